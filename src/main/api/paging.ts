@@ -1,0 +1,132 @@
+/**
+ * Reading every page of a paged list.
+ *
+ * The spec does not say what `paging.max` means. We read it as the total item
+ * count, which gives the number of pages to fetch concurrently after page 1. If
+ * that reading is wrong (max is a page count, or an upper bound), the last page
+ * we expected comes back full: then we keep reading further pages, a batch at a
+ * time, until one comes back short. So no item is lost under either reading.
+ */
+import { ApiError, DEFAULT_MESSAGES } from './errors'
+import type { Envelope } from './client'
+
+export interface ListAllProgress {
+  loadedItems: number
+  loadedPages: number
+  /** The item total we expect from paging.max; may grow if max was not a total. */
+  expectedItems: number | undefined
+}
+
+export interface ListAllOptions {
+  signal?: AbortSignal
+  /** Pages in flight at once. */
+  concurrency?: number
+  /** Items asked for per page. */
+  pageSize?: number
+  /** A hard stop for a service that never sends a short page. */
+  maxPages?: number
+  onProgress?: (p: ListAllProgress) => void
+}
+
+export const DEFAULT_PAGE_SIZE = 100
+export const DEFAULT_CONCURRENCY = 4
+
+type FetchPage = (page: number, limit: number, signal: AbortSignal) => Promise<Envelope<unknown>>
+
+export async function listAllPages(fetchPage: FetchPage, opts: ListAllOptions = {}): Promise<unknown[]> {
+  const concurrency = Math.max(1, Math.min(16, opts.concurrency ?? DEFAULT_CONCURRENCY))
+  const pageSize = opts.pageSize ?? DEFAULT_PAGE_SIZE
+  const maxPages = opts.maxPages ?? 100_000
+
+  // One controller for the whole listing: the caller's cancel or the first failure stops every page.
+  const controller = new AbortController()
+  const onCallerAbort = () => controller.abort(new ApiError('cancelled', DEFAULT_MESSAGES.cancelled))
+  if (opts.signal?.aborted) onCallerAbort()
+  opts.signal?.addEventListener('abort', onCallerAbort, { once: true })
+
+  const pages: unknown[][] = []
+  let loadedItems = 0
+  let expectedItems: number | undefined
+  const report = () => opts.onProgress?.({ loadedItems, loadedPages: pages.filter(Boolean).length, expectedItems })
+
+  const load = async (page: number, limit: number): Promise<unknown[]> => {
+    const env = await fetchPage(page, limit, controller.signal)
+    if (!Array.isArray(env.results)) {
+      throw new ApiError('malformed-response', `${DEFAULT_MESSAGES['malformed-response']} (page ${page} is not a list)`, {
+        requestId: env.requestId,
+      })
+    }
+    pages[page - 1] = env.results
+    loadedItems += env.results.length
+    report()
+    return env.results
+  }
+
+  /** Fetches pages from..to (inclusive) with at most `concurrency` in flight. */
+  const loadRange = async (from: number, to: number, limit: number) => {
+    let next = from
+    const worker = async () => {
+      while (next <= to && !controller.signal.aborted) {
+        const page = next++
+        await load(page, limit)
+      }
+    }
+    const workers = Array.from({ length: Math.min(concurrency, to - from + 1) }, worker)
+    try {
+      await Promise.all(workers)
+    } catch (err) {
+      controller.abort(err)
+      throw err
+    }
+    if (controller.signal.aborted) throw abortReason(controller.signal)
+  }
+
+  try {
+    const first = await fetchPage(1, pageSize, controller.signal)
+    if (!Array.isArray(first.results)) {
+      throw new ApiError('malformed-response', `${DEFAULT_MESSAGES['malformed-response']} (the list is not a list)`, {
+        requestId: first.requestId,
+      })
+    }
+    pages[0] = first.results
+    loadedItems = first.results.length
+    // The service may cap the page size below what we asked for; its own limit is what counts.
+    const limit = first.paging && first.paging.limit > 0 ? Math.min(first.paging.limit, pageSize) : pageSize
+    expectedItems = first.paging ? Math.max(first.paging.max, loadedItems) : undefined
+    report()
+    if (first.results.length < limit || first.results.length === 0) return first.results
+
+    let lastLoaded = 1
+    const expectedPages = Math.min(maxPages, expectedItems !== undefined ? Math.ceil(expectedItems / limit) : 1)
+    if (expectedPages > 1) {
+      await loadRange(2, expectedPages, limit)
+      lastLoaded = expectedPages
+    }
+    // Past what max promised: keep going while the last page is full.
+    while (isFull(pages[lastLoaded - 1], limit) && lastLoaded < maxPages) {
+      const to = Math.min(maxPages, lastLoaded + concurrency)
+      await loadRange(lastLoaded + 1, to, limit)
+      lastLoaded = to
+      // A short (or empty) page ends the list; anything after it belongs to no one.
+      const shortAt = pages.slice(0, lastLoaded).findIndex((p) => !isFull(p, limit))
+      if (shortAt >= 0) {
+        pages.length = shortAt + 1
+        break
+      }
+      expectedItems = Math.max(expectedItems ?? 0, lastLoaded * limit)
+    }
+    // A page short in the middle means the list shrank while we read it; keep what we have, in order.
+    return pages.flat()
+  } finally {
+    opts.signal?.removeEventListener('abort', onCallerAbort)
+  }
+}
+
+function isFull(page: unknown[] | undefined, limit: number): boolean {
+  return page !== undefined && page.length >= limit
+}
+
+function abortReason(signal: AbortSignal): ApiError {
+  const reason: unknown = signal.reason
+  return reason instanceof ApiError ? reason : new ApiError('cancelled', DEFAULT_MESSAGES.cancelled)
+}

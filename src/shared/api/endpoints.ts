@@ -1,0 +1,495 @@
+/**
+ * The endpoint table: every operation of API-SPEC.md section 4, declared once.
+ *
+ * It feeds the API client (src/main/api), the sandbox's routes (src/main/sandbox),
+ * the IPC contract (src/shared/ipc) and the contract tests, so no endpoint is
+ * written twice. It lives in src/shared rather than src/main/api because the IPC
+ * contract derives its payload schemas from it and the renderer derives its types
+ * from that; src/main/api re-exports it.
+ *
+ * Parameter locations: a parameter named in the path template ({name}) goes in the
+ * path; otherwise GET and DELETE send it in the query and POST and PUT in the JSON
+ * body. `where` overrides that for the two parameters whose location the spec does
+ * not show (see `domains.expiration.renew` and `domains.whois.set`).
+ *
+ * Retry: `read` operations may be retried on 503, 504 or a reset connection;
+ * `write` operations are never retried, whatever they do. `confirm` marks the
+ * operations that cost money, change ownership or cannot be undone: the UI always
+ * asks before sending them.
+ */
+import { z } from 'zod'
+import {
+  RESOURCE_FIELDS,
+  SVCIP_REGIONS,
+  NS_TYPES,
+  CONTACT_FIELDS,
+  availabilitySchema,
+  dnsSettingSchema,
+  dnssecSchema,
+  domainAutorenewSchema,
+  domainExpirationSchema,
+  domainListItemSchema,
+  domainRefSchema,
+  domainRegistrationSchema,
+  domainSchema,
+  dynamicDnsSchema,
+  freeDnsSettingSchema,
+  logEntrySchema,
+  nameserverSchema,
+  ownershipSchema,
+  privateNameserverRefSchema,
+  privateNameserverSchema,
+  serverAutorenewSchema,
+  serverExpirationSchema,
+  serverResourceSchema,
+  serverSchema,
+  svcipCacheResultSchema,
+  svcipExpirationSchema,
+  svcipOneOrManySchema,
+  svcipSchema,
+  transferLockSchema,
+  transferRefSchema,
+  transferRequestSchema,
+  whoisSchema,
+} from './schemas'
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE'
+export type ParamLocation = 'path' | 'query' | 'body'
+
+/** The three kinds of hosting server; each account maps them to its own path word. */
+export const SERVER_KINDS = ['a', 'b', 'c'] as const
+export type ServerKind = (typeof SERVER_KINDS)[number]
+
+export interface EndpointDef<P extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
+  method: HttpMethod
+  /** Path template relative to the base URL; `{kind}` is the server-kind path word. */
+  path: string
+  /** Schema of the call's parameters (path, query and body members together). */
+  params: P
+  /** Explicit locations for parameters whose location is not implied by the rules above. */
+  where: Readonly<Record<string, ParamLocation>>
+  /** Schema of `results` in the response envelope. */
+  result: R
+  /** The list is paged (`paging` in the envelope; `limit` and `page` in the query). */
+  paged: boolean
+  /** Safe to retry (reads) or must never be retried (everything else). */
+  retry: 'safe' | 'never'
+  /** Costs money, changes ownership or cannot be undone: always confirmed by the user. */
+  confirm: boolean
+  /** Where the spec leaves something open, what this table chose. */
+  note?: string
+}
+
+// ------------------------------------------------------------ parameter pieces
+
+const positiveInt = z.number().int().positive()
+/** Path id: the spec types webid and vipid as integers in paths. */
+const id = z.union([positiveInt, z.string().regex(/^\d+$/, 'must be a number')]).transform((v) => Number(v))
+/** {domain} accepts the numeric id or the name. */
+const domainRef = z.union([positiveInt, z.string().trim().min(1, 'is required').max(253)]).transform((v) => String(v))
+const kind = z.enum(SERVER_KINDS)
+const flag = z.union([z.literal(0), z.literal(1)])
+const pageQuery = {
+  limit: positiveInt.max(10_000).optional(),
+  page: positiveInt.optional(),
+}
+const orderedPageQuery = { ...pageQuery, order: z.string().max(64).optional() }
+
+const contactPersonInput = z.object(
+  Object.fromEntries(CONTACT_FIELDS.map((f) => [f, z.string().max(255).optional()])) as Record<
+    (typeof CONTACT_FIELDS)[number],
+    z.ZodOptional<z.ZodString>
+  >,
+)
+export const contactInput = z.object({
+  registrant: contactPersonInput,
+  admin: contactPersonInput,
+  tech: contactPersonInput,
+  billing: contactPersonInput,
+})
+export type ContactInput = z.input<typeof contactInput>
+
+const nsInput = z.array(z.string().trim().min(1).max(253)).max(13)
+
+export const dsRecordInput = z.object({
+  keytag: z.number().int().min(0).max(65535),
+  alg: z.number().int().min(0).max(255),
+  digesttype: z.number().int().min(0).max(255),
+  digest: z.string().regex(/^[0-9a-fA-F]*$/, 'must be hexadecimal').max(256),
+})
+
+// ------------------------------------------------------------ builders
+
+interface Options {
+  where?: Record<string, ParamLocation>
+  paged?: boolean
+  confirm?: boolean
+  note?: string
+}
+
+function read<S extends z.ZodRawShape, R extends z.ZodType>(path: string, params: S, result: R, opts: Options = {}) {
+  return {
+    method: 'GET' as const,
+    path,
+    params: z.object(params),
+    where: opts.where ?? {},
+    result,
+    paged: opts.paged ?? false,
+    retry: 'safe' as const,
+    confirm: false,
+    note: opts.note,
+  } satisfies EndpointDef
+}
+
+function write<S extends z.ZodRawShape, R extends z.ZodType>(
+  method: Exclude<HttpMethod, 'GET'>,
+  path: string,
+  params: S,
+  result: R,
+  opts: Options = {},
+) {
+  return {
+    method,
+    path,
+    params: z.object(params),
+    where: opts.where ?? {},
+    result,
+    paged: false,
+    retry: 'never' as const,
+    confirm: opts.confirm ?? false,
+    note: opts.note,
+  } satisfies EndpointDef
+}
+
+const list = <R extends z.ZodType>(item: R) => z.array(item)
+const paged = { paged: true }
+
+// ------------------------------------------------------------ the table
+
+export const endpoints = {
+  // Servers: the same operations for each of the three kinds; {kind} is the path word.
+  'servers.list': read('/{kind}', { kind, ...pageQuery }, list(serverSchema), paged),
+  'servers.create': write(
+    'POST',
+    '/{kind}',
+    {
+      kind,
+      webname: z.string().trim().min(1).max(64),
+      domainname: z.string().trim().max(253).optional(),
+      www_flg: flag.optional(),
+      wp_flg: flag.optional(),
+    },
+    serverSchema,
+    { confirm: true },
+  ),
+  'servers.get': read('/{kind}/{webid}', { kind, webid: id }, serverSchema),
+  'servers.expiration.list': read('/{kind}/expiration', { kind, ...pageQuery }, list(serverExpirationSchema), paged),
+  'servers.expiration.get': read('/{kind}/{webid}/expiration', { kind, webid: id }, serverExpirationSchema),
+  'servers.expiration.extend': write(
+    'PUT',
+    '/{kind}/{webid}/expiration',
+    { kind, webid: id, months: positiveInt.max(120) },
+    serverExpirationSchema,
+    { confirm: true, note: 'Bounds of months are not in the spec; 1 to 120 is enforced here.' },
+  ),
+  'servers.autorenew.list': read('/{kind}/autorenew', { kind, ...pageQuery }, list(serverAutorenewSchema), paged),
+  'servers.autorenew.get': read('/{kind}/{webid}/autorenew', { kind, webid: id }, serverAutorenewSchema),
+  'servers.autorenew.set': write(
+    'PUT',
+    '/{kind}/{webid}/autorenew',
+    { kind, webid: id, autorenew_all: flag.optional(), autorenew_server: flag.optional() },
+    serverAutorenewSchema,
+  ),
+  'servers.resource.get': read('/{kind}/{webid}/resource', { kind, webid: id }, serverResourceSchema),
+  'servers.resource.set': write(
+    'PUT',
+    '/{kind}/{webid}/resource',
+    { kind, webid: id, type: z.enum(RESOURCE_FIELDS), num: z.number().int().min(0) },
+    serverResourceSchema.partial().required({ webid: true }),
+    { note: 'The answer carries webid, webname and only the changed allocation field.' },
+  ),
+
+  // Svcips
+  'svcips.list': read('/svcips', pageQuery, list(svcipSchema), paged),
+  'svcips.register': write(
+    'POST',
+    '/svcips',
+    {
+      servers: z.union([z.string().trim().min(1), z.array(z.string().trim().min(1)).min(1).max(100)]),
+      region: z.enum(SVCIP_REGIONS),
+    },
+    svcipOneOrManySchema,
+    { confirm: true, note: 'An array of servers registers several at once; the answer is then an array.' },
+  ),
+  'svcips.get': read('/svcips/{vipid}', { vipid: id }, svcipSchema),
+  'svcips.expiration.list': read('/svcips/expiration', {}, list(svcipExpirationSchema), {
+    note: 'No paging object is shown for this list.',
+  }),
+  'svcips.expiration.get': read('/svcips/{vipid}/expiration', { vipid: id }, svcipExpirationSchema),
+  'svcips.expiration.extend': write(
+    'PUT',
+    '/svcips/{vipid}/expiration',
+    { vipid: id, months: positiveInt.max(120) },
+    svcipExpirationSchema,
+    { confirm: true },
+  ),
+  'svcips.setting.set': write(
+    'PUT',
+    '/svcips/{vipid}/setting',
+    {
+      vipid: id,
+      webid: positiveInt,
+      domainname: z.string().trim().min(1).max(253),
+      ssl_on: flag.optional(),
+      certid: z.string().max(128).optional(),
+    },
+    svcipSchema,
+  ),
+  'svcips.cache.delete': write('DELETE', '/svcips/{vipid}/cache', { vipid: id }, svcipCacheResultSchema, {
+    confirm: true,
+  }),
+
+  // Domains
+  'domains.list': read('/domains', orderedPageQuery, list(domainListItemSchema), paged),
+  'domains.register': write(
+    'POST',
+    '/domains',
+    {
+      registrar: z.string().max(64).optional(),
+      sld: z.string().trim().min(1).max(63),
+      tld: z.string().trim().min(1).max(63),
+      years: z.number().int().min(1).max(9).optional(),
+      ns: nsInput,
+      whois_proxy: flag.optional(),
+      contact: contactInput,
+    },
+    domainRegistrationSchema,
+    { confirm: true },
+  ),
+  'domains.get': read('/domains/{domain}', { domain: domainRef }, domainSchema),
+  'domains.remove': write('DELETE', '/domains/{domain}', { domain: domainRef }, domainRefSchema, {
+    confirm: true,
+    note: 'Removes the domain from the account only; it stays registered until it expires.',
+  }),
+  'domains.transfer.list': read('/domains/transfer', orderedPageQuery, list(transferRequestSchema), paged),
+  'domains.transfer.listForDomain': read(
+    '/domains/{domain}/transfer',
+    { domain: domainRef, ...orderedPageQuery },
+    list(transferRequestSchema),
+    paged,
+  ),
+  'domains.transfer.request': write(
+    'POST',
+    '/domains/{domain}/transfer',
+    {
+      domain: domainRef,
+      registrar: z.string().max(64).optional(),
+      authcode: z.string().min(1).max(128),
+      ns: nsInput.optional(),
+      whois_proxy: flag.optional(),
+      contact: contactInput.optional(),
+    },
+    transferRefSchema,
+    { confirm: true },
+  ),
+  'domains.transfer.get': read(
+    '/domains/{domain}/transfer/{transferorderid}',
+    { domain: domainRef, transferorderid: z.string().min(1).max(64) },
+    transferRefSchema,
+  ),
+  'domains.transfer.cancel': write(
+    'DELETE',
+    '/domains/{domain}/transfer/{transferorderid}',
+    { domain: domainRef, transferorderid: z.string().min(1).max(64) },
+    transferRefSchema,
+    { confirm: true },
+  ),
+  'domains.expiration.list': read('/domains/expiration', orderedPageQuery, list(domainExpirationSchema), paged),
+  'domains.expiration.get': read('/domains/{domain}/expiration', { domain: domainRef }, domainExpirationSchema),
+  'domains.expiration.renew': write(
+    'PUT',
+    '/domains/expiration',
+    { domain: domainRef, years: z.number().int().min(1).max(9) },
+    domainExpirationSchema,
+    {
+      confirm: true,
+      where: { domain: 'body' },
+      note: 'The spec does not show where `domain` goes; this table sends it in the JSON body.',
+    },
+  ),
+  'domains.autorenew.list': read('/domains/autorenew', orderedPageQuery, list(domainAutorenewSchema), paged),
+  'domains.autorenew.get': read('/domains/{domain}/autorenew', { domain: domainRef }, domainAutorenewSchema),
+  'domains.autorenew.set': write(
+    'PUT',
+    '/domains/{domain}/autorenew',
+    { domain: domainRef, autorenew_all: flag.optional(), autorenew_domain: flag.optional() },
+    domainAutorenewSchema,
+  ),
+  'domains.transferlock.list': read('/domains/transferlock', orderedPageQuery, list(transferLockSchema), {
+    paged: true,
+    note: 'The spec does not show this list’s method and path; GET /domains/transferlock follows the other lists.',
+  }),
+  'domains.transferlock.get': read('/domains/{domain}/transferlock', { domain: domainRef }, transferLockSchema),
+  'domains.transferlock.set': write(
+    'PUT',
+    '/domains/{domain}/transferlock',
+    { domain: domainRef, transfer_lock: flag },
+    transferLockSchema,
+  ),
+  'domains.whois.list': read('/domains/whois', orderedPageQuery, list(whoisSchema), paged),
+  'domains.whois.get': read('/domains/{domain}/whois', { domain: domainRef }, whoisSchema),
+  'domains.whois.set': write(
+    'PUT',
+    '/domains/whois',
+    { domain: domainRef, whois_proxy: flag.optional(), contact: contactInput.optional() },
+    whoisSchema,
+    {
+      where: { domain: 'body' },
+      note: 'The spec does not show where `domain` goes; this table sends it in the JSON body.',
+    },
+  ),
+  'domains.nameserver.list': read('/domains/nameserver', orderedPageQuery, list(nameserverSchema), paged),
+  'domains.nameserver.get': read('/domains/{domain}/nameserver', { domain: domainRef }, nameserverSchema),
+  'domains.nameserver.set': write(
+    'PUT',
+    '/domains/{domain}/nameserver',
+    { domain: domainRef, ns: nsInput },
+    nameserverSchema,
+  ),
+  'domains.dns.list': read('/domains/dns', orderedPageQuery, list(dnsSettingSchema), paged),
+  'domains.dns.get': read('/domains/{domain}/dns', { domain: domainRef }, dnsSettingSchema),
+  'domains.dns.set': write(
+    'PUT',
+    '/domains/{domain}/dns',
+    { domain: domainRef, ns_type: z.enum(NS_TYPES), records: z.string().max(1_000_000), ttl: z.number().int().min(0).optional() },
+    dnsSettingSchema,
+  ),
+  'domains.dynamicdns.list': read('/domains/dynamicdns', orderedPageQuery, list(dynamicDnsSchema), paged),
+  'domains.dynamicdns.get': read('/domains/{domain}/dynamicdns', { domain: domainRef }, dynamicDnsSchema),
+  'domains.dynamicdns.set': write(
+    'PUT',
+    '/domains/{domain}/dynamicdns',
+    { domain: domainRef, dynamicdns: flag, password: z.string().max(128).optional() },
+    dynamicDnsSchema,
+  ),
+  'domains.dnssec.list': read('/domains/dnssec', orderedPageQuery, list(dnssecSchema), paged),
+  'domains.dnssec.get': read('/domains/{domain}/dnssec', { domain: domainRef }, dnssecSchema),
+  'domains.dnssec.set': write(
+    'PUT',
+    '/domains/{domain}/dnssec',
+    { domain: domainRef, ds_records: z.array(dsRecordInput).max(16) },
+    dnssecSchema,
+  ),
+  'domains.privatenameserver.list': read(
+    '/domains/{domain}/privatenameserver',
+    { domain: domainRef, ...orderedPageQuery },
+    list(privateNameserverSchema),
+    paged,
+  ),
+  'domains.privatenameserver.create': write(
+    'POST',
+    '/domains/{domain}/privatenameserver',
+    {
+      domain: domainRef,
+      hostname: z.string().trim().min(1).max(253),
+      ipv4: z.string().max(15).optional(),
+      ipv6: z.string().max(45).optional(),
+    },
+    privateNameserverSchema,
+  ),
+  'domains.privatenameserver.get': read(
+    '/domains/{domain}/privatenameserver/{hostname}',
+    { domain: domainRef, hostname: z.string().trim().min(1).max(253) },
+    privateNameserverSchema,
+  ),
+  'domains.privatenameserver.delete': write(
+    'DELETE',
+    '/domains/{domain}/privatenameserver/{hostname}',
+    { domain: domainRef, hostname: z.string().trim().min(1).max(253) },
+    privateNameserverRefSchema,
+    { confirm: true },
+  ),
+  'domains.localtransfer.list': read('/domains/localtransfer', orderedPageQuery, list(ownershipSchema), paged),
+  'domains.localtransfer.get': read('/domains/{domain}/localtransfer', { domain: domainRef }, ownershipSchema),
+  'domains.localtransfer.set': write(
+    'PUT',
+    '/domains/{domain}/localtransfer',
+    { domain: domainRef, username: z.string().trim().min(1).max(64), message: z.string().max(1000).optional() },
+    ownershipSchema,
+    { confirm: true },
+  ),
+
+  // Domain search
+  'domainsearch.check': read(
+    '/domainsearch',
+    { domainnames: z.string().trim().min(1).max(10_000) },
+    list(availabilitySchema),
+    { note: 'domainnames is a comma-separated list.' },
+  ),
+
+  // Free DNS
+  'freedns.list': read('/freedns', orderedPageQuery, list(freeDnsSettingSchema), paged),
+  'freedns.get': read('/freedns/{domain}', { domain: domainRef }, freeDnsSettingSchema),
+  'freedns.register': write(
+    'POST',
+    '/freedns',
+    { sld: z.string().trim().min(1).max(63), tld: z.string().trim().min(1).max(63), auth: z.string().trim().min(1).max(32) },
+    freeDnsSettingSchema,
+    { note: 'A provisional registration; a final registration is required afterwards. Allowed auth values are not shown.' },
+  ),
+  'freedns.set': write(
+    'PUT',
+    '/freedns/{domain}',
+    { domain: domainRef, records: z.string().max(1_000_000), ttl: z.number().int().min(0).optional() },
+    freeDnsSettingSchema,
+  ),
+  'freedns.remove': write('DELETE', '/freedns/{domain}', { domain: domainRef }, domainRefSchema, { confirm: true }),
+  'freedns.localtransfer.list': read('/freedns/localtransfer', orderedPageQuery, list(ownershipSchema), paged),
+  'freedns.localtransfer.get': read('/freedns/{domain}/localtransfer', { domain: domainRef }, ownershipSchema),
+  'freedns.localtransfer.set': write(
+    'PUT',
+    '/freedns/{domain}/localtransfer',
+    { domain: domainRef, username: z.string().trim().min(1).max(64), message: z.string().max(1000).optional() },
+    ownershipSchema,
+    { confirm: true },
+  ),
+
+  // Logs
+  'logs.list': read('/logs', orderedPageQuery, list(logEntrySchema), paged),
+  'logs.get': read('/logs/{request_id}', { request_id: z.string().trim().min(1).max(128) }, logEntrySchema),
+} as const
+
+export type Endpoints = typeof endpoints
+export type EndpointName = keyof Endpoints
+export const ENDPOINT_NAMES = Object.keys(endpoints) as EndpointName[]
+
+/** What a caller passes to an endpoint (before validation). */
+export type EndpointInput<N extends EndpointName> = z.input<Endpoints[N]['params']>
+/** What an endpoint's `results` decode to. */
+export type EndpointResult<N extends EndpointName> = z.output<Endpoints[N]['result']>
+
+/** Names of the paged list endpoints. */
+export type PagedEndpointName = {
+  [N in EndpointName]: Endpoints[N]['paged'] extends true ? N : never
+}[EndpointName]
+/** Item type of a paged list. */
+export type PagedItem<N extends PagedEndpointName> = EndpointResult<N> extends readonly (infer T)[] ? T : never
+/** Input of a paged list, without the paging members that listAll controls. */
+export type PagedInput<N extends PagedEndpointName> = Omit<EndpointInput<N>, 'limit' | 'page'>
+
+export const PAGED_ENDPOINT_NAMES = ENDPOINT_NAMES.filter((n) => endpoints[n].paged) as PagedEndpointName[]
+
+const PATH_PARAM = /\{(\w+)\}/g
+
+/** Names of the parameters that the path template carries. */
+export function pathParamNames(path: string): string[] {
+  return [...path.matchAll(PATH_PARAM)].map((m) => m[1] as string)
+}
+
+/** Where a parameter of an endpoint goes: the one rule for the client and the sandbox. */
+export function paramLocation(def: Pick<EndpointDef, 'method' | 'path' | 'where'>, name: string): ParamLocation {
+  const explicit = def.where[name]
+  if (explicit) return explicit
+  if (pathParamNames(def.path).includes(name)) return 'path'
+  return def.method === 'GET' || def.method === 'DELETE' ? 'query' : 'body'
+}

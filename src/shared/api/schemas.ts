@@ -1,0 +1,296 @@
+/**
+ * Resource schemas of the hosting and domain API (API-SPEC.md section 2).
+ *
+ * These decode what the service answers. They are deliberately tolerant, as the
+ * live service is inconsistent: unknown members are dropped (the live service adds
+ * a `request` member echoing the call), numeric fields may arrive as numbers or as
+ * numeric strings (`ttl` is a string on GET and a number after PUT), ids that the
+ * spec calls strings may arrive as numbers, and `ds_records` is a single object in
+ * responses but an array in requests. Every decoder yields one normalised shape.
+ */
+import { z } from 'zod'
+
+/** An integer that may come as a number or a numeric string. */
+export const intLike = z.union([z.number(), z.string().trim().regex(/^-?\d+$/)]).transform((v) => Number(v))
+
+/** A string that may come as a number (ids, flags the service stringifies). */
+export const strLike = z.union([z.string(), z.number()]).transform((v) => String(v))
+
+/** Missing or null text becomes ''. Keeps optional text fields simple for the views. */
+const text = z.union([z.string(), z.number(), z.null(), z.undefined()]).transform((v) => (v === null || v === undefined ? '' : String(v)))
+
+/** Optional integer flag: absent stays undefined, present is normalised to a number. */
+const optInt = intLike.optional()
+
+/** YYYY-MM-DD, or empty. Kept as text: the views format dates in the user's locale. */
+const date = text
+
+// ---------------------------------------------------------------- servers
+
+export const serverSchema = z.object({
+  webid: strLike,
+  webname: text,
+  paid: text,
+  starttime: date,
+  expirationdate: date,
+  autorenew: optInt,
+  autorenew_all: optInt,
+  autorenew_server: optInt,
+  plan: text,
+})
+export type Server = z.output<typeof serverSchema>
+
+export const serverExpirationSchema = z.object({ webid: strLike, webname: text, expirationdate: date })
+export type ServerExpiration = z.output<typeof serverExpirationSchema>
+
+export const serverAutorenewSchema = z.object({
+  webid: strLike,
+  webname: text,
+  autorenew: optInt,
+  autorenew_all: optInt,
+  autorenew_server: optInt,
+})
+export type ServerAutorenew = z.output<typeof serverAutorenewSchema>
+
+/** The 11 allocation fields of a server resource, in the spec's order. */
+export const RESOURCE_FIELDS = [
+  'disk_quota',
+  'domainweb_num',
+  'db_num',
+  'ftp_num',
+  'maillist_num',
+  'mailmaga_num',
+  'domainmail_num',
+  'server_copy_num',
+  'backupsv_setting',
+  'backupsv_max_num',
+  'maxfile_quota',
+] as const
+export type ResourceField = (typeof RESOURCE_FIELDS)[number]
+
+/** An allocation is the text "default" or a number (a number once it was changed). */
+export const allocationSchema = z
+  .union([z.literal('default'), intLike])
+  .optional()
+export type Allocation = 'default' | number | undefined
+
+export const serverResourceSchema = z.object({
+  webid: strLike,
+  webname: text,
+  disk_quota: allocationSchema,
+  domainweb_num: allocationSchema,
+  db_num: allocationSchema,
+  ftp_num: allocationSchema,
+  maillist_num: allocationSchema,
+  mailmaga_num: allocationSchema,
+  domainmail_num: allocationSchema,
+  server_copy_num: allocationSchema,
+  backupsv_setting: allocationSchema,
+  backupsv_max_num: allocationSchema,
+  maxfile_quota: allocationSchema,
+})
+export type ServerResource = z.output<typeof serverResourceSchema>
+
+// ---------------------------------------------------------------- svcips
+
+export const SVCIP_REGIONS = ['JP', 'WR'] as const
+export type SvcipRegion = (typeof SVCIP_REGIONS)[number]
+
+export const svcipSchema = z.object({
+  vipid: strLike,
+  vipname: text,
+  webname: text,
+  domainname: text,
+  paid: text,
+  starttime: date,
+  expirationdate: date,
+  region: text,
+})
+export type Svcip = z.output<typeof svcipSchema>
+
+/** POST /svcips answers one Svcip, or an array when several servers were registered. */
+export const svcipOneOrManySchema = z.union([z.array(svcipSchema), svcipSchema]).transform((v) => (Array.isArray(v) ? v : [v]))
+
+export const svcipExpirationSchema = z.object({ vipid: strLike, vipname: text, expirationdate: date })
+export type SvcipExpiration = z.output<typeof svcipExpirationSchema>
+
+export const svcipCacheResultSchema = z.object({ vipid: strLike, vipname: text })
+
+// ---------------------------------------------------------------- domains
+
+const contactPersonSchema = z.object({
+  firstname: text,
+  lastname: text,
+  organization: text,
+  country: text,
+  postalcode: text,
+  state: text,
+  city: text,
+  address1: text,
+  address2: text,
+  phone: text,
+  fax: text,
+})
+export type ContactPerson = z.output<typeof contactPersonSchema>
+export const CONTACT_ROLES = ['registrant', 'admin', 'tech', 'billing'] as const
+export type ContactRole = (typeof CONTACT_ROLES)[number]
+export const CONTACT_FIELDS = [
+  'firstname',
+  'lastname',
+  'organization',
+  'country',
+  'postalcode',
+  'state',
+  'city',
+  'address1',
+  'address2',
+  'phone',
+  'fax',
+] as const
+
+const emptyPerson = (): ContactPerson => contactPersonSchema.parse({})
+export const contactSchema = z.object({
+  registrant: contactPersonSchema.optional().transform((v) => v ?? emptyPerson()),
+  admin: contactPersonSchema.optional().transform((v) => v ?? emptyPerson()),
+  tech: contactPersonSchema.optional().transform((v) => v ?? emptyPerson()),
+  billing: contactPersonSchema.optional().transform((v) => v ?? emptyPerson()),
+})
+export type Contact = z.output<typeof contactSchema>
+
+const nsList = z
+  .union([z.array(z.string()), z.null(), z.undefined()])
+  .transform((v) => v ?? [])
+
+export const domainListItemSchema = z.object({
+  domainid: intLike,
+  domainname: text,
+  registrar: text,
+  expirationdate: date,
+  autorenew: optInt,
+  autorenew_all: optInt,
+  autorenew_domain: optInt,
+})
+export type DomainListItem = z.output<typeof domainListItemSchema>
+
+export const domainSchema = domainListItemSchema.extend({
+  status: text,
+  transfer_lock: optInt,
+  ns: nsList,
+  whoisproxy: text,
+  contact: contactSchema.optional(),
+})
+export type Domain = z.output<typeof domainSchema>
+
+export const domainRegistrationSchema = z.object({ domainid: intLike, domainname: text, sld: text, tld: text })
+export type DomainRegistration = z.output<typeof domainRegistrationSchema>
+
+export const domainRefSchema = z.object({ domainid: intLike, domainname: text })
+
+export const transferRequestSchema = z.object({
+  domainid: intLike,
+  domainname: text,
+  transferorderid: text,
+  status: text,
+  expirationdate: date,
+  failurereason: text,
+  starttime: text,
+})
+export type TransferRequest = z.output<typeof transferRequestSchema>
+
+export const transferRefSchema = z.object({ domainid: intLike, domainname: text, transferorderid: text })
+
+export const domainExpirationSchema = z.object({ domainid: intLike, domainname: text, expirationdate: date })
+export type DomainExpiration = z.output<typeof domainExpirationSchema>
+
+export const domainAutorenewSchema = z.object({
+  domainid: intLike,
+  domainname: text,
+  autorenew: optInt,
+  autorenew_all: optInt,
+  autorenew_domain: optInt,
+})
+export type DomainAutorenew = z.output<typeof domainAutorenewSchema>
+
+export const transferLockSchema = z.object({ domainid: intLike, domainname: text, transfer_lock: intLike, authcode: text })
+export type TransferLock = z.output<typeof transferLockSchema>
+
+export const whoisSchema = z.object({ domainid: intLike, domainname: text, whoisproxy: text, contact: contactSchema })
+export type Whois = z.output<typeof whoisSchema>
+
+export const nameserverSchema = z.object({ domainid: intLike, domainname: text, ns: nsList })
+export type Nameserver = z.output<typeof nameserverSchema>
+
+export const NS_TYPES = ['svc1', 'svc11'] as const
+export type NsType = (typeof NS_TYPES)[number]
+
+/** ttl is text on GET and a number after PUT; both become a number. */
+const ttl = z.union([intLike, z.literal(''), z.null(), z.undefined()]).transform((v) => (typeof v === 'number' ? v : undefined))
+
+export const dnsSettingSchema = z.object({ domainid: intLike, domainname: text, ns_type: text, records: text, ttl })
+export type DnsSetting = z.output<typeof dnsSettingSchema>
+
+export const freeDnsSettingSchema = z.object({ domainid: intLike, domainname: text, records: text, ttl })
+export type FreeDnsSetting = z.output<typeof freeDnsSettingSchema>
+
+export const dynamicDnsSchema = z.object({ domainid: intLike, domainname: text, dynamicdns: intLike, password: text })
+export type DynamicDns = z.output<typeof dynamicDnsSchema>
+
+export const dsRecordSchema = z.object({ keytag: intLike, alg: intLike, digesttype: intLike, digest: text })
+export type DsRecord = z.output<typeof dsRecordSchema>
+
+/**
+ * Responses show ds_records as one DS record object; requests send an array.
+ * Decode either (or nothing) into an array so the editor has one shape.
+ */
+const dsRecordsInResponse = z
+  .union([z.array(dsRecordSchema), dsRecordSchema, z.null(), z.undefined(), z.literal(''), z.object({}).strict()])
+  .transform((v): DsRecord[] => {
+    if (v === null || v === undefined || v === '') return []
+    if (Array.isArray(v)) return v
+    return 'keytag' in v ? [v as DsRecord] : []
+  })
+
+export const dnssecSchema = z.object({ domainid: intLike, domainname: text, ds_records: dsRecordsInResponse })
+export type Dnssec = z.output<typeof dnssecSchema>
+
+export const privateNameserverSchema = z.object({ domainid: intLike, domainname: text, hostname: text, ipv4: text, ipv6: text })
+export type PrivateNameserver = z.output<typeof privateNameserverSchema>
+
+export const privateNameserverRefSchema = z.object({ domainid: intLike, domainname: text, hostname: text })
+
+export const ownershipSchema = z.object({ domainid: intLike, domainname: text, username: text, message: text.optional() })
+export type Ownership = z.output<typeof ownershipSchema>
+
+export const availabilitySchema = z.object({ domainname: text, sld: text, tld: text, status: text })
+export type Availability = z.output<typeof availabilitySchema>
+
+// ---------------------------------------------------------------- logs
+
+export const logEntrySchema = z.object({
+  request_id: text,
+  datetime: text,
+  method: text,
+  path: text,
+  request: text,
+  response: text,
+  addr: text,
+})
+export type LogEntry = z.output<typeof logEntrySchema>
+
+// ---------------------------------------------------------------- envelope
+
+export const pagingSchema = z.object({ max: intLike, page: intLike, limit: intLike })
+export type Paging = z.output<typeof pagingSchema>
+
+/** The live service's error body: {"errors": {"code": 400, "message": "..."}, "request_id": "..."} */
+export const errorBodySchema = z.object({
+  errors: z
+    .union([
+      z.object({ code: intLike.optional(), message: z.union([z.string(), z.array(z.string())]).optional() }),
+      z.array(z.object({ code: intLike.optional(), message: z.string().optional() })),
+      z.string(),
+    ])
+    .optional(),
+  message: z.string().optional(),
+  request_id: strLike.optional(),
+})
