@@ -104,15 +104,16 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (json !== undefined) {
       headers['content-type'] = 'application/json'
       headers['content-length'] = String(Buffer.byteLength(json))
-    } else if (def.method !== 'GET') {
-      headers['content-length'] = '0'
     }
+    // POST and PUT always carry a JSON body (possibly {}) with its Content-Length. A DELETE has
+    // no body, and undici then sends no Content-Length, as RFC 7230 section 3.3.2 asks.
+    const body = json
     let res: Dispatcher.ResponseData
     try {
       res = await request(url, {
         method: def.method,
         headers,
-        body: json,
+        body,
         signal,
         dispatcher: options.dispatcher,
         // Our own total time-out governs; undici's defaults (300 s) would outlast it.
