@@ -45,6 +45,8 @@ export async function listAllPages(fetchPage: FetchPage, opts: ListAllOptions = 
   opts.signal?.addEventListener('abort', onCallerAbort, { once: true })
 
   const pages: unknown[][] = []
+  /** The first page that came back short: the list ends there, so no page after it is started. */
+  let endPage = Infinity
   let loadedItems = 0
   let expectedItems: number | undefined
   const report = () => opts.onProgress?.({ loadedItems, loadedPages: pages.filter(Boolean).length, expectedItems })
@@ -57,6 +59,7 @@ export async function listAllPages(fetchPage: FetchPage, opts: ListAllOptions = 
       })
     }
     pages[page - 1] = env.results
+    if (env.results.length < limit) endPage = Math.min(endPage, page)
     loadedItems += env.results.length
     report()
     return env.results
@@ -66,7 +69,7 @@ export async function listAllPages(fetchPage: FetchPage, opts: ListAllOptions = 
   const loadRange = async (from: number, to: number, limit: number) => {
     let next = from
     const worker = async () => {
-      while (next <= to && !controller.signal.aborted) {
+      while (next <= to && next <= endPage && !controller.signal.aborted) {
         const page = next++
         await load(page, limit)
       }
@@ -100,30 +103,21 @@ export async function listAllPages(fetchPage: FetchPage, opts: ListAllOptions = 
     const expectedPages = Math.min(maxPages, expectedItems !== undefined ? Math.ceil(expectedItems / limit) : 1)
     if (expectedPages > 1) {
       await loadRange(2, expectedPages, limit)
-      lastLoaded = expectedPages
+      lastLoaded = Math.min(expectedPages, endPage)
     }
-    // Past what max promised: keep going while the last page is full.
-    while (isFull(pages[lastLoaded - 1], limit) && lastLoaded < maxPages) {
+    // Past what max promised: keep going, a batch at a time, while the last page is full.
+    while (endPage === Infinity && lastLoaded < maxPages) {
       const to = Math.min(maxPages, lastLoaded + concurrency)
+      expectedItems = Math.max(expectedItems ?? 0, to * limit)
       await loadRange(lastLoaded + 1, to, limit)
-      lastLoaded = to
-      // A short (or empty) page ends the list; anything after it belongs to no one.
-      const shortAt = pages.slice(0, lastLoaded).findIndex((p) => !isFull(p, limit))
-      if (shortAt >= 0) {
-        pages.length = shortAt + 1
-        break
-      }
-      expectedItems = Math.max(expectedItems ?? 0, lastLoaded * limit)
+      lastLoaded = Math.min(to, endPage)
     }
-    // A page short in the middle means the list shrank while we read it; keep what we have, in order.
+    // A short (or empty) page ends the list; a page after it (fetched in the same batch) belongs to no one.
+    pages.length = Math.min(pages.length, lastLoaded)
     return pages.flat()
   } finally {
     opts.signal?.removeEventListener('abort', onCallerAbort)
   }
-}
-
-function isFull(page: unknown[] | undefined, limit: number): boolean {
-  return page !== undefined && page.length >= limit
 }
 
 function abortReason(signal: AbortSignal): ApiError {

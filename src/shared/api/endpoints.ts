@@ -122,7 +122,6 @@ export const dsRecordInput = z.object({
 
 interface Options {
   where?: Record<string, ParamLocation>
-  paged?: boolean
   confirm?: boolean
   note?: string
 }
@@ -134,11 +133,16 @@ function read<S extends z.ZodRawShape, R extends z.ZodType>(path: string, params
     params: z.object(params),
     where: opts.where ?? {},
     result,
-    paged: opts.paged ?? false,
+    paged: false as const,
     retry: 'safe' as const,
     confirm: false,
     note: opts.note,
   } satisfies EndpointDef
+}
+
+/** A paged list: `limit` and `page` in the query, `paging` in the envelope. */
+function readPaged<S extends z.ZodRawShape, I extends z.ZodType>(path: string, params: S, item: I, opts: Options = {}) {
+  return { ...read(path, params, z.array(item), opts), paged: true as const }
 }
 
 function write<S extends z.ZodRawShape, R extends z.ZodType>(
@@ -162,13 +166,12 @@ function write<S extends z.ZodRawShape, R extends z.ZodType>(
 }
 
 const list = <R extends z.ZodType>(item: R) => z.array(item)
-const paged = { paged: true }
 
 // ------------------------------------------------------------ the table
 
 export const endpoints = {
   // Servers: the same operations for each of the three kinds; {kind} is the path word.
-  'servers.list': read('/{kind}', { kind, ...pageQuery }, list(serverSchema), paged),
+  'servers.list': readPaged('/{kind}', { kind, ...pageQuery }, serverSchema),
   'servers.create': write(
     'POST',
     '/{kind}',
@@ -183,7 +186,7 @@ export const endpoints = {
     { confirm: true },
   ),
   'servers.get': read('/{kind}/{webid}', { kind, webid: id }, serverSchema),
-  'servers.expiration.list': read('/{kind}/expiration', { kind, ...pageQuery }, list(serverExpirationSchema), paged),
+  'servers.expiration.list': readPaged('/{kind}/expiration', { kind, ...pageQuery }, serverExpirationSchema),
   'servers.expiration.get': read('/{kind}/{webid}/expiration', { kind, webid: id }, serverExpirationSchema),
   'servers.expiration.extend': write(
     'PUT',
@@ -192,7 +195,7 @@ export const endpoints = {
     serverExpirationSchema,
     { confirm: true, note: 'Bounds of months are not in the spec; 1 to 120 is enforced here.' },
   ),
-  'servers.autorenew.list': read('/{kind}/autorenew', { kind, ...pageQuery }, list(serverAutorenewSchema), paged),
+  'servers.autorenew.list': readPaged('/{kind}/autorenew', { kind, ...pageQuery }, serverAutorenewSchema),
   'servers.autorenew.get': read('/{kind}/{webid}/autorenew', { kind, webid: id }, serverAutorenewSchema),
   'servers.autorenew.set': write(
     'PUT',
@@ -210,7 +213,7 @@ export const endpoints = {
   ),
 
   // Svcips
-  'svcips.list': read('/svcips', pageQuery, list(svcipSchema), paged),
+  'svcips.list': readPaged('/svcips', pageQuery, svcipSchema),
   'svcips.register': write(
     'POST',
     '/svcips',
@@ -250,7 +253,7 @@ export const endpoints = {
   }),
 
   // Domains
-  'domains.list': read('/domains', orderedPageQuery, list(domainListItemSchema), paged),
+  'domains.list': readPaged('/domains', orderedPageQuery, domainListItemSchema),
   'domains.register': write(
     'POST',
     '/domains',
@@ -271,12 +274,11 @@ export const endpoints = {
     confirm: true,
     note: 'Removes the domain from the account only; it stays registered until it expires.',
   }),
-  'domains.transfer.list': read('/domains/transfer', orderedPageQuery, list(transferRequestSchema), paged),
-  'domains.transfer.listForDomain': read(
+  'domains.transfer.list': readPaged('/domains/transfer', orderedPageQuery, transferRequestSchema),
+  'domains.transfer.listForDomain': readPaged(
     '/domains/{domain}/transfer',
     { domain: domainRef, ...orderedPageQuery },
-    list(transferRequestSchema),
-    paged,
+    transferRequestSchema,
   ),
   'domains.transfer.request': write(
     'POST',
@@ -304,7 +306,7 @@ export const endpoints = {
     transferRefSchema,
     { confirm: true },
   ),
-  'domains.expiration.list': read('/domains/expiration', orderedPageQuery, list(domainExpirationSchema), paged),
+  'domains.expiration.list': readPaged('/domains/expiration', orderedPageQuery, domainExpirationSchema),
   'domains.expiration.get': read('/domains/{domain}/expiration', { domain: domainRef }, domainExpirationSchema),
   'domains.expiration.renew': write(
     'PUT',
@@ -317,7 +319,7 @@ export const endpoints = {
       note: 'The spec does not show where `domain` goes; this table sends it in the JSON body.',
     },
   ),
-  'domains.autorenew.list': read('/domains/autorenew', orderedPageQuery, list(domainAutorenewSchema), paged),
+  'domains.autorenew.list': readPaged('/domains/autorenew', orderedPageQuery, domainAutorenewSchema),
   'domains.autorenew.get': read('/domains/{domain}/autorenew', { domain: domainRef }, domainAutorenewSchema),
   'domains.autorenew.set': write(
     'PUT',
@@ -325,8 +327,7 @@ export const endpoints = {
     { domain: domainRef, autorenew_all: flag.optional(), autorenew_domain: flag.optional() },
     domainAutorenewSchema,
   ),
-  'domains.transferlock.list': read('/domains/transferlock', orderedPageQuery, list(transferLockSchema), {
-    paged: true,
+  'domains.transferlock.list': readPaged('/domains/transferlock', orderedPageQuery, transferLockSchema, {
     note: 'The spec does not show this list’s method and path; GET /domains/transferlock follows the other lists.',
   }),
   'domains.transferlock.get': read('/domains/{domain}/transferlock', { domain: domainRef }, transferLockSchema),
@@ -336,7 +337,7 @@ export const endpoints = {
     { domain: domainRef, transfer_lock: flag },
     transferLockSchema,
   ),
-  'domains.whois.list': read('/domains/whois', orderedPageQuery, list(whoisSchema), paged),
+  'domains.whois.list': readPaged('/domains/whois', orderedPageQuery, whoisSchema),
   'domains.whois.get': read('/domains/{domain}/whois', { domain: domainRef }, whoisSchema),
   'domains.whois.set': write(
     'PUT',
@@ -348,7 +349,7 @@ export const endpoints = {
       note: 'The spec does not show where `domain` goes; this table sends it in the JSON body.',
     },
   ),
-  'domains.nameserver.list': read('/domains/nameserver', orderedPageQuery, list(nameserverSchema), paged),
+  'domains.nameserver.list': readPaged('/domains/nameserver', orderedPageQuery, nameserverSchema),
   'domains.nameserver.get': read('/domains/{domain}/nameserver', { domain: domainRef }, nameserverSchema),
   'domains.nameserver.set': write(
     'PUT',
@@ -356,7 +357,7 @@ export const endpoints = {
     { domain: domainRef, ns: nsInput },
     nameserverSchema,
   ),
-  'domains.dns.list': read('/domains/dns', orderedPageQuery, list(dnsSettingSchema), paged),
+  'domains.dns.list': readPaged('/domains/dns', orderedPageQuery, dnsSettingSchema),
   'domains.dns.get': read('/domains/{domain}/dns', { domain: domainRef }, dnsSettingSchema),
   'domains.dns.set': write(
     'PUT',
@@ -364,7 +365,7 @@ export const endpoints = {
     { domain: domainRef, ns_type: z.enum(NS_TYPES), records: z.string().max(1_000_000), ttl: z.number().int().min(0).optional() },
     dnsSettingSchema,
   ),
-  'domains.dynamicdns.list': read('/domains/dynamicdns', orderedPageQuery, list(dynamicDnsSchema), paged),
+  'domains.dynamicdns.list': readPaged('/domains/dynamicdns', orderedPageQuery, dynamicDnsSchema),
   'domains.dynamicdns.get': read('/domains/{domain}/dynamicdns', { domain: domainRef }, dynamicDnsSchema),
   'domains.dynamicdns.set': write(
     'PUT',
@@ -372,7 +373,7 @@ export const endpoints = {
     { domain: domainRef, dynamicdns: flag, password: z.string().max(128).optional() },
     dynamicDnsSchema,
   ),
-  'domains.dnssec.list': read('/domains/dnssec', orderedPageQuery, list(dnssecSchema), paged),
+  'domains.dnssec.list': readPaged('/domains/dnssec', orderedPageQuery, dnssecSchema),
   'domains.dnssec.get': read('/domains/{domain}/dnssec', { domain: domainRef }, dnssecSchema),
   'domains.dnssec.set': write(
     'PUT',
@@ -380,11 +381,10 @@ export const endpoints = {
     { domain: domainRef, ds_records: z.array(dsRecordInput).max(16) },
     dnssecSchema,
   ),
-  'domains.privatenameserver.list': read(
+  'domains.privatenameserver.list': readPaged(
     '/domains/{domain}/privatenameserver',
     { domain: domainRef, ...orderedPageQuery },
-    list(privateNameserverSchema),
-    paged,
+    privateNameserverSchema,
   ),
   'domains.privatenameserver.create': write(
     'POST',
@@ -409,7 +409,7 @@ export const endpoints = {
     privateNameserverRefSchema,
     { confirm: true },
   ),
-  'domains.localtransfer.list': read('/domains/localtransfer', orderedPageQuery, list(ownershipSchema), paged),
+  'domains.localtransfer.list': readPaged('/domains/localtransfer', orderedPageQuery, ownershipSchema),
   'domains.localtransfer.get': read('/domains/{domain}/localtransfer', { domain: domainRef }, ownershipSchema),
   'domains.localtransfer.set': write(
     'PUT',
@@ -428,7 +428,7 @@ export const endpoints = {
   ),
 
   // Free DNS
-  'freedns.list': read('/freedns', orderedPageQuery, list(freeDnsSettingSchema), paged),
+  'freedns.list': readPaged('/freedns', orderedPageQuery, freeDnsSettingSchema),
   'freedns.get': read('/freedns/{domain}', { domain: domainRef }, freeDnsSettingSchema),
   'freedns.register': write(
     'POST',
@@ -444,7 +444,7 @@ export const endpoints = {
     freeDnsSettingSchema,
   ),
   'freedns.remove': write('DELETE', '/freedns/{domain}', { domain: domainRef }, domainRefSchema, { confirm: true }),
-  'freedns.localtransfer.list': read('/freedns/localtransfer', orderedPageQuery, list(ownershipSchema), paged),
+  'freedns.localtransfer.list': readPaged('/freedns/localtransfer', orderedPageQuery, ownershipSchema),
   'freedns.localtransfer.get': read('/freedns/{domain}/localtransfer', { domain: domainRef }, ownershipSchema),
   'freedns.localtransfer.set': write(
     'PUT',
@@ -455,7 +455,7 @@ export const endpoints = {
   ),
 
   // Logs
-  'logs.list': read('/logs', orderedPageQuery, list(logEntrySchema), paged),
+  'logs.list': readPaged('/logs', orderedPageQuery, logEntrySchema),
   'logs.get': read('/logs/{request_id}', { request_id: z.string().trim().min(1).max(128) }, logEntrySchema),
 } as const
 

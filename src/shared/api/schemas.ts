@@ -17,7 +17,10 @@ export const intLike = z.union([z.number(), z.string().trim().regex(/^-?\d+$/)])
 export const strLike = z.union([z.string(), z.number()]).transform((v) => String(v))
 
 /** Missing or null text becomes ''. Keeps optional text fields simple for the views. */
-const text = z.union([z.string(), z.number(), z.null(), z.undefined()]).transform((v) => (v === null || v === undefined ? '' : String(v)))
+const text = z
+  .union([z.string(), z.number(), z.null()])
+  .optional()
+  .transform((v) => (v === null || v === undefined ? '' : String(v)))
 
 /** Optional integer flag: absent stays undefined, present is normalised to a number. */
 const optInt = intLike.optional()
@@ -158,7 +161,8 @@ export const contactSchema = z.object({
 export type Contact = z.output<typeof contactSchema>
 
 const nsList = z
-  .union([z.array(z.string()), z.null(), z.undefined()])
+  .union([z.array(z.string()), z.null()])
+  .optional()
   .transform((v) => v ?? [])
 
 export const domainListItemSchema = z.object({
@@ -224,7 +228,10 @@ export const NS_TYPES = ['svc1', 'svc11'] as const
 export type NsType = (typeof NS_TYPES)[number]
 
 /** ttl is text on GET and a number after PUT; both become a number. */
-const ttl = z.union([intLike, z.literal(''), z.null(), z.undefined()]).transform((v) => (typeof v === 'number' ? v : undefined))
+const ttl = z
+  .union([intLike, z.literal(''), z.null()])
+  .optional()
+  .transform((v) => (typeof v === 'number' ? v : undefined))
 
 export const dnsSettingSchema = z.object({ domainid: intLike, domainname: text, ns_type: text, records: text, ttl })
 export type DnsSetting = z.output<typeof dnsSettingSchema>
@@ -243,7 +250,8 @@ export type DsRecord = z.output<typeof dsRecordSchema>
  * Decode either (or nothing) into an array so the editor has one shape.
  */
 const dsRecordsInResponse = z
-  .union([z.array(dsRecordSchema), dsRecordSchema, z.null(), z.undefined(), z.literal(''), z.object({}).strict()])
+  .union([z.array(dsRecordSchema), dsRecordSchema, z.null(), z.literal(''), z.object({}).strict()])
+  .optional()
   .transform((v): DsRecord[] => {
     if (v === null || v === undefined || v === '') return []
     if (Array.isArray(v)) return v

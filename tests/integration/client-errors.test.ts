@@ -1,0 +1,220 @@
+/**
+ * Every error kind of the client, over real loopback HTTP; time-outs, cancellation,
+ * retry of reads only, and that the API key never shows up in an error.
+ */
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { ApiError, createApiClient, type ApiClient } from '../../src/main/api'
+import { startSandbox, type Sandbox } from '../../src/main/sandbox'
+
+let sb: Sandbox
+let client: ApiClient
+const fastRetry = { attempts: 2, baseDelayMs: 5 }
+
+async function caught(p: Promise<unknown>): Promise<ApiError> {
+  try {
+    await p
+  } catch (err) {
+    if (err instanceof ApiError) return err
+    throw new Error(`expected an ApiError, got ${String(err)}`)
+  }
+  throw new Error('expected the call to fail')
+}
+
+/** Whatever a caller could see of an error: none of it may contain the key. */
+function exposedText(err: ApiError): string {
+  return [err.message, err.stack ?? '', JSON.stringify(err), JSON.stringify(err.toData()), String(err)].join('\n')
+}
+
+beforeAll(async () => {
+  sb = await startSandbox()
+  client = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths, retry: fastRetry })
+})
+afterAll(async () => {
+  await sb.close()
+})
+afterEach(() => {
+  sb.faults.clear()
+})
+
+describe('error kinds', () => {
+  it('bad-request: the message and request_id come from the live error body', async () => {
+    const d = sb.state.domains[0]!.domainname
+    const err = await caught(client.call('domains.dns.set', { domain: d, ns_type: 'svc1', records: 'bogus line here ok' }))
+    expect(err.kind).toBe('bad-request')
+    expect(err.status).toBe(400)
+    expect(err.message).toMatch(/Unknown record type "bogus" on line 1/)
+    expect(err.requestId).toMatch(/^req-/)
+    // The sandbox logged the failed request under that id.
+    expect(sb.state.logs.some((l) => l.request_id === err.requestId)).toBe(true)
+  })
+
+  it('validation: invalid input is refused before anything is sent', async () => {
+    const before = sb.received.length
+    const err = await caught(client.call('domains.expiration.renew', { domain: 'a.com', years: 10 }))
+    expect(err.kind).toBe('validation')
+    expect(err.issues?.[0]?.path).toBe('years')
+    expect(sb.received.length).toBe(before)
+  })
+
+  it('unauthorized: a wrong key, with a message that says to replace it; the key is not echoed', async () => {
+    const wrongKey = 'sk_live_wrong_key_0123456789'
+    const bad = createApiClient({ baseUrl: sb.url, apiKey: wrongKey, serverPaths: sb.serverPaths })
+    const err = await caught(bad.call('servers.list', { kind: 'a' }))
+    expect(err.kind).toBe('unauthorized')
+    expect(err.status).toBe(401)
+    expect(exposedText(err)).not.toContain(wrongKey)
+  })
+
+  it('forbidden: the read-only key may read but not write', async () => {
+    const ro = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.readOnly, serverPaths: sb.serverPaths })
+    const servers = await ro.call('servers.list', { kind: 'a' })
+    expect(servers.length).toBeGreaterThan(0)
+    const err = await caught(ro.call('servers.expiration.extend', { kind: 'a', webid: Number(servers[0]!.webid), months: 1 }))
+    expect(err.kind).toBe('forbidden')
+    expect(err.status).toBe(403)
+  })
+
+  it('not-found: an unknown domain', async () => {
+    const err = await caught(client.call('domains.get', { domain: 'no-such-domain.com' }))
+    expect(err.kind).toBe('not-found')
+    expect(err.message).toMatch(/no-such-domain\.com/)
+  })
+
+  it.each([
+    [500, 'server-error'],
+    [503, 'unavailable'],
+    [504, 'gateway-timeout'],
+  ] as const)('%i -> %s (after the retries a read is allowed)', async (status, kind) => {
+    sb.faults.inject('servers.list', { status })
+    const before = sb.received.length
+    const err = await caught(client.call('servers.list', { kind: 'a' }))
+    expect(err.kind).toBe(kind)
+    expect(err.status).toBe(status)
+    expect(err.requestId).toMatch(/^req-/)
+    // 500 is not retried; 503 and 504 are, twice.
+    expect(sb.received.length - before).toBe(status === 500 ? 1 : 3)
+  })
+
+  it('a read succeeds when a 503 clears on retry', async () => {
+    sb.faults.inject('domains.list', { status: 503, times: 1 })
+    const before = sb.received.length
+    const list = await client.call('domains.list', { limit: 5 })
+    expect(list).toHaveLength(5)
+    expect(sb.received.length - before).toBe(2)
+  })
+
+  it('a write is never retried, whatever the failure', async () => {
+    const s = sb.state.servers.a[0]!
+    const before = s.expirationdate
+    for (const fault of [{ status: 503 as const }, { status: 504 as const }, { reset: true }]) {
+      sb.faults.inject('servers.expiration.extend', { ...fault, times: 5 })
+      const n = sb.received.length
+      await caught(client.call('servers.expiration.extend', { kind: 'a', webid: s.webid, months: 1 }))
+      expect(sb.received.length - n).toBe(1)
+      sb.faults.clear()
+    }
+    expect(s.expirationdate).toBe(before)
+  })
+
+  it('network: a reset connection, and a port nobody listens on', async () => {
+    sb.faults.inject('servers.get', { reset: true })
+    const s = sb.state.servers.a[0]!
+    const err = await caught(client.call('servers.get', { kind: 'a', webid: s.webid }))
+    expect(err.kind).toBe('network')
+
+    const closed = createServer()
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r))
+    const port = (closed.address() as AddressInfo).port
+    await new Promise<void>((r) => closed.close(() => r()))
+    const nowhere = createApiClient({ baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: sb.keys.full, serverPaths: sb.serverPaths, retry: fastRetry })
+    const err2 = await caught(nowhere.call('logs.list', {}))
+    expect(err2.kind).toBe('network')
+    expect(err2.message).toMatch(/ECONNREFUSED/)
+    expect(exposedText(err2)).not.toContain(sb.keys.full)
+  })
+
+  it('malformed-response: a body that is not JSON', async () => {
+    sb.faults.inject('svcips.list', { malformed: true })
+    const err = await caught(client.call('svcips.list', {}))
+    expect(err.kind).toBe('malformed-response')
+  })
+
+  it('timeout: a hung request ends at the configured limit', async () => {
+    sb.faults.inject('logs.list', { hang: true })
+    const quick = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths, timeoutMs: 300, retry: fastRetry })
+    const started = Date.now()
+    const err = await caught(quick.call('logs.list', {}))
+    expect(err.kind).toBe('timeout')
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290)
+    expect(Date.now() - started).toBeLessThan(10_000)
+  })
+
+  it('cancelled: the caller aborts a call in flight', async () => {
+    sb.faults.inject('logs.list', { hang: true })
+    const ac = new AbortController()
+    const p = caught(client.call('logs.list', {}, { signal: ac.signal }))
+    setTimeout(() => ac.abort(), 50)
+    expect((await p).kind).toBe('cancelled')
+  })
+
+  it('the default time-out is the spec’s 120 seconds', async () => {
+    const { DEFAULT_TIMEOUT_MS } = await import('../../src/main/api')
+    expect(DEFAULT_TIMEOUT_MS).toBe(120_000)
+  })
+})
+
+describe('base URL rules', () => {
+  it('refuses plain http to anything but loopback', () => {
+    expect(() => createApiClient({ baseUrl: 'http://api.example.com/v1', apiKey: 'k', serverPaths: sb.serverPaths })).toThrow(/https/)
+    expect(() => createApiClient({ baseUrl: 'https://user:pw@api.example.com/v1', apiKey: 'k', serverPaths: sb.serverPaths })).toThrow(
+      /user name/,
+    )
+    expect(() => createApiClient({ baseUrl: 'http://[::1]:8080/v1', apiKey: 'k', serverPaths: sb.serverPaths })).not.toThrow()
+    expect(() => createApiClient({ baseUrl: 'https://api.example.com/v1/', apiKey: 'k', serverPaths: sb.serverPaths })).not.toThrow()
+  })
+})
+
+describe('error bodies of other shapes', () => {
+  let server: Server
+  let url: string
+  let next: { status: number; body: string } = { status: 200, body: '{}' }
+  beforeAll(async () => {
+    server = createServer((_req, res) => {
+      res.writeHead(next.status, { 'content-type': 'application/json' })
+      res.end(next.body)
+    })
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`
+  })
+  afterAll(async () => {
+    await new Promise<void>((r) => server.close(() => r()))
+  })
+
+  it('an HTML error page from a proxy gets the default wording for its status', async () => {
+    next = { status: 502, body: '<html>Bad gateway</html>' }
+    const c = createApiClient({ baseUrl: url, apiKey: 'secret-key-xyz', serverPaths: sb.serverPaths, retry: fastRetry })
+    const err = await caught(c.call('logs.list', {}))
+    expect(err.kind).toBe('server-error')
+    expect(err.message).toMatch(/internal error/)
+  })
+
+  it('a service message that quotes the key has it redacted', async () => {
+    next = { status: 401, body: JSON.stringify({ errors: { code: 401, message: 'bad token secret-key-xyz' }, request_id: 'r-1' }) }
+    const c = createApiClient({ baseUrl: url, apiKey: 'secret-key-xyz', serverPaths: sb.serverPaths, retry: fastRetry })
+    const err = await caught(c.call('logs.list', {}))
+    expect(err.kind).toBe('unauthorized')
+    expect(err.requestId).toBe('r-1')
+    expect(exposedText(err)).not.toContain('secret-key-xyz')
+    expect(err.message).toContain('[redacted]')
+  })
+
+  it('a 200 whose results do not match the schema is malformed-response', async () => {
+    next = { status: 200, body: JSON.stringify({ results: [{ domainid: 'not-a-number' }], request_id: 'r-2' }) }
+    const c = createApiClient({ baseUrl: url, apiKey: 'k', serverPaths: sb.serverPaths })
+    const err = await caught(c.call('domains.list', {}))
+    expect(err.kind).toBe('malformed-response')
+    expect(err.requestId).toBe('r-2')
+  })
+})

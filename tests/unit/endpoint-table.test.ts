@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest'
+import { ENDPOINT_NAMES, PAGED_ENDPOINT_NAMES, endpoints, paramLocation, pathParamNames, type EndpointDef } from '../../src/main/api'
+
+const defs = ENDPOINT_NAMES.map((n) => [n, endpoints[n] as EndpointDef] as const)
+
+describe('endpoint table rules', () => {
+  it('every path parameter is a parameter of the schema', () => {
+    for (const [name, def] of defs) {
+      const shape = Object.keys((def.params as unknown as { shape: object }).shape)
+      for (const p of pathParamNames(def.path)) expect(shape, `${name} lacks ${p}`).toContain(p)
+    }
+  })
+
+  it('reads are safe to retry; everything that changes anything is never retried', () => {
+    for (const [name, def] of defs) expect(def.retry, name).toBe(def.method === 'GET' ? 'safe' : 'never')
+  })
+
+  it('operations that cost money, change ownership or cannot be undone are marked for confirmation', () => {
+    const confirmed = defs.filter(([, d]) => d.confirm).map(([n]) => n).sort()
+    expect(confirmed).toEqual(
+      [
+        'servers.create',
+        'servers.expiration.extend',
+        'svcips.register',
+        'svcips.expiration.extend',
+        'svcips.cache.delete',
+        'domains.register',
+        'domains.remove',
+        'domains.transfer.request',
+        'domains.transfer.cancel',
+        'domains.expiration.renew',
+        'domains.privatenameserver.delete',
+        'domains.localtransfer.set',
+        'freedns.remove',
+        'freedns.localtransfer.set',
+      ].sort(),
+    )
+    for (const [name, def] of defs) if (def.confirm) expect(def.method, name).not.toBe('GET')
+  })
+
+  it('paged lists take limit and page', () => {
+    expect(PAGED_ENDPOINT_NAMES.length).toBe(20)
+    for (const n of PAGED_ENDPOINT_NAMES) {
+      const shape = Object.keys((endpoints[n].params as unknown as { shape: object }).shape)
+      expect(shape).toEqual(expect.arrayContaining(['limit', 'page']))
+      expect(paramLocation(endpoints[n], 'limit')).toBe('query')
+    }
+  })
+
+  it('the two parameters whose location the spec leaves open are placed in one visible spot', () => {
+    expect(paramLocation(endpoints['domains.expiration.renew'], 'domain')).toBe('body')
+    expect(paramLocation(endpoints['domains.whois.set'], 'domain')).toBe('body')
+    expect(endpoints['domains.expiration.renew'].note).toMatch(/does not show where/)
+  })
+
+  it('validates inputs the spec bounds', () => {
+    const renew = endpoints['domains.expiration.renew'].params
+    for (const years of [1, 5, 9]) expect(renew.safeParse({ domain: 'a.com', years }).success).toBe(true)
+    for (const years of [0, 10, 1.5, -1]) expect(renew.safeParse({ domain: 'a.com', years }).success).toBe(false)
+    expect(endpoints['svcips.register'].params.safeParse({ servers: 'x', region: 'EU' }).success).toBe(false)
+    expect(endpoints['domains.dns.set'].params.safeParse({ domain: 'a.com', ns_type: 'svc2', records: '' }).success).toBe(false)
+    expect(endpoints['servers.resource.set'].params.safeParse({ kind: 'a', webid: 1, type: 'cpu', num: 1 }).success).toBe(false)
+    expect(endpoints['domains.dnssec.set'].params.safeParse({ domain: 'a.com', ds_records: [{ keytag: 70000, alg: 8, digesttype: 2, digest: 'ab' }] }).success).toBe(false)
+  })
+})
