@@ -77,7 +77,6 @@ export function checkContact(contact: ContactInput): string | undefined {
     for (const field of CONTACT_FIELDS) {
       const v = p[field]
       if (v === undefined || v === '') continue
-      // eslint-disable-next-line no-control-regex
       if (!/^[\x20-\x7e]*$/.test(v)) return `${role}.${field} must be entered in alphabetic characters.`
     }
     for (const req of ['firstname', 'lastname', 'country', 'address1', 'phone'] as const) {

@@ -1,0 +1,14 @@
+/** npm run bench: every benchmark, printed side by side with its targets. */
+import { benchListAll } from './list-all'
+import type { BenchResult } from './report'
+
+const benches: [string, () => Promise<BenchResult>][] = [['list-all', benchListAll]]
+const only = process.argv[2]
+
+for (const [id, run] of benches) {
+  if (only && only !== id) continue
+  const r = await run()
+  console.log(`\n== ${r.name}`)
+  for (const line of r.lines) console.log(`   ${line}`)
+  console.log(`   targets ${r.ok ? 'met' : 'NOT met'} in this run`)
+}

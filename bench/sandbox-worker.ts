@@ -1,0 +1,12 @@
+/**
+ * The sandbox in its own thread: the real API is on another machine, so its CPU
+ * time must not queue behind the client's on one event loop.
+ */
+import { parentPort, workerData } from 'node:worker_threads'
+import { startSandbox, type SandboxOptions } from '../src/main/sandbox'
+
+const sb = await startSandbox(workerData as SandboxOptions)
+parentPort?.postMessage({ url: sb.url, keys: sb.keys, serverPaths: sb.serverPaths })
+parentPort?.on('message', (msg: unknown) => {
+  if (msg === 'close') void sb.close().then(() => process.exit(0))
+})

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs what the app (default) or the test suite (--test) needs on a fresh machine:
+# system packages where they are missing (Debian/Ubuntu, as root or through sudo), then
+# the npm dependencies from the lock file.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode=app
+[ "${1:-}" = "--test" ] && mode=test
+
+# keytar builds from source: it needs libsecret's headers and a C++ toolchain.
+packages=(libsecret-1-dev build-essential python3)
+# The tests also need a browser for the end-to-end suite and a Secret Service for the keychain.
+[ "$mode" = test ] && packages+=(chromium gnome-keyring dbus-x11 dbus)
+
+missing=()
+if command -v dpkg-query >/dev/null 2>&1; then
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+fi
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing system packages: ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && sudo="sudo"
+  if [ "$(id -u)" -ne 0 ] && [ -z "$sudo" ]; then
+    echo "setup: cannot install ${missing[*]}: run this as root or install them with your package manager." >&2
+    exit 1
+  fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# The test suite never starts the Electron binary (see README), so it does not fetch it.
+# For the app, Electron fetches its binary on first launch.
+if [ "$mode" = test ]; then
+  export ELECTRON_SKIP_BINARY_DOWNLOAD=1
+fi
+npm ci --no-audit --no-fund
