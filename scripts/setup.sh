@@ -37,4 +37,10 @@ fi
 if [ "$mode" = test ]; then
   export ELECTRON_SKIP_BINARY_DOWNLOAD=1
 fi
-npm ci --no-audit --no-fund
+# npm ci installs exactly the lock file. Where the registry serves no build of an optional
+# package for another platform, npm cannot record it and npm ci refuses the lock file as out
+# of sync (npm/cli#9846); npm install then still installs the locked versions.
+if ! npm ci --no-audit --no-fund; then
+  echo "setup: npm ci refused the lock file; installing the locked versions with npm install instead."
+  npm install --no-audit --no-fund
+fi
