@@ -1,0 +1,236 @@
+/**
+ * Accounts as the rest of the app sees them: profiles from the profile store, keys
+ * from the keychain (or memory, for this session, when the user chose that), the
+ * built-in demo account, and an API client per account. The key never leaves the
+ * main process: views learn only where a key is kept.
+ */
+import { randomUUID } from 'node:crypto'
+import { createApiClient, type ApiClient } from '../api'
+import { ApiError } from '../api/errors'
+import {
+  DEMO_ACCOUNT_ID,
+  DEFAULT_TIMEOUT_MS,
+  type AccountProfile,
+  type AccountView,
+  type KeyStorage,
+  type ProfileFields,
+} from '../../shared/accounts'
+import type { ProfileStore } from './profile-store'
+import { SessionSecretStore, type SecretStore } from './secret-store'
+
+/** The built-in demo: a sandbox started in-process on first use, with a key made for this run. */
+export interface DemoBackend {
+  start(): Promise<{ baseUrl: string; apiKey: string; serverKinds: ProfileFields['serverKinds'] }>
+  close(): Promise<void>
+}
+
+export type ConnectionResult =
+  | { ok: true; message: string }
+  | { ok: false; kind: string; message: string; requestId?: string | undefined }
+
+export interface AccountServiceOptions {
+  profiles: ProfileStore
+  /** The keychain; a function so that a missing keychain fails when a key is used, not at start-up. */
+  keychain: () => Promise<SecretStore>
+  demo: DemoBackend
+}
+
+export class AccountService {
+  private readonly session = new SessionSecretStore()
+  private readonly clients = new Map<string, { client: ApiClient; stamp: string }>()
+  private demoInfo: Awaited<ReturnType<DemoBackend['start']>> | undefined
+  /** Accounts whose key we know is in the keychain (learned when stored or read). */
+  private readonly inKeychain = new Set<string>()
+
+  constructor(private readonly opts: AccountServiceOptions) {}
+
+  private async demo() {
+    this.demoInfo ??= await this.opts.demo.start()
+    return this.demoInfo
+  }
+
+  private async demoProfile(): Promise<AccountProfile> {
+    const d = await this.demo()
+    return { id: DEMO_ACCOUNT_ID, name: 'Demo (local sandbox)', baseUrl: d.baseUrl, serverKinds: d.serverKinds, timeoutMs: DEFAULT_TIMEOUT_MS }
+  }
+
+  private async keyStorage(id: string): Promise<KeyStorage> {
+    if (this.session.has(id)) return 'session'
+    if (this.inKeychain.has(id)) return 'keychain'
+    try {
+      const key = await (await this.opts.keychain()).get(id)
+      if (key) {
+        this.inKeychain.add(id)
+        return 'keychain'
+      }
+    } catch {
+      // No keychain: the account simply has no usable key yet; the accounts screen says why.
+    }
+    return 'none'
+  }
+
+  /** Every account, the demo first; the demo is listed only while no other account exists, or when it is active. */
+  async list(): Promise<{ accounts: AccountView[]; activeId: string; problem?: string | undefined }> {
+    const stored = this.opts.profiles.current.accounts
+    const views: AccountView[] = []
+    for (const p of stored) views.push({ ...p, demo: false, keyStorage: await this.keyStorage(p.id) })
+    const activeId = this.activeId()
+    views.unshift({ ...(await this.demoProfile()), demo: true, keyStorage: 'session' })
+    return { accounts: views, activeId, problem: this.opts.profiles.problem?.message }
+  }
+
+  /** The chosen account, or the demo when none is chosen or the chosen one is gone. */
+  activeId(): string {
+    const { activeId, accounts } = this.opts.profiles.current
+    if (activeId && (activeId === DEMO_ACCOUNT_ID || accounts.some((a) => a.id === activeId))) return activeId
+    return accounts.length === 0 ? DEMO_ACCOUNT_ID : (accounts[0] as AccountProfile).id
+  }
+
+  async setActive(id: string): Promise<void> {
+    if (id !== DEMO_ACCOUNT_ID) this.profile(id)
+    await this.opts.profiles.update((d) => {
+      d.activeId = id
+    })
+  }
+
+  private profile(id: string): AccountProfile {
+    const p = this.opts.profiles.find(id)
+    if (!p) throw new ApiError('no-account', 'That account no longer exists. Choose another account.')
+    return p
+  }
+
+  /** Adds an account; stores its key first, so a keychain failure leaves nothing half-made. */
+  async create(fields: ProfileFields, apiKey: string, storage: 'keychain' | 'session'): Promise<AccountView> {
+    const id = randomUUID()
+    await this.storeKey(id, apiKey, storage)
+    const profile: AccountProfile = { id, ...fields }
+    try {
+      await this.opts.profiles.update((d) => {
+        d.accounts.push(profile)
+        if (d.accounts.length === 1) d.activeId = id
+      })
+    } catch (err) {
+      await this.forgetKey(id)
+      throw err
+    }
+    return { ...profile, demo: false, keyStorage: storage }
+  }
+
+  async update(id: string, fields: ProfileFields): Promise<AccountView> {
+    this.assertNotDemo(id)
+    this.profile(id)
+    await this.opts.profiles.update((d) => {
+      const i = d.accounts.findIndex((a) => a.id === id)
+      d.accounts[i] = { id, ...fields }
+    })
+    this.clients.delete(id)
+    return { id, ...fields, demo: false, keyStorage: await this.keyStorage(id) }
+  }
+
+  async remove(id: string): Promise<void> {
+    this.assertNotDemo(id)
+    this.profile(id)
+    await this.opts.profiles.update((d) => {
+      d.accounts = d.accounts.filter((a) => a.id !== id)
+      if (d.activeId === id) d.activeId = null
+    })
+    this.clients.delete(id)
+    await this.forgetKey(id)
+  }
+
+  async replaceKey(id: string, apiKey: string, storage: 'keychain' | 'session'): Promise<void> {
+    this.assertNotDemo(id)
+    this.profile(id)
+    await this.storeKey(id, apiKey, storage)
+    this.clients.delete(id)
+  }
+
+  /** A cheap read that tells whether the account's URL and key work. */
+  async testConnection(id: string): Promise<ConnectionResult> {
+    try {
+      const client = await this.client(id)
+      await client.call('logs.list', { limit: 1 })
+      return { ok: true, message: 'Connected: the service accepted the key.' }
+    } catch (err) {
+      if (err instanceof ApiError) return { ok: false, kind: err.kind, message: err.message, requestId: err.requestId }
+      throw err
+    }
+  }
+
+  /** Whether the OS keychain works right now (it is probed with a harmless read). */
+  async keychainStatus(): Promise<{ available: boolean; message?: string | undefined }> {
+    try {
+      await (await this.opts.keychain()).get('__probe__')
+      return { available: true }
+    } catch (err) {
+      return { available: false, message: err instanceof ApiError ? err.message : 'The keychain is not available.' }
+    }
+  }
+
+  /** The API client for an account, made with its key; cached until the profile or key changes. */
+  async client(id: string): Promise<ApiClient> {
+    if (id === DEMO_ACCOUNT_ID) {
+      const d = await this.demo()
+      const stamp = `${d.baseUrl}`
+      const cached = this.clients.get(id)
+      if (cached?.stamp === stamp) return cached.client
+      const client = createApiClient({ baseUrl: d.baseUrl, apiKey: d.apiKey, serverPaths: paths(d.serverKinds) })
+      this.clients.set(id, { client, stamp })
+      return client
+    }
+    const p = this.profile(id)
+    const stamp = JSON.stringify(p)
+    const cached = this.clients.get(id)
+    if (cached?.stamp === stamp) return cached.client
+    const key = await this.readKey(id)
+    const client = createApiClient({ baseUrl: p.baseUrl, apiKey: key, serverPaths: paths(p.serverKinds), timeoutMs: p.timeoutMs })
+    this.clients.set(id, { client, stamp })
+    return client
+  }
+
+  private async readKey(id: string): Promise<string> {
+    const fromSession = await this.session.get(id)
+    if (fromSession) return fromSession
+    const key = await (await this.opts.keychain()).get(id)
+    if (!key) {
+      throw new ApiError('no-key', 'No API key is stored for this account. Enter the key in Accounts (Replace key).')
+    }
+    this.inKeychain.add(id)
+    return key
+  }
+
+  private async storeKey(id: string, apiKey: string, storage: 'keychain' | 'session'): Promise<void> {
+    const key = apiKey.trim()
+    if (!key) throw new ApiError('validation', 'The API key is empty.', { issues: [{ path: 'apiKey', message: 'is required' }] })
+    if (storage === 'session') {
+      await this.session.set(id, key)
+      this.inKeychain.delete(id)
+      return
+    }
+    await (await this.opts.keychain()).set(id, key)
+    this.inKeychain.add(id)
+    await this.session.delete(id)
+  }
+
+  private async forgetKey(id: string): Promise<void> {
+    await this.session.delete(id)
+    this.inKeychain.delete(id)
+    try {
+      await (await this.opts.keychain()).delete(id)
+    } catch {
+      // No keychain: nothing of this account can be in it.
+    }
+  }
+
+  private assertNotDemo(id: string): void {
+    if (id === DEMO_ACCOUNT_ID) throw new ApiError('validation', 'The demo account cannot be changed or removed.')
+  }
+
+  async close(): Promise<void> {
+    await this.opts.demo.close()
+  }
+}
+
+function paths(kinds: ProfileFields['serverKinds']) {
+  return { a: kinds.a.path, b: kinds.b.path, c: kinds.c.path }
+}

@@ -1,0 +1,96 @@
+/**
+ * API keys: in the OS keychain through keytar, one entry per account; or, when the
+ * user chose it because no keychain is available, in memory for this session only.
+ * Never on disk in plain text.
+ */
+import { ApiError } from '../api/errors'
+
+export interface SecretStore {
+  get(accountId: string): Promise<string | undefined>
+  set(accountId: string, secret: string): Promise<void>
+  delete(accountId: string): Promise<void>
+}
+
+export const KEYCHAIN_SERVICE = 'hosting-admin.api-key'
+
+/** The part of keytar we use; injectable so a test can stand in for a broken keychain. */
+export interface KeytarLike {
+  getPassword(service: string, account: string): Promise<string | null>
+  setPassword(service: string, account: string, password: string): Promise<void>
+  deletePassword(service: string, account: string): Promise<boolean>
+}
+
+export const KEYCHAIN_HELP =
+  'The system keychain is not available, so the API key cannot be stored safely. ' +
+  'On Linux, install and unlock a Secret Service (GNOME Keyring or KWallet) and make sure a D-Bus session is running; ' +
+  'on macOS and Windows, allow this app to use the keychain / Credential Manager. ' +
+  'Or choose “Keep the key for this session only”: it is held in memory and forgotten when the app quits.'
+
+/** Turns whatever the keychain threw into one clear error; the secret is never part of it. */
+export function keychainError(err: unknown): ApiError {
+  const detail = err instanceof Error ? err.message : String(err)
+  const reason = /autolaunch D-Bus|DBUS_SESSION_BUS_ADDRESS|org\.freedesktop\.secrets|was not provided by any \.service/i.test(detail)
+    ? 'No Secret Service is reachable on D-Bus.'
+    : /locked|unlock|prompt|dismissed|denied|cancel/i.test(detail)
+      ? 'The keychain is locked or access was denied.'
+      : 'The keychain refused the request.'
+  return new ApiError('keychain-unavailable', `${reason} ${KEYCHAIN_HELP}`)
+}
+
+export class KeytarSecretStore implements SecretStore {
+  constructor(
+    private readonly keytar: KeytarLike,
+    private readonly service = KEYCHAIN_SERVICE,
+  ) {}
+
+  async get(accountId: string): Promise<string | undefined> {
+    try {
+      return (await this.keytar.getPassword(this.service, accountId)) ?? undefined
+    } catch (err) {
+      throw keychainError(err)
+    }
+  }
+
+  async set(accountId: string, secret: string): Promise<void> {
+    try {
+      await this.keytar.setPassword(this.service, accountId, secret)
+    } catch (err) {
+      throw keychainError(err)
+    }
+  }
+
+  async delete(accountId: string): Promise<void> {
+    try {
+      await this.keytar.deletePassword(this.service, accountId)
+    } catch (err) {
+      throw keychainError(err)
+    }
+  }
+}
+
+/** Keys the user chose to keep for this session only. */
+export class SessionSecretStore implements SecretStore {
+  private readonly keys = new Map<string, string>()
+  async get(accountId: string) {
+    return this.keys.get(accountId)
+  }
+  async set(accountId: string, secret: string) {
+    this.keys.set(accountId, secret)
+  }
+  async delete(accountId: string) {
+    this.keys.delete(accountId)
+  }
+  has(accountId: string): boolean {
+    return this.keys.has(accountId)
+  }
+}
+
+/** Loads the real keytar lazily, so a machine without it fails with the clear message, not at start-up. */
+export async function loadKeytar(): Promise<KeytarLike> {
+  try {
+    const mod = (await import('keytar')) as unknown as { default?: KeytarLike } & KeytarLike
+    return mod.default ?? mod
+  } catch (err) {
+    throw keychainError(err)
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * Account profiles: what the app knows about each account of the service, except
+ * its API key (which lives only in the OS keychain, or in memory for a session).
+ */
+import { z } from 'zod'
+import { SERVER_KINDS } from './api/endpoints'
+import { validateBaseUrl } from './base-url'
+
+export const DEMO_ACCOUNT_ID = 'demo'
+
+const pathWord = z
+  .string()
+  .trim()
+  .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/i, 'must be one path word: letters, digits, hyphens or underscores')
+
+export const serverKindSchema = z.object({
+  path: pathWord,
+  label: z.string().trim().min(1, 'is required').max(40),
+})
+
+export const serverKindsSchema = z.object({ a: serverKindSchema, b: serverKindSchema, c: serverKindSchema })
+
+export const baseUrlSchema = z
+  .string()
+  .trim()
+  .max(2048)
+  .superRefine((v, ctx) => {
+    const check = validateBaseUrl(v)
+    if (!check.ok) ctx.addIssue({ code: 'custom', message: check.reason })
+  })
+  .transform((v) => {
+    const check = validateBaseUrl(v)
+    return check.ok ? check.url : v
+  })
+
+/** The editable part of a profile. */
+export const profileFieldsSchema = z.object({
+  name: z.string().trim().min(1, 'is required').max(80),
+  baseUrl: baseUrlSchema,
+  serverKinds: serverKindsSchema,
+  /** Total time-out of one API call, in milliseconds. */
+  timeoutMs: z.number().int().min(1000).max(600_000),
+})
+export type ProfileFields = z.output<typeof profileFieldsSchema>
+
+export const accountProfileSchema = profileFieldsSchema.extend({
+  id: z.string().regex(/^[a-z0-9-]{1,64}$/),
+})
+export type AccountProfile = z.output<typeof accountProfileSchema>
+
+/** Where an account's key is kept: the keychain, memory for this session only, or nowhere yet. */
+export const KEY_STORAGE = ['keychain', 'session', 'none'] as const
+export type KeyStorage = (typeof KEY_STORAGE)[number]
+
+/** What the renderer learns about an account: never the key, only where it is. */
+export const accountViewSchema = accountProfileSchema.extend({
+  demo: z.boolean(),
+  keyStorage: z.enum(KEY_STORAGE),
+})
+export type AccountView = z.output<typeof accountViewSchema>
+
+export const DEFAULT_TIMEOUT_MS = 120_000
+
+/** Placeholders the add-account form shows for the three server kinds. */
+export const SERVER_KIND_PLACEHOLDERS: Record<(typeof SERVER_KINDS)[number], { path: string; label: string }> = {
+  a: { path: 'webservers', label: 'Web servers' },
+  b: { path: 'managedservers', label: 'Managed servers' },
+  c: { path: 'cloudservers', label: 'Cloud servers' },
+}

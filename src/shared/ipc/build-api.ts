@@ -1,0 +1,40 @@
+/**
+ * Builds `window.api` from the contract over any transport. The preload uses it with
+ * ipcRenderer; the end-to-end bridge uses it with a Playwright binding. One builder,
+ * so the two cannot drift.
+ */
+import { CHANNEL_NAMES, type ChannelName, type Progress, type Result, type WindowApi } from './contract'
+
+export interface Transport {
+  invoke(channel: ChannelName, payload: unknown): Promise<unknown>
+  /** Subscribes to progress events; returns the unsubscribe function. */
+  onProgress(listener: (p: Progress) => void): () => void
+}
+
+export function buildApi(transport: Transport): WindowApi {
+  const listeners = new Map<string, (p: Progress) => void>()
+  transport.onProgress((p) => listeners.get(p.jobId)?.(p))
+
+  const root: Record<string, unknown> = {}
+  for (const channel of CHANNEL_NAMES) {
+    const path = channel.split('.')
+    let node = root
+    for (const part of path.slice(0, -1)) {
+      node[part] ??= {}
+      node = node[part] as Record<string, unknown>
+    }
+    const leaf = path[path.length - 1] as string
+    node[leaf] = channel.startsWith('all.')
+      ? async (payload: { jobId?: unknown }, onProgress?: (p: Progress) => void) => {
+          const jobId = typeof payload?.jobId === 'string' ? payload.jobId : undefined
+          if (jobId && onProgress) listeners.set(jobId, onProgress)
+          try {
+            return (await transport.invoke(channel, payload)) as Result<unknown>
+          } finally {
+            if (jobId) listeners.delete(jobId)
+          }
+        }
+      : (payload: unknown) => transport.invoke(channel, payload) as Promise<Result<unknown>>
+  }
+  return root as unknown as WindowApi
+}

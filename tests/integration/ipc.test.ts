@@ -1,0 +1,222 @@
+/**
+ * The IPC boundary with the real router, the real account store in a temp folder, the
+ * real keychain (under npm test's D-Bus session) and the sandbox API.
+ */
+import { mkdtempSync } from 'node:fs'
+import { randomUUID } from 'node:crypto'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import fc from 'fast-check'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createAppServices, type AppServices } from '../../src/main/app-services'
+import { KeytarSecretStore, loadKeytar, SessionSecretStore, type SecretStore } from '../../src/main/accounts/secret-store'
+import { createApiClient, ENDPOINT_NAMES, PAGED_ENDPOINT_NAMES, type EndpointName } from '../../src/main/api'
+import { startSandbox, type Sandbox } from '../../src/main/sandbox'
+import { buildApi } from '../../src/shared/ipc/build-api'
+import { CHANNEL_NAMES, type ChannelName, type Progress, type Result } from '../../src/shared/ipc/contract'
+import { ERROR_KINDS } from '../../src/shared/errors'
+import { makeFixture, samples, type Fixture, type Sample } from '../helpers/operation-samples'
+
+const APP = 'app://app'
+const appSender = (progress: Progress[] = []) => ({ url: `${APP}/index.html`, sendProgress: (p: Progress) => progress.push(p) })
+const keychainService = `hosting-admin-test-${randomUUID()}`
+const useRealKeychain = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS)
+
+let sb: Sandbox
+let services: AppServices
+let keychain: SecretStore
+
+beforeAll(async () => {
+  sb = await startSandbox()
+  keychain = useRealKeychain ? new KeytarSecretStore(await loadKeytar(), keychainService) : new SessionSecretStore()
+  services = await createAppServices({
+    userDataDir: mkdtempSync(join(tmpdir(), 'ipc-')),
+    allowedOrigins: [APP],
+    keychain: async () => keychain,
+  })
+})
+afterAll(async () => {
+  const { accounts } = (await services.accounts.list()) as { accounts: { id: string; demo: boolean }[] }
+  for (const a of accounts) if (!a.demo) await keychain.delete(a.id)
+  await services.close()
+  await sb.close()
+})
+
+function isResult(r: unknown): r is Result<unknown> {
+  if (typeof r !== 'object' || r === null || !('ok' in r)) return false
+  const x = r as { ok: unknown; error?: { kind?: unknown; message?: unknown } }
+  if (x.ok === true) return 'value' in r
+  return x.ok === false && typeof x.error?.message === 'string' && (ERROR_KINDS as readonly unknown[]).includes(x.error?.kind)
+}
+
+describe('sender check', () => {
+  it.each(['https://evil.example.com/page', 'file:///etc/passwd', 'http://127.0.0.1:9999/', '', 'not a url', 'app://other/index.html'])(
+    'refuses a message from %j before looking at it',
+    async (url) => {
+      const r = await services.router.dispatch('accounts.list', {}, { url, sendProgress: () => undefined })
+      expect(r).toMatchObject({ ok: false, error: { kind: 'forbidden' } })
+    },
+  )
+  it('accepts the app’s own page', async () => {
+    const r = await services.router.dispatch('accounts.list', {}, appSender())
+    expect(r.ok).toBe(true)
+  })
+})
+
+describe('payload validation', () => {
+  it('an unknown channel and a malformed payload get typed validation errors', async () => {
+    expect(await services.router.dispatch('shell.exec', {}, appSender())).toMatchObject({ ok: false, error: { kind: 'validation' } })
+    const r = await services.router.dispatch('domains.expiration.renew', { accountId: 'demo', domain: 'a.com', years: 12 }, appSender())
+    expect(r).toMatchObject({ ok: false, error: { kind: 'validation', issues: [{ path: 'years' }] } })
+  })
+
+  it('fuzz: 10,000 random payloads across every channel each get a Result, with no crash and no hang', async () => {
+    const channelArb = fc.constantFrom(...CHANNEL_NAMES, 'nope', 'accounts', '__proto__')
+    const nearValid = fc.record(
+      {
+        accountId: fc.oneof(fc.constant('demo'), fc.string({ maxLength: 70 })),
+        id: fc.oneof(fc.constant('demo'), fc.uuid(), fc.string()),
+        jobId: fc.oneof(fc.uuid(), fc.string()),
+        domain: fc.oneof(fc.domain(), fc.string(), fc.integer()),
+        kind: fc.constantFrom('a', 'b', 'c', 'd', ''),
+        webid: fc.oneof(fc.integer(), fc.string()),
+        vipid: fc.oneof(fc.integer(), fc.string()),
+        limit: fc.oneof(fc.integer({ min: -5, max: 20 }), fc.string()),
+        page: fc.oneof(fc.integer({ min: -5, max: 5 }), fc.constant(null)),
+        years: fc.integer({ min: -2, max: 12 }),
+        records: fc.string({ maxLength: 200 }),
+        apiKey: fc.string({ maxLength: 50 }),
+      },
+      { requiredKeys: [] },
+    )
+    const payloadArb = fc.oneof(fc.anything({ maxDepth: 3 }), nearValid)
+    const runs = 10_000
+    let answered = 0
+    await fc.assert(
+      fc.asyncProperty(channelArb, payloadArb, async (channel, payload) => {
+        const r = await Promise.race([
+          services.router.dispatch(channel, payload, appSender()),
+          new Promise((_, reject) => setTimeout(() => reject(new Error(`hang on ${channel}`)), 15_000)),
+        ])
+        answered++
+        return isResult(r)
+      }),
+      { numRuns: runs, seed: 20261122 },
+    )
+    expect(answered).toBe(runs)
+    expect(services.router.activeJobs).toBe(0)
+  }, 300_000)
+})
+
+describe('a full run over every channel', () => {
+  it('answers every channel, and nothing that reaches the renderer contains the API key', async () => {
+    const apiKey = sb.keys.full
+    // What the renderer sees: the bridge built from the contract, with IPC's structured clone in between.
+    const received: unknown[] = []
+    const progressSeen: Progress[] = []
+    const api = buildApi({
+      invoke: async (channel: ChannelName, payload: unknown) => {
+        const r = await services.router.dispatch(channel, structuredClone(payload), appSender(progressSeen))
+        const cloned = structuredClone(r)
+        received.push(cloned)
+        return cloned
+      },
+      onProgress: () => () => undefined,
+    })
+    const call = (channel: ChannelName, payload: unknown) => {
+      let fn: unknown = api
+      for (const part of channel.split('.')) fn = (fn as Record<string, unknown>)[part]
+      return (fn as (p: unknown) => Promise<Result<unknown>>)(payload)
+    }
+
+    const fields = {
+      name: 'Second account',
+      baseUrl: sb.url,
+      serverKinds: {
+        a: { path: sb.serverPaths.a, label: 'Web' },
+        b: { path: sb.serverPaths.b, label: 'Managed' },
+        c: { path: sb.serverPaths.c, label: 'Cloud' },
+      },
+      timeoutMs: 30_000,
+    }
+    expect((await call('accounts.keychainStatus', {})).ok).toBe(true)
+    const created = await call('accounts.create', { fields, apiKey, storage: useRealKeychain ? 'keychain' : 'session' })
+    if (!created.ok) throw new Error(created.error.message)
+    const id = (created.value as { id: string }).id
+    expect(created.value).toMatchObject({ keyStorage: useRealKeychain ? 'keychain' : 'session', demo: false })
+    expect(await call('accounts.testConnection', { id })).toMatchObject({ ok: true, value: { ok: true } })
+    expect((await call('accounts.update', { id, fields: { ...fields, name: 'Renamed' } })).ok).toBe(true)
+    expect((await call('accounts.setActive', { id })).ok).toBe(true)
+    const listed = await call('accounts.list', {})
+    expect(listed).toMatchObject({ ok: true, value: { activeId: id } })
+
+    // Every API operation, through the second account (its key comes from the keychain).
+    const client = createApiClient({ baseUrl: sb.url, apiKey, serverPaths: sb.serverPaths })
+    const fixture: Fixture = await makeFixture(sb, client)
+    // One shared sandbox here, so the deletions run last.
+    const isDelete = (n: EndpointName) => samples[n](fixture as never).method === 'DELETE'
+    const ordered = [...ENDPOINT_NAMES.filter((n) => !isDelete(n)), ...ENDPOINT_NAMES.filter(isDelete)]
+    for (const name of ordered) {
+      const sample = (samples[name] as (f: Fixture) => Sample<EndpointName>)(fixture)
+      const r = await call(name, { ...(sample.input as object), accountId: id })
+      expect(r.ok, `${name}: ${r.ok ? '' : r.error.message}`).toBe(true)
+    }
+    for (const name of PAGED_ENDPOINT_NAMES) {
+      const sample = (samples[name] as (f: Fixture) => Sample<EndpointName>)(fixture)
+      const { limit: _l, page: _p, ...rest } = sample.input as Record<string, unknown>
+      const r = await call(`all.${name}` as ChannelName, { ...rest, accountId: id, jobId: `job-${name.replace(/\./g, '-')}` })
+      expect(r.ok, `all.${name}: ${r.ok ? '' : r.error.message}`).toBe(true)
+    }
+    expect(progressSeen.length).toBeGreaterThan(0)
+    // Error paths too: a wrong key, a read-only key, an unknown item.
+    expect((await call('accounts.replaceKey', { id, apiKey: sb.keys.readOnly, storage: 'session' })).ok).toBe(true)
+    // webidB is a server of kind b, so kind a has no such server.
+    expect(await call('servers.get', { accountId: id, kind: 'a', webid: fixture.webidB })).toMatchObject({
+      ok: false,
+      error: { kind: 'not-found' },
+    })
+    expect(await call('domains.expiration.renew', { accountId: id, domain: fixture.sb.state.domains[0]!.domainname, years: 1 })).toMatchObject({
+      ok: false,
+      error: { kind: 'forbidden' },
+    })
+    expect((await call('accounts.replaceKey', { id, apiKey: 'wrong-key', storage: 'session' })).ok).toBe(true)
+    expect(await call('accounts.testConnection', { id })).toMatchObject({ ok: true, value: { ok: false, kind: 'unauthorized' } })
+    expect(await call('jobs.cancel', { jobId: 'nothing-running' })).toMatchObject({ ok: true })
+    expect((await call('accounts.remove', { id })).ok).toBe(true)
+    expect(await call('servers.list', { accountId: id, kind: 'a' })).toMatchObject({ ok: false, error: { kind: 'no-account' } })
+
+    const everything = JSON.stringify(received)
+    expect(everything.length).toBeGreaterThan(10_000)
+    expect(everything).not.toContain(apiKey)
+    expect(everything).not.toContain(sb.keys.readOnly)
+    expect(everything).not.toContain('wrong-key')
+    // The demo account's generated key (demo_ + 48 hex digits) does not reach the renderer either.
+    expect(everything).not.toMatch(/demo_[0-9a-f]{48}/)
+  }, 120_000)
+
+  it('a listAll job reports progress and can be cancelled from the renderer side', async () => {
+    const big = await startSandbox({ domains: 3000, latencyMs: 15 })
+    try {
+      const fields = {
+        name: 'Big',
+        baseUrl: big.url,
+        serverKinds: { a: { path: big.serverPaths.a, label: 'A' }, b: { path: big.serverPaths.b, label: 'B' }, c: { path: big.serverPaths.c, label: 'C' } },
+        timeoutMs: 30_000,
+      }
+      const created = await services.router.dispatch('accounts.create', { fields, apiKey: big.keys.full, storage: 'session' }, appSender())
+      if (!created.ok) throw new Error(created.error.message)
+      const id = (created.value as { id: string }).id
+      const progress: Progress[] = []
+      const job = services.router.dispatch('all.domains.list', { accountId: id, jobId: 'big-job' }, appSender(progress))
+      while (progress.length < 3) await new Promise((r) => setTimeout(r, 5))
+      expect(services.router.activeJobs).toBe(1)
+      await services.router.dispatch('jobs.cancel', { jobId: 'big-job' }, appSender())
+      expect(await job).toMatchObject({ ok: false, error: { kind: 'cancelled' } })
+      expect(services.router.activeJobs).toBe(0)
+      expect(progress.at(-1)!.loadedItems).toBeLessThan(3000)
+      await services.router.dispatch('accounts.remove', { id }, appSender())
+    } finally {
+      await big.close()
+    }
+  })
+})

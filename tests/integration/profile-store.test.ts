@@ -1,0 +1,80 @@
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { ProfileStore } from '../../src/main/accounts/profile-store'
+import type { AccountProfile } from '../../src/shared/accounts'
+
+const kinds = {
+  a: { path: 'webservers', label: 'Web' },
+  b: { path: 'managedservers', label: 'Managed' },
+  c: { path: 'cloudservers', label: 'Cloud' },
+}
+const profile = (n: number): AccountProfile => ({
+  id: `acct-${n}`,
+  name: `Account ${n}`,
+  baseUrl: 'https://api.example.com/v1',
+  serverKinds: kinds,
+  timeoutMs: 120_000,
+})
+
+describe('account profiles file', () => {
+  it('writes atomically: the file is always complete JSON and no temp file is left', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'profiles-'))
+    const store = new ProfileStore(join(dir, 'accounts.json'))
+    await store.load()
+    await store.update((d) => d.accounts.push(profile(1)))
+    const onDisk = JSON.parse(readFileSync(join(dir, 'accounts.json'), 'utf8'))
+    expect(onDisk.accounts).toHaveLength(1)
+    expect(readdirSync(dir)).toEqual(['accounts.json'])
+  })
+
+  it('two (and twenty) quick saves lose none of them, and a new store reads them all back', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'profiles-'))
+    const file = join(dir, 'accounts.json')
+    const store = new ProfileStore(file)
+    await store.load()
+    const writes = Array.from({ length: 20 }, (_, i) => store.update((d) => d.accounts.push(profile(i))))
+    await Promise.all(writes)
+    const again = new ProfileStore(file)
+    const data = await again.load()
+    expect(data.accounts.map((a) => a.id)).toEqual(Array.from({ length: 20 }, (_, i) => `acct-${i}`))
+    expect(readdirSync(dir)).toEqual(['accounts.json'])
+  })
+
+  it('a file that is not valid is moved aside with a timestamp and reported, never overwritten', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'profiles-'))
+    const file = join(dir, 'accounts.json')
+    writeFileSync(file, '{"version": 1, "accounts": [ truncated')
+    const store = new ProfileStore(file)
+    const data = await store.load()
+    expect(data.accounts).toEqual([])
+    expect(store.problem?.message).toMatch(/could not be read/)
+    const moved = readdirSync(dir).find((f) => f.startsWith('accounts.json.corrupt-'))
+    expect(moved).toBeDefined()
+    expect(readFileSync(join(dir, moved!), 'utf8')).toBe('{"version": 1, "accounts": [ truncated')
+    expect(store.problem?.movedTo).toBe(join(dir, moved!))
+    // Saving afterwards writes a new file and leaves the preserved one alone.
+    await store.update((d) => d.accounts.push(profile(1)))
+    expect(readFileSync(join(dir, moved!), 'utf8')).toBe('{"version": 1, "accounts": [ truncated')
+  })
+
+  it('valid JSON of the wrong shape is treated the same way', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'profiles-'))
+    const file = join(dir, 'accounts.json')
+    writeFileSync(file, JSON.stringify({ version: 1, activeId: null, accounts: [{ id: 'x', name: '' }] }))
+    const store = new ProfileStore(file)
+    await store.load()
+    expect(store.problem).toBeDefined()
+  })
+
+  it('a change that would make the file invalid is refused and nothing is written', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'profiles-'))
+    const file = join(dir, 'accounts.json')
+    const store = new ProfileStore(file)
+    await store.load()
+    await store.update((d) => d.accounts.push(profile(1)))
+    expect(() => store.update((d) => d.accounts.push({ ...profile(2), baseUrl: 'http://evil.example.com' }))).toThrow()
+    expect(JSON.parse(readFileSync(file, 'utf8')).accounts).toHaveLength(1)
+  })
+})
