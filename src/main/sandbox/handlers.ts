@@ -188,22 +188,14 @@ function findSvcip(state: SandboxState, vipid: number): SvcipRec {
   return v
 }
 /** {domain} is the numeric id or the name. */
-function findDomain(state: SandboxState, domain: string): DomainRec {
+function findByIdOrName<T extends { domainid: number; domainname: string }>(items: T[], domain: string, what: string): T {
   const key = domain.toLowerCase()
-  const d = /^\d+$/.test(key)
-    ? state.domains.find((x) => x.domainid === Number(key))
-    : state.domains.find((x) => x.domainname === key)
-  if (!d) throw notFound(`Domain ${domain}`)
-  return d
+  const found = /^\d+$/.test(key) ? items.find((x) => x.domainid === Number(key)) : items.find((x) => x.domainname === key)
+  if (!found) throw notFound(`${what} ${domain}`)
+  return found
 }
-function findFree(state: SandboxState, domain: string): FreeDnsRec {
-  const key = domain.toLowerCase()
-  const f = /^\d+$/.test(key)
-    ? state.freedns.find((x) => x.domainid === Number(key))
-    : state.freedns.find((x) => x.domainname === key)
-  if (!f) throw notFound(`Free DNS entry ${domain}`)
-  return f
-}
+const findDomain = (state: SandboxState, domain: string): DomainRec => findByIdOrName(state.domains, domain, 'Domain')
+const findFree = (state: SandboxState, domain: string): FreeDnsRec => findByIdOrName(state.freedns, domain, 'Free DNS entry')
 
 function checkNs(ns: string[]): void {
   for (const h of ns) if (!HOSTNAME.test(h)) throw bad(`"${h}" is not a valid nameserver host name.`)
