@@ -64,6 +64,7 @@ describe('error kinds', () => {
     const err = await caught(bad.call('servers.list', { kind: 'a' }))
     expect(err.kind).toBe('unauthorized')
     expect(err.status).toBe(401)
+    expect(err.message).toMatch(/Replace the key for this account in Accounts\.$/)
     expect(exposedText(err)).not.toContain(wrongKey)
   })
 

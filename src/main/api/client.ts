@@ -17,7 +17,7 @@ import {
 } from '../../shared/api/endpoints'
 import { errorBodySchema, pagingSchema, type Paging } from '../../shared/api/schemas'
 import { kindForStatus } from '../../shared/errors'
-import { ApiError, DEFAULT_MESSAGES, redact } from './errors'
+import { ACTION_HINTS, ApiError, DEFAULT_MESSAGES, redact } from './errors'
 import { checkBaseUrl } from './base-url'
 import { listAllPages, type ListAllOptions } from './paging'
 
@@ -190,7 +190,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     } catch {
       // Not JSON (a proxy's HTML page, say): the default wording for the status stands.
     }
-    const text400 = message ? redact(message, apiKey).slice(0, 2000) : DEFAULT_MESSAGES[kind]
+    const hint = ACTION_HINTS[kind]
+    const text400 = message ? `${redact(message, apiKey).slice(0, 2000)}${hint ? ` ${hint}` : ''}` : DEFAULT_MESSAGES[kind]
     const opts: { status: number; requestId?: string } = { status }
     if (requestId !== undefined) opts.requestId = requestId
     return new ApiError(kind, text400, opts)

@@ -39,6 +39,12 @@ export function redact(text: string, secret: string): string {
   return text.split(secret).join('[redacted]')
 }
 
+/** What the user can do about it; added to the service's own message for these kinds. */
+export const ACTION_HINTS: Partial<Record<ApiErrorKind, string>> = {
+  unauthorized: 'Replace the key for this account in Accounts.',
+  forbidden: 'Use a key with write access for this account.',
+}
+
 /** Default wording per kind, used when the service sent no message of its own. */
 export const DEFAULT_MESSAGES: Record<ApiErrorKind, string> = {
   'bad-request': 'The service rejected the request as invalid.',

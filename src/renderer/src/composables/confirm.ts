@@ -1,0 +1,28 @@
+/**
+ * One confirmation dialog for the whole app. `confirm()` opens it with a text that states
+ * exactly what will happen and resolves to the user's answer.
+ */
+import { shallowRef } from 'vue'
+
+export interface ConfirmRequest {
+  title: string
+  lines: string[]
+  confirmLabel: string
+  /** Typed confirmation: the user must type this text to enable the confirm button. */
+  typeToConfirm?: string
+  resolve: (ok: boolean) => void
+}
+
+export const pendingConfirm = shallowRef<ConfirmRequest | undefined>()
+
+export function confirm(req: Omit<ConfirmRequest, 'resolve'>): Promise<boolean> {
+  return new Promise((resolve) => {
+    pendingConfirm.value = {
+      ...req,
+      resolve: (ok) => {
+        pendingConfirm.value = undefined
+        resolve(ok)
+      },
+    }
+  })
+}

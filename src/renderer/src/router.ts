@@ -1,0 +1,25 @@
+import { createRouter, createWebHashHistory } from 'vue-router'
+
+// Hash history: the page is served as app://app/index.html, with no server-side fallback.
+export const router = createRouter({
+  history: createWebHashHistory(),
+  routes: [
+    { path: '/', redirect: '/servers/a' },
+    { path: '/servers/:kind(a|b|c)', component: () => import('./views/ServersView.vue'), props: true },
+    { path: '/servers/:kind(a|b|c)/:webid(\\d+)', component: () => import('./views/ServerDetailView.vue'), props: true },
+    { path: '/svcips', component: () => import('./views/SvcipsView.vue') },
+    { path: '/svcips/:vipid(\\d+)', component: () => import('./views/SvcipDetailView.vue'), props: true },
+    { path: '/domains', component: () => import('./views/PlaceholderView.vue'), props: { titleKey: 'nav.domains' } },
+    { path: '/dns', component: () => import('./views/PlaceholderView.vue'), props: { titleKey: 'nav.dns' } },
+    { path: '/freedns', component: () => import('./views/PlaceholderView.vue'), props: { titleKey: 'nav.freedns' } },
+    { path: '/search', component: () => import('./views/PlaceholderView.vue'), props: { titleKey: 'nav.search' } },
+    { path: '/logs', component: () => import('./views/LogsView.vue') },
+    { path: '/accounts', component: () => import('./views/AccountsView.vue') },
+    { path: '/:rest(.*)*', redirect: '/servers/a' },
+  ],
+})
+
+// Move focus to the page heading after navigation, so screen-reader users hear where they are.
+router.afterEach(() => {
+  setTimeout(() => document.querySelector<HTMLElement>('main h1')?.focus(), 0)
+})

@@ -1,0 +1,64 @@
+import { defineStore } from 'pinia'
+import { api, type ErrorData } from '../api'
+import type { AccountView, ProfileFields } from '../../../shared/accounts'
+
+export const useAccountsStore = defineStore('accounts', {
+  state: () => ({
+    accounts: [] as AccountView[],
+    activeId: '' as string,
+    problem: undefined as string | undefined,
+    loading: false,
+    error: undefined as ErrorData | undefined,
+    keychain: undefined as { available: boolean; message?: string | undefined } | undefined,
+  }),
+  getters: {
+    active: (s): AccountView | undefined => s.accounts.find((a) => a.id === s.activeId),
+  },
+  actions: {
+    async load() {
+      this.loading = true
+      const r = await api.accounts.list({})
+      this.loading = false
+      if (!r.ok) {
+        this.error = r.error
+        return
+      }
+      this.error = undefined
+      this.accounts = r.value.accounts
+      this.activeId = r.value.activeId
+      this.problem = r.value.problem
+    },
+    async checkKeychain() {
+      const r = await api.accounts.keychainStatus({})
+      if (r.ok) this.keychain = r.value
+    },
+    async setActive(id: string) {
+      const r = await api.accounts.setActive({ id })
+      if (r.ok) this.activeId = id
+      return r
+    },
+    async create(fields: ProfileFields, apiKey: string, storage: 'keychain' | 'session') {
+      const r = await api.accounts.create({ fields, apiKey, storage })
+      if (r.ok) await this.load()
+      return r
+    },
+    async update(id: string, fields: ProfileFields) {
+      const r = await api.accounts.update({ id, fields })
+      if (r.ok) await this.load()
+      return r
+    },
+    async replaceKey(id: string, apiKey: string, storage: 'keychain' | 'session') {
+      const r = await api.accounts.replaceKey({ id, apiKey, storage })
+      if (r.ok) await this.load()
+      return r
+    },
+    async remove(id: string) {
+      const r = await api.accounts.remove({ id })
+      if (r.ok) await this.load()
+      return r
+    },
+    testConnection(id: string) {
+      return api.accounts.testConnection({ id })
+    },
+  },
+})

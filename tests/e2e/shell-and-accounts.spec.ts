@@ -1,0 +1,141 @@
+/**
+ * First run, accounts, switching, errors and language, in the real renderer in Chromium,
+ * driven by role and label as a person would.
+ */
+import { startSandbox } from '../../src/main/sandbox'
+import { expect, snap, test } from './fixtures'
+
+test('first run shows the demo account with servers of all three kinds', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  await expect(app.getByLabel('Account', { exact: true })).toHaveValue('demo')
+  await expect(app.getByLabel('Account', { exact: true }).locator('option:checked')).toHaveText('Demo (local sandbox)')
+
+  for (const [kind, label] of [['a', 'Web servers'], ['b', 'Managed servers'], ['c', 'Cloud servers']] as const) {
+    await app.getByRole('navigation').getByRole('link', { name: label }).click()
+    await expect(app.getByRole('heading', { level: 1, name: label })).toBeVisible()
+    const table = app.getByRole('table', { name: label })
+    await expect(table.getByRole('row')).toHaveCount(sb.state.servers[kind].length + 1)
+    await expect(table).toContainText(sb.state.servers[kind][0]!.webname)
+    if (kind === 'a') await snap(app, 'servers-list')
+  }
+})
+
+test('add a second account with its own sandbox and key, switch between accounts, see each account’s data', async ({ app, harness }) => {
+  const demo = await harness.demo()
+  const other = await startSandbox({ seed: 7, serverPaths: { a: 'shared', b: 'business', c: 'vps' } })
+  try {
+    await app.getByRole('link', { name: 'Accounts & settings' }).click()
+    await expect(app.getByRole('heading', { level: 1, name: 'Accounts & settings' })).toBeVisible()
+    await snap(app, 'accounts')
+
+    const form = app.getByRole('region', { name: 'Add an account' })
+    await form.getByLabel('Name').fill('Reseller')
+    await form.getByLabel('Base URL').fill(other.url)
+    await form.getByLabel('API key').fill(other.keys.full)
+    await form.getByLabel('Path word for kind A').fill('shared')
+    await form.getByLabel('Label for kind A').fill('Shared hosting')
+    await form.getByLabel('Path word for kind B').fill('business')
+    await form.getByLabel('Path word for kind C').fill('vps')
+    await form.getByRole('button', { name: 'Add account' }).click()
+    await expect(app.getByRole('status').filter({ hasText: 'Account “Reseller” added.' })).toBeVisible()
+    // The key field is cleared once sent, and the key never reaches the page.
+    await expect(form.getByLabel('API key')).toHaveValue('')
+    expect(await app.content()).not.toContain(other.keys.full)
+
+    const card = app.getByRole('article', { name: /Reseller/ })
+    await expect(card).toContainText(process.env.DBUS_SESSION_BUS_ADDRESS ? 'Key in keychain' : 'Key for this session only')
+    await card.getByRole('button', { name: 'Test connection' }).click()
+    await expect(card.getByRole('status')).toContainText('Connected')
+
+    // Switch to it: its own servers under its own labels.
+    await app.getByLabel('Account', { exact: true }).selectOption({ label: 'Reseller' })
+    await app.getByRole('navigation').getByRole('link', { name: 'Shared hosting' }).click()
+    const table = app.getByRole('table', { name: 'Shared hosting' })
+    await expect(table).toContainText(other.state.servers.a[0]!.webname)
+    await expect(table.getByRole('row')).toHaveCount(other.state.servers.a.length + 1)
+    expect(other.received.some((r) => r.path === '/v1/shared' && r.headers.authorization === `Bearer ${other.keys.full}`)).toBe(true)
+
+    // And back to the demo.
+    await app.getByLabel('Account', { exact: true }).selectOption({ label: 'Demo (local sandbox)' })
+    await app.getByRole('navigation').getByRole('link', { name: 'Web servers' }).click()
+    await expect(app.getByRole('table', { name: 'Web servers' })).toContainText(demo.state.servers.a[0]!.webname)
+    await expect(app.getByRole('table', { name: 'Web servers' })).not.toContainText(other.state.servers.a[0]!.webname)
+
+    // Remove the second account, after confirming.
+    await app.getByRole('link', { name: 'Accounts & settings' }).click()
+    await app.getByRole('article', { name: /Reseller/ }).getByRole('button', { name: 'Remove' }).click()
+    const dialog = app.getByRole('dialog', { name: 'Remove' })
+    await expect(dialog).toContainText('Remove the account “Reseller” from this app?')
+    await dialog.getByRole('button', { name: 'Remove' }).click()
+    await expect(app.getByRole('article', { name: /Reseller/ })).toHaveCount(0)
+  } finally {
+    await other.close()
+  }
+})
+
+test('a 503 on a list shows a clear error with the request ID; retry then works', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  // Reads are retried twice by the client, so the fault covers three requests.
+  sb.faults.inject('svcips.list', { status: 503, times: 3 })
+  await app.getByRole('link', { name: 'Service IPs' }).click()
+  const alert = app.getByRole('alert')
+  await expect(alert).toContainText('The service is temporarily unavailable')
+  const requestId = sb.received.filter((r) => r.endpoint === 'svcips.list').at(-1)!.headers
+  expect(requestId).toBeDefined()
+  await expect(alert).toContainText(/Request ID: req-/)
+  await snap(app, 'error-503')
+  await alert.getByRole('button', { name: 'Retry' }).click()
+  await expect(app.getByRole('table', { name: 'Service IPs' })).toContainText(sb.state.svcips[0]!.vipname)
+  await expect(app.getByRole('alert')).toHaveCount(0)
+})
+
+test('the error banner links to the log entry of its request', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  sb.faults.inject('svcips.list', { status: 500, times: 1 })
+  await app.getByRole('link', { name: 'Service IPs' }).click()
+  const link = app.getByRole('alert').getByRole('link', { name: 'View in the log' })
+  await link.click()
+  await expect(app.getByRole('heading', { level: 1, name: 'API log' })).toBeVisible()
+  await expect(app.getByRole('heading', { level: 2, name: /Log entry req-/ })).toBeVisible()
+  await expect(app.locator('dl')).toContainText('/v1/svcips')
+})
+
+test('a wrong key shows a message that tells the user to replace it', async ({ app }) => {
+  const other = await startSandbox()
+  try {
+    await app.getByRole('link', { name: 'Accounts & settings' }).click()
+    const form = app.getByRole('region', { name: 'Add an account' })
+    await form.getByLabel('Name').fill('Typo')
+    await form.getByLabel('Base URL').fill(other.url)
+    await form.getByLabel('API key').fill('this-is-not-the-key')
+    await form.getByRole('button', { name: 'Add account' }).click()
+    await expect(app.getByRole('article', { name: /Typo/ })).toBeVisible()
+    await app.getByLabel('Account', { exact: true }).selectOption({ label: 'Typo' })
+    await app.getByRole('navigation').getByRole('link', { name: 'Web servers' }).click()
+    const alert = app.getByRole('alert')
+    await expect(alert).toContainText('The API key was not accepted')
+    await expect(alert).toContainText('Replace the key for this account in Accounts')
+    await alert.getByRole('link', { name: 'Go to Accounts to replace the key' }).click()
+    const card = app.getByRole('article', { name: /Typo/ })
+    await card.getByRole('button', { name: 'Replace key' }).click()
+    await card.getByLabel('New API key').fill(other.keys.full)
+    await card.getByRole('button', { name: 'Save' }).click()
+    await expect(app.getByRole('status').filter({ hasText: 'The key of “Typo” was replaced.' })).toBeVisible()
+    await app.getByRole('navigation').getByRole('link', { name: 'Web servers' }).click()
+    await expect(app.getByRole('table', { name: 'Web servers' })).toContainText(other.state.servers.a[0]!.webname)
+  } finally {
+    await other.close()
+  }
+})
+
+test('switching the language to Japanese changes the visible text', async ({ app }) => {
+  await app.getByRole('link', { name: 'Accounts & settings' }).click()
+  await app.getByLabel('Language').selectOption('ja')
+  await expect(app.getByRole('heading', { level: 1, name: 'アカウントと設定' })).toBeVisible()
+  await expect(app.getByRole('navigation').getByRole('link', { name: 'サービスIP' })).toBeVisible()
+  await expect(app.locator('html')).toHaveAttribute('lang', 'ja')
+  await snap(app, 'accounts-ja')
+  // It sticks across a reload.
+  await app.reload()
+  await expect(app.getByRole('combobox', { name: 'アカウント' })).toBeVisible()
+})
