@@ -3,10 +3,9 @@
  * its API key (which lives only in the OS keychain, or in memory for a session).
  */
 import { z } from 'zod'
-import { SERVER_KINDS } from './api/endpoints'
+export { DEMO_ACCOUNT_ID, DEFAULT_TIMEOUT_MS, SERVER_KIND_PLACEHOLDERS } from './constants'
 import { validateBaseUrl } from './base-url'
 
-export const DEMO_ACCOUNT_ID = 'demo'
 
 const pathWord = z
   .string()
@@ -59,11 +58,4 @@ export const accountViewSchema = accountProfileSchema.extend({
 })
 export type AccountView = z.output<typeof accountViewSchema>
 
-export const DEFAULT_TIMEOUT_MS = 120_000
 
-/** Placeholders the add-account form shows for the three server kinds. */
-export const SERVER_KIND_PLACEHOLDERS: Record<(typeof SERVER_KINDS)[number], { path: string; label: string }> = {
-  a: { path: 'webservers', label: 'Web servers' },
-  b: { path: 'managedservers', label: 'Managed servers' },
-  c: { path: 'cloudservers', label: 'Cloud servers' },
-}

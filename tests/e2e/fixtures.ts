@@ -5,7 +5,6 @@ import { installBridge, startHarness, type Harness } from './harness'
 export const SCREENSHOT_DIR = 'test-results/screenshots'
 
 export const test = base.extend<{ harness: Harness; app: Page }>({
-  // eslint-disable-next-line no-empty-pattern
   harness: async ({}, use) => {
     const h = await startHarness()
     await use(h)

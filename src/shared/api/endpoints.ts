@@ -56,9 +56,9 @@ import {
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE'
 export type ParamLocation = 'path' | 'query' | 'body'
 
-/** The three kinds of hosting server; each account maps them to its own path word. */
-export const SERVER_KINDS = ['a', 'b', 'c'] as const
-export type ServerKind = (typeof SERVER_KINDS)[number]
+import { SERVER_KINDS } from '../constants'
+export { SERVER_KINDS } from '../constants'
+export type { ServerKind } from '../constants'
 
 export interface EndpointDef<P extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
   method: HttpMethod

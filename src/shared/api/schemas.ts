@@ -10,6 +10,9 @@
  */
 import { z } from 'zod'
 
+export { RESOURCE_FIELDS, SVCIP_REGIONS, NS_TYPES, CONTACT_ROLES, CONTACT_FIELDS } from '../constants'
+export type { ResourceField, SvcipRegion, NsType, ContactRole } from '../constants'
+
 /** An integer that may come as a number or a numeric string. */
 export const intLike = z.union([z.number(), z.string().trim().regex(/^-?\d+$/)]).transform((v) => Number(v))
 
@@ -55,21 +58,6 @@ export const serverAutorenewSchema = z.object({
 })
 export type ServerAutorenew = z.output<typeof serverAutorenewSchema>
 
-/** The 11 allocation fields of a server resource, in the spec's order. */
-export const RESOURCE_FIELDS = [
-  'disk_quota',
-  'domainweb_num',
-  'db_num',
-  'ftp_num',
-  'maillist_num',
-  'mailmaga_num',
-  'domainmail_num',
-  'server_copy_num',
-  'backupsv_setting',
-  'backupsv_max_num',
-  'maxfile_quota',
-] as const
-export type ResourceField = (typeof RESOURCE_FIELDS)[number]
 
 /** An allocation is the text "default" or a number (a number once it was changed). */
 export const allocationSchema = z
@@ -96,8 +84,6 @@ export type ServerResource = z.output<typeof serverResourceSchema>
 
 // ---------------------------------------------------------------- svcips
 
-export const SVCIP_REGIONS = ['JP', 'WR'] as const
-export type SvcipRegion = (typeof SVCIP_REGIONS)[number]
 
 export const svcipSchema = z.object({
   vipid: strLike,
@@ -135,21 +121,6 @@ const contactPersonSchema = z.object({
   fax: text,
 })
 export type ContactPerson = z.output<typeof contactPersonSchema>
-export const CONTACT_ROLES = ['registrant', 'admin', 'tech', 'billing'] as const
-export type ContactRole = (typeof CONTACT_ROLES)[number]
-export const CONTACT_FIELDS = [
-  'firstname',
-  'lastname',
-  'organization',
-  'country',
-  'postalcode',
-  'state',
-  'city',
-  'address1',
-  'address2',
-  'phone',
-  'fax',
-] as const
 
 const emptyPerson = (): ContactPerson => contactPersonSchema.parse({})
 export const contactSchema = z.object({
@@ -224,8 +195,6 @@ export type Whois = z.output<typeof whoisSchema>
 export const nameserverSchema = z.object({ domainid: intLike, domainname: text, ns: nsList })
 export type Nameserver = z.output<typeof nameserverSchema>
 
-export const NS_TYPES = ['svc1', 'svc11'] as const
-export type NsType = (typeof NS_TYPES)[number]
 
 /** ttl is text on GET and a number after PUT; both become a number. */
 const ttl = z
