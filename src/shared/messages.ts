@@ -17,6 +17,10 @@ export const en = {
   'nav.accounts': 'Accounts & settings',
   'account.switcher': 'Account',
   'account.demoSuffix': '(demo)',
+  'account.demoName': 'Demo (local sandbox)',
+  'demo.kind.a': 'Web servers',
+  'demo.kind.b': 'Managed servers',
+  'demo.kind.c': 'Cloud servers',
 
   'common.loading': 'Loading…',
   'common.loadingProgress': 'Loading… {loaded} of {total}',
@@ -224,6 +228,10 @@ export const ja: Catalogue = {
   'nav.accounts': 'アカウントと設定',
   'account.switcher': 'アカウント',
   'account.demoSuffix': '(デモ)',
+  'account.demoName': 'デモ(ローカルのサンドボックス)',
+  'demo.kind.a': 'Webサーバー',
+  'demo.kind.b': 'マネージドサーバー',
+  'demo.kind.c': 'クラウドサーバー',
 
   'common.loading': '読み込み中…',
   'common.loadingProgress': '読み込み中… {loaded} / {total}',

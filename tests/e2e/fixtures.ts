@@ -1,12 +1,13 @@
 import { mkdirSync } from 'node:fs'
 import { test as base, type Page } from '@playwright/test'
-import { installBridge, startHarness, type Harness } from './harness'
+import { installBridge, startHarness, type Harness, type HarnessOptions } from './harness'
 
 export const SCREENSHOT_DIR = 'test-results/screenshots'
 
-export const test = base.extend<{ harness: Harness; app: Page }>({
-  harness: async ({}, use) => {
-    const h = await startHarness()
+export const test = base.extend<{ harnessOptions: HarnessOptions; harness: Harness; app: Page }>({
+  harnessOptions: [{}, { option: true }],
+  harness: async ({ harnessOptions }, use) => {
+    const h = await startHarness(harnessOptions)
     await use(h)
     await h.close()
   },

@@ -17,7 +17,7 @@ import { sandboxDemo } from '../../src/main/accounts/demo'
 import { KeytarSecretStore, loadKeytar, SessionSecretStore, type SecretStore } from '../../src/main/accounts/secret-store'
 import { MIME_TYPES } from '../../src/main/app-protocol'
 import { CONTENT_SECURITY_POLICY } from '../../src/main/security'
-import type { Sandbox } from '../../src/main/sandbox'
+import type { Sandbox, SandboxOptions } from '../../src/main/sandbox'
 import type { ChannelName, Progress } from '../../src/shared/ipc/contract'
 
 const RENDERER_DIR = resolve('out/renderer')
@@ -51,14 +51,21 @@ function serveRenderer(): Promise<Server> {
   return new Promise((r) => server.listen(0, '127.0.0.1', () => r(server)))
 }
 
-export async function startHarness(opts: { keychain?: SecretStore; userDataDir?: string } = {}): Promise<Harness> {
+export interface HarnessOptions {
+  keychain?: SecretStore
+  userDataDir?: string
+  /** Options of the demo account's sandbox (seed sizes, latency). */
+  demo?: SandboxOptions
+}
+
+export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
   const server = await serveRenderer()
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   const userDataDir = opts.userDataDir ?? mkdtempSync(join(tmpdir(), 'e2e-userdata-'))
   const keychain =
     opts.keychain ??
     (process.env.DBUS_SESSION_BUS_ADDRESS ? new KeytarSecretStore(await loadKeytar(), `hosting-admin-e2e-${randomUUID()}`) : new SessionSecretStore())
-  const demo = sandboxDemo()
+  const demo = sandboxDemo(opts.demo)
   const services = await createAppServices({ userDataDir, allowedOrigins: [origin], keychain: async () => keychain, demo })
   return {
     url: `${origin}/index.html`,

@@ -124,6 +124,8 @@ export interface SeedOptions {
   seed?: number
   /** How many domains the account holds. */
   domains?: number
+  /** How many servers of each kind the account holds (default 12, 5 and 3). */
+  servers?: Partial<Record<ServerKind, number>>
   /** "Today" for relative dates (expiring soon, expired). */
   now?: Date
 }
@@ -239,7 +241,7 @@ export function seedState(opts: SeedOptions = {}): SandboxState {
       'default' | number
     >
 
-  const serverCounts: Record<ServerKind, number> = { a: 12, b: 5, c: 3 }
+  const serverCounts: Record<ServerKind, number> = { a: 12, b: 5, c: 3, ...opts.servers }
   const servers = { a: [], b: [], c: [] } as Record<ServerKind, ServerRec[]>
   for (const kind of ['a', 'b', 'c'] as const) {
     for (let i = 0; i < serverCounts[kind]; i++) {

@@ -1,0 +1,62 @@
+/**
+ * A list larger than one page, read in full on demand; and the accounts screen when the
+ * keychain is unavailable.
+ */
+import { KeytarSecretStore, type KeytarLike } from '../../src/main/accounts/secret-store'
+import { startSandbox } from '../../src/main/sandbox'
+import { expect, snap, test } from './fixtures'
+
+test.describe('a list of more than one page', () => {
+  test.use({ harnessOptions: { demo: { servers: { a: 260 }, latencyMs: 40 } } })
+
+  test('shows the first page, then every page on demand with progress', async ({ app, harness }) => {
+    const sb = await harness.demo()
+    await app.getByRole('navigation').getByRole('link', { name: 'Web servers' }).click()
+    const table = app.getByRole('table', { name: 'Web servers' })
+    await expect(table.getByRole('row')).toHaveCount(101)
+    await expect(app.getByText('First page only: 100 items. There may be more.')).toBeVisible()
+    await app.getByRole('button', { name: 'Load all pages' }).click()
+    await expect(app.getByRole('progressbar')).toBeVisible()
+    await expect(table.getByRole('row')).toHaveCount(261)
+    await expect(app.getByRole('button', { name: 'Load all pages' })).toHaveCount(0)
+    expect(sb.received.filter((r) => r.endpoint === 'servers.list').length).toBeGreaterThanOrEqual(4)
+    // Filter and sort work on everything loaded.
+    await app.getByLabel('Filter').fill('a' + sb.state.servers.a[199]!.webname.slice(1))
+    await expect(table.getByRole('row')).toHaveCount(2)
+  })
+})
+
+// keytar as it fails without a Secret Service (the real failure is shown in tests/integration/keychain.test.ts).
+const noSecretService: KeytarLike = {
+  getPassword: () => Promise.reject(new Error('Cannot autolaunch D-Bus without X11 $DISPLAY')),
+  setPassword: () => Promise.reject(new Error('Cannot autolaunch D-Bus without X11 $DISPLAY')),
+  deletePassword: () => Promise.reject(new Error('Cannot autolaunch D-Bus without X11 $DISPLAY')),
+}
+
+test.describe('without a keychain', () => {
+  test.use({ harnessOptions: { keychain: new KeytarSecretStore(noSecretService) } })
+
+  test('the accounts screen says what is missing and offers a key for this session only', async ({ app }) => {
+    const other = await startSandbox()
+    try {
+      await app.getByRole('link', { name: 'Accounts & settings' }).click()
+      const alert = app.getByRole('alert').filter({ hasText: 'The system keychain is not available' })
+      await expect(alert).toContainText('No Secret Service is reachable on D-Bus.')
+      await expect(alert).toContainText('GNOME Keyring or KWallet')
+      await expect(app.getByRole('radio', { name: 'System keychain' })).toBeDisabled()
+      await expect(app.getByRole('radio', { name: /This session only/ })).toBeChecked()
+      await snap(app, 'accounts-no-keychain')
+      const form = app.getByRole('region', { name: 'Add an account' })
+      await form.getByLabel('Name').fill('Session only')
+      await form.getByLabel('Base URL').fill(other.url)
+      await form.getByLabel('API key').fill(other.keys.full)
+      await form.getByRole('button', { name: 'Add account' }).click()
+      const card = app.getByRole('article', { name: /Session only/ })
+      await expect(card).toContainText('Key for this session only')
+      await card.getByRole('button', { name: 'Test connection' }).click()
+      await expect(card.getByRole('status')).toContainText('Connected')
+    } finally {
+      await other.close()
+    }
+  })
+})
