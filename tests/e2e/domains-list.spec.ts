@@ -1,0 +1,103 @@
+/**
+ * The domain list: all pages, filter, sort, expiry highlighting, bulk renew and
+ * auto-renewal with per-domain results, and CSV export.
+ */
+import { readFileSync } from 'node:fs'
+import type { Page } from '@playwright/test'
+import { expect, snap, test } from './fixtures'
+
+async function openDomains(app: Page) {
+  await app.getByRole('navigation').getByRole('link', { name: 'Domains' }).click()
+  await expect(app.getByRole('heading', { level: 1, name: 'Domains' })).toBeVisible()
+}
+
+test('reads every domain, filters as you type, sorts, and flags expired and expiring ones', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  await openDomains(app)
+  const table = app.getByRole('table', { name: 'Domains' })
+  await expect(app.getByText(`Showing ${sb.state.domains.length} of ${sb.state.domains.length}`)).toBeVisible()
+
+  const expired = sb.state.domains.find((d) => d.expirationdate < new Date().toISOString().slice(0, 10))!
+  await app.getByLabel('Filter').fill(expired.domainname)
+  await expect(table.getByRole('row')).toHaveCount(2)
+  await expect(table.getByRole('row').nth(1)).toContainText('Expired')
+
+  await app.getByLabel('Filter').fill('')
+  await app.getByLabel(/Only expired or expiring within 30 days/).check()
+  const attention = sb.state.domains.filter((d) => {
+    const days = (Date.parse(d.expirationdate) - Date.parse(new Date().toISOString().slice(0, 10))) / 86_400_000
+    return days <= 30
+  })
+  await expect(app.getByText(`Showing ${attention.length} of ${sb.state.domains.length}`)).toBeVisible()
+  await snap(app, 'domains-attention')
+  await app.getByLabel(/Only expired or expiring/).uncheck()
+
+  await app.getByRole('button', { name: 'Sort by Expiration date' }).click()
+  const earliest = [...sb.state.domains].sort((a, b) => a.expirationdate.localeCompare(b.expirationdate))[0]!
+  await expect(table.getByRole('row').nth(1)).toContainText(earliest.domainname)
+  await expect(app.getByRole('columnheader', { name: /Expiration date/ })).toHaveAttribute('aria-sort', 'ascending')
+})
+
+test('bulk renew: one request per domain, a failure reported with its request ID and never retried', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const names = [...sb.state.domains].map((d) => d.domainname).sort().slice(0, 3)
+  const before = Object.fromEntries(names.map((n) => [n, sb.state.domains.find((d) => d.domainname === n)!.expirationdate]))
+  await openDomains(app)
+  for (const n of names) await app.getByLabel(`Select ${n}`).check()
+  await expect(app.getByRole('heading', { name: 'Bulk actions (3 selected)' })).toBeVisible()
+  await app.getByLabel('Years').selectOption('2')
+  sb.faults.inject('domains.expiration.renew', { status: 500, times: 1 })
+  await app.getByRole('button', { name: 'Renew 3 domains…' }).click()
+  const dialog = app.getByRole('dialog')
+  await expect(dialog).toContainText('Renew 3 domains by 2 year(s) each:')
+  await expect(dialog).toContainText(names.join(', '))
+  await dialog.getByRole('button', { name: 'Renew 3 domains' }).click()
+
+  await expect(app.getByRole('heading', { name: 'Results: 2 done, 1 failed' })).toBeVisible()
+  const renewals = sb.received.filter((r) => r.endpoint === 'domains.expiration.renew')
+  expect(renewals).toHaveLength(3)
+  expect(renewals.map((r) => (r.body as { domain: string }).domain).sort()).toEqual(names)
+  expect(renewals.every((r) => (r.body as { years: number }).years === 2)).toBe(true)
+  const failed = renewals.find((r) => r.status === 500)!
+  const failedName = (failed.body as { domain: string }).domain
+  const failedRow = app.getByRole('row', { name: new RegExp(failedName.replace(/\./g, '\\.')) }).filter({ hasText: 'Failed' })
+  await expect(failedRow).toContainText('Internal Server Error')
+  await expect(failedRow.getByRole('link', { name: /^req-/ })).toBeVisible()
+  for (const n of names) {
+    const now = sb.state.domains.find((d) => d.domainname === n)!.expirationdate
+    if (n === failedName) expect(now).toBe(before[n])
+    else expect(now > before[n]!).toBe(true)
+  }
+  await snap(app, 'domains-bulk-results')
+
+  // The results can be exported.
+  const download = app.waitForEvent('download')
+  await app.getByRole('button', { name: 'Export results (CSV)' }).click()
+  const csv = readFileSync((await (await download).path())!, 'utf8')
+  expect(csv).toContain(`${failedName},Failed,Internal Server Error,req-`)
+  expect(csv.split('\r\n').filter(Boolean)).toHaveLength(4)
+})
+
+test('bulk auto-renewal and CSV export of the list', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const names = [...sb.state.domains].map((d) => d.domainname).sort().slice(3, 5)
+  await openDomains(app)
+  for (const n of names) await app.getByLabel(`Select ${n}`).check()
+  await app.getByLabel('Turn auto-renewal on (off when unchecked)').uncheck()
+  await app.getByRole('button', { name: 'Set auto-renewal…' }).click()
+  await expect(app.getByRole('dialog')).toContainText('Turn auto-renewal off for 2 domains.')
+  await app.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click()
+  await expect(app.getByRole('heading', { name: 'Results: 2 done, 0 failed' })).toBeVisible()
+  const sets = sb.received.filter((r) => r.endpoint === 'domains.autorenew.set')
+  expect(sets.map((r) => r.path).sort()).toEqual(names.map((n) => `/v1/domains/${n}/autorenew`).sort())
+  expect(sets.every((r) => (r.body as { autorenew_domain: number }).autorenew_domain === 0)).toBe(true)
+
+  await app.getByLabel('Filter').fill(names[0]!)
+  const download = app.waitForEvent('download')
+  await app.getByRole('button', { name: 'Export CSV' }).click()
+  const csv = readFileSync((await (await download).path())!, 'utf8')
+  const lines = csv.replace(/^\ufeff/, '').split('\r\n').filter(Boolean)
+  expect(lines[0]).toBe('domainid,domainname,registrar,expirationdate,autorenew,autorenew_all,autorenew_domain')
+  expect(lines).toHaveLength(2)
+  expect(lines[1]).toContain(names[0]!)
+})
