@@ -80,6 +80,8 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       const { accounts } = await services.accounts.list()
       for (const a of accounts) if (!a.demo) await keychain.delete(a.id).catch(() => undefined)
       await services.close()
+      // Chromium keeps idle keep-alive connections open; close() alone would wait for them.
+      server.closeAllConnections()
       await new Promise<void>((r) => server.close(() => r()))
     },
   }

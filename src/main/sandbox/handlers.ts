@@ -22,6 +22,7 @@ import {
   type SvcipRec,
 } from './state'
 import { HOSTNAME, checkContact, checkRecords, isIPv4, isIPv6, splitDomain } from './validate'
+import { checkDsRecord } from '../../shared/validation'
 
 export class SandboxHttpError extends Error {
   constructor(
@@ -476,11 +477,9 @@ export const handlers: Handlers = {
   'domains.dnssec.get': ({ p, state }) => ({ results: dnssecOut(findDomain(state, p.domain)) }),
   'domains.dnssec.set': ({ p, state }) => {
     const d = findDomain(state, p.domain)
-    const lengths: Record<number, number> = { 1: 40, 2: 64, 4: 96 }
     for (const r of p.ds_records) {
-      const want = lengths[r.digesttype]
-      if (want === undefined) throw bad(`digesttype ${r.digesttype} is not supported (use 1, 2 or 4).`)
-      if (r.digest.length !== want) throw bad(`A digest of type ${r.digesttype} must be ${want} hexadecimal characters.`)
+      const err = checkDsRecord(r)
+      if (err) throw bad(err)
     }
     d.ds = p.ds_records.map((r) => ({ ...r, digest: r.digest.toUpperCase() }))
     return { results: dnssecOut(d) }

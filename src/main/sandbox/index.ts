@@ -341,6 +341,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy()
         server.close(() => resolve())
+        server.closeAllConnections()
       }),
   }
 }

@@ -10,6 +10,7 @@ export const router = createRouter({
     { path: '/svcips', component: () => import('./views/SvcipsView.vue') },
     { path: '/svcips/:vipid(\\d+)', component: () => import('./views/SvcipDetailView.vue'), props: true },
     { path: '/domains', component: () => import('./views/DomainsView.vue') },
+    { path: '/domains/:name', component: () => import('./views/DomainDetailView.vue'), props: true },
     { path: '/dns', component: () => import('./views/PlaceholderView.vue'), props: { titleKey: 'nav.dns' } },
     { path: '/freedns', component: () => import('./views/PlaceholderView.vue'), props: { titleKey: 'nav.freedns' } },
     { path: '/search', component: () => import('./views/PlaceholderView.vue'), props: { titleKey: 'nav.search' } },

@@ -1,0 +1,84 @@
+/**
+ * Validation rules shared by the renderer's forms and the sandbox: host names, IP
+ * addresses, WHOIS contacts, DS digests. Each check returns a message a person can act
+ * on, or undefined when the value is fine.
+ */
+import { CONTACT_FIELDS, CONTACT_ROLES } from './constants'
+
+export const HOSTNAME = /^(?=.{1,253}\.?$)(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*\.?$/i
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/
+
+export function isIPv4(s: string): boolean {
+  return IPV4.test(s)
+}
+
+export function isIPv6(s: string): boolean {
+  if (!/^[0-9a-f:.]+$/i.test(s) || !s.includes(':')) return false
+  const parts = s.split('::')
+  if (parts.length > 2) return false
+  const groups = (p: string) => (p === '' ? [] : p.split(':'))
+  const head = groups(parts[0] ?? '')
+  const tail = parts.length === 2 ? groups(parts[1] ?? '') : []
+  const all = [...head, ...tail]
+  const last = all[all.length - 1]
+  let count = all.length
+  if (last !== undefined && last.includes('.')) {
+    if (!isIPv4(last)) return false
+    count += 1
+    all.pop()
+  }
+  if (!all.every((g) => /^[0-9a-f]{1,4}$/i.test(g))) return false
+  return parts.length === 2 ? count < 8 : count === 8
+}
+
+/**
+ * Contact data, field by field: alphabetic (ASCII) characters, the required fields, phone
+ * and fax as +<country code>.<number>, a two-letter country code. Keys are "role.field".
+ */
+export function contactFieldIssues(contact: ContactLike): Record<string, string> {
+  const issues: Record<string, string> = {}
+  for (const role of CONTACT_ROLES) {
+    const p = contact[role]
+    for (const field of CONTACT_FIELDS) {
+      const v = p[field]
+      if (v && !/^[\x20-\x7e]*$/.test(v)) issues[`${role}.${field}`] = 'Use alphabetic characters only (A-Z, digits and punctuation), no other scripts.'
+    }
+    for (const req of ['firstname', 'lastname', 'country', 'address1', 'phone'] as const) {
+      if (!p[req]) issues[`${role}.${req}`] ??= 'This field is required.'
+    }
+    if (p.country && !/^[A-Z]{2}$/.test(p.country)) issues[`${role}.country`] ??= 'Use a two-letter country code in capitals, such as JP or US.'
+    if (p.phone && !/^\+\d{1,3}\.\d{4,14}$/.test(p.phone)) issues[`${role}.phone`] ??= 'Write it as +<country code>.<number>, such as +81.312345678.'
+    if (p.fax && !/^\+\d{1,3}\.\d{4,14}$/.test(p.fax)) issues[`${role}.fax`] ??= 'Write it as +<country code>.<number>, such as +81.312345678.'
+  }
+  return issues
+}
+
+/** The first contact problem as one sentence (for the sandbox's 400). */
+export function checkContact(contact: ContactLike): string | undefined {
+  const first = Object.entries(contactFieldIssues(contact))[0]
+  return first ? `${first[0]}: ${first[1]}` : undefined
+}
+
+/** A domain name the registry would accept for registration: sld.tld. */
+export function splitDomain(name: string): { sld: string; tld: string } | undefined {
+  const n = name.trim().toLowerCase()
+  if (!HOSTNAME.test(n) || !n.includes('.')) return undefined
+  const i = n.indexOf('.')
+  return { sld: n.slice(0, i), tld: n.slice(i + 1) }
+}
+
+/** A contact as forms and requests hold it: four roles of optional text fields. */
+export type ContactLike = Record<(typeof CONTACT_ROLES)[number], Partial<Record<(typeof CONTACT_FIELDS)[number], string | undefined>>>
+
+/** Hex digest length for each DS digest type (1 SHA-1, 2 SHA-256, 4 SHA-384). */
+export const DS_DIGEST_LENGTHS: Record<number, number> = { 1: 40, 2: 64, 4: 96 }
+
+export function checkDsRecord(r: { keytag: number; alg: number; digesttype: number; digest: string }): string | undefined {
+  if (!Number.isInteger(r.keytag) || r.keytag < 0 || r.keytag > 65535) return 'The key tag must be a whole number from 0 to 65535.'
+  if (!Number.isInteger(r.alg) || r.alg < 1 || r.alg > 255) return 'The algorithm must be a number from 1 to 255.'
+  const want = DS_DIGEST_LENGTHS[r.digesttype]
+  if (want === undefined) return 'The digest type must be 1 (SHA-1), 2 (SHA-256) or 4 (SHA-384).'
+  if (!/^[0-9a-f]*$/i.test(r.digest)) return 'The digest must be hexadecimal (0-9, A-F).'
+  if (r.digest.length !== want) return `A digest of type ${r.digesttype} has ${want} hexadecimal characters; this one has ${r.digest.length}.`
+  return undefined
+}

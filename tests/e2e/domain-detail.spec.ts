@@ -1,0 +1,247 @@
+/**
+ * Every tab of the domain detail, checked against what the sandbox received.
+ */
+import type { Page } from '@playwright/test'
+import type { Sandbox } from '../../src/main/sandbox'
+import { expect, snap, test } from './fixtures'
+
+const last = (sb: Sandbox, endpoint: string) => sb.received.filter((r) => r.endpoint === endpoint).at(-1)
+
+async function openDomain(app: Page, name: string, tab: string) {
+  await app.getByRole('navigation').getByRole('link', { name: 'Domains' }).click()
+  await app.getByLabel('Filter').fill(name)
+  await app.getByRole('link', { name, exact: true }).click()
+  await expect(app.getByRole('heading', { level: 1, name })).toBeVisible()
+  await app.getByRole('tab', { name: tab, exact: true }).click()
+  return app.getByRole('tabpanel', { name: tab, exact: true })
+}
+
+test('overview, renewal confirmed with the domain, years and new date, and auto-renewal', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const d = sb.state.domains[2]!
+  const overview = await openDomain(app, d.domainname, 'Overview')
+  await expect(overview).toContainText(d.registrar)
+  for (const ns of d.ns) await expect(overview).toContainText(ns)
+  await snap(app, 'domain-overview')
+
+  const exp = await (async () => {
+    await app.getByRole('tab', { name: 'Expiration' }).click()
+    return app.getByRole('tabpanel', { name: 'Expiration' })
+  })()
+  await exp.getByLabel('Years').selectOption('3')
+  await exp.getByRole('button', { name: 'Renew for 3 year(s)…' }).click()
+  const dialog = app.getByRole('dialog')
+  await expect(dialog).toContainText(`Renew ${d.domainname} by 3 year(s). Its expiration date moves from`)
+  await dialog.getByRole('button', { name: 'Renew for 3 year(s)' }).click()
+  await expect(app.getByRole('status').filter({ hasText: `${d.domainname} renewed` })).toBeVisible()
+  expect(last(sb, 'domains.expiration.renew')).toMatchObject({ method: 'PUT', path: '/v1/domains/expiration', body: { domain: d.domainname, years: 3 } })
+
+  await app.getByRole('tab', { name: 'Auto-renewal' }).click()
+  const auto = app.getByRole('tabpanel', { name: 'Auto-renewal' })
+  await auto.getByLabel('Renew this domain automatically').setChecked(!d.autorenew_domain)
+  const wanted = d.autorenew_domain ? 0 : 1
+  await auto.getByRole('button', { name: 'Save' }).click()
+  await expect(app.getByRole('status').filter({ hasText: 'Auto-renewal saved.' })).toBeVisible()
+  expect(last(sb, 'domains.autorenew.set')?.body).toMatchObject({ autorenew_domain: wanted })
+})
+
+test('the years control offers only 1 to 9', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const panel = await openDomain(app, sb.state.domains[1]!.domainname, 'Expiration')
+  const options = await panel.getByLabel('Years').locator('option').allTextContents()
+  expect(options).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9'])
+})
+
+test('transfer lock: unlock, and the transfer code only on request', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const d = sb.state.domains.find((x) => x.transfer_lock === 1)!
+  const panel = await openDomain(app, d.domainname, 'Transfer lock')
+  await expect(panel.getByLabel('Transfer code (authcode)')).toHaveCount(0)
+  await expect(panel).not.toContainText(d.authcode)
+  await panel.getByRole('button', { name: 'Show transfer code' }).click()
+  await expect(panel.getByLabel('Transfer code (authcode)')).toHaveValue(d.authcode)
+  await panel.getByRole('button', { name: 'Unlock transfers' }).click()
+  await expect(app.getByRole('status').filter({ hasText: 'Transfers are unlocked.' })).toBeVisible()
+  expect(last(sb, 'domains.transferlock.set')?.body).toEqual({ transfer_lock: 0 })
+  expect(d.transfer_lock).toBe(0)
+})
+
+test('WHOIS: validation explains itself; a failed save keeps the input and shows the request ID; then it saves', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const d = sb.state.domains[4]!
+  const panel = await openDomain(app, d.domainname, 'WHOIS')
+  const registrant = panel.getByRole('group', { name: 'Registrant' })
+  await registrant.getByLabel('Phone').fill('03-1234-5678')
+  await registrant.getByLabel('Country code').fill('jp')
+  await registrant.getByLabel('City').fill('千代田区')
+  await panel.getByRole('button', { name: 'Save' }).click()
+  await expect(registrant).toContainText('Write it as +<country code>.<number>')
+  await expect(registrant).toContainText('Use a two-letter country code in capitals')
+  await expect(registrant).toContainText('Use alphabetic characters only')
+  expect(last(sb, 'domains.whois.set')).toBeUndefined()
+  await snap(app, 'domain-whois-invalid')
+
+  await registrant.getByLabel('Phone').fill('+81.312345678')
+  await registrant.getByLabel('Country code').fill('JP')
+  await registrant.getByLabel('City').fill('Chiyoda-ku')
+  await registrant.getByLabel('Organization').fill('Example Holdings')
+  sb.faults.inject('domains.whois.set', { status: 500, times: 1 })
+  await panel.getByRole('button', { name: 'Save' }).click()
+  await expect(panel.getByRole('alert').filter({ hasText: 'internal error' })).toContainText(/Request ID: req-/)
+  await expect(registrant.getByLabel('Organization')).toHaveValue('Example Holdings')
+  await expect(registrant.getByLabel('City')).toHaveValue('Chiyoda-ku')
+
+  await panel.getByRole('button', { name: 'Save' }).click()
+  await expect(app.getByRole('status').filter({ hasText: 'WHOIS saved.' })).toBeVisible()
+  const sent = last(sb, 'domains.whois.set')!
+  expect(sent).toMatchObject({ method: 'PUT', path: '/v1/domains/whois' })
+  expect(sent.body).toMatchObject({ domain: d.domainname, contact: { registrant: { organization: 'Example Holdings', city: 'Chiyoda-ku', phone: '+81.312345678' } } })
+  // Same-as-registrant roles followed the registrant.
+  expect((sent.body as { contact: { admin: { organization: string } } }).contact.admin.organization).toBe('Example Holdings')
+  expect(d.contact.registrant.organization).toBe('Example Holdings')
+})
+
+test('WHOIS: a change made elsewhere after loading is shown, and the user decides', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const d = sb.state.domains[6]!
+  const panel = await openDomain(app, d.domainname, 'WHOIS')
+  await panel.getByRole('group', { name: 'Registrant' }).getByLabel('Organization').fill('Mine Ltd')
+  // Someone else changes it directly at the service.
+  d.contact.registrant.organization = 'Theirs Inc'
+  await panel.getByRole('button', { name: 'Save' }).click()
+  const conflict = panel.getByRole('alert').filter({ hasText: 'Changed since you opened it' })
+  await expect(conflict).toContainText('Theirs Inc')
+  await expect(conflict).toContainText('Mine Ltd')
+  expect(last(sb, 'domains.whois.set')).toBeUndefined()
+  await snap(app, 'domain-whois-conflict')
+  await conflict.getByRole('button', { name: 'Save mine anyway' }).click()
+  await expect(app.getByRole('status').filter({ hasText: 'WHOIS saved.' })).toBeVisible()
+  expect(d.contact.registrant.organization).toBe('Mine Ltd')
+})
+
+test('nameservers: host names are checked, the change is previewed, a concurrent change is caught', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const d = sb.state.domains[8]!
+  const panel = await openDomain(app, d.domainname, 'Nameservers')
+  const box = panel.getByLabel('Nameservers')
+  await box.fill('ns1.example.net\nnot a host')
+  await expect(panel).toContainText('“not” is not a valid host name.')
+  await expect(panel.getByRole('button', { name: 'Save' })).toBeDisabled()
+  await box.fill('ns1.example.net\nns2.example.net')
+  const preview = panel.getByRole('region', { name: 'Preview of the change' })
+  await expect(preview).toContainText('add ns1.example.net')
+  await expect(preview).toContainText(`remove ${d.ns[0]}`)
+
+  d.ns = ['ns9.elsewhere.example', 'ns10.elsewhere.example']
+  await panel.getByRole('button', { name: 'Save' }).click()
+  const conflict = panel.getByRole('alert').filter({ hasText: 'Changed since you opened it' })
+  await expect(conflict).toContainText('ns9.elsewhere.example')
+  await conflict.getByRole('button', { name: 'Keep theirs and discard mine' }).click()
+  await expect(box).toHaveValue('ns9.elsewhere.example\nns10.elsewhere.example')
+  expect(last(sb, 'domains.nameserver.set')).toBeUndefined()
+
+  await box.fill('ns1.example.net\nns2.example.net')
+  await panel.getByRole('button', { name: 'Save' }).click()
+  await expect(app.getByRole('status').filter({ hasText: 'Nameservers saved.' })).toBeVisible()
+  expect(last(sb, 'domains.nameserver.set')?.body).toEqual({ ns: ['ns1.example.net', 'ns2.example.net'] })
+})
+
+test('private nameservers: create with validation, then delete after confirming', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const d = sb.state.domains[3]!
+  const panel = await openDomain(app, d.domainname, 'Private nameservers')
+  await panel.getByLabel('Host name').fill('ns5.elsewhere.com')
+  await expect(panel).toContainText(`Use a host name under ${d.domainname}`)
+  await panel.getByLabel('Host name').fill(`ns5.${d.domainname}`)
+  await panel.getByLabel('IPv4').fill('192.0.2.300')
+  await expect(panel).toContainText('Enter an IPv4 address')
+  await panel.getByLabel('IPv4').fill('192.0.2.55')
+  await panel.getByLabel('IPv6').fill('2001:db8::55')
+  await panel.getByRole('button', { name: 'Add nameserver' }).click()
+  await expect(panel.getByRole('row', { name: new RegExp(`ns5`) })).toContainText('192.0.2.55')
+  expect(last(sb, 'domains.privatenameserver.create')?.body).toEqual({ hostname: `ns5.${d.domainname}`, ipv4: '192.0.2.55', ipv6: '2001:db8::55' })
+
+  await panel.getByRole('button', { name: `Delete ns5.${d.domainname}` }).click()
+  await expect(app.getByRole('dialog')).toContainText(`Delete the private nameserver ns5.${d.domainname}?`)
+  await app.getByRole('dialog').getByRole('button', { name: 'Delete' }).click()
+  await expect(panel.getByRole('row', { name: /ns5/ })).toHaveCount(0)
+  expect(last(sb, 'domains.privatenameserver.delete')?.path).toBe(`/v1/domains/${d.domainname}/privatenameserver/ns5.${d.domainname}`)
+})
+
+test('dynamic DNS with a generated password, and DNSSEC with digest checks', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const d = sb.state.domains[5]!
+  const ddns = await openDomain(app, d.domainname, 'Dynamic DNS')
+  await ddns.getByLabel('Dynamic DNS on').check()
+  await ddns.getByRole('button', { name: 'Generate' }).click()
+  const pw = await ddns.getByLabel(/New password/).inputValue()
+  expect(pw).toMatch(/^[A-Za-z0-9]{20}$/)
+  await ddns.getByRole('button', { name: 'Save' }).click()
+  await expect(app.getByRole('status').filter({ hasText: 'Dynamic DNS is on.' })).toBeVisible()
+  expect(last(sb, 'domains.dynamicdns.set')?.body).toEqual({ dynamicdns: 1, password: pw })
+
+  await app.getByRole('tab', { name: 'DNSSEC' }).click()
+  const ds = app.getByRole('tabpanel', { name: 'DNSSEC' })
+  await ds.getByRole('button', { name: 'Add a DS record' }).click()
+  const rec = ds.getByRole('group').last()
+  await rec.getByLabel('Key tag').fill('54321')
+  await rec.getByLabel('Digest type').selectOption('2')
+  await rec.getByLabel('Digest (hex)').fill('abc')
+  await expect(rec).toContainText('A digest of type 2 has 64 hexadecimal characters; this one has 3.')
+  await rec.getByLabel('Digest (hex)').fill('ab'.repeat(32))
+  await ds.getByRole('button', { name: 'Save' }).click()
+  await expect(app.getByRole('status').filter({ hasText: 'DNSSEC saved.' })).toBeVisible()
+  const body = last(sb, 'domains.dnssec.set')?.body as { ds_records: { keytag: number; digest: string }[] }
+  expect(body.ds_records.at(-1)).toEqual({ keytag: 54321, alg: 13, digesttype: 2, digest: 'ab'.repeat(32) })
+})
+
+test('transfers: status with the failure reason, and cancel', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const failed = sb.state.transfers.find((x) => x.status === 'FAILED')!
+  const panel = await openDomain(app, failed.domainname, 'Transfers')
+  const row = panel.getByRole('row', { name: new RegExp(failed.transferorderid) })
+  await expect(row).toContainText('Failed')
+  await expect(row).toContainText(failed.failurereason)
+  await row.getByRole('button', { name: 'Cancel transfer…' }).click()
+  await app.getByRole('dialog').getByRole('button', { name: 'Cancel transfer' }).click()
+  await expect(panel).toContainText('No transfer requests for this domain.')
+  expect(last(sb, 'domains.transfer.cancel')?.path).toBe(`/v1/domains/${failed.domainname}/transfer/${failed.transferorderid}`)
+})
+
+test('owner change and removal are confirmed by typing the domain name', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const d = sb.state.domains[9]!
+  const owner = await openDomain(app, d.domainname, 'Owner change')
+  await owner.getByLabel('Destination user name').fill('new-owner')
+  await owner.getByLabel('Message to the destination user').fill('Please accept')
+  await owner.getByRole('button', { name: 'Change owner…' }).click()
+  const dialog = app.getByRole('dialog')
+  await expect(dialog.getByRole('button', { name: 'Change owner' })).toBeDisabled()
+  await dialog.getByRole('textbox').fill(d.domainname)
+  await dialog.getByRole('button', { name: 'Change owner' }).click()
+  await expect(app.getByRole('status').filter({ hasText: `${d.domainname} is being handed to new-owner.` })).toBeVisible()
+  expect(last(sb, 'domains.localtransfer.set')?.body).toEqual({ username: 'new-owner', message: 'Please accept' })
+
+  await app.getByRole('tab', { name: 'Remove' }).click()
+  const remove = app.getByRole('tabpanel', { name: 'Remove' })
+  await expect(remove).toContainText('The domain itself stays registered until it expires.')
+  await remove.getByRole('button', { name: 'Remove from account…' }).click()
+  await app.getByRole('dialog').getByRole('textbox').fill('wrong.example')
+  await expect(app.getByRole('dialog').getByRole('button', { name: 'Remove from account' })).toBeDisabled()
+  await app.getByRole('dialog').getByRole('textbox').fill(d.domainname)
+  await app.getByRole('dialog').getByRole('button', { name: 'Remove from account' }).click()
+  await expect(app.getByRole('heading', { level: 1, name: 'Domains' })).toBeVisible()
+  expect(last(sb, 'domains.remove')?.path).toBe(`/v1/domains/${d.domainname}`)
+  expect(sb.state.domains.some((x) => x.domainname === d.domainname)).toBe(false)
+})
+
+test('tabs work by keyboard', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  await openDomain(app, sb.state.domains[0]!.domainname, 'Overview')
+  await app.getByRole('tab', { name: 'Overview' }).focus()
+  await app.keyboard.press('ArrowRight')
+  await expect(app.getByRole('tab', { name: 'Expiration' })).toBeFocused()
+  await expect(app.getByRole('tab', { name: 'Expiration' })).toHaveAttribute('aria-selected', 'true')
+  await app.keyboard.press('End')
+  await expect(app.getByRole('tab', { name: 'Remove' })).toBeFocused()
+})
