@@ -16,6 +16,7 @@ export const router = createRouter({
     { path: '/dns', component: () => import('./views/PlaceholderView.vue'), props: { titleKey: 'nav.dns' } },
     { path: '/freedns', component: () => import('./views/PlaceholderView.vue'), props: { titleKey: 'nav.freedns' } },
     { path: '/search', component: () => import('./views/DomainSearchView.vue') },
+    { path: '/expiring', component: () => import('./views/ExpiringView.vue') },
     { path: '/logs', component: () => import('./views/LogsView.vue') },
     { path: '/accounts', component: () => import('./views/AccountsView.vue') },
     { path: '/:rest(.*)*', redirect: '/servers/a' },

@@ -84,7 +84,9 @@ export const CHANNEL_NAMES = Object.keys(payloadSchemas) as ChannelName[]
 
 // ------------------------------------------------------------ types
 
-export type ApiPayload<N extends EndpointName> = EndpointInput<N> & { accountId: string; jobId?: string }
+/** An operation's own parameters; `z.object({})` types as an index signature of never, so it becomes {}. */
+type OwnParams<N extends EndpointName> = string extends keyof EndpointInput<N> ? object : EndpointInput<N>
+export type ApiPayload<N extends EndpointName> = OwnParams<N> & { accountId: string; jobId?: string }
 export type ListAllPayload<N extends PagedEndpointName> = PagedInput<N> & { accountId: string; jobId: string }
 
 export interface Progress {
