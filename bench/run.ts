@@ -1,8 +1,12 @@
 /** npm run bench: every benchmark, printed side by side with its targets. */
 import { benchListAll } from './list-all'
+import { benchDomainList } from './domain-list'
 import type { BenchResult } from './report'
 
-const benches: [string, () => Promise<BenchResult>][] = [['list-all', benchListAll]]
+const benches: [string, () => Promise<BenchResult>][] = [
+  ['list-all', benchListAll],
+  ['domain-list', benchDomainList],
+]
 const only = process.argv[2]
 
 for (const [id, run] of benches) {

@@ -101,9 +101,13 @@ export async function listAllPages(fetchPage: FetchPage, opts: ListAllOptions = 
 
     let lastLoaded = 1
     const expectedPages = Math.min(maxPages, expectedItems !== undefined ? Math.ceil(expectedItems / limit) : 1)
-    if (expectedPages > 1) {
-      await loadRange(2, expectedPages, limit)
-      lastLoaded = Math.min(expectedPages, endPage)
+    // When max fills its last page exactly, that page will come back full, and only the page
+    // after it can tell whether max was the total. Ask for that one page in the same run, not
+    // in a round of its own afterwards.
+    const probe = expectedItems !== undefined && expectedItems % limit === 0 && expectedPages < maxPages ? 1 : 0
+    if (expectedPages + probe > 1) {
+      await loadRange(2, expectedPages + probe, limit)
+      lastLoaded = Math.min(expectedPages + probe, endPage)
     }
     // Past what max promised: keep going, a batch at a time, while the last page is full.
     while (endPage === Infinity && lastLoaded < maxPages) {
