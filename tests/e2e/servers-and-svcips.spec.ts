@@ -176,3 +176,15 @@ test('every screen works by keyboard: tab to a link, open it with Enter', async 
   const names = sb.state.servers.c.map((s) => s.webname).sort((a, b) => a.localeCompare(b, undefined, { numeric: true }))
   await expect(app.getByRole('table', { name: 'Cloud servers' }).getByRole('row').nth(1)).toContainText(names[0]!)
 })
+
+test('auto-renewal of every server of a kind, from the account-wide list', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  await app.getByRole('navigation').getByRole('link', { name: 'Managed servers' }).click()
+  const section = app.getByRole('region', { name: 'Auto-renewal of every server' })
+  await section.getByRole('button', { name: 'Show' }).click()
+  const table = section.getByRole('table', { name: 'Auto-renewal of every server' })
+  await expect(table.getByRole('row')).toHaveCount(sb.state.servers.b.length + 1)
+  const s = sb.state.servers.b[0]!
+  await expect(table.getByRole('row', { name: new RegExp(s.webname) })).toContainText(s.autorenew_server ? 'On' : 'Off')
+  expect(sb.received.some((r) => r.endpoint === 'servers.autorenew.list' && r.path === '/v1/managedservers/autorenew')).toBe(true)
+})

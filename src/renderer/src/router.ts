@@ -11,6 +11,7 @@ export const router = createRouter({
     { path: '/svcips/:vipid(\\d+)', component: () => import('./views/SvcipDetailView.vue'), props: true },
     { path: '/domains', component: () => import('./views/DomainsView.vue') },
     { path: '/domains/register', component: () => import('./views/RegisterDomainView.vue') },
+    { path: '/domains/settings', component: () => import('./views/DomainSettingsView.vue') },
     { path: '/domains/transfer-in', component: () => import('./views/TransferInView.vue') },
     { path: '/domains/:name', component: () => import('./views/DomainDetailView.vue'), props: true },
     { path: '/dns', component: () => import('./views/PlaceholderView.vue'), props: { titleKey: 'nav.dns' } },

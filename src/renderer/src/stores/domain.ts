@@ -37,6 +37,8 @@ export const useDomainStore = defineStore('domain', () => {
     dnssec: (domain: string) => api.domains.dnssec.get({ accountId: a(), domain }),
     setDnssec: (domain: string, ds_records: DsInput[]) => api.domains.dnssec.set({ accountId: a(), domain, ds_records }),
     transfers: (domain: string) => api.all.domains.transfer.listForDomain({ accountId: a(), domain, jobId: `tr-${crypto.randomUUID()}` }),
+    transfer: (domain: string, transferorderid: string) => api.domains.transfer.get({ accountId: a(), domain, transferorderid }),
+    privateNameserver: (domain: string, hostname: string) => api.domains.privatenameserver.get({ accountId: a(), domain, hostname }),
     cancelTransfer: (domain: string, transferorderid: string) => api.domains.transfer.cancel({ accountId: a(), domain, transferorderid }),
     owner: (domain: string) => api.domains.localtransfer.get({ accountId: a(), domain }),
     changeOwner: (domain: string, username: string, message: string) =>
