@@ -7,7 +7,8 @@ import { startSandbox } from '../../src/main/sandbox'
 import { expect, snap, test } from './fixtures'
 
 test.describe('a list of more than one page', () => {
-  test.use({ harnessOptions: { demo: { servers: { a: 260 }, latencyMs: 40 } } })
+  // 300 ms a request keeps the progress bar on screen long enough to be seen reliably.
+  test.use({ harnessOptions: { demo: { servers: { a: 260 }, latencyMs: 300 } } })
 
   test('shows the first page, then every page on demand with progress', async ({ app, harness }) => {
     const sb = await harness.demo()
