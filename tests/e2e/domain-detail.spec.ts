@@ -9,6 +9,8 @@ const last = (sb: Sandbox, endpoint: string) => sb.received.filter((r) => r.endp
 
 async function openDomain(app: Page, name: string, tab: string) {
   await app.getByRole('navigation').getByRole('link', { name: 'Domains' }).click()
+  // The Domains screen is loaded lazily: until its heading shows, "Filter" may be the previous screen's.
+  await expect(app.getByRole('heading', { level: 1, name: 'Domains' })).toBeVisible()
   await app.getByLabel('Filter').fill(name)
   await app.getByRole('link', { name, exact: true }).click()
   await expect(app.getByRole('heading', { level: 1, name })).toBeVisible()

@@ -55,7 +55,10 @@ test('search many names at once, then register an available one through the wiza
 })
 
 test('the wizard will not go on with invalid contacts, and explains each field', async ({ app }) => {
-  await app.goto(app.url().replace(/#.*$/, '#/domains/register?name=brand-new.net'))
+  await app.getByRole('navigation').getByRole('link', { name: 'Domains' }).click()
+  await app.getByRole('link', { name: 'Register a domain' }).click()
+  await expect(app.getByRole('heading', { level: 1, name: 'Register a domain' })).toBeVisible()
+  await app.getByLabel('Domain name').fill('brand-new.net')
   await app.getByRole('button', { name: 'Next' }).click()
   await app.getByLabel('Nameservers').fill('ns1.example.net ns2.example.net')
   await app.getByRole('button', { name: 'Next' }).click()

@@ -3,21 +3,13 @@
  */
 import { startSandbox } from '../../src/main/sandbox'
 import { expect, snap, test } from './fixtures'
+import { profileFor } from '../helpers/profile'
 
 test('domains, servers and svcips of every account, by date; an unreadable account is reported', async ({ app, harness }) => {
   const demo = await harness.demo()
   const other = await startSandbox({ seed: 99 })
   try {
-    const fields = (name: string) => ({
-      name,
-      baseUrl: other.url,
-      serverKinds: {
-        a: { path: other.serverPaths.a, label: 'Web' },
-        b: { path: other.serverPaths.b, label: 'Managed' },
-        c: { path: other.serverPaths.c, label: 'Cloud' },
-      },
-      timeoutMs: 30_000,
-    })
+    const fields = (name: string) => profileFor(other, name)
     await harness.services.accounts.create(fields('Second'), other.keys.full, 'session')
     await harness.services.accounts.create(fields('Broken'), 'not-the-key', 'session')
     await harness.services.accounts.setActive('demo')

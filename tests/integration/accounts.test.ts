@@ -12,6 +12,7 @@ import { KeytarSecretStore, loadKeytar, SessionSecretStore, type KeytarLike, typ
 import { ApiError } from '../../src/main/api'
 import { startSandbox, type Sandbox } from '../../src/main/sandbox'
 import { DEMO_ACCOUNT_ID, type ProfileFields } from '../../src/shared/accounts'
+import { profileFor } from '../helpers/profile'
 
 const useRealKeychain = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS)
 let sb: Sandbox
@@ -23,16 +24,7 @@ async function services(dir: string, store: SecretStore = keychain): Promise<App
   open.push(s)
   return s
 }
-const fields = (name: string): ProfileFields => ({
-  name,
-  baseUrl: sb.url,
-  serverKinds: {
-    a: { path: sb.serverPaths.a, label: 'Web' },
-    b: { path: sb.serverPaths.b, label: 'Managed' },
-    c: { path: sb.serverPaths.c, label: 'Cloud' },
-  },
-  timeoutMs: 30_000,
-})
+const fields = (name: string): ProfileFields => profileFor(sb, name)
 
 beforeAll(async () => {
   sb = await startSandbox()

@@ -16,6 +16,7 @@ import { buildApi } from '../../src/shared/ipc/build-api'
 import { CHANNEL_NAMES, type ChannelName, type Progress, type Result } from '../../src/shared/ipc/contract'
 import { ERROR_KINDS } from '../../src/shared/errors'
 import { makeFixture, samples, type Fixture, type Sample } from '../helpers/operation-samples'
+import { profileFor } from '../helpers/profile'
 
 const APP = 'app://app'
 const appSender = (progress: Progress[] = []) => ({ url: `${APP}/index.html`, sendProgress: (p: Progress) => progress.push(p) })
@@ -129,16 +130,7 @@ describe('a full run over every channel', () => {
       return (fn as (p: unknown) => Promise<Result<unknown>>)(payload)
     }
 
-    const fields = {
-      name: 'Second account',
-      baseUrl: sb.url,
-      serverKinds: {
-        a: { path: sb.serverPaths.a, label: 'Web' },
-        b: { path: sb.serverPaths.b, label: 'Managed' },
-        c: { path: sb.serverPaths.c, label: 'Cloud' },
-      },
-      timeoutMs: 30_000,
-    }
+    const fields = profileFor(sb, 'Second account')
     expect((await call('accounts.keychainStatus', {})).ok).toBe(true)
     const created = await call('accounts.create', { fields, apiKey, storage: useRealKeychain ? 'keychain' : 'session' })
     if (!created.ok) throw new Error(created.error.message)
@@ -197,12 +189,7 @@ describe('a full run over every channel', () => {
   it('a listAll job reports progress and can be cancelled from the renderer side', async () => {
     const big = await startSandbox({ domains: 3000, latencyMs: 15 })
     try {
-      const fields = {
-        name: 'Big',
-        baseUrl: big.url,
-        serverKinds: { a: { path: big.serverPaths.a, label: 'A' }, b: { path: big.serverPaths.b, label: 'B' }, c: { path: big.serverPaths.c, label: 'C' } },
-        timeoutMs: 30_000,
-      }
+      const fields = profileFor(big, 'Big')
       const created = await services.router.dispatch('accounts.create', { fields, apiKey: big.keys.full, storage: 'session' }, appSender())
       if (!created.ok) throw new Error(created.error.message)
       const id = (created.value as { id: string }).id
