@@ -1,11 +1,13 @@
 /** npm run bench: every benchmark, printed side by side with its targets. */
 import { benchListAll } from './list-all'
 import { benchDomainList } from './domain-list'
+import { benchDnsModel } from './dns-model'
 import type { BenchResult } from './report'
 
 const benches: [string, () => Promise<BenchResult>][] = [
   ['list-all', benchListAll],
   ['domain-list', benchDomainList],
+  ['dns-model', benchDnsModel],
 ]
 const only = process.argv[2]
 

@@ -1,0 +1,65 @@
+/**
+ * The difference between the loaded records and the edited ones, like a DNSControl or
+ * OctoDNS plan: records added, removed, and changed (same type and host, new value).
+ * Lines the model keeps raw (comments, unknown types) are reported too, so nothing
+ * changes unseen.
+ */
+import { recordKey, records, type RecordRow, type Row } from './records'
+
+export interface Plan {
+  added: RecordRow[]
+  removed: RecordRow[]
+  changed: { from: RecordRow; to: RecordRow }[]
+  rawAdded: string[]
+  rawRemoved: string[]
+}
+
+/** a minus b, as multisets by key; keeps a's order. */
+function minus<T>(a: T[], b: T[], key: (x: T) => string): T[] {
+  const counts = new Map<string, number>()
+  for (const x of b) counts.set(key(x), (counts.get(key(x)) ?? 0) + 1)
+  const out: T[] = []
+  for (const x of a) {
+    const k = key(x)
+    const n = counts.get(k) ?? 0
+    if (n > 0) counts.set(k, n - 1)
+    else out.push(x)
+  }
+  return out
+}
+
+const slot = (r: RecordRow) => `${r.type}\u0000${r.host.toLowerCase()}`
+
+export function plan(before: Row[], after: Row[]): Plan {
+  const removedAll = minus(records(before), records(after), recordKey)
+  const addedAll = minus(records(after), records(before), recordKey)
+  // A removal and an addition at the same type and host read as one change of value.
+  const changed: Plan['changed'] = []
+  const added: RecordRow[] = []
+  const pool = new Map<string, RecordRow[]>()
+  for (const r of removedAll) pool.set(slot(r), [...(pool.get(slot(r)) ?? []), r])
+  for (const r of addedAll) {
+    const from = pool.get(slot(r))?.shift()
+    if (from) changed.push({ from, to: r })
+    else added.push(r)
+  }
+  const removed = [...pool.values()].flat()
+  const raw = (rows: Row[]) => rows.flatMap((r) => (r.kind === 'raw' && r.reason !== 'blank' ? [r.text] : []))
+  return {
+    added,
+    removed,
+    changed,
+    rawAdded: minus(raw(after), raw(before), (x) => x),
+    rawRemoved: minus(raw(before), raw(after), (x) => x),
+  }
+}
+
+export function isEmptyPlan(p: Plan): boolean {
+  return p.added.length + p.removed.length + p.changed.length + p.rawAdded.length + p.rawRemoved.length === 0
+}
+
+/** Applies a plan to a set of records (as a multiset): what the service will hold afterwards. */
+export function applyPlan(before: RecordRow[], p: Plan): RecordRow[] {
+  const gone = [...p.removed, ...p.changed.map((c) => c.from)]
+  return [...minus(before, gone, recordKey), ...p.changed.map((c) => c.to), ...p.added]
+}
