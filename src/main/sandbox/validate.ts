@@ -18,7 +18,8 @@ export function checkRecords(records: string): string | undefined {
   const lines = records.split('\n')
   for (let i = 0; i < lines.length; i++) {
     const line = (lines[i] ?? '').trim()
-    if (line === '') continue
+    // Blank lines and comments are stored as they are.
+    if (line === '' || line.startsWith('#') || line.startsWith(';')) continue
     const m = /^(\S+)\s+(\S+)\s+(.+)$/.exec(line)
     if (!m) return `Malformed record on line ${i + 1}: expected "type host value".`
     const type = (m[1] ?? '').toLowerCase()

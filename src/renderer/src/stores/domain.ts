@@ -44,5 +44,15 @@ export const useDomainStore = defineStore('domain', () => {
     changeOwner: (domain: string, username: string, message: string) =>
       api.domains.localtransfer.set({ accountId: a(), domain, username, ...(message ? { message } : {}) }),
     remove: (domain: string) => api.domains.remove({ accountId: a(), domain }),
+    dns: (domain: string) => api.domains.dns.get({ accountId: a(), domain }),
+    setDns: (domain: string, z: { records: string; ttl: number | undefined; ns_type: string | undefined }) =>
+      api.domains.dns.set({
+        accountId: a(),
+        domain,
+        records: z.records,
+        ns_type: z.ns_type === 'svc11' ? 'svc11' : 'svc1',
+        ...(z.ttl !== undefined ? { ttl: z.ttl } : {}),
+      }),
+    dnsList: () => api.all.domains.dns.list({ accountId: a(), jobId: `dns-${crypto.randomUUID()}` }),
   }
 })

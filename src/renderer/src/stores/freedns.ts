@@ -10,6 +10,8 @@ export const useFreeDnsStore = defineStore('freedns', () => {
     get: (domain: string) => api.freedns.get({ accountId: a(), domain }),
     register: (sld: string, tld: string, auth: string) => api.freedns.register({ accountId: a(), sld, tld, auth }),
     remove: (domain: string) => api.freedns.remove({ accountId: a(), domain }),
+    setRecords: (domain: string, records: string, ttl: number | undefined) =>
+      api.freedns.set({ accountId: a(), domain, records, ...(ttl !== undefined ? { ttl } : {}) }),
     owners: () => api.all.freedns.localtransfer.list({ accountId: a(), jobId: newJobId() }),
     owner: (domain: string) => api.freedns.localtransfer.get({ accountId: a(), domain }),
     changeOwner: (domain: string, username: string, message: string) =>
