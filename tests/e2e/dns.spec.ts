@@ -74,6 +74,13 @@ test('raw mode edits the same records; validation explains; undo and redo', asyn
   await app.getByRole('button', { name: 'Redo' }).click()
   await expect(app.getByLabel(`Value of row ${rows + 1}`)).toHaveCount(0)
   await expect(app.getByRole('button', { name: 'Review changes…' })).toBeDisabled() // back to the loaded records
+
+  // Sorting changes the view, not the zone: nothing to save afterwards.
+  await app.getByLabel('Show in order').selectOption({ label: 'By type' })
+  const firstType = await app.locator('table.records tbody tr').first().locator('select').inputValue()
+  const types = d.dns.svc1.records.split('\n').map((l) => l.split(' ')[0]!).sort()
+  expect(firstType).toBe(types[0])
+  await expect(app.getByRole('button', { name: 'Review changes…' })).toBeDisabled()
 })
 
 test('a change made at the service after loading is caught; a failed save keeps every edit', async ({ app, harness }) => {
