@@ -2,12 +2,14 @@
 import { benchListAll } from './list-all'
 import { benchDomainList } from './domain-list'
 import { benchDnsModel } from './dns-model'
+import { benchDnsEditor } from './dns-editor'
 import type { BenchResult } from './report'
 
 const benches: [string, () => Promise<BenchResult>][] = [
   ['list-all', benchListAll],
   ['domain-list', benchDomainList],
   ['dns-model', benchDnsModel],
+  ['dns-editor', benchDnsEditor],
 ]
 const only = process.argv[2]
 

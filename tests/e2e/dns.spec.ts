@@ -83,6 +83,45 @@ test('raw mode edits the same records; validation explains; undo and redo', asyn
   await expect(app.getByRole('button', { name: 'Review changes…' })).toBeDisabled()
 })
 
+test('a large zone: filter, page, edit and delete on a later page change exactly those records', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const d = svc1Domain(sb)
+  // 300 records: six pages. Rows on a page are reused as the filter and page change, so
+  // this checks every input still edits the record whose number it shows.
+  const lines = Array.from({ length: 300 }, (_, i) => `a host${i} 192.0.2.${i % 250}`)
+  d.dns.svc1.records = lines.join('\n')
+  await openZone(app, d.domainname)
+  await expect(app.getByText('Page 1 of 6')).toBeVisible()
+  await app.getByLabel('Filter', { exact: true }).last().fill('host1')
+  // host1, host10-19, host100-199: 111 rows, three pages.
+  await expect(app.getByText('111 rows')).toBeVisible()
+  await app.getByRole('button', { name: 'Next page' }).click()
+  await expect(app.getByText('Page 2 of 3')).toBeVisible()
+  // Page 2 of the filtered rows starts at host139 (the 51st hit), which is line 140.
+  await expect(app.getByLabel('Host of row 140', { exact: true })).toHaveValue('host139')
+  await app.getByLabel('Value of row 140', { exact: true }).fill('198.51.100.139')
+  await app.getByLabel('Value of row 140', { exact: true }).press('Tab')
+  await app.getByRole('button', { name: 'Delete row 141', exact: true }).click()
+  await expect(app.getByText('110 rows')).toBeVisible()
+  // The row that moved into the deleted one's place is the next record, not a stale copy.
+  await expect(app.getByLabel('Host of row 141', { exact: true })).toHaveValue('host141')
+  await app.getByLabel('Filter', { exact: true }).last().fill('')
+  await expect(app.getByText('Page 1 of 6')).toBeVisible()
+  await expect(app.getByLabel('Host of row 1', { exact: true })).toHaveValue('host0')
+
+  await app.getByRole('button', { name: 'Review changes…' }).click()
+  const planBox = app.getByRole('region', { name: 'Plan: what will change' })
+  await expect(planBox.getByRole('listitem')).toHaveCount(2)
+  await expect(planBox).toContainText('~ change A host139: 192.0.2.139 → 198.51.100.139')
+  await expect(planBox).toContainText('− remove A host140 192.0.2.140')
+  await planBox.getByRole('button', { name: 'Apply these changes' }).click()
+  await expect(app.getByRole('status').filter({ hasText: 'were saved' })).toBeVisible()
+  const expected = [...lines]
+  expected[139] = 'a host139 198.51.100.139'
+  expected.splice(140, 1)
+  expect((lastDnsSet(sb)!.body as { records: string }).records).toBe(expected.join('\n'))
+})
+
 test('a change made at the service after loading is caught; a failed save keeps every edit', async ({ app, harness }) => {
   const sb = await harness.demo()
   const d = svc1Domain(sb)
