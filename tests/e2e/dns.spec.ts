@@ -26,6 +26,7 @@ test('edit in the table, see the plan, apply; a line the app does not understand
   const original = d.dns.svc1.records
   await openZone(app, d.domainname)
   await expect(app.getByText('# managed by ops')).toBeVisible()
+  await expect(app.getByText(`This domain’s nameservers now: ${d.ns.join(', ')}.`)).toBeVisible()
 
   await app.getByLabel('Value of row 2').fill('192.0.2.250')
   await app.getByLabel('Value of row 2').press('Tab')
