@@ -1,7 +1,9 @@
 /**
  * The DNS records editor on a 5,000-record zone in real Chromium: time to open the zone,
  * and the time of an edit, a filter and the plan review, each until the next frame.
- * Target: each interaction <= 100 ms, with no task over 100 ms ("stays responsive").
+ * Targets: each interaction (edit, filter, page turn, undo, plan review, a keystroke in raw
+ * text) <= 100 ms with no task over 100 ms ("stays responsive"); switching between table
+ * and raw text, which lays out or re-parses the whole zone, <= 500 ms like opening it.
  */
 import { chromium } from '@playwright/test'
 import { installBridge, startHarness } from '../tests/e2e/harness'
@@ -52,10 +54,27 @@ export async function benchDnsEditor(): Promise<BenchResult> {
       filters.push(await timed(`const i = document.querySelector('.records-editor input[type=search]'); i.value = ${JSON.stringify(term)}; i.dispatchEvent(new Event('input'))`))
     }
     const pageTurn = await timed(`[...document.querySelectorAll('.records-editor button')].find((b) => b.textContent.trim() === 'Next page').click()`)
+    const click = (label: string) => `[...document.querySelectorAll('.records-editor button')].find((b) => b.textContent.trim() === ${JSON.stringify(label)}).click()`
+    const undo = await timed(click('Undo'))
     const review = await timed(`[...document.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Review changes…').click()`)
     await page.getByRole('region', { name: 'Plan: what will change' }).waitFor()
     const long = await page.evaluate(() => (window as unknown as { __long: number[] }).__long)
     const max = long.length ? Math.max(...long) : 0
+
+    // Raw text mode: switching lays out a 5,000-line textarea, which Chromium alone takes
+    // about 200 ms to do here (measured on a bare page), and switching back re-parses and
+    // re-validates the whole zone and drops that textarea (most of it Chromium's own work:
+    // keeping both views in the DOM saved under 10 ms). Both switches are loads, like
+    // opening; typing in the textarea is an interaction again.
+    const toRaw = await timed(click('Raw text'))
+    await page.evaluate(() => {
+      const box = document.querySelector<HTMLTextAreaElement>('.records-editor textarea')!
+      box.focus()
+      box.setSelectionRange(0, 0)
+    })
+    const keys: number[] = []
+    for (const ch of ['#', ' ', 'x']) keys.push(await timed(`document.execCommand('insertText', false, ${JSON.stringify(ch)})`))
+    const toTable = await timed(click('Table'))
     return {
       name: `DNS editor, ${RECORDS}-record zone, in Chromium`,
       lines: [
@@ -63,10 +82,14 @@ export async function benchDnsEditor(): Promise<BenchResult> {
         `edit a value (median of 3, max):  ${median(edits).toFixed(1)} ms, ${Math.max(...edits).toFixed(1)} ms  (target <= 100 ms)`,
         `filter (median of 5, max):        ${median(filters).toFixed(1)} ms, ${Math.max(...filters).toFixed(1)} ms  (target <= 100 ms)`,
         `next page:                        ${pageTurn.toFixed(1)} ms  (target <= 100 ms)`,
+        `undo:                             ${undo.toFixed(1)} ms  (target <= 100 ms)`,
         `review the plan:                  ${review.toFixed(1)} ms  (target <= 100 ms)`,
-        `tasks over 50 ms after opening:   ${long.length}, longest ${max.toFixed(1)} ms  (target: none over 100 ms)`,
+        `tasks over 50 ms in the above:    ${long.length}, longest ${max.toFixed(1)} ms  (target: none over 100 ms)`,
+        `raw text: switch to it:           ${toRaw.toFixed(1)} ms  (a load, like opening: target <= 500 ms)`,
+        `raw text: a keystroke (max of 3): ${Math.max(...keys).toFixed(1)} ms  (target <= 100 ms)`,
+        `back to the table (parse + page): ${toTable.toFixed(1)} ms  (a load: target <= 500 ms)`,
       ],
-      ok: Math.max(...edits, ...filters, pageTurn, review, max) <= 100,
+      ok: Math.max(...edits, ...filters, pageTurn, undo, review, max, ...keys) <= 100 && Math.max(toRaw, toTable) <= 500,
     }
   } finally {
     await browser.close()
