@@ -2,7 +2,7 @@
  * listAll of 10,000 domains with 20 ms latency per sandbox request, side by side with
  * a sequential page loop and the physical bound ceil(pages / concurrency) x latency.
  */
-import { createApiClient, DEFAULT_CONCURRENCY } from '../src/main/api'
+import { createApiClient, DEFAULT_CONCURRENCY } from '../src/main/http'
 import { startRemoteSandbox } from './remote-sandbox'
 import type { BenchResult } from './report'
 

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads'
-import type { ServerKind } from '../src/shared/api/endpoints'
-import type { SandboxOptions } from '../src/main/sandbox'
+import type { ServerKind } from '../src/shared/endpoints/table'
+import type { SandboxOptions } from '../src/sandbox'
 
 export interface RemoteSandbox {
   url: string

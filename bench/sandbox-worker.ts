@@ -3,7 +3,7 @@
  * time must not queue behind the client's on one event loop.
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import { startSandbox, type SandboxOptions } from '../src/main/sandbox'
+import { startSandbox, type SandboxOptions } from '../src/sandbox'
 
 const sb = await startSandbox(workerData as SandboxOptions)
 parentPort?.postMessage({ url: sb.url, keys: sb.keys, serverPaths: sb.serverPaths })

@@ -3,7 +3,7 @@
  * Runs the sandbox API alone on a loopback port and prints its URL and keys.
  */
 import { parseArgs } from 'node:util'
-import { startSandbox, DEFAULT_SERVER_LABELS } from '../src/main/sandbox'
+import { startSandbox, DEFAULT_SERVER_LABELS } from '../src/sandbox'
 
 const { values } = parseArgs({
   options: {

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs'
 import type { Page } from '@playwright/test'
-import type { Sandbox } from '../../src/main/sandbox'
+import type { Sandbox } from '../../src/sandbox'
 import { expect, snap, test } from './fixtures'
 
 const svc1Domain = (sb: Sandbox) => sb.state.domains.find((d) => d.ns[0] === 'ns1.svc1.example.net')!

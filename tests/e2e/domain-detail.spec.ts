@@ -2,7 +2,7 @@
  * Every tab of the domain detail, checked against what the sandbox received.
  */
 import type { Page } from '@playwright/test'
-import type { Sandbox } from '../../src/main/sandbox'
+import type { Sandbox } from '../../src/sandbox'
 import { expect, snap, test } from './fixtures'
 
 const last = (sb: Sandbox, endpoint: string) => sb.received.filter((r) => r.endpoint === endpoint).at(-1)

@@ -1,7 +1,7 @@
 /**
  * The "Expiring soon" overview reads every account at once.
  */
-import { startSandbox } from '../../src/main/sandbox'
+import { startSandbox } from '../../src/sandbox'
 import { expect, snap, test } from './fixtures'
 import { profileFor } from '../helpers/profile'
 

@@ -17,7 +17,7 @@ import { sandboxDemo } from '../../src/main/accounts/demo'
 import { KeytarSecretStore, loadKeytar, SessionSecretStore, type SecretStore } from '../../src/main/accounts/secret-store'
 import { MIME_TYPES } from '../../src/main/app-protocol'
 import { CONTENT_SECURITY_POLICY } from '../../src/main/security'
-import type { Sandbox, SandboxOptions } from '../../src/main/sandbox'
+import type { Sandbox, SandboxOptions } from '../../src/sandbox'
 import type { ChannelName, Progress } from '../../src/shared/ipc/contract'
 
 const RENDERER_DIR = resolve('out/renderer')

@@ -3,7 +3,7 @@
  * keychain is unavailable.
  */
 import { KeytarSecretStore, type KeytarLike } from '../../src/main/accounts/secret-store'
-import { startSandbox } from '../../src/main/sandbox'
+import { startSandbox } from '../../src/sandbox'
 import { expect, snap, test } from './fixtures'
 
 test.describe('a list of more than one page', () => {

@@ -2,7 +2,7 @@
  * Server and svcip operations through the UI, each checked against what the sandbox received.
  */
 import type { Page } from '@playwright/test'
-import type { Sandbox, RecordedRequest } from '../../src/main/sandbox'
+import type { Sandbox, RecordedRequest } from '../../src/sandbox'
 import { expect, snap, test } from './fixtures'
 
 const writes = (sb: Sandbox): RecordedRequest[] => sb.received.filter((r) => r.method !== 'GET')

@@ -2,7 +2,7 @@
  * First run, accounts, switching, errors and language, in the real renderer in Chromium,
  * driven by role and label as a person would.
  */
-import { startSandbox } from '../../src/main/sandbox'
+import { startSandbox } from '../../src/sandbox'
 import { expect, snap, test } from './fixtures'
 
 test('first run shows the demo account with servers of all three kinds', async ({ app, harness }) => {

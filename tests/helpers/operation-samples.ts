@@ -3,8 +3,8 @@
  * spec says it must send, written out by hand. Shared by the client contract test and
  * the IPC "every channel" test.
  */
-import type { ApiClient, EndpointInput, EndpointName } from '../../src/main/api'
-import type { Sandbox } from '../../src/main/sandbox'
+import type { ApiClient, EndpointInput, EndpointName } from '../../src/main/http'
+import type { Sandbox } from '../../src/sandbox'
 
 export interface Fixture {
   sb: Sandbox

@@ -1,4 +1,4 @@
-import type { Sandbox } from '../../src/main/sandbox'
+import type { Sandbox } from '../../src/sandbox'
 import type { ProfileFields } from '../../src/shared/accounts'
 
 /** Account profile fields pointing at a sandbox, with its path words and simple labels. */

@@ -5,8 +5,8 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { ApiError, createApiClient, type ApiClient } from '../../src/main/api'
-import { startSandbox, type Sandbox } from '../../src/main/sandbox'
+import { ApiError, createApiClient, type ApiClient } from '../../src/main/http'
+import { startSandbox, type Sandbox } from '../../src/sandbox'
 
 let sb: Sandbox
 let client: ApiClient
@@ -161,7 +161,7 @@ describe('error kinds', () => {
   })
 
   it('the default time-out is the spec’s 120 seconds', async () => {
-    const { DEFAULT_TIMEOUT_MS } = await import('../../src/main/api')
+    const { DEFAULT_TIMEOUT_MS } = await import('../../src/main/http')
     expect(DEFAULT_TIMEOUT_MS).toBe(120_000)
   })
 })

@@ -5,8 +5,8 @@
  * checks the endpoint table against the spec rather than against itself.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createApiClient, ENDPOINT_NAMES, type ApiClient, type EndpointName } from '../../src/main/api'
-import { startSandbox, type Sandbox } from '../../src/main/sandbox'
+import { createApiClient, ENDPOINT_NAMES, type ApiClient, type EndpointName } from '../../src/main/http'
+import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { makeFixture, samples, type Fixture, type Sample } from '../helpers/operation-samples'
 
 describe('every operation of the spec through the client', () => {

@@ -3,8 +3,8 @@
  * readings of paging.max, plus order, progress, the concurrency bound and cancel.
  */
 import { describe, expect, it } from 'vitest'
-import { ApiError, createApiClient, listAllPages, type ListAllProgress } from '../../src/main/api'
-import { startSandbox, type SandboxOptions } from '../../src/main/sandbox'
+import { ApiError, createApiClient, listAllPages, type ListAllProgress } from '../../src/main/http'
+import { startSandbox, type SandboxOptions } from '../../src/sandbox'
 
 const LIMIT = 50
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ENDPOINT_NAMES, PAGED_ENDPOINT_NAMES, endpoints, paramLocation, pathParamNames, type EndpointDef } from '../../src/main/api'
+import { ENDPOINT_NAMES, PAGED_ENDPOINT_NAMES, endpoints, paramLocation, pathParamNames, type EndpointDef } from '../../src/main/http'
 
 const defs = ENDPOINT_NAMES.map((n) => [n, endpoints[n] as EndpointDef] as const)
 

@@ -6,8 +6,8 @@ import {
   serverResourceSchema,
   serverSchema,
   svcipOneOrManySchema,
-} from '../../src/shared/api/schemas'
-import { endpoints } from '../../src/main/api'
+} from '../../src/shared/endpoints/decoders'
+import { endpoints } from '../../src/main/http'
 
 describe('tolerant decoding of what the service answers', () => {
   it('ttl as a string (GET) or a number (after PUT)', () => {

@@ -6,7 +6,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { ENDPOINT_NAMES } from '../../src/main/api'
+import { ENDPOINT_NAMES } from '../../src/main/http'
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((f) => {

@@ -5,8 +5,8 @@
  * main process: views learn only where a key is kept.
  */
 import { randomUUID } from 'node:crypto'
-import { createApiClient, type ApiClient } from '../api'
-import { ApiError } from '../api/errors'
+import { createApiClient, type ApiClient } from '../http'
+import { ApiError } from '../http/errors'
 import {
   DEMO_ACCOUNT_ID,
   DEFAULT_TIMEOUT_MS,

@@ -3,8 +3,8 @@
  * with a key generated for this run and kept nowhere but memory.
  */
 import { randomBytes } from 'node:crypto'
-import { startSandbox, DEFAULT_SERVER_LABELS, type Sandbox, type SandboxOptions } from '../sandbox'
-import { SERVER_KINDS } from '../../shared/api/endpoints'
+import { startSandbox, DEFAULT_SERVER_LABELS, type Sandbox, type SandboxOptions } from '../../sandbox'
+import { SERVER_KINDS } from '../../shared/endpoints/table'
 import type { DemoBackend } from './account-service'
 
 export function sandboxDemo(options: SandboxOptions = {}): DemoBackend & { sandbox(): Sandbox | undefined } {

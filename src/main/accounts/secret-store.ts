@@ -3,7 +3,7 @@
  * user chose it because no keychain is available, in memory for this session only.
  * Never on disk in plain text.
  */
-import { ApiError } from '../api/errors'
+import { ApiError } from '../http/errors'
 
 export interface SecretStore {
   get(accountId: string): Promise<string | undefined>

@@ -14,9 +14,9 @@ import {
   type Progress,
   type Result,
 } from '../../shared/ipc/contract'
-import { ENDPOINT_NAMES, type EndpointName, type PagedEndpointName } from '../../shared/api/endpoints'
+import { ENDPOINT_NAMES, type EndpointName, type PagedEndpointName } from '../../shared/endpoints/table'
 import type { ErrorData } from '../../shared/errors'
-import { ApiError } from '../api/errors'
+import { ApiError } from '../http/errors'
 import type { AccountService } from '../accounts/account-service'
 
 export interface Sender {

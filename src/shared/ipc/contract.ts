@@ -23,7 +23,7 @@ import {
   type PagedEndpointName,
   type PagedInput,
   type PagedItem,
-} from '../api/endpoints'
+} from '../endpoints/table'
 import { profileFieldsSchema, type AccountView } from '../accounts'
 import type { ErrorData } from '../errors'
 

@@ -4,7 +4,7 @@
  * the API client never retries a write either.
  */
 import { reactive } from 'vue'
-import type { Result } from '../api'
+import type { Result } from '../bridge'
 
 export interface BulkResult {
   item: string

@@ -4,7 +4,7 @@
  * last read.
  */
 import { markRaw, reactive } from 'vue'
-import { api, newJobId, type ErrorData, type Result } from '../api'
+import { api, newJobId, type ErrorData, type Result } from '../bridge'
 import type { Progress } from '../../../shared/ipc/contract'
 
 export const FIRST_PAGE_SIZE = 100

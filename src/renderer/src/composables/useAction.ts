@@ -1,5 +1,5 @@
 import { ref } from 'vue'
-import type { ErrorData, Result } from '../api'
+import type { ErrorData, Result } from '../bridge'
 
 /**
  * Runs a write at most once at a time: a second click while the first is in flight

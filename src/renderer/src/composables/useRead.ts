@@ -1,5 +1,5 @@
 import { ref, type Ref } from 'vue'
-import type { ErrorData, Result } from '../api'
+import type { ErrorData, Result } from '../bridge'
 
 /** One read with loading and error state, and a load() that doubles as retry. */
 export function useRead<T>(fn: () => Promise<Result<T>>) {

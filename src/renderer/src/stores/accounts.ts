@@ -1,5 +1,5 @@
 import { defineStore } from 'pinia'
-import { api, type ErrorData } from '../api'
+import { api, type ErrorData } from '../bridge'
 import type { AccountView, ProfileFields } from '../../../shared/accounts'
 
 export const useAccountsStore = defineStore('accounts', {

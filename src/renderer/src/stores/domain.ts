@@ -1,8 +1,8 @@
 /** One domain's settings: every per-domain operation of the API, for the domain detail tabs. */
 import { defineStore } from 'pinia'
-import { api } from '../api'
+import { api } from '../bridge'
 import { useAccountsStore } from './accounts'
-import type { ContactInput } from '../../../shared/api/endpoints'
+import type { ContactInput } from '../../../shared/endpoints/table'
 
 export interface DsInput {
   keytag: number

@@ -1,9 +1,9 @@
 import { defineStore } from 'pinia'
-import { api } from '../api'
+import { api } from '../bridge'
 import { FIRST_PAGE_SIZE, pagedList } from '../composables/pagedList'
 import { bulkRunner } from '../composables/bulk'
 import { useAccountsStore } from './accounts'
-import type { ContactInput } from '../../../shared/api/endpoints'
+import type { ContactInput } from '../../../shared/endpoints/table'
 
 export interface RegisterInput {
   registrar?: string

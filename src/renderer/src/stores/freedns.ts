@@ -1,5 +1,5 @@
 import { defineStore } from 'pinia'
-import { api, newJobId } from '../api'
+import { api, newJobId } from '../bridge'
 import { useAccountsStore } from './accounts'
 
 export const useFreeDnsStore = defineStore('freedns', () => {

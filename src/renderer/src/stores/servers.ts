@@ -1,9 +1,9 @@
 import { defineStore } from 'pinia'
-import { api } from '../api'
+import { api } from '../bridge'
 import { FIRST_PAGE_SIZE, pagedList } from '../composables/pagedList'
 import { useAccountsStore } from './accounts'
-import type { ServerKind } from '../../../shared/api/endpoints'
-import type { ResourceField } from '../../../shared/api/schemas'
+import type { ServerKind } from '../../../shared/endpoints/table'
+import type { ResourceField } from '../../../shared/endpoints/decoders'
 
 export const useServersStore = defineStore('servers', () => {
   const accounts = useAccountsStore()

@@ -1,8 +1,8 @@
 import { defineStore } from 'pinia'
-import { api } from '../api'
+import { api } from '../bridge'
 import { FIRST_PAGE_SIZE, pagedList } from '../composables/pagedList'
 import { useAccountsStore } from './accounts'
-import type { SvcipRegion } from '../../../shared/api/schemas'
+import type { SvcipRegion } from '../../../shared/endpoints/decoders'
 
 export const useSvcipsStore = defineStore('svcips', () => {
   const accounts = useAccountsStore()

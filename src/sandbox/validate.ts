@@ -4,9 +4,9 @@
  * not in alphabetic characters, bad host names and addresses).
  * Each check returns a message for a person, or undefined when the value is fine.
  */
-import { HOSTNAME, isIPv4, isIPv6 } from '../../shared/validation'
+import { HOSTNAME, isIPv4, isIPv6 } from '../shared/validation'
 
-export { HOSTNAME, isIPv4, isIPv6, checkContact, splitDomain } from '../../shared/validation'
+export { HOSTNAME, isIPv4, isIPv6, checkContact, splitDomain } from '../shared/validation'
 
 /** Record types the sandbox accepts, as the service would. */
 export const SANDBOX_RECORD_TYPES = ['a', 'aaaa', 'cname', 'mx', 'txt', 'srv', 'ns', 'caa', 'ptr'] as const

@@ -5,8 +5,8 @@
  * dynamicdns as strings on reads, ds_records as a single object).
  */
 import type { z } from 'zod'
-import type { EndpointName, Endpoints, ServerKind } from '../../shared/api/endpoints'
-import { RESOURCE_FIELDS } from '../../shared/api/schemas'
+import type { EndpointName, Endpoints, ServerKind } from '../shared/endpoints/table'
+import { RESOURCE_FIELDS } from '../shared/endpoints/decoders'
 import {
   DEFAULT_REGISTRAR,
   SERVICE_NAMESERVERS,
@@ -22,7 +22,7 @@ import {
   type SvcipRec,
 } from './state'
 import { HOSTNAME, checkContact, checkRecords, isIPv4, isIPv6, splitDomain } from './validate'
-import { checkDsRecord } from '../../shared/validation'
+import { checkDsRecord } from '../shared/validation'
 
 export class SandboxHttpError extends Error {
   constructor(

@@ -14,8 +14,8 @@ import {
   type PagedInput,
   type PagedItem,
   type ServerKind,
-} from '../../shared/api/endpoints'
-import { errorBodySchema, pagingSchema, type Paging } from '../../shared/api/schemas'
+} from '../../shared/endpoints/table'
+import { errorBodySchema, pagingSchema, type Paging } from '../../shared/endpoints/decoders'
 import { kindForStatus } from '../../shared/errors'
 import { ACTION_HINTS, ApiError, DEFAULT_MESSAGES, redact } from './errors'
 import { checkBaseUrl } from './base-url'

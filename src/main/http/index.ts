@@ -1,6 +1,6 @@
 /**
  * The API client for the whole service. The endpoint table lives in
- * src/shared/api/endpoints.ts (the IPC contract derives from it too) and is
+ * src/shared/endpoints/table.ts (the IPC contract derives from it too) and is
  * re-exported here as the client's source of truth.
  */
 export { createApiClient, DEFAULT_TIMEOUT_MS } from './client'
@@ -15,7 +15,7 @@ export {
   SERVER_KINDS,
   paramLocation,
   pathParamNames,
-} from '../../shared/api/endpoints'
+} from '../../shared/endpoints/table'
 export type {
   EndpointDef,
   EndpointInput,
@@ -25,4 +25,4 @@ export type {
   PagedInput,
   PagedItem,
   ServerKind,
-} from '../../shared/api/endpoints'
+} from '../../shared/endpoints/table'

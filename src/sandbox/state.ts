@@ -2,8 +2,8 @@
  * The sandbox's data: what one customer account of the service holds, seeded
  * deterministically so tests and benchmarks see the same account every run.
  */
-import { RESOURCE_FIELDS, type ContactPerson, type ResourceField } from '../../shared/api/schemas'
-import type { ServerKind } from '../../shared/api/endpoints'
+import { RESOURCE_FIELDS, type ContactPerson, type ResourceField } from '../shared/endpoints/decoders'
+import type { ServerKind } from '../shared/endpoints/table'
 
 export interface ServerRec {
   webid: number

@@ -1,11 +1,10 @@
 /**
  * The endpoint table: every operation of API-SPEC.md section 4, declared once.
  *
- * It feeds the API client (src/main/api), the sandbox's routes (src/main/sandbox),
+ * It feeds the HTTP client (src/main/http), the sandbox's routes (src/sandbox),
  * the IPC contract (src/shared/ipc) and the contract tests, so no endpoint is
- * written twice. It lives in src/shared rather than src/main/api because the IPC
- * contract derives its payload schemas from it and the renderer derives its types
- * from that; src/main/api re-exports it.
+ * written twice. It lives in src/shared because the IPC contract derives its
+ * payload schemas from it and the renderer derives its types from that.
  *
  * Parameter locations: a parameter named in the path template ({name}) goes in the
  * path; otherwise GET and DELETE send it in the query and POST and PUT in the JSON
@@ -51,7 +50,7 @@ import {
   transferRefSchema,
   transferRequestSchema,
   whoisSchema,
-} from './schemas'
+} from './decoders'
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE'
 export type ParamLocation = 'path' | 'query' | 'body'

@@ -15,7 +15,7 @@ import {
   type EndpointDef,
   type EndpointName,
   type ServerKind,
-} from '../../shared/api/endpoints'
+} from '../shared/endpoints/table'
 import { handlers, SandboxHttpError, type HandlerCtx, type PagingOptions } from './handlers'
 import { dateTime, seedState, type SandboxState, type SeedOptions } from './state'
 
