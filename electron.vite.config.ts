@@ -8,7 +8,8 @@ export default defineConfig({
     build: { rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } } },
   },
   preload: {
-    plugins: [externalizeDepsPlugin({ exclude: ['zod'] })],
+    // No externalised dependencies: a sandboxed preload can require only 'electron', so whatever
+    // it imports is bundled. It imports channel names and the api builder, nothing else.
     build: {
       rollupOptions: {
         input: { index: resolve(__dirname, 'src/preload/index.ts') },

@@ -9,6 +9,8 @@ import { ProfileStore } from './accounts/profile-store'
 import { KeytarSecretStore, loadKeytar, type SecretStore } from './accounts/secret-store'
 import { sandboxDemo } from './accounts/demo'
 import { createIpcRouter, type IpcRouter } from './ipc/router'
+import { createChannelHandlers } from './ipc/handlers'
+import { RunningCalls } from './ipc/running-calls'
 
 export interface AppServicesOptions {
   userDataDir: string
@@ -40,6 +42,7 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     return keychain
   }
   const accounts = new AccountService({ profiles, keychain: opts.keychain ?? defaultKeychain, demo: opts.demo ?? sandboxDemo() })
-  const router = createIpcRouter({ accounts, allowedOrigins: opts.allowedOrigins })
+  const calls = new RunningCalls()
+  const router = createIpcRouter({ handlers: createChannelHandlers({ accounts, calls }), calls, allowedOrigins: opts.allowedOrigins })
   return { accounts, router, profiles, close: () => accounts.close() }
 }

@@ -10,7 +10,7 @@ import { app, BrowserWindow, ipcMain, protocol, session, shell } from 'electron'
 import { createAppServices, type AppServices } from './app-services'
 import { resolveAppFile } from './app-protocol'
 import { APP_ORIGIN, APP_SCHEME, CONTENT_SECURITY_POLICY, isAllowedNavigation, isSafeExternalUrl, windowOptions } from './security'
-import { CHANNEL_NAMES, PROGRESS_CHANNEL, ipcChannel } from '../shared/ipc/contract'
+import { CHANNEL_NAMES, PROGRESS_CHANNEL, ipcChannel } from '../shared/ipc/channels'
 
 // Every renderer is sandboxed, whatever a window's options say.
 app.enableSandbox()

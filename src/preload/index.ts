@@ -4,7 +4,8 @@
  */
 import { contextBridge, ipcRenderer } from 'electron'
 import { buildApi } from '../shared/ipc/build-api'
-import { PROGRESS_CHANNEL, ipcChannel, type Progress } from '../shared/ipc/contract'
+import { PROGRESS_CHANNEL, ipcChannel } from '../shared/ipc/channels'
+import type { Progress } from '../shared/ipc/contract'
 
 const api = buildApi({
   invoke: (channel, payload) => ipcRenderer.invoke(ipcChannel(channel), payload),

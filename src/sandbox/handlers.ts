@@ -21,8 +21,7 @@ import {
   type ServerRec,
   type SvcipRec,
 } from './state'
-import { HOSTNAME, checkContact, checkRecords, isIPv4, isIPv6, splitDomain } from './validate'
-import { checkDsRecord } from '../shared/validation'
+import { HOSTNAME, checkContact, checkDs, checkRecords, isIPv4, isIPv6, splitDomain } from './validate'
 
 export class SandboxHttpError extends Error {
   constructor(
@@ -478,7 +477,7 @@ export const handlers: Handlers = {
   'domains.dnssec.set': ({ p, state }) => {
     const d = findDomain(state, p.domain)
     for (const r of p.ds_records) {
-      const err = checkDsRecord(r)
+      const err = checkDs(r)
       if (err) throw bad(err)
     }
     d.ds = p.ds_records.map((r) => ({ ...r, digest: r.digest.toUpperCase() }))

@@ -10,11 +10,11 @@ import { validateBaseUrl } from './base-url'
 const pathWord = z
   .string()
   .trim()
-  .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/i, 'must be one path word: letters, digits, hyphens or underscores')
+  .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/i, 'field.pathWord')
 
 export const serverKindSchema = z.object({
   path: pathWord,
-  label: z.string().trim().min(1, 'is required').max(40),
+  label: z.string().trim().min(1, 'field.required').max(40),
 })
 
 export const serverKindsSchema = z.object({ a: serverKindSchema, b: serverKindSchema, c: serverKindSchema })
@@ -25,7 +25,7 @@ export const baseUrlSchema = z
   .max(2048)
   .superRefine((v, ctx) => {
     const check = validateBaseUrl(v)
-    if (!check.ok) ctx.addIssue({ code: 'custom', message: check.reason })
+    if (!check.ok) ctx.addIssue({ code: 'custom', message: check.code })
   })
   .transform((v) => {
     const check = validateBaseUrl(v)
@@ -34,7 +34,7 @@ export const baseUrlSchema = z
 
 /** The editable part of a profile. */
 export const profileFieldsSchema = z.object({
-  name: z.string().trim().min(1, 'is required').max(80),
+  name: z.string().trim().min(1, 'field.required').max(80),
   baseUrl: baseUrlSchema,
   serverKinds: serverKindsSchema,
   /** Total time-out of one API call, in milliseconds. */

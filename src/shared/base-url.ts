@@ -1,9 +1,12 @@
 /**
  * The rule for account base URLs: https, or plain http only to a loopback address
  * (the local sandbox). Shared so the accounts form, the account store and the API
- * client apply the same rule.
+ * client apply the same rule. A refusal is a code the renderer puts in words.
  */
-export type BaseUrlCheck = { ok: true; url: string } | { ok: false; reason: string }
+export const BASE_URL_CODES = ['baseUrl.notUrl', 'baseUrl.credentials', 'baseUrl.queryOrFragment', 'baseUrl.httpsOnly', 'baseUrl.scheme'] as const
+export type BaseUrlCode = (typeof BASE_URL_CODES)[number]
+
+export type BaseUrlCheck = { ok: true; url: string } | { ok: false; code: BaseUrlCode }
 
 export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, '').toLowerCase()
@@ -15,13 +18,11 @@ export function validateBaseUrl(raw: string): BaseUrlCheck {
   try {
     u = new URL(raw.trim())
   } catch {
-    return { ok: false, reason: 'is not a valid URL (example: https://api.example.com/v1)' }
+    return { ok: false, code: 'baseUrl.notUrl' }
   }
-  if (u.username || u.password) return { ok: false, reason: 'must not contain a user name or password' }
-  if (u.search || u.hash) return { ok: false, reason: 'must not contain a query or fragment' }
-  if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) {
-    return { ok: false, reason: 'must use https (plain http is allowed only for a local sandbox on 127.0.0.1 or localhost)' }
-  }
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') return { ok: false, reason: 'must start with https://' }
+  if (u.username || u.password) return { ok: false, code: 'baseUrl.credentials' }
+  if (u.search || u.hash) return { ok: false, code: 'baseUrl.queryOrFragment' }
+  if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) return { ok: false, code: 'baseUrl.httpsOnly' }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') return { ok: false, code: 'baseUrl.scheme' }
   return { ok: true, url: `${u.origin}${u.pathname.replace(/\/+$/, '')}` }
 }

@@ -1,8 +1,9 @@
 /**
- * The one error model that crosses every boundary: API client -> IPC -> renderer.
- * Plain data (no stack, no key): it is what a person reads, plus what support needs.
+ * The one error model that crosses every boundary: HTTP client -> IPC -> renderer.
+ * Plain data, no stack and no key, and no sentence either: a `code` with `params`, which
+ * the renderer turns into the user's language from its catalogue. What the service said
+ * in its own words travels apart, as `serviceMessage`, and is shown as it came.
  */
-import { z } from 'zod'
 
 export const API_ERROR_KINDS = [
   'bad-request',
@@ -26,15 +27,60 @@ export type AppErrorKind = (typeof APP_ERROR_KINDS)[number]
 export const ERROR_KINDS = [...API_ERROR_KINDS, ...APP_ERROR_KINDS] as const
 export type ErrorKind = (typeof ERROR_KINDS)[number]
 
-export const errorDataSchema = z.object({
-  kind: z.enum(ERROR_KINDS),
-  status: z.number().int().optional(),
-  message: z.string(),
-  requestId: z.string().optional(),
+/**
+ * What an error says, as catalogue keys. `error.<kind>` is the default for each kind; the
+ * others are the more precise things main and the shared code can tell.
+ */
+export const ERROR_CODES = [
+  ...ERROR_KINDS.map((k) => `error.${k}` as const),
+  // What the HTTP client found wrong with an answer or a connection.
+  'http.notJson',
+  'http.noResults',
+  'http.badField',
+  'http.notAList',
+  'http.tooLarge',
+  'http.timeout',
+  'http.network',
+  // The IPC boundary.
+  'ipc.foreignSender',
+  'ipc.unknownChannel',
+  'ipc.invalidPayload',
+  'request.invalid',
+  // Accounts and the keychain.
+  'account.notFound',
+  'account.noKey',
+  'account.keyEmpty',
+  'account.demoReadOnly',
+  'account.invalidBaseUrl',
+  'accountsFile.unreadable',
+  'keychain.noSecretService',
+  'keychain.locked',
+  'keychain.refused',
+] as const
+export type ErrorCode = (typeof ERROR_CODES)[number]
+
+/** Values that fill a message's {placeholders}. */
+export type MessageParams = Record<string, string | number>
+
+/** What is wrong with one field: where (a dotted path) and what, as a code. */
+export interface Issue {
+  path: string
+  code: string
+  params?: MessageParams | undefined
+}
+
+export interface ErrorData {
+  kind: ErrorKind
+  code: string
+  params?: MessageParams | undefined
+  /** The HTTP status, when the service answered. */
+  status?: number | undefined
+  /** The service's own message (key redacted), shown as the service's words. */
+  serviceMessage?: string | undefined
+  requestId?: string | undefined
   /** For validation errors: which field, and what is wrong with it. */
-  issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-})
-export type ErrorData = z.infer<typeof errorDataSchema>
+  issues?: Issue[] | undefined
+}
 
 /** HTTP status -> error kind, per the named responses of API-SPEC.md section 7. */
 export function kindForStatus(status: number): ApiErrorKind {
@@ -55,4 +101,9 @@ export function kindForStatus(status: number): ApiErrorKind {
     default:
       return status >= 500 ? 'server-error' : 'bad-request'
   }
+}
+
+/** An error of one kind with its default code. */
+export function errorOf(kind: ErrorKind, extra: Omit<ErrorData, 'kind' | 'code'> & { code?: string } = {}): ErrorData {
+  return { kind, code: `error.${kind}`, ...extra }
 }

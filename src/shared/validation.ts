@@ -1,9 +1,21 @@
 /**
  * Validation rules shared by the renderer's forms and the sandbox: host names, IP
- * addresses, WHOIS contacts, DS digests. Each check returns a message a person can act
- * on, or undefined when the value is fine.
+ * addresses, WHOIS contacts, DS digests. Each check returns a code (with parameters) that
+ * the renderer puts into words a person can act on, or undefined when the value is fine.
  */
 import { CONTACT_FIELDS, CONTACT_ROLES } from './constants'
+import type { MessageParams } from './errors'
+
+export const CONTACT_CODES = ['contact.alphabetic', 'contact.required', 'contact.country', 'contact.phone'] as const
+export type ContactCode = (typeof CONTACT_CODES)[number]
+export const DS_CODES = ['ds.keytag', 'ds.alg', 'ds.digestType', 'ds.digestHex', 'ds.digestLength'] as const
+export type DsCode = (typeof DS_CODES)[number]
+
+/** A rule's verdict: what is wrong, as a catalogue code with its parameters. */
+export interface Finding<C extends string = string> {
+  code: C
+  params?: MessageParams | undefined
+}
 
 export const HOSTNAME = /^(?=.{1,253}\.?$)(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*\.?$/i
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/
@@ -35,28 +47,28 @@ export function isIPv6(s: string): boolean {
  * Contact data, field by field: alphabetic (ASCII) characters, the required fields, phone
  * and fax as +<country code>.<number>, a two-letter country code. Keys are "role.field".
  */
-export function contactFieldIssues(contact: ContactLike): Record<string, string> {
-  const issues: Record<string, string> = {}
+export function contactFieldIssues(contact: ContactLike): Record<string, ContactCode> {
+  const issues: Record<string, ContactCode> = {}
   for (const role of CONTACT_ROLES) {
     const p = contact[role]
     for (const field of CONTACT_FIELDS) {
       const v = p[field]
-      if (v && !/^[\x20-\x7e]*$/.test(v)) issues[`${role}.${field}`] = 'Use alphabetic characters only (A-Z, digits and punctuation), no other scripts.'
+      if (v && !/^[\x20-\x7e]*$/.test(v)) issues[`${role}.${field}`] = 'contact.alphabetic'
     }
     for (const req of ['firstname', 'lastname', 'country', 'address1', 'phone'] as const) {
-      if (!p[req]) issues[`${role}.${req}`] ??= 'This field is required.'
+      if (!p[req]) issues[`${role}.${req}`] ??= 'contact.required'
     }
-    if (p.country && !/^[A-Z]{2}$/.test(p.country)) issues[`${role}.country`] ??= 'Use a two-letter country code in capitals, such as JP or US.'
-    if (p.phone && !/^\+\d{1,3}\.\d{4,14}$/.test(p.phone)) issues[`${role}.phone`] ??= 'Write it as +<country code>.<number>, such as +81.312345678.'
-    if (p.fax && !/^\+\d{1,3}\.\d{4,14}$/.test(p.fax)) issues[`${role}.fax`] ??= 'Write it as +<country code>.<number>, such as +81.312345678.'
+    if (p.country && !/^[A-Z]{2}$/.test(p.country)) issues[`${role}.country`] ??= 'contact.country'
+    if (p.phone && !/^\+\d{1,3}\.\d{4,14}$/.test(p.phone)) issues[`${role}.phone`] ??= 'contact.phone'
+    if (p.fax && !/^\+\d{1,3}\.\d{4,14}$/.test(p.fax)) issues[`${role}.fax`] ??= 'contact.phone'
   }
   return issues
 }
 
-/** The first contact problem as one sentence (for the sandbox's 400). */
-export function checkContact(contact: ContactLike): string | undefined {
+/** The first contact problem: which field ("role.field") and what is wrong with it. */
+export function firstContactIssue(contact: ContactLike): { path: string; code: ContactCode } | undefined {
   const first = Object.entries(contactFieldIssues(contact))[0]
-  return first ? `${first[0]}: ${first[1]}` : undefined
+  return first ? { path: first[0], code: first[1] } : undefined
 }
 
 /** A domain name the registry would accept for registration: sld.tld. */
@@ -73,12 +85,12 @@ export type ContactLike = Record<(typeof CONTACT_ROLES)[number], Partial<Record<
 /** Hex digest length for each DS digest type (1 SHA-1, 2 SHA-256, 4 SHA-384). */
 export const DS_DIGEST_LENGTHS: Record<number, number> = { 1: 40, 2: 64, 4: 96 }
 
-export function checkDsRecord(r: { keytag: number; alg: number; digesttype: number; digest: string }): string | undefined {
-  if (!Number.isInteger(r.keytag) || r.keytag < 0 || r.keytag > 65535) return 'The key tag must be a whole number from 0 to 65535.'
-  if (!Number.isInteger(r.alg) || r.alg < 1 || r.alg > 255) return 'The algorithm must be a number from 1 to 255.'
+export function checkDsRecord(r: { keytag: number; alg: number; digesttype: number; digest: string }): Finding<DsCode> | undefined {
+  if (!Number.isInteger(r.keytag) || r.keytag < 0 || r.keytag > 65535) return { code: 'ds.keytag' }
+  if (!Number.isInteger(r.alg) || r.alg < 1 || r.alg > 255) return { code: 'ds.alg' }
   const want = DS_DIGEST_LENGTHS[r.digesttype]
-  if (want === undefined) return 'The digest type must be 1 (SHA-1), 2 (SHA-256) or 4 (SHA-384).'
-  if (!/^[0-9a-f]*$/i.test(r.digest)) return 'The digest must be hexadecimal (0-9, A-F).'
-  if (r.digest.length !== want) return `A digest of type ${r.digesttype} has ${want} hexadecimal characters; this one has ${r.digest.length}.`
+  if (want === undefined) return { code: 'ds.digestType' }
+  if (!/^[0-9a-f]*$/i.test(r.digest)) return { code: 'ds.digestHex' }
+  if (r.digest.length !== want) return { code: 'ds.digestLength', params: { type: r.digesttype, want, have: r.digest.length } }
   return undefined
 }

@@ -31,10 +31,10 @@ test('overview, renewal confirmed with the domain, years and new date, and auto-
     return app.getByRole('tabpanel', { name: 'Expiration' })
   })()
   await exp.getByLabel('Years').selectOption('3')
-  await exp.getByRole('button', { name: 'Renew for 3 year(s)…' }).click()
+  await exp.getByRole('button', { name: 'Renew for 3 years…' }).click()
   const dialog = app.getByRole('dialog')
-  await expect(dialog).toContainText(`Renew ${d.domainname} by 3 year(s). Its expiration date moves from`)
-  await dialog.getByRole('button', { name: 'Renew for 3 year(s)' }).click()
+  await expect(dialog).toContainText(`Renew ${d.domainname} by 3 years. Its expiration date moves from`)
+  await dialog.getByRole('button', { name: 'Renew for 3 years' }).click()
   await expect(app.getByRole('status').filter({ hasText: `${d.domainname} renewed` })).toBeVisible()
   expect(last(sb, 'domains.expiration.renew')).toMatchObject({ method: 'PUT', path: '/v1/domains/expiration', body: { domain: d.domainname, years: 3 } })
 

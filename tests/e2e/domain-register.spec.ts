@@ -9,7 +9,7 @@ test('search many names at once, then register an available one through the wiza
   const source = sb.state.domains[0]!
   await app.getByRole('navigation').getByRole('link', { name: 'Domain search' }).click()
   await app.getByLabel('Domain names').fill(`fresh-idea.com, taken.com\n${source.domainname} not_a_name`)
-  await app.getByRole('button', { name: 'Check 4 name(s)' }).click()
+  await app.getByRole('button', { name: 'Check 4 names' }).click()
   await expect(app.getByRole('row', { name: /fresh-idea\.com/ })).toContainText('Available')
   await expect(app.getByRole('row', { name: /taken\.com/ })).toContainText('Not available')
   await expect(app.getByRole('row', { name: new RegExp(source.domainname.replace(/\./g, '\\.')) })).toContainText('Not available')
@@ -36,7 +36,7 @@ test('search many names at once, then register an available one through the wiza
   expect(sb.received.some((r) => r.endpoint === 'domains.register')).toBe(false)
 
   await app.getByRole('button', { name: 'Register…' }).click()
-  await expect(app.getByRole('dialog')).toContainText('Register fresh-idea.com for 2 year(s).')
+  await expect(app.getByRole('dialog')).toContainText('Register fresh-idea.com for 2 years.')
   await expect(app.getByRole('dialog')).toContainText('never retried automatically')
   await app.getByRole('dialog').getByRole('button', { name: 'Register' }).click()
   await expect(app.getByRole('heading', { name: 'Registered' })).toBeVisible()

@@ -49,7 +49,7 @@ test('bulk renew: one request per domain, a failure reported with its request ID
   sb.faults.inject('domains.expiration.renew', { status: 500, times: 1 })
   await app.getByRole('button', { name: 'Renew 3 domains…' }).click()
   const dialog = app.getByRole('dialog')
-  await expect(dialog).toContainText('Renew 3 domains by 2 year(s) each:')
+  await expect(dialog).toContainText('Renew 3 domains by 2 years each:')
   await expect(dialog).toContainText(names.join(', '))
   await dialog.getByRole('button', { name: 'Renew 3 domains' }).click()
 

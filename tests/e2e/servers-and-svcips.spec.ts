@@ -114,7 +114,7 @@ test('register two svcips at once and see a result per server', async ({ app, ha
   await form.getByLabel('Worldwide (WR)').check()
   await form.getByRole('button', { name: 'Register…' }).click()
   const dialog = app.getByRole('dialog')
-  await expect(dialog).toContainText(`Register 2 service IP(s) in region WR for: ${[s1!.webname, s2!.webname].sort().join(', ')}.`)
+  await expect(dialog).toContainText(`Register 2 service IPs in region WR for: ${[s1!.webname, s2!.webname].sort().join(', ')}.`)
   await dialog.getByRole('button', { name: 'Register' }).click()
   const results = form.getByRole('region', { name: 'Registration results' })
   await expect(results.getByRole('listitem')).toHaveCount(2)

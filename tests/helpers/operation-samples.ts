@@ -3,7 +3,8 @@
  * spec says it must send, written out by hand. Shared by the client contract test and
  * the IPC "every channel" test.
  */
-import type { ApiClient, EndpointInput, EndpointName } from '../../src/main/http'
+import type { ApiClient } from '../../src/main/http'
+import type { EndpointInput, EndpointName } from '../../src/shared/endpoints/table'
 import type { Sandbox } from '../../src/sandbox'
 
 export interface Fixture {

@@ -9,7 +9,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAppServices, type AppServices } from '../../src/main/app-services'
 import { KeytarSecretStore, loadKeytar, SessionSecretStore, type KeytarLike, type SecretStore } from '../../src/main/accounts/secret-store'
-import { ApiError } from '../../src/main/http'
+import { english } from '../helpers/english'
+import { AppError } from '../../src/main/app-error'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { DEMO_ACCOUNT_ID, type ProfileFields } from '../../src/shared/accounts'
 import { profileFor } from '../helpers/profile'
@@ -121,11 +122,14 @@ describe('when the keychain is unavailable', () => {
   it('storing a key fails with the clear message and leaves no half-made account; session-only works', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'acct-'))
     const s = await services(dir, new KeytarSecretStore(noDbus))
-    expect(await s.accounts.keychainStatus()).toMatchObject({ available: false, message: expect.stringMatching(/No Secret Service/) })
+    const status = await s.accounts.keychainStatus()
+    expect(status.available).toBe(false)
+    expect(english(status.problem!)).toMatch(/No Secret Service/)
     const err = await s.accounts.create(fields('Main'), sb.keys.full, 'keychain').catch((e: unknown) => e)
-    expect(err).toBeInstanceOf(ApiError)
-    expect(err).toMatchObject({ kind: 'keychain-unavailable', message: expect.stringMatching(/this session only/) })
-    expect((err as ApiError).message).not.toContain(sb.keys.full)
+    expect(err).toBeInstanceOf(AppError)
+    expect(err).toMatchObject({ kind: 'keychain-unavailable' })
+    expect(english(err as AppError)).toMatch(/this session only/)
+    expect(english(err as AppError)).not.toContain(sb.keys.full)
     expect((await s.accounts.list()).accounts).toHaveLength(1)
 
     const a = await s.accounts.create(fields('Main'), sb.keys.full, 'session')

@@ -5,26 +5,28 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { ApiError, createApiClient, type ApiClient } from '../../src/main/http'
+import { createApiClient, type ApiClient } from '../../src/main/http'
+import { AppError } from '../../src/main/app-error'
+import { english } from '../helpers/english'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 
 let sb: Sandbox
 let client: ApiClient
 const fastRetry = { attempts: 2, baseDelayMs: 5 }
 
-async function caught(p: Promise<unknown>): Promise<ApiError> {
+async function caught(p: Promise<unknown>): Promise<AppError> {
   try {
     await p
   } catch (err) {
-    if (err instanceof ApiError) return err
-    throw new Error(`expected an ApiError, got ${String(err)}`)
+    if (err instanceof AppError) return err
+    throw new Error(`expected an AppError, got ${String(err)}`)
   }
   throw new Error('expected the call to fail')
 }
 
 /** Whatever a caller could see of an error: none of it may contain the key. */
-function exposedText(err: ApiError): string {
-  return [err.message, err.stack ?? '', JSON.stringify(err), JSON.stringify(err.toData()), String(err)].join('\n')
+function exposedText(err: AppError): string {
+  return [err.message, english(err), err.stack ?? '', JSON.stringify(err), JSON.stringify(err.toData()), String(err)].join('\n')
 }
 
 beforeAll(async () => {
@@ -44,7 +46,7 @@ describe('error kinds', () => {
     const err = await caught(client.call('domains.dns.set', { domain: d, ns_type: 'svc1', records: 'bogus line here ok' }))
     expect(err.kind).toBe('bad-request')
     expect(err.status).toBe(400)
-    expect(err.message).toMatch(/Unknown record type "bogus" on line 1/)
+    expect(english(err)).toMatch(/Unknown record type "bogus" on line 1/)
     expect(err.requestId).toMatch(/^req-/)
     // The sandbox logged the failed request under that id.
     expect(sb.state.logs.some((l) => l.request_id === err.requestId)).toBe(true)
@@ -64,7 +66,7 @@ describe('error kinds', () => {
     const err = await caught(bad.call('servers.list', { kind: 'a' }))
     expect(err.kind).toBe('unauthorized')
     expect(err.status).toBe(401)
-    expect(err.message).toMatch(/Replace the key for this account in Accounts\.$/)
+    expect(english(err)).toMatch(/Replace the key for this account in Accounts\./)
     expect(exposedText(err)).not.toContain(wrongKey)
   })
 
@@ -80,7 +82,7 @@ describe('error kinds', () => {
   it('not-found: an unknown domain', async () => {
     const err = await caught(client.call('domains.get', { domain: 'no-such-domain.com' }))
     expect(err.kind).toBe('not-found')
-    expect(err.message).toMatch(/no-such-domain\.com/)
+    expect(english(err)).toMatch(/no-such-domain\.com/)
   })
 
   it.each([
@@ -132,7 +134,7 @@ describe('error kinds', () => {
     const nowhere = createApiClient({ baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: sb.keys.full, serverPaths: sb.serverPaths, retry: fastRetry })
     const err2 = await caught(nowhere.call('logs.list', {}))
     expect(err2.kind).toBe('network')
-    expect(err2.message).toMatch(/ECONNREFUSED/)
+    expect(english(err2)).toMatch(/ECONNREFUSED/)
     expect(exposedText(err2)).not.toContain(sb.keys.full)
   })
 
@@ -168,10 +170,16 @@ describe('error kinds', () => {
 
 describe('base URL rules', () => {
   it('refuses plain http to anything but loopback', () => {
-    expect(() => createApiClient({ baseUrl: 'http://api.example.com/v1', apiKey: 'k', serverPaths: sb.serverPaths })).toThrow(/https/)
-    expect(() => createApiClient({ baseUrl: 'https://user:pw@api.example.com/v1', apiKey: 'k', serverPaths: sb.serverPaths })).toThrow(
-      /user name/,
-    )
+    const refusal = (baseUrl: string) => {
+      try {
+        createApiClient({ baseUrl, apiKey: 'k', serverPaths: sb.serverPaths })
+      } catch (err) {
+        return english(err as AppError)
+      }
+      return 'accepted'
+    }
+    expect(refusal('http://api.example.com/v1')).toMatch(/https/)
+    expect(refusal('https://user:pw@api.example.com/v1')).toMatch(/user name/)
     expect(() => createApiClient({ baseUrl: 'http://[::1]:8080/v1', apiKey: 'k', serverPaths: sb.serverPaths })).not.toThrow()
     expect(() => createApiClient({ baseUrl: 'https://api.example.com/v1/', apiKey: 'k', serverPaths: sb.serverPaths })).not.toThrow()
   })
@@ -198,7 +206,7 @@ describe('error bodies of other shapes', () => {
     const c = createApiClient({ baseUrl: url, apiKey: 'secret-key-xyz', serverPaths: sb.serverPaths, retry: fastRetry })
     const err = await caught(c.call('logs.list', {}))
     expect(err.kind).toBe('server-error')
-    expect(err.message).toMatch(/internal error/)
+    expect(english(err)).toMatch(/internal error/)
   })
 
   it('a service message that quotes the key has it redacted', async () => {
@@ -208,7 +216,7 @@ describe('error bodies of other shapes', () => {
     expect(err.kind).toBe('unauthorized')
     expect(err.requestId).toBe('r-1')
     expect(exposedText(err)).not.toContain('secret-key-xyz')
-    expect(err.message).toContain('[redacted]')
+    expect(english(err)).toContain('[redacted]')
   })
 
   it('a 200 whose results do not match the schema is malformed-response', async () => {

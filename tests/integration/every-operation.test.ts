@@ -5,7 +5,8 @@
  * checks the endpoint table against the spec rather than against itself.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createApiClient, ENDPOINT_NAMES, type ApiClient, type EndpointName } from '../../src/main/http'
+import { createApiClient, type ApiClient } from '../../src/main/http'
+import { ENDPOINT_NAMES, type EndpointName } from '../../src/shared/endpoints/table'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { makeFixture, samples, type Fixture, type Sample } from '../helpers/operation-samples'
 

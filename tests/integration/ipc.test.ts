@@ -10,11 +10,14 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAppServices, type AppServices } from '../../src/main/app-services'
 import { KeytarSecretStore, loadKeytar, SessionSecretStore, type SecretStore } from '../../src/main/accounts/secret-store'
-import { createApiClient, ENDPOINT_NAMES, PAGED_ENDPOINT_NAMES, type EndpointName } from '../../src/main/http'
+import { createApiClient } from '../../src/main/http'
+import { ENDPOINT_NAMES, PAGED_ENDPOINT_NAMES, type EndpointName } from '../../src/shared/endpoints/table'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { buildApi } from '../../src/shared/ipc/build-api'
-import { CHANNEL_NAMES, type ChannelName, type Progress, type Result } from '../../src/shared/ipc/contract'
+import { CHANNEL_NAMES, type ChannelName } from '../../src/shared/ipc/channels'
+import type { Progress, Result } from '../../src/shared/ipc/contract'
 import { ERROR_KINDS } from '../../src/shared/errors'
+import { english } from '../helpers/english'
 import { makeFixture, samples, type Fixture, type Sample } from '../helpers/operation-samples'
 import { profileFor } from '../helpers/profile'
 
@@ -45,9 +48,10 @@ afterAll(async () => {
 
 function isResult(r: unknown): r is Result<unknown> {
   if (typeof r !== 'object' || r === null || !('ok' in r)) return false
-  const x = r as { ok: unknown; error?: { kind?: unknown; message?: unknown } }
+  const x = r as { ok: unknown; error?: { kind?: unknown; code?: unknown } }
   if (x.ok === true) return 'value' in r
-  return x.ok === false && typeof x.error?.message === 'string' && (ERROR_KINDS as readonly unknown[]).includes(x.error?.kind)
+  // An error is a kind and a code the catalogue can word.
+  return x.ok === false && typeof x.error?.code === 'string' && (ERROR_KINDS as readonly unknown[]).includes(x.error?.kind)
 }
 
 describe('sender check', () => {
@@ -133,7 +137,7 @@ describe('a full run over every channel', () => {
     const fields = profileFor(sb, 'Second account')
     expect((await call('accounts.keychainStatus', {})).ok).toBe(true)
     const created = await call('accounts.create', { fields, apiKey, storage: useRealKeychain ? 'keychain' : 'session' })
-    if (!created.ok) throw new Error(created.error.message)
+    if (!created.ok) throw new Error(english(created.error))
     const id = (created.value as { id: string }).id
     expect(created.value).toMatchObject({ keyStorage: useRealKeychain ? 'keychain' : 'session', demo: false })
     expect(await call('accounts.testConnection', { id })).toMatchObject({ ok: true, value: { ok: true } })
@@ -151,13 +155,13 @@ describe('a full run over every channel', () => {
     for (const name of ordered) {
       const sample = (samples[name] as (f: Fixture) => Sample<EndpointName>)(fixture)
       const r = await call(name, { ...(sample.input as object), accountId: id })
-      expect(r.ok, `${name}: ${r.ok ? '' : r.error.message}`).toBe(true)
+      expect(r.ok, `${name}: ${r.ok ? '' : english(r.error)}`).toBe(true)
     }
     for (const name of PAGED_ENDPOINT_NAMES) {
       const sample = (samples[name] as (f: Fixture) => Sample<EndpointName>)(fixture)
       const { limit: _l, page: _p, ...rest } = sample.input as Record<string, unknown>
       const r = await call(`all.${name}` as ChannelName, { ...rest, accountId: id, jobId: `job-${name.replace(/\./g, '-')}` })
-      expect(r.ok, `all.${name}: ${r.ok ? '' : r.error.message}`).toBe(true)
+      expect(r.ok, `all.${name}: ${r.ok ? '' : english(r.error)}`).toBe(true)
     }
     expect(progressSeen.length).toBeGreaterThan(0)
     // Error paths too: a wrong key, a read-only key, an unknown item.
@@ -191,7 +195,7 @@ describe('a full run over every channel', () => {
     try {
       const fields = profileFor(big, 'Big')
       const created = await services.router.dispatch('accounts.create', { fields, apiKey: big.keys.full, storage: 'session' }, appSender())
-      if (!created.ok) throw new Error(created.error.message)
+      if (!created.ok) throw new Error(english(created.error))
       const id = (created.value as { id: string }).id
       const progress: Progress[] = []
       const job = services.router.dispatch('all.domains.list', { accountId: id, jobId: 'big-job' }, appSender(progress))

@@ -41,15 +41,17 @@ describe('without a Secret Service', () => {
     const dir = mkdtempSync(join(tmpdir(), 'nokeyring-'))
     const script = join(dir, 'probe.mts')
     const modulePath = resolve('src/main/accounts/secret-store.ts')
+    const englishPath = resolve('tests/helpers/english.ts')
     writeFileSync(
       script,
       `import { KeytarSecretStore, loadKeytar } from ${JSON.stringify(modulePath)}
+import { english } from ${JSON.stringify(englishPath)}
 try {
   const store = new KeytarSecretStore(await loadKeytar(), 'hosting-admin-test-nokeyring')
   await store.set('x', 'secret-value-123')
   console.log(JSON.stringify({ stored: true }))
 } catch (err) {
-  console.log(JSON.stringify({ kind: err.kind, message: err.message }))
+  console.log(JSON.stringify({ kind: err.kind, message: english(err) }))
 }
 `,
     )

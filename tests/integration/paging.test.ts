@@ -3,7 +3,8 @@
  * readings of paging.max, plus order, progress, the concurrency bound and cancel.
  */
 import { describe, expect, it } from 'vitest'
-import { ApiError, createApiClient, listAllPages, type ListAllProgress } from '../../src/main/http'
+import { createApiClient, listAllPages, type ListAllProgress } from '../../src/main/http'
+import { AppError } from '../../src/main/app-error'
 import { startSandbox, type SandboxOptions } from '../../src/sandbox'
 
 const LIMIT = 50
@@ -145,6 +146,6 @@ describe('listAllPages against a service whose paging.max means nothing', () => 
 
   it('refuses a page that is not a list', async () => {
     const broken = async () => ({ results: { not: 'a list' } })
-    await expect(listAllPages(broken)).rejects.toBeInstanceOf(ApiError)
+    await expect(listAllPages(broken)).rejects.toBeInstanceOf(AppError)
   })
 })

@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { english } from '../helpers/english'
 import { ProfileStore } from '../../src/main/accounts/profile-store'
 import type { AccountProfile } from '../../src/shared/accounts'
 
@@ -49,11 +50,11 @@ describe('account profiles file', () => {
     const store = new ProfileStore(file)
     const data = await store.load()
     expect(data.accounts).toEqual([])
-    expect(store.problem?.message).toMatch(/could not be read/)
+    expect(english(store.problem!)).toMatch(/could not be read/)
     const moved = readdirSync(dir).find((f) => f.startsWith('accounts.json.corrupt-'))
     expect(moved).toBeDefined()
     expect(readFileSync(join(dir, moved!), 'utf8')).toBe('{"version": 1, "accounts": [ truncated')
-    expect(store.problem?.movedTo).toBe(join(dir, moved!))
+    expect(store.problem?.params.movedTo).toBe(join(dir, moved!))
     // Saving afterwards writes a new file and leaves the preserved one alone.
     await store.update((d) => d.accounts.push(profile(1)))
     expect(readFileSync(join(dir, moved!), 'utf8')).toBe('{"version": 1, "accounts": [ truncated')

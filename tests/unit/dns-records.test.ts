@@ -1,4 +1,5 @@
 import fc from 'fast-check'
+import { englishCode } from '../helpers/english'
 import { describe, expect, it } from 'vitest'
 import { editRecord, parse, recordKey, records, serialise, type RecordRow, type Row } from '../../src/shared/dns/records'
 import { applyPlan, isEmptyPlan, plan } from '../../src/shared/dns/plan'
@@ -87,7 +88,7 @@ describe('plan', () => {
 })
 
 describe('validation', () => {
-  const issuesOf = (text: string) => validateRows(parse(text)).map((i) => `${i.index}: ${i.message}`)
+  const issuesOf = (text: string) => validateRows(parse(text)).map((i) => `${i.index}: ${englishCode(i.code, i.params)}`)
 
   it('accepts a good zone', () => {
     expect(

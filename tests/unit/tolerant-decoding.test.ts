@@ -7,7 +7,7 @@ import {
   serverSchema,
   svcipOneOrManySchema,
 } from '../../src/shared/endpoints/decoders'
-import { endpoints } from '../../src/main/http'
+import { endpoints } from '../../src/shared/endpoints/table'
 
 describe('tolerant decoding of what the service answers', () => {
   it('ttl as a string (GET) or a number (after PUT)', () => {

@@ -6,7 +6,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { ENDPOINT_NAMES } from '../../src/main/http'
+import { ENDPOINT_NAMES } from '../../src/shared/endpoints/table'
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((f) => {

@@ -6,7 +6,8 @@
  */
 import { randomUUID } from 'node:crypto'
 import { createApiClient, type ApiClient } from '../http'
-import { ApiError } from '../http/errors'
+import { AppError } from '../app-error'
+import type { ErrorData } from '../../shared/errors'
 import {
   DEMO_ACCOUNT_ID,
   DEFAULT_TIMEOUT_MS,
@@ -24,9 +25,8 @@ export interface DemoBackend {
   close(): Promise<void>
 }
 
-export type ConnectionResult =
-  | { ok: true; message: string }
-  | { ok: false; kind: string; message: string; requestId?: string | undefined }
+/** Whether an account's URL and key work: yes, or the error the service gave. */
+export type ConnectionResult = { ok: true } | ({ ok: false } & ErrorData)
 
 export interface AccountServiceOptions {
   profiles: ProfileStore
@@ -70,13 +70,13 @@ export class AccountService {
   }
 
   /** Every account, the demo first; the demo is listed only while no other account exists, or when it is active. */
-  async list(): Promise<{ accounts: AccountView[]; activeId: string; problem?: string | undefined }> {
+  async list(): Promise<{ accounts: AccountView[]; activeId: string; problem?: ErrorData | undefined }> {
     const stored = this.opts.profiles.current.accounts
     const views: AccountView[] = []
     for (const p of stored) views.push({ ...p, demo: false, keyStorage: await this.keyStorage(p.id) })
     const activeId = this.activeId()
     views.unshift({ ...(await this.demoProfile()), demo: true, keyStorage: 'session' })
-    return { accounts: views, activeId, problem: this.opts.profiles.problem?.message }
+    return { accounts: views, activeId, problem: this.opts.profiles.problem }
   }
 
   /** The chosen account, or the demo when none is chosen or the chosen one is gone. */
@@ -95,7 +95,7 @@ export class AccountService {
 
   private profile(id: string): AccountProfile {
     const p = this.opts.profiles.find(id)
-    if (!p) throw new ApiError('no-account', 'That account no longer exists. Choose another account.')
+    if (!p) throw AppError.of('no-account', { code: 'account.notFound' })
     return p
   }
 
@@ -150,20 +150,20 @@ export class AccountService {
     try {
       const client = await this.client(id)
       await client.call('logs.list', { limit: 1 })
-      return { ok: true, message: 'Connected: the service accepted the key.' }
+      return { ok: true }
     } catch (err) {
-      if (err instanceof ApiError) return { ok: false, kind: err.kind, message: err.message, requestId: err.requestId }
+      if (err instanceof AppError) return { ok: false, ...err.toData() }
       throw err
     }
   }
 
   /** Whether the OS keychain works right now (it is probed with a harmless read). */
-  async keychainStatus(): Promise<{ available: boolean; message?: string | undefined }> {
+  async keychainStatus(): Promise<{ available: boolean; problem?: ErrorData | undefined }> {
     try {
       await (await this.opts.keychain()).get('__probe__')
       return { available: true }
     } catch (err) {
-      return { available: false, message: err instanceof ApiError ? err.message : 'The keychain is not available.' }
+      return { available: false, problem: err instanceof AppError ? err.toData() : { kind: 'keychain-unavailable', code: 'keychain.refused' } }
     }
   }
 
@@ -193,7 +193,7 @@ export class AccountService {
     if (fromSession) return fromSession
     const key = await (await this.opts.keychain()).get(id)
     if (!key) {
-      throw new ApiError('no-key', 'No API key is stored for this account. Enter the key in Accounts (Replace key).')
+      throw AppError.of('no-key', { code: 'account.noKey' })
     }
     this.inKeychain.add(id)
     return key
@@ -201,7 +201,7 @@ export class AccountService {
 
   private async storeKey(id: string, apiKey: string, storage: 'keychain' | 'session'): Promise<void> {
     const key = apiKey.trim()
-    if (!key) throw new ApiError('validation', 'The API key is empty.', { issues: [{ path: 'apiKey', message: 'is required' }] })
+    if (!key) throw AppError.invalid('account.keyEmpty', [{ path: 'apiKey', code: 'field.required' }])
     if (storage === 'session') {
       await this.session.set(id, key)
       this.inKeychain.delete(id)
@@ -223,7 +223,7 @@ export class AccountService {
   }
 
   private assertNotDemo(id: string): void {
-    if (id === DEMO_ACCOUNT_ID) throw new ApiError('validation', 'The demo account cannot be changed or removed.')
+    if (id === DEMO_ACCOUNT_ID) throw AppError.of('validation', { code: 'account.demoReadOnly' })
   }
 
   async close(): Promise<void> {

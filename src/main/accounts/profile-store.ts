@@ -10,6 +10,7 @@ import { readFile, rename, mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { z } from 'zod'
 import { accountProfileSchema, type AccountProfile } from '../../shared/accounts'
+import type { ErrorData } from '../../shared/errors'
 import { writeFileAtomic } from './atomic-file'
 
 const fileSchema = z.object({
@@ -19,11 +20,8 @@ const fileSchema = z.object({
 })
 export type AccountsFile = z.output<typeof fileSchema>
 
-export interface LoadProblem {
-  /** Where the unreadable file was moved. */
-  movedTo: string
-  message: string
-}
+/** An unreadable accounts file: what the user is told (params.movedTo says where it was kept). */
+export type LoadProblem = ErrorData & { params: { movedTo: string } }
 
 export class ProfileStore {
   private data: AccountsFile = { version: 1, activeId: null, accounts: [] }
@@ -37,15 +35,16 @@ export class ProfileStore {
     try {
       text = await readFile(this.file, 'utf8')
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return this.data
+      if (typeof err === 'object' && err !== null && 'code' in err && err.code === 'ENOENT') return this.data
       throw err
     }
-    let parsed: z.ZodSafeParseResult<AccountsFile>
+    let json: unknown
     try {
-      parsed = fileSchema.safeParse(JSON.parse(text))
+      json = JSON.parse(text)
     } catch {
-      parsed = { success: false, error: new z.ZodError([]) } as z.ZodSafeParseResult<AccountsFile>
+      json = undefined
     }
+    const parsed = fileSchema.safeParse(json)
     if (parsed.success) {
       this.data = parsed.data
       return this.data
@@ -53,10 +52,7 @@ export class ProfileStore {
     const stamp = new Date().toISOString().replace(/[:.]/g, '-')
     const movedTo = `${this.file}.corrupt-${stamp}`
     await rename(this.file, movedTo)
-    this.problem = {
-      movedTo,
-      message: `The accounts file could not be read, so the app started without accounts. The file was kept as ${movedTo}; API keys in the keychain are untouched.`,
-    }
+    this.problem = { kind: 'internal', code: 'accountsFile.unreadable', params: { movedTo } }
     return this.data
   }
 

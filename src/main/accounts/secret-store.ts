@@ -3,7 +3,7 @@
  * user chose it because no keychain is available, in memory for this session only.
  * Never on disk in plain text.
  */
-import { ApiError } from '../http/errors'
+import { AppError } from '../app-error'
 
 export interface SecretStore {
   get(accountId: string): Promise<string | undefined>
@@ -20,21 +20,18 @@ export interface KeytarLike {
   deletePassword(service: string, account: string): Promise<boolean>
 }
 
-export const KEYCHAIN_HELP =
-  'The system keychain is not available, so the API key cannot be stored safely. ' +
-  'On Linux, install and unlock a Secret Service (GNOME Keyring or KWallet) and make sure a D-Bus session is running; ' +
-  'on macOS and Windows, allow this app to use the keychain / Credential Manager. ' +
-  'Or choose “Keep the key for this session only”: it is held in memory and forgotten when the app quits.'
-
-/** Turns whatever the keychain threw into one clear error; the secret is never part of it. */
-export function keychainError(err: unknown): ApiError {
+/**
+ * Turns whatever the keychain threw into one clear error: why (a code the renderer words,
+ * with how to fix it), never the keychain's own text, which may hold anything.
+ */
+export function keychainError(err: unknown): AppError {
   const detail = err instanceof Error ? err.message : String(err)
-  const reason = /autolaunch D-Bus|DBUS_SESSION_BUS_ADDRESS|org\.freedesktop\.secrets|was not provided by any \.service/i.test(detail)
-    ? 'No Secret Service is reachable on D-Bus.'
+  const code = /autolaunch D-Bus|DBUS_SESSION_BUS_ADDRESS|org\.freedesktop\.secrets|was not provided by any \.service/i.test(detail)
+    ? 'keychain.noSecretService'
     : /locked|unlock|prompt|dismissed|denied|cancel/i.test(detail)
-      ? 'The keychain is locked or access was denied.'
-      : 'The keychain refused the request.'
-  return new ApiError('keychain-unavailable', `${reason} ${KEYCHAIN_HELP}`)
+      ? 'keychain.locked'
+      : 'keychain.refused'
+  return AppError.of('keychain-unavailable', { code })
 }
 
 export class KeytarSecretStore implements SecretStore {

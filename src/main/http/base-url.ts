@@ -1,9 +1,9 @@
 import { validateBaseUrl } from '../../shared/base-url'
-import { ApiError } from './errors'
+import { AppError } from '../app-error'
 
 /** The normalised base URL (no trailing slash), or a validation error. */
 export function checkBaseUrl(raw: string): string {
   const check = validateBaseUrl(raw)
-  if (!check.ok) throw new ApiError('validation', `The base URL ${check.reason}.`, { issues: [{ path: 'baseUrl', message: check.reason }] })
+  if (!check.ok) throw AppError.invalid('account.invalidBaseUrl', [{ path: 'baseUrl', code: check.code }])
   return check.url
 }

@@ -1,23 +1,32 @@
 /**
- * The API client: one generic, typed `call` driven by the endpoint table, plus
- * `listAll` for paged lists. Requests follow API-SPEC.md section 5.
+ * The HTTP client of the API: one generic, typed call driven by the endpoint table, plus
+ * listAll for paged lists. Requests follow API-SPEC.md section 5.
+ *
+ * Two ways in: `call` / `send` / `listAll` validate their input against the table (for
+ * callers inside the main process and tests); `callParsed` / `listAllParsed` take parameters
+ * that were already validated once, at the IPC boundary, and do not validate them again.
  */
 import { request, type Dispatcher } from 'undici'
 import {
   endpoints,
   paramLocation,
+  parseEndpointParams,
   type EndpointDef,
   type EndpointInput,
   type EndpointName,
+  type EndpointParams,
   type EndpointResult,
   type PagedEndpointName,
   type PagedInput,
   type PagedItem,
+  type PagedParams,
   type ServerKind,
 } from '../../shared/endpoints/table'
 import { errorBodySchema, pagingSchema, type Paging } from '../../shared/endpoints/decoders'
 import { kindForStatus } from '../../shared/errors'
-import { ACTION_HINTS, ApiError, DEFAULT_MESSAGES, redact } from './errors'
+import { parseWith } from '../../shared/field-issues'
+import { AppError } from '../app-error'
+import { redact } from './errors'
 import { checkBaseUrl } from './base-url'
 import { listAllPages, type ListAllOptions } from './paging'
 
@@ -63,6 +72,10 @@ export interface ApiClient {
   send<N extends EndpointName>(name: N, input: EndpointInput<N>, opts?: CallOptions): Promise<Envelope<EndpointResult<N>>>
   /** Every item of a paged list. */
   listAll<N extends PagedEndpointName>(name: N, input: PagedInput<N>, opts?: ListAllOptions): Promise<PagedItem<N>[]>
+  /** One operation with parameters validated already (at the IPC boundary). */
+  callParsed<N extends EndpointName>(name: N, params: EndpointParams<N>, opts?: CallOptions): Promise<EndpointResult<N>>
+  /** Every item of a paged list, with parameters validated already. */
+  listAllParsed<N extends PagedEndpointName>(name: N, params: PagedParams<N>, opts?: ListAllOptions): Promise<PagedItem<N>[]>
 }
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
@@ -142,38 +155,27 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     try {
       parsed = JSON.parse(text)
     } catch {
-      throw new ApiError('malformed-response', `${DEFAULT_MESSAGES['malformed-response']} (the body is not JSON)`, {
-        status,
-        requestId: headerId,
-      })
+      throw AppError.of('malformed-response', { code: 'http.notJson', status, requestId: headerId })
     }
     if (typeof parsed !== 'object' || parsed === null || !('results' in parsed)) {
-      throw new ApiError('malformed-response', `${DEFAULT_MESSAGES['malformed-response']} (no results member)`, {
-        status,
-        requestId: headerId,
-      })
+      throw AppError.of('malformed-response', { code: 'http.noResults', status, requestId: headerId })
     }
-    const env = parsed as { results: unknown; paging?: unknown; request_id?: unknown }
-    const requestId = typeof env.request_id === 'string' ? env.request_id : headerId
-    const results = def.result.safeParse(env.results)
-    if (!results.success) {
-      const first = results.error.issues[0]
-      const where = first ? first.path.join('.') || 'results' : 'results'
-      throw new ApiError('malformed-response', `${DEFAULT_MESSAGES['malformed-response']} (${where}: ${first?.message ?? 'invalid'})`, {
-        status,
-        requestId,
-      })
+    const requestId = 'request_id' in parsed && typeof parsed.request_id === 'string' ? parsed.request_id : headerId
+    const results = parseWith(def.result, parsed.results)
+    if (!results.ok) {
+      const field = results.issues[0]?.path || 'results'
+      throw AppError.of('malformed-response', { code: 'http.badField', params: { field }, status, requestId })
     }
-    const envelope: Envelope<unknown> = { results: results.data }
+    const envelope: Envelope<unknown> = { results: results.value }
     if (requestId !== undefined) envelope.requestId = requestId
-    if (env.paging !== undefined) {
-      const paging = pagingSchema.safeParse(env.paging)
+    if ('paging' in parsed && parsed.paging !== undefined) {
+      const paging = pagingSchema.safeParse(parsed.paging)
       if (paging.success) envelope.paging = paging.data
     }
     return envelope
   }
 
-  function statusError(status: number, text: string, headerId: string | undefined): ApiError {
+  function statusError(status: number, text: string, headerId: string | undefined): AppError {
     const kind = kindForStatus(status)
     let message: string | undefined
     let requestId = headerId
@@ -190,48 +192,45 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     } catch {
       // Not JSON (a proxy's HTML page, say): the default wording for the status stands.
     }
-    const hint = ACTION_HINTS[kind]
-    const text400 = message ? `${redact(message, apiKey).slice(0, 2000)}${hint ? ` ${hint}` : ''}` : DEFAULT_MESSAGES[kind]
-    const opts: { status: number; requestId?: string } = { status }
-    if (requestId !== undefined) opts.requestId = requestId
-    return new ApiError(kind, text400, opts)
+    // The service's own words, kept apart from ours; never the key.
+    const serviceMessage = message ? redact(message, apiKey).slice(0, 2000) : undefined
+    return AppError.of(kind, { status, serviceMessage, requestId })
   }
 
-  function transportError(err: unknown, signal: AbortSignal): ApiError {
-    if (err instanceof ApiError) return err
+  function transportError(err: unknown, signal: AbortSignal): AppError {
+    if (err instanceof AppError) return err
     if (signal.aborted) {
       const reason: unknown = signal.reason
-      if (reason instanceof ApiError) return reason
-      return new ApiError('cancelled', DEFAULT_MESSAGES.cancelled)
+      if (reason instanceof AppError) return reason
+      return AppError.of('cancelled')
     }
-    const code = typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : ''
+    const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : ''
     const detail = err instanceof Error ? redact(err.message, apiKey) : ''
-    return new ApiError('network', `${DEFAULT_MESSAGES.network}${code || detail ? ` (${[code, detail].filter(Boolean).join(': ')})` : ''}`)
+    return AppError.of('network', { code: 'http.network', params: { detail: [code, detail].filter(Boolean).join(': ') } })
   }
 
-  async function send<N extends EndpointName>(
+  async function send<N extends EndpointName>(name: N, input: EndpointInput<N>, opts: CallOptions = {}): Promise<Envelope<EndpointResult<N>>> {
+    const params = parseEndpointParams(name, input)
+    if (!params.ok) throw AppError.invalid('request.invalid', params.issues, { operation: name })
+    return sendParsed(name, params.value, opts)
+  }
+
+  async function sendParsed<N extends EndpointName>(
     name: N,
-    input: EndpointInput<N>,
+    params: EndpointParams<N>,
     opts: CallOptions = {},
   ): Promise<Envelope<EndpointResult<N>>> {
     const def: EndpointDef = endpoints[name]
-    const params = def.params.safeParse(input)
-    if (!params.success) {
-      const issues = params.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))
-      throw new ApiError('validation', `Invalid ${name} request: ${issues.map((i) => `${i.path || 'input'} ${i.message}`).join('; ')}`, {
-        issues,
-      })
-    }
-    const { url, json } = buildRequest(def, params.data as Record<string, unknown>)
+    const { url, json } = buildRequest(def, params)
 
     // One controller per call: aborted by the caller's signal or by the total time-out,
     // with the reason telling which.
     const controller = new AbortController()
-    const onCallerAbort = () => controller.abort(new ApiError('cancelled', DEFAULT_MESSAGES.cancelled))
+    const onCallerAbort = () => controller.abort(AppError.of('cancelled'))
     if (opts.signal?.aborted) onCallerAbort()
     opts.signal?.addEventListener('abort', onCallerAbort, { once: true })
     const timer = setTimeout(
-      () => controller.abort(new ApiError('timeout', `${DEFAULT_MESSAGES.timeout} (limit ${Math.round(timeoutMs / 1000)} s)`)),
+      () => controller.abort(AppError.of('timeout', { code: 'http.timeout', params: { seconds: Math.round(timeoutMs / 1000) } })),
       timeoutMs,
     )
     try {
@@ -241,7 +240,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           if (controller.signal.aborted) throw transportError(null, controller.signal)
           return (await attempt(def, url, json, controller.signal)) as Envelope<EndpointResult<N>>
         } catch (err) {
-          const e = err instanceof ApiError ? err : transportError(err, controller.signal)
+          const e = err instanceof AppError ? err : transportError(err, controller.signal)
           if (i + 1 >= attempts || !RETRYABLE_KINDS.has(e.kind)) throw e
           await backoff(retry.baseDelayMs * 2 ** i, controller.signal)
         }
@@ -252,16 +251,27 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
   }
 
+  function listAllParsed<N extends PagedEndpointName>(name: N, params: PagedParams<N>, opts: ListAllOptions = {}): Promise<PagedItem<N>[]> {
+    // Each page is the validated parameters plus the paging members; TypeScript cannot see
+    // that an Omit<> put back together is the whole again, hence the one assertion here.
+    const pageParams = (page: number, limit: number) => ({ ...params, page, limit }) as EndpointParams<N>
+    return listAllPages((page, limit, signal) => sendParsed(name, pageParams(page, limit), { signal }), opts) as Promise<PagedItem<N>[]>
+  }
+
   return {
     send,
     async call(name, input, opts) {
       return (await send(name, input, opts)).results
     },
-    listAll(name, input, opts = {}) {
-      return listAllPages((page, limit, signal) => send(name, { ...input, page, limit } as EndpointInput<typeof name>, { signal }), opts) as Promise<
-        PagedItem<typeof name>[]
-      >
+    async callParsed(name, params, opts) {
+      return (await sendParsed(name, params, opts)).results
     },
+    listAll(name, input, opts = {}) {
+      const params = parseEndpointParams(name, input)
+      if (!params.ok) return Promise.reject(AppError.invalid('request.invalid', params.issues, { operation: name }))
+      return listAllParsed(name, params.value, opts)
+    },
+    listAllParsed,
   }
 }
 
@@ -273,7 +283,7 @@ async function readBody(res: Dispatcher.ResponseData, maxBytes: number): Promise
     size += buf.length
     if (size > maxBytes) {
       res.body.destroy()
-      throw new ApiError('malformed-response', `The response was larger than ${maxBytes} bytes.`)
+      throw AppError.of('malformed-response', { code: 'http.tooLarge', params: { bytes: maxBytes } })
     }
     chunks.push(buf)
   }
@@ -289,7 +299,7 @@ function backoff(ms: number, signal: AbortSignal): Promise<void> {
     }, jittered)
     const onAbort = () => {
       clearTimeout(t)
-      reject(signal.reason instanceof ApiError ? signal.reason : new ApiError('cancelled', DEFAULT_MESSAGES.cancelled))
+      reject(signal.reason instanceof AppError ? signal.reason : AppError.of('cancelled'))
     }
     signal.addEventListener('abort', onAbort, { once: true })
   })

@@ -7,7 +7,7 @@
  * we expected comes back full: then we keep reading further pages, a batch at a
  * time, until one comes back short. So no item is lost under either reading.
  */
-import { ApiError, DEFAULT_MESSAGES } from './errors'
+import { AppError } from '../app-error'
 import type { Envelope } from './client'
 
 export interface ListAllProgress {
@@ -40,7 +40,7 @@ export async function listAllPages(fetchPage: FetchPage, opts: ListAllOptions = 
 
   // One controller for the whole listing: the caller's cancel or the first failure stops every page.
   const controller = new AbortController()
-  const onCallerAbort = () => controller.abort(new ApiError('cancelled', DEFAULT_MESSAGES.cancelled))
+  const onCallerAbort = () => controller.abort(AppError.of('cancelled'))
   if (opts.signal?.aborted) onCallerAbort()
   opts.signal?.addEventListener('abort', onCallerAbort, { once: true })
 
@@ -54,9 +54,7 @@ export async function listAllPages(fetchPage: FetchPage, opts: ListAllOptions = 
   const load = async (page: number, limit: number): Promise<unknown[]> => {
     const env = await fetchPage(page, limit, controller.signal)
     if (!Array.isArray(env.results)) {
-      throw new ApiError('malformed-response', `${DEFAULT_MESSAGES['malformed-response']} (page ${page} is not a list)`, {
-        requestId: env.requestId,
-      })
+      throw AppError.of('malformed-response', { code: 'http.notAList', params: { page }, requestId: env.requestId })
     }
     pages[page - 1] = env.results
     if (env.results.length < limit) endPage = Math.min(endPage, page)
@@ -87,9 +85,7 @@ export async function listAllPages(fetchPage: FetchPage, opts: ListAllOptions = 
   try {
     const first = await fetchPage(1, pageSize, controller.signal)
     if (!Array.isArray(first.results)) {
-      throw new ApiError('malformed-response', `${DEFAULT_MESSAGES['malformed-response']} (the list is not a list)`, {
-        requestId: first.requestId,
-      })
+      throw AppError.of('malformed-response', { code: 'http.notAList', params: { page: 1 }, requestId: first.requestId })
     }
     pages[0] = first.results
     loadedItems = first.results.length
@@ -124,7 +120,7 @@ export async function listAllPages(fetchPage: FetchPage, opts: ListAllOptions = 
   }
 }
 
-function abortReason(signal: AbortSignal): ApiError {
+function abortReason(signal: AbortSignal): AppError {
   const reason: unknown = signal.reason
-  return reason instanceof ApiError ? reason : new ApiError('cancelled', DEFAULT_MESSAGES.cancelled)
+  return reason instanceof AppError ? reason : AppError.of('cancelled')
 }

@@ -1,20 +1,26 @@
 /**
  * BIND zone files to and from the records model, for the common record types. Anything
- * that cannot be converted is named in a report rather than dropped silently.
+ * that cannot be converted is named in a report (codes with the line concerned) rather than
+ * dropped silently.
  */
+import type { Finding } from '../validation'
 import { KNOWN_TYPES, type KnownType, type RecordRow, type Row } from './records'
+
+export const BIND_CODES = ['bind.notExported', 'bind.directive', 'bind.outsideZone', 'bind.soa', 'bind.unsupportedType'] as const
+export type BindCode = (typeof BIND_CODES)[number]
+export type BindNote = Finding<BindCode>
 
 export interface BindExport {
   text: string
-  /** Lines of the records that could not be written as BIND records. */
-  report: string[]
+  /** The records that could not be written as BIND records. */
+  report: BindNote[]
 }
 
 export interface BindImport {
   rows: RecordRow[]
   /** The zone's TTL ($TTL or the first record TTL), if it had one. */
   ttl: number | undefined
-  report: string[]
+  report: BindNote[]
 }
 
 const quote = (s: string) => (/^".*"$/.test(s) ? s : `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`)
@@ -33,12 +39,12 @@ function bindValue(r: RecordRow): string {
 }
 
 export function toBind(rows: Row[], origin: string, ttl = 3600): BindExport {
-  const report: string[] = []
+  const report: BindNote[] = []
   const lines = [`$ORIGIN ${origin.replace(/\.$/, '')}.`, `$TTL ${ttl}`]
   for (const r of rows) {
     if (r.kind === 'raw') {
       if (r.reason === 'unknown') {
-        report.push(`Not exported (not understood): ${r.text.trim()}`)
+        report.push({ code: 'bind.notExported', params: { line: r.text.trim() } })
         lines.push(`; not exported: ${r.text.trim()}`)
       }
       continue
@@ -99,7 +105,7 @@ export function fromBind(text: string, defaultOrigin: string): BindImport {
   let ttl: number | undefined
   let lastName = '@'
   const rows: RecordRow[] = []
-  const report: string[] = []
+  const report: BindNote[] = []
 
   const relative = (name: string): string | undefined => {
     if (name === '@') return '@'
@@ -123,7 +129,7 @@ export function fromBind(text: string, defaultOrigin: string): BindImport {
       continue
     }
     if (t[0]?.startsWith('$')) {
-      report.push(`Directive not supported: ${line.trim()}`)
+      report.push({ code: 'bind.directive', params: { line: line.trim() } })
       continue
     }
     let i = 0
@@ -142,15 +148,15 @@ export function fromBind(text: string, defaultOrigin: string): BindImport {
     lastName = name
     const host = relative(name)
     if (host === undefined) {
-      report.push(`Outside the zone ${origin}, not imported: ${line.trim()}`)
+      report.push({ code: 'bind.outsideZone', params: { origin, line: line.trim() } })
       continue
     }
     if (type === 'soa') {
-      report.push('The SOA record is managed by the service; not imported.')
+      report.push({ code: 'bind.soa' })
       continue
     }
     if (!(KNOWN_TYPES as readonly string[]).includes(type) || rdata.length === 0) {
-      report.push(`Record type ${type.toUpperCase() || '(none)'} is not supported; not imported: ${line.trim()}`)
+      report.push({ code: 'bind.unsupportedType', params: { type: type.toUpperCase() || '-', line: line.trim() } })
       continue
     }
     let value: string

@@ -56,8 +56,11 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE'
 export type ParamLocation = 'path' | 'query' | 'body'
 
 import { SERVER_KINDS } from '../constants'
+import { parseWith, type Parsed } from '../field-issues'
+import { ENDPOINT_NAMES, PAGED_ENDPOINT_NAMES, type EndpointName, type PagedEndpointName } from './names'
 export { SERVER_KINDS } from '../constants'
 export type { ServerKind } from '../constants'
+export { ENDPOINT_NAMES, PAGED_ENDPOINT_NAMES, type EndpointName, type PagedEndpointName }
 
 export interface EndpointDef<P extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
   method: HttpMethod
@@ -75,17 +78,15 @@ export interface EndpointDef<P extends z.ZodType = z.ZodType, R extends z.ZodTyp
   retry: 'safe' | 'never'
   /** Costs money, changes ownership or cannot be undone: always confirmed by the user. */
   confirm: boolean
-  /** Where the spec leaves something open, what this table chose. */
-  note?: string
 }
 
 // ------------------------------------------------------------ parameter pieces
 
 const positiveInt = z.number().int().positive()
 /** Path id: the spec types webid and vipid as integers in paths. */
-const id = z.union([positiveInt, z.string().regex(/^\d+$/, 'must be a number')]).transform((v) => Number(v))
+const id = z.union([positiveInt, z.string().regex(/^\d+$/, 'field.number')]).transform((v) => Number(v))
 /** {domain} accepts the numeric id or the name. */
-const domainRef = z.union([positiveInt, z.string().trim().min(1, 'is required').max(253)]).transform((v) => String(v))
+const domainRef = z.union([positiveInt, z.string().trim().min(1, 'field.required').max(253)]).transform((v) => String(v))
 const kind = z.enum(SERVER_KINDS)
 const flag = z.union([z.literal(0), z.literal(1)])
 const pageQuery = {
@@ -114,7 +115,7 @@ export const dsRecordInput = z.object({
   keytag: z.number().int().min(0).max(65535),
   alg: z.number().int().min(0).max(255),
   digesttype: z.number().int().min(0).max(255),
-  digest: z.string().regex(/^[0-9a-fA-F]*$/, 'must be hexadecimal').max(256),
+  digest: z.string().regex(/^[0-9a-fA-F]*$/, 'field.hex').max(256),
 })
 
 // ------------------------------------------------------------ builders
@@ -122,7 +123,6 @@ export const dsRecordInput = z.object({
 interface Options {
   where?: Record<string, ParamLocation>
   confirm?: boolean
-  note?: string
 }
 
 function read<S extends z.ZodRawShape, R extends z.ZodType>(path: string, params: S, result: R, opts: Options = {}) {
@@ -135,7 +135,6 @@ function read<S extends z.ZodRawShape, R extends z.ZodType>(path: string, params
     paged: false as const,
     retry: 'safe' as const,
     confirm: false,
-    note: opts.note,
   } satisfies EndpointDef
 }
 
@@ -160,7 +159,6 @@ function write<S extends z.ZodRawShape, R extends z.ZodType>(
     paged: false,
     retry: 'never' as const,
     confirm: opts.confirm ?? false,
-    note: opts.note,
   } satisfies EndpointDef
 }
 
@@ -187,12 +185,13 @@ export const endpoints = {
   'servers.get': read('/{kind}/{webid}', { kind, webid: id }, serverSchema),
   'servers.expiration.list': readPaged('/{kind}/expiration', { kind, ...pageQuery }, serverExpirationSchema),
   'servers.expiration.get': read('/{kind}/{webid}/expiration', { kind, webid: id }, serverExpirationSchema),
+  // Bounds of months are not in the spec; 1 to 120 is enforced here.
   'servers.expiration.extend': write(
     'PUT',
     '/{kind}/{webid}/expiration',
     { kind, webid: id, months: positiveInt.max(120) },
     serverExpirationSchema,
-    { confirm: true, note: 'Bounds of months are not in the spec; 1 to 120 is enforced here.' },
+    { confirm: true },
   ),
   'servers.autorenew.list': readPaged('/{kind}/autorenew', { kind, ...pageQuery }, serverAutorenewSchema),
   'servers.autorenew.get': read('/{kind}/{webid}/autorenew', { kind, webid: id }, serverAutorenewSchema),
@@ -203,16 +202,17 @@ export const endpoints = {
     serverAutorenewSchema,
   ),
   'servers.resource.get': read('/{kind}/{webid}/resource', { kind, webid: id }, serverResourceSchema),
+  // The answer carries webid, webname and only the changed allocation field.
   'servers.resource.set': write(
     'PUT',
     '/{kind}/{webid}/resource',
     { kind, webid: id, type: z.enum(RESOURCE_FIELDS), num: z.number().int().min(0) },
     serverResourceSchema.partial().required({ webid: true }),
-    { note: 'The answer carries webid, webname and only the changed allocation field.' },
   ),
 
   // Svcips
   'svcips.list': readPaged('/svcips', pageQuery, svcipSchema),
+  // An array of servers registers several at once; the answer is then an array.
   'svcips.register': write(
     'POST',
     '/svcips',
@@ -221,12 +221,11 @@ export const endpoints = {
       region: z.enum(SVCIP_REGIONS),
     },
     svcipOneOrManySchema,
-    { confirm: true, note: 'An array of servers registers several at once; the answer is then an array.' },
+    { confirm: true },
   ),
   'svcips.get': read('/svcips/{vipid}', { vipid: id }, svcipSchema),
-  'svcips.expiration.list': read('/svcips/expiration', {}, list(svcipExpirationSchema), {
-    note: 'No paging object is shown for this list.',
-  }),
+  // No paging object is shown for this list.
+  'svcips.expiration.list': read('/svcips/expiration', {}, list(svcipExpirationSchema)),
   'svcips.expiration.get': read('/svcips/{vipid}/expiration', { vipid: id }, svcipExpirationSchema),
   'svcips.expiration.extend': write(
     'PUT',
@@ -269,9 +268,9 @@ export const endpoints = {
     { confirm: true },
   ),
   'domains.get': read('/domains/{domain}', { domain: domainRef }, domainSchema),
+  // Removes the domain from the account only; it stays registered until it expires.
   'domains.remove': write('DELETE', '/domains/{domain}', { domain: domainRef }, domainRefSchema, {
     confirm: true,
-    note: 'Removes the domain from the account only; it stays registered until it expires.',
   }),
   'domains.transfer.list': readPaged('/domains/transfer', orderedPageQuery, transferRequestSchema),
   'domains.transfer.listForDomain': readPaged(
@@ -307,16 +306,13 @@ export const endpoints = {
   ),
   'domains.expiration.list': readPaged('/domains/expiration', orderedPageQuery, domainExpirationSchema),
   'domains.expiration.get': read('/domains/{domain}/expiration', { domain: domainRef }, domainExpirationSchema),
+  // The spec does not show where `domain` goes; this table sends it in the JSON body.
   'domains.expiration.renew': write(
     'PUT',
     '/domains/expiration',
     { domain: domainRef, years: z.number().int().min(1).max(9) },
     domainExpirationSchema,
-    {
-      confirm: true,
-      where: { domain: 'body' },
-      note: 'The spec does not show where `domain` goes; this table sends it in the JSON body.',
-    },
+    { confirm: true, where: { domain: 'body' } },
   ),
   'domains.autorenew.list': readPaged('/domains/autorenew', orderedPageQuery, domainAutorenewSchema),
   'domains.autorenew.get': read('/domains/{domain}/autorenew', { domain: domainRef }, domainAutorenewSchema),
@@ -326,9 +322,8 @@ export const endpoints = {
     { domain: domainRef, autorenew_all: flag.optional(), autorenew_domain: flag.optional() },
     domainAutorenewSchema,
   ),
-  'domains.transferlock.list': readPaged('/domains/transferlock', orderedPageQuery, transferLockSchema, {
-    note: 'The spec does not show this list’s method and path; GET /domains/transferlock follows the other lists.',
-  }),
+  // The spec does not show this list’s method and path; GET /domains/transferlock follows the other lists.
+  'domains.transferlock.list': readPaged('/domains/transferlock', orderedPageQuery, transferLockSchema),
   'domains.transferlock.get': read('/domains/{domain}/transferlock', { domain: domainRef }, transferLockSchema),
   'domains.transferlock.set': write(
     'PUT',
@@ -338,15 +333,13 @@ export const endpoints = {
   ),
   'domains.whois.list': readPaged('/domains/whois', orderedPageQuery, whoisSchema),
   'domains.whois.get': read('/domains/{domain}/whois', { domain: domainRef }, whoisSchema),
+  // The spec does not show where `domain` goes; this table sends it in the JSON body.
   'domains.whois.set': write(
     'PUT',
     '/domains/whois',
     { domain: domainRef, whois_proxy: flag.optional(), contact: contactInput.optional() },
     whoisSchema,
-    {
-      where: { domain: 'body' },
-      note: 'The spec does not show where `domain` goes; this table sends it in the JSON body.',
-    },
+    { where: { domain: 'body' } },
   ),
   'domains.nameserver.list': readPaged('/domains/nameserver', orderedPageQuery, nameserverSchema),
   'domains.nameserver.get': read('/domains/{domain}/nameserver', { domain: domainRef }, nameserverSchema),
@@ -419,22 +412,22 @@ export const endpoints = {
   ),
 
   // Domain search
+  // domainnames is a comma-separated list.
   'domainsearch.check': read(
     '/domainsearch',
     { domainnames: z.string().trim().min(1).max(10_000) },
     list(availabilitySchema),
-    { note: 'domainnames is a comma-separated list.' },
   ),
 
   // Free DNS
   'freedns.list': readPaged('/freedns', orderedPageQuery, freeDnsSettingSchema),
   'freedns.get': read('/freedns/{domain}', { domain: domainRef }, freeDnsSettingSchema),
+  // A provisional registration; a final registration is required afterwards. Allowed auth values are not shown.
   'freedns.register': write(
     'POST',
     '/freedns',
     { sld: z.string().trim().min(1).max(63), tld: z.string().trim().min(1).max(63), auth: z.string().trim().min(1).max(32) },
     freeDnsSettingSchema,
-    { note: 'A provisional registration; a final registration is required afterwards. Allowed auth values are not shown.' },
   ),
   'freedns.set': write(
     'PUT',
@@ -456,27 +449,29 @@ export const endpoints = {
   // Logs
   'logs.list': readPaged('/logs', orderedPageQuery, logEntrySchema),
   'logs.get': read('/logs/{request_id}', { request_id: z.string().trim().min(1).max(128) }, logEntrySchema),
-} as const
+} as const satisfies Record<EndpointName, EndpointDef>
 
 export type Endpoints = typeof endpoints
-export type EndpointName = keyof Endpoints
-export const ENDPOINT_NAMES = Object.keys(endpoints) as EndpointName[]
+
+// The plain name lists (names.ts) and the table agree: `satisfies` above refuses a missing or
+// extra operation, and this refuses a paged list that is not listed as paged, or the reverse.
+type PagedInTable = { [N in EndpointName]: Endpoints[N]['paged'] extends true ? N : never }[EndpointName]
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+const pagedListsAgree: Same<PagedInTable, PagedEndpointName> = true
+void pagedListsAgree
 
 /** What a caller passes to an endpoint (before validation). */
 export type EndpointInput<N extends EndpointName> = z.input<Endpoints[N]['params']>
+/** An endpoint's parameters once validated (ids as numbers, names trimmed). */
+export type EndpointParams<N extends EndpointName> = z.output<Endpoints[N]['params']>
 /** What an endpoint's `results` decode to. */
 export type EndpointResult<N extends EndpointName> = z.output<Endpoints[N]['result']>
-
-/** Names of the paged list endpoints. */
-export type PagedEndpointName = {
-  [N in EndpointName]: Endpoints[N]['paged'] extends true ? N : never
-}[EndpointName]
 /** Item type of a paged list. */
 export type PagedItem<N extends PagedEndpointName> = EndpointResult<N> extends readonly (infer T)[] ? T : never
 /** Input of a paged list, without the paging members that listAll controls. */
 export type PagedInput<N extends PagedEndpointName> = Omit<EndpointInput<N>, 'limit' | 'page'>
-
-export const PAGED_ENDPOINT_NAMES = ENDPOINT_NAMES.filter((n) => endpoints[n].paged) as PagedEndpointName[]
+/** A paged list's parameters once validated, without the paging members that listAll sets. */
+export type PagedParams<N extends PagedEndpointName> = Omit<EndpointParams<N>, 'limit' | 'page'>
 
 const PATH_PARAM = /\{(\w+)\}/g
 
@@ -491,4 +486,14 @@ export function paramLocation(def: Pick<EndpointDef, 'method' | 'path' | 'where'
   if (explicit) return explicit
   if (pathParamNames(def.path).includes(name)) return 'path'
   return def.method === 'GET' || def.method === 'DELETE' ? 'query' : 'body'
+}
+
+/**
+ * Validates an operation's parameters against its schema, once. The result is typed by the
+ * operation: TypeScript cannot follow a generic name into the table, so the link between
+ * `EndpointParams<N>` and the schema it is derived from is stated here, in one place.
+ */
+export function parseEndpointParams<N extends EndpointName>(name: N, input: unknown): Parsed<EndpointParams<N>> {
+  const schema: z.ZodType = endpoints[name].params
+  return parseWith(schema, input) as Parsed<EndpointParams<N>>
 }

@@ -1,9 +1,10 @@
 /**
- * Builds `window.api` from the contract over any transport. The preload uses it with
- * ipcRenderer; the end-to-end bridge uses it with a Playwright binding. One builder,
- * so the two cannot drift.
+ * Builds `window.api` from the channel list over any transport. The preload uses it with
+ * ipcRenderer; the end-to-end bridge uses it with a Playwright binding. One builder, so the
+ * two cannot drift. Plain code with no library: it is most of what the preload bundles.
  */
-import { CHANNEL_NAMES, type ChannelName, type Progress, type Result, type WindowApi } from './contract'
+import { CHANNEL_NAMES, type ChannelName } from './channels'
+import type { Progress, Result, WindowApi } from './contract'
 
 export interface Transport {
   invoke(channel: ChannelName, payload: unknown): Promise<unknown>
@@ -36,5 +37,6 @@ export function buildApi(transport: Transport): WindowApi {
         }
       : (payload: unknown) => transport.invoke(channel, payload) as Promise<Result<unknown>>
   }
+  // The nested object is built from the same names the WindowApi type is built from.
   return root as unknown as WindowApi
 }

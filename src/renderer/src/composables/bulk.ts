@@ -4,14 +4,9 @@
  * the API client never retries a write either.
  */
 import { reactive } from 'vue'
-import type { Result } from '../bridge'
+import type { ErrorData, Result } from '../bridge'
 
-export interface BulkResult {
-  item: string
-  ok: boolean
-  message: string
-  requestId?: string | undefined
-}
+export type BulkResult = { item: string; ok: true; message: string } | { item: string; ok: false; error: ErrorData }
 
 export function bulkRunner() {
   const state = reactive({ running: false, done: 0, total: 0, results: [] as BulkResult[], cancelled: false })
@@ -26,7 +21,7 @@ export function bulkRunner() {
         const i = next++
         const item = items[i] as string
         const r = await op(item)
-        results[i] = r.ok ? { item, ok: true, message: describe(r.value) } : { item, ok: false, message: r.error.message, requestId: r.error.requestId }
+        results[i] = r.ok ? { item, ok: true, message: describe(r.value) } : { item, ok: false, error: r.error }
         state.done++
       }
     }

@@ -6,10 +6,10 @@ export const useAccountsStore = defineStore('accounts', {
   state: () => ({
     accounts: [] as AccountView[],
     activeId: '' as string,
-    problem: undefined as string | undefined,
+    problem: undefined as ErrorData | undefined,
     loading: false,
     error: undefined as ErrorData | undefined,
-    keychain: undefined as { available: boolean; message?: string | undefined } | undefined,
+    keychain: undefined as { available: boolean; problem?: ErrorData | undefined } | undefined,
   }),
   getters: {
     active: (s): AccountView | undefined => s.accounts.find((a) => a.id === s.activeId),

@@ -1,6 +1,5 @@
 import { defineStore } from 'pinia'
-import { locale, setLocale } from '../i18n'
-import type { Locale } from '../../../shared/messages'
+import { locale, setLocale, type Locale } from '../i18n'
 
 export const useSettingsStore = defineStore('settings', {
   getters: {
@@ -8,7 +7,7 @@ export const useSettingsStore = defineStore('settings', {
   },
   actions: {
     setLocale(l: Locale) {
-      setLocale(l)
+      return setLocale(l)
     },
   },
 })

@@ -1,0 +1,39 @@
+/**
+ * One channel's handler: how its payload is validated and what runs with the result. The
+ * payload is parsed here, once; `run` receives the parsed value and nothing parses it again.
+ */
+import type { Parsed } from '../../shared/field-issues'
+import type { Progress } from '../../shared/ipc/contract'
+import { AppError } from '../app-error'
+
+export interface Sender {
+  /** URL of the frame that sent the message. */
+  url: string
+  /** Sends a progress event back to that page. */
+  sendProgress(p: Progress): void
+}
+
+export interface ChannelHandler<Payload, Result> {
+  /** Validates the payload, then runs the handler with the parsed value. */
+  invoke(raw: unknown, sender: Sender): Promise<Result>
+  /** The payload type, for checking handlers against the contract; never set. */
+  readonly payloadType?: Payload
+}
+
+export function defineChannel<Payload, Result>(
+  parse: (raw: unknown) => Parsed<Payload>,
+  run: (payload: Payload, sender: Sender) => Promise<Result>,
+): ChannelHandler<Payload, Result> {
+  return {
+    async invoke(raw, sender) {
+      const parsed = parse(raw)
+      if (!parsed.ok) throw AppError.invalid('ipc.invalidPayload', parsed.issues)
+      return run(parsed.value, sender)
+    },
+  }
+}
+
+/** A payload that is a plain object, for taking it apart before validation. */
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}

@@ -1,0 +1,76 @@
+/**
+ * Translation and locale-aware formatting for the renderer. English is bundled; Japanese is
+ * loaded on demand the first time it is chosen (main.ts waits for the saved language before
+ * the first paint, so no screen shows in the wrong language).
+ */
+import { ref, shallowRef } from 'vue'
+import type { ErrorData } from '../../../shared/errors'
+import type { Catalogue, Locale, MessageKey } from './catalogue'
+import type { Params } from './format'
+import { en } from './locales/en'
+import { describeError, translate, translateCode, type ErrorText } from './translate'
+
+export type { Locale, MessageKey } from './catalogue'
+export { LOCALES } from './catalogue'
+
+const STORAGE_KEY = 'hosting-admin.locale'
+
+const loaders: Record<Locale, () => Promise<Catalogue>> = {
+  en: async () => en,
+  ja: async () => (await import('./locales/ja')).ja,
+}
+
+function savedLocale(): Locale {
+  const saved = localStorage.getItem(STORAGE_KEY)
+  if (saved === 'en' || saved === 'ja') return saved
+  return navigator.language.toLowerCase().startsWith('ja') ? 'ja' : 'en'
+}
+
+export const locale = ref<Locale>('en')
+const catalogue = shallowRef<Catalogue>(en)
+
+/** Switches the language (loading its catalogue first) and remembers the choice. */
+export async function setLocale(l: Locale): Promise<void> {
+  const next = await loaders[l]()
+  catalogue.value = next
+  locale.value = l
+  localStorage.setItem(STORAGE_KEY, l)
+  document.documentElement.lang = l
+}
+
+/** The language saved last time (or the system's), loaded before the app mounts. */
+export function loadSavedLocale(): Promise<void> {
+  return setLocale(savedLocale())
+}
+
+export function t(key: MessageKey, params?: Params): string {
+  return translate(catalogue.value, locale.value, key, params)
+}
+
+/** A code from outside the renderer (an error, a validator, the BIND report). */
+export function tCode(code: string, params?: Params): string {
+  return translateCode(catalogue.value, locale.value, code, params)
+}
+
+export function errorText(error: ErrorData): ErrorText {
+  return describeError(catalogue.value, locale.value, error)
+}
+
+const intlLocale = () => (locale.value === 'ja' ? 'ja-JP' : 'en')
+
+/** YYYY-MM-DD from the service, shown in the user's locale; other text is shown as it is. */
+export function formatDate(value: string | undefined): string {
+  if (!value) return '—'
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value)
+  if (!m) return value
+  const d = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]))
+  return new Intl.DateTimeFormat(intlLocale(), { dateStyle: 'medium' }).format(d)
+}
+
+/** Adds months to a YYYY-MM-DD date (for "about" previews in confirmations). */
+export function addMonthsIso(value: string, months: number): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value)
+  if (!m) return value
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1 + months, Number(m[3])))
+  return d.toISOString().slice(0, 10)
+}

@@ -1,0 +1,18 @@
+/**
+ * What an English-speaking user reads for an error or a finding: the renderer's own
+ * catalogue and formatter, in the order the error banner shows them (our text, the fields
+ * concerned, then the service's own words).
+ */
+import type { ErrorData } from '../../src/shared/errors'
+import { AppError } from '../../src/main/app-error'
+import { en } from '../../src/renderer/src/i18n/locales/en'
+import { describeError, translateCode } from '../../src/renderer/src/i18n/translate'
+
+export function english(error: ErrorData | AppError): string {
+  const e = describeError(en, 'en', error instanceof AppError ? error.toData() : error)
+  return [e.text, ...e.issues, e.serviceMessage].filter(Boolean).join(' ')
+}
+
+export function englishCode(code: string, params?: Record<string, string | number>): string {
+  return translateCode(en, 'en', code, params)
+}
