@@ -1,56 +1,34 @@
 /**
  * A local, stateful stand-in for the whole API, over real HTTP on loopback.
  * Used by the built-in demo account, every test and the benchmarks.
+ *
+ * This module is the sandbox's public face: its options, what a running sandbox offers,
+ * and starting and stopping the server. How one request is served is in server.ts; the
+ * endpoints' handlers are in areas/, gathered by handlers.ts.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { createServer } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { randomBytes } from 'node:crypto'
-import { readFileSync, writeFileSync, renameSync, existsSync } from 'node:fs'
-import {
-  ENDPOINT_NAMES,
-  SERVER_KINDS,
-  endpoints,
-  paramLocation,
-  pathParamNames,
-  type EndpointDef,
-  type EndpointName,
-  type ServerKind,
-} from '../shared/endpoints/table'
-import { handlers, SandboxHttpError, type HandlerCtx, type PagingOptions } from './handlers'
-import { dateTime, seedState, type SandboxState, type SeedOptions } from './state'
+import { SERVER_KINDS, SERVER_KIND_PLACEHOLDERS, type ServerKind } from '../shared/constants'
+import { createFaults, type FaultRegistry } from './faults'
+import { fromKeys } from './from-keys'
+import type { PagingOptions } from './handler-types'
+import { loadState, saveState } from './persistence'
+import { createLoadCounters, createRecorder, trackInFlight, type LoadCounters, type RecordedRequest } from './recording'
+import { buildRoutes } from './routes'
+import { seedState, type SeedOptions } from './seed'
+import { requestIds, serveRequest, type ServeContext } from './server'
+import type { SandboxState } from './state'
 
-export const DEFAULT_SERVER_PATHS: Record<ServerKind, string> = { a: 'webservers', b: 'managedservers', c: 'cloudservers' }
-export const DEFAULT_SERVER_LABELS: Record<ServerKind, string> = { a: 'Web servers', b: 'Managed servers', c: 'Cloud servers' }
+export type { FaultSpec } from './faults'
+export type { RecordedRequest } from './recording'
+export type { SandboxState } from './state'
+export { seedState } from './seed'
 
-export interface FaultSpec {
-  /** Answer with this status instead of running the handler. */
-  status?: 500 | 503 | 504
-  /** Wait this long before answering. */
-  latencyMs?: number
-  /** Destroy the connection without an answer. */
-  reset?: boolean
-  /** Answer 200 with a body that is not JSON. */
-  malformed?: boolean
-  /** Never answer (until the sandbox closes). */
-  hang?: boolean
-  /** Affect only this many matching requests; then the fault is gone. */
-  times?: number
-}
-
-export interface RecordedRequest {
-  endpoint: EndpointName | undefined
-  method: string
-  /** Path as received, including /v1 and the query string. */
-  url: string
-  path: string
-  query: Record<string, string>
-  headers: Record<string, string>
-  /** Raw body text ('' when none). */
-  rawBody: string
-  /** The body parsed as JSON, or undefined. */
-  body: unknown
-  status: number
-}
+// The add-account form suggests the same words, so an account added with its suggestions
+// works against a sandbox started with the defaults.
+export const DEFAULT_SERVER_PATHS: Record<ServerKind, string> = fromKeys(SERVER_KINDS, (k) => SERVER_KIND_PLACEHOLDERS[k].path)
+export const DEFAULT_SERVER_LABELS: Record<ServerKind, string> = fromKeys(SERVER_KINDS, (k) => SERVER_KIND_PLACEHOLDERS[k].label)
 
 export interface SandboxOptions extends SeedOptions {
   host?: string
@@ -77,60 +55,11 @@ export interface Sandbox {
   state: SandboxState
   /** Every request received, oldest first. */
   received: RecordedRequest[]
-  faults: {
-    inject(route: EndpointName | '*', spec: FaultSpec): void
-    clear(): void
-  }
+  faults: FaultRegistry
   /** Requests being served now, and the most at once since the last reset. */
-  load: { inFlight: number; maxInFlight: number; reset(): void }
+  load: LoadCounters
   close(): Promise<void>
 }
-
-interface Route {
-  name: EndpointName
-  def: EndpointDef
-  regex: RegExp
-  params: string[]
-  staticSegments: number
-}
-
-function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-}
-
-function buildRoutes(serverPaths: Record<ServerKind, string>): Route[] {
-  const words = Object.values(serverPaths).map(escapeRegex).join('|')
-  return ENDPOINT_NAMES.map((name) => {
-    const def: EndpointDef = endpoints[name]
-    const source = def.path.replace(/\{(\w+)\}/g, (_, p: string) => (p === 'kind' ? `(${words})` : '([^/]+)'))
-    return {
-      name,
-      def,
-      regex: new RegExp(`^${source}/?$`),
-      params: pathParamNames(def.path),
-      staticSegments: def.path.split('/').filter((s) => s && !s.startsWith('{')).length,
-    }
-  })
-}
-
-/** The route for a method and path: among matches, the most specific (most literal segments) wins. */
-function matchRoute(routes: Route[], method: string, path: string): { route: Route; values: Record<string, string> } | undefined {
-  let best: { route: Route; values: Record<string, string> } | undefined
-  for (const route of routes) {
-    if (route.def.method !== method) continue
-    const m = route.regex.exec(path)
-    if (!m) continue
-    if (best && best.route.staticSegments >= route.staticSegments) continue
-    const values: Record<string, string> = {}
-    route.params.forEach((p, i) => {
-      values[p] = decodeURIComponent(m[i + 1] ?? '')
-    })
-    best = { route, values }
-  }
-  return best
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const serverPaths: Record<ServerKind, string> = { ...DEFAULT_SERVER_PATHS, ...options.serverPaths }
@@ -138,175 +67,29 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     full: options.keys?.full ?? `sbx_full_${randomBytes(16).toString('hex')}`,
     readOnly: options.keys?.readOnly ?? `sbx_ro_${randomBytes(16).toString('hex')}`,
   }
-  const paging: PagingOptions = { pagingMax: 'total', defaultPageSize: 100, maxPageSize: 1000, ...options.paging }
-  const maxLogs = options.maxLogEntries ?? 20_000
-  const maxRecorded = options.maxRecorded ?? 50_000
-  const routes = buildRoutes(serverPaths)
-  const kindByWord = new Map(SERVER_KINDS.map((k) => [serverPaths[k], k]))
-
   let state = loadState(options.stateFile) ?? seedState(options)
-  const received: RecordedRequest[] = []
-  const faults = new Map<string, FaultSpec>()
-  let counter = 0
-  const newRequestId = () => `req-${Date.now().toString(36)}-${(++counter).toString(36).padStart(4, '0')}${randomBytes(2).toString('hex')}`
+  const recorder = createRecorder(options.maxRecorded ?? 50_000)
+  const faults = createFaults()
+  const load = createLoadCounters()
 
-  const takeFault = (name: EndpointName | undefined): FaultSpec | undefined => {
-    for (const key of [name, '*']) {
-      if (!key) continue
-      const f = faults.get(key)
-      if (!f) continue
-      if (f.times !== undefined) {
-        f.times -= 1
-        if (f.times <= 0) faults.delete(key)
-      }
-      return f
-    }
-    return undefined
-  }
-
-  const save = () => {
-    if (!options.stateFile) return
-    const tmp = `${options.stateFile}.tmp`
-    writeFileSync(tmp, JSON.stringify(state))
-    renameSync(tmp, options.stateFile)
-  }
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = []
-    for await (const c of req) chunks.push(c as Buffer)
-    const rawBody = Buffer.concat(chunks).toString('utf8')
-    const url = new URL(req.url ?? '/', 'http://sandbox.invalid')
-    const method = req.method ?? 'GET'
-    const query = Object.fromEntries(url.searchParams)
-    let body: unknown
-    try {
-      body = rawBody ? JSON.parse(rawBody) : undefined
-    } catch {
-      body = undefined
-    }
-    const headers: Record<string, string> = {}
-    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v
-
-    const relPath = url.pathname.startsWith('/v1/') || url.pathname === '/v1' ? url.pathname.slice(3) : undefined
-    const match = relPath !== undefined ? matchRoute(routes, method, relPath) : undefined
-    const record: RecordedRequest = {
-      endpoint: match?.route.name,
-      method,
-      url: req.url ?? '',
-      path: url.pathname,
-      query,
-      headers,
-      rawBody,
-      body,
-      status: 0,
-    }
-    received.push(record)
-    if (received.length > maxRecorded) received.splice(0, received.length - maxRecorded)
-
-    const requestId = newRequestId()
-    const send = (status: number, payload: unknown, logIt: boolean) => {
-      const text = JSON.stringify(payload)
-      record.status = status
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId })
-      res.end(text)
-      if (logIt) {
-        state.logs.push({
-          request_id: requestId,
-          datetime: dateTime(new Date()),
-          method,
-          path: url.pathname + url.search,
-          request: rawBody,
-          response: text.length > 4000 ? `${text.slice(0, 4000)}…` : text,
-          addr: req.socket.remoteAddress ?? '',
-        })
-        if (state.logs.length > maxLogs) state.logs.splice(0, state.logs.length - maxLogs)
-      }
-    }
-    const fail = (status: number, message: string, logIt = true) =>
-      send(status, { errors: { code: status, message }, request_id: requestId }, logIt)
-
-    if (options.latencyMs) await sleep(options.latencyMs)
-
-    const auth = headers.authorization ?? ''
-    const token = auth.startsWith('Bearer ') ? auth.slice(7) : ''
-    if (token !== keys.full && token !== keys.readOnly) return fail(401, 'Unauthorized: the API key is missing or invalid.', false)
-
-    const fault = takeFault(match?.route.name)
-    if (fault?.latencyMs) await sleep(fault.latencyMs)
-    if (fault?.hang) return // the socket stays open until close() destroys it
-    if (fault?.reset) {
-      record.status = -1
-      req.socket.destroy()
-      return
-    }
-    if (fault?.status) {
-      const messages = { 500: 'Internal Server Error', 503: 'Service Unavailable', 504: 'Gateway Time-out' }
-      return fail(fault.status, messages[fault.status])
-    }
-    if (fault?.malformed) {
-      record.status = 200
-      res.writeHead(200, { 'content-type': 'application/json' })
-      res.end('{"results": [ this is not json')
-      return
-    }
-
-    if (!match) return fail(404, `No such operation: ${method} ${url.pathname}`)
-    const { route, values } = match
-    if (token === keys.readOnly && method !== 'GET') return fail(403, 'Forbidden: this API key is read-only.')
-    if (rawBody && body === undefined) return fail(400, 'The request body is not valid JSON.')
-
-    // Gather parameters from where the table says each one goes.
-    const raw: Record<string, unknown> = {}
-    const bodyObj = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {}
-    const shape = Object.keys((route.def.params as unknown as { shape: Record<string, unknown> }).shape)
-    for (const name of shape) {
-      const where = paramLocation(route.def, name)
-      if (where === 'path') raw[name] = name === 'kind' ? kindByWord.get(values[name] ?? '') : values[name]
-      else if (where === 'query') {
-        const v = query[name]
-        if (v !== undefined) raw[name] = name === 'limit' || name === 'page' ? (/^\d+$/.test(v) ? Number(v) : v) : v
-      } else if (name in bodyObj) raw[name] = bodyObj[name]
-    }
-    const parsed = route.def.params.safeParse(raw)
-    if (!parsed.success) {
-      const msg = parsed.error.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`).join('; ')
-      return fail(400, `Invalid parameter. ${msg}`)
-    }
-    try {
-      const ctx = { p: parsed.data, state, now: new Date(), paging } as HandlerCtx<EndpointName>
-      const handler = handlers[route.name] as (c: HandlerCtx<EndpointName>) => ReturnType<(typeof handlers)[EndpointName]>
-      const out = handler(ctx)
-      const envelope: Record<string, unknown> = { results: out.results }
-      if (out.paging) envelope.paging = out.paging
-      envelope.request_id = requestId
-      // The live service echoes the call; clients must ignore members they do not know.
-      envelope.request = { path: url.pathname, method, params: { ...query, ...bodyObj } }
-      send(200, envelope, true)
-      if (method !== 'GET') save()
-    } catch (err) {
-      if (err instanceof SandboxHttpError) return fail(err.status, err.message)
-      return fail(500, 'Internal Server Error')
-    }
+  const ctx: ServeContext = {
+    routes: buildRoutes(serverPaths),
+    kindByWord: new Map(SERVER_KINDS.map((k) => [serverPaths[k], k])),
+    keys,
+    paging: { pagingMax: 'total', defaultPageSize: 100, maxPageSize: 1000, ...options.paging },
+    latencyMs: options.latencyMs,
+    maxLogEntries: options.maxLogEntries ?? 20_000,
+    newRequestId: requestIds(),
+    state: () => state,
+    save: () => saveState(options.stateFile, state),
+    record: recorder.add,
+    takeFault: faults.take,
   }
 
   const sockets = new Set<Socket>()
-  const load = {
-    inFlight: 0,
-    maxInFlight: 0,
-    reset() {
-      load.maxInFlight = load.inFlight
-    },
-  }
   const server = createServer((req, res) => {
-    load.inFlight++
-    load.maxInFlight = Math.max(load.maxInFlight, load.inFlight)
-    let done = false
-    const finish = () => {
-      if (!done) load.inFlight--
-      done = true
-    }
-    res.on('close', finish)
-    handle(req, res).catch(() => {
+    trackInFlight(load, res)
+    serveRequest(ctx, req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500).end()
     })
   })
@@ -331,12 +114,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     set state(s: SandboxState) {
       state = s
     },
-    received,
+    received: recorder.received,
     load,
-    faults: {
-      inject: (route, spec) => faults.set(route, { ...spec }),
-      clear: () => faults.clear(),
-    },
+    faults: faults.registry,
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy()
@@ -345,15 +125,3 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }),
   }
 }
-
-function loadState(file: string | undefined): SandboxState | undefined {
-  if (!file || !existsSync(file)) return undefined
-  const data: unknown = JSON.parse(readFileSync(file, 'utf8'))
-  if (typeof data !== 'object' || data === null || (data as { version?: unknown }).version !== 1) {
-    throw new Error(`${file} is not a sandbox state file (version 1).`)
-  }
-  return data as SandboxState
-}
-
-export { seedState } from './state'
-export type { SandboxState } from './state'

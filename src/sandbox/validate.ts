@@ -8,8 +8,6 @@ import { parse } from '../shared/dns/records'
 import { validateRows, type DnsCode } from '../shared/dns/validate'
 import { firstContactIssue, checkDsRecord, type ContactLike } from '../shared/validation'
 
-export { HOSTNAME, isIPv4, isIPv6, splitDomain } from '../shared/validation'
-
 /** Problems the service is not known to refuse: it stores duplicates and leaves CNAME rules to the resolver. */
 const TOLERATED: ReadonlySet<DnsCode> = new Set(['dns.duplicate', 'dns.cname.exclusive'])
 

@@ -3,7 +3,7 @@
  * with a key generated for this run and kept nowhere but memory.
  */
 import { randomBytes } from 'node:crypto'
-import { startSandbox, DEFAULT_SERVER_LABELS, type Sandbox, type SandboxOptions } from '../../sandbox'
+import type { Sandbox, SandboxOptions } from '../../sandbox'
 import { SERVER_KINDS } from '../../shared/endpoints/table'
 import type { DemoBackend } from './account-service'
 
@@ -13,12 +13,18 @@ export function sandboxDemo(options: SandboxOptions = {}): DemoBackend & { sandb
   return {
     sandbox: () => sb,
     async start() {
-      starting ??= startSandbox({ host: '127.0.0.1', port: 0, keys: { full: `demo_${randomBytes(24).toString('hex')}` }, ...options })
-      sb = await starting
+      // Loaded on first use, so the main bundle carries the sandbox only as a separate chunk.
+      const loading = import('../../sandbox')
+      // Assigned before any await, so a close() that comes while the module loads still finds the sandbox to close.
+      starting ??= loading.then(({ startSandbox }) =>
+        startSandbox({ host: '127.0.0.1', port: 0, keys: { full: `demo_${randomBytes(24).toString('hex')}` }, ...options }),
+      )
+      const [{ DEFAULT_SERVER_LABELS }, started] = await Promise.all([loading, starting])
+      sb = started
       const serverKinds = Object.fromEntries(
-        SERVER_KINDS.map((k) => [k, { path: (sb as Sandbox).serverPaths[k], label: DEFAULT_SERVER_LABELS[k] }]),
+        SERVER_KINDS.map((k) => [k, { path: started.serverPaths[k], label: DEFAULT_SERVER_LABELS[k] }]),
       ) as Record<(typeof SERVER_KINDS)[number], { path: string; label: string }>
-      return { baseUrl: sb.url, apiKey: sb.keys.full, serverKinds }
+      return { baseUrl: started.url, apiKey: started.keys.full, serverKinds }
     },
     async close() {
       if (starting) await (await starting).close()

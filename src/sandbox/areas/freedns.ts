@@ -1,0 +1,45 @@
+/** Free DNS: records the service serves for domains registered elsewhere. */
+import { splitDomain } from '../../shared/validation'
+import type { EndpointsUnder, HandlersFor } from '../handler-types'
+import { badRequest, rejectIf } from '../http-error'
+import { paginate, ordered } from '../lists'
+import { findFree } from '../lookup'
+import { changeOwner, checkUsername } from '../ownership'
+import type { FreeDnsRec } from '../state'
+import { checkRecords } from '../validate'
+import { freeOut, ownerOut, ref } from '../wire'
+
+const AUTH_METHODS = ['txt', 'email', 'file']
+
+export const freeDnsHandlers: HandlersFor<EndpointsUnder<'freedns'>> = {
+  'freedns.list': ({ p, state, paging }) => paginate(ordered(state.freedns, p.order), p, paging, freeOut),
+  'freedns.get': ({ p, state }) => ({ results: freeOut(findFree(state, p.domain)) }),
+  'freedns.register': ({ p, state }) => {
+    const name = `${p.sld}.${p.tld}`.toLowerCase()
+    if (!splitDomain(name)) throw badRequest(`${name} is not a valid domain name.`)
+    if (!AUTH_METHODS.includes(p.auth)) throw badRequest('auth must be one of txt, email or file.')
+    if (state.freedns.some((f) => f.domainname === name)) throw badRequest(`${name} is already registered for free DNS.`)
+    const f: FreeDnsRec = { domainid: state.nextId++, domainname: name, records: '', ttl: 3600, auth: p.auth, username: state.username, ownerMessage: '' }
+    state.freedns.push(f)
+    return { results: freeOut(f) }
+  },
+  'freedns.set': ({ p, state }) => {
+    const f = findFree(state, p.domain)
+    rejectIf(checkRecords(p.records))
+    f.records = p.records
+    if (p.ttl !== undefined) f.ttl = p.ttl
+    return { results: { ...ref(f), records: f.records, ttl: f.ttl } }
+  },
+  'freedns.remove': ({ p, state }) => {
+    const f = findFree(state, p.domain)
+    state.freedns.splice(state.freedns.indexOf(f), 1)
+    return { results: ref(f) }
+  },
+  'freedns.localtransfer.list': ({ p, state, paging }) => paginate(ordered(state.freedns.map((f) => ownerOut(f)), p.order), p, paging),
+  'freedns.localtransfer.get': ({ p, state }) => ({ results: ownerOut(findFree(state, p.domain)) }),
+  'freedns.localtransfer.set': ({ p, state }) => {
+    const f = findFree(state, p.domain)
+    checkUsername(p.username)
+    return { results: changeOwner(f, p) }
+  },
+}

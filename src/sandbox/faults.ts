@@ -1,0 +1,84 @@
+/** Fault injection: tests make chosen requests fail the ways a real network and service can. */
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { EndpointName } from '../shared/endpoints/table'
+
+export interface FaultSpec {
+  /** Answer with this status instead of running the handler. */
+  status?: 500 | 503 | 504
+  /** Wait this long before answering. */
+  latencyMs?: number
+  /** Destroy the connection without an answer. */
+  reset?: boolean
+  /** Answer 200 with a body that is not JSON. */
+  malformed?: boolean
+  /** Never answer (until the sandbox closes). */
+  hang?: boolean
+  /** Affect only this many matching requests; then the fault is gone. */
+  times?: number
+}
+
+export interface FaultRegistry {
+  inject(route: EndpointName | '*', spec: FaultSpec): void
+  clear(): void
+}
+
+/** How a fault answers a request in place of its handler. */
+export interface FaultReply {
+  /** The error envelope, as for any failure. */
+  fail(status: number, message: string): void
+  /** A body the envelope's rules do not apply to. */
+  raw(status: number, contentType: string, text: string): void
+  /** Drops the connection with no answer at all. */
+  drop(): void
+}
+
+const STATUS_MESSAGES = { 500: 'Internal Server Error', 503: 'Service Unavailable', 504: 'Gateway Time-out' }
+
+export function createFaults(): {
+  /** What tests see (Sandbox.faults). */
+  registry: FaultRegistry
+  /** The fault for a request, if any: its endpoint's own first, then the one for every endpoint. */
+  take(name: EndpointName | undefined): FaultSpec | undefined
+} {
+  const faults = new Map<string, FaultSpec>()
+  return {
+    registry: {
+      // A copy, so that counting `times` down leaves the caller's spec as it was.
+      inject: (route, spec) => faults.set(route, { ...spec }),
+      clear: () => faults.clear(),
+    },
+    take(name) {
+      for (const key of [name, '*']) {
+        if (!key) continue
+        const f = faults.get(key)
+        if (!f) continue
+        if (f.times !== undefined) {
+          f.times -= 1
+          if (f.times <= 0) faults.delete(key)
+        }
+        return f
+      }
+      return undefined
+    },
+  }
+}
+
+/** Applies a fault to a request; true when the fault has dealt with the request (answered, dropped or left hanging). */
+export async function applyFault(fault: FaultSpec | undefined, reply: FaultReply): Promise<boolean> {
+  if (!fault) return false
+  if (fault.latencyMs) await sleep(fault.latencyMs)
+  if (fault.hang) return true // the socket stays open until close() destroys it
+  if (fault.reset) {
+    reply.drop()
+    return true
+  }
+  if (fault.status) {
+    reply.fail(fault.status, STATUS_MESSAGES[fault.status])
+    return true
+  }
+  if (fault.malformed) {
+    reply.raw(200, 'application/json', '{"results": [ this is not json')
+    return true
+  }
+  return false
+}

@@ -1,0 +1,41 @@
+/** Finding things in the state by what a request names them with; a miss is the spec's 404. */
+import type { ServerKind } from '../shared/constants'
+import { notFound } from './http-error'
+import type { DomainRec, FreeDnsRec, SandboxState, ServerRec, SvcipRec } from './state'
+
+export function allServers(state: SandboxState): ServerRec[] {
+  return Object.values(state.servers).flat()
+}
+
+export function findServer(state: SandboxState, kind: ServerKind, webid: number): ServerRec {
+  const s = state.servers[kind].find((x) => x.webid === webid)
+  if (!s) throw notFound(`Server ${webid}`)
+  return s
+}
+
+export function findSvcip(state: SandboxState, vipid: number): SvcipRec {
+  const v = state.svcips.find((x) => x.vipid === vipid)
+  if (!v) throw notFound(`Svcip ${vipid}`)
+  return v
+}
+
+/** {domain} is the numeric id or the name. */
+function findByIdOrName<T extends { domainid: number; domainname: string }>(items: T[], domain: string, what: string): T {
+  const key = domain.toLowerCase()
+  const found = /^\d+$/.test(key) ? items.find((x) => x.domainid === Number(key)) : items.find((x) => x.domainname === key)
+  if (!found) throw notFound(`${what} ${domain}`)
+  return found
+}
+
+export const findDomain = (state: SandboxState, domain: string): DomainRec => findByIdOrName(state.domains, domain, 'Domain')
+export const findFree = (state: SandboxState, domain: string): FreeDnsRec => findByIdOrName(state.freedns, domain, 'Free DNS entry')
+
+/** Names that the sandbox treats as registered elsewhere, so search shows both outcomes. */
+function takenElsewhere(name: string): boolean {
+  return /^(example|google|taken|test)\./.test(name) || name.startsWith('taken')
+}
+
+/** Whether a domain name is registered already: in this account, or (as the sandbox pretends) by someone else. */
+export function isRegistered(state: SandboxState, name: string): boolean {
+  return state.domains.some((d) => d.domainname === name) || takenElsewhere(name)
+}

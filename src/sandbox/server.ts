@@ -1,0 +1,168 @@
+/**
+ * One request, start to finish: record it, check the key, let an injected fault take it,
+ * route it, gather and validate its parameters, run its handler, answer in the envelope,
+ * and log it into the account's request log as the service would.
+ */
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http'
+import { randomBytes } from 'node:crypto'
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { EndpointName, ServerKind } from '../shared/endpoints/table'
+import { dateTime } from './dates'
+import { applyFault, type FaultSpec } from './faults'
+import type { PagingOptions } from './handler-types'
+import { runHandler } from './handlers'
+import { SandboxHttpError } from './http-error'
+import type { RecordedRequest } from './recording'
+import { gatherParams, matchRoute, type Route } from './routes'
+import type { LogRec, SandboxState } from './state'
+
+export interface ServeContext {
+  routes: Route[]
+  kindByWord: ReadonlyMap<string, ServerKind>
+  keys: { full: string; readOnly: string }
+  paging: PagingOptions
+  /** Added to every request (SandboxOptions.latencyMs). */
+  latencyMs: number | undefined
+  maxLogEntries: number
+  newRequestId(): string
+  /** Read per request: tests may replace the state while the sandbox runs. */
+  state(): SandboxState
+  /** Called after every successful change. */
+  save(): void
+  record(entry: RecordedRequest): void
+  takeFault(name: EndpointName | undefined): FaultSpec | undefined
+}
+
+/** The longest response text kept in a log entry. */
+const LOGGED_RESPONSE_CHARS = 4000
+
+/** Request ids for one sandbox: unique, and in the order the requests arrived. */
+export function requestIds(): () => string {
+  let counter = 0
+  return () => `req-${Date.now().toString(36)}-${(++counter).toString(36).padStart(4, '0')}${randomBytes(2).toString('hex')}`
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const c of req) chunks.push(c as Buffer)
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function flatHeaders(raw: IncomingHttpHeaders): Record<string, string> {
+  const headers: Record<string, string> = {}
+  for (const [k, v] of Object.entries(raw)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v
+  return headers
+}
+
+function isJsonObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+
+function appendLog(state: SandboxState, entry: LogRec, max: number): void {
+  state.logs.push(entry)
+  if (state.logs.length > max) state.logs.splice(0, state.logs.length - max)
+}
+
+export async function serveRequest(ctx: ServeContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const rawBody = await readBody(req)
+  const url = new URL(req.url ?? '/', 'http://sandbox.invalid')
+  const method = req.method ?? 'GET'
+  const query = Object.fromEntries(url.searchParams)
+  const body = parseJson(rawBody)
+  const headers = flatHeaders(req.headers)
+
+  const relPath = url.pathname.startsWith('/v1/') || url.pathname === '/v1' ? url.pathname.slice(3) : undefined
+  const match = relPath !== undefined ? matchRoute(ctx.routes, method, relPath) : undefined
+  const record: RecordedRequest = {
+    endpoint: match?.route.name,
+    method,
+    url: req.url ?? '',
+    path: url.pathname,
+    query,
+    headers,
+    rawBody,
+    body,
+    status: 0,
+  }
+  ctx.record(record)
+
+  const requestId = ctx.newRequestId()
+  const send = (status: number, payload: unknown, logIt: boolean) => {
+    const text = JSON.stringify(payload)
+    record.status = status
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId })
+    res.end(text)
+    if (!logIt) return
+    const response = text.length > LOGGED_RESPONSE_CHARS ? `${text.slice(0, LOGGED_RESPONSE_CHARS)}…` : text
+    const entry: LogRec = {
+      request_id: requestId,
+      datetime: dateTime(new Date()),
+      method,
+      path: url.pathname + url.search,
+      request: rawBody,
+      response,
+      addr: req.socket.remoteAddress ?? '',
+    }
+    appendLog(ctx.state(), entry, ctx.maxLogEntries)
+  }
+  const fail = (status: number, message: string, logIt = true) => send(status, { errors: { code: status, message }, request_id: requestId }, logIt)
+
+  if (ctx.latencyMs) await sleep(ctx.latencyMs)
+
+  const auth = headers.authorization ?? ''
+  const token = auth.startsWith('Bearer ') ? auth.slice(7) : ''
+  // A call without a valid key belongs to no account, so no account's log shows it.
+  if (token !== ctx.keys.full && token !== ctx.keys.readOnly) return fail(401, 'Unauthorized: the API key is missing or invalid.', false)
+
+  const faulted = await applyFault(ctx.takeFault(match?.route.name), {
+    fail,
+    raw(status, contentType, text) {
+      record.status = status
+      res.writeHead(status, { 'content-type': contentType })
+      res.end(text)
+    },
+    drop() {
+      record.status = -1
+      req.socket.destroy()
+    },
+  })
+  if (faulted) return
+
+  if (!match) return fail(404, `No such operation: ${method} ${url.pathname}`)
+  const { route, pathValues } = match
+  if (token === ctx.keys.readOnly && method !== 'GET') return fail(403, 'Forbidden: this API key is read-only.')
+  if (rawBody && body === undefined) return fail(400, 'The request body is not valid JSON.')
+
+  const bodyParams = isJsonObject(body) ? body : {}
+  const parsed = route.def.params.safeParse(gatherParams(route, { pathValues, query, body: bodyParams, kindByWord: ctx.kindByWord }))
+  if (!parsed.success) {
+    const msg = parsed.error.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`).join('; ')
+    return fail(400, `Invalid parameter. ${msg}`)
+  }
+  try {
+    const out = runHandler(route.name, parsed.data, { state: ctx.state(), now: new Date(), paging: ctx.paging })
+    send(
+      200,
+      {
+        results: out.results,
+        ...(out.paging ? { paging: out.paging } : {}),
+        request_id: requestId,
+        // The live service echoes the call; clients must ignore members they do not know.
+        request: { path: url.pathname, method, params: { ...query, ...bodyParams } },
+      },
+      true,
+    )
+    if (method !== 'GET') ctx.save()
+  } catch (err) {
+    if (err instanceof SandboxHttpError) return fail(err.status, err.message)
+    return fail(500, 'Internal Server Error')
+  }
+}
