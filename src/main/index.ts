@@ -4,12 +4,12 @@
  * wires is plain Node (see app-services.ts, security.ts, app-protocol.ts), tested
  * without Electron.
  */
-import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { app, BrowserWindow, ipcMain, protocol, session, shell } from 'electron'
 import { createAppServices, type AppServices } from './app-services'
-import { resolveAppFile } from './app-protocol'
-import { APP_ORIGIN, APP_SCHEME, CONTENT_SECURITY_POLICY, isAllowedNavigation, isSafeExternalUrl, windowOptions } from './security'
+import { createAppProtocolHandler } from './shell/app-protocol'
+import { guardContents, guardSession } from './shell/guards'
+import { APP_ORIGIN, APP_SCHEME, CONTENT_SECURITY_POLICY, windowOptions } from './shell/security'
 import { CHANNEL_NAMES, PROGRESS_CHANNEL, ipcChannel } from '../shared/ipc/channels'
 
 // Every renderer is sandboxed, whatever a window's options say.
@@ -28,50 +28,11 @@ let mainWindow: BrowserWindow | undefined
 let services: AppServices | undefined
 
 function registerAppProtocol(): void {
-  const rendererDir = join(__dirname, '../renderer')
-  protocol.handle(APP_SCHEME, async (request) => {
-    const file = resolveAppFile(rendererDir, request.url)
-    if (!file) return new Response('Not found', { status: 404 })
-    try {
-      const body = await readFile(file.path)
-      return new Response(body, {
-        headers: {
-          'content-type': file.mime,
-          'content-security-policy': CONTENT_SECURITY_POLICY,
-          'x-content-type-options': 'nosniff',
-        },
-      })
-    } catch {
-      return new Response('Not found', { status: 404 })
-    }
-  })
-}
-
-function guardSessions(): void {
-  const ses = session.defaultSession
-  // The app needs no permission at all: camera, notifications, clipboard-read, geolocation... all denied.
-  ses.setPermissionRequestHandler((_wc, _permission, callback) => callback(false))
-  ses.setPermissionCheckHandler(() => false)
-  // No remote content is ever loaded; refuse any request that is not the app's own.
-  ses.webRequest.onBeforeRequest((details, callback) => {
-    const ok = details.url.startsWith(`${APP_ORIGIN}/`) || details.url.startsWith('devtools://')
-    callback({ cancel: !ok })
-  })
+  protocol.handle(APP_SCHEME, createAppProtocolHandler(join(__dirname, '../renderer'), CONTENT_SECURITY_POLICY))
 }
 
 app.on('web-contents-created', (_event, contents) => {
-  contents.on('will-navigate', (event, url) => {
-    if (!isAllowedNavigation(url)) event.preventDefault()
-  })
-  contents.on('will-redirect', (event, url) => {
-    if (!isAllowedNavigation(url)) event.preventDefault()
-  })
-  contents.on('will-attach-webview', (event) => event.preventDefault())
-  contents.setWindowOpenHandler(({ url }) => {
-    // New windows are never created; an https link opens in the system browser.
-    if (isSafeExternalUrl(url)) void shell.openExternal(url)
-    return { action: 'deny' }
-  })
+  guardContents(contents, (url) => void shell.openExternal(url))
 })
 
 function wireIpc(s: AppServices): void {
@@ -105,7 +66,7 @@ app.on('second-instance', () => {
 
 app.whenReady().then(async () => {
   registerAppProtocol()
-  guardSessions()
+  guardSession(session.defaultSession)
   services = await createAppServices({ userDataDir: app.getPath('userData'), allowedOrigins: [APP_ORIGIN] })
   wireIpc(services)
   await createWindow()

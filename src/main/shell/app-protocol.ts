@@ -2,6 +2,7 @@
  * Serving the built renderer over app://app/ (a custom protocol instead of file://):
  * which file a URL names, refusing anything outside the renderer folder.
  */
+import { readFile } from 'node:fs/promises'
 import { extname, resolve, sep } from 'node:path'
 import { APP_ORIGIN } from './security'
 
@@ -37,4 +38,21 @@ export function resolveAppFile(rendererDir: string, url: string): { path: string
   const mime = MIME_TYPES[extname(path)]
   // Unknown types are not served: the renderer has no business loading them.
   return mime ? { path, mime } : undefined
+}
+
+/**
+ * The app:// handler: the built renderer's files with the CSP and nosniff headers, a 404 for
+ * anything else (another origin, a path out of the folder, a type the renderer never loads).
+ */
+export function createAppProtocolHandler(rendererDir: string, csp: string): (request: { url: string }) => Promise<Response> {
+  return async (request) => {
+    const file = resolveAppFile(rendererDir, request.url)
+    if (!file) return new Response('Not found', { status: 404 })
+    try {
+      const body = await readFile(file.path)
+      return new Response(body, { headers: { 'content-type': file.mime, 'content-security-policy': csp, 'x-content-type-options': 'nosniff' } })
+    } catch {
+      return new Response('Not found', { status: 404 })
+    }
+  }
 }
