@@ -58,7 +58,7 @@ export async function benchDomainList(): Promise<BenchResult> {
       const durations: number[] = []
       const obs = new PerformanceObserver((list) => list.getEntries().forEach((e) => durations.push(e.duration)))
       obs.observe({ type: 'longtask', buffered: false })
-      const body = document.querySelector<HTMLElement>('.vbody')!
+      const body = document.querySelector<HTMLElement>('.table-scroll')!
       for (let i = 0; i < 400 && body.scrollTop + body.clientHeight < body.scrollHeight; i++) {
         body.scrollTop += 1800
         await new Promise((r) => requestAnimationFrame(() => r(undefined)))

@@ -18,7 +18,8 @@ test.describe('a list of more than one page', () => {
     await expect(app.getByText('First page only: 100 items. There may be more.')).toBeVisible()
     await app.getByRole('button', { name: 'Load all pages' }).click()
     await expect(app.getByRole('progressbar')).toBeVisible()
-    await expect(table.getByRole('row')).toHaveCount(261)
+    // Every row is in the table (the screen shows those in view; the table says how many it holds).
+    await expect(table).toHaveAttribute('aria-rowcount', '261')
     await expect(app.getByRole('button', { name: 'Load all pages' })).toHaveCount(0)
     expect(sb.received.filter((r) => r.endpoint === 'servers.list').length).toBeGreaterThanOrEqual(4)
     // Filter and sort work on everything loaded.

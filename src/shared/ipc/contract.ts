@@ -49,10 +49,10 @@ export interface LocalResults {
 }
 
 /** An operation's own parameters; `z.object({})` types as an index signature, which becomes {}. */
-type OwnInput<N extends EndpointName> = string extends keyof EndpointInput<N> ? object : EndpointInput<N>
+export type ApiParams<N extends EndpointName> = string extends keyof EndpointInput<N> ? object : EndpointInput<N>
 
 /** What the renderer sends for an API operation: its parameters, the account, an optional job id. */
-export type ApiPayload<N extends EndpointName> = OwnInput<N> & { accountId: string; jobId?: string }
+export type ApiPayload<N extends EndpointName> = ApiParams<N> & { accountId: string; jobId?: string }
 export type ListAllPayload<N extends PagedEndpointName> = PagedInput<N> & { accountId: string; jobId: string }
 
 /** What main's handler receives for an API operation, validated once at the boundary. */

@@ -1,22 +1,13 @@
-import { ref, type Ref } from 'vue'
-import type { ErrorData, Result } from '../bridge'
+import { onScopeDispose } from 'vue'
+import { createRead, type Loader } from '../lib/read'
 
-/** One read with loading and error state, and a load() that doubles as retry. */
-export function useRead<T>(fn: () => Promise<Result<T>>) {
-  const data = ref<T>() as Ref<T | undefined>
-  const error = ref<ErrorData>()
-  const loading = ref(false)
-  async function load(): Promise<T | undefined> {
-    loading.value = true
-    error.value = undefined
-    const r = await fn()
-    loading.value = false
-    if (!r.ok) {
-      error.value = r.error
-      return undefined
-    }
-    data.value = r.value
-    return r.value
-  }
-  return { data, error, loading, load }
+/**
+ * A read owned by the calling view: the state machine of lib/read.ts, cancelled when the view
+ * goes away (another screen, another account), so nothing keeps loading for a screen no one sees.
+ */
+export function useRead<T>(loader: Loader<T>, opts: { immediate?: boolean; slowAfterMs?: number } = {}) {
+  const read = createRead(loader, opts)
+  onScopeDispose(() => read.cancel())
+  if (opts.immediate) void read.load()
+  return read
 }

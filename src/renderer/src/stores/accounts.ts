@@ -1,5 +1,7 @@
+/** The accounts and which one is active: the one piece of state every screen shares. */
 import { defineStore } from 'pinia'
-import { api, type ErrorData } from '../bridge'
+import { local, type ErrorData } from '../bridge'
+import { useListsStore } from './lists'
 import type { AccountView, ProfileFields } from '../../../shared/accounts'
 
 export const useAccountsStore = defineStore('accounts', {
@@ -17,7 +19,7 @@ export const useAccountsStore = defineStore('accounts', {
   actions: {
     async load() {
       this.loading = true
-      const r = await api.accounts.list({})
+      const r = await local.accounts().list({})
       this.loading = false
       if (!r.ok) {
         this.error = r.error
@@ -29,36 +31,39 @@ export const useAccountsStore = defineStore('accounts', {
       this.problem = r.value.problem
     },
     async checkKeychain() {
-      const r = await api.accounts.keychainStatus({})
+      const r = await local.accounts().keychainStatus({})
       if (r.ok) this.keychain = r.value
     },
     async setActive(id: string) {
-      const r = await api.accounts.setActive({ id })
+      const r = await local.accounts().setActive({ id })
       if (r.ok) this.activeId = id
       return r
     },
     async create(fields: ProfileFields, apiKey: string, storage: 'keychain' | 'session') {
-      const r = await api.accounts.create({ fields, apiKey, storage })
+      const r = await local.accounts().create({ fields, apiKey, storage })
       if (r.ok) await this.load()
       return r
     },
     async update(id: string, fields: ProfileFields) {
-      const r = await api.accounts.update({ id, fields })
+      const r = await local.accounts().update({ id, fields })
       if (r.ok) await this.load()
       return r
     },
     async replaceKey(id: string, apiKey: string, storage: 'keychain' | 'session') {
-      const r = await api.accounts.replaceKey({ id, apiKey, storage })
+      const r = await local.accounts().replaceKey({ id, apiKey, storage })
       if (r.ok) await this.load()
       return r
     },
     async remove(id: string) {
-      const r = await api.accounts.remove({ id })
-      if (r.ok) await this.load()
+      const r = await local.accounts().remove({ id })
+      if (r.ok) {
+        useListsStore().forgetAccount(id)
+        await this.load()
+      }
       return r
     },
     testConnection(id: string) {
-      return api.accounts.testConnection({ id })
+      return local.accounts().testConnection({ id })
     },
   },
 })

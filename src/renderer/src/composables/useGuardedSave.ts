@@ -1,0 +1,58 @@
+/**
+ * Saving a setting someone else may have changed meanwhile (DNS records, nameservers, WHOIS):
+ * read the current value again, compare it with the one the user started from, and only then
+ * send. If it changed, nothing is sent: `conflict` holds theirs, and the user keeps theirs or
+ * sends theirs over. A failed save keeps everything the user typed.
+ */
+import { ref, shallowRef, type Ref } from 'vue'
+import type { ErrorData, Result } from '../bridge'
+import { useAction } from './useAction'
+
+export interface GuardedSaveOptions<V> {
+  /** The value as the service holds it now. */
+  readCurrent: () => Promise<Result<V>>
+  /** Whether two versions are the same, as far as this setting goes. */
+  same: (a: V, b: V) => boolean
+  /** Sends the user's version; answers what the service stored. */
+  send: () => Promise<Result<V>>
+}
+
+export function useGuardedSave<V>(loaded: Ref<V | undefined>, opts: GuardedSaveOptions<V>) {
+  const conflict = shallowRef<V>()
+  const checkError = ref<ErrorData>()
+  const sending = useAction(opts.send)
+
+  /** Checks for a change made elsewhere, then sends; `force` sends over a known conflict. */
+  async function save(force = false): Promise<V | undefined> {
+    if (sending.busy.value) return undefined
+    checkError.value = undefined
+    if (!force) {
+      const current = await opts.readCurrent()
+      if (!current.ok) {
+        checkError.value = current.error
+        return undefined
+      }
+      if (loaded.value !== undefined && !opts.same(current.value, loaded.value)) {
+        conflict.value = current.value
+        return undefined
+      }
+    }
+    const stored = await sending.run()
+    if (stored !== undefined) {
+      conflict.value = undefined
+      loaded.value = stored
+    }
+    return stored
+  }
+
+  /** Gives up the user's version: theirs becomes the version to start from, and is returned to show. */
+  function takeTheirs(): V | undefined {
+    const theirs = conflict.value
+    if (theirs === undefined) return undefined
+    loaded.value = theirs
+    conflict.value = undefined
+    return theirs
+  }
+
+  return { save, keepMine: () => save(true), takeTheirs, conflict, checkError, saveError: sending.error, busy: sending.busy }
+}

@@ -1,0 +1,14 @@
+import { computed } from 'vue'
+import { SERVER_KINDS } from '../../../shared/constants'
+import { useList } from './useList'
+
+/**
+ * The servers of every kind of the current account, for pickers (service IP registration and
+ * settings): the shared lists, loaded if they are not yet.
+ */
+export function useServerLists() {
+  const lists = SERVER_KINDS.map((kind) => useList('servers.list', { kind }))
+  const ready = Promise.all(lists.map((l) => (l.state.status === 'done' ? undefined : l.loadFirst())))
+  const all = computed(() => lists.flatMap((l) => l.state.data ?? []))
+  return { all, ready }
+}

@@ -1,0 +1,61 @@
+/**
+ * A paged list of the service as one read: the first page when a screen opens, every page on
+ * demand (with progress and cancel in main), and whether what is shown is the whole list.
+ */
+import { reactive } from 'vue'
+import type { PagedEndpointName, PagedInput, PagedItem } from '../../../shared/endpoints/table'
+import type { AccountApi } from './account-api'
+import { createRead, type Read } from './read'
+
+export const FIRST_PAGE_SIZE = 100
+
+export interface ListRead<T> extends Read<T[]> {
+  /** Every page was read (or the first page was short). */
+  readonly complete: boolean
+  loadFirst(): Promise<T[] | undefined>
+  loadAll(): Promise<T[] | undefined>
+  /** Reads the first page unless the list is read or being read (a failed read is tried again). */
+  ensureFirst(): void
+  /** Reads every page unless they are read or being read. */
+  ensureAll(): void
+}
+
+export function createListRead<N extends PagedEndpointName>(api: AccountApi, name: N, params: PagedInput<N>): ListRead<PagedItem<N>> {
+  const read = createRead<PagedItem<N>[]>(({ signal }) => api.firstPage(name, params, FIRST_PAGE_SIZE, { signal }))
+  const extra = reactive({ complete: false, mode: 'first' as 'first' | 'all' })
+  const loadFirst = async () => {
+    extra.mode = 'first'
+    const items = await read.load()
+    if (items) extra.complete = items.length < FIRST_PAGE_SIZE
+    return items
+  }
+  const loadAll = async () => {
+    extra.mode = 'all'
+    const items = await read.loadWith(({ signal, onProgress }) => api.listAll(name, params, { signal, onProgress }))
+    if (items) extra.complete = true
+    return items
+  }
+  return {
+    state: read.state,
+    get complete() {
+      return extra.complete
+    },
+    load: loadFirst,
+    loadFirst,
+    loadAll,
+    retry: () => (extra.mode === 'all' ? loadAll() : loadFirst()),
+    ensureFirst() {
+      if (read.state.status !== 'loading' && read.state.status !== 'done') void loadFirst()
+    },
+    ensureAll() {
+      if (read.state.status === 'loading' && extra.mode === 'all') return
+      if (read.state.status !== 'done' || !extra.complete) void loadAll()
+    },
+    cancel: read.cancel,
+    reset() {
+      extra.complete = false
+      read.reset()
+    },
+    replace: read.replace,
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * Lists shared across screens (servers of each kind, service IPs, domains), kept per account so
+ * that going back to a list shows it at once, and another account's list is never shown for
+ * this one. A list read of an account stops when the user switches away from it.
+ */
+import { defineStore } from 'pinia'
+import type { PagedEndpointName, PagedInput, PagedItem } from '../../../shared/endpoints/table'
+import type { AccountApi } from '../lib/account-api'
+import { createListRead, type ListRead } from '../lib/list-read'
+
+export const useListsStore = defineStore('lists', () => {
+  // Each entry's key names its endpoint, so an entry read back has that endpoint's item type.
+  const lists = new Map<string, { accountId: string; read: ListRead<unknown> }>()
+
+  function list<N extends PagedEndpointName>(api: AccountApi, name: N, params: PagedInput<N>): ListRead<PagedItem<N>> {
+    const key = `${api.accountId}\u0000${name}\u0000${JSON.stringify(params)}`
+    const found = lists.get(key)
+    if (found) return found.read as ListRead<PagedItem<N>>
+    const read = createListRead(api, name, params)
+    lists.set(key, { accountId: api.accountId, read })
+    return read
+  }
+
+  /** Stops every list read of an account (the user switched away from it). */
+  function cancelAccount(accountId: string): void {
+    for (const entry of lists.values()) if (entry.accountId === accountId) entry.read.cancel()
+  }
+
+  /** Drops an account's lists (the account was removed). */
+  function forgetAccount(accountId: string): void {
+    for (const [key, entry] of lists) {
+      if (entry.accountId !== accountId) continue
+      entry.read.reset()
+      lists.delete(key)
+    }
+  }
+
+  return { list, cancelAccount, forgetAccount }
+})
