@@ -10,8 +10,9 @@ mode=app
 
 # keytar builds from source: it needs libsecret's headers and a C++ toolchain.
 packages=(libsecret-1-dev build-essential python3)
-# The tests also need a browser for the end-to-end suite and a Secret Service for the keychain.
-[ "$mode" = test ] && packages+=(chromium gnome-keyring dbus-x11 dbus)
+# The tests also need a browser for the end-to-end suite, a Secret Service for the keychain,
+# and a Japanese font so that the screenshots of the Japanese screens can be read.
+[ "$mode" = test ] && packages+=(chromium gnome-keyring dbus-x11 dbus fonts-ipafont-gothic)
 
 missing=()
 if command -v dpkg-query >/dev/null 2>&1; then

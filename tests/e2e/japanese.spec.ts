@@ -1,0 +1,83 @@
+/**
+ * In Japanese, the messages that come from outside the screen's own code are Japanese too:
+ * a DNS record check, a DS digest check and a contact check (the shared rules send codes) and
+ * an API error (the main process sends a code). Only the service's own words, quoted apart,
+ * may be in the language the service speaks.
+ */
+import type { Locator, Page } from '@playwright/test'
+import { expect, snap, test } from './fixtures'
+
+const JAPANESE = /[\u3040-\u30ff\u4e00-\u9fff]/
+/** Three English words in a row: a sentence that was not translated. */
+const ENGLISH_SENTENCE = /\b[A-Za-z]{2,}\s+[a-z]{2,}\s+[a-z]{2,}\b/
+
+async function expectJapanese(where: Locator) {
+  await expect(where).toBeVisible()
+  const text = (await where.innerText()).trim()
+  expect(text, 'the message is empty').not.toBe('')
+  expect(text, `not Japanese: ${text}`).toMatch(JAPANESE)
+  expect(text, `English left in: ${text}`).not.toMatch(ENGLISH_SENTENCE)
+}
+
+async function inJapanese(app: Page) {
+  await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
+  await app.reload()
+  await expect(app.locator('html')).toHaveAttribute('lang', 'ja')
+}
+
+async function openDomain(app: Page, name: string, tab: string) {
+  await app.getByRole('navigation').getByRole('link', { name: 'ドメイン', exact: true }).click()
+  await expect(app.getByRole('heading', { level: 1, name: 'ドメイン' })).toBeVisible()
+  await app.getByLabel('絞り込み').fill(name)
+  await app.getByRole('link', { name, exact: true }).click()
+  await expect(app.getByRole('heading', { level: 1, name })).toBeVisible()
+  await app.getByRole('tab', { name: tab, exact: true }).click()
+  return app.getByRole('tabpanel', { name: tab, exact: true })
+}
+
+test('validation messages and an API error are in Japanese, not English', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  await inJapanese(app)
+  const svc1 = sb.state.domains.find((d) => d.ns[0] === 'ns1.svc1.example.net')!
+
+  // A DNS record check (shared/dns/validate.ts sends a code).
+  await app.getByRole('navigation').getByRole('link', { name: 'DNS', exact: true }).click()
+  await app.getByLabel('絞り込み').fill(svc1.domainname)
+  await app.getByRole('link', { name: svc1.domainname, exact: true }).click()
+  await expect(app.getByRole('heading', { level: 1, name: `${svc1.domainname} のDNSレコード` })).toBeVisible()
+  const firstValue = app.getByLabel('1 行目の値', { exact: true })
+  await firstValue.fill('192.0.2.300')
+  await firstValue.press('Tab')
+  const row = app.locator('table.records tr.invalid').first()
+  await expectJapanese(row.locator('small.bad').first())
+  await expect(row.locator('small.bad').first()).toContainText('192.0.2.300')
+
+  // A DS digest check (shared/validation.ts).
+  const d = sb.state.domains[6]!
+  const ds = await openDomain(app, d.domainname, 'DNSSEC')
+  await ds.getByRole('button', { name: 'DSレコードを追加' }).click()
+  const rec = ds.getByRole('group').last()
+  await rec.getByLabel('ダイジェストタイプ').selectOption('2')
+  await rec.getByLabel('ダイジェスト(16進)').fill('abc')
+  await expectJapanese(rec.locator('small.bad'))
+
+  // A contact check (shared/validation.ts), shown after a save is tried.
+  await app.getByRole('tab', { name: 'WHOIS', exact: true }).click()
+  const whois = app.getByRole('tabpanel', { name: 'WHOIS', exact: true })
+  const registrant = whois.getByRole('group', { name: '登録者' })
+  await registrant.getByLabel('電話').fill('03-1234-5678')
+  await whois.getByRole('button', { name: '保存' }).click()
+  await expectJapanese(registrant.locator('small.bad').first())
+  expect(sb.received.some((r) => r.endpoint === 'domains.whois.set')).toBe(false)
+
+  // An API error (the HTTP client sends a kind and a code): our words are Japanese; the
+  // service's own message is quoted apart and may be in its language.
+  sb.faults.inject('domains.get', { status: 500, times: 1 })
+  await app.getByRole('tab', { name: '概要', exact: true }).click()
+  const banner = app.getByRole('tabpanel').getByRole('alert')
+  await expect(banner).toContainText(/req-/)
+  await expectJapanese(banner.locator('strong'))
+  await expectJapanese(banner.locator('p').first())
+  await expect(banner.locator('.service-message')).toContainText('Internal Server Error')
+  await snap(app, 'japanese-api-error')
+})
