@@ -25,6 +25,10 @@ export const FIELD_CODES = [
   'field.accountId',
   'field.jobId',
   'field.pathWord',
+  'field.hostName',
+  'field.transferOrderId',
+  'field.requestId',
+  'field.pathSegment',
 ] as const
 export type FieldCode = (typeof FIELD_CODES)[number]
 

@@ -11,6 +11,8 @@ import {
   endpoints,
   paramLocation,
   parseEndpointParams,
+  isSafePathSegment,
+  SERVER_KINDS,
   type EndpointDef,
   type EndpointInput,
   type EndpointName,
@@ -94,7 +96,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (value === undefined) continue
       const where = paramLocation(def, name)
       if (where === 'path') {
-        pathValues[name] = name === 'kind' ? options.serverPaths[value as ServerKind] : String(value)
+        const segment = name === 'kind' && isServerKind(value) ? options.serverPaths[value] : String(value)
+        // The table's schemas already hold every path value to its shape; this is the last line
+        // of defence, so no value can ever make URL parsing send the request somewhere else.
+        if (!isSafePathSegment(segment)) throw AppError.invalid('request.invalid', [{ path: name, code: 'field.pathSegment' }])
+        pathValues[name] = segment
       } else if (where === 'query') {
         query.set(name, String(value))
       } else {
@@ -274,6 +280,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     listAllParsed,
   }
 }
+
+const isServerKind = (v: unknown): v is ServerKind => typeof v === 'string' && (SERVER_KINDS as readonly string[]).includes(v)
 
 async function readBody(res: Dispatcher.ResponseData, maxBytes: number): Promise<string> {
   const chunks: Buffer[] = []

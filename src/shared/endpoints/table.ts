@@ -57,6 +57,7 @@ export type ParamLocation = 'path' | 'query' | 'body'
 
 import { SERVER_KINDS } from '../constants'
 import { parseWith, type Parsed } from '../field-issues'
+import { HOSTNAME } from '../validation'
 import { ENDPOINT_NAMES, PAGED_ENDPOINT_NAMES, type EndpointName, type PagedEndpointName } from './names'
 export { SERVER_KINDS } from '../constants'
 export type { ServerKind } from '../constants'
@@ -85,8 +86,29 @@ export interface EndpointDef<P extends z.ZodType = z.ZodType, R extends z.ZodTyp
 const positiveInt = z.number().int().positive()
 /** Path id: the spec types webid and vipid as integers in paths. */
 const id = z.union([positiveInt, z.string().regex(/^\d+$/, 'field.number')]).transform((v) => Number(v))
+
+/**
+ * A value that goes into a path segment must name one thing: a value such as "", ".", "..",
+ * "a/b" or one with control characters would be resolved or split by URL parsing and send the
+ * request to another path (a "cancel transfer" of ".." would delete the domain). Each path
+ * value is held to the shape the spec gives it; anything else is refused before sending.
+ */
+export function isSafePathSegment(v: string): boolean {
+  return v.length > 0 && v !== '.' && v !== '..' && !/[/\\?#%\u0000-\u001f\u007f]/.test(v)
+}
+const hostName = z
+  .string()
+  .trim()
+  .min(1, 'field.required')
+  .max(253)
+  .regex(HOSTNAME, 'field.hostName')
+  .refine((v) => !v.endsWith('.') && isSafePathSegment(v), 'field.hostName')
 /** {domain} accepts the numeric id or the name. */
-const domainRef = z.union([positiveInt, z.string().trim().min(1, 'field.required').max(253)]).transform((v) => String(v))
+const domainRef = z.union([positiveInt, z.string().regex(/^\d+$/, 'field.number'), hostName]).transform((v) => String(v))
+/** A transfer order: registrar prefix, hyphen, alphanumerics (API-SPEC.md, Transfer request). */
+const transferOrderId = z.string().regex(/^[A-Za-z0-9]{1,32}-[A-Za-z0-9]{1,64}$/, 'field.transferOrderId')
+/** A request ID as the service makes them: letters, digits, and - _ . : inside, never "." or "..". */
+export const requestIdSchema = z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/, 'field.requestId')
 const kind = z.enum(SERVER_KINDS)
 const flag = z.union([z.literal(0), z.literal(1)])
 const pageQuery = {
@@ -294,13 +316,13 @@ export const endpoints = {
   ),
   'domains.transfer.get': read(
     '/domains/{domain}/transfer/{transferorderid}',
-    { domain: domainRef, transferorderid: z.string().min(1).max(64) },
+    { domain: domainRef, transferorderid: transferOrderId },
     transferRefSchema,
   ),
   'domains.transfer.cancel': write(
     'DELETE',
     '/domains/{domain}/transfer/{transferorderid}',
-    { domain: domainRef, transferorderid: z.string().min(1).max(64) },
+    { domain: domainRef, transferorderid: transferOrderId },
     transferRefSchema,
     { confirm: true },
   ),
@@ -383,7 +405,7 @@ export const endpoints = {
     '/domains/{domain}/privatenameserver',
     {
       domain: domainRef,
-      hostname: z.string().trim().min(1).max(253),
+      hostname: hostName,
       ipv4: z.string().max(15).optional(),
       ipv6: z.string().max(45).optional(),
     },
@@ -391,13 +413,13 @@ export const endpoints = {
   ),
   'domains.privatenameserver.get': read(
     '/domains/{domain}/privatenameserver/{hostname}',
-    { domain: domainRef, hostname: z.string().trim().min(1).max(253) },
+    { domain: domainRef, hostname: hostName },
     privateNameserverSchema,
   ),
   'domains.privatenameserver.delete': write(
     'DELETE',
     '/domains/{domain}/privatenameserver/{hostname}',
-    { domain: domainRef, hostname: z.string().trim().min(1).max(253) },
+    { domain: domainRef, hostname: hostName },
     privateNameserverRefSchema,
     { confirm: true },
   ),
@@ -448,7 +470,7 @@ export const endpoints = {
 
   // Logs
   'logs.list': readPaged('/logs', orderedPageQuery, logEntrySchema),
-  'logs.get': read('/logs/{request_id}', { request_id: z.string().trim().min(1).max(128) }, logEntrySchema),
+  'logs.get': read('/logs/{request_id}', { request_id: requestIdSchema }, logEntrySchema),
 } as const satisfies Record<EndpointName, EndpointDef>
 
 export type Endpoints = typeof endpoints

@@ -1,0 +1,57 @@
+/**
+ * No value can retarget a call: every path parameter of every operation of the endpoint
+ * table is tried with values that URL parsing would resolve or split ("", ".", "..", "a/b",
+ * control characters...). Each is refused as a validation error and the service receives
+ * nothing. Generated from the table, so a new operation is covered without editing this.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createApiClient, type ApiClient } from '../../src/main/http'
+import { AppError } from '../../src/main/app-error'
+import { ENDPOINT_NAMES, endpoints, isSafePathSegment, pathParamNames, type EndpointName } from '../../src/shared/endpoints/table'
+import { startSandbox, type Sandbox } from '../../src/sandbox'
+import { makeFixture, samples, type Fixture, type Sample } from '../helpers/operation-samples'
+
+const BAD_VALUES = ['', ' ', '.', '..', '../x', 'a/b', '/', 'x/..', 'a\\b', 'a\nb', 'a\tb', '\u0000', 'a\u007fb', '%2e%2e', 'a?b=c', 'a#b', '. .', '...']
+
+let sb: Sandbox
+let client: ApiClient
+let fixture: Fixture
+
+beforeAll(async () => {
+  sb = await startSandbox()
+  client = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths })
+  fixture = await makeFixture(sb, client)
+})
+afterAll(() => sb.close())
+
+const cases = ENDPOINT_NAMES.flatMap((name) =>
+  pathParamNames(endpoints[name].path)
+    .filter((p) => p !== 'kind') // an enum of three words, mapped to the account's own path words
+    .map((param) => [name, param] as const),
+)
+
+describe('path values', () => {
+  it('covers every path parameter of the table', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(45)
+  })
+
+  it.each(cases)('%s: %s refuses every value that is not one path segment of its shape', async (name, param) => {
+    const sample = (samples[name] as (f: Fixture) => Sample<EndpointName>)(fixture)
+    for (const bad of BAD_VALUES) {
+      const before = sb.received.length
+      const input = { ...(sample.input as Record<string, unknown>), [param]: bad }
+      const err = await client.call(name, input as never).then(
+        () => undefined,
+        (e: unknown) => e,
+      )
+      expect(err, `${name} ${param}=${JSON.stringify(bad)} was sent`).toBeInstanceOf(AppError)
+      expect((err as AppError).kind, `${name} ${param}=${JSON.stringify(bad)}`).toBe('validation')
+      expect(sb.received.length, `${name} ${param}=${JSON.stringify(bad)} reached the service`).toBe(before)
+    }
+  })
+
+  it('the guard itself refuses what would not stay one segment', () => {
+    for (const bad of ['', '.', '..', 'a/b', 'a\\b', 'a\nb', '%2e', 'a?b', 'a#b']) expect(isSafePathSegment(bad), bad).toBe(false)
+    for (const good of ['example.com', '12345', 'REG1-2B9R', 'ns1.example.com', 'req-abc.1:2']) expect(isSafePathSegment(good), good).toBe(true)
+  })
+})
