@@ -51,3 +51,9 @@ export class AppError extends Error {
     return out
   }
 }
+
+/** Any thrown value as plain error data. Unknown errors say only that something went wrong: their text may hold anything. */
+export function toErrorData(err: unknown): ErrorData {
+  if (err instanceof AppError) return err.toData()
+  return { kind: 'internal', code: 'error.internal' }
+}

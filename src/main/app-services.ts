@@ -1,6 +1,6 @@
 /**
- * Everything behind the IPC boundary, wired once: profiles, keychain, demo account and
- * the IPC router. Plain Node, so the Electron shell and the end-to-end bridge build the
+ * Everything behind the IPC boundary, wired once: profiles, keychain, demo account, the write
+ * jobs and their journal, and the IPC router. Plain Node, so the Electron shell and the end-to-end bridge build the
  * very same thing.
  */
 import { join } from 'node:path'
@@ -11,6 +11,9 @@ import { sandboxDemo } from './accounts/demo'
 import { createIpcRouter, type IpcRouter } from './ipc/router'
 import { createChannelHandlers } from './ipc/handlers'
 import { RunningCalls } from './ipc/running-calls'
+import { JobEvents } from './ipc/job-events'
+import { Journal } from './jobs/journal'
+import { JobRunner } from './jobs/runner'
 
 export interface AppServicesOptions {
   userDataDir: string
@@ -18,12 +21,15 @@ export interface AppServicesOptions {
   /** Defaults to the OS keychain through keytar. */
   keychain?: () => Promise<SecretStore>
   demo?: DemoBackend
+  /** When the service's log is read after an unknown outcome (tests shorten it). */
+  logCheckDelaysMs?: number[]
 }
 
 export interface AppServices {
   accounts: AccountService
   router: IpcRouter
   profiles: ProfileStore
+  jobs: JobRunner
   close(): Promise<void>
 }
 
@@ -43,6 +49,24 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
   }
   const accounts = new AccountService({ profiles, keychain: opts.keychain ?? defaultKeychain, demo: opts.demo ?? sandboxDemo() })
   const calls = new RunningCalls()
-  const router = createIpcRouter({ handlers: createChannelHandlers({ accounts, calls }), calls, allowedOrigins: opts.allowedOrigins })
-  return { accounts, router, profiles, close: () => accounts.close() }
+  const jobEvents = new JobEvents()
+  const jobs = new JobRunner({
+    accounts: { client: (id) => accounts.client(id), nameOf: (id) => accounts.nameOf(id) },
+    journal: new Journal(join(opts.userDataDir, 'journal.jsonl')),
+    onChange: (job) => jobEvents.changed(job),
+    ...(opts.logCheckDelaysMs ? { logCheckDelaysMs: opts.logCheckDelaysMs } : {}),
+  })
+  await jobs.init()
+  const router = createIpcRouter({ handlers: createChannelHandlers({ accounts, calls, jobs, jobEvents }), calls, allowedOrigins: opts.allowedOrigins })
+  return {
+    accounts,
+    router,
+    profiles,
+    jobs,
+    async close() {
+      jobEvents.close()
+      await jobs.close()
+      await accounts.close()
+    },
+  }
 }

@@ -10,7 +10,7 @@ import { createAppServices, type AppServices } from './app-services'
 import { createAppProtocolHandler } from './shell/app-protocol'
 import { guardContents, guardSession } from './shell/guards'
 import { APP_ORIGIN, APP_SCHEME, CONTENT_SECURITY_POLICY, windowOptions } from './shell/security'
-import { CHANNEL_NAMES, PROGRESS_CHANNEL, ipcChannel } from '../shared/ipc/channels'
+import { CHANNEL_NAMES, JOB_CHANNEL, PROGRESS_CHANNEL, ipcChannel } from '../shared/ipc/channels'
 
 // Every renderer is sandboxed, whatever a window's options say.
 app.enableSandbox()
@@ -40,8 +40,14 @@ function wireIpc(s: AppServices): void {
     ipcMain.handle(ipcChannel(name), (event, payload: unknown) =>
       s.router.dispatch(name, payload, {
         url: event.senderFrame?.url ?? '',
+        key: String(event.sender.id),
         sendProgress: (p) => {
           if (!event.sender.isDestroyed()) event.sender.send(PROGRESS_CHANNEL, p)
+        },
+        sendJob: (job) => {
+          if (event.sender.isDestroyed()) return false
+          event.sender.send(JOB_CHANNEL, job)
+          return true
         },
       }),
     )

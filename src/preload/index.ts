@@ -4,8 +4,9 @@
  */
 import { contextBridge, ipcRenderer } from 'electron'
 import { buildApi } from '../shared/ipc/build-api'
-import { PROGRESS_CHANNEL, ipcChannel } from '../shared/ipc/channels'
+import { JOB_CHANNEL, PROGRESS_CHANNEL, ipcChannel } from '../shared/ipc/channels'
 import type { Progress } from '../shared/ipc/contract'
+import type { JobView } from '../shared/jobs'
 
 const api = buildApi({
   invoke: (channel, payload) => ipcRenderer.invoke(ipcChannel(channel), payload),
@@ -13,6 +14,11 @@ const api = buildApi({
     const handler = (_event: Electron.IpcRendererEvent, p: Progress) => listener(p)
     ipcRenderer.on(PROGRESS_CHANNEL, handler)
     return () => ipcRenderer.removeListener(PROGRESS_CHANNEL, handler)
+  },
+  onJob: (listener) => {
+    const handler = (_event: Electron.IpcRendererEvent, job: JobView) => listener(job)
+    ipcRenderer.on(JOB_CHANNEL, handler)
+    return () => ipcRenderer.removeListener(JOB_CHANNEL, handler)
   },
 })
 

@@ -13,6 +13,12 @@ export interface FaultSpec {
   malformed?: boolean
   /** Never answer (until the sandbox closes). */
   hang?: boolean
+  /**
+   * The request is carried out and logged as usual, but its answer is lost on the way back: the
+   * connection is reset, or never answered. What a client sees after a time-out or a broken
+   * connection when the service did act.
+   */
+  lostAnswer?: 'reset' | 'hang'
   /** Affect only this many matching requests; then the fault is gone. */
   times?: number
 }
@@ -65,7 +71,7 @@ export function createFaults(): {
 
 /** Applies a fault to a request; true when the fault has dealt with the request (answered, dropped or left hanging). */
 export async function applyFault(fault: FaultSpec | undefined, reply: FaultReply): Promise<boolean> {
-  if (!fault) return false
+  if (!fault || fault.lostAnswer) return false
   if (fault.latencyMs) await sleep(fault.latencyMs)
   if (fault.hang) return true // the socket stays open until close() destroys it
   if (fault.reset) {

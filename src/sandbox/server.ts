@@ -95,12 +95,22 @@ export async function serveRequest(ctx: ServeContext, req: IncomingMessage, res:
   ctx.record(record)
 
   const requestId = ctx.newRequestId()
+  // Set once the fault for this request is known (after the key is checked).
+  const answer: { lost: FaultSpec['lostAnswer'] } = { lost: undefined }
   const send = (status: number, payload: unknown, logIt: boolean) => {
     const text = JSON.stringify(payload)
     record.status = status
+    if (logIt) log(text)
+    if (answer.lost === 'reset') {
+      record.status = -1
+      req.socket.destroy()
+      return
+    }
+    if (answer.lost === 'hang') return // the socket stays open until close() destroys it
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId })
     res.end(text)
-    if (!logIt) return
+  }
+  const log = (text: string) => {
     const response = text.length > LOGGED_RESPONSE_CHARS ? `${text.slice(0, LOGGED_RESPONSE_CHARS)}…` : text
     const entry: LogRec = {
       request_id: requestId,
@@ -122,7 +132,9 @@ export async function serveRequest(ctx: ServeContext, req: IncomingMessage, res:
   // A call without a valid key belongs to no account, so no account's log shows it.
   if (token !== ctx.keys.full && token !== ctx.keys.readOnly) return fail(401, 'Unauthorized: the API key is missing or invalid.', false)
 
-  const faulted = await applyFault(ctx.takeFault(match?.route.name), {
+  const fault = ctx.takeFault(match?.route.name)
+  answer.lost = fault?.lostAnswer
+  const faulted = await applyFault(fault, {
     fail,
     raw(status, contentType, text) {
       record.status = status

@@ -21,7 +21,7 @@ export const API_ERROR_KINDS = [
 export type ApiErrorKind = (typeof API_ERROR_KINDS)[number]
 
 /** Kinds raised on our side of the boundary, before or around an API call. */
-export const APP_ERROR_KINDS = ['validation', 'keychain-unavailable', 'no-key', 'no-account', 'internal'] as const
+export const APP_ERROR_KINDS = ['validation', 'keychain-unavailable', 'no-key', 'no-account', 'internal', 'outcome-unknown', 'busy'] as const
 export type AppErrorKind = (typeof APP_ERROR_KINDS)[number]
 
 export const ERROR_KINDS = [...API_ERROR_KINDS, ...APP_ERROR_KINDS] as const
@@ -56,6 +56,16 @@ export const ERROR_CODES = [
   'keychain.noSecretService',
   'keychain.locked',
   'keychain.refused',
+  // Jobs: every write runs as one (src/main/jobs).
+  'job.outcomeUnknown',
+  'job.targetBusy',
+  'job.targetUnknown',
+  'job.confirmationRequired',
+  'job.notFound',
+  'job.notPrepared',
+  'job.expired',
+  'job.stopped',
+  'job.interrupted',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]
 

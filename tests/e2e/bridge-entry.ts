@@ -4,14 +4,17 @@
  */
 import { buildApi } from '../../src/shared/ipc/build-api'
 import type { ChannelName, Progress } from '../../src/shared/ipc/contract'
+import type { JobView } from '../../src/shared/jobs'
 
 interface BridgeWindow {
   api: unknown
   __haInvoke(channel: ChannelName, payload: unknown): Promise<unknown>
   __haProgress?: (p: Progress) => void
+  __haJob?: (job: JobView) => void
 }
 const w = window as unknown as BridgeWindow
 let listener: ((p: Progress) => void) | undefined
+const jobListeners = new Set<(job: JobView) => void>()
 
 w.api = Object.freeze(
   buildApi({
@@ -22,6 +25,13 @@ w.api = Object.freeze(
         listener = undefined
       }
     },
+    onJob: (l) => {
+      jobListeners.add(l)
+      return () => jobListeners.delete(l)
+    },
   }),
 )
 w.__haProgress = (p) => listener?.(p)
+w.__haJob = (job) => {
+  for (const l of jobListeners) l(job)
+}

@@ -19,6 +19,7 @@ import { MIME_TYPES } from '../../src/main/shell/app-protocol'
 import { CONTENT_SECURITY_POLICY } from '../../src/main/shell/security'
 import type { Sandbox, SandboxOptions } from '../../src/sandbox'
 import type { ChannelName, Progress } from '../../src/shared/ipc/contract'
+import type { JobView } from '../../src/shared/jobs'
 
 const RENDERER_DIR = resolve('out/renderer')
 
@@ -105,8 +106,14 @@ export async function installBridge(page: Page, harness: Harness): Promise<void>
   await page.exposeBinding('__haInvoke', (source, channel: ChannelName, payload: unknown) =>
     harness.services.router.dispatch(channel, payload, {
       url: source.frame.url(),
+      key: 'page',
       sendProgress: (p: Progress) => {
         page.evaluate((pr) => (window as unknown as { __haProgress?: (x: unknown) => void }).__haProgress?.(pr), p).catch(() => undefined)
+      },
+      sendJob: (job: JobView) => {
+        if (page.isClosed()) return false
+        page.evaluate((j) => (window as unknown as { __haJob?: (x: unknown) => void }).__haJob?.(j), job).catch(() => undefined)
+        return true
       },
     }),
   )

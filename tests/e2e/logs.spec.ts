@@ -10,8 +10,11 @@ test('the log lists requests page by page, in either order, filters them, and op
   await app.getByRole('navigation').getByRole('link', { name: 'Service IPs' }).click()
   await expect(app.getByRole('table', { name: 'Service IPs' })).toBeVisible()
   sb.faults.inject('svcips.cache.delete', { status: 500, times: 1 })
-  await harness.services.router.dispatch('svcips.cache.delete', { accountId: 'demo', vipid: sb.state.svcips[0]!.vipid }, { url: harness.url, sendProgress: () => undefined })
-  for (let i = 0; i < 60; i++) await harness.services.router.dispatch('logs.list', { accountId: 'demo', limit: 1 }, { url: harness.url, sendProgress: () => undefined })
+  // The write goes as every write does: a job, prepared, then started with its confirmation's token.
+  const { job, token } = await harness.services.jobs.prepare({ accountId: 'demo', operation: 'svcips.cache.delete', items: [{ params: { vipid: sb.state.svcips[0]!.vipid } }] })
+  await harness.services.jobs.start(job.id, token)
+  const sender = { url: harness.url, key: 'test', sendProgress: () => undefined, sendJob: () => true }
+  for (let i = 0; i < 60; i++) await harness.services.router.dispatch('logs.list', { accountId: 'demo', limit: 1 }, sender)
 
   await app.getByRole('navigation').getByRole('link', { name: 'Logs' }).click()
   const table = app.getByRole('table', { name: 'Requests' })

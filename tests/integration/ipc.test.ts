@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAppServices, type AppServices } from '../../src/main/app-services'
 import { KeytarSecretStore, loadKeytar, SessionSecretStore, type SecretStore } from '../../src/main/accounts/secret-store'
 import { createApiClient } from '../../src/main/http'
-import { ENDPOINT_NAMES, PAGED_ENDPOINT_NAMES, type EndpointName } from '../../src/shared/endpoints/table'
+import { ENDPOINT_NAMES, PAGED_ENDPOINT_NAMES, isWriteEndpoint, type EndpointName } from '../../src/shared/endpoints/table'
+import type { JobView } from '../../src/shared/jobs'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { buildApi } from '../../src/shared/ipc/build-api'
 import { CHANNEL_NAMES, type ChannelName } from '../../src/shared/ipc/channels'
@@ -22,7 +23,7 @@ import { makeFixture, samples, type Fixture, type Sample } from '../helpers/oper
 import { profileFor } from '../helpers/profile'
 
 const APP = 'app://app'
-const appSender = (progress: Progress[] = []) => ({ url: `${APP}/index.html`, sendProgress: (p: Progress) => progress.push(p) })
+const appSender = (progress: Progress[] = []) => ({ url: `${APP}/index.html`, key: 'page', sendProgress: (p: Progress) => progress.push(p), sendJob: () => true })
 const keychainService = `hosting-admin-test-${randomUUID()}`
 const useRealKeychain = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS)
 
@@ -58,7 +59,7 @@ describe('sender check', () => {
   it.each(['https://evil.example.com/page', 'file:///etc/passwd', 'http://127.0.0.1:9999/', '', 'not a url', 'app://other/index.html'])(
     'refuses a message from %j before looking at it',
     async (url) => {
-      const r = await services.router.dispatch('accounts.list', {}, { url, sendProgress: () => undefined })
+      const r = await services.router.dispatch('accounts.list', {}, { url, key: 'x', sendProgress: () => undefined, sendJob: () => true })
       expect(r).toMatchObject({ ok: false, error: { kind: 'forbidden' } })
     },
   )
@@ -71,8 +72,8 @@ describe('sender check', () => {
 describe('payload validation', () => {
   it('an unknown channel and a malformed payload get typed validation errors', async () => {
     expect(await services.router.dispatch('shell.exec', {}, appSender())).toMatchObject({ ok: false, error: { kind: 'validation' } })
-    const r = await services.router.dispatch('domains.expiration.renew', { accountId: 'demo', domain: 'a.com', years: 12 }, appSender())
-    expect(r).toMatchObject({ ok: false, error: { kind: 'validation', issues: [{ path: 'years' }] } })
+    const r = await services.router.dispatch('jobs.prepare', { accountId: 'demo', operation: 'domains.expiration.renew', items: [{ params: { domain: 'a.com', years: 12 } }] }, appSender())
+    expect(r).toMatchObject({ ok: false, error: { kind: 'validation', issues: [{ path: 'items.0.years' }] } })
   })
 
   it('fuzz: 10,000 random payloads across every channel each get a Result, with no crash and no hang', async () => {
@@ -127,6 +128,7 @@ describe('a full run over every channel', () => {
         return cloned
       },
       onProgress: () => () => undefined,
+      onJob: () => () => undefined,
     })
     const call = (channel: ChannelName, payload: unknown) => {
       let fn: unknown = api
@@ -154,6 +156,17 @@ describe('a full run over every channel', () => {
     const ordered = [...ENDPOINT_NAMES.filter((n) => !isDelete(n)), ...ENDPOINT_NAMES.filter(isDelete)]
     for (const name of ordered) {
       const sample = (samples[name] as (f: Fixture) => Sample<EndpointName>)(fixture)
+      if (isWriteEndpoint(name)) {
+        // A write is a job: prepared, confirmed with its token when the table says so, then sent.
+        const prepared = await call('jobs.prepare', { accountId: id, operation: name, items: [{ params: sample.input }] })
+        if (!prepared.ok) throw new Error(`${name}: ${english(prepared.error)}`)
+        const { job, token } = prepared.value as { job: JobView; token?: string }
+        const r = await call('jobs.start', { jobId: job.id, ...(token ? { token } : {}) })
+        if (!r.ok) throw new Error(`${name}: ${english(r.error)}`)
+        const item = (r.value as JobView).items[0]!
+        expect(item.state, `${name}: ${item.error ? english(item.error) : ''}`).toBe('done')
+        continue
+      }
       const r = await call(name, { ...(sample.input as object), accountId: id })
       expect(r.ok, `${name}: ${r.ok ? '' : english(r.error)}`).toBe(true)
     }
@@ -171,13 +184,15 @@ describe('a full run over every channel', () => {
       ok: false,
       error: { kind: 'not-found' },
     })
-    expect(await call('domains.expiration.renew', { accountId: id, domain: fixture.sb.state.domains[0]!.domainname, years: 1 })).toMatchObject({
-      ok: false,
-      error: { kind: 'forbidden' },
+    const renew = await call('jobs.prepare', { accountId: id, operation: 'domains.expiration.renew', items: [{ params: { domain: fixture.sb.state.domains[0]!.domainname, years: 1 } }] })
+    const { job: renewJob, token: renewToken } = (renew.ok ? renew.value : undefined) as { job: JobView; token: string }
+    expect(await call('jobs.start', { jobId: renewJob.id, token: renewToken })).toMatchObject({
+      ok: true,
+      value: { items: [{ state: 'failed', error: { kind: 'forbidden' } }] },
     })
     expect((await call('accounts.replaceKey', { id, apiKey: 'wrong-key', storage: 'session' })).ok).toBe(true)
     expect(await call('accounts.testConnection', { id })).toMatchObject({ ok: true, value: { ok: false, kind: 'unauthorized' } })
-    expect(await call('jobs.cancel', { jobId: 'nothing-running' })).toMatchObject({ ok: true })
+    expect(await call('reads.cancel', { jobId: 'nothing-running' })).toMatchObject({ ok: true })
     expect((await call('accounts.remove', { id })).ok).toBe(true)
     expect(await call('servers.list', { accountId: id, kind: 'a' })).toMatchObject({ ok: false, error: { kind: 'no-account' } })
 
@@ -201,7 +216,7 @@ describe('a full run over every channel', () => {
       const job = services.router.dispatch('all.domains.list', { accountId: id, jobId: 'big-job' }, appSender(progress))
       while (progress.length < 3) await new Promise((r) => setTimeout(r, 5))
       expect(services.router.activeJobs).toBe(1)
-      await services.router.dispatch('jobs.cancel', { jobId: 'big-job' }, appSender())
+      await services.router.dispatch('reads.cancel', { jobId: 'big-job' }, appSender())
       expect(await job).toMatchObject({ ok: false, error: { kind: 'cancelled' } })
       expect(services.router.activeJobs).toBe(0)
       expect(progress.at(-1)!.loadedItems).toBeLessThan(3000)

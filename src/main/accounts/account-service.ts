@@ -79,6 +79,11 @@ export class AccountService {
     return { accounts: views, activeId, problem: this.opts.profiles.problem }
   }
 
+  /** The name the user gave an account ('' for the built-in demo, whose name the renderer words). */
+  nameOf(id: string): string {
+    return id === DEMO_ACCOUNT_ID ? '' : (this.opts.profiles.find(id)?.name ?? '')
+  }
+
   /** The chosen account, or the demo when none is chosen or the chosen one is gone. */
   activeId(): string {
     const { activeId, accounts } = this.opts.profiles.current

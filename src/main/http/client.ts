@@ -76,6 +76,10 @@ export interface ApiClient {
   listAll<N extends PagedEndpointName>(name: N, input: PagedInput<N>, opts?: ListAllOptions): Promise<PagedItem<N>[]>
   /** One operation with parameters validated already (at the IPC boundary). */
   callParsed<N extends EndpointName>(name: N, params: EndpointParams<N>, opts?: CallOptions): Promise<EndpointResult<N>>
+  /** The same, answering the whole envelope (results and request_id). */
+  sendParsed<N extends EndpointName>(name: N, params: EndpointParams<N>, opts?: CallOptions): Promise<Envelope<EndpointResult<N>>>
+  /** The method, path (as the service's log records it) and JSON body a call would send. */
+  describeRequest<N extends EndpointName>(name: N, params: EndpointParams<N>): { method: string; path: string; body: string | undefined }
   /** Every item of a paged list, with parameters validated already. */
   listAllParsed<N extends PagedEndpointName>(name: N, params: PagedParams<N>, opts?: ListAllOptions): Promise<PagedItem<N>[]>
 }
@@ -212,7 +216,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
     const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : ''
     const detail = err instanceof Error ? redact(err.message, apiKey) : ''
-    return AppError.of('network', { code: 'http.network', params: { detail: [code, detail].filter(Boolean).join(': ') } })
+    // errno tells whether anything left this machine (see src/main/jobs/outcome.ts).
+    return AppError.of('network', { code: 'http.network', params: { detail: [code, detail].filter(Boolean).join(': '), errno: code } })
   }
 
   async function send<N extends EndpointName>(name: N, input: EndpointInput<N>, opts: CallOptions = {}): Promise<Envelope<EndpointResult<N>>> {
@@ -266,6 +271,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   return {
     send,
+    sendParsed,
+    describeRequest(name, params) {
+      const def: EndpointDef = endpoints[name]
+      const { url, json } = buildRequest(def, params)
+      const u = new URL(url)
+      return { method: def.method, path: `${u.pathname}${u.search}`, body: json }
+    },
     async call(name, input, opts) {
       return (await send(name, input, opts)).results
     },

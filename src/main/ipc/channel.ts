@@ -4,13 +4,18 @@
  */
 import type { Parsed } from '../../shared/field-issues'
 import type { Progress } from '../../shared/ipc/contract'
+import type { JobView } from '../../shared/jobs'
 import { AppError } from '../app-error'
 
 export interface Sender {
   /** URL of the frame that sent the message. */
   url: string
+  /** Which page it is (the same for every message of one page). */
+  key: string
   /** Sends a progress event back to that page. */
   sendProgress(p: Progress): void
+  /** Sends a write job's state to that page; false once the page is gone. */
+  sendJob(job: JobView): boolean
 }
 
 export interface ChannelHandler<Payload, Result> {

@@ -4,12 +4,14 @@
  * call, its handler and its endpoint are found from each other by a search for the name.
  * The type below makes a missing or misspelled channel a compile error.
  */
-import { parseEndpointParams, type EndpointName, type EndpointResult, type PagedEndpointName, type PagedItem } from '../../shared/endpoints/table'
+import { parseEndpointParams, type EndpointResult, type PagedEndpointName, type PagedItem, type ReadEndpointName } from '../../shared/endpoints/table'
 import { parseWith, type Parsed } from '../../shared/field-issues'
 import type { ChannelName } from '../../shared/ipc/channels'
 import type { ApiParsed, ListAllParsed, ParsedPayloadOf, ResultOf } from '../../shared/ipc/contract'
 import { apiCallExtras, listAllExtras, localPayloads } from '../../shared/ipc/payloads'
 import type { AccountService } from '../accounts/account-service'
+import type { JobRunner } from '../jobs/runner'
+import type { JobEvents } from './job-events'
 import { defineChannel, isRecord, type ChannelHandler } from './channel'
 import type { RunningCalls } from './running-calls'
 
@@ -18,12 +20,14 @@ export type ChannelHandlers = { [C in ChannelName]: ChannelHandler<ParsedPayload
 export interface HandlerDeps {
   accounts: AccountService
   calls: RunningCalls
+  jobs: JobRunner
+  jobEvents: JobEvents
 }
 
 const notAnObject: Parsed<never> = { ok: false, issues: [{ path: '', code: 'field.wrongType', params: { expected: 'object' } }] }
 
 /** An API payload taken apart: the account and job (checked here) and the operation's own parameters. */
-function parseApiPayload<N extends EndpointName>(name: N, raw: unknown): Parsed<ApiParsed<N>> {
+function parseApiPayload<N extends ReadEndpointName>(name: N, raw: unknown): Parsed<ApiParsed<N>> {
   if (!isRecord(raw)) return notAnObject
   const { accountId, jobId, ...rest } = raw
   const extras = parseWith(apiCallExtras, { accountId, jobId })
@@ -43,8 +47,8 @@ function parseListAllPayload<N extends PagedEndpointName>(name: N, raw: unknown)
   return { ok: true, value: { accountId: extras.value.accountId, jobId: extras.value.jobId, params: own } }
 }
 
-export function createChannelHandlers({ accounts, calls }: HandlerDeps): ChannelHandlers {
-  const apiCall = <N extends EndpointName>(name: N): ChannelHandler<ApiParsed<N>, EndpointResult<N>> =>
+export function createChannelHandlers({ accounts, calls, jobs, jobEvents }: HandlerDeps): ChannelHandlers {
+  const apiCall = <N extends ReadEndpointName>(name: N): ChannelHandler<ApiParsed<N>, EndpointResult<N>> =>
     defineChannel(
       (raw) => parseApiPayload(name, raw),
       (p) => calls.run(p.jobId, async (signal) => (await accounts.client(p.accountId)).callParsed(name, p.params, { signal })),
@@ -94,78 +98,97 @@ export function createChannelHandlers({ accounts, calls }: HandlerDeps): Channel
     ),
     'accounts.testConnection': defineChannel((raw) => parseWith(local['accounts.testConnection'], raw), (p) => accounts.testConnection(p.id)),
     'accounts.keychainStatus': defineChannel((raw) => parseWith(local['accounts.keychainStatus'], raw), () => accounts.keychainStatus()),
-    'jobs.cancel': defineChannel(
-      (raw) => parseWith(local['jobs.cancel'], raw),
+    'reads.cancel': defineChannel(
+      (raw) => parseWith(local['reads.cancel'], raw),
       async (p) => {
         calls.cancel(p.jobId)
         return null
       },
     ),
 
+    // Writes, as jobs run by main
+    'jobs.prepare': defineChannel((raw) => parseWith(local['jobs.prepare'], raw), (p) => jobs.prepare(p)),
+    'jobs.start': defineChannel((raw) => parseWith(local['jobs.start'], raw), (p) => jobs.start(p.jobId, p.token)),
+    'jobs.submit': defineChannel((raw) => parseWith(local['jobs.submit'], raw), (p) => jobs.submit(p)),
+    'jobs.discard': defineChannel(
+      (raw) => parseWith(local['jobs.discard'], raw),
+      async (p) => {
+        jobs.discard(p.jobId)
+        return null
+      },
+    ),
+    'jobs.list': defineChannel((raw) => parseWith(local['jobs.list'], raw), async () => jobs.list()),
+    'jobs.watch': defineChannel(
+      (raw) => parseWith(local['jobs.watch'], raw),
+      async (_p, sender) => {
+        jobEvents.watch(sender)
+        return null
+      },
+    ),
+    'jobs.pause': defineChannel(
+      (raw) => parseWith(local['jobs.pause'], raw),
+      async (p) => {
+        jobs.pause(p.jobId)
+        return null
+      },
+    ),
+    'jobs.resume': defineChannel(
+      (raw) => parseWith(local['jobs.resume'], raw),
+      async (p) => {
+        jobs.resume(p.jobId)
+        return null
+      },
+    ),
+    'jobs.stop': defineChannel(
+      (raw) => parseWith(local['jobs.stop'], raw),
+      async (p) => {
+        jobs.stop(p.jobId)
+        return null
+      },
+    ),
+    'jobs.checkLog': defineChannel((raw) => parseWith(local['jobs.checkLog'], raw), (p) => jobs.checkLog(p.jobId, p.index)),
+
     // servers
     'servers.list': apiCall('servers.list'),
-    'servers.create': apiCall('servers.create'),
     'servers.get': apiCall('servers.get'),
     'servers.expiration.list': apiCall('servers.expiration.list'),
     'servers.expiration.get': apiCall('servers.expiration.get'),
-    'servers.expiration.extend': apiCall('servers.expiration.extend'),
     'servers.autorenew.list': apiCall('servers.autorenew.list'),
     'servers.autorenew.get': apiCall('servers.autorenew.get'),
-    'servers.autorenew.set': apiCall('servers.autorenew.set'),
     'servers.resource.get': apiCall('servers.resource.get'),
-    'servers.resource.set': apiCall('servers.resource.set'),
 
     // svcips
     'svcips.list': apiCall('svcips.list'),
-    'svcips.register': apiCall('svcips.register'),
     'svcips.get': apiCall('svcips.get'),
     'svcips.expiration.list': apiCall('svcips.expiration.list'),
     'svcips.expiration.get': apiCall('svcips.expiration.get'),
-    'svcips.expiration.extend': apiCall('svcips.expiration.extend'),
-    'svcips.setting.set': apiCall('svcips.setting.set'),
-    'svcips.cache.delete': apiCall('svcips.cache.delete'),
 
     // domains
     'domains.list': apiCall('domains.list'),
-    'domains.register': apiCall('domains.register'),
     'domains.get': apiCall('domains.get'),
-    'domains.remove': apiCall('domains.remove'),
     'domains.transfer.list': apiCall('domains.transfer.list'),
     'domains.transfer.listForDomain': apiCall('domains.transfer.listForDomain'),
-    'domains.transfer.request': apiCall('domains.transfer.request'),
     'domains.transfer.get': apiCall('domains.transfer.get'),
-    'domains.transfer.cancel': apiCall('domains.transfer.cancel'),
     'domains.expiration.list': apiCall('domains.expiration.list'),
     'domains.expiration.get': apiCall('domains.expiration.get'),
-    'domains.expiration.renew': apiCall('domains.expiration.renew'),
     'domains.autorenew.list': apiCall('domains.autorenew.list'),
     'domains.autorenew.get': apiCall('domains.autorenew.get'),
-    'domains.autorenew.set': apiCall('domains.autorenew.set'),
     'domains.transferlock.list': apiCall('domains.transferlock.list'),
     'domains.transferlock.get': apiCall('domains.transferlock.get'),
-    'domains.transferlock.set': apiCall('domains.transferlock.set'),
     'domains.whois.list': apiCall('domains.whois.list'),
     'domains.whois.get': apiCall('domains.whois.get'),
-    'domains.whois.set': apiCall('domains.whois.set'),
     'domains.nameserver.list': apiCall('domains.nameserver.list'),
     'domains.nameserver.get': apiCall('domains.nameserver.get'),
-    'domains.nameserver.set': apiCall('domains.nameserver.set'),
     'domains.dns.list': apiCall('domains.dns.list'),
     'domains.dns.get': apiCall('domains.dns.get'),
-    'domains.dns.set': apiCall('domains.dns.set'),
     'domains.dynamicdns.list': apiCall('domains.dynamicdns.list'),
     'domains.dynamicdns.get': apiCall('domains.dynamicdns.get'),
-    'domains.dynamicdns.set': apiCall('domains.dynamicdns.set'),
     'domains.dnssec.list': apiCall('domains.dnssec.list'),
     'domains.dnssec.get': apiCall('domains.dnssec.get'),
-    'domains.dnssec.set': apiCall('domains.dnssec.set'),
     'domains.privatenameserver.list': apiCall('domains.privatenameserver.list'),
-    'domains.privatenameserver.create': apiCall('domains.privatenameserver.create'),
     'domains.privatenameserver.get': apiCall('domains.privatenameserver.get'),
-    'domains.privatenameserver.delete': apiCall('domains.privatenameserver.delete'),
     'domains.localtransfer.list': apiCall('domains.localtransfer.list'),
     'domains.localtransfer.get': apiCall('domains.localtransfer.get'),
-    'domains.localtransfer.set': apiCall('domains.localtransfer.set'),
 
     // domainsearch
     'domainsearch.check': apiCall('domainsearch.check'),
@@ -173,12 +196,8 @@ export function createChannelHandlers({ accounts, calls }: HandlerDeps): Channel
     // freedns
     'freedns.list': apiCall('freedns.list'),
     'freedns.get': apiCall('freedns.get'),
-    'freedns.register': apiCall('freedns.register'),
-    'freedns.set': apiCall('freedns.set'),
-    'freedns.remove': apiCall('freedns.remove'),
     'freedns.localtransfer.list': apiCall('freedns.localtransfer.list'),
     'freedns.localtransfer.get': apiCall('freedns.localtransfer.get'),
-    'freedns.localtransfer.set': apiCall('freedns.localtransfer.set'),
 
     // logs
     'logs.list': apiCall('logs.list'),

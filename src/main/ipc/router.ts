@@ -8,7 +8,7 @@
  */
 import type { ErrorData } from '../../shared/errors'
 import type { Result } from '../../shared/ipc/contract'
-import { AppError } from '../app-error'
+import { toErrorData } from '../app-error'
 import type { Sender } from './channel'
 import type { ChannelHandlers } from './handlers'
 import type { RunningCalls } from './running-calls'
@@ -63,8 +63,3 @@ function fail(error: ErrorData): Result<never> {
   return { ok: false, error }
 }
 
-/** Any thrown value as plain error data. Unknown errors say only that something went wrong: their text may hold anything. */
-export function toErrorData(err: unknown): ErrorData {
-  if (err instanceof AppError) return err.toData()
-  return { kind: 'internal', code: 'error.internal' }
-}

@@ -44,7 +44,7 @@ export function newJobId(): string {
 
 /** Stops a running call or list read in main. */
 export async function cancelJob(jobId: string): Promise<void> {
-  await window.api.jobs.cancel({ jobId })
+  await window.api.reads.cancel({ jobId })
 }
 
 /** The local channels (accounts, settings): not bound to an account. */

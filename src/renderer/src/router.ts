@@ -21,6 +21,7 @@ export const router = createRouter({
     { path: '/search', component: () => import('./views/DomainSearchView.vue') },
     { path: '/expiring', component: () => import('./views/ExpiringView.vue') },
     { path: '/logs', component: () => import('./views/LogsView.vue') },
+    { path: '/jobs', component: () => import('./views/JobsView.vue') },
     { path: '/accounts', component: () => import('./views/AccountsView.vue') },
     { path: '/:rest(.*)*', redirect: '/servers/a' },
   ],

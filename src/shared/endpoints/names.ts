@@ -101,3 +101,44 @@ export const PAGED_ENDPOINT_NAMES = [
   'logs.list',
 ] as const satisfies readonly EndpointName[]
 export type PagedEndpointName = (typeof PAGED_ENDPOINT_NAMES)[number]
+
+/**
+ * The operations that change something at the service (every method but GET). They are never
+ * called directly from the renderer: each one runs as a job in the main process, frozen when
+ * the user confirms it (src/main/jobs).
+ */
+export const WRITE_ENDPOINT_NAMES = [
+  'servers.create',
+  'servers.expiration.extend',
+  'servers.autorenew.set',
+  'servers.resource.set',
+  'svcips.register',
+  'svcips.expiration.extend',
+  'svcips.setting.set',
+  'svcips.cache.delete',
+  'domains.register',
+  'domains.remove',
+  'domains.transfer.request',
+  'domains.transfer.cancel',
+  'domains.expiration.renew',
+  'domains.autorenew.set',
+  'domains.transferlock.set',
+  'domains.whois.set',
+  'domains.nameserver.set',
+  'domains.dns.set',
+  'domains.dynamicdns.set',
+  'domains.dnssec.set',
+  'domains.privatenameserver.create',
+  'domains.privatenameserver.delete',
+  'domains.localtransfer.set',
+  'freedns.register',
+  'freedns.set',
+  'freedns.remove',
+  'freedns.localtransfer.set',
+] as const satisfies readonly EndpointName[]
+export type WriteEndpointName = (typeof WRITE_ENDPOINT_NAMES)[number]
+export type ReadEndpointName = Exclude<EndpointName, WriteEndpointName>
+
+const writeNames: ReadonlySet<string> = new Set(WRITE_ENDPOINT_NAMES)
+export const READ_ENDPOINT_NAMES = ENDPOINT_NAMES.filter((n): n is ReadEndpointName => !writeNames.has(n))
+export const isWriteEndpoint = (name: string): name is WriteEndpointName => writeNames.has(name)

@@ -58,10 +58,10 @@ export type ParamLocation = 'path' | 'query' | 'body'
 import { SERVER_KINDS } from '../constants'
 import { parseWith, type Parsed } from '../field-issues'
 import { HOSTNAME } from '../validation'
-import { ENDPOINT_NAMES, PAGED_ENDPOINT_NAMES, type EndpointName, type PagedEndpointName } from './names'
+import { ENDPOINT_NAMES, PAGED_ENDPOINT_NAMES, WRITE_ENDPOINT_NAMES, READ_ENDPOINT_NAMES, isWriteEndpoint, type EndpointName, type PagedEndpointName, type ReadEndpointName, type WriteEndpointName } from './names'
 export { SERVER_KINDS } from '../constants'
 export type { ServerKind } from '../constants'
-export { ENDPOINT_NAMES, PAGED_ENDPOINT_NAMES, type EndpointName, type PagedEndpointName }
+export { ENDPOINT_NAMES, PAGED_ENDPOINT_NAMES, WRITE_ENDPOINT_NAMES, READ_ENDPOINT_NAMES, isWriteEndpoint, type EndpointName, type PagedEndpointName, type ReadEndpointName, type WriteEndpointName }
 
 export interface EndpointDef<P extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
   method: HttpMethod
@@ -481,6 +481,10 @@ type PagedInTable = { [N in EndpointName]: Endpoints[N]['paged'] extends true ? 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
 const pagedListsAgree: Same<PagedInTable, PagedEndpointName> = true
 void pagedListsAgree
+// Likewise the writes: exactly the operations whose method is not GET.
+type WritesInTable = { [N in EndpointName]: Endpoints[N]['method'] extends 'GET' ? never : N }[EndpointName]
+const writeListsAgree: Same<WritesInTable, WriteEndpointName> = true
+void writeListsAgree
 
 /** What a caller passes to an endpoint (before validation). */
 export type EndpointInput<N extends EndpointName> = z.input<Endpoints[N]['params']>

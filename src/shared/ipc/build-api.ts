@@ -5,11 +5,14 @@
  */
 import { CHANNEL_NAMES, type ChannelName } from './channels'
 import type { Progress, Result, WindowApi } from './contract'
+import type { JobView } from '../jobs'
 
 export interface Transport {
   invoke(channel: ChannelName, payload: unknown): Promise<unknown>
   /** Subscribes to progress events; returns the unsubscribe function. */
   onProgress(listener: (p: Progress) => void): () => void
+  /** Subscribes to write job changes; returns the unsubscribe function. */
+  onJob(listener: (job: JobView) => void): () => void
 }
 
 export function buildApi(transport: Transport): WindowApi {
@@ -37,6 +40,8 @@ export function buildApi(transport: Transport): WindowApi {
         }
       : (payload: unknown) => transport.invoke(channel, payload) as Promise<Result<unknown>>
   }
+  const jobs = root.jobs as Record<string, unknown>
+  jobs.onUpdate = (listener: (job: JobView) => void) => transport.onJob(listener)
   // The nested object is built from the same names the WindowApi type is built from.
   return root as unknown as WindowApi
 }

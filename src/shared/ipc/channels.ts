@@ -5,11 +5,12 @@
  * payloads.ts (the schemas main validates with).
  *
  * Three groups:
- * - local channels (accounts, jobs), listed below;
- * - one channel per API operation, named like the endpoint table (`domains.dns.get`);
+ * - local channels (accounts, write jobs, cancelling a read), listed below;
+ * - one channel per read of the API, named like the endpoint table (`domains.dns.get`); the
+ *   writes have no channel of their own: they go through the jobs channels;
  * - one `all.<list>` channel per paged list, which reads every page and reports progress.
  */
-import { ENDPOINT_NAMES, PAGED_ENDPOINT_NAMES, type EndpointName, type PagedEndpointName } from '../endpoints/names'
+import { PAGED_ENDPOINT_NAMES, READ_ENDPOINT_NAMES, type PagedEndpointName, type ReadEndpointName } from '../endpoints/names'
 
 export const LOCAL_CHANNELS = [
   'accounts.list',
@@ -20,19 +21,31 @@ export const LOCAL_CHANNELS = [
   'accounts.replaceKey',
   'accounts.testConnection',
   'accounts.keychainStatus',
-  'jobs.cancel',
+  'reads.cancel',
+  // Writes: each one is a job run by main (src/main/jobs), never a direct call.
+  'jobs.prepare',
+  'jobs.start',
+  'jobs.submit',
+  'jobs.discard',
+  'jobs.list',
+  'jobs.watch',
+  'jobs.pause',
+  'jobs.resume',
+  'jobs.stop',
+  'jobs.checkLog',
 ] as const
 export type LocalChannel = (typeof LOCAL_CHANNELS)[number]
 
 export type ListAllChannel = `all.${PagedEndpointName}`
-export type ChannelName = LocalChannel | EndpointName | ListAllChannel
+export type ChannelName = LocalChannel | ReadEndpointName | ListAllChannel
 
 export const LIST_ALL_CHANNELS: readonly ListAllChannel[] = PAGED_ENDPOINT_NAMES.map((n) => `all.${n}` as const)
 
-export const CHANNEL_NAMES: readonly ChannelName[] = [...LOCAL_CHANNELS, ...ENDPOINT_NAMES, ...LIST_ALL_CHANNELS]
+export const CHANNEL_NAMES: readonly ChannelName[] = [...LOCAL_CHANNELS, ...READ_ENDPOINT_NAMES, ...LIST_ALL_CHANNELS]
 
 /** The Electron IPC channel string for a contract channel. */
 export const ipcChannel = (name: ChannelName): string => `ha:${name}`
 
-/** The one event channel main -> renderer: progress of listAll jobs. */
+/** Events main -> renderer: progress of a list read, and a write job that changed. */
 export const PROGRESS_CHANNEL = 'ha:progress'
+export const JOB_CHANNEL = 'ha:job'

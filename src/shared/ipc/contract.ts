@@ -9,9 +9,11 @@
 import type { z } from 'zod'
 import type { AccountView } from '../accounts'
 import type { ErrorData } from '../errors'
+import type { JobView } from '../jobs'
 import type {
   EndpointInput,
   EndpointName,
+  ReadEndpointName,
   EndpointParams,
   EndpointResult,
   PagedEndpointName,
@@ -45,7 +47,17 @@ export interface LocalResults {
   'accounts.replaceKey': null
   'accounts.testConnection': ConnectionResult
   'accounts.keychainStatus': { available: boolean; problem?: ErrorData | undefined }
-  'jobs.cancel': null
+  'reads.cancel': null
+  'jobs.prepare': { job: JobView; token?: string | undefined }
+  'jobs.start': JobView
+  'jobs.submit': JobView
+  'jobs.discard': null
+  'jobs.list': JobView[]
+  'jobs.watch': null
+  'jobs.pause': null
+  'jobs.resume': null
+  'jobs.stop': null
+  'jobs.checkLog': 'received' | 'not-found' | 'failed'
 }
 
 /** An operation's own parameters; `z.object({})` types as an index signature, which becomes {}. */
@@ -69,7 +81,7 @@ export interface ListAllParsed<N extends PagedEndpointName> {
 
 export type PayloadOf<C extends ChannelName> = C extends LocalChannel
   ? z.input<LocalPayloads[C]>
-  : C extends EndpointName
+  : C extends ReadEndpointName
     ? ApiPayload<C>
     : C extends `all.${infer N extends PagedEndpointName}`
       ? ListAllPayload<N>
@@ -77,7 +89,7 @@ export type PayloadOf<C extends ChannelName> = C extends LocalChannel
 
 export type ParsedPayloadOf<C extends ChannelName> = C extends LocalChannel
   ? z.output<LocalPayloads[C]>
-  : C extends EndpointName
+  : C extends ReadEndpointName
     ? ApiParsed<C>
     : C extends `all.${infer N extends PagedEndpointName}`
       ? ListAllParsed<N>
@@ -85,7 +97,7 @@ export type ParsedPayloadOf<C extends ChannelName> = C extends LocalChannel
 
 export type ResultOf<C extends ChannelName> = C extends LocalChannel
   ? LocalResults[C]
-  : C extends EndpointName
+  : C extends ReadEndpointName
     ? EndpointResult<C>
     : C extends `all.${infer N extends PagedEndpointName}`
       ? PagedItem<N>[]
@@ -99,5 +111,7 @@ type Split<S extends string> = S extends `${infer H}.${infer T}` ? [H, ...Split<
 type Nest<P extends string[], V> = P extends [infer H extends string, ...infer R extends string[]] ? { [K in H]: Nest<R, V> } : V
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never
 
-/** The renderer's `window.api`: one function per channel, nested by the channel's dotted name. */
-export type WindowApi = UnionToIntersection<{ [C in ChannelName]: Nest<Split<C>, FnOf<C>> }[ChannelName]>
+/** The renderer's `window.api`: one function per channel, nested by the channel's dotted name, and the job events. */
+export type WindowApi = UnionToIntersection<{ [C in ChannelName]: Nest<Split<C>, FnOf<C>> }[ChannelName]> & {
+  jobs: { onUpdate(listener: (job: JobView) => void): () => void }
+}

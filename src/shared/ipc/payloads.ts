@@ -5,12 +5,25 @@
  */
 import { z } from 'zod'
 import { profileFieldsSchema } from '../accounts'
+import { WRITE_ENDPOINT_NAMES } from '../endpoints/names'
 import type { LocalChannel } from './channels'
 
 export const accountIdSchema = z.string().regex(/^[a-z0-9-]{1,64}$/, 'field.accountId')
 export const jobIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'field.jobId')
 const keySchema = z.string().trim().min(1, 'field.required').max(4096)
 const storageSchema = z.enum(['keychain', 'session'])
+const writeJobIdSchema = z.string().regex(/^w-[0-9a-f-]{36}$/, 'field.jobId')
+
+/** A write job as the renderer asks for it; each item's parameters are validated by main against the operation. */
+function jobRequestSchema() {
+  return z.object({
+    accountId: accountIdSchema,
+    operation: z.enum(WRITE_ENDPOINT_NAMES),
+    items: z.array(z.object({ params: z.record(z.string(), z.unknown()), label: z.string().max(300).optional() })).min(1).max(10_000),
+    concurrency: z.number().int().min(1).max(8).optional(),
+    secondSend: z.boolean().optional(),
+  })
+}
 
 export const localPayloads = {
   'accounts.list': z.object({}),
@@ -21,7 +34,17 @@ export const localPayloads = {
   'accounts.replaceKey': z.object({ id: accountIdSchema, apiKey: keySchema, storage: storageSchema }),
   'accounts.testConnection': z.object({ id: accountIdSchema }),
   'accounts.keychainStatus': z.object({}),
-  'jobs.cancel': z.object({ jobId: jobIdSchema }),
+  'reads.cancel': z.object({ jobId: jobIdSchema }),
+  'jobs.prepare': jobRequestSchema(),
+  'jobs.start': z.object({ jobId: writeJobIdSchema, token: z.string().max(128).optional() }),
+  'jobs.submit': jobRequestSchema(),
+  'jobs.discard': z.object({ jobId: writeJobIdSchema }),
+  'jobs.list': z.object({}),
+  'jobs.watch': z.object({}),
+  'jobs.pause': z.object({ jobId: writeJobIdSchema }),
+  'jobs.resume': z.object({ jobId: writeJobIdSchema }),
+  'jobs.stop': z.object({ jobId: writeJobIdSchema }),
+  'jobs.checkLog': z.object({ jobId: writeJobIdSchema, index: z.number().int().min(0).max(100_000) }),
 } as const satisfies Record<LocalChannel, z.ZodType>
 export type LocalPayloads = typeof localPayloads
 

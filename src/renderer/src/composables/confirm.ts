@@ -4,10 +4,20 @@
  */
 import { shallowRef } from 'vue'
 
+/** One item of a job in the confirmation: what it acts on and what it changes there. */
+export interface ConfirmItem {
+  label: string
+  effect?: string | undefined
+}
+
 export interface ConfirmRequest {
   title: string
   lines: string[]
   confirmLabel: string
+  /** The account the job goes to, named in every confirmation. */
+  account?: string | undefined
+  /** Each item and its effect (a renewal's current and new expiration date). */
+  items?: ConfirmItem[] | undefined
   /** Typed confirmation: the user must type this text to enable the confirm button. */
   typeToConfirm?: string
   resolve: (ok: boolean) => void

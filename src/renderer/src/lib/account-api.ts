@@ -3,8 +3,9 @@
  * AccountApi is made, never read from the active account when a request is sent, so a call
  * started on one account cannot land on another after a switch.
  */
-import type { EndpointName, EndpointResult, PagedEndpointName, PagedInput, PagedItem } from '../../../shared/endpoints/table'
+import type { EndpointResult, PagedEndpointName, PagedInput, PagedItem, ReadEndpointName, WriteEndpointName } from '../../../shared/endpoints/table'
 import type { ApiParams } from '../../../shared/ipc/contract'
+import type { JobRequest, JobView } from '../../../shared/jobs'
 import { cancelJob, invoke, newJobId, type Progress, type Result } from '../bridge'
 
 export interface CallOptions {
@@ -15,9 +16,21 @@ export interface ListAllOptions extends CallOptions {
   onProgress?: ((p: Progress) => void) | undefined
 }
 
+/** A write job's items as the renderer asks for them. */
+export type JobItems<N extends WriteEndpointName> = { params: ApiParams<N>; label?: string | undefined }[]
+export interface JobOptions {
+  concurrency?: number | undefined
+  secondSend?: boolean | undefined
+}
+
 export interface AccountApi {
   readonly accountId: string
-  call<N extends EndpointName>(name: N, params: ApiParams<N>, opts?: CallOptions): Promise<Result<EndpointResult<N>>>
+  /** A read. Writes have no call of their own: they are jobs (prepare / start, or submit). */
+  call<N extends ReadEndpointName>(name: N, params: ApiParams<N>, opts?: CallOptions): Promise<Result<EndpointResult<N>>>
+  /** Freezes a write job in main and reads what each item will change; a `confirm` operation also gets its token. */
+  prepare<N extends WriteEndpointName>(operation: N, items: JobItems<N>, opts?: JobOptions): Promise<Result<{ job: JobView; token?: string | undefined }>>
+  /** Prepares and sends a write that needs no confirmation; resolves when it has ended. */
+  submit<N extends WriteEndpointName>(operation: N, items: JobItems<N>, opts?: JobOptions): Promise<Result<JobView>>
   /** The first page of a paged list (the rest may follow with listAll). */
   firstPage<N extends PagedEndpointName>(name: N, params: PagedInput<N>, limit: number, opts?: CallOptions): Promise<Result<PagedItem<N>[]>>
   /** Every item of a paged list, page by page in main, with progress. */
@@ -37,9 +50,18 @@ async function followed<T>(jobId: string | undefined, signal: AbortSignal | unde
 }
 
 export function accountApi(accountId: string): AccountApi {
+  const request = <N extends WriteEndpointName>(operation: N, items: JobItems<N>, opts: JobOptions): JobRequest => ({
+    accountId,
+    operation,
+    items: items.map((i) => ({ params: Object.fromEntries(Object.entries(i.params)), ...(i.label ? { label: i.label } : {}) })),
+    ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
+    ...(opts.secondSend ? { secondSend: true } : {}),
+  })
   return {
     accountId,
-    call<N extends EndpointName>(name: N, params: ApiParams<N>, opts: CallOptions = {}) {
+    prepare: (operation, items, opts = {}) => window.api.jobs.prepare(request(operation, items, opts)),
+    submit: (operation, items, opts = {}) => window.api.jobs.submit(request(operation, items, opts)),
+    call<N extends ReadEndpointName>(name: N, params: ApiParams<N>, opts: CallOptions = {}) {
       const jobId = opts.signal ? newJobId() : undefined
       const payload = { ...params, accountId, ...(jobId ? { jobId } : {}) }
       return followed(jobId, opts.signal, () => invoke(name, payload)) as Promise<Result<EndpointResult<N>>>

@@ -1,8 +1,8 @@
 /**
- * The bulk run of the domain list (renewal, auto-renewal): held here rather than in the view, so
- * its progress and results are still there when the user comes back to the list.
+ * Which bulk job each account's domain list last started, so that coming back to the list shows
+ * it (the job itself lives in main; stores/jobs.ts holds its state).
  */
 import { defineStore } from 'pinia'
-import { bulkRunner } from '../lib/bulk'
+import { reactive } from 'vue'
 
-export const useBulkStore = defineStore('bulk', () => ({ domains: bulkRunner() }))
+export const useBulkStore = defineStore('bulk', () => ({ domainJobs: reactive<Record<string, string>>({}) }))

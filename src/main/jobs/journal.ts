@@ -1,0 +1,193 @@
+/**
+ * The journal of every write: one JSON line per event (a job started, an item about to be sent,
+ * an item's outcome, a job's end), appended to a file in the app's data folder and flushed to
+ * disk line by line, so a crash loses at most the line being written. After a restart the jobs
+ * are rebuilt from it. It holds what was sent and what came back, never an API key; transfer
+ * codes and passwords in answers are left out.
+ */
+import { mkdir, open, readFile, rename, type FileHandle } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import { z } from 'zod'
+import { API_ERROR_KINDS, APP_ERROR_KINDS } from '../../shared/errors'
+import { WRITE_ENDPOINT_NAMES } from '../../shared/endpoints/names'
+import type { ItemState, JobItemView, JobStatus, JobView, LogCheck } from '../../shared/jobs'
+
+const params = z.record(z.string(), z.union([z.string(), z.number()])).optional()
+const errorData = z.object({
+  kind: z.enum([...API_ERROR_KINDS, ...APP_ERROR_KINDS]),
+  code: z.string(),
+  params,
+  status: z.number().optional(),
+  serviceMessage: z.string().optional(),
+  requestId: z.string().optional(),
+  issues: z.array(z.object({ path: z.string(), code: z.string(), params })).optional(),
+})
+const itemState = z.enum(['pending', 'sending', 'done', 'failed', 'unknown', 'skipped'])
+const jobStatus = z.enum(['prepared', 'running', 'paused', 'stopping', 'stopped', 'done', 'interrupted'])
+const logCheck = z.object({
+  status: z.enum(['checking', 'received', 'not-found', 'failed']),
+  checkedAt: z.string(),
+  entry: z.object({ request_id: z.string(), datetime: z.string(), response: z.string() }).optional(),
+  error: errorData.optional(),
+})
+const item = z.object({
+  target: z.string(),
+  label: z.string(),
+  params: z.record(z.string(), z.unknown()),
+  state: itemState,
+  effect: z.object({ from: z.string().optional(), to: z.string().optional(), unreadable: z.boolean().optional() }).optional(),
+  result: z.unknown().optional(),
+  error: errorData.optional(),
+  requestId: z.string().optional(),
+  sentAt: z.string().optional(),
+  log: logCheck.optional(),
+  resolvedFromLog: z.boolean().optional(),
+})
+const job = z.object({
+  id: z.string(),
+  accountId: z.string(),
+  accountName: z.string(),
+  operation: z.enum(WRITE_ENDPOINT_NAMES),
+  confirm: z.boolean(),
+  status: jobStatus,
+  createdAt: z.string(),
+  startedAt: z.string().optional(),
+  endedAt: z.string().optional(),
+  concurrency: z.number(),
+  items: z.array(item),
+})
+
+const record = z.discriminatedUnion('t', [
+  z.object({ t: z.literal('job'), job }),
+  z.object({
+    t: z.literal('item'),
+    job: z.string(),
+    i: z.number().int().min(0),
+    state: itemState,
+    sentAt: z.string().optional(),
+    requestId: z.string().optional(),
+    error: errorData.optional(),
+    result: z.unknown().optional(),
+    log: logCheck.optional(),
+    resolvedFromLog: z.boolean().optional(),
+  }),
+  z.object({ t: z.literal('status'), job: z.string(), status: jobStatus, at: z.string() }),
+])
+export type JournalRecord = z.infer<typeof record>
+
+/** Members of an answer that are secrets of the user's own: not kept on disk. */
+const SECRET_MEMBERS = new Set(['authcode', 'password'])
+function withoutSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSecrets)
+  if (typeof value !== 'object' || value === null) return value
+  return Object.fromEntries(Object.entries(value).filter(([k]) => !SECRET_MEMBERS.has(k)).map(([k, v]) => [k, withoutSecrets(v)]))
+}
+
+/** An item's change as a journal line. */
+export function itemRecord(jobId: string, i: number, it: JobItemView): JournalRecord {
+  const r: JournalRecord = { t: 'item', job: jobId, i, state: it.state }
+  if (it.sentAt) r.sentAt = it.sentAt
+  if (it.requestId) r.requestId = it.requestId
+  if (it.error) r.error = it.error
+  if (it.result !== undefined) r.result = withoutSecrets(it.result)
+  if (it.log) r.log = it.log
+  if (it.resolvedFromLog) r.resolvedFromLog = true
+  return r
+}
+
+export class Journal {
+  private handle: FileHandle | undefined
+  private writes: Promise<void> = Promise.resolve()
+  /** Lines that could not be read back (a torn last line, a foreign file): counted, never fatal. */
+  unreadableLines = 0
+
+  constructor(readonly file: string) {}
+
+  /** Every job in the journal, as it stood at its last line, oldest first. */
+  async load(): Promise<JobView[]> {
+    let text: string
+    try {
+      text = await readFile(this.file, 'utf8')
+    } catch (err) {
+      if (typeof err === 'object' && err !== null && 'code' in err && err.code === 'ENOENT') return []
+      throw err
+    }
+    const jobs = new Map<string, JobView>()
+    for (const line of text.split('\n')) {
+      if (!line.trim()) continue
+      let json: unknown
+      try {
+        json = JSON.parse(line)
+      } catch {
+        this.unreadableLines++
+        continue
+      }
+      const parsed = record.safeParse(json)
+      if (!parsed.success) {
+        this.unreadableLines++
+        continue
+      }
+      apply(jobs, parsed.data)
+    }
+    return [...jobs.values()]
+  }
+
+  /** Appends one line and flushes it to disk; lines are written one at a time, in order. */
+  append(r: JournalRecord): Promise<void> {
+    const line = `${JSON.stringify(r)}\n`
+    const write = this.writes.then(async () => {
+      if (!this.handle) {
+        await mkdir(dirname(this.file), { recursive: true })
+        this.handle = await open(this.file, 'a')
+      }
+      await this.handle.write(line)
+      await this.handle.datasync()
+    })
+    this.writes = write.catch(() => undefined)
+    return write
+  }
+
+  /** Rewrites the journal with only these jobs, one line each (after a restart, to keep it short). */
+  async compact(jobs: JobView[]): Promise<void> {
+    await this.writes
+    await this.handle?.close()
+    this.handle = undefined
+    await mkdir(dirname(this.file), { recursive: true })
+    const tmp = `${this.file}.tmp`
+    const h = await open(tmp, 'w')
+    try {
+      for (const j of jobs) await h.write(`${JSON.stringify({ t: 'job', job: { ...j, items: j.items.map((it) => ({ ...it, result: withoutSecrets(it.result) })) } })}\n`)
+      await h.datasync()
+    } finally {
+      await h.close()
+    }
+    await rename(tmp, this.file)
+  }
+
+  async close(): Promise<void> {
+    await this.writes
+    await this.handle?.close()
+    this.handle = undefined
+  }
+}
+
+function apply(jobs: Map<string, JobView>, r: JournalRecord): void {
+  if (r.t === 'job') {
+    jobs.set(r.job.id, r.job)
+    return
+  }
+  const j = jobs.get(r.job)
+  if (!j) return
+  if (r.t === 'status') {
+    j.status = r.status
+    if (r.status === 'done' || r.status === 'stopped') j.endedAt = r.at
+    return
+  }
+  const it = j.items[r.i]
+  if (!it) return
+  const state: ItemState = r.state
+  Object.assign(it, { state })
+  for (const key of ['sentAt', 'requestId', 'error', 'result', 'log', 'resolvedFromLog'] as const) if (r[key] !== undefined) Object.assign(it, { [key]: r[key] })
+}
+
+export type { JobStatus, LogCheck }

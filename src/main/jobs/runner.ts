@@ -1,0 +1,409 @@
+/**
+ * Every write to the service runs here, as a job, in the main process: nothing a view or store
+ * does afterwards (another account, another screen, a reload) changes what is sent.
+ *
+ * prepare: the account, operation and every item's parameters are validated and frozen, and
+ *   what each item will change is read (for the confirmation). An operation marked `confirm` in
+ *   the endpoint table gets a one-time token that only `start` accepts; without it, it never runs.
+ * start: the items are sent, a few at a time, each journaled before it is sent and when it ends.
+ *   A write is never retried. One write per account, operation and target is in flight at a time,
+ *   app-wide; a target whose last send has an unknown outcome takes no new send unless the user
+ *   asked for a second send knowing the risk.
+ * unknown outcomes: a time-out or a connection broken after sending is "unknown", never "failed";
+ *   the service's request log is then read to tell whether it received the request.
+ */
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
+import { endpoints, parseEndpointParams, type EndpointParams, type WriteEndpointName } from '../../shared/endpoints/table'
+import { kindForStatus, type ErrorData, type Issue } from '../../shared/errors'
+import { isJobRunning, type ItemState, type JobItemView, type JobRequest, type JobStatus, type JobView } from '../../shared/jobs'
+import { AppError, toErrorData } from '../app-error'
+import type { ApiClient } from '../http'
+import { effectsOf } from './effects'
+import { itemRecord, type Journal } from './journal'
+import { findInLog, newestLogId } from './log-check'
+import { isOutcomeUnknown } from './outcome'
+import { defaultLabel, targetOf } from './targets'
+
+export interface JobAccounts {
+  client(accountId: string): Promise<ApiClient>
+  /** The account's name as the user gave it, frozen into the job ('' for the demo). */
+  nameOf(accountId: string): string
+}
+
+export interface JobRunnerOptions {
+  accounts: JobAccounts
+  journal: Journal
+  /** Called when a job changed; the caller passes it on to the windows. */
+  onChange?: (job: JobView) => void
+  /** When the log is read after an unknown outcome (the log may lag behind the request). */
+  logCheckDelaysMs?: number[]
+  /** How long a prepared job waits for its confirmation. */
+  preparedForMs?: number
+  now?: () => Date
+}
+
+/** What the runner keeps beside the view of a job. */
+interface JobInternals {
+  /** The items' parameters as validated at prepare: what is sent. */
+  params: EndpointParams<WriteEndpointName>[]
+  token?: string | undefined
+  preparedAt: number
+  secondSend: boolean
+  /** The newest log entry when the job started: where a log check stops looking. */
+  baselineId?: string | undefined
+  stopRequested: boolean
+  resume?: (() => void) | undefined
+  finished?: Promise<JobView> | undefined
+  controller: AbortController
+}
+
+const MAX_JOBS_KEPT = 300
+const DEFAULT_CONCURRENCY = 3
+
+export class JobRunner {
+  private readonly jobs = new Map<string, JobView>()
+  private readonly internals = new Map<string, JobInternals>()
+  /** account / operation / target -> the send that holds it. */
+  private readonly targets = new Map<string, { jobId: string; index: number; state: 'sending' | 'unknown' }>()
+  private readonly timers = new Set<NodeJS.Timeout>()
+  private closed = false
+
+  constructor(private readonly opts: JobRunnerOptions) {}
+
+  private now(): Date {
+    return this.opts.now?.() ?? new Date()
+  }
+
+  /** Reads the journal: finished jobs as they ended; a job cut off by a quit is "interrupted", its sends "unknown". */
+  async init(): Promise<void> {
+    const loaded = (await this.opts.journal.load()).slice(-MAX_JOBS_KEPT)
+    for (const job of loaded) {
+      if (isJobRunning(job) || job.status === 'prepared') {
+        job.status = 'interrupted'
+        job.endedAt ??= this.now().toISOString()
+        for (const it of job.items) {
+          if (it.state === 'sending') it.state = 'unknown'
+          else if (it.state === 'pending') Object.assign(it, { state: 'skipped', error: { kind: 'internal', code: 'job.interrupted' } })
+        }
+      }
+      this.jobs.set(job.id, job)
+      this.internals.set(job.id, { params: [], preparedAt: 0, secondSend: false, stopRequested: false, controller: new AbortController() })
+      job.items.forEach((it, i) => {
+        if (it.state !== 'unknown') return
+        this.targets.set(this.targetKey(job, it), { jobId: job.id, index: i, state: 'unknown' })
+        if (it.log?.status !== 'received') this.scheduleLogChecks(job, i)
+      })
+    }
+    await this.opts.journal.compact([...this.jobs.values()])
+  }
+
+  list(): JobView[] {
+    return [...this.jobs.values()].filter((j) => j.status !== 'prepared').reverse()
+  }
+
+  /** Jobs still sending (for the question asked before quitting). */
+  running(): JobView[] {
+    return [...this.jobs.values()].filter(isJobRunning)
+  }
+
+  private targetKey(job: Pick<JobView, 'accountId' | 'operation'>, it: Pick<JobItemView, 'target'>): string {
+    return `${job.accountId}\u0000${job.operation}\u0000${it.target}`
+  }
+
+  private emit(job: JobView): void {
+    this.opts.onChange?.(job)
+  }
+
+  private find(jobId: string): { job: JobView; int: JobInternals } {
+    const job = this.jobs.get(jobId)
+    const int = this.internals.get(jobId)
+    if (!job || !int) throw AppError.of('validation', { code: 'job.notFound' })
+    return { job, int }
+  }
+
+  // ---------------------------------------------------------------- prepare / start
+
+  async prepare(req: JobRequest): Promise<{ job: JobView; token?: string | undefined }> {
+    const def = endpoints[req.operation]
+    const issues: Issue[] = []
+    const items: JobItemView[] = []
+    const sendable: EndpointParams<WriteEndpointName>[] = []
+    req.items.forEach((item, i) => {
+      const parsed = parseEndpointParams(req.operation, item.params)
+      if (!parsed.ok) {
+        for (const issue of parsed.issues) issues.push({ ...issue, path: `items.${i}.${issue.path}` })
+        return
+      }
+      // Frozen: these copies are what will be sent and shown, whatever the renderer does with its own.
+      sendable.push(structuredClone(parsed.value))
+      const params: Record<string, unknown> = structuredClone(parsed.value)
+      items.push({ target: targetOf(params), label: item.label ?? defaultLabel(params), params, state: 'pending' })
+    })
+    if (issues.length > 0) throw AppError.invalid('ipc.invalidPayload', issues.slice(0, 20))
+
+    const busy = items.filter((it) => {
+      const holder = this.targets.get(this.targetKey(req, it))
+      return holder && (holder.state === 'sending' || !req.secondSend)
+    })
+    if (busy.length > 0) {
+      const sending = busy.some((it) => this.targets.get(this.targetKey(req, it))?.state === 'sending')
+      throw AppError.of('busy', { code: sending ? 'job.targetBusy' : 'job.targetUnknown', params: { targets: busy.map((it) => it.label).slice(0, 10).join(', ') } })
+    }
+
+    const client = await this.opts.accounts.client(req.accountId)
+    const effects = await effectsOf(client, req.operation, items.map((it) => it.params))
+    items.forEach((it, i) => {
+      if (effects[i]) it.effect = effects[i]
+    })
+    const job: JobView = {
+      id: `w-${randomUUID()}`,
+      accountId: req.accountId,
+      accountName: this.opts.accounts.nameOf(req.accountId),
+      operation: req.operation,
+      confirm: def.confirm,
+      status: 'prepared',
+      createdAt: this.now().toISOString(),
+      concurrency: Math.min(8, Math.max(1, req.concurrency ?? DEFAULT_CONCURRENCY)),
+      items,
+    }
+    const token = def.confirm ? randomBytes(24).toString('base64url') : undefined
+    this.jobs.set(job.id, job)
+    this.internals.set(job.id, { params: sendable, token, preparedAt: Date.now(), secondSend: Boolean(req.secondSend), stopRequested: false, controller: new AbortController() })
+    this.dropStalePrepared()
+    return { job, token }
+  }
+
+  /** Prepares and starts a write that needs no confirmation; one that does is refused. */
+  async submit(req: JobRequest): Promise<JobView> {
+    if (endpoints[req.operation].confirm) throw AppError.of('validation', { code: 'job.confirmationRequired' })
+    const { job } = await this.prepare(req)
+    return this.start(job.id, undefined)
+  }
+
+  discard(jobId: string): void {
+    const job = this.jobs.get(jobId)
+    if (job?.status !== 'prepared') return
+    this.jobs.delete(jobId)
+    this.internals.delete(jobId)
+  }
+
+  /** Sends a prepared job; resolves with the job once every item has ended. */
+  async start(jobId: string, token: string | undefined): Promise<JobView> {
+    const { job, int } = this.find(jobId)
+    if (job.status !== 'prepared') throw AppError.of('validation', { code: 'job.notPrepared' })
+    if (int.token !== undefined) {
+      const given = Buffer.from(token ?? '')
+      const wanted = Buffer.from(int.token)
+      if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) throw AppError.of('validation', { code: 'job.confirmationRequired' })
+    }
+    if (Date.now() - int.preparedAt > (this.opts.preparedForMs ?? 15 * 60_000)) {
+      this.discard(jobId)
+      throw AppError.of('validation', { code: 'job.expired' })
+    }
+    int.token = undefined
+    job.status = 'running'
+    job.startedAt = this.now().toISOString()
+    await this.opts.journal.append({ t: 'job', job })
+    this.emit(job)
+    int.finished = this.run(job, int)
+    return int.finished
+  }
+
+  private async run(job: JobView, int: JobInternals): Promise<JobView> {
+    let client: ApiClient
+    try {
+      client = await this.opts.accounts.client(job.accountId)
+    } catch (err) {
+      // No client (the account or its key is gone): nothing was sent.
+      const error = toErrorData(err)
+      for (let i = 0; i < job.items.length; i++) await this.settle(job, i, { state: 'failed', error })
+      return this.finish(job, 'done')
+    }
+    int.baselineId = await newestLogId(client)
+    let next = 0
+    const worker = async () => {
+      while (next < job.items.length && !this.closed) {
+        if (job.status === 'paused') await new Promise<void>((resolve) => (int.resume = resolve))
+        if (int.stopRequested || this.closed) break
+        const i = next++
+        await this.send(client, job, int, i)
+      }
+    }
+    await Promise.all(Array.from({ length: Math.min(job.concurrency, job.items.length) }, worker))
+    if (this.closed) return job
+    const stopped = int.stopRequested
+    for (let i = 0; i < job.items.length; i++) {
+      if (job.items[i]?.state === 'pending') await this.settle(job, i, { state: 'skipped', error: { kind: 'cancelled', code: 'job.stopped' } })
+    }
+    return this.finish(job, stopped ? 'stopped' : 'done')
+  }
+
+  private async send(client: ApiClient, job: JobView, int: JobInternals, i: number): Promise<void> {
+    const it = job.items[i]
+    if (!it) return
+    const key = this.targetKey(job, it)
+    const holder = this.targets.get(key)
+    if (holder && (holder.state === 'sending' || !int.secondSend)) {
+      await this.settle(job, i, { state: 'failed', error: { kind: 'busy', code: holder.state === 'sending' ? 'job.targetBusy' : 'job.targetUnknown', params: { targets: it.label } } })
+      return
+    }
+    this.targets.set(key, { jobId: job.id, index: i, state: 'sending' })
+    // Journaled before it leaves: after a crash, an item that was sending is an unknown outcome.
+    await this.settle(job, i, { state: 'sending', sentAt: this.now().toISOString() })
+    const params = int.params[i]
+    if (!params) return
+    try {
+      const env = await client.sendParsed(job.operation, params, { signal: int.controller.signal })
+      this.targets.delete(key)
+      await this.settle(job, i, { state: 'done', result: env.results, requestId: env.requestId })
+    } catch (err) {
+      const error = toErrorData(err)
+      if (isOutcomeUnknown(error)) {
+        this.targets.set(key, { jobId: job.id, index: i, state: 'unknown' })
+        await this.settle(job, i, { state: 'unknown', error, requestId: error.requestId })
+        if (!this.closed) this.scheduleLogChecks(job, i)
+      } else {
+        this.targets.delete(key)
+        await this.settle(job, i, { state: 'failed', error, requestId: error.requestId })
+      }
+    }
+  }
+
+  /** Records an item's change: in the view, in the journal, to the windows. */
+  private async settle(job: JobView, i: number, change: Partial<JobItemView> & { state: ItemState }): Promise<void> {
+    const it = job.items[i]
+    if (!it) return
+    Object.assign(it, change)
+    await this.opts.journal.append(itemRecord(job.id, i, it)).catch(() => undefined)
+    this.emit(job)
+  }
+
+  private async finish(job: JobView, status: JobStatus): Promise<JobView> {
+    job.status = status
+    job.endedAt = this.now().toISOString()
+    await this.opts.journal.append({ t: 'status', job: job.id, status, at: job.endedAt }).catch(() => undefined)
+    this.emit(job)
+    return job
+  }
+
+  // ---------------------------------------------------------------- pause / resume / stop
+
+  pause(jobId: string): void {
+    const { job } = this.find(jobId)
+    if (job.status !== 'running') return
+    job.status = 'paused'
+    this.emit(job)
+  }
+
+  resume(jobId: string): void {
+    const { job, int } = this.find(jobId)
+    if (job.status !== 'paused') return
+    job.status = 'running'
+    int.resume?.()
+    int.resume = undefined
+    this.emit(job)
+  }
+
+  /** No new item is sent; those in flight end and are reported. */
+  stop(jobId: string): void {
+    const { job, int } = this.find(jobId)
+    if (!isJobRunning(job)) return
+    int.stopRequested = true
+    job.status = 'stopping'
+    int.resume?.()
+    this.emit(job)
+  }
+
+  // ---------------------------------------------------------------- unknown outcomes
+
+  private scheduleLogChecks(job: JobView, i: number): void {
+    const delays = this.opts.logCheckDelaysMs ?? [1_000, 5_000, 20_000]
+    let attempt = 0
+    const next = () => {
+      if (this.closed || attempt >= delays.length) return
+      const t = setTimeout(async () => {
+        this.timers.delete(t)
+        attempt++
+        const status = await this.checkLog(job.id, i).catch(() => undefined)
+        // The log may lag: look again until it shows the request or the attempts run out.
+        if (status && status !== 'received') next()
+      }, delays[attempt])
+      this.timers.add(t)
+    }
+    next()
+  }
+
+  /**
+   * Reads the service's log for an item whose outcome is unknown. Found: the outcome is the
+   * answer the service logged. Not found: it stays unknown (the log may be late, or in another
+   * clock), and only the user can decide to send it again.
+   */
+  async checkLog(jobId: string, i: number): Promise<'received' | 'not-found' | 'failed'> {
+    const { job, int } = this.find(jobId)
+    const it = job.items[i]
+    if (!it || it.state !== 'unknown') return 'received'
+    const checkedAt = this.now().toISOString()
+    try {
+      const client = await this.opts.accounts.client(job.accountId)
+      // The parameters may come from the journal on disk: validated again before use.
+      const params = parseEndpointParams(job.operation, it.params)
+      if (!params.ok) throw AppError.invalid('ipc.invalidPayload', params.issues)
+      const sent = client.describeRequest(job.operation, params.value)
+      const entry = await findInLog(client, { ...sent, sentAt: new Date(it.sentAt ?? job.startedAt ?? checkedAt), baselineId: int.baselineId })
+      if (!entry) {
+        await this.settle(job, i, { state: 'unknown', log: { status: 'not-found', checkedAt } })
+        return 'not-found'
+      }
+      const log = { status: 'received' as const, checkedAt, entry: { request_id: entry.request_id, datetime: entry.datetime, response: entry.response.slice(0, 4000) } }
+      const answer = loggedAnswer(entry.response)
+      this.targets.delete(this.targetKey(job, it))
+      await this.settle(job, i, {
+        state: answer.ok ? 'done' : 'failed',
+        log,
+        resolvedFromLog: true,
+        requestId: entry.request_id,
+        ...(answer.ok ? { result: answer.results } : { error: { ...answer.error, requestId: entry.request_id } }),
+      })
+      return 'received'
+    } catch (err) {
+      await this.settle(job, i, { state: 'unknown', log: { status: 'failed', checkedAt, error: toErrorData(err) } })
+      return 'failed'
+    }
+  }
+
+  /** Stops everything (the app quits): nothing new is sent; what is in flight is cut off and, journaled as sending, is unknown at the next start. */
+  async close(): Promise<void> {
+    this.closed = true
+    for (const t of this.timers) clearTimeout(t)
+    for (const int of this.internals.values()) {
+      int.resume?.()
+      int.controller.abort()
+    }
+    await this.opts.journal.close()
+  }
+
+  private dropStalePrepared(): void {
+    const limit = this.opts.preparedForMs ?? 15 * 60_000
+    for (const [id, int] of this.internals) {
+      if (this.jobs.get(id)?.status === 'prepared' && Date.now() - int.preparedAt > limit) this.discard(id)
+    }
+  }
+}
+
+/** The answer a log entry holds: results, or the service's error. */
+function loggedAnswer(response: string): { ok: true; results: unknown } | { ok: false; error: ErrorData } {
+  let body: unknown
+  try {
+    body = JSON.parse(response)
+  } catch {
+    return { ok: true, results: undefined }
+  }
+  if (typeof body === 'object' && body !== null && 'errors' in body) {
+    const e = body.errors
+    const code = typeof e === 'object' && e !== null && 'code' in e ? Number(e.code) : 400
+    const message = typeof e === 'object' && e !== null && 'message' in e && typeof e.message === 'string' ? e.message : undefined
+    const kind = kindForStatus(Number.isFinite(code) ? code : 400)
+    return { ok: false, error: { kind, code: `error.${kind}`, status: code, serviceMessage: message } }
+  }
+  return { ok: true, results: typeof body === 'object' && body !== null && 'results' in body ? body.results : undefined }
+}

@@ -1,0 +1,111 @@
+/**
+ * Writes from a view. Every write is a job that main runs (src/main/jobs), frozen when it is
+ * prepared: the account is the one this view was made for, and the parameters are those given
+ * here, whatever happens in the window afterwards. An operation that costs money, changes
+ * ownership or cannot be undone is confirmed first: the dialog names the account and each
+ * item's effect as main read it, and only the dialog's yes starts the job with its token.
+ */
+import { ref, shallowRef } from 'vue'
+import type { EndpointResult, WriteEndpointName } from '../../../shared/endpoints/table'
+import type { ApiParams } from '../../../shared/ipc/contract'
+import type { ItemEffect, JobItemView, JobView } from '../../../shared/jobs'
+import type { ErrorData, Result } from '../bridge'
+import type { JobItems, JobOptions } from '../lib/account-api'
+import { accountName } from '../lib/account-text'
+import { formatDate, t } from '../i18n'
+import { useAccountsStore } from '../stores/accounts'
+import { useJobsStore } from '../stores/jobs'
+import { confirm, type ConfirmRequest } from './confirm'
+import { useAccountApi } from './useAccountApi'
+
+/** How the user is asked: the caller's words; the account and the items come from the prepared job. */
+export type Confirmation = Omit<ConfirmRequest, 'resolve' | 'items' | 'account'>
+
+/** An item's effect in words: "1 Jan 2027 → 1 Jan 2029". */
+export function effectText(effect: ItemEffect | undefined): string | undefined {
+  if (!effect) return undefined
+  if (effect.unreadable) return t('jobs.effectUnreadable')
+  if (effect.from && effect.to) return t('jobs.effectMove', { from: formatDate(effect.from), to: formatDate(effect.to) })
+  if (effect.to) return t('jobs.effectUntil', { to: formatDate(effect.to) })
+  return undefined
+}
+
+/** What went wrong with an item, as error data (an unknown outcome is its own kind). */
+export function itemError(item: JobItemView): ErrorData | undefined {
+  if (item.state === 'unknown') {
+    return { kind: 'outcome-unknown', code: 'job.outcomeUnknown', params: { label: item.label }, requestId: item.requestId, serviceMessage: item.error?.serviceMessage }
+  }
+  if (item.state === 'failed' || item.state === 'skipped') return item.error ?? { kind: 'internal', code: 'error.internal' }
+  return undefined
+}
+
+export function useWrite<N extends WriteEndpointName>(operation: N) {
+  const api = useAccountApi()
+  const accounts = useAccountsStore()
+  const jobsStore = useJobsStore()
+  const busy = ref(false)
+  const error = ref<ErrorData>()
+  const job = shallowRef<JobView>()
+
+  /** Sends the items as one job; resolves with the job when it has ended, or undefined if refused or not confirmed. */
+  async function runJob(
+    items: JobItems<N>,
+    confirmation?: Confirmation,
+    opts: JobOptions & { /** Called once the user confirmed, before the job runs. */ onStarted?: (job: JobView) => void } = {},
+  ): Promise<JobView | undefined> {
+    if (busy.value) return undefined
+    busy.value = true
+    error.value = undefined
+    try {
+      let r
+      if (confirmation) {
+        const prepared = await api.prepare(operation, items, { concurrency: opts.concurrency, secondSend: opts.secondSend })
+        if (!prepared.ok) return void (error.value = prepared.error)
+        const { job: pending, token } = prepared.value
+        const account = accounts.accounts.find((a) => a.id === pending.accountId)
+        const yes = await confirm({
+          ...confirmation,
+          account: account ? accountName(account) : pending.accountName,
+          items: pending.items.map((it) => ({ label: it.label, effect: effectText(it.effect) })),
+        })
+        if (!yes) {
+          await window.api.jobs.discard({ jobId: pending.id })
+          return undefined
+        }
+        job.value = pending
+        opts.onStarted?.(pending)
+        r = await window.api.jobs.start({ jobId: pending.id, ...(token ? { token } : {}) })
+      } else {
+        r = await api.submit(operation, items, { concurrency: opts.concurrency, secondSend: opts.secondSend })
+      }
+      if (!r.ok) return void (error.value = r.error)
+      jobsStore.put(r.value)
+      job.value = r.value
+      return r.value
+    } finally {
+      busy.value = false
+    }
+  }
+
+  /** One item: resolves with what the service stored, or undefined (the error says why). */
+  async function run(params: ApiParams<N>, confirmation?: Confirmation, label?: string): Promise<EndpointResult<N> | undefined> {
+    const done = await runJob([{ params, label }], confirmation)
+    const item = done?.items[0]
+    if (!item) return undefined
+    const problem = itemError(item)
+    if (problem) {
+      error.value = problem
+      return undefined
+    }
+    // Main decoded the service's answer with this operation's schema (src/main/http).
+    return item.result as EndpointResult<N>
+  }
+
+  /** One item as a Result (for code built on Results, such as the guarded save). */
+  async function send(params: ApiParams<N>, label?: string): Promise<Result<EndpointResult<N>>> {
+    const value = await run(params, undefined, label)
+    return value !== undefined ? { ok: true, value } : { ok: false, error: error.value ?? { kind: 'internal', code: 'error.internal' } }
+  }
+
+  return { run, runJob, send, busy, error, job }
+}

@@ -1,0 +1,39 @@
+/** A write job in words: its operation, each item's outcome, and the CSV of its results. */
+import type { JobItemView, JobView } from '../../../shared/jobs'
+import { errorText, formatDate, t, tCode } from '../i18n'
+import { toCsv } from './csv'
+
+export const operationLabel = (job: Pick<JobView, 'operation'>) => tCode(`operation.${job.operation}`)
+
+export const itemStateLabel = (it: JobItemView) => tCode(`jobs.state.${it.state}`)
+
+function field(result: unknown, key: string): unknown {
+  return typeof result === 'object' && result !== null && key in result ? (result as Record<string, unknown>)[key] : undefined
+}
+
+/** What happened to one item, in a sentence. */
+export function itemMessage(job: Pick<JobView, 'operation'>, it: JobItemView): string {
+  if (it.state === 'done') {
+    const date = field(it.result, 'expirationdate')
+    if (typeof date === 'string' && date) return t('domains.renewedTo', { date: formatDate(date) })
+    if (job.operation === 'domains.autorenew.set') return field(it.result, 'autorenew_domain') ? t('domains.autorenewNowOn') : t('domains.autorenewNowOff')
+    return it.resolvedFromLog ? t('jobs.doneFromLog') : t('common.done')
+  }
+  if (it.state === 'unknown') {
+    if (it.log?.status === 'not-found') return t('jobs.unknownNotInLog')
+    if (it.log?.status === 'failed') return t('jobs.unknownLogUnreadable')
+    return t('jobs.unknownChecking')
+  }
+  if (it.state === 'pending' || it.state === 'sending') return itemStateLabel(it)
+  const e = it.error ? errorText(it.error) : undefined
+  if (!e) return itemStateLabel(it)
+  return e.serviceMessage ? `${e.text} ${t('error.serviceSaid')} ${e.serviceMessage}` : e.text
+}
+
+/** The results as CSV: the service's own words where it gave them. */
+export function jobCsv(job: JobView): string {
+  return toCsv(
+    [t('jobs.item'), t('domains.result'), t('domains.message'), t('common.requestId'), t('jobs.logEntry')],
+    job.items.map((it) => [it.label, itemStateLabel(it), it.error?.serviceMessage ?? itemMessage(job, it), it.requestId ?? '', it.log?.entry?.request_id ?? '']),
+  )
+}

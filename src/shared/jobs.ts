@@ -1,0 +1,91 @@
+/**
+ * Jobs: every write to the service runs as a job in the main process. Its account, operation and
+ * every parameter are fixed when it is prepared; the user confirms what was prepared; then main
+ * sends each item, journals each outcome, and reports the job as a JobView. Plain types, shared
+ * by main and the renderer.
+ */
+import type { ErrorData } from './errors'
+import type { WriteEndpointName } from './endpoints/names'
+
+export type JobStatus = 'prepared' | 'running' | 'paused' | 'stopping' | 'stopped' | 'done' | 'interrupted'
+
+/**
+ * - pending: not sent yet; skipped: never sent (the job was stopped or interrupted)
+ * - sending: on its way; done / failed: the service answered
+ * - unknown: sent, but the answer was lost (time-out, broken connection): it may have been done.
+ *   Nothing is sent again for the same target until the user says so, knowing the risk.
+ */
+export type ItemState = 'pending' | 'sending' | 'done' | 'failed' | 'unknown' | 'skipped'
+
+export const TERMINAL_ITEM_STATES: readonly ItemState[] = ['done', 'failed', 'unknown', 'skipped']
+export const RUNNING_JOB_STATUSES: readonly JobStatus[] = ['running', 'paused', 'stopping']
+
+/** What an item will change, shown in the confirmation: for an extension, the date before and after. */
+export type ItemEffect = {
+  from?: string | undefined
+  to?: string | undefined
+  /** The current state could not be read; the confirmation says so. */
+  unreadable?: boolean | undefined
+}
+
+/** What the service's own request log says about an item whose outcome was unknown. */
+export type LogCheck = {
+  status: 'checking' | 'received' | 'not-found' | 'failed'
+  checkedAt: string
+  /** The entry that matched: its request ID, time and the answer the service logged. */
+  entry?: { request_id: string; datetime: string; response: string } | undefined
+  error?: ErrorData | undefined
+}
+
+export type JobItemView = {
+  /** What the item acts on (a domain name, kind:webid...): one write per target at a time. */
+  target: string
+  /** How the item is shown (a domain name, a server name). */
+  label: string
+  params: Record<string, unknown>
+  state: ItemState
+  effect?: ItemEffect | undefined
+  /** The service's answer (its `results`), for done items. */
+  result?: unknown
+  error?: ErrorData | undefined
+  requestId?: string | undefined
+  sentAt?: string | undefined
+  log?: LogCheck | undefined
+  /** The outcome came from the service's log, not from its answer. */
+  resolvedFromLog?: boolean | undefined
+}
+
+export type JobView = {
+  id: string
+  accountId: string
+  accountName: string
+  operation: WriteEndpointName
+  /** The operation costs money, changes ownership or cannot be undone: it needed the user's confirmation. */
+  confirm: boolean
+  status: JobStatus
+  createdAt: string
+  startedAt?: string | undefined
+  endedAt?: string | undefined
+  concurrency: number
+  items: JobItemView[]
+}
+
+/** The counts a progress bar and a summary need. */
+export function jobCounts(job: Pick<JobView, 'items'>): Record<ItemState, number> & { total: number; finished: number } {
+  const counts = { pending: 0, sending: 0, done: 0, failed: 0, unknown: 0, skipped: 0, total: job.items.length, finished: 0 }
+  for (const item of job.items) counts[item.state]++
+  counts.finished = counts.done + counts.failed + counts.unknown + counts.skipped
+  return counts
+}
+
+export const isJobRunning = (job: Pick<JobView, 'status'>): boolean => RUNNING_JOB_STATUSES.includes(job.status)
+
+/** What the renderer sends to prepare a job: the operation and, per item, its parameters. */
+export type JobRequest = {
+  accountId: string
+  operation: WriteEndpointName
+  items: { params: Record<string, unknown>; label?: string | undefined }[]
+  concurrency?: number | undefined
+  /** Send even though an earlier send to these targets has an unknown outcome (the user was told the risk). */
+  secondSend?: boolean | undefined
+}

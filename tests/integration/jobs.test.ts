@@ -1,0 +1,213 @@
+/**
+ * Writes as jobs, through the real IPC router, the real journal file and the sandbox:
+ * frozen parameters, confirmation tokens, unknown outcomes resolved from the service's log,
+ * one write per target, and a journal that survives a restart.
+ */
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { createAppServices, type AppServices } from '../../src/main/app-services'
+import { SessionSecretStore } from '../../src/main/accounts/secret-store'
+import { createApiClient } from '../../src/main/http'
+import { startSandbox, type Sandbox } from '../../src/sandbox'
+import { endpoints, WRITE_ENDPOINT_NAMES, type EndpointName } from '../../src/shared/endpoints/table'
+import type { Result } from '../../src/shared/ipc/contract'
+import type { JobView } from '../../src/shared/jobs'
+import { makeFixture, samples, type Fixture, type Sample } from '../helpers/operation-samples'
+import { profileFor } from '../helpers/profile'
+
+const APP = 'app://app'
+const sender = { url: `${APP}/index.html`, key: 'test', sendProgress: () => undefined, sendJob: () => true }
+
+let sb: Sandbox
+let dir: string
+let services: AppServices
+let accountId: string
+
+async function boot(opts: { logCheckDelaysMs?: number[] } = {}) {
+  return createAppServices({ userDataDir: dir, allowedOrigins: [APP], keychain: async () => new SessionSecretStore(), ...opts })
+}
+async function call<T>(channel: string, payload: unknown, s: AppServices = services): Promise<Result<T>> {
+  return (await s.router.dispatch(channel, payload, sender)) as Result<T>
+}
+async function ok<T>(channel: string, payload: unknown, s: AppServices = services): Promise<T> {
+  const r = await call<T>(channel, payload, s)
+  if (!r.ok) throw new Error(`${channel}: ${JSON.stringify(r.error)}`)
+  return r.value
+}
+const puts = (endpoint: EndpointName) => sb.received.filter((r) => r.endpoint === endpoint)
+
+beforeAll(async () => {
+  sb = await startSandbox({ domains: 30 })
+  dir = mkdtempSync(join(tmpdir(), 'jobs-'))
+  services = await boot({ logCheckDelaysMs: [60_000] })
+  const created = await ok<{ id: string }>('accounts.create', { fields: profileFor(sb, 'Main', 1500), apiKey: sb.keys.full, storage: 'session' })
+  accountId = created.id
+})
+afterAll(async () => {
+  await services.close()
+  await sb.close()
+})
+afterEach(() => sb.faults.clear())
+
+describe('confirmation is part of the call', () => {
+  const confirmOps = WRITE_ENDPOINT_NAMES.filter((n) => endpoints[n].confirm)
+  let fixture: Fixture
+  beforeAll(async () => {
+    fixture = await makeFixture(sb, createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths }))
+  })
+
+  it('no write has a channel of its own: writes only go through jobs', async () => {
+    for (const name of WRITE_ENDPOINT_NAMES) {
+      expect(await call(name, { accountId }), name).toMatchObject({ ok: false, error: { code: 'ipc.unknownChannel' } })
+    }
+  })
+
+  it.each(confirmOps)('%s: refused without the token of its confirmation, and sent once with it', async (name) => {
+    const sample = (samples[name] as (f: Fixture) => Sample<EndpointName>)(fixture)
+    const request = { accountId, operation: name, items: [{ params: sample.input }] }
+    const before = sb.received.length
+    expect(await call('jobs.submit', request)).toMatchObject({ ok: false, error: { code: 'job.confirmationRequired' } })
+    const { job, token } = await ok<{ job: JobView; token?: string }>('jobs.prepare', request)
+    expect(job.confirm).toBe(true)
+    expect(token).toMatch(/^[A-Za-z0-9_-]{32}$/)
+    expect(await call('jobs.start', { jobId: job.id })).toMatchObject({ ok: false, error: { code: 'job.confirmationRequired' } })
+    expect(await call('jobs.start', { jobId: job.id, token: `${token!.slice(0, -1)}x` })).toMatchObject({ ok: false, error: { code: 'job.confirmationRequired' } })
+    // Reads made to describe the effect are allowed; the write itself was not sent.
+    expect(sb.received.slice(before).filter((r) => r.method !== 'GET')).toEqual([])
+    const done = await ok<JobView>('jobs.start', { jobId: job.id, token })
+    expect(done.items[0]?.state, JSON.stringify(done.items[0]?.error)).toMatch(/done|failed/)
+    expect(sb.received.slice(before).filter((r) => r.method !== 'GET')).toHaveLength(1)
+    // A token works once.
+    expect(await call('jobs.start', { jobId: job.id, token })).toMatchObject({ ok: false, error: { code: 'job.notPrepared' } })
+  })
+})
+
+describe('a bulk renewal', () => {
+  it('is frozen when prepared, states each domain’s dates, and sends exactly what was confirmed', async () => {
+    const names = sb.state.domains.slice(0, 12).map((d) => d.domainname)
+    const before = Object.fromEntries(sb.state.domains.slice(0, 12).map((d) => [d.domainname, d.expirationdate]))
+    const items = names.map((domain) => ({ params: { domain, years: 2 } }))
+    const { job, token } = await ok<{ job: JobView; token: string }>('jobs.prepare', { accountId, operation: 'domains.expiration.renew', items })
+    for (const it of job.items) {
+      const from = before[String(it.params.domain)]!
+      expect(it.effect).toEqual({ from, to: `${Number(from.slice(0, 4)) + 2}${from.slice(4)}` })
+    }
+    // What the renderer does with its own copy afterwards changes nothing.
+    items.forEach((i) => (i.params.years = 9))
+    const n = puts('domains.expiration.renew').length
+    const done = await ok<JobView>('jobs.start', { jobId: job.id, token })
+    expect(done.status).toBe('done')
+    const sent = puts('domains.expiration.renew').slice(n)
+    expect(sent).toHaveLength(12)
+    expect(sent.map((r) => r.body)).toEqual(expect.arrayContaining(names.map((domain) => ({ domain, years: 2 }))))
+    expect(done.items.every((i) => i.state === 'done')).toBe(true)
+  })
+})
+
+describe('an answer lost after the service acted', () => {
+  it.each([
+    ['PUT', 'domains.transferlock.set', 'reset'],
+    ['PUT', 'domains.autorenew.set', 'hang'],
+    ['POST', 'domains.privatenameserver.create', 'reset'],
+    ['POST', 'freedns.register', 'hang'],
+  ] as const)('%s %s (%s): outcome unknown, no second send without the user, then resolved from the log', async (_m, operation, lost) => {
+    const d = sb.state.domains[20]!
+    const params: Record<string, unknown> =
+      operation === 'domains.transferlock.set'
+        ? { domain: d.domainname, transfer_lock: d.transfer_lock ? 0 : 1 }
+        : operation === 'domains.autorenew.set'
+          ? { domain: d.domainname, autorenew_domain: d.autorenew_domain ? 0 : 1 }
+          : operation === 'domains.privatenameserver.create'
+            ? { domain: d.domainname, hostname: `ns9.${d.domainname}`, ipv4: '192.0.2.99' }
+            : { sld: `lost-answer-${lost}`, tld: 'com', auth: 'txt' }
+    sb.faults.inject(operation, { lostAnswer: lost, times: 1 })
+    const n = puts(operation).length
+    const job = await ok<JobView>('jobs.submit', { accountId, operation, items: [{ params }] })
+    expect(job.items[0]).toMatchObject({ state: 'unknown', error: { kind: lost === 'hang' ? 'timeout' : 'network' } })
+    expect(puts(operation).length - n).toBe(1)
+
+    // Anywhere in the app, the same write to the same target is refused while its outcome is unknown...
+    expect(await call('jobs.submit', { accountId, operation, items: [{ params }] })).toMatchObject({
+      ok: false,
+      error: { kind: 'busy', code: 'job.targetUnknown' },
+    })
+    expect(puts(operation).length - n).toBe(1)
+
+    // ...and the service's log says it received it, with the answer it gave.
+    expect(await ok<string>('jobs.checkLog', { jobId: job.id, index: 0 })).toBe('received')
+    const [after] = (await ok<JobView[]>('jobs.list', {})).filter((j) => j.id === job.id)
+    expect(after?.items[0]).toMatchObject({ state: 'done', resolvedFromLog: true, log: { status: 'received', entry: { request_id: expect.stringMatching(/^req-/) } } })
+    expect(sb.state.logs.some((l) => l.request_id === after?.items[0]?.log?.entry?.request_id)).toBe(true)
+  })
+
+  it('a second send needs the user to ask for it knowing the risk', async () => {
+    const d = sb.state.domains[21]!
+    const params = { domain: d.domainname, transfer_lock: d.transfer_lock ? 0 : 1 }
+    sb.faults.inject('domains.transferlock.set', { lostAnswer: 'reset', times: 1 })
+    const first = await ok<JobView>('jobs.submit', { accountId, operation: 'domains.transferlock.set', items: [{ params }] })
+    expect(first.items[0]?.state).toBe('unknown')
+    expect((await call('jobs.submit', { accountId, operation: 'domains.transferlock.set', items: [{ params }] })).ok).toBe(false)
+    const second = await ok<JobView>('jobs.submit', { accountId, operation: 'domains.transferlock.set', items: [{ params }], secondSend: true })
+    expect(second.items[0]?.state).toBe('done')
+  })
+
+  it('a refused connection is a plain failure: nothing left this machine', async () => {
+    const closed = await startSandbox()
+    const url = closed.url
+    await closed.close()
+    const other = await ok<{ id: string }>('accounts.create', { fields: { ...profileFor(sb, 'Gone'), baseUrl: url }, apiKey: 'k', storage: 'session' })
+    const job = await ok<JobView>('jobs.submit', { accountId: other.id, operation: 'domains.transferlock.set', items: [{ params: { domain: 'a.com', transfer_lock: 1 } }] })
+    expect(job.items[0]).toMatchObject({ state: 'failed', error: { kind: 'network' } })
+    await ok('accounts.remove', { id: other.id })
+  })
+})
+
+describe('one write per target at a time', () => {
+  it('a second job for a target that is being written fails that item without sending it', async () => {
+    const d = sb.state.domains[22]!
+    sb.faults.inject('domains.autorenew.set', { latencyMs: 400, times: 1 })
+    const n = puts('domains.autorenew.set').length
+    const first = ok<JobView>('jobs.submit', { accountId, operation: 'domains.autorenew.set', items: [{ params: { domain: d.domainname, autorenew_domain: 1 } }] })
+    await new Promise((r) => setTimeout(r, 100))
+    const second = await call('jobs.submit', { accountId, operation: 'domains.autorenew.set', items: [{ params: { domain: d.domainname, autorenew_domain: 0 } }] })
+    expect(second).toMatchObject({ ok: false, error: { code: 'job.targetBusy' } })
+    expect((await first).items[0]?.state).toBe('done')
+    expect(puts('domains.autorenew.set').length - n).toBe(1)
+  })
+})
+
+describe('the journal', () => {
+  it('survives a quit in the middle of a bulk job: what was done, what was cut off, what was never sent', async () => {
+    const names = sb.state.domains.slice(0, 9).map((d) => d.domainname)
+    sb.faults.inject('domains.expiration.renew', { latencyMs: 300 })
+    const { job, token } = await ok<{ job: JobView; token: string }>('jobs.prepare', {
+      accountId,
+      operation: 'domains.expiration.renew',
+      items: names.map((domain) => ({ params: { domain, years: 1 } })),
+      concurrency: 2,
+    })
+    const base = puts('domains.expiration.renew').length
+    const running = call<JobView>('jobs.start', { jobId: job.id, token })
+    // Quit once the first two have answered and the next two are on their way.
+    const deadline = Date.now() + 10_000
+    while (Date.now() < deadline && puts('domains.expiration.renew').slice(base).filter((r) => r.status === 200).length < 2) await new Promise((r) => setTimeout(r, 20))
+    await new Promise((r) => setTimeout(r, 150))
+    await services.close()
+    void running
+    sb.faults.clear()
+
+    services = await boot({ logCheckDelaysMs: [60_000] })
+    const [again] = (await ok<JobView[]>('jobs.list', {})).filter((j) => j.id === job.id)
+    expect(again?.status).toBe('interrupted')
+    const states = again!.items.map((i) => i.state)
+    expect(states.filter((s) => s === 'done').length).toBeGreaterThanOrEqual(2)
+    expect(states).toContain('skipped')
+    expect(states).toContain('unknown')
+    expect(states.every((s) => s === 'done' || s === 'unknown' || s === 'skipped')).toBe(true)
+    // Every renewal the service carried out is shown as done or unknown, never as not sent.
+    const received = new Set(puts('domains.expiration.renew').slice(base).map((r) => (r.body as { domain: string }).domain))
+    for (const it of again!.items) if (received.has(String(it.params.domain)) && it.state === 'skipped') throw new Error(`${it.label} was sent but shown as not sent`)
+  })
+})
