@@ -23,6 +23,8 @@ export interface AppServicesOptions {
   demo?: DemoBackend
   /** When the service's log is read after an unknown outcome (tests shorten it). */
   logCheckDelaysMs?: number[]
+  /** The user confirmed quitting while writes were running. */
+  onQuitConfirmed?: () => void
 }
 
 export interface AppServices {
@@ -57,7 +59,7 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     ...(opts.logCheckDelaysMs ? { logCheckDelaysMs: opts.logCheckDelaysMs } : {}),
   })
   await jobs.init()
-  const router = createIpcRouter({ handlers: createChannelHandlers({ accounts, calls, jobs, jobEvents }), calls, allowedOrigins: opts.allowedOrigins })
+  const router = createIpcRouter({ handlers: createChannelHandlers({ accounts, calls, jobs, jobEvents, quitConfirmed: () => opts.onQuitConfirmed?.() }), calls, allowedOrigins: opts.allowedOrigins })
   return {
     accounts,
     router,

@@ -10,7 +10,7 @@ import { createAppServices, type AppServices } from './app-services'
 import { createAppProtocolHandler } from './shell/app-protocol'
 import { guardContents, guardSession } from './shell/guards'
 import { APP_ORIGIN, APP_SCHEME, CONTENT_SECURITY_POLICY, windowOptions } from './shell/security'
-import { CHANNEL_NAMES, JOB_CHANNEL, PROGRESS_CHANNEL, ipcChannel } from '../shared/ipc/channels'
+import { CHANNEL_NAMES, JOB_CHANNEL, PROGRESS_CHANNEL, QUIT_CHANNEL, ipcChannel } from '../shared/ipc/channels'
 
 // Every renderer is sandboxed, whatever a window's options say.
 app.enableSandbox()
@@ -26,6 +26,8 @@ protocol.registerSchemesAsPrivileged([
 
 let mainWindow: BrowserWindow | undefined
 let services: AppServices | undefined
+/** The user said to quit although writes were running; closing goes ahead. */
+let quitConfirmed = false
 
 function registerAppProtocol(): void {
   protocol.handle(APP_SCHEME, createAppProtocolHandler(join(__dirname, '../renderer'), CONTENT_SECURITY_POLICY))
@@ -57,6 +59,13 @@ function wireIpc(s: AppServices): void {
 async function createWindow(): Promise<void> {
   mainWindow = new BrowserWindow(windowOptions(join(__dirname, '../preload/index.cjs')))
   mainWindow.once('ready-to-show', () => mainWindow?.show())
+  // Closing while writes run asks first; the window asks, in the user's language, and answers
+  // through app.quit. Whatever is cut off is journaled and checked at the next start.
+  mainWindow.on('close', (event) => {
+    if (quitConfirmed || !services || services.jobs.running().length === 0) return
+    event.preventDefault()
+    mainWindow?.webContents.send(QUIT_CHANNEL)
+  })
   mainWindow.on('closed', () => {
     mainWindow = undefined
   })
@@ -73,7 +82,14 @@ app.on('second-instance', () => {
 app.whenReady().then(async () => {
   registerAppProtocol()
   guardSession(session.defaultSession)
-  services = await createAppServices({ userDataDir: app.getPath('userData'), allowedOrigins: [APP_ORIGIN] })
+  services = await createAppServices({
+    userDataDir: app.getPath('userData'),
+    allowedOrigins: [APP_ORIGIN],
+    onQuitConfirmed: () => {
+      quitConfirmed = true
+      app.quit()
+    },
+  })
   wireIpc(services)
   await createWindow()
   app.on('activate', () => {

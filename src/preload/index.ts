@@ -4,7 +4,7 @@
  */
 import { contextBridge, ipcRenderer } from 'electron'
 import { buildApi } from '../shared/ipc/build-api'
-import { JOB_CHANNEL, PROGRESS_CHANNEL, ipcChannel } from '../shared/ipc/channels'
+import { JOB_CHANNEL, PROGRESS_CHANNEL, QUIT_CHANNEL, ipcChannel } from '../shared/ipc/channels'
 import type { Progress } from '../shared/ipc/contract'
 import type { JobView } from '../shared/jobs'
 
@@ -19,6 +19,11 @@ const api = buildApi({
     const handler = (_event: Electron.IpcRendererEvent, job: JobView) => listener(job)
     ipcRenderer.on(JOB_CHANNEL, handler)
     return () => ipcRenderer.removeListener(JOB_CHANNEL, handler)
+  },
+  onQuitRequest: (listener) => {
+    const handler = () => listener()
+    ipcRenderer.on(QUIT_CHANNEL, handler)
+    return () => ipcRenderer.removeListener(QUIT_CHANNEL, handler)
   },
 })
 

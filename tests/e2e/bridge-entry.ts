@@ -11,10 +11,12 @@ interface BridgeWindow {
   __haInvoke(channel: ChannelName, payload: unknown): Promise<unknown>
   __haProgress?: (p: Progress) => void
   __haJob?: (job: JobView) => void
+  __haQuitRequest?: () => void
 }
 const w = window as unknown as BridgeWindow
 let listener: ((p: Progress) => void) | undefined
 const jobListeners = new Set<(job: JobView) => void>()
+const quitListeners = new Set<() => void>()
 
 w.api = Object.freeze(
   buildApi({
@@ -29,9 +31,16 @@ w.api = Object.freeze(
       jobListeners.add(l)
       return () => jobListeners.delete(l)
     },
+    onQuitRequest: (l) => {
+      quitListeners.add(l)
+      return () => quitListeners.delete(l)
+    },
   }),
 )
 w.__haProgress = (p) => listener?.(p)
 w.__haJob = (job) => {
   for (const l of jobListeners) l(job)
+}
+w.__haQuitRequest = () => {
+  for (const l of quitListeners) l()
 }

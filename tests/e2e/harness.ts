@@ -26,6 +26,8 @@ const RENDERER_DIR = resolve('out/renderer')
 export interface Harness {
   url: string
   services: AppServices
+  /** How many times the user confirmed quitting while writes ran. */
+  readonly quitsConfirmed: number
   /** The demo account's sandbox (started on first use). */
   demo(): Promise<Sandbox>
   keychain: SecretStore
@@ -57,6 +59,8 @@ export interface HarnessOptions {
   userDataDir?: string
   /** Options of the demo account's sandbox (seed sizes, latency). */
   demo?: SandboxOptions
+  /** When the service's log is read after an unknown outcome. */
+  logCheckDelaysMs?: number[]
 }
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -67,10 +71,21 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     opts.keychain ??
     (process.env.DBUS_SESSION_BUS_ADDRESS ? new KeytarSecretStore(await loadKeytar(), `hosting-admin-e2e-${randomUUID()}`) : new SessionSecretStore())
   const demo = sandboxDemo(opts.demo)
-  const services = await createAppServices({ userDataDir, allowedOrigins: [origin], keychain: async () => keychain, demo })
+  let quits = 0
+  const services = await createAppServices({
+    userDataDir,
+    allowedOrigins: [origin],
+    keychain: async () => keychain,
+    demo,
+    onQuitConfirmed: () => quits++,
+    ...(opts.logCheckDelaysMs ? { logCheckDelaysMs: opts.logCheckDelaysMs } : {}),
+  })
   return {
     url: `${origin}/index.html`,
     services,
+    get quitsConfirmed() {
+      return quits
+    },
     keychain,
     userDataDir,
     async demo() {

@@ -62,3 +62,34 @@ test.describe('without a keychain', () => {
     }
   })
 })
+
+test.describe('a list read of an account that goes away', () => {
+  test.use({ harnessOptions: { demo: { domains: 3000, latencyMs: 150 } } })
+
+  test('stops when the user switches to another account', async ({ app, harness }) => {
+    const a = await harness.demo()
+    const b = await startSandbox({ keys: { full: 'key-of-b' } })
+    try {
+      await harness.services.accounts.create(
+        { name: 'Second', baseUrl: b.url, serverKinds: { a: { path: b.serverPaths.a, label: 'Web' }, b: { path: b.serverPaths.b, label: 'Managed' }, c: { path: b.serverPaths.c, label: 'Cloud' } }, timeoutMs: 30_000 },
+        'key-of-b',
+        'session',
+      )
+      await harness.services.accounts.setActive('demo')
+      await app.reload()
+      const pages = () => a.received.filter((r) => r.endpoint === 'domains.list').length
+      await app.getByRole('navigation').getByRole('link', { name: 'Domains' }).click()
+      await expect.poll(pages, { timeout: 10_000 }).toBeGreaterThanOrEqual(3)
+      await app.getByLabel('Account').selectOption({ label: 'Second' })
+      await expect(app.getByRole('heading', { level: 1, name: 'Domains' })).toBeVisible()
+      // 3,000 domains are 30 pages; the read stopped with the switch, far short of them.
+      await new Promise((r) => setTimeout(r, 1500))
+      const afterSwitch = pages()
+      await new Promise((r) => setTimeout(r, 1000))
+      expect(pages()).toBe(afterSwitch)
+      expect(afterSwitch).toBeLessThan(30)
+    } finally {
+      await b.close()
+    }
+  })
+})

@@ -129,6 +129,7 @@ describe('a full run over every channel', () => {
       },
       onProgress: () => () => undefined,
       onJob: () => () => undefined,
+      onQuitRequest: () => () => undefined,
     })
     const call = (channel: ChannelName, payload: unknown) => {
       let fn: unknown = api

@@ -22,6 +22,8 @@ export interface HandlerDeps {
   calls: RunningCalls
   jobs: JobRunner
   jobEvents: JobEvents
+  /** The user confirmed quitting although writes were running (the shell quits). */
+  quitConfirmed: () => void
 }
 
 const notAnObject: Parsed<never> = { ok: false, issues: [{ path: '', code: 'field.wrongType', params: { expected: 'object' } }] }
@@ -47,7 +49,7 @@ function parseListAllPayload<N extends PagedEndpointName>(name: N, raw: unknown)
   return { ok: true, value: { accountId: extras.value.accountId, jobId: extras.value.jobId, params: own } }
 }
 
-export function createChannelHandlers({ accounts, calls, jobs, jobEvents }: HandlerDeps): ChannelHandlers {
+export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitConfirmed }: HandlerDeps): ChannelHandlers {
   const apiCall = <N extends ReadEndpointName>(name: N): ChannelHandler<ApiParsed<N>, EndpointResult<N>> =>
     defineChannel(
       (raw) => parseApiPayload(name, raw),
@@ -147,6 +149,13 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents }: Hand
       },
     ),
     'jobs.checkLog': defineChannel((raw) => parseWith(local['jobs.checkLog'], raw), (p) => jobs.checkLog(p.jobId, p.index)),
+    'app.quit': defineChannel(
+      (raw) => parseWith(local['app.quit'], raw),
+      async () => {
+        quitConfirmed()
+        return null
+      },
+    ),
 
     // servers
     'servers.list': apiCall('servers.list'),

@@ -13,6 +13,8 @@ export interface Transport {
   onProgress(listener: (p: Progress) => void): () => void
   /** Subscribes to write job changes; returns the unsubscribe function. */
   onJob(listener: (job: JobView) => void): () => void
+  /** Subscribes to main's question before quitting while writes run. */
+  onQuitRequest(listener: () => void): () => void
 }
 
 export function buildApi(transport: Transport): WindowApi {
@@ -42,6 +44,8 @@ export function buildApi(transport: Transport): WindowApi {
   }
   const jobs = root.jobs as Record<string, unknown>
   jobs.onUpdate = (listener: (job: JobView) => void) => transport.onJob(listener)
+  const app = root.app as Record<string, unknown>
+  app.onQuitRequest = (listener: () => void) => transport.onQuitRequest(listener)
   // The nested object is built from the same names the WindowApi type is built from.
   return root as unknown as WindowApi
 }

@@ -33,6 +33,8 @@ export const LOCAL_CHANNELS = [
   'jobs.resume',
   'jobs.stop',
   'jobs.checkLog',
+  // The user confirmed quitting while writes were running.
+  'app.quit',
 ] as const
 export type LocalChannel = (typeof LOCAL_CHANNELS)[number]
 
@@ -49,3 +51,5 @@ export const ipcChannel = (name: ChannelName): string => `ha:${name}`
 /** Events main -> renderer: progress of a list read, and a write job that changed. */
 export const PROGRESS_CHANNEL = 'ha:progress'
 export const JOB_CHANNEL = 'ha:job'
+/** Main asks the window to confirm quitting while writes are running. */
+export const QUIT_CHANNEL = 'ha:quit-request'

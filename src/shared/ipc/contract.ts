@@ -58,6 +58,7 @@ export interface LocalResults {
   'jobs.resume': null
   'jobs.stop': null
   'jobs.checkLog': 'received' | 'not-found' | 'failed'
+  'app.quit': null
 }
 
 /** An operation's own parameters; `z.object({})` types as an index signature, which becomes {}. */
@@ -114,4 +115,6 @@ type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) exten
 /** The renderer's `window.api`: one function per channel, nested by the channel's dotted name, and the job events. */
 export type WindowApi = UnionToIntersection<{ [C in ChannelName]: Nest<Split<C>, FnOf<C>> }[ChannelName]> & {
   jobs: { onUpdate(listener: (job: JobView) => void): () => void }
+  /** Main asks before quitting while writes run; the listener asks the user (app.quit confirms). */
+  app: { onQuitRequest(listener: () => void): () => void }
 }

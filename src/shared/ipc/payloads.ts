@@ -45,6 +45,7 @@ export const localPayloads = {
   'jobs.resume': z.object({ jobId: writeJobIdSchema }),
   'jobs.stop': z.object({ jobId: writeJobIdSchema }),
   'jobs.checkLog': z.object({ jobId: writeJobIdSchema, index: z.number().int().min(0).max(100_000) }),
+  'app.quit': z.object({}),
 } as const satisfies Record<LocalChannel, z.ZodType>
 export type LocalPayloads = typeof localPayloads
 

@@ -14,9 +14,10 @@ function field(result: unknown, key: string): unknown {
 /** What happened to one item, in a sentence. */
 export function itemMessage(job: Pick<JobView, 'operation'>, it: JobItemView): string {
   if (it.state === 'done') {
+    const fromLog = it.resolvedFromLog ? ` ${t('jobs.fromLog')}` : ''
     const date = field(it.result, 'expirationdate')
-    if (typeof date === 'string' && date) return t('domains.renewedTo', { date: formatDate(date) })
-    if (job.operation === 'domains.autorenew.set') return field(it.result, 'autorenew_domain') ? t('domains.autorenewNowOn') : t('domains.autorenewNowOff')
+    if (typeof date === 'string' && date) return `${t('domains.renewedTo', { date: formatDate(date) })}${fromLog}`
+    if (job.operation === 'domains.autorenew.set') return `${field(it.result, 'autorenew_domain') ? t('domains.autorenewNowOn') : t('domains.autorenewNowOff')}${fromLog}`
     return it.resolvedFromLog ? t('jobs.doneFromLog') : t('common.done')
   }
   if (it.state === 'unknown') {

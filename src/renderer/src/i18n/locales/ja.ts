@@ -630,6 +630,7 @@ export const ja: Catalogue = {
   'jobs.effectUnreadable': '現在の日付を読み込めませんでした',
   'jobs.item': '項目',
   'jobs.logEntry': 'ログ',
+  'jobs.fromLog': '(サービスのログで受信を確認)',
   'jobs.checkLog': 'ログを確認',
   'jobs.doneFromLog': '完了(サービスのログで受信・処理を確認)',
   'jobs.unknownChecking': '応答が失われました。サービスのログを確認中',
