@@ -8,6 +8,8 @@ import { errorOf, type ErrorData, type ErrorKind, type Issue, type MessageParams
 
 export class AppError extends Error {
   readonly data: ErrorData
+  /** For a 429: how long the service asked to wait (its Retry-After), if it said. */
+  retryAfterMs: number | undefined
 
   constructor(data: ErrorData) {
     // The code (not a sentence) is what a log line shows.

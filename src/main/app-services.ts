@@ -25,6 +25,8 @@ export interface AppServicesOptions {
   logCheckDelaysMs?: number[]
   /** The user confirmed quitting while writes were running. */
   onQuitConfirmed?: () => void
+  /** The User-Agent of every request to the service. */
+  userAgent?: string
 }
 
 export interface AppServices {
@@ -49,7 +51,12 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
       })
     return keychain
   }
-  const accounts = new AccountService({ profiles, keychain: opts.keychain ?? defaultKeychain, demo: opts.demo ?? sandboxDemo() })
+  const accounts = new AccountService({
+    profiles,
+    keychain: opts.keychain ?? defaultKeychain,
+    demo: opts.demo ?? sandboxDemo(),
+    ...(opts.userAgent ? { userAgent: opts.userAgent } : {}),
+  })
   const calls = new RunningCalls()
   const jobEvents = new JobEvents()
   const jobs = new JobRunner({

@@ -85,6 +85,7 @@ app.whenReady().then(async () => {
   services = await createAppServices({
     userDataDir: app.getPath('userData'),
     allowedOrigins: [APP_ORIGIN],
+    userAgent: `HostingAdmin/${app.getVersion()} (+electron; ${process.platform})`,
     onQuitConfirmed: () => {
       quitConfirmed = true
       app.quit()

@@ -1,6 +1,7 @@
 /** What a handler gets and gives: the shape every area module implements. */
 import type { EndpointName, EndpointParams } from '../shared/endpoints/table'
 import type { SandboxState } from './state'
+import type { ServiceBehaviour } from './behaviour'
 
 export interface PagingOptions {
   /** How `paging.max` is filled: the total item count, or the number of pages. */
@@ -16,6 +17,7 @@ export interface HandlerCtx<N extends EndpointName> {
   state: SandboxState
   now: Date
   paging: PagingOptions
+  service: ServiceBehaviour
 }
 
 export interface HandlerResult {

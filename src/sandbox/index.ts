@@ -17,6 +17,8 @@ import { loadState, saveState } from './persistence'
 import { createLoadCounters, createRecorder, trackInFlight, type LoadCounters, type RecordedRequest } from './recording'
 import { buildRoutes } from './routes'
 import { seedState, type SeedOptions } from './seed'
+import { createRateLimiter, defaultBehaviour, type ServiceBehaviour } from './behaviour'
+export type { ServiceBehaviour } from './behaviour'
 import { requestIds, serveRequest, type ServeContext } from './server'
 import type { SandboxState } from './state'
 
@@ -38,6 +40,8 @@ export interface SandboxOptions extends SeedOptions {
   /** Added to every request, to stand in for a real network (benchmarks). */
   latencyMs?: number
   paging?: Partial<PagingOptions>
+  /** How the stand-in differs from the spec as the live service does (product words, storage, rate limit). */
+  service?: Partial<ServiceBehaviour>
   /** Persist the state to this JSON file after every change, and load it at start. */
   stateFile?: string
   /** Keep at most this many log entries (oldest dropped). */
@@ -51,6 +55,8 @@ export interface Sandbox {
   url: string
   keys: { full: string; readOnly: string }
   serverPaths: Record<ServerKind, string>
+  /** The live-service behaviours, changeable while the sandbox runs. */
+  service: ServiceBehaviour
   /** The live state; tests may change it directly to stand in for someone else's change. */
   state: SandboxState
   /** Every request received, oldest first. */
@@ -72,7 +78,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const faults = createFaults()
   const load = createLoadCounters()
 
+  const service: ServiceBehaviour = { ...defaultBehaviour(), ...options.service }
+  const allow = createRateLimiter()
   const ctx: ServeContext = {
+    service,
+    allow: (key) => allow(key, service.rateLimit),
     routes: buildRoutes(serverPaths),
     kindByWord: new Map(SERVER_KINDS.map((k) => [serverPaths[k], k])),
     keys,
@@ -108,6 +118,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     url: `http://${host}:${addr.port}/v1`,
     keys,
     serverPaths,
+    service,
     get state() {
       return state
     },

@@ -3,6 +3,7 @@
  * see the same account every run.
  */
 import type { ContactPerson } from '../shared/endpoints/decoders'
+import { effectiveAutorenew } from './autorenew'
 import { RESOURCE_FIELDS, SERVER_KINDS, type ServerKind } from '../shared/constants'
 import { addDays, isoDate } from './dates'
 import { fromKeys } from './from-keys'
@@ -18,6 +19,12 @@ export interface SeedOptions {
   servers?: Partial<Record<ServerKind, number>>
   /** "Today" for relative dates (expiring soon, expired). */
   now?: Date
+}
+
+/** A value that once came from a draw: the draw is still made, so every later seeded value stays as it was. */
+function skipDraw<T>(rnd: () => number, value: T): T {
+  rnd()
+  return value
 }
 
 /** mulberry32: small, fast, good enough for seeding. */
@@ -102,7 +109,7 @@ export function seedState(opts: SeedOptions = {}): SandboxState {
         paid: rnd() < 0.9 ? '1' : '0',
         starttime: addDays(today, -400 - Math.floor(rnd() * 800)),
         expirationdate: expiry(i),
-        autorenew: rnd() < 0.5 ? 1 : 0,
+        autorenew: skipDraw(rnd, 0),
         autorenew_all: 0,
         autorenew_server: rnd() < 0.5 ? 1 : 0,
         plan: pick(PLANS),
@@ -130,7 +137,7 @@ export function seedState(opts: SeedOptions = {}): SandboxState {
       domainname: name,
       registrar: DEFAULT_REGISTRAR,
       expirationdate: expiry(i),
-      autorenew: rnd() < 0.5 ? 1 : 0,
+      autorenew: skipDraw(rnd, 0),
       autorenew_all: 0,
       autorenew_domain: rnd() < 0.5 ? 1 : 0,
       transfer_lock: rnd() < 0.7 ? 1 : 0,
@@ -197,5 +204,8 @@ export function seedState(opts: SeedOptions = {}): SandboxState {
     })
   }
 
+  // What is in force follows the two settings, as on the live service.
+  for (const x of domains) x.autorenew = effectiveAutorenew(x.autorenew_all, x.autorenew_domain)
+  for (const kind of SERVER_KINDS) for (const x of servers[kind]) x.autorenew = effectiveAutorenew(x.autorenew_all, x.autorenew_server)
   return { version: 1, nextId, username: 'demo-user', servers, svcips, domains, transfers, freedns, logs: [] }
 }

@@ -10,6 +10,7 @@ import type { EndpointName, ServerKind } from '../shared/endpoints/table'
 import { dateTime } from './dates'
 import { applyFault, type FaultSpec } from './faults'
 import type { PagingOptions } from './handler-types'
+import type { ServiceBehaviour } from './behaviour'
 import { runHandler } from './handlers'
 import { SandboxHttpError } from './http-error'
 import type { RecordedRequest } from './recording'
@@ -31,6 +32,9 @@ export interface ServeContext {
   save(): void
   record(entry: RecordedRequest): void
   takeFault(name: EndpointName | undefined): FaultSpec | undefined
+  service: ServiceBehaviour
+  /** True when the key may send a request now (the rate limit). */
+  allow(key: string): boolean
 }
 
 /** The longest response text kept in a log entry. */
@@ -132,6 +136,20 @@ export async function serveRequest(ctx: ServeContext, req: IncomingMessage, res:
   // A call without a valid key belongs to no account, so no account's log shows it.
   if (token !== ctx.keys.full && token !== ctx.keys.readOnly) return fail(401, 'Unauthorized: the API key is missing or invalid.', false)
 
+  if (!ctx.allow(token)) {
+    // As the live service answers: the usual error body, nothing done, nothing logged.
+    record.status = 429
+    res.writeHead(429, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId })
+    res.end(
+      JSON.stringify({
+        errors: { code: 429, message: 'Too Many Requests : Too Many Requests.' },
+        request_id: requestId,
+        request: { path: url.pathname, method, params: query },
+      }),
+    )
+    return
+  }
+
   const fault = ctx.takeFault(match?.route.name)
   answer.lost = fault?.lostAnswer
   const faulted = await applyFault(fault, {
@@ -160,7 +178,7 @@ export async function serveRequest(ctx: ServeContext, req: IncomingMessage, res:
     return fail(400, `Invalid parameter. ${msg}`)
   }
   try {
-    const out = runHandler(route.name, parsed.data, { state: ctx.state(), now: new Date(), paging: ctx.paging })
+    const out = runHandler(route.name, parsed.data, { state: ctx.state(), now: new Date(), paging: ctx.paging, service: ctx.service })
     send(
       200,
       {

@@ -61,6 +61,8 @@ export interface DomainRec {
   whoisproxy: number
   contact: ContactRec
   dns: Record<NsType, ZoneRec>
+  /** A product word the app does not know, shown in ns_type for this domain (tests set it). */
+  nsTypeWord?: string
   dynamicdns: number
   ddnsPassword: string
   ds: DsRec[]

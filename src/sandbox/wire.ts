@@ -4,6 +4,8 @@
  * ds_records as a single object. Handlers store records (state.ts) and answer these.
  */
 import { nsFlavour } from './nameservers'
+import type { ServiceBehaviour } from './behaviour'
+import type { NsType } from '../shared/constants'
 import type { DomainRec, FreeDnsRec, ServerRec, SvcipRec } from './state'
 
 // ------------------------------------------------------------ servers
@@ -73,10 +75,12 @@ export const autoOut = (d: DomainRec) => ({
 export const lockOut = (d: DomainRec) => ({ ...ref(d), transfer_lock: d.transfer_lock, authcode: d.authcode })
 export const whoisOut = (d: DomainRec) => ({ ...ref(d), whoisproxy: String(d.whoisproxy), contact: d.contact })
 export const nsOut = (d: DomainRec) => ({ ...ref(d), ns: d.ns })
-export const dnsOut = (d: DomainRec) => {
-  // Spec: with another company's or the registrar's nameservers, the svc11 content is returned.
-  const t = nsFlavour(d) === 'svc1' ? 'svc1' : 'svc11'
-  return { ...ref(d), ns_type: t, records: d.dns[t].records, ttl: String(d.dns[t].ttl) }
+/** The flavour a domain's DNS setting shows: with another company's or the registrar's nameservers, svc11 (spec). */
+export const dnsFlavourOf = (d: DomainRec): NsType => (nsFlavour(d) === 'svc1' ? 'svc1' : 'svc11')
+/** The DNS setting in the service's own words: ns_type is its product word (or a word a test gave the domain). */
+export const dnsOut = (d: DomainRec, service: ServiceBehaviour) => {
+  const t = dnsFlavourOf(d)
+  return { ...ref(d), ns_type: d.nsTypeWord ?? service.nsTypeWords[t], records: d.dns[t].records, ttl: String(d.dns[t].ttl) }
 }
 export const ddnsOut = (d: DomainRec) => ({ ...ref(d), dynamicdns: String(d.dynamicdns), password: d.ddnsPassword })
 /** Responses show ds_records as one DS record object (several as an array, which clients must also read). */

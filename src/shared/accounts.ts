@@ -19,6 +19,22 @@ export const serverKindSchema = z.object({
 
 export const serverKindsSchema = z.object({ a: serverKindSchema, b: serverKindSchema, c: serverKindSchema })
 
+/**
+ * The two DNS flavours' product words, as the live service names them in ns_type (the spec
+ * writes svc1 and svc11), with the name shown for each. Profiles saved before these existed
+ * get the spec's words.
+ */
+export const nsTypeWordSchema = z.object({
+  word: z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$/, 'field.nsType'),
+  label: z.string().trim().min(1, 'field.required').max(60),
+})
+export const nsTypesSchema = z.object({ svc1: nsTypeWordSchema, svc11: nsTypeWordSchema })
+export type NsTypeWords = z.output<typeof nsTypesSchema>
+export const DEFAULT_NS_TYPES: NsTypeWords = {
+  svc1: { word: 'svc1', label: 'svc1' },
+  svc11: { word: 'svc11', label: 'svc11' },
+}
+
 export const baseUrlSchema = z
   .string()
   .trim()
@@ -37,6 +53,7 @@ export const profileFieldsSchema = z.object({
   name: z.string().trim().min(1, 'field.required').max(80),
   baseUrl: baseUrlSchema,
   serverKinds: serverKindsSchema,
+  nsTypes: nsTypesSchema.default(DEFAULT_NS_TYPES),
   /** Total time-out of one API call, in milliseconds. */
   timeoutMs: z.number().int().min(1000).max(600_000),
 })

@@ -13,6 +13,8 @@ export const API_ERROR_KINDS = [
   'server-error',
   'unavailable',
   'gateway-timeout',
+  'rate-limited',
+  'redirect',
   'timeout',
   'network',
   'malformed-response',
@@ -41,6 +43,7 @@ export const ERROR_CODES = [
   'http.tooLarge',
   'http.timeout',
   'http.network',
+  'http.redirect',
   // The IPC boundary.
   'ipc.foreignSender',
   'ipc.unknownChannel',
@@ -52,6 +55,7 @@ export const ERROR_CODES = [
   'account.keyEmpty',
   'account.demoReadOnly',
   'account.invalidBaseUrl',
+  'account.keyInBaseUrl',
   'accountsFile.unreadable',
   'keychain.noSecretService',
   'keychain.locked',
@@ -104,11 +108,14 @@ export function kindForStatus(status: number): ApiErrorKind {
       return 'forbidden'
     case 404:
       return 'not-found'
+    case 429:
+      return 'rate-limited'
     case 503:
       return 'unavailable'
     case 504:
       return 'gateway-timeout'
     default:
+      if (status >= 300 && status < 400) return 'redirect'
       return status >= 500 ? 'server-error' : 'bad-request'
   }
 }

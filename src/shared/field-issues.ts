@@ -29,6 +29,8 @@ export const FIELD_CODES = [
   'field.transferOrderId',
   'field.requestId',
   'field.pathSegment',
+  'field.nsType',
+  'field.apiKeyChars',
 ] as const
 export type FieldCode = (typeof FIELD_CODES)[number]
 

@@ -6,6 +6,7 @@
  */
 import type { ErrorData } from './errors'
 import type { WriteEndpointName } from './endpoints/names'
+import type { StoredFinding } from './stored'
 
 export type JobStatus = 'prepared' | 'running' | 'paused' | 'stopping' | 'stopped' | 'done' | 'interrupted'
 
@@ -47,6 +48,8 @@ export type JobItemView = {
   effect?: ItemEffect | undefined
   /** The service's answer (its `results`), for done items. */
   result?: unknown
+  /** Where what the service answered it stored differs from what was sent (see shared/stored.ts). */
+  stored?: StoredFinding[] | undefined
   error?: ErrorData | undefined
   requestId?: string | undefined
   sentAt?: string | undefined

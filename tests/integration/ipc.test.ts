@@ -114,6 +114,37 @@ describe('payload validation', () => {
   }, 300_000)
 })
 
+describe('what an account accepts', () => {
+  it.each([
+    ['a non-ASCII character', 'sk_live_ключ_0123'],
+    ['a line break inside', 'sk_live_abc\ndef'],
+    ['a space inside', 'sk_live abc'],
+  ])('an API key with %s is refused when entered, and nothing is stored', async (_what, apiKey) => {
+    const before = ((await services.accounts.list()) as { accounts: unknown[] }).accounts.length
+    const r = await services.router.dispatch('accounts.create', { fields: profileFor(sb, 'Bad key'), apiKey, storage: 'session' }, appSender())
+    expect(r).toMatchObject({ ok: false, error: { kind: 'validation', issues: [{ path: 'apiKey', code: 'field.apiKeyChars' }] } })
+    expect(english((r as { ok: false; error: Parameters<typeof english>[0] }).error)).toMatch(/cannot be sent in a request header/)
+    expect(((await services.accounts.list()) as { accounts: unknown[] }).accounts).toHaveLength(before)
+  })
+
+  it('a base URL that holds the key is refused, on create and on a later edit or key change', async () => {
+    const apiKey = 'sk_live_0123456789abcdef'
+    const withKey = { ...profileFor(sb, 'Key in URL'), baseUrl: `${sb.url}/${apiKey}` }
+    const r = await services.router.dispatch('accounts.create', { fields: withKey, apiKey, storage: 'session' }, appSender())
+    expect(r).toMatchObject({ ok: false, error: { code: 'account.keyInBaseUrl', issues: [{ path: 'baseUrl' }] } })
+    expect(english((r as { ok: false; error: Parameters<typeof english>[0] }).error)).toMatch(/base URL contains the API key/)
+
+    const made = await services.router.dispatch('accounts.create', { fields: profileFor(sb, 'Fine'), apiKey, storage: 'session' }, appSender())
+    if (!made.ok) throw new Error(english(made.error))
+    const id = (made.value as { id: string }).id
+    const edited = await services.router.dispatch('accounts.update', { id, fields: { ...withKey, baseUrl: `${sb.url}/k/${apiKey}` } }, appSender())
+    expect(edited).toMatchObject({ ok: false, error: { code: 'account.keyInBaseUrl' } })
+    const replaced = await services.router.dispatch('accounts.replaceKey', { id, apiKey: sb.url.split('//')[1], storage: 'session' }, appSender())
+    expect(replaced).toMatchObject({ ok: false, error: { code: 'account.keyInBaseUrl' } })
+    await services.router.dispatch('accounts.remove', { id }, appSender())
+  })
+})
+
 describe('a full run over every channel', () => {
   it('answers every channel, and nothing that reaches the renderer contains the API key', async () => {
     const apiKey = sb.keys.full

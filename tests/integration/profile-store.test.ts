@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { english } from '../helpers/english'
 import { ProfileStore } from '../../src/main/accounts/profile-store'
-import type { AccountProfile } from '../../src/shared/accounts'
+import { DEFAULT_NS_TYPES, type AccountProfile } from '../../src/shared/accounts'
 
 const kinds = {
   a: { path: 'webservers', label: 'Web' },
@@ -16,6 +16,7 @@ const profile = (n: number): AccountProfile => ({
   name: `Account ${n}`,
   baseUrl: 'https://api.example.com/v1',
   serverKinds: kinds,
+  nsTypes: DEFAULT_NS_TYPES,
   timeoutMs: 120_000,
 })
 
@@ -77,5 +78,16 @@ describe('account profiles file', () => {
     await store.update((d) => d.accounts.push(profile(1)))
     expect(() => store.update((d) => d.accounts.push({ ...profile(2), baseUrl: 'http://evil.example.com' }))).toThrow()
     expect(JSON.parse(readFileSync(file, 'utf8')).accounts).toHaveLength(1)
+  })
+
+  it('a profile saved before the DNS product words existed loads with the spec’s words', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'profiles-'))
+    const file = join(dir, 'accounts.json')
+    const { nsTypes: _dropped, ...old } = profile(7)
+    writeFileSync(file, JSON.stringify({ version: 1, activeId: 'acct-7', accounts: [old] }))
+    const store = new ProfileStore(file)
+    const data = await store.load()
+    expect(store.problem).toBeUndefined()
+    expect(data.accounts[0]?.nsTypes).toEqual({ svc1: { word: 'svc1', label: 'svc1' }, svc11: { word: 'svc11', label: 'svc11' } })
   })
 })

@@ -38,7 +38,9 @@ describe('endpoint table rules', () => {
     for (const years of [1, 5, 9]) expect(renew.safeParse({ domain: 'a.com', years }).success).toBe(true)
     for (const years of [0, 10, 1.5, -1]) expect(renew.safeParse({ domain: 'a.com', years }).success).toBe(false)
     expect(endpoints['svcips.register'].params.safeParse({ servers: 'x', region: 'EU' }).success).toBe(false)
-    expect(endpoints['domains.dns.set'].params.safeParse({ domain: 'a.com', ns_type: 'svc2', records: '' }).success).toBe(false)
+    // ns_type is the service's product word (issue 13): any one word goes, a word the service returned included.
+    expect(endpoints['domains.dns.set'].params.safeParse({ domain: 'a.com', ns_type: 'svc2', records: '' }).success).toBe(true)
+    for (const ns_type of ['', 'two words', '../x', 'a/b']) expect(endpoints['domains.dns.set'].params.safeParse({ domain: 'a.com', ns_type, records: '' }).success, ns_type).toBe(false)
     expect(endpoints['servers.resource.set'].params.safeParse({ kind: 'a', webid: 1, type: 'cpu', num: 1 }).success).toBe(false)
     expect(endpoints['domains.dnssec.set'].params.safeParse({ domain: 'a.com', ds_records: [{ keytag: 70000, alg: 8, digesttype: 2, digest: 'ab' }] }).success).toBe(false)
   })

@@ -21,7 +21,7 @@ import { SessionSecretStore, type SecretStore } from './secret-store'
 
 /** The built-in demo: a sandbox started in-process on first use, with a key made for this run. */
 export interface DemoBackend {
-  start(): Promise<{ baseUrl: string; apiKey: string; serverKinds: ProfileFields['serverKinds'] }>
+  start(): Promise<{ baseUrl: string; apiKey: string; serverKinds: ProfileFields['serverKinds']; nsTypes: ProfileFields['nsTypes'] }>
   close(): Promise<void>
 }
 
@@ -33,6 +33,8 @@ export interface AccountServiceOptions {
   /** The keychain; a function so that a missing keychain fails when a key is used, not at start-up. */
   keychain: () => Promise<SecretStore>
   demo: DemoBackend
+  /** The User-Agent of every request (the shell names Electron; tests and the UI runner name Node). */
+  userAgent?: string
 }
 
 export class AccountService {
@@ -51,7 +53,7 @@ export class AccountService {
 
   private async demoProfile(): Promise<AccountProfile> {
     const d = await this.demo()
-    return { id: DEMO_ACCOUNT_ID, name: 'Demo (local sandbox)', baseUrl: d.baseUrl, serverKinds: d.serverKinds, timeoutMs: DEFAULT_TIMEOUT_MS }
+    return { id: DEMO_ACCOUNT_ID, name: 'Demo (local sandbox)', baseUrl: d.baseUrl, serverKinds: d.serverKinds, nsTypes: d.nsTypes, timeoutMs: DEFAULT_TIMEOUT_MS }
   }
 
   private async keyStorage(id: string): Promise<KeyStorage> {
@@ -106,6 +108,7 @@ export class AccountService {
 
   /** Adds an account; stores its key first, so a keychain failure leaves nothing half-made. */
   async create(fields: ProfileFields, apiKey: string, storage: 'keychain' | 'session'): Promise<AccountView> {
+    refuseKeyInUrl(fields.baseUrl, apiKey)
     const id = randomUUID()
     await this.storeKey(id, apiKey, storage)
     const profile: AccountProfile = { id, ...fields }
@@ -124,6 +127,8 @@ export class AccountService {
   async update(id: string, fields: ProfileFields): Promise<AccountView> {
     this.assertNotDemo(id)
     this.profile(id)
+    const key = await this.readKey(id).catch(() => undefined)
+    if (key) refuseKeyInUrl(fields.baseUrl, key)
     await this.opts.profiles.update((d) => {
       const i = d.accounts.findIndex((a) => a.id === id)
       d.accounts[i] = { id, ...fields }
@@ -145,7 +150,7 @@ export class AccountService {
 
   async replaceKey(id: string, apiKey: string, storage: 'keychain' | 'session'): Promise<void> {
     this.assertNotDemo(id)
-    this.profile(id)
+    refuseKeyInUrl(this.profile(id).baseUrl, apiKey)
     await this.storeKey(id, apiKey, storage)
     this.clients.delete(id)
   }
@@ -179,7 +184,7 @@ export class AccountService {
       const stamp = `${d.baseUrl}`
       const cached = this.clients.get(id)
       if (cached?.stamp === stamp) return cached.client
-      const client = createApiClient({ baseUrl: d.baseUrl, apiKey: d.apiKey, serverPaths: paths(d.serverKinds) })
+      const client = createApiClient({ baseUrl: d.baseUrl, apiKey: d.apiKey, serverPaths: paths(d.serverKinds), ...this.agent() })
       this.clients.set(id, { client, stamp })
       return client
     }
@@ -188,9 +193,13 @@ export class AccountService {
     const cached = this.clients.get(id)
     if (cached?.stamp === stamp) return cached.client
     const key = await this.readKey(id)
-    const client = createApiClient({ baseUrl: p.baseUrl, apiKey: key, serverPaths: paths(p.serverKinds), timeoutMs: p.timeoutMs })
+    const client = createApiClient({ baseUrl: p.baseUrl, apiKey: key, serverPaths: paths(p.serverKinds), timeoutMs: p.timeoutMs, ...this.agent() })
     this.clients.set(id, { client, stamp })
     return client
+  }
+
+  private agent(): { userAgent?: string } {
+    return this.opts.userAgent ? { userAgent: this.opts.userAgent } : {}
   }
 
   private async readKey(id: string): Promise<string> {
@@ -233,6 +242,14 @@ export class AccountService {
 
   async close(): Promise<void> {
     await this.opts.demo.close()
+  }
+}
+
+/** A base URL that holds the key would put the key in every log line and address bar on the way. */
+function refuseKeyInUrl(baseUrl: string, apiKey: string): void {
+  const key = apiKey.trim()
+  if (key.length >= 4 && (baseUrl.includes(key) || decodeURIComponent(baseUrl).includes(key))) {
+    throw AppError.invalid('account.keyInBaseUrl', [{ path: 'baseUrl', code: 'account.keyInBaseUrl' }])
   }
 }
 

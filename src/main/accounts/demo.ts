@@ -24,7 +24,10 @@ export function sandboxDemo(options: SandboxOptions = {}): DemoBackend & { sandb
       const serverKinds = Object.fromEntries(
         SERVER_KINDS.map((k) => [k, { path: started.serverPaths[k], label: DEFAULT_SERVER_LABELS[k] }]),
       ) as Record<(typeof SERVER_KINDS)[number], { path: string; label: string }>
-      return { baseUrl: started.url, apiKey: started.keys.full, serverKinds }
+      // The demo's DNS words are whatever its sandbox was started with; the label is the word itself.
+      const words = started.service.nsTypeWords
+      const nsTypes = { svc1: { word: words.svc1, label: words.svc1 }, svc11: { word: words.svc11, label: words.svc11 } }
+      return { baseUrl: started.url, apiKey: started.keys.full, serverKinds, nsTypes }
     },
     async close() {
       if (starting) await (await starting).close()

@@ -30,6 +30,8 @@ import { parseWith } from '../../shared/field-issues'
 import { AppError } from '../app-error'
 import { redact } from './errors'
 import { checkBaseUrl } from './base-url'
+import { Pacer } from './pacer'
+import { APP_VERSION } from '../app-version'
 import { listAllPages, type ListAllOptions } from './paging'
 
 export interface RetryPolicy {
@@ -50,7 +52,14 @@ export interface ApiClientOptions {
   retry?: RetryPolicy
   /** Largest response body accepted, in bytes. */
   maxResponseBytes?: number
+  /** Names the app to the service (its CDN turns away requests without a meaningful one). */
+  userAgent?: string
+  /** Paces the key's requests after a 429; one per key, shared by every call with it. */
+  pacer?: Pacer
 }
+
+/** The User-Agent every request carries unless told otherwise. */
+export const DEFAULT_USER_AGENT = `HostingAdmin/${APP_VERSION} (+node; ${process.platform})`
 
 export interface CallOptions {
   signal?: AbortSignal
@@ -66,6 +75,11 @@ export interface Envelope<T> {
 export const DEFAULT_TIMEOUT_MS = 120_000
 const DEFAULT_RETRY: RetryPolicy = { attempts: 2, baseDelayMs: 300 }
 const RETRYABLE_KINDS = new Set(['unavailable', 'gateway-timeout', 'network'])
+/** A 429 is answered by waiting and sending again, reads and writes alike, within the call's total time-out; this caps the rounds. */
+const MAX_RATE_LIMITED_ROUNDS = 50
+
+/** A request ID as the service gives them; anything else from the outside is not passed on. */
+const PLAUSIBLE_REQUEST_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/
 
 export interface ApiClient {
   /** One operation; resolves to its decoded `results`. */
@@ -90,6 +104,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   const retry = options.retry ?? DEFAULT_RETRY
   const maxBytes = options.maxResponseBytes ?? 64 * 1024 * 1024
+  const pacer = options.pacer ?? new Pacer()
+  const userAgent = options.userAgent ?? DEFAULT_USER_AGENT
+  /** A request ID from a header or a body: kept only if it looks like one, and never with the key in it. */
+  const plausibleId = (v: unknown): string | undefined =>
+    typeof v === 'string' && PLAUSIBLE_REQUEST_ID.test(v) && !(apiKey && v.includes(apiKey)) ? v : undefined
 
   function buildRequest(def: EndpointDef, params: Record<string, unknown>) {
     const query = new URLSearchParams()
@@ -123,6 +142,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const headers: Record<string, string> = {
       authorization: `Bearer ${apiKey}`,
       accept: 'application/json',
+      'user-agent': userAgent,
     }
     if (json !== undefined) {
       headers['content-type'] = 'application/json'
@@ -152,10 +172,17 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     } catch (err) {
       throw transportError(err, signal)
     }
-    const headerId = res.headers['x-request-id']
-    const requestIdFromHeader = typeof headerId === 'string' ? headerId : undefined
+    const requestIdFromHeader = plausibleId(res.headers['x-request-id'])
     if (res.statusCode < 200 || res.statusCode >= 300) {
-      throw statusError(res.statusCode, text, requestIdFromHeader)
+      const error = statusError(res.statusCode, text, requestIdFromHeader)
+      if (error.kind === 'redirect') {
+        // Never followed: a base URL that redirects is a base URL to correct.
+        const location = res.headers.location
+        error.data.params = { location: redact(typeof location === 'string' ? location : '', apiKey).slice(0, 300) }
+        error.data.code = 'http.redirect'
+      }
+      if (error.kind === 'rate-limited') error.retryAfterMs = retryAfterMs(res.headers['retry-after'])
+      throw error
     }
     return decodeEnvelope(def, text, res.statusCode, requestIdFromHeader)
   }
@@ -170,7 +197,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (typeof parsed !== 'object' || parsed === null || !('results' in parsed)) {
       throw AppError.of('malformed-response', { code: 'http.noResults', status, requestId: headerId })
     }
-    const requestId = 'request_id' in parsed && typeof parsed.request_id === 'string' ? parsed.request_id : headerId
+    const requestId = ('request_id' in parsed ? plausibleId(parsed.request_id) : undefined) ?? headerId
     const results = parseWith(def.result, parsed.results)
     if (!results.ok) {
       const field = results.issues[0]?.path || 'results'
@@ -197,7 +224,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         else if (Array.isArray(e)) message = e.map((x) => x.message).filter(Boolean).join('; ')
         else if (e && e.message !== undefined) message = Array.isArray(e.message) ? e.message.join('; ') : e.message
         message = message || body.data.message
-        requestId = body.data.request_id ?? requestId
+        requestId = plausibleId(body.data.request_id) ?? requestId
       }
     } catch {
       // Not JSON (a proxy's HTML page, say): the default wording for the status stands.
@@ -246,15 +273,39 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     )
     try {
       const attempts = def.retry === 'safe' ? retry.attempts + 1 : 1
-      for (let i = 0; ; i++) {
+      let failures = 0
+      let lastLimited: AppError | undefined
+      // A wait between attempts that the total time-out ends: nothing is in flight, so the
+      // outcome is the last answer (a 429: not done), never an unknown one.
+      const waitFor = (p: Promise<void>) =>
+        p.catch(() => {
+          const reason: unknown = controller.signal.reason
+          if (reason instanceof AppError && reason.kind === 'timeout') throw lastLimited ?? AppError.of('rate-limited')
+          throw transportError(null, controller.signal)
+        })
+      for (let limited = 0; ; ) {
+        await waitFor(pacer.take(controller.signal))
+        let e: AppError
         try {
           if (controller.signal.aborted) throw transportError(null, controller.signal)
-          return (await attempt(def, url, json, controller.signal)) as Envelope<EndpointResult<N>>
+          const envelope = (await attempt(def, url, json, controller.signal)) as Envelope<EndpointResult<N>>
+          pacer.passed()
+          return envelope
         } catch (err) {
-          const e = err instanceof AppError ? err : transportError(err, controller.signal)
-          if (i + 1 >= attempts || !RETRYABLE_KINDS.has(e.kind)) throw e
-          await backoff(retry.baseDelayMs * 2 ** i, controller.signal)
+          e = err instanceof AppError ? err : transportError(err, controller.signal)
         }
+        if (e.status === 429) {
+          // The service did not act on the request: reads and writes alike go again after the
+          // wait it asks for (or a doubling one), until the call's total time-out.
+          pacer.limited()
+          lastLimited = e
+          if (++limited > MAX_RATE_LIMITED_ROUNDS) throw e
+          await waitFor(backoff(Math.max(e.retryAfterMs ?? 0, retry.baseDelayMs * 2 ** Math.min(limited - 1, 5)), controller.signal))
+          continue
+        }
+        if (e.status !== undefined) pacer.passed()
+        if (++failures >= attempts || !RETRYABLE_KINDS.has(e.kind)) throw e
+        await backoff(retry.baseDelayMs * 2 ** (failures - 1), controller.signal)
       }
     } finally {
       clearTimeout(timer)
@@ -291,6 +342,15 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     },
     listAllParsed,
   }
+}
+
+/** Retry-After as milliseconds: delta seconds or an HTTP date; undefined when absent or unreadable. */
+export function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | undefined {
+  const v = Array.isArray(header) ? header[0] : header
+  if (!v) return undefined
+  if (/^\d+$/.test(v.trim())) return Number(v.trim()) * 1000
+  const at = Date.parse(v)
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now)
 }
 
 const isServerKind = (v: unknown): v is ServerKind => typeof v === 'string' && (SERVER_KINDS as readonly string[]).includes(v)

@@ -10,6 +10,7 @@ import { dirname } from 'node:path'
 import { z } from 'zod'
 import { API_ERROR_KINDS, APP_ERROR_KINDS } from '../../shared/errors'
 import { WRITE_ENDPOINT_NAMES } from '../../shared/endpoints/names'
+import { STORED_CODES } from '../../shared/stored'
 import type { ItemState, JobItemView, JobStatus, JobView, LogCheck } from '../../shared/jobs'
 
 const params = z.record(z.string(), z.union([z.string(), z.number()])).optional()
@@ -30,6 +31,9 @@ const logCheck = z.object({
   entry: z.object({ request_id: z.string(), datetime: z.string(), response: z.string() }).optional(),
   error: errorData.optional(),
 })
+// The findings as journaled: their parameters are plain text and numbers; the field names are
+// checked where they are shown (an unknown one is shown as it is).
+const storedFinding = z.object({ code: z.enum(STORED_CODES), params: z.record(z.string(), z.union([z.string(), z.number()])) })
 const item = z.object({
   target: z.string(),
   label: z.string(),
@@ -37,6 +41,7 @@ const item = z.object({
   state: itemState,
   effect: z.object({ from: z.string().optional(), to: z.string().optional(), unreadable: z.boolean().optional() }).optional(),
   result: z.unknown().optional(),
+  stored: z.array(storedFinding).optional(),
   error: errorData.optional(),
   requestId: z.string().optional(),
   sentAt: z.string().optional(),
@@ -68,6 +73,7 @@ const record = z.discriminatedUnion('t', [
     requestId: z.string().optional(),
     error: errorData.optional(),
     result: z.unknown().optional(),
+    stored: z.array(storedFinding).optional(),
     log: logCheck.optional(),
     resolvedFromLog: z.boolean().optional(),
   }),
@@ -90,6 +96,7 @@ export function itemRecord(jobId: string, i: number, it: JobItemView): JournalRe
   if (it.requestId) r.requestId = it.requestId
   if (it.error) r.error = it.error
   if (it.result !== undefined) r.result = withoutSecrets(it.result)
+  if (it.stored?.length) r.stored = it.stored
   if (it.log) r.log = it.log
   if (it.resolvedFromLog) r.resolvedFromLog = true
   return r
@@ -187,7 +194,7 @@ function apply(jobs: Map<string, JobView>, r: JournalRecord): void {
   if (!it) return
   const state: ItemState = r.state
   Object.assign(it, { state })
-  for (const key of ['sentAt', 'requestId', 'error', 'result', 'log', 'resolvedFromLog'] as const) if (r[key] !== undefined) Object.assign(it, { [key]: r[key] })
+  for (const key of ['sentAt', 'requestId', 'error', 'result', 'stored', 'log', 'resolvedFromLog'] as const) if (r[key] !== undefined) Object.assign(it, { [key]: r[key] })
 }
 
 export type { JobStatus, LogCheck }

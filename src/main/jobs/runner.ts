@@ -6,7 +6,8 @@
  *   what each item will change is read (for the confirmation). An operation marked `confirm` in
  *   the endpoint table gets a one-time token that only `start` accepts; without it, it never runs.
  * start: the items are sent, a few at a time, each journaled before it is sent and when it ends.
- *   A write is never retried. One write per account, operation and target is in flight at a time,
+ *   A write is never sent again by the runner; the client sends one again only after a 429
+ *   (the service did not act on it: see `retry` in the endpoint table). One write per account, operation and target is in flight at a time,
  *   app-wide; a target whose last send has an unknown outcome takes no new send unless the user
  *   asked for a second send knowing the risk.
  * unknown outcomes: a time-out or a connection broken after sending is "unknown", never "failed";
@@ -23,6 +24,7 @@ import { itemRecord, type Journal } from './journal'
 import { findInLog, newestLogId } from './log-check'
 import { isOutcomeUnknown } from './outcome'
 import { defaultLabel, targetOf } from './targets'
+import { storedFindings } from '../../shared/stored'
 
 export interface JobAccounts {
   client(accountId: string): Promise<ApiClient>
@@ -255,7 +257,8 @@ export class JobRunner {
     try {
       const env = await client.sendParsed(job.operation, params, { signal: int.controller.signal })
       this.targets.delete(key)
-      await this.settle(job, i, { state: 'done', result: env.results, requestId: env.requestId })
+      const stored = storedFindings(job.operation, params, env.results)
+      await this.settle(job, i, { state: 'done', result: env.results, requestId: env.requestId, ...(stored.length > 0 ? { stored } : {}) })
     } catch (err) {
       const error = toErrorData(err)
       if (isOutcomeUnknown(error)) {

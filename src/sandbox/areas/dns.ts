@@ -5,16 +5,22 @@ import { paginate, ordered } from '../lists'
 import { findDomain } from '../lookup'
 import { nsFlavour } from '../nameservers'
 import { checkRecords } from '../validate'
-import { dnsOut, ref } from '../wire'
+import { dnsFlavourOf, dnsOut, ref } from '../wire'
+import { storedRecords, storedTtl } from '../behaviour'
+import type { NsType } from '../../shared/constants'
 
 export const dnsHandlers: HandlersFor<EndpointsUnder<'domains.dns'>> = {
-  'domains.dns.list': ({ p, state, paging }) => paginate(ordered(state.domains, p.order), p, paging, dnsOut),
-  'domains.dns.get': ({ p, state }) => ({ results: dnsOut(findDomain(state, p.domain)) }),
-  'domains.dns.set': ({ p, state }) => {
+  'domains.dns.list': ({ p, state, paging, service }) => paginate(ordered(state.domains, p.order), p, paging, (d) => dnsOut(d, service)),
+  'domains.dns.get': ({ p, state, service }) => ({ results: dnsOut(findDomain(state, p.domain), service) }),
+  'domains.dns.set': ({ p, state, service }) => {
     const d = findDomain(state, p.domain)
     if (nsFlavour(d) === 'registrar') throw badRequest('DNS records cannot be changed while the domain uses the registrar-affiliated nameservers.')
+    // The service's own words: each product word names a flavour; a domain's own word, its current one.
+    const flavour: NsType | undefined =
+      p.ns_type === d.nsTypeWord ? dnsFlavourOf(d) : (Object.keys(service.nsTypeWords) as NsType[]).find((f) => service.nsTypeWords[f] === p.ns_type)
+    if (!flavour) throw badRequest(`ns_type must be ${Object.values(service.nsTypeWords).join(' or ')}.`)
     rejectIf(checkRecords(p.records))
-    d.dns[p.ns_type] = { records: p.records, ttl: p.ttl ?? d.dns[p.ns_type].ttl }
-    return { results: { ...ref(d), ns_type: p.ns_type, records: p.records, ttl: d.dns[p.ns_type].ttl } }
+    d.dns[flavour] = { records: storedRecords(p.records, service), ttl: storedTtl(p.ttl ?? d.dns[flavour].ttl, service) }
+    return { results: { ...ref(d), ns_type: p.ns_type, records: d.dns[flavour].records, ttl: String(d.dns[flavour].ttl) } }
   },
 }

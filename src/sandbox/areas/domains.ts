@@ -1,6 +1,7 @@
 /** Domains and their settings (all of domains.* except the DNS records, which dns.ts answers). */
 import { HOSTNAME, isIPv4, isIPv6, splitDomain, type ContactLike } from '../../shared/validation'
 import { addMonths, dateTime, isoDate } from '../dates'
+import { effectiveAutorenew } from '../autorenew'
 import type { EndpointsUnder, HandlersFor } from '../handler-types'
 import { badRequest, notFound, rejectIf } from '../http-error'
 import { paginate, ordered } from '../lists'
@@ -54,8 +55,9 @@ export const domainHandlers: HandlersFor<DomainEndpoint> = {
       domainname: name,
       registrar: p.registrar ?? DEFAULT_REGISTRAR,
       expirationdate: addMonths(isoDate(now), 12 * years),
-      autorenew: 0,
-      autorenew_all: 0,
+      // A new domain comes under the account's setting for all domains.
+      autorenew: state.domains[0]?.autorenew_all ?? 0,
+      autorenew_all: state.domains[0]?.autorenew_all ?? 0,
       autorenew_domain: 0,
       transfer_lock: 1,
       authcode: `AC${state.nextId.toString(36).toUpperCase()}X7Q`,
@@ -127,9 +129,10 @@ export const domainHandlers: HandlersFor<DomainEndpoint> = {
   'domains.autorenew.get': ({ p, state }) => ({ results: autoOut(findDomain(state, p.domain)) }),
   'domains.autorenew.set': ({ p, state }) => {
     const d = findDomain(state, p.domain)
-    if (p.autorenew_all !== undefined) d.autorenew_all = p.autorenew_all
+    // autorenew_all is the account's setting for every domain; autorenew is what is in force.
+    if (p.autorenew_all !== undefined) for (const x of state.domains) x.autorenew_all = p.autorenew_all
     if (p.autorenew_domain !== undefined) d.autorenew_domain = p.autorenew_domain
-    d.autorenew = d.autorenew_all || d.autorenew_domain ? 1 : 0
+    for (const x of p.autorenew_all !== undefined ? state.domains : [d]) x.autorenew = effectiveAutorenew(x.autorenew_all, x.autorenew_domain)
     return { results: autoOut(d) }
   },
 

@@ -1,5 +1,6 @@
 /** Free DNS: records the service serves for domains registered elsewhere. */
 import { splitDomain } from '../../shared/validation'
+import { storedRecords, storedTtl } from '../behaviour'
 import type { EndpointsUnder, HandlersFor } from '../handler-types'
 import { badRequest, rejectIf } from '../http-error'
 import { paginate, ordered } from '../lists'
@@ -23,11 +24,11 @@ export const freeDnsHandlers: HandlersFor<EndpointsUnder<'freedns'>> = {
     state.freedns.push(f)
     return { results: freeOut(f) }
   },
-  'freedns.set': ({ p, state }) => {
+  'freedns.set': ({ p, state, service }) => {
     const f = findFree(state, p.domain)
     rejectIf(checkRecords(p.records))
-    f.records = p.records
-    if (p.ttl !== undefined) f.ttl = p.ttl
+    f.records = storedRecords(p.records, service)
+    if (p.ttl !== undefined) f.ttl = storedTtl(p.ttl, service)
     return { results: { ...ref(f), records: f.records, ttl: f.ttl } }
   },
   'freedns.remove': ({ p, state }) => {

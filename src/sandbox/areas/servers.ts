@@ -3,6 +3,7 @@ import { RESOURCE_FIELDS } from '../../shared/constants'
 import { HOSTNAME } from '../../shared/validation'
 import { addMonths, isoDate } from '../dates'
 import { fromKeys } from '../from-keys'
+import { effectiveAutorenew } from '../autorenew'
 import type { EndpointsUnder, HandlersFor } from '../handler-types'
 import { badRequest } from '../http-error'
 import { paginate } from '../lists'
@@ -24,8 +25,9 @@ export const serverHandlers: HandlersFor<EndpointsUnder<'servers'>> = {
       paid: '0',
       starttime: isoDate(now),
       expirationdate: addMonths(isoDate(now), 1),
-      autorenew: 0,
-      autorenew_all: 0,
+      // A new server comes under the account's setting for all servers of its kind.
+      autorenew: state.servers[p.kind][0]?.autorenew_all ?? 0,
+      autorenew_all: state.servers[p.kind][0]?.autorenew_all ?? 0,
       autorenew_server: 0,
       plan: 'S10',
       resource: fromKeys(RESOURCE_FIELDS, () => 'default'),
@@ -45,9 +47,11 @@ export const serverHandlers: HandlersFor<EndpointsUnder<'servers'>> = {
   'servers.autorenew.get': ({ p, state }) => ({ results: serverAutoOut(findServer(state, p.kind, p.webid)) }),
   'servers.autorenew.set': ({ p, state }) => {
     const s = findServer(state, p.kind, p.webid)
-    if (p.autorenew_all !== undefined) s.autorenew_all = p.autorenew_all
+    // autorenew_all is the account's setting for every server of the kind; autorenew is what is in force.
+    const all = state.servers[p.kind]
+    if (p.autorenew_all !== undefined) for (const x of all) x.autorenew_all = p.autorenew_all
     if (p.autorenew_server !== undefined) s.autorenew_server = p.autorenew_server
-    s.autorenew = s.autorenew_all || s.autorenew_server ? 1 : 0
+    for (const x of p.autorenew_all !== undefined ? all : [s]) x.autorenew = effectiveAutorenew(x.autorenew_all, x.autorenew_server)
     return { results: serverAutoOut(s) }
   },
   'servers.resource.get': ({ p, state }) => ({ results: serverResourceOut(findServer(state, p.kind, p.webid)) }),

@@ -20,7 +20,6 @@ import { z } from 'zod'
 import {
   RESOURCE_FIELDS,
   SVCIP_REGIONS,
-  NS_TYPES,
   CONTACT_FIELDS,
   availabilitySchema,
   dnsSettingSchema,
@@ -75,7 +74,13 @@ export interface EndpointDef<P extends z.ZodType = z.ZodType, R extends z.ZodTyp
   result: R
   /** The list is paged (`paging` in the envelope; `limit` and `page` in the query). */
   paged: boolean
-  /** Safe to retry (reads) or must never be retried (everything else). */
+  /**
+   * Safe to retry (reads: after a network error, a 503 or a 504) or never retried (writes: the
+   * service may have acted). One answer is the exception for both: a 429 says the service did
+   * not act on the request, so the client waits (Retry-After, or a doubling delay with jitter)
+   * and sends it again, writes included, until the call's total time-out. A write whose wait
+   * runs out ends as "rate limited", a plain failure: nothing was done.
+   */
   retry: 'safe' | 'never'
   /** Costs money, changes ownership or cannot be undone: always confirmed by the user. */
   confirm: boolean
@@ -376,7 +381,14 @@ export const endpoints = {
   'domains.dns.set': write(
     'PUT',
     '/domains/{domain}/dns',
-    { domain: domainRef, ns_type: z.enum(NS_TYPES), records: z.string().max(1_000_000), ttl: z.number().int().min(0).optional() },
+    {
+      domain: domainRef,
+      // A product word, not a fixed list: each account names its own (AccountProfile.nsTypes),
+      // and a word the service itself returned is always sent back as it was.
+      ns_type: z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$/, 'field.nsType'),
+      records: z.string().max(1_000_000),
+      ttl: z.number().int().min(0).optional(),
+    },
     dnsSettingSchema,
   ),
   'domains.dynamicdns.list': readPaged('/domains/dynamicdns', orderedPageQuery, dynamicDnsSchema),

@@ -10,7 +10,8 @@ import type { LocalChannel } from './channels'
 
 export const accountIdSchema = z.string().regex(/^[a-z0-9-]{1,64}$/, 'field.accountId')
 export const jobIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'field.jobId')
-const keySchema = z.string().trim().min(1, 'field.required').max(4096)
+/** A key goes into the Authorization header: visible ASCII only, nothing a header cannot carry. */
+const keySchema = z.string().trim().min(1, 'field.required').max(4096).regex(/^[\x21-\x7e]+$/, 'field.apiKeyChars')
 const storageSchema = z.enum(['keychain', 'session'])
 const writeJobIdSchema = z.string().regex(/^w-[0-9a-f-]{36}$/, 'field.jobId')
 
