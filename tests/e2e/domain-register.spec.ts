@@ -82,7 +82,10 @@ test('transfer a domain in, and see it in the account’s transfer list', async 
   await expect(app.getByRole('dialog')).toContainText('Request the transfer of moving-here.org into this account.')
   await app.getByRole('dialog').getByRole('button', { name: 'Request transfer' }).click()
   await expect(app.getByRole('status').filter({ hasText: 'Transfer of moving-here.org requested' })).toBeVisible()
-  await expect(list.getByRole('row', { name: /moving-here\.org/ })).toContainText('In progress (STAY)')
+  // The service's status word is put in the user's words; its raw word stays at hand.
+  const transferRow = list.getByRole('row', { name: /moving-here\.org/ })
+  await expect(transferRow).toContainText('In progress')
+  await expect(transferRow.getByRole('cell', { name: 'In progress' })).toHaveAttribute('title', 'As the service sent it: STAY')
   const sent = sb.received.filter((r) => r.endpoint === 'domains.transfer.request')
   expect(sent).toHaveLength(1)
   expect(sent[0]).toMatchObject({ path: '/v1/domains/moving-here.org/transfer', body: { authcode: 'Xy-9911-Q', whois_proxy: 1 } })

@@ -85,7 +85,7 @@ test('bulk auto-renewal and CSV export of the list', async ({ app, harness }) =>
   for (const n of names) await app.getByLabel(`Select ${n}`).check()
   await app.getByLabel('Turn auto-renewal on (off when unchecked)').uncheck()
   await app.getByRole('button', { name: 'Set auto-renewal…' }).click()
-  await expect(app.getByRole('dialog')).toContainText('Turn auto-renewal off for 2 domains.')
+  await expect(app.getByRole('dialog')).toContainText('Turn off the own auto-renewal setting of 2 domains.')
   await app.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click()
   await expect(app.getByRole('heading', { name: 'Results: 2 done, 0 failed' })).toBeVisible()
   const sets = sb.received.filter((r) => r.endpoint === 'domains.autorenew.set')

@@ -3,6 +3,7 @@
  * keychain is unavailable.
  */
 import { KeytarSecretStore, type KeytarLike } from '../../src/main/accounts/secret-store'
+import { profileFor } from '../helpers/profile'
 import { startSandbox } from '../../src/sandbox'
 import { expect, snap, test } from './fixtures'
 
@@ -71,7 +72,7 @@ test.describe('a list read of an account that goes away', () => {
     const b = await startSandbox({ keys: { full: 'key-of-b' } })
     try {
       await harness.services.accounts.create(
-        { name: 'Second', baseUrl: b.url, serverKinds: { a: { path: b.serverPaths.a, label: 'Web' }, b: { path: b.serverPaths.b, label: 'Managed' }, c: { path: b.serverPaths.c, label: 'Cloud' } }, timeoutMs: 30_000 },
+        profileFor(b, 'Second'),
         'key-of-b',
         'session',
       )

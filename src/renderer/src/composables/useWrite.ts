@@ -9,6 +9,7 @@ import { ref, shallowRef } from 'vue'
 import type { EndpointResult, WriteEndpointName } from '../../../shared/endpoints/table'
 import type { ApiParams } from '../../../shared/ipc/contract'
 import type { ItemEffect, JobItemView, JobView } from '../../../shared/jobs'
+import type { StoredFinding } from '../../../shared/stored'
 import type { ErrorData, Result } from '../bridge'
 import type { JobItems, JobOptions } from '../lib/account-api'
 import { accountName } from '../lib/account-text'
@@ -46,6 +47,8 @@ export function useWrite<N extends WriteEndpointName>(operation: N) {
   const busy = ref(false)
   const error = ref<ErrorData>()
   const job = shallowRef<JobView>()
+  /** After a one-item write: where what the service stored differs from what was sent. */
+  const stored = shallowRef<StoredFinding[]>([])
 
   /** Sends the items as one job; resolves with the job when it has ended, or undefined if refused or not confirmed. */
   async function runJob(
@@ -89,6 +92,7 @@ export function useWrite<N extends WriteEndpointName>(operation: N) {
 
   /** One item: resolves with what the service stored, or undefined (the error says why). */
   async function run(params: ApiParams<N>, confirmation?: Confirmation, label?: string): Promise<EndpointResult<N> | undefined> {
+    stored.value = []
     const done = await runJob([{ params, label }], confirmation)
     const item = done?.items[0]
     if (!item) return undefined
@@ -97,6 +101,7 @@ export function useWrite<N extends WriteEndpointName>(operation: N) {
       error.value = problem
       return undefined
     }
+    stored.value = item.stored ?? []
     // Main decoded the service's answer with this operation's schema (src/main/http).
     return item.result as EndpointResult<N>
   }
@@ -107,5 +112,5 @@ export function useWrite<N extends WriteEndpointName>(operation: N) {
     return value !== undefined ? { ok: true, value } : { ok: false, error: error.value ?? { kind: 'internal', code: 'error.internal' } }
   }
 
-  return { run, runJob, send, busy, error, job }
+  return { run, runJob, send, busy, error, job, stored }
 }

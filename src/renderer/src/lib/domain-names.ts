@@ -13,9 +13,3 @@ export function splitName(name: string): { sld: string; tld: string } | undefine
   return { sld: n.slice(0, i), tld: n.slice(i + 1) }
 }
 
-/** The availability code at the start of a status text: 210 available, 211 taken. */
-export function availability(status: string): 'available' | 'taken' | 'invalid' {
-  if (/^210\b/.test(status)) return 'available'
-  if (/^211\b/.test(status)) return 'taken'
-  return 'invalid'
-}

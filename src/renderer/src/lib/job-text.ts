@@ -2,14 +2,29 @@
 import type { JobItemView, JobView } from '../../../shared/jobs'
 import { errorText, formatDate, t, tCode } from '../i18n'
 import { toCsv } from './csv'
+import { autorenewShort } from './autorenew-text'
+import { storedText } from './stored-text'
+import { autorenewInForce } from '../../../shared/autorenew'
 
 export const operationLabel = (job: Pick<JobView, 'operation'>) => tCode(`operation.${job.operation}`)
 
 export const itemStateLabel = (it: JobItemView) => tCode(`jobs.state.${it.state}`)
 
 function field(result: unknown, key: string): unknown {
-  return typeof result === 'object' && result !== null && key in result ? (result as Record<string, unknown>)[key] : undefined
+  if (typeof result !== 'object' || result === null) return undefined
+  return Object.entries(result).find(([k]) => k === key)?.[1]
 }
+const flagOf = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined)
+
+/** Auto-renewal as it stands after the write: which setting is in force. */
+function autorenewAfter(job: Pick<JobView, 'operation'>, result: unknown): string {
+  const own = job.operation === 'domains.autorenew.set' ? 'autorenew_domain' : 'autorenew_server'
+  const inForce = autorenewInForce({ autorenew: flagOf(field(result, 'autorenew')), autorenew_all: flagOf(field(result, 'autorenew_all')), own: flagOf(field(result, own)) })
+  return t('jobs.autorenewNow', { state: autorenewShort(inForce) })
+}
+
+/** What the service changed on the way, appended to a done item's message. */
+const storedSuffix = (it: JobItemView) => (it.stored?.length ? ` ${it.stored.map((f) => storedText({ t, tCode }, f)).join(' ')}` : '')
 
 /** What happened to one item, in a sentence. */
 export function itemMessage(job: Pick<JobView, 'operation'>, it: JobItemView): string {
@@ -17,8 +32,8 @@ export function itemMessage(job: Pick<JobView, 'operation'>, it: JobItemView): s
     const fromLog = it.resolvedFromLog ? ` ${t('jobs.fromLog')}` : ''
     const date = field(it.result, 'expirationdate')
     if (typeof date === 'string' && date) return `${t('domains.renewedTo', { date: formatDate(date) })}${fromLog}`
-    if (job.operation === 'domains.autorenew.set') return `${field(it.result, 'autorenew_domain') ? t('domains.autorenewNowOn') : t('domains.autorenewNowOff')}${fromLog}`
-    return it.resolvedFromLog ? t('jobs.doneFromLog') : t('common.done')
+    if (job.operation === 'domains.autorenew.set' || job.operation === 'servers.autorenew.set') return `${autorenewAfter(job, it.result)}${fromLog}${storedSuffix(it)}`
+    return `${it.resolvedFromLog ? t('jobs.doneFromLog') : t('common.done')}${storedSuffix(it)}`
   }
   if (it.state === 'unknown') {
     if (it.log?.status === 'not-found') return t('jobs.unknownNotInLog')
