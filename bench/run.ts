@@ -1,5 +1,6 @@
 /** npm run bench: every benchmark, printed side by side with its targets. */
 import { benchListAll } from './list-all'
+import { benchListAllRateLimited } from './list-all-rate-limited'
 import { benchDomainList } from './domain-list'
 import { benchDnsModel } from './dns-model'
 import { benchDnsEditor } from './dns-editor'
@@ -7,6 +8,7 @@ import type { BenchResult } from './report'
 
 const benches: [string, () => Promise<BenchResult>][] = [
   ['list-all', benchListAll],
+  ['list-all-rate-limited', benchListAllRateLimited],
   ['domain-list', benchDomainList],
   ['dns-model', benchDnsModel],
   ['dns-editor', benchDnsEditor],
