@@ -1,0 +1,223 @@
+/**
+ * Packaging (electron-builder.yml and its afterPack hook, scripts/after-pack.mjs). The installers
+ * cannot be built here (no Electron binary can be fetched), so the configuration is checked with
+ * electron-builder's own loader and schema, and the fuse hook runs on a stand-in binary that
+ * carries a fuse wire the way Electron's does.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { FuseState, FuseV1Options, getCurrentFuseWire } from '@electron/fuses'
+import { Arch, type AfterPackContext, type Configuration } from 'electron-builder'
+import { getConfig, validateConfiguration } from 'app-builder-lib/out/util/config/config.js'
+import { loadConfig } from 'app-builder-lib/out/util/config/load.js'
+import { resolveFunction } from 'app-builder-lib/out/util/resolve.js'
+import { DebugLogger } from 'builder-util'
+import afterPack, { FUSES, applyFuses, electronExecutable, fuseConfig, type PackedApp } from '../../scripts/after-pack.mjs'
+import { REQUIRED_FUSES } from '../../src/main/shell/security'
+
+const projectDir = resolve('.')
+const HOOK = './scripts/after-pack.mjs'
+
+/** Every file name electron-builder looks for, in its order (app-builder-lib/out/util/config/load.js). */
+const CONFIG_FILES = ['yml', 'yaml', 'json', 'json5', 'toml', 'js', 'cjs', 'ts', 'mjs'].map((ext) => `electron-builder.${ext}`)
+
+const tempDir = () => mkdtempSync(join(tmpdir(), 'packaging-'))
+const validate = (config: Configuration) => validateConfiguration(config, new DebugLogger(false))
+
+/** Fuse name (FuseV1Options) → wire index, from @electron/fuses itself. */
+const FUSE_INDEX = new Map(
+  Object.entries(FuseV1Options).filter((entry): entry is [string, FuseV1Options] => typeof entry[1] === 'number'),
+)
+const fuseNamed = (name: string): FuseV1Options => {
+  const option = FUSE_INDEX.get(name)
+  if (option === undefined) throw new Error(`@electron/fuses has no fuse ${name}`)
+  return option
+}
+/** REQUIRED_FUSES key (runAsNode) → fuse name (RunAsNode). */
+const fuseOfKey = (key: string) => fuseNamed(key.charAt(0).toUpperCase() + key.slice(1))
+const stateOf = (on: boolean) => (on ? FuseState.ENABLE : FuseState.DISABLE)
+
+/** What the hook must set: REQUIRED_FUSES, and file:// without extra privileges. */
+const EXPECTED = new Map<FuseV1Options, boolean>([
+  ...Object.entries(REQUIRED_FUSES).map(([key, on]): [FuseV1Options, boolean] => [fuseOfKey(key), on]),
+  [FuseV1Options.GrantFileProtocolExtraPrivileges, false],
+])
+
+describe('electron-builder configuration', () => {
+  let config: Configuration
+
+  beforeAll(async () => {
+    config = await getConfig(projectDir, null, null)
+  })
+
+  it('is one file, electron-builder.yml, which electron-builder itself finds and loads', async () => {
+    expect(CONFIG_FILES.filter((f) => existsSync(join(projectDir, f)))).toEqual(['electron-builder.yml'])
+    expect(JSON.parse(readFileSync('package.json', 'utf8'))).not.toHaveProperty('build')
+    const loaded = await loadConfig<Configuration>({ packageKey: 'build', configFilename: 'electron-builder', projectDir, packageMetadata: null })
+    expect(loaded?.configFile).toBe(join(projectDir, 'electron-builder.yml'))
+  })
+
+  it("passes electron-builder's own schema validation", async () => {
+    await expect(validate(config)).resolves.toBeUndefined()
+  })
+
+  it('the validation is not vacuous: an unknown key, a misplaced key and wrong types are rejected', async () => {
+    // Each variant of the configuration goes through electron-builder's loader as a file of its own.
+    const loaded = await loadConfig<Configuration>({ packageKey: 'build', configFilename: 'electron-builder', projectDir, packageMetadata: null })
+    const variant = async (change: Record<string, unknown>) => {
+      const dir = tempDir()
+      writeFileSync(join(dir, 'electron-builder.json'), JSON.stringify({ ...loaded?.result, ...change }))
+      await validate(await getConfig(dir, null, null))
+    }
+    await expect(variant({})).resolves.toBeUndefined()
+    await expect(variant({ notAnOption: true })).rejects.toThrow(/notAnOption/)
+    await expect(variant({ linux: { ...config.linux, targets: ['deb'] } })).rejects.toThrow(/configuration\.linux/)
+    await expect(variant({ asar: 'yes' })).rejects.toThrow(/configuration\.asar /)
+    await expect(variant({ asarUnpack: { keytar: true } })).rejects.toThrow(/configuration\.asarUnpack/)
+    // The schema lets any value through for hooks (their "typeof: function" branch is a keyword its
+    // validator ignores), so the hook path is checked by the afterPack test below, not here.
+  })
+
+  it('builds AppImage and deb on Linux, an NSIS installer on Windows and a dmg on macOS', () => {
+    expect(config.linux?.target).toEqual(['AppImage', 'deb'])
+    expect(config.win?.target).toBe('nsis')
+    expect(config.mac?.target).toBe('dmg')
+  })
+
+  it('packs only out/** and package.json, into an asar with keytar unpacked', () => {
+    expect(config.files).toEqual([{ filter: ['out/**', 'package.json'] }])
+    expect(config.asar).toBe(true)
+    expect(config.asarUnpack).toEqual(['node_modules/keytar/**'])
+    for (const key of ['extraFiles', 'extraResources', 'electronFuses'] as const) expect(config[key]).toBeUndefined()
+  })
+
+  it('publishes nothing and writes no update feed, so the installers work offline', () => {
+    expect(config.publish).toBeNull()
+    expect(JSON.parse(readFileSync('package.json', 'utf8'))).not.toHaveProperty('dependencies.electron-updater')
+  })
+
+  it('runs the fuse hook after pack, which electron-builder resolves to the exported function', async () => {
+    expect(config.afterPack).toBe(HOOK)
+    expect(existsSync(resolve(HOOK))).toBe(true)
+    const hook = await resolveFunction<unknown>('module', HOOK, 'afterPack', projectDir)
+    expect(typeof hook).toBe('function')
+    expect(hook).toHaveProperty('name', 'afterPack')
+    // The hook's declared parameter accepts what electron-builder passes.
+    const asElectronBuilderHook: (context: AfterPackContext) => Promise<void> = afterPack
+    expect(asElectronBuilderHook).toBe(afterPack)
+  })
+})
+
+const SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX'
+/** The fuse wire of Electron 45: format version 1, nine fuses. */
+const WIRE_LENGTH = 9
+
+/**
+ * A stand-in for an Electron binary: filler, the fuse sentinel, the wire's version and length
+ * bytes, one '0'/'1' byte per fuse, more filler. Every fuse the hook sets starts the other way.
+ */
+function writeStandIn(path: string, wire?: number[]): number[] {
+  const initial =
+    wire ??
+    Array.from({ length: WIRE_LENGTH }, (_, i) => {
+      const want = EXPECTED.get(i)
+      if (want !== undefined) return stateOf(!want)
+      return i === FuseV1Options.WasmTrapHandlers ? FuseState.ENABLE : FuseState.DISABLE
+    })
+  mkdirSync(dirname(path), { recursive: true })
+  writeFileSync(
+    path,
+    Buffer.concat([Buffer.alloc(64 * 1024, 0xcc), Buffer.from(SENTINEL, 'latin1'), Buffer.from([1, initial.length, ...initial]), Buffer.alloc(4096, 0xcc)]),
+  )
+  return initial
+}
+
+describe('fuse hook (scripts/after-pack.mjs)', () => {
+  it('sets every fuse of REQUIRED_FUSES (security.ts) to its value, and only those plus GrantFileProtocolExtraPrivileges off', () => {
+    expect(Object.keys(REQUIRED_FUSES).length).toBeGreaterThanOrEqual(6)
+    const configured = new Map(Object.entries(FUSES).map(([index, on]): [FuseV1Options, boolean] => [Number(index), on]))
+    expect(configured).toEqual(EXPECTED)
+    expect(configured.get(FuseV1Options.GrantFileProtocolExtraPrivileges)).toBe(false)
+  })
+
+  it('flips the fuses in a stand-in binary, as read back by @electron/fuses', async () => {
+    const exe = join(tempDir(), 'hosting-admin')
+    const before = writeStandIn(exe)
+    const size = readFileSync(exe).length
+    await applyFuses(exe, 'linux', 'x64')
+    const wire = await getCurrentFuseWire(exe)
+    for (const [key, on] of Object.entries(REQUIRED_FUSES)) expect(wire[fuseOfKey(key)], key).toBe(stateOf(on))
+    expect(wire[FuseV1Options.GrantFileProtocolExtraPrivileges]).toBe(FuseState.DISABLE)
+    expect(wire[FuseV1Options.RunAsNode]).toBe(FuseState.DISABLE)
+    expect(wire[FuseV1Options.OnlyLoadAppFromAsar]).toBe(FuseState.ENABLE)
+    // Fuses the hook does not set keep their state, and nothing else in the file moves.
+    expect(wire[FuseV1Options.LoadBrowserProcessSpecificV8Snapshot]).toBe(before[FuseV1Options.LoadBrowserProcessSpecificV8Snapshot])
+    expect(wire[FuseV1Options.WasmTrapHandlers]).toBe(before[FuseV1Options.WasmTrapHandlers])
+    expect(readFileSync(exe).length).toBe(size)
+  })
+
+  it('finds the fuse wire inside a macOS app bundle', async () => {
+    const app = join(tempDir(), 'Hosting Admin.app')
+    writeStandIn(join(app, 'Contents', 'Frameworks', 'Electron Framework.framework', 'Electron Framework'))
+    await applyFuses(app, 'darwin', 'x64')
+    const wire = await getCurrentFuseWire(app)
+    for (const [fuse, on] of EXPECTED) expect(wire[fuse]).toBe(stateOf(on))
+  })
+
+  it('refuses a file without the fuse sentinel, a missing file, a too short wire and a removed fuse', async () => {
+    const dir = tempDir()
+    const plain = join(dir, 'not-electron')
+    writeFileSync(plain, Buffer.alloc(8192, 0x30))
+    await expect(applyFuses(plain, 'linux', 'x64')).rejects.toThrow(/sentinel/)
+    await expect(applyFuses(join(dir, 'missing'), 'linux', 'x64')).rejects.toThrow(/ENOENT/)
+
+    const short = join(dir, 'short')
+    writeStandIn(short, [FuseState.ENABLE, FuseState.DISABLE, FuseState.ENABLE])
+    await expect(applyFuses(short, 'linux', 'x64')).rejects.toThrow(/not long enough/)
+
+    const removed = join(dir, 'removed')
+    const wire = writeStandIn(removed)
+    wire[FuseV1Options.RunAsNode] = FuseState.REMOVED
+    writeStandIn(removed, wire)
+    await expect(applyFuses(removed, 'linux', 'x64')).rejects.toThrow(/removed fuse RunAsNode/)
+  })
+
+  it('resets the ad-hoc signature on arm64 and universal macOS builds only', () => {
+    expect(fuseConfig('darwin', 'arm64').resetAdHocDarwinSignature).toBe(true)
+    expect(fuseConfig('darwin', 'universal').resetAdHocDarwinSignature).toBe(true)
+    expect(fuseConfig('mas', 'arm64').resetAdHocDarwinSignature).toBe(true)
+    expect(fuseConfig('darwin', 'x64').resetAdHocDarwinSignature).toBe(false)
+    expect(fuseConfig('linux', 'arm64').resetAdHocDarwinSignature).toBe(false)
+    expect(fuseConfig('win32', 'arm64').resetAdHocDarwinSignature).toBe(false)
+  })
+
+  it('locates the Electron executable electron-builder packed on each platform', () => {
+    const packed = (electronPlatformName: string, executableName?: string): PackedApp => ({
+      appOutDir: '/dist/unpacked',
+      electronPlatformName,
+      arch: Arch.x64,
+      packager: { appInfo: { productFilename: 'Hosting Admin' }, executableName },
+    })
+    expect(electronExecutable(packed('darwin'))).toBe(join('/dist/unpacked', 'Hosting Admin.app'))
+    expect(electronExecutable(packed('mas'))).toBe(join('/dist/unpacked', 'Hosting Admin.app'))
+    expect(electronExecutable(packed('win32'))).toBe(join('/dist/unpacked', 'Hosting Admin.exe'))
+    expect(electronExecutable(packed('linux', 'hosting-admin'))).toBe(join('/dist/unpacked', 'hosting-admin'))
+    expect(() => electronExecutable(packed('linux'))).toThrow(/executableName/)
+    expect(() => electronExecutable(packed('freebsd'))).toThrow(/freebsd/)
+  })
+
+  it('as an afterPack hook, flips the fuses of the packed Linux app', async () => {
+    const appOutDir = tempDir()
+    writeStandIn(join(appOutDir, 'hosting-admin'))
+    await afterPack({
+      appOutDir,
+      electronPlatformName: 'linux',
+      arch: Arch.x64,
+      packager: { appInfo: { productFilename: 'Hosting Admin' }, executableName: 'hosting-admin' },
+    })
+    const wire = await getCurrentFuseWire(join(appOutDir, 'hosting-admin'))
+    for (const [fuse, on] of EXPECTED) expect(wire[fuse]).toBe(stateOf(on))
+  })
+})
