@@ -70,6 +70,12 @@ export const ERROR_CODES = [
   'job.expired',
   'job.stopped',
   'job.interrupted',
+  // The app itself: a start that failed (params: path, reason), no desktop to open a folder in.
+  'startup.accountsFile',
+  'startup.journalFile',
+  'startup.failed',
+  'startup.unavailable',
+  'app.noDesktop',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]
 

@@ -6,11 +6,12 @@
  */
 import { parseEndpointParams, type EndpointResult, type PagedEndpointName, type PagedItem, type ReadEndpointName } from '../../shared/endpoints/table'
 import { parseWith, type Parsed } from '../../shared/field-issues'
-import type { ChannelName } from '../../shared/ipc/channels'
+import type { AppChannel, ChannelName } from '../../shared/ipc/channels'
 import type { ApiParsed, ListAllParsed, ParsedPayloadOf, ResultOf } from '../../shared/ipc/contract'
 import { apiCallExtras, listAllExtras, localPayloads } from '../../shared/ipc/payloads'
 import type { AccountService } from '../accounts/account-service'
 import type { JobRunner } from '../jobs/runner'
+import type { AppControl } from '../app-control'
 import type { JobEvents } from './job-events'
 import { defineChannel, isRecord, type ChannelHandler } from './channel'
 import type { RunningCalls } from './running-calls'
@@ -24,6 +25,7 @@ export interface HandlerDeps {
   jobEvents: JobEvents
   /** The user confirmed quitting although writes were running (the shell quits). */
   quitConfirmed: () => void
+  app: AppControl
 }
 
 const notAnObject: Parsed<never> = { ok: false, issues: [{ path: '', code: 'field.wrongType', params: { expected: 'object' } }] }
@@ -49,7 +51,44 @@ function parseListAllPayload<N extends PagedEndpointName>(name: N, raw: unknown)
   return { ok: true, value: { accountId: extras.value.accountId, jobId: extras.value.jobId, params: own } }
 }
 
-export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitConfirmed }: HandlerDeps): ChannelHandlers {
+/** The app's own channels; the only ones that answer when the app could not start. */
+export function createAppHandlers(app: AppControl, quitConfirmed: () => void): Pick<ChannelHandlers, AppChannel> {
+  const local = localPayloads
+  return {
+    'app.quit': defineChannel(
+      (raw) => parseWith(local['app.quit'], raw),
+      async () => {
+        quitConfirmed()
+        return null
+      },
+    ),
+    'app.startup': defineChannel((raw) => parseWith(local['app.startup'], raw), async () => app.startup()),
+    'app.diagnostics': defineChannel((raw) => parseWith(local['app.diagnostics'], raw), () => app.diagnostics()),
+    'app.openLogFolder': defineChannel(
+      (raw) => parseWith(local['app.openLogFolder'], raw),
+      async () => {
+        await app.openLogFolder()
+        return null
+      },
+    ),
+    'app.copyText': defineChannel(
+      (raw) => parseWith(local['app.copyText'], raw),
+      async (p) => {
+        app.copyText(p.text)
+        return null
+      },
+    ),
+    'app.reportError': defineChannel(
+      (raw) => parseWith(local['app.reportError'], raw),
+      async (p) => {
+        app.reportError(p)
+        return null
+      },
+    ),
+  }
+}
+
+export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitConfirmed, app }: HandlerDeps): ChannelHandlers {
   const apiCall = <N extends ReadEndpointName>(name: N): ChannelHandler<ApiParsed<N>, EndpointResult<N>> =>
     defineChannel(
       (raw) => parseApiPayload(name, raw),
@@ -149,13 +188,7 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
       },
     ),
     'jobs.checkLog': defineChannel((raw) => parseWith(local['jobs.checkLog'], raw), (p) => jobs.checkLog(p.jobId, p.index)),
-    'app.quit': defineChannel(
-      (raw) => parseWith(local['app.quit'], raw),
-      async () => {
-        quitConfirmed()
-        return null
-      },
-    ),
+    ...createAppHandlers(app, quitConfirmed),
 
     // servers
     'servers.list': apiCall('servers.list'),

@@ -12,14 +12,21 @@ import { toErrorData } from '../app-error'
 import type { Sender } from './channel'
 import type { ChannelHandlers } from './handlers'
 import type { RunningCalls } from './running-calls'
+import type { AppLog } from '../log/app-log'
+import { CHANNEL_NAMES } from '../../shared/ipc/channels'
 
 export type { Sender } from './channel'
 
 export interface RouterOptions {
-  handlers: ChannelHandlers
+  /** Every channel's handler; when the app could not start, only the app's own (see `unavailable`). */
+  handlers: ChannelHandlers | Partial<ChannelHandlers>
   calls: RunningCalls
   /** Origins (protocol//host) allowed to call, e.g. app://app. */
   allowedOrigins: string[]
+  /** What a contract channel without a handler answers (the start-up problem); otherwise "unknown channel". */
+  unavailable?: ErrorData
+  /** Where refused senders and failed calls are noted (codes only, never a payload). */
+  log?: Pick<AppLog, 'warn' | 'info'>
 }
 
 export interface IpcRouter {
@@ -41,19 +48,28 @@ export function originOf(url: string): string | undefined {
 export function createIpcRouter(opts: RouterOptions): IpcRouter {
   const allowed = new Set(opts.allowedOrigins)
   const handlers = new Map(Object.entries(opts.handlers))
+  const contract = new Set<string>(CHANNEL_NAMES)
   return {
     get activeJobs() {
       return opts.calls.size
     },
     async dispatch(channel, payload, sender) {
       const origin = originOf(sender.url)
-      if (!origin || !allowed.has(origin)) return fail({ kind: 'forbidden', code: 'ipc.foreignSender' })
+      if (!origin || !allowed.has(origin)) {
+        opts.log?.warn('ipc.foreignSender', { channel: channel.slice(0, 80), origin: (origin ?? 'none').slice(0, 200) })
+        return fail({ kind: 'forbidden', code: 'ipc.foreignSender' })
+      }
       const handler = handlers.get(channel)
-      if (!handler) return fail({ kind: 'validation', code: 'ipc.unknownChannel', params: { channel: channel.slice(0, 80) } })
+      if (!handler) {
+        if (opts.unavailable && contract.has(channel)) return fail(opts.unavailable)
+        return fail({ kind: 'validation', code: 'ipc.unknownChannel', params: { channel: channel.slice(0, 80) } })
+      }
       try {
         return { ok: true, value: await handler.invoke(payload, sender) }
       } catch (err) {
-        return fail(toErrorData(err))
+        const error = toErrorData(err)
+        opts.log?.info('ipc.failed', { channel, kind: error.kind, code: error.code, status: error.status, requestId: error.requestId })
+        return fail(error)
       }
     },
   }

@@ -50,4 +50,21 @@ export async function cancelJob(jobId: string): Promise<void> {
 /** The local channels (accounts, settings): not bound to an account. */
 export const local = {
   accounts: () => window.api.accounts,
+  app: () => window.api.app,
+}
+
+/**
+ * Puts text on the clipboard through main: the page has no clipboard permission (every
+ * permission is refused), so navigator.clipboard would fail in the app.
+ */
+export async function copyText(text: string): Promise<boolean> {
+  const r = await window.api.app.copyText({ text })
+  return r.ok
+}
+
+/** Sends an error of the page to the app's log (best effort: a failure here is not reported again). */
+export function reportError(source: 'error' | 'rejection' | 'vue', error: unknown): void {
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+  const stack = error instanceof Error ? error.stack : undefined
+  void window.api.app.reportError({ source, message: message.slice(0, 2000), ...(stack ? { stack: stack.slice(0, 8000) } : {}) }).catch(() => undefined)
 }

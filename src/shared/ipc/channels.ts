@@ -35,8 +35,16 @@ export const LOCAL_CHANNELS = [
   'jobs.checkLog',
   // The user confirmed quitting while writes were running.
   'app.quit',
+  // The app itself: whether it started, its diagnostics and log folder, the clipboard, and
+  // errors of the page for the log.
+  'app.startup',
+  'app.diagnostics',
+  'app.openLogFolder',
+  'app.copyText',
+  'app.reportError',
 ] as const
 export type LocalChannel = (typeof LOCAL_CHANNELS)[number]
+export type AppChannel = Extract<LocalChannel, `app.${string}`>
 
 export type ListAllChannel = `all.${PagedEndpointName}`
 export type ChannelName = LocalChannel | ReadEndpointName | ListAllChannel

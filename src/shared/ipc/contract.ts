@@ -37,6 +37,23 @@ export interface Progress {
 /** Whether an account's URL and key work: yes, or the error the service gave. */
 export type ConnectionResult = { ok: true } | ({ ok: false } & ErrorData)
 
+/** What "Copy diagnostics" is made of: versions, counts and the log's last lines (redacted), never a key, URL or WHOIS field. */
+export interface Diagnostics {
+  app: string
+  electron: string | null
+  chrome: string | null
+  node: string
+  os: string
+  accounts: number
+  logFile: string
+  log: string[]
+}
+
+/** Whether the app started; when it did not, what went wrong (a code, the file concerned). */
+export interface StartupState {
+  problem?: ErrorData | undefined
+}
+
 /** What each local channel answers. */
 export interface LocalResults {
   'accounts.list': { accounts: AccountView[]; activeId: string; problem?: ErrorData | undefined }
@@ -59,6 +76,11 @@ export interface LocalResults {
   'jobs.stop': null
   'jobs.checkLog': 'received' | 'not-found' | 'failed'
   'app.quit': null
+  'app.startup': StartupState
+  'app.diagnostics': Diagnostics
+  'app.openLogFolder': null
+  'app.copyText': null
+  'app.reportError': null
 }
 
 /** An operation's own parameters; `z.object({})` types as an index signature, which becomes {}. */

@@ -47,6 +47,15 @@ export const localPayloads = {
   'jobs.stop': z.object({ jobId: writeJobIdSchema }),
   'jobs.checkLog': z.object({ jobId: writeJobIdSchema, index: z.number().int().min(0).max(100_000) }),
   'app.quit': z.object({}),
+  'app.startup': z.object({}),
+  'app.diagnostics': z.object({}),
+  'app.openLogFolder': z.object({}),
+  'app.copyText': z.object({ text: z.string().max(2_000_000) }),
+  'app.reportError': z.object({
+    source: z.enum(['error', 'rejection', 'vue']),
+    message: z.string().max(2000),
+    stack: z.string().max(8000).optional(),
+  }),
 } as const satisfies Record<LocalChannel, z.ZodType>
 export type LocalPayloads = typeof localPayloads
 

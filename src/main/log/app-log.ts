@@ -1,0 +1,83 @@
+/**
+ * The app's log: one file in the app's data folder (`logs/main.log`, rotated to
+ * `main.old.log` past 1 MB), written by electron-log. Lines are events with fields, never
+ * sentences and never payloads: `ipc.failed channel=domains.dns.get kind=http code=http.status`.
+ * Every line goes through the redaction first, and electron-log's own hook redacts again
+ * whatever else reaches it.
+ *
+ * electron-log's Node entry is used, not its `main` entry: the main entry registers an IPC
+ * channel of its own that any page could write to, outside the checked contract.
+ */
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import electronLog from 'electron-log/node'
+import { Redactor } from './redaction'
+
+export type LogFields = Record<string, string | number | boolean | null | undefined>
+export type LogLevel = 'info' | 'warn' | 'error'
+
+export interface AppLog {
+  readonly dir: string
+  readonly file: string
+  /** The redaction every line goes through; keys are added to it as they are learned. */
+  readonly redactor: Redactor
+  info(event: string, fields?: LogFields): void
+  warn(event: string, fields?: LogFields): void
+  error(event: string, fields?: LogFields): void
+  /** The last `count` lines, across the rotated file and the current one. */
+  tail(count: number): Promise<string[]>
+}
+
+export interface AppLogOptions {
+  dir: string
+  /** Rotation size in bytes (tests make it small). */
+  maxSize?: number
+  /** Also print to the console (development). */
+  console?: boolean
+  redactor?: Redactor
+}
+
+const MAX_FIELD_CHARS = 2000
+let instances = 0
+
+/** `key=value` pairs; values with spaces or quotes are JSON-quoted so a line parses back. */
+export function formatFields(fields: LogFields = {}): string {
+  return Object.entries(fields)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => {
+      const s = String(v).slice(0, MAX_FIELD_CHARS)
+      return `${k}=${/^[^\s"=]*$/.test(s) && s !== '' ? s : JSON.stringify(s)}`
+    })
+    .join(' ')
+}
+
+export function createAppLog(opts: AppLogOptions): AppLog {
+  const redactor = opts.redactor ?? new Redactor()
+  const file = join(opts.dir, 'main.log')
+  // One electron-log instance per AppLog (tests make several in one process).
+  const logger = electronLog.create({ logId: `hosting-admin-${++instances}` })
+  logger.transports.file.resolvePathFn = () => file
+  logger.transports.file.maxSize = opts.maxSize ?? 1024 * 1024
+  logger.transports.file.format = '[{y}-{m}-{d} {h}:{i}:{s}.{ms}] [{level}] {text}'
+  logger.transports.console.level = opts.console ? 'info' : false
+  logger.transports.remote.level = false
+  logger.hooks.push((message) => ({ ...message, data: message.data.map((d: unknown) => redactor.redact(typeof d === 'string' ? d : String(d))) }))
+
+  const write = (level: LogLevel) => (event: string, fields?: LogFields) => {
+    const line = redactor.redact([event, formatFields(fields)].filter(Boolean).join(' ')).replace(/[\r\n]+/g, ' ')
+    logger[level](line)
+  }
+  return {
+    dir: opts.dir,
+    file,
+    redactor,
+    info: write('info'),
+    warn: write('warn'),
+    error: write('error'),
+    async tail(count) {
+      const read = (path: string) => readFile(path, 'utf8').then((t) => t.split(/\r?\n/).filter(Boolean), () => [] as string[])
+      const lines = [...(await read(join(opts.dir, 'main.old.log'))), ...(await read(file))]
+      return lines.slice(-count).map((l) => redactor.redact(l))
+    },
+  }
+}

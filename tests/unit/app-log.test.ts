@@ -1,0 +1,37 @@
+/** The app's log file: rotation, the last lines across the rotation, and the redaction of every line. */
+import { describe, expect, it } from 'vitest'
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createAppLog, formatFields } from '../../src/main/log/app-log'
+import { Redactor } from '../../src/main/log/redaction'
+
+describe('the app log', () => {
+  it('rotates past its size, and its last lines run across the old file and the new, in order', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'log-'))
+    const log = createAppLog({ dir, maxSize: 4096 })
+    for (let i = 0; i < 300; i++) log.info('test.line', { n: i })
+    expect(existsSync(join(dir, 'main.old.log'))).toBe(true)
+    const tail = await log.tail(50)
+    expect(tail).toHaveLength(50)
+    expect(tail.map((l) => Number(/n=(\d+)/.exec(l)?.[1]))).toEqual(Array.from({ length: 50 }, (_, i) => 250 + i))
+    expect(readFileSync(join(dir, 'main.log'), 'utf8').length).toBeLessThan(4096 + 200)
+  })
+
+  it('redacts keys it was told of, URL credentials and bearer tokens; a line stays one line', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'log-'))
+    const redactor = new Redactor()
+    const log = createAppLog({ dir, redactor })
+    redactor.add('  key-abcdef-123456  ')
+    log.warn('test.leak', { text: 'key-abcdef-123456 https://u:pw@host.example/v1 Authorization: Bearer tok-999\nsecond line' })
+    const text = readFileSync(log.file, 'utf8')
+    expect(text).not.toMatch(/key-abcdef-123456|pw@|tok-999/)
+    expect(text).toContain('https://[redacted]@host.example/v1')
+    expect(text).toContain('Bearer [redacted]')
+    expect(text.trim().split('\n')).toHaveLength(1)
+  })
+
+  it('writes fields so a line parses back: values with spaces are quoted, missing ones left out', () => {
+    expect(formatFields({ a: 'x', b: 'two words', c: undefined, d: 3, e: '' })).toBe('a=x b="two words" d=3 e=""')
+  })
+})
