@@ -5,8 +5,14 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
 export default defineConfig({
   testDir: 'tests/e2e',
-  testMatch: '**/*.spec.ts',
   outputDir: 'test-results',
+  // The specs, between a setup that clears the logs of an earlier run and a check of every
+  // log they wrote for API keys.
+  projects: [
+    { name: 'clear logs', testMatch: /logs\.setup\.ts$/ },
+    { name: 'e2e', testMatch: '**/*.spec.ts', dependencies: ['clear logs'], teardown: 'no keys in logs' },
+    { name: 'no keys in logs', testMatch: /no-keys-in-logs\.teardown\.ts$/ },
+  ],
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,

@@ -1,7 +1,7 @@
 /**
  * Everything behind the IPC boundary, wired once: profiles, keychain, demo account, the write
- * jobs and their journal, and the IPC router. Plain Node, so the Electron shell and the end-to-end bridge build the
- * very same thing.
+ * jobs and their journal, the log, and the IPC router. Plain Node, so the Electron shell and
+ * the end-to-end bridge build the very same thing.
  */
 import { join } from 'node:path'
 import { AccountService, type DemoBackend } from './accounts/account-service'
@@ -9,11 +9,18 @@ import { ProfileStore } from './accounts/profile-store'
 import { KeytarSecretStore, loadKeytar, type SecretStore } from './accounts/secret-store'
 import { sandboxDemo } from './accounts/demo'
 import { createIpcRouter, type IpcRouter } from './ipc/router'
-import { createChannelHandlers } from './ipc/handlers'
+import { createAppHandlers, createChannelHandlers } from './ipc/handlers'
 import { RunningCalls } from './ipc/running-calls'
 import { JobEvents } from './ipc/job-events'
 import { Journal } from './jobs/journal'
 import { JobRunner } from './jobs/runner'
+import { createAppLog, type AppLog } from './log/app-log'
+import { createAppControl } from './app-control'
+import { headlessDesktop, type Desktop } from './desktop'
+import { AppError } from './app-error'
+import { DEMO_ACCOUNT_ID } from '../shared/accounts'
+import { isJobRunning, jobCounts, type JobView } from '../shared/jobs'
+import type { ErrorData } from '../shared/errors'
 
 export interface AppServicesOptions {
   userDataDir: string
@@ -27,6 +34,10 @@ export interface AppServicesOptions {
   onQuitConfirmed?: () => void
   /** The User-Agent of every request to the service. */
   userAgent?: string
+  /** The app's log; by default `logs/` in the user-data folder. */
+  log?: AppLog
+  /** Folder, clipboard and versions of the desktop; by default a headless one. */
+  desktop?: Desktop
 }
 
 export interface AppServices {
@@ -34,12 +45,27 @@ export interface AppServices {
   router: IpcRouter
   profiles: ProfileStore
   jobs: JobRunner
+  log: AppLog
   close(): Promise<void>
 }
 
+/** The app's log in its usual place under the user-data folder. */
+export const logDirOf = (userDataDir: string) => join(userDataDir, 'logs')
+
+/** A file the app cannot start without, as a code the start-up screen words (with the path and the system's reason). */
+function startupProblem(code: 'startup.accountsFile' | 'startup.journalFile', path: string) {
+  return (err: unknown): never => {
+    const reason = typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : 'unknown'
+    throw AppError.of('internal', { code, params: { path, reason } })
+  }
+}
+
 export async function createAppServices(opts: AppServicesOptions): Promise<AppServices> {
+  const log = opts.log ?? createAppLog({ dir: logDirOf(opts.userDataDir) })
+  const desktop = opts.desktop ?? headlessDesktop()
   const profiles = new ProfileStore(join(opts.userDataDir, 'accounts.json'))
-  await profiles.load()
+  await profiles.load().catch(startupProblem('startup.accountsFile', profiles.file))
+  if (profiles.problem) log.warn('accounts.fileMovedAside', { movedTo: profiles.problem.params.movedTo })
   let keychain: Promise<SecretStore> | undefined
   const defaultKeychain = () => {
     // Retried on each use after a failure: the user may unlock or start the keyring meanwhile.
@@ -56,26 +82,99 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     keychain: opts.keychain ?? defaultKeychain,
     demo: opts.demo ?? sandboxDemo(),
     ...(opts.userAgent ? { userAgent: opts.userAgent } : {}),
+    onKey: (key) => log.redactor.add(key),
+    demoInUse: () => jobs.running().some((j) => j.accountId === DEMO_ACCOUNT_ID),
   })
   const calls = new RunningCalls()
   const jobEvents = new JobEvents()
-  const jobs = new JobRunner({
+  const logJob = jobLogger(log)
+  const journalFile = join(opts.userDataDir, 'journal.jsonl')
+  const jobs: JobRunner = new JobRunner({
     accounts: { client: (id) => accounts.client(id), nameOf: (id) => accounts.nameOf(id) },
-    journal: new Journal(join(opts.userDataDir, 'journal.jsonl')),
-    onChange: (job) => jobEvents.changed(job),
+    journal: new Journal(journalFile),
+    onChange: (job) => {
+      logJob(job)
+      jobEvents.changed(job)
+      // A demo job that ends may let the demo's sandbox stop (another account is chosen).
+      if (job.accountId === DEMO_ACCOUNT_ID && !isJobRunning(job)) void accounts.stopDemoIfUnused()
+    },
     ...(opts.logCheckDelaysMs ? { logCheckDelaysMs: opts.logCheckDelaysMs } : {}),
   })
-  await jobs.init()
-  const router = createIpcRouter({ handlers: createChannelHandlers({ accounts, calls, jobs, jobEvents, quitConfirmed: () => opts.onQuitConfirmed?.() }), calls, allowedOrigins: opts.allowedOrigins })
+  await jobs.init().catch(startupProblem('startup.journalFile', journalFile))
+  const app = createAppControl({ log, desktop, accountCount: () => profiles.current.accounts.length })
+  const router = createIpcRouter({
+    handlers: createChannelHandlers({ accounts, calls, jobs, jobEvents, quitConfirmed: () => opts.onQuitConfirmed?.(), app }),
+    calls,
+    allowedOrigins: opts.allowedOrigins,
+    log,
+  })
+  log.info('app.ready', { accounts: profiles.current.accounts.length, jobs: jobs.list().length })
   return {
     accounts,
     router,
     profiles,
     jobs,
+    log,
     async close() {
       jobEvents.close()
       await jobs.close()
       await accounts.close()
     },
+  }
+}
+
+/**
+ * When the app could not start: a router that answers the app's own channels (the start-up
+ * screen asks what went wrong, the log folder, diagnostics, quit) and every other channel with
+ * the problem itself.
+ */
+export function startupFailureRouter(opts: { problem: ErrorData; log: AppLog; desktop: Desktop; allowedOrigins: string[]; onQuit: () => void }): IpcRouter {
+  const app = createAppControl({ log: opts.log, desktop: opts.desktop, accountCount: () => 0, problem: opts.problem })
+  return createIpcRouter({
+    handlers: createAppHandlers(app, opts.onQuit),
+    calls: new RunningCalls(),
+    allowedOrigins: opts.allowedOrigins,
+    unavailable: { kind: 'internal', code: 'startup.unavailable' },
+    log: opts.log,
+  })
+}
+
+/**
+ * The services, or, when they cannot start, a router that explains why: what the shell and
+ * the end-to-end bridge both wire to the window. A known problem (an unreadable accounts file
+ * or journal) keeps its code and file; anything else is "could not start" with its error name.
+ */
+export async function startAppServices(opts: AppServicesOptions & { log: AppLog; desktop: Desktop }): Promise<{ services?: AppServices; router: IpcRouter; problem?: ErrorData }> {
+  try {
+    const services = await createAppServices(opts)
+    return { services, router: services.router }
+  } catch (err) {
+    const known = err instanceof AppError
+    const problem: ErrorData = known ? err.toData() : { kind: 'internal', code: 'startup.failed', params: { reason: err instanceof Error ? err.name : 'unknown' } }
+    opts.log.error('app.startFailed', { code: problem.code, ...problem.params, ...(known ? {} : { message: err instanceof Error ? err.message : String(err) }) })
+    const router = startupFailureRouter({ problem, log: opts.log, desktop: opts.desktop, allowedOrigins: opts.allowedOrigins, onQuit: () => opts.onQuitConfirmed?.() })
+    return { router, problem }
+  }
+}
+
+/** One line when a job starts and one when it ends: operation, account, counts; never its parameters. */
+function jobLogger(log: AppLog): (job: JobView) => void {
+  const seen = new Map<string, JobView['status']>()
+  return (job) => {
+    const before = seen.get(job.id)
+    if (before === job.status) return
+    seen.set(job.id, job.status)
+    if (job.status === 'prepared') return
+    const counts = jobCounts(job)
+    log.info(isJobRunning(job) ? 'job.status' : 'job.ended', {
+      job: job.id,
+      operation: job.operation,
+      account: job.accountId,
+      status: job.status,
+      items: job.items.length,
+      done: counts.done,
+      failed: counts.failed,
+      unknown: counts.unknown,
+    })
   }
 }

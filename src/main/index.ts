@@ -1,107 +1,138 @@
 /**
- * The Electron shell: app lifecycle, one hardened window, the app:// protocol, the
- * CSP, navigation / new-window / permission guards, and the IPC wiring. Everything it
- * wires is plain Node (see app-services.ts, security.ts, app-protocol.ts), tested
- * without Electron.
+ * The Electron shell: app lifecycle, one hardened window, the app:// protocol, the CSP,
+ * navigation / new-window / permission guards, the menu, the log, and the IPC wiring.
+ * Everything it wires is plain Node (app-services.ts, shell/), and the built bundle of this
+ * file runs in tests/integration/built-shell.test.ts against a double of the `electron` module.
  */
 import { join } from 'node:path'
-import { app, BrowserWindow, ipcMain, protocol, session, shell } from 'electron'
-import { createAppServices, type AppServices } from './app-services'
+import { app, BrowserWindow, clipboard, ipcMain, Menu, protocol, session, shell } from 'electron'
+import { logDirOf, startAppServices, type AppServices } from './app-services'
 import { createAppProtocolHandler } from './shell/app-protocol'
 import { guardContents, guardSession } from './shell/guards'
+import { applicationMenu } from './shell/menu'
 import { APP_ORIGIN, APP_SCHEME, CONTENT_SECURITY_POLICY, windowOptions } from './shell/security'
+import { createAppLog, type AppLog } from './log/app-log'
+import { processVersions, type Desktop } from './desktop'
+import { AppError } from './app-error'
+import type { IpcRouter } from './ipc/router'
 import { CHANNEL_NAMES, JOB_CHANNEL, PROGRESS_CHANNEL, QUIT_CHANNEL, ipcChannel } from '../shared/ipc/channels'
 
-// Every renderer is sandboxed, whatever a window's options say.
-app.enableSandbox()
+// One instance: a second launch focuses the first window instead of racing on the accounts
+// file. Checked before anything else starts; a second instance does nothing but quit.
+if (app.requestSingleInstanceLock()) startShell()
+else app.quit()
 
-// One instance: a second launch focuses the first window instead of racing on the accounts file.
-if (!app.requestSingleInstanceLock()) {
-  app.quit()
-}
+function startShell(): void {
+  // Every renderer is sandboxed, whatever a window's options say.
+  app.enableSandbox()
+  protocol.registerSchemesAsPrivileged([
+    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false } },
+  ])
 
-protocol.registerSchemesAsPrivileged([
-  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false } },
-])
+  const log = createAppLog({ dir: logDirOf(app.getPath('userData')), console: !app.isPackaged })
+  log.info('app.start', { ...processVersions(), packaged: app.isPackaged })
+  process.on('uncaughtException', (err) => log.error('main.uncaught', { error: err.name, message: err.message, stack: err.stack }))
+  process.on('unhandledRejection', (reason) => log.error('main.unhandledRejection', { message: reason instanceof Error ? reason.message : String(reason) }))
 
-let mainWindow: BrowserWindow | undefined
-let services: AppServices | undefined
-/** The user said to quit although writes were running; closing goes ahead. */
-let quitConfirmed = false
-
-function registerAppProtocol(): void {
-  protocol.handle(APP_SCHEME, createAppProtocolHandler(join(__dirname, '../renderer'), CONTENT_SECURITY_POLICY))
-}
-
-app.on('web-contents-created', (_event, contents) => {
-  guardContents(contents, (url) => void shell.openExternal(url))
-})
-
-function wireIpc(s: AppServices): void {
-  for (const name of CHANNEL_NAMES) {
-    ipcMain.handle(ipcChannel(name), (event, payload: unknown) =>
-      s.router.dispatch(name, payload, {
-        url: event.senderFrame?.url ?? '',
-        key: String(event.sender.id),
-        sendProgress: (p) => {
-          if (!event.sender.isDestroyed()) event.sender.send(PROGRESS_CHANNEL, p)
-        },
-        sendJob: (job) => {
-          if (event.sender.isDestroyed()) return false
-          event.sender.send(JOB_CHANNEL, job)
-          return true
-        },
-      }),
-    )
+  const desktop: Desktop = {
+    async openFolder(path) {
+      // openPath answers with an error text, or '' when the folder opened.
+      const failure = await shell.openPath(path)
+      if (failure) {
+        log.warn('desktop.openFolderFailed', { path })
+        throw AppError.of('internal', { code: 'app.noDesktop' })
+      }
+    },
+    copyText: (text) => clipboard.writeText(text),
+    versions: processVersions,
   }
-}
 
-async function createWindow(): Promise<void> {
-  mainWindow = new BrowserWindow(windowOptions(join(__dirname, '../preload/index.cjs')))
-  mainWindow.once('ready-to-show', () => mainWindow?.show())
-  // Closing while writes run asks first; the window asks, in the user's language, and answers
-  // through app.quit. Whatever is cut off is journaled and checked at the next start.
-  mainWindow.on('close', (event) => {
-    if (quitConfirmed || !services || services.jobs.running().length === 0) return
-    event.preventDefault()
-    mainWindow?.webContents.send(QUIT_CHANNEL)
-  })
-  mainWindow.on('closed', () => {
-    mainWindow = undefined
-  })
-  await mainWindow.loadURL(`${APP_ORIGIN}/index.html`)
-}
+  let mainWindow: BrowserWindow | undefined
+  let services: AppServices | undefined
+  /** The user said to quit although writes were running; closing goes ahead. */
+  let quitConfirmed = false
+  const quitNow = () => {
+    quitConfirmed = true
+    app.quit()
+  }
 
-app.on('second-instance', () => {
-  if (mainWindow) {
+  app.on('web-contents-created', (_event, contents) => {
+    guardContents(contents, (url) => void shell.openExternal(url))
+  })
+
+  app.on('second-instance', () => {
+    if (!mainWindow) return
     if (mainWindow.isMinimized()) mainWindow.restore()
     mainWindow.focus()
+  })
+
+  function wireIpc(router: IpcRouter): void {
+    for (const name of CHANNEL_NAMES) {
+      ipcMain.handle(ipcChannel(name), (event, payload: unknown) =>
+        router.dispatch(name, payload, {
+          url: event.senderFrame?.url ?? '',
+          key: String(event.sender.id),
+          sendProgress: (p) => {
+            if (!event.sender.isDestroyed()) event.sender.send(PROGRESS_CHANNEL, p)
+          },
+          sendJob: (job) => {
+            if (event.sender.isDestroyed()) return false
+            event.sender.send(JOB_CHANNEL, job)
+            return true
+          },
+        }),
+      )
+    }
   }
-})
 
-app.whenReady().then(async () => {
-  registerAppProtocol()
-  guardSession(session.defaultSession)
-  services = await createAppServices({
-    userDataDir: app.getPath('userData'),
-    allowedOrigins: [APP_ORIGIN],
-    userAgent: `HostingAdmin/${app.getVersion()} (+electron; ${process.platform})`,
-    onQuitConfirmed: () => {
-      quitConfirmed = true
-      app.quit()
-    },
+  async function createWindow(): Promise<void> {
+    const window = new BrowserWindow(windowOptions(join(__dirname, '../preload/index.cjs'), { devTools: !app.isPackaged }))
+    mainWindow = window
+    window.once('ready-to-show', () => window.show())
+    // Closing while writes run asks first; the window asks, in the user's language, and answers
+    // through app.quit. Whatever is cut off is journaled and checked at the next start.
+    window.on('close', (event) => {
+      if (quitConfirmed || !services || services.jobs.running().length === 0) return
+      event.preventDefault()
+      window.webContents.send(QUIT_CHANNEL)
+    })
+    window.on('closed', () => {
+      if (mainWindow === window) mainWindow = undefined
+    })
+    await window.loadURL(`${APP_ORIGIN}/index.html`)
+  }
+
+  /** The services, or, when they cannot start, the router that tells the start-up screen why. */
+  async function startServices(log: AppLog): Promise<IpcRouter> {
+    const started = await startAppServices({
+      userDataDir: app.getPath('userData'),
+      allowedOrigins: [APP_ORIGIN],
+      userAgent: `HostingAdmin/${app.getVersion()} (+electron; ${process.platform})`,
+      onQuitConfirmed: quitNow,
+      log,
+      desktop,
+    })
+    services = started.services
+    return started.router
+  }
+
+  app.whenReady().then(async () => {
+    Menu.setApplicationMenu(Menu.buildFromTemplate(applicationMenu({ packaged: app.isPackaged, platform: process.platform })))
+    protocol.handle(APP_SCHEME, createAppProtocolHandler(join(__dirname, '../renderer'), CONTENT_SECURITY_POLICY))
+    guardSession(session.defaultSession)
+    wireIpc(await startServices(log))
+    await createWindow()
+    app.on('activate', () => {
+      if (BrowserWindow.getAllWindows().length === 0) void createWindow()
+    })
   })
-  wireIpc(services)
-  await createWindow()
-  app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) void createWindow()
+
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit()
   })
-})
 
-app.on('window-all-closed', () => {
-  if (process.platform !== 'darwin') app.quit()
-})
-
-app.on('will-quit', () => {
-  void services?.close()
-})
+  app.on('will-quit', () => {
+    log.info('app.quit')
+    void services?.close()
+  })
+}

@@ -46,8 +46,12 @@ export interface SandboxOptions extends SeedOptions {
   stateFile?: string
   /** Keep at most this many log entries (oldest dropped). */
   maxLogEntries?: number
-  /** Keep at most this many recorded requests for tests to inspect. */
+  /** Keep at most this many recorded requests for tests to inspect (0: record nothing). */
   maxRecorded?: number
+  /** Refuse request bodies larger than this (default 1 MB). */
+  maxBodyBytes?: number
+  /** Start from this state instead of a seed (the demo keeps its data across a stop). */
+  initialState?: SandboxState
 }
 
 export interface Sandbox {
@@ -73,7 +77,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     full: options.keys?.full ?? `sbx_full_${randomBytes(16).toString('hex')}`,
     readOnly: options.keys?.readOnly ?? `sbx_ro_${randomBytes(16).toString('hex')}`,
   }
-  let state = loadState(options.stateFile) ?? seedState(options)
+  let state = options.initialState ?? loadState(options.stateFile) ?? seedState(options)
   const recorder = createRecorder(options.maxRecorded ?? 50_000)
   const faults = createFaults()
   const load = createLoadCounters()
@@ -89,6 +93,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     paging: { pagingMax: 'total', defaultPageSize: 100, maxPageSize: 1000, ...options.paging },
     latencyMs: options.latencyMs,
     maxLogEntries: options.maxLogEntries ?? 20_000,
+    maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
     newRequestId: requestIds(),
     state: () => state,
     save: () => saveState(options.stateFile, state),

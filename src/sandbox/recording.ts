@@ -24,6 +24,7 @@ export function createRecorder(max: number): { received: RecordedRequest[]; add(
   return {
     received,
     add(entry) {
+      if (max <= 0) return
       received.push(entry)
       if (received.length > max) received.splice(0, received.length - max)
     },

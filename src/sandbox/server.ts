@@ -25,6 +25,8 @@ export interface ServeContext {
   /** Added to every request (SandboxOptions.latencyMs). */
   latencyMs: number | undefined
   maxLogEntries: number
+  /** Bodies past this many bytes are refused (413) and not read further. */
+  maxBodyBytes: number
   newRequestId(): string
   /** Read per request: tests may replace the state while the sandbox runs. */
   state(): SandboxState
@@ -37,8 +39,9 @@ export interface ServeContext {
   allow(key: string): boolean
 }
 
-/** The longest response text kept in a log entry. */
+/** The longest response and request texts kept in a log entry. */
 const LOGGED_RESPONSE_CHARS = 4000
+const LOGGED_REQUEST_CHARS = 16_000
 
 /** Request ids for one sandbox: unique, and in the order the requests arrived. */
 export function requestIds(): () => string {
@@ -46,10 +49,23 @@ export function requestIds(): () => string {
   return () => `req-${Date.now().toString(36)}-${(++counter).toString(36).padStart(4, '0')}${randomBytes(2).toString('hex')}`
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+/** The body as text, or undefined once it passes `max` bytes (reading stops there). */
+async function readBody(req: IncomingMessage, max: number): Promise<string | undefined> {
   const chunks: Buffer[] = []
-  for await (const c of req) chunks.push(c as Buffer)
+  let size = 0
+  for await (const c of req) {
+    const chunk = Buffer.isBuffer(c) ? c : Buffer.from(String(c))
+    size += chunk.length
+    if (size > max) return undefined
+    chunks.push(chunk)
+  }
   return Buffer.concat(chunks).toString('utf8')
+}
+
+/** Answers and closes the connection without reading what is left of the request. */
+function refuse(req: IncomingMessage, res: ServerResponse, status: number, payload: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', connection: 'close' })
+  res.end(JSON.stringify(payload), () => req.destroy())
 }
 
 function parseJson(text: string): unknown {
@@ -76,27 +92,34 @@ function appendLog(state: SandboxState, entry: LogRec, max: number): void {
 }
 
 export async function serveRequest(ctx: ServeContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const rawBody = await readBody(req)
   const url = new URL(req.url ?? '/', 'http://sandbox.invalid')
   const method = req.method ?? 'GET'
   const query = Object.fromEntries(url.searchParams)
-  const body = parseJson(rawBody)
   const headers = flatHeaders(req.headers)
-
   const relPath = url.pathname.startsWith('/v1/') || url.pathname === '/v1' ? url.pathname.slice(3) : undefined
   const match = relPath !== undefined ? matchRoute(ctx.routes, method, relPath) : undefined
-  const record: RecordedRequest = {
-    endpoint: match?.route.name,
-    method,
-    url: req.url ?? '',
-    path: url.pathname,
-    query,
-    headers,
-    rawBody,
-    body,
-    status: 0,
-  }
+  const record: RecordedRequest = { endpoint: match?.route.name, method, url: req.url ?? '', path: url.pathname, query, headers, rawBody: '', body: undefined, status: 0 }
+  // Recorded as it arrives; its body is filled in once read.
   ctx.record(record)
+
+  if (ctx.latencyMs) await sleep(ctx.latencyMs)
+
+  // The key is checked before a byte of the body is read: a caller without one costs nothing.
+  const auth = headers.authorization ?? ''
+  const token = auth.startsWith('Bearer ') ? auth.slice(7) : ''
+  if (token !== ctx.keys.full && token !== ctx.keys.readOnly) {
+    // A call without a valid key belongs to no account, so no account's log shows it.
+    record.status = 401
+    return refuse(req, res, 401, { errors: { code: 401, message: 'Unauthorized: the API key is missing or invalid.' }, request_id: ctx.newRequestId() })
+  }
+  const rawBody = await readBody(req, ctx.maxBodyBytes)
+  if (rawBody === undefined) {
+    record.status = 413
+    return refuse(req, res, 413, { errors: { code: 413, message: `Request body too large (over ${ctx.maxBodyBytes} bytes).` }, request_id: ctx.newRequestId() })
+  }
+  const body = parseJson(rawBody)
+  record.rawBody = rawBody
+  record.body = body
 
   const requestId = ctx.newRequestId()
   // Set once the fault for this request is known (after the key is checked).
@@ -121,7 +144,7 @@ export async function serveRequest(ctx: ServeContext, req: IncomingMessage, res:
       datetime: dateTime(new Date()),
       method,
       path: url.pathname + url.search,
-      request: rawBody,
+      request: rawBody.length > LOGGED_REQUEST_CHARS ? `${rawBody.slice(0, LOGGED_REQUEST_CHARS)}…` : rawBody,
       response,
       addr: req.socket.remoteAddress ?? '',
     }
@@ -129,12 +152,6 @@ export async function serveRequest(ctx: ServeContext, req: IncomingMessage, res:
   }
   const fail = (status: number, message: string, logIt = true) => send(status, { errors: { code: status, message }, request_id: requestId }, logIt)
 
-  if (ctx.latencyMs) await sleep(ctx.latencyMs)
-
-  const auth = headers.authorization ?? ''
-  const token = auth.startsWith('Bearer ') ? auth.slice(7) : ''
-  // A call without a valid key belongs to no account, so no account's log shows it.
-  if (token !== ctx.keys.full && token !== ctx.keys.readOnly) return fail(401, 'Unauthorized: the API key is missing or invalid.', false)
 
   if (!ctx.allow(token)) {
     // As the live service answers: the usual error body, nothing done, nothing logged.

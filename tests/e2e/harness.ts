@@ -5,33 +5,55 @@
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { mkdtempSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { randomUUID } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { extname, join, resolve, sep } from 'node:path'
 import { build } from 'esbuild'
 import type { Page } from '@playwright/test'
-import { createAppServices, type AppServices } from '../../src/main/app-services'
+import { startAppServices, type AppServices } from '../../src/main/app-services'
+import type { IpcRouter } from '../../src/main/ipc/router'
 import { sandboxDemo } from '../../src/main/accounts/demo'
 import { KeytarSecretStore, loadKeytar, SessionSecretStore, type SecretStore } from '../../src/main/accounts/secret-store'
 import { MIME_TYPES } from '../../src/main/shell/app-protocol'
 import { CONTENT_SECURITY_POLICY } from '../../src/main/shell/security'
 import type { Sandbox, SandboxOptions } from '../../src/sandbox'
+import { createAppLog } from '../../src/main/log/app-log'
+import { Redactor } from '../../src/main/log/redaction'
+import { headlessDesktop, type HeadlessDesktop } from '../../src/main/desktop'
 import type { ChannelName, Progress } from '../../src/shared/ipc/contract'
 import type { JobView } from '../../src/shared/jobs'
 
 const RENDERER_DIR = resolve('out/renderer')
+/** Every harness logs under here, with the keys its app learned beside the log (tests/e2e/no-keys-in-logs.teardown.ts reads both). */
+export const E2E_LOG_ROOT = resolve('test-results/e2e-logs')
+
+/** The app's redaction, also noting every key it is told of, for the check after the run. */
+class RecordingRedactor extends Redactor {
+  readonly seen = new Set<string>()
+  override add(secret: string): void {
+    this.seen.add(secret)
+    super.add(secret)
+  }
+}
 
 export interface Harness {
   url: string
+  /** The app's services (throws when the app could not start: see `router`). */
   services: AppServices
+  /** What the window talks to: the services' router, or the start-up failure's. */
+  router: IpcRouter
   /** How many times the user confirmed quitting while writes ran. */
   readonly quitsConfirmed: number
   /** The demo account's sandbox (started on first use). */
   demo(): Promise<Sandbox>
   keychain: SecretStore
   userDataDir: string
+  /** The desktop the app was given: what it put on the clipboard. */
+  desktop: HeadlessDesktop
+  /** The app's log file. */
+  logFile: string
   close(): Promise<void>
 }
 
@@ -70,9 +92,16 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const keychain =
     opts.keychain ??
     (process.env.DBUS_SESSION_BUS_ADDRESS ? new KeytarSecretStore(await loadKeytar(), `hosting-admin-e2e-${randomUUID()}`) : new SessionSecretStore())
-  const demo = sandboxDemo(opts.demo)
+  // Tests read what the demo sandbox received; the app's own demo records nothing.
+  const demo = sandboxDemo({ maxRecorded: 50_000, maxLogEntries: 20_000, ...opts.demo })
   let quits = 0
-  const services = await createAppServices({
+  const redactor = new RecordingRedactor()
+  const logDir = join(E2E_LOG_ROOT, randomUUID())
+  const log = createAppLog({ dir: logDir, redactor })
+  const desktop = headlessDesktop()
+  const started = await startAppServices({
+    log,
+    desktop,
     userDataDir,
     allowedOrigins: [origin],
     keychain: async () => keychain,
@@ -80,22 +109,37 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     onQuitConfirmed: () => quits++,
     ...(opts.logCheckDelaysMs ? { logCheckDelaysMs: opts.logCheckDelaysMs } : {}),
   })
+  const services = () => {
+    if (!started.services) throw new Error(`The app did not start: ${JSON.stringify(started.problem)}`)
+    return started.services
+  }
   return {
     url: `${origin}/index.html`,
-    services,
+    get services() {
+      return services()
+    },
+    router: started.router,
+    logFile: log.file,
     get quitsConfirmed() {
       return quits
     },
     keychain,
     userDataDir,
+    desktop,
     async demo() {
       await demo.start()
       return demo.sandbox() as Sandbox
     },
     async close() {
-      const { accounts } = await services.accounts.list()
-      for (const a of accounts) if (!a.demo) await keychain.delete(a.id).catch(() => undefined)
-      await services.close()
+      if (started.services) {
+        const { accounts } = await started.services.accounts.list()
+        for (const a of accounts) if (!a.demo) await keychain.delete(a.id).catch(() => undefined)
+        await started.services.close()
+      }
+      const sb = demo.sandbox()
+      for (const k of sb ? [sb.keys.full, sb.keys.readOnly] : []) redactor.seen.add(k)
+      mkdirSync(logDir, { recursive: true })
+      writeFileSync(join(logDir, 'keys.json'), JSON.stringify([...redactor.seen]))
       // Chromium keeps idle keep-alive connections open; close() alone would wait for them.
       server.closeAllConnections()
       await new Promise<void>((r) => server.close(() => r()))
@@ -119,7 +163,7 @@ function bundleBridge(): Promise<string> {
 /** Installs window.api in the page, bridged to the harness's real IPC router. */
 export async function installBridge(page: Page, harness: Harness): Promise<void> {
   await page.exposeBinding('__haInvoke', (source, channel: ChannelName, payload: unknown) =>
-    harness.services.router.dispatch(channel, payload, {
+    harness.router.dispatch(channel, payload, {
       url: source.frame.url(),
       key: 'page',
       sendProgress: (p: Progress) => {

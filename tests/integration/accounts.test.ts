@@ -43,10 +43,12 @@ describe('accounts', () => {
     expect(activeId).toBe(DEMO_ACCOUNT_ID)
     expect(accounts).toHaveLength(1)
     expect(accounts[0]).toMatchObject({ id: DEMO_ACCOUNT_ID, name: 'Demo (local sandbox)', demo: true })
-    expect(accounts[0]!.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/)
+    // Listing it does not start its sandbox; using it does.
+    expect(accounts[0]!.baseUrl).toBe('')
     const client = await s.accounts.client(DEMO_ACCOUNT_ID)
     for (const kind of ['a', 'b', 'c'] as const) expect((await client.call('servers.list', { kind })).length).toBeGreaterThan(0)
     expect(await s.accounts.testConnection(DEMO_ACCOUNT_ID)).toMatchObject({ ok: true })
+    expect((await s.accounts.list()).accounts[0]!.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/)
   })
 
   it('create, rename, edit, switch, remove; the active choice survives a restart; the key lives only in the keychain', async () => {

@@ -1,8 +1,10 @@
 /**
- * The Electron security checklist (20 items), checked item by item where it is enforced:
- * by calling the handlers the shell installs (src/main/shell) with the arguments Electron
- * would pass. The few items that are single calls inside src/main/index.ts itself are still
- * read from its source, since the Electron binary cannot run here.
+ * The Electron security checklist, checked item by item where it is enforced: by calling the
+ * handlers the shell installs (src/main/shell) with the arguments Electron would pass. That the
+ * built shell really installs them (sandbox for every renderer, the app:// handler, the sender
+ * check, one instance, the preload's single `api`) is asserted on the built bundles in
+ * tests/integration/built-shell.test.ts and built-preload.test.ts; the fuses in
+ * tests/unit/packaging.test.ts.
  */
 import { mkdtempSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -11,7 +13,6 @@ import { describe, expect, it } from 'vitest'
 import {
   APP_ORIGIN,
   CONTENT_SECURITY_POLICY,
-  REQUIRED_FUSES,
   isAllowedNavigation,
   isSafeExternalUrl,
   windowOptions,
@@ -19,8 +20,6 @@ import {
 import { createAppProtocolHandler, resolveAppFile } from '../../src/main/shell/app-protocol'
 import { guardContents, guardSession, type GuardedContents, type GuardedSession } from '../../src/main/shell/guards'
 
-const shellSource = readFileSync(resolve('src/main/index.ts'), 'utf8')
-const preloadSource = readFileSync(resolve('src/preload/index.ts'), 'utf8')
 const html = readFileSync(resolve('src/renderer/index.html'), 'utf8')
 const wp = windowOptions('/x/preload.cjs').webPreferences!
 
@@ -62,7 +61,6 @@ const csp = Object.fromEntries(CONTENT_SECURITY_POLICY.split(';').map((d) => d.t
 
 describe('Electron security checklist', () => {
   it('1. only secure content: the page comes from app://, nothing remote is loaded', () => {
-    expect(shellSource).toMatch(/loadURL\(`\$\{APP_ORIGIN\}\/index\.html`\)/)
     const { beforeRequest } = guardedSession()
     const cancelled = (url: string) => {
       let cancel: boolean | undefined
@@ -83,7 +81,6 @@ describe('Electron security checklist', () => {
   it('3. context isolation', () => expect(wp.contextIsolation).toBe(true))
   it('4. process sandboxing, for every renderer', () => {
     expect(wp.sandbox).toBe(true)
-    expect(shellSource).toMatch(/app\.enableSandbox\(\)/)
   })
   it('5. permission requests are all denied', () => {
     const { request, check } = guardedSession()
@@ -101,7 +98,6 @@ describe('Electron security checklist', () => {
     expect(csp['connect-src']).toEqual(["'none'"])
     expect(csp['object-src']).toEqual(["'none'"])
     expect(csp['frame-ancestors']).toEqual(["'none'"])
-    expect(shellSource).toMatch(/createAppProtocolHandler\(.*, CONTENT_SECURITY_POLICY\)/)
     // The meta tag in the page says the same, for the end-to-end harness that serves it without the header.
     const meta = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html)?.[1]
     expect(meta?.split(';').map((s) => s.trim())).toEqual(expect.arrayContaining(CONTENT_SECURITY_POLICY.split('; ').filter((d) => !d.startsWith('frame-ancestors'))))
@@ -110,7 +106,6 @@ describe('Electron security checklist', () => {
   it('9. no experimental features', () => expect(wp.experimentalFeatures).toBe(false))
   it('10. no enableBlinkFeatures', () => {
     expect(wp).not.toHaveProperty('enableBlinkFeatures')
-    expect(shellSource).not.toMatch(/enableBlinkFeatures/)
   })
   it('11. no <webview> (so no allowpopups)', () => expect(wp.webviewTag).toBe(false))
   it('12. any webview attachment is refused', () => expect(guardedContents().fire('will-attach-webview')).toBe(true))
@@ -141,12 +136,7 @@ describe('Electron security checklist', () => {
     const pkg = JSON.parse(readFileSync(resolve('package.json'), 'utf8')) as { devDependencies: Record<string, string> }
     expect(Number(/\d+/.exec(pkg.devDependencies.electron ?? '')?.[0])).toBeGreaterThanOrEqual(38)
   })
-  it('17. the sender of every IPC message is checked (tests/integration/ipc.test.ts proves it)', () => {
-    expect(shellSource).toMatch(/url: event\.senderFrame\?\.url/)
-    expect(shellSource).toMatch(/allowedOrigins: \[APP_ORIGIN\]/)
-  })
   it('18. a custom protocol instead of file://, serving only the renderer folder, with the CSP and nosniff', async () => {
-    expect(shellSource).toMatch(/protocol\.handle\(APP_SCHEME/)
     const dir = mkdtempSync(join(tmpdir(), 'renderer-'))
     mkdirSync(join(dir, 'assets'))
     writeFileSync(join(dir, 'index.html'), '<!doctype html><title>app</title>')
@@ -162,7 +152,6 @@ describe('Electron security checklist', () => {
     for (const url of [`${APP_ORIGIN}/../outside.js`, `${APP_ORIGIN}/%2e%2e/outside.js`, `${APP_ORIGIN}/missing.js`, 'app://other/index.html']) {
       expect((await serve({ url })).status, url).toBe(404)
     }
-    expect(shellSource).not.toMatch(/loadFile|file:\/\//)
     expect(resolveAppFile('/app/renderer', 'app://app/')?.path).toBe('/app/renderer/index.html')
     expect(resolveAppFile('/app/renderer', 'app://app/assets/index-1.js')).toMatchObject({ path: '/app/renderer/assets/index-1.js', mime: 'text/javascript; charset=utf-8' })
     for (const u of ['app://app/../../etc/passwd', 'app://other/index.html', 'app://app/secret.key', 'app://app/%E0%A4%A']) {
@@ -174,15 +163,4 @@ describe('Electron security checklist', () => {
       if (file) expect(file.path.startsWith('/app/renderer/'), `${u} -> ${file.path}`).toBe(true)
     }
   })
-  it('19. fuses: RunAsNode, NODE_OPTIONS and inspect arguments off; only load from asar; asar integrity on', () => {
-    const yml = readFileSync(resolve('electron-builder.yml'), 'utf8')
-    for (const [fuse, value] of Object.entries(REQUIRED_FUSES)) expect(yml).toMatch(new RegExp(`^\\s+${fuse}: ${value}$`, 'm'))
-    expect(REQUIRED_FUSES).toMatchObject({ runAsNode: false, enableNodeOptionsEnvironmentVariable: false, enableNodeCliInspectArguments: false, onlyLoadAppFromAsar: true, enableEmbeddedAsarIntegrityValidation: true })
-  })
-  it('20. no Electron API is exposed to the page: only window.api, built from the contract', () => {
-    expect(preloadSource).toMatch(/contextBridge\.exposeInMainWorld\('api', api\)/)
-    expect(preloadSource.match(/exposeInMainWorld/g)).toHaveLength(1)
-    expect(preloadSource).not.toMatch(/exposeInMainWorld\([^)]*ipcRenderer/)
-  })
-  it('and one instance at a time', () => expect(shellSource).toMatch(/requestSingleInstanceLock\(\)/))
 })

@@ -19,9 +19,15 @@ import {
 import type { ProfileStore } from './profile-store'
 import { SessionSecretStore, type SecretStore } from './secret-store'
 
-/** The built-in demo: a sandbox started in-process on first use, with a key made for this run. */
+/** The built-in demo: a sandbox started in-process when the demo account is used, with a key made for this run. */
 export interface DemoBackend {
+  /** Its words and labels, known without starting it. */
+  describe(): Promise<Pick<ProfileFields, 'serverKinds' | 'nsTypes'>>
+  /** Starts it (once; later calls return the running one). */
   start(): Promise<{ baseUrl: string; apiKey: string; serverKinds: ProfileFields['serverKinds']; nsTypes: ProfileFields['nsTypes'] }>
+  /** Whether it runs now. */
+  running(): boolean
+  /** Stops it; its data is kept in memory for the next start. */
   close(): Promise<void>
 }
 
@@ -35,6 +41,10 @@ export interface AccountServiceOptions {
   demo: DemoBackend
   /** The User-Agent of every request (the shell names Electron; tests and the UI runner name Node). */
   userAgent?: string
+  /** Told every key as it is read or stored, so the log can redact it. */
+  onKey?: (key: string) => void
+  /** Whether a write of the demo account is running (the demo's sandbox then keeps running). */
+  demoInUse?: () => boolean
 }
 
 export class AccountService {
@@ -46,14 +56,27 @@ export class AccountService {
 
   constructor(private readonly opts: AccountServiceOptions) {}
 
+  /** The demo's sandbox, started now if it is not running (it runs only while the demo account is used). */
   private async demo() {
+    if (!this.opts.demo.running()) this.demoInfo = undefined
     this.demoInfo ??= await this.opts.demo.start()
+    this.opts.onKey?.(this.demoInfo.apiKey)
     return this.demoInfo
   }
 
+  /** The demo as listed: its address only while its sandbox runs; listing it never starts it. */
   private async demoProfile(): Promise<AccountProfile> {
-    const d = await this.demo()
-    return { id: DEMO_ACCOUNT_ID, name: 'Demo (local sandbox)', baseUrl: d.baseUrl, serverKinds: d.serverKinds, nsTypes: d.nsTypes, timeoutMs: DEFAULT_TIMEOUT_MS }
+    const running = this.opts.demo.running() ? this.demoInfo : undefined
+    const words = running ?? (await this.opts.demo.describe())
+    return { id: DEMO_ACCOUNT_ID, name: 'Demo (local sandbox)', baseUrl: running?.baseUrl ?? '', serverKinds: words.serverKinds, nsTypes: words.nsTypes, timeoutMs: DEFAULT_TIMEOUT_MS }
+  }
+
+  /** Stops the demo's sandbox when another account is chosen and no demo write is running. */
+  async stopDemoIfUnused(): Promise<void> {
+    if (this.activeId() === DEMO_ACCOUNT_ID || !this.opts.demo.running() || this.opts.demoInUse?.()) return
+    this.clients.delete(DEMO_ACCOUNT_ID)
+    this.demoInfo = undefined
+    await this.opts.demo.close()
   }
 
   private async keyStorage(id: string): Promise<KeyStorage> {
@@ -98,6 +121,7 @@ export class AccountService {
     await this.opts.profiles.update((d) => {
       d.activeId = id
     })
+    await this.stopDemoIfUnused()
   }
 
   private profile(id: string): AccountProfile {
@@ -108,6 +132,7 @@ export class AccountService {
 
   /** Adds an account; stores its key first, so a keychain failure leaves nothing half-made. */
   async create(fields: ProfileFields, apiKey: string, storage: 'keychain' | 'session'): Promise<AccountView> {
+    this.opts.onKey?.(apiKey)
     refuseKeyInUrl(fields.baseUrl, apiKey)
     const id = randomUUID()
     await this.storeKey(id, apiKey, storage)
@@ -150,6 +175,7 @@ export class AccountService {
 
   async replaceKey(id: string, apiKey: string, storage: 'keychain' | 'session'): Promise<void> {
     this.assertNotDemo(id)
+    this.opts.onKey?.(apiKey)
     refuseKeyInUrl(this.profile(id).baseUrl, apiKey)
     await this.storeKey(id, apiKey, storage)
     this.clients.delete(id)
@@ -204,11 +230,15 @@ export class AccountService {
 
   private async readKey(id: string): Promise<string> {
     const fromSession = await this.session.get(id)
-    if (fromSession) return fromSession
+    if (fromSession) {
+      this.opts.onKey?.(fromSession)
+      return fromSession
+    }
     const key = await (await this.opts.keychain()).get(id)
     if (!key) {
       throw AppError.of('no-key', { code: 'account.noKey' })
     }
+    this.opts.onKey?.(key)
     this.inKeychain.add(id)
     return key
   }
@@ -216,6 +246,7 @@ export class AccountService {
   private async storeKey(id: string, apiKey: string, storage: 'keychain' | 'session'): Promise<void> {
     const key = apiKey.trim()
     if (!key) throw AppError.invalid('account.keyEmpty', [{ path: 'apiKey', code: 'field.required' }])
+    this.opts.onKey?.(apiKey)
     if (storage === 'session') {
       await this.session.set(id, key)
       this.inKeychain.delete(id)

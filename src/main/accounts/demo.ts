@@ -1,36 +1,60 @@
 /**
- * The built-in demo account: the sandbox API started in-process on a loopback port,
- * with a key generated for this run and kept nowhere but memory.
+ * The built-in demo account: the sandbox API started in-process on a loopback port, with a
+ * key generated for this run and kept nowhere but memory. It runs only while the demo account
+ * is used: started on the first call, stopped when another account is chosen. Its data is kept
+ * in memory across a stop, so coming back finds the demo as it was left. In the app it records
+ * no request (tests turn recording on) and refuses bodies over 1 MB.
  */
 import { randomBytes } from 'node:crypto'
-import type { Sandbox, SandboxOptions } from '../../sandbox'
-import { SERVER_KINDS } from '../../shared/endpoints/table'
+import type { Sandbox, SandboxOptions, SandboxState } from '../../sandbox'
+import { SERVER_KINDS, SERVER_KIND_PLACEHOLDERS, type ServerKind } from '../../shared/constants'
 import type { DemoBackend } from './account-service'
 
-export function sandboxDemo(options: SandboxOptions = {}): DemoBackend & { sandbox(): Sandbox | undefined } {
+/** What the app's demo keeps: no recorded requests, a short request log. */
+const APP_DEMO: SandboxOptions = { maxRecorded: 0, maxLogEntries: 2_000, maxBodyBytes: 1024 * 1024 }
+
+type Words = Awaited<ReturnType<DemoBackend['describe']>>
+
+function wordsOf(options: SandboxOptions): Words {
+  const serverKinds = Object.fromEntries(
+    SERVER_KINDS.map((k) => [k, { path: options.serverPaths?.[k] ?? SERVER_KIND_PLACEHOLDERS[k].path, label: SERVER_KIND_PLACEHOLDERS[k].label }]),
+  ) as Record<ServerKind, { path: string; label: string }>
+  // The demo's DNS words are whatever its sandbox is started with; the label is the word itself.
+  const ns = options.service?.nsTypeWords ?? { svc1: 'svc1', svc11: 'svc11' }
+  return { serverKinds, nsTypes: { svc1: { word: ns.svc1, label: ns.svc1 }, svc11: { word: ns.svc11, label: ns.svc11 } } }
+}
+
+/** The demo backend; `sandbox()` is the last sandbox it started (still there, stopped, after a close). */
+export function sandboxDemo(overrides: SandboxOptions = {}): DemoBackend & { sandbox(): Sandbox | undefined } {
+  const options: SandboxOptions = { ...APP_DEMO, ...overrides }
   let sb: Sandbox | undefined
   let starting: Promise<Sandbox> | undefined
+  let kept: SandboxState | undefined
+  const key = `demo_${randomBytes(24).toString('hex')}`
   return {
     sandbox: () => sb,
+    running: () => starting !== undefined,
+    describe: async () => wordsOf(options),
     async start() {
-      // Loaded on first use, so the main bundle carries the sandbox only as a separate chunk.
-      const loading = import('../../sandbox')
       // Assigned before any await, so a close() that comes while the module loads still finds the sandbox to close.
-      starting ??= loading.then(({ startSandbox }) =>
-        startSandbox({ host: '127.0.0.1', port: 0, keys: { full: `demo_${randomBytes(24).toString('hex')}` }, ...options }),
+      starting ??= import('../../sandbox').then(({ startSandbox }) =>
+        // Loaded on first use, so the main bundle carries the sandbox only as a separate chunk.
+        startSandbox({ host: '127.0.0.1', port: 0, keys: { full: key }, ...options, ...(kept ? { initialState: kept } : {}) }),
       )
-      const [{ DEFAULT_SERVER_LABELS }, started] = await Promise.all([loading, starting])
+      const started = await starting
       sb = started
-      const serverKinds = Object.fromEntries(
-        SERVER_KINDS.map((k) => [k, { path: started.serverPaths[k], label: DEFAULT_SERVER_LABELS[k] }]),
-      ) as Record<(typeof SERVER_KINDS)[number], { path: string; label: string }>
-      // The demo's DNS words are whatever its sandbox was started with; the label is the word itself.
-      const words = started.service.nsTypeWords
-      const nsTypes = { svc1: { word: words.svc1, label: words.svc1 }, svc11: { word: words.svc11, label: words.svc11 } }
-      return { baseUrl: started.url, apiKey: started.keys.full, serverKinds, nsTypes }
+      const words = wordsOf({ ...options, serverPaths: started.serverPaths, service: started.service })
+      return { baseUrl: started.url, apiKey: started.keys.full, ...words }
     },
     async close() {
-      if (starting) await (await starting).close()
+      const closing = starting
+      starting = undefined
+      if (!closing) return
+      // Taken at once: a start() that comes while this one stops must find the data.
+      if (sb) kept = sb.state
+      const stopped = await closing
+      kept = stopped.state
+      await stopped.close()
     },
   }
 }

@@ -28,7 +28,7 @@ export const CONTENT_SECURITY_POLICY = [
   "worker-src 'none'",
 ].join('; ')
 
-export function windowOptions(preloadPath: string): BrowserWindowConstructorOptions {
+export function windowOptions(preloadPath: string, opts: { devTools: boolean } = { devTools: false }): BrowserWindowConstructorOptions {
   return {
     width: 1280,
     height: 800,
@@ -50,6 +50,8 @@ export function windowOptions(preloadPath: string): BrowserWindowConstructorOpti
       navigateOnDragDrop: false,
       spellcheck: false,
       safeDialogs: true,
+      // Developer tools only in a development build; a packaged app cannot open them at all.
+      devTools: opts.devTools,
     },
   }
 }
@@ -85,4 +87,5 @@ export const REQUIRED_FUSES = {
   enableNodeCliInspectArguments: false,
   enableEmbeddedAsarIntegrityValidation: true,
   onlyLoadAppFromAsar: true,
+  grantFileProtocolExtraPrivileges: false,
 } as const

@@ -1,0 +1,232 @@
+'use strict'
+/**
+ * A double of the `electron` module, for running the BUILT main bundle and preload in Node
+ * (no Electron binary can be downloaded on these machines). Only what cannot run here is
+ * replaced: the app lifecycle, windows, protocol, session, IPC, shell, clipboard, menu and
+ * dialogs. Each records what the code under test did with it, in order, in `__double`.
+ *
+ * Configured by the environment of the process that loads it:
+ *   ELECTRON_DOUBLE_USER_DATA  the userData folder
+ *   ELECTRON_DOUBLE_LOCK       'denied' when another instance holds the single-instance lock
+ *   ELECTRON_DOUBLE_PACKAGED   '1' for a packaged build
+ */
+const { EventEmitter } = require('node:events')
+
+function createElectronDouble(env) {
+  const calls = []
+  const note = (name) => calls.push(name)
+  let resolveReady
+  const ready = new Promise((r) => (resolveReady = r))
+
+  const state = {
+    calls,
+    quit: false,
+    sandboxEnabled: false,
+    privilegedSchemes: [],
+    protocolHandlers: new Map(),
+    ipcHandlers: new Map(),
+    windows: [],
+    webContents: [],
+    menu: undefined,
+    openedExternal: [],
+    openedPaths: [],
+    clipboard: [],
+    errorBoxes: [],
+    session: { permissionRequest: undefined, permissionCheck: undefined, beforeRequest: undefined },
+    exposed: [],
+    invoked: [],
+    rendererListeners: new Map(),
+    fireReady() {
+      resolveReady()
+    },
+  }
+
+  class App extends EventEmitter {
+    get isPackaged() {
+      return env.ELECTRON_DOUBLE_PACKAGED === '1'
+    }
+    requestSingleInstanceLock() {
+      note('app.requestSingleInstanceLock')
+      return env.ELECTRON_DOUBLE_LOCK !== 'denied'
+    }
+    quit() {
+      note('app.quit')
+      state.quit = true
+    }
+    exit() {
+      note('app.exit')
+      state.quit = true
+    }
+    enableSandbox() {
+      note('app.enableSandbox')
+      state.sandboxEnabled = true
+    }
+    whenReady() {
+      note('app.whenReady')
+      return ready
+    }
+    getPath(name) {
+      if (name === 'userData' && env.ELECTRON_DOUBLE_USER_DATA) return env.ELECTRON_DOUBLE_USER_DATA
+      throw new Error(`The double has no path "${name}"`)
+    }
+    getVersion() {
+      return '0.0.0-double'
+    }
+  }
+  const app = new App()
+
+  let nextId = 1
+  function makeWebContents() {
+    const contents = new EventEmitter()
+    contents.id = nextId++
+    contents.sent = []
+    contents.windowOpenHandler = undefined
+    contents.send = (channel, ...args) => contents.sent.push({ channel, args })
+    contents.isDestroyed = () => false
+    contents.setWindowOpenHandler = (handler) => {
+      contents.windowOpenHandler = handler
+    }
+    state.webContents.push(contents)
+    return contents
+  }
+
+  class BrowserWindow extends EventEmitter {
+    constructor(options) {
+      super()
+      note('new BrowserWindow')
+      this.options = options
+      this.url = undefined
+      this.webContents = makeWebContents()
+      state.windows.push(this)
+      app.emit('web-contents-created', {}, this.webContents)
+    }
+    async loadURL(url) {
+      note('window.loadURL')
+      this.url = url
+    }
+    show() {}
+    focus() {}
+    restore() {}
+    isMinimized() {
+      return false
+    }
+    static getAllWindows() {
+      return state.windows
+    }
+  }
+
+  const protocol = {
+    registerSchemesAsPrivileged(schemes) {
+      note('protocol.registerSchemesAsPrivileged')
+      state.privilegedSchemes.push(...schemes)
+    },
+    handle(scheme, handler) {
+      note('protocol.handle')
+      state.protocolHandlers.set(scheme, handler)
+    },
+  }
+
+  const session = {
+    defaultSession: {
+      setPermissionRequestHandler(h) {
+        note('session.setPermissionRequestHandler')
+        state.session.permissionRequest = h
+      },
+      setPermissionCheckHandler(h) {
+        state.session.permissionCheck = h
+      },
+      webRequest: {
+        onBeforeRequest(listener) {
+          state.session.beforeRequest = listener
+        },
+      },
+    },
+  }
+
+  const ipcMain = {
+    handle(channel, handler) {
+      if (state.ipcHandlers.has(channel)) throw new Error(`Attempted to register a second handler for '${channel}'`)
+      state.ipcHandlers.set(channel, handler)
+    },
+    removeHandler(channel) {
+      state.ipcHandlers.delete(channel)
+    },
+    on() {
+      throw new Error('The app registers no ipcMain.on listener; the double refuses one so a new one is noticed.')
+    },
+  }
+
+  const shell = {
+    async openExternal(url) {
+      state.openedExternal.push(url)
+    },
+    async openPath(path) {
+      state.openedPaths.push(path)
+      return ''
+    },
+  }
+
+  const clipboard = {
+    writeText(text) {
+      state.clipboard.push(text)
+    },
+  }
+
+  const Menu = {
+    buildFromTemplate(template) {
+      return { template }
+    },
+    setApplicationMenu(menu) {
+      note('Menu.setApplicationMenu')
+      state.menu = menu
+    },
+  }
+
+  const dialog = {
+    showErrorBox(title, content) {
+      state.errorBoxes.push({ title, content })
+    },
+  }
+
+  const contextBridge = {
+    exposeInMainWorld(key, api) {
+      state.exposed.push({ key, api })
+    },
+  }
+
+  const ipcRenderer = {
+    invoke(channel, payload) {
+      state.invoked.push({ channel, payload })
+      return Promise.resolve({ ok: true, value: null })
+    },
+    on(channel, listener) {
+      const list = state.rendererListeners.get(channel) ?? []
+      list.push(listener)
+      state.rendererListeners.set(channel, list)
+    },
+    removeListener(channel, listener) {
+      const list = state.rendererListeners.get(channel) ?? []
+      state.rendererListeners.set(
+        channel,
+        list.filter((l) => l !== listener),
+      )
+    },
+  }
+
+  return { app, BrowserWindow, protocol, session, ipcMain, shell, clipboard, Menu, dialog, contextBridge, ipcRenderer, __double: state }
+}
+
+const electron = createElectronDouble(process.env)
+exports.app = electron.app
+exports.BrowserWindow = electron.BrowserWindow
+exports.protocol = electron.protocol
+exports.session = electron.session
+exports.ipcMain = electron.ipcMain
+exports.shell = electron.shell
+exports.clipboard = electron.clipboard
+exports.Menu = electron.Menu
+exports.dialog = electron.dialog
+exports.contextBridge = electron.contextBridge
+exports.ipcRenderer = electron.ipcRenderer
+exports.__double = electron.__double
+exports.createElectronDouble = createElectronDouble
