@@ -1,4 +1,5 @@
 /** npm run bench: every benchmark, printed side by side with its targets. */
+import { benchBundleSize } from './bundle-size'
 import { benchListAll } from './list-all'
 import { benchListAllRateLimited } from './list-all-rate-limited'
 import { benchDomainList } from './domain-list'
@@ -7,6 +8,7 @@ import { benchDnsEditor } from './dns-editor'
 import type { BenchResult } from './report'
 
 const benches: [string, () => Promise<BenchResult>][] = [
+  ['bundle-size', benchBundleSize],
   ['list-all', benchListAll],
   ['list-all-rate-limited', benchListAllRateLimited],
   ['domain-list', benchDomainList],

@@ -8,6 +8,9 @@ cd "$(dirname "$0")/.."
 mode=app
 [ "${1:-}" = "--test" ] && mode=test
 
+# The Node.js this use needs, checked first, with what to do when it is too old.
+node scripts/check-node.mjs "$mode"
+
 # keytar builds from source: it needs libsecret's headers and a C++ toolchain.
 packages=(libsecret-1-dev build-essential python3)
 # The tests also need a browser for the end-to-end suite, a Secret Service for the keychain,

@@ -1,0 +1,51 @@
+/**
+ * What the app loads before its first screen, from the built output (npm run build first):
+ * the renderer's entry script and every chunk it imports statically, gzip-compressed; and the
+ * preload and main bundles as built. Targets: initial renderer JS <= 88 KB gzip, preload <= 12 KB.
+ */
+import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import type { BenchResult } from './report'
+
+const OUT = resolve('out')
+const KB = 1024
+
+/** The entry chunk and its static imports (`import ... from "./x.js"`, `import "./x.js"`), not `import("./x.js")`. */
+function initialChunks(entry: string): string[] {
+  const seen = new Set<string>()
+  const visit = (file: string) => {
+    if (seen.has(file)) return
+    seen.add(file)
+    const text = readFileSync(file, 'utf8')
+    for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*)["'](\.\/[^"']+\.js)["']/g)) visit(join(dirname(file), m[1]!))
+  }
+  visit(entry)
+  return [...seen]
+}
+
+const gz = (file: string) => gzipSync(readFileSync(file), { level: 9 }).length
+const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`
+
+export async function benchBundleSize(): Promise<BenchResult> {
+  const html = join(OUT, 'renderer', 'index.html')
+  if (!existsSync(html)) throw new Error('No build in out/: run `npm run build` first.')
+  const entrySrc = /<script[^>]+src="\.?\/?([^"]+\.js)"/.exec(readFileSync(html, 'utf8'))?.[1]
+  if (!entrySrc) throw new Error('out/renderer/index.html names no script')
+  const chunks = initialChunks(join(OUT, 'renderer', entrySrc))
+  const initialRaw = chunks.reduce((n, f) => n + statSync(f).size, 0)
+  const initialGz = chunks.reduce((n, f) => n + gz(f), 0)
+  const allJs = readdirSync(join(OUT, 'renderer', 'assets')).filter((f) => f.endsWith('.js'))
+  const preload = statSync(join(OUT, 'preload', 'index.cjs')).size
+  const main = statSync(join(OUT, 'main', 'index.js')).size
+  return {
+    name: 'built bundles',
+    lines: [
+      `initial renderer JS:  ${kb(initialGz)} gzip (${kb(initialRaw)} minified, ${chunks.length} file${chunks.length === 1 ? '' : 's'})  (target <= 88 KB gzip)`,
+      `renderer JS in all:   ${allJs.length} files, the rest loaded with the screens that need them`,
+      `preload:              ${kb(preload)}  (target <= 12 KB)`,
+      `main:                 ${kb(main)} (the sandbox in its own chunk, loaded with the demo account)`,
+    ],
+    ok: initialGz <= 88 * KB && preload <= 12 * KB,
+  }
+}

@@ -1,0 +1,32 @@
+// Checks this machine's Node.js against what the chosen use needs, with a message that says
+// what to do. `app`: `npm start` runs Electron's installer, which declares its own minimum
+// (read from the lock file, so it follows Electron upgrades). `test`: the project's own
+// minimum (package.json "engines"); the tests never start Electron.
+import { readFileSync } from 'node:fs'
+
+const mode = process.argv[2] === 'test' ? 'test' : 'app'
+const json = (file) => JSON.parse(readFileSync(new URL(`../${file}`, import.meta.url), 'utf8'))
+
+const electron = json('package-lock.json').packages?.['node_modules/electron'] ?? {}
+const [range, who] =
+  mode === 'app'
+    ? [electron.engines?.node ?? '>=22.12.0', `npm start (Electron ${electron.version ?? ''}'s installer declares it)`]
+    : [json('package.json').engines?.node ?? '>=20.19.0', 'the test suite (package.json "engines")']
+
+const parse = (v) => (v.match(/\d+(\.\d+){0,2}/)?.[0] ?? '0').split('.').map(Number)
+const wanted = parse(range)
+const have = parse(process.versions.node)
+const older = (a, b) => {
+  for (let i = 0; i < 3; i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) < (b[i] ?? 0)
+  return false
+}
+
+if (older(have, wanted)) {
+  console.error(
+    `setup: ${who} needs Node.js ${wanted.join('.')} or later; this machine has ${process.versions.node}.\n` +
+      `       Install Node.js ${wanted[0]} or later (from nodejs.org, or your package manager, or nvm: \`nvm install ${wanted[0]}\`), then run this again.` +
+      (mode === 'app' ? '\n       Without a newer Node.js, `bash scripts/setup.sh --test && npm run ui` opens the app in Chromium instead.' : ''),
+  )
+  process.exit(1)
+}
+console.log(`setup: Node.js ${process.versions.node} meets ${who}: ${range}.`)
