@@ -17,6 +17,8 @@ test.describe('a list of more than one page', () => {
     const table = app.getByRole('table', { name: 'Web servers' })
     await expect(table.getByRole('row')).toHaveCount(101)
     await expect(app.getByText('First page only: 100 items. There may be more.')).toBeVisible()
+    // Two seconds a page from here: the progress bar stays up long enough to be seen on a busy machine.
+    sb.faults.inject('servers.list', { latencyMs: 2000, times: 3 })
     await app.getByRole('button', { name: 'Load all pages' }).click()
     await expect(app.getByRole('progressbar')).toBeVisible()
     // Every row is in the table (the screen shows those in view; the table says how many it holds).
