@@ -13,7 +13,7 @@ import { CHROMIUM_PATH } from '../playwright.config'
 
 const userDataDir = process.env.HOSTING_ADMIN_UI_DIR ?? join(homedir(), '.config', 'hosting-admin-ui')
 mkdirSync(userDataDir, { recursive: true })
-const harness = await startHarness({ userDataDir })
+const harness = await startHarness({ userDataDir, logDir: join(userDataDir, 'logs') })
 // A persistent context, because only it hands over the window Chromium opens for --app.
 const context = await chromium.launchPersistentContext(join(userDataDir, 'chromium'), {
   executablePath: CHROMIUM_PATH,

@@ -83,6 +83,8 @@ export interface HarnessOptions {
   demo?: SandboxOptions
   /** When the service's log is read after an unknown outcome. */
   logCheckDelaysMs?: number[]
+  /** Where the app's log goes (by default a folder of its own under E2E_LOG_ROOT). */
+  logDir?: string
 }
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -96,7 +98,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const demo = sandboxDemo({ maxRecorded: 50_000, maxLogEntries: 20_000, ...opts.demo })
   let quits = 0
   const redactor = new RecordingRedactor()
-  const logDir = join(E2E_LOG_ROOT, randomUUID())
+  const logDir = opts.logDir ?? join(E2E_LOG_ROOT, randomUUID())
   const log = createAppLog({ dir: logDir, redactor })
   const desktop = headlessDesktop()
   const started = await startAppServices({
@@ -138,8 +140,11 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       }
       const sb = demo.sandbox()
       for (const k of sb ? [sb.keys.full, sb.keys.readOnly] : []) redactor.seen.add(k)
-      mkdirSync(logDir, { recursive: true })
-      writeFileSync(join(logDir, 'keys.json'), JSON.stringify([...redactor.seen]))
+      // Test keys only, for the check after the run; never beside a log given by the caller (npm run ui holds real keys).
+      if (!opts.logDir) {
+        mkdirSync(logDir, { recursive: true })
+        writeFileSync(join(logDir, 'keys.json'), JSON.stringify([...redactor.seen]))
+      }
       // Chromium keeps idle keep-alive connections open; close() alone would wait for them.
       server.closeAllConnections()
       await new Promise<void>((r) => server.close(() => r()))
