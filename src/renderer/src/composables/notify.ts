@@ -1,11 +1,41 @@
 import { ref } from 'vue'
+import { router } from '../router'
 
 /**
- * The app-wide status line: a success message shown once, in a polite live region in the
- * shell, so it survives the screen being replaced (another account, another item).
+ * The success line of the screen that raised it: shown in a polite live region, gone by
+ * itself after a few seconds, and gone when the user moves to another screen. A notice raised
+ * just before the action itself moves to another screen (a removal that returns to the list)
+ * goes along with it. Errors are not notices: they stay until dismissed or resolved.
  */
-export const currentNotice = ref<string>()
+export interface Notice {
+  id: number
+  text: string
+}
+
+export const currentNotice = ref<Notice>()
+
+/** How long a notice stays up. */
+export const NOTICE_MS = 8000
+/** A screen change this soon after a notice is the action's own navigation. */
+const FOLLOWS_ACTION_MS = 1500
+
+let nextId = 1
+let raisedAt = 0
+let timer: ReturnType<typeof setTimeout> | undefined
 
 export function notify(text: string): void {
-  currentNotice.value = text
+  const notice = { id: nextId++, text }
+  currentNotice.value = notice
+  raisedAt = Date.now()
+  if (timer) clearTimeout(timer)
+  timer = setTimeout(() => dismissNotice(notice.id), NOTICE_MS)
 }
+
+export function dismissNotice(id?: number): void {
+  if (id === undefined || currentNotice.value?.id === id) currentNotice.value = undefined
+}
+
+router.afterEach((to, from) => {
+  if (to.path === from.path || !currentNotice.value) return
+  if (Date.now() - raisedAt > FOLLOWS_ACTION_MS) dismissNotice()
+})
