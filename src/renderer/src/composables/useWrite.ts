@@ -11,7 +11,7 @@ import type { ApiParams } from '../../../shared/ipc/contract'
 import type { ItemEffect, JobItemView, JobView } from '../../../shared/jobs'
 import type { StoredFinding } from '../../../shared/stored'
 import type { ErrorData, Result } from '../bridge'
-import type { JobItems, JobOptions } from '../lib/account-api'
+import type { AccountApi, JobItems, JobOptions } from '../lib/account-api'
 import { accountName } from '../lib/account-text'
 import { formatDate, t } from '../i18n'
 import { useAccountsStore } from '../stores/accounts'
@@ -40,8 +40,12 @@ export function itemError(item: JobItemView): ErrorData | undefined {
   return undefined
 }
 
-export function useWrite<N extends WriteEndpointName>(operation: N) {
-  const api = useAccountApi()
+/**
+ * `forAccount`: a screen that works across accounts ("Expiring soon") names the account of
+ * its items; every other screen writes to the account it was made for.
+ */
+export function useWrite<N extends WriteEndpointName>(operation: N, forAccount?: AccountApi) {
+  const api = forAccount ?? useAccountApi()
   const accounts = useAccountsStore()
   const jobsStore = useJobsStore()
   const busy = ref(false)

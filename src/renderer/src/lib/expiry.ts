@@ -11,9 +11,14 @@ export function daysUntil(date: string, today = new Date()): number | undefined 
   return Math.round((then - now) / DAY)
 }
 
-export function expiryState(date: string, today = new Date()): ExpiryState {
+/** The choices of how near an expiration needs attention, in days. */
+export const ATTENTION_DAY_CHOICES = [30, 60, 90, 365] as const
+export type AttentionDays = (typeof ATTENTION_DAY_CHOICES)[number]
+export const DEFAULT_ATTENTION_DAYS: AttentionDays = 30
+
+export function expiryState(date: string, today = new Date(), soonDays: number = DEFAULT_ATTENTION_DAYS): ExpiryState {
   const d = daysUntil(date, today)
   if (d === undefined) return 'unknown'
   if (d < 0) return 'expired'
-  return d <= 30 ? 'soon' : 'ok'
+  return d <= soonDays ? 'soon' : 'ok'
 }
