@@ -746,6 +746,7 @@ export const en = {
   'dns.caa.tag': 'A CAA tag is issue, issuewild or iodef.',
   'dns.caa.content': 'A CAA record needs a value: the certificate authority’s domain, such as letsencrypt.org (for iodef, an address such as mailto:security@example.com).',
   'dns.spf.multiple': '“{host}” already has an SPF record (v=spf1) in row {row}. With two, mail receivers fail the SPF check of every message: merge them into one.',
+  'bind.ttlDiffers': 'TTL {ttl} differs from the zone’s TTL {zoneTtl}; the service keeps one TTL for the whole zone, so this record gets {zoneTtl}: {line}',
   'autorenew.inForce': 'Auto-renewal in force',
   'autorenew.rule': 'Auto-renewal is in force when the account-wide setting or the item’s own setting is on. The account-wide setting covers every domain of the account (for servers: every server of this kind).',
   'autorenew.short.account': 'On (account-wide)',

@@ -746,6 +746,7 @@ export const ja: Catalogue = {
   'dns.caa.tag': 'CAAのタグは issue、issuewild、iodef のいずれかです。',
   'dns.caa.content': 'CAAレコードには値が必要です。letsencrypt.org のような認証局のドメインです(iodef では mailto:security@example.com のような連絡先)。',
   'dns.spf.multiple': '「{host}」には {row} 行目にもSPFレコード(v=spf1)があります。2つあると、受信側はすべてのメールのSPF検査を失敗とします。1つにまとめてください。',
+  'bind.ttlDiffers': 'TTL {ttl} はゾーンのTTL {zoneTtl} と異なります。このサービスではゾーン全体でTTLが1つのため、このレコードは {zoneTtl} になります:{line}',
   'autorenew.inForce': '有効な自動更新',
   'autorenew.rule': 'アカウント全体の設定か個別の設定のどちらかがオンなら自動更新は有効です。アカウント全体の設定はアカウントのすべてのドメイン(サーバーではこの種類のすべてのサーバー)に及びます。',
   'autorenew.short.account': 'オン(アカウント全体)',
