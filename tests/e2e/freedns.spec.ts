@@ -43,3 +43,25 @@ test('free DNS: register provisionally, change the owner, remove', async ({ app,
   expect(sb.received.filter((r) => r.endpoint === 'freedns.remove').at(-1)?.path).toBe(`/v1/freedns/${entry.domainname}`)
   await expect(app.getByRole('table', { name: 'Free DNS', exact: true })).not.toContainText(entry.domainname)
 })
+
+test('free DNS: the editor’s record fields and a new row work as for a domain', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const entry = sb.state.freedns[2]!
+  const original = entry.records
+  const n = original.split('\n').length
+  await app.getByRole('navigation').getByRole('link', { name: 'Free DNS' }).click()
+  await app.getByRole('table', { name: 'Free DNS', exact: true }).getByRole('link', { name: entry.domainname }).click()
+  const records = app.getByRole('region', { name: 'Records' })
+  await records.getByRole('button', { name: 'Add a record' }).click()
+  await expect(records.getByLabel(`Type of row ${n + 1}`)).toBeFocused()
+  await expect(records.locator('tr.invalid')).toHaveCount(0)
+  await records.getByLabel(`Type of row ${n + 1}`).selectOption('MX')
+  await records.getByLabel(`Priority of row ${n + 1}`).fill('10 mx.example.net.')
+  await records.getByLabel(`Priority of row ${n + 1}`).press('Tab')
+  await expect(records.getByLabel(`Mail server of row ${n + 1}`)).toHaveValue('mx.example.net.')
+  await records.getByRole('button', { name: 'Review changes…' }).click()
+  await records.getByRole('button', { name: 'Apply these changes' }).click()
+  await expect(app.getByRole('status').filter({ hasText: 'were saved' })).toBeVisible()
+  const sent = sb.received.filter((r) => r.endpoint === 'freedns.set').at(-1)!
+  expect((sent.body as { records: string }).records).toBe(`${original}\nmx @ mx.example.net. 10`)
+})
