@@ -423,3 +423,27 @@ test('warned before the plan: a second SPF record at a host (the save may go on)
   await expect(app.getByRole('status').filter({ hasText: 'were saved' })).toBeVisible()
   expect((lastDnsSet(sb)!.body as { records: string }).records).toContain('txt @ v=spf1 include:mail.example.net -all')
 })
+
+test('the DNS setting is explained in plain words: which nameservers answer for each, named as the account names them', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const d = svc1Domain(sb)
+  await openZone(app, d.domainname)
+  const setting = app.getByLabel('DNS flavour (ns_type)')
+  await expect(setting).toHaveAccessibleDescription(/svc1: answered by the svc1 nameservers\./)
+  await expect(setting).toHaveAccessibleDescription(/svc11: answered by the svc11 nameservers\. When the domain uses another company’s nameservers, these are the records shown here\./)
+  await expect(setting).toHaveAccessibleDescription(/records cannot be changed here/)
+  await expect(setting).toHaveAccessibleDescription(new RegExp(`This domain’s nameservers now: ${d.ns.join(', ').replace(/\./g, '\\.')}`))
+  await expect(app.locator('#ns-type-help')).not.toContainText('content')
+})
+
+test.describe('an account with its own DNS product words', () => {
+  test.use({ harnessOptions: { demo: { service: { nsTypeWords: { svc1: 'standard', svc11: 'premium' } } } } })
+
+  test('the help names the account’s words', async ({ app, harness }) => {
+    const sb = await harness.demo()
+    await openZone(app, svc1Domain(sb).domainname)
+    const setting = app.getByLabel('DNS flavour (ns_type)')
+    await expect(setting).toHaveValue('standard')
+    await expect(setting).toHaveAccessibleDescription(/standard: answered by the standard nameservers\. premium: answered by the premium nameservers\./)
+  })
+})

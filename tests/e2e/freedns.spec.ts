@@ -25,6 +25,10 @@ test('free DNS: register provisionally, change the owner, remove', async ({ app,
   await expect(app.getByRole('heading', { level: 1, name: entry.domainname })).toBeVisible()
   // The records open in the editor: the first row holds the first record's value.
   await expect(app.getByRole('region', { name: 'Records' }).getByLabel('Value of row 1')).toHaveValue(entry.records.split('\n')[0]!.split(' ')[2]!)
+  // Which nameservers answer with these records, in plain words and the account's name for them.
+  await expect(app.getByRole('region', { name: 'Records' })).toContainText(
+    'These records are answered by the svc1 nameservers, the only ones free DNS uses. They take effect once the domain, registered with another company, uses those nameservers.',
+  )
 
   await app.getByLabel('Destination user name').fill('friend-user')
   await app.getByRole('button', { name: 'Change owner…' }).click()

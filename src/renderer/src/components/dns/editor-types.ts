@@ -1,4 +1,4 @@
-/** What the records table and the editor around it tell each other. */
+/** What the DNS editor's parts and its screens tell each other. */
 import type { RecordRow } from '../../../../shared/dns/records'
 import type { IssueField } from '../../../../shared/dns/validate'
 
@@ -16,3 +16,13 @@ export interface RowChange {
   field: IssueField | 'type' | 'new'
 }
 
+/**
+ * What the DNS setting (ns_type) means for a zone, in the account's words: a sentence, what
+ * each setting is for (which nameservers answer), and notes (such as the nameservers the
+ * domain uses now).
+ */
+export interface NsHelp {
+  intro: string
+  each?: string[]
+  notes?: string[]
+}
