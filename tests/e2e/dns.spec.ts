@@ -153,12 +153,13 @@ test('a change made at the service after loading is caught; a failed save keeps 
   expect(d.dns.svc1.records.split('\n')[0]).toBe('a @ 192.0.2.77')
 })
 
-test('BIND import replaces the editor’s records, and export writes a zone file', async ({ app, harness }) => {
+test('BIND import can replace the editor’s records, and export writes a zone file', async ({ app, harness }) => {
   const sb = await harness.demo()
   const d = svc1Domain(sb)
   await openZone(app, d.domainname)
   await app.getByText('BIND zone file: import or export').click()
   await app.getByLabel(/Paste a zone file to import/).fill(`$TTL 900\n@ IN A 192.0.2.5\nwww IN CNAME ${d.domainname}.\n@ IN HINFO "x" "y"`)
+  await app.getByLabel('Replace them with the file’s records').check()
   await app.getByRole('button', { name: 'Import', exact: true }).click()
   await expect(app.getByText('Record type HINFO is not supported')).toBeVisible()
   await expect(app.getByLabel('Value of row 1')).toHaveValue('192.0.2.5')
@@ -446,4 +447,51 @@ test.describe('an account with its own DNS product words', () => {
     await expect(setting).toHaveValue('standard')
     await expect(setting).toHaveAccessibleDescription(/standard: answered by the standard nameservers\. premium: answered by the premium nameservers\./)
   })
+})
+
+test('BIND import: relative names expanded (www IN CNAME @, @ IN MX 10 mail), replacing the zone', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const d = svc1Domain(sb)
+  await openZone(app, d.domainname)
+  await app.getByText('BIND zone file: import or export').click()
+  await app.getByLabel(/Paste a zone file to import/).fill(['$TTL 600', '@ IN A 192.0.2.5', 'www IN CNAME @', '@ IN MX 10 mail', 'mail IN A 192.0.2.25'].join('\n'))
+  await app.getByLabel('Replace them with the file’s records').check()
+  await expect(app.getByLabel('Replace them with the file’s records')).toHaveAccessibleDescription('The zone then takes the file’s TTL too.')
+  await app.getByRole('button', { name: 'Import', exact: true }).click()
+  await expect(app.getByRole('status').filter({ hasText: '4 records imported into the editor' })).toBeVisible()
+  await expect(app.getByRole('listitem').filter({ hasText: 'not imported' })).toHaveCount(0)
+  await expect(app.getByLabel('Mail server of row 3')).toHaveValue(`mail.${d.domainname}.`)
+  await expect(app.locator('.problems')).toHaveCount(0)
+  await app.getByRole('button', { name: 'Review changes…' }).click()
+  await app.getByRole('button', { name: 'Apply these changes' }).click()
+  await expect(app.getByRole('status').filter({ hasText: 'were saved' })).toBeVisible()
+  expect(lastDnsSet(sb)!.body).toEqual({
+    ns_type: 'svc1',
+    ttl: 600,
+    records: [`a @ 192.0.2.5`, `cname www ${d.domainname}.`, `mx @ mail.${d.domainname}. 10`, 'a mail 192.0.2.25'].join('\n'),
+  })
+})
+
+test('BIND import merges by default: adds what is not there, keeps every record, reports a TTL the zone cannot keep', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const d = svc1Domain(sb)
+  const original = zoneLines(sb)
+  const apexA = original.find((l) => l.startsWith('a @ '))!.split(' ')[2]!
+  await openZone(app, d.domainname)
+  await app.getByText('BIND zone file: import or export').click()
+  await expect(app.getByLabel('Keep them, and add the file’s records that are not there yet')).toBeChecked()
+  await app.getByLabel(/Paste a zone file to import/).fill(
+    [`$ORIGIN ${d.domainname}.`, '$TTL 3600', `@ IN A ${apexA}`, 'blog IN CNAME @', 'ftp 300 IN A 192.0.2.9'].join('\n'),
+  )
+  await app.getByRole('button', { name: 'Import', exact: true }).click()
+  await expect(app.getByRole('status').filter({ hasText: '2 records added to the editor (1 already there)' })).toBeVisible()
+  await expect(app.getByText('TTL 300 differs from the zone’s TTL 3600; the service keeps one TTL for the whole zone, so this record gets 3600: ftp 300 IN A 192.0.2.9')).toBeVisible()
+  await expect(app.getByLabel('TTL', { exact: true })).toHaveValue('3600')
+  await snap(app, 'dns-bind-merge')
+  await app.getByRole('button', { name: 'Review changes…' }).click()
+  const planBox = app.getByRole('region', { name: 'Plan: what will change' })
+  await expect(planBox.getByRole('listitem')).toHaveCount(2)
+  await planBox.getByRole('button', { name: 'Apply these changes' }).click()
+  await expect(app.getByRole('status').filter({ hasText: 'were saved' })).toBeVisible()
+  expect((lastDnsSet(sb)!.body as { records: string }).records).toBe([...original, `cname blog ${d.domainname}.`, 'a ftp 192.0.2.9'].join('\n'))
 })
