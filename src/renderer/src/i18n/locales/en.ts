@@ -285,7 +285,7 @@ export const en = {
   'domain.whoisProxyLabel': 'Hide the contacts behind the WHOIS privacy proxy',
   'domain.contactHelp': 'Enter contact data in alphabetic characters. Phone and fax as +<country code>.<number>; country as a two-letter code.',
   'domain.sameAsRegistrant': 'Same as registrant',
-  'domain.fixFields': '{count, plural, one {# field needs} other {# fields need}} attention; they are marked above.',
+  'domain.fixFields': '{count, plural, one {# field needs attention; it is marked above.} other {# fields need attention; they are marked above.}}',
   'domain.whoisSaved': 'WHOIS saved.',
   'domain.role.registrant': 'Registrant',
   'domain.role.admin': 'Administrative contact',
