@@ -1,6 +1,10 @@
-import { CONTACT_FIELDS, CONTACT_ROLES } from '../../../shared/constants'
+import { CONTACT_FIELDS, CONTACT_ROLES, type ContactRole } from '../../../shared/constants'
 import { contactFieldIssues, type ContactCode, type ContactLike } from '../../../shared/validation'
-import type { ContactForm, Person } from '../components/ContactEditor.vue'
+
+/** One contact of a form: every field as text. */
+export type Person = Record<(typeof CONTACT_FIELDS)[number], string>
+/** The four WHOIS contacts as the forms edit them. */
+export type ContactForm = Record<ContactRole, Person>
 
 /** The roles that can be "same as registrant", and whether each is. */
 export const COPY_ROLES = ['admin', 'tech', 'billing'] as const
