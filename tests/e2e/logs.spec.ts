@@ -69,11 +69,12 @@ test('errors only, the HTTP status of each request, and a search of the pages af
   await app.getByRole('navigation').getByRole('link', { name: 'Logs' }).click()
   const table = app.getByRole('table', { name: 'Requests' })
   await expect(table.getByRole('row')).toHaveCount(51)
-  await expect(table.getByRole('row', { name: /req-lost-answer/ }).getByRole('cell', { name: 'unknown' })).toHaveAttribute(
+  await expect(table.getByRole('row', { name: /req-lost-answer/ }).getByRole('cell', { name: 'unknown', exact: true })).toHaveAttribute(
     'title',
     'unknown: The logged response does not show the status (it is cut short, empty or not JSON).',
   )
-  await expect(table.getByRole('row', { name: /\/v1\/logs/ }).first()).toContainText('200 Success')
+  const success = table.getByRole('row', { name: /\/v1\/logs/ }).first().getByRole('cell', { name: '200', exact: true })
+  await expect(success).toHaveAttribute('title', '200 Success: The logged response holds results: the service answered with success (200).')
 
   // Errors only: none on the first page; the pages after it are searched on request.
   await app.getByLabel('Errors only').check()
@@ -84,16 +85,21 @@ test('errors only, the HTTP status of each request, and a search of the pages af
   const searching = app.getByRole('status').filter({ hasText: 'Searching page 2…' })
   await expect(searching).toBeVisible()
   await expect(searching.getByRole('progressbar')).toBeVisible()
+  await expect(searching.getByRole('button', { name: 'Stop' })).toBeFocused()
   await snap(app, 'logs-searching')
   await searching.getByRole('button', { name: 'Stop' }).click()
   await expect(app.getByRole('status').filter({ hasText: 'Stopped after page 1.' })).toBeVisible()
   await expect(app.getByText('Page 1: 0 of 50 loaded entries shown')).toBeVisible()
-  await app.getByRole('button', { name: 'Search on from page 2' }).click()
+  await expect(app.getByRole('button', { name: 'Search on from page 2' })).toBeFocused()
+  await app.keyboard.press('Enter')
   await expect(app.getByRole('status').filter({ hasText: 'Searched to the end of the log (page 3).' })).toBeVisible()
   await expect(table.getByRole('row')).toHaveCount(failures.length + 1)
-  await expect(table.getByRole('row', { name: /not-in-this-account/ })).toContainText('404 Not found')
+  await expect(table.getByRole('row', { name: /not-in-this-account/ }).getByRole('cell', { name: '404', exact: true })).toHaveAttribute(
+    'title',
+    '404 Not found: Read from the error code in the logged response.',
+  )
   await expect(table.getByRole('row', { name: /\/v1\/svcips/ })).toHaveCount(3)
-  await expect(table.getByRole('row', { name: /\/v1\/svcips/ }).first()).toContainText('503 Service Unavailable')
+  await expect(table.getByRole('row', { name: /\/v1\/svcips/ }).first().getByRole('cell', { name: '503', exact: true })).toHaveAttribute('title', /^503 Service Unavailable: /)
   await expect(app.getByText(/^Pages 1–3: 4 of \d+ entries match$/)).toBeVisible()
   const pages = sb.received.filter((r) => r.endpoint === 'logs.list' && r.query.limit === '50').map((r) => r.query.page)
   expect(pages.slice(-3)).toEqual(['2', '2', '3'])
@@ -145,11 +151,11 @@ test('the log in Japanese, and on a smaller window', async ({ app, harness }) =>
   await app.setViewportSize({ width: 1024, height: 640 })
   await app.getByRole('navigation').getByRole('link', { name: 'ログ' }).click()
   const table = app.getByRole('table', { name: 'リクエスト' })
-  await expect(table.getByRole('row').nth(1)).toContainText('200 成功')
+  await expect(table.getByRole('row').nth(1).getByRole('cell', { name: '200', exact: true })).toHaveAttribute('title', /^200 成功: /)
   await app.getByLabel('エラーのみ').check()
   await app.getByRole('button', { name: '次のページ以降も検索' }).click()
   await expect(app.getByRole('status').filter({ hasText: 'ログの最後まで検索しました(2 ページ)。' })).toBeVisible()
-  await expect(table.getByRole('row').nth(1)).toContainText('500 サーバー内部エラー')
+  await expect(table.getByRole('row').nth(1).getByRole('cell', { name: '500', exact: true })).toHaveAttribute('title', /^500 サーバー内部エラー: /)
   await snap(app, 'logs-ja')
   await table.getByRole('row').nth(1).getByRole('link').click()
   await expect(app.getByRole('heading', { level: 3 }).first()).toHaveText('レスポンス本文')

@@ -494,7 +494,7 @@ export const ja: Catalogue = {
   'logs.pathContains': 'パスに含む',
   'logs.date': '日付',
   'logs.pageInfo': '{page} ページ: 読み込んだ {loaded} 件中 {shown} 件を表示',
-  'logs.result': 'HTTPステータス',
+  'logs.result': 'ステータス',
   'logs.previous': '前のページ',
   'logs.next': '次のページ',
   'freeDns.help': '無料DNSは、他社で登録したドメインのDNSレコードをここで管理します。',
