@@ -76,14 +76,19 @@ test('WHOIS: the count of fields to fix is the count of fields marked on screen'
 test('WHOIS: a read that hangs shows loading, then slow, can be cancelled, and the retry fills the form', async ({ app, harness }) => {
   const sb = await harness.demo()
   const d = sb.state.domains[3]!
-  sb.faults.inject('domains.whois.get', { hang: true, times: 1 })
-  const panel = await openDomain(app, d.domainname, 'WHOIS')
+  await openDomain(app, d.domainname, 'Overview')
+  // Every read of the overview answered first: the hang is for the tab's own read.
+  await expect.poll(() => sb.received.filter((r) => r.status === 0).length).toBe(0)
+  sb.faults.inject('domains.whois.get', { hang: true })
+  await app.getByRole('tab', { name: 'WHOIS', exact: true }).click()
+  const panel = app.getByRole('tabpanel', { name: 'WHOIS', exact: true })
   const status = panel.getByRole('status')
   await expect(status).toContainText('Loading…')
   await expect(status).toContainText('This is taking longer than usual.')
   await panel.getByRole('button', { name: 'Cancel' }).click()
   const alert = panel.getByRole('alert')
   await expect(alert).toContainText('Cancelled')
+  sb.faults.clear()
   await alert.getByRole('button', { name: 'Retry' }).click()
   await expect(panel.getByRole('group', { name: 'Registrant' }).getByLabel('Last name')).toHaveValue(d.contact.registrant.lastname)
   await expect(panel.getByRole('alert')).toHaveCount(0)
@@ -92,14 +97,19 @@ test('WHOIS: a read that hangs shows loading, then slow, can be cancelled, and t
 test('DNSSEC: a read that hangs shows loading, then slow, can be cancelled, and the retry shows the DS records read', async ({ app, harness }) => {
   const sb = await harness.demo()
   const d = sb.state.domains.find((x) => x.ds.length === 1)!
-  sb.faults.inject('domains.dnssec.get', { hang: true, times: 1 })
-  const panel = await openDomain(app, d.domainname, 'DNSSEC')
+  await openDomain(app, d.domainname, 'Overview')
+  // Every read of the overview answered first: the hang is for the tab's own read.
+  await expect.poll(() => sb.received.filter((r) => r.status === 0).length).toBe(0)
+  sb.faults.inject('domains.dnssec.get', { hang: true })
+  await app.getByRole('tab', { name: 'DNSSEC', exact: true }).click()
+  const panel = app.getByRole('tabpanel', { name: 'DNSSEC', exact: true })
   const status = panel.getByRole('status')
   await expect(status).toContainText('Loading…')
   await expect(status).toContainText('This is taking longer than usual.')
   await expect(panel.getByRole('button', { name: 'Save' })).toHaveCount(0)
   await snap(app, 'dnssec-slow')
   await panel.getByRole('button', { name: 'Cancel' }).click()
+  sb.faults.clear()
   await panel.getByRole('alert').getByRole('button', { name: 'Retry' }).click()
   // The records of the retry, not an empty list that a save would send as "no DS records".
   const rec = panel.getByRole('group', { name: 'DS record 1' })
