@@ -204,3 +204,18 @@ test('the domain overview and Expiring soon at 1024x640, in English and Japanese
     await snap(app, `expiring-1024-${locale}`)
   }
 })
+
+test('a tab filled from its read is filled by a retry too: nameservers after a cancelled read', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const d = sb.state.domains[5]!
+  await openDomains(app)
+  await app.getByLabel('Filter', { exact: true }).fill(d.domainname)
+  await app.getByRole('link', { name: d.domainname, exact: true }).click()
+  await expect(app.getByRole('tabpanel', { name: 'Overview' })).toContainText(d.ns[0]!)
+  sb.faults.inject('domains.nameserver.get', { hang: true, times: 1 })
+  await app.getByRole('tab', { name: 'Nameservers', exact: true }).click()
+  const panel = app.getByRole('tabpanel', { name: 'Nameservers' })
+  await panel.getByRole('button', { name: 'Cancel' }).click()
+  await panel.getByRole('button', { name: 'Retry' }).click()
+  await expect(panel.getByRole('textbox').first()).toHaveValue(d.ns.join('\n'))
+})
