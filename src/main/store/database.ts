@@ -101,8 +101,18 @@ export function openConnection(file: string): Connection {
     write: (fn) => transaction('BEGIN IMMEDIATE', fn),
     read: (fn) => transaction('BEGIN DEFERRED', fn),
     close: () => {
+      if (!db.open) return
+      // libsql cannot finalise a prepared statement: SQLite keeps the connection until they are
+      // collected and only then folds the WAL into the file. Folded now, the file is whole the
+      // moment the store is closed (copied, backed up, moved aside by the next start).
+      try {
+        if (file !== ':memory:') db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
+      } catch {
+        // A file that is not a database (being moved aside) or busy elsewhere: SQLite folds the
+        // WAL at the next checkpoint instead. Closing must not fail for it.
+      }
       statements.clear()
-      if (db.open) db.close()
+      db.close()
     },
   }
   try {

@@ -17,10 +17,12 @@ export const ftsTableOf = (kind: number): string => `search_fts_${kind}`
 const migration1 = (): string => {
   const fts = SEARCH_KINDS.map((_, kind) => {
     const t = ftsTableOf(kind)
-    // Rows go in from addEntries (search-index.ts) with their search row: a trigger would do
-    // the same three times slower. Rows go out here, whoever deletes them.
+    // Each index's content is its kind's rows (a view), so FTS5's own integrity check can
+    // compare the two. Rows go in from SearchWriter (search-index.ts), in bulk; they go out
+    // here, whoever deletes them.
     return `
-      CREATE VIRTUAL TABLE ${t} USING fts5(text, content='search', content_rowid='id', tokenize='trigram');
+      CREATE VIEW ${t}_rows AS SELECT id, text FROM search WHERE kind = ${kind};
+      CREATE VIRTUAL TABLE ${t} USING fts5(text, content='${t}_rows', content_rowid='id', tokenize='trigram');
       CREATE TRIGGER search_ad_${kind} AFTER DELETE ON search WHEN old.kind = ${kind} BEGIN
         INSERT INTO ${t}(${t}, rowid, text) VALUES ('delete', old.id, old.text);
       END;`

@@ -55,17 +55,18 @@ function attempt(file: string, integrityCheck: boolean): Attempt {
     return a
   }
   try {
-    // WAL: readers (a second window's connection, an export) never wait for a list being written.
-    conn.exec('PRAGMA journal_mode = WAL')
-    // A WAL grown by a large refresh is cut back after its checkpoint instead of staying that size.
-    conn.exec('PRAGMA journal_size_limit = 8388608')
     if (integrityCheck) {
       const rows = conn.all(quickCheckRow, 'PRAGMA quick_check')
       if (rows.length !== 1 || rows[0]?.quick_check !== 'ok') return fail({ ok: false, reason: 'damaged' })
     }
+    // Read only until here: a file that is not ours, or is a newer version's, is left as it was.
     if (!isOurs(conn)) return fail({ ok: false, reason: 'foreign' })
     const version = schemaVersion(conn)
     if (version > SCHEMA_VERSION) return fail({ ok: false, reason: 'newer', version })
+    // WAL: readers (a second window's connection, an export) never wait for a list being written.
+    conn.exec('PRAGMA journal_mode = WAL')
+    // A WAL grown by a large refresh is cut back after its checkpoint instead of staying that size.
+    conn.exec('PRAGMA journal_size_limit = 8388608')
     migrate(conn)
     // A cache of the service: a power cut may lose the last list written, never corrupt the file.
     conn.exec('PRAGMA synchronous = NORMAL')

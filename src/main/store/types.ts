@@ -13,8 +13,12 @@ import type { ServerKind } from '../../shared/constants'
  */
 export type StoredListName = Exclude<PagedEndpointName, 'logs.list'>
 
-/** Which list of that name: the server kind, or the domain of a per-domain list. Paging and order are not part of it. */
-export type ListParams<N extends StoredListName> = Omit<PagedInput<N>, 'order'>
+/**
+ * Which list of that name: the server kind, or the domain of a per-domain list; the same
+ * parameters the list was read with. `order` is accepted and ignored: the same items in
+ * another order are the same list, kept in the order last read.
+ */
+export type ListParams<N extends StoredListName> = PagedInput<N>
 
 export interface ListChange {
   added: number
