@@ -1,0 +1,93 @@
+/**
+ * The portfolio store: one SQLite file in the app's data folder with, per account, the lists
+ * and zones as last read, so every screen can paint at start from it and refresh in the
+ * background, and a search index across accounts for the command palette.
+ *
+ * Synchronous, one connection, WAL. Everything it is given is checked here (account ids,
+ * times, parameters); everything it reads back is checked by the item schemas of the endpoint
+ * table. It never holds an API key, a transfer code or a dynamic DNS password.
+ */
+import { join } from 'node:path'
+import { z } from 'zod'
+import { accountProfileSchema } from '../../shared/accounts'
+import { isSafePathSegment } from '../../shared/endpoints/table'
+import { parseWith } from '../../shared/field-issues'
+import { AppError } from '../app-error'
+import { exportCsv, exportZones } from './export'
+import { getList, putList } from './inventory'
+import { openStoreFile } from './open-file'
+import { search, DEFAULT_SEARCH_LIMIT } from './search'
+import { getZone, listZones, putZone } from './zones'
+import { ZONE_KINDS, type OpenOptions, type PortfolioStore, type StoreProblem } from './types'
+
+export * from './types'
+export { STORED_LIST_NAMES, isStoredListName } from './lists'
+export { CSV_COLUMNS } from './export'
+
+/** The store's file in the app's data folder (Electron's userData). */
+export const PORTFOLIO_FILE_NAME = 'portfolio.db'
+export const portfolioFileOf = (userDataDir: string): string => join(userDataDir, PORTFOLIO_FILE_NAME)
+
+const accountId = accountProfileSchema.shape.id
+/** When a list or zone was read: ISO 8601 in UTC, so that times compare as text. */
+const readAt = z.iso.datetime()
+const domain = z.string().min(1).max(253).refine(isSafePathSegment, 'field.hostName')
+const zoneKind = z.enum(ZONE_KINDS)
+const zoneInput = z.object({
+  records: z.string().max(1_000_000),
+  ttl: z.number().int().min(0).optional(),
+  ns_type: z.string().max(64).optional(),
+})
+
+function check<T>(schema: z.ZodType<T>, value: unknown, field: string): T {
+  const parsed = parseWith(schema, value)
+  if (!parsed.ok) throw AppError.invalid('store.invalidInput', parsed.issues.map((i) => ({ ...i, path: i.path ? `${field}.${i.path}` : field })))
+  return parsed.value
+}
+
+export function openPortfolioStore(file: string, opts: OpenOptions = {}): PortfolioStore {
+  const opened = openStoreFile(file, { now: opts.now ?? (() => new Date()), integrityCheck: opts.integrityCheck ?? true })
+  const { conn } = opened
+  const report = (p: StoreProblem): void => opts.onProblem?.(p)
+  if (opened.problem) report(opened.problem)
+  let open = true
+  const live = () => {
+    if (!open) throw AppError.of('internal', { code: 'store.closed' })
+    return conn
+  }
+
+  return {
+    file: opened.file,
+    problem: opened.problem,
+    putList: (account, name, params, items, at, o) =>
+      putList(live(), check(accountId, account, 'accountId'), name, params, items, check(readAt, at, 'readAt'), o?.complete ?? true),
+    getList: (account, name, params) => getList(live(), check(accountId, account, 'accountId'), name, params, report),
+    putZone: (account, kind, name, zone, at) =>
+      putZone(
+        live(),
+        check(accountId, account, 'accountId'),
+        check(zoneKind, kind, 'kind'),
+        check(domain, name, 'domain'),
+        check(zoneInput, zone, 'zone'),
+        check(readAt, at, 'readAt'),
+      ),
+    getZone: (account, kind, name) => getZone(live(), account, kind, name, report),
+    listZones: (account) => listZones(live(), report, account),
+    removeAccount: (account) => {
+      const id = check(accountId, account, 'accountId')
+      const c = live()
+      c.write(() => {
+        c.run('DELETE FROM list_items WHERE list_id IN (SELECT id FROM lists WHERE account_id = ?)', [id])
+        for (const table of ['lists', 'zones', 'search']) c.run(`DELETE FROM ${table} WHERE account_id = ?`, [id])
+      })
+    },
+    search: (query, limit = DEFAULT_SEARCH_LIMIT) => search(live(), query, limit),
+    exportCsv: (o) => exportCsv(live(), report, o?.accountNames),
+    exportZones: () => exportZones(live(), report),
+    close: () => {
+      if (!open) return
+      open = false
+      conn.close()
+    },
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * The lists: each one's items as rows keyed by identity, replaced as a whole in one
+ * transaction when the list is read again, so a reader (this connection or another) sees the
+ * old list or the new one, never a mix. Counting what changed compares each item's stored text.
+ */
+import { z } from 'zod'
+import type { PagedItem } from '../../shared/endpoints/table'
+import type { Connection } from './database'
+import { LIST_SPECS, listIdentity, storedJson, type ListSpec } from './lists'
+import { parseJson } from './json'
+import { SearchWriter } from './search-index'
+import { deleteZone, removeZoneEntries, writeZone } from './zones'
+import type { ListChange, ListParams, StoreProblem, StoredList, StoredListName } from './types'
+
+const idRow = z.object({ id: z.number().int() })
+const oldRowSchema = z.object({ id: z.number().int(), item_key: z.string(), pos: z.number().int(), json: z.string() })
+const metaSchema = z.object({ id: z.number().int(), read_at: z.string(), complete: z.union([z.literal(0), z.literal(1)]) })
+const itemRowSchema = z.object({ item_key: z.string(), pos: z.number().int(), json: z.string() })
+
+interface NewRow<N extends StoredListName> {
+  item: PagedItem<N>
+  pos: number
+  json: string
+}
+
+export function putList<N extends StoredListName>(
+  conn: Connection,
+  accountId: string,
+  name: N,
+  params: ListParams<N>,
+  items: readonly PagedItem<N>[],
+  readAt: string,
+  complete: boolean,
+): ListChange {
+  const spec: ListSpec<N> = LIST_SPECS[name]
+  const { identity, key: paramsKey } = listIdentity(name, params)
+  // The stored text of every item is made before the transaction, so the write lock is held
+  // only for the writing.
+  const rows = new Map<string, NewRow<N>>()
+  let duplicates = 0
+  for (const item of items) {
+    const key = spec.key(item)
+    if (rows.has(key)) duplicates++
+    else rows.set(key, { item, pos: rows.size, json: storedJson(item) })
+  }
+  return conn.write(() => {
+    const list = conn.get(
+      idRow,
+      `INSERT INTO lists (account_id, list, params_key, read_at, complete) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (account_id, list, params_key) DO UPDATE SET read_at = excluded.read_at, complete = excluded.complete
+       RETURNING id`,
+      [accountId, name, paramsKey, readAt, complete ? 1 : 0],
+    )
+    if (!list) throw new Error('store.listNotWritten')
+    const old = new Map(conn.all(oldRowSchema, 'SELECT id, item_key, pos, json FROM list_items WHERE list_id = ?', [list.id]).map((r) => [r.item_key, r]))
+    const index = new SearchWriter(conn)
+    // Every removal first, then every addition: the search index is then written in one go
+    // at the end (SearchWriter).
+    let removed = 0
+    for (const [key, row] of old) {
+      if (rows.has(key)) continue
+      if (spec.entries) index.remove({ item: row.id })
+      if (spec.zone) deleteZone(conn, index, accountId, spec.zone.kind, key)
+      conn.run('DELETE FROM list_items WHERE id = ?', [row.id])
+      removed++
+    }
+    for (const [key, row] of rows) {
+      const before = old.get(key)
+      if (!before || before.json === row.json) continue
+      if (spec.entries) index.remove({ item: before.id })
+      if (spec.zone) removeZoneEntries(conn, index, accountId, spec.zone.kind, spec.zone.of(row.item).domain)
+    }
+    let added = 0
+    let changed = 0
+    for (const [key, row] of rows) {
+      const before = old.get(key)
+      if (!before) {
+        const id = conn.insert('INSERT INTO list_items (list_id, item_key, pos, json) VALUES (?, ?, ?, ?)', [list.id, key, row.pos, row.json])
+        if (spec.entries) index.add(accountId, { item: id }, spec.entries(row.item, identity))
+        added++
+      } else if (before.json !== row.json) {
+        conn.run('UPDATE list_items SET json = ?, pos = ? WHERE id = ?', [row.json, row.pos, before.id])
+        if (spec.entries) index.add(accountId, { item: before.id }, spec.entries(row.item, identity))
+        changed++
+      } else if (before.pos !== row.pos) {
+        conn.run('UPDATE list_items SET pos = ? WHERE id = ?', [row.pos, before.id])
+      }
+      if (spec.zone) {
+        const z = spec.zone.of(row.item)
+        writeZone(conn, index, accountId, spec.zone.kind, z.domain, z.zone, readAt, { unchanged: before?.json === row.json })
+      }
+    }
+    index.flush()
+    return { added, changed, removed, duplicates }
+  })
+}
+
+export function getList<N extends StoredListName>(
+  conn: Connection,
+  accountId: string,
+  name: N,
+  params: ListParams<N>,
+  report: (p: StoreProblem) => void,
+): StoredList<N> | undefined {
+  const spec: ListSpec<N> = LIST_SPECS[name]
+  const { key: paramsKey } = listIdentity(name, params)
+  const skip = (key: string, table = 'list_items') => report({ code: 'store.rowSkipped', params: { table, accountId, list: name, key } })
+  let skipped = 0
+  // One read transaction: the list's time and its rows come from the same committed state.
+  const found = conn.read(() => {
+    const meta = conn.get(metaSchema, 'SELECT id, read_at, complete FROM lists WHERE account_id = ? AND list = ? AND params_key = ?', [accountId, name, paramsKey], () =>
+      skip(paramsKey, 'lists'),
+    )
+    if (!meta) return undefined
+    const rows = conn.all(itemRowSchema, 'SELECT item_key, pos, json FROM list_items WHERE list_id = ?', [meta.id], () => {
+      skipped++
+      skip('')
+    })
+    return { meta, rows }
+  })
+  if (!found) return undefined
+  found.rows.sort((a, b) => a.pos - b.pos)
+  const items: PagedItem<N>[] = []
+  for (const row of found.rows) {
+    const item = spec.item.safeParse(parseJson(row.json))
+    if (item.success) items.push(item.data)
+    else {
+      skipped++
+      skip(row.item_key)
+    }
+  }
+  return { items, readAt: found.meta.read_at, complete: found.meta.complete === 1, skipped }
+}
+
+/** The accounts that have this list (exports go through every account). */
+export function accountsWithList(conn: Connection, name: StoredListName): string[] {
+  return conn.all(z.object({ account_id: z.string() }), 'SELECT DISTINCT account_id FROM lists WHERE list = ? ORDER BY account_id', [name]).map((r) => r.account_id)
+}

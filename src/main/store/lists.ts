@@ -1,0 +1,146 @@
+/**
+ * What the store knows of each list it keeps: the schema its items are read back with (the
+ * endpoint table's own item schema), what identifies an item, which parameters tell one list
+ * of that name from another, and what the list gives the search index and the zones.
+ *
+ * Written out per list rather than derived in a loop: each entry is then type-checked against
+ * that list's item type, which is what lets getList return `PagedItem<N>` without a cast.
+ */
+import { z } from 'zod'
+import { endpoints, parseEndpointParams, type PagedItem } from '../../shared/endpoints/table'
+import { PAGED_ENDPOINT_NAMES } from '../../shared/endpoints/names'
+import { AppError } from '../app-error'
+import { nameEntry, type SearchEntry } from './search-index'
+import type { ListParams, StoredListName, ZoneInput, ZoneKind } from './types'
+
+/** The parameters that name a list, once validated. */
+export interface ListIdentity {
+  kind?: string | undefined
+  domain?: string | undefined
+}
+
+export interface ListSpec<N extends StoredListName> {
+  item: z.ZodType<PagedItem<N>>
+  key: (item: PagedItem<N>) => string
+  params: readonly (keyof ListIdentity)[]
+  /** What the command palette finds this item by. */
+  entries?: (item: PagedItem<N>, identity: ListIdentity) => SearchEntry[]
+  /** A list whose items are zones: they are kept as zones too (search, exportZones). */
+  zone?: {
+    kind: ZoneKind
+    of: (item: PagedItem<N>) => { domain: string; zone: ZoneInput }
+    /** The item with a zone read on its own (putZone), so the list shows it too. */
+    with: (item: PagedItem<N>, zone: ZoneInput) => PagedItem<N>
+  }
+}
+
+const byDomain = { key: (i: { domainname: string }) => i.domainname, params: [] } as const
+
+export const LIST_SPECS: { [N in StoredListName]: ListSpec<N> } = {
+  'servers.list': {
+    item: endpoints['servers.list'].result.element,
+    key: (s) => s.webid,
+    params: ['kind'],
+    entries: (s, p) => nameEntry('server', s.webname, s.webid, { scope: p.kind }),
+  },
+  'servers.expiration.list': { item: endpoints['servers.expiration.list'].result.element, key: (s) => s.webid, params: ['kind'] },
+  'servers.autorenew.list': { item: endpoints['servers.autorenew.list'].result.element, key: (s) => s.webid, params: ['kind'] },
+  'svcips.list': {
+    item: endpoints['svcips.list'].result.element,
+    key: (v) => v.vipid,
+    params: [],
+    entries: (v) => nameEntry('svcip', v.vipname, v.vipid, v.domainname ? { detail: v.domainname } : {}),
+  },
+  'domains.list': {
+    item: endpoints['domains.list'].result.element,
+    ...byDomain,
+    entries: (d) => nameEntry('domain', d.domainname, d.domainname),
+  },
+  // One domain may have had several transfer requests: the order id tells them apart.
+  'domains.transfer.list': {
+    item: endpoints['domains.transfer.list'].result.element,
+    key: (t) => `${t.domainname} ${t.transferorderid}`,
+    params: [],
+  },
+  'domains.transfer.listForDomain': {
+    item: endpoints['domains.transfer.listForDomain'].result.element,
+    key: (t) => t.transferorderid,
+    params: ['domain'],
+  },
+  'domains.expiration.list': { item: endpoints['domains.expiration.list'].result.element, ...byDomain },
+  'domains.autorenew.list': { item: endpoints['domains.autorenew.list'].result.element, ...byDomain },
+  'domains.transferlock.list': { item: endpoints['domains.transferlock.list'].result.element, ...byDomain },
+  'domains.whois.list': { item: endpoints['domains.whois.list'].result.element, ...byDomain },
+  'domains.nameserver.list': { item: endpoints['domains.nameserver.list'].result.element, ...byDomain },
+  'domains.dns.list': {
+    item: endpoints['domains.dns.list'].result.element,
+    ...byDomain,
+    zone: {
+      kind: 'dns',
+      of: (d) => ({ domain: d.domainname, zone: { records: d.records, ttl: d.ttl, ns_type: d.ns_type } }),
+      with: (d, z) => ({ ...d, records: z.records, ttl: z.ttl, ns_type: z.ns_type ?? d.ns_type }),
+    },
+  },
+  'domains.dynamicdns.list': { item: endpoints['domains.dynamicdns.list'].result.element, ...byDomain },
+  'domains.dnssec.list': { item: endpoints['domains.dnssec.list'].result.element, ...byDomain },
+  'domains.privatenameserver.list': {
+    item: endpoints['domains.privatenameserver.list'].result.element,
+    key: (n) => n.hostname,
+    params: ['domain'],
+  },
+  'domains.localtransfer.list': { item: endpoints['domains.localtransfer.list'].result.element, ...byDomain },
+  'freedns.list': {
+    item: endpoints['freedns.list'].result.element,
+    ...byDomain,
+    entries: (f) => nameEntry('freedns', f.domainname, f.domainname),
+    zone: {
+      kind: 'freedns',
+      of: (f) => ({ domain: f.domainname, zone: { records: f.records, ttl: f.ttl } }),
+      with: (f, z) => ({ ...f, records: z.records, ttl: z.ttl }),
+    },
+  },
+  'freedns.localtransfer.list': { item: endpoints['freedns.localtransfer.list'].result.element, ...byDomain },
+}
+
+export const STORED_LIST_NAMES: readonly StoredListName[] = PAGED_ENDPOINT_NAMES.filter((n): n is StoredListName => n in LIST_SPECS)
+export const isStoredListName = (n: string): n is StoredListName => Object.prototype.hasOwnProperty.call(LIST_SPECS, n)
+
+const identitySchema = z.object({ kind: z.string().optional(), domain: z.string().optional() })
+
+/**
+ * The parameters that name the list, validated with the endpoint's own schema (a domain given
+ * by id or name, a server kind), and their text form: the key of the list's rows.
+ */
+export function listIdentity<N extends StoredListName>(name: N, params: ListParams<N>): { identity: ListIdentity; key: string } {
+  const parsed = parseEndpointParams(name, params)
+  if (!parsed.ok) throw AppError.invalid('store.invalidParams', parsed.issues, { list: name })
+  const all = identitySchema.parse(parsed.value)
+  const identity: ListIdentity = {}
+  for (const p of LIST_SPECS[name].params) identity[p] = all[p]
+  return { identity, key: LIST_SPECS[name].params.length === 0 ? '' : JSON.stringify(identity) }
+}
+
+/**
+ * Members that are the user's secrets: the transfer code of the transfer-lock list, the
+ * dynamic DNS password. Never written to the file; an item read back has them empty.
+ */
+const SECRET_MEMBERS: ReadonlySet<string> = new Set(['authcode', 'password'])
+
+/**
+ * An item as it is written: without its secrets, its members in a fixed order, so the same
+ * item always gives the same text and "changed" means the item changed.
+ */
+export function storedJson(value: unknown): string {
+  return JSON.stringify(stored(value))
+}
+
+function stored(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(stored)
+  if (typeof value !== 'object' || value === null) return value
+  const out: Record<string, unknown> = {}
+  for (const k of Object.keys(value).sort()) {
+    if (SECRET_MEMBERS.has(k)) continue
+    out[k] = stored(Reflect.get(value, k))
+  }
+  return out
+}

@@ -1,0 +1,129 @@
+/**
+ * The store's schema, as numbered migrations. The file's `user_version` says how many have
+ * run; opening a file runs the missing ones in order, each in its own transaction with the
+ * version bump, so a crash half-way leaves the file at the previous version, never between.
+ * A new version of the app adds a migration at the end and never edits an old one.
+ */
+import { z } from 'zod'
+import type { Connection } from './database'
+import { SEARCH_KINDS } from './types'
+
+/** Written into the file's header by migration 1: a SQLite file without it is not ours. */
+export const APPLICATION_ID = 0x48415046 // "HAPF": Hosting Admin portfolio
+
+/** The FTS table that indexes one kind of search entry (see search.ts for why one per kind). */
+export const ftsTableOf = (kind: number): string => `search_fts_${kind}`
+
+const migration1 = (): string => {
+  const fts = SEARCH_KINDS.map((_, kind) => {
+    const t = ftsTableOf(kind)
+    // Each index's content is its kind's rows (a view), so FTS5's own integrity check can
+    // compare the two. Rows go in from SearchWriter (search-index.ts), in bulk; they go out
+    // here, whoever deletes them.
+    return `
+      CREATE VIEW ${t}_rows AS SELECT id, text FROM search WHERE kind = ${kind};
+      CREATE VIRTUAL TABLE ${t} USING fts5(text, content='${t}_rows', content_rowid='id', tokenize='trigram');
+      CREATE TRIGGER search_ad_${kind} AFTER DELETE ON search WHEN old.kind = ${kind} BEGIN
+        INSERT INTO ${t}(${t}, rowid, text) VALUES ('delete', old.id, old.text);
+      END;`
+  }).join('\n')
+  return `
+    PRAGMA application_id = ${APPLICATION_ID};
+
+    -- One row per list read: which list, when, and whether every page came.
+    CREATE TABLE lists (
+      id INTEGER PRIMARY KEY,
+      account_id TEXT NOT NULL,
+      list TEXT NOT NULL,
+      params_key TEXT NOT NULL,
+      read_at TEXT NOT NULL,
+      complete INTEGER NOT NULL,
+      UNIQUE (account_id, list, params_key)
+    );
+
+    -- The items of each list, one JSON row per item, keyed by the item's identity. Their order
+    -- (pos) is sorted on reading: 10,000 numbers sort faster than an index on them is kept.
+    CREATE TABLE list_items (
+      id INTEGER PRIMARY KEY,
+      list_id INTEGER NOT NULL,
+      item_key TEXT NOT NULL,
+      pos INTEGER NOT NULL,
+      json TEXT NOT NULL,
+      UNIQUE (list_id, item_key)
+    );
+
+    -- DNS and free DNS zones: the records text as the service answered it.
+    CREATE TABLE zones (
+      id INTEGER PRIMARY KEY,
+      account_id TEXT NOT NULL,
+      kind TEXT NOT NULL CHECK (kind IN ('dns', 'freedns')),
+      domain TEXT NOT NULL,
+      records TEXT NOT NULL,
+      ttl INTEGER,
+      ns_type TEXT,
+      record_count INTEGER NOT NULL,
+      read_at TEXT NOT NULL,
+      UNIQUE (account_id, kind, domain)
+    );
+
+    -- What the command palette searches: one row per name, record host or record value,
+    -- replaced with the list item (item_id) or the zone (zone_id) it came from.
+    CREATE TABLE search (
+      id INTEGER PRIMARY KEY,
+      account_id TEXT NOT NULL,
+      item_id INTEGER,
+      zone_id INTEGER,
+      kind INTEGER NOT NULL,
+      field INTEGER NOT NULL,
+      text TEXT NOT NULL,
+      key TEXT NOT NULL,
+      label TEXT NOT NULL,
+      detail TEXT,
+      scope TEXT
+    );
+    -- Exact and prefix matches, per kind, in order.
+    CREATE INDEX search_text ON search (kind, text);
+    CREATE INDEX search_item ON search (item_id) WHERE item_id IS NOT NULL;
+    CREATE INDEX search_zone ON search (zone_id) WHERE zone_id IS NOT NULL;
+    -- Substring matches: one trigram index per kind, over the search rows' text. They must
+    -- hold exactly the rows' text, so a row is replaced, never updated.
+    CREATE TRIGGER search_no_update BEFORE UPDATE ON search BEGIN
+      SELECT RAISE(ABORT, 'search rows are replaced, never updated');
+    END;
+    ${fts}
+  `
+}
+
+const MIGRATIONS: readonly (() => string)[] = [migration1]
+export const SCHEMA_VERSION = MIGRATIONS.length
+
+const versionRow = z.object({ user_version: z.number().int() })
+const appIdRow = z.object({ application_id: z.number().int() })
+const countRow = z.object({ n: z.number().int() })
+
+export function schemaVersion(conn: Connection): number {
+  return conn.get(versionRow, 'PRAGMA user_version')?.user_version ?? 0
+}
+
+/**
+ * Whether the file is this store's (or empty, so it can become one): a SQLite file that some
+ * other program made is left to it, not migrated into.
+ */
+export function isOurs(conn: Connection): boolean {
+  const appId = conn.get(appIdRow, 'PRAGMA application_id')?.application_id ?? 0
+  if (appId === APPLICATION_ID) return true
+  if (appId !== 0) return false
+  return schemaVersion(conn) === 0 && (conn.get(countRow, 'SELECT count(*) AS n FROM sqlite_schema')?.n ?? 0) === 0
+}
+
+/** Runs the migrations the file has not had yet. */
+export function migrate(conn: Connection): void {
+  for (let v = schemaVersion(conn); v < MIGRATIONS.length; v++) {
+    const up = MIGRATIONS[v]
+    if (!up) break
+    conn.write(() => {
+      conn.exec(up())
+      conn.exec(`PRAGMA user_version = ${v + 1}`)
+    })
+  }
+}

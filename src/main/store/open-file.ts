@@ -1,0 +1,123 @@
+/**
+ * Opening the store's file. A file that is not a usable store (not a database, damaged,
+ * another program's database, a folder in its place) is moved aside as
+ * `<file>.corrupt-<timestamp>`, never overwritten, and a new store is made; the store is a
+ * copy of what the service holds, so nothing is lost that the next read does not bring back.
+ * When no file can be used at all (a permission, a full disk, a newer app's schema), this run
+ * keeps its store in memory and says so: the app works, it only paints from the service.
+ */
+import { existsSync, mkdirSync, renameSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { z } from 'zod'
+import { openConnection, type Connection } from './database'
+import { SCHEMA_VERSION, isOurs, migrate, schemaVersion } from './migrations'
+import type { MovedAsideReason, StoreProblem } from './types'
+
+export const IN_MEMORY = ':memory:'
+
+type Attempt =
+  | { ok: true; conn: Connection }
+  | { ok: false; reason: MovedAsideReason }
+  | { ok: false; reason: 'newer'; version: number }
+  | { ok: false; reason: 'unavailable'; detail: string }
+
+const quickCheckRow = z.object({ quick_check: z.string() })
+
+/** SQLite's word for what went wrong, from a libsql error (a code, or an open failure's numeric one). */
+function sqliteCode(err: unknown): string {
+  if (typeof err !== 'object' || err === null) return 'unknown'
+  const code = Reflect.get(err, 'code')
+  if (typeof code === 'string' && code !== '') return code
+  const message = Reflect.get(err, 'message')
+  // An open that fails reports "ConnectionFailed(... : 14)": 14 is SQLITE_CANTOPEN.
+  if (typeof message === 'string' && /:\s*14\D*$/.test(message)) return 'SQLITE_CANTOPEN'
+  return 'unknown'
+}
+
+/** Only what says the file itself is unusable moves it aside; a busy, locked or full disk does not. */
+function failure(err: unknown): Attempt {
+  const code = sqliteCode(err)
+  if (code === 'SQLITE_NOTADB') return { ok: false, reason: 'notADatabase' }
+  if (code.startsWith('SQLITE_CORRUPT')) return { ok: false, reason: 'damaged' }
+  if (code.startsWith('SQLITE_CANTOPEN')) return { ok: false, reason: 'unreadable' }
+  return { ok: false, reason: 'unavailable', detail: code }
+}
+
+function attempt(file: string, integrityCheck: boolean): Attempt {
+  let conn: Connection
+  try {
+    conn = openConnection(file)
+  } catch (err) {
+    return failure(err)
+  }
+  const fail = (a: Attempt): Attempt => {
+    conn.close()
+    return a
+  }
+  try {
+    if (integrityCheck) {
+      const rows = conn.all(quickCheckRow, 'PRAGMA quick_check')
+      if (rows.length !== 1 || rows[0]?.quick_check !== 'ok') return fail({ ok: false, reason: 'damaged' })
+    }
+    // Read only until here: a file that is not ours, or is a newer version's, is left as it was.
+    if (!isOurs(conn)) return fail({ ok: false, reason: 'foreign' })
+    const version = schemaVersion(conn)
+    if (version > SCHEMA_VERSION) return fail({ ok: false, reason: 'newer', version })
+    // WAL: readers (a second window's connection, an export) never wait for a list being written.
+    conn.exec('PRAGMA journal_mode = WAL')
+    // A WAL grown by a large refresh is cut back after its checkpoint instead of staying that size.
+    conn.exec('PRAGMA journal_size_limit = 8388608')
+    migrate(conn)
+    // A cache of the service: a power cut may lose the last list written, never corrupt the file.
+    conn.exec('PRAGMA synchronous = NORMAL')
+    return { ok: true, conn }
+  } catch (err) {
+    return fail(failure(err))
+  }
+}
+
+function inMemory(): Connection {
+  const conn = openConnection(IN_MEMORY)
+  migrate(conn)
+  return conn
+}
+
+export interface Opened {
+  conn: Connection
+  file: string
+  problem: StoreProblem | undefined
+}
+
+export function openStoreFile(file: string, opts: { now: () => Date; integrityCheck: boolean }): Opened {
+  if (file === IN_MEMORY) return { conn: inMemory(), file, problem: undefined }
+  const unavailable = (reason: string): Opened => ({ conn: inMemory(), file: IN_MEMORY, problem: { code: 'store.unavailable', params: { path: file, reason } } })
+  try {
+    mkdirSync(dirname(file), { recursive: true })
+  } catch (err) {
+    return unavailable(errnoCode(err))
+  }
+  const first = attempt(file, opts.integrityCheck)
+  if (first.ok) return { conn: first.conn, file, problem: undefined }
+  if (first.reason === 'newer') {
+    return { conn: inMemory(), file: IN_MEMORY, problem: { code: 'store.newerSchema', params: { version: first.version, supported: SCHEMA_VERSION } } }
+  }
+  if (first.reason === 'unavailable') return unavailable(first.detail)
+
+  const stamp = opts.now().toISOString().replace(/[:.]/g, '-')
+  const movedTo = `${file}.corrupt-${stamp}`
+  try {
+    renameSync(file, movedTo)
+    // Its journal files go with it: a new file must not pick up the old one's pages.
+    for (const suffix of ['-wal', '-shm']) if (existsSync(file + suffix)) renameSync(file + suffix, movedTo + suffix)
+  } catch (err) {
+    return unavailable(errnoCode(err))
+  }
+  const fresh = attempt(file, false)
+  if (!fresh.ok) return unavailable(fresh.reason === 'unavailable' ? fresh.detail : fresh.reason)
+  return { conn: fresh.conn, file, problem: { code: 'store.movedAside', params: { movedTo, reason: first.reason } } }
+}
+
+const errnoCode = (err: unknown): string => {
+  const code = typeof err === 'object' && err !== null ? Reflect.get(err, 'code') : undefined
+  return typeof code === 'string' ? code : 'unknown'
+}

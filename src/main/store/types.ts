@@ -1,0 +1,165 @@
+/**
+ * The portfolio store's public shapes. Plain data, so the IPC layer can pass them on as they
+ * are; problems are codes with parameters, worded by the renderer.
+ */
+import type { PagedEndpointName } from '../../shared/endpoints/names'
+import type { PagedInput, PagedItem } from '../../shared/endpoints/table'
+import type { ServerKind } from '../../shared/constants'
+
+/**
+ * The lists the store keeps: every paged list but the API log, which is not inventory (it is
+ * read a page at a time, newest first) and whose request bodies carry what was sent, transfer
+ * codes and dynamic DNS passwords included.
+ */
+export type StoredListName = Exclude<PagedEndpointName, 'logs.list'>
+
+/**
+ * Which list of that name: the server kind, or the domain of a per-domain list; the same
+ * parameters the list was read with. `order` is accepted and ignored: the same items in
+ * another order are the same list, kept in the order last read.
+ */
+export type ListParams<N extends StoredListName> = PagedInput<N>
+
+export interface ListChange {
+  added: number
+  changed: number
+  removed: number
+  /** Items whose identity came twice in what was read (pages shifting under a read); the first is kept. */
+  duplicates: number
+}
+
+export interface StoredList<N extends StoredListName> {
+  items: PagedItem<N>[]
+  /** When the list was read (ISO 8601, UTC), as given to putList. */
+  readAt: string
+  /** Whether every page of it was read. */
+  complete: boolean
+  /** Rows that could not be read back (damaged in the file): left out and reported. */
+  skipped: number
+}
+
+export const ZONE_KINDS = ['dns', 'freedns'] as const
+export type ZoneKind = (typeof ZONE_KINDS)[number]
+
+export interface ZoneInput {
+  records: string
+  ttl?: number | undefined
+  ns_type?: string | undefined
+}
+
+export interface StoredZone {
+  records: string
+  ttl?: number | undefined
+  ns_type?: string | undefined
+  readAt: string
+}
+
+export interface ZoneSummary {
+  accountId: string
+  kind: ZoneKind
+  domain: string
+  /** How many lines of `records` are records (not blank lines or comments). */
+  recordCount: number
+  ttl?: number | undefined
+  ns_type?: string | undefined
+  readAt: string
+}
+
+/** In this order in the results: domains before servers, ..., records last. */
+export const SEARCH_KINDS = ['domain', 'server', 'svcip', 'freedns', 'record'] as const
+export type SearchKind = (typeof SEARCH_KINDS)[number]
+
+/** What matched: an item's name, a record's host (as a full name) or a record's value. */
+export const SEARCH_FIELDS = ['name', 'host', 'value'] as const
+export type SearchField = (typeof SEARCH_FIELDS)[number]
+
+export const MATCH_KINDS = ['exact', 'prefix', 'substring'] as const
+export type MatchKind = (typeof MATCH_KINDS)[number]
+
+export interface SearchHit {
+  accountId: string
+  kind: SearchKind
+  /** What opens it: the domain name (domain, free DNS, record), the webid (server) or the vipid (svcip). */
+  key: string
+  /** What to show: the domain name, the server's webname or the svcip's vipname. */
+  label: string
+  /** A record's line as the zone has it; a svcip's linked domain. */
+  detail?: string | undefined
+  /** The server kind of a server. */
+  serverKind?: ServerKind | undefined
+  /** The zone of a record. */
+  zone?: ZoneKind | undefined
+  field: SearchField
+  match: MatchKind
+}
+
+/** One BIND zone file of exportZones(). */
+export interface ZoneFile {
+  /** `<account>/<domain>.zone`; free DNS zones as `<account>/freedns/<domain>.zone`. */
+  path: string
+  text: string
+  accountId: string
+  kind: ZoneKind
+  domain: string
+  /** Lines that BIND could not be given (src/shared/dns/bind.ts codes). */
+  notExported: number
+}
+
+export type StoreProblem =
+  /** The file was not a usable store (not a database, damaged, another program's): kept aside, a new one made. */
+  | { code: 'store.movedAside'; params: { movedTo: string; reason: MovedAsideReason } }
+  /** The file was written by a newer version of the app: left alone, this run keeps its store in memory. */
+  | { code: 'store.newerSchema'; params: { version: number; supported: number } }
+  /** No store could be made in the data folder (a permission, a full disk): this run keeps it in memory. */
+  | { code: 'store.unavailable'; params: { path: string; reason: string } }
+  /** A row that could not be read back, left out. */
+  | { code: 'store.rowSkipped'; params: { table: string; accountId: string; list: string; key: string } }
+
+export type MovedAsideReason = 'notADatabase' | 'damaged' | 'foreign' | 'unreadable'
+
+export interface OpenOptions {
+  /** The clock of the moved-aside file's name (tests). */
+  now?: () => Date
+  /** Told about every problem: the one of opening (also in `problem`) and each row skipped. */
+  onProblem?: (problem: StoreProblem) => void
+  /**
+   * Check the file with SQLite's quick_check before use (default true). It reads every page:
+   * tens of milliseconds for a large portfolio, once per start.
+   */
+  integrityCheck?: boolean
+}
+
+export interface PortfolioStore {
+  /** The database file (':memory:' when the data folder could not be used). */
+  readonly file: string
+  /** What went wrong when it was opened, if anything. */
+  readonly problem: StoreProblem | undefined
+
+  /** Replaces a list's rows in one transaction. */
+  putList<N extends StoredListName>(
+    accountId: string,
+    name: N,
+    params: ListParams<N>,
+    items: readonly PagedItem<N>[],
+    readAt: string,
+    opts?: { complete?: boolean },
+  ): ListChange
+  getList<N extends StoredListName>(accountId: string, name: N, params: ListParams<N>): StoredList<N> | undefined
+
+  putZone(accountId: string, kind: ZoneKind, domain: string, zone: ZoneInput, readAt: string): void
+  getZone(accountId: string, kind: ZoneKind, domain: string): StoredZone | undefined
+  listZones(accountId?: string): ZoneSummary[]
+
+  /** Every row of the account: lists, zones and search entries. */
+  removeAccount(accountId: string): void
+
+  /** Across accounts: exact, then prefix, then substring matches (3 characters or more); domains first, records last. */
+  search(query: string, limit?: number): SearchHit[]
+
+  /** Every stored domain of every account with its settings, as CSV (header first, CRLF lines). */
+  exportCsv(opts?: { accountNames?: Readonly<Record<string, string>> }): string
+  /** Every stored zone as a BIND zone file. */
+  exportZones(): ZoneFile[]
+
+  close(): void
+}

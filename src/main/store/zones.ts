@@ -1,0 +1,151 @@
+/**
+ * DNS and free DNS zones: the `records` text of each domain, as last read, whether it came from
+ * a zone read on its own (putZone) or from the account-wide DNS lists (putList of
+ * domains.dns.list or freedns.list, whose items are zones). Each zone's records are in the
+ * search index; a zone read on its own also updates its row in the list, so the list and the
+ * zone never tell two stories.
+ */
+import { z } from 'zod'
+import { parse, records } from '../../shared/dns/records'
+import type { Connection } from './database'
+import { LIST_SPECS, storedJson } from './lists'
+import { parseJson } from './json'
+import { SearchWriter, recordEntries } from './search-index'
+import { ZONE_KINDS, type StoreProblem, type StoredZone, type ZoneInput, type ZoneKind, type ZoneSummary } from './types'
+
+type Report = (p: StoreProblem) => void
+const skipped = (report: Report, accountId: string, kind: string, key: string) => () =>
+  report({ code: 'store.rowSkipped', params: { table: 'zones', accountId, list: kind, key } })
+
+/** The list whose items are the zones of this kind. */
+const LIST_OF_ZONE = { dns: 'domains.dns.list', freedns: 'freedns.list' } as const satisfies Record<ZoneKind, string>
+
+const zoneRowSchema = z.object({
+  records: z.string(),
+  ttl: z.number().int().nullable(),
+  ns_type: z.string().nullable(),
+  read_at: z.string(),
+})
+const summaryRowSchema = z.object({
+  account_id: z.string(),
+  kind: z.enum(ZONE_KINDS),
+  domain: z.string(),
+  ttl: z.number().int().nullable(),
+  ns_type: z.string().nullable(),
+  record_count: z.number().int(),
+  read_at: z.string(),
+})
+const listRowSchema = z.object({ id: z.number().int(), json: z.string() })
+const idRow = z.object({ id: z.number().int() })
+
+/** Removes a zone's search entries, before the zone is written again. */
+export function removeZoneEntries(conn: Connection, index: SearchWriter, accountId: string, kind: ZoneKind, domain: string): void {
+  const row = conn.get(idRow, 'SELECT id FROM zones WHERE account_id = ? AND kind = ? AND domain = ?', [accountId, kind, domain])
+  if (row) index.remove({ zone: row.id })
+}
+
+/**
+ * Writes a zone and adds its search entries; the caller has removed the old ones (so a list of
+ * zones removes them all before it adds any: see SearchWriter). `unchanged` (the list's item
+ * was the same) only renews the time it was read.
+ */
+export function writeZone(
+  conn: Connection,
+  index: SearchWriter,
+  accountId: string,
+  kind: ZoneKind,
+  domain: string,
+  zone: ZoneInput,
+  readAt: string,
+  opts: { unchanged?: boolean } = {},
+): void {
+  const where = [accountId, kind, domain]
+  if (opts.unchanged && conn.run('UPDATE zones SET read_at = ? WHERE account_id = ? AND kind = ? AND domain = ?', [readAt, ...where]) > 0) return
+  const row = conn.get(
+    idRow,
+    `INSERT INTO zones (account_id, kind, domain, records, ttl, ns_type, record_count, read_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (account_id, kind, domain) DO UPDATE SET records = excluded.records, ttl = excluded.ttl, ns_type = excluded.ns_type,
+       record_count = excluded.record_count, read_at = excluded.read_at
+     RETURNING id`,
+    [...where, zone.records, zone.ttl ?? null, zone.ns_type ?? null, records(parse(zone.records)).length, readAt],
+  )
+  if (row) index.add(accountId, { zone: row.id }, recordEntries(kind, domain, zone.records))
+}
+
+export function deleteZone(conn: Connection, index: SearchWriter, accountId: string, kind: ZoneKind, domain: string): void {
+  const row = conn.get(idRow, 'SELECT id FROM zones WHERE account_id = ? AND kind = ? AND domain = ?', [accountId, kind, domain])
+  if (!row) return
+  index.remove({ zone: row.id })
+  conn.run('DELETE FROM zones WHERE id = ?', [row.id])
+}
+
+export function putZone(conn: Connection, accountId: string, kind: ZoneKind, domain: string, zone: ZoneInput, readAt: string): void {
+  conn.write(() => {
+    const index = new SearchWriter(conn)
+    removeZoneEntries(conn, index, accountId, kind, domain)
+    writeZone(conn, index, accountId, kind, domain, zone, readAt)
+    index.flush()
+    if (kind === 'dns') patchListRow(conn, accountId, LIST_OF_ZONE.dns, domain, zone)
+    else patchListRow(conn, accountId, LIST_OF_ZONE.freedns, domain, zone)
+  })
+}
+
+/** The zone's item in the account-wide list, if the list holds it, with the zone just read. */
+function patchListRow<N extends (typeof LIST_OF_ZONE)[ZoneKind]>(conn: Connection, accountId: string, name: N, domain: string, zone: ZoneInput): void {
+  const spec = LIST_SPECS[name]
+  const row = conn.get(
+    listRowSchema,
+    "SELECT i.id, i.json FROM lists l JOIN list_items i ON i.list_id = l.id WHERE l.account_id = ? AND l.list = ? AND l.params_key = '' AND i.item_key = ?",
+    [accountId, name, domain],
+  )
+  if (!row || !spec.zone) return
+  const item = spec.item.safeParse(parseJson(row.json))
+  // A row that cannot be read is left for the next read of the list to replace.
+  if (!item.success) return
+  conn.run('UPDATE list_items SET json = ? WHERE id = ?', [storedJson(spec.zone.with(item.data, zone)), row.id])
+}
+
+export function getZone(conn: Connection, accountId: string, kind: ZoneKind, domain: string, report: Report): StoredZone | undefined {
+  const row = conn.get(
+    zoneRowSchema,
+    'SELECT records, ttl, ns_type, read_at FROM zones WHERE account_id = ? AND kind = ? AND domain = ?',
+    [accountId, kind, domain],
+    skipped(report, accountId, kind, domain),
+  )
+  if (!row) return undefined
+  return { records: row.records, ttl: row.ttl ?? undefined, ns_type: row.ns_type ?? undefined, readAt: row.read_at }
+}
+
+export function listZones(conn: Connection, report: Report, accountId?: string): ZoneSummary[] {
+  const sql = `SELECT account_id, kind, domain, ttl, ns_type, record_count, read_at FROM zones ${accountId === undefined ? '' : 'WHERE account_id = ?'}
+    ORDER BY account_id, kind, domain`
+  return conn.all(summaryRowSchema, sql, accountId === undefined ? [] : [accountId], skipped(report, accountId ?? '', '', '')).map((r) => ({
+    accountId: r.account_id,
+    kind: r.kind,
+    domain: r.domain,
+    recordCount: r.record_count,
+    ttl: r.ttl ?? undefined,
+    ns_type: r.ns_type ?? undefined,
+    readAt: r.read_at,
+  }))
+}
+
+/** Every zone with its records, for exportZones. */
+export function allZones(conn: Connection, report: Report): (ZoneSummary & { records: string })[] {
+  const rows = conn.all(
+    summaryRowSchema.extend({ records: z.string() }),
+    'SELECT account_id, kind, domain, ttl, ns_type, record_count, read_at, records FROM zones ORDER BY account_id, kind, domain',
+    [],
+    skipped(report, '', '', ''),
+  )
+  return rows.map((r) => ({
+    accountId: r.account_id,
+    kind: r.kind,
+    domain: r.domain,
+    recordCount: r.record_count,
+    ttl: r.ttl ?? undefined,
+    ns_type: r.ns_type ?? undefined,
+    readAt: r.read_at,
+    records: r.records,
+  }))
+}

@@ -1,0 +1,146 @@
+/**
+ * The portfolio store's parts on their own: what an item looks like when written, what a zone
+ * gives the search index, the CSV cell, the list specs against the endpoint table, and the
+ * search index staying exactly in step with its rows whatever order lists change in.
+ */
+import fc from 'fast-check'
+import { z } from 'zod'
+import { describe, expect, it } from 'vitest'
+import { openConnection, type Connection } from '../../src/main/store/database'
+import { csvCell } from '../../src/main/store/export'
+import { getList, putList } from '../../src/main/store/inventory'
+import { LIST_SPECS, STORED_LIST_NAMES, listIdentity, storedJson } from '../../src/main/store/lists'
+import { ftsTableOf, migrate } from '../../src/main/store/migrations'
+import { search } from '../../src/main/store/search'
+import { SearchWriter, recordEntries } from '../../src/main/store/search-index'
+import { SEARCH_KINDS } from '../../src/main/store/types'
+import { putZone } from '../../src/main/store/zones'
+import { PAGED_ENDPOINT_NAMES, endpoints } from '../../src/shared/endpoints/table'
+
+describe('what is written', () => {
+  it('leaves out transfer codes and passwords at any depth, and writes members in one order', () => {
+    const a = storedJson({ domainname: 'a.example', authcode: 'SECRET1', nested: [{ password: 'pw', keep: 1 }], transfer_lock: 1 })
+    const b = storedJson({ transfer_lock: 1, nested: [{ keep: 1, password: 'other' }], authcode: 'SECRET2', domainname: 'a.example' })
+    expect(a).toBe(b)
+    expect(a).toBe('{"domainname":"a.example","nested":[{"keep":1}],"transfer_lock":1}')
+  })
+})
+
+describe('the lists the store keeps', () => {
+  it('are every paged list but the API log, each read back with its endpoint’s own item schema', () => {
+    expect([...STORED_LIST_NAMES].sort()).toEqual(PAGED_ENDPOINT_NAMES.filter((n) => n !== 'logs.list').sort())
+    for (const name of STORED_LIST_NAMES) expect(LIST_SPECS[name].item).toBe(endpoints[name].result.element)
+  })
+
+  it('tell lists apart by server kind or domain, never by order or paging', () => {
+    expect(listIdentity('domains.list', { order: 'x' }).key).toBe('')
+    expect(listIdentity('servers.list', { kind: 'b' }).key).toBe('{"kind":"b"}')
+    expect(listIdentity('domains.privatenameserver.list', { domain: 12 }).key).toBe('{"domain":"12"}')
+    expect(listIdentity('domains.transfer.listForDomain', { domain: 'a.example', order: 'y' }).key).toBe('{"domain":"a.example"}')
+  })
+})
+
+describe('a zone in the search index', () => {
+  it('gives each record’s value, and its host as a full name unless it is the domain itself', () => {
+    const text = ['a @ 192.0.2.1', 'a www 192.0.2.2', 'mx mail.a.example. 10', 'cname docs www.a.example.', 'a abs.a.example. 192.0.2.3', '# comment', 'weird', ''].join('\n')
+    expect(recordEntries('dns', 'a.example', text).map((e) => [e.field, e.text, e.detail])).toEqual([
+      ['value', '192.0.2.1', 'a @ 192.0.2.1'],
+      ['host', 'www.a.example', 'a www 192.0.2.2'],
+      ['value', '192.0.2.2', 'a www 192.0.2.2'],
+      ['value', 'mail.a.example. 10', 'mx mail.a.example. 10'],
+      ['host', 'docs.a.example', 'cname docs www.a.example.'],
+      ['value', 'www.a.example.', 'cname docs www.a.example.'],
+      ['host', 'abs.a.example', 'a abs.a.example. 192.0.2.3'],
+      ['value', '192.0.2.3', 'a abs.a.example. 192.0.2.3'],
+    ])
+    expect(recordEntries('freedns', 'a.example', 'a www 192.0.2.2').every((e) => e.kind === 'record' && e.scope === 'freedns' && e.key === 'a.example')).toBe(true)
+  })
+})
+
+describe('CSV cells', () => {
+  it('quote what needs it and never start with a formula', () => {
+    expect(csvCell('plain')).toBe('plain')
+    expect(csvCell(12)).toBe('12')
+    expect(csvCell(undefined)).toBe('')
+    expect(csvCell('a,b')).toBe('"a,b"')
+    expect(csvCell('say "hi"')).toBe('"say ""hi"""')
+    expect(csvCell('=HYPERLINK("x")')).toBe('"\'=HYPERLINK(""x"")"')
+    expect(csvCell('-1')).toBe("'-1")
+    expect(csvCell('@SUM')).toBe("'@SUM")
+  })
+})
+
+describe('the search index', () => {
+  function memory(): Connection {
+    const conn = openConnection(':memory:')
+    migrate(conn)
+    return conn
+  }
+  /** FTS5's own check that each trigram index holds exactly its rows' text. */
+  function indexesMatch(conn: Connection): void {
+    for (let k = 0; k < SEARCH_KINDS.length; k++) {
+      const t = ftsTableOf(k)
+      conn.run(`INSERT INTO ${t} (${t}, rank) VALUES ('integrity-check', 1)`)
+    }
+  }
+  const names = ['alpha.example', 'beta.example', 'gamma.example', 'delta.example', 'alphabet.example']
+  const item = (name: string, v: number) => ({ domainid: 1, domainname: name, registrar: `r${v}`, expirationdate: '', autorenew: 0, autorenew_all: 0, autorenew_domain: 0 })
+  const dns = (name: string, v: number) => ({ domainid: 1, domainname: name, ns_type: 'svc1', records: `a www 192.0.2.${v}\na host${v} 198.51.100.${v}`, ttl: 3600 })
+  const at = (i: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString()
+
+  it('writes additions and removals in the order they were asked for, whatever it is', () => {
+    const conn = memory()
+    const entries = recordEntries('dns', 'a.example', 'a www 192.0.2.1\na mail 192.0.2.2')
+    conn.write(() => {
+      const w = new SearchWriter(conn)
+      w.add('a', { zone: 1 }, entries)
+      w.remove({ zone: 1 })
+      w.add('a', { zone: 2 }, entries)
+      w.remove({ zone: 3 })
+      w.add('a', { zone: 3 }, entries)
+      w.flush()
+    })
+    indexesMatch(conn)
+    const n = z.object({ n: z.number() })
+    expect(conn.get(n, 'SELECT count(*) AS n FROM search')?.n).toBe(8)
+    expect(conn.get(n, `SELECT count(*) AS n FROM ${ftsTableOf(4)} WHERE ${ftsTableOf(4)} MATCH '"ww.a.exa"'`)?.n).toBe(2)
+    conn.close()
+  })
+
+  it('stays in step with its rows through any sequence of list and zone changes', () => {
+    const op = fc.oneof(
+      fc.record({ t: fc.constant('domains' as const), account: fc.constantFrom('a', 'b'), pick: fc.subarray(names), v: fc.nat(3) }),
+      fc.record({ t: fc.constant('dns' as const), account: fc.constantFrom('a', 'b'), pick: fc.subarray(names), v: fc.nat(3) }),
+      fc.record({ t: fc.constant('zone' as const), account: fc.constantFrom('a', 'b'), pick: fc.subarray(names, { minLength: 1, maxLength: 1 }), v: fc.nat(3) }),
+      fc.record({ t: fc.constant('remove' as const), account: fc.constantFrom('a', 'b'), pick: fc.constant([]), v: fc.constant(0) }),
+    )
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 12 }), (ops) => {
+        const conn = memory()
+        try {
+          ops.forEach((o, i) => {
+            if (o.t === 'domains') putList(conn, o.account, 'domains.list', {}, o.pick.map((n) => item(n, o.v)), at(i), true)
+            if (o.t === 'dns') putList(conn, o.account, 'domains.dns.list', {}, o.pick.map((n) => dns(n, o.v)), at(i), true)
+            if (o.t === 'zone') putZone(conn, o.account, 'dns', o.pick[0]!, { records: `a mail 203.0.113.${o.v}` }, at(i))
+            if (o.t === 'remove') {
+              conn.write(() => {
+                conn.run('DELETE FROM list_items WHERE list_id IN (SELECT id FROM lists WHERE account_id = ?)', [o.account])
+                for (const table of ['lists', 'zones', 'search']) conn.run(`DELETE FROM ${table} WHERE account_id = ?`, [o.account])
+              })
+            }
+            indexesMatch(conn)
+          })
+          // And what search finds is what the lists hold.
+          for (const account of ['a', 'b']) {
+            const listed = getList(conn, account, 'domains.list', {}, () => {})?.items.map((d) => d.domainname) ?? []
+            const found = search(conn, '.example', 100).filter((h) => h.accountId === account && h.kind === 'domain').map((h) => h.label)
+            expect(found.sort()).toEqual([...listed].sort())
+          }
+        } finally {
+          conn.close()
+        }
+      }),
+      { numRuns: 60 },
+    )
+  })
+})
