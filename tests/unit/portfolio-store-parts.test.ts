@@ -13,7 +13,7 @@ import { LIST_SPECS, STORED_LIST_NAMES, listIdentity, storedJson } from '../../s
 import { ftsTableOf, migrate } from '../../src/main/store/migrations'
 import { search } from '../../src/main/store/search'
 import { SearchWriter, recordEntries } from '../../src/main/store/search-index'
-import { SEARCH_KINDS } from '../../src/main/store/types'
+import { SEARCH_KINDS } from '../../src/shared/portfolio'
 import { putZone } from '../../src/main/store/zones'
 import { PAGED_ENDPOINT_NAMES, endpoints } from '../../src/shared/endpoints/table'
 
