@@ -18,6 +18,8 @@ import { createAppLog, type AppLog } from './log/app-log'
 import { createAppControl } from './app-control'
 import { headlessDesktop, type Desktop } from './desktop'
 import { AppError } from './app-error'
+import { openPortfolioStore, portfolioFileOf } from './store'
+import type { PortfolioStore } from '../shared/portfolio'
 import { DEMO_ACCOUNT_ID } from '../shared/accounts'
 import { isJobRunning, jobCounts, type JobView } from '../shared/jobs'
 import type { ErrorData } from '../shared/errors'
@@ -38,6 +40,8 @@ export interface AppServicesOptions {
   log?: AppLog
   /** Folder, clipboard and versions of the desktop; by default a headless one. */
   desktop?: Desktop
+  /** The portfolio store; by default `portfolio.db` in the user-data folder. */
+  store?: PortfolioStore
 }
 
 export interface AppServices {
@@ -46,6 +50,7 @@ export interface AppServices {
   profiles: ProfileStore
   jobs: JobRunner
   log: AppLog
+  store: PortfolioStore
   close(): Promise<void>
 }
 
@@ -66,6 +71,12 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
   const profiles = new ProfileStore(join(opts.userDataDir, 'accounts.json'))
   await profiles.load().catch(startupProblem('startup.accountsFile', profiles.file))
   if (profiles.problem) log.warn('accounts.fileMovedAside', { movedTo: profiles.problem.params.movedTo })
+  // A store that cannot be opened is kept aside and reported (in the log): the app starts with an empty one.
+  const store =
+    opts.store ??
+    openPortfolioStore(portfolioFileOf(opts.userDataDir), {
+      onProblem: (p) => log.warn(p.code, p.params),
+    })
   let keychain: Promise<SecretStore> | undefined
   const defaultKeychain = () => {
     // Retried on each use after a failure: the user may unlock or start the keyring meanwhile.
@@ -84,6 +95,7 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     ...(opts.userAgent ? { userAgent: opts.userAgent } : {}),
     onKey: (key) => log.redactor.add(key),
     demoInUse: () => jobs.running().some((j) => j.accountId === DEMO_ACCOUNT_ID),
+    onRemoved: (id) => store.removeAccount(id),
   })
   const calls = new RunningCalls()
   const jobEvents = new JobEvents()
@@ -103,7 +115,17 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
   await jobs.init().catch(startupProblem('startup.journalFile', journalFile))
   const app = createAppControl({ log, desktop, accountCount: () => profiles.current.accounts.length })
   const router = createIpcRouter({
-    handlers: createChannelHandlers({ accounts, calls, jobs, jobEvents, quitConfirmed: () => opts.onQuitConfirmed?.(), app }),
+    handlers: createChannelHandlers({
+      accounts,
+      calls,
+      jobs,
+      jobEvents,
+      quitConfirmed: () => opts.onQuitConfirmed?.(),
+      app,
+      store,
+      accountNames: () => Object.fromEntries(profiles.current.accounts.map((a) => [a.id, a.name])),
+      onStoreError: (err) => log.warn('store.writeFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof AppError ? err.data.code : undefined }),
+    }),
     calls,
     allowedOrigins: opts.allowedOrigins,
     log,
@@ -115,10 +137,12 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     profiles,
     jobs,
     log,
+    store,
     async close() {
       jobEvents.close()
       await jobs.close()
       await accounts.close()
+      store.close()
     },
   }
 }

@@ -2,7 +2,7 @@
  * The portfolio store's public shapes. Plain data, so the IPC layer can pass them on as they
  * are; problems are codes with parameters, worded by the renderer.
  */
-import type { PagedEndpointName } from './endpoints/names'
+import { PAGED_ENDPOINT_NAMES as PAGED_NAMES, type PagedEndpointName } from './endpoints/names'
 import type { PagedInput, PagedItem } from './endpoints/table'
 import type { ServerKind } from './constants'
 
@@ -145,6 +145,9 @@ export interface PortfolioStore {
     opts?: { complete?: boolean },
   ): ListChange
   getList<N extends StoredListName>(accountId: string, name: N, params: ListParams<N>): StoredList<N> | undefined
+  /** The same, for what crosses the IPC boundary: parameters and items checked here. */
+  keepList(accountId: string, name: StoredListName, params: Readonly<Record<string, unknown>>, items: readonly unknown[], readAt: string): ListChange
+  readList(accountId: string, name: StoredListName, params: Readonly<Record<string, unknown>>): StoredList<StoredListName> | undefined
 
   putZone(accountId: string, kind: ZoneKind, domain: string, zone: ZoneInput, readAt: string): void
   getZone(accountId: string, kind: ZoneKind, domain: string): StoredZone | undefined
@@ -163,3 +166,6 @@ export interface PortfolioStore {
 
   close(): void
 }
+
+/** The names the store keeps, for checking a name that crosses a boundary. */
+export const isStoredList = (v: unknown): v is StoredListName => typeof v === 'string' && v !== 'logs.list' && (PAGED_NAMES as readonly string[]).includes(v)

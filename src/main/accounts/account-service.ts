@@ -45,6 +45,8 @@ export interface AccountServiceOptions {
   onKey?: (key: string) => void
   /** Whether a write of the demo account is running (the demo's sandbox then keeps running). */
   demoInUse?: () => boolean
+  /** An account was removed: what is kept of it elsewhere (the portfolio store) goes too. */
+  onRemoved?: (id: string) => void
 }
 
 export class AccountService {
@@ -171,6 +173,7 @@ export class AccountService {
     })
     this.clients.delete(id)
     await this.forgetKey(id)
+    this.opts.onRemoved?.(id)
   }
 
   async replaceKey(id: string, apiKey: string, storage: 'keychain' | 'session'): Promise<void> {

@@ -12,6 +12,8 @@ import { apiCallExtras, listAllExtras, localPayloads } from '../../shared/ipc/pa
 import type { AccountService } from '../accounts/account-service'
 import type { JobRunner } from '../jobs/runner'
 import type { AppControl } from '../app-control'
+import type { PortfolioStore, StoredListName } from '../../shared/portfolio'
+import { isStoredList } from '../../shared/portfolio'
 import type { JobEvents } from './job-events'
 import { defineChannel, isRecord, type ChannelHandler } from './channel'
 import type { RunningCalls } from './running-calls'
@@ -26,6 +28,12 @@ export interface HandlerDeps {
   /** The user confirmed quitting although writes were running (the shell quits). */
   quitConfirmed: () => void
   app: AppControl
+  /** Where every list read in full and every zone read is kept, for the next start and for search. */
+  store?: PortfolioStore
+  /** Names of the accounts, for the export. */
+  accountNames?: () => Record<string, string>
+  /** A store write that failed: never the read's failure, only noted. */
+  onStoreError?: (err: unknown) => void
 }
 
 const notAnObject: Parsed<never> = { ok: false, issues: [{ path: '', code: 'field.wrongType', params: { expected: 'object' } }] }
@@ -88,12 +96,38 @@ export function createAppHandlers(app: AppControl, quitConfirmed: () => void): P
   }
 }
 
-export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitConfirmed, app }: HandlerDeps): ChannelHandlers {
+export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitConfirmed, app, store, accountNames, onStoreError }: HandlerDeps): ChannelHandlers {
+  /** Keeps what was read; a store that fails never fails the read. */
+  const keep = (write: () => void) => {
+    if (!store) return
+    try {
+      write()
+    } catch (err) {
+      onStoreError?.(err)
+    }
+  }
+  const now = () => new Date().toISOString()
   const apiCall = <N extends ReadEndpointName>(name: N): ChannelHandler<ApiParsed<N>, EndpointResult<N>> =>
     defineChannel(
       (raw) => parseApiPayload(name, raw),
       (p) => calls.run(p.jobId, async (signal) => (await accounts.client(p.accountId)).callParsed(name, p.params, { signal })),
     )
+  /** A zone read is kept for search and the next start. */
+  const zoneCall = <N extends 'domains.dns.get' | 'freedns.get'>(name: N, kind: 'dns' | 'freedns'): ChannelHandler<ApiParsed<N>, EndpointResult<N>> =>
+    defineChannel(
+      (raw) => parseApiPayload(name, raw),
+      (p) =>
+        calls.run(p.jobId, async (signal) => {
+          const zone = await (await accounts.client(p.accountId)).callParsed(name, p.params, { signal })
+          keep(() => store?.putZone(p.accountId, kind, zone.domainname, { records: zone.records, ttl: zone.ttl, ns_type: 'ns_type' in zone ? zone.ns_type : undefined }, now()))
+          return zone
+        }),
+    )
+  const storedList = (name: StoredListName, accountId: string, params: Readonly<Record<string, unknown>>) => {
+    // Paging is not part of which list it is.
+    const { limit: _l, page: _p, ...own } = params
+    return store?.readList(accountId, name, own) ?? null
+  }
 
   const listAll = <N extends PagedEndpointName>(name: N): ChannelHandler<ListAllParsed<N>, PagedItem<N>[]> =>
     defineChannel(
@@ -103,6 +137,10 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
           (await accounts.client(p.accountId)).listAllParsed(name, p.params, {
             signal,
             onProgress: (pr) => sender.sendProgress({ jobId: p.jobId, loadedItems: pr.loadedItems, expectedItems: pr.expectedItems }),
+          }).then((items) => {
+            // Every list read in full is kept: the next start paints from it.
+            if (isStoredList(name)) keep(() => store?.keepList(p.accountId, name, p.params, items, now()))
+            return items
           }),
         ),
     )
@@ -189,6 +227,9 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
     ),
     'jobs.checkLog': defineChannel((raw) => parseWith(local['jobs.checkLog'], raw), (p) => jobs.checkLog(p.jobId, p.index)),
     ...createAppHandlers(app, quitConfirmed),
+    'store.list': defineChannel((raw) => parseWith(local['store.list'], raw), async (p) => storedList(p.name, p.accountId, p.params)),
+    'store.search': defineChannel((raw) => parseWith(local['store.search'], raw), async (p) => store?.search(p.query) ?? []),
+    'store.exportCsv': defineChannel((raw) => parseWith(local['store.exportCsv'], raw), async () => store?.exportCsv({ accountNames: accountNames?.() ?? {} }) ?? ''),
 
     // servers
     'servers.list': apiCall('servers.list'),
@@ -222,7 +263,7 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
     'domains.nameserver.list': apiCall('domains.nameserver.list'),
     'domains.nameserver.get': apiCall('domains.nameserver.get'),
     'domains.dns.list': apiCall('domains.dns.list'),
-    'domains.dns.get': apiCall('domains.dns.get'),
+    'domains.dns.get': zoneCall('domains.dns.get', 'dns'),
     'domains.dynamicdns.list': apiCall('domains.dynamicdns.list'),
     'domains.dynamicdns.get': apiCall('domains.dynamicdns.get'),
     'domains.dnssec.list': apiCall('domains.dnssec.list'),
@@ -237,7 +278,7 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
 
     // freedns
     'freedns.list': apiCall('freedns.list'),
-    'freedns.get': apiCall('freedns.get'),
+    'freedns.get': zoneCall('freedns.get', 'freedns'),
     'freedns.localtransfer.list': apiCall('freedns.localtransfer.list'),
     'freedns.localtransfer.get': apiCall('freedns.localtransfer.get'),
 

@@ -14,7 +14,7 @@ import { isSafePathSegment } from '../../shared/endpoints/table'
 import { parseWith } from '../../shared/field-issues'
 import { AppError } from '../app-error'
 import { exportCsv, exportZones } from './export'
-import { getList, putList } from './inventory'
+import { getList, keepList, putList, readList } from './inventory'
 import { openStoreFile } from './open-file'
 import { search, DEFAULT_SEARCH_LIMIT } from './search'
 import { getZone, listZones, putZone } from './zones'
@@ -62,6 +62,8 @@ export function openPortfolioStore(file: string, opts: OpenOptions = {}): Portfo
     putList: (account, name, params, items, at, o) =>
       putList(live(), check(accountId, account, 'accountId'), name, params, items, check(readAt, at, 'readAt'), o?.complete ?? true),
     getList: (account, name, params) => getList(live(), check(accountId, account, 'accountId'), name, params, report),
+    keepList: (account, name, params, items, at) => keepList(live(), check(accountId, account, 'accountId'), name, params, items, check(readAt, at, 'readAt')),
+    readList: (account, name, params) => readList(live(), check(accountId, account, 'accountId'), name, params, report),
     putZone: (account, kind, name, zone, at) =>
       putZone(
         live(),

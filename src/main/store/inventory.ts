@@ -136,3 +136,38 @@ export function getList<N extends StoredListName>(
 export function accountsWithList(conn: Connection, name: StoredListName): string[] {
   return conn.all(z.object({ account_id: z.string() }), 'SELECT DISTINCT account_id FROM lists WHERE list = ? ORDER BY account_id', [name]).map((r) => r.account_id)
 }
+
+/**
+ * The IPC side's way in: a list name, parameters and items as they came from a read, checked
+ * here. Items are held to the list's own item schema (one that does not fit is left out);
+ * parameters are checked by listIdentity with the endpoint's schema. The one assertion is the
+ * parameters' type, which TypeScript cannot follow from a name into the table: listIdentity
+ * validates them before anything is written.
+ */
+export function keepList<N extends StoredListName>(
+  conn: Connection,
+  accountId: string,
+  name: N,
+  params: Readonly<Record<string, unknown>>,
+  items: readonly unknown[],
+  readAt: string,
+): ListChange {
+  const spec: ListSpec<N> = LIST_SPECS[name]
+  const valid: PagedItem<N>[] = []
+  for (const item of items) {
+    const parsed = spec.item.safeParse(item)
+    if (parsed.success) valid.push(parsed.data)
+  }
+  return putList(conn, accountId, name, params as ListParams<N>, valid, readAt, true)
+}
+
+/** The IPC side's way out: a list by name with parameters as they came (checked by listIdentity). */
+export function readList<N extends StoredListName>(
+  conn: Connection,
+  accountId: string,
+  name: N,
+  params: Readonly<Record<string, unknown>>,
+  report: (p: StoreProblem) => void,
+): StoredList<N> | undefined {
+  return getList(conn, accountId, name, params as ListParams<N>, report)
+}

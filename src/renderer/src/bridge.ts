@@ -51,6 +51,7 @@ export async function cancelJob(jobId: string): Promise<void> {
 export const local = {
   accounts: () => window.api.accounts,
   app: () => window.api.app,
+  store: () => window.api.store,
 }
 
 /**

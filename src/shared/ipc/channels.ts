@@ -42,6 +42,10 @@ export const LOCAL_CHANNELS = [
   'app.openLogFolder',
   'app.copyText',
   'app.reportError',
+  // The portfolio store: the last-read lists of every account, search across them, export.
+  'store.list',
+  'store.search',
+  'store.exportCsv',
 ] as const
 export type LocalChannel = (typeof LOCAL_CHANNELS)[number]
 export type AppChannel = Extract<LocalChannel, `app.${string}`>

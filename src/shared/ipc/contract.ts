@@ -23,6 +23,7 @@ import type {
 } from '../endpoints/table'
 import type { ChannelName, LocalChannel } from './channels'
 import type { LocalPayloads } from './payloads'
+import type { SearchHit, StoredList, StoredListName } from '../portfolio'
 
 export type { ChannelName, LocalChannel, ListAllChannel } from './channels'
 
@@ -81,6 +82,10 @@ export interface LocalResults {
   'app.openLogFolder': null
   'app.copyText': null
   'app.reportError': null
+  /** A list as last stored (items of the list's own type: see AccountApi.stored), or null when never read. */
+  'store.list': StoredList<StoredListName> | null
+  'store.search': SearchHit[]
+  'store.exportCsv': string
 }
 
 /** An operation's own parameters; `z.object({})` types as an index signature, which becomes {}. */

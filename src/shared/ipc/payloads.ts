@@ -7,6 +7,7 @@ import { z } from 'zod'
 import { profileFieldsSchema } from '../accounts'
 import { WRITE_ENDPOINT_NAMES } from '../endpoints/names'
 import type { LocalChannel } from './channels'
+import { isStoredList, type StoredListName } from '../portfolio'
 
 export const accountIdSchema = z.string().regex(/^[a-z0-9-]{1,64}$/, 'field.accountId')
 export const jobIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'field.jobId')
@@ -51,6 +52,13 @@ export const localPayloads = {
   'app.diagnostics': z.object({}),
   'app.openLogFolder': z.object({}),
   'app.copyText': z.object({ text: z.string().max(2_000_000) }),
+  'store.list': z.object({
+    accountId: accountIdSchema,
+    name: z.custom<StoredListName>(isStoredList, 'field.listName'),
+    params: z.record(z.string(), z.unknown()).default({}),
+  }),
+  'store.search': z.object({ query: z.string().trim().max(200) }),
+  'store.exportCsv': z.object({}),
   'app.reportError': z.object({
     source: z.enum(['error', 'rejection', 'vue']),
     message: z.string().max(2000),

@@ -17,6 +17,13 @@ export interface ListAllOptions extends CallOptions {
 }
 
 /** A write job's items as the renderer asks for them. */
+/** A list as the portfolio store kept it: its items, when they were read, whether it was whole. */
+export interface StoredItems<N extends PagedEndpointName> {
+  items: PagedItem<N>[]
+  readAt: string
+  complete: boolean
+}
+
 export type JobItems<N extends WriteEndpointName> = { params: ApiParams<N>; label?: string | undefined }[]
 export interface JobOptions {
   concurrency?: number | undefined
@@ -35,6 +42,8 @@ export interface AccountApi {
   firstPage<N extends PagedEndpointName>(name: N, params: PagedInput<N>, limit: number, opts?: CallOptions): Promise<Result<PagedItem<N>[]>>
   /** Every item of a paged list, page by page in main, with progress. */
   listAll<N extends PagedEndpointName>(name: N, params: PagedInput<N>, opts?: ListAllOptions): Promise<Result<PagedItem<N>[]>>
+  /** The list as last stored in the portfolio store (null when never read in full). */
+  stored<N extends PagedEndpointName>(name: N, params: PagedInput<N>): Promise<Result<StoredItems<N> | null>>
 }
 
 /** Runs a call that the signal, when aborted, cancels in main by its job id. */
@@ -75,6 +84,10 @@ export function accountApi(accountId: string): AccountApi {
       const jobId = newJobId()
       const payload = { ...params, accountId, jobId }
       return followed(jobId, opts.signal, () => invoke(`all.${name}`, payload, opts.onProgress)) as Promise<Result<PagedItem<N>[]>>
+    },
+    stored<N extends PagedEndpointName>(name: N, params: PagedInput<N>) {
+      // Main read the rows back with the list's own item schema: they are items of this list.
+      return invoke('store.list', { accountId, name, params }) as Promise<Result<StoredItems<N> | null>>
     },
   }
 }
