@@ -130,6 +130,13 @@ describe('the search index', () => {
             }
             indexesMatch(conn)
           })
+          // Every zone has exactly its records' entries, and no entry outlives its row.
+          const n = z.object({ n: z.number() })
+          const zones = conn.all(z.object({ kind: z.enum(['dns', 'freedns']), domain: z.string(), records: z.string() }), 'SELECT kind, domain, records FROM zones')
+          const expected = zones.reduce((sum, zn) => sum + recordEntries(zn.kind, zn.domain, zn.records).length, 0)
+          expect(conn.get(n, 'SELECT count(*) AS n FROM search WHERE zone_id IS NOT NULL')?.n).toBe(expected)
+          expect(conn.get(n, 'SELECT count(*) AS n FROM search WHERE zone_id IS NOT NULL AND zone_id NOT IN (SELECT id FROM zones)')?.n).toBe(0)
+          expect(conn.get(n, 'SELECT count(*) AS n FROM search WHERE item_id IS NOT NULL AND item_id NOT IN (SELECT id FROM list_items)')?.n).toBe(0)
           // And what search finds is what the lists hold.
           for (const account of ['a', 'b']) {
             const listed = getList(conn, account, 'domains.list', {}, () => {})?.items.map((d) => d.domainname) ?? []
