@@ -16,6 +16,7 @@ import { AppError } from '../app-error'
 import { exportCsv, exportZones } from './export'
 import { getList, putList } from './inventory'
 import { openStoreFile } from './open-file'
+import { removeAccount } from './remove-account'
 import { search, DEFAULT_SEARCH_LIMIT } from './search'
 import { getZone, listZones, putZone } from './zones'
 import { ZONE_KINDS, type OpenOptions, type PortfolioStore, type StoreProblem } from './types'
@@ -73,14 +74,7 @@ export function openPortfolioStore(file: string, opts: OpenOptions = {}): Portfo
       ),
     getZone: (account, kind, name) => getZone(live(), account, kind, name, report),
     listZones: (account) => listZones(live(), report, account),
-    removeAccount: (account) => {
-      const id = check(accountId, account, 'accountId')
-      const c = live()
-      c.write(() => {
-        c.run('DELETE FROM list_items WHERE list_id IN (SELECT id FROM lists WHERE account_id = ?)', [id])
-        for (const table of ['lists', 'zones', 'search']) c.run(`DELETE FROM ${table} WHERE account_id = ?`, [id])
-      })
-    },
+    removeAccount: (account) => removeAccount(live(), check(accountId, account, 'accountId')),
     search: (query, limit = DEFAULT_SEARCH_LIMIT) => search(live(), query, limit),
     exportCsv: (o) => exportCsv(live(), report, o?.accountNames),
     exportZones: () => exportZones(live(), report),
