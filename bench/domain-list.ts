@@ -30,6 +30,11 @@ export async function benchDomainList(): Promise<BenchResult> {
       const data = performance.getEntriesByName('domains:data')[0]!.startTime
       return performance.getEntriesByName('domains:painted')[0]!.startTime - data
     })
+    // The detail columns (nameservers, lock, WHOIS privacy, DNSSEC) load after the first paint;
+    // the interactions below are measured once they are in, on the full table.
+    const detailsStart = Date.now()
+    await page.waitForFunction(() => !document.querySelector('.read-status'), undefined, { timeout: 120_000 })
+    const detailsMs = Date.now() - detailsStart
     const rows = await page.getByText(`Showing ${DOMAINS} of ${DOMAINS}`).count()
     if (rows !== 1) throw new Error('the list did not load all 10,000 domains')
 
@@ -75,6 +80,7 @@ export async function benchDomainList(): Promise<BenchResult> {
       name: `domain list, ${DOMAINS} rows, in Chromium`,
       lines: [
         `data -> first paint:          ${firstPaint.toFixed(1)} ms  (target <= 150 ms)`,
+        `detail columns loaded:        ${detailsMs} ms after the first paint (4 account-wide lists of ${DOMAINS})`,
         `filter (median of 5, max):    ${f.toFixed(1)} ms, ${Math.max(...filterTimes).toFixed(1)} ms  (target <= 50 ms)`,
         `sort (median of 5, max):      ${s.toFixed(1)} ms, ${Math.max(...sortTimes).toFixed(1)} ms  (target <= 50 ms)`,
         `scrolling top to bottom:      ${longTasks.count} tasks over 50 ms, longest ${longTasks.max.toFixed(1)} ms  (target: none)`,

@@ -94,3 +94,59 @@ export function checkDsRecord(r: { keytag: number; alg: number; digesttype: numb
   if (r.digest.length !== want) return { code: 'ds.digestLength', params: { type: r.digesttype, want, have: r.digest.length } }
   return undefined
 }
+
+export const DOMAIN_NAME_CODES = [
+  'domainName.empty',
+  'domainName.ascii',
+  'domainName.length',
+  'domainName.noTld',
+  'domainName.emptyLabel',
+  'domainName.labelLength',
+  'domainName.characters',
+  'domainName.hyphen',
+  'domainName.tld',
+] as const
+export type DomainNameCode = (typeof DOMAIN_NAME_CODES)[number]
+
+/** A name as typed, in the form the rules and the service compare: trimmed, lower case, no final dot. */
+export function normalDomainName(name: string): string {
+  return name.trim().toLowerCase().replace(/\.$/, '')
+}
+
+/** The ASCII (xn--) form of a name written in other scripts, when it has one. */
+function asciiForm(name: string): string | undefined {
+  try {
+    const host = new URL(`http://${name}/`).hostname
+    return /^[\x21-\x7e]+$/.test(host) && host !== name ? host : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * A domain name that can be searched for and registered: at least a name and a TLD, labels of
+ * 1 to 63 letters, digits and hyphens that neither start nor end with a hyphen, 253 characters
+ * at most, a TLD of letters (or an xn-- TLD). The first problem found, as a code with what it
+ * is about, or undefined when the name is fine. The name is checked as normalDomainName gives it.
+ */
+export function checkDomainName(raw: string): Finding<DomainNameCode> | undefined {
+  const name = normalDomainName(raw)
+  if (!name) return { code: 'domainName.empty' }
+  if (!/^[\x20-\x7e]*$/.test(name)) {
+    const ascii = asciiForm(name)
+    if (ascii && !checkDomainName(ascii)) return { code: 'domainName.ascii', params: { ascii } }
+  }
+  const bad = [...new Set(name.replace(/[a-z0-9.-]/g, ''))]
+  if (bad.length) return { code: 'domainName.characters', params: { chars: bad.join(' ') } }
+  if (name.length > 253) return { code: 'domainName.length', params: { length: name.length } }
+  const labels = name.split('.')
+  if (labels.length < 2) return { code: 'domainName.noTld', params: { name } }
+  for (const label of labels) {
+    if (label === '') return { code: 'domainName.emptyLabel' }
+    if (label.length > 63) return { code: 'domainName.labelLength', params: { label, length: label.length } }
+    if (label.startsWith('-') || label.endsWith('-')) return { code: 'domainName.hyphen', params: { label } }
+  }
+  const tld = labels[labels.length - 1] ?? ''
+  if (!/^([a-z]{2,63}|xn--[a-z0-9-]{1,59})$/.test(tld)) return { code: 'domainName.tld', params: { tld } }
+  return undefined
+}

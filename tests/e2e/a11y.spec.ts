@@ -1,6 +1,6 @@
 /**
  * axe-core over every main screen, each loaded with its data (and the states a user reaches on
- * it: every domain tab, search results): zero violations.
+ * it: every domain tab, search results, a log entry open): zero violations.
  */
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
@@ -67,4 +67,9 @@ test('every main screen, with its data, has no axe violation', async ({ app, har
   await app.getByRole('button', { name: /Search|Check/ }).first().click()
   await expect(app.getByRole('table')).toBeVisible()
   await noViolations(app, 'search results')
+
+  await visit(app, '#/logs', /log/i)
+  await app.getByRole('table').getByRole('row').nth(1).getByRole('link').click()
+  await expect(app.getByRole('region', { name: /Log entry req-/ })).toBeVisible()
+  await noViolations(app, 'a log entry')
 })

@@ -1,7 +1,9 @@
 /**
  * The DNS records editor: table and raw modes, the plan before saving, a concurrent change
  * caught and shown in three versions, a failed save that keeps every edit, undo, BIND
- * import and export, and free DNS editing; each save checked against the sandbox.
+ * import and export, and free DNS editing; each save checked against the sandbox. Then the
+ * daily work: fields per record type, a new row left alone until typed in, the keyboard,
+ * warnings before the plan, the DNS setting in plain words, and the editor as it looks.
  */
 import { readFileSync } from 'node:fs'
 import type { Page } from '@playwright/test'
@@ -151,12 +153,13 @@ test('a change made at the service after loading is caught; a failed save keeps 
   expect(d.dns.svc1.records.split('\n')[0]).toBe('a @ 192.0.2.77')
 })
 
-test('BIND import replaces the editor’s records, and export writes a zone file', async ({ app, harness }) => {
+test('BIND import can replace the editor’s records, and export writes a zone file', async ({ app, harness }) => {
   const sb = await harness.demo()
   const d = svc1Domain(sb)
   await openZone(app, d.domainname)
   await app.getByText('BIND zone file: import or export').click()
   await app.getByLabel(/Paste a zone file to import/).fill(`$TTL 900\n@ IN A 192.0.2.5\nwww IN CNAME ${d.domainname}.\n@ IN HINFO "x" "y"`)
+  await app.getByLabel('Replace them with the file’s records').check()
   await app.getByRole('button', { name: 'Import', exact: true }).click()
   await expect(app.getByText('Record type HINFO is not supported')).toBeVisible()
   await expect(app.getByLabel('Value of row 1')).toHaveValue('192.0.2.5')
@@ -185,4 +188,346 @@ test('free DNS records are edited with the same editor', async ({ app, harness }
   const sent = sb.received.filter((r) => r.endpoint === 'freedns.set').at(-1)!
   expect(sent.path).toBe(`/v1/freedns/${f.domainname}`)
   expect((sent.body as { records: string }).records.split('\n')[1]).toBe('a www 192.0.2.123')
+})
+
+// ------------------------------------------------------------------ daily work
+
+const zoneLines = (sb: Sandbox) => svc1Domain(sb).dns.svc1.records.split('\n')
+
+async function addRecord(app: Page, n: number, type: string) {
+  await app.getByRole('button', { name: 'Add a record' }).click()
+  await app.getByLabel(`Type of row ${n}`, { exact: true }).selectOption(type)
+}
+async function type(app: Page, label: string, value: string) {
+  const field = app.getByLabel(label, { exact: true })
+  await field.fill(value)
+  await field.press('Tab')
+}
+
+test('fields follow the record type: MX, SRV and CAA in parts with examples, TXT explains quoting; MX in either order is saved in the service’s', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const d = svc1Domain(sb)
+  const original = zoneLines(sb)
+  const n = original.length
+  await openZone(app, d.domainname)
+  // The zone's MX, as the service writes it (`mx mail.example. 10`), in its two fields.
+  const mx = original.findIndex((l) => l.startsWith('mx ')) + 1
+  await expect(app.getByLabel(`Priority of row ${mx}`, { exact: true })).toHaveValue('10')
+  await expect(app.getByLabel(`Mail server of row ${mx}`, { exact: true })).toHaveValue(`mail.${d.domainname}.`)
+
+  // MX: the usual order, priority first, typed into one field, fills both.
+  await addRecord(app, n + 1, 'MX')
+  await expect(app.getByLabel(`Priority of row ${n + 1}`)).toHaveAttribute('placeholder', '10')
+  await expect(app.getByLabel(`Mail server of row ${n + 1}`)).toHaveAttribute('placeholder', `mail.${d.domainname}.`)
+  await type(app, `Mail server of row ${n + 1}`, '20 backup.example.net.')
+  await expect(app.getByLabel(`Priority of row ${n + 1}`)).toHaveValue('20')
+  await expect(app.getByLabel(`Mail server of row ${n + 1}`)).toHaveValue('backup.example.net.')
+
+  // SRV: host like _sip._tcp, then four fields; the port typed before the weight stays the port.
+  await addRecord(app, n + 2, 'SRV')
+  await expect(app.getByLabel(`Host of row ${n + 2}`)).toHaveAttribute('placeholder', '_sip._tcp')
+  await type(app, `Host of row ${n + 2}`, '_sip._tcp')
+  await type(app, `Priority of row ${n + 2}`, '10')
+  await type(app, `Port of row ${n + 2}`, '5060')
+  await type(app, `Target of row ${n + 2}`, 'sip.example.net.')
+  // The weight, not typed in yet, is not marked; nor is the port for the weight left empty.
+  await expect(app.getByLabel(`Weight of row ${n + 2}`)).toHaveAttribute('aria-invalid', 'false')
+  await expect(app.getByLabel(`Port of row ${n + 2}`)).toHaveAttribute('aria-invalid', 'false')
+  await type(app, `Weight of row ${n + 2}`, 'heavy')
+  await expect(app.getByLabel(`Weight of row ${n + 2}`)).toHaveAttribute('aria-invalid', 'true')
+  await expect(app.getByLabel(`Weight of row ${n + 2}`)).toHaveAccessibleDescription(/An SRV weight is a whole number/)
+  await expect(app.getByLabel(`Port of row ${n + 2}`)).toHaveAttribute('aria-invalid', 'false')
+  await type(app, `Weight of row ${n + 2}`, '5')
+  await expect(app.getByLabel(`Weight of row ${n + 2}`)).toHaveAttribute('aria-invalid', 'false')
+
+  // CAA: flags, tag and value; the value without quotation marks.
+  await addRecord(app, n + 3, 'CAA')
+  await expect(app.getByLabel(`Flags of row ${n + 3}`)).toHaveValue('0')
+  await expect(app.getByLabel(`Tag of row ${n + 3}`)).toHaveValue('issue')
+  await expect(app.getByLabel(`Value of row ${n + 3}`)).toHaveAttribute('placeholder', 'letsencrypt.org')
+  await type(app, `Value of row ${n + 3}`, 'letsencrypt.org')
+
+  // TXT: the field says how quoting works, to a screen reader always and on screen while it matters.
+  await addRecord(app, n + 4, 'TXT')
+  const txt = app.getByLabel(`Value of row ${n + 4}`, { exact: true })
+  await expect(txt).toHaveAccessibleDescription(/No quotation marks needed/)
+  await expect(app.locator(`tr[data-index="${n + 3}"]`)).toContainText('No quotation marks needed: type the text as it is.')
+  await type(app, `Host of row ${n + 4}`, 'sel._domainkey')
+  await type(app, `Value of row ${n + 4}`, 'v=DKIM1; k=rsa; p=MIGf')
+  await expect(app.locator(`tr[data-index="${n + 3}"]`)).not.toContainText('No quotation marks needed')
+
+  // In the raw text, an MX written priority first is rewritten in the service's order.
+  await app.getByRole('button', { name: 'Raw text' }).click()
+  const box = app.getByLabel('Records, one per line: type host value')
+  await box.fill(`${await box.inputValue()}\nmx @ 30 mx3.example.net.`)
+  await box.blur()
+  await expect(box).toHaveValue(/\nmx @ mx3\.example\.net\. 30$/)
+  await app.getByRole('button', { name: 'Table' }).click()
+  await expect(app.getByLabel(`Priority of row ${n + 5}`)).toHaveValue('30')
+
+  await snap(app, 'dns-fields-per-type')
+  await app.getByRole('button', { name: 'Review changes…' }).click()
+  const planBox = app.getByRole('region', { name: 'Plan: what will change' })
+  await expect(planBox).toContainText('+ add MX @ backup.example.net. 20')
+  await expect(planBox).toContainText('+ add SRV _sip._tcp 10 5 5060 sip.example.net.')
+  await expect(planBox).toContainText('+ add CAA @ 0 issue "letsencrypt.org"')
+  await planBox.getByRole('button', { name: 'Apply these changes' }).click()
+  await expect(app.getByRole('status').filter({ hasText: 'were saved' })).toBeVisible()
+  expect((lastDnsSet(sb)!.body as { records: string }).records).toBe(
+    [
+      ...original,
+      'mx @ backup.example.net. 20',
+      'srv _sip._tcp 10 5 5060 sip.example.net.',
+      'caa @ 0 issue "letsencrypt.org"',
+      'txt sel._domainkey v=DKIM1; k=rsa; p=MIGf',
+      'mx @ mx3.example.net. 30',
+    ].join('\n'),
+  )
+})
+
+test('a new row is not marked before it is typed in; asking to review shows what it lacks', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const d = svc1Domain(sb)
+  const n = zoneLines(sb).length
+  await openZone(app, d.domainname)
+  await app.getByRole('button', { name: 'Add a record' }).click()
+  const row = app.locator(`tr[data-index="${n}"]`)
+  await expect(app.getByLabel(`Value of row ${n + 1}`)).toHaveAttribute('placeholder', '192.0.2.10')
+  await expect(row).not.toHaveClass(/invalid/)
+  await expect(app.getByLabel(`Value of row ${n + 1}`)).toHaveAttribute('aria-invalid', 'false')
+  await expect(app.getByText(/to fix before saving/)).toHaveCount(0)
+  // Choosing the type is not typing: still nothing marked.
+  await app.getByLabel(`Type of row ${n + 1}`).selectOption('MX')
+  await expect(row).not.toHaveClass(/invalid/)
+  // Typing in one field marks that field only, not the one still to be filled.
+  await type(app, `Priority of row ${n + 1}`, 'ten')
+  await expect(row).toHaveClass(/invalid/)
+  await expect(app.getByLabel(`Priority of row ${n + 1}`)).toHaveAttribute('aria-invalid', 'true')
+  await expect(app.getByLabel(`Mail server of row ${n + 1}`)).toHaveAttribute('aria-invalid', 'false')
+  await type(app, `Priority of row ${n + 1}`, '10')
+  await expect(row).not.toHaveClass(/invalid/)
+
+  // Review with the mail server still empty: now it is marked, and the focus is on it.
+  await app.getByRole('button', { name: 'Review changes…' }).click()
+  await expect(app.getByLabel(`Mail server of row ${n + 1}`)).toHaveAttribute('aria-invalid', 'true')
+  await expect(app.getByLabel(`Mail server of row ${n + 1}`)).toBeFocused()
+  await expect(app.getByRole('region', { name: 'Plan: what will change' })).toHaveCount(0)
+  await expect(app.getByRole('alert').filter({ hasText: '1 problem to fix before saving' })).toBeVisible()
+
+  // A new row left empty is not carried into the raw text as a broken line.
+  await app.getByRole('button', { name: 'Add a record' }).click()
+  await app.getByRole('button', { name: 'Raw text' }).click()
+  await expect(app.getByLabel('Records, one per line: type host value')).not.toHaveValue(/\na @ ?$/)
+})
+
+test('the table keeps its columns: AAAA and CNAME whole, widths unmoved by a message; the mode in use is shown', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const d = svc1Domain(sb)
+  await openZone(app, d.domainname)
+  const lines = zoneLines(sb)
+  const widths = () => app.locator('table.records thead th').evaluateAll((ths) => ths.map((th) => Math.round(th.getBoundingClientRect().width)))
+  // A select's text is cut when its content box is narrower than the text (the arrow takes about 20px).
+  const fits = (i: number) =>
+    app.getByLabel(`Type of row ${i}`, { exact: true }).evaluate((el) => {
+      const select = el as HTMLSelectElement
+      const style = getComputedStyle(select)
+      const ctx = document.createElement('canvas').getContext('2d')!
+      ctx.font = style.font
+      const text = ctx.measureText(select.selectedOptions[0]!.text).width
+      return select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20 >= text
+    })
+  for (const kind of ['aaaa', 'cname']) expect(await fits(lines.findIndex((l) => l.startsWith(`${kind} `)) + 1), kind).toBe(true)
+
+  const before = await widths()
+  await type(app, 'Value of row 1', 'not-an-address-at-all-and-quite-a-long-one-too-so-the-message-is-long')
+  await expect(app.locator('table.records tr.invalid')).toHaveCount(1)
+  expect(await widths()).toEqual(before)
+  await app.setViewportSize({ width: 1024, height: 640 })
+  expect(await fits(lines.findIndex((l) => l.startsWith('cname ')) + 1)).toBe(true)
+
+  const mode = app.getByRole('group', { name: 'Editing mode' })
+  const table = mode.getByRole('button', { name: 'Table' })
+  const raw = mode.getByRole('button', { name: 'Raw text' })
+  const fill = (b: typeof table) => b.evaluate((el) => getComputedStyle(el).backgroundColor)
+  await expect(table).toHaveAttribute('aria-pressed', 'true')
+  await expect(raw).toHaveAttribute('aria-pressed', 'false')
+  expect(await fill(table)).not.toBe(await fill(raw))
+  await raw.click()
+  await expect(raw).toHaveAttribute('aria-pressed', 'true')
+  await expect(table).toHaveAttribute('aria-pressed', 'false')
+  expect(await fill(raw)).not.toBe(await fill(table))
+})
+
+test('keyboard: after “Add a record” the focus is in the new row’s first field, scrolled into view, even pages away', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const d = svc1Domain(sb)
+  d.dns.svc1.records = Array.from({ length: 120 }, (_, i) => `a host${i} 192.0.2.${i % 250}`).join('\n')
+  await openZone(app, d.domainname)
+  await expect(app.getByText('Page 1 of 3')).toBeVisible()
+  await app.getByRole('button', { name: 'Add a record' }).focus()
+  await app.keyboard.press('Enter')
+  const first = app.getByLabel('Type of row 121', { exact: true })
+  await expect(first).toBeFocused()
+  await expect(first).toBeInViewport()
+  await expect(app.getByText('Page 3 of 3')).toBeVisible()
+  // Typing goes on from there, with the keyboard alone.
+  await app.keyboard.press('Tab')
+  await app.keyboard.type('api')
+  await app.keyboard.press('Tab')
+  await app.keyboard.type('192.0.2.200')
+  await app.keyboard.press('Tab')
+  await expect(app.getByLabel('Host of row 121', { exact: true })).toHaveValue('api')
+  await expect(app.getByLabel('Value of row 121', { exact: true })).toHaveValue('192.0.2.200')
+
+  // In a smaller window too.
+  await app.setViewportSize({ width: 1024, height: 640 })
+  await app.getByRole('button', { name: 'Add a record' }).click()
+  await expect(app.getByLabel('Type of row 122', { exact: true })).toBeFocused()
+  await expect(app.getByLabel('Type of row 122', { exact: true })).toBeInViewport()
+})
+
+test('warned before the plan: a second SPF record at a host (the save may go on), a CNAME beside other records (fixed first)', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const d = svc1Domain(sb)
+  const original = zoneLines(sb)
+  const n = original.length
+  const spf = original.findIndex((l) => l.startsWith('txt @ v=spf1')) + 1
+  await openZone(app, d.domainname)
+
+  await addRecord(app, n + 1, 'TXT')
+  await type(app, `Value of row ${n + 1}`, 'v=spf1 include:mail.example.net -all')
+  const note = app.getByRole('note')
+  await expect(note).toContainText(`Row ${n + 1}: “@” already has an SPF record (v=spf1) in row ${spf}.`)
+  await expect(app.locator(`tr[data-index="${n}"] small.warn`)).toContainText('already has an SPF record')
+  await expect(app.locator(`tr[data-index="${n}"]`)).not.toHaveClass(/invalid/)
+
+  // A CNAME where an A record is: an error, listed with its row, which the link goes to.
+  const www = original.findIndex((l) => l.startsWith('a www ')) + 1
+  await addRecord(app, n + 2, 'CNAME')
+  await type(app, `Host of row ${n + 2}`, 'www')
+  await type(app, `Value of row ${n + 2}`, `${d.domainname}.`)
+  const problems = app.locator('.problems')
+  await expect(problems).toContainText(`Row ${n + 2}: “www” has a CNAME and other records`)
+  await expect(app.getByRole('button', { name: 'Review changes…' })).toBeDisabled()
+  await snap(app, 'dns-warnings')
+  await app.getByLabel('Filter', { exact: true }).last().fill('spf')
+  await problems.getByRole('button', { name: `Row ${n + 2}` }).click()
+  await expect(app.getByLabel(`Type of row ${n + 2}`, { exact: true })).toBeFocused()
+  await app.getByRole('button', { name: `Delete row ${www}` }).click()
+  await expect(problems).toHaveCount(0)
+
+  // The SPF warning stays, and does not stop the save.
+  await expect(note).toContainText('already has an SPF record')
+  await app.getByRole('button', { name: 'Review changes…' }).click()
+  await expect(note).toContainText('already has an SPF record')
+  await app.getByRole('region', { name: 'Plan: what will change' }).getByRole('button', { name: 'Apply these changes' }).click()
+  await expect(app.getByRole('status').filter({ hasText: 'were saved' })).toBeVisible()
+  expect((lastDnsSet(sb)!.body as { records: string }).records).toContain('txt @ v=spf1 include:mail.example.net -all')
+})
+
+test('the DNS setting is explained in plain words: which nameservers answer for each, named as the account names them', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const d = svc1Domain(sb)
+  await openZone(app, d.domainname)
+  const setting = app.getByLabel('DNS flavour (ns_type)')
+  await expect(setting).toHaveAccessibleDescription(/svc1: answered by the svc1 nameservers\./)
+  await expect(setting).toHaveAccessibleDescription(/svc11: answered by the svc11 nameservers\. When the domain uses another company’s nameservers, these are the records shown here\./)
+  await expect(setting).toHaveAccessibleDescription(/records cannot be changed here/)
+  await expect(setting).toHaveAccessibleDescription(new RegExp(`This domain’s nameservers now: ${d.ns.join(', ').replace(/\./g, '\\.')}`))
+  await expect(app.locator('#ns-type-help')).not.toContainText('content')
+})
+
+test.describe('an account with its own DNS product words', () => {
+  test.use({ harnessOptions: { demo: { service: { nsTypeWords: { svc1: 'standard', svc11: 'premium' } } } } })
+
+  test('the help names the account’s words', async ({ app, harness }) => {
+    const sb = await harness.demo()
+    await openZone(app, svc1Domain(sb).domainname)
+    const setting = app.getByLabel('DNS flavour (ns_type)')
+    await expect(setting).toHaveValue('standard')
+    await expect(setting).toHaveAccessibleDescription(/standard: answered by the standard nameservers\. premium: answered by the premium nameservers\./)
+  })
+})
+
+test('BIND import: relative names expanded (www IN CNAME @, @ IN MX 10 mail), replacing the zone', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const d = svc1Domain(sb)
+  await openZone(app, d.domainname)
+  await app.getByText('BIND zone file: import or export').click()
+  await app.getByLabel(/Paste a zone file to import/).fill(['$TTL 600', '@ IN A 192.0.2.5', 'www IN CNAME @', '@ IN MX 10 mail', 'mail IN A 192.0.2.25'].join('\n'))
+  await app.getByLabel('Replace them with the file’s records').check()
+  await expect(app.getByLabel('Replace them with the file’s records')).toHaveAccessibleDescription('The zone then takes the file’s TTL too.')
+  await app.getByRole('button', { name: 'Import', exact: true }).click()
+  await expect(app.getByRole('status').filter({ hasText: '4 records imported into the editor' })).toBeVisible()
+  await expect(app.getByRole('listitem').filter({ hasText: 'not imported' })).toHaveCount(0)
+  await expect(app.getByLabel('Mail server of row 3')).toHaveValue(`mail.${d.domainname}.`)
+  await expect(app.locator('.problems')).toHaveCount(0)
+  await app.getByRole('button', { name: 'Review changes…' }).click()
+  await app.getByRole('button', { name: 'Apply these changes' }).click()
+  await expect(app.getByRole('status').filter({ hasText: 'were saved' })).toBeVisible()
+  expect(lastDnsSet(sb)!.body).toEqual({
+    ns_type: 'svc1',
+    ttl: 600,
+    records: [`a @ 192.0.2.5`, `cname www ${d.domainname}.`, `mx @ mail.${d.domainname}. 10`, 'a mail 192.0.2.25'].join('\n'),
+  })
+})
+
+test('BIND import merges by default: adds what is not there, keeps every record, reports a TTL the zone cannot keep', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const d = svc1Domain(sb)
+  const original = zoneLines(sb)
+  const apexA = original.find((l) => l.startsWith('a @ '))!.split(' ')[2]!
+  await openZone(app, d.domainname)
+  await app.getByText('BIND zone file: import or export').click()
+  await expect(app.getByLabel('Keep them, and add the file’s records that are not there yet')).toBeChecked()
+  await app.getByLabel(/Paste a zone file to import/).fill(
+    [`$ORIGIN ${d.domainname}.`, '$TTL 3600', `@ IN A ${apexA}`, 'blog IN CNAME @', 'ftp 300 IN A 192.0.2.9'].join('\n'),
+  )
+  await app.getByRole('button', { name: 'Import', exact: true }).click()
+  await expect(app.getByRole('status').filter({ hasText: '2 records added to the editor (1 already there)' })).toBeVisible()
+  await expect(app.getByText('TTL 300 differs from the zone’s TTL 3600; the service keeps one TTL for the whole zone, so this record gets 3600: ftp 300 IN A 192.0.2.9')).toBeVisible()
+  await expect(app.getByLabel('TTL', { exact: true })).toHaveValue('3600')
+  await snap(app, 'dns-bind-merge')
+  await app.getByRole('button', { name: 'Review changes…' }).click()
+  const planBox = app.getByRole('region', { name: 'Plan: what will change' })
+  await expect(planBox.getByRole('listitem')).toHaveCount(2)
+  await planBox.getByRole('button', { name: 'Apply these changes' }).click()
+  await expect(app.getByRole('status').filter({ hasText: 'were saved' })).toBeVisible()
+  expect((lastDnsSet(sb)!.body as { records: string }).records).toBe([...original, `cname blog ${d.domainname}.`, 'a ftp 192.0.2.9'].join('\n'))
+})
+
+test('the editor as it looks: 1280x800, 1024x640 and in Japanese', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const d = svc1Domain(sb)
+  d.dns.svc1.records = [...zoneLines(sb), 'srv _sip._tcp 10 5 5060 sip.example.net.', 'caa @ 0 issue "letsencrypt.org"', 'txt @ v=spf1 -all'].join('\n')
+  const n = d.dns.svc1.records.split('\n').length
+  await openZone(app, d.domainname)
+  await snap(app, 'dns-editor-1280')
+  await app.getByRole('button', { name: 'Add a record' }).click()
+  await type(app, 'Value of row 1', '192.0.2.300')
+  await app.getByLabel(`Type of row ${n + 1}`).selectOption('MX')
+  await snap(app, 'dns-editor-1280-new-row')
+  await app.setViewportSize({ width: 1024, height: 640 })
+  await app.evaluate(() => window.scrollTo(0, 0))
+  await snap(app, 'dns-editor-1024')
+  await app.getByLabel(`Type of row ${n + 1}`).focus()
+  await snap(app, 'dns-editor-1024-new-row')
+  await app.getByRole('button', { name: 'Raw text' }).click()
+  await snap(app, 'dns-editor-1024-raw')
+
+  await app.setViewportSize({ width: 1280, height: 800 })
+  await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
+  await app.reload()
+  await expect(app.locator('html')).toHaveAttribute('lang', 'ja')
+  await expect(app.getByRole('heading', { level: 1, name: `${d.domainname} のDNSレコード` })).toBeVisible()
+  await expect(app.getByLabel('DNSの種類(ns_type)')).toHaveAccessibleDescription(/svc1:svc1 のネームサーバーが返します。/)
+  await expect(app.getByLabel(`${n - 2} 行目の優先度`)).toHaveValue('10')
+  await snap(app, 'dns-editor-ja')
+  await app.getByRole('button', { name: 'レコードを追加' }).click()
+  await app.getByLabel(`${n + 1} 行目の種類`).selectOption('TXT')
+  await app.setViewportSize({ width: 1024, height: 640 })
+  await snap(app, 'dns-editor-ja-1024')
+  await app.getByText('BINDゾーンファイル: 読み込み・書き出し').click()
+  await app.getByText('BINDゾーンファイル: 読み込み・書き出し').scrollIntoViewIfNeeded()
+  await snap(app, 'dns-editor-ja-bind')
 })

@@ -185,3 +185,37 @@ test('a tab whose read hangs says it is loading, then that it is slow; it can be
   await expect(panel.getByRole('status')).toHaveCount(0)
   await expect(panel.getByRole('alert')).toHaveCount(0)
 })
+
+test('the domain overview and Expiring soon at 1024x640, in English and Japanese', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const d = sb.state.domains[2]!
+  await app.setViewportSize({ width: 1024, height: 640 })
+  for (const locale of ['en', 'ja'] as const) {
+    await app.evaluate((l) => localStorage.setItem('hosting-admin.locale', l), locale)
+    await app.goto(`${harness.url}#/domains/${d.domainname}`)
+    await app.reload()
+    const overview = app.getByRole('tabpanel')
+    await expect(overview).toContainText(d.registrar)
+    await expect(overview).toContainText(locale === 'en' ? 'DNS records' : 'DNSレコード')
+    await snap(app, `domain-overview-1024-${locale}`)
+    await app.evaluate(() => (location.hash = '#/expiring'))
+    await expect(app.getByRole('table')).toBeVisible()
+    await expect(app.locator('.read-status')).toHaveCount(0)
+    await snap(app, `expiring-1024-${locale}`)
+  }
+})
+
+test('a tab filled from its read is filled by a retry too: nameservers after a cancelled read', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const d = sb.state.domains[5]!
+  await openDomains(app)
+  await app.getByLabel('Filter', { exact: true }).fill(d.domainname)
+  await app.getByRole('link', { name: d.domainname, exact: true }).click()
+  await expect(app.getByRole('tabpanel', { name: 'Overview' })).toContainText(d.ns[0]!)
+  sb.faults.inject('domains.nameserver.get', { hang: true, times: 1 })
+  await app.getByRole('tab', { name: 'Nameservers', exact: true }).click()
+  const panel = app.getByRole('tabpanel', { name: 'Nameservers' })
+  await panel.getByRole('button', { name: 'Cancel' }).click()
+  await panel.getByRole('button', { name: 'Retry' }).click()
+  await expect(panel.getByRole('textbox').first()).toHaveValue(d.ns.join('\n'))
+})

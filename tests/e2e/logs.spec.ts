@@ -1,8 +1,13 @@
 /**
- * The API log: paged from the service in either order, filtered on what is loaded, and
- * an entry opened with its bodies pretty-printed.
+ * The API log: paged from the service in either order, filtered on what is loaded or on the
+ * pages after it (with progress and stop), each request's HTTP status as the logged response
+ * shows it, and an entry opened with its bodies pretty-printed (the response first when the
+ * request failed).
  */
+import type { Harness } from './harness'
 import { expect, snap, test } from './fixtures'
+
+const sender = (harness: Harness) => ({ url: harness.url, key: 'test', sendProgress: () => undefined, sendJob: () => true })
 
 test('the log lists requests page by page, in either order, filters them, and opens one', async ({ app, harness }) => {
   const sb = await harness.demo()
@@ -39,5 +44,122 @@ test('the log lists requests page by page, in either order, filters them, and op
   await table.getByRole('row').nth(1).getByRole('link').click()
   const detail = app.getByRole('region', { name: /Log entry req-/ })
   await expect(detail).toContainText('DELETE')
-  await expect(detail.locator('pre').nth(1)).toContainText('"code": 500')
+  // A failed request opens on what the service answered.
+  await expect(detail.getByRole('heading', { level: 3 })).toHaveText(['Response body', 'Request body'])
+  await expect(detail.locator('pre').first()).toContainText('"code": 500')
+  await expect(detail.locator('dl')).toContainText('HTTP status500 Internal Server Error')
+})
+
+test('errors only, the HTTP status of each request, and a search of the pages after the loaded one with progress and stop', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const send = sender(harness)
+  // The oldest history: a request for a domain that is not there (404), and a list the service
+  // could not serve (503, tried three times by the client).
+  await harness.services.router.dispatch('domains.get', { accountId: 'demo', domain: 'not-in-this-account.com' }, send)
+  sb.faults.inject('svcips.list', { status: 503, times: 3 })
+  await harness.services.router.dispatch('svcips.list', { accountId: 'demo', limit: 10 }, send)
+  const failures = sb.state.logs.filter((l) => l.response.includes('"errors"'))
+  expect(failures.map((l) => l.path.split('?')[0])).toEqual(['/v1/domains/not-in-this-account.com', '/v1/svcips', '/v1/svcips', '/v1/svcips'])
+  // Then 120 requests that went well: the failures are now on the third page, newest first.
+  for (let i = 0; i < 120; i++) await harness.services.router.dispatch('logs.list', { accountId: 'demo', limit: 1 }, send)
+  // And one whose logged response shows no status (an answer lost on the way).
+  const lost = { ...sb.state.logs.at(-1)!, request_id: 'req-lost-answer', path: '/v1/domains/lost.example', response: '' }
+  sb.state.logs.push(lost)
+
+  await app.getByRole('navigation').getByRole('link', { name: 'Logs' }).click()
+  const table = app.getByRole('table', { name: 'Requests' })
+  await expect(table.getByRole('row')).toHaveCount(51)
+  await expect(table.getByRole('row', { name: /req-lost-answer/ }).getByRole('cell', { name: 'unknown', exact: true })).toHaveAttribute(
+    'title',
+    'unknown: The logged response does not show the status (it is cut short, empty or not JSON).',
+  )
+  const success = table.getByRole('row', { name: /\/v1\/logs/ }).first().getByRole('cell', { name: '200', exact: true })
+  await expect(success).toHaveAttribute('title', '200 Success: The logged response holds results: the service answered with success (200).')
+
+  // Errors only: none on the first page; the pages after it are searched on request.
+  await app.getByLabel('Errors only').check()
+  await expect(table).toHaveCount(0)
+  await expect(app.getByText('Page 1: 0 of 50 loaded entries shown')).toBeVisible()
+  sb.faults.inject('logs.list', { latencyMs: 1500, times: 2 })
+  await app.getByRole('button', { name: 'Search further pages' }).click()
+  const searching = app.getByRole('status').filter({ hasText: 'Searching page 2…' })
+  await expect(searching).toBeVisible()
+  await expect(searching.getByRole('progressbar')).toBeVisible()
+  await expect(searching.getByRole('button', { name: 'Stop' })).toBeFocused()
+  await snap(app, 'logs-searching')
+  await searching.getByRole('button', { name: 'Stop' }).click()
+  await expect(app.getByRole('status').filter({ hasText: 'Stopped after page 1.' })).toBeVisible()
+  await expect(app.getByText('Page 1: 0 of 50 loaded entries shown')).toBeVisible()
+  await expect(app.getByRole('button', { name: 'Search on from page 2' })).toBeFocused()
+  await app.keyboard.press('Enter')
+  await expect(app.getByRole('status').filter({ hasText: 'Searched to the end of the log (page 3).' })).toBeVisible()
+  await expect(table.getByRole('row')).toHaveCount(failures.length + 1)
+  await expect(table.getByRole('row', { name: /not-in-this-account/ }).getByRole('cell', { name: '404', exact: true })).toHaveAttribute(
+    'title',
+    '404 Not found: Read from the error code in the logged response.',
+  )
+  await expect(table.getByRole('row', { name: /\/v1\/svcips/ })).toHaveCount(3)
+  await expect(table.getByRole('row', { name: /\/v1\/svcips/ }).first().getByRole('cell', { name: '503', exact: true })).toHaveAttribute('title', /^503 Service Unavailable: /)
+  await expect(app.getByText(/^Pages 1–3: 4 of \d+ entries match$/)).toBeVisible()
+  const pages = sb.received.filter((r) => r.endpoint === 'logs.list' && r.query.limit === '50').map((r) => r.query.page)
+  expect(pages.slice(-3)).toEqual(['2', '2', '3'])
+  await snap(app, 'logs-errors-found')
+  await app.setViewportSize({ width: 1024, height: 640 })
+  await snap(app, 'logs-errors-found-1024')
+
+  // Another filter is applied to everything searched at once.
+  await app.getByLabel('Path contains').fill('svcips')
+  await expect(table.getByRole('row')).toHaveCount(4)
+  await app.getByLabel('Path contains').fill('')
+
+  // An error entry opens with the response first; a success with the request first.
+  await table.getByRole('row', { name: /not-in-this-account/ }).getByRole('link').click()
+  const detail = app.getByRole('region', { name: /Log entry req-/ })
+  await expect(detail.getByRole('heading', { level: 3 })).toHaveText(['Response body', 'Request body'])
+  await expect(detail.locator('pre').first()).toContainText('"code": 404')
+  await expect(detail.locator('dl')).toContainText('404 Not found')
+  await app.getByLabel('Find by request ID').fill(sb.state.logs.find((l) => l.response.includes('"results"'))!.request_id)
+  await app.getByRole('button', { name: 'Find' }).click()
+  await expect(detail.getByRole('heading', { level: 3 })).toHaveText(['Request body', 'Response body'])
+  await expect(detail.locator('dl')).toContainText('200 Success')
+})
+
+test('a search for a day stops where the log passes that day', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const send = sender(harness)
+  for (let i = 0; i < 110; i++) await harness.services.router.dispatch('logs.list', { accountId: 'demo', limit: 1 }, send)
+  await app.getByRole('navigation').getByRole('link', { name: 'Logs' }).click()
+  const table = app.getByRole('table', { name: 'Requests' })
+  await expect(table.getByRole('row')).toHaveCount(51)
+  // Every entry is from today (UTC, as the service writes it). Newest first, the second page
+  // already ends before tomorrow: no later page can hold tomorrow's entries.
+  const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)
+  await app.getByLabel('Date').fill(tomorrow)
+  await app.getByRole('button', { name: 'Search further pages' }).click()
+  await expect(app.getByRole('status').filter({ hasText: `Every entry of ${tomorrow} is searched: the pages after these are older.` })).toBeVisible()
+  expect(sb.received.filter((r) => r.endpoint === 'logs.list' && r.query.limit === '50').at(-1)?.query.page).toBe('2')
+  await expect(app.getByRole('button', { name: /Search/ })).toHaveCount(0)
+})
+
+test('the log in Japanese, and on a smaller window', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  sb.faults.inject('svcips.list', { status: 500, times: 1 })
+  await harness.services.router.dispatch('svcips.list', { accountId: 'demo', limit: 10 }, sender(harness))
+  for (let i = 0; i < 60; i++) await harness.services.router.dispatch('logs.list', { accountId: 'demo', limit: 1 }, sender(harness))
+  await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
+  await app.reload()
+  await app.setViewportSize({ width: 1024, height: 640 })
+  await app.getByRole('navigation').getByRole('link', { name: 'ログ' }).click()
+  const table = app.getByRole('table', { name: 'リクエスト' })
+  await expect(table.getByRole('row').nth(1).getByRole('cell', { name: '200', exact: true })).toHaveAttribute('title', /^200 成功: /)
+  await app.getByLabel('エラーのみ').check()
+  await app.getByRole('button', { name: '次のページ以降も検索' }).click()
+  await expect(app.getByRole('status').filter({ hasText: 'ログの最後まで検索しました(2 ページ)。' })).toBeVisible()
+  await expect(table.getByRole('row').nth(1).getByRole('cell', { name: '500', exact: true })).toHaveAttribute('title', /^500 サーバー内部エラー: /)
+  await snap(app, 'logs-ja')
+  await table.getByRole('row').nth(1).getByRole('link').click()
+  await expect(app.getByRole('heading', { level: 3 }).first()).toHaveText('レスポンス本文')
+  await snap(app, 'logs-entry-ja')
+  await app.setViewportSize({ width: 1280, height: 800 })
+  await snap(app, 'logs-entry-ja-1280')
 })

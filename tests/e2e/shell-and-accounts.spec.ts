@@ -41,6 +41,12 @@ test('add a second account with its own sandbox and key, switch between accounts
     // The key field is cleared once sent, and the key never reaches the page.
     await expect(form.getByLabel('API key')).toHaveValue('')
     expect(await app.content()).not.toContain(other.keys.full)
+    // Adding does not switch: the user is asked, and the account in use stays until they answer.
+    const offer = app.getByRole('group', { name: /Switch to “Reseller” now\?/ })
+    await expect(offer).toContainText('You are working in “Demo (local sandbox)”.')
+    await expect(offer.getByRole('button', { name: 'Switch to Reseller' })).toBeFocused()
+    await expect(app.getByLabel('Account', { exact: true })).toHaveValue('demo')
+    await snap(app, 'accounts-switch-offer')
 
     const card = app.getByRole('article', { name: /Reseller/ })
     await expect(card).toContainText(process.env.DBUS_SESSION_BUS_ADDRESS ? 'Key in keychain' : 'Key for this session only')
@@ -48,7 +54,9 @@ test('add a second account with its own sandbox and key, switch between accounts
     await expect(card.getByRole('status')).toContainText('Connected')
 
     // Switch to it: its own servers under its own labels.
-    await app.getByLabel('Account', { exact: true }).selectOption({ label: 'Reseller' })
+    await offer.getByRole('button', { name: 'Switch to Reseller' }).click()
+    await expect(app.getByRole('status').filter({ hasText: 'Now working in “Reseller”.' })).toBeVisible()
+    await expect(app.getByLabel('Account', { exact: true }).locator('option:checked')).toHaveText('Reseller')
     await app.getByRole('navigation').getByRole('link', { name: 'Shared hosting' }).click()
     const table = app.getByRole('table', { name: 'Shared hosting' })
     await expect(table).toContainText(other.state.servers.a[0]!.webname)
@@ -68,6 +76,75 @@ test('add a second account with its own sandbox and key, switch between accounts
     await expect(dialog).toContainText('Remove the account “Reseller” from this app?')
     await dialog.getByRole('button', { name: 'Remove' }).click()
     await expect(app.getByRole('article', { name: /Reseller/ })).toHaveCount(0)
+  } finally {
+    await other.close()
+  }
+})
+
+test('the base URL: https, or http to this computer for local testing; and staying in the account in use', async ({ app }) => {
+  const other = await startSandbox()
+  try {
+    await app.getByRole('link', { name: 'Accounts & settings' }).click()
+    const form = app.getByRole('region', { name: 'Add an account' })
+    const baseUrl = form.getByLabel('Base URL')
+    await expect(baseUrl).toHaveAccessibleDescription(
+      'The API address, ending in /v1. It must use https; plain http is accepted only to this computer, for local testing: localhost, 127.0.0.1 (or any 127.x.x.x) and [::1].',
+    )
+    // The same rule the app applies when it saves and calls (shared/base-url.ts).
+    await baseUrl.fill('http://api.example.com/v1')
+    await baseUrl.blur()
+    await expect(form).toContainText('Must use https (plain http is accepted only to this computer, for local testing: localhost, 127.x.x.x or [::1]).')
+    await expect(baseUrl).toHaveAttribute('aria-invalid', 'true')
+    for (const ok of ['https://api.example.com/v1', 'http://localhost:8787/v1', 'http://127.0.0.2:8787/v1', 'http://[::1]:8787/v1']) {
+      await baseUrl.fill(ok)
+      await expect(baseUrl, ok).toHaveAttribute('aria-invalid', 'false')
+    }
+    await baseUrl.fill('https://user:pw@api.example.com/v1')
+    await expect(form).toContainText('Must not contain a user name or password.')
+    await baseUrl.evaluate((el) => el.scrollIntoView({ block: 'center' }))
+    await snap(app, 'accounts-base-url')
+    await app.setViewportSize({ width: 1024, height: 640 })
+    await baseUrl.evaluate((el) => el.scrollIntoView({ block: 'center' }))
+    await snap(app, 'accounts-base-url-1024')
+
+    // A loopback http URL is accepted when saved; the user stays in the account in use.
+    await form.getByLabel('Name').fill('Local test')
+    await baseUrl.fill(other.url.replace('127.0.0.1', 'localhost'))
+    await form.getByLabel('API key').fill(other.keys.full)
+    await form.getByRole('button', { name: 'Add account' }).click()
+    const offer = app.getByRole('group', { name: /Switch to “Local test” now\?/ })
+    await offer.getByRole('button', { name: 'Stay in Demo (local sandbox)' }).click()
+    await expect(offer).toHaveCount(0)
+    await expect(form.getByLabel('Name')).toBeFocused()
+    await expect(app.getByLabel('Account', { exact: true })).toHaveValue('demo')
+    await app.reload()
+    await expect(app.getByLabel('Account', { exact: true })).toHaveValue('demo')
+    await expect(app.getByRole('article', { name: /Local test/ })).toContainText(other.url.replace('127.0.0.1', 'localhost'))
+  } finally {
+    await other.close()
+  }
+})
+
+test('adding an account in Japanese, and on a smaller window', async ({ app }) => {
+  const other = await startSandbox()
+  try {
+    await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
+    await app.reload()
+    await app.setViewportSize({ width: 1024, height: 640 })
+    await app.getByRole('link', { name: 'アカウントと設定' }).click()
+    const form = app.getByRole('region', { name: 'アカウントを追加' })
+    await expect(form).toContainText('http はローカルでのテスト用に、このコンピューター(localhost、127.0.0.1 などの 127.x.x.x、[::1])宛てにだけ使えます。')
+    await form.getByLabel('名前').fill('検証用')
+    await form.getByLabel('ベースURL').fill(other.url)
+    await form.getByLabel('APIキー').fill(other.keys.full)
+    await form.getByRole('button', { name: 'アカウントを追加' }).click()
+    const offer = app.getByRole('group', { name: /「検証用」に今すぐ切り替えますか/ })
+    await expect(offer.getByRole('button', { name: '検証用 に切り替える' })).toBeFocused()
+    await snap(app, 'accounts-switch-offer-ja')
+    await app.setViewportSize({ width: 1280, height: 800 })
+    await snap(app, 'accounts-switch-offer-ja-1280')
+    await offer.getByRole('button', { name: '検証用 に切り替える' }).click()
+    await expect(app.getByRole('status').filter({ hasText: '「検証用」に切り替えました。' })).toBeVisible()
   } finally {
     await other.close()
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { englishCode } from '../helpers/english'
 import { fromBind, toBind } from '../../src/shared/dns/bind'
-import { parse, recordKey, records } from '../../src/shared/dns/records'
+import { mergeRecords, parse, recordKey, records, serialise } from '../../src/shared/dns/records'
 
 describe('BIND zone files', () => {
   it('exports the common types and imports them back to the same records', () => {
@@ -61,9 +61,58 @@ $INCLUDE other.zone
     ])
     expect(r.report.map((n) => englishCode(n.code, n.params))).toEqual([
       'The SOA record is managed by the service; not imported.',
+      'TTL 300 differs from the zone’s TTL 3600; the service keeps one TTL for the whole zone, so this record gets 3600: @   300  IN  A     192.0.2.10',
       'Outside the zone example.org, not imported: other.example.net. IN A 192.0.2.99',
       'Record type HINFO is not supported; not imported: @        IN  HINFO "PC" "Linux"',
       'Directive not supported: $INCLUDE other.zone',
     ])
   })
+
+  const lines = (rows: { type: string; host: string; value: string }[]) => rows.map((x) => `${x.type} ${x.host} ${x.value}`)
+
+  it('expands relative names against the domain, and against $ORIGIN where the file sets one', () => {
+    const r = fromBind(['www IN CNAME @', '@ IN MX 10 mail', 'mail IN A 192.0.2.25', '_sip._tcp IN SRV 10 5 5060 sip', 'sub IN NS ns1.sub'].join('\n'), 'example.com')
+    expect(r.report).toEqual([])
+    expect(lines(r.rows)).toEqual([
+      'cname www example.com.',
+      'mx @ mail.example.com. 10',
+      'a mail 192.0.2.25',
+      'srv _sip._tcp 10 5 5060 sip.example.com.',
+      'ns sub ns1.sub.example.com.',
+    ])
+    const withOrigin = fromBind(['$ORIGIN lab.example.com.', 'www IN CNAME @', '@ IN MX 10 mail', 'api IN CNAME other.example.net.', '$ORIGIN example.com.', '@ IN A 192.0.2.1'].join('\n'), 'example.com')
+    expect(withOrigin.report).toEqual([])
+    expect(lines(withOrigin.rows)).toEqual(['cname www.lab lab.example.com.', 'mx lab mail.lab.example.com. 10', 'cname api.lab other.example.net.', 'a @ 192.0.2.1'])
+  })
+
+  it('reports a record TTL that differs from the zone’s one TTL, with units, and takes the zone TTL from $TTL or the first record', () => {
+    const r = fromBind(['$TTL 1h', '@ IN A 192.0.2.1', 'www 300 IN A 192.0.2.2', 'api 3600 IN A 192.0.2.3'].join('\n'), 'example.com')
+    expect(r.ttl).toBe(3600)
+    expect(r.rows).toHaveLength(3)
+    expect(r.report.map((n) => englishCode(n.code, n.params))).toEqual([
+      'TTL 300 differs from the zone’s TTL 3600; the service keeps one TTL for the whole zone, so this record gets 3600: www 300 IN A 192.0.2.2',
+    ])
+    // No $TTL: the first record's TTL is the zone's, and a record without one has the last stated.
+    const noDefault = fromBind(['@ 600 IN A 192.0.2.1', 'www IN A 192.0.2.2', 'api 60 IN A 192.0.2.3', 'ftp IN A 192.0.2.4'].join('\n'), 'example.com')
+    expect(noDefault.ttl).toBe(600)
+    expect(noDefault.report.map((n) => n.params?.line)).toEqual(['api 60 IN A 192.0.2.3', 'ftp IN A 192.0.2.4'])
+  })
+
+  it('compares record TTLs with the zone’s own TTL when merging into it', () => {
+    const r = fromBind(['$TTL 300', 'www IN A 192.0.2.2'].join('\n'), 'example.com', { zoneTtl: 3600 })
+    expect(r.ttl).toBe(3600)
+    expect(r.report.map((n) => n.code)).toEqual(['bind.ttlDiffers'])
+    expect(r.report[0]?.params).toMatchObject({ ttl: 300, zoneTtl: 3600 })
+  })
+
+  it('merges: adds only records not already there (compared without case or quotation marks), keeps every existing line', () => {
+    const existing = parse('# ours\na @ 192.0.2.1\ntxt @ "v=spf1 -all"\nmx @ Mail.Example.com. 10\n')
+    const incoming = fromBind(['@ IN A 192.0.2.1', '@ IN TXT "v=spf1 -all"', '@ IN MX 10 mail.example.com.', 'www IN A 192.0.2.2', 'www IN A 192.0.2.2'].join('\n'), 'example.com').rows
+    const m = mergeRecords(existing, incoming)
+    expect(lines(m.added)).toEqual(['a www 192.0.2.2'])
+    expect(m.skipped).toHaveLength(4)
+    // The loaded text is unchanged, the new record comes after the last record, before the final newline.
+    expect(serialise(m.rows)).toBe('# ours\na @ 192.0.2.1\ntxt @ "v=spf1 -all"\nmx @ Mail.Example.com. 10\na www 192.0.2.2\n')
+  })
 })
+

@@ -3,7 +3,7 @@ import { englishCode } from '../helpers/english'
 import { describe, expect, it } from 'vitest'
 import { editRecord, parse, recordKey, records, serialise, type RecordRow, type Row } from '../../src/shared/dns/records'
 import { applyPlan, isEmptyPlan, plan } from '../../src/shared/dns/plan'
-import { validateRows } from '../../src/shared/dns/validate'
+import { validateRows, warnRows } from '../../src/shared/dns/validate'
 
 const label = fc.stringMatching(/^[a-z][a-z0-9-]{0,8}[a-z0-9]$/)
 const host = fc.oneof(fc.constant('@'), fc.constant('*'), label, fc.tuple(label, label).map(([a, b]) => `${a}.${b}`))
@@ -103,7 +103,7 @@ describe('validation', () => {
     expect(issues).toEqual([
       expect.stringMatching(/^0: An A record needs an IPv4 address/),
       expect.stringMatching(/^1: An AAAA record needs an IPv6 address/),
-      expect.stringMatching(/^2: An MX record needs a mail server host name and a priority/),
+      expect.stringMatching(/^2: An MX record needs a priority: a whole number from 0 to 65535/),
       expect.stringMatching(/^3: A CNAME cannot be at the apex/),
       expect.stringMatching(/^4: The TXT value has an unmatched quotation mark/),
       expect.stringMatching(/^5: “b\$d” is not a valid host/),
@@ -117,3 +117,32 @@ describe('validation', () => {
     expect(issuesOf('cname www w.example.com.\na www 192.0.2.1')).toEqual([expect.stringMatching(/^0: “www” has a CNAME and other records/)])
   })
 })
+
+describe('warnings before the plan', () => {
+  const warningsOf = (text: string) => warnRows(parse(text)).map((i) => `${i.index}: ${englishCode(i.code, i.params)}`)
+
+  it('warns about a second SPF record at the same host, quoted or not, and not about one per host', () => {
+    expect(warningsOf('txt @ v=spf1 include:_spf.example.com -all\ntxt www v=spf1 -all\ntxt @ "v=spf1 mx -all"\ntxt @ google-site-verification=abc')).toEqual([
+      '2: “@” already has an SPF record (v=spf1) in row 1. With two, mail receivers fail the SPF check of every message: merge them into one.',
+    ])
+    expect(warningsOf('txt @ v=spf1 -all\ntxt @ v=spf10 -all\ntxt mail v=spf1 a -all')).toEqual([])
+  })
+
+  it('keeps warnings apart from errors: the service stores two SPF records, so a save may go on', () => {
+    expect(validateRows(parse('txt @ v=spf1 -all\ntxt @ v=spf1 mx -all'))).toEqual([])
+  })
+
+  it('reports a CNAME beside another record, or a second CNAME, at its host', () => {
+    expect(issuesOfRows('cname www a.example.com.\ncname WWW b.example.com.\ncname docs d.example.com.')).toEqual([
+      '0: “www” has a CNAME and other records; a CNAME must be the only record at its host.',
+      '1: “WWW” has a CNAME and other records; a CNAME must be the only record at its host.',
+    ])
+    expect(issuesOfRows('a www 192.0.2.1\ncname www w.example.com.\ntxt www x')).toEqual([
+      '1: “www” has a CNAME and other records; a CNAME must be the only record at its host.',
+    ])
+  })
+})
+
+function issuesOfRows(text: string): string[] {
+  return validateRows(parse(text)).map((i) => `${i.index}: ${englishCode(i.code, i.params)}`)
+}

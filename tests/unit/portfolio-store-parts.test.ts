@@ -14,7 +14,7 @@ import { ftsTableOf, migrate } from '../../src/main/store/migrations'
 import { removeAccount } from '../../src/main/store/remove-account'
 import { search } from '../../src/main/store/search'
 import { SearchWriter, recordEntries } from '../../src/main/store/search-index'
-import { SEARCH_KINDS } from '../../src/main/store/types'
+import { SEARCH_KINDS } from '../../src/shared/portfolio'
 import { putZone } from '../../src/main/store/zones'
 import { PAGED_ENDPOINT_NAMES, endpoints } from '../../src/shared/endpoints/table'
 

@@ -8,7 +8,7 @@ import { parse } from '../../shared/dns/records'
 import type { Connection } from './database'
 import { accountsWithList, getList } from './inventory'
 import { allZones } from './zones'
-import type { StoreProblem, ZoneFile } from './types'
+import type { StoreProblem, ZoneFile } from '../../shared/portfolio'
 
 type Report = (p: StoreProblem) => void
 

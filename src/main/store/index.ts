@@ -19,9 +19,9 @@ import { openStoreFile } from './open-file'
 import { removeAccount } from './remove-account'
 import { search, DEFAULT_SEARCH_LIMIT } from './search'
 import { getZone, listZones, putZone } from './zones'
-import { ZONE_KINDS, type OpenOptions, type PortfolioStore, type StoreProblem } from './types'
+import { ZONE_KINDS, type OpenOptions, type PortfolioStore, type StoreProblem } from '../../shared/portfolio'
 
-export * from './types'
+export * from '../../shared/portfolio'
 export { STORED_LIST_NAMES, isStoredListName } from './lists'
 export { CSV_COLUMNS } from './export'
 

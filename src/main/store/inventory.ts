@@ -10,7 +10,7 @@ import { LIST_SPECS, listIdentity, storedJson, type ListSpec } from './lists'
 import { parseJson } from './json'
 import { SearchWriter } from './search-index'
 import { deleteZone, removeZoneEntries, writeZone } from './zones'
-import type { ListChange, ListParams, StoreProblem, StoredList, StoredListName } from './types'
+import type { ListChange, ListParams, StoreProblem, StoredList, StoredListName } from '../../shared/portfolio'
 
 const idRow = z.object({ id: z.number().int() })
 const oldRowSchema = z.object({ id: z.number().int(), item_key: z.string(), pos: z.number().int(), json: z.string() })

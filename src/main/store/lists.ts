@@ -11,7 +11,7 @@ import { endpoints, parseEndpointParams, type PagedItem } from '../../shared/end
 import { PAGED_ENDPOINT_NAMES } from '../../shared/endpoints/names'
 import { AppError } from '../app-error'
 import { nameEntry, type SearchEntry } from './search-index'
-import type { ListParams, StoredListName, ZoneInput, ZoneKind } from './types'
+import type { ListParams, StoredListName, ZoneInput, ZoneKind } from '../../shared/portfolio'
 
 /** The parameters that name a list, once validated. */
 export interface ListIdentity {

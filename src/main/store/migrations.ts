@@ -6,7 +6,7 @@
  */
 import { z } from 'zod'
 import type { Connection } from './database'
-import { SEARCH_KINDS } from './types'
+import { SEARCH_KINDS } from '../../shared/portfolio'
 
 /** Written into the file's header by migration 1: a SQLite file without it is not ours. */
 export const APPLICATION_ID = 0x48415046 // "HAPF": Hosting Admin portfolio

@@ -6,7 +6,7 @@
 import { parse, records, serialiseRow } from '../../shared/dns/records'
 import type { Connection } from './database'
 import { ftsTableOf } from './migrations'
-import { SEARCH_FIELDS, SEARCH_KINDS, type SearchField, type SearchKind, type ZoneKind } from './types'
+import { SEARCH_FIELDS, SEARCH_KINDS, type SearchField, type SearchKind, type ZoneKind } from '../../shared/portfolio'
 
 export interface SearchEntry {
   kind: SearchKind

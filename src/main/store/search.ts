@@ -13,7 +13,7 @@ import { SERVER_KINDS } from '../../shared/constants'
 import type { Connection } from './database'
 import { ftsTableOf } from './migrations'
 import { searchText } from './search-index'
-import { SEARCH_FIELDS, SEARCH_KINDS, ZONE_KINDS, type MatchKind, type SearchHit } from './types'
+import { SEARCH_FIELDS, SEARCH_KINDS, ZONE_KINDS, type MatchKind, type SearchHit } from '../../shared/portfolio'
 
 export const DEFAULT_SEARCH_LIMIT = 50
 const MAX_SEARCH_LIMIT = 500

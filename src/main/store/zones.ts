@@ -11,7 +11,7 @@ import type { Connection } from './database'
 import { LIST_SPECS, storedJson } from './lists'
 import { parseJson } from './json'
 import { SearchWriter, recordEntries } from './search-index'
-import { ZONE_KINDS, type StoreProblem, type StoredZone, type ZoneInput, type ZoneKind, type ZoneSummary } from './types'
+import { ZONE_KINDS, type StoreProblem, type StoredZone, type ZoneInput, type ZoneKind, type ZoneSummary } from '../../shared/portfolio'
 
 type Report = (p: StoreProblem) => void
 const skipped = (report: Report, accountId: string, kind: string, key: string) => () =>

@@ -4,9 +4,9 @@
  * dropped silently.
  */
 import type { Finding } from '../validation'
-import { KNOWN_TYPES, type KnownType, type RecordRow, type Row } from './records'
+import { isKnownType, splitValue, type RecordRow, type Row } from './records'
 
-export const BIND_CODES = ['bind.notExported', 'bind.directive', 'bind.outsideZone', 'bind.soa', 'bind.unsupportedType'] as const
+export const BIND_CODES = ['bind.notExported', 'bind.directive', 'bind.outsideZone', 'bind.soa', 'bind.unsupportedType', 'bind.ttlDiffers'] as const
 export type BindCode = (typeof BIND_CODES)[number]
 export type BindNote = Finding<BindCode>
 
@@ -18,9 +18,17 @@ export interface BindExport {
 
 export interface BindImport {
   rows: RecordRow[]
-  /** The zone's TTL ($TTL or the first record TTL), if it had one. */
+  /** The zone's TTL (the first $TTL, or else the first record's TTL), if it had one. */
   ttl: number | undefined
   report: BindNote[]
+}
+
+export interface BindImportOptions {
+  /**
+   * The one TTL the records will get (the service keeps one per zone), when it is not the
+   * file's own: a merge into a zone keeps that zone's TTL.
+   */
+  zoneTtl?: number | undefined
 }
 
 const quote = (s: string) => (/^".*"$/.test(s) ? s : `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`)
@@ -28,8 +36,8 @@ const quote = (s: string) => (/^".*"$/.test(s) ? s : `"${s.replace(/\\/g, '\\\\'
 function bindValue(r: RecordRow): string {
   switch (r.type) {
     case 'mx': {
-      const [target, prio] = r.value.split(/\s+/)
-      return `${prio ?? '10'} ${target ?? ''}`
+      const { priority, target } = splitValue('mx', r.value)
+      return `${priority || '10'} ${target ?? ''}`
     }
     case 'txt':
       return quote(r.value)
@@ -100,32 +108,61 @@ function tokens(line: string): string[] {
 
 const CLASSES = new Set(['IN', 'CH', 'HS'])
 
-export function fromBind(text: string, defaultOrigin: string): BindImport {
-  let origin = defaultOrigin.replace(/\.$/, '').toLowerCase()
-  let ttl: number | undefined
-  let lastName = '@'
+/** A TTL in seconds: 3600, or with units as BIND writes them (1h, 1h30m, 2d, 1w). */
+function ttlSeconds(tok: string): number | undefined {
+  if (/^\d+$/.test(tok)) return Number(tok)
+  if (!/^(\d+[smhdw])+$/i.test(tok)) return undefined
+  const unit: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 }
+  let total = 0
+  for (const [, n, u] of tok.matchAll(/(\d+)([smhdw])/gi)) total += Number(n) * (unit[(u as string).toLowerCase()] ?? 0)
+  return total
+}
+
+/** The parts of each type's data that are domain names, which a zone file may write relative to $ORIGIN. */
+const NAME_AT: Partial<Record<string, number>> = { cname: 0, ns: 0, ptr: 0, mx: 1, srv: 3 }
+
+/**
+ * A zone file as records of the zone `zone`. Names are read as BIND reads them: `@` is the
+ * current $ORIGIN (at first the zone), and a name without a final dot is relative to it, in
+ * the host column (`www`) and in the data (`CNAME @`, `MX 10 mail`). Data names are written
+ * out in full (`www.example.com.`); hosts relative to the zone (`www`, `@`).
+ */
+export function fromBind(text: string, zone: string, opts: BindImportOptions = {}): BindImport {
+  const apex = zone.replace(/\.$/, '').toLowerCase()
+  let origin = apex
+  let defaultTtl: number | undefined
+  let lastTtl: number | undefined
+  let zoneTtl = opts.zoneTtl
+  let lastOwner = apex
   const rows: RecordRow[] = []
   const report: BindNote[] = []
 
-  const relative = (name: string): string | undefined => {
-    if (name === '@') return '@'
-    if (!name.endsWith('.')) return name
-    const abs = name.slice(0, -1).toLowerCase()
-    if (abs === origin) return '@'
-    if (abs.endsWith(`.${origin}`)) return abs.slice(0, -(origin.length + 1))
+  const absolute = (name: string): string => {
+    if (name === '@') return origin
+    if (name.endsWith('.')) return name.slice(0, -1).toLowerCase()
+    return origin ? `${name.toLowerCase()}.${origin}` : name.toLowerCase()
+  }
+  const hostInZone = (abs: string): string | undefined => {
+    if (abs === apex) return '@'
+    if (abs.endsWith(`.${apex}`)) return abs.slice(0, -(apex.length + 1))
     return undefined
   }
+  const fullName = (name: string) => (name === '.' ? '.' : `${absolute(name)}.`)
 
   for (const line of logicalLines(text)) {
     const startsBlank = /^\s/.test(line)
     const t = tokens(line.trim())
     if (t.length === 0) continue
-    if (t[0] === '$ORIGIN') {
-      origin = (t[1] ?? origin).replace(/\.$/, '').toLowerCase()
+    if (t[0]?.toUpperCase() === '$ORIGIN') {
+      origin = t[1] ? absolute(t[1]) : origin
       continue
     }
-    if (t[0] === '$TTL') {
-      ttl = Number(t[1]) || ttl
+    if (t[0]?.toUpperCase() === '$TTL') {
+      const n = ttlSeconds(t[1] ?? '')
+      if (n !== undefined) {
+        defaultTtl = n
+        zoneTtl ??= n
+      }
       continue
     }
     if (t[0]?.startsWith('$')) {
@@ -133,34 +170,44 @@ export function fromBind(text: string, defaultOrigin: string): BindImport {
       continue
     }
     let i = 0
-    let name = lastName
-    if (!startsBlank) name = t[i++] as string
+    const owner = startsBlank ? lastOwner : absolute(t[i++] as string)
+    lastOwner = owner
     // Optional TTL and class, in either order.
+    let ttl: number | undefined
     for (let k = 0; k < 2; k++) {
       const tok = t[i]
-      if (tok && /^\d+$/.test(tok)) {
-        ttl ??= Number(tok)
+      const n = tok === undefined ? undefined : ttlSeconds(tok)
+      if (n !== undefined) {
+        ttl = n
         i++
       } else if (tok && CLASSES.has(tok.toUpperCase())) i++
     }
     const type = (t[i++] ?? '').toLowerCase()
     const rdata = t.slice(i)
-    lastName = name
-    const host = relative(name)
+    const host = hostInZone(owner)
     if (host === undefined) {
-      report.push({ code: 'bind.outsideZone', params: { origin, line: line.trim() } })
+      report.push({ code: 'bind.outsideZone', params: { origin: apex, line: line.trim() } })
       continue
     }
     if (type === 'soa') {
       report.push({ code: 'bind.soa' })
       continue
     }
-    if (!(KNOWN_TYPES as readonly string[]).includes(type) || rdata.length === 0) {
+    if (!isKnownType(type) || rdata.length === 0) {
       report.push({ code: 'bind.unsupportedType', params: { type: type.toUpperCase() || '-', line: line.trim() } })
       continue
     }
+    // Without $TTL, a record without a TTL has the last one stated (RFC 1035 5.1).
+    const effective = ttl ?? defaultTtl ?? lastTtl
+    if (ttl !== undefined) lastTtl = ttl
+    zoneTtl ??= effective
+    if (effective !== undefined && zoneTtl !== undefined && effective !== zoneTtl) {
+      report.push({ code: 'bind.ttlDiffers', params: { ttl: effective, zoneTtl, line: line.trim() } })
+    }
+    const at = NAME_AT[type]
+    if (at !== undefined && rdata[at] !== undefined) rdata[at] = fullName(rdata[at] as string)
     let value: string
-    switch (type as KnownType) {
+    switch (type) {
       case 'mx':
         value = `${rdata[1] ?? ''} ${rdata[0] ?? ''}`
         break
@@ -171,7 +218,7 @@ export function fromBind(text: string, defaultOrigin: string): BindImport {
       default:
         value = rdata.join(' ')
     }
-    rows.push({ kind: 'record', type: type as KnownType, host, value })
+    rows.push({ kind: 'record', type, host, value })
   }
-  return { rows, ttl, report }
+  return { rows, ttl: zoneTtl, report }
 }

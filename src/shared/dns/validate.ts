@@ -2,9 +2,13 @@
  * Checks of DNS rows, per type. Each problem is a code with parameters, which the renderer
  * words in the user's language and the sandbox in the service's. Raw rows (lines the model
  * does not understand) are never errors: they are kept exactly as they were.
+ *
+ * validateRows() gives the errors (a save waits until they are fixed); warnRows() gives what
+ * is allowed but probably a mistake (the user is told before the plan, and may go on).
+ * Each issue names the part of the record it is about, so a form can mark that field.
  */
 import { HOSTNAME, isIPv4, isIPv6, type Finding } from '../validation'
-import type { Row } from './records'
+import { isKnownType, splitValue, txtText, type KnownType, type Row, type ValueField, type ValueFields } from './records'
 
 export const DNS_CODES = [
   'dns.host.invalid',
@@ -15,16 +19,34 @@ export const DNS_CODES = [
   'dns.cname.exclusive',
   'dns.hostValue',
   'dns.mx.value',
+  'dns.mx.order',
+  'dns.mx.priority',
+  'dns.mx.target',
   'dns.srv.host',
   'dns.srv.value',
-  'dns.caa.value',
+  'dns.srv.priority',
+  'dns.srv.weight',
+  'dns.srv.port',
+  'dns.srv.target',
+  'dns.caa.flags',
+  'dns.caa.tag',
+  'dns.caa.content',
   'dns.txt.tooLong',
   'dns.txt.quote',
   'dns.duplicate',
+  'dns.spf.multiple',
 ] as const
 export type DnsCode = (typeof DNS_CODES)[number]
 
-export interface RowIssue extends Finding<DnsCode> {
+/** The part of a record an issue is about: its host or one part of its value. */
+export type IssueField = 'host' | ValueField
+
+export interface ValueIssue extends Finding<DnsCode> {
+  /** Absent when the issue is about the record as a whole (a duplicate, a CNAME beside others). */
+  field?: IssueField | undefined
+}
+
+export interface RowIssue extends ValueIssue {
   /** Index of the row in the list. */
   index: number
 }
@@ -32,74 +54,116 @@ export interface RowIssue extends Finding<DnsCode> {
 export const HOST_FIELD = /^(@|\*|(\*\.)?[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*)$/i
 const isHostName = (s: string) => HOSTNAME.test(s) && s.includes('.') && s.length <= 254
 const uint = (s: string | undefined, max: number) => s !== undefined && /^\d+$/.test(s) && Number(s) <= max
+const CAA_TAGS = /^(issue|issuewild|iodef)$/i
 
-/** What is wrong with one record's value for its type and host, if anything. */
-export function checkValue(type: string, host: string, value: string): Finding<DnsCode> | undefined {
-  const parts = value.split(/\s+/)
+/** What is wrong with each part of a value, given part by part (as a form holds it). */
+export function fieldIssues(type: KnownType, host: string, f: ValueFields): ValueIssue[] {
+  const out: ValueIssue[] = []
+  const v = (f.value ?? '').trim()
   switch (type) {
     case 'a':
-      return isIPv4(value) ? undefined : { code: 'dns.a.value', params: { value } }
+      if (!isIPv4(v)) out.push({ code: 'dns.a.value', params: { value: v }, field: 'value' })
+      break
     case 'aaaa':
-      return isIPv6(value) ? undefined : { code: 'dns.aaaa.value', params: { value } }
+      if (!isIPv6(v)) out.push({ code: 'dns.aaaa.value', params: { value: v }, field: 'value' })
+      break
     case 'cname':
-      if (host === '@') return { code: 'dns.cname.apex' }
-      return isHostName(value) ? undefined : { code: 'dns.cname.value', params: { value } }
+      if (host === '@') out.push({ code: 'dns.cname.apex', field: 'host' })
+      else if (!isHostName(v)) out.push({ code: 'dns.cname.value', params: { value: v }, field: 'value' })
+      break
     case 'ns':
     case 'ptr':
-      return isHostName(value) ? undefined : { code: 'dns.hostValue', params: { type: type.toUpperCase(), value } }
-    case 'mx': {
-      const [target, prio, ...rest] = parts
-      if (rest.length || !target || !isHostName(target) || !uint(prio, 65535)) return { code: 'dns.mx.value' }
-      return undefined
-    }
-    case 'srv': {
-      const [prio, weight, port, target, ...rest] = parts
-      if (!/^_[a-z0-9-]+\._(tcp|udp|tls)(\.|$)/i.test(host)) return { code: 'dns.srv.host' }
-      if (rest.length || !uint(prio, 65535) || !uint(weight, 65535) || !uint(port, 65535) || !target || !(target === '.' || isHostName(target))) {
-        return { code: 'dns.srv.value' }
-      }
-      return undefined
-    }
-    case 'caa': {
-      const [flags, tag, ...v] = parts
-      if (!uint(flags, 255) || !tag || !/^(issue|issuewild|iodef)$/i.test(tag) || v.length === 0) return { code: 'dns.caa.value' }
-      return undefined
-    }
+      if (!isHostName(v)) out.push({ code: 'dns.hostValue', params: { type: type.toUpperCase(), value: v }, field: 'value' })
+      break
+    case 'mx':
+      if (!uint(f.priority, 65535)) out.push({ code: 'dns.mx.priority', field: 'priority' })
+      if (!f.target || !isHostName(f.target)) out.push({ code: 'dns.mx.target', field: 'target' })
+      break
+    case 'srv':
+      if (!/^_[a-z0-9-]+\._(tcp|udp|tls)(\.|$)/i.test(host)) out.push({ code: 'dns.srv.host', field: 'host' })
+      if (!uint(f.priority, 65535)) out.push({ code: 'dns.srv.priority', field: 'priority' })
+      if (!uint(f.weight, 65535)) out.push({ code: 'dns.srv.weight', field: 'weight' })
+      if (!uint(f.port, 65535)) out.push({ code: 'dns.srv.port', field: 'port' })
+      if (!f.target || !(f.target === '.' || isHostName(f.target))) out.push({ code: 'dns.srv.target', field: 'target' })
+      break
+    case 'caa':
+      if (!uint(f.flags, 255)) out.push({ code: 'dns.caa.flags', field: 'flags' })
+      if (!f.tag || !CAA_TAGS.test(f.tag)) out.push({ code: 'dns.caa.tag', field: 'tag' })
+      if (v === '') out.push({ code: 'dns.caa.content', field: 'value' })
+      break
     case 'txt': {
-      if (value.length > 4000) return { code: 'dns.txt.tooLong', params: { length: value.length } }
-      const quotes = (value.match(/(?<!\\)"/g) ?? []).length
-      if (quotes % 2 === 1) return { code: 'dns.txt.quote' }
-      return undefined
+      if (v.length > 4000) out.push({ code: 'dns.txt.tooLong', params: { length: v.length }, field: 'value' })
+      else if ((v.match(/(?<!\\)"/g) ?? []).length % 2 === 1) out.push({ code: 'dns.txt.quote', field: 'value' })
+      break
     }
-    default:
-      return undefined
   }
+  return out
 }
 
+/**
+ * What is wrong with one record's value for its type and host: every problem, part by part.
+ * The parts as typed, when given, are checked instead of the text's.
+ */
+export function valueIssues(type: string, host: string, value: string, parts?: ValueFields): ValueIssue[] {
+  if (!isKnownType(type)) return []
+  if (parts) return fieldIssues(type, host, parts)
+  const words = value.trim().split(/\s+/).filter(Boolean)
+  // The shape first: a part too many, or an MX written priority first (the service's order is server, priority).
+  if (type === 'mx') {
+    if (words.length > 2) return [{ code: 'dns.mx.value' }]
+    if (words.length === 2 && uint(words[0], 65535) && isHostName(words[1] as string)) return [{ code: 'dns.mx.order' }]
+  }
+  if (type === 'srv' && words.length > 4) return [{ code: 'dns.srv.value' }]
+  return fieldIssues(type, host, splitValue(type, value))
+}
+
+/** The first thing wrong with one record's value for its type and host, if anything. */
+export function checkValue(type: string, host: string, value: string): ValueIssue | undefined {
+  return valueIssues(type, host, value)[0]
+}
+
+/** The errors in the rows: each record's host and value, duplicates, and a CNAME that is not alone at its host. */
 export function validateRows(rows: Row[]): RowIssue[] {
   const issues: RowIssue[] = []
   const seen = new Map<string, number>()
-  const typesAtHost = new Map<string, Set<string>>()
+  const atHost = new Map<string, number>()
   rows.forEach((r, index) => {
     if (r.kind !== 'record') return
     if (!HOST_FIELD.test(r.host) || r.host.length > 253) {
-      issues.push({ index, code: 'dns.host.invalid', params: { host: r.host } })
+      issues.push({ index, code: 'dns.host.invalid', params: { host: r.host }, field: 'host' })
       return
     }
-    const problem = checkValue(r.type, r.host, r.value)
-    if (problem) issues.push({ index, ...problem })
+    for (const problem of valueIssues(r.type, r.host, r.value, r.parts)) issues.push({ index, ...problem })
     const key = `${r.type}\u0000${r.host.toLowerCase()}\u0000${r.value}`
     const first = seen.get(key)
     if (first !== undefined) issues.push({ index, code: 'dns.duplicate', params: { row: first + 1 } })
     else seen.set(key, index)
     const host = r.host.toLowerCase()
-    typesAtHost.set(host, (typesAtHost.get(host) ?? new Set()).add(r.type))
+    atHost.set(host, (atHost.get(host) ?? 0) + 1)
   })
-  // A CNAME must be the only record at its host.
+  // A CNAME must be the only record at its host: not beside other types, nor a second CNAME.
   rows.forEach((r, index) => {
     if (r.kind !== 'record' || r.type !== 'cname') return
-    const types = typesAtHost.get(r.host.toLowerCase())
-    if (types && types.size > 1) issues.push({ index, code: 'dns.cname.exclusive', params: { host: r.host } })
+    if ((atHost.get(r.host.toLowerCase()) ?? 0) > 1) issues.push({ index, code: 'dns.cname.exclusive', params: { host: r.host } })
   })
   return issues
+}
+
+const isSpf = (value: string) => /^v=spf1(\s|$)/i.test(txtText(value.trim()))
+
+/**
+ * What the service accepts but is probably a mistake: a second SPF record (`v=spf1`) at a
+ * host, which makes receivers reject the SPF check of every message (RFC 7208 4.5).
+ */
+export function warnRows(rows: Row[]): RowIssue[] {
+  const warnings: RowIssue[] = []
+  const firstSpf = new Map<string, number>()
+  rows.forEach((r, index) => {
+    if (r.kind !== 'record' || r.type !== 'txt' || !isSpf(r.value)) return
+    const host = r.host.toLowerCase()
+    const first = firstSpf.get(host)
+    if (first === undefined) firstSpf.set(host, index)
+    else warnings.push({ index, code: 'dns.spf.multiple', params: { host: r.host, row: first + 1 } })
+  })
+  return warnings
 }

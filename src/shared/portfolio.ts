@@ -2,9 +2,9 @@
  * The portfolio store's public shapes. Plain data, so the IPC layer can pass them on as they
  * are; problems are codes with parameters, worded by the renderer.
  */
-import type { PagedEndpointName } from '../../shared/endpoints/names'
-import type { PagedInput, PagedItem } from '../../shared/endpoints/table'
-import type { ServerKind } from '../../shared/constants'
+import type { PagedEndpointName } from './endpoints/names'
+import type { PagedInput, PagedItem } from './endpoints/table'
+import type { ServerKind } from './constants'
 
 /**
  * The lists the store keeps: every paged list but the API log, which is not inventory (it is

@@ -1,0 +1,28 @@
+/** What the DNS editor's parts and its screens tell each other. */
+import type { RecordRow } from '../../../../shared/dns/records'
+import type { IssueField } from '../../../../shared/dns/validate'
+
+/** A problem or warning as the table shows it: in words, and the field it is about. */
+export interface ShownIssue {
+  text: string
+  field?: IssueField | undefined
+  warning?: boolean
+}
+
+/** What one edit did, for the editor to follow which fields of a new row were typed in. */
+export interface RowChange {
+  from?: RecordRow | undefined
+  to: RecordRow
+  field: IssueField | 'type' | 'new'
+}
+
+/**
+ * What the DNS setting (ns_type) means for a zone, in the account's words: a sentence, what
+ * each setting is for (which nameservers answer), and notes (such as the nameservers the
+ * domain uses now).
+ */
+export interface NsHelp {
+  intro: string
+  each?: string[]
+  notes?: string[]
+}
