@@ -260,6 +260,7 @@ describe('lists', () => {
     expect(refused(() => store.putList('acct', 'domains.list', {}, [], 'yesterday'))).toBe('validation')
     expect(refused(() => store.putList('acct', 'servers.list', { kind: 'z' } as unknown as ListParams<'servers.list'>, [], T1))).toBe('validation')
     expect(refused(() => store.putZone('acct', 'dns', '../etc', { records: '' }, T1))).toBe('validation')
+    expect(refused(() => store.getList('acct', 'logs.list' as StoredListName, {}))).toBe('validation')
   })
 
   it('skips and reports rows damaged in the file instead of failing', () => {

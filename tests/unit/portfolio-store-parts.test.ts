@@ -11,6 +11,7 @@ import { csvCell } from '../../src/main/store/export'
 import { getList, putList } from '../../src/main/store/inventory'
 import { LIST_SPECS, STORED_LIST_NAMES, listIdentity, storedJson } from '../../src/main/store/lists'
 import { ftsTableOf, migrate } from '../../src/main/store/migrations'
+import { removeAccount } from '../../src/main/store/remove-account'
 import { search } from '../../src/main/store/search'
 import { SearchWriter, recordEntries } from '../../src/main/store/search-index'
 import { SEARCH_KINDS } from '../../src/shared/portfolio'
@@ -86,6 +87,7 @@ describe('the search index', () => {
   const names = ['alpha.example', 'beta.example', 'gamma.example', 'delta.example', 'alphabet.example']
   const item = (name: string, v: number) => ({ domainid: 1, domainname: name, registrar: `r${v}`, expirationdate: '', autorenew: 0, autorenew_all: 0, autorenew_domain: 0 })
   const dns = (name: string, v: number) => ({ domainid: 1, domainname: name, ns_type: 'svc1', records: `a www 192.0.2.${v}\na host${v} 198.51.100.${v}`, ttl: 3600 })
+  const free = (name: string, v: number) => ({ domainid: 2, domainname: name, records: `a @ 192.0.2.${v}`, ttl: 3600 })
   const at = (i: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString()
 
   it('writes additions and removals in the order they were asked for, whatever it is', () => {
@@ -112,24 +114,30 @@ describe('the search index', () => {
       fc.record({ t: fc.constant('domains' as const), account: fc.constantFrom('a', 'b'), pick: fc.subarray(names), v: fc.nat(3) }),
       fc.record({ t: fc.constant('dns' as const), account: fc.constantFrom('a', 'b'), pick: fc.subarray(names), v: fc.nat(3) }),
       fc.record({ t: fc.constant('zone' as const), account: fc.constantFrom('a', 'b'), pick: fc.subarray(names, { minLength: 1, maxLength: 1 }), v: fc.nat(3) }),
+      fc.record({ t: fc.constant('free' as const), account: fc.constantFrom('a', 'b'), pick: fc.subarray(names), v: fc.nat(3) }),
+      fc.record({ t: fc.constant('freeZone' as const), account: fc.constantFrom('a', 'b'), pick: fc.subarray(names, { minLength: 1, maxLength: 1 }), v: fc.nat(3) }),
       fc.record({ t: fc.constant('remove' as const), account: fc.constantFrom('a', 'b'), pick: fc.constant([]), v: fc.constant(0) }),
     )
     fc.assert(
-      fc.property(fc.array(op, { maxLength: 12 }), (ops) => {
+      fc.property(fc.array(op, { maxLength: 14 }), (ops) => {
         const conn = memory()
         try {
           ops.forEach((o, i) => {
             if (o.t === 'domains') putList(conn, o.account, 'domains.list', {}, o.pick.map((n) => item(n, o.v)), at(i), true)
             if (o.t === 'dns') putList(conn, o.account, 'domains.dns.list', {}, o.pick.map((n) => dns(n, o.v)), at(i), true)
             if (o.t === 'zone') putZone(conn, o.account, 'dns', o.pick[0]!, { records: `a mail 203.0.113.${o.v}` }, at(i))
-            if (o.t === 'remove') {
-              conn.write(() => {
-                conn.run('DELETE FROM list_items WHERE list_id IN (SELECT id FROM lists WHERE account_id = ?)', [o.account])
-                for (const table of ['lists', 'zones', 'search']) conn.run(`DELETE FROM ${table} WHERE account_id = ?`, [o.account])
-              })
-            }
+            if (o.t === 'free') putList(conn, o.account, 'freedns.list', {}, o.pick.map((n) => free(n, o.v)), at(i), true)
+            if (o.t === 'freeZone') putZone(conn, o.account, 'freedns', o.pick[0]!, { records: `txt @ v=spf1 ip4:192.0.2.${o.v} -all` }, at(i))
+            if (o.t === 'remove') removeAccount(conn, o.account)
             indexesMatch(conn)
           })
+          // Every zone has exactly its records' entries, and no entry outlives its row.
+          const n = z.object({ n: z.number() })
+          const zones = conn.all(z.object({ kind: z.enum(['dns', 'freedns']), domain: z.string(), records: z.string() }), 'SELECT kind, domain, records FROM zones')
+          const expected = zones.reduce((sum, zn) => sum + recordEntries(zn.kind, zn.domain, zn.records).length, 0)
+          expect(conn.get(n, 'SELECT count(*) AS n FROM search WHERE zone_id IS NOT NULL')?.n).toBe(expected)
+          expect(conn.get(n, 'SELECT count(*) AS n FROM search WHERE zone_id IS NOT NULL AND zone_id NOT IN (SELECT id FROM zones)')?.n).toBe(0)
+          expect(conn.get(n, 'SELECT count(*) AS n FROM search WHERE item_id IS NOT NULL AND item_id NOT IN (SELECT id FROM list_items)')?.n).toBe(0)
           // And what search finds is what the lists hold.
           for (const account of ['a', 'b']) {
             const listed = getList(conn, account, 'domains.list', {}, () => {})?.items.map((d) => d.domainname) ?? []

@@ -15,13 +15,15 @@ import { parseWith } from '../../shared/field-issues'
 import { AppError } from '../app-error'
 import { exportCsv, exportZones } from './export'
 import { getList, keepList, putList, readList } from './inventory'
+import { STORED_LIST_NAMES, isStoredListName } from './lists'
 import { openStoreFile } from './open-file'
+import { removeAccount } from './remove-account'
 import { search, DEFAULT_SEARCH_LIMIT } from './search'
 import { getZone, listZones, putZone } from './zones'
-import { ZONE_KINDS, type OpenOptions, type PortfolioStore, type StoreProblem } from '../../shared/portfolio'
+import { ZONE_KINDS, type OpenOptions, type PortfolioStore, type StoreProblem, type StoredListName } from '../../shared/portfolio'
 
 export * from '../../shared/portfolio'
-export { STORED_LIST_NAMES, isStoredListName } from './lists'
+export { STORED_LIST_NAMES, isStoredListName }
 export { CSV_COLUMNS } from './export'
 
 /** The store's file in the app's data folder (Electron's userData). */
@@ -33,11 +35,18 @@ const accountId = accountProfileSchema.shape.id
 const readAt = z.iso.datetime()
 const domain = z.string().min(1).max(253).refine(isSafePathSegment, 'field.hostName')
 const zoneKind = z.enum(ZONE_KINDS)
+const searchQuery = z.string().max(500)
 const zoneInput = z.object({
   records: z.string().max(1_000_000),
   ttl: z.number().int().min(0).optional(),
   ns_type: z.string().max(64).optional(),
 })
+
+/** The list's name: the type says so, but a name that came over IPC is checked again here. */
+function listName<N extends StoredListName>(name: N): N {
+  if (!isStoredListName(name)) throw AppError.invalid('store.invalidInput', [{ path: 'name', code: 'field.notAllowed' }])
+  return name
+}
 
 function check<T>(schema: z.ZodType<T>, value: unknown, field: string): T {
   const parsed = parseWith(schema, value)
@@ -60,10 +69,10 @@ export function openPortfolioStore(file: string, opts: OpenOptions = {}): Portfo
     file: opened.file,
     problem: opened.problem,
     putList: (account, name, params, items, at, o) =>
-      putList(live(), check(accountId, account, 'accountId'), name, params, items, check(readAt, at, 'readAt'), o?.complete ?? true),
-    getList: (account, name, params) => getList(live(), check(accountId, account, 'accountId'), name, params, report),
-    keepList: (account, name, params, items, at) => keepList(live(), check(accountId, account, 'accountId'), name, params, items, check(readAt, at, 'readAt')),
-    readList: (account, name, params) => readList(live(), check(accountId, account, 'accountId'), name, params, report),
+      putList(live(), check(accountId, account, 'accountId'), listName(name), params, items, check(readAt, at, 'readAt'), o?.complete ?? true),
+    getList: (account, name, params) => getList(live(), check(accountId, account, 'accountId'), listName(name), params, report),
+    keepList: (account, name, params, items, at) => keepList(live(), check(accountId, account, 'accountId'), listName(name), params, items, check(readAt, at, 'readAt')),
+    readList: (account, name, params) => readList(live(), check(accountId, account, 'accountId'), listName(name), params, report),
     putZone: (account, kind, name, zone, at) =>
       putZone(
         live(),
@@ -75,15 +84,8 @@ export function openPortfolioStore(file: string, opts: OpenOptions = {}): Portfo
       ),
     getZone: (account, kind, name) => getZone(live(), account, kind, name, report),
     listZones: (account) => listZones(live(), report, account),
-    removeAccount: (account) => {
-      const id = check(accountId, account, 'accountId')
-      const c = live()
-      c.write(() => {
-        c.run('DELETE FROM list_items WHERE list_id IN (SELECT id FROM lists WHERE account_id = ?)', [id])
-        for (const table of ['lists', 'zones', 'search']) c.run(`DELETE FROM ${table} WHERE account_id = ?`, [id])
-      })
-    },
-    search: (query, limit = DEFAULT_SEARCH_LIMIT) => search(live(), query, limit),
+    removeAccount: (account) => removeAccount(live(), check(accountId, account, 'accountId')),
+    search: (query, limit = DEFAULT_SEARCH_LIMIT) => search(live(), check(searchQuery, query, 'query'), limit),
     exportCsv: (o) => exportCsv(live(), report, o?.accountNames),
     exportZones: () => exportZones(live(), report),
     close: () => {

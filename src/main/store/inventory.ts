@@ -60,14 +60,16 @@ export function putList<N extends StoredListName>(
     for (const [key, row] of old) {
       if (rows.has(key)) continue
       if (spec.entries) index.remove({ item: row.id })
+      // The zone lists are keyed by domain name: the key is the zone's domain.
       if (spec.zone) deleteZone(conn, index, accountId, spec.zone.kind, key)
       conn.run('DELETE FROM list_items WHERE id = ?', [row.id])
       removed++
     }
     for (const [key, row] of rows) {
       const before = old.get(key)
-      if (!before || before.json === row.json) continue
-      if (spec.entries) index.remove({ item: before.id })
+      if (before?.json === row.json) continue
+      if (before && spec.entries) index.remove({ item: before.id })
+      // New to the list or not, its zone may be stored already (read on its own before).
       if (spec.zone) removeZoneEntries(conn, index, accountId, spec.zone.kind, spec.zone.of(row.item).domain)
     }
     let added = 0

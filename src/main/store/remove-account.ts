@@ -1,0 +1,14 @@
+/**
+ * Forgetting an account: every row it has in the store (lists and their items, zones, search
+ * entries and, through the delete triggers, their trigram index rows), in one transaction.
+ */
+import type { Connection } from './database'
+
+export function removeAccount(conn: Connection, accountId: string): void {
+  conn.write(() => {
+    conn.run('DELETE FROM list_items WHERE list_id IN (SELECT id FROM lists WHERE account_id = ?)', [accountId])
+    conn.run('DELETE FROM lists WHERE account_id = ?', [accountId])
+    conn.run('DELETE FROM zones WHERE account_id = ?', [accountId])
+    conn.run('DELETE FROM search WHERE account_id = ?', [accountId])
+  })
+}
