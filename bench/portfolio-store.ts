@@ -124,11 +124,3 @@ export async function benchPortfolioStore(): Promise<BenchResult> {
     await rm(dir, { recursive: true, force: true })
   }
 }
-
-// `tsx bench/portfolio-store.ts` runs it alone (bench/run.ts does not list it yet).
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const r = await benchPortfolioStore()
-  console.log(`\n== ${r.name}`)
-  for (const line of r.lines) console.log(`   ${line}`)
-  console.log(`   targets ${r.ok ? 'met' : 'NOT met'} in this run`)
-}

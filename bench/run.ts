@@ -1,6 +1,7 @@
 /** npm run bench: every benchmark, printed side by side with its targets. */
 import { benchBundleSize } from './bundle-size'
 import { benchListAll } from './list-all'
+import { benchPortfolioStore } from './portfolio-store'
 import { benchListAllRateLimited } from './list-all-rate-limited'
 import { benchDomainList } from './domain-list'
 import { benchDnsModel } from './dns-model'
@@ -14,6 +15,7 @@ const benches: [string, () => Promise<BenchResult>][] = [
   ['domain-list', benchDomainList],
   ['dns-model', benchDnsModel],
   ['dns-editor', benchDnsEditor],
+  ['portfolio-store', benchPortfolioStore],
 ]
 const only = process.argv[2]
 

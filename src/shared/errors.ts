@@ -76,6 +76,16 @@ export const ERROR_CODES = [
   'startup.failed',
   'startup.unavailable',
   'app.noDesktop',
+  // The portfolio store (src/main/store): params say which file, list or row.
+  'store.movedAside',
+  'store.newerSchema',
+  'store.unavailable',
+  'store.rowSkipped',
+  'store.invalidInput',
+  'store.invalidParams',
+  'store.closed',
+  'store.listNotWritten',
+  'store.unknownIndex',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]
 

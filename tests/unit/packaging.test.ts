@@ -86,10 +86,10 @@ describe('electron-builder configuration', () => {
     expect(config.mac?.target).toBe('dmg')
   })
 
-  it('packs only out/** and package.json, into an asar with keytar unpacked', () => {
+  it('packs only out/** and package.json, into an asar with the native modules (keytar, libsql) unpacked', () => {
     expect(config.files).toEqual([{ filter: ['out/**', 'package.json'] }])
     expect(config.asar).toBe(true)
-    expect(config.asarUnpack).toEqual(['node_modules/keytar/**'])
+    expect(config.asarUnpack).toEqual(['node_modules/keytar/**', 'node_modules/@libsql/**'])
     for (const key of ['extraFiles', 'extraResources', 'electronFuses'] as const) expect(config[key]).toBeUndefined()
   })
 
