@@ -229,6 +229,7 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
     ...createAppHandlers(app, quitConfirmed),
     'store.list': defineChannel((raw) => parseWith(local['store.list'], raw), async (p) => storedList(p.name, p.accountId, p.params)),
     'store.search': defineChannel((raw) => parseWith(local['store.search'], raw), async (p) => store?.search(p.query) ?? []),
+    'store.exportZones': defineChannel((raw) => parseWith(local['store.exportZones'], raw), async () => store?.exportZones() ?? []),
     'store.exportCsv': defineChannel((raw) => parseWith(local['store.exportCsv'], raw), async () => store?.exportCsv({ accountNames: accountNames?.() ?? {} }) ?? ''),
 
     // servers

@@ -46,6 +46,7 @@ export const LOCAL_CHANNELS = [
   'store.list',
   'store.search',
   'store.exportCsv',
+  'store.exportZones',
 ] as const
 export type LocalChannel = (typeof LOCAL_CHANNELS)[number]
 export type AppChannel = Extract<LocalChannel, `app.${string}`>

@@ -23,7 +23,7 @@ import type {
 } from '../endpoints/table'
 import type { ChannelName, LocalChannel } from './channels'
 import type { LocalPayloads } from './payloads'
-import type { SearchHit, StoredList, StoredListName } from '../portfolio'
+import type { SearchHit, StoredList, StoredListName, ZoneFile } from '../portfolio'
 
 export type { ChannelName, LocalChannel, ListAllChannel } from './channels'
 
@@ -86,6 +86,7 @@ export interface LocalResults {
   'store.list': StoredList<StoredListName> | null
   'store.search': SearchHit[]
   'store.exportCsv': string
+  'store.exportZones': ZoneFile[]
 }
 
 /** An operation's own parameters; `z.object({})` types as an index signature, which becomes {}. */

@@ -59,6 +59,7 @@ export const localPayloads = {
   }),
   'store.search': z.object({ query: z.string().trim().max(200) }),
   'store.exportCsv': z.object({}),
+  'store.exportZones': z.object({}),
   'app.reportError': z.object({
     source: z.enum(['error', 'rejection', 'vue']),
     message: z.string().max(2000),
