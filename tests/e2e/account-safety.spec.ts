@@ -38,12 +38,14 @@ test('colour and tag set in Accounts show in the band and the title; a renewal a
     await app.getByRole('radio', { name: 'Red' }).check()
     await app.getByLabel('Environment tag').selectOption({ label: 'production' })
     // Typing the name follows the production tag.
-    await expect(app.getByLabel('Ask me to type the account’s name before a paid or ownership operation')).toBeChecked()
+    await expect(app.getByLabel('Before a paid or ownership operation, ask for this account to be typed in full')).toBeChecked()
     await app.getByRole('button', { name: 'Save changes' }).click()
     await expect(card).toContainText('Colour: Red. Tag: production.')
 
     await app.getByLabel('Account', { exact: true }).selectOption({ label: 'Reseller' })
-    const band = app.getByRole('group', { name: 'Account in use' })
+    // The band, which the switcher names as its description.
+    const band = app.locator('#account-band')
+    await expect(app.getByLabel('Account', { exact: true })).toHaveAccessibleDescription(/Reseller\s*production/)
     await expect(band).toContainText('Reseller')
     await expect(band).toContainText('production')
     await expect(band.locator('.account-mark')).toHaveAttribute('data-colour', 'red')
@@ -76,7 +78,7 @@ test('colour and tag set in Accounts show in the band and the title; a renewal a
 
     // The same in Japanese: the tag is words of the language, in the band, the title and the dialog.
     await inJapanese(app)
-    const bandJa = app.getByRole('group', { name: '使用中のアカウント' })
+    const bandJa = app.locator('#account-band')
     await expect(bandJa).toContainText('本番')
     await expect(app).toHaveTitle('ホスティング管理 — Reseller [本番]')
     await snap(app, 'account-band-ja')
@@ -103,7 +105,7 @@ test('a read-only account: a notice on every screen, and a write is refused with
 
     const banner = app.getByRole('note').filter({ hasText: 'Archive is read-only' })
     await expect(banner).toBeVisible()
-    await expect(app.getByRole('group', { name: 'Account in use' })).toContainText('read-only')
+    await expect(app.locator('#account-band')).toContainText('read-only')
     for (const link of ['Domains', 'Service IPs', 'Writes']) {
       await app.getByRole('navigation').getByRole('link', { name: link, exact: true }).click()
       await expect(banner).toBeVisible()

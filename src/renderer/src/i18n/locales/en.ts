@@ -178,7 +178,6 @@ export const en = {
   'accounts.demoNote': 'A local sandbox of the API with sample data, for trying the app. It cannot be edited.',
   // Account marks: colour, environment tag, typed confirmation by name, read-only.
   'account.readOnly': 'This account is read-only: the app sends no change to it. Turn off “Read-only” for it in Accounts to make changes.',
-  'account.band': 'Account in use',
   'account.readOnlyBanner': '{account} is read-only: the app sends no change to it, whatever its API key allows.',
   'account.readOnlyBannerHow': 'Change this in Accounts.',
   'account.windowTitle': '{app} — {account}',
@@ -198,8 +197,8 @@ export const en = {
   'accounts.env.staging': 'staging',
   'accounts.env.test': 'test',
   'accounts.env.none': 'no tag',
-  'accounts.confirmByName': 'Ask me to type the account’s name before a paid or ownership operation',
-  'accounts.confirmByNameHelp': 'On by default for production accounts.',
+  'accounts.confirmByName': 'Before a paid or ownership operation, ask for this account to be typed in full',
+  'accounts.confirmByNameHelp': 'Its name, exactly as saved, must be typed before Confirm works. On by default for production accounts.',
   'accounts.readOnlyOption': 'Read-only: send no changes to this account',
   'accounts.readOnlyHelp': 'Every write is refused by the app, whatever the API key allows. Reading still works.',
   'accounts.readOnlyBadge': 'read-only',

@@ -178,7 +178,6 @@ export const ja: Catalogue = {
   'accounts.demoNote': 'サンプルデータ入りのローカルのAPIサンドボックスです。編集はできません。',
   // Account marks: colour, environment tag, typed confirmation by name, read-only.
   'account.readOnly': 'このアカウントは読み取り専用のため、変更は送信しません。変更するには「アカウント」でこのアカウントの「読み取り専用」をオフにしてください。',
-  'account.band': '使用中のアカウント',
   'account.readOnlyBanner': '{account} は読み取り専用です。APIキーの権限にかかわらず、変更は送信しません。',
   'account.readOnlyBannerHow': '「アカウント」で変更できます。',
   'account.windowTitle': '{app} — {account}',
@@ -199,7 +198,7 @@ export const ja: Catalogue = {
   'accounts.env.test': 'テスト',
   'accounts.env.none': 'タグなし',
   'accounts.confirmByName': '有料または所有者に関わる操作の前に、アカウント名の入力を求める',
-  'accounts.confirmByNameHelp': '本番のアカウントでは既定でオンです。',
+  'accounts.confirmByNameHelp': '保存したとおりのアカウント名を入力するまで確定できません。本番のアカウントでは既定でオンです。',
   'accounts.readOnlyOption': '読み取り専用: このアカウントには変更を送信しない',
   'accounts.readOnlyHelp': 'APIキーの権限にかかわらず、アプリがすべての書き込みを拒否します。読み取りはできます。',
   'accounts.readOnlyBadge': '読み取り専用',
