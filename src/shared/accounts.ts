@@ -48,6 +48,24 @@ export const baseUrlSchema = z
     return check.ok ? check.url : v
   })
 
+/**
+ * What tells accounts apart at a glance: a colour from a small named palette (names, so it can be
+ * said and read, and a palette, so every colour keeps white text readable on it) and an
+ * environment tag, always shown as text beside the colour. Profiles saved before these existed
+ * load as slate and untagged.
+ */
+export const ACCOUNT_COLOURS = ['slate', 'blue', 'teal', 'green', 'purple', 'pink', 'orange', 'red'] as const
+export type AccountColour = (typeof ACCOUNT_COLOURS)[number]
+export const ACCOUNT_ENVIRONMENTS = ['production', 'staging', 'test', 'none'] as const
+export type AccountEnvironment = (typeof ACCOUNT_ENVIRONMENTS)[number]
+
+/** The demo's marks, fixed: a neutral colour and the "test" tag (it is a sandbox with sample data). */
+export const DEMO_MARKS = { colour: 'slate', environment: 'test', readOnly: false } as const satisfies {
+  colour: AccountColour
+  environment: AccountEnvironment
+  readOnly: boolean
+}
+
 /** The editable part of a profile. */
 export const profileFieldsSchema = z.object({
   name: z.string().trim().min(1, 'field.required').max(80),
@@ -56,6 +74,15 @@ export const profileFieldsSchema = z.object({
   nsTypes: nsTypesSchema.default(DEFAULT_NS_TYPES),
   /** Total time-out of one API call, in milliseconds. */
   timeoutMs: z.number().int().min(1000).max(600_000),
+  colour: z.enum(ACCOUNT_COLOURS).default('slate'),
+  environment: z.enum(ACCOUNT_ENVIRONMENTS).default('none'),
+  /**
+   * Paid and ownership operations ask for the account's name to be typed. Left out, it follows
+   * the tag: on for production, off otherwise.
+   */
+  confirmByName: z.boolean().optional(),
+  /** No write is sent for this account, whatever its key allows (main refuses the job). */
+  readOnly: z.boolean().default(false),
 })
 export type ProfileFields = z.output<typeof profileFieldsSchema>
 
@@ -76,3 +103,8 @@ export const accountViewSchema = accountProfileSchema.extend({
 export type AccountView = z.output<typeof accountViewSchema>
 
 
+
+/** Whether a paid or ownership operation of this account asks for its name to be typed. */
+export function confirmsByName(p: Pick<ProfileFields, 'confirmByName' | 'environment'>): boolean {
+  return p.confirmByName ?? p.environment === 'production'
+}

@@ -54,6 +54,7 @@ export const ERROR_CODES = [
   'account.noKey',
   'account.keyEmpty',
   'account.demoReadOnly',
+  'account.readOnly',
   'account.invalidBaseUrl',
   'account.keyInBaseUrl',
   'accountsFile.unreadable',

@@ -18,5 +18,8 @@ export function profileFor(
     },
     nsTypes: { svc1: { word: words.svc1, label: 'Service DNS' }, svc11: { word: words.svc11, label: 'Other DNS' } },
     timeoutMs,
+    colour: 'slate',
+    environment: 'none',
+    readOnly: false,
   }
 }

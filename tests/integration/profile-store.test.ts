@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { english } from '../helpers/english'
 import { ProfileStore } from '../../src/main/accounts/profile-store'
-import { DEFAULT_NS_TYPES, type AccountProfile } from '../../src/shared/accounts'
+import { DEFAULT_NS_TYPES, confirmsByName, type AccountProfile } from '../../src/shared/accounts'
 
 const kinds = {
   a: { path: 'webservers', label: 'Web' },
@@ -18,6 +18,9 @@ const profile = (n: number): AccountProfile => ({
   serverKinds: kinds,
   nsTypes: DEFAULT_NS_TYPES,
   timeoutMs: 120_000,
+  colour: 'slate',
+  environment: 'none',
+  readOnly: false,
 })
 
 describe('account profiles file', () => {
@@ -89,5 +92,29 @@ describe('account profiles file', () => {
     const data = await store.load()
     expect(store.problem).toBeUndefined()
     expect(data.accounts[0]?.nsTypes).toEqual({ svc1: { word: 'svc1', label: 'svc1' }, svc11: { word: 'svc11', label: 'svc11' } })
+  })
+
+  it('a profile saved before accounts had marks loads untagged, slate, writable, without typing the name', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'profiles-'))
+    const file = join(dir, 'accounts.json')
+    const { colour: _c, environment: _e, readOnly: _r, ...old } = profile(8)
+    writeFileSync(file, JSON.stringify({ version: 1, activeId: 'acct-8', accounts: [old] }))
+    const store = new ProfileStore(file)
+    const data = await store.load()
+    expect(store.problem).toBeUndefined()
+    expect(data.accounts[0]).toMatchObject({ colour: 'slate', environment: 'none', readOnly: false })
+    expect(confirmsByName(data.accounts[0]!)).toBe(false)
+  })
+
+  it('a profile with marks and options is kept as saved', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'profiles-'))
+    const file = join(dir, 'accounts.json')
+    const store = new ProfileStore(file)
+    await store.load()
+    await store.update((d) => d.accounts.push({ ...profile(9), colour: 'purple', environment: 'production', confirmByName: false, readOnly: true }))
+    const again = await new ProfileStore(file).load()
+    expect(again.accounts[0]).toMatchObject({ colour: 'purple', environment: 'production', confirmByName: false, readOnly: true })
+    // A colour outside the palette makes the change invalid: refused, nothing written.
+    expect(() => store.update((d) => Object.assign(d.accounts[0]!, { colour: 'chartreuse' }))).toThrow()
   })
 })

@@ -11,6 +11,7 @@ import type { ErrorData } from '../../shared/errors'
 import {
   DEMO_ACCOUNT_ID,
   DEFAULT_TIMEOUT_MS,
+  DEMO_MARKS,
   type AccountProfile,
   type AccountView,
   type KeyStorage,
@@ -70,7 +71,7 @@ export class AccountService {
   private async demoProfile(): Promise<AccountProfile> {
     const running = this.opts.demo.running() ? this.demoInfo : undefined
     const words = running ?? (await this.opts.demo.describe())
-    return { id: DEMO_ACCOUNT_ID, name: 'Demo (local sandbox)', baseUrl: running?.baseUrl ?? '', serverKinds: words.serverKinds, nsTypes: words.nsTypes, timeoutMs: DEFAULT_TIMEOUT_MS }
+    return { id: DEMO_ACCOUNT_ID, name: 'Demo (local sandbox)', baseUrl: running?.baseUrl ?? '', serverKinds: words.serverKinds, nsTypes: words.nsTypes, timeoutMs: DEFAULT_TIMEOUT_MS, ...DEMO_MARKS }
   }
 
   /** Stops the demo's sandbox when another account is chosen and no demo write is running. */
@@ -109,6 +110,11 @@ export class AccountService {
   /** The name the user gave an account ('' for the built-in demo, whose name the renderer words). */
   nameOf(id: string): string {
     return id === DEMO_ACCOUNT_ID ? '' : (this.opts.profiles.find(id)?.name ?? '')
+  }
+
+  /** Whether the user made this account read-only (the demo never is). */
+  readOnly(id: string): boolean {
+    return id !== DEMO_ACCOUNT_ID && this.opts.profiles.find(id)?.readOnly === true
   }
 
   /** The chosen account, or the demo when none is chosen or the chosen one is gone. */

@@ -30,6 +30,8 @@ export interface JobAccounts {
   client(accountId: string): Promise<ApiClient>
   /** The account's name as the user gave it, frozen into the job ('' for the demo). */
   nameOf(accountId: string): string
+  /** Whether the user made the account read-only: its jobs are refused before anything is read or sent. */
+  readOnly(accountId: string): boolean
 }
 
 export interface JobRunnerOptions {
@@ -126,6 +128,7 @@ export class JobRunner {
   // ---------------------------------------------------------------- prepare / start
 
   async prepare(req: JobRequest): Promise<{ job: JobView; token?: string | undefined }> {
+    this.refuseReadOnly(req.accountId)
     const def = endpoints[req.operation]
     const issues: Issue[] = []
     const items: JobItemView[] = []
@@ -182,6 +185,11 @@ export class JobRunner {
     return this.start(job.id, undefined)
   }
 
+  /** A read-only account gets no write, whatever its key allows. */
+  private refuseReadOnly(accountId: string): void {
+    if (this.opts.accounts.readOnly(accountId)) throw AppError.of('validation', { code: 'account.readOnly' })
+  }
+
   discard(jobId: string): void {
     const job = this.jobs.get(jobId)
     if (job?.status !== 'prepared') return
@@ -193,6 +201,8 @@ export class JobRunner {
   async start(jobId: string, token: string | undefined): Promise<JobView> {
     const { job, int } = this.find(jobId)
     if (job.status !== 'prepared') throw AppError.of('validation', { code: 'job.notPrepared' })
+    // The account may have been made read-only while the confirmation was open.
+    this.refuseReadOnly(job.accountId)
     if (int.token !== undefined) {
       const given = Buffer.from(token ?? '')
       const wanted = Buffer.from(int.token)

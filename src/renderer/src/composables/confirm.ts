@@ -3,6 +3,7 @@
  * exactly what will happen and resolves to the user's answer.
  */
 import { shallowRef } from 'vue'
+import type { AccountMarks } from '../lib/account-text'
 
 /** One item of a job in the confirmation: what it acts on and what it changes there. */
 export interface ConfirmItem {
@@ -14,8 +15,10 @@ export interface ConfirmRequest {
   title: string
   lines: string[]
   confirmLabel: string
-  /** The account the job goes to, named in every confirmation. */
-  account?: string | undefined
+  /** The account the job goes to, named in every confirmation with its colour and tag. */
+  account?: AccountMarks | undefined
+  /** An account that asks for its name before paid or ownership operations: the name to type. */
+  accountNameToType?: string | undefined
   /** Each item and its effect (a renewal's current and new expiration date). */
   items?: ConfirmItem[] | undefined
   /** Typed confirmation: the user must type this text to enable the confirm button. */

@@ -12,7 +12,7 @@ import type { ItemEffect, JobItemView, JobView } from '../../../shared/jobs'
 import type { StoredFinding } from '../../../shared/stored'
 import type { ErrorData, Result } from '../bridge'
 import type { AccountApi, JobItems, JobOptions } from '../lib/account-api'
-import { accountName } from '../lib/account-text'
+import { accountMarks, nameToType } from '../lib/account-text'
 import { formatDate, t } from '../i18n'
 import { useAccountsStore } from '../stores/accounts'
 import { useJobsStore } from '../stores/jobs'
@@ -20,7 +20,7 @@ import { confirm, type ConfirmRequest } from './confirm'
 import { useAccountApi } from './useAccountApi'
 
 /** How the user is asked: the caller's words; the account and the items come from the prepared job. */
-export type Confirmation = Omit<ConfirmRequest, 'resolve' | 'items' | 'account'>
+export type Confirmation = Omit<ConfirmRequest, 'resolve' | 'items' | 'account' | 'accountNameToType'>
 
 /** An item's effect in words: "1 Jan 2027 → 1 Jan 2029". */
 export function effectText(effect: ItemEffect | undefined): string | undefined {
@@ -72,7 +72,9 @@ export function useWrite<N extends WriteEndpointName>(operation: N, forAccount?:
         const account = accounts.accounts.find((a) => a.id === pending.accountId)
         const yes = await confirm({
           ...confirmation,
-          account: account ? accountName(account) : pending.accountName,
+          account: accountMarks(account, pending.accountName),
+          // Paid and ownership operations (`confirm` in the endpoint table) of an account that asks for it.
+          accountNameToType: pending.confirm ? nameToType(account) : undefined,
           items: pending.items.map((it) => ({ label: it.label, effect: effectText(it.effect) })),
         })
         if (!yes) {

@@ -3,7 +3,7 @@
  * from the catalogue, so they follow the language; other accounts show what the user typed.
  */
 import { t } from '../i18n'
-import type { AccountView } from '../../../shared/accounts'
+import { confirmsByName, type AccountColour, type AccountEnvironment, type AccountView } from '../../../shared/accounts'
 import type { ServerKind } from '../../../shared/constants'
 
 export function accountName(a: AccountView | undefined): string {
@@ -36,4 +36,44 @@ export function nsTypeText(a: AccountView | undefined, word: string): string {
   const known = nsTypeChoices(a).find((c) => c.word === word)
   if (!known || known.label === word) return word
   return `${known.label} (${word})`
+}
+
+/**
+ * The palette's colours. Each keeps white text at a contrast of 4.5:1 or more, so the band
+ * can carry the account's name and tag in white.
+ */
+export const ACCOUNT_COLOUR_VALUES: Record<AccountColour, string> = {
+  slate: '#475569',
+  blue: '#1d4ed8',
+  teal: '#0f766e',
+  green: '#15803d',
+  purple: '#7e22ce',
+  pink: '#be185d',
+  orange: '#c2410c',
+  red: '#b91c1c',
+}
+
+/** An account as it is marked wherever it is named: its name, colour and environment tag. */
+export interface AccountMarks {
+  name: string
+  colour: AccountColour
+  environment: AccountEnvironment
+  readOnly: boolean
+}
+
+/** The marks of an account, or plain ones (under the name frozen in a job) for an account since removed. */
+export function accountMarks(a: AccountView | undefined, fallbackName = ''): AccountMarks {
+  if (!a) return { name: fallbackName, colour: 'slate', environment: 'none', readOnly: false }
+  return { name: accountName(a), colour: a.colour, environment: a.environment, readOnly: a.readOnly }
+}
+
+/** The tag as text ('' when the account has none): the colour never says it alone. */
+export function environmentText(env: AccountEnvironment): string {
+  return env === 'none' ? '' : t(`accounts.env.${env}`)
+}
+
+/** The name to type before a paid or ownership operation of this account, when it asks for one. */
+export function nameToType(a: AccountView | undefined): string | undefined {
+  if (!a || a.demo || !confirmsByName(a)) return undefined
+  return a.name
 }

@@ -1,0 +1,117 @@
+/**
+ * Account marks and read-only accounts, through the real IPC router, profile file and sandbox:
+ * the colour, tag and options are kept and validated; a read-only account's writes are refused
+ * in main before anything is sent, whatever the renderer asks.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createAppServices, type AppServices } from '../../src/main/app-services'
+import { SessionSecretStore } from '../../src/main/accounts/secret-store'
+import { startSandbox, type Sandbox } from '../../src/sandbox'
+import { DEMO_ACCOUNT_ID, confirmsByName, profileFieldsSchema, type AccountView } from '../../src/shared/accounts'
+import type { Result } from '../../src/shared/ipc/contract'
+import type { JobView } from '../../src/shared/jobs'
+import { english } from '../helpers/english'
+import { profileFor } from '../helpers/profile'
+
+const APP = 'app://app'
+const sender = { url: `${APP}/index.html`, key: 'test', sendProgress: () => undefined, sendJob: () => true }
+
+let sb: Sandbox
+let dir: string
+let services: AppServices
+
+async function call<T>(channel: string, payload: unknown): Promise<Result<T>> {
+  return (await services.router.dispatch(channel, payload, sender)) as Result<T>
+}
+async function ok<T>(channel: string, payload: unknown): Promise<T> {
+  const r = await call<T>(channel, payload)
+  if (!r.ok) throw new Error(`${channel}: ${JSON.stringify(r.error)}`)
+  return r.value
+}
+const listed = async (id: string) => (await ok<{ accounts: AccountView[] }>('accounts.list', {})).accounts.find((a) => a.id === id)
+
+beforeAll(async () => {
+  sb = await startSandbox({ domains: 5 })
+  dir = mkdtempSync(join(tmpdir(), 'account-safety-'))
+  services = await createAppServices({ userDataDir: dir, allowedOrigins: [APP], keychain: async () => new SessionSecretStore() })
+})
+afterAll(async () => {
+  await services.close()
+  await sb.close()
+})
+
+describe('colour, tag and options of a profile', () => {
+  it('are saved, listed and read back from the file', async () => {
+    const fields = { ...profileFor(sb, 'Reseller'), colour: 'red', environment: 'production', confirmByName: true, readOnly: false }
+    const { id } = await ok<AccountView>('accounts.create', { fields, apiKey: sb.keys.full, storage: 'session' })
+    expect(await listed(id)).toMatchObject({ colour: 'red', environment: 'production', confirmByName: true, readOnly: false })
+    const onDisk = JSON.parse(readFileSync(join(dir, 'accounts.json'), 'utf8')) as { accounts: { id: string }[] }
+    expect(onDisk.accounts.find((a) => a.id === id)).toMatchObject({ colour: 'red', environment: 'production', confirmByName: true })
+  })
+
+  it('a colour outside the palette or an unknown tag is refused at the boundary', async () => {
+    for (const wrong of [{ colour: '#ff0000' }, { environment: 'prod' }, { readOnly: 'yes' }]) {
+      const r = await call('accounts.create', { fields: { ...profileFor(sb, 'Bad'), ...wrong }, apiKey: sb.keys.full, storage: 'session' })
+      expect(r, JSON.stringify(wrong)).toMatchObject({ ok: false, error: { code: 'ipc.invalidPayload' } })
+    }
+  })
+
+  it('typing the name follows the tag unless it was set: on for production only', () => {
+    const parse = (extra: object) => profileFieldsSchema.parse({ ...profileFor(sb, 'X'), ...extra })
+    expect(confirmsByName(parse({ environment: 'production' }))).toBe(true)
+    expect(confirmsByName(parse({ environment: 'staging' }))).toBe(false)
+    expect(confirmsByName(parse({ environment: 'production', confirmByName: false }))).toBe(false)
+    expect(confirmsByName(parse({ environment: 'test', confirmByName: true }))).toBe(true)
+  })
+
+  it('the demo is always slate and tagged test, and never read-only', async () => {
+    expect(await listed(DEMO_ACCOUNT_ID)).toMatchObject({ colour: 'slate', environment: 'test', readOnly: false })
+  })
+})
+
+describe('a read-only account', () => {
+  let id: string
+  beforeAll(async () => {
+    ;({ id } = await ok<AccountView>('accounts.create', { fields: { ...profileFor(sb, 'Locked'), readOnly: true }, apiKey: sb.keys.full, storage: 'session' }))
+  })
+
+  it('gets no write: neither a confirmed one nor one without confirmation, and nothing reaches the service', async () => {
+    const domain = sb.state.domains[0]!.domainname
+    const before = sb.received.length
+    for (const [channel, operation, params] of [
+      ['jobs.prepare', 'domains.expiration.renew', { domain, years: 1 }],
+      ['jobs.submit', 'domains.transferlock.set', { domain, transfer_lock: 1 }],
+    ] as const) {
+      const r = await call(channel, { accountId: id, operation, items: [{ params }] })
+      expect(r, operation).toMatchObject({ ok: false, error: { code: 'account.readOnly' } })
+      if (!r.ok) expect(english(r.error)).toMatch(/read-only/)
+    }
+    // Not even the reads that describe a renewal's effect: the refusal comes first.
+    expect(sb.received.slice(before)).toEqual([])
+    expect((await ok<JobView[]>('jobs.list', {})).filter((j) => j.accountId === id)).toEqual([])
+  })
+
+  it('made read-only while a confirmation is open: the confirmed job is refused and nothing is sent', async () => {
+    const { id: other } = await ok<AccountView>('accounts.create', { fields: profileFor(sb, 'Soon locked'), apiKey: sb.keys.full, storage: 'session' })
+    const domain = sb.state.domains[1]!.domainname
+    const { job, token } = await ok<{ job: JobView; token: string }>('jobs.prepare', { accountId: other, operation: 'domains.expiration.renew', items: [{ params: { domain, years: 1 } }] })
+    await ok('accounts.update', { id: other, fields: { ...profileFor(sb, 'Soon locked'), readOnly: true } })
+    const before = sb.received.length
+    expect(await call('jobs.start', { jobId: job.id, token })).toMatchObject({ ok: false, error: { code: 'account.readOnly' } })
+    expect(sb.received.slice(before)).toEqual([])
+  })
+
+  it('still reads, and writes again once read-only is turned off', async () => {
+    expect((await call('domains.list', { accountId: id })).ok).toBe(true)
+    await ok('accounts.update', { id, fields: { ...profileFor(sb, 'Locked'), readOnly: false } })
+    const domain = sb.state.domains[2]!.domainname
+    const before = sb.received.length
+    const job = await ok<JobView>('jobs.submit', { accountId: id, operation: 'domains.transferlock.set', items: [{ params: { domain, transfer_lock: 1 } }] })
+    expect(job.items[0]?.state).toBe('done')
+    // The sandbox records what it receives: the empty records above are not a recorder switched off.
+    expect(sb.received.slice(before).some((r) => r.method === 'PUT')).toBe(true)
+  })
+})
