@@ -42,6 +42,9 @@ test('a second start paints from the store before the slow service answers; Ctrl
     await expect(page1.locator('.read-status')).toHaveCount(0)
     await page1.close()
     await first.close()
+    // The harness forgets its accounts' keys when it closes; the app keeps them in the keychain.
+    await keychain.set(mainAccount.id, main.keys.full)
+    await keychain.set(otherAccount.id, other.keys.full)
 
     // The service is slow now: 2 s for every request.
     for (const sb of [main, other]) sb.faults.inject('*', { latencyMs: 2000 })
