@@ -74,6 +74,16 @@ export async function benchDomainList(): Promise<BenchResult> {
     })
     if (!longTasks.reachedEnd) throw new Error('scrolling did not reach the end of the list')
 
+    // Instant start: the app opened again on the domain list, with the service slowed to 2 s a
+    // request, paints the 10,000 rows from the portfolio store. Time since the page began loading.
+    const sb = await harness.demo()
+    sb.faults.inject('*', { latencyMs: 2000 })
+    await page.goto(`${harness.url}#/domains`)
+    await page.reload()
+    await page.waitForFunction(() => performance.getEntriesByName('domains:painted').length > 0, undefined, { timeout: 30_000 })
+    const fromStore = await page.evaluate(() => performance.getEntriesByName('domains:painted')[0]!.startTime)
+    sb.faults.clear()
+
     const f = median(filterTimes)
     const s = median(sortTimes)
     return {
@@ -84,8 +94,9 @@ export async function benchDomainList(): Promise<BenchResult> {
         `filter (median of 5, max):    ${f.toFixed(1)} ms, ${Math.max(...filterTimes).toFixed(1)} ms  (target <= 50 ms)`,
         `sort (median of 5, max):      ${s.toFixed(1)} ms, ${Math.max(...sortTimes).toFixed(1)} ms  (target <= 50 ms)`,
         `scrolling top to bottom:      ${longTasks.count} tasks over 50 ms, longest ${longTasks.max.toFixed(1)} ms  (target: none)`,
+        `painted from the store:       ${fromStore.toFixed(0)} ms after the window began loading, service at 2 s a request  (target <= 300 ms)`,
       ],
-      ok: firstPaint <= 150 && Math.max(...filterTimes) <= 50 && Math.max(...sortTimes) <= 50 && longTasks.count === 0,
+      ok: firstPaint <= 150 && Math.max(...filterTimes) <= 50 && Math.max(...sortTimes) <= 50 && longTasks.count === 0 && fromStore <= 300,
     }
   } finally {
     await browser.close()

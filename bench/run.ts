@@ -2,6 +2,7 @@
 import { benchBundleSize } from './bundle-size'
 import { benchListAll } from './list-all'
 import { benchPortfolioStore } from './portfolio-store'
+import { benchPortfolioRefresh } from './portfolio-refresh'
 import { benchListAllRateLimited } from './list-all-rate-limited'
 import { benchDomainList } from './domain-list'
 import { benchDnsModel } from './dns-model'
@@ -16,6 +17,7 @@ const benches: [string, () => Promise<BenchResult>][] = [
   ['dns-model', benchDnsModel],
   ['dns-editor', benchDnsEditor],
   ['portfolio-store', benchPortfolioStore],
+  ['portfolio-refresh', benchPortfolioRefresh],
 ]
 const only = process.argv[2]
 

@@ -18,10 +18,10 @@ export interface AppControl {
   reportError(report: { source: string; message: string; stack?: string | undefined }): void
 }
 
-export function createAppControl(opts: { log: AppLog; desktop: Desktop; accountCount: () => number; problem?: ErrorData }): AppControl {
+export function createAppControl(opts: { log: AppLog; desktop: Desktop; accountCount: () => number; problem?: ErrorData; warnings?: () => ErrorData[] }): AppControl {
   const { log, desktop } = opts
   return {
-    startup: () => (opts.problem ? { problem: opts.problem } : {}),
+    startup: () => (opts.problem ? { problem: opts.problem } : { warnings: opts.warnings?.() ?? [] }),
     async diagnostics() {
       const v = desktop.versions()
       return { ...v, accounts: opts.accountCount(), logFile: log.file, log: await log.tail(DIAGNOSTICS_LOG_LINES) }

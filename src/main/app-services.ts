@@ -113,7 +113,12 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     ...(opts.logCheckDelaysMs ? { logCheckDelaysMs: opts.logCheckDelaysMs } : {}),
   })
   await jobs.init().catch(startupProblem('startup.journalFile', journalFile))
-  const app = createAppControl({ log, desktop, accountCount: () => profiles.current.accounts.length })
+  // A store kept aside (or held in memory this run) is said once, at start, in the window.
+  const storeWarning = (): ErrorData[] => {
+    const p = store.problem
+    return p && p.code !== 'store.rowSkipped' ? [{ kind: 'internal', code: p.code, params: { ...p.params } }] : []
+  }
+  const app = createAppControl({ log, desktop, accountCount: () => profiles.current.accounts.length, warnings: storeWarning })
   const router = createIpcRouter({
     handlers: createChannelHandlers({
       accounts,

@@ -63,9 +63,9 @@ test('every main screen, with its data, has no axe violation', async ({ app, har
 
   // Search results, and a log entry open.
   await visit(app, '#/search', /search/i)
-  await app.getByRole('textbox').first().fill('example-a11y.com\nanother-a11y.net')
-  await app.getByRole('button', { name: /Search|Check/ }).first().click()
-  await expect(app.getByRole('table')).toBeVisible()
+  await app.getByLabel('Domain names').fill('example-a11y.com\nanother-a11y.net')
+  await app.getByRole('button', { name: 'Check 2 names' }).click()
+  await expect(app.getByRole('table', { name: 'Availability' })).toBeVisible()
   await noViolations(app, 'search results')
 
   await visit(app, '#/logs', /log/i)

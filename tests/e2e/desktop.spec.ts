@@ -2,7 +2,7 @@
  * The app's own screens around the service: the start-up failure screen, the log and the
  * diagnostics, and errors of the page reaching the log.
  */
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, snap, test } from './fixtures'
@@ -57,4 +57,21 @@ test('an error thrown in the page is written to the app’s log', async ({ app, 
     throw new Error('boom from the page')
   }, 0))
   await expect.poll(() => readFileSync(harness.logFile, 'utf8')).toMatch(/renderer\.error source=error message="Error: boom from the page"/)
+})
+
+test.describe('when the saved portfolio is not a database', () => {
+  const userDataDir = mkdtempSync(join(tmpdir(), 'e2e-store-'))
+  writeFileSync(join(userDataDir, 'portfolio.db'), 'this is not a database, just text that took its place')
+  test.use({ harnessOptions: { userDataDir } })
+
+  test('it is kept aside, the app starts with an empty store, and says so once', async ({ app }) => {
+    const note = app.getByRole('status').filter({ hasText: 'The saved portfolio' })
+    await expect(note).toContainText('it was kept aside and the app started with an empty one')
+    const aside = readdirSync(userDataDir).filter((f) => f.startsWith('portfolio.db.corrupt-'))
+    expect(aside).toHaveLength(1)
+    expect(readFileSync(join(userDataDir, aside[0]!), 'utf8')).toContain('this is not a database')
+    expect(existsSync(join(userDataDir, 'portfolio.db'))).toBe(true)
+    await note.getByRole('button', { name: 'Close' }).click()
+    await expect(note).toHaveCount(0)
+  })
 })

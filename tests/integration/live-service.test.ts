@@ -156,11 +156,16 @@ describe('the sandbox’s rate limit', () => {
 
   it('answers over-limit requests with 429 in the live error shape, acting on nothing and logging nothing', async () => {
     const logsBefore = sb.state.logs.length
+    const started = performance.now()
     const answers = await Promise.all(
       Array.from({ length: 12 }, () => fetch(`${sb.url}/domains?limit=1`, { headers: { authorization: `Bearer ${sb.keys.full}` } }).then(async (r) => ({ status: r.status, body: await r.text() }))),
     )
+    const elapsedS = (performance.now() - started) / 1000
     const limited = answers.filter((a) => a.status === 429)
-    expect(limited.length).toBeGreaterThanOrEqual(12 - 5 - 1)
+    // The bucket holds 5 and refills 20 a second: on a busy machine the 12 requests spread out
+    // and a few more get through; never more than the bucket allowed in the time they took.
+    expect(limited.length).toBeGreaterThan(0)
+    expect(answers.length - limited.length).toBeLessThanOrEqual(5 + Math.ceil(20 * elapsedS))
     const body: unknown = JSON.parse(limited[0]!.body)
     expect(body).toMatchObject({ errors: { code: 429, message: 'Too Many Requests : Too Many Requests.' }, request: { method: 'GET' } })
     expect(body).toHaveProperty('request_id')

@@ -53,6 +53,8 @@ export interface Diagnostics {
 /** Whether the app started; when it did not, what went wrong (a code, the file concerned). */
 export interface StartupState {
   problem?: ErrorData | undefined
+  /** Started, but something the user should know (the portfolio store was kept aside and begun afresh). */
+  warnings?: ErrorData[] | undefined
 }
 
 /** What each local channel answers. */
