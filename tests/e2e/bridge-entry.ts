@@ -8,7 +8,8 @@ import type { JobView } from '../../src/shared/jobs'
 
 interface BridgeWindow {
   api: unknown
-  __haInvoke(channel: ChannelName, payload: unknown): Promise<unknown>
+  /** The answer as JSON text: Playwright carries a string far faster than a large object. */
+  __haInvoke(channel: ChannelName, payload: unknown): Promise<string>
   __haProgress?: (p: Progress) => void
   __haJob?: (job: JobView) => void
   __haQuitRequest?: () => void
@@ -20,7 +21,7 @@ const quitListeners = new Set<() => void>()
 
 w.api = Object.freeze(
   buildApi({
-    invoke: (channel, payload) => w.__haInvoke(channel, payload),
+    invoke: async (channel, payload): Promise<unknown> => JSON.parse(await w.__haInvoke(channel, payload)),
     onProgress: (l) => {
       listener = l
       return () => {

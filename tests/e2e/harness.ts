@@ -167,8 +167,10 @@ function bundleBridge(): Promise<string> {
 
 /** Installs window.api in the page, bridged to the harness's real IPC router. */
 export async function installBridge(page: Page, harness: Harness): Promise<void> {
-  await page.exposeBinding('__haInvoke', (source, channel: ChannelName, payload: unknown) =>
-    harness.router.dispatch(channel, payload, {
+  // The answer crosses as JSON text, as fast as Electron's IPC carries it: a binding's own
+  // serialisation of 10,000 items took a second, which the app would never pay.
+  await page.exposeBinding('__haInvoke', async (source, channel: ChannelName, payload: unknown) =>
+    JSON.stringify(await harness.router.dispatch(channel, payload, {
       url: source.frame.url(),
       key: 'page',
       sendProgress: (p: Progress) => {
@@ -179,7 +181,7 @@ export async function installBridge(page: Page, harness: Harness): Promise<void>
         page.evaluate((j) => (window as unknown as { __haJob?: (x: unknown) => void }).__haJob?.(j), job).catch(() => undefined)
         return true
       },
-    }),
+    })),
   )
   await page.addInitScript({ content: await bundleBridge() })
 }
