@@ -4,20 +4,9 @@
  * differently (comment lines dropped, a small TTL raised) is warned about before and reported
  * after; a bulk renewal under the service's rate limit completes every item.
  */
-import type { Page } from '@playwright/test'
-import type { Sandbox } from '../../src/sandbox'
 import { expect, snap, test } from './fixtures'
+import { lastDnsSet, openZone, svc1Domain } from './dns-screens'
 
-const svc1Domain = (sb: Sandbox) => sb.state.domains.find((d) => d.ns[0] === 'ns1.svc1.example.net')!
-const lastDnsSet = (sb: Sandbox) => sb.received.filter((r) => r.endpoint === 'domains.dns.set').at(-1)
-
-async function openZone(app: Page, name: string) {
-  await app.getByRole('navigation').getByRole('link', { name: 'DNS', exact: true }).click()
-  await expect(app.getByRole('heading', { level: 1, name: 'DNS' })).toBeVisible()
-  await app.getByLabel('Filter').fill(name)
-  await app.getByRole('link', { name, exact: true }).click()
-  await expect(app.getByRole('heading', { level: 1, name: `DNS records of ${name}` })).toBeVisible()
-}
 
 test('a DNS setting with a word the account does not list is shown as it came, edited, and saved with that word', async ({ app, harness }) => {
   const sb = await harness.demo()

@@ -119,7 +119,12 @@ export function getZone(conn: Connection, accountId: string, kind: ZoneKind, dom
 export function listZones(conn: Connection, report: Report, accountId?: string): ZoneSummary[] {
   const sql = `SELECT account_id, kind, domain, ttl, ns_type, record_count, read_at FROM zones ${accountId === undefined ? '' : 'WHERE account_id = ?'}
     ORDER BY account_id, kind, domain`
-  return conn.all(summaryRowSchema, sql, accountId === undefined ? [] : [accountId], skipped(report, accountId ?? '', '', '')).map((r) => ({
+  return conn.all(summaryRowSchema, sql, accountId === undefined ? [] : [accountId], skipped(report, accountId ?? '', '', '')).map(toSummary)
+}
+
+/** A zones row as the store's callers see it. */
+function toSummary(r: z.output<typeof summaryRowSchema>): ZoneSummary {
+  return {
     accountId: r.account_id,
     kind: r.kind,
     domain: r.domain,
@@ -127,7 +132,7 @@ export function listZones(conn: Connection, report: Report, accountId?: string):
     ttl: r.ttl ?? undefined,
     ns_type: r.ns_type ?? undefined,
     readAt: r.read_at,
-  }))
+  }
 }
 
 /** Every zone with its records, for exportZones. */
@@ -138,14 +143,5 @@ export function allZones(conn: Connection, report: Report): (ZoneSummary & { rec
     [],
     skipped(report, '', '', ''),
   )
-  return rows.map((r) => ({
-    accountId: r.account_id,
-    kind: r.kind,
-    domain: r.domain,
-    recordCount: r.record_count,
-    ttl: r.ttl ?? undefined,
-    ns_type: r.ns_type ?? undefined,
-    readAt: r.read_at,
-    records: r.records,
-  }))
+  return rows.map((r) => ({ ...toSummary(r), records: r.records }))
 }

@@ -1,0 +1,15 @@
+/** What the DNS specs share: a domain on the first DNS service, the last save sent, and opening a zone's editor. */
+import type { Page } from '@playwright/test'
+import type { Sandbox } from '../../src/sandbox'
+import { expect } from './fixtures'
+
+export const svc1Domain = (sb: Sandbox) => sb.state.domains.find((d) => d.ns[0] === 'ns1.svc1.example.net')!
+export const lastDnsSet = (sb: Sandbox) => sb.received.filter((r) => r.endpoint === 'domains.dns.set').at(-1)
+
+export async function openZone(app: Page, name: string) {
+  await app.getByRole('navigation').getByRole('link', { name: 'DNS', exact: true }).click()
+  await expect(app.getByRole('heading', { level: 1, name: 'DNS' })).toBeVisible()
+  await app.getByLabel('Filter').fill(name)
+  await app.getByRole('link', { name, exact: true }).click()
+  await expect(app.getByRole('heading', { level: 1, name: `DNS records of ${name}` })).toBeVisible()
+}
