@@ -2,9 +2,11 @@ import { createApp } from 'vue'
 import { createPinia } from 'pinia'
 import App from './App.vue'
 import StartupFailure from './views/StartupFailure.vue'
+import { loadRouteLocation } from 'vue-router'
 import { router } from './router'
 import { loadSavedLocale } from './i18n'
 import { reportError } from './bridge'
+import { useAccountsStore } from './stores/accounts'
 import './styles.css'
 
 // Errors of the page go to the app's log, so "Copy diagnostics" can tell what went wrong.
@@ -12,18 +14,23 @@ window.addEventListener('error', (e) => reportError('error', e.error ?? e.messag
 window.addEventListener('unhandledrejection', (e) => reportError('rejection', e.reason))
 
 async function start() {
-  // The saved language's catalogue first, so the first screen is already in it.
-  await loadSavedLocale().catch(() => undefined)
-  const startup = await window.api.app.startup({})
+  // Instant start: the catalogue, main's start-up state and the accounts are asked for at once,
+  // not one after another, so the first screen can ask the portfolio store for its list sooner.
+  const pinia = createPinia()
+  const accountsLoaded = useAccountsStore(pinia).load()
+  // The screen the window opens on is fetched meanwhile, not once the window is mounted.
+  void loadRouteLocation(router.resolve(window.location.hash.slice(1) || '/')).catch(() => undefined)
+  const [, startup] = await Promise.all([loadSavedLocale().catch(() => undefined), window.api.app.startup({})])
   const problem = startup.ok ? startup.value.problem : startup.error
   if (problem) {
     // Main could not start its services: say what and where, in the user's language.
     createApp(StartupFailure, { problem }).mount('#app')
     return
   }
-  const app = createApp(App)
+  const app = createApp(App, { startupWarnings: startup.ok ? (startup.value.warnings ?? []) : [] })
   app.config.errorHandler = (err) => reportError('vue', err)
-  app.use(createPinia()).use(router).mount('#app')
+  app.use(pinia).use(router).mount('#app')
+  await accountsLoaded
 }
 
 void start()
