@@ -8,6 +8,7 @@ import { installBridge, startHarness } from '../tests/e2e/harness'
 import { SessionSecretStore } from '../src/main/accounts/secret-store'
 import { CHROMIUM_PATH } from '../playwright.config'
 import type { BenchResult } from './report'
+import type { WindowApi } from '../src/shared/ipc/contract'
 
 const DOMAINS = 10_000
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
@@ -99,10 +100,11 @@ export async function benchDomainList(): Promise<BenchResult> {
       return r
     }
     const bridge = await page.evaluate(async () => {
-      const accounts = await window.api.accounts.list({})
+      const api = (window as unknown as { api: WindowApi }).api
+      const accounts = await api.accounts.list({})
       if (!accounts.ok) throw new Error('no accounts')
       const t0 = performance.now()
-      const r = await window.api.store.list({ accountId: accounts.value.activeId, name: 'domains.list', params: {} })
+      const r = await api.store.list({ accountId: accounts.value.activeId, name: 'domains.list', params: {} })
       const roundTrip = performance.now() - t0
       const t1 = performance.now()
       structuredClone(r)

@@ -7,6 +7,7 @@ import { router } from './router'
 import { loadSavedLocale } from './i18n'
 import { reportError } from './bridge'
 import { useAccountsStore } from './stores/accounts'
+import { startupWarnings } from './lib/startup-warnings'
 import './styles.css'
 
 // Errors of the page go to the app's log, so "Copy diagnostics" can tell what went wrong.
@@ -27,7 +28,8 @@ async function start() {
     createApp(StartupFailure, { problem }).mount('#app')
     return
   }
-  const app = createApp(App, { startupWarnings: startup.ok ? (startup.value.warnings ?? []) : [] })
+  startupWarnings.value = startup.ok ? (startup.value.warnings ?? []) : []
+  const app = createApp(App)
   app.config.errorHandler = (err) => reportError('vue', err)
   app.use(pinia).use(router).mount('#app')
   await accountsLoaded
