@@ -8,6 +8,9 @@ import type { ErrorData } from './errors'
 import type { WriteEndpointName } from './endpoints/names'
 import type { StoredFinding } from './stored'
 
+export const JOB_PURPOSES = ['edit', 'restore', 'bulk-dns'] as const
+export type JobPurpose = (typeof JOB_PURPOSES)[number]
+
 export type JobStatus = 'prepared' | 'running' | 'paused' | 'stopping' | 'stopped' | 'done' | 'interrupted'
 
 /**
@@ -65,6 +68,7 @@ export type JobView = {
   operation: WriteEndpointName
   /** The operation costs money, changes ownership or cannot be undone: it needed the user's confirmation. */
   confirm: boolean
+  purpose?: JobPurpose | undefined
   status: JobStatus
   createdAt: string
   startedAt?: string | undefined
@@ -87,7 +91,17 @@ export const isJobRunning = (job: Pick<JobView, 'status'>): boolean => RUNNING_J
 export type JobRequest = {
   accountId: string
   operation: WriteEndpointName
-  items: { params: Record<string, unknown>; label?: string | undefined }[]
+  items: {
+    params: Record<string, unknown>
+    label?: string | undefined
+    /**
+     * For a zone save: the records the change was planned from. Main reads the zone again just
+     * before sending and sends nothing for this item if it differs (`dns.changedSincePlan`).
+     */
+    guard?: { records: string } | undefined
+  }[]
+  /** Why the job was made, for its history: an edit, a restore from a snapshot, a bulk DNS change. */
+  purpose?: JobPurpose | undefined
   concurrency?: number | undefined
   /** Send even though an earlier send to these targets has an unknown outcome (the user was told the risk). */
   secondSend?: boolean | undefined

@@ -11,7 +11,7 @@ import { z } from 'zod'
 import { API_ERROR_KINDS, APP_ERROR_KINDS } from '../../shared/errors'
 import { WRITE_ENDPOINT_NAMES } from '../../shared/endpoints/names'
 import { STORED_CODES } from '../../shared/stored'
-import type { ItemState, JobItemView, JobStatus, JobView, LogCheck } from '../../shared/jobs'
+import { JOB_PURPOSES, type ItemState, type JobItemView, type JobStatus, type JobView, type LogCheck } from '../../shared/jobs'
 
 const params = z.record(z.string(), z.union([z.string(), z.number()])).optional()
 const errorData = z.object({
@@ -54,6 +54,7 @@ const job = z.object({
   accountName: z.string(),
   operation: z.enum(WRITE_ENDPOINT_NAMES),
   confirm: z.boolean(),
+  purpose: z.enum(JOB_PURPOSES).optional(),
   status: jobStatus,
   createdAt: z.string(),
   startedAt: z.string().optional(),

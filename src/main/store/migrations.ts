@@ -94,7 +94,75 @@ const migration1 = (): string => {
   `
 }
 
-const MIGRATIONS: readonly (() => string)[] = [migration1]
+/**
+ * History, snapshots, settings and reminders (issue 17). History rows are what happened to one
+ * subject (a domain, a free DNS zone, a server) of one account: a write made from this app, or a
+ * change a refresh found and this app did not make ("outside"). JSON columns never hold a key,
+ * a transfer code or a DDNS password (they go through storedJson).
+ */
+function migration2(): string {
+  return `
+    CREATE TABLE history (
+      id INTEGER PRIMARY KEY,
+      account_id TEXT NOT NULL,
+      subject_kind TEXT NOT NULL CHECK (subject_kind IN ('domain', 'freedns', 'server', 'svcip', 'account')),
+      subject TEXT NOT NULL,
+      origin TEXT NOT NULL CHECK (origin IN ('app', 'outside')),
+      -- What changed: dns, nameservers, whois, transferlock, autorenew, expiration, or 'write'
+      aspect TEXT NOT NULL,
+      operation TEXT,
+      params TEXT,
+      outcome TEXT,
+      request_id TEXT,
+      job_id TEXT,
+      item_index INTEGER,
+      before TEXT,
+      after TEXT,
+      at TEXT NOT NULL,
+      -- A change from outside is shown until the user has looked at it.
+      seen INTEGER NOT NULL DEFAULT 1
+    );
+    CREATE INDEX history_subject ON history (account_id, subject_kind, subject, at);
+    CREATE INDEX history_account ON history (account_id, at);
+    CREATE INDEX history_job ON history (job_id, item_index) WHERE job_id IS NOT NULL;
+    CREATE INDEX history_unseen ON history (account_id) WHERE seen = 0;
+
+    -- A zone as it was before a change: before each save from this app, and before a change a
+    -- refresh found. Restoring one goes through the normal plan and guarded save.
+    CREATE TABLE zone_snapshots (
+      id INTEGER PRIMARY KEY,
+      account_id TEXT NOT NULL,
+      kind TEXT NOT NULL CHECK (kind IN ('dns', 'freedns')),
+      domain TEXT NOT NULL,
+      records TEXT NOT NULL,
+      ttl INTEGER,
+      ns_type TEXT,
+      reason TEXT NOT NULL CHECK (reason IN ('before-save', 'before-outside-change')),
+      history_id INTEGER,
+      at TEXT NOT NULL
+    );
+    CREATE INDEX zone_snapshots_zone ON zone_snapshots (account_id, kind, domain, at);
+
+    -- Settings main needs without a window: history kept for, reminder thresholds.
+    CREATE TABLE store_settings (
+      key TEXT PRIMARY KEY,
+      value TEXT NOT NULL
+    );
+
+    -- Each reminder threshold once per item (and per expiry date: a renewal starts them again).
+    CREATE TABLE reminders_sent (
+      account_id TEXT NOT NULL,
+      item_kind TEXT NOT NULL,
+      item_key TEXT NOT NULL,
+      expires TEXT NOT NULL,
+      threshold INTEGER NOT NULL,
+      at TEXT NOT NULL,
+      PRIMARY KEY (account_id, item_kind, item_key, expires, threshold)
+    );
+  `
+}
+
+const MIGRATIONS: readonly (() => string)[] = [migration1, migration2]
 export const SCHEMA_VERSION = MIGRATIONS.length
 
 const versionRow = z.object({ user_version: z.number().int() })

@@ -1,6 +1,7 @@
 /**
  * Forgetting an account: every row it has in the store (lists and their items, zones, search
- * entries and, through the delete triggers, their trigram index rows), in one transaction.
+ * entries and, through the delete triggers, their trigram index rows; its history, snapshots
+ * and reminders sent), in one transaction.
  */
 import type { Connection } from './database'
 
@@ -10,5 +11,8 @@ export function removeAccount(conn: Connection, accountId: string): void {
     conn.run('DELETE FROM lists WHERE account_id = ?', [accountId])
     conn.run('DELETE FROM zones WHERE account_id = ?', [accountId])
     conn.run('DELETE FROM search WHERE account_id = ?', [accountId])
+    conn.run('DELETE FROM history WHERE account_id = ?', [accountId])
+    conn.run('DELETE FROM zone_snapshots WHERE account_id = ?', [accountId])
+    conn.run('DELETE FROM reminders_sent WHERE account_id = ?', [accountId])
   })
 }

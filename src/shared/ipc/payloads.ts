@@ -6,6 +6,7 @@
 import { z } from 'zod'
 import { profileFieldsSchema } from '../accounts'
 import { WRITE_ENDPOINT_NAMES } from '../endpoints/names'
+import { JOB_PURPOSES } from '../jobs'
 import type { LocalChannel } from './channels'
 import { isStoredList, type StoredListName } from '../portfolio'
 
@@ -21,7 +22,17 @@ function jobRequestSchema() {
   return z.object({
     accountId: accountIdSchema,
     operation: z.enum(WRITE_ENDPOINT_NAMES),
-    items: z.array(z.object({ params: z.record(z.string(), z.unknown()), label: z.string().max(300).optional() })).min(1).max(10_000),
+    items: z
+      .array(
+        z.object({
+          params: z.record(z.string(), z.unknown()),
+          label: z.string().max(300).optional(),
+          guard: z.object({ records: z.string().max(1_000_000) }).optional(),
+        }),
+      )
+      .min(1)
+      .max(10_000),
+    purpose: z.enum(JOB_PURPOSES).optional(),
     concurrency: z.number().int().min(1).max(8).optional(),
     secondSend: z.boolean().optional(),
   })
