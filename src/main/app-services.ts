@@ -19,6 +19,7 @@ import { createAppControl } from './app-control'
 import { headlessDesktop, type Desktop } from './desktop'
 import { AppError } from './app-error'
 import { openPortfolioStore, portfolioFileOf } from './store'
+import { createWriteHistory } from './jobs/write-history'
 import type { PortfolioStore } from '../shared/portfolio'
 import { DEMO_ACCOUNT_ID } from '../shared/accounts'
 import { isJobRunning, jobCounts, type JobView } from '../shared/jobs'
@@ -42,6 +43,8 @@ export interface AppServicesOptions {
   desktop?: Desktop
   /** The portfolio store; by default `portfolio.db` in the user-data folder. */
   store?: PortfolioStore
+  /** The clock of history and reminders (tests fix it). */
+  now?: () => Date
 }
 
 export interface AppServices {
@@ -76,6 +79,7 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     opts.store ??
     openPortfolioStore(portfolioFileOf(opts.userDataDir), {
       onProblem: (p) => log.warn(p.code, p.params),
+      ...(opts.now ? { now: opts.now } : {}),
     })
   let keychain: Promise<SecretStore> | undefined
   const defaultKeychain = () => {
@@ -111,6 +115,9 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
       if (job.accountId === DEMO_ACCOUNT_ID && !isJobRunning(job)) void accounts.stopDemoIfUnused()
     },
     ...(opts.logCheckDelaysMs ? { logCheckDelaysMs: opts.logCheckDelaysMs } : {}),
+    // Every write leaves a history row; a zone is snapshotted before it is saved.
+    observer: createWriteHistory(store, opts.now),
+    onObserverError: (err) => log.warn('history.writeFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof AppError ? err.data.code : undefined }),
   })
   await jobs.init().catch(startupProblem('startup.journalFile', journalFile))
   // A store kept aside (or held in memory this run) is said once, at start, in the window.

@@ -71,6 +71,9 @@ export const ERROR_CODES = [
   'job.expired',
   'job.stopped',
   'job.interrupted',
+  // A zone save whose plan was made from other records than the zone holds now (history, bulk DNS change).
+  'dns.changedSincePlan',
+  'dns.guardUnreadable',
   // The app itself: a start that failed (params: path, reason), no desktop to open a folder in.
   'startup.accountsFile',
   'startup.journalFile',

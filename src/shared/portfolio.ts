@@ -5,6 +5,7 @@
 import { PAGED_ENDPOINT_NAMES as PAGED_NAMES, type PagedEndpointName } from './endpoints/names'
 import type { PagedInput, PagedItem } from './endpoints/table'
 import type { ServerKind } from './constants'
+import type { HistoryStore } from './history'
 
 /**
  * The lists the store keeps: every paged list but the API log, which is not inventory (it is
@@ -26,6 +27,8 @@ export interface ListChange {
   removed: number
   /** Items whose identity came twice in what was read (pages shifting under a read); the first is kept. */
   duplicates: number
+  /** Changes this app did not make, recorded in history as changed outside (watched lists only). */
+  drift: number
 }
 
 export interface StoredList<N extends StoredListName> {
@@ -149,7 +152,8 @@ export interface PortfolioStore {
   keepList(accountId: string, name: StoredListName, params: Readonly<Record<string, unknown>>, items: readonly unknown[], readAt: string): ListChange
   readList(accountId: string, name: StoredListName, params: Readonly<Record<string, unknown>>): StoredList<StoredListName> | undefined
 
-  putZone(accountId: string, kind: ZoneKind, domain: string, zone: ZoneInput, readAt: string): void
+  /** Writes a zone read on its own; answers how many changes this app did not make were recorded. */
+  putZone(accountId: string, kind: ZoneKind, domain: string, zone: ZoneInput, readAt: string): number
   getZone(accountId: string, kind: ZoneKind, domain: string): StoredZone | undefined
   listZones(accountId?: string): ZoneSummary[]
 
@@ -163,6 +167,9 @@ export interface PortfolioStore {
   exportCsv(opts?: { accountNames?: Readonly<Record<string, string>> }): string
   /** Every stored zone as a BIND zone file. */
   exportZones(): ZoneFile[]
+
+  /** What happened to each subject: writes from this app, changes from outside, zone snapshots. */
+  readonly history: HistoryStore
 
   close(): void
 }

@@ -187,7 +187,7 @@ describe('lists', () => {
   it('replaces a list and counts what was added, changed and removed; keeps the time, completeness and order', () => {
     const store = open()
     const first = domains(60)
-    expect(store.putList('acct', 'domains.list', {}, first, T1)).toEqual({ added: 60, changed: 0, removed: 0, duplicates: 0 })
+    expect(store.putList('acct', 'domains.list', {}, first, T1)).toEqual({ added: 60, changed: 0, removed: 0, duplicates: 0, drift: 0 })
     expect(store.getList('acct', 'domains.list', {})).toEqual({ items: first, readAt: T1, complete: true, skipped: 0 })
 
     // One renewed, two gone, one new, and the service's order reversed.
@@ -195,19 +195,19 @@ describe('lists', () => {
     second[0] = { ...second[0]!, expirationdate: '2027-01-01' }
     second.push(domain('new.example'))
     second.reverse()
-    expect(store.putList('acct', 'domains.list', {}, second, T2, { complete: false })).toEqual({ added: 1, changed: 1, removed: 2, duplicates: 0 })
+    expect(store.putList('acct', 'domains.list', {}, second, T2, { complete: false })).toEqual({ added: 1, changed: 1, removed: 2, duplicates: 0, drift: 1 })
     expect(store.getList('acct', 'domains.list', {})).toEqual({ items: second, readAt: T2, complete: false, skipped: 0 })
 
-    expect(store.putList('acct', 'domains.list', {}, second, T3)).toEqual({ added: 0, changed: 0, removed: 0, duplicates: 0 })
+    expect(store.putList('acct', 'domains.list', {}, second, T3)).toEqual({ added: 0, changed: 0, removed: 0, duplicates: 0, drift: 0 })
     expect(store.getList('acct', 'domains.list', {})?.readAt).toBe(T3)
-    expect(store.putList('acct', 'domains.list', {}, [], T3)).toEqual({ added: 0, changed: 0, removed: 59, duplicates: 0 })
+    expect(store.putList('acct', 'domains.list', {}, [], T3)).toEqual({ added: 0, changed: 0, removed: 59, duplicates: 0, drift: 0 })
     expect(store.getList('acct', 'domains.list', {})).toEqual({ items: [], readAt: T3, complete: true, skipped: 0 })
   })
 
   it('keeps the first of two items with the same identity and counts the other', () => {
     const store = open()
     const twice = [domain('a.example'), domain('b.example'), domain('a.example', { registrar: 'other' })]
-    expect(store.putList('acct', 'domains.list', {}, twice, T1)).toEqual({ added: 2, changed: 0, removed: 0, duplicates: 1 })
+    expect(store.putList('acct', 'domains.list', {}, twice, T1)).toEqual({ added: 2, changed: 0, removed: 0, duplicates: 1, drift: 0 })
     expect(store.getList('acct', 'domains.list', {})?.items.map((d) => d.registrar)).toEqual(['reg', 'reg'])
   })
 

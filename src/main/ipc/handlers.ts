@@ -17,6 +17,7 @@ import { isStoredList } from '../../shared/portfolio'
 import type { JobEvents } from './job-events'
 import { defineChannel, isRecord, type ChannelHandler } from './channel'
 import type { RunningCalls } from './running-calls'
+import { DEFAULT_HISTORY_RETENTION_DAYS } from '../../shared/history'
 
 export type ChannelHandlers = { [C in ChannelName]: ChannelHandler<ParsedPayloadOf<C>, ResultOf<C>> }
 
@@ -231,6 +232,20 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
     'store.search': defineChannel((raw) => parseWith(local['store.search'], raw), async (p) => store?.search(p.query) ?? []),
     'store.exportZones': defineChannel((raw) => parseWith(local['store.exportZones'], raw), async () => store?.exportZones() ?? []),
     'store.exportCsv': defineChannel((raw) => parseWith(local['store.exportCsv'], raw), async () => store?.exportCsv({ accountNames: accountNames?.() ?? {} }) ?? ''),
+    // history
+    'history.list': defineChannel((raw) => parseWith(local['history.list'], raw), async (p) => store?.history.list(p) ?? []),
+    'history.unseen': defineChannel((raw) => parseWith(local['history.unseen'], raw), async () => store?.history.unseen() ?? {}),
+    'history.markSeen': defineChannel((raw) => parseWith(local['history.markSeen'], raw), async (p) => store?.history.markSeen(p.accountId, p) ?? 0),
+    'history.snapshots': defineChannel((raw) => parseWith(local['history.snapshots'], raw), async (p) => store?.history.snapshots(p.accountId, p.kind, p.domain) ?? []),
+    'history.snapshot': defineChannel((raw) => parseWith(local['history.snapshot'], raw), async (p) => store?.history.snapshot(p.accountId, p.id) ?? null),
+    'history.settings': defineChannel((raw) => parseWith(local['history.settings'], raw), async () => ({ retentionDays: store?.history.retentionDays() ?? DEFAULT_HISTORY_RETENTION_DAYS })),
+    'history.setRetention': defineChannel(
+      (raw) => parseWith(local['history.setRetention'], raw),
+      async (p) => {
+        store?.history.setRetentionDays(p.days)
+        return { retentionDays: store?.history.retentionDays() ?? DEFAULT_HISTORY_RETENTION_DAYS }
+      },
+    ),
 
     // servers
     'servers.list': apiCall('servers.list'),

@@ -25,6 +25,7 @@ import { findInLog, newestLogId } from './log-check'
 import { isOutcomeUnknown } from './outcome'
 import { defaultLabel, targetOf } from './targets'
 import { storedFindings } from '../../shared/stored'
+import type { WriteObserver } from './write-history'
 
 export interface JobAccounts {
   client(accountId: string): Promise<ApiClient>
@@ -44,12 +45,17 @@ export interface JobRunnerOptions {
   /** How long a prepared job waits for its confirmation. */
   preparedForMs?: number
   now?: () => Date
+  /** History: told before each item is sent (it may refuse a zone save) and when each ends. */
+  observer?: WriteObserver
+  onObserverError?: (err: unknown) => void
 }
 
 /** What the runner keeps beside the view of a job. */
 interface JobInternals {
   /** The items' parameters as validated at prepare: what is sent. */
   params: EndpointParams<WriteEndpointName>[]
+  /** Per item: the zone text its change was planned from (zone saves). */
+  guards: ({ records: string } | undefined)[]
   token?: string | undefined
   preparedAt: number
   secondSend: boolean
@@ -91,7 +97,7 @@ export class JobRunner {
         }
       }
       this.jobs.set(job.id, job)
-      this.internals.set(job.id, { params: [], preparedAt: 0, secondSend: false, stopRequested: false, controller: new AbortController() })
+      this.internals.set(job.id, { params: [], guards: [], preparedAt: 0, secondSend: false, stopRequested: false, controller: new AbortController() })
       job.items.forEach((it, i) => {
         if (it.state !== 'unknown') return
         this.targets.set(this.targetKey(job, it), { jobId: job.id, index: i, state: 'unknown' })
@@ -133,6 +139,7 @@ export class JobRunner {
     const issues: Issue[] = []
     const items: JobItemView[] = []
     const sendable: EndpointParams<WriteEndpointName>[] = []
+    const guards: ({ records: string } | undefined)[] = []
     req.items.forEach((item, i) => {
       const parsed = parseEndpointParams(req.operation, item.params)
       if (!parsed.ok) {
@@ -141,6 +148,7 @@ export class JobRunner {
       }
       // Frozen: these copies are what will be sent and shown, whatever the renderer does with its own.
       sendable.push(structuredClone(parsed.value))
+      guards.push(item.guard ? { records: item.guard.records } : undefined)
       const params: Record<string, unknown> = structuredClone(parsed.value)
       items.push({ target: targetOf(params), label: item.label ?? defaultLabel(params), params, state: 'pending' })
     })
@@ -166,6 +174,7 @@ export class JobRunner {
       accountName: this.opts.accounts.nameOf(req.accountId),
       operation: req.operation,
       confirm: def.confirm,
+      ...(req.purpose ? { purpose: req.purpose } : {}),
       status: 'prepared',
       createdAt: this.now().toISOString(),
       concurrency: Math.min(8, Math.max(1, req.concurrency ?? DEFAULT_CONCURRENCY)),
@@ -173,7 +182,7 @@ export class JobRunner {
     }
     const token = def.confirm ? randomBytes(24).toString('base64url') : undefined
     this.jobs.set(job.id, job)
-    this.internals.set(job.id, { params: sendable, token, preparedAt: Date.now(), secondSend: Boolean(req.secondSend), stopRequested: false, controller: new AbortController() })
+    this.internals.set(job.id, { params: sendable, guards, token, preparedAt: Date.now(), secondSend: Boolean(req.secondSend), stopRequested: false, controller: new AbortController() })
     this.dropStalePrepared()
     return { job, token }
   }
@@ -264,21 +273,46 @@ export class JobRunner {
     await this.settle(job, i, { state: 'sending', sentAt: this.now().toISOString() })
     const params = int.params[i]
     if (!params) return
+    const refused = await this.observe((o) => o.beforeSend(job, i, params, client, int.guards[i]))
+    if (refused) {
+      // Nothing left: the target is free again, and the item failed with why.
+      this.targets.delete(key)
+      await this.settle(job, i, { state: 'failed', error: refused })
+      return
+    }
     try {
       const env = await client.sendParsed(job.operation, params, { signal: int.controller.signal })
       this.targets.delete(key)
       const stored = storedFindings(job.operation, params, env.results)
       await this.settle(job, i, { state: 'done', result: env.results, requestId: env.requestId, ...(stored.length > 0 ? { stored } : {}) })
+      await this.observe((o) => o.ended(job, i, { fromLog: false }))
     } catch (err) {
       const error = toErrorData(err)
       if (isOutcomeUnknown(error)) {
         this.targets.set(key, { jobId: job.id, index: i, state: 'unknown' })
         await this.settle(job, i, { state: 'unknown', error, requestId: error.requestId })
+        await this.observe((o) => o.ended(job, i, { fromLog: false }))
         if (!this.closed) this.scheduleLogChecks(job, i)
       } else {
         this.targets.delete(key)
         await this.settle(job, i, { state: 'failed', error, requestId: error.requestId })
+        await this.observe((o) => o.ended(job, i, { fromLog: false }))
       }
+    }
+  }
+
+  /**
+   * Tells history. History is a record, not a gate, except for a zone save's guard: a failure of
+   * the store is logged by the observer's owner and never fails or holds up a write.
+   */
+  private async observe<T>(fn: (o: WriteObserver) => Promise<T> | T): Promise<T | undefined> {
+    const o = this.opts.observer
+    if (!o) return undefined
+    try {
+      return await fn(o)
+    } catch (err) {
+      this.opts.onObserverError?.(err)
+      return undefined
     }
   }
 
@@ -377,6 +411,7 @@ export class JobRunner {
         requestId: entry.request_id,
         ...(answer.ok ? { result: answer.results } : { error: { ...answer.error, requestId: entry.request_id } }),
       })
+      await this.observe((o) => o.ended(job, i, { fromLog: true }))
       return 'received'
     } catch (err) {
       await this.settle(job, i, { state: 'unknown', log: { status: 'failed', checkedAt, error: toErrorData(err) } })

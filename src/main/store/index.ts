@@ -20,6 +20,9 @@ import { openStoreFile } from './open-file'
 import { removeAccount } from './remove-account'
 import { search, DEFAULT_SEARCH_LIMIT } from './search'
 import { getZone, listZones, putZone } from './zones'
+import { listHistory, markSeen, prune, recordWrite, retentionDays, setRetentionDays, settleWrite, unseenCounts } from './history'
+import { addSnapshot, getSnapshot, listSnapshots } from './snapshots'
+import { MAX_HISTORY_RETENTION_DAYS } from '../../shared/history'
 import { ZONE_KINDS, type OpenOptions, type PortfolioStore, type StoreProblem, type StoredListName } from '../../shared/portfolio'
 
 export * from '../../shared/portfolio'
@@ -36,6 +39,7 @@ const readAt = z.iso.datetime()
 const domain = z.string().min(1).max(253).refine(isSafePathSegment, 'field.hostName')
 const zoneKind = z.enum(ZONE_KINDS)
 const searchQuery = z.string().max(500)
+const retention = z.number().int().min(1).max(MAX_HISTORY_RETENTION_DAYS)
 const zoneInput = z.object({
   records: z.string().max(1_000_000),
   ttl: z.number().int().min(0).optional(),
@@ -55,10 +59,13 @@ function check<T>(schema: z.ZodType<T>, value: unknown, field: string): T {
 }
 
 export function openPortfolioStore(file: string, opts: OpenOptions = {}): PortfolioStore {
-  const opened = openStoreFile(file, { now: opts.now ?? (() => new Date()), integrityCheck: opts.integrityCheck ?? true })
+  const now = opts.now ?? (() => new Date())
+  const opened = openStoreFile(file, { now, integrityCheck: opts.integrityCheck ?? true })
   const { conn } = opened
   const report = (p: StoreProblem): void => opts.onProblem?.(p)
   if (opened.problem) report(opened.problem)
+  // History older than the retention goes at each start (a newer schema's file is left alone).
+  if (opened.problem?.code !== 'store.newerSchema') prune(conn, now())
   let open = true
   const live = () => {
     if (!open) throw AppError.of('internal', { code: 'store.closed' })
@@ -88,6 +95,27 @@ export function openPortfolioStore(file: string, opts: OpenOptions = {}): Portfo
     search: (query, limit = DEFAULT_SEARCH_LIMIT) => search(live(), check(searchQuery, query, 'query'), limit),
     exportCsv: (o) => exportCsv(live(), report, o?.accountNames),
     exportZones: () => exportZones(live(), report),
+    history: {
+      recordWrite: (r) => recordWrite(live(), { ...r, accountId: check(accountId, r.accountId, 'accountId'), at: check(readAt, r.at, 'at') }),
+      settleWrite: (jobId, index, outcome, requestId) => settleWrite(live(), jobId, index, outcome, requestId),
+      snapshotBeforeSave: (account, kind, name, zone, at) =>
+        addSnapshot(live(), {
+          accountId: check(accountId, account, 'accountId'),
+          kind: check(zoneKind, kind, 'kind'),
+          domain: check(domain, name, 'domain'),
+          zone: check(zoneInput, zone, 'zone'),
+          reason: 'before-save',
+          at: check(readAt, at, 'at'),
+        }),
+      list: (q) => listHistory(live(), { ...q, accountId: check(accountId, q.accountId, 'accountId') }, report),
+      unseen: () => unseenCounts(live()),
+      markSeen: (account, o) => markSeen(live(), check(accountId, account, 'accountId'), o),
+      snapshots: (account, kind, name) => listSnapshots(live(), check(accountId, account, 'accountId'), check(zoneKind, kind, 'kind'), name, report),
+      snapshot: (account, id) => getSnapshot(live(), check(accountId, account, 'accountId'), id),
+      retentionDays: () => retentionDays(live()),
+      setRetentionDays: (days) => setRetentionDays(live(), check(retention, days, 'days'), now()),
+      prune: () => prune(live(), now()),
+    },
     close: () => {
       if (!open) return
       open = false

@@ -10,6 +10,8 @@ import { LIST_SPECS, listIdentity, storedJson, type ListSpec } from './lists'
 import { parseJson } from './json'
 import { SearchWriter } from './search-index'
 import { deleteZone, removeZoneEntries, writeZone } from './zones'
+import { WATCHED_LISTS, changedAspects } from './drift'
+import { recordDrift } from './history'
 import type { ListChange, ListParams, StoreProblem, StoredList, StoredListName } from '../../shared/portfolio'
 
 const idRow = z.object({ id: z.number().int() })
@@ -43,7 +45,10 @@ export function putList<N extends StoredListName>(
     if (rows.has(key)) duplicates++
     else rows.set(key, { item, pos: rows.size, json: storedJson(item) })
   }
+  const watched = paramsKey === '' ? WATCHED_LISTS[name] : undefined
   return conn.write(() => {
+    // The reading before this one: drift is what changed since, that this app did not write.
+    const previous = watched ? conn.get(metaSchema, 'SELECT id, read_at, complete FROM lists WHERE account_id = ? AND list = ? AND params_key = ?', [accountId, name, paramsKey]) : undefined
     const list = conn.get(
       idRow,
       `INSERT INTO lists (account_id, list, params_key, read_at, complete) VALUES (?, ?, ?, ?, ?)
@@ -53,6 +58,7 @@ export function putList<N extends StoredListName>(
     )
     if (!list) throw new Error('store.listNotWritten')
     const old = new Map(conn.all(oldRowSchema, 'SELECT id, item_key, pos, json FROM list_items WHERE list_id = ?', [list.id]).map((r) => [r.item_key, r]))
+    const oldRows = old
     const index = new SearchWriter(conn)
     // Every removal first, then every addition: the search index is then written in one go
     // at the end (SearchWriter).
@@ -93,7 +99,28 @@ export function putList<N extends StoredListName>(
       }
     }
     index.flush()
-    return { added, changed, removed, duplicates }
+    let drift = 0
+    if (watched && previous && changed > 0) {
+      const before = new Map<string, string>()
+      const after = new Map<string, string>()
+      for (const [key, row] of rows) {
+        const old = oldRows.get(key)
+        if (old !== undefined && old.json !== row.json) {
+          before.set(key, old.json)
+          after.set(key, row.json)
+        }
+      }
+      drift = recordDrift(conn, {
+        accountId,
+        subjectKind: watched.subjectKind,
+        aspect: watched.aspect,
+        changes: changedAspects(watched.fields, before, after),
+        since: previous.read_at,
+        at: readAt,
+        zoneKind: spec.zone?.kind,
+      })
+    }
+    return { added, changed, removed, duplicates, drift }
   })
 }
 

@@ -111,6 +111,7 @@ function migration2(): string {
       -- What changed: dns, nameservers, whois, transferlock, autorenew, expiration, or 'write'
       aspect TEXT NOT NULL,
       operation TEXT,
+      purpose TEXT,
       params TEXT,
       outcome TEXT,
       request_id TEXT,

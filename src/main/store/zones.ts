@@ -11,6 +11,8 @@ import type { Connection } from './database'
 import { LIST_SPECS, storedJson } from './lists'
 import { parseJson } from './json'
 import { SearchWriter, recordEntries } from './search-index'
+import { ZONE_SUBJECT } from './drift'
+import { recordSubjectDrift } from './history'
 import { ZONE_KINDS, type StoreProblem, type StoredZone, type ZoneInput, type ZoneKind, type ZoneSummary } from '../../shared/portfolio'
 
 type Report = (p: StoreProblem) => void
@@ -79,14 +81,34 @@ export function deleteZone(conn: Connection, index: SearchWriter, accountId: str
   conn.run('DELETE FROM zones WHERE id = ?', [row.id])
 }
 
-export function putZone(conn: Connection, accountId: string, kind: ZoneKind, domain: string, zone: ZoneInput, readAt: string): void {
-  conn.write(() => {
+/** The zone's value as drift compares it: the same members as its list's items. */
+const ZONE_FIELDS: Record<ZoneKind, readonly string[]> = { dns: ['records', 'ttl', 'ns_type'], freedns: ['records', 'ttl'] }
+
+/** Writes a zone read on its own; returns how many changes this app did not make it recorded (0 or 1). */
+export function putZone(conn: Connection, accountId: string, kind: ZoneKind, domain: string, zone: ZoneInput, readAt: string): number {
+  return conn.write(() => {
+    const previous = conn.get(zoneRowSchema, 'SELECT records, ttl, ns_type, read_at FROM zones WHERE account_id = ? AND kind = ? AND domain = ?', [accountId, kind, domain])
+    const drift = previous
+      ? recordSubjectDrift(conn, {
+          accountId,
+          subjectKind: ZONE_SUBJECT[kind],
+          aspect: 'dns',
+          subject: domain,
+          fields: ZONE_FIELDS[kind],
+          before: storedJson({ records: previous.records, ttl: previous.ttl ?? undefined, ns_type: kind === 'dns' ? (previous.ns_type ?? undefined) : undefined }),
+          after: storedJson({ records: zone.records, ttl: zone.ttl, ns_type: kind === 'dns' ? zone.ns_type : undefined }),
+          since: previous.read_at,
+          at: readAt,
+          zoneKind: kind,
+        })
+      : 0
     const index = new SearchWriter(conn)
     removeZoneEntries(conn, index, accountId, kind, domain)
     writeZone(conn, index, accountId, kind, domain, zone, readAt)
     index.flush()
     if (kind === 'dns') patchListRow(conn, accountId, LIST_OF_ZONE.dns, domain, zone)
     else patchListRow(conn, accountId, LIST_OF_ZONE.freedns, domain, zone)
+    return drift
   })
 }
 

@@ -47,6 +47,14 @@ export const LOCAL_CHANNELS = [
   'store.search',
   'store.exportCsv',
   'store.exportZones',
+  // history: what happened to each subject, changes from outside not looked at yet, snapshots
+  'history.list',
+  'history.unseen',
+  'history.markSeen',
+  'history.snapshots',
+  'history.snapshot',
+  'history.settings',
+  'history.setRetention',
 ] as const
 export type LocalChannel = (typeof LOCAL_CHANNELS)[number]
 export type AppChannel = Extract<LocalChannel, `app.${string}`>

@@ -24,6 +24,7 @@ import type {
 import type { ChannelName, LocalChannel } from './channels'
 import type { LocalPayloads } from './payloads'
 import type { SearchHit, StoredList, StoredListName, ZoneFile } from '../portfolio'
+import type { HistoryEntry, Snapshot, SnapshotSummary } from '../history'
 
 export type { ChannelName, LocalChannel, ListAllChannel } from './channels'
 
@@ -89,6 +90,16 @@ export interface LocalResults {
   'store.search': SearchHit[]
   'store.exportCsv': string
   'store.exportZones': ZoneFile[]
+  // history
+  'history.list': HistoryEntry[]
+  /** Changes from outside not looked at yet, per account id. */
+  'history.unseen': Record<string, number>
+  /** How many were marked. */
+  'history.markSeen': number
+  'history.snapshots': SnapshotSummary[]
+  'history.snapshot': Snapshot | null
+  'history.settings': { retentionDays: number }
+  'history.setRetention': { retentionDays: number }
 }
 
 /** An operation's own parameters; `z.object({})` types as an index signature, which becomes {}. */

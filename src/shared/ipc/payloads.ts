@@ -8,7 +8,8 @@ import { profileFieldsSchema } from '../accounts'
 import { WRITE_ENDPOINT_NAMES } from '../endpoints/names'
 import { JOB_PURPOSES } from '../jobs'
 import type { LocalChannel } from './channels'
-import { isStoredList, type StoredListName } from '../portfolio'
+import { isStoredList, ZONE_KINDS, type StoredListName } from '../portfolio'
+import { MAX_HISTORY_RETENTION_DAYS, SUBJECT_KINDS } from '../history'
 
 export const accountIdSchema = z.string().regex(/^[a-z0-9-]{1,64}$/, 'field.accountId')
 export const jobIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'field.jobId')
@@ -71,6 +72,25 @@ export const localPayloads = {
   'store.search': z.object({ query: z.string().trim().max(200) }),
   'store.exportCsv': z.object({}),
   'store.exportZones': z.object({}),
+  // history
+  'history.list': z.object({
+    accountId: accountIdSchema,
+    subjectKind: z.enum(SUBJECT_KINDS).optional(),
+    subject: z.string().max(300).optional(),
+    outsideOnly: z.boolean().optional(),
+    limit: z.number().int().min(1).max(500).optional(),
+  }),
+  'history.unseen': z.object({}),
+  'history.markSeen': z.object({
+    accountId: accountIdSchema,
+    ids: z.array(z.number().int().min(1)).max(1000).optional(),
+    subjectKind: z.enum(SUBJECT_KINDS).optional(),
+    subject: z.string().max(300).optional(),
+  }),
+  'history.snapshots': z.object({ accountId: accountIdSchema, kind: z.enum(ZONE_KINDS), domain: z.string().min(1).max(253) }),
+  'history.snapshot': z.object({ accountId: accountIdSchema, id: z.number().int().min(1) }),
+  'history.settings': z.object({}),
+  'history.setRetention': z.object({ days: z.number().int().min(1).max(MAX_HISTORY_RETENTION_DAYS) }),
   'app.reportError': z.object({
     source: z.enum(['error', 'rejection', 'vue']),
     message: z.string().max(2000),

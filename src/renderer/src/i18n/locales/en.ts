@@ -783,6 +783,8 @@ export const en = {
   'job.expired': 'The confirmation waited too long and expired; nothing was sent. Start again.',
   'job.stopped': 'Not sent: the job was stopped.',
   'job.interrupted': 'Not sent: the app was closed while the job ran.',
+  'dns.changedSincePlan': 'Not sent: the zone {domain} changed since its plan was made. Build the plan again from the zone as it is now.',
+  'dns.guardUnreadable': 'Not sent: the zone {domain} could not be read again just before saving, so the app could not check it had not changed since the plan. Try again.',
   'jobs.account': 'Account: {account}',
   'jobs.itemsLabel': 'What each item changes',
   'jobs.effectMove': 'expires {from} now, {to} after',

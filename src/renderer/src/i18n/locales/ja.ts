@@ -783,6 +783,8 @@ export const ja: Catalogue = {
   'job.expired': '確認の待ち時間が長すぎたため期限切れになりました。何も送信していません。やり直してください。',
   'job.stopped': '未送信: ジョブが停止されました。',
   'job.interrupted': '未送信: ジョブの実行中にアプリが終了しました。',
+  'dns.changedSincePlan': '送信していません: 計画を作成した後にゾーン {domain} が変更されました。現在のゾーンから計画を作り直してください。',
+  'dns.guardUnreadable': '送信していません: 保存の直前にゾーン {domain} を読み直せなかったため、計画の作成後に変更がないことを確認できませんでした。もう一度お試しください。',
   'jobs.account': 'アカウント: {account}',
   'jobs.itemsLabel': '各項目の変更内容',
   'jobs.effectMove': '現在の期限 {from} → 変更後 {to}',

@@ -1,0 +1,159 @@
+/**
+ * What the job runner tells history: before a zone is saved, the zone as it is now (read afresh,
+ * kept as a snapshot, and compared with the records the change was planned from, when the job
+ * says so); when an item ends, a history row with the operation, what was sent, how it ended,
+ * its request ID, and the value before and after.
+ */
+import type { ApiClient } from '../http'
+import type { EndpointParams, WriteEndpointName } from '../../shared/endpoints/table'
+import type { ErrorData } from '../../shared/errors'
+import type { HistoryAspect, SubjectKind } from '../../shared/history'
+import type { JobView } from '../../shared/jobs'
+import type { PortfolioStore, StoredListName, ZoneInput, ZoneKind } from '../../shared/portfolio'
+import { toErrorData } from '../app-error'
+
+export interface WriteObserver {
+  /** Just before item i is sent. An error answered here means it is not sent, and fails with it. */
+  beforeSend(job: JobView, i: number, params: EndpointParams<WriteEndpointName>, client: ApiClient, guard: { records: string } | undefined): Promise<ErrorData | undefined>
+  /** Item i ended: done, failed or unknown; or an unknown one was settled from the service's log. */
+  ended(job: JobView, i: number, opts: { fromLog: boolean }): void
+}
+
+/** What each write changes, for history and for telling drift from this app's own changes. */
+const ASPECTS: Partial<Record<WriteEndpointName, { aspect: HistoryAspect; list?: StoredListName; fields?: readonly string[] }>> = {
+  'domains.dns.set': { aspect: 'dns' },
+  'freedns.set': { aspect: 'dns' },
+  'domains.nameserver.set': { aspect: 'nameservers', list: 'domains.nameserver.list', fields: ['ns'] },
+  'domains.whois.set': { aspect: 'whois', list: 'domains.whois.list', fields: ['whoisproxy', 'contact'] },
+  'domains.transferlock.set': { aspect: 'transferlock', list: 'domains.transferlock.list', fields: ['transfer_lock'] },
+  'domains.autorenew.set': { aspect: 'autorenew', list: 'domains.autorenew.list', fields: ['autorenew', 'autorenew_all', 'autorenew_domain'] },
+  'domains.expiration.renew': { aspect: 'expiration' },
+  'domains.dnssec.set': { aspect: 'dnssec', list: 'domains.dnssec.list' },
+  'domains.dynamicdns.set': { aspect: 'dynamicdns' },
+}
+
+const ZONE_OPERATIONS: Partial<Record<WriteEndpointName, ZoneKind>> = { 'domains.dns.set': 'dns', 'freedns.set': 'freedns' }
+
+/** Whose history an item is: a domain, a free DNS zone, a server or a service IP. */
+function subjectOf(operation: WriteEndpointName, params: Record<string, unknown>): { kind: SubjectKind; subject: string } {
+  const str = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '')
+  if (operation.startsWith('freedns.')) return { kind: 'freedns', subject: str(params.domain) || `${str(params.sld)}.${str(params.tld)}` }
+  if (operation.startsWith('domains.')) return { kind: 'domain', subject: str(params.domain) || `${str(params.sld)}.${str(params.tld)}` }
+  if (operation.startsWith('servers.')) return { kind: 'server', subject: `${str(params.kind)}:${str(params.webid)}` }
+  if (operation.startsWith('svcips.')) return { kind: 'svcip', subject: str(params.vipid) }
+  return { kind: 'account', subject: '' }
+}
+
+/** What was sent, as the aspect's value (the parameters without the subject's own name). */
+function sentValue(params: Record<string, unknown>): Record<string, unknown> {
+  const { domain: _domain, kind: _kind, webid: _webid, vipid: _vipid, ...rest } = params
+  return rest
+}
+
+export function createWriteHistory(store: PortfolioStore, now: () => Date = () => new Date()): WriteObserver {
+  /** Per job item: the snapshot and the value before, taken in beforeSend. */
+  const before = new Map<string, { snapshotId?: number | undefined; value?: unknown }>()
+  const itemKey = (job: JobView, i: number) => `${job.id}#${i}`
+
+  function zoneOf(kind: ZoneKind, answer: { records: string; ttl?: number | undefined; ns_type?: string | undefined }): ZoneInput {
+    return kind === 'dns' ? { records: answer.records, ttl: answer.ttl, ns_type: answer.ns_type } : { records: answer.records, ttl: answer.ttl }
+  }
+
+  /** The zone as the service holds it now; the stored one when it cannot be read. */
+  async function currentZone(
+    client: ApiClient,
+    accountId: string,
+    kind: ZoneKind,
+    domain: string,
+  ): Promise<{ zone?: ZoneInput | undefined; fresh: boolean; error?: ErrorData | undefined }> {
+    try {
+      const answer = kind === 'dns' ? await client.call('domains.dns.get', { domain }) : await client.call('freedns.get', { domain })
+      return { zone: zoneOf(kind, answer), fresh: true }
+    } catch (err) {
+      const stored = store.getZone(accountId, kind, domain)
+      return { zone: stored, fresh: false, error: toErrorData(err) }
+    }
+  }
+
+  return {
+    async beforeSend(job, i, params, client, guard) {
+      const kind = ZONE_OPERATIONS[job.operation]
+      const p: Record<string, unknown> = { ...params }
+      const at = now().toISOString()
+      if (!kind) {
+        // The value before, as the store last read it (account-wide lists), when it has one.
+        const spec = ASPECTS[job.operation]
+        const subject = subjectOf(job.operation, p)
+        if (spec?.list && spec.fields) {
+          const item = store.readList(job.accountId, spec.list, {})?.items.find((it) => 'domainname' in it && it.domainname === subject.subject)
+          if (item) {
+            const value: Record<string, unknown> = {}
+            for (const f of spec.fields) if (f in item) value[f] = Reflect.get(item, f)
+            before.set(itemKey(job, i), { value })
+          }
+        } else if (job.items[i]?.effect?.from) before.set(itemKey(job, i), { value: { expirationdate: job.items[i]?.effect?.from } })
+        return undefined
+      }
+      const domain = typeof p.domain === 'string' || typeof p.domain === 'number' ? String(p.domain) : ''
+      const current = await currentZone(client, job.accountId, kind, domain)
+      if (guard) {
+        // The change was planned from these records: anything else now means someone changed the
+        // zone since, and sending would overwrite their change without the user seeing it.
+        if (!current.fresh) return { kind: 'validation', code: 'dns.guardUnreadable', params: { domain }, ...(current.error ? { status: current.error.status } : {}) }
+        if (current.zone?.records !== guard.records) return { kind: 'busy', code: 'dns.changedSincePlan', params: { domain } }
+      }
+      if (!current.zone) return undefined
+      // Fresh from the service: the store learns it too (and notes a change from outside, if any).
+      if (current.fresh) store.putZone(job.accountId, kind, domain, current.zone, at)
+      const snapshotId = store.history.snapshotBeforeSave(job.accountId, kind, domain, current.zone, at)
+      before.set(itemKey(job, i), { snapshotId, value: current.zone })
+      return undefined
+    },
+
+    ended(job, i, { fromLog }) {
+      const it = job.items[i]
+      if (!it || (it.state !== 'done' && it.state !== 'failed' && it.state !== 'unknown')) return
+      if (fromLog) {
+        if (it.state !== 'unknown') store.history.settleWrite(job.id, i, it.state, it.requestId)
+        return
+      }
+      const key = itemKey(job, i)
+      const was = before.get(key)
+      before.delete(key)
+      const { kind: subjectKind, subject } = subjectOf(job.operation, it.params)
+      const zoneKind = ZONE_OPERATIONS[job.operation]
+      const at = now().toISOString()
+      const after =
+        job.operation === 'domains.expiration.renew' ? (it.effect?.to ? { expirationdate: it.effect.to } : undefined) : zoneKind ? zoneAfter(zoneKind, it.params) : sentValue(it.params)
+      store.history.recordWrite({
+        accountId: job.accountId,
+        subjectKind,
+        subject,
+        aspect: ASPECTS[job.operation]?.aspect ?? 'write',
+        operation: job.operation,
+        purpose: job.purpose,
+        params: it.params,
+        outcome: it.state,
+        requestId: it.requestId,
+        jobId: job.id,
+        itemIndex: i,
+        before: was?.value,
+        after,
+        at,
+        snapshotId: was?.snapshotId,
+      })
+      // The zone as saved is the zone now: kept, after the row above says this app made it.
+      if (zoneKind && it.state === 'done' && isZoneAnswer(it.result)) store.putZone(job.accountId, zoneKind, subject, zoneOf(zoneKind, it.result), at)
+    },
+  }
+}
+
+function zoneAfter(kind: ZoneKind, params: Record<string, unknown>): ZoneInput {
+  const records = typeof params.records === 'string' ? params.records : ''
+  const ttl = typeof params.ttl === 'number' ? params.ttl : undefined
+  return kind === 'dns' ? { records, ttl, ns_type: typeof params.ns_type === 'string' ? params.ns_type : undefined } : { records, ttl }
+}
+
+function isZoneAnswer(v: unknown): v is { records: string; ttl?: number | undefined; ns_type?: string | undefined } {
+  return typeof v === 'object' && v !== null && 'records' in v && typeof v.records === 'string'
+}

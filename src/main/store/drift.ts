@@ -1,0 +1,66 @@
+/**
+ * Drift: which watched aspects of which subjects a refresh found changed, compared with what the
+ * store held. Pure and cheap: an item whose stored text is the same is skipped without parsing,
+ * and only the fields of the aspect are compared (a domain's registrar changing is not drift).
+ */
+import type { HistoryAspect, SubjectKind } from '../../shared/history'
+import type { StoredListName, ZoneKind } from '../../shared/portfolio'
+import { parseJson } from './json'
+import { storedJson } from './lists'
+
+interface WatchedList {
+  subjectKind: SubjectKind
+  aspect: HistoryAspect
+  /** The item's members that make the aspect's value. */
+  fields: readonly string[]
+}
+
+/** The account-wide lists a refresh watches, and what each one tells. */
+export const WATCHED_LISTS: Partial<Record<StoredListName, WatchedList>> = {
+  'domains.list': { subjectKind: 'domain', aspect: 'expiration', fields: ['expirationdate'] },
+  'domains.expiration.list': { subjectKind: 'domain', aspect: 'expiration', fields: ['expirationdate'] },
+  'domains.autorenew.list': { subjectKind: 'domain', aspect: 'autorenew', fields: ['autorenew', 'autorenew_all', 'autorenew_domain'] },
+  'domains.transferlock.list': { subjectKind: 'domain', aspect: 'transferlock', fields: ['transfer_lock'] },
+  'domains.whois.list': { subjectKind: 'domain', aspect: 'whois', fields: ['whoisproxy', 'contact'] },
+  'domains.nameserver.list': { subjectKind: 'domain', aspect: 'nameservers', fields: ['ns'] },
+  'domains.dns.list': { subjectKind: 'domain', aspect: 'dns', fields: ['records', 'ttl', 'ns_type'] },
+  'freedns.list': { subjectKind: 'freedns', aspect: 'dns', fields: ['records', 'ttl'] },
+}
+
+export const ZONE_SUBJECT: Record<ZoneKind, SubjectKind> = { dns: 'domain', freedns: 'freedns' }
+
+export interface AspectChange {
+  subject: string
+  /** The aspect's value before and after, members in a fixed order. */
+  before: Record<string, unknown>
+  after: Record<string, unknown>
+}
+
+/** The aspect's members of a stored item's text, in the order the watch names them. */
+export function aspectValue(json: string, fields: readonly string[]): Record<string, unknown> {
+  const item = parseJson(json)
+  const out: Record<string, unknown> = {}
+  if (typeof item !== 'object' || item === null) return out
+  for (const f of fields) {
+    const v: unknown = Reflect.get(item, f)
+    if (v !== undefined) out[f] = v
+  }
+  return out
+}
+
+/**
+ * The subjects whose aspect changed between two readings of a list (key -> stored text). Items
+ * new to the list or gone from it are not drift: a registration or a transfer out is its own
+ * event, and a first read has nothing to compare with.
+ */
+export function changedAspects(fields: readonly string[], before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>): AspectChange[] {
+  const changes: AspectChange[] = []
+  for (const [key, json] of after) {
+    const old = before.get(key)
+    if (old === undefined || old === json) continue
+    const a = aspectValue(old, fields)
+    const b = aspectValue(json, fields)
+    if (storedJson(a) !== storedJson(b)) changes.push({ subject: key, before: a, after: b })
+  }
+  return changes
+}

@@ -1,0 +1,204 @@
+/**
+ * History, snapshots and drift, through the real IPC router, the real job runner, a real store
+ * file and the sandbox over loopback: a row for every kind of write, a snapshot before every
+ * zone save, drift found after a change made directly on the sandbox and not for the app's own
+ * change, a guarded save that refuses a zone changed since its plan, and a restore whose plan
+ * brings the zone back to the snapshot exactly.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createAppServices, type AppServices } from '../../src/main/app-services'
+import { SessionSecretStore } from '../../src/main/accounts/secret-store'
+import { createApiClient, type ApiClient } from '../../src/main/http'
+import { startSandbox, type Sandbox } from '../../src/sandbox'
+import { endpoints, WRITE_ENDPOINT_NAMES, type EndpointName } from '../../src/shared/endpoints/table'
+import type { Result } from '../../src/shared/ipc/contract'
+import type { JobView } from '../../src/shared/jobs'
+import type { HistoryEntry, Snapshot, SnapshotSummary } from '../../src/shared/history'
+import { applyPlan, plan } from '../../src/shared/dns/plan'
+import { parse, records, serialise } from '../../src/shared/dns/records'
+import { makeFixture, samples, type Fixture, type Sample } from '../helpers/operation-samples'
+import { profileFor } from '../helpers/profile'
+import { portfolioFileOf } from '../../src/main/store'
+import { nsFlavour } from '../../src/sandbox/nameservers'
+
+const APP = 'app://app'
+const sender = { url: `${APP}/index.html`, key: 'test', sendProgress: () => undefined, sendJob: () => true }
+
+let sb: Sandbox
+let dir: string
+let services: AppServices
+let accountId: string
+let outside: ApiClient
+
+async function call<T>(channel: string, payload: unknown): Promise<Result<T>> {
+  return (await services.router.dispatch(channel, payload, sender)) as Result<T>
+}
+async function ok<T>(channel: string, payload: unknown): Promise<T> {
+  const r = await call<T>(channel, payload)
+  if (!r.ok) throw new Error(`${channel}: ${JSON.stringify(r.error)}`)
+  return r.value
+}
+/** A write as the app makes it: prepared, confirmed when it must be, sent. */
+async function write(operation: string, items: { params: Record<string, unknown>; guard?: { records: string } }[], purpose?: string): Promise<JobView> {
+  const { job, token } = await ok<{ job: JobView; token?: string }>('jobs.prepare', { accountId, operation, items, ...(purpose ? { purpose } : {}) })
+  return ok<JobView>('jobs.start', { jobId: job.id, ...(token ? { token } : {}) })
+}
+const history = (q: Record<string, unknown> = {}) => ok<HistoryEntry[]>('history.list', { accountId, ...q })
+const readAll = (name: string) => ok<unknown[]>(`all.${name}`, { accountId, jobId: `r-${name.replaceAll('.', '-')}-${Math.random().toString(36).slice(2)}` })
+/** The zone as the service holds it, read past the app. */
+const zoneOf = (domain: string) => outside.call('domains.dns.get', { domain })
+/** Domains whose DNS records can be changed (not on the registrar's nameservers), apart from the one the write samples use. */
+const editable = () => sb.state.domains.filter((d, i) => i !== 5 && nsFlavour(d) !== 'registrar').map((d) => d.domainname)
+const recordSet = (text: string) => records(parse(text)).map((r) => `${r.type} ${r.host} ${r.value}`).sort()
+
+beforeAll(async () => {
+  sb = await startSandbox({ domains: 12 })
+  dir = mkdtempSync(join(tmpdir(), 'history-'))
+  services = await createAppServices({ userDataDir: dir, allowedOrigins: [APP], keychain: async () => new SessionSecretStore() })
+  accountId = (await ok<{ id: string }>('accounts.create', { fields: profileFor(sb, 'Main', 1500), apiKey: sb.keys.full, storage: 'session' })).id
+  // Someone else at the same account: the provider's control panel, another tool.
+  outside = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths })
+})
+afterAll(async () => {
+  await services.close()
+  await sb.close()
+})
+
+describe('history of writes', () => {
+  let fixture: Fixture
+  beforeAll(async () => {
+    fixture = await makeFixture(sb, outside)
+  })
+
+  it.each(WRITE_ENDPOINT_NAMES.filter((n) => n !== 'domains.remove' && n !== 'freedns.remove'))('%s leaves one row: operation, what was sent, outcome and request ID', async (name) => {
+    const sample = (samples[name] as (f: Fixture) => Sample<EndpointName>)(fixture)
+    const job = await write(name, [{ params: sample.input }])
+    const item = job.items[0]!
+    expect(item.state, JSON.stringify(item.error)).toMatch(/done|failed/)
+    const rows = (await history({ limit: 500 })).filter((h) => h.jobId === job.id)
+    expect(rows).toHaveLength(1)
+    const row = rows[0]!
+    expect(row).toMatchObject({ origin: 'app', operation: name, outcome: item.state, seen: true })
+    expect(row.requestId).toBe(item.requestId)
+    // What was sent, less the user's secrets.
+    for (const [k, v] of Object.entries(sample.input)) if (k !== 'authcode' && k !== 'password') expect(row.params?.[k], k).toEqual(v)
+    if (endpoints[name].confirm) expect(job.confirm).toBe(true)
+  })
+
+  it('removals are recorded too', async () => {
+    const domain = sb.state.freedns[0]!.domainname
+    const job = await write('freedns.remove', [{ params: { domain } }])
+    expect((await history({ subjectKind: 'freedns', subject: domain }))[0]).toMatchObject({ operation: 'freedns.remove', outcome: job.items[0]!.state })
+  })
+
+  it('no key, transfer code or DDNS password reaches the file', async () => {
+    const bytes = readFileSync(portfolioFileOf(dir)).toString('latin1') + readFileSync(`${portfolioFileOf(dir)}-wal`).toString('latin1')
+    expect(bytes).not.toContain(sb.keys.full)
+    for (const d of sb.state.domains) if (d.authcode) expect(bytes).not.toContain(d.authcode)
+  })
+})
+
+describe('zone snapshots and restore', () => {
+  it('a zone is snapshotted just before each save, and a restore plans the exact way back', async () => {
+    const domain = editable()[0]!
+    const { records: original, ns_type } = await zoneOf(domain)
+    await ok('domains.dns.get', { accountId, domain })
+    const edited = `${original}\na new 198.51.100.7\ntxt @ "v=restore-test"`
+    const job = await write('domains.dns.set', [{ params: { domain, ns_type, records: edited } }])
+    expect(job.items[0]?.state).toBe('done')
+
+    const [row] = await history({ subjectKind: 'domain', subject: domain })
+    expect(row).toMatchObject({ origin: 'app', aspect: 'dns', operation: 'domains.dns.set', outcome: 'done' })
+    expect(row?.before).toMatchObject({ records: original })
+    expect(row?.after).toMatchObject({ records: edited })
+    const snaps = await ok<SnapshotSummary[]>('history.snapshots', { accountId, kind: 'dns', domain })
+    expect(snaps[0]).toMatchObject({ reason: 'before-save' })
+    expect(row?.snapshotId).toBe(snaps[0]!.id)
+    const snap = await ok<Snapshot>('history.snapshot', { accountId, id: snaps[0]!.id })
+    expect(snap.records).toBe(original)
+
+    // Restore: the plan from the zone now to the snapshot, applied, gives the snapshot back.
+    const now = (await zoneOf(domain)).records
+    const back = plan(parse(now), parse(snap.records))
+    expect(back.removed.map((r) => r.value).sort()).toEqual(['"v=restore-test"', '198.51.100.7'])
+    expect(back.added).toEqual([])
+    expect(back.changed).toEqual([])
+    const restored = serialise(applyPlan(records(parse(now)), back))
+    expect(recordSet(restored)).toEqual(recordSet(snap.records))
+    const put = await write('domains.dns.set', [{ params: { domain, ns_type, records: restored }, guard: { records: now } }], 'restore')
+    expect(put.items[0]?.state).toBe('done')
+    expect(recordSet((await zoneOf(domain)).records)).toEqual(recordSet(original))
+    expect((await history({ subjectKind: 'domain', subject: domain }))[0]).toMatchObject({ purpose: 'restore', outcome: 'done' })
+    // The restore itself was snapshotted first: it can be undone the same way.
+    expect((await ok<SnapshotSummary[]>('history.snapshots', { accountId, kind: 'dns', domain })).length).toBe(2)
+  })
+
+  it('a save planned from records the zone no longer has is not sent', async () => {
+    const domain = editable()[1]!
+    const { records: planned, ns_type } = await zoneOf(domain)
+    await outside.call('domains.dns.set', { domain, ns_type, records: `${planned}\na someone 203.0.113.9` })
+    const puts = sb.received.filter((r) => r.method === 'PUT').length
+    const job = await write('domains.dns.set', [{ params: { domain, ns_type, records: `${planned}\na mine 192.0.2.99` }, guard: { records: planned } }])
+    expect(job.items[0]).toMatchObject({ state: 'failed', error: { code: 'dns.changedSincePlan', params: { domain } } })
+    expect(sb.received.filter((r) => r.method === 'PUT').length).toBe(puts)
+    expect((await zoneOf(domain)).records).toContain('203.0.113.9')
+  })
+})
+
+describe('drift', () => {
+  it('a change made directly on the service is recorded as from outside, with its difference; the app’s own is not', async () => {
+    await readAll('domains.dns.list')
+    await readAll('domains.nameserver.list')
+    await readAll('domains.transferlock.list')
+    const [theirs, mine] = [editable()[2]!, editable()[3]!]
+    const { records: oldRecords, ns_type } = await zoneOf(theirs)
+    await outside.call('domains.dns.set', { domain: theirs, ns_type, records: `${oldRecords}\ncname www2 elsewhere.example.net.` })
+    await outside.call('domains.nameserver.set', { domain: theirs, ns: ['ns1.other.example', 'ns2.other.example'] })
+    await write('domains.nameserver.set', [{ params: { domain: mine, ns: ['ns1.mine.example', 'ns2.mine.example'] } }])
+    await write('domains.transferlock.set', [{ params: { domain: mine, transfer_lock: 0 } }])
+
+    await readAll('domains.dns.list')
+    await readAll('domains.nameserver.list')
+    await readAll('domains.transferlock.list')
+    const drift = await history({ outsideOnly: true })
+    expect(drift.filter((h) => h.subject === mine)).toEqual([])
+    const dns = drift.find((h) => h.subject === theirs && h.aspect === 'dns')
+    const ns = drift.find((h) => h.subject === theirs && h.aspect === 'nameservers')
+    expect(dns).toMatchObject({ origin: 'outside', seen: false, before: { records: oldRecords } })
+    expect(ns).toMatchObject({ origin: 'outside', seen: false, after: { ns: ['ns1.other.example', 'ns2.other.example'] } })
+    // The zone as it was before their change is kept, to put back.
+    expect(dns?.snapshotId).toBeDefined()
+    expect((await ok<Snapshot>('history.snapshot', { accountId, id: dns!.snapshotId! })).records).toBe(oldRecords)
+    expect((await ok<Record<string, number>>('history.unseen', {}))[accountId]).toBe(2)
+
+    // Read again with nothing new: nothing new is recorded.
+    await readAll('domains.nameserver.list')
+    expect((await history({ outsideOnly: true })).length).toBe(drift.length)
+
+    // Looked at: the badge goes.
+    expect(await ok('history.markSeen', { accountId, subjectKind: 'domain', subject: theirs })).toBe(2)
+    expect((await ok<Record<string, number>>('history.unseen', {}))[accountId]).toBeUndefined()
+  })
+
+  it('a zone read on its own notes a change from outside too', async () => {
+    const domain = editable()[4]!
+    await ok('domains.dns.get', { accountId, domain })
+    await outside.call('domains.dns.set', { domain, ns_type: (await zoneOf(domain)).ns_type, records: 'a @ 203.0.113.50' })
+    await ok('domains.dns.get', { accountId, domain })
+    const [row] = await history({ subjectKind: 'domain', subject: domain, outsideOnly: true })
+    expect(row).toMatchObject({ aspect: 'dns', after: { records: 'a @ 203.0.113.50' } })
+  })
+
+  it('history older than the retention goes', async () => {
+    expect(await ok('history.settings', {})).toEqual({ retentionDays: 730 })
+    expect(await ok('history.setRetention', { days: 30 })).toEqual({ retentionDays: 30 })
+    expect(await call('history.setRetention', { days: 0 })).toMatchObject({ ok: false, error: { code: 'ipc.invalidPayload' } })
+    const before = (await history()).length
+    expect(before).toBeGreaterThan(0)
+    // Everything here was written today: kept.
+    expect((await history()).length).toBe(before)
+  })
+})
