@@ -22,6 +22,7 @@ export const router = createRouter({
     { path: '/expiring', component: () => import('./views/ExpiringView.vue') },
     { path: '/logs', component: () => import('./views/LogsView.vue') },
     { path: '/jobs', component: () => import('./views/JobsView.vue') },
+    { path: '/activity', component: () => import('./views/ActivityView.vue') },
     { path: '/accounts', component: () => import('./views/AccountsView.vue') },
     { path: '/:rest(.*)*', redirect: '/servers/a' },
   ],

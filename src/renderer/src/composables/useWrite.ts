@@ -66,7 +66,7 @@ export function useWrite<N extends WriteEndpointName>(operation: N, forAccount?:
     try {
       let r
       if (confirmation) {
-        const prepared = await api.prepare(operation, items, { concurrency: opts.concurrency, secondSend: opts.secondSend })
+        const prepared = await api.prepare(operation, items, { concurrency: opts.concurrency, secondSend: opts.secondSend, purpose: opts.purpose })
         if (!prepared.ok) return void (error.value = prepared.error)
         const { job: pending, token } = prepared.value
         const account = accounts.accounts.find((a) => a.id === pending.accountId)
@@ -85,7 +85,7 @@ export function useWrite<N extends WriteEndpointName>(operation: N, forAccount?:
         opts.onStarted?.(pending)
         r = await window.api.jobs.start({ jobId: pending.id, ...(token ? { token } : {}) })
       } else {
-        r = await api.submit(operation, items, { concurrency: opts.concurrency, secondSend: opts.secondSend })
+        r = await api.submit(operation, items, { concurrency: opts.concurrency, secondSend: opts.secondSend, purpose: opts.purpose })
       }
       if (!r.ok) return void (error.value = r.error)
       jobsStore.put(r.value)
@@ -97,9 +97,9 @@ export function useWrite<N extends WriteEndpointName>(operation: N, forAccount?:
   }
 
   /** One item: resolves with what the service stored, or undefined (the error says why). */
-  async function run(params: ApiParams<N>, confirmation?: Confirmation, label?: string): Promise<EndpointResult<N> | undefined> {
+  async function run(params: ApiParams<N>, confirmation?: Confirmation, label?: string, opts: JobOptions = {}): Promise<EndpointResult<N> | undefined> {
     stored.value = []
-    const done = await runJob([{ params, label }], confirmation)
+    const done = await runJob([{ params, label }], confirmation, opts)
     const item = done?.items[0]
     if (!item) return undefined
     const problem = itemError(item)
@@ -113,8 +113,8 @@ export function useWrite<N extends WriteEndpointName>(operation: N, forAccount?:
   }
 
   /** One item as a Result (for code built on Results, such as the guarded save). */
-  async function send(params: ApiParams<N>, label?: string): Promise<Result<EndpointResult<N>>> {
-    const value = await run(params, undefined, label)
+  async function send(params: ApiParams<N>, label?: string, opts: JobOptions = {}): Promise<Result<EndpointResult<N>>> {
+    const value = await run(params, undefined, label, opts)
     return value !== undefined ? { ok: true, value } : { ok: false, error: error.value ?? { kind: 'internal', code: 'error.internal' } }
   }
 

@@ -5,7 +5,7 @@
  */
 import type { EndpointResult, PagedEndpointName, PagedInput, PagedItem, ReadEndpointName, WriteEndpointName } from '../../../shared/endpoints/table'
 import type { ApiParams } from '../../../shared/ipc/contract'
-import type { JobRequest, JobView } from '../../../shared/jobs'
+import type { JobPurpose, JobRequest, JobView } from '../../../shared/jobs'
 import { cancelJob, invoke, newJobId, type Progress, type Result } from '../bridge'
 
 export interface CallOptions {
@@ -24,10 +24,12 @@ export interface StoredItems<N extends PagedEndpointName> {
   complete: boolean
 }
 
-export type JobItems<N extends WriteEndpointName> = { params: ApiParams<N>; label?: string | undefined }[]
+export type JobItems<N extends WriteEndpointName> = { params: ApiParams<N>; label?: string | undefined; guard?: { records: string } | undefined }[]
 export interface JobOptions {
   concurrency?: number | undefined
   secondSend?: boolean | undefined
+  /** Why the job is made, for its history (a restore from a snapshot, a bulk DNS change). */
+  purpose?: JobPurpose | undefined
 }
 
 export interface AccountApi {
@@ -62,8 +64,9 @@ export function accountApi(accountId: string): AccountApi {
   const request = <N extends WriteEndpointName>(operation: N, items: JobItems<N>, opts: JobOptions): JobRequest => ({
     accountId,
     operation,
-    items: items.map((i) => ({ params: Object.fromEntries(Object.entries(i.params)), ...(i.label ? { label: i.label } : {}) })),
+    items: items.map((i) => ({ params: Object.fromEntries(Object.entries(i.params)), ...(i.label ? { label: i.label } : {}), ...(i.guard ? { guard: i.guard } : {}) })),
     ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
+    ...(opts.purpose ? { purpose: opts.purpose } : {}),
     ...(opts.secondSend ? { secondSend: true } : {}),
   })
   return {

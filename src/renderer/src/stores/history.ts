@@ -1,0 +1,24 @@
+/**
+ * Changes found from outside this app that the user has not looked at yet, per account: the
+ * sidebar's badge. Asked again on each navigation and every half minute (a refresh in the
+ * background may have found some), and after the user has looked.
+ */
+import { defineStore } from 'pinia'
+import { local } from '../bridge'
+import type { SubjectKind } from '../../../shared/history'
+
+export const useHistoryStore = defineStore('history', {
+  state: () => ({ unseen: {} as Record<string, number> }),
+  actions: {
+    async refresh() {
+      const r = await local.history().unseen({})
+      if (r.ok) this.unseen = r.value
+    },
+    /** The user has looked at these changes (or every change of the subject, or of the account). */
+    async markSeen(accountId: string, opts: { ids?: number[]; subjectKind?: SubjectKind; subject?: string } = {}) {
+      const r = await local.history().markSeen({ accountId, ...opts })
+      await this.refresh()
+      return r
+    },
+  },
+})
