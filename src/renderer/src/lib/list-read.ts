@@ -22,7 +22,13 @@ export interface ListRead<T> extends Read<T[]> {
   ensureAll(): void
 }
 
-export function createListRead<N extends PagedEndpointName>(api: AccountApi, name: N, params: PagedInput<N>): ListRead<PagedItem<N>> {
+export function createListRead<N extends PagedEndpointName>(
+  api: AccountApi,
+  name: N,
+  params: PagedInput<N>,
+  /** After every page was read afresh (main kept it, and noted what changed outside this app). */
+  onFullRead?: () => void,
+): ListRead<PagedItem<N>> {
   const read = createRead<PagedItem<N>[]>(({ signal }) => api.firstPage(name, params, FIRST_PAGE_SIZE, { signal }))
   const extra = reactive({ complete: false, mode: 'first' as 'first' | 'all', asOf: undefined as string | undefined })
   /**
@@ -55,6 +61,7 @@ export function createListRead<N extends PagedEndpointName>(api: AccountApi, nam
     if (items) {
       extra.complete = true
       extra.asOf = undefined
+      onFullRead?.()
     }
     return items
   }

@@ -7,6 +7,7 @@ import { defineStore } from 'pinia'
 import type { PagedEndpointName, PagedInput, PagedItem } from '../../../shared/endpoints/table'
 import type { AccountApi } from '../lib/account-api'
 import { createListRead, type ListRead } from '../lib/list-read'
+import { useHistoryStore } from './history'
 
 export const useListsStore = defineStore('lists', () => {
   // Each entry's key names its endpoint, so an entry read back has that endpoint's item type.
@@ -16,7 +17,8 @@ export const useListsStore = defineStore('lists', () => {
     const key = `${api.accountId}\u0000${name}\u0000${JSON.stringify(params)}`
     const found = lists.get(key)
     if (found) return found.read as ListRead<PagedItem<N>>
-    const read = createListRead(api, name, params)
+    // A refresh may have found changes made outside this app: the sidebar's badge asks again.
+    const read = createListRead(api, name, params, () => void useHistoryStore().refresh())
     lists.set(key, { accountId: api.accountId, read })
     return read
   }

@@ -1,0 +1,75 @@
+/**
+ * History, drift and restore in the window: a change made directly on the service (past the
+ * app) shows as a badge after a refresh, on the domain and in the account's activity, until the
+ * user has looked; a zone saved from the app is restored from its snapshot, through the plan
+ * and the usual save.
+ */
+import { expect, snap, test } from './fixtures'
+import { lastDnsSet, openZone, svc1Domain } from './dns-screens'
+
+test('a change made outside the app is flagged after a refresh, and a saved zone is restored from its snapshot', async ({ app, harness }) => {
+  test.setTimeout(90_000)
+  const sb = await harness.demo()
+  const d = svc1Domain(sb)
+  const domain = d.domainname
+  const original = d.dns.svc1.records
+
+  // Read once: the DNS list is kept in the store.
+  await app.getByRole('navigation').getByRole('link', { name: 'DNS', exact: true }).click()
+  await expect(app.getByRole('table')).toContainText(domain)
+  const activity = app.getByRole('navigation').getByRole('link', { name: /^Activity/ })
+  await expect(activity.locator('.badge')).toHaveCount(0)
+
+  // Someone changes the zone in the provider's panel.
+  d.dns.svc1.records = `${original}\na panel-edit 203.0.113.44`
+  await app.getByRole('button', { name: 'Refresh' }).click()
+  await expect(activity.locator('.badge')).toHaveText('1')
+
+  // The domain says so, and its history shows the difference as a plan.
+  await app.goto(`${harness.url}#/domains/${encodeURIComponent(domain)}`)
+  await expect(app.getByRole('status').filter({ hasText: 'Changed outside this app since you last looked: DNS records.' })).toBeVisible()
+  await app.getByRole('button', { name: 'Show the history' }).click()
+  const entry = app.locator('.history-list > li').first()
+  await expect(entry).toContainText('Outside this app')
+  await expect(entry).toContainText('DNS records changed outside this app')
+  await expect(entry).toContainText('A panel-edit 203.0.113.44')
+  await snap(app, 'history-drift')
+  // Looked at: the badge goes.
+  await expect(activity.locator('.badge')).toHaveCount(0)
+
+  // A save from the app: snapshotted first, recorded as from this app, not as drift.
+  await openZone(app, domain)
+  await app.getByRole('button', { name: 'Raw text' }).click()
+  const raw = app.getByLabel('Records, one per line: type host value')
+  await raw.fill(`a @ 192.0.2.1\ntxt @ "after-save"`)
+  await raw.blur()
+  await app.getByRole('button', { name: 'Review changes…' }).click()
+  await app.getByRole('button', { name: 'Apply these changes' }).click()
+  await expect(app.getByRole('status').filter({ hasText: `The records of ${domain} were saved.` })).toBeVisible()
+  expect(lastDnsSet(sb)?.body).toMatchObject({ records: 'a @ 192.0.2.1\ntxt @ "after-save"' })
+
+  // Restore the zone as it was before that save: the plan back is shown, then sent as usual.
+  await app.goto(`${harness.url}#/domains/${encodeURIComponent(domain)}?tab=history`)
+  const saved = app.locator('.history-list > li').first()
+  await expect(saved).toContainText('From this app')
+  await expect(saved).toContainText('Change DNS records')
+  await saved.getByRole('button', { name: 'Restore the zone as it was before this…' }).click()
+  await expect(app.getByRole('status').filter({ hasText: 'Restoring the zone as it was at' })).toBeVisible()
+  const planned = app.locator('.plan')
+  await expect(planned).toContainText('A panel-edit 203.0.113.44')
+  await expect(planned).toContainText('change TXT @: "after-save" →')
+  await snap(app, 'history-restore-plan')
+  const puts = sb.received.filter((r) => r.endpoint === 'domains.dns.set').length
+  await app.getByRole('button', { name: 'Apply these changes' }).click()
+  await expect(app.getByRole('status').filter({ hasText: `The records of ${domain} were saved.` })).toBeVisible()
+  expect(sb.received.filter((r) => r.endpoint === 'domains.dns.set')).toHaveLength(puts + 1)
+  expect(d.dns.svc1.records).toContain('a panel-edit 203.0.113.44')
+  expect(d.dns.svc1.records).not.toContain('after-save')
+
+  // The account's activity lists all three, the restore named as such; no new change from outside.
+  await app.getByRole('navigation').getByRole('link', { name: /^Activity/ }).click()
+  const rows = app.locator('.history-list > li')
+  await expect(rows.first()).toContainText('restored from a snapshot')
+  await expect(rows).toHaveCount(3)
+  await expect(activity.locator('.badge')).toHaveCount(0)
+})
