@@ -7,6 +7,7 @@ import { benchListAllRateLimited } from './list-all-rate-limited'
 import { benchDomainList } from './domain-list'
 import { benchDnsModel } from './dns-model'
 import { benchDnsEditor } from './dns-editor'
+import { benchDrift } from './drift'
 import type { BenchResult } from './report'
 
 const benches: [string, () => Promise<BenchResult>][] = [
@@ -18,6 +19,7 @@ const benches: [string, () => Promise<BenchResult>][] = [
   ['dns-editor', benchDnsEditor],
   ['portfolio-store', benchPortfolioStore],
   ['portfolio-refresh', benchPortfolioRefresh],
+  ['drift', benchDrift],
 ]
 const only = process.argv[2]
 
