@@ -20,6 +20,9 @@ import { openStoreFile } from './open-file'
 import { removeAccount } from './remove-account'
 import { search, DEFAULT_SEARCH_LIMIT } from './search'
 import { getZone, listZones, putZone } from './zones'
+import { getSetting, putSetting } from './settings'
+import { recordReminders, remindersSent } from './reminders-sent'
+import { REMINDER_ITEM_KINDS } from '../../shared/reminders'
 import { ZONE_KINDS, type OpenOptions, type PortfolioStore, type StoreProblem, type StoredListName } from '../../shared/portfolio'
 
 export * from '../../shared/portfolio'
@@ -36,6 +39,18 @@ const readAt = z.iso.datetime()
 const domain = z.string().min(1).max(253).refine(isSafePathSegment, 'field.hostName')
 const zoneKind = z.enum(ZONE_KINDS)
 const searchQuery = z.string().max(500)
+const settingKey = z.string().regex(/^[a-z][a-zA-Z0-9.]{0,63}$/)
+const settingValue = z.string().max(100_000)
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/)
+const sentReminders = z.array(
+  z.object({
+    accountId,
+    itemKind: z.enum(REMINDER_ITEM_KINDS),
+    itemKey: z.string().min(1).max(300),
+    expires: isoDate,
+    threshold: z.number().int().min(0).max(10_000),
+  }),
+)
 const zoneInput = z.object({
   records: z.string().max(1_000_000),
   ttl: z.number().int().min(0).optional(),
@@ -88,6 +103,11 @@ export function openPortfolioStore(file: string, opts: OpenOptions = {}): Portfo
     search: (query, limit = DEFAULT_SEARCH_LIMIT) => search(live(), check(searchQuery, query, 'query'), limit),
     exportCsv: (o) => exportCsv(live(), report, o?.accountNames),
     exportZones: () => exportZones(live(), report),
+    // reminders
+    getSetting: (key) => getSetting(live(), check(settingKey, key, 'key')),
+    putSetting: (key, value) => putSetting(live(), check(settingKey, key, 'key'), check(settingValue, value, 'value')),
+    remindersSent: () => remindersSent(live()),
+    recordReminders: (sent, at, today) => recordReminders(live(), check(sentReminders, sent, 'sent'), check(readAt, at, 'at'), check(isoDate, today, 'today')),
     close: () => {
       if (!open) return
       open = false
