@@ -9,6 +9,7 @@ import { WRITE_ENDPOINT_NAMES } from '../endpoints/names'
 import { JOB_PURPOSES } from '../jobs'
 import type { LocalChannel } from './channels'
 import { isStoredList, type StoredListName } from '../portfolio'
+import { reminderNotificationSchema, reminderSettingsSchema } from '../reminder-schemas'
 
 export const accountIdSchema = z.string().regex(/^[a-z0-9-]{1,64}$/, 'field.accountId')
 export const jobIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'field.jobId')
@@ -71,6 +72,12 @@ export const localPayloads = {
   'store.search': z.object({ query: z.string().trim().max(200) }),
   'store.exportCsv': z.object({}),
   'store.exportZones': z.object({}),
+  // reminders
+  'reminders.settings': z.object({}),
+  'reminders.saveSettings': reminderSettingsSchema,
+  'reminders.due': z.object({}),
+  'reminders.notify': reminderNotificationSchema,
+  'reminders.expirations': z.object({ accountId: accountIdSchema.optional() }),
   'app.reportError': z.object({
     source: z.enum(['error', 'rejection', 'vue']),
     message: z.string().max(2000),
