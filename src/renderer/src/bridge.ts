@@ -52,6 +52,7 @@ export const local = {
   accounts: () => window.api.accounts,
   app: () => window.api.app,
   store: () => window.api.store,
+  reminders: () => window.api.reminders,
 }
 
 /**
