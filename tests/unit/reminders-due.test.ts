@@ -19,12 +19,12 @@ const item = (id: string, expires: string, extra: Partial<ExpiringItem> = {}): E
 
 /** The reminders-sent record, as the store keeps it (by account, kind, key, date and threshold). */
 class SentRecord {
-  readonly keys = new Set<string>()
-  has = (i: ExpiringItem, t: number) => this.keys.has(this.key(i, t))
+  readonly thresholds = new Map<string, number[]>()
+  sentFor = (i: ExpiringItem): number[] => this.thresholds.get(this.key(i)) ?? []
   add(i: ExpiringItem, t: number) {
-    this.keys.add(this.key(i, t))
+    this.thresholds.set(this.key(i), [...this.sentFor(i), t])
   }
-  private key = (i: ExpiringItem, t: number) => [i.accountId, i.kind, reminderItemKey(i), i.expires, t].join('|')
+  private key = (i: ExpiringItem) => [i.accountId, i.kind, reminderItemKey(i), i.expires].join('|')
 }
 
 /** YYYY-MM-DD `n` days after `date`. */
@@ -35,7 +35,7 @@ function everyDay(items: ExpiringItem[], from: string, days: number, settings: R
   const shown: { day: string; id: string; threshold: number; daysLeft: number }[] = []
   for (let n = 0; n < days; n++) {
     const day = plus(from, n)
-    const r = dueReminders(items, settings, day, sent.has)
+    const r = dueReminders(items, settings, day, sent.sentFor)
     for (const m of r.marks) sent.add(m.item, m.threshold)
     for (const d of r.due) shown.push({ day, id: d.item.id, threshold: d.threshold, daysLeft: d.daysLeft })
   }
@@ -62,7 +62,7 @@ describe('due reminders', () => {
 
   it('with several thresholds reached at once (a first run 5 days before), reminds once for the smallest and counts the larger ones as sent', () => {
     const sent = new SentRecord()
-    const first = dueReminders([item('a.example', '2030-01-06')], DEFAULT_REMINDER_SETTINGS, '2030-01-01', sent.has)
+    const first = dueReminders([item('a.example', '2030-01-06')], DEFAULT_REMINDER_SETTINGS, '2030-01-01', sent.sentFor)
     expect(first.due.map((d) => [d.threshold, d.daysLeft])).toEqual([[7, 5]])
     expect(first.marks.map((m) => m.threshold).sort((a, b) => a - b)).toEqual([7, 30, 60])
     for (const m of first.marks) sent.add(m.item, m.threshold)
@@ -74,10 +74,10 @@ describe('due reminders', () => {
 
   it('leaves out items whose auto-renewal is in force, unless the user asked for them; unknown counts as off', () => {
     const items = [item('renews.example', '2030-01-05', { autorenew: true }), item('manual.example', '2030-01-05'), item('unknown.example', '2030-01-05', { autorenew: undefined })]
-    const without = dueReminders(items, DEFAULT_REMINDER_SETTINGS, '2030-01-01', () => false)
+    const without = dueReminders(items, DEFAULT_REMINDER_SETTINGS, '2030-01-01', () => [])
     expect(without.due.map((d) => d.item.id)).toEqual(['manual.example', 'unknown.example'])
     expect(without.marks.map((m) => m.item.id)).not.toContain('renews.example')
-    const withThem = dueReminders(items, { ...DEFAULT_REMINDER_SETTINGS, includeAutorenewing: true }, '2030-01-01', () => false)
+    const withThem = dueReminders(items, { ...DEFAULT_REMINDER_SETTINGS, includeAutorenewing: true }, '2030-01-01', () => [])
     expect(withThem.due.map((d) => d.item.id)).toEqual(['manual.example', 'renews.example', 'unknown.example'])
   })
 
@@ -92,6 +92,20 @@ describe('due reminders', () => {
       ['2031-01-02', 30],
       ['2031-01-25', 7],
       ['2031-01-31', 1],
+    ])
+  })
+
+  it('never reminds less urgently than a reminder already sent for that date, when the thresholds change', () => {
+    const sent = new SentRecord()
+    const items = [item('a.example', '2030-01-31'), item('b.example', '2030-06-01')]
+    // 30 days before a.example: reminded for 30 (and 60 counted as sent).
+    expect(everyDay(items, '2030-01-01', 1, DEFAULT_REMINDER_SETTINGS, sent).map((s) => [s.id, s.threshold])).toEqual([['a.example', 30]])
+    // The user now wants 200, 7 and 1: b.example (151 days) is reminded for 200; a.example was told "30 days" already.
+    const changed = { ...DEFAULT_REMINDER_SETTINGS, thresholds: [200, 7, 1] }
+    expect(everyDay(items, '2030-01-01', 1, changed, sent).map((s) => [s.id, s.threshold])).toEqual([['b.example', 200]])
+    expect(everyDay(items, '2030-01-02', 30, changed, sent).map((s) => [s.id, s.threshold, s.day])).toEqual([
+      ['a.example', 7, '2030-01-24'],
+      ['a.example', 1, '2030-01-30'],
     ])
   })
 
@@ -112,12 +126,12 @@ describe('due reminders', () => {
     const zero = { ...DEFAULT_REMINDER_SETTINGS, thresholds: [0] }
     expect(everyDay([item('a.example', '2030-01-03')], '2030-01-01', 5, zero)).toEqual([{ day: '2030-01-03', id: 'a.example', threshold: 0, daysLeft: 0 }])
     const items = [item('a.example', '2030-01-03'), item('gone.example', '2029-12-31'), item('nodate.example', '')]
-    expect(dueReminders(items, { ...DEFAULT_REMINDER_SETTINGS, enabled: false }, '2030-01-01', () => false)).toEqual({ due: [], marks: [] })
-    expect(dueReminders(items, DEFAULT_REMINDER_SETTINGS, '2030-01-01', () => false).due.map((d) => d.item.id)).toEqual(['a.example'])
+    expect(dueReminders(items, { ...DEFAULT_REMINDER_SETTINGS, enabled: false }, '2030-01-01', () => [])).toEqual({ due: [], marks: [] })
+    expect(dueReminders(items, DEFAULT_REMINDER_SETTINGS, '2030-01-01', () => []).due.map((d) => d.item.id)).toEqual(['a.example'])
   })
 
   it('puts the most urgent first', () => {
-    const r = dueReminders([item('b.example', '2030-01-20'), item('c.example', '2030-01-02'), item('a.example', '2030-01-20')], DEFAULT_REMINDER_SETTINGS, '2030-01-01', () => false)
+    const r = dueReminders([item('b.example', '2030-01-20'), item('c.example', '2030-01-02'), item('a.example', '2030-01-20')], DEFAULT_REMINDER_SETTINGS, '2030-01-01', () => [])
     expect(r.due.map((d) => [d.item.id, d.threshold])).toEqual([
       ['c.example', 1],
       ['a.example', 30],

@@ -5,7 +5,8 @@
  * Each threshold reminds once per item and expiry date. An item that has reached several
  * thresholds since it was last looked at (the first run, or the app closed for weeks) reminds
  * once, for the smallest of them (the most urgent words), and the larger ones count as sent too:
- * they would only say less, later. Expired items do not remind: a reminder is about the time
+ * they would only say less, later. For the same reason nothing reminds less urgently than a
+ * reminder already sent for that date (thresholds changed in between). Expired items do not remind: a reminder is about the time
  * left before expiry, and a portfolio that holds long-expired items would otherwise open with a
  * flood of them ("Expiring soon" lists those).
  */
@@ -39,7 +40,8 @@ export function dueReminders(
   items: readonly ExpiringItem[],
   settings: ReminderSettings,
   today: string,
-  wasSent: (item: ExpiringItem, threshold: number) => boolean,
+  /** The thresholds already sent for this item and its expiry date. */
+  sentFor: (item: ExpiringItem) => readonly number[],
 ): DueResult {
   const due: DueReminder[] = []
   const marks: ReminderMark[] = []
@@ -51,10 +53,12 @@ export function dueReminders(
     if (daysLeft === undefined || daysLeft < 0) continue
     const reached = settings.thresholds.filter((t) => daysLeft <= t)
     if (reached.length === 0) continue
+    const sent = sentFor(item)
+    const unsent = reached.filter((t) => !sent.includes(t))
+    for (const t of unsent) marks.push({ item, threshold: t })
     const threshold = Math.min(...reached)
-    if (wasSent(item, threshold)) continue
+    if (sent.some((t) => t <= threshold)) continue
     due.push({ item, threshold, daysLeft })
-    for (const t of reached) if (!wasSent(item, t)) marks.push({ item, threshold: t })
   }
   due.sort((x, y) => x.daysLeft - y.daysLeft || x.item.label.localeCompare(y.item.label) || x.item.accountId.localeCompare(y.item.accountId))
   return { due, marks }

@@ -41,7 +41,9 @@ export interface Reminders {
   show(notification: DesktopNotification, onClick: () => void): void
 }
 
-const sentKey = (s: SentReminder) => [s.accountId, s.itemKind, s.itemKey, s.expires, s.threshold].join('\u0000')
+/** One item's expiry date, as the sent record keys it. */
+const dateKey = (s: Omit<SentReminder, 'threshold'>) => [s.accountId, s.itemKind, s.itemKey, s.expires].join('\u0000')
+const itemDateKey = (item: ExpiringItem) => dateKey({ accountId: item.accountId, itemKind: item.kind, itemKey: reminderItemKey(item), expires: item.expires })
 const markOf = (item: ExpiringItem, threshold: number): SentReminder => ({
   accountId: item.accountId,
   itemKind: item.kind,
@@ -76,9 +78,15 @@ export function createReminders(opts: RemindersOptions): Reminders {
     due() {
       const now = opts.now()
       const today = todayIso(now)
-      const sent = new Set(store.remindersSent().map(sentKey))
+      const sent = new Map<string, number[]>()
+      for (const s of store.remindersSent()) {
+        const key = dateKey(s)
+        const list = sent.get(key)
+        if (list) list.push(s.threshold)
+        else sent.set(key, [s.threshold])
+      }
       const items = opts.accountIds().flatMap((id) => expiringItems(store, id))
-      const { due, marks } = dueReminders(items, settings(), today, (item, t) => sent.has(sentKey(markOf(item, t))))
+      const { due, marks } = dueReminders(items, settings(), today, (item) => sent.get(itemDateKey(item)) ?? [])
       store.recordReminders(
         marks.map((m) => markOf(m.item, m.threshold)),
         now.toISOString(),
