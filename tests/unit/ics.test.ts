@@ -10,48 +10,17 @@ import { ja } from '../../src/renderer/src/i18n/locales/ja'
 import { en } from '../../src/renderer/src/i18n/locales/en'
 import { translate } from '../../src/renderer/src/i18n/translate'
 import type { ReminderWords } from '../../src/renderer/src/lib/reminder-text'
+import { readIcs, type IcsFile, type IcsProperty } from '../helpers/ics-reader'
 import type { ExpiringItem } from '../../src/shared/reminders'
 
-interface Property {
-  name: string
-  params: string[]
-  value: string
+/** The file read back; a file that breaks a rule of its lines fails here, saying which. */
+function parseIcs(text: string): IcsFile {
+  const file = readIcs(text)
+  expect(file.problems).toEqual([])
+  return file
 }
-
+const prop = (props: IcsProperty[], name: string) => props.find((p) => p.name === name)
 const encoder = new TextEncoder()
-
-/** RFC 5545 read back: physical lines checked, then unfolded, split into properties and unescaped. */
-function parseIcs(text: string): { calendar: Property[]; events: Property[][] } {
-  expect(text.endsWith('\r\n')).toBe(true)
-  const physical = text.slice(0, -2).split('\r\n')
-  for (const line of physical) {
-    expect(line).not.toMatch(/[\r\n]/)
-    const bytes = encoder.encode(line)
-    expect(bytes.length, line).toBeLessThanOrEqual(75)
-    // Folding never cuts a character in two: each line is valid UTF-8 on its own.
-    expect(() => new TextDecoder('utf-8', { fatal: true }).decode(bytes)).not.toThrow()
-  }
-  const logical = text.replace(/\r\n[ \t]/g, '').slice(0, -2).split('\r\n')
-  const props = logical.map((line): Property => {
-    const colon = line.indexOf(':')
-    const [name = '', ...params] = line.slice(0, colon).split(';')
-    const value = line.slice(colon + 1).replace(/\\([\\;,nN])/g, (_, c: string) => (c === 'n' || c === 'N' ? '\n' : c))
-    return { name, params, value }
-  })
-  const calendar: Property[] = []
-  const events: Property[][] = []
-  let current: Property[] | undefined
-  for (const p of props) {
-    if (p.name === 'BEGIN' && p.value === 'VEVENT') current = []
-    else if (p.name === 'END' && p.value === 'VEVENT') {
-      if (current) events.push(current)
-      current = undefined
-    } else if (current) current.push(p)
-    else calendar.push(p)
-  }
-  return { calendar, events }
-}
-const prop = (props: Property[], name: string) => props.find((p) => p.name === name)
 
 const STAMP = new Date(Date.UTC(2030, 0, 1, 9, 0, 0))
 

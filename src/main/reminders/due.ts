@@ -21,7 +21,7 @@ export interface ReminderMark {
 export interface DueResult {
   /** What to show, most urgent first. */
   due: DueReminder[]
-  /** What to record as sent: each due reminder's threshold and the larger ones reached with it. */
+  /** What to record as sent: every threshold reached and not sent yet, due or not (see above). */
   marks: ReminderMark[]
 }
 
