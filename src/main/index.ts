@@ -13,6 +13,7 @@ import { applicationMenu } from './shell/menu'
 import { APP_ORIGIN, APP_SCHEME, CONTENT_SECURITY_POLICY, windowOptions } from './shell/security'
 import { createAppLog, type AppLog } from './log/app-log'
 import { processVersions, type Desktop } from './desktop'
+import { APP_USER_MODEL_ID } from './app-version'
 import { AppError } from './app-error'
 import type { IpcRouter } from './ipc/router'
 import { CHANNEL_NAMES, JOB_CHANNEL, PROGRESS_CHANNEL, QUIT_CHANNEL, REMINDER_OPEN_CHANNEL, ipcChannel } from '../shared/ipc/channels'
@@ -25,6 +26,7 @@ else app.quit()
 function startShell(): void {
   // Every renderer is sandboxed, whatever a window's options say.
   app.enableSandbox()
+  if (process.platform === 'win32') app.setAppUserModelId(APP_USER_MODEL_ID)
   protocol.registerSchemesAsPrivileged([
     { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false } },
   ])
