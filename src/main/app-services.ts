@@ -20,6 +20,7 @@ import { headlessDesktop, type Desktop } from './desktop'
 import { AppError } from './app-error'
 import { openPortfolioStore, portfolioFileOf } from './store'
 import { createWriteHistory } from './jobs/write-history'
+import { createReminders } from './reminders'
 import type { PortfolioStore } from '../shared/portfolio'
 import { DEMO_ACCOUNT_ID } from '../shared/accounts'
 import { isJobRunning, jobCounts, type JobView } from '../shared/jobs'
@@ -43,7 +44,7 @@ export interface AppServicesOptions {
   desktop?: Desktop
   /** The portfolio store; by default `portfolio.db` in the user-data folder. */
   store?: PortfolioStore
-  /** The clock of history and reminders (tests fix it). */
+  /** The clock of history and expiry reminders (tests fix it); by default the system's. */
   now?: () => Date
 }
 
@@ -125,6 +126,13 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     const p = store.problem
     return p && p.code !== 'store.rowSkipped' ? [{ kind: 'internal', code: p.code, params: { ...p.params } }] : []
   }
+  const reminders = createReminders({
+    store,
+    accountIds: () => [DEMO_ACCOUNT_ID, ...profiles.current.accounts.map((a) => a.id)],
+    now: opts.now ?? (() => new Date()),
+    desktop,
+    log,
+  })
   const app = createAppControl({ log, desktop, accountCount: () => profiles.current.accounts.length, warnings: storeWarning })
   const router = createIpcRouter({
     handlers: createChannelHandlers({
@@ -137,6 +145,7 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
       store,
       accountNames: () => Object.fromEntries(profiles.current.accounts.map((a) => [a.id, a.name])),
       onStoreError: (err) => log.warn('store.writeFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof AppError ? err.data.code : undefined }),
+      reminders,
     }),
     calls,
     allowedOrigins: opts.allowedOrigins,

@@ -5,7 +5,7 @@
  * file runs in tests/integration/built-shell.test.ts against a double of the `electron` module.
  */
 import { join } from 'node:path'
-import { app, BrowserWindow, clipboard, ipcMain, Menu, protocol, session, shell } from 'electron'
+import { app, BrowserWindow, clipboard, ipcMain, Menu, Notification, protocol, session, shell } from 'electron'
 import { logDirOf, startAppServices, type AppServices } from './app-services'
 import { createAppProtocolHandler } from './shell/app-protocol'
 import { guardContents, guardSession } from './shell/guards'
@@ -13,9 +13,10 @@ import { applicationMenu } from './shell/menu'
 import { APP_ORIGIN, APP_SCHEME, CONTENT_SECURITY_POLICY, windowOptions } from './shell/security'
 import { createAppLog, type AppLog } from './log/app-log'
 import { processVersions, type Desktop } from './desktop'
+import { APP_USER_MODEL_ID } from './app-version'
 import { AppError } from './app-error'
 import type { IpcRouter } from './ipc/router'
-import { CHANNEL_NAMES, JOB_CHANNEL, PROGRESS_CHANNEL, QUIT_CHANNEL, ipcChannel } from '../shared/ipc/channels'
+import { CHANNEL_NAMES, JOB_CHANNEL, PROGRESS_CHANNEL, QUIT_CHANNEL, REMINDER_OPEN_CHANNEL, ipcChannel } from '../shared/ipc/channels'
 
 // One instance: a second launch focuses the first window instead of racing on the accounts
 // file. Checked before anything else starts; a second instance does nothing but quit.
@@ -25,6 +26,7 @@ else app.quit()
 function startShell(): void {
   // Every renderer is sandboxed, whatever a window's options say.
   app.enableSandbox()
+  if (process.platform === 'win32') app.setAppUserModelId(APP_USER_MODEL_ID)
   protocol.registerSchemesAsPrivileged([
     { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false } },
   ])
@@ -45,9 +47,30 @@ function startShell(): void {
     },
     copyText: (text) => clipboard.writeText(text),
     versions: processVersions,
+    notify(n, onClick) {
+      // A desktop without a notification service (some Linux sessions) shows nothing.
+      if (!Notification.isSupported()) return void log.warn('desktop.notificationsUnsupported', {})
+      const notification = new Notification({ title: n.title, body: n.body })
+      // Held until clicked or closed: one that is garbage-collected no longer reports its click.
+      shownNotifications.add(notification)
+      notification.on('click', () => {
+        shownNotifications.delete(notification)
+        bringWindowForward()
+        onClick()
+      })
+      notification.on('close', () => shownNotifications.delete(notification))
+      notification.show()
+    },
   }
+  const shownNotifications = new Set<Notification>()
 
   let mainWindow: BrowserWindow | undefined
+  function bringWindowForward(): void {
+    if (!mainWindow) return
+    if (mainWindow.isMinimized()) mainWindow.restore()
+    mainWindow.show()
+    mainWindow.focus()
+  }
   let services: AppServices | undefined
   /** The user said to quit although writes were running; closing goes ahead. */
   let quitConfirmed = false
@@ -60,11 +83,7 @@ function startShell(): void {
     guardContents(contents, (url) => void shell.openExternal(url))
   })
 
-  app.on('second-instance', () => {
-    if (!mainWindow) return
-    if (mainWindow.isMinimized()) mainWindow.restore()
-    mainWindow.focus()
-  })
+  app.on('second-instance', bringWindowForward)
 
   function wireIpc(router: IpcRouter): void {
     for (const name of CHANNEL_NAMES) {
@@ -78,6 +97,11 @@ function startShell(): void {
           sendJob: (job) => {
             if (event.sender.isDestroyed()) return false
             event.sender.send(JOB_CHANNEL, job)
+            return true
+          },
+          sendReminderOpen: (target) => {
+            if (event.sender.isDestroyed()) return false
+            event.sender.send(REMINDER_OPEN_CHANNEL, target)
             return true
           },
         }),

@@ -4,9 +4,10 @@
  */
 import { contextBridge, ipcRenderer } from 'electron'
 import { buildApi } from '../shared/ipc/build-api'
-import { JOB_CHANNEL, PROGRESS_CHANNEL, QUIT_CHANNEL, ipcChannel } from '../shared/ipc/channels'
+import { JOB_CHANNEL, PROGRESS_CHANNEL, QUIT_CHANNEL, REMINDER_OPEN_CHANNEL, ipcChannel } from '../shared/ipc/channels'
 import type { Progress } from '../shared/ipc/contract'
 import type { JobView } from '../shared/jobs'
+import type { ReminderTarget } from '../shared/reminders'
 
 const api = buildApi({
   invoke: (channel, payload) => ipcRenderer.invoke(ipcChannel(channel), payload),
@@ -24,6 +25,11 @@ const api = buildApi({
     const handler = () => listener()
     ipcRenderer.on(QUIT_CHANNEL, handler)
     return () => ipcRenderer.removeListener(QUIT_CHANNEL, handler)
+  },
+  onReminderOpen: (listener) => {
+    const handler = (_event: Electron.IpcRendererEvent, target: ReminderTarget) => listener(target)
+    ipcRenderer.on(REMINDER_OPEN_CHANNEL, handler)
+    return () => ipcRenderer.removeListener(REMINDER_OPEN_CHANNEL, handler)
   },
 })
 

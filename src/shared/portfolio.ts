@@ -6,6 +6,7 @@ import { PAGED_ENDPOINT_NAMES as PAGED_NAMES, type PagedEndpointName } from './e
 import type { PagedInput, PagedItem } from './endpoints/table'
 import type { ServerKind } from './constants'
 import type { HistoryStore } from './history'
+import type { ReminderItemKind } from './reminders'
 
 /**
  * The lists the store keeps: every paged list but the API log, which is not inventory (it is
@@ -118,6 +119,18 @@ export type StoreProblem =
   /** A row that could not be read back, left out. */
   | { code: 'store.rowSkipped'; params: { table: string; accountId: string; list: string; key: string } }
 
+/** One reminder recorded as sent: which item of which account, for which expiry date and threshold. */
+export interface SentReminder {
+  accountId: string
+  itemKind: ReminderItemKind
+  /** The item's key (see reminderItemKey). */
+  itemKey: string
+  /** YYYY-MM-DD. */
+  expires: string
+  /** Days before expiry. */
+  threshold: number
+}
+
 export type MovedAsideReason = 'notADatabase' | 'damaged' | 'foreign' | 'unreadable'
 
 export interface OpenOptions {
@@ -170,6 +183,14 @@ export interface PortfolioStore {
 
   /** What happened to each subject: writes from this app, changes from outside, zone snapshots. */
   readonly history: HistoryStore
+  // reminders
+  /** A setting main keeps without a window, as the text it was saved as; undefined when never saved. */
+  getSetting(key: string): string | undefined
+  putSetting(key: string, value: string): void
+  /** Every reminder recorded as sent. */
+  remindersSent(): SentReminder[]
+  /** Records reminders as sent (at: ISO time), and forgets those of expiry dates before `today` (YYYY-MM-DD). */
+  recordReminders(sent: readonly SentReminder[], at: string, today: string): void
 
   close(): void
 }

@@ -5,6 +5,7 @@
 import { buildApi } from '../../src/shared/ipc/build-api'
 import type { ChannelName, Progress } from '../../src/shared/ipc/contract'
 import type { JobView } from '../../src/shared/jobs'
+import type { ReminderTarget } from '../../src/shared/reminders'
 
 interface BridgeWindow {
   api: unknown
@@ -13,11 +14,14 @@ interface BridgeWindow {
   __haProgress?: (p: Progress) => void
   __haJob?: (job: JobView) => void
   __haQuitRequest?: () => void
+  /** Main's "open this reminder's item" (a notification was clicked). */
+  __haReminderOpen?: (target: ReminderTarget) => void
 }
 const w = window as unknown as BridgeWindow
 let listener: ((p: Progress) => void) | undefined
 const jobListeners = new Set<(job: JobView) => void>()
 const quitListeners = new Set<() => void>()
+const reminderListeners = new Set<(target: ReminderTarget) => void>()
 
 w.api = Object.freeze(
   buildApi({
@@ -36,6 +40,10 @@ w.api = Object.freeze(
       quitListeners.add(l)
       return () => quitListeners.delete(l)
     },
+    onReminderOpen: (l) => {
+      reminderListeners.add(l)
+      return () => reminderListeners.delete(l)
+    },
   }),
 )
 w.__haProgress = (p) => listener?.(p)
@@ -44,4 +52,7 @@ w.__haJob = (job) => {
 }
 w.__haQuitRequest = () => {
   for (const l of quitListeners) l()
+}
+w.__haReminderOpen = (target) => {
+  for (const l of reminderListeners) l(target)
 }

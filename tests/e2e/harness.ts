@@ -24,6 +24,7 @@ import { Redactor } from '../../src/main/log/redaction'
 import { headlessDesktop, type HeadlessDesktop } from '../../src/main/desktop'
 import type { ChannelName, Progress } from '../../src/shared/ipc/contract'
 import type { JobView } from '../../src/shared/jobs'
+import type { ReminderTarget } from '../../src/shared/reminders'
 
 const RENDERER_DIR = resolve('out/renderer')
 /** Every harness logs under here, with the keys its app learned beside the log (tests/e2e/no-keys-in-logs.teardown.ts reads both). */
@@ -50,7 +51,7 @@ export interface Harness {
   demo(): Promise<Sandbox>
   keychain: SecretStore
   userDataDir: string
-  /** The desktop the app was given: what it put on the clipboard. */
+  /** The desktop the app was given: what it put on the clipboard, the notifications it showed (a test clicks them). */
   desktop: HeadlessDesktop
   /** The app's log file. */
   logFile: string
@@ -85,6 +86,8 @@ export interface HarnessOptions {
   logCheckDelaysMs?: number[]
   /** Where the app's log goes (by default a folder of its own under E2E_LOG_ROOT). */
   logDir?: string
+  /** Main's clock for expiry reminders (by default the system's). */
+  now?: () => Date
 }
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -110,6 +113,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     demo,
     onQuitConfirmed: () => quits++,
     ...(opts.logCheckDelaysMs ? { logCheckDelaysMs: opts.logCheckDelaysMs } : {}),
+    ...(opts.now ? { now: opts.now } : {}),
   })
   const services = () => {
     if (!started.services) throw new Error(`The app did not start: ${JSON.stringify(started.problem)}`)
@@ -179,6 +183,12 @@ export async function installBridge(page: Page, harness: Harness): Promise<void>
       sendJob: (job: JobView) => {
         if (page.isClosed()) return false
         page.evaluate((j) => (window as unknown as { __haJob?: (x: unknown) => void }).__haJob?.(j), job).catch(() => undefined)
+        return true
+      },
+      // A clicked notification: the page is told as the preload would tell it (bridge-entry.ts).
+      sendReminderOpen: (target: ReminderTarget) => {
+        if (page.isClosed()) return false
+        page.evaluate((t) => (window as unknown as { __haReminderOpen?: (x: unknown) => void }).__haReminderOpen?.(t), target).catch(() => undefined)
         return true
       },
     })),

@@ -216,5 +216,5 @@ test('switching the language to Japanese changes the visible text', async ({ app
   await snap(app, 'accounts-ja')
   // It sticks across a reload.
   await app.reload()
-  await expect(app.getByRole('combobox', { name: 'アカウント' })).toBeVisible()
+  await expect(app.getByRole('combobox', { name: 'アカウント', exact: true })).toBeVisible()
 })

@@ -34,6 +34,10 @@ export const shellState = z.object({
   openedPaths: z.array(z.string()),
   clipboard: z.array(z.string()),
   listeners: z.object({ webContentsCreated: z.number(), secondInstance: z.number() }),
+  notifications: z.array(z.object({ title: z.string(), body: z.string(), shown: z.boolean() })),
+  focused: z.number(),
+  /** What the bundle sent to the window's page, by channel. */
+  sent: z.array(z.object({ channel: z.string(), args: z.array(z.unknown()) })),
 })
 export type ShellState = z.infer<typeof shellState>
 
@@ -58,6 +62,8 @@ export interface BuiltShell {
   guard(event: 'will-navigate' | 'will-redirect' | 'will-attach-webview' | 'open', url?: string): Promise<{ prevented?: boolean; answer?: unknown }>
   permission(permission: string): Promise<{ granted?: boolean; check?: boolean }>
   beforeRequest(url: string): Promise<{ cancel?: boolean }>
+  /** The user clicks the notification the bundle showed at this index; false when there is none. */
+  clickNotification(index: number): Promise<boolean>
   quit(): Promise<void>
   exited(): Promise<number | null>
 }
@@ -121,6 +127,7 @@ export async function startBuiltShell(opts: BuiltShellOptions = {}): Promise<Bui
     guard: async (event, url) => z.object({ prevented: z.boolean().optional(), answer: z.unknown().optional() }).parse(await send('guard', { event, url })),
     permission: async (permission) => z.object({ granted: z.boolean().optional(), check: z.boolean().optional() }).parse(await send('permission', { permission })),
     beforeRequest: async (url) => z.object({ cancel: z.boolean().optional() }).parse(await send('beforeRequest', { url })),
+    clickNotification: async (index) => z.object({ clicked: z.boolean() }).parse(await send('clickNotification', { index })).clicked,
     quit: async () => {
       if (child.exitCode !== null) return
       await send('quit').catch(() => undefined)

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module'
 import { runInNewContext } from 'node:vm'
 import { z } from 'zod'
 import { assertBuilt, BUILT_PRELOAD } from '../helpers/built-shell'
-import { CHANNEL_NAMES, JOB_CHANNEL, QUIT_CHANNEL, ipcChannel } from '../../src/shared/ipc/channels'
+import { CHANNEL_NAMES, JOB_CHANNEL, QUIT_CHANNEL, REMINDER_OPEN_CHANNEL, ipcChannel } from '../../src/shared/ipc/channels'
 
 const fn = z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function')
 
@@ -54,12 +54,12 @@ function at(node: unknown, path: string): unknown {
 beforeAll(() => assertBuilt())
 
 describe('the built preload', () => {
-  it('requires only electron and exposes exactly one thing to the page: `api`, one function per contract channel and the two event subscriptions', () => {
+  it('requires only electron and exposes exactly one thing to the page: `api`, one function per contract channel and the three event subscriptions', () => {
     const { state, required } = loadPreload()
     expect([...new Set(required)]).toEqual(['electron'])
     expect(state().exposed.map((e) => e.key)).toEqual(['api'])
     const api = state().exposed[0]?.api
-    expect(functionPaths(api).sort()).toEqual([...CHANNEL_NAMES, 'jobs.onUpdate', 'app.onQuitRequest'].sort())
+    expect(functionPaths(api).sort()).toEqual([...CHANNEL_NAMES, 'jobs.onUpdate', 'app.onQuitRequest', 'reminders.onOpen'].sort())
     // No Electron object rides along: nothing but plain objects and functions.
     expect(JSON.stringify(api)).not.toMatch(/invoke|ipcRenderer|send/)
   })
@@ -78,15 +78,20 @@ describe('the built preload', () => {
     const api = state().exposed[0]?.api
     const onUpdate = at(api, 'jobs.onUpdate')
     const onQuit = at(api, 'app.onQuitRequest')
-    if (typeof onUpdate !== 'function' || typeof onQuit !== 'function') throw new Error('no subscriptions')
+    const onReminderOpen = at(api, 'reminders.onOpen')
+    if (typeof onUpdate !== 'function' || typeof onQuit !== 'function' || typeof onReminderOpen !== 'function') throw new Error('no subscriptions')
     const seen: unknown[] = []
     const stop = fn.parse(onUpdate((job: unknown) => seen.push(job)))
     onQuit(() => seen.push('quit'))
+    const stopReminders = fn.parse(onReminderOpen((target: unknown) => seen.push(target)))
     for (const l of state().rendererListeners.get(JOB_CHANNEL) ?? []) l({}, { id: 'w-1' })
     for (const l of state().rendererListeners.get(QUIT_CHANNEL) ?? []) l({})
-    expect(seen).toEqual([{ id: 'w-1' }, 'quit'])
+    for (const l of state().rendererListeners.get(REMINDER_OPEN_CHANNEL) ?? []) l({}, { kind: 'domain', accountId: 'main', id: 'a.example' })
+    expect(seen).toEqual([{ id: 'w-1' }, 'quit', { kind: 'domain', accountId: 'main', id: 'a.example' }])
     stop()
+    stopReminders()
     expect(state().rendererListeners.get(JOB_CHANNEL)).toEqual([])
+    expect(state().rendererListeners.get(REMINDER_OPEN_CHANNEL)).toEqual([])
   })
 
   it('stays small: at most 12 KB', () => {

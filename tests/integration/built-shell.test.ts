@@ -8,7 +8,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { assertBuilt, startBuiltShell, type BuiltShell, type ShellState } from '../helpers/built-shell'
-import { CHANNEL_NAMES, ipcChannel } from '../../src/shared/ipc/channels'
+import { CHANNEL_NAMES, REMINDER_OPEN_CHANNEL, ipcChannel } from '../../src/shared/ipc/channels'
 import { CONTENT_SECURITY_POLICY, REQUIRED_FUSES } from '../../src/main/shell/security'
 import { DEFAULT_SERVER_PATHS } from '../../src/sandbox'
 import { SERVER_KINDS } from '../../src/shared/constants'
@@ -212,6 +212,24 @@ describe('the built main bundle', () => {
     // Copy diagnostics goes through the system clipboard of main.
     expect(await shell.invoke(ipcChannel('app.copyText'), { text: 'diagnostics text' })).toMatchObject({ ok: true })
     expect((await shell.state()).clipboard).toEqual(['diagnostics text'])
+  })
+
+  it('a reminder is shown as a desktop notification; its click brings the window forward and tells the page which item to open', async () => {
+    const shell = await launch()
+    await shell.ready()
+    const target = { kind: 'domain', accountId: 'demo', id: 'example.com' }
+    expect(await shell.invoke(ipcChannel('reminders.notify'), { title: 'example.com expires in 7 days', body: 'Domain of “Demo”', target })).toMatchObject({ ok: true })
+    const shown = await shell.state()
+    expect(shown.notifications).toEqual([{ title: 'example.com expires in 7 days', body: 'Domain of “Demo”', shown: true }])
+    const focusedBefore = shown.focused
+    expect(shown.sent.filter((m) => m.channel === REMINDER_OPEN_CHANNEL)).toEqual([])
+    expect(await shell.clickNotification(0)).toBe(true)
+    const clicked = await shell.state()
+    expect(clicked.focused).toBe(focusedBefore + 1)
+    expect(clicked.sent.filter((m) => m.channel === REMINDER_OPEN_CHANNEL)).toEqual([{ channel: REMINDER_OPEN_CHANNEL, args: [target] }])
+    // A target main cannot check is refused before anything is shown.
+    expect(await shell.invoke(ipcChannel('reminders.notify'), { title: 'x', body: '', target: { kind: 'domain', accountId: '../x', id: 'a' } })).toMatchObject({ ok: false, error: { code: 'ipc.invalidPayload' } })
+    expect((await shell.state()).notifications).toHaveLength(1)
   })
 })
 

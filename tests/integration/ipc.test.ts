@@ -161,6 +161,7 @@ describe('a full run over every channel', () => {
       onProgress: () => () => undefined,
       onJob: () => () => undefined,
       onQuitRequest: () => () => undefined,
+      onReminderOpen: () => () => undefined,
     })
     const call = (channel: ChannelName, payload: unknown) => {
       let fn: unknown = api

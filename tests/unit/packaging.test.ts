@@ -16,6 +16,7 @@ import { resolveFunction } from 'app-builder-lib/out/util/resolve.js'
 import { DebugLogger } from 'builder-util'
 import afterPack, { FUSES, applyFuses, electronExecutable, fuseConfig, type PackedApp } from '../../scripts/after-pack.mjs'
 import { REQUIRED_FUSES } from '../../src/main/shell/security'
+import { APP_USER_MODEL_ID } from '../../src/main/app-version'
 
 const projectDir = resolve('.')
 const HOOK = './scripts/after-pack.mjs'
@@ -84,6 +85,10 @@ describe('electron-builder configuration', () => {
     expect(config.linux?.target).toEqual(['AppImage', 'deb'])
     expect(config.win?.target).toBe('nsis')
     expect(config.mac?.target).toBe('dmg')
+  })
+
+  it('the app id is the one the shell gives Windows for its notifications', () => {
+    expect(config.appId).toBe(APP_USER_MODEL_ID)
   })
 
   it('packs only out/** and package.json, into an asar with the native modules (keytar, libsql) unpacked', () => {

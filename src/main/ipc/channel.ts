@@ -5,6 +5,7 @@
 import type { Parsed } from '../../shared/field-issues'
 import type { Progress } from '../../shared/ipc/contract'
 import type { JobView } from '../../shared/jobs'
+import type { ReminderTarget } from '../../shared/reminders'
 import { AppError } from '../app-error'
 
 export interface Sender {
@@ -16,6 +17,11 @@ export interface Sender {
   sendProgress(p: Progress): void
   /** Sends a write job's state to that page; false once the page is gone. */
   sendJob(job: JobView): boolean
+  /**
+   * Tells that page to open a reminder's item (its notification was clicked); false once the
+   * page is gone. Absent where no page can be told (tests that call the router themselves).
+   */
+  sendReminderOpen?(target: ReminderTarget): boolean
 }
 
 export interface ChannelHandler<Payload, Result> {

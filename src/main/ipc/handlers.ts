@@ -12,6 +12,7 @@ import { apiCallExtras, listAllExtras, localPayloads } from '../../shared/ipc/pa
 import type { AccountService } from '../accounts/account-service'
 import type { JobRunner } from '../jobs/runner'
 import type { AppControl } from '../app-control'
+import type { Reminders } from '../reminders'
 import type { PortfolioStore, StoredListName } from '../../shared/portfolio'
 import { isStoredList } from '../../shared/portfolio'
 import type { JobEvents } from './job-events'
@@ -35,6 +36,8 @@ export interface HandlerDeps {
   accountNames?: () => Record<string, string>
   /** A store write that failed: never the read's failure, only noted. */
   onStoreError?: (err: unknown) => void
+  /** Expiry reminders of every account, from the store. */
+  reminders: Reminders
 }
 
 const notAnObject: Parsed<never> = { ok: false, issues: [{ path: '', code: 'field.wrongType', params: { expected: 'object' } }] }
@@ -97,7 +100,7 @@ export function createAppHandlers(app: AppControl, quitConfirmed: () => void): P
   }
 }
 
-export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitConfirmed, app, store, accountNames, onStoreError }: HandlerDeps): ChannelHandlers {
+export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitConfirmed, app, store, accountNames, onStoreError, reminders }: HandlerDeps): ChannelHandlers {
   /** Keeps what was read; a store that fails never fails the read. */
   const keep = (write: () => void) => {
     if (!store) return
@@ -246,6 +249,19 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
         return { retentionDays: store?.history.retentionDays() ?? DEFAULT_HISTORY_RETENTION_DAYS }
       },
     ),
+    // reminders
+    'reminders.settings': defineChannel((raw) => parseWith(local['reminders.settings'], raw), async () => reminders.settings()),
+    'reminders.saveSettings': defineChannel((raw) => parseWith(local['reminders.saveSettings'], raw), async (p) => reminders.saveSettings(p)),
+    'reminders.due': defineChannel((raw) => parseWith(local['reminders.due'], raw), async () => reminders.due()),
+    'reminders.notify': defineChannel(
+      (raw) => parseWith(local['reminders.notify'], raw),
+      async (p, sender) => {
+        // The click goes back to the page that asked: it knows the accounts and the routes.
+        reminders.show({ title: p.title, body: p.body }, () => void sender.sendReminderOpen?.(p.target))
+        return null
+      },
+    ),
+    'reminders.expirations': defineChannel((raw) => parseWith(local['reminders.expirations'], raw), async (p) => reminders.expirations(p.accountId)),
 
     // servers
     'servers.list': apiCall('servers.list'),

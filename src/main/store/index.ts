@@ -23,6 +23,9 @@ import { getZone, listZones, putZone } from './zones'
 import { listHistory, markSeen, prune, recordWrite, retentionDays, setRetentionDays, settleWrite, unseenCounts } from './history'
 import { addSnapshot, getSnapshot, listSnapshots } from './snapshots'
 import { MAX_HISTORY_RETENTION_DAYS } from '../../shared/history'
+import { getSetting, putSetting } from './settings'
+import { recordReminders, remindersSent } from './reminders-sent'
+import { REMINDER_ITEM_KINDS } from '../../shared/reminders'
 import { ZONE_KINDS, type OpenOptions, type PortfolioStore, type StoreProblem, type StoredListName } from '../../shared/portfolio'
 
 export * from '../../shared/portfolio'
@@ -40,6 +43,18 @@ const domain = z.string().min(1).max(253).refine(isSafePathSegment, 'field.hostN
 const zoneKind = z.enum(ZONE_KINDS)
 const searchQuery = z.string().max(500)
 const retention = z.number().int().min(1).max(MAX_HISTORY_RETENTION_DAYS)
+const settingKey = z.string().regex(/^[a-z][a-zA-Z0-9.]{0,63}$/)
+const settingValue = z.string().max(100_000)
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/)
+const sentReminders = z.array(
+  z.object({
+    accountId,
+    itemKind: z.enum(REMINDER_ITEM_KINDS),
+    itemKey: z.string().min(1).max(300),
+    expires: isoDate,
+    threshold: z.number().int().min(0).max(10_000),
+  }),
+)
 const zoneInput = z.object({
   records: z.string().max(1_000_000),
   ttl: z.number().int().min(0).optional(),
@@ -116,6 +131,11 @@ export function openPortfolioStore(file: string, opts: OpenOptions = {}): Portfo
       setRetentionDays: (days) => setRetentionDays(live(), check(retention, days, 'days'), now()),
       prune: () => prune(live(), now()),
     },
+    // reminders
+    getSetting: (key) => getSetting(live(), check(settingKey, key, 'key')),
+    putSetting: (key, value) => putSetting(live(), check(settingKey, key, 'key'), check(settingValue, value, 'value')),
+    remindersSent: () => remindersSent(live()),
+    recordReminders: (sent, at, today) => recordReminders(live(), check(sentReminders, sent, 'sent'), check(readAt, at, 'at'), check(isoDate, today, 'today')),
     close: () => {
       if (!open) return
       open = false

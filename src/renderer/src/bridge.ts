@@ -53,6 +53,7 @@ export const local = {
   app: () => window.api.app,
   store: () => window.api.store,
   history: () => window.api.history,
+  reminders: () => window.api.reminders,
 }
 
 /**

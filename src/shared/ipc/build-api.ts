@@ -6,6 +6,7 @@
 import { CHANNEL_NAMES, type ChannelName } from './channels'
 import type { Progress, Result, WindowApi } from './contract'
 import type { JobView } from '../jobs'
+import type { ReminderTarget } from '../reminders'
 
 export interface Transport {
   invoke(channel: ChannelName, payload: unknown): Promise<unknown>
@@ -15,6 +16,8 @@ export interface Transport {
   onJob(listener: (job: JobView) => void): () => void
   /** Subscribes to main's question before quitting while writes run. */
   onQuitRequest(listener: () => void): () => void
+  /** Subscribes to clicks on reminder notifications. */
+  onReminderOpen(listener: (target: ReminderTarget) => void): () => void
 }
 
 export function buildApi(transport: Transport): WindowApi {
@@ -46,6 +49,9 @@ export function buildApi(transport: Transport): WindowApi {
   jobs.onUpdate = (listener: (job: JobView) => void) => transport.onJob(listener)
   const app = root.app as Record<string, unknown>
   app.onQuitRequest = (listener: () => void) => transport.onQuitRequest(listener)
+  // The channels made the `reminders` node; its event subscription joins them there.
+  const reminders = root.reminders
+  if (typeof reminders === 'object' && reminders !== null) Object.assign(reminders, { onOpen: (listener: (target: ReminderTarget) => void) => transport.onReminderOpen(listener) })
   // The nested object is built from the same names the WindowApi type is built from.
   return root as unknown as WindowApi
 }

@@ -55,6 +55,12 @@ export const LOCAL_CHANNELS = [
   'history.snapshot',
   'history.settings',
   'history.setRetention',
+  // reminders: expiry reminders (settings, which are due, showing one) and the dates for a calendar.
+  'reminders.settings',
+  'reminders.saveSettings',
+  'reminders.due',
+  'reminders.notify',
+  'reminders.expirations',
 ] as const
 export type LocalChannel = (typeof LOCAL_CHANNELS)[number]
 export type AppChannel = Extract<LocalChannel, `app.${string}`>
@@ -74,3 +80,5 @@ export const PROGRESS_CHANNEL = 'ha:progress'
 export const JOB_CHANNEL = 'ha:job'
 /** Main asks the window to confirm quitting while writes are running. */
 export const QUIT_CHANNEL = 'ha:quit-request'
+/** The user clicked a reminder's notification: the window opens its item (a ReminderTarget). */
+export const REMINDER_OPEN_CHANNEL = 'ha:reminder-open'

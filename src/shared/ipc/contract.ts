@@ -25,6 +25,7 @@ import type { ChannelName, LocalChannel } from './channels'
 import type { LocalPayloads } from './payloads'
 import type { SearchHit, StoredList, StoredListName, ZoneFile } from '../portfolio'
 import type { HistoryEntry, Snapshot, SnapshotSummary } from '../history'
+import type { DueReminder, ExpiringItem, ReminderSettings, ReminderTarget } from '../reminders'
 
 export type { ChannelName, LocalChannel, ListAllChannel } from './channels'
 
@@ -100,6 +101,14 @@ export interface LocalResults {
   'history.snapshot': Snapshot | null
   'history.settings': { retentionDays: number }
   'history.setRetention': { retentionDays: number }
+  // reminders
+  'reminders.settings': ReminderSettings
+  /** The settings as kept (thresholds each once, largest first). */
+  'reminders.saveSettings': ReminderSettings
+  /** Due now, most urgent first; main records them as sent when it answers. */
+  'reminders.due': DueReminder[]
+  'reminders.notify': null
+  'reminders.expirations': ExpiringItem[]
 }
 
 /** An operation's own parameters; `z.object({})` types as an index signature, which becomes {}. */
@@ -158,4 +167,6 @@ export type WindowApi = UnionToIntersection<{ [C in ChannelName]: Nest<Split<C>,
   jobs: { onUpdate(listener: (job: JobView) => void): () => void }
   /** Main asks before quitting while writes run; the listener asks the user (app.quit confirms). */
   app: { onQuitRequest(listener: () => void): () => void }
+  /** The user clicked a reminder's notification: the listener opens its item. */
+  reminders: { onOpen(listener: (target: ReminderTarget) => void): () => void }
 }

@@ -10,6 +10,7 @@ import { JOB_PURPOSES } from '../jobs'
 import type { LocalChannel } from './channels'
 import { isStoredList, ZONE_KINDS, type StoredListName } from '../portfolio'
 import { MAX_HISTORY_RETENTION_DAYS, SUBJECT_KINDS } from '../history'
+import { reminderNotificationSchema, reminderSettingsSchema } from '../reminder-schemas'
 
 export const accountIdSchema = z.string().regex(/^[a-z0-9-]{1,64}$/, 'field.accountId')
 export const jobIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'field.jobId')
@@ -91,6 +92,12 @@ export const localPayloads = {
   'history.snapshot': z.object({ accountId: accountIdSchema, id: z.number().int().min(1) }),
   'history.settings': z.object({}),
   'history.setRetention': z.object({ days: z.number().int().min(1).max(MAX_HISTORY_RETENTION_DAYS) }),
+  // reminders
+  'reminders.settings': z.object({}),
+  'reminders.saveSettings': reminderSettingsSchema,
+  'reminders.due': z.object({}),
+  'reminders.notify': reminderNotificationSchema,
+  'reminders.expirations': z.object({ accountId: accountIdSchema.optional() }),
   'app.reportError': z.object({
     source: z.enum(['error', 'rejection', 'vue']),
     message: z.string().max(2000),

@@ -2,8 +2,8 @@
 /**
  * A double of the `electron` module, for running the BUILT main bundle and preload in Node
  * (no Electron binary can be downloaded on these machines). Only what cannot run here is
- * replaced: the app lifecycle, windows, protocol, session, IPC, shell, clipboard, menu and
- * dialogs. Each records what the code under test did with it, in order, in `__double`.
+ * replaced: the app lifecycle, windows, protocol, session, IPC, shell, clipboard, menu,
+ * dialogs and notifications. Each records what the code under test did with it, in order, in `__double`.
  *
  * Configured by the environment of the process that loads it:
  *   ELECTRON_DOUBLE_USER_DATA  the userData folder
@@ -35,6 +35,8 @@ function createElectronDouble(env) {
     session: { permissionRequest: undefined, permissionCheck: undefined, beforeRequest: undefined },
     exposed: [],
     invoked: [],
+    notifications: [],
+    focused: 0,
     rendererListeners: new Map(),
     fireReady() {
       resolveReady()
@@ -105,7 +107,9 @@ function createElectronDouble(env) {
       this.url = url
     }
     show() {}
-    focus() {}
+    focus() {
+      state.focused++
+    }
     restore() {}
     isMinimized() {
       return false
@@ -188,6 +192,21 @@ function createElectronDouble(env) {
     },
   }
 
+  class Notification extends EventEmitter {
+    static isSupported() {
+      return true
+    }
+    constructor(options) {
+      super()
+      this.options = options
+      this.shown = false
+      state.notifications.push(this)
+    }
+    show() {
+      this.shown = true
+    }
+  }
+
   const contextBridge = {
     exposeInMainWorld(key, api) {
       state.exposed.push({ key, api })
@@ -213,7 +232,7 @@ function createElectronDouble(env) {
     },
   }
 
-  return { app, BrowserWindow, protocol, session, ipcMain, shell, clipboard, Menu, dialog, contextBridge, ipcRenderer, __double: state }
+  return { app, BrowserWindow, protocol, session, ipcMain, shell, clipboard, Menu, dialog, Notification, contextBridge, ipcRenderer, __double: state }
 }
 
 const electron = createElectronDouble(process.env)
@@ -226,6 +245,7 @@ exports.shell = electron.shell
 exports.clipboard = electron.clipboard
 exports.Menu = electron.Menu
 exports.dialog = electron.dialog
+exports.Notification = electron.Notification
 exports.contextBridge = electron.contextBridge
 exports.ipcRenderer = electron.ipcRenderer
 exports.__double = electron.__double

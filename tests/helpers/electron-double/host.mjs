@@ -8,6 +8,7 @@
  *   { id, cmd: 'guard', event, url }        a page event through the guards the bundle installed
  *   { id, cmd: 'permission', permission }   a permission request through the session's handler
  *   { id, cmd: 'beforeRequest', url }       a request through the session's request filter
+ *   { id, cmd: 'clickNotification', index } the user clicks a notification the bundle showed
  *   { id, cmd: 'quit' }                     will-quit, then exit
  */
 import { register, createRequire } from 'node:module'
@@ -56,7 +57,16 @@ const commands = {
       openedPaths: double.openedPaths,
       clipboard: double.clipboard,
       listeners: { webContentsCreated: app.listenerCount('web-contents-created'), secondInstance: app.listenerCount('second-instance') },
+      notifications: double.notifications.map((n) => ({ ...n.options, shown: n.shown })),
+      focused: double.focused,
+      sent: (double.webContents[0]?.sent ?? []).map((m) => ({ channel: m.channel, args: m.args })),
     }
+  },
+  async clickNotification({ index }) {
+    const n = double.notifications[index]
+    if (!n) return { clicked: false }
+    n.emit('click', {})
+    return { clicked: true }
   },
   async protocol({ url }) {
     const handler = double.protocolHandlers.get('app')

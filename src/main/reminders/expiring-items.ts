@@ -1,0 +1,62 @@
+/**
+ * What expires, per account, from what the portfolio store last read: domains, servers of the
+ * three kinds and service IPs.
+ *
+ * Two lists may say the same thing (a domain's expiry date is in both the domain list and the
+ * expiration list; its auto-renewal in both the domain list and the auto-renewal list): the
+ * one read last wins, since a renewal made in between shows only there. Service IPs have no
+ * auto-renewal, and their expiry dates come from the service IP list (the service's own
+ * expiration list of them is not paged, so it is not kept).
+ */
+import { SERVER_KINDS, type ServerKind } from '../../shared/constants'
+import { domainAutorenew, serverAutorenew } from '../../shared/autorenew'
+import type { PortfolioStore } from '../../shared/portfolio'
+import type { ExpiringItem } from '../../shared/reminders'
+
+interface Read<T> {
+  items: T[]
+  readAt: string
+}
+
+/** The list read last of those that were read at all. */
+function latest<T>(...lists: (Read<T> | undefined)[]): Read<T> | undefined {
+  let found: Read<T> | undefined
+  for (const l of lists) if (l && (!found || l.readAt > found.readAt)) found = l
+  return found
+}
+
+/** Each item's value from the list read last that has the item. */
+function byLatest<T, V>(key: (item: T) => string, value: (item: T) => V, ...lists: (Read<T> | undefined)[]): Map<string, V> {
+  const out = new Map<string, V>()
+  const read = lists.filter((l): l is Read<T> => l !== undefined).sort((a, b) => a.readAt.localeCompare(b.readAt))
+  for (const list of read) for (const item of list.items) out.set(key(item), value(item))
+  return out
+}
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/
+
+function domains(store: PortfolioStore, accountId: string): ExpiringItem[] {
+  const list = store.getList(accountId, 'domains.list', {})
+  const dated = latest<{ domainname: string; expirationdate: string }>(list, store.getList(accountId, 'domains.expiration.list', {}))
+  const name = (d: { domainname: string }) => d.domainname
+  const autorenew = byLatest(name, (d) => domainAutorenew(d).on, list, store.getList(accountId, 'domains.autorenew.list', {}))
+  return (dated?.items ?? []).map((d) => ({ accountId, kind: 'domain', id: d.domainname, label: d.domainname, expires: d.expirationdate, autorenew: autorenew.get(d.domainname) }))
+}
+
+function servers(store: PortfolioStore, accountId: string, serverKind: ServerKind): ExpiringItem[] {
+  const list = store.getList(accountId, 'servers.list', { kind: serverKind })
+  const dated = latest<{ webid: string; webname: string; expirationdate: string }>(list, store.getList(accountId, 'servers.expiration.list', { kind: serverKind }))
+  const webid = (s: { webid: string }) => s.webid
+  const autorenew = byLatest(webid, (s) => serverAutorenew(s).on, list, store.getList(accountId, 'servers.autorenew.list', { kind: serverKind }))
+  return (dated?.items ?? []).map((s) => ({ accountId, kind: 'server', id: s.webid, serverKind, label: s.webname || s.webid, expires: s.expirationdate, autorenew: autorenew.get(s.webid) }))
+}
+
+function svcips(store: PortfolioStore, accountId: string): ExpiringItem[] {
+  const list = store.getList(accountId, 'svcips.list', {})
+  return (list?.items ?? []).map((v) => ({ accountId, kind: 'svcip', id: v.vipid, label: v.vipname || v.vipid, expires: v.expirationdate, autorenew: false }))
+}
+
+/** Every item of the account that has an expiry date, as last read. */
+export function expiringItems(store: PortfolioStore, accountId: string): ExpiringItem[] {
+  return [...domains(store, accountId), ...SERVER_KINDS.flatMap((k) => servers(store, accountId, k)), ...svcips(store, accountId)].filter((i) => ISO_DATE.test(i.expires))
+}

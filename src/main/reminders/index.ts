@@ -1,0 +1,106 @@
+/**
+ * Expiry reminders in main: the settings (kept in the store, so they hold without a window),
+ * which reminders are due for every account's stored items, and showing one on the desktop.
+ * Main hands out reminders as data; the renderer words them in the user's language and asks
+ * for each to be shown.
+ *
+ * A reminder is recorded as sent when it is handed out, in one transaction with the check:
+ * a reminder lost with a window closed at that moment is better than the same one twice.
+ */
+import { todayIso } from '../../shared/dates'
+import { parseWith } from '../../shared/field-issues'
+import { DEFAULT_REMINDER_SETTINGS, reminderItemKey, type DueReminder, type ExpiringItem, type ReminderSettings } from '../../shared/reminders'
+import { reminderSettingsSchema } from '../../shared/reminder-schemas'
+import type { PortfolioStore, SentReminder } from '../../shared/portfolio'
+import type { Desktop, DesktopNotification } from '../desktop'
+import type { AppLog } from '../log/app-log'
+import { dueReminders } from './due'
+import { expiringItems } from './expiring-items'
+
+/** The key of the settings in the store's settings table. */
+export const REMINDER_SETTINGS_KEY = 'reminders'
+
+export interface RemindersOptions {
+  store: PortfolioStore
+  /** Every account's id, the demo's included. */
+  accountIds: () => string[]
+  now: () => Date
+  desktop: Pick<Desktop, 'notify'>
+  log?: Pick<AppLog, 'info' | 'warn'>
+}
+
+export interface Reminders {
+  settings(): ReminderSettings
+  /** Saves settings already checked (reminderSettingsSchema); answers them as kept. */
+  saveSettings(settings: ReminderSettings): ReminderSettings
+  /** The reminders due now, most urgent first, recorded as sent. */
+  due(): DueReminder[]
+  /** Every stored item with an expiry date, of one account or of all. */
+  expirations(accountId?: string): ExpiringItem[]
+  /** Shows a notification; `onClick` runs when the user clicks it. */
+  show(notification: DesktopNotification, onClick: () => void): void
+}
+
+/** One item's expiry date, as the sent record keys it. */
+const dateKey = (s: Omit<SentReminder, 'threshold'>) => [s.accountId, s.itemKind, s.itemKey, s.expires].join('\u0000')
+const itemDateKey = (item: ExpiringItem) => dateKey({ accountId: item.accountId, itemKind: item.kind, itemKey: reminderItemKey(item), expires: item.expires })
+const markOf = (item: ExpiringItem, threshold: number): SentReminder => ({
+  accountId: item.accountId,
+  itemKind: item.kind,
+  itemKey: reminderItemKey(item),
+  expires: item.expires,
+  threshold,
+})
+
+export function createReminders(opts: RemindersOptions): Reminders {
+  const { store } = opts
+  const settings = (): ReminderSettings => {
+    const text = store.getSetting(REMINDER_SETTINGS_KEY)
+    if (text === undefined) return DEFAULT_REMINDER_SETTINGS
+    let value: unknown
+    try {
+      value = JSON.parse(text)
+    } catch {
+      value = undefined
+    }
+    const parsed = parseWith(reminderSettingsSchema, value)
+    if (parsed.ok) return parsed.value
+    // Damaged in the file: the defaults hold until the user saves again.
+    opts.log?.warn('reminders.settingsUnreadable', {})
+    return DEFAULT_REMINDER_SETTINGS
+  }
+  return {
+    settings,
+    saveSettings(s) {
+      store.putSetting(REMINDER_SETTINGS_KEY, JSON.stringify(s))
+      return settings()
+    },
+    due() {
+      const now = opts.now()
+      const today = todayIso(now)
+      const sent = new Map<string, number[]>()
+      for (const s of store.remindersSent()) {
+        const key = dateKey(s)
+        const list = sent.get(key)
+        if (list) list.push(s.threshold)
+        else sent.set(key, [s.threshold])
+      }
+      const items = opts.accountIds().flatMap((id) => expiringItems(store, id))
+      const { due, marks } = dueReminders(items, settings(), today, (item) => sent.get(itemDateKey(item)) ?? [])
+      store.recordReminders(
+        marks.map((m) => markOf(m.item, m.threshold)),
+        now.toISOString(),
+        today,
+      )
+      if (due.length) opts.log?.info('reminders.due', { count: due.length, marked: marks.length })
+      return due
+    },
+    expirations(accountId) {
+      const ids = accountId === undefined ? opts.accountIds() : [accountId]
+      return ids.flatMap((id) => expiringItems(store, id))
+    },
+    show(notification, onClick) {
+      opts.desktop.notify(notification, onClick)
+    },
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * Expiry reminders on the window's side: asks main which are due (at start, then every hour,
+ * and after the settings change), words each one in the user's language and asks main to show
+ * it; a click on one switches to its account and opens its item.
+ */
+import { onUnmounted, watch } from 'vue'
+import { local } from '../bridge'
+import { router } from '../router'
+import { t } from '../i18n'
+import { useAccountsStore } from '../stores/accounts'
+import { accountName } from '../lib/account-text'
+import { moreRemindersText, reminderText } from '../lib/reminder-text'
+import { reminderWords } from '../lib/reminder-words'
+import { targetRoute } from '../lib/reminder-target'
+import { notify } from './notify'
+import type { DueReminder, ReminderTarget } from '../../../shared/reminders'
+
+const HOUR_MS = 3_600_000
+/** More reminders than this at once (a first run on a large portfolio) are summed up after the most urgent ones. */
+const MAX_SEPARATE = 5
+
+let checking: Promise<void> | undefined
+
+/** Asks main for the reminders due now and shows them; one check at a time. */
+export function checkReminders(): Promise<void> {
+  checking ??= showDue().finally(() => (checking = undefined))
+  return checking
+}
+
+async function showDue(): Promise<void> {
+  const r = await local.reminders().due({})
+  // Nothing to say on a failure: the next check asks again, and main's log has it.
+  if (!r.ok) return
+  await show(r.value)
+}
+
+async function show(due: DueReminder[]): Promise<void> {
+  const words = reminderWords(useAccountsStore().accounts)
+  const separate = due.length > MAX_SEPARATE ? due.slice(0, MAX_SEPARATE - 1) : due
+  for (const d of separate) {
+    const text = reminderText(words, d)
+    const target: ReminderTarget = { kind: d.item.kind, accountId: d.item.accountId, id: d.item.id, ...(d.item.serverKind ? { serverKind: d.item.serverKind } : {}) }
+    await local.reminders().notify({ ...text, target })
+  }
+  const rest = due.length - separate.length
+  if (rest > 0) await local.reminders().notify({ ...moreRemindersText(words, rest), target: { kind: 'overview' } })
+}
+
+/** Opens what a clicked notification is about, in its own account. */
+async function open(target: ReminderTarget): Promise<void> {
+  const accounts = useAccountsStore()
+  if (target.kind !== 'overview' && target.accountId !== accounts.activeId) {
+    const account = accounts.accounts.find((a) => a.id === target.accountId)
+    // An account removed since the reminder was shown: there is nothing to open.
+    if (!account) return
+    const switched = await accounts.setActive(target.accountId)
+    if (!switched.ok) return
+    notify(t('expiring.switched', { account: accountName(account) }))
+  }
+  await router.push(targetRoute(target))
+}
+
+/** For the app's root component: checks once the accounts are known, then hourly; opens clicked reminders. */
+export function useReminders(): void {
+  const accounts = useAccountsStore()
+  let timer: ReturnType<typeof setInterval> | undefined
+  // The wording needs the accounts' names: the first check waits for the list.
+  const stopWaiting = watch(
+    () => accounts.accounts.length > 0,
+    (known) => {
+      if (!known || timer) return
+      void checkReminders()
+      timer = setInterval(() => void checkReminders(), HOUR_MS)
+    },
+    { immediate: true },
+  )
+  const stopListening = window.api.reminders.onOpen((target) => void open(target))
+  onUnmounted(() => {
+    stopWaiting()
+    stopListening()
+    if (timer) clearInterval(timer)
+  })
+}
