@@ -1,13 +1,13 @@
 /**
- * Translation and locale-aware formatting for the renderer. English is bundled; Japanese is
- * loaded on demand the first time it is chosen (main.ts waits for the saved language before
- * the first paint, so no screen shows in the wrong language).
+ * Translation and locale-aware formatting for the renderer. Each language's catalogue is its
+ * own chunk, loaded when it is chosen: main.ts loads the saved one alongside its first calls to
+ * main and mounts the window only then, so no screen shows in the wrong language, and the
+ * window's first script does not carry a catalogue it may not use.
  */
-import { ref, shallowRef } from 'vue'
+import { current, locale, useCatalogue } from './current'
 import type { ErrorData } from '../../../shared/errors'
 import type { Catalogue, Locale, MessageKey } from './catalogue'
 import type { Params } from './format'
-import { en } from './locales/en'
 import { describeError, translate, translateCode, type ErrorText } from './translate'
 
 export type { Locale, MessageKey } from './catalogue'
@@ -16,7 +16,7 @@ export { LOCALES } from './catalogue'
 const STORAGE_KEY = 'hosting-admin.locale'
 
 const loaders: Record<Locale, () => Promise<Catalogue>> = {
-  en: async () => en,
+  en: async () => (await import('./locales/en')).en,
   ja: async () => (await import('./locales/ja')).ja,
 }
 
@@ -26,14 +26,11 @@ function savedLocale(): Locale {
   return navigator.language.toLowerCase().startsWith('ja') ? 'ja' : 'en'
 }
 
-export const locale = ref<Locale>('en')
-const catalogue = shallowRef<Catalogue>(en)
+export { locale, useCatalogue }
 
 /** Switches the language (loading its catalogue first) and remembers the choice. */
 export async function setLocale(l: Locale): Promise<void> {
-  const next = await loaders[l]()
-  catalogue.value = next
-  locale.value = l
+  useCatalogue(l, await loaders[l]())
   localStorage.setItem(STORAGE_KEY, l)
   document.documentElement.lang = l
 }
@@ -44,16 +41,16 @@ export function loadSavedLocale(): Promise<void> {
 }
 
 export function t(key: MessageKey, params?: Params): string {
-  return translate(catalogue.value, locale.value, key, params)
+  return translate(current(), locale.value, key, params)
 }
 
 /** A code from outside the renderer (an error, a validator, the BIND report). */
 export function tCode(code: string, params?: Params): string {
-  return translateCode(catalogue.value, locale.value, code, params)
+  return translateCode(current(), locale.value, code, params)
 }
 
 export function errorText(error: ErrorData): ErrorText {
-  return describeError(catalogue.value, locale.value, error)
+  return describeError(current(), locale.value, error)
 }
 
 const intlLocale = () => (locale.value === 'ja' ? 'ja-JP' : 'en')
