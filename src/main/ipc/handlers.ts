@@ -231,6 +231,8 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
     'store.search': defineChannel((raw) => parseWith(local['store.search'], raw), async (p) => store?.search(p.query) ?? []),
     'store.exportZones': defineChannel((raw) => parseWith(local['store.exportZones'], raw), async () => store?.exportZones() ?? []),
     'store.exportCsv': defineChannel((raw) => parseWith(local['store.exportCsv'], raw), async () => store?.exportCsv({ accountNames: accountNames?.() ?? {} }) ?? ''),
+    // bulk DNS change
+    'store.zones': defineChannel((raw) => parseWith(local['store.zones'], raw), async (p) => store?.listZones(p.accountId) ?? []),
 
     // servers
     'servers.list': apiCall('servers.list'),

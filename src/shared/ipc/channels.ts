@@ -47,6 +47,9 @@ export const LOCAL_CHANNELS = [
   'store.search',
   'store.exportCsv',
   'store.exportZones',
+  // bulk DNS change
+  // The zones of every account as last read (the store's summaries, without their records).
+  'store.zones',
 ] as const
 export type LocalChannel = (typeof LOCAL_CHANNELS)[number]
 export type AppChannel = Extract<LocalChannel, `app.${string}`>

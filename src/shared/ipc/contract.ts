@@ -23,7 +23,7 @@ import type {
 } from '../endpoints/table'
 import type { ChannelName, LocalChannel } from './channels'
 import type { LocalPayloads } from './payloads'
-import type { SearchHit, StoredList, StoredListName, ZoneFile } from '../portfolio'
+import type { SearchHit, StoredList, StoredListName, ZoneFile, ZoneSummary } from '../portfolio'
 
 export type { ChannelName, LocalChannel, ListAllChannel } from './channels'
 
@@ -89,6 +89,9 @@ export interface LocalResults {
   'store.search': SearchHit[]
   'store.exportCsv': string
   'store.exportZones': ZoneFile[]
+  // bulk DNS change
+  /** The zones the store holds (of one account, or of every account), without their records. */
+  'store.zones': ZoneSummary[]
 }
 
 /** An operation's own parameters; `z.object({})` types as an index signature, which becomes {}. */

@@ -71,6 +71,8 @@ export const localPayloads = {
   'store.search': z.object({ query: z.string().trim().max(200) }),
   'store.exportCsv': z.object({}),
   'store.exportZones': z.object({}),
+  // bulk DNS change
+  'store.zones': z.object({ accountId: accountIdSchema.optional() }),
   'app.reportError': z.object({
     source: z.enum(['error', 'rejection', 'vue']),
     message: z.string().max(2000),
