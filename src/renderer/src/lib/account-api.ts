@@ -24,10 +24,12 @@ export interface StoredItems<N extends PagedEndpointName> {
   complete: boolean
 }
 
-export type JobItems<N extends WriteEndpointName> = { params: ApiParams<N>; label?: string | undefined }[]
+export type JobItems<N extends WriteEndpointName> = { params: ApiParams<N>; label?: string | undefined; guard?: JobRequest['items'][number]['guard'] }[]
 export interface JobOptions {
   concurrency?: number | undefined
   secondSend?: boolean | undefined
+  /** Why the job is made, for its history (see JobRequest). */
+  purpose?: JobRequest['purpose']
 }
 
 export interface AccountApi {
@@ -62,7 +64,8 @@ export function accountApi(accountId: string): AccountApi {
   const request = <N extends WriteEndpointName>(operation: N, items: JobItems<N>, opts: JobOptions): JobRequest => ({
     accountId,
     operation,
-    items: items.map((i) => ({ params: Object.fromEntries(Object.entries(i.params)), ...(i.label ? { label: i.label } : {}) })),
+    items: items.map((i) => ({ params: Object.fromEntries(Object.entries(i.params)), ...(i.label ? { label: i.label } : {}), ...(i.guard ? { guard: i.guard } : {}) })),
+    ...(opts.purpose ? { purpose: opts.purpose } : {}),
     ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
     ...(opts.secondSend ? { secondSend: true } : {}),
   })
