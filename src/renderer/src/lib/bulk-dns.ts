@@ -5,9 +5,59 @@
  * plan was made from. No Vue and no window here, so the tests drive it with a fake read.
  */
 import { applyBulkChange, type BulkChange, type ZoneChange } from '../../../shared/dns/bulk-change'
+import { joinValue, VALUE_FIELDS, type KnownType, type ValueFields } from '../../../shared/dns/records'
 import type { ErrorData } from '../../../shared/errors'
 import type { ZoneKind } from '../../../shared/portfolio'
 import type { ApiParams, Result } from '../../../shared/ipc/contract'
+
+/** The change as its form holds it: every field of every kind, so switching kinds loses nothing typed. */
+export interface ChangeDraft {
+  kind: BulkChange['kind']
+  from: string
+  to: string
+  /** '' : any type. */
+  replaceType: KnownType | ''
+  addType: KnownType
+  addHost: string
+  addParts: ValueFields
+  removeType: KnownType | ''
+  /** '' : any host (type @ for the apex). */
+  removeHost: string
+  /** '' : any value. */
+  removeValue: string
+}
+
+export const emptyDraft = (): ChangeDraft => ({
+  kind: 'replace',
+  from: '',
+  to: '',
+  replaceType: '',
+  addType: 'a',
+  addHost: '',
+  addParts: {},
+  removeType: '',
+  removeHost: '',
+  removeValue: '',
+})
+
+/** The change the form describes. */
+export function draftChange(d: ChangeDraft): BulkChange {
+  switch (d.kind) {
+    case 'replace':
+      return { kind: 'replace', from: d.from, to: d.to, ...(d.replaceType ? { type: d.replaceType } : {}) }
+    case 'add': {
+      const parts: ValueFields = Object.fromEntries(VALUE_FIELDS[d.addType].map((f) => [f, (d.addParts[f] ?? '').trim()]))
+      return { kind: 'add', type: d.addType, host: d.addHost, value: joinValue(d.addType, parts), parts }
+    }
+    case 'remove':
+      return {
+        kind: 'remove',
+        ...(d.removeType ? { type: d.removeType } : {}),
+        ...(d.removeHost.trim() ? { host: d.removeHost.trim() } : {}),
+        ...(d.removeValue.trim() ? { value: d.removeValue.trim() } : {}),
+      }
+  }
+}
 
 /** A zone of an account, as the store lists it. */
 export interface ZoneRef {
