@@ -705,7 +705,7 @@ export const en = {
   'bulkDns.failedTitle': 'Could not be read',
   'bulkDns.notReadTitle': 'Not read (stopped)',
   'bulkDns.apply': 'Apply to {count, plural, one {# zone} other {# zones}}',
-  'bulkDns.applyWhat': 'Applying changes {zones} in {accounts, plural, one {# account} other {# accounts}}.',
+  'bulkDns.applyWhat': 'Apply changes the records of {zones} in {accounts, plural, one {# account} other {# accounts}}.',
   'bulkDns.applyNothing': 'No zone to apply.',
   'bulkDns.used': 'These plans were applied. Build the plans again for another change: each zone is read again.',
   'bulkDns.zoneCount': '{count, plural, one {# zone} other {# zones}}',
