@@ -96,7 +96,8 @@ export async function buildPlans(refs: readonly ZoneRef[], change: BulkChange, r
   const worker = async () => {
     while (next < refs.length) {
       const i = next++
-      const ref = refs[i] as ZoneRef
+      const ref = refs[i]
+      if (!ref) break
       let plan: ZonePlan
       if (opts.signal?.aborted) plan = { ref, status: 'cancelled' }
       else {
@@ -109,7 +110,7 @@ export async function buildPlans(refs: readonly ZoneRef[], change: BulkChange, r
     }
   }
   await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 4, refs.length)) }, worker))
-  return plans.map((p, i) => p ?? { ref: refs[i] as ZoneRef, status: 'cancelled' })
+  return refs.map((ref, i) => plans[i] ?? { ref, status: 'cancelled' })
 }
 
 /** Why a zone is not sent. */
