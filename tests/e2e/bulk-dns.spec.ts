@@ -124,6 +124,8 @@ test('replace an address in zones of two accounts: a plan per zone, a zone over 
     await expect(go).toBeDisabled()
     await dialog.getByLabel('Name of the account Second').fill('Second')
     await snap(app, 'bulk-dns-confirm')
+    const axeDialog = await new AxeBuilder({ page: app }).include('dialog').analyze()
+    expect(axeDialog.violations.map((v) => v.id)).toEqual([])
     await go.click()
 
     const results = app.getByRole('table', { name: '5. Results' })
@@ -147,6 +149,8 @@ test('replace an address in zones of two accounts: a plan per zone, a zone over 
     expect(b1.dns.svc1.records).toBe(before.get(b1.domainname))
     await app.getByRole('heading', { name: '5. Results' }).evaluate((h) => h.scrollIntoView({ block: 'start' }))
     await snap(app, 'bulk-dns-results')
+    const axeResults = await new AxeBuilder({ page: app }).analyze()
+    expect(axeResults.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`)).toEqual([])
 
     // The flagged zone, ticked this time, from new plans (every zone read again).
     await expect(app.getByRole('button', { name: /Apply to/ })).toBeDisabled()
