@@ -262,6 +262,8 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
       },
     ),
     'reminders.expirations': defineChannel((raw) => parseWith(local['reminders.expirations'], raw), async (p) => reminders.expirations(p.accountId)),
+    // bulk DNS change
+    'store.zones': defineChannel((raw) => parseWith(local['store.zones'], raw), async (p) => store?.listZones(p.accountId) ?? []),
 
     // servers
     'servers.list': apiCall('servers.list'),

@@ -16,6 +16,7 @@ export const router = createRouter({
     { path: '/domains/:name', component: () => import('./views/DomainDetailView.vue'), props: true },
     { path: '/dns', component: () => import('./views/DnsView.vue') },
     { path: '/dns/:name', component: () => import('./views/DnsZoneView.vue'), props: true },
+    { path: '/dns-bulk', component: () => import('./views/BulkDnsView.vue') },
     { path: '/freedns', component: () => import('./views/FreeDnsView.vue') },
     { path: '/freedns/:name', component: () => import('./views/FreeDnsDetailView.vue'), props: true },
     { path: '/search', component: () => import('./views/DomainSearchView.vue') },

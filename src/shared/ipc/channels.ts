@@ -61,6 +61,9 @@ export const LOCAL_CHANNELS = [
   'reminders.due',
   'reminders.notify',
   'reminders.expirations',
+  // bulk DNS change
+  // The zones of every account as last read (the store's summaries, without their records).
+  'store.zones',
 ] as const
 export type LocalChannel = (typeof LOCAL_CHANNELS)[number]
 export type AppChannel = Extract<LocalChannel, `app.${string}`>

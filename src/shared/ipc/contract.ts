@@ -23,9 +23,9 @@ import type {
 } from '../endpoints/table'
 import type { ChannelName, LocalChannel } from './channels'
 import type { LocalPayloads } from './payloads'
-import type { SearchHit, StoredList, StoredListName, ZoneFile } from '../portfolio'
 import type { HistoryEntry, Snapshot, SnapshotSummary } from '../history'
 import type { DueReminder, ExpiringItem, ReminderSettings, ReminderTarget } from '../reminders'
+import type { SearchHit, StoredList, StoredListName, ZoneFile, ZoneSummary } from '../portfolio'
 
 export type { ChannelName, LocalChannel, ListAllChannel } from './channels'
 
@@ -109,6 +109,9 @@ export interface LocalResults {
   'reminders.due': DueReminder[]
   'reminders.notify': null
   'reminders.expirations': ExpiringItem[]
+  // bulk DNS change
+  /** The zones the store holds (of one account, or of every account), without their records. */
+  'store.zones': ZoneSummary[]
 }
 
 /** An operation's own parameters; `z.object({})` types as an index signature, which becomes {}. */

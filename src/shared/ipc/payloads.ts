@@ -98,6 +98,8 @@ export const localPayloads = {
   'reminders.due': z.object({}),
   'reminders.notify': reminderNotificationSchema,
   'reminders.expirations': z.object({ accountId: accountIdSchema.optional() }),
+  // bulk DNS change
+  'store.zones': z.object({ accountId: accountIdSchema.optional() }),
   'app.reportError': z.object({
     source: z.enum(['error', 'rejection', 'vue']),
     message: z.string().max(2000),

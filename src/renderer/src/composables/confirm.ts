@@ -11,6 +11,15 @@ export interface ConfirmItem {
   effect?: string | undefined
 }
 
+/** One account of a write to several accounts. */
+export interface ConfirmAccount {
+  marks: AccountMarks
+  /** What it is sent, in a few words ("3 zones"). */
+  detail: string
+  /** The account asks for its name: the name to type. */
+  nameToType?: string | undefined
+}
+
 export interface ConfirmRequest {
   title: string
   lines: string[]
@@ -19,6 +28,11 @@ export interface ConfirmRequest {
   account?: AccountMarks | undefined
   /** An account that asks for its name before paid or ownership operations: the name to type. */
   accountNameToType?: string | undefined
+  /**
+   * A write to several accounts at once (a bulk DNS change): each account, marked, with what it
+   * is sent; an account that asks for its name has it typed, each in its own field.
+   */
+  accounts?: ConfirmAccount[] | undefined
   /** Each item and its effect (a renewal's current and new expiration date). */
   items?: ConfirmItem[] | undefined
   /** Typed confirmation: the user must type this text to enable the confirm button. */

@@ -9,6 +9,7 @@ import type { BaseUrlCode } from '../../../shared/base-url'
 import type { ContactCode, DsCode } from '../../../shared/validation'
 import type { DnsCode } from '../../../shared/dns/validate'
 import type { BindCode } from '../../../shared/dns/bind'
+import type { BulkCode } from '../../../shared/dns/bulk-change'
 import type { StoredCode } from '../../../shared/stored'
 import type { ThresholdsCode } from '../../../shared/reminders'
 import { en } from './locales/en'
@@ -17,7 +18,7 @@ export type MessageKey = keyof typeof en
 export type Catalogue = Record<MessageKey, string>
 
 /** Every code that can reach the renderer from outside it. */
-export type MessageCode = ErrorCode | FieldCode | BaseUrlCode | ContactCode | DsCode | DnsCode | BindCode | StoredCode | ThresholdsCode
+export type MessageCode = ErrorCode | FieldCode | BaseUrlCode | ContactCode | DsCode | DnsCode | BindCode | StoredCode | ThresholdsCode | BulkCode
 
 // A code without an English text fails here, at compile time.
 const everyCodeHasText: Record<MessageCode, string> = en

@@ -1,0 +1,198 @@
+import { describe, expect, it } from 'vitest'
+import { applyBulkChange, checkChange, hostKey, THRESHOLD_PERCENT, valueKey } from '../../src/shared/dns/bulk-change'
+
+const zone = (...lines: string[]) => lines.join('\n')
+
+describe('replace value X with Y', () => {
+  const text = zone(
+    '# web servers',
+    'a @ 192.0.2.10',
+    'a www 192.0.2.10',
+    'a old 192.0.2.1',
+    'a other 192.0.2.100',
+    'txt @ v=spf1 ip4:192.0.2.10 -all',
+    'mx mail.example.com. 10',
+    'cname docs www.example.com.',
+    'aaaa @ 2001:db8::10',
+    'a h1 203.0.113.1',
+    'a h2 203.0.113.2',
+    'a h3 203.0.113.3',
+    '',
+  )
+
+  it('changes only records whose whole value is X, and keeps every other line as it was', () => {
+    const r = applyBulkChange(text, { kind: 'replace', from: '192.0.2.10', to: '198.51.100.20' })
+    expect(r.records).toBe(text.replace('a @ 192.0.2.10', 'a @ 198.51.100.20').replace('a www 192.0.2.10', 'a www 198.51.100.20'))
+    expect(r.plan.changed.map((c) => [c.from.host, c.from.value, c.to.value])).toEqual([
+      ['@', '192.0.2.10', '198.51.100.20'],
+      ['www', '192.0.2.10', '198.51.100.20'],
+    ])
+    expect(r.plan.added).toEqual([])
+    expect(r.plan.removed).toEqual([])
+    expect(r.changed).toBe(2)
+    expect(r.total).toBe(11)
+    expect(r.issues).toEqual([])
+    expect(r.empty).toBe(false)
+    expect(r.needsOwnConfirmation).toBe(false)
+  })
+
+  it('never replaces X where it is only part of another value, and says where it was left', () => {
+    const r = applyBulkChange(text, { kind: 'replace', from: '192.0.2.1', to: '198.51.100.1' })
+    // 192.0.2.1 is a prefix of 192.0.2.10 and 192.0.2.100: only the record whose value is exactly it changes.
+    expect(r.plan.changed.map((c) => c.from.host)).toEqual(['old'])
+    expect(r.records).toContain('a other 192.0.2.100')
+    expect(r.records).toContain('a www 192.0.2.10')
+    const spf = applyBulkChange(text, { kind: 'replace', from: '192.0.2.10', to: '198.51.100.20' })
+    expect(spf.records).toContain('txt @ v=spf1 ip4:192.0.2.10 -all')
+    // Only where it stands on its own: not the 192.0.2.100 it begins.
+    expect(spf.mentions.map((m) => m.value)).toEqual(['v=spf1 ip4:192.0.2.10 -all'])
+    expect(r.mentions).toEqual([])
+  })
+
+  it('can be limited to one type', () => {
+    const r = applyBulkChange(zone('a @ 192.0.2.10', 'txt @ 192.0.2.10'), { kind: 'replace', from: '192.0.2.10', to: '198.51.100.20', type: 'a' })
+    expect(r.plan.changed).toHaveLength(1)
+    expect(r.records).toBe(zone('a @ 198.51.100.20', 'txt @ 192.0.2.10'))
+  })
+
+  it('matches the name part of a value with several parts as a whole (an MX mail server), keeping the rest', () => {
+    const r = applyBulkChange(text, { kind: 'replace', from: 'MAIL.example.com.', to: 'mx.example.net.' })
+    expect(r.plan.changed.map((c) => c.to.value)).toEqual(['mx.example.net. 10'])
+    const none = applyBulkChange(text, { kind: 'replace', from: 'example.com.', to: 'example.net.' })
+    expect(none.empty).toBe(true)
+  })
+
+  it('compares a TXT value with or without its quotation marks, and host names without case', () => {
+    const r = applyBulkChange(zone('txt @ "token=abc"', 'cname www Web.Example.com.'), { kind: 'replace', from: 'token=abc', to: '"token=def"' })
+    expect(r.records).toBe(zone('txt @ "token=def"', 'cname www Web.Example.com.'))
+    const c = applyBulkChange(zone('cname www Web.Example.com.'), { kind: 'replace', from: 'web.example.com.', to: 'web.example.net.' })
+    expect(c.records).toBe('cname www web.example.net.')
+  })
+
+  it('reports a zone the change would make invalid, and only for what the change brings in', () => {
+    // A second A record of www with the same value was already there: not the change's doing.
+    const before = zone('a www 192.0.2.10', 'a dup 192.0.2.5', 'a dup 192.0.2.5', 'txt @ 192.0.2.10')
+    const r = applyBulkChange(before, { kind: 'replace', from: '192.0.2.10', to: 'web.example.net.' })
+    expect(r.issues).toEqual([{ code: 'dns.a.value', params: { value: 'web.example.net.' }, record: 'a www web.example.net.' }])
+    // The same change on a zone without the record to replace: nothing to send, nothing wrong.
+    const clean = applyBulkChange(zone('a dup 192.0.2.5', 'a dup 192.0.2.5'), { kind: 'replace', from: '192.0.2.10', to: 'x' })
+    expect(clean.empty).toBe(true)
+    expect(clean.issues).toEqual([])
+  })
+
+  it('reports a duplicate the replacement makes', () => {
+    const r = applyBulkChange(zone('a www 192.0.2.10', 'a www 198.51.100.20'), { kind: 'replace', from: '192.0.2.10', to: '198.51.100.20' })
+    expect(r.issues.map((i) => i.code)).toEqual(['dns.duplicate'])
+  })
+
+  it('keeps comments, unknown lines and the final newline', () => {
+    const t = zone('; note', 'loc @ 52 22 23.000 N', 'a www 192.0.2.10', '')
+    const r = applyBulkChange(t, { kind: 'replace', from: '192.0.2.10', to: '198.51.100.20' })
+    expect(r.records).toBe(zone('; note', 'loc @ 52 22 23.000 N', 'a www 198.51.100.20', ''))
+    expect(r.plan.rawAdded).toEqual([])
+    expect(r.plan.rawRemoved).toEqual([])
+  })
+})
+
+describe('the safety rule', () => {
+  const tenRecords = Array.from({ length: 10 }, (_, i) => `a h${i} 192.0.2.${i < 4 ? 10 : 50 + i}`)
+
+  it(`exactly ${THRESHOLD_PERCENT} % is not over; one more record is`, () => {
+    const three = applyBulkChange(zone(...tenRecords.slice(1)).concat('\na h0 192.0.2.99'), { kind: 'replace', from: '192.0.2.10', to: '198.51.100.20' })
+    expect([three.changed, three.total]).toEqual([3, 10])
+    expect(three.overThreshold).toBe(false)
+    expect(three.needsOwnConfirmation).toBe(false)
+    const four = applyBulkChange(zone(...tenRecords), { kind: 'replace', from: '192.0.2.10', to: '198.51.100.20' })
+    expect([four.changed, four.total]).toEqual([4, 10])
+    expect(four.overThreshold).toBe(true)
+    expect(four.needsOwnConfirmation).toBe(true)
+    // 3 of 9 is a third: over.
+    const third = applyBulkChange(zone(...tenRecords.slice(1)), { kind: 'replace', from: '192.0.2.10', to: '198.51.100.20' })
+    expect([third.changed, third.total, third.overThreshold]).toEqual([3, 9, true])
+  })
+
+  it('an empty zone: nothing to replace is no change; any record added is over the rule', () => {
+    for (const t of ['', '\n', '# only a comment']) {
+      const r = applyBulkChange(t, { kind: 'replace', from: '192.0.2.10', to: '198.51.100.20' })
+      expect(r.empty).toBe(true)
+      expect(r.records).toBe(t)
+      expect(r.needsOwnConfirmation).toBe(false)
+      expect(r.total).toBe(0)
+    }
+    const added = applyBulkChange('', { kind: 'add', type: 'a', host: 'www', value: '192.0.2.1' })
+    expect(added.records).toBe('a www 192.0.2.1\n')
+    expect([added.changed, added.total, added.overThreshold]).toEqual([1, 0, true])
+  })
+
+  it('an NS record added, removed or changed at the apex needs its own confirmation, whatever the share', () => {
+    const base = zone('ns @ ns1.example.net.', 'ns @ ns2.example.net.', 'ns sub ns1.other.net.', ...tenRecords.map((l) => l.replace('192.0.2.10', '192.0.2.11')))
+    const changed = applyBulkChange(base, { kind: 'replace', from: 'ns1.example.net.', to: 'ns1.example.org.' })
+    expect(changed.changed).toBe(1)
+    expect(changed.overThreshold).toBe(false)
+    expect(changed.apexNs).toBe(true)
+    expect(changed.needsOwnConfirmation).toBe(true)
+    const added = applyBulkChange(base, { kind: 'add', type: 'ns', host: '', value: 'ns3.example.net.' })
+    expect(added.records).toContain('ns @ ns3.example.net.')
+    expect(added.apexNs).toBe(true)
+    const removed = applyBulkChange(base, { kind: 'remove', type: 'ns', host: '@', value: 'NS2.example.net.' })
+    expect(removed.plan.removed.map((r) => r.value)).toEqual(['ns2.example.net.'])
+    expect(removed.apexNs).toBe(true)
+    // Below the apex, an NS record is a delegation like any other record.
+    const sub = applyBulkChange(base, { kind: 'replace', from: 'ns1.other.net.', to: 'ns1.other.org.' })
+    expect(sub.apexNs).toBe(false)
+    expect(sub.needsOwnConfirmation).toBe(false)
+  })
+})
+
+describe('add and remove', () => {
+  it('adds a record once: a zone that has it (host in another case) has nothing to change', () => {
+    const r = applyBulkChange(zone('a WWW 192.0.2.1', ''), { kind: 'add', type: 'a', host: 'www', value: '192.0.2.1' })
+    expect(r.empty).toBe(true)
+    expect(r.alreadyThere).toBe(true)
+    const mx = applyBulkChange(zone('a www 192.0.2.1'), { kind: 'add', type: 'mx', host: '@', value: 'mail.example.net. 20', parts: { priority: '20', target: 'mail.example.net.' } })
+    expect(mx.records).toBe(zone('a www 192.0.2.1', 'mx @ mail.example.net. 20'))
+  })
+
+  it('removes the records matching every criterion given, hosts without case', () => {
+    const t = zone('a www 192.0.2.1', 'a WWW 192.0.2.2', 'aaaa www 2001:db8::1', 'a api 192.0.2.1')
+    expect(applyBulkChange(t, { kind: 'remove', host: 'Www', type: 'a' }).records).toBe(zone('aaaa www 2001:db8::1', 'a api 192.0.2.1'))
+    expect(applyBulkChange(t, { kind: 'remove', value: '192.0.2.1' }).records).toBe(zone('a WWW 192.0.2.2', 'aaaa www 2001:db8::1'))
+    // A value is compared whole: 192.0.2.1 does not match 192.0.2.10.
+    expect(applyBulkChange(zone('a www 192.0.2.10'), { kind: 'remove', value: '192.0.2.1' }).empty).toBe(true)
+    // No criterion at all removes nothing (and the form says why).
+    expect(applyBulkChange(t, { kind: 'remove' }).empty).toBe(true)
+    expect(checkChange({ kind: 'remove', value: ' ' })).toEqual([{ code: 'bulkDns.removeCriteria', field: 'type' }])
+  })
+
+  it('the empty host is the apex', () => {
+    expect(hostKey('')).toBe('@')
+    expect(hostKey(' @ ')).toBe('@')
+    expect(hostKey('WWW')).toBe('www')
+    expect(applyBulkChange(zone('txt @ hello', 'txt www hello'), { kind: 'remove', host: '', value: 'hello' }).records).toBe('txt www hello')
+    expect(applyBulkChange(zone('txt @ hello', 'txt www hello'), { kind: 'remove', host: '@', value: 'hello' }).records).toBe('txt www hello')
+  })
+})
+
+describe('checking a change before any zone is read', () => {
+  it('needs both values, different ones, and a value that fits the type given', () => {
+    expect(checkChange({ kind: 'replace', from: ' ', to: '' }).map((i) => i.code)).toEqual(['bulkDns.fromRequired', 'bulkDns.toRequired'])
+    expect(checkChange({ kind: 'replace', from: '192.0.2.1', to: ' 192.0.2.1 ' }).map((i) => i.code)).toEqual(['bulkDns.sameValue'])
+    expect(checkChange({ kind: 'replace', from: '2001:DB8::1', to: '2001:db8::1', type: 'aaaa' }).map((i) => i.code)).toEqual(['bulkDns.sameValue'])
+    expect(checkChange({ kind: 'replace', from: '192.0.2.1', to: 'web', type: 'a' })).toEqual([{ code: 'dns.a.value', params: { value: 'web' }, field: 'to' }])
+    expect(checkChange({ kind: 'replace', from: '192.0.2.1', to: '198.51.100.1', type: 'a' })).toEqual([])
+  })
+
+  it('checks an added record as the editor does', () => {
+    expect(checkChange({ kind: 'add', type: 'a', host: 'bad host', value: '192.0.2.1' }).map((i) => i.code)).toEqual(['dns.host.invalid'])
+    expect(checkChange({ kind: 'add', type: 'mx', host: '@', value: 'mail.example.net.', parts: { priority: '', target: 'mail.example.net.' } })).toEqual([
+      { code: 'dns.mx.priority', field: 'priority' },
+    ])
+    expect(checkChange({ kind: 'add', type: 'a', host: '', value: '192.0.2.1' })).toEqual([])
+  })
+
+  it('compares values per type', () => {
+    expect(valueKey('aaaa', '2001:DB8::A')).toBe(valueKey('aaaa', '2001:db8::a'))
+    expect(valueKey('mx', '10 mail.example.com.')).toBe(valueKey('mx', 'mail.example.com. 10'))
+    expect(valueKey('txt', '"Hello"')).not.toBe(valueKey('txt', 'hello'))
+  })
+})
