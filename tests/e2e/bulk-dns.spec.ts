@@ -2,8 +2,9 @@
  * Bulk DNS change end to end: two accounts (the demo sandbox and a second, production sandbox),
  * zones in both holding an A record 192.0.2.10, read once through the app; 192.0.2.10 replaced
  * with 198.51.100.20 in zones of both accounts. A zone over the 30 % rule is not sent until its
- * own box is ticked; exactly the planned PUTs reach each sandbox and nothing else changes. A
- * zone changed at the service after its plan is not overwritten (main's guard).
+ * own box is ticked; exactly the planned PUTs reach each sandbox and nothing else changes; one
+ * zone is restored from its snapshot. A zone changed at the service after its plan is not
+ * overwritten (main's guard).
  */
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
@@ -177,6 +178,20 @@ test('replace an address in zones of two accounts: a plan per zone, a zone over 
     expect(b3.dns.svc1.records).toBe(before.get(b3.domainname))
     expect(aSpare.dns.svc1.records).toBe(untouchedA)
     for (const d of [a1, b1, b2]) expect(d.dns.svc11.records).not.toContain(NEW)
+
+    // Each zone is in its history, restorable: put one back as it was before the migration,
+    // through the plan back and the usual save.
+    await app.goto(`${harness.url}#/domains/${encodeURIComponent(a1.domainname)}?tab=history`)
+    const migration = app.locator('.history-list > li').first()
+    await expect(migration).toContainText('Change DNS records (bulk DNS change)')
+    await expect(migration).toContainText(`change A @: ${OLD} → ${NEW}`)
+    await migration.getByRole('button', { name: 'Restore the zone as it was before this…' }).click()
+    await expect(app.locator('.plan')).toContainText(`change A @: ${NEW} → ${OLD}`)
+    await app.getByRole('button', { name: 'Apply these changes' }).click()
+    await expect(app.getByRole('status').filter({ hasText: `The records of ${a1.domainname} were saved.` })).toBeVisible()
+    expect(a1.dns.svc1.records).toBe(before.get(a1.domainname))
+    expect(zoneSaves(a)).toHaveLength(3)
+    expect(zoneSaves(b)).toHaveLength(2)
   } finally {
     await b.close()
   }
