@@ -1,60 +1,74 @@
 /**
- * A full refresh of one account into the portfolio store, as the app does it: every stored
- * account-wide list of 10,000 domains read with listAll against the sandbox at 20 ms latency,
- * each kept in the store as it arrives. Printed beside the bound of the reads alone (per list,
- * ceil(pages / concurrency) x latency, one list after another) and the store's own share.
+ * A full refresh of one account into the portfolio store: every account-wide list of 10,000
+ * domains read with listAll against the sandbox at 20 ms latency and kept in the store. Twice,
+ * side by side: one list after another (each screen reading its own), and as the app's account
+ * refresh does it (refreshAccount: two lists at a time). Printed beside the listAll bound
+ * (per list, ceil(pages / concurrency) x latency, one list after another) and the store's share.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createApiClient, DEFAULT_CONCURRENCY } from '../src/main/http'
 import { openPortfolioStore } from '../src/main/store'
+import { REFRESHED_LISTS, refreshAccount } from '../src/main/portfolio/refresh-account'
 import { startRemoteSandbox } from './remote-sandbox'
 import type { BenchResult } from './report'
 
 const DOMAINS = 10_000
 const LATENCY_MS = 20
 const PAGE_SIZE = 100
-/** What one account's refresh reads: the domain lists behind the list, its columns and the DNS screen. */
-const LISTS = [
-  'domains.list',
-  'domains.expiration.list',
-  'domains.autorenew.list',
-  'domains.transferlock.list',
-  'domains.whois.list',
-  'domains.nameserver.list',
-  'domains.dnssec.list',
-  'domains.dynamicdns.list',
-  'domains.dns.list',
-] as const
+/** What one account's refresh reads: the domain lists behind the list, its columns, the DNS and free DNS screens. */
+const LISTS = REFRESHED_LISTS
 
 export async function benchPortfolioRefresh(): Promise<BenchResult> {
   const sb = await startRemoteSandbox({ domains: DOMAINS, latencyMs: LATENCY_MS })
   const dir = await mkdtemp(join(tmpdir(), 'portfolio-refresh-'))
   const store = openPortfolioStore(join(dir, 'portfolio.db'))
   try {
+    const counts = new Map<string, number>()
     const client = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths })
     let storeMs = 0
     const t0 = performance.now()
     for (const name of LISTS) {
       const items = await client.listAll(name, {}, { pageSize: PAGE_SIZE, concurrency: DEFAULT_CONCURRENCY })
+      counts.set(name, items.length)
       const s = performance.now()
       store.keepList('bench', name, {}, items, new Date().toISOString())
       storeMs += performance.now() - s
     }
     const total = performance.now() - t0
-    const pages = Math.ceil(DOMAINS / PAGE_SIZE)
-    const bound = LISTS.length * Math.ceil(pages / DEFAULT_CONCURRENCY) * LATENCY_MS
+    // Each list's own pages (free DNS is a short list, not 10,000 domains').
+    const boundOf = (name: string) => Math.ceil(Math.max(1, Math.ceil((counts.get(name) ?? 0) / PAGE_SIZE)) / DEFAULT_CONCURRENCY) * LATENCY_MS
+    const bound = LISTS.reduce((n, name) => n + boundOf(name), 0)
     const reads = total - storeMs
+
+    // The app's account refresh, into a second account of the same store.
+    let appStoreMs = 0
+    const timedStore: typeof store = {
+      ...store,
+      keepList: (...args) => {
+        const s = performance.now()
+        const r = store.keepList(...args)
+        appStoreMs += performance.now() - s
+        return r
+      },
+    }
+    const t1 = performance.now()
+    const refreshed = await refreshAccount(client, timedStore, 'bench-2', { pageSize: PAGE_SIZE })
+    const appMs = performance.now() - t1
+    // The store's writes hold the thread: the reads' share is what is left.
+    const appReads = appMs - appStoreMs
+    if (refreshed.failed.length > 0 || refreshed.read !== LISTS.length) throw new Error(`the refresh failed: ${JSON.stringify(refreshed)}`)
     return {
       name: `full refresh of one account: ${LISTS.length} lists of ${DOMAINS} domains, ${LATENCY_MS} ms latency, concurrency ${DEFAULT_CONCURRENCY}`,
       lines: [
-        `refresh, reads and store:     ${total.toFixed(0)} ms`,
-        `of which the store's writes:  ${storeMs.toFixed(0)} ms`,
-        `reads alone / listAll bound:  ${reads.toFixed(0)} / ${bound} ms = ${(reads / bound).toFixed(2)}x  (target <= 1.30x, as listAll)`,
-        `whole refresh / bound:        ${(total / bound).toFixed(2)}x`,
+        `one list after another:       ${total.toFixed(0)} ms, of which the store's writes ${storeMs.toFixed(0)} ms`,
+        `  reads alone / listAll bound: ${reads.toFixed(0)} / ${bound} ms = ${(reads / bound).toFixed(2)}x`,
+        `the app's account refresh:    ${appMs.toFixed(0)} ms, two lists at a time, of which the store's writes ${appStoreMs.toFixed(0)} ms`,
+        `  reads alone / listAll bound: ${appReads.toFixed(0)} / ${bound} ms = ${(appReads / bound).toFixed(2)}x  (target <= 1.30x, as listAll)`,
+        `  whole refresh / bound:       ${(appMs / bound).toFixed(2)}x`,
       ],
-      ok: reads / bound <= 1.3,
+      ok: appReads / bound <= 1.3,
     }
   } finally {
     store.close()

@@ -192,6 +192,20 @@ describe('drift', () => {
     expect(row).toMatchObject({ aspect: 'dns', after: { records: 'a @ 203.0.113.50' } })
   })
 
+  it('checking an account now reads every account-wide list again and reports what changed outside', async () => {
+    const domain = editable()[5]!
+    await ok('store.refreshAccount', { accountId, jobId: 'refresh-1' })
+    const renew = await outside.call('domains.autorenew.get', { domain })
+    const lock = await outside.call('domains.transferlock.get', { domain })
+    await outside.call('domains.autorenew.set', { domain, autorenew_domain: renew.autorenew_domain === 1 ? 0 : 1 })
+    await outside.call('domains.transferlock.set', { domain, transfer_lock: lock.transfer_lock === 1 ? 0 : 1 })
+    const r = await ok<{ read: number; drift: number; failed: unknown[] }>('store.refreshAccount', { accountId, jobId: 'refresh-2' })
+    expect(r).toEqual({ read: 10, drift: 2, failed: [] })
+    const rows = await history({ subjectKind: 'domain', subject: domain, outsideOnly: true })
+    expect(rows.map((h) => h.aspect).sort()).toEqual(['autorenew', 'transferlock'])
+    expect(await call('store.refreshAccount', { accountId, jobId: 'no spaces allowed' })).toMatchObject({ ok: false, error: { code: 'ipc.invalidPayload' } })
+  })
+
   it('history older than the retention goes', async () => {
     expect(await ok('history.settings', {})).toEqual({ retentionDays: 730 })
     expect(await ok('history.setRetention', { days: 30 })).toEqual({ retentionDays: 30 })

@@ -19,6 +19,7 @@ import type { JobEvents } from './job-events'
 import { defineChannel, isRecord, type ChannelHandler } from './channel'
 import type { RunningCalls } from './running-calls'
 import { DEFAULT_HISTORY_RETENTION_DAYS } from '../../shared/history'
+import { refreshAccount } from '../portfolio/refresh-account'
 
 export type ChannelHandlers = { [C in ChannelName]: ChannelHandler<ParsedPayloadOf<C>, ResultOf<C>> }
 
@@ -242,6 +243,19 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
     'history.snapshots': defineChannel((raw) => parseWith(local['history.snapshots'], raw), async (p) => store?.history.snapshots(p.accountId, p.kind, p.domain) ?? []),
     'history.snapshot': defineChannel((raw) => parseWith(local['history.snapshot'], raw), async (p) => store?.history.snapshot(p.accountId, p.id) ?? null),
     'history.settings': defineChannel((raw) => parseWith(local['history.settings'], raw), async () => ({ retentionDays: store?.history.retentionDays() ?? DEFAULT_HISTORY_RETENTION_DAYS })),
+    'store.refreshAccount': defineChannel(
+      (raw) => parseWith(local['store.refreshAccount'], raw),
+      async (p, sender) => {
+        if (!store) return { read: 0, drift: 0, failed: [] }
+        const portfolio = store
+        return calls.run(p.jobId, async (signal) =>
+          refreshAccount(await accounts.client(p.accountId), portfolio, p.accountId, {
+            signal,
+            onList: (done, total) => sender.sendProgress({ jobId: p.jobId, loadedItems: done, expectedItems: total }),
+          }),
+        )
+      },
+    ),
     'history.setRetention': defineChannel(
       (raw) => parseWith(local['history.setRetention'], raw),
       async (p) => {

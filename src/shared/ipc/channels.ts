@@ -55,6 +55,8 @@ export const LOCAL_CHANNELS = [
   'history.snapshot',
   'history.settings',
   'history.setRetention',
+  // Every account-wide list of one account read again and kept (changes from outside noted).
+  'store.refreshAccount',
   // reminders: expiry reminders (settings, which are due, showing one) and the dates for a calendar.
   'reminders.settings',
   'reminders.saveSettings',

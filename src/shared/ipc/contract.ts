@@ -101,6 +101,8 @@ export interface LocalResults {
   'history.snapshot': Snapshot | null
   'history.settings': { retentionDays: number }
   'history.setRetention': { retentionDays: number }
+  /** Lists read and kept, changes from outside recorded, lists that failed (by name, with why). */
+  'store.refreshAccount': { read: number; drift: number; failed: { list: string; error: ErrorData }[] }
   // reminders
   'reminders.settings': ReminderSettings
   /** The settings as kept (thresholds each once, largest first). */

@@ -92,6 +92,7 @@ export const localPayloads = {
   'history.snapshot': z.object({ accountId: accountIdSchema, id: z.number().int().min(1) }),
   'history.settings': z.object({}),
   'history.setRetention': z.object({ days: z.number().int().min(1).max(MAX_HISTORY_RETENTION_DAYS) }),
+  'store.refreshAccount': z.object({ accountId: accountIdSchema, jobId: jobIdSchema }),
   // reminders
   'reminders.settings': z.object({}),
   'reminders.saveSettings': reminderSettingsSchema,

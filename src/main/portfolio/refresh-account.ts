@@ -1,0 +1,66 @@
+/**
+ * A refresh of one account's portfolio: every account-wide list the screens, drift and
+ * reminders rely on, read in full and kept in the store (which notes what changed outside this
+ * app). Two lists are read at a time, each a few pages at a time: a list's first page no longer
+ * waits for the previous list's last one. A list that fails is reported; the others are kept.
+ */
+import type { ApiClient } from '../http'
+import type { ErrorData } from '../../shared/errors'
+import type { PortfolioStore } from '../../shared/portfolio'
+import { toErrorData } from '../app-error'
+
+export const REFRESHED_LISTS = [
+  'domains.list',
+  'domains.expiration.list',
+  'domains.autorenew.list',
+  'domains.transferlock.list',
+  'domains.whois.list',
+  'domains.nameserver.list',
+  'domains.dns.list',
+  'domains.dynamicdns.list',
+  'domains.dnssec.list',
+  'freedns.list',
+] as const
+export type RefreshedList = (typeof REFRESHED_LISTS)[number]
+
+export interface AccountRefresh {
+  /** Lists read and kept. */
+  read: number
+  /** Changes from outside this app that the refresh recorded. */
+  drift: number
+  failed: { list: RefreshedList; error: ErrorData }[]
+}
+
+export interface RefreshOptions {
+  signal?: AbortSignal | undefined
+  now?: () => Date
+  /** Lists read at the same time (each with the client's own concurrency). */
+  listsAtOnce?: number
+  pageSize?: number
+  onList?: (done: number, total: number) => void
+}
+
+export async function refreshAccount(client: ApiClient, store: PortfolioStore, accountId: string, opts: RefreshOptions = {}): Promise<AccountRefresh> {
+  const now = opts.now ?? (() => new Date())
+  const result: AccountRefresh = { read: 0, drift: 0, failed: [] }
+  let next = 0
+  let done = 0
+  const readOne = async (name: RefreshedList) => {
+    try {
+      const items = await client.listAll(name, {}, { signal: opts.signal, ...(opts.pageSize ? { pageSize: opts.pageSize } : {}) })
+      result.drift += store.keepList(accountId, name, {}, items, now().toISOString()).drift
+      result.read++
+    } catch (err) {
+      result.failed.push({ list: name, error: toErrorData(err) })
+    }
+    opts.onList?.(++done, REFRESHED_LISTS.length)
+  }
+  const worker = async () => {
+    while (next < REFRESHED_LISTS.length && !opts.signal?.aborted) {
+      const name = REFRESHED_LISTS[next++]
+      if (name) await readOne(name)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.max(1, opts.listsAtOnce ?? 2) }, worker))
+  return result
+}
