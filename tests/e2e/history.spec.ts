@@ -72,4 +72,22 @@ test('a change made outside the app is flagged after a refresh, and a saved zone
   await expect(rows.first()).toContainText('restored from a snapshot')
   await expect(rows).toHaveCount(3)
   await expect(activity.locator('.badge')).toHaveCount(0)
+
+  // "Check this account for changes now": every list read again (the first time, a baseline for
+  // lists not read yet); a change to a setting is then found at once.
+  const check = app.getByRole('button', { name: 'Check this account for changes now' })
+  await check.click()
+  await expect(app.getByRole('status').filter({ hasText: '10 lists read again: no change from outside this app.' })).toBeVisible()
+  const lockBefore = d.transfer_lock
+  d.transfer_lock = lockBefore === 1 ? 0 : 1
+  await check.click()
+  await expect(app.getByRole('status').filter({ hasText: '10 lists read again: 1 change from outside this app.' })).toBeVisible()
+  await expect(rows.first()).toContainText('Transfer lock changed outside this app')
+  await expect(rows.first()).toContainText(`Transfer lock: ${lockBefore === 1 ? 'on' : 'off'} → ${d.transfer_lock === 1 ? 'on' : 'off'}`)
+  await snap(app, 'history-activity')
+  await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
+  await app.reload()
+  await expect(app.getByRole('heading', { level: 1, name: 'アクティビティ' })).toBeVisible()
+  await expect(app.locator('.history-list > li').first()).toContainText('トランスファーロックがこのアプリ以外で変更されました')
+  await snap(app, 'history-activity-ja')
 })

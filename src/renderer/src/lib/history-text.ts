@@ -26,6 +26,14 @@ export function entryPlan(e: HistoryEntry): Plan | undefined {
   return plan(parse(before), parse(after))
 }
 
+/** Members that are switches: 1 and 0 read as on and off. */
+const SWITCHES: ReadonlySet<string> = new Set(['transfer_lock', 'autorenew', 'autorenew_all', 'autorenew_domain', 'whoisproxy'])
+
+function memberValue(member: string, v: unknown): string {
+  if (SWITCHES.has(member) && (v === 1 || v === 0 || v === '1' || v === '0')) return t(String(v) === '1' ? 'history.on' : 'history.off')
+  return valueText(v)
+}
+
 function valueText(v: unknown): string {
   if (v === undefined || v === null || v === '') return '—'
   if (Array.isArray(v)) return v.map(valueText).join(', ')
@@ -42,5 +50,5 @@ export function entryChanges(e: HistoryEntry): string[] {
   const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])]
   return keys
     .filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]))
-    .map((k) => t('history.memberChange', { member: k, before: valueText(before[k]), after: valueText(after[k]) }))
+    .map((k) => t('history.memberChange', { member: tCode(`history.member.${k}`), before: memberValue(k, before[k]), after: memberValue(k, after[k]) }))
 }
