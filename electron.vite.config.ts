@@ -1,6 +1,27 @@
 import { resolve } from 'node:path'
 import { defineConfig, externalizeDepsPlugin } from 'electron-vite'
 import vue from '@vitejs/plugin-vue'
+import type { Plugin } from 'vite'
+
+/**
+ * The English catalogue is its own chunk (the window's first script stays small), and main.ts
+ * loads it before mounting: a modulepreload hint lets the page fetch it alongside that script
+ * instead of after it.
+ */
+function preloadEnglish(): Plugin {
+  return {
+    name: 'preload-english-catalogue',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        const chunk = Object.values(ctx.bundle ?? {}).find((c) => c.type === 'chunk' && c.facadeModuleId?.endsWith('/i18n/locales/en.ts'))
+        if (!chunk) return html
+        return [{ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `./${chunk.fileName}` }, injectTo: 'head' }]
+      },
+    },
+  }
+}
 
 export default defineConfig({
   main: {
@@ -20,7 +41,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(__dirname, 'src/renderer'),
-    plugins: [vue()],
+    plugins: [vue(), preloadEnglish()],
     // Minified: electron-vite leaves it off, and the page loads every byte before it shows.
     build: { minify: 'esbuild', rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } } },
   },

@@ -60,16 +60,22 @@ async function open(target: ReminderTarget): Promise<void> {
   await router.push(targetRoute(target))
 }
 
+/** After start, before the first check: the first screen has painted by then. */
+const FIRST_CHECK_DELAY_MS = 2000
+
 /** For the app's root component: checks once the accounts are known, then hourly; opens clicked reminders. */
 export function useReminders(): void {
   const accounts = useAccountsStore()
   let timer: ReturnType<typeof setInterval> | undefined
-  // The wording needs the accounts' names: the first check waits for the list.
+  let first: ReturnType<typeof setTimeout> | undefined
+  // The wording needs the accounts' names: the first check waits for the list, and then a
+  // moment more: main reads every account's stored lists for it, which would hold up the first
+  // screen's paint from the store.
   const stopWaiting = watch(
     () => accounts.accounts.length > 0,
     (known) => {
       if (!known || timer) return
-      void checkReminders()
+      first = setTimeout(() => void checkReminders(), FIRST_CHECK_DELAY_MS)
       timer = setInterval(() => void checkReminders(), HOUR_MS)
     },
     { immediate: true },
@@ -79,5 +85,6 @@ export function useReminders(): void {
     stopWaiting()
     stopListening()
     if (timer) clearInterval(timer)
+    if (first) clearTimeout(first)
   })
 }
