@@ -121,6 +121,15 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     onObserverError: (err) => log.warn('history.writeFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof AppError ? err.data.code : undefined }),
   })
   await jobs.init().catch(startupProblem('startup.journalFile', journalFile))
+  // The active account's domain list, parsed while the window loads: its first paint from the
+  // store then does not wait for 10,000 rows to be read and checked.
+  setImmediate(() => {
+    try {
+      store.warm(accounts.activeId(), 'domains.list', {})
+    } catch (err) {
+      log.warn('store.warmFailed', { error: err instanceof Error ? err.name : 'unknown' })
+    }
+  })
   // A store kept aside (or held in memory this run) is said once, at start, in the window.
   const storeWarning = (): ErrorData[] => {
     const p = store.problem

@@ -164,6 +164,8 @@ export interface PortfolioStore {
   /** The same, for what crosses the IPC boundary: parameters and items checked here. */
   keepList(accountId: string, name: StoredListName, params: Readonly<Record<string, unknown>>, items: readonly unknown[], readAt: string): ListChange
   readList(accountId: string, name: StoredListName, params: Readonly<Record<string, unknown>>): StoredList<StoredListName> | undefined
+  /** Reads a list the screens open on into main's parsed copy ahead of the window asking (at start). */
+  warm(accountId: string, name: StoredListName, params: Readonly<Record<string, unknown>>): void
 
   /** Writes a zone read on its own; answers how many changes this app did not make were recorded. */
   putZone(accountId: string, kind: ZoneKind, domain: string, zone: ZoneInput, readAt: string): number

@@ -604,3 +604,26 @@ describe('exports', () => {
     expect(files[1]!.text).toContain('$TTL 3600\n@ IN A 192.0.2.20\n; not exported: weird line here\n')
   })
 })
+
+describe("main's parsed copy of the lists screens open on", () => {
+  const settle = () => new Promise((r) => setImmediate(r))
+  it('never answers an old list: a write replaces it, a removed account loses it, and what it answers is what the file holds', async () => {
+    const store = open()
+    const first = domains(30)
+    store.keepList('acct', 'domains.list', {}, first, T1)
+    await settle()
+    expect(store.readList('acct', 'domains.list', {})?.items).toEqual(first)
+    // A refresh: the very next read has it, before the copy is made again.
+    const second = first.map((d, i) => (i === 0 ? { ...d, expirationdate: '2030-01-01' } : d))
+    store.keepList('acct', 'domains.list', {}, second, T2)
+    expect(store.readList('acct', 'domains.list', {})).toMatchObject({ items: second, readAt: T2 })
+    await settle()
+    expect(store.readList('acct', 'domains.list', {})).toEqual(store.getList('acct', 'domains.list', {}))
+    // Warmed ahead of the window at start: the same as reading it.
+    const again = open()
+    again.warm('acct', 'domains.list', {})
+    expect(again.readList('acct', 'domains.list', {})?.items).toEqual(second)
+    store.removeAccount('acct')
+    expect(store.readList('acct', 'domains.list', {})).toBeUndefined()
+  })
+})

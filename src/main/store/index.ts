@@ -17,6 +17,7 @@ import { exportCsv, exportZones } from './export'
 import { getList, keepList, putList, readList } from './inventory'
 import { STORED_LIST_NAMES, isStoredListName } from './lists'
 import { openStoreFile } from './open-file'
+import { ListCache } from './list-cache'
 import { removeAccount } from './remove-account'
 import { search, DEFAULT_SEARCH_LIMIT } from './search'
 import { getZone, listZones, putZone } from './zones'
@@ -81,6 +82,18 @@ export function openPortfolioStore(file: string, opts: OpenOptions = {}): Portfo
   if (opened.problem) report(opened.problem)
   // History older than the retention goes at each start (a newer schema's file is left alone).
   if (opened.problem?.code !== 'store.newerSchema') prune(conn, now())
+  const cache = new ListCache()
+  /** A write to a list: its parsed copy goes, and comes back from the file once the write is done (off the caller's path). */
+  const changed = <T>(account: string, name: StoredListName, params: Readonly<Record<string, unknown>>, write: () => T): T => {
+    cache.drop(account, name, params)
+    const result = write()
+    if (ListCache.keeps(name)) setImmediate(() => warm(account, name, params))
+    return result
+  }
+  const warm = (account: string, name: StoredListName, params: Readonly<Record<string, unknown>>): void => {
+    if (!open || !ListCache.keeps(name) || cache.get(account, name, params)) return
+    cache.set(account, name, params, readList(conn, account, name, params, report))
+  }
   let open = true
   const live = () => {
     if (!open) throw AppError.of('internal', { code: 'store.closed' })
@@ -90,11 +103,20 @@ export function openPortfolioStore(file: string, opts: OpenOptions = {}): Portfo
   return {
     file: opened.file,
     problem: opened.problem,
-    putList: (account, name, params, items, at, o) =>
-      putList(live(), check(accountId, account, 'accountId'), listName(name), params, items, check(readAt, at, 'readAt'), o?.complete ?? true),
+    putList: (account, name, params, items, at, o) => changed(account, name, params, () =>
+      putList(live(), check(accountId, account, 'accountId'), listName(name), params, items, check(readAt, at, 'readAt'), o?.complete ?? true)),
     getList: (account, name, params) => getList(live(), check(accountId, account, 'accountId'), listName(name), params, report),
-    keepList: (account, name, params, items, at) => keepList(live(), check(accountId, account, 'accountId'), listName(name), params, items, check(readAt, at, 'readAt')),
-    readList: (account, name, params) => readList(live(), check(accountId, account, 'accountId'), listName(name), params, report),
+    keepList: (account, name, params, items, at) =>
+      changed(account, name, params, () => keepList(live(), check(accountId, account, 'accountId'), listName(name), params, items, check(readAt, at, 'readAt'))),
+    readList: (account, name, params) => {
+      const id = check(accountId, account, 'accountId')
+      const cached = cache.get(id, listName(name), params)
+      if (cached) return cached
+      const list = readList(live(), id, name, params, report)
+      cache.set(id, name, params, list)
+      return list
+    },
+    warm: (account, name, params) => warm(check(accountId, account, 'accountId'), listName(name), params),
     putZone: (account, kind, name, zone, at) =>
       putZone(
         live(),
@@ -106,7 +128,11 @@ export function openPortfolioStore(file: string, opts: OpenOptions = {}): Portfo
       ),
     getZone: (account, kind, name) => getZone(live(), account, kind, name, report),
     listZones: (account) => listZones(live(), report, account),
-    removeAccount: (account) => removeAccount(live(), check(accountId, account, 'accountId')),
+    removeAccount: (account) => {
+      const id = check(accountId, account, 'accountId')
+      cache.dropAccount(id)
+      removeAccount(live(), id)
+    },
     search: (query, limit = DEFAULT_SEARCH_LIMIT) => search(live(), check(searchQuery, query, 'query'), limit),
     exportCsv: (o) => exportCsv(live(), report, o?.accountNames),
     exportZones: () => exportZones(live(), report),
