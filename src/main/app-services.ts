@@ -107,7 +107,12 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
   const logJob = jobLogger(log)
   const journalFile = join(opts.userDataDir, 'journal.jsonl')
   const jobs: JobRunner = new JobRunner({
-    accounts: { client: (id) => accounts.client(id), nameOf: (id) => accounts.nameOf(id), readOnly: (id) => accounts.readOnly(id) },
+    accounts: {
+      client: (id) => accounts.client(id),
+      nameOf: (id) => accounts.nameOf(id),
+      readOnly: (id) => accounts.readOnly(id),
+      nameToConfirm: (id) => accounts.nameToConfirm(id),
+    },
     journal: new Journal(journalFile),
     onChange: (job) => {
       logJob(job)

@@ -66,6 +66,7 @@ export const ERROR_CODES = [
   'job.targetBusy',
   'job.targetUnknown',
   'job.confirmationRequired',
+  'job.accountNameRequired',
   'job.notFound',
   'job.notPrepared',
   'job.expired',

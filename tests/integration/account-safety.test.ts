@@ -115,3 +115,26 @@ describe('a read-only account', () => {
     expect(sb.received.slice(before).some((r) => r.method === 'PUT')).toBe(true)
   })
 })
+
+describe('an account that asks for its name before paid and ownership operations', () => {
+  it('has its name checked by main when the job starts, not only by the dialog', async () => {
+    const fields = { ...profileFor(sb, 'Reseller Prod'), environment: 'production' }
+    const { id } = await ok<AccountView>('accounts.create', { fields, apiKey: sb.keys.full, storage: 'session' })
+    const domain = sb.state.domains[0]!.domainname
+    const renewals = () => sb.received.filter((r) => r.endpoint === 'domains.expiration.renew').length
+    const before = renewals()
+    const { job, token } = await ok<{ job: JobView; token: string }>('jobs.prepare', { accountId: id, operation: 'domains.expiration.renew', items: [{ params: { domain, years: 1 } }] })
+    for (const accountName of [undefined, '', 'Reseller', 'reseller prod']) {
+      const r = await call('jobs.start', { jobId: job.id, token, ...(accountName === undefined ? {} : { accountName }) })
+      expect(r, String(accountName)).toMatchObject({ ok: false, error: { code: 'job.accountNameRequired', params: { name: 'Reseller Prod' } } })
+    }
+    expect(renewals()).toBe(before)
+    // The token was not used up by the refusals: with the name, it is sent once.
+    const done = await ok<JobView>('jobs.start', { jobId: job.id, token, accountName: ' Reseller Prod ' })
+    expect(done.items[0]?.state).toBe('done')
+    expect(renewals()).toBe(before + 1)
+    // A write that is neither paid nor about ownership does not ask.
+    const lock = await ok<JobView>('jobs.submit', { accountId: id, operation: 'domains.transferlock.set', items: [{ params: { domain, transfer_lock: 1 } }] })
+    expect(lock.items[0]?.state).toBe('done')
+  })
+})

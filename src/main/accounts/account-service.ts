@@ -10,6 +10,7 @@ import { AppError } from '../app-error'
 import type { ErrorData } from '../../shared/errors'
 import {
   DEMO_ACCOUNT_ID,
+  confirmsByName,
   DEFAULT_TIMEOUT_MS,
   DEMO_MARKS,
   type AccountProfile,
@@ -110,6 +111,16 @@ export class AccountService {
   /** The name the user gave an account ('' for the built-in demo, whose name the renderer words). */
   nameOf(id: string): string {
     return id === DEMO_ACCOUNT_ID ? '' : (this.opts.profiles.find(id)?.name ?? '')
+  }
+
+  /**
+   * The name to type before a paid or ownership operation, when the account asks for it
+   * (production by default; never the demo): main checks it was given, not only the dialog.
+   */
+  nameToConfirm(id: string): string | undefined {
+    if (id === DEMO_ACCOUNT_ID) return undefined
+    const p = this.opts.profiles.find(id)
+    return p && confirmsByName(p) ? p.name : undefined
   }
 
   /** Whether the user made this account read-only (the demo never is). */

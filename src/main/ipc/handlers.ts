@@ -192,7 +192,7 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
 
     // Writes, as jobs run by main
     'jobs.prepare': defineChannel((raw) => parseWith(local['jobs.prepare'], raw), (p) => jobs.prepare(p)),
-    'jobs.start': defineChannel((raw) => parseWith(local['jobs.start'], raw), (p) => jobs.start(p.jobId, p.token)),
+    'jobs.start': defineChannel((raw) => parseWith(local['jobs.start'], raw), (p) => jobs.start(p.jobId, p.token, p.accountName)),
     'jobs.submit': defineChannel((raw) => parseWith(local['jobs.submit'], raw), (p) => jobs.submit(p)),
     'jobs.discard': defineChannel(
       (raw) => parseWith(local['jobs.discard'], raw),

@@ -33,6 +33,8 @@ export interface JobAccounts {
   nameOf(accountId: string): string
   /** Whether the user made the account read-only: its jobs are refused before anything is read or sent. */
   readOnly(accountId: string): boolean
+  /** The name the user must have typed before a paid or ownership operation, when the account asks for it. */
+  nameToConfirm?(accountId: string): string | undefined
 }
 
 export interface JobRunnerOptions {
@@ -207,11 +209,15 @@ export class JobRunner {
   }
 
   /** Sends a prepared job; resolves with the job once every item has ended. */
-  async start(jobId: string, token: string | undefined): Promise<JobView> {
+  async start(jobId: string, token: string | undefined, accountName?: string): Promise<JobView> {
     const { job, int } = this.find(jobId)
     if (job.status !== 'prepared') throw AppError.of('validation', { code: 'job.notPrepared' })
     // The account may have been made read-only while the confirmation was open.
     this.refuseReadOnly(job.accountId)
+    // An account that asks for its name before paid or ownership operations: the confirmation
+    // must have asked for it (checked here too, so no screen can skip it).
+    const name = job.confirm ? this.opts.accounts.nameToConfirm?.(job.accountId) : undefined
+    if (name !== undefined && accountName?.trim() !== name.trim()) throw AppError.of('validation', { code: 'job.accountNameRequired', params: { name } })
     if (int.token !== undefined) {
       const given = Buffer.from(token ?? '')
       const wanted = Buffer.from(int.token)

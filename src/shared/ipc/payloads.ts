@@ -51,7 +51,7 @@ export const localPayloads = {
   'accounts.keychainStatus': z.object({}),
   'reads.cancel': z.object({ jobId: jobIdSchema }),
   'jobs.prepare': jobRequestSchema(),
-  'jobs.start': z.object({ jobId: writeJobIdSchema, token: z.string().max(128).optional() }),
+  'jobs.start': z.object({ jobId: writeJobIdSchema, token: z.string().max(128).optional(), accountName: z.string().max(200).optional() }),
   'jobs.submit': jobRequestSchema(),
   'jobs.discard': z.object({ jobId: writeJobIdSchema }),
   'jobs.list': z.object({}),

@@ -70,11 +70,12 @@ export function useWrite<N extends WriteEndpointName>(operation: N, forAccount?:
         if (!prepared.ok) return void (error.value = prepared.error)
         const { job: pending, token } = prepared.value
         const account = accounts.accounts.find((a) => a.id === pending.accountId)
+        // Paid and ownership operations (`confirm` in the endpoint table) of an account that asks for it.
+        const typedName = pending.confirm ? nameToType(account) : undefined
         const yes = await confirm({
           ...confirmation,
           account: accountMarks(account, pending.accountName),
-          // Paid and ownership operations (`confirm` in the endpoint table) of an account that asks for it.
-          accountNameToType: pending.confirm ? nameToType(account) : undefined,
+          accountNameToType: typedName,
           items: pending.items.map((it) => ({ label: it.label, effect: effectText(it.effect) })),
         })
         if (!yes) {
@@ -83,7 +84,8 @@ export function useWrite<N extends WriteEndpointName>(operation: N, forAccount?:
         }
         job.value = pending
         opts.onStarted?.(pending)
-        r = await window.api.jobs.start({ jobId: pending.id, ...(token ? { token } : {}) })
+        // The dialog enabled Confirm only once this name was typed; main checks it came.
+        r = await window.api.jobs.start({ jobId: pending.id, ...(token ? { token } : {}), ...(typedName ? { accountName: typedName } : {}) })
       } else {
         r = await api.submit(operation, items, { concurrency: opts.concurrency, secondSend: opts.secondSend, purpose: opts.purpose })
       }

@@ -859,6 +859,7 @@ export const en = {
   'job.targetBusy': 'A write to {targets} is already on its way. Wait for it to finish.',
   'job.targetUnknown': 'An earlier write to {targets} has an unknown outcome: it may have been done. Check it in Writes; to send it again anyway, use “Send again” there.',
   'job.confirmationRequired': 'This operation needs your confirmation first; nothing was sent.',
+  'job.accountNameRequired': 'Not sent: this account asks for its name, {name}, to be typed before paid or ownership operations, and it was not.',
   'job.notFound': 'That write is no longer known to the app.',
   'job.notPrepared': 'That write was already started or discarded; nothing was sent again.',
   'job.expired': 'The confirmation waited too long and expired; nothing was sent. Start again.',
