@@ -11,26 +11,17 @@ import { createAppServices, type AppServices } from '../../src/main/app-services
 import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { DEMO_ACCOUNT_ID, confirmsByName, profileFieldsSchema, type AccountView } from '../../src/shared/accounts'
-import type { Result } from '../../src/shared/ipc/contract'
 import type { JobView } from '../../src/shared/jobs'
 import { english } from '../helpers/english'
 import { profileFor } from '../helpers/profile'
+import { APP, routerCalls } from '../helpers/router-calls'
 
-const APP = 'app://app'
-const sender = { url: `${APP}/index.html`, key: 'test', sendProgress: () => undefined, sendJob: () => true }
 
 let sb: Sandbox
 let dir: string
 let services: AppServices
 
-async function call<T>(channel: string, payload: unknown): Promise<Result<T>> {
-  return (await services.router.dispatch(channel, payload, sender)) as Result<T>
-}
-async function ok<T>(channel: string, payload: unknown): Promise<T> {
-  const r = await call<T>(channel, payload)
-  if (!r.ok) throw new Error(`${channel}: ${JSON.stringify(r.error)}`)
-  return r.value
-}
+const { call, ok } = routerCalls(() => services)
 const listed = async (id: string) => (await ok<{ accounts: AccountView[] }>('accounts.list', {})).accounts.find((a) => a.id === id)
 
 beforeAll(async () => {

@@ -14,18 +14,16 @@ import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { createApiClient, type ApiClient } from '../../src/main/http'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { endpoints, WRITE_ENDPOINT_NAMES, type EndpointName } from '../../src/shared/endpoints/table'
-import type { Result } from '../../src/shared/ipc/contract'
 import type { JobView } from '../../src/shared/jobs'
 import type { HistoryEntry, Snapshot, SnapshotSummary } from '../../src/shared/history'
 import { applyPlan, plan } from '../../src/shared/dns/plan'
 import { parse, records, serialise } from '../../src/shared/dns/records'
 import { makeFixture, samples, type Fixture, type Sample } from '../helpers/operation-samples'
 import { profileFor } from '../helpers/profile'
+import { APP, routerCalls } from '../helpers/router-calls'
 import { portfolioFileOf } from '../../src/main/store'
 import { nsFlavour } from '../../src/sandbox/nameservers'
 
-const APP = 'app://app'
-const sender = { url: `${APP}/index.html`, key: 'test', sendProgress: () => undefined, sendJob: () => true }
 
 let sb: Sandbox
 let dir: string
@@ -33,14 +31,7 @@ let services: AppServices
 let accountId: string
 let outside: ApiClient
 
-async function call<T>(channel: string, payload: unknown): Promise<Result<T>> {
-  return (await services.router.dispatch(channel, payload, sender)) as Result<T>
-}
-async function ok<T>(channel: string, payload: unknown): Promise<T> {
-  const r = await call<T>(channel, payload)
-  if (!r.ok) throw new Error(`${channel}: ${JSON.stringify(r.error)}`)
-  return r.value
-}
+const { call, ok } = routerCalls(() => services)
 /** A write as the app makes it: prepared, confirmed when it must be, sent. */
 async function write(operation: string, items: { params: Record<string, unknown>; guard?: { records: string } }[], purpose?: string): Promise<JobView> {
   const { job, token } = await ok<{ job: JobView; token?: string }>('jobs.prepare', { accountId, operation, items, ...(purpose ? { purpose } : {}) })

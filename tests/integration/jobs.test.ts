@@ -12,13 +12,11 @@ import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { createApiClient } from '../../src/main/http'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { endpoints, WRITE_ENDPOINT_NAMES, type EndpointName } from '../../src/shared/endpoints/table'
-import type { Result } from '../../src/shared/ipc/contract'
 import type { JobView } from '../../src/shared/jobs'
 import { makeFixture, samples, type Fixture, type Sample } from '../helpers/operation-samples'
 import { profileFor } from '../helpers/profile'
+import { APP, routerCalls } from '../helpers/router-calls'
 
-const APP = 'app://app'
-const sender = { url: `${APP}/index.html`, key: 'test', sendProgress: () => undefined, sendJob: () => true }
 
 let sb: Sandbox
 let dir: string
@@ -28,14 +26,7 @@ let accountId: string
 async function boot(opts: { logCheckDelaysMs?: number[] } = {}) {
   return createAppServices({ userDataDir: dir, allowedOrigins: [APP], keychain: async () => new SessionSecretStore(), ...opts })
 }
-async function call<T>(channel: string, payload: unknown, s: AppServices = services): Promise<Result<T>> {
-  return (await s.router.dispatch(channel, payload, sender)) as Result<T>
-}
-async function ok<T>(channel: string, payload: unknown, s: AppServices = services): Promise<T> {
-  const r = await call<T>(channel, payload, s)
-  if (!r.ok) throw new Error(`${channel}: ${JSON.stringify(r.error)}`)
-  return r.value
-}
+const { call, ok } = routerCalls(() => services)
 const puts = (endpoint: EndpointName) => sb.received.filter((r) => r.endpoint === endpoint)
 
 beforeAll(async () => {

@@ -15,14 +15,13 @@ import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { headlessDesktop, type HeadlessDesktop } from '../../src/main/desktop'
 import { DEFAULT_SERVER_PATHS } from '../../src/sandbox'
 import type { PagedItem } from '../../src/shared/endpoints/table'
-import type { Result } from '../../src/shared/ipc/contract'
 import type { AccountView } from '../../src/shared/accounts'
 import type { DueReminder, ExpiringItem, ReminderSettings, ReminderTarget } from '../../src/shared/reminders'
 import { profileFor } from '../helpers/profile'
+import { APP, appSender, routerCalls } from '../helpers/router-calls'
 
-const APP = 'app://app'
 const opened: string[] = []
-const sender = { url: `${APP}/index.html`, key: 'test', sendProgress: () => undefined, sendJob: () => true, sendReminderOpen: (t: ReminderTarget) => !!opened.push(JSON.stringify(t)) }
+const sender = appSender({ sendReminderOpen: (t: ReminderTarget) => !!opened.push(JSON.stringify(t)) })
 
 let dir: string
 let clock: Date
@@ -34,15 +33,7 @@ async function start(): Promise<AppServices> {
   services = await createAppServices({ userDataDir: dir, allowedOrigins: [APP], keychain: async () => new SessionSecretStore(), desktop, now: () => clock })
   return services
 }
-async function call<T>(channel: string, payload: unknown): Promise<Result<T>> {
-  if (!services) throw new Error('not started')
-  return (await services.router.dispatch(channel, payload, sender)) as Result<T>
-}
-async function ok<T>(channel: string, payload: unknown): Promise<T> {
-  const r = await call<T>(channel, payload)
-  if (!r.ok) throw new Error(`${channel}: ${JSON.stringify(r.error)}`)
-  return r.value
-}
+const { call, ok } = routerCalls(() => services, sender)
 /** What is due, as "account item threshold/days left". */
 const due = async () => (await ok<DueReminder[]>('reminders.due', {})).map((d) => `${d.item.accountId} ${d.item.label} ${d.threshold}/${d.daysLeft}`)
 
