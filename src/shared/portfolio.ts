@@ -164,6 +164,8 @@ export interface PortfolioStore {
   /** The same, for what crosses the IPC boundary: parameters and items checked here. */
   keepList(accountId: string, name: StoredListName, params: Readonly<Record<string, unknown>>, items: readonly unknown[], readAt: string): ListChange
   readList(accountId: string, name: StoredListName, params: Readonly<Record<string, unknown>>): StoredList<StoredListName> | undefined
+  /** One item of an account-wide list by its identity (a domain name), when the list is stored. */
+  readListItem(accountId: string, name: StoredListName, key: string): PagedItem<StoredListName> | undefined
   /** Reads a list the screens open on into main's parsed copy ahead of the window asking (at start). */
   warm(accountId: string, name: StoredListName, params: Readonly<Record<string, unknown>>): void
 

@@ -90,4 +90,8 @@ test('a change made outside the app is flagged after a refresh, and a saved zone
   await expect(app.getByRole('heading', { level: 1, name: 'アクティビティ' })).toBeVisible()
   await expect(app.locator('.history-list > li').first()).toContainText('トランスファーロックがこのアプリ以外で変更されました')
   await snap(app, 'history-activity-ja')
+  // A smaller window: nothing scrolls sideways.
+  await app.setViewportSize({ width: 1024, height: 640 })
+  expect(await app.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true)
+  await snap(app, 'history-activity-ja-1024')
 })

@@ -274,18 +274,19 @@ export class JobRunner {
       await this.settle(job, i, { state: 'failed', error: { kind: 'busy', code: holder.state === 'sending' ? 'job.targetBusy' : 'job.targetUnknown', params: { targets: it.label } } })
       return
     }
-    this.targets.set(key, { jobId: job.id, index: i, state: 'sending' })
-    // Journaled before it leaves: after a crash, an item that was sending is an unknown outcome.
-    await this.settle(job, i, { state: 'sending', sentAt: this.now().toISOString() })
     const params = int.params[i]
     if (!params) return
+    this.targets.set(key, { jobId: job.id, index: i, state: 'sending' })
+    // History first (a zone's snapshot, and its guard, read afresh), while the target is held
+    // and before the item is journaled as on its way: one refused here was never sent.
     const refused = await this.observe((o) => o.beforeSend(job, i, params, client, int.guards[i]))
     if (refused) {
-      // Nothing left: the target is free again, and the item failed with why.
       this.targets.delete(key)
       await this.settle(job, i, { state: 'failed', error: refused })
       return
     }
+    // Journaled before it leaves: after a crash, an item that was sending is an unknown outcome.
+    await this.settle(job, i, { state: 'sending', sentAt: this.now().toISOString() })
     try {
       const env = await client.sendParsed(job.operation, params, { signal: int.controller.signal })
       this.targets.delete(key)

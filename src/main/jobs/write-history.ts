@@ -85,7 +85,7 @@ export function createWriteHistory(store: PortfolioStore, now: () => Date = () =
         const spec = ASPECTS[job.operation]
         const subject = subjectOf(job.operation, p)
         if (spec?.list && spec.fields) {
-          const item = store.readList(job.accountId, spec.list, {})?.items.find((it) => 'domainname' in it && it.domainname === subject.subject)
+          const item = store.readListItem(job.accountId, spec.list, subject.subject)
           if (item) {
             const value: Record<string, unknown> = {}
             for (const f of spec.fields) if (f in item) value[f] = Reflect.get(item, f)

@@ -14,7 +14,7 @@ import { isSafePathSegment } from '../../shared/endpoints/table'
 import { parseWith } from '../../shared/field-issues'
 import { AppError } from '../app-error'
 import { exportCsv, exportZones } from './export'
-import { getList, keepList, putList, readList } from './inventory'
+import { getList, keepList, putList, readList, readListItem } from './inventory'
 import { STORED_LIST_NAMES, isStoredListName } from './lists'
 import { openStoreFile } from './open-file'
 import { ListCache } from './list-cache'
@@ -116,6 +116,7 @@ export function openPortfolioStore(file: string, opts: OpenOptions = {}): Portfo
       cache.set(id, name, params, list)
       return list
     },
+    readListItem: (account, name, key) => readListItem(live(), check(accountId, account, 'accountId'), listName(name), key),
     warm: (account, name, params) => warm(check(accountId, account, 'accountId'), listName(name), params),
     putZone: (account, kind, name, zone, at) =>
       putZone(

@@ -161,6 +161,21 @@ export function getList<N extends StoredListName>(
   return { items, readAt: found.meta.read_at, complete: found.meta.complete === 1, skipped }
 }
 
+/**
+ * One item of an account-wide list by its identity (a domain name), read on its own: what a
+ * write is about to change, for its history, without reading the whole list.
+ */
+export function readListItem(conn: Connection, accountId: string, name: StoredListName, key: string): PagedItem<StoredListName> | undefined {
+  const row = conn.get(
+    z.object({ json: z.string() }),
+    "SELECT i.json FROM lists l JOIN list_items i ON i.list_id = l.id WHERE l.account_id = ? AND l.list = ? AND l.params_key = '' AND i.item_key = ?",
+    [accountId, name, key],
+  )
+  if (!row) return undefined
+  const item = LIST_SPECS[name].item.safeParse(parseJson(row.json))
+  return item.success ? item.data : undefined
+}
+
 /** The accounts that have this list (exports go through every account). */
 export function accountsWithList(conn: Connection, name: StoredListName): string[] {
   return conn.all(z.object({ account_id: z.string() }), 'SELECT DISTINCT account_id FROM lists WHERE list = ? ORDER BY account_id', [name]).map((r) => r.account_id)

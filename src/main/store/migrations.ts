@@ -127,6 +127,8 @@ function migration2(): string {
     CREATE INDEX history_account ON history (account_id, at);
     CREATE INDEX history_job ON history (job_id, item_index) WHERE job_id IS NOT NULL;
     CREATE INDEX history_unseen ON history (account_id) WHERE seen = 0;
+    -- What the retention deletes, by age.
+    CREATE INDEX history_at ON history (at);
 
     -- A zone as it was before a change: before each save from this app, and before a change a
     -- refresh found. Restoring one goes through the normal plan and guarded save.
@@ -143,6 +145,9 @@ function migration2(): string {
       at TEXT NOT NULL
     );
     CREATE INDEX zone_snapshots_zone ON zone_snapshots (account_id, kind, domain, at);
+    -- A history entry's snapshot, looked up for each entry listed.
+    CREATE INDEX zone_snapshots_history ON zone_snapshots (history_id) WHERE history_id IS NOT NULL;
+    CREATE INDEX zone_snapshots_at ON zone_snapshots (at);
 
     -- Settings main needs without a window: history kept for, reminder thresholds.
     CREATE TABLE store_settings (
