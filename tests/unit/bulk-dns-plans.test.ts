@@ -65,11 +65,20 @@ describe('which zones are sent', () => {
       ['same.example', 'noChange'],
       ['big.example', 'notConfirmed'],
       ['ro.example', 'readOnly'],
-      ['dup.example', 'invalid'],
+      // A duplicate the change brings in is a warning (the service stores duplicates), not an error: here it is the 30 % rule.
+      ['dup.example', 'notConfirmed'],
       ['gone.example', 'readFailed'],
     ])
     const confirmed = decide(plans, new Set([zoneKey(ref('a', 'big.example'))]), (id) => id === 'ro')
     expect(confirmed[2]!.leftOut).toBeUndefined()
+    expect(plans[4]!.status === 'planned' && plans[4]!.change.warnings.map((w) => w.code)).toEqual(['dns.duplicate'])
+  })
+
+  it('leaves out a zone the change would make invalid', async () => {
+    const toName: BulkChange = { kind: 'replace', from: '192.0.2.10', to: 'mail.example.com.' }
+    const read: ReadZone = async () => ({ ok: true, value: dns('a www 192.0.2.10\na a 192.0.2.1\na b 192.0.2.2\na c 192.0.2.3') })
+    const plans = await buildPlans([ref('a', 'bad.example')], toName, read)
+    expect(decide(plans, new Set(), () => false).map((d) => d.leftOut)).toEqual(['invalid'])
   })
 })
 

@@ -81,8 +81,33 @@ $INCLUDE other.zone
       'ns sub ns1.sub.example.com.',
     ])
     const withOrigin = fromBind(['$ORIGIN lab.example.com.', 'www IN CNAME @', '@ IN MX 10 mail', 'api IN CNAME other.example.net.', '$ORIGIN example.com.', '@ IN A 192.0.2.1'].join('\n'), 'example.com')
-    expect(withOrigin.report).toEqual([])
-    expect(lines(withOrigin.rows)).toEqual(['cname www.lab lab.example.com.', 'mx lab mail.lab.example.com. 10', 'cname api.lab other.example.net.', 'a @ 192.0.2.1'])
+    // The service's MX form has no host: an MX for lab.example.com is reported, not imported.
+    expect(withOrigin.report.map((n) => englishCode(n.code, n.params))).toEqual([
+      'Not imported: an MX for “lab”. The service’s MX form has no host (an MX is always for the domain itself): @ IN MX 10 mail',
+    ])
+    expect(lines(withOrigin.rows)).toEqual(['cname www.lab lab.example.com.', 'cname api.lab other.example.net.', 'a @ 192.0.2.1'])
+  })
+
+  it('imports an MX in the service’s form, the domain itself as its own mail server included', () => {
+    const r = fromBind(['@ IN MX 10 mail.example.net.', '@ IN MX 20 @', '@ IN MX 30 backup'].join('\n'), 'example.com')
+    expect(serialise(r.rows)).toBe('mx mail.example.net. 10\nmx example.com. 20\nmx backup.example.com. 30')
+  })
+
+  it('writes a TXT value over 255 bytes as several quoted strings of at most 255, and joins them on import', () => {
+    // The service serves a one-line 408-character DKIM key as two strings.
+    const prefix = 'v=DKIM1; k=rsa; p='
+    const key = `${prefix}${'MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8A'.repeat(12)}`.padEnd(408, 'Q')
+    expect(key).toHaveLength(408)
+    const out = toBind(parse(`txt default._domainkey ${key}`), 'example.com')
+    const line = out.text.split('\n').find((l) => l.startsWith('default._domainkey'))!
+    const strings = line.match(/"[^"]*"/g)!
+    expect(strings.map((s) => s.length - 2)).toEqual([255, 153])
+    expect(strings.join('').replace(/"/g, '')).toBe(key)
+    expect(serialise(fromBind(out.text, 'example.com').rows)).toBe(`txt default._domainkey ${key}`)
+    // A short value is one string, as before; quotation marks inside a long one are escaped per piece.
+    expect(toBind(parse('txt @ v=spf1 -all'), 'example.com').text).toContain('@ IN TXT "v=spf1 -all"')
+    const quotedLong = toBind(parse(`txt @ say "${'a'.repeat(300)}"`), 'example.com').text
+    expect(fromBind(quotedLong, 'example.com').rows[0]!.value).toBe(`say "${'a'.repeat(300)}"`)
   })
 
   it('reports a record TTL that differs from the zone’s one TTL, with units, and takes the zone TTL from $TTL or the first record', () => {
@@ -106,13 +131,13 @@ $INCLUDE other.zone
   })
 
   it('merges: adds only records not already there (compared without case or quotation marks), keeps every existing line', () => {
-    const existing = parse('# ours\na @ 192.0.2.1\ntxt @ "v=spf1 -all"\nmx @ Mail.Example.com. 10\n')
+    const existing = parse('# ours\na @ 192.0.2.1\ntxt @ "v=spf1 -all"\nmx Mail.Example.com. 10\n')
     const incoming = fromBind(['@ IN A 192.0.2.1', '@ IN TXT "v=spf1 -all"', '@ IN MX 10 mail.example.com.', 'www IN A 192.0.2.2', 'www IN A 192.0.2.2'].join('\n'), 'example.com').rows
     const m = mergeRecords(existing, incoming)
     expect(lines(m.added)).toEqual(['a www 192.0.2.2'])
     expect(m.skipped).toHaveLength(4)
     // The loaded text is unchanged, the new record comes after the last record, before the final newline.
-    expect(serialise(m.rows)).toBe('# ours\na @ 192.0.2.1\ntxt @ "v=spf1 -all"\nmx @ Mail.Example.com. 10\na www 192.0.2.2\n')
+    expect(serialise(m.rows)).toBe('# ours\na @ 192.0.2.1\ntxt @ "v=spf1 -all"\nmx Mail.Example.com. 10\na www 192.0.2.2\n')
   })
 })
 

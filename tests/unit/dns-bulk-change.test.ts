@@ -80,9 +80,10 @@ describe('replace value X with Y', () => {
     expect(clean.issues).toEqual([])
   })
 
-  it('reports a duplicate the replacement makes', () => {
+  it('warns of a duplicate the replacement makes, without refusing the zone (the service stores duplicates)', () => {
     const r = applyBulkChange(zone('a www 192.0.2.10', 'a www 198.51.100.20'), { kind: 'replace', from: '192.0.2.10', to: '198.51.100.20' })
-    expect(r.issues.map((i) => i.code)).toEqual(['dns.duplicate'])
+    expect(r.issues).toEqual([])
+    expect(r.warnings.map((i) => [i.code, i.record])).toEqual([['dns.duplicate', 'a www 198.51.100.20']])
   })
 
   it('keeps comments, unknown lines and the final newline', () => {
@@ -150,7 +151,7 @@ describe('add and remove', () => {
     expect(r.empty).toBe(true)
     expect(r.alreadyThere).toBe(true)
     const mx = applyBulkChange(zone('a www 192.0.2.1'), { kind: 'add', type: 'mx', host: '@', value: 'mail.example.net. 20', parts: { priority: '20', target: 'mail.example.net.' } })
-    expect(mx.records).toBe(zone('a www 192.0.2.1', 'mx @ mail.example.net. 20'))
+    expect(mx.records).toBe(zone('a www 192.0.2.1', 'mx mail.example.net. 20'))
   })
 
   it('removes the records matching every criterion given, hosts without case', () => {

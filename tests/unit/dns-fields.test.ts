@@ -6,8 +6,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { englishCode } from '../helpers/english'
-import { editRecord, joinValue, normaliseRecord, normaliseRows, parse, serialise, splitValue, type RecordRow } from '../../src/shared/dns/records'
-import { fieldIssues, validateRows } from '../../src/shared/dns/validate'
+import { editRecord, joinValue, parse, placeLine, serialise, splitValue, type RawRow, type RecordRow } from '../../src/shared/dns/records'
+import { fieldIssues, validateRows, warnRows } from '../../src/shared/dns/validate'
 
 const rec = (type: RecordRow['type'], host: string, value: string): RecordRow => ({ kind: 'record', type, host, value })
 
@@ -21,25 +21,36 @@ describe('MX: priority and mail server', () => {
     expect(joinValue('mx', { priority: '10', target: 'mail.example.com.' })).toBe('mail.example.com. 10')
   })
 
-  it('puts a record written priority first into the service’s order, with or without a host', () => {
-    const [withHost, apex, already] = parse('mx @ 10 mail.example.com.\nmx 20 backup.example.com.\nmx mail.example.com. 30') as RecordRow[]
-    expect(normaliseRecord(withHost!)).toMatchObject({ host: '@', value: 'mail.example.com. 10' })
-    expect(serialise([normaliseRecord(withHost!)])).toBe('mx @ mail.example.com. 10')
-    expect(normaliseRecord(apex!)).toMatchObject({ host: '@', value: 'backup.example.com. 20' })
-    // Already in the service's order: the same row, so its text is kept exactly.
-    expect(normaliseRecord(already!)).toBe(already)
-    expect(serialise(normaliseRows(parse('mx @ 10 mail.example.com.\na www 192.0.2.1')))).toBe('mx @ mail.example.com. 10\na www 192.0.2.1')
+  it('tells a line written priority first that the priority goes after the server, and mends it in one click', () => {
+    const rows = parse('mx 10 mail.example.com.\nmx mail.example.com. 30')
+    expect(validateRows(rows).map((i) => [i.index, i.code, i.fix])).toEqual([[0, 'dns.mx.order', 'place']])
+    expect(englishCode('dns.mx.order', validateRows(rows)[0]!.params)).toMatch(/^The priority goes after the mail server/)
+    const placed = placeLine(rows[0] as RawRow)
+    expect(placed && serialise([placed])).toBe('mx mail.example.com. 10')
   })
 
-  it('accepts the service’s order; a priority-first value that was not rewritten is explained', () => {
-    expect(validateRows(parse('mx @ mail.example.com. 10'))).toEqual([])
-    expect(validateRows(parse('mx @ 10 mail.example.com.')).map((i) => i.code)).toEqual(['dns.mx.order'])
-    expect(validateRows(normaliseRows(parse('mx @ 10 mail.example.com.')))).toEqual([])
+  it('refuses an MX line typed with a host (the form has none) but keeps one the service already holds', () => {
+    const rows = parse('mx @ mail.example.com. 10\nmx www mail.example.com. 10')
+    expect(validateRows(rows).map((i) => [i.code, i.fix])).toEqual([
+      ['dns.mx.withHost', 'place'],
+      ['dns.mx.withHost', undefined],
+    ])
+    const kept = new Set(['mx @ mail.example.com. 10', 'mx www mail.example.com. 10'])
+    expect(validateRows(rows, { kept })).toEqual([])
+    expect(warnRows(rows, { kept }).map((w) => [w.code, w.fix])).toEqual([
+      ['dns.unplacedKept', 'place'],
+      ['dns.unplacedKept', undefined],
+    ])
+  })
+
+  it('says an MX for a subdomain cannot be written, on the host field', () => {
+    expect(validateRows([rec('mx', 'www', 'mail.example.com. 10')]).map((i) => [i.code, i.field])).toEqual([['dns.mx.apexOnly', 'host']])
+    expect(validateRows([rec('mx', '@', 'mail.example.com. 10'), rec('mx', '@', '@ 10'), rec('mx', '@', 'mail 5')])).toEqual([])
   })
 
   it('names the field that is wrong', () => {
     expect(fieldIssues('mx', '@', { priority: '', target: 'mail.example.com.' })).toEqual([{ code: 'dns.mx.priority', field: 'priority' }])
-    expect(fieldIssues('mx', '@', { priority: '70000', target: 'mail' }).map((i) => i.field)).toEqual(['priority', 'target'])
+    expect(fieldIssues('mx', '@', { priority: '70000', target: 'mail server' }).map((i) => i.field)).toEqual(['priority', 'target'])
   })
 })
 

@@ -38,7 +38,8 @@ describe('records model', () => {
       fc.property(zone, (text) => {
         const rows = parse(text)
         expect(serialise(rows)).toBe(text)
-        const understood = text.split('\n').filter((l) => /^(a|aaaa|mx|txt|cname)\s/.test(l.trim())).length
+        // An MX with a host (`mx www mail.example. 10`) is not the service's form: it stays a raw line.
+        const understood = text.split('\n').filter((l) => /^(a|aaaa|txt|cname)\s/.test(l.trim()) || /^mx \S+ \d+$/.test(l.trim())).length
         expect(records(rows).length).toBe(understood)
       }),
       { numRuns: 500 },
@@ -51,9 +52,27 @@ describe('records model', () => {
     expect(rows[1]).toEqual({ kind: 'raw', text: 'loc @ 52 22 N', reason: 'unknown' })
   })
 
-  it('reads "mx <server> <priority>" as a record at the apex', () => {
-    const [mx] = parse('mx mail.example.com. 10') as RecordRow[]
+  it('reads "mx <server> <priority>" as a record at the apex, and "mx @ 10" as the domain its own mail server', () => {
+    const [mx, self] = parse('mx mail.example.com. 10\nmx @ 10') as RecordRow[]
     expect(mx).toMatchObject({ type: 'mx', host: '@', value: 'mail.example.com. 10' })
+    expect(self).toMatchObject({ type: 'mx', host: '@', value: '@ 10' })
+  })
+
+  it('keeps an MX line the service’s form cannot place byte for byte, marked with what is wrong', () => {
+    const rows = parse('mx 10 mail.example.com.\nmx @ mail.example.com. 10\nmx  www mail.example.com. 10 \nmx a b c d')
+    expect(rows).toEqual([
+      { kind: 'raw', text: 'mx 10 mail.example.com.', reason: 'unplaced', unplaced: 'mx.priorityFirst' },
+      { kind: 'raw', text: 'mx @ mail.example.com. 10', reason: 'unplaced', unplaced: 'mx.withHost' },
+      { kind: 'raw', text: 'mx  www mail.example.com. 10 ', reason: 'unplaced', unplaced: 'mx.withHost' },
+      { kind: 'raw', text: 'mx a b c d', reason: 'unplaced', unplaced: 'mx.shape' },
+    ])
+    expect(serialise(rows)).toBe('mx 10 mail.example.com.\nmx @ mail.example.com. 10\nmx  www mail.example.com. 10 \nmx a b c d')
+  })
+
+  it('writes a new or edited MX in the service’s form', () => {
+    expect(serialise([{ kind: 'record', type: 'mx', host: '@', value: 'mail.example.com. 10' }])).toBe('mx mail.example.com. 10')
+    const [mx] = parse('mx  mail.example.com.   10') as RecordRow[]
+    expect(serialise([editRecord(mx!, { value: 'mx2.example.com. 20' })])).toBe('mx mx2.example.com. 20')
   })
 
   it('writes an edited row canonically and leaves the others as they were', () => {
@@ -79,7 +98,7 @@ describe('plan', () => {
 
   it('is empty for the same records in another order, and names added, removed and changed rows', () => {
     expect(isEmptyPlan(plan(parse('a www 192.0.2.1\na @ 192.0.2.2'), parse('a @ 192.0.2.2\na www 192.0.2.1')))).toBe(true)
-    const p = plan(parse('a www 192.0.2.1\ntxt @ old\ncname docs d.example.com.\n# note'), parse('a www 192.0.2.9\ntxt @ old\nmx @ mail.example.com. 10'))
+    const p = plan(parse('a www 192.0.2.1\ntxt @ old\ncname docs d.example.com.\n# note'), parse('a www 192.0.2.9\ntxt @ old\nmx mail.example.com. 10'))
     expect(p.changed).toEqual([{ from: expect.objectContaining({ value: '192.0.2.1' }), to: expect.objectContaining({ value: '192.0.2.9' }) }])
     expect(p.removed.map((r) => r.type)).toEqual(['cname'])
     expect(p.added.map((r) => r.type)).toEqual(['mx'])
@@ -103,7 +122,7 @@ describe('validation', () => {
     expect(issues).toEqual([
       expect.stringMatching(/^0: An A record needs an IPv4 address/),
       expect.stringMatching(/^1: An AAAA record needs an IPv6 address/),
-      expect.stringMatching(/^2: An MX record needs a priority: a whole number from 0 to 65535/),
+      expect.stringMatching(/^2: “mx @ mail.example.com.” is not the service’s MX form/),
       expect.stringMatching(/^3: A CNAME cannot be at the apex/),
       expect.stringMatching(/^4: The TXT value has an unmatched quotation mark/),
       expect.stringMatching(/^5: “b\$d” is not a valid host/),
@@ -112,8 +131,10 @@ describe('validation', () => {
     ])
   })
 
-  it('finds duplicates and a CNAME beside other records', () => {
-    expect(issuesOf('a www 192.0.2.1\na www 192.0.2.1')).toEqual(['1: This is the same record as row 1.'])
+  it('finds a CNAME beside other records; a duplicate is not an error (the service stores it)', () => {
+    expect(issuesOf('a www 192.0.2.1\na www 192.0.2.1')).toEqual([])
+    // Recorded: the service stored and served the same CNAME line twice.
+    expect(issuesOf('cname docs docs.example.com.\ncname docs docs.example.com.')).toEqual([])
     expect(issuesOf('cname www w.example.com.\na www 192.0.2.1')).toEqual([expect.stringMatching(/^0: “www” has a CNAME and other records/)])
   })
 })
@@ -126,6 +147,21 @@ describe('warnings before the plan', () => {
       '2: “@” already has an SPF record (v=spf1) in row 1. With two, mail receivers fail the SPF check of every message: merge them into one.',
     ])
     expect(warningsOf('txt @ v=spf1 -all\ntxt @ v=spf10 -all\ntxt mail v=spf1 a -all')).toEqual([])
+  })
+
+  it('warns about a duplicate with a one-click removal, for every copy after the first', () => {
+    const warnings = warnRows(parse('txt _acme-challenge.test token\ncname docs docs.example.com.\ntxt _acme-challenge.test token\ncname docs docs.example.com.'))
+    expect(warnings.map((w) => [w.index, w.code, w.fix])).toEqual([
+      [2, 'dns.duplicate', 'remove'],
+      [3, 'dns.duplicate', 'remove'],
+    ])
+    expect(warningsOf('a www 192.0.2.1\na www 192.0.2.1')[0]).toMatch(/^1: The same record as row 1\./)
+  })
+
+  it('warns when an MX mail server has dots but no final dot: the service appends the zone', () => {
+    expect(warningsOf('mx smtp.google.com 1\nmx mail 10\nmx mail.example.com. 20\nmx @ 30')).toEqual([
+      '0: “smtp.google.com” has no final dot, so the service adds the domain to it (mail would go to smtp.google.com.<your domain>). Write “smtp.google.com.” if it is the full name.',
+    ])
   })
 
   it('keeps warnings apart from errors: the service stores two SPF records, so a save may go on', () => {

@@ -4,9 +4,9 @@
  * dropped silently.
  */
 import type { Finding } from '../validation'
-import { isKnownType, splitValue, type RecordRow, type Row } from './records'
+import { isKnownType, splitValue, txtText, type RecordRow, type Row } from './records'
 
-export const BIND_CODES = ['bind.notExported', 'bind.directive', 'bind.outsideZone', 'bind.soa', 'bind.unsupportedType', 'bind.ttlDiffers'] as const
+export const BIND_CODES = ['bind.notExported', 'bind.directive', 'bind.outsideZone', 'bind.soa', 'bind.unsupportedType', 'bind.ttlDiffers', 'bind.mxNotApex'] as const
 export type BindCode = (typeof BIND_CODES)[number]
 export type BindNote = Finding<BindCode>
 
@@ -31,7 +31,43 @@ export interface BindImportOptions {
   zoneTtl?: number | undefined
 }
 
-const quote = (s: string) => (/^".*"$/.test(s) ? s : `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`)
+/** Text as one quoted string, its quotation marks and backslashes escaped. */
+const quoted = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`
+const quote = (s: string) => (/^".*"$/.test(s) ? s : quoted(s))
+const utf8 = new TextEncoder()
+
+/** A DNS character-string holds at most 255 bytes (RFC 1035 3.3). */
+const MAX_STRING_BYTES = 255
+
+/** Text cut into pieces of at most 255 bytes, never inside a character. */
+function byteChunks(text: string): string[] {
+  const out: string[] = []
+  let piece = ''
+  let bytes = 0
+  for (const ch of text) {
+    const n = utf8.encode(ch).length
+    if (bytes + n > MAX_STRING_BYTES) {
+      out.push(piece)
+      piece = ''
+      bytes = 0
+    }
+    piece += ch
+    bytes += n
+  }
+  if (piece !== '' || out.length === 0) out.push(piece)
+  return out
+}
+
+/**
+ * A TXT value as a zone file writes it: one quoted string, or, over 255 bytes (a 2048-bit
+ * DKIM key), several quoted strings of at most 255 each, as the service itself serves a long
+ * one-line value; resolvers join them again.
+ */
+function txtData(value: string): string {
+  const text = txtText(value)
+  if (utf8.encode(text).length <= MAX_STRING_BYTES) return quote(value)
+  return byteChunks(text).map(quoted).join(' ')
+}
 
 function bindValue(r: RecordRow): string {
   switch (r.type) {
@@ -40,7 +76,7 @@ function bindValue(r: RecordRow): string {
       return `${priority || '10'} ${target ?? ''}`
     }
     case 'txt':
-      return quote(r.value)
+      return txtData(r.value)
     default:
       return r.value
   }
@@ -191,6 +227,11 @@ export function fromBind(text: string, zone: string, opts: BindImportOptions = {
     }
     if (type === 'soa') {
       report.push({ code: 'bind.soa' })
+      continue
+    }
+    // The service's MX form has no host: an MX belongs to the zone itself.
+    if (type === 'mx' && host !== '@') {
+      report.push({ code: 'bind.mxNotApex', params: { host, line: line.trim() } })
       continue
     }
     if (!isKnownType(type) || rdata.length === 0) {

@@ -20,7 +20,6 @@ import {
   editRecord,
   joinValue,
   mergeRecords,
-  normaliseRecord,
   parse,
   records,
   serialise,
@@ -33,7 +32,7 @@ import {
   type ValueField,
   type ValueFields,
 } from './records'
-import { HOST_FIELD, validateRows, valueIssues, type DnsCode } from './validate'
+import { HOST_FIELD, validateRows, valueIssues, warnRows, type DnsCode, type RowIssue } from './validate'
 
 /** Replace every record whose value is `from` (whole) by the same record with value `to`; optionally of one type only. */
 export interface ReplaceChange {
@@ -97,6 +96,8 @@ export interface ZoneChange {
   empty: boolean
   /** Errors the change would bring in: when there are any, the zone must not be sent. */
   issues: ZoneIssue[]
+  /** Warnings the change would bring in (a duplicate record): said, but the zone may be sent. */
+  warnings: ZoneIssue[]
   /** For a replace: records that hold the value only as part of another value, left alone. */
   mentions: RecordRow[]
   /** For an add: the record was already there. */
@@ -118,7 +119,7 @@ export function valueKey(type: KnownType, value: string): string {
     case 'txt':
       return txtText(value.trim())
     case 'mx':
-      return spaced(normaliseRecord({ kind: 'record', type, host: '@', value: spaced(value) }).value).toLowerCase()
+      return joinValue('mx', splitValue('mx', spaced(value))).toLowerCase()
     case 'caa':
       return joinValue('caa', splitValue('caa', spaced(value))).toLowerCase()
     default:
@@ -126,12 +127,15 @@ export function valueKey(type: KnownType, value: string): string {
   }
 }
 
+/** A value as the service writes it: an MX given priority first (`10 mail.example.com.`) is written mail server first. */
+const inServiceOrder = (type: KnownType, value: string): string => (type === 'mx' ? joinValue('mx', splitValue('mx', value)) : value.trim())
+
 /** The part of a multi-part value that names something (matched whole by a replace). */
 const NAME_PART: Partial<Record<KnownType, ValueField>> = { mx: 'target', srv: 'target', caa: 'value' }
 
 /** The record with `from` replaced by `to`, or undefined when its value is not `from` (whole, or its name part whole). */
 function replaced(r: RecordRow, from: string, to: string): RecordRow | undefined {
-  if (valueKey(r.type, r.value) === valueKey(r.type, from)) return normaliseRecord(editRecord(r, { value: to.trim() }))
+  if (valueKey(r.type, r.value) === valueKey(r.type, from)) return editRecord(r, { value: inServiceOrder(r.type, to) })
   const part = NAME_PART[r.type]
   if (!part) return undefined
   const parts = splitValue(r.type, r.value)
@@ -199,7 +203,7 @@ function applyOne(rows: Row[], c: BulkChange, mentions: RecordRow[]): { rows: Ro
       return { rows: next, alreadyThere: false }
     }
     case 'add': {
-      const record = normaliseRecord({ kind: 'record', type: c.type, host: c.host.trim() === '' ? '@' : c.host.trim(), value: c.value.trim(), ...(c.parts ? { parts: c.parts } : {}) })
+      const record: RecordRow = { kind: 'record', type: c.type, host: c.host.trim() === '' ? '@' : c.host.trim(), value: inServiceOrder(c.type, c.value), ...(c.parts ? { parts: c.parts } : {}) }
       const merged = mergeRecords(rows, [record])
       return { rows: merged.rows, alreadyThere: merged.added.length === 0 }
     }
@@ -208,16 +212,32 @@ function applyOne(rows: Row[], c: BulkChange, mentions: RecordRow[]): { rows: Ro
   }
 }
 
-/** The errors of the rows, keyed by code and record text (row numbers shift when rows come and go). */
-function issueKeys(rows: Row[]): Map<string, number> {
-  const m = new Map<string, number>()
-  for (const i of validateRows(rows)) {
-    const row = rows[i.index]
-    const k = `${i.code}\u0000${row ? serialiseRow(row) : ''}`
-    m.set(k, (m.get(k) ?? 0) + 1)
-  }
-  return m
+type RowCheck = (rows: Row[]) => RowIssue[]
+/** The text of the row an issue is about. */
+const recordText = (rows: Row[], i: RowIssue): string => {
+  const row = rows[i.index]
+  return row ? serialiseRow(row) : ''
 }
+const issueKey = (rows: Row[], i: RowIssue) => `${i.code}\u0000${recordText(rows, i)}`
+
+/**
+ * The problems a check finds in the rows after the change that it did not find before, by code
+ * and record text (row numbers shift when rows come and go): a zone the service already holds
+ * with a problem is not refused for it.
+ */
+function broughtIn(check: RowCheck, before: Row[], after: Row[]): ZoneIssue[] {
+  const had = new Map<string, number>()
+  for (const i of check(before)) had.set(issueKey(before, i), (had.get(issueKey(before, i)) ?? 0) + 1)
+  const out: ZoneIssue[] = []
+  for (const i of check(after)) {
+    const k = issueKey(after, i)
+    const left = had.get(k) ?? 0
+    if (left > 0) had.set(k, left - 1)
+    else out.push({ code: i.code, params: i.params, record: recordText(after, i) })
+  }
+  return out
+}
+const duplicatesOf: RowCheck = (r) => warnRows(r).filter((w) => w.code === 'dns.duplicate')
 
 const isApexNs = (r: RecordRow) => r.type === 'ns' && isApex(r.host)
 
@@ -242,18 +262,10 @@ export function applyBulkChange(text: string, change: BulkChange | readonly Bulk
   const apexNs = [...p.added, ...p.removed, ...p.changed.flatMap((c) => [c.from, c.to])].some(isApexNs)
   const overThreshold = changed > 0 && (total === 0 || changed * THRESHOLD.outOf > total * THRESHOLD.changed)
 
-  const had = empty ? new Map<string, number>() : issueKeys(before)
-  const issues: ZoneIssue[] = []
-  if (!empty) {
-    for (const i of validateRows(rows)) {
-      const row = rows[i.index]
-      const recordText = row ? serialiseRow(row) : ''
-      const k = `${i.code}\u0000${recordText}`
-      const left = had.get(k) ?? 0
-      if (left > 0) had.set(k, left - 1)
-      else issues.push({ code: i.code, params: i.params, record: recordText })
-    }
-  }
+  // Lines of the zone as the service holds them stay as they are, even where the app cannot place them.
+  const kept = new Set(text.split('\n'))
+  const issues = empty ? [] : broughtIn((r) => validateRows(r, { kept }), before, rows)
+  const warnings = empty ? [] : broughtIn(duplicatesOf, before, rows)
   return {
     records: empty ? text : serialise(rows),
     plan: p,
@@ -264,6 +276,7 @@ export function applyBulkChange(text: string, change: BulkChange | readonly Bulk
     needsOwnConfirmation: apexNs || overThreshold,
     empty,
     issues,
+    warnings,
     mentions,
     alreadyThere,
   }

@@ -1,6 +1,9 @@
 /**
  * The DNS `records` string as data. The wire format is lines of `type host value`
- * (for example `a www 192.0.2.1`, `mx mail.example.com. 10`, `txt @ v=spf1 -all`).
+ * (for example `a www 192.0.2.1`, `txt @ v=spf1 -all`), except MX: the service's form is
+ * `mx <mail server> <priority>` (three words, the MX belongs to the zone itself), and
+ * `mx @ 10` makes the domain its own mail server (the service's record syntax page,
+ * value-domain.com/moddnsfree.php, as quoted in dns-lexicon's valuedomain provider).
  *
  * parse() turns every line into a row, and serialise() gives back exactly the text it was
  * given: a line the model does not understand (an unknown type, a comment, a blank line,
@@ -28,19 +31,50 @@ export interface RecordRow {
   parts?: ValueFields | undefined
 }
 
+/**
+ * A line of a known type in a shape the service does not document, so the app cannot place
+ * it: an MX written priority first (`mx 10 mail.example.com.`), or with a host
+ * (`mx @ mail.example.com. 10`, `mx www mail.example.com. 10`), or otherwise not
+ * `mx <mail server> <priority>`.
+ */
+export const UNPLACED = ['mx.priorityFirst', 'mx.withHost', 'mx.shape'] as const
+export type Unplaced = (typeof UNPLACED)[number]
+
 export interface RawRow {
   kind: 'raw'
   /** The line exactly as it was. */
   text: string
-  /** Why it is kept raw: blank, comment, or not understood. */
-  reason: 'blank' | 'comment' | 'unknown'
+  /** Why it is kept raw: blank, comment, an unknown type or shape, or a known type the service's form cannot place. */
+  reason: 'blank' | 'comment' | 'unknown' | 'unplaced'
+  /** For an unplaced line: what is wrong with its shape. */
+  unplaced?: Unplaced | undefined
 }
 
 export type Row = RecordRow | RawRow
 
 export const isKnownType = (t: string): t is KnownType => (KNOWN_TYPES as readonly string[]).includes(t)
 
-/** One line as a row. MX lines of the form `mx <mail server> <priority>` are for the apex. */
+const UINT = /^\d+$/
+
+/**
+ * An MX line's words after `mx`, as the service's form reads them: `<mail server> <priority>`
+ * is the zone's MX (`@` as the server: the domain itself); anything else cannot be placed.
+ */
+function mxRow(line: string, words: string[]): Row {
+  const [server, priority] = words
+  if (words.length === 2 && !UINT.test(server as string) && UINT.test(priority as string)) {
+    return { kind: 'record', type: 'mx', host: '@', value: `${server} ${priority}`, source: line }
+  }
+  const unplaced: Unplaced =
+    words.length === 2 && UINT.test(server as string) && !UINT.test(priority as string)
+      ? 'mx.priorityFirst'
+      : words.length === 3 && !UINT.test(words[1] as string) && UINT.test(words[2] as string)
+        ? 'mx.withHost'
+        : 'mx.shape'
+  return { kind: 'raw', text: line, reason: 'unplaced', unplaced }
+}
+
+/** One line as a row. */
 export function parseLine(line: string): Row {
   const body = line.replace(/\r$/, '').trim()
   if (body === '') return { kind: 'raw', text: line, reason: 'blank' }
@@ -49,21 +83,21 @@ export function parseLine(line: string): Row {
   if (!m) return { kind: 'raw', text: line, reason: 'unknown' }
   const type = (m[1] as string).toLowerCase()
   if (!isKnownType(type)) return { kind: 'raw', text: line, reason: 'unknown' }
-  let host = m[2] as string
-  let value = (m[3] as string).trim()
-  if (type === 'mx' && /^\d+$/.test(value)) {
-    value = `${host} ${value}`
-    host = '@'
-  }
-  return { kind: 'record', type, host, value, source: line }
+  if (type === 'mx') return mxRow(line, body.split(/\s+/).slice(1))
+  return { kind: 'record', type, host: m[2] as string, value: (m[3] as string).trim(), source: line }
 }
 
 export function parse(text: string): Row[] {
   return text.split('\n').map(parseLine)
 }
 
-/** The canonical text of a record row (for rows without a source). */
+/**
+ * The canonical text of a record row (for rows without a source). An MX is written in the
+ * service's form, `mx <mail server> <priority>`; one with a host other than the apex cannot
+ * be (validation refuses it), and is written with its host so that nothing typed is lost.
+ */
 export function formatRecord(r: Pick<RecordRow, 'type' | 'host' | 'value'>): string {
+  if (r.type === 'mx' && r.host === '@') return `mx ${r.value}`
   return `${r.type} ${r.host} ${r.value}`
 }
 
@@ -114,13 +148,12 @@ export const VALUE_FIELDS: Record<KnownType, readonly ValueField[]> = {
   ns: ['value'],
   ptr: ['value'],
   txt: ['value'],
-  // The service writes an MX value mail server first: `mx @ mail.example.com. 10`.
+  // The service writes an MX mail server first: `mx mail.example.com. 10`.
   mx: ['priority', 'target'],
   srv: ['priority', 'weight', 'port', 'target'],
   caa: ['flags', 'tag', 'value'],
 }
 
-const UINT = /^\d+$/
 const words = (v: string) => v.trim().split(/\s+/).filter(Boolean)
 
 /** A CAA value without its quotation marks (and their escapes), as a person types it. */
@@ -175,21 +208,16 @@ export function joinValue(type: KnownType, f: ValueFields): string {
 }
 
 /**
- * A record as the service writes it: an MX given priority first (`mx @ 10 mail.example.com.`,
- * or `mx 10 mail.example.com.` for the apex) becomes `mx @ mail.example.com. 10`. Anything
- * else is returned as it is (the same object), so its text is kept.
+ * The one-click mends of a line the service's form cannot place, where there is one: an MX
+ * written priority first is turned round, and an MX written with the apex as its host loses
+ * the host. An MX for a subdomain has none (the form cannot express it).
  */
-export function normaliseRecord(r: RecordRow): RecordRow {
-  if (r.type !== 'mx') return r
-  if (UINT.test(r.host) && words(r.value).length === 1 && !UINT.test(r.value.trim())) {
-    return editRecord(r, { host: '@', value: `${r.value.trim()} ${r.host}` })
-  }
-  const w = words(r.value)
-  if (w.length === 2 && UINT.test(w[0] as string) && !UINT.test(w[1] as string)) return editRecord(r, { value: `${w[1]} ${w[0]}` })
-  return r
+export function placeLine(r: RawRow): RecordRow | undefined {
+  const w = words(r.text).slice(1)
+  if (r.unplaced === 'mx.priorityFirst') return { kind: 'record', type: 'mx', host: '@', value: `${w[1]} ${w[0]}` }
+  if (r.unplaced === 'mx.withHost' && w[0] === '@') return { kind: 'record', type: 'mx', host: '@', value: `${w[1]} ${w[2]}` }
+  return undefined
 }
-
-export const normaliseRows = (rows: Row[]): Row[] => rows.map((r) => (r.kind === 'record' ? normaliseRecord(r) : r))
 
 // ------------------------------------------------------------------ merging
 
@@ -208,12 +236,12 @@ const NAME_VALUED: ReadonlySet<KnownType> = new Set(['cname', 'ns', 'ptr', 'mx',
  * with or without them, and any spacing.
  */
 export function sameRecordKey(r: Pick<RecordRow, 'type' | 'host' | 'value'>): string {
-  const v = normaliseRecord({ kind: 'record', type: r.type, host: r.host, value: r.value })
-  let value = words(v.value).join(' ')
+  let value = words(r.value).join(' ')
   if (r.type === 'txt') value = txtText(r.value.trim())
   else if (r.type === 'caa') value = joinValue('caa', splitValue('caa', value)).toLowerCase()
+  else if (r.type === 'mx') value = joinValue('mx', splitValue('mx', value)).toLowerCase()
   else if (NAME_VALUED.has(r.type)) value = value.toLowerCase()
-  return `${r.type}\u0000${v.host.toLowerCase()}\u0000${value}`
+  return `${r.type}\u0000${r.host.toLowerCase()}\u0000${value}`
 }
 
 export interface Merge {

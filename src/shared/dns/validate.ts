@@ -8,7 +8,7 @@
  * Each issue names the part of the record it is about, so a form can mark that field.
  */
 import { HOSTNAME, isIPv4, isIPv6, type Finding } from '../validation'
-import { isKnownType, splitValue, txtText, type KnownType, type Row, type ValueField, type ValueFields } from './records'
+import { isKnownType, placeLine, splitValue, txtText, type KnownType, type Row, type ValueField, type ValueFields } from './records'
 
 export const DNS_CODES = [
   'dns.host.invalid',
@@ -22,6 +22,10 @@ export const DNS_CODES = [
   'dns.mx.order',
   'dns.mx.priority',
   'dns.mx.target',
+  'dns.mx.apexOnly',
+  'dns.mx.relative',
+  'dns.mx.withHost',
+  'dns.mx.shape',
   'dns.srv.host',
   'dns.srv.value',
   'dns.srv.priority',
@@ -35,6 +39,7 @@ export const DNS_CODES = [
   'dns.txt.quote',
   'dns.duplicate',
   'dns.spf.multiple',
+  'dns.unplacedKept',
 ] as const
 export type DnsCode = (typeof DNS_CODES)[number]
 
@@ -46,13 +51,33 @@ export interface ValueIssue extends Finding<DnsCode> {
   field?: IssueField | undefined
 }
 
+/** A one-click mend the editor can offer for a row: remove it (a duplicate), or write it in the service's form. */
+export type RowFix = 'remove' | 'place'
+
 export interface RowIssue extends ValueIssue {
   /** Index of the row in the list. */
   index: number
+  fix?: RowFix | undefined
+}
+
+export interface RowCheckOptions {
+  /**
+   * The lines of the zone as the service holds it. A line there that the app cannot place is
+   * the service's own and is kept as it is (a warning); the same line typed anew is refused,
+   * so the app never writes a form the service does not document.
+   */
+  kept?: ReadonlySet<string> | undefined
 }
 
 export const HOST_FIELD = /^(@|\*|(\*\.)?[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*)$/i
 const isHostName = (s: string) => HOSTNAME.test(s) && s.includes('.') && s.length <= 254
+/**
+ * An MX mail server as the service reads it: `@` (the domain itself), a full name with its
+ * final dot, or a name the service completes with the zone (`mail` is mail.<domain>).
+ */
+const isMailServer = (s: string) => s === '@' || (HOSTNAME.test(s) && s.length <= 254)
+/** A mail server with dots but no final dot: the service appends the zone (`smtp.google.com` is served as smtp.google.com.<domain>). */
+export const isZoneRelativeName = (s: string) => s !== '@' && s.includes('.') && !s.endsWith('.')
 const uint = (s: string | undefined, max: number) => s !== undefined && /^\d+$/.test(s) && Number(s) <= max
 const CAA_TAGS = /^(issue|issuewild|iodef)$/i
 
@@ -76,8 +101,10 @@ export function fieldIssues(type: KnownType, host: string, f: ValueFields): Valu
       if (!isHostName(v)) out.push({ code: 'dns.hostValue', params: { type: type.toUpperCase(), value: v }, field: 'value' })
       break
     case 'mx':
+      // The service's form has no host: an MX is always the zone's own.
+      if (host !== '@') out.push({ code: 'dns.mx.apexOnly', params: { host }, field: 'host' })
       if (!uint(f.priority, 65535)) out.push({ code: 'dns.mx.priority', field: 'priority' })
-      if (!f.target || !isHostName(f.target)) out.push({ code: 'dns.mx.target', field: 'target' })
+      if (!f.target || !isMailServer(f.target)) out.push({ code: 'dns.mx.target', field: 'target' })
       break
     case 'srv':
       if (!/^_[a-z0-9-]+\._(tcp|udp|tls)(\.|$)/i.test(host)) out.push({ code: 'dns.srv.host', field: 'host' })
@@ -111,7 +138,7 @@ export function valueIssues(type: string, host: string, value: string, parts?: V
   // The shape first: a part too many, or an MX written priority first (the service's order is server, priority).
   if (type === 'mx') {
     if (words.length > 2) return [{ code: 'dns.mx.value' }]
-    if (words.length === 2 && uint(words[0], 65535) && isHostName(words[1] as string)) return [{ code: 'dns.mx.order' }]
+    if (words.length === 2 && uint(words[0], 65535) && !uint(words[1], 65535)) return [{ code: 'dns.mx.order' }]
   }
   if (type === 'srv' && words.length > 4) return [{ code: 'dns.srv.value' }]
   return fieldIssues(type, host, splitValue(type, value))
@@ -122,29 +149,43 @@ export function checkValue(type: string, host: string, value: string): ValueIssu
   return valueIssues(type, host, value)[0]
 }
 
-/** The errors in the rows: each record's host and value, duplicates, and a CNAME that is not alone at its host. */
-export function validateRows(rows: Row[]): RowIssue[] {
+/** Where a line the service's form cannot place is refused: the code and, where there is one, its mend. */
+const UNPLACED_ISSUE = {
+  'mx.priorityFirst': 'dns.mx.order',
+  'mx.withHost': 'dns.mx.withHost',
+  'mx.shape': 'dns.mx.shape',
+} as const satisfies Record<string, DnsCode>
+
+/**
+ * The errors in the rows: each record's host and value, a CNAME that is not alone at its host,
+ * and lines the service's form cannot place that the zone did not already hold. Duplicates are
+ * not errors: the service itself stores and serves them (warnRows names them).
+ */
+export function validateRows(rows: Row[], opts: RowCheckOptions = {}): RowIssue[] {
   const issues: RowIssue[] = []
-  const seen = new Map<string, number>()
-  const atHost = new Map<string, number>()
+  const atHost = new Map<string, Set<string>>()
   rows.forEach((r, index) => {
-    if (r.kind !== 'record') return
+    if (r.kind === 'raw') {
+      if (r.reason === 'unplaced' && r.unplaced && !opts.kept?.has(r.text)) {
+        issues.push({ index, code: UNPLACED_ISSUE[r.unplaced], params: { line: r.text.trim() }, ...(placeLine(r) ? { fix: 'place' as const } : {}) })
+      }
+      return
+    }
     if (!HOST_FIELD.test(r.host) || r.host.length > 253) {
       issues.push({ index, code: 'dns.host.invalid', params: { host: r.host }, field: 'host' })
       return
     }
     for (const problem of valueIssues(r.type, r.host, r.value, r.parts)) issues.push({ index, ...problem })
-    const key = `${r.type}\u0000${r.host.toLowerCase()}\u0000${r.value}`
-    const first = seen.get(key)
-    if (first !== undefined) issues.push({ index, code: 'dns.duplicate', params: { row: first + 1 } })
-    else seen.set(key, index)
+    // Records, not lines: the same record twice at a host (which the service stores) is one record there.
     const host = r.host.toLowerCase()
-    atHost.set(host, (atHost.get(host) ?? 0) + 1)
+    const here = atHost.get(host) ?? new Set<string>()
+    here.add(`${r.type}\u0000${r.value}`)
+    atHost.set(host, here)
   })
   // A CNAME must be the only record at its host: not beside other types, nor a second CNAME.
   rows.forEach((r, index) => {
     if (r.kind !== 'record' || r.type !== 'cname') return
-    if ((atHost.get(r.host.toLowerCase()) ?? 0) > 1) issues.push({ index, code: 'dns.cname.exclusive', params: { host: r.host } })
+    if ((atHost.get(r.host.toLowerCase())?.size ?? 0) > 1) issues.push({ index, code: 'dns.cname.exclusive', params: { host: r.host } })
   })
   return issues
 }
@@ -152,18 +193,37 @@ export function validateRows(rows: Row[]): RowIssue[] {
 const isSpf = (value: string) => /^v=spf1(\s|$)/i.test(txtText(value.trim()))
 
 /**
- * What the service accepts but is probably a mistake: a second SPF record (`v=spf1`) at a
- * host, which makes receivers reject the SPF check of every message (RFC 7208 4.5).
+ * What the service accepts but is probably a mistake, or should be looked at:
+ * - the same record twice (the service stores and serves both; one click removes the copy);
+ * - a second SPF record (`v=spf1`) at a host, which makes receivers reject the SPF check of
+ *   every message (RFC 7208 4.5);
+ * - an MX mail server with dots but no final dot, which the service completes with the zone;
+ * - a line the service's form cannot place that the zone already held: kept exactly as it is.
  */
-export function warnRows(rows: Row[]): RowIssue[] {
+export function warnRows(rows: Row[], opts: RowCheckOptions = {}): RowIssue[] {
   const warnings: RowIssue[] = []
   const firstSpf = new Map<string, number>()
+  const seen = new Map<string, number>()
   rows.forEach((r, index) => {
-    if (r.kind !== 'record' || r.type !== 'txt' || !isSpf(r.value)) return
+    if (r.kind === 'raw') {
+      if (r.reason === 'unplaced' && r.unplaced && opts.kept?.has(r.text)) {
+        warnings.push({ index, code: 'dns.unplacedKept', params: { line: r.text.trim() }, ...(placeLine(r) ? { fix: 'place' as const } : {}) })
+      }
+      return
+    }
+    const key = `${r.type}\u0000${r.host.toLowerCase()}\u0000${r.value}`
+    const first = seen.get(key)
+    if (first !== undefined) warnings.push({ index, code: 'dns.duplicate', params: { row: first + 1 }, fix: 'remove' })
+    else seen.set(key, index)
+    if (r.type === 'mx') {
+      const target = splitValue('mx', r.value).target ?? ''
+      if (isZoneRelativeName(target)) warnings.push({ index, code: 'dns.mx.relative', params: { target }, field: 'target' })
+    }
+    if (r.type !== 'txt' || !isSpf(r.value)) return
     const host = r.host.toLowerCase()
-    const first = firstSpf.get(host)
-    if (first === undefined) firstSpf.set(host, index)
-    else warnings.push({ index, code: 'dns.spf.multiple', params: { host: r.host, row: first + 1 } })
+    const firstAt = firstSpf.get(host)
+    if (firstAt === undefined) firstSpf.set(host, index)
+    else warnings.push({ index, code: 'dns.spf.multiple', params: { host: r.host, row: firstAt + 1 } })
   })
   return warnings
 }

@@ -1,12 +1,13 @@
 /** What the DNS editor's parts and its screens tell each other. */
 import type { RecordRow } from '../../../../shared/dns/records'
-import type { IssueField } from '../../../../shared/dns/validate'
+import type { IssueField, RowFix } from '../../../../shared/dns/validate'
 
-/** A problem or warning as the table shows it: in words, and the field it is about. */
+/** A problem or warning as the table shows it: in words, the field it is about, and its one-click mend if it has one. */
 export interface ShownIssue {
   text: string
   field?: IssueField | undefined
   warning?: boolean
+  fix?: RowFix | undefined
 }
 
 /** What one edit did, for the editor to follow which fields of a new row were typed in. */
