@@ -112,6 +112,14 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
       nameOf: (id) => accounts.nameOf(id),
       readOnly: (id) => accounts.readOnly(id),
       nameToConfirm: (id) => accounts.nameToConfirm(id),
+      // A store that cannot answer leaves "on" as 1, which the service reads as on too.
+      autorenewOnValue: (id) => {
+        try {
+          return store.autorenewOnValue(id)
+        } catch {
+          return undefined
+        }
+      },
     },
     journal: new Journal(journalFile),
     onChange: (job) => {

@@ -16,22 +16,13 @@ export function paginate<T>(
   return { results, paging: { max, page, limit } }
 }
 
-const ORDER_FIELDS = ['domainid', 'domainname', 'expirationdate', 'registrar', 'datetime', 'starttime', 'request_id', 'method', 'path']
-
-/** order: a field name, optionally prefixed with '-' or followed by ' desc' for descending. */
+/**
+ * order, as the service documents it: ASC or DESC over its own sort key (here the order the
+ * items were made in; for the log, arrival). Any other word is refused.
+ */
 export function ordered<T>(items: T[], order: string | undefined): T[] {
-  if (!order) return items
-  const m = /^(-)?([a-z_]+)(?:\s+(asc|desc))?$/i.exec(order.trim())
-  const field = m?.[2]?.toLowerCase()
-  if (!m || !field || !ORDER_FIELDS.includes(field)) {
-    throw badRequest(`order must be one of ${ORDER_FIELDS.join(', ')}, optionally prefixed with - for descending.`)
-  }
-  const desc = m[1] === '-' || m[3]?.toLowerCase() === 'desc'
-  const key = (x: T) => (x as Record<string, unknown>)[field]
-  return [...items].sort((a, b) => {
-    const ka = key(a)
-    const kb = key(b)
-    const c = typeof ka === 'number' && typeof kb === 'number' ? ka - kb : String(ka ?? '').localeCompare(String(kb ?? ''))
-    return desc ? -c : c
-  })
+  if (order === undefined) return items
+  const o = order.trim().toUpperCase()
+  if (o !== 'ASC' && o !== 'DESC') throw badRequest('order must be ASC or DESC.')
+  return o === 'ASC' ? items : [...items].reverse()
 }

@@ -3,7 +3,7 @@
  * see the same account every run.
  */
 import type { ContactPerson } from '../shared/endpoints/decoders'
-import { effectiveAutorenew } from './autorenew'
+import { AUTORENEW_ON, effectiveAutorenew } from './autorenew'
 import { RESOURCE_FIELDS, SERVER_KINDS, type ServerKind } from '../shared/constants'
 import { addDays, isoDate } from './dates'
 import { fromKeys } from './from-keys'
@@ -111,7 +111,7 @@ export function seedState(opts: SeedOptions = {}): SandboxState {
         expirationdate: expiry(i),
         autorenew: skipDraw(rnd, 0),
         autorenew_all: 0,
-        autorenew_server: rnd() < 0.5 ? 1 : 0,
+        autorenew_server: rnd() < 0.5 ? AUTORENEW_ON : 0,
         plan: pick(PLANS),
         resource: resource(),
       })
@@ -139,7 +139,7 @@ export function seedState(opts: SeedOptions = {}): SandboxState {
       expirationdate: expiry(i),
       autorenew: skipDraw(rnd, 0),
       autorenew_all: 0,
-      autorenew_domain: rnd() < 0.5 ? 1 : 0,
+      autorenew_domain: rnd() < 0.5 ? AUTORENEW_ON : 0,
       transfer_lock: rnd() < 0.7 ? 1 : 0,
       authcode: Array.from({ length: 12 }, () => 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'[Math.floor(rnd() * 32)]).join(''),
       ns,

@@ -28,7 +28,8 @@ export interface AutorenewInForce {
   reason: AutorenewReason
 }
 
-const flag = (v: number | undefined): boolean | undefined => (v === undefined ? undefined : v === 1)
+/** Any non-zero value is on: the service writes 10 for "on" in the two settings and 1 in `autorenew`. */
+const flag = (v: number | undefined): boolean | undefined => (v === undefined ? undefined : v !== 0)
 
 export function autorenewInForce(r: { autorenew?: number | undefined; autorenew_all?: number | undefined; own?: number | undefined }): AutorenewInForce {
   const reported = flag(r.autorenew)

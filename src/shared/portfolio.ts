@@ -187,6 +187,8 @@ export interface PortfolioStore {
 
   /** What happened to each subject: writes from this app, changes from outside, zone snapshots. */
   readonly history: HistoryStore
+  /** The number the service writes for an auto-renewal setting that is on, in this account's stored lists (10 on the live service); undefined when none is on. */
+  autorenewOnValue(accountId: string): number | undefined
   // reminders
   /** A setting main keeps without a window, as the text it was saved as; undefined when never saved. */
   getSetting(key: string): string | undefined

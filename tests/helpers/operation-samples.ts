@@ -93,7 +93,7 @@ export const samples: { [N in EndpointName]: (f: Fixture) => Sample<N> } = {
   }),
   'svcips.cache.delete': (f) => ({ input: { vipid: f.vipid }, method: 'DELETE', path: `/svcips/${f.vipid}/cache` }),
 
-  'domains.list': () => ({ input: { limit: 10, page: 1, order: '-expirationdate' }, method: 'GET', path: '/domains?limit=10&page=1&order=-expirationdate' }),
+  'domains.list': () => ({ input: { limit: 10, page: 1, order: 'DESC' }, method: 'GET', path: '/domains?limit=10&page=1&order=DESC' }),
   'domains.register': () => ({
     input: { sld: 'brand-new', tld: 'com', years: 2, ns, whois_proxy: 1, contact },
     method: 'POST',
@@ -102,7 +102,7 @@ export const samples: { [N in EndpointName]: (f: Fixture) => Sample<N> } = {
   }),
   'domains.get': (f) => ({ input: { domain: f.domain }, method: 'GET', path: `/domains/${f.domain}` }),
   'domains.remove': (f) => ({ input: { domain: f.domainId }, method: 'DELETE', path: `/domains/${f.domainId}` }),
-  'domains.transfer.list': () => ({ input: { order: 'starttime' }, method: 'GET', path: '/domains/transfer?order=starttime' }),
+  'domains.transfer.list': () => ({ input: { order: 'ASC' }, method: 'GET', path: '/domains/transfer?order=ASC' }),
   'domains.transfer.listForDomain': (f) => ({ input: { domain: f.transfer.domain }, method: 'GET', path: `/domains/${f.transfer.domain}/transfer` }),
   'domains.transfer.request': () => ({
     input: { domain: 'incoming.org', authcode: 'XyZ-123', ns, whois_proxy: 0, contact },
@@ -234,7 +234,7 @@ export const samples: { [N in EndpointName]: (f: Fixture) => Sample<N> } = {
     body: { username: 'friend-user', message: 'hi' },
   }),
 
-  'logs.list': () => ({ input: { limit: 5, order: '-datetime' }, method: 'GET', path: '/logs?limit=5&order=-datetime' }),
+  'logs.list': () => ({ input: { limit: 5, order: 'DESC' }, method: 'GET', path: '/logs?limit=5&order=DESC' }),
   'logs.get': (f) => ({ input: { request_id: f.logId }, method: 'GET', path: `/logs/${f.logId}` }),
 }
 

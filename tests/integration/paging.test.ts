@@ -60,10 +60,9 @@ describe('listAll details', () => {
   it('passes the list’s own parameters (order) to every page', async () => {
     await withSandbox({ domains: 120 }, async (sb) => {
       const client = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths })
-      const items = await client.listAll('domains.list', { order: 'domainname' }, { pageSize: 25 })
-      const names = items.map((d) => d.domainname)
-      expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)))
-      expect(sb.received.filter((r) => r.endpoint === 'domains.list').every((r) => r.query.order === 'domainname')).toBe(true)
+      const items = await client.listAll('domains.list', { order: 'DESC' }, { pageSize: 25 })
+      expect(items.map((d) => d.domainid)).toEqual(sb.state.domains.map((d) => d.domainid).reverse())
+      expect(sb.received.filter((r) => r.endpoint === 'domains.list').every((r) => r.query.order === 'DESC')).toBe(true)
     })
   })
 

@@ -220,7 +220,7 @@ describe('lists', () => {
     const ns = (host: string): PagedItem<'domains.privatenameserver.list'> => ({ domainid: 1, domainname: 'a.example', hostname: host, ipv4: '192.0.2.1', ipv6: '' })
     store.putList('one', 'domains.privatenameserver.list', { domain: 'a.example' }, [ns('ns1.a.example'), ns('ns2.a.example')], T1)
     store.putList('one', 'domains.privatenameserver.list', { domain: 'b.example' }, [], T1)
-    store.putList('one', 'domains.list', { order: 'domainname' }, domains(2), T1)
+    store.putList('one', 'domains.list', { order: 'ASC' }, domains(2), T1)
 
     expect(store.getList('one', 'servers.list', { kind: 'a' })?.items).toEqual(lists.servers.a)
     expect(store.getList('one', 'servers.list', { kind: 'b' })?.items).toEqual(lists.servers.b)
@@ -229,7 +229,7 @@ describe('lists', () => {
     expect(store.getList('one', 'domains.privatenameserver.list', { domain: 'a.example' })?.items.map((n) => n.hostname)).toEqual(['ns1.a.example', 'ns2.a.example'])
     expect(store.getList('one', 'domains.privatenameserver.list', { domain: 'b.example' })?.items).toEqual([])
     expect(store.getList('one', 'domains.list', {})?.items).toHaveLength(2)
-    expect(store.getList('one', 'domains.list', { order: '-expirationdate' })?.items).toHaveLength(2)
+    expect(store.getList('one', 'domains.list', { order: 'DESC' })?.items).toHaveLength(2)
   })
 
   it('gives back every list of an account as it was read, secrets left out', () => {

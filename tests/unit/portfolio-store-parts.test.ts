@@ -34,10 +34,10 @@ describe('the lists the store keeps', () => {
   })
 
   it('tell lists apart by server kind or domain, never by order or paging', () => {
-    expect(listIdentity('domains.list', { order: 'x' }).key).toBe('')
+    expect(listIdentity('domains.list', { order: 'ASC' }).key).toBe('')
     expect(listIdentity('servers.list', { kind: 'b' }).key).toBe('{"kind":"b"}')
     expect(listIdentity('domains.privatenameserver.list', { domain: 12 }).key).toBe('{"domain":"12"}')
-    expect(listIdentity('domains.transfer.listForDomain', { domain: 'a.example', order: 'y' }).key).toBe('{"domain":"a.example"}')
+    expect(listIdentity('domains.transfer.listForDomain', { domain: 'a.example', order: 'DESC' }).key).toBe('{"domain":"a.example"}')
   })
 })
 

@@ -58,10 +58,18 @@ export function sameRequest(entry: LogEntry, sent: SentRequest): boolean {
   return entry.method.toUpperCase() === sent.method && entry.path.split('?')[0] === sent.path.split('?')[0] && sameJson(entry.request, sent.body)
 }
 
+/** Whether log entries come newest first, as DESC asks (times never rise down the page). */
+export function newestFirst(entries: readonly LogEntry[]): boolean {
+  for (let i = 1; i < entries.length; i++) {
+    if ((entries[i] as LogEntry).datetime > (entries[i - 1] as LogEntry).datetime) return false
+  }
+  return true
+}
+
 /** The request ID of the newest log entry now (a job's baseline), or undefined if the log cannot be read. */
 export async function newestLogId(client: ApiClient): Promise<string | undefined> {
   try {
-    return (await client.call('logs.list', { limit: 1, page: 1, order: '-datetime' }))[0]?.request_id
+    return (await client.call('logs.list', { limit: 1, page: 1, order: 'DESC' }))[0]?.request_id
   } catch {
     return undefined
   }
@@ -70,7 +78,9 @@ export async function newestLogId(client: ApiClient): Promise<string | undefined
 /** The log entry of the request, if the service logged it; reads at most three pages. */
 export async function findInLog(client: ApiClient, sent: SentRequest, signal?: AbortSignal): Promise<LogEntry | undefined> {
   for (let page = 1; page <= PAGES; page++) {
-    const entries = await client.call('logs.list', { limit: PAGE_SIZE, page, order: '-datetime' }, signal ? { signal } : {})
+    const entries = await client.call('logs.list', { limit: PAGE_SIZE, page, order: 'DESC' }, signal ? { signal } : {})
+    // The search below relies on newest first: a page in another order proves nothing, so the outcome stays unknown.
+    if (!newestFirst(entries)) return undefined
     for (const e of entries) {
       // Newest first: the baseline and everything after it was logged before the job began.
       if (sent.baselineId !== undefined && e.request_id === sent.baselineId) return undefined

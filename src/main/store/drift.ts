@@ -36,6 +36,13 @@ export interface AspectChange {
   after: Record<string, unknown>
 }
 
+/**
+ * Members that are on or off whatever number says so: the service writes 10 for an auto-renewal
+ * setting that is on (and 1 in `autorenew`), so 10 against 1 is no change.
+ */
+const ON_OFF_FIELDS: ReadonlySet<string> = new Set(['autorenew', 'autorenew_all', 'autorenew_domain', 'autorenew_server'])
+const onOff = (v: unknown): unknown => (typeof v === 'number' ? (v !== 0 ? 1 : 0) : typeof v === 'string' && /^\d+$/.test(v) ? (Number(v) !== 0 ? 1 : 0) : v)
+
 /** The aspect's members of a stored item's text, in the order the watch names them. */
 export function aspectValue(json: string, fields: readonly string[]): Record<string, unknown> {
   const item = parseJson(json)
@@ -43,7 +50,7 @@ export function aspectValue(json: string, fields: readonly string[]): Record<str
   if (typeof item !== 'object' || item === null) return out
   for (const f of fields) {
     const v: unknown = Reflect.get(item, f)
-    if (v !== undefined) out[f] = v
+    if (v !== undefined) out[f] = ON_OFF_FIELDS.has(f) ? onOff(v) : v
   }
   return out
 }

@@ -25,6 +25,7 @@ import { listHistory, markSeen, prune, recordWrite, retentionDays, setRetentionD
 import { addSnapshot, getSnapshot, listSnapshots } from './snapshots'
 import { MAX_HISTORY_RETENTION_DAYS } from '../../shared/history'
 import { getSetting, putSetting } from './settings'
+import { autorenewOnValue } from './service-values'
 import { recordReminders, remindersSent } from './reminders-sent'
 import { REMINDER_ITEM_KINDS } from '../../shared/reminders'
 import { ZONE_KINDS, type OpenOptions, type PortfolioStore, type StoreProblem, type StoredListName } from '../../shared/portfolio'
@@ -158,6 +159,7 @@ export function openPortfolioStore(file: string, opts: OpenOptions = {}): Portfo
       setRetentionDays: (days) => setRetentionDays(live(), check(retention, days, 'days'), now()),
       prune: () => prune(live(), now()),
     },
+    autorenewOnValue: (account) => autorenewOnValue(live(), check(accountId, account, 'accountId')),
     // reminders
     getSetting: (key) => getSetting(live(), check(settingKey, key, 'key')),
     putSetting: (key, value) => putSetting(live(), check(settingKey, key, 'key'), check(settingValue, value, 'value')),

@@ -116,11 +116,22 @@ const transferOrderId = z.string().regex(/^[A-Za-z0-9]{1,32}-[A-Za-z0-9]{1,64}$/
 export const requestIdSchema = z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/, 'field.requestId')
 const kind = z.enum(SERVER_KINDS)
 const flag = z.union([z.literal(0), z.literal(1)])
+/**
+ * An auto-renewal setting: 0 is off and any other number on. The service reports and accepts 10
+ * for "on" (its own sample: "autorenew":1,"autorenew_all":10,"autorenew_domain":10), so the job
+ * runner sends the value the account's own data uses (see jobs/service-values.ts).
+ */
+const autorenewSetting = z.number().int().min(0).max(255)
 const pageQuery = {
   limit: positiveInt.max(10_000).optional(),
   page: positiveInt.optional(),
 }
-const orderedPageQuery = { ...pageQuery, order: z.string().max(64).optional() }
+/**
+ * `order` takes the words the service documents, ASC and DESC (its own sort key, ascending or
+ * descending); the spec leaves them out, and other words are not sent.
+ */
+export const LIST_ORDERS = ['ASC', 'DESC'] as const
+const orderedPageQuery = { ...pageQuery, order: z.enum(LIST_ORDERS).optional() }
 
 const contactPersonInput = z.object(
   Object.fromEntries(CONTACT_FIELDS.map((f) => [f, z.string().max(255).optional()])) as Record<
@@ -225,7 +236,7 @@ export const endpoints = {
   'servers.autorenew.set': write(
     'PUT',
     '/{kind}/{webid}/autorenew',
-    { kind, webid: id, autorenew_all: flag.optional(), autorenew_server: flag.optional() },
+    { kind, webid: id, autorenew_all: autorenewSetting.optional(), autorenew_server: autorenewSetting.optional() },
     serverAutorenewSchema,
   ),
   'servers.resource.get': read('/{kind}/{webid}/resource', { kind, webid: id }, serverResourceSchema),
@@ -346,7 +357,7 @@ export const endpoints = {
   'domains.autorenew.set': write(
     'PUT',
     '/domains/{domain}/autorenew',
-    { domain: domainRef, autorenew_all: flag.optional(), autorenew_domain: flag.optional() },
+    { domain: domainRef, autorenew_all: autorenewSetting.optional(), autorenew_domain: autorenewSetting.optional() },
     domainAutorenewSchema,
   ),
   // The spec does not show this list’s method and path; GET /domains/transferlock follows the other lists.
