@@ -13,25 +13,14 @@ export interface ServiceBehaviour {
   dropComments: boolean
   /** A TTL under this is stored as 3600 (the live service is reported to do so under 120). */
   minTtl: number | undefined
+  /** Record lines are kept grouped by type (the live service is reported to reorder lines; see records.ts). */
+  reorderLines: boolean
   /** Requests per second and burst allowed per API key; undefined for no limit. */
   rateLimit: { perSecond: number; burst: number } | undefined
 }
 
 export function defaultBehaviour(): ServiceBehaviour {
-  return { nsTypeWords: { svc1: 'svc1', svc11: 'svc11' }, dropComments: false, minTtl: undefined, rateLimit: undefined }
-}
-
-/** The records as the service stores them. */
-export function storedRecords(records: string, b: ServiceBehaviour): string {
-  if (!b.dropComments) return records
-  return records
-    .split('\n')
-    .filter((l) => !/^\s*(#|;|\/\/)/.test(l))
-    .join('\n')
-}
-
-export function storedTtl(ttl: number, b: ServiceBehaviour): number {
-  return b.minTtl !== undefined && ttl < b.minTtl ? 3600 : ttl
+  return { nsTypeWords: { svc1: 'svc1', svc11: 'svc11' }, dropComments: false, minTtl: undefined, reorderLines: false, rateLimit: undefined }
 }
 
 /** A token bucket per key: true when the request may go through now. */

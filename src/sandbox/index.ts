@@ -90,7 +90,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     routes: buildRoutes(serverPaths),
     kindByWord: new Map(SERVER_KINDS.map((k) => [serverPaths[k], k])),
     keys,
-    paging: { pagingMax: 'total', defaultPageSize: 100, maxPageSize: 1000, ...options.paging },
+    // Recorded: GET /domains without a limit answers with "limit":10.
+    paging: { pagingMax: 'total', defaultPageSize: 10, maxPageSize: 1000, ...options.paging },
     latencyMs: options.latencyMs,
     maxLogEntries: options.maxLogEntries ?? 20_000,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,

@@ -1,6 +1,6 @@
 /** Finding things in the state by what a request names them with; a miss is the spec's 404. */
 import type { ServerKind } from '../shared/constants'
-import { notFound } from './http-error'
+import { notFound, unknownDomain } from './http-error'
 import type { DomainRec, FreeDnsRec, SandboxState, ServerRec, SvcipRec } from './state'
 
 export function allServers(state: SandboxState): ServerRec[] {
@@ -19,16 +19,16 @@ export function findSvcip(state: SandboxState, vipid: number): SvcipRec {
   return v
 }
 
-/** {domain} is the numeric id or the name. */
-function findByIdOrName<T extends { domainid: number; domainname: string }>(items: T[], domain: string, what: string): T {
+/** {domain} is the numeric id or the name; one the account does not hold is "invalid", as the service says. */
+function findByIdOrName<T extends { domainid: number; domainname: string }>(items: T[], domain: string): T {
   const key = domain.toLowerCase()
   const found = /^\d+$/.test(key) ? items.find((x) => x.domainid === Number(key)) : items.find((x) => x.domainname === key)
-  if (!found) throw notFound(`${what} ${domain}`)
+  if (!found) throw unknownDomain(domain)
   return found
 }
 
-export const findDomain = (state: SandboxState, domain: string): DomainRec => findByIdOrName(state.domains, domain, 'Domain')
-export const findFree = (state: SandboxState, domain: string): FreeDnsRec => findByIdOrName(state.freedns, domain, 'Free DNS entry')
+export const findDomain = (state: SandboxState, domain: string): DomainRec => findByIdOrName(state.domains, domain)
+export const findFree = (state: SandboxState, domain: string): FreeDnsRec => findByIdOrName(state.freedns, domain)
 
 /** Names that the sandbox treats as registered elsewhere, so search shows both outcomes. */
 function takenElsewhere(name: string): boolean {

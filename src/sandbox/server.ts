@@ -150,7 +150,13 @@ export async function serveRequest(ctx: ServeContext, req: IncomingMessage, res:
     }
     appendLog(ctx.state(), entry, ctx.maxLogEntries)
   }
-  const fail = (status: number, message: string, logIt = true) => send(status, { errors: { code: status, message }, request_id: requestId }, logIt)
+  const fail = (status: number, message: string, logIt = true, extra: Readonly<Record<string, string | number>> = {}) =>
+    send(status, { errors: { ...extra, code: status, message }, request_id: requestId, request: echo() }, logIt)
+  /** The call as the service repeats it in every answer: an empty parameter list comes as [] (recorded). */
+  const echo = () => {
+    const params = { ...query, ...(isJsonObject(body) ? body : {}) }
+    return { path: url.pathname, method, params: Object.keys(params).length > 0 ? params : [] }
+  }
 
 
   if (!ctx.allow(token)) {
@@ -161,7 +167,7 @@ export async function serveRequest(ctx: ServeContext, req: IncomingMessage, res:
       JSON.stringify({
         errors: { code: 429, message: 'Too Many Requests : Too Many Requests.' },
         request_id: requestId,
-        request: { path: url.pathname, method, params: query },
+        request: echo(),
       }),
     )
     return
@@ -203,13 +209,13 @@ export async function serveRequest(ctx: ServeContext, req: IncomingMessage, res:
         ...(out.paging ? { paging: out.paging } : {}),
         request_id: requestId,
         // The live service echoes the call; clients must ignore members they do not know.
-        request: { path: url.pathname, method, params: { ...query, ...bodyParams } },
+        request: echo(),
       },
       true,
     )
     if (method !== 'GET') ctx.save()
   } catch (err) {
-    if (err instanceof SandboxHttpError) return fail(err.status, err.message)
+    if (err instanceof SandboxHttpError) return fail(err.status, err.message, true, err.extra)
     return fail(500, 'Internal Server Error')
   }
 }

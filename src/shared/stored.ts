@@ -19,6 +19,8 @@ export const STORED_CODES = [
   'stored.valueChanged',
   'stored.listChanged',
   'stored.passwordChanged',
+  'stored.linesReordered',
+  'stored.notReadBack',
 ] as const
 export type StoredCode = (typeof STORED_CODES)[number]
 
@@ -41,7 +43,7 @@ type Finding =
   | { code: 'stored.linesDropped' | 'stored.linesAdded'; params: { count: number; lines: string } }
   | { code: 'stored.ttlChanged'; params: { sent: number; stored: number } }
   | { code: 'stored.valueChanged' | 'stored.listChanged'; params: { field: StoredField; sent: string; stored: string } }
-  | { code: 'stored.passwordChanged'; params: Record<string, never> }
+  | { code: 'stored.passwordChanged' | 'stored.linesReordered' | 'stored.notReadBack'; params: Record<string, never> }
 
 /** A finding as an item carries it (and the journal keeps it): a code and its text and number parameters. */
 export type StoredFinding = { code: StoredCode; params: Record<string, string | number> }
@@ -58,6 +60,9 @@ const field = (o: Bag, key: string): unknown => (Object.prototype.hasOwnProperty
 const numberOf = (v: unknown): number | undefined =>
   typeof v === 'number' ? v : typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v.trim()) : undefined
 const textOf = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined)
+
+/** The save went through, but what the service kept could not be read back to compare. */
+export const notReadBack = (): StoredFinding => ({ code: 'stored.notReadBack', params: {} })
 
 /** Compares what was sent with what the service answered it stored; [] when they agree or the answer says nothing. */
 export function storedFindings(operation: WriteEndpointName, sent: unknown, stored: unknown): StoredFinding[] {
@@ -133,6 +138,9 @@ function compareRecords(sent: Bag, stored: Bag): Finding[] {
     const added = missingFrom(storedLines.filter((l) => !isComment(l)), sentLines.filter((l) => !isComment(l)))
     if (dropped.length > 0) out.push({ code: 'stored.linesDropped', params: { count: dropped.length, lines: quote(dropped) } })
     if (added.length > 0) out.push({ code: 'stored.linesAdded', params: { count: added.length, lines: quote(added) } })
+    // The same lines in another order: the service sorts some zones its own way.
+    const records = (lines: string[]) => lines.filter((l) => !isComment(l)).join('\n')
+    if (dropped.length === 0 && added.length === 0 && records(sentLines) !== records(storedLines)) out.push({ code: 'stored.linesReordered', params: {} })
   }
   const sentTtl = numberOf(field(sent, 'ttl'))
   const storedTtl = numberOf(field(stored, 'ttl'))
@@ -151,13 +159,16 @@ function compareValue(name: StoredField, sent: string | undefined, stored: strin
   return [{ code: 'stored.valueChanged', params: { field: name, sent, stored } }]
 }
 
-/** 0 / 1 flags: only those that were sent are compared (a PUT may change one of two). */
+/**
+ * Flags, compared as on or off (the service writes 10 for an auto-renewal setting that is on, and
+ * 1 elsewhere): only those that were sent are compared (a PUT may change one of two).
+ */
 function compareFlags(sent: Bag, stored: Bag, names: ('autorenew_all' | 'autorenew_domain' | 'autorenew_server' | 'transfer_lock' | 'dynamicdns')[]): Finding[] {
   const out: Finding[] = []
   for (const name of names) {
     const s = numberOf(field(sent, name))
     const k = numberOf(field(stored, name))
-    if (s !== undefined && k !== undefined && s !== k) out.push({ code: 'stored.valueChanged', params: { field: name, sent: String(s), stored: String(k) } })
+    if (s !== undefined && k !== undefined && (s !== 0) !== (k !== 0)) out.push({ code: 'stored.valueChanged', params: { field: name, sent: String(s), stored: String(k) } })
   }
   return out
 }

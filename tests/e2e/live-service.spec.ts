@@ -41,7 +41,7 @@ test('a save the service keeps differently: warned before (small TTL, comment li
   await expect(app.getByRole('note')).toContainText('1 comment line may not be kept by the service')
   await app.getByRole('button', { name: 'Review changes…' }).click()
   await app.getByRole('region', { name: 'Plan: what will change' }).getByRole('button', { name: 'Apply these changes' }).click()
-  const told = app.getByRole('status').filter({ hasText: 'The service stored something other than what was sent' })
+  const told = app.getByRole('status').filter({ hasText: 'The service changed this' })
   await expect(told).toContainText('The service did not keep 1 comment line.')
   await expect(told).toContainText('TTL 60 was stored as 3600.')
   await snap(app, 'dns-stored-differently')

@@ -79,10 +79,16 @@ describe('error kinds', () => {
     expect(err.status).toBe(403)
   })
 
-  it('not-found: an unknown domain', async () => {
+  it('a domain the account does not hold is a bad request, as the service answers it, with the service’s words', async () => {
     const err = await caught(client.call('domains.get', { domain: 'no-such-domain.com' }))
+    expect(err.kind).toBe('bad-request')
+    expect(err.data.serviceMessage).toBe('domainname is invalid.')
+  })
+
+  it('not-found: an unknown server', async () => {
+    const err = await caught(client.call('servers.get', { kind: 'a', webid: 999_999 }))
     expect(err.kind).toBe('not-found')
-    expect(english(err)).toMatch(/no-such-domain\.com/)
+    expect(err.status).toBe(404)
   })
 
   it.each([

@@ -188,13 +188,51 @@ describe('drift', () => {
     await ok('store.refreshAccount', { accountId, jobId: 'refresh-1' })
     const renew = await outside.call('domains.autorenew.get', { domain })
     const lock = await outside.call('domains.transferlock.get', { domain })
-    await outside.call('domains.autorenew.set', { domain, autorenew_domain: renew.autorenew_domain === 1 ? 0 : 1 })
+    await outside.call('domains.autorenew.set', { domain, autorenew_domain: renew.autorenew_domain !== 0 ? 0 : 10 })
     await outside.call('domains.transferlock.set', { domain, transfer_lock: lock.transfer_lock === 1 ? 0 : 1 })
     const r = await ok<{ read: number; drift: number; failed: unknown[] }>('store.refreshAccount', { accountId, jobId: 'refresh-2' })
     expect(r).toEqual({ read: 10, drift: 2, failed: [] })
     const rows = await history({ subjectKind: 'domain', subject: domain, outsideOnly: true })
     expect(rows.map((h) => h.aspect).sort()).toEqual(['autorenew', 'transferlock'])
     expect(await call('store.refreshAccount', { accountId, jobId: 'no spaces allowed' })).toMatchObject({ ok: false, error: { code: 'ipc.invalidPayload' } })
+  })
+
+  it('a save whose TTL the service raised is told right away, and the next read of the zone records no change from outside', async () => {
+    const domain = editable()[6]!
+    sb.service.minTtl = 120
+    sb.service.reorderLines = true
+    try {
+      const { records, ns_type } = await zoneOf(domain)
+      const sent = `txt @ v=spf1 -all\n${records}`
+      const job = await write('domains.dns.set', [{ params: { domain, ns_type, records: sent, ttl: 60 } }])
+      const item = job.items[0]!
+      // Read back: the PUT's answer only repeats the request, the zone as kept says otherwise.
+      expect(item.stored).toEqual(expect.arrayContaining([{ code: 'stored.ttlChanged', params: { sent: 60, stored: 3600 } }, { code: 'stored.linesReordered', params: {} }]))
+      expect(item.result).toMatchObject({ ttl: 3600, records: (await zoneOf(domain)).records })
+      const [row] = await history({ subjectKind: 'domain', subject: domain, limit: 1 })
+      expect(row).toMatchObject({ origin: 'app', after: { ttl: 3600, records: (await zoneOf(domain)).records } })
+      await ok('domains.dns.get', { accountId, domain })
+      await readAll('domains.dns.list')
+      expect(await history({ subjectKind: 'domain', subject: domain, outsideOnly: true })).toEqual([])
+    } finally {
+      sb.service.minTtl = undefined
+      sb.service.reorderLines = false
+    }
+  })
+
+  it('turning auto-renewal on sends the number the account’s own data uses for on (10 on the live service)', async () => {
+    // The account as the live service shows it: settings that are on hold 10.
+    sb.state.domains.forEach((d, i) => Object.assign(d, { autorenew_all: 0, autorenew_domain: i % 2 ? 10 : 0, autorenew: i % 2 }))
+    const all = await readAll('domains.autorenew.list')
+    expect(JSON.stringify(all)).toContain('"autorenew_domain":10')
+    const domain = editable()[7]!
+    const before = sb.received.length
+    const job = await write('domains.autorenew.set', [{ params: { domain, autorenew_domain: 1 } }])
+    expect(job.items[0]!.params).toMatchObject({ autorenew_domain: 10 })
+    const sent = sb.received.slice(before).find((r) => r.endpoint === 'domains.autorenew.set')
+    expect(sent?.body).toEqual({ autorenew_domain: 10 })
+    // Shown as on, and never as "the service changed this" for 10 against 1.
+    expect(job.items[0]!.stored).toBeUndefined()
   })
 
   it('history older than the retention goes', async () => {

@@ -4,7 +4,7 @@
  * request IDs, the User-Agent; and the sandbox's live behaviours: product words for ns_type,
  * what it keeps of a DNS save, one auto-renewal story.
  */
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -19,9 +19,10 @@ import type { JobView } from '../../src/shared/jobs'
 import { english, englishCode } from '../helpers/english'
 import { profileFor } from '../helpers/profile'
 import { startReplayServer, type ReplayServer } from '../helpers/replay-server'
+import { answerText, liveFixture, recording } from '../helpers/live-fixtures'
 import pkg from '../../package.json' with { type: 'json' }
 
-const fixture = (name: string) => readFileSync(join(__dirname, '../fixtures/live', name), 'utf8')
+const fixture = liveFixture
 const serverPaths = { a: 'webservers', b: 'managedservers', c: 'cloudservers' }
 const KEY = 'live-key-0123456789abcdef'
 
@@ -51,22 +52,19 @@ describe('answers in the live shape, replayed', () => {
       domainid: 1044817,
       domainname: 'example-shop.com',
       ns_type: 'hosting-dns',
-      records: 'a @ 192.0.2.10\nmx @ mail.example-shop.com 10\ntxt @ v=spf1 include:_spf.example.net ~all',
+      records: 'a @ 192.0.2.10\nmx mail.example-shop.com. 10\ntxt @ v=spf1 include:_spf.example.net ~all',
       ttl: 3600,
     })
   })
 
-  it('a save sends back the word the service gave, and the answer’s TTL and dropped line are read as stored', async () => {
-    live.queue({ status: 200, body: fixture('dns-set-stored.json') })
-    const env = await client().send('domains.dns.set', {
-      domain: 'example-shop.com',
-      ns_type: 'hosting-dns',
-      records: '# shop\na @ 192.0.2.10\nmx @ mail.example-shop.com 10',
-      ttl: 60,
-    })
-    expect(JSON.parse(live.received.at(-1)!.body)).toMatchObject({ ns_type: 'hosting-dns', ttl: 60 })
+  it('a save sends back the word the service gave; its answer only repeats the request (the TTL as the number sent)', async () => {
+    live.queue({ status: 200, body: answerText('zone-save-echo.json', 1) })
+    const sent = recording('zone-save-echo.json').exchanges[1]!.request.body!
+    const env = await client().send('domains.dns.set', { domain: 'example-wisteria.net', ns_type: 'hosting-dns', records: String(sent.records), ttl: 3600 })
+    expect(JSON.parse(live.received.at(-1)!.body)).toMatchObject({ ns_type: 'hosting-dns', ttl: 3600 })
     expect(env.results.ttl).toBe(3600)
-    expect(env.requestId).toBe('0b8d7d1e-2c55-4bfb-9f0e-3c8f4d9c6e02')
+    expect(env.results.records).toBe(sent.records)
+    expect(env.requestId).toBe('202111151921102617260311570V')
   })
 
   it('an error with domainid and domainname inside errors: the service’s message and request ID come through', async () => {
@@ -232,7 +230,7 @@ describe('a bulk job under the rate limit, and what the service stored', () => {
       const d = sb.state.domains.find((x) => x.ns.every((n) => !n.includes('registrar')))!
       const current = await ok<{ ns_type: string }>('domains.dns.get', { accountId, domain: d.domainname })
       expect(['hosting-dns', 'external-dns']).toContain(current.ns_type)
-      const records = '# office\na @ 192.0.2.1\n; mail\nmx @ mail.example.net 10'
+      const records = '# office\na @ 192.0.2.1\n; mail\nmx mail.example.net. 10'
       const done = await ok<JobView>('jobs.submit', { accountId, operation: 'domains.dns.set', items: [{ params: { domain: d.domainname, ns_type: current.ns_type, records, ttl: 60 } }] })
       const item = done.items[0]!
       expect(item.state, JSON.stringify(item.error)).toBe('done')

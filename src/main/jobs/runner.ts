@@ -23,8 +23,10 @@ import { effectsOf } from './effects'
 import { itemRecord, type Journal } from './journal'
 import { findInLog, newestLogId } from './log-check'
 import { isOutcomeUnknown } from './outcome'
+import { inServiceValues } from './service-values'
 import { defaultLabel, targetOf } from './targets'
-import { storedFindings } from '../../shared/stored'
+import { notReadBack, storedFindings } from '../../shared/stored'
+import { readBack } from './read-back'
 import type { WriteObserver } from './write-history'
 
 export interface JobAccounts {
@@ -35,6 +37,8 @@ export interface JobAccounts {
   readOnly(accountId: string): boolean
   /** The name the user must have typed before a paid or ownership operation, when the account asks for it. */
   nameToConfirm?(accountId: string): string | undefined
+  /** The number the service writes for an auto-renewal setting that is on, in this account's data (undefined: none seen). */
+  autorenewOnValue?(accountId: string): number | undefined
 }
 
 export interface JobRunnerOptions {
@@ -142,16 +146,18 @@ export class JobRunner {
     const items: JobItemView[] = []
     const sendable: EndpointParams<WriteEndpointName>[] = []
     const guards: ({ records: string } | undefined)[] = []
+    const onValue = this.opts.accounts.autorenewOnValue?.(req.accountId)
     req.items.forEach((item, i) => {
       const parsed = parseEndpointParams(req.operation, item.params)
       if (!parsed.ok) {
         for (const issue of parsed.issues) issues.push({ ...issue, path: `items.${i}.${issue.path}` })
         return
       }
+      const value = inServiceValues(req.operation, parsed.value, onValue)
       // Frozen: these copies are what will be sent and shown, whatever the renderer does with its own.
-      sendable.push(structuredClone(parsed.value))
+      sendable.push(structuredClone(value))
       guards.push(item.guard ? { records: item.guard.records } : undefined)
-      const params: Record<string, unknown> = structuredClone(parsed.value)
+      const params: Record<string, unknown> = structuredClone(value)
       items.push({ target: targetOf(params), label: item.label ?? defaultLabel(params), params, state: 'pending' })
     })
     if (issues.length > 0) throw AppError.invalid('ipc.invalidPayload', issues.slice(0, 20))
@@ -289,9 +295,12 @@ export class JobRunner {
     await this.settle(job, i, { state: 'sending', sentAt: this.now().toISOString() })
     try {
       const env = await client.sendParsed(job.operation, params, { signal: int.controller.signal })
+      // Read back while the target is still held: what the service kept, not what its answer repeats.
+      const back = await readBack(client, job.operation, params, int.controller.signal)
       this.targets.delete(key)
-      const stored = storedFindings(job.operation, params, env.results)
-      await this.settle(job, i, { state: 'done', result: env.results, requestId: env.requestId, ...(stored.length > 0 ? { stored } : {}) })
+      const result = back && 'kept' in back ? back.kept : env.results
+      const stored = back && 'error' in back ? [notReadBack()] : storedFindings(job.operation, params, result)
+      await this.settle(job, i, { state: 'done', result, requestId: env.requestId, ...(stored.length > 0 ? { stored } : {}) })
       await this.observe((o) => o.ended(job, i, { fromLog: false }))
     } catch (err) {
       const error = toErrorData(err)

@@ -8,9 +8,10 @@ import type { ApiClient } from '../http'
 import type { EndpointParams, WriteEndpointName } from '../../shared/endpoints/table'
 import type { ErrorData } from '../../shared/errors'
 import type { HistoryAspect, SubjectKind } from '../../shared/history'
-import type { JobView } from '../../shared/jobs'
+import type { JobItemView, JobView } from '../../shared/jobs'
 import type { PortfolioStore, StoredListName, ZoneInput, ZoneKind } from '../../shared/portfolio'
 import { toErrorData } from '../app-error'
+import { readsBack } from './read-back'
 
 export interface WriteObserver {
   /** Just before item i is sent. An error answered here means it is not sent, and fails with it. */
@@ -55,9 +56,6 @@ export function createWriteHistory(store: PortfolioStore, now: () => Date = () =
   const before = new Map<string, { snapshotId?: number | undefined; value?: unknown }>()
   const itemKey = (job: JobView, i: number) => `${job.id}#${i}`
 
-  function zoneOf(kind: ZoneKind, answer: { records: string; ttl?: number | undefined; ns_type?: string | undefined }): ZoneInput {
-    return kind === 'dns' ? { records: answer.records, ttl: answer.ttl, ns_type: answer.ns_type } : { records: answer.records, ttl: answer.ttl }
-  }
 
   /** The zone as the service holds it now; the stored one when it cannot be read. */
   async function currentZone(
@@ -68,7 +66,7 @@ export function createWriteHistory(store: PortfolioStore, now: () => Date = () =
   ): Promise<{ zone?: ZoneInput | undefined; fresh: boolean; error?: ErrorData | undefined }> {
     try {
       const answer = kind === 'dns' ? await client.call('domains.dns.get', { domain }) : await client.call('freedns.get', { domain })
-      return { zone: zoneOf(kind, answer), fresh: true }
+      return { zone: zoneOfAnswer(kind, answer), fresh: true }
     } catch (err) {
       const stored = store.getZone(accountId, kind, domain)
       return { zone: stored, fresh: false, error: toErrorData(err) }
@@ -123,8 +121,7 @@ export function createWriteHistory(store: PortfolioStore, now: () => Date = () =
       const { kind: subjectKind, subject } = subjectOf(job.operation, it.params)
       const zoneKind = ZONE_OPERATIONS[job.operation]
       const at = now().toISOString()
-      const after =
-        job.operation === 'domains.expiration.renew' ? (it.effect?.to ? { expirationdate: it.effect.to } : undefined) : zoneKind ? zoneAfter(zoneKind, it.params) : sentValue(it.params)
+      const after = afterValue(job.operation, it)
       store.history.recordWrite({
         accountId: job.accountId,
         subjectKind,
@@ -143,9 +140,27 @@ export function createWriteHistory(store: PortfolioStore, now: () => Date = () =
         snapshotId: was?.snapshotId,
       })
       // The zone as saved is the zone now: kept, after the row above says this app made it.
-      if (zoneKind && it.state === 'done' && isZoneAnswer(it.result)) store.putZone(job.accountId, zoneKind, subject, zoneOf(zoneKind, it.result), at)
+      if (zoneKind && it.state === 'done' && isZoneAnswer(it.result)) store.putZone(job.accountId, zoneKind, subject, zoneOfAnswer(zoneKind, it.result), at)
     },
   }
+}
+
+/**
+ * The value after the write: for a write that is read back (a zone, nameservers, WHOIS), what
+ * the service kept; for a renewal, the new date; otherwise what was sent.
+ */
+function afterValue(operation: WriteEndpointName, it: JobItemView): unknown {
+  if (operation === 'domains.expiration.renew') return it.effect?.to ? { expirationdate: it.effect.to } : undefined
+  const zoneKind = ZONE_OPERATIONS[operation]
+  const kept = it.state === 'done' && readsBack(operation) ? it.result : undefined
+  if (zoneKind) return isZoneAnswer(kept) ? zoneOfAnswer(zoneKind, kept) : zoneAfter(zoneKind, it.params)
+  const fields = ASPECTS[operation]?.fields
+  if (fields && typeof kept === 'object' && kept !== null) return Object.fromEntries(fields.flatMap((f) => (f in kept ? [[f, Reflect.get(kept, f)]] : [])))
+  return sentValue(it.params)
+}
+
+function zoneOfAnswer(kind: ZoneKind, answer: { records: string; ttl?: number | undefined; ns_type?: string | undefined }): ZoneInput {
+  return kind === 'dns' ? { records: answer.records, ttl: answer.ttl, ns_type: answer.ns_type } : { records: answer.records, ttl: answer.ttl }
 }
 
 function zoneAfter(kind: ZoneKind, params: Record<string, unknown>): ZoneInput {

@@ -11,15 +11,22 @@ import type { Connection } from './database'
 const AUTORENEW_LISTS = ['domains.list', 'domains.autorenew.list', 'servers.list', 'servers.autorenew.list'] as const
 const SETTINGS = ['$.autorenew_all', '$.autorenew_domain', '$.autorenew_server'] as const
 
-const valueRow = z.object({ v: z.number().int().min(1).max(255), n: z.number().int() })
+const valueRow = z.object({ v: z.number().int().min(1).max(255) })
 
-/** The non-zero auto-renewal value most often seen in the account's stored lists; undefined when none is on. */
+/**
+ * The non-zero auto-renewal value of the account's most recently read list that has one (the
+ * service's latest word), the most frequent there; undefined when no setting is on anywhere.
+ */
 export function autorenewOnValue(conn: Connection, accountId: string): number | undefined {
   const lists = AUTORENEW_LISTS.map(() => '?').join(', ')
   const values = SETTINGS.map(
-    () => `SELECT json_extract(i.json, ?) AS v FROM list_items i JOIN lists l ON l.id = i.list_id WHERE l.account_id = ? AND l.list IN (${lists})`,
+    () => `SELECT json_extract(i.json, ?) AS v, l.read_at AS at FROM list_items i JOIN lists l ON l.id = i.list_id WHERE l.account_id = ? AND l.list IN (${lists})`,
   ).join(' UNION ALL ')
   const params = SETTINGS.flatMap((path) => [path, accountId, ...AUTORENEW_LISTS])
-  const row = conn.get(valueRow, `SELECT v, COUNT(*) AS n FROM (${values}) WHERE typeof(v) = 'integer' AND v BETWEEN 1 AND 255 GROUP BY v ORDER BY n DESC, v DESC LIMIT 1`, params)
+  const row = conn.get(
+    valueRow,
+    `SELECT v FROM (${values}) WHERE typeof(v) = 'integer' AND v BETWEEN 1 AND 255 GROUP BY v ORDER BY MAX(at) DESC, COUNT(*) DESC, v DESC LIMIT 1`,
+    params,
+  )
   return row?.v
 }

@@ -4,9 +4,8 @@ import { badRequest, rejectIf } from '../http-error'
 import { paginate, ordered } from '../lists'
 import { findDomain } from '../lookup'
 import { nsFlavour } from '../nameservers'
-import { checkRecords } from '../validate'
+import { keptRecords, keptTtl, refusedRecords } from '../records'
 import { dnsFlavourOf, dnsOut, ref } from '../wire'
-import { storedRecords, storedTtl } from '../behaviour'
 import type { NsType } from '../../shared/constants'
 
 export const dnsHandlers: HandlersFor<EndpointsUnder<'domains.dns'>> = {
@@ -19,8 +18,9 @@ export const dnsHandlers: HandlersFor<EndpointsUnder<'domains.dns'>> = {
     const flavour: NsType | undefined =
       p.ns_type === d.nsTypeWord ? dnsFlavourOf(d) : (Object.keys(service.nsTypeWords) as NsType[]).find((f) => service.nsTypeWords[f] === p.ns_type)
     if (!flavour) throw badRequest(`ns_type must be ${Object.values(service.nsTypeWords).join(' or ')}.`)
-    rejectIf(checkRecords(p.records))
-    d.dns[flavour] = { records: storedRecords(p.records, service), ttl: storedTtl(p.ttl ?? d.dns[flavour].ttl, service) }
-    return { results: { ...ref(d), ns_type: p.ns_type, records: d.dns[flavour].records, ttl: String(d.dns[flavour].ttl) } }
+    rejectIf(refusedRecords(p.records))
+    d.dns[flavour] = { records: keptRecords(p.records, service), ttl: keptTtl(p.ttl ?? d.dns[flavour].ttl, service) }
+    // Recorded: the answer repeats the request (the TTL as the number sent), not what was kept.
+    return { results: { ...ref(d), ns_type: p.ns_type, records: p.records, ...(p.ttl !== undefined ? { ttl: p.ttl } : {}) } }
   },
 }

@@ -1,13 +1,12 @@
 /** Free DNS: records the service serves for domains registered elsewhere. */
 import { splitDomain } from '../../shared/validation'
-import { storedRecords, storedTtl } from '../behaviour'
 import type { EndpointsUnder, HandlersFor } from '../handler-types'
 import { badRequest, rejectIf } from '../http-error'
 import { paginate, ordered } from '../lists'
 import { findFree } from '../lookup'
 import { changeOwner, checkUsername } from '../ownership'
 import type { FreeDnsRec } from '../state'
-import { checkRecords } from '../validate'
+import { keptRecords, keptTtl, refusedRecords } from '../records'
 import { freeOut, ownerOut, ref } from '../wire'
 
 const AUTH_METHODS = ['txt', 'email', 'file']
@@ -26,10 +25,11 @@ export const freeDnsHandlers: HandlersFor<EndpointsUnder<'freedns'>> = {
   },
   'freedns.set': ({ p, state, service }) => {
     const f = findFree(state, p.domain)
-    rejectIf(checkRecords(p.records))
-    f.records = storedRecords(p.records, service)
-    if (p.ttl !== undefined) f.ttl = storedTtl(p.ttl, service)
-    return { results: { ...ref(f), records: f.records, ttl: f.ttl } }
+    rejectIf(refusedRecords(p.records))
+    f.records = keptRecords(p.records, service)
+    if (p.ttl !== undefined) f.ttl = keptTtl(p.ttl, service)
+    // As a domain's DNS save: the answer repeats the request.
+    return { results: { ...ref(f), records: p.records, ...(p.ttl !== undefined ? { ttl: p.ttl } : {}) } }
   },
   'freedns.remove': ({ p, state }) => {
     const f = findFree(state, p.domain)

@@ -1,0 +1,44 @@
+/**
+ * The service's own values: auto-renewal "on" is any non-zero number (the live service writes 10),
+ * and a write turning it on sends the account's own value; the log is searched only when it really
+ * comes newest first.
+ */
+import { describe, expect, it } from 'vitest'
+import { domainAutorenew, serverAutorenew } from '../../src/shared/autorenew'
+import { inServiceValues } from '../../src/main/jobs/service-values'
+import { newestFirst } from '../../src/main/jobs/log-check'
+import { storedFindings } from '../../src/shared/stored'
+import { recording } from '../helpers/live-fixtures'
+import { domainAutorenewSchema } from '../../src/shared/endpoints/decoders'
+
+describe('auto-renewal values', () => {
+  it('reads the service’s own sample (autorenew 1, the two settings 10) as on, for the domain’s own reason and the account’s', () => {
+    const sample = domainAutorenewSchema.parse(recording('autorenew-on.json').exchanges[0]!.response.body.results)
+    expect(domainAutorenew(sample)).toEqual({ on: true, reason: 'both' })
+    expect(domainAutorenew({ autorenew: 1, autorenew_all: 0, autorenew_domain: 10 })).toEqual({ on: true, reason: 'own' })
+    expect(serverAutorenew({ autorenew: 1, autorenew_all: 10, autorenew_server: 0 })).toEqual({ on: true, reason: 'account' })
+    expect(domainAutorenew({ autorenew: 0, autorenew_all: 0, autorenew_domain: 0 })).toEqual({ on: false, reason: 'none' })
+  })
+
+  it('never calls 10 against 1 a change the service made', () => {
+    expect(storedFindings('domains.autorenew.set', { autorenew_domain: 1 }, { autorenew: 1, autorenew_all: 0, autorenew_domain: 10 })).toEqual([])
+    expect(storedFindings('servers.autorenew.set', { autorenew_server: 10 }, { autorenew_server: '0' })).toEqual([
+      { code: 'stored.valueChanged', params: { field: 'autorenew_server', sent: '10', stored: '0' } },
+    ])
+  })
+
+  it('sends "on" as the account’s own value, 1 when none was seen; off stays 0, and other operations are untouched', () => {
+    expect(inServiceValues('domains.autorenew.set', { domain: 'a.example', autorenew_all: 0, autorenew_domain: 1 }, 10)).toEqual({ domain: 'a.example', autorenew_all: 0, autorenew_domain: 10 })
+    expect(inServiceValues('servers.autorenew.set', { kind: 'a', webid: 3, autorenew_server: 7 }, undefined)).toEqual({ kind: 'a', webid: 3, autorenew_server: 1 })
+    expect(inServiceValues('domains.transferlock.set', { domain: 'a.example', transfer_lock: 1 }, 10)).toEqual({ domain: 'a.example', transfer_lock: 1 })
+  })
+})
+
+describe('newest first, checked', () => {
+  const entry = (datetime: string) => ({ request_id: datetime, datetime, method: 'GET', path: '/v1/domains', request: '', response: '', addr: '' })
+  it('trusts a page whose times never rise, and not one that comes oldest first', () => {
+    expect(newestFirst([entry('2026-11-23 10:00:02'), entry('2026-11-23 10:00:02'), entry('2026-11-23 09:59:59')])).toBe(true)
+    expect(newestFirst([entry('2026-11-23 09:59:59'), entry('2026-11-23 10:00:02')])).toBe(false)
+    expect(newestFirst([])).toBe(true)
+  })
+})
