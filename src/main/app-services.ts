@@ -13,6 +13,7 @@ import { createAppHandlers, createChannelHandlers } from './ipc/handlers'
 import { RunningCalls } from './ipc/running-calls'
 import { JobEvents } from './ipc/job-events'
 import { Journal } from './jobs/journal'
+import { AutorenewOnValues } from './jobs/service-values'
 import { JobRunner } from './jobs/runner'
 import { createAppLog, type AppLog } from './log/app-log'
 import { createAppControl } from './app-control'
@@ -93,6 +94,7 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
       })
     return keychain
   }
+  const autorenewOn = new AutorenewOnValues()
   const accounts = new AccountService({
     profiles,
     keychain: opts.keychain ?? defaultKeychain,
@@ -100,7 +102,10 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     ...(opts.userAgent ? { userAgent: opts.userAgent } : {}),
     onKey: (key) => log.redactor.add(key),
     demoInUse: () => jobs.running().some((j) => j.accountId === DEMO_ACCOUNT_ID),
-    onRemoved: (id) => store.removeAccount(id),
+    onRemoved: (id) => {
+      store.removeAccount(id)
+      autorenewOn.forget(id)
+    },
   })
   const calls = new RunningCalls()
   const jobEvents = new JobEvents()
@@ -112,10 +117,11 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
       nameOf: (id) => accounts.nameOf(id),
       readOnly: (id) => accounts.readOnly(id),
       nameToConfirm: (id) => accounts.nameToConfirm(id),
-      // A store that cannot answer leaves "on" as 1, which the service reads as on too.
+      // What the service lately wrote, else its stored lists; a store that cannot answer leaves
+      // "on" as 1, which the service reads as on too.
       autorenewOnValue: (id) => {
         try {
-          return store.autorenewOnValue(id)
+          return autorenewOn.get(id) ?? store.autorenewOnValue(id)
         } catch {
           return undefined
         }
@@ -168,6 +174,7 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
       accountNames: () => Object.fromEntries(profiles.current.accounts.map((a) => [a.id, a.name])),
       onStoreError: (err) => log.warn('store.writeFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof AppError ? err.data.code : undefined }),
       reminders,
+      autorenewOn,
     }),
     calls,
     allowedOrigins: opts.allowedOrigins,

@@ -30,6 +30,8 @@ export interface AutorenewInForce {
 
 /** Any non-zero value is on: the service writes 10 for "on" in the two settings and 1 in `autorenew`. */
 const flag = (v: number | undefined): boolean | undefined => (v === undefined ? undefined : v !== 0)
+/** Whether one auto-renewal setting is on, as the service writes it (any non-zero number). */
+export const settingOn = (v: number | undefined): boolean => flag(v) === true
 
 export function autorenewInForce(r: { autorenew?: number | undefined; autorenew_all?: number | undefined; own?: number | undefined }): AutorenewInForce {
   const reported = flag(r.autorenew)

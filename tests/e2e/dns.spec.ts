@@ -247,12 +247,16 @@ test('fields follow the record type: MX, SRV and CAA in parts with examples, TXT
   await type(app, `Value of row ${n + 4}`, 'v=DKIM1; k=rsa; p=MIGf')
   await expect(app.locator(`tr[data-index="${n + 3}"]`)).not.toContainText('No quotation marks needed')
 
-  // In the raw text, an MX written priority first is rewritten in the service's order.
+  // In the raw text, an MX written priority first is told that the priority goes after the
+  // server, kept as typed until the user asks for the service's form.
   await app.getByRole('button', { name: 'Raw text' }).click()
   const box = app.getByLabel('Records, one per line: type host value')
-  await box.fill(`${await box.inputValue()}\nmx @ 30 mx3.example.net.`)
+  await box.fill(`${await box.inputValue()}\nmx 30 mx3.example.net.`)
   await box.blur()
-  await expect(box).toHaveValue(/\nmx @ mx3\.example\.net\. 30$/)
+  await expect(app.getByText('The priority goes after the mail server')).toBeVisible()
+  await expect(box).toHaveValue(/\nmx 30 mx3\.example\.net\.$/)
+  await app.getByRole('button', { name: `Write row ${n + 5} in the service’s form` }).click()
+  await expect(box).toHaveValue(/\nmx mx3\.example\.net\. 30$/)
   await app.getByRole('button', { name: 'Table' }).click()
   await expect(app.getByLabel(`Priority of row ${n + 5}`)).toHaveValue('30')
 
@@ -267,11 +271,11 @@ test('fields follow the record type: MX, SRV and CAA in parts with examples, TXT
   expect((lastDnsSet(sb)!.body as { records: string }).records).toBe(
     [
       ...original,
-      'mx @ backup.example.net. 20',
+      'mx backup.example.net. 20',
       'srv _sip._tcp 10 5 5060 sip.example.net.',
       'caa @ 0 issue "letsencrypt.org"',
       'txt sel._domainkey v=DKIM1; k=rsa; p=MIGf',
-      'mx @ mx3.example.net. 30',
+      'mx mx3.example.net. 30',
     ].join('\n'),
   )
 })
@@ -459,7 +463,7 @@ test('BIND import: relative names expanded (www IN CNAME @, @ IN MX 10 mail), re
   expect(lastDnsSet(sb)!.body).toEqual({
     ns_type: 'svc1',
     ttl: 600,
-    records: [`a @ 192.0.2.5`, `cname www ${d.domainname}.`, `mx @ mail.${d.domainname}. 10`, 'a mail 192.0.2.25'].join('\n'),
+    records: [`a @ 192.0.2.5`, `cname www ${d.domainname}.`, `mx mail.${d.domainname}. 10`, 'a mail 192.0.2.25'].join('\n'),
   })
 })
 

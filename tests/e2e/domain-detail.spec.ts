@@ -41,7 +41,8 @@ test('overview, renewal confirmed with the domain, years and new date, and auto-
   await app.getByRole('tab', { name: 'Auto-renewal' }).click()
   const auto = app.getByRole('tabpanel', { name: 'Auto-renewal' })
   await auto.getByLabel('Renew this domain automatically').setChecked(!d.autorenew_domain)
-  const wanted = d.autorenew_domain ? 0 : 1
+  // On is sent as the number the service itself writes for it in this account (10).
+  const wanted = d.autorenew_domain ? 0 : 10
   await auto.getByRole('button', { name: 'Save' }).click()
   await expect(app.getByRole('status').filter({ hasText: 'Auto-renewal saved.' })).toBeVisible()
   expect(last(sb, 'domains.autorenew.set')?.body).toMatchObject({ autorenew_domain: wanted })

@@ -67,5 +67,5 @@ test('free DNS: the editor’s record fields and a new row work as for a domain'
   await records.getByRole('button', { name: 'Apply these changes' }).click()
   await expect(app.getByRole('status').filter({ hasText: 'were saved' })).toBeVisible()
   const sent = sb.received.filter((r) => r.endpoint === 'freedns.set').at(-1)!
-  expect((sent.body as { records: string }).records).toBe(`${original}\nmx @ mx.example.net. 10`)
+  expect((sent.body as { records: string }).records).toBe(`${original}\nmx mx.example.net. 10`)
 })

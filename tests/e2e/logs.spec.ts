@@ -53,7 +53,8 @@ test('the log lists requests page by page, in either order, filters them, and op
 test('errors only, the HTTP status of each request, and a search of the pages after the loaded one with progress and stop', async ({ app, harness }) => {
   const sb = await harness.demo()
   const send = sender(harness)
-  // The oldest history: a request for a domain that is not there (404), and a list the service
+  // The oldest history: a request for a domain the account does not hold (400, as the service
+  // answers it: "domainname is invalid."), and a list the service
   // could not serve (503, tried three times by the client).
   await harness.services.router.dispatch('domains.get', { accountId: 'demo', domain: 'not-in-this-account.com' }, send)
   sb.faults.inject('svcips.list', { status: 503, times: 3 })
@@ -94,9 +95,9 @@ test('errors only, the HTTP status of each request, and a search of the pages af
   await app.keyboard.press('Enter')
   await expect(app.getByRole('status').filter({ hasText: 'Searched to the end of the log (page 3).' })).toBeVisible()
   await expect(table.getByRole('row')).toHaveCount(failures.length + 1)
-  await expect(table.getByRole('row', { name: /not-in-this-account/ }).getByRole('cell', { name: '404', exact: true })).toHaveAttribute(
+  await expect(table.getByRole('row', { name: /not-in-this-account/ }).getByRole('cell', { name: '400', exact: true })).toHaveAttribute(
     'title',
-    '404 Not found: Read from the error code in the logged response.',
+    '400 Bad Request: Read from the error code in the logged response.',
   )
   await expect(table.getByRole('row', { name: /\/v1\/svcips/ })).toHaveCount(3)
   await expect(table.getByRole('row', { name: /\/v1\/svcips/ }).first().getByRole('cell', { name: '503', exact: true })).toHaveAttribute('title', /^503 Service Unavailable: /)
@@ -116,8 +117,8 @@ test('errors only, the HTTP status of each request, and a search of the pages af
   await table.getByRole('row', { name: /not-in-this-account/ }).getByRole('link').click()
   const detail = app.getByRole('region', { name: /Log entry req-/ })
   await expect(detail.getByRole('heading', { level: 3 })).toHaveText(['Response body', 'Request body'])
-  await expect(detail.locator('pre').first()).toContainText('"code": 404')
-  await expect(detail.locator('dl')).toContainText('404 Not found')
+  await expect(detail.locator('pre').first()).toContainText('"message": "domainname is invalid."')
+  await expect(detail.locator('dl')).toContainText('400 Bad Request')
   await app.getByLabel('Find by request ID').fill(sb.state.logs.find((l) => l.response.includes('"results"'))!.request_id)
   await app.getByRole('button', { name: 'Find' }).click()
   await expect(detail.getByRole('heading', { level: 3 })).toHaveText(['Request body', 'Response body'])

@@ -53,8 +53,10 @@ test('change a resource allocation, and toggle auto-renewal (a double click send
   expect(writes(sb).at(-1)).toMatchObject({ method: 'PUT', path: `/v1/webservers/${server.webid}/resource`, body: { type: 'db_num', num: 25 } })
 
   const auto = app.getByRole('region', { name: 'Auto-renewal' })
-  const wanted = server.autorenew_server ? 0 : 1
-  await auto.getByLabel('Renew this server automatically').setChecked(wanted === 1)
+  // On is sent as the number the service itself writes for it in this account (10).
+  const wanted = server.autorenew_server ? 0 : 10
+  await expect(auto.getByLabel('Renew this server automatically')).toBeChecked({ checked: server.autorenew_server !== 0 })
+  await auto.getByLabel('Renew this server automatically').setChecked(wanted !== 0)
   const before = writes(sb).length
   await auto.getByRole('button', { name: 'Save' }).dblclick()
   await expect(app.getByRole('status').filter({ hasText: 'Auto-renewal saved.' })).toBeVisible()

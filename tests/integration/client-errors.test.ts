@@ -60,13 +60,15 @@ describe('error kinds', () => {
     expect(sb.received.length).toBe(before)
   })
 
-  it('unauthorized: a wrong key, with a message that says to replace it; the key is not echoed', async () => {
+  it('unauthorized: a wrong key, with a message that says to replace it or allow this computer’s address; the key is not echoed', async () => {
     const wrongKey = 'sk_live_wrong_key_0123456789'
     const bad = createApiClient({ baseUrl: sb.url, apiKey: wrongKey, serverPaths: sb.serverPaths })
     const err = await caught(bad.call('servers.list', { kind: 'a' }))
     expect(err.kind).toBe('unauthorized')
     expect(err.status).toBe(401)
-    expect(english(err)).toMatch(/Replace the key for this account in Accounts\./)
+    expect(english(err)).toMatch(/replace it for this account in Accounts/)
+    // The service keeps an allowed-address list per token: a refusal may be that, not the key.
+    expect(english(err)).toMatch(/this computer’s internet address is in the token’s list of allowed addresses/)
     expect(exposedText(err)).not.toContain(wrongKey)
   })
 
@@ -77,6 +79,7 @@ describe('error kinds', () => {
     const err = await caught(ro.call('servers.expiration.extend', { kind: 'a', webid: Number(servers[0]!.webid), months: 1 }))
     expect(err.kind).toBe('forbidden')
     expect(err.status).toBe(403)
+    expect(english(err)).toMatch(/list of allowed addresses/)
   })
 
   it('a domain the account does not hold is a bad request, as the service answers it, with the service’s words', async () => {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { domainAutorenew, serverAutorenew } from '../../src/shared/autorenew'
-import { inServiceValues } from '../../src/main/jobs/service-values'
+import { AutorenewOnValues, inServiceValues } from '../../src/main/jobs/service-values'
 import { newestFirst } from '../../src/main/jobs/log-check'
 import { storedFindings } from '../../src/shared/stored'
 import { recording } from '../helpers/live-fixtures'
@@ -31,6 +31,22 @@ describe('auto-renewal values', () => {
     expect(inServiceValues('domains.autorenew.set', { domain: 'a.example', autorenew_all: 0, autorenew_domain: 1 }, 10)).toEqual({ domain: 'a.example', autorenew_all: 0, autorenew_domain: 10 })
     expect(inServiceValues('servers.autorenew.set', { kind: 'a', webid: 3, autorenew_server: 7 }, undefined)).toEqual({ kind: 'a', webid: 3, autorenew_server: 1 })
     expect(inServiceValues('domains.transferlock.set', { domain: 'a.example', transfer_lock: 1 }, 10)).toEqual({ domain: 'a.example', transfer_lock: 1 })
+  })
+})
+
+describe('learning what the service writes for on', () => {
+  it('takes the first setting that is on from any answer, keeps the last learned, and forgets a removed account', () => {
+    const values = new AutorenewOnValues()
+    values.learn('a', [{ autorenew: 0, autorenew_all: 0, autorenew_server: 0 }])
+    expect(values.get('a')).toBeUndefined()
+    values.learn('a', [{ autorenew: 1, autorenew_all: 0, autorenew_server: 0 }, { autorenew: 1, autorenew_all: 0, autorenew_server: 10 }])
+    expect(values.get('a')).toBe(10)
+    values.learn('a', { domainid: 1, records: 'a @ 192.0.2.1' })
+    expect(values.get('a')).toBe(10)
+    values.learn('b', { autorenew_domain: 1 })
+    expect([values.get('a'), values.get('b')]).toEqual([10, 1])
+    values.forget('a')
+    expect(values.get('a')).toBeUndefined()
   })
 })
 

@@ -10,6 +10,7 @@ import type { AppChannel, ChannelName } from '../../shared/ipc/channels'
 import type { ApiParsed, ListAllParsed, ParsedPayloadOf, ResultOf } from '../../shared/ipc/contract'
 import { apiCallExtras, listAllExtras, localPayloads } from '../../shared/ipc/payloads'
 import type { AccountService } from '../accounts/account-service'
+import type { AutorenewOnValues } from '../jobs/service-values'
 import type { JobRunner } from '../jobs/runner'
 import type { AppControl } from '../app-control'
 import type { Reminders } from '../reminders'
@@ -39,6 +40,8 @@ export interface HandlerDeps {
   onStoreError?: (err: unknown) => void
   /** Expiry reminders of every account, from the store. */
   reminders: Reminders
+  /** Learns from every answer what the account's service writes for an auto-renewal setting that is on. */
+  autorenewOn?: AutorenewOnValues
 }
 
 const notAnObject: Parsed<never> = { ok: false, issues: [{ path: '', code: 'field.wrongType', params: { expected: 'object' } }] }
@@ -101,7 +104,7 @@ export function createAppHandlers(app: AppControl, quitConfirmed: () => void): P
   }
 }
 
-export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitConfirmed, app, store, accountNames, onStoreError, reminders }: HandlerDeps): ChannelHandlers {
+export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitConfirmed, app, store, accountNames, onStoreError, reminders, autorenewOn }: HandlerDeps): ChannelHandlers {
   /** Keeps what was read; a store that fails never fails the read. */
   const keep = (write: () => void) => {
     if (!store) return
@@ -115,7 +118,12 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
   const apiCall = <N extends ReadEndpointName>(name: N): ChannelHandler<ApiParsed<N>, EndpointResult<N>> =>
     defineChannel(
       (raw) => parseApiPayload(name, raw),
-      (p) => calls.run(p.jobId, async (signal) => (await accounts.client(p.accountId)).callParsed(name, p.params, { signal })),
+      (p) =>
+        calls.run(p.jobId, async (signal) => {
+          const result = await (await accounts.client(p.accountId)).callParsed(name, p.params, { signal })
+          autorenewOn?.learn(p.accountId, result)
+          return result
+        }),
     )
   /** A zone read is kept for search and the next start. */
   const zoneCall = <N extends 'domains.dns.get' | 'freedns.get'>(name: N, kind: 'dns' | 'freedns'): ChannelHandler<ApiParsed<N>, EndpointResult<N>> =>
@@ -145,6 +153,7 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
           }).then((items) => {
             // Every list read in full is kept: the next start paints from it.
             if (isStoredList(name)) keep(() => store?.keepList(p.accountId, name, p.params, items, now()))
+            autorenewOn?.learn(p.accountId, items)
             return items
           }),
         ),

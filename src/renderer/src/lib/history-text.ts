@@ -26,11 +26,12 @@ export function entryPlan(e: HistoryEntry): Plan | undefined {
   return plan(parse(before), parse(after))
 }
 
-/** Members that are switches: 1 and 0 read as on and off. */
-const SWITCHES: ReadonlySet<string> = new Set(['transfer_lock', 'autorenew', 'autorenew_all', 'autorenew_domain', 'whoisproxy'])
+/** Members that are switches: 0 reads as off, any other whole number as on (the service writes 10 for an auto-renewal setting that is on). */
+const SWITCHES: ReadonlySet<string> = new Set(['transfer_lock', 'autorenew', 'autorenew_all', 'autorenew_domain', 'autorenew_server', 'whoisproxy'])
 
 function memberValue(member: string, v: unknown): string {
-  if (SWITCHES.has(member) && (v === 1 || v === 0 || v === '1' || v === '0')) return t(String(v) === '1' ? 'history.on' : 'history.off')
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : undefined
+  if (SWITCHES.has(member) && n !== undefined) return t(n !== 0 ? 'history.on' : 'history.off')
   return valueText(v)
 }
 

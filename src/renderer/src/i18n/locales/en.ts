@@ -614,7 +614,7 @@ export const en = {
   'dnsEditor.fixPlace': 'Write row {n} in the service’s form',
   'dnsEditor.page': 'Page {page} of {pages}',
   'dnsEditor.rawLabel': 'Records, one per line: type host value',
-  'dnsEditor.rawHelp': 'Lines this app does not understand are kept exactly as they are. An MX line may give the priority first (mx @ 10 mail.example.com.); it is written in the service’s order (mx @ mail.example.com. 10).',
+  'dnsEditor.rawHelp': 'Lines this app does not understand are kept exactly as they are. An MX line is the mail server, then the priority, always for the domain itself: mx mail.example.com. 10 (mx @ 10: the domain is its own mail server).',
   'dnsEditor.line': 'Line {n}',
   'dnsEditor.fixFirst': '{count, plural, one {# problem} other {# problems}} to fix before saving; they are marked.',
   'dnsEditor.review': 'Review changes…',
@@ -740,8 +740,8 @@ export const en = {
 
   // What the other processes and the shared rules send: codes with parameters.
   'error.bad-request': 'The service rejected the request as invalid.',
-  'error.unauthorized': 'The API key was not accepted. Replace the key for this account in Accounts.',
-  'error.forbidden': 'This API key is not allowed to do that. Use a key with write access for this account.',
+  'error.unauthorized': 'The service did not accept this request. Check two things on the service’s API settings page: that the key is still valid (replace it for this account in Accounts if not), and that this computer’s internet address is in the token’s list of allowed addresses.',
+  'error.forbidden': 'The service refused this request. Check on the service’s API settings page that the key may do this (a key with write access) and that this computer’s internet address is in the token’s list of allowed addresses.',
   'error.not-found': 'The service has no such item. It may have been removed; refresh the list.',
   'error.server-error': 'The service had an internal error. Try again later; if it persists, contact the provider with the request ID.',
   'error.unavailable': 'The service is temporarily unavailable. Try again in a moment.',
@@ -920,6 +920,7 @@ export const en = {
   'history.member.autorenew': 'Auto-renewal (account)',
   'history.member.autorenew_all': 'Auto-renewal (all domains)',
   'history.member.autorenew_domain': 'Auto-renewal (this domain)',
+  'history.member.autorenew_server': 'Auto-renewal (this server)',
   'history.member.whoisproxy': 'WHOIS privacy',
   'history.member.contact': 'Contacts',
   'history.member.ns': 'Nameservers',

@@ -614,7 +614,7 @@ export const ja: Catalogue = {
   'dnsEditor.fixPlace': '{n} 行目をサービスの形式に書き直す',
   'dnsEditor.page': '{pages} ページ中 {page} ページ',
   'dnsEditor.rawLabel': '1行に1レコード: 種類 ホスト 値',
-  'dnsEditor.rawHelp': 'このアプリが解釈できない行もそのまま保持されます。MXの行は優先度を先に書いてもかまいません(mx @ 10 mail.example.com.)。このサービスの順(mx @ mail.example.com. 10)に書き直されます。',
+  'dnsEditor.rawHelp': 'このアプリが解釈できない行もそのまま保持されます。MXの行はメールサーバー、優先度の順で、常にドメイン自身のものです:mx mail.example.com. 10(mx @ 10 はドメイン自身がメールサーバー)。',
   'dnsEditor.line': '{n} 行目',
   'dnsEditor.fixFirst': '保存前に {count} 件の問題を直してください(表示あり)。',
   'dnsEditor.review': '変更を確認…',
@@ -740,8 +740,8 @@ export const ja: Catalogue = {
 
   // What the other processes and the shared rules send: codes with parameters.
   'error.bad-request': 'サービスがリクエストを不正として拒否しました。',
-  'error.unauthorized': 'APIキーが受け付けられませんでした。「アカウント」でこのアカウントのキーを置き換えてください。',
-  'error.forbidden': 'このAPIキーではこの操作はできません。このアカウントに書き込み権限のあるキーを使ってください。',
+  'error.unauthorized': 'サービスがこのリクエストを受け付けませんでした。サービスのAPI設定ページで2点を確認してください:キーがまだ有効か(無効なら「アカウント」でこのアカウントのキーを置き換えてください)、そしてこのコンピューターのインターネットアドレスがトークンの接続許可アドレスに入っているか。',
+  'error.forbidden': 'サービスがこのリクエストを拒否しました。サービスのAPI設定ページで、キーにこの操作の権限(書き込み権限)があるか、そしてこのコンピューターのインターネットアドレスがトークンの接続許可アドレスに入っているかを確認してください。',
   'error.not-found': 'サービスにその項目がありません。削除された可能性があります。一覧を再読み込みしてください。',
   'error.server-error': 'サービス内部でエラーが発生しました。時間をおいて再試行し、続く場合はリクエストIDを添えて提供元に問い合わせてください。',
   'error.unavailable': 'サービスが一時的に利用できません。少し待ってから再試行してください。',
@@ -920,6 +920,7 @@ export const ja: Catalogue = {
   'history.member.autorenew': '自動更新(アカウント)',
   'history.member.autorenew_all': '自動更新(全ドメイン)',
   'history.member.autorenew_domain': '自動更新(このドメイン)',
+  'history.member.autorenew_server': '自動更新(このサーバー)',
   'history.member.whoisproxy': 'WHOIS 代理公開',
   'history.member.contact': '連絡先',
   'history.member.ns': 'ネームサーバー',
