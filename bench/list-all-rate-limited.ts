@@ -1,17 +1,18 @@
 /**
  * listAll of 10,000 domains against a sandbox that allows 10 requests per second per key
- * (burst 10) and answers 429 beyond that, as the live service does, beside the same read
+ * (10 a 1 s window, then 300 ms refused) and answers 429 beyond that, beside the same read
  * without a limit. The client learns the pace from the 429s; no page may fail.
  */
 import { createApiClient, DEFAULT_CONCURRENCY } from '../src/main/http'
 import { Pacer } from '../src/main/http/pacer'
 import { startRemoteSandbox } from './remote-sandbox'
 import type { BenchResult } from './report'
+import type { RateLimit } from '../src/sandbox'
 
 const DOMAINS = 10_000
 const PAGE_SIZE = 100
 const PER_SECOND = 10
-const BURST = 10
+const RATE_LIMIT: RateLimit = { limit: PER_SECOND, windowMs: 1_000, blockMs: 300 }
 
 /** The client's own pacer, counting the 429s it was told about. */
 class CountingPacer extends Pacer {
@@ -22,7 +23,7 @@ class CountingPacer extends Pacer {
   }
 }
 
-async function timedListAll(rateLimit: { perSecond: number; burst: number } | undefined) {
+async function timedListAll(rateLimit: RateLimit | undefined) {
   const sb = await startRemoteSandbox({ domains: DOMAINS, ...(rateLimit ? { service: { rateLimit } } : {}) })
   try {
     const pacer = new CountingPacer()
@@ -44,12 +45,12 @@ async function timedListAll(rateLimit: { perSecond: number; burst: number } | un
 export async function benchListAllRateLimited(): Promise<BenchResult> {
   const pages = Math.ceil(DOMAINS / PAGE_SIZE)
   const free = await timedListAll(undefined)
-  const limited = await timedListAll({ perSecond: PER_SECOND, burst: BURST })
+  const limited = await timedListAll(RATE_LIMIT)
   const boundMs = (pages / PER_SECOND) * 1000
   const ratio = limited.ms / boundMs
   const complete = (r: { items: number; failed: number }) => r.failed === 0 && r.items === DOMAINS
   return {
-    name: `listAll ${DOMAINS} domains, ${pages} pages, concurrency ${DEFAULT_CONCURRENCY}, service limit ${PER_SECOND}/s burst ${BURST}`,
+    name: `listAll ${DOMAINS} domains, ${pages} pages, concurrency ${DEFAULT_CONCURRENCY}, service limit ${RATE_LIMIT.limit} a ${RATE_LIMIT.windowMs} ms window, ${RATE_LIMIT.blockMs} ms refused past it`,
     lines: [
       `no limit:                     ${free.ms.toFixed(0)} ms, ${free.items} domains, ${free.failed} failed, ${free.tooMany} answers 429`,
       `limited:                      ${limited.ms.toFixed(0)} ms, ${limited.items} domains, ${limited.failed} failed, ${limited.tooMany} answers 429 (re-sent after a wait)`,

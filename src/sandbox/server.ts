@@ -154,14 +154,15 @@ export async function serveRequest(ctx: ServeContext, req: IncomingMessage, res:
 
 
   if (!ctx.allow(token)) {
-    // As the live service answers: the usual error body, nothing done, nothing logged.
+    // As the live service was recorded answering (see RateLimit in behaviour.ts): its error
+    // body, no Retry-After, nothing done, nothing logged. An empty `params` comes as [] there.
     record.status = 429
     res.writeHead(429, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId })
     res.end(
       JSON.stringify({
         errors: { code: 429, message: 'Too Many Requests : Too Many Requests.' },
         request_id: requestId,
-        request: { path: url.pathname, method, params: query },
+        request: { path: url.pathname, method, params: Object.keys(query).length > 0 ? query : [] },
       }),
     )
     return
