@@ -14,19 +14,11 @@ const PAGE_SIZE = 100
 const PER_SECOND = 10
 const RATE_LIMIT: RateLimit = { limit: PER_SECOND, windowMs: 1_000, blockMs: 300 }
 
-/** The client's own pacer, counting the 429s it was told about. */
-class CountingPacer extends Pacer {
-  tooMany = 0
-  override limited(): void {
-    this.tooMany++
-    super.limited()
-  }
-}
 
 async function timedListAll(rateLimit: RateLimit | undefined) {
   const sb = await startRemoteSandbox({ domains: DOMAINS, ...(rateLimit ? { service: { rateLimit } } : {}) })
   try {
-    const pacer = new CountingPacer()
+    const pacer = new Pacer()
     const client = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths, pacer })
     const t = performance.now()
     let failed = 0
@@ -36,7 +28,7 @@ async function timedListAll(rateLimit: RateLimit | undefined) {
     } catch {
       failed = 1
     }
-    return { ms: performance.now() - t, items, failed, tooMany: pacer.tooMany, pace: pacer.requestsPerSecond }
+    return { ms: performance.now() - t, items, failed, tooMany: pacer.stats.limited, pace: pacer.requestsPerSecond }
   } finally {
     await sb.close()
   }

@@ -176,7 +176,8 @@ describe('the sandbox’s rate limit', () => {
   it('listAll slows to the service’s pace and reads every page without a failure', async () => {
     // The live limit scaled to a hundredth, with a smaller count: 6 a 600 ms window, a 180 ms block.
     sb.service.rateLimit = { limit: 6, windowMs: 600, blockMs: 180 }
-    const client = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths })
+    // The client's first wait scaled the same (300 ms / 100), so that it sees the block as it would live.
+    const client = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths, retry: { attempts: 2, baseDelayMs: 3 } })
     const before = sb.received.length
     const all = await client.listAll('domains.list', {}, { pageSize: 20, concurrency: 6 })
     expect(all).toHaveLength(600)
@@ -185,6 +186,29 @@ describe('the sandbox’s rate limit', () => {
     // 30 pages of 20, and the short page that ends the list.
     expect(answered.filter((r) => r.status === 200)).toHaveLength(31)
   }, 30_000)
+
+  it('a write answered 429 is sent again byte for byte once the block is over, and the service acts on it once', async () => {
+    sb.service.rateLimit = { limit: 1, windowMs: 400, blockMs: 200 }
+    const client = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths, retry: { attempts: 2, baseDelayMs: 50 } })
+    const d = sb.state.domains[0]!
+    const expiration = d.expirationdate
+    const before = sb.received.length
+    const logsBefore = sb.state.logs.length
+    // The window's one request: the renewal after it is refused.
+    await client.call('domains.get', { domain: d.domainname })
+    const renewed = await client.call('domains.expiration.renew', { domain: d.domainname, years: 1 })
+    const sends = sb.received.slice(before).filter((r) => r.endpoint === 'domains.expiration.renew')
+    expect(sends.length).toBeGreaterThanOrEqual(2)
+    expect(sends.map((r) => r.status)).toEqual([...Array(sends.length - 1).fill(429), 200])
+    // The same bytes each time, and the same length declared.
+    expect(new Set(sends.map((r) => r.rawBody))).toEqual(new Set([JSON.stringify({ domain: d.domainname, years: 1 })]))
+    expect(new Set(sends.map((r) => r.headers['content-length'])).size).toBe(1)
+    // Done once: a year on, and one entry in the service's log for it.
+    const oneYearOn = `${Number(expiration.slice(0, 4)) + 1}${expiration.slice(4)}`
+    expect(renewed.expirationdate).toBe(oneYearOn)
+    expect(d.expirationdate).toBe(oneYearOn)
+    expect(sb.state.logs.slice(logsBefore).filter((l) => l.method === 'PUT' && l.path === '/v1/domains/expiration')).toHaveLength(1)
+  })
 })
 
 describe('a bulk job under the rate limit, and what the service stored', () => {
