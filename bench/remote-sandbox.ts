@@ -6,7 +6,15 @@ export interface RemoteSandbox {
   url: string
   keys: { full: string; readOnly: string }
   serverPaths: Record<ServerKind, string>
+  /** What the sandbox answered so far, counted by "<operation> <status>" (a 429 is "<operation> 429"). */
+  answers(): Promise<Record<string, number>>
   close(): Promise<void>
+}
+
+function isAnswers(msg: unknown): msg is { answers: Record<string, number> } {
+  if (typeof msg !== 'object' || msg === null || !('answers' in msg)) return false
+  const a = msg.answers
+  return typeof a === 'object' && a !== null && Object.values(a).every((n) => typeof n === 'number')
 }
 
 /** Starts a sandbox in a worker thread and resolves once it listens. */
@@ -14,9 +22,20 @@ export function startRemoteSandbox(options: SandboxOptions): Promise<RemoteSandb
   const worker = new Worker(new URL('./sandbox-worker-boot.mjs', import.meta.url), { workerData: options })
   return new Promise((resolve, reject) => {
     worker.once('error', reject)
-    worker.once('message', (info: Omit<RemoteSandbox, 'close'>) => {
+    worker.once('message', (info: Omit<RemoteSandbox, 'close' | 'answers'>) => {
       resolve({
         ...info,
+        answers: () =>
+          new Promise((done, fail) => {
+            const onMessage = (msg: unknown) => {
+              if (!isAnswers(msg)) return
+              worker.off('message', onMessage)
+              done(msg.answers)
+            }
+            worker.on('message', onMessage)
+            worker.once('error', fail)
+            worker.postMessage('answers')
+          }),
         close: () =>
           new Promise<void>((done) => {
             worker.once('exit', () => done())

@@ -9,4 +9,13 @@ const sb = await startSandbox(workerData as SandboxOptions)
 parentPort?.postMessage({ url: sb.url, keys: sb.keys, serverPaths: sb.serverPaths })
 parentPort?.on('message', (msg: unknown) => {
   if (msg === 'close') void sb.close().then(() => process.exit(0))
+  if (msg === 'answers') {
+    // What the service answered, as "<operation> <status>": count, for the benchmarks to report.
+    const answers: Record<string, number> = {}
+    for (const r of sb.received) {
+      const key = `${r.endpoint ?? 'unknown'} ${r.status}`
+      answers[key] = (answers[key] ?? 0) + 1
+    }
+    parentPort?.postMessage({ answers })
+  }
 })

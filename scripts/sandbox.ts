@@ -1,9 +1,12 @@
 /**
  * npm run sandbox -- [--port 8787] [--state sandbox-state.json] [--domains 60] [--latency 0]
- * Runs the sandbox API alone on a loopback port and prints its URL and keys.
+ *                    [--rate-limit off|live|<requests>/<windowMs>/<blockMs>] [--rate-scale 1]
+ * Runs the sandbox API alone on a loopback port and prints its URL and keys. `--rate-limit live`
+ * limits each key as the live service does (60 a minute, then every request refused for 18 s);
+ * `--rate-scale 0.1` runs that limit's durations ten times faster.
  */
 import { parseArgs } from 'node:util'
-import { startSandbox, DEFAULT_SERVER_LABELS } from '../src/sandbox'
+import { startSandbox, DEFAULT_SERVER_LABELS, LIVE_RATE_LIMIT, scaledRateLimit, type RateLimit } from '../src/sandbox'
 
 const { values } = parseArgs({
   options: {
@@ -11,6 +14,8 @@ const { values } = parseArgs({
     state: { type: 'string' },
     domains: { type: 'string', default: '60' },
     latency: { type: 'string', default: '0' },
+    'rate-limit': { type: 'string', default: 'off' },
+    'rate-scale': { type: 'string', default: '1' },
   },
 })
 
@@ -23,11 +28,29 @@ const toInt = (name: string, v: string | undefined): number => {
   return n
 }
 
+function rateLimitOf(v: string | undefined, scaleText: string | undefined): RateLimit | undefined {
+  const scale = Number(scaleText)
+  if (!(scale > 0)) {
+    console.error(`--rate-scale must be a number above 0, got ${scaleText}`)
+    process.exit(2)
+  }
+  if (v === 'off') return undefined
+  if (v === 'live') return scaledRateLimit(LIVE_RATE_LIMIT, scale)
+  const m = /^([1-9]\d*)\/([1-9]\d*)\/([1-9]\d*)$/.exec(v ?? '')
+  if (!m) {
+    console.error(`--rate-limit must be off, live or <requests>/<windowMs>/<blockMs>, got ${v}`)
+    process.exit(2)
+  }
+  return scaledRateLimit({ limit: Number(m[1]), windowMs: Number(m[2]), blockMs: Number(m[3]) }, scale)
+}
+
+const rateLimit = rateLimitOf(values['rate-limit'], values['rate-scale'])
 const sb = await startSandbox({
   port: toInt('port', values.port),
   stateFile: values.state,
   domains: toInt('domains', values.domains),
   latencyMs: toInt('latency', values.latency),
+  service: { rateLimit },
 })
 
 console.log(`Sandbox API listening at ${sb.url}`)
@@ -35,6 +58,9 @@ console.log(`Full-access key: ${sb.keys.full}`)
 console.log(`Read-only key:   ${sb.keys.readOnly}`)
 for (const [kind, word] of Object.entries(sb.serverPaths)) {
   console.log(`Server kind ${kind}: path word "${word}" (${DEFAULT_SERVER_LABELS[kind as keyof typeof DEFAULT_SERVER_LABELS]})`)
+}
+if (rateLimit) {
+  console.log(`Rate limit per key: ${rateLimit.limit} requests per ${rateLimit.windowMs} ms window, then every request refused (429) for ${rateLimit.blockMs} ms`)
 }
 if (values.state) console.log(`State is saved to ${values.state} after every change.`)
 console.log('Press Ctrl+C to stop.')

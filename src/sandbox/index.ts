@@ -18,7 +18,8 @@ import { createLoadCounters, createRecorder, trackInFlight, type LoadCounters, t
 import { buildRoutes } from './routes'
 import { seedState, type SeedOptions } from './seed'
 import { createRateLimiter, defaultBehaviour, type ServiceBehaviour } from './behaviour'
-export type { ServiceBehaviour } from './behaviour'
+export type { RateLimit, ServiceBehaviour } from './behaviour'
+export { LIVE_RATE_LIMIT, scaledRateLimit } from './behaviour'
 import { requestIds, serveRequest, type ServeContext } from './server'
 import type { SandboxState } from './state'
 

@@ -160,7 +160,8 @@ export async function serveRequest(ctx: ServeContext, req: IncomingMessage, res:
 
 
   if (!ctx.allow(token)) {
-    // As the live service answers: the usual error body, nothing done, nothing logged.
+    // As the live service was recorded answering (see RateLimit in behaviour.ts): its error
+    // body, no Retry-After, nothing done, nothing logged. An empty `params` comes as [] there.
     record.status = 429
     res.writeHead(429, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId })
     res.end(

@@ -53,7 +53,8 @@ test('a save the service keeps differently: warned before (small TTL, comment li
 })
 
 test.describe('under the service’s rate limit', () => {
-  test.use({ harnessOptions: { demo: { service: { rateLimit: { perSecond: 3, burst: 3 } } } } })
+  // The live service's limit, with a smaller count and durations: 3 a second, then 300 ms refused.
+  test.use({ harnessOptions: { demo: { service: { rateLimit: { limit: 3, windowMs: 1_000, blockMs: 300 } } } } })
 
   test('a bulk renewal completes every item, none failed, while the service keeps answering 429', async ({ app, harness }) => {
     const sb = await harness.demo()

@@ -75,7 +75,7 @@ export interface Envelope<T> {
 export const DEFAULT_TIMEOUT_MS = 120_000
 const DEFAULT_RETRY: RetryPolicy = { attempts: 2, baseDelayMs: 300 }
 const RETRYABLE_KINDS = new Set(['unavailable', 'gateway-timeout', 'network'])
-/** A 429 is answered by waiting and sending again, reads and writes alike, within the call's total time-out; this caps the rounds. */
+/** A 429 is answered by waiting (the pacer says how long) and sending again, reads and writes alike, within the call's total time-out; this caps the rounds. */
 const MAX_RATE_LIMITED_ROUNDS = 50
 
 /** A request ID as the service gives them; anything else from the outside is not passed on. */
@@ -104,7 +104,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   const retry = options.retry ?? DEFAULT_RETRY
   const maxBytes = options.maxResponseBytes ?? 64 * 1024 * 1024
-  const pacer = options.pacer ?? new Pacer()
+  const pacer = options.pacer ?? new Pacer({ firstProbeMs: retry.baseDelayMs })
   const userAgent = options.userAgent ?? DEFAULT_USER_AGENT
   /** A request ID from a header or a body: kept only if it looks like one, and never with the key in it. */
   const plausibleId = (v: unknown): string | undefined =>
@@ -277,33 +277,34 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       let lastLimited: AppError | undefined
       // A wait between attempts that the total time-out ends: nothing is in flight, so the
       // outcome is the last answer (a 429: not done), never an unknown one.
-      const waitFor = (p: Promise<void>) =>
-        p.catch(() => {
+      const waitFor = <T>(p: Promise<T>): Promise<T> =>
+        p.catch((): never => {
           const reason: unknown = controller.signal.reason
           if (reason instanceof AppError && reason.kind === 'timeout') throw lastLimited ?? AppError.of('rate-limited')
           throw transportError(null, controller.signal)
         })
       for (let limited = 0; ; ) {
-        await waitFor(pacer.take(controller.signal))
+        const slot = await waitFor(pacer.take(controller.signal))
         let e: AppError
         try {
           if (controller.signal.aborted) throw transportError(null, controller.signal)
           const envelope = (await attempt(def, url, json, controller.signal)) as Envelope<EndpointResult<N>>
-          pacer.passed()
+          pacer.passed(slot)
           return envelope
         } catch (err) {
           e = err instanceof AppError ? err : transportError(err, controller.signal)
         }
         if (e.status === 429) {
-          // The service did not act on the request: reads and writes alike go again after the
-          // wait it asks for (or a doubling one), until the call's total time-out.
-          pacer.limited()
+          // The service did not act on the request: reads and writes alike go again, the same
+          // request, once the pacer lets them (after the service's block), until the call's
+          // total time-out.
+          pacer.limited(slot, e.retryAfterMs)
           lastLimited = e
           if (++limited > MAX_RATE_LIMITED_ROUNDS) throw e
-          await waitFor(backoff(Math.max(e.retryAfterMs ?? 0, retry.baseDelayMs * 2 ** Math.min(limited - 1, 5)), controller.signal))
           continue
         }
-        if (e.status !== undefined) pacer.passed()
+        if (e.status !== undefined) pacer.passed(slot)
+        else pacer.abandoned(slot)
         if (++failures >= attempts || !RETRYABLE_KINDS.has(e.kind)) throw e
         await backoff(retry.baseDelayMs * 2 ** (failures - 1), controller.signal)
       }

@@ -77,8 +77,9 @@ export interface EndpointDef<P extends z.ZodType = z.ZodType, R extends z.ZodTyp
   /**
    * Safe to retry (reads: after a network error, a 503 or a 504) or never retried (writes: the
    * service may have acted). One answer is the exception for both: a 429 says the service did
-   * not act on the request, so the client waits (Retry-After, or a doubling delay with jitter)
-   * and sends it again, writes included, until the call's total time-out. A write whose wait
+   * not act on the request, so the client waits (Retry-After, or until the account's pacer
+   * finds the service's block over) and sends it again unchanged, writes included, until the
+   * call's total time-out. A write whose wait
    * runs out ends as "rate limited", a plain failure: nothing was done.
    */
   retry: 'safe' | 'never'
