@@ -32,3 +32,14 @@ export function shapeOf(v: unknown): unknown {
   if (typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, shapeOf(Reflect.get(v, k))]))
   return typeof v
 }
+
+const rateLimitSchema = z.object({
+  source: z.string().min(10),
+  requestsBeforeFirst429: z.number().int(),
+  secondsBeforeFirst429: z.number(),
+  triesAfterFirst429: z.array(z.object({ atSeconds: z.number(), status: z.number().int() })).min(1),
+  '429': z.object({ headers: z.record(z.string(), z.string()), body: z.record(z.string(), json) }),
+})
+
+/** The recorded timeline of the rate limit (rate-limit-burst.json). */
+export const rateLimitRecording = () => rateLimitSchema.parse(JSON.parse(liveFixture('rate-limit-burst.json')))

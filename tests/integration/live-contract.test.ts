@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { SERVICE_NAMESERVERS } from '../../src/sandbox/nameservers'
-import { recording, shapeOf, type Exchange, type Recording } from '../helpers/live-fixtures'
+import { rateLimitRecording, recording, shapeOf, type Exchange, type Recording } from '../helpers/live-fixtures'
 
 let sb: Sandbox | undefined
 afterEach(async () => {
@@ -47,17 +47,19 @@ async function sandboxFor(rec: Recording): Promise<Sandbox> {
   return s
 }
 
-async function send(s: Sandbox, x: Exchange): Promise<{ status: number; body: Record<string, unknown> }> {
+async function send(s: Sandbox, x: Exchange): Promise<{ status: number; body: unknown }> {
   const url = s.url.replace(/\/v1$/, '') + x.request.path
   const res = await fetch(url, {
     method: x.request.method,
     headers: { authorization: `Bearer ${s.keys.full}`, ...(x.request.body ? { 'content-type': 'application/json' } : {}) },
     ...(x.request.body ? { body: JSON.stringify(x.request.body) } : {}),
   })
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> }
+  const body: unknown = await res.json()
+  return { status: res.status, body }
 }
 
-const withoutRequestId = ({ request_id: _id, ...rest }: Record<string, unknown>) => rest
+/** An answer without its request ID (each answer has its own). */
+const withoutRequestId = (v: unknown): unknown => (typeof v === 'object' && v !== null ? Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'request_id')) : v)
 
 describe.each(['zone-save-echo.json', 'zone-duplicates.json', 'domains-list-default-page.json', 'unknown-domain.json', 'autorenew-on.json'])('%s', (file) => {
   it('the sandbox answers each recorded request with the recorded status, shape and values', async () => {
@@ -70,5 +72,23 @@ describe.each(['zone-save-echo.json', 'zone-duplicates.json', 'domains-list-defa
       expect(shapeOf(got.body), at).toEqual(shapeOf(x.response.body))
       expect(withoutRequestId(got.body), at).toEqual(withoutRequestId(x.response.body))
     }
+  })
+})
+
+describe('rate-limit-burst.json', () => {
+  it('the sandbox refuses a request over its limit with the recorded 429: the same body and no Retry-After', async () => {
+    const rec = rateLimitRecording()
+    sb = await startSandbox({ domains: 1, service: { rateLimit: { limit: 1, windowMs: 60_000, blockMs: 18_000 } } })
+    const path = `/v1/domains/${sb.state.domains[0]!.domainname}/dns`
+    await send(sb, { request: { method: 'GET', path }, response: { status: 200, body: {} } })
+    const url = sb.url.replace(/\/v1$/, '') + path
+    const res = await fetch(url, { headers: { authorization: `Bearer ${sb.keys.full}` } })
+    expect(res.status).toBe(429)
+    expect(res.headers.get('retry-after')).toBeNull()
+    const body: unknown = await res.json()
+    // The recorded answer, for the path asked here.
+    const recorded = JSON.parse(JSON.stringify(rec['429'].body).replaceAll(String(Reflect.get(Object(rec['429'].body.request), 'path')), path)) as unknown
+    expect(shapeOf(body)).toEqual(shapeOf(recorded))
+    expect(withoutRequestId(body)).toEqual(withoutRequestId(recorded))
   })
 })

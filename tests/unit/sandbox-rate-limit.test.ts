@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { createRateLimiter, LIVE_RATE_LIMIT, scaledRateLimit, type RateLimit } from '../../src/sandbox/behaviour'
+import { rateLimitRecording } from '../helpers/live-fixtures'
 
 function limiterAt() {
   const clock = { t: 0 }
@@ -14,22 +15,23 @@ function limiterAt() {
 }
 
 describe('the sandbox’s rate limit, as recorded', () => {
-  it('replays the recording: 60 answered in 44 s, the 61st refused, refused at +2, +4, +9 s, answered at +18 s, then 41 more in 28 s', () => {
+  it('replays the recording (tests/fixtures/live/rate-limit-burst.json): 60 answered in 44 s, the 61st refused, refused again until +18 s, then 40 more at a normal pace', () => {
+    const rec = rateLimitRecording()
+    expect(rec['429'].headers).not.toHaveProperty('retry-after')
     const { clock, allow } = limiterAt()
-    // 60 requests at one or two a second, the first at 0 and the last at 43.6 s.
-    for (let i = 0; i < 60; i++) {
-      clock.t = Math.round((i * 43_600) / 59)
+    const spanMs = rec.secondsBeforeFirst429 * 1000
+    // The answered requests at one or two a second, the last just before the first refusal.
+    for (let i = 0; i < rec.requestsBeforeFirst429; i++) {
+      clock.t = Math.round((i * (spanMs - 400)) / (rec.requestsBeforeFirst429 - 1))
       expect(allow('k', LIVE_RATE_LIMIT), `request ${i + 1}`).toBe(true)
     }
-    const refusedAt = 44_000
-    for (const after of [0, 2_000, 4_000, 9_000]) {
-      clock.t = refusedAt + after
-      expect(allow('k', LIVE_RATE_LIMIT), `+${after} ms`).toBe(false)
+    for (const t of rec.triesAfterFirst429) {
+      clock.t = spanMs + t.atSeconds * 1000
+      expect(allow('k', LIVE_RATE_LIMIT), `+${t.atSeconds} s`).toBe(t.status === 200)
     }
-    clock.t = refusedAt + 18_000
-    expect(allow('k', LIVE_RATE_LIMIT)).toBe(true)
+    const answeredAt = clock.t
     for (let i = 1; i <= 40; i++) {
-      clock.t = refusedAt + 18_000 + i * 700
+      clock.t = answeredAt + i * 700
       expect(allow('k', LIVE_RATE_LIMIT), `after the block, request ${i + 1}`).toBe(true)
     }
   })
