@@ -21,6 +21,7 @@ import { headlessDesktop, type Desktop } from './desktop'
 import { AppError } from './app-error'
 import { openPortfolioStore, portfolioFileOf } from './store'
 import { createWriteHistory } from './jobs/write-history'
+import { storedServerIds } from './jobs/server-ids'
 import { createReminders } from './reminders'
 import type { PortfolioStore } from '../shared/portfolio'
 import { DEMO_ACCOUNT_ID } from '../shared/accounts'
@@ -137,6 +138,8 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     ...(opts.logCheckDelaysMs ? { logCheckDelaysMs: opts.logCheckDelaysMs } : {}),
     // Every write leaves a history row; a zone is snapshotted before it is saved.
     observer: createWriteHistory(store, opts.now),
+    serverIdsOf: (accountId) =>
+      storedServerIds(store, accountId, (err) => log.warn('store.readFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof AppError ? err.data.code : undefined })),
     onObserverError: (err) => log.warn('history.writeFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof AppError ? err.data.code : undefined }),
   })
   await jobs.init().catch(startupProblem('startup.journalFile', journalFile))

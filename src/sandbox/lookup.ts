@@ -7,9 +7,15 @@ export function allServers(state: SandboxState): ServerRec[] {
   return Object.values(state.servers).flat()
 }
 
-export function findServer(state: SandboxState, kind: ServerKind, webid: number): ServerRec {
-  const s = state.servers[kind].find((x) => x.webid === webid)
-  if (!s) throw notFound(`Server ${webid}`)
+/**
+ * {webid} of a server path, as the service's server documentation has it: the server's numeric
+ * id or its name (webname). A value of digits only is an id; anything else is a name, matched
+ * as written. Only servers of the path's kind are looked at; neither is the spec's 404.
+ */
+export function findServer(state: SandboxState, kind: ServerKind, webid: number | string): ServerRec {
+  const value = String(webid)
+  const s = /^\d+$/.test(value) ? state.servers[kind].find((x) => x.webid === Number(value)) : state.servers[kind].find((x) => x.webname === value)
+  if (!s) throw notFound(`Server ${value}`)
   return s
 }
 

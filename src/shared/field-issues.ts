@@ -31,6 +31,7 @@ export const FIELD_CODES = [
   'field.requestId',
   'field.pathSegment',
   'field.nsType',
+  'field.serverRef',
   'field.apiKeyChars',
 ] as const
 export type FieldCode = (typeof FIELD_CODES)[number]

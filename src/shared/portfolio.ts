@@ -83,7 +83,10 @@ export type MatchKind = (typeof MATCH_KINDS)[number]
 export interface SearchHit {
   accountId: string
   kind: SearchKind
-  /** What opens it: the domain name (domain, free DNS, record), the webid (server) or the vipid (svcip). */
+  /**
+   * What identifies it: the domain name (domain, free DNS, record), the webid (server) or the
+   * vipid (svcip). A server's page opens by its name, the label, where that can stand in a path.
+   */
   key: string
   /** What to show: the domain name, the server's webname or the svcip's vipname. */
   label: string

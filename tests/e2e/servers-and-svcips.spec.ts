@@ -1,16 +1,24 @@
 /**
  * Server and svcip operations through the UI, each checked against what the sandbox received.
+ * A server's page opens by its name (from the list, the palette, "Expiring soon") and still by
+ * an old link with its id; its calls name the server the way the address does.
  */
 import type { Page } from '@playwright/test'
 import type { Sandbox, RecordedRequest } from '../../src/sandbox'
 import { expect, snap, test } from './fixtures'
 
 const writes = (sb: Sandbox): RecordedRequest[] => sb.received.filter((r) => r.method !== 'GET')
+const SERVER_READS = ['servers.get', 'servers.expiration.get', 'servers.autorenew.get', 'servers.resource.get']
+/** The paths of the server page's four reads, received since `from`. */
+const serverReads = (sb: Sandbox, from: number): string[] => sb.received.slice(from).filter((r) => SERVER_READS.includes(r.endpoint ?? '')).map((r) => r.path).sort()
+const readPaths = (word: string, ref: string | number): string[] => ['', '/autorenew', '/expiration', '/resource'].map((tail) => `/v1/${word}/${ref}${tail}`).sort()
 
+/** Opens the first web server by an old link, with its id: its writes then name it by id. */
 async function openFirstServer(app: Page, sb: Sandbox) {
   const server = sb.state.servers.a[0]!
   await app.getByRole('navigation').getByRole('link', { name: 'Web servers' }).click()
-  await app.getByRole('table', { name: 'Web servers' }).getByRole('link', { name: server.webname }).click()
+  await expect(app.getByRole('table', { name: 'Web servers' }).getByRole('link', { name: server.webname })).toBeVisible()
+  await app.evaluate((hash) => (location.hash = hash), `#/servers/a/${server.webid}`)
   await expect(app.getByRole('heading', { level: 1, name: `Server ${server.webname}` })).toBeVisible()
   return server
 }
@@ -187,4 +195,83 @@ test('auto-renewal of every server of a kind, from the account-wide list', async
   const s = sb.state.servers.b[0]!
   await expect(table.getByRole('row', { name: new RegExp(s.webname) })).toContainText(s.autorenew_server ? 'On' : 'Off')
   expect(sb.received.some((r) => r.endpoint === 'servers.autorenew.list' && r.path === '/v1/managedservers/autorenew')).toBe(true)
+})
+
+test('a server opens by its name from the list; its reads and writes carry the name; an old link by id opens it too', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const server = sb.state.servers.b[1]!
+  await app.getByRole('navigation').getByRole('link', { name: 'Managed servers' }).click()
+  const link = app.getByRole('table', { name: 'Managed servers' }).getByRole('link', { name: server.webname })
+  await expect(link).toHaveAttribute('href', `#/servers/b/${server.webname}`)
+  const before = sb.received.length
+  await link.click()
+  await expect(app).toHaveURL(new RegExp(`#/servers/b/${server.webname}$`))
+  await expect(app.getByRole('heading', { level: 1, name: `Server ${server.webname}` })).toBeVisible()
+  await expect(app.getByRole('region', { name: 'Details' })).toContainText(String(server.webid))
+  await expect.poll(() => serverReads(sb, before)).toEqual(readPaths('managedservers', server.webname))
+
+  // A write from the page goes to that server, by the name; the confirmation still states its dates.
+  const exp = app.getByRole('region', { name: 'Expiration' })
+  await exp.getByLabel('Extend by (months)').fill('2')
+  await exp.getByRole('button', { name: 'Extend…' }).click()
+  const dialog = app.getByRole('dialog')
+  await expect(dialog).toContainText(`Extend server ${server.webname} by 2 months.`)
+  await expect(dialog).toContainText(/expires .+ now, .+ after/)
+  const untouched = sb.state.servers.b.filter((s) => s !== server).map((s) => s.expirationdate)
+  await dialog.getByRole('button', { name: 'Extend' }).click()
+  await expect(app.getByRole('status').filter({ hasText: 'Extended. The new expiration date is' })).toBeVisible()
+  expect(writes(sb).at(-1)).toMatchObject({ method: 'PUT', path: `/v1/managedservers/${server.webname}/expiration`, body: { months: 2 }, status: 200 })
+  expect(sb.state.servers.b.filter((s) => s !== server).map((s) => s.expirationdate)).toEqual(untouched)
+
+  const resources = app.getByRole('region', { name: 'Resources' })
+  await resources.getByLabel('Resource', { exact: true }).selectOption({ label: 'Databases' })
+  await resources.getByLabel('New allocation').fill('31')
+  await resources.getByRole('button', { name: 'Change allocation' }).click()
+  await expect(app.getByRole('status').filter({ hasText: 'Databases is now 31.' })).toBeVisible()
+  expect(writes(sb).at(-1)).toMatchObject({ method: 'PUT', path: `/v1/managedservers/${server.webname}/resource`, body: { type: 'db_num', num: 31 } })
+  expect(server.resource.db_num).toBe(31)
+
+  // An old link, by id: the same page, read by id.
+  const beforeOld = sb.received.length
+  await app.evaluate((hash) => (location.hash = hash), `#/servers/b/${server.webid}`)
+  await expect(app.getByRole('heading', { level: 1, name: `Server ${server.webname}` })).toBeVisible()
+  await expect.poll(() => serverReads(sb, beforeOld)).toEqual(readPaths('managedservers', server.webid))
+})
+
+test('Ctrl+K finds a server by its name and opens its page by the name', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const server = sb.state.servers.a[3]!
+  // The palette searches what the app has read in full: the web servers, refreshed once.
+  await app.getByRole('navigation').getByRole('link', { name: 'Web servers' }).click()
+  await expect(app.getByRole('table', { name: 'Web servers' }).getByRole('link', { name: server.webname })).toBeVisible()
+  await app.getByRole('button', { name: 'Refresh', exact: true }).click()
+  await expect.poll(() => harness.services.store.getList('demo', 'servers.list', { kind: 'a' })?.items.length).toBe(sb.state.servers.a.length)
+
+  await app.keyboard.press('Control+K')
+  const palette = app.getByRole('dialog', { name: 'Search everything' })
+  await palette.getByRole('combobox').fill(server.webname)
+  const hit = palette.getByRole('option').first()
+  await expect(hit).toContainText(server.webname)
+  await expect(hit).toContainText('Server')
+  const before = sb.received.length
+  await palette.getByRole('combobox').press('Enter')
+  await expect(app).toHaveURL(new RegExp(`#/servers/a/${server.webname}$`))
+  await expect(app.getByRole('heading', { level: 1, name: `Server ${server.webname}` })).toBeVisible()
+  await expect.poll(() => serverReads(sb, before)).toEqual(readPaths('webservers', server.webname))
+})
+
+test('"Expiring soon" links a server by its name', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  await app.getByRole('navigation').getByRole('link', { name: 'Expiring soon' }).click()
+  await app.getByLabel('Expiring within (days)').selectOption('365')
+  await app.getByLabel('Type to show').selectOption({ label: 'Web servers' })
+  const link = app.getByRole('table', { name: 'Expiring soon' }).locator('tbody tr').first().getByRole('link')
+  const name = (await link.textContent())?.trim() ?? ''
+  const server = sb.state.servers.a.find((s) => s.webname === name)
+  expect(server, name).toBeDefined()
+  await expect(link).toHaveAttribute('href', `#/servers/a/${name}`)
+  const before = sb.received.length
+  await link.click()
+  await expect(app.getByRole('heading', { level: 1, name: `Server ${name}` })).toBeVisible()
+  await expect.poll(() => serverReads(sb, before)).toEqual(readPaths('webservers', name))
 })

@@ -171,6 +171,40 @@ describe('one write per target at a time', () => {
   })
 })
 
+describe('a server named by its id or by its name is one target (issue 22)', () => {
+  it('once the server list is stored: a write by name holds the server against a write by id, and the reverse', async () => {
+    await ok('all.servers.list', { accountId, jobId: 'read-servers-a', kind: 'a' })
+    const s = sb.state.servers.a[2]!
+    for (const [firstRef, secondRef] of [[s.webname, s.webid], [s.webid, s.webname]] as const) {
+      sb.faults.inject('servers.autorenew.set', { latencyMs: 400, times: 1 })
+      const n = puts('servers.autorenew.set').length
+      const first = ok<JobView>('jobs.submit', { accountId, operation: 'servers.autorenew.set', items: [{ params: { kind: 'a', webid: firstRef, autorenew_server: 1 } }] })
+      await new Promise((r) => setTimeout(r, 100))
+      const second = await call('jobs.submit', { accountId, operation: 'servers.autorenew.set', items: [{ params: { kind: 'a', webid: secondRef, autorenew_server: 0 } }] })
+      expect(second, `${String(firstRef)} then ${String(secondRef)}`).toMatchObject({ ok: false, error: { code: 'job.targetBusy' } })
+      const done = await first
+      expect(done.items[0]).toMatchObject({ state: 'done', target: `kind=a&webid=${s.webid}` })
+      expect(puts('servers.autorenew.set').length - n).toBe(1)
+    }
+    // The write by name went out with the name in its path.
+    expect(puts('servers.autorenew.set').some((r) => r.path === `/v1/${sb.serverPaths.a}/${s.webname}/autorenew`)).toBe(true)
+  })
+
+  it('a name the app has not listed is its own target, the name as given', async () => {
+    const s = sb.state.servers.c[0]!
+    const job = await ok<JobView>('jobs.submit', { accountId, operation: 'servers.autorenew.set', items: [{ params: { kind: 'c', webid: s.webname, autorenew_server: 1 } }] })
+    expect(job.items[0]).toMatchObject({ state: 'done', target: `kind=c&webid=${s.webname}` })
+  })
+
+  it('an extension by name states the server’s dates in its confirmation, as one by id does', async () => {
+    const s = sb.state.servers.b[2]!
+    const { job } = await ok<{ job: JobView }>('jobs.prepare', { accountId, operation: 'servers.expiration.extend', items: [{ params: { kind: 'b', webid: s.webname, months: 3 } }] })
+    expect(job.items[0]).toMatchObject({ label: s.webname, effect: { from: s.expirationdate } })
+    expect(job.items[0]?.effect?.to).toMatch(/^\d{4}-\d{2}-\d{2}$/)
+    await ok('jobs.discard', { jobId: job.id })
+  })
+})
+
 describe('the journal', () => {
   it('survives a quit in the middle of a bulk job: what was done, what was cut off, what was never sent', async () => {
     const names = sb.state.domains.slice(0, 9).map((d) => d.domainname)

@@ -50,6 +50,33 @@ describe('path values', () => {
     }
   })
 
+  // A server path takes the server's name as well as its id (issue 22): the name is the new
+  // form, so values built on a real name are tried too, and the name itself must arrive whole.
+  const serverCases = cases.filter(([, param]) => param === 'webid')
+  it('every server path operation is among them', () => {
+    expect(serverCases.map(([name]) => name).sort()).toEqual(ENDPOINT_NAMES.filter((n) => n.startsWith('servers.') && endpoints[n].path.includes('{webid}')).sort())
+    expect(serverCases).toHaveLength(7)
+  })
+
+  it.each(serverCases)('%s: a name goes out as one segment; a name with anything more is refused', async (name, param) => {
+    const webname = sb.state.servers.b[0]!.webname
+    const sample = (samples[name] as (f: Fixture) => Sample<EndpointName>)(fixture)
+    const bad = [`${webname}/..`, `${webname}/x`, `../${webname}`, `${webname}?x=1`, `${webname}#x`, `${webname}%2f`, `${webname}.`, `${webname} `, `${webname}\n`, `.${webname}`, `-${webname}`]
+    for (const v of bad) {
+      const before = sb.received.length
+      const err = await client.call(name, { ...(sample.input as Record<string, unknown>), [param]: v } as never).then(
+        () => undefined,
+        (e: unknown) => e,
+      )
+      expect(err, `${name} ${param}=${JSON.stringify(v)} was sent`).toBeInstanceOf(AppError)
+      expect((err as AppError).kind, `${name} ${param}=${JSON.stringify(v)}`).toBe('validation')
+      expect(sb.received.length, `${name} ${param}=${JSON.stringify(v)} reached the service`).toBe(before)
+    }
+    await client.call(name, { ...(sample.input as Record<string, unknown>), [param]: webname } as never)
+    const wanted = sample.path.replace(String(fixture.webidB), webname)
+    expect(sb.received.at(-1)).toMatchObject({ endpoint: name, path: `/v1${wanted}`, status: 200 })
+  })
+
   it('the guard itself refuses what would not stay one segment', () => {
     for (const bad of ['', '.', '..', 'a/b', 'a\\b', 'a\nb', '%2e', 'a?b', 'a#b']) expect(isSafePathSegment(bad), bad).toBe(false)
     for (const good of ['example.com', '12345', 'REG1-2B9R', 'ns1.example.com', 'req-abc.1:2']) expect(isSafePathSegment(good), good).toBe(true)

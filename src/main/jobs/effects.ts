@@ -44,7 +44,9 @@ export async function effectsOf(client: ApiClient, operation: WriteEndpointName,
       const current = await settle(items, async (p) => {
         const kind = str(p.kind)
         if (kind !== 'a' && kind !== 'b' && kind !== 'c') return undefined
-        return (await client.call('servers.expiration.get', { kind, webid: num(p.webid) })).expirationdate
+        // The server as the item names it: its id, or its name (kept as text, never made a number).
+        const webid = typeof p.webid === 'number' ? p.webid : str(p.webid)
+        return (await client.call('servers.expiration.get', { kind, webid })).expirationdate
       })
       return items.map((p, i) => moved(current[i], num(p.months)))
     }

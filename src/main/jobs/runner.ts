@@ -24,7 +24,7 @@ import { itemRecord, type Journal } from './journal'
 import { findInLog, newestLogId } from './log-check'
 import { isOutcomeUnknown } from './outcome'
 import { inServiceValues } from './service-values'
-import { defaultLabel, targetOf } from './targets'
+import { defaultLabel, targetOf, type ServerIdOf } from './targets'
 import { notReadBack, storedFindings } from '../../shared/stored'
 import { readBack } from './read-back'
 import type { WriteObserver } from './write-history'
@@ -54,6 +54,12 @@ export interface JobRunnerOptions {
   /** History: told before each item is sent (it may refuse a zone save) and when each ends. */
   observer?: WriteObserver
   onObserverError?: (err: unknown) => void
+  /**
+   * A server's id from its name, in an account, where the app knows it: a server named by id
+   * and by name is then one target (targets.ts). Without it, or when it cannot say, a name is
+   * its own target.
+   */
+  serverIdsOf?: (accountId: string) => ServerIdOf
 }
 
 /** What the runner keeps beside the view of a job. */
@@ -147,6 +153,7 @@ export class JobRunner {
     const sendable: EndpointParams<WriteEndpointName>[] = []
     const guards: ({ records: string } | undefined)[] = []
     const onValue = this.opts.accounts.autorenewOnValue?.(req.accountId)
+    const serverIdOf = this.opts.serverIdsOf?.(req.accountId)
     req.items.forEach((item, i) => {
       const parsed = parseEndpointParams(req.operation, item.params)
       if (!parsed.ok) {
@@ -158,7 +165,7 @@ export class JobRunner {
       sendable.push(structuredClone(value))
       guards.push(item.guard ? { records: item.guard.records } : undefined)
       const params: Record<string, unknown> = structuredClone(value)
-      items.push({ target: targetOf(params), label: item.label ?? defaultLabel(params), params, state: 'pending' })
+      items.push({ target: targetOf(params, serverIdOf), label: item.label ?? defaultLabel(params), params, state: 'pending' })
     })
     if (issues.length > 0) throw AppError.invalid('ipc.invalidPayload', issues.slice(0, 20))
 

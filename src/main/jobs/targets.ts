@@ -3,12 +3,33 @@
  * a host name...), not the ones that say what to do with it. The app sends at most one write per
  * account, operation and target at a time.
  */
+import { SERVER_KINDS, type ServerKind } from '../../shared/constants'
+import { isServerId } from '../../shared/server-ref'
+
 const IDENTITY = ['kind', 'webid', 'vipid', 'domain', 'transferorderid', 'hostname', 'webname', 'sld', 'tld', 'servers'] as const
 
-const text = (v: unknown): string => (Array.isArray(v) ? v.map(text).join(',') : typeof v === 'string' || typeof v === 'number' ? String(v) : JSON.stringify(v))
+/** A server's numeric id (as text) from its name, where the app knows it; undefined where it does not. */
+export type ServerIdOf = (kind: ServerKind, webname: string) => string | undefined
 
-export function targetOf(params: Record<string, unknown>): string {
-  const parts = IDENTITY.filter((k) => params[k] !== undefined).map((k) => `${k}=${text(params[k])}`)
+const text = (v: unknown): string => (Array.isArray(v) ? v.map(text).join(',') : typeof v === 'string' || typeof v === 'number' ? String(v) : JSON.stringify(v))
+const isServerKind = (v: unknown): v is ServerKind => typeof v === 'string' && (SERVER_KINDS as readonly string[]).includes(v)
+
+/**
+ * A server path names the server by its id or by its name, and both must be one target: else a
+ * write by name could run beside one by id to the same server, or slip past its unknown outcome.
+ * A name becomes the id when `serverIdOf` knows it (the stored server lists); otherwise it stays
+ * as given, a target of its own (a server the app has not listed yet). An id is kept as it is:
+ * the table's schema has made it a number already, so "13" and 13 are one.
+ */
+function serverWebid(params: Record<string, unknown>, serverIdOf: ServerIdOf | undefined): unknown {
+  const { kind, webid } = params
+  if (typeof webid !== 'string' || isServerId(webid) || !isServerKind(kind)) return webid
+  return serverIdOf?.(kind, webid) ?? webid
+}
+
+export function targetOf(params: Record<string, unknown>, serverIdOf?: ServerIdOf): string {
+  const named: Record<string, unknown> = { ...params, webid: serverWebid(params, serverIdOf) }
+  const parts = IDENTITY.filter((k) => named[k] !== undefined).map((k) => `${k}=${text(named[k])}`)
   return parts.length ? parts.join('&') : 'account'
 }
 

@@ -1,4 +1,5 @@
 import { createRouter, createWebHashHistory } from 'vue-router'
+import { SERVER_REF_PATTERN } from '../../shared/server-ref'
 
 // Hash history: the page is served as app://app/index.html, with no server-side fallback.
 export const router = createRouter({
@@ -6,7 +7,8 @@ export const router = createRouter({
   routes: [
     { path: '/', redirect: '/servers/a' },
     { path: '/servers/:kind(a|b|c)', component: () => import('./views/ServersView.vue'), props: true },
-    { path: '/servers/:kind(a|b|c)/:webid(\\d+)', component: () => import('./views/ServerDetailView.vue'), props: true },
+    // A server by its name or by its id (old links): the service takes either in its paths.
+    { path: `/servers/:kind(a|b|c)/:webid(${SERVER_REF_PATTERN})`, component: () => import('./views/ServerDetailView.vue'), props: true },
     { path: '/svcips', component: () => import('./views/SvcipsView.vue') },
     { path: '/svcips/:vipid(\\d+)', component: () => import('./views/SvcipDetailView.vue'), props: true },
     { path: '/domains', component: () => import('./views/DomainsView.vue') },

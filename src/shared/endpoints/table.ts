@@ -57,6 +57,7 @@ export type ParamLocation = 'path' | 'query' | 'body'
 import { SERVER_KINDS } from '../constants'
 import { parseWith, type Parsed } from '../field-issues'
 import { HOSTNAME } from '../validation'
+import { SERVER_REF_PATTERN, isServerId } from '../server-ref'
 import { ENDPOINT_NAMES, PAGED_ENDPOINT_NAMES, WRITE_ENDPOINT_NAMES, READ_ENDPOINT_NAMES, isWriteEndpoint, type EndpointName, type PagedEndpointName, type ReadEndpointName, type WriteEndpointName } from './names'
 export { SERVER_KINDS } from '../constants'
 export type { ServerKind } from '../constants'
@@ -90,8 +91,16 @@ export interface EndpointDef<P extends z.ZodType = z.ZodType, R extends z.ZodTyp
 // ------------------------------------------------------------ parameter pieces
 
 const positiveInt = z.number().int().positive()
-/** Path id: the spec types webid and vipid as integers in paths. */
+/** Path id: the spec types vipid as an integer in paths. */
 const id = z.union([positiveInt, z.string().regex(/^\d+$/, 'field.number')]).transform((v) => Number(v))
+/**
+ * {webid} of a server path: the numeric id or the server's name, as the service's server
+ * documentation allows (the spec shows only the integer). Digits become the id as a number,
+ * as before; a name is sent as it is (shared/server-ref.ts has the shape).
+ */
+const serverRef = z
+  .union([positiveInt, z.string().regex(new RegExp(`^(?:${SERVER_REF_PATTERN})$`), 'field.serverRef')])
+  .transform((v) => (typeof v === 'number' || isServerId(v) ? Number(v) : v))
 
 /**
  * A value that goes into a path segment must name one thing: a value such as "", ".", "..",
@@ -221,31 +230,31 @@ export const endpoints = {
     serverSchema,
     { confirm: true },
   ),
-  'servers.get': read('/{kind}/{webid}', { kind, webid: id }, serverSchema),
+  'servers.get': read('/{kind}/{webid}', { kind, webid: serverRef }, serverSchema),
   'servers.expiration.list': readPaged('/{kind}/expiration', { kind, ...pageQuery }, serverExpirationSchema),
-  'servers.expiration.get': read('/{kind}/{webid}/expiration', { kind, webid: id }, serverExpirationSchema),
+  'servers.expiration.get': read('/{kind}/{webid}/expiration', { kind, webid: serverRef }, serverExpirationSchema),
   // Bounds of months are not in the spec; 1 to 120 is enforced here.
   'servers.expiration.extend': write(
     'PUT',
     '/{kind}/{webid}/expiration',
-    { kind, webid: id, months: positiveInt.max(120) },
+    { kind, webid: serverRef, months: positiveInt.max(120) },
     serverExpirationSchema,
     { confirm: true },
   ),
   'servers.autorenew.list': readPaged('/{kind}/autorenew', { kind, ...pageQuery }, serverAutorenewSchema),
-  'servers.autorenew.get': read('/{kind}/{webid}/autorenew', { kind, webid: id }, serverAutorenewSchema),
+  'servers.autorenew.get': read('/{kind}/{webid}/autorenew', { kind, webid: serverRef }, serverAutorenewSchema),
   'servers.autorenew.set': write(
     'PUT',
     '/{kind}/{webid}/autorenew',
-    { kind, webid: id, autorenew_all: autorenewSetting.optional(), autorenew_server: autorenewSetting.optional() },
+    { kind, webid: serverRef, autorenew_all: autorenewSetting.optional(), autorenew_server: autorenewSetting.optional() },
     serverAutorenewSchema,
   ),
-  'servers.resource.get': read('/{kind}/{webid}/resource', { kind, webid: id }, serverResourceSchema),
+  'servers.resource.get': read('/{kind}/{webid}/resource', { kind, webid: serverRef }, serverResourceSchema),
   // The answer carries webid, webname and only the changed allocation field.
   'servers.resource.set': write(
     'PUT',
     '/{kind}/{webid}/resource',
-    { kind, webid: id, type: z.enum(RESOURCE_FIELDS), num: z.number().int().min(0) },
+    { kind, webid: serverRef, type: z.enum(RESOURCE_FIELDS), num: z.number().int().min(0) },
     serverResourceSchema.partial().required({ webid: true }),
   ),
 

@@ -11,7 +11,7 @@ import { useAccountsStore } from '../stores/accounts'
 import { accountName } from '../lib/account-text'
 import { moreRemindersText, reminderText } from '../lib/reminder-text'
 import { reminderWords } from '../lib/reminder-words'
-import { targetRoute } from '../lib/reminder-target'
+import { reminderTarget, targetRoute } from '../lib/reminder-target'
 import { notify } from './notify'
 import type { DueReminder, ReminderTarget } from '../../../shared/reminders'
 
@@ -39,8 +39,7 @@ async function show(due: DueReminder[]): Promise<void> {
   const separate = due.length > MAX_SEPARATE ? due.slice(0, MAX_SEPARATE - 1) : due
   for (const d of separate) {
     const text = reminderText(words, d)
-    const target: ReminderTarget = { kind: d.item.kind, accountId: d.item.accountId, id: d.item.id, ...(d.item.serverKind ? { serverKind: d.item.serverKind } : {}) }
-    await local.reminders().notify({ ...text, target })
+    await local.reminders().notify({ ...text, target: reminderTarget(d.item) })
   }
   const rest = due.length - separate.length
   if (rest > 0) await local.reminders().notify({ ...moreRemindersText(words, rest), target: { kind: 'overview' } })

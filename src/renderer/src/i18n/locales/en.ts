@@ -816,6 +816,7 @@ export const en = {
   'field.transferOrderId': 'Must be a transfer order ID: the registrar prefix, a hyphen, then letters and digits (such as REG1-2B9R).',
   'field.requestId': 'Must be a request ID as the service gives them (letters, digits and - _ . :).',
   'field.nsType': 'Must be one word: letters, digits, dots, hyphens or underscores.',
+  'field.serverRef': 'Must be the server’s ID or its name: letters, digits, hyphens or underscores, starting with a letter or digit.',
   'field.apiKeyChars': 'Holds characters that cannot be sent in a request header (spaces, line breaks or non-ASCII characters). Paste the key again exactly as the provider gave it.',
   'account.keyInBaseUrl': 'The base URL contains the API key. Remove the key from the address: the app sends the key only in the request header, never in a URL.',
   'field.pathSegment': 'Cannot be used in an address: it is empty, a dot, or holds a slash or a control character.',
