@@ -8,7 +8,6 @@
  * Pure functions of the validated parameters and the decoded answer; nothing here talks to
  * anything.
  */
-import type { WriteEndpointName } from './endpoints/names'
 import { CONTACT_FIELDS, CONTACT_ROLES } from './constants'
 
 export const STORED_CODES = [
@@ -64,33 +63,46 @@ const textOf = (v: unknown): string | undefined => (typeof v === 'string' ? v : 
 /** The save went through, but what the service kept could not be read back to compare. */
 export const notReadBack = (): StoredFinding => ({ code: 'stored.notReadBack', params: {} })
 
+/** How a write's sent value and what the service kept are compared (each write names one: jobs/operations.ts). */
+export type StoredComparison =
+  | 'dnsZone'
+  | 'freeDnsZone'
+  | 'nameservers'
+  | 'whois'
+  | 'dnssec'
+  | 'domainAutorenew'
+  | 'serverAutorenew'
+  | 'transferLock'
+  | 'dynamicDns'
+  | 'none'
+
 /** Compares what was sent with what the service answered it stored; [] when they agree or the answer says nothing. */
-export function storedFindings(operation: WriteEndpointName, sent: unknown, stored: unknown): StoredFinding[] {
+export function storedFindings(comparison: StoredComparison, sent: unknown, stored: unknown): StoredFinding[] {
   if (!isBag(sent) || !isBag(stored)) return []
-  return compare(operation, sent, stored)
+  return compare(comparison, sent, stored)
     .slice(0, MAX_FINDINGS)
     .map((f): StoredFinding => ({ code: f.code, params: { ...f.params } }))
 }
 
-function compare(operation: WriteEndpointName, sent: Bag, stored: Bag): Finding[] {
-  switch (operation) {
-    case 'domains.dns.set':
+function compare(comparison: StoredComparison, sent: Bag, stored: Bag): Finding[] {
+  switch (comparison) {
+    case 'dnsZone':
       return [...compareRecords(sent, stored), ...compareValue('ns_type', textOf(field(sent, 'ns_type')), textOf(field(stored, 'ns_type')))]
-    case 'freedns.set':
+    case 'freeDnsZone':
       return compareRecords(sent, stored)
-    case 'domains.nameserver.set':
+    case 'nameservers':
       return compareNameservers(field(sent, 'ns'), field(stored, 'ns'))
-    case 'domains.whois.set':
+    case 'whois':
       return compareWhois(sent, stored)
-    case 'domains.dnssec.set':
+    case 'dnssec':
       return compareDs(field(sent, 'ds_records'), field(stored, 'ds_records'))
-    case 'domains.autorenew.set':
+    case 'domainAutorenew':
       return compareFlags(sent, stored, ['autorenew_all', 'autorenew_domain'])
-    case 'servers.autorenew.set':
+    case 'serverAutorenew':
       return compareFlags(sent, stored, ['autorenew_all', 'autorenew_server'])
-    case 'domains.transferlock.set':
+    case 'transferLock':
       return compareFlags(sent, stored, ['transfer_lock'])
-    case 'domains.dynamicdns.set': {
+    case 'dynamicDns': {
       const out = compareFlags(sent, stored, ['dynamicdns'])
       const password = textOf(field(sent, 'password'))
       const kept = textOf(field(stored, 'password'))
@@ -100,7 +112,7 @@ function compare(operation: WriteEndpointName, sent: Bag, stored: Bag): Finding[
       }
       return out
     }
-    default:
+    case 'none':
       return []
   }
 }

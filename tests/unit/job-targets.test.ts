@@ -22,14 +22,14 @@ const known: ServerIdOf = (kind, name) => (kind === 'a' && name === 'aaurora1' ?
 
 describe('the target of a server write', () => {
   it('by id, as a number or as digits, and by a name the app knows: one target', () => {
-    expect(targetOf(params(13), known)).toBe('kind=a&webid=13')
-    expect(targetOf(params('13'), known)).toBe('kind=a&webid=13')
-    expect(targetOf(params('aaurora1'), known)).toBe('kind=a&webid=13')
+    expect(targetOf('servers.expiration.extend', params(13), known)).toBe('kind=a&webid=13')
+    expect(targetOf('servers.expiration.extend', params('13'), known)).toBe('kind=a&webid=13')
+    expect(targetOf('servers.expiration.extend', params('aaurora1'), known)).toBe('kind=a&webid=13')
   })
 
   it('a name the app cannot resolve is the name as given', () => {
-    expect(targetOf(params('newsite1'), known)).toBe('kind=a&webid=newsite1')
-    expect(targetOf(params('aaurora1'))).toBe('kind=a&webid=aaurora1')
+    expect(targetOf('servers.expiration.extend', params('newsite1'), known)).toBe('kind=a&webid=newsite1')
+    expect(targetOf('servers.expiration.extend', params('aaurora1'))).toBe('kind=a&webid=aaurora1')
   })
 
   it('only server paths are resolved: the server a service IP setting names stays as sent', () => {
@@ -38,8 +38,9 @@ describe('the target of a server write', () => {
       asked.push(`${kind}/${name}`)
       return undefined
     }
-    expect(targetOf({ vipid: 4, webid: 13, domainname: 'a.com' }, spy)).toBe('webid=13&vipid=4')
-    expect(targetOf({ domain: 'a.com', years: 1 }, spy)).toBe('domain=a.com')
+    // A service IP setting's target is the service IP (its facts); the server it names is a setting.
+    expect(targetOf('svcips.setting.set', { vipid: 4, webid: 13, domainname: 'a.com' }, spy)).toBe('vipid=4')
+    expect(targetOf('domains.expiration.renew', { domain: 'a.com', years: 1 }, spy)).toBe('domain=a.com')
     expect(asked).toEqual([])
   })
 

@@ -7,6 +7,7 @@ import type { ApiClient } from '../http'
 import { addMonthsIso, todayIso } from '../../shared/dates'
 import type { WriteEndpointName } from '../../shared/endpoints/names'
 import type { ItemEffect } from '../../shared/jobs'
+import { factsOf } from './operations'
 
 type Params = Record<string, unknown>
 const num = (v: unknown) => (typeof v === 'number' ? v : Number(v))
@@ -28,8 +29,9 @@ const moved = (from: string | undefined, months: number): ItemEffect =>
   from ? { from, to: addMonthsIso(from, months) } : { unreadable: true }
 
 export async function effectsOf(client: ApiClient, operation: WriteEndpointName, items: Params[]): Promise<(ItemEffect | undefined)[]> {
-  switch (operation) {
-    case 'domains.expiration.renew': {
+  const effect = factsOf(operation).effect
+  switch (effect) {
+    case 'renewal': {
       let current: (string | undefined)[]
       if (items.length <= READ_EACH_UP_TO) {
         current = await settle(items, async (p) => (await client.call('domains.expiration.get', { domain: str(p.domain) })).expirationdate)
@@ -40,7 +42,7 @@ export async function effectsOf(client: ApiClient, operation: WriteEndpointName,
       }
       return items.map((p, i) => moved(current[i], 12 * num(p.years)))
     }
-    case 'servers.expiration.extend': {
+    case 'serverExtension': {
       const current = await settle(items, async (p) => {
         const kind = str(p.kind)
         if (kind !== 'a' && kind !== 'b' && kind !== 'c') return undefined
@@ -50,13 +52,13 @@ export async function effectsOf(client: ApiClient, operation: WriteEndpointName,
       })
       return items.map((p, i) => moved(current[i], num(p.months)))
     }
-    case 'svcips.expiration.extend': {
+    case 'svcipExtension': {
       const current = await settle(items, async (p) => (await client.call('svcips.expiration.get', { vipid: num(p.vipid) })).expirationdate)
       return items.map((p, i) => moved(current[i], num(p.months)))
     }
-    case 'domains.register':
+    case 'registration':
       return items.map((p) => ({ to: addMonthsIso(todayIso(), 12 * num(p.years ?? 1)) }))
-    default:
+    case undefined:
       return items.map(() => undefined)
   }
 }

@@ -8,30 +8,21 @@
 import type { ApiClient } from '../http'
 import type { WriteEndpointName } from '../../shared/endpoints/names'
 import { toErrorData } from '../app-error'
+import { factsOf } from './operations'
 import type { ErrorData } from '../../shared/errors'
 
-type ReadBack = (client: ApiClient, domain: string, signal: AbortSignal | undefined) => Promise<unknown>
-const opts = (signal: AbortSignal | undefined) => (signal ? { signal } : {})
-
-const READ_BACK: Partial<Record<WriteEndpointName, ReadBack>> = {
-  'domains.dns.set': (c, domain, signal) => c.call('domains.dns.get', { domain }, opts(signal)),
-  'freedns.set': (c, domain, signal) => c.call('freedns.get', { domain }, opts(signal)),
-  'domains.nameserver.set': (c, domain, signal) => c.call('domains.nameserver.get', { domain }, opts(signal)),
-  'domains.whois.set': (c, domain, signal) => c.call('domains.whois.get', { domain }, opts(signal)),
-}
-
 /** Whether the write's value is read back after it is sent (its item's result is then what was kept). */
-export const readsBack = (operation: WriteEndpointName): boolean => READ_BACK[operation] !== undefined
+export const readsBack = (operation: WriteEndpointName): boolean => factsOf(operation).readBack !== undefined
 
 export type ReadBackResult = { kept: unknown } | { error: ErrorData } | undefined
 
 /** The value as the service holds it after the write; undefined for a write that is not read back. */
 export async function readBack(client: ApiClient, operation: WriteEndpointName, params: Readonly<Record<string, unknown>>, signal?: AbortSignal): Promise<ReadBackResult> {
-  const read = READ_BACK[operation]
+  const read = factsOf(operation).readBack
   const domain = params.domain
   if (!read || (typeof domain !== 'string' && typeof domain !== 'number')) return undefined
   try {
-    return { kept: await read(client, String(domain), signal) }
+    return { kept: await client.call(read, { domain: String(domain) }, signal ? { signal } : {}) }
   } catch (err) {
     return { error: toErrorData(err) }
   }

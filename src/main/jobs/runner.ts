@@ -25,7 +25,8 @@ import { findInLog, newestLogId } from './log-check'
 import { isOutcomeUnknown } from './outcome'
 import { inServiceValues } from './service-values'
 import { defaultLabel, targetOf, type ServerIdOf } from './targets'
-import { notReadBack, storedFindings } from '../../shared/stored'
+import { notReadBack } from '../../shared/stored'
+import { storedFindingsOf } from './operations'
 import { readBack } from './read-back'
 import type { WriteObserver } from './write-history'
 
@@ -165,7 +166,7 @@ export class JobRunner {
       sendable.push(structuredClone(value))
       guards.push(item.guard ? { records: item.guard.records } : undefined)
       const params: Record<string, unknown> = structuredClone(value)
-      items.push({ target: targetOf(params, serverIdOf), label: item.label ?? defaultLabel(params), params, state: 'pending' })
+      items.push({ target: targetOf(req.operation, params, serverIdOf), label: item.label ?? defaultLabel(params), params, state: 'pending' })
     })
     if (issues.length > 0) throw AppError.invalid('ipc.invalidPayload', issues.slice(0, 20))
 
@@ -306,7 +307,7 @@ export class JobRunner {
       const back = await readBack(client, job.operation, params, int.controller.signal)
       this.targets.delete(key)
       const result = back && 'kept' in back ? back.kept : env.results
-      const stored = back && 'error' in back ? [notReadBack()] : storedFindings(job.operation, params, result)
+      const stored = back && 'error' in back ? [notReadBack()] : storedFindingsOf(job.operation, params, result)
       await this.settle(job, i, { state: 'done', result, requestId: env.requestId, ...(stored.length > 0 ? { stored } : {}) })
       await this.observe((o) => o.ended(job, i, { fromLog: false }))
     } catch (err) {

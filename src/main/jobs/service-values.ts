@@ -5,18 +5,13 @@
  * service), 1 when nothing was seen. Any non-zero value asked for means "on".
  */
 import type { EndpointParams, WriteEndpointName } from '../../shared/endpoints/table'
-
-/** The auto-renewal settings of each operation that writes them. */
-const AUTORENEW_SETTINGS: Partial<Record<WriteEndpointName, readonly string[]>> = {
-  'domains.autorenew.set': ['autorenew_all', 'autorenew_domain'],
-  'servers.autorenew.set': ['autorenew_all', 'autorenew_server'],
-}
+import { factsOf } from './operations'
 
 /** The value sent for "on" when the account's data shows none. */
 export const DEFAULT_ON_VALUE = 1
 
 export function inServiceValues<N extends WriteEndpointName>(operation: N, params: EndpointParams<N>, onValue: number | undefined): EndpointParams<N> {
-  const settings = AUTORENEW_SETTINGS[operation]
+  const settings = factsOf(operation).autorenew
   if (!settings) return params
   const out: EndpointParams<N> = { ...params }
   for (const name of settings) {

@@ -1,12 +1,12 @@
 /**
  * What a write acts on, as one string: the parameters that name the thing (a domain, a server,
- * a host name...), not the ones that say what to do with it. The app sends at most one write per
- * account, operation and target at a time.
+ * a host name...), as the operation's facts list them (operations.ts), not the ones that say what
+ * to do with it. The app sends at most one write per account, operation and target at a time.
  */
 import { SERVER_KINDS, type ServerKind } from '../../shared/constants'
+import type { WriteEndpointName } from '../../shared/endpoints/names'
 import { isServerId } from '../../shared/server-ref'
-
-const IDENTITY = ['kind', 'webid', 'vipid', 'domain', 'transferorderid', 'hostname', 'webname', 'sld', 'tld', 'servers'] as const
+import { factsOf } from './operations'
 
 /** A server's numeric id (as text) from its name, where the app knows it; undefined where it does not. */
 export type ServerIdOf = (kind: ServerKind, webname: string) => string | undefined
@@ -27,9 +27,9 @@ function serverWebid(params: Record<string, unknown>, serverIdOf: ServerIdOf | u
   return serverIdOf?.(kind, webid) ?? webid
 }
 
-export function targetOf(params: Record<string, unknown>, serverIdOf?: ServerIdOf): string {
+export function targetOf(operation: WriteEndpointName, params: Record<string, unknown>, serverIdOf?: ServerIdOf): string {
   const named: Record<string, unknown> = { ...params, webid: serverWebid(params, serverIdOf) }
-  const parts = IDENTITY.filter((k) => named[k] !== undefined).map((k) => `${k}=${text(named[k])}`)
+  const parts = factsOf(operation).target.filter((k) => named[k] !== undefined).map((k) => `${k}=${text(named[k])}`)
   return parts.length ? parts.join('&') : 'account'
 }
 
@@ -38,5 +38,5 @@ export function defaultLabel(params: Record<string, unknown>): string {
   if (params.domain !== undefined) return text(params.domain)
   if (params.sld !== undefined && params.tld !== undefined) return `${text(params.sld)}.${text(params.tld)}`
   for (const k of ['hostname', 'webname', 'webid', 'vipid', 'servers'] as const) if (params[k] !== undefined) return text(params[k])
-  return targetOf(params)
+  return 'account'
 }

@@ -7,11 +7,12 @@
 import type { ApiClient } from '../http'
 import type { EndpointParams, WriteEndpointName } from '../../shared/endpoints/table'
 import type { ErrorData } from '../../shared/errors'
-import type { HistoryAspect, SubjectKind } from '../../shared/history'
+import type { SubjectKind } from '../../shared/history'
 import type { JobItemView, JobView } from '../../shared/jobs'
-import type { PortfolioStore, StoredListName, ZoneInput, ZoneKind } from '../../shared/portfolio'
+import type { PortfolioStore, ZoneInput, ZoneKind } from '../../shared/portfolio'
 import { toErrorData } from '../app-error'
 import { readsBack } from './read-back'
+import { factsOf } from './operations'
 
 export interface WriteObserver {
   /** Just before item i is sent. An error answered here means it is not sent, and fails with it. */
@@ -20,29 +21,21 @@ export interface WriteObserver {
   ended(job: JobView, i: number, opts: { fromLog: boolean }): void
 }
 
-/** What each write changes, for history and for telling drift from this app's own changes. */
-const ASPECTS: Partial<Record<WriteEndpointName, { aspect: HistoryAspect; list?: StoredListName; fields?: readonly string[] }>> = {
-  'domains.dns.set': { aspect: 'dns' },
-  'freedns.set': { aspect: 'dns' },
-  'domains.nameserver.set': { aspect: 'nameservers', list: 'domains.nameserver.list', fields: ['ns'] },
-  'domains.whois.set': { aspect: 'whois', list: 'domains.whois.list', fields: ['whoisproxy', 'contact'] },
-  'domains.transferlock.set': { aspect: 'transferlock', list: 'domains.transferlock.list', fields: ['transfer_lock'] },
-  'domains.autorenew.set': { aspect: 'autorenew', list: 'domains.autorenew.list', fields: ['autorenew', 'autorenew_all', 'autorenew_domain'] },
-  'domains.expiration.renew': { aspect: 'expiration' },
-  'domains.dnssec.set': { aspect: 'dnssec', list: 'domains.dnssec.list' },
-  'domains.dynamicdns.set': { aspect: 'dynamicdns' },
-}
-
-const ZONE_OPERATIONS: Partial<Record<WriteEndpointName, ZoneKind>> = { 'domains.dns.set': 'dns', 'freedns.set': 'freedns' }
-
-/** Whose history an item is: a domain, a free DNS zone, a server or a service IP. */
+/** Whose history an item is: a domain, a free DNS zone, a server or a service IP (the operation's facts say which). */
 function subjectOf(operation: WriteEndpointName, params: Record<string, unknown>): { kind: SubjectKind; subject: string } {
   const str = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '')
-  if (operation.startsWith('freedns.')) return { kind: 'freedns', subject: str(params.domain) || `${str(params.sld)}.${str(params.tld)}` }
-  if (operation.startsWith('domains.')) return { kind: 'domain', subject: str(params.domain) || `${str(params.sld)}.${str(params.tld)}` }
-  if (operation.startsWith('servers.')) return { kind: 'server', subject: `${str(params.kind)}:${str(params.webid)}` }
-  if (operation.startsWith('svcips.')) return { kind: 'svcip', subject: str(params.vipid) }
-  return { kind: 'account', subject: '' }
+  const kind = factsOf(operation).subject
+  switch (kind) {
+    case 'domain':
+    case 'freedns':
+      return { kind, subject: str(params.domain) || `${str(params.sld)}.${str(params.tld)}` }
+    case 'server':
+      return { kind, subject: `${str(params.kind)}:${str(params.webid)}` }
+    case 'svcip':
+      return { kind, subject: str(params.vipid) }
+    case 'account':
+      return { kind, subject: '' }
+  }
 }
 
 /** What was sent, as the aspect's value (the parameters without the subject's own name). */
@@ -75,14 +68,14 @@ export function createWriteHistory(store: PortfolioStore, now: () => Date = () =
 
   return {
     async beforeSend(job, i, params, client, guard) {
-      const kind = ZONE_OPERATIONS[job.operation]
+      const kind = factsOf(job.operation).zone
       const p: Record<string, unknown> = { ...params }
       const at = now().toISOString()
       if (!kind) {
         // The value before, as the store last read it (account-wide lists), when it has one.
-        const spec = ASPECTS[job.operation]
+        const spec = factsOf(job.operation).before
         const subject = subjectOf(job.operation, p)
-        if (spec?.list && spec.fields) {
+        if (spec) {
           const item = store.readListItem(job.accountId, spec.list, subject.subject)
           if (item) {
             const value: Record<string, unknown> = {}
@@ -119,14 +112,14 @@ export function createWriteHistory(store: PortfolioStore, now: () => Date = () =
       const was = before.get(key)
       before.delete(key)
       const { kind: subjectKind, subject } = subjectOf(job.operation, it.params)
-      const zoneKind = ZONE_OPERATIONS[job.operation]
+      const zoneKind = factsOf(job.operation).zone
       const at = now().toISOString()
       const after = afterValue(job.operation, it)
       store.history.recordWrite({
         accountId: job.accountId,
         subjectKind,
         subject,
-        aspect: ASPECTS[job.operation]?.aspect ?? 'write',
+        aspect: factsOf(job.operation).aspect,
         operation: job.operation,
         purpose: job.purpose,
         params: it.params,
@@ -151,10 +144,10 @@ export function createWriteHistory(store: PortfolioStore, now: () => Date = () =
  */
 function afterValue(operation: WriteEndpointName, it: JobItemView): unknown {
   if (operation === 'domains.expiration.renew') return it.effect?.to ? { expirationdate: it.effect.to } : undefined
-  const zoneKind = ZONE_OPERATIONS[operation]
+  const facts = factsOf(operation)
   const kept = it.state === 'done' && readsBack(operation) ? it.result : undefined
-  if (zoneKind) return isZoneAnswer(kept) ? zoneOfAnswer(zoneKind, kept) : zoneAfter(zoneKind, it.params)
-  const fields = ASPECTS[operation]?.fields
+  if (facts.zone) return isZoneAnswer(kept) ? zoneOfAnswer(facts.zone, kept) : zoneAfter(facts.zone, it.params)
+  const fields = facts.before?.fields
   if (fields && typeof kept === 'object' && kept !== null) return Object.fromEntries(fields.flatMap((f) => (f in kept ? [[f, Reflect.get(kept, f)]] : [])))
   return sentValue(it.params)
 }

@@ -12,13 +12,18 @@ import type { BindCode } from '../../../shared/dns/bind'
 import type { BulkCode } from '../../../shared/dns/bulk-change'
 import type { StoredCode } from '../../../shared/stored'
 import type { ThresholdsCode } from '../../../shared/reminders'
+import type { WriteEndpointName } from '../../../shared/endpoints/names'
+import type { HistoryAspect } from '../../../shared/history'
 import { en } from './locales/en'
 
 export type MessageKey = keyof typeof en
 export type Catalogue = Record<MessageKey, string>
 
+/** The words of every write (its name in a confirmation, a result, history) and of every aspect history names. */
+type OperationCode = `operation.${WriteEndpointName}` | `history.aspect.${HistoryAspect}`
+
 /** Every code that can reach the renderer from outside it. */
-export type MessageCode = ErrorCode | FieldCode | BaseUrlCode | ContactCode | DsCode | DnsCode | BindCode | StoredCode | ThresholdsCode | BulkCode
+export type MessageCode = ErrorCode | FieldCode | BaseUrlCode | ContactCode | DsCode | DnsCode | BindCode | StoredCode | ThresholdsCode | BulkCode | OperationCode
 
 // A code without an English text fails here, at compile time.
 const everyCodeHasText: Record<MessageCode, string> = en

@@ -1,0 +1,83 @@
+/**
+ * What each write means beyond the wire, in one record typed over every write of the endpoint
+ * table: an operation left out, or a fact misnamed, fails the type check instead of being
+ * skipped at run time (a write whose target was not listed used to be "the account", and blocked
+ * every other write of the account as busy).
+ *
+ * - target: the parameters that name what it acts on (at most one write per account, operation
+ *   and target is in flight; an unknown outcome holds that target);
+ * - subject and aspect: whose history it is and what it changes (history, drift);
+ * - before: the stored list that holds the aspect's value before it, and the members that make it;
+ * - zone: a zone save (snapshotted before, guarded by its plan, kept after);
+ * - readBack: the read that gives back what the service kept, where its answer cannot show it;
+ * - stored: how what the service kept is compared with what was sent (shared/stored.ts);
+ * - autorenew: settings sent as the number the service uses for "on";
+ * - effect: what its confirmation reads first (an expiration date now and after).
+ * The words of each (its name in a confirmation or a result) are `operation.<name>` in the
+ * renderer's catalogue, which the catalogue's type check requires for every write.
+ */
+import type { EndpointParams, ReadEndpointName, WriteEndpointName } from '../../shared/endpoints/table'
+import type { HistoryAspect, SubjectKind } from '../../shared/history'
+import type { StoredListName, ZoneKind } from '../../shared/portfolio'
+import { storedFindings, type StoredComparison, type StoredFinding } from '../../shared/stored'
+
+export type Effect = 'renewal' | 'serverExtension' | 'svcipExtension' | 'registration'
+
+export interface WriteFacts<N extends WriteEndpointName> {
+  target: readonly (keyof EndpointParams<N> & string)[]
+  subject: SubjectKind
+  aspect: HistoryAspect
+  before?: { list: StoredListName; fields: readonly string[] }
+  zone?: ZoneKind
+  readBack?: Extract<ReadEndpointName, 'domains.dns.get' | 'freedns.get' | 'domains.nameserver.get' | 'domains.whois.get'>
+  stored: StoredComparison
+  autorenew?: readonly (keyof EndpointParams<N> & string)[]
+  effect?: Effect
+}
+
+const DOMAIN = { target: ['domain'], subject: 'domain' } as const
+
+export const WRITE_FACTS: { readonly [N in WriteEndpointName]: WriteFacts<N> } = {
+  'servers.create': { target: ['kind', 'webname'], subject: 'server', aspect: 'write', stored: 'none' },
+  'servers.expiration.extend': { target: ['kind', 'webid'], subject: 'server', aspect: 'expiration', stored: 'none', effect: 'serverExtension' },
+  'servers.autorenew.set': { target: ['kind', 'webid'], subject: 'server', aspect: 'autorenew', stored: 'serverAutorenew', autorenew: ['autorenew_all', 'autorenew_server'] },
+  'servers.resource.set': { target: ['kind', 'webid'], subject: 'server', aspect: 'write', stored: 'none' },
+  'svcips.register': { target: ['servers'], subject: 'svcip', aspect: 'write', stored: 'none' },
+  'svcips.expiration.extend': { target: ['vipid'], subject: 'svcip', aspect: 'expiration', stored: 'none', effect: 'svcipExtension' },
+  'svcips.setting.set': { target: ['vipid'], subject: 'svcip', aspect: 'write', stored: 'none' },
+  'svcips.cache.delete': { target: ['vipid'], subject: 'svcip', aspect: 'write', stored: 'none' },
+  'domains.register': { target: ['sld', 'tld'], subject: 'domain', aspect: 'write', stored: 'none', effect: 'registration' },
+  'domains.remove': { ...DOMAIN, aspect: 'write', stored: 'none' },
+  'domains.transfer.request': { ...DOMAIN, aspect: 'write', stored: 'none' },
+  'domains.transfer.cancel': { target: ['domain', 'transferorderid'], subject: 'domain', aspect: 'write', stored: 'none' },
+  'domains.expiration.renew': { ...DOMAIN, aspect: 'expiration', stored: 'none', effect: 'renewal' },
+  'domains.autorenew.set': {
+    ...DOMAIN,
+    aspect: 'autorenew',
+    before: { list: 'domains.autorenew.list', fields: ['autorenew', 'autorenew_all', 'autorenew_domain'] },
+    stored: 'domainAutorenew',
+    autorenew: ['autorenew_all', 'autorenew_domain'],
+  },
+  'domains.transferlock.set': { ...DOMAIN, aspect: 'transferlock', before: { list: 'domains.transferlock.list', fields: ['transfer_lock'] }, stored: 'transferLock' },
+  'domains.whois.set': { ...DOMAIN, aspect: 'whois', before: { list: 'domains.whois.list', fields: ['whoisproxy', 'contact'] }, readBack: 'domains.whois.get', stored: 'whois' },
+  'domains.nameserver.set': { ...DOMAIN, aspect: 'nameservers', before: { list: 'domains.nameserver.list', fields: ['ns'] }, readBack: 'domains.nameserver.get', stored: 'nameservers' },
+  'domains.dns.set': { ...DOMAIN, aspect: 'dns', zone: 'dns', readBack: 'domains.dns.get', stored: 'dnsZone' },
+  'domains.dynamicdns.set': { ...DOMAIN, aspect: 'dynamicdns', stored: 'dynamicDns' },
+  'domains.dnssec.set': { ...DOMAIN, aspect: 'dnssec', stored: 'dnssec' },
+  'domains.privatenameserver.create': { target: ['domain', 'hostname'], subject: 'domain', aspect: 'write', stored: 'none' },
+  'domains.privatenameserver.delete': { target: ['domain', 'hostname'], subject: 'domain', aspect: 'write', stored: 'none' },
+  'domains.localtransfer.set': { ...DOMAIN, aspect: 'write', stored: 'none' },
+  'freedns.register': { target: ['sld', 'tld'], subject: 'freedns', aspect: 'write', stored: 'none' },
+  'freedns.set': { target: ['domain'], subject: 'freedns', aspect: 'dns', zone: 'freedns', readBack: 'freedns.get', stored: 'freeDnsZone' },
+  'freedns.remove': { target: ['domain'], subject: 'freedns', aspect: 'write', stored: 'none' },
+  'freedns.localtransfer.set': { target: ['domain'], subject: 'freedns', aspect: 'write', stored: 'none' },
+}
+
+/** The facts of one operation (the record's entry, typed for any write). */
+export function factsOf(operation: WriteEndpointName): WriteFacts<WriteEndpointName> {
+  const facts: WriteFacts<WriteEndpointName> = WRITE_FACTS[operation]
+  return facts
+}
+
+/** What the service kept against what was sent, compared as the operation's facts say. */
+export const storedFindingsOf = (operation: WriteEndpointName, sent: unknown, kept: unknown): StoredFinding[] => storedFindings(factsOf(operation).stored, sent, kept)
