@@ -6,7 +6,7 @@
  * change a refresh found that this app did not make (origin "outside": before and after).
  * Values never hold a key, a transfer code or a dynamic DNS password.
  */
-import type { ZoneInput, ZoneKind } from './portfolio'
+import type { ZoneKind } from './portfolio'
 import type { JobPurpose } from './jobs'
 
 /** What a subject is: the history of a domain, a free DNS zone, a server (kind:webid), a service IP. */
@@ -69,54 +69,8 @@ export interface SnapshotSummary {
 
 export interface Snapshot extends SnapshotSummary, ZoneValue {}
 
-export interface HistoryQuery {
-  accountId: string
-  subjectKind?: SubjectKind | undefined
-  subject?: string | undefined
-  /** Only changes from outside. */
-  outsideOnly?: boolean | undefined
-  limit?: number | undefined
-}
-
 /** Two years, as the issue asks, unless the user chooses otherwise. */
 export const DEFAULT_HISTORY_RETENTION_DAYS = 730
 export const MAX_HISTORY_RETENTION_DAYS = 3650
 
-/** A write made from this app, as the job runner's observer records it when the item ends. */
-export interface WriteRecord {
-  accountId: string
-  subjectKind: SubjectKind
-  subject: string
-  aspect: HistoryAspect
-  operation: string
-  purpose?: JobPurpose | undefined
-  params: Record<string, unknown>
-  outcome: 'done' | 'failed' | 'unknown'
-  requestId?: string | undefined
-  jobId: string
-  itemIndex: number
-  before?: unknown
-  after?: unknown
-  at: string
-  /** The snapshot taken just before it was sent (zone saves). */
-  snapshotId?: number | undefined
-}
 
-/** The history part of the portfolio store. */
-export interface HistoryStore {
-  recordWrite(r: WriteRecord): number
-  /** An unknown outcome settled from the service's log. */
-  settleWrite(jobId: string, itemIndex: number, outcome: 'done' | 'failed', requestId?: string): void
-  /** A zone as it is just before this app saves it. */
-  snapshotBeforeSave(accountId: string, kind: ZoneKind, domain: string, zone: ZoneInput, at: string): number
-  list(q: HistoryQuery): HistoryEntry[]
-  /** Changes from outside not looked at yet, per account id. */
-  unseen(): Record<string, number>
-  markSeen(accountId: string, opts: { ids?: readonly number[] | undefined; subjectKind?: SubjectKind | undefined; subject?: string | undefined }): number
-  snapshots(accountId: string, kind: ZoneKind, domain: string): SnapshotSummary[]
-  snapshot(accountId: string, id: number): Snapshot | undefined
-  retentionDays(): number
-  setRetentionDays(days: number): void
-  /** Drops what is older than the retention. */
-  prune(): number
-}

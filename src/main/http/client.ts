@@ -24,7 +24,7 @@ import {
   type PagedParams,
   type ServerKind,
 } from '../../shared/endpoints/table'
-import { errorBodySchema, pagingSchema, type Paging } from '../../shared/endpoints/decoders'
+import { errorBodySchema, pagingSchema } from '../../shared/endpoints/decoders'
 import { kindForStatus } from '../../shared/errors'
 import { parseWith } from '../../shared/field-issues'
 import { AppError } from '../app-error'
@@ -33,6 +33,8 @@ import { checkBaseUrl } from './base-url'
 import { Pacer } from './pacer'
 import { APP_VERSION } from '../app-version'
 import { listAllPages, type ListAllOptions } from './paging'
+import type { Envelope } from './envelope'
+export type { Envelope } from './envelope'
 
 export interface RetryPolicy {
   /** Further attempts after the first, for reads only. */
@@ -66,11 +68,6 @@ export interface CallOptions {
 }
 
 /** A decoded response envelope. */
-export interface Envelope<T> {
-  results: T
-  paging?: Paging
-  requestId?: string
-}
 
 export const DEFAULT_TIMEOUT_MS = 120_000
 const DEFAULT_RETRY: RetryPolicy = { attempts: 2, baseDelayMs: 300 }

@@ -8,7 +8,7 @@
  * time, until one comes back short. So no item is lost under either reading.
  */
 import { AppError } from '../app-error'
-import type { Envelope } from './client'
+import type { Envelope } from './envelope'
 
 export interface ListAllProgress {
   loadedItems: number

@@ -3,7 +3,7 @@
  * server lists the app has read, of the account and kind. Asked once per item when a job is
  * prepared, and a server list is short, so reading it then costs little.
  */
-import type { PortfolioStore } from '../../shared/portfolio'
+import { PortfolioStore } from '../store/types'
 import type { ServerKind } from '../../shared/constants'
 import type { ServerIdOf } from './targets'
 

@@ -6,7 +6,7 @@
  */
 import type { ApiClient } from '../http'
 import type { ErrorData } from '../../shared/errors'
-import type { PortfolioStore } from '../../shared/portfolio'
+import { PortfolioStore } from '../store/types'
 import { toErrorData } from '../app-error'
 
 export const REFRESHED_LISTS = [

@@ -10,7 +10,7 @@
  */
 import { SERVER_KINDS, type ServerKind } from '../../shared/constants'
 import { domainAutorenew, serverAutorenew } from '../../shared/autorenew'
-import type { PortfolioStore } from '../../shared/portfolio'
+import { PortfolioStore } from '../store/types'
 import type { ExpiringItem } from '../../shared/reminders'
 
 interface Read<T> {

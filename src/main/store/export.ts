@@ -8,7 +8,8 @@ import { parse } from '../../shared/dns/records'
 import type { Connection } from './database'
 import { accountsWithList, getList } from './inventory'
 import { allZones } from './zones'
-import type { StoreProblem, ZoneFile } from '../../shared/portfolio'
+import type { ZoneFile } from '../../shared/portfolio'
+import { StoreProblem } from './types'
 
 type Report = (p: StoreProblem) => void
 

@@ -10,18 +10,10 @@ import { storedJson } from './lists'
 import { changedAspects, type AspectChange } from './drift'
 import { addSnapshot } from './snapshots'
 import { JOB_PURPOSES } from '../../shared/jobs'
-import {
-  DEFAULT_HISTORY_RETENTION_DAYS,
-  HISTORY_ASPECTS,
-  HISTORY_ORIGINS,
-  SUBJECT_KINDS,
-  type HistoryAspect,
-  type HistoryEntry,
-  type HistoryQuery,
-  type WriteRecord,
-  type SubjectKind,
-} from '../../shared/history'
-import type { StoreProblem, ZoneKind } from '../../shared/portfolio'
+import { DEFAULT_HISTORY_RETENTION_DAYS, HISTORY_ASPECTS, HISTORY_ORIGINS, SUBJECT_KINDS, type HistoryAspect, type HistoryEntry, type SubjectKind } from '../../shared/history'
+import { type HistoryQuery, type WriteRecord } from './types'
+import type { ZoneKind } from '../../shared/portfolio'
+import { StoreProblem } from './types'
 
 const json = (v: unknown): SqlValue => (v === undefined ? null : storedJson(v))
 

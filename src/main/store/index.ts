@@ -28,9 +28,11 @@ import { getSetting, putSetting } from './settings'
 import { autorenewOnValue } from './service-values'
 import { recordReminders, remindersSent } from './reminders-sent'
 import { REMINDER_ITEM_KINDS } from '../../shared/reminders'
-import { ZONE_KINDS, type OpenOptions, type PortfolioStore, type StoreProblem, type StoredListName } from '../../shared/portfolio'
+import { ZONE_KINDS, type StoredListName } from '../../shared/portfolio'
+import { type OpenOptions, type PortfolioStore, type StoreProblem } from './types'
 
 export * from '../../shared/portfolio'
+export type * from './types'
 export { STORED_LIST_NAMES, isStoredListName }
 export { CSV_COLUMNS } from './export'
 

@@ -12,7 +12,8 @@ import { SearchWriter } from './search-index'
 import { deleteZone, removeZoneEntries, writeZone } from './zones'
 import { WATCHED_LISTS, changedAspects } from './drift'
 import { recordDrift } from './history'
-import type { ListChange, ListParams, StoreProblem, StoredList, StoredListName } from '../../shared/portfolio'
+import type { ListChange, ListParams, StoredList, StoredListName } from '../../shared/portfolio'
+import { StoreProblem } from './types'
 
 const idRow = z.object({ id: z.number().int() })
 const oldRowSchema = z.object({ id: z.number().int(), item_key: z.string(), pos: z.number().int(), json: z.string() })

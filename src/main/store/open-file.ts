@@ -11,7 +11,7 @@ import { dirname } from 'node:path'
 import { z } from 'zod'
 import { openConnection, type Connection } from './database'
 import { SCHEMA_VERSION, isOurs, migrate, schemaVersion } from './migrations'
-import type { MovedAsideReason, StoreProblem } from '../../shared/portfolio'
+import { MovedAsideReason, StoreProblem } from './types'
 
 export const IN_MEMORY = ':memory:'
 

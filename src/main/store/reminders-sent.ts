@@ -7,7 +7,7 @@
 import { z } from 'zod'
 import type { Connection } from './database'
 import { REMINDER_ITEM_KINDS } from '../../shared/reminders'
-import type { SentReminder } from '../../shared/portfolio'
+import { SentReminder } from './types'
 
 const sentRow = z.object({
   account_id: z.string(),

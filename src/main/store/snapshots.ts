@@ -6,7 +6,8 @@ import { z } from 'zod'
 import { parse, records } from '../../shared/dns/records'
 import type { Connection } from './database'
 import { SNAPSHOT_REASONS, type Snapshot, type SnapshotReason, type SnapshotSummary } from '../../shared/history'
-import { ZONE_KINDS, type StoreProblem, type ZoneInput, type ZoneKind } from '../../shared/portfolio'
+import { ZONE_KINDS, type ZoneInput, type ZoneKind } from '../../shared/portfolio'
+import { type StoreProblem } from './types'
 
 export interface NewSnapshot {
   accountId: string

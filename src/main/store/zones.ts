@@ -13,7 +13,8 @@ import { parseJson } from './json'
 import { SearchWriter, recordEntries } from './search-index'
 import { ZONE_SUBJECT } from './drift'
 import { recordSubjectDrift } from './history'
-import { ZONE_KINDS, type StoreProblem, type StoredZone, type ZoneInput, type ZoneKind, type ZoneSummary } from '../../shared/portfolio'
+import { ZONE_KINDS, type StoredZone, type ZoneInput, type ZoneKind, type ZoneSummary } from '../../shared/portfolio'
+import { type StoreProblem } from './types'
 
 type Report = (p: StoreProblem) => void
 const skipped = (report: Report, accountId: string, kind: string, key: string) => () =>
