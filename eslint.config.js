@@ -20,6 +20,17 @@ export default tseslint.config(
     },
   },
   {
+    // With type information: a promise nobody awaits or handles (a dropped one in main is an
+    // error nobody sees, or a step that runs after the one it should precede) fails the lint.
+    files: ['src/main/**/*.ts', 'src/preload/**/*.ts', 'src/shared/**/*.ts', 'src/sandbox/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+    },
+  },
+  {
     // The electron double is CommonJS on purpose: the built ESM bundle and CommonJS packages
     // must get the same module instance.
     files: ['tests/helpers/electron-double/*.cjs'],

@@ -2,6 +2,7 @@
  * The app's own channels: whether it started, its diagnostics, its log folder, the clipboard,
  * and errors of the page written to the log.
  */
+import { AppError } from './app-error'
 import type { Diagnostics, StartupState } from '../shared/ipc/contract'
 import type { ErrorData } from '../shared/errors'
 import type { AppLog } from './log/app-log'
@@ -14,7 +15,7 @@ export interface AppControl {
   startup(): StartupState
   diagnostics(): Promise<Diagnostics>
   openLogFolder(): Promise<void>
-  copyText(text: string): void
+  copyText(text: string): Promise<void>
   reportError(report: { source: string; message: string; stack?: string | undefined }): void
 }
 
@@ -27,7 +28,14 @@ export function createAppControl(opts: { log: AppLog; desktop: Desktop; accountC
       return { ...v, accounts: opts.accountCount(), logFile: log.file, log: await log.tail(DIAGNOSTICS_LOG_LINES) }
     },
     openLogFolder: () => desktop.openFolder(log.dir),
-    copyText: (text) => desktop.copyText(text),
+    async copyText(text) {
+      try {
+        await desktop.copyText(text)
+      } catch (err) {
+        log.warn('desktop.copyFailed', { error: err instanceof Error ? err.name : 'unknown' })
+        throw AppError.of('internal', { code: 'app.copyFailed' })
+      }
+    },
     reportError(report) {
       // The page's own words about its failure: capped, one line, redacted like every line.
       log.error('renderer.error', { source: report.source, message: report.message.slice(0, 500), stack: report.stack?.slice(0, 2000) })

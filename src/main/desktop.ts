@@ -24,7 +24,8 @@ export interface DesktopNotification {
 
 export interface Desktop {
   openFolder(path: string): Promise<void>
-  copyText(text: string): void
+  /** Puts text on the clipboard; rejects when it could not (Electron's clipboard.writeText is a promise). */
+  copyText(text: string): Promise<void>
   versions(): DesktopVersions
   /** Shows a notification; `onClick` runs when the user clicks it (after the window is brought forward). */
   notify(n: DesktopNotification, onClick: () => void): void
@@ -66,7 +67,7 @@ export function headlessDesktop(): HeadlessDesktop {
     async openFolder() {
       throw AppError.of('internal', { code: 'app.noDesktop' })
     },
-    copyText(text) {
+    async copyText(text) {
       copied.push(text)
     },
     versions: processVersions,

@@ -140,16 +140,23 @@ function startShell(): void {
     return started.router
   }
 
-  app.whenReady().then(async () => {
-    Menu.setApplicationMenu(Menu.buildFromTemplate(applicationMenu({ packaged: app.isPackaged, platform: process.platform })))
-    protocol.handle(APP_SCHEME, createAppProtocolHandler(join(__dirname, '../renderer'), CONTENT_SECURITY_POLICY))
-    guardSession(session.defaultSession)
-    wireIpc(await startServices(log))
-    await createWindow()
-    app.on('activate', () => {
-      if (BrowserWindow.getAllWindows().length === 0) void createWindow()
+  app
+    .whenReady()
+    .then(async () => {
+      Menu.setApplicationMenu(Menu.buildFromTemplate(applicationMenu({ packaged: app.isPackaged, platform: process.platform })))
+      protocol.handle(APP_SCHEME, createAppProtocolHandler(join(__dirname, '../renderer'), CONTENT_SECURITY_POLICY))
+      guardSession(session.defaultSession)
+      wireIpc(await startServices(log))
+      await createWindow()
+      app.on('activate', () => {
+        if (BrowserWindow.getAllWindows().length === 0) void createWindow()
+      })
     })
-  })
+    .catch((err: unknown) => {
+      // Nothing started that a user could use: say why in the log, and do not linger without a window.
+      log.error('main.startFailed', { error: err instanceof Error ? err.name : 'unknown', message: err instanceof Error ? err.message : String(err) })
+      app.exit(1)
+    })
 
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit()

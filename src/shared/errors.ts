@@ -81,6 +81,7 @@ export const ERROR_CODES = [
   'startup.failed',
   'startup.unavailable',
   'app.noDesktop',
+  'app.copyFailed',
   // The portfolio store (src/main/store): params say which file, list or row.
   'store.movedAside',
   'store.newerSchema',

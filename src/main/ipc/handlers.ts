@@ -91,7 +91,7 @@ export function createAppHandlers(app: AppControl, quitConfirmed: () => void): P
     'app.copyText': defineChannel(
       (raw) => parseWith(local['app.copyText'], raw),
       async (p) => {
-        app.copyText(p.text)
+        await app.copyText(p.text)
         return null
       },
     ),

@@ -392,12 +392,15 @@ export class JobRunner {
     let attempt = 0
     const next = () => {
       if (this.closed || attempt >= delays.length) return
-      const t = setTimeout(async () => {
+      const t = setTimeout(() => {
         this.timers.delete(t)
         attempt++
-        const status = await this.checkLog(job.id, i).catch(() => undefined)
-        // The log may lag: look again until it shows the request or the attempts run out.
-        if (status && status !== 'received') next()
+        void this.checkLog(job.id, i)
+          .catch(() => undefined)
+          .then((status) => {
+            // The log may lag: look again until it shows the request or the attempts run out.
+            if (status && status !== 'received') next()
+          })
       }, delays[attempt])
       this.timers.add(t)
     }

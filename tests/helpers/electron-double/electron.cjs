@@ -170,9 +170,13 @@ function createElectronDouble(env) {
     },
   }
 
+  // As Electron 45 declares it: a promise, which rejects when the clipboard cannot be written
+  // (the double fails when told to, through ELECTRON_DOUBLE_CLIPBOARD=fail).
   const clipboard = {
     writeText(text) {
+      if (process.env.ELECTRON_DOUBLE_CLIPBOARD === 'fail') return Promise.reject(new Error('clipboard unavailable'))
       state.clipboard.push(text)
+      return Promise.resolve()
     },
   }
 

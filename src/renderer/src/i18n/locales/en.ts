@@ -778,6 +778,7 @@ export const en = {
   'startup.failed': 'The app could not start ({reason}). The log folder holds the details.',
   'startup.unavailable': 'This cannot be done: the app did not start.',
   'app.noDesktop': 'There is no desktop here to open the folder in.',
+  'app.copyFailed': 'The text could not be put on the clipboard. Select it and copy it by hand.',
   'store.movedAside': 'The saved portfolio ({movedTo}) could not be used ({reason}); it was kept aside and the app started with an empty one. Lists fill again as they are read.',
   'store.newerSchema': 'The saved portfolio was written by a newer version of the app (version {version}; this one reads {supported}). It was left alone; this run keeps its lists in memory.',
   'store.unavailable': 'The portfolio could not be saved in {path} ({reason}); this run keeps its lists in memory.',

@@ -778,6 +778,7 @@ export const ja: Catalogue = {
   'startup.failed': 'アプリを起動できませんでした（{reason}）。詳しくはログのフォルダーを見てください。',
   'startup.unavailable': 'アプリが起動していないため、この操作はできません。',
   'app.noDesktop': 'フォルダーを開くデスクトップ環境がありません。',
+  'app.copyFailed': 'テキストをクリップボードに入れられませんでした。選択して手動でコピーしてください。',
   'store.movedAside': '保存されたポートフォリオ（{movedTo}）を使えなかったため（{reason}）、別の場所に保存し、空の状態で起動しました。リストは読み込むたびに戻ります。',
   'store.newerSchema': '保存されたポートフォリオは新しいバージョンのアプリで書かれています（バージョン {version}、このアプリは {supported} まで）。そのままにして、今回はメモリ上で扱います。',
   'store.unavailable': 'ポートフォリオを {path} に保存できませんでした（{reason}）。今回はメモリ上で扱います。',
