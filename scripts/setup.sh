@@ -37,14 +37,16 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # The test suite never starts the Electron binary (see README), so it does not fetch it.
-# For the app, Electron fetches its binary on first launch.
 if [ "$mode" = test ]; then
   export ELECTRON_SKIP_BINARY_DOWNLOAD=1
 fi
-# npm ci installs exactly the lock file. Where the registry serves no build of an optional
-# package for another platform, npm cannot record it and npm ci refuses the lock file as out
-# of sync (npm/cli#9846); npm install then still installs the locked versions.
-if ! npm ci --no-audit --no-fund; then
-  echo "setup: npm ci refused the lock file; installing the locked versions with npm install instead."
-  npm install --no-audit --no-fund
+# Exactly the lock file. rollup is pinned (package.json "overrides") to a version whose every
+# platform package the registry serves, so the lock records them all and npm ci accepts it here
+# and on any other platform.
+npm ci --no-audit --no-fund
+
+# Electron's package fetches its binary only when asked: the app asks now, so that `npm start`
+# finds it (not with ELECTRON_SKIP_BINARY_DOWNLOAD=1, which says it cannot or should not).
+if [ "$mode" = app ] && [ -z "${ELECTRON_SKIP_BINARY_DOWNLOAD:-}" ]; then
+  node node_modules/electron/install.js
 fi
