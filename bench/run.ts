@@ -8,6 +8,7 @@ import { benchDomainList } from './domain-list'
 import { benchDnsModel } from './dns-model'
 import { benchDnsEditor } from './dns-editor'
 import { benchDrift } from './drift'
+import { benchStartup } from './startup'
 import type { BenchResult } from './report'
 
 const benches: [string, () => Promise<BenchResult>][] = [
@@ -20,6 +21,7 @@ const benches: [string, () => Promise<BenchResult>][] = [
   ['portfolio-store', benchPortfolioStore],
   ['portfolio-refresh', benchPortfolioRefresh],
   ['drift', benchDrift],
+  ['startup', benchStartup],
 ]
 const only = process.argv[2]
 

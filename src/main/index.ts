@@ -85,10 +85,11 @@ function startShell(): void {
 
   app.on('second-instance', bringWindowForward)
 
-  function wireIpc(router: IpcRouter): void {
+  /** Every channel, answered by the router once the services have started (calls made before wait for it). */
+  function wireIpc(routerReady: Promise<IpcRouter>): void {
     for (const name of CHANNEL_NAMES) {
-      ipcMain.handle(ipcChannel(name), (event, payload: unknown) =>
-        router.dispatch(name, payload, {
+      ipcMain.handle(ipcChannel(name), async (event, payload: unknown) =>
+        (await routerReady).dispatch(name, payload, {
           url: event.senderFrame?.url ?? '',
           key: String(event.sender.id),
           sendProgress: (p) => {
@@ -109,10 +110,16 @@ function startShell(): void {
     }
   }
 
-  async function createWindow(): Promise<void> {
+  /** The window, loading; resolves once it has painted its first frame (ready-to-show). */
+  function createWindow(): Promise<void> {
     const window = new BrowserWindow(windowOptions(join(__dirname, '../preload/index.cjs'), { devTools: !app.isPackaged }))
     mainWindow = window
-    window.once('ready-to-show', () => window.show())
+    const painted = new Promise<void>((resolve) =>
+      window.once('ready-to-show', () => {
+        window.show()
+        resolve()
+      }),
+    )
     // Closing while writes run asks first; the window asks, in the user's language, and answers
     // through app.quit. Whatever is cut off is journaled and checked at the next start.
     window.on('close', (event) => {
@@ -123,7 +130,8 @@ function startShell(): void {
     window.on('closed', () => {
       if (mainWindow === window) mainWindow = undefined
     })
-    await window.loadURL(`${APP_ORIGIN}/index.html`)
+    // A page that cannot load rejects (Electron's loadURL does): the start fails, and says so in the log.
+    return Promise.all([painted, window.loadURL(`${APP_ORIGIN}/index.html`)]).then(() => undefined)
   }
 
   /** The services, or, when they cannot start, the router that tells the start-up screen why. */
@@ -146,8 +154,13 @@ function startShell(): void {
       Menu.setApplicationMenu(Menu.buildFromTemplate(applicationMenu({ packaged: app.isPackaged, platform: process.platform })))
       protocol.handle(APP_SCHEME, createAppProtocolHandler(join(__dirname, '../renderer'), CONTENT_SECURITY_POLICY))
       guardSession(session.defaultSession)
-      wireIpc(await startServices(log))
+      // The window first: it paints the app's frame at once, and the services (the accounts, the
+      // portfolio store and its integrity check) start after that first paint. The window's
+      // first calls wait for them.
+      let routerStarted: (router: IpcRouter) => void = () => undefined
+      wireIpc(new Promise<IpcRouter>((resolve) => (routerStarted = resolve)))
       await createWindow()
+      routerStarted(await startServices(log))
       app.on('activate', () => {
         if (BrowserWindow.getAllWindows().length === 0) void createWindow()
       })

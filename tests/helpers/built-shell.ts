@@ -38,6 +38,8 @@ export const shellState = z.object({
   focused: z.number(),
   /** What the bundle sent to the window's page, by channel. */
   sent: z.array(z.object({ channel: z.string(), args: z.array(z.unknown()) })),
+  /** When app ready fired and the window's load events came (performance.now() of the child). */
+  timeline: z.array(z.object({ event: z.string(), at: z.number() })),
 })
 export type ShellState = z.infer<typeof shellState>
 
@@ -72,6 +74,10 @@ export interface BuiltShellOptions {
   userDataDir?: string
   lock?: 'granted' | 'denied'
   packaged?: boolean
+  /** 'fail': the window's page cannot be loaded (loadURL rejects, as Electron's does). */
+  load?: 'ok' | 'fail'
+  /** 'fail': the clipboard cannot be written (clipboard.writeText rejects, as Electron's may). */
+  clipboard?: 'ok' | 'fail'
 }
 
 export async function startBuiltShell(opts: BuiltShellOptions = {}): Promise<BuiltShell> {
@@ -83,6 +89,8 @@ export async function startBuiltShell(opts: BuiltShellOptions = {}): Promise<Bui
       ELECTRON_DOUBLE_USER_DATA: userDataDir,
       ELECTRON_DOUBLE_LOCK: opts.lock ?? 'granted',
       ELECTRON_DOUBLE_PACKAGED: opts.packaged ? '1' : '0',
+      ELECTRON_DOUBLE_LOAD: opts.load ?? 'ok',
+      ELECTRON_DOUBLE_CLIPBOARD: opts.clipboard ?? 'ok',
     },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   })
@@ -107,6 +115,11 @@ export async function startBuiltShell(opts: BuiltShellOptions = {}): Promise<Bui
     new Promise((res, rej) => {
       const id = nextId++
       const timer = setTimeout(() => rej(new Error(`No answer to ${cmd} within 20 s:\n${out}`)), 20_000)
+      // A child that exits answers nothing more: the command fails at once.
+      void exit.then((code) => {
+        clearTimeout(timer)
+        rej(new Error(`The built main bundle exited (${code}) before answering ${cmd}`))
+      })
       pending.set(id, (m) => {
         clearTimeout(timer)
         if (m.ok) res(m.value)

@@ -120,6 +120,36 @@ describe('the built main bundle', () => {
     }
   })
 
+  it('a window at once: it paints before the services start, and the first call waits for them', async () => {
+    const shell = await launch()
+    await shell.ready()
+    const s = await shell.state()
+    const order = s.timeline.map((e) => e.event)
+    expect(order.slice(0, 2)).toEqual(['ready', 'ready-to-show'])
+    // The window was made and loaded before anything else of the app: the store is opened after.
+    expect(s.calls.indexOf('new BrowserWindow')).toBeLessThan(s.calls.indexOf('window.loadURL'))
+    expect(await shell.invoke(ipcChannel('accounts.list'), {})).toMatchObject({ ok: true })
+    expect(existsSync(join(shell.userDataDir, 'portfolio.db'))).toBe(true)
+  })
+
+  it('a page that cannot be loaded fails the start: logged, and the app exits instead of lingering without a window', async () => {
+    const shell = await launch({ load: 'fail' })
+    await expect(shell.ready()).rejects.toThrow(/exited \(1\)/)
+    expect(await shell.exited()).toBe(1)
+    expect(readFileSync(join(shell.userDataDir, 'logs', 'main.log'), 'utf8')).toContain('main.startFailed')
+  })
+
+  it('a copy to the clipboard is told as done only when Electron’s promise resolved; a failed one is an error', async () => {
+    const shell = await launch()
+    await shell.ready()
+    expect(await shell.invoke(ipcChannel('app.copyText'), { text: 'hello' })).toMatchObject({ ok: true })
+    expect((await shell.state()).clipboard).toEqual(['hello'])
+    const failing = await launch({ clipboard: 'fail' })
+    await failing.ready()
+    expect(await failing.invoke(ipcChannel('app.copyText'), { text: 'hello' })).toMatchObject({ ok: false, error: { code: 'app.copyFailed' } })
+    expect((await failing.state()).clipboard).toEqual([])
+  })
+
   it('a second instance quits before it starts anything', async () => {
     const shell = await launch({ lock: 'denied' })
     const s = await shell.state()

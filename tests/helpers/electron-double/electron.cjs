@@ -9,6 +9,7 @@
  *   ELECTRON_DOUBLE_USER_DATA  the userData folder
  *   ELECTRON_DOUBLE_LOCK       'denied' when another instance holds the single-instance lock
  *   ELECTRON_DOUBLE_PACKAGED   '1' for a packaged build
+ *   ELECTRON_DOUBLE_LOAD       'fail' when a window's page cannot be loaded
  */
 const { EventEmitter } = require('node:events')
 
@@ -38,10 +39,14 @@ function createElectronDouble(env) {
     notifications: [],
     focused: 0,
     rendererListeners: new Map(),
+    /** When each lifecycle event happened (performance.now()): app ready, a window's events. */
+    timeline: [],
     fireReady() {
+      state.timeline.push({ event: 'ready', at: performance.now() })
       resolveReady()
     },
   }
+  const mark = (event) => state.timeline.push({ event, at: performance.now() })
 
   class App extends EventEmitter {
     get isPackaged() {
@@ -55,9 +60,11 @@ function createElectronDouble(env) {
       note('app.quit')
       state.quit = true
     }
-    exit() {
+    /** As Electron's: the process ends at once, with the code, without quit events. */
+    exit(code = 0) {
       note('app.exit')
       state.quit = true
+      process.exit(code)
     }
     enableSandbox() {
       note('app.enableSandbox')
@@ -102,9 +109,34 @@ function createElectronDouble(env) {
       state.windows.push(this)
       app.emit('web-contents-created', {}, this.webContents)
     }
+    /**
+     * As Electron does it: the page is fetched through the scheme's registered handler; a page
+     * that cannot be loaded emits did-fail-load and rejects; one that loads emits did-start-loading,
+     * dom-ready and did-finish-load on its webContents, and ready-to-show on the window once the
+     * page has painted, before the promise resolves.
+     */
     async loadURL(url) {
       note('window.loadURL')
       this.url = url
+      const contents = this.webContents
+      contents.emit('did-start-loading')
+      const handler = state.protocolHandlers.get(String(url).split(':')[0])
+      let loaded = false
+      try {
+        const res = handler && env.ELECTRON_DOUBLE_LOAD !== 'fail' ? await handler({ url }) : undefined
+        loaded = Boolean(res && res.ok)
+      } catch {
+        loaded = false
+      }
+      if (!loaded) {
+        mark('did-fail-load')
+        contents.emit('did-fail-load', {}, -6, 'ERR_FILE_NOT_FOUND', url, true)
+        throw new Error(`ERR_FILE_NOT_FOUND (-6) loading '${url}'`)
+      }
+      contents.emit('dom-ready')
+      contents.emit('did-finish-load')
+      mark('ready-to-show')
+      this.emit('ready-to-show')
     }
     show() {}
     focus() {

@@ -1,7 +1,7 @@
 /**
  * Runs the BUILT main bundle (out/main/index.js) in this Node process against the electron
  * double, and answers a test's commands over the fork IPC channel:
- *   { id, cmd: 'ready' }                    fire app ready; answer once the window loaded (or the app quit)
+ *   { id, cmd: 'ready' }                    fire app ready; answer once the window painted (or the app quit)
  *   { id, cmd: 'state' }                    what the bundle did with Electron so far
  *   { id, cmd: 'protocol', url }            the app:// handler's answer for a URL
  *   { id, cmd: 'invoke', channel, payload, senderUrl }   a call through the registered ipcMain handler
@@ -40,7 +40,8 @@ function plainMenu(items = []) {
 const commands = {
   async ready() {
     double.fireReady()
-    const loaded = await waitFor(() => double.windows.some((w) => w.url) || double.quit)
+    // Loaded: a window painted its page (ready-to-show), or the app quit.
+    const loaded = await waitFor(() => double.timeline.some((e) => e.event === 'ready-to-show') || double.quit)
     return { loaded }
   },
   async state() {
@@ -60,6 +61,7 @@ const commands = {
       notifications: double.notifications.map((n) => ({ ...n.options, shown: n.shown })),
       focused: double.focused,
       sent: (double.webContents[0]?.sent ?? []).map((m) => ({ channel: m.channel, args: m.args })),
+      timeline: double.timeline,
     }
   },
   async clickNotification({ index }) {
