@@ -152,10 +152,15 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
       log.warn('store.warmFailed', { error: err instanceof Error ? err.name : 'unknown' })
     }
   })
-  // A store kept aside (or held in memory this run) is said once, at start, in the window.
-  const storeWarning = (): ErrorData[] => {
+  // What this run cannot keep, said once, at start, in the window: a store kept aside or held in
+  // memory, a log that cannot be written, a journal that cannot be written (no write is sent).
+  const startupWarnings = (): ErrorData[] => {
+    const out: ErrorData[] = []
     const p = store.problem
-    return p && p.code !== 'store.rowSkipped' ? [{ kind: 'internal', code: p.code, params: { ...p.params } }] : []
+    if (p && p.code !== 'store.rowSkipped') out.push({ kind: 'internal', code: p.code, params: { ...p.params } })
+    if (log.notKept) out.push({ kind: 'internal', code: 'startup.logNotKept', params: { path: log.dir, reason: log.notKept.reason } })
+    if (jobs.journalProblem) out.push({ kind: 'internal', code: 'startup.journalNotKept', params: { path: journalFile, reason: jobs.journalProblem.reason } })
+    return out
   }
   const reminders = createReminders({
     store,
@@ -164,7 +169,7 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     desktop,
     log,
   })
-  const app = createAppControl({ log, desktop, accountCount: () => profiles.current.accounts.length, warnings: storeWarning })
+  const app = createAppControl({ log, desktop, accountCount: () => profiles.current.accounts.length, warnings: startupWarnings })
   const router = createIpcRouter({
     handlers: createChannelHandlers({
       accounts,

@@ -72,6 +72,9 @@ export const ERROR_CODES = [
   'job.expired',
   'job.stopped',
   'job.interrupted',
+  'job.journalUnwritable',
+  'startup.logNotKept',
+  'startup.journalNotKept',
   // A zone save whose plan was made from other records than the zone holds now (history, bulk DNS change).
   'dns.changedSincePlan',
   'dns.guardUnreadable',

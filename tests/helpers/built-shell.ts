@@ -4,12 +4,14 @@
  * checked with schemas here, once.
  */
 import { fork, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync } from 'node:fs'
+import { chmodSync, existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
 
 export const BUILT_MAIN = resolve('out/main/index.js')
+/** The unprivileged user a child runs as when it must not write where root could. */
+const NOBODY = 65534
 export const BUILT_PRELOAD = resolve('out/preload/index.cjs')
 
 export function assertBuilt(): void {
@@ -78,12 +80,20 @@ export interface BuiltShellOptions {
   load?: 'ok' | 'fail'
   /** 'fail': the clipboard cannot be written (clipboard.writeText rejects, as Electron's may). */
   clipboard?: 'ok' | 'fail'
+  /**
+   * The data folder can be read but not written: made read-only, and the child run as an
+   * unprivileged user when the tests run as root (root writes to anything).
+   */
+  readOnlyDataFolder?: boolean
 }
 
 export async function startBuiltShell(opts: BuiltShellOptions = {}): Promise<BuiltShell> {
   assertBuilt()
   const userDataDir = opts.userDataDir ?? mkdtempSync(join(tmpdir(), 'built-shell-'))
+  if (opts.readOnlyDataFolder) chmodSync(userDataDir, 0o555)
+  const asUser = opts.readOnlyDataFolder && process.getuid?.() === 0 ? { uid: NOBODY, gid: NOBODY } : {}
   const child: ChildProcess = fork(resolve('tests/helpers/electron-double/host.mjs'), [BUILT_MAIN], {
+    ...asUser,
     env: {
       ...process.env,
       ELECTRON_DOUBLE_USER_DATA: userDataDir,

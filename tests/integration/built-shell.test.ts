@@ -4,6 +4,7 @@
  * asserted is what the bundle does: what it registers, what its handlers answer, which window
  * it opens, what it refuses, and what it logs.
  */
+import { z } from 'zod'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
@@ -148,6 +149,21 @@ describe('the built main bundle', () => {
     await failing.ready()
     expect(await failing.invoke(ipcChannel('app.copyText'), { text: 'hello' })).toMatchObject({ ok: false, error: { code: 'app.copyFailed' } })
     expect((await failing.state()).clipboard).toEqual([])
+  })
+
+  it('a read-only data folder: the app starts, keeps the store and the log in memory, says so, and sends no write it cannot record', async () => {
+    const shell = await launch({ readOnlyDataFolder: true })
+    expect(await shell.ready()).toBe(true)
+    const started = await shell.invoke(ipcChannel('app.startup'), {})
+    expect(started).toMatchObject({ ok: true })
+    const warnings = started?.ok ? z.object({ warnings: z.array(z.object({ code: z.string() })) }).parse(started.value).warnings.map((w) => w.code) : []
+    expect(warnings).toEqual(['store.unavailable', 'startup.logNotKept', 'startup.journalNotKept'])
+    expect(await shell.invoke(ipcChannel('accounts.list'), {})).toMatchObject({ ok: true, value: { activeId: 'demo' } })
+    const diagnostics = await shell.invoke(ipcChannel('app.diagnostics'), {})
+    expect(JSON.stringify(diagnostics)).toContain('app.start')
+    const job = await shell.invoke(ipcChannel('jobs.submit'), { accountId: 'demo', operation: 'domains.transferlock.set', items: [{ params: { domain: 'no-such.example', transfer_lock: 1 } }] })
+    expect(job).toMatchObject({ ok: false, error: { code: 'job.journalUnwritable' } })
+    expect(readdirSync(shell.userDataDir)).toEqual([])
   })
 
   it('a second instance quits before it starts anything', async () => {

@@ -117,8 +117,17 @@ export class JobRunner {
         if (it.log?.status !== 'received') this.scheduleLogChecks(job, i)
       })
     }
-    await this.opts.journal.compact([...this.jobs.values()])
+    // A journal that can be read but not written (a read-only data folder, a full disk): the app
+    // starts, and sends nothing, since nothing may be sent that was not journaled first.
+    try {
+      await this.opts.journal.compact([...this.jobs.values()])
+    } catch (err) {
+      this.journalProblem = { reason: systemReason(err) }
+    }
   }
+
+  /** Why the journal cannot be written this run, when it cannot: no job starts. */
+  journalProblem: { reason: string } | undefined
 
   list(): JobView[] {
     return [...this.jobs.values()].filter((j) => j.status !== 'prepared').reverse()
@@ -226,6 +235,7 @@ export class JobRunner {
   async start(jobId: string, token: string | undefined, accountName?: string): Promise<JobView> {
     const { job, int } = this.find(jobId)
     if (job.status !== 'prepared') throw AppError.of('validation', { code: 'job.notPrepared' })
+    if (this.journalProblem) throw AppError.of('internal', { code: 'job.journalUnwritable', params: { path: this.opts.journal.file, reason: this.journalProblem.reason } })
     // The account may have been made read-only while the confirmation was open.
     this.refuseReadOnly(job.accountId)
     // An account that asks for its name before paid or ownership operations: the confirmation
@@ -481,4 +491,9 @@ function loggedAnswer(response: string): { ok: true; results: unknown } | { ok: 
     return { ok: false, error: { kind, code: `error.${kind}`, status: code, serviceMessage: message } }
   }
   return { ok: true, results: typeof body === 'object' && body !== null && 'results' in body ? body.results : undefined }
+}
+
+/** The system's code for a file operation that failed (EACCES, EROFS, ENOSPC...). */
+function systemReason(err: unknown): string {
+  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : 'unknown'
 }

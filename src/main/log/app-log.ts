@@ -8,6 +8,7 @@
  * electron-log's Node entry is used, not its `main` entry: the main entry registers an IPC
  * channel of its own that any page could write to, outside the checked contract.
  */
+import { appendFileSync, mkdirSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import electronLog from 'electron-log/node'
@@ -19,6 +20,11 @@ export type LogLevel = 'info' | 'warn' | 'error'
 export interface AppLog {
   readonly dir: string
   readonly file: string
+  /**
+   * Why the file cannot be written (a read-only data folder, say), when it cannot: then lines
+   * are kept in memory only, for this run's diagnostics.
+   */
+  readonly notKept: { reason: string } | undefined
   /** The redaction every line goes through; keys are added to it as they are learned. */
   readonly redactor: Redactor
   info(event: string, fields?: LogFields): void
@@ -38,7 +44,20 @@ export interface AppLogOptions {
 }
 
 const MAX_FIELD_CHARS = 2000
+/** Lines kept in memory when the file cannot be written (what diagnostics show). */
+const MEMORY_LINES = 500
 let instances = 0
+
+/** Whether the log's folder and file can be written; the system's reason when not. */
+function unwritable(dir: string, file: string): { reason: string } | undefined {
+  try {
+    mkdirSync(dir, { recursive: true })
+    appendFileSync(file, '')
+    return undefined
+  } catch (err) {
+    return { reason: typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : 'unknown' }
+  }
+}
 
 /** `key=value` pairs; values with spaces or quotes are JSON-quoted so a line parses back. */
 export function formatFields(fields: LogFields = {}): string {
@@ -62,19 +81,29 @@ export function createAppLog(opts: AppLogOptions): AppLog {
   logger.transports.console.level = opts.console ? 'info' : false
   logger.transports.remote.level = false
   logger.hooks.push((message) => ({ ...message, data: message.data.map((d: unknown) => redactor.redact(typeof d === 'string' ? d : String(d))) }))
+  const notKept = unwritable(opts.dir, file)
+  // A file that cannot be written is not tried for every line: the lines stay in memory.
+  if (notKept) logger.transports.file.level = false
+  const memory: string[] = []
 
   const write = (level: LogLevel) => (event: string, fields?: LogFields) => {
     const line = redactor.redact([event, formatFields(fields)].filter(Boolean).join(' ')).replace(/[\r\n]+/g, ' ')
     logger[level](line)
+    if (notKept) {
+      memory.push(`[${new Date().toISOString()}] [${level}] ${line}`)
+      if (memory.length > MEMORY_LINES) memory.shift()
+    }
   }
   return {
     dir: opts.dir,
     file,
+    notKept,
     redactor,
     info: write('info'),
     warn: write('warn'),
     error: write('error'),
     async tail(count) {
+      if (notKept) return memory.slice(-count)
       const read = (path: string) => readFile(path, 'utf8').then((t) => t.split(/\r?\n/).filter(Boolean), () => [] as string[])
       const lines = [...(await read(join(opts.dir, 'main.old.log'))), ...(await read(file))]
       return lines.slice(-count).map((l) => redactor.redact(l))

@@ -869,6 +869,9 @@ export const en = {
   'job.expired': 'The confirmation waited too long and expired; nothing was sent. Start again.',
   'job.stopped': 'Not sent: the job was stopped.',
   'job.interrupted': 'Not sent: the app was closed while the job ran.',
+  'job.journalUnwritable': 'Not sent: the record of writes {path} cannot be written ({reason}). The app sends a write only once it is recorded, so that a crash can never hide one. Free the disk or make the data folder writable, then start the app again.',
+  'startup.logNotKept': 'The log cannot be written in {path} ({reason}): this run keeps it in memory only (Copy diagnostics still shows it).',
+  'startup.journalNotKept': 'Writes cannot be recorded in {path} ({reason}), so none will be sent this run: the app sends a write only once it is recorded. Reading works as usual.',
   'dns.changedSincePlan': 'Not sent: the zone {domain} changed since its plan was made. Build the plan again from the zone as it is now.',
   'dns.guardUnreadable': 'Not sent: the zone {domain} could not be read again just before saving, so the app could not check it had not changed since the plan. Try again.',
   // History, snapshots and drift (issue 17)
