@@ -1,0 +1,22 @@
+/**
+ * What `npm run ui` gives the harness: its own data folder (accounts, log) and its own entries in
+ * the system keychain, under a service name of its own, so keys are kept between runs as the
+ * app keeps them (the end-to-end tests use a throwaway name per run instead). Without a Secret
+ * Service the keys are kept for the session only, and the accounts screen says so.
+ */
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import { KeytarSecretStore, loadKeytar } from '../src/main/accounts/secret-store'
+import type { HarnessOptions } from '../tests/e2e/harness'
+
+/** The keychain service name of `npm run ui`'s keys (apart from the app's own, hosting-admin.api-key). */
+export const UI_KEYCHAIN_SERVICE = 'hosting-admin-ui.api-key'
+
+export const uiDataDir = (env: NodeJS.ProcessEnv = process.env): string => env.HOSTING_ADMIN_UI_DIR ?? join(homedir(), '.config', 'hosting-admin-ui')
+
+export async function uiHarnessOptions(userDataDir: string): Promise<HarnessOptions> {
+  const keychain = await loadKeytar()
+    .then((k) => new KeytarSecretStore(k, UI_KEYCHAIN_SERVICE))
+    .catch(() => undefined)
+  return { userDataDir, logDir: join(userDataDir, 'logs'), ...(keychain ? { keychain } : {}) }
+}

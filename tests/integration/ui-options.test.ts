@@ -1,0 +1,45 @@
+/**
+ * `npm run ui` keeps its keys between runs: its harness options name the system keychain under a
+ * service name of their own (not a throwaway one per run, as the end-to-end tests do), so an
+ * account added in one run finds its key in the next.
+ */
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { createAppServices, type AppServices } from '../../src/main/app-services'
+import { UI_KEYCHAIN_SERVICE, uiDataDir, uiHarnessOptions } from '../../scripts/ui-options'
+import { APP, routerCalls } from '../helpers/router-calls'
+import { KeytarSecretStore } from '../../src/main/accounts/secret-store'
+
+describe('npm run ui', () => {
+  it('keeps its data under ~/.config/hosting-admin-ui unless told otherwise', () => {
+    expect(uiDataDir({ HOSTING_ADMIN_UI_DIR: '/x/y' })).toBe('/x/y')
+    expect(uiDataDir({})).toMatch(/\.config[/\\]hosting-admin-ui$/)
+  })
+
+  it.skipIf(!process.env.DBUS_SESSION_BUS_ADDRESS)('keeps an account’s key in the system keychain from one run to the next', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ui-run-'))
+    const run = async (): Promise<AppServices> => {
+      const opts = await uiHarnessOptions(dir)
+      expect(opts.keychain).toBeInstanceOf(KeytarSecretStore)
+      const keychain = opts.keychain
+      if (!keychain) throw new Error('no keychain')
+      return createAppServices({ userDataDir: dir, allowedOrigins: [APP], keychain: async () => keychain })
+    }
+    let services = await run()
+    const { ok } = routerCalls(() => services)
+    const fields = { name: 'Kept', baseUrl: 'https://api.example.com/v1', serverKinds: { a: { path: 'web', label: 'Web' }, b: { path: 'managed', label: 'Managed' }, c: { path: 'cloud', label: 'Cloud' } }, timeoutMs: 30_000 }
+    const created = await ok<{ id: string }>('accounts.create', { fields, apiKey: 'ui-kept-key-0123456789', storage: 'keychain' })
+    await services.close()
+    services = await run()
+    try {
+      const listed = await ok<{ accounts: { id: string; keyStorage: string }[] }>('accounts.list', {})
+      expect(listed.accounts.find((a) => a.id === created.id)).toMatchObject({ keyStorage: 'keychain' })
+      expect(UI_KEYCHAIN_SERVICE).not.toBe('hosting-admin.api-key')
+    } finally {
+      await ok('accounts.remove', { id: created.id })
+      await services.close()
+    }
+  })
+})
