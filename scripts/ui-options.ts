@@ -6,15 +6,21 @@
  */
 import { homedir } from 'node:os'
 import { join } from 'node:path'
-import { KeytarSecretStore, loadKeytar } from '../src/main/accounts/secret-store'
-import type { HarnessOptions } from '../tests/e2e/harness'
+import { KeytarSecretStore, loadKeytar, type SecretStore } from '../src/main/accounts/secret-store'
 
 /** The keychain service name of `npm run ui`'s keys (apart from the app's own, hosting-admin.api-key). */
 export const UI_KEYCHAIN_SERVICE = 'hosting-admin-ui.api-key'
 
 export const uiDataDir = (env: NodeJS.ProcessEnv = process.env): string => env.HOSTING_ADMIN_UI_DIR ?? join(homedir(), '.config', 'hosting-admin-ui')
 
-export async function uiHarnessOptions(userDataDir: string): Promise<HarnessOptions> {
+/** The harness's options for `npm run ui` (a part of tests/e2e/harness.ts's HarnessOptions). */
+export interface UiOptions {
+  userDataDir: string
+  logDir: string
+  keychain?: SecretStore
+}
+
+export async function uiHarnessOptions(userDataDir: string): Promise<UiOptions> {
   const keychain = await loadKeytar()
     .then((k) => new KeytarSecretStore(k, UI_KEYCHAIN_SERVICE))
     .catch(() => undefined)
