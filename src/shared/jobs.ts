@@ -32,9 +32,20 @@ export type ItemEffect = {
   unreadable?: boolean | undefined
 }
 
+/**
+ * Why a look in the service's log settles nothing: the job has no baseline (the log's newest entry
+ * could not be read when it started, so an earlier identical request cannot be told apart), two
+ * entries after the baseline match, the baseline was not reached in the pages read, or the log
+ * did not come newest first.
+ */
+export const LOG_UNDECIDED = ['noBaseline', 'several', 'baselineNotReached', 'order'] as const
+export type LogUndecided = (typeof LOG_UNDECIDED)[number]
+
 /** What the service's own request log says about an item whose outcome was unknown. */
 export type LogCheck = {
-  status: 'checking' | 'received' | 'not-found' | 'failed'
+  status: 'checking' | 'received' | 'not-found' | 'undecided' | 'failed'
+  /** For 'undecided': why. */
+  reason?: LogUndecided | undefined
   checkedAt: string
   /** The entry that matched: its request ID, time and the answer the service logged. */
   entry?: { request_id: string; datetime: string; response: string } | undefined
@@ -74,6 +85,11 @@ export type JobView = {
   startedAt?: string | undefined
   endedAt?: string | undefined
   concurrency: number
+  /**
+   * The request ID of the service log's newest entry when the job started: a log check counts only
+   * what came after it. null: the log could not be read then, so no log check can settle an item.
+   */
+  logBaseline?: string | null | undefined
   items: JobItemView[]
 }
 

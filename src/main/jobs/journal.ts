@@ -11,7 +11,7 @@ import { z } from 'zod'
 import { API_ERROR_KINDS, APP_ERROR_KINDS } from '../../shared/errors'
 import { WRITE_ENDPOINT_NAMES } from '../../shared/endpoints/names'
 import { STORED_CODES } from '../../shared/stored'
-import { JOB_PURPOSES, type ItemState, type JobItemView, type JobStatus, type JobView, type LogCheck } from '../../shared/jobs'
+import { JOB_PURPOSES, LOG_UNDECIDED, type ItemState, type JobItemView, type JobStatus, type JobView, type LogCheck } from '../../shared/jobs'
 
 const params = z.record(z.string(), z.union([z.string(), z.number()])).optional()
 const errorData = z.object({
@@ -26,7 +26,8 @@ const errorData = z.object({
 const itemState = z.enum(['pending', 'sending', 'done', 'failed', 'unknown', 'skipped'])
 const jobStatus = z.enum(['prepared', 'running', 'paused', 'stopping', 'stopped', 'done', 'interrupted'])
 const logCheck = z.object({
-  status: z.enum(['checking', 'received', 'not-found', 'failed']),
+  status: z.enum(['checking', 'received', 'not-found', 'undecided', 'failed']),
+  reason: z.enum(LOG_UNDECIDED).optional(),
   checkedAt: z.string(),
   entry: z.object({ request_id: z.string(), datetime: z.string(), response: z.string() }).optional(),
   error: errorData.optional(),
@@ -60,6 +61,7 @@ const job = z.object({
   startedAt: z.string().optional(),
   endedAt: z.string().optional(),
   concurrency: z.number(),
+  logBaseline: z.string().nullable().optional(),
   items: z.array(item),
 })
 

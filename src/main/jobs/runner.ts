@@ -72,8 +72,6 @@ interface JobInternals {
   token?: string | undefined
   preparedAt: number
   secondSend: boolean
-  /** The newest log entry when the job started: where a log check stops looking. */
-  baselineId?: string | undefined
   stopRequested: boolean
   resume?: (() => void) | undefined
   finished?: Promise<JobView> | undefined
@@ -252,25 +250,35 @@ export class JobRunner {
       throw AppError.of('validation', { code: 'job.expired' })
     }
     int.token = undefined
-    job.status = 'running'
-    job.startedAt = this.now().toISOString()
-    await this.opts.journal.append({ t: 'job', job })
+    // The log's newest entry now is where a later log check stops looking: it goes into the job's
+    // journal line, so a check after a restart has it too (null: the log could not be read).
+    const client = await this.opts.accounts.client(job.accountId).then(
+      (c) => ({ ok: true as const, c }),
+      (err: unknown) => ({ ok: false as const, error: toErrorData(err) }),
+    )
+    const logBaseline = client.ok ? ((await newestLogId(client.c)) ?? null) : null
+    const running: JobView = { ...job, status: 'running', startedAt: this.now().toISOString(), logBaseline }
+    // Nothing is sent that was not journaled first: a start whose line cannot be written leaves
+    // the job as it was, never "running".
+    try {
+      await this.opts.journal.append({ t: 'job', job: running })
+    } catch (err) {
+      this.discard(jobId)
+      throw AppError.of('internal', { code: 'job.journalUnwritable', params: { path: this.opts.journal.file, reason: systemReason(err) } })
+    }
+    Object.assign(job, running)
     this.emit(job)
-    int.finished = this.run(job, int)
+    int.finished = this.run(job, int, client)
     return int.finished
   }
 
-  private async run(job: JobView, int: JobInternals): Promise<JobView> {
-    let client: ApiClient
-    try {
-      client = await this.opts.accounts.client(job.accountId)
-    } catch (err) {
+  private async run(job: JobView, int: JobInternals, account: { ok: true; c: ApiClient } | { ok: false; error: ErrorData }): Promise<JobView> {
+    if (!account.ok) {
       // No client (the account or its key is gone): nothing was sent.
-      const error = toErrorData(err)
-      for (let i = 0; i < job.items.length; i++) await this.settle(job, i, { state: 'failed', error })
+      for (let i = 0; i < job.items.length; i++) await this.settle(job, i, { state: 'failed', error: account.error })
       return this.finish(job, 'done')
     }
-    int.baselineId = await newestLogId(client)
+    const client = account.c
     let next = 0
     const worker = async () => {
       while (next < job.items.length && !this.closed) {
@@ -408,8 +416,9 @@ export class JobRunner {
         void this.checkLog(job.id, i)
           .catch(() => undefined)
           .then((status) => {
-            // The log may lag: look again until it shows the request or the attempts run out.
-            if (status && status !== 'received') next()
+            // The log may lag: look again until it shows the request or the attempts run out. An
+            // undecided look (no baseline, several matches) would stay undecided.
+            if (status && status !== 'received' && status !== 'undecided') next()
           })
       }, delays[attempt])
       this.timers.add(t)
@@ -422,8 +431,8 @@ export class JobRunner {
    * answer the service logged. Not found: it stays unknown (the log may be late, or in another
    * clock), and only the user can decide to send it again.
    */
-  async checkLog(jobId: string, i: number): Promise<'received' | 'not-found' | 'failed'> {
-    const { job, int } = this.find(jobId)
+  async checkLog(jobId: string, i: number): Promise<'received' | 'not-found' | 'undecided' | 'failed'> {
+    const { job } = this.find(jobId)
     const it = job.items[i]
     if (!it || it.state !== 'unknown') return 'received'
     const checkedAt = this.now().toISOString()
@@ -433,11 +442,16 @@ export class JobRunner {
       const params = parseEndpointParams(job.operation, it.params)
       if (!params.ok) throw AppError.invalid('ipc.invalidPayload', params.issues)
       const sent = client.describeRequest(job.operation, params.value)
-      const entry = await findInLog(client, { ...sent, sentAt: new Date(it.sentAt ?? job.startedAt ?? checkedAt), baselineId: int.baselineId })
-      if (!entry) {
+      const search = await findInLog(client, { ...sent, baselineId: job.logBaseline ?? undefined })
+      if ('undecided' in search) {
+        await this.settle(job, i, { state: 'unknown', log: { status: 'undecided', reason: search.undecided, checkedAt } })
+        return 'undecided'
+      }
+      if ('notFound' in search) {
         await this.settle(job, i, { state: 'unknown', log: { status: 'not-found', checkedAt } })
         return 'not-found'
       }
+      const entry = search.found
       const log = { status: 'received' as const, checkedAt, entry: { request_id: entry.request_id, datetime: entry.datetime, response: entry.response.slice(0, 4000) } }
       const answer = loggedAnswer(entry.response)
       this.targets.delete(this.targetKey(job, it))

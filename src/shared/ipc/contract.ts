@@ -79,7 +79,7 @@ export interface LocalResults {
   'jobs.pause': null
   'jobs.resume': null
   'jobs.stop': null
-  'jobs.checkLog': 'received' | 'not-found' | 'failed'
+  'jobs.checkLog': 'received' | 'not-found' | 'undecided' | 'failed'
   'app.quit': null
   'app.startup': StartupState
   'app.diagnostics': Diagnostics

@@ -37,6 +37,7 @@ export function itemMessage(job: Pick<JobView, 'operation'>, it: JobItemView): s
   }
   if (it.state === 'unknown') {
     if (it.log?.status === 'not-found') return t('jobs.unknownNotInLog')
+    if (it.log?.status === 'undecided') return t(`jobs.undecided.${it.log.reason ?? 'noBaseline'}`)
     if (it.log?.status === 'failed') return t('jobs.unknownLogUnreadable')
     return t('jobs.unknownChecking')
   }
