@@ -136,6 +136,7 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
       if (job.accountId === DEMO_ACCOUNT_ID && !isJobRunning(job)) void accounts.stopDemoIfUnused()
     },
     ...(opts.logCheckDelaysMs ? { logCheckDelaysMs: opts.logCheckDelaysMs } : {}),
+    onJournalError: (err) => log.error('journal.writeFailed', { error: err instanceof Error ? err.name : 'unknown', code: typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : undefined }),
     // Every write leaves a history row; a zone is snapshotted before it is saved.
     observer: createWriteHistory(store, opts.now),
     serverIdsOf: (accountId) =>

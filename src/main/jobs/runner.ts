@@ -55,6 +55,8 @@ export interface JobRunnerOptions {
   /** History: told before each item is sent (it may refuse a zone save) and when each ends. */
   observer?: WriteObserver
   onObserverError?: (err: unknown) => void
+  /** A journal line that could not be written (logged by the owner; the job has stopped). */
+  onJournalError?: (err: unknown) => void
   /**
    * A server's id from its name, in an account, where the app knows it: a server named by id
    * and by name is then one target (targets.ts). Without it, or when it cannot say, a name is
@@ -73,6 +75,8 @@ interface JobInternals {
   preparedAt: number
   secondSend: boolean
   stopRequested: boolean
+  /** The journal could not be written during the job: it stopped, and nothing more is sent. */
+  journalFailure?: { reason: string } | undefined
   resume?: (() => void) | undefined
   finished?: Promise<JobView> | undefined
   controller: AbortController
@@ -291,8 +295,10 @@ export class JobRunner {
     await Promise.all(Array.from({ length: Math.min(job.concurrency, job.items.length) }, worker))
     if (this.closed) return job
     const stopped = int.stopRequested
+    // Items never sent say why: the user stopped the job, or its journal could not be written.
+    const why: ErrorData = int.journalFailure ? this.journalError(int.journalFailure) : { kind: 'cancelled', code: 'job.stopped' }
     for (let i = 0; i < job.items.length; i++) {
-      if (job.items[i]?.state === 'pending') await this.settle(job, i, { state: 'skipped', error: { kind: 'cancelled', code: 'job.stopped' } })
+      if (job.items[i]?.state === 'pending') await this.settle(job, i, { state: 'skipped', error: why })
     }
     return this.finish(job, stopped ? 'stopped' : 'done')
   }
@@ -318,7 +324,13 @@ export class JobRunner {
       return
     }
     // Journaled before it leaves: after a crash, an item that was sending is an unknown outcome.
-    await this.settle(job, i, { state: 'sending', sentAt: this.now().toISOString() })
+    // One that cannot be journaled is not sent, and the job sends nothing more.
+    if (!(await this.settle(job, i, { state: 'sending', sentAt: this.now().toISOString() }, int))) {
+      this.targets.delete(key)
+      Object.assign(it, { state: 'skipped', sentAt: undefined, error: this.journalError(int.journalFailure) })
+      this.emit(job)
+      return
+    }
     try {
       const env = await client.sendParsed(job.operation, params, { signal: int.controller.signal })
       // Read back while the target is still held: what the service kept, not what its answer repeats.
@@ -358,19 +370,38 @@ export class JobRunner {
     }
   }
 
-  /** Records an item's change: in the view, in the journal, to the windows. */
-  private async settle(job: JobView, i: number, change: Partial<JobItemView> & { state: ItemState }): Promise<void> {
+  /**
+   * Records an item's change: in the view, in the journal, to the windows. False when the journal
+   * could not be written: the job then stops (nothing more is sent), and says why.
+   */
+  private async settle(job: JobView, i: number, change: Partial<JobItemView> & { state: ItemState }, int?: JobInternals): Promise<boolean> {
     const it = job.items[i]
-    if (!it) return
+    if (!it) return false
     Object.assign(it, change)
-    await this.opts.journal.append(itemRecord(job.id, i, it)).catch(() => undefined)
+    let journaled = true
+    try {
+      await this.opts.journal.append(itemRecord(job.id, i, it))
+    } catch (err) {
+      journaled = false
+      const own = int ?? this.internals.get(job.id)
+      if (own) {
+        own.journalFailure ??= { reason: systemReason(err) }
+        own.stopRequested = true
+      }
+      this.opts.onJournalError?.(err)
+    }
     this.emit(job)
+    return journaled
+  }
+
+  private journalError(failure: { reason: string } | undefined): ErrorData {
+    return { kind: 'internal', code: 'job.journalUnwritable', params: { path: this.opts.journal.file, reason: failure?.reason ?? 'unknown' } }
   }
 
   private async finish(job: JobView, status: JobStatus): Promise<JobView> {
     job.status = status
     job.endedAt = this.now().toISOString()
-    await this.opts.journal.append({ t: 'status', job: job.id, status, at: job.endedAt }).catch(() => undefined)
+    await this.opts.journal.append({ t: 'status', job: job.id, status, at: job.endedAt }).catch((err: unknown) => this.opts.onJournalError?.(err))
     this.emit(job)
     return job
   }

@@ -1,0 +1,92 @@
+/**
+ * A journal that cannot be written (a full disk) mid-job: nothing is sent that was not journaled
+ * first, the job stops and says why, a start whose line cannot be written is not left "running",
+ * and after a kill and a restart no renewal the service carried out is shown as "not sent"
+ * (which would offer it again: a double charge). The real runner and sandbox; the journal's file
+ * writes fail after a given number of lines, as on a disk that fills.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createApiClient } from '../../src/main/http'
+import { Journal, type JournalRecord } from '../../src/main/jobs/journal'
+import { JobRunner, type JobAccounts } from '../../src/main/jobs/runner'
+import { startSandbox, type Sandbox } from '../../src/sandbox'
+import type { JobView } from '../../src/shared/jobs'
+
+/** A journal on a disk that fills: the first `lines` lines are written, then every write fails with ENOSPC. */
+class FillingJournal extends Journal {
+  written = 0
+  constructor(
+    file: string,
+    private readonly lines: number,
+  ) {
+    super(file)
+  }
+  override async append(r: JournalRecord): Promise<void> {
+    if (this.written >= this.lines) throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' })
+    this.written++
+    return super.append(r)
+  }
+}
+
+let sb: Sandbox
+beforeAll(async () => {
+  sb = await startSandbox({ domains: 12 })
+})
+afterAll(() => sb.close())
+
+const accounts = (): JobAccounts => ({
+  client: async () => createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths }),
+  nameOf: () => 'Main',
+  readOnly: () => false,
+})
+const renewals = () => sb.received.filter((r) => r.endpoint === 'domains.expiration.renew' && r.status === 200).map((r) => String((r.body as { domain: string }).domain))
+
+async function renew(runner: JobRunner, names: string[]): Promise<JobView> {
+  const { job, token } = await runner.prepare({ accountId: 'main', operation: 'domains.expiration.renew', items: names.map((domain) => ({ params: { domain, years: 1 } })), concurrency: 1 })
+  return runner.start(job.id, token)
+}
+
+describe('a journal that cannot be written', () => {
+  it('mid-job: nothing unjournaled is sent, the job stops and says why; after a restart, what the service renewed is never shown as not sent', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'journal-full-')), 'journal.jsonl')
+    // The job's line, then item 1 sending and done, item 2 sending: then the disk is full.
+    const journal = new FillingJournal(file, 4)
+    const runner = new JobRunner({ accounts: accounts(), journal, logCheckDelaysMs: [60_000] })
+    await runner.init()
+    const names = sb.state.domains.slice(0, 5).map((d) => d.domainname)
+    const before = renewals().length
+    const job = await renew(runner, names)
+    const sent = renewals().slice(before)
+    expect(sent).toEqual(names.slice(0, 2))
+    expect(job.status).toBe('stopped')
+    expect(job.items.map((it) => it.state)).toEqual(['done', 'done', 'skipped', 'skipped', 'skipped'])
+    expect(job.items.slice(2).every((it) => it.error?.code === 'job.journalUnwritable' && it.error.params?.reason === 'ENOSPC')).toBe(true)
+    expect(runner.running()).toEqual([])
+    await runner.close()
+    // What reached the disk: the job's line and three item lines, written before it filled.
+    expect(readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(4)
+
+    // Killed and started again on what reached the disk.
+    const restarted = new JobRunner({ accounts: accounts(), journal: new Journal(file), logCheckDelaysMs: [60_000] })
+    await restarted.init()
+    const again = restarted.list().find((j) => j.id === job.id)!
+    const states = again.items.map((it) => it.state)
+    // Renewed by the service: done or unknown (to be checked), never "not sent".
+    for (const [i, name] of names.entries()) if (sent.includes(name)) expect(states[i], name).toMatch(/done|unknown/)
+    expect(states.slice(2)).toEqual(['skipped', 'skipped', 'skipped'])
+    await restarted.close()
+  })
+
+  it('at the start: the job is not left running, and nothing is sent', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'journal-full-')), 'journal.jsonl')
+    const runner = new JobRunner({ accounts: accounts(), journal: new FillingJournal(file, 0), logCheckDelaysMs: [60_000] })
+    const before = renewals().length
+    await expect(renew(runner, [sb.state.domains[6]!.domainname])).rejects.toMatchObject({ data: { code: 'job.journalUnwritable' } })
+    expect(runner.running()).toEqual([])
+    expect(renewals().length).toBe(before)
+    await runner.close()
+  })
+})
