@@ -106,6 +106,7 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     onRemoved: (id) => {
       store.removeAccount(id)
       autorenewOn.forget(id)
+      void jobs.forgetAccount(id).catch((err: unknown) => log.error('jobs.forgetFailed', { error: err instanceof Error ? err.name : 'unknown' }))
     },
   })
   const calls = new RunningCalls()
@@ -117,6 +118,7 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
       client: (id) => accounts.client(id),
       nameOf: (id) => accounts.nameOf(id),
       readOnly: (id) => accounts.readOnly(id),
+      exists: (id) => accounts.exists(id),
       nameToConfirm: (id) => accounts.nameToConfirm(id),
       // What the service lately wrote, else its stored lists; a store that cannot answer leaves
       // "on" as 1, which the service reads as on too.

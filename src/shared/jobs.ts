@@ -67,6 +67,13 @@ export type JobItemView = {
   error?: ErrorData | undefined
   requestId?: string | undefined
   sentAt?: string | undefined
+  /**
+   * The request as it left: method, path, and a hash of its body (what the service's log is
+   * searched for after a lost answer, even after a restart, without the body on disk).
+   */
+  sent?: { method: string; path: string; bodyHash: string } | undefined
+  /** False when the journal left parameters out (a transfer code, a password, contacts): such an item cannot be sent again from its record. */
+  paramsKept?: boolean | undefined
   log?: LogCheck | undefined
   /** The outcome came from the service's log, not from its answer. */
   resolvedFromLog?: boolean | undefined

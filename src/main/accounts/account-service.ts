@@ -123,6 +123,11 @@ export class AccountService {
     return p && confirmsByName(p) ? p.name : undefined
   }
 
+  /** Whether the account is still set up (the demo always is). */
+  exists(id: string): boolean {
+    return id === DEMO_ACCOUNT_ID || this.opts.profiles.find(id) !== undefined
+  }
+
   /** Whether the user made this account read-only (the demo never is). */
   readOnly(id: string): boolean {
     return id !== DEMO_ACCOUNT_ID && this.opts.profiles.find(id)?.readOnly === true

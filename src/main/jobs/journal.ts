@@ -12,6 +12,7 @@ import { API_ERROR_KINDS, APP_ERROR_KINDS } from '../../shared/errors'
 import { WRITE_ENDPOINT_NAMES } from '../../shared/endpoints/names'
 import { STORED_CODES } from '../../shared/stored'
 import { JOB_PURPOSES, LOG_UNDECIDED, type ItemState, type JobItemView, type JobStatus, type JobView, type LogCheck } from '../../shared/jobs'
+import { journaledParams, loggedTextWithoutSecrets, withoutSecrets } from './at-rest'
 
 const params = z.record(z.string(), z.union([z.string(), z.number()])).optional()
 const errorData = z.object({
@@ -46,6 +47,8 @@ const item = z.object({
   error: errorData.optional(),
   requestId: z.string().optional(),
   sentAt: z.string().optional(),
+  sent: z.object({ method: z.string(), path: z.string(), bodyHash: z.string() }).optional(),
+  paramsKept: z.boolean().optional(),
   log: logCheck.optional(),
   resolvedFromLog: z.boolean().optional(),
 })
@@ -73,6 +76,7 @@ const record = z.discriminatedUnion('t', [
     i: z.number().int().min(0),
     state: itemState,
     sentAt: z.string().optional(),
+    sent: z.object({ method: z.string(), path: z.string(), bodyHash: z.string() }).optional(),
     requestId: z.string().optional(),
     error: errorData.optional(),
     result: z.unknown().optional(),
@@ -84,25 +88,38 @@ const record = z.discriminatedUnion('t', [
 ])
 export type JournalRecord = z.infer<typeof record>
 
-/** Members of an answer that are secrets of the user's own: not kept on disk. */
-const SECRET_MEMBERS = new Set(['authcode', 'password'])
-function withoutSecrets(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutSecrets)
-  if (typeof value !== 'object' || value === null) return value
-  return Object.fromEntries(Object.entries(value).filter(([k]) => !SECRET_MEMBERS.has(k)).map(([k, v]) => [k, withoutSecrets(v)]))
-}
+/** A log check as a journal line keeps it: the logged answer without the user's secrets. */
+const journaledLog = (log: LogCheck): LogCheck => (log.entry ? { ...log, entry: { ...log.entry, response: loggedTextWithoutSecrets(log.entry.response) } } : log)
 
 /** An item's change as a journal line. */
 export function itemRecord(jobId: string, i: number, it: JobItemView): JournalRecord {
   const r: JournalRecord = { t: 'item', job: jobId, i, state: it.state }
   if (it.sentAt) r.sentAt = it.sentAt
+  if (it.sent) r.sent = it.sent
   if (it.requestId) r.requestId = it.requestId
   if (it.error) r.error = it.error
   if (it.result !== undefined) r.result = withoutSecrets(it.result)
   if (it.stored?.length) r.stored = it.stored
-  if (it.log) r.log = it.log
+  if (it.log) r.log = journaledLog(it.log)
   if (it.resolvedFromLog) r.resolvedFromLog = true
   return r
+}
+
+/** A job as a journal line keeps it: parameters without secrets or contacts, answers and logged answers without secrets. */
+export function journaledJob(job: JobView): JobView {
+  return {
+    ...job,
+    items: job.items.map((it) => {
+      const kept = journaledParams(it.params)
+      return {
+        ...it,
+        params: kept.params,
+        ...(kept.complete ? {} : { paramsKept: false }),
+        result: withoutSecrets(it.result),
+        ...(it.log ? { log: journaledLog(it.log) } : {}),
+      }
+    }),
+  }
 }
 
 export class Journal {
@@ -142,13 +159,15 @@ export class Journal {
     return [...jobs.values()]
   }
 
-  /** Appends one line and flushes it to disk; lines are written one at a time, in order. */
+  /** Appends one line and flushes it to disk; lines are written one at a time, in order. A job's line keeps no secret or contact. */
   append(r: JournalRecord): Promise<void> {
-    const line = `${JSON.stringify(r)}\n`
+    const line = `${JSON.stringify(r.t === 'job' ? { t: 'job', job: journaledJob(r.job) } : r)}\n`
     const write = this.writes.then(async () => {
       if (!this.handle) {
         await mkdir(dirname(this.file), { recursive: true })
-        this.handle = await open(this.file, 'a')
+        // Readable by the user only: it holds what was sent to the service.
+        this.handle = await open(this.file, 'a', 0o600)
+        await this.handle.chmod(0o600)
       }
       await this.handle.write(line)
       await this.handle.datasync()
@@ -164,9 +183,10 @@ export class Journal {
     this.handle = undefined
     await mkdir(dirname(this.file), { recursive: true })
     const tmp = `${this.file}.tmp`
-    const h = await open(tmp, 'w')
+    const h = await open(tmp, 'w', 0o600)
     try {
-      for (const j of jobs) await h.write(`${JSON.stringify({ t: 'job', job: { ...j, items: j.items.map((it) => ({ ...it, result: withoutSecrets(it.result) })) } })}\n`)
+      await h.chmod(0o600)
+      for (const j of jobs) await h.write(`${JSON.stringify({ t: 'job', job: journaledJob(j) })}\n`)
       await h.datasync()
     } finally {
       await h.close()
@@ -197,7 +217,7 @@ function apply(jobs: Map<string, JobView>, r: JournalRecord): void {
   if (!it) return
   const state: ItemState = r.state
   Object.assign(it, { state })
-  for (const key of ['sentAt', 'requestId', 'error', 'result', 'stored', 'log', 'resolvedFromLog'] as const) if (r[key] !== undefined) Object.assign(it, { [key]: r[key] })
+  for (const key of ['sentAt', 'sent', 'requestId', 'error', 'result', 'stored', 'log', 'resolvedFromLog'] as const) if (r[key] !== undefined) Object.assign(it, { [key]: r[key] })
 }
 
 export type { JobStatus, LogCheck }

@@ -11,12 +11,14 @@
  */
 import type { ApiClient } from '../http'
 import type { LogEntry } from '../../shared/endpoints/decoders'
+import { bodyHash } from './at-rest'
 
 export interface SentRequest {
   method: string
   /** The path as the log records it (with the base path, such as /v1/domains/x/dns). */
   path: string
-  body: string | undefined
+  /** The hash of the body sent (at-rest.ts bodyHash): the body itself is not kept on disk. */
+  bodyHash: string
   /** The request ID of the log's newest entry when the job started; undefined when it could not be read. */
   baselineId: string | undefined
 }
@@ -30,26 +32,9 @@ export type LogSearch = { found: LogEntry } | { notFound: true } | { undecided: 
 const PAGES = 10
 const PAGE_SIZE = 100
 
-function sameJson(a: string | undefined, b: string | undefined): boolean {
-  const norm = (s: string | undefined) => {
-    if (!s) return '{}'
-    try {
-      return JSON.stringify(sortKeys(JSON.parse(s)))
-    } catch {
-      return s
-    }
-  }
-  return norm(a) === norm(b)
-}
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys)
-  if (typeof v !== 'object' || v === null) return v
-  return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(Reflect.get(v, k))]))
-}
-
-/** Same method, path and body. */
+/** Same method, path and body (the body compared by its hash). */
 export function sameRequest(entry: LogEntry, sent: SentRequest): boolean {
-  return entry.method.toUpperCase() === sent.method && entry.path.split('?')[0] === sent.path.split('?')[0] && sameJson(entry.request, sent.body)
+  return entry.method.toUpperCase() === sent.method && entry.path.split('?')[0] === sent.path.split('?')[0] && bodyHash(entry.request) === sent.bodyHash
 }
 
 /** Whether log entries come newest first, as DESC asks (times never rise down the page). */

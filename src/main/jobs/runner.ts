@@ -28,14 +28,17 @@ import { defaultLabel, targetOf, type ServerIdOf } from './targets'
 import { notReadBack } from '../../shared/stored'
 import { storedFindingsOf } from './operations'
 import { readBack } from './read-back'
+import { bodyHash } from './at-rest'
 import type { WriteObserver } from './write-history'
 
 export interface JobAccounts {
   client(accountId: string): Promise<ApiClient>
   /** The account's name as the user gave it, frozen into the job ('' for the demo). */
   nameOf(accountId: string): string
-  /** Whether the user made the account read-only: its jobs are refused before anything is read or sent. */
+  /** Whether the user made the account read-only: its jobs are refused before anything is read or sent, and stop before their next send. */
   readOnly(accountId: string): boolean
+  /** Whether the account is still set up: a job of one removed meanwhile sends nothing more. */
+  exists?(accountId: string): boolean
   /** The name the user must have typed before a paid or ownership operation, when the account asks for it. */
   nameToConfirm?(accountId: string): string | undefined
   /** The number the service writes for an auto-renewal setting that is on, in this account's data (undefined: none seen). */
@@ -77,6 +80,8 @@ interface JobInternals {
   stopRequested: boolean
   /** The journal could not be written during the job: it stopped, and nothing more is sent. */
   journalFailure?: { reason: string } | undefined
+  /** Why the job stopped by itself: its account was made read-only or removed while it ran. */
+  halted?: ErrorData | undefined
   resume?: (() => void) | undefined
   finished?: Promise<JobView> | undefined
   controller: AbortController
@@ -221,6 +226,35 @@ export class JobRunner {
     return this.start(job.id, undefined)
   }
 
+  /** Why a job of this account must send nothing more now, if it must. */
+  private accountHalt(accountId: string): ErrorData | undefined {
+    if (this.opts.accounts.exists && !this.opts.accounts.exists(accountId)) return { kind: 'validation', code: 'account.notFound' }
+    if (this.opts.accounts.readOnly(accountId)) return { kind: 'validation', code: 'account.readOnly' }
+    return undefined
+  }
+
+  /**
+   * A removed account's jobs go: running ones stop before their next send, and once they have
+   * ended every job of the account leaves the list and the journal (which must not keep what
+   * was sent for an account the user removed).
+   */
+  async forgetAccount(accountId: string): Promise<void> {
+    const ids = [...this.jobs.values()].filter((j) => j.accountId === accountId).map((j) => j.id)
+    for (const id of ids) {
+      const int = this.internals.get(id)
+      if (int) int.stopRequested = true
+      int?.resume?.()
+    }
+    await Promise.all(ids.map((id) => this.internals.get(id)?.finished))
+    for (const id of ids) {
+      const job = this.jobs.get(id)
+      job?.items.forEach((it) => this.targets.delete(this.targetKey(job, it)))
+      this.jobs.delete(id)
+      this.internals.delete(id)
+    }
+    if (ids.length > 0 && !this.journalProblem) await this.opts.journal.compact([...this.jobs.values()])
+  }
+
   /** A read-only account gets no write, whatever its key allows. */
   private refuseReadOnly(accountId: string): void {
     if (this.opts.accounts.readOnly(accountId)) throw AppError.of('validation', { code: 'account.readOnly' })
@@ -288,6 +322,13 @@ export class JobRunner {
       while (next < job.items.length && !this.closed) {
         if (job.status === 'paused') await new Promise<void>((resolve) => (int.resume = resolve))
         if (int.stopRequested || this.closed) break
+        // Made read-only or removed while the job ran: nothing more is sent for it.
+        const halt = this.accountHalt(job.accountId)
+        if (halt) {
+          int.stopRequested = true
+          int.halted ??= halt
+          break
+        }
         const i = next++
         await this.send(client, job, int, i)
       }
@@ -296,7 +337,7 @@ export class JobRunner {
     if (this.closed) return job
     const stopped = int.stopRequested
     // Items never sent say why: the user stopped the job, or its journal could not be written.
-    const why: ErrorData = int.journalFailure ? this.journalError(int.journalFailure) : { kind: 'cancelled', code: 'job.stopped' }
+    const why: ErrorData = int.journalFailure ? this.journalError(int.journalFailure) : (int.halted ?? { kind: 'cancelled', code: 'job.stopped' })
     for (let i = 0; i < job.items.length; i++) {
       if (job.items[i]?.state === 'pending') await this.settle(job, i, { state: 'skipped', error: why })
     }
@@ -323,9 +364,12 @@ export class JobRunner {
       await this.settle(job, i, { state: 'failed', error: refused })
       return
     }
-    // Journaled before it leaves: after a crash, an item that was sending is an unknown outcome.
-    // One that cannot be journaled is not sent, and the job sends nothing more.
-    if (!(await this.settle(job, i, { state: 'sending', sentAt: this.now().toISOString() }, int))) {
+    // Journaled before it leaves, with how the service's log will show it: after a crash, an item
+    // that was sending is an unknown outcome. One that cannot be journaled is not sent, and the job
+    // sends nothing more.
+    const request = client.describeRequest(job.operation, params)
+    const sent = { method: request.method, path: request.path, bodyHash: bodyHash(request.body) }
+    if (!(await this.settle(job, i, { state: 'sending', sentAt: this.now().toISOString(), sent }, int))) {
       this.targets.delete(key)
       Object.assign(it, { state: 'skipped', sentAt: undefined, error: this.journalError(int.journalFailure) })
       this.emit(job)
@@ -470,9 +514,7 @@ export class JobRunner {
     try {
       const client = await this.opts.accounts.client(job.accountId)
       // The parameters may come from the journal on disk: validated again before use.
-      const params = parseEndpointParams(job.operation, it.params)
-      if (!params.ok) throw AppError.invalid('ipc.invalidPayload', params.issues)
-      const sent = client.describeRequest(job.operation, params.value)
+      const sent = it.sent ?? this.describeAgain(client, job.operation, it.params)
       const search = await findInLog(client, { ...sent, baselineId: job.logBaseline ?? undefined })
       if ('undecided' in search) {
         await this.settle(job, i, { state: 'unknown', log: { status: 'undecided', reason: search.undecided, checkedAt } })
@@ -499,6 +541,14 @@ export class JobRunner {
       await this.settle(job, i, { state: 'unknown', log: { status: 'failed', checkedAt, error: toErrorData(err) } })
       return 'failed'
     }
+  }
+
+  /** How an item journaled before its request was (an older journal) left, made again from its parameters, validated again first. */
+  private describeAgain(client: ApiClient, operation: WriteEndpointName, journaled: Record<string, unknown>): NonNullable<JobItemView['sent']> {
+    const params = parseEndpointParams(operation, journaled)
+    if (!params.ok) throw AppError.invalid('ipc.invalidPayload', params.issues)
+    const described = client.describeRequest(operation, params.value)
+    return { method: described.method, path: described.path, bodyHash: bodyHash(described.body) }
   }
 
   /** Stops everything (the app quits): nothing new is sent; what is in flight is cut off and, journaled as sending, is unknown at the next start. */

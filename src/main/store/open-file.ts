@@ -6,7 +6,7 @@
  * When no file can be used at all (a permission, a full disk, a newer app's schema), this run
  * keeps its store in memory and says so: the app works, it only paints from the service.
  */
-import { existsSync, mkdirSync, renameSync } from 'node:fs'
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, renameSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { z } from 'zod'
 import { openConnection, type Connection } from './database'
@@ -43,9 +43,22 @@ function failure(err: unknown): Attempt {
   return { ok: false, reason: 'unavailable', detail: code }
 }
 
+/**
+ * The file made, or kept, readable by the user only before SQLite opens it (SQLite gives its
+ * -wal and -shm files the same permissions): it holds WHOIS contacts and every zone.
+ */
+function userOnly(file: string): void {
+  for (const suffix of ['', '-wal', '-shm']) {
+    const path = file + suffix
+    if (existsSync(path)) chmodSync(path, 0o600)
+    else if (suffix === '') closeSync(openSync(path, 'a', 0o600))
+  }
+}
+
 function attempt(file: string, integrityCheck: boolean): Attempt {
   let conn: Connection
   try {
+    userOnly(file)
     conn = openConnection(file)
   } catch (err) {
     return failure(err)
