@@ -176,22 +176,30 @@ export class Journal {
     return write
   }
 
-  /** Rewrites the journal with only these jobs, one line each (after a restart, to keep it short). */
-  async compact(jobs: JobView[]): Promise<void> {
-    await this.writes
-    await this.handle?.close()
-    this.handle = undefined
-    await mkdir(dirname(this.file), { recursive: true })
-    const tmp = `${this.file}.tmp`
-    const h = await open(tmp, 'w', 0o600)
-    try {
-      await h.chmod(0o600)
-      for (const j of jobs) await h.write(`${JSON.stringify({ t: 'job', job: journaledJob(j) })}\n`)
-      await h.datasync()
-    } finally {
-      await h.close()
-    }
-    await rename(tmp, this.file)
+  /**
+   * Rewrites the journal with only these jobs, one line each (after a restart, to keep it short;
+   * after an account is removed). In the same queue as the lines: a line appended meanwhile is
+   * written after the rewrite, never into the file the rewrite replaces.
+   */
+  compact(jobs: JobView[]): Promise<void> {
+    const lines = jobs.map((j) => `${JSON.stringify({ t: 'job', job: journaledJob(j) })}\n`)
+    const rewrite = this.writes.then(async () => {
+      await this.handle?.close()
+      this.handle = undefined
+      await mkdir(dirname(this.file), { recursive: true })
+      const tmp = `${this.file}.tmp`
+      const h = await open(tmp, 'w', 0o600)
+      try {
+        await h.chmod(0o600)
+        for (const line of lines) await h.write(line)
+        await h.datasync()
+      } finally {
+        await h.close()
+      }
+      await rename(tmp, this.file)
+    })
+    this.writes = rewrite.catch(() => undefined)
+    return rewrite
   }
 
   async close(): Promise<void> {

@@ -245,7 +245,7 @@ export class JobRunner {
       if (int) int.stopRequested = true
       int?.resume?.()
     }
-    await Promise.all(ids.map((id) => this.internals.get(id)?.finished))
+    await Promise.all(ids.flatMap((id) => this.internals.get(id)?.finished ?? []))
     for (const id of ids) {
       const job = this.jobs.get(id)
       job?.items.forEach((it) => this.targets.delete(this.targetKey(job, it)))
