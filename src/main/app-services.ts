@@ -14,6 +14,7 @@ import { RunningCalls } from './ipc/running-calls'
 import { JobEvents } from './ipc/job-events'
 import { Journal } from './jobs/journal'
 import { AutorenewOnValues } from './jobs/service-values'
+import { storedDomainNames } from './jobs/domain-names'
 import { JobRunner } from './jobs/runner'
 import { createAppLog, type AppLog } from './log/app-log'
 import { createAppControl } from './app-control'
@@ -141,6 +142,8 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     onJournalError: (err) => log.error('journal.writeFailed', { error: err instanceof Error ? err.name : 'unknown', code: typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : undefined }),
     // Every write leaves a history row; a zone is snapshotted before it is saved.
     observer: createWriteHistory(store, opts.now),
+    domainNamesOf: (accountId) =>
+      storedDomainNames(store, accountId, (err) => log.warn('store.readFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof AppError ? err.data.code : undefined })),
     serverIdsOf: (accountId) =>
       storedServerIds(store, accountId, (err) => log.warn('store.readFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof AppError ? err.data.code : undefined })),
     onObserverError: (err) => log.warn('history.writeFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof AppError ? err.data.code : undefined }),

@@ -73,6 +73,7 @@ export const ERROR_CODES = [
   'job.stopped',
   'job.interrupted',
   'job.journalUnwritable',
+  'job.duplicateTarget',
   'startup.logNotKept',
   'startup.journalNotKept',
   // A zone save whose plan was made from other records than the zone holds now (history, bulk DNS change).

@@ -33,6 +33,7 @@ export const FIELD_CODES = [
   'field.nsType',
   'field.serverRef',
   'field.apiKeyChars',
+  'field.domainIdUnknown',
 ] as const
 export type FieldCode = (typeof FIELD_CODES)[number]
 

@@ -35,6 +35,8 @@ beforeAll(async () => {
   services = await boot({ logCheckDelaysMs: [60_000] })
   const created = await ok<{ id: string }>('accounts.create', { fields: profileFor(sb, 'Main', 1500), apiKey: sb.keys.full, storage: 'session' })
   accountId = created.id
+  // The domain list read in full, as the Domains screen does: a write that names a domain by its id is sent by its name.
+  await ok('all.domains.list', { accountId, jobId: 'read-domains' })
 })
 afterAll(async () => {
   await services.close()
@@ -168,6 +170,44 @@ describe('one write per target at a time', () => {
     expect(second).toMatchObject({ ok: false, error: { code: 'job.targetBusy' } })
     expect((await first).items[0]?.state).toBe('done')
     expect(puts('domains.autorenew.set').length - n).toBe(1)
+  })
+})
+
+describe('a domain named several ways is one target (issue 25)', () => {
+  it('one job naming a domain by name, in upper case and by its id is refused at prepare; nothing is sent', async () => {
+    const d = sb.state.domains[24]!
+    const before = sb.received.length
+    const r = await call('jobs.prepare', {
+      accountId,
+      operation: 'domains.expiration.renew',
+      items: [{ params: { domain: d.domainname, years: 1 } }, { params: { domain: d.domainname.toUpperCase(), years: 1 } }, { params: { domain: d.domainid, years: 1 } }],
+    })
+    expect(r).toMatchObject({ ok: false, error: { code: 'job.duplicateTarget' } })
+    expect(sb.received.slice(before).filter((x) => x.method !== 'GET')).toEqual([])
+  })
+
+  it('an id is sent as the name the store knows it by, and one the store cannot name is refused', async () => {
+    const d = sb.state.domains[25]!
+    const done = await ok<JobView>('jobs.submit', { accountId, operation: 'domains.transferlock.set', items: [{ params: { domain: d.domainid, transfer_lock: d.transfer_lock ? 0 : 1 } }] })
+    expect(done.items[0]).toMatchObject({ state: 'done', target: `domain=${d.domainname}`, params: { domain: d.domainname } })
+    expect(sb.received.filter((x) => x.endpoint === 'domains.transferlock.set').at(-1)?.path).toBe(`/v1/domains/${d.domainname}/transferlock`)
+    expect(await call('jobs.submit', { accountId, operation: 'domains.transferlock.set', items: [{ params: { domain: 987654, transfer_lock: 1 } }] })).toMatchObject({
+      ok: false,
+      error: { code: 'ipc.invalidPayload', issues: [{ code: 'field.domainIdUnknown', params: { id: '987654' } }] },
+    })
+  })
+
+  it('an unknown outcome holds the domain however a later write spells it', async () => {
+    const d = sb.state.domains[26]!
+    sb.faults.inject('domains.transferlock.set', { lostAnswer: 'reset', times: 1 })
+    const lost = await ok<JobView>('jobs.submit', { accountId, operation: 'domains.transferlock.set', items: [{ params: { domain: d.domainname, transfer_lock: 0 } }] })
+    expect(lost.items[0]!.state).toBe('unknown')
+    for (const spelled of [d.domainname.toUpperCase(), d.domainname.replace(/^./, (c) => c.toUpperCase()), d.domainid]) {
+      expect(await call('jobs.submit', { accountId, operation: 'domains.transferlock.set', items: [{ params: { domain: spelled, transfer_lock: 0 } }] }), String(spelled)).toMatchObject({
+        ok: false,
+        error: { code: 'job.targetUnknown' },
+      })
+    }
   })
 })
 

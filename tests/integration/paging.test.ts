@@ -143,6 +143,26 @@ describe('listAllPages against a service whose paging.max means nothing', () => 
     expect(calls).toBe(30)
   })
 
+  it('ends the list at a page that repeats one already read (a service that ignores `page`)', async () => {
+    let calls = 0
+    const same = async (_page: number, limit: number) => {
+      calls++
+      return { results: Array.from({ length: limit }, (_, i) => i), paging: { max: 1_000_000, page: 1, limit } }
+    }
+    const items = await listAllPages(same, { pageSize: 10, concurrency: 4 })
+    expect(items).toEqual(Array.from({ length: 10 }, (_, i) => i))
+    // Page 1, then the batch of pages that showed it again.
+    expect(calls).toBeLessThanOrEqual(1 + 4)
+  })
+
+  it('keeps an item a later page repeats once (a list that shifted while it was read)', async () => {
+    const shifted = async (page: number, limit: number) => ({
+      results: page === 1 ? [1, 2, 3] : page === 2 ? [3, 4, 5] : [6],
+      paging: { max: 7, page, limit },
+    })
+    expect(await listAllPages(shifted, { pageSize: 3 })).toEqual([1, 2, 3, 4, 5, 6])
+  })
+
   it('refuses a page that is not a list', async () => {
     const broken = async () => ({ results: { not: 'a list' } })
     await expect(listAllPages(broken)).rejects.toBeInstanceOf(AppError)

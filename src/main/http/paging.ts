@@ -6,6 +6,10 @@
  * that reading is wrong (max is a page count, or an upper bound), the last page
  * we expected comes back full: then we keep reading further pages, a batch at a
  * time, until one comes back short. So no item is lost under either reading.
+ *
+ * A service that never ends the list is bounded: a page that repeats one already read (a
+ * service that ignores `page`) ends it, as does `maxPages`; and an item that a later page repeats
+ * (a list that shifted while it was read) is kept once.
  */
 import { AppError } from '../app-error'
 import type { Envelope } from './envelope'
@@ -36,7 +40,7 @@ type FetchPage = (page: number, limit: number, signal: AbortSignal) => Promise<E
 export async function listAllPages(fetchPage: FetchPage, opts: ListAllOptions = {}): Promise<unknown[]> {
   const concurrency = Math.max(1, Math.min(16, opts.concurrency ?? DEFAULT_CONCURRENCY))
   const pageSize = opts.pageSize ?? DEFAULT_PAGE_SIZE
-  const maxPages = opts.maxPages ?? 100_000
+  const maxPages = opts.maxPages ?? 10_000
 
   // One controller for the whole listing: the caller's cancel or the first failure stops every page.
   const controller = new AbortController()
@@ -47,6 +51,8 @@ export async function listAllPages(fetchPage: FetchPage, opts: ListAllOptions = 
   const pages: unknown[][] = []
   /** The first page that came back short: the list ends there, so no page after it is started. */
   let endPage = Infinity
+  /** Each full page's text: a page that repeats one already read ends the list. */
+  const seenPages = new Map<string, number>()
   let loadedItems = 0
   let expectedItems: number | undefined
   const report = () => opts.onProgress?.({ loadedItems, loadedPages: pages.filter(Boolean).length, expectedItems })
@@ -56,6 +62,14 @@ export async function listAllPages(fetchPage: FetchPage, opts: ListAllOptions = 
     if (!Array.isArray(env.results)) {
       throw AppError.of('malformed-response', { code: 'http.notAList', params: { page }, requestId: env.requestId })
     }
+    const text = JSON.stringify(env.results)
+    const repeats = env.results.length > 0 && seenPages.has(text) && seenPages.get(text) !== page
+    if (repeats) {
+      // The service answered an earlier page again: the list has ended before this page.
+      endPage = Math.min(endPage, page - 1)
+      return []
+    }
+    seenPages.set(text, page)
     pages[page - 1] = env.results
     if (env.results.length < limit) endPage = Math.min(endPage, page)
     loadedItems += env.results.length
@@ -88,6 +102,7 @@ export async function listAllPages(fetchPage: FetchPage, opts: ListAllOptions = 
       throw AppError.of('malformed-response', { code: 'http.notAList', params: { page: 1 }, requestId: first.requestId })
     }
     pages[0] = first.results
+    seenPages.set(JSON.stringify(first.results), 1)
     loadedItems = first.results.length
     // The service may cap the page size below what we asked for; its own limit is what counts.
     const limit = first.paging && first.paging.limit > 0 ? Math.min(first.paging.limit, pageSize) : pageSize
@@ -114,10 +129,21 @@ export async function listAllPages(fetchPage: FetchPage, opts: ListAllOptions = 
     }
     // A short (or empty) page ends the list; a page after it (fetched in the same batch) belongs to no one.
     pages.length = Math.min(pages.length, lastLoaded)
-    return pages.flat()
+    return onceEach(pages.flat())
   } finally {
     opts.signal?.removeEventListener('abort', onCallerAbort)
   }
+}
+
+/** The items in order, an item a later page repeated (the same text) kept once. */
+function onceEach(items: unknown[]): unknown[] {
+  const seen = new Set<string>()
+  return items.filter((it) => {
+    const text = JSON.stringify(it)
+    if (seen.has(text)) return false
+    seen.add(text)
+    return true
+  })
 }
 
 function abortReason(signal: AbortSignal): AppError {

@@ -28,6 +28,8 @@ import { defaultLabel, targetOf, type ServerIdOf } from './targets'
 import { notReadBack } from '../../shared/stored'
 import { storedFindingsOf } from './operations'
 import { readBack } from './read-back'
+import { canonicalDomain, type DomainNameOf } from './domain-names'
+import { factsOf } from './operations'
 import { bodyHash } from './at-rest'
 import type { WriteObserver } from './write-history'
 
@@ -66,6 +68,8 @@ export interface JobRunnerOptions {
    * its own target.
    */
   serverIdsOf?: (accountId: string) => ServerIdOf
+  /** A domain's name from its numeric id, in an account, where the app knows it (domain-names.ts). */
+  domainNamesOf?: (accountId: string) => DomainNameOf
 }
 
 /** What the runner keeps beside the view of a job. */
@@ -171,13 +175,19 @@ export class JobRunner {
     const guards: ({ records: string } | undefined)[] = []
     const onValue = this.opts.accounts.autorenewOnValue?.(req.accountId)
     const serverIdOf = this.opts.serverIdsOf?.(req.accountId)
+    const domainNameOf = this.opts.domainNamesOf?.(req.accountId)
     req.items.forEach((item, i) => {
       const parsed = parseEndpointParams(req.operation, item.params)
       if (!parsed.ok) {
         for (const issue of parsed.issues) issues.push({ ...issue, path: `items.${i}.${issue.path}` })
         return
       }
-      const value = inServiceValues(req.operation, parsed.value, onValue)
+      const named = this.domainByName(req.operation, parsed.value, domainNameOf)
+      if (!named.ok) {
+        issues.push({ path: `items.${i}.domain`, code: 'field.domainIdUnknown', params: { id: named.id } })
+        return
+      }
+      const value = inServiceValues(req.operation, named.params, onValue)
       // Frozen: these copies are what will be sent and shown, whatever the renderer does with its own.
       sendable.push(structuredClone(value))
       guards.push(item.guard ? { records: item.guard.records } : undefined)
@@ -185,6 +195,11 @@ export class JobRunner {
       items.push({ target: targetOf(req.operation, params, serverIdOf), label: item.label ?? defaultLabel(params), params, state: 'pending' })
     })
     if (issues.length > 0) throw AppError.invalid('ipc.invalidPayload', issues.slice(0, 20))
+    // One job names each target once: the same domain twice (by name in two cases, or by name and
+    // id) would be sent twice.
+    const seen = new Set<string>()
+    const twice = items.filter((it) => (seen.has(it.target) ? true : (seen.add(it.target), false)))
+    if (twice.length > 0) throw AppError.of('validation', { code: 'job.duplicateTarget', params: { targets: twice.map((it) => it.label).slice(0, 10).join(', ') } })
 
     const busy = items.filter((it) => {
       const holder = this.targets.get(this.targetKey(req, it))
@@ -253,6 +268,26 @@ export class JobRunner {
       this.internals.delete(id)
     }
     if (ids.length > 0 && !this.journalProblem) await this.opts.journal.compact([...this.jobs.values()])
+  }
+
+  /**
+   * A write's domain by its canonical name: a numeric id becomes the name the store knows it by
+   * (or is refused), and a name loses its case and final dot, so one domain is one target and the
+   * request, the journal and history name it the same way.
+   */
+  private domainByName<N extends WriteEndpointName>(operation: N, params: EndpointParams<N>, nameOf: DomainNameOf | undefined): { ok: true; params: EndpointParams<N> } | { ok: false; id: string } {
+    const facts = factsOf(operation)
+    const domain: unknown = Reflect.get(params, 'domain')
+    if (typeof domain !== 'string' || (facts.subject !== 'domain' && facts.subject !== 'freedns')) return { ok: true, params }
+    let name = domain
+    if (/^\d+$/.test(domain)) {
+      const known = nameOf?.(facts.subject, Number(domain))
+      if (known === undefined) return { ok: false, id: domain }
+      name = known
+    }
+    const out: EndpointParams<N> = { ...params }
+    Reflect.set(out, 'domain', canonicalDomain(name))
+    return { ok: true, params: out }
   }
 
   /** A read-only account gets no write, whatever its key allows. */
