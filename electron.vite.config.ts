@@ -26,7 +26,8 @@ function preloadEnglish(): Plugin {
 export default defineConfig({
   main: {
     plugins: [externalizeDepsPlugin()],
-    build: { rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } } },
+    // The portfolio store's worker thread is its own entry: main starts it by file (store-worker.ts).
+    build: { rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts'), 'store-worker': resolve(__dirname, 'src/main/store/worker-entry.ts') } } },
   },
   preload: {
     // No externalised dependencies: a sandboxed preload can require only 'electron', so whatever

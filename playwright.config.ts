@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { defineConfig } from '@playwright/test'
 
 /** Debian's Chromium: Playwright's own browser download is not possible on these machines. */
@@ -15,8 +16,12 @@ export default defineConfig({
   ],
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  fullyParallel: false,
-  workers: 1,
+  // Every test has its own harness, data folder, sandboxes, keychain entries and log folder
+  // (tests/e2e/fixtures.ts), so any two can run side by side (E2E_WORKERS to choose). On the
+  // 2-core CI machine two workers took as long as one (12 min) and two tests failed that pass
+  // alone, so CI keeps one until those are found out.
+  fullyParallel: true,
+  workers: Number(process.env.E2E_WORKERS) || (process.env.CI ? 1 : Math.max(2, availableParallelism())),
   retries: 0,
   use: {
     viewport: { width: 1280, height: 800 },

@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createApiClient, DEFAULT_CONCURRENCY } from '../src/main/http'
 import { openPortfolioStore } from '../src/main/store'
+import type { PortfolioStoreAsync } from '../src/main/store/store-async'
+import { openStoreInWorker } from '../src/main/store/store-worker'
 import { REFRESHED_LISTS, refreshAccount } from '../src/main/portfolio/refresh-account'
 import { startRemoteSandbox } from './remote-sandbox'
 import type { BenchResult } from './report'
@@ -44,11 +46,10 @@ export async function benchPortfolioRefresh(): Promise<BenchResult> {
 
     // The app's account refresh, into a second account of the same store.
     let appStoreMs = 0
-    const timedStore: typeof store = {
-      ...store,
-      keepList: (...args) => {
+    const timedStore: Pick<PortfolioStoreAsync, 'putList'> = {
+      putList: async (...args) => {
         const s = performance.now()
-        const r = store.keepList(...args)
+        const r = store.putList(...args)
         appStoreMs += performance.now() - s
         return r
       },
@@ -59,6 +60,14 @@ export async function benchPortfolioRefresh(): Promise<BenchResult> {
     // The store's writes hold the thread: the reads' share is what is left.
     const appReads = appMs - appStoreMs
     if (refreshed.failed.length > 0 || refreshed.read !== LISTS.length) throw new Error(`the refresh failed: ${JSON.stringify(refreshed)}`)
+
+    // As the app runs it now: the store in its worker thread, writing while the next pages are read.
+    const worker = await openStoreInWorker(join(dir, 'worker.db'))
+    const t2 = performance.now()
+    const inWorker = await refreshAccount(client, worker, 'bench-3', { pageSize: PAGE_SIZE })
+    const workerMs = performance.now() - t2
+    await worker.close()
+    if (inWorker.failed.length > 0) throw new Error(`the refresh failed: ${JSON.stringify(inWorker)}`)
     return {
       name: `full refresh of one account: ${LISTS.length} lists of ${DOMAINS} domains, ${LATENCY_MS} ms latency, concurrency ${DEFAULT_CONCURRENCY}`,
       lines: [
@@ -66,9 +75,10 @@ export async function benchPortfolioRefresh(): Promise<BenchResult> {
         `  reads alone / listAll bound: ${reads.toFixed(0)} / ${bound} ms = ${(reads / bound).toFixed(2)}x`,
         `the app's account refresh:    ${appMs.toFixed(0)} ms, two lists at a time, of which the store's writes ${appStoreMs.toFixed(0)} ms`,
         `  reads alone / listAll bound: ${appReads.toFixed(0)} / ${bound} ms = ${(appReads / bound).toFixed(2)}x  (target <= 1.30x, as listAll)`,
-        `  whole refresh / bound:       ${(appMs / bound).toFixed(2)}x`,
+        `  whole refresh / bound:       ${(appMs / bound).toFixed(2)}x  (the store on the same thread as the reads, as before)`,
+        `the refresh with the store in its worker: ${workerMs.toFixed(0)} ms = ${(workerMs / bound).toFixed(2)}x the bound  (target <= 1.30x)`,
       ],
-      ok: appReads / bound <= 1.3,
+      ok: appReads / bound <= 1.3 && workerMs / bound <= 1.3,
     }
   } finally {
     store.close()

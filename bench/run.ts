@@ -3,12 +3,14 @@ import { benchBundleSize } from './bundle-size'
 import { benchListAll } from './list-all'
 import { benchPortfolioStore } from './portfolio-store'
 import { benchPortfolioRefresh } from './portfolio-refresh'
+import { benchPortfolioPaint } from './portfolio-paint'
 import { benchListAllRateLimited } from './list-all-rate-limited'
 import { benchDomainList } from './domain-list'
 import { benchDnsModel } from './dns-model'
 import { benchDnsEditor } from './dns-editor'
 import { benchDrift } from './drift'
 import { benchStartup } from './startup'
+import { benchMainThread } from './main-thread'
 import type { BenchResult } from './report'
 
 const benches: [string, () => Promise<BenchResult>][] = [
@@ -20,8 +22,10 @@ const benches: [string, () => Promise<BenchResult>][] = [
   ['dns-editor', benchDnsEditor],
   ['portfolio-store', benchPortfolioStore],
   ['portfolio-refresh', benchPortfolioRefresh],
+  ['portfolio-paint', benchPortfolioPaint],
   ['drift', benchDrift],
   ['startup', benchStartup],
+  ['main-thread', benchMainThread],
 ]
 const only = process.argv[2]
 

@@ -20,11 +20,12 @@ import { createAppLog, type AppLog } from './log/app-log'
 import { createAppControl } from './app-control'
 import { headlessDesktop, type Desktop } from './desktop'
 import { AppError } from './app-error'
-import { openPortfolioStore, portfolioFileOf } from './store'
+import { portfolioFileOf } from './store'
+import { openStoreInWorker } from './store/store-worker'
+import type { PortfolioStoreAsync } from './store/store-async'
 import { createWriteHistory } from './jobs/write-history'
 import { storedServerIds } from './jobs/server-ids'
 import { createReminders } from './reminders'
-import { PortfolioStore } from './store/types'
 import { DEMO_ACCOUNT_ID } from '../shared/accounts'
 import { isJobRunning, jobCounts, type JobView } from '../shared/jobs'
 import type { ErrorData } from '../shared/errors'
@@ -45,8 +46,10 @@ export interface AppServicesOptions {
   log?: AppLog
   /** Folder, clipboard and versions of the desktop; by default a headless one. */
   desktop?: Desktop
-  /** The portfolio store; by default `portfolio.db` in the user-data folder. */
-  store?: PortfolioStore
+  /** The portfolio store; by default `portfolio.db` in the user-data folder, in a worker thread. */
+  store?: PortfolioStoreAsync
+  /** The store worker's script (the built app's `store-worker.js`); by default the sources' through tsx. */
+  storeWorkerUrl?: URL
   /** The clock of history and expiry reminders (tests fix it); by default the system's. */
   now?: () => Date
 }
@@ -57,7 +60,7 @@ export interface AppServices {
   profiles: ProfileStore
   jobs: JobRunner
   log: AppLog
-  store: PortfolioStore
+  store: PortfolioStoreAsync
   close(): Promise<void>
 }
 
@@ -79,12 +82,15 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
   await profiles.load().catch(startupProblem('startup.accountsFile', profiles.file))
   if (profiles.problem) log.warn('accounts.fileMovedAside', { movedTo: profiles.problem.params.movedTo })
   // A store that cannot be opened is kept aside and reported (in the log): the app starts with an empty one.
+  // In its own thread: SQLite's work never holds the window's IPC calls (store-worker.ts).
   const store =
     opts.store ??
-    openPortfolioStore(portfolioFileOf(opts.userDataDir), {
+    (await openStoreInWorker(portfolioFileOf(opts.userDataDir), {
       onProblem: (p) => log.warn(p.code, p.params),
-      ...(opts.now ? { now: opts.now } : {}),
-    })
+      now: opts.now,
+      workerUrl: opts.storeWorkerUrl,
+    }))
+  const storeReadFailed = (err: unknown) => log.warn('store.readFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof AppError ? err.data.code : undefined })
   let keychain: Promise<SecretStore> | undefined
   const defaultKeychain = () => {
     // Retried on each use after a failure: the user may unlock or start the keyring meanwhile.
@@ -105,7 +111,7 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     onKey: (key) => log.redactor.add(key),
     demoInUse: () => jobs.running().some((j) => j.accountId === DEMO_ACCOUNT_ID),
     onRemoved: (id) => {
-      store.removeAccount(id)
+      void store.removeAccount(id).catch((err: unknown) => log.warn('store.writeFailed', { error: err instanceof Error ? err.name : 'unknown' }))
       autorenewOn.forget(id)
       void jobs.forgetAccount(id).catch((err: unknown) => log.error('jobs.forgetFailed', { error: err instanceof Error ? err.name : 'unknown' }))
     },
@@ -120,16 +126,10 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
       nameOf: (id) => accounts.nameOf(id),
       readOnly: (id) => accounts.readOnly(id),
       exists: (id) => accounts.exists(id),
-      nameToConfirm: (id) => accounts.nameToConfirm(id),
+      writeSafety: (id) => accounts.writeSafety(id),
       // What the service lately wrote, else its stored lists; a store that cannot answer leaves
       // "on" as 1, which the service reads as on too.
-      autorenewOnValue: (id) => {
-        try {
-          return autorenewOn.get(id) ?? store.autorenewOnValue(id)
-        } catch {
-          return undefined
-        }
-      },
+      autorenewOnValue: async (id) => autorenewOn.get(id) ?? (await store.autorenewOnValue(id).catch(() => undefined)),
     },
     journal: new Journal(journalFile),
     onChange: (job) => {
@@ -142,29 +142,24 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     onJournalError: (err) => log.error('journal.writeFailed', { error: err instanceof Error ? err.name : 'unknown', code: typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : undefined }),
     // Every write leaves a history row; a zone is snapshotted before it is saved.
     observer: createWriteHistory(store, opts.now),
-    domainNamesOf: (accountId) =>
-      storedDomainNames(store, accountId, (err) => log.warn('store.readFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof AppError ? err.data.code : undefined })),
-    serverIdsOf: (accountId) =>
-      storedServerIds(store, accountId, (err) => log.warn('store.readFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof AppError ? err.data.code : undefined })),
+    domainNamesOf: (accountId) => storedDomainNames(store, accountId, storeReadFailed),
+    serverIdsOf: (accountId) => storedServerIds(store, accountId, storeReadFailed),
     onObserverError: (err) => log.warn('history.writeFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof AppError ? err.data.code : undefined }),
   })
   await jobs.init().catch(startupProblem('startup.journalFile', journalFile))
   // The active account's domain list, parsed while the window loads: its first paint from the
   // store then does not wait for 10,000 rows to be read and checked.
-  setImmediate(() => {
-    try {
-      store.warm(accounts.activeId(), 'domains.list', {})
-    } catch (err) {
-      log.warn('store.warmFailed', { error: err instanceof Error ? err.name : 'unknown' })
-    }
-  })
+  void store.warm(accounts.activeId(), 'domains.list', {}).catch((err: unknown) => log.warn('store.warmFailed', { error: err instanceof Error ? err.name : 'unknown' }))
   // What this run cannot keep, said once, at start, in the window: a store kept aside or held in
   // memory, a log that cannot be written, a journal that cannot be written (no write is sent).
   const startupWarnings = (): ErrorData[] => {
     const out: ErrorData[] = []
+    // Every account vanished: said on whatever screen the app opens on, until the user closes it.
+    if (profiles.problem) out.push({ kind: 'internal', code: profiles.problem.code, params: { ...profiles.problem.params } })
     const p = store.problem
     if (p && p.code !== 'store.rowSkipped') out.push({ kind: 'internal', code: p.code, params: { ...p.params } })
     if (log.notKept) out.push({ kind: 'internal', code: 'startup.logNotKept', params: { path: log.dir, reason: log.notKept.reason } })
+    if (jobs.journalDamaged) out.push({ kind: 'internal', code: 'startup.journalDamaged', params: { path: journalFile, movedTo: jobs.journalDamaged.movedTo, lines: jobs.journalDamaged.lines } })
     if (jobs.journalProblem) out.push({ kind: 'internal', code: 'startup.journalNotKept', params: { path: journalFile, reason: jobs.journalProblem.reason } })
     return out
   }
@@ -206,7 +201,7 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
       jobEvents.close()
       await jobs.close()
       await accounts.close()
-      store.close()
+      await store.close()
     },
   }
 }

@@ -5,6 +5,7 @@
  * file runs in tests/integration/built-shell.test.ts against a double of the `electron` module.
  */
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { app, BrowserWindow, clipboard, ipcMain, Menu, Notification, protocol, session, shell } from 'electron'
 import { logDirOf, startAppServices, type AppServices } from './app-services'
 import { createAppProtocolHandler } from './shell/app-protocol'
@@ -143,6 +144,8 @@ function startShell(): void {
       onQuitConfirmed: quitNow,
       log,
       desktop,
+      // Built beside this file by electron-vite (electron.vite.config.ts).
+      storeWorkerUrl: pathToFileURL(join(__dirname, 'store-worker.js')),
     })
     services = started.services
     return started.router

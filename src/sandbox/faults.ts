@@ -19,14 +19,28 @@ export interface FaultSpec {
    * connection when the service did act.
    */
   lostAnswer?: 'reset' | 'hang'
+  /**
+   * Hold the request (its key checked, its body read, nothing carried out yet) until the test
+   * lets it go with `release`; then it goes on as usual, with any other effect of this spec.
+   * A test decides the moment a request is answered, whatever the machine's speed.
+   */
+  hold?: boolean
   /** Affect only this many matching requests; then the fault is gone. */
   times?: number
 }
 
 export interface FaultRegistry {
   inject(route: EndpointName | '*', spec: FaultSpec): void
+  /** Removes every fault, and lets every held request go on. */
   clear(): void
+  /** How many requests a `hold` fault holds now (of this endpoint, or of any). */
+  held(route?: EndpointName): number
+  /** Lets held requests go on, oldest first: `count` of them, or every one. Returns how many went. */
+  release(count?: number): number
 }
+
+/** A fault as taken for one request: a held request also carries the moment it is let go. */
+export type TakenFault = FaultSpec & { released?: Promise<void> }
 
 /** How a fault answers a request in place of its handler. */
 export interface FaultReply {
@@ -44,14 +58,26 @@ export function createFaults(): {
   /** What tests see (Sandbox.faults). */
   registry: FaultRegistry
   /** The fault for a request, if any: its endpoint's own first, then the one for every endpoint. */
-  take(name: EndpointName | undefined): FaultSpec | undefined
+  take(name: EndpointName | undefined): TakenFault | undefined
 } {
   const faults = new Map<string, FaultSpec>()
+  /** Requests held now, oldest first. */
+  const held: { endpoint: EndpointName | undefined; go(): void }[] = []
+  const release = (count = held.length) => {
+    const going = held.splice(0, Math.max(0, count))
+    for (const h of going) h.go()
+    return going.length
+  }
   return {
     registry: {
       // A copy, so that counting `times` down leaves the caller's spec as it was.
       inject: (route, spec) => faults.set(route, { ...spec }),
-      clear: () => faults.clear(),
+      clear: () => {
+        faults.clear()
+        release()
+      },
+      held: (route) => (route ? held.filter((h) => h.endpoint === route).length : held.length),
+      release,
     },
     take(name) {
       for (const key of [name, '*']) {
@@ -62,7 +88,8 @@ export function createFaults(): {
           f.times -= 1
           if (f.times <= 0) faults.delete(key)
         }
-        return f
+        if (!f.hold) return f
+        return { ...f, released: new Promise<void>((go) => held.push({ endpoint: name, go })) }
       }
       return undefined
     },
@@ -70,8 +97,10 @@ export function createFaults(): {
 }
 
 /** Applies a fault to a request; true when the fault has dealt with the request (answered, dropped or left hanging). */
-export async function applyFault(fault: FaultSpec | undefined, reply: FaultReply): Promise<boolean> {
-  if (!fault || fault.lostAnswer) return false
+export async function applyFault(fault: TakenFault | undefined, reply: FaultReply): Promise<boolean> {
+  if (!fault) return false
+  if (fault.released) await fault.released
+  if (fault.lostAnswer) return false
   if (fault.latencyMs) await sleep(fault.latencyMs)
   if (fault.hang) return true // the socket stays open until close() destroys it
   if (fault.reset) {

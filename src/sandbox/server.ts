@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { EndpointName, ServerKind } from '../shared/endpoints/table'
 import { dateTime } from './dates'
-import { applyFault, type FaultSpec } from './faults'
+import { applyFault, type FaultSpec, type TakenFault } from './faults'
 import type { PagingOptions } from './handler-types'
 import type { ServiceBehaviour } from './behaviour'
 import { runHandler } from './handlers'
@@ -33,7 +33,7 @@ export interface ServeContext {
   /** Called after every successful change. */
   save(): void
   record(entry: RecordedRequest): void
-  takeFault(name: EndpointName | undefined): FaultSpec | undefined
+  takeFault(name: EndpointName | undefined): TakenFault | undefined
   service: ServiceBehaviour
   /** True when the key may send a request now (the rate limit). */
   allow(key: string): boolean

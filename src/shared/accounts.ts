@@ -5,6 +5,7 @@
 import { z } from 'zod'
 export { DEMO_ACCOUNT_ID, DEFAULT_TIMEOUT_MS, SERVER_KIND_PLACEHOLDERS } from './constants'
 import { validateBaseUrl } from './base-url'
+import { WRITE_SAFETY } from './write-safety'
 
 
 const pathWord = z
@@ -77,9 +78,11 @@ export const profileFieldsSchema = z.object({
   colour: z.enum(ACCOUNT_COLOURS).default('slate'),
   environment: z.enum(ACCOUNT_ENVIRONMENTS).default('none'),
   /**
-   * Paid and ownership operations ask for the account's name to be typed. Left out, it follows
-   * the tag: on for production, off otherwise.
+   * How every write of this account is guarded (see WRITE_SAFETY). Left out, it follows the
+   * older `confirmByName` when a file has it, else the tag: 'name' for production, else 'none'.
    */
+  writeSafety: z.enum(WRITE_SAFETY).optional(),
+  /** Before write safety levels: paid and ownership operations asked for the name. Read, no longer written. */
   confirmByName: z.boolean().optional(),
   /** No write is sent for this account, whatever its key allows (main refuses the job). */
   readOnly: z.boolean().default(false),
@@ -88,6 +91,11 @@ export type ProfileFields = z.output<typeof profileFieldsSchema>
 
 export const accountProfileSchema = profileFieldsSchema.extend({
   id: z.string().regex(/^[a-z0-9-]{1,64}$/),
+  /**
+   * Where the app last put the account's key. A keychain that gives nothing back for a key the app
+   * put there is locked or unavailable, not missing: the user is told to unlock it, not to replace it.
+   */
+  keyKept: z.enum(['keychain', 'session']).optional(),
 })
 export type AccountProfile = z.output<typeof accountProfileSchema>
 
@@ -104,7 +112,4 @@ export type AccountView = z.output<typeof accountViewSchema>
 
 
 
-/** Whether a paid or ownership operation of this account asks for its name to be typed. */
-export function confirmsByName(p: Pick<ProfileFields, 'confirmByName' | 'environment'>): boolean {
-  return p.confirmByName ?? p.environment === 'production'
-}
+export { confirmsByName } from './write-safety'

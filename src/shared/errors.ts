@@ -41,6 +41,7 @@ export const ERROR_CODES = [
   'http.badField',
   'http.notAList',
   'http.tooLarge',
+  'http.answerNotKept',
   'http.timeout',
   'http.network',
   'http.redirect',
@@ -76,8 +77,12 @@ export const ERROR_CODES = [
   'job.duplicateTarget',
   'startup.logNotKept',
   'startup.journalNotKept',
+  'startup.journalDamaged',
   // A zone save whose plan was made from other records than the zone holds now (history, bulk DNS change).
   'dns.changedSincePlan',
+  'dns.guardRequired',
+  'dns.overSafetyRule',
+  'account.lowerSafetyNeedsName',
   'dns.guardUnreadable',
   // The app itself: a start that failed (params: path, reason), no desktop to open a folder in.
   'startup.accountsFile',
@@ -94,6 +99,8 @@ export const ERROR_CODES = [
   'store.invalidInput',
   'store.invalidParams',
   'store.closed',
+  'store.workerStopped',
+  'keychain.keyNotGiven',
   'store.listNotWritten',
   'store.unknownIndex',
 ] as const

@@ -77,6 +77,8 @@ export type JobItemView = {
   log?: LogCheck | undefined
   /** The outcome came from the service's log, not from its answer. */
   resolvedFromLog?: boolean | undefined
+  /** A zone save over the safety rule, sent with the user's own confirmation of it. */
+  overRule?: boolean | undefined
 }
 
 export type JobView = {
@@ -84,8 +86,13 @@ export type JobView = {
   accountId: string
   accountName: string
   operation: WriteEndpointName
-  /** The operation costs money, changes ownership or cannot be undone: it needed the user's confirmation. */
+  /**
+   * The job starts only with the user's confirmation: the operation costs money, changes ownership
+   * or cannot be undone, or the account confirms every write (its write safety level).
+   */
   confirm: boolean
+  /** The confirmation asks for the account's name to be typed (main checks what was typed). */
+  confirmByName?: boolean | undefined
   purpose?: JobPurpose | undefined
   status: JobStatus
   createdAt: string
@@ -110,6 +117,13 @@ export function jobCounts(job: Pick<JobView, 'items'>): Record<ItemState, number
 
 export const isJobRunning = (job: Pick<JobView, 'status'>): boolean => RUNNING_JOB_STATUSES.includes(job.status)
 
+/** The zone a save was planned from: main sends nothing if the service holds anything else when it is sent. */
+export interface ZoneGuard {
+  records: string
+  ttl?: number | undefined
+  ns_type?: string | undefined
+}
+
 /** What the renderer sends to prepare a job: the operation and, per item, its parameters. */
 export type JobRequest = {
   accountId: string
@@ -120,8 +134,11 @@ export type JobRequest = {
     /**
      * For a zone save: the records the change was planned from. Main reads the zone again just
      * before sending and sends nothing for this item if it differs (`dns.changedSincePlan`).
+     * Required for every zone save: without it main cannot apply the safety rule.
      */
-    guard?: { records: string } | undefined
+    guard?: ZoneGuard | undefined
+    /** A zone save over the safety rule (shared/dns/zone-safety) that the user confirmed on its own. */
+    overRule?: boolean | undefined
   }[]
   /** Why the job was made, for its history: an edit, a restore from a snapshot, a bulk DNS change. */
   purpose?: JobPurpose | undefined

@@ -20,6 +20,7 @@ export const STORED_CODES = [
   'stored.passwordChanged',
   'stored.linesReordered',
   'stored.notReadBack',
+  'stored.answerNotKept',
 ] as const
 export type StoredCode = (typeof STORED_CODES)[number]
 
@@ -42,7 +43,7 @@ type Finding =
   | { code: 'stored.linesDropped' | 'stored.linesAdded'; params: { count: number; lines: string } }
   | { code: 'stored.ttlChanged'; params: { sent: number; stored: number } }
   | { code: 'stored.valueChanged' | 'stored.listChanged'; params: { field: StoredField; sent: string; stored: string } }
-  | { code: 'stored.passwordChanged' | 'stored.linesReordered' | 'stored.notReadBack'; params: Record<string, never> }
+  | { code: 'stored.passwordChanged' | 'stored.linesReordered' | 'stored.notReadBack' | 'stored.answerNotKept'; params: Record<string, never> }
 
 /** A finding as an item carries it (and the journal keeps it): a code and its text and number parameters. */
 export type StoredFinding = { code: StoredCode; params: Record<string, string | number> }
@@ -62,6 +63,8 @@ const textOf = (v: unknown): string | undefined => (typeof v === 'string' ? v : 
 
 /** The save went through, but what the service kept could not be read back to compare. */
 export const notReadBack = (): StoredFinding => ({ code: 'stored.notReadBack', params: {} })
+/** The service answered success with an answer too large to keep: done, what it said is not known. */
+export const answerNotKept = (): StoredFinding => ({ code: 'stored.answerNotKept', params: {} })
 
 /** How a write's sent value and what the service kept are compared (each write names one: jobs/operations.ts). */
 export type StoredComparison =

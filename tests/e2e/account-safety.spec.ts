@@ -37,8 +37,8 @@ test('colour and tag set in Accounts show in the band and the title; a renewal a
     await card.getByRole('button', { name: 'Edit' }).click()
     await app.getByRole('radio', { name: 'Red' }).check()
     await app.getByLabel('Environment tag').selectOption({ label: 'production' })
-    // Typing the name follows the production tag.
-    await expect(app.getByLabel('Before a paid or ownership operation, ask for this account to be typed in full')).toBeChecked()
+    // The write safety level follows the production tag: every write asks for the name.
+    await expect(app.getByRole('radio', { name: /^Confirm every write by typing the account’s name/ })).toBeChecked()
     await app.getByRole('button', { name: 'Save changes' }).click()
     await expect(card).toContainText('Colour: Red. Tag: production.')
 
@@ -75,6 +75,24 @@ test('colour and tag set in Accounts show in the band and the title; a renewal a
     await confirmButton.click()
     await expect(app.getByRole('status').filter({ hasText: `${d.domainname} renewed` })).toBeVisible()
     expect(writes(other).filter((r) => r.endpoint === 'domains.expiration.renew')).toHaveLength(1)
+
+    // Lowering the level asks for the name too; until it is typed, nothing is saved.
+    await app.getByRole('navigation').getByRole('link', { name: 'Accounts & settings' }).click()
+    await card.getByRole('button', { name: 'Edit' }).click()
+    await app.getByRole('radio', { name: /^Confirm only paid, ownership and irreversible operations/ }).check()
+    await app.getByRole('button', { name: 'Save changes' }).click()
+    const lower = app.getByRole('dialog')
+    await expect(lower).toContainText('Guard the writes of Reseller less?')
+    const lowerButton = lower.getByRole('button', { name: 'Lower and save' })
+    await expect(lowerButton).toBeDisabled()
+    await lower.getByRole('textbox', { name: 'Account name' }).fill('Reseller')
+    await lowerButton.click()
+    await expect(app.getByRole('status').filter({ hasText: 'Reseller' })).toBeVisible()
+    await card.getByRole('button', { name: 'Edit' }).click()
+    await expect(app.getByRole('radio', { name: /^Confirm only paid, ownership and irreversible operations/ })).toBeChecked()
+    await app.getByRole('radio', { name: /^Confirm every write by typing the account’s name/ }).check()
+    await app.getByRole('button', { name: 'Save changes' }).click()
+    await expect(app.getByRole('dialog')).toHaveCount(0)
 
     // The same in Japanese: the tag is words of the language, in the band, the title and the dialog.
     await inJapanese(app)

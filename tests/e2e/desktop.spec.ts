@@ -2,21 +2,18 @@
  * The app's own screens around the service: the start-up failure screen, the log and the
  * diagnostics, and errors of the page reaching the log.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, snap, test } from './fixtures'
 
 test.describe('when the accounts file cannot be read', () => {
-  const userDataDir = mkdtempSync(join(tmpdir(), 'e2e-broken-'))
-  // A folder where the accounts file should be.
-  mkdirSync(join(userDataDir, 'accounts.json'))
-  test.use({ harnessOptions: { userDataDir } })
+  // A folder where the accounts file should be, in each test's own data folder.
+  test.use({ userDataFiles: { 'accounts.json': null } })
 
   test('the window says what went wrong, which file, and what to do; Quit quits', async ({ app, harness }) => {
     await expect(app.getByRole('heading', { level: 1, name: 'Hosting Admin could not start' })).toBeVisible()
     const alert = app.getByRole('alert')
-    await expect(alert).toContainText(`The accounts file ${join(userDataDir, 'accounts.json')} could not be read (EISDIR).`)
+    await expect(alert).toContainText(`The accounts file ${join(harness.userDataDir, 'accounts.json')} could not be read (EISDIR).`)
     await expect(alert).toContainText('move it away to start without accounts')
     await expect(app.getByText('Nothing was sent to the service.')).toBeVisible()
     await snap(app, 'startup-failure')
@@ -60,11 +57,10 @@ test('an error thrown in the page is written to the app’s log', async ({ app, 
 })
 
 test.describe('when the saved portfolio is not a database', () => {
-  const userDataDir = mkdtempSync(join(tmpdir(), 'e2e-store-'))
-  writeFileSync(join(userDataDir, 'portfolio.db'), 'this is not a database, just text that took its place')
-  test.use({ harnessOptions: { userDataDir } })
+  test.use({ userDataFiles: { 'portfolio.db': 'this is not a database, just text that took its place' } })
 
-  test('it is kept aside, the app starts with an empty store, and says so once', async ({ app }) => {
+  test('it is kept aside, the app starts with an empty store, and says so once', async ({ app, harness }) => {
+    const { userDataDir } = harness
     const note = app.getByRole('status').filter({ hasText: 'The saved portfolio' })
     await expect(note).toContainText('it was kept aside and the app started with an empty one')
     const aside = readdirSync(userDataDir).filter((f) => f.startsWith('portfolio.db.corrupt-'))

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs'
 import type { Page } from '@playwright/test'
 import type { Sandbox } from '../../src/sandbox'
 import { expect, snap, test } from './fixtures'
+import { expectNoAxeViolations } from './axe'
 import { lastDnsSet, openZone, svc1Domain } from './dns-screens'
 
 
@@ -20,6 +21,7 @@ test('edit in the table, see the plan, apply; a line the app does not understand
   await openZone(app, d.domainname)
   await expect(app.getByText('# managed by ops')).toBeVisible()
   await expect(app.getByText(`This domain’s nameservers now: ${d.ns.join(', ')}.`)).toBeVisible()
+  await expectNoAxeViolations(app, 'dns zone')
 
   await app.getByLabel('Value of row 2').fill('192.0.2.250')
   await app.getByLabel('Value of row 2').press('Tab')
@@ -36,6 +38,7 @@ test('edit in the table, see the plan, apply; a line the app does not understand
   await expect(planBox).toContainText('→ 192.0.2.250')
   await expect(planBox).toContainText('+ add TXT _verify token-123')
   await snap(app, 'dns-plan')
+  await expectNoAxeViolations(app, 'dns plan panel')
   expect(lastDnsSet(sb)).toBeUndefined()
   await planBox.getByRole('button', { name: 'Apply these changes' }).click()
   await expect(app.getByRole('status').filter({ hasText: `The records of ${d.domainname} were saved.` })).toBeVisible()

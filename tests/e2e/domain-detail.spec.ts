@@ -4,6 +4,7 @@
 import type { Page } from '@playwright/test'
 import type { Sandbox } from '../../src/sandbox'
 import { expect, snap, test } from './fixtures'
+import { expectNoAxeViolations } from './axe'
 
 const last = (sb: Sandbox, endpoint: string) => sb.received.filter((r) => r.endpoint === endpoint).at(-1)
 
@@ -25,11 +26,13 @@ test('overview, renewal confirmed with the domain, years and new date, and auto-
   await expect(overview).toContainText(d.registrar)
   for (const ns of d.ns) await expect(overview).toContainText(ns)
   await snap(app, 'domain-overview')
+  await expectNoAxeViolations(app, 'domain tab Overview')
 
   const exp = await (async () => {
     await app.getByRole('tab', { name: 'Expiration' }).click()
     return app.getByRole('tabpanel', { name: 'Expiration' })
   })()
+  await expectNoAxeViolations(app, 'domain tab Expiration')
   await exp.getByLabel('Years').selectOption('3')
   await exp.getByRole('button', { name: 'Renew for 3 years…' }).click()
   const dialog = app.getByRole('dialog')
@@ -40,6 +43,8 @@ test('overview, renewal confirmed with the domain, years and new date, and auto-
 
   await app.getByRole('tab', { name: 'Auto-renewal' }).click()
   const auto = app.getByRole('tabpanel', { name: 'Auto-renewal' })
+  await expect(auto.getByLabel('Renew this domain automatically')).toBeVisible()
+  await expectNoAxeViolations(app, 'domain tab Auto-renewal')
   await auto.getByLabel('Renew this domain automatically').setChecked(!d.autorenew_domain)
   // On is sent as the number the service itself writes for it in this account (10).
   const wanted = d.autorenew_domain ? 0 : 10
@@ -60,6 +65,7 @@ test('transfer lock: unlock, and the transfer code only on request', async ({ ap
   const d = sb.state.domains.find((x) => x.transfer_lock === 1)!
   const panel = await openDomain(app, d.domainname, 'Transfer lock')
   await expect(panel.getByLabel('Transfer code (authcode)')).toHaveCount(0)
+  await expectNoAxeViolations(app, 'domain tab Transfer lock')
   await expect(panel).not.toContainText(d.authcode)
   await panel.getByRole('button', { name: 'Show transfer code' }).click()
   await expect(panel.getByLabel('Transfer code (authcode)')).toHaveValue(d.authcode)
@@ -74,6 +80,8 @@ test('WHOIS: validation explains itself; a failed save keeps the input and shows
   const d = sb.state.domains[4]!
   const panel = await openDomain(app, d.domainname, 'WHOIS')
   const registrant = panel.getByRole('group', { name: 'Registrant' })
+  await expect(registrant.getByLabel('Phone')).toBeVisible()
+  await expectNoAxeViolations(app, 'domain tab WHOIS')
   await registrant.getByLabel('Phone').fill('03-1234-5678')
   await registrant.getByLabel('Country code').fill('jp')
   await registrant.getByLabel('City').fill('千代田区')
@@ -127,6 +135,8 @@ test('nameservers: host names are checked, the change is previewed, a concurrent
   const d = sb.state.domains[8]!
   const panel = await openDomain(app, d.domainname, 'Nameservers')
   const box = panel.getByLabel('Nameservers')
+  await expect(box).toHaveValue(d.ns.join('\n'))
+  await expectNoAxeViolations(app, 'domain tab Nameservers')
   await box.fill('ns1.example.net\nnot a host')
   await expect(panel).toContainText('“not” is not a valid host name.')
   await expect(panel.getByRole('button', { name: 'Save' })).toBeDisabled()
@@ -153,6 +163,8 @@ test('private nameservers: create with validation, then delete after confirming'
   const sb = await harness.demo()
   const d = sb.state.domains[3]!
   const panel = await openDomain(app, d.domainname, 'Private nameservers')
+  await expect(panel.getByLabel('Host name')).toBeVisible()
+  await expectNoAxeViolations(app, 'domain tab Private nameservers')
   await panel.getByLabel('Host name').fill('ns5.elsewhere.com')
   await expect(panel).toContainText(`Use a host name under ${d.domainname}`)
   await panel.getByLabel('Host name').fill(`ns5.${d.domainname}`)
@@ -178,6 +190,8 @@ test('dynamic DNS with a generated password, and DNSSEC with digest checks', asy
   const sb = await harness.demo()
   const d = sb.state.domains[5]!
   const ddns = await openDomain(app, d.domainname, 'Dynamic DNS')
+  await expect(ddns.getByLabel('Dynamic DNS on')).toBeVisible()
+  await expectNoAxeViolations(app, 'domain tab Dynamic DNS')
   await ddns.getByLabel('Dynamic DNS on').check()
   await ddns.getByRole('button', { name: 'Generate' }).click()
   const pw = await ddns.getByLabel(/New password/).inputValue()
@@ -188,6 +202,8 @@ test('dynamic DNS with a generated password, and DNSSEC with digest checks', asy
 
   await app.getByRole('tab', { name: 'DNSSEC' }).click()
   const ds = app.getByRole('tabpanel', { name: 'DNSSEC' })
+  await expect(ds.getByRole('button', { name: 'Add a DS record' })).toBeVisible()
+  await expectNoAxeViolations(app, 'domain tab DNSSEC')
   await ds.getByRole('button', { name: 'Add a DS record' }).click()
   const rec = ds.getByRole('group').last()
   await rec.getByLabel('Key tag').fill('54321')
@@ -208,6 +224,7 @@ test('transfers: status with the failure reason, and cancel', async ({ app, harn
   const row = panel.getByRole('row', { name: new RegExp(failed.transferorderid) })
   await expect(row).toContainText('Failed')
   await expect(row).toContainText(failed.failurereason)
+  await expectNoAxeViolations(app, 'domain tab Transfers')
   await row.getByRole('button', { name: `Details of ${failed.transferorderid}` }).click()
   await expect(panel.getByRole('region', { name: `Details of ${failed.transferorderid}` })).toContainText(String(failed.domainid))
   expect(last(sb, 'domains.transfer.get')?.path).toBe(`/v1/domains/${failed.domainname}/transfer/${failed.transferorderid}`)
@@ -221,6 +238,8 @@ test('owner change and removal are confirmed by typing the domain name', async (
   const sb = await harness.demo()
   const d = sb.state.domains[9]!
   const owner = await openDomain(app, d.domainname, 'Owner change')
+  await expect(owner.getByLabel('Destination user name')).toBeVisible()
+  await expectNoAxeViolations(app, 'domain tab Owner change')
   await owner.getByLabel('Destination user name').fill('new-owner')
   await owner.getByLabel('Message to the destination user').fill('Please accept')
   await owner.getByRole('button', { name: 'Change owner…' }).click()
@@ -234,6 +253,7 @@ test('owner change and removal are confirmed by typing the domain name', async (
   await app.getByRole('tab', { name: 'Remove' }).click()
   const remove = app.getByRole('tabpanel', { name: 'Remove' })
   await expect(remove).toContainText('The domain itself stays registered until it expires.')
+  await expectNoAxeViolations(app, 'domain tab Remove')
   await remove.getByRole('button', { name: 'Remove from account…' }).click()
   await app.getByRole('dialog').getByRole('textbox').fill('wrong.example')
   await expect(app.getByRole('dialog').getByRole('button', { name: 'Remove from account' })).toBeDisabled()

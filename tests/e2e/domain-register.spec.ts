@@ -3,6 +3,7 @@
  * sandbox received.
  */
 import { expect, snap, test } from './fixtures'
+import { expectNoAxeViolations } from './axe'
 
 test('search many names at once, then register an available one through the wizard', async ({ app, harness }) => {
   const sb = await harness.demo()
@@ -26,6 +27,7 @@ test('search many names at once, then register an available one through the wiza
   await expect(results.getByRole('button', { name: /^Register taken\.com/ })).toHaveCount(0)
   expect(sb.received.filter((r) => r.endpoint === 'domainsearch.check').at(-1)?.query.domainnames).toBe(`fresh-idea.com,taken.com,${source.domainname}`)
   await snap(app, 'domain-search')
+  await expectNoAxeViolations(app, 'search results')
   await app.getByRole('button', { name: 'Register fresh-idea.com' }).click()
 
   await expect(app.getByRole('heading', { level: 1, name: 'Register a domain' })).toBeVisible()
@@ -43,6 +45,7 @@ test('search many names at once, then register an available one through the wiza
   await expect(app.getByRole('heading', { name: 'Review' })).toBeVisible()
   await expect(app.locator('dl')).toContainText('ns1.svc1.example.net, ns2.svc1.example.net')
   await snap(app, 'domain-register-review')
+  await expectNoAxeViolations(app, 'domain register')
   expect(sb.received.some((r) => r.endpoint === 'domains.register')).toBe(false)
 
   await app.getByRole('button', { name: 'Register…' }).click()
@@ -88,6 +91,7 @@ test('names are held to the domain-name rule before they are checked or register
   await expect(app.getByRole('button', { name: 'Check 0 names' })).toBeDisabled()
   await expect(app.getByLabel('Domain names')).toHaveAccessibleDescription(/These 5 names are not valid/)
   await snap(app, 'domain-search-invalid')
+  await expectNoAxeViolations(app, 'search')
   await app.setViewportSize({ width: 1024, height: 640 })
   await snap(app, 'domain-search-invalid-1024')
   expect(sb.received.some((r) => r.endpoint === 'domainsearch.check')).toBe(false)
@@ -186,6 +190,7 @@ test('transfer a domain in, and see it in the account’s transfer list', async 
   await app.getByRole('link', { name: 'Transfer a domain in' }).click()
   const list = app.getByRole('region', { name: 'Transfer requests of this account' })
   await expect(list.getByRole('row')).toHaveCount(sb.state.transfers.length + 1)
+  await expectNoAxeViolations(app, 'transfer in')
   await app.getByLabel('Domain to transfer in').fill('moving-here.org')
   await app.getByLabel('Transfer code (authcode)').fill('Xy-9911-Q')
   await app.getByRole('button', { name: 'Request transfer…' }).click()

@@ -2,6 +2,7 @@
  * One setting across every domain: each of the API's account-wide domain lists.
  */
 import { expect, test } from './fixtures'
+import { expectNoAxeViolations } from './axe'
 
 test('every account-wide domain list is reachable, read in full and shown', async ({ app, harness }) => {
   const sb = await harness.demo()
@@ -23,4 +24,5 @@ test('every account-wide domain list is reachable, read in full and shown', asyn
     await expect(table).toContainText(text)
     expect(sb.received.some((r) => r.endpoint === endpoint), endpoint).toBe(true)
   }
+  await expectNoAxeViolations(app, 'domain settings')
 })

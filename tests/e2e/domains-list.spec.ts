@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs'
 import type { Page } from '@playwright/test'
 import { expect, snap, test } from './fixtures'
+import { expectNoAxeViolations } from './axe'
 
 async function openDomains(app: Page) {
   await app.getByRole('navigation').getByRole('link', { name: 'Domains' }).click()
@@ -16,6 +17,7 @@ test('reads every domain, filters as you type, sorts, and flags expired and expi
   await openDomains(app)
   const table = app.getByRole('table', { name: 'Domains' })
   await expect(app.getByText(`Showing ${sb.state.domains.length} of ${sb.state.domains.length}`)).toBeVisible()
+  await expectNoAxeViolations(app, 'domains')
 
   const expired = sb.state.domains.find((d) => d.expirationdate < new Date().toISOString().slice(0, 10))!
   await app.getByLabel('Filter').fill(expired.domainname)

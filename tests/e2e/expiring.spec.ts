@@ -3,6 +3,7 @@
  */
 import { startSandbox } from '../../src/sandbox'
 import { expect, snap, test } from './fixtures'
+import { expectNoAxeViolations } from './axe'
 import { profileFor } from '../helpers/profile'
 
 test('domains, servers and svcips of every account, by date; an unreadable account is reported', async ({ app, harness }) => {
@@ -35,6 +36,7 @@ test('domains, servers and svcips of every account, by date; an unreadable accou
     const lastExpired = when.lastIndexOf('Expired')
     expect(when.slice(0, lastExpired + 1).every((w) => w === 'Expired')).toBe(true)
     await snap(app, 'expiring-soon')
+    await expectNoAxeViolations(app, 'expiring')
   } finally {
     await other.close()
   }

@@ -1,13 +1,35 @@
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { test as base, type Page } from '@playwright/test'
 import { installBridge, startHarness, type Harness, type HarnessOptions } from './harness'
 
 export const SCREENSHOT_DIR = 'test-results/screenshots'
 
-export const test = base.extend<{ harnessOptions: HarnessOptions; harness: Harness; app: Page }>({
+/**
+ * Every test has its own harness: its own data folder, keychain entries, demo sandbox on a port
+ * of its own and log folder, so tests run in parallel workers without meeting.
+ */
+export const test = base.extend<{
+  harnessOptions: HarnessOptions
+  /** Files to put in the test's own data folder before the app starts: name to text, or to null for a folder in its place. */
+  userDataFiles: Record<string, string | null> | undefined
+  harness: Harness
+  app: Page
+}>({
   harnessOptions: [{}, { option: true }],
-  harness: async ({ harnessOptions }, use) => {
-    const h = await startHarness(harnessOptions)
+  userDataFiles: [undefined, { option: true }],
+  harness: async ({ harnessOptions, userDataFiles }, use) => {
+    let options = harnessOptions
+    if (userDataFiles) {
+      const userDataDir = mkdtempSync(join(tmpdir(), 'e2e-userdata-'))
+      for (const [name, text] of Object.entries(userDataFiles)) {
+        if (text === null) mkdirSync(join(userDataDir, name))
+        else writeFileSync(join(userDataDir, name), text)
+      }
+      options = { ...harnessOptions, userDataDir }
+    }
+    const h = await startHarness(options)
     await use(h)
     await h.close()
   },
@@ -20,10 +42,27 @@ export const test = base.extend<{ harnessOptions: HarnessOptions; harness: Harne
   },
 })
 
+/**
+ * A screenshot's file, claimed for the running test: two tests saving under one name would
+ * overwrite each other's, in whichever order the workers reach them.
+ */
+export function screenshotPath(name: string): string {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true })
+  const owner = test.info().titlePath.join(' › ')
+  const claim = join(SCREENSHOT_DIR, `.${name}.owner`)
+  try {
+    writeFileSync(claim, owner, { flag: 'wx' })
+  } catch {
+    // Claimed already: by this test (a retry, or a second shot it takes on purpose) it is fine.
+    const by = readFileSync(claim, 'utf8')
+    if (by !== owner) throw new Error(`The screenshot name "${name}" is used by another test too: ${by}`)
+  }
+  return join(SCREENSHOT_DIR, `${name}.png`)
+}
+
 /** Saves a screenshot of the current screen as a test artifact. */
 export async function snap(page: Page, name: string): Promise<void> {
-  mkdirSync(SCREENSHOT_DIR, { recursive: true })
-  await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}.png`, fullPage: false })
+  await page.screenshot({ path: screenshotPath(name), fullPage: false })
 }
 
 export { expect } from '@playwright/test'

@@ -3,6 +3,7 @@
  * and the owners list, checked against what the sandbox received.
  */
 import { expect, test } from './fixtures'
+import { expectNoAxeViolations } from './axe'
 
 test('free DNS: register provisionally, change the owner, remove', async ({ app, harness }) => {
   const sb = await harness.demo()
@@ -10,6 +11,7 @@ test('free DNS: register provisionally, change the owner, remove', async ({ app,
   const table = app.getByRole('table', { name: 'Free DNS', exact: true })
   await expect(table.getByRole('row')).toHaveCount(sb.state.freedns.length + 1)
   await expect(app.getByRole('table', { name: 'Owners of the free DNS entries' }).getByRole('row')).toHaveCount(sb.state.freedns.length + 1)
+  await expectNoAxeViolations(app, 'free dns')
 
   const form = app.getByRole('region', { name: 'Add a domain held elsewhere' })
   await expect(form).toContainText('This makes a provisional registration only')
@@ -29,6 +31,7 @@ test('free DNS: register provisionally, change the owner, remove', async ({ app,
   await expect(app.getByRole('region', { name: 'Records' })).toContainText(
     'These records are answered by the svc1 nameservers, the only ones free DNS uses. They take effect once the domain, registered with another company, uses those nameservers.',
   )
+  await expectNoAxeViolations(app, 'free dns entry')
 
   await app.getByLabel('Destination user name').fill('friend-user')
   await app.getByRole('button', { name: 'Change owner…' }).click()

@@ -39,8 +39,20 @@ class RecordingRedactor extends Redactor {
   }
 }
 
+/** A call of the window to main, as the bridge carried it: tests wait for one instead of for a while. */
+export interface WindowCall {
+  channel: ChannelName
+  payload: unknown
+  /** False until main has answered. */
+  answered: boolean
+  /** Main's answer (a Result), once answered. */
+  answer?: unknown
+}
+
 export interface Harness {
   url: string
+  /** Every call the window has made through the bridge, oldest first. */
+  windowCalls: WindowCall[]
   /** The app's services (throws when the app could not start: see `router`). */
   services: AppServices
   /** What the window talks to: the services' router, or the start-up failure's. */
@@ -121,6 +133,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   }
   return {
     url: `${origin}/index.html`,
+    windowCalls: [],
     get services() {
       return services()
     },
@@ -173,8 +186,10 @@ function bundleBridge(): Promise<string> {
 export async function installBridge(page: Page, harness: Harness): Promise<void> {
   // The answer crosses as JSON text, as fast as Electron's IPC carries it: a binding's own
   // serialisation of 10,000 items took a second, which the app would never pay.
-  await page.exposeBinding('__haInvoke', async (source, channel: ChannelName, payload: unknown) =>
-    JSON.stringify(await harness.router.dispatch(channel, payload, {
+  await page.exposeBinding('__haInvoke', async (source, channel: ChannelName, payload: unknown) => {
+    const call: WindowCall = { channel, payload, answered: false }
+    harness.windowCalls.push(call)
+    const answer = await harness.router.dispatch(channel, payload, {
       url: source.frame.url(),
       key: 'page',
       sendProgress: (p: Progress) => {
@@ -191,7 +206,9 @@ export async function installBridge(page: Page, harness: Harness): Promise<void>
         page.evaluate((t) => (window as unknown as { __haReminderOpen?: (x: unknown) => void }).__haReminderOpen?.(t), target).catch(() => undefined)
         return true
       },
-    })),
-  )
+    })
+    Object.assign(call, { answered: true, answer })
+    return JSON.stringify(answer)
+  })
   await page.addInitScript({ content: await bundleBridge() })
 }

@@ -5,6 +5,7 @@
  * and the usual save.
  */
 import { expect, snap, test } from './fixtures'
+import { expectNoAxeViolations } from './axe'
 import { lastDnsSet, openZone, svc1Domain } from './dns-screens'
 
 test('a change made outside the app is flagged after a refresh, and a saved zone is restored from its snapshot', async ({ app, harness }) => {
@@ -17,6 +18,7 @@ test('a change made outside the app is flagged after a refresh, and a saved zone
   // Read once: the DNS list is kept in the store.
   await app.getByRole('navigation').getByRole('link', { name: 'DNS', exact: true }).click()
   await expect(app.getByRole('table')).toContainText(domain)
+  await expectNoAxeViolations(app, 'dns')
   const activity = app.getByRole('navigation').getByRole('link', { name: /^Activity/ })
   await expect(activity.locator('.badge')).toHaveCount(0)
 
@@ -34,6 +36,7 @@ test('a change made outside the app is flagged after a refresh, and a saved zone
   await expect(entry).toContainText('DNS records changed outside this app')
   await expect(entry).toContainText('A panel-edit 203.0.113.44')
   await snap(app, 'history-drift')
+  await expectNoAxeViolations(app, 'domain tab History')
   // Looked at: the badge goes.
   await expect(activity.locator('.badge')).toHaveCount(0)
 
@@ -71,6 +74,7 @@ test('a change made outside the app is flagged after a refresh, and a saved zone
   const rows = app.locator('.history-list > li')
   await expect(rows.first()).toContainText('restored from a snapshot')
   await expect(rows).toHaveCount(3)
+  await expectNoAxeViolations(app, 'activity')
   await expect(activity.locator('.badge')).toHaveCount(0)
 
   // "Check this account for changes now": every list read again (the first time, a baseline for

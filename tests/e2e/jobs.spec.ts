@@ -13,6 +13,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { installBridge, startHarness } from './harness'
 import { profileFor } from '../helpers/profile'
 import { expect, snap, test } from './fixtures'
+import { expectNoAxeViolations } from './axe'
 
 const renewals = (sb: Sandbox) => sb.received.filter((r) => r.endpoint === 'domains.expiration.renew')
 
@@ -43,7 +44,8 @@ test('a bulk renewal confirmed on one account goes there only, with the confirme
     const before = Object.fromEntries(names.map((n) => [n, a.state.domains.find((d) => d.domainname === n)!.expirationdate]))
 
     await openDomains(app)
-    a.faults.inject('domains.expiration.renew', { latencyMs: 500 })
+    // A's renewals are held at its sandbox until the user is done: the job is running throughout.
+    a.faults.inject('domains.expiration.renew', { hold: true })
     const dialog = await renewSelected(app, names, 2)
     await expect(dialog).toContainText('Account: Demo (local sandbox)')
     await expect(dialog).toContainText('Renew 12 domains by 2 years each:')
@@ -52,6 +54,7 @@ test('a bulk renewal confirmed on one account goes there only, with the confirme
     await expect(dialog.getByRole('listitem').filter({ hasText: first })).toContainText(/expires .+ now, .+ after/)
     await snap(app, 'jobs-confirm-bulk')
     await dialog.getByRole('button', { name: 'Renew 12 domains' }).click()
+    await expect.poll(() => a.faults.held()).toBeGreaterThan(0)
 
     // While A's job runs: switch to B and change the years there.
     await app.getByLabel('Account').selectOption({ label: 'Second' })
@@ -60,6 +63,8 @@ test('a bulk renewal confirmed on one account goes there only, with the confirme
     await app.getByLabel('Years').selectOption('5')
     // All this happened while A's renewals were still on their way.
     expect(renewals(a).filter((r) => r.status === 200).length).toBeLessThan(12)
+    expect(a.faults.held()).toBeGreaterThan(0)
+    a.faults.clear()
     await expect.poll(() => renewals(a).filter((r) => r.status === 200).length, { timeout: 20_000 }).toBe(12)
 
     // A received exactly 12 renewals of the confirmed 2 years; B received nothing.
@@ -80,6 +85,7 @@ test('a bulk renewal confirmed on one account goes there only, with the confirme
     const row = app.getByRole('row', { name: /Renew domains/ }).first()
     await expect(row).toContainText('Demo (local sandbox)')
     await expect(row).toContainText('Results: 12 done, 0 failed')
+    await expectNoAxeViolations(app, 'jobs')
   } finally {
     await b.close()
   }
@@ -89,13 +95,20 @@ test('a reload in the middle of a bulk job changes nothing: it runs on in main a
   const sb = await harness.demo()
   const names = [...sb.state.domains].map((d) => d.domainname).sort().slice(12, 21)
   await openDomains(app)
-  sb.faults.inject('domains.expiration.renew', { latencyMs: 400 })
+  // The renewals wait at the sandbox; one is let through before the reload, the rest after it.
+  sb.faults.inject('domains.expiration.renew', { hold: true })
   await (await renewSelected(app, names, 1)).getByRole('button', { name: 'Renew 9 domains' }).click()
+  await expect.poll(() => sb.faults.held()).toBeGreaterThan(0)
+  sb.faults.release(1)
   await expect.poll(() => renewals(sb).filter((r) => r.status === 200).length, { timeout: 10_000 }).toBeGreaterThan(0)
   await app.reload()
+  await expect(app.getByRole('heading', { level: 1 })).toBeVisible()
+  expect(renewals(sb).filter((r) => r.status === 200).length).toBeLessThan(9)
+  sb.faults.clear()
   await app.getByRole('navigation').getByRole('link', { name: /^Writes/ }).click()
   await app.getByRole('link', { name: 'Renew domains' }).first().click()
   await expect(app.getByRole('heading', { name: 'Results: 9 done, 0 failed' })).toBeVisible({ timeout: 20_000 })
+  await expectNoAxeViolations(app, 'job detail')
   expect(renewals(sb)).toHaveLength(9)
 })
 
@@ -116,12 +129,14 @@ test('a quit in the middle of a bulk job: at the next start the journal shows wh
     await page.goto(first.url)
     const names = [...sb.state.domains].map((d) => d.domainname).sort().slice(0, 9)
     await openDomains(page)
-    // The first three renewals answer; every request after them waits long enough to be cut off.
-    sb.faults.inject('domains.expiration.renew', { latencyMs: 300, times: 3 })
+    // The first three renewals answer; the three sent after them are held until the quit cuts
+    // them off; the last three are never sent.
+    sb.faults.inject('domains.expiration.renew', { hold: true })
     await (await renewSelected(page, names, 1)).getByRole('button', { name: 'Renew 9 domains' }).click()
-    await expect.poll(() => renewals(sb).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(1)
-    sb.faults.inject('*', { latencyMs: 10_000 })
+    await expect.poll(() => sb.faults.held(), { timeout: 10_000 }).toBe(3)
+    sb.faults.release(3)
     await expect.poll(() => renewals(sb).filter((r) => r.status === 200).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(3)
+    await expect.poll(() => sb.faults.held(), { timeout: 10_000 }).toBe(3)
     await page.close()
     await first.close()
   } catch (err) {
@@ -199,7 +214,8 @@ test('quitting while writes run asks first, and names what is still running', as
   const sb = await harness.demo()
   const names = [...sb.state.domains].map((d) => d.domainname).sort().slice(30, 36)
   await openDomains(app)
-  sb.faults.inject('domains.expiration.renew', { latencyMs: 800 })
+  // Held at the sandbox: the job is still running when the window is closed, however slow the machine.
+  sb.faults.inject('domains.expiration.renew', { hold: true })
   await (await renewSelected(app, names, 1)).getByRole('button', { name: 'Renew 6 domains' }).click()
   await expect(app.getByRole('navigation').getByRole('link', { name: /^Writes/ })).toContainText('1')
   // What main does when the window is closed while writes run.
@@ -211,4 +227,5 @@ test('quitting while writes run asks first, and names what is still running', as
   await app.evaluate(() => (window as unknown as { __haQuitRequest(): void }).__haQuitRequest())
   await app.getByRole('dialog').getByRole('button', { name: 'Quit anyway' }).click()
   await expect.poll(() => harness.quitsConfirmed).toBe(1)
+  sb.faults.clear()
 })

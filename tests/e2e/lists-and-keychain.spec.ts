@@ -8,8 +8,7 @@ import { startSandbox } from '../../src/sandbox'
 import { expect, snap, test } from './fixtures'
 
 test.describe('a list of more than one page', () => {
-  // 300 ms a request keeps the progress bar on screen long enough to be seen reliably.
-  test.use({ harnessOptions: { demo: { servers: { a: 260 }, latencyMs: 300 } } })
+  test.use({ harnessOptions: { demo: { servers: { a: 260 } } } })
 
   test('shows the first page, then every page on demand with progress', async ({ app, harness }) => {
     const sb = await harness.demo()
@@ -52,7 +51,7 @@ test.describe('without a keychain', () => {
       await expect(app.getByRole('radio', { name: /This session only/ })).toBeChecked()
       await snap(app, 'accounts-no-keychain')
       const form = app.getByRole('region', { name: 'Add an account' })
-      await form.getByLabel('Name').fill('Session only')
+      await form.getByLabel('Name', { exact: true }).fill('Session only')
       await form.getByLabel('Base URL').fill(other.url)
       await form.getByLabel('API key').fill(other.keys.full)
       await form.getByRole('button', { name: 'Add account' }).click()
@@ -85,10 +84,15 @@ test.describe('a list read of an account that goes away', () => {
       await expect.poll(pages, { timeout: 10_000 }).toBeGreaterThanOrEqual(3)
       await app.getByLabel('Account').selectOption({ label: 'Second' })
       await expect(app.getByRole('heading', { level: 1, name: 'Domains' })).toBeVisible()
-      // 3,000 domains are 30 pages; the read stopped with the switch, far short of them.
-      await new Promise((r) => setTimeout(r, 1500))
+      // 3,000 domains are 30 pages; the read stopped with the switch, far short of them: the
+      // window's read of the demo's domains has ended, and no request of it is left at the sandbox.
+      const demoRead = () => harness.windowCalls.filter((c) => c.channel === 'all.domains.list' && (c.payload as { accountId?: string }).accountId === 'demo')
+      await expect.poll(() => demoRead().length > 0 && demoRead().every((c) => c.answered), { timeout: 15_000 }).toBe(true)
+      expect(demoRead().at(-1)?.answer).toMatchObject({ ok: false, error: { kind: 'cancelled' } })
+      await expect.poll(() => a.load.inFlight, { timeout: 15_000 }).toBe(0)
       const afterSwitch = pages()
-      await new Promise((r) => setTimeout(r, 1000))
+      // Later (the second account's list on screen): still not a page more.
+      await expect(app.getByRole('table', { name: 'Domains' }).getByRole('row').nth(1)).toBeVisible()
       expect(pages()).toBe(afterSwitch)
       expect(afterSwitch).toBeLessThan(30)
     } finally {

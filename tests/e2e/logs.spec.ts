@@ -6,6 +6,7 @@
  */
 import type { Harness } from './harness'
 import { expect, snap, test } from './fixtures'
+import { expectNoAxeViolations } from './axe'
 
 const sender = (harness: Harness) => ({ url: harness.url, key: 'test', sendProgress: () => undefined, sendJob: () => true })
 
@@ -40,6 +41,7 @@ test('the log lists requests page by page, in either order, filters them, and op
   await expect(table.getByRole('row')).toHaveCount(2)
   await expect(table.getByRole('row').nth(1)).toContainText('500')
   await snap(app, 'logs')
+  await expectNoAxeViolations(app, 'logs')
 
   await table.getByRole('row').nth(1).getByRole('link').click()
   const detail = app.getByRole('region', { name: /Log entry req-/ })
@@ -48,6 +50,7 @@ test('the log lists requests page by page, in either order, filters them, and op
   await expect(detail.getByRole('heading', { level: 3 })).toHaveText(['Response body', 'Request body'])
   await expect(detail.locator('pre').first()).toContainText('"code": 500')
   await expect(detail.locator('dl')).toContainText('HTTP status500 Internal Server Error')
+  await expectNoAxeViolations(app, 'log entry')
 })
 
 test('errors only, the HTTP status of each request, and a search of the pages after the loaded one with progress and stop', async ({ app, harness }) => {

@@ -13,7 +13,7 @@ import type { Harness } from './harness'
 import { installBridge, startHarness } from './harness'
 import { profileFor } from '../helpers/profile'
 import { icsValue, readIcs } from '../helpers/ics-reader'
-import { expect, test, SCREENSHOT_DIR } from './fixtures'
+import { expect, screenshotPath, test } from './fixtures'
 import type { DueReminder, ExpiringItem, ReminderSettings } from '../../src/shared/reminders'
 import type { Result } from '../../src/shared/ipc/contract'
 
@@ -78,22 +78,25 @@ test('reminders of two accounts as desktop notifications; a click opens the doma
     ])
     expect(shown().join('\n')).not.toContain(mainRenews.domainname)
     // Which thresholds count as sent: the one reminded of and the larger ones passed with it.
-    const sent = (account: string, domain: string) =>
-      harness.services.store
-        .remindersSent()
+    const sent = async (account: string, domain: string) =>
+      (await harness.services.store.remindersSent())
         .filter((s) => s.accountId === account && s.itemKey === domain)
         .map((s) => s.threshold)
         .sort((a, b) => a - b)
-    expect(sent(otherAccount.id, otherTomorrow.domainname)).toEqual([1, 7, 30, 60])
-    expect(sent(mainAccount.id, mainSoon.domainname)).toEqual([7, 30, 60])
-    expect(sent(mainAccount.id, mainMonth.domainname)).toEqual([30, 60])
-    expect(sent(otherAccount.id, otherTwoMonths.domainname)).toEqual([60])
-    expect(sent(mainAccount.id, mainRenews.domainname)).toEqual([])
+    expect(await sent(otherAccount.id, otherTomorrow.domainname)).toEqual([1, 7, 30, 60])
+    expect(await sent(mainAccount.id, mainSoon.domainname)).toEqual([7, 30, 60])
+    expect(await sent(mainAccount.id, mainMonth.domainname)).toEqual([30, 60])
+    expect(await sent(otherAccount.id, otherTwoMonths.domainname)).toEqual([60])
+    expect(await sent(mainAccount.id, mainRenews.domainname)).toEqual([])
 
     // Not again: after a reload the window asks once more, and nothing is due.
+    const dueAsked = () => harness.windowCalls.filter((c) => c.channel === 'reminders.due')
+    const askedBefore = dueAsked().length
     await page.reload()
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
-    await page.waitForTimeout(1000)
+    // The reloaded window's own check, answered: nothing due, so it shows nothing.
+    await expect.poll(() => dueAsked().filter((c) => c.answered).length, { timeout: 15_000 }).toBe(askedBefore + 1)
+    expect(dueAsked().at(-1)?.answer).toEqual({ ok: true, value: [] })
     expect(harness.desktop.notifications).toHaveLength(4)
     expect(await ok<DueReminder[]>(harness, 'reminders.due', {})).toEqual([])
 
@@ -145,7 +148,7 @@ test('reminders of two accounts as desktop notifications; a click opens the doma
     await expect(reminders.getByLabel('Also remind of items that renew automatically')).not.toBeChecked()
     // The Settings panel (its heading names it in either language).
     const panel = page.locator('section[aria-labelledby="settings-heading"]')
-    await panel.screenshot({ path: `${SCREENSHOT_DIR}/reminders-settings-en.png` })
+    await panel.screenshot({ path: screenshotPath('reminders-settings-en') })
 
     // In Japanese: a wrong number is said where it is typed; new thresholds saved remind at once of what they reach.
     await page.getByLabel('Language').selectOption('ja')
@@ -164,7 +167,7 @@ test('reminders of two accounts as desktop notifications; a click opens the doma
     // 151 days before otherLater: 200 is reached. The others were reminded more urgently already.
     await expect.poll(() => harness.desktop.notifications.length).toBe(5)
     expect(shown()[4]).toBe(`${otherLater.domainname} はあと 151 日で有効期限です | アカウント「Other」のドメイン、有効期限 2030/06/01。`)
-    await panel.screenshot({ path: `${SCREENSHOT_DIR}/reminders-settings-ja.png` })
+    await panel.screenshot({ path: screenshotPath('reminders-settings-ja') })
   } finally {
     await page.close()
     await harness.close()

@@ -6,6 +6,7 @@
 import type { Page } from '@playwright/test'
 import type { Sandbox, RecordedRequest } from '../../src/sandbox'
 import { expect, snap, test } from './fixtures'
+import { expectNoAxeViolations } from './axe'
 
 const writes = (sb: Sandbox): RecordedRequest[] => sb.received.filter((r) => r.method !== 'GET')
 const SERVER_READS = ['servers.get', 'servers.expiration.get', 'servers.autorenew.get', 'servers.resource.get']
@@ -46,6 +47,7 @@ test('extend a server, after a confirmation that states what will happen; cancel
   expect(writes(sb)[0]).toMatchObject({ method: 'PUT', path: `/v1/webservers/${server.webid}/expiration`, body: { months: 3 } })
   expect(server.expirationdate).not.toBe(before)
   await snap(app, 'server-detail')
+  await expectNoAxeViolations(app, 'server')
 })
 
 test('change a resource allocation, and toggle auto-renewal (a double click sends one request)', async ({ app, harness }) => {
@@ -116,6 +118,7 @@ test('register two svcips at once and see a result per server', async ({ app, ha
   await app.getByRole('link', { name: 'Service IPs' }).click()
   await expect(app.getByRole('table', { name: 'Service IPs' })).toContainText(sb.state.svcips[0]!.vipname)
   await snap(app, 'svcips-list')
+  await expectNoAxeViolations(app, 'svcips')
   const form = app.getByRole('region', { name: 'Register service IPs' })
   await form.getByLabel(s1!.webname).check()
   await form.getByLabel(s2!.webname).check()
@@ -156,6 +159,7 @@ test('change svcip settings, extend it, and delete its cache after confirming', 
   })
   await expect(app.getByRole('region', { name: 'Details' })).toContainText(target.webname)
   await snap(app, 'svcip-detail')
+  await expectNoAxeViolations(app, 'svcip')
 
   const exp = app.getByRole('region', { name: 'Expiration' })
   await exp.getByLabel('Extend by (months)').fill('12')
@@ -245,7 +249,7 @@ test('Ctrl+K finds a server by its name and opens its page by the name', async (
   await app.getByRole('navigation').getByRole('link', { name: 'Web servers' }).click()
   await expect(app.getByRole('table', { name: 'Web servers' }).getByRole('link', { name: server.webname })).toBeVisible()
   await app.getByRole('button', { name: 'Refresh', exact: true }).click()
-  await expect.poll(() => harness.services.store.getList('demo', 'servers.list', { kind: 'a' })?.items.length).toBe(sb.state.servers.a.length)
+  await expect.poll(async () => (await harness.services.store.getList('demo', 'servers.list', { kind: 'a' }))?.items.length).toBe(sb.state.servers.a.length)
 
   await app.keyboard.press('Control+K')
   const palette = app.getByRole('dialog', { name: 'Search everything' })

@@ -4,6 +4,7 @@
  */
 import { startSandbox } from '../../src/sandbox'
 import { expect, snap, test } from './fixtures'
+import { expectNoAxeViolations } from './axe'
 
 test('first run shows the demo account with servers of all three kinds', async ({ app, harness }) => {
   const sb = await harness.demo()
@@ -16,7 +17,10 @@ test('first run shows the demo account with servers of all three kinds', async (
     const table = app.getByRole('table', { name: label })
     await expect(table.getByRole('row')).toHaveCount(sb.state.servers[kind].length + 1)
     await expect(table).toContainText(sb.state.servers[kind][0]!.webname)
-    if (kind === 'a') await snap(app, 'servers-list')
+    if (kind === 'a') {
+      await snap(app, 'servers-list')
+      await expectNoAxeViolations(app, 'servers')
+    }
   }
 })
 
@@ -27,9 +31,10 @@ test('add a second account with its own sandbox and key, switch between accounts
     await app.getByRole('link', { name: 'Accounts & settings' }).click()
     await expect(app.getByRole('heading', { level: 1, name: 'Accounts & settings' })).toBeVisible()
     await snap(app, 'accounts')
+    await expectNoAxeViolations(app, 'accounts')
 
     const form = app.getByRole('region', { name: 'Add an account' })
-    await form.getByLabel('Name').fill('Reseller')
+    await form.getByLabel('Name', { exact: true }).fill('Reseller')
     await form.getByLabel('Base URL').fill(other.url)
     await form.getByLabel('API key').fill(other.keys.full)
     await form.getByLabel('Path word for kind A').fill('shared')
@@ -108,14 +113,14 @@ test('the base URL: https, or http to this computer for local testing; and stayi
     await snap(app, 'accounts-base-url-1024')
 
     // A loopback http URL is accepted when saved; the user stays in the account in use.
-    await form.getByLabel('Name').fill('Local test')
+    await form.getByLabel('Name', { exact: true }).fill('Local test')
     await baseUrl.fill(other.url.replace('127.0.0.1', 'localhost'))
     await form.getByLabel('API key').fill(other.keys.full)
     await form.getByRole('button', { name: 'Add account' }).click()
     const offer = app.getByRole('group', { name: /Switch to “Local test” now\?/ })
     await offer.getByRole('button', { name: 'Stay in Demo (local sandbox)' }).click()
     await expect(offer).toHaveCount(0)
-    await expect(form.getByLabel('Name')).toBeFocused()
+    await expect(form.getByLabel('Name', { exact: true })).toBeFocused()
     await expect(app.getByLabel('Account', { exact: true })).toHaveValue('demo')
     await app.reload()
     await expect(app.getByLabel('Account', { exact: true })).toHaveValue('demo')
@@ -184,7 +189,7 @@ test('a wrong key shows a message that tells the user to replace it', async ({ a
   try {
     await app.getByRole('link', { name: 'Accounts & settings' }).click()
     const form = app.getByRole('region', { name: 'Add an account' })
-    await form.getByLabel('Name').fill('Typo')
+    await form.getByLabel('Name', { exact: true }).fill('Typo')
     await form.getByLabel('Base URL').fill(other.url)
     await form.getByLabel('API key').fill('this-is-not-the-key')
     await form.getByRole('button', { name: 'Add account' }).click()

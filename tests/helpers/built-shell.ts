@@ -73,6 +73,8 @@ export interface BuiltShell {
 }
 
 export interface BuiltShellOptions {
+  /** The main bundle to start (a packed app's, laid out on disk); by default out/main/index.js. */
+  main?: string
   userDataDir?: string
   lock?: 'granted' | 'denied'
   packaged?: boolean
@@ -88,11 +90,11 @@ export interface BuiltShellOptions {
 }
 
 export async function startBuiltShell(opts: BuiltShellOptions = {}): Promise<BuiltShell> {
-  assertBuilt()
+  if (!opts.main) assertBuilt()
   const userDataDir = opts.userDataDir ?? mkdtempSync(join(tmpdir(), 'built-shell-'))
   if (opts.readOnlyDataFolder) chmodSync(userDataDir, 0o555)
   const asUser = opts.readOnlyDataFolder && process.getuid?.() === 0 ? { uid: NOBODY, gid: NOBODY } : {}
-  const child: ChildProcess = fork(resolve('tests/helpers/electron-double/host.mjs'), [BUILT_MAIN], {
+  const child: ChildProcess = fork(resolve('tests/helpers/electron-double/host.mjs'), [opts.main ?? BUILT_MAIN], {
     ...asUser,
     env: {
       ...process.env,

@@ -11,6 +11,7 @@ import { seedState, type SeedOptions } from '../../src/sandbox/seed'
 import type { SandboxState } from '../../src/sandbox/state'
 import * as wire from '../../src/sandbox/wire'
 import type { PortfolioStore } from '../../src/main/store'
+import type { PortfolioStoreAsync } from '../../src/main/store/store-async'
 import { fromKeys } from '../../src/sandbox/from-keys'
 
 export interface AccountLists {
@@ -82,4 +83,20 @@ export function putAccount(store: PortfolioStore, accountId: string, lists: Acco
   store.putList(accountId, 'domains.dynamicdns.list', {}, lists.dynamicdns, readAt)
   store.putList(accountId, 'domains.dnssec.list', {}, lists.dnssec, readAt)
   store.putList(accountId, 'freedns.list', {}, lists.freedns, readAt)
+}
+
+/** The same, into the store in its worker thread (or any PortfolioStoreAsync). */
+export async function putAccountAsync(store: PortfolioStoreAsync, accountId: string, lists: AccountLists, readAt: string): Promise<void> {
+  for (const kind of SERVER_KINDS) await store.putList(accountId, 'servers.list', { kind }, lists.servers[kind], readAt)
+  await store.putList(accountId, 'svcips.list', {}, lists.svcips, readAt)
+  await store.putList(accountId, 'domains.list', {}, lists.domains, readAt)
+  await store.putList(accountId, 'domains.expiration.list', {}, lists.expiration, readAt)
+  await store.putList(accountId, 'domains.autorenew.list', {}, lists.autorenew, readAt)
+  await store.putList(accountId, 'domains.transferlock.list', {}, lists.transferlock, readAt)
+  await store.putList(accountId, 'domains.whois.list', {}, lists.whois, readAt)
+  await store.putList(accountId, 'domains.nameserver.list', {}, lists.nameserver, readAt)
+  await store.putList(accountId, 'domains.dns.list', {}, lists.dns, readAt)
+  await store.putList(accountId, 'domains.dynamicdns.list', {}, lists.dynamicdns, readAt)
+  await store.putList(accountId, 'domains.dnssec.list', {}, lists.dnssec, readAt)
+  await store.putList(accountId, 'freedns.list', {}, lists.freedns, readAt)
 }

@@ -2,7 +2,8 @@
  * A second reader of the portfolio store, in its own thread with its own connection: it reads
  * one list over and over while the test's thread rewrites it, and tells what it saw. Each
  * version of the list that the test writes has one registrar on every item and its own read
- * time, so a read that mixes two versions (or sees part of one) shows.
+ * time, so a read that mixes two versions (or sees part of one) shows. `stop` is shared: its
+ * first number stops the reader, its second counts the reads done, so the test can wait for one.
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { z } from 'zod'
@@ -22,6 +23,7 @@ while (Atomics.load(stop, 0) === 0) {
     continue
   }
   reads++
+  Atomics.add(stop, 1, 1)
   const registrars = new Set(list.items.map((d) => d.registrar))
   const [registrar] = registrars
   versions.add(list.readAt)

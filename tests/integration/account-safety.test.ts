@@ -97,7 +97,13 @@ describe('a read-only account', () => {
 
   it('still reads, and writes again once read-only is turned off', async () => {
     expect((await call('domains.list', { accountId: id })).ok).toBe(true)
-    await ok('accounts.update', { id, fields: { ...profileFor(sb, 'Locked'), readOnly: false } })
+    // Turning read-only off guards the account less: its name, as typed, is checked by main.
+    for (const typedName of [undefined, 'locked', 'Lock']) {
+      const r = await call('accounts.update', { id, fields: { ...profileFor(sb, 'Locked'), readOnly: false }, ...(typedName === undefined ? {} : { typedName }) })
+      expect(r, String(typedName)).toMatchObject({ ok: false, error: { code: 'account.lowerSafetyNeedsName', params: { name: 'Locked' } } })
+    }
+    expect(await listed(id)).toMatchObject({ readOnly: true })
+    await ok('accounts.update', { id, fields: { ...profileFor(sb, 'Locked'), readOnly: false }, typedName: ' Locked ' })
     const domain = sb.state.domains[2]!.domainname
     const before = sb.received.length
     const job = await ok<JobView>('jobs.submit', { accountId: id, operation: 'domains.transferlock.set', items: [{ params: { domain, transfer_lock: 1 } }] })
@@ -107,7 +113,7 @@ describe('a read-only account', () => {
   })
 })
 
-describe('an account that asks for its name before paid and ownership operations', () => {
+describe('a production account: every write is confirmed with its name typed', () => {
   it('has its name checked by main when the job starts, not only by the dialog', async () => {
     const fields = { ...profileFor(sb, 'Reseller Prod'), environment: 'production' }
     const { id } = await ok<AccountView>('accounts.create', { fields, apiKey: sb.keys.full, storage: 'session' })
@@ -124,8 +130,47 @@ describe('an account that asks for its name before paid and ownership operations
     const done = await ok<JobView>('jobs.start', { jobId: job.id, token, accountName: ' Reseller Prod ' })
     expect(done.items[0]?.state).toBe('done')
     expect(renewals()).toBe(before + 1)
-    // A write that is neither paid nor about ownership does not ask.
-    const lock = await ok<JobView>('jobs.submit', { accountId: id, operation: 'domains.transferlock.set', items: [{ params: { domain, transfer_lock: 1 } }] })
-    expect(lock.items[0]?.state).toBe('done')
+    // A write that is neither paid nor about ownership asks too: it cannot be submitted unconfirmed.
+    const locks = () => sb.received.filter((r) => r.endpoint === 'domains.transferlock.set').length
+    const locksBefore = locks()
+    expect(await call('jobs.submit', { accountId: id, operation: 'domains.transferlock.set', items: [{ params: { domain, transfer_lock: 1 } }] })).toMatchObject({ ok: false, error: { code: 'job.confirmationRequired' } })
+    const lock = await ok<{ job: JobView; token: string }>('jobs.prepare', { accountId: id, operation: 'domains.transferlock.set', items: [{ params: { domain, transfer_lock: 1 } }] })
+    expect(lock.job).toMatchObject({ confirm: true, confirmByName: true })
+    expect(await call('jobs.start', { jobId: lock.job.id })).toMatchObject({ ok: false, error: { code: 'job.confirmationRequired' } })
+    expect(await call('jobs.start', { jobId: lock.job.id, token: lock.token })).toMatchObject({ ok: false, error: { code: 'job.accountNameRequired' } })
+    expect(locks()).toBe(locksBefore)
+    expect((await ok<JobView>('jobs.start', { jobId: lock.job.id, token: lock.token, accountName: 'Reseller Prod' })).items[0]?.state).toBe('done')
+  })
+
+  it('a DNS save of a production account is confirmed with its name too', async () => {
+    const { id } = await ok<AccountView>('accounts.create', { fields: { ...profileFor(sb, 'DNS Prod'), environment: 'production' }, apiKey: sb.keys.full, storage: 'session' })
+    const domain = sb.state.domains[3]!.domainname
+    const zone = await ok<{ records: string; ttl?: number; ns_type?: string }>('domains.dns.get', { accountId: id, domain })
+    const saves = () => sb.received.filter((r) => r.endpoint === 'domains.dns.set').length
+    const before = saves()
+    const items = [{ params: { domain, records: `${zone.records}
+txt note "prod"`, ns_type: zone.ns_type ?? 'svc1' }, guard: { records: zone.records } }]
+    expect(await call('jobs.submit', { accountId: id, operation: 'domains.dns.set', items })).toMatchObject({ ok: false, error: { code: 'job.confirmationRequired' } })
+    const { job, token } = await ok<{ job: JobView; token: string }>('jobs.prepare', { accountId: id, operation: 'domains.dns.set', items })
+    expect(await call('jobs.start', { jobId: job.id, token })).toMatchObject({ ok: false, error: { code: 'job.accountNameRequired' } })
+    expect(saves()).toBe(before)
+    expect((await ok<JobView>('jobs.start', { jobId: job.id, token, accountName: 'DNS Prod' })).items[0]?.state).toBe('done')
+    expect(saves()).toBe(before + 1)
+  })
+
+  it('the level is lowered only with the name as typed; lowering through the tag counts too', async () => {
+    const fields = { ...profileFor(sb, 'Lower Me'), environment: 'production' }
+    const { id } = await ok<AccountView>('accounts.create', { fields, apiKey: sb.keys.full, storage: 'session' })
+    for (const lowered of [{ ...fields, writeSafety: 'confirm' }, { ...fields, writeSafety: 'none' }, { ...fields, environment: 'test' }]) {
+      expect(await call('accounts.update', { id, fields: lowered }), JSON.stringify(lowered)).toMatchObject({ ok: false, error: { code: 'account.lowerSafetyNeedsName' } })
+      // The window cannot send the expected name in another field: only typedName is read.
+      expect(await call('accounts.update', { id, fields: { ...lowered, name: 'Lower Me' }, typedName: 'Lower' })).toMatchObject({ ok: false })
+    }
+    expect(await listed(id)).toMatchObject({ environment: 'production' })
+    // Raising asks nothing; the level is then written as a level.
+    await ok('accounts.update', { id, fields: { ...fields, environment: 'test', writeSafety: 'name' } })
+    expect(await listed(id)).toMatchObject({ environment: 'test', writeSafety: 'name' })
+    await ok('accounts.update', { id, fields: { ...fields, environment: 'test', writeSafety: 'confirm' }, typedName: 'Lower Me' })
+    expect(await listed(id)).toMatchObject({ writeSafety: 'confirm' })
   })
 })

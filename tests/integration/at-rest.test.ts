@@ -107,6 +107,6 @@ describe('what the app writes to disk', () => {
     expect(states.filter((s) => s === 'done').length).toBeLessThan(names.length)
     expect(ended.items.filter((it) => it.state === 'skipped').every((it) => it.error?.code === 'account.readOnly')).toBe(true)
     sb.faults.clear()
-    await ok('accounts.update', { id: accountId, fields: { ...fields, readOnly: false } })
+    await ok('accounts.update', { id: accountId, fields: { ...fields, readOnly: false }, typedName: 'Main' })
   })
 })

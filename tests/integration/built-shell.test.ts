@@ -6,7 +6,8 @@
  */
 import { z } from 'zod'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { assertBuilt, startBuiltShell, type BuiltShell, type ShellState } from '../helpers/built-shell'
 import { CHANNEL_NAMES, REMINDER_OPEN_CHANNEL, ipcChannel } from '../../src/shared/ipc/channels'
@@ -203,6 +204,17 @@ describe('the built main bundle', () => {
     expect((await shell.state()).openedPaths).toEqual([join(shell.userDataDir, 'logs')])
     const log = readFileSync(join(shell.userDataDir, 'logs', 'main.log'), 'utf8')
     expect(log).toMatch(/app\.startFailed code=startup\.accountsFile .*reason=EISDIR/)
+  })
+
+  it('a damaged accounts file: the app starts without accounts, keeps the file aside, and the start-up warnings every screen shows say where', async () => {
+    const userDataDir = mkdtempSync(join(tmpdir(), 'built-shell-'))
+    writeFileSync(join(userDataDir, 'accounts.json'), '{"version": 1, "accounts": [ {"id": "a1", "na')
+    const shell = await launch({ userDataDir })
+    await shell.ready()
+    const startup = await shell.invoke(ipcChannel('app.startup'), {})
+    expect(startup).toMatchObject({ ok: true, value: { warnings: [{ code: 'accountsFile.unreadable' }] } })
+    const movedTo = z.object({ value: z.object({ warnings: z.array(z.object({ params: z.object({ movedTo: z.string() }) })) }) }).parse(startup).value.warnings[0]!.params.movedTo
+    expect(readFileSync(movedTo, 'utf8')).toContain('"na')
   })
 
   it('the demo sandbox starts only when the demo account is used, and stops when another account is chosen', async () => {

@@ -4,7 +4,7 @@
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createApiClient, type ApiClient } from '../../src/main/http'
 import { AppError } from '../../src/main/app-error'
 import { english } from '../helpers/english'
@@ -155,19 +155,32 @@ describe('error kinds', () => {
 
   it('timeout: a hung request ends at the configured limit', async () => {
     sb.faults.inject('logs.list', { hang: true })
-    const quick = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths, timeoutMs: 300, retry: fastRetry })
-    const started = Date.now()
-    const err = await caught(quick.call('logs.list', {}))
-    expect(err.kind).toBe('timeout')
-    expect(Date.now() - started).toBeGreaterThanOrEqual(290)
-    expect(Date.now() - started).toBeLessThan(10_000)
+    // The client's timers run on a clock the test moves: the limit, not the machine, decides.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    try {
+      const quick = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths, timeoutMs: 300, retry: fastRetry })
+      const before = sb.received.length
+      let ended = false
+      const err = caught(quick.call('logs.list', {})).finally(() => (ended = true))
+      // At the service, and hanging (vi.waitFor would move the fake clock: this turns the loop only).
+      while (sb.received.length < before + 1) await new Promise((r) => setImmediate(r))
+      await vi.advanceTimersByTimeAsync(290)
+      expect(ended).toBe(false)
+      await vi.advanceTimersByTimeAsync(10)
+      expect((await err).kind).toBe('timeout')
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('cancelled: the caller aborts a call in flight', async () => {
     sb.faults.inject('logs.list', { hang: true })
     const ac = new AbortController()
+    const before = sb.received.length
     const p = caught(client.call('logs.list', {}, { signal: ac.signal }))
-    setTimeout(() => ac.abort(), 50)
+    // In flight: at the service, hanging.
+    await vi.waitFor(() => expect(sb.received.length).toBe(before + 1), { timeout: 10_000 })
+    ac.abort()
     expect((await p).kind).toBe('cancelled')
   })
 

@@ -19,6 +19,7 @@ import type { HistoryEntry, Snapshot, SnapshotSummary } from '../../src/shared/h
 import { applyPlan, plan } from '../../src/shared/dns/plan'
 import { parse, records, serialise } from '../../src/shared/dns/records'
 import { makeFixture, samples, type Fixture, type Sample } from '../helpers/operation-samples'
+import { asGuardedItem } from '../helpers/zone-guard'
 import { profileFor } from '../helpers/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
 import { portfolioFileOf } from '../../src/main/store'
@@ -34,7 +35,9 @@ let outside: ApiClient
 const { call, ok } = routerCalls(() => services)
 /** A write as the app makes it: prepared, confirmed when it must be, sent. */
 async function write(operation: string, items: { params: Record<string, unknown>; guard?: { records: string } }[], purpose?: string): Promise<JobView> {
-  const { job, token } = await ok<{ job: JobView; token?: string }>('jobs.prepare', { accountId, operation, items, ...(purpose ? { purpose } : {}) })
+  // A zone save without a guard of its own is planned from the zone as it is now.
+  const guarded = await Promise.all(items.map(async (it) => (it.guard ? { ...it, overRule: true } : asGuardedItem(operation, it.params, outside))))
+  const { job, token } = await ok<{ job: JobView; token?: string }>('jobs.prepare', { accountId, operation, items: guarded, ...(purpose ? { purpose } : {}) })
   return ok<JobView>('jobs.start', { jobId: job.id, ...(token ? { token } : {}) })
 }
 const history = (q: Record<string, unknown> = {}) => ok<HistoryEntry[]>('history.list', { accountId, ...q })

@@ -20,6 +20,7 @@ import type { Progress, Result } from '../../src/shared/ipc/contract'
 import { ERROR_KINDS } from '../../src/shared/errors'
 import { english } from '../helpers/english'
 import { makeFixture, samples, type Fixture, type Sample } from '../helpers/operation-samples'
+import { asGuardedItem } from '../helpers/zone-guard'
 import { profileFor } from '../helpers/profile'
 
 const APP = 'app://app'
@@ -194,7 +195,8 @@ describe('a full run over every channel', () => {
       const sample = (samples[name] as (f: Fixture) => Sample<EndpointName>)(fixture)
       if (isWriteEndpoint(name)) {
         // A write is a job: prepared, confirmed with its token when the table says so, then sent.
-        const prepared = await call('jobs.prepare', { accountId: id, operation: name, items: [{ params: sample.input }] })
+        const request = await asGuardedItem(name, sample.input as Record<string, unknown>, client)
+        const prepared = await call('jobs.prepare', { accountId: id, operation: name, items: [request] })
         if (!prepared.ok) throw new Error(`${name}: ${english(prepared.error)}`)
         const { job, token } = prepared.value as { job: JobView; token?: string }
         const r = await call('jobs.start', { jobId: job.id, ...(token ? { token } : {}) })

@@ -6,7 +6,7 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createAppServices, type AppServices } from '../../src/main/app-services'
 import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { createApiClient } from '../../src/main/http'
@@ -162,12 +162,14 @@ describe('an answer lost after the service acted', () => {
 describe('one write per target at a time', () => {
   it('a second job for a target that is being written fails that item without sending it', async () => {
     const d = sb.state.domains[22]!
-    sb.faults.inject('domains.autorenew.set', { latencyMs: 400, times: 1 })
+    // The first write waits at the sandbox until the second has been tried.
+    sb.faults.inject('domains.autorenew.set', { hold: true, times: 1 })
     const n = puts('domains.autorenew.set').length
     const first = ok<JobView>('jobs.submit', { accountId, operation: 'domains.autorenew.set', items: [{ params: { domain: d.domainname, autorenew_domain: 1 } }] })
-    await new Promise((r) => setTimeout(r, 100))
+    await vi.waitFor(() => expect(sb.faults.held()).toBe(1))
     const second = await call('jobs.submit', { accountId, operation: 'domains.autorenew.set', items: [{ params: { domain: d.domainname, autorenew_domain: 0 } }] })
     expect(second).toMatchObject({ ok: false, error: { code: 'job.targetBusy' } })
+    sb.faults.release()
     expect((await first).items[0]?.state).toBe('done')
     expect(puts('domains.autorenew.set').length - n).toBe(1)
   })
@@ -216,12 +218,13 @@ describe('a server named by its id or by its name is one target (issue 22)', () 
     await ok('all.servers.list', { accountId, jobId: 'read-servers-a', kind: 'a' })
     const s = sb.state.servers.a[2]!
     for (const [firstRef, secondRef] of [[s.webname, s.webid], [s.webid, s.webname]] as const) {
-      sb.faults.inject('servers.autorenew.set', { latencyMs: 400, times: 1 })
+      sb.faults.inject('servers.autorenew.set', { hold: true, times: 1 })
       const n = puts('servers.autorenew.set').length
       const first = ok<JobView>('jobs.submit', { accountId, operation: 'servers.autorenew.set', items: [{ params: { kind: 'a', webid: firstRef, autorenew_server: 1 } }] })
-      await new Promise((r) => setTimeout(r, 100))
+      await vi.waitFor(() => expect(sb.faults.held()).toBe(1))
       const second = await call('jobs.submit', { accountId, operation: 'servers.autorenew.set', items: [{ params: { kind: 'a', webid: secondRef, autorenew_server: 0 } }] })
       expect(second, `${String(firstRef)} then ${String(secondRef)}`).toMatchObject({ ok: false, error: { code: 'job.targetBusy' } })
+      sb.faults.release()
       const done = await first
       expect(done.items[0]).toMatchObject({ state: 'done', target: `kind=a&webid=${s.webid}` })
       expect(puts('servers.autorenew.set').length - n).toBe(1)
@@ -248,7 +251,8 @@ describe('a server named by its id or by its name is one target (issue 22)', () 
 describe('the journal', () => {
   it('survives a quit in the middle of a bulk job: what was done, what was cut off, what was never sent', async () => {
     const names = sb.state.domains.slice(0, 9).map((d) => d.domainname)
-    sb.faults.inject('domains.expiration.renew', { latencyMs: 300 })
+    // Every renewal waits at the sandbox; the test lets the first two through.
+    sb.faults.inject('domains.expiration.renew', { hold: true })
     const { job, token } = await ok<{ job: JobView; token: string }>('jobs.prepare', {
       accountId,
       operation: 'domains.expiration.renew',
@@ -258,9 +262,10 @@ describe('the journal', () => {
     const base = puts('domains.expiration.renew').length
     const running = call<JobView>('jobs.start', { jobId: job.id, token })
     // Quit once the first two have answered and the next two are on their way.
-    const deadline = Date.now() + 10_000
-    while (Date.now() < deadline && puts('domains.expiration.renew').slice(base).filter((r) => r.status === 200).length < 2) await new Promise((r) => setTimeout(r, 20))
-    await new Promise((r) => setTimeout(r, 150))
+    await vi.waitFor(() => expect(sb.faults.held()).toBe(2), { timeout: 10_000 })
+    sb.faults.release(2)
+    await vi.waitFor(() => expect(puts('domains.expiration.renew').slice(base).filter((r) => r.status === 200)).toHaveLength(2), { timeout: 10_000 })
+    await vi.waitFor(() => expect(sb.faults.held()).toBe(2), { timeout: 10_000 })
     await services.close()
     void running
     sb.faults.clear()

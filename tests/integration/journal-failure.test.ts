@@ -5,7 +5,7 @@
  * (which would offer it again: a double charge). The real runner and sandbox; the journal's file
  * writes fail after a given number of lines, as on a disk that fills.
  */
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -88,5 +88,25 @@ describe('a journal that cannot be written', () => {
     expect(runner.running()).toEqual([])
     expect(renewals().length).toBe(before)
     await runner.close()
+  })
+
+  it('a damaged journal: the file as read is kept aside before the rewrite drops its unreadable lines, and the job it could read stays', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'journal-damaged-'))
+    const file = join(dir, 'journal.jsonl')
+    const first = new JobRunner({ accounts: accounts(), journal: new Journal(file), logCheckDelaysMs: [60_000] })
+    await first.init()
+    const job = await renew(first, [sb.state.domains[8]!.domainname])
+    await first.close()
+    // A torn last line, as a power cut leaves it.
+    appendFileSync(file, '{"t":"item","jobId":"' + job.id + '","i":0,"sta')
+    const asRead = readFileSync(file, 'utf8')
+    const restarted = new JobRunner({ accounts: accounts(), journal: new Journal(file), logCheckDelaysMs: [60_000], now: () => new Date('2026-11-24T10:00:00Z') })
+    await restarted.init()
+    expect(restarted.journalDamaged).toEqual({ movedTo: `${file}.damaged-2026-11-24T10-00-00-000Z`, lines: 1 })
+    expect(readFileSync(restarted.journalDamaged!.movedTo, 'utf8')).toBe(asRead)
+    expect(readdirSync(dir).sort()).toEqual(['journal.jsonl', 'journal.jsonl.damaged-2026-11-24T10-00-00-000Z'])
+    expect(restarted.list().map((j) => j.id)).toContain(job.id)
+    expect(readFileSync(file, 'utf8')).not.toContain('"sta\n')
+    await restarted.close()
   })
 })

@@ -255,10 +255,10 @@ describe('a bulk job under the rate limit, and what the service stored', () => {
     sb.service.minTtl = 120
     try {
       const d = sb.state.domains.find((x) => x.ns.every((n) => !n.includes('registrar')))!
-      const current = await ok<{ ns_type: string }>('domains.dns.get', { accountId, domain: d.domainname })
+      const current = await ok<{ ns_type: string; records: string }>('domains.dns.get', { accountId, domain: d.domainname })
       expect(['hosting-dns', 'external-dns']).toContain(current.ns_type)
       const records = '# office\na @ 192.0.2.1\n; mail\nmx mail.example.net. 10'
-      const done = await ok<JobView>('jobs.submit', { accountId, operation: 'domains.dns.set', items: [{ params: { domain: d.domainname, ns_type: current.ns_type, records, ttl: 60 } }] })
+      const done = await ok<JobView>('jobs.submit', { accountId, operation: 'domains.dns.set', items: [{ params: { domain: d.domainname, ns_type: current.ns_type, records, ttl: 60 }, guard: { records: current.records }, overRule: true }] })
       const item = done.items[0]!
       expect(item.state, JSON.stringify(item.error)).toBe('done')
       expect(item.stored).toEqual([
@@ -275,9 +275,9 @@ describe('a bulk job under the rate limit, and what the service stored', () => {
   it('a DNS save that the service keeps as sent carries no finding; a domain’s own unknown word is sent back and accepted', async () => {
     const d = sb.state.domains.find((x) => x.ns.every((n) => !n.includes('registrar')))!
     d.nsTypeWord = 'legacy-dns-2019'
-    const current = await ok<{ ns_type: string }>('domains.dns.get', { accountId, domain: d.domainname })
+    const current = await ok<{ ns_type: string; records: string }>('domains.dns.get', { accountId, domain: d.domainname })
     expect(current.ns_type).toBe('legacy-dns-2019')
-    const done = await ok<JobView>('jobs.submit', { accountId, operation: 'domains.dns.set', items: [{ params: { domain: d.domainname, ns_type: 'legacy-dns-2019', records: 'a @ 192.0.2.7', ttl: 600 } }] })
+    const done = await ok<JobView>('jobs.submit', { accountId, operation: 'domains.dns.set', items: [{ params: { domain: d.domainname, ns_type: 'legacy-dns-2019', records: 'a @ 192.0.2.7', ttl: 600 }, guard: { records: current.records }, overRule: true }] })
     expect(done.items[0]).toMatchObject({ state: 'done' })
     expect(done.items[0]!.stored).toBeUndefined()
     expect(sb.received.filter((r) => r.endpoint === 'domains.dns.set').at(-1)!.body).toMatchObject({ ns_type: 'legacy-dns-2019' })

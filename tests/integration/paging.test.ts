@@ -2,7 +2,7 @@
  * listAll against the sandbox over loopback: every size that matters, under both
  * readings of paging.max, plus order, progress, the concurrency bound and cancel.
  */
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createApiClient, listAllPages, type ListAllProgress } from '../../src/main/http'
 import { AppError } from '../../src/main/app-error'
 import { startSandbox, type SandboxOptions } from '../../src/sandbox'
@@ -89,8 +89,10 @@ describe('listAll details', () => {
         },
       })
       await expect(p).rejects.toMatchObject({ kind: 'cancelled' })
+      // Every page it asked for has ended at the sandbox (answered or dropped), and no other came.
+      await vi.waitFor(() => expect(sb.load.inFlight).toBe(0))
       const sent = sb.received.length
-      await new Promise((r) => setTimeout(r, 100))
+      await new Promise((r) => setImmediate(r))
       expect(sb.received.length).toBe(sent)
       expect(sent).toBeLessThan(100)
     })

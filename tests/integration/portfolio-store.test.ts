@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
 import Database from 'libsql'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { AppError } from '../../src/main/app-error'
 import { createApiClient } from '../../src/main/http'
@@ -429,7 +429,9 @@ describe('a refresh while the list is read', () => {
     const store = open()
     const first = version(0)
     store.putList('acct', 'domains.list', {}, first.items, first.readAt)
-    const stop = new SharedArrayBuffer(4)
+    // [0]: stop; [1]: reads the reader has done.
+    const stop = new SharedArrayBuffer(8)
+    const reads = () => Atomics.load(new Int32Array(stop), 1)
     const worker = new Worker(new URL('../helpers/store-reader.boot.mjs', import.meta.url), {
       workerData: { file, accountId: 'acct', count: COUNT, stop },
     })
@@ -437,12 +439,14 @@ describe('a refresh while the list is read', () => {
       worker.once('message', resolve)
       worker.once('error', reject)
     })
-    // Let the reader start before the writes begin.
-    await new Promise((r) => setTimeout(r, 300))
+    // Let the reader start before the writes begin: its first read done.
+    await vi.waitFor(() => expect(reads()).toBeGreaterThan(0), { timeout: 20_000, interval: 5 })
     for (let v = 1; v <= 6; v++) {
       const { readAt, items } = version(v)
       store.putList('acct', 'domains.list', {}, items, readAt)
-      await new Promise((r) => setTimeout(r, 20))
+      // A whole read begun after this write: the one under way may have begun before it.
+      const done = reads()
+      await vi.waitFor(() => expect(reads()).toBeGreaterThanOrEqual(done + 2), { timeout: 20_000, interval: 5 })
     }
     Atomics.store(new Int32Array(stop), 0, 1)
     const seen = z.object({ reads: z.number(), empty: z.number(), versions: z.number(), bad: z.array(z.string()) }).parse(await result)

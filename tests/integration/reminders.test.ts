@@ -62,12 +62,12 @@ describe('reminders of every account, from the store', () => {
   it('are recorded in the store file and not repeated after a reopen; the next threshold and a renewal remind again', async () => {
     let app = await start()
     const other = await ok<AccountView>('accounts.create', { fields: profileFor({ url: 'https://api.example.com/v1', serverPaths: DEFAULT_SERVER_PATHS }, 'Other'), apiKey: 'other-key-0123456789', storage: 'session' })
-    app.store.putList('demo', 'domains.list', {}, [domain('soon.example', '2030-01-06'), domain('later.example', '2030-06-01'), domain('renews.example', '2030-01-03', 1)], READ)
-    app.store.putList(other.id, 'domains.list', {}, [domain('month.example', '2030-01-31')], READ)
-    app.store.putList(other.id, 'servers.list', { kind: 'b' }, [
+    await app.store.putList('demo', 'domains.list', {}, [domain('soon.example', '2030-01-06'), domain('later.example', '2030-06-01'), domain('renews.example', '2030-01-03', 1)], READ)
+    await app.store.putList(other.id, 'domains.list', {}, [domain('month.example', '2030-01-31')], READ)
+    await app.store.putList(other.id, 'servers.list', { kind: 'b' }, [
       { webid: '77', webname: 'web77', paid: '', starttime: '2029-01-01', expirationdate: '2030-01-02', autorenew: 0, autorenew_all: 0, autorenew_server: 0, plan: 'x' },
     ], READ)
-    app.store.putList(other.id, 'svcips.list', {}, [
+    await app.store.putList(other.id, 'svcips.list', {}, [
       { vipid: '5', vipname: 'vip5', webname: '', domainname: '', paid: '', starttime: '2029-01-01', expirationdate: '2030-02-20', region: 'JP' },
     ], READ)
 
@@ -85,7 +85,7 @@ describe('reminders of every account, from the store', () => {
     clock = new Date(2030, 0, 5, 9, 0)
     expect(await due()).toEqual(['demo soon.example 1/1'])
     // Renewed (an expiration list read later has the new date): its thresholds start again.
-    app.store.putList('demo', 'domains.expiration.list', {}, [{ domainid: 1, domainname: 'soon.example', expirationdate: '2030-02-20' }], '2030-01-05T08:00:00.000Z')
+    await app.store.putList('demo', 'domains.expiration.list', {}, [{ domainid: 1, domainname: 'soon.example', expirationdate: '2030-02-20' }], '2030-01-05T08:00:00.000Z')
     expect(await due()).toEqual(['demo soon.example 60/46'])
 
     // The record itself, as any program reads the file: keyed by account, kind, item, date and threshold.
@@ -105,7 +105,7 @@ describe('reminders of every account, from the store', () => {
 
   it('include auto-renewing items only when the setting says so; settings are kept in the store and checked at the boundary', async () => {
     let app = await start()
-    app.store.putList('demo', 'domains.list', {}, [domain('renews.example', '2030-01-03', 1)], READ)
+    await app.store.putList('demo', 'domains.list', {}, [domain('renews.example', '2030-01-03', 1)], READ)
     expect(await ok<ReminderSettings>('reminders.settings', {})).toEqual({ enabled: true, thresholds: [60, 30, 7, 1], includeAutorenewing: false })
     expect(await due()).toEqual([])
 
@@ -129,7 +129,7 @@ describe('reminders of every account, from the store', () => {
 
   it('lists every stored expiry date, of one account or of all, for the calendar', async () => {
     const app = await start()
-    app.store.putList('demo', 'domains.list', {}, [domain('a.example', '2030-03-01'), domain('nodate.example', '')], READ)
+    await app.store.putList('demo', 'domains.list', {}, [domain('a.example', '2030-03-01'), domain('nodate.example', '')], READ)
     const items = await ok<ExpiringItem[]>('reminders.expirations', {})
     expect(items.map((i) => `${i.accountId} ${i.kind} ${i.id} ${i.expires}`)).toEqual(['demo domain a.example 2030-03-01'])
     expect(await ok<ExpiringItem[]>('reminders.expirations', { accountId: 'demo' })).toEqual(items)

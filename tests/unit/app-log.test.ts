@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createAppLog, formatFields } from '../../src/main/log/app-log'
 import { Redactor } from '../../src/main/log/redaction'
+import { redact } from '../../src/main/http/errors'
 
 describe('the app log', () => {
   it('rotates past its size, and its last lines run across the old file and the new, in order', async () => {
@@ -29,6 +30,19 @@ describe('the app log', () => {
     expect(text).toContain('https://[redacted]@host.example/v1')
     expect(text).toContain('Bearer [redacted]')
     expect(text.trim().split('\n')).toHaveLength(1)
+  })
+
+  it('redacts a key a service or proxy echoed URL-encoded, in the log and in the client’s texts', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'log-'))
+    const redactor = new Redactor()
+    const log = createAppLog({ dir, redactor })
+    const key = 'sk/live+abc=def ghi123'
+    redactor.add(key)
+    log.warn('test.echo', { url: `https://api.example.com/v1/x?key=${encodeURIComponent(key)}`, form: `key=${encodeURIComponent(key).replace(/%20/g, '+')}` })
+    const text = readFileSync(log.file, 'utf8')
+    expect(text).not.toContain(encodeURIComponent(key))
+    expect(text).not.toContain(encodeURIComponent(key).replace(/%20/g, '+'))
+    expect(redact(`echoed ${encodeURIComponent(key)} and ${key}`, key)).toBe('echoed [redacted] and [redacted]')
   })
 
   it('writes fields so a line parses back: values with spaces are quoted, missing ones left out', () => {

@@ -52,7 +52,8 @@ describe('which zones are sent', () => {
     const texts: Record<string, string> = {
       'ok.example': 'a www 192.0.2.10\na a 192.0.2.1\na b 192.0.2.2\na c 192.0.2.3',
       'same.example': 'a www 192.0.2.99',
-      'big.example': 'a www 192.0.2.10\na @ 192.0.2.10',
+      // 4 of 10 records change: over the 30 % rule (zones of 10 records or more).
+      'big.example': ['a www 192.0.2.10', 'a @ 192.0.2.10', 'a m 192.0.2.10', 'a n 192.0.2.10', ...Array.from({ length: 6 }, (_, i) => `a h${i} 192.0.2.${50 + i}`)].join('\n'),
       'ro.example': 'a www 192.0.2.10\na a 192.0.2.1\na b 192.0.2.2\na c 192.0.2.3',
       'dup.example': 'a www 192.0.2.10\na www 198.51.100.20',
     }
@@ -65,8 +66,9 @@ describe('which zones are sent', () => {
       ['same.example', 'noChange'],
       ['big.example', 'notConfirmed'],
       ['ro.example', 'readOnly'],
-      // A duplicate the change brings in is a warning (the service stores duplicates), not an error: here it is the 30 % rule.
-      ['dup.example', 'notConfirmed'],
+      // A duplicate the change brings in is a warning (the service stores duplicates), not an error;
+      // a 2-record zone is below the 30 % rule's floor.
+      ['dup.example', undefined],
       ['gone.example', 'readFailed'],
     ])
     const confirmed = decide(plans, new Set([zoneKey(ref('a', 'big.example'))]), (id) => id === 'ro')
@@ -83,7 +85,7 @@ describe('which zones are sent', () => {
 })
 
 describe('the jobs', () => {
-  it('one job per account and operation, each zone its new records, TTL and ns_type as read, guarded by the text it was planned from', async () => {
+  it('one job per account and operation, each zone its new records, TTL and ns_type as read, guarded by the zone it was planned from', async () => {
     const text = (n: number) => `a www 192.0.2.10\na x 192.0.2.${n}\na y 192.0.2.${n + 1}\na z 192.0.2.${n + 2}`
     const reads: Record<string, ZoneRead> = {
       'one.example': { kind: 'dns', records: text(1), ttl: 600, ns_type: 'svc11' },
@@ -101,7 +103,7 @@ describe('the jobs', () => {
     expect(jobs[0]!.dns[0]).toEqual({
       params: { domain: 'one.example', records: text(1).replace('192.0.2.10', '198.51.100.20'), ns_type: 'svc11', ttl: 600 },
       label: 'one.example',
-      guard: { records: text(1) },
+      guard: { records: text(1), ttl: 600, ns_type: 'svc11' },
     })
     // No TTL read, none sent: the service keeps the zone's own.
     expect(jobs[0]!.dns[1]!.params).toEqual({ domain: 'two.example', records: text(40).replace('192.0.2.10', '198.51.100.20'), ns_type: 'svc1' })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { applyBulkChange, checkChange, hostKey, THRESHOLD_PERCENT, valueKey } from '../../src/shared/dns/bulk-change'
+import { applyBulkChange, checkChange, hostKey, valueKey } from '../../src/shared/dns/bulk-change'
+import { SAFETY_RULE_PERCENT as THRESHOLD_PERCENT, zoneSafety } from '../../src/shared/dns/zone-safety'
 
 const zone = (...lines: string[]) => lines.join('\n')
 
@@ -107,12 +108,15 @@ describe('the safety rule', () => {
     expect([four.changed, four.total]).toEqual([4, 10])
     expect(four.overThreshold).toBe(true)
     expect(four.needsOwnConfirmation).toBe(true)
-    // 3 of 9 is a third: over.
+    // 3 of 9 is a third, but the share applies to zones of 10 records or more (OctoDNS's floor):
+    // in a small zone one record is already over 10 %.
     const third = applyBulkChange(zone(...tenRecords.slice(1)), { kind: 'replace', from: '192.0.2.10', to: '198.51.100.20' })
-    expect([third.changed, third.total, third.overThreshold]).toEqual([3, 9, true])
+    expect([third.changed, third.total, third.overThreshold]).toEqual([3, 9, false])
+    const small = applyBulkChange(zone('a @ 192.0.2.10', 'a www 192.0.2.10', 'txt @ "v=spf1 -all"'), { kind: 'replace', from: '192.0.2.10', to: '198.51.100.20' })
+    expect([small.changed, small.total, small.needsOwnConfirmation]).toEqual([2, 3, false])
   })
 
-  it('an empty zone: nothing to replace is no change; any record added is over the rule', () => {
+  it('an empty zone: nothing to replace is no change; a record added is not over the rule (below the floor)', () => {
     for (const t of ['', '\n', '# only a comment']) {
       const r = applyBulkChange(t, { kind: 'replace', from: '192.0.2.10', to: '198.51.100.20' })
       expect(r.empty).toBe(true)
@@ -122,7 +126,7 @@ describe('the safety rule', () => {
     }
     const added = applyBulkChange('', { kind: 'add', type: 'a', host: 'www', value: '192.0.2.1' })
     expect(added.records).toBe('a www 192.0.2.1\n')
-    expect([added.changed, added.total, added.overThreshold]).toEqual([1, 0, true])
+    expect([added.changed, added.total, added.overThreshold]).toEqual([1, 0, false])
   })
 
   it('an NS record added, removed or changed at the apex needs its own confirmation, whatever the share', () => {
@@ -142,6 +146,14 @@ describe('the safety rule', () => {
     const sub = applyBulkChange(base, { kind: 'replace', from: 'ns1.other.net.', to: 'ns1.other.org.' })
     expect(sub.apexNs).toBe(false)
     expect(sub.needsOwnConfirmation).toBe(false)
+  })
+
+  it("an apex written as the zone's full name is the apex", () => {
+    const base = zone('ns example.com. ns1.example.net.', 'a www 192.0.2.1')
+    const changed = applyBulkChange(base, { kind: 'replace', from: 'ns1.example.net.', to: 'ns1.example.org.' }, 'example.com')
+    expect(changed.apexNs).toBe(true)
+    expect(zoneSafety('Example.COM', base, base.replace('ns1.example.net.', 'ns9.example.org.')).apexNs).toBe(true)
+    expect(zoneSafety('example.com', zone('ns sub.example.com. ns1.x.net.'), zone('ns sub.example.com. ns2.x.net.')).apexNs).toBe(false)
   })
 })
 

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { defaultLabel, targetOf, type ServerIdOf } from '../../src/main/jobs/targets'
+import { inThread } from '../../src/main/store/store-async'
 import { storedServerIds } from '../../src/main/jobs/server-ids'
 import { parseEndpointParams } from '../../src/shared/endpoints/table'
 import { openPortfolioStore } from '../../src/main/store'
@@ -59,20 +60,20 @@ describe('names to ids from the stored server lists', () => {
   store.putList('acct', 'servers.list', { kind: 'a' }, [server('13', 'aaurora1'), server('14', 'abasil2')], at)
   store.putList('acct', 'servers.autorenew.list', { kind: 'b' }, [{ webid: '21', webname: 'bcedar1', autorenew: 0, autorenew_all: 0, autorenew_server: 1 }], at)
 
-  it('the full list first, then the expiration and auto-renewal lists; only the account and kind asked', () => {
-    const ids = storedServerIds(store, 'acct')
+  it('the full list first, then the expiration and auto-renewal lists; only the account and kind asked', async () => {
+    const ids = await storedServerIds(inThread(store), 'acct')
     expect(ids('a', 'abasil2')).toBe('14')
     expect(ids('b', 'bcedar1')).toBe('21')
     expect(ids('b', 'aaurora1')).toBeUndefined()
     expect(ids('c', 'aaurora1')).toBeUndefined()
-    expect(storedServerIds(store, 'other')('a', 'aaurora1')).toBeUndefined()
+    expect((await storedServerIds(inThread(store), 'other'))('a', 'aaurora1')).toBeUndefined()
   })
 
-  it('a store that cannot be read says nothing, and says why', () => {
+  it('a store that cannot be read says nothing, and says why', async () => {
     const closed = openPortfolioStore(join(dir, 'closed.db'))
     closed.close()
     const errors: unknown[] = []
-    expect(storedServerIds(closed, 'acct', (e) => errors.push(e))('a', 'aaurora1')).toBeUndefined()
+    expect((await storedServerIds(inThread(closed), 'acct', (e) => errors.push(e)))('a', 'aaurora1')).toBeUndefined()
     expect(errors).toHaveLength(1)
   })
 })

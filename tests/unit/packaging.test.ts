@@ -92,7 +92,10 @@ describe('electron-builder configuration', () => {
   })
 
   it('packs only out/** and package.json, into an asar with the native modules (keytar, libsql) unpacked', () => {
-    expect(config.files).toEqual([{ filter: ['out/**', 'package.json'] }])
+    // The rest of the list takes out what is never used: dependencies' TypeScript, maps and docs, libsql's musl build, keytar's build tree.
+    expect(config.files).toEqual([{ filter: expect.arrayContaining(['out/**', 'package.json', '!**/node_modules/@libsql/*-musl/**']) }])
+    expect(config.npmRebuild).toBe(false)
+    expect(config.buildDependenciesFromSource).toBe(false)
     expect(config.asar).toBe(true)
     expect(config.asarUnpack).toEqual(['node_modules/keytar/**', 'node_modules/@libsql/**'])
     for (const key of ['extraFiles', 'extraResources', 'electronFuses'] as const) expect(config[key]).toBeUndefined()

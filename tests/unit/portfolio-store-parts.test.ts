@@ -68,6 +68,10 @@ describe('CSV cells', () => {
     expect(csvCell('=HYPERLINK("x")')).toBe('"\'=HYPERLINK(""x"")"')
     expect(csvCell('-1')).toBe("'-1")
     expect(csvCell('@SUM')).toBe("'@SUM")
+    // A leading space or tab hides a formula from a check of the first character; a semicolon splits a cell where it is the list separator.
+    expect(csvCell(' =1+1')).toBe("' =1+1")
+    expect(csvCell('\t=1+1')).toBe("'\t=1+1")
+    expect(csvCell('a;b')).toBe('"a;b"')
   })
 })
 

@@ -10,7 +10,6 @@ import { AppError } from '../app-error'
 import type { ErrorData } from '../../shared/errors'
 import {
   DEMO_ACCOUNT_ID,
-  confirmsByName,
   DEFAULT_TIMEOUT_MS,
   DEMO_MARKS,
   type AccountProfile,
@@ -18,6 +17,7 @@ import {
   type KeyStorage,
   type ProfileFields,
 } from '../../shared/accounts'
+import { lowersSafety, writeSafetyOf, type WriteSafety } from '../../shared/write-safety'
 import type { ProfileStore } from './profile-store'
 import { SessionSecretStore, type SecretStore } from './secret-store'
 
@@ -113,14 +113,11 @@ export class AccountService {
     return id === DEMO_ACCOUNT_ID ? '' : (this.opts.profiles.find(id)?.name ?? '')
   }
 
-  /**
-   * The name to type before a paid or ownership operation, when the account asks for it
-   * (production by default; never the demo): main checks it was given, not only the dialog.
-   */
-  nameToConfirm(id: string): string | undefined {
-    if (id === DEMO_ACCOUNT_ID) return undefined
+  /** How the account's writes are guarded (never more than 'none' for the demo): the runner checks it at prepare and start. */
+  writeSafety(id: string): WriteSafety {
+    if (id === DEMO_ACCOUNT_ID) return 'none'
     const p = this.opts.profiles.find(id)
-    return p && confirmsByName(p) ? p.name : undefined
+    return p ? writeSafetyOf(p) : 'none'
   }
 
   /** Whether the account is still set up (the demo always is). */
@@ -160,7 +157,7 @@ export class AccountService {
     refuseKeyInUrl(fields.baseUrl, apiKey)
     const id = randomUUID()
     await this.storeKey(id, apiKey, storage)
-    const profile: AccountProfile = { id, ...fields }
+    const profile: AccountProfile = { id, ...fields, keyKept: storage }
     try {
       await this.opts.profiles.update((d) => {
         d.accounts.push(profile)
@@ -173,14 +170,24 @@ export class AccountService {
     return { ...profile, demo: false, keyStorage: storage }
   }
 
-  async update(id: string, fields: ProfileFields): Promise<AccountView> {
+  /**
+   * `typedName`: what the user typed to lower the account's safety (a lower level, read-only
+   * turned off): compared here with the name saved, never with a name the window sends back.
+   */
+  async update(id: string, fields: ProfileFields, typedName?: string): Promise<AccountView> {
     this.assertNotDemo(id)
-    this.profile(id)
+    const was = this.profile(id)
+    if (lowersSafety(was, fields) && typedName?.trim() !== was.name.trim()) throw AppError.of('validation', { code: 'account.lowerSafetyNeedsName', params: { name: was.name } })
+    // The level is written as a level from now on; the older flag is only read.
+    const saved: ProfileFields = { ...fields, writeSafety: writeSafetyOf(fields) }
+    delete saved.confirmByName
+    fields = saved
     const key = await this.readKey(id).catch(() => undefined)
     if (key) refuseKeyInUrl(fields.baseUrl, key)
     await this.opts.profiles.update((d) => {
       const i = d.accounts.findIndex((a) => a.id === id)
-      d.accounts[i] = { id, ...fields }
+      // Where the key was put stays as it was: an edit of the profile does not move the key.
+      d.accounts[i] = { id, ...fields, ...(d.accounts[i]?.keyKept ? { keyKept: d.accounts[i]?.keyKept } : {}) }
     })
     this.clients.delete(id)
     return { id, ...fields, demo: false, keyStorage: await this.keyStorage(id) }
@@ -203,6 +210,10 @@ export class AccountService {
     this.opts.onKey?.(apiKey)
     refuseKeyInUrl(this.profile(id).baseUrl, apiKey)
     await this.storeKey(id, apiKey, storage)
+    await this.opts.profiles.update((d) => {
+      const p = d.accounts.find((a) => a.id === id)
+      if (p) p.keyKept = storage
+    })
     this.clients.delete(id)
   }
 
@@ -261,6 +272,9 @@ export class AccountService {
     }
     const key = await (await this.opts.keychain()).get(id)
     if (!key) {
+      // Put there by this app and not given back: the keyring is locked (or another program
+      // removed it); replacing a key that is not lost is not the fix.
+      if (this.opts.profiles.find(id)?.keyKept === 'keychain') throw AppError.of('keychain-unavailable', { code: 'keychain.keyNotGiven' })
       throw AppError.of('no-key', { code: 'account.noKey' })
     }
     this.opts.onKey?.(key)

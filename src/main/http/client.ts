@@ -167,6 +167,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     try {
       text = await readBody(res, maxBytes)
     } catch (err) {
+      // A success whose answer is too large to keep: the service did act (a write is done), only
+      // its answer is not kept; never a failure, which would invite sending it again.
+      if (err instanceof AppError && err.data.code === 'http.tooLarge' && res.statusCode >= 200 && res.statusCode < 300) {
+        throw AppError.of('malformed-response', { code: 'http.answerNotKept', status: res.statusCode, params: { bytes: maxBytes }, requestId: plausibleId(res.headers['x-request-id']) })
+      }
       throw transportError(err, signal)
     }
     const requestIdFromHeader = plausibleId(res.headers['x-request-id'])
@@ -343,12 +348,19 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 }
 
 /** Retry-After as milliseconds: delta seconds or an HTTP date; undefined when absent or unreadable. */
+/**
+ * The longest Retry-After waited for. A larger one is waited for this long (a timer cannot hold
+ * more than 2^31 - 1 ms, and a longer one fires at once: the request would go again at once);
+ * the call's own total time-out usually ends the wait first, as "rate limited", nothing done.
+ */
+export const MAX_RETRY_AFTER_MS = 15 * 60_000
+
 export function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | undefined {
   const v = Array.isArray(header) ? header[0] : header
   if (!v) return undefined
-  if (/^\d+$/.test(v.trim())) return Number(v.trim()) * 1000
+  if (/^\d+$/.test(v.trim())) return Math.min(MAX_RETRY_AFTER_MS, Number(v.trim()) * 1000)
   const at = Date.parse(v)
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now)
+  return Number.isNaN(at) ? undefined : Math.min(MAX_RETRY_AFTER_MS, Math.max(0, at - now))
 }
 
 const isServerKind = (v: unknown): v is ServerKind => typeof v === 'string' && (SERVER_KINDS as readonly string[]).includes(v)

@@ -15,7 +15,7 @@ import type { JobRunner } from '../jobs/runner'
 import type { AppControl } from '../app-control'
 import type { Reminders } from '../reminders'
 import type { StoredListName } from '../../shared/portfolio'
-import { PortfolioStore } from '../store/types'
+import type { PortfolioStoreAsync } from '../store/store-async'
 import { isStoredList } from '../../shared/portfolio'
 import type { JobEvents } from './job-events'
 import { defineChannel, isRecord, type ChannelHandler } from './channel'
@@ -34,7 +34,7 @@ export interface HandlerDeps {
   quitConfirmed: () => void
   app: AppControl
   /** Where every list read in full and every zone read is kept, for the next start and for search. */
-  store?: PortfolioStore
+  store?: PortfolioStoreAsync
   /** Names of the accounts, for the export. */
   accountNames?: () => Record<string, string>
   /** A store write that failed: never the read's failure, only noted. */
@@ -106,11 +106,11 @@ export function createAppHandlers(app: AppControl, quitConfirmed: () => void): P
 }
 
 export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitConfirmed, app, store, accountNames, onStoreError, reminders, autorenewOn }: HandlerDeps): ChannelHandlers {
-  /** Keeps what was read; a store that fails never fails the read. */
-  const keep = (write: () => void) => {
+  /** Keeps what was read (in the store's thread); a store that fails never fails the read. */
+  const keep = async (write: (s: PortfolioStoreAsync) => Promise<unknown>): Promise<void> => {
     if (!store) return
     try {
-      write()
+      await write(store)
     } catch (err) {
       onStoreError?.(err)
     }
@@ -133,14 +133,14 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
       (p) =>
         calls.run(p.jobId, async (signal) => {
           const zone = await (await accounts.client(p.accountId)).callParsed(name, p.params, { signal })
-          keep(() => store?.putZone(p.accountId, kind, zone.domainname, { records: zone.records, ttl: zone.ttl, ns_type: 'ns_type' in zone ? zone.ns_type : undefined }, now()))
+          await keep((s) => s.putZone(p.accountId, kind, zone.domainname, { records: zone.records, ttl: zone.ttl, ns_type: 'ns_type' in zone ? zone.ns_type : undefined }, now()))
           return zone
         }),
     )
-  const storedList = (name: StoredListName, accountId: string, params: Readonly<Record<string, unknown>>) => {
+  const storedList = async (name: StoredListName, accountId: string, params: Readonly<Record<string, unknown>>) => {
     // Paging is not part of which list it is.
     const { limit: _l, page: _p, ...own } = params
-    return store?.readList(accountId, name, own) ?? null
+    return store ? ((await store.readList(accountId, name, own)) ?? null) : null
   }
 
   const listAll = <N extends PagedEndpointName>(name: N): ChannelHandler<ListAllParsed<N>, PagedItem<N>[]> =>
@@ -151,9 +151,9 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
           (await accounts.client(p.accountId)).listAllParsed(name, p.params, {
             signal,
             onProgress: (pr) => sender.sendProgress({ jobId: p.jobId, loadedItems: pr.loadedItems, expectedItems: pr.expectedItems }),
-          }).then((items) => {
+          }).then(async (items) => {
             // Every list read in full is kept: the next start paints from it.
-            if (isStoredList(name)) keep(() => store?.keepList(p.accountId, name, p.params, items, now()))
+            if (isStoredList(name)) await keep((s) => s.keepList(p.accountId, name, p.params, items, now()))
             autorenewOn?.learn(p.accountId, items)
             return items
           }),
@@ -168,7 +168,7 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
       (raw) => parseWith(local['accounts.create'], raw),
       (p) => accounts.create(p.fields, p.apiKey, p.storage),
     ),
-    'accounts.update': defineChannel((raw) => parseWith(local['accounts.update'], raw), (p) => accounts.update(p.id, p.fields)),
+    'accounts.update': defineChannel((raw) => parseWith(local['accounts.update'], raw), (p) => accounts.update(p.id, p.fields, p.typedName)),
     'accounts.remove': defineChannel(
       (raw) => parseWith(local['accounts.remove'], raw),
       async (p) => {
@@ -243,16 +243,16 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
     'jobs.checkLog': defineChannel((raw) => parseWith(local['jobs.checkLog'], raw), (p) => jobs.checkLog(p.jobId, p.index)),
     ...createAppHandlers(app, quitConfirmed),
     'store.list': defineChannel((raw) => parseWith(local['store.list'], raw), async (p) => storedList(p.name, p.accountId, p.params)),
-    'store.search': defineChannel((raw) => parseWith(local['store.search'], raw), async (p) => store?.search(p.query) ?? []),
-    'store.exportZones': defineChannel((raw) => parseWith(local['store.exportZones'], raw), async () => store?.exportZones() ?? []),
-    'store.exportCsv': defineChannel((raw) => parseWith(local['store.exportCsv'], raw), async () => store?.exportCsv({ accountNames: accountNames?.() ?? {} }) ?? ''),
+    'store.search': defineChannel((raw) => parseWith(local['store.search'], raw), async (p) => (store ? store.search(p.query) : [])),
+    'store.exportZones': defineChannel((raw) => parseWith(local['store.exportZones'], raw), async () => (store ? store.exportZones() : [])),
+    'store.exportCsv': defineChannel((raw) => parseWith(local['store.exportCsv'], raw), async () => (store ? store.exportCsv({ accountNames: accountNames?.() ?? {} }) : '')),
     // history
-    'history.list': defineChannel((raw) => parseWith(local['history.list'], raw), async (p) => store?.history.list(p) ?? []),
-    'history.unseen': defineChannel((raw) => parseWith(local['history.unseen'], raw), async () => store?.history.unseen() ?? {}),
-    'history.markSeen': defineChannel((raw) => parseWith(local['history.markSeen'], raw), async (p) => store?.history.markSeen(p.accountId, p) ?? 0),
-    'history.snapshots': defineChannel((raw) => parseWith(local['history.snapshots'], raw), async (p) => store?.history.snapshots(p.accountId, p.kind, p.domain) ?? []),
-    'history.snapshot': defineChannel((raw) => parseWith(local['history.snapshot'], raw), async (p) => store?.history.snapshot(p.accountId, p.id) ?? null),
-    'history.settings': defineChannel((raw) => parseWith(local['history.settings'], raw), async () => ({ retentionDays: store?.history.retentionDays() ?? DEFAULT_HISTORY_RETENTION_DAYS })),
+    'history.list': defineChannel((raw) => parseWith(local['history.list'], raw), async (p) => (store ? store.history.list(p) : [])),
+    'history.unseen': defineChannel((raw) => parseWith(local['history.unseen'], raw), async () => (store ? store.history.unseen() : {})),
+    'history.markSeen': defineChannel((raw) => parseWith(local['history.markSeen'], raw), async (p) => (store ? store.history.markSeen(p.accountId, p) : 0)),
+    'history.snapshots': defineChannel((raw) => parseWith(local['history.snapshots'], raw), async (p) => (store ? store.history.snapshots(p.accountId, p.kind, p.domain) : [])),
+    'history.snapshot': defineChannel((raw) => parseWith(local['history.snapshot'], raw), async (p) => (store ? ((await store.history.snapshot(p.accountId, p.id)) ?? null) : null)),
+    'history.settings': defineChannel((raw) => parseWith(local['history.settings'], raw), async () => ({ retentionDays: store ? await store.history.retentionDays() : DEFAULT_HISTORY_RETENTION_DAYS })),
     'store.refreshAccount': defineChannel(
       (raw) => parseWith(local['store.refreshAccount'], raw),
       async (p, sender) => {
@@ -269,8 +269,8 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
     'history.setRetention': defineChannel(
       (raw) => parseWith(local['history.setRetention'], raw),
       async (p) => {
-        store?.history.setRetentionDays(p.days)
-        return { retentionDays: store?.history.retentionDays() ?? DEFAULT_HISTORY_RETENTION_DAYS }
+        await store?.history.setRetentionDays(p.days)
+        return { retentionDays: store ? await store.history.retentionDays() : DEFAULT_HISTORY_RETENTION_DAYS }
       },
     ),
     // reminders
@@ -287,7 +287,7 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
     ),
     'reminders.expirations': defineChannel((raw) => parseWith(local['reminders.expirations'], raw), async (p) => reminders.expirations(p.accountId)),
     // bulk DNS change
-    'store.zones': defineChannel((raw) => parseWith(local['store.zones'], raw), async (p) => store?.listZones(p.accountId) ?? []),
+    'store.zones': defineChannel((raw) => parseWith(local['store.zones'], raw), async (p) => (store ? store.listZones(p.accountId) : [])),
 
     // servers
     'servers.list': apiCall('servers.list'),

@@ -1,33 +1,37 @@
 /**
- * A domain named by its numeric id, as its name, from the portfolio store: the lists of the
- * account the app has read. A write's target is the domain's name, so that the name and the id
- * cannot be two targets for one domain (one job renewing it twice, or a second send slipping past
- * an unknown outcome); an id the store cannot name is refused.
+ * A domain's canonical name: case-folded, without a final dot, and a numeric id turned into the
+ * name the account's stored lists know it by (so `Example.COM`, `example.com` and its id are one
+ * target). An id the store cannot name is refused by the runner rather than guessed.
  */
-import type { PortfolioStore } from '../store/types'
+import type { PortfolioStoreAsync } from '../store/store-async'
 
-/** Which list names a domain of the kind a write acts on. */
 export type DomainKind = 'domain' | 'freedns'
 
-export type DomainNameOf = (kind: DomainKind, id: number) => string | undefined
+export type DomainNameOf = (kind: DomainKind, id: number) => Promise<string | undefined>
 
-/** The lists that carry both domainid and domainname, the full list first. */
 const DOMAIN_LISTS = ['domains.list', 'domains.expiration.list', 'domains.autorenew.list'] as const
 
-export function storedDomainNames(store: Pick<PortfolioStore, 'getList'>, accountId: string, onError?: (err: unknown) => void): DomainNameOf {
-  return (kind, id) => {
+/** Looks ids up in the stored lists, read only when an id is asked for, and once per lookup object. */
+export function storedDomainNames(store: Pick<PortfolioStoreAsync, 'getList'>, accountId: string, onError?: (err: unknown) => void): DomainNameOf {
+  const read = new Map<DomainKind, Promise<Map<number, string>>>()
+  const namesOf = async (kind: DomainKind): Promise<Map<number, string>> => {
+    const names = new Map<number, string>()
     try {
-      if (kind === 'freedns') return store.getList(accountId, 'freedns.list', {})?.items.find((f) => f.domainid === id)?.domainname
-      for (const list of DOMAIN_LISTS) {
-        const found = store.getList(accountId, list, {})?.items.find((d) => d.domainid === id)
-        if (found) return found.domainname
-      }
+      if (kind === 'freedns') for (const f of (await store.getList(accountId, 'freedns.list', {}))?.items ?? []) names.set(f.domainid, f.domainname)
+      else
+        for (const list of DOMAIN_LISTS) {
+          for (const d of (await store.getList(accountId, list, {}))?.items ?? []) if (!names.has(d.domainid)) names.set(d.domainid, d.domainname)
+        }
     } catch (err) {
       onError?.(err)
     }
-    return undefined
+    return names
+  }
+  return async (kind, id) => {
+    let names = read.get(kind)
+    if (!names) read.set(kind, (names = namesOf(kind)))
+    return (await names).get(id)
   }
 }
 
-/** A domain name as one target: without case and without the root's final dot. */
 export const canonicalDomain = (name: string): string => name.trim().toLowerCase().replace(/\.$/, '')

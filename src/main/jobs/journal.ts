@@ -5,7 +5,7 @@
  * are rebuilt from it. It holds what was sent and what came back, never an API key; transfer
  * codes and passwords in answers are left out.
  */
-import { mkdir, open, readFile, rename, type FileHandle } from 'node:fs/promises'
+import { chmod, copyFile, mkdir, open, readFile, rename, type FileHandle } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { z } from 'zod'
 import { API_ERROR_KINDS, APP_ERROR_KINDS } from '../../shared/errors'
@@ -51,6 +51,7 @@ const item = z.object({
   paramsKept: z.boolean().optional(),
   log: logCheck.optional(),
   resolvedFromLog: z.boolean().optional(),
+  overRule: z.boolean().optional(),
 })
 const job = z.object({
   id: z.string(),
@@ -58,6 +59,7 @@ const job = z.object({
   accountName: z.string(),
   operation: z.enum(WRITE_ENDPOINT_NAMES),
   confirm: z.boolean(),
+  confirmByName: z.boolean().optional(),
   purpose: z.enum(JOB_PURPOSES).optional(),
   status: jobStatus,
   createdAt: z.string(),
@@ -174,6 +176,18 @@ export class Journal {
     })
     this.writes = write.catch(() => undefined)
     return write
+  }
+
+  /**
+   * Copies the journal as read aside (`journal.jsonl.damaged-<time>`) before a rewrite would drop
+   * its unreadable lines: they may be the only record of a send. Returns the copy's path.
+   */
+  async keepAside(now: Date): Promise<string> {
+    const aside = `${this.file}.damaged-${now.toISOString().replace(/[:.]/g, '-')}`
+    await this.writes
+    await copyFile(this.file, aside)
+    await chmod(aside, 0o600)
+    return aside
   }
 
   /**

@@ -16,7 +16,10 @@
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
 import { endpoints, parseEndpointParams, type EndpointParams, type WriteEndpointName } from '../../shared/endpoints/table'
 import { kindForStatus, type ErrorData, type Issue } from '../../shared/errors'
-import { isJobRunning, type ItemState, type JobItemView, type JobRequest, type JobStatus, type JobView } from '../../shared/jobs'
+import { isJobRunning, type ItemState, type JobItemView, type JobRequest, type JobStatus, type JobView, type ZoneGuard } from '../../shared/jobs'
+import type { WriteSafety } from '../../shared/write-safety'
+import { SAFETY_RULE, SAFETY_RULE_PERCENT } from '../../shared/dns/zone-safety'
+import { zoneSaveVerdict } from './zone-rules'
 import { AppError, toErrorData } from '../app-error'
 import type { ApiClient } from '../http'
 import { effectsOf } from './effects'
@@ -25,7 +28,7 @@ import { findInLog, newestLogId } from './log-check'
 import { isOutcomeUnknown } from './outcome'
 import { inServiceValues } from './service-values'
 import { defaultLabel, targetOf, type ServerIdOf } from './targets'
-import { notReadBack } from '../../shared/stored'
+import { answerNotKept, notReadBack } from '../../shared/stored'
 import { storedFindingsOf } from './operations'
 import { readBack } from './read-back'
 import { canonicalDomain, type DomainNameOf } from './domain-names'
@@ -41,10 +44,13 @@ export interface JobAccounts {
   readOnly(accountId: string): boolean
   /** Whether the account is still set up: a job of one removed meanwhile sends nothing more. */
   exists?(accountId: string): boolean
-  /** The name the user must have typed before a paid or ownership operation, when the account asks for it. */
-  nameToConfirm?(accountId: string): string | undefined
+  /**
+   * The account's write safety level (shared/accounts.ts): 'confirm', every write waits for the
+   * user's confirmation; 'name', the confirmation names the account in full. Read again at start.
+   */
+  writeSafety?(accountId: string): WriteSafety
   /** The number the service writes for an auto-renewal setting that is on, in this account's data (undefined: none seen). */
-  autorenewOnValue?(accountId: string): number | undefined
+  autorenewOnValue?(accountId: string): Promise<number | undefined>
 }
 
 export interface JobRunnerOptions {
@@ -67,7 +73,7 @@ export interface JobRunnerOptions {
    * and by name is then one target (targets.ts). Without it, or when it cannot say, a name is
    * its own target.
    */
-  serverIdsOf?: (accountId: string) => ServerIdOf
+  serverIdsOf?: (accountId: string) => Promise<ServerIdOf>
   /** A domain's name from its numeric id, in an account, where the app knows it (domain-names.ts). */
   domainNamesOf?: (accountId: string) => DomainNameOf
 }
@@ -76,8 +82,8 @@ export interface JobRunnerOptions {
 interface JobInternals {
   /** The items' parameters as validated at prepare: what is sent. */
   params: EndpointParams<WriteEndpointName>[]
-  /** Per item: the zone text its change was planned from (zone saves). */
-  guards: ({ records: string } | undefined)[]
+  /** Per item: the zone its change was planned from (zone saves). */
+  guards: (ZoneGuard | undefined)[]
   token?: string | undefined
   preparedAt: number
   secondSend: boolean
@@ -128,6 +134,18 @@ export class JobRunner {
         if (it.log?.status !== 'received') this.scheduleLogChecks(job, i)
       })
     }
+    // Lines that could not be read (a torn write, a damaged disk) would be dropped by the rewrite
+    // below: the file as read is kept aside first, and the window says where.
+    const unreadable = this.opts.journal.unreadableLines
+    if (unreadable > 0) {
+      try {
+        this.journalDamaged = { movedTo: await this.opts.journal.keepAside(this.now()), lines: unreadable }
+      } catch (err) {
+        // Not kept aside: the rewrite would lose the lines for good, so the file stays as it is.
+        this.journalProblem = { reason: systemReason(err) }
+        return
+      }
+    }
     // A journal that can be read but not written (a read-only data folder, a full disk): the app
     // starts, and sends nothing, since nothing may be sent that was not journaled first.
     try {
@@ -139,6 +157,8 @@ export class JobRunner {
 
   /** Why the journal cannot be written this run, when it cannot: no job starts. */
   journalProblem: { reason: string } | undefined
+  /** Lines of the journal that could not be read at start, and where the file as read was kept. */
+  journalDamaged: { movedTo: string; lines: number } | undefined
 
   list(): JobView[] {
     return [...this.jobs.values()].filter((j) => j.status !== 'prepared').reverse()
@@ -172,29 +192,46 @@ export class JobRunner {
     const issues: Issue[] = []
     const items: JobItemView[] = []
     const sendable: EndpointParams<WriteEndpointName>[] = []
-    const guards: ({ records: string } | undefined)[] = []
-    const onValue = this.opts.accounts.autorenewOnValue?.(req.accountId)
-    const serverIdOf = this.opts.serverIdsOf?.(req.accountId)
+    const guards: (ZoneGuard | undefined)[] = []
+    const overRule: string[] = []
+    const zoneKind = factsOf(req.operation).zone
+    const onValue = await this.opts.accounts.autorenewOnValue?.(req.accountId)
+    const serverIdOf = await this.opts.serverIdsOf?.(req.accountId)
     const domainNameOf = this.opts.domainNamesOf?.(req.accountId)
-    req.items.forEach((item, i) => {
+    for (const [i, item] of req.items.entries()) {
       const parsed = parseEndpointParams(req.operation, item.params)
       if (!parsed.ok) {
         for (const issue of parsed.issues) issues.push({ ...issue, path: `items.${i}.${issue.path}` })
-        return
+        continue
       }
-      const named = this.domainByName(req.operation, parsed.value, domainNameOf)
+      const named = await this.domainByName(req.operation, parsed.value, domainNameOf)
       if (!named.ok) {
         issues.push({ path: `items.${i}.domain`, code: 'field.domainIdUnknown', params: { id: named.id } })
-        return
+        continue
       }
       const value = inServiceValues(req.operation, named.params, onValue)
+      const label = item.label ?? defaultLabel(value)
+      let overRuleConfirmed = false
+      if (zoneKind) {
+        const verdict = zoneSaveVerdict(String(Reflect.get(value, 'domain')), String(Reflect.get(value, 'records')), item.guard, item.overRule === true)
+        if (!verdict.ok && verdict.code === 'dns.guardRequired') {
+          issues.push({ path: `items.${i}.guard`, code: 'dns.guardRequired' })
+          continue
+        }
+        if (!verdict.ok) overRule.push(label)
+        overRuleConfirmed = verdict.ok && verdict.safety.needsOwnConfirmation
+      }
       // Frozen: these copies are what will be sent and shown, whatever the renderer does with its own.
       sendable.push(structuredClone(value))
-      guards.push(item.guard ? { records: item.guard.records } : undefined)
+      guards.push(item.guard ? { ...item.guard } : undefined)
       const params: Record<string, unknown> = structuredClone(value)
-      items.push({ target: targetOf(req.operation, params, serverIdOf), label: item.label ?? defaultLabel(params), params, state: 'pending' })
-    })
+      items.push({ target: targetOf(req.operation, params, serverIdOf), label, params, state: 'pending', ...(overRuleConfirmed ? { overRule: true } : {}) })
+    }
     if (issues.length > 0) throw AppError.invalid('ipc.invalidPayload', issues.slice(0, 20))
+    // Over the safety rule, and not confirmed on its own: nothing is prepared, whoever asked.
+    if (overRule.length > 0) {
+      throw AppError.of('validation', { code: 'dns.overSafetyRule', params: { zones: overRule.slice(0, 10).join(', '), percent: SAFETY_RULE_PERCENT, min: SAFETY_RULE.minRecords } })
+    }
     // One job names each target once: the same domain twice (by name in two cases, or by name and
     // id) would be sent twice.
     const seen = new Set<string>()
@@ -215,19 +252,21 @@ export class JobRunner {
     items.forEach((it, i) => {
       if (effects[i]) it.effect = effects[i]
     })
+    const safety = this.opts.accounts.writeSafety?.(req.accountId) ?? 'none'
     const job: JobView = {
       id: `w-${randomUUID()}`,
       accountId: req.accountId,
       accountName: this.opts.accounts.nameOf(req.accountId),
       operation: req.operation,
-      confirm: def.confirm,
+      confirm: def.confirm || safety !== 'none',
+      ...(safety === 'name' ? { confirmByName: true } : {}),
       ...(req.purpose ? { purpose: req.purpose } : {}),
       status: 'prepared',
       createdAt: this.now().toISOString(),
       concurrency: Math.min(8, Math.max(1, req.concurrency ?? DEFAULT_CONCURRENCY)),
       items,
     }
-    const token = def.confirm ? randomBytes(24).toString('base64url') : undefined
+    const token = job.confirm ? randomBytes(24).toString('base64url') : undefined
     this.jobs.set(job.id, job)
     this.internals.set(job.id, { params: sendable, guards, token, preparedAt: Date.now(), secondSend: Boolean(req.secondSend), stopRequested: false, controller: new AbortController() })
     this.dropStalePrepared()
@@ -236,7 +275,7 @@ export class JobRunner {
 
   /** Prepares and starts a write that needs no confirmation; one that does is refused. */
   async submit(req: JobRequest): Promise<JobView> {
-    if (endpoints[req.operation].confirm) throw AppError.of('validation', { code: 'job.confirmationRequired' })
+    if (endpoints[req.operation].confirm || (this.opts.accounts.writeSafety?.(req.accountId) ?? 'none') !== 'none') throw AppError.of('validation', { code: 'job.confirmationRequired' })
     const { job } = await this.prepare(req)
     return this.start(job.id, undefined)
   }
@@ -275,13 +314,13 @@ export class JobRunner {
    * (or is refused), and a name loses its case and final dot, so one domain is one target and the
    * request, the journal and history name it the same way.
    */
-  private domainByName<N extends WriteEndpointName>(operation: N, params: EndpointParams<N>, nameOf: DomainNameOf | undefined): { ok: true; params: EndpointParams<N> } | { ok: false; id: string } {
+  private async domainByName<N extends WriteEndpointName>(operation: N, params: EndpointParams<N>, nameOf: DomainNameOf | undefined): Promise<{ ok: true; params: EndpointParams<N> } | { ok: false; id: string }> {
     const facts = factsOf(operation)
     const domain: unknown = Reflect.get(params, 'domain')
     if (typeof domain !== 'string' || (facts.subject !== 'domain' && facts.subject !== 'freedns')) return { ok: true, params }
     let name = domain
     if (/^\d+$/.test(domain)) {
-      const known = nameOf?.(facts.subject, Number(domain))
+      const known = await nameOf?.(facts.subject, Number(domain))
       if (known === undefined) return { ok: false, id: domain }
       name = known
     }
@@ -309,14 +348,18 @@ export class JobRunner {
     if (this.journalProblem) throw AppError.of('internal', { code: 'job.journalUnwritable', params: { path: this.opts.journal.file, reason: this.journalProblem.reason } })
     // The account may have been made read-only while the confirmation was open.
     this.refuseReadOnly(job.accountId)
-    // An account that asks for its name before paid or ownership operations: the confirmation
-    // must have asked for it (checked here too, so no screen can skip it).
-    const name = job.confirm ? this.opts.accounts.nameToConfirm?.(job.accountId) : undefined
-    if (name !== undefined && accountName?.trim() !== name.trim()) throw AppError.of('validation', { code: 'job.accountNameRequired', params: { name } })
+    // The account's level as it is now (it may have been raised while the confirmation was open):
+    // the name must have been typed, and checked here, so no screen (and no caller of IPC) skips it.
+    const safety = this.opts.accounts.writeSafety?.(job.accountId) ?? 'none'
+    if (safety !== 'none' && int.token === undefined) throw AppError.of('validation', { code: 'job.confirmationRequired' })
     if (int.token !== undefined) {
       const given = Buffer.from(token ?? '')
       const wanted = Buffer.from(int.token)
       if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) throw AppError.of('validation', { code: 'job.confirmationRequired' })
+    }
+    if (job.confirmByName || safety === 'name') {
+      const name = this.opts.accounts.nameOf(job.accountId)
+      if (accountName?.trim() !== name.trim()) throw AppError.of('validation', { code: 'job.accountNameRequired', params: { name } })
     }
     if (Date.now() - int.preparedAt > (this.opts.preparedForMs ?? 15 * 60_000)) {
       this.discard(jobId)
@@ -421,6 +464,13 @@ export class JobRunner {
       await this.observe((o) => o.ended(job, i, { fromLog: false }))
     } catch (err) {
       const error = toErrorData(err)
+      if (error.code === 'http.answerNotKept') {
+        // The service answered success with more than can be kept: done, its answer not kept.
+        this.targets.delete(key)
+        await this.settle(job, i, { state: 'done', requestId: error.requestId, stored: [answerNotKept()] })
+        await this.observe((o) => o.ended(job, i, { fromLog: false }))
+        return
+      }
       if (isOutcomeUnknown(error)) {
         this.targets.set(key, { jobId: job.id, index: i, state: 'unknown' })
         await this.settle(job, i, { state: 'unknown', error, requestId: error.requestId })

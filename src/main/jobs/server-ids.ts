@@ -1,29 +1,25 @@
 /**
- * Server names to ids from the portfolio store, for the job runner's targets (targets.ts): the
- * server lists the app has read, of the account and kind. Asked once per item when a job is
- * prepared, and a server list is short, so reading it then costs little.
+ * A server's id from its name, as the stored server lists of an account know it: a server named
+ * by id in one write and by name in another is then one target (targets.ts).
  */
-import { PortfolioStore } from '../store/types'
-import type { ServerKind } from '../../shared/constants'
+import type { PortfolioStoreAsync } from '../store/store-async'
+import { SERVER_KINDS, type ServerKind } from '../../shared/constants'
 import type { ServerIdOf } from './targets'
 
-/** The lists that carry both webid and webname; the full list first, as the most often read. */
 const SERVER_LISTS = ['servers.list', 'servers.expiration.list', 'servers.autorenew.list'] as const
 
-/**
- * A store that cannot be read says nothing (onError hears why): the name then stays as given,
- * and the write still goes, held only against writes that named the server the same way.
- */
-export function storedServerIds(store: Pick<PortfolioStore, 'getList'>, accountId: string, onError?: (err: unknown) => void): ServerIdOf {
-  return (kind: ServerKind, webname: string) => {
-    try {
+/** Reads the account's stored server lists once (they are short) into a lookup; a store that cannot answer knows no name. */
+export async function storedServerIds(store: Pick<PortfolioStoreAsync, 'getList'>, accountId: string, onError?: (err: unknown) => void): Promise<ServerIdOf> {
+  const ids = new Map<string, string>()
+  const keyOf = (kind: ServerKind, webname: string) => `${kind}\u0000${webname}`
+  try {
+    for (const kind of SERVER_KINDS) {
       for (const list of SERVER_LISTS) {
-        const found = store.getList(accountId, list, { kind })?.items.find((s) => s.webname === webname)
-        if (found) return found.webid
+        for (const s of (await store.getList(accountId, list, { kind }))?.items ?? []) if (!ids.has(keyOf(kind, s.webname))) ids.set(keyOf(kind, s.webname), s.webid)
       }
-    } catch (err) {
-      onError?.(err)
     }
-    return undefined
+  } catch (err) {
+    onError?.(err)
   }
+  return (kind, webname) => ids.get(keyOf(kind, webname))
 }

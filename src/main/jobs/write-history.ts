@@ -8,18 +8,19 @@ import type { ApiClient } from '../http'
 import type { EndpointParams, WriteEndpointName } from '../../shared/endpoints/table'
 import type { ErrorData } from '../../shared/errors'
 import type { SubjectKind } from '../../shared/history'
-import type { JobItemView, JobView } from '../../shared/jobs'
+import type { JobItemView, JobView, ZoneGuard } from '../../shared/jobs'
 import type { ZoneInput, ZoneKind } from '../../shared/portfolio'
-import { PortfolioStore } from '../store/types'
+import type { PortfolioStoreAsync } from '../store/store-async'
 import { toErrorData } from '../app-error'
 import { readsBack } from './read-back'
 import { factsOf } from './operations'
+import { changedSincePlan } from './zone-rules'
 
 export interface WriteObserver {
   /** Just before item i is sent. An error answered here means it is not sent, and fails with it. */
-  beforeSend(job: JobView, i: number, params: EndpointParams<WriteEndpointName>, client: ApiClient, guard: { records: string } | undefined): Promise<ErrorData | undefined>
+  beforeSend(job: JobView, i: number, params: EndpointParams<WriteEndpointName>, client: ApiClient, guard: ZoneGuard | undefined): Promise<ErrorData | undefined>
   /** Item i ended: done, failed or unknown; or an unknown one was settled from the service's log. */
-  ended(job: JobView, i: number, opts: { fromLog: boolean }): void
+  ended(job: JobView, i: number, opts: { fromLog: boolean }): Promise<void>
 }
 
 /** Whose history an item is: a domain, a free DNS zone, a server or a service IP (the operation's facts say which). */
@@ -45,7 +46,7 @@ function sentValue(params: Record<string, unknown>): Record<string, unknown> {
   return rest
 }
 
-export function createWriteHistory(store: PortfolioStore, now: () => Date = () => new Date()): WriteObserver {
+export function createWriteHistory(store: PortfolioStoreAsync, now: () => Date = () => new Date()): WriteObserver {
   /** Per job item: the snapshot and the value before, taken in beforeSend. */
   const before = new Map<string, { snapshotId?: number | undefined; value?: unknown }>()
   const itemKey = (job: JobView, i: number) => `${job.id}#${i}`
@@ -62,7 +63,7 @@ export function createWriteHistory(store: PortfolioStore, now: () => Date = () =
       const answer = kind === 'dns' ? await client.call('domains.dns.get', { domain }) : await client.call('freedns.get', { domain })
       return { zone: zoneOfAnswer(kind, answer), fresh: true }
     } catch (err) {
-      const stored = store.getZone(accountId, kind, domain)
+      const stored = await store.getZone(accountId, kind, domain).catch(() => undefined)
       return { zone: stored, fresh: false, error: toErrorData(err) }
     }
   }
@@ -77,7 +78,7 @@ export function createWriteHistory(store: PortfolioStore, now: () => Date = () =
         const spec = factsOf(job.operation).before
         const subject = subjectOf(job.operation, p)
         if (spec) {
-          const item = store.readListItem(job.accountId, spec.list, subject.subject)
+          const item = await store.readListItem(job.accountId, spec.list, subject.subject)
           if (item) {
             const value: Record<string, unknown> = {}
             for (const f of spec.fields) if (f in item) value[f] = Reflect.get(item, f)
@@ -92,21 +93,21 @@ export function createWriteHistory(store: PortfolioStore, now: () => Date = () =
         // The change was planned from these records: anything else now means someone changed the
         // zone since, and sending would overwrite their change without the user seeing it.
         if (!current.fresh) return { kind: 'validation', code: 'dns.guardUnreadable', params: { domain }, ...(current.error ? { status: current.error.status } : {}) }
-        if (current.zone?.records !== guard.records) return { kind: 'busy', code: 'dns.changedSincePlan', params: { domain } }
+        if (changedSincePlan(guard, current.zone)) return { kind: 'busy', code: 'dns.changedSincePlan', params: { domain } }
       }
       if (!current.zone) return undefined
       // Fresh from the service: the store learns it too (and notes a change from outside, if any).
-      if (current.fresh) store.putZone(job.accountId, kind, domain, current.zone, at)
-      const snapshotId = store.history.snapshotBeforeSave(job.accountId, kind, domain, current.zone, at)
+      if (current.fresh) await store.putZone(job.accountId, kind, domain, current.zone, at)
+      const snapshotId = await store.history.snapshotBeforeSave(job.accountId, kind, domain, current.zone, at)
       before.set(itemKey(job, i), { snapshotId, value: current.zone })
       return undefined
     },
 
-    ended(job, i, { fromLog }) {
+    async ended(job, i, { fromLog }) {
       const it = job.items[i]
       if (!it || (it.state !== 'done' && it.state !== 'failed' && it.state !== 'unknown')) return
       if (fromLog) {
-        if (it.state !== 'unknown') store.history.settleWrite(job.id, i, it.state, it.requestId)
+        if (it.state !== 'unknown') await store.history.settleWrite(job.id, i, it.state, it.requestId)
         return
       }
       const key = itemKey(job, i)
@@ -116,7 +117,7 @@ export function createWriteHistory(store: PortfolioStore, now: () => Date = () =
       const zoneKind = factsOf(job.operation).zone
       const at = now().toISOString()
       const after = afterValue(job.operation, it)
-      store.history.recordWrite({
+      await store.history.recordWrite({
         accountId: job.accountId,
         subjectKind,
         subject,
@@ -134,7 +135,7 @@ export function createWriteHistory(store: PortfolioStore, now: () => Date = () =
         snapshotId: was?.snapshotId,
       })
       // The zone as saved is the zone now: kept, after the row above says this app made it.
-      if (zoneKind && it.state === 'done' && isZoneAnswer(it.result)) store.putZone(job.accountId, zoneKind, subject, zoneOfAnswer(zoneKind, it.result), at)
+      if (zoneKind && it.state === 'done' && isZoneAnswer(it.result)) await store.putZone(job.accountId, zoneKind, subject, zoneOfAnswer(zoneKind, it.result), at)
     },
   }
 }
@@ -149,7 +150,13 @@ function afterValue(operation: WriteEndpointName, it: JobItemView): unknown {
   const kept = it.state === 'done' && readsBack(operation) ? it.result : undefined
   if (facts.zone) return isZoneAnswer(kept) ? zoneOfAnswer(facts.zone, kept) : zoneAfter(facts.zone, it.params)
   const fields = facts.before?.fields
-  if (fields && typeof kept === 'object' && kept !== null) return Object.fromEntries(fields.flatMap((f) => (f in kept ? [[f, Reflect.get(kept, f)]] : [])))
+  if (fields && it.state === 'done') {
+    // What the service answered it kept, member by member; a member its answer leaves out (an
+    // answer that only echoes part of the request) is what was sent, not "unknown".
+    const answer: object = typeof kept === 'object' && kept !== null ? kept : {}
+    const value = Object.fromEntries(fields.flatMap((f) => (f in answer ? [[f, Reflect.get(answer, f)]] : f in it.params ? [[f, it.params[f]]] : [])))
+    if (Object.keys(value).length > 0) return value
+  }
   return sentValue(it.params)
 }
 

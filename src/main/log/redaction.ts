@@ -8,12 +8,26 @@ const BEARER = /\b(bearer)\s+[^\s"',;]+/gi
 /** Shorter secrets are not keys (and would redact ordinary words). */
 const MIN_SECRET_LENGTH = 8
 
+/**
+ * The forms a secret takes in text: as it is, trimmed, and URL-encoded (a service or a proxy that
+ * echoes the request URL writes the key with its / + = as %2F %2B %3D, which plain matching misses).
+ */
+export function secretForms(secret: string): string[] {
+  const forms = new Set<string>()
+  for (const s of [secret, secret.trim()]) {
+    forms.add(s)
+    forms.add(encodeURIComponent(s))
+    forms.add(encodeURIComponent(s).replace(/%20/g, '+'))
+  }
+  return [...forms]
+}
+
 export class Redactor {
   private readonly secrets = new Set<string>()
 
-  /** A secret to hide from now on (its trimmed form too, as it is sent). */
+  /** A secret to hide from now on: its trimmed form too, as it is sent, and each as a URL would carry it. */
   add(secret: string): void {
-    for (const s of [secret, secret.trim()]) if (s.length >= MIN_SECRET_LENGTH) this.secrets.add(s)
+    for (const s of secretForms(secret)) if (s.length >= MIN_SECRET_LENGTH) this.secrets.add(s)
   }
 
   redact(text: string): string {

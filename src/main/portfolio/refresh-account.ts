@@ -6,7 +6,7 @@
  */
 import type { ApiClient } from '../http'
 import type { ErrorData } from '../../shared/errors'
-import { PortfolioStore } from '../store/types'
+import type { PortfolioStoreAsync } from '../store/store-async'
 import { toErrorData } from '../app-error'
 
 export const REFRESHED_LISTS = [
@@ -40,7 +40,7 @@ export interface RefreshOptions {
   onList?: (done: number, total: number) => void
 }
 
-export async function refreshAccount(client: ApiClient, store: PortfolioStore, accountId: string, opts: RefreshOptions = {}): Promise<AccountRefresh> {
+export async function refreshAccount(client: ApiClient, store: Pick<PortfolioStoreAsync, 'putList'>, accountId: string, opts: RefreshOptions = {}): Promise<AccountRefresh> {
   const now = opts.now ?? (() => new Date())
   const result: AccountRefresh = { read: 0, drift: 0, failed: [] }
   let next = 0
@@ -48,7 +48,11 @@ export async function refreshAccount(client: ApiClient, store: PortfolioStore, a
   const readOne = async (name: RefreshedList) => {
     try {
       const items = await client.listAll(name, {}, { signal: opts.signal, ...(opts.pageSize ? { pageSize: opts.pageSize } : {}) })
-      result.drift += store.keepList(accountId, name, {}, items, now().toISOString()).drift
+      // Awaited first: `result.drift += await …` would read the sum before the wait, and the other
+      // list read meanwhile would lose its count.
+      // Checked once, by the client against the endpoint table: kept as typed, not checked again.
+      const kept = await store.putList(accountId, name, {}, items, now().toISOString())
+      result.drift += kept.drift
       result.read++
     } catch (err) {
       result.failed.push({ list: name, error: toErrorData(err) })

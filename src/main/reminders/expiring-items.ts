@@ -10,7 +10,7 @@
  */
 import { SERVER_KINDS, type ServerKind } from '../../shared/constants'
 import { domainAutorenew, serverAutorenew } from '../../shared/autorenew'
-import { PortfolioStore } from '../store/types'
+import type { PortfolioStoreAsync } from '../store/store-async'
 import type { ExpiringItem } from '../../shared/reminders'
 
 interface Read<T> {
@@ -35,28 +35,29 @@ function byLatest<T, V>(key: (item: T) => string, value: (item: T) => V, ...list
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/
 
-function domains(store: PortfolioStore, accountId: string): ExpiringItem[] {
-  const list = store.getList(accountId, 'domains.list', {})
-  const dated = latest<{ domainname: string; expirationdate: string }>(list, store.getList(accountId, 'domains.expiration.list', {}))
+async function domains(store: PortfolioStoreAsync, accountId: string): Promise<ExpiringItem[]> {
+  const list = await store.getList(accountId, 'domains.list', {})
+  const dated = latest<{ domainname: string; expirationdate: string }>(list, await store.getList(accountId, 'domains.expiration.list', {}))
   const name = (d: { domainname: string }) => d.domainname
-  const autorenew = byLatest(name, (d) => domainAutorenew(d).on, list, store.getList(accountId, 'domains.autorenew.list', {}))
+  const autorenew = byLatest(name, (d) => domainAutorenew(d).on, list, await store.getList(accountId, 'domains.autorenew.list', {}))
   return (dated?.items ?? []).map((d) => ({ accountId, kind: 'domain', id: d.domainname, label: d.domainname, expires: d.expirationdate, autorenew: autorenew.get(d.domainname) }))
 }
 
-function servers(store: PortfolioStore, accountId: string, serverKind: ServerKind): ExpiringItem[] {
-  const list = store.getList(accountId, 'servers.list', { kind: serverKind })
-  const dated = latest<{ webid: string; webname: string; expirationdate: string }>(list, store.getList(accountId, 'servers.expiration.list', { kind: serverKind }))
+async function servers(store: PortfolioStoreAsync, accountId: string, serverKind: ServerKind): Promise<ExpiringItem[]> {
+  const list = await store.getList(accountId, 'servers.list', { kind: serverKind })
+  const dated = latest<{ webid: string; webname: string; expirationdate: string }>(list, await store.getList(accountId, 'servers.expiration.list', { kind: serverKind }))
   const webid = (s: { webid: string }) => s.webid
-  const autorenew = byLatest(webid, (s) => serverAutorenew(s).on, list, store.getList(accountId, 'servers.autorenew.list', { kind: serverKind }))
+  const autorenew = byLatest(webid, (s) => serverAutorenew(s).on, list, await store.getList(accountId, 'servers.autorenew.list', { kind: serverKind }))
   return (dated?.items ?? []).map((s) => ({ accountId, kind: 'server', id: s.webid, serverKind, label: s.webname || s.webid, expires: s.expirationdate, autorenew: autorenew.get(s.webid) }))
 }
 
-function svcips(store: PortfolioStore, accountId: string): ExpiringItem[] {
-  const list = store.getList(accountId, 'svcips.list', {})
+async function svcips(store: PortfolioStoreAsync, accountId: string): Promise<ExpiringItem[]> {
+  const list = await store.getList(accountId, 'svcips.list', {})
   return (list?.items ?? []).map((v) => ({ accountId, kind: 'svcip', id: v.vipid, label: v.vipname || v.vipid, expires: v.expirationdate, autorenew: false }))
 }
 
 /** Every item of the account that has an expiry date, as last read. */
-export function expiringItems(store: PortfolioStore, accountId: string): ExpiringItem[] {
-  return [...domains(store, accountId), ...SERVER_KINDS.flatMap((k) => servers(store, accountId, k)), ...svcips(store, accountId)].filter((i) => ISO_DATE.test(i.expires))
+export async function expiringItems(store: PortfolioStoreAsync, accountId: string): Promise<ExpiringItem[]> {
+  const parts = await Promise.all([domains(store, accountId), ...SERVER_KINDS.map((k) => servers(store, accountId, k)), svcips(store, accountId)])
+  return parts.flat().filter((i) => ISO_DATE.test(i.expires))
 }

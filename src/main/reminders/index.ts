@@ -11,7 +11,8 @@ import { todayIso } from '../../shared/dates'
 import { parseWith } from '../../shared/field-issues'
 import { DEFAULT_REMINDER_SETTINGS, reminderItemKey, type DueReminder, type ExpiringItem, type ReminderSettings } from '../../shared/reminders'
 import { reminderSettingsSchema } from '../../shared/reminder-schemas'
-import { PortfolioStore, SentReminder } from '../store/types'
+import type { SentReminder } from '../store/types'
+import type { PortfolioStoreAsync } from '../store/store-async'
 import type { Desktop, DesktopNotification } from '../desktop'
 import type { AppLog } from '../log/app-log'
 import { dueReminders } from './due'
@@ -21,7 +22,7 @@ import { expiringItems } from './expiring-items'
 export const REMINDER_SETTINGS_KEY = 'reminders'
 
 export interface RemindersOptions {
-  store: PortfolioStore
+  store: PortfolioStoreAsync
   /** Every account's id, the demo's included. */
   accountIds: () => string[]
   now: () => Date
@@ -30,13 +31,13 @@ export interface RemindersOptions {
 }
 
 export interface Reminders {
-  settings(): ReminderSettings
+  settings(): Promise<ReminderSettings>
   /** Saves settings already checked (reminderSettingsSchema); answers them as kept. */
-  saveSettings(settings: ReminderSettings): ReminderSettings
+  saveSettings(settings: ReminderSettings): Promise<ReminderSettings>
   /** The reminders due now, most urgent first, recorded as sent. */
-  due(): DueReminder[]
+  due(): Promise<DueReminder[]>
   /** Every stored item with an expiry date, of one account or of all. */
-  expirations(accountId?: string): ExpiringItem[]
+  expirations(accountId?: string): Promise<ExpiringItem[]>
   /** Shows a notification; `onClick` runs when the user clicks it. */
   show(notification: DesktopNotification, onClick: () => void): void
 }
@@ -54,8 +55,8 @@ const markOf = (item: ExpiringItem, threshold: number): SentReminder => ({
 
 export function createReminders(opts: RemindersOptions): Reminders {
   const { store } = opts
-  const settings = (): ReminderSettings => {
-    const text = store.getSetting(REMINDER_SETTINGS_KEY)
+  const settings = async (): Promise<ReminderSettings> => {
+    const text = await store.getSetting(REMINDER_SETTINGS_KEY)
     if (text === undefined) return DEFAULT_REMINDER_SETTINGS
     let value: unknown
     try {
@@ -71,23 +72,23 @@ export function createReminders(opts: RemindersOptions): Reminders {
   }
   return {
     settings,
-    saveSettings(s) {
-      store.putSetting(REMINDER_SETTINGS_KEY, JSON.stringify(s))
+    async saveSettings(s) {
+      await store.putSetting(REMINDER_SETTINGS_KEY, JSON.stringify(s))
       return settings()
     },
-    due() {
+    async due() {
       const now = opts.now()
       const today = todayIso(now)
       const sent = new Map<string, number[]>()
-      for (const s of store.remindersSent()) {
+      for (const s of await store.remindersSent()) {
         const key = dateKey(s)
         const list = sent.get(key)
         if (list) list.push(s.threshold)
         else sent.set(key, [s.threshold])
       }
-      const items = opts.accountIds().flatMap((id) => expiringItems(store, id))
-      const { due, marks } = dueReminders(items, settings(), today, (item) => sent.get(itemDateKey(item)) ?? [])
-      store.recordReminders(
+      const items = (await Promise.all(opts.accountIds().map((id) => expiringItems(store, id)))).flat()
+      const { due, marks } = dueReminders(items, await settings(), today, (item) => sent.get(itemDateKey(item)) ?? [])
+      await store.recordReminders(
         marks.map((m) => markOf(m.item, m.threshold)),
         now.toISOString(),
         today,
@@ -95,9 +96,9 @@ export function createReminders(opts: RemindersOptions): Reminders {
       if (due.length) opts.log?.info('reminders.due', { count: due.length, marked: marks.length })
       return due
     },
-    expirations(accountId) {
+    async expirations(accountId) {
       const ids = accountId === undefined ? opts.accountIds() : [accountId]
-      return ids.flatMap((id) => expiringItems(store, id))
+      return (await Promise.all(ids.map((id) => expiringItems(store, id)))).flat()
     },
     show(notification, onClick) {
       opts.desktop.notify(notification, onClick)

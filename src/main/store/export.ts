@@ -3,6 +3,7 @@
  * BIND zone file. Both read the lists through getList, so whatever they contain passed the
  * item schemas; a damaged row is left out (and reported) as on screen.
  */
+import { csvCell } from '../../shared/csv-cell'
 import { toBind } from '../../shared/dns/bind'
 import { parse } from '../../shared/dns/records'
 import type { Connection } from './database'
@@ -30,15 +31,7 @@ export const CSV_COLUMNS = [
   'read_at',
 ] as const
 
-/**
- * A cell as a spreadsheet can open it safely: text that a spreadsheet would run as a formula
- * (=, +, -, @, tab, CR first) gets an apostrophe, as the renderer's own CSV export does.
- */
-export function csvCell(value: string | number | undefined): string {
-  let s = value === undefined ? '' : String(value)
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
-}
+export { csvCell }
 
 /** A list of the account's by domain name, with the time it was read (to take the fresher of two values). */
 function byDomain<T extends { domainname: string }>(list: { items: T[]; readAt: string } | undefined) {

@@ -21,7 +21,6 @@ import {
   joinValue,
   mergeRecords,
   parse,
-  records,
   serialise,
   serialiseRow,
   splitValue,
@@ -32,6 +31,7 @@ import {
   type ValueField,
   type ValueFields,
 } from './records'
+import { safetyOfPlan } from './zone-safety'
 import { HOST_FIELD, validateRows, valueIssues, warnRows, type DnsCode, type RowIssue } from './validate'
 
 /** Replace every record whose value is `from` (whole) by the same record with value `to`; optionally of one type only. */
@@ -69,9 +69,6 @@ export interface ChangeIssue extends Finding<BulkCode | DnsCode> {
   field: 'from' | 'to' | 'type' | 'host' | 'value' | ValueField
 }
 
-/** The safety rule: more than 3 in 10 of a zone's records changed (compared in integers: exactly 30 % is not over). */
-export const THRESHOLD = { changed: 3, outOf: 10 } as const
-export const THRESHOLD_PERCENT = (THRESHOLD.changed * 100) / THRESHOLD.outOf
 
 /** A validation error the change brings into a zone: the record (its text) and what is wrong. */
 export interface ZoneIssue extends Finding<DnsCode> {
@@ -88,7 +85,7 @@ export interface ZoneChange {
   total: number
   /** The change adds, removes or changes an NS record at the apex. */
   apexNs: boolean
-  /** More than 30 % of the zone's records change (any change to a zone with no records). */
+  /** More than 30 % of the zone's records change, in a zone of 10 records or more (see zone-safety). */
   overThreshold: boolean
   /** apexNs or overThreshold: the zone needs its own, explicit confirmation. */
   needsOwnConfirmation: boolean
@@ -239,13 +236,11 @@ function broughtIn(check: RowCheck, before: Row[], after: Row[]): ZoneIssue[] {
 }
 const duplicatesOf: RowCheck = (r) => warnRows(r).filter((w) => w.code === 'dns.duplicate')
 
-const isApexNs = (r: RecordRow) => r.type === 'ns' && isApex(r.host)
-
 /**
  * Applies the change (or several, in order) to a zone's records text. Only the errors the
  * change brings in count: a zone the service already holds with a problem is not refused for it.
  */
-export function applyBulkChange(text: string, change: BulkChange | readonly BulkChange[]): ZoneChange {
+export function applyBulkChange(text: string, change: BulkChange | readonly BulkChange[], zone?: string): ZoneChange {
   const before = parse(text)
   const mentions: RecordRow[] = []
   let rows = before
@@ -257,10 +252,7 @@ export function applyBulkChange(text: string, change: BulkChange | readonly Bulk
   }
   const p = makePlan(before, rows)
   const empty = isEmptyPlan(p)
-  const total = records(before).length
-  const changed = p.added.length + p.removed.length + p.changed.length
-  const apexNs = [...p.added, ...p.removed, ...p.changed.flatMap((c) => [c.from, c.to])].some(isApexNs)
-  const overThreshold = changed > 0 && (total === 0 || changed * THRESHOLD.outOf > total * THRESHOLD.changed)
+  const { total, changed, apexNs, overThreshold, needsOwnConfirmation } = safetyOfPlan(p, before, zone)
 
   // Lines of the zone as the service holds them stay as they are, even where the app cannot place them.
   const kept = new Set(text.split('\n'))
@@ -273,7 +265,7 @@ export function applyBulkChange(text: string, change: BulkChange | readonly Bulk
     total,
     apexNs,
     overThreshold,
-    needsOwnConfirmation: apexNs || overThreshold,
+    needsOwnConfirmation,
     empty,
     issues,
     warnings,

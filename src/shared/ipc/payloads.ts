@@ -29,7 +29,8 @@ function jobRequestSchema() {
         z.object({
           params: z.record(z.string(), z.unknown()),
           label: z.string().max(300).optional(),
-          guard: z.object({ records: z.string().max(1_000_000) }).optional(),
+          guard: z.object({ records: z.string().max(1_000_000), ttl: z.number().int().min(0).optional(), ns_type: z.string().max(100).optional() }).optional(),
+          overRule: z.boolean().optional(),
         }),
       )
       .min(1)
@@ -43,7 +44,7 @@ function jobRequestSchema() {
 export const localPayloads = {
   'accounts.list': z.object({}),
   'accounts.create': z.object({ fields: profileFieldsSchema, apiKey: keySchema, storage: storageSchema }),
-  'accounts.update': z.object({ id: accountIdSchema, fields: profileFieldsSchema }),
+  'accounts.update': z.object({ id: accountIdSchema, fields: profileFieldsSchema, typedName: z.string().max(200).optional() }),
   'accounts.remove': z.object({ id: accountIdSchema }),
   'accounts.setActive': z.object({ id: accountIdSchema }),
   'accounts.replaceKey': z.object({ id: accountIdSchema, apiKey: keySchema, storage: storageSchema }),

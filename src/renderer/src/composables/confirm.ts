@@ -37,18 +37,30 @@ export interface ConfirmRequest {
   items?: ConfirmItem[] | undefined
   /** Typed confirmation: the user must type this text to enable the confirm button. */
   typeToConfirm?: string
-  resolve: (ok: boolean) => void
+  resolve: (ok: boolean, typed?: TypedNames) => void
+}
+
+/** What the user typed in the name fields (sent to main as typed: main compares it with the name). */
+export interface TypedNames {
+  accountName: string
+  /** By the accounts' place in `accounts`. */
+  accountNames: string[]
 }
 
 export const pendingConfirm = shallowRef<ConfirmRequest | undefined>()
 
 export function confirm(req: Omit<ConfirmRequest, 'resolve'>): Promise<boolean> {
+  return confirmTyped(req).then((a) => a.ok)
+}
+
+/** As confirm, with the names as the user typed them. */
+export function confirmTyped(req: Omit<ConfirmRequest, 'resolve'>): Promise<{ ok: boolean; typed: TypedNames }> {
   return new Promise((resolve) => {
     pendingConfirm.value = {
       ...req,
-      resolve: (ok) => {
+      resolve: (ok, typed) => {
         pendingConfirm.value = undefined
-        resolve(ok)
+        resolve({ ok, typed: typed ?? { accountName: '', accountNames: [] } })
       },
     }
   })

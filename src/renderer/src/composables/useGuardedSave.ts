@@ -13,8 +13,11 @@ export interface GuardedSaveOptions<V> {
   readCurrent: () => Promise<Result<V>>
   /** Whether two versions are the same, as far as this setting goes. */
   same: (a: V, b: V) => boolean
-  /** Sends the user's version; answers what the service stored. */
-  send: () => Promise<Result<V>>
+  /**
+   * Sends the user's version over `over`, the version the service held when it was last read
+   * (main checks it again just before sending); answers what the service stored.
+   */
+  send: (over: V | undefined) => Promise<Result<V>>
 }
 
 export function useGuardedSave<V>(loaded: Ref<V | undefined>, opts: GuardedSaveOptions<V>) {
@@ -26,6 +29,8 @@ export function useGuardedSave<V>(loaded: Ref<V | undefined>, opts: GuardedSaveO
   async function save(force = false): Promise<V | undefined> {
     if (sending.busy.value) return undefined
     checkError.value = undefined
+    // Sent over theirs when the user chose to keep theirs out (force), else over what was just read.
+    let over = force ? (conflict.value ?? loaded.value) : loaded.value
     if (!force) {
       const current = await opts.readCurrent()
       if (!current.ok) {
@@ -36,8 +41,9 @@ export function useGuardedSave<V>(loaded: Ref<V | undefined>, opts: GuardedSaveO
         conflict.value = current.value
         return undefined
       }
+      over = current.value
     }
-    const stored = await sending.run()
+    const stored = await sending.run(over)
     if (stored !== undefined) {
       conflict.value = undefined
       loaded.value = stored

@@ -8,7 +8,7 @@
 import { ref, shallowRef } from 'vue'
 import type { EndpointResult, WriteEndpointName } from '../../../shared/endpoints/table'
 import type { ApiParams } from '../../../shared/ipc/contract'
-import type { ItemEffect, JobItemView, JobView } from '../../../shared/jobs'
+import type { ItemEffect, JobItemView, JobView, ZoneGuard } from '../../../shared/jobs'
 import type { StoredFinding } from '../../../shared/stored'
 import type { ErrorData, Result } from '../bridge'
 import type { AccountApi, JobItems, JobOptions } from '../lib/account-api'
@@ -16,11 +16,19 @@ import { accountMarks, nameToType } from '../lib/account-text'
 import { formatDate, t } from '../i18n'
 import { useAccountsStore } from '../stores/accounts'
 import { useJobsStore } from '../stores/jobs'
-import { confirm, type ConfirmRequest } from './confirm'
+import { confirmTyped, type ConfirmRequest } from './confirm'
 import { useAccountApi } from './useAccountApi'
 
 /** How the user is asked: the caller's words; the account and the items come from the prepared job. */
 export type Confirmation = Omit<ConfirmRequest, 'resolve' | 'items' | 'account' | 'accountNameToType'>
+
+/** One item's options: a zone save's guard (the zone it was planned from) and its own confirmation over the safety rule. */
+export type ItemOptions = JobOptions & { guard?: ZoneGuard | undefined; overRule?: boolean | undefined }
+
+/** The confirmation of a write that is confirmed only because its account confirms every write. */
+function writeConfirmation(operation: WriteEndpointName, count: number): Confirmation {
+  return { title: t('confirm.writeTitle', { operation: t(`operation.${operation}`) }), lines: [t('confirm.writeLine', { count })], confirmLabel: t('confirm.writeSend') }
+}
 
 /** An item's effect in words: "1 Jan 2027 → 1 Jan 2029". */
 export function effectText(effect: ItemEffect | undefined): string | undefined {
@@ -64,31 +72,33 @@ export function useWrite<N extends WriteEndpointName>(operation: N, forAccount?:
     busy.value = true
     error.value = undefined
     try {
-      let r
-      if (confirmation) {
-        const prepared = await api.prepare(operation, items, { concurrency: opts.concurrency, secondSend: opts.secondSend, purpose: opts.purpose })
-        if (!prepared.ok) return void (error.value = prepared.error)
-        const { job: pending, token } = prepared.value
+      const prepared = await api.prepare(operation, items, { concurrency: opts.concurrency, secondSend: opts.secondSend, purpose: opts.purpose })
+      if (!prepared.ok) return void (error.value = prepared.error)
+      const { job: pending, token } = prepared.value
+      let typedName: string | undefined
+      // Asked when the screen asks (a bulk change), and whenever main says the job waits for a
+      // confirmation: a paid, ownership or irreversible operation, or any write of an account
+      // whose safety level confirms every write.
+      if (confirmation || pending.confirm) {
         const account = accounts.accounts.find((a) => a.id === pending.accountId)
-        // Paid and ownership operations (`confirm` in the endpoint table) of an account that asks for it.
-        const typedName = pending.confirm ? nameToType(account) : undefined
-        const yes = await confirm({
-          ...confirmation,
+        typedName = pending.confirmByName ? (nameToType(account) ?? pending.accountName) : undefined
+        const answer = await confirmTyped({
+          ...(confirmation ?? writeConfirmation(operation, pending.items.length)),
           account: accountMarks(account, pending.accountName),
           accountNameToType: typedName,
           items: pending.items.map((it) => ({ label: it.label, effect: effectText(it.effect) })),
         })
-        if (!yes) {
+        // Main compares what was typed with the account's name; the expected name is never sent back.
+        typedName = typedName !== undefined ? answer.typed.accountName : undefined
+        if (!answer.ok) {
           await window.api.jobs.discard({ jobId: pending.id })
           return undefined
         }
-        job.value = pending
-        opts.onStarted?.(pending)
-        // The dialog enabled Confirm only once this name was typed; main checks it came.
-        r = await window.api.jobs.start({ jobId: pending.id, ...(token ? { token } : {}), ...(typedName ? { accountName: typedName } : {}) })
-      } else {
-        r = await api.submit(operation, items, { concurrency: opts.concurrency, secondSend: opts.secondSend, purpose: opts.purpose })
       }
+      job.value = pending
+      opts.onStarted?.(pending)
+      // The dialog enabled Confirm only once the name was typed; main checks what was typed.
+      const r = await window.api.jobs.start({ jobId: pending.id, ...(token ? { token } : {}), ...(typedName ? { accountName: typedName } : {}) })
       if (!r.ok) return void (error.value = r.error)
       jobsStore.put(r.value)
       job.value = r.value
@@ -99,9 +109,10 @@ export function useWrite<N extends WriteEndpointName>(operation: N, forAccount?:
   }
 
   /** One item: resolves with what the service stored, or undefined (the error says why). */
-  async function run(params: ApiParams<N>, confirmation?: Confirmation, label?: string, opts: JobOptions = {}): Promise<EndpointResult<N> | undefined> {
+  async function run(params: ApiParams<N>, confirmation?: Confirmation, label?: string, opts: ItemOptions = {}): Promise<EndpointResult<N> | undefined> {
     stored.value = []
-    const done = await runJob([{ params, label }], confirmation, opts)
+    const { guard, overRule, ...jobOpts } = opts
+    const done = await runJob([{ params, label, guard, overRule }], confirmation, jobOpts)
     const item = done?.items[0]
     if (!item) return undefined
     const problem = itemError(item)
@@ -115,7 +126,7 @@ export function useWrite<N extends WriteEndpointName>(operation: N, forAccount?:
   }
 
   /** One item as a Result (for code built on Results, such as the guarded save). */
-  async function send(params: ApiParams<N>, label?: string, opts: JobOptions = {}): Promise<Result<EndpointResult<N>>> {
+  async function send(params: ApiParams<N>, label?: string, opts: ItemOptions = {}): Promise<Result<EndpointResult<N>>> {
     const value = await run(params, undefined, label, opts)
     return value !== undefined ? { ok: true, value } : { ok: false, error: error.value ?? { kind: 'internal', code: 'error.internal' } }
   }

@@ -5,7 +5,7 @@
  */
 import type { EndpointResult, PagedEndpointName, PagedInput, PagedItem, ReadEndpointName, WriteEndpointName } from '../../../shared/endpoints/table'
 import type { ApiParams } from '../../../shared/ipc/contract'
-import type { JobPurpose, JobRequest, JobView } from '../../../shared/jobs'
+import type { JobPurpose, JobRequest, JobView, ZoneGuard } from '../../../shared/jobs'
 import { cancelJob, invoke, newJobId, type Progress, type Result } from '../bridge'
 
 export interface CallOptions {
@@ -24,7 +24,7 @@ export interface StoredItems<N extends PagedEndpointName> {
   complete: boolean
 }
 
-export type JobItems<N extends WriteEndpointName> = { params: ApiParams<N>; label?: string | undefined; guard?: { records: string } | undefined }[]
+export type JobItems<N extends WriteEndpointName> = { params: ApiParams<N>; label?: string | undefined; guard?: ZoneGuard | undefined; overRule?: boolean | undefined }[]
 export interface JobOptions {
   concurrency?: number | undefined
   secondSend?: boolean | undefined
@@ -64,7 +64,7 @@ export function accountApi(accountId: string): AccountApi {
   const request = <N extends WriteEndpointName>(operation: N, items: JobItems<N>, opts: JobOptions): JobRequest => ({
     accountId,
     operation,
-    items: items.map((i) => ({ params: Object.fromEntries(Object.entries(i.params)), ...(i.label ? { label: i.label } : {}), ...(i.guard ? { guard: i.guard } : {}) })),
+    items: items.map((i) => ({ params: Object.fromEntries(Object.entries(i.params)), ...(i.label ? { label: i.label } : {}), ...(i.guard ? { guard: i.guard } : {}), ...(i.overRule ? { overRule: true } : {}) })),
     ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
     ...(opts.purpose ? { purpose: opts.purpose } : {}),
     ...(opts.secondSend ? { secondSend: true } : {}),

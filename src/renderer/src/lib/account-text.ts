@@ -3,7 +3,8 @@
  * from the catalogue, so they follow the language; other accounts show what the user typed.
  */
 import { t } from '../i18n'
-import { confirmsByName, type AccountColour, type AccountEnvironment, type AccountView } from '../../../shared/accounts'
+import type { AccountColour, AccountEnvironment, AccountView } from '../../../shared/accounts'
+import { confirmsByName } from '../../../shared/write-safety'
 import type { ServerKind } from '../../../shared/constants'
 
 export function accountName(a: AccountView | undefined): string {

@@ -8,6 +8,7 @@ import { applyBulkChange, type BulkChange, type ZoneChange } from '../../../shar
 import { joinValue, VALUE_FIELDS, type KnownType, type ValueFields } from '../../../shared/dns/records'
 import type { ErrorData } from '../../../shared/errors'
 import type { ZoneKind } from '../../../shared/portfolio'
+import type { ZoneGuard } from '../../../shared/jobs'
 import type { ApiParams, Result } from '../../../shared/ipc/contract'
 
 /** The change as its form holds it: every field of every kind, so switching kinds loses nothing typed. */
@@ -102,7 +103,7 @@ export async function buildPlans(refs: readonly ZoneRef[], change: BulkChange, r
       if (opts.signal?.aborted) plan = { ref, status: 'cancelled' }
       else {
         const r = await read(ref, opts.signal)
-        if (r.ok) plan = { ref, status: 'planned', read: r.value, change: applyBulkChange(r.value.records, change) }
+        if (r.ok) plan = { ref, status: 'planned', read: r.value, change: applyBulkChange(r.value.records, change, ref.domain) }
         else plan = opts.signal?.aborted ? { ref, status: 'cancelled' } : { ref, status: 'failed', error: r.error }
       }
       plans[i] = plan
@@ -139,7 +140,7 @@ export function decide(plans: readonly ZonePlan[], ownConfirmations: ReadonlySet
 }
 
 /** A job's items as AccountApi.prepare takes them (lib/account-api's JobItems, which needs the window). */
-type Items<N extends 'domains.dns.set' | 'freedns.set'> = { params: ApiParams<N>; label: string; guard: { records: string } }[]
+type Items<N extends 'domains.dns.set' | 'freedns.set'> = { params: ApiParams<N>; label: string; guard: ZoneGuard; overRule?: boolean }[]
 
 /** What one account is sent: its DNS zones in one job, its free DNS zones in another. */
 export interface AccountJobs {
@@ -151,8 +152,8 @@ export interface AccountJobs {
 /**
  * The items of the zones sent, per account in the order the accounts first appear: each the
  * zone's new records with its TTL (and for DNS its ns_type) as read, labelled with the zone's
- * name, and guarded by the records the plan was made from, so main sends nothing for a zone
- * changed since.
+ * name, and guarded by the zone the plan was made from (records, TTL and ns_type), so main sends
+ * nothing for a zone changed since; a zone over the safety rule carries its own confirmation.
  */
 export function jobItems(decisions: readonly Decision[]): AccountJobs[] {
   const out = new Map<string, AccountJobs>()
@@ -161,7 +162,9 @@ export function jobItems(decisions: readonly Decision[]): AccountJobs[] {
     const { ref, read, change } = d.plan
     const jobs = out.get(ref.accountId) ?? { accountId: ref.accountId, dns: [], freedns: [] }
     const ttl = read.ttl !== undefined ? { ttl: read.ttl } : {}
-    const common = { label: ref.domain, guard: { records: read.records } }
+    const guard: ZoneGuard = { records: read.records, ...ttl, ...(read.kind === 'dns' && read.ns_type !== undefined ? { ns_type: read.ns_type } : {}) }
+    // Only a zone the user ticked on its own gets this far (see decide).
+    const common = { label: ref.domain, guard, ...(change.needsOwnConfirmation ? { overRule: true } : {}) }
     if (read.kind === 'dns') jobs.dns.push({ params: { domain: ref.domain, records: change.records, ns_type: read.ns_type, ...ttl }, ...common })
     else jobs.freedns.push({ params: { domain: ref.domain, records: change.records, ...ttl }, ...common })
     out.set(ref.accountId, jobs)

@@ -1,12 +1,6 @@
-/**
- * CSV for exports. Cells that a spreadsheet would run as a formula (=, +, -, @, tab, CR)
- * are prefixed with an apostrophe, so an exported domain list cannot execute anything.
- */
-export function csvCell(value: unknown): string {
-  let s = value === undefined || value === null ? '' : String(value)
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
-}
+/** CSV for exports: every cell as a spreadsheet can open it safely (shared/csv-cell.ts). */
+import { csvCell } from '../../../shared/csv-cell'
+export { csvCell }
 
 export function toCsv(header: string[], rows: unknown[][]): string {
   return [header, ...rows].map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n'

@@ -44,8 +44,9 @@ export const useAccountsStore = defineStore('accounts', {
       if (r.ok) await this.load()
       return r
     },
-    async update(id: string, fields: ProfileFields) {
-      const r = await local.accounts().update({ id, fields })
+    /** `typedName`: the name as the user typed it, when the edit guards the account's writes less (main checks it). */
+    async update(id: string, fields: ProfileFields, typedName?: string) {
+      const r = await local.accounts().update({ id, fields, ...(typedName !== undefined ? { typedName } : {}) })
       if (r.ok) await this.load()
       return r
     },

@@ -1,0 +1,104 @@
+/**
+ * The portfolio store in a worker thread: SQLite's synchronous work (writing a 10,000-domain
+ * list, checking every row it reads back, the search index) runs there, and main only awaits
+ * the answers, so the window's IPC calls are not held behind a refresh. Calls are answered in
+ * the order they were made (one connection, one thread): a write then a read sees the write.
+ */
+import { Worker } from 'node:worker_threads'
+import { AppError } from '../app-error'
+import type { ErrorData } from '../../shared/errors'
+import { HISTORY_METHODS, STORE_METHODS, type HistoryMethod, type HistoryStoreAsync, type PortfolioStoreAsync, type StoreMethod } from './store-async'
+import type { OpenOptions, StoreProblem } from './types'
+import type { StoreReply, StoreRequest, StoreWorkerData } from './worker-protocol'
+
+export interface WorkerStoreOptions extends Pick<OpenOptions, 'integrityCheck' | 'onProblem'> {
+  /** The worker's script: the built app's `store-worker.js`; by default the TypeScript entry through tsx (tests, the bench). */
+  workerUrl?: URL | undefined
+  /** A fixed clock (tests): the moved-aside file's name and the start's pruning. */
+  now?: (() => Date) | undefined
+}
+
+// A variable, not a literal: a bundler would otherwise take `new URL('./x', import.meta.url)` for an asset.
+const SOURCE_BOOT = 'worker-boot.mjs'
+const sourceWorkerUrl = () => new URL(SOURCE_BOOT, import.meta.url)
+
+interface Pending {
+  resolve: (value: unknown) => void
+  reject: (err: AppError) => void
+}
+
+/** Opens the store in a new worker thread; resolves once it is open (or kept aside and made anew). */
+export function openStoreInWorker(file: string, opts: WorkerStoreOptions = {}): Promise<PortfolioStoreAsync> {
+  const data: StoreWorkerData = { file, integrityCheck: opts.integrityCheck ?? true, ...(opts.now ? { clockAt: opts.now().toISOString() } : {}) }
+  const worker = new Worker(opts.workerUrl ?? sourceWorkerUrl(), { workerData: data })
+  const pending = new Map<number, Pending>()
+  let nextId = 1
+  let stopped: ErrorData | undefined
+
+  const stop = (error: ErrorData) => {
+    stopped ??= error
+    for (const p of pending.values()) p.reject(new AppError(error))
+    pending.clear()
+  }
+
+  return new Promise((resolveOpen, rejectOpen) => {
+    worker.on('error', (err) => {
+      const error: ErrorData = { kind: 'internal', code: 'store.workerStopped', params: { reason: err.name } }
+      stop(error)
+      rejectOpen(new AppError(error))
+    })
+    worker.on('exit', () => {
+      stop({ kind: 'internal', code: 'store.closed' })
+      rejectOpen(new AppError({ kind: 'internal', code: 'store.closed' }))
+    })
+    worker.on('message', (m: StoreReply) => {
+      switch (m.kind) {
+        case 'ready':
+          resolveOpen(client(m.file, m.problem))
+          return
+        case 'failed':
+          rejectOpen(new AppError(m.error))
+          return
+        case 'problem':
+          opts.onProblem?.(m.problem)
+          return
+        case 'answer': {
+          const p = pending.get(m.id)
+          pending.delete(m.id)
+          if (m.ok) p?.resolve(m.value)
+          else p?.reject(new AppError(m.error))
+        }
+      }
+    })
+  })
+
+  function send(req: Omit<StoreRequest, 'id'> & { target: 'store' | 'history'; method: StoreMethod | HistoryMethod }): Promise<unknown> {
+    if (stopped) return Promise.reject(new AppError(stopped))
+    const id = nextId++
+    return new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject })
+      worker.postMessage({ ...req, id })
+    })
+  }
+
+  function client(openedFile: string, problem: StoreProblem | undefined): PortfolioStoreAsync {
+    // Each method answers what the same method of the store answered in the worker: the one place
+    // where the answer's type is taken on trust (both ends are this code; the store checked it).
+    const storeCall = (method: StoreMethod) => (...args: unknown[]) => send({ target: 'store', method, args })
+    const historyCall = (method: HistoryMethod) => (...args: unknown[]) => send({ target: 'history', method, args })
+    const history = Object.fromEntries(HISTORY_METHODS.map((m) => [m, historyCall(m)])) as unknown as HistoryStoreAsync
+    const methods = Object.fromEntries(STORE_METHODS.map((m) => [m, storeCall(m)])) as unknown as Omit<PortfolioStoreAsync, 'file' | 'problem' | 'history' | 'close'>
+    return {
+      ...methods,
+      file: openedFile,
+      problem,
+      history,
+      async close() {
+        if (stopped) return
+        await send({ target: 'store', method: 'close', args: [] }).catch(() => undefined)
+        stop({ kind: 'internal', code: 'store.closed' })
+        await worker.terminate()
+      },
+    }
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * The store's worker thread: opens the portfolio store (SQLite, synchronous) here, off
+ * Electron's main thread, and answers main's calls one at a time, in order.
+ */
+import { parentPort, workerData } from 'node:worker_threads'
+import { z } from 'zod'
+import { toErrorData } from '../app-error'
+import { openPortfolioStore } from './index'
+import type { StoreReply, StoreRequest, StoreWorkerData } from './worker-protocol'
+
+if (!parentPort) throw new Error('the store worker runs in a worker thread')
+const port = parentPort
+const post = (m: StoreReply) => port.postMessage(m)
+
+function start(data: StoreWorkerData): void {
+  let store: ReturnType<typeof openPortfolioStore>
+  try {
+    store = openPortfolioStore(data.file, {
+      integrityCheck: data.integrityCheck,
+      onProblem: (problem) => post({ kind: 'problem', problem }),
+      ...(data.clockAt ? { now: () => new Date(data.clockAt ?? '') } : {}),
+    })
+  } catch (err) {
+    post({ kind: 'failed', error: toErrorData(err) })
+    return
+  }
+  post({ kind: 'ready', file: store.file, problem: store.problem })
+  port.on('message', (req: StoreRequest) => {
+    try {
+      const owner = req.target === 'history' ? store.history : store
+      // The store checks every argument it is given (index.ts): a call is passed on as it came.
+      const value: unknown = Reflect.apply(Reflect.get(owner, req.method), owner, req.args)
+      post({ kind: 'answer', id: req.id, ok: true, value })
+    } catch (err) {
+      post({ kind: 'answer', id: req.id, ok: false, error: toErrorData(err) })
+    }
+  })
+}
+
+const workerDataSchema = z.object({ file: z.string().min(1), integrityCheck: z.boolean(), clockAt: z.string().optional() }) satisfies z.ZodType<StoreWorkerData>
+start(workerDataSchema.parse(workerData))

@@ -1,0 +1,50 @@
+/**
+ * The safety rule for a zone save, OctoDNS's: a save that changes more than 30 % of a zone's
+ * records (for zones of 10 records or more: below that, one record is already 10 %) or that
+ * adds, removes or changes an NS record at the zone's apex needs its own confirmation. The same
+ * rule for every zone save (the editor, a BIND import, a restore, a bulk change, the command
+ * line): main applies it again to what it is asked to send.
+ *
+ * Pure: counts and flags, worded by the renderer.
+ */
+import { plan as makePlan, type Plan } from './plan'
+import { parse, records, type RecordRow, type Row } from './records'
+
+/** More than 3 in 10 records changed (compared in integers: exactly 30 % is not over), in zones of at least 10 records. */
+export const SAFETY_RULE = { changed: 3, outOf: 10, minRecords: 10 } as const
+export const SAFETY_RULE_PERCENT = (SAFETY_RULE.changed * 100) / SAFETY_RULE.outOf
+
+export interface ZoneSafety {
+  /** Records added, removed or changed. */
+  changed: number
+  /** Records in the zone before (blank lines and comments are not records). */
+  total: number
+  /** The save adds, removes or changes an NS record at the apex (written `@`, empty, or the zone's full name). */
+  apexNs: boolean
+  /** More than 30 % of a zone of 10 records or more changes. */
+  overThreshold: boolean
+  /** apexNs or overThreshold: the save needs its own, explicit confirmation. */
+  needsOwnConfirmation: boolean
+}
+
+/** Whether a host names the zone's apex: `@`, empty, or the zone's own name (with or without the final dot). */
+export function isApexOf(host: string, zone?: string): boolean {
+  const h = host.trim().toLowerCase().replace(/\.$/, '')
+  if (h === '' || h === '@') return true
+  return zone !== undefined && h === zone.trim().toLowerCase().replace(/\.$/, '')
+}
+
+/** The verdict on a plan between two versions of a zone's rows. */
+export function safetyOfPlan(p: Plan, before: readonly Row[], zone?: string): ZoneSafety {
+  const total = records([...before]).length
+  const changed = p.added.length + p.removed.length + p.changed.length
+  const apexNs = [...p.added, ...p.removed, ...p.changed.flatMap((c) => [c.from, c.to])].some((r: RecordRow) => r.type === 'ns' && isApexOf(r.host, zone))
+  const overThreshold = changed > 0 && total >= SAFETY_RULE.minRecords && changed * SAFETY_RULE.outOf > total * SAFETY_RULE.changed
+  return { changed, total, apexNs, overThreshold, needsOwnConfirmation: apexNs || overThreshold }
+}
+
+/** The verdict on saving `after` over `before` (records texts in the service's format). */
+export function zoneSafety(zone: string, before: string, after: string): ZoneSafety {
+  const rowsBefore = parse(before)
+  return safetyOfPlan(makePlan(rowsBefore, parse(after)), rowsBefore, zone)
+}

@@ -1,0 +1,23 @@
+/**
+ * axe-core over one screen, in the test that has it open with its data: zero violations of any
+ * impact (minor and moderate included). Which test scans which screen: axe-screens.ts.
+ */
+import AxeBuilder from '@axe-core/playwright'
+import type { Page } from '@playwright/test'
+import { expect, test } from './fixtures'
+import { AXE_SCREENS, onRoute, type AxeScreen } from './axe-screens'
+
+export async function expectNoAxeViolations(page: Page, screen: AxeScreen, opts: { include?: string } = {}): Promise<void> {
+  await test.step(`axe: ${screen}`, async () => {
+    const { route } = AXE_SCREENS[screen]
+    // The screen the list names, with its reads done (no loading state left).
+    const path = await page.evaluate(() => location.hash.replace(/^#/, '').split('?')[0] || '/')
+    expect(onRoute(route, path), `"${screen}" is scanned on ${route}, not on ${path}`).toBe(true)
+    await expect(page.locator('.read-status')).toHaveCount(0)
+    let axe = new AxeBuilder({ page })
+    if (opts.include) axe = axe.include(opts.include)
+    const result = await axe.analyze()
+    const found = result.violations.map((v) => `${v.id} (${v.impact ?? 'no impact'}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`)
+    expect(found, `axe violations on ${screen}`).toEqual([])
+  })
+}

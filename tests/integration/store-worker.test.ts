@@ -1,0 +1,97 @@
+/**
+ * The portfolio store in its worker thread, as main uses it: the same answers as on main's own
+ * thread, errors that keep their codes, main's thread free while a large list is written, a
+ * reader in another thread that sees a list whole (the old one or the new one, never a mix)
+ * while a writer replaces it, and a store that refuses calls once closed.
+ */
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { openPortfolioStore } from '../../src/main/store'
+import { inThread, type PortfolioStoreAsync } from '../../src/main/store/store-async'
+import { openStoreInWorker } from '../../src/main/store/store-worker'
+import { accountLists, putAccountAsync } from '../helpers/portfolio-data'
+
+const dir = mkdtempSync(join(tmpdir(), 'store-worker-'))
+const open: PortfolioStoreAsync[] = []
+afterAll(async () => {
+  for (const s of open) await s.close()
+})
+const T1 = '2030-01-01T00:00:00.000Z'
+const T2 = '2030-01-02T00:00:00.000Z'
+const lists = accountLists({ domains: 2000, seed: 3 })
+
+/** How many times main's event loop turned while `work` ran (0: it held the thread throughout). */
+async function turnsDuring<T>(work: () => Promise<T>): Promise<{ turns: number; value: T }> {
+  let turns = 0
+  let running = true
+  const spin = () => {
+    if (!running) return
+    turns++
+    setImmediate(spin)
+  }
+  setImmediate(spin)
+  const value = await work()
+  running = false
+  return { turns, value }
+}
+
+describe('the store in a worker thread', () => {
+  it('answers as the store on this thread does, and keeps error codes', async () => {
+    const worker = await openStoreInWorker(join(dir, 'same.db'))
+    const local = inThread(openPortfolioStore(join(dir, 'same-local.db')))
+    open.push(worker, local)
+    for (const s of [worker, local]) await putAccountAsync(s, 'acct', lists, T1)
+    expect(await worker.getList('acct', 'domains.list', {})).toEqual(await local.getList('acct', 'domains.list', {}))
+    const name = lists.domains[7]!.domainname
+    expect(await worker.search(name)).toEqual(await local.search(name))
+    expect(await worker.exportCsv()).toEqual(await local.exportCsv())
+    expect(await worker.history.retentionDays()).toBe(await local.history.retentionDays())
+    await expect(worker.putList('Not An Id', 'domains.list', {}, [], T1)).rejects.toMatchObject({ data: { code: 'store.invalidInput' } })
+  })
+
+  it('leaves main’s thread free while it writes a large list (the store on this thread holds it)', async () => {
+    const worker = await openStoreInWorker(join(dir, 'free.db'))
+    const local = inThread(openPortfolioStore(join(dir, 'free-local.db')))
+    open.push(worker, local)
+    const inWorker = await turnsDuring(() => worker.putList('acct', 'domains.whois.list', {}, lists.whois, T1))
+    const onThread = await turnsDuring(() => local.putList('acct', 'domains.whois.list', {}, lists.whois, T1))
+    expect(inWorker.value).toEqual(onThread.value)
+    expect(inWorker.turns).toBeGreaterThan(0)
+    expect(onThread.turns).toBe(0)
+  })
+
+  it('a reader in another thread sees a list whole while a writer replaces it', async () => {
+    const file = join(dir, 'shared.db')
+    const writer = await openStoreInWorker(file)
+    const reader = await openStoreInWorker(file, { integrityCheck: false })
+    open.push(writer, reader)
+    const first = lists.domains.slice(0, 1500)
+    const second = lists.domains.slice(500).map((d) => ({ ...d, expirationdate: '2040-01-01' }))
+    await writer.putList('acct', 'domains.list', {}, first, T1)
+    const writing = writer.putList('acct', 'domains.list', {}, second, T2)
+    const seen: string[] = []
+    // Bounded: at most 50 reads, and no more once the write has landed and been seen.
+    let landed = false
+    void writing.then(() => (landed = true))
+    for (let i = 0; i < 50; i++) {
+      const l = await reader.getList('acct', 'domains.list', {})
+      if (!l) continue
+      const whole =
+        (l.readAt === T1 && l.items.length === first.length && l.items.every((d) => d.expirationdate !== '2040-01-01')) ||
+        (l.readAt === T2 && l.items.length === second.length && l.items.every((d) => d.expirationdate === '2040-01-01'))
+      expect(whole, `read ${i}: ${l.readAt}, ${l.items.length} items`).toBe(true)
+      seen.push(l.readAt)
+      if (landed && l.readAt === T2) break
+    }
+    await writing
+    expect((await reader.getList('acct', 'domains.list', {}))?.readAt).toBe(T2)
+  })
+
+  it('refuses calls once closed', async () => {
+    const worker = await openStoreInWorker(join(dir, 'closed.db'))
+    await worker.close()
+    await expect(worker.getList('acct', 'domains.list', {})).rejects.toMatchObject({ data: { code: 'store.closed' } })
+  })
+})
