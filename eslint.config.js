@@ -38,13 +38,19 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    // The renderer reaches the main process only through window.api.
+    // The renderer reaches the main process only through window.api, and window.api only
+    // through the bridge's typed invoke (src/renderer/src/bridge.ts).
     files: ['src/renderer/**'],
     rules: {
       'no-restricted-imports': [
         'error',
         { patterns: ['electron', 'keytar', 'undici', 'node:*', '**/main/**', '**/preload/**'] },
       ],
+      'no-restricted-properties': ['error', { object: 'window', property: 'api', message: "Call main through invoke('channel', payload) from bridge.ts." }],
     },
+  },
+  {
+    files: ['src/renderer/src/bridge.ts'],
+    rules: { 'no-restricted-properties': 'off' },
   },
 )

@@ -5,7 +5,7 @@ import StartupFailure from './views/StartupFailure.vue'
 import { loadRouteLocation } from 'vue-router'
 import { router } from './router'
 import { loadSavedLocale, setLocale } from './i18n'
-import { reportError } from './bridge'
+import { invoke, reportError } from './bridge'
 import { useAccountsStore } from './stores/accounts'
 import { startupWarnings } from './lib/startup-warnings'
 import './styles.css'
@@ -21,7 +21,7 @@ async function start() {
   const accountsLoaded = useAccountsStore(pinia).load()
   // The screen the window opens on is fetched meanwhile, not once the window is mounted.
   void loadRouteLocation(router.resolve(window.location.hash.slice(1) || '/')).catch(() => undefined)
-  const [, startup] = await Promise.all([loadSavedLocale().catch(() => setLocale('en')), window.api.app.startup({})])
+  const [, startup] = await Promise.all([loadSavedLocale().catch(() => setLocale('en')), invoke('app.startup', {})])
   const problem = startup.ok ? startup.value.problem : startup.error
   if (problem) {
     // Main could not start its services: say what and where, in the user's language.

@@ -13,6 +13,8 @@ export interface ConfirmItem {
 
 /** One account of a write to several accounts. */
 export interface ConfirmAccount {
+  /** The account's id: the name typed in its field goes to its jobs. */
+  accountId: string
   marks: AccountMarks
   /** What it is sent, in a few words ("3 zones"). */
   detail: string

@@ -4,7 +4,7 @@
  * it; a click on one switches to its account and opens its item.
  */
 import { onUnmounted, watch } from 'vue'
-import { local } from '../bridge'
+import { invoke, onReminderOpen } from '../bridge'
 import { router } from '../router'
 import { t } from '../i18n'
 import { useAccountsStore } from '../stores/accounts'
@@ -28,7 +28,7 @@ export function checkReminders(): Promise<void> {
 }
 
 async function showDue(): Promise<void> {
-  const r = await local.reminders().due({})
+  const r = await invoke('reminders.due', {})
   // Nothing to say on a failure: the next check asks again, and main's log has it.
   if (!r.ok) return
   await show(r.value)
@@ -39,10 +39,10 @@ async function show(due: DueReminder[]): Promise<void> {
   const separate = due.length > MAX_SEPARATE ? due.slice(0, MAX_SEPARATE - 1) : due
   for (const d of separate) {
     const text = reminderText(words, d)
-    await local.reminders().notify({ ...text, target: reminderTarget(d.item) })
+    await invoke('reminders.notify', { ...text, target: reminderTarget(d.item) })
   }
   const rest = due.length - separate.length
-  if (rest > 0) await local.reminders().notify({ ...moreRemindersText(words, rest), target: { kind: 'overview' } })
+  if (rest > 0) await invoke('reminders.notify', { ...moreRemindersText(words, rest), target: { kind: 'overview' } })
 }
 
 /** Opens what a clicked notification is about, in its own account. */
@@ -79,7 +79,7 @@ export function useReminders(): void {
     },
     { immediate: true },
   )
-  const stopListening = window.api.reminders.onOpen((target) => void open(target))
+  const stopListening = onReminderOpen((target) => void open(target))
   onUnmounted(() => {
     stopWaiting()
     stopListening()

@@ -5,7 +5,7 @@
  */
 import { ref, shallowRef } from 'vue'
 import { useRoute } from 'vue-router'
-import { local, type ErrorData } from '../bridge'
+import { invoke, type ErrorData } from '../bridge'
 import { useAccountsStore } from '../stores/accounts'
 import type { ZoneKind } from '../../../shared/portfolio'
 
@@ -18,10 +18,7 @@ export function useSnapshotToRestore(kind: ZoneKind, domain: string) {
   const id = typeof raw === 'string' && /^\d{1,12}$/.test(raw) ? Number(raw) : undefined
   const ready = ref(id === undefined)
   if (id !== undefined) {
-    void local
-      .history()
-      .snapshot({ accountId, id })
-      .then((r) => {
+    void invoke('history.snapshot', { accountId, id }).then((r) => {
         if (!r.ok) error.value = r.error
         // A snapshot of another zone is not this editor's to restore.
         else if (r.value && r.value.kind === kind && r.value.domain === domain) snapshot.value = { records: r.value.records, ttl: r.value.ttl, at: r.value.at }

@@ -15,8 +15,8 @@ import type { AccountApi, JobItems, JobOptions } from '../lib/account-api'
 import { accountMarks, nameToType } from '../lib/account-text'
 import { formatDate, t } from '../i18n'
 import { useAccountsStore } from '../stores/accounts'
-import { useJobsStore } from '../stores/jobs'
-import { confirmTyped, type ConfirmRequest } from './confirm'
+import type { ConfirmRequest } from './confirm'
+import { confirmAndStart, type StartQuestion } from './start-jobs'
 import { useAccountApi } from './useAccountApi'
 
 /** How the user is asked: the caller's words; the account and the items come from the prepared job. */
@@ -55,7 +55,6 @@ export function itemError(item: JobItemView): ErrorData | undefined {
 export function useWrite<N extends WriteEndpointName>(operation: N, forAccount?: AccountApi) {
   const api = forAccount ?? useAccountApi()
   const accounts = useAccountsStore()
-  const jobsStore = useJobsStore()
   const busy = ref(false)
   const error = ref<ErrorData>()
   const job = shallowRef<JobView>()
@@ -74,33 +73,27 @@ export function useWrite<N extends WriteEndpointName>(operation: N, forAccount?:
     try {
       const prepared = await api.prepare(operation, items, { concurrency: opts.concurrency, secondSend: opts.secondSend, purpose: opts.purpose })
       if (!prepared.ok) return void (error.value = prepared.error)
-      const { job: pending, token } = prepared.value
-      let typedName: string | undefined
+      const pending = prepared.value.job
       // Asked when the screen asks (a bulk change), and whenever main says the job waits for a
       // confirmation: a paid, ownership or irreversible operation, or any write of an account
       // whose safety level confirms every write.
-      if (confirmation || pending.confirm) {
-        const account = accounts.accounts.find((a) => a.id === pending.accountId)
-        typedName = pending.confirmByName ? (nameToType(account) ?? pending.accountName) : undefined
-        const answer = await confirmTyped({
-          ...(confirmation ?? writeConfirmation(operation, pending.items.length)),
-          account: accountMarks(account, pending.accountName),
-          accountNameToType: typedName,
-          items: pending.items.map((it) => ({ label: it.label, effect: effectText(it.effect) })),
-        })
-        // Main compares what was typed with the account's name; the expected name is never sent back.
-        typedName = typedName !== undefined ? answer.typed.accountName : undefined
-        if (!answer.ok) {
-          await window.api.jobs.discard({ jobId: pending.id })
-          return undefined
-        }
-      }
-      job.value = pending
-      opts.onStarted?.(pending)
-      // The dialog enabled Confirm only once the name was typed; main checks what was typed.
-      const r = await window.api.jobs.start({ jobId: pending.id, ...(token ? { token } : {}), ...(typedName ? { accountName: typedName } : {}) })
+      const account = accounts.accounts.find((a) => a.id === pending.accountId)
+      const question: StartQuestion | undefined =
+        confirmation || pending.confirm
+          ? {
+              ...(confirmation ?? writeConfirmation(operation, pending.items.length)),
+              account: accountMarks(account, pending.accountName),
+              accountNameToType: pending.confirmByName ? (nameToType(account) ?? pending.accountName) : undefined,
+              items: pending.items.map((it) => ({ label: it.label, effect: effectText(it.effect) })),
+            }
+          : undefined
+      const started = await confirmAndStart([prepared.value], question, () => {
+        job.value = pending
+        opts.onStarted?.(pending)
+      })
+      const r = started?.[0]?.result
+      if (!r) return undefined
       if (!r.ok) return void (error.value = r.error)
-      jobsStore.put(r.value)
       job.value = r.value
       return r.value
     } finally {

@@ -71,26 +71,26 @@ export function accountApi(accountId: string): AccountApi {
   })
   return {
     accountId,
-    prepare: (operation, items, opts = {}) => window.api.jobs.prepare(request(operation, items, opts)),
-    submit: (operation, items, opts = {}) => window.api.jobs.submit(request(operation, items, opts)),
+    prepare: (operation, items, opts = {}) => invoke('jobs.prepare', request(operation, items, opts)),
+    submit: (operation, items, opts = {}) => invoke('jobs.submit', request(operation, items, opts)),
     call<N extends ReadEndpointName>(name: N, params: ApiParams<N>, opts: CallOptions = {}) {
       const jobId = opts.signal ? newJobId() : undefined
       const payload = { ...params, accountId, ...(jobId ? { jobId } : {}) }
-      return followed(jobId, opts.signal, () => invoke(name, payload)) as Promise<Result<EndpointResult<N>>>
+      return followed(jobId, opts.signal, () => invoke(name, payload))
     },
     firstPage<N extends PagedEndpointName>(name: N, params: PagedInput<N>, limit: number, opts: CallOptions = {}) {
       const jobId = opts.signal ? newJobId() : undefined
       const payload = { ...params, limit, accountId, ...(jobId ? { jobId } : {}) }
-      return followed(jobId, opts.signal, () => invoke(name, payload)) as Promise<Result<PagedItem<N>[]>>
+      return followed(jobId, opts.signal, () => invoke(name, payload))
     },
     listAll<N extends PagedEndpointName>(name: N, params: PagedInput<N>, opts: ListAllOptions = {}) {
       const jobId = newJobId()
       const payload = { ...params, accountId, jobId }
-      return followed(jobId, opts.signal, () => invoke(`all.${name}`, payload, opts.onProgress)) as Promise<Result<PagedItem<N>[]>>
+      return followed(jobId, opts.signal, () => invoke(`all.${name}`, payload, opts.onProgress))
     },
     stored<N extends PagedEndpointName>(name: N, params: PagedInput<N>) {
       // Main read the rows back with the list's own item schema: they are items of this list.
-      return invoke('store.list', { accountId, name, params }) as Promise<Result<StoredItems<N> | null>>
+      return invoke('store.list', { accountId, name, params })
     },
   }
 }

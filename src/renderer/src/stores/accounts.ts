@@ -1,6 +1,6 @@
 /** The accounts and which one is active: the one piece of state every screen shares. */
 import { defineStore } from 'pinia'
-import { local, type ErrorData } from '../bridge'
+import { invoke, type ErrorData } from '../bridge'
 import { useListsStore } from './lists'
 import type { AccountView, ProfileFields } from '../../../shared/accounts'
 
@@ -19,7 +19,7 @@ export const useAccountsStore = defineStore('accounts', {
   actions: {
     async load() {
       this.loading = true
-      const r = await local.accounts().list({})
+      const r = await invoke('accounts.list', {})
       this.loading = false
       if (!r.ok) {
         this.error = r.error
@@ -31,32 +31,32 @@ export const useAccountsStore = defineStore('accounts', {
       this.problem = r.value.problem
     },
     async checkKeychain() {
-      const r = await local.accounts().keychainStatus({})
+      const r = await invoke('accounts.keychainStatus', {})
       if (r.ok) this.keychain = r.value
     },
     async setActive(id: string) {
-      const r = await local.accounts().setActive({ id })
+      const r = await invoke('accounts.setActive', { id })
       if (r.ok) this.activeId = id
       return r
     },
     async create(fields: ProfileFields, apiKey: string, storage: 'keychain' | 'session') {
-      const r = await local.accounts().create({ fields, apiKey, storage })
+      const r = await invoke('accounts.create', { fields, apiKey, storage })
       if (r.ok) await this.load()
       return r
     },
     /** `typedName`: the name as the user typed it, when the edit guards the account's writes less (main checks it). */
     async update(id: string, fields: ProfileFields, typedName?: string) {
-      const r = await local.accounts().update({ id, fields, ...(typedName !== undefined ? { typedName } : {}) })
+      const r = await invoke('accounts.update', { id, fields, ...(typedName !== undefined ? { typedName } : {}) })
       if (r.ok) await this.load()
       return r
     },
     async replaceKey(id: string, apiKey: string, storage: 'keychain' | 'session') {
-      const r = await local.accounts().replaceKey({ id, apiKey, storage })
+      const r = await invoke('accounts.replaceKey', { id, apiKey, storage })
       if (r.ok) await this.load()
       return r
     },
     async remove(id: string) {
-      const r = await local.accounts().remove({ id })
+      const r = await invoke('accounts.remove', { id })
       if (r.ok) {
         useListsStore().forgetAccount(id)
         await this.load()
@@ -64,7 +64,7 @@ export const useAccountsStore = defineStore('accounts', {
       return r
     },
     testConnection(id: string) {
-      return local.accounts().testConnection({ id })
+      return invoke('accounts.testConnection', { id })
     },
   },
 })

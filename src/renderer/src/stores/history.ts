@@ -4,19 +4,19 @@
  * background may have found some), and after the user has looked.
  */
 import { defineStore } from 'pinia'
-import { local } from '../bridge'
+import { invoke } from '../bridge'
 import type { SubjectKind } from '../../../shared/history'
 
 export const useHistoryStore = defineStore('history', {
   state: () => ({ unseen: {} as Record<string, number> }),
   actions: {
     async refresh() {
-      const r = await local.history().unseen({})
+      const r = await invoke('history.unseen', {})
       if (r.ok) this.unseen = r.value
     },
     /** The user has looked at these changes (or every change of the subject, or of the account). */
     async markSeen(accountId: string, opts: { ids?: number[]; subjectKind?: SubjectKind; subject?: string } = {}) {
-      const r = await local.history().markSeen({ accountId, ...opts })
+      const r = await invoke('history.markSeen', { accountId, ...opts })
       await this.refresh()
       return r
     },

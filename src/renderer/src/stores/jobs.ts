@@ -6,6 +6,7 @@ import { defineStore } from 'pinia'
 import { markRaw, shallowRef } from 'vue'
 import { isJobRunning, type JobView } from '../../../shared/jobs'
 import type { WriteEndpointName } from '../../../shared/endpoints/names'
+import { invoke, onJobUpdate } from '../bridge'
 
 export const useJobsStore = defineStore('jobs', () => {
   const jobs = shallowRef<JobView[]>([])
@@ -20,9 +21,9 @@ export const useJobsStore = defineStore('jobs', () => {
   async function watch(): Promise<void> {
     if (started) return
     started = true
-    window.api.jobs.onUpdate(put)
-    await window.api.jobs.watch({})
-    const r = await window.api.jobs.list({})
+    onJobUpdate(put)
+    await invoke('jobs.watch', {})
+    const r = await invoke('jobs.list', {})
     if (r.ok) for (const j of r.value) put(j)
   }
 
