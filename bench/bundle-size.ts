@@ -1,7 +1,8 @@
 /**
  * What the app loads before its first screen, from the built output (npm run build first):
  * the renderer's entry script and every chunk it imports statically, gzip-compressed; and the
- * preload and main bundles as built. Targets: initial renderer JS <= 88 KB gzip, preload <= 12 KB.
+ * preload and main bundles as built. Targets: initial renderer JS <= 60 KB gzip, preload <= 12 KB
+ * (tests/integration/first-script.test.ts holds the first to that, and keeps validation out of it).
  */
 import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
@@ -12,7 +13,7 @@ const OUT = resolve('out')
 const KB = 1024
 
 /** The entry chunk and its static imports (`import ... from "./x.js"`, `import "./x.js"`), not `import("./x.js")`. */
-function initialChunks(entry: string): string[] {
+export function initialChunks(entry: string): string[] {
   const seen = new Set<string>()
   const visit = (file: string) => {
     if (seen.has(file)) return
@@ -24,7 +25,7 @@ function initialChunks(entry: string): string[] {
   return [...seen]
 }
 
-const gz = (file: string) => gzipSync(readFileSync(file), { level: 9 }).length
+export const gz = (file: string): number => gzipSync(readFileSync(file), { level: 9 }).length
 const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`
 
 export async function benchBundleSize(): Promise<BenchResult> {
@@ -41,11 +42,11 @@ export async function benchBundleSize(): Promise<BenchResult> {
   return {
     name: 'built bundles',
     lines: [
-      `initial renderer JS:  ${kb(initialGz)} gzip (${kb(initialRaw)} minified, ${chunks.length} file${chunks.length === 1 ? '' : 's'})  (target <= 88 KB gzip)`,
+      `initial renderer JS:  ${kb(initialGz)} gzip (${kb(initialRaw)} minified, ${chunks.length} file${chunks.length === 1 ? '' : 's'})  (target <= 60 KB gzip)`,
       `renderer JS in all:   ${allJs.length} files, the rest loaded with the screens that need them`,
       `preload:              ${kb(preload)}  (target <= 12 KB)`,
       `main:                 ${kb(main)} (the sandbox in its own chunk, loaded with the demo account)`,
     ],
-    ok: initialGz <= 88 * KB && preload <= 12 * KB,
+    ok: initialGz <= 60 * KB && preload <= 12 * KB,
   }
 }

@@ -4,6 +4,7 @@ import App from './App.vue'
 import StartupFailure from './views/StartupFailure.vue'
 import { loadRouteLocation } from 'vue-router'
 import { router } from './router'
+import { screenChanged } from './composables/notify'
 import { loadSavedLocale, setLocale } from './i18n'
 import { invoke, reportError } from './bridge'
 import { useAccountsStore } from './stores/accounts'
@@ -31,6 +32,7 @@ async function start() {
   startupWarnings.value = startup.ok ? (startup.value.warnings ?? []) : []
   const app = createApp(App)
   app.config.errorHandler = (err) => reportError('vue', err)
+  router.afterEach((to, from) => screenChanged(to.path, from.path))
   app.use(pinia).use(router).mount('#app')
   await accountsLoaded
 }

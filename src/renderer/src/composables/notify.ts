@@ -1,5 +1,4 @@
 import { ref } from 'vue'
-import { router } from '../router'
 
 /**
  * The success line of the screen that raised it: shown in a polite live region, gone by
@@ -35,7 +34,12 @@ export function dismissNotice(id?: number): void {
   if (id === undefined || currentNotice.value?.id === id) currentNotice.value = undefined
 }
 
-router.afterEach((to, from) => {
-  if (to.path === from.path || !currentNotice.value) return
+/**
+ * Called by the router after each screen change (main.ts wires it): the notice goes unless the
+ * change is the action's own. The router calls this module, not the other way round: views
+ * import notify, and the router imports the views.
+ */
+export function screenChanged(toPath: string, fromPath: string): void {
+  if (toPath === fromPath || !currentNotice.value) return
   if (Date.now() - raisedAt > FOLLOWS_ACTION_MS) dismissNotice()
-})
+}
