@@ -71,7 +71,10 @@ test('a zone the service holds with duplicate lines saves unchanged; a duplicate
   await app.getByRole('button', { name: 'Review changes…' }).click()
   const planBox = app.getByRole('region', { name: 'Plan: what will change' })
   await expect(planBox).toContainText('remove CNAME help docs.example.com.')
+  const savesBefore = sb.received.filter((r) => r.endpoint === 'domains.dns.set').length
   await planBox.getByRole('button', { name: 'Apply these changes' }).click()
+  // The first save's notice may still be up: wait for the second save itself.
+  await expect.poll(() => sb.received.filter((r) => r.endpoint === 'domains.dns.set').length).toBe(savesBefore + 1)
   await expect(app.getByRole('status').filter({ hasText: 'were saved' }).last()).toBeVisible()
   expect((lastDnsSet(sb)!.body as { records: string }).records).toBe(records.split('\n').slice(0, -1).join('\n'))
 })
