@@ -107,7 +107,12 @@ test('replace an address in zones of two accounts: a plan per zone, a zone over 
     await expect(flagged).toContainText('More than 30 % of this zone’s records change.')
     const own = flagged.getByRole('checkbox', { name: 'I have read this zone’s plan; apply it' })
     await expect(own).not.toBeChecked()
-    await expect(app.getByRole('list').filter({ hasText: b3.domainname })).toBeVisible()
+    // The zones with nothing to change are folded into a count, open on request.
+    const nothing = app.locator('details.bulk-nothing')
+    await expect(nothing.getByText('1 zone has nothing to change')).toBeVisible()
+    await expect(nothing.getByText(b3.domainname)).toBeHidden()
+    await nothing.getByText('1 zone has nothing to change').click()
+    await expect(nothing.getByRole('list').filter({ hasText: b3.domainname })).toBeVisible()
     await expect(app.getByRole('button', { name: 'Apply to 3 zones…' })).toBeEnabled()
     await app.getByRole('heading', { name: '4. Plans' }).evaluate((h) => h.scrollIntoView({ block: 'start' }))
     await snap(app, 'bulk-dns-plans')
@@ -225,6 +230,49 @@ test('a zone changed at the service after its plan was built is not overwritten'
   expect(other.dns.svc1.records).toBe(migrated(otherBefore))
 })
 
+test('zones chosen by a value they hold, from the store; flagged zones first, ticked at once; unchanged zones one line', async ({ app, harness }) => {
+  const a = await harness.demo()
+  // No zone holds the old address but the three set here.
+  const away = (text: string) => text.replace(/192\.0\.2\.10\b/g, '203.0.113.99')
+  for (const d of a.state.domains) for (const z of Object.values(d.dns)) z.records = away(z.records)
+  for (const f of a.state.freedns) f.records = away(f.records)
+  const [small, big, spfOnly, near] = svc1Zones(a) as [DomainRec, DomainRec, DomainRec, DomainRec]
+  small.dns.svc1.records = [`a @ ${OLD}`, 'a www 203.0.113.4'].join('\n')
+  // 4 of 10 records change: flagged by the rule.
+  big.dns.svc1.records = [`a @ ${OLD}`, `a www ${OLD}`, `a api ${OLD}`, `a cdn ${OLD}`, ...Array.from({ length: 6 }, (_, i) => `a h${i} 203.0.113.${2 + i}`)].join('\n')
+  // Holds the address in its SPF text only: chosen, planned, nothing to change.
+  spfOnly.dns.svc1.records = [`txt @ "v=spf1 ip4:${OLD} -all"`, 'a @ 203.0.113.8'].join('\n')
+  // 192.0.2.100 is another address.
+  near.dns.svc1.records = ['a @ 192.0.2.100'].join('\n')
+  await openBulk(app)
+  await app.getByRole('button', { name: 'Read the zone lists from the service' }).click()
+  await expect(app.getByRole('checkbox', { name: `Select ${big.domainname} (${DEMO})` })).toBeVisible()
+  await app.getByLabel('Zones containing').fill(OLD)
+  await app.getByRole('button', { name: 'Select zones containing it' }).click()
+  await expect(app.getByText(`3 zones hold ${OLD}: selected`)).toBeVisible()
+  await expect(app.getByText('3 zones selected')).toBeVisible()
+  await app.getByLabel('Filter zones').fill(near.domainname)
+  await expect(app.getByRole('checkbox', { name: `Select ${near.domainname} (${DEMO})`, exact: true })).not.toBeChecked()
+  await app.getByLabel('Filter zones').fill('')
+
+  await app.getByLabel('Value to replace').fill(OLD)
+  await app.getByLabel('New value').fill(NEW)
+  await app.getByRole('button', { name: 'Build plans' }).click()
+  await expect(app.getByText('To change: 2. Nothing to change: 1. Not read: 0.')).toBeVisible()
+  // The flagged zone comes first, whatever the order of the names.
+  const cards = app.locator('section.bulk-zone h3 > span:first-child')
+  await expect(cards).toHaveText([big.domainname, small.domainname])
+  await expect(app.getByText('1 zone has nothing to change')).toBeVisible()
+  await expect(app.getByRole('button', { name: 'Apply to 1 zone…' })).toBeEnabled()
+  await app.getByRole('button', { name: 'Tick all flagged (1)' }).click()
+  await expect(card(app, big.domainname).getByRole('checkbox', { name: 'I have read this zone’s plan; apply it' })).toBeChecked()
+  await app.getByRole('button', { name: 'Apply to 2 zones…' }).click()
+  await app.getByRole('dialog').getByRole('button', { name: 'Apply to 2 zones' }).click()
+  await expect(app.getByText('Done: 2. Failed or not sent: 0. Outcome unknown: 0. Left out: 0.')).toBeVisible({ timeout: 20_000 })
+  expect(zoneSaves(a).map((r) => domainOfSave(r.path)).sort()).toEqual([big.domainname, small.domainname].sort())
+  expect(spfOnly.dns.svc1.records).toContain(OLD)
+})
+
 test('the screen in Japanese, and in a narrow window', async ({ app, harness }) => {
   const a = await harness.demo()
   const zones = svc1Zones(a).slice(2, 5)
@@ -246,6 +294,9 @@ test('the screen in Japanese, and in a narrow window', async ({ app, harness }) 
   await app.locator('#bulk-to').fill(NEW)
   await app.getByRole('button', { name: '計画を作成' }).click()
   await expect(app.getByRole('heading', { name: '4. 計画' })).toBeVisible()
+  await expect(app.getByRole('button', { name: '要確認のゾーンをすべてチェック (1 件)' })).toBeVisible()
+  await expect(app.getByText('変更のないゾーン: 1 件')).toBeVisible()
+  await expect(app.getByLabel('値を含むゾーン')).toBeVisible()
   await expect(card(app, zones[0]!.domainname)).toContainText('このゾーンの計画を読みました。適用します')
   await app.getByRole('heading', { name: '4. 計画' }).evaluate((h) => h.scrollIntoView({ block: 'start' }))
   await snap(app, 'bulk-dns-plans-ja')

@@ -297,6 +297,19 @@ describe('lists', () => {
     expect(store.listZones('acct').map((z) => [z.domain, z.recordCount, z.readAt])).toEqual([['a.example', 1, T3]])
     expect(store.search('192.0.2.2')).toEqual([])
   })
+
+  it('finds the zones whose records hold a value as a whole word, across accounts (moving off an address)', () => {
+    const store = open()
+    store.putList('acct', 'domains.dns.list', {}, [dnsItem('a.example', 'a www 192.0.2.1\nmx mail.a.example. 10'), dnsItem('b.example', 'a www 192.0.2.10')], T1)
+    store.putList('other', 'domains.dns.list', {}, [dnsItem('c.example', 'txt @ "v=spf1 ip4:192.0.2.1 ~all"'), dnsItem('d.example', 'cname www Mail.A.Example')], T1)
+    const zonesHolding = (value: string, account?: string) => store.listZones(account, value).map((z) => `${z.accountId}/${z.domain}`)
+    // 192.0.2.10 does not hold 192.0.2.1; an SPF mechanism does.
+    expect(zonesHolding('192.0.2.1')).toEqual(['acct/a.example', 'other/c.example'])
+    expect(zonesHolding('192.0.2.1', 'acct')).toEqual(['acct/a.example'])
+    // A name with or without its final dot, in any case.
+    expect(zonesHolding('mail.a.example')).toEqual(['acct/a.example', 'other/d.example'])
+    expect(zonesHolding('192.0.2.99')).toEqual([])
+  })
 })
 
 // ------------------------------------------------------------------ accounts and secrets

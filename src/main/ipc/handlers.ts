@@ -287,7 +287,7 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
     ),
     'reminders.expirations': defineChannel((raw) => parseWith(local['reminders.expirations'], raw), async (p) => reminders.expirations(p.accountId)),
     // bulk DNS change
-    'store.zones': defineChannel((raw) => parseWith(local['store.zones'], raw), async (p) => (store ? store.listZones(p.accountId) : [])),
+    'store.zones': defineChannel((raw) => parseWith(local['store.zones'], raw), async (p) => (store ? store.listZones(p.accountId, p.containing) : [])),
 
     // servers
     'servers.list': apiCall('servers.list'),

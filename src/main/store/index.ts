@@ -131,7 +131,7 @@ export function openPortfolioStore(file: string, opts: OpenOptions = {}): Portfo
         check(readAt, at, 'readAt'),
       ),
     getZone: (account, kind, name) => getZone(live(), account, kind, name, report),
-    listZones: (account) => listZones(live(), report, account),
+    listZones: (account, containing) => listZones(live(), report, account, containing),
     removeAccount: (account) => {
       const id = check(accountId, account, 'accountId')
       cache.dropAccount(id)

@@ -131,7 +131,8 @@ export interface PortfolioStore {
   /** Writes a zone read on its own; answers how many changes this app did not make were recorded. */
   putZone(accountId: string, kind: ZoneKind, domain: string, zone: ZoneInput, readAt: string): number
   getZone(accountId: string, kind: ZoneKind, domain: string): StoredZone | undefined
-  listZones(accountId?: string): ZoneSummary[]
+  /** `containing`: only zones one of whose records has this value as a whole word (an address moving away). */
+  listZones(accountId?: string, containing?: string): ZoneSummary[]
 
   /** Every row of the account: lists, zones and search entries. */
   removeAccount(accountId: string): void

@@ -139,10 +139,24 @@ export function getZone(conn: Connection, accountId: string, kind: ZoneKind, dom
   return { records: row.records, ttl: row.ttl ?? undefined, ns_type: row.ns_type ?? undefined, readAt: row.read_at }
 }
 
-export function listZones(conn: Connection, report: Report, accountId?: string): ZoneSummary[] {
-  const sql = `SELECT account_id, kind, domain, ttl, ns_type, record_count, read_at FROM zones ${accountId === undefined ? '' : 'WHERE account_id = ?'}
-    ORDER BY account_id, kind, domain`
-  return conn.all(summaryRowSchema, sql, accountId === undefined ? [] : [accountId], skipped(report, accountId ?? '', '', '')).map(toSummary)
+export function listZones(conn: Connection, report: Report, accountId?: string, containing?: string): ZoneSummary[] {
+  const where = [...(accountId === undefined ? [] : ['account_id = ?']), ...(containing === undefined ? [] : ['instr(lower(records), ?) > 0'])]
+  const params = [...(accountId === undefined ? [] : [accountId]), ...(containing === undefined ? [] : [containing.toLowerCase()])]
+  const sql = `SELECT account_id, kind, domain, ttl, ns_type, record_count, read_at${containing === undefined ? '' : ', records'} FROM zones
+    ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY account_id, kind, domain`
+  const rows = conn.all(summaryRowSchema.extend({ records: z.string().optional() }), sql, params, skipped(report, accountId ?? '', '', ''))
+  // SQL found the text anywhere; a zone counts only when one of its records holds the value as
+  // a whole word (192.0.2.1 is not in 192.0.2.10), a name with or without its final dot.
+  return (containing === undefined ? rows : rows.filter((r) => recordsHoldValue(r.records ?? '', containing))).map(toSummary)
+}
+
+/** Whether a line of the records text has the value as one of its words (case-insensitive; a final dot does not count). */
+export function recordsHoldValue(records: string, value: string): boolean {
+  const word = (w: string) => w.toLowerCase().replace(/\.$/, '')
+  const wanted = word(value.trim())
+  if (!wanted) return false
+  // Words part at spaces and quotes (a TXT value is quoted); an SPF mechanism (ip4:192.0.2.1) holds its value too.
+  return records.split('\n').some((line) => line.split(/[\s"]+/).some((w) => word(w) === wanted || word(w).endsWith(`:${wanted}`)))
 }
 
 /** A zones row as the store's callers see it. */

@@ -101,7 +101,7 @@ export const localPayloads = {
   'reminders.notify': reminderNotificationSchema,
   'reminders.expirations': z.object({ accountId: accountIdSchema.optional() }),
   // bulk DNS change
-  'store.zones': z.object({ accountId: accountIdSchema.optional() }),
+  'store.zones': z.object({ accountId: accountIdSchema.optional(), containing: z.string().trim().min(1).max(1000).optional() }),
   'app.reportError': z.object({
     source: z.enum(['error', 'rejection', 'vue']),
     message: z.string().max(2000),

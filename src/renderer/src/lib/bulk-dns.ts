@@ -139,6 +139,21 @@ export function decide(plans: readonly ZonePlan[], ownConfirmations: ReadonlySet
   })
 }
 
+/** Whether a zone waits for its own tick (over the safety rule or changing apex NS) and may have it. */
+function awaitsOwnTick(d: Decision): boolean {
+  return d.plan.status === 'planned' && d.plan.change.needsOwnConfirmation && (d.leftOut === undefined || d.leftOut === 'notConfirmed')
+}
+
+/** The plans to read, flagged zones (their own tick needed) first, each group in its order. */
+export function flaggedFirst(decisions: readonly Decision[]): Decision[] {
+  return [...decisions.filter((d) => d.plan.status === 'planned' && d.plan.change.needsOwnConfirmation), ...decisions.filter((d) => !(d.plan.status === 'planned' && d.plan.change.needsOwnConfirmation))]
+}
+
+/** "Tick all flagged": the keys of every flagged zone that may be sent once ticked (not an invalid or read-only one). */
+export function flaggedKeys(decisions: readonly Decision[]): string[] {
+  return decisions.filter(awaitsOwnTick).map((d) => zoneKey(d.plan.ref))
+}
+
 /** A job's items as AccountApi.prepare takes them (lib/account-api's JobItems, which needs the window). */
 type Items<N extends 'domains.dns.set' | 'freedns.set'> = { params: ApiParams<N>; label: string; guard: ZoneGuard; overRule?: boolean }[]
 
