@@ -27,7 +27,16 @@ export default defineConfig({
   main: {
     plugins: [externalizeDepsPlugin()],
     // The portfolio store's worker thread is its own entry: main starts it by file (store-worker.ts).
-    build: { rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts'), 'store-worker': resolve(__dirname, 'src/main/store/worker-entry.ts') } } },
+    // The hosting-admin command (src/cli) is another, run by Node without Electron.
+    build: {
+      rollupOptions: {
+        input: {
+          index: resolve(__dirname, 'src/main/index.ts'),
+          'store-worker': resolve(__dirname, 'src/main/store/worker-entry.ts'),
+          cli: resolve(__dirname, 'src/cli/index.ts'),
+        },
+      },
+    },
   },
   preload: {
     // No externalised dependencies: a sandboxed preload can require only 'electron', so whatever

@@ -3,7 +3,9 @@
  * jobs and their journal, the log, and the IPC router. Plain Node, so the Electron shell and
  * the end-to-end bridge build the very same thing.
  */
+import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
+import { acquireDataLock } from './data-lock'
 import { AccountService, type DemoBackend } from './accounts/account-service'
 import { ProfileStore } from './accounts/profile-store'
 import { KeytarSecretStore, loadKeytar, type SecretStore } from './accounts/secret-store'
@@ -52,6 +54,8 @@ export interface AppServicesOptions {
   storeWorkerUrl?: URL
   /** The clock of history and expiry reminders (tests fix it); by default the system's. */
   now?: () => Date
+  /** Who holds the data folder's lock while these services run (data-lock.ts): the app, or the command line. */
+  lockAs?: 'app' | 'cli'
 }
 
 export interface AppServices {
@@ -76,6 +80,10 @@ function startupProblem(code: 'startup.accountsFile' | 'startup.journalFile', pa
 }
 
 export async function createAppServices(opts: AppServicesOptions): Promise<AppServices> {
+  // One process at a time runs the journal and the jobs of a data folder (data-lock.ts).
+  await mkdir(opts.userDataDir, { recursive: true }).catch(() => undefined)
+  const locked = await acquireDataLock(opts.userDataDir, opts.lockAs ?? 'app')
+  if (!locked.ok) throw AppError.of('internal', { code: 'startup.dataInUse', params: { path: opts.userDataDir, pid: locked.heldBy.pid, who: locked.heldBy.who } })
   const log = opts.log ?? createAppLog({ dir: logDirOf(opts.userDataDir) })
   const desktop = opts.desktop ?? headlessDesktop()
   const profiles = new ProfileStore(join(opts.userDataDir, 'accounts.json'))
@@ -202,6 +210,7 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
       await jobs.close()
       await accounts.close()
       await store.close()
+      await locked.lock.release()
     },
   }
 }

@@ -87,6 +87,7 @@ export const ERROR_CODES = [
   // The app itself: a start that failed (params: path, reason), no desktop to open a folder in.
   'startup.accountsFile',
   'startup.journalFile',
+  'startup.dataInUse',
   'startup.failed',
   'startup.unavailable',
   'app.noDesktop',

@@ -8,7 +8,7 @@ import type { ErrorData } from './errors'
 import type { WriteEndpointName } from './endpoints/names'
 import type { StoredFinding } from './stored'
 
-export const JOB_PURPOSES = ['edit', 'restore', 'bulk-dns'] as const
+export const JOB_PURPOSES = ['edit', 'restore', 'bulk-dns', 'cli'] as const
 export type JobPurpose = (typeof JOB_PURPOSES)[number]
 
 export type JobStatus = 'prepared' | 'running' | 'paused' | 'stopping' | 'stopped' | 'done' | 'interrupted'

@@ -1,0 +1,10 @@
+/** The built command's entry (out/main/cli.js, started by bin/hosting-admin.mjs). */
+import { run } from './main'
+
+const code = await run(process.argv.slice(2), {
+  out: (text) => process.stdout.write(`${text}\n`),
+  err: (text) => process.stderr.write(`${text}\n`),
+  env: process.env,
+})
+// The services are closed; what is left (a keychain connection) must not hold the process.
+process.exit(code)

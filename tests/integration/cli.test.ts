@@ -1,0 +1,203 @@
+/**
+ * The built `hosting-admin` command (bin/hosting-admin.mjs → out/main/cli.js), run as a real
+ * process by Node against the sandbox over loopback, with the account's key in the real
+ * keychain (the private D-Bus session of `npm test`) and the app's own data folder: what it
+ * prints, how it exits, what reaches the service, and that its writes are in the app's history.
+ */
+import { execFile } from 'node:child_process'
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createAppServices, type AppServices } from '../../src/main/app-services'
+import { createApiClient, type ApiClient } from '../../src/main/http'
+import { startSandbox, type Sandbox } from '../../src/sandbox'
+import { nsFlavour } from '../../src/sandbox/nameservers'
+import type { AccountView } from '../../src/shared/accounts'
+import type { HistoryEntry } from '../../src/shared/history'
+import { profileFor } from '../helpers/profile'
+import { APP, routerCalls } from '../helpers/router-calls'
+
+const hasSecretService = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS)
+const BIN = resolve(__dirname, '../../bin/hosting-admin.mjs')
+const WORKER = new URL('../../out/main/store-worker.js', import.meta.url)
+
+let sb: Sandbox
+let outside: ApiClient
+let dataDir: string
+let services: AppServices | undefined
+const { ok } = routerCalls(() => services)
+const openServices = async () => (services = await createAppServices({ userDataDir: dataDir, allowedOrigins: [APP], storeWorkerUrl: WORKER }))
+const closeServices = async () => {
+  await services?.close()
+  services = undefined
+}
+
+interface Ran {
+  code: number
+  out: string
+  err: string
+}
+/** Runs the built command as a separate process; the sandbox keeps answering meanwhile (asynchronous, not spawnSync). */
+function cli(...args: string[]): Promise<Ran> {
+  return new Promise((done) => {
+    execFile(process.execPath, [BIN, ...args, '--data-dir', dataDir], { env: { ...process.env, LANG: 'C', LC_ALL: '' }, timeout: 60_000 }, (err, out, errText) => {
+      const code = err && typeof err.code === 'number' ? err.code : err ? -1 : 0
+      done({ code, out, err: errText })
+    })
+  })
+}
+
+const puts = () => sb.received.filter((r) => r.endpoint === 'domains.dns.set' && r.method === 'PUT').length
+const twelve = ['a @ 192.0.2.1', 'a www 192.0.2.1', 'mx mail.example.net. 10', 'txt @ v=spf1 ip4:192.0.2.1 -all', ...Array.from({ length: 8 }, (_, i) => `a h${i} 198.51.100.${i + 1}`)]
+let domain: string
+let prodDomain: string
+
+describe.skipIf(!hasSecretService || !existsSync(BIN))('the hosting-admin command (skipped: no D-Bus session; run through npm test)', () => {
+  beforeAll(async () => {
+    sb = await startSandbox({ domains: 6 })
+    outside = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths })
+    const editable = sb.state.domains.filter((d) => nsFlavour(d) !== 'registrar').map((d) => d.domainname)
+    ;[domain, prodDomain] = [editable[0]!, editable[1]!]
+    // Saved in the zone's own ns_type: the service keeps records per ns_type and answers the one in use.
+    for (const d of [domain, prodDomain]) {
+      const { ns_type } = await outside.call('domains.dns.get', { domain: d })
+      await outside.call('domains.dns.set', { domain: d, ns_type, records: twelve.join('\n'), ttl: 3600 })
+    }
+    dataDir = mkdtempSync(join(tmpdir(), 'cli-data-'))
+    await openServices()
+    const main = await ok<AccountView>('accounts.create', { fields: profileFor(sb, 'Main'), apiKey: sb.keys.full, storage: 'keychain' })
+    await ok<AccountView>('accounts.create', { fields: { ...profileFor(sb, 'Live shop'), environment: 'production' }, apiKey: sb.keys.full, storage: 'keychain' })
+    await ok('accounts.setActive', { id: main.id })
+    await closeServices()
+  })
+  afterAll(async () => {
+    await closeServices()
+    await sb?.close()
+  })
+
+  it('lists the accounts, the active one marked, and as JSON; no key is printed', async () => {
+    const text = await cli('accounts')
+    expect(text.code).toBe(0)
+    expect(text.out).toMatch(/^\* Main\t/m)
+    expect(text.out).toMatch(/^ {2}Live shop\tproduction/m)
+    expect(text.out).toMatch(/^ {2}Demo \(local sandbox\)\ttest/m)
+    const json = await cli('accounts', '--json')
+    expect(JSON.parse(json.out)).toMatchObject({ accounts: [{ id: 'demo' }, { name: 'Main', active: true }, { name: 'Live shop', environment: 'production', active: false }] })
+    for (const r of [text, json]) expect(r.out + r.err).not.toContain(sb.keys.full)
+  })
+
+  it('exports the zone in the service records form and as BIND', async () => {
+    const records = await cli('dns', 'export', domain)
+    expect(records.code).toBe(0)
+    expect(records.out.trim().split('\n')).toEqual(twelve)
+    const bind = await cli('dns', 'export', domain, '--bind')
+    expect(bind.code).toBe(0)
+    expect(bind.out).toMatch(/^\$TTL 3600$/m)
+    expect(bind.out).toMatch(new RegExp(`^@?\\s.*MX\\s+10\\s+mail\\.example\\.net\\.`, 'm'))
+    const json = await cli('dns', 'export', domain, '--json')
+    expect(JSON.parse(json.out)).toMatchObject({ domain, ttl: 3600, records: twelve.join('\n') })
+  })
+
+  it('plan prints what a file would change and sends nothing; check exits 0 when equal and 4 when the zone differs', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-files-'))
+    const same = join(dir, 'same.txt')
+    writeFileSync(same, twelve.join('\n') + '\n')
+    const changed = join(dir, 'changed.txt')
+    writeFileSync(changed, [...twelve, 'txt _dmarc "v=DMARC1; p=none"'].join('\n'))
+    const before = puts()
+    expect(await cli('dns', 'check', domain, same)).toMatchObject({ code: 0 })
+    const plan = await cli('dns', 'plan', domain, changed)
+    expect(plan.code).toBe(0)
+    expect(plan.out).toContain('+ add TXT _dmarc "v=DMARC1; p=none"')
+    const check = await cli('dns', 'check', domain, changed, '--json')
+    expect(check.code).toBe(4)
+    expect(JSON.parse(check.out)).toMatchObject({ domain, same: false, changes: 1 })
+    expect(puts()).toBe(before)
+  })
+
+  it('refuses a file with records the service would refuse (exit 2), naming the record; nothing sent', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'cli-files-')), 'bad.txt')
+    writeFileSync(file, [...twelve, 'a host 999.1.1.1'].join('\n'))
+    const before = puts()
+    const r = await cli('dns', 'apply', domain, file)
+    expect(r.code).toBe(2)
+    expect(r.err).toMatch(/record 13:/)
+    expect(puts()).toBe(before)
+  })
+
+  it('apply of a BIND file shows its plan, is refused over the rule without --force, and saves with it', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'cli-files-')), 'zone.bind')
+    // 8 of 12 records move to a new address: over 30 % of a zone of 10 or more.
+    const bind = ['$TTL 3600', `$ORIGIN ${domain}.`, '@ IN A 192.0.2.1', 'www IN A 192.0.2.1', '@ IN MX 10 mail.example.net.', '@ IN TXT "v=spf1 ip4:192.0.2.1 -all"', ...Array.from({ length: 8 }, (_, i) => `h${i} IN A 203.0.113.${i + 1}`)]
+    writeFileSync(file, bind.join('\n') + '\n')
+    const before = puts()
+    const refused = await cli('dns', 'apply', domain, file)
+    expect(refused.code).toBe(2)
+    expect(refused.err).toContain('~ change A h0: 198.51.100.1 → 203.0.113.1')
+    expect(refused.err).toMatch(/add --force/)
+    expect(puts()).toBe(before)
+    const saved = await cli('dns', 'apply', domain, file, '--force')
+    expect(saved).toMatchObject({ code: 0 })
+    expect(saved.out).toMatch(/Saved: 8 changes/)
+    expect(puts()).toBe(before + 1)
+    expect((await outside.call('domains.dns.get', { domain })).records).toContain('a h7 203.0.113.8')
+    // Applied again: nothing to change, nothing sent.
+    expect(await cli('dns', 'apply', domain, file, '--force')).toMatchObject({ code: 0 })
+    expect(puts()).toBe(before + 1)
+  })
+
+  it('a production account needs its name; a wrong one is refused by main; the right one saves', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'cli-files-')), 'prod.txt')
+    writeFileSync(file, [...twelve, 'txt _dmarc "v=DMARC1; p=none"'].join('\n'))
+    const before = puts()
+    const bare = await cli('dns', 'apply', prodDomain, file, '--account', 'Live shop')
+    expect(bare.code).toBe(2)
+    expect(bare.err).toMatch(/--confirm-account/)
+    const wrong = await cli('dns', 'apply', prodDomain, file, '--account', 'Live shop', '--confirm-account', 'Main')
+    expect(wrong.code).toBe(1)
+    expect(puts()).toBe(before)
+    const right = await cli('dns', 'apply', prodDomain, file, '--account', 'Live shop', '--confirm-account', 'Live shop', '--json')
+    expect(right.code).toBe(0)
+    expect(JSON.parse(right.out)).toMatchObject({ ok: true, domain: prodDomain, account: 'Live shop' })
+    expect(puts()).toBe(before + 1)
+  })
+
+  it('bad input is exit 2 with a clear message: an unknown command, an unknown account, a missing file', async () => {
+    const unknown = await cli('dns', 'frobnicate', domain)
+    expect(unknown).toMatchObject({ code: 2 })
+    expect(unknown.err).toContain('Unknown command "dns frobnicate"')
+    const account = await cli('dns', 'export', domain, '--account', 'Nobody')
+    expect(account.code).toBe(2)
+    expect(account.err).toContain('No account is named "Nobody". The accounts: Demo (local sandbox), Main, Live shop.')
+    const missing = await cli('dns', 'plan', domain, '/nonexistent/zone.txt')
+    expect(missing.code).toBe(2)
+    expect(missing.err).toContain('Cannot read /nonexistent/zone.txt (ENOENT)')
+  })
+
+  it('its writes are in the app’s history, marked as the command’s', async () => {
+    await openServices()
+    const { accounts } = await ok<{ accounts: AccountView[] }>('accounts.list', {})
+    const targets = []
+    for (const a of accounts.filter((x) => x.id !== 'demo')) {
+      const history = await ok<HistoryEntry[]>('history.list', { accountId: a.id })
+      targets.push(...history.filter((h) => h.purpose === 'cli').map((h) => `${a.name} ${h.subject}`))
+    }
+    expect(targets.sort()).toEqual([`Main ${domain}`, `Live shop ${prodDomain}`].sort())
+    await closeServices()
+  })
+
+  it('does not run while the app holds the data folder (exit 1, what holds it)', async () => {
+    await openServices()
+    const before = puts()
+    const r = await cli('dns', 'export', domain)
+    expect(r.code).toBe(1)
+    expect(r.err).toContain('is using the data folder')
+    expect(r.err).toContain(`process ${process.pid}`)
+    expect(puts()).toBe(before)
+    await closeServices()
+    const after = await cli('accounts')
+    expect(after.err).toBe('')
+    expect(after.code).toBe(0)
+  })
+})

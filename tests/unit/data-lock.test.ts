@@ -1,0 +1,59 @@
+/**
+ * The data folder's lock on a real folder: one process at a time, its own lock free to it,
+ * a dead holder's lock taken over, and a folder it cannot be written in run unlocked.
+ */
+import { spawn } from 'node:child_process'
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { hostname, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { acquireDataLock, lockFileOf } from '../../src/main/data-lock'
+
+const folder = () => mkdtempSync(join(tmpdir(), 'data-lock-'))
+const holder = (pid: number) => JSON.stringify({ pid, host: hostname(), who: 'app', since: '2026-11-25T00:00:00.000Z' })
+
+describe('the data folder lock', () => {
+  it('is written with the holder, taken again by its own process, and removed on release', async () => {
+    const dir = folder()
+    const first = await acquireDataLock(dir, 'cli')
+    expect(first.ok).toBe(true)
+    expect(JSON.parse(readFileSync(lockFileOf(dir), 'utf8'))).toMatchObject({ pid: process.pid, who: 'cli' })
+    const again = await acquireDataLock(dir, 'app')
+    expect(again.ok).toBe(true)
+    if (first.ok) await first.lock.release()
+    expect(existsSync(lockFileOf(dir))).toBe(false)
+  })
+
+  it('is refused while another running process holds it', async () => {
+    const dir = folder()
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' })
+    try {
+      writeFileSync(lockFileOf(dir), holder(other.pid!))
+      expect(await acquireDataLock(dir, 'cli')).toMatchObject({ ok: false, heldBy: { pid: other.pid, who: 'app' } })
+    } finally {
+      other.kill()
+    }
+  })
+
+  it('is taken over from a holder that no longer runs, or from a torn file', async () => {
+    const dir = folder()
+    const gone = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' })
+    await new Promise((r) => gone.on('exit', r))
+    writeFileSync(lockFileOf(dir), holder(gone.pid!))
+    expect((await acquireDataLock(dir, 'cli')).ok).toBe(true)
+    expect(JSON.parse(readFileSync(lockFileOf(dir), 'utf8'))).toMatchObject({ pid: process.pid })
+    const torn = folder()
+    writeFileSync(lockFileOf(torn), '{"pid": 12')
+    expect((await acquireDataLock(torn, 'cli')).ok).toBe(true)
+  })
+
+  it.skipIf(process.getuid?.() === 0)('runs unlocked in a folder it cannot write in (no journal there either), saying why', async () => {
+    const dir = folder()
+    chmodSync(dir, 0o500)
+    try {
+      expect(await acquireDataLock(dir, 'app')).toMatchObject({ ok: true, unkept: 'EACCES' })
+    } finally {
+      chmodSync(dir, 0o700)
+    }
+  })
+})
