@@ -8,9 +8,9 @@
 import { createAppServices, type AppServices } from '../main/app-services'
 import type { Sender } from '../main/ipc/channel'
 import { AppError } from '../main/app-error'
-import type { EndpointResult, ReadEndpointName } from '../shared/endpoints/table'
+import type { EndpointResult, PagedEndpointName, PagedItem, ReadEndpointName } from '../shared/endpoints/table'
 import type { ErrorData } from '../shared/errors'
-import type { ApiPayload, LocalChannel, LocalResults, PayloadOf, Progress, Result } from '../shared/ipc/contract'
+import type { ApiPayload, ListAllPayload, LocalChannel, LocalResults, PayloadOf, Progress, Result } from '../shared/ipc/contract'
 import { isJobRunning, type JobView } from '../shared/jobs'
 
 const CLI_ORIGIN = 'cli://hosting-admin'
@@ -18,6 +18,7 @@ const CLI_ORIGIN = 'cli://hosting-admin'
 export interface Session {
   call<N extends ReadEndpointName>(channel: N, payload: ApiPayload<N>): Promise<Result<EndpointResult<N>>>
   call<C extends LocalChannel>(channel: C, payload: PayloadOf<C>): Promise<Result<LocalResults[C]>>
+  call<N extends PagedEndpointName>(channel: `all.${N}`, payload: ListAllPayload<N>): Promise<Result<PagedItem<N>[]>>
   /** Resolves with the job once it has ended (done, stopped, interrupted). */
   ended(job: JobView): Promise<JobView>
   close(): Promise<void>

@@ -4,22 +4,22 @@
  * keychain (the private D-Bus session of `npm test`) and the app's own data folder: what it
  * prints, how it exits, what reaches the service, and that its writes are in the app's history.
  */
-import { execFile } from 'node:child_process'
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { z } from 'zod'
 import { createAppServices, type AppServices } from '../../src/main/app-services'
 import { createApiClient, type ApiClient } from '../../src/main/http'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { nsFlavour } from '../../src/sandbox/nameservers'
 import type { AccountView } from '../../src/shared/accounts'
 import type { HistoryEntry } from '../../src/shared/history'
+import { CLI_BIN, runCli } from '../helpers/cli-process'
 import { profileFor } from '../helpers/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
 
 const hasSecretService = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS)
-const BIN = resolve(__dirname, '../../bin/hosting-admin.mjs')
 const WORKER = new URL('../../out/main/store-worker.js', import.meta.url)
 
 let sb: Sandbox
@@ -33,27 +33,14 @@ const closeServices = async () => {
   services = undefined
 }
 
-interface Ran {
-  code: number
-  out: string
-  err: string
-}
-/** Runs the built command as a separate process; the sandbox keeps answering meanwhile (asynchronous, not spawnSync). */
-function cli(...args: string[]): Promise<Ran> {
-  return new Promise((done) => {
-    execFile(process.execPath, [BIN, ...args, '--data-dir', dataDir], { env: { ...process.env, LANG: 'C', LC_ALL: '' }, timeout: 60_000 }, (err, out, errText) => {
-      const code = err && typeof err.code === 'number' ? err.code : err ? -1 : 0
-      done({ code, out, err: errText })
-    })
-  })
-}
+const cli = (...args: string[]) => runCli(args, { dataDir })
 
 const puts = () => sb.received.filter((r) => r.endpoint === 'domains.dns.set' && r.method === 'PUT').length
 const twelve = ['a @ 192.0.2.1', 'a www 192.0.2.1', 'mx mail.example.net. 10', 'txt @ v=spf1 ip4:192.0.2.1 -all', ...Array.from({ length: 8 }, (_, i) => `a h${i} 198.51.100.${i + 1}`)]
 let domain: string
 let prodDomain: string
 
-describe.skipIf(!hasSecretService || !existsSync(BIN))('the hosting-admin command (skipped: no D-Bus session; run through npm test)', () => {
+describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('the hosting-admin command (skipped: no D-Bus session; run through npm test)', () => {
   beforeAll(async () => {
     sb = await startSandbox({ domains: 6 })
     outside = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths })
@@ -185,6 +172,32 @@ describe.skipIf(!hasSecretService || !existsSync(BIN))('the hosting-admin comman
     }
     expect(targets.sort()).toEqual([`Main ${domain}`, `Live shop ${prodDomain}`].sort())
     await closeServices()
+  })
+
+  it('renew lists what expires within the period and sends nothing without --yes; a production account needs its name; with --yes each is renewed once', async () => {
+    const limit = Date.now() + 30 * 86_400_000
+    const due = sb.state.domains.filter((d) => Date.parse(d.expirationdate) <= limit).map((d) => d.domainname)
+    expect(due.length).toBeGreaterThan(0)
+    const renewals = () => sb.received.filter((r) => r.endpoint === 'domains.expiration.renew').length
+    const listed = await cli('renew', '--expiring-within', '30d', '--json')
+    expect(listed.code).toBe(0)
+    expect(JSON.parse(listed.out)).toMatchObject({ renewed: false, years: 1 })
+    expect(z.object({ domains: z.array(z.object({ domain: z.string() })) }).parse(JSON.parse(listed.out)).domains.map((d) => d.domain).sort()).toEqual([...due].sort())
+    const text = await cli('renew', '--expiring-within', '30d')
+    expect(text.err).toContain(`Would renew ${due.length} domain`)
+    expect(text.err).toContain('add --yes')
+    const production = await cli('renew', '--expiring-within', '30d', '--yes', '--account', 'Live shop')
+    expect(production.code).toBe(2)
+    expect(production.err).toMatch(/--confirm-account/)
+    expect(renewals()).toBe(0)
+    const yearOf = (name: string) => Number(sb.state.domains.find((d) => d.domainname === name)!.expirationdate.slice(0, 4))
+    const before = new Map(due.map((n) => [n, yearOf(n)]))
+    const renewed = await cli('renew', '--expiring-within', '30d', '--yes')
+    expect(renewed.code).toBe(0)
+    expect(renewed.out).toContain(`Renewed: ${due.length}.`)
+    expect(renewals()).toBe(due.length)
+    for (const n of due) expect(yearOf(n)).toBe(before.get(n)! + 1)
+    expect(await cli('renew', '--expiring-within', 'soon')).toMatchObject({ code: 2 })
   })
 
   it('does not run while the app holds the data folder (exit 1, what holds it)', async () => {

@@ -1,0 +1,114 @@
+/**
+ * What every command of hosting-admin shares: its exit codes, its output, the account it acts
+ * for, and the one way it writes (a job prepared, confirmed by the command line's own flags,
+ * started and waited for), so a write from a script meets the window's rules.
+ */
+import type { AccountView } from '../shared/accounts'
+import type { ErrorData } from '../shared/errors'
+import type { JobRequest, JobView } from '../shared/jobs'
+import type { WriteEndpointName } from '../shared/endpoints/table'
+import type { Session } from './session'
+import type { Texts } from './text'
+
+export const EXIT = { done: 0, failed: 1, badInput: 2, unknown: 3, differs: 4 } as const
+
+export interface Io {
+  out(text: string): void
+  err(text: string): void
+  env: NodeJS.ProcessEnv
+}
+
+export interface Context {
+  session: Session
+  say: Texts
+  io: Io
+  json: boolean
+  dataDir: string
+}
+
+/** A refusal of the command line itself (exit 2), worded from the catalogue; nothing was sent. */
+export class BadInput extends Error {
+  constructor(readonly text: string) {
+    super(text)
+  }
+}
+
+/** A call's error: the command ends with it (exit 1, or 3 when the outcome is unknown). */
+export class Failed extends Error {
+  constructor(readonly error: ErrorData) {
+    super(error.code)
+  }
+}
+
+export function failed(c: Context, error: ErrorData): number {
+  if (c.json) c.io.out(JSON.stringify({ ok: false, error: { kind: error.kind, code: error.code, params: error.params, requestId: error.requestId } }))
+  c.io.err(c.say.error(error))
+  return error.kind === 'outcome-unknown' ? EXIT.unknown : EXIT.failed
+}
+
+export async function chooseAccount(c: Context, wanted: string | undefined): Promise<AccountView> {
+  const r = await c.session.call('accounts.list', {})
+  if (!r.ok) throw new Failed(r.error)
+  const all = r.value.accounts
+  const found = wanted === undefined ? all.find((a) => a.id === r.value.activeId) : (all.find((a) => a.name === wanted) ?? all.find((a) => a.id === wanted))
+  if (!found) throw new BadInput(c.say.t('cli.noAccount', { name: wanted ?? '', names: all.map((a) => a.name).join(', ') }))
+  return found
+}
+
+export async function readZone(c: Context, accountId: string, domain: string) {
+  const r = await c.session.call('domains.dns.get', { accountId, domain })
+  if (!r.ok) throw new Failed(r.error)
+  return r.value
+}
+
+/** How the command line confirms what the window asks for in a dialog. */
+export interface Confirmation {
+  /** --yes: for an account that confirms every write, and for what costs money. */
+  yes: boolean
+  /** --confirm-account: a production account's name, checked by main as the typed name is. */
+  typedName: string | undefined
+}
+
+/**
+ * Prepares a job, refuses it (discarded, exit 2) when a confirmation it needs was not given on
+ * the command line, else starts it and waits for its end. Each item's outcome comes back as the
+ * runner settled it; main journals, guards and records history as for the window.
+ */
+export async function runWrite<N extends WriteEndpointName>(
+  c: Context,
+  account: AccountView,
+  operation: N,
+  items: JobRequest['items'],
+  confirmation: Confirmation,
+): Promise<{ ok: true; job: JobView } | { ok: false; error: ErrorData }> {
+  const prepared = await c.session.call('jobs.prepare', { accountId: account.id, operation, items, purpose: 'cli' })
+  if (!prepared.ok) return prepared
+  const job = prepared.value.job
+  const discard = () => c.session.call('jobs.discard', { jobId: job.id })
+  // The account's name typed is the stronger confirmation and stands for --yes; main checks it.
+  if (job.confirmByName && confirmation.typedName === undefined) {
+    await discard()
+    throw new BadInput(c.say.t('cli.needsName', { account: account.name }))
+  }
+  if (job.confirm && !job.confirmByName && !confirmation.yes) {
+    await discard()
+    throw new BadInput(c.say.t('cli.needsYes', { account: account.name }))
+  }
+  const started = await c.session.call('jobs.start', {
+    jobId: job.id,
+    ...(prepared.value.token ? { token: prepared.value.token } : {}),
+    ...(job.confirmByName ? { accountName: confirmation.typedName } : {}),
+  })
+  if (!started.ok) {
+    await discard()
+    return started
+  }
+  return { ok: true, job: await c.session.ended(started.value) }
+}
+
+/** One item's end as an error, when it did not end done. */
+export function itemError(item: JobView['items'][number] | undefined, label: string): ErrorData | undefined {
+  if (item?.state === 'done') return undefined
+  if (item?.state === 'unknown') return { kind: 'outcome-unknown', code: 'job.outcomeUnknown', params: { label }, requestId: item.requestId }
+  return item?.error ?? { kind: 'internal', code: 'job.interrupted' }
+}

@@ -1,0 +1,99 @@
+/**
+ * DNS as code (DNSControl's and OctoDNS's model): a zone exported, or a file planned against the
+ * live zone, checked (exit 4 when they differ) or applied, the save guarded by the zone the plan
+ * was made from and under the window's safety rules.
+ */
+import { readFile } from 'node:fs/promises'
+import type { AccountView } from '../shared/accounts'
+import type { Plan } from '../shared/dns/plan'
+import { plan as planOf, isEmptyPlan } from '../shared/dns/plan'
+import { parse } from '../shared/dns/records'
+import { safetyOfPlan } from '../shared/dns/zone-safety'
+import { BadInput, EXIT, failed, itemError, readZone, runWrite, type Confirmation, type Context } from './context'
+import { formatOf, readZoneFile, zoneAsBind, type ZoneFormat } from './zone-file'
+
+export async function exportZone(c: Context, account: AccountView, domain: string, bind: boolean): Promise<number> {
+  const live = await readZone(c, account.id, domain)
+  if (!bind) {
+    c.io.out(c.json ? JSON.stringify({ domain, records: live.records, ttl: live.ttl, ns_type: live.ns_type }) : live.records)
+    return EXIT.done
+  }
+  const exported = zoneAsBind(live.records, domain, live.ttl)
+  for (const n of exported.notes) c.io.err(c.say.code(n.code, n.params))
+  c.io.out(c.json ? JSON.stringify({ domain, bind: exported.text }) : exported.text)
+  return EXIT.done
+}
+
+/** The plan as lines: + added, ~ changed, - removed, and the zone's TTL when it changes. */
+function planLines(c: Context, p: Plan, ttl: { from: number | undefined; to: number | undefined }): string[] {
+  const rec = (r: { type: string; host: string; value: string }) => `${r.type.toUpperCase()} ${r.host} ${r.value}`
+  return [
+    ...(ttl.to !== undefined && ttl.to !== ttl.from ? [`~ ${c.say.t('cli.planTtl', { from: ttl.from ?? '-', to: ttl.to })}`] : []),
+    ...p.added.map((r) => `+ ${c.say.t('dnsEditor.planAdd')} ${rec(r)}`),
+    ...p.changed.map((x) => `~ ${c.say.t('dnsEditor.planChange')} ${x.from.type.toUpperCase()} ${x.from.host}: ${x.from.value} → ${x.to.value}`),
+    ...p.removed.map((r) => `- ${c.say.t('dnsEditor.planRemove')} ${rec(r)}`),
+    ...p.rawRemoved.map((l) => `- ${c.say.t('dnsEditor.planRemoveLine')} ${l}`),
+    ...p.rawAdded.map((l) => `+ ${c.say.t('dnsEditor.planAddLine')} ${l}`),
+  ]
+}
+
+export async function zoneFromFile(
+  c: Context,
+  account: AccountView,
+  domain: string,
+  file: string,
+  asked: ZoneFormat | undefined,
+  mode: 'plan' | 'check' | 'apply',
+  opts: Confirmation & { force: boolean },
+): Promise<number> {
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (err) {
+    throw new BadInput(c.say.t('cli.fileUnreadable', { file, reason: typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : 'unknown' }))
+  }
+  const live = await readZone(c, account.id, domain)
+  const wanted = readZoneFile(text, domain, formatOf(text, asked), live.ttl)
+  for (const n of wanted.notes) c.io.err(c.say.code(n.code, n.params))
+  if (wanted.issues.length > 0) {
+    const lines = wanted.issues.map((i) => c.say.t('cli.recordIssue', { line: i.index + 1, text: c.say.code(i.code, i.params) }))
+    throw new BadInput([c.say.t('cli.invalidRecords', { file }), ...lines].join('\n'))
+  }
+  const before = parse(live.records)
+  const p = planOf(before, wanted.rows)
+  const ttlChanges = wanted.ttl !== undefined && wanted.ttl !== live.ttl
+  const same = isEmptyPlan(p) && !ttlChanges
+  const safety = safetyOfPlan(p, before, domain)
+  const lines = planLines(c, p, { from: live.ttl, to: wanted.ttl })
+  const summary = { domain, account: account.name, changes: lines.length, changed: safety.changed, total: safety.total, overRule: safety.needsOwnConfirmation, plan: lines }
+  if (mode !== 'apply' || same) {
+    if (c.json) c.io.out(JSON.stringify({ ...summary, same }))
+    else c.io.out(same ? c.say.t('cli.noChange', { domain }) : lines.join('\n'))
+    if (mode === 'check') return same ? EXIT.done : EXIT.differs
+    return EXIT.done
+  }
+  if (!c.json) c.io.err(lines.join('\n'))
+  if (safety.needsOwnConfirmation && !opts.force) throw new BadInput(c.say.t('cli.overRule', { changed: safety.changed, total: safety.total }))
+  // Guarded by the zone the plan was made from: main reads it again just before the save and sends nothing if it moved.
+  const ran = await runWrite(
+    c,
+    account,
+    'domains.dns.set',
+    [
+      {
+        params: { domain, records: wanted.records, ns_type: live.ns_type, ...(wanted.ttl !== undefined ? { ttl: wanted.ttl } : {}) },
+        label: domain,
+        guard: { records: live.records, ...(live.ttl !== undefined ? { ttl: live.ttl } : {}), ns_type: live.ns_type },
+        ...(safety.needsOwnConfirmation ? { overRule: true } : {}),
+      },
+    ],
+    opts,
+  )
+  if (!ran.ok) return failed(c, ran.error)
+  const item = ran.job.items[0]
+  const error = itemError(item, domain)
+  if (error) return failed(c, error)
+  if (c.json) c.io.out(JSON.stringify({ ...summary, ok: true, requestId: item?.requestId }))
+  else c.io.out(c.say.t('cli.saved', { domain, count: summary.changes }))
+  return EXIT.done
+}

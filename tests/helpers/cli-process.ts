@@ -1,0 +1,31 @@
+/**
+ * Runs the built `hosting-admin` command (bin/hosting-admin.mjs) as a process of its own, the way
+ * a script or a certbot hook runs it: asynchronously, so the sandbox and nameservers of the test
+ * process keep answering meanwhile. `onErr` sees stderr as it comes (a test acts on a progress line).
+ */
+import { execFile } from 'node:child_process'
+import { resolve } from 'node:path'
+
+export const CLI_BIN = resolve(__dirname, '../../bin/hosting-admin.mjs')
+
+export interface Ran {
+  code: number
+  out: string
+  err: string
+}
+
+export function runCli(args: string[], opts: { dataDir: string; env?: NodeJS.ProcessEnv; onErr?: (soFar: string) => void }): Promise<Ran> {
+  return new Promise((done) => {
+    const child = execFile(
+      process.execPath,
+      [CLI_BIN, ...args, '--data-dir', opts.dataDir],
+      { env: { ...process.env, LANG: 'C', LC_ALL: '', ...opts.env }, timeout: 60_000 },
+      (err, out, errText) => done({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, out, err: errText }),
+    )
+    let soFar = ''
+    child.stderr?.on('data', (chunk: Buffer | string) => {
+      soFar += String(chunk)
+      opts.onErr?.(soFar)
+    })
+  })
+}
