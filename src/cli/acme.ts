@@ -144,6 +144,8 @@ export async function acme(c: Context, account: AccountView, request: AcmeReques
     if (c.json) c.io.out(JSON.stringify({ ok: true, domain: zone.domain, name: request.fqdn, removed: records !== undefined }))
     return EXIT.done
   }
+  // The wait needs nothing of the app's: the data folder is left to the app meanwhile.
+  await c.session.close()
   return await waitForNameservers(c, zone, request, opts)
 }
 

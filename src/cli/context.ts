@@ -16,6 +16,8 @@ export interface Io {
   out(text: string): void
   err(text: string): void
   env: NodeJS.ProcessEnv
+  /** Aborted when the process is asked to stop (SIGINT, SIGTERM): a long wait ends cleanly. */
+  signal?: AbortSignal
 }
 
 export interface Context {

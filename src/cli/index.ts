@@ -1,7 +1,10 @@
 /** The built command's entry (out/main/cli.js, started by bin/hosting-admin.mjs). */
 import { run } from './main'
 
+const stopping = new AbortController()
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stopping.abort())
 const code = await run(process.argv.slice(2), {
+  signal: stopping.signal,
   out: (text) => process.stdout.write(`${text}\n`),
   err: (text) => process.stderr.write(`${text}\n`),
   env: process.env,

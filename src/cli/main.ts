@@ -9,6 +9,7 @@
  *   hosting-admin acme auth | acme cleanup         certbot's manual hooks (CERTBOT_DOMAIN, CERTBOT_VALIDATION)
  *   hosting-admin acme present|cleanup <fqdn> <value>   lego's exec provider
  *   hosting-admin renew --expiring-within 30d [--years 1] [--yes] [--confirm-account <name>]
+ *   hosting-admin ddns update <domain> [--host h] [--ip a.b.c.d | --detect] [--every 5m]
  *
  * Common: --account <name or id> (else the app's active account), --json, --data-dir <folder>,
  * --format records|bind. Progress and messages go to stderr, results to stdout. Exit codes: 0
@@ -20,6 +21,7 @@ import { acme, acmeRequestOf } from './acme'
 import { BadInput, chooseAccount, EXIT, Failed, failed, type Context, type Io } from './context'
 import { exportZone, zoneFromFile } from './dns-files'
 import { renew } from './renew'
+import { ddnsOptionsOf, ddnsTargetOf, updateEvery, updateOnce } from './ddns'
 import { openSession } from './session'
 import { localeOf, texts } from './text'
 import type { ZoneFormat } from './zone-file'
@@ -40,10 +42,14 @@ const OPTIONS = {
   'poll-every': { type: 'string' },
   'expiring-within': { type: 'string' },
   years: { type: 'string' },
+  host: { type: 'string' },
+  ip: { type: 'string' },
+  detect: { type: 'boolean' },
+  every: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
-const COMMANDS = ['accounts', 'dns export', 'dns plan', 'dns check', 'dns apply', 'acme auth', 'acme present', 'acme cleanup', 'renew'] as const
+const COMMANDS = ['accounts', 'dns export', 'dns plan', 'dns check', 'dns apply', 'acme auth', 'acme present', 'acme cleanup', 'renew', 'ddns update'] as const
 type Command = (typeof COMMANDS)[number]
 const isCommand = (s: string): s is Command => (COMMANDS as readonly string[]).includes(s)
 
@@ -81,8 +87,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
     io.err(say.t('cli.unknownCommand', { command }))
     return bad(say.t('cli.usage'))
   }
-  const durations: Record<'timeout' | 'poll-every' | 'expiring-within', number | undefined> = { timeout: 300_000, 'poll-every': 5000, 'expiring-within': undefined }
-  for (const name of ['timeout', 'poll-every', 'expiring-within'] as const) {
+  const durations: Record<'timeout' | 'poll-every' | 'expiring-within' | 'every', number | undefined> = { timeout: 300_000, 'poll-every': 5000, 'expiring-within': undefined, every: undefined }
+  for (const name of ['timeout', 'poll-every', 'expiring-within', 'every'] as const) {
     const given = v[name]
     if (given === undefined) continue
     const ms = durationMs(given)
@@ -111,6 +117,16 @@ export async function run(argv: string[], io: Io): Promise<number> {
     }
     const [domain, file] = rest
     if (!domain) throw new BadInput(say.t('cli.needsDomain'))
+    if (command === 'ddns update') {
+      const options = ddnsOptionsOf(c, v, durations.every)
+      // The update address is shared by every router of the service's users: no faster than a minute.
+      if (options.everyMs !== undefined && options.everyMs < 60_000) throw new BadInput(say.t('cli.ddns.tooOften'))
+      const target = await ddnsTargetOf(c, account, domain)
+      if (options.everyMs === undefined) return await updateOnce(c, target, options)
+      // A running updater leaves the data folder to the app: it holds only the password, in memory.
+      await opened.session.close()
+      return await updateEvery(c, target, { ...options, everyMs: options.everyMs })
+    }
     if (command === 'dns export') return await exportZone(c, account, domain, v.bind === true || v.format === 'bind')
     if (!file) throw new BadInput(say.t('cli.needsFile'))
     const asked: ZoneFormat | undefined = v.format === 'records' || v.format === 'bind' ? v.format : undefined

@@ -5,6 +5,7 @@
  * same runner, safety levels and journal. The router takes calls only from its allowed origins:
  * this session's is the command's own.
  */
+import { randomUUID } from 'node:crypto'
 import { createAppServices, type AppServices } from '../main/app-services'
 import type { Sender } from '../main/ipc/channel'
 import { AppError } from '../main/app-error'
@@ -19,6 +20,8 @@ export interface Session {
   call<N extends ReadEndpointName>(channel: N, payload: ApiPayload<N>): Promise<Result<EndpointResult<N>>>
   call<C extends LocalChannel>(channel: C, payload: PayloadOf<C>): Promise<Result<LocalResults[C]>>
   call<N extends PagedEndpointName>(channel: `all.${N}`, payload: ListAllPayload<N>): Promise<Result<PagedItem<N>[]>>
+  /** A dynamic DNS update sent by the command (not an API write, so no job), in the app's history. */
+  recordDdns(entry: { accountId: string; domain: string; host: string; ip: string; ok: boolean }): Promise<void>
   /** Resolves with the job once it has ended (done, stopped, interrupted). */
   ended(job: JobView): Promise<JobView>
   close(): Promise<void>
@@ -50,6 +53,7 @@ export async function openSession(dataDir: string, opts: { onProgress?: (p: Prog
     if (err instanceof AppError) return { ok: false, error: err.data }
     throw err
   }
+  let closed: Promise<void> | undefined
   const dispatch = (channel: string, payload: object) => services.router.dispatch(channel, payload, sender)
   await dispatch('jobs.watch', {})
   // The router answers each channel with its contract's result type (main's handlers are typed by
@@ -64,7 +68,23 @@ export async function openSession(dataDir: string, opts: { onProgress?: (p: Prog
         if (now && !isJobRunning(now) && now.status !== 'prepared') return Promise.resolve(now)
         return new Promise((resolve) => waiting.set(job.id, resolve))
       },
-      close: () => services.close(),
+      async recordDdns(e) {
+        await services.store.history.recordWrite({
+          accountId: e.accountId,
+          subjectKind: 'domain',
+          subject: e.domain,
+          aspect: 'dynamicdns',
+          operation: 'ddns.update',
+          purpose: 'cli',
+          params: { host: e.host, ip: e.ip },
+          outcome: e.ok ? 'done' : 'failed',
+          jobId: `cli-ddns-${randomUUID()}`,
+          itemIndex: 0,
+          after: { host: e.host, ip: e.ip },
+          at: new Date().toISOString(),
+        })
+      },
+      close: () => (closed ??= services.close()),
     },
   }
 }

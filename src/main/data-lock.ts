@@ -38,12 +38,35 @@ async function holderOf(file: string): Promise<LockHolder | undefined> {
   }
 }
 
+export interface LockWaitOptions {
+  /**
+   * How long to wait for a lock the command line holds: its commands hold it for one short read
+   * or save (an updater or an ACME hook lets it go while it waits), so a start that meets one
+   * waits for it instead of failing. The app holds it for as long as it runs: never waited for.
+   */
+  waitForCliMs?: number
+  pollMs?: number
+  now?: () => Date
+  /** Told each time the lock is found held by the command line and waited for. */
+  onWait?: (holder: LockHolder) => void
+}
+
 /**
  * Takes the folder's lock. This process's own lock counts as free (services opened again in
  * one process, as the tests do); a holder of another machine (a shared folder) counts as
  * holding it.
  */
-export async function acquireDataLock(dir: string, who: LockHolder['who'], now: () => Date = () => new Date()): Promise<LockAttempt> {
+export async function acquireDataLock(dir: string, who: LockHolder['who'], opts: LockWaitOptions = {}): Promise<LockAttempt> {
+  const until = Date.now() + (opts.waitForCliMs ?? 10_000)
+  for (;;) {
+    const attempt = await tryDataLock(dir, who, opts.now ?? (() => new Date()))
+    if (attempt.ok || attempt.heldBy.who !== 'cli' || Date.now() >= until) return attempt
+    opts.onWait?.(attempt.heldBy)
+    await new Promise((r) => setTimeout(r, opts.pollMs ?? 100))
+  }
+}
+
+async function tryDataLock(dir: string, who: LockHolder['who'], now: () => Date): Promise<LockAttempt> {
   const file = lockFileOf(dir)
   const me: LockHolder = { pid: process.pid, host: hostname(), who, since: now().toISOString() }
   for (let attempt = 0; attempt < 3; attempt++) {

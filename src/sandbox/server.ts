@@ -14,6 +14,7 @@ import type { ServiceBehaviour } from './behaviour'
 import { runHandler } from './handlers'
 import { SandboxHttpError } from './http-error'
 import type { RecordedRequest } from './recording'
+import { callerAddress, DDNS_PATH, serveDynamicDns } from './ddns'
 import { gatherParams, matchRoute, type Route } from './routes'
 import type { LogRec, SandboxState } from './state'
 
@@ -103,6 +104,18 @@ export async function serveRequest(ctx: ServeContext, req: IncomingMessage, res:
   ctx.record(record)
 
   if (ctx.latencyMs) await sleep(ctx.latencyMs)
+
+  if (url.pathname === DDNS_PATH && method === 'GET') {
+    // Recorded without the password it carries in its query.
+    if (record.query.p !== undefined) record.query = { ...record.query, p: '(password)' }
+    record.url = url.pathname
+    const served = serveDynamicDns(ctx.state(), url.searchParams, callerAddress(req.socket.remoteAddress))
+    if (served.changed) ctx.save()
+    record.status = 200
+    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' })
+    res.end(served.text)
+    return
+  }
 
   // The key is checked before a byte of the body is read: a caller without one costs nothing.
   const auth = headers.authorization ?? ''

@@ -35,6 +35,7 @@ export const AXE_SCREENS = {
   'domain tab Nameservers': domainDetail('nameservers: host names are checked, the change is previewed, a concurrent change is caught'),
   'domain tab Private nameservers': domainDetail('private nameservers: create with validation, then delete after confirming'),
   'domain tab Dynamic DNS': domainDetail('dynamic DNS with a generated password, and DNSSEC with digest checks'),
+  'domain tab Dynamic DNS, update address': domainDetail('dynamic DNS with a generated password, and DNSSEC with digest checks'),
   'domain tab DNSSEC': domainDetail('dynamic DNS with a generated password, and DNSSEC with digest checks'),
   'domain tab Transfers': domainDetail('transfers: status with the failure reason, and cancel'),
   'domain tab Owner change': domainDetail(OWNER_TEST),

@@ -199,6 +199,21 @@ test('dynamic DNS with a generated password, and DNSSEC with digest checks', asy
   await ddns.getByRole('button', { name: 'Save' }).click()
   await expect(app.getByRole('status').filter({ hasText: 'Dynamic DNS is on.' })).toBeVisible()
   expect(last(sb, 'domains.dynamicdns.set')?.body).toEqual({ dynamicdns: 1, password: pw })
+  // The update address for a router: the demo's own dynamic DNS address, the password masked on
+  // screen and whole in what is copied; the sandbox serves it as the live one does.
+  const routerUrl = ddns.getByRole('region', { name: 'Update address for a router or an updater' })
+  await routerUrl.getByLabel(/^Host/).fill('www')
+  const shown = routerUrl.getByTestId('ddns-url')
+  await expect(shown).toContainText(`/cgi-bin/dyn.fcg?d=${d.domainname}&p=`)
+  await expect(shown).toContainText('&h=www')
+  await expect(shown).not.toContainText(pw)
+  await expectNoAxeViolations(app, 'domain tab Dynamic DNS, update address')
+  await routerUrl.getByRole('button', { name: 'Copy the address with its password' }).click()
+  await expect(app.getByRole('status').filter({ hasText: 'Copied' })).toBeVisible()
+  const copied = new URL(harness.desktop.copied.at(-1) ?? '')
+  expect(Object.fromEntries(copied.searchParams)).toEqual({ d: d.domainname, p: pw, h: 'www' })
+  const answer = await (await fetch(copied)).text()
+  expect(answer).toMatch(/^status=(0|8)\n/)
 
   await app.getByRole('tab', { name: 'DNSSEC' }).click()
   const ds = app.getByRole('tabpanel', { name: 'DNSSEC' })

@@ -3,7 +3,7 @@
  * a script or a certbot hook runs it: asynchronously, so the sandbox and nameservers of the test
  * process keep answering meanwhile. `onErr` sees stderr as it comes (a test acts on a progress line).
  */
-import { execFile } from 'node:child_process'
+import { execFile, type ChildProcess } from 'node:child_process'
 import { resolve } from 'node:path'
 
 export const CLI_BIN = resolve(__dirname, '../../bin/hosting-admin.mjs')
@@ -14,7 +14,10 @@ export interface Ran {
   err: string
 }
 
-export function runCli(args: string[], opts: { dataDir: string; env?: NodeJS.ProcessEnv; onErr?: (soFar: string) => void }): Promise<Ran> {
+export function runCli(
+  args: string[],
+  opts: { dataDir: string; env?: NodeJS.ProcessEnv; onErr?: (soFar: string) => void; onOut?: (soFar: string, child: ChildProcess) => void },
+): Promise<Ran> {
   return new Promise((done) => {
     const child = execFile(
       process.execPath,
@@ -22,10 +25,15 @@ export function runCli(args: string[], opts: { dataDir: string; env?: NodeJS.Pro
       { env: { ...process.env, LANG: 'C', LC_ALL: '', ...opts.env }, timeout: 60_000 },
       (err, out, errText) => done({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, out, err: errText }),
     )
-    let soFar = ''
+    let errSoFar = ''
     child.stderr?.on('data', (chunk: Buffer | string) => {
-      soFar += String(chunk)
-      opts.onErr?.(soFar)
+      errSoFar += String(chunk)
+      opts.onErr?.(errSoFar)
+    })
+    let outSoFar = ''
+    child.stdout?.on('data', (chunk: Buffer | string) => {
+      outSoFar += String(chunk)
+      opts.onOut?.(outSoFar, child)
     })
   })
 }

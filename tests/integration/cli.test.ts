@@ -53,7 +53,7 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('the hosting-admin co
     }
     dataDir = mkdtempSync(join(tmpdir(), 'cli-data-'))
     await openServices()
-    const main = await ok<AccountView>('accounts.create', { fields: profileFor(sb, 'Main'), apiKey: sb.keys.full, storage: 'keychain' })
+    const main = await ok<AccountView>('accounts.create', { fields: { ...profileFor(sb, 'Main'), ddnsUrl: `${new URL(sb.url).origin}/cgi-bin/dyn.fcg` }, apiKey: sb.keys.full, storage: 'keychain' })
     await ok<AccountView>('accounts.create', { fields: { ...profileFor(sb, 'Live shop'), environment: 'production' }, apiKey: sb.keys.full, storage: 'keychain' })
     await ok('accounts.setActive', { id: main.id })
     await closeServices()
@@ -198,6 +198,65 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('the hosting-admin co
     expect(renewals()).toBe(due.length)
     for (const n of due) expect(yearOf(n)).toBe(before.get(n)! + 1)
     expect(await cli('renew', '--expiring-within', 'soon')).toMatchObject({ code: 2 })
+  })
+
+  it('ddns update sets a host through the dynamic DNS address with the password read through the API, never printed; refusals say why; each update is in the app’s history', async () => {
+    const password = 'ddns-Secret-Pass-42'
+    await outside.call('domains.dynamicdns.set', { domain, dynamicdns: 1, password })
+    const zoneText = () => {
+      const d = sb.state.domains.find((x) => x.domainname === domain)!
+      const { ns_type } = { ns_type: nsFlavour(d) }
+      return ns_type === 'svc1' || ns_type === 'svc11' ? d.dns[ns_type].records : ''
+    }
+    const fixed = await cli('ddns', 'update', domain, '--host', 'www', '--ip', '198.51.100.77')
+    expect(fixed).toMatchObject({ code: 0, out: `www.${domain} now points at 198.51.100.77.\n` })
+    expect(zoneText()).toMatch(/^a www 198\.51\.100\.77$/m)
+    const detected = await cli('ddns', 'update', domain, '--host', 'www', '--detect', '--json')
+    expect(detected.code).toBe(0)
+    expect(JSON.parse(detected.out)).toMatchObject({ ok: true, host: 'www', ip: '127.0.0.1' })
+    expect(zoneText()).toMatch(/^a www 127\.0\.0\.1$/m)
+    const noRecord = await cli('ddns', 'update', domain, '--host', 'nothere', '--ip', '192.0.2.9')
+    expect(noRecord.code).toBe(1)
+    expect(noRecord.err).toContain('the service answered status 8 (the zone has no A record for this host to update)')
+    const off = await cli('ddns', 'update', prodDomain, '--account', 'Live shop', '--ip', '192.0.2.9')
+    expect(off.code).toBe(1)
+    expect(off.err).toContain(`Dynamic DNS is off for ${prodDomain}`)
+    expect(await cli('ddns', 'update', domain, '--ip', '300.1.1.1')).toMatchObject({ code: 2 })
+    expect(await cli('ddns', 'update', domain, '--ip', '192.0.2.1', '--every', '10s')).toMatchObject({ code: 2 })
+    for (const r of [fixed, detected, noRecord, off]) expect(r.out + r.err).not.toContain(password)
+    const sent = sb.received.filter((r) => r.path === '/cgi-bin/dyn.fcg' && r.query.d === domain)
+    // www twice, nothere once; --detect asked ?ip first.
+    expect(sent.length).toBe(3)
+    expect(sb.received.some((r) => r.path === '/cgi-bin/dyn.fcg' && 'ip' in r.query && r.query.d === undefined)).toBe(true)
+    expect(JSON.stringify(sent)).not.toContain(password)
+
+    // --every: the first address is sent at once; meanwhile the data folder is free for the app.
+    let appStarted = false
+    const every = await runCli(['ddns', 'update', domain, '--host', 'www', '--ip', '198.51.100.78', '--every', '5m'], {
+      dataDir,
+      onOut: (soFar, child) => {
+        if (!soFar.includes('now points at 198.51.100.78') || appStarted) return
+        appStarted = true
+        void openServices()
+          .then(closeServices)
+          .then(() => child.kill('SIGTERM'))
+      },
+    })
+    expect(appStarted).toBe(true)
+    expect(every.code).toBe(0)
+    expect(zoneText()).toMatch(/^a www 198\.51\.100\.78$/m)
+
+    await openServices()
+    const history = await ok<HistoryEntry[]>('history.list', { accountId: (await ok<{ accounts: AccountView[] }>('accounts.list', {})).accounts.find((a) => a.name === 'Main')!.id })
+    const updates = history.filter((h) => h.operation === 'ddns.update')
+    expect(updates.map((h) => [h.outcome, h.after])).toEqual([
+      ['done', { host: 'www', ip: '198.51.100.78' }],
+      ['failed', { host: 'nothere', ip: '192.0.2.9' }],
+      ['done', { host: 'www', ip: '127.0.0.1' }],
+      ['done', { host: 'www', ip: '198.51.100.77' }],
+    ])
+    expect(JSON.stringify(updates)).not.toContain(password)
+    await closeServices()
   })
 
   it('does not run while the app holds the data folder (exit 1, what holds it)', async () => {

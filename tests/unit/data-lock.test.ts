@@ -3,7 +3,7 @@
  * a dead holder's lock taken over, and a folder it cannot be written in run unlocked.
  */
 import { spawn } from 'node:child_process'
-import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdtempSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -30,6 +30,23 @@ describe('the data folder lock', () => {
     try {
       writeFileSync(lockFileOf(dir), holder(other.pid!))
       expect(await acquireDataLock(dir, 'cli')).toMatchObject({ ok: false, heldBy: { pid: other.pid, who: 'app' } })
+    } finally {
+      other.kill()
+    }
+  })
+
+  it('is waited for while the command line holds it, and taken once it lets go; the app is not waited for', async () => {
+    const dir = folder()
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' })
+    try {
+      writeFileSync(lockFileOf(dir), JSON.stringify({ pid: other.pid, host: hostname(), who: 'cli', since: '2026-11-25T00:00:00.000Z' }))
+      let waits = 0
+      // The command ends while the app waits: its lock file goes.
+      const taken = await acquireDataLock(dir, 'app', { waitForCliMs: 60_000, pollMs: 10, onWait: () => waits++ === 0 && unlinkSync(lockFileOf(dir)) })
+      expect(taken.ok).toBe(true)
+      expect(waits).toBe(1)
+      writeFileSync(lockFileOf(dir), holder(other.pid!))
+      expect(await acquireDataLock(dir, 'cli', { waitForCliMs: 60_000 })).toMatchObject({ ok: false, heldBy: { who: 'app' } })
     } finally {
       other.kill()
     }

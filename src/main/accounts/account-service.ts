@@ -4,6 +4,7 @@
  * built-in demo account, and an API client per account. The key never leaves the
  * main process: views learn only where a key is kept.
  */
+import { LIVE_DDNS_URL } from '../../shared/ddns'
 import { randomUUID } from 'node:crypto'
 import { createApiClient, type ApiClient } from '../http'
 import { AppError } from '../app-error'
@@ -72,7 +73,9 @@ export class AccountService {
   private async demoProfile(): Promise<AccountProfile> {
     const running = this.opts.demo.running() ? this.demoInfo : undefined
     const words = running ?? (await this.opts.demo.describe())
-    return { id: DEMO_ACCOUNT_ID, name: 'Demo (local sandbox)', baseUrl: running?.baseUrl ?? '', serverKinds: words.serverKinds, nsTypes: words.nsTypes, timeoutMs: DEFAULT_TIMEOUT_MS, ...DEMO_MARKS }
+    // The sandbox serves the dynamic DNS update address too, at the live one's path beside its API.
+    const ddnsUrl = running ? `${new URL(running.baseUrl).origin}${new URL(LIVE_DDNS_URL).pathname}` : undefined
+    return { id: DEMO_ACCOUNT_ID, name: 'Demo (local sandbox)', baseUrl: running?.baseUrl ?? '', ...(ddnsUrl ? { ddnsUrl } : {}), serverKinds: words.serverKinds, nsTypes: words.nsTypes, timeoutMs: DEFAULT_TIMEOUT_MS, ...DEMO_MARKS }
   }
 
   /** Stops the demo's sandbox when another account is chosen and no demo write is running. */

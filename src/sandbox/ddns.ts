@@ -1,0 +1,43 @@
+/**
+ * The service's dynamic DNS update address (`/cgi-bin/dyn.fcg`, beside the API, without a key), as
+ * its users' routers and updaters call it: `?ip` answers the caller's address; `?d=&p=&h=&i=`
+ * sets the host's A records of the zone in use to the address. The answer is plain text with
+ * `status=<n>` (0 done; see shared/ddns.ts for what the others mean). Modelled from the updaters
+ * its users publish (tests/fixtures/live/README.md), not from the app.
+ */
+import type { SandboxState } from './state'
+import { canonicalHost, nsFlavour } from './nameservers'
+
+export const DDNS_PATH = '/cgi-bin/dyn.fcg'
+
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/
+const answer = (status: number, text: string) => `status=${status}\n${text}\n`
+
+/** The caller's address as a dotted IPv4 when it is one (an IPv4-mapped IPv6 address is unwrapped). */
+export const callerAddress = (remote: string | undefined) => (remote ?? '').replace(/^::ffff:/, '')
+
+export function serveDynamicDns(state: SandboxState, query: URLSearchParams, caller: string): { text: string; changed: boolean } {
+  if (query.has('ip') && !query.has('d')) return { text: `${caller}\n`, changed: false }
+  const domainName = query.get('d') ?? ''
+  const password = query.get('p') ?? ''
+  if (!domainName || !password) return { text: answer(1, 'bad request'), changed: false }
+  const d = state.domains.find((x) => canonicalHost(x.domainname) === canonicalHost(domainName))
+  if (!d || d.dynamicdns === 0 || !d.ddnsPassword) return { text: answer(2, 'invalid domain or password'), changed: false }
+  const ip = query.get('i') || caller
+  if (!IPV4.test(ip)) return { text: answer(3, 'invalid IP address'), changed: false }
+  if (password !== d.ddnsPassword) return { text: answer(4, 'password mismatch'), changed: false }
+  const flavour = nsFlavour(d)
+  if (flavour !== 'svc1' && flavour !== 'svc11') return { text: answer(9, 'the domain does not use the service DNS'), changed: false }
+  const host = (query.get('h') || '@').toLowerCase()
+  const zone = d.dns[flavour]
+  let found = false
+  const lines = zone.records.split('\n').map((line) => {
+    const m = /^a\s+(\S+)\s+\S+$/i.exec(line.trim())
+    if (!m || m[1]!.toLowerCase() !== host) return line
+    found = true
+    return `a ${m[1]} ${ip}`
+  })
+  if (!found) return { text: answer(8, 'no record to update'), changed: false }
+  zone.records = lines.join('\n')
+  return { text: answer(0, 'OK'), changed: true }
+}
