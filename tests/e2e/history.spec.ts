@@ -51,8 +51,9 @@ test('a change made outside the app is flagged after a refresh, and a saved zone
   await expect(app.getByRole('status').filter({ hasText: `The records of ${domain} were saved.` })).toBeVisible()
   expect(lastDnsSet(sb)?.body).toMatchObject({ records: 'a @ 192.0.2.1\ntxt @ "after-save"' })
 
-  // Restore the zone as it was before that save: the plan back is shown, then sent as usual.
-  await app.goto(`${harness.url}#/domains/${encodeURIComponent(domain)}?tab=history`)
+  // Restore the zone as it was before that save, reached from the editor: the plan back is shown, then sent as usual.
+  await app.getByRole('link', { name: 'History and snapshots (restore an earlier zone)' }).click()
+  await expect(app.getByRole('tab', { name: /^History/ })).toHaveAttribute('aria-selected', 'true')
   const saved = app.locator('.history-list > li').first()
   await expect(saved).toContainText('From this app')
   await expect(saved).toContainText('Change DNS records')
@@ -64,8 +65,9 @@ test('a change made outside the app is flagged after a refresh, and a saved zone
   await snap(app, 'history-restore-plan')
   const puts = sb.received.filter((r) => r.endpoint === 'domains.dns.set').length
   await app.getByRole('button', { name: 'Apply these changes' }).click()
+  // The first save's notice may still be up: wait for the restore's own save.
+  await expect.poll(() => sb.received.filter((r) => r.endpoint === 'domains.dns.set').length).toBe(puts + 1)
   await expect(app.getByRole('status').filter({ hasText: `The records of ${domain} were saved.` })).toBeVisible()
-  expect(sb.received.filter((r) => r.endpoint === 'domains.dns.set')).toHaveLength(puts + 1)
   expect(d.dns.svc1.records).toContain('a panel-edit 203.0.113.44')
   expect(d.dns.svc1.records).not.toContain('after-save')
 

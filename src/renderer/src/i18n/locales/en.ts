@@ -663,6 +663,7 @@ export const en = {
   'dnsEditor.overviewHelp': 'Every domain’s DNS setting. Open one to edit its records.',
   'dnsEditor.zoneTitle': 'DNS records of {zone}',
   'dnsEditor.domainSettings': 'Domain settings',
+  'dnsEditor.historyLink': 'History and snapshots (restore an earlier zone)',
   'dnsEditor.editRecords': 'Edit DNS records',
   'dnsEditor.sort': 'Show in order',
   'dnsEditor.sortZone': 'As in the zone',

@@ -663,6 +663,7 @@ export const ja: Catalogue = {
   'dnsEditor.overviewHelp': '全ドメインのDNS設定です。開くとレコードを編集できます。',
   'dnsEditor.zoneTitle': '{zone} のDNSレコード',
   'dnsEditor.domainSettings': 'ドメインの設定',
+  'dnsEditor.historyLink': '履歴とスナップショット (以前のゾーンに戻す)',
   'dnsEditor.editRecords': 'DNSレコードを編集',
   'dnsEditor.sort': '表示順',
   'dnsEditor.sortZone': 'ゾーンの順',
