@@ -117,6 +117,9 @@ export function jobCounts(job: Pick<JobView, 'items'>): Record<ItemState, number
 
 export const isJobRunning = (job: Pick<JobView, 'status'>): boolean => RUNNING_JOB_STATUSES.includes(job.status)
 
+/** Items whose outcome is still unknown: the user must look before anything is sent again for them. */
+export const unknownItemCount = (job: Pick<JobView, 'items'>): number => job.items.filter((it) => it.state === 'unknown').length
+
 /** The zone a save was planned from: main sends nothing if the service holds anything else when it is sent. */
 export interface ZoneGuard {
   records: string

@@ -208,6 +208,45 @@ test.describe('an answer lost after the service acted', () => {
     )
     await snap(app, 'jobs-unknown-resolved')
   })
+
+  test('settled by the log while its screen is open: the screen is told, Writes marks it until then, the sidebar counts it', async ({ app, harness }) => {
+    const sb = await harness.demo()
+    const d = sb.state.domains[8]!
+    await app.getByRole('navigation').getByRole('link', { name: 'Domains' }).click()
+    await app.getByLabel('Filter').fill(d.domainname)
+    await app.getByRole('link', { name: d.domainname, exact: true }).click()
+    await app.getByRole('tab', { name: 'Transfer lock', exact: true }).click()
+    const panel = app.getByRole('tabpanel', { name: 'Transfer lock' })
+    sb.faults.inject('domains.transferlock.set', { lostAnswer: 'reset', times: 1 })
+    await panel.getByRole('button', { name: /Lock transfers|Unlock transfers/ }).click()
+    await expect(panel.getByRole('alert')).toContainText('Outcome unknown')
+    const writes = app.getByRole('navigation').getByRole('link', { name: /^Writes/ })
+    await expect(writes.getByTestId('jobs-attention')).toHaveAttribute('aria-label', '1 write needs attention (outcome unknown)')
+
+    // Main's look in the service's log (its timer, here run at once) finds the request received.
+    const job = harness.services.jobs.list().find((j) => j.operation === 'domains.transferlock.set' && j.items[0]?.label === d.domainname)!
+    await harness.services.jobs.checkLog(job.id, 0)
+    await expect(app.getByRole('status').filter({ hasText: `${d.domainname}: the service’s log shows it was received after all.` })).toBeVisible()
+    await expect(panel.getByRole('alert')).toHaveCount(0)
+    await expect(writes.getByTestId('jobs-attention')).toHaveCount(0)
+  })
+
+  test('Writes marks a job whose outcome is still unknown, not as "Finished"', async ({ app, harness }) => {
+    const sb = await harness.demo()
+    const d = sb.state.domains[9]!
+    await app.getByRole('navigation').getByRole('link', { name: 'Domains' }).click()
+    await app.getByLabel('Filter').fill(d.domainname)
+    await app.getByRole('link', { name: d.domainname, exact: true }).click()
+    await app.getByRole('tab', { name: 'Transfer lock', exact: true }).click()
+    const panel = app.getByRole('tabpanel', { name: 'Transfer lock' })
+    sb.faults.inject('domains.transferlock.set', { lostAnswer: 'reset', times: 1 })
+    await panel.getByRole('button', { name: /Lock transfers|Unlock transfers/ }).click()
+    await expect(panel.getByRole('alert')).toContainText('Outcome unknown')
+    await app.getByRole('navigation').getByRole('link', { name: /^Writes/ }).click()
+    const row = app.getByRole('row', { name: /Set the transfer lock/ }).first()
+    await expect(row).toContainText('Needs attention: 1 outcome unknown')
+    await expect(row).not.toContainText('Finished')
+  })
 })
 
 test('quitting while writes run asks first, and names what is still running', async ({ app, harness }) => {

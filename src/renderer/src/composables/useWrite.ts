@@ -5,7 +5,7 @@
  * ownership or cannot be undone is confirmed first: the dialog names the account and each
  * item's effect as main read it, and only the dialog's yes starts the job with its token.
  */
-import { ref, shallowRef } from 'vue'
+import { onScopeDispose, ref, shallowRef, watch } from 'vue'
 import type { EndpointResult, WriteEndpointName } from '../../../shared/endpoints/table'
 import type { ApiParams } from '../../../shared/ipc/contract'
 import type { ItemEffect, JobItemView, JobView, ZoneGuard } from '../../../shared/jobs'
@@ -15,6 +15,8 @@ import type { AccountApi, JobItems, JobOptions } from '../lib/account-api'
 import { accountMarks, nameToType } from '../lib/account-text'
 import { formatDate, t } from '../i18n'
 import { useAccountsStore } from '../stores/accounts'
+import { useJobsStore } from '../stores/jobs'
+import { notify } from './notify'
 import type { ConfirmRequest } from './confirm'
 import { confirmAndStart, type StartQuestion } from './start-jobs'
 import { useAccountApi } from './useAccountApi'
@@ -60,6 +62,32 @@ export function useWrite<N extends WriteEndpointName>(operation: N, forAccount?:
   const job = shallowRef<JobView>()
   /** After a one-item write: where what the service stored differs from what was sent. */
   const stored = shallowRef<StoredFinding[]>([])
+  /**
+   * A one-item write whose outcome was unknown, settled later by main's look in the service's log:
+   * the screen that sent it is told (its error goes or becomes the refusal, a notice says which)
+   * and may reload what it shows (`onSettled`).
+   */
+  const settled = shallowRef<JobItemView>()
+  const settledListeners: ((item: JobItemView) => void)[] = []
+  const jobsStore = useJobsStore()
+  let stopFollowing: (() => void) | undefined
+  function followUnknown(jobId: string, label: string) {
+    stopFollowing?.()
+    stopFollowing = watch(
+      () => jobsStore.byId(jobId)?.items[0],
+      (item) => {
+        if (!item || item.state === 'unknown') return
+        stopFollowing?.()
+        stopFollowing = undefined
+        settled.value = item
+        error.value = item.state === 'done' ? undefined : itemError(item)
+        if (item.state === 'done') stored.value = item.stored ?? []
+        notify(t(item.state === 'done' ? 'jobs.settledDone' : 'jobs.settledFailed', { label: item.label || label }))
+        for (const listener of settledListeners) listener(item)
+      },
+    )
+  }
+  onScopeDispose(() => stopFollowing?.())
 
   /** Sends the items as one job; resolves with the job when it has ended, or undefined if refused or not confirmed. */
   async function runJob(
@@ -111,6 +139,8 @@ export function useWrite<N extends WriteEndpointName>(operation: N, forAccount?:
     const problem = itemError(item)
     if (problem) {
       error.value = problem
+      settled.value = undefined
+      if (item.state === 'unknown' && done) followUnknown(done.id, item.label)
       return undefined
     }
     stored.value = item.stored ?? []
@@ -124,5 +154,7 @@ export function useWrite<N extends WriteEndpointName>(operation: N, forAccount?:
     return value !== undefined ? { ok: true, value } : { ok: false, error: error.value ?? { kind: 'internal', code: 'error.internal' } }
   }
 
-  return { run, runJob, send, busy, error, job, stored }
+  const onSettled = (listener: (item: JobItemView) => void) => void settledListeners.push(listener)
+
+  return { run, runJob, send, busy, error, job, stored, settled, onSettled }
 }

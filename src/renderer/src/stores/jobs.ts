@@ -4,7 +4,7 @@
  */
 import { defineStore } from 'pinia'
 import { markRaw, shallowRef } from 'vue'
-import { isJobRunning, type JobView } from '../../../shared/jobs'
+import { isJobRunning, unknownItemCount, type JobView } from '../../../shared/jobs'
 import type { WriteEndpointName } from '../../../shared/endpoints/names'
 import { invoke, onJobUpdate } from '../bridge'
 
@@ -28,10 +28,12 @@ export const useJobsStore = defineStore('jobs', () => {
   }
 
   const running = () => jobs.value.filter(isJobRunning)
+  /** Jobs with an item whose outcome is unknown: marked in Writes and counted in the sidebar. */
+  const needingAttention = () => jobs.value.filter((j) => j.status !== 'prepared' && unknownItemCount(j) > 0)
   /** The newest job of an account for some operations (a screen's own bulk job). */
   const latest = (accountId: string, operations: readonly WriteEndpointName[]) =>
     jobs.value.find((j) => j.accountId === accountId && operations.includes(j.operation))
   const byId = (id: string) => jobs.value.find((j) => j.id === id)
 
-  return { jobs, watch, put, running, latest, byId }
+  return { jobs, watch, put, running, needingAttention, latest, byId }
 })
