@@ -38,6 +38,10 @@ export const test = base.extend<{
     await page.addInitScript(() => localStorage.setItem('hosting-admin.locale', localStorage.getItem('hosting-admin.locale') ?? 'en'))
     await installBridge(page, harness)
     await page.goto(harness.url)
+    // The first screen's navigation ends with the router writing its address: a test that goes
+    // elsewhere before that would be sent back by it (it was, once, in CI). A screen's heading
+    // appears only once its navigation is done; the start-up failure screen has one of its own.
+    await page.waitForFunction(() => document.querySelector('h1') !== null)
     await use(page)
   },
 })

@@ -2,7 +2,7 @@
  * A list larger than one page, read in full on demand; and the accounts screen when the
  * keychain is unavailable.
  */
-import { KeytarSecretStore, type KeytarLike } from '../../src/main/accounts/secret-store'
+import { KeytarSecretStore, SessionSecretStore, type KeytarLike } from '../../src/main/accounts/secret-store'
 import { profileFor } from '../helpers/profile'
 import { startSandbox } from '../../src/sandbox'
 import { expect, snap, test } from './fixtures'
@@ -60,6 +60,44 @@ test.describe('without a keychain', () => {
       await card.getByRole('button', { name: 'Test connection' }).click()
       await expect(card.getByRole('status')).toContainText('Connected')
     } finally {
+      await other.close()
+    }
+  })
+})
+
+/** A keychain that holds its keys but, locked, gives none back (as a locked GNOME Keyring does). */
+class LockableKeychain extends SessionSecretStore {
+  locked = false
+  override async get(accountId: string) {
+    return this.locked ? undefined : super.get(accountId)
+  }
+}
+const lockable = new LockableKeychain()
+
+test.describe('a locked keyring', () => {
+  test.use({ harnessOptions: { keychain: lockable } })
+
+  test('is said once on a screen of several reads, with one Retry that retries them all', async ({ app, harness }) => {
+    const other = await startSandbox({ domains: 5 })
+    try {
+      const acct = await harness.services.accounts.create(profileFor(other, 'Kept'), other.keys.full, 'keychain')
+      await harness.services.accounts.setActive(acct.id)
+      lockable.locked = true
+      await app.reload()
+      // The Domains screen reads the list and the expiry, auto-renewal and transfer lock lists beside it.
+      await app.getByRole('navigation').getByRole('link', { name: 'Domains' }).click()
+      await expect(app.getByRole('heading', { name: 'Domains', level: 1 })).toBeVisible()
+      const locked = app.getByRole('alert').filter({ hasText: 'Unlock your keyring' })
+      await expect(locked).toHaveCount(1)
+      await expect(app.getByRole('alert')).toHaveCount(1)
+      await snap(app, 'domains-keyring-locked')
+      lockable.locked = false
+      await locked.getByRole('button', { name: 'Retry' }).click()
+      await expect(app.getByRole('alert')).toHaveCount(0)
+      await expect(app.getByRole('alert')).toHaveCount(0)
+      await expect(app.getByRole('link', { name: other.state.domains[0]!.domainname, exact: true })).toBeVisible()
+    } finally {
+      lockable.locked = false
       await other.close()
     }
   })
