@@ -5,6 +5,7 @@
  */
 import type { AccountView } from '../shared/accounts'
 import type { ErrorData } from '../shared/errors'
+import { AppClosed } from './app-door'
 import type { JobRequest, JobView } from '../shared/jobs'
 import type { WriteEndpointName } from '../shared/endpoints/table'
 import type { Session } from './session'
@@ -105,7 +106,13 @@ export async function runWrite<N extends WriteEndpointName>(
     await discard()
     return started
   }
-  return { ok: true, job: await c.session.ended(started.value) }
+  try {
+    return { ok: true, job: await c.session.ended(started.value) }
+  } catch (err) {
+    // The app closed while it ran the job: its Writes will say how it ended.
+    if (err instanceof AppClosed) return { ok: false, error: err.error }
+    throw err
+  }
 }
 
 /** One item's end as an error, when it did not end done. */

@@ -106,6 +106,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     return EXIT.failed
   }
   const c: Context = { session: opened.session, say, io, json: v.json === true, dataDir }
+  if (opened.session.viaApp) io.err(say.t('cli.viaApp'))
   const confirmation = { yes: v.yes === true, typedName: v['confirm-account'] }
   try {
     if (command === 'accounts') return await listAccounts(c)

@@ -5,16 +5,18 @@
  * same runner, safety levels and journal. The router takes calls only from its allowed origins:
  * this session's is the command's own.
  */
-import { randomUUID } from 'node:crypto'
 import { createAppServices, type AppServices } from '../main/app-services'
 import type { Sender } from '../main/ipc/channel'
 import { AppError } from '../main/app-error'
+import { CLI_ORIGIN } from '../main/cli-server'
+import { currentHolder } from '../main/data-lock'
+import { recordDdnsUpdate } from '../main/ddns-history'
+import { sessionThroughApp } from './app-door'
 import type { EndpointResult, PagedEndpointName, PagedItem, ReadEndpointName } from '../shared/endpoints/table'
 import type { ErrorData } from '../shared/errors'
 import type { ApiPayload, ListAllPayload, LocalChannel, LocalResults, PayloadOf, Progress, Result } from '../shared/ipc/contract'
 import { isJobRunning, type JobView } from '../shared/jobs'
 
-const CLI_ORIGIN = 'cli://hosting-admin'
 
 export interface Session {
   call<N extends ReadEndpointName>(channel: N, payload: ApiPayload<N>): Promise<Result<EndpointResult<N>>>
@@ -22,14 +24,26 @@ export interface Session {
   call<N extends PagedEndpointName>(channel: `all.${N}`, payload: ListAllPayload<N>): Promise<Result<PagedItem<N>[]>>
   /** A dynamic DNS update sent by the command (not an API write, so no job), in the app's history. */
   recordDdns(entry: { accountId: string; domain: string; host: string; ip: string; ok: boolean }): Promise<void>
-  /** Resolves with the job once it has ended (done, stopped, interrupted). */
+  /**
+   * Resolves with the job once it has ended (done, stopped, interrupted); through the app, rejects
+   * with an outcome-unknown error when the app closes first.
+   */
   ended(job: JobView): Promise<JobView>
+  /** The calls go to the running app (it holds the data folder), not to services of the command's own. */
+  viaApp: boolean
   close(): Promise<void>
 }
 
 export type Opened = { ok: true; session: Session } | { ok: false; error: ErrorData }
 
 export async function openSession(dataDir: string, opts: { onProgress?: (p: Progress) => void; storeWorkerUrl?: URL } = {}): Promise<Opened> {
+  // The app runs on this folder: its door takes the command's calls (a door that does not answer
+  // leaves the folder to the lock below, which then says which process holds it).
+  const holder = await currentHolder(dataDir)
+  if (holder?.who === 'app' && holder.pid !== process.pid && holder.socket && holder.token) {
+    const session = await sessionThroughApp(holder.socket, holder.token, opts.onProgress).catch(() => undefined)
+    if (session) return { ok: true, session }
+  }
   const waiting = new Map<string, (job: JobView) => void>()
   const sender: Sender = {
     url: `${CLI_ORIGIN}/`,
@@ -68,22 +82,8 @@ export async function openSession(dataDir: string, opts: { onProgress?: (p: Prog
         if (now && !isJobRunning(now) && now.status !== 'prepared') return Promise.resolve(now)
         return new Promise((resolve) => waiting.set(job.id, resolve))
       },
-      async recordDdns(e) {
-        await services.store.history.recordWrite({
-          accountId: e.accountId,
-          subjectKind: 'domain',
-          subject: e.domain,
-          aspect: 'dynamicdns',
-          operation: 'ddns.update',
-          purpose: 'cli',
-          params: { host: e.host, ip: e.ip },
-          outcome: e.ok ? 'done' : 'failed',
-          jobId: `cli-ddns-${randomUUID()}`,
-          itemIndex: 0,
-          after: { host: e.host, ip: e.ip },
-          at: new Date().toISOString(),
-        })
-      },
+      recordDdns: (e) => recordDdnsUpdate(services.store, e),
+      viaApp: false,
       close: () => (closed ??= services.close()),
     },
   }

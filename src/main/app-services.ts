@@ -3,9 +3,12 @@
  * jobs and their journal, the log, and the IPC router. Plain Node, so the Electron shell and
  * the end-to-end bridge build the very same thing.
  */
+import { randomBytes } from 'node:crypto'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { acquireDataLock } from './data-lock'
+import { CLI_ORIGIN, cliSocketPathOf, startCliServer } from './cli-server'
+import { recordDdnsUpdate } from './ddns-history'
 import { AccountService, type DemoBackend } from './accounts/account-service'
 import { ProfileStore } from './accounts/profile-store'
 import { KeytarSecretStore, loadKeytar, type SecretStore } from './accounts/secret-store'
@@ -56,6 +59,8 @@ export interface AppServicesOptions {
   now?: () => Date
   /** Who holds the data folder's lock while these services run (data-lock.ts): the app, or the command line. */
   lockAs?: 'app' | 'cli'
+  /** The app opens a door for the command line (cli-server.ts); by default whenever it holds the folder as the app. */
+  cliDoor?: boolean
 }
 
 export interface AppServices {
@@ -82,7 +87,9 @@ function startupProblem(code: 'startup.accountsFile' | 'startup.journalFile', pa
 export async function createAppServices(opts: AppServicesOptions): Promise<AppServices> {
   // One process at a time runs the journal and the jobs of a data folder (data-lock.ts).
   await mkdir(opts.userDataDir, { recursive: true }).catch(() => undefined)
-  const locked = await acquireDataLock(opts.userDataDir, opts.lockAs ?? 'app')
+  const lockAs = opts.lockAs ?? 'app'
+  const door = lockAs === 'app' && opts.cliDoor !== false ? { socket: cliSocketPathOf(opts.userDataDir), token: randomBytes(24).toString('hex') } : undefined
+  const locked = await acquireDataLock(opts.userDataDir, lockAs, { door })
   if (!locked.ok) throw AppError.of('internal', { code: 'startup.dataInUse', params: { path: opts.userDataDir, pid: locked.heldBy.pid, who: locked.heldBy.who } })
   const log = opts.log ?? createAppLog({ dir: logDirOf(opts.userDataDir) })
   const desktop = opts.desktop ?? headlessDesktop()
@@ -194,9 +201,18 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
       autorenewOn,
     }),
     calls,
-    allowedOrigins: opts.allowedOrigins,
+    // The command line's calls come only through the door below, which makes their senders.
+    allowedOrigins: door ? [...opts.allowedOrigins, CLI_ORIGIN] : opts.allowedOrigins,
     log,
   })
+  // Not when this process held the folder already (its first services have the door) or could not write the lock.
+  const cliServer =
+    door && !locked.reentered && !locked.unkept
+      ? await startCliServer({ ...door, socketPath: door.socket, router, recordDdns: (e) => recordDdnsUpdate(store, e), log }).catch((err: unknown) => {
+          log.warn('cli.serverFailed', { error: err instanceof Error ? err.name : 'unknown' })
+          return undefined
+        })
+      : undefined
   log.info('app.ready', { accounts: profiles.current.accounts.length, jobs: jobs.list().length })
   return {
     accounts,
@@ -206,6 +222,7 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     log,
     store,
     async close() {
+      await cliServer?.close()
       jobEvents.close()
       await jobs.close()
       await accounts.close()

@@ -11,13 +11,22 @@ import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
 
-export type LockHolder = { pid: number; host: string; who: 'app' | 'cli'; since: string }
-const holderSchema = z.object({ pid: z.number().int().positive(), host: z.string(), who: z.enum(['app', 'cli']), since: z.string() })
+/** The app also writes where the command reaches it (cli-server.ts) and the token it asks for. */
+export type LockHolder = { pid: number; host: string; who: 'app' | 'cli'; since: string; socket?: string | undefined; token?: string | undefined }
+const holderSchema = z.object({
+  pid: z.number().int().positive(),
+  host: z.string(),
+  who: z.enum(['app', 'cli']),
+  since: z.string(),
+  socket: z.string().max(500).optional(),
+  token: z.string().max(200).optional(),
+})
 
 export const lockFileOf = (dir: string) => join(dir, 'in-use.lock')
 
 export type DataLock = { release(): Promise<void> }
-export type LockAttempt = { ok: true; lock: DataLock; unkept?: string } | { ok: false; heldBy: LockHolder }
+/** `reentered`: this process held it already (services opened twice, as tests do). */
+export type LockAttempt = { ok: true; lock: DataLock; unkept?: string; reentered?: boolean } | { ok: false; heldBy: LockHolder }
 
 /** Whether a process of this machine runs (EPERM: it runs as another user). */
 function runs(pid: number): boolean {
@@ -27,6 +36,12 @@ function runs(pid: number): boolean {
   } catch (err) {
     return typeof err === 'object' && err !== null && 'code' in err && err.code === 'EPERM'
   }
+}
+
+/** Who holds a data folder now: a holder that runs on this machine, else undefined. */
+export async function currentHolder(dir: string): Promise<LockHolder | undefined> {
+  const holder = await holderOf(lockFileOf(dir))
+  return holder && holder.host === hostname() && runs(holder.pid) ? holder : undefined
 }
 
 async function holderOf(file: string): Promise<LockHolder | undefined> {
@@ -49,6 +64,8 @@ export interface LockWaitOptions {
   now?: () => Date
   /** Told each time the lock is found held by the command line and waited for. */
   onWait?: (holder: LockHolder) => void
+  /** The app's door for the command (written into the lock file, which only the user can read). */
+  door?: { socket: string; token: string }
 }
 
 /**
@@ -59,16 +76,16 @@ export interface LockWaitOptions {
 export async function acquireDataLock(dir: string, who: LockHolder['who'], opts: LockWaitOptions = {}): Promise<LockAttempt> {
   const until = Date.now() + (opts.waitForCliMs ?? 10_000)
   for (;;) {
-    const attempt = await tryDataLock(dir, who, opts.now ?? (() => new Date()))
+    const attempt = await tryDataLock(dir, who, opts.now ?? (() => new Date()), opts.door)
     if (attempt.ok || attempt.heldBy.who !== 'cli' || Date.now() >= until) return attempt
     opts.onWait?.(attempt.heldBy)
     await new Promise((r) => setTimeout(r, opts.pollMs ?? 100))
   }
 }
 
-async function tryDataLock(dir: string, who: LockHolder['who'], now: () => Date): Promise<LockAttempt> {
+async function tryDataLock(dir: string, who: LockHolder['who'], now: () => Date, door: LockWaitOptions['door']): Promise<LockAttempt> {
   const file = lockFileOf(dir)
-  const me: LockHolder = { pid: process.pid, host: hostname(), who, since: now().toISOString() }
+  const me: LockHolder = { pid: process.pid, host: hostname(), who, since: now().toISOString(), ...door }
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const handle = await open(file, 'wx', 0o600)
@@ -85,7 +102,7 @@ async function tryDataLock(dir: string, who: LockHolder['who'], now: () => Date)
       if (code !== 'EEXIST') return { ok: true, lock: { release: async () => undefined }, unkept: code }
     }
     const holder = await holderOf(file)
-    if (holder && holder.host === me.host && holder.pid === me.pid) return { ok: true, lock: { release: async () => undefined } }
+    if (holder && holder.host === me.host && holder.pid === me.pid) return { ok: true, lock: { release: async () => undefined }, reentered: true }
     if (holder && (holder.host !== me.host || runs(holder.pid))) return { ok: false, heldBy: holder }
     // Its holder is gone (a crash, a kill) or the file is torn: taken over.
     await unlink(file).catch(() => undefined)

@@ -4,8 +4,9 @@
  * keychain (the private D-Bus session of `npm test`) and the app's own data folder: what it
  * prints, how it exits, what reaches the service, and that its writes are in the app's history.
  */
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -26,7 +27,7 @@ let sb: Sandbox
 let outside: ApiClient
 let dataDir: string
 let services: AppServices | undefined
-const { ok } = routerCalls(() => services)
+const { call, ok } = routerCalls(() => services)
 const openServices = async () => (services = await createAppServices({ userDataDir: dataDir, allowedOrigins: [APP], storeWorkerUrl: WORKER }))
 const closeServices = async () => {
   await services?.close()
@@ -259,17 +260,54 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('the hosting-admin co
     await closeServices()
   })
 
-  it('does not run while the app holds the data folder (exit 1, what holds it)', async () => {
+  it('while the app runs, goes through it: a target the app is writing is refused, and its write is the app’s own job', async () => {
     await openServices()
-    const before = puts()
-    const r = await cli('dns', 'export', domain)
-    expect(r.code).toBe(1)
-    expect(r.err).toContain('is using the data folder')
-    expect(r.err).toContain(`process ${process.pid}`)
-    expect(puts()).toBe(before)
-    await closeServices()
-    const after = await cli('accounts')
-    expect(after.err).toBe('')
-    expect(after.code).toBe(0)
+    try {
+      const { accounts } = await ok<{ accounts: AccountView[] }>('accounts.list', {})
+      const mainId = accounts.find((a) => a.name === 'Main')!.id
+      const zone = await outside.call('domains.dns.get', { domain })
+      // The app saves the zone; the service holds the request, so the save is on its way.
+      sb.faults.inject('domains.dns.set', { hold: true })
+      const appSave = call('jobs.submit', {
+        accountId: mainId,
+        operation: 'domains.dns.set',
+        items: [{ params: { domain, ns_type: zone.ns_type, records: `${zone.records}\ntxt app-side from-the-window` }, guard: { records: zone.records, ttl: zone.ttl, ns_type: zone.ns_type } }],
+      })
+      await expect.poll(() => sb.faults.held()).toBe(1)
+      const file = join(mkdtempSync(join(tmpdir(), 'cli-files-')), 'zone.txt')
+      writeFileSync(file, `${zone.records}\ntxt cli-side from-a-script`)
+      const busy = await cli('dns', 'apply', domain, file)
+      expect(busy.err).toContain('The app is open on this data folder: the command runs through it')
+      expect(busy.err).toContain('is already on its way')
+      expect(busy.code).toBe(1)
+      sb.faults.release(1)
+      expect(await appSave).toMatchObject({ ok: true })
+      sb.faults.clear()
+
+      const live = await outside.call('domains.dns.get', { domain })
+      writeFileSync(file, `${live.records}\ntxt cli-side from-a-script`)
+      const through = await cli('dns', 'apply', domain, file, '--json')
+      expect(through.code).toBe(0)
+      expect(JSON.parse(through.out)).toMatchObject({ ok: true, domain })
+      // The app ran it: its own runner has the job (its Writes list shows it), marked as the command's.
+      expect(services!.jobs.list().filter((j) => j.purpose === 'cli' && j.items[0]?.label === domain).at(0)?.items[0]).toMatchObject({ state: 'done' })
+      expect((await outside.call('domains.dns.get', { domain })).records).toContain('txt cli-side from-a-script')
+    } finally {
+      await closeServices()
+    }
+  })
+
+  it('a lock whose holder runs but whose door does not answer: exit 1, naming the process', async () => {
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' })
+    try {
+      writeFileSync(join(dataDir, 'in-use.lock'), JSON.stringify({ pid: other.pid, host: hostname(), who: 'app', since: new Date().toISOString(), socket: join(dataDir, 'nothing.sock'), token: 'x'.repeat(48) }))
+      const r = await cli('accounts')
+      expect(r.code).toBe(1)
+      expect(r.err).toContain(`process ${other.pid}`)
+    } finally {
+      other.kill()
+      rmSync(join(dataDir, 'in-use.lock'), { force: true })
+    }
+    expect(await cli('accounts')).toMatchObject({ code: 0, err: '' })
   })
 })

@@ -1,0 +1,132 @@
+/**
+ * The command's way in while the app runs: the app holds the data folder, so the command sends
+ * its calls to the app's door (src/main/cli-server.ts) and the app's own router, runner and
+ * journal carry them out, exactly as its window's. The token comes from the folder's lock file.
+ */
+import { connect, type Socket } from 'node:net'
+import { z } from 'zod'
+import type { DdnsRecord } from '../main/cli-server'
+import type { ErrorData } from '../shared/errors'
+import type { Progress, Result } from '../shared/ipc/contract'
+import { isJobRunning, type JobView } from '../shared/jobs'
+import type { Session } from './session'
+
+const fromAppSchema = z.discriminatedUnion('t', [
+  z.object({ t: z.literal('welcome') }),
+  z.object({ t: z.literal('result'), id: z.number(), result: z.unknown() }),
+  z.object({ t: z.literal('job'), job: z.unknown() }),
+  z.object({ t: z.literal('progress'), p: z.unknown() }),
+])
+
+/** The app's router answers every call with a Result; anything else means the door is broken. */
+function isResult(v: unknown): v is Result<unknown> {
+  return typeof v === 'object' && v !== null && 'ok' in v && typeof v.ok === 'boolean'
+}
+/** A job as the app's runner sends it to its watchers (the window's JOB_CHANNEL carries the same). */
+function isJob(v: unknown): v is JobView {
+  return typeof v === 'object' && v !== null && 'id' in v && typeof v.id === 'string' && 'status' in v && typeof v.status === 'string' && 'items' in v && Array.isArray(v.items)
+}
+function isProgress(v: unknown): v is Progress {
+  return typeof v === 'object' && v !== null && 'loadedItems' in v && typeof v.loadedItems === 'number'
+}
+
+const APP_GONE: ErrorData = { kind: 'outcome-unknown', code: 'cli.appClosed' }
+
+/** The app closed while the command waited for a job it runs: how the job ended is in the app's Writes. */
+export class AppClosed extends Error {
+  readonly error: ErrorData = APP_GONE
+  constructor() {
+    super(APP_GONE.code)
+  }
+}
+
+export async function sessionThroughApp(socketPath: string, token: string, onProgress?: (p: Progress) => void): Promise<Session> {
+  const socket: Socket = connect(socketPath)
+  socket.setEncoding('utf8')
+  const pending = new Map<number, (r: Result<unknown>) => void>()
+  const waiting = new Map<string, { resolve: (job: JobView) => void; reject: (e: AppClosed) => void }>()
+  const seen = new Map<string, JobView>()
+  let nextId = 0
+  let welcomed: (() => void) | undefined
+  let refused: ((err: Error) => void) | undefined
+  let buffered = ''
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()))
+
+  function received(line: string) {
+    let parsed: z.infer<typeof fromAppSchema>
+    try {
+      parsed = fromAppSchema.parse(JSON.parse(line))
+    } catch {
+      socket.destroy()
+      return
+    }
+    if (parsed.t === 'welcome') welcomed?.()
+    else if (parsed.t === 'result') {
+      pending.get(parsed.id)?.(isResult(parsed.result) ? parsed.result : { ok: false, error: { kind: 'internal', code: 'cli.appAnswer' } })
+      pending.delete(parsed.id)
+    } else if (parsed.t === 'progress') {
+      if (isProgress(parsed.p)) onProgress?.(parsed.p)
+    } else if (isJob(parsed.job)) {
+      const job = parsed.job
+      seen.set(job.id, job)
+      if (!isJobRunning(job) && job.status !== 'prepared') waiting.get(job.id)?.resolve(job)
+    }
+  }
+  socket.on('data', (chunk: string) => {
+    buffered += chunk
+    let at = buffered.indexOf('\n')
+    while (at >= 0) {
+      const line = buffered.slice(0, at)
+      buffered = buffered.slice(at + 1)
+      if (line.trim()) received(line)
+      at = buffered.indexOf('\n')
+    }
+  })
+  socket.on('error', (err) => refused?.(err))
+  socket.on('close', () => {
+    refused?.(new Error('closed'))
+    // The app went away mid-call: nothing more is known of what it was doing.
+    for (const resolve of pending.values()) resolve({ ok: false, error: APP_GONE })
+    pending.clear()
+    for (const w of waiting.values()) w.reject(new AppClosed())
+    waiting.clear()
+  })
+
+  await new Promise<void>((resolve, reject) => {
+    welcomed = resolve
+    refused = reject
+    socket.write(`${JSON.stringify({ t: 'hello', token })}\n`)
+  })
+  refused = undefined
+
+  const request = (message: object): Promise<Result<unknown>> =>
+    new Promise((resolve) => {
+      if (socket.destroyed) return resolve({ ok: false, error: APP_GONE })
+      const id = nextId++
+      pending.set(id, resolve)
+      socket.write(`${JSON.stringify({ ...message, id })}\n`)
+    })
+  await request({ t: 'call', channel: 'jobs.watch', payload: {} })
+  // The app's router answers each channel with its contract's result type (main's handlers are
+  // typed by it); the Session's overloads say which, as the window's bridge does.
+  const call = ((channel: string, payload: object) => request({ t: 'call', channel, payload })) as Session['call']
+  let closing: Promise<void> | undefined
+  return {
+    call,
+    viaApp: true,
+    ended(job) {
+      const now = seen.get(job.id)
+      if (now && !isJobRunning(now) && now.status !== 'prepared') return Promise.resolve(now)
+      return new Promise((resolve, reject) => waiting.set(job.id, { resolve, reject }))
+    },
+    async recordDdns(entry: DdnsRecord) {
+      const r = await request({ t: 'recordDdns', entry })
+      if (!r.ok) throw new Error(r.error.code)
+    },
+    close: () =>
+      (closing ??= (async () => {
+        socket.end()
+        await closed
+      })()),
+  }
+}

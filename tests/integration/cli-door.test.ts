@@ -1,0 +1,88 @@
+/**
+ * The app's door for the command line (src/main/cli-server.ts), on real services and a real
+ * socket: it answers only a client that shows the token of the data folder's lock file, and its
+ * socket is the user's alone.
+ */
+import { statSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
+import { connect } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createAppServices, type AppServices } from '../../src/main/app-services'
+import { SessionSecretStore } from '../../src/main/accounts/secret-store'
+import { currentHolder } from '../../src/main/data-lock'
+import { APP } from '../helpers/router-calls'
+
+let services: AppServices
+let dataDir: string
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'cli-door-'))
+  services = await createAppServices({ userDataDir: dataDir, allowedOrigins: [APP], keychain: async () => new SessionSecretStore() })
+})
+afterAll(async () => {
+  await services.close()
+})
+
+/** Sends lines and collects what comes back until the server closes or `until` is seen. */
+function exchange(socketPath: string, lines: object[], until?: (received: string[]) => boolean): Promise<{ received: string[]; closedByServer: boolean }> {
+  return new Promise((resolve) => {
+    const socket = connect(socketPath)
+    const received: string[] = []
+    let buffered = ''
+    let done = false
+    const finish = (closedByServer: boolean) => {
+      if (done) return
+      done = true
+      socket.destroy()
+      resolve({ received, closedByServer })
+    }
+    socket.setEncoding('utf8')
+    socket.on('data', (chunk: string) => {
+      buffered += chunk
+      const parts = buffered.split('\n')
+      buffered = parts.pop() ?? ''
+      received.push(...parts.filter(Boolean))
+      if (until?.(received)) finish(false)
+    })
+    socket.on('close', () => finish(true))
+    for (const l of lines) socket.write(`${JSON.stringify(l)}\n`)
+  })
+}
+
+describe('the app’s door for the command line', () => {
+  it('is written into the lock file with its token, and its socket is readable by the user only', async () => {
+    const holder = await currentHolder(dataDir)
+    expect(holder).toMatchObject({ who: 'app', pid: process.pid })
+    expect(holder?.token).toMatch(/^[0-9a-f]{48}$/)
+    expect(statSync(holder!.socket!).mode & 0o777).toBe(0o600)
+    expect(statSync(join(dataDir, 'in-use.lock')).mode & 0o777).toBe(0o600)
+  })
+
+  it('answers nothing without the token: a wrong one or a call first closes the connection', async () => {
+    const { socket } = (await currentHolder(dataDir))!
+    const wrong = await exchange(socket!, [{ t: 'hello', token: 'f'.repeat(48) }, { t: 'call', id: 1, channel: 'accounts.list', payload: {} }])
+    expect(wrong).toEqual({ received: [], closedByServer: true })
+    const noHello = await exchange(socket!, [{ t: 'call', id: 1, channel: 'accounts.list', payload: {} }])
+    expect(noHello).toEqual({ received: [], closedByServer: true })
+  })
+
+  it('with the token, runs calls through the app’s router, validated as the window’s are', async () => {
+    const { socket, token } = (await currentHolder(dataDir))!
+    const r = await exchange(
+      socket!,
+      [
+        { t: 'hello', token },
+        { t: 'call', id: 7, channel: 'accounts.list', payload: {} },
+        { t: 'call', id: 8, channel: 'jobs.start', payload: { jobId: 'not-a-job' } },
+      ],
+      (got) => got.length >= 3,
+    )
+    const [welcome, ...answers] = r.received.map((l) => JSON.parse(l) as { t: string; id?: number; result?: { ok: boolean; value?: { accounts: { id: string }[] }; error?: { code: string } } })
+    expect(welcome).toEqual({ t: 'welcome' })
+    const byId = new Map(answers.map((a) => [a.id, a.result]))
+    expect(byId.get(7)).toMatchObject({ ok: true, value: { accounts: [{ id: 'demo' }] } })
+    expect(byId.get(8)).toMatchObject({ ok: false, error: { code: 'ipc.invalidPayload' } })
+  })
+})
