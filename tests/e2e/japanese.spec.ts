@@ -81,3 +81,33 @@ test('validation messages and an API error are in Japanese, not English', async 
   await expect(banner.locator('.service-message')).toContainText('Internal Server Error')
   await snap(app, 'japanese-api-error')
 })
+
+test('an account’s server kinds left at their defaults, and the add-account form’s placeholders, are in Japanese', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const labels = { a: 'Web servers', b: 'Managed servers', c: 'Cloud servers' } as const
+  const acct = await harness.services.accounts.create(
+    {
+      name: '本番',
+      baseUrl: sb.url,
+      serverKinds: { a: { path: sb.serverPaths.a, label: labels.a }, b: { path: sb.serverPaths.b, label: labels.b }, c: { path: sb.serverPaths.c, label: 'Hosting' } },
+      nsTypes: { svc1: { word: 'svc1', label: 'svc1' }, svc11: { word: 'svc11', label: 'svc11' } },
+      timeoutMs: 30_000,
+      colour: 'slate',
+      environment: 'none',
+      readOnly: false,
+    },
+    sb.keys.full,
+    'session',
+  )
+  await harness.services.accounts.setActive(acct.id)
+  await inJapanese(app)
+  const nav = app.getByRole('navigation')
+  await expect(nav.getByRole('link', { name: 'Webサーバー', exact: true })).toBeVisible()
+  await expect(nav.getByRole('link', { name: 'マネージドサーバー', exact: true })).toBeVisible()
+  // A name the user gave is the user's.
+  await expect(nav.getByRole('link', { name: 'Hosting', exact: true })).toBeVisible()
+  await nav.getByRole('link', { name: 'アカウントと設定' }).click()
+  const form = app.locator('form').filter({ has: app.locator('#account-name') })
+  const labelFields = form.getByRole('textbox', { name: /表示名/ })
+  await expect(labelFields.first()).toHaveAttribute('placeholder', 'Webサーバー')
+})

@@ -5,16 +5,21 @@
 import { t } from '../i18n'
 import type { AccountColour, AccountEnvironment, AccountView } from '../../../shared/accounts'
 import { confirmsByName } from '../../../shared/write-safety'
-import type { ServerKind } from '../../../shared/constants'
+import { SERVER_KIND_PLACEHOLDERS, type ServerKind } from '../../../shared/constants'
 
 export function accountName(a: AccountView | undefined): string {
   if (!a) return ''
   return a.demo ? t('account.demoName') : a.name
 }
 
+/**
+ * A server kind's name: the one the user gave the account, else (the demo, a label left empty,
+ * or the English default the form fills in) the default in the user's language.
+ */
 export function kindLabel(a: AccountView | undefined, kind: ServerKind): string {
   if (!a) return kind
-  return a.demo ? t(`demo.kind.${kind}`) : a.serverKinds[kind].label
+  const label = a.serverKinds[kind].label.trim()
+  return a.demo || !label || label === SERVER_KIND_PLACEHOLDERS[kind].label ? t(`demo.kind.${kind}`) : label
 }
 
 /** One DNS service of the account as the editor offers it: the service's word and its name. */
