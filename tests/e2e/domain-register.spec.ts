@@ -115,15 +115,28 @@ test('names are held to the domain-name rule before they are checked or register
   await expect(name).toHaveValue('my-shop.com')
 })
 
-test('Next on an empty nameserver step says what is missing; nameservers are copied from another domain', async ({ app, harness }) => {
+test('a taken name stays at the first step; the account’s usual nameservers are filled in; an emptied step says what is missing; nameservers are copied from another domain', async ({ app, harness }) => {
   const sb = await harness.demo()
   const other = sb.state.domains.find((d) => !d.ns[0]!.includes('svc'))!
   await app.getByRole('navigation').getByRole('link', { name: 'Domains' }).click()
   await app.getByRole('link', { name: 'Register a domain' }).click()
+  // A name the service says is taken does not pass the first step.
+  const taken = sb.state.domains[0]!.domainname
+  await app.getByLabel('Domain name').fill(taken)
+  await app.getByRole('button', { name: 'Next' }).click()
+  await expect(app.getByRole('alert')).toHaveText(`${taken} is already registered: choose another name.`)
+  await expect(app.getByLabel('Domain name')).toBeVisible()
+  expect(sb.received.filter((r) => r.endpoint === 'domainsearch.check').at(-1)?.query).toMatchObject({ domainnames: taken })
   await app.getByLabel('Domain name').fill('copy-the-ns.org')
   await app.getByRole('button', { name: 'Next' }).click()
   const ns = app.getByLabel('Nameservers')
-  await expect(ns).toHaveValue('')
+  // The set most of the account's domains use.
+  const sets = new Map<string, number>()
+  for (const d of sb.state.domains) sets.set(d.ns.join('\n'), (sets.get(d.ns.join('\n')) ?? 0) + 1)
+  const usual = [...sets].sort((a, b) => b[1] - a[1])[0]!
+  await expect(ns).toHaveValue(usual[0])
+  await expect(app.getByRole('status').filter({ hasText: `Filled with the nameservers ${usual[1]} of this account’s ${sb.state.domains.length} domains use` })).toBeVisible()
+  await ns.fill('')
   await app.getByRole('button', { name: 'Next' }).click()
   await expect(app.getByRole('alert')).toHaveText(
     'The nameservers are missing: enter at least two host names, one per line, or copy them from a domain of this account above.',
@@ -161,6 +174,8 @@ test('the search and the wizard in Japanese, and on a smaller window', async ({ 
   await snap(app, 'domain-search-ja')
   await app.getByRole('button', { name: 'new-name.jp を登録' }).click()
   await app.getByRole('button', { name: '次へ' }).click()
+  await expect(app.getByRole('status').filter({ hasText: '件が使っているネームサーバーを入れました' })).toBeVisible()
+  await app.getByLabel('ネームサーバー').fill('')
   await app.getByRole('button', { name: '次へ' }).click()
   await expect(app.getByRole('alert')).toContainText('ネームサーバーが入力されていません。')
   await snap(app, 'domain-register-ns-ja')
