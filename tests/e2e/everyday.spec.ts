@@ -77,6 +77,9 @@ test('a narrow window: the menu folds away, and the domain table keeps its colum
 test('the bulk actions come before the table: a few Tab presses from the filter, not after every row', async ({ app, harness }) => {
   await harness.demo()
   await openDomains(app)
+  // Nothing selected, the panel is one line saying how to start; a ticked domain opens its actions.
+  await expect(app.getByText('Tick domains to renew them or set their auto-renewal.')).toBeVisible()
+  await app.getByLabel(/^Select /).first().check()
   await app.getByLabel('Filter', { exact: true }).focus()
   let presses = 0
   for (; presses < 15; presses++) {

@@ -60,6 +60,8 @@ test('a bulk renewal confirmed on one account goes there only, with the confirme
     await app.getByLabel('Account').selectOption({ label: 'Second' })
     await expect(app.getByLabel('Account')).toHaveValue(second.id)
     await openDomains(app)
+    // The bulk actions open once a domain is ticked.
+    await app.getByLabel(/^Select /).first().check()
     await app.getByLabel('Years').selectOption('5')
     // All this happened while A's renewals were still on their way.
     expect(renewals(a).filter((r) => r.status === 200).length).toBeLessThan(12)

@@ -1,0 +1,53 @@
+/**
+ * At 1024 x 700, in English and Japanese: the domain list shows at least 12 whole rows without
+ * scrolling and no expiry flag is cut, and a domain's 13 tabs take at most two rows.
+ */
+import type { Page } from '@playwright/test'
+import { expect, snap, test } from './fixtures'
+
+/** Rows of the table wholly inside the window, without scrolling. */
+async function wholeRowsInView(app: Page): Promise<number> {
+  return app.evaluate(() => {
+    const height = window.innerHeight
+    return Array.from(document.querySelectorAll('table tbody tr:not(.spacer)')).filter((tr) => {
+      const r = tr.getBoundingClientRect()
+      return r.top >= 0 && r.bottom <= height && r.height > 0
+    }).length
+  })
+}
+
+for (const locale of ['en', 'ja'] as const) {
+  test(`1024 x 700 (${locale}): a dozen domain rows with their flags whole; the domain page's tabs in two rows at most`, async ({ app, harness }) => {
+    const sb = await harness.demo()
+    await app.setViewportSize({ width: 1024, height: 700 })
+    await app.evaluate((l) => localStorage.setItem('hosting-admin.locale', l), locale)
+    await app.reload()
+    // The first screen's navigation ends before this test goes elsewhere (see fixtures.ts).
+    await expect(app.getByRole('heading', { level: 1 })).toBeVisible()
+    await app.evaluate(() => (location.hash = '#/domains'))
+    await expect(app.getByRole('heading', { level: 1 })).toHaveText(locale === 'en' ? 'Domains' : 'ドメイン')
+    await expect(app.getByRole('table')).toBeVisible()
+    await expect(app.locator('table tbody tr:not(.spacer)').first()).toBeVisible()
+    // Once the list's layout has settled (its columns are laid out after the rows arrive).
+    await expect.poll(() => wholeRowsInView(app)).toBeGreaterThanOrEqual(12)
+    // No flag is cut: each is as wide as its text needs, inside its cell.
+    const cutFlags = () =>
+      app.evaluate(() =>
+        Array.from(document.querySelectorAll<HTMLElement>('td .expiry-flag'))
+          .filter((flag) => {
+            const cell = flag.closest('td')!
+            return cell.scrollWidth > cell.clientWidth || flag.getBoundingClientRect().right > cell.getBoundingClientRect().right
+          })
+          .map((flag) => flag.textContent),
+      )
+    await expect.poll(cutFlags).toEqual([])
+    await snap(app, `domains-1024x700-${locale}`)
+
+    const d = sb.state.domains[3]!
+    await app.evaluate((hash) => (location.hash = hash), `#/domains/${d.domainname}`)
+    await expect(app.getByRole('tablist')).toBeVisible()
+    const rows = await app.getByRole('tab').evaluateAll((tabs) => new Set(tabs.map((t) => Math.round(t.getBoundingClientRect().top))).size)
+    await snap(app, `domain-tabs-1024x700-${locale}`)
+    expect(rows).toBeLessThanOrEqual(2)
+  })
+}
