@@ -7,10 +7,11 @@
  */
 import { readFileSync } from 'node:fs'
 import type { Page } from '@playwright/test'
-import type { Sandbox } from '../../src/sandbox'
+import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { expect, snap, test } from './fixtures'
 import { expectNoAxeViolations } from './axe'
 import { lastDnsSet, openZone, svc1Domain } from './dns-screens'
+import { profileFor } from '../helpers/profile'
 
 
 test('edit in the table, see the plan, apply; a line the app does not understand is kept', async ({ app, harness }) => {
@@ -528,4 +529,68 @@ test('the editor as it looks: 1280x800, 1024x640 and in Japanese', async ({ app,
   await app.getByText('BINDゾーンファイル: 読み込み・書き出し').click()
   await app.getByText('BINDゾーンファイル: 読み込み・書き出し').scrollIntoViewIfNeeded()
   await snap(app, 'dns-editor-ja-bind')
+})
+
+test('typed work is kept: a save refused for the key is fixed in a dialog over the editor, and an edit left for another screen is offered back', async ({ app, harness }) => {
+  // An account of its own, on a sandbox of its own: the demo's key is the app's, never replaced.
+  const sb = await startSandbox({ domains: 6 })
+  try {
+    const d = svc1Domain(sb)
+    const acct = await harness.services.accounts.create(profileFor(sb, 'Shop'), sb.keys.full, 'session')
+    await harness.services.accounts.setActive(acct.id)
+    await app.reload()
+    await expect(app.getByRole('heading', { level: 1 })).toBeVisible()
+    await openZone(app, d.domainname)
+    const before = d.dns.svc1.records
+    await app.getByRole('button', { name: 'Raw text' }).click()
+    const raw = app.getByLabel('Records, one per line: type host value')
+    await raw.fill(`${before}\ntxt _verify one-typed-record\ntxt _verify two-typed-record`)
+    await raw.blur()
+
+    // The key is revoked at the service while the user types: the save is refused; the key is
+    // replaced over the editor, and the edit is still there.
+    const oldKey = sb.keys.full
+    sb.keys.full = `${oldKey}-rotated`
+    await app.getByRole('button', { name: 'Review changes…' }).click()
+    await app.getByRole('button', { name: 'Apply these changes' }).click()
+    const refused = app.getByRole('alert').filter({ hasText: 'The API key was not accepted' })
+    await refused.getByRole('button', { name: 'Replace the key…' }).click()
+    const dialog = app.getByRole('dialog', { name: 'Replace the API key of “Shop”' })
+    await expect(dialog).toContainText('This screen stays as it is')
+    await dialog.getByLabel('New API key').fill(sb.keys.full)
+    await dialog.getByRole('button', { name: 'Replace key' }).click()
+    await expect(app.getByRole('status').filter({ hasText: 'The key of “Shop” was replaced.' })).toBeVisible()
+    await expect(raw).toHaveValue(/two-typed-record/)
+    await app.getByRole('button', { name: 'Review changes…' }).click()
+    await expect(app.locator('.plan')).toContainText('TXT _verify one-typed-record')
+    await app.getByRole('button', { name: 'Apply these changes' }).click()
+    await expect(app.getByRole('status').filter({ hasText: `The records of ${d.domainname} were saved.` })).toBeVisible()
+    expect(d.dns.svc1.records).toContain('txt _verify two-typed-record')
+
+    // An edit left for another screen is offered back when the zone opens again, until saved or discarded.
+    const saved = d.dns.svc1.records
+    await app.getByRole('button', { name: 'Raw text' }).click()
+    await raw.fill(`${saved}\ntxt _verify left-for-a-while`)
+    await raw.blur()
+    const offer = app.getByRole('status').filter({ hasText: 'Your unsaved changes to this zone from' })
+    await app.getByRole('navigation').getByRole('link', { name: 'Domains' }).click()
+    await expect(app.getByRole('heading', { level: 1, name: 'Domains' })).toBeVisible()
+    await openZone(app, d.domainname)
+    await expect(offer).toBeVisible()
+    await expectNoAxeViolations(app, 'DNS editor, unsaved changes offered')
+    await offer.getByRole('button', { name: 'Restore my changes' }).click()
+    await app.getByRole('button', { name: 'Raw text' }).click()
+    await expect(raw).toHaveValue(/left-for-a-while/)
+    // Discarded: not offered again.
+    await app.getByRole('navigation').getByRole('link', { name: 'Domains' }).click()
+    await openZone(app, d.domainname)
+    await offer.getByRole('button', { name: 'Discard them' }).click()
+    await app.getByRole('navigation').getByRole('link', { name: 'Domains' }).click()
+    await openZone(app, d.domainname)
+    await expect(app.getByRole('button', { name: 'Review changes…' })).toBeVisible()
+    await expect(offer).toHaveCount(0)
+    expect(d.dns.svc1.records).toBe(saved)
+  } finally {
+    await sb.close()
+  }
 })

@@ -92,6 +92,10 @@ export const en = {
   'error.kind.no-key': 'No API key for this account',
   'error.kind.no-account': 'Account not found',
   'error.kind.internal': 'Unexpected error',
+  'error.replaceKeyButton': 'Replace the key…',
+  'replaceKey.title': 'Replace the API key of “{name}”',
+  'replaceKey.keychain': 'The new key goes to the system keychain in place of the old one. This screen stays as it is and reads again once the key is replaced.',
+  'replaceKey.session': 'The new key is kept for this session only (the keychain is not available, or the account keeps its key that way). This screen stays as it is and reads again once the key is replaced.',
   'error.replaceKeyLink': 'Go to Accounts to replace the key',
 
 
@@ -671,6 +675,9 @@ export const en = {
   'dnsEditor.saved': 'The records of {zone} were saved.',
   'dnsEditor.overviewHelp': 'Every domain’s DNS setting. Open one to edit its records.',
   'dnsEditor.zoneTitle': 'DNS records of {zone}',
+  'dnsEditor.draftOffered': 'Your unsaved changes to this zone from {time} were kept. The zone below is as the service holds it now.',
+  'dnsEditor.draftRestore': 'Restore my changes',
+  'dnsEditor.draftDiscard': 'Discard them',
   'dnsEditor.domainSettings': 'Domain settings',
   'dnsEditor.historyLink': 'History and snapshots (restore an earlier zone)',
   'dnsEditor.editRecords': 'Edit DNS records',

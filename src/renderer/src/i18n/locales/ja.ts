@@ -92,6 +92,10 @@ export const ja: Catalogue = {
   'error.kind.no-key': 'このアカウントのAPIキーがありません',
   'error.kind.no-account': 'アカウントが見つかりません',
   'error.kind.internal': '予期しないエラー',
+  'error.replaceKeyButton': 'キーを置き換える…',
+  'replaceKey.title': '「{name}」の API キーを置き換える',
+  'replaceKey.keychain': '新しいキーは古いキーの代わりにシステムのキーチェーンに保存されます。この画面はそのままで、置き換え後に読み直します。',
+  'replaceKey.session': '新しいキーはこのセッションの間だけ保持されます (キーチェーンが使えないか、アカウントがそのように保持しています)。この画面はそのままで、置き換え後に読み直します。',
   'error.replaceKeyLink': 'アカウント画面でキーを置き換える',
 
 
@@ -671,6 +675,9 @@ export const ja: Catalogue = {
   'dnsEditor.saved': '{zone} のレコードを保存しました。',
   'dnsEditor.overviewHelp': '全ドメインのDNS設定です。開くとレコードを編集できます。',
   'dnsEditor.zoneTitle': '{zone} のDNSレコード',
+  'dnsEditor.draftOffered': '{time} の、このゾーンへの未保存の変更を保持しています。下のゾーンは現在サービスにある内容です。',
+  'dnsEditor.draftRestore': '保持していた変更を復元する',
+  'dnsEditor.draftDiscard': '変更を破棄する',
   'dnsEditor.domainSettings': 'ドメインの設定',
   'dnsEditor.historyLink': '履歴とスナップショット (以前のゾーンに戻す)',
   'dnsEditor.editRecords': 'DNSレコードを編集',
