@@ -233,6 +233,23 @@ test.describe('an answer lost after the service acted', () => {
     await expect(writes.getByTestId('jobs-attention')).toHaveCount(0)
   })
 
+  test('a renewal whose answer was lost: a later read of the list that shows the expiry moved is said beside it', async ({ app, harness }) => {
+    const sb = await harness.demo()
+    const [d, e] = [...sb.state.domains].sort((a, b) => a.domainname.localeCompare(b.domainname)).slice(10, 12) as [typeof sb.state.domains[number], typeof sb.state.domains[number]]
+    const from = d.expirationdate
+    await openDomains(app)
+    sb.faults.inject('domains.expiration.renew', { lostAnswer: 'reset', times: 2 })
+    await (await renewSelected(app, [d.domainname, e.domainname], 1)).getByRole('button', { name: 'Renew 2 domains' }).click()
+    await expect(app.getByRole('heading', { name: 'Results: 0 done, 0 failed' })).toBeVisible()
+    // The service did renew it; the list read again now shows the new date.
+    await app.getByRole('button', { name: 'Refresh' }).first().click()
+    await expect(app.getByRole('table', { name: 'Domains' }).getByRole('row', { name: new RegExp(d.domainname.replace(/\./g, '\\.')) })).toContainText(d.expirationdate.slice(0, 4))
+    await app.getByRole('navigation').getByRole('link', { name: /^Writes/ }).click()
+    await app.getByRole('link', { name: 'Renew domains' }).first().click()
+    await expect(app.locator('.expiry-moved')).toContainText(`${d.domainname}: a later read of the domain list shows it expiring`)
+    expect(d.expirationdate.slice(0, 4)).toBe(String(Number(from.slice(0, 4)) + 1))
+  })
+
   test('Writes marks a job whose outcome is still unknown, not as "Finished"', async ({ app, harness }) => {
     const sb = await harness.demo()
     const d = sb.state.domains[9]!

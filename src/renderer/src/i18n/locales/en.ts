@@ -1143,6 +1143,7 @@ export const en = {
   'jobs.attentionCount': '{count, plural, one {# write needs attention (outcome unknown)} other {# writes need attention (outcome unknown)}}',
   'jobs.settledDone': '{label}: the service’s log shows it was received after all.',
   'jobs.settledFailed': '{label}: the service’s log shows it was refused.',
+  'jobs.expiryMoved': '{label}: a later read of the domain list shows it expiring {to} (it was {from} when this renewal was sent), so the service most likely received it. Check the log to settle it before sending anything again.',
   'jobs.runningCount': '{count, plural, one {# write running} other {# writes running}}',
   'jobs.quitTitle': 'Writes are still running',
   'jobs.quitConfirm': '{count, plural, one {# write is} other {# writes are}} still running: {jobs}. Quitting now stops {count, plural, one {it} other {them}}: what is on its way may be done or not, and the app checks the service’s log when it starts again.',

@@ -1142,6 +1142,7 @@ export const ja: Catalogue = {
   'jobs.attentionCount': '確認が必要な書き込み {count} 件 (結果不明)',
   'jobs.settledDone': '{label}: サービスのログによると、受け付けられていました。',
   'jobs.settledFailed': '{label}: サービスのログによると、拒否されていました。',
+  'jobs.expiryMoved': '{label}: その後に読んだドメイン一覧では有効期限が {to} です (この更新を送ったときは {from})。サービスは受け付けた可能性が高いです。もう一度送る前に「ログを確認」で確かめてください。',
   'jobs.runningCount': '{count} 件の書き込みを実行中',
   'jobs.quitTitle': '書き込みを実行中です',
   'jobs.quitConfirm': '今終了すると、実行中の {count} 件の書き込みが止まります: {jobs}。送信中のものは処理されたかどうか不明になり、次回起動時にサービスのログで確認します。',
