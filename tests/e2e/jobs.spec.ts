@@ -176,6 +176,19 @@ test('a quit in the middle of a bulk job: at the next start the journal shows wh
   }
 })
 
+/** A transfer lock change whose answer the service loses after acting on it: shown as outcome unknown on its tab. */
+async function loseTransferLockAnswer(app: Page, sb: Sandbox, domain: string) {
+  await app.getByRole('navigation').getByRole('link', { name: 'Domains' }).click()
+  await app.getByLabel('Filter').fill(domain)
+  await app.getByRole('link', { name: domain, exact: true }).click()
+  await app.getByRole('tab', { name: 'Transfer lock', exact: true }).click()
+  const panel = app.getByRole('tabpanel', { name: 'Transfer lock' })
+  sb.faults.inject('domains.transferlock.set', { lostAnswer: 'reset', times: 1 })
+  await panel.getByRole('button', { name: /Lock transfers|Unlock transfers/ }).click()
+  await expect(panel.getByRole('alert')).toContainText('Outcome unknown')
+  return panel
+}
+
 test.describe('an answer lost after the service acted', () => {
   test.use({ harnessOptions: { logCheckDelaysMs: [60_000] } })
 
@@ -214,14 +227,7 @@ test.describe('an answer lost after the service acted', () => {
   test('settled by the log while its screen is open: the screen is told, Writes marks it until then, the sidebar counts it', async ({ app, harness }) => {
     const sb = await harness.demo()
     const d = sb.state.domains[8]!
-    await app.getByRole('navigation').getByRole('link', { name: 'Domains' }).click()
-    await app.getByLabel('Filter').fill(d.domainname)
-    await app.getByRole('link', { name: d.domainname, exact: true }).click()
-    await app.getByRole('tab', { name: 'Transfer lock', exact: true }).click()
-    const panel = app.getByRole('tabpanel', { name: 'Transfer lock' })
-    sb.faults.inject('domains.transferlock.set', { lostAnswer: 'reset', times: 1 })
-    await panel.getByRole('button', { name: /Lock transfers|Unlock transfers/ }).click()
-    await expect(panel.getByRole('alert')).toContainText('Outcome unknown')
+    const panel = await loseTransferLockAnswer(app, sb, d.domainname)
     const writes = app.getByRole('navigation').getByRole('link', { name: /^Writes/ })
     await expect(writes.getByTestId('jobs-attention')).toHaveAttribute('aria-label', '1 write needs attention (outcome unknown)')
 
@@ -253,14 +259,7 @@ test.describe('an answer lost after the service acted', () => {
   test('Writes marks a job whose outcome is still unknown, not as "Finished"', async ({ app, harness }) => {
     const sb = await harness.demo()
     const d = sb.state.domains[9]!
-    await app.getByRole('navigation').getByRole('link', { name: 'Domains' }).click()
-    await app.getByLabel('Filter').fill(d.domainname)
-    await app.getByRole('link', { name: d.domainname, exact: true }).click()
-    await app.getByRole('tab', { name: 'Transfer lock', exact: true }).click()
-    const panel = app.getByRole('tabpanel', { name: 'Transfer lock' })
-    sb.faults.inject('domains.transferlock.set', { lostAnswer: 'reset', times: 1 })
-    await panel.getByRole('button', { name: /Lock transfers|Unlock transfers/ }).click()
-    await expect(panel.getByRole('alert')).toContainText('Outcome unknown')
+    await loseTransferLockAnswer(app, sb, d.domainname)
     await app.getByRole('navigation').getByRole('link', { name: /^Writes/ }).click()
     const row = app.getByRole('row', { name: /Set the transfer lock/ }).first()
     await expect(row).toContainText('Needs attention: 1 outcome unknown')
