@@ -45,21 +45,21 @@ async function get(url: string, signal: AbortSignal | undefined): Promise<{ ok: 
 }
 
 /** The caller's address as the service sees it (`?ip`). */
-export async function detectAddress(base: string, signal?: AbortSignal): Promise<{ ok: true; ip: string } | { ok: false; reason: string }> {
+async function detectAddress(base: string, signal?: AbortSignal): Promise<{ ok: true; ip: string } | { ok: false; reason: string }> {
   const r = await get(ddnsWhoAmIUrl(base), signal)
   if (!r.ok) return r
   const ip = r.text.trim()
   return isIpv4(ip) ? { ok: true, ip } : { ok: false, reason: 'not an IPv4 address' }
 }
 
-export async function sendUpdate(t: DdnsTarget, host: string | undefined, ip: string, signal?: AbortSignal): Promise<Sent> {
+async function sendUpdate(t: DdnsTarget, host: string | undefined, ip: string, signal?: AbortSignal): Promise<Sent> {
   const r = await get(ddnsUpdateUrl(t.base, { domain: t.domain, password: t.password, host, ip }), signal)
   if (!r.ok) return { ok: false, reason: r.reason }
   const status = ddnsStatusOf(r.text)
   return status === 0 ? { ok: true, status: 0 } : { ok: false, status }
 }
 
-export function sentText(c: Context, sent: Sent, name: string, ip: string): string {
+function sentText(c: Context, sent: Sent, name: string, ip: string): string {
   if (sent.ok) return c.say.t('cli.ddns.updated', { name, ip })
   if (sent.status === undefined) return c.say.t('cli.ddns.notSent', { name, reason: sent.reason ?? 'unknown' })
   const known = (DDNS_KNOWN_STATUSES as readonly number[]).includes(sent.status) ? sent.status : 9

@@ -26,7 +26,7 @@ import { openSession } from './session'
 import { localeOf, texts } from './text'
 import type { ZoneFormat } from './zone-file'
 
-export { EXIT, type Io }
+export { type Io }
 
 const OPTIONS = {
   account: { type: 'string' },

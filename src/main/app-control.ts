@@ -9,7 +9,7 @@ import type { AppLog } from './log/app-log'
 import type { Desktop } from './desktop'
 
 /** How many of the log's last lines go into the diagnostics. */
-export const DIAGNOSTICS_LOG_LINES = 200
+const DIAGNOSTICS_LOG_LINES = 200
 
 export interface AppControl {
   startup(): StartupState

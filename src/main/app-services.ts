@@ -237,7 +237,7 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
  * screen asks what went wrong, the log folder, diagnostics, quit) and every other channel with
  * the problem itself.
  */
-export function startupFailureRouter(opts: { problem: ErrorData; log: AppLog; desktop: Desktop; allowedOrigins: string[]; onQuit: () => void }): IpcRouter {
+function startupFailureRouter(opts: { problem: ErrorData; log: AppLog; desktop: Desktop; allowedOrigins: string[]; onQuit: () => void }): IpcRouter {
   const app = createAppControl({ log: opts.log, desktop: opts.desktop, accountCount: () => 0, problem: opts.problem })
   return createIpcRouter({
     handlers: createAppHandlers(app, opts.onQuit),

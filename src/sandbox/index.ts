@@ -26,7 +26,6 @@ import type { SandboxState } from './state'
 export type { FaultSpec } from './faults'
 export type { RecordedRequest } from './recording'
 export type { SandboxState } from './state'
-export { seedState } from './seed'
 
 // The add-account form suggests the same words, so an account added with its suggestions
 // works against a sandbox started with the defaults.

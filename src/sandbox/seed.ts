@@ -28,7 +28,7 @@ function skipDraw<T>(rnd: () => number, value: T): T {
 }
 
 /** mulberry32: small, fast, good enough for seeding. */
-export function prng(seed: number): () => number {
+function prng(seed: number): () => number {
   let a = seed >>> 0
   return () => {
     a = (a + 0x6d2b79f5) >>> 0

@@ -3,7 +3,7 @@
  * its API key (which lives only in the OS keychain, or in memory for a session).
  */
 import { z } from 'zod'
-export { DEMO_ACCOUNT_ID, DEFAULT_TIMEOUT_MS, SERVER_KIND_PLACEHOLDERS } from './constants'
+export { DEMO_ACCOUNT_ID, DEFAULT_TIMEOUT_MS } from './constants'
 import { validateBaseUrl } from './base-url'
 import { WRITE_SAFETY } from './write-safety'
 
@@ -13,30 +13,30 @@ const pathWord = z
   .trim()
   .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/i, 'field.pathWord')
 
-export const serverKindSchema = z.object({
+const serverKindSchema = z.object({
   path: pathWord,
   label: z.string().trim().min(1, 'field.required').max(40),
 })
 
-export const serverKindsSchema = z.object({ a: serverKindSchema, b: serverKindSchema, c: serverKindSchema })
+const serverKindsSchema = z.object({ a: serverKindSchema, b: serverKindSchema, c: serverKindSchema })
 
 /**
  * The two DNS flavours' product words, as the live service names them in ns_type (the spec
  * writes svc1 and svc11), with the name shown for each. Profiles saved before these existed
  * get the spec's words.
  */
-export const nsTypeWordSchema = z.object({
+const nsTypeWordSchema = z.object({
   word: z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$/, 'field.nsType'),
   label: z.string().trim().min(1, 'field.required').max(60),
 })
-export const nsTypesSchema = z.object({ svc1: nsTypeWordSchema, svc11: nsTypeWordSchema })
+const nsTypesSchema = z.object({ svc1: nsTypeWordSchema, svc11: nsTypeWordSchema })
 export type NsTypeWords = z.output<typeof nsTypesSchema>
 export const DEFAULT_NS_TYPES: NsTypeWords = {
   svc1: { word: 'svc1', label: 'svc1' },
   svc11: { word: 'svc11', label: 'svc11' },
 }
 
-export const baseUrlSchema = z
+const baseUrlSchema = z
   .string()
   .trim()
   .max(2048)

@@ -8,7 +8,7 @@ export type BaseUrlCode = (typeof BASE_URL_CODES)[number]
 
 export type BaseUrlCheck = { ok: true; url: string } | { ok: false; code: BaseUrlCode }
 
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, '').toLowerCase()
   return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h)
 }

@@ -22,7 +22,7 @@ export type JobStatus = 'prepared' | 'running' | 'paused' | 'stopping' | 'stoppe
 export type ItemState = 'pending' | 'sending' | 'done' | 'failed' | 'unknown' | 'skipped'
 
 export const TERMINAL_ITEM_STATES: readonly ItemState[] = ['done', 'failed', 'unknown', 'skipped']
-export const RUNNING_JOB_STATUSES: readonly JobStatus[] = ['running', 'paused', 'stopping']
+const RUNNING_JOB_STATUSES: readonly JobStatus[] = ['running', 'paused', 'stopping']
 
 /** What an item will change, shown in the confirmation: for an extension, the date before and after. */
 export type ItemEffect = {

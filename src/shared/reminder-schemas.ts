@@ -19,7 +19,7 @@ export const reminderSettingsSchema = z.object({
   includeAutorenewing: z.boolean(),
 })
 
-export const reminderTargetSchema = z.discriminatedUnion('kind', [
+const reminderTargetSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.enum(REMINDER_ITEM_KINDS),
     accountId: z.string().regex(/^[a-z0-9-]{1,64}$/, 'field.accountId'),

@@ -19,7 +19,7 @@ const SERVER_REF = new RegExp(`^(?:${SERVER_REF_PATTERN})$`)
 const DIGITS = /^\d+$/
 
 /** Whether a value can stand in a server path: an id or a name. */
-export const isServerRef = (v: string): boolean => SERVER_REF.test(v)
+const isServerRef = (v: string): boolean => SERVER_REF.test(v)
 
 /** Digits are an id, for the service as for the app: a name of digits only cannot be told from one. */
 export const isServerId = (v: string): boolean => DIGITS.test(v)

@@ -83,7 +83,7 @@ export function splitDomain(name: string): { sld: string; tld: string } | undefi
 export type ContactLike = Record<(typeof CONTACT_ROLES)[number], Partial<Record<(typeof CONTACT_FIELDS)[number], string | undefined>>>
 
 /** Hex digest length for each DS digest type (1 SHA-1, 2 SHA-256, 4 SHA-384). */
-export const DS_DIGEST_LENGTHS: Record<number, number> = { 1: 40, 2: 64, 4: 96 }
+const DS_DIGEST_LENGTHS: Record<number, number> = { 1: 40, 2: 64, 4: 96 }
 
 export function checkDsRecord(r: { keytag: number; alg: number; digesttype: number; digest: string }): Finding<DsCode> | undefined {
   if (!Number.isInteger(r.keytag) || r.keytag < 0 || r.keytag > 65535) return { code: 'ds.keytag' }

@@ -11,7 +11,7 @@ export interface SecretStore {
   delete(accountId: string): Promise<void>
 }
 
-export const KEYCHAIN_SERVICE = 'hosting-admin.api-key'
+const KEYCHAIN_SERVICE = 'hosting-admin.api-key'
 
 /** The part of keytar we use; injectable so a test can stand in for a broken keychain. */
 export interface KeytarLike {
@@ -24,7 +24,7 @@ export interface KeytarLike {
  * Turns whatever the keychain threw into one clear error: why (a code the renderer words,
  * with how to fix it), never the keychain's own text, which may hold anything.
  */
-export function keychainError(err: unknown): AppError {
+function keychainError(err: unknown): AppError {
   const detail = err instanceof Error ? err.message : String(err)
   const code = /autolaunch D-Bus|DBUS_SESSION_BUS_ADDRESS|org\.freedesktop\.secrets|was not provided by any \.service/i.test(detail)
     ? 'keychain.noSecretService'

@@ -61,7 +61,7 @@ export interface ApiClientOptions {
 }
 
 /** The User-Agent every request carries unless told otherwise. */
-export const DEFAULT_USER_AGENT = `HostingAdmin/${APP_VERSION} (+node; ${process.platform})`
+const DEFAULT_USER_AGENT = `HostingAdmin/${APP_VERSION} (+node; ${process.platform})`
 
 export interface CallOptions {
   signal?: AbortSignal

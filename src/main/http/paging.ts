@@ -32,7 +32,7 @@ export interface ListAllOptions {
   onProgress?: (p: ListAllProgress) => void
 }
 
-export const DEFAULT_PAGE_SIZE = 100
+const DEFAULT_PAGE_SIZE = 100
 export const DEFAULT_CONCURRENCY = 4
 
 type FetchPage = (page: number, limit: number, signal: AbortSignal) => Promise<Envelope<unknown>>

@@ -36,7 +36,7 @@ export interface IpcRouter {
 }
 
 /** protocol//host of a URL; unlike URL.origin this is not "null" for custom schemes like app://. */
-export function originOf(url: string): string | undefined {
+function originOf(url: string): string | undefined {
   try {
     const u = new URL(url)
     return `${u.protocol}//${u.host}`

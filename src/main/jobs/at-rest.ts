@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto'
 
 /** Members that are the user's secrets, wherever they are: never on disk. */
-export const SECRET_MEMBERS: ReadonlySet<string> = new Set(['authcode', 'password'])
+const SECRET_MEMBERS: ReadonlySet<string> = new Set(['authcode', 'password'])
 /** Parameters a journal line does not keep (secrets, and the contacts of a registration, transfer or WHOIS change). */
 const NOT_JOURNALED: ReadonlySet<string> = new Set([...SECRET_MEMBERS, 'contact'])
 

@@ -108,7 +108,7 @@ export function itemRecord(jobId: string, i: number, it: JobItemView): JournalRe
 }
 
 /** A job as a journal line keeps it: parameters without secrets or contacts, answers and logged answers without secrets. */
-export function journaledJob(job: JobView): JobView {
+function journaledJob(job: JobView): JobView {
   return {
     ...job,
     items: job.items.map((it) => {

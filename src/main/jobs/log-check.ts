@@ -33,7 +33,7 @@ const PAGES = 10
 const PAGE_SIZE = 100
 
 /** Same method, path and body (the body compared by its hash). */
-export function sameRequest(entry: LogEntry, sent: SentRequest): boolean {
+function sameRequest(entry: LogEntry, sent: SentRequest): boolean {
   return entry.method.toUpperCase() === sent.method && entry.path.split('?')[0] === sent.path.split('?')[0] && bodyHash(entry.request) === sent.bodyHash
 }
 

@@ -8,7 +8,7 @@ import type { EndpointParams, WriteEndpointName } from '../../shared/endpoints/t
 import { factsOf } from './operations'
 
 /** The value sent for "on" when the account's data shows none. */
-export const DEFAULT_ON_VALUE = 1
+const DEFAULT_ON_VALUE = 1
 
 export function inServiceValues<N extends WriteEndpointName>(operation: N, params: EndpointParams<N>, onValue: number | undefined): EndpointParams<N> {
   const settings = factsOf(operation).autorenew

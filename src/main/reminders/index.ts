@@ -19,7 +19,7 @@ import { dueReminders } from './due'
 import { expiringItems } from './expiring-items'
 
 /** The key of the settings in the store's settings table. */
-export const REMINDER_SETTINGS_KEY = 'reminders'
+const REMINDER_SETTINGS_KEY = 'reminders'
 
 export interface RemindersOptions {
   store: PortfolioStoreAsync

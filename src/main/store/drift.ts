@@ -44,7 +44,7 @@ const ON_OFF_FIELDS: ReadonlySet<string> = new Set(['autorenew', 'autorenew_all'
 const onOff = (v: unknown): unknown => (typeof v === 'number' ? (v !== 0 ? 1 : 0) : typeof v === 'string' && /^\d+$/.test(v) ? (Number(v) !== 0 ? 1 : 0) : v)
 
 /** The aspect's members of a stored item's text, in the order the watch names them. */
-export function aspectValue(json: string, fields: readonly string[]): Record<string, unknown> {
+function aspectValue(json: string, fields: readonly string[]): Record<string, unknown> {
   const item = parseJson(json)
   const out: Record<string, unknown> = {}
   if (typeof item !== 'object' || item === null) return out

@@ -148,7 +148,7 @@ const historyRow = z.object({
 })
 const paramsSchema = z.record(z.string(), z.unknown())
 
-export const HISTORY_LIMIT = 500
+const HISTORY_LIMIT = 500
 
 export function listHistory(conn: Connection, q: HistoryQuery, report: (p: StoreProblem) => void): HistoryEntry[] {
   const where = ['h.account_id = ?']

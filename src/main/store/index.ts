@@ -15,7 +15,7 @@ import { parseWith } from '../../shared/field-issues'
 import { AppError } from '../app-error'
 import { exportCsv, exportZones } from './export'
 import { getList, keepList, putList, readList, readListItem } from './inventory'
-import { STORED_LIST_NAMES, isStoredListName } from './lists'
+import { isStoredListName } from './lists'
 import { openStoreFile } from './open-file'
 import { ListCache } from './list-cache'
 import { removeAccount } from './remove-account'
@@ -33,11 +33,10 @@ import { type OpenOptions, type PortfolioStore, type StoreProblem } from './type
 
 export * from '../../shared/portfolio'
 export type * from './types'
-export { STORED_LIST_NAMES, isStoredListName }
 export { CSV_COLUMNS } from './export'
 
 /** The store's file in the app's data folder (Electron's userData). */
-export const PORTFOLIO_FILE_NAME = 'portfolio.db'
+const PORTFOLIO_FILE_NAME = 'portfolio.db'
 export const portfolioFileOf = (userDataDir: string): string => join(userDataDir, PORTFOLIO_FILE_NAME)
 
 const accountId = accountProfileSchema.shape.id

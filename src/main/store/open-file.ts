@@ -13,7 +13,7 @@ import { openConnection, type Connection } from './database'
 import { SCHEMA_VERSION, isOurs, migrate, schemaVersion } from './migrations'
 import { MovedAsideReason, StoreProblem } from './types'
 
-export const IN_MEMORY = ':memory:'
+const IN_MEMORY = ':memory:'
 
 type Attempt =
   | { ok: true; conn: Connection }

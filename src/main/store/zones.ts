@@ -151,7 +151,7 @@ export function listZones(conn: Connection, report: Report, accountId?: string, 
 }
 
 /** Whether a line of the records text has the value as one of its words (case-insensitive; a final dot does not count). */
-export function recordsHoldValue(records: string, value: string): boolean {
+function recordsHoldValue(records: string, value: string): boolean {
   const word = (w: string) => w.toLowerCase().replace(/\.$/, '')
   const wanted = word(value.trim())
   if (!wanted) return false

@@ -106,7 +106,6 @@ export function hostKey(host: string): string {
   const h = host.trim().toLowerCase()
   return h === '' ? '@' : h
 }
-export const isApex = (host: string): boolean => hostKey(host) === '@'
 
 const spaced = (v: string) => v.trim().split(/\s+/).filter(Boolean).join(' ')
 

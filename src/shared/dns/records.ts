@@ -37,8 +37,7 @@ export interface RecordRow {
  * (`mx @ mail.example.com. 10`, `mx www mail.example.com. 10`), or otherwise not
  * `mx <mail server> <priority>`.
  */
-export const UNPLACED = ['mx.priorityFirst', 'mx.withHost', 'mx.shape'] as const
-export type Unplaced = (typeof UNPLACED)[number]
+export type Unplaced = 'mx.priorityFirst' | 'mx.withHost' | 'mx.shape'
 
 export interface RawRow {
   kind: 'raw'
@@ -75,7 +74,7 @@ function mxRow(line: string, words: string[]): Row {
 }
 
 /** One line as a row. */
-export function parseLine(line: string): Row {
+function parseLine(line: string): Row {
   const body = line.replace(/\r$/, '').trim()
   if (body === '') return { kind: 'raw', text: line, reason: 'blank' }
   if (body.startsWith('#') || body.startsWith(';') || body.startsWith('//')) return { kind: 'raw', text: line, reason: 'comment' }
@@ -96,7 +95,7 @@ export function parse(text: string): Row[] {
  * service's form, `mx <mail server> <priority>`; one with a host other than the apex cannot
  * be (validation refuses it), and is written with its host so that nothing typed is lost.
  */
-export function formatRecord(r: Pick<RecordRow, 'type' | 'host' | 'value'>): string {
+function formatRecord(r: Pick<RecordRow, 'type' | 'host' | 'value'>): string {
   if (r.type === 'mx' && r.host === '@') return `mx ${r.value}`
   return `${r.type} ${r.host} ${r.value}`
 }
@@ -235,7 +234,7 @@ const NAME_VALUED: ReadonlySet<KnownType> = new Set(['cname', 'ns', 'ptr', 'mx',
  * names compared without case, a TXT value with or without its quotation marks, a CAA value
  * with or without them, and any spacing.
  */
-export function sameRecordKey(r: Pick<RecordRow, 'type' | 'host' | 'value'>): string {
+function sameRecordKey(r: Pick<RecordRow, 'type' | 'host' | 'value'>): string {
   let value = words(r.value).join(' ')
   if (r.type === 'txt') value = txtText(r.value.trim())
   else if (r.type === 'caa') value = joinValue('caa', splitValue('caa', value)).toLowerCase()

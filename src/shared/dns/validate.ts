@@ -77,7 +77,7 @@ const isHostName = (s: string) => HOSTNAME.test(s) && s.includes('.') && s.lengt
  */
 const isMailServer = (s: string) => s === '@' || (HOSTNAME.test(s) && s.length <= 254)
 /** A mail server with dots but no final dot: the service appends the zone (`smtp.google.com` is served as smtp.google.com.<domain>). */
-export const isZoneRelativeName = (s: string) => s !== '@' && s.includes('.') && !s.endsWith('.')
+const isZoneRelativeName = (s: string) => s !== '@' && s.includes('.') && !s.endsWith('.')
 const uint = (s: string | undefined, max: number) => s !== undefined && /^\d+$/.test(s) && Number(s) <= max
 const CAA_TAGS = /^(issue|issuewild|iodef)$/i
 
@@ -142,11 +142,6 @@ export function valueIssues(type: string, host: string, value: string, parts?: V
   }
   if (type === 'srv' && words.length > 4) return [{ code: 'dns.srv.value' }]
   return fieldIssues(type, host, splitValue(type, value))
-}
-
-/** The first thing wrong with one record's value for its type and host, if anything. */
-export function checkValue(type: string, host: string, value: string): ValueIssue | undefined {
-  return valueIssues(type, host, value)[0]
 }
 
 /** Where a line the service's form cannot place is refused: the code and, where there is one, its mend. */

@@ -28,7 +28,7 @@ export interface ZoneSafety {
 }
 
 /** Whether a host names the zone's apex: `@`, empty, or the zone's own name (with or without the final dot). */
-export function isApexOf(host: string, zone?: string): boolean {
+function isApexOf(host: string, zone?: string): boolean {
   const h = host.trim().toLowerCase().replace(/\.$/, '')
   if (h === '' || h === '@') return true
   return zone !== undefined && h === zone.trim().toLowerCase().replace(/\.$/, '')

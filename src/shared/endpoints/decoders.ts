@@ -10,14 +10,14 @@
  */
 import { z } from 'zod'
 
-export { RESOURCE_FIELDS, SVCIP_REGIONS, NS_TYPES, CONTACT_ROLES, CONTACT_FIELDS } from '../constants'
+export { RESOURCE_FIELDS, SVCIP_REGIONS, CONTACT_FIELDS } from '../constants'
 export type { ResourceField, SvcipRegion, NsType, ContactRole } from '../constants'
 
 /** An integer that may come as a number or a numeric string. */
-export const intLike = z.union([z.number(), z.string().trim().regex(/^-?\d+$/)]).transform((v) => Number(v))
+const intLike = z.union([z.number(), z.string().trim().regex(/^-?\d+$/)]).transform((v) => Number(v))
 
 /** A string that may come as a number (ids, flags the service stringifies). */
-export const strLike = z.union([z.string(), z.number()]).transform((v) => String(v))
+const strLike = z.union([z.string(), z.number()]).transform((v) => String(v))
 
 /** Missing or null text becomes ''. Keeps optional text fields simple for the views. */
 const text = z
@@ -60,7 +60,7 @@ export type ServerAutorenew = z.output<typeof serverAutorenewSchema>
 
 
 /** An allocation is the text "default" or a number (a number once it was changed). */
-export const allocationSchema = z
+const allocationSchema = z
   .union([z.literal('default'), intLike])
   .optional()
 export type Allocation = 'default' | number | undefined
@@ -123,7 +123,7 @@ const contactPersonSchema = z.object({
 export type ContactPerson = z.output<typeof contactPersonSchema>
 
 const emptyPerson = (): ContactPerson => contactPersonSchema.parse({})
-export const contactSchema = z.object({
+const contactSchema = z.object({
   registrant: contactPersonSchema.optional().transform((v) => v ?? emptyPerson()),
   admin: contactPersonSchema.optional().transform((v) => v ?? emptyPerson()),
   tech: contactPersonSchema.optional().transform((v) => v ?? emptyPerson()),
@@ -211,7 +211,7 @@ export type FreeDnsSetting = z.output<typeof freeDnsSettingSchema>
 export const dynamicDnsSchema = z.object({ domainid: intLike, domainname: text, dynamicdns: intLike, password: text })
 export type DynamicDns = z.output<typeof dynamicDnsSchema>
 
-export const dsRecordSchema = z.object({ keytag: intLike, alg: intLike, digesttype: intLike, digest: text })
+const dsRecordSchema = z.object({ keytag: intLike, alg: intLike, digesttype: intLike, digest: text })
 export type DsRecord = z.output<typeof dsRecordSchema>
 
 /**

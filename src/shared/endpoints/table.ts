@@ -58,10 +58,10 @@ import { SERVER_KINDS } from '../constants'
 import { parseWith, type Parsed } from '../field-issues'
 import { HOSTNAME } from '../validation'
 import { SERVER_REF_PATTERN, isServerId } from '../server-ref'
-import { ENDPOINT_NAMES, PAGED_ENDPOINT_NAMES, WRITE_ENDPOINT_NAMES, READ_ENDPOINT_NAMES, isWriteEndpoint, type EndpointName, type PagedEndpointName, type ReadEndpointName, type WriteEndpointName } from './names'
+import { ENDPOINT_NAMES, PAGED_ENDPOINT_NAMES, WRITE_ENDPOINT_NAMES, isWriteEndpoint, type EndpointName, type PagedEndpointName, type ReadEndpointName, type WriteEndpointName } from './names'
 export { SERVER_KINDS } from '../constants'
 export type { ServerKind } from '../constants'
-export { ENDPOINT_NAMES, PAGED_ENDPOINT_NAMES, WRITE_ENDPOINT_NAMES, READ_ENDPOINT_NAMES, isWriteEndpoint, type EndpointName, type PagedEndpointName, type ReadEndpointName, type WriteEndpointName }
+export { ENDPOINT_NAMES, PAGED_ENDPOINT_NAMES, WRITE_ENDPOINT_NAMES, isWriteEndpoint, type EndpointName, type PagedEndpointName, type ReadEndpointName, type WriteEndpointName }
 
 export interface EndpointDef<P extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
   method: HttpMethod
@@ -123,7 +123,7 @@ const domainRef = z.union([positiveInt, z.string().regex(/^\d+$/, 'field.number'
 /** A transfer order: registrar prefix, hyphen, alphanumerics (API-SPEC.md, Transfer request). */
 const transferOrderId = z.string().regex(/^[A-Za-z0-9]{1,32}-[A-Za-z0-9]{1,64}$/, 'field.transferOrderId')
 /** A request ID as the service makes them: letters, digits, and - _ . : inside, never "." or "..". */
-export const requestIdSchema = z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/, 'field.requestId')
+const requestIdSchema = z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/, 'field.requestId')
 const kind = z.enum(SERVER_KINDS)
 const flag = z.union([z.literal(0), z.literal(1)])
 /**
@@ -140,7 +140,7 @@ const pageQuery = {
  * `order` takes the words the service documents, ASC and DESC (its own sort key, ascending or
  * descending); the spec leaves them out, and other words are not sent.
  */
-export const LIST_ORDERS = ['ASC', 'DESC'] as const
+const LIST_ORDERS = ['ASC', 'DESC'] as const
 const orderedPageQuery = { ...pageQuery, order: z.enum(LIST_ORDERS).optional() }
 
 const contactPersonInput = z.object(
@@ -149,7 +149,7 @@ const contactPersonInput = z.object(
     z.ZodOptional<z.ZodString>
   >,
 )
-export const contactInput = z.object({
+const contactInput = z.object({
   registrant: contactPersonInput,
   admin: contactPersonInput,
   tech: contactPersonInput,
@@ -159,7 +159,7 @@ export type ContactInput = z.input<typeof contactInput>
 
 const nsInput = z.array(z.string().trim().min(1).max(253)).max(13)
 
-export const dsRecordInput = z.object({
+const dsRecordInput = z.object({
   keytag: z.number().int().min(0).max(65535),
   alg: z.number().int().min(0).max(255),
   digesttype: z.number().int().min(0).max(255),

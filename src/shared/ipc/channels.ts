@@ -73,7 +73,7 @@ export type AppChannel = Extract<LocalChannel, `app.${string}`>
 export type ListAllChannel = `all.${PagedEndpointName}`
 export type ChannelName = LocalChannel | ReadEndpointName | ListAllChannel
 
-export const LIST_ALL_CHANNELS: readonly ListAllChannel[] = PAGED_ENDPOINT_NAMES.map((n) => `all.${n}` as const)
+const LIST_ALL_CHANNELS: readonly ListAllChannel[] = PAGED_ENDPOINT_NAMES.map((n) => `all.${n}` as const)
 
 export const CHANNEL_NAMES: readonly ChannelName[] = [...LOCAL_CHANNELS, ...READ_ENDPOINT_NAMES, ...LIST_ALL_CHANNELS]
 

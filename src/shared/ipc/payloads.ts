@@ -12,8 +12,8 @@ import { isStoredList, ZONE_KINDS, type StoredListName } from '../portfolio'
 import { MAX_HISTORY_RETENTION_DAYS, SUBJECT_KINDS } from '../history'
 import { reminderNotificationSchema, reminderSettingsSchema } from '../reminder-schemas'
 
-export const accountIdSchema = z.string().regex(/^[a-z0-9-]{1,64}$/, 'field.accountId')
-export const jobIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'field.jobId')
+const accountIdSchema = z.string().regex(/^[a-z0-9-]{1,64}$/, 'field.accountId')
+const jobIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'field.jobId')
 /** A key goes into the Authorization header: visible ASCII only, nothing a header cannot carry. */
 const keySchema = z.string().trim().min(1, 'field.required').max(4096).regex(/^[\x21-\x7e]+$/, 'field.apiKeyChars')
 const storageSchema = z.enum(['keychain', 'session'])

@@ -14,7 +14,7 @@ export interface Notice {
 export const currentNotice = ref<Notice>()
 
 /** How long a notice stays up. */
-export const NOTICE_MS = 8000
+const NOTICE_MS = 8000
 /** A screen change this soon after a notice is the action's own navigation. */
 const FOLLOWS_ACTION_MS = 1500
 

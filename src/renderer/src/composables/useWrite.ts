@@ -42,7 +42,7 @@ export function effectText(effect: ItemEffect | undefined): string | undefined {
 }
 
 /** What went wrong with an item, as error data (an unknown outcome is its own kind). */
-export function itemError(item: JobItemView): ErrorData | undefined {
+function itemError(item: JobItemView): ErrorData | undefined {
   if (item.state === 'unknown') {
     return { kind: 'outcome-unknown', code: 'job.outcomeUnknown', params: { label: item.label }, requestId: item.requestId, serviceMessage: item.error?.serviceMessage }
   }

@@ -26,7 +26,7 @@ function savedLocale(): Locale {
   return navigator.language.toLowerCase().startsWith('ja') ? 'ja' : 'en'
 }
 
-export { locale, useCatalogue }
+export { locale }
 
 /** Switches the language (loading its catalogue first) and remembers the choice. */
 export async function setLocale(l: Locale): Promise<void> {

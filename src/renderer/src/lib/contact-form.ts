@@ -10,7 +10,7 @@ export type ContactForm = Record<ContactRole, Person>
 export const COPY_ROLES = ['admin', 'tech', 'billing'] as const
 export type SameAsRegistrant = Record<(typeof COPY_ROLES)[number], boolean>
 
-export function emptyPerson(): Person {
+function emptyPerson(): Person {
   return Object.fromEntries(CONTACT_FIELDS.map((f) => [f, ''])) as Person
 }
 export function emptyContact(): ContactForm {

@@ -7,7 +7,7 @@ import { icsCalendar, type CalendarEvent } from './ics'
 import { calendarSummary, type ReminderWords } from './reminder-text'
 import { reminderItemKey, type ExpiringItem } from '../../../shared/reminders'
 
-export const CALENDAR_PROD_ID = '-//Hosting Admin//Expiration dates//EN'
+const CALENDAR_PROD_ID = '-//Hosting Admin//Expiration dates//EN'
 
 /** Stable across exports and machines: the same account, item and date give the same UID. */
 export function calendarUid(item: ExpiringItem): string {
@@ -15,7 +15,7 @@ export function calendarUid(item: ExpiringItem): string {
   return `${part(item.accountId)}.${item.kind}.${part(reminderItemKey(item))}.${item.expires}@hosting-admin`
 }
 
-export function calendarEvents(w: ReminderWords, items: readonly ExpiringItem[]): CalendarEvent[] {
+function calendarEvents(w: ReminderWords, items: readonly ExpiringItem[]): CalendarEvent[] {
   return [...items]
     .sort((a, b) => a.expires.localeCompare(b.expires) || a.label.localeCompare(b.label))
     .map((item) => ({

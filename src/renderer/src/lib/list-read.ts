@@ -7,7 +7,7 @@ import type { PagedEndpointName, PagedInput, PagedItem } from '../../../shared/e
 import type { AccountApi } from './account-api'
 import { createRead, type Read } from './read'
 
-export const FIRST_PAGE_SIZE = 100
+const FIRST_PAGE_SIZE = 100
 
 export interface ListRead<T> extends Read<T[]> {
   /** Every page was read (or the first page was short). */

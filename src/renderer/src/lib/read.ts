@@ -40,7 +40,7 @@ export interface Read<T> {
   replace(data: T): void
 }
 
-export const SLOW_AFTER_MS = 3000
+const SLOW_AFTER_MS = 3000
 
 export function createRead<T>(loader: Loader<T>, opts: { slowAfterMs?: number } = {}): Read<T> & { loadWith(l: Loader<T>): Promise<T | undefined> } {
   const state = reactive({ status: 'idle', data: undefined, error: undefined, progress: undefined, slow: false }) as ReadState<T>

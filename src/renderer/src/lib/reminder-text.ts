@@ -25,7 +25,7 @@ export interface NotificationText {
 }
 
 /** What the item is: "Domain", "Server (Web servers)", "Service IP". */
-export function itemKindText(w: ReminderWords, item: ExpiringItem): string {
+function itemKindText(w: ReminderWords, item: ExpiringItem): string {
   if (item.kind === 'domain') return w.t('reminders.what.domain')
   if (item.kind === 'svcip') return w.t('reminders.what.svcip')
   return w.t('reminders.what.server', { kind: item.serverKind ? w.kindLabel(item.accountId, item.serverKind) : '' })

@@ -30,7 +30,7 @@ const isRole = (v: string | undefined): v is (typeof CONTACT_ROLES)[number] => (
 const isContactField = (v: string | undefined): v is (typeof CONTACT_FIELDS)[number] => (CONTACT_FIELDS as readonly (string | undefined)[]).includes(v)
 
 /** A field's label; one this version does not know is shown as the service names it. */
-export function storedFieldLabel({ t }: Words, field: string): string {
+function storedFieldLabel({ t }: Words, field: string): string {
   const key = FIELD_KEYS[field]
   if (key) return t(key)
   const [head, role, name] = field.split('.')
