@@ -6,8 +6,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-echo "== typecheck"; npm run --silent typecheck
-echo "== lint"; npm run --silent lint
+# The type check and the lint side by side (each is mostly one core's work), each said in full
+# once both are done; either failing stops the run.
+checks=$(mktemp -d)
+npm run --silent typecheck >"$checks/typecheck" 2>&1 & typecheck=$!
+npm run --silent lint >"$checks/lint" 2>&1 & lint=$!
+typecheck_status=0; wait $typecheck || typecheck_status=$?
+lint_status=0; wait $lint || lint_status=$?
+echo "== typecheck"; cat "$checks/typecheck"
+echo "== lint"; cat "$checks/lint"
+rm -rf "$checks"
+if [ $typecheck_status -ne 0 ] || [ $lint_status -ne 0 ]; then echo "The type check or the lint failed (see above)." >&2; exit 1; fi
 echo "== build"; npm run --silent build >/dev/null
 
 if [ -z "${DBUS_SESSION_BUS_ADDRESS:-}" ] && command -v dbus-run-session >/dev/null 2>&1 && command -v gnome-keyring-daemon >/dev/null 2>&1; then

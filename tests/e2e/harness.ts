@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises'
 import { randomUUID } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { extname, join, resolve, sep } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
 import type { Page } from '@playwright/test'
 import { startAppServices, type AppServices } from '../../src/main/app-services'
@@ -27,6 +28,11 @@ import type { JobView } from '../../src/shared/jobs'
 import type { ReminderTarget } from '../../src/shared/reminders'
 
 const RENDERER_DIR = resolve('out/renderer')
+/**
+ * The built store worker, as the app starts it: the suite runs after the build, and the
+ * sources' worker would compile the store's TypeScript again in every test's new thread.
+ */
+const STORE_WORKER = pathToFileURL(resolve('out/main/store-worker.js'))
 /** Every harness logs under here, with the keys its app learned beside the log (tests/e2e/no-keys-in-logs.teardown.ts reads both). */
 export const E2E_LOG_ROOT = resolve('test-results/e2e-logs')
 
@@ -123,6 +129,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     allowedOrigins: [origin],
     keychain: async () => keychain,
     demo,
+    storeWorkerUrl: STORE_WORKER,
     onQuitConfirmed: () => quits++,
     ...(opts.logCheckDelaysMs ? { logCheckDelaysMs: opts.logCheckDelaysMs } : {}),
     ...(opts.now ? { now: opts.now } : {}),
