@@ -2,13 +2,15 @@
  * Issue 27's daily-work points walked in Japanese: an outcome settled later reaches the screen
  * that sent it and Writes counts what needs attention (point 6); the DNS editor leads to its
  * history (point 11); a refused key is replaced over the editor and an unsaved edit is offered
- * back (point 1). Every text on the way is the Japanese catalogue's.
+ * back (point 1); a message of the service is explained (point 7); a locked keyring is said once,
+ * as locked (point 2). Every text on the way is the Japanese catalogue's.
  */
 import type { Page } from '@playwright/test'
 import { startSandbox } from '../../src/sandbox'
 import { nsFlavour } from '../../src/sandbox/nameservers'
 import { profileFor } from '../helpers/profile'
-import { expect, test } from './fixtures'
+import { LockableKeychain } from '../helpers/lockable-keychain'
+import { expect, snap, test } from './fixtures'
 
 async function inJapanese(app: Page) {
   await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
@@ -85,6 +87,48 @@ test.describe('in Japanese', () => {
       await expect.poll(() => d.dns.svc1.records).toContain('txt _verify typed-in-japanese')
     } finally {
       await sb.close()
+    }
+  })
+})
+
+test.describe('in Japanese, the service’s own words', () => {
+  test('a message the service is known to send is explained in Japanese, its words kept beside', async ({ app, harness }) => {
+    await harness.demo()
+    await inJapanese(app)
+    // A domain this account does not hold: the service answers 400 "domainname is invalid." (recorded).
+    await app.evaluate(() => (location.hash = '#/dns/not-held-here.example'))
+    const banner = app.getByRole('alert').filter({ hasText: 'サービスがリクエストを拒否しました' })
+    await expect(banner).toContainText('このアカウントではサービスがこのドメインを見つけられません。')
+    await expect(banner.locator('.service-message')).toHaveText('サービスからのメッセージ: domainname is invalid.')
+    await snap(app, 'service-message-ja')
+  })
+})
+
+const lockable = new LockableKeychain()
+
+test.describe('in Japanese, a locked keyring', () => {
+  test.use({ harnessOptions: { keychain: lockable } })
+
+  test('is said once, as locked (not as a lost key), with one retry', async ({ app, harness }) => {
+    const other = await startSandbox({ domains: 5 })
+    try {
+      const acct = await harness.services.accounts.create(profileFor(other, '保管'), other.keys.full, 'keychain')
+      await harness.services.accounts.setActive(acct.id)
+      lockable.locked = true
+      await inJapanese(app)
+      await app.getByRole('navigation').getByRole('link', { name: 'ドメイン', exact: true }).click()
+      await expect(app.getByRole('heading', { name: 'ドメイン', level: 1 })).toBeVisible()
+      const locked = app.getByRole('alert').filter({ hasText: 'キーリングのロックを解除してから' })
+      await expect(locked).toHaveCount(1)
+      await expect(locked).toContainText('置き換える必要はありません')
+      await expect(app.getByRole('alert')).toHaveCount(1)
+      lockable.locked = false
+      await locked.getByRole('button', { name: '再試行' }).click()
+      await expect(app.getByRole('alert')).toHaveCount(0)
+      await expect(app.getByRole('link', { name: other.state.domains[0]!.domainname, exact: true })).toBeVisible()
+    } finally {
+      lockable.locked = false
+      await other.close()
     }
   })
 })

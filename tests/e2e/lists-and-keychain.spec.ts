@@ -2,8 +2,9 @@
  * A list larger than one page, read in full on demand; and the accounts screen when the
  * keychain is unavailable.
  */
-import { KeytarSecretStore, SessionSecretStore, type KeytarLike } from '../../src/main/accounts/secret-store'
+import { KeytarSecretStore, type KeytarLike } from '../../src/main/accounts/secret-store'
 import { profileFor } from '../helpers/profile'
+import { LockableKeychain } from '../helpers/lockable-keychain'
 import { startSandbox } from '../../src/sandbox'
 import { expect, snap, test } from './fixtures'
 
@@ -65,13 +66,6 @@ test.describe('without a keychain', () => {
   })
 })
 
-/** A keychain that holds its keys but, locked, gives none back (as a locked GNOME Keyring does). */
-class LockableKeychain extends SessionSecretStore {
-  locked = false
-  override async get(accountId: string) {
-    return this.locked ? undefined : super.get(accountId)
-  }
-}
 const lockable = new LockableKeychain()
 
 test.describe('a locked keyring', () => {

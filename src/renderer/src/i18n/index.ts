@@ -8,7 +8,7 @@ import { current, locale, useCatalogue } from './current'
 import type { ErrorData } from '../../../shared/errors'
 import type { Catalogue, Locale, MessageKey } from './catalogue'
 import type { Params } from './format'
-import { describeError, translate, translateCode, type ErrorText } from './translate'
+import { describeError, errorLine, translate, translateCode, type ErrorText } from './translate'
 
 export type { Locale, MessageKey } from './catalogue'
 export { LOCALES } from './catalogue'
@@ -51,6 +51,11 @@ export function tCode(code: string, params?: Params): string {
 
 export function errorText(error: ErrorData): ErrorText {
   return describeError(current(), locale.value, error)
+}
+
+/** An error in one line, in the user's language, with the service's own words where it gave some. */
+export function errorLineOf(error: ErrorData): string {
+  return errorLine(errorText(error), t('error.serviceSaid'))
 }
 
 const intlLocale = () => (locale.value === 'ja' ? 'ja-JP' : 'en')

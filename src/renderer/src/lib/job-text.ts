@@ -1,6 +1,6 @@
 /** A write job in words: its operation, each item's outcome, and the CSV of its results. */
 import type { JobItemView, JobView } from '../../../shared/jobs'
-import { errorText, formatDate, t, tCode } from '../i18n'
+import { errorLineOf, formatDate, t, tCode } from '../i18n'
 import { toCsv } from './csv'
 import { autorenewShort } from './autorenew-text'
 import { storedText } from './stored-text'
@@ -42,9 +42,7 @@ export function itemMessage(job: Pick<JobView, 'operation'>, it: JobItemView): s
     return t('jobs.unknownChecking')
   }
   if (it.state === 'pending' || it.state === 'sending') return itemStateLabel(it)
-  const e = it.error ? errorText(it.error) : undefined
-  if (!e) return itemStateLabel(it)
-  return e.serviceMessage ? `${e.text} ${t('error.serviceSaid')} ${e.serviceMessage}` : e.text
+  return it.error ? errorLineOf(it.error) : itemStateLabel(it)
 }
 
 /** The results as CSV: the service's own words where it gave them. */

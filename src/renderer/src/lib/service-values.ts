@@ -6,6 +6,7 @@
  */
 import { t } from '../i18n'
 import type { MessageKey } from '../i18n/catalogue'
+import { serviceMessageKey } from '../i18n/service-messages'
 
 export interface ServiceValueText {
   /** What the user reads. */
@@ -28,6 +29,13 @@ export const domainStatusText = (raw: string) => lookup(raw, DOMAIN_STATUS)
 /** STAY (in progress) and FAILED (with a failure reason) are the values the spec shows. */
 const TRANSFER_STATUS: Record<string, MessageKey> = { STAY: 'serviceValue.transferStatus.STAY', FAILED: 'serviceValue.transferStatus.FAILED' }
 export const transferStatusText = (raw: string) => lookup(raw, TRANSFER_STATUS)
+
+/** A failed transfer's reason: free text from the service, in the user's words where the app knows the message. */
+export function failureReasonText(raw: string): ServiceValueText {
+  const key = serviceMessageKey(raw)
+  if (raw === '') return { text: '—', raw, known: true }
+  return key ? { text: t(key), raw, known: true } : { text: raw, raw, known: false }
+}
 
 /**
  * A domain search answer is a code and a message ("210 Domain name available"). 210 and 211 are
