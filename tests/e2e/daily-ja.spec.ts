@@ -132,3 +132,28 @@ test.describe('in Japanese, a locked keyring', () => {
     }
   })
 })
+
+test.describe('in Japanese, an unsaved form', () => {
+  test('WHOIS left for another screen is offered back, then saved', async ({ app, harness }) => {
+    const sb = await harness.demo()
+    await inJapanese(app)
+    const d = sb.state.domains[5]!
+    const openWhois = async () => {
+      await app.evaluate((hash) => (location.hash = hash), `#/domains/${d.domainname}`)
+      await expect(app.getByRole('heading', { level: 1, name: d.domainname })).toBeVisible()
+      await app.getByRole('tab', { name: 'WHOIS', exact: true }).click()
+      return app.getByRole('tabpanel', { name: 'WHOIS' })
+    }
+    let panel = await openWhois()
+    await panel.getByRole('group', { name: '登録者' }).getByLabel('市区町村').fill('Marunouchi')
+    await app.evaluate(() => (location.hash = '#/domains'))
+    await expect(app.getByRole('heading', { level: 1, name: 'ドメイン' })).toBeVisible()
+    panel = await openWhois()
+    const offer = panel.getByRole('status').filter({ hasText: 'このフォームへの未保存の変更を保持しています' })
+    await offer.getByRole('button', { name: '保持していた変更を復元する' }).click()
+    await expect(panel.getByRole('group', { name: '登録者' }).getByLabel('市区町村')).toHaveValue('Marunouchi')
+    await panel.getByRole('button', { name: '保存' }).click()
+    await expect(app.getByRole('status').filter({ hasText: 'WHOISを保存しました。' })).toBeVisible()
+    await expect.poll(() => d.contact.registrant.city).toBe('Marunouchi')
+  })
+})

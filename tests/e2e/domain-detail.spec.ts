@@ -289,3 +289,37 @@ test('tabs work by keyboard', async ({ app, harness }) => {
   await app.keyboard.press('End')
   await expect(app.getByRole('tab', { name: 'Remove' })).toBeFocused()
 })
+
+test('typed work is kept: nameservers and WHOIS left unsaved for another screen are offered back, until saved or discarded', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const d = sb.state.domains[6]!
+  let panel = await openDomain(app, d.domainname, 'Nameservers')
+  await panel.getByLabel('Nameservers').fill('ns1.kept.example\nns2.kept.example')
+  panel = await openDomain(app, d.domainname, 'WHOIS')
+  await panel.getByRole('group', { name: 'Registrant' }).getByLabel('City').fill('Kept-city')
+
+  // Back on each form after another screen: the service's values, and the edit offered.
+  panel = await openDomain(app, d.domainname, 'Nameservers')
+  const box = panel.getByLabel('Nameservers')
+  await expect(box).toHaveValue(d.ns.join('\n'))
+  const nsOffer = panel.getByRole('status').filter({ hasText: 'Your unsaved changes to this form' })
+  await nsOffer.getByRole('button', { name: 'Restore my changes' }).click()
+  await expect(box).toHaveValue('ns1.kept.example\nns2.kept.example')
+  await expect(nsOffer).toHaveCount(0)
+  await panel.getByRole('button', { name: 'Save' }).click()
+  await expect(app.getByRole('status').filter({ hasText: 'Nameservers saved.' })).toBeVisible()
+  expect(d.ns).toEqual(['ns1.kept.example', 'ns2.kept.example'])
+
+  panel = await openDomain(app, d.domainname, 'WHOIS')
+  const city = panel.getByRole('group', { name: 'Registrant' }).getByLabel('City')
+  await expect(city).not.toHaveValue('Kept-city')
+  await expectNoAxeViolations(app, 'domain tab WHOIS with an unsaved edit offered')
+  await panel.getByRole('status').filter({ hasText: 'Your unsaved changes to this form' }).getByRole('button', { name: 'Discard them' }).click()
+  // Discarded: not offered again, and a saved form leaves nothing to offer either.
+  panel = await openDomain(app, d.domainname, 'Nameservers')
+  await expect(panel.getByLabel('Nameservers')).toHaveValue('ns1.kept.example\nns2.kept.example')
+  panel = await openDomain(app, d.domainname, 'WHOIS')
+  await expect(panel.getByRole('group', { name: 'Registrant' }).getByLabel('City')).toBeVisible()
+  await expect(app.getByText('Your unsaved changes to this form')).toHaveCount(0)
+  expect(last(sb, 'domains.whois.set')).toBeUndefined()
+})

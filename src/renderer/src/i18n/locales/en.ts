@@ -678,6 +678,7 @@ export const en = {
   'dnsEditor.draftOffered': 'Your unsaved changes to this zone from {time} were kept. The zone below is as the service holds it now.',
   'dnsEditor.draftRestore': 'Restore my changes',
   'dnsEditor.draftDiscard': 'Discard them',
+  'draft.offered': 'Your unsaved changes to this form from {time} were kept. The form below is as the service holds it now.',
   'dnsEditor.domainSettings': 'Domain settings',
   'dnsEditor.historyLink': 'History and snapshots (restore an earlier zone)',
   'dnsEditor.editRecords': 'Edit DNS records',

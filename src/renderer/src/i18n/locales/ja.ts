@@ -678,6 +678,7 @@ export const ja: Catalogue = {
   'dnsEditor.draftOffered': '{time} の、このゾーンへの未保存の変更を保持しています。下のゾーンは現在サービスにある内容です。',
   'dnsEditor.draftRestore': '保持していた変更を復元する',
   'dnsEditor.draftDiscard': '変更を破棄する',
+  'draft.offered': '{time} の、このフォームへの未保存の変更を保持しています。下のフォームは現在サービスにある内容です。',
   'dnsEditor.domainSettings': 'ドメインの設定',
   'dnsEditor.historyLink': '履歴とスナップショット (以前のゾーンに戻す)',
   'dnsEditor.editRecords': 'DNSレコードを編集',
