@@ -9,7 +9,7 @@ import type { DdnsRecord } from '../main/cli-server'
 import type { ErrorData } from '../shared/errors'
 import type { Progress, Result } from '../shared/ipc/contract'
 import { isJobRunning, type JobView } from '../shared/jobs'
-import type { Session } from './session'
+import type { Session } from './session-api'
 
 const fromAppSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('welcome') }),

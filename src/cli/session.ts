@@ -12,27 +12,14 @@ import { CLI_ORIGIN } from '../main/cli-server'
 import { currentHolder } from '../main/data-lock'
 import { recordDdnsUpdate } from '../main/ddns-history'
 import { sessionThroughApp } from './app-door'
-import type { EndpointResult, PagedEndpointName, PagedItem, ReadEndpointName } from '../shared/endpoints/table'
+import type { Session } from './session-api'
+
+export type { Session } from './session-api'
 import type { ErrorData } from '../shared/errors'
-import type { ApiPayload, ListAllPayload, LocalChannel, LocalResults, PayloadOf, Progress, Result } from '../shared/ipc/contract'
+import type { Progress } from '../shared/ipc/contract'
 import { isJobRunning, type JobView } from '../shared/jobs'
 
 
-export interface Session {
-  call<N extends ReadEndpointName>(channel: N, payload: ApiPayload<N>): Promise<Result<EndpointResult<N>>>
-  call<C extends LocalChannel>(channel: C, payload: PayloadOf<C>): Promise<Result<LocalResults[C]>>
-  call<N extends PagedEndpointName>(channel: `all.${N}`, payload: ListAllPayload<N>): Promise<Result<PagedItem<N>[]>>
-  /** A dynamic DNS update sent by the command (not an API write, so no job), in the app's history. */
-  recordDdns(entry: { accountId: string; domain: string; host: string; ip: string; ok: boolean }): Promise<void>
-  /**
-   * Resolves with the job once it has ended (done, stopped, interrupted); through the app, rejects
-   * with an outcome-unknown error when the app closes first.
-   */
-  ended(job: JobView): Promise<JobView>
-  /** The calls go to the running app (it holds the data folder), not to services of the command's own. */
-  viaApp: boolean
-  close(): Promise<void>
-}
 
 export type Opened = { ok: true; session: Session } | { ok: false; error: ErrorData }
 

@@ -11,7 +11,6 @@ import type { EndpointResult, PagedEndpointName, PagedInput, PagedItem, ReadEndp
 import type { ErrorData } from '../../shared/errors'
 import type { JobView } from '../../shared/jobs'
 import type { ReminderTarget } from '../../shared/reminders'
-import type { StoredItems } from './lib/account-api'
 
 declare global {
   interface Window {
@@ -20,6 +19,13 @@ declare global {
 }
 
 export type { Result, ErrorData, Progress }
+
+/** A list as the portfolio store kept it: its items, when they were read, whether it was whole. */
+export interface StoredItems<N extends PagedEndpointName> {
+  items: PagedItem<N>[]
+  readAt: string
+  complete: boolean
+}
 
 type ChannelFunction = (payload: unknown, onProgress?: (p: Progress) => void) => Promise<unknown>
 

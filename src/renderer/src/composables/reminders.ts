@@ -4,8 +4,8 @@
  * it; a click on one switches to its account and opens its item.
  */
 import { onUnmounted, watch } from 'vue'
+import { useRouter, type Router } from 'vue-router'
 import { invoke, onReminderOpen } from '../bridge'
-import { router } from '../router'
 import { t } from '../i18n'
 import { useAccountsStore } from '../stores/accounts'
 import { accountName } from '../lib/account-text'
@@ -46,7 +46,7 @@ async function show(due: DueReminder[]): Promise<void> {
 }
 
 /** Opens what a clicked notification is about, in its own account. */
-async function open(target: ReminderTarget): Promise<void> {
+async function open(router: Router, target: ReminderTarget): Promise<void> {
   const accounts = useAccountsStore()
   if (target.kind !== 'overview' && target.accountId !== accounts.activeId) {
     const account = accounts.accounts.find((a) => a.id === target.accountId)
@@ -65,6 +65,9 @@ const FIRST_CHECK_DELAY_MS = 2000
 /** For the app's root component: checks once the accounts are known, then hourly; opens clicked reminders. */
 export function useReminders(): void {
   const accounts = useAccountsStore()
+  // The app's router, from the root component: importing it would make a cycle through every
+  // screen (the reminder settings on Accounts check reminders too).
+  const router = useRouter()
   let timer: ReturnType<typeof setInterval> | undefined
   let first: ReturnType<typeof setTimeout> | undefined
   // The wording needs the accounts' names: the first check waits for the list, and then a
@@ -79,7 +82,7 @@ export function useReminders(): void {
     },
     { immediate: true },
   )
-  const stopListening = onReminderOpen((target) => void open(target))
+  const stopListening = onReminderOpen((target) => void open(router, target))
   onUnmounted(() => {
     stopWaiting()
     stopListening()

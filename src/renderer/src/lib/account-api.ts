@@ -6,7 +6,8 @@
 import type { EndpointResult, PagedEndpointName, PagedInput, PagedItem, ReadEndpointName, WriteEndpointName } from '../../../shared/endpoints/table'
 import type { ApiParams } from '../../../shared/ipc/contract'
 import type { JobPurpose, JobRequest, JobView, ZoneGuard } from '../../../shared/jobs'
-import { cancelJob, invoke, newJobId, type Progress, type Result } from '../bridge'
+import { cancelJob, invoke, newJobId, type Progress, type Result, type StoredItems } from '../bridge'
+export type { StoredItems } from '../bridge'
 
 export interface CallOptions {
   /** Aborting it cancels the call in main. */
@@ -17,13 +18,6 @@ export interface ListAllOptions extends CallOptions {
 }
 
 /** A write job's items as the renderer asks for them. */
-/** A list as the portfolio store kept it: its items, when they were read, whether it was whole. */
-export interface StoredItems<N extends PagedEndpointName> {
-  items: PagedItem<N>[]
-  readAt: string
-  complete: boolean
-}
-
 export type JobItems<N extends WriteEndpointName> = { params: ApiParams<N>; label?: string | undefined; guard?: ZoneGuard | undefined; overRule?: boolean | undefined }[]
 export interface JobOptions {
   concurrency?: number | undefined
