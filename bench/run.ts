@@ -11,6 +11,7 @@ import { benchDnsEditor } from './dns-editor'
 import { benchDrift } from './drift'
 import { benchStartup } from './startup'
 import { benchMainThread } from './main-thread'
+import { benchStoreTime } from './store-time'
 import type { BenchResult } from './report'
 
 const benches: [string, () => Promise<BenchResult>][] = [
@@ -21,6 +22,7 @@ const benches: [string, () => Promise<BenchResult>][] = [
   ['dns-model', benchDnsModel],
   ['dns-editor', benchDnsEditor],
   ['portfolio-store', benchPortfolioStore],
+  ['store-time', benchStoreTime],
   ['portfolio-refresh', benchPortfolioRefresh],
   ['portfolio-paint', benchPortfolioPaint],
   ['drift', benchDrift],
