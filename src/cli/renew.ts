@@ -10,7 +10,7 @@ import { EXIT, failed, Failed, runWrite, type Confirmation, type Context } from 
 const DAY_MS = 86_400_000
 
 export async function renew(c: Context, account: AccountView, opts: Confirmation & { withinDays: number; years: number; now: Date }): Promise<number> {
-  const listed = await c.session.call('all.domains.expiration.list', { accountId: account.id, jobId: `cli-${randomUUID()}` })
+  const listed = await c.session.call('all.domains.expiration.list', { accountId: account.id, callId: `cli-${randomUUID()}` })
   if (!listed.ok) throw new Failed(listed.error)
   const limit = opts.now.getTime() + opts.withinDays * DAY_MS
   const due = listed.value

@@ -24,6 +24,7 @@ export const FIELD_CODES = [
   'field.hex',
   'field.accountId',
   'field.jobId',
+  'field.callId',
   'field.listName',
   'field.pathWord',
   'field.hostName',

@@ -61,7 +61,7 @@ test('reminders of two accounts as desktop notifications; a click opens the doma
     const otherAccount = await harness.services.accounts.create(profileFor(other, 'Other'), other.keys.full, 'keychain')
     await harness.services.accounts.setActive(mainAccount.id)
     // The domain list of each account read once, through main as the window reads it: the store has them.
-    for (const a of [mainAccount, otherAccount]) await ok(harness, 'all.domains.list', { accountId: a.id, jobId: `read-${a.id}` })
+    for (const a of [mainAccount, otherAccount]) await ok(harness, 'all.domains.list', { accountId: a.id, callId: `read-${a.id}` })
 
     await page.addInitScript(() => localStorage.setItem('hosting-admin.locale', localStorage.getItem('hosting-admin.locale') ?? 'en'))
     await installBridge(page, harness)

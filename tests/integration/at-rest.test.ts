@@ -61,7 +61,7 @@ describe('what the app writes to disk', () => {
     await write('domains.dynamicdns.set', { domain: a!.domainname, dynamicdns: 1, password: DDNS_PASSWORD })
     await write('domains.whois.set', { domain: b!.domainname, whois_proxy: 0, contact })
     // Answered by the service: every domain's transfer code in the transfer-lock list, read in full.
-    await ok('all.domains.transferlock.list', { accountId, jobId: 'r-lock' })
+    await ok('all.domains.transferlock.list', { accountId, callId: 'r-lock' })
     // Settled from the service's log: its logged answer carries the domain's transfer code.
     sb.faults.inject('domains.transferlock.set', { lostAnswer: 'reset', times: 1 })
     const lost = await write('domains.transferlock.set', { domain: c!.domainname, transfer_lock: c!.transfer_lock ? 0 : 1 })

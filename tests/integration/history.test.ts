@@ -41,7 +41,7 @@ async function write(operation: string, items: { params: Record<string, unknown>
   return ok<JobView>('jobs.start', { jobId: job.id, ...(token ? { token } : {}) })
 }
 const history = (q: Record<string, unknown> = {}) => ok<HistoryEntry[]>('history.list', { accountId, ...q })
-const readAll = (name: string) => ok<unknown[]>(`all.${name}`, { accountId, jobId: `r-${name.replaceAll('.', '-')}-${Math.random().toString(36).slice(2)}` })
+const readAll = (name: string) => ok<unknown[]>(`all.${name}`, { accountId, callId: `r-${name.replaceAll('.', '-')}-${Math.random().toString(36).slice(2)}` })
 /** The zone as the service holds it, read past the app. */
 const zoneOf = (domain: string) => outside.call('domains.dns.get', { domain })
 /** Domains whose DNS records can be changed (not on the registrar's nameservers), apart from the one the write samples use. */
@@ -188,16 +188,16 @@ describe('drift', () => {
 
   it('checking an account now reads every account-wide list again and reports what changed outside', async () => {
     const domain = editable()[5]!
-    await ok('store.refreshAccount', { accountId, jobId: 'refresh-1' })
+    await ok('store.refreshAccount', { accountId, callId: 'refresh-1' })
     const renew = await outside.call('domains.autorenew.get', { domain })
     const lock = await outside.call('domains.transferlock.get', { domain })
     await outside.call('domains.autorenew.set', { domain, autorenew_domain: renew.autorenew_domain !== 0 ? 0 : 10 })
     await outside.call('domains.transferlock.set', { domain, transfer_lock: lock.transfer_lock === 1 ? 0 : 1 })
-    const r = await ok<{ read: number; drift: number; failed: unknown[] }>('store.refreshAccount', { accountId, jobId: 'refresh-2' })
+    const r = await ok<{ read: number; drift: number; failed: unknown[] }>('store.refreshAccount', { accountId, callId: 'refresh-2' })
     expect(r).toEqual({ read: 10, drift: 2, failed: [] })
     const rows = await history({ subjectKind: 'domain', subject: domain, outsideOnly: true })
     expect(rows.map((h) => h.aspect).sort()).toEqual(['autorenew', 'transferlock'])
-    expect(await call('store.refreshAccount', { accountId, jobId: 'no spaces allowed' })).toMatchObject({ ok: false, error: { code: 'ipc.invalidPayload' } })
+    expect(await call('store.refreshAccount', { accountId, callId: 'no spaces allowed' })).toMatchObject({ ok: false, error: { code: 'ipc.invalidPayload' } })
   })
 
   it('a save whose TTL the service raised is told right away, and the next read of the zone records no change from outside', async () => {

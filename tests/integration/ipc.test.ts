@@ -83,6 +83,7 @@ describe('payload validation', () => {
       {
         accountId: fc.oneof(fc.constant('demo'), fc.string({ maxLength: 70 })),
         id: fc.oneof(fc.constant('demo'), fc.uuid(), fc.string()),
+        callId: fc.oneof(fc.uuid(), fc.string()),
         jobId: fc.oneof(fc.uuid(), fc.string()),
         domain: fc.oneof(fc.domain(), fc.string(), fc.integer()),
         kind: fc.constantFrom('a', 'b', 'c', 'd', ''),
@@ -188,7 +189,7 @@ describe('a full run over every channel', () => {
     // One shared sandbox here, so the deletions run last.
     // The domain list read in full, as the Domains screen does: a write naming a domain by its id
     // is then sent by the name the store knows it by (an id the store cannot name is refused).
-    expect((await call('all.domains.list', { accountId: id, jobId: 'read-domains' })).ok).toBe(true)
+    expect((await call('all.domains.list', { accountId: id, callId: 'read-domains' })).ok).toBe(true)
     const isDelete = (n: EndpointName) => samples[n](fixture as never).method === 'DELETE'
     const ordered = [...ENDPOINT_NAMES.filter((n) => !isDelete(n)), ...ENDPOINT_NAMES.filter(isDelete)]
     for (const name of ordered) {
@@ -211,7 +212,7 @@ describe('a full run over every channel', () => {
     for (const name of PAGED_ENDPOINT_NAMES) {
       const sample = (samples[name] as (f: Fixture) => Sample<EndpointName>)(fixture)
       const { limit: _l, page: _p, ...rest } = sample.input as Record<string, unknown>
-      const r = await call(`all.${name}` as ChannelName, { ...rest, accountId: id, jobId: `job-${name.replace(/\./g, '-')}` })
+      const r = await call(`all.${name}` as ChannelName, { ...rest, accountId: id, callId: `call-${name.replace(/\./g, '-')}` })
       expect(r.ok, `all.${name}: ${r.ok ? '' : english(r.error)}`).toBe(true)
     }
     expect(progressSeen.length).toBeGreaterThan(0)
@@ -230,7 +231,7 @@ describe('a full run over every channel', () => {
     })
     expect((await call('accounts.replaceKey', { id, apiKey: 'wrong-key', storage: 'session' })).ok).toBe(true)
     expect(await call('accounts.testConnection', { id })).toMatchObject({ ok: true, value: { ok: false, kind: 'unauthorized' } })
-    expect(await call('reads.cancel', { jobId: 'nothing-running' })).toMatchObject({ ok: true })
+    expect(await call('reads.cancel', { callId: 'nothing-running' })).toMatchObject({ ok: true })
     expect((await call('accounts.remove', { id })).ok).toBe(true)
     expect(await call('servers.list', { accountId: id, kind: 'a' })).toMatchObject({ ok: false, error: { kind: 'no-account' } })
 
@@ -243,7 +244,7 @@ describe('a full run over every channel', () => {
     expect(everything).not.toMatch(/demo_[0-9a-f]{48}/)
   }, 120_000)
 
-  it('a listAll job reports progress and can be cancelled from the renderer side', async () => {
+  it('a listAll read reports progress and can be cancelled from the renderer side', async () => {
     const big = await startSandbox({ domains: 3000, latencyMs: 15 })
     try {
       const fields = profileFor(big, 'Big')
@@ -251,10 +252,10 @@ describe('a full run over every channel', () => {
       if (!created.ok) throw new Error(english(created.error))
       const id = (created.value as { id: string }).id
       const progress: Progress[] = []
-      const job = services.router.dispatch('all.domains.list', { accountId: id, jobId: 'big-job' }, appSender(progress))
+      const job = services.router.dispatch('all.domains.list', { accountId: id, callId: 'big-read' }, appSender(progress))
       while (progress.length < 3) await new Promise((r) => setTimeout(r, 5))
       expect(services.router.activeJobs).toBe(1)
-      await services.router.dispatch('reads.cancel', { jobId: 'big-job' }, appSender())
+      await services.router.dispatch('reads.cancel', { callId: 'big-read' }, appSender())
       expect(await job).toMatchObject({ ok: false, error: { kind: 'cancelled' } })
       expect(services.router.activeJobs).toBe(0)
       expect(progress.at(-1)!.loadedItems).toBeLessThan(3000)

@@ -36,7 +36,7 @@ beforeAll(async () => {
   const created = await ok<{ id: string }>('accounts.create', { fields: profileFor(sb, 'Main', 1500), apiKey: sb.keys.full, storage: 'session' })
   accountId = created.id
   // The domain list read in full, as the Domains screen does: a write that names a domain by its id is sent by its name.
-  await ok('all.domains.list', { accountId, jobId: 'read-domains' })
+  await ok('all.domains.list', { accountId, callId: 'read-domains' })
 })
 afterAll(async () => {
   await services.close()
@@ -215,7 +215,7 @@ describe('a domain named several ways is one target (issue 25)', () => {
 
 describe('a server named by its id or by its name is one target (issue 22)', () => {
   it('once the server list is stored: a write by name holds the server against a write by id, and the reverse', async () => {
-    await ok('all.servers.list', { accountId, jobId: 'read-servers-a', kind: 'a' })
+    await ok('all.servers.list', { accountId, callId: 'read-servers-a', kind: 'a' })
     const s = sb.state.servers.a[2]!
     for (const [firstRef, secondRef] of [[s.webname, s.webid], [s.webid, s.webname]] as const) {
       sb.faults.inject('servers.autorenew.set', { hold: true, times: 1 })

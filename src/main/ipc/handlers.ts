@@ -50,22 +50,22 @@ const notAnObject: Parsed<never> = { ok: false, issues: [{ path: '', code: 'fiel
 /** An API payload taken apart: the account and job (checked here) and the operation's own parameters. */
 function parseApiPayload<N extends ReadEndpointName>(name: N, raw: unknown): Parsed<ApiParsed<N>> {
   if (!isRecord(raw)) return notAnObject
-  const { accountId, jobId, ...rest } = raw
-  const extras = parseWith(apiCallExtras, { accountId, jobId })
+  const { accountId, callId, ...rest } = raw
+  const extras = parseWith(apiCallExtras, { accountId, callId })
   const params = parseEndpointParams(name, rest)
   if (!extras.ok || !params.ok) return { ok: false, issues: [...(extras.ok ? [] : extras.issues), ...(params.ok ? [] : params.issues)] }
-  return { ok: true, value: { accountId: extras.value.accountId, jobId: extras.value.jobId, params: params.value } }
+  return { ok: true, value: { accountId: extras.value.accountId, callId: extras.value.callId, params: params.value } }
 }
 
 function parseListAllPayload<N extends PagedEndpointName>(name: N, raw: unknown): Parsed<ListAllParsed<N>> {
   if (!isRecord(raw)) return notAnObject
   // listAll sets the paging members itself; whatever the renderer sent for them is ignored.
-  const { accountId, jobId, limit: _limit, page: _page, ...rest } = raw
-  const extras = parseWith(listAllExtras, { accountId, jobId })
+  const { accountId, callId, limit: _limit, page: _page, ...rest } = raw
+  const extras = parseWith(listAllExtras, { accountId, callId })
   const params = parseEndpointParams(name, rest)
   if (!extras.ok || !params.ok) return { ok: false, issues: [...(extras.ok ? [] : extras.issues), ...(params.ok ? [] : params.issues)] }
   const { limit: _l, page: _p, ...own } = params.value
-  return { ok: true, value: { accountId: extras.value.accountId, jobId: extras.value.jobId, params: own } }
+  return { ok: true, value: { accountId: extras.value.accountId, callId: extras.value.callId, params: own } }
 }
 
 /** The app's own channels; the only ones that answer when the app could not start. */
@@ -120,7 +120,7 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
     defineChannel(
       (raw) => parseApiPayload(name, raw),
       (p) =>
-        calls.run(p.jobId, async (signal) => {
+        calls.run(p.callId, async (signal) => {
           const result = await (await accounts.client(p.accountId)).callParsed(name, p.params, { signal })
           autorenewOn?.learn(p.accountId, result)
           return result
@@ -131,7 +131,7 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
     defineChannel(
       (raw) => parseApiPayload(name, raw),
       (p) =>
-        calls.run(p.jobId, async (signal) => {
+        calls.run(p.callId, async (signal) => {
           const zone = await (await accounts.client(p.accountId)).callParsed(name, p.params, { signal })
           await keep((s) => s.putZone(p.accountId, kind, zone.domainname, { records: zone.records, ttl: zone.ttl, ns_type: 'ns_type' in zone ? zone.ns_type : undefined }, now()))
           return zone
@@ -147,10 +147,10 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
     defineChannel(
       (raw) => parseListAllPayload(name, raw),
       (p, sender) =>
-        calls.run(p.jobId, async (signal) =>
+        calls.run(p.callId, async (signal) =>
           (await accounts.client(p.accountId)).listAllParsed(name, p.params, {
             signal,
-            onProgress: (pr) => sender.sendProgress({ jobId: p.jobId, loadedItems: pr.loadedItems, expectedItems: pr.expectedItems }),
+            onProgress: (pr) => sender.sendProgress({ callId: p.callId, loadedItems: pr.loadedItems, expectedItems: pr.expectedItems }),
           }).then(async (items) => {
             // Every list read in full is kept: the next start paints from it.
             if (isStoredList(name)) await keep((s) => s.keepList(p.accountId, name, p.params, items, now()))
@@ -195,7 +195,7 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
     'reads.cancel': defineChannel(
       (raw) => parseWith(local['reads.cancel'], raw),
       async (p) => {
-        calls.cancel(p.jobId)
+        calls.cancel(p.callId)
         return null
       },
     ),
@@ -258,10 +258,10 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
       async (p, sender) => {
         if (!store) return { read: 0, drift: 0, failed: [] }
         const portfolio = store
-        return calls.run(p.jobId, async (signal) =>
+        return calls.run(p.callId, async (signal) =>
           refreshAccount(await accounts.client(p.accountId), portfolio, p.accountId, {
             signal,
-            onList: (done, total) => sender.sendProgress({ jobId: p.jobId, loadedItems: done, expectedItems: total }),
+            onList: (done, total) => sender.sendProgress({ callId: p.callId, loadedItems: done, expectedItems: total }),
           }),
         )
       },

@@ -9,20 +9,20 @@ export class RunningCalls {
     return this.running.size
   }
 
-  async run<T>(jobId: string | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  async run<T>(callId: string | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
     const controller = new AbortController()
-    if (jobId) {
-      this.running.get(jobId)?.abort()
-      this.running.set(jobId, controller)
+    if (callId) {
+      this.running.get(callId)?.abort()
+      this.running.set(callId, controller)
     }
     try {
       return await work(controller.signal)
     } finally {
-      if (jobId && this.running.get(jobId) === controller) this.running.delete(jobId)
+      if (callId && this.running.get(callId) === controller) this.running.delete(callId)
     }
   }
 
-  cancel(jobId: string): void {
-    this.running.get(jobId)?.abort()
+  cancel(callId: string): void {
+    this.running.get(callId)?.abort()
   }
 }

@@ -48,7 +48,7 @@ function channelFunction(channel: string): ChannelFunction {
  * bridge's one step from the untyped transport to the contract's types.
  */
 // A paged list's first page (a paged read with a limit): its items.
-export function invoke<N extends PagedEndpointName>(channel: N, payload: PagedInput<N> & { accountId: string; jobId?: string; limit: number }): Promise<Result<PagedItem<N>[]>>
+export function invoke<N extends PagedEndpointName>(channel: N, payload: PagedInput<N> & { accountId: string; callId?: string; limit: number }): Promise<Result<PagedItem<N>[]>>
 // A read of one account.
 export function invoke<N extends ReadEndpointName>(channel: N, payload: ApiPayload<N>): Promise<Result<EndpointResult<N>>>
 // Every page of a list, with progress.
@@ -73,14 +73,14 @@ export const onJobUpdate = (listener: (job: JobView) => void): (() => void) => w
 export const onQuitRequest = (listener: () => void): (() => void) => window.api.app.onQuitRequest(listener)
 export const onReminderOpen = (listener: (target: ReminderTarget) => void): (() => void) => window.api.reminders.onOpen(listener)
 
-/** The one way job ids are made: a listAll or a cancellable call is followed and cancelled by it. */
-export function newJobId(): string {
-  return `job-${crypto.randomUUID()}`
+/** The one way a read's call ids are made: a listAll or a cancellable call is followed and cancelled by it. */
+export function newCallId(): string {
+  return `call-${crypto.randomUUID()}`
 }
 
 /** Stops a running call or list read in main. */
-export async function cancelJob(jobId: string): Promise<void> {
-  await invoke('reads.cancel', { jobId })
+export async function cancelCall(callId: string): Promise<void> {
+  await invoke('reads.cancel', { callId })
 }
 
 /**

@@ -22,7 +22,7 @@ export interface Transport {
 
 export function buildApi(transport: Transport): WindowApi {
   const listeners = new Map<string, (p: Progress) => void>()
-  transport.onProgress((p) => listeners.get(p.jobId)?.(p))
+  transport.onProgress((p) => listeners.get(p.callId)?.(p))
 
   const root: Record<string, unknown> = {}
   for (const channel of CHANNEL_NAMES) {
@@ -34,13 +34,13 @@ export function buildApi(transport: Transport): WindowApi {
     }
     const leaf = path[path.length - 1] as string
     node[leaf] = channel.startsWith('all.')
-      ? async (payload: { jobId?: unknown }, onProgress?: (p: Progress) => void) => {
-          const jobId = typeof payload?.jobId === 'string' ? payload.jobId : undefined
-          if (jobId && onProgress) listeners.set(jobId, onProgress)
+      ? async (payload: { callId?: unknown }, onProgress?: (p: Progress) => void) => {
+          const callId = typeof payload?.callId === 'string' ? payload.callId : undefined
+          if (callId && onProgress) listeners.set(callId, onProgress)
           try {
             return (await transport.invoke(channel, payload)) as Result<unknown>
           } finally {
-            if (jobId) listeners.delete(jobId)
+            if (callId) listeners.delete(callId)
           }
         }
       : (payload: unknown) => transport.invoke(channel, payload) as Promise<Result<unknown>>

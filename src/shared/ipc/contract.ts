@@ -32,7 +32,8 @@ export type { ChannelName, LocalChannel, ListAllChannel } from './channels'
 export type Result<T> = { ok: true; value: T } | { ok: false; error: ErrorData }
 
 export interface Progress {
-  jobId: string
+  /** The read it is about: the call id the renderer gave it. */
+  callId: string
   loadedItems: number
   expectedItems?: number | undefined
 }
@@ -119,19 +120,22 @@ export interface LocalResults {
 /** An operation's own parameters; `z.object({})` types as an index signature, which becomes {}. */
 export type ApiParams<N extends EndpointName> = string extends keyof EndpointInput<N> ? object : EndpointInput<N>
 
-/** What the renderer sends for an API operation: its parameters, the account, an optional job id. */
-export type ApiPayload<N extends EndpointName> = ApiParams<N> & { accountId: string; jobId?: string }
-export type ListAllPayload<N extends PagedEndpointName> = PagedInput<N> & { accountId: string; jobId: string }
+/**
+ * What the renderer sends for an API operation: its parameters, the account, and a call id (a
+ * read's own, to cancel it or follow its progress; a write job's id is another thing: jobs.*).
+ */
+export type ApiPayload<N extends EndpointName> = ApiParams<N> & { accountId: string; callId?: string }
+export type ListAllPayload<N extends PagedEndpointName> = PagedInput<N> & { accountId: string; callId: string }
 
 /** What main's handler receives for an API operation, validated once at the boundary. */
 export interface ApiParsed<N extends EndpointName> {
   accountId: string
-  jobId?: string | undefined
+  callId?: string | undefined
   params: EndpointParams<N>
 }
 export interface ListAllParsed<N extends PagedEndpointName> {
   accountId: string
-  jobId: string
+  callId: string
   params: PagedParams<N>
 }
 

@@ -13,7 +13,8 @@ import { MAX_HISTORY_RETENTION_DAYS, SUBJECT_KINDS } from '../history'
 import { reminderNotificationSchema, reminderSettingsSchema } from '../reminder-schemas'
 
 const accountIdSchema = z.string().regex(/^[a-z0-9-]{1,64}$/, 'field.accountId')
-const jobIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'field.jobId')
+/** A read's own id (to cancel it, to follow its progress): not a write job's. */
+const callIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'field.callId')
 /** A key goes into the Authorization header: visible ASCII only, nothing a header cannot carry. */
 const keySchema = z.string().trim().min(1, 'field.required').max(4096).regex(/^[\x21-\x7e]+$/, 'field.apiKeyChars')
 const storageSchema = z.enum(['keychain', 'session'])
@@ -50,7 +51,7 @@ export const localPayloads = {
   'accounts.replaceKey': z.object({ id: accountIdSchema, apiKey: keySchema, storage: storageSchema }),
   'accounts.testConnection': z.object({ id: accountIdSchema }),
   'accounts.keychainStatus': z.object({}),
-  'reads.cancel': z.object({ jobId: jobIdSchema }),
+  'reads.cancel': z.object({ callId: callIdSchema }),
   'jobs.prepare': jobRequestSchema(),
   'jobs.start': z.object({ jobId: writeJobIdSchema, token: z.string().max(128).optional(), accountName: z.string().max(200).optional() }),
   'jobs.submit': jobRequestSchema(),
@@ -93,7 +94,7 @@ export const localPayloads = {
   'history.snapshot': z.object({ accountId: accountIdSchema, id: z.number().int().min(1) }),
   'history.settings': z.object({}),
   'history.setRetention': z.object({ days: z.number().int().min(1).max(MAX_HISTORY_RETENTION_DAYS) }),
-  'store.refreshAccount': z.object({ accountId: accountIdSchema, jobId: jobIdSchema }),
+  'store.refreshAccount': z.object({ accountId: accountIdSchema, callId: callIdSchema }),
   // reminders
   'reminders.settings': z.object({}),
   'reminders.saveSettings': reminderSettingsSchema,
@@ -111,6 +112,6 @@ export const localPayloads = {
 export type LocalPayloads = typeof localPayloads
 
 /** What every API operation's payload adds to the operation's own parameters. */
-export const apiCallExtras = z.object({ accountId: accountIdSchema, jobId: jobIdSchema.optional() })
+export const apiCallExtras = z.object({ accountId: accountIdSchema, callId: callIdSchema.optional() })
 /** A listAll call always names its job, so the renderer can follow and cancel it. */
-export const listAllExtras = z.object({ accountId: accountIdSchema, jobId: jobIdSchema })
+export const listAllExtras = z.object({ accountId: accountIdSchema, callId: callIdSchema })

@@ -6,7 +6,7 @@
 import type { EndpointResult, PagedEndpointName, PagedInput, PagedItem, ReadEndpointName, WriteEndpointName } from '../../../shared/endpoints/table'
 import type { ApiParams } from '../../../shared/ipc/contract'
 import type { JobPurpose, JobRequest, JobView, ZoneGuard } from '../../../shared/jobs'
-import { cancelJob, invoke, newJobId, type Progress, type Result, type StoredItems } from '../bridge'
+import { cancelCall, invoke, newCallId, type Progress, type Result, type StoredItems } from '../bridge'
 export type { StoredItems } from '../bridge'
 
 export interface CallOptions {
@@ -43,9 +43,9 @@ export interface AccountApi {
 }
 
 /** Runs a call that the signal, when aborted, cancels in main by its job id. */
-async function followed<T>(jobId: string | undefined, signal: AbortSignal | undefined, run: () => Promise<T>): Promise<T> {
-  if (!jobId || !signal) return run()
-  const onAbort = () => void cancelJob(jobId)
+async function followed<T>(callId: string | undefined, signal: AbortSignal | undefined, run: () => Promise<T>): Promise<T> {
+  if (!callId || !signal) return run()
+  const onAbort = () => void cancelCall(callId)
   signal.addEventListener('abort', onAbort, { once: true })
   try {
     return await run()
@@ -68,19 +68,19 @@ export function accountApi(accountId: string): AccountApi {
     prepare: (operation, items, opts = {}) => invoke('jobs.prepare', request(operation, items, opts)),
     submit: (operation, items, opts = {}) => invoke('jobs.submit', request(operation, items, opts)),
     call<N extends ReadEndpointName>(name: N, params: ApiParams<N>, opts: CallOptions = {}) {
-      const jobId = opts.signal ? newJobId() : undefined
-      const payload = { ...params, accountId, ...(jobId ? { jobId } : {}) }
-      return followed(jobId, opts.signal, () => invoke(name, payload))
+      const callId = opts.signal ? newCallId() : undefined
+      const payload = { ...params, accountId, ...(callId ? { callId } : {}) }
+      return followed(callId, opts.signal, () => invoke(name, payload))
     },
     firstPage<N extends PagedEndpointName>(name: N, params: PagedInput<N>, limit: number, opts: CallOptions = {}) {
-      const jobId = opts.signal ? newJobId() : undefined
-      const payload = { ...params, limit, accountId, ...(jobId ? { jobId } : {}) }
-      return followed(jobId, opts.signal, () => invoke(name, payload))
+      const callId = opts.signal ? newCallId() : undefined
+      const payload = { ...params, limit, accountId, ...(callId ? { callId } : {}) }
+      return followed(callId, opts.signal, () => invoke(name, payload))
     },
     listAll<N extends PagedEndpointName>(name: N, params: PagedInput<N>, opts: ListAllOptions = {}) {
-      const jobId = newJobId()
-      const payload = { ...params, accountId, jobId }
-      return followed(jobId, opts.signal, () => invoke(`all.${name}`, payload, opts.onProgress))
+      const callId = newCallId()
+      const payload = { ...params, accountId, callId }
+      return followed(callId, opts.signal, () => invoke(`all.${name}`, payload, opts.onProgress))
     },
     stored<N extends PagedEndpointName>(name: N, params: PagedInput<N>) {
       // Main read the rows back with the list's own item schema: they are items of this list.

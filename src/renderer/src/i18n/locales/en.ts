@@ -864,6 +864,7 @@ export const en = {
   'field.hex': 'Must be hexadecimal (0-9, A-F).',
   'field.accountId': 'Is not an account id.',
   'field.jobId': 'Is not a job id.',
+  'field.callId': 'Is not a call id.',
   'field.listName': 'Is not a list the app keeps.',
   'field.pathWord': 'Must be one path word: letters, digits, hyphens or underscores.',
   'field.hostName': 'Must be a host name such as ns1.example.com.',

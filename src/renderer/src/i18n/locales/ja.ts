@@ -864,6 +864,7 @@ export const ja: Catalogue = {
   'field.hex': '16進数(0-9、A-F)で入力してください。',
   'field.accountId': 'アカウントIDではありません。',
   'field.jobId': 'ジョブIDではありません。',
+  'field.callId': '呼び出しIDではありません。',
   'field.listName': 'アプリが保存するリストではありません。',
   'field.pathWord': '英数字・ハイフン・アンダースコアからなる1語にしてください。',
   'field.hostName': 'ns1.example.com のようなホスト名にしてください。',
