@@ -33,6 +33,43 @@ describe('the lists the store keeps', () => {
     for (const name of STORED_LIST_NAMES) expect(LIST_SPECS[name].item).toBe(endpoints[name].result.element)
   })
 
+  it('read a domain list back with the schema of what was written: every item the service could send comes back as the item schema gave it, and a damaged row is left out', () => {
+    const conn = openConnection(':memory:')
+    migrate(conn)
+    const loose = fc.record(
+      {
+        domainid: fc.oneof(fc.integer({ min: 1, max: 9_999_999 }), fc.integer({ min: 1, max: 9_999_999 }).map(String)),
+        domainname: fc.domain(),
+        registrar: fc.oneof(fc.string(), fc.constant(null), fc.integer()),
+        expirationdate: fc.oneof(fc.constant('2027-01-31'), fc.constant(''), fc.constant(null)),
+        autorenew: fc.oneof(fc.integer({ min: 0, max: 10 }), fc.constantFrom('0', '1', '10')),
+        autorenew_all: fc.integer({ min: 0, max: 10 }),
+        autorenew_domain: fc.integer({ min: 0, max: 10 }),
+      },
+      { requiredKeys: ['domainid', 'domainname'] },
+    )
+    fc.assert(
+      fc.property(fc.uniqueArray(loose, { selector: (d) => d.domainname, maxLength: 20 }), (sent) => {
+        const items = sent.map((d) => endpoints['domains.list'].result.element.parse(d))
+        putList(conn, 'a', 'domains.list', {}, items, '2026-11-25T00:00:00.000Z', true)
+        const read = getList(conn, 'a', 'domains.list', {}, () => undefined)
+        expect(read?.items).toEqual(items)
+        expect(read?.skipped).toBe(0)
+      }),
+      { numRuns: 60 },
+    )
+    // A row whose text no longer has the written shape is not trusted.
+    const two = [{ domainid: 1, domainname: 'a.example' }, { domainid: 2, domainname: 'b.example' }].map((d) => endpoints['domains.list'].result.element.parse(d))
+    putList(conn, 'a', 'domains.list', {}, two, '2026-11-25T00:00:00.000Z', true)
+    conn.run(`UPDATE list_items SET json = json_set(json, '$.domainid', '1') WHERE item_key = 'a.example'`)
+    const problems: unknown[] = []
+    const read = getList(conn, 'a', 'domains.list', {}, (p) => problems.push(p))
+    expect(read?.items.map((d) => d.domainname)).toEqual(['b.example'])
+    expect(read?.skipped).toBe(1)
+    expect(problems).toHaveLength(1)
+    conn.close()
+  })
+
   it('tell lists apart by server kind or domain, never by order or paging', () => {
     expect(listIdentity('domains.list', { order: 'ASC' }).key).toBe('')
     expect(listIdentity('servers.list', { kind: 'b' }).key).toBe('{"kind":"b"}')

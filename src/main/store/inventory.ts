@@ -151,8 +151,9 @@ export function getList<N extends StoredListName>(
   if (!found) return undefined
   found.rows.sort((a, b) => a.pos - b.pos)
   const items: PagedItem<N>[] = []
+  const schema = spec.stored ?? spec.item
   for (const row of found.rows) {
-    const item = spec.item.safeParse(parseJson(row.json))
+    const item = schema.safeParse(parseJson(row.json))
     if (item.success) items.push(item.data)
     else {
       skipped++

@@ -21,6 +21,13 @@ export interface ListIdentity {
 
 export interface ListSpec<N extends StoredListName> {
   item: z.ZodType<PagedItem<N>>
+  /**
+   * The item as this store wrote it (the item schema's output: numbers as numbers, text as
+   * text), checked on reading instead of `item` where given: the same shape, without the
+   * service's alternatives and their conversions, which cost a 10,000-item read a third of its
+   * time. Typed as the item, so that it cannot drift from what `item` gives.
+   */
+  stored?: z.ZodType<PagedItem<N>>
   key: (item: PagedItem<N>) => string
   params: readonly (keyof ListIdentity)[]
   /** What the command palette finds this item by. */
@@ -53,6 +60,15 @@ export const LIST_SPECS: { [N in StoredListName]: ListSpec<N> } = {
   },
   'domains.list': {
     item: endpoints['domains.list'].result.element,
+    stored: z.object({
+      domainid: z.number(),
+      domainname: z.string(),
+      registrar: z.string(),
+      expirationdate: z.string(),
+      autorenew: z.number().optional(),
+      autorenew_all: z.number().optional(),
+      autorenew_domain: z.number().optional(),
+    }),
     ...byDomain,
     entries: (d) => nameEntry('domain', d.domainname, d.domainname),
   },
