@@ -12,6 +12,7 @@ import { benchDrift } from './drift'
 import { benchStartup } from './startup'
 import { benchMainThread } from './main-thread'
 import { benchStoreTime } from './store-time'
+import { benchTenAccounts } from './ten-accounts'
 import type { BenchResult } from './report'
 
 const benches: [string, () => Promise<BenchResult>][] = [
@@ -28,6 +29,7 @@ const benches: [string, () => Promise<BenchResult>][] = [
   ['drift', benchDrift],
   ['startup', benchStartup],
   ['main-thread', benchMainThread],
+  ['ten-accounts', benchTenAccounts],
 ]
 const only = process.argv[2]
 

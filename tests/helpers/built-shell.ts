@@ -60,6 +60,8 @@ export interface BuiltShell {
   output(): string
   ready(): Promise<boolean>
   state(): Promise<ShellState>
+  /** Main's memory (bytes), after a full collection where the host was started with --expose-gc. */
+  memory(): Promise<{ rss: number; heapUsed: number; collected: boolean }>
   protocol(url: string): Promise<z.infer<typeof protocolAnswer>>
   /** A call through the handler the bundle registered for this Electron channel (undefined: none registered). */
   invoke(channel: string, payload: unknown, senderUrl?: string): Promise<ShellResult | undefined>
@@ -75,6 +77,8 @@ export interface BuiltShell {
 export interface BuiltShellOptions {
   /** The main bundle to start (a packed app's, laid out on disk); by default out/main/index.js. */
   main?: string
+  /** Lets memory() collect garbage before it measures (the bench). */
+  exposeGc?: boolean
   userDataDir?: string
   lock?: 'granted' | 'denied'
   packaged?: boolean
@@ -96,6 +100,7 @@ export async function startBuiltShell(opts: BuiltShellOptions = {}): Promise<Bui
   const asUser = opts.readOnlyDataFolder && process.getuid?.() === 0 ? { uid: NOBODY, gid: NOBODY } : {}
   const child: ChildProcess = fork(resolve('tests/helpers/electron-double/host.mjs'), [opts.main ?? BUILT_MAIN], {
     ...asUser,
+    ...(opts.exposeGc ? { execArgv: [...process.execArgv, '--expose-gc'] } : {}),
     env: {
       ...process.env,
       ELECTRON_DOUBLE_USER_DATA: userDataDir,
@@ -144,6 +149,7 @@ export async function startBuiltShell(opts: BuiltShellOptions = {}): Promise<Bui
     output: () => out,
     ready: async () => z.object({ loaded: z.boolean() }).parse(await send('ready')).loaded,
     state: async () => shellState.parse(await send('state')),
+    memory: async () => z.object({ rss: z.number(), heapUsed: z.number(), collected: z.boolean() }).parse(await send('memory')),
     protocol: async (url) => protocolAnswer.parse(await send('protocol', { url })),
     invoke: async (channel, payload, senderUrl = 'app://app/index.html') => {
       const a = invokeAnswer.parse(await send('invoke', { channel, payload, senderUrl }))

@@ -9,6 +9,7 @@
  *   { id, cmd: 'permission', permission }   a permission request through the session's handler
  *   { id, cmd: 'beforeRequest', url }       a request through the session's request filter
  *   { id, cmd: 'clickNotification', index } the user clicks a notification the bundle showed
+ *   { id, cmd: 'memory' }                   main's memory after a full garbage collection (the bench)
  *   { id, cmd: 'quit' }                     will-quit, then exit
  */
 import { register, createRequire } from 'node:module'
@@ -38,6 +39,12 @@ function plainMenu(items = []) {
 }
 
 const commands = {
+  async memory() {
+    // Collected first, when the host runs with --expose-gc: what stays is what main holds.
+    globalThis.gc?.()
+    const m = process.memoryUsage()
+    return { rss: m.rss, heapUsed: m.heapUsed, collected: typeof globalThis.gc === 'function' }
+  },
   async ready() {
     double.fireReady()
     // Loaded: a window painted its page (ready-to-show), or the app quit.
