@@ -12,7 +12,7 @@ import { createApiClient, DEFAULT_CONCURRENCY } from '../src/main/http'
 import { openPortfolioStore } from '../src/main/store'
 import type { PortfolioStoreAsync } from '../src/main/store/store-async'
 import { openStoreInWorker } from '../src/main/store/store-worker'
-import { REFRESHED_LISTS, refreshAccount } from '../src/main/portfolio/refresh-account'
+import { REFRESHED_LISTS, refreshAccount } from '../src/main/store/refresh-account'
 import { startRemoteSandbox } from './remote-sandbox'
 import type { BenchResult } from './report'
 

@@ -6,7 +6,7 @@
  */
 import type { ApiClient } from '../http'
 import type { ErrorData } from '../../shared/errors'
-import type { PortfolioStoreAsync } from '../store/store-async'
+import type { PortfolioStoreAsync } from './store-async'
 import { toErrorData } from '../app-error'
 
 export const REFRESHED_LISTS = [
