@@ -32,7 +32,7 @@ export const AXE_SCREENS = {
   'domain tab Auto-renewal': domainDetail(OVERVIEW_TEST),
   'domain tab Transfer lock': domainDetail('transfer lock: unlock, and the transfer code only on request'),
   'domain tab WHOIS': domainDetail('WHOIS: validation explains itself; a failed save keeps the input and shows the request ID; then it saves'),
-  'domain tab WHOIS with an unsaved edit offered': domainDetail('typed work is kept: nameservers and WHOIS left unsaved for another screen are offered back, until saved or discarded'),
+  'domain tab WHOIS with an unsaved edit offered': domainDetail('typed work is kept: nameservers, WHOIS and DNSSEC left unsaved for another screen are offered back, until saved or discarded'),
   'domain tab Nameservers': domainDetail('nameservers: host names are checked, the change is previewed, a concurrent change is caught'),
   'domain tab Private nameservers': domainDetail('private nameservers: create with validation, then delete after confirming'),
   'domain tab Dynamic DNS': domainDetail('dynamic DNS with a generated password, and DNSSEC with digest checks'),

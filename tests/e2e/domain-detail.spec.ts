@@ -290,7 +290,7 @@ test('tabs work by keyboard', async ({ app, harness }) => {
   await expect(app.getByRole('tab', { name: 'Remove' })).toBeFocused()
 })
 
-test('typed work is kept: nameservers and WHOIS left unsaved for another screen are offered back, until saved or discarded', async ({ app, harness }) => {
+test('typed work is kept: nameservers, WHOIS and DNSSEC left unsaved for another screen are offered back, until saved or discarded', async ({ app, harness }) => {
   const sb = await harness.demo()
   const d = sb.state.domains[6]!
   let panel = await openDomain(app, d.domainname, 'Nameservers')
@@ -322,4 +322,25 @@ test('typed work is kept: nameservers and WHOIS left unsaved for another screen 
   await expect(panel.getByRole('group', { name: 'Registrant' }).getByLabel('City')).toBeVisible()
   await expect(app.getByText('Your unsaved changes to this form')).toHaveCount(0)
   expect(last(sb, 'domains.whois.set')).toBeUndefined()
+
+  // A DS record typed and left: offered back, then saved.
+  panel = await openDomain(app, d.domainname, 'DNSSEC')
+  await panel.getByRole('button', { name: 'Add a DS record' }).click()
+  const rec = panel.getByRole('group').last()
+  await rec.getByLabel('Key tag').fill('24680')
+  await rec.getByLabel('Digest (hex)').fill('cd'.repeat(32))
+  panel = await openDomain(app, d.domainname, 'Nameservers')
+  panel = await openDomain(app, d.domainname, 'DNSSEC')
+  await expect(panel.getByLabel('Key tag')).toHaveCount(d.ds.length)
+  await panel.getByRole('status').filter({ hasText: 'Your unsaved changes to this form' }).getByRole('button', { name: 'Restore my changes' }).click()
+  await expect(panel.getByRole('group').last().getByLabel('Key tag')).toHaveValue('24680')
+  await panel.getByRole('button', { name: 'Save' }).click()
+  await expect(app.getByRole('status').filter({ hasText: 'DNSSEC saved.' })).toBeVisible()
+  // The service keeps a digest in capitals.
+  expect(d.ds.at(-1)).toEqual({ keytag: 24680, alg: 13, digesttype: 2, digest: 'CD'.repeat(32) })
+  // Saved, and the service's capitals are what the form holds: nothing is offered back later.
+  panel = await openDomain(app, d.domainname, 'Nameservers')
+  panel = await openDomain(app, d.domainname, 'DNSSEC')
+  await expect(panel.getByLabel('Key tag')).toHaveCount(d.ds.length)
+  await expect(app.getByText('Your unsaved changes to this form')).toHaveCount(0)
 })

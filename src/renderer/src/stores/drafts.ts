@@ -7,6 +7,7 @@
 import { defineStore } from 'pinia'
 import { shallowRef } from 'vue'
 import type { ContactForm } from '../lib/contact-form'
+import type { DsInput } from '../lib/ds-record'
 
 export interface ZoneDraft {
   records: string
@@ -19,7 +20,7 @@ export interface ZoneDraft {
 export const draftKeyOf = (accountId: string, kind: 'dns' | 'freedns', zone: string) => `${accountId}|${kind}|${zone.toLowerCase()}`
 
 /** An unsaved form, by the form it belongs to. */
-export type FormDraftValue = { form: 'nameservers'; text: string } | { form: 'whois'; proxy: boolean; contact: ContactForm }
+export type FormDraftValue = { form: 'nameservers'; text: string } | { form: 'whois'; proxy: boolean; contact: ContactForm } | { form: 'dnssec'; records: DsInput[] }
 export interface FormDraft {
   value: FormDraftValue
   /** When it was last changed (ISO). */
