@@ -16,6 +16,7 @@ import { ipcChannel } from '../src/shared/ipc/channels'
 import { accountLists, putAccount } from '../tests/helpers/portfolio-data'
 import { startBuiltShell } from '../tests/helpers/built-shell'
 import type { BenchResult } from './report'
+import { startTimes } from './startup'
 
 const ACCOUNTS = 10
 const DOMAINS = 10_000
@@ -42,14 +43,7 @@ export async function benchTenAccounts(): Promise<BenchResult> {
 
     const shell = await startBuiltShell({ userDataDir: dir, exposeGc: true })
     try {
-      const sentAt = performance.now()
-      await shell.ready()
-      await shell.invoke(ipcChannel('app.startup'), {})
-      const answeredMs = performance.now() - sentAt
-      const { timeline } = await shell.state()
-      const ready = timeline.find((e) => e.event === 'ready')?.at
-      const painted = timeline.find((e) => e.event === 'ready-to-show')?.at
-      const paintMs = ready !== undefined && painted !== undefined ? painted - ready : Number.NaN
+      const { paintMs, answeredMs } = await startTimes(shell)
 
       const call = async (channel: Parameters<typeof ipcChannel>[0], payload: unknown) => {
         const t = performance.now()

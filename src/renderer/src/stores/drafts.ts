@@ -28,33 +28,35 @@ export interface FormDraft {
 }
 export const formDraftKeyOf = (accountId: string, form: FormDraftValue['form'], target: string) => `${accountId}|${form}|${target.toLowerCase()}`
 
-export const useDraftsStore = defineStore('drafts', () => {
-  const zones = shallowRef<ReadonlyMap<string, ZoneDraft>>(new Map())
-  function keep(key: string, draft: ZoneDraft) {
-    const next = new Map(zones.value)
-    next.set(key, draft)
-    zones.value = next
+/** Drafts by key, replaced as a whole map on each change (a shallow ref: screens react to keep and drop). */
+function draftMap<T>() {
+  const map = shallowRef<ReadonlyMap<string, T>>(new Map())
+  return {
+    map,
+    keep(key: string, draft: T) {
+      map.value = new Map(map.value).set(key, draft)
+    },
+    drop(key: string) {
+      if (!map.value.has(key)) return
+      const next = new Map(map.value)
+      next.delete(key)
+      map.value = next
+    },
+    get: (key: string) => map.value.get(key),
   }
-  function drop(key: string) {
-    if (!zones.value.has(key)) return
-    const next = new Map(zones.value)
-    next.delete(key)
-    zones.value = next
-  }
-  const get = (key: string) => zones.value.get(key)
+}
 
-  const forms = shallowRef<ReadonlyMap<string, FormDraft>>(new Map())
-  function keepForm(key: string, value: FormDraftValue) {
-    const next = new Map(forms.value)
-    next.set(key, { value, at: new Date().toISOString() })
-    forms.value = next
+export const useDraftsStore = defineStore('drafts', () => {
+  const zones = draftMap<ZoneDraft>()
+  const forms = draftMap<FormDraft>()
+  return {
+    zones: zones.map,
+    keep: zones.keep,
+    drop: zones.drop,
+    get: zones.get,
+    forms: forms.map,
+    keepForm: (key: string, value: FormDraftValue) => forms.keep(key, { value, at: new Date().toISOString() }),
+    dropForm: forms.drop,
+    getForm: forms.get,
   }
-  function dropForm(key: string) {
-    if (!forms.value.has(key)) return
-    const next = new Map(forms.value)
-    next.delete(key)
-    forms.value = next
-  }
-  const getForm = (key: string) => forms.value.get(key)
-  return { zones, keep, drop, get, forms, keepForm, dropForm, getForm }
 })
