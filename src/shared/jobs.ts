@@ -6,7 +6,7 @@
  */
 import type { ErrorData } from './errors'
 import type { WriteEndpointName } from './endpoints/names'
-import type { StoredFinding } from './stored'
+import type { ServiceKeptFinding } from './service-kept'
 
 export const JOB_PURPOSES = ['edit', 'restore', 'bulk-dns', 'cli'] as const
 export type JobPurpose = (typeof JOB_PURPOSES)[number]
@@ -62,8 +62,8 @@ export type JobItemView = {
   effect?: ItemEffect | undefined
   /** The service's answer (its `results`), for done items. */
   result?: unknown
-  /** Where what the service answered it stored differs from what was sent (see shared/stored.ts). */
-  stored?: StoredFinding[] | undefined
+  /** Where what the service answered it kept differs from what was sent (see shared/service-kept.ts). */
+  serviceKept?: ServiceKeptFinding[] | undefined
   error?: ErrorData | undefined
   requestId?: string | undefined
   sentAt?: string | undefined

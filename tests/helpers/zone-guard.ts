@@ -1,7 +1,7 @@
 /**
  * A zone save as main takes it: with the zone it was planned from (its guard), read from the
  * service just before, and marked as confirmed over the safety rule by the user. For tests whose
- * subject is not the guard or the rule (history, every channel, what the service stored).
+ * subject is not the guard or the rule (history, every channel, what the service kept).
  */
 import type { ApiClient } from '../../src/main/http'
 

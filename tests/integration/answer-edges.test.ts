@@ -65,7 +65,7 @@ describe('a write answered 200 with an answer too large to keep', () => {
     const d = sb.state.domains[0]!
     const { job } = await runner.prepare({ accountId: 'main', operation: 'domains.transferlock.set', items: [{ params: { domain: d.domainname, transfer_lock: d.transfer_lock ? 0 : 1 } }] })
     const done = await runner.start(job.id, undefined)
-    expect(done.items[0]).toMatchObject({ state: 'done', stored: [{ code: 'stored.answerNotKept' }] })
+    expect(done.items[0]).toMatchObject({ state: 'done', serviceKept: [{ code: 'serviceKept.answerNotKept' }] })
     expect(sb.received.filter((r) => r.endpoint === 'domains.transferlock.set')).toHaveLength(1)
     await runner.close()
   })

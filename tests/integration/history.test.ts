@@ -210,7 +210,7 @@ describe('drift', () => {
       const job = await write('domains.dns.set', [{ params: { domain, ns_type, records: sent, ttl: 60 } }])
       const item = job.items[0]!
       // Read back: the PUT's answer only repeats the request, the zone as kept says otherwise.
-      expect(item.stored).toEqual(expect.arrayContaining([{ code: 'stored.ttlChanged', params: { sent: 60, stored: 3600 } }, { code: 'stored.linesReordered', params: {} }]))
+      expect(item.serviceKept).toEqual(expect.arrayContaining([{ code: 'serviceKept.ttlChanged', params: { sent: 60, kept: 3600 } }, { code: 'serviceKept.linesReordered', params: {} }]))
       expect(item.result).toMatchObject({ ttl: 3600, records: (await zoneOf(domain)).records })
       const [row] = await history({ subjectKind: 'domain', subject: domain, limit: 1 })
       expect(row).toMatchObject({ origin: 'app', after: { ttl: 3600, records: (await zoneOf(domain)).records } })
@@ -235,7 +235,7 @@ describe('drift', () => {
     const sent = sb.received.slice(before).find((r) => r.endpoint === 'domains.autorenew.set')
     expect(sent?.body).toEqual({ autorenew_domain: 10 })
     // Shown as on, and never as "the service changed this" for 10 against 1.
-    expect(job.items[0]!.stored).toBeUndefined()
+    expect(job.items[0]!.serviceKept).toBeUndefined()
   })
 
   it('history older than the retention goes', async () => {

@@ -209,7 +209,7 @@ describe('the sandbox’s rate limit', () => {
   })
 })
 
-describe('a bulk job under the rate limit, and what the service stored', () => {
+describe('a bulk job under the rate limit, and what the service kept', () => {
   const APP = 'app://app'
   const sender = { url: `${APP}/index.html`, key: 'test', sendProgress: () => undefined, sendJob: () => true }
   let sb: Sandbox
@@ -261,11 +261,11 @@ describe('a bulk job under the rate limit, and what the service stored', () => {
       const done = await ok<JobView>('jobs.submit', { accountId, operation: 'domains.dns.set', items: [{ params: { domain: d.domainname, ns_type: current.ns_type, records, ttl: 60 }, guard: { records: current.records }, overRule: true }] })
       const item = done.items[0]!
       expect(item.state, JSON.stringify(item.error)).toBe('done')
-      expect(item.stored).toEqual([
-        { code: 'stored.commentsDropped', params: { count: 2 } },
-        { code: 'stored.ttlChanged', params: { sent: 60, stored: 3600 } },
+      expect(item.serviceKept).toEqual([
+        { code: 'serviceKept.commentsDropped', params: { count: 2 } },
+        { code: 'serviceKept.ttlChanged', params: { sent: 60, kept: 3600 } },
       ])
-      expect(item.stored!.map((f) => englishCode(f.code, f.params))).toEqual(['The service did not keep 2 comment lines.', 'TTL 60 was stored as 3600.'])
+      expect(item.serviceKept!.map((f) => englishCode(f.code, f.params))).toEqual(['The service did not keep 2 comment lines.', 'TTL 60 was stored as 3600.'])
     } finally {
       sb.service.dropComments = false
       sb.service.minTtl = undefined
@@ -279,7 +279,7 @@ describe('a bulk job under the rate limit, and what the service stored', () => {
     expect(current.ns_type).toBe('legacy-dns-2019')
     const done = await ok<JobView>('jobs.submit', { accountId, operation: 'domains.dns.set', items: [{ params: { domain: d.domainname, ns_type: 'legacy-dns-2019', records: 'a @ 192.0.2.7', ttl: 600 }, guard: { records: current.records }, overRule: true }] })
     expect(done.items[0]).toMatchObject({ state: 'done' })
-    expect(done.items[0]!.stored).toBeUndefined()
+    expect(done.items[0]!.serviceKept).toBeUndefined()
     expect(sb.received.filter((r) => r.endpoint === 'domains.dns.set').at(-1)!.body).toMatchObject({ ns_type: 'legacy-dns-2019' })
   })
 })

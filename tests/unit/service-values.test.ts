@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { domainAutorenew, serverAutorenew } from '../../src/shared/autorenew'
 import { AutorenewOnValues, inServiceValues } from '../../src/main/jobs/service-values'
 import { newestFirst } from '../../src/main/jobs/log-check'
-import { storedFindingsOf } from '../../src/main/jobs/operations'
+import { serviceKeptFindingsOf } from '../../src/main/jobs/operations'
 import { recording } from '../helpers/live-fixtures'
 import { domainAutorenewSchema } from '../../src/shared/endpoints/decoders'
 
@@ -21,9 +21,9 @@ describe('auto-renewal values', () => {
   })
 
   it('never calls 10 against 1 a change the service made', () => {
-    expect(storedFindingsOf('domains.autorenew.set', { autorenew_domain: 1 }, { autorenew: 1, autorenew_all: 0, autorenew_domain: 10 })).toEqual([])
-    expect(storedFindingsOf('servers.autorenew.set', { autorenew_server: 10 }, { autorenew_server: '0' })).toEqual([
-      { code: 'stored.valueChanged', params: { field: 'autorenew_server', sent: '10', stored: '0' } },
+    expect(serviceKeptFindingsOf('domains.autorenew.set', { autorenew_domain: 1 }, { autorenew: 1, autorenew_all: 0, autorenew_domain: 10 })).toEqual([])
+    expect(serviceKeptFindingsOf('servers.autorenew.set', { autorenew_server: 10 }, { autorenew_server: '0' })).toEqual([
+      { code: 'serviceKept.valueChanged', params: { field: 'autorenew_server', sent: '10', kept: '0' } },
     ])
   })
 

@@ -10,7 +10,7 @@ import { dirname } from 'node:path'
 import { z } from 'zod'
 import { API_ERROR_KINDS, APP_ERROR_KINDS } from '../../shared/errors'
 import { WRITE_ENDPOINT_NAMES } from '../../shared/endpoints/names'
-import { STORED_CODES } from '../../shared/stored'
+import { SERVICE_KEPT_CODES } from '../../shared/service-kept'
 import { JOB_PURPOSES, LOG_UNDECIDED, type ItemState, type JobItemView, type JobStatus, type JobView, type LogCheck } from '../../shared/jobs'
 import { journaledParams, loggedTextWithoutSecrets, withoutSecrets } from './at-rest'
 
@@ -35,7 +35,7 @@ const logCheck = z.object({
 })
 // The findings as journaled: their parameters are plain text and numbers; the field names are
 // checked where they are shown (an unknown one is shown as it is).
-const storedFinding = z.object({ code: z.enum(STORED_CODES), params: z.record(z.string(), z.union([z.string(), z.number()])) })
+const serviceKeptFinding = z.object({ code: z.enum(SERVICE_KEPT_CODES), params: z.record(z.string(), z.union([z.string(), z.number()])) })
 const item = z.object({
   target: z.string(),
   label: z.string(),
@@ -43,7 +43,7 @@ const item = z.object({
   state: itemState,
   effect: z.object({ from: z.string().optional(), to: z.string().optional(), unreadable: z.boolean().optional() }).optional(),
   result: z.unknown().optional(),
-  stored: z.array(storedFinding).optional(),
+  serviceKept: z.array(serviceKeptFinding).optional(),
   error: errorData.optional(),
   requestId: z.string().optional(),
   sentAt: z.string().optional(),
@@ -82,13 +82,43 @@ const record = z.discriminatedUnion('t', [
     requestId: z.string().optional(),
     error: errorData.optional(),
     result: z.unknown().optional(),
-    stored: z.array(storedFinding).optional(),
+    serviceKept: z.array(serviceKeptFinding).optional(),
     log: logCheck.optional(),
     resolvedFromLog: z.boolean().optional(),
   }),
   z.object({ t: z.literal('status'), job: z.string(), status: jobStatus, at: z.string() }),
 ])
 export type JournalRecord = z.infer<typeof record>
+
+type Bag = Record<string, unknown>
+const isBag = (v: unknown): v is Bag => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/**
+ * Journals written before "stored" became the local store's word only name what the service kept
+ * `stored`, with `stored.*` codes and the kept value as `params.stored`. Such a line is read under
+ * today's names (`serviceKept`, `serviceKept.*`, `params.kept`), so no job of an older journal
+ * loses what it found; anything else is left as it is, for the schema to judge.
+ */
+export function withTodaysNames(line: unknown): unknown {
+  if (!isBag(line)) return line
+  if (line.t === 'item') return renamedItem(line)
+  if (line.t === 'job' && isBag(line.job) && Array.isArray(line.job.items)) return { ...line, job: { ...line.job, items: line.job.items.map(renamedItem) } }
+  return line
+}
+
+function renamedItem(item: unknown): unknown {
+  if (!isBag(item) || !('stored' in item) || 'serviceKept' in item) return item
+  const { stored, ...rest } = item
+  return { ...rest, serviceKept: Array.isArray(stored) ? stored.map(renamedFinding) : stored }
+}
+
+function renamedFinding(finding: unknown): unknown {
+  if (!isBag(finding)) return finding
+  const code = typeof finding.code === 'string' && finding.code.startsWith('stored.') ? `serviceKept.${finding.code.slice('stored.'.length)}` : finding.code
+  if (!isBag(finding.params) || !('stored' in finding.params) || 'kept' in finding.params) return { ...finding, code }
+  const { stored, ...params } = finding.params
+  return { ...finding, code, params: { ...params, kept: stored } }
+}
 
 /** A log check as a journal line keeps it: the logged answer without the user's secrets. */
 const journaledLog = (log: LogCheck): LogCheck => (log.entry ? { ...log, entry: { ...log.entry, response: loggedTextWithoutSecrets(log.entry.response) } } : log)
@@ -101,7 +131,7 @@ export function itemRecord(jobId: string, i: number, it: JobItemView): JournalRe
   if (it.requestId) r.requestId = it.requestId
   if (it.error) r.error = it.error
   if (it.result !== undefined) r.result = withoutSecrets(it.result)
-  if (it.stored?.length) r.stored = it.stored
+  if (it.serviceKept?.length) r.serviceKept = it.serviceKept
   if (it.log) r.log = journaledLog(it.log)
   if (it.resolvedFromLog) r.resolvedFromLog = true
   return r
@@ -151,7 +181,7 @@ export class Journal {
         this.unreadableLines++
         continue
       }
-      const parsed = record.safeParse(json)
+      const parsed = record.safeParse(withTodaysNames(json))
       if (!parsed.success) {
         this.unreadableLines++
         continue
@@ -239,7 +269,7 @@ function apply(jobs: Map<string, JobView>, r: JournalRecord): void {
   if (!it) return
   const state: ItemState = r.state
   Object.assign(it, { state })
-  for (const key of ['sentAt', 'sent', 'requestId', 'error', 'result', 'stored', 'log', 'resolvedFromLog'] as const) if (r[key] !== undefined) Object.assign(it, { [key]: r[key] })
+  for (const key of ['sentAt', 'sent', 'requestId', 'error', 'result', 'serviceKept', 'log', 'resolvedFromLog'] as const) if (r[key] !== undefined) Object.assign(it, { [key]: r[key] })
 }
 
 export type { JobStatus, LogCheck }

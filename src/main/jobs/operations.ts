@@ -10,7 +10,7 @@
  * - before: the stored list that holds the aspect's value before it, and the members that make it;
  * - zone: a zone save (snapshotted before, guarded by its plan, kept after);
  * - readBack: the read that gives back what the service kept, where its answer cannot show it;
- * - stored: how what the service kept is compared with what was sent (shared/stored.ts);
+ * - serviceKept: how what the service kept is compared with what was sent (shared/service-kept.ts);
  * - autorenew: settings sent as the number the service uses for "on";
  * - effect: what its confirmation reads first (an expiration date now and after).
  * The words of each (its name in a confirmation or a result) are `operation.<name>` in the
@@ -19,7 +19,7 @@
 import type { EndpointParams, ReadEndpointName, WriteEndpointName } from '../../shared/endpoints/table'
 import type { HistoryAspect, SubjectKind } from '../../shared/history'
 import type { StoredListName, ZoneKind } from '../../shared/portfolio'
-import { storedFindings, type StoredComparison, type StoredFinding } from '../../shared/stored'
+import { serviceKeptFindings, type ServiceKeptComparison, type ServiceKeptFinding } from '../../shared/service-kept'
 
 export type Effect = 'renewal' | 'serverExtension' | 'svcipExtension' | 'registration'
 
@@ -30,7 +30,7 @@ export interface WriteFacts<N extends WriteEndpointName> {
   before?: { list: StoredListName; fields: readonly string[] }
   zone?: ZoneKind
   readBack?: Extract<ReadEndpointName, 'domains.dns.get' | 'freedns.get' | 'domains.nameserver.get' | 'domains.whois.get'>
-  stored: StoredComparison
+  serviceKept: ServiceKeptComparison
   autorenew?: readonly (keyof EndpointParams<N> & string)[]
   effect?: Effect
 }
@@ -38,39 +38,39 @@ export interface WriteFacts<N extends WriteEndpointName> {
 const DOMAIN = { target: ['domain'], subject: 'domain' } as const
 
 export const WRITE_FACTS: { readonly [N in WriteEndpointName]: WriteFacts<N> } = {
-  'servers.create': { target: ['kind', 'webname'], subject: 'server', aspect: 'write', stored: 'none' },
-  'servers.expiration.extend': { target: ['kind', 'webid'], subject: 'server', aspect: 'expiration', stored: 'none', effect: 'serverExtension' },
-  'servers.autorenew.set': { target: ['kind', 'webid'], subject: 'server', aspect: 'autorenew', stored: 'serverAutorenew', autorenew: ['autorenew_all', 'autorenew_server'] },
-  'servers.resource.set': { target: ['kind', 'webid'], subject: 'server', aspect: 'write', stored: 'none' },
-  'svcips.register': { target: ['servers'], subject: 'svcip', aspect: 'write', stored: 'none' },
-  'svcips.expiration.extend': { target: ['vipid'], subject: 'svcip', aspect: 'expiration', stored: 'none', effect: 'svcipExtension' },
-  'svcips.setting.set': { target: ['vipid'], subject: 'svcip', aspect: 'write', stored: 'none' },
-  'svcips.cache.delete': { target: ['vipid'], subject: 'svcip', aspect: 'write', stored: 'none' },
-  'domains.register': { target: ['sld', 'tld'], subject: 'domain', aspect: 'write', stored: 'none', effect: 'registration' },
-  'domains.remove': { ...DOMAIN, aspect: 'write', stored: 'none' },
-  'domains.transfer.request': { ...DOMAIN, aspect: 'write', stored: 'none' },
-  'domains.transfer.cancel': { target: ['domain', 'transferorderid'], subject: 'domain', aspect: 'write', stored: 'none' },
-  'domains.expiration.renew': { ...DOMAIN, aspect: 'expiration', stored: 'none', effect: 'renewal' },
+  'servers.create': { target: ['kind', 'webname'], subject: 'server', aspect: 'write', serviceKept: 'none' },
+  'servers.expiration.extend': { target: ['kind', 'webid'], subject: 'server', aspect: 'expiration', serviceKept: 'none', effect: 'serverExtension' },
+  'servers.autorenew.set': { target: ['kind', 'webid'], subject: 'server', aspect: 'autorenew', serviceKept: 'serverAutorenew', autorenew: ['autorenew_all', 'autorenew_server'] },
+  'servers.resource.set': { target: ['kind', 'webid'], subject: 'server', aspect: 'write', serviceKept: 'none' },
+  'svcips.register': { target: ['servers'], subject: 'svcip', aspect: 'write', serviceKept: 'none' },
+  'svcips.expiration.extend': { target: ['vipid'], subject: 'svcip', aspect: 'expiration', serviceKept: 'none', effect: 'svcipExtension' },
+  'svcips.setting.set': { target: ['vipid'], subject: 'svcip', aspect: 'write', serviceKept: 'none' },
+  'svcips.cache.delete': { target: ['vipid'], subject: 'svcip', aspect: 'write', serviceKept: 'none' },
+  'domains.register': { target: ['sld', 'tld'], subject: 'domain', aspect: 'write', serviceKept: 'none', effect: 'registration' },
+  'domains.remove': { ...DOMAIN, aspect: 'write', serviceKept: 'none' },
+  'domains.transfer.request': { ...DOMAIN, aspect: 'write', serviceKept: 'none' },
+  'domains.transfer.cancel': { target: ['domain', 'transferorderid'], subject: 'domain', aspect: 'write', serviceKept: 'none' },
+  'domains.expiration.renew': { ...DOMAIN, aspect: 'expiration', serviceKept: 'none', effect: 'renewal' },
   'domains.autorenew.set': {
     ...DOMAIN,
     aspect: 'autorenew',
     before: { list: 'domains.autorenew.list', fields: ['autorenew', 'autorenew_all', 'autorenew_domain'] },
-    stored: 'domainAutorenew',
+    serviceKept: 'domainAutorenew',
     autorenew: ['autorenew_all', 'autorenew_domain'],
   },
-  'domains.transferlock.set': { ...DOMAIN, aspect: 'transferlock', before: { list: 'domains.transferlock.list', fields: ['transfer_lock'] }, stored: 'transferLock' },
-  'domains.whois.set': { ...DOMAIN, aspect: 'whois', before: { list: 'domains.whois.list', fields: ['whoisproxy', 'contact'] }, readBack: 'domains.whois.get', stored: 'whois' },
-  'domains.nameserver.set': { ...DOMAIN, aspect: 'nameservers', before: { list: 'domains.nameserver.list', fields: ['ns'] }, readBack: 'domains.nameserver.get', stored: 'nameservers' },
-  'domains.dns.set': { ...DOMAIN, aspect: 'dns', zone: 'dns', readBack: 'domains.dns.get', stored: 'dnsZone' },
-  'domains.dynamicdns.set': { ...DOMAIN, aspect: 'dynamicdns', stored: 'dynamicDns' },
-  'domains.dnssec.set': { ...DOMAIN, aspect: 'dnssec', stored: 'dnssec' },
-  'domains.privatenameserver.create': { target: ['domain', 'hostname'], subject: 'domain', aspect: 'write', stored: 'none' },
-  'domains.privatenameserver.delete': { target: ['domain', 'hostname'], subject: 'domain', aspect: 'write', stored: 'none' },
-  'domains.localtransfer.set': { ...DOMAIN, aspect: 'write', stored: 'none' },
-  'freedns.register': { target: ['sld', 'tld'], subject: 'freedns', aspect: 'write', stored: 'none' },
-  'freedns.set': { target: ['domain'], subject: 'freedns', aspect: 'dns', zone: 'freedns', readBack: 'freedns.get', stored: 'freeDnsZone' },
-  'freedns.remove': { target: ['domain'], subject: 'freedns', aspect: 'write', stored: 'none' },
-  'freedns.localtransfer.set': { target: ['domain'], subject: 'freedns', aspect: 'write', stored: 'none' },
+  'domains.transferlock.set': { ...DOMAIN, aspect: 'transferlock', before: { list: 'domains.transferlock.list', fields: ['transfer_lock'] }, serviceKept: 'transferLock' },
+  'domains.whois.set': { ...DOMAIN, aspect: 'whois', before: { list: 'domains.whois.list', fields: ['whoisproxy', 'contact'] }, readBack: 'domains.whois.get', serviceKept: 'whois' },
+  'domains.nameserver.set': { ...DOMAIN, aspect: 'nameservers', before: { list: 'domains.nameserver.list', fields: ['ns'] }, readBack: 'domains.nameserver.get', serviceKept: 'nameservers' },
+  'domains.dns.set': { ...DOMAIN, aspect: 'dns', zone: 'dns', readBack: 'domains.dns.get', serviceKept: 'dnsZone' },
+  'domains.dynamicdns.set': { ...DOMAIN, aspect: 'dynamicdns', serviceKept: 'dynamicDns' },
+  'domains.dnssec.set': { ...DOMAIN, aspect: 'dnssec', serviceKept: 'dnssec' },
+  'domains.privatenameserver.create': { target: ['domain', 'hostname'], subject: 'domain', aspect: 'write', serviceKept: 'none' },
+  'domains.privatenameserver.delete': { target: ['domain', 'hostname'], subject: 'domain', aspect: 'write', serviceKept: 'none' },
+  'domains.localtransfer.set': { ...DOMAIN, aspect: 'write', serviceKept: 'none' },
+  'freedns.register': { target: ['sld', 'tld'], subject: 'freedns', aspect: 'write', serviceKept: 'none' },
+  'freedns.set': { target: ['domain'], subject: 'freedns', aspect: 'dns', zone: 'freedns', readBack: 'freedns.get', serviceKept: 'freeDnsZone' },
+  'freedns.remove': { target: ['domain'], subject: 'freedns', aspect: 'write', serviceKept: 'none' },
+  'freedns.localtransfer.set': { target: ['domain'], subject: 'freedns', aspect: 'write', serviceKept: 'none' },
 }
 
 /** The facts of one operation (the record's entry, typed for any write). */
@@ -80,4 +80,4 @@ export function factsOf(operation: WriteEndpointName): WriteFacts<WriteEndpointN
 }
 
 /** What the service kept against what was sent, compared as the operation's facts say. */
-export const storedFindingsOf = (operation: WriteEndpointName, sent: unknown, kept: unknown): StoredFinding[] => storedFindings(factsOf(operation).stored, sent, kept)
+export const serviceKeptFindingsOf = (operation: WriteEndpointName, sent: unknown, kept: unknown): ServiceKeptFinding[] => serviceKeptFindings(factsOf(operation).serviceKept, sent, kept)

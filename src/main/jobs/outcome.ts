@@ -30,7 +30,7 @@ export function isOutcomeUnknown(e: ErrorData): boolean {
     case 'network':
       return !NOT_SENT.has(String(e.params?.errno ?? ''))
     case 'malformed-response':
-      // The service answered 2xx, so it acted, but what it stored cannot be read.
+      // The service answered 2xx, so it acted, but what it kept cannot be read.
       return e.status !== undefined && e.status >= 200 && e.status < 300
     default:
       return false

@@ -28,8 +28,8 @@ import { findInLog, newestLogId } from './log-check'
 import { isOutcomeUnknown } from './outcome'
 import { inServiceValues } from './service-values'
 import { defaultLabel, targetOf, type ServerIdOf } from './targets'
-import { answerNotKept, notReadBack } from '../../shared/stored'
-import { storedFindingsOf } from './operations'
+import { answerNotKept, notReadBack } from '../../shared/service-kept'
+import { serviceKeptFindingsOf } from './operations'
 import { readBack } from './read-back'
 import { canonicalDomain, type DomainNameOf } from './domain-names'
 import { factsOf } from './operations'
@@ -459,15 +459,15 @@ export class JobRunner {
       const back = await readBack(client, job.operation, params, int.controller.signal)
       this.targets.delete(key)
       const result = back && 'kept' in back ? back.kept : env.results
-      const stored = back && 'error' in back ? [notReadBack()] : storedFindingsOf(job.operation, params, result)
-      await this.settle(job, i, { state: 'done', result, requestId: env.requestId, ...(stored.length > 0 ? { stored } : {}) })
+      const serviceKept = back && 'error' in back ? [notReadBack()] : serviceKeptFindingsOf(job.operation, params, result)
+      await this.settle(job, i, { state: 'done', result, requestId: env.requestId, ...(serviceKept.length > 0 ? { serviceKept } : {}) })
       await this.observe((o) => o.ended(job, i, { fromLog: false }))
     } catch (err) {
       const error = toErrorData(err)
       if (error.code === 'http.answerNotKept') {
         // The service answered success with more than can be kept: done, its answer not kept.
         this.targets.delete(key)
-        await this.settle(job, i, { state: 'done', requestId: error.requestId, stored: [answerNotKept()] })
+        await this.settle(job, i, { state: 'done', requestId: error.requestId, serviceKept: [answerNotKept()] })
         await this.observe((o) => o.ended(job, i, { fromLog: false }))
         return
       }

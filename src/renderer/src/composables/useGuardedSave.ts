@@ -15,7 +15,7 @@ export interface GuardedSaveOptions<V> {
   same: (a: V, b: V) => boolean
   /**
    * Sends the user's version over `over`, the version the service held when it was last read
-   * (main checks it again just before sending); answers what the service stored.
+   * (main checks it again just before sending); answers what the service kept.
    */
   send: (over: V | undefined) => Promise<Result<V>>
 }
@@ -43,12 +43,12 @@ export function useGuardedSave<V>(loaded: Ref<V | undefined>, opts: GuardedSaveO
       }
       over = current.value
     }
-    const stored = await sending.run(over)
-    if (stored !== undefined) {
+    const kept = await sending.run(over)
+    if (kept !== undefined) {
       conflict.value = undefined
-      loaded.value = stored
+      loaded.value = kept
     }
-    return stored
+    return kept
   }
 
   /** Gives up the user's version: theirs becomes the version to start from, and is returned to show. */

@@ -9,7 +9,7 @@ import { onScopeDispose, ref, shallowRef, watch } from 'vue'
 import type { EndpointResult, WriteEndpointName } from '../../../shared/endpoints/table'
 import type { ApiParams } from '../../../shared/ipc/contract'
 import type { ItemEffect, JobItemView, JobView, ZoneGuard } from '../../../shared/jobs'
-import type { StoredFinding } from '../../../shared/stored'
+import type { ServiceKeptFinding } from '../../../shared/service-kept'
 import type { ErrorData, Result } from '../bridge'
 import type { AccountApi, JobItems, JobOptions } from '../lib/account-api'
 import { accountMarks, nameToType } from '../lib/account-text'
@@ -60,8 +60,8 @@ export function useWrite<N extends WriteEndpointName>(operation: N, forAccount?:
   const busy = ref(false)
   const error = ref<ErrorData>()
   const job = shallowRef<JobView>()
-  /** After a one-item write: where what the service stored differs from what was sent. */
-  const stored = shallowRef<StoredFinding[]>([])
+  /** After a one-item write: where what the service kept differs from what was sent. */
+  const serviceKept = shallowRef<ServiceKeptFinding[]>([])
   /**
    * A one-item write whose outcome was unknown, settled later by main's look in the service's log:
    * the screen that sent it is told (its error goes or becomes the refusal, a notice says which)
@@ -81,7 +81,7 @@ export function useWrite<N extends WriteEndpointName>(operation: N, forAccount?:
         stopFollowing = undefined
         settled.value = item
         error.value = item.state === 'done' ? undefined : itemError(item)
-        if (item.state === 'done') stored.value = item.stored ?? []
+        if (item.state === 'done') serviceKept.value = item.serviceKept ?? []
         notify(t(item.state === 'done' ? 'jobs.settledDone' : 'jobs.settledFailed', { label: item.label || label }))
         for (const listener of settledListeners) listener(item)
       },
@@ -129,9 +129,9 @@ export function useWrite<N extends WriteEndpointName>(operation: N, forAccount?:
     }
   }
 
-  /** One item: resolves with what the service stored, or undefined (the error says why). */
+  /** One item: resolves with what the service kept, or undefined (the error says why). */
   async function run(params: ApiParams<N>, confirmation?: Confirmation, label?: string, opts: ItemOptions = {}): Promise<EndpointResult<N> | undefined> {
-    stored.value = []
+    serviceKept.value = []
     const { guard, overRule, ...jobOpts } = opts
     const done = await runJob([{ params, label, guard, overRule }], confirmation, jobOpts)
     const item = done?.items[0]
@@ -143,7 +143,7 @@ export function useWrite<N extends WriteEndpointName>(operation: N, forAccount?:
       if (item.state === 'unknown' && done) followUnknown(done.id, item.label)
       return undefined
     }
-    stored.value = item.stored ?? []
+    serviceKept.value = item.serviceKept ?? []
     // Main decoded the service's answer with this operation's schema (src/main/http).
     return item.result as EndpointResult<N>
   }
@@ -156,5 +156,5 @@ export function useWrite<N extends WriteEndpointName>(operation: N, forAccount?:
 
   const onSettled = (listener: (item: JobItemView) => void) => void settledListeners.push(listener)
 
-  return { run, runJob, send, busy, error, job, stored, settled, onSettled }
+  return { run, runJob, send, busy, error, job, serviceKept, settled, onSettled }
 }

@@ -10,7 +10,7 @@ import type { ContactCode, DsCode } from '../../../shared/validation'
 import type { DnsCode } from '../../../shared/dns/validate'
 import type { BindCode } from '../../../shared/dns/bind'
 import type { BulkCode } from '../../../shared/dns/bulk-change'
-import type { StoredCode } from '../../../shared/stored'
+import type { ServiceKeptCode } from '../../../shared/service-kept'
 import type { ThresholdsCode } from '../../../shared/reminders'
 import type { WriteEndpointName } from '../../../shared/endpoints/names'
 import type { HistoryAspect } from '../../../shared/history'
@@ -23,7 +23,7 @@ export type Catalogue = Record<MessageKey, string>
 type OperationCode = `operation.${WriteEndpointName}` | `history.aspect.${HistoryAspect}`
 
 /** Every code that can reach the renderer from outside it. */
-export type MessageCode = ErrorCode | FieldCode | BaseUrlCode | ContactCode | DsCode | DnsCode | BindCode | StoredCode | ThresholdsCode | BulkCode | OperationCode
+export type MessageCode = ErrorCode | FieldCode | BaseUrlCode | ContactCode | DsCode | DnsCode | BindCode | ServiceKeptCode | ThresholdsCode | BulkCode | OperationCode
 
 // A code without an English text fails here, at compile time.
 const everyCodeHasText: Record<MessageCode, string> = en

@@ -3,7 +3,7 @@ import type { JobItemView, JobView } from '../../../shared/jobs'
 import { errorLineOf, formatDate, t, tCode } from '../i18n'
 import { toCsv } from './csv'
 import { autorenewShort } from './autorenew-text'
-import { storedText } from './stored-text'
+import { serviceKeptText } from './service-kept-text'
 import { autorenewInForce } from '../../../shared/autorenew'
 
 export const operationLabel = (job: Pick<JobView, 'operation'>) => tCode(`operation.${job.operation}`)
@@ -24,7 +24,7 @@ function autorenewAfter(job: Pick<JobView, 'operation'>, result: unknown): strin
 }
 
 /** What the service changed on the way, appended to a done item's message. */
-const storedSuffix = (it: JobItemView) => (it.stored?.length ? ` ${it.stored.map((f) => storedText({ t, tCode }, f)).join(' ')}` : '')
+const serviceKeptSuffix = (it: JobItemView) => (it.serviceKept?.length ? ` ${it.serviceKept.map((f) => serviceKeptText({ t, tCode }, f)).join(' ')}` : '')
 
 /** What happened to one item, in a sentence. */
 export function itemMessage(job: Pick<JobView, 'operation'>, it: JobItemView): string {
@@ -32,8 +32,8 @@ export function itemMessage(job: Pick<JobView, 'operation'>, it: JobItemView): s
     const fromLog = it.resolvedFromLog ? ` ${t('jobs.fromLog')}` : ''
     const date = field(it.result, 'expirationdate')
     if (typeof date === 'string' && date) return `${t('domains.renewedTo', { date: formatDate(date) })}${fromLog}`
-    if (job.operation === 'domains.autorenew.set' || job.operation === 'servers.autorenew.set') return `${autorenewAfter(job, it.result)}${fromLog}${storedSuffix(it)}`
-    return `${it.resolvedFromLog ? t('jobs.doneFromLog') : t('common.done')}${storedSuffix(it)}`
+    if (job.operation === 'domains.autorenew.set' || job.operation === 'servers.autorenew.set') return `${autorenewAfter(job, it.result)}${fromLog}${serviceKeptSuffix(it)}`
+    return `${it.resolvedFromLog ? t('jobs.doneFromLog') : t('common.done')}${serviceKeptSuffix(it)}`
   }
   if (it.state === 'unknown') {
     if (it.log?.status === 'not-found') return t('jobs.unknownNotInLog')

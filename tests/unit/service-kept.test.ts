@@ -1,9 +1,9 @@
-/** What the service stored against what was sent, per operation; and which auto-renewal setting is in force. */
+/** What the service kept against what was sent, per operation; and which auto-renewal setting is in force. */
 import { describe, expect, it } from 'vitest'
-import { storedFindingsOf } from '../../src/main/jobs/operations'
+import { serviceKeptFindingsOf } from '../../src/main/jobs/operations'
 import { autorenewInForce } from '../../src/shared/autorenew'
 // The words the screens show: the renderer's English catalogue and its formatter.
-import { storedText } from '../../src/renderer/src/lib/stored-text'
+import { serviceKeptText } from '../../src/renderer/src/lib/service-kept-text'
 import { en } from '../../src/renderer/src/i18n/locales/en'
 import { translate, translateCode } from '../../src/renderer/src/i18n/translate'
 
@@ -12,10 +12,10 @@ const english = {
   tCode: (code: string, params?: Parameters<typeof translateCode>[3]) => translateCode(en, 'en', code, params),
 }
 
-const words = (operation: Parameters<typeof storedFindingsOf>[0], sent: unknown, stored: unknown) =>
-  storedFindingsOf(operation, sent, stored).map((f) => storedText(english, f))
+const words = (operation: Parameters<typeof serviceKeptFindingsOf>[0], sent: unknown, kept: unknown) =>
+  serviceKeptFindingsOf(operation, sent, kept).map((f) => serviceKeptText(english, f))
 
-describe('what the service stored', () => {
+describe('what the service kept', () => {
   it('DNS: dropped comment lines, a raised TTL, a changed ns_type; blanks and spacing do not count', () => {
     const sent = { domain: 'a.com', ns_type: 'svc1', records: '# web\na  @ 192.0.2.1\n\n; mail\nmx @ mail.a.com 10\n', ttl: 60 }
     const stored = { domainid: 1, domainname: 'a.com', ns_type: 'svc11', records: 'a @ 192.0.2.1\nmx @ mail.a.com 10', ttl: 3600 }
@@ -37,13 +37,13 @@ describe('what the service stored', () => {
 
   it('DNS kept as sent, with the TTL as text: nothing to say', () => {
     const records = '# kept\na @ 192.0.2.1'
-    expect(storedFindingsOf('domains.dns.set', { ns_type: 'svc1', records, ttl: 300 }, { ns_type: 'svc1', records, ttl: '300' })).toEqual([])
+    expect(serviceKeptFindingsOf('domains.dns.set', { ns_type: 'svc1', records, ttl: 300 }, { ns_type: 'svc1', records, ttl: '300' })).toEqual([])
     // A TTL that was not sent is not compared.
-    expect(storedFindingsOf('freedns.set', { records }, { records, ttl: 3600 })).toEqual([])
+    expect(serviceKeptFindingsOf('freedns.set', { records }, { records, ttl: 3600 })).toEqual([])
   })
 
   it('nameservers are a set: order, case and a trailing dot do not count; a changed list does', () => {
-    expect(storedFindingsOf('domains.nameserver.set', { ns: ['ns1.x.net', 'NS2.x.net.'] }, { ns: ['ns2.x.net', 'ns1.x.net'] })).toEqual([])
+    expect(serviceKeptFindingsOf('domains.nameserver.set', { ns: ['ns1.x.net', 'NS2.x.net.'] }, { ns: ['ns2.x.net', 'ns1.x.net'] })).toEqual([])
     expect(words('domains.nameserver.set', { ns: ['ns1.x.net', 'ns2.x.net'] }, { ns: ['ns1.y.net', 'ns2.y.net'] })).toEqual([
       'Nameservers: ns1.x.net, ns2.x.net was sent; the service stored ns1.y.net, ns2.y.net.',
     ])
@@ -58,35 +58,35 @@ describe('what the service stored', () => {
       'WHOIS privacy proxy: On was sent; the service stored Off.',
       'Registrant: Phone: +81.312345678 was sent; the service stored +81.3-1234-5678.',
     ])
-    const findings = storedFindingsOf('domains.whois.set', sent, stored)
+    const findings = serviceKeptFindingsOf('domains.whois.set', sent, stored)
     expect(findings).toEqual([
-      { code: 'stored.valueChanged', params: { field: 'whoisproxy', sent: '1', stored: '0' } },
-      { code: 'stored.valueChanged', params: { field: 'contact.registrant.phone', sent: '+81.312345678', stored: '+81.3-1234-5678' } },
+      { code: 'serviceKept.valueChanged', params: { field: 'whoisproxy', sent: '1', kept: '0' } },
+      { code: 'serviceKept.valueChanged', params: { field: 'contact.registrant.phone', sent: '+81.312345678', kept: '+81.3-1234-5678' } },
     ])
   })
 
   it('flags: auto-renewal, transfer lock, dynamic DNS; only the ones sent; a password is never quoted', () => {
-    expect(storedFindingsOf('domains.autorenew.set', { autorenew_domain: 1 }, { autorenew: 1, autorenew_all: 0, autorenew_domain: 1 })).toEqual([])
-    expect(storedFindingsOf('servers.autorenew.set', { autorenew_server: 1 }, { autorenew_server: '0' })).toEqual([
-      { code: 'stored.valueChanged', params: { field: 'autorenew_server', sent: '1', stored: '0' } },
+    expect(serviceKeptFindingsOf('domains.autorenew.set', { autorenew_domain: 1 }, { autorenew: 1, autorenew_all: 0, autorenew_domain: 1 })).toEqual([])
+    expect(serviceKeptFindingsOf('servers.autorenew.set', { autorenew_server: 1 }, { autorenew_server: '0' })).toEqual([
+      { code: 'serviceKept.valueChanged', params: { field: 'autorenew_server', sent: '1', kept: '0' } },
     ])
     expect(words('domains.transferlock.set', { transfer_lock: 0 }, { transfer_lock: 1, authcode: 'x' })).toEqual(['Transfer lock: Off was sent; the service stored On.'])
-    const ddns = storedFindingsOf('domains.dynamicdns.set', { dynamicdns: 1, password: 'hunter2-secret' }, { dynamicdns: '1', password: 'other-secret' })
-    expect(ddns).toEqual([{ code: 'stored.passwordChanged', params: {} }])
+    const ddns = serviceKeptFindingsOf('domains.dynamicdns.set', { dynamicdns: 1, password: 'hunter2-secret' }, { dynamicdns: '1', password: 'other-secret' })
+    expect(ddns).toEqual([{ code: 'serviceKept.passwordChanged', params: {} }])
     expect(JSON.stringify(ddns)).not.toContain('secret')
   })
 
   it('DNSSEC: an answer showing one of the records sent is not a loss; a record that was not sent, or none for some, is', () => {
     const ds = (keytag: number) => ({ keytag, alg: 13, digesttype: 2, digest: 'ab'.repeat(32) })
-    expect(storedFindingsOf('domains.dnssec.set', { ds_records: [ds(1), ds(2)] }, { ds_records: [{ ...ds(1), digest: 'AB'.repeat(32) }] })).toEqual([])
-    expect(storedFindingsOf('domains.dnssec.set', { ds_records: [ds(1)] }, { ds_records: [ds(9)] })).toHaveLength(1)
-    expect(storedFindingsOf('domains.dnssec.set', { ds_records: [ds(1)] }, { ds_records: [] })).toHaveLength(1)
+    expect(serviceKeptFindingsOf('domains.dnssec.set', { ds_records: [ds(1), ds(2)] }, { ds_records: [{ ...ds(1), digest: 'AB'.repeat(32) }] })).toEqual([])
+    expect(serviceKeptFindingsOf('domains.dnssec.set', { ds_records: [ds(1)] }, { ds_records: [ds(9)] })).toHaveLength(1)
+    expect(serviceKeptFindingsOf('domains.dnssec.set', { ds_records: [ds(1)] }, { ds_records: [] })).toHaveLength(1)
   })
 
   it('operations whose answer is not the stored setting, and answers of another shape, give nothing', () => {
-    expect(storedFindingsOf('domains.expiration.renew', { domain: 'a.com', years: 1 }, { expirationdate: '2030-01-01' })).toEqual([])
-    expect(storedFindingsOf('domains.dns.set', { records: 'a @ 192.0.2.1' }, null)).toEqual([])
-    expect(storedFindingsOf('domains.dns.set', { records: 'a @ 192.0.2.1' }, ['not', 'an', 'object'])).toEqual([])
+    expect(serviceKeptFindingsOf('domains.expiration.renew', { domain: 'a.com', years: 1 }, { expirationdate: '2030-01-01' })).toEqual([])
+    expect(serviceKeptFindingsOf('domains.dns.set', { records: 'a @ 192.0.2.1' }, null)).toEqual([])
+    expect(serviceKeptFindingsOf('domains.dns.set', { records: 'a @ 192.0.2.1' }, ['not', 'an', 'object'])).toEqual([])
   })
 })
 
