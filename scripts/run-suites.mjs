@@ -17,17 +17,14 @@ function run(cmd, args, extraEnv = {}) {
   return r.status ?? 1
 }
 
-// The lint, in its own process writing to a file, said once the suites are done. It starts with
-// the end-to-end suite, not before: vitest keeps both cores busy, the browsers leave a third free.
+// The lint, in its own process writing to a file, said once the suites are done.
 const lintLog = join(out, 'lint.log')
-function startLint() {
-  const fd = openSync(lintLog, 'w')
-  const child = spawn('npm', ['run', '--silent', 'lint'], { stdio: ['ignore', fd, fd], env })
-  return new Promise((resolve) => {
-    child.on('error', () => resolve(1))
-    child.on('close', (code) => resolve(code ?? 1))
-  })
-}
+const lintFd = openSync(lintLog, 'w')
+const lintChild = spawn('npm', ['run', '--silent', 'lint'], { stdio: ['ignore', lintFd, lintFd], env })
+const lintDone = new Promise((resolve) => {
+  lintChild.on('error', () => resolve(1))
+  lintChild.on('close', (code) => resolve(code ?? 1))
+})
 
 // Unit and integration tests.
 const vitestJson = join(out, 'vitest.json')
@@ -40,8 +37,7 @@ if (existsSync(vitestJson)) {
   if (vitestStatus !== 0 && r.numFailedTests === 0) broken = true
 } else broken = true
 
-// End-to-end tests in Chromium, when there are any, with the lint beside them.
-const lintDone = startLint()
+// End-to-end tests in Chromium, when there are any.
 const hasE2e = existsSync('tests/e2e') && readdirSync('tests/e2e').some((f) => f.endsWith('.spec.ts'))
 if (hasE2e) {
   const pwJson = join(out, 'playwright.json')

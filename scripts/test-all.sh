@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # The type check and the build side by side (none reads what the other writes), each said once
-# both are done; either failing stops the run. The lint runs beside the end-to-end suite instead
+# both are done; either failing stops the run. The lint runs beside the test suites instead
 # (scripts/run-suites.mjs): its type-aware rules spend about 80 s of mostly one core, which the
 # end-to-end suite, waiting on its browsers about a third of the time, leaves free.
 checks=$(mktemp -d)
