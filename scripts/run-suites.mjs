@@ -1,8 +1,7 @@
-// Runs the vitest suites (unit, integration) and the Playwright end-to-end suite, with the lint
-// beside them, then prints one closing line: "N passed, N failed, N skipped". A failed lint
-// fails the run (its findings are printed before that line).
-import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, openSync, readFileSync, readdirSync } from 'node:fs'
+// Runs the vitest suites (unit, integration) and the Playwright end-to-end suite,
+// then prints one closing line: "N passed, N failed, N skipped".
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -16,15 +15,6 @@ function run(cmd, args, extraEnv = {}) {
   const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...env, ...extraEnv } })
   return r.status ?? 1
 }
-
-// The lint, in its own process writing to a file, said once the suites are done.
-const lintLog = join(out, 'lint.log')
-const lintFd = openSync(lintLog, 'w')
-const lintChild = spawn('npm', ['run', '--silent', 'lint'], { stdio: ['ignore', lintFd, lintFd], env })
-const lintDone = new Promise((resolve) => {
-  lintChild.on('error', () => resolve(1))
-  lintChild.on('close', (code) => resolve(code ?? 1))
-})
 
 // Unit and integration tests.
 const vitestJson = join(out, 'vitest.json')
@@ -51,11 +41,6 @@ if (hasE2e) {
   } else broken = true
 }
 
-const lintStatus = await lintDone
-console.log('== lint')
-process.stdout.write(readFileSync(lintLog, 'utf8'))
-if (lintStatus !== 0) console.error('The lint failed (see above).')
-
 if (broken) console.error('A test runner failed without reporting a failed test (see its output above).')
 console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`)
-process.exit(totals.failed > 0 || broken || lintStatus !== 0 ? 1 : 0)
+process.exit(totals.failed > 0 || broken ? 1 : 0)

@@ -6,19 +6,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The type check and the build side by side (none reads what the other writes), each said once
-# both are done; either failing stops the run. The lint runs beside the test suites instead
-# (scripts/run-suites.mjs): its type-aware rules spend about 80 s of mostly one core, which the
-# end-to-end suite, waiting on its browsers about a third of the time, leaves free.
+# The type check, the lint and the build side by side (each is mostly one core's work; none
+# reads what another writes), each said once all are done; any failing stops the run.
 checks=$(mktemp -d)
 npm run --silent typecheck >"$checks/typecheck" 2>&1 & typecheck=$!
+npm run --silent lint >"$checks/lint" 2>&1 & lint=$!
 npm run --silent build >"$checks/build" 2>&1 & build=$!
 typecheck_status=0; wait $typecheck || typecheck_status=$?
+lint_status=0; wait $lint || lint_status=$?
 build_status=0; wait $build || build_status=$?
 echo "== typecheck"; cat "$checks/typecheck"
+echo "== lint"; cat "$checks/lint"
 echo "== build"; [ $build_status -ne 0 ] && cat "$checks/build"
 rm -rf "$checks"
-if [ $typecheck_status -ne 0 ] || [ $build_status -ne 0 ]; then echo "The type check or the build failed (see above)." >&2; exit 1; fi
+if [ $typecheck_status -ne 0 ] || [ $lint_status -ne 0 ] || [ $build_status -ne 0 ]; then echo "The type check, the lint or the build failed (see above)." >&2; exit 1; fi
 
 if [ -z "${DBUS_SESSION_BUS_ADDRESS:-}" ] && command -v dbus-run-session >/dev/null 2>&1 && command -v gnome-keyring-daemon >/dev/null 2>&1; then
   # A throwaway keyring in a temporary home, unlocked with a throwaway password.
