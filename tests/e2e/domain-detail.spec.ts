@@ -1,23 +1,12 @@
 /**
  * Every tab of the domain detail, checked against what the sandbox received.
  */
-import type { Page } from '@playwright/test'
 import type { Sandbox } from '../../src/sandbox'
 import { expect, snap, test } from './fixtures'
 import { expectNoAxeViolations } from './axe'
+import { openDomain } from './domain-screens'
 
 const last = (sb: Sandbox, endpoint: string) => sb.received.filter((r) => r.endpoint === endpoint).at(-1)
-
-async function openDomain(app: Page, name: string, tab: string) {
-  await app.getByRole('navigation').getByRole('link', { name: 'Domains' }).click()
-  // The Domains screen is loaded lazily: until its heading shows, "Filter" may be the previous screen's.
-  await expect(app.getByRole('heading', { level: 1, name: 'Domains' })).toBeVisible()
-  await app.getByLabel('Filter').fill(name)
-  await app.getByRole('link', { name, exact: true }).click()
-  await expect(app.getByRole('heading', { level: 1, name })).toBeVisible()
-  await app.getByRole('tab', { name: tab, exact: true }).click()
-  return app.getByRole('tabpanel', { name: tab, exact: true })
-}
 
 test('overview, renewal confirmed with the domain, years and new date, and auto-renewal', async ({ app, harness }) => {
   const sb = await harness.demo()

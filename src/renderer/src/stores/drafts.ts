@@ -1,8 +1,9 @@
 /**
  * Unsaved edits, per account and target, kept while the window is open: a zone editor or a
- * form (nameservers, WHOIS) left for another screen (to replace a key, to look something up)
+ * form (nameservers, WHOIS, DNSSEC, and the smaller forms of plain fields) left for another screen (to replace a key, to look something up)
  * offers its edit back when it opens again, until it is saved or discarded. In memory only:
  * records and contacts are the service's data, and an edit is not meant to outlive the window.
+ * A secret (an API key, a transfer code, a dynamic DNS password) is never kept, even here.
  */
 import { defineStore } from 'pinia'
 import { shallowRef } from 'vue'
@@ -19,8 +20,16 @@ export interface ZoneDraft {
 
 export const draftKeyOf = (accountId: string, kind: 'dns' | 'freedns', zone: string) => `${accountId}|${kind}|${zone.toLowerCase()}`
 
+/** The forms of plain fields (text, numbers, flags) kept by composables/useFieldsDraft.ts. */
+export type FieldsForm = 'serverResource' | 'svcipSettings' | 'privateNameserver' | 'ownerChange' | 'dynamicDns' | 'register' | 'transferIn' | 'addAccount'
+export type FieldValues = Readonly<Record<string, string | number | boolean>>
+
 /** An unsaved form, by the form it belongs to. */
-export type FormDraftValue = { form: 'nameservers'; text: string } | { form: 'whois'; proxy: boolean; contact: ContactForm } | { form: 'dnssec'; records: DsInput[] }
+export type FormDraftValue =
+  | { form: 'nameservers'; text: string }
+  | { form: 'whois'; proxy: boolean; contact: ContactForm }
+  | { form: 'dnssec'; records: DsInput[] }
+  | { form: FieldsForm; fields: FieldValues; contact?: ContactForm }
 export interface FormDraft {
   value: FormDraftValue
   /** When it was last changed (ISO). */

@@ -679,6 +679,7 @@ export const en = {
   'dnsEditor.draftRestore': 'Restore my changes',
   'dnsEditor.draftDiscard': 'Discard them',
   'draft.offered': 'Your unsaved changes to this form from {time} were kept. The form below is as the service holds it now.',
+  'draft.offeredNew': 'What you typed into this form at {time} and did not send was kept. The form below starts afresh. Secrets (an API key, a transfer code, a password) are never kept: type them again.',
   'dnsEditor.domainSettings': 'Domain settings',
   'dnsEditor.historyLink': 'History and snapshots (restore an earlier zone)',
   'dnsEditor.editRecords': 'Edit DNS records',

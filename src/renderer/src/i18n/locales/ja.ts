@@ -679,6 +679,7 @@ export const ja: Catalogue = {
   'dnsEditor.draftRestore': '保持していた変更を復元する',
   'dnsEditor.draftDiscard': '変更を破棄する',
   'draft.offered': '{time} の、このフォームへの未保存の変更を保持しています。下のフォームは現在サービスにある内容です。',
+  'draft.offeredNew': '{time} にこのフォームへ入力して送信していない内容を保持しています。下のフォームは最初の状態です。秘密の値（API キー、移管コード、パスワード）は保持しないため、もう一度入力してください。',
   'dnsEditor.domainSettings': 'ドメインの設定',
   'dnsEditor.historyLink': '履歴とスナップショット (以前のゾーンに戻す)',
   'dnsEditor.editRecords': 'DNSレコードを編集',

@@ -1,0 +1,14 @@
+/** Opening a domain's page on one tab, as a user does: from the Domains list, by its name. */
+import type { Page } from '@playwright/test'
+import { expect } from './fixtures'
+
+export async function openDomain(app: Page, name: string, tab: string) {
+  await app.getByRole('navigation').getByRole('link', { name: 'Domains' }).click()
+  // The Domains screen is loaded lazily: until its heading shows, "Filter" may be the previous screen's.
+  await expect(app.getByRole('heading', { level: 1, name: 'Domains' })).toBeVisible()
+  await app.getByLabel('Filter').fill(name)
+  await app.getByRole('link', { name, exact: true }).click()
+  await expect(app.getByRole('heading', { level: 1, name })).toBeVisible()
+  await app.getByRole('tab', { name: tab, exact: true }).click()
+  return app.getByRole('tabpanel', { name: tab, exact: true })
+}
