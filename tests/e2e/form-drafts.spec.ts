@@ -94,6 +94,12 @@ test('wizards and other screens keep typed work: register, transfer in, a new ac
   await app.getByRole('table', { name: 'Service IPs' }).getByRole('link', { name: vip.vipname }).click()
   await expect(app.getByRole('heading', { level: 1, name: `Service IP ${vip.vipname}` })).toBeVisible()
   await app.getByRole('region', { name: 'Settings' }).getByLabel('Domain name').fill('kept.example.com')
+  await openScreen(app, 'Web servers', 'Web servers')
+  const create = app.getByRole('region', { name: 'Create a server (Web servers)' })
+  await create.getByLabel('Server name').fill('keptserver')
+  await openScreen(app, 'Free DNS', 'Free DNS')
+  const freeDns = app.getByRole('region', { name: 'Add a domain held elsewhere' })
+  await freeDns.getByLabel('Domain name').fill('kept-free.example')
 
   // Back on each: the form as it starts, the typed work offered and restored; no secret kept.
   await openScreen(app, 'Domains', 'Domains')
@@ -131,7 +137,17 @@ test('wizards and other screens keep typed work: register, transfer in, a new ac
   await expect(settings.getByLabel('Domain name')).toHaveValue('kept.example.com')
   await settings.getByRole('button', { name: 'Save' }).click()
   await expect(app.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible()
+  await openScreen(app, 'Web servers', 'Web servers')
+  await expect(create.getByLabel('Server name')).toHaveValue('')
+  await create.getByRole('status').filter({ hasText: OFFER_NEW }).getByRole('button', { name: 'Restore my changes' }).click()
+  await expect(create.getByLabel('Server name')).toHaveValue('keptserver')
+  await openScreen(app, 'Free DNS', 'Free DNS')
+  await freeDns.getByRole('status').filter({ hasText: OFFER_NEW }).getByRole('button', { name: 'Restore my changes' }).click()
+  await expect(freeDns.getByLabel('Domain name')).toHaveValue('kept-free.example')
+
   // Saved: nothing offered when the screen opens again.
+  await openScreen(app, 'Service IPs', 'Service IPs')
+  await app.getByRole('table', { name: 'Service IPs' }).getByRole('link', { name: vip.vipname }).click()
   await openScreen(app, 'Service IPs', 'Service IPs')
   await app.getByRole('table', { name: 'Service IPs' }).getByRole('link', { name: vip.vipname }).click()
   await expect(app.getByRole('region', { name: 'Settings' }).getByLabel('Domain name')).toHaveValue('kept.example.com')

@@ -21,7 +21,17 @@ export interface ZoneDraft {
 export const draftKeyOf = (accountId: string, kind: 'dns' | 'freedns', zone: string) => `${accountId}|${kind}|${zone.toLowerCase()}`
 
 /** The forms of plain fields (text, numbers, flags) kept by composables/useFieldsDraft.ts. */
-export type FieldsForm = 'serverResource' | 'svcipSettings' | 'privateNameserver' | 'ownerChange' | 'dynamicDns' | 'register' | 'transferIn' | 'addAccount'
+export type FieldsForm =
+  | 'serverResource'
+  | 'serverCreate'
+  | 'svcipSettings'
+  | 'privateNameserver'
+  | 'ownerChange'
+  | 'dynamicDns'
+  | 'register'
+  | 'transferIn'
+  | 'freeDnsRegister'
+  | 'addAccount'
 export type FieldValues = Readonly<Record<string, string | number | boolean>>
 
 /** An unsaved form, by the form it belongs to. */
