@@ -2,7 +2,10 @@
  * A refresh of one account's portfolio: every account-wide list the screens, drift and
  * reminders rely on, read in full and kept in the store (which notes what changed outside this
  * app). Two lists are read at a time, each a few pages at a time: a list's first page no longer
- * waits for the previous list's last one. A list that fails is reported; the others are kept.
+ * waits for the previous list's last one. A list is written while the next one is read (the
+ * store works in its own thread), and a list waits for the previous write of its lane, so at
+ * most one read list per lane is held in memory. A list that fails is reported; the others are
+ * kept.
  */
 import type { ApiClient } from '../http'
 import type { ErrorData } from '../../shared/errors'
@@ -45,26 +48,41 @@ export async function refreshAccount(client: ApiClient, store: Pick<PortfolioSto
   const result: AccountRefresh = { read: 0, drift: 0, failed: [] }
   let next = 0
   let done = 0
-  const readOne = async (name: RefreshedList) => {
-    try {
-      const items = await client.listAll(name, {}, { signal: opts.signal, ...(opts.pageSize ? { pageSize: opts.pageSize } : {}) })
-      // Awaited first: `result.drift += await …` would read the sum before the wait, and the other
-      // list read meanwhile would lose its count.
-      // Checked once, by the client against the endpoint table: kept as typed, not checked again.
-      const kept = await store.putList(accountId, name, {}, items, now().toISOString())
-      result.drift += kept.drift
-      result.read++
-    } catch (err) {
-      result.failed.push({ list: name, error: toErrorData(err) })
-    }
+  const finished = (name: RefreshedList, err?: unknown) => {
+    if (err !== undefined) result.failed.push({ list: name, error: toErrorData(err) })
     opts.onList?.(++done, REFRESHED_LISTS.length)
   }
-  const worker = async () => {
-    while (next < REFRESHED_LISTS.length && !opts.signal?.aborted) {
-      const name = REFRESHED_LISTS[next++]
-      if (name) await readOne(name)
+  const write = async (name: RefreshedList, items: Awaited<ReturnType<ApiClient['listAll']>>, readAt: string) => {
+    try {
+      // Awaited first: `result.drift += await …` would read the sum before the wait, and the other
+      // list written meanwhile would lose its count.
+      // Checked once, by the client against the endpoint table: kept as typed, not checked again.
+      const kept = await store.putList(accountId, name, {}, items, readAt)
+      result.drift += kept.drift
+      result.read++
+      finished(name)
+    } catch (err) {
+      finished(name, err)
     }
   }
-  await Promise.all(Array.from({ length: Math.max(1, opts.listsAtOnce ?? 2) }, worker))
+  const lane = async () => {
+    let writing: Promise<void> = Promise.resolve()
+    while (next < REFRESHED_LISTS.length && !opts.signal?.aborted) {
+      const name = REFRESHED_LISTS[next++]
+      if (!name) continue
+      let items: Awaited<ReturnType<ApiClient['listAll']>>
+      try {
+        items = await client.listAll(name, {}, { signal: opts.signal, ...(opts.pageSize ? { pageSize: opts.pageSize } : {}) })
+      } catch (err) {
+        finished(name, err)
+        continue
+      }
+      const readAt = now().toISOString()
+      await writing
+      writing = write(name, items, readAt)
+    }
+    await writing
+  }
+  await Promise.all(Array.from({ length: Math.max(1, opts.listsAtOnce ?? 2) }, lane))
   return result
 }
