@@ -13,6 +13,7 @@ import { benchStartup } from './startup'
 import { benchMainThread } from './main-thread'
 import { benchStoreTime } from './store-time'
 import { benchTenAccounts } from './ten-accounts'
+import { benchTenAccountsRefresh } from './ten-accounts-refresh'
 import type { BenchResult } from './report'
 
 const benches: [string, () => Promise<BenchResult>][] = [
@@ -30,6 +31,7 @@ const benches: [string, () => Promise<BenchResult>][] = [
   ['startup', benchStartup],
   ['main-thread', benchMainThread],
   ['ten-accounts', benchTenAccounts],
+  ['ten-accounts-refresh', benchTenAccountsRefresh],
 ]
 const only = process.argv[2]
 
