@@ -62,6 +62,25 @@ describe('the store in a worker thread', () => {
     expect(onThread.turns).toBe(0)
   })
 
+  it('a long list sent in parts arrives whole, and every call made meanwhile is taken in the order it was made', async () => {
+    const worker = await openStoreInWorker(join(dir, 'parts.db'))
+    open.push(worker)
+    // 2,000 domains: sent in parts. The calls made while they go wait behind them.
+    const { turns, value } = await turnsDuring(async () => {
+      const put = worker.putList('acct', 'domains.list', {}, lists.domains, T1)
+      const readAfter = worker.getList('acct', 'domains.list', {})
+      const short = worker.putList('acct', 'domains.dnssec.list', {}, lists.dnssec.slice(0, 10), T1)
+      const replaced = worker.putList('acct', 'domains.list', {}, lists.domains.slice(0, 1500), T2)
+      const readLast = worker.getList('acct', 'domains.list', {})
+      return Promise.all([put, readAfter, short, replaced, readLast])
+    })
+    const [, readAfter, , , readLast] = value
+    expect(readAfter?.items).toEqual(lists.domains)
+    expect(readLast?.readAt).toBe(T2)
+    expect(readLast?.items).toEqual(lists.domains.slice(0, 1500))
+    expect(turns).toBeGreaterThan(0)
+  })
+
   it('a reader in another thread sees a list whole while a writer replaces it', async () => {
     const file = join(dir, 'shared.db')
     const writer = await openStoreInWorker(file)

@@ -9,7 +9,7 @@ import { AppError } from '../app-error'
 import type { ErrorData } from '../../shared/errors'
 import { HISTORY_METHODS, STORE_METHODS, type HistoryMethod, type HistoryStoreAsync, type PortfolioStoreAsync, type StoreMethod } from './store-async'
 import type { OpenOptions, StoreProblem } from './types'
-import type { StoreReply, StoreRequest, StoreWorkerData } from './worker-protocol'
+import type { ItemsSentAhead, StoreItemsPart, StoreReply, StoreRequest, StoreWorkerData } from './worker-protocol'
 
 export interface WorkerStoreOptions extends Pick<OpenOptions, 'integrityCheck' | 'onProblem'> {
   /** The worker's script: the built app's `store-worker.js`; by default the TypeScript entry through tsx (tests, the bench). */
@@ -21,6 +21,10 @@ export interface WorkerStoreOptions extends Pick<OpenOptions, 'integrityCheck' |
 // A variable, not a literal: a bundler would otherwise take `new URL('./x', import.meta.url)` for an asset.
 const SOURCE_BOOT = 'worker-boot.mjs'
 const sourceWorkerUrl = () => new URL(SOURCE_BOOT, import.meta.url)
+
+/** Items a call carries beyond this many go ahead of it in parts of this many (worker-protocol.ts). */
+const PART_ITEMS = 1_000
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 interface Pending {
   resolve: (value: unknown) => void
@@ -34,6 +38,11 @@ export function openStoreInWorker(file: string, opts: WorkerStoreOptions = {}): 
   const pending = new Map<number, Pending>()
   let nextId = 1
   let stopped: ErrorData | undefined
+  // A call whose items go in parts lets main's other work run between them; the calls made
+  // meanwhile wait behind it, so the worker still takes every call in the order it was made.
+  let queue: Promise<void> = Promise.resolve()
+  let queued = 0
+  let nextTransfer = 1
 
   const stop = (error: ErrorData) => {
     stopped ??= error
@@ -75,9 +84,34 @@ export function openStoreInWorker(file: string, opts: WorkerStoreOptions = {}): 
   function send(req: Omit<StoreRequest, 'id'> & { target: 'store' | 'history'; method: StoreMethod | HistoryMethod }): Promise<unknown> {
     if (stopped) return Promise.reject(new AppError(stopped))
     const id = nextId++
+    const long = req.args.findIndex((a) => Array.isArray(a) && a.length > PART_ITEMS)
     return new Promise((resolve, reject) => {
       pending.set(id, { resolve, reject })
-      worker.postMessage({ ...req, id })
+      if (long < 0 && queued === 0) {
+        worker.postMessage({ ...req, id })
+        return
+      }
+      queued++
+      queue = queue.then(async () => {
+        try {
+          let args = req.args
+          const items = args[long]
+          if (Array.isArray(items)) {
+            const transfer = nextTransfer++
+            for (let i = 0; i < items.length && !stopped; i += PART_ITEMS) {
+              const part: StoreItemsPart = { kind: 'items', transfer, items: items.slice(i, i + PART_ITEMS) }
+              worker.postMessage(part)
+              await turn()
+            }
+            const placeholder: ItemsSentAhead = { itemsSentAhead: transfer }
+            args = args.map((a, i) => (i === long ? placeholder : a))
+          }
+          // Stopped meanwhile: the call was answered with the reason already.
+          if (!stopped) worker.postMessage({ ...req, args, id })
+        } finally {
+          queued--
+        }
+      })
     })
   }
 

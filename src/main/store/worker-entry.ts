@@ -6,7 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { z } from 'zod'
 import { toErrorData } from '../app-error'
 import { openPortfolioStore } from './index'
-import type { StoreReply, StoreRequest, StoreWorkerData } from './worker-protocol'
+import type { StoreMessage, StoreReply, StoreWorkerData } from './worker-protocol'
 
 if (!parentPort) throw new Error('the store worker runs in a worker thread')
 const port = parentPort
@@ -25,11 +25,26 @@ function start(data: StoreWorkerData): void {
     return
   }
   post({ kind: 'ready', file: store.file, problem: store.problem })
-  port.on('message', (req: StoreRequest) => {
+  // Items sent ahead of their call, by transfer: they come before the call, in order.
+  const sentAhead = new Map<number, unknown[]>()
+  const withItems = (arg: unknown): unknown => {
+    if (typeof arg !== 'object' || arg === null || !('itemsSentAhead' in arg) || typeof arg.itemsSentAhead !== 'number') return arg
+    const items = sentAhead.get(arg.itemsSentAhead) ?? []
+    sentAhead.delete(arg.itemsSentAhead)
+    return items
+  }
+  port.on('message', (m: StoreMessage) => {
+    if ('kind' in m) {
+      const got = sentAhead.get(m.transfer)
+      if (got) for (const item of m.items) got.push(item)
+      else sentAhead.set(m.transfer, m.items)
+      return
+    }
+    const req = m
     try {
       const owner = req.target === 'history' ? store.history : store
       // The store checks every argument it is given (index.ts): a call is passed on as it came.
-      const value: unknown = Reflect.apply(Reflect.get(owner, req.method), owner, req.args)
+      const value: unknown = Reflect.apply(Reflect.get(owner, req.method), owner, req.args.map(withItems))
       post({ kind: 'answer', id: req.id, ok: true, value })
     } catch (err) {
       post({ kind: 'answer', id: req.id, ok: false, error: toErrorData(err) })
