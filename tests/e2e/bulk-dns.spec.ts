@@ -257,6 +257,15 @@ test('zones chosen by a value they hold, from the store; flagged zones first, ti
 
   await app.getByLabel('Value to replace').fill(OLD)
   await app.getByLabel('New value').fill(NEW)
+  // Left for another screen before the plans: the zones chosen and the change are offered back.
+  await app.getByRole('navigation').getByRole('link', { name: 'Domains' }).click()
+  await expect(app.getByRole('heading', { level: 1, name: 'Domains' })).toBeVisible()
+  await openBulk(app)
+  await expect(app.getByText('3 zones selected')).toHaveCount(0)
+  await app.getByRole('status').filter({ hasText: 'What you typed into this form at' }).getByRole('button', { name: 'Restore my changes' }).click()
+  await expect(app.getByText('3 zones selected')).toBeVisible()
+  await expect(app.getByLabel('Value to replace')).toHaveValue(OLD)
+  await expect(app.getByLabel('New value')).toHaveValue(NEW)
   await app.getByRole('button', { name: 'Build plans' }).click()
   await expect(app.getByText('To change: 2. Nothing to change: 1. Not read: 0.')).toBeVisible()
   // The flagged zone comes first, whatever the order of the names.

@@ -9,6 +9,7 @@ import { defineStore } from 'pinia'
 import { shallowRef } from 'vue'
 import type { ContactForm } from '../lib/contact-form'
 import type { DsInput } from '../lib/ds-record'
+import type { ChangeDraft } from '../lib/bulk-dns'
 
 export interface ZoneDraft {
   records: string
@@ -40,6 +41,8 @@ export type FormDraftValue =
   | { form: 'whois'; proxy: boolean; contact: ContactForm }
   | { form: 'dnssec'; records: DsInput[] }
   | { form: FieldsForm; fields: FieldValues; contact?: ContactForm }
+  /** The bulk DNS change being prepared: its accounts, its zones (their keys) and the change; plans are built again. */
+  | { form: 'bulkDns'; accounts: string[]; zones: string[]; change: ChangeDraft }
 export interface FormDraft {
   value: FormDraftValue
   /** When it was last changed (ISO). */
