@@ -99,7 +99,7 @@ const isBag = (v: unknown): v is Bag => typeof v === 'object' && v !== null && !
  * today's names (`serviceKept`, `serviceKept.*`, `params.kept`), so no job of an older journal
  * loses what it found; anything else is left as it is, for the schema to judge.
  */
-export function withTodaysNames(line: unknown): unknown {
+function withTodaysNames(line: unknown): unknown {
   if (!isBag(line)) return line
   if (line.t === 'item') return renamedItem(line)
   if (line.t === 'job' && isBag(line.job) && Array.isArray(line.job.items)) return { ...line, job: { ...line.job, items: line.job.items.map(renamedItem) } }
