@@ -101,6 +101,7 @@ export const ERROR_CODES = [
   'store.invalidParams',
   'store.closed',
   'store.workerStopped',
+  'store.notSent',
   'keychain.keyNotGiven',
   'store.listNotWritten',
   'store.unknownIndex',

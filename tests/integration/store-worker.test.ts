@@ -81,6 +81,18 @@ describe('the store in a worker thread', () => {
     expect(turns).toBeGreaterThan(0)
   })
 
+  it('a long list that cannot be handed over fails alone; the calls behind it go on', async () => {
+    const worker = await openStoreInWorker(join(dir, 'not-sent.db'))
+    open.push(worker)
+    // A function cannot cross to another thread: its part is refused as it is sent.
+    const unclonable: unknown[] = [...lists.domains, () => 'not data']
+    const bad = worker.putList('acct', 'domains.list', {}, unclonable as typeof lists.domains, T1)
+    const after = worker.putList('acct', 'domains.list', {}, lists.domains.slice(0, 1200), T2)
+    await expect(bad).rejects.toMatchObject({ data: { code: 'store.notSent', params: { reason: 'DataCloneError' } } })
+    await after
+    expect((await worker.getList('acct', 'domains.list', {}))?.items).toHaveLength(1200)
+  })
+
   it('a reader in another thread sees a list whole while a writer replaces it', async () => {
     const file = join(dir, 'shared.db')
     const writer = await openStoreInWorker(file)

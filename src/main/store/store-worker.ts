@@ -108,6 +108,11 @@ export function openStoreInWorker(file: string, opts: WorkerStoreOptions = {}): 
           }
           // Stopped meanwhile: the call was answered with the reason already.
           if (!stopped) worker.postMessage({ ...req, args, id })
+        } catch (err) {
+          // A call that could not be sent (an argument that cannot be cloned) fails alone; the
+          // queue goes on for the calls behind it.
+          pending.delete(id)
+          reject(new AppError({ kind: 'internal', code: 'store.notSent', params: { reason: err instanceof Error ? err.name : 'unknown' } }))
         } finally {
           queued--
         }

@@ -30,7 +30,8 @@ function start(data: StoreWorkerData): void {
   const withItems = (arg: unknown): unknown => {
     if (typeof arg !== 'object' || arg === null || !('itemsSentAhead' in arg) || typeof arg.itemsSentAhead !== 'number') return arg
     const items = sentAhead.get(arg.itemsSentAhead) ?? []
-    sentAhead.delete(arg.itemsSentAhead)
+    // Transfers are numbered in order: an earlier one still here lost its call (it could not be sent).
+    for (const transfer of sentAhead.keys()) if (transfer <= arg.itemsSentAhead) sentAhead.delete(transfer)
     return items
   }
   port.on('message', (m: StoreMessage) => {

@@ -839,6 +839,7 @@ export const en = {
   'store.invalidParams': 'The app could not save this list in its portfolio.',
   'store.closed': 'The portfolio is closed.',
   'store.workerStopped': 'The portfolio stopped working ({reason}). Restart the app; what the service holds is not affected.',
+  'store.notSent': 'This could not be handed to the portfolio ({reason}); nothing was kept. Try again; if it happens again, restart the app. What the service holds is not affected.',
   'store.listNotWritten': 'The list could not be saved in the portfolio.',
   'store.unknownIndex': 'The portfolio’s search index could not be updated.',
   'startup.title': 'Hosting Admin could not start',

@@ -839,6 +839,7 @@ export const ja: Catalogue = {
   'store.invalidParams': 'このリストをポートフォリオに保存できませんでした。',
   'store.closed': 'ポートフォリオは閉じられています。',
   'store.workerStopped': 'ポートフォリオが動作を停止しました({reason})。アプリを再起動してください。サービス上のデータには影響しません。',
+  'store.notSent': 'ポートフォリオに渡せませんでした({reason})。何も保存されていません。もう一度お試しください。繰り返す場合はアプリを再起動してください。サービス上のデータには影響しません。',
   'store.listNotWritten': 'リストをポートフォリオに保存できませんでした。',
   'store.unknownIndex': 'ポートフォリオの検索索引を更新できませんでした。',
   'startup.title': 'Hosting Admin を起動できませんでした',
