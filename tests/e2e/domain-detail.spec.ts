@@ -333,3 +333,28 @@ test('typed work is kept: nameservers, WHOIS and DNSSEC left unsaved for another
   await expect(panel.getByLabel('Key tag')).toHaveCount(d.ds.length)
   await expect(app.getByText('Your unsaved changes to this form')).toHaveCount(0)
 })
+
+test('a WHOIS save the service kept in its own form shows what it holds, and is not offered back later as an unsaved edit', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const d = sb.state.domains[7]!
+  let panel = await openDomain(app, d.domainname, 'WHOIS')
+  await panel.getByRole('group', { name: 'Registrant' }).getByLabel('Phone').fill('+81.312345678')
+  // The save is held at the service until the phone is kept in the service's own way, which
+  // the read after the save then reports.
+  sb.faults.inject('domains.whois.set', { hold: true })
+  await panel.getByRole('button', { name: 'Save' }).click()
+  await expect.poll(() => sb.faults.held('domains.whois.set')).toBe(1)
+  sb.faults.inject('domains.whois.get', { hold: true })
+  sb.faults.release(1)
+  await expect.poll(() => sb.faults.held('domains.whois.get')).toBe(1)
+  // The same rewriting for every role (the form sends the registrant's phone for the roles "same as registrant").
+  for (const role of ['registrant', 'admin', 'tech', 'billing'] as const) if (d.contact[role].phone === '+81.312345678') d.contact[role].phone = '+81.3-1234-5678'
+  sb.faults.clear()
+  const told = app.getByRole('status').filter({ hasText: 'The service changed this' })
+  await expect(told).toContainText('Registrant: Phone: +81.312345678 was sent; the service stored +81.3-1234-5678.')
+  await expect(panel.getByRole('group', { name: 'Registrant' }).getByLabel('Phone')).toHaveValue('+81.3-1234-5678')
+  panel = await openDomain(app, d.domainname, 'Nameservers')
+  panel = await openDomain(app, d.domainname, 'WHOIS')
+  await expect(panel.getByRole('group', { name: 'Registrant' }).getByLabel('Phone')).toHaveValue('+81.3-1234-5678')
+  await expect(app.getByText('Your unsaved changes to this form')).toHaveCount(0)
+})
