@@ -11,6 +11,7 @@ import { parse } from '../shared/dns/records'
 import { safetyOfPlan } from '../shared/dns/zone-safety'
 import { BadInput, EXIT, failed, itemError, readZone, runWrite, type Confirmation, type Context } from './context'
 import { formatOf, readZoneFile, zoneAsBind, type ZoneFormat } from './zone-file'
+import { serviceKeptText } from '../renderer/src/lib/service-kept-text'
 
 export async function exportZone(c: Context, account: AccountView, domain: string, bind: boolean): Promise<number> {
   const live = await readZone(c, account.id, domain)
@@ -93,7 +94,12 @@ export async function zoneFromFile(
   const item = ran.job.items[0]
   const error = itemError(item, domain)
   if (error) return failed(c, error)
-  if (c.json) c.io.out(JSON.stringify({ ...summary, ok: true, requestId: item?.requestId }))
-  else c.io.out(c.say.t('cli.saved', { domain, count: summary.changes }))
+  // Where what the service kept differs from what was sent (a TTL raised, a comment dropped), as the window says it.
+  const kept = item?.serviceKept ?? []
+  if (c.json) c.io.out(JSON.stringify({ ...summary, ok: true, requestId: item?.requestId, ...(kept.length ? { serviceKept: kept } : {}) }))
+  else {
+    c.io.out(c.say.t('cli.saved', { domain, count: summary.changes }))
+    if (kept.length) c.io.err([c.say.t('serviceKept.title'), ...kept.map((f) => `  ${serviceKeptText({ t: c.say.t, tCode: c.say.code }, f)}`)].join('\n'))
+  }
   return EXIT.done
 }

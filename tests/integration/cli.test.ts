@@ -175,6 +175,23 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('the hosting-admin co
     await closeServices()
   })
 
+  it('apply says where what the service kept differs from the file: a TTL under its minimum kept as 3600', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'cli-files-')), 'low-ttl.bind')
+    const bind = ['$TTL 60', `$ORIGIN ${domain}.`, '@ IN A 192.0.2.1', 'www IN A 192.0.2.1', '@ IN MX 10 mail.example.net.', '@ IN TXT "v=spf1 ip4:192.0.2.1 -all"', ...Array.from({ length: 8 }, (_, i) => `h${i} IN A 203.0.113.${i + 1}`)]
+    writeFileSync(file, bind.join('\n') + '\n')
+    sb.service.minTtl = 120
+    try {
+      // --force: run alone, this test finds the zone as the first one set it (8 records away from the file).
+      const saved = await cli('dns', 'apply', domain, file, '--force')
+      expect(saved.code).toBe(0)
+      expect(saved.err).toContain('The service changed this')
+      expect(saved.err).toContain('TTL 60 was stored as 3600.')
+      expect(saved.out).toMatch(/^Saved/m)
+    } finally {
+      sb.service.minTtl = undefined
+    }
+  })
+
   it('renew lists what expires within the period and sends nothing without --yes; a production account needs its name; with --yes each is renewed once', async () => {
     const limit = Date.now() + 30 * 86_400_000
     const due = sb.state.domains.filter((d) => Date.parse(d.expirationdate) <= limit).map((d) => d.domainname)
