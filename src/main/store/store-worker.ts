@@ -97,6 +97,7 @@ export function openStoreInWorker(file: string, opts: WorkerStoreOptions = {}): 
           let args = req.args
           const items = args[long]
           if (Array.isArray(items)) {
+            // Read part by part as they go: a list handed to the store is not changed by its caller after.
             const transfer = nextTransfer++
             for (let i = 0; i < items.length && !stopped; i += PART_ITEMS) {
               const part: StoreItemsPart = { kind: 'items', transfer, items: items.slice(i, i + PART_ITEMS) }
