@@ -6,6 +6,7 @@
  */
 import type { Locator, Page } from '@playwright/test'
 import { expect, snap, test } from './fixtures'
+import { openDomain } from './domain-screens'
 
 const JAPANESE = /[\u3040-\u30ff\u4e00-\u9fff]/
 /** Three English words in a row: a sentence that was not translated. */
@@ -25,15 +26,6 @@ async function inJapanese(app: Page) {
   await expect(app.locator('html')).toHaveAttribute('lang', 'ja')
 }
 
-async function openDomain(app: Page, name: string, tab: string) {
-  await app.getByRole('navigation').getByRole('link', { name: 'ドメイン', exact: true }).click()
-  await expect(app.getByRole('heading', { level: 1, name: 'ドメイン' })).toBeVisible()
-  await app.getByLabel('絞り込み').fill(name)
-  await app.getByRole('link', { name, exact: true }).click()
-  await expect(app.getByRole('heading', { level: 1, name })).toBeVisible()
-  await app.getByRole('tab', { name: tab, exact: true }).click()
-  return app.getByRole('tabpanel', { name: tab, exact: true })
-}
 
 test('validation messages and an API error are in Japanese, not English', async ({ app, harness }) => {
   const sb = await harness.demo()
@@ -54,7 +46,7 @@ test('validation messages and an API error are in Japanese, not English', async 
 
   // A DS digest check (shared/validation.ts).
   const d = sb.state.domains[6]!
-  const ds = await openDomain(app, d.domainname, 'DNSSEC')
+  const ds = await openDomain(app, d.domainname, 'DNSSEC', { domains: 'ドメイン', filter: '絞り込み' })
   await ds.getByRole('button', { name: 'DSレコードを追加' }).click()
   const rec = ds.getByRole('group').last()
   await rec.getByLabel('ダイジェストタイプ').selectOption('2')
