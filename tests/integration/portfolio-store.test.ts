@@ -14,7 +14,9 @@ import { z } from 'zod'
 import { AppError } from '../../src/main/app-error'
 import { createApiClient } from '../../src/main/http'
 import { CSV_COLUMNS, openPortfolioStore, type ListParams, type PortfolioStore, type SearchHit, type StoreProblem, type StoredListName } from '../../src/main/store'
-import { SCHEMA_VERSION, APPLICATION_ID } from '../../src/main/store/migrations'
+import { SCHEMA_VERSION, APPLICATION_ID, migrate } from '../../src/main/store/migrations'
+import { openConnection } from '../../src/main/store/database'
+import { TRIGRAM_INDEXES } from '../../src/main/store/search-index'
 import type { PagedItem } from '../../src/shared/endpoints/table'
 import { startSandbox } from '../../src/sandbox'
 import { accountLists, putAccount } from '../helpers/portfolio-data'
@@ -152,6 +154,32 @@ describe('opening and migrating', () => {
     const store = open(file, { now })
     expect(store.problem).toMatchObject({ code: 'store.movedAside', params: { reason: 'unreadable' } })
     store.putList('acct', 'domains.list', {}, domains(1), T1)
+  })
+
+  it('opens a store of version 2, whose search had a row per record, with every zone found by its records', () => {
+    // A version 2 file as version 2 wrote it: a zone, and its records' rows in the search with their trigram index.
+    const conn = openConnection(file)
+    migrate(conn, 2)
+    conn.write(() => {
+      conn.run("INSERT INTO zones (id, account_id, kind, domain, records, ttl, ns_type, record_count, read_at) VALUES (7, 'acct', 'dns', 'a.example', ?, 3600, 'svc1', 2, ?)", ['a www 192.0.2.10\nmx mail.a.example. 10', T1])
+      for (const [field, text, detail] of [[1, 'www.a.example', 'a www 192.0.2.10'], [2, '192.0.2.10', 'a www 192.0.2.10'], [2, 'mail.a.example. 10', 'mx mail.a.example. 10']] as const) {
+        conn.run("INSERT INTO search (account_id, zone_id, kind, field, text, key, label, detail, scope) VALUES ('acct', 7, 4, ?, ?, 'a.example', 'a.example', ?, 'dns')", [field, text, detail])
+      }
+      conn.run('INSERT INTO search_fts_4 (rowid, text) SELECT id, text FROM search WHERE kind = 4')
+    })
+    conn.close()
+
+    const store = open()
+    expect(store.problem).toBeUndefined()
+    const hits = store.search('192.0.2.10')
+    expect(hits.map((h) => [h.accountId, h.kind, h.zone, h.key, h.field, h.detail, h.match])).toEqual([['acct', 'record', 'dns', 'a.example', 'value', 'a www 192.0.2.10', 'exact']])
+    expect(store.search('mail.a').map((h) => [h.key, h.detail, h.match])).toEqual([['a.example', 'mx mail.a.example. 10', 'prefix']])
+    store.close()
+    const db = raw()
+    expect(count(db, 'SELECT count(*) AS n FROM search')).toBe(0)
+    expect(count(db, 'SELECT count(*) AS n FROM zone_search')).toBe(1)
+    for (const t of TRIGRAM_INDEXES) db.exec(`INSERT INTO ${t} (${t}, rank) VALUES ('integrity-check', 1)`)
+    db.close()
   })
 
   it('leaves a newer version’s store alone and keeps this run’s store in memory', () => {
@@ -331,7 +359,8 @@ describe('accounts and secrets', () => {
     for (const table of ['lists', 'zones', 'search']) expect(count(db, `SELECT count(*) AS n FROM ${table} WHERE account_id = ?`, 'gone')).toBe(0)
     expect(count(db, 'SELECT count(*) AS n FROM list_items WHERE list_id NOT IN (SELECT id FROM lists)')).toBe(0)
     // The trigram indexes hold exactly the rows left (FTS5's own check).
-    for (let k = 0; k < 5; k++) db.exec(`INSERT INTO search_fts_${k} (search_fts_${k}, rank) VALUES ('integrity-check', 1)`)
+    for (const t of TRIGRAM_INDEXES) db.exec(`INSERT INTO ${t} (${t}, rank) VALUES ('integrity-check', 1)`)
+    expect(count(db, 'SELECT count(*) AS n FROM zone_search WHERE zone_id NOT IN (SELECT id FROM zones)')).toBe(0)
     expect(count(db, `SELECT count(*) AS n FROM search WHERE key IN (${onlyGone.map(() => '?').join(',')})`, ...onlyGone)).toBe(0)
     db.close()
     // Nor through the trigram indexes: a substring of its names finds nothing of it.

@@ -10,11 +10,10 @@ import { openConnection, type Connection } from '../../src/main/store/database'
 import { csvCell } from '../../src/main/store/export'
 import { getList, putList } from '../../src/main/store/inventory'
 import { LIST_SPECS, STORED_LIST_NAMES, listIdentity, storedJson } from '../../src/main/store/lists'
-import { ftsTableOf, migrate } from '../../src/main/store/migrations'
+import { migrate } from '../../src/main/store/migrations'
 import { removeAccount } from '../../src/main/store/remove-account'
 import { search } from '../../src/main/store/search'
-import { SearchWriter, recordEntries } from '../../src/main/store/search-index'
-import { SEARCH_KINDS } from '../../src/shared/portfolio'
+import { SearchWriter, TRIGRAM_INDEXES, ZONE_FTS, recordEntries, zoneSearchText } from '../../src/main/store/search-index'
 import { putZone } from '../../src/main/store/zones'
 import { PAGED_ENDPOINT_NAMES, endpoints } from '../../src/shared/endpoints/table'
 
@@ -120,10 +119,7 @@ describe('the search index', () => {
   }
   /** FTS5's own check that each trigram index holds exactly its rows' text. */
   function indexesMatch(conn: Connection): void {
-    for (let k = 0; k < SEARCH_KINDS.length; k++) {
-      const t = ftsTableOf(k)
-      conn.run(`INSERT INTO ${t} (${t}, rank) VALUES ('integrity-check', 1)`)
-    }
+    for (const t of TRIGRAM_INDEXES) conn.run(`INSERT INTO ${t} (${t}, rank) VALUES ('integrity-check', 1)`)
   }
   const names = ['alpha.example', 'beta.example', 'gamma.example', 'delta.example', 'alphabet.example']
   const item = (name: string, v: number) => ({ domainid: 1, domainname: name, registrar: `r${v}`, expirationdate: '', autorenew: 0, autorenew_all: 0, autorenew_domain: 0 })
@@ -134,19 +130,24 @@ describe('the search index', () => {
   it('writes additions and removals in the order they were asked for, whatever it is', () => {
     const conn = memory()
     const entries = recordEntries('dns', 'a.example', 'a www 192.0.2.1\na mail 192.0.2.2')
+    const names = [{ kind: 'domain' as const, field: 'name' as const, text: 'www.a.example', key: 'www.a.example', label: 'www.a.example' }]
     conn.write(() => {
       const w = new SearchWriter(conn)
-      w.add('a', { zone: 1 }, entries)
+      w.addZone(1, entries)
       w.remove({ zone: 1 })
-      w.add('a', { zone: 2 }, entries)
+      w.addZone(2, entries)
       w.remove({ zone: 3 })
-      w.add('a', { zone: 3 }, entries)
+      w.addZone(3, entries)
+      w.add('a', { item: 1 }, names)
+      w.remove({ item: 1 })
+      w.add('a', { item: 2 }, names)
       w.flush()
     })
     indexesMatch(conn)
     const n = z.object({ n: z.number() })
-    expect(conn.get(n, 'SELECT count(*) AS n FROM search')?.n).toBe(8)
-    expect(conn.get(n, `SELECT count(*) AS n FROM ${ftsTableOf(4)} WHERE ${ftsTableOf(4)} MATCH '"ww.a.exa"'`)?.n).toBe(2)
+    expect(conn.get(n, 'SELECT count(*) AS n FROM zone_search')?.n).toBe(2)
+    expect(conn.get(n, `SELECT count(*) AS n FROM ${ZONE_FTS} WHERE ${ZONE_FTS} MATCH '"ww.a.exa"'`)?.n).toBe(2)
+    expect(conn.get(n, 'SELECT count(*) AS n FROM search')?.n).toBe(1)
     conn.close()
   })
 
@@ -174,11 +175,19 @@ describe('the search index', () => {
           })
           // Every zone has exactly its records' entries, and no entry outlives its row.
           const n = z.object({ n: z.number() })
-          const zones = conn.all(z.object({ kind: z.enum(['dns', 'freedns']), domain: z.string(), records: z.string() }), 'SELECT kind, domain, records FROM zones')
-          const expected = zones.reduce((sum, zn) => sum + recordEntries(zn.kind, zn.domain, zn.records).length, 0)
-          expect(conn.get(n, 'SELECT count(*) AS n FROM search WHERE zone_id IS NOT NULL')?.n).toBe(expected)
-          expect(conn.get(n, 'SELECT count(*) AS n FROM search WHERE zone_id IS NOT NULL AND zone_id NOT IN (SELECT id FROM zones)')?.n).toBe(0)
+          const zones = conn.all(
+            z.object({ id: z.number(), account_id: z.string(), kind: z.enum(['dns', 'freedns']), domain: z.string(), records: z.string(), text: z.string().nullable() }),
+            'SELECT z.id, z.account_id, z.kind, z.domain, z.records, s.text FROM zones z LEFT JOIN zone_search s ON s.zone_id = z.id',
+          )
+          for (const zn of zones) expect(zn.text ?? '').toBe(zoneSearchText(recordEntries(zn.kind, zn.domain, zn.records)))
+          expect(conn.get(n, 'SELECT count(*) AS n FROM zone_search WHERE zone_id NOT IN (SELECT id FROM zones)')?.n).toBe(0)
           expect(conn.get(n, 'SELECT count(*) AS n FROM search WHERE item_id IS NOT NULL AND item_id NOT IN (SELECT id FROM list_items)')?.n).toBe(0)
+          // What search finds of a record value is every zone that holds it, and only those.
+          for (const v of ['192.0.2.1', '198.51.100.2', '203.0.113.3', 'v=spf1 ip4:192.0.2.0 -all']) {
+            const holding = zones.filter((zn) => recordEntries(zn.kind, zn.domain, zn.records).some((e) => e.field === 'value' && e.text === v))
+            const found = search(conn, v, 500).filter((h) => h.kind === 'record' && h.match === 'exact' && h.field === 'value')
+            expect(found.map((h) => `${h.accountId} ${h.zone} ${h.key}`).sort()).toEqual(holding.map((zn) => `${zn.account_id} ${zn.kind} ${zn.domain}`).sort())
+          }
           // And what search finds is what the lists hold.
           for (const account of ['a', 'b']) {
             const listed = getList(conn, account, 'domains.list', {}, () => {})?.items.map((d) => d.domainname) ?? []

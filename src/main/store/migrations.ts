@@ -7,12 +7,10 @@
 import { z } from 'zod'
 import type { Connection } from './database'
 import { SEARCH_KINDS } from '../../shared/portfolio'
+import { ZONE_FTS, ftsTableOf, indexEveryZone } from './search-index'
 
 /** Written into the file's header by migration 1: a SQLite file without it is not ours. */
 export const APPLICATION_ID = 0x48415046 // "HAPF": Hosting Admin portfolio
-
-/** The FTS table that indexes one kind of search entry (see search.ts for why one per kind). */
-export const ftsTableOf = (kind: number): string => `search_fts_${kind}`
 
 const migration1 = (): string => {
   const fts = SEARCH_KINDS.map((_, kind) => {
@@ -168,7 +166,37 @@ function migration2(): string {
   `
 }
 
-const MIGRATIONS: readonly (() => string)[] = [migration1, migration2]
+/**
+ * A zone's records in the search index as one row per zone instead of one per record (see
+ * search-index.ts): the record rows and their trigram index go, and every zone already kept is
+ * indexed again from its records, in the same transaction.
+ */
+function migration3(conn: Connection): void {
+  const record = SEARCH_KINDS.indexOf('record')
+  const old = ftsTableOf(record)
+  conn.exec(`
+    DROP TRIGGER search_ad_${record};
+    DROP TABLE ${old};
+    DROP VIEW ${old}_rows;
+    DELETE FROM search WHERE kind = ${record};
+    DROP INDEX search_zone;
+    CREATE TABLE zone_search (
+      zone_id INTEGER PRIMARY KEY,
+      text TEXT NOT NULL
+    );
+    CREATE VIRTUAL TABLE ${ZONE_FTS} USING fts5(text, content='zone_search', content_rowid='zone_id', tokenize='trigram');
+    CREATE TRIGGER zone_search_ad AFTER DELETE ON zone_search BEGIN
+      INSERT INTO ${ZONE_FTS}(${ZONE_FTS}, rowid, text) VALUES ('delete', old.zone_id, old.text);
+    END;
+    CREATE TRIGGER zone_search_no_update BEFORE UPDATE ON zone_search BEGIN
+      SELECT RAISE(ABORT, 'search rows are replaced, never updated');
+    END;
+  `)
+  indexEveryZone(conn)
+}
+
+const sql = (text: () => string) => (conn: Connection) => conn.exec(text())
+const MIGRATIONS: readonly ((conn: Connection) => void)[] = [sql(migration1), sql(migration2), migration3]
 export const SCHEMA_VERSION = MIGRATIONS.length
 
 const versionRow = z.object({ user_version: z.number().int() })
@@ -190,13 +218,13 @@ export function isOurs(conn: Connection): boolean {
   return schemaVersion(conn) === 0 && (conn.get(countRow, 'SELECT count(*) AS n FROM sqlite_schema')?.n ?? 0) === 0
 }
 
-/** Runs the migrations the file has not had yet. */
-export function migrate(conn: Connection): void {
-  for (let v = schemaVersion(conn); v < MIGRATIONS.length; v++) {
+/** Runs the migrations the file has not had yet (up to `version`: a test's file of an older version). */
+export function migrate(conn: Connection, version = MIGRATIONS.length): void {
+  for (let v = schemaVersion(conn); v < Math.min(version, MIGRATIONS.length); v++) {
     const up = MIGRATIONS[v]
     if (!up) break
     conn.write(() => {
-      conn.exec(up())
+      up(conn)
       conn.exec(`PRAGMA user_version = ${v + 1}`)
     })
   }

@@ -9,6 +9,7 @@ export function removeAccount(conn: Connection, accountId: string): void {
   conn.write(() => {
     conn.run('DELETE FROM list_items WHERE list_id IN (SELECT id FROM lists WHERE account_id = ?)', [accountId])
     conn.run('DELETE FROM lists WHERE account_id = ?', [accountId])
+    conn.run('DELETE FROM zone_search WHERE zone_id IN (SELECT id FROM zones WHERE account_id = ?)', [accountId])
     conn.run('DELETE FROM zones WHERE account_id = ?', [accountId])
     conn.run('DELETE FROM search WHERE account_id = ?', [accountId])
     conn.run('DELETE FROM history WHERE account_id = ?', [accountId])

@@ -2,11 +2,28 @@
  * The search entries: what a list item or a zone puts into the command palette's index, and
  * the writing of them. Each entry belongs to one source (a list item's row or a zone's) and is
  * replaced and removed with it, so the index never outlives what it points at.
+ *
+ * A list item's name is one row of `search`. A zone's records are one row of `zone_search` for
+ * the whole zone: its record hosts and values, a line each, between line breaks, so that one
+ * trigram index finds a value exactly ("\nvalue\n"), by its start ("\nval") or anywhere in it
+ * ("alu"); the search reads the zone's records again to say which records matched (search.ts).
+ * A row per record, as before, made an account's first DNS list cost four times as much to
+ * store: 89,395 rows and index entries for 10,000 zones, where this is 10,000.
  */
-import { parse, records, serialiseRow } from '../../shared/dns/records'
+import { parse, records, serialiseRow, type RecordRow } from '../../shared/dns/records'
+import { z } from 'zod'
 import type { Connection } from './database'
-import { ftsTableOf } from './migrations'
-import { SEARCH_FIELDS, SEARCH_KINDS, type SearchField, type SearchKind, type ZoneKind } from '../../shared/portfolio'
+import { SEARCH_FIELDS, SEARCH_KINDS, ZONE_KINDS, type SearchField, type SearchKind, type ZoneKind } from '../../shared/portfolio'
+
+/** The kinds that are list items' names, each with its own trigram index (see search.ts for why). */
+export const NAME_KINDS = SEARCH_KINDS.filter((k): k is Exclude<SearchKind, 'record'> => k !== 'record')
+
+/** The trigram index of one kind of name (by its place in SEARCH_KINDS). */
+export const ftsTableOf = (kind: number): string => `search_fts_${kind}`
+/** The trigram index of the zones' record hosts and values. */
+export const ZONE_FTS = 'zone_search_fts'
+/** Every trigram index of the store: FTS5's integrity check runs over each. */
+export const TRIGRAM_INDEXES: readonly string[] = [...NAME_KINDS.map((k) => ftsTableOf(SEARCH_KINDS.indexOf(k))), ZONE_FTS]
 
 export interface SearchEntry {
   kind: SearchKind
@@ -43,9 +60,9 @@ function fullHost(host: string, domain: string): string {
  * One entry for each record's value, and one for its host unless that is the domain itself
  * (the domain is in the index under its own name; thousands of `@` entries would only repeat it).
  */
-export function recordEntries(kind: ZoneKind, domain: string, text: string): SearchEntry[] {
+export function recordEntries(kind: ZoneKind, domain: string, text: string | readonly RecordRow[]): SearchEntry[] {
   const out: SearchEntry[] = []
-  for (const r of records(parse(text))) {
+  for (const r of typeof text === 'string' ? records(parse(text)) : text) {
     const line = serialiseRow(r).trim()
     const base = { kind: 'record' as const, key: domain, label: domain, detail: line, scope: kind }
     const host = fullHost(r.host, domain)
@@ -59,6 +76,23 @@ export function recordEntries(kind: ZoneKind, domain: string, text: string): Sea
 export const searchText = (s: string): string => s.trim().toLowerCase().slice(0, MAX_INDEXED)
 
 /**
+ * What a zone's row in the trigram index holds: each entry's searched text on a line of its
+ * own, with a line break before the first and after the last, or '' for a zone with none.
+ */
+export function zoneSearchText(entries: readonly SearchEntry[]): string {
+  return entries.length === 0 ? '' : `\n${entries.map((e) => searchText(e.text)).join('\n')}\n`
+}
+
+/** Every zone's row of the index, made again from its records (migrations.ts, once). */
+export function indexEveryZone(conn: Connection): void {
+  const index = new SearchWriter(conn)
+  for (const z of conn.all(zoneRecordsRow, 'SELECT id, kind, domain, records FROM zones')) {
+    index.addZone(z.id, recordEntries(z.kind, z.domain, z.records))
+  }
+  index.flush()
+}
+
+/**
  * Writes entries and their trigram index, in bulk. FTS5 flushes its pending changes at every
  * statement that writes another table, so an index row added or removed entry by entry costs
  * three times what one statement for all of them does. Removals are kept until the next
@@ -69,20 +103,29 @@ export const searchText = (s: string): string => s.trim().toLowerCase().slice(0,
 export class SearchWriter {
   private firstNew: number | undefined
   private readonly kinds = new Set<number>()
+  private readonly newZones: number[] = []
   private readonly goneItems: number[] = []
   private readonly goneZones: number[] = []
 
   constructor(private readonly conn: Connection) {}
 
-  add(accountId: string, source: Source, entries: readonly SearchEntry[]): void {
+  /** A zone's records, as one row (see the top of this file); the zone's old row was removed first. */
+  addZone(zoneId: number, entries: readonly SearchEntry[]): void {
+    const text = zoneSearchText(entries)
+    if (text === '') return
     this.flushRemovals()
-    const item = 'item' in source ? source.item : null
-    const zone = 'zone' in source ? source.zone : null
+    this.conn.run('INSERT INTO zone_search (zone_id, text) VALUES (?, ?)', [zoneId, text])
+    this.newZones.push(zoneId)
+  }
+
+  /** A list item's entries (its name); a zone's go in through addZone. */
+  add(accountId: string, source: { item: number }, entries: readonly SearchEntry[]): void {
+    this.flushRemovals()
     for (const e of entries) {
       const kind = SEARCH_KINDS.indexOf(e.kind)
       const id = this.conn.insert(
-        'INSERT INTO search (account_id, item_id, zone_id, kind, field, text, key, label, detail, scope) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        [accountId, item, zone, kind, SEARCH_FIELDS.indexOf(e.field), searchText(e.text), e.key, e.label, e.detail ?? null, e.scope ?? null],
+        'INSERT INTO search (account_id, item_id, kind, field, text, key, label, detail, scope) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        [accountId, source.item, kind, SEARCH_FIELDS.indexOf(e.field), searchText(e.text), e.key, e.label, e.detail ?? null, e.scope ?? null],
       )
       this.firstNew ??= id
       this.kinds.add(kind)
@@ -103,15 +146,21 @@ export class SearchWriter {
   }
 
   private flushRemovals(): void {
-    for (const [column, ids] of [['item_id', this.goneItems], ['zone_id', this.goneZones]] as const) {
+    for (const [table, ids] of [['search WHERE item_id', this.goneItems], ['zone_search WHERE zone_id', this.goneZones]] as const) {
       if (ids.length === 0) continue
-      this.conn.run(`DELETE FROM search WHERE ${column} IN (SELECT value FROM json_each(?))`, [JSON.stringify(ids)])
+      this.conn.run(`DELETE FROM ${table} IN (SELECT value FROM json_each(?))`, [JSON.stringify(ids)])
       ids.length = 0
     }
   }
 
   /** Every row with an id from the first one added on is new: SQLite gives a new row an id above every id in the table. */
   private flushAdditions(): void {
+    if (this.newZones.length > 0) {
+      this.conn.run(`INSERT INTO ${ZONE_FTS} (rowid, text) SELECT zone_id, text FROM zone_search WHERE zone_id IN (SELECT value FROM json_each(?))`, [
+        JSON.stringify(this.newZones),
+      ])
+      this.newZones.length = 0
+    }
     if (this.firstNew === undefined) return
     for (const kind of this.kinds) {
       const fts = ftsTableOf(kind)
@@ -121,3 +170,5 @@ export class SearchWriter {
     this.kinds.clear()
   }
 }
+
+const zoneRecordsRow = z.object({ id: z.number().int(), kind: z.enum(ZONE_KINDS), domain: z.string(), records: z.string() })

@@ -3,17 +3,20 @@
  * then substring matches; within each, domains, servers, svcips, free DNS, then records.
  *
  * Each step is a small indexed query that stops at the limit, so a query costs about the same
- * whatever the portfolio's size: exact and prefix matches walk the (kind, text) index;
+ * whatever the portfolio's size: exact and prefix matches of names walk the (kind, text) index;
  * substring matches use one FTS5 trigram index per kind (a single index would have to read
  * every match of a common fragment such as "com" to put the domains before the records).
- * Substrings need 3 characters, a trigram; a shorter query finds exact and prefix matches.
+ * Records are found through their zone's row of the zones' trigram index (search-index.ts):
+ * exactly as "\nvalue\n", by their start as "\nval", anywhere as "val"; the zones found are
+ * read again to say which of their records matched, and how.
+ * Substrings need 3 characters, a trigram; a shorter query finds exact and prefix matches (of
+ * records, a prefix of 2 characters at least: with its line break, a trigram).
  */
 import { z } from 'zod'
 import { SERVER_KINDS } from '../../shared/constants'
 import type { Connection } from './database'
-import { ftsTableOf } from './migrations'
-import { searchText } from './search-index'
-import { SEARCH_FIELDS, SEARCH_KINDS, ZONE_KINDS, type MatchKind, type SearchHit } from '../../shared/portfolio'
+import { NAME_KINDS, ZONE_FTS, ftsTableOf, recordEntries, searchText } from './search-index'
+import { SEARCH_FIELDS, SEARCH_KINDS, ZONE_KINDS, type MatchKind, type SearchHit, type SearchKind } from '../../shared/portfolio'
 
 export const DEFAULT_SEARCH_LIMIT = 50
 const MAX_SEARCH_LIMIT = 500
@@ -44,6 +47,48 @@ type Row = z.output<typeof rowSchema>
 const COLUMNS = 'id, account_id, kind, field, text, key, label, detail, scope'
 const serverKind = z.enum(SERVER_KINDS)
 const zoneKind = z.enum(ZONE_KINDS)
+const zoneRow = z.object({ account_id: z.string(), kind: zoneKind, domain: z.string(), records: z.string() })
+
+/** How a searched text holds the query, if it does. */
+function matchOf(text: string, q: string): MatchKind | undefined {
+  if (text === q) return 'exact'
+  if (text.startsWith(q)) return 'prefix'
+  return text.includes(q) ? 'substring' : undefined
+}
+
+/** A query for FTS5: the text as one phrase, whatever characters it holds. */
+const phrase = (text: string) => `"${text.replace(/"/g, '""')}"`
+
+/**
+ * The records whose host or value matches the query this way, from the first `fetch` zones the
+ * trigram index finds, in the order the other kinds' rows of this match come in.
+ */
+function recordRows(conn: Connection, q: string, match: MatchKind, fetch: number): Row[] {
+  const pattern = match === 'exact' ? `\n${q}\n` : match === 'prefix' ? `\n${q}` : q
+  if (q.includes('\n') || [...pattern].length < 3) return []
+  const zones = conn.all(
+    zoneRow,
+    `SELECT account_id, kind, domain, records FROM zones WHERE id IN (SELECT rowid FROM ${ZONE_FTS} WHERE ${ZONE_FTS} MATCH ? LIMIT ?)`,
+    [phrase(pattern), match === 'substring' ? fetch * 2 : fetch],
+  )
+  const rows: Row[] = []
+  for (const zn of zones) {
+    for (const e of recordEntries(zn.kind, zn.domain, zn.records)) {
+      const text = searchText(e.text)
+      if (matchOf(text, q) !== match) continue
+      rows.push({ id: rows.length, account_id: zn.account_id, kind: 'record', field: e.field, text, key: e.key, label: e.label, detail: e.detail ?? null, scope: e.scope ?? null })
+    }
+  }
+  const byText = (a: Row, b: Row) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0)
+  const byAccountLabel = (a: Row, b: Row) => (a.account_id < b.account_id ? -1 : a.account_id > b.account_id ? 1 : a.label < b.label ? -1 : a.label > b.label ? 1 : a.id - b.id)
+  if (match === 'exact') return rows.sort(byAccountLabel)
+  if (match === 'prefix') return rows.sort((a, b) => byText(a, b) || byAccountLabel(a, b))
+  return rows.sort(bySubstring(q))
+}
+
+/** The earlier the fragment and the shorter the text, the better. */
+const bySubstring = (q: string) => (a: Row, b: Row) =>
+  a.text.indexOf(q) - b.text.indexOf(q) || a.text.length - b.text.length || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0)
 
 function hitOf(r: Row, match: MatchKind): SearchHit {
   const hit: SearchHit = { accountId: r.account_id, kind: r.kind, key: r.key, label: r.label, field: r.field, match }
@@ -85,10 +130,11 @@ export function search(conn: Connection, query: string, limit = DEFAULT_SEARCH_L
   const full = () => hits.length >= max
 
   conn.read(() => {
-    const kinds = SEARCH_KINDS.map((_, kind) => kind)
+    const kinds = NAME_KINDS.map((k: SearchKind) => SEARCH_KINDS.indexOf(k))
     for (const kind of kinds) {
       take(conn.all(rowSchema, `SELECT ${COLUMNS} FROM search WHERE kind = ? AND text = ? ORDER BY account_id, label, id LIMIT ?`, [kind, q, fetch]), 'exact')
     }
+    take(recordRows(conn, q, 'exact', fetch), 'exact')
     for (const kind of kinds) {
       if (full()) return
       const rows = conn.all(
@@ -98,19 +144,22 @@ export function search(conn: Connection, query: string, limit = DEFAULT_SEARCH_L
       )
       take(rows, 'prefix')
     }
+    if (full()) return
+    take(recordRows(conn, q, 'prefix', fetch), 'prefix')
     if (q.length < 3) return
-    const phrase = `"${q.replace(/"/g, '""')}"`
     for (const kind of kinds) {
       if (full()) return
       const fts = ftsTableOf(kind)
-      // The first matches in the index's order, ranked among themselves: the earlier the
-      // fragment and the shorter the text, the better. Prefix matches had their turn above.
+      // The first matches in the index's order, ranked among themselves. Prefix matches had
+      // their turn above.
       const rows = conn
-        .all(rowSchema, `SELECT ${COLUMNS} FROM search WHERE id IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ? LIMIT ?)`, [phrase, fetch * 2])
+        .all(rowSchema, `SELECT ${COLUMNS} FROM search WHERE id IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ? LIMIT ?)`, [phrase(q), fetch * 2])
         .filter((r) => !r.text.startsWith(q))
-        .sort((a, b) => a.text.indexOf(q) - b.text.indexOf(q) || a.text.length - b.text.length || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0))
+        .sort(bySubstring(q))
       take(rows, 'substring')
     }
+    if (full()) return
+    take(recordRows(conn, q, 'substring', fetch), 'substring')
   })
   return hits
 }

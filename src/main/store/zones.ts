@@ -64,15 +64,16 @@ export function writeZone(
 ): void {
   const where = [accountId, kind, domain]
   if (opts.unchanged && conn.run('UPDATE zones SET read_at = ? WHERE account_id = ? AND kind = ? AND domain = ?', [readAt, ...where]) > 0) return
+  const lines = records(parse(zone.records))
   const row = conn.get(
     idRow,
     `INSERT INTO zones (account_id, kind, domain, records, ttl, ns_type, record_count, read_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (account_id, kind, domain) DO UPDATE SET records = excluded.records, ttl = excluded.ttl, ns_type = excluded.ns_type,
        record_count = excluded.record_count, read_at = excluded.read_at
      RETURNING id`,
-    [...where, zone.records, zone.ttl ?? null, zone.ns_type ?? null, records(parse(zone.records)).length, readAt],
+    [...where, zone.records, zone.ttl ?? null, zone.ns_type ?? null, lines.length, readAt],
   )
-  if (row) index.add(accountId, { zone: row.id }, recordEntries(kind, domain, zone.records))
+  if (row) index.addZone(row.id, recordEntries(kind, domain, lines))
 }
 
 export function deleteZone(conn: Connection, index: SearchWriter, accountId: string, kind: ZoneKind, domain: string): void {
