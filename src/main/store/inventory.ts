@@ -9,7 +9,7 @@ import type { Connection } from './database'
 import { LIST_SPECS, listIdentity, storedJson, type ListSpec } from './lists'
 import { parseJson } from './json'
 import { SearchWriter } from './search-index'
-import { deleteZone, removeZoneEntries, writeZone } from './zones'
+import { deleteZone, writeZone, zoneIds } from './zones'
 import { WATCHED_LISTS, changedAspects } from './drift'
 import { recordDrift } from './history'
 import type { ListChange, ListParams, StoredList, StoredListName } from '../../shared/portfolio'
@@ -72,12 +72,17 @@ export function putList<N extends StoredListName>(
       conn.run('DELETE FROM list_items WHERE id = ?', [row.id])
       removed++
     }
+    // New to the list or not, an item's zone may be stored already (read on its own before):
+    // the account's zones are looked up once, when the first item needs it.
+    let zonesKept: Map<string, number> | undefined
     for (const [key, row] of rows) {
       const before = old.get(key)
       if (before?.json === row.json) continue
       if (before && spec.entries) index.remove({ item: before.id })
-      // New to the list or not, its zone may be stored already (read on its own before).
-      if (spec.zone) removeZoneEntries(conn, index, accountId, spec.zone.kind, spec.zone.of(row.item).domain)
+      if (!spec.zone) continue
+      zonesKept ??= zoneIds(conn, accountId, spec.zone.kind)
+      const zoneId = zonesKept.get(spec.zone.of(row.item).domain)
+      if (zoneId !== undefined) index.remove({ zone: zoneId })
     }
     let added = 0
     let changed = 0

@@ -13,7 +13,7 @@
 import { parse, records, serialiseRow, type RecordRow } from '../../shared/dns/records'
 import { z } from 'zod'
 import type { Connection } from './database'
-import { SEARCH_FIELDS, SEARCH_KINDS, ZONE_KINDS, type SearchField, type SearchKind, type ZoneKind } from '../../shared/portfolio'
+import { SEARCH_FIELDS, SEARCH_KINDS, type SearchField, type SearchKind, type ZoneKind } from '../../shared/portfolio'
 
 /** The kinds that are list items' names, each with its own trigram index (see search.ts for why). */
 export const NAME_KINDS = SEARCH_KINDS.filter((k): k is Exclude<SearchKind, 'record'> => k !== 'record')
@@ -60,34 +60,43 @@ function fullHost(host: string, domain: string): string {
  * One entry for each record's value, and one for its host unless that is the domain itself
  * (the domain is in the index under its own name; thousands of `@` entries would only repeat it).
  */
-export function recordEntries(kind: ZoneKind, domain: string, text: string | readonly RecordRow[]): SearchEntry[] {
+export function recordEntries(kind: ZoneKind, domain: string, text: string): SearchEntry[] {
   const out: SearchEntry[] = []
-  for (const r of typeof text === 'string' ? records(parse(text)) : text) {
-    const line = serialiseRow(r).trim()
-    const base = { kind: 'record' as const, key: domain, label: domain, detail: line, scope: kind }
-    const host = fullHost(r.host, domain)
-    if (host.toLowerCase() !== domain.toLowerCase()) out.push({ ...base, field: 'host', text: host })
-    if (r.value.trim() !== '') out.push({ ...base, field: 'value', text: r.value.trim() })
-  }
+  let last: RecordRow | undefined
+  let line = ''
+  eachRecordText(domain, records(parse(text)), (r, field, entryText) => {
+    if (r !== last) [last, line] = [r, serialiseRow(r).trim()]
+    out.push({ kind: 'record', key: domain, label: domain, detail: line, scope: kind, field, text: entryText })
+  })
   return out
+}
+
+/** The searched texts of a zone's records, as recordEntries gives them (without the lines it shows). */
+export function recordTexts(domain: string, rows: readonly RecordRow[]): string[] {
+  const out: string[] = []
+  eachRecordText(domain, rows, (_r, _field, text) => out.push(searchText(text)))
+  return out
+}
+
+/** Each record's host as a full name (unless it is the domain itself), then its value. */
+function eachRecordText(domain: string, rows: readonly RecordRow[], fn: (r: RecordRow, field: 'host' | 'value', text: string) => void): void {
+  const apex = domain.toLowerCase()
+  for (const r of rows) {
+    const host = fullHost(r.host, domain)
+    if (host.toLowerCase() !== apex) fn(r, 'host', host)
+    const value = r.value.trim()
+    if (value !== '') fn(r, 'value', value)
+  }
 }
 
 /** The normalised form searched: lower case, trimmed, at most MAX_INDEXED characters. */
 export const searchText = (s: string): string => s.trim().toLowerCase().slice(0, MAX_INDEXED)
 
-/**
- * What a zone's row in the trigram index holds: each entry's searched text on a line of its
- * own, with a line break before the first and after the last, or '' for a zone with none.
- */
-export function zoneSearchText(entries: readonly SearchEntry[]): string {
-  return entries.length === 0 ? '' : `\n${entries.map((e) => searchText(e.text)).join('\n')}\n`
-}
-
 /** Every zone's row of the index, made again from its records (migrations.ts, once). */
 export function indexEveryZone(conn: Connection): void {
   const index = new SearchWriter(conn)
-  for (const z of conn.all(zoneRecordsRow, 'SELECT id, kind, domain, records FROM zones')) {
-    index.addZone(z.id, recordEntries(z.kind, z.domain, z.records))
+  for (const z of conn.all(zoneRecordsRow, 'SELECT id, domain, records FROM zones')) {
+    index.addZone(z.id, recordTexts(z.domain, records(parse(z.records))))
   }
   index.flush()
 }
@@ -109,10 +118,14 @@ export class SearchWriter {
 
   constructor(private readonly conn: Connection) {}
 
-  /** A zone's records, as one row (see the top of this file); the zone's old row was removed first. */
-  addZone(zoneId: number, entries: readonly SearchEntry[]): void {
-    const text = zoneSearchText(entries)
-    if (text === '') return
+  /**
+   * A zone's records (their recordTexts), as one row: each on a line of its own, with a line
+   * break before the first and after the last (see the top of this file). The zone's old row
+   * was removed first.
+   */
+  addZone(zoneId: number, texts: readonly string[]): void {
+    if (texts.length === 0) return
+    const text = `\n${texts.join('\n')}\n`
     this.flushRemovals()
     this.conn.run('INSERT INTO zone_search (zone_id, text) VALUES (?, ?)', [zoneId, text])
     this.newZones.push(zoneId)
@@ -171,4 +184,4 @@ export class SearchWriter {
   }
 }
 
-const zoneRecordsRow = z.object({ id: z.number().int(), kind: z.enum(ZONE_KINDS), domain: z.string(), records: z.string() })
+const zoneRecordsRow = z.object({ id: z.number().int(), domain: z.string(), records: z.string() })

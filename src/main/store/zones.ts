@@ -10,7 +10,7 @@ import { parse, records } from '../../shared/dns/records'
 import type { Connection } from './database'
 import { LIST_SPECS, storedJson } from './lists'
 import { parseJson } from './json'
-import { SearchWriter, recordEntries } from './search-index'
+import { SearchWriter, recordTexts } from './search-index'
 import { ZONE_SUBJECT } from './drift'
 import { recordSubjectDrift } from './history'
 import { ZONE_KINDS, type StoredZone, type ZoneInput, type ZoneKind, type ZoneSummary } from '../../shared/portfolio'
@@ -41,8 +41,14 @@ const summaryRowSchema = z.object({
 const listRowSchema = z.object({ id: z.number().int(), json: z.string() })
 const idRow = z.object({ id: z.number().int() })
 
+/** The id of each zone of this kind the account has, by domain. */
+export function zoneIds(conn: Connection, accountId: string, kind: ZoneKind): Map<string, number> {
+  const rows = conn.all(z.object({ id: z.number().int(), domain: z.string() }), 'SELECT id, domain FROM zones WHERE account_id = ? AND kind = ?', [accountId, kind])
+  return new Map(rows.map((r) => [r.domain, r.id]))
+}
+
 /** Removes a zone's search entries, before the zone is written again. */
-export function removeZoneEntries(conn: Connection, index: SearchWriter, accountId: string, kind: ZoneKind, domain: string): void {
+function removeZoneEntries(conn: Connection, index: SearchWriter, accountId: string, kind: ZoneKind, domain: string): void {
   const row = conn.get(idRow, 'SELECT id FROM zones WHERE account_id = ? AND kind = ? AND domain = ?', [accountId, kind, domain])
   if (row) index.remove({ zone: row.id })
 }
@@ -73,7 +79,7 @@ export function writeZone(
      RETURNING id`,
     [...where, zone.records, zone.ttl ?? null, zone.ns_type ?? null, lines.length, readAt],
   )
-  if (row) index.addZone(row.id, recordEntries(kind, domain, lines))
+  if (row) index.addZone(row.id, recordTexts(domain, lines))
 }
 
 export function deleteZone(conn: Connection, index: SearchWriter, accountId: string, kind: ZoneKind, domain: string): void {
