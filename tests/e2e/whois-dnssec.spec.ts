@@ -5,19 +5,10 @@
  */
 import type { Locator, Page } from '@playwright/test'
 import type { Sandbox } from '../../src/sandbox'
+import { openDomain } from './domain-screens'
 import { expect, snap, test } from './fixtures'
 
 const last = (sb: Sandbox, endpoint: string) => sb.received.filter((r) => r.endpoint === endpoint).at(-1)
-
-async function openDomain(app: Page, name: string, tab: string, words = { domains: 'Domains', filter: 'Filter' }) {
-  await app.getByRole('navigation').getByRole('link', { name: words.domains, exact: true }).click()
-  await expect(app.getByRole('heading', { level: 1, name: words.domains })).toBeVisible()
-  await app.getByLabel(words.filter).fill(name)
-  await app.getByRole('link', { name, exact: true }).click()
-  await expect(app.getByRole('heading', { level: 1, name })).toBeVisible()
-  await app.getByRole('tab', { name: tab, exact: true }).click()
-  return app.getByRole('tabpanel', { name: tab, exact: true })
-}
 
 /** A paste as the browser delivers it: a paste event carrying the text on its clipboard data. */
 async function paste(field: Locator, text: string) {

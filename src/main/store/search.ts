@@ -79,16 +79,16 @@ function recordRows(conn: Connection, q: string, match: MatchKind, fetch: number
       rows.push({ id: rows.length, account_id: zn.account_id, kind: 'record', field: e.field, text, key: e.key, label: e.label, detail: e.detail ?? null, scope: e.scope ?? null })
     }
   }
-  const byText = (a: Row, b: Row) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0)
   const byAccountLabel = (a: Row, b: Row) => (a.account_id < b.account_id ? -1 : a.account_id > b.account_id ? 1 : a.label < b.label ? -1 : a.label > b.label ? 1 : a.id - b.id)
   if (match === 'exact') return rows.sort(byAccountLabel)
   if (match === 'prefix') return rows.sort((a, b) => byText(a, b) || byAccountLabel(a, b))
   return rows.sort(bySubstring(q))
 }
 
+const byText = (a: Row, b: Row) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0)
+
 /** The earlier the fragment and the shorter the text, the better. */
-const bySubstring = (q: string) => (a: Row, b: Row) =>
-  a.text.indexOf(q) - b.text.indexOf(q) || a.text.length - b.text.length || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0)
+const bySubstring = (q: string) => (a: Row, b: Row) => a.text.indexOf(q) - b.text.indexOf(q) || a.text.length - b.text.length || byText(a, b)
 
 function hitOf(r: Row, match: MatchKind): SearchHit {
   const hit: SearchHit = { accountId: r.account_id, kind: r.kind, key: r.key, label: r.label, field: r.field, match }
