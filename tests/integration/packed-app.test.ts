@@ -180,13 +180,21 @@ describe('the command in the packed app', () => {
     expect(ja.out.trim()).toBe(texts('ja').t('cli.usage'))
   })
 
-  it('says it needs Node.js when none is on PATH, in the user\'s language', async () => {
+  it('says which Node.js it needs when none is on PATH or it is older, in the user\'s language', async () => {
     const empty = mkdtempSync(join(work, 'no-node-'))
     for (const [LANG, locale] of [['C', 'en'], ['ja_JP.UTF-8', 'ja']] as const) {
       const r = await run(launcher, ['--help'], { PATH: empty, LANG })
       expect(r.code).toBe(1)
       expect(r.out).toBe('')
       expect(r.err.trim()).toBe(texts(locale).t('cli.nodeMissing', { minimum: '20.19.0' }))
+    }
+    // An older Node.js (this one, reporting 18.0.0 from the start) is told which one it needs, before the command loads.
+    const older = 'data:text/javascript,Object.defineProperty(process.versions,"node",{value:"18.0.0"})'
+    for (const [LANG, locale] of [['C', 'en'], ['ja_JP.UTF-8', 'ja']] as const) {
+      const r = await run(process.execPath, ['--import', older, join(cliDir, 'hosting-admin.mjs'), '--help'], { PATH: nodeOnPath, LANG })
+      expect(r.code).toBe(1)
+      expect(r.out).toBe('')
+      expect(r.err.trim()).toBe(texts(locale).t('cli.nodeTooOld', { minimum: '20.19.0', have: '18.0.0' }))
     }
   })
 
