@@ -54,7 +54,7 @@ const INSTALL_ONLY = new Set(['prebuild-install', 'node-addon-api'])
  * dependencies and theirs, each where npm installed it; optional ones only when installed
  * (npm installs only this platform's libsql binary).
  */
-export function productionPackages(projectDir: string): string[] {
+function productionPackages(projectDir: string): string[] {
   const found = new Set<string>()
   const visit = (from: string, manifest: Manifest) => {
     const wanted = [...Object.keys(manifest.dependencies ?? {}).map((n) => [n, true] as const), ...Object.keys(manifest.optionalDependencies ?? {}).map((n) => [n, false] as const)]
@@ -90,7 +90,7 @@ function keep(packageDir: string, file: string): boolean {
 }
 
 /** The Node.js version the command needs, from package.json's engines (">=20.19.0" → [20, 19, 0]). */
-export function minimumNode(manifest: Manifest): [number, number, number] {
+function minimumNode(manifest: Manifest): [number, number, number] {
   const m = /(\d+)\.(\d+)\.(\d+)/.exec(manifest.engines?.node ?? '')
   if (!m) throw new Error('stage-command: package.json has no engines.node of the form >=X.Y.Z')
   return [Number(m[1]), Number(m[2]), Number(m[3])]

@@ -41,7 +41,6 @@ const unpackedApp = join(out, 'linux-unpacked')
 const resources = join(unpackedApp, 'resources')
 const cliDir = join(resources, 'cli')
 const launcher = join(cliDir, 'hosting-admin')
-let configFile: string
 let shell: BuiltShell | undefined
 
 /** What electron-builder hands the deb and AppImage targets just before it would run their tools. */
@@ -80,7 +79,7 @@ beforeAll(async () => {
     .filter((l) => !l.startsWith('afterPack:'))
     .join('\n')
     .replace(/^ {2}output: dist$/m, `  output: ${out}`)
-  configFile = join(work, 'electron-builder.yml')
+  const configFile = join(work, 'electron-builder.yml')
   writeFileSync(configFile, `${config}\nelectronDist: ${dist}\nelectronVersion: 45.0.0\n`)
   const packed = spawnSync(resolve('node_modules/.bin/electron-builder'), ['--linux', 'dir', '--publish', 'never', '--config', configFile], {
     encoding: 'utf8',
