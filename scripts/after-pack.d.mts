@@ -21,4 +21,6 @@ export declare const FUSES: Readonly<Partial<Record<FuseV1Options, boolean>>>
 export declare function fuseConfig(platform: string, arch: ArchName | undefined): FuseV1Config
 export declare function applyFuses(executablePath: string, platform: string, arch: ArchName | undefined): Promise<void>
 export declare function electronExecutable(context: PackedApp): string
+export declare function resourcesDir(context: PackedApp): string
+export declare function assertCommandShipped(context: PackedApp): void
 export default function afterPack(context: PackedApp): Promise<void>

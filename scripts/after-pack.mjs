@@ -1,9 +1,12 @@
 // electron-builder's afterPack hook (electron-builder.yml: afterPack): flips Electron's fuses in
 // the packed app, after the app is copied in and before electron-builder signs it and builds
-// the installers. Types: after-pack.d.mts beside this file.
+// the installers, and stops the build when the hosting-admin command is not in the app's
+// resources (out/command not staged: npm run dist runs scripts/stage-command.ts first).
+// Types: after-pack.d.mts beside this file.
 //
 // The fuse list is REQUIRED_FUSES of src/main/shell/security.ts plus GrantFileProtocolExtraPrivileges
 // off; tests/unit/packaging.test.ts fails when the two differ, and runs applyFuses on a stand-in binary.
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { FuseState, FuseV1Options, FuseVersion, flipFuses, getCurrentFuseWire } from '@electron/fuses'
 import { Arch, log } from 'electron-builder'
@@ -70,7 +73,24 @@ export function electronExecutable(context) {
   }
 }
 
+/** The app's resources folder, where electron-builder.yml's extraResources go. */
+export function resourcesDir(context) {
+  const { appOutDir, electronPlatformName, packager } = context
+  return isMac(electronPlatformName) ? join(appOutDir, `${packager.appInfo.productFilename}.app`, 'Contents', 'Resources') : join(appOutDir, 'resources')
+}
+
+/** Throws unless the packed app carries the command's launchers and its built entry. */
+export function assertCommandShipped(context) {
+  const cli = join(resourcesDir(context), 'cli')
+  for (const file of ['hosting-admin', 'hosting-admin.cmd', 'hosting-admin.mjs', join('main', 'cli.js')]) {
+    if (!existsSync(join(cli, file))) {
+      throw new Error(`after-pack: the hosting-admin command is not in ${cli} (${file} is missing): run \`tsx scripts/stage-command.ts\` before electron-builder, as npm run dist does`)
+    }
+  }
+}
+
 export default async function afterPack(context) {
+  assertCommandShipped(context)
   const executable = electronExecutable(context)
   const arch = Arch[context.arch]
   await applyFuses(executable, context.electronPlatformName, arch)

@@ -1,12 +1,14 @@
 /**
  * The app's data folder, as Electron names it (app.getPath('userData')): the platform's
- * application-data folder and the app's name, "Hosting Admin" when installed (electron-builder
- * writes productName into the packed package.json) and "hosting-admin" when run from a checkout.
+ * application-data folder and the app's name, package.json's productName, which Electron reads
+ * from the app's package.json both when installed and when run from a checkout.
  * HOSTING_ADMIN_DATA_DIR or --data-dir names another.
  */
-import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
+
+/** package.json's productName (tests/integration/packed-app.test.ts checks the packed app's). */
+export const APP_FOLDER_NAME = 'Hosting Admin'
 
 function appDataDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string {
   if (platform === 'win32') return env.APPDATA ?? join(homedir(), 'AppData', 'Roaming')
@@ -17,8 +19,5 @@ function appDataDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string {
 export function dataDirOf(flag: string | undefined, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
   if (flag) return flag
   if (env.HOSTING_ADMIN_DATA_DIR) return env.HOSTING_ADMIN_DATA_DIR
-  const base = appDataDir(env, platform)
-  const installed = join(base, 'Hosting Admin')
-  const checkout = join(base, 'hosting-admin')
-  return existsSync(installed) || !existsSync(checkout) ? installed : checkout
+  return join(appDataDir(env, platform), APP_FOLDER_NAME)
 }

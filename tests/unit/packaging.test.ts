@@ -4,7 +4,7 @@
  * electron-builder's own loader and schema, and the fuse hook runs on a stand-in binary that
  * carries a fuse wire the way Electron's does.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -14,7 +14,9 @@ import { getConfig, validateConfiguration } from 'app-builder-lib/out/util/confi
 import { loadConfig } from 'app-builder-lib/out/util/config/load.js'
 import { resolveFunction } from 'app-builder-lib/out/util/resolve.js'
 import { DebugLogger } from 'builder-util'
-import afterPack, { FUSES, applyFuses, electronExecutable, fuseConfig, type PackedApp } from '../../scripts/after-pack.mjs'
+import { z } from 'zod'
+import afterPack, { FUSES, applyFuses, assertCommandShipped, electronExecutable, fuseConfig, resourcesDir, type PackedApp } from '../../scripts/after-pack.mjs'
+import { APP_FOLDER_NAME } from '../../src/cli/data-dir'
 import { REQUIRED_FUSES } from '../../src/main/shell/security'
 import { APP_USER_MODEL_ID } from '../../src/main/app-version'
 
@@ -98,7 +100,39 @@ describe('electron-builder configuration', () => {
     expect(config.buildDependenciesFromSource).toBe(false)
     expect(config.asar).toBe(true)
     expect(config.asarUnpack).toEqual(['node_modules/keytar/**', 'node_modules/@libsql/**'])
-    for (const key of ['extraFiles', 'extraResources', 'electronFuses'] as const) expect(config[key]).toBeUndefined()
+    for (const key of ['extraFiles', 'electronFuses'] as const) expect(config[key]).toBeUndefined()
+  })
+
+  it('ships the staged command (out/command) as resources/cli, its node_modules as a set of its own, and leaves it out of app.asar', () => {
+    expect(config.extraResources).toEqual([
+      { from: 'out/command', to: 'cli' },
+      { from: 'out/command/node_modules', to: 'cli/node_modules' },
+    ])
+    expect(config.files).toEqual([{ filter: expect.arrayContaining(['!out/{command,deb}{,/**}']) }])
+    // npm run dist stages it between the build and electron-builder.
+    const scripts = z.record(z.string(), z.string()).parse(JSON.parse(readFileSync('package.json', 'utf8')).scripts)
+    for (const name of ['dist', 'dist:linux', 'dist:win', 'dist:mac']) {
+      expect(scripts[name], name).toMatch(/^electron-vite build && tsx scripts\/stage-command\.ts && electron-builder /)
+    }
+  })
+
+  it('names the window app hosting-admin-app on Linux, so that the deb can make /usr/bin/hosting-admin the command', () => {
+    expect(config.linux?.executableName).toBe('hosting-admin-app')
+    expect(config.deb?.fpm).toEqual(['out/deb/hosting-admin=/usr/bin/hosting-admin'])
+    expect(config.linux?.syncDesktopName).toBe(true)
+  })
+
+  it("takes the product name from package.json, which electron-builder puts in the packed app's package.json (Electron's userData name)", async () => {
+    const manifest = z.object({ productName: z.string(), desktopName: z.string() }).parse(JSON.parse(readFileSync('package.json', 'utf8')))
+    expect(manifest.productName).toBe(APP_FOLDER_NAME)
+    expect(manifest.desktopName).toBe('hosting-admin.desktop')
+    // Not in electron-builder.yml: there it would name the installers but not Electron's data folder.
+    expect(config.productName).toBeUndefined()
+    expect(config.extraMetadata).not.toHaveProperty('productName')
+  })
+
+  it('builds the AppImage with the toolset whose desktop entry keeps the sandbox (no --no-sandbox)', () => {
+    expect(config.toolsets?.appimage).toBe('1.0.3')
   })
 
   it('publishes nothing and writes no update feed, so the installers work offline', () => {
@@ -140,6 +174,19 @@ function writeStandIn(path: string, wire?: number[]): number[] {
     Buffer.concat([Buffer.alloc(64 * 1024, 0xcc), Buffer.from(SENTINEL, 'latin1'), Buffer.from([1, initial.length, ...initial]), Buffer.alloc(4096, 0xcc)]),
   )
   return initial
+}
+
+const packedLinux = (appOutDir: string): PackedApp => ({
+  appOutDir,
+  electronPlatformName: 'linux',
+  arch: Arch.x64,
+  packager: { appInfo: { productFilename: 'Hosting Admin' }, executableName: 'hosting-admin-app' },
+})
+
+/** The files of the staged command the hook looks for. */
+function writeCommand(cli: string): void {
+  mkdirSync(join(cli, 'main'), { recursive: true })
+  for (const f of ['hosting-admin', 'hosting-admin.cmd', 'hosting-admin.mjs', join('main', 'cli.js')]) writeFileSync(join(cli, f), '')
 }
 
 describe('fuse hook (scripts/after-pack.mjs)', () => {
@@ -218,14 +265,28 @@ describe('fuse hook (scripts/after-pack.mjs)', () => {
 
   it('as an afterPack hook, flips the fuses of the packed Linux app', async () => {
     const appOutDir = tempDir()
-    writeStandIn(join(appOutDir, 'hosting-admin'))
-    await afterPack({
-      appOutDir,
-      electronPlatformName: 'linux',
-      arch: Arch.x64,
-      packager: { appInfo: { productFilename: 'Hosting Admin' }, executableName: 'hosting-admin' },
-    })
-    const wire = await getCurrentFuseWire(join(appOutDir, 'hosting-admin'))
+    writeStandIn(join(appOutDir, 'hosting-admin-app'))
+    writeCommand(join(appOutDir, 'resources', 'cli'))
+    await afterPack(packedLinux(appOutDir))
+    const wire = await getCurrentFuseWire(join(appOutDir, 'hosting-admin-app'))
     for (const [fuse, on] of EXPECTED) expect(wire[fuse]).toBe(stateOf(on))
+  })
+
+  it('stops the build when the command was not staged into the resources, before touching the binary', async () => {
+    const appOutDir = tempDir()
+    const before = writeStandIn(join(appOutDir, 'hosting-admin-app'))
+    await expect(afterPack(packedLinux(appOutDir))).rejects.toThrow(/hosting-admin command is not in .*stage-command/)
+    writeCommand(join(appOutDir, 'resources', 'cli'))
+    rmSync(join(appOutDir, 'resources', 'cli', 'hosting-admin.cmd'))
+    expect(() => assertCommandShipped(packedLinux(appOutDir))).toThrow(/hosting-admin\.cmd is missing/)
+    const wire = await getCurrentFuseWire(join(appOutDir, 'hosting-admin-app'))
+    expect(wire[FuseV1Options.RunAsNode]).toBe(before[FuseV1Options.RunAsNode])
+  })
+
+  it('finds the resources folder electron-builder copies extraResources to on each platform', () => {
+    const packed = (electronPlatformName: string): PackedApp => ({ appOutDir: '/dist/unpacked', electronPlatformName, arch: Arch.x64, packager: { appInfo: { productFilename: 'Hosting Admin' } } })
+    expect(resourcesDir(packed('darwin'))).toBe(join('/dist/unpacked', 'Hosting Admin.app', 'Contents', 'Resources'))
+    expect(resourcesDir(packed('win32'))).toBe(join('/dist/unpacked', 'resources'))
+    expect(resourcesDir(packed('linux'))).toBe(join('/dist/unpacked', 'resources'))
   })
 })

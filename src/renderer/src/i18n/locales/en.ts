@@ -981,6 +981,9 @@ export const en = {
   'cli.progress': '{done} of {total}…',
   'cli.badDuration': '{option} takes a duration such as 90s, 5m, 2h or 30d, not "{value}".',
   'cli.badYears': '--years takes a whole number from 1 to 9, not "{value}".',
+  // The installed command's launcher (scripts/stage-command.ts writes these into it): it runs before any of the command's code.
+  'cli.nodeMissing': 'hosting-admin runs with Node.js {minimum} or later, and no `node` command is on PATH. Install Node.js (from nodejs.org or your package manager), then run this again.',
+  'cli.nodeTooOld': 'hosting-admin runs with Node.js {minimum} or later; this is Node.js {have}. Install a newer Node.js (from nodejs.org or your package manager), then run this again.',
   'cli.acme.needsValue': 'Name the record and its value: certbot sets CERTBOT_DOMAIN and CERTBOT_VALIDATION for its hooks; lego passes them as "acme present <fqdn> <value>".',
   'cli.acme.noZone': 'None of the domains of {account} holds {name}: name the zone with --zone <domain>. Nothing was sent.',
   'cli.acme.alreadyThere': '{name} already holds this value; nothing to add (a cleanup will leave it in place).',

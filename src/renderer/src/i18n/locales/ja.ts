@@ -980,6 +980,8 @@ export const ja: Catalogue = {
   'cli.progress': '{done} / {total}…',
   'cli.badDuration': '{option} には 90s、5m、2h、30d のような期間を指定してください (「{value}」は使えません)。',
   'cli.badYears': '--years には 1 から 9 の整数を指定してください (「{value}」は使えません)。',
+  'cli.nodeMissing': 'hosting-admin の実行には Node.js {minimum} 以降が必要ですが、PATH に `node` コマンドが見つかりません。Node.js をインストールしてから (nodejs.org またはパッケージマネージャーから)、もう一度実行してください。',
+  'cli.nodeTooOld': 'hosting-admin の実行には Node.js {minimum} 以降が必要です (この Node.js は {have} です)。新しい Node.js をインストールしてから (nodejs.org またはパッケージマネージャーから)、もう一度実行してください。',
   'cli.acme.needsValue': 'レコード名と値を指定してください。certbot はフックに CERTBOT_DOMAIN と CERTBOT_VALIDATION を渡し、lego は「acme present <FQDN> <値>」として渡します。',
   'cli.acme.noZone': '{account} のどのドメインも {name} を含みません。--zone <ドメイン> でゾーンを指定してください。何も送信していません。',
   'cli.acme.alreadyThere': '{name} にはこの値がすでにあります。追加するものはありません (cleanup でも削除しません)。',
