@@ -11,10 +11,11 @@
  * process: the command's process never sees it), so the key the command uses can only be the
  * one it was given.
  */
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { chmodSync, chownSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAppServices, type AppServices } from '../../src/main/app-services'
 import { SessionSecretStore } from '../../src/main/accounts/secret-store'
@@ -23,6 +24,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { nsFlavour } from '../../src/sandbox/nameservers'
 import { seedState } from '../../src/sandbox/seed'
 import type { AccountView } from '../../src/shared/accounts'
+import { KEY_CREDENTIAL } from '../../src/cli/key-source'
 import { CLI_BIN, runCli } from '../helpers/cli-process'
 import { profileFor } from '../helpers/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
@@ -338,5 +340,66 @@ describe.skipIf(!existsSync(CLI_BIN))('never the demo by accident: the built com
     const named = await runCli(['accounts', '--json'], { dataDir: dir, env: NO_DESKTOP })
     expect(JSON.parse(named.out)).toMatchObject({ accounts: [{ id: 'demo', active: true }, { id: made.id, name: 'Shop' }] })
     expect(await cli(['dns', 'export', demoDomain, '--demo'], {}, dir)).toMatchObject({ code: 0 })
+  })
+})
+
+/**
+ * The unit files the README shows (docs/systemd), as systemd reads them: `systemd-analyze verify`
+ * finds nothing to say, and `systemctl enable` installs them. Both run on a root folder of the
+ * test's own (--root) holding the system's own units (the targets they name) and a stand-in at
+ * /usr/bin/hosting-admin, the path installers put the command at: verify checks that ExecStart's
+ * program exists, and the units are checked exactly as shipped, not a copy rewritten.
+ */
+const UNITS = resolve(__dirname, '../../docs/systemd')
+const SYSTEM_UNITS = ['/usr/lib/systemd/system', '/lib/systemd/system'].find((d) => existsSync(join(d, 'timers.target')))
+const hasSystemd = spawnSync('systemd-analyze', ['--version']).status === 0 && spawnSync('systemctl', ['--version']).status === 0 && SYSTEM_UNITS !== undefined
+
+describe.skipIf(!hasSystemd)('the systemd units of docs/systemd (skipped: no systemd-analyze; Debian package systemd)', () => {
+  let root: string
+  const stand = () => join(root, 'usr/bin/hosting-admin')
+  const verify = (...units: string[]) => {
+    const r = spawnSync('systemd-analyze', ['verify', `--root=${root}`, ...units], { encoding: 'utf8' })
+    return { status: r.status, said: `${r.stdout}${r.stderr}`.trim() }
+  }
+  const instances = ['hosting-admin-ddns@home.service', 'hosting-admin-ddns@home.timer', 'hosting-admin-ddns-watch@home.service']
+
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'cli-keys-systemd-'))
+    mkdirSync(join(root, 'usr/bin'), { recursive: true })
+    mkdirSync(join(root, 'etc/systemd'), { recursive: true })
+    cpSync(SYSTEM_UNITS!, join(root, 'usr/lib/systemd/system'), { recursive: true, verbatimSymlinks: true })
+    cpSync(UNITS, join(root, 'etc/systemd/system'), { recursive: true })
+    writeFileSync(stand(), '#!/bin/sh\n')
+    chmodSync(stand(), 0o755)
+  })
+  afterAll(() => rmSync(root, { recursive: true, force: true }))
+
+  it('verify finds nothing to say about the service, its timer and the long-running updater', () => {
+    expect(verify(...instances)).toEqual({ status: 0, said: '' })
+  })
+
+  it('systemctl enable installs the timer and the updater (their [Install] sections)', () => {
+    const r = spawnSync('systemctl', [`--root=${root}`, 'enable', 'hosting-admin-ddns@home.timer', 'hosting-admin-ddns-watch@home.service'], { encoding: 'utf8' })
+    expect(r.status).toBe(0)
+    expect(lstatSync(join(root, 'etc/systemd/system/timers.target.wants/hosting-admin-ddns@home.timer')).isSymbolicLink()).toBe(true)
+    expect(lstatSync(join(root, 'etc/systemd/system/multi-user.target.wants/hosting-admin-ddns-watch@home.service')).isSymbolicLink()).toBe(true)
+  })
+
+  it('the credential the services load is the one the command reads', () => {
+    for (const unit of readdirSync(UNITS).filter((f) => f.endsWith('.service'))) {
+      const ids = readFileSync(join(UNITS, unit), 'utf8')
+        .split('\n')
+        .filter((l) => /^#?LoadCredential(Encrypted)?=/.test(l))
+        .map((l) => l.replace(/^#?LoadCredential(Encrypted)?=/, '').split(':')[0])
+      expect(ids.length).toBeGreaterThan(0)
+      expect(new Set(ids)).toEqual(new Set([KEY_CREDENTIAL]))
+    }
+  })
+
+  it('without the command at /usr/bin/hosting-admin, verify says so (the check above is not vacuous)', () => {
+    rmSync(stand())
+    const r = verify('hosting-admin-ddns@home.service')
+    expect(r.status).not.toBe(0)
+    expect(r.said).toContain('/usr/bin/hosting-admin')
   })
 })
