@@ -25,7 +25,7 @@ import { constants } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { join } from 'node:path'
 
-export const KEY_FILE_VARIABLE = 'HOSTING_ADMIN_KEY_FILE'
+const KEY_FILE_VARIABLE = 'HOSTING_ADMIN_KEY_FILE'
 export const KEY_CREDENTIAL = 'hosting-admin-api-key'
 
 /** A key is one short token; a larger file is not a key file (and is not read whole). */
@@ -99,7 +99,7 @@ const errnoOf = (err: unknown) => (typeof err === 'object' && err !== null && 'c
  * Reads a key from a file after checking it by `rule`. `missing` is what an absent file means:
  * a problem (a path the user named), or nothing (a credential systemd was not asked to load).
  */
-export async function readKeyFile(
+async function readKeyFile(
   path: string,
   rule: KeyRule,
   me: number | undefined,
