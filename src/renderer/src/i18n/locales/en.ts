@@ -975,7 +975,7 @@ export const en = {
   'cli.noKeySource': 'No Secret Service is reachable (there is no desktop session: cron, a systemd timer, certbot renew…), so the account’s key cannot be read from the keychain. Give it another way: --key-file <file> or HOSTING_ADMIN_KEY_FILE=<file> (a file holding the key alone, readable by you only: chmod 600 <file>), or a systemd credential named hosting-admin-api-key (LoadCredential= or LoadCredentialEncrypted=). Nothing was sent.',
   'cli.key.unreadable': 'Cannot read the key file {file} ({reason}). Nothing was sent.',
   'cli.key.notFile': '{file} is not a regular file: the key is read only from a file that holds it alone. Nothing was sent.',
-  'cli.key.openToOthers': 'The key file {file} can be read by other users (mode {mode}), so the key was not used. Make it readable by you only (chmod 600 {file}), and think of replacing the key, since others may have read it. Nothing was sent.',
+  'cli.key.openToOthers': 'The key file {file} can be read by other users (mode {mode}), so the key was not used. Make it readable by you only (chmod 600 {file}), and consider replacing the key, since others may have read it. Nothing was sent.',
   'cli.key.notOwner': 'The key file {file} belongs to user id {owner}, not to the user running the command (id {me}), so the key was not used. Make it yours (chown) or run the command as its owner. Nothing was sent.',
   'cli.key.empty': 'The key file {file} is empty. Nothing was sent.',
   'cli.key.notAKey': 'The key file {file} does not hold one key: put the API key alone in it, on one line. Nothing was sent.',
