@@ -14,10 +14,11 @@ node scripts/check-node.mjs "$mode"
 # keytar builds from source: it needs libsecret's headers and a C++ toolchain.
 packages=(libsecret-1-dev build-essential python3)
 # The tests also need a browser for the end-to-end suite, a Secret Service for the keychain,
-# and a Japanese font so that the screenshots of the Japanese screens can be read.
+# a Japanese font so that the screenshots of the Japanese screens can be read, and systemd's
+# tools (systemd-analyze, systemctl) to check the unit files of docs/systemd.
 # The suite runs in Chromium's headless shell (lighter than the full browser run headless);
 # `npm run ui` and the benchmarks open the full one.
-[ "$mode" = test ] && packages+=(chromium chromium-headless-shell gnome-keyring dbus-x11 dbus fonts-ipafont-gothic)
+[ "$mode" = test ] && packages+=(chromium chromium-headless-shell gnome-keyring dbus-x11 dbus fonts-ipafont-gothic systemd)
 
 missing=()
 if command -v dpkg-query >/dev/null 2>&1; then

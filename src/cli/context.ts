@@ -45,16 +45,38 @@ export class Failed extends Error {
 
 export function failed(c: Context, error: ErrorData): number {
   if (c.json) c.io.out(JSON.stringify({ ok: false, error: { kind: error.kind, code: error.code, params: error.params, requestId: error.requestId } }))
+  // No desktop session (cron, a systemd timer, certbot renew) and no key given another way: what
+  // to give is the command's own options, not the app's advice about the keychain (exit 2).
+  if (error.code === 'keychain.noSecretService' && !c.session.viaApp) {
+    c.io.err(c.say.t('cli.noKeySource'))
+    return EXIT.badInput
+  }
   c.io.err(c.say.error(error))
   return error.kind === 'outcome-unknown' ? EXIT.unknown : EXIT.failed
 }
 
-export async function chooseAccount(c: Context, wanted: string | undefined): Promise<AccountView> {
+/**
+ * The account the command acts for: the one --account names, else the app's active one. The
+ * built-in demo (a sandbox in this process whose changes are thrown away) only when asked for,
+ * by --demo or by its name or id: a data folder with no account, or a window left on the demo,
+ * would otherwise make a script's writes "succeed" where nothing is kept.
+ */
+export async function chooseAccount(c: Context, wanted: string | undefined, demoAsked = false): Promise<AccountView> {
   const r = await c.session.call('accounts.list', {})
   if (!r.ok) throw new Failed(r.error)
   const all = r.value.accounts
+  const names = all.map((a) => a.name).join(', ')
+  if (demoAsked) {
+    const demo = all.find((a) => a.demo)
+    if (!demo || (wanted !== undefined && wanted !== demo.name && wanted !== demo.id)) throw new BadInput(c.say.t('cli.demoAndAccount'))
+    return demo
+  }
   const found = wanted === undefined ? all.find((a) => a.id === r.value.activeId) : (all.find((a) => a.name === wanted) ?? all.find((a) => a.id === wanted))
-  if (!found) throw new BadInput(c.say.t('cli.noAccount', { name: wanted ?? '', names: all.map((a) => a.name).join(', ') }))
+  if (!found) throw new BadInput(c.say.t('cli.noAccount', { name: wanted ?? '', names }))
+  if (found.demo && wanted === undefined) {
+    const real = all.filter((a) => !a.demo)
+    throw new BadInput(real.length === 0 ? c.say.t('cli.noAccountYet', { folder: c.dataDir }) : c.say.t('cli.demoActive', { names: real.map((a) => a.name).join(', ') }))
+  }
   return found
 }
 

@@ -12,7 +12,8 @@
  *   hosting-admin ddns update <domain> [--host h] [--ip a.b.c.d | --detect] [--every 5m]
  *
  * Common: --account <name or id> (else the app's active account), --json, --data-dir <folder>,
- * --format records|bind. Progress and messages go to stderr, results to stdout. Exit codes: 0
+ * --format records|bind, --demo (the built-in demo, only when asked), --key-file <path> or
+ * --key-credential <name> (the key without the keychain: key-source.ts; never the key itself). Progress and messages go to stderr, results to stdout. Exit codes: 0
  * done, 1 failed, 2 bad input, 3 outcome unknown, 4 the zone differs (dns check).
  */
 import { parseArgs } from 'node:util'
@@ -23,6 +24,8 @@ import { exportZone, zoneFromFile } from './dns-files'
 import { renew } from './renew'
 import { ddnsOptionsOf, ddnsTargetOf, updateEvery, updateOnce } from './ddns'
 import { openSession } from './session'
+import { keySourceOf } from './key-source'
+import { KeySourceStore } from './key-source-store'
 import { localeOf, texts } from './text'
 import type { ZoneFormat } from './zone-file'
 
@@ -47,6 +50,10 @@ const OPTIONS = {
   detect: { type: 'boolean' },
   every: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  // Where the key is when no keychain is there (cron, systemd): key-source.ts. No option takes the key itself.
+  'key-file': { type: 'string' },
+  'key-credential': { type: 'string' },
+  demo: { type: 'boolean' },
 } as const
 
 const COMMANDS = ['accounts', 'dns export', 'dns plan', 'dns check', 'dns apply', 'acme auth', 'acme present', 'acme cleanup', 'renew', 'ddns update'] as const
@@ -100,7 +107,16 @@ export async function run(argv: string[], io: Io): Promise<number> {
   if (command === 'renew' && durations['expiring-within'] === undefined) return bad(say.t('cli.renew.needsWithin'))
 
   const dataDir = dataDirOf(v['data-dir'], io.env)
-  const opened = await openSession(dataDir, { onProgress: (p) => io.err(say.t('cli.progress', { done: p.loadedItems, total: p.expectedItems ?? '?' })) })
+  // Read and checked even when the app's door then takes the calls (the app uses its own keys):
+  // a key file the command would refuse is refused whether the app runs or not. The demo has its own.
+  const demo = v.demo === true
+  const found = demo ? undefined : await keySourceOf({ keyFile: v['key-file'], credential: v['key-credential'], env: io.env, me: process.getuid?.() })
+  if (found && !found.ok) return bad(say.t(found.problem.code, found.problem.params))
+  const secrets = found?.source ? new KeySourceStore(found.source.key) : undefined
+  const opened = await openSession(dataDir, {
+    onProgress: (p) => io.err(say.t('cli.progress', { done: p.loadedItems, total: p.expectedItems ?? '?' })),
+    ...(secrets ? { secrets } : {}),
+  })
   if (!opened.ok) {
     io.err(say.error(opened.error))
     return EXIT.failed
@@ -110,7 +126,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const confirmation = { yes: v.yes === true, typedName: v['confirm-account'] }
   try {
     if (command === 'accounts') return await listAccounts(c)
-    const account = await chooseAccount(c, v.account)
+    const account = await chooseAccount(c, v.account, demo)
+    secrets?.serveFor(account.id)
     if (command === 'renew') return await renew(c, account, { ...confirmation, withinDays: (durations['expiring-within'] ?? 0) / 86_400_000, years, now: new Date() })
     if (group === 'acme') {
       const request = acmeRequestOf(c, verb, rest)

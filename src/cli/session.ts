@@ -6,6 +6,7 @@
  * this session's is the command's own.
  */
 import { createAppServices, type AppServices } from '../main/app-services'
+import type { SecretStore } from '../main/accounts/secret-store'
 import type { Sender } from '../main/ipc/channel'
 import { AppError } from '../main/app-error'
 import { CLI_ORIGIN } from '../main/cli-server'
@@ -23,7 +24,18 @@ import { isJobRunning, type JobView } from '../shared/jobs'
 
 export type Opened = { ok: true; session: Session } | { ok: false; error: ErrorData }
 
-export async function openSession(dataDir: string, opts: { onProgress?: (p: Progress) => void; storeWorkerUrl?: URL } = {}): Promise<Opened> {
+export interface SessionOptions {
+  onProgress?: (p: Progress) => void
+  storeWorkerUrl?: URL
+  /**
+   * The keys of a command given a key file or a systemd credential (key-source-store.ts), used
+   * instead of the keychain, which is then never asked. Through the app's door the app acts with
+   * the keys it keeps itself, so this is for services of the command's own only.
+   */
+  secrets?: SecretStore
+}
+
+export async function openSession(dataDir: string, opts: SessionOptions = {}): Promise<Opened> {
   // The app runs on this folder: its door takes the command's calls (a door that does not answer
   // leaves the folder to the lock below, which then says which process holds it).
   const holder = await currentHolder(dataDir)
@@ -41,12 +53,14 @@ export async function openSession(dataDir: string, opts: { onProgress?: (p: Prog
       return true
     },
   }
+  const secrets = opts.secrets
   let services: AppServices
   try {
     services = await createAppServices({
       userDataDir: dataDir,
       allowedOrigins: [CLI_ORIGIN],
       lockAs: 'cli',
+      ...(secrets ? { keychain: () => Promise.resolve(secrets) } : {}),
       userAgent: 'hosting-admin-cli',
       storeWorkerUrl: opts.storeWorkerUrl ?? new URL('./store-worker.js', import.meta.url),
     })

@@ -26,7 +26,10 @@ export interface KeytarLike {
  */
 function keychainError(err: unknown): AppError {
   const detail = err instanceof Error ? err.message : String(err)
-  const code = /autolaunch D-Bus|DBUS_SESSION_BUS_ADDRESS|org\.freedesktop\.secrets|was not provided by any \.service/i.test(detail)
+  // No bus at all ("Cannot autolaunch D-Bus without X11 $DISPLAY"), a bus address that leads
+  // nowhere ("Could not connect: No such file or directory", a session that ended), or a bus
+  // without a Secret Service on it: in each, no Secret Service is reachable.
+  const code = /autolaunch D-Bus|DBUS_SESSION_BUS_ADDRESS|Could not connect|org\.freedesktop\.secrets|was not provided by any \.service/i.test(detail)
     ? 'keychain.noSecretService'
     : /locked|unlock|prompt|dismissed|denied|cancel/i.test(detail)
       ? 'keychain.locked'
