@@ -47,7 +47,11 @@ function runClient(command: string, args: string[], env: NodeJS.ProcessEnv, limi
   })
 }
 
-const quoted = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
+/**
+ * A word for `sh -c`, quoted only when it must be: certbot looks the hook's first word up on PATH
+ * as written, quotes and all, before it runs the hook.
+ */
+const quoted = (s: string) => (/^[\w./:=@%+,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`)
 
 /** The environment of a client run: ours, in English, without whatever `drop` names. */
 function envOf(extra: NodeJS.ProcessEnv, drop: string[]): NodeJS.ProcessEnv {
@@ -144,7 +148,7 @@ export async function legoIssue(server: { directory: string; caFile: string }, n
     ...names.flatMap((n) => ['-d', n]),
     'run',
   ]
-  const env = { LEGO_CA_CERTIFICATES: server.caFile, EXEC_PATH: wrapper, EXEC_PROPAGATION_TIMEOUT: '60', EXEC_POLLING_INTERVAL: '1', ...hooks.env }
+  const env = { LEGO_CA_CERTIFICATES: server.caFile, EXEC_PATH: wrapper, EXEC_PROPAGATION_TIMEOUT: '60', EXEC_POLLING_INTERVAL: '1', EXEC_SEQUENCE_INTERVAL: '1', ...hooks.env }
   const run = await runClient('lego', args, envOf(env, hooks.dropEnv ?? []), hooks.limitMs)
   const file = join(path, 'certificates', `${names[0]!.replace(/^\*/, '_')}.crt`)
   return { run, certificateFile: existsSync(file) ? file : undefined, folder, remove: () => rmSync(folder, { recursive: true, force: true }) }
