@@ -19,6 +19,9 @@ packages=(libsecret-1-dev build-essential python3)
 # The suite runs in Chromium's headless shell (lighter than the full browser run headless);
 # `npm run ui` and the benchmarks open the full one.
 [ "$mode" = test ] && packages+=(chromium chromium-headless-shell gnome-keyring dbus-x11 dbus fonts-ipafont-gothic systemd)
+# The ACME hooks are tested with the real clients administrators run (certbot, lego) against
+# Let's Encrypt's test CA (pebble), whose HTTPS listener gets a throwaway certificate from openssl.
+[ "$mode" = test ] && packages+=(certbot lego pebble openssl)
 
 missing=()
 if command -v dpkg-query >/dev/null 2>&1; then
