@@ -78,7 +78,11 @@ async function order(line: string): Promise<void> {
 // One order at a time, in order.
 let queue = Promise.resolve()
 createInterface({ input: process.stdin }).on('line', (line) => {
-  queue = queue.then(() => order(line)).catch((err: unknown) => say({ t: 'error', code: codeOf(err) }))
+  queue = queue
+    .then(() => order(line))
+    .catch((err: unknown) => {
+      say({ t: 'error', code: codeOf(err) })
+    })
 })
 process.stdin.on('end', () => process.exit(0))
 say({ t: 'ready', pid: process.pid })
