@@ -20,7 +20,8 @@
  * process that holds the lock, `in-use.db` is opened by SQLite alone (SQLite keeps its own
  * descriptors open while it holds a lock), never by plain fs calls.
  */
-import { open, readFile, realpath, rename, unlink, chmod } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { chmod, open, readFile, realpath, rename, unlink } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { join, resolve } from 'node:path'
 import Database from 'libsql'
@@ -85,6 +86,8 @@ async function keyOf(dir: string): Promise<string> {
  * an exclusive holder refuses at once. Never asked for a folder this process holds.
  */
 function lockedElsewhere(dir: string): boolean {
+  // No lock file, no holder; and SQLite would make one (libsql opens it even when told the file must exist).
+  if (!existsSync(lockDatabaseOf(dir))) return false
   let db: Database.Database | undefined
   try {
     db = new Database(lockDatabaseOf(dir), { readonly: true, fileMustExist: true, timeout: 0 })

@@ -6,7 +6,7 @@
  * written in runs unlocked.
  */
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -111,6 +111,12 @@ describe('the data folder lock', () => {
     const tornTaken = await acquireDataLock(torn, 'cli')
     expect(tornTaken.ok).toBe(true)
     if (tornTaken.ok) await tornTaken.lock.release()
+  })
+
+  it('is asked about without being made: a folder never held has no holder and gets no file', async () => {
+    const dir = folder()
+    expect(await currentHolder(dir)).toBeUndefined()
+    expect(readdirSync(dir)).toEqual([])
   })
 
   it('runs unlocked where the lock cannot be written (no journal there either), saying why', async () => {
