@@ -44,7 +44,7 @@ export class AppClosed extends Error {
 }
 
 /** The advertised door is not the user's alone: nothing was sent to it. */
-export class DoorRefused extends Error {
+class DoorRefused extends Error {
   constructor(readonly reason: string) {
     super(`door refused: ${reason}`)
     this.name = 'DoorRefused'

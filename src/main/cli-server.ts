@@ -65,7 +65,7 @@ const sameToken = (a: string, b: string) => {
 }
 
 /** The directory of the door was not the user's alone when the app was about to listen. */
-export class DoorDirRefused extends Error {
+class DoorDirRefused extends Error {
   constructor(readonly reason: string) {
     super(`door directory refused: ${reason}`)
     this.name = 'DoorDirRefused'

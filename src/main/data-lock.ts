@@ -43,7 +43,7 @@ export const lockFileOf = (dir: string) => join(dir, 'in-use.lock')
 export const lockDatabaseOf = (dir: string) => join(dir, 'in-use.db')
 
 /** Why a journal may not be written by this lock's services: another services instance of this process is its writer, or the lock was let go. */
-export const NOT_THE_WRITER = 'EBUSY'
+const NOT_THE_WRITER = 'EBUSY'
 
 export type DataLock = {
   release(): Promise<void>

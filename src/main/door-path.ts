@@ -26,11 +26,11 @@ import { basename, dirname, join } from 'node:path'
 /** Unix socket paths are limited to 108 bytes on Linux, 104 on macOS. */
 const MAX_SOCKET_PATH = 100
 /** The prefix every door pipe's name starts with on Windows. */
-export const PIPE_PREFIX = '\\\\.\\pipe\\hosting-admin-'
+const PIPE_PREFIX = '\\\\.\\pipe\\hosting-admin-'
 
 export type DoorPlace = { socket: string; /** A directory made for this run alone, removed with the door. */ madeForRun?: string | undefined }
-export type DoorRefusal = { dir: string; reason: DirRefusal }
-export type DirRefusal = 'missing' | 'notDirectory' | 'symlink' | 'notOwner' | 'openToOthers' | 'tooLong'
+type DoorRefusal = { dir: string; reason: DirRefusal }
+type DirRefusal = 'missing' | 'notDirectory' | 'symlink' | 'notOwner' | 'openToOthers' | 'tooLong'
 
 const uid = (): number | undefined => process.getuid?.()
 
