@@ -5,7 +5,7 @@
  * appends to it, so no line of any round's holder is ever lost to another's rewrite. Real
  * processes (tests/helpers/lock-child.ts), bounded by rounds and by time.
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -73,4 +73,23 @@ describe('starters racing for one data folder after a crash', () => {
     },
     BUDGET_MS + 60_000,
   )
+
+  it('a second starter beside a running holder, even with the holder file deleted by hand, neither rewrites nor appends to its journal: every line of the holder stays', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lock-second-'))
+    const first = await startLockChild(dir, 'app')
+    const second = await startLockChild(dir, 'cli')
+    alive.push(first, second)
+    await Promise.all([first.next('ready'), second.next('ready')])
+    expect(await first.ask('take', 'took')).toMatchObject({ ok: true })
+    const before = await first.ask('journal 2', 'journal')
+    expect(await second.ask('take', 'took')).toMatchObject({ ok: false, heldBy: { pid: first.pid, who: 'app' } })
+    // What the old lock file invited after a crash: deleting it by hand. The OS lock still stands.
+    rmSync(lockFileOf(dir))
+    expect(await second.ask('take', 'took')).toMatchObject({ ok: false })
+    // As the runner's start would: read and rewrite, then its own lines. Refused, all of it.
+    expect(await second.ask('journal 2', 'journal')).toMatchObject({ compacted: 'noLock', ids: [] })
+    const after = await first.ask('append 2', 'append')
+    expect(journalIds(dir)).toEqual([...before.ids!, ...after.ids!])
+    expect(journalIds(dir)).toHaveLength(4)
+  })
 })
