@@ -24,8 +24,8 @@ import { isJobRunning, type JobView } from '../shared/jobs'
 export type Opened = { ok: true; session: Session } | { ok: false; error: ErrorData }
 
 export async function openSession(dataDir: string, opts: { onProgress?: (p: Progress) => void; storeWorkerUrl?: URL } = {}): Promise<Opened> {
-  // The app runs on this folder: its door takes the command's calls (a door that does not answer
-  // leaves the folder to the lock below, which then says which process holds it).
+  // The app holds this folder (data-lock.ts: its OS lock stands): its door takes the command's
+  // calls. Any other holder (another command) is waited for by the lock below.
   const holder = await currentHolder(dataDir)
   if (holder?.who === 'app' && holder.pid !== process.pid) {
     const session = holder.socket && holder.token ? await sessionThroughApp(holder.socket, holder.token, opts.onProgress).catch(() => undefined) : undefined
