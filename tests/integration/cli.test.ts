@@ -323,7 +323,10 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('the hosting-admin co
       expect(await other.ask(`door ${join(dataDir, 'run', 'nothing.sock')} ${'x'.repeat(48)}`, 'door')).toMatchObject({ ok: true })
       const r = await cli('accounts')
       expect(r.code).toBe(1)
-      expect(r.err).toContain(`process ${other.pid}`)
+      expect(r.err).toContain(`The app (process ${other.pid}) has the data folder`)
+      const ja = await runCli(['accounts'], { dataDir, env: { LANG: 'ja_JP.UTF-8' } })
+      expect(ja.code).toBe(1)
+      expect(ja.err).toContain(`アプリ（プロセス ${other.pid}）がデータフォルダー`)
     } finally {
       await other.kill9()
     }
