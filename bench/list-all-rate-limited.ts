@@ -13,6 +13,7 @@ import { join } from 'node:path'
 import { createApiClient, DEFAULT_CONCURRENCY, type ApiClient } from '../src/main/http'
 import { Pacer } from '../src/main/http/pacer'
 import { Journal } from '../src/main/jobs/journal'
+import { acquireDataLock } from '../src/main/data-lock'
 import { JobRunner } from '../src/main/jobs/runner'
 import { LIVE_RATE_LIMIT, scaledRateLimit } from '../src/sandbox'
 import { startRemoteSandbox, type RemoteSandbox } from './remote-sandbox'
@@ -72,9 +73,12 @@ async function renewal(): Promise<Run> {
     const reader = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.readOnly, serverPaths: sb.serverPaths })
     const names = (await reader.listAll('domains.list', {})).map((d) => d.domainname)
     const { client, pacer } = pacedClient(sb)
+    // A journal is written only by its folder's holder (data-lock.ts).
+    const held = await acquireDataLock(dir, 'cli')
+    if (!held.ok) throw new Error(`bench folder held by process ${held.heldBy.pid}`)
     const runner = new JobRunner({
       accounts: { client: async () => client, nameOf: () => 'bench', readOnly: () => false },
-      journal: new Journal(join(dir, 'journal.jsonl')),
+      journal: new Journal(join(dir, 'journal.jsonl'), held.lock),
     })
     await runner.init()
     const before = await sb.answers()
@@ -85,6 +89,7 @@ async function renewal(): Promise<Run> {
     const elapsedMs = performance.now() - t
     const seen = answeredBetween(before, await sb.answers())
     await runner.close()
+    await held.lock.release()
     return {
       elapsedMs,
       ...seen,

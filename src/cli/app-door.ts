@@ -1,11 +1,14 @@
 /**
  * The command's way in while the app runs: the app holds the data folder, so the command sends
  * its calls to the app's door (src/main/cli-server.ts) and the app's own router, runner and
- * journal carry them out, exactly as its window's. The token comes from the folder's lock file.
+ * journal carry them out, exactly as its window's. The token comes from the folder's holder file.
+ * The door is checked before anything is sent to it (door-path.ts): a socket of the user's in a
+ * directory only the user can enter, never one another local user could have put there.
  */
 import { connect, type Socket } from 'node:net'
 import { z } from 'zod'
 import type { DdnsRecord } from '../main/cli-server'
+import { doorRefusal } from '../main/door-path'
 import type { ErrorData } from '../shared/errors'
 import type { Progress, Result } from '../shared/ipc/contract'
 import { isJobRunning, type JobView } from '../shared/jobs'
@@ -40,7 +43,18 @@ export class AppClosed extends Error {
   }
 }
 
+/** The advertised door is not the user's alone: nothing was sent to it. */
+class DoorRefused extends Error {
+  constructor(readonly reason: string) {
+    super(`door refused: ${reason}`)
+    this.name = 'DoorRefused'
+  }
+}
+
 export async function sessionThroughApp(socketPath: string, token: string, onProgress?: (p: Progress) => void): Promise<Session> {
+  // Checked before the token leaves: another user's socket would receive it and every call.
+  const refusal = await doorRefusal(socketPath)
+  if (refusal) throw new DoorRefused(refusal)
   const socket: Socket = connect(socketPath)
   socket.setEncoding('utf8')
   const pending = new Map<number, (r: Result<unknown>) => void>()

@@ -36,12 +36,15 @@ export interface SessionOptions {
 }
 
 export async function openSession(dataDir: string, opts: SessionOptions = {}): Promise<Opened> {
-  // The app runs on this folder: its door takes the command's calls (a door that does not answer
-  // leaves the folder to the lock below, which then says which process holds it).
+  // The app holds this folder (data-lock.ts: its OS lock stands): its door takes the command's
+  // calls. Any other holder (another command) is waited for by the lock below.
   const holder = await currentHolder(dataDir)
-  if (holder?.who === 'app' && holder.pid !== process.pid && holder.socket && holder.token) {
-    const session = await sessionThroughApp(holder.socket, holder.token, opts.onProgress).catch(() => undefined)
+  if (holder?.who === 'app' && holder.pid !== process.pid) {
+    const session = holder.socket && holder.token ? await sessionThroughApp(holder.socket, holder.token, opts.onProgress).catch(() => undefined) : undefined
     if (session) return { ok: true, session }
+    // The app holds the folder (its OS lock stands) but no door of the user's answers: the app
+    // advertises none it could not open safely, and one that is not the user's alone is not used.
+    return { ok: false, error: { kind: 'internal', code: 'cli.appDoorUnreachable', params: { path: dataDir, pid: holder.pid } } }
   }
   const waiting = new Map<string, (job: JobView) => void>()
   const sender: Sender = {

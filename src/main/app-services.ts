@@ -6,8 +6,9 @@
 import { randomBytes } from 'node:crypto'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { acquireDataLock } from './data-lock'
-import { CLI_ORIGIN, cliSocketPathOf, startCliServer } from './cli-server'
+import { acquireDataLock, type DataLock } from './data-lock'
+import { CLI_ORIGIN, startCliServer, type CliServer } from './cli-server'
+import { chooseDoorPlace } from './door-path'
 import { recordDdnsUpdate } from './ddns-history'
 import { AccountService, type DemoBackend } from './accounts/account-service'
 import { ProfileStore } from './accounts/profile-store'
@@ -88,8 +89,8 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
   // One process at a time runs the journal and the jobs of a data folder (data-lock.ts).
   await mkdir(opts.userDataDir, { recursive: true }).catch(() => undefined)
   const lockAs = opts.lockAs ?? 'app'
-  const door = lockAs === 'app' && opts.cliDoor !== false ? { socket: cliSocketPathOf(opts.userDataDir), token: randomBytes(24).toString('hex') } : undefined
-  const locked = await acquireDataLock(opts.userDataDir, lockAs, { door })
+  const door = lockAs === 'app' && opts.cliDoor !== false ? { token: randomBytes(24).toString('hex') } : undefined
+  const locked = await acquireDataLock(opts.userDataDir, lockAs)
   if (!locked.ok) throw AppError.of('internal', { code: 'startup.dataInUse', params: { path: opts.userDataDir, pid: locked.heldBy.pid, who: locked.heldBy.who } })
   const log = opts.log ?? createAppLog({ dir: logDirOf(opts.userDataDir) })
   const desktop = opts.desktop ?? headlessDesktop()
@@ -146,7 +147,8 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
       // "on" as 1, which the service reads as on too.
       autorenewOnValue: async (id) => autorenewOn.get(id) ?? (await store.autorenewOnValue(id).catch(() => undefined)),
     },
-    journal: new Journal(journalFile),
+    // Written only while this process's services hold the folder (data-lock.ts).
+    journal: new Journal(journalFile, locked.lock),
     onChange: (job) => {
       logJob(job)
       jobEvents.changed(job)
@@ -206,13 +208,7 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     log,
   })
   // Not when this process held the folder already (its first services have the door) or could not write the lock.
-  const cliServer =
-    door && !locked.reentered && !locked.unkept
-      ? await startCliServer({ ...door, socketPath: door.socket, router, recordDdns: (e) => recordDdnsUpdate(store, e), log }).catch((err: unknown) => {
-          log.warn('cli.serverFailed', { error: err instanceof Error ? err.name : 'unknown' })
-          return undefined
-        })
-      : undefined
+  const cliServer = door && !locked.reentered && !locked.unkept ? await openDoor(opts.userDataDir, door.token, locked.lock, router, store, log) : undefined
   log.info('app.ready', { accounts: profiles.current.accounts.length, jobs: jobs.list().length })
   return {
     accounts,
@@ -230,6 +226,28 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
       await locked.lock.release()
     },
   }
+}
+
+/**
+ * The app's door for the command (cli-server.ts), in a directory only the user can enter
+ * (door-path.ts), and advertised in the holder file only once it listens: a door that could not
+ * be opened there is not advertised, and the log says why (the command then says the app holds
+ * the folder and its door cannot be reached).
+ */
+async function openDoor(dataDir: string, token: string, lock: DataLock, router: IpcRouter, store: AppServices['store'], log: AppLog): Promise<CliServer | undefined> {
+  const chosen = await chooseDoorPlace(dataDir)
+  for (const r of chosen.refused) log.warn('cli.doorDirRefused', { dir: r.dir, reason: r.reason })
+  if (!chosen.ok) return undefined
+  const server = await startCliServer({ place: chosen.place, token, router, recordDdns: (e) => recordDdnsUpdate(store, e), log }).catch((err: unknown) => {
+    log.warn('cli.serverFailed', { error: err instanceof Error ? err.name : 'unknown', code: typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : undefined })
+    return undefined
+  })
+  if (server && !(await lock.advertiseDoor({ socket: chosen.place.socket, token }))) {
+    log.warn('cli.doorNotAdvertised', {})
+    await server.close()
+    return undefined
+  }
+  return server
 }
 
 /**

@@ -5,36 +5,29 @@
  * (one write per target at a time, whoever asks), journal, safety levels and history, and the
  * command's writes appear in the app's Writes as they run.
  *
- * A local socket (a Unix socket readable by the user only, or a named pipe on Windows), one JSON
- * message per line. The first message must carry the token written in the data folder's lock
- * file, which only the user can read; anything else closes the connection with nothing done.
+ * A local socket (a Unix socket of the user's in a directory only the user can enter, or a named
+ * pipe of a random name on Windows: door-path.ts), one JSON message per line. The first message
+ * must carry the token written in the data folder's holder file, which only the user can read;
+ * anything else closes the connection with nothing done. The door is advertised (written into
+ * the holder file) only once it listens; jobs cross it without the user's secrets.
  */
-import { createHash, timingSafeEqual } from 'node:crypto'
-import { chmod, unlink } from 'node:fs/promises'
+import { timingSafeEqual } from 'node:crypto'
+import { chmod, rm, unlink } from 'node:fs/promises'
 import { createServer, type Server, type Socket } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname } from 'node:path'
 import { z } from 'zod'
 import type { IpcRouter } from './ipc/router'
 import type { Sender } from './ipc/channel'
 import type { AppLog } from './log/app-log'
+import type { Result } from '../shared/ipc/contract'
+import { privateDirRefusal, type DoorPlace } from './door-path'
+import { jobsAnswerWithoutSecrets, jobWithoutSecrets } from './jobs/door-view'
 
 /** The command's origin, as the router checks senders: only this server makes senders of it. */
 export const CLI_ORIGIN = 'cli://hosting-admin'
 
 /** One message's longest line: a whole zone's records fit many times over. */
 const MAX_LINE = 4 * 1024 * 1024
-
-/**
- * Where the app listens for the data folder: a socket in it, or (a Unix socket path is limited to
- * about 100 bytes) one in the temporary folder named by a hash of it; a named pipe on Windows.
- */
-export function cliSocketPathOf(dataDir: string, platform: NodeJS.Platform = process.platform): string {
-  const hash = createHash('sha256').update(dataDir).digest('hex').slice(0, 24)
-  if (platform === 'win32') return `\\\\.\\pipe\\hosting-admin-${hash}`
-  const inFolder = join(dataDir, 'cli.sock')
-  return Buffer.byteLength(inFolder) <= 100 ? inFolder : join(tmpdir(), `hosting-admin-${hash}.sock`)
-}
 
 export const ddnsRecordSchema = z.object({
   accountId: z.string().max(200),
@@ -57,7 +50,8 @@ export interface CliServer {
 }
 
 export interface CliServerOptions {
-  socketPath: string
+  /** Where to listen (door-path.ts chose it and checked its directory). */
+  place: DoorPlace
   token: string
   router: IpcRouter
   recordDdns(entry: DdnsRecord): Promise<void>
@@ -70,7 +64,17 @@ const sameToken = (a: string, b: string) => {
   return x.length === y.length && timingSafeEqual(x, y)
 }
 
+/** The directory of the door was not the user's alone when the app was about to listen. */
+class DoorDirRefused extends Error {
+  constructor(readonly reason: string) {
+    super(`door directory refused: ${reason}`)
+    this.name = 'DoorDirRefused'
+  }
+}
+
 export async function startCliServer(opts: CliServerOptions): Promise<CliServer> {
+  const { socket: socketPath, madeForRun } = opts.place
+  const unix = process.platform !== 'win32'
   let connections = 0
   const sockets = new Set<Socket>()
   const server: Server = createServer((socket) => {
@@ -78,24 +82,40 @@ export async function startCliServer(opts: CliServerOptions): Promise<CliServer>
     socket.on('close', () => sockets.delete(socket))
     serveConnection(socket, `cli-${++connections}`, opts)
   })
-  // The folder is this process's (it holds the lock): a socket left by a crash is stale.
-  if (process.platform !== 'win32') await unlink(opts.socketPath).catch(() => undefined)
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(opts.socketPath, () => {
-      server.off('error', reject)
-      resolve()
+  if (unix) {
+    // Checked again just before listening: only the user can have put anything in it, so a
+    // socket already there is one of the user's own, left by a crash.
+    const refusal = await privateDirRefusal(dirname(socketPath))
+    if (refusal) throw new DoorDirRefused(refusal)
+    await unlink(socketPath).catch(() => undefined)
+  }
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen({ path: socketPath, readableAll: false, writableAll: false }, () => {
+        server.off('error', reject)
+        resolve()
+      })
     })
-  })
-  if (process.platform !== 'win32') await chmod(opts.socketPath, 0o600)
+  } catch (err) {
+    if (madeForRun) await rm(madeForRun, { recursive: true, force: true }).catch(() => undefined)
+    throw err
+  }
+  if (unix) await chmod(socketPath, 0o600)
   server.on('error', (err) => opts.log.warn('cli.serverFailed', { error: err.name }))
   return {
     async close() {
       for (const s of sockets) s.destroy()
       await new Promise<void>((resolve) => server.close(() => resolve()))
-      if (process.platform !== 'win32') await unlink(opts.socketPath).catch(() => undefined)
+      if (unix) await unlink(socketPath).catch(() => undefined)
+      if (madeForRun) await rm(madeForRun, { recursive: true, force: true }).catch(() => undefined)
     },
   }
+}
+
+/** A `jobs.*` answer leaves without the secrets of the jobs in it (the window's jobs included). */
+function forDoor(channel: string, result: Result<unknown>): Result<unknown> {
+  return result.ok && channel.startsWith('jobs.') ? { ok: true, value: jobsAnswerWithoutSecrets(result.value) } : result
 }
 
 function serveConnection(socket: Socket, key: string, opts: CliServerOptions): void {
@@ -110,7 +130,7 @@ function serveConnection(socket: Socket, key: string, opts: CliServerOptions): v
     sendProgress: (p) => write({ t: 'progress', p }),
     sendJob: (job) => {
       if (socket.destroyed) return false
-      write({ t: 'job', job })
+      write({ t: 'job', job: jobWithoutSecrets(job) })
       return true
     },
   }
@@ -136,7 +156,7 @@ function serveConnection(socket: Socket, key: string, opts: CliServerOptions): v
     }
     if (m.t === 'hello') return
     if (m.t === 'call') {
-      write({ t: 'result', id: m.id, result: await opts.router.dispatch(m.channel, m.payload, sender) })
+      write({ t: 'result', id: m.id, result: forDoor(m.channel, await opts.router.dispatch(m.channel, m.payload, sender)) })
       return
     }
     await opts.recordDdns(m.entry)

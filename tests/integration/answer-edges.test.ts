@@ -12,6 +12,7 @@ import { JobRunner } from '../../src/main/jobs/runner'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { liveFixture } from '../helpers/live-fixtures'
 import { startReplayServer, type ReplayServer } from '../helpers/replay-server'
+import { holdFolderOf } from '../helpers/held-folder'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -52,6 +53,7 @@ describe('a write answered 200 with an answer too large to keep', () => {
   afterAll(() => sb.close())
 
   it('is done, its answer not kept; sent once', async () => {
+    const journalFile = join(mkdtempSync(join(tmpdir(), 'edges-')), 'journal.jsonl')
     const runner = new JobRunner({
       accounts: {
         // Answers over 100 bytes are not read: every transfer-lock answer here is larger.
@@ -59,7 +61,7 @@ describe('a write answered 200 with an answer too large to keep', () => {
         nameOf: () => 'Main',
         readOnly: () => false,
       },
-      journal: new Journal(join(mkdtempSync(join(tmpdir(), 'edges-')), 'journal.jsonl')),
+      journal: new Journal(journalFile, await holdFolderOf(journalFile)),
     })
     await runner.init()
     const d = sb.state.domains[0]!

@@ -4,9 +4,8 @@
  * keychain (the private D-Bus session of `npm test`) and the app's own data folder: what it
  * prints, how it exits, what reaches the service, and that its writes are in the app's history.
  */
-import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { hostname, tmpdir } from 'node:os'
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -17,6 +16,7 @@ import { nsFlavour } from '../../src/sandbox/nameservers'
 import type { AccountView } from '../../src/shared/accounts'
 import type { HistoryEntry } from '../../src/shared/history'
 import { CLI_BIN, runCli } from '../helpers/cli-process'
+import { startLockChild } from '../helpers/lock-children'
 import { profileFor } from '../helpers/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
 
@@ -314,16 +314,21 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('the hosting-admin co
     }
   })
 
-  it('a lock whose holder runs but whose door does not answer: exit 1, naming the process', async () => {
-    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' })
+  it('a folder the app holds but whose door does not answer: exit 1, naming the process', async () => {
+    // A real holder of the folder's lock, advertising a door nobody listens at.
+    const other = await startLockChild(dataDir, 'app')
     try {
-      writeFileSync(join(dataDir, 'in-use.lock'), JSON.stringify({ pid: other.pid, host: hostname(), who: 'app', since: new Date().toISOString(), socket: join(dataDir, 'nothing.sock'), token: 'x'.repeat(48) }))
+      await other.next('ready')
+      expect(await other.ask('take', 'took')).toMatchObject({ ok: true })
+      expect(await other.ask(`door ${join(dataDir, 'run', 'nothing.sock')} ${'x'.repeat(48)}`, 'door')).toMatchObject({ ok: true })
       const r = await cli('accounts')
       expect(r.code).toBe(1)
-      expect(r.err).toContain(`process ${other.pid}`)
+      expect(r.err).toContain(`The app (process ${other.pid}) has the data folder`)
+      const ja = await runCli(['accounts'], { dataDir, env: { LANG: 'ja_JP.UTF-8' } })
+      expect(ja.code).toBe(1)
+      expect(ja.err).toContain(`アプリ（プロセス ${other.pid}）がデータフォルダー`)
     } finally {
-      other.kill()
-      rmSync(join(dataDir, 'in-use.lock'), { force: true })
+      await other.kill9()
     }
     expect(await cli('accounts')).toMatchObject({ code: 0, err: '' })
   })

@@ -13,6 +13,8 @@ import { createApiClient } from '../../src/main/http'
 import { Journal, type JournalRecord } from '../../src/main/jobs/journal'
 import { JobRunner, type JobAccounts } from '../../src/main/jobs/runner'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
+import type { DataLock } from '../../src/main/data-lock'
+import { holdFolderOf } from '../helpers/held-folder'
 import type { JobView } from '../../src/shared/jobs'
 
 /** A journal on a disk that fills: the first `lines` lines are written, then every write fails with ENOSPC. */
@@ -20,9 +22,10 @@ class FillingJournal extends Journal {
   written = 0
   constructor(
     file: string,
+    lock: DataLock,
     private readonly lines: number,
   ) {
-    super(file)
+    super(file, lock)
   }
   override async append(r: JournalRecord): Promise<void> {
     if (this.written >= this.lines) throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' })
@@ -53,7 +56,8 @@ describe('a journal that cannot be written', () => {
   it('mid-job: nothing unjournaled is sent, the job stops and says why; after a restart, what the service renewed is never shown as not sent', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'journal-full-')), 'journal.jsonl')
     // The job's line, then item 1 sending and done, item 2 sending: then the disk is full.
-    const journal = new FillingJournal(file, 4)
+    const lock = await holdFolderOf(file)
+    const journal = new FillingJournal(file, lock, 4)
     const runner = new JobRunner({ accounts: accounts(), journal, logCheckDelaysMs: [60_000] })
     await runner.init()
     const names = sb.state.domains.slice(0, 5).map((d) => d.domainname)
@@ -70,7 +74,9 @@ describe('a journal that cannot be written', () => {
     expect(readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(4)
 
     // Killed and started again on what reached the disk.
-    const restarted = new JobRunner({ accounts: accounts(), journal: new Journal(file), logCheckDelaysMs: [60_000] })
+    await lock.release()
+    const restartLock = await holdFolderOf(file)
+    const restarted = new JobRunner({ accounts: accounts(), journal: new Journal(file, restartLock), logCheckDelaysMs: [60_000] })
     await restarted.init()
     const again = restarted.list().find((j) => j.id === job.id)!
     const states = again.items.map((it) => it.state)
@@ -78,35 +84,43 @@ describe('a journal that cannot be written', () => {
     for (const [i, name] of names.entries()) if (sent.includes(name)) expect(states[i], name).toMatch(/done|unknown/)
     expect(states.slice(2)).toEqual(['skipped', 'skipped', 'skipped'])
     await restarted.close()
+    await restartLock.release()
   })
 
   it('at the start: the job is not left running, and nothing is sent', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'journal-full-')), 'journal.jsonl')
-    const runner = new JobRunner({ accounts: accounts(), journal: new FillingJournal(file, 0), logCheckDelaysMs: [60_000] })
+    const lock = await holdFolderOf(file)
+    const runner = new JobRunner({ accounts: accounts(), journal: new FillingJournal(file, lock, 0), logCheckDelaysMs: [60_000] })
     const before = renewals().length
     await expect(renew(runner, [sb.state.domains[6]!.domainname])).rejects.toMatchObject({ data: { code: 'job.journalUnwritable' } })
     expect(runner.running()).toEqual([])
     expect(renewals().length).toBe(before)
     await runner.close()
+    await lock.release()
   })
 
   it('a damaged journal: the file as read is kept aside before the rewrite drops its unreadable lines, and the job it could read stays', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'journal-damaged-'))
     const file = join(dir, 'journal.jsonl')
-    const first = new JobRunner({ accounts: accounts(), journal: new Journal(file), logCheckDelaysMs: [60_000] })
+    const firstLock = await holdFolderOf(file)
+    const first = new JobRunner({ accounts: accounts(), journal: new Journal(file, firstLock), logCheckDelaysMs: [60_000] })
     await first.init()
     const job = await renew(first, [sb.state.domains[8]!.domainname])
     await first.close()
+    await firstLock.release()
     // A torn last line, as a power cut leaves it.
     appendFileSync(file, '{"t":"item","jobId":"' + job.id + '","i":0,"sta')
     const asRead = readFileSync(file, 'utf8')
-    const restarted = new JobRunner({ accounts: accounts(), journal: new Journal(file), logCheckDelaysMs: [60_000], now: () => new Date('2026-11-24T10:00:00Z') })
+    const restartLock = await holdFolderOf(file)
+    const restarted = new JobRunner({ accounts: accounts(), journal: new Journal(file, restartLock), logCheckDelaysMs: [60_000], now: () => new Date('2026-11-24T10:00:00Z') })
     await restarted.init()
     expect(restarted.journalDamaged).toEqual({ movedTo: `${file}.damaged-2026-11-24T10-00-00-000Z`, lines: 1 })
     expect(readFileSync(restarted.journalDamaged!.movedTo, 'utf8')).toBe(asRead)
-    expect(readdirSync(dir).sort()).toEqual(['journal.jsonl', 'journal.jsonl.damaged-2026-11-24T10-00-00-000Z'])
+    // (beside the folder's lock: in-use.db and in-use.lock)
+    expect(readdirSync(dir).filter((f) => !f.startsWith('in-use.')).sort()).toEqual(['journal.jsonl', 'journal.jsonl.damaged-2026-11-24T10-00-00-000Z'])
     expect(restarted.list().map((j) => j.id)).toContain(job.id)
     expect(readFileSync(file, 'utf8')).not.toContain('"sta\n')
     await restarted.close()
+    await restartLock.release()
   })
 })

@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { Journal, itemRecord } from '../../src/main/jobs/journal'
 import type { JobView } from '../../src/shared/jobs'
+import { holdFolderOf } from '../helpers/held-folder'
 
 const job = (items: JobView['items']): JobView => ({
   id: 'job-1',
@@ -35,7 +36,7 @@ describe('a journal with the older names', () => {
       { t: 'job', job: { ...job([item, item]), items: [{ ...item, state: 'done', stored: [{ code: 'stored.commentsDropped', params: { count: 2 } }] }, item] } },
       { t: 'item', job: 'job-1', i: 1, state: 'done', stored: [{ code: 'stored.ttlChanged', params: { sent: 60, stored: 3600 } }, { code: 'stored.linesReordered', params: {} }] },
     ])
-    const journal = new Journal(file)
+    const journal = new Journal(file, await holdFolderOf(file))
     const [loaded] = await journal.load()
     expect(journal.unreadableLines).toBe(0)
     expect(loaded!.items[0]!.serviceKept).toEqual([{ code: 'serviceKept.commentsDropped', params: { count: 2 } }])
@@ -53,7 +54,7 @@ describe('a journal with the older names', () => {
       itemRecord('job-1', 0, { ...item, state: 'done', serviceKept: findings }),
       { t: 'item', job: 'job-1', i: 1, state: 'done', stored: [{ code: 'stored.somethingNew', params: {} }] },
     ])
-    const journal = new Journal(file)
+    const journal = new Journal(file, await holdFolderOf(file))
     const [loaded] = await journal.load()
     expect(loaded!.items[0]!.serviceKept).toEqual(findings)
     expect(loaded!.items[1]!.state).toBe('pending')

@@ -54,3 +54,8 @@ export function bodyHash(body: string | undefined): string {
   }
   return createHash('sha256').update(text).digest('hex')
 }
+
+/** A write's parameters without the user's secrets, at any depth (what leaves main for another process). */
+export function paramsWithoutSecrets(params: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(params).filter(([k]) => !SECRET_MEMBERS.has(k)).map(([k, v]) => [k, withoutSecrets(v)]))
+}

@@ -154,13 +154,40 @@ function journaledJob(job: JobView): JobView {
   }
 }
 
+/**
+ * Who may write a journal: the services that hold its data folder's lock (data-lock.ts), and
+ * only while they hold it. Another process's lines would vanish in this one's rewrite (and this
+ * one's in the other's), so a journal is written by its folder's holder or not at all.
+ */
+export interface JournalWriter {
+  /** Undefined while the journal may be written; otherwise a code saying why not. */
+  notWriterReason(): string | undefined
+}
+
+/** A journal write refused because this process does not hold the data folder (its code says why). */
+class NotTheWriter extends Error {
+  constructor(readonly code: string) {
+    super(`journal not written: ${code}`)
+    this.name = 'NotTheWriter'
+  }
+}
+
 export class Journal {
   private handle: FileHandle | undefined
   private writes: Promise<void> = Promise.resolve()
   /** Lines that could not be read back (a torn last line, a foreign file): counted, never fatal. */
   unreadableLines = 0
 
-  constructor(readonly file: string) {}
+  constructor(
+    readonly file: string,
+    private readonly writer: JournalWriter,
+  ) {}
+
+  /** Checked as each write's turn comes (the lock may have been let go meanwhile). */
+  private mayWrite(): void {
+    const reason = this.writer.notWriterReason()
+    if (reason !== undefined) throw new NotTheWriter(reason)
+  }
 
   /** Every job in the journal, as it stood at its last line, oldest first. */
   async load(): Promise<JobView[]> {
@@ -195,6 +222,7 @@ export class Journal {
   append(r: JournalRecord): Promise<void> {
     const line = `${JSON.stringify(r.t === 'job' ? { t: 'job', job: journaledJob(r.job) } : r)}\n`
     const write = this.writes.then(async () => {
+      this.mayWrite()
       if (!this.handle) {
         await mkdir(dirname(this.file), { recursive: true })
         // Readable by the user only: it holds what was sent to the service.
@@ -215,6 +243,7 @@ export class Journal {
   async keepAside(now: Date): Promise<string> {
     const aside = `${this.file}.damaged-${now.toISOString().replace(/[:.]/g, '-')}`
     await this.writes
+    this.mayWrite()
     await copyFile(this.file, aside)
     await chmod(aside, 0o600)
     return aside
@@ -222,12 +251,14 @@ export class Journal {
 
   /**
    * Rewrites the journal with only these jobs, one line each (after a restart, to keep it short;
-   * after an account is removed). In the same queue as the lines: a line appended meanwhile is
+   * after an account is removed); only by the folder's holder. In the same queue as the lines: a line appended meanwhile is
    * written after the rewrite, never into the file the rewrite replaces.
    */
   compact(jobs: JobView[]): Promise<void> {
     const lines = jobs.map((j) => `${JSON.stringify({ t: 'job', job: journaledJob(j) })}\n`)
     const rewrite = this.writes.then(async () => {
+      // Never a rewrite of a journal another holder may be appending to.
+      this.mayWrite()
       await this.handle?.close()
       this.handle = undefined
       await mkdir(dirname(this.file), { recursive: true })

@@ -1011,6 +1011,7 @@ export const en = {
   'cli.acme.served': '{ns}: serves it (after {seconds} s).',
   'cli.acme.timedOut': 'Not served after {seconds} s by: {names}. The value stays in the zone; run the hook again or raise --timeout.',
   'cli.viaApp': 'The app is open on this data folder: the command runs through it (its writes show in the app’s Writes as they run).',
+  'cli.appDoorUnreachable': 'The app (process {pid}) has the data folder {path} open, and its door for the command cannot be reached (the app’s log says why): nothing was sent. Close the app and run the command again, or start the app again.',
   'cli.appClosed': 'The app was closed while it carried out this command’s write: look at Writes in the app for how it ended before trying again.',
   'cli.appAnswer': 'The app answered something the command cannot read.',
   'cli.ddns.off': 'Dynamic DNS is off for {domain}, or it has no password: turn it on in the app (the domain’s Dynamic DNS tab) first.',
