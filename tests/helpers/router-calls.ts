@@ -6,7 +6,7 @@
  */
 import type { AppServices } from '../../src/main/app-services'
 import type { Sender } from '../../src/main/ipc/channel'
-import type { ChannelName, PayloadOf, Result, ResultOf } from '../../src/shared/ipc/contract'
+import type { Call, ChannelName, PayloadOf, Result, ResultOf } from '../../src/shared/ipc/contract'
 
 /** The app's own origin: the only one the router takes calls from. */
 export const APP = 'app://app'
@@ -15,16 +15,18 @@ export const APP = 'app://app'
 export const appSender = (extra: Partial<Sender> = {}): Sender => ({ url: `${APP}/index.html`, key: 'test', sendProgress: () => undefined, sendJob: () => true, ...extra })
 
 export function routerCalls(services: () => AppServices | undefined, sender: Sender = appSender()) {
-  function call<C extends ChannelName>(channel: C, payload: PayloadOf<C>, s: AppServices | undefined = services()): Promise<Result<ResultOf<C>>> {
+  const call: Call = (channel, payload, onProgress) => {
+    const s = services()
     if (!s) throw new Error('the app services are not started')
-    return s.router.client(sender)(channel, payload)
+    return s.router.client(sender)(channel, payload, onProgress)
   }
-  async function ok<C extends ChannelName>(channel: C, payload: PayloadOf<C>, s?: AppServices): Promise<ResultOf<C>> {
-    const r = await call(channel, payload, s ?? services())
+  async function ok<C extends ChannelName>(channel: C, payload: PayloadOf<C>): Promise<ResultOf<C>> {
+    const r = await call(channel, payload)
     if (!r.ok) throw new Error(`${channel}: ${JSON.stringify(r.error)}`)
     return r.value
   }
-  function send(channel: string, payload: unknown, s: AppServices | undefined = services()): Promise<Result<unknown>> {
+  function send(channel: string, payload: unknown): Promise<Result<unknown>> {
+    const s = services()
     if (!s) throw new Error('the app services are not started')
     return s.router.dispatch(channel, payload, sender)
   }

@@ -241,6 +241,29 @@ describe('a full run over every channel', () => {
     expect(everything).not.toMatch(/demo_[0-9a-f]{48}/)
   }, 120_000)
 
+  it("the router's typed client gives a list read's progress to that call's own listener, and to the page as before", async () => {
+    const many = await startSandbox({ domains: 450 })
+    try {
+      const pageProgress: Progress[] = []
+      const call = services.router.client(appSender(pageProgress))
+      const created = await call('accounts.create', { fields: profileFor(many, 'Many'), apiKey: many.keys.full, storage: 'session' })
+      if (!created.ok) throw new Error(english(created.error))
+      const own: Progress[] = []
+      const other = call('all.domains.list', { accountId: created.value.id, callId: 'other-read' })
+      const read = await call('all.domains.list', { accountId: created.value.id, callId: 'own-read' }, (p) => own.push(p))
+      expect(read.ok && read.value.length).toBe(450)
+      expect((await other).ok).toBe(true)
+      expect(own.length).toBeGreaterThan(1)
+      expect(own.map((p) => p.callId)).toEqual(own.map(() => 'own-read'))
+      expect(own.at(-1)).toMatchObject({ loadedItems: 450 })
+      expect(pageProgress.filter((p) => p.callId === 'own-read')).toEqual(own)
+      expect(pageProgress.some((p) => p.callId === 'other-read')).toBe(true)
+      await call('accounts.remove', { id: created.value.id })
+    } finally {
+      await many.close()
+    }
+  })
+
   it('a listAll read reports progress and can be cancelled from the renderer side', async () => {
     const big = await startSandbox({ domains: 3000, latencyMs: 15 })
     try {
