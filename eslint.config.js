@@ -63,7 +63,7 @@ export default tseslint.config(
   },
   {
     // The renderer reaches the main process only through window.api, and window.api only
-    // through the bridge's typed invoke (src/renderer/src/bridge.ts).
+    // through the bridge's typed invoke (src/renderer/src/bridge.ts, the contract's Call).
     files: ['src/renderer/**'],
     rules: {
       'no-restricted-imports': [

@@ -99,17 +99,17 @@ export async function benchDomainList(): Promise<BenchResult> {
       if (channel === 'store.list') mainMs = performance.now() - t0
       return r
     }
-    const bridge = await page.evaluate(async () => {
+    const accounts = await harness.router.client({ url: harness.url, key: 'bench', sendProgress: () => undefined, sendJob: () => true })('accounts.list', {})
+    if (!accounts.ok) throw new Error('no accounts')
+    const bridge = await page.evaluate(async (accountId) => {
       const api = (window as unknown as { api: WindowApi }).api
-      const accounts = await api.accounts.list({})
-      if (!accounts.ok) throw new Error('no accounts')
       const t0 = performance.now()
-      const r = await api.store.list({ accountId: accounts.value.activeId, name: 'domains.list', params: {} })
+      const r = await api.invoke('store.list', { accountId, name: 'domains.list', params: {} })
       const roundTrip = performance.now() - t0
       const t1 = performance.now()
       structuredClone(r)
       return { roundTrip, clone: performance.now() - t1 }
-    })
+    }, accounts.value.activeId)
     harness.router.dispatch = dispatch
     const bridgeShare = Math.max(0, bridge.roundTrip - mainMs)
 

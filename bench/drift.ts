@@ -9,8 +9,8 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openPortfolioStore } from '../src/main/store'
-import { WATCHED_LISTS, changedAspects } from '../src/main/store/drift'
-import { storedJson } from '../src/main/store/lists'
+import { changedAspects } from '../src/main/store/drift'
+import { LIST_SPECS, storedJson } from '../src/main/store/lists'
 import { accountLists, putAccount, type AccountLists } from '../tests/helpers/portfolio-data'
 import type { StoredListName } from '../src/shared/portfolio'
 import type { BenchResult } from './report'
@@ -59,7 +59,7 @@ export async function benchDrift(): Promise<BenchResult> {
   let found = 0
   const t0 = performance.now()
   pairs.forEach((p, i) => {
-    const spec = WATCHED_LISTS[p.name]
+    const spec = LIST_SPECS[p.name].watch
     if (spec) found += changedAspects(spec.fields, p.before, afterTexts[i]!).length
   })
   const compareMs = performance.now() - t0
@@ -67,7 +67,7 @@ export async function benchDrift(): Promise<BenchResult> {
   // With the stored text of every new item made first.
   const t1 = performance.now()
   for (const p of pairs) {
-    const spec = WATCHED_LISTS[p.name]
+    const spec = LIST_SPECS[p.name].watch
     if (spec) changedAspects(spec.fields, p.before, textsOf(p.afterItems))
   }
   const withTextMs = performance.now() - t1

@@ -11,6 +11,7 @@ import type { DdnsRecord } from '../main/cli-server'
 import { doorRefusal } from '../main/door-path'
 import type { ErrorData } from '../shared/errors'
 import type { Progress, Result } from '../shared/ipc/contract'
+import { callOver } from '../shared/ipc/call-over'
 import { isJobRunning, type JobView } from '../shared/jobs'
 import type { Session } from './session-api'
 
@@ -60,6 +61,8 @@ export async function sessionThroughApp(socketPath: string, token: string, onPro
   const pending = new Map<number, (r: Result<unknown>) => void>()
   const waiting = new Map<string, { resolve: (job: JobView) => void; reject: (e: AppClosed) => void }>()
   const seen = new Map<string, JobView>()
+  /** Progress listeners of single calls, by call id (Call's onProgress). */
+  const following = new Map<string, (p: Progress) => void>()
   let nextId = 0
   let welcomed: (() => void) | undefined
   let refused: ((err: Error) => void) | undefined
@@ -79,7 +82,10 @@ export async function sessionThroughApp(socketPath: string, token: string, onPro
       pending.get(parsed.id)?.(isResult(parsed.result) ? parsed.result : { ok: false, error: { kind: 'internal', code: 'cli.appAnswer' } })
       pending.delete(parsed.id)
     } else if (parsed.t === 'progress') {
-      if (isProgress(parsed.p)) onProgress?.(parsed.p)
+      if (isProgress(parsed.p)) {
+        onProgress?.(parsed.p)
+        following.get(parsed.p.callId)?.(parsed.p)
+      }
     } else if (isJob(parsed.job)) {
       const job = parsed.job
       seen.set(job.id, job)
@@ -121,9 +127,15 @@ export async function sessionThroughApp(socketPath: string, token: string, onPro
       socket.write(`${JSON.stringify({ ...message, id })}\n`)
     })
   await request({ t: 'call', channel: 'jobs.watch', payload: {} })
-  // The app's router answers each channel with its contract's result type (main's handlers are
-  // typed by it); the Session's overloads say which, as the window's bridge does.
-  const call = ((channel: string, payload: object) => request({ t: 'call', channel, payload })) as Session['call']
+  const call = callOver(async (channel, payload, onCallProgress) => {
+    const callId = onCallProgress && typeof payload === 'object' && payload !== null && 'callId' in payload && typeof payload.callId === 'string' ? payload.callId : undefined
+    if (callId && onCallProgress) following.set(callId, onCallProgress)
+    try {
+      return await request({ t: 'call', channel, payload })
+    } finally {
+      if (callId) following.delete(callId)
+    }
+  })
   let closing: Promise<void> | undefined
   return {
     call,

@@ -72,11 +72,8 @@ export async function openSession(dataDir: string, opts: SessionOptions = {}): P
     throw err
   }
   let closed: Promise<void> | undefined
-  const dispatch = (channel: string, payload: object) => services.router.dispatch(channel, payload, sender)
-  await dispatch('jobs.watch', {})
-  // The router answers each channel with its contract's result type (main's handlers are typed by
-  // it); the overloads above say which, as the window's bridge does.
-  const call = dispatch as Session['call']
+  const call = services.router.client(sender)
+  await call('jobs.watch', {})
   return {
     ok: true,
     session: {

@@ -1,6 +1,7 @@
 /**
- * Exposes `window.api`: one function per contract channel, nothing else. No raw
- * ipcRenderer and no generic send reach the page.
+ * Exposes `window.api`: one `invoke(channel, payload)` that sends only the contract's channel
+ * names (any other is refused here, never sent), and main's events. No raw ipcRenderer and no
+ * generic send reach the page.
  */
 import { contextBridge, ipcRenderer } from 'electron'
 import { buildApi } from '../shared/ipc/build-api'

@@ -20,7 +20,7 @@ test('the log lists requests page by page, in either order, filters them, and op
   const { job, token } = await harness.services.jobs.prepare({ accountId: 'demo', operation: 'svcips.cache.delete', items: [{ params: { vipid: sb.state.svcips[0]!.vipid } }] })
   await harness.services.jobs.start(job.id, token)
   const sender = { url: harness.url, key: 'test', sendProgress: () => undefined, sendJob: () => true }
-  for (let i = 0; i < 60; i++) await harness.services.router.dispatch('logs.list', { accountId: 'demo', limit: 1 }, sender)
+  for (let i = 0; i < 60; i++) await harness.services.router.client(sender)('logs.list', { accountId: 'demo', limit: 1 })
 
   await app.getByRole('navigation').getByRole('link', { name: 'Logs' }).click()
   const table = app.getByRole('table', { name: 'Requests' })
@@ -59,13 +59,13 @@ test('errors only, the HTTP status of each request, and a search of the pages af
   // The oldest history: a request for a domain the account does not hold (400, as the service
   // answers it: "domainname is invalid."), and a list the service
   // could not serve (503, tried three times by the client).
-  await harness.services.router.dispatch('domains.get', { accountId: 'demo', domain: 'not-in-this-account.com' }, send)
+  await harness.services.router.client(send)('domains.get', { accountId: 'demo', domain: 'not-in-this-account.com' })
   sb.faults.inject('svcips.list', { status: 503, times: 3 })
-  await harness.services.router.dispatch('svcips.list', { accountId: 'demo', limit: 10 }, send)
+  await harness.services.router.client(send)('svcips.list', { accountId: 'demo', limit: 10 })
   const failures = sb.state.logs.filter((l) => l.response.includes('"errors"'))
   expect(failures.map((l) => l.path.split('?')[0])).toEqual(['/v1/domains/not-in-this-account.com', '/v1/svcips', '/v1/svcips', '/v1/svcips'])
   // Then 120 requests that went well: the failures are now on the third page, newest first.
-  for (let i = 0; i < 120; i++) await harness.services.router.dispatch('logs.list', { accountId: 'demo', limit: 1 }, send)
+  for (let i = 0; i < 120; i++) await harness.services.router.client(send)('logs.list', { accountId: 'demo', limit: 1 })
   // And one whose logged response shows no status (an answer lost on the way).
   const lost = { ...sb.state.logs.at(-1)!, request_id: 'req-lost-answer', path: '/v1/domains/lost.example', response: '' }
   sb.state.logs.push(lost)
@@ -131,7 +131,7 @@ test('errors only, the HTTP status of each request, and a search of the pages af
 test('a search for a day stops where the log passes that day', async ({ app, harness }) => {
   const sb = await harness.demo()
   const send = sender(harness)
-  for (let i = 0; i < 110; i++) await harness.services.router.dispatch('logs.list', { accountId: 'demo', limit: 1 }, send)
+  for (let i = 0; i < 110; i++) await harness.services.router.client(send)('logs.list', { accountId: 'demo', limit: 1 })
   await app.getByRole('navigation').getByRole('link', { name: 'Logs' }).click()
   const table = app.getByRole('table', { name: 'Requests' })
   await expect(table.getByRole('row')).toHaveCount(51)
@@ -149,8 +149,8 @@ test('a search for a day stops where the log passes that day', async ({ app, har
 test('the log in Japanese, and on a smaller window', async ({ app, harness }) => {
   const sb = await harness.demo()
   sb.faults.inject('svcips.list', { status: 500, times: 1 })
-  await harness.services.router.dispatch('svcips.list', { accountId: 'demo', limit: 10 }, sender(harness))
-  for (let i = 0; i < 60; i++) await harness.services.router.dispatch('logs.list', { accountId: 'demo', limit: 1 }, sender(harness))
+  await harness.services.router.client(sender(harness))('svcips.list', { accountId: 'demo', limit: 10 })
+  for (let i = 0; i < 60; i++) await harness.services.router.client(sender(harness))('logs.list', { accountId: 'demo', limit: 1 })
   await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
   await app.reload()
   await app.setViewportSize({ width: 1024, height: 640 })

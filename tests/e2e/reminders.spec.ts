@@ -14,8 +14,7 @@ import { installBridge, startHarness } from './harness'
 import { profileFor } from '../helpers/profile'
 import { icsValue, readIcs } from '../helpers/ics-reader'
 import { expect, screenshotPath, test } from './fixtures'
-import type { DueReminder, ExpiringItem, ReminderSettings } from '../../src/shared/reminders'
-import type { Result } from '../../src/shared/ipc/contract'
+import type { ChannelName, PayloadOf, Result, ResultOf } from '../../src/shared/ipc/contract'
 
 /** Main's "now": 2030-01-01, 09:00 in this machine's time zone (the window's too). */
 const NOW = new Date(2030, 0, 1, 9, 0)
@@ -28,12 +27,12 @@ function farAway(sb: Sandbox): void {
   for (const v of sb.state.svcips) v.expirationdate = FAR
 }
 
-function call<T>(harness: Harness, channel: string, payload: unknown): Promise<Result<T>> {
+function call<C extends ChannelName>(harness: Harness, channel: C, payload: PayloadOf<C>): Promise<Result<ResultOf<C>>> {
   const sender = { url: harness.url, key: 'test', sendProgress: () => undefined, sendJob: () => true }
-  return harness.router.dispatch(channel, payload, sender) as Promise<Result<T>>
+  return harness.router.client(sender)(channel, payload)
 }
-async function ok<T>(harness: Harness, channel: string, payload: unknown): Promise<T> {
-  const r = await call<T>(harness, channel, payload)
+async function ok<C extends ChannelName>(harness: Harness, channel: C, payload: PayloadOf<C>): Promise<ResultOf<C>> {
+  const r = await call(harness, channel, payload)
   if (!r.ok) throw new Error(`${channel}: ${JSON.stringify(r.error)}`)
   return r.value
 }
@@ -98,7 +97,7 @@ test('reminders of two accounts as desktop notifications; a click opens the doma
     await expect.poll(() => dueAsked().filter((c) => c.answered).length, { timeout: 15_000 }).toBe(askedBefore + 1)
     expect(dueAsked().at(-1)?.answer).toEqual({ ok: true, value: [] })
     expect(harness.desktop.notifications).toHaveLength(4)
-    expect(await ok<DueReminder[]>(harness, 'reminders.due', {})).toEqual([])
+    expect(await ok(harness, 'reminders.due', {})).toEqual([])
 
     // A click on the other account's reminder: the window switches to that account and opens the domain.
     await expect(page.getByLabel('Account', { exact: true })).toHaveValue(mainAccount.id)
@@ -121,7 +120,7 @@ test('reminders of two accounts as desktop notifications; a click opens the doma
     expect(all.file.problems).toEqual([])
     expect(icsValue(all.file.calendar, 'VERSION')).toBe('2.0')
     expect(icsValue(all.file.calendar, 'PRODID')).toBeTruthy()
-    const stored = await ok<ExpiringItem[]>(harness, 'reminders.expirations', {})
+    const stored = await ok(harness, 'reminders.expirations', {})
     expect(all.file.events).toHaveLength(stored.length)
     const eventOf = (file: typeof all.file, domain: string) => {
       const e = file.events.find((ev) => icsValue(ev, 'SUMMARY')?.startsWith(`${domain} `))
@@ -158,12 +157,12 @@ test('reminders of two accounts as desktop notifications; a click opens the doma
     await expect(remindersJa.getByText('400 日は先すぎます。最大 365 日です。')).toBeVisible()
     await expect(days).toHaveAttribute('aria-invalid', 'true')
     await remindersJa.getByRole('button', { name: 'リマインダーの設定を保存' }).click()
-    expect((await ok<ReminderSettings>(harness, 'reminders.settings', {})).thresholds).toEqual([60, 30, 7, 1])
+    expect((await ok(harness, 'reminders.settings', {})).thresholds).toEqual([60, 30, 7, 1])
     await days.fill('7, 200, 1, 7')
     await remindersJa.getByRole('button', { name: 'リマインダーの設定を保存' }).click()
     await expect(page.getByRole('status').filter({ hasText: 'リマインダーの設定を保存しました。' })).toBeVisible()
     await expect(days).toHaveValue('200, 7, 1')
-    expect(await ok<ReminderSettings>(harness, 'reminders.settings', {})).toEqual({ enabled: true, thresholds: [200, 7, 1], includeAutorenewing: false })
+    expect(await ok(harness, 'reminders.settings', {})).toEqual({ enabled: true, thresholds: [200, 7, 1], includeAutorenewing: false })
     // 151 days before otherLater: 200 is reached. The others were reminded more urgently already.
     await expect.poll(() => harness.desktop.notifications.length).toBe(5)
     expect(shown()[4]).toBe(`${otherLater.domainname} はあと 151 日で有効期限です | アカウント「Other」のドメイン、有効期限 2030/06/01。`)

@@ -1,10 +1,12 @@
 /**
- * Calls through the app's real IPC router, as the window makes them: `call` answers the Result,
- * `ok` its value (and fails the test with the error's code otherwise).
+ * Calls through the app's real IPC router, as the window makes them, typed by the contract:
+ * `call` answers the channel's Result, `ok` its value (and fails the test with the error's code
+ * otherwise). `send` is the untyped transport, for what the contract refuses (a payload main
+ * must reject, a name it does not know).
  */
 import type { AppServices } from '../../src/main/app-services'
 import type { Sender } from '../../src/main/ipc/channel'
-import type { Result } from '../../src/shared/ipc/contract'
+import type { Call, ChannelName, PayloadOf, Result, ResultOf } from '../../src/shared/ipc/contract'
 
 /** The app's own origin: the only one the router takes calls from. */
 export const APP = 'app://app'
@@ -13,15 +15,20 @@ export const APP = 'app://app'
 export const appSender = (extra: Partial<Sender> = {}): Sender => ({ url: `${APP}/index.html`, key: 'test', sendProgress: () => undefined, sendJob: () => true, ...extra })
 
 export function routerCalls(services: () => AppServices | undefined, sender: Sender = appSender()) {
-  async function call<T>(channel: string, payload: unknown, s: AppServices | undefined = services()): Promise<Result<T>> {
+  const call: Call = (channel, payload, onProgress) => {
+    const s = services()
     if (!s) throw new Error('the app services are not started')
-    // What the channel answers is its contract's result type; the router returns it untyped.
-    return (await s.router.dispatch(channel, payload, sender)) as Result<T>
+    return s.router.client(sender)(channel, payload, onProgress)
   }
-  async function ok<T>(channel: string, payload: unknown, s?: AppServices): Promise<T> {
-    const r = await call<T>(channel, payload, s ?? services())
+  async function ok<C extends ChannelName>(channel: C, payload: PayloadOf<C>): Promise<ResultOf<C>> {
+    const r = await call(channel, payload)
     if (!r.ok) throw new Error(`${channel}: ${JSON.stringify(r.error)}`)
     return r.value
   }
-  return { call, ok }
+  function send(channel: string, payload: unknown): Promise<Result<unknown>> {
+    const s = services()
+    if (!s) throw new Error('the app services are not started')
+    return s.router.dispatch(channel, payload, sender)
+  }
+  return { call, ok, send }
 }

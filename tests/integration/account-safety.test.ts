@@ -10,8 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAppServices, type AppServices } from '../../src/main/app-services'
 import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
-import { DEMO_ACCOUNT_ID, confirmsByName, profileFieldsSchema, type AccountView } from '../../src/shared/accounts'
-import type { JobView } from '../../src/shared/jobs'
+import { DEMO_ACCOUNT_ID, confirmsByName, profileFieldsSchema } from '../../src/shared/accounts'
 import { english } from '../helpers/english'
 import { profileFor } from '../helpers/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
@@ -21,8 +20,8 @@ let sb: Sandbox
 let dir: string
 let services: AppServices
 
-const { call, ok } = routerCalls(() => services)
-const listed = async (id: string) => (await ok<{ accounts: AccountView[] }>('accounts.list', {})).accounts.find((a) => a.id === id)
+const { call, ok, send } = routerCalls(() => services)
+const listed = async (id: string) => (await ok('accounts.list', {})).accounts.find((a) => a.id === id)
 
 beforeAll(async () => {
   sb = await startSandbox({ domains: 5 })
@@ -36,8 +35,8 @@ afterAll(async () => {
 
 describe('colour, tag and options of a profile', () => {
   it('are saved, listed and read back from the file', async () => {
-    const fields = { ...profileFor(sb, 'Reseller'), colour: 'red', environment: 'production', confirmByName: true, readOnly: false }
-    const { id } = await ok<AccountView>('accounts.create', { fields, apiKey: sb.keys.full, storage: 'session' })
+    const fields = { ...profileFor(sb, 'Reseller'), colour: 'red' as const, environment: 'production' as const, confirmByName: true, readOnly: false }
+    const { id } = await ok('accounts.create', { fields, apiKey: sb.keys.full, storage: 'session' })
     expect(await listed(id)).toMatchObject({ colour: 'red', environment: 'production', confirmByName: true, readOnly: false })
     const onDisk = JSON.parse(readFileSync(join(dir, 'accounts.json'), 'utf8')) as { accounts: { id: string }[] }
     expect(onDisk.accounts.find((a) => a.id === id)).toMatchObject({ colour: 'red', environment: 'production', confirmByName: true })
@@ -45,7 +44,7 @@ describe('colour, tag and options of a profile', () => {
 
   it('a colour outside the palette or an unknown tag is refused at the boundary', async () => {
     for (const wrong of [{ colour: '#ff0000' }, { environment: 'prod' }, { readOnly: 'yes' }]) {
-      const r = await call('accounts.create', { fields: { ...profileFor(sb, 'Bad'), ...wrong }, apiKey: sb.keys.full, storage: 'session' })
+      const r = await send('accounts.create', { fields: { ...profileFor(sb, 'Bad'), ...wrong }, apiKey: sb.keys.full, storage: 'session' })
       expect(r, JSON.stringify(wrong)).toMatchObject({ ok: false, error: { code: 'ipc.invalidPayload' } })
     }
   })
@@ -66,7 +65,7 @@ describe('colour, tag and options of a profile', () => {
 describe('a read-only account', () => {
   let id: string
   beforeAll(async () => {
-    ;({ id } = await ok<AccountView>('accounts.create', { fields: { ...profileFor(sb, 'Locked'), readOnly: true }, apiKey: sb.keys.full, storage: 'session' }))
+    ;({ id } = await ok('accounts.create', { fields: { ...profileFor(sb, 'Locked'), readOnly: true }, apiKey: sb.keys.full, storage: 'session' }))
   })
 
   it('gets no write: neither a confirmed one nor one without confirmation, and nothing reaches the service', async () => {
@@ -82,13 +81,13 @@ describe('a read-only account', () => {
     }
     // Not even the reads that describe a renewal's effect: the refusal comes first.
     expect(sb.received.slice(before)).toEqual([])
-    expect((await ok<JobView[]>('jobs.list', {})).filter((j) => j.accountId === id)).toEqual([])
+    expect((await ok('jobs.list', {})).filter((j) => j.accountId === id)).toEqual([])
   })
 
   it('made read-only while a confirmation is open: the confirmed job is refused and nothing is sent', async () => {
-    const { id: other } = await ok<AccountView>('accounts.create', { fields: profileFor(sb, 'Soon locked'), apiKey: sb.keys.full, storage: 'session' })
+    const { id: other } = await ok('accounts.create', { fields: profileFor(sb, 'Soon locked'), apiKey: sb.keys.full, storage: 'session' })
     const domain = sb.state.domains[1]!.domainname
-    const { job, token } = await ok<{ job: JobView; token: string }>('jobs.prepare', { accountId: other, operation: 'domains.expiration.renew', items: [{ params: { domain, years: 1 } }] })
+    const { job, token } = await ok('jobs.prepare', { accountId: other, operation: 'domains.expiration.renew', items: [{ params: { domain, years: 1 } }] })
     await ok('accounts.update', { id: other, fields: { ...profileFor(sb, 'Soon locked'), readOnly: true } })
     const before = sb.received.length
     expect(await call('jobs.start', { jobId: job.id, token })).toMatchObject({ ok: false, error: { code: 'account.readOnly' } })
@@ -106,7 +105,7 @@ describe('a read-only account', () => {
     await ok('accounts.update', { id, fields: { ...profileFor(sb, 'Locked'), readOnly: false }, typedName: ' Locked ' })
     const domain = sb.state.domains[2]!.domainname
     const before = sb.received.length
-    const job = await ok<JobView>('jobs.submit', { accountId: id, operation: 'domains.transferlock.set', items: [{ params: { domain, transfer_lock: 1 } }] })
+    const job = await ok('jobs.submit', { accountId: id, operation: 'domains.transferlock.set', items: [{ params: { domain, transfer_lock: 1 } }] })
     expect(job.items[0]?.state).toBe('done')
     // The sandbox records what it receives: the empty records above are not a recorder switched off.
     expect(sb.received.slice(before).some((r) => r.method === 'PUT')).toBe(true)
@@ -115,53 +114,53 @@ describe('a read-only account', () => {
 
 describe('a production account: every write is confirmed with its name typed', () => {
   it('has its name checked by main when the job starts, not only by the dialog', async () => {
-    const fields = { ...profileFor(sb, 'Reseller Prod'), environment: 'production' }
-    const { id } = await ok<AccountView>('accounts.create', { fields, apiKey: sb.keys.full, storage: 'session' })
+    const fields = { ...profileFor(sb, 'Reseller Prod'), environment: 'production' as const }
+    const { id } = await ok('accounts.create', { fields, apiKey: sb.keys.full, storage: 'session' })
     const domain = sb.state.domains[0]!.domainname
     const renewals = () => sb.received.filter((r) => r.endpoint === 'domains.expiration.renew').length
     const before = renewals()
-    const { job, token } = await ok<{ job: JobView; token: string }>('jobs.prepare', { accountId: id, operation: 'domains.expiration.renew', items: [{ params: { domain, years: 1 } }] })
+    const { job, token } = await ok('jobs.prepare', { accountId: id, operation: 'domains.expiration.renew', items: [{ params: { domain, years: 1 } }] })
     for (const accountName of [undefined, '', 'Reseller', 'reseller prod']) {
       const r = await call('jobs.start', { jobId: job.id, token, ...(accountName === undefined ? {} : { accountName }) })
       expect(r, String(accountName)).toMatchObject({ ok: false, error: { code: 'job.accountNameRequired', params: { name: 'Reseller Prod' } } })
     }
     expect(renewals()).toBe(before)
     // The token was not used up by the refusals: with the name, it is sent once.
-    const done = await ok<JobView>('jobs.start', { jobId: job.id, token, accountName: ' Reseller Prod ' })
+    const done = await ok('jobs.start', { jobId: job.id, token, accountName: ' Reseller Prod ' })
     expect(done.items[0]?.state).toBe('done')
     expect(renewals()).toBe(before + 1)
     // A write that is neither paid nor about ownership asks too: it cannot be submitted unconfirmed.
     const locks = () => sb.received.filter((r) => r.endpoint === 'domains.transferlock.set').length
     const locksBefore = locks()
     expect(await call('jobs.submit', { accountId: id, operation: 'domains.transferlock.set', items: [{ params: { domain, transfer_lock: 1 } }] })).toMatchObject({ ok: false, error: { code: 'job.confirmationRequired' } })
-    const lock = await ok<{ job: JobView; token: string }>('jobs.prepare', { accountId: id, operation: 'domains.transferlock.set', items: [{ params: { domain, transfer_lock: 1 } }] })
+    const lock = await ok('jobs.prepare', { accountId: id, operation: 'domains.transferlock.set', items: [{ params: { domain, transfer_lock: 1 } }] })
     expect(lock.job).toMatchObject({ confirm: true, confirmByName: true })
     expect(await call('jobs.start', { jobId: lock.job.id })).toMatchObject({ ok: false, error: { code: 'job.confirmationRequired' } })
     expect(await call('jobs.start', { jobId: lock.job.id, token: lock.token })).toMatchObject({ ok: false, error: { code: 'job.accountNameRequired' } })
     expect(locks()).toBe(locksBefore)
-    expect((await ok<JobView>('jobs.start', { jobId: lock.job.id, token: lock.token, accountName: 'Reseller Prod' })).items[0]?.state).toBe('done')
+    expect((await ok('jobs.start', { jobId: lock.job.id, token: lock.token, accountName: 'Reseller Prod' })).items[0]?.state).toBe('done')
   })
 
   it('a DNS save of a production account is confirmed with its name too', async () => {
-    const { id } = await ok<AccountView>('accounts.create', { fields: { ...profileFor(sb, 'DNS Prod'), environment: 'production' }, apiKey: sb.keys.full, storage: 'session' })
+    const { id } = await ok('accounts.create', { fields: { ...profileFor(sb, 'DNS Prod'), environment: 'production' }, apiKey: sb.keys.full, storage: 'session' })
     const domain = sb.state.domains[3]!.domainname
-    const zone = await ok<{ records: string; ttl?: number; ns_type?: string }>('domains.dns.get', { accountId: id, domain })
+    const zone = await ok('domains.dns.get', { accountId: id, domain })
     const saves = () => sb.received.filter((r) => r.endpoint === 'domains.dns.set').length
     const before = saves()
     const items = [{ params: { domain, records: `${zone.records}
 txt note "prod"`, ns_type: zone.ns_type ?? 'svc1' }, guard: { records: zone.records } }]
     expect(await call('jobs.submit', { accountId: id, operation: 'domains.dns.set', items })).toMatchObject({ ok: false, error: { code: 'job.confirmationRequired' } })
-    const { job, token } = await ok<{ job: JobView; token: string }>('jobs.prepare', { accountId: id, operation: 'domains.dns.set', items })
+    const { job, token } = await ok('jobs.prepare', { accountId: id, operation: 'domains.dns.set', items })
     expect(await call('jobs.start', { jobId: job.id, token })).toMatchObject({ ok: false, error: { code: 'job.accountNameRequired' } })
     expect(saves()).toBe(before)
-    expect((await ok<JobView>('jobs.start', { jobId: job.id, token, accountName: 'DNS Prod' })).items[0]?.state).toBe('done')
+    expect((await ok('jobs.start', { jobId: job.id, token, accountName: 'DNS Prod' })).items[0]?.state).toBe('done')
     expect(saves()).toBe(before + 1)
   })
 
   it('the level is lowered only with the name as typed; lowering through the tag counts too', async () => {
-    const fields = { ...profileFor(sb, 'Lower Me'), environment: 'production' }
-    const { id } = await ok<AccountView>('accounts.create', { fields, apiKey: sb.keys.full, storage: 'session' })
-    for (const lowered of [{ ...fields, writeSafety: 'confirm' }, { ...fields, writeSafety: 'none' }, { ...fields, environment: 'test' }]) {
+    const fields = { ...profileFor(sb, 'Lower Me'), environment: 'production' as const }
+    const { id } = await ok('accounts.create', { fields, apiKey: sb.keys.full, storage: 'session' })
+    for (const lowered of [{ ...fields, writeSafety: 'confirm' as const }, { ...fields, writeSafety: 'none' as const }, { ...fields, environment: 'test' as const }]) {
       expect(await call('accounts.update', { id, fields: lowered }), JSON.stringify(lowered)).toMatchObject({ ok: false, error: { code: 'account.lowerSafetyNeedsName' } })
       // The window cannot send the expected name in another field: only typedName is read.
       expect(await call('accounts.update', { id, fields: { ...lowered, name: 'Lower Me' }, typedName: 'Lower' })).toMatchObject({ ok: false })

@@ -13,6 +13,7 @@ import { createAppServices, type AppServices } from '../../src/main/app-services
 import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import type { JobView } from '../../src/shared/jobs'
+import type { WriteEndpointName } from '../../src/shared/endpoints/names'
 import { profileFor } from '../helpers/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
 
@@ -26,9 +27,9 @@ let services: AppServices
 let accountId: string
 const keys = new SessionSecretStore()
 const { ok } = routerCalls(() => services)
-const write = async (operation: string, params: Record<string, unknown>): Promise<JobView> => {
-  const { job, token } = await ok<{ job: JobView; token?: string }>('jobs.prepare', { accountId, operation, items: [{ params }] })
-  return ok<JobView>('jobs.start', { jobId: job.id, ...(token ? { token } : {}) })
+const write = async (operation: WriteEndpointName, params: Record<string, unknown>): Promise<JobView> => {
+  const { job, token } = await ok('jobs.prepare', { accountId, operation, items: [{ params }] })
+  return ok('jobs.start', { jobId: job.id, ...(token ? { token } : {}) })
 }
 
 /** Every file under a folder, with its text. */
@@ -45,7 +46,7 @@ beforeAll(async () => {
   sb = await startSandbox({ domains: 10 })
   dir = mkdtempSync(join(tmpdir(), 'at-rest-'))
   services = await createAppServices({ userDataDir: dir, allowedOrigins: [APP], keychain: async () => keys, logCheckDelaysMs: [60_000] })
-  accountId = (await ok<{ id: string }>('accounts.create', { fields: profileFor(sb, 'Main', 1500), apiKey: sb.keys.full, storage: 'keychain' })).id
+  accountId = (await ok('accounts.create', { fields: profileFor(sb, 'Main', 1500), apiKey: sb.keys.full, storage: 'keychain' })).id
 })
 afterAll(async () => {
   await services.close()
@@ -66,7 +67,7 @@ describe('what the app writes to disk', () => {
     sb.faults.inject('domains.transferlock.set', { lostAnswer: 'reset', times: 1 })
     const lost = await write('domains.transferlock.set', { domain: c!.domainname, transfer_lock: c!.transfer_lock ? 0 : 1 })
     expect(lost.items[0]!.state).toBe('unknown')
-    expect(await ok<string>('jobs.checkLog', { jobId: lost.id, index: 0 })).toBe('received')
+    expect(await ok('jobs.checkLog', { jobId: lost.id, index: 0 })).toBe('received')
     await services.close()
 
     const secrets = [AUTHCODE, DDNS_PASSWORD, sb.keys.full, ...sb.state.domains.map((d) => d.authcode)]
@@ -81,12 +82,12 @@ describe('what the app writes to disk', () => {
   it('a removed account’s jobs leave the list and the journal', async () => {
     const other = await startSandbox({ domains: 3 })
     try {
-      const id = (await ok<{ id: string }>('accounts.create', { fields: profileFor(other, 'Gone', 1500), apiKey: other.keys.full, storage: 'keychain' })).id
-      const { job } = await ok<{ job: JobView }>('jobs.prepare', { accountId: id, operation: 'domains.transferlock.set', items: [{ params: { domain: other.state.domains[0]!.domainname, transfer_lock: 0 } }] })
+      const id = (await ok('accounts.create', { fields: profileFor(other, 'Gone', 1500), apiKey: other.keys.full, storage: 'keychain' })).id
+      const { job } = await ok('jobs.prepare', { accountId: id, operation: 'domains.transferlock.set', items: [{ params: { domain: other.state.domains[0]!.domainname, transfer_lock: 0 } }] })
       await ok('jobs.start', { jobId: job.id })
       expect(readFileSync(join(dir, 'journal.jsonl'), 'utf8')).toContain(job.id)
       await ok('accounts.remove', { id })
-      await expect.poll(async () => (await ok<JobView[]>('jobs.list', {})).some((j) => j.id === job.id)).toBe(false)
+      await expect.poll(async () => (await ok('jobs.list', {})).some((j) => j.id === job.id)).toBe(false)
       await expect.poll(() => readFileSync(join(dir, 'journal.jsonl'), 'utf8').includes(job.id)).toBe(false)
     } finally {
       await other.close()
@@ -96,8 +97,8 @@ describe('what the app writes to disk', () => {
   it('a job stops before its next send when its account is made read-only while it runs', async () => {
     sb.faults.inject('domains.transferlock.set', { latencyMs: 200 })
     const names = sb.state.domains.slice(4, 9).map((d) => d.domainname)
-    const { job } = await ok<{ job: JobView }>('jobs.prepare', { accountId, operation: 'domains.transferlock.set', items: names.map((domain) => ({ params: { domain, transfer_lock: 1 } })), concurrency: 1 })
-    const running = ok<JobView>('jobs.start', { jobId: job.id })
+    const { job } = await ok('jobs.prepare', { accountId, operation: 'domains.transferlock.set', items: names.map((domain) => ({ params: { domain, transfer_lock: 1 } })), concurrency: 1 })
+    const running = ok('jobs.start', { jobId: job.id })
     // Once the first is on its way, the account is made read-only.
     await expect.poll(() => sb.received.filter((r) => r.endpoint === 'domains.transferlock.set' && (r.body as { transfer_lock?: number }).transfer_lock === 1).length).toBeGreaterThan(0)
     const fields = { ...profileFor(sb, 'Main', 1500), readOnly: true }

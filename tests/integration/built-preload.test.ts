@@ -1,7 +1,7 @@
 /**
  * The BUILT preload (out/preload/index.cjs), run as Electron runs a sandboxed preload: one
  * script whose `require` knows only 'electron', here a double of contextBridge and ipcRenderer.
- * What it exposes to the page is asserted, not how its source reads.
+ * What it exposes to the page and what it sends are asserted, not how its source reads.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { readFileSync, statSync } from 'node:fs'
@@ -9,7 +9,7 @@ import { createRequire } from 'node:module'
 import { runInNewContext } from 'node:vm'
 import { z } from 'zod'
 import { assertBuilt, BUILT_PRELOAD } from '../helpers/built-shell'
-import { CHANNEL_NAMES, JOB_CHANNEL, QUIT_CHANNEL, REMINDER_OPEN_CHANNEL, ipcChannel } from '../../src/shared/ipc/channels'
+import { CHANNEL_NAMES, JOB_CHANNEL, PROGRESS_CHANNEL, QUIT_CHANNEL, REMINDER_OPEN_CHANNEL, ipcChannel } from '../../src/shared/ipc/channels'
 
 const fn = z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function')
 
@@ -38,60 +38,70 @@ function loadPreload() {
   return { state, required }
 }
 
-/** Every dotted path to a function in an object tree. */
-function functionPaths(node: unknown, prefix = ''): string[] {
-  if (typeof node === 'function') return [prefix]
-  if (typeof node !== 'object' || node === null) return []
-  return Object.entries(node).flatMap(([k, v]) => functionPaths(v, prefix ? `${prefix}.${k}` : k))
-}
-
-function at(node: unknown, path: string): unknown {
-  let n = node
-  for (const part of path.split('.')) n = typeof n === 'object' && n !== null ? (n as Record<string, unknown>)[part] : undefined
-  return n
+/** The page's side of what the preload exposed: the members it has, and each as a function. */
+function exposedApi(state: () => z.infer<typeof doubleState>) {
+  const api = z.record(z.string(), z.unknown()).parse(state().exposed[0]?.api)
+  const member = (name: string) => fn.parse(api[name])
+  return { keys: Object.keys(api).sort(), member }
 }
 
 beforeAll(() => assertBuilt())
 
 describe('the built preload', () => {
-  it('requires only electron and exposes exactly one thing to the page: `api`, one function per contract channel and the three event subscriptions', () => {
+  it('requires only electron and exposes exactly one thing to the page: `api`, one invoke and the event subscriptions', () => {
     const { state, required } = loadPreload()
     expect([...new Set(required)]).toEqual(['electron'])
     expect(state().exposed.map((e) => e.key)).toEqual(['api'])
-    const api = state().exposed[0]?.api
-    expect(functionPaths(api).sort()).toEqual([...CHANNEL_NAMES, 'jobs.onUpdate', 'app.onQuitRequest', 'reminders.onOpen'].sort())
+    const { keys, member } = exposedApi(state)
+    expect(keys).toEqual(['invoke', 'onJob', 'onProgress', 'onQuitRequest', 'onReminderOpen'])
+    for (const k of keys) expect(typeof member(k)).toBe('function')
     // No Electron object rides along: nothing but plain objects and functions.
-    expect(JSON.stringify(api)).not.toMatch(/invoke|ipcRenderer|send/)
+    expect(JSON.stringify(state().exposed[0]?.api)).not.toMatch(/ipcRenderer|send/)
   })
 
-  it('a channel function invokes its own Electron channel with the payload, and nothing else', async () => {
+  it('invoke sends a contract channel on its own Electron channel with the payload, and nothing else', async () => {
     const { state } = loadPreload()
-    const api = state().exposed[0]?.api
-    const call = at(api, 'domains.dns.get')
-    if (typeof call !== 'function') throw new Error('no domains.dns.get')
-    await call({ accountId: 'demo', domain: 'example.com' })
-    expect(state().invoked).toEqual([{ channel: ipcChannel('domains.dns.get'), payload: { accountId: 'demo', domain: 'example.com' } }])
+    const invoke = exposedApi(state).member('invoke')
+    await invoke('domains.dns.get', { accountId: 'demo', domain: 'example.com' })
+    await invoke('all.domains.list', { accountId: 'demo', callId: 'c-1' })
+    expect(state().invoked).toEqual([
+      { channel: ipcChannel('domains.dns.get'), payload: { accountId: 'demo', domain: 'example.com' } },
+      { channel: ipcChannel('all.domains.list'), payload: { accountId: 'demo', callId: 'c-1' } },
+    ])
+    // Every contract channel is let through.
+    for (const channel of CHANNEL_NAMES) await invoke(channel, {})
+    expect(state().invoked.slice(2).map((c) => c.channel)).toEqual(CHANNEL_NAMES.map(ipcChannel))
+  })
+
+  it('invoke refuses a name outside the contract without sending anything, answering as main would', async () => {
+    const { state } = loadPreload()
+    const invoke = exposedApi(state).member('invoke')
+    for (const channel of ['shell.exec', 'domains.dns.set', 'progress', 'ha:domains.dns.get', '', 'constructor', '__proto__']) {
+      expect(await invoke(channel, {}), channel).toMatchObject({ ok: false, error: { kind: 'validation', code: 'ipc.unknownChannel' } })
+    }
+    expect(await invoke({ toString: () => 'domains.dns.get' }, {})).toMatchObject({ ok: false, error: { code: 'ipc.unknownChannel' } })
+    expect(state().invoked).toEqual([])
   })
 
   it('event subscriptions listen on their channel and stop when unsubscribed', () => {
     const { state } = loadPreload()
-    const api = state().exposed[0]?.api
-    const onUpdate = at(api, 'jobs.onUpdate')
-    const onQuit = at(api, 'app.onQuitRequest')
-    const onReminderOpen = at(api, 'reminders.onOpen')
-    if (typeof onUpdate !== 'function' || typeof onQuit !== 'function' || typeof onReminderOpen !== 'function') throw new Error('no subscriptions')
+    const { member } = exposedApi(state)
     const seen: unknown[] = []
-    const stop = fn.parse(onUpdate((job: unknown) => seen.push(job)))
-    onQuit(() => seen.push('quit'))
-    const stopReminders = fn.parse(onReminderOpen((target: unknown) => seen.push(target)))
+    const stop = fn.parse(member('onJob')((job: unknown) => seen.push(job)))
+    member('onQuitRequest')(() => seen.push('quit'))
+    const stopReminders = fn.parse(member('onReminderOpen')((target: unknown) => seen.push(target)))
+    const stopProgress = fn.parse(member('onProgress')((p: unknown) => seen.push(p)))
     for (const l of state().rendererListeners.get(JOB_CHANNEL) ?? []) l({}, { id: 'w-1' })
     for (const l of state().rendererListeners.get(QUIT_CHANNEL) ?? []) l({})
     for (const l of state().rendererListeners.get(REMINDER_OPEN_CHANNEL) ?? []) l({}, { kind: 'domain', accountId: 'main', id: 'a.example' })
-    expect(seen).toEqual([{ id: 'w-1' }, 'quit', { kind: 'domain', accountId: 'main', id: 'a.example' }])
+    for (const l of state().rendererListeners.get(PROGRESS_CHANNEL) ?? []) l({}, { callId: 'c-1', loadedItems: 100 })
+    expect(seen).toEqual([{ id: 'w-1' }, 'quit', { kind: 'domain', accountId: 'main', id: 'a.example' }, { callId: 'c-1', loadedItems: 100 }])
     stop()
     stopReminders()
+    stopProgress()
     expect(state().rendererListeners.get(JOB_CHANNEL)).toEqual([])
     expect(state().rendererListeners.get(REMINDER_OPEN_CHANNEL)).toEqual([])
+    expect(state().rendererListeners.get(PROGRESS_CHANNEL)).toEqual([])
   })
 
   it('stays small: at most 12 KB', () => {

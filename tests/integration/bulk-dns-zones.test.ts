@@ -9,15 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAppServices, type AppServices } from '../../src/main/app-services'
 import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
-import type { ChannelName } from '../../src/shared/ipc/channels'
 import { profileFor } from '../helpers/profile'
+import { routerCalls } from '../helpers/router-calls'
 
 const APP = 'app://app'
 const sender = { url: `${APP}/index.html`, key: 'page', sendProgress: () => undefined, sendJob: () => true }
 
 let sb: Sandbox
 let services: AppServices
-const call = (channel: ChannelName, payload: unknown) => services.router.dispatch(channel, payload, sender)
+const { call } = routerCalls(() => services, sender)
 
 beforeAll(async () => {
   sb = await startSandbox({ keys: { full: 'key-zones' } })

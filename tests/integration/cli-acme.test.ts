@@ -16,8 +16,6 @@ import { createApiClient, type ApiClient } from '../../src/main/http'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { nsFlavour } from '../../src/sandbox/nameservers'
 import type { DomainRec } from '../../src/sandbox/state'
-import type { AccountView } from '../../src/shared/accounts'
-import type { HistoryEntry } from '../../src/shared/history'
 import { startAuthoritativeDns, txtInRecords, type AuthoritativeDns } from '../helpers/authoritative-dns'
 import { CLI_BIN, runCli } from '../helpers/cli-process'
 import { profileFor } from '../helpers/profile'
@@ -70,7 +68,7 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('acme hooks (skipped:
     ns2 = await startAuthoritativeDns((n) => txtInRecords(transferred, zone.domainname, n))
     dataDir = mkdtempSync(join(tmpdir(), 'cli-acme-'))
     services = await createAppServices({ userDataDir: dataDir, allowedOrigins: [APP], storeWorkerUrl: WORKER })
-    ;({ id: accountId } = await ok<AccountView>('accounts.create', { fields: profileFor(sb, 'Certs'), apiKey: sb.keys.full, storage: 'keychain' }))
+    ;({ id: accountId } = await ok('accounts.create', { fields: profileFor(sb, 'Certs'), apiKey: sb.keys.full, storage: 'keychain' }))
     await ok('accounts.setActive', { id: accountId })
     await services.close()
     services = undefined
@@ -157,7 +155,7 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('acme hooks (skipped:
 
   it('every save is in the app’s history, from the command line', async () => {
     services = await createAppServices({ userDataDir: dataDir, allowedOrigins: [APP], storeWorkerUrl: WORKER })
-    const history = await ok<HistoryEntry[]>('history.list', { accountId })
+    const history = await ok('history.list', { accountId })
     const fromCli = history.filter((h) => h.purpose === 'cli' && h.subject === zone.domainname)
     expect(fromCli.length).toBe(8)
     await services.close()

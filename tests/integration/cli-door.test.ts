@@ -13,6 +13,11 @@ import { createAppServices, type AppServices } from '../../src/main/app-services
 import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { currentHolder } from '../../src/main/data-lock'
 import { APP } from '../helpers/router-calls'
+import { startSandbox } from '../../src/sandbox'
+import { sessionThroughApp } from '../../src/cli/app-door'
+import type { Progress } from '../../src/shared/ipc/contract'
+import { profileFor } from '../helpers/profile'
+import { english } from '../helpers/english'
 
 let services: AppServices
 let dataDir: string
@@ -58,6 +63,26 @@ describe('the app’s door for the command line', () => {
     expect(holder?.token).toMatch(/^[0-9a-f]{48}$/)
     expect(statSync(holder!.socket!).mode & 0o777).toBe(0o600)
     expect(statSync(join(dataDir, 'in-use.lock')).mode & 0o777).toBe(0o600)
+  })
+
+  it('hands a list read’s progress, through the door, to the call that asked for it', async () => {
+    const many = await startSandbox({ domains: 450 })
+    const { socket, token } = (await currentHolder(dataDir))!
+    const session = await sessionThroughApp(socket!, token!)
+    try {
+      const created = await session.call('accounts.create', { fields: profileFor(many, 'Many'), apiKey: many.keys.full, storage: 'session' })
+      if (!created.ok) throw new Error(english(created.error))
+      const own: Progress[] = []
+      const read = await session.call('all.domains.list', { accountId: created.value.id, callId: 'door-read' }, (p) => own.push(p))
+      expect(read.ok && read.value.length).toBe(450)
+      expect(own.length).toBeGreaterThan(1)
+      expect(own.map((p) => p.callId)).toEqual(own.map(() => 'door-read'))
+      expect(own.at(-1)).toMatchObject({ loadedItems: 450 })
+      expect((await session.call('accounts.remove', { id: created.value.id })).ok).toBe(true)
+    } finally {
+      await session.close()
+      await many.close()
+    }
   })
 
   it('answers nothing without the token: a wrong one or a call first closes the connection', async () => {

@@ -13,8 +13,6 @@ import { createAppServices, type AppServices } from '../../src/main/app-services
 import { createApiClient, type ApiClient } from '../../src/main/http'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { nsFlavour } from '../../src/sandbox/nameservers'
-import type { AccountView } from '../../src/shared/accounts'
-import type { HistoryEntry } from '../../src/shared/history'
 import { CLI_BIN, runCli } from '../helpers/cli-process'
 import { startLockChild } from '../helpers/lock-children'
 import { profileFor } from '../helpers/profile'
@@ -54,8 +52,8 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('the hosting-admin co
     }
     dataDir = mkdtempSync(join(tmpdir(), 'cli-data-'))
     await openServices()
-    const main = await ok<AccountView>('accounts.create', { fields: { ...profileFor(sb, 'Main'), ddnsUrl: `${new URL(sb.url).origin}/cgi-bin/dyn.fcg` }, apiKey: sb.keys.full, storage: 'keychain' })
-    await ok<AccountView>('accounts.create', { fields: { ...profileFor(sb, 'Live shop'), environment: 'production' }, apiKey: sb.keys.full, storage: 'keychain' })
+    const main = await ok('accounts.create', { fields: { ...profileFor(sb, 'Main'), ddnsUrl: `${new URL(sb.url).origin}/cgi-bin/dyn.fcg` }, apiKey: sb.keys.full, storage: 'keychain' })
+    await ok('accounts.create', { fields: { ...profileFor(sb, 'Live shop'), environment: 'production' }, apiKey: sb.keys.full, storage: 'keychain' })
     await ok('accounts.setActive', { id: main.id })
     await closeServices()
   })
@@ -165,10 +163,10 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('the hosting-admin co
 
   it('its writes are in the app’s history, marked as the command’s', async () => {
     await openServices()
-    const { accounts } = await ok<{ accounts: AccountView[] }>('accounts.list', {})
+    const { accounts } = await ok('accounts.list', {})
     const targets = []
     for (const a of accounts.filter((x) => x.id !== 'demo')) {
-      const history = await ok<HistoryEntry[]>('history.list', { accountId: a.id })
+      const history = await ok('history.list', { accountId: a.id })
       targets.push(...history.filter((h) => h.purpose === 'cli').map((h) => `${a.name} ${h.subject}`))
     }
     expect(targets.sort()).toEqual([`Main ${domain}`, `Live shop ${prodDomain}`].sort())
@@ -265,7 +263,7 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('the hosting-admin co
     expect(zoneText()).toMatch(/^a www 198\.51\.100\.78$/m)
 
     await openServices()
-    const history = await ok<HistoryEntry[]>('history.list', { accountId: (await ok<{ accounts: AccountView[] }>('accounts.list', {})).accounts.find((a) => a.name === 'Main')!.id })
+    const history = await ok('history.list', { accountId: (await ok('accounts.list', {})).accounts.find((a) => a.name === 'Main')!.id })
     const updates = history.filter((h) => h.operation === 'ddns.update')
     expect(updates.map((h) => [h.outcome, h.after])).toEqual([
       ['done', { host: 'www', ip: '198.51.100.78' }],
@@ -280,7 +278,7 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('the hosting-admin co
   it('while the app runs, goes through it: a target the app is writing is refused, and its write is the app’s own job', async () => {
     await openServices()
     try {
-      const { accounts } = await ok<{ accounts: AccountView[] }>('accounts.list', {})
+      const { accounts } = await ok('accounts.list', {})
       const mainId = accounts.find((a) => a.name === 'Main')!.id
       const zone = await outside.call('domains.dns.get', { domain })
       // The app saves the zone; the service holds the request, so the save is on its way.

@@ -14,8 +14,8 @@ import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { createApiClient, type ApiClient } from '../../src/main/http'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { endpoints, WRITE_ENDPOINT_NAMES, type EndpointName } from '../../src/shared/endpoints/table'
-import type { JobView } from '../../src/shared/jobs'
-import type { HistoryEntry, Snapshot, SnapshotSummary } from '../../src/shared/history'
+import type { JobPurpose, JobView } from '../../src/shared/jobs'
+import type { PagedEndpointName, WriteEndpointName } from '../../src/shared/endpoints/names'
 import { applyPlan, plan } from '../../src/shared/dns/plan'
 import { parse, records, serialise } from '../../src/shared/dns/records'
 import { makeFixture, samples, type Fixture, type Sample } from '../helpers/operation-samples'
@@ -34,14 +34,14 @@ let outside: ApiClient
 
 const { call, ok } = routerCalls(() => services)
 /** A write as the app makes it: prepared, confirmed when it must be, sent. */
-async function write(operation: string, items: { params: Record<string, unknown>; guard?: { records: string } }[], purpose?: string): Promise<JobView> {
+async function write(operation: WriteEndpointName, items: { params: Record<string, unknown>; guard?: { records: string } }[], purpose?: JobPurpose): Promise<JobView> {
   // A zone save without a guard of its own is planned from the zone as it is now.
   const guarded = await Promise.all(items.map(async (it) => (it.guard ? { ...it, overRule: true } : asGuardedItem(operation, it.params, outside))))
-  const { job, token } = await ok<{ job: JobView; token?: string }>('jobs.prepare', { accountId, operation, items: guarded, ...(purpose ? { purpose } : {}) })
-  return ok<JobView>('jobs.start', { jobId: job.id, ...(token ? { token } : {}) })
+  const { job, token } = await ok('jobs.prepare', { accountId, operation, items: guarded, ...(purpose ? { purpose } : {}) })
+  return ok('jobs.start', { jobId: job.id, ...(token ? { token } : {}) })
 }
-const history = (q: Record<string, unknown> = {}) => ok<HistoryEntry[]>('history.list', { accountId, ...q })
-const readAll = (name: string) => ok<unknown[]>(`all.${name}`, { accountId, callId: `r-${name.replaceAll('.', '-')}-${Math.random().toString(36).slice(2)}` })
+const history = (q: Record<string, unknown> = {}) => ok('history.list', { accountId, ...q })
+const readAll = (name: PagedEndpointName) => ok(`all.${name}`, { accountId, callId: `r-${name.replaceAll('.', '-')}-${Math.random().toString(36).slice(2)}` })
 /** The zone as the service holds it, read past the app. */
 const zoneOf = (domain: string) => outside.call('domains.dns.get', { domain })
 /** Domains whose DNS records can be changed (not on the registrar's nameservers), apart from the one the write samples use. */
@@ -52,7 +52,7 @@ beforeAll(async () => {
   sb = await startSandbox({ domains: 12 })
   dir = mkdtempSync(join(tmpdir(), 'history-'))
   services = await createAppServices({ userDataDir: dir, allowedOrigins: [APP], keychain: async () => new SessionSecretStore() })
-  accountId = (await ok<{ id: string }>('accounts.create', { fields: profileFor(sb, 'Main', 1500), apiKey: sb.keys.full, storage: 'session' })).id
+  accountId = (await ok('accounts.create', { fields: profileFor(sb, 'Main', 1500), apiKey: sb.keys.full, storage: 'session' })).id
   // Someone else at the same account: the provider's control panel, another tool.
   outside = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths })
 })
@@ -108,10 +108,11 @@ describe('zone snapshots and restore', () => {
     expect(row).toMatchObject({ origin: 'app', aspect: 'dns', operation: 'domains.dns.set', outcome: 'done' })
     expect(row?.before).toMatchObject({ records: original })
     expect(row?.after).toMatchObject({ records: edited })
-    const snaps = await ok<SnapshotSummary[]>('history.snapshots', { accountId, kind: 'dns', domain })
+    const snaps = await ok('history.snapshots', { accountId, kind: 'dns', domain })
     expect(snaps[0]).toMatchObject({ reason: 'before-save' })
     expect(row?.snapshotId).toBe(snaps[0]!.id)
-    const snap = await ok<Snapshot>('history.snapshot', { accountId, id: snaps[0]!.id })
+    const snap = await ok('history.snapshot', { accountId, id: snaps[0]!.id })
+    if (!snap) throw new Error('no snapshot')
     expect(snap.records).toBe(original)
 
     // Restore: the plan from the zone now to the snapshot, applied, gives the snapshot back.
@@ -127,7 +128,7 @@ describe('zone snapshots and restore', () => {
     expect(recordSet((await zoneOf(domain)).records)).toEqual(recordSet(original))
     expect((await history({ subjectKind: 'domain', subject: domain }))[0]).toMatchObject({ purpose: 'restore', outcome: 'done' })
     // The restore itself was snapshotted first: it can be undone the same way.
-    expect((await ok<SnapshotSummary[]>('history.snapshots', { accountId, kind: 'dns', domain })).length).toBe(2)
+    expect((await ok('history.snapshots', { accountId, kind: 'dns', domain })).length).toBe(2)
   })
 
   it('a save planned from records the zone no longer has is not sent', async () => {
@@ -165,8 +166,8 @@ describe('drift', () => {
     expect(ns).toMatchObject({ origin: 'outside', seen: false, after: { ns: ['ns1.other.example', 'ns2.other.example'] } })
     // The zone as it was before their change is kept, to put back.
     expect(dns?.snapshotId).toBeDefined()
-    expect((await ok<Snapshot>('history.snapshot', { accountId, id: dns!.snapshotId! })).records).toBe(oldRecords)
-    expect((await ok<Record<string, number>>('history.unseen', {}))[accountId]).toBe(2)
+    expect((await ok('history.snapshot', { accountId, id: dns!.snapshotId! }))?.records).toBe(oldRecords)
+    expect((await ok('history.unseen', {}))[accountId]).toBe(2)
 
     // Read again with nothing new: nothing new is recorded.
     await readAll('domains.nameserver.list')
@@ -174,7 +175,7 @@ describe('drift', () => {
 
     // Looked at: the badge goes.
     expect(await ok('history.markSeen', { accountId, subjectKind: 'domain', subject: theirs })).toBe(2)
-    expect((await ok<Record<string, number>>('history.unseen', {}))[accountId]).toBeUndefined()
+    expect((await ok('history.unseen', {}))[accountId]).toBeUndefined()
   })
 
   it('a zone read on its own notes a change from outside too', async () => {
@@ -193,7 +194,7 @@ describe('drift', () => {
     const lock = await outside.call('domains.transferlock.get', { domain })
     await outside.call('domains.autorenew.set', { domain, autorenew_domain: renew.autorenew_domain !== 0 ? 0 : 10 })
     await outside.call('domains.transferlock.set', { domain, transfer_lock: lock.transfer_lock === 1 ? 0 : 1 })
-    const r = await ok<{ read: number; drift: number; failed: unknown[] }>('store.refreshAccount', { accountId, callId: 'refresh-2' })
+    const r = await ok('store.refreshAccount', { accountId, callId: 'refresh-2' })
     expect(r).toEqual({ read: 10, drift: 2, failed: [] })
     const rows = await history({ subjectKind: 'domain', subject: domain, outsideOnly: true })
     expect(rows.map((h) => h.aspect).sort()).toEqual(['autorenew', 'transferlock'])

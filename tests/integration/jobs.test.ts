@@ -12,7 +12,6 @@ import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { createApiClient } from '../../src/main/http'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { endpoints, WRITE_ENDPOINT_NAMES, type EndpointName } from '../../src/shared/endpoints/table'
-import type { JobView } from '../../src/shared/jobs'
 import { makeFixture, samples, type Fixture, type Sample } from '../helpers/operation-samples'
 import { profileFor } from '../helpers/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
@@ -26,14 +25,14 @@ let accountId: string
 async function boot(opts: { logCheckDelaysMs?: number[] } = {}) {
   return createAppServices({ userDataDir: dir, allowedOrigins: [APP], keychain: async () => new SessionSecretStore(), ...opts })
 }
-const { call, ok } = routerCalls(() => services)
+const { call, ok, send } = routerCalls(() => services)
 const puts = (endpoint: EndpointName) => sb.received.filter((r) => r.endpoint === endpoint)
 
 beforeAll(async () => {
   sb = await startSandbox({ domains: 30 })
   dir = mkdtempSync(join(tmpdir(), 'jobs-'))
   services = await boot({ logCheckDelaysMs: [60_000] })
-  const created = await ok<{ id: string }>('accounts.create', { fields: profileFor(sb, 'Main', 1500), apiKey: sb.keys.full, storage: 'session' })
+  const created = await ok('accounts.create', { fields: profileFor(sb, 'Main', 1500), apiKey: sb.keys.full, storage: 'session' })
   accountId = created.id
   // The domain list read in full, as the Domains screen does: a write that names a domain by its id is sent by its name.
   await ok('all.domains.list', { accountId, callId: 'read-domains' })
@@ -53,7 +52,7 @@ describe('confirmation is part of the call', () => {
 
   it('no write has a channel of its own: writes only go through jobs', async () => {
     for (const name of WRITE_ENDPOINT_NAMES) {
-      expect(await call(name, { accountId }), name).toMatchObject({ ok: false, error: { code: 'ipc.unknownChannel' } })
+      expect(await send(name, { accountId }), name).toMatchObject({ ok: false, error: { code: 'ipc.unknownChannel' } })
     }
   })
 
@@ -62,7 +61,7 @@ describe('confirmation is part of the call', () => {
     const request = { accountId, operation: name, items: [{ params: sample.input }] }
     const before = sb.received.length
     expect(await call('jobs.submit', request)).toMatchObject({ ok: false, error: { code: 'job.confirmationRequired' } })
-    const { job, token } = await ok<{ job: JobView; token?: string }>('jobs.prepare', request)
+    const { job, token } = await ok('jobs.prepare', request)
     expect(job.confirm).toBe(true)
     expect(token).toMatch(/^[A-Za-z0-9_-]{32}$/)
     expect(await call('jobs.start', { jobId: job.id })).toMatchObject({ ok: false, error: { code: 'job.confirmationRequired' } })
@@ -71,7 +70,7 @@ describe('confirmation is part of the call', () => {
     expect(await call('jobs.start', { jobId: job.id, token: wrong })).toMatchObject({ ok: false, error: { code: 'job.confirmationRequired' } })
     // Reads made to describe the effect are allowed; the write itself was not sent.
     expect(sb.received.slice(before).filter((r) => r.method !== 'GET')).toEqual([])
-    const done = await ok<JobView>('jobs.start', { jobId: job.id, token })
+    const done = await ok('jobs.start', { jobId: job.id, token })
     expect(done.items[0]?.state, JSON.stringify(done.items[0]?.error)).toMatch(/done|failed/)
     expect(sb.received.slice(before).filter((r) => r.method !== 'GET')).toHaveLength(1)
     // A token works once.
@@ -84,7 +83,7 @@ describe('a bulk renewal', () => {
     const names = sb.state.domains.slice(0, 12).map((d) => d.domainname)
     const before = Object.fromEntries(sb.state.domains.slice(0, 12).map((d) => [d.domainname, d.expirationdate]))
     const items = names.map((domain) => ({ params: { domain, years: 2 } }))
-    const { job, token } = await ok<{ job: JobView; token: string }>('jobs.prepare', { accountId, operation: 'domains.expiration.renew', items })
+    const { job, token } = await ok('jobs.prepare', { accountId, operation: 'domains.expiration.renew', items })
     for (const it of job.items) {
       const from = before[String(it.params.domain)]!
       expect(it.effect).toEqual({ from, to: `${Number(from.slice(0, 4)) + 2}${from.slice(4)}` })
@@ -92,7 +91,7 @@ describe('a bulk renewal', () => {
     // What the renderer does with its own copy afterwards changes nothing.
     items.forEach((i) => (i.params.years = 9))
     const n = puts('domains.expiration.renew').length
-    const done = await ok<JobView>('jobs.start', { jobId: job.id, token })
+    const done = await ok('jobs.start', { jobId: job.id, token })
     expect(done.status).toBe('done')
     const sent = puts('domains.expiration.renew').slice(n)
     expect(sent).toHaveLength(12)
@@ -119,7 +118,7 @@ describe('an answer lost after the service acted', () => {
             : { sld: `lost-answer-${lost}`, tld: 'com', auth: 'txt' }
     sb.faults.inject(operation, { lostAnswer: lost, times: 1 })
     const n = puts(operation).length
-    const job = await ok<JobView>('jobs.submit', { accountId, operation, items: [{ params }] })
+    const job = await ok('jobs.submit', { accountId, operation, items: [{ params }] })
     expect(job.items[0]).toMatchObject({ state: 'unknown', error: { kind: lost === 'hang' ? 'timeout' : 'network' } })
     expect(puts(operation).length - n).toBe(1)
 
@@ -131,8 +130,8 @@ describe('an answer lost after the service acted', () => {
     expect(puts(operation).length - n).toBe(1)
 
     // ...and the service's log says it received it, with the answer it gave.
-    expect(await ok<string>('jobs.checkLog', { jobId: job.id, index: 0 })).toBe('received')
-    const [after] = (await ok<JobView[]>('jobs.list', {})).filter((j) => j.id === job.id)
+    expect(await ok('jobs.checkLog', { jobId: job.id, index: 0 })).toBe('received')
+    const [after] = (await ok('jobs.list', {})).filter((j) => j.id === job.id)
     expect(after?.items[0]).toMatchObject({ state: 'done', resolvedFromLog: true, log: { status: 'received', entry: { request_id: expect.stringMatching(/^req-/) } } })
     expect(sb.state.logs.some((l) => l.request_id === after?.items[0]?.log?.entry?.request_id)).toBe(true)
   })
@@ -141,10 +140,10 @@ describe('an answer lost after the service acted', () => {
     const d = sb.state.domains[21]!
     const params = { domain: d.domainname, transfer_lock: d.transfer_lock ? 0 : 1 }
     sb.faults.inject('domains.transferlock.set', { lostAnswer: 'reset', times: 1 })
-    const first = await ok<JobView>('jobs.submit', { accountId, operation: 'domains.transferlock.set', items: [{ params }] })
+    const first = await ok('jobs.submit', { accountId, operation: 'domains.transferlock.set', items: [{ params }] })
     expect(first.items[0]?.state).toBe('unknown')
     expect((await call('jobs.submit', { accountId, operation: 'domains.transferlock.set', items: [{ params }] })).ok).toBe(false)
-    const second = await ok<JobView>('jobs.submit', { accountId, operation: 'domains.transferlock.set', items: [{ params }], secondSend: true })
+    const second = await ok('jobs.submit', { accountId, operation: 'domains.transferlock.set', items: [{ params }], secondSend: true })
     expect(second.items[0]?.state).toBe('done')
   })
 
@@ -152,8 +151,8 @@ describe('an answer lost after the service acted', () => {
     const closed = await startSandbox()
     const url = closed.url
     await closed.close()
-    const other = await ok<{ id: string }>('accounts.create', { fields: { ...profileFor(sb, 'Gone'), baseUrl: url }, apiKey: 'k', storage: 'session' })
-    const job = await ok<JobView>('jobs.submit', { accountId: other.id, operation: 'domains.transferlock.set', items: [{ params: { domain: 'a.com', transfer_lock: 1 } }] })
+    const other = await ok('accounts.create', { fields: { ...profileFor(sb, 'Gone'), baseUrl: url }, apiKey: 'k', storage: 'session' })
+    const job = await ok('jobs.submit', { accountId: other.id, operation: 'domains.transferlock.set', items: [{ params: { domain: 'a.com', transfer_lock: 1 } }] })
     expect(job.items[0]).toMatchObject({ state: 'failed', error: { kind: 'network' } })
     await ok('accounts.remove', { id: other.id })
   })
@@ -165,7 +164,7 @@ describe('one write per target at a time', () => {
     // The first write waits at the sandbox until the second has been tried.
     sb.faults.inject('domains.autorenew.set', { hold: true, times: 1 })
     const n = puts('domains.autorenew.set').length
-    const first = ok<JobView>('jobs.submit', { accountId, operation: 'domains.autorenew.set', items: [{ params: { domain: d.domainname, autorenew_domain: 1 } }] })
+    const first = ok('jobs.submit', { accountId, operation: 'domains.autorenew.set', items: [{ params: { domain: d.domainname, autorenew_domain: 1 } }] })
     await vi.waitFor(() => expect(sb.faults.held()).toBe(1))
     const second = await call('jobs.submit', { accountId, operation: 'domains.autorenew.set', items: [{ params: { domain: d.domainname, autorenew_domain: 0 } }] })
     expect(second).toMatchObject({ ok: false, error: { code: 'job.targetBusy' } })
@@ -190,7 +189,7 @@ describe('a domain named several ways is one target (issue 25)', () => {
 
   it('an id is sent as the name the store knows it by, and one the store cannot name is refused', async () => {
     const d = sb.state.domains[25]!
-    const done = await ok<JobView>('jobs.submit', { accountId, operation: 'domains.transferlock.set', items: [{ params: { domain: d.domainid, transfer_lock: d.transfer_lock ? 0 : 1 } }] })
+    const done = await ok('jobs.submit', { accountId, operation: 'domains.transferlock.set', items: [{ params: { domain: d.domainid, transfer_lock: d.transfer_lock ? 0 : 1 } }] })
     expect(done.items[0]).toMatchObject({ state: 'done', target: `domain=${d.domainname}`, params: { domain: d.domainname } })
     expect(sb.received.filter((x) => x.endpoint === 'domains.transferlock.set').at(-1)?.path).toBe(`/v1/domains/${d.domainname}/transferlock`)
     expect(await call('jobs.submit', { accountId, operation: 'domains.transferlock.set', items: [{ params: { domain: 987654, transfer_lock: 1 } }] })).toMatchObject({
@@ -202,7 +201,7 @@ describe('a domain named several ways is one target (issue 25)', () => {
   it('an unknown outcome holds the domain however a later write spells it', async () => {
     const d = sb.state.domains[26]!
     sb.faults.inject('domains.transferlock.set', { lostAnswer: 'reset', times: 1 })
-    const lost = await ok<JobView>('jobs.submit', { accountId, operation: 'domains.transferlock.set', items: [{ params: { domain: d.domainname, transfer_lock: 0 } }] })
+    const lost = await ok('jobs.submit', { accountId, operation: 'domains.transferlock.set', items: [{ params: { domain: d.domainname, transfer_lock: 0 } }] })
     expect(lost.items[0]!.state).toBe('unknown')
     for (const spelled of [d.domainname.toUpperCase(), d.domainname.replace(/^./, (c) => c.toUpperCase()), d.domainid]) {
       expect(await call('jobs.submit', { accountId, operation: 'domains.transferlock.set', items: [{ params: { domain: spelled, transfer_lock: 0 } }] }), String(spelled)).toMatchObject({
@@ -220,7 +219,7 @@ describe('a server named by its id or by its name is one target (issue 22)', () 
     for (const [firstRef, secondRef] of [[s.webname, s.webid], [s.webid, s.webname]] as const) {
       sb.faults.inject('servers.autorenew.set', { hold: true, times: 1 })
       const n = puts('servers.autorenew.set').length
-      const first = ok<JobView>('jobs.submit', { accountId, operation: 'servers.autorenew.set', items: [{ params: { kind: 'a', webid: firstRef, autorenew_server: 1 } }] })
+      const first = ok('jobs.submit', { accountId, operation: 'servers.autorenew.set', items: [{ params: { kind: 'a', webid: firstRef, autorenew_server: 1 } }] })
       await vi.waitFor(() => expect(sb.faults.held()).toBe(1))
       const second = await call('jobs.submit', { accountId, operation: 'servers.autorenew.set', items: [{ params: { kind: 'a', webid: secondRef, autorenew_server: 0 } }] })
       expect(second, `${String(firstRef)} then ${String(secondRef)}`).toMatchObject({ ok: false, error: { code: 'job.targetBusy' } })
@@ -235,13 +234,13 @@ describe('a server named by its id or by its name is one target (issue 22)', () 
 
   it('a name the app has not listed is its own target, the name as given', async () => {
     const s = sb.state.servers.c[0]!
-    const job = await ok<JobView>('jobs.submit', { accountId, operation: 'servers.autorenew.set', items: [{ params: { kind: 'c', webid: s.webname, autorenew_server: 1 } }] })
+    const job = await ok('jobs.submit', { accountId, operation: 'servers.autorenew.set', items: [{ params: { kind: 'c', webid: s.webname, autorenew_server: 1 } }] })
     expect(job.items[0]).toMatchObject({ state: 'done', target: `kind=c&webid=${s.webname}` })
   })
 
   it('an extension by name states the server’s dates in its confirmation, as one by id does', async () => {
     const s = sb.state.servers.b[2]!
-    const { job } = await ok<{ job: JobView }>('jobs.prepare', { accountId, operation: 'servers.expiration.extend', items: [{ params: { kind: 'b', webid: s.webname, months: 3 } }] })
+    const { job } = await ok('jobs.prepare', { accountId, operation: 'servers.expiration.extend', items: [{ params: { kind: 'b', webid: s.webname, months: 3 } }] })
     expect(job.items[0]).toMatchObject({ label: s.webname, effect: { from: s.expirationdate } })
     expect(job.items[0]?.effect?.to).toMatch(/^\d{4}-\d{2}-\d{2}$/)
     await ok('jobs.discard', { jobId: job.id })
@@ -253,14 +252,14 @@ describe('the journal', () => {
     const names = sb.state.domains.slice(0, 9).map((d) => d.domainname)
     // Every renewal waits at the sandbox; the test lets the first two through.
     sb.faults.inject('domains.expiration.renew', { hold: true })
-    const { job, token } = await ok<{ job: JobView; token: string }>('jobs.prepare', {
+    const { job, token } = await ok('jobs.prepare', {
       accountId,
       operation: 'domains.expiration.renew',
       items: names.map((domain) => ({ params: { domain, years: 1 } })),
       concurrency: 2,
     })
     const base = puts('domains.expiration.renew').length
-    const running = call<JobView>('jobs.start', { jobId: job.id, token })
+    const running = call('jobs.start', { jobId: job.id, token })
     // Quit once the first two have answered and the next two are on their way.
     await vi.waitFor(() => expect(sb.faults.held()).toBe(2), { timeout: 10_000 })
     sb.faults.release(2)
@@ -271,7 +270,7 @@ describe('the journal', () => {
     sb.faults.clear()
 
     services = await boot({ logCheckDelaysMs: [60_000] })
-    const [again] = (await ok<JobView[]>('jobs.list', {})).filter((j) => j.id === job.id)
+    const [again] = (await ok('jobs.list', {})).filter((j) => j.id === job.id)
     expect(again?.status).toBe('interrupted')
     const states = again!.items.map((i) => i.state)
     expect(states.filter((s) => s === 'done').length).toBeGreaterThanOrEqual(2)

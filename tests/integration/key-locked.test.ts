@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAppServices, type AppServices } from '../../src/main/app-services'
 import { KeytarSecretStore, type KeytarLike } from '../../src/main/accounts/secret-store'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
-import type { AccountView } from '../../src/shared/accounts'
 import { english } from '../helpers/english'
 import { profileFor } from '../helpers/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
@@ -47,7 +46,7 @@ afterAll(async () => {
 
 describe('a locked keyring', () => {
   it('is told as locked for a key the app put there, and reads work again once it is unlocked', async () => {
-    const { id } = await ok<AccountView>('accounts.create', { fields: profileFor(sb, 'Kept'), apiKey: sb.keys.full, storage: 'keychain' })
+    const { id } = await ok('accounts.create', { fields: profileFor(sb, 'Kept'), apiKey: sb.keys.full, storage: 'keychain' })
     expect((await call('domains.list', { accountId: id })).ok).toBe(true)
     keyring.locked = true
     // A fresh client, as after a restart: the key must be read from the keychain again.
@@ -60,7 +59,7 @@ describe('a locked keyring', () => {
   })
 
   it('an account whose key was kept for the session only, after a restart, still has no key to offer', async () => {
-    const { id } = await ok<AccountView>('accounts.create', { fields: profileFor(sb, 'Session'), apiKey: sb.keys.full, storage: 'session' })
+    const { id } = await ok('accounts.create', { fields: profileFor(sb, 'Session'), apiKey: sb.keys.full, storage: 'session' })
     const again = await createAppServices({ userDataDir: services.profiles.file.replace(/accounts\.json$/, ''), allowedOrigins: [APP], keychain: async () => new KeytarSecretStore(keyring) })
     try {
       const r = await routerCalls(() => again).call('domains.list', { accountId: id })

@@ -14,8 +14,7 @@ import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { createApiClient } from '../../src/main/http'
 import { isOutcomeUnknown } from '../../src/main/jobs/outcome'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
-import type { Result } from '../../src/shared/ipc/contract'
-import type { JobView } from '../../src/shared/jobs'
+import type { ChannelName, PayloadOf, ResultOf } from '../../src/shared/ipc/contract'
 import { english, englishCode } from '../helpers/english'
 import { profileFor } from '../helpers/profile'
 import { startReplayServer, type ReplayServer } from '../helpers/replay-server'
@@ -215,15 +214,15 @@ describe('a bulk job under the rate limit, and what the service kept', () => {
   let sb: Sandbox
   let services: AppServices
   let accountId: string
-  async function ok<T>(channel: string, payload: unknown): Promise<T> {
-    const r = (await services.router.dispatch(channel, payload, sender)) as Result<T>
+  async function ok<C extends ChannelName>(channel: C, payload: PayloadOf<C>): Promise<ResultOf<C>> {
+    const r = await services.router.client(sender)(channel, payload)
     if (!r.ok) throw new Error(`${channel}: ${JSON.stringify(r.error)}`)
     return r.value
   }
   beforeAll(async () => {
     sb = await startSandbox({ domains: 20, service: { nsTypeWords: { svc1: 'hosting-dns', svc11: 'external-dns' } } })
     services = await createAppServices({ userDataDir: mkdtempSync(join(tmpdir(), 'live-')), allowedOrigins: [APP], keychain: async () => new SessionSecretStore() })
-    accountId = (await ok<{ id: string }>('accounts.create', { fields: profileFor(sb, 'Live'), apiKey: sb.keys.full, storage: 'session' })).id
+    accountId = (await ok('accounts.create', { fields: profileFor(sb, 'Live'), apiKey: sb.keys.full, storage: 'session' })).id
   })
   afterAll(async () => {
     await services.close()
@@ -237,8 +236,8 @@ describe('a bulk job under the rate limit, and what the service kept', () => {
       const expected = new Map(sb.state.domains.slice(0, 12).map((d) => [d.domainname, `${Number(d.expirationdate.slice(0, 4)) + 1}${d.expirationdate.slice(4)}`]))
       const before = sb.received.length
       // Preparing reads each domain's expiration date (for the confirmation), under the same limit.
-      const { job, token } = await ok<{ job: JobView; token: string }>('jobs.prepare', { accountId, operation: 'domains.expiration.renew', items: names.map((domain) => ({ params: { domain, years: 1 } })), concurrency: 3 })
-      const done = await ok<JobView>('jobs.start', { jobId: job.id, token })
+      const { job, token } = await ok('jobs.prepare', { accountId, operation: 'domains.expiration.renew', items: names.map((domain) => ({ params: { domain, years: 1 } })), concurrency: 3 })
+      const done = await ok('jobs.start', { jobId: job.id, token })
       expect(done.items.map((it) => it.state)).toEqual(Array(12).fill('done'))
       const answered = sb.received.slice(before)
       expect(answered.filter((r) => r.endpoint === 'domains.expiration.renew' && r.status === 200)).toHaveLength(12)
@@ -255,10 +254,10 @@ describe('a bulk job under the rate limit, and what the service kept', () => {
     sb.service.minTtl = 120
     try {
       const d = sb.state.domains.find((x) => x.ns.every((n) => !n.includes('registrar')))!
-      const current = await ok<{ ns_type: string; records: string }>('domains.dns.get', { accountId, domain: d.domainname })
+      const current = await ok('domains.dns.get', { accountId, domain: d.domainname })
       expect(['hosting-dns', 'external-dns']).toContain(current.ns_type)
       const records = '# office\na @ 192.0.2.1\n; mail\nmx mail.example.net. 10'
-      const done = await ok<JobView>('jobs.submit', { accountId, operation: 'domains.dns.set', items: [{ params: { domain: d.domainname, ns_type: current.ns_type, records, ttl: 60 }, guard: { records: current.records }, overRule: true }] })
+      const done = await ok('jobs.submit', { accountId, operation: 'domains.dns.set', items: [{ params: { domain: d.domainname, ns_type: current.ns_type, records, ttl: 60 }, guard: { records: current.records }, overRule: true }] })
       const item = done.items[0]!
       expect(item.state, JSON.stringify(item.error)).toBe('done')
       expect(item.serviceKept).toEqual([
@@ -275,9 +274,9 @@ describe('a bulk job under the rate limit, and what the service kept', () => {
   it('a DNS save that the service keeps as sent carries no finding; a domain’s own unknown word is sent back and accepted', async () => {
     const d = sb.state.domains.find((x) => x.ns.every((n) => !n.includes('registrar')))!
     d.nsTypeWord = 'legacy-dns-2019'
-    const current = await ok<{ ns_type: string; records: string }>('domains.dns.get', { accountId, domain: d.domainname })
+    const current = await ok('domains.dns.get', { accountId, domain: d.domainname })
     expect(current.ns_type).toBe('legacy-dns-2019')
-    const done = await ok<JobView>('jobs.submit', { accountId, operation: 'domains.dns.set', items: [{ params: { domain: d.domainname, ns_type: 'legacy-dns-2019', records: 'a @ 192.0.2.7', ttl: 600 }, guard: { records: current.records }, overRule: true }] })
+    const done = await ok('jobs.submit', { accountId, operation: 'domains.dns.set', items: [{ params: { domain: d.domainname, ns_type: 'legacy-dns-2019', records: 'a @ 192.0.2.7', ttl: 600 }, guard: { records: current.records }, overRule: true }] })
     expect(done.items[0]).toMatchObject({ state: 'done' })
     expect(done.items[0]!.serviceKept).toBeUndefined()
     expect(sb.received.filter((r) => r.endpoint === 'domains.dns.set').at(-1)!.body).toMatchObject({ ns_type: 'legacy-dns-2019' })

@@ -31,18 +31,18 @@ const yearOf = (name: string) => Number(sb.state.domains.find((d) => d.domainnam
 /** A renewal the app sends whose connection breaks before the service reads it: never received, outcome unknown. */
 async function lostRenewal(domain: string): Promise<JobView> {
   sb.faults.inject('domains.expiration.renew', { reset: true, times: 1 })
-  const { job, token } = await ok<{ job: JobView; token: string }>('jobs.prepare', { accountId, operation: 'domains.expiration.renew', items: [{ params: { domain, years: 1 } }] })
-  const done = await ok<JobView>('jobs.start', { jobId: job.id, token })
+  const { job, token } = await ok('jobs.prepare', { accountId, operation: 'domains.expiration.renew', items: [{ params: { domain, years: 1 } }] })
+  const done = await ok('jobs.start', { jobId: job.id, token })
   expect(done.items[0]!.state).toBe('unknown')
   return done
 }
-const itemOf = async (jobId: string) => (await ok<JobView[]>('jobs.list', {})).find((j) => j.id === jobId)!.items[0]!
+const itemOf = async (jobId: string) => (await ok('jobs.list', {})).find((j) => j.id === jobId)!.items[0]!
 
 beforeAll(async () => {
   sb = await startSandbox({ domains: 12 })
   dir = mkdtempSync(join(tmpdir(), 'log-check-'))
   services = await boot()
-  accountId = (await ok<{ id: string }>('accounts.create', { fields: profileFor(sb, 'Main', 1500), apiKey: sb.keys.full, storage: 'keychain' })).id
+  accountId = (await ok('accounts.create', { fields: profileFor(sb, 'Main', 1500), apiKey: sb.keys.full, storage: 'keychain' })).id
   outside = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths })
 })
 afterAll(async () => {
@@ -60,7 +60,7 @@ describe('settling an unknown renewal from the log', () => {
     expect(job.logBaseline).toMatch(/^req-/)
     await services.close()
     services = await boot()
-    expect(await ok<string>('jobs.checkLog', { jobId: job.id, index: 0 })).toBe('not-found')
+    expect(await ok('jobs.checkLog', { jobId: job.id, index: 0 })).toBe('not-found')
     expect(await itemOf(job.id)).toMatchObject({ state: 'unknown', log: { status: 'not-found' } })
     // The service has the earlier renewal only.
     expect(yearOf(domain)).toBe(year)
@@ -73,7 +73,7 @@ describe('settling an unknown renewal from the log', () => {
     const job = await lostRenewal(domain)
     expect(job.logBaseline).toBeNull()
     await outside.call('domains.expiration.renew', { domain, years: 1 })
-    expect(await ok<string>('jobs.checkLog', { jobId: job.id, index: 0 })).toBe('undecided')
+    expect(await ok('jobs.checkLog', { jobId: job.id, index: 0 })).toBe('undecided')
     expect(await itemOf(job.id)).toMatchObject({ state: 'unknown', log: { status: 'undecided', reason: 'noBaseline' } })
   })
 
@@ -84,7 +84,7 @@ describe('settling an unknown renewal from the log', () => {
     await outside.call('domains.expiration.renew', { domain, years: 1 })
     await outside.call('domains.expiration.renew', { domain, years: 1 })
     expect(renewals().length - before).toBe(2)
-    expect(await ok<string>('jobs.checkLog', { jobId: job.id, index: 0 })).toBe('undecided')
+    expect(await ok('jobs.checkLog', { jobId: job.id, index: 0 })).toBe('undecided')
     expect(await itemOf(job.id)).toMatchObject({ state: 'unknown', log: { status: 'undecided', reason: 'several' } })
   })
 
@@ -92,7 +92,7 @@ describe('settling an unknown renewal from the log', () => {
     const domain = sb.state.domains[4]!.domainname
     const job = await lostRenewal(domain)
     await outside.call('domains.expiration.renew', { domain, years: 1 })
-    expect(await ok<string>('jobs.checkLog', { jobId: job.id, index: 0 })).toBe('received')
+    expect(await ok('jobs.checkLog', { jobId: job.id, index: 0 })).toBe('received')
     expect(await itemOf(job.id)).toMatchObject({ state: 'done', resolvedFromLog: true })
   })
 })

@@ -15,8 +15,7 @@ import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { headlessDesktop, type HeadlessDesktop } from '../../src/main/desktop'
 import { DEFAULT_SERVER_PATHS } from '../../src/sandbox'
 import type { PagedItem } from '../../src/shared/endpoints/table'
-import type { AccountView } from '../../src/shared/accounts'
-import type { DueReminder, ExpiringItem, ReminderSettings, ReminderTarget } from '../../src/shared/reminders'
+import type { ReminderTarget } from '../../src/shared/reminders'
 import { profileFor } from '../helpers/profile'
 import { APP, appSender, routerCalls } from '../helpers/router-calls'
 
@@ -33,9 +32,9 @@ async function start(): Promise<AppServices> {
   services = await createAppServices({ userDataDir: dir, allowedOrigins: [APP], keychain: async () => new SessionSecretStore(), desktop, now: () => clock })
   return services
 }
-const { call, ok } = routerCalls(() => services, sender)
+const { call, ok, send } = routerCalls(() => services, sender)
 /** What is due, as "account item threshold/days left". */
-const due = async () => (await ok<DueReminder[]>('reminders.due', {})).map((d) => `${d.item.accountId} ${d.item.label} ${d.threshold}/${d.daysLeft}`)
+const due = async () => (await ok('reminders.due', {})).map((d) => `${d.item.accountId} ${d.item.label} ${d.threshold}/${d.daysLeft}`)
 
 const domain = (name: string, expirationdate: string, autorenew = 0): PagedItem<'domains.list'> => ({
   domainid: name.length,
@@ -61,7 +60,7 @@ afterEach(async () => {
 describe('reminders of every account, from the store', () => {
   it('are recorded in the store file and not repeated after a reopen; the next threshold and a renewal remind again', async () => {
     let app = await start()
-    const other = await ok<AccountView>('accounts.create', { fields: profileFor({ url: 'https://api.example.com/v1', serverPaths: DEFAULT_SERVER_PATHS }, 'Other'), apiKey: 'other-key-0123456789', storage: 'session' })
+    const other = await ok('accounts.create', { fields: profileFor({ url: 'https://api.example.com/v1', serverPaths: DEFAULT_SERVER_PATHS }, 'Other'), apiKey: 'other-key-0123456789', storage: 'session' })
     await app.store.putList('demo', 'domains.list', {}, [domain('soon.example', '2030-01-06'), domain('later.example', '2030-06-01'), domain('renews.example', '2030-01-03', 1)], READ)
     await app.store.putList(other.id, 'domains.list', {}, [domain('month.example', '2030-01-31')], READ)
     await app.store.putList(other.id, 'servers.list', { kind: 'b' }, [
@@ -106,21 +105,21 @@ describe('reminders of every account, from the store', () => {
   it('include auto-renewing items only when the setting says so; settings are kept in the store and checked at the boundary', async () => {
     let app = await start()
     await app.store.putList('demo', 'domains.list', {}, [domain('renews.example', '2030-01-03', 1)], READ)
-    expect(await ok<ReminderSettings>('reminders.settings', {})).toEqual({ enabled: true, thresholds: [60, 30, 7, 1], includeAutorenewing: false })
+    expect(await ok('reminders.settings', {})).toEqual({ enabled: true, thresholds: [60, 30, 7, 1], includeAutorenewing: false })
     expect(await due()).toEqual([])
 
     for (const wrong of [{ thresholds: [400] }, { thresholds: [1, 2, 3, 4, 5, 6, 7, 8, 9] }, { thresholds: [] }, { thresholds: [1.5] }, { thresholds: [-1] }, { enabled: 'yes' }]) {
-      const r = await call('reminders.saveSettings', { enabled: true, thresholds: [7], includeAutorenewing: true, ...wrong })
+      const r = await send('reminders.saveSettings', { enabled: true, thresholds: [7], includeAutorenewing: true, ...wrong })
       expect(r, JSON.stringify(wrong)).toMatchObject({ ok: false, error: { code: 'ipc.invalidPayload' } })
     }
     // Duplicates are dropped before counting; the thresholds are kept largest first.
-    const saved = await ok<ReminderSettings>('reminders.saveSettings', { enabled: true, thresholds: [1, 14, 14, 3, 3, 3, 3, 3, 3, 3], includeAutorenewing: true })
+    const saved = await ok('reminders.saveSettings', { enabled: true, thresholds: [1, 14, 14, 3, 3, 3, 3, 3, 3, 3], includeAutorenewing: true })
     expect(saved).toEqual({ enabled: true, thresholds: [14, 3, 1], includeAutorenewing: true })
     await app.close()
     services = undefined
 
     app = await start()
-    expect(await ok<ReminderSettings>('reminders.settings', {})).toEqual(saved)
+    expect(await ok('reminders.settings', {})).toEqual(saved)
     expect(await due()).toEqual(['demo renews.example 3/2'])
     await ok('reminders.saveSettings', { ...saved, enabled: false })
     clock = new Date(2030, 0, 2, 9, 0)
@@ -130,15 +129,15 @@ describe('reminders of every account, from the store', () => {
   it('lists every stored expiry date, of one account or of all, for the calendar', async () => {
     const app = await start()
     await app.store.putList('demo', 'domains.list', {}, [domain('a.example', '2030-03-01'), domain('nodate.example', '')], READ)
-    const items = await ok<ExpiringItem[]>('reminders.expirations', {})
+    const items = await ok('reminders.expirations', {})
     expect(items.map((i) => `${i.accountId} ${i.kind} ${i.id} ${i.expires}`)).toEqual(['demo domain a.example 2030-03-01'])
-    expect(await ok<ExpiringItem[]>('reminders.expirations', { accountId: 'demo' })).toEqual(items)
+    expect(await ok('reminders.expirations', { accountId: 'demo' })).toEqual(items)
     expect(await call('reminders.expirations', { accountId: 'Not An Id' })).toMatchObject({ ok: false, error: { code: 'ipc.invalidPayload' } })
   })
 
   it('a reminder shown on the desktop opens its item in the page that asked, when clicked', async () => {
     await start()
-    const target = { kind: 'server', accountId: 'demo', id: '77', serverKind: 'b' }
+    const target = { kind: 'server' as const, accountId: 'demo', id: '77', serverKind: 'b' as const }
     await ok('reminders.notify', { title: 'web77 expires tomorrow', body: 'Managed server of “Demo”', target })
     expect(desktop.notifications.map((n) => [n.title, n.body])).toEqual([['web77 expires tomorrow', 'Managed server of “Demo”']])
     expect(opened).toEqual([])

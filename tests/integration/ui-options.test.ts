@@ -30,11 +30,11 @@ describe('npm run ui', () => {
     let services = await run()
     const { ok } = routerCalls(() => services)
     const fields = { name: 'Kept', baseUrl: 'https://api.example.com/v1', serverKinds: { a: { path: 'web', label: 'Web' }, b: { path: 'managed', label: 'Managed' }, c: { path: 'cloud', label: 'Cloud' } }, timeoutMs: 30_000 }
-    const created = await ok<{ id: string }>('accounts.create', { fields, apiKey: 'ui-kept-key-0123456789', storage: 'keychain' })
+    const created = await ok('accounts.create', { fields, apiKey: 'ui-kept-key-0123456789', storage: 'keychain' })
     await services.close()
     services = await run()
     try {
-      const listed = await ok<{ accounts: { id: string; keyStorage: string }[] }>('accounts.list', {})
+      const listed = await ok('accounts.list', {})
       expect(listed.accounts.find((a) => a.id === created.id)).toMatchObject({ keyStorage: 'keychain' })
       expect(UI_KEYCHAIN_SERVICE).not.toBe('hosting-admin.api-key')
     } finally {

@@ -13,8 +13,7 @@ import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { createApiClient, type ApiClient } from '../../src/main/http'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { nsFlavour } from '../../src/sandbox/nameservers'
-import type { AccountView } from '../../src/shared/accounts'
-import type { JobView } from '../../src/shared/jobs'
+import type { JobRequest } from '../../src/shared/jobs'
 import { profileFor } from '../helpers/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
 
@@ -27,7 +26,7 @@ const { call, ok } = routerCalls(() => services)
 beforeAll(async () => {
   sb = await startSandbox({ domains: 8 })
   services = await createAppServices({ userDataDir: mkdtempSync(join(tmpdir(), 'zone-safety-')), allowedOrigins: [APP], keychain: async () => new SessionSecretStore() })
-  ;({ id: accountId } = await ok<AccountView>('accounts.create', { fields: profileFor(sb, 'Main'), apiKey: sb.keys.full, storage: 'session' }))
+  ;({ id: accountId } = await ok('accounts.create', { fields: profileFor(sb, 'Main'), apiKey: sb.keys.full, storage: 'session' }))
   outside = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths })
 })
 afterAll(async () => {
@@ -43,7 +42,7 @@ async function zoneOf(domain: string, n: number, apex = '@') {
   await outside.call('domains.dns.set', { domain, ns_type: 'svc1', records, ttl: 3600 })
   return outside.call('domains.dns.get', { domain })
 }
-const submit = (items: unknown[]) => call('jobs.submit', { accountId, operation: 'domains.dns.set', items })
+const submit = (items: JobRequest['items']) => call('jobs.submit', { accountId, operation: 'domains.dns.set', items })
 
 describe('a zone save sent straight over IPC', () => {
   it('without the zone it was planned from: refused at prepare, nothing sent', async () => {
@@ -63,13 +62,13 @@ describe('a zone save sent straight over IPC', () => {
     const item = { params: { domain, ns_type: zone.ns_type, records }, guard: { records: zone.records } }
     expect(await submit([item])).toMatchObject({ ok: false, error: { code: 'dns.overSafetyRule', params: { zones: domain, percent: 30, min: 10 } } })
     expect(puts()).toBe(before)
-    const done = await ok<JobView>('jobs.submit', { accountId, operation: 'domains.dns.set', items: [{ ...item, overRule: true }] })
+    const done = await ok('jobs.submit', { accountId, operation: 'domains.dns.set', items: [{ ...item, overRule: true }] })
     expect(done.items[0]).toMatchObject({ state: 'done', overRule: true })
     expect(puts()).toBe(before + 1)
     // 3 of 12 is 25 %: no confirmation of its own.
     const fresh = await outside.call('domains.dns.get', { domain })
     const three = fresh.records.replace(/198\.51\.100\.([1-3])$/gm, '203.0.113.$1')
-    const small = await ok<JobView>('jobs.submit', { accountId, operation: 'domains.dns.set', items: [{ params: { domain, ns_type: zone.ns_type, records: three }, guard: { records: fresh.records } }] })
+    const small = await ok('jobs.submit', { accountId, operation: 'domains.dns.set', items: [{ params: { domain, ns_type: zone.ns_type, records: three }, guard: { records: fresh.records } }] })
     expect(small.items[0]).toMatchObject({ state: 'done' })
     expect(small.items[0]!.overRule).toBeUndefined()
   })
@@ -78,7 +77,7 @@ describe('a zone save sent straight over IPC', () => {
     const domain = editable()[2]!
     const zone = await zoneOf(domain, 3)
     const all = zone.records.replace(/192\.0\.2\./g, '198.51.100.')
-    const done = await ok<JobView>('jobs.submit', { accountId, operation: 'domains.dns.set', items: [{ params: { domain, ns_type: zone.ns_type, records: all }, guard: { records: zone.records } }] })
+    const done = await ok('jobs.submit', { accountId, operation: 'domains.dns.set', items: [{ params: { domain, ns_type: zone.ns_type, records: all }, guard: { records: zone.records } }] })
     expect(done.items[0]).toMatchObject({ state: 'done' })
     const named = await zoneOf(domain, 3, `${domain.toUpperCase()}.`)
     const before = puts()
@@ -94,7 +93,7 @@ describe('a zone save sent straight over IPC', () => {
     // Someone else changes only the TTL.
     await outside.call('domains.dns.set', { domain, ns_type: zone.ns_type, records: zone.records, ttl: 7200 })
     const before = puts()
-    const job = await ok<JobView>('jobs.submit', { accountId, operation: 'domains.dns.set', items: [{ params: { domain, ns_type: zone.ns_type, records: `${zone.records}\na new 192.0.2.99` }, guard: planned }] })
+    const job = await ok('jobs.submit', { accountId, operation: 'domains.dns.set', items: [{ params: { domain, ns_type: zone.ns_type, records: `${zone.records}\na new 192.0.2.99` }, guard: planned }] })
     expect(job.items[0]).toMatchObject({ state: 'failed', error: { code: 'dns.changedSincePlan' } })
     expect(puts()).toBe(before)
     expect((await outside.call('domains.dns.get', { domain })).ttl).toBe(7200)

@@ -1,6 +1,6 @@
 /**
  * One handler per IPC channel, each named as the channel is: `'domains.dns.get'` here is the
- * renderer's `api.domains.dns.get(...)` and the endpoint table's `'domains.dns.get'`, so a
+ * renderer's `invoke('domains.dns.get', ...)` and the endpoint table's `'domains.dns.get'`, so a
  * call, its handler and its endpoint are found from each other by a search for the name.
  * The type below makes a missing or misspelled channel a compile error.
  */

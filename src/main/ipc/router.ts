@@ -7,13 +7,14 @@
  * Result; errors cross as plain data (a kind, a code and parameters), never a stack or the key.
  */
 import type { ErrorData } from '../../shared/errors'
-import type { Result } from '../../shared/ipc/contract'
+import type { Call, Progress, Result } from '../../shared/ipc/contract'
 import { toErrorData } from '../app-error'
 import type { Sender } from './channel'
 import type { ChannelHandlers } from './handlers'
 import type { RunningCalls } from './running-calls'
 import type { AppLog } from '../log/app-log'
 import { CHANNEL_NAMES } from '../../shared/ipc/channels'
+import { callOver } from '../../shared/ipc/call-over'
 
 export type { Sender } from './channel'
 
@@ -30,7 +31,10 @@ export interface RouterOptions {
 }
 
 export interface IpcRouter {
+  /** A call as it arrives from a transport (Electron's IPC, the command's door): any name, any payload. */
   dispatch(channel: string, payload: unknown, sender: Sender): Promise<Result<unknown>>
+  /** The contract's typed client for callers in this process (the command line, tests), calling as `sender`. */
+  client(sender: Sender): Call
   /** Cancellable calls in flight (for tests and shutdown). */
   readonly activeJobs: number
 }
@@ -49,29 +53,44 @@ export function createIpcRouter(opts: RouterOptions): IpcRouter {
   const allowed = new Set(opts.allowedOrigins)
   const handlers = new Map(Object.entries(opts.handlers))
   const contract = new Set<string>(CHANNEL_NAMES)
+  async function dispatch(channel: string, payload: unknown, sender: Sender): Promise<Result<unknown>> {
+    const origin = originOf(sender.url)
+    if (!origin || !allowed.has(origin)) {
+      opts.log?.warn('ipc.foreignSender', { channel: channel.slice(0, 80), origin: (origin ?? 'none').slice(0, 200) })
+      return fail({ kind: 'forbidden', code: 'ipc.foreignSender' })
+    }
+    const handler = handlers.get(channel)
+    if (!handler) {
+      if (opts.unavailable && contract.has(channel)) return fail(opts.unavailable)
+      return fail({ kind: 'validation', code: 'ipc.unknownChannel', params: { channel: channel.slice(0, 80) } })
+    }
+    try {
+      return { ok: true, value: await handler.invoke(payload, sender) }
+    } catch (err) {
+      const error = toErrorData(err)
+      opts.log?.info('ipc.failed', { channel, kind: error.kind, code: error.code, status: error.status, requestId: error.requestId })
+      return fail(error)
+    }
+  }
+  /** A call with its own progress listener: the sender's progress of that call goes to it too. */
+  function dispatchFollowed(channel: string, payload: unknown, sender: Sender, onProgress?: (p: Progress) => void): Promise<Result<unknown>> {
+    if (!onProgress) return dispatch(channel, payload, sender)
+    const callId = typeof payload === 'object' && payload !== null && 'callId' in payload ? payload.callId : undefined
+    return dispatch(channel, payload, {
+      ...sender,
+      sendProgress: (p) => {
+        sender.sendProgress(p)
+        if (p.callId === callId) onProgress(p)
+      },
+    })
+  }
   return {
     get activeJobs() {
       return opts.calls.size
     },
-    async dispatch(channel, payload, sender) {
-      const origin = originOf(sender.url)
-      if (!origin || !allowed.has(origin)) {
-        opts.log?.warn('ipc.foreignSender', { channel: channel.slice(0, 80), origin: (origin ?? 'none').slice(0, 200) })
-        return fail({ kind: 'forbidden', code: 'ipc.foreignSender' })
-      }
-      const handler = handlers.get(channel)
-      if (!handler) {
-        if (opts.unavailable && contract.has(channel)) return fail(opts.unavailable)
-        return fail({ kind: 'validation', code: 'ipc.unknownChannel', params: { channel: channel.slice(0, 80) } })
-      }
-      try {
-        return { ok: true, value: await handler.invoke(payload, sender) }
-      } catch (err) {
-        const error = toErrorData(err)
-        opts.log?.info('ipc.failed', { channel, kind: error.kind, code: error.code, status: error.status, requestId: error.requestId })
-        return fail(error)
-      }
-    },
+    dispatch,
+    // Each channel's handler is typed by the contract (ChannelHandlers) and validates its payload.
+    client: (sender) => callOver((channel, payload, onProgress) => dispatchFollowed(channel, payload, sender, onProgress)),
   }
 }
 

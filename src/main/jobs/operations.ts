@@ -7,7 +7,8 @@
  * - target: the parameters that name what it acts on (at most one write per account, operation
  *   and target is in flight; an unknown outcome holds that target);
  * - subject and aspect: whose history it is and what it changes (history, drift);
- * - before: the stored list that holds the aspect's value before it, and the members that make it;
+ * - before: the stored list that holds the aspect's value before it (the members that make it are
+ *   that list's watched ones: `watch` in src/main/store/lists.ts);
  * - zone: a zone save (snapshotted before, guarded by its plan, kept after);
  * - readBack: the read that gives back what the service kept, where its answer cannot show it;
  * - serviceKept: how what the service kept is compared with what was sent (shared/service-kept.ts);
@@ -27,7 +28,7 @@ export interface WriteFacts<N extends WriteEndpointName> {
   target: readonly (keyof EndpointParams<N> & string)[]
   subject: SubjectKind
   aspect: HistoryAspect
-  before?: { list: StoredListName; fields: readonly string[] }
+  before?: StoredListName
   zone?: ZoneKind
   readBack?: Extract<ReadEndpointName, 'domains.dns.get' | 'freedns.get' | 'domains.nameserver.get' | 'domains.whois.get'>
   serviceKept: ServiceKeptComparison
@@ -54,13 +55,13 @@ export const WRITE_FACTS: { readonly [N in WriteEndpointName]: WriteFacts<N> } =
   'domains.autorenew.set': {
     ...DOMAIN,
     aspect: 'autorenew',
-    before: { list: 'domains.autorenew.list', fields: ['autorenew', 'autorenew_all', 'autorenew_domain'] },
+    before: 'domains.autorenew.list',
     serviceKept: 'domainAutorenew',
     autorenew: ['autorenew_all', 'autorenew_domain'],
   },
-  'domains.transferlock.set': { ...DOMAIN, aspect: 'transferlock', before: { list: 'domains.transferlock.list', fields: ['transfer_lock'] }, serviceKept: 'transferLock' },
-  'domains.whois.set': { ...DOMAIN, aspect: 'whois', before: { list: 'domains.whois.list', fields: ['whoisproxy', 'contact'] }, readBack: 'domains.whois.get', serviceKept: 'whois' },
-  'domains.nameserver.set': { ...DOMAIN, aspect: 'nameservers', before: { list: 'domains.nameserver.list', fields: ['ns'] }, readBack: 'domains.nameserver.get', serviceKept: 'nameservers' },
+  'domains.transferlock.set': { ...DOMAIN, aspect: 'transferlock', before: 'domains.transferlock.list', serviceKept: 'transferLock' },
+  'domains.whois.set': { ...DOMAIN, aspect: 'whois', before: 'domains.whois.list', readBack: 'domains.whois.get', serviceKept: 'whois' },
+  'domains.nameserver.set': { ...DOMAIN, aspect: 'nameservers', before: 'domains.nameserver.list', readBack: 'domains.nameserver.get', serviceKept: 'nameservers' },
   'domains.dns.set': { ...DOMAIN, aspect: 'dns', zone: 'dns', readBack: 'domains.dns.get', serviceKept: 'dnsZone' },
   'domains.dynamicdns.set': { ...DOMAIN, aspect: 'dynamicdns', serviceKept: 'dynamicDns' },
   'domains.dnssec.set': { ...DOMAIN, aspect: 'dnssec', serviceKept: 'dnssec' },

@@ -9,18 +9,24 @@ import type { EndpointParams, WriteEndpointName } from '../../shared/endpoints/t
 import type { ErrorData } from '../../shared/errors'
 import type { SubjectKind } from '../../shared/history'
 import type { JobItemView, JobView, ZoneGuard } from '../../shared/jobs'
-import type { ZoneInput, ZoneKind } from '../../shared/portfolio'
+import type { StoredListName, ZoneInput, ZoneKind } from '../../shared/portfolio'
 import type { PortfolioStoreAsync } from '../store/store-async'
 import { toErrorData } from '../app-error'
 import { readsBack } from './read-back'
 import { factsOf } from './operations'
 import { changedSincePlan } from './zone-rules'
+import { LIST_SPECS } from '../store/lists'
 
 export interface WriteObserver {
   /** Just before item i is sent. An error answered here means it is not sent, and fails with it. */
   beforeSend(job: JobView, i: number, params: EndpointParams<WriteEndpointName>, client: ApiClient, guard: ZoneGuard | undefined): Promise<ErrorData | undefined>
   /** Item i ended: done, failed or unknown; or an unknown one was settled from the service's log. */
   ended(job: JobView, i: number, opts: { fromLog: boolean }): Promise<void>
+}
+
+/** The members of a stored list's item that make a write's value before: the ones its refresh watches (drift compares the same). */
+function beforeMembers(list: StoredListName): readonly string[] {
+  return LIST_SPECS[list].watch?.fields ?? []
 }
 
 /** Whose history an item is: a domain, a free DNS zone, a server or a service IP (the operation's facts say which). */
@@ -75,13 +81,13 @@ export function createWriteHistory(store: PortfolioStoreAsync, now: () => Date =
       const at = now().toISOString()
       if (!kind) {
         // The value before, as the store last read it (account-wide lists), when it has one.
-        const spec = factsOf(job.operation).before
+        const list = factsOf(job.operation).before
         const subject = subjectOf(job.operation, p)
-        if (spec) {
-          const item = await store.readListItem(job.accountId, spec.list, subject.subject)
+        if (list) {
+          const item = await store.readListItem(job.accountId, list, subject.subject)
           if (item) {
             const value: Record<string, unknown> = {}
-            for (const f of spec.fields) if (f in item) value[f] = Reflect.get(item, f)
+            for (const f of beforeMembers(list)) if (f in item) value[f] = Reflect.get(item, f)
             before.set(itemKey(job, i), { value })
           }
         } else if (job.items[i]?.effect?.from) before.set(itemKey(job, i), { value: { expirationdate: job.items[i]?.effect?.from } })
@@ -149,7 +155,7 @@ function afterValue(operation: WriteEndpointName, it: JobItemView): unknown {
   const facts = factsOf(operation)
   const kept = it.state === 'done' && readsBack(operation) ? it.result : undefined
   if (facts.zone) return isZoneAnswer(kept) ? zoneOfAnswer(facts.zone, kept) : zoneAfter(facts.zone, it.params)
-  const fields = facts.before?.fields
+  const fields = facts.before ? beforeMembers(facts.before) : undefined
   if (fields && it.state === 'done') {
     // What the service answered it kept, member by member; a member its answer leaves out (an
     // answer that only echoes part of the request) is what was sent, not "unknown".

@@ -3,29 +3,12 @@
  * store held. Pure and cheap: an item whose stored text is the same is skipped without parsing,
  * and only the fields of the aspect are compared (a domain's registrar changing is not drift).
  */
-import type { HistoryAspect, SubjectKind } from '../../shared/history'
-import type { StoredListName, ZoneKind } from '../../shared/portfolio'
+import type { SubjectKind } from '../../shared/history'
+import type { ZoneKind } from '../../shared/portfolio'
 import { parseJson } from './json'
 import { storedJson } from './lists'
 
-interface WatchedList {
-  subjectKind: SubjectKind
-  aspect: HistoryAspect
-  /** The item's members that make the aspect's value. */
-  fields: readonly string[]
-}
-
-/** The account-wide lists a refresh watches, and what each one tells. */
-export const WATCHED_LISTS: Partial<Record<StoredListName, WatchedList>> = {
-  'domains.list': { subjectKind: 'domain', aspect: 'expiration', fields: ['expirationdate'] },
-  'domains.expiration.list': { subjectKind: 'domain', aspect: 'expiration', fields: ['expirationdate'] },
-  'domains.autorenew.list': { subjectKind: 'domain', aspect: 'autorenew', fields: ['autorenew', 'autorenew_all', 'autorenew_domain'] },
-  'domains.transferlock.list': { subjectKind: 'domain', aspect: 'transferlock', fields: ['transfer_lock'] },
-  'domains.whois.list': { subjectKind: 'domain', aspect: 'whois', fields: ['whoisproxy', 'contact'] },
-  'domains.nameserver.list': { subjectKind: 'domain', aspect: 'nameservers', fields: ['ns'] },
-  'domains.dns.list': { subjectKind: 'domain', aspect: 'dns', fields: ['records', 'ttl', 'ns_type'] },
-  'freedns.list': { subjectKind: 'freedns', aspect: 'dns', fields: ['records', 'ttl'] },
-}
+// Which lists are watched, and for which aspect and members, is each list's `watch` in LIST_SPECS (lists.ts).
 
 export const ZONE_SUBJECT: Record<ZoneKind, SubjectKind> = { dns: 'domain', freedns: 'freedns' }
 

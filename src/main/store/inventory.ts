@@ -10,7 +10,7 @@ import { LIST_SPECS, listIdentity, storedJson, type ListSpec } from './lists'
 import { parseJson } from './json'
 import { SearchWriter } from './search-index'
 import { deleteZone, writeZone, zoneIds } from './zones'
-import { WATCHED_LISTS, changedAspects } from './drift'
+import { changedAspects } from './drift'
 import { recordDrift } from './history'
 import type { ListChange, ListParams, StoredList, StoredListName } from '../../shared/portfolio'
 import { StoreProblem } from './types'
@@ -46,7 +46,7 @@ export function putList<N extends StoredListName>(
     if (rows.has(key)) duplicates++
     else rows.set(key, { item, pos: rows.size, json: storedJson(item) })
   }
-  const watched = paramsKey === '' ? WATCHED_LISTS[name] : undefined
+  const watched = paramsKey === '' ? (spec.watch ?? undefined) : undefined
   return conn.write(() => {
     // The reading before this one: drift is what changed since, that this app did not write.
     const previous = watched ? conn.get(metaSchema, 'SELECT id, read_at, complete FROM lists WHERE account_id = ? AND list = ? AND params_key = ?', [accountId, name, paramsKey]) : undefined

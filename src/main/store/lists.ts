@@ -1,7 +1,9 @@
 /**
- * What the store knows of each list it keeps: the schema its items are read back with (the
- * endpoint table's own item schema), what identifies an item, which parameters tell one list
- * of that name from another, and what the list gives the search index and the zones.
+ * What the app knows of each list it keeps, in one record complete by type: the schema its
+ * items are read back with (the endpoint table's own item schema), what identifies an item,
+ * which parameters tell one list of that name from another, what the list gives the search
+ * index and the zones, whether a refresh of the account reads it, and which aspect of its items
+ * is watched for changes from outside (drift), whose members are also a write's value before.
  *
  * Written out per list rather than derived in a loop: each entry is then type-checked against
  * that list's item type, which is what lets getList return `PagedItem<N>` without a cast.
@@ -12,6 +14,7 @@ import { PAGED_ENDPOINT_NAMES } from '../../shared/endpoints/names'
 import { AppError } from '../app-error'
 import { nameEntry, type SearchEntry } from './search-index'
 import type { ListParams, StoredListName, ZoneInput, ZoneKind } from '../../shared/portfolio'
+import type { HistoryAspect, SubjectKind } from '../../shared/history'
 
 /** The parameters that name a list, once validated. */
 export interface ListIdentity {
@@ -19,7 +22,26 @@ export interface ListIdentity {
   domain?: string | undefined
 }
 
-export interface ListSpec<N extends StoredListName> {
+/** An aspect of a list's items that a refresh watches for changes made outside this app. */
+export interface WatchedAspect {
+  subjectKind: SubjectKind
+  aspect: HistoryAspect
+  /**
+   * The item's members that make the aspect's value: compared for drift, and read as the value
+   * before a write of that aspect (src/main/jobs/operations.ts names the list as `before`).
+   */
+  fields: readonly string[]
+}
+
+/**
+ * Which lists one of that name is, and whether a refresh reads it: only an account-wide list
+ * (no parameters) is read by the account's refresh, which reads every list with none.
+ */
+type ListReach =
+  | { params: readonly []; refresh: boolean }
+  | { params: readonly [keyof ListIdentity, ...(keyof ListIdentity)[]]; refresh: false }
+
+export type ListSpec<N extends StoredListName> = ListReach & {
   item: z.ZodType<PagedItem<N>>
   /**
    * The item as this store wrote it (the item schema's output: numbers as numbers, text as
@@ -29,7 +51,11 @@ export interface ListSpec<N extends StoredListName> {
    */
   stored?: z.ZodType<PagedItem<N>>
   key: (item: PagedItem<N>) => string
-  params: readonly (keyof ListIdentity)[]
+  /**
+   * What a change to the list from outside this app is (drift, recorded in history), when a
+   * refresh watches it: only account-wide lists are.
+   */
+  watch: WatchedAspect | null
   /** What the command palette finds this item by. */
   entries?: (item: PagedItem<N>, identity: ListIdentity) => SearchEntry[]
   /** A list whose items are zones: they are kept as zones too (search, exportZones). */
@@ -48,14 +74,18 @@ export const LIST_SPECS: { [N in StoredListName]: ListSpec<N> } = {
     item: endpoints['servers.list'].result.element,
     key: (s) => s.webid,
     params: ['kind'],
+    refresh: false,
+    watch: null,
     entries: (s, p) => nameEntry('server', s.webname, s.webid, { scope: p.kind }),
   },
-  'servers.expiration.list': { item: endpoints['servers.expiration.list'].result.element, key: (s) => s.webid, params: ['kind'] },
-  'servers.autorenew.list': { item: endpoints['servers.autorenew.list'].result.element, key: (s) => s.webid, params: ['kind'] },
+  'servers.expiration.list': { item: endpoints['servers.expiration.list'].result.element, key: (s) => s.webid, params: ['kind'], refresh: false, watch: null },
+  'servers.autorenew.list': { item: endpoints['servers.autorenew.list'].result.element, key: (s) => s.webid, params: ['kind'], refresh: false, watch: null },
   'svcips.list': {
     item: endpoints['svcips.list'].result.element,
     key: (v) => v.vipid,
     params: [],
+    refresh: false,
+    watch: null,
     entries: (v) => nameEntry('svcip', v.vipname, v.vipid, v.domainname ? { detail: v.domainname } : {}),
   },
   'domains.list': {
@@ -70,6 +100,8 @@ export const LIST_SPECS: { [N in StoredListName]: ListSpec<N> } = {
       autorenew_domain: z.number().optional(),
     }),
     ...byDomain,
+    refresh: true,
+    watch: { subjectKind: 'domain', aspect: 'expiration', fields: ['expirationdate'] },
     entries: (d) => nameEntry('domain', d.domainname, d.domainname),
   },
   // One domain may have had several transfer requests: the order id tells them apart.
@@ -77,37 +109,72 @@ export const LIST_SPECS: { [N in StoredListName]: ListSpec<N> } = {
     item: endpoints['domains.transfer.list'].result.element,
     key: (t) => `${t.domainname} ${t.transferorderid}`,
     params: [],
+    refresh: false,
+    watch: null,
   },
   'domains.transfer.listForDomain': {
     item: endpoints['domains.transfer.listForDomain'].result.element,
     key: (t) => t.transferorderid,
     params: ['domain'],
+    refresh: false,
+    watch: null,
   },
-  'domains.expiration.list': { item: endpoints['domains.expiration.list'].result.element, ...byDomain },
-  'domains.autorenew.list': { item: endpoints['domains.autorenew.list'].result.element, ...byDomain },
-  'domains.transferlock.list': { item: endpoints['domains.transferlock.list'].result.element, ...byDomain },
-  'domains.whois.list': { item: endpoints['domains.whois.list'].result.element, ...byDomain },
-  'domains.nameserver.list': { item: endpoints['domains.nameserver.list'].result.element, ...byDomain },
+  'domains.expiration.list': {
+    item: endpoints['domains.expiration.list'].result.element,
+    ...byDomain,
+    refresh: true,
+    watch: { subjectKind: 'domain', aspect: 'expiration', fields: ['expirationdate'] },
+  },
+  'domains.autorenew.list': {
+    item: endpoints['domains.autorenew.list'].result.element,
+    ...byDomain,
+    refresh: true,
+    watch: { subjectKind: 'domain', aspect: 'autorenew', fields: ['autorenew', 'autorenew_all', 'autorenew_domain'] },
+  },
+  'domains.transferlock.list': {
+    item: endpoints['domains.transferlock.list'].result.element,
+    ...byDomain,
+    refresh: true,
+    watch: { subjectKind: 'domain', aspect: 'transferlock', fields: ['transfer_lock'] },
+  },
+  'domains.whois.list': {
+    item: endpoints['domains.whois.list'].result.element,
+    ...byDomain,
+    refresh: true,
+    watch: { subjectKind: 'domain', aspect: 'whois', fields: ['whoisproxy', 'contact'] },
+  },
+  'domains.nameserver.list': {
+    item: endpoints['domains.nameserver.list'].result.element,
+    ...byDomain,
+    refresh: true,
+    watch: { subjectKind: 'domain', aspect: 'nameservers', fields: ['ns'] },
+  },
   'domains.dns.list': {
     item: endpoints['domains.dns.list'].result.element,
     ...byDomain,
+    refresh: true,
+    watch: { subjectKind: 'domain', aspect: 'dns', fields: ['records', 'ttl', 'ns_type'] },
     zone: {
       kind: 'dns',
       of: (d) => ({ domain: d.domainname, zone: { records: d.records, ttl: d.ttl, ns_type: d.ns_type } }),
       with: (d, z) => ({ ...d, records: z.records, ttl: z.ttl, ns_type: z.ns_type ?? d.ns_type }),
     },
   },
-  'domains.dynamicdns.list': { item: endpoints['domains.dynamicdns.list'].result.element, ...byDomain },
-  'domains.dnssec.list': { item: endpoints['domains.dnssec.list'].result.element, ...byDomain },
+  'domains.dynamicdns.list': { item: endpoints['domains.dynamicdns.list'].result.element, ...byDomain, refresh: true, watch: null },
+  'domains.dnssec.list': { item: endpoints['domains.dnssec.list'].result.element, ...byDomain, refresh: true, watch: null },
   'domains.privatenameserver.list': {
     item: endpoints['domains.privatenameserver.list'].result.element,
     key: (n) => n.hostname,
     params: ['domain'],
+    refresh: false,
+    watch: null,
   },
-  'domains.localtransfer.list': { item: endpoints['domains.localtransfer.list'].result.element, ...byDomain },
+  'domains.localtransfer.list': { item: endpoints['domains.localtransfer.list'].result.element, ...byDomain, refresh: false, watch: null },
   'freedns.list': {
     item: endpoints['freedns.list'].result.element,
     ...byDomain,
+    refresh: true,
+    watch: { subjectKind: 'freedns', aspect: 'dns', fields: ['records', 'ttl'] },
     entries: (f) => nameEntry('freedns', f.domainname, f.domainname),
     zone: {
       kind: 'freedns',
@@ -115,10 +182,15 @@ export const LIST_SPECS: { [N in StoredListName]: ListSpec<N> } = {
       with: (f, z) => ({ ...f, records: z.records, ttl: z.ttl }),
     },
   },
-  'freedns.localtransfer.list': { item: endpoints['freedns.localtransfer.list'].result.element, ...byDomain },
+  'freedns.localtransfer.list': { item: endpoints['freedns.localtransfer.list'].result.element, ...byDomain, refresh: false, watch: null },
 }
 
 export const STORED_LIST_NAMES: readonly StoredListName[] = PAGED_ENDPOINT_NAMES.filter((n): n is StoredListName => n in LIST_SPECS)
+/**
+ * The account-wide lists a refresh of the account reads, in the endpoint table's order: every
+ * list the screens, drift and reminders rely on.
+ */
+export const REFRESHED_LISTS: readonly StoredListName[] = STORED_LIST_NAMES.filter((n) => LIST_SPECS[n].refresh)
 export const isStoredListName = (n: string): n is StoredListName => Object.prototype.hasOwnProperty.call(LIST_SPECS, n)
 
 const identitySchema = z.object({ kind: z.string().optional(), domain: z.string().optional() })

@@ -10,21 +10,12 @@
 import type { ApiClient } from '../http'
 import type { ErrorData } from '../../shared/errors'
 import type { PortfolioStoreAsync } from './store-async'
+import type { StoredListName } from '../../shared/portfolio'
 import { toErrorData } from '../app-error'
+import { REFRESHED_LISTS } from './lists'
 
-export const REFRESHED_LISTS = [
-  'domains.list',
-  'domains.expiration.list',
-  'domains.autorenew.list',
-  'domains.transferlock.list',
-  'domains.whois.list',
-  'domains.nameserver.list',
-  'domains.dns.list',
-  'domains.dynamicdns.list',
-  'domains.dnssec.list',
-  'freedns.list',
-] as const
-export type RefreshedList = (typeof REFRESHED_LISTS)[number]
+/** A list a refresh reads: its `refresh` in LIST_SPECS (lists.ts) says which. */
+type RefreshedList = StoredListName
 
 export interface AccountRefresh {
   /** Lists read and kept. */

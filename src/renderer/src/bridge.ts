@@ -1,13 +1,13 @@
 /**
  * The renderer's only way to the main process: `window.api`, which the preload (or the
- * end-to-end bridge) builds from the channel list, reached only from this file (lint holds the
- * rest of the renderer to it). Everything else calls `invoke` with a channel's name, typed by
- * the contract: the payload the channel takes and the Result it answers. API calls of one
- * account go through lib/account-api.ts, bound to that account.
+ * end-to-end bridge) builds, reached only from this file (lint holds the rest of the renderer
+ * to it). Everything else calls `invoke` with a channel's name, typed by the contract's `Call`:
+ * the payload the channel takes and the Result it answers. API calls of one account go through
+ * lib/account-api.ts, bound to that account.
  */
-import type { LocalChannel } from '../../shared/ipc/channels'
-import type { ApiPayload, ListAllPayload, LocalResults, PayloadOf, Progress, Result, WindowApi } from '../../shared/ipc/contract'
-import type { EndpointResult, PagedEndpointName, PagedInput, PagedItem, ReadEndpointName } from '../../shared/endpoints/table'
+import type { Call, ChannelName, Progress, Result, WindowApi } from '../../shared/ipc/contract'
+import { callOver } from '../../shared/ipc/call-over'
+import type { PagedEndpointName, PagedItem } from '../../shared/endpoints/table'
 import type { ErrorData } from '../../shared/errors'
 import type { JobView } from '../../shared/jobs'
 import type { ReminderTarget } from '../../shared/reminders'
@@ -27,51 +27,47 @@ export interface StoredItems<N extends PagedEndpointName> {
   complete: boolean
 }
 
-type ChannelFunction = (payload: unknown, onProgress?: (p: Progress) => void) => Promise<unknown>
-
 function isObject(v: unknown): v is Record<string, unknown> {
-  return (typeof v === 'object' || typeof v === 'function') && v !== null
+  return typeof v === 'object' && v !== null
 }
 
-/** The function of `window.api` for a channel name (`domains.dns.get` is window.api.domains.dns.get). */
-function channelFunction(channel: string): ChannelFunction {
-  let node: unknown = window.api
-  for (const part of channel.split('.')) node = isObject(node) ? node[part] : undefined
-  if (typeof node !== 'function') throw new Error(`window.api has no channel ${channel}`)
-  return (payload, onProgress) => Promise.resolve(node(payload, onProgress))
+/** Every channel answers a Result (main's router makes it so); anything else is a broken bridge. */
+function isResult(answer: unknown): answer is Result<unknown> {
+  return isObject(answer) && ((answer.ok === true && 'value' in answer) || (answer.ok === false && isObject(answer.error)))
+}
+
+/** Progress listeners of the `all.*` reads in flight, by call id; one subscription serves them all. */
+const progressListeners = new Map<string, (p: Progress) => void>()
+let progressSubscribed = false
+
+async function send(channel: ChannelName, payload: unknown, onProgress?: (p: Progress) => void): Promise<Result<unknown>> {
+  const callId = isObject(payload) && typeof payload.callId === 'string' ? payload.callId : undefined
+  if (callId && onProgress) {
+    if (!progressSubscribed) {
+      progressSubscribed = true
+      window.api.onProgress((p) => progressListeners.get(p.callId)?.(p))
+    }
+    progressListeners.set(callId, onProgress)
+  }
+  try {
+    const answer = await window.api.invoke(channel, payload)
+    if (!isResult(answer)) throw new Error('main answered without a Result')
+    return answer
+  } finally {
+    if (callId) progressListeners.delete(callId)
+  }
 }
 
 /**
  * Calls a channel by name: the payload is the channel's (PayloadOf in the contract), the
- * answer a Result of what it answers (ResultOf). Main validates the payload and its handler is
- * typed by the same contract, so the overloads below state what main answers; they are the
- * bridge's one step from the untyped transport to the contract's types.
+ * answer a Result of what it answers (ResultOf): the contract's `Call`.
  */
-// A paged list's first page (a paged read with a limit): its items.
-export function invoke<N extends PagedEndpointName>(channel: N, payload: PagedInput<N> & { accountId: string; callId?: string; limit: number }): Promise<Result<PagedItem<N>[]>>
-// A read of one account.
-export function invoke<N extends ReadEndpointName>(channel: N, payload: ApiPayload<N>): Promise<Result<EndpointResult<N>>>
-// Every page of a list, with progress.
-export function invoke<N extends PagedEndpointName>(channel: `all.${N}`, payload: ListAllPayload<N>, onProgress?: (p: Progress) => void): Promise<Result<PagedItem<N>[]>>
-// A list as the store kept it: items of that list (main read them back with its item schema).
-export function invoke<N extends PagedEndpointName>(channel: 'store.list', payload: { accountId: string; name: N; params: PagedInput<N> }): Promise<Result<StoredItems<N> | null>>
-// The local channels: accounts, jobs, the store, history, reminders, the app.
-export function invoke<C extends LocalChannel>(channel: C, payload: PayloadOf<C>): Promise<Result<LocalResults[C]>>
-// (The implementation takes any name: TypeScript cannot check a generic `all.${N}` against ChannelName; the overloads hold callers to the channels.)
-export function invoke(channel: string, payload: object, onProgress?: (p: Progress) => void): Promise<Result<unknown>> {
-  return channelFunction(channel)(payload, onProgress).then(asResult)
-}
-
-/** Every channel answers a Result (main's router makes it so); anything else is a broken bridge. */
-function asResult(answer: unknown): Result<unknown> {
-  if (isObject(answer) && ((answer.ok === true && 'value' in answer) || (answer.ok === false && isObject(answer.error)))) return answer as Result<unknown>
-  throw new Error('main answered without a Result')
-}
+export const invoke: Call = callOver(send)
 
 /** Main's events: a write job changed, main asks before quitting, a reminder's notification was clicked. Each returns its unsubscribe. */
-export const onJobUpdate = (listener: (job: JobView) => void): (() => void) => window.api.jobs.onUpdate(listener)
-export const onQuitRequest = (listener: () => void): (() => void) => window.api.app.onQuitRequest(listener)
-export const onReminderOpen = (listener: (target: ReminderTarget) => void): (() => void) => window.api.reminders.onOpen(listener)
+export const onJobUpdate = (listener: (job: JobView) => void): (() => void) => window.api.onJob(listener)
+export const onQuitRequest = (listener: () => void): (() => void) => window.api.onQuitRequest(listener)
+export const onReminderOpen = (listener: (target: ReminderTarget) => void): (() => void) => window.api.onReminderOpen(listener)
 
 /** The one way a read's call ids are made: a listAll or a cancellable call is followed and cancelled by it. */
 export function newCallId(): string {

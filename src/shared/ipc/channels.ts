@@ -1,7 +1,7 @@
 /**
  * Every IPC channel between the renderer and the main process, by name, as plain data.
- * Nothing here needs a library, so the preload that turns these names into `window.api`
- * stays a few kilobytes. What each channel takes and answers is in contract.ts (types) and
+ * Nothing here needs a library, so the preload, whose `window.api.invoke` sends only these
+ * names, stays a few kilobytes. What each channel takes and answers is in contract.ts (types) and
  * payloads.ts (the schemas main validates with).
  *
  * Three groups:

@@ -163,19 +163,29 @@ export type ResultOf<C extends ChannelName> = C extends LocalChannel
       ? PagedItem<N>[]
       : never
 
-type FnOf<C extends ChannelName> = C extends `all.${string}`
-  ? (payload: PayloadOf<C>, onProgress?: (p: Progress) => void) => Promise<Result<ResultOf<C>>>
-  : (payload: PayloadOf<C>) => Promise<Result<ResultOf<C>>>
+/**
+ * The one typed client of the contract: a channel's name, its payload, and the Result of what it
+ * answers. Every caller goes through a function of this type: the renderer's bridge, main's
+ * router (`IpcRouter.client`), the command line (in-process and through the app's door) and the
+ * tests' helpers. `onProgress` follows an `all.*` read (by the payload's callId); the other
+ * channels report none.
+ */
+export type Call = <C extends ChannelName>(channel: C, payload: PayloadOf<C>, onProgress?: (p: Progress) => void) => Promise<Result<ResultOf<C>>>
 
-type Split<S extends string> = S extends `${infer H}.${infer T}` ? [H, ...Split<T>] : [S]
-type Nest<P extends string[], V> = P extends [infer H extends string, ...infer R extends string[]] ? { [K in H]: Nest<R, V> } : V
-type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never
-
-/** The renderer's `window.api`: one function per channel, nested by the channel's dotted name, and the job events. */
-export type WindowApi = UnionToIntersection<{ [C in ChannelName]: Nest<Split<C>, FnOf<C>> }[ChannelName]> & {
-  jobs: { onUpdate(listener: (job: JobView) => void): () => void }
+/**
+ * What the preload exposes as `window.api`: one flat `invoke` for the contract's channels (it
+ * refuses any other name without sending it) and main's events. Untyped on purpose: the answer
+ * is whatever crossed the process boundary; the renderer's bridge checks it is a Result and
+ * states it as the contract's (`Call`).
+ */
+export interface WindowApi {
+  invoke(channel: ChannelName, payload: unknown): Promise<unknown>
+  /** Progress of every `all.*` read of the page; the bridge hands each to its call by callId. */
+  onProgress(listener: (p: Progress) => void): () => void
+  /** A write job changed. */
+  onJob(listener: (job: JobView) => void): () => void
   /** Main asks before quitting while writes run; the listener asks the user (app.quit confirms). */
-  app: { onQuitRequest(listener: () => void): () => void }
+  onQuitRequest(listener: () => void): () => void
   /** The user clicked a reminder's notification: the listener opens its item. */
-  reminders: { onOpen(listener: (target: ReminderTarget) => void): () => void }
+  onReminderOpen(listener: (target: ReminderTarget) => void): () => void
 }

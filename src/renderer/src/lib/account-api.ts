@@ -4,7 +4,7 @@
  * started on one account cannot land on another after a switch.
  */
 import type { EndpointResult, PagedEndpointName, PagedInput, PagedItem, ReadEndpointName, WriteEndpointName } from '../../../shared/endpoints/table'
-import type { ApiParams } from '../../../shared/ipc/contract'
+import type { ApiParams, ChannelName } from '../../../shared/ipc/contract'
 import type { JobPurpose, JobRequest, JobView, ZoneGuard } from '../../../shared/jobs'
 import { cancelCall, invoke, newCallId, type Progress, type Result, type StoredItems } from '../bridge'
 export type { StoredItems } from '../bridge'
@@ -54,6 +54,15 @@ async function followed<T>(callId: string | undefined, signal: AbortSignal | und
   }
 }
 
+/**
+ * A channel of one of the account's lists or reads, named by a type parameter. TypeScript works
+ * out PayloadOf and ResultOf only for a named channel (`'domains.get'`), never for a parameter
+ * `N`, so the generic methods below cannot be checked against the contract's `Call` one by one:
+ * this states, once, that a channel answers what the method's signature says (main's handler for
+ * it is typed by the same contract). Every caller of AccountApi names its list, and is checked.
+ */
+const invokeNamed = invoke as <T>(channel: ChannelName, payload: object, onProgress?: (p: Progress) => void) => Promise<Result<T>>
+
 export function accountApi(accountId: string): AccountApi {
   const request = <N extends WriteEndpointName>(operation: N, items: JobItems<N>, opts: JobOptions): JobRequest => ({
     accountId,
@@ -70,21 +79,21 @@ export function accountApi(accountId: string): AccountApi {
     call<N extends ReadEndpointName>(name: N, params: ApiParams<N>, opts: CallOptions = {}) {
       const callId = opts.signal ? newCallId() : undefined
       const payload = { ...params, accountId, ...(callId ? { callId } : {}) }
-      return followed(callId, opts.signal, () => invoke(name, payload))
+      return followed(callId, opts.signal, () => invokeNamed<EndpointResult<N>>(name, payload))
     },
     firstPage<N extends PagedEndpointName>(name: N, params: PagedInput<N>, limit: number, opts: CallOptions = {}) {
       const callId = opts.signal ? newCallId() : undefined
       const payload = { ...params, limit, accountId, ...(callId ? { callId } : {}) }
-      return followed(callId, opts.signal, () => invoke(name, payload))
+      return followed(callId, opts.signal, () => invokeNamed<PagedItem<N>[]>(name, payload))
     },
     listAll<N extends PagedEndpointName>(name: N, params: PagedInput<N>, opts: ListAllOptions = {}) {
       const callId = newCallId()
       const payload = { ...params, accountId, callId }
-      return followed(callId, opts.signal, () => invoke(`all.${name}`, payload, opts.onProgress))
+      return followed(callId, opts.signal, () => invokeNamed<PagedItem<N>[]>(`all.${name}`, payload, opts.onProgress))
     },
     stored<N extends PagedEndpointName>(name: N, params: PagedInput<N>) {
       // Main read the rows back with the list's own item schema: they are items of this list.
-      return invoke('store.list', { accountId, name, params })
+      return invokeNamed<StoredItems<N> | null>('store.list', { accountId, name, params })
     },
   }
 }
