@@ -19,6 +19,7 @@ import { currentHolder } from '../../src/main/data-lock'
 import { chooseDoorPlace } from '../../src/main/door-path'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import type { JobView } from '../../src/shared/jobs'
+import type { WriteEndpointName } from '../../src/shared/endpoints/table'
 import { CLI_BIN, runCli } from '../helpers/cli-process'
 import { startLockChild, type LockChild } from '../helpers/lock-children'
 import { profileFor } from '../helpers/profile'
@@ -161,16 +162,16 @@ describe('the window’s jobs through the door', () => {
   let services: AppServices
   let accountId: string
   const { ok } = routerCalls(() => services)
-  const write = async (operation: string, params: Record<string, unknown>): Promise<JobView> => {
-    const { job, token } = await ok<{ job: JobView; token?: string }>('jobs.prepare', { accountId, operation, items: [{ params }] })
-    return ok<JobView>('jobs.start', { jobId: job.id, ...(token ? { token } : {}) })
+  const write = async (operation: WriteEndpointName, params: Record<string, unknown>): Promise<JobView> => {
+    const { job, token } = await ok('jobs.prepare', { accountId, operation, items: [{ params }] })
+    return ok('jobs.start', { jobId: job.id, ...(token ? { token } : {}) })
   }
   beforeAll(async () => {
     sb = await startSandbox({ domains: 6 })
     dataDir = mkdtempSync(join(tmpdir(), 'door-jobs-'))
     const keys = new SessionSecretStore()
     services = await createAppServices({ userDataDir: dataDir, allowedOrigins: [APP], keychain: async () => keys, storeWorkerUrl: WORKER, logCheckDelaysMs: [60_000] })
-    accountId = (await ok<{ id: string }>('accounts.create', { fields: profileFor(sb, 'Main', 1500), apiKey: sb.keys.full, storage: 'keychain' })).id
+    accountId = (await ok('accounts.create', { fields: profileFor(sb, 'Main', 1500), apiKey: sb.keys.full, storage: 'keychain' })).id
   })
   afterAll(async () => {
     await services.close()

@@ -221,7 +221,7 @@ describe.skipIf(!hasSecretService)('the packed command against the sandbox (skip
     domain = sb.state.domains.filter((d) => nsFlavour(d) !== 'registrar').map((d) => d.domainname)[0] ?? ''
     dataDir = mkdtempSync(join(work, 'data-'))
     services = await createAppServices({ userDataDir: dataDir, allowedOrigins: [APP], storeWorkerUrl: new URL('../../out/main/store-worker.js', import.meta.url) })
-    const main = await ok<AccountView>('accounts.create', { fields: profileFor(sb, 'Main'), apiKey: sb.keys.full, storage: 'keychain' })
+    const main = await ok('accounts.create', { fields: profileFor(sb, 'Main'), apiKey: sb.keys.full, storage: 'keychain' })
     await ok('accounts.setActive', { id: main.id })
     await services.close()
     services = undefined

@@ -90,7 +90,7 @@ async function openApp(): Promise<void> {
   services = await createAppServices({ userDataDir: dataDir, allowedOrigins: [APP], storeWorkerUrl: WORKER })
 }
 /** The zone saves the open app has run (with its door open, the hooks' saves are the app's jobs). */
-const appZoneSaves = async () => (await ok<JobView[]>('jobs.list', {})).filter((j) => j.operation === 'domains.dns.set').length
+const appZoneSaves = async () => (await ok('jobs.list', {})).filter((j) => j.operation === 'domains.dns.set').length
 async function closeApp(): Promise<void> {
   await services?.close()
   services = undefined
@@ -126,7 +126,7 @@ describe.skipIf(missing.length > 0 || !hasSecretService)(`real certbot and lego 
     pebble = await startPebble({ dnsServer: dns.address })
     dataDir = mkdtempSync(join(tmpdir(), 'real-acme-'))
     await openApp()
-    const { id } = await ok<AccountView>('accounts.create', { fields: profileFor(sb, 'Certs'), apiKey: sb.keys.full, storage: 'keychain' })
+    const { id } = await ok('accounts.create', { fields: profileFor(sb, 'Certs'), apiKey: sb.keys.full, storage: 'keychain' })
     await ok('accounts.setActive', { id })
     await closeApp()
     // The key as an unattended run reads it: a file only the user can read.
