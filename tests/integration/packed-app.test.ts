@@ -31,7 +31,6 @@ import { APP_FOLDER_NAME, dataDirOf } from '../../src/cli/data-dir'
 import { createAppServices, type AppServices } from '../../src/main/app-services'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { nsFlavour } from '../../src/sandbox/nameservers'
-import type { AccountView } from '../../src/shared/accounts'
 import { profileFor } from '../helpers/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
 
