@@ -5,7 +5,7 @@
  * same runner, safety levels and journal. The router takes calls only from its allowed origins:
  * this session's is the command's own.
  */
-import { createAppServices, type AppServices } from '../main/app-services'
+import { createAppServices, type AppServices, type CliLockWait } from '../main/app-services'
 import type { Sender } from '../main/ipc/channel'
 import { AppError } from '../main/app-error'
 import { CLI_ORIGIN } from '../main/cli-server'
@@ -23,7 +23,7 @@ import { isJobRunning, type JobView } from '../shared/jobs'
 
 export type Opened = { ok: true; session: Session } | { ok: false; error: ErrorData }
 
-export async function openSession(dataDir: string, opts: { onProgress?: (p: Progress) => void; storeWorkerUrl?: URL } = {}): Promise<Opened> {
+export async function openSession(dataDir: string, opts: { onProgress?: (p: Progress) => void; storeWorkerUrl?: URL; lockWait?: CliLockWait } = {}): Promise<Opened> {
   // The app runs on this folder: its door takes the command's calls (a door that does not answer
   // leaves the folder to the lock below, which then says which process holds it).
   const holder = await currentHolder(dataDir)
@@ -49,6 +49,7 @@ export async function openSession(dataDir: string, opts: { onProgress?: (p: Prog
       lockAs: 'cli',
       userAgent: 'hosting-admin-cli',
       storeWorkerUrl: opts.storeWorkerUrl ?? new URL('./store-worker.js', import.meta.url),
+      ...(opts.lockWait ? { lockWait: opts.lockWait } : {}),
     })
   } catch (err) {
     if (err instanceof AppError) return { ok: false, error: err.data }
