@@ -269,6 +269,33 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('acme hooks (skipped:
     await twoRunsAtOnce(() => new Promise((r) => setTimeout(r, 10_500)), 'is using the data folder')
   }, 90_000)
 
+  it('a zone changed between the hook’s read and its save (the guard): nothing sent, read again, the line added to the zone as it is then', async () => {
+    const before = liveRecords()
+    const value = valueOf('guard')
+    const f = nsFlavour(zone)
+    if (f !== 'svc1' && f !== 'svc11') throw new Error('the zone is not one of the service’s')
+    const sent = puts()
+    // The hook's own read of the zone is held, then let go; the next read (main's, before the save) is held until the zone has changed.
+    sb.faults.inject('domains.dns.get', { hold: true, times: 2 })
+    onTestFinished(() => sb.faults.clear())
+    const hook = acme(['auth'], { CERTBOT_DOMAIN: zone.domainname, CERTBOT_VALIDATION: value }, transferWhenFirstServes)
+    await vi.waitFor(() => expect(sb.faults.held('domains.dns.get')).toBe(1), { timeout: 30_000, interval: 20 })
+    sb.faults.release(1)
+    await vi.waitFor(() => expect(sb.faults.held('domains.dns.get')).toBe(1), { timeout: 30_000, interval: 20 })
+    // Someone else's change, between the two reads.
+    const theirs = `${before}\ntxt @ someone-else-meanwhile`
+    zone.dns[f].records = theirs
+    sb.faults.release(1)
+    const r = await hook
+    expect(r).toMatchObject({ code: 0, err: '' })
+    expect(r.out).toContain(`The zone ${zone.domainname} changed while this hook read it (nothing was sent): reading it again…`)
+    expect(puts()).toBe(sent + 1)
+    expect(liveRecords()).toBe(`${theirs}\ntxt _acme-challenge ${value}`)
+    expect(await acme(['cleanup'], { CERTBOT_DOMAIN: zone.domainname, CERTBOT_VALIDATION: value })).toMatchObject({ code: 0, err: '' })
+    expect(liveRecords()).toBe(theirs)
+    zone.dns[f].records = before
+  })
+
   it('a new process on a key the service still blocks (its rate limit, at 0.3 of its durations): waits the block out, then goes on at once', async () => {
     const limit = scaledRateLimit(LIVE_RATE_LIMIT, 0.3)
     const value = valueOf('rate limited')
