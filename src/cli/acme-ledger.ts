@@ -64,9 +64,12 @@ async function writeWhole(file: string, text: string): Promise<void> {
   }
 }
 
-export async function noteAdded(dataDir: string, line: AddedLine): Promise<void> {
+/** Notes the line; false when it was noted already (an earlier run's, whose note is not this run's to forget). */
+export async function noteAdded(dataDir: string, line: AddedLine): Promise<boolean> {
   const file = fileOf(dataDir, line)
-  if (!(await exists(file))) await writeWhole(file, JSON.stringify(line))
+  if (await exists(file)) return false
+  await writeWhole(file, JSON.stringify(line))
+  return true
 }
 
 export async function wasAdded(dataDir: string, line: Key): Promise<boolean> {

@@ -124,7 +124,9 @@ async function acmeIn(c: Context, account: AccountView, request: AcmeRequest, op
     if (c.json) c.io.out(JSON.stringify({ ok: true, domain: zone.domain, name: request.fqdn, removed: false }))
     return EXIT.done
   }
+  /** This run noted the line (not an earlier run): only then is the note its own to take back. */
   let noted = false
+  let tried = false
   let changed = false
   const unnote = async () => {
     // The line was never sent: the cleanup has nothing of this run's to remove.
@@ -156,9 +158,9 @@ async function acmeIn(c: Context, account: AccountView, request: AcmeRequest, op
       throw new BadInput(c.say.t('cli.overRule', { changed: safety.changed, total: safety.total }))
     }
     // Noted before it is sent: an outcome unknown still lets the cleanup remove it if it is there.
-    if (request.mode === 'add' && !noted) {
-      await noteAdded(c.dataDir, { ...mine, at: new Date().toISOString() })
-      noted = true
+    if (request.mode === 'add' && !tried) {
+      noted = await noteAdded(c.dataDir, { ...mine, at: new Date().toISOString() })
+      tried = true
     }
     const ran = await runWrite(
       c,

@@ -21,6 +21,7 @@ import { nsFlavour } from '../../src/sandbox/nameservers'
 import type { DomainRec } from '../../src/sandbox/state'
 import type { AccountView } from '../../src/shared/accounts'
 import type { HistoryEntry } from '../../src/shared/history'
+import { noteAdded } from '../../src/cli/acme-ledger'
 import { startAuthoritativeDns, txtInRecords, type AuthoritativeDns } from '../helpers/authoritative-dns'
 import { CLI_BIN, runCli } from '../helpers/cli-process'
 import { profileFor } from '../helpers/profile'
@@ -324,6 +325,9 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('acme hooks (skipped:
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', full])
     try {
       execFileSync('cp', ['-a', `${dataDir}/.`, full])
+      // A line an earlier run noted: its hook writes no note, and meets the journal instead.
+      const journalFirst = valueOf('journal full')
+      await noteAdded(full, { accountId, domain: zone.domainname, line: `txt _acme-challenge ${journalFirst}`, at: new Date().toISOString() })
       // Fill what is left: the ledger (and the journal) can no longer grow.
       try {
         execFileSync('dd', ['if=/dev/zero', `of=${join(full, 'filler')}`, 'bs=4k'], { stdio: 'ignore' })
@@ -340,7 +344,11 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('acme hooks (skipped:
       expect(r.err.trim().split('\n')).toHaveLength(1)
       expect(r.err).toMatch(/^Not sent: .*acme-added.* cannot be written \(ENOSPC\)/)
       expect(r.out).toBe('')
-      expect(readdirSync(full).filter((f) => f.endsWith('.tmp'))).toEqual([])
+      const journalOnly = await runCli(['acme', 'present', `_acme-challenge.${zone.domainname}.`, journalFirst, '--timeout', '5s'], { dataDir: full })
+      expect(journalOnly.code).toBe(1)
+      expect(journalOnly.err.trim().split('\n')).toHaveLength(1)
+      expect(journalOnly.err).toMatch(/^Not sent: the record of writes .* cannot be written \(ENOSPC\)/)
+      expect(readdirSync(full, { recursive: true }).filter((f) => String(f).endsWith('.tmp'))).toEqual([])
       expect(puts()).toBe(sent)
       expect(liveRecords()).toBe(before)
     } finally {
