@@ -12,7 +12,7 @@ import { Resolver } from 'node:dns/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { execFileSync } from 'node:child_process'
-import { readdirSync } from 'node:fs'
+import { readdirSync, rmSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest'
 import { createAppServices, type AppServices } from '../../src/main/app-services'
 import { createApiClient, type ApiClient } from '../../src/main/http'
@@ -353,6 +353,7 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('acme hooks (skipped:
       expect(liveRecords()).toBe(before)
     } finally {
       execFileSync('umount', [full])
+      rmSync(full, { recursive: true, force: true })
     }
   })
 })
