@@ -11,40 +11,46 @@
  * rest of the zone is kept byte for byte; a cleanup removes only a line its auth added.
  */
 import type { AccountView } from '../shared/accounts'
+import type { CliLockWait } from '../main/app-services'
+import type { Texts } from './text'
+import type { ErrorData } from '../shared/errors'
 import { parse } from '../shared/dns/records'
 import { plan as planOf } from '../shared/dns/plan'
 import { safetyOfPlan } from '../shared/dns/zone-safety'
-import { BadInput, EXIT, Failed, failed, itemError, readZone, runWrite, type Confirmation, type Context } from './context'
-import { forget, noteAdded, wasAdded } from './acme-ledger'
+import { BadInput, EXIT, Failed, failed, itemError, pause, readZone, runWrite, targetBusy, zoneMoved, type Confirmation, type Context, type Io } from './context'
+import { forget, LedgerUnwritable, noteAdded, wasAdded } from './acme-ledger'
+import { hostNameOf, type AcmeRequest } from './acme-input'
 import { addressMapOf, nameserversOf, waitUntilServed } from './propagation'
 
-export interface AcmeRequest {
-  mode: 'add' | 'remove'
-  /** The TXT record's full name, lower case, without the final dot. */
-  fqdn: string
-  value: string
-}
+export { acmeRequestOf, type AcmeRequest } from './acme-input'
 
 const bare = (name: string) => name.trim().toLowerCase().replace(/\.$/, '')
 
-/** What certbot's environment or lego's arguments ask for; a BadInput names what is missing. */
-export function acmeRequestOf(c: Context, verb: string | undefined, args: string[]): AcmeRequest {
-  const fromLego = (mode: AcmeRequest['mode']): AcmeRequest => {
-    const [fqdn, value] = args
-    if (!fqdn || !value) throw new BadInput(c.say.t('cli.acme.needsValue'))
-    return { mode, fqdn: bare(fqdn), value }
+/**
+ * What the hook has to say while it works. certbot shows a hook's stderr as "error output"
+ * even when it exits 0, and its stdout as "ran with output" (the auth hook's stdout also
+ * becomes CERTBOT_AUTH_OUTPUT, which the cleanup does not read); lego logs both alike. So
+ * progress goes to stdout, and stderr carries only what ends the command with a non-zero exit.
+ * With --json, stdout is the one JSON line: progress goes nowhere.
+ */
+const progress = (c: Context, text: string) => {
+  if (!c.json) c.io.out(text)
+}
+
+/**
+ * An ACME hook meeting another command on the data folder (a second certbot run with the app
+ * closed) waits for it up to its --timeout, saying so once (on stdout, as its progress).
+ */
+export function acmeLockWait(io: Io, say: Texts, timeoutMs: number | undefined, json: boolean): CliLockWait {
+  let told = false
+  return {
+    ...(timeoutMs !== undefined ? { waitForCliMs: timeoutMs } : {}),
+    onWait: (holder) => {
+      if (told || json) return
+      told = true
+      io.out(say.t('cli.acme.waitingFolder', { pid: holder.pid }))
+    },
   }
-  const fromCertbot = (mode: AcmeRequest['mode']): AcmeRequest => {
-    const domain = c.io.env.CERTBOT_DOMAIN
-    const value = c.io.env.CERTBOT_VALIDATION
-    if (!domain || !value) throw new BadInput(c.say.t('cli.acme.needsValue'))
-    // certbot names a wildcard's base name (example.com for *.example.com); tolerate the star too.
-    return { mode, fqdn: `_acme-challenge.${bare(domain).replace(/^\*\./, '')}`, value }
-  }
-  if (verb === 'present') return fromLego('add')
-  if (verb === 'auth') return fromCertbot('add')
-  // lego names the record and value; certbot's cleanup hook has them in its environment.
-  return args.length > 0 ? fromLego('remove') : fromCertbot('remove')
 }
 
 /**
@@ -54,7 +60,9 @@ export function acmeRequestOf(c: Context, verb: string | undefined, args: string
  */
 async function zoneOfName(c: Context, account: AccountView, fqdn: string, named: string | undefined): Promise<{ domain: string; ns: string[] }> {
   const labels = fqdn.split('.')
-  const candidates = named ? [bare(named)] : labels.slice(1, -1).map((_, i) => labels.slice(i + 1).join('.'))
+  const zoneNamed = named === undefined ? undefined : hostNameOf(named)
+  if (named !== undefined && !zoneNamed) throw new BadInput(c.say.t('cli.acme.badName', { name: JSON.stringify(named.slice(0, 80)) }))
+  const candidates = zoneNamed ? [zoneNamed] : labels.slice(1, -1).map((_, i) => labels.slice(i + 1).join('.'))
   for (const domain of candidates) {
     if (fqdn !== domain && !fqdn.endsWith(`.${domain}`)) continue
     const r = await c.session.call('domains.get', { accountId: account.id, domain })
@@ -88,33 +96,72 @@ export interface AcmeOptions extends Confirmation {
   intervalMs: number
 }
 
+/** Rounds of waiting for a busy zone or re-reading a moved one; the --timeout ends them first. */
+const MAX_ROUNDS = 200
+/** The first wait for a zone another write holds; it doubles up to TURN_WAIT_MAX_MS. */
+const TURN_WAIT_FIRST_MS = 200
+const TURN_WAIT_MAX_MS = 2000
+
 export async function acme(c: Context, account: AccountView, request: AcmeRequest, opts: AcmeOptions): Promise<number> {
+  try {
+    return await acmeIn(c, account, request, opts)
+  } catch (err) {
+    if (!(err instanceof LedgerUnwritable)) throw err
+    c.io.err(c.say.t('cli.acme.ledgerUnwritable', { path: err.file, reason: err.reason }))
+    return EXIT.failed
+  }
+}
+
+async function acmeIn(c: Context, account: AccountView, request: AcmeRequest, opts: AcmeOptions): Promise<number> {
+  // Another write of the zone (a second certbot run, the window) is waited for up to --timeout.
+  const turnDeadline = Date.now() + opts.timeoutMs
+  if (c.session.viaApp) progress(c, c.say.t('cli.viaApp'))
   const zone = await zoneOfName(c, account, request.fqdn, opts.zone)
-  const live = await readZone(c, account.id, zone.domain)
   const line = `txt ${hostIn(request.fqdn, zone.domain)} ${request.value}`
   const mine = { accountId: account.id, domain: zone.domain, line }
-  let records: string | undefined
-  if (request.mode === 'add') {
-    if (live.records.split('\n').includes(line)) c.io.err(c.say.t('cli.acme.alreadyThere', { name: request.fqdn }))
-    else records = withLine(live.records, line)
-  } else {
-    if (!(await wasAdded(c.dataDir, mine))) {
-      c.io.err(c.say.t('cli.acme.notOurs', { name: request.fqdn }))
-      if (c.json) c.io.out(JSON.stringify({ ok: true, domain: zone.domain, name: request.fqdn, removed: false }))
-      return EXIT.done
-    }
-    records = withoutLine(live.records, line)
-    if (records === undefined) {
-      await forget(c.dataDir, mine)
-      c.io.err(c.say.t('cli.acme.alreadyGone', { name: request.fqdn }))
-    }
+  if (request.mode === 'remove' && !(await wasAdded(c.dataDir, mine))) {
+    progress(c, c.say.t('cli.acme.notOurs', { name: request.fqdn }))
+    if (c.json) c.io.out(JSON.stringify({ ok: true, domain: zone.domain, name: request.fqdn, removed: false }))
+    return EXIT.done
   }
-  if (records !== undefined) {
+  /** This run noted the line (not an earlier run): only then is the note its own to take back. */
+  let noted = false
+  let tried = false
+  let changed = false
+  const unnote = async () => {
+    // The line was never sent: the cleanup has nothing of this run's to remove.
+    if (noted) await forget(c.dataDir, mine).catch(() => undefined)
+  }
+  for (let round = 0, turnWaitMs = TURN_WAIT_FIRST_MS; ; round++) {
+    // The zone as it is now: after another write's turn, the line goes into what that one left.
+    const live = await readZone(c, account.id, zone.domain)
+    let records: string | undefined
+    if (request.mode === 'add') {
+      if (live.records.split('\n').includes(line)) progress(c, c.say.t('cli.acme.alreadyThere', { name: request.fqdn }))
+      else records = withLine(live.records, line)
+    } else {
+      records = withoutLine(live.records, line)
+      if (records === undefined) {
+        await forget(c.dataDir, mine)
+        progress(c, c.say.t('cli.acme.alreadyGone', { name: request.fqdn }))
+      }
+    }
+    if (records === undefined) {
+      // Nothing of this run's to send (another run's line is in place, or gone already).
+      await unnote()
+      break
+    }
     const before = parse(live.records)
     const safety = safetyOfPlan(planOf(before, parse(records)), before, zone.domain)
-    if (safety.needsOwnConfirmation && !opts.force) throw new BadInput(c.say.t('cli.overRule', { changed: safety.changed, total: safety.total }))
+    if (safety.needsOwnConfirmation && !opts.force) {
+      await unnote()
+      throw new BadInput(c.say.t('cli.overRule', { changed: safety.changed, total: safety.total }))
+    }
     // Noted before it is sent: an outcome unknown still lets the cleanup remove it if it is there.
-    if (request.mode === 'add') await noteAdded(c.dataDir, { ...mine, at: new Date().toISOString() })
+    if (request.mode === 'add' && !tried) {
+      noted = await noteAdded(c.dataDir, { ...mine, at: new Date().toISOString() })
+      tried = true
+    }
     const ran = await runWrite(
       c,
       account,
@@ -129,19 +176,39 @@ export async function acme(c: Context, account: AccountView, request: AcmeReques
       ],
       opts,
     ).catch(async (err: unknown) => {
-      if (request.mode === 'add') await forget(c.dataDir, mine)
+      await unnote()
       throw err
     })
-    const error = ran.ok ? itemError(ran.job.items[0], zone.domain) : ran.error
-    if (error) {
-      if (request.mode === 'add' && error.kind !== 'outcome-unknown') await forget(c.dataDir, mine)
-      return failed(c, error)
+    const error: ErrorData | undefined = ran.ok ? itemError(ran.job.items[0], zone.domain) : ran.error
+    if (!error) {
+      changed = true
+      break
     }
+    // Refused with nothing sent: the zone is busy with another write, or moved since it was read.
+    // The change is this one line, made again from the zone as it is then; a write whose outcome
+    // is unknown is never among these, and never sent again.
+    const waitable = targetBusy(error) || zoneMoved(error)
+    const left = turnDeadline - Date.now()
+    if (waitable && left > 0 && round < MAX_ROUNDS) {
+      if (targetBusy(error)) {
+        progress(c, c.say.t('cli.acme.waitingTurn', { domain: zone.domain }))
+        const waited = await pause(Math.min(turnWaitMs, left), c.io.signal)
+        turnWaitMs = Math.min(TURN_WAIT_MAX_MS, turnWaitMs * 2)
+        if (waited) continue
+      } else {
+        progress(c, c.say.t('cli.acme.zoneMoved', { domain: zone.domain }))
+        continue
+      }
+    }
+    if (error.kind !== 'outcome-unknown') await unnote()
+    return failed(c, error)
+  }
+  if (changed) {
     if (request.mode === 'remove') await forget(c.dataDir, mine)
-    c.io.err(c.say.t(request.mode === 'add' ? 'cli.acme.added' : 'cli.acme.removed', { name: request.fqdn, domain: zone.domain }))
+    progress(c, c.say.t(request.mode === 'add' ? 'cli.acme.added' : 'cli.acme.removed', { name: request.fqdn, domain: zone.domain }))
   }
   if (request.mode === 'remove') {
-    if (c.json) c.io.out(JSON.stringify({ ok: true, domain: zone.domain, name: request.fqdn, removed: records !== undefined }))
+    if (c.json) c.io.out(JSON.stringify({ ok: true, domain: zone.domain, name: request.fqdn, removed: changed }))
     return EXIT.done
   }
   // The wait needs nothing of the app's: the data folder is left to the app meanwhile.
@@ -151,18 +218,19 @@ export async function acme(c: Context, account: AccountView, request: AcmeReques
 
 async function waitForNameservers(c: Context, zone: { domain: string; ns: string[] }, request: AcmeRequest, opts: AcmeOptions): Promise<number> {
   const { nameservers, unresolved } = await nameserversOf(zone.ns, addressMapOf(c.io.env.HOSTING_ADMIN_NS_ADDRESSES))
+  // Unresolved ones make the command fail at its end (exit 1): said on stderr.
   for (const u of unresolved) c.io.err(c.say.t('cli.acme.nsUnresolved', { ns: u.name, reason: u.reason }))
   if (nameservers.length === 0) {
     c.io.err(c.say.t('cli.acme.noNameservers', { domain: zone.domain }))
     return EXIT.failed
   }
-  for (const ns of nameservers) c.io.err(c.say.t('cli.acme.waiting', { ns: ns.name, name: request.fqdn }))
+  for (const ns of nameservers) progress(c, c.say.t('cli.acme.waiting', { ns: ns.name, name: request.fqdn }))
   const late = await waitUntilServed(nameservers, {
     fqdn: request.fqdn,
     value: request.value,
     timeoutMs: opts.timeoutMs,
     intervalMs: opts.intervalMs,
-    onServed: (ns, afterMs) => c.io.err(c.say.t('cli.acme.served', { ns: ns.name, seconds: Math.round(afterMs / 100) / 10 })),
+    onServed: (ns, afterMs) => progress(c, c.say.t('cli.acme.served', { ns: ns.name, seconds: Math.round(afterMs / 100) / 10 })),
   })
   const served = late.length === 0 && unresolved.length === 0
   if (c.json) c.io.out(JSON.stringify({ ok: served, domain: zone.domain, name: request.fqdn, late: [...late.map((n) => n.name), ...unresolved.map((u) => u.name)] }))

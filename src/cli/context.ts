@@ -137,6 +137,32 @@ export async function runWrite<N extends WriteEndpointName>(
   }
 }
 
+/**
+ * A write refused before anything was sent because another write to the same target is on its
+ * way (the window's, or another command's through the app): its turn comes when that one ends.
+ * An earlier write whose outcome is unknown (job.targetUnknown) is not waited for: it stays so
+ * until the user looks at it.
+ */
+export const targetBusy = (e: ErrorData): boolean => e.kind === 'busy' && e.code === 'job.targetBusy'
+
+/** A guarded zone save refused, nothing sent, because the zone changed between its read and its send. */
+export const zoneMoved = (e: ErrorData): boolean => e.kind === 'busy' && e.code === 'dns.changedSincePlan'
+
+/** Waits `ms`; false when the process was asked to stop meanwhile. */
+export async function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  if (signal?.aborted) return false
+  return new Promise((resolve) => {
+    const done = (waited: boolean) => {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', onAbort)
+      resolve(waited)
+    }
+    const onAbort = () => done(false)
+    const timer = setTimeout(() => done(true), Math.max(0, ms))
+    signal?.addEventListener('abort', onAbort, { once: true })
+  })
+}
+
 /** One item's end as an error, when it did not end done. */
 export function itemError(item: JobView['items'][number] | undefined, label: string): ErrorData | undefined {
   if (item?.state === 'done') return undefined

@@ -18,7 +18,7 @@
  */
 import { parseArgs } from 'node:util'
 import { dataDirOf } from './data-dir'
-import { acme, acmeRequestOf } from './acme'
+import { acme, acmeLockWait, acmeRequestOf } from './acme'
 import { BadInput, chooseAccount, EXIT, Failed, failed, type Context, type Io } from './context'
 import { exportZone, zoneFromFile } from './dns-files'
 import { renew } from './renew'
@@ -116,13 +116,15 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const opened = await openSession(dataDir, {
     onProgress: (p) => io.err(say.t('cli.progress', { done: p.loadedItems, total: p.expectedItems ?? '?' })),
     ...(secrets ? { secrets } : {}),
+    ...(group === 'acme' ? { lockWait: acmeLockWait(io, say, durations.timeout, v.json === true) } : {}),
   })
   if (!opened.ok) {
     io.err(say.error(opened.error))
     return EXIT.failed
   }
   const c: Context = { session: opened.session, say, io, json: v.json === true, dataDir }
-  if (opened.session.viaApp) io.err(say.t('cli.viaApp'))
+  // The ACME hooks say it on stdout: certbot shows a successful hook's stderr as an error.
+  if (opened.session.viaApp && group !== 'acme') io.err(say.t('cli.viaApp'))
   const confirmation = { yes: v.yes === true, typedName: v['confirm-account'] }
   try {
     if (command === 'accounts') return await listAccounts(c)

@@ -5,7 +5,7 @@
  * same runner, safety levels and journal. The router takes calls only from its allowed origins:
  * this session's is the command's own.
  */
-import { createAppServices, type AppServices } from '../main/app-services'
+import { createAppServices, type AppServices, type CliLockWait } from '../main/app-services'
 import type { SecretStore } from '../main/accounts/secret-store'
 import type { Sender } from '../main/ipc/channel'
 import { AppError } from '../main/app-error'
@@ -33,6 +33,8 @@ export interface SessionOptions {
    * the keys it keeps itself, so this is for services of the command's own only.
    */
   secrets?: SecretStore
+  /** How long an ACME hook waits for a data folder another command holds (up to its --timeout). */
+  lockWait?: CliLockWait
 }
 
 export async function openSession(dataDir: string, opts: SessionOptions = {}): Promise<Opened> {
@@ -66,6 +68,7 @@ export async function openSession(dataDir: string, opts: SessionOptions = {}): P
       ...(secrets ? { keychain: () => Promise.resolve(secrets) } : {}),
       userAgent: 'hosting-admin-cli',
       storeWorkerUrl: opts.storeWorkerUrl ?? new URL('./store-worker.js', import.meta.url),
+      ...(opts.lockWait ? { lockWait: opts.lockWait } : {}),
     })
   } catch (err) {
     if (err instanceof AppError) return { ok: false, error: err.data }

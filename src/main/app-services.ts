@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { acquireDataLock, type DataLock } from './data-lock'
+import { acquireDataLock, type DataLock, type LockWaitOptions } from './data-lock'
 import { CLI_ORIGIN, startCliServer, type CliServer } from './cli-server'
 import { chooseDoorPlace } from './door-path'
 import { recordDdnsUpdate } from './ddns-history'
@@ -60,9 +60,13 @@ export interface AppServicesOptions {
   now?: () => Date
   /** Who holds the data folder's lock while these services run (data-lock.ts): the app, or the command line. */
   lockAs?: 'app' | 'cli'
+  /** How long to wait for the folder while another command holds it, and who is told (data-lock.ts; by default its own). */
+  lockWait?: CliLockWait
   /** The app opens a door for the command line (cli-server.ts); by default whenever it holds the folder as the app. */
   cliDoor?: boolean
 }
+
+export type CliLockWait = Pick<LockWaitOptions, 'waitForCliMs' | 'onWait'>
 
 export interface AppServices {
   accounts: AccountService
@@ -90,7 +94,7 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
   await mkdir(opts.userDataDir, { recursive: true }).catch(() => undefined)
   const lockAs = opts.lockAs ?? 'app'
   const door = lockAs === 'app' && opts.cliDoor !== false ? { token: randomBytes(24).toString('hex') } : undefined
-  const locked = await acquireDataLock(opts.userDataDir, lockAs)
+  const locked = await acquireDataLock(opts.userDataDir, lockAs, { ...opts.lockWait })
   if (!locked.ok) throw AppError.of('internal', { code: 'startup.dataInUse', params: { path: opts.userDataDir, pid: locked.heldBy.pid, who: locked.heldBy.who } })
   const log = opts.log ?? createAppLog({ dir: logDirOf(opts.userDataDir) })
   const desktop = opts.desktop ?? headlessDesktop()

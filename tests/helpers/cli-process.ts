@@ -21,7 +21,8 @@ export function runCli(
   return new Promise((done) => {
     const child = execFile(
       process.execPath,
-      [CLI_BIN, ...args, '--data-dir', opts.dataDir],
+      // The folder first: lego's raw mode ends its arguments with `-- <domain> <token> <key authorization>`.
+      [CLI_BIN, '--data-dir', opts.dataDir, ...args],
       { env: { ...process.env, LANG: 'C', LC_ALL: '', ...opts.env }, timeout: 60_000 },
       (err, out, errText) => done({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, out, err: errText }),
     )

@@ -1,6 +1,8 @@
 /** The command line's pure parts: durations, the nameserver address map, and one TXT line added and removed byte for byte. */
 import { describe, expect, it } from 'vitest'
+import { createHash } from 'node:crypto'
 import { withLine, withoutLine } from '../../src/cli/acme'
+import { hostNameOf, isValidationValue, validationOfKeyAuthorization } from '../../src/cli/acme-input'
 import { durationMs } from '../../src/cli/main'
 import { addressMapOf } from '../../src/cli/propagation'
 import { dataDirOf } from '../../src/cli/data-dir'
@@ -49,5 +51,31 @@ describe('the data folder', () => {
     expect(dataDirOf(undefined, { HOSTING_ADMIN_DATA_DIR: '/e' }, 'linux')).toBe('/e')
     expect(dataDirOf(undefined, { XDG_CONFIG_HOME: '/nonexistent-config' }, 'linux')).toBe('/nonexistent-config/Hosting Admin')
     expect(dataDirOf(undefined, { APPDATA: 'C:\\Users\\a\\AppData\\Roaming' }, 'win32')).toMatch(/Roaming.Hosting Admin$/)
+  })
+})
+
+describe('what the ACME hooks accept (acme-input)', () => {
+  it('a host name: labels of letters, digits, hyphens and underscores; lower-cased, its final dot dropped', () => {
+    expect(hostNameOf('_acme-challenge.WWW.Example.COM.')).toBe('_acme-challenge.www.example.com')
+    for (const bad of ['example.com\ntxt @ x', 'a b.example.com', '-a.example.com', 'a-.example.com', 'a..example.com', 'com', '', '.', `${'a'.repeat(64)}.example.com`, 'bücher.example', '*.example.com', 'example.com\t']) {
+      expect(hostNameOf(bad), JSON.stringify(bad)).toBeUndefined()
+    }
+    expect(hostNameOf(`${'a'.repeat(63)}.example.com`)).toBeDefined()
+  })
+
+  it('a validation value: 43 characters of base64url, nothing else', () => {
+    const value = createHash('sha256').update('x').digest('base64url')
+    expect(value).toHaveLength(43)
+    expect(isValidationValue(value)).toBe(true)
+    for (const bad of [`${value}\n`, `${value}=`, value.slice(1), `${value.slice(1)}+`, `${value.slice(0, 20)}\ntxt @ x`]) expect(isValidationValue(bad)).toBe(false)
+  })
+
+  it('lego’s raw mode: the value of a key authorization of the token given, as lego computes it', () => {
+    const token = 'evaGxfADs6pSRb2LAv9IZf17Dt3juxGJ-PCt92wr-oA'
+    const keyAuthorization = `${token}.9jg46WB3rR_AHD-EBXdN7cBkH1WOu0tA3M9fm21mqTI`
+    expect(validationOfKeyAuthorization(token, keyAuthorization)).toBe(createHash('sha256').update(keyAuthorization).digest('base64url'))
+    expect(validationOfKeyAuthorization('other', keyAuthorization)).toBeUndefined()
+    expect(validationOfKeyAuthorization(token, `${token}.short`)).toBeUndefined()
+    expect(validationOfKeyAuthorization(`${token}\n`, `${token}\n.9jg46WB3rR_AHD-EBXdN7cBkH1WOu0tA3M9fm21mqTI`)).toBeUndefined()
   })
 })

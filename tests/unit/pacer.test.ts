@@ -128,6 +128,40 @@ describe('the pacer against the recorded rate limit', () => {
     expect(service.blocks()).toBe(blocksSoFar)
   })
 
+  describe('a new process whose key another one has just blocked (its first request is refused)', () => {
+    /** Another process's burst: the key's 60 answered, then its 61st refused; the block ends 18 s after that. */
+    async function blockedByAnother(service: Service, clock: SimulatedClock): Promise<number> {
+      await clock.run(Promise.all(Array.from({ length: 61 }, () => service.send())))
+      const refusedAt = service.arrivals.find((a) => !a.ok)!.at
+      return refusedAt + LIVE_RATE_LIMIT.blockMs
+    }
+
+    it('waits the rest of the block out, then goes on at the service’s pace, not at one request a minute', async () => {
+      const { pacer, service, clock } = setUp()
+      const blockEnds = await blockedByAnother(service, clock)
+      const start = clock.now()
+      const { endedAt } = await run(pacer, service, 200, 4, clock)
+      const remainingBlock = blockEnds - start
+      expect(remainingBlock).toBeGreaterThan(10_000)
+      // Its bound: the rest of the block, then its requests at 60 a minute.
+      expect(endedAt - start).toBeLessThanOrEqual(remainingBlock + 1.15 * atRate(200, LIVE_RATE_LIMIT))
+      expect(pacer.stats.passed).toBe(200)
+      // The pace it keeps in the end was learned from a window it saw whole.
+      expect(pacer.requestsPerSecond).toBeGreaterThan(0.85)
+      expect(pacer.requestsPerSecond).toBeLessThan(1)
+    })
+
+    it('a zone save’s few requests, one after another, end within seconds of the block’s end', async () => {
+      const { pacer, service, clock } = setUp()
+      const blockEnds = await blockedByAnother(service, clock)
+      for (let i = 0; i < 5; i++) await clock.run(call(pacer, service))
+      // The doubling probes overshoot the block's end by at most the last wait (9.6 s), then four requests.
+      expect(clock.now()).toBeLessThanOrEqual(blockEnds + 9_600 + 4 * 200)
+      // Nothing learned of the quota from a block it did not cause: it is not paced.
+      expect(pacer.requestsPerSecond).toBe(Infinity)
+    })
+  })
+
   it('a Retry-After says when to try again', async () => {
     const { pacer, clock } = setUp()
     const slot = await pacer.take()

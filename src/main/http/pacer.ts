@@ -21,6 +21,11 @@
  * - From then on requests leave evenly spaced, at SAFETY of quota / window: fewer than the
  *   quota in any window, wherever the service's window begins.
  * - A block while paced means the pace was too fast: the new one is at most DECREASE of it.
+ * - A block met before any request of this pacer was answered in it (a new process whose key is
+ *   still blocked by another one's requests) shows neither the quota (this pacer saw none of the
+ *   window's requests: taken as one, it paced a new process at one request a minute) nor the
+ *   block's length (it began earlier): it sets no pace. The probe that ends it begins a fresh
+ *   window, which this pacer then sees whole, so the next block, if one comes, sets the pace.
  *
  * Requests wait their turn instead of failing. The clock is injectable, so tests run the pacer
  * against a model of the service in simulated time.
@@ -206,20 +211,27 @@ export class Pacer {
     this.block = undefined
     this.counts.blocks++
     const blockMs = Math.max(1, at - block.from)
-    this.blockMs = blockMs
     // The window the refusal ended: what was answered in it is the quota.
     const lookBack = Math.max(this.windowMs ?? 0, WINDOW_PER_BLOCK * blockMs)
     const since = Math.max(this.lastBlockEnd, block.from - lookBack)
     const inWindow = this.answered.filter((t) => t >= since && t < block.from)
-    const quota = Math.max(1, inWindow.length)
+    // The probe begins a fresh window at the service, whatever this block showed.
+    this.lastBlockEnd = at
+    this.answered = [at]
+    if (inWindow.length === 0) {
+      // Met, not caused: the pace (or none) stays as it was, and so does what is known of blocks.
+      this.nextAt = Number.isFinite(this.rate) ? at + 1000 / this.rate : -Infinity
+      this.notify()
+      return
+    }
+    this.blockMs = blockMs
+    const quota = inWindow.length
     const first = inWindow.reduce((a, b) => Math.min(a, b), block.from)
     this.windowMs = Math.max(block.from - first + blockMs, WINDOW_PER_BLOCK * blockMs)
     let rate = (SAFETY * quota * 1000) / this.windowMs
     if (block.paced) rate = Math.min(rate, DECREASE * this.rate)
     this.rate = rate
     // The probe began a fresh window; the next request waits its spacing from it.
-    this.lastBlockEnd = at
-    this.answered = [at]
     this.nextAt = at + 1000 / rate
     this.notify()
   }

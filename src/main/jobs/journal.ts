@@ -5,7 +5,7 @@
  * are rebuilt from it. It holds what was sent and what came back, never an API key; transfer
  * codes and passwords in answers are left out.
  */
-import { chmod, copyFile, mkdir, open, readFile, rename, type FileHandle } from 'node:fs/promises'
+import { chmod, copyFile, mkdir, open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { z } from 'zod'
 import { API_ERROR_KINDS, APP_ERROR_KINDS } from '../../shared/errors'
@@ -263,15 +263,21 @@ export class Journal {
       this.handle = undefined
       await mkdir(dirname(this.file), { recursive: true })
       const tmp = `${this.file}.tmp`
-      const h = await open(tmp, 'w', 0o600)
       try {
-        await h.chmod(0o600)
-        for (const line of lines) await h.write(line)
-        await h.datasync()
-      } finally {
-        await h.close()
+        const h = await open(tmp, 'w', 0o600)
+        try {
+          await h.chmod(0o600)
+          for (const line of lines) await h.write(line)
+          await h.datasync()
+        } finally {
+          await h.close()
+        }
+        await rename(tmp, this.file)
+      } catch (err) {
+        // A full disk cuts the rewrite short: the journal stays as it was, and no half copy beside it.
+        await unlink(tmp).catch(() => undefined)
+        throw err
       }
-      await rename(tmp, this.file)
     })
     this.writes = rewrite.catch(() => undefined)
     return rewrite
