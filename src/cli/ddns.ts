@@ -149,8 +149,8 @@ async function recordWhenFree(c: Context, entry: DdnsRecord): Promise<void> {
 }
 
 export function ddnsOptionsOf(c: Context, v: { host?: string | undefined; ip?: string | undefined; detect?: boolean | undefined }, everyMs: number | undefined): DdnsOptions {
-  if (v.ip !== undefined && v.detect) throw new BadInput(c.say.t('cli.ddns.ipOrDetect'))
-  if (v.ip !== undefined && !isIpv4(v.ip)) throw new BadInput(c.say.t('cli.ddns.badIp', { ip: v.ip }))
-  if (v.host !== undefined && !/^(\*|@|[A-Za-z0-9_]([A-Za-z0-9_-]{0,62})(\.[A-Za-z0-9_]([A-Za-z0-9_-]{0,62}))*)$/.test(v.host)) throw new BadInput(c.say.t('cli.ddns.badHost', { host: v.host }))
+  if (v.ip !== undefined && v.detect) throw BadInput.of(c.say, 'cli.ddns.ipOrDetect')
+  if (v.ip !== undefined && !isIpv4(v.ip)) throw BadInput.of(c.say, 'cli.ddns.badIp', { ip: v.ip })
+  if (v.host !== undefined && !/^(\*|@|[A-Za-z0-9_]([A-Za-z0-9_-]{0,62})(\.[A-Za-z0-9_]([A-Za-z0-9_-]{0,62}))*)$/.test(v.host)) throw BadInput.of(c.say, 'cli.ddns.badHost', { host: v.host })
   return { host: v.host === '@' ? undefined : v.host, ip: v.ip, everyMs }
 }
