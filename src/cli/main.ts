@@ -42,6 +42,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const help = look.ok && look.flags.on('help')
   const [group] = positionals
   if (!group) {
+    // With --json and no command, stdout is still the one JSON object; the overview goes to stderr.
+    if (json && !help) return refuse(BadInput.of(say, 'cli.needsCommand'), say.t('cli.usage'))
     io.out(say.t('cli.usage'))
     return help ? EXIT.done : EXIT.badInput
   }
@@ -73,6 +75,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
     ...(command.hook ? { lockWait: acmeLockWait(io, say, flags.ms('timeout') ?? ACME_TIMEOUT_MS, json) } : {}),
   })
   if (!opened.ok) {
+    const { kind, code, params } = opened.error
+    if (json) io.out(JSON.stringify({ ok: false, error: { kind, code, params } }))
     io.err(say.error(opened.error))
     return EXIT.failed
   }

@@ -53,6 +53,7 @@ describe.skipIf(!existsSync(CLI_BIN))('the command’s help and refusals (skippe
   })
 
   it.each([
+    [['--json'], 'cli.needsCommand', 'Name a command'],
     [['dns', 'plan', '--json'], 'cli.needsDomain', 'Name the domain'],
     [['dns', 'plan', 'example.com', '--json'], 'cli.needsFile', 'Name the zone file'],
     [['dns', 'export', 'example.com', '--every', '5m', '--json'], 'cli.badArguments', 'The command line could not be read'],

@@ -973,6 +973,7 @@ export const ja: Catalogue = {
   'cli.help.acmeCleanup': '使い方: hosting-admin acme cleanup                      (certbot の --manual-cleanup-hook)\n       hosting-admin acme cleanup <FQDN> <値>         (lego の exec プロバイダー)\n\nacme auth または acme present が追加した TXT 値を削除します。それ以外の値はそのまま残します。\n  --zone、--timeout、--force、--yes、--confirm-account   acme auth と同じ',
   'cli.help.renew': '使い方: hosting-admin renew --expiring-within 30d [--years 1] [--yes] [--confirm-account <名前>]\n\n指定した期間内に登録期限が切れるドメインを一覧表示します。更新 (1件ごとに料金がかかります) は --yes を付けたとき、本番アカウントでは --confirm-account にその名前を指定したときだけ行います。更新は二度送信しません。結果不明は終了コード 3 です。\n  --expiring-within 30d       期間 (s、m、h、d)\n  --years 1                   1回の更新で延長する年数 (1 から 9)',
   'cli.help.ddnsUpdate': '使い方: hosting-admin ddns update <ドメイン> [--host <名前>] [--ip a.b.c.d | --detect] [--every 5m]\n\nサービスのダイナミック DNS 更新アドレスを通じてホストのアドレスを設定し、アプリの履歴に記録します (ドメインのダイナミック DNS が有効である必要があります)。\n  --host <名前>               ホスト (www、すべての名前には *、ドメイン自体には @。指定がなければドメイン自体)\n  --ip a.b.c.d                送信するアドレス (指定がなければ、サービスから見た呼び出し元のアドレス)\n  --detect                    サービスから見た呼び出し元のアドレスを使う\n  --every 5m                  実行を続け、期間ごと (1m 以上) にアドレスを調べ、変わったときだけ送信する',
+  'cli.needsCommand': 'コマンドを指定してください。hosting-admin --help でコマンドの一覧を表示します。',
   'cli.badInput': 'コマンドラインを受け付けませんでした。',
   'cli.wrongName': '「{given}」はアカウント {account} の名前ではありません。--confirm-account に名前を正確に指定してください。何も送信していません。',
   'cli.badArguments': 'コマンドラインを読み取れませんでした: {reason}',
