@@ -17,7 +17,7 @@
 import { spawn } from 'node:child_process'
 import { cp, mkdtemp, readFile, realpath, rm, symlink } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 
 export class BenchArgsError extends Error {}
 
@@ -144,10 +144,19 @@ export async function prepareTree(runner: Runner, repo: string, commit: string, 
     await runner.linkModules(join(repo, 'node_modules'), join(dir, 'node_modules'))
   } else {
     runner.log(`${commit}: its package-lock.json differs: npm ci --ignore-scripts (from the npm cache where it can)`)
-    await runner.run('npm', ['ci', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], {
-      cwd: dir,
-      env: { ELECTRON_SKIP_BINARY_DOWNLOAD: '1' },
-    })
+    try {
+      await runner.run('npm', ['ci', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], {
+        cwd: dir,
+        env: { ELECTRON_SKIP_BINARY_DOWNLOAD: '1' },
+      })
+    } catch (e) {
+      // An older lock npm ci refuses (out of step with its package.json before 7841053): say the way on.
+      throw new Error(
+        `${commit}: its dependencies could not be installed as locked (${e instanceof Error ? e.message : String(e)}); ` +
+          `--link-modules measures it with this checkout's node_modules (compare the two package-lock.json files first)`,
+        { cause: e },
+      )
+    }
   }
   await runner.run('npx', ['electron-vite', 'build'], { cwd: dir })
   return dir
@@ -205,8 +214,8 @@ export async function compareCommits(runner: Runner, repo: string, args: BenchAr
       ? { label: args.base, commit: args.base, dir: await prepareTree(runner, repo, args.base, args.linkModules, made) }
       : { label: 'this checkout', dir: repo }
     const theirs: Side = { label: args.against, commit: args.against, dir: await prepareTree(runner, repo, args.against, args.linkModules, made) }
-    const resultsDir = await runner.makeTempDir('hosting-admin-bench-results-')
-    made.push(resultsDir)
+    // The results beside the other commit's tree, in the folder removed with it.
+    const resultsDir = dirname(theirs.dir)
     const results = new Map<Side, SideResult[]>([
       [ours, []],
       [theirs, []],
