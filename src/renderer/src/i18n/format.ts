@@ -11,6 +11,14 @@ function pluralRules(locale: string): Intl.PluralRules {
   if (!r) rulesCache.set(locale, (r = new Intl.PluralRules(locale)))
   return r
 }
+// One number format per language: making one per message cost a fast scroll of 10,000 rows
+// (each row's expiry flag is a plural message) most of its frame budget.
+const numberCache = new Map<string, Intl.NumberFormat>()
+function numberFormat(locale: string): Intl.NumberFormat {
+  let f = numberCache.get(locale)
+  if (!f) numberCache.set(locale, (f = new Intl.NumberFormat(locale)))
+  return f
+}
 
 /** Index of the brace that closes the one at `open`, or -1. */
 function closing(text: string, open: number): number {
@@ -37,7 +45,7 @@ function plural(name: string, cases: string, params: Params, locale: string): st
   }
   const chosen = options.get(`=${value}`) ?? options.get(Number.isFinite(value) ? pluralRules(locale).select(value) : 'other') ?? options.get('other')
   if (chosen === undefined) return `{${name}}`
-  const number = Number.isFinite(value) ? new Intl.NumberFormat(locale).format(value) : String(params[name] ?? '')
+  const number = Number.isFinite(value) ? numberFormat(locale).format(value) : String(params[name] ?? '')
   return formatMessage(chosen.replace(/#/g, number), params, locale)
 }
 
