@@ -137,7 +137,7 @@ export class AccountService {
   activeId(): string {
     const { activeId, accounts } = this.opts.profiles.current
     if (activeId && (activeId === DEMO_ACCOUNT_ID || accounts.some((a) => a.id === activeId))) return activeId
-    return accounts.length === 0 ? DEMO_ACCOUNT_ID : (accounts[0] as AccountProfile).id
+    return accounts[0]?.id ?? DEMO_ACCOUNT_ID
   }
 
   async setActive(id: string): Promise<void> {

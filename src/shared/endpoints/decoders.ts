@@ -219,13 +219,9 @@ export type DsRecord = z.output<typeof dsRecordSchema>
  * Decode either (or nothing) into an array so the editor has one shape.
  */
 const dsRecordsInResponse = z
-  .union([z.array(dsRecordSchema), dsRecordSchema, z.null(), z.literal(''), z.object({}).strict()])
+  .union([z.array(dsRecordSchema), dsRecordSchema.transform((one) => [one]), z.null(), z.literal(''), z.object({}).strict()])
   .optional()
-  .transform((v): DsRecord[] => {
-    if (v === null || v === undefined || v === '') return []
-    if (Array.isArray(v)) return v
-    return 'keytag' in v ? [v as DsRecord] : []
-  })
+  .transform((v): DsRecord[] => (Array.isArray(v) ? v : []))
 
 export const dnssecSchema = z.object({ domainid: intLike, domainname: text, ds_records: dsRecordsInResponse })
 export type Dnssec = z.output<typeof dnssecSchema>

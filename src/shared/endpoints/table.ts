@@ -144,6 +144,7 @@ const LIST_ORDERS = ['ASC', 'DESC'] as const
 const orderedPageQuery = { ...pageQuery, order: z.enum(LIST_ORDERS).optional() }
 
 const contactPersonInput = z.object(
+  // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- a schema's shape built from the field list; z.object checks every value it describes
   Object.fromEntries(CONTACT_FIELDS.map((f) => [f, z.string().max(255).optional()])) as Record<
     (typeof CONTACT_FIELDS)[number],
     z.ZodOptional<z.ZodString>
@@ -536,7 +537,7 @@ const PATH_PARAM = /\{(\w+)\}/g
 
 /** Names of the parameters that the path template carries. */
 export function pathParamNames(path: string): string[] {
-  return [...path.matchAll(PATH_PARAM)].map((m) => m[1] as string)
+  return [...path.matchAll(PATH_PARAM)].map((m) => m[1] ?? '')
 }
 
 /** Where a parameter of an endpoint goes: the one rule for the client and the sandbox. */
@@ -554,5 +555,6 @@ export function paramLocation(def: Pick<EndpointDef, 'method' | 'path' | 'where'
  */
 export function parseEndpointParams<N extends EndpointName>(name: N, input: unknown): Parsed<EndpointParams<N>> {
   const schema: z.ZodType = endpoints[name].params
+  // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- the schema has just checked the input; only the generic name's link to its type is stated
   return parseWith(schema, input) as Parsed<EndpointParams<N>>
 }

@@ -116,5 +116,6 @@ export async function allOk<T extends readonly unknown[]>(reads: { [K in keyof T
   const failed = results.find((r) => !r.ok)
   if (failed && !failed.ok) return failed
   // Every result is ok here, in the order of the reads, so the values have the types T names.
+  // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- a mapped tuple type is not built from an array by any checked operation
   return { ok: true, value: results.map((r) => (r.ok ? r.value : undefined)) as unknown as T }
 }
