@@ -97,7 +97,7 @@ export default tseslint.config(
   {
     // The electron double is CommonJS on purpose: the built ESM bundle and CommonJS packages
     // must get the same module instance.
-    files: ['tests/helpers/electron-double/*.cjs'],
+    files: ['support/electron-double/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', exports: 'writable', process: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

@@ -4,7 +4,7 @@
  * Targets: first paint <= 150 ms, filter/sort <= 50 ms, no task over 50 ms while scrolling.
  */
 import { chromium } from '@playwright/test'
-import { installBridge, startHarness } from '../tests/e2e/harness'
+import { installBridge, startHarness } from '../support/harness'
 import { SessionSecretStore } from '../src/main/accounts/secret-store'
 import { CHROMIUM_PATH } from '../playwright.config'
 import type { BenchResult } from './report'

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto'
 import { createApiClient, type ApiClient } from '../http'
 import { AppError } from '../app-error'
 import type { ErrorData } from '../../shared/errors'
+import type { ConnectionResult } from '../../shared/ipc/contract'
 import {
   DEMO_ACCOUNT_ID,
   DEFAULT_TIMEOUT_MS,
@@ -35,7 +36,6 @@ export interface DemoBackend {
 }
 
 /** Whether an account's URL and key work: yes, or the error the service gave. */
-export type ConnectionResult = { ok: true } | ({ ok: false } & ErrorData)
 
 export interface AccountServiceOptions {
   profiles: ProfileStore

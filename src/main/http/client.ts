@@ -26,6 +26,7 @@ import {
 } from '../../shared/endpoints/table'
 import { errorBodySchema, pagingSchema } from '../../shared/endpoints/decoders'
 import { kindForStatus } from '../../shared/errors'
+import { DEFAULT_TIMEOUT_MS } from '../../shared/constants'
 import { parseWith } from '../../shared/field-issues'
 import { AppError } from '../app-error'
 import { redact } from './errors'
@@ -69,7 +70,6 @@ export interface CallOptions {
 
 /** A decoded response envelope. */
 
-export const DEFAULT_TIMEOUT_MS = 120_000
 const DEFAULT_RETRY: RetryPolicy = { attempts: 2, baseDelayMs: 300 }
 const RETRYABLE_KINDS = new Set(['unavailable', 'gateway-timeout', 'network'])
 /** A 429 is answered by waiting (the pacer says how long) and sending again, reads and writes alike, within the call's total time-out; this caps the rounds. */

@@ -54,7 +54,7 @@ import {
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE'
 export type ParamLocation = 'path' | 'query' | 'body'
 
-import { SERVER_KINDS } from '../constants'
+import { MAX_NAMESERVERS, SERVER_KINDS } from '../constants'
 import { parseWith, type Parsed } from '../field-issues'
 import { HOSTNAME } from '../validation'
 import { SERVER_REF_PATTERN, isServerId } from '../server-ref'
@@ -156,9 +156,8 @@ const contactInput = z.object({
   tech: contactPersonInput,
   billing: contactPersonInput,
 })
-export type ContactInput = z.input<typeof contactInput>
 
-const nsInput = z.array(z.string().trim().min(1).max(253)).max(13)
+const nsInput = z.array(z.string().trim().min(1).max(253)).max(MAX_NAMESERVERS)
 
 const dsRecordInput = z.object({
   keytag: z.number().int().min(0).max(65535),
