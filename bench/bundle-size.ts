@@ -5,8 +5,7 @@
  * (tests/integration/first-script.test.ts holds the first to that, and keeps validation out of it).
  */
 import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
-import { gzipSync } from 'node:zlib'
+import { join, resolve } from 'node:path'
 import type { BenchResult } from './report'
 import { gz, initialChunks } from '../support/bundle-chunks'
 

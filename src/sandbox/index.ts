@@ -7,7 +7,7 @@
  * endpoints' handlers are in areas/, gathered by handlers.ts.
  */
 import { createServer } from 'node:http'
-import type { AddressInfo, Socket } from 'node:net'
+import type { Socket } from 'node:net'
 import { randomBytes } from 'node:crypto'
 import { SERVER_KINDS, SERVER_KIND_PLACEHOLDERS, type ServerKind } from '../shared/constants'
 import { createFaults, type FaultRegistry } from './faults'

@@ -43,6 +43,7 @@ export interface Read<T> {
 const SLOW_AFTER_MS = 3000
 
 export function createRead<T>(loader: Loader<T>, opts: { slowAfterMs?: number } = {}): Read<T> & { loadWith(l: Loader<T>): Promise<T | undefined> } {
+  // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- reactive() types its object as refs unwrapped, which for an open T the compiler cannot equate with T
   const state = reactive({ status: 'idle', data: undefined, error: undefined, progress: undefined, slow: false }) as ReadState<T>
   let generation = 0
   let controller: AbortController | undefined
