@@ -1,11 +1,14 @@
-import { z } from 'zod'
-
 /**
- * An object with one member per key. Object.fromEntries alone loses the keys' type; the record
- * schema checks that every key is there, so the type is earned, not asserted (each value is
- * valueOf's, so the values need no check).
+ * An object with one member per key. Object.fromEntries alone loses the keys' type; the guard
+ * below checks that every key got its member, so the type is earned, not asserted.
  */
-export function fromKeys<const K extends string, V>(keys: readonly [K, ...K[]], valueOf: (key: K) => V): Record<K, V> {
-  const anyValue = z.custom<V>(() => true)
-  return z.record(z.enum(keys), anyValue).parse(Object.fromEntries(keys.map((k) => [k, valueOf(k)])))
+export function fromKeys<K extends string, V>(keys: readonly K[], valueOf: (key: K) => V): Record<K, V> {
+  const out: Partial<Record<K, V>> = {}
+  for (const k of keys) out[k] = valueOf(k)
+  if (!hasEvery(out, keys)) throw new Error('fromKeys: a key without its member')
+  return out
+}
+
+function hasEvery<K extends string, V>(o: Partial<Record<K, V>>, keys: readonly K[]): o is Record<K, V> {
+  return keys.every((k) => Object.prototype.hasOwnProperty.call(o, k))
 }
