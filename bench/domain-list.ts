@@ -5,7 +5,7 @@
  * scrolling 600 px a frame with the detail columns loading, painted from the store <= 300 ms after load.
  */
 import { chromium } from '@playwright/test'
-import { installBridge, startHarness } from '../tests/e2e/harness'
+import { installBridge, startHarness } from '../support/harness'
 import { SessionSecretStore } from '../src/main/accounts/secret-store'
 import { CHROMIUM_PATH } from '../playwright.config'
 import type { BenchResult } from './report'

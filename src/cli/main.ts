@@ -58,7 +58,7 @@ const OPTIONS = {
 
 const COMMANDS = ['accounts', 'dns export', 'dns plan', 'dns check', 'dns apply', 'acme auth', 'acme present', 'acme cleanup', 'renew', 'ddns update'] as const
 type Command = (typeof COMMANDS)[number]
-const isCommand = (s: string): s is Command => (COMMANDS as readonly string[]).includes(s)
+const isCommand = (s: string): s is Command => COMMANDS.some((c) => c === s)
 
 /** A duration as scripts write it: 90s, 5m, 2h, 30d, 500ms, or plain seconds. */
 export function durationMs(text: string): number | undefined {

@@ -47,6 +47,8 @@ export const CONTACT_FIELDS = [
 
 export const DEMO_ACCOUNT_ID = 'demo'
 export const DEFAULT_TIMEOUT_MS = 120_000
+/** The most nameservers a domain takes: the request's check and both forms' warnings. */
+export const MAX_NAMESERVERS = 13
 
 /** Placeholders the add-account form shows for the three server kinds. */
 export const SERVER_KIND_PLACEHOLDERS: Record<ServerKind, { path: string; label: string }> = {

@@ -24,7 +24,6 @@ export type ApiErrorKind = (typeof API_ERROR_KINDS)[number]
 
 /** Kinds raised on our side of the boundary, before or around an API call. */
 export const APP_ERROR_KINDS = ['validation', 'keychain-unavailable', 'no-key', 'no-account', 'internal', 'outcome-unknown', 'busy'] as const
-export type AppErrorKind = (typeof APP_ERROR_KINDS)[number]
 
 export const ERROR_KINDS = [...API_ERROR_KINDS, ...APP_ERROR_KINDS] as const
 export type ErrorKind = (typeof ERROR_KINDS)[number]

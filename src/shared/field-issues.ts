@@ -47,7 +47,7 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   let v = input
   for (const key of path) {
     if (typeof v !== 'object' || v === null) return undefined
-    v = (v as Record<PropertyKey, unknown>)[key]
+    v = Reflect.get(v, key)
   }
   return v
 }

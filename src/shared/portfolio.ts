@@ -111,4 +111,4 @@ export interface ZoneFile {
 }
 
 /** The names the store keeps, for checking a name that crosses a boundary. */
-export const isStoredList = (v: unknown): v is StoredListName => typeof v === 'string' && v !== 'logs.list' && (PAGED_NAMES as readonly string[]).includes(v)
+export const isStoredList = (v: unknown): v is StoredListName => typeof v === 'string' && v !== 'logs.list' && PAGED_NAMES.some((n) => n === v)

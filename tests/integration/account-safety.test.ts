@@ -12,7 +12,7 @@ import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { DEMO_ACCOUNT_ID, confirmsByName, profileFieldsSchema } from '../../src/shared/accounts'
 import { english } from '../helpers/english'
-import { profileFor } from '../helpers/profile'
+import { profileFor } from '../../support/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
 
 

@@ -13,7 +13,7 @@ import { english } from '../helpers/english'
 import { AppError } from '../../src/main/app-error'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { DEMO_ACCOUNT_ID, type ProfileFields } from '../../src/shared/accounts'
-import { profileFor } from '../helpers/profile'
+import { profileFor } from '../../support/profile'
 
 const useRealKeychain = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS)
 let sb: Sandbox

@@ -14,7 +14,7 @@ import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import type { JobView } from '../../src/shared/jobs'
 import type { WriteEndpointName } from '../../src/shared/endpoints/names'
-import { profileFor } from '../helpers/profile'
+import { profileFor } from '../../support/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
 
 const AUTHCODE = 'PLANTED-AUTHCODE-7f3a'

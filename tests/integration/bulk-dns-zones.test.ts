@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAppServices, type AppServices } from '../../src/main/app-services'
 import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
-import { profileFor } from '../helpers/profile'
+import { profileFor } from '../../support/profile'
 import { routerCalls } from '../helpers/router-calls'
 
 const APP = 'app://app'

@@ -22,7 +22,7 @@ import type { DomainRec } from '../../src/sandbox/state'
 import { noteAdded } from '../../src/cli/acme-ledger'
 import { startAuthoritativeDns, txtInRecords, type AuthoritativeDns } from '../helpers/authoritative-dns'
 import { CLI_BIN, runCli } from '../helpers/cli-process'
-import { profileFor } from '../helpers/profile'
+import { profileFor } from '../../support/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
 
 const hasSecretService = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS)

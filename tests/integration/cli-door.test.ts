@@ -16,7 +16,7 @@ import { APP } from '../helpers/router-calls'
 import { startSandbox } from '../../src/sandbox'
 import { sessionThroughApp } from '../../src/cli/app-door'
 import type { Progress } from '../../src/shared/ipc/contract'
-import { profileFor } from '../helpers/profile'
+import { profileFor } from '../../support/profile'
 import { english } from '../helpers/english'
 
 let services: AppServices

@@ -25,7 +25,7 @@ import { nsFlavour } from '../../src/sandbox/nameservers'
 import { seedState } from '../../src/sandbox/seed'
 import { KEY_CREDENTIAL } from '../../src/cli/key-source'
 import { CLI_BIN, runCli } from '../helpers/cli-process'
-import { profileFor } from '../helpers/profile'
+import { profileFor } from '../../support/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
 
 const WORKER = new URL('../../out/main/store-worker.js', import.meta.url)

@@ -15,7 +15,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { nsFlavour } from '../../src/sandbox/nameservers'
 import { CLI_BIN, runCli } from '../helpers/cli-process'
 import { startLockChild } from '../helpers/lock-children'
-import { profileFor } from '../helpers/profile'
+import { profileFor } from '../../support/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
 
 const hasSecretService = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS)

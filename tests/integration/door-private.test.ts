@@ -22,7 +22,7 @@ import type { JobView } from '../../src/shared/jobs'
 import type { WriteEndpointName } from '../../src/shared/endpoints/table'
 import { CLI_BIN, runCli } from '../helpers/cli-process'
 import { startLockChild, type LockChild } from '../helpers/lock-children'
-import { profileFor } from '../helpers/profile'
+import { profileFor } from '../../support/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
 
 const AUTHCODE = 'DOOR-PLANTED-AUTHCODE-5d1e'

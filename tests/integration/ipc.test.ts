@@ -21,7 +21,7 @@ import { ERROR_KINDS } from '../../src/shared/errors'
 import { english } from '../helpers/english'
 import { makeFixture, samples, type Fixture, type Sample } from '../helpers/operation-samples'
 import { asGuardedItem } from '../helpers/zone-guard'
-import { profileFor } from '../helpers/profile'
+import { profileFor } from '../../support/profile'
 
 const APP = 'app://app'
 const appSender = (progress: Progress[] = []) => ({ url: `${APP}/index.html`, key: 'page', sendProgress: (p: Progress) => progress.push(p), sendJob: () => true })

@@ -13,7 +13,7 @@ import { createApiClient } from '../../src/main/http'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { endpoints, WRITE_ENDPOINT_NAMES, type EndpointName } from '../../src/shared/endpoints/table'
 import { makeFixture, samples, type Fixture, type Sample } from '../helpers/operation-samples'
-import { profileFor } from '../helpers/profile'
+import { profileFor } from '../../support/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
 
 

@@ -16,7 +16,7 @@ import { isOutcomeUnknown } from '../../src/main/jobs/outcome'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import type { ChannelName, PayloadOf, ResultOf } from '../../src/shared/ipc/contract'
 import { english, englishCode } from '../helpers/english'
-import { profileFor } from '../helpers/profile'
+import { profileFor } from '../../support/profile'
 import { startReplayServer, type ReplayServer } from '../helpers/replay-server'
 import { answerText, liveFixture, recording } from '../helpers/live-fixtures'
 import pkg from '../../package.json' with { type: 'json' }

@@ -13,7 +13,7 @@ import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { createApiClient, type ApiClient } from '../../src/main/http'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import type { JobView } from '../../src/shared/jobs'
-import { profileFor } from '../helpers/profile'
+import { profileFor } from '../../support/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
 
 let sb: Sandbox

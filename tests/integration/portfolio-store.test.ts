@@ -19,7 +19,7 @@ import { openConnection } from '../../src/main/store/database'
 import { TRIGRAM_INDEXES } from '../../src/main/store/search-index'
 import type { PagedItem } from '../../src/shared/endpoints/table'
 import { startSandbox } from '../../src/sandbox'
-import { accountLists, putAccount } from '../helpers/portfolio-data'
+import { accountLists, putAccount } from '../../support/portfolio-data'
 
 let dir: string
 let file: string

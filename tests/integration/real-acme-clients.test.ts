@@ -25,7 +25,7 @@ import type { DomainRec } from '../../src/sandbox/state'
 import { certbotIssue, killClients, legoIssue, namesCovered, type ClientRun, type HookOptions, type Issued } from '../helpers/acme-clients'
 import { startZoneDns, type AuthoritativeDns, type ServedZone } from '../helpers/authoritative-dns'
 import { onPath, startPebble, type Pebble } from '../helpers/pebble'
-import { profileFor } from '../helpers/profile'
+import { profileFor } from '../../support/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
 
 const missing = ['certbot', 'lego', 'pebble', 'openssl'].filter((p) => !onPath(p))

@@ -16,7 +16,7 @@ import { headlessDesktop, type HeadlessDesktop } from '../../src/main/desktop'
 import { DEFAULT_SERVER_PATHS } from '../../src/sandbox'
 import type { PagedItem } from '../../src/shared/endpoints/table'
 import type { ReminderTarget } from '../../src/shared/reminders'
-import { profileFor } from '../helpers/profile'
+import { profileFor } from '../../support/profile'
 import { APP, appSender, routerCalls } from '../helpers/router-calls'
 
 const opened: string[] = []

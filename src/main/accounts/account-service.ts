@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto'
 import { createApiClient, type ApiClient } from '../http'
 import { AppError } from '../app-error'
 import type { ErrorData } from '../../shared/errors'
+import type { ConnectionResult } from '../../shared/ipc/contract'
 import {
   DEMO_ACCOUNT_ID,
   DEFAULT_TIMEOUT_MS,
@@ -35,7 +36,6 @@ export interface DemoBackend {
 }
 
 /** Whether an account's URL and key work: yes, or the error the service gave. */
-export type ConnectionResult = { ok: true } | ({ ok: false } & ErrorData)
 
 export interface AccountServiceOptions {
   profiles: ProfileStore
@@ -137,7 +137,7 @@ export class AccountService {
   activeId(): string {
     const { activeId, accounts } = this.opts.profiles.current
     if (activeId && (activeId === DEMO_ACCOUNT_ID || accounts.some((a) => a.id === activeId))) return activeId
-    return accounts.length === 0 ? DEMO_ACCOUNT_ID : (accounts[0] as AccountProfile).id
+    return accounts[0]?.id ?? DEMO_ACCOUNT_ID
   }
 
   async setActive(id: string): Promise<void> {

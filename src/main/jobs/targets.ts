@@ -12,7 +12,7 @@ import { factsOf } from './operations'
 export type ServerIdOf = (kind: ServerKind, webname: string) => string | undefined
 
 const text = (v: unknown): string => (Array.isArray(v) ? v.map(text).join(',') : typeof v === 'string' || typeof v === 'number' ? String(v) : JSON.stringify(v))
-const isServerKind = (v: unknown): v is ServerKind => typeof v === 'string' && (SERVER_KINDS as readonly string[]).includes(v)
+const isServerKind = (v: unknown): v is ServerKind => typeof v === 'string' && SERVER_KINDS.some((k) => k === v)
 
 /**
  * A server path names the server by its id or by its name, and both must be one target: else a

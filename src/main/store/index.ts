@@ -15,7 +15,6 @@ import { parseWith } from '../../shared/field-issues'
 import { AppError } from '../app-error'
 import { exportCsv, exportZones } from './export'
 import { getList, keepList, putList, readList, readListItem } from './inventory'
-import { isStoredListName } from './lists'
 import { openStoreFile } from './open-file'
 import { ListCache } from './list-cache'
 import { removeAccount } from './remove-account'
@@ -28,7 +27,7 @@ import { getSetting, putSetting } from './settings'
 import { autorenewOnValue } from './service-values'
 import { recordReminders, remindersSent } from './reminders-sent'
 import { REMINDER_ITEM_KINDS } from '../../shared/reminders'
-import { ZONE_KINDS, type StoredListName } from '../../shared/portfolio'
+import { isStoredList, ZONE_KINDS, type StoredListName } from '../../shared/portfolio'
 import { type OpenOptions, type PortfolioStore, type StoreProblem } from './types'
 
 export * from '../../shared/portfolio'
@@ -66,7 +65,7 @@ const zoneInput = z.object({
 
 /** The list's name: the type says so, but a name that came over IPC is checked again here. */
 function listName<N extends StoredListName>(name: N): N {
-  if (!isStoredListName(name)) throw AppError.invalid('store.invalidInput', [{ path: 'name', code: 'field.notAllowed' }])
+  if (!isStoredList(name)) throw AppError.invalid('store.invalidInput', [{ path: 'name', code: 'field.notAllowed' }])
   return name
 }
 

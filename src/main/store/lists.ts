@@ -191,7 +191,6 @@ export const STORED_LIST_NAMES: readonly StoredListName[] = PAGED_ENDPOINT_NAMES
  * list the screens, drift and reminders rely on.
  */
 export const REFRESHED_LISTS: readonly StoredListName[] = STORED_LIST_NAMES.filter((n) => LIST_SPECS[n].refresh)
-export const isStoredListName = (n: string): n is StoredListName => Object.prototype.hasOwnProperty.call(LIST_SPECS, n)
 
 const identitySchema = z.object({ kind: z.string().optional(), domain: z.string().optional() })
 

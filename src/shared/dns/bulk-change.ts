@@ -244,7 +244,7 @@ export function applyBulkChange(text: string, change: BulkChange | readonly Bulk
   const mentions: RecordRow[] = []
   let rows = before
   let alreadyThere = false
-  for (const c of Array.isArray(change) ? change : [change]) {
+  for (const c of [change].flat()) {
     const r = applyOne(rows, c, mentions)
     rows = r.rows
     alreadyThere ||= r.alreadyThere

@@ -145,6 +145,7 @@ export function useWrite<N extends WriteEndpointName>(operation: N, forAccount?:
     }
     serviceKept.value = item.serviceKept ?? []
     // Main decoded the service's answer with this operation's schema (src/main/http).
+    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- main decoded the answer with this operation's schema; the job's item carries it as unknown
     return item.result as EndpointResult<N>
   }
 

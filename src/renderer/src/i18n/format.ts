@@ -40,7 +40,7 @@ function plural(name: string, cases: string, params: Params, locale: string): st
     const open = i + m[0].length - 1
     const close = closing(cases, open)
     if (close < 0) break
-    options.set(m[1] as string, cases.slice(open + 1, close))
+    options.set(m[1] ?? '', cases.slice(open + 1, close))
     i = close + 1
   }
   const chosen = options.get(`=${value}`) ?? options.get(Number.isFinite(value) ? pluralRules(locale).select(value) : 'other') ?? options.get('other')
@@ -54,7 +54,7 @@ export function formatMessage(template: string, params: Params = {}, locale = 'e
   let out = ''
   let i = 0
   while (i < template.length) {
-    const c = template[i] as string
+    const c = template[i] ?? ''
     if (c !== '{') {
       out += c
       i++
@@ -67,7 +67,7 @@ export function formatMessage(template: string, params: Params = {}, locale = 'e
     }
     const inner = template.slice(i + 1, close)
     const block = /^\s*(\w+)\s*,\s*plural\s*,([\s\S]*)$/.exec(inner)
-    if (block) out += plural(block[1] as string, block[2] as string, params, locale)
+    if (block) out += plural(block[1] ?? '', block[2] ?? '', params, locale)
     else if (/^\w+$/.test(inner) && inner in params) out += String(params[inner])
     else out += `{${inner}}`
     i = close + 1

@@ -61,6 +61,7 @@ async function followed<T>(callId: string | undefined, signal: AbortSignal | und
  * this states, once, that a channel answers what the method's signature says (main's handler for
  * it is typed by the same contract). Every caller of AccountApi names its list, and is checked.
  */
+// eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- stated once, as said above
 const invokeNamed = invoke as <T>(channel: ChannelName, payload: object, onProgress?: (p: Progress) => void) => Promise<Result<T>>
 
 export function accountApi(accountId: string): AccountApi {

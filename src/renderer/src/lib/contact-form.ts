@@ -1,5 +1,6 @@
 import { CONTACT_FIELDS, CONTACT_ROLES, type ContactRole } from '../../../shared/constants'
-import { contactFieldIssues, type ContactCode, type ContactLike } from '../../../shared/validation'
+import { z } from 'zod'
+import { contactFieldIssues, type ContactCode } from '../../../shared/validation'
 
 /** One contact of a form: every field as text. */
 export type Person = Record<(typeof CONTACT_FIELDS)[number], string>
@@ -10,11 +11,16 @@ export type ContactForm = Record<ContactRole, Person>
 export const COPY_ROLES = ['admin', 'tech', 'billing'] as const
 export type SameAsRegistrant = Record<(typeof COPY_ROLES)[number], boolean>
 
+// The record schemas check that every field and every role is there, which Object.fromEntries
+// alone cannot tell the compiler.
+const personSchema = z.record(z.enum(CONTACT_FIELDS), z.string())
+const contactSchema = z.record(z.enum(CONTACT_ROLES), personSchema)
+
 function emptyPerson(): Person {
-  return Object.fromEntries(CONTACT_FIELDS.map((f) => [f, ''])) as Person
+  return personSchema.parse(Object.fromEntries(CONTACT_FIELDS.map((f) => [f, ''])))
 }
 export function emptyContact(): ContactForm {
-  return Object.fromEntries(CONTACT_ROLES.map((r) => [r, emptyPerson()])) as ContactForm
+  return contactSchema.parse(Object.fromEntries(CONTACT_ROLES.map((r) => [r, emptyPerson()])))
 }
 
 /** Roles that hold exactly the registrant's data start as "same as registrant". */
@@ -29,7 +35,7 @@ export function sameAsRegistrantOf(c: ContactForm): SameAsRegistrant {
  * registrant's problems are not counted again.
  */
 export function shownContactIssues(c: ContactForm, sameAs?: SameAsRegistrant): Record<string, ContactCode> {
-  const all = contactFieldIssues(c as ContactLike)
+  const all = contactFieldIssues(c)
   if (!sameAs) return all
   return Object.fromEntries(Object.entries(all).filter(([path]) => {
     const role = path.slice(0, path.indexOf('.'))

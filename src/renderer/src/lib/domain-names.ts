@@ -1,4 +1,4 @@
-import { checkDomainName, normalDomainName, type DomainNameCode, type Finding } from '../../../shared/validation'
+import { checkDomainName, normalDomainName, splitDomain, type DomainNameCode, type Finding } from '../../../shared/validation'
 
 /** Names typed in any mix of commas, spaces and new lines, lower-cased and without duplicates. */
 export function parseNames(text: string): string[] {
@@ -10,10 +10,7 @@ export function parseNames(text: string): string[] {
  * first dot: co.jp stays whole); undefined for a name the rule refuses.
  */
 export function splitName(name: string): { sld: string; tld: string } | undefined {
-  if (checkDomainName(name)) return undefined
-  const n = normalDomainName(name)
-  const i = n.indexOf('.')
-  return { sld: n.slice(0, i), tld: n.slice(i + 1) }
+  return checkDomainName(name) ? undefined : splitDomain(normalDomainName(name))
 }
 
 /** Names split into those the rule accepts and those it refuses, each with its problem. */

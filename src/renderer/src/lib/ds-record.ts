@@ -65,8 +65,8 @@ export function parseDsLine(line: string): DsInput | undefined {
   const tokens = line.replace(/;.*$/, '').replace(/[()]/g, ' ').trim().split(/\s+/).filter(Boolean)
   const ds = tokens.findIndex((tk) => tk.toUpperCase() === 'DS')
   const rest = ds >= 0 ? tokens.slice(ds + 1) : tokens
-  if (rest.length < 4) return undefined
-  const [tag, alg, type, ...digestParts] = rest as [string, string, string, ...string[]]
+  const [tag, alg, type, ...digestParts] = rest
+  if (tag === undefined || alg === undefined || type === undefined || digestParts.length === 0) return undefined
   const keytag = /^\d{1,5}$/.test(tag) ? Number(tag) : undefined
   const algNumber = algorithmNumber(alg)
   const digesttype = /^\d{1,3}$/.test(type) ? Number(type) : undefined

@@ -43,6 +43,7 @@ export interface Read<T> {
 const SLOW_AFTER_MS = 3000
 
 export function createRead<T>(loader: Loader<T>, opts: { slowAfterMs?: number } = {}): Read<T> & { loadWith(l: Loader<T>): Promise<T | undefined> } {
+  // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- reactive() types its object as refs unwrapped, which for an open T the compiler cannot equate with T
   const state = reactive({ status: 'idle', data: undefined, error: undefined, progress: undefined, slow: false }) as ReadState<T>
   let generation = 0
   let controller: AbortController | undefined
@@ -116,5 +117,6 @@ export async function allOk<T extends readonly unknown[]>(reads: { [K in keyof T
   const failed = results.find((r) => !r.ok)
   if (failed && !failed.ok) return failed
   // Every result is ok here, in the order of the reads, so the values have the types T names.
+  // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- a mapped tuple type is not built from an array by any checked operation
   return { ok: true, value: results.map((r) => (r.ok ? r.value : undefined)) as unknown as T }
 }

@@ -26,8 +26,8 @@ const FIELD_KEYS: Record<string, MessageKey> = {
   transfer_lock: 'serviceKept.field.transfer_lock',
   dynamicdns: 'serviceKept.field.dynamicdns',
 }
-const isRole = (v: string | undefined): v is (typeof CONTACT_ROLES)[number] => (CONTACT_ROLES as readonly (string | undefined)[]).includes(v)
-const isContactField = (v: string | undefined): v is (typeof CONTACT_FIELDS)[number] => (CONTACT_FIELDS as readonly (string | undefined)[]).includes(v)
+const isRole = (v: string | undefined): v is (typeof CONTACT_ROLES)[number] => CONTACT_ROLES.some((r) => r === v)
+const isContactField = (v: string | undefined): v is (typeof CONTACT_FIELDS)[number] => CONTACT_FIELDS.some((f) => f === v)
 
 /** A field's label; one this version does not know is shown as the service names it. */
 function serviceKeptFieldLabel({ t }: Words, field: string): string {

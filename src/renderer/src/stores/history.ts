@@ -8,7 +8,7 @@ import { invoke } from '../bridge'
 import type { SubjectKind } from '../../../shared/history'
 
 export const useHistoryStore = defineStore('history', {
-  state: () => ({ unseen: {} as Record<string, number> }),
+  state: (): { unseen: Record<string, number> } => ({ unseen: {} }),
   actions: {
     async refresh() {
       const r = await invoke('history.unseen', {})

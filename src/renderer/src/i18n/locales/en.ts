@@ -464,7 +464,7 @@ export const en = {
   'domain.nsInvalid': '“{host}” is not a valid host name.',
   'domain.nsDuplicate': 'The list has a host name twice.',
   'domain.nsAtLeastTwo': 'Enter at least two nameservers.',
-  'domain.nsAtMost': 'At most 13 nameservers.',
+  'domain.nsAtMost': 'At most {max} nameservers.',
   'domain.preview': 'Preview of the change',
   'domain.nsRemove': 'remove {host}',
   'domain.nsAdd': 'add {host}',

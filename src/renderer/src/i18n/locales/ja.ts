@@ -464,7 +464,7 @@ export const ja: Catalogue = {
   'domain.nsInvalid': '「{host}」は正しいホスト名ではありません。',
   'domain.nsDuplicate': '同じホスト名が2回あります。',
   'domain.nsAtLeastTwo': 'ネームサーバーを2つ以上入力してください。',
-  'domain.nsAtMost': 'ネームサーバーは13個までです。',
+  'domain.nsAtMost': 'ネームサーバーは{max}個までです。',
   'domain.preview': '変更のプレビュー',
   'domain.nsRemove': '{host} を削除',
   'domain.nsAdd': '{host} を追加',

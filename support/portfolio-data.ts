@@ -4,15 +4,15 @@
  * schemas, without a server in between. For the portfolio store's tests and benchmark.
  */
 import { z } from 'zod'
-import { SERVER_KINDS, type ServerKind } from '../../src/shared/constants'
-import { endpoints, type PagedItem } from '../../src/shared/endpoints/table'
-import { defaultBehaviour } from '../../src/sandbox/behaviour'
-import { seedState, type SeedOptions } from '../../src/sandbox/seed'
-import type { SandboxState } from '../../src/sandbox/state'
-import * as wire from '../../src/sandbox/wire'
-import type { PortfolioStore } from '../../src/main/store'
-import type { PortfolioStoreAsync } from '../../src/main/store/store-async'
-import { fromKeys } from '../../src/sandbox/from-keys'
+import { SERVER_KINDS, type ServerKind } from '../src/shared/constants'
+import { endpoints, type PagedItem } from '../src/shared/endpoints/table'
+import { defaultBehaviour } from '../src/sandbox/behaviour'
+import { seedState, type SeedOptions } from '../src/sandbox/seed'
+import type { SandboxState } from '../src/sandbox/state'
+import * as wire from '../src/sandbox/wire'
+import type { PortfolioStore } from '../src/main/store'
+import type { PortfolioStoreAsync } from '../src/main/store/store-async'
+import { fromKeys } from '../src/sandbox/from-keys'
 
 export interface AccountLists {
   state: SandboxState

@@ -13,19 +13,19 @@ import { extname, join, resolve, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
 import type { Page } from '@playwright/test'
-import { startAppServices, type AppServices } from '../../src/main/app-services'
-import type { IpcRouter } from '../../src/main/ipc/router'
-import { sandboxDemo } from '../../src/main/accounts/demo'
-import { KeytarSecretStore, loadKeytar, SessionSecretStore, type SecretStore } from '../../src/main/accounts/secret-store'
-import { MIME_TYPES } from '../../src/main/shell/app-protocol'
-import { CONTENT_SECURITY_POLICY } from '../../src/main/shell/security'
-import type { Sandbox, SandboxOptions } from '../../src/sandbox'
-import { createAppLog } from '../../src/main/log/app-log'
-import { Redactor } from '../../src/main/log/redaction'
-import { headlessDesktop, type HeadlessDesktop } from '../../src/main/desktop'
-import type { ChannelName, Progress } from '../../src/shared/ipc/contract'
-import type { JobView } from '../../src/shared/jobs'
-import type { ReminderTarget } from '../../src/shared/reminders'
+import { startAppServices, type AppServices } from '../src/main/app-services'
+import type { IpcRouter } from '../src/main/ipc/router'
+import { sandboxDemo } from '../src/main/accounts/demo'
+import { KeytarSecretStore, loadKeytar, SessionSecretStore, type SecretStore } from '../src/main/accounts/secret-store'
+import { MIME_TYPES } from '../src/main/shell/app-protocol'
+import { CONTENT_SECURITY_POLICY } from '../src/main/shell/security'
+import type { Sandbox, SandboxOptions } from '../src/sandbox'
+import { createAppLog } from '../src/main/log/app-log'
+import { Redactor } from '../src/main/log/redaction'
+import { headlessDesktop, type HeadlessDesktop } from '../src/main/desktop'
+import type { ChannelName, Progress } from '../src/shared/ipc/contract'
+import type { JobView } from '../src/shared/jobs'
+import type { ReminderTarget } from '../src/shared/reminders'
 
 const RENDERER_DIR = resolve('out/renderer')
 /**
@@ -179,7 +179,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
 let bridgeScript: Promise<string> | undefined
 function bundleBridge(): Promise<string> {
   bridgeScript ??= build({
-    entryPoints: [resolve('tests/e2e/bridge-entry.ts')],
+    entryPoints: [resolve('support/bridge-entry.ts')],
     bundle: true,
     format: 'iife',
     platform: 'browser',

@@ -2,10 +2,10 @@
  * Runs in the page before the app (Playwright init script): installs window.api with the
  * very builder the preload uses, over a Playwright binding instead of ipcRenderer.
  */
-import { buildApi } from '../../src/shared/ipc/build-api'
-import type { ChannelName, Progress } from '../../src/shared/ipc/contract'
-import type { JobView } from '../../src/shared/jobs'
-import type { ReminderTarget } from '../../src/shared/reminders'
+import { buildApi } from '../src/shared/ipc/build-api'
+import type { ChannelName, Progress } from '../src/shared/ipc/contract'
+import type { JobView } from '../src/shared/jobs'
+import type { ReminderTarget } from '../src/shared/reminders'
 
 interface BridgeWindow {
   api: unknown

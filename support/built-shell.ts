@@ -1,6 +1,6 @@
 /**
  * Starts the BUILT main bundle (out/main/index.js) in a child Node process against the
- * electron double (tests/helpers/electron-double), and talks to it. What the child answers is
+ * electron double (support/electron-double), and talks to it. What the child answers is
  * checked with schemas here, once.
  */
 import { fork, type ChildProcess } from 'node:child_process'
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
 
-export const BUILT_MAIN = resolve('out/main/index.js')
+const BUILT_MAIN = resolve('out/main/index.js')
 /** The unprivileged user a child runs as when it must not write where root could. */
 const NOBODY = 65534
 export const BUILT_PRELOAD = resolve('out/preload/index.cjs')
@@ -98,7 +98,7 @@ export async function startBuiltShell(opts: BuiltShellOptions = {}): Promise<Bui
   const userDataDir = opts.userDataDir ?? mkdtempSync(join(tmpdir(), 'built-shell-'))
   if (opts.readOnlyDataFolder) chmodSync(userDataDir, 0o555)
   const asUser = opts.readOnlyDataFolder && process.getuid?.() === 0 ? { uid: NOBODY, gid: NOBODY } : {}
-  const child: ChildProcess = fork(resolve('tests/helpers/electron-double/host.mjs'), [opts.main ?? BUILT_MAIN], {
+  const child: ChildProcess = fork(resolve('support/electron-double/host.mjs'), [opts.main ?? BUILT_MAIN], {
     ...asUser,
     ...(opts.exposeGc ? { execArgv: [...process.execArgv, '--expose-gc'] } : {}),
     env: {
