@@ -5,8 +5,8 @@
  */
 import type { ErrorData } from '../../src/shared/errors'
 import { AppError } from '../../src/main/app-error'
-import { en } from '../../src/renderer/src/i18n/locales/en'
-import { describeError, translateCode } from '../../src/renderer/src/i18n/translate'
+import { en } from '../../src/shared/i18n/locales/en'
+import { describeError, translateCode } from '../../src/shared/i18n/translate'
 
 export function english(error: ErrorData | AppError): string {
   const e = describeError(en, 'en', error instanceof AppError ? error.toData() : error)

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { checkDomainName, DOMAIN_NAME_CODES, normalDomainName } from '../../src/shared/validation'
 import { parseNames, sortNames, splitName } from '../../src/renderer/src/lib/domain-names'
-import { en } from '../../src/renderer/src/i18n/locales/en'
-import { ja } from '../../src/renderer/src/i18n/locales/ja'
+import { en } from '../../src/shared/i18n/locales/en'
+import { ja } from '../../src/shared/i18n/locales/ja'
 
 describe('the domain-name rule', () => {
   it('accepts names with a TLD, any case, a final dot, xn-- labels and second-level TLDs', () => {

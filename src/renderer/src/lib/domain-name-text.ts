@@ -3,7 +3,7 @@
  * code has its catalogue key here, so a code without a text fails the type check.
  */
 import { t } from '../i18n'
-import type { MessageKey } from '../i18n/catalogue'
+import type { MessageKey } from '../../../shared/i18n/catalogue'
 import type { DomainNameCode, Finding } from '../../../shared/validation'
 
 const KEYS: Record<DomainNameCode, MessageKey> = {

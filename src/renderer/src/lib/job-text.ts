@@ -3,7 +3,7 @@ import type { JobItemView, JobView } from '../../../shared/jobs'
 import { errorLineOf, formatDate, t, tCode } from '../i18n'
 import { toCsv } from './csv'
 import { autorenewShort } from './autorenew-text'
-import { serviceKeptText } from './service-kept-text'
+import { serviceKeptText } from '../../../shared/i18n/service-kept-text'
 import { autorenewInForce } from '../../../shared/autorenew'
 
 export const operationLabel = (job: Pick<JobView, 'operation'>) => tCode(`operation.${job.operation}`)

@@ -4,8 +4,8 @@
  * (the app passes reminderWords(), built on its reactive `t`), so a test reads exactly what a
  * user reads without a browser.
  */
-import type { MessageKey } from '../i18n/catalogue'
-import type { Params } from '../i18n/format'
+import type { MessageKey } from '../../../shared/i18n/catalogue'
+import type { Params } from '../../../shared/i18n/format'
 import type { ServerKind } from '../../../shared/constants'
 import type { DueReminder, ExpiringItem } from '../../../shared/reminders'
 

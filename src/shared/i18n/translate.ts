@@ -2,7 +2,7 @@
  * Catalogue lookups as pure functions (no Vue), so tests can render exactly what a user
  * reads in either language. The reactive `t` in index.ts is built on these.
  */
-import type { ErrorData } from '../../../shared/errors'
+import type { ErrorData } from '../errors'
 import { isMessageKey, type Catalogue, type Locale, type MessageKey } from './catalogue'
 import { formatMessage, type Params } from './format'
 import { serviceMessageKey } from './service-messages'

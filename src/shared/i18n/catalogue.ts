@@ -3,17 +3,17 @@
  * the English keys, and the English one has an entry for every code the other processes and
  * the shared rules can send (errors, field issues, validators, the BIND report).
  */
-import type { ErrorCode } from '../../../shared/errors'
-import type { FieldCode } from '../../../shared/field-issues'
-import type { BaseUrlCode } from '../../../shared/base-url'
-import type { ContactCode, DsCode } from '../../../shared/validation'
-import type { DnsCode } from '../../../shared/dns/validate'
-import type { BindCode } from '../../../shared/dns/bind'
-import type { BulkCode } from '../../../shared/dns/bulk-change'
-import type { ServiceKeptCode } from '../../../shared/service-kept'
-import type { ThresholdsCode } from '../../../shared/reminders'
-import type { WriteEndpointName } from '../../../shared/endpoints/names'
-import type { HistoryAspect } from '../../../shared/history'
+import type { ErrorCode } from '../errors'
+import type { FieldCode } from '../field-issues'
+import type { BaseUrlCode } from '../base-url'
+import type { ContactCode, DsCode } from '../validation'
+import type { DnsCode } from '../dns/validate'
+import type { BindCode } from '../dns/bind'
+import type { BulkCode } from '../dns/bulk-change'
+import type { ServiceKeptCode } from '../service-kept'
+import type { ThresholdsCode } from '../reminders'
+import type { WriteEndpointName } from '../endpoints/names'
+import type { HistoryAspect } from '../history'
 import { en } from './locales/en'
 
 export type MessageKey = keyof typeof en

@@ -4,10 +4,10 @@
  * app passes its reactive `t` / `tCode`), so a test can read exactly what a user reads
  * without a browser.
  */
-import { CONTACT_FIELDS, CONTACT_ROLES } from '../../../shared/constants'
-import type { ServiceKeptFinding } from '../../../shared/service-kept'
-import type { MessageKey } from '../i18n/catalogue'
-import type { Params } from '../i18n/format'
+import { CONTACT_FIELDS, CONTACT_ROLES } from '../constants'
+import type { ServiceKeptFinding } from '../service-kept'
+import type { MessageKey } from './catalogue'
+import type { Params } from './format'
 
 export interface Words {
   t(key: MessageKey, params?: Params): string
