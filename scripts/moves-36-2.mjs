@@ -59,7 +59,8 @@ for (const file of targets) {
     if (!movedTo && oldFile === file) return all
     const target = movedTo ?? hit.file
     let tail = target
-    if (hit.suffix === '/index.ts') tail = posix.dirname(target)
+    // A file that became its folder's index.ts is still named by the folder.
+    if (hit.suffix === '/index.ts' || (hit.suffix === '.ts' && target.endsWith('/index.ts'))) tail = posix.dirname(target)
     else if (hit.suffix) tail = target.slice(0, target.length - hit.suffix.length)
     let rel = posix.relative(posix.dirname(file), tail)
     if (!rel.startsWith('.')) rel = './' + rel

@@ -4,7 +4,7 @@
  * concerned, then the service's own words).
  */
 import type { ErrorData } from '../../src/shared/errors'
-import { AppError } from '../../src/main/app-error'
+import { AppError } from '../../src/main/app/app-error'
 import { en } from '../../src/shared/i18n/locales/en'
 import { describeError, translateCode } from '../../src/shared/i18n/translate'
 

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { Sandbox, SandboxOptions, SandboxState } from '../../sandbox'
-import { SERVER_KINDS, SERVER_KIND_PLACEHOLDERS, type ServerKind } from '../../shared/constants'
+import { SERVER_KINDS, SERVER_KIND_PLACEHOLDERS, type ServerKind } from '../../shared/service/constants'
 import type { DemoBackend } from './account-service'
 
 /** What the app's demo keeps: no recorded requests, a short request log. */

@@ -4,16 +4,16 @@
  * the shared rules can send (errors, field issues, validators, the BIND report).
  */
 import type { ErrorCode } from '../errors'
-import type { FieldCode } from '../field-issues'
-import type { BaseUrlCode } from '../base-url'
-import type { ContactCode, DsCode } from '../validation'
+import type { FieldCode } from '../errors/field-issues'
+import type { BaseUrlCode } from '../accounts/base-url'
+import type { ContactCode, DsCode } from '../service/validation'
 import type { DnsCode } from '../dns/validate'
 import type { BindCode } from '../dns/bind'
 import type { BulkCode } from '../dns/bulk-change'
-import type { ServiceKeptCode } from '../service-kept'
-import type { ThresholdsCode } from '../reminders'
+import type { ServiceKeptCode } from '../service/service-kept'
+import type { ThresholdsCode } from '../portfolio/reminders'
 import type { WriteEndpointName } from '../endpoints/names'
-import type { HistoryAspect } from '../history'
+import type { HistoryAspect } from '../portfolio/history'
 import { en } from './locales/en'
 
 export type MessageKey = keyof typeof en

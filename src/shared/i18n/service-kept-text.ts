@@ -1,11 +1,11 @@
 /**
- * Findings about what the service kept (src/shared/service-kept.ts) in the user's words: field
+ * Findings about what the service kept (src/shared/service/service-kept.ts) in the user's words: field
  * names get their labels, 0 / 1 flags read On / Off. The words come in as a parameter (the
  * app passes its reactive `t` / `tCode`), so a test can read exactly what a user reads
  * without a browser.
  */
-import { CONTACT_FIELDS, CONTACT_ROLES } from '../constants'
-import type { ServiceKeptFinding } from '../service-kept'
+import { CONTACT_FIELDS, CONTACT_ROLES } from '../service/constants'
+import type { ServiceKeptFinding } from '../service/service-kept'
 import type { MessageKey } from './catalogue'
 import type { Params } from './format'
 

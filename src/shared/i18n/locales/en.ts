@@ -101,7 +101,7 @@ export const en = {
 
   'settings.title': 'Settings',
   'settings.language': 'Language',
-  // Domain names (src/shared/validation.ts), domain search, the register wizard, DNSSEC, accounts and the API log.
+  // Domain names (src/shared/service/validation.ts), domain search, the register wizard, DNSSEC, accounts and the API log.
   'domainName.empty': 'Enter a domain name such as example.com.',
   'domainName.ascii': 'A name in other scripts is checked and registered in its ASCII (xn--) form: {ascii}.',
   'domainName.length': 'A domain name has at most 253 characters; this one has {length}.',

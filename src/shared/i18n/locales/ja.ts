@@ -101,7 +101,7 @@ export const ja: Catalogue = {
 
   'settings.title': '設定',
   'settings.language': '言語',
-  // ドメイン名(src/shared/validation.ts)、ドメイン検索、登録ウィザード、DNSSEC、アカウント、APIログ。
+  // ドメイン名(src/shared/service/validation.ts)、ドメイン検索、登録ウィザード、DNSSEC、アカウント、APIログ。
   'domainName.empty': 'example.com のようなドメイン名を入力してください。',
   'domainName.ascii': '英数字以外を含む名前は ASCII(xn--)形式で確認・登録します: {ascii}',
   'domainName.length': 'ドメイン名は253文字までです(この名前は {length} 文字)。',
