@@ -5,9 +5,10 @@
  * rewrites every relative import that named an old path so it names the new one.
  *
  *   node scripts/moves-36-2.mjs --step 1 --move     do step 1's moves and rewrite the whole tree
- *   node scripts/moves-36-2.mjs --files a.ts b.ts   rewrite only these files, written against the
- *                                                   paths before any move (files merged from other
- *                                                   branches); every step's moves apply
+ *   node scripts/moves-36-2.mjs --files a.ts b.ts   after a merge: rewrite the imports in these files
+ *                                                   (new files, or moved files edited on a branch)
+ *                                                   that name a path from before the moves; imports
+ *                                                   that already name an existing file stay
  */
 import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync, existsSync } from 'node:fs'
@@ -50,9 +51,12 @@ const SPEC = /((?:from|import|mock|require|importActual|resolve)\s*\(?\s*)(['"])
 const targets = onlyFiles ?? tracked.filter((f) => /\.(ts|vue|mjs|cjs|js|mts)$/.test(f))
 let changed = 0
 for (const file of targets) {
-  const oldFile = onlyFiles ? file : (backward.get(file) ?? file)
+  const oldFile = backward.get(file) ?? file
   const text = readFileSync(file, 'utf8')
   const next = text.replace(SPEC, (all, lead, q, spec) => {
+    // A merged file may mix lines already right (a moved file's old lines, rewritten here) with
+    // lines written against the old paths: what already names a file that exists stays.
+    if (onlyFiles && resolveIn(current, posix.join(posix.dirname(file), spec))) return all
     const hit = resolveIn(oldWorld, posix.join(posix.dirname(oldFile), spec))
     if (!hit) return all
     const movedTo = forward.get(hit.file)
