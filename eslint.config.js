@@ -114,6 +114,44 @@ export default tseslint.config(
     },
   },
   {
+    // The layers (issue 36): shared code is imported by every process, so it imports none of
+    // their folders; the words it holds (src/shared/i18n) are what both front ends read.
+    files: ['src/shared/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['electron', '**/main/**', '**/renderer/**', '**/cli/**', '**/preload/**', '**/sandbox/**'], message: 'src/shared imports no process folder: move what both need into src/shared.' }] },
+      ],
+    },
+  },
+  {
+    // The command line is a second front end over main's core: it words things from
+    // src/shared/i18n, never from the window's code.
+    files: ['src/cli/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/renderer/**', '**/preload/**'], message: 'The command line never imports the renderer: the words are in src/shared/i18n.' }] },
+      ],
+    },
+  },
+  {
+    // The sandboxed preload is one small bundle: values only from the IPC contract (types from
+    // elsewhere in shared cost nothing at run time and are allowed).
+    files: ['src/preload/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/main/**', '**/renderer/**', '**/cli/**', '**/sandbox/**'], message: 'The preload imports only the IPC contract (src/shared/ipc).' },
+            { group: ['../shared/*', '!../shared/ipc'], allowTypeImports: true, message: 'The preload imports values only from src/shared/ipc.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/renderer/src/bridge.ts'],
     rules: { 'no-restricted-properties': 'off' },
   },

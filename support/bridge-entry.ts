@@ -5,7 +5,7 @@
 import { buildApi } from '../src/shared/ipc/build-api'
 import type { ChannelName, Progress } from '../src/shared/ipc/contract'
 import type { JobView } from '../src/shared/jobs'
-import type { ReminderTarget } from '../src/shared/reminders'
+import type { ReminderTarget } from '../src/shared/portfolio/reminders'
 
 interface BridgeWindow {
   api: unknown

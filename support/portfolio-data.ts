@@ -4,7 +4,7 @@
  * schemas, without a server in between. For the portfolio store's tests and benchmark.
  */
 import { z } from 'zod'
-import { SERVER_KINDS, type ServerKind } from '../src/shared/constants'
+import { SERVER_KINDS, type ServerKind } from '../src/shared/service/constants'
 import { endpoints, type PagedItem } from '../src/shared/endpoints/table'
 import { defaultBehaviour } from '../src/sandbox/behaviour'
 import { seedState, type SeedOptions } from '../src/sandbox/seed'

@@ -7,7 +7,7 @@
  */
 import { request } from 'undici'
 import type { AccountView } from '../shared/accounts'
-import { DDNS_KNOWN_STATUSES, ddnsStatusOf, ddnsUpdateUrl, ddnsUrlOf, ddnsWhoAmIUrl, isIpv4 } from '../shared/ddns'
+import { DDNS_KNOWN_STATUSES, ddnsStatusOf, ddnsUpdateUrl, ddnsUrlOf, ddnsWhoAmIUrl, isIpv4 } from '../shared/service/ddns'
 import { BadInput, EXIT, Failed, type Context } from './context'
 import { openSession } from './session'
 

@@ -5,13 +5,13 @@
  * same runner, safety levels and journal. The router takes calls only from its allowed origins:
  * this session's is the command's own.
  */
-import { createAppServices, type AppServices, type CliLockWait } from '../main/app-services'
+import { createAppServices, type AppServices, type CliLockWait } from '../main/app/app-services'
 import type { SecretStore } from '../main/accounts/secret-store'
 import type { Sender } from '../main/ipc/channel'
-import { AppError } from '../main/app-error'
-import { CLI_ORIGIN } from '../main/cli-server'
-import { currentHolder } from '../main/data-lock'
-import { recordDdnsUpdate } from '../main/ddns-history'
+import { AppError } from '../main/app/app-error'
+import { CLI_ORIGIN } from '../main/door/cli-server'
+import { currentHolder } from '../main/jobs/data-lock'
+import { recordDdnsUpdate } from '../main/store/ddns-history'
 import { sessionThroughApp } from './app-door'
 import type { Session } from './session-api'
 

@@ -4,7 +4,7 @@
  */
 import type { ContactPerson } from '../shared/endpoints/decoders'
 import { AUTORENEW_ON, effectiveAutorenew } from './autorenew'
-import { RESOURCE_FIELDS, SERVER_KINDS, type ServerKind } from '../shared/constants'
+import { RESOURCE_FIELDS, SERVER_KINDS, type ServerKind } from '../shared/service/constants'
 import { addDays, isoDate } from './dates'
 import { fromKeys } from './from-keys'
 import { SERVICE_NAMESERVERS } from './nameservers'

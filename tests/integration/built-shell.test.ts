@@ -13,7 +13,7 @@ import { assertBuilt, startBuiltShell, type BuiltShell, type ShellState } from '
 import { CHANNEL_NAMES, REMINDER_OPEN_CHANNEL, ipcChannel } from '../../src/shared/ipc/channels'
 import { CONTENT_SECURITY_POLICY, REQUIRED_FUSES } from '../../src/main/shell/security'
 import { DEFAULT_SERVER_PATHS } from '../../src/sandbox'
-import { SERVER_KINDS } from '../../src/shared/constants'
+import { SERVER_KINDS } from '../../src/shared/service/constants'
 
 const APP = 'app://app/index.html'
 let shells: BuiltShell[] = []

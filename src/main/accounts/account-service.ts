@@ -4,10 +4,10 @@
  * built-in demo account, and an API client per account. The key never leaves the
  * main process: views learn only where a key is kept.
  */
-import { LIVE_DDNS_URL } from '../../shared/ddns'
+import { LIVE_DDNS_URL } from '../../shared/service/ddns'
 import { randomUUID } from 'node:crypto'
 import { createApiClient, type ApiClient } from '../http'
-import { AppError } from '../app-error'
+import { AppError } from '../app/app-error'
 import type { ErrorData } from '../../shared/errors'
 import type { ConnectionResult } from '../../shared/ipc/contract'
 import {
@@ -19,7 +19,7 @@ import {
   type KeyStorage,
   type ProfileFields,
 } from '../../shared/accounts'
-import { lowersSafety, writeSafetyOf, type WriteSafety } from '../../shared/write-safety'
+import { lowersSafety, writeSafetyOf, type WriteSafety } from '../../shared/accounts/write-safety'
 import type { ProfileStore } from './profile-store'
 import { SessionSecretStore, type SecretStore } from './secret-store'
 

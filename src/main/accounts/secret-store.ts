@@ -3,7 +3,7 @@
  * user chose it because no keychain is available, in memory for this session only.
  * Never on disk in plain text.
  */
-import { AppError } from '../app-error'
+import { AppError } from '../app/app-error'
 
 export interface SecretStore {
   get(accountId: string): Promise<string | undefined>

@@ -11,7 +11,7 @@
  * service that ignores `page`) ends it, as does `maxPages`; and an item that a later page repeats
  * (a list that shifted while it was read) is kept once.
  */
-import { AppError } from '../app-error'
+import { AppError } from '../app/app-error'
 import type { Envelope } from './envelope'
 
 export interface ListAllProgress {

@@ -11,10 +11,10 @@
 import { z } from 'zod'
 import { endpoints, parseEndpointParams, type PagedItem } from '../../shared/endpoints/table'
 import { PAGED_ENDPOINT_NAMES } from '../../shared/endpoints/names'
-import { AppError } from '../app-error'
+import { AppError } from '../app/app-error'
 import { nameEntry, type SearchEntry } from './search-index'
 import type { ListParams, StoredListName, ZoneInput, ZoneKind } from '../../shared/portfolio'
-import type { HistoryAspect, SubjectKind } from '../../shared/history'
+import type { HistoryAspect, SubjectKind } from '../../shared/portfolio/history'
 
 /** The parameters that name a list, once validated. */
 export interface ListIdentity {

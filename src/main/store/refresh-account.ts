@@ -12,7 +12,7 @@ import type { ErrorData } from '../../shared/errors'
 import type { PortfolioStoreAsync } from './store-async'
 import type { StoredListName } from '../../shared/portfolio'
 import type { PagedItem } from '../../shared/endpoints/table'
-import { toErrorData } from '../app-error'
+import { toErrorData } from '../app/app-error'
 import { REFRESHED_LISTS } from './lists'
 
 /** A list a refresh reads: its `refresh` in LIST_SPECS (lists.ts) says which. */

@@ -3,7 +3,7 @@
  * that cannot be converted is named in a report (codes with the line concerned) rather than
  * dropped silently.
  */
-import type { Finding } from '../validation'
+import type { Finding } from '../service/validation'
 import { isKnownType, splitValue, txtText, type RecordRow, type Row } from './records'
 
 export const BIND_CODES = ['bind.notExported', 'bind.directive', 'bind.outsideZone', 'bind.soa', 'bind.unsupportedType', 'bind.ttlDiffers', 'bind.mxNotApex'] as const

@@ -14,7 +14,7 @@
  *
  * Pure: codes and parameters only, worded by the renderer.
  */
-import type { Finding } from '../validation'
+import type { Finding } from '../service/validation'
 import { isEmptyPlan, plan as makePlan, type Plan } from './plan'
 import {
   editRecord,

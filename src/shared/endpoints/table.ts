@@ -54,13 +54,13 @@ import {
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE'
 export type ParamLocation = 'path' | 'query' | 'body'
 
-import { MAX_NAMESERVERS, SERVER_KINDS } from '../constants'
-import { parseWith, type Parsed } from '../field-issues'
-import { HOSTNAME } from '../validation'
-import { SERVER_REF_PATTERN, isServerId } from '../server-ref'
+import { MAX_NAMESERVERS, SERVER_KINDS } from '../service/constants'
+import { parseWith, type Parsed } from '../errors/field-issues'
+import { HOSTNAME } from '../service/validation'
+import { SERVER_REF_PATTERN, isServerId } from '../service/server-ref'
 import { ENDPOINT_NAMES, PAGED_ENDPOINT_NAMES, WRITE_ENDPOINT_NAMES, isWriteEndpoint, type EndpointName, type PagedEndpointName, type ReadEndpointName, type WriteEndpointName } from './names'
-export { SERVER_KINDS } from '../constants'
-export type { ServerKind } from '../constants'
+export { SERVER_KINDS } from '../service/constants'
+export type { ServerKind } from '../service/constants'
 export { ENDPOINT_NAMES, PAGED_ENDPOINT_NAMES, WRITE_ENDPOINT_NAMES, isWriteEndpoint, type EndpointName, type PagedEndpointName, type ReadEndpointName, type WriteEndpointName }
 
 export interface EndpointDef<P extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {

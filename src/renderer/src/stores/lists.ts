@@ -5,8 +5,8 @@
  */
 import { defineStore } from 'pinia'
 import type { PagedEndpointName, PagedInput, PagedItem } from '../../../shared/endpoints/table'
-import type { AccountApi } from '../lib/account-api'
-import { createListRead, type ListRead } from '../lib/list-read'
+import type { AccountApi } from '../lib/data/account-api'
+import { createListRead, type ListRead } from '../lib/data/list-read'
 import { useHistoryStore } from './history'
 
 export const useListsStore = defineStore('lists', () => {
