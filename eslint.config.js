@@ -55,9 +55,49 @@ export default tseslint.config(
     rules: promiseRules,
   },
   {
+    // What the compiler cannot check is refused: a type assertion (`as T`, `<T>x`; `as const`
+    // stays) and a value of type any flowing on. Data that crosses a boundary is validated
+    // once (zod, a type guard) where it arrives; only the boundary files below may cast.
+    files: ['src/**/*.ts', 'src/**/*.vue'],
+    rules: { '@typescript-eslint/consistent-type-assertions': ['error', { assertionStyle: 'never' }] },
+  },
+  {
+    // Not the .vue files: the lint's program holds each as its script alone (see
+    // scripts/vue-script-parser.mjs), so a type one exports (DataTable's Column, ContactForm)
+    // reads as any there although vue-tsc checks it in full; these rules would flag the shim.
+    files: ['src/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-assignment': 'error',
+      '@typescript-eslint/no-unsafe-member-access': 'error',
+      '@typescript-eslint/no-unsafe-call': 'error',
+      '@typescript-eslint/no-unsafe-return': 'error',
+      '@typescript-eslint/no-unsafe-argument': 'error',
+    },
+  },
+  {
+    // The boundary files: where an untyped message becomes the contract's type (the router,
+    // the renderer's bridge and its transport, the store worker, the database drivers).
+    files: [
+      'src/main/ipc/router.ts',
+      'src/renderer/src/bridge.ts',
+      'src/shared/ipc/call-over.ts',
+      'src/main/store/store-worker.ts',
+      'src/main/store/database.ts',
+      'src/main/team/**/database*.ts',
+    ],
+    rules: {
+      '@typescript-eslint/consistent-type-assertions': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+    },
+  },
+  {
     // The electron double is CommonJS on purpose: the built ESM bundle and CommonJS packages
     // must get the same module instance.
-    files: ['tests/helpers/electron-double/*.cjs'],
+    files: ['support/electron-double/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', exports: 'writable', process: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
@@ -71,6 +111,44 @@ export default tseslint.config(
         { patterns: ['electron', 'keytar', 'undici', 'node:*', '**/main/**', '**/preload/**'] },
       ],
       'no-restricted-properties': ['error', { object: 'window', property: 'api', message: "Call main through invoke('channel', payload) from bridge.ts." }],
+    },
+  },
+  {
+    // The layers (issue 36): shared code is imported by every process, so it imports none of
+    // their folders; the words it holds (src/shared/i18n) are what both front ends read.
+    files: ['src/shared/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['electron', '**/main/**', '**/renderer/**', '**/cli/**', '**/preload/**', '**/sandbox/**'], message: 'src/shared imports no process folder: move what both need into src/shared.' }] },
+      ],
+    },
+  },
+  {
+    // The command line is a second front end over main's core: it words things from
+    // src/shared/i18n, never from the window's code.
+    files: ['src/cli/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/renderer/**', '**/preload/**'], message: 'The command line never imports the renderer: the words are in src/shared/i18n.' }] },
+      ],
+    },
+  },
+  {
+    // The sandboxed preload is one small bundle: values only from the IPC contract (types from
+    // elsewhere in shared cost nothing at run time and are allowed).
+    files: ['src/preload/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/main/**', '**/renderer/**', '**/cli/**', '**/sandbox/**'], message: 'The preload imports only the IPC contract (src/shared/ipc).' },
+            { group: ['../shared/*', '!../shared/ipc'], allowTypeImports: true, message: 'The preload imports values only from src/shared/ipc.' },
+          ],
+        },
+      ],
     },
   },
   {

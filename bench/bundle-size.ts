@@ -5,27 +5,13 @@
  * (tests/integration/first-script.test.ts holds the first to that, and keeps validation out of it).
  */
 import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
-import { gzipSync } from 'node:zlib'
+import { join, resolve } from 'node:path'
 import type { BenchResult } from './report'
+import { gz, initialChunks } from '../support/bundle-chunks'
 
 const OUT = resolve('out')
 const KB = 1024
 
-/** The entry chunk and its static imports (`import ... from "./x.js"`, `import "./x.js"`), not `import("./x.js")`. */
-export function initialChunks(entry: string): string[] {
-  const seen = new Set<string>()
-  const visit = (file: string) => {
-    if (seen.has(file)) return
-    seen.add(file)
-    const text = readFileSync(file, 'utf8')
-    for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*)["'](\.\/[^"']+\.js)["']/g)) visit(join(dirname(file), m[1]!))
-  }
-  visit(entry)
-  return [...seen]
-}
-
-export const gz = (file: string): number => gzipSync(readFileSync(file), { level: 9 }).length
 const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`
 
 export async function benchBundleSize(): Promise<BenchResult> {

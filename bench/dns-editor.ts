@@ -6,7 +6,7 @@
  * and raw text, which lays out or re-parses the whole zone, <= 500 ms like opening it.
  */
 import { chromium } from '@playwright/test'
-import { installBridge, startHarness } from '../tests/e2e/harness'
+import { installBridge, startHarness } from '../support/harness'
 import { SessionSecretStore } from '../src/main/accounts/secret-store'
 import { CHROMIUM_PATH } from '../playwright.config'
 import type { BenchResult } from './report'

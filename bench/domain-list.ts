@@ -1,16 +1,23 @@
 /**
  * The domain list with 10,000 rows in real Chromium: time from data to first paint,
  * filter and sort times, and the longest task while scrolling.
- * Targets: first paint <= 150 ms, filter/sort <= 50 ms, no task over 50 ms while scrolling.
+ * Targets (issue 40): first paint <= 100 ms, filter/sort median <= 30 ms, no task over 50 ms while
+ * scrolling 600 px a frame with the detail columns loading, painted from the store <= 300 ms after load.
  */
 import { chromium } from '@playwright/test'
-import { installBridge, startHarness } from '../tests/e2e/harness'
+import { installBridge, startHarness } from '../support/harness'
 import { SessionSecretStore } from '../src/main/accounts/secret-store'
 import { CHROMIUM_PATH } from '../playwright.config'
 import type { BenchResult } from './report'
 import type { WindowApi } from '../src/shared/ipc/contract'
 
 const DOMAINS = 10_000
+/** How far each frame scrolls (issue 40: a fast scroll of a walkthrough, 600 px a frame). */
+const SCROLL_PX = 600
+const FIRST_PAINT_MS = 100
+const FILTER_SORT_MS = 30
+const LONG_TASK_MS = 50
+const FROM_STORE_MS = 300
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
 
 export async function benchDomainList(): Promise<BenchResult> {
@@ -31,9 +38,31 @@ export async function benchDomainList(): Promise<BenchResult> {
       const data = performance.getEntriesByName('domains:data')[0]!.startTime
       return performance.getEntriesByName('domains:painted')[0]!.startTime - data
     })
-    // The detail columns (nameservers, lock, WHOIS privacy, DNSSEC) load after the first paint;
-    // the interactions below are measured once they are in, on the full table.
+    // Long tasks while scrolling the whole list top to bottom, 600 px a frame, started at the
+    // first paint: the detail columns (nameservers, lock, WHOIS privacy, DNSSEC) load meanwhile,
+    // as they do when a user scrolls at once.
     const detailsStart = Date.now()
+    const longTasks = await page.evaluate(async ({ step, maxFrames }) => {
+      const durations: number[] = []
+      const obs = new PerformanceObserver((list) => list.getEntries().forEach((e) => durations.push(e.duration)))
+      obs.observe({ type: 'longtask', buffered: false })
+      const body = document.querySelector<HTMLElement>('.table-scroll')!
+      const detailsLoading = document.querySelector('.read-status') !== null
+      for (let i = 0; i < maxFrames && body.scrollTop + body.clientHeight < body.scrollHeight; i++) {
+        body.scrollTop += step
+        await new Promise((r) => requestAnimationFrame(() => r(undefined)))
+      }
+      await new Promise((r) => setTimeout(r, 100))
+      obs.disconnect()
+      return {
+        count: durations.filter((d) => d > 50).length,
+        max: durations.length ? Math.max(...durations) : 0,
+        reachedEnd: body.scrollTop + body.clientHeight >= body.scrollHeight - 2,
+        detailsLoading,
+      }
+    }, { step: SCROLL_PX, maxFrames: Math.ceil((DOMAINS * 40) / SCROLL_PX) })
+    if (!longTasks.reachedEnd) throw new Error('scrolling did not reach the end of the list')
+    // The interactions below are measured once the detail columns are in, on the full table.
     await page.waitForFunction(() => !document.querySelector('.read-status'), undefined, { timeout: 120_000 })
     const detailsMs = Date.now() - detailsStart
     const rows = await page.getByText(`Showing ${DOMAINS} of ${DOMAINS}`).count()
@@ -58,22 +87,6 @@ export async function benchDomainList(): Promise<BenchResult> {
     for (const label of ['Sort by Expiration date', 'Sort by Expiration date', 'Sort by Registrar', 'Sort by Domain', 'Sort by Domain']) {
       sortTimes.push(await timed(`document.querySelector('button[aria-label=${JSON.stringify(label)}]').click()`))
     }
-
-    // Long tasks while scrolling the whole list in steps, one frame apart.
-    const longTasks = await page.evaluate(async () => {
-      const durations: number[] = []
-      const obs = new PerformanceObserver((list) => list.getEntries().forEach((e) => durations.push(e.duration)))
-      obs.observe({ type: 'longtask', buffered: false })
-      const body = document.querySelector<HTMLElement>('.table-scroll')!
-      for (let i = 0; i < 400 && body.scrollTop + body.clientHeight < body.scrollHeight; i++) {
-        body.scrollTop += 1800
-        await new Promise((r) => requestAnimationFrame(() => r(undefined)))
-      }
-      await new Promise((r) => setTimeout(r, 100))
-      obs.disconnect()
-      return { count: durations.length, max: durations.length ? Math.max(...durations) : 0, reachedEnd: body.scrollTop + body.clientHeight >= body.scrollHeight - 2 }
-    })
-    if (!longTasks.reachedEnd) throw new Error('scrolling did not reach the end of the list')
 
     // Instant start: the app opened again on the domain list, with the service slowed to 2 s a
     // request, paints the 10,000 rows from the portfolio store. Time since the page began loading.
@@ -118,15 +131,15 @@ export async function benchDomainList(): Promise<BenchResult> {
     return {
       name: `domain list, ${DOMAINS} rows, in Chromium`,
       lines: [
-        `data -> first paint:          ${firstPaint.toFixed(1)} ms  (target <= 150 ms)`,
+        `data -> first paint:          ${firstPaint.toFixed(1)} ms  (target <= ${FIRST_PAINT_MS} ms)`,
         `detail columns loaded:        ${detailsMs} ms after the first paint (4 account-wide lists of ${DOMAINS})`,
-        `filter (median of 5, max):    ${f.toFixed(1)} ms, ${Math.max(...filterTimes).toFixed(1)} ms  (target <= 50 ms)`,
-        `sort (median of 5, max):      ${s.toFixed(1)} ms, ${Math.max(...sortTimes).toFixed(1)} ms  (target <= 50 ms)`,
-        `scrolling top to bottom:      ${longTasks.count} tasks over 50 ms, longest ${longTasks.max.toFixed(1)} ms  (target: none)`,
-        `painted from the store:       ${paintedAt.sinceLoad.toFixed(0)} ms after the window loaded (${paintedAt.sinceStart.toFixed(0)} ms after it began loading), service at 2 s a request  (target <= 300 ms)`,
+        `filter (median of 5, max):    ${f.toFixed(1)} ms, ${Math.max(...filterTimes).toFixed(1)} ms  (target: median <= ${FILTER_SORT_MS} ms)`,
+        `sort (median of 5, max):      ${s.toFixed(1)} ms, ${Math.max(...sortTimes).toFixed(1)} ms  (target: median <= ${FILTER_SORT_MS} ms)`,
+        `scrolling, ${SCROLL_PX} px a frame:  ${longTasks.count} tasks over ${LONG_TASK_MS} ms, longest ${longTasks.max.toFixed(1)} ms, detail columns ${longTasks.detailsLoading ? 'loading' : 'already in'} when it began  (target: none)`,
+        `painted from the store:       ${paintedAt.sinceLoad.toFixed(0)} ms after the window loaded (${paintedAt.sinceStart.toFixed(0)} ms after it began loading), service at 2 s a request  (target <= ${FROM_STORE_MS} ms)`,
         `  of which the test bridge:   ${bridgeShare.toFixed(0)} ms carrying the stored list (main's own answer: ${mainMs.toFixed(0)} ms, from its parsed copy of the list, made after the last write as at every start; V8 serialisation as Electron's IPC does it: ${bridge.clone.toFixed(0)} ms)`,
       ],
-      ok: firstPaint <= 150 && Math.max(...filterTimes) <= 50 && Math.max(...sortTimes) <= 50 && longTasks.count === 0 && paintedAt.sinceLoad <= 300,
+      ok: firstPaint <= FIRST_PAINT_MS && f <= FILTER_SORT_MS && s <= FILTER_SORT_MS && longTasks.count === 0 && paintedAt.sinceLoad <= FROM_STORE_MS,
     }
   } finally {
     await browser.close()

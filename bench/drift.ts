@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { openPortfolioStore } from '../src/main/store'
 import { changedAspects } from '../src/main/store/drift'
 import { LIST_SPECS, storedJson } from '../src/main/store/lists'
-import { accountLists, putAccount, type AccountLists } from '../tests/helpers/portfolio-data'
+import { accountLists, putAccount, type AccountLists } from '../support/portfolio-data'
 import type { StoredListName } from '../src/shared/portfolio'
 import type { BenchResult } from './report'
 

@@ -8,7 +8,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openPortfolioStore } from '../src/main/store'
-import { accountLists, putAccount } from '../tests/helpers/portfolio-data'
+import { accountLists, putAccount } from '../support/portfolio-data'
 import type { BenchResult } from './report'
 
 const ACCOUNTS = ['north', 'south', 'west']

@@ -13,7 +13,7 @@ import { z } from 'zod'
 import { openPortfolioStore } from '../src/main/store'
 import { openConnection } from '../src/main/store/database'
 import { LIST_SPECS, storedJson } from '../src/main/store/lists'
-import { accountLists, putAccount } from '../tests/helpers/portfolio-data'
+import { accountLists, putAccount } from '../support/portfolio-data'
 import type { BenchResult } from './report'
 
 const DOMAINS = 10_000

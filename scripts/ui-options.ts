@@ -13,7 +13,7 @@ export const UI_KEYCHAIN_SERVICE = 'hosting-admin-ui.api-key'
 
 export const uiDataDir = (env: NodeJS.ProcessEnv = process.env): string => env.HOSTING_ADMIN_UI_DIR ?? join(homedir(), '.config', 'hosting-admin-ui')
 
-/** The harness's options for `npm run ui` (a part of tests/e2e/harness.ts's HarnessOptions). */
+/** The harness's options for `npm run ui` (a part of support/harness.ts's HarnessOptions). */
 export interface UiOptions {
   userDataDir: string
   logDir: string

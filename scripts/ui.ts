@@ -8,7 +8,7 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium } from '@playwright/test'
-import { installBridge, startHarness } from '../tests/e2e/harness'
+import { installBridge, startHarness } from '../support/harness'
 import { CHROMIUM_PATH } from '../playwright.config'
 import { uiDataDir, uiHarnessOptions } from './ui-options'
 

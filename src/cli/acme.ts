@@ -11,7 +11,7 @@
  * rest of the zone is kept byte for byte; a cleanup removes only a line its auth added.
  */
 import type { AccountView } from '../shared/accounts'
-import type { CliLockWait } from '../main/app-services'
+import type { CliLockWait } from '../main/app/app-services'
 import type { Texts } from './text'
 import type { ErrorData } from '../shared/errors'
 import { parse } from '../shared/dns/records'

@@ -1,12 +1,12 @@
 /**
  * The command's way in while the app runs: the app holds the data folder, so the command sends
- * its calls to the app's door (src/main/cli-server.ts) and the app's own router, runner and
+ * its calls to the app's door (src/main/door/cli-server.ts) and the app's own router, runner and
  * journal carry them out, exactly as its window's. The token comes from the folder's holder file.
  * The door is checked before anything is sent to it (door-path.ts): a socket of the user's in a
  * directory only the user can enter, never one another local user could have put there.
  */
 import { connect, type Socket } from 'node:net'
-import { doorRefusal } from '../main/door-path'
+import { doorRefusal } from '../main/door/door-path'
 import type { ErrorData } from '../shared/errors'
 import type { Progress, Result } from '../shared/ipc/contract'
 import { callOver } from '../shared/ipc/call-over'

@@ -4,8 +4,8 @@
  * it runs. A new command is one entry here, its help in the catalogue (cli.help.*), and its module.
  */
 import type { AccountView } from '../shared/accounts'
-import type { MessageKey } from '../renderer/src/i18n/catalogue'
-import type { Params } from '../renderer/src/i18n/format'
+import type { MessageKey } from '../shared/i18n/catalogue'
+import type { Params } from '../shared/i18n/format'
 import { acme, acmeRequestOf } from './acme'
 import { EXIT, failed, type Confirmation, type Context } from './context'
 import { ddnsOptionsOf, ddnsTargetOf, updateEvery, updateOnce } from './ddns'

@@ -10,8 +10,8 @@ import type { JobRequest, JobView } from '../shared/jobs'
 import type { WriteEndpointName } from '../shared/endpoints/table'
 import type { Session } from './session'
 import type { Texts } from './text'
-import type { MessageKey } from '../renderer/src/i18n/catalogue'
-import type { Params } from '../renderer/src/i18n/format'
+import type { MessageKey } from '../shared/i18n/catalogue'
+import type { Params } from '../shared/i18n/format'
 
 export const EXIT = { done: 0, failed: 1, badInput: 2, unknown: 3, differs: 4 } as const
 

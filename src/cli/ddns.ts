@@ -7,7 +7,7 @@
  */
 import { request } from 'undici'
 import type { AccountView } from '../shared/accounts'
-import { DDNS_KNOWN_STATUSES, ddnsStatusOf, ddnsUpdateUrl, ddnsUrlOf, ddnsWhoAmIUrl, isIpv4 } from '../shared/ddns'
+import { DDNS_KNOWN_STATUSES, ddnsStatusOf, ddnsUpdateUrl, ddnsUrlOf, ddnsWhoAmIUrl, isIpv4 } from '../shared/service/ddns'
 import { BadInput, EXIT, Failed, type Context } from './context'
 import { openSession, type Session } from './session'
 import type { PayloadOf } from '../shared/ipc/contract'
@@ -63,7 +63,7 @@ async function sendUpdate(t: DdnsTarget, host: string | undefined, ip: string, s
 function sentText(c: Context, sent: Sent, name: string, ip: string): string {
   if (sent.ok) return c.say.t('cli.ddns.updated', { name, ip })
   if (sent.status === undefined) return c.say.t('cli.ddns.notSent', { name, reason: sent.reason ?? 'unknown' })
-  const known = (DDNS_KNOWN_STATUSES as readonly number[]).includes(sent.status) ? sent.status : 9
+  const known = DDNS_KNOWN_STATUSES.some((s) => s === sent.status) ? sent.status : 9
   return c.say.t('cli.ddns.refused', { name, status: sent.status, meaning: c.say.code(`ddns.status.${known}`) })
 }
 

@@ -11,7 +11,7 @@ import { parse } from '../shared/dns/records'
 import { safetyOfPlan } from '../shared/dns/zone-safety'
 import { BadInput, EXIT, failed, itemError, readZone, runWrite, type Confirmation, type Context } from './context'
 import { formatOf, readZoneFile, zoneAsBind, type ZoneFormat } from './zone-file'
-import { serviceKeptText } from '../renderer/src/lib/service-kept-text'
+import { serviceKeptText } from '../shared/i18n/service-kept-text'
 
 export async function exportZone(c: Context, account: AccountView, domain: string, bind: boolean): Promise<number> {
   const live = await readZone(c, account.id, domain)

@@ -4,11 +4,11 @@
  * code main returns, worded as the window words them.
  */
 import type { ErrorData } from '../shared/errors'
-import type { Catalogue, Locale, MessageKey } from '../renderer/src/i18n/catalogue'
-import type { Params } from '../renderer/src/i18n/format'
-import { en } from '../renderer/src/i18n/locales/en'
-import { ja } from '../renderer/src/i18n/locales/ja'
-import { describeError, translate, translateCode } from '../renderer/src/i18n/translate'
+import type { Catalogue, Locale, MessageKey } from '../shared/i18n/catalogue'
+import type { Params } from '../shared/i18n/format'
+import { en } from '../shared/i18n/locales/en'
+import { ja } from '../shared/i18n/locales/ja'
+import { describeError, translate, translateCode } from '../shared/i18n/translate'
 
 export function localeOf(env: NodeJS.ProcessEnv): Locale {
   const tag = env.LC_ALL || env.LC_MESSAGES || env.LANG || ''

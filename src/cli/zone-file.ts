@@ -6,7 +6,7 @@
 import { fromBind, toBind } from '../shared/dns/bind'
 import { parse, serialise, type Row } from '../shared/dns/records'
 import { validateRows, type RowIssue } from '../shared/dns/validate'
-import type { Finding } from '../shared/validation'
+import type { Finding } from '../shared/service/validation'
 
 export type ZoneFormat = 'records' | 'bind'
 

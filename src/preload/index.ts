@@ -8,7 +8,7 @@ import { buildApi } from '../shared/ipc/build-api'
 import { JOB_CHANNEL, PROGRESS_CHANNEL, QUIT_CHANNEL, REMINDER_OPEN_CHANNEL, ipcChannel } from '../shared/ipc/channels'
 import type { Progress } from '../shared/ipc/contract'
 import type { JobView } from '../shared/jobs'
-import type { ReminderTarget } from '../shared/reminders'
+import type { ReminderTarget } from '../shared/portfolio/reminders'
 
 const api = buildApi({
   invoke: (channel, payload) => ipcRenderer.invoke(ipcChannel(channel), payload),

@@ -7,9 +7,9 @@
  * endpoints' handlers are in areas/, gathered by handlers.ts.
  */
 import { createServer } from 'node:http'
-import type { AddressInfo, Socket } from 'node:net'
+import type { Socket } from 'node:net'
 import { randomBytes } from 'node:crypto'
-import { SERVER_KINDS, SERVER_KIND_PLACEHOLDERS, type ServerKind } from '../shared/constants'
+import { SERVER_KINDS, SERVER_KIND_PLACEHOLDERS, type ServerKind } from '../shared/service/constants'
 import { createFaults, type FaultRegistry } from './faults'
 import { fromKeys } from './from-keys'
 import type { PagingOptions } from './handler-types'
@@ -117,7 +117,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     server.once('error', reject)
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve())
   })
-  const addr = server.address() as AddressInfo
+  const addr = server.address()
+  // Listening on a host and port gives an address record (a string only for a pipe or socket).
+  if (addr === null || typeof addr === 'string') throw new Error('the sandbox is not listening on a TCP port')
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address
 
   return {

@@ -1,5 +1,5 @@
 /** Nameservers: the service's own, which decide how a domain's DNS is served, and the checks of a list. */
-import { HOSTNAME } from '../shared/validation'
+import { HOSTNAME } from '../shared/service/validation'
 import { badRequest } from './http-error'
 import type { DomainRec } from './state'
 

@@ -10,6 +10,7 @@ export function loadState(file: string | undefined): SandboxState | undefined {
     throw new Error(`${file} is not a sandbox state file (version 1).`)
   }
   // The file is the sandbox's own output; its version is all that is checked.
+  // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- the sandbox's own file (a test double's state), not the service's or the user's data
   return data as SandboxState
 }
 

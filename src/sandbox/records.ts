@@ -29,11 +29,11 @@ const typeOf = (line: string) => line.trim().split(/\s+/)[0]?.toLowerCase() ?? '
 export function refusedRecords(records: string): string | undefined {
   const lines = records.split('\n')
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as string
+    const line = lines[i] ?? ''
     if (isBlank(line) || isComment(line)) continue
     const words = line.trim().split(/\s+/)
     if (words.length < 3) return `Malformed record on line ${i + 1}: expected "type host value".`
-    if (!(SERVICE_TYPES as readonly string[]).includes(typeOf(line))) return `Unknown record type "${words[0]}" on line ${i + 1}.`
+    if (!SERVICE_TYPES.some((t) => t === typeOf(line))) return `Unknown record type "${words[0]}" on line ${i + 1}.`
   }
   return undefined
 }
@@ -44,7 +44,7 @@ export function keptRecords(records: string, b: ServiceBehaviour): string {
   if (b.dropComments) lines = lines.filter((l) => !isComment(l))
   if (b.reorderLines) {
     const rank = (l: string) => {
-      const at = (SERVICE_TYPES as readonly string[]).indexOf(typeOf(l))
+      const at = SERVICE_TYPES.findIndex((t) => t === typeOf(l))
       return at < 0 ? SERVICE_TYPES.length : at
     }
     // Stable: lines of one type keep their order among themselves.

@@ -4,7 +4,7 @@
  */
 import type { ContactPerson } from '../shared/endpoints/decoders'
 import { AUTORENEW_ON, effectiveAutorenew } from './autorenew'
-import { RESOURCE_FIELDS, SERVER_KINDS, type ServerKind } from '../shared/constants'
+import { RESOURCE_FIELDS, SERVER_KINDS, type ServerKind } from '../shared/service/constants'
 import { addDays, isoDate } from './dates'
 import { fromKeys } from './from-keys'
 import { SERVICE_NAMESERVERS } from './nameservers'
@@ -49,8 +49,15 @@ const PLANS = ['S10', 'S20', 'S30', 'Business', 'Premium']
 const FIRST = ['Taro', 'Hanako', 'Ken', 'Yuki', 'Alice', 'Bob', 'Carol', 'Dan']
 const LAST = ['Yamada', 'Sato', 'Suzuki', 'Tanaka', 'Smith', 'Jones', 'Brown', 'Miller']
 
+/** The item at `at` (counted round) of a list the seed knows is not empty. */
+function itemAt<T>(a: readonly T[], at: number): T {
+  const item = a[at % a.length]
+  if (item === undefined) throw new Error('the seed picked from an empty list')
+  return item
+}
+
 function person(rnd: () => number): ContactPerson {
-  const pick = <T>(a: readonly T[]) => a[Math.floor(rnd() * a.length)] as T
+  const pick = <T>(a: readonly T[]) => itemAt(a, Math.floor(rnd() * a.length))
   return {
     ...blankPerson(),
     firstname: pick(FIRST),
@@ -86,7 +93,7 @@ export function seedState(opts: SeedOptions = {}): SandboxState {
   const rnd = prng(opts.seed ?? 42)
   const now = opts.now ?? new Date()
   const today = isoDate(now)
-  const pick = <T>(a: readonly T[]) => a[Math.floor(rnd() * a.length)] as T
+  const pick = <T>(a: readonly T[]) => itemAt(a, Math.floor(rnd() * a.length))
   let nextId = 1000
 
   // Expiration spread: some expired, some within 30 days, most later.
@@ -160,7 +167,7 @@ export function seedState(opts: SeedOptions = {}): SandboxState {
 
   const svcips: SvcipRec[] = []
   for (let i = 0; i < 6; i++) {
-    const server = servers.a[i % servers.a.length] as ServerRec
+    const server = itemAt(servers.a, i)
     svcips.push({
       vipid: nextId++,
       vipname: `vip${String(i + 1).padStart(3, '0')}`,
@@ -178,7 +185,7 @@ export function seedState(opts: SeedOptions = {}): SandboxState {
 
   const transfers: TransferRec[] = []
   for (let i = 0; i < Math.min(5, domains.length); i++) {
-    const d = domains[domains.length - 1 - i] as DomainRec
+    const d = itemAt(domains, domains.length - 1 - i)
     transfers.push({
       domainid: d.domainid,
       domainname: d.domainname,

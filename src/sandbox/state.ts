@@ -3,7 +3,7 @@
  * the service would store them; the wire shapes (wire.ts) are derived from them per answer.
  */
 import type { ContactPerson } from '../shared/endpoints/decoders'
-import { CONTACT_FIELDS, type ContactRole, type NsType, type ResourceField, type ServerKind, type SvcipRegion } from '../shared/constants'
+import { CONTACT_FIELDS, type ContactRole, type NsType, type ResourceField, type ServerKind, type SvcipRegion } from '../shared/service/constants'
 import { fromKeys } from './from-keys'
 
 export interface ServerRec {

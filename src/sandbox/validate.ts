@@ -4,7 +4,7 @@
  * stand for the service's messages, which the app shows as they come. Records are checked in
  * records.ts, from the service's own documentation, not with the app's rules.
  */
-import { firstContactIssue, checkDsRecord, type ContactLike } from '../shared/validation'
+import { firstContactIssue, checkDsRecord, type ContactLike } from '../shared/service/validation'
 
 export function checkContact(contact: ContactLike): string | undefined {
   const issue = firstContactIssue(contact)

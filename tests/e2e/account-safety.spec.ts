@@ -6,7 +6,7 @@
 import type { Page } from '@playwright/test'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { expect, snap, test } from './fixtures'
-import { profileFor } from '../helpers/profile'
+import { profileFor } from '../../support/profile'
 
 const writes = (sb: Sandbox) => sb.received.filter((r) => r.method !== 'GET')
 

@@ -9,7 +9,7 @@
 import type { Page } from '@playwright/test'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import type { DomainRec } from '../../src/sandbox/state'
-import { profileFor } from '../helpers/profile'
+import { profileFor } from '../../support/profile'
 import { expect, snap, test } from './fixtures'
 import { expectNoAxeViolations } from './axe'
 

@@ -4,7 +4,7 @@
  * outside this app in one account is counted for that account only.
  */
 import { startSandbox } from '../../src/sandbox'
-import { profileFor } from '../helpers/profile'
+import { profileFor } from '../../support/profile'
 import { expect, snap, test } from './fixtures'
 
 test('every account is checked at once, each from its own service; a change made outside one is counted for it alone', async ({ app, harness }) => {

@@ -8,7 +8,7 @@
 import type { Page } from '@playwright/test'
 import { startSandbox } from '../../src/sandbox'
 import { nsFlavour } from '../../src/sandbox/nameservers'
-import { profileFor } from '../helpers/profile'
+import { profileFor } from '../../support/profile'
 import { LockableKeychain } from '../helpers/lockable-keychain'
 import { expect, snap, test } from './fixtures'
 

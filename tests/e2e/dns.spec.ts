@@ -11,7 +11,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { expect, snap, test } from './fixtures'
 import { expectNoAxeViolations } from './axe'
 import { lastDnsSet, openZone, svc1Domain } from './dns-screens'
-import { profileFor } from '../helpers/profile'
+import { profileFor } from '../../support/profile'
 
 
 test('edit in the table, see the plan, apply; a line the app does not understand is kept', async ({ app, harness }) => {

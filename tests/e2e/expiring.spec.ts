@@ -4,7 +4,7 @@
 import { startSandbox } from '../../src/sandbox'
 import { expect, snap, test } from './fixtures'
 import { expectNoAxeViolations } from './axe'
-import { profileFor } from '../helpers/profile'
+import { profileFor } from '../../support/profile'
 
 test('domains, servers and svcips of every account, by date; an unreadable account is reported', async ({ app, harness }) => {
   const demo = await harness.demo()

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test as base, type Page } from '@playwright/test'
-import { installBridge, startHarness, type Harness, type HarnessOptions } from './harness'
+import { installBridge, startHarness, type Harness, type HarnessOptions } from '../../support/harness'
 
 export const SCREENSHOT_DIR = 'test-results/screenshots'
 

@@ -3,7 +3,7 @@
  * keychain is unavailable.
  */
 import { KeytarSecretStore, type KeytarLike } from '../../src/main/accounts/secret-store'
-import { profileFor } from '../helpers/profile'
+import { profileFor } from '../../support/profile'
 import { LockableKeychain } from '../helpers/lockable-keychain'
 import { startSandbox } from '../../src/sandbox'
 import { expect, snap, test } from './fixtures'

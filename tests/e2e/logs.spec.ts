@@ -4,7 +4,7 @@
  * shows it, and an entry opened with its bodies pretty-printed (the response first when the
  * request failed).
  */
-import type { Harness } from './harness'
+import type { Harness } from '../../support/harness'
 import { expect, snap, test } from './fixtures'
 import { expectNoAxeViolations } from './axe'
 

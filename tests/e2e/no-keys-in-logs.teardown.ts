@@ -11,7 +11,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { expect, test } from '@playwright/test'
-import { E2E_LOG_ROOT } from './harness'
+import { E2E_LOG_ROOT } from '../../support/harness'
 
 const KEY_SHAPES = [/sbx_(?:full|ro)_[0-9a-f]{32}/, /demo_[0-9a-f]{48}/]
 

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startSandbox } from '../../src/sandbox'
 import { SessionSecretStore } from '../../src/main/accounts/secret-store'
-import { profileFor } from '../helpers/profile'
-import { installBridge, startHarness } from './harness'
+import { profileFor } from '../../support/profile'
+import { installBridge, startHarness } from '../../support/harness'
 import { expect, snap, test } from './fixtures'
 
 test('a second start paints from the store before the service answers; Ctrl+K finds a record in another account and opens it there', async ({ browser }) => {

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { startSandbox } from '../../src/sandbox'
 import { expect, test } from './fixtures'
-import { profileFor } from '../helpers/profile'
+import { profileFor } from '../../support/profile'
 
 const OUT = process.env.README_PICTURES === '1' ? 'docs' : 'test-results/readme-pictures'
 

@@ -4,9 +4,9 @@
  * concerned, then the service's own words).
  */
 import type { ErrorData } from '../../src/shared/errors'
-import { AppError } from '../../src/main/app-error'
-import { en } from '../../src/renderer/src/i18n/locales/en'
-import { describeError, translateCode } from '../../src/renderer/src/i18n/translate'
+import { AppError } from '../../src/main/app/app-error'
+import { en } from '../../src/shared/i18n/locales/en'
+import { describeError, translateCode } from '../../src/shared/i18n/translate'
 
 export function english(error: ErrorData | AppError): string {
   const e = describeError(en, 'en', error instanceof AppError ? error.toData() : error)

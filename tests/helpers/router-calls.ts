@@ -4,7 +4,7 @@
  * otherwise). `send` is the untyped transport, for what the contract refuses (a payload main
  * must reject, a name it does not know).
  */
-import type { AppServices } from '../../src/main/app-services'
+import type { AppServices } from '../../src/main/app/app-services'
 import type { Sender } from '../../src/main/ipc/channel'
 import type { Call, ChannelName, PayloadOf, Result, ResultOf } from '../../src/shared/ipc/contract'
 

@@ -7,13 +7,13 @@ import { randomUUID } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createAppServices, type AppServices } from '../../src/main/app-services'
+import { createAppServices, type AppServices } from '../../src/main/app/app-services'
 import { KeytarSecretStore, loadKeytar, SessionSecretStore, type KeytarLike, type SecretStore } from '../../src/main/accounts/secret-store'
 import { english } from '../helpers/english'
-import { AppError } from '../../src/main/app-error'
+import { AppError } from '../../src/main/app/app-error'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { DEMO_ACCOUNT_ID, type ProfileFields } from '../../src/shared/accounts'
-import { profileFor } from '../helpers/profile'
+import { profileFor } from '../../support/profile'
 
 const useRealKeychain = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS)
 let sb: Sandbox

@@ -8,7 +8,7 @@ import { readFileSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { runInNewContext } from 'node:vm'
 import { z } from 'zod'
-import { assertBuilt, BUILT_PRELOAD } from '../helpers/built-shell'
+import { assertBuilt, BUILT_PRELOAD } from '../../support/built-shell'
 import { CHANNEL_NAMES, JOB_CHANNEL, PROGRESS_CHANNEL, QUIT_CHANNEL, REMINDER_OPEN_CHANNEL, ipcChannel } from '../../src/shared/ipc/channels'
 
 const fn = z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function')
@@ -22,7 +22,7 @@ const doubleState = z.object({
 
 function loadPreload() {
   const require = createRequire(import.meta.url)
-  const factory = z.object({ createElectronDouble: fn }).parse(require('../helpers/electron-double/electron.cjs'))
+  const factory = z.object({ createElectronDouble: fn }).parse(require('../../support/electron-double/electron.cjs'))
   const electron: unknown = factory.createElectronDouble({})
   const live = z.object({ __double: z.unknown() }).parse(electron).__double
   // Read afresh each time: a schema's parse copies, and the double keeps recording.

@@ -9,11 +9,11 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { assertBuilt, startBuiltShell, type BuiltShell, type ShellState } from '../helpers/built-shell'
+import { assertBuilt, startBuiltShell, type BuiltShell, type ShellState } from '../../support/built-shell'
 import { CHANNEL_NAMES, REMINDER_OPEN_CHANNEL, ipcChannel } from '../../src/shared/ipc/channels'
 import { CONTENT_SECURITY_POLICY, REQUIRED_FUSES } from '../../src/main/shell/security'
 import { DEFAULT_SERVER_PATHS } from '../../src/sandbox'
-import { SERVER_KINDS } from '../../src/shared/constants'
+import { SERVER_KINDS } from '../../src/shared/service/constants'
 
 const APP = 'app://app/index.html'
 let shells: BuiltShell[] = []

@@ -1,5 +1,5 @@
 /**
- * The app's door for the command line (src/main/cli-server.ts), on real services and a real
+ * The app's door for the command line (src/main/door/cli-server.ts), on real services and a real
  * socket: it answers only a client that shows the token of the data folder's lock file, and its
  * socket is the user's alone.
  */
@@ -9,14 +9,14 @@ import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createAppServices, type AppServices } from '../../src/main/app-services'
+import { createAppServices, type AppServices } from '../../src/main/app/app-services'
 import { SessionSecretStore } from '../../src/main/accounts/secret-store'
-import { currentHolder } from '../../src/main/data-lock'
+import { currentHolder } from '../../src/main/jobs/data-lock'
 import { APP, routerCalls } from '../helpers/router-calls'
 import { startSandbox } from '../../src/sandbox'
 import { sessionThroughApp } from '../../src/cli/app-door'
 import type { Progress } from '../../src/shared/ipc/contract'
-import { profileFor } from '../helpers/profile'
+import { profileFor } from '../../support/profile'
 import { english } from '../helpers/english'
 
 let services: AppServices

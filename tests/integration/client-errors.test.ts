@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createApiClient, type ApiClient } from '../../src/main/http'
-import { AppError } from '../../src/main/app-error'
+import { AppError } from '../../src/main/app/app-error'
 import { english } from '../helpers/english'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 

@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { gz, initialChunks } from '../../bench/bundle-size'
+import { gz, initialChunks } from '../../support/bundle-chunks'
 
 const renderer = resolve('out/renderer')
 

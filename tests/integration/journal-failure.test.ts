@@ -13,7 +13,7 @@ import { createApiClient } from '../../src/main/http'
 import { Journal, type JournalRecord } from '../../src/main/jobs/journal'
 import { JobRunner, type JobAccounts } from '../../src/main/jobs/runner'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
-import type { DataLock } from '../../src/main/data-lock'
+import type { DataLock } from '../../src/main/jobs/data-lock'
 import { holdFolderOf } from '../helpers/held-folder'
 import type { JobView } from '../../src/shared/jobs'
 

@@ -8,11 +8,11 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createAppServices, type AppServices } from '../../src/main/app-services'
+import { createAppServices, type AppServices } from '../../src/main/app/app-services'
 import { KeytarSecretStore, type KeytarLike } from '../../src/main/accounts/secret-store'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { english } from '../helpers/english'
-import { profileFor } from '../helpers/profile'
+import { profileFor } from '../../support/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
 
 /** A keyring that can be locked: while locked, lookups find nothing (as libsecret answers without a prompt). */

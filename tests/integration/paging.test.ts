@@ -4,7 +4,7 @@
  */
 import { describe, expect, it, vi } from 'vitest'
 import { createApiClient, listAllPages, type ListAllProgress } from '../../src/main/http'
-import { AppError } from '../../src/main/app-error'
+import { AppError } from '../../src/main/app/app-error'
 import { startSandbox, type SandboxOptions } from '../../src/sandbox'
 
 const LIMIT = 50

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiClient, type ApiClient } from '../../src/main/http'
-import { AppError } from '../../src/main/app-error'
+import { AppError } from '../../src/main/app/app-error'
 import { ENDPOINT_NAMES, endpoints, isSafePathSegment, pathParamNames, type EndpointName } from '../../src/shared/endpoints/table'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { makeFixture, samples, type Fixture, type Sample } from '../helpers/operation-samples'

@@ -11,7 +11,7 @@ import { Worker } from 'node:worker_threads'
 import Database from 'libsql'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
-import { AppError } from '../../src/main/app-error'
+import { AppError } from '../../src/main/app/app-error'
 import { createApiClient } from '../../src/main/http'
 import { CSV_COLUMNS, openPortfolioStore, type ListParams, type PortfolioStore, type SearchHit, type StoreProblem, type StoredListName } from '../../src/main/store'
 import { SCHEMA_VERSION, APPLICATION_ID, migrate } from '../../src/main/store/migrations'
@@ -19,7 +19,7 @@ import { openConnection } from '../../src/main/store/database'
 import { TRIGRAM_INDEXES } from '../../src/main/store/search-index'
 import type { PagedItem } from '../../src/shared/endpoints/table'
 import { startSandbox } from '../../src/sandbox'
-import { accountLists, putAccount } from '../helpers/portfolio-data'
+import { accountLists, putAccount } from '../../support/portfolio-data'
 
 let dir: string
 let file: string

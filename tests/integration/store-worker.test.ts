@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { openPortfolioStore } from '../../src/main/store'
 import { inThread, type PortfolioStoreAsync } from '../../src/main/store/store-async'
 import { openStoreInWorker } from '../../src/main/store/store-worker'
-import { accountLists, putAccountAsync } from '../helpers/portfolio-data'
+import { accountLists, putAccountAsync } from '../../support/portfolio-data'
 
 const dir = mkdtempSync(join(tmpdir(), 'store-worker-'))
 const open: PortfolioStoreAsync[] = []

@@ -1,6 +1,6 @@
 /** Counting the contact fields to fix: the fields on screen, not the hidden "same as registrant" copies. */
 import { describe, expect, it } from 'vitest'
-import { contactIssueCount, emptyContact, sameAsRegistrantOf, shownContactIssues } from '../../src/renderer/src/lib/contact-form'
+import { contactIssueCount, emptyContact, sameAsRegistrantOf, shownContactIssues } from '../../src/renderer/src/lib/data/contact-form'
 
 const person = { firstname: 'Yuki', lastname: 'Sato', organization: '', country: 'JP', postalcode: '', state: '', city: 'Chiyoda', address1: '1-1', address2: '', phone: '+81.312345678', fax: '' }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ENDPOINT_NAMES, PAGED_ENDPOINT_NAMES, endpoints, isSafePathSegment, paramLocation, pathParamNames, type EndpointDef } from '../../src/shared/endpoints/table'
-import { parseWith } from '../../src/shared/field-issues'
-import { serverRefOf } from '../../src/shared/server-ref'
+import { parseWith } from '../../src/shared/errors/field-issues'
+import { serverRefOf } from '../../src/shared/service/server-ref'
 
 const defs = ENDPOINT_NAMES.map((n) => [n, endpoints[n] as EndpointDef] as const)
 

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { endpoints, WRITE_ENDPOINT_NAMES } from '../../src/shared/endpoints/table'
-import { en } from '../../src/renderer/src/i18n/locales/en'
-import { ja } from '../../src/renderer/src/i18n/locales/ja'
+import { en } from '../../src/shared/i18n/locales/en'
+import { ja } from '../../src/shared/i18n/locales/ja'
 
 const members = [...new Set(WRITE_ENDPOINT_NAMES.flatMap((n) => Object.keys(endpoints[n].params.shape)))].sort()
 

@@ -4,14 +4,14 @@
  * every event has its all-day date, the next day as its end, its summary and a stable UID.
  */
 import { describe, expect, it } from 'vitest'
-import { escapeText, foldLine, icsCalendar, type CalendarEvent } from '../../src/renderer/src/lib/ics'
-import { calendarUid, expiryCalendar } from '../../src/renderer/src/lib/expiry-calendar'
-import { ja } from '../../src/renderer/src/i18n/locales/ja'
-import { en } from '../../src/renderer/src/i18n/locales/en'
-import { translate } from '../../src/renderer/src/i18n/translate'
-import type { ReminderWords } from '../../src/renderer/src/lib/reminder-text'
+import { escapeText, foldLine, icsCalendar, type CalendarEvent } from '../../src/renderer/src/lib/data/ics'
+import { calendarUid, expiryCalendar } from '../../src/renderer/src/lib/data/expiry-calendar'
+import { ja } from '../../src/shared/i18n/locales/ja'
+import { en } from '../../src/shared/i18n/locales/en'
+import { translate } from '../../src/shared/i18n/translate'
+import type { ReminderWords } from '../../src/renderer/src/lib/text/reminder-text'
 import { readIcs, type IcsFile, type IcsProperty } from '../helpers/ics-reader'
-import type { ExpiringItem } from '../../src/shared/reminders'
+import type { ExpiringItem } from '../../src/shared/portfolio/reminders'
 
 /** The file read back; a file that breaks a rule of its lines fails here, saying which. */
 function parseIcs(text: string): IcsFile {

@@ -1,6 +1,6 @@
 /** The HTTP status of an API log entry, read from the response the service logged; and the log filters. */
 import { describe, expect, it } from 'vitest'
-import { filterActive, logRow, logStatus, matchesLogFilter, pastDate, type LogRow } from '../../src/renderer/src/lib/log-entry'
+import { filterActive, logRow, logStatus, matchesLogFilter, pastDate, type LogRow } from '../../src/renderer/src/lib/data/log-entry'
 import { startSandbox } from '../../src/sandbox'
 
 describe('the status of a log entry', () => {

@@ -4,9 +4,9 @@
  * (the e2e specs open both); here, what each link is made of.
  */
 import { describe, expect, it } from 'vitest'
-import { serverLink } from '../../src/renderer/src/lib/server-link'
-import { reminderTarget, targetRoute } from '../../src/renderer/src/lib/reminder-target'
-import type { ExpiringItem } from '../../src/shared/reminders'
+import { serverLink } from '../../src/renderer/src/lib/data/server-link'
+import { reminderTarget, targetRoute } from '../../src/renderer/src/lib/data/reminder-target'
+import type { ExpiringItem } from '../../src/shared/portfolio/reminders'
 
 describe('links to a server page', () => {
   it('by the name, or by the id where the name cannot stand in a path or would read as an id', () => {

@@ -4,7 +4,7 @@
  * comes newest first.
  */
 import { describe, expect, it } from 'vitest'
-import { domainAutorenew, serverAutorenew } from '../../src/shared/autorenew'
+import { domainAutorenew, serverAutorenew } from '../../src/shared/service/autorenew'
 import { AutorenewOnValues, inServiceValues } from '../../src/main/jobs/service-values'
 import { newestFirst } from '../../src/main/jobs/log-check'
 import { serviceKeptFindingsOf } from '../../src/main/jobs/operations'

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { tarArchive } from '../../src/renderer/src/lib/tar'
+import { tarArchive } from '../../src/renderer/src/lib/data/tar'
 
 describe('tar archive of zone files', () => {
   it('reads back with tar: every file, its path and its text, long paths included', () => {

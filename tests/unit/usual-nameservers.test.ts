@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { usualNameservers } from '../../src/renderer/src/lib/usual-nameservers'
+import { usualNameservers } from '../../src/renderer/src/lib/data/usual-nameservers'
 
 describe('the nameservers an account usually uses', () => {
   it('is the set most domains share, whatever the order, case or final dot', () => {

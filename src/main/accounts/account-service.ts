@@ -4,11 +4,12 @@
  * built-in demo account, and an API client per account. The key never leaves the
  * main process: views learn only where a key is kept.
  */
-import { LIVE_DDNS_URL } from '../../shared/ddns'
+import { LIVE_DDNS_URL } from '../../shared/service/ddns'
 import { randomUUID } from 'node:crypto'
 import { createApiClient, type ApiClient } from '../http'
-import { AppError } from '../app-error'
+import { AppError } from '../app/app-error'
 import type { ErrorData } from '../../shared/errors'
+import type { ConnectionResult } from '../../shared/ipc/contract'
 import {
   DEMO_ACCOUNT_ID,
   DEFAULT_TIMEOUT_MS,
@@ -18,7 +19,7 @@ import {
   type KeyStorage,
   type ProfileFields,
 } from '../../shared/accounts'
-import { lowersSafety, writeSafetyOf, type WriteSafety } from '../../shared/write-safety'
+import { lowersSafety, writeSafetyOf, type WriteSafety } from '../../shared/accounts/write-safety'
 import type { ProfileStore } from './profile-store'
 import { SessionSecretStore, type SecretStore } from './secret-store'
 
@@ -35,7 +36,6 @@ export interface DemoBackend {
 }
 
 /** Whether an account's URL and key work: yes, or the error the service gave. */
-export type ConnectionResult = { ok: true } | ({ ok: false } & ErrorData)
 
 export interface AccountServiceOptions {
   profiles: ProfileStore
@@ -137,7 +137,7 @@ export class AccountService {
   activeId(): string {
     const { activeId, accounts } = this.opts.profiles.current
     if (activeId && (activeId === DEMO_ACCOUNT_ID || accounts.some((a) => a.id === activeId))) return activeId
-    return accounts.length === 0 ? DEMO_ACCOUNT_ID : (accounts[0] as AccountProfile).id
+    return accounts[0]?.id ?? DEMO_ACCOUNT_ID
   }
 
   async setActive(id: string): Promise<void> {

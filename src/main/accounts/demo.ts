@@ -7,7 +7,8 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { Sandbox, SandboxOptions, SandboxState } from '../../sandbox'
-import { SERVER_KINDS, SERVER_KIND_PLACEHOLDERS, type ServerKind } from '../../shared/constants'
+import { fromKeys } from '../../sandbox/from-keys'
+import { SERVER_KINDS, SERVER_KIND_PLACEHOLDERS } from '../../shared/service/constants'
 import type { DemoBackend } from './account-service'
 
 /** What the app's demo keeps: no recorded requests, a short request log. */
@@ -16,9 +17,7 @@ const APP_DEMO: SandboxOptions = { maxRecorded: 0, maxLogEntries: 2_000, maxBody
 type Words = Awaited<ReturnType<DemoBackend['describe']>>
 
 function wordsOf(options: SandboxOptions): Words {
-  const serverKinds = Object.fromEntries(
-    SERVER_KINDS.map((k) => [k, { path: options.serverPaths?.[k] ?? SERVER_KIND_PLACEHOLDERS[k].path, label: SERVER_KIND_PLACEHOLDERS[k].label }]),
-  ) as Record<ServerKind, { path: string; label: string }>
+  const serverKinds = fromKeys(SERVER_KINDS, (k) => ({ path: options.serverPaths?.[k] ?? SERVER_KIND_PLACEHOLDERS[k].path, label: SERVER_KIND_PLACEHOLDERS[k].label }))
   // The demo's DNS words are whatever its sandbox is started with; the label is the word itself.
   const ns = options.service?.nsTypeWords ?? { svc1: 'svc1', svc11: 'svc11' }
   return { serverKinds, nsTypes: { svc1: { word: ns.svc1, label: ns.svc1 }, svc11: { word: ns.svc11, label: ns.svc11 } } }

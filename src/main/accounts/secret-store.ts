@@ -3,7 +3,7 @@
  * user chose it because no keychain is available, in memory for this session only.
  * Never on disk in plain text.
  */
-import { AppError } from '../app-error'
+import { AppError } from '../app/app-error'
 
 export interface SecretStore {
   get(accountId: string): Promise<string | undefined>
@@ -88,7 +88,7 @@ export class SessionSecretStore implements SecretStore {
 /** Loads the real keytar lazily, so a machine without it fails with the clear message, not at start-up. */
 export async function loadKeytar(): Promise<KeytarLike> {
   try {
-    const mod = (await import('keytar')) as unknown as { default?: KeytarLike } & KeytarLike
+    const mod: { default?: KeytarLike } & KeytarLike = await import('keytar')
     return mod.default ?? mod
   } catch (err) {
     throw keychainError(err)

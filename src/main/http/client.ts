@@ -26,12 +26,13 @@ import {
 } from '../../shared/endpoints/table'
 import { errorBodySchema, pagingSchema } from '../../shared/endpoints/decoders'
 import { kindForStatus } from '../../shared/errors'
-import { parseWith } from '../../shared/field-issues'
-import { AppError } from '../app-error'
+import { DEFAULT_TIMEOUT_MS } from '../../shared/service/constants'
+import { parseWith } from '../../shared/errors/field-issues'
+import { AppError } from '../app/app-error'
 import { redact } from './errors'
 import { checkBaseUrl } from './base-url'
 import { Pacer } from './pacer'
-import { APP_VERSION } from '../app-version'
+import { APP_VERSION } from '../app/app-version'
 import { listAllPages, type ListAllOptions } from './paging'
 import type { Envelope } from './envelope'
 export type { Envelope } from './envelope'
@@ -69,7 +70,6 @@ export interface CallOptions {
 
 /** A decoded response envelope. */
 
-export const DEFAULT_TIMEOUT_MS = 120_000
 const DEFAULT_RETRY: RetryPolicy = { attempts: 2, baseDelayMs: 300 }
 const RETRYABLE_KINDS = new Set(['unavailable', 'gateway-timeout', 'network'])
 /** A 429 is answered by waiting (the pacer says how long) and sending again, reads and writes alike, within the call's total time-out; this caps the rounds. */
@@ -290,6 +290,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         let e: AppError
         try {
           if (controller.signal.aborted) throw transportError(null, controller.signal)
+          // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- decodeEnvelope checked the results with this operation's schema; only the generic name's link to its type is stated
           const envelope = (await attempt(def, url, json, controller.signal)) as Envelope<EndpointResult<N>>
           pacer.passed(slot)
           return envelope
@@ -319,7 +320,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   function listAllParsed<N extends PagedEndpointName>(name: N, params: PagedParams<N>, opts: ListAllOptions = {}): Promise<PagedItem<N>[]> {
     // Each page is the validated parameters plus the paging members; TypeScript cannot see
     // that an Omit<> put back together is the whole again, hence the one assertion here.
+    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- see above
     const pageParams = (page: number, limit: number) => ({ ...params, page, limit }) as EndpointParams<N>
+    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- each page's items were decoded with this list's schema (decodeEnvelope)
     return listAllPages((page, limit, signal) => sendParsed(name, pageParams(page, limit), { signal }), opts) as Promise<PagedItem<N>[]>
   }
 
@@ -363,13 +366,15 @@ export function retryAfterMs(header: string | string[] | undefined, now = Date.n
   return Number.isNaN(at) ? undefined : Math.min(MAX_RETRY_AFTER_MS, Math.max(0, at - now))
 }
 
-const isServerKind = (v: unknown): v is ServerKind => typeof v === 'string' && (SERVER_KINDS as readonly string[]).includes(v)
+const isServerKind = (v: unknown): v is ServerKind => typeof v === 'string' && SERVER_KINDS.some((k) => k === v)
 
 async function readBody(res: Dispatcher.ResponseData, maxBytes: number): Promise<string> {
   const chunks: Buffer[] = []
   let size = 0
   for await (const chunk of res.body) {
-    const buf = chunk as Buffer
+    const buf: unknown = chunk
+    // undici hands the body over as Buffers; anything else is no answer this client can read.
+    if (!Buffer.isBuffer(buf)) throw AppError.of('malformed-response', { code: 'http.notJson' })
     size += buf.length
     if (size > maxBytes) {
       res.body.destroy()

@@ -11,7 +11,7 @@
  * service that ignores `page`) ends it, as does `maxPages`; and an item that a later page repeats
  * (a list that shifted while it was read) is kept once.
  */
-import { AppError } from '../app-error'
+import { AppError } from '../app/app-error'
 import type { Envelope } from './envelope'
 
 export interface ListAllProgress {
@@ -62,19 +62,20 @@ export async function listAllPages(fetchPage: FetchPage, opts: ListAllOptions = 
     if (!Array.isArray(env.results)) {
       throw AppError.of('malformed-response', { code: 'http.notAList', params: { page }, requestId: env.requestId })
     }
-    const text = JSON.stringify(env.results)
-    const repeats = env.results.length > 0 && seenPages.has(text) && seenPages.get(text) !== page
+    const results: unknown[] = env.results
+    const text = JSON.stringify(results)
+    const repeats = results.length > 0 && seenPages.has(text) && seenPages.get(text) !== page
     if (repeats) {
       // The service answered an earlier page again: the list has ended before this page.
       endPage = Math.min(endPage, page - 1)
       return []
     }
     seenPages.set(text, page)
-    pages[page - 1] = env.results
-    if (env.results.length < limit) endPage = Math.min(endPage, page)
-    loadedItems += env.results.length
+    pages[page - 1] = results
+    if (results.length < limit) endPage = Math.min(endPage, page)
+    loadedItems += results.length
     report()
-    return env.results
+    return results
   }
 
   /** Fetches pages from..to (inclusive) with at most `concurrency` in flight. */
@@ -108,7 +109,8 @@ export async function listAllPages(fetchPage: FetchPage, opts: ListAllOptions = 
     const limit = first.paging && first.paging.limit > 0 ? Math.min(first.paging.limit, pageSize) : pageSize
     expectedItems = first.paging ? Math.max(first.paging.max, loadedItems) : undefined
     report()
-    if (first.results.length < limit || first.results.length === 0) return first.results
+    const firstResults: unknown[] = first.results
+    if (firstResults.length < limit || firstResults.length === 0) return firstResults
 
     let lastLoaded = 1
     const expectedPages = Math.min(maxPages, expectedItems !== undefined ? Math.ceil(expectedItems / limit) : 1)

@@ -5,14 +5,14 @@
  * The type below makes a missing or misspelled channel a compile error.
  */
 import { parseEndpointParams, type EndpointResult, type PagedEndpointName, type PagedItem, type ReadEndpointName } from '../../shared/endpoints/table'
-import { parseWith, type Parsed } from '../../shared/field-issues'
+import { parseWith, type Parsed } from '../../shared/errors/field-issues'
 import type { AppChannel, ChannelName } from '../../shared/ipc/channels'
 import type { ApiParsed, ListAllParsed, ParsedPayloadOf, ResultOf } from '../../shared/ipc/contract'
 import { apiCallExtras, listAllExtras, localPayloads } from '../../shared/ipc/payloads'
 import type { AccountService } from '../accounts/account-service'
 import type { AutorenewOnValues } from '../jobs/service-values'
 import type { JobRunner } from '../jobs/runner'
-import type { AppControl } from '../app-control'
+import type { AppControl } from '../app/app-control'
 import type { Reminders } from '../reminders'
 import type { StoredListName } from '../../shared/portfolio'
 import type { PortfolioStoreAsync } from '../store/store-async'
@@ -20,9 +20,9 @@ import { isStoredList } from '../../shared/portfolio'
 import type { JobEvents } from './job-events'
 import { defineChannel, isRecord, type ChannelHandler } from './channel'
 import type { RunningCalls } from './running-calls'
-import { DEFAULT_HISTORY_RETENTION_DAYS } from '../../shared/history'
+import { DEFAULT_HISTORY_RETENTION_DAYS } from '../../shared/portfolio/history'
 import { refreshAccount } from '../store/refresh-account'
-import { recordDdnsUpdate } from '../ddns-history'
+import { recordDdnsUpdate } from '../store/ddns-history'
 
 export type ChannelHandlers = { [C in ChannelName]: ChannelHandler<ParsedPayloadOf<C>, ResultOf<C>> }
 

@@ -8,7 +8,7 @@
  */
 import type { ErrorData } from '../../shared/errors'
 import type { Call, Progress, Result } from '../../shared/ipc/contract'
-import { toErrorData } from '../app-error'
+import { toErrorData } from '../app/app-error'
 import type { Sender } from './channel'
 import type { ChannelHandlers } from './handlers'
 import type { RunningCalls } from './running-calls'

@@ -10,7 +10,7 @@ import { dirname } from 'node:path'
 import { z } from 'zod'
 import { API_ERROR_KINDS, APP_ERROR_KINDS } from '../../shared/errors'
 import { WRITE_ENDPOINT_NAMES } from '../../shared/endpoints/names'
-import { SERVICE_KEPT_CODES } from '../../shared/service-kept'
+import { SERVICE_KEPT_CODES } from '../../shared/service/service-kept'
 import { JOB_PURPOSES, LOG_UNDECIDED, type ItemState, type JobItemView, type JobStatus, type JobView, type LogCheck } from '../../shared/jobs'
 import { journaledParams, loggedTextWithoutSecrets, withoutSecrets } from './at-rest'
 

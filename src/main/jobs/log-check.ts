@@ -40,7 +40,8 @@ function sameRequest(entry: LogEntry, sent: SentRequest): boolean {
 /** Whether log entries come newest first, as DESC asks (times never rise down the page). */
 export function newestFirst(entries: readonly LogEntry[]): boolean {
   for (let i = 1; i < entries.length; i++) {
-    if ((entries[i] as LogEntry).datetime > (entries[i - 1] as LogEntry).datetime) return false
+    const [before, entry] = [entries[i - 1], entries[i]]
+    if (before && entry && entry.datetime > before.datetime) return false
   }
   return true
 }
@@ -73,7 +74,8 @@ export async function findInLog(client: ApiClient, sent: SentRequest, signal?: A
 }
 
 function decide(matches: LogEntry[]): LogSearch {
-  if (matches.length === 0) return { notFound: true }
-  if (matches.length > 1) return { undecided: 'several' }
-  return { found: matches[0] as LogEntry }
+  const [found, ...more] = matches
+  if (!found) return { notFound: true }
+  if (more.length > 0) return { undecided: 'several' }
+  return { found }
 }

@@ -3,16 +3,16 @@
  * a host name...), as the operation's facts list them (operations.ts), not the ones that say what
  * to do with it. The app sends at most one write per account, operation and target at a time.
  */
-import { SERVER_KINDS, type ServerKind } from '../../shared/constants'
+import { SERVER_KINDS, type ServerKind } from '../../shared/service/constants'
 import type { WriteEndpointName } from '../../shared/endpoints/names'
-import { isServerId } from '../../shared/server-ref'
+import { isServerId } from '../../shared/service/server-ref'
 import { factsOf } from './operations'
 
 /** A server's numeric id (as text) from its name, where the app knows it; undefined where it does not. */
 export type ServerIdOf = (kind: ServerKind, webname: string) => string | undefined
 
 const text = (v: unknown): string => (Array.isArray(v) ? v.map(text).join(',') : typeof v === 'string' || typeof v === 'number' ? String(v) : JSON.stringify(v))
-const isServerKind = (v: unknown): v is ServerKind => typeof v === 'string' && (SERVER_KINDS as readonly string[]).includes(v)
+const isServerKind = (v: unknown): v is ServerKind => typeof v === 'string' && SERVER_KINDS.some((k) => k === v)
 
 /**
  * A server path names the server by its id or by its name, and both must be one target: else a

@@ -104,7 +104,7 @@ export function createAppLog(opts: AppLogOptions): AppLog {
     error: write('error'),
     async tail(count) {
       if (notKept) return memory.slice(-count)
-      const read = (path: string) => readFile(path, 'utf8').then((t) => t.split(/\r?\n/).filter(Boolean), () => [] as string[])
+      const read = (path: string) => readFile(path, 'utf8').then((t) => t.split(/\r?\n/).filter(Boolean), (): string[] => [])
       const lines = [...(await read(join(opts.dir, 'main.old.log'))), ...(await read(file))]
       return lines.slice(-count).map((l) => redactor.redact(l))
     },

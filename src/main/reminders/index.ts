@@ -7,13 +7,13 @@
  * A reminder is recorded as sent when it is handed out, in one transaction with the check:
  * a reminder lost with a window closed at that moment is better than the same one twice.
  */
-import { todayIso } from '../../shared/dates'
-import { parseWith } from '../../shared/field-issues'
-import { DEFAULT_REMINDER_SETTINGS, reminderItemKey, type DueReminder, type ExpiringItem, type ReminderSettings } from '../../shared/reminders'
-import { reminderSettingsSchema } from '../../shared/reminder-schemas'
+import { todayIso } from '../../shared/formats/dates'
+import { parseWith } from '../../shared/errors/field-issues'
+import { DEFAULT_REMINDER_SETTINGS, reminderItemKey, type DueReminder, type ExpiringItem, type ReminderSettings } from '../../shared/portfolio/reminders'
+import { reminderSettingsSchema } from '../../shared/portfolio/reminder-schemas'
 import type { SentReminder } from '../store/types'
 import type { PortfolioStoreAsync } from '../store/store-async'
-import type { Desktop, DesktopNotification } from '../desktop'
+import type { Desktop, DesktopNotification } from '../app/desktop'
 import type { AppLog } from '../log/app-log'
 import { dueReminders } from './due'
 import { expiringItems } from './expiring-items'

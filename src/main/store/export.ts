@@ -3,7 +3,7 @@
  * BIND zone file. Both read the lists through getList, so whatever they contain passed the
  * item schemas; a damaged row is left out (and reported) as on screen.
  */
-import { csvCell } from '../../shared/csv-cell'
+import { csvCell } from '../../shared/formats/csv-cell'
 import { toBind } from '../../shared/dns/bind'
 import { parse } from '../../shared/dns/records'
 import type { Connection } from './database'

@@ -11,11 +11,10 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import { accountProfileSchema } from '../../shared/accounts'
 import { isSafePathSegment } from '../../shared/endpoints/table'
-import { parseWith } from '../../shared/field-issues'
-import { AppError } from '../app-error'
+import { parseWith } from '../../shared/errors/field-issues'
+import { AppError } from '../app/app-error'
 import { exportCsv, exportZones } from './export'
 import { getList, keepList, putList, readList, readListItem } from './inventory'
-import { isStoredListName } from './lists'
 import { openStoreFile } from './open-file'
 import { ListCache } from './list-cache'
 import { removeAccount } from './remove-account'
@@ -23,12 +22,12 @@ import { search, DEFAULT_SEARCH_LIMIT } from './search'
 import { getZone, listZones, putZone } from './zones'
 import { listHistory, markSeen, prune, recordWrite, retentionDays, setRetentionDays, settleWrite, unseenCounts } from './history'
 import { addSnapshot, getSnapshot, listSnapshots } from './snapshots'
-import { MAX_HISTORY_RETENTION_DAYS } from '../../shared/history'
+import { MAX_HISTORY_RETENTION_DAYS } from '../../shared/portfolio/history'
 import { getSetting, putSetting } from './settings'
 import { autorenewOnValue } from './service-values'
 import { recordReminders, remindersSent } from './reminders-sent'
-import { REMINDER_ITEM_KINDS } from '../../shared/reminders'
-import { ZONE_KINDS, type StoredListName } from '../../shared/portfolio'
+import { REMINDER_ITEM_KINDS } from '../../shared/portfolio/reminders'
+import { isStoredList, ZONE_KINDS, type StoredListName } from '../../shared/portfolio'
 import { type OpenOptions, type PortfolioStore, type StoreProblem } from './types'
 
 export * from '../../shared/portfolio'
@@ -66,7 +65,7 @@ const zoneInput = z.object({
 
 /** The list's name: the type says so, but a name that came over IPC is checked again here. */
 function listName<N extends StoredListName>(name: N): N {
-  if (!isStoredListName(name)) throw AppError.invalid('store.invalidInput', [{ path: 'name', code: 'field.notAllowed' }])
+  if (!isStoredList(name)) throw AppError.invalid('store.invalidInput', [{ path: 'name', code: 'field.notAllowed' }])
   return name
 }
 

@@ -209,6 +209,7 @@ export function keepList<N extends StoredListName>(
     const parsed = spec.item.safeParse(item)
     if (parsed.success) valid.push(parsed.data)
   }
+  // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- listIdentity checks the parameters with the endpoint's schema before they are used
   return putList(conn, accountId, name, params as ListParams<N>, valid, readAt, true)
 }
 
@@ -220,5 +221,6 @@ export function readList<N extends StoredListName>(
   params: Readonly<Record<string, unknown>>,
   report: (p: StoreProblem) => void,
 ): StoredList<N> | undefined {
+  // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- listIdentity checks the parameters with the endpoint's schema before they are used
   return getList(conn, accountId, name, params as ListParams<N>, report)
 }

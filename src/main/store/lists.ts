@@ -11,10 +11,10 @@
 import { z } from 'zod'
 import { endpoints, parseEndpointParams, type PagedItem } from '../../shared/endpoints/table'
 import { PAGED_ENDPOINT_NAMES } from '../../shared/endpoints/names'
-import { AppError } from '../app-error'
+import { AppError } from '../app/app-error'
 import { nameEntry, type SearchEntry } from './search-index'
 import type { ListParams, StoredListName, ZoneInput, ZoneKind } from '../../shared/portfolio'
-import type { HistoryAspect, SubjectKind } from '../../shared/history'
+import type { HistoryAspect, SubjectKind } from '../../shared/portfolio/history'
 
 /** The parameters that name a list, once validated. */
 export interface ListIdentity {
@@ -191,7 +191,6 @@ export const STORED_LIST_NAMES: readonly StoredListName[] = PAGED_ENDPOINT_NAMES
  * list the screens, drift and reminders rely on.
  */
 export const REFRESHED_LISTS: readonly StoredListName[] = STORED_LIST_NAMES.filter((n) => LIST_SPECS[n].refresh)
-export const isStoredListName = (n: string): n is StoredListName => Object.prototype.hasOwnProperty.call(LIST_SPECS, n)
 
 const identitySchema = z.object({ kind: z.string().optional(), domain: z.string().optional() })
 

@@ -26,9 +26,9 @@ const quickCheckRow = z.object({ quick_check: z.string() })
 /** SQLite's word for what went wrong, from a libsql error (a code, or an open failure's numeric one). */
 function sqliteCode(err: unknown): string {
   if (typeof err !== 'object' || err === null) return 'unknown'
-  const code = Reflect.get(err, 'code')
+  const code: unknown = Reflect.get(err, 'code')
   if (typeof code === 'string' && code !== '') return code
-  const message = Reflect.get(err, 'message')
+  const message: unknown = Reflect.get(err, 'message')
   // An open that fails reports "ConnectionFailed(... : 14)": 14 is SQLITE_CANTOPEN.
   if (typeof message === 'string' && /:\s*14\D*$/.test(message)) return 'SQLITE_CANTOPEN'
   return 'unknown'
@@ -131,6 +131,6 @@ export function openStoreFile(file: string, opts: { now: () => Date; integrityCh
 }
 
 const errnoCode = (err: unknown): string => {
-  const code = typeof err === 'object' && err !== null ? Reflect.get(err, 'code') : undefined
+  const code: unknown = typeof err === 'object' && err !== null ? Reflect.get(err, 'code') : undefined
   return typeof code === 'string' ? code : 'unknown'
 }

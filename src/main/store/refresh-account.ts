@@ -11,7 +11,8 @@ import type { ApiClient } from '../http'
 import type { ErrorData } from '../../shared/errors'
 import type { PortfolioStoreAsync } from './store-async'
 import type { StoredListName } from '../../shared/portfolio'
-import { toErrorData } from '../app-error'
+import type { PagedItem } from '../../shared/endpoints/table'
+import { toErrorData } from '../app/app-error'
 import { REFRESHED_LISTS } from './lists'
 
 /** A list a refresh reads: its `refresh` in LIST_SPECS (lists.ts) says which. */
@@ -43,7 +44,7 @@ export async function refreshAccount(client: ApiClient, store: Pick<PortfolioSto
     if (err !== undefined) result.failed.push({ list: name, error: toErrorData(err) })
     opts.onList?.(++done, REFRESHED_LISTS.length)
   }
-  const write = async (name: RefreshedList, items: Awaited<ReturnType<ApiClient['listAll']>>, readAt: string) => {
+  const write = async (name: RefreshedList, items: PagedItem<RefreshedList>[], readAt: string) => {
     try {
       // Awaited first: `result.drift += await …` would read the sum before the wait, and the other
       // list written meanwhile would lose its count.
@@ -61,7 +62,7 @@ export async function refreshAccount(client: ApiClient, store: Pick<PortfolioSto
     while (next < REFRESHED_LISTS.length && !opts.signal?.aborted) {
       const name = REFRESHED_LISTS[next++]
       if (!name) continue
-      let items: Awaited<ReturnType<ApiClient['listAll']>>
+      let items: PagedItem<RefreshedList>[]
       try {
         items = await client.listAll(name, {}, { signal: opts.signal, ...(opts.pageSize ? { pageSize: opts.pageSize } : {}) })
       } catch (err) {

@@ -5,7 +5,7 @@
 import { z } from 'zod'
 import { parse, records } from '../../shared/dns/records'
 import type { Connection } from './database'
-import { SNAPSHOT_REASONS, type Snapshot, type SnapshotReason, type SnapshotSummary } from '../../shared/history'
+import { SNAPSHOT_REASONS, type Snapshot, type SnapshotReason, type SnapshotSummary } from '../../shared/portfolio/history'
 import { ZONE_KINDS, type ZoneInput, type ZoneKind } from '../../shared/portfolio'
 import { type StoreProblem } from './types'
 

@@ -1,12 +1,12 @@
 /**
  * The portfolio store's own interface, as main uses it (the shapes that cross IPC stay in
- * src/shared/portfolio.ts and src/shared/history.ts): the store, its history part, what it is
+ * src/shared/portfolio/index.ts and src/shared/portfolio/history.ts): the store, its history part, what it is
  * told and what can go wrong when it is opened.
  */
 import type { PagedItem } from '../../shared/endpoints/table'
 import type { JobPurpose } from '../../shared/jobs'
-import type { HistoryAspect, HistoryEntry, Snapshot, SnapshotSummary, SubjectKind } from '../../shared/history'
-import type { ReminderItemKind } from '../../shared/reminders'
+import type { HistoryAspect, HistoryEntry, Snapshot, SnapshotSummary, SubjectKind } from '../../shared/portfolio/history'
+import type { ReminderItemKind } from '../../shared/portfolio/reminders'
 import type {
   ListChange,
   ListParams,

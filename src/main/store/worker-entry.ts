@@ -4,7 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { z } from 'zod'
-import { toErrorData } from '../app-error'
+import { toErrorData } from '../app/app-error'
 import { openPortfolioStore } from './index'
 import type { StoreMessage, StoreReply, StoreWorkerData } from './worker-protocol'
 
@@ -45,7 +45,9 @@ function start(data: StoreWorkerData): void {
     try {
       const owner = req.target === 'history' ? store.history : store
       // The store checks every argument it is given (index.ts): a call is passed on as it came.
-      const value: unknown = Reflect.apply(Reflect.get(owner, req.method), owner, req.args.map(withItems))
+      const method: unknown = Reflect.get(owner, req.method)
+      if (typeof method !== 'function') throw new Error(`no store method ${req.method}`)
+      const value: unknown = Reflect.apply(method, owner, req.args.map(withItems))
       post({ kind: 'answer', id: req.id, ok: true, value })
     } catch (err) {
       post({ kind: 'answer', id: req.id, ok: false, error: toErrorData(err) })

@@ -10,7 +10,7 @@ import { callOver } from '../../shared/ipc/call-over'
 import type { PagedEndpointName, PagedItem } from '../../shared/endpoints/table'
 import type { ErrorData } from '../../shared/errors'
 import type { JobView } from '../../shared/jobs'
-import type { ReminderTarget } from '../../shared/reminders'
+import type { ReminderTarget } from '../../shared/portfolio/reminders'
 
 declare global {
   interface Window {

@@ -8,7 +8,7 @@ import { screenChanged } from './composables/notify'
 import { loadSavedLocale, setLocale } from './i18n'
 import { invoke, reportError } from './bridge'
 import { useAccountsStore } from './stores/accounts'
-import { startupWarnings } from './lib/startup-warnings'
+import { startupWarnings } from './lib/data/startup-warnings'
 import './styles.css'
 
 // Errors of the page go to the app's log, so "Copy diagnostics" can tell what went wrong.

@@ -6,7 +6,7 @@ import { findDomain } from '../lookup'
 import { nsFlavour } from '../nameservers'
 import { keptRecords, keptTtl, refusedRecords } from '../records'
 import { dnsFlavourOf, dnsOut, ref } from '../wire'
-import type { NsType } from '../../shared/constants'
+import { NS_TYPES, type NsType } from '../../shared/service/constants'
 
 export const dnsHandlers: HandlersFor<EndpointsUnder<'domains.dns'>> = {
   'domains.dns.list': ({ p, state, paging, service }) => paginate(ordered(state.domains, p.order), p, paging, (d) => dnsOut(d, service)),
@@ -16,7 +16,7 @@ export const dnsHandlers: HandlersFor<EndpointsUnder<'domains.dns'>> = {
     if (nsFlavour(d) === 'registrar') throw badRequest('DNS records cannot be changed while the domain uses the registrar-affiliated nameservers.')
     // The service's own words: each product word names a flavour; a domain's own word, its current one.
     const flavour: NsType | undefined =
-      p.ns_type === d.nsTypeWord ? dnsFlavourOf(d) : (Object.keys(service.nsTypeWords) as NsType[]).find((f) => service.nsTypeWords[f] === p.ns_type)
+      p.ns_type === d.nsTypeWord ? dnsFlavourOf(d) : NS_TYPES.find((f) => service.nsTypeWords[f] === p.ns_type)
     if (!flavour) throw badRequest(`ns_type must be ${Object.values(service.nsTypeWords).join(' or ')}.`)
     rejectIf(refusedRecords(p.records))
     d.dns[flavour] = { records: keptRecords(p.records, service), ttl: keptTtl(p.ttl ?? d.dns[flavour].ttl, service) }

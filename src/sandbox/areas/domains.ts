@@ -1,5 +1,5 @@
 /** Domains and their settings (all of domains.* except the DNS records, which dns.ts answers). */
-import { HOSTNAME, isIPv4, isIPv6, splitDomain, type ContactLike } from '../../shared/validation'
+import { HOSTNAME, isIPv4, isIPv6, splitDomain, type ContactLike } from '../../shared/service/validation'
 import { addMonths, dateTime, isoDate } from '../dates'
 import { effectiveAutorenew } from '../autorenew'
 import type { EndpointsUnder, HandlersFor } from '../handler-types'

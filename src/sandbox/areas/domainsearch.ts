@@ -1,5 +1,5 @@
 /** Domain search: which names are free to register. */
-import { splitDomain } from '../../shared/validation'
+import { splitDomain } from '../../shared/service/validation'
 import type { EndpointsUnder, HandlersFor } from '../handler-types'
 import { badRequest } from '../http-error'
 import { isRegistered } from '../lookup'

@@ -1,5 +1,5 @@
 /** Free DNS: records the service serves for domains registered elsewhere. */
-import { splitDomain } from '../../shared/validation'
+import { splitDomain } from '../../shared/service/validation'
 import type { EndpointsUnder, HandlersFor } from '../handler-types'
 import { badRequest, rejectIf } from '../http-error'
 import { paginate, ordered } from '../lists'

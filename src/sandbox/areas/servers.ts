@@ -1,6 +1,6 @@
 /** Hosting servers: the same operations for each of the three kinds. */
-import { RESOURCE_FIELDS } from '../../shared/constants'
-import { HOSTNAME } from '../../shared/validation'
+import { RESOURCE_FIELDS } from '../../shared/service/constants'
+import { HOSTNAME } from '../../shared/service/validation'
 import { addMonths, isoDate } from '../dates'
 import { fromKeys } from '../from-keys'
 import { effectiveAutorenew } from '../autorenew'

@@ -1,5 +1,5 @@
 /** Svcips: the service's IP-address product, each bound to a server. */
-import { HOSTNAME } from '../../shared/validation'
+import { HOSTNAME } from '../../shared/service/validation'
 import { addMonths, isoDate } from '../dates'
 import type { EndpointsUnder, HandlersFor } from '../handler-types'
 import { badRequest } from '../http-error'

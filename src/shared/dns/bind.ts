@@ -3,7 +3,7 @@
  * that cannot be converted is named in a report (codes with the line concerned) rather than
  * dropped silently.
  */
-import type { Finding } from '../validation'
+import type { Finding } from '../service/validation'
 import { isKnownType, splitValue, txtText, type RecordRow, type Row } from './records'
 
 export const BIND_CODES = ['bind.notExported', 'bind.directive', 'bind.outsideZone', 'bind.soa', 'bind.unsupportedType', 'bind.ttlDiffers', 'bind.mxNotApex'] as const
@@ -150,7 +150,7 @@ function ttlSeconds(tok: string): number | undefined {
   if (!/^(\d+[smhdw])+$/i.test(tok)) return undefined
   const unit: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 }
   let total = 0
-  for (const [, n, u] of tok.matchAll(/(\d+)([smhdw])/gi)) total += Number(n) * (unit[(u as string).toLowerCase()] ?? 0)
+  for (const [, n, u] of tok.matchAll(/(\d+)([smhdw])/gi)) total += Number(n) * (unit[(u ?? '').toLowerCase()] ?? 0)
   return total
 }
 
@@ -206,7 +206,7 @@ export function fromBind(text: string, zone: string, opts: BindImportOptions = {
       continue
     }
     let i = 0
-    const owner = startsBlank ? lastOwner : absolute(t[i++] as string)
+    const owner = startsBlank ? lastOwner : absolute(t[i++] ?? '')
     lastOwner = owner
     // Optional TTL and class, in either order.
     let ttl: number | undefined
@@ -246,7 +246,8 @@ export function fromBind(text: string, zone: string, opts: BindImportOptions = {
       report.push({ code: 'bind.ttlDiffers', params: { ttl: effective, zoneTtl, line: line.trim() } })
     }
     const at = NAME_AT[type]
-    if (at !== undefined && rdata[at] !== undefined) rdata[at] = fullName(rdata[at] as string)
+    const named = at === undefined ? undefined : rdata[at]
+    if (at !== undefined && named !== undefined) rdata[at] = fullName(named)
     let value: string
     switch (type) {
       case 'mx':

@@ -14,7 +14,7 @@
  *
  * Pure: codes and parameters only, worded by the renderer.
  */
-import type { Finding } from '../validation'
+import type { Finding } from '../service/validation'
 import { isEmptyPlan, plan as makePlan, type Plan } from './plan'
 import {
   editRecord,
@@ -244,7 +244,7 @@ export function applyBulkChange(text: string, change: BulkChange | readonly Bulk
   const mentions: RecordRow[] = []
   let rows = before
   let alreadyThere = false
-  for (const c of Array.isArray(change) ? change : [change]) {
+  for (const c of [change].flat()) {
     const r = applyOne(rows, c, mentions)
     rows = r.rows
     alreadyThere ||= r.alreadyThere

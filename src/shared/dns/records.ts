@@ -51,7 +51,7 @@ export interface RawRow {
 
 export type Row = RecordRow | RawRow
 
-export const isKnownType = (t: string): t is KnownType => (KNOWN_TYPES as readonly string[]).includes(t)
+export const isKnownType = (t: string): t is KnownType => KNOWN_TYPES.some((k) => k === t)
 
 const UINT = /^\d+$/
 
@@ -61,13 +61,13 @@ const UINT = /^\d+$/
  */
 function mxRow(line: string, words: string[]): Row {
   const [server, priority] = words
-  if (words.length === 2 && !UINT.test(server as string) && UINT.test(priority as string)) {
+  if (words.length === 2 && !UINT.test(server ?? '') && UINT.test(priority ?? '')) {
     return { kind: 'record', type: 'mx', host: '@', value: `${server} ${priority}`, source: line }
   }
   const unplaced: Unplaced =
-    words.length === 2 && UINT.test(server as string) && !UINT.test(priority as string)
+    words.length === 2 && UINT.test(server ?? '') && !UINT.test(priority ?? '')
       ? 'mx.priorityFirst'
-      : words.length === 3 && !UINT.test(words[1] as string) && UINT.test(words[2] as string)
+      : words.length === 3 && !UINT.test(words[1] ?? '') && UINT.test(words[2] ?? '')
         ? 'mx.withHost'
         : 'mx.shape'
   return { kind: 'raw', text: line, reason: 'unplaced', unplaced }
@@ -78,12 +78,12 @@ function parseLine(line: string): Row {
   const body = line.replace(/\r$/, '').trim()
   if (body === '') return { kind: 'raw', text: line, reason: 'blank' }
   if (body.startsWith('#') || body.startsWith(';') || body.startsWith('//')) return { kind: 'raw', text: line, reason: 'comment' }
-  const m = /^(\S+)\s+(\S+)\s+(\S.*)$/.exec(body)
-  if (!m) return { kind: 'raw', text: line, reason: 'unknown' }
-  const type = (m[1] as string).toLowerCase()
+  const [, typeWord, host, value] = /^(\S+)\s+(\S+)\s+(\S.*)$/.exec(body) ?? []
+  if (typeWord === undefined || host === undefined || value === undefined) return { kind: 'raw', text: line, reason: 'unknown' }
+  const type = typeWord.toLowerCase()
   if (!isKnownType(type)) return { kind: 'raw', text: line, reason: 'unknown' }
   if (type === 'mx') return mxRow(line, body.split(/\s+/).slice(1))
-  return { kind: 'record', type, host: m[2] as string, value: (m[3] as string).trim(), source: line }
+  return { kind: 'record', type, host, value: value.trim(), source: line }
 }
 
 export function parse(text: string): Row[] {
@@ -110,7 +110,7 @@ export function serialise(rows: Row[]): string {
 }
 
 const sameParts = (a: ValueFields | undefined, b: ValueFields | undefined) =>
-  a === b || (!!a && !!b && Object.keys({ ...a, ...b }).every((k) => a[k as ValueField] === b[k as ValueField]))
+  a === b || (!!a && !!b && ALL_VALUE_FIELDS.every((k) => a[k] === b[k]))
 
 /**
  * An edited copy of a record: it loses its source text, so it is written canonically. Its
@@ -139,6 +139,7 @@ export const records = (rows: Row[]): RecordRow[] => rows.filter((r): r is Recor
 /** The parts a value is made of, per type; a type with one part has just `value`. */
 export type ValueField = 'value' | 'priority' | 'weight' | 'port' | 'target' | 'flags' | 'tag'
 export type ValueFields = Partial<Record<ValueField, string>>
+const ALL_VALUE_FIELDS: readonly ValueField[] = ['value', 'priority', 'weight', 'port', 'target', 'flags', 'tag']
 
 export const VALUE_FIELDS: Record<KnownType, readonly ValueField[]> = {
   a: ['value'],
@@ -157,8 +158,8 @@ const words = (v: string) => v.trim().split(/\s+/).filter(Boolean)
 
 /** A CAA value without its quotation marks (and their escapes), as a person types it. */
 function unquoteCaa(v: string): string {
-  const m = /^"((?:[^"\\]|\\.)*)"$/.exec(v)
-  return m ? (m[1] as string).replace(/\\(.)/g, '$1') : v
+  const quoted = /^"((?:[^"\\]|\\.)*)"$/.exec(v)?.[1]
+  return quoted === undefined ? v : quoted.replace(/\\(.)/g, '$1')
 }
 const quoteCaa = (v: string) => (v === '' ? '' : `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`)
 
@@ -170,8 +171,8 @@ export function splitValue(type: KnownType, value: string): ValueFields {
   switch (type) {
     case 'mx': {
       const w = words(value)
-      if (w.length === 1) return UINT.test(w[0] as string) ? { priority: w[0], target: '' } : { priority: '', target: w[0] }
-      if (w.length === 2 && UINT.test(w[0] as string) && !UINT.test(w[1] as string)) return { priority: w[0], target: w[1] }
+      if (w.length === 1) return UINT.test(w[0] ?? '') ? { priority: w[0], target: '' } : { priority: '', target: w[0] }
+      if (w.length === 2 && UINT.test(w[0] ?? '') && !UINT.test(w[1] ?? '')) return { priority: w[0], target: w[1] }
       return { target: w[0] ?? '', priority: w.slice(1).join(' ') }
     }
     case 'srv': {
@@ -266,7 +267,8 @@ export function mergeRecords(rows: Row[], incoming: RecordRow[]): Merge {
   const next = [...rows]
   // A trailing blank line (the text's final newline) stays last.
   let at = next.length
-  while (at > 0 && next[at - 1]?.kind === 'raw' && (next[at - 1] as RawRow).reason === 'blank') at--
+  const isBlankLine = (row: Row | undefined) => row?.kind === 'raw' && row.reason === 'blank'
+  while (at > 0 && isBlankLine(next[at - 1])) at--
   next.splice(at, 0, ...added)
   return { rows: next, added, skipped }
 }

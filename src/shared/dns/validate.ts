@@ -7,7 +7,7 @@
  * is allowed but probably a mistake (the user is told before the plan, and may go on).
  * Each issue names the part of the record it is about, so a form can mark that field.
  */
-import { HOSTNAME, isIPv4, isIPv6, type Finding } from '../validation'
+import { HOSTNAME, isIPv4, isIPv6, type Finding } from '../service/validation'
 import { isKnownType, placeLine, splitValue, txtText, type KnownType, type Row, type ValueField, type ValueFields } from './records'
 
 export const DNS_CODES = [

@@ -10,8 +10,8 @@
  */
 import { z } from 'zod'
 
-export { RESOURCE_FIELDS, SVCIP_REGIONS, CONTACT_FIELDS } from '../constants'
-export type { ResourceField, SvcipRegion, NsType, ContactRole } from '../constants'
+export { RESOURCE_FIELDS, SVCIP_REGIONS, CONTACT_FIELDS } from '../service/constants'
+export type { ResourceField, SvcipRegion, NsType, ContactRole } from '../service/constants'
 
 /** An integer that may come as a number or a numeric string. */
 const intLike = z.union([z.number(), z.string().trim().regex(/^-?\d+$/)]).transform((v) => Number(v))
@@ -63,7 +63,6 @@ export type ServerAutorenew = z.output<typeof serverAutorenewSchema>
 const allocationSchema = z
   .union([z.literal('default'), intLike])
   .optional()
-export type Allocation = 'default' | number | undefined
 
 export const serverResourceSchema = z.object({
   webid: strLike,
@@ -129,7 +128,6 @@ const contactSchema = z.object({
   tech: contactPersonSchema.optional().transform((v) => v ?? emptyPerson()),
   billing: contactPersonSchema.optional().transform((v) => v ?? emptyPerson()),
 })
-export type Contact = z.output<typeof contactSchema>
 
 const nsList = z
   .union([z.array(z.string()), z.null()])
@@ -154,7 +152,6 @@ export const domainSchema = domainListItemSchema.extend({
   whoisproxy: text,
   contact: contactSchema.optional(),
 })
-export type Domain = z.output<typeof domainSchema>
 
 export const domainRegistrationSchema = z.object({ domainid: intLike, domainname: text, sld: text, tld: text })
 export type DomainRegistration = z.output<typeof domainRegistrationSchema>
@@ -175,7 +172,6 @@ export type TransferRequest = z.output<typeof transferRequestSchema>
 export const transferRefSchema = z.object({ domainid: intLike, domainname: text, transferorderid: text })
 
 export const domainExpirationSchema = z.object({ domainid: intLike, domainname: text, expirationdate: date })
-export type DomainExpiration = z.output<typeof domainExpirationSchema>
 
 export const domainAutorenewSchema = z.object({
   domainid: intLike,
@@ -187,13 +183,11 @@ export const domainAutorenewSchema = z.object({
 export type DomainAutorenew = z.output<typeof domainAutorenewSchema>
 
 export const transferLockSchema = z.object({ domainid: intLike, domainname: text, transfer_lock: intLike, authcode: text })
-export type TransferLock = z.output<typeof transferLockSchema>
 
 export const whoisSchema = z.object({ domainid: intLike, domainname: text, whoisproxy: text, contact: contactSchema })
 export type Whois = z.output<typeof whoisSchema>
 
 export const nameserverSchema = z.object({ domainid: intLike, domainname: text, ns: nsList })
-export type Nameserver = z.output<typeof nameserverSchema>
 
 
 /** ttl is text on GET and a number after PUT; both become a number. */
@@ -209,7 +203,6 @@ export const freeDnsSettingSchema = z.object({ domainid: intLike, domainname: te
 export type FreeDnsSetting = z.output<typeof freeDnsSettingSchema>
 
 export const dynamicDnsSchema = z.object({ domainid: intLike, domainname: text, dynamicdns: intLike, password: text })
-export type DynamicDns = z.output<typeof dynamicDnsSchema>
 
 const dsRecordSchema = z.object({ keytag: intLike, alg: intLike, digesttype: intLike, digest: text })
 export type DsRecord = z.output<typeof dsRecordSchema>
@@ -219,16 +212,11 @@ export type DsRecord = z.output<typeof dsRecordSchema>
  * Decode either (or nothing) into an array so the editor has one shape.
  */
 const dsRecordsInResponse = z
-  .union([z.array(dsRecordSchema), dsRecordSchema, z.null(), z.literal(''), z.object({}).strict()])
+  .union([z.array(dsRecordSchema), dsRecordSchema.transform((one) => [one]), z.null(), z.literal(''), z.object({}).strict()])
   .optional()
-  .transform((v): DsRecord[] => {
-    if (v === null || v === undefined || v === '') return []
-    if (Array.isArray(v)) return v
-    return 'keytag' in v ? [v as DsRecord] : []
-  })
+  .transform((v): DsRecord[] => (Array.isArray(v) ? v : []))
 
 export const dnssecSchema = z.object({ domainid: intLike, domainname: text, ds_records: dsRecordsInResponse })
-export type Dnssec = z.output<typeof dnssecSchema>
 
 export const privateNameserverSchema = z.object({ domainid: intLike, domainname: text, hostname: text, ipv4: text, ipv6: text })
 export type PrivateNameserver = z.output<typeof privateNameserverSchema>

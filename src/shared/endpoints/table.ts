@@ -54,13 +54,13 @@ import {
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE'
 export type ParamLocation = 'path' | 'query' | 'body'
 
-import { SERVER_KINDS } from '../constants'
-import { parseWith, type Parsed } from '../field-issues'
-import { HOSTNAME } from '../validation'
-import { SERVER_REF_PATTERN, isServerId } from '../server-ref'
+import { MAX_NAMESERVERS, SERVER_KINDS } from '../service/constants'
+import { parseWith, type Parsed } from '../errors/field-issues'
+import { HOSTNAME } from '../service/validation'
+import { SERVER_REF_PATTERN, isServerId } from '../service/server-ref'
 import { ENDPOINT_NAMES, PAGED_ENDPOINT_NAMES, WRITE_ENDPOINT_NAMES, isWriteEndpoint, type EndpointName, type PagedEndpointName, type ReadEndpointName, type WriteEndpointName } from './names'
-export { SERVER_KINDS } from '../constants'
-export type { ServerKind } from '../constants'
+export { SERVER_KINDS } from '../service/constants'
+export type { ServerKind } from '../service/constants'
 export { ENDPOINT_NAMES, PAGED_ENDPOINT_NAMES, WRITE_ENDPOINT_NAMES, isWriteEndpoint, type EndpointName, type PagedEndpointName, type ReadEndpointName, type WriteEndpointName }
 
 export interface EndpointDef<P extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
@@ -144,6 +144,7 @@ const LIST_ORDERS = ['ASC', 'DESC'] as const
 const orderedPageQuery = { ...pageQuery, order: z.enum(LIST_ORDERS).optional() }
 
 const contactPersonInput = z.object(
+  // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- a schema's shape built from the field list; z.object checks every value it describes
   Object.fromEntries(CONTACT_FIELDS.map((f) => [f, z.string().max(255).optional()])) as Record<
     (typeof CONTACT_FIELDS)[number],
     z.ZodOptional<z.ZodString>
@@ -155,9 +156,8 @@ const contactInput = z.object({
   tech: contactPersonInput,
   billing: contactPersonInput,
 })
-export type ContactInput = z.input<typeof contactInput>
 
-const nsInput = z.array(z.string().trim().min(1).max(253)).max(13)
+const nsInput = z.array(z.string().trim().min(1).max(253)).max(MAX_NAMESERVERS)
 
 const dsRecordInput = z.object({
   keytag: z.number().int().min(0).max(65535),
@@ -536,7 +536,7 @@ const PATH_PARAM = /\{(\w+)\}/g
 
 /** Names of the parameters that the path template carries. */
 export function pathParamNames(path: string): string[] {
-  return [...path.matchAll(PATH_PARAM)].map((m) => m[1] as string)
+  return [...path.matchAll(PATH_PARAM)].map((m) => m[1] ?? '')
 }
 
 /** Where a parameter of an endpoint goes: the one rule for the client and the sandbox. */
@@ -554,5 +554,6 @@ export function paramLocation(def: Pick<EndpointDef, 'method' | 'path' | 'where'
  */
 export function parseEndpointParams<N extends EndpointName>(name: N, input: unknown): Parsed<EndpointParams<N>> {
   const schema: z.ZodType = endpoints[name].params
+  // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- the schema has just checked the input; only the generic name's link to its type is stated
   return parseWith(schema, input) as Parsed<EndpointParams<N>>
 }

@@ -7,7 +7,7 @@
 import { CHANNEL_NAMES, type ChannelName } from './channels'
 import type { Progress, Result, WindowApi } from './contract'
 import type { JobView } from '../jobs'
-import type { ReminderTarget } from '../reminders'
+import type { ReminderTarget } from '../portfolio/reminders'
 
 export interface Transport {
   invoke(channel: ChannelName, payload: unknown): Promise<unknown>

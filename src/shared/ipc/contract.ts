@@ -23,8 +23,8 @@ import type {
 } from '../endpoints/table'
 import type { ChannelName, LocalChannel } from './channels'
 import type { LocalPayloads } from './payloads'
-import type { HistoryEntry, Snapshot, SnapshotSummary } from '../history'
-import type { DueReminder, ExpiringItem, ReminderSettings, ReminderTarget } from '../reminders'
+import type { HistoryEntry, Snapshot, SnapshotSummary } from '../portfolio/history'
+import type { DueReminder, ExpiringItem, ReminderSettings, ReminderTarget } from '../portfolio/reminders'
 import type { SearchHit, StoredList, StoredListName, ZoneFile, ZoneSummary } from '../portfolio'
 
 export type { ChannelName, LocalChannel, ListAllChannel } from './channels'

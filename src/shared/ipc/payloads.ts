@@ -9,8 +9,8 @@ import { WRITE_ENDPOINT_NAMES } from '../endpoints/names'
 import { JOB_PURPOSES } from '../jobs'
 import type { LocalChannel } from './channels'
 import { isStoredList, ZONE_KINDS, type StoredListName } from '../portfolio'
-import { MAX_HISTORY_RETENTION_DAYS, SUBJECT_KINDS } from '../history'
-import { reminderNotificationSchema, reminderSettingsSchema } from '../reminder-schemas'
+import { MAX_HISTORY_RETENTION_DAYS, SUBJECT_KINDS } from '../portfolio/history'
+import { reminderNotificationSchema, reminderSettingsSchema } from '../portfolio/reminder-schemas'
 
 const accountIdSchema = z.string().regex(/^[a-z0-9-]{1,64}$/, 'field.accountId')
 /** A read's own id (to cancel it, to follow its progress): not a write job's. */

@@ -8,12 +8,12 @@ import { useRouter, type Router } from 'vue-router'
 import { invoke, onReminderOpen } from '../bridge'
 import { t } from '../i18n'
 import { useAccountsStore } from '../stores/accounts'
-import { accountName } from '../lib/account-text'
-import { moreRemindersText, reminderText } from '../lib/reminder-text'
-import { reminderWords } from '../lib/reminder-words'
-import { reminderTarget, targetRoute } from '../lib/reminder-target'
+import { accountName } from '../lib/text/account-text'
+import { moreRemindersText, reminderText } from '../lib/text/reminder-text'
+import { reminderWords } from '../lib/text/reminder-words'
+import { reminderTarget, targetRoute } from '../lib/data/reminder-target'
 import { notify } from './notify'
-import type { DueReminder, ReminderTarget } from '../../../shared/reminders'
+import type { DueReminder, ReminderTarget } from '../../../shared/portfolio/reminders'
 
 const HOUR_MS = 3_600_000
 /** More reminders than this at once (a first run on a large portfolio) are summed up after the most urgent ones. */

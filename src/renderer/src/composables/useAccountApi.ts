@@ -1,5 +1,5 @@
 import { useAccountsStore } from '../stores/accounts'
-import { accountApi, type AccountApi } from '../lib/account-api'
+import { accountApi, type AccountApi } from '../lib/data/account-api'
 
 /**
  * The API of the account that is active when the calling view (or store) is created. The

@@ -5,7 +5,7 @@
  */
 import { computed } from 'vue'
 import type { ErrorData } from '../bridge'
-import { t } from '../i18n'
+import { locale, t } from '../i18n'
 import { useList } from './useList'
 
 const DETAIL_LISTS = ['domains.nameserver.list', 'domains.transferlock.list', 'domains.whois.list', 'domains.dnssec.list'] as const
@@ -35,8 +35,14 @@ export function useDomainDetails() {
     return d.ds_records.length ? t('domains.dnssecOn', { count: d.ds_records.length }) : t('common.off')
   }
 
+  /** Changes whenever a detail list arrives or the language changes: what the table's rows are redrawn for. */
+  const version = computed(() => [locale.value, ...DETAIL_LISTS.map((n) => lists[n].state.data)])
+  /** Each domain's nameservers in lower case, made once per nameserver list, not once per row and keystroke. */
+  const search = computed(() => new Map((lists['domains.nameserver.list'].state.data ?? []).map((i) => [i.domainname, i.ns.join(', ').toLowerCase()])))
+
   return {
     total: DETAIL_LISTS.length,
+    version,
     /** Reads every list in full unless it is read or being read. */
     ensure() {
       for (const name of DETAIL_LISTS) lists[name].ensureAll()
@@ -60,6 +66,6 @@ export function useDomainDetails() {
     whoisPrivacy,
     dnssec: dnssecText,
     /** What the filter searches in a domain's details: its nameservers. */
-    searchText: (name: string) => nameservers(name).toLowerCase(),
+    searchText: (name: string) => search.value.get(name) ?? '',
   }
 }

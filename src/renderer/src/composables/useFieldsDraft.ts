@@ -7,7 +7,7 @@
  */
 import { toRaw, type Ref } from 'vue'
 import { useFormDraft } from './useFormDraft'
-import type { ContactForm } from '../lib/contact-form'
+import type { ContactForm } from '../lib/data/contact-form'
 import type { FieldValues, FieldsForm, FormDraftValue } from '../stores/drafts'
 
 type Field = string | number | boolean

@@ -1,5 +1,5 @@
 import { onScopeDispose } from 'vue'
-import { createRead, type Loader } from '../lib/read'
+import { createRead, type Loader } from '../lib/data/read'
 
 /**
  * A read owned by the calling view: the state machine of lib/read.ts, cancelled when the view

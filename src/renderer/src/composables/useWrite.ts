@@ -9,10 +9,10 @@ import { onScopeDispose, ref, shallowRef, watch } from 'vue'
 import type { EndpointResult, WriteEndpointName } from '../../../shared/endpoints/table'
 import type { ApiParams } from '../../../shared/ipc/contract'
 import type { ItemEffect, JobItemView, JobView, ZoneGuard } from '../../../shared/jobs'
-import type { ServiceKeptFinding } from '../../../shared/service-kept'
+import type { ServiceKeptFinding } from '../../../shared/service/service-kept'
 import type { ErrorData, Result } from '../bridge'
-import type { AccountApi, JobItems, JobOptions } from '../lib/account-api'
-import { accountMarks, nameToType } from '../lib/account-text'
+import type { AccountApi, JobItems, JobOptions } from '../lib/data/account-api'
+import { accountMarks, nameToType } from '../lib/text/account-text'
 import { formatDate, t } from '../i18n'
 import { useAccountsStore } from '../stores/accounts'
 import { useJobsStore } from '../stores/jobs'
@@ -145,6 +145,7 @@ export function useWrite<N extends WriteEndpointName>(operation: N, forAccount?:
     }
     serviceKept.value = item.serviceKept ?? []
     // Main decoded the service's answer with this operation's schema (src/main/http).
+    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- main decoded the answer with this operation's schema; the job's item carries it as unknown
     return item.result as EndpointResult<N>
   }
 

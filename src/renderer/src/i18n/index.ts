@@ -6,18 +6,18 @@
  */
 import { current, locale, useCatalogue } from './current'
 import type { ErrorData } from '../../../shared/errors'
-import type { Catalogue, Locale, MessageKey } from './catalogue'
-import type { Params } from './format'
-import { describeError, errorLine, translate, translateCode, type ErrorText } from './translate'
+import type { Catalogue, Locale, MessageKey } from '../../../shared/i18n/catalogue'
+import type { Params } from '../../../shared/i18n/format'
+import { describeError, errorLine, translate, translateCode, type ErrorText } from '../../../shared/i18n/translate'
 
-export type { Locale, MessageKey } from './catalogue'
-export { LOCALES } from './catalogue'
+export type { Locale, MessageKey } from '../../../shared/i18n/catalogue'
+export { LOCALES } from '../../../shared/i18n/catalogue'
 
 const STORAGE_KEY = 'hosting-admin.locale'
 
 const loaders: Record<Locale, () => Promise<Catalogue>> = {
-  en: async () => (await import('./locales/en')).en,
-  ja: async () => (await import('./locales/ja')).ja,
+  en: async () => (await import('../../../shared/i18n/locales/en')).en,
+  ja: async () => (await import('../../../shared/i18n/locales/ja')).ja,
 }
 
 function savedLocale(): Locale {

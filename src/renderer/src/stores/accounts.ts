@@ -4,15 +4,17 @@ import { invoke, type ErrorData } from '../bridge'
 import { useListsStore } from './lists'
 import type { AccountView, ProfileFields } from '../../../shared/accounts'
 
+interface AccountsState {
+  accounts: AccountView[]
+  activeId: string
+  problem: ErrorData | undefined
+  loading: boolean
+  error: ErrorData | undefined
+  keychain: { available: boolean; problem?: ErrorData | undefined } | undefined
+}
+
 export const useAccountsStore = defineStore('accounts', {
-  state: () => ({
-    accounts: [] as AccountView[],
-    activeId: '' as string,
-    problem: undefined as ErrorData | undefined,
-    loading: false,
-    error: undefined as ErrorData | undefined,
-    keychain: undefined as { available: boolean; problem?: ErrorData | undefined } | undefined,
-  }),
+  state: (): AccountsState => ({ accounts: [], activeId: '', problem: undefined, loading: false, error: undefined, keychain: undefined }),
   getters: {
     active: (s): AccountView | undefined => s.accounts.find((a) => a.id === s.activeId),
   },

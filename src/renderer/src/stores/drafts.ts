@@ -7,9 +7,9 @@
  */
 import { defineStore } from 'pinia'
 import { shallowRef } from 'vue'
-import type { ContactForm } from '../lib/contact-form'
-import type { DsInput } from '../lib/ds-record'
-import type { ChangeDraft } from '../lib/bulk-dns'
+import type { ContactForm } from '../lib/data/contact-form'
+import type { DsInput } from '../lib/data/ds-record'
+import type { ChangeDraft } from '../lib/data/bulk-dns'
 
 export interface ZoneDraft {
   records: string

@@ -5,10 +5,10 @@
  */
 import { defineStore } from 'pinia'
 import { invoke } from '../bridge'
-import type { SubjectKind } from '../../../shared/history'
+import type { SubjectKind } from '../../../shared/portfolio/history'
 
 export const useHistoryStore = defineStore('history', {
-  state: () => ({ unseen: {} as Record<string, number> }),
+  state: (): { unseen: Record<string, number> } => ({ unseen: {} }),
   actions: {
     async refresh() {
       const r = await invoke('history.unseen', {})

@@ -5,8 +5,8 @@
  */
 import { defineStore } from 'pinia'
 import type { PagedEndpointName, PagedInput, PagedItem } from '../../../shared/endpoints/table'
-import type { AccountApi } from '../lib/account-api'
-import { createListRead, type ListRead } from '../lib/list-read'
+import type { AccountApi } from '../lib/data/account-api'
+import { createListRead, type ListRead } from '../lib/data/list-read'
 import { useHistoryStore } from './history'
 
 export const useListsStore = defineStore('lists', () => {
@@ -16,6 +16,7 @@ export const useListsStore = defineStore('lists', () => {
   function list<N extends PagedEndpointName>(api: AccountApi, name: N, params: PagedInput<N>): ListRead<PagedItem<N>> {
     const key = `${api.accountId}\u0000${name}\u0000${JSON.stringify(params)}`
     const found = lists.get(key)
+    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- the key names the endpoint, so the entry holds that endpoint's items (see above)
     if (found) return found.read as ListRead<PagedItem<N>>
     // A refresh may have found changes made outside this app: the sidebar's badge asks again.
     const read = createListRead(api, name, params, () => void useHistoryStore().refresh())

@@ -1,0 +1,311 @@
+/**
+ * Everything behind the IPC boundary, wired once: profiles, keychain, demo account, the write
+ * jobs and their journal, the log, and the IPC router. Plain Node, so the Electron shell and
+ * the end-to-end bridge build the very same thing.
+ */
+import { randomBytes } from 'node:crypto'
+import { mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { acquireDataLock, type DataLock, type LockWaitOptions } from '../jobs/data-lock'
+import { startCliServer, type CliServer } from '../door/cli-server'
+import { CLI_ORIGIN } from '../../shared/ipc/door-messages'
+import { chooseDoorPlace } from '../door/door-path'
+import { AccountService, type DemoBackend } from '../accounts/account-service'
+import { ProfileStore } from '../accounts/profile-store'
+import { KeytarSecretStore, loadKeytar, type SecretStore } from '../accounts/secret-store'
+import { sandboxDemo } from '../accounts/demo'
+import { createIpcRouter, type IpcRouter } from '../ipc/router'
+import { createAppHandlers, createChannelHandlers } from '../ipc/handlers'
+import { RunningCalls } from '../ipc/running-calls'
+import { JobEvents } from '../ipc/job-events'
+import { Journal } from '../jobs/journal'
+import { AutorenewOnValues } from '../jobs/service-values'
+import { storedDomainNames } from '../jobs/domain-names'
+import { JobRunner } from '../jobs/runner'
+import { createAppLog, type AppLog } from '../log/app-log'
+import { createAppControl } from './app-control'
+import { headlessDesktop, type Desktop } from './desktop'
+import { AppError } from './app-error'
+import { portfolioFileOf } from '../store'
+import { openStoreInWorker } from '../store/store-worker'
+import type { PortfolioStoreAsync } from '../store/store-async'
+import { createWriteHistory } from '../jobs/write-history'
+import { storedServerIds } from '../jobs/server-ids'
+import { createReminders } from '../reminders'
+import { DEMO_ACCOUNT_ID } from '../../shared/accounts'
+import { isJobRunning, jobCounts, type JobView } from '../../shared/jobs'
+import type { ErrorData } from '../../shared/errors'
+
+export interface AppServicesOptions {
+  userDataDir: string
+  allowedOrigins: string[]
+  /** Defaults to the OS keychain through keytar. */
+  keychain?: () => Promise<SecretStore>
+  demo?: DemoBackend
+  /** When the service's log is read after an unknown outcome (tests shorten it). */
+  logCheckDelaysMs?: number[]
+  /** The user confirmed quitting while writes were running. */
+  onQuitConfirmed?: () => void
+  /** The User-Agent of every request to the service. */
+  userAgent?: string
+  /** The app's log; by default `logs/` in the user-data folder. */
+  log?: AppLog
+  /** Folder, clipboard and versions of the desktop; by default a headless one. */
+  desktop?: Desktop
+  /** The portfolio store; by default `portfolio.db` in the user-data folder, in a worker thread. */
+  store?: PortfolioStoreAsync
+  /** The store worker's script (the built app's `store-worker.js`); by default the sources' through tsx. */
+  storeWorkerUrl?: URL
+  /** The clock of history and expiry reminders (tests fix it); by default the system's. */
+  now?: () => Date
+  /** Who holds the data folder's lock while these services run (data-lock.ts): the app, or the command line. */
+  lockAs?: 'app' | 'cli'
+  /** How long to wait for the folder while another command holds it, and who is told (data-lock.ts; by default its own). */
+  lockWait?: CliLockWait
+  /** The app opens a door for the command line (cli-server.ts); by default whenever it holds the folder as the app. */
+  cliDoor?: boolean
+}
+
+export type CliLockWait = Pick<LockWaitOptions, 'waitForCliMs' | 'onWait'>
+
+export interface AppServices {
+  accounts: AccountService
+  router: IpcRouter
+  profiles: ProfileStore
+  jobs: JobRunner
+  log: AppLog
+  store: PortfolioStoreAsync
+  close(): Promise<void>
+}
+
+/** The app's log in its usual place under the user-data folder. */
+export const logDirOf = (userDataDir: string) => join(userDataDir, 'logs')
+
+/** A file the app cannot start without, as a code the start-up screen words (with the path and the system's reason). */
+function startupProblem(code: 'startup.accountsFile' | 'startup.journalFile', path: string) {
+  return (err: unknown): never => {
+    const reason = typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : 'unknown'
+    throw AppError.of('internal', { code, params: { path, reason } })
+  }
+}
+
+export async function createAppServices(opts: AppServicesOptions): Promise<AppServices> {
+  // One process at a time runs the journal and the jobs of a data folder (data-lock.ts).
+  await mkdir(opts.userDataDir, { recursive: true }).catch(() => undefined)
+  const lockAs = opts.lockAs ?? 'app'
+  const door = lockAs === 'app' && opts.cliDoor !== false ? { token: randomBytes(24).toString('hex') } : undefined
+  const locked = await acquireDataLock(opts.userDataDir, lockAs, { ...opts.lockWait })
+  if (!locked.ok) throw AppError.of('internal', { code: 'startup.dataInUse', params: { path: opts.userDataDir, pid: locked.heldBy.pid, who: locked.heldBy.who } })
+  const log = opts.log ?? createAppLog({ dir: logDirOf(opts.userDataDir) })
+  const desktop = opts.desktop ?? headlessDesktop()
+  const profiles = new ProfileStore(join(opts.userDataDir, 'accounts.json'))
+  await profiles.load().catch(startupProblem('startup.accountsFile', profiles.file))
+  if (profiles.problem) log.warn('accounts.fileMovedAside', { movedTo: profiles.problem.params.movedTo })
+  // A store that cannot be opened is kept aside and reported (in the log): the app starts with an empty one.
+  // In its own thread: SQLite's work never holds the window's IPC calls (store-worker.ts).
+  const store =
+    opts.store ??
+    (await openStoreInWorker(portfolioFileOf(opts.userDataDir), {
+      onProblem: (p) => log.warn(p.code, p.params),
+      now: opts.now,
+      workerUrl: opts.storeWorkerUrl,
+    }))
+  const storeReadFailed = (err: unknown) => log.warn('store.readFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof AppError ? err.data.code : undefined })
+  let keychain: Promise<SecretStore> | undefined
+  const defaultKeychain = () => {
+    // Retried on each use after a failure: the user may unlock or start the keyring meanwhile.
+    keychain ??= loadKeytar()
+      .then((k) => new KeytarSecretStore(k))
+      .catch((err: unknown) => {
+        keychain = undefined
+        throw err
+      })
+    return keychain
+  }
+  const autorenewOn = new AutorenewOnValues()
+  const accounts = new AccountService({
+    profiles,
+    keychain: opts.keychain ?? defaultKeychain,
+    demo: opts.demo ?? sandboxDemo(),
+    ...(opts.userAgent ? { userAgent: opts.userAgent } : {}),
+    onKey: (key) => log.redactor.add(key),
+    demoInUse: () => jobs.running().some((j) => j.accountId === DEMO_ACCOUNT_ID),
+    onRemoved: (id) => {
+      void store.removeAccount(id).catch((err: unknown) => log.warn('store.writeFailed', { error: err instanceof Error ? err.name : 'unknown' }))
+      autorenewOn.forget(id)
+      void jobs.forgetAccount(id).catch((err: unknown) => log.error('jobs.forgetFailed', { error: err instanceof Error ? err.name : 'unknown' }))
+    },
+  })
+  const calls = new RunningCalls()
+  const jobEvents = new JobEvents()
+  const logJob = jobLogger(log)
+  const journalFile = join(opts.userDataDir, 'journal.jsonl')
+  const jobs: JobRunner = new JobRunner({
+    accounts: {
+      client: (id) => accounts.client(id),
+      nameOf: (id) => accounts.nameOf(id),
+      readOnly: (id) => accounts.readOnly(id),
+      exists: (id) => accounts.exists(id),
+      writeSafety: (id) => accounts.writeSafety(id),
+      // What the service lately wrote, else its stored lists; a store that cannot answer leaves
+      // "on" as 1, which the service reads as on too.
+      autorenewOnValue: async (id) => autorenewOn.get(id) ?? (await store.autorenewOnValue(id).catch(() => undefined)),
+    },
+    // Written only while this process's services hold the folder (data-lock.ts).
+    journal: new Journal(journalFile, locked.lock),
+    onChange: (job) => {
+      logJob(job)
+      jobEvents.changed(job)
+      // A demo job that ends may let the demo's sandbox stop (another account is chosen).
+      if (job.accountId === DEMO_ACCOUNT_ID && !isJobRunning(job)) void accounts.stopDemoIfUnused()
+    },
+    ...(opts.logCheckDelaysMs ? { logCheckDelaysMs: opts.logCheckDelaysMs } : {}),
+    onJournalError: (err) => log.error('journal.writeFailed', { error: err instanceof Error ? err.name : 'unknown', code: typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : undefined }),
+    // Every write leaves a history row; a zone is snapshotted before it is saved.
+    observer: createWriteHistory(store, opts.now),
+    domainNamesOf: (accountId) => storedDomainNames(store, accountId, storeReadFailed),
+    serverIdsOf: (accountId) => storedServerIds(store, accountId, storeReadFailed),
+    onObserverError: (err) => log.warn('history.writeFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof AppError ? err.data.code : undefined }),
+  })
+  await jobs.init().catch(startupProblem('startup.journalFile', journalFile))
+  // The active account's domain list, parsed while the window loads: its first paint from the
+  // store then does not wait for 10,000 rows to be read and checked.
+  void store.warm(accounts.activeId(), 'domains.list', {}).catch((err: unknown) => log.warn('store.warmFailed', { error: err instanceof Error ? err.name : 'unknown' }))
+  // What this run cannot keep, said once, at start, in the window: a store kept aside or held in
+  // memory, a log that cannot be written, a journal that cannot be written (no write is sent).
+  const startupWarnings = (): ErrorData[] => {
+    const out: ErrorData[] = []
+    // Every account vanished: said on whatever screen the app opens on, until the user closes it.
+    if (profiles.problem) out.push({ kind: 'internal', code: profiles.problem.code, params: { ...profiles.problem.params } })
+    const p = store.problem
+    if (p && p.code !== 'store.rowSkipped') out.push({ kind: 'internal', code: p.code, params: { ...p.params } })
+    if (log.notKept) out.push({ kind: 'internal', code: 'startup.logNotKept', params: { path: log.dir, reason: log.notKept.reason } })
+    if (jobs.journalDamaged) out.push({ kind: 'internal', code: 'startup.journalDamaged', params: { path: journalFile, movedTo: jobs.journalDamaged.movedTo, lines: jobs.journalDamaged.lines } })
+    if (jobs.journalProblem) out.push({ kind: 'internal', code: 'startup.journalNotKept', params: { path: journalFile, reason: jobs.journalProblem.reason } })
+    return out
+  }
+  const reminders = createReminders({
+    store,
+    accountIds: () => [DEMO_ACCOUNT_ID, ...profiles.current.accounts.map((a) => a.id)],
+    now: opts.now ?? (() => new Date()),
+    desktop,
+    log,
+  })
+  const app = createAppControl({ log, desktop, accountCount: () => profiles.current.accounts.length, warnings: startupWarnings })
+  const router = createIpcRouter({
+    handlers: createChannelHandlers({
+      accounts,
+      calls,
+      jobs,
+      jobEvents,
+      quitConfirmed: () => opts.onQuitConfirmed?.(),
+      app,
+      store,
+      accountNames: () => Object.fromEntries(profiles.current.accounts.map((a) => [a.id, a.name])),
+      onStoreError: (err) => log.warn('store.writeFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof AppError ? err.data.code : undefined }),
+      reminders,
+      autorenewOn,
+    }),
+    calls,
+    // The command line's calls come only through the door below, which makes their senders.
+    allowedOrigins: door ? [...opts.allowedOrigins, CLI_ORIGIN] : opts.allowedOrigins,
+    log,
+  })
+  // Not when this process held the folder already (its first services have the door) or could not write the lock.
+  const cliServer = door && !locked.reentered && !locked.unkept ? await openDoor(opts.userDataDir, door.token, locked.lock, router, store, log) : undefined
+  log.info('app.ready', { accounts: profiles.current.accounts.length, jobs: jobs.list().length })
+  return {
+    accounts,
+    router,
+    profiles,
+    jobs,
+    log,
+    store,
+    async close() {
+      await cliServer?.close()
+      jobEvents.close()
+      await jobs.close()
+      await accounts.close()
+      await store.close()
+      await locked.lock.release()
+    },
+  }
+}
+
+/**
+ * The app's door for the command (cli-server.ts), in a directory only the user can enter
+ * (door-path.ts), and advertised in the holder file only once it listens: a door that could not
+ * be opened there is not advertised, and the log says why (the command then says the app holds
+ * the folder and its door cannot be reached).
+ */
+async function openDoor(dataDir: string, token: string, lock: DataLock, router: IpcRouter, store: AppServices['store'], log: AppLog): Promise<CliServer | undefined> {
+  const chosen = await chooseDoorPlace(dataDir)
+  for (const r of chosen.refused) log.warn('cli.doorDirRefused', { dir: r.dir, reason: r.reason })
+  if (!chosen.ok) return undefined
+  const server = await startCliServer({ place: chosen.place, token, router, log }).catch((err: unknown) => {
+    log.warn('cli.serverFailed', { error: err instanceof Error ? err.name : 'unknown', code: typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : undefined })
+    return undefined
+  })
+  if (server && !(await lock.advertiseDoor({ socket: chosen.place.socket, token }))) {
+    log.warn('cli.doorNotAdvertised', {})
+    await server.close()
+    return undefined
+  }
+  return server
+}
+
+/**
+ * When the app could not start: a router that answers the app's own channels (the start-up
+ * screen asks what went wrong, the log folder, diagnostics, quit) and every other channel with
+ * the problem itself.
+ */
+function startupFailureRouter(opts: { problem: ErrorData; log: AppLog; desktop: Desktop; allowedOrigins: string[]; onQuit: () => void }): IpcRouter {
+  const app = createAppControl({ log: opts.log, desktop: opts.desktop, accountCount: () => 0, problem: opts.problem })
+  return createIpcRouter({
+    handlers: createAppHandlers(app, opts.onQuit),
+    calls: new RunningCalls(),
+    allowedOrigins: opts.allowedOrigins,
+    unavailable: { kind: 'internal', code: 'startup.unavailable' },
+    log: opts.log,
+  })
+}
+
+/**
+ * The services, or, when they cannot start, a router that explains why: what the shell and
+ * the end-to-end bridge both wire to the window. A known problem (an unreadable accounts file
+ * or journal) keeps its code and file; anything else is "could not start" with its error name.
+ */
+export async function startAppServices(opts: AppServicesOptions & { log: AppLog; desktop: Desktop }): Promise<{ services?: AppServices; router: IpcRouter; problem?: ErrorData }> {
+  try {
+    const services = await createAppServices(opts)
+    return { services, router: services.router }
+  } catch (err) {
+    const known = err instanceof AppError
+    const problem: ErrorData = known ? err.toData() : { kind: 'internal', code: 'startup.failed', params: { reason: err instanceof Error ? err.name : 'unknown' } }
+    opts.log.error('app.startFailed', { code: problem.code, ...problem.params, ...(known ? {} : { message: err instanceof Error ? err.message : String(err) }) })
+    const router = startupFailureRouter({ problem, log: opts.log, desktop: opts.desktop, allowedOrigins: opts.allowedOrigins, onQuit: () => opts.onQuitConfirmed?.() })
+    return { router, problem }
+  }
+}
+
+/** One line when a job starts and one when it ends: operation, account, counts; never its parameters. */
+function jobLogger(log: AppLog): (job: JobView) => void {
+  const seen = new Map<string, JobView['status']>()
+  return (job) => {
+    const before = seen.get(job.id)
+    if (before === job.status) return
+    seen.set(job.id, job.status)
+    if (job.status === 'prepared') return
+    const counts = jobCounts(job)
+    log.info(isJobRunning(job) ? 'job.status' : 'job.ended', {
+      job: job.id,
+      operation: job.operation,
+      account: job.accountId,
+      status: job.status,
+      items: job.items.length,
+      done: counts.done,
+      failed: counts.failed,
+      unknown: counts.unknown,
+    })
+  }
+}

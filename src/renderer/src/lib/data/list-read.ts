@@ -1,0 +1,98 @@
+/**
+ * A paged list of the service as one read: the first page when a screen opens, every page on
+ * demand (with progress and cancel in main), and whether what is shown is the whole list.
+ */
+import { reactive } from 'vue'
+import type { PagedEndpointName, PagedInput, PagedItem } from '../../../../shared/endpoints/table'
+import type { AccountApi } from './account-api'
+import { createRead, type Read } from './read'
+
+const FIRST_PAGE_SIZE = 100
+
+export interface ListRead<T> extends Read<T[]> {
+  /** Every page was read (or the first page was short). */
+  readonly complete: boolean
+  /** When what is shown was read, while it comes from the portfolio store (undefined once read afresh). */
+  readonly asOf: string | undefined
+  loadFirst(): Promise<T[] | undefined>
+  loadAll(): Promise<T[] | undefined>
+  /** Reads the first page unless the list is read or being read (a failed read is tried again). */
+  ensureFirst(): void
+  /** Reads every page unless they are read or being read. */
+  ensureAll(): void
+}
+
+export function createListRead<N extends PagedEndpointName>(
+  api: AccountApi,
+  name: N,
+  params: PagedInput<N>,
+  /** After every page was read afresh (main kept it, and noted what changed outside this app). */
+  onFullRead?: () => void,
+): ListRead<PagedItem<N>> {
+  const read = createRead<PagedItem<N>[]>(({ signal }) => api.firstPage(name, params, FIRST_PAGE_SIZE, { signal }))
+  const initial: { complete: boolean; mode: 'first' | 'all'; asOf: string | undefined } = { complete: false, mode: 'first', asOf: undefined }
+  const extra = reactive(initial)
+  /**
+   * The list as stored at its last full read, shown at once (instant start); the refresh that
+   * follows replaces it, and a refresh that fails leaves it on screen, marked with its time.
+   */
+  let storeTried = false
+  const fromStore = async (): Promise<boolean> => {
+    if (storeTried || name === 'logs.list') return false
+    storeTried = true
+    const r = await api.stored(name, params)
+    if (!r.ok || !r.value || read.state.data) return false
+    read.replace(r.value.items)
+    extra.complete = r.value.complete
+    extra.asOf = r.value.readAt
+    return true
+  }
+  const loadFirst = async () => {
+    extra.mode = 'first'
+    const items = await read.load()
+    if (items) {
+      extra.complete = items.length < FIRST_PAGE_SIZE
+      extra.asOf = undefined
+    }
+    return items
+  }
+  const loadAll = async () => {
+    extra.mode = 'all'
+    const items = await read.loadWith(({ signal, onProgress }) => api.listAll(name, params, { signal, onProgress }))
+    if (items) {
+      extra.complete = true
+      extra.asOf = undefined
+      onFullRead?.()
+    }
+    return items
+  }
+  return {
+    state: read.state,
+    get complete() {
+      return extra.complete
+    },
+    get asOf() {
+      return extra.asOf
+    },
+    load: loadFirst,
+    loadFirst,
+    loadAll,
+    retry: () => (extra.mode === 'all' ? loadAll() : loadFirst()),
+    ensureFirst() {
+      if (read.state.status === 'loading' || (read.state.status === 'done' && !extra.asOf)) return
+      // Stored first, then afresh: the whole list again when the stored one was whole.
+      void fromStore().then((shown) => (shown && extra.complete ? loadAll() : loadFirst()))
+    },
+    ensureAll() {
+      if (read.state.status === 'loading' && extra.mode === 'all') return
+      if (read.state.status === 'done' && extra.complete && !extra.asOf) return
+      void fromStore().then(() => loadAll())
+    },
+    cancel: read.cancel,
+    reset() {
+      extra.complete = false
+      read.reset()
+    },
+    replace: read.replace,
+  }
+}

@@ -1,5 +1,0 @@
-import { ref } from 'vue'
-import type { ErrorData } from '../bridge'
-
-/** What main wants said once at start (the portfolio store begun afresh), asked for by main.ts. */
-export const startupWarnings = ref<ErrorData[]>([])

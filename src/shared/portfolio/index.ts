@@ -1,0 +1,114 @@
+/**
+ * The portfolio store's public shapes. Plain data, so the IPC layer can pass them on as they
+ * are; problems are codes with parameters, worded by the renderer.
+ */
+import { PAGED_ENDPOINT_NAMES as PAGED_NAMES, type PagedEndpointName } from '../endpoints/names'
+import type { PagedInput, PagedItem } from '../endpoints/table'
+import type { ServerKind } from '../service/constants'
+
+/**
+ * The lists the store keeps: every paged list but the API log, which is not inventory (it is
+ * read a page at a time, newest first) and whose request bodies carry what was sent, transfer
+ * codes and dynamic DNS passwords included.
+ */
+export type StoredListName = Exclude<PagedEndpointName, 'logs.list'>
+
+/**
+ * Which list of that name: the server kind, or the domain of a per-domain list; the same
+ * parameters the list was read with. `order` is accepted and ignored: the same items in
+ * another order are the same list, kept in the order last read.
+ */
+export type ListParams<N extends StoredListName> = PagedInput<N>
+
+export interface ListChange {
+  added: number
+  changed: number
+  removed: number
+  /** Items whose identity came twice in what was read (pages shifting under a read); the first is kept. */
+  duplicates: number
+  /** Changes this app did not make, recorded in history as changed outside (watched lists only). */
+  drift: number
+}
+
+export interface StoredList<N extends StoredListName> {
+  items: PagedItem<N>[]
+  /** When the list was read (ISO 8601, UTC), as given to putList. */
+  readAt: string
+  /** Whether every page of it was read. */
+  complete: boolean
+  /** Rows that could not be read back (damaged in the file): left out and reported. */
+  skipped: number
+}
+
+export const ZONE_KINDS = ['dns', 'freedns'] as const
+export type ZoneKind = (typeof ZONE_KINDS)[number]
+
+export interface ZoneInput {
+  records: string
+  ttl?: number | undefined
+  ns_type?: string | undefined
+}
+
+export interface StoredZone {
+  records: string
+  ttl?: number | undefined
+  ns_type?: string | undefined
+  readAt: string
+}
+
+export interface ZoneSummary {
+  accountId: string
+  kind: ZoneKind
+  domain: string
+  /** How many lines of `records` are records (not blank lines or comments). */
+  recordCount: number
+  ttl?: number | undefined
+  ns_type?: string | undefined
+  readAt: string
+}
+
+/** In this order in the results: domains before servers, ..., records last. */
+export const SEARCH_KINDS = ['domain', 'server', 'svcip', 'freedns', 'record'] as const
+export type SearchKind = (typeof SEARCH_KINDS)[number]
+
+/** What matched: an item's name, a record's host (as a full name) or a record's value. */
+export const SEARCH_FIELDS = ['name', 'host', 'value'] as const
+export type SearchField = (typeof SEARCH_FIELDS)[number]
+
+export const MATCH_KINDS = ['exact', 'prefix', 'substring'] as const
+export type MatchKind = (typeof MATCH_KINDS)[number]
+
+export interface SearchHit {
+  accountId: string
+  kind: SearchKind
+  /**
+   * What identifies it: the domain name (domain, free DNS, record), the webid (server) or the
+   * vipid (svcip). A server's page opens by its name, the label, where that can stand in a path.
+   */
+  key: string
+  /** What to show: the domain name, the server's webname or the svcip's vipname. */
+  label: string
+  /** A record's line as the zone has it; a svcip's linked domain. */
+  detail?: string | undefined
+  /** The server kind of a server. */
+  serverKind?: ServerKind | undefined
+  /** The zone of a record. */
+  zone?: ZoneKind | undefined
+  field: SearchField
+  match: MatchKind
+}
+
+/** One BIND zone file of exportZones(). */
+export interface ZoneFile {
+  /** `<account>/<domain>.zone`; free DNS zones as `<account>/freedns/<domain>.zone`. */
+  path: string
+  text: string
+  accountId: string
+  kind: ZoneKind
+  domain: string
+  /** Lines that BIND could not be given (src/shared/dns/bind.ts codes). */
+  notExported: number
+}
+
+/** The names the store keeps, for checking a name that crosses a boundary. */
+export const isStoredList = (v: unknown): v is StoredListName => typeof v === 'string' && v !== 'logs.list' && PAGED_NAMES.some((n) => n === v)

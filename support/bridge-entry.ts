@@ -1,0 +1,58 @@
+/**
+ * Runs in the page before the app (Playwright init script): installs window.api with the
+ * very builder the preload uses, over a Playwright binding instead of ipcRenderer.
+ */
+import { buildApi } from '../src/shared/ipc/build-api'
+import type { ChannelName, Progress } from '../src/shared/ipc/contract'
+import type { JobView } from '../src/shared/jobs'
+import type { ReminderTarget } from '../src/shared/portfolio/reminders'
+
+interface BridgeWindow {
+  api: unknown
+  /** The answer as JSON text: Playwright carries a string far faster than a large object. */
+  __haInvoke(channel: ChannelName, payload: unknown): Promise<string>
+  __haProgress?: (p: Progress) => void
+  __haJob?: (job: JobView) => void
+  __haQuitRequest?: () => void
+  /** Main's "open this reminder's item" (a notification was clicked). */
+  __haReminderOpen?: (target: ReminderTarget) => void
+}
+const w = window as unknown as BridgeWindow
+let listener: ((p: Progress) => void) | undefined
+const jobListeners = new Set<(job: JobView) => void>()
+const quitListeners = new Set<() => void>()
+const reminderListeners = new Set<(target: ReminderTarget) => void>()
+
+w.api = Object.freeze(
+  buildApi({
+    invoke: async (channel, payload): Promise<unknown> => JSON.parse(await w.__haInvoke(channel, payload)),
+    onProgress: (l) => {
+      listener = l
+      return () => {
+        listener = undefined
+      }
+    },
+    onJob: (l) => {
+      jobListeners.add(l)
+      return () => jobListeners.delete(l)
+    },
+    onQuitRequest: (l) => {
+      quitListeners.add(l)
+      return () => quitListeners.delete(l)
+    },
+    onReminderOpen: (l) => {
+      reminderListeners.add(l)
+      return () => reminderListeners.delete(l)
+    },
+  }),
+)
+w.__haProgress = (p) => listener?.(p)
+w.__haJob = (job) => {
+  for (const l of jobListeners) l(job)
+}
+w.__haQuitRequest = () => {
+  for (const l of quitListeners) l()
+}
+w.__haReminderOpen = (target) => {
+  for (const l of reminderListeners) l(target)
+}
