@@ -52,11 +52,11 @@ const shown = (text: string) => JSON.stringify(text.length > 80 ? `${text.slice(
 export function acmeRequestOf(c: Context, verb: string | undefined, args: string[]): AcmeRequest {
   const host = (given: string, wildcardTolerated: boolean): string => {
     const name = hostNameOf(wildcardTolerated ? given.replace(/^\*\./, '') : given)
-    if (!name) throw new BadInput(c.say.t('cli.acme.badName', { name: shown(given) }))
+    if (!name) throw BadInput.of(c.say, 'cli.acme.badName', { name: shown(given) })
     return name
   }
   const value = (given: string): string => {
-    if (!isValidationValue(given)) throw new BadInput(c.say.t('cli.acme.badValue'))
+    if (!isValidationValue(given)) throw BadInput.of(c.say, 'cli.acme.badValue')
     return given
   }
   const fromLego = (mode: AcmeRequest['mode']): AcmeRequest => {
@@ -64,17 +64,17 @@ export function acmeRequestOf(c: Context, verb: string | undefined, args: string
       // Raw mode: the domain (a wildcard's base name), the token and the key authorization.
       const [domain = '', token = '', keyAuthorization = ''] = args
       const computed = validationOfKeyAuthorization(token, keyAuthorization)
-      if (!computed) throw new BadInput(c.say.t('cli.acme.badKeyAuthorization'))
+      if (!computed) throw BadInput.of(c.say, 'cli.acme.badKeyAuthorization')
       return { mode, fqdn: `_acme-challenge.${host(domain, true)}`, value: computed }
     }
     const [fqdn, given] = args
-    if (!fqdn || !given || args.length !== 2) throw new BadInput(c.say.t('cli.acme.needsValue'))
+    if (!fqdn || !given || args.length !== 2) throw BadInput.of(c.say, 'cli.acme.needsValue')
     return { mode, fqdn: host(fqdn, false), value: value(given) }
   }
   const fromCertbot = (mode: AcmeRequest['mode']): AcmeRequest => {
     const domain = c.io.env.CERTBOT_DOMAIN
     const given = c.io.env.CERTBOT_VALIDATION
-    if (!domain || !given) throw new BadInput(c.say.t('cli.acme.needsValue'))
+    if (!domain || !given) throw BadInput.of(c.say, 'cli.acme.needsValue')
     // certbot names a wildcard's base name (example.com for *.example.com); the star is tolerated too.
     return { mode, fqdn: `_acme-challenge.${host(domain, true)}`, value: value(given) }
   }

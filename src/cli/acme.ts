@@ -61,7 +61,7 @@ export function acmeLockWait(io: Io, say: Texts, timeoutMs: number | undefined, 
 async function zoneOfName(c: Context, account: AccountView, fqdn: string, named: string | undefined): Promise<{ domain: string; ns: string[] }> {
   const labels = fqdn.split('.')
   const zoneNamed = named === undefined ? undefined : hostNameOf(named)
-  if (named !== undefined && !zoneNamed) throw new BadInput(c.say.t('cli.acme.badName', { name: JSON.stringify(named.slice(0, 80)) }))
+  if (named !== undefined && !zoneNamed) throw BadInput.of(c.say, 'cli.acme.badName', { name: JSON.stringify(named.slice(0, 80)) })
   const candidates = zoneNamed ? [zoneNamed] : labels.slice(1, -1).map((_, i) => labels.slice(i + 1).join('.'))
   for (const domain of candidates) {
     if (fqdn !== domain && !fqdn.endsWith(`.${domain}`)) continue
@@ -69,7 +69,7 @@ async function zoneOfName(c: Context, account: AccountView, fqdn: string, named:
     if (r.ok) return { domain: bare(r.value.domainname || domain), ns: r.value.ns }
     if (!['bad-request', 'not-found', 'validation'].includes(r.error.kind)) throw new Failed(r.error)
   }
-  throw new BadInput(c.say.t('cli.acme.noZone', { name: fqdn, account: account.name }))
+  throw BadInput.of(c.say, 'cli.acme.noZone', { name: fqdn, account: account.name })
 }
 
 const hostIn = (fqdn: string, domain: string) => (fqdn === domain ? '@' : fqdn.slice(0, -(domain.length + 1)))
@@ -155,7 +155,7 @@ async function acmeIn(c: Context, account: AccountView, request: AcmeRequest, op
     const safety = safetyOfPlan(planOf(before, parse(records)), before, zone.domain)
     if (safety.needsOwnConfirmation && !opts.force) {
       await unnote()
-      throw new BadInput(c.say.t('cli.overRule', { changed: safety.changed, total: safety.total }))
+      throw BadInput.of(c.say, 'cli.overRule', { changed: safety.changed, total: safety.total })
     }
     // Noted before it is sent: an outcome unknown still lets the cleanup remove it if it is there.
     if (request.mode === 'add' && !tried) {

@@ -6,21 +6,13 @@
  * directory only the user can enter, never one another local user could have put there.
  */
 import { connect, type Socket } from 'node:net'
-import { z } from 'zod'
-import type { DdnsRecord } from '../main/door/cli-server'
 import { doorRefusal } from '../main/door/door-path'
 import type { ErrorData } from '../shared/errors'
 import type { Progress, Result } from '../shared/ipc/contract'
 import { callOver } from '../shared/ipc/call-over'
+import { doorLine, fromAppSchema, type FromApp, type ToApp } from '../shared/ipc/door-messages'
 import { isJobRunning, type JobView } from '../shared/jobs'
 import type { Session } from './session-api'
-
-const fromAppSchema = z.discriminatedUnion('t', [
-  z.object({ t: z.literal('welcome') }),
-  z.object({ t: z.literal('result'), id: z.number(), result: z.unknown() }),
-  z.object({ t: z.literal('job'), job: z.unknown() }),
-  z.object({ t: z.literal('progress'), p: z.unknown() }),
-])
 
 /** The app's router answers every call with a Result; anything else means the door is broken. */
 function isResult(v: unknown): v is Result<unknown> {
@@ -70,7 +62,7 @@ export async function sessionThroughApp(socketPath: string, token: string, onPro
   const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()))
 
   function received(line: string) {
-    let parsed: z.infer<typeof fromAppSchema>
+    let parsed: FromApp
     try {
       parsed = fromAppSchema.parse(JSON.parse(line))
     } catch {
@@ -115,23 +107,24 @@ export async function sessionThroughApp(socketPath: string, token: string, onPro
   await new Promise<void>((resolve, reject) => {
     welcomed = resolve
     refused = reject
-    socket.write(`${JSON.stringify({ t: 'hello', token })}\n`)
+    socket.write(doorLine({ t: 'hello', token }))
   })
   refused = undefined
 
-  const request = (message: object): Promise<Result<unknown>> =>
+  const request = (channel: string, payload: unknown): Promise<Result<unknown>> =>
     new Promise((resolve) => {
       if (socket.destroyed) return resolve({ ok: false, error: APP_GONE })
       const id = nextId++
       pending.set(id, resolve)
-      socket.write(`${JSON.stringify({ ...message, id })}\n`)
+      const message: ToApp = { t: 'call', id, channel, payload }
+      socket.write(doorLine(message))
     })
-  await request({ t: 'call', channel: 'jobs.watch', payload: {} })
+  await request('jobs.watch', {})
   const call = callOver(async (channel, payload, onCallProgress) => {
     const callId = onCallProgress && typeof payload === 'object' && payload !== null && 'callId' in payload && typeof payload.callId === 'string' ? payload.callId : undefined
     if (callId && onCallProgress) following.set(callId, onCallProgress)
     try {
-      return await request({ t: 'call', channel, payload })
+      return await request(channel, payload)
     } finally {
       if (callId) following.delete(callId)
     }
@@ -144,10 +137,6 @@ export async function sessionThroughApp(socketPath: string, token: string, onPro
       const now = seen.get(job.id)
       if (now && !isJobRunning(now) && now.status !== 'prepared') return Promise.resolve(now)
       return new Promise((resolve, reject) => waiting.set(job.id, { resolve, reject }))
-    },
-    async recordDdns(entry: DdnsRecord) {
-      const r = await request({ t: 'recordDdns', entry })
-      if (!r.ok) throw new Error(r.error.code)
     },
     close: () =>
       (closing ??= (async () => {

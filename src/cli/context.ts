@@ -10,6 +10,8 @@ import type { JobRequest, JobView } from '../shared/jobs'
 import type { WriteEndpointName } from '../shared/endpoints/table'
 import type { Session } from './session'
 import type { Texts } from './text'
+import type { MessageKey } from '../shared/i18n/catalogue'
+import type { Params } from '../shared/i18n/format'
 
 export const EXIT = { done: 0, failed: 1, badInput: 2, unknown: 3, differs: 4 } as const
 
@@ -29,10 +31,22 @@ export interface Context {
   dataDir: string
 }
 
-/** A refusal of the command line itself (exit 2), worded from the catalogue; nothing was sent. */
+/**
+ * A refusal of the command line itself (exit 2), worded from the catalogue; nothing was sent.
+ * Its code and parameters are the catalogue's key (for --json); a text made of several lines
+ * has the general code.
+ */
 export class BadInput extends Error {
-  constructor(readonly text: string) {
+  constructor(
+    readonly text: string,
+    readonly code: string = 'cli.badInput',
+    readonly params: Params = {},
+  ) {
     super(text)
+  }
+
+  static of(say: Texts, key: MessageKey, params: Params = {}): BadInput {
+    return new BadInput(say.t(key, params), key, params)
   }
 }
 
@@ -68,14 +82,14 @@ export async function chooseAccount(c: Context, wanted: string | undefined, demo
   const names = all.map((a) => a.name).join(', ')
   if (demoAsked) {
     const demo = all.find((a) => a.demo)
-    if (!demo || (wanted !== undefined && wanted !== demo.name && wanted !== demo.id)) throw new BadInput(c.say.t('cli.demoAndAccount'))
+    if (!demo || (wanted !== undefined && wanted !== demo.name && wanted !== demo.id)) throw BadInput.of(c.say, 'cli.demoAndAccount')
     return demo
   }
   const found = wanted === undefined ? all.find((a) => a.id === r.value.activeId) : (all.find((a) => a.name === wanted) ?? all.find((a) => a.id === wanted))
-  if (!found) throw new BadInput(c.say.t('cli.noAccount', { name: wanted ?? '', names }))
+  if (!found) throw BadInput.of(c.say, 'cli.noAccount', { name: wanted ?? '', names })
   if (found.demo && wanted === undefined) {
     const real = all.filter((a) => !a.demo)
-    throw new BadInput(real.length === 0 ? c.say.t('cli.noAccountYet', { folder: c.dataDir }) : c.say.t('cli.demoActive', { names: real.map((a) => a.name).join(', ') }))
+    throw real.length === 0 ? BadInput.of(c.say, 'cli.noAccountYet', { folder: c.dataDir }) : BadInput.of(c.say, 'cli.demoActive', { names: real.map((a) => a.name).join(', ') })
   }
   return found
 }
@@ -113,11 +127,11 @@ export async function runWrite<N extends WriteEndpointName>(
   // The account's name typed is the stronger confirmation and stands for --yes; main checks it.
   if (job.confirmByName && confirmation.typedName === undefined) {
     await discard()
-    throw new BadInput(c.say.t('cli.needsName', { account: account.name }))
+    throw BadInput.of(c.say, 'cli.needsName', { account: account.name })
   }
   if (job.confirm && !job.confirmByName && !confirmation.yes) {
     await discard()
-    throw new BadInput(c.say.t('cli.needsYes', { account: account.name }))
+    throw BadInput.of(c.say, 'cli.needsYes', { account: account.name })
   }
   const started = await c.session.call('jobs.start', {
     jobId: job.id,
@@ -126,6 +140,10 @@ export async function runWrite<N extends WriteEndpointName>(
   })
   if (!started.ok) {
     await discard()
+    // Main checked the name given against the account's: given but not the name is bad input (exit 2), not a failure.
+    if (started.error.code === 'job.accountNameRequired' && confirmation.typedName !== undefined) {
+      throw BadInput.of(c.say, 'cli.wrongName', { account: account.name, given: confirmation.typedName })
+    }
     return started
   }
   try {

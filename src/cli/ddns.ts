@@ -9,7 +9,8 @@ import { request } from 'undici'
 import type { AccountView } from '../shared/accounts'
 import { DDNS_KNOWN_STATUSES, ddnsStatusOf, ddnsUpdateUrl, ddnsUrlOf, ddnsWhoAmIUrl, isIpv4 } from '../shared/service/ddns'
 import { BadInput, EXIT, Failed, type Context } from './context'
-import { openSession } from './session'
+import { openSession, type Session } from './session'
+import type { PayloadOf } from '../shared/ipc/contract'
 
 const TIMEOUT_MS = 15_000
 
@@ -77,7 +78,7 @@ export async function updateOnce(c: Context, t: DdnsTarget, opts: DdnsOptions): 
   const ip = opts.ip ?? (await detectOrFail(c, t))
   const sent = await sendUpdate(t, opts.host, ip, c.io.signal)
   const name = opts.host ? `${opts.host}.${t.domain}` : t.domain
-  await c.session.recordDdns({ accountId: t.accountId, domain: t.domain, host: opts.host ?? '@', ip, ok: sent.ok })
+  await recordIn(c, c.session, { accountId: t.accountId, domain: t.domain, host: opts.host ?? '@', ip, ok: sent.ok })
   if (c.json) c.io.out(JSON.stringify({ ok: sent.ok, domain: t.domain, host: opts.host ?? '@', ip, ...(sent.ok ? {} : { status: sent.status, reason: sent.reason }) }))
   const line = sentText(c, sent, name, ip)
   if (sent.ok) {
@@ -126,22 +127,30 @@ export async function updateEvery(c: Context, t: DdnsTarget, opts: DdnsOptions &
   return EXIT.done
 }
 
-async function recordWhenFree(c: Context, entry: Parameters<Context['session']['recordDdns']>[0]): Promise<void> {
+type DdnsRecord = PayloadOf<'history.recordDdns'>
+
+/** The update in the app's history (the contract's channel for the command line's own records); a refusal is said, the update stands. */
+async function recordIn(c: Context, session: Session, entry: DdnsRecord): Promise<void> {
+  const r = await session.call('history.recordDdns', entry)
+  if (!r.ok) c.io.err(c.say.error(r.error))
+}
+
+async function recordWhenFree(c: Context, entry: DdnsRecord): Promise<void> {
   const opened = await openSession(c.dataDir)
   if (!opened.ok) {
     c.io.err(c.say.t('cli.ddns.notInHistory'))
     return
   }
   try {
-    await opened.session.recordDdns(entry)
+    await recordIn(c, opened.session, entry)
   } finally {
     await opened.session.close()
   }
 }
 
 export function ddnsOptionsOf(c: Context, v: { host?: string | undefined; ip?: string | undefined; detect?: boolean | undefined }, everyMs: number | undefined): DdnsOptions {
-  if (v.ip !== undefined && v.detect) throw new BadInput(c.say.t('cli.ddns.ipOrDetect'))
-  if (v.ip !== undefined && !isIpv4(v.ip)) throw new BadInput(c.say.t('cli.ddns.badIp', { ip: v.ip }))
-  if (v.host !== undefined && !/^(\*|@|[A-Za-z0-9_]([A-Za-z0-9_-]{0,62})(\.[A-Za-z0-9_]([A-Za-z0-9_-]{0,62}))*)$/.test(v.host)) throw new BadInput(c.say.t('cli.ddns.badHost', { host: v.host }))
+  if (v.ip !== undefined && v.detect) throw BadInput.of(c.say, 'cli.ddns.ipOrDetect')
+  if (v.ip !== undefined && !isIpv4(v.ip)) throw BadInput.of(c.say, 'cli.ddns.badIp', { ip: v.ip })
+  if (v.host !== undefined && !/^(\*|@|[A-Za-z0-9_]([A-Za-z0-9_-]{0,62})(\.[A-Za-z0-9_]([A-Za-z0-9_-]{0,62}))*)$/.test(v.host)) throw BadInput.of(c.say, 'cli.ddns.badHost', { host: v.host })
   return { host: v.host === '@' ? undefined : v.host, ip: v.ip, everyMs }
 }

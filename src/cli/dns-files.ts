@@ -51,7 +51,7 @@ export async function zoneFromFile(
   try {
     text = await readFile(file, 'utf8')
   } catch (err) {
-    throw new BadInput(c.say.t('cli.fileUnreadable', { file, reason: typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : 'unknown' }))
+    throw BadInput.of(c.say, 'cli.fileUnreadable', { file, reason: typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : 'unknown' })
   }
   const live = await readZone(c, account.id, domain)
   const wanted = readZoneFile(text, domain, formatOf(text, asked), live.ttl)
@@ -74,7 +74,7 @@ export async function zoneFromFile(
     return EXIT.done
   }
   if (!c.json) c.io.err(lines.join('\n'))
-  if (safety.needsOwnConfirmation && !opts.force) throw new BadInput(c.say.t('cli.overRule', { changed: safety.changed, total: safety.total }))
+  if (safety.needsOwnConfirmation && !opts.force) throw BadInput.of(c.say, 'cli.overRule', { changed: safety.changed, total: safety.total })
   // Guarded by the zone the plan was made from: main reads it again just before the save and sends nothing if it moved.
   const ran = await runWrite(
     c,

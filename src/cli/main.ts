@@ -1,171 +1,100 @@
 /**
- * hosting-admin: the app's accounts, keys, safety and history from a script.
- *
- *   hosting-admin accounts
- *   hosting-admin dns export <domain> [--bind]
- *   hosting-admin dns plan <domain> <file>
- *   hosting-admin dns check <domain> <file>        exits 4 when the live zone differs
- *   hosting-admin dns apply <domain> <file> [--force] [--yes] [--confirm-account <name>]
- *   hosting-admin acme auth | acme cleanup         certbot's manual hooks (CERTBOT_DOMAIN, CERTBOT_VALIDATION)
- *   hosting-admin acme present|cleanup <fqdn> <value>   lego's exec provider
- *   hosting-admin renew --expiring-within 30d [--years 1] [--yes] [--confirm-account <name>]
- *   hosting-admin ddns update <domain> [--host h] [--ip a.b.c.d | --detect] [--every 5m]
+ * hosting-admin: the app's accounts, keys, safety and history from a script. The commands, their
+ * flags, checks and help are in the command table (commands.ts); this reads the command line,
+ * opens the session and runs the command named. `hosting-admin --help` lists them all,
+ * `hosting-admin <command> --help` describes one.
  *
  * Common: --account <name or id> (else the app's active account), --json, --data-dir <folder>,
- * --format records|bind, --demo (the built-in demo, only when asked), --key-file <path> or
- * --key-credential <name> (the key without the keychain: key-source.ts; never the key itself). Progress and messages go to stderr, results to stdout. Exit codes: 0
- * done, 1 failed, 2 bad input, 3 outcome unknown, 4 the zone differs (dns check).
+ * --demo (the built-in demo, only when asked), --key-file <path> or --key-credential <name> (the
+ * key without the keychain: key-source.ts; never the key itself). Progress and messages go to
+ * stderr, results to stdout; with --json, stdout is one JSON object, a refusal's included.
+ * Exit codes: 0 done, 1 failed, 2 bad input, 3 outcome unknown, 4 the zone differs (dns check).
  */
-import { parseArgs } from 'node:util'
 import { dataDirOf } from './data-dir'
-import { acme, acmeLockWait, acmeRequestOf } from './acme'
+import { acmeLockWait } from './acme'
 import { BadInput, chooseAccount, EXIT, Failed, failed, type Context, type Io } from './context'
-import { exportZone, zoneFromFile } from './dns-files'
-import { renew } from './renew'
-import { ddnsOptionsOf, ddnsTargetOf, updateEvery, updateOnce } from './ddns'
+import { ACME_TIMEOUT_MS, commandOf, commandsOfGroup, type CliCommand } from './commands'
+import { COMMON_FLAGS, readFlags } from './flags'
 import { openSession } from './session'
 import { keySourceOf } from './key-source'
 import { KeySourceStore } from './key-source-store'
-import { localeOf, texts } from './text'
-import type { ZoneFormat } from './zone-file'
+import { localeOf, texts, type Texts } from './text'
 
 export { type Io }
+export { durationMs } from './flags'
 
-const OPTIONS = {
-  account: { type: 'string' },
-  json: { type: 'boolean' },
-  'data-dir': { type: 'string' },
-  format: { type: 'string' },
-  bind: { type: 'boolean' },
-  force: { type: 'boolean' },
-  yes: { type: 'boolean' },
-  'confirm-account': { type: 'string' },
-  zone: { type: 'string' },
-  timeout: { type: 'string' },
-  'poll-every': { type: 'string' },
-  'expiring-within': { type: 'string' },
-  years: { type: 'string' },
-  host: { type: 'string' },
-  ip: { type: 'string' },
-  detect: { type: 'boolean' },
-  every: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-  // Where the key is when no keychain is there (cron, systemd): key-source.ts. No option takes the key itself.
-  'key-file': { type: 'string' },
-  'key-credential': { type: 'string' },
-  demo: { type: 'boolean' },
-} as const
-
-const COMMANDS = ['accounts', 'dns export', 'dns plan', 'dns check', 'dns apply', 'acme auth', 'acme present', 'acme cleanup', 'renew', 'ddns update'] as const
-type Command = (typeof COMMANDS)[number]
-const isCommand = (s: string): s is Command => COMMANDS.some((c) => c === s)
-
-/** A duration as scripts write it: 90s, 5m, 2h, 30d, 500ms, or plain seconds. */
-export function durationMs(text: string): number | undefined {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(text.trim())
-  if (!m) return undefined
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] ?? 's'] ?? 1000
-  return Number(m[1]) * unit
-}
+/** A command's help: its own text, then the options every command takes. */
+export const helpOf = (say: Texts, command: CliCommand): string => `${say.t(command.help)}\n\n${say.t('cli.help.common')}`
 
 export async function run(argv: string[], io: Io): Promise<number> {
   const say = texts(localeOf(io.env))
-  let args: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>
-  try {
-    args = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true })
-  } catch (err) {
-    io.err(say.t('cli.badArguments', { reason: err instanceof Error ? err.message : String(err) }))
-    io.err(say.t('cli.usage'))
+  // A first look knowing every flag: the command's words, and whether --json or --help was asked.
+  const look = readFlags(argv)
+  const positionals = look.ok ? look.positionals : []
+  const json = look.ok && look.flags.on('json')
+  /** Exit 2: the reason on stderr and, with --json, as the one JSON object on stdout. */
+  const refuse = (r: BadInput, after?: string) => {
+    if (json) io.out(JSON.stringify({ ok: false, error: { kind: 'bad-input', code: r.code, params: r.params, message: r.text } }))
+    io.err(r.text)
+    if (after !== undefined) io.err(after)
     return EXIT.badInput
   }
-  const v = args.values
-  const [group, verb, ...rest] = args.positionals
-  if (v.help || !group) {
+  const help = look.ok && look.flags.on('help')
+  const [group] = positionals
+  if (!group) {
+    // With --json and no command, stdout is still the one JSON object; the overview goes to stderr.
+    if (json && !help) return refuse(BadInput.of(say, 'cli.needsCommand'), say.t('cli.usage'))
     io.out(say.t('cli.usage'))
-    return v.help ? EXIT.done : EXIT.badInput
+    return help ? EXIT.done : EXIT.badInput
   }
-  const bad = (text: string) => {
-    io.err(text)
-    return EXIT.badInput
+  const found = commandOf(positionals)
+  if (help) {
+    const described = found ? [found.command] : commandsOfGroup(group)
+    io.out(described.length > 0 ? described.map((c) => helpOf(say, c)).join('\n\n') : say.t('cli.usage'))
+    return EXIT.done
   }
-  if (v.format !== undefined && v.format !== 'records' && v.format !== 'bind') return bad(say.t('cli.badFormat', { format: v.format }))
-  const command = group === 'accounts' || group === 'renew' ? group : `${group} ${verb ?? ''}`.trim()
-  if (!isCommand(command)) {
-    io.err(say.t('cli.unknownCommand', { command }))
-    return bad(say.t('cli.usage'))
-  }
-  const durations: Record<'timeout' | 'poll-every' | 'expiring-within' | 'every', number | undefined> = { timeout: 300_000, 'poll-every': 5000, 'expiring-within': undefined, every: undefined }
-  for (const name of ['timeout', 'poll-every', 'expiring-within', 'every'] as const) {
-    const given = v[name]
-    if (given === undefined) continue
-    const ms = durationMs(given)
-    if (ms === undefined) return bad(say.t('cli.badDuration', { option: `--${name}`, value: given }))
-    durations[name] = ms
-  }
-  const years = v.years === undefined ? 1 : Number(v.years)
-  if (!Number.isInteger(years) || years < 1 || years > 9) return bad(say.t('cli.badYears', { value: v.years ?? '' }))
-  if (command === 'renew' && durations['expiring-within'] === undefined) return bad(say.t('cli.renew.needsWithin'))
+  if (!found) return refuse(BadInput.of(say, 'cli.unknownCommand', { command: positionals.slice(0, 2).join(' ') }), say.t('cli.usage'))
+  const { command } = found
+  const read = readFlags(argv, [...COMMON_FLAGS, ...command.flags])
+  if (!read.ok) return refuse(BadInput.of(say, read.problem.key, read.problem.params), helpOf(say, command))
+  const flags = read.flags
+  const args = read.positionals.slice(found.words)
+  const refusal = command.check?.(flags, args)
+  if (refusal) return refuse(BadInput.of(say, refusal.key, refusal.params))
 
-  const dataDir = dataDirOf(v['data-dir'], io.env)
+  const dataDir = dataDirOf(flags.text('data-dir'), io.env)
   // Read and checked even when the app's door then takes the calls (the app uses its own keys):
   // a key file the command would refuse is refused whether the app runs or not. The demo has its own.
-  const demo = v.demo === true
-  const found = demo ? undefined : await keySourceOf({ keyFile: v['key-file'], credential: v['key-credential'], env: io.env, me: process.getuid?.() })
-  if (found && !found.ok) return bad(say.t(found.problem.code, found.problem.params))
-  const secrets = found?.source ? new KeySourceStore(found.source.key) : undefined
+  const demo = flags.on('demo')
+  const keys = demo ? undefined : await keySourceOf({ keyFile: flags.text('key-file'), credential: flags.text('key-credential'), env: io.env, me: process.getuid?.() })
+  if (keys && !keys.ok) return refuse(BadInput.of(say, keys.problem.code, keys.problem.params))
+  const secrets = keys?.source ? new KeySourceStore(keys.source.key) : undefined
   const opened = await openSession(dataDir, {
     onProgress: (p) => io.err(say.t('cli.progress', { done: p.loadedItems, total: p.expectedItems ?? '?' })),
     ...(secrets ? { secrets } : {}),
-    ...(group === 'acme' ? { lockWait: acmeLockWait(io, say, durations.timeout, v.json === true) } : {}),
+    ...(command.hook ? { lockWait: acmeLockWait(io, say, flags.ms('timeout') ?? ACME_TIMEOUT_MS, json) } : {}),
   })
   if (!opened.ok) {
+    const { kind, code, params } = opened.error
+    if (json) io.out(JSON.stringify({ ok: false, error: { kind, code, params } }))
     io.err(say.error(opened.error))
     return EXIT.failed
   }
-  const c: Context = { session: opened.session, say, io, json: v.json === true, dataDir }
+  const c: Context = { session: opened.session, say, io, json, dataDir }
   // The ACME hooks say it on stdout: certbot shows a successful hook's stderr as an error.
-  if (opened.session.viaApp && group !== 'acme') io.err(say.t('cli.viaApp'))
-  const confirmation = { yes: v.yes === true, typedName: v['confirm-account'] }
+  if (opened.session.viaApp && !command.hook) io.err(say.t('cli.viaApp'))
+  const account = async () => {
+    const chosen = await chooseAccount(c, flags.text('account'), demo)
+    secrets?.serveFor(chosen.id)
+    return chosen
+  }
   try {
-    if (command === 'accounts') return await listAccounts(c)
-    const account = await chooseAccount(c, v.account, demo)
-    secrets?.serveFor(account.id)
-    if (command === 'renew') return await renew(c, account, { ...confirmation, withinDays: (durations['expiring-within'] ?? 0) / 86_400_000, years, now: new Date() })
-    if (group === 'acme') {
-      const request = acmeRequestOf(c, verb, rest)
-      return await acme(c, account, request, { ...confirmation, zone: v.zone, force: v.force === true, timeoutMs: durations.timeout ?? 300_000, intervalMs: durations['poll-every'] ?? 5000 })
-    }
-    const [domain, file] = rest
-    if (!domain) throw new BadInput(say.t('cli.needsDomain'))
-    if (command === 'ddns update') {
-      const options = ddnsOptionsOf(c, v, durations.every)
-      // The update address is shared by every router of the service's users: no faster than a minute.
-      if (options.everyMs !== undefined && options.everyMs < 60_000) throw new BadInput(say.t('cli.ddns.tooOften'))
-      const target = await ddnsTargetOf(c, account, domain)
-      if (options.everyMs === undefined) return await updateOnce(c, target, options)
-      // A running updater leaves the data folder to the app: it holds only the password, in memory.
-      await opened.session.close()
-      return await updateEvery(c, target, { ...options, everyMs: options.everyMs })
-    }
-    if (command === 'dns export') return await exportZone(c, account, domain, v.bind === true || v.format === 'bind')
-    if (!file) throw new BadInput(say.t('cli.needsFile'))
-    const asked: ZoneFormat | undefined = v.format === 'records' || v.format === 'bind' ? v.format : undefined
-    const mode = command === 'dns apply' ? 'apply' : command === 'dns check' ? 'check' : 'plan'
-    return await zoneFromFile(c, account, domain, file, asked, mode, { ...confirmation, force: v.force === true })
+    return await command.run(c, { flags, args, account })
   } catch (err) {
-    if (err instanceof BadInput) return bad(err.text)
+    if (err instanceof BadInput) return refuse(err)
     if (err instanceof Failed) return failed(c, err.error)
     throw err
   } finally {
     await opened.session.close()
   }
-}
-
-async function listAccounts(c: Context): Promise<number> {
-  const r = await c.session.call('accounts.list', {})
-  if (!r.ok) return failed(c, r.error)
-  const rows = r.value.accounts.map((a) => ({ id: a.id, name: a.name, environment: a.environment, readOnly: a.readOnly, active: a.id === r.value.activeId }))
-  if (c.json) c.io.out(JSON.stringify({ accounts: rows }))
-  else for (const a of rows) c.io.out(`${a.active ? '*' : ' '} ${a.name}\t${a.environment}${a.readOnly ? '\tread-only' : ''}\t${a.id}`)
-  return EXIT.done
 }

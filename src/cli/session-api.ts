@@ -9,8 +9,6 @@ import type { JobView } from '../shared/jobs'
 export interface Session {
   /** The contract's typed client, as the window's bridge has it. */
   call: Call
-  /** A dynamic DNS update sent by the command (not an API write, so no job), in the app's history. */
-  recordDdns(entry: { accountId: string; domain: string; host: string; ip: string; ok: boolean }): Promise<void>
   /**
    * Resolves with the job once it has ended (done, stopped, interrupted); through the app, rejects
    * with an outcome-unknown error when the app closes first.

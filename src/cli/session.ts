@@ -9,9 +9,8 @@ import { createAppServices, type AppServices, type CliLockWait } from '../main/a
 import type { SecretStore } from '../main/accounts/secret-store'
 import type { Sender } from '../main/ipc/channel'
 import { AppError } from '../main/app/app-error'
-import { CLI_ORIGIN } from '../main/door/cli-server'
+import { CLI_ORIGIN } from '../shared/ipc/door-messages'
 import { currentHolder } from '../main/jobs/data-lock'
-import { recordDdnsUpdate } from '../main/store/ddns-history'
 import { sessionThroughApp } from './app-door'
 import type { Session } from './session-api'
 
@@ -86,7 +85,6 @@ export async function openSession(dataDir: string, opts: SessionOptions = {}): P
         if (now && !isJobRunning(now) && now.status !== 'prepared') return Promise.resolve(now)
         return new Promise((resolve) => waiting.set(job.id, resolve))
       },
-      recordDdns: (e) => recordDdnsUpdate(services.store, e),
       viaApp: false,
       close: () => (closed ??= services.close()),
     },

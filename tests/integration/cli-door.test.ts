@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAppServices, type AppServices } from '../../src/main/app/app-services'
 import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { currentHolder } from '../../src/main/jobs/data-lock'
-import { APP } from '../helpers/router-calls'
+import { APP, routerCalls } from '../helpers/router-calls'
 import { startSandbox } from '../../src/sandbox'
 import { sessionThroughApp } from '../../src/cli/app-door'
 import type { Progress } from '../../src/shared/ipc/contract'
@@ -109,5 +109,25 @@ describe('the app’s door for the command line', () => {
     const byId = new Map(answers.map((a) => [a.id, a.result]))
     expect(byId.get(7)).toMatchObject({ ok: true, value: { accounts: [{ id: 'demo' }] } })
     expect(byId.get(8)).toMatchObject({ ok: false, error: { code: 'ipc.invalidPayload' } })
+  })
+
+  it('takes the command’s dynamic DNS record as a contract channel, which the window’s sender may not call', async () => {
+    const window = routerCalls(() => services)
+    const { accounts } = await window.ok('accounts.list', {})
+    const accountId = accounts[0]!.id
+    const entry = { accountId, domain: 'example.com', host: 'www', ip: '192.0.2.7', ok: true }
+    const fromWindow = await window.call('history.recordDdns', { ...entry, ip: '192.0.2.66' })
+    expect(fromWindow).toMatchObject({ ok: false, error: { kind: 'forbidden', code: 'ipc.foreignSender' } })
+    const { socket, token } = (await currentHolder(dataDir))!
+    const session = await sessionThroughApp(socket!, token!)
+    try {
+      expect(await session.call('history.recordDdns', entry)).toEqual({ ok: true, value: null })
+      // Validated as every payload is: not an account id, nothing recorded.
+      expect(await session.call('history.recordDdns', { ...entry, accountId: 'Not An Id', ip: '192.0.2.99' })).toMatchObject({ ok: false, error: { kind: 'validation' } })
+    } finally {
+      await session.close()
+    }
+    const recorded = (await window.ok('history.list', { accountId })).filter((h) => h.operation === 'ddns.update')
+    expect(recorded.map((h) => [h.purpose, h.after])).toEqual([['cli', { host: 'www', ip: '192.0.2.7' }]])
   })
 })

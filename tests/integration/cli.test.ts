@@ -133,7 +133,7 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('the hosting-admin co
     expect(puts()).toBe(before + 1)
   })
 
-  it('a production account needs its name; a wrong one is refused by main; the right one saves', async () => {
+  it('a production account needs its name; a wrong one is refused by main, said to be wrong (exit 2); the right one saves', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'cli-files-')), 'prod.txt')
     writeFileSync(file, [...twelve, 'txt _dmarc "v=DMARC1; p=none"'].join('\n'))
     const before = puts()
@@ -141,7 +141,13 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('the hosting-admin co
     expect(bare.code).toBe(2)
     expect(bare.err).toMatch(/--confirm-account/)
     const wrong = await cli('dns', 'apply', prodDomain, file, '--account', 'Live shop', '--confirm-account', 'Main')
-    expect(wrong.code).toBe(1)
+    // Bad input (exit 2), said to be the wrong name rather than a missing one; nothing sent.
+    expect(wrong.code).toBe(2)
+    expect(wrong.err).toContain('"Main" is not the name of the account Live shop')
+    expect(wrong.err).not.toMatch(/add --confirm-account/)
+    const wrongJson = await cli('dns', 'apply', prodDomain, file, '--account', 'Live shop', '--confirm-account', 'Main', '--json')
+    expect(wrongJson.code).toBe(2)
+    expect(JSON.parse(wrongJson.out)).toMatchObject({ ok: false, error: { kind: 'bad-input', code: 'cli.wrongName', params: { given: 'Main', account: 'Live shop' } } })
     expect(puts()).toBe(before)
     const right = await cli('dns', 'apply', prodDomain, file, '--account', 'Live shop', '--confirm-account', 'Live shop', '--json')
     expect(right.code).toBe(0)

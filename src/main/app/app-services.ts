@@ -7,9 +7,9 @@ import { randomBytes } from 'node:crypto'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { acquireDataLock, type DataLock, type LockWaitOptions } from '../jobs/data-lock'
-import { CLI_ORIGIN, startCliServer, type CliServer } from '../door/cli-server'
+import { startCliServer, type CliServer } from '../door/cli-server'
+import { CLI_ORIGIN } from '../../shared/ipc/door-messages'
 import { chooseDoorPlace } from '../door/door-path'
-import { recordDdnsUpdate } from '../store/ddns-history'
 import { AccountService, type DemoBackend } from '../accounts/account-service'
 import { ProfileStore } from '../accounts/profile-store'
 import { KeytarSecretStore, loadKeytar, type SecretStore } from '../accounts/secret-store'
@@ -242,7 +242,7 @@ async function openDoor(dataDir: string, token: string, lock: DataLock, router: 
   const chosen = await chooseDoorPlace(dataDir)
   for (const r of chosen.refused) log.warn('cli.doorDirRefused', { dir: r.dir, reason: r.reason })
   if (!chosen.ok) return undefined
-  const server = await startCliServer({ place: chosen.place, token, router, recordDdns: (e) => recordDdnsUpdate(store, e), log }).catch((err: unknown) => {
+  const server = await startCliServer({ place: chosen.place, token, router, log }).catch((err: unknown) => {
     log.warn('cli.serverFailed', { error: err instanceof Error ? err.name : 'unknown', code: typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : undefined })
     return undefined
   })

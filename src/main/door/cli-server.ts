@@ -15,35 +15,16 @@ import { timingSafeEqual } from 'node:crypto'
 import { chmod, rm, unlink } from 'node:fs/promises'
 import { createServer, type Server, type Socket } from 'node:net'
 import { dirname } from 'node:path'
-import { z } from 'zod'
 import type { IpcRouter } from '../ipc/router'
 import type { Sender } from '../ipc/channel'
 import type { AppLog } from '../log/app-log'
 import type { Result } from '../../shared/ipc/contract'
+import { CLI_ORIGIN, doorLine, toAppSchema, type FromApp } from '../../shared/ipc/door-messages'
 import { privateDirRefusal, type DoorPlace } from './door-path'
 import { jobsAnswerWithoutSecrets, jobWithoutSecrets } from '../jobs/door-view'
 
-/** The command's origin, as the router checks senders: only this server makes senders of it. */
-export const CLI_ORIGIN = 'cli://hosting-admin'
-
 /** One message's longest line: a whole zone's records fit many times over. */
 const MAX_LINE = 4 * 1024 * 1024
-
-export const ddnsRecordSchema = z.object({
-  accountId: z.string().max(200),
-  domain: z.string().max(253),
-  host: z.string().max(253),
-  ip: z.string().max(45),
-  ok: z.boolean(),
-})
-export type DdnsRecord = z.infer<typeof ddnsRecordSchema>
-
-/** What the command sends, validated here once. */
-const messageSchema = z.discriminatedUnion('t', [
-  z.object({ t: z.literal('hello'), token: z.string().max(200) }),
-  z.object({ t: z.literal('call'), id: z.number().int().nonnegative(), channel: z.string().max(100), payload: z.unknown() }),
-  z.object({ t: z.literal('recordDdns'), id: z.number().int().nonnegative(), entry: ddnsRecordSchema }),
-])
 
 export interface CliServer {
   close(): Promise<void>
@@ -54,7 +35,6 @@ export interface CliServerOptions {
   place: DoorPlace
   token: string
   router: IpcRouter
-  recordDdns(entry: DdnsRecord): Promise<void>
   log: AppLog
 }
 
@@ -121,8 +101,8 @@ function forDoor(channel: string, result: Result<unknown>): Result<unknown> {
 function serveConnection(socket: Socket, key: string, opts: CliServerOptions): void {
   let greeted = false
   let buffered = ''
-  const write = (message: object) => {
-    if (!socket.destroyed) socket.write(`${JSON.stringify(message)}\n`)
+  const write = (message: FromApp) => {
+    if (!socket.destroyed) socket.write(doorLine(message))
   }
   const sender: Sender = {
     url: `${CLI_ORIGIN}/`,
@@ -145,7 +125,7 @@ function serveConnection(socket: Socket, key: string, opts: CliServerOptions): v
     } catch {
       return refuse('notJson')
     }
-    const parsed = messageSchema.safeParse(raw)
+    const parsed = toAppSchema.safeParse(raw)
     if (!parsed.success) return refuse('badMessage')
     const m = parsed.data
     if (!greeted) {
@@ -155,12 +135,8 @@ function serveConnection(socket: Socket, key: string, opts: CliServerOptions): v
       return
     }
     if (m.t === 'hello') return
-    if (m.t === 'call') {
-      write({ t: 'result', id: m.id, result: forDoor(m.channel, await opts.router.dispatch(m.channel, m.payload, sender)) })
-      return
-    }
-    await opts.recordDdns(m.entry)
-    write({ t: 'result', id: m.id, result: { ok: true, value: null } })
+    // Every call, the DDNS history record included, is a contract channel the router checks.
+    write({ t: 'result', id: m.id, result: forDoor(m.channel, await opts.router.dispatch(m.channel, m.payload, sender)) })
   }
   socket.setEncoding('utf8')
   socket.on('data', (chunk: string) => {

@@ -22,6 +22,7 @@ import { defineChannel, isRecord, type ChannelHandler } from './channel'
 import type { RunningCalls } from './running-calls'
 import { DEFAULT_HISTORY_RETENTION_DAYS } from '../../shared/portfolio/history'
 import { refreshAccount } from '../store/refresh-account'
+import { recordDdnsUpdate } from '../store/ddns-history'
 
 export type ChannelHandlers = { [C in ChannelName]: ChannelHandler<ParsedPayloadOf<C>, ResultOf<C>> }
 
@@ -271,6 +272,14 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
       async (p) => {
         await store?.history.setRetentionDays(p.days)
         return { retentionDays: store ? await store.history.retentionDays() : DEFAULT_HISTORY_RETENTION_DAYS }
+      },
+    ),
+    // The router lets only the command line's sender call this one (CLI_ONLY_CHANNELS).
+    'history.recordDdns': defineChannel(
+      (raw) => parseWith(local['history.recordDdns'], raw),
+      async (p) => {
+        if (store) await recordDdnsUpdate(store, p)
+        return null
       },
     ),
     // reminders

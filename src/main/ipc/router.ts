@@ -3,7 +3,7 @@
  * and the end-to-end bridge (tests/e2e) both call `dispatch`.
  *
  * Before anything runs, the sender must be the app's own page (its frame URL on an allowed
- * origin); then the channel's handler validates the payload once and runs. Every outcome is a
+ * origin), or the command line for its own channels (CLI_ONLY_CHANNELS); then the channel's handler validates the payload once and runs. Every outcome is a
  * Result; errors cross as plain data (a kind, a code and parameters), never a stack or the key.
  */
 import type { ErrorData } from '../../shared/errors'
@@ -13,7 +13,8 @@ import type { Sender } from './channel'
 import type { ChannelHandlers } from './handlers'
 import type { RunningCalls } from './running-calls'
 import type { AppLog } from '../log/app-log'
-import { CHANNEL_NAMES } from '../../shared/ipc/channels'
+import { CHANNEL_NAMES, CLI_ONLY_CHANNELS } from '../../shared/ipc/channels'
+import { CLI_ORIGIN } from '../../shared/ipc/door-messages'
 import { callOver } from '../../shared/ipc/call-over'
 
 export type { Sender } from './channel'
@@ -53,10 +54,16 @@ export function createIpcRouter(opts: RouterOptions): IpcRouter {
   const allowed = new Set(opts.allowedOrigins)
   const handlers = new Map(Object.entries(opts.handlers))
   const contract = new Set<string>(CHANNEL_NAMES)
+  const cliOnly = new Set<string>(CLI_ONLY_CHANNELS)
   async function dispatch(channel: string, payload: unknown, sender: Sender): Promise<Result<unknown>> {
     const origin = originOf(sender.url)
     if (!origin || !allowed.has(origin)) {
       opts.log?.warn('ipc.foreignSender', { channel: channel.slice(0, 80), origin: (origin ?? 'none').slice(0, 200) })
+      return fail({ kind: 'forbidden', code: 'ipc.foreignSender' })
+    }
+    // A channel of the command line's own: no other allowed sender (the window) may call it.
+    if (cliOnly.has(channel) && origin !== CLI_ORIGIN) {
+      opts.log?.warn('ipc.cliOnlyChannel', { channel, origin: origin.slice(0, 200) })
       return fail({ kind: 'forbidden', code: 'ipc.foreignSender' })
     }
     const handler = handlers.get(channel)

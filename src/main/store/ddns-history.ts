@@ -1,7 +1,8 @@
 /**
  * A dynamic DNS update sent by the command line is not an API write (it goes to the service's
  * update address, without a key), so no job records it: it is added to the domain's history
- * here, from the command's own services or through the running app (cli-server.ts).
+ * here, through the contract's `history.recordDdns` channel, which the router takes from the
+ * command line's sender only (its own services, or the running app's door: cli-server.ts).
  */
 import { randomUUID } from 'node:crypto'
 import type { PortfolioStoreAsync } from './store-async'

@@ -55,6 +55,8 @@ export const LOCAL_CHANNELS = [
   'history.snapshot',
   'history.settings',
   'history.setRetention',
+  // A dynamic DNS update the command line sent (not an API write, so no job): only the command line's sender may record one.
+  'history.recordDdns',
   // Every account-wide list of one account read again and kept (changes from outside noted).
   'store.refreshAccount',
   // reminders: expiry reminders (settings, which are due, showing one) and the dates for a calendar.
@@ -69,6 +71,12 @@ export const LOCAL_CHANNELS = [
 ] as const
 export type LocalChannel = (typeof LOCAL_CHANNELS)[number]
 export type AppChannel = Extract<LocalChannel, `app.${string}`>
+
+/**
+ * Channels only the command line may call (the router refuses any other sender, the window's
+ * included): what they record is the command's own doing, which no page can vouch for.
+ */
+export const CLI_ONLY_CHANNELS: readonly LocalChannel[] = ['history.recordDdns']
 
 export type ListAllChannel = `all.${PagedEndpointName}`
 export type ChannelName = LocalChannel | ReadEndpointName | ListAllChannel

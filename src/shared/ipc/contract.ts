@@ -102,6 +102,7 @@ export interface LocalResults {
   'history.snapshot': Snapshot | null
   'history.settings': { retentionDays: number }
   'history.setRetention': { retentionDays: number }
+  'history.recordDdns': null
   /** Lists read and kept, changes from outside recorded, lists that failed (by name, with why). */
   'store.refreshAccount': { read: number; drift: number; failed: { list: string; error: ErrorData }[] }
   // reminders

@@ -94,6 +94,13 @@ export const localPayloads = {
   'history.snapshot': z.object({ accountId: accountIdSchema, id: z.number().int().min(1) }),
   'history.settings': z.object({}),
   'history.setRetention': z.object({ days: z.number().int().min(1).max(MAX_HISTORY_RETENTION_DAYS) }),
+  'history.recordDdns': z.object({
+    accountId: accountIdSchema,
+    domain: z.string().min(1).max(253),
+    host: z.string().min(1).max(253),
+    ip: z.string().max(45),
+    ok: z.boolean(),
+  }),
   'store.refreshAccount': z.object({ accountId: accountIdSchema, callId: callIdSchema }),
   // reminders
   'reminders.settings': z.object({}),

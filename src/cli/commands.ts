@@ -1,0 +1,169 @@
+/**
+ * The command table (DNSControl's commands.go model): each command names its words, the flags
+ * it takes beyond the common ones, the checks made before anything is opened, its help, and what
+ * it runs. A new command is one entry here, its help in the catalogue (cli.help.*), and its module.
+ */
+import type { AccountView } from '../shared/accounts'
+import type { MessageKey } from '../shared/i18n/catalogue'
+import type { Params } from '../shared/i18n/format'
+import { acme, acmeRequestOf } from './acme'
+import { EXIT, failed, type Confirmation, type Context } from './context'
+import { ddnsOptionsOf, ddnsTargetOf, updateEvery, updateOnce } from './ddns'
+import { exportZone, zoneFromFile } from './dns-files'
+import type { FlagName, Flags } from './flags'
+import { renew } from './renew'
+import type { ZoneFormat } from './zone-file'
+
+/** What a command runs with, once its flags and checks passed and the session is open. */
+export interface CommandInput {
+  flags: Flags
+  /** The positional arguments after the command's words. */
+  args: string[]
+  /** The account it acts for (--account, --demo, else the app's active one), its key then served; asked only by commands that act for one. */
+  account(): Promise<AccountView>
+}
+
+/** A refusal found by a command's checks: a catalogue key and its parameters (exit 2, nothing opened). */
+export interface Refusal {
+  key: MessageKey
+  params?: Params
+}
+
+export interface CliCommand {
+  /** As typed: `accounts`, `dns apply`. */
+  words: string
+  /** The flags it takes beyond the common ones (flags.ts); any other is refused. */
+  flags: readonly FlagName[]
+  /** What `<words> --help` prints (followed by the common options). */
+  help: MessageKey
+  /** Checked before a key is read or the data folder opened. */
+  check?(flags: Flags, args: string[]): Refusal | undefined
+  /**
+   * A hook of an ACME client: it waits (up to --timeout) for a data folder another command holds,
+   * and says everything on stdout (certbot shows a hook's stderr as an error).
+   */
+  hook?: boolean
+  run(c: Context, input: CommandInput): Promise<number>
+}
+
+const CONFIRM_FLAGS = ['yes', 'confirm-account'] as const satisfies readonly FlagName[]
+const ACME_FLAGS = ['zone', 'timeout', 'poll-every', 'force', ...CONFIRM_FLAGS] as const satisfies readonly FlagName[]
+
+const confirmationOf = (flags: Flags): Confirmation => ({ yes: flags.on('yes'), typedName: flags.text('confirm-account') })
+
+const ZONE_FORMATS: readonly ZoneFormat[] = ['records', 'bind']
+const formatAsked = (flags: Flags): ZoneFormat | undefined => ZONE_FORMATS.find((f) => f === flags.text('format'))
+
+function formatRefusal(flags: Flags): Refusal | undefined {
+  const format = flags.text('format')
+  return format !== undefined && formatAsked(flags) === undefined ? { key: 'cli.badFormat', params: { format } } : undefined
+}
+
+/** A zone file's commands: a domain and a file, the format named or guessed. */
+function zoneCheck(flags: Flags, args: string[]): Refusal | undefined {
+  const [domain, file] = args
+  return formatRefusal(flags) ?? (!domain ? { key: 'cli.needsDomain' } : !file ? { key: 'cli.needsFile' } : undefined)
+}
+
+function fromFile(words: string, mode: 'plan' | 'check' | 'apply', help: MessageKey, flags: readonly FlagName[]): CliCommand {
+  return {
+    words,
+    flags: ['format', ...flags],
+    help,
+    check: zoneCheck,
+    run: async (c, { flags: f, args: [domain = '', file = ''], account }) => zoneFromFile(c, await account(), domain, file, formatAsked(f), mode, { ...confirmationOf(f), force: f.on('force') }),
+  }
+}
+
+function acmeHook(verb: 'auth' | 'present' | 'cleanup', help: MessageKey): CliCommand {
+  return {
+    words: `acme ${verb}`,
+    flags: ACME_FLAGS,
+    help,
+    hook: true,
+    async run(c, { flags, args, account }) {
+      const chosen = await account()
+      const request = acmeRequestOf(c, verb, args)
+      return acme(c, chosen, request, { ...confirmationOf(flags), zone: flags.text('zone'), force: flags.on('force'), timeoutMs: flags.ms('timeout') ?? ACME_TIMEOUT_MS, intervalMs: flags.ms('poll-every') ?? 5000 })
+    },
+  }
+}
+
+/** How long an ACME hook waits for the nameservers (and for the data folder, or a busy zone) unless --timeout says. */
+export const ACME_TIMEOUT_MS = 300_000
+
+/** The update address serves every user of the service: no faster than once a minute. */
+const DDNS_MIN_EVERY_MS = 60_000
+
+export const COMMANDS: readonly CliCommand[] = [
+  { words: 'accounts', flags: [], help: 'cli.help.accounts', run: (c) => listAccounts(c) },
+  {
+    words: 'dns export',
+    flags: ['format', 'bind'],
+    help: 'cli.help.dnsExport',
+    check: (flags, [domain]) => formatRefusal(flags) ?? (!domain ? { key: 'cli.needsDomain' } : undefined),
+    run: async (c, { flags, args: [domain = ''], account }) => exportZone(c, await account(), domain, flags.on('bind') || flags.text('format') === 'bind'),
+  },
+  fromFile('dns plan', 'plan', 'cli.help.dnsPlan', []),
+  fromFile('dns check', 'check', 'cli.help.dnsCheck', []),
+  fromFile('dns apply', 'apply', 'cli.help.dnsApply', ['force', ...CONFIRM_FLAGS]),
+  acmeHook('auth', 'cli.help.acmeAuth'),
+  acmeHook('present', 'cli.help.acmePresent'),
+  acmeHook('cleanup', 'cli.help.acmeCleanup'),
+  {
+    words: 'renew',
+    flags: ['expiring-within', 'years', ...CONFIRM_FLAGS],
+    help: 'cli.help.renew',
+    check(flags) {
+      const years = flags.text('years')
+      if (years !== undefined && !validYears(years)) return { key: 'cli.badYears', params: { value: years } }
+      return flags.ms('expiring-within') === undefined ? { key: 'cli.renew.needsWithin' } : undefined
+    },
+    run: async (c, { flags, account }) =>
+      renew(c, await account(), { ...confirmationOf(flags), withinDays: (flags.ms('expiring-within') ?? 0) / 86_400_000, years: Number(flags.text('years') ?? 1), now: new Date() }),
+  },
+  {
+    words: 'ddns update',
+    flags: ['host', 'ip', 'detect', 'every'],
+    help: 'cli.help.ddnsUpdate',
+    check(flags, [domain]) {
+      if (!domain) return { key: 'cli.needsDomain' }
+      const every = flags.ms('every')
+      return every !== undefined && every < DDNS_MIN_EVERY_MS ? { key: 'cli.ddns.tooOften' } : undefined
+    },
+    async run(c, { flags, args: [domain = ''], account }) {
+      const chosen = await account()
+      const options = ddnsOptionsOf(c, { host: flags.text('host'), ip: flags.text('ip'), detect: flags.on('detect') }, flags.ms('every'))
+      const target = await ddnsTargetOf(c, chosen, domain)
+      if (options.everyMs === undefined) return updateOnce(c, target, options)
+      // A running updater leaves the data folder to the app: it holds only the password, in memory.
+      await c.session.close()
+      return updateEvery(c, target, { ...options, everyMs: options.everyMs })
+    },
+  },
+]
+
+const validYears = (text: string) => Number.isInteger(Number(text)) && Number(text) >= 1 && Number(text) <= 9
+
+/**
+ * The command the positionals name, with how many words it took; for a group word alone
+ * (`dns`), its commands, whose help a `dns --help` prints.
+ */
+export function commandOf(positionals: readonly string[]): { command: CliCommand; words: number } | undefined {
+  for (const command of COMMANDS) {
+    const words = command.words.split(' ')
+    if (words.every((w, i) => positionals[i] === w)) return { command, words: words.length }
+  }
+  return undefined
+}
+
+export const commandsOfGroup = (group: string): CliCommand[] => COMMANDS.filter((c) => c.words.split(' ')[0] === group)
+
+async function listAccounts(c: Context): Promise<number> {
+  const r = await c.session.call('accounts.list', {})
+  if (!r.ok) return failed(c, r.error)
+  const rows = r.value.accounts.map((a) => ({ id: a.id, name: a.name, environment: a.environment, readOnly: a.readOnly, active: a.id === r.value.activeId }))
+  if (c.json) c.io.out(JSON.stringify({ accounts: rows }))
+  else for (const a of rows) c.io.out(`${a.active ? '*' : ' '} ${a.name}\t${a.environment}${a.readOnly ? '\tread-only' : ''}\t${a.id}`)
+  return EXIT.done
+}

@@ -1,0 +1,79 @@
+/**
+ * The built `hosting-admin` command's help and refusals, as a script sees them: each command's
+ * `--help` describes that command (its own flags), in English and Japanese; with --json, bad
+ * input is still one JSON object on stdout (exit 2), whatever was wrong.
+ */
+import { existsSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { COMMANDS } from '../../src/cli/commands'
+import { helpOf } from '../../src/cli/main'
+import { texts } from '../../src/cli/text'
+import { CLI_BIN, runCli } from '../helpers/cli-process'
+
+const dataDir = mkdtempSync(join(tmpdir(), 'cli-help-'))
+const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(args, { dataDir, env })
+
+/** What stdout held: exactly one line, a JSON object. */
+function oneJsonObject(out: string): unknown {
+  const lines = out.split('\n').filter((l) => l !== '')
+  expect(lines).toHaveLength(1)
+  return JSON.parse(lines[0] ?? '')
+}
+
+describe.skipIf(!existsSync(CLI_BIN))('the command’s help and refusals (skipped: run npm run build first)', () => {
+  it.each([
+    ['en', 'C'],
+    ['ja', 'ja_JP.UTF-8'],
+  ] as const)('--help after each command describes that command, in %s', async (locale, LANG) => {
+    const say = texts(locale)
+    const seen = new Set<string>()
+    for (const command of COMMANDS) {
+      const r = await cli([...command.words.split(' '), '--help'], { LANG })
+      expect(r, command.words).toMatchObject({ code: 0, err: '' })
+      expect(r.out.trim(), command.words).toBe(helpOf(say, command))
+      expect(r.out, command.words).toContain(`hosting-admin ${command.words}`)
+      seen.add(r.out)
+    }
+    expect(seen.size).toBe(COMMANDS.length)
+    // Each names its own flags, and not another command's.
+    const apply = await cli(['dns', 'apply', 'example.com', 'zone.txt', '--help'], { LANG })
+    expect(apply.out).toContain('--confirm-account')
+    expect(apply.out).not.toContain('--every')
+    const ddns = await cli(['ddns', 'update', '--help'], { LANG })
+    expect(ddns.out).toContain('--every')
+    expect(ddns.out).not.toContain('--force')
+    // A group alone: the help of each of its commands; nothing alone: the overview.
+    const dns = await cli(['dns', '--help'], { LANG })
+    expect(dns.code).toBe(0)
+    for (const words of ['dns export', 'dns plan', 'dns check', 'dns apply']) expect(dns.out).toContain(`hosting-admin ${words}`)
+    expect(dns.out).not.toContain('hosting-admin renew')
+    expect((await cli(['--help'], { LANG })).out.trim()).toBe(say.t('cli.usage'))
+  })
+
+  it.each([
+    [['--json'], 'cli.needsCommand', 'Name a command'],
+    [['dns', 'plan', '--json'], 'cli.needsDomain', 'Name the domain'],
+    [['dns', 'plan', 'example.com', '--json'], 'cli.needsFile', 'Name the zone file'],
+    [['dns', 'export', 'example.com', '--every', '5m', '--json'], 'cli.badArguments', 'The command line could not be read'],
+    [['dns', 'frobnicate', '--json'], 'cli.unknownCommand', 'Unknown command "dns frobnicate"'],
+    [['dns', 'export', 'example.com', '--format', 'yaml', '--json'], 'cli.badFormat', 'Unknown format "yaml"'],
+    [['renew', '--expiring-within', 'soon', '--json'], 'cli.badDuration', '--expiring-within takes a duration'],
+    [['renew', '--json'], 'cli.renew.needsWithin', 'Say which domains'],
+    [['ddns', 'update', 'example.com', '--every', '10s', '--json'], 'cli.ddns.tooOften', '--every takes a period of at least 1m'],
+    [['dns', 'export', 'example.com', '--key-file', '/nonexistent/key', '--json'], 'cli.key.unreadable', 'Cannot read the key file'],
+    [['dns', 'export', 'example.com', '--account', 'Nobody', '--json'], 'cli.noAccount', 'No account is named "Nobody"'],
+  ])('with --json, bad input is one JSON object on stdout, exit 2: %j', async (args, code, said) => {
+    const r = await cli(args)
+    expect(r.code).toBe(2)
+    expect(oneJsonObject(r.out)).toMatchObject({ ok: false, error: { kind: 'bad-input', code, message: expect.stringContaining(said) } })
+    expect(r.err).toContain(said)
+  })
+
+  it('with --json, a refusal is worded in the user’s language', async () => {
+    const r = await cli(['dns', 'plan', '--json'], { LANG: 'ja_JP.UTF-8' })
+    expect(r.code).toBe(2)
+    expect(oneJsonObject(r.out)).toMatchObject({ ok: false, error: { code: 'cli.needsDomain', message: texts('ja').t('cli.needsDomain') } })
+  })
+})
