@@ -137,6 +137,9 @@ export async function ensureSchema(pool: pg.Pool, opts: { create: boolean }): Pr
   } catch (err) {
     throw teamErrorOf(err)
   }
+  // Heard while checked out: a connection lost mid-migration must not end the process.
+  const lost = () => undefined
+  client.on('error', lost)
   try {
     const before = await schemaStatus(client)
     if (before.state === 'current') return { teamId: before.teamId, from: before.version, to: before.version }
@@ -171,6 +174,7 @@ export async function ensureSchema(pool: pg.Pool, opts: { create: boolean }): Pr
   } catch (err) {
     throw teamErrorOf(err)
   } finally {
+    client.off('error', lost)
     client.release()
   }
 }

@@ -22,6 +22,7 @@ import type pg from 'pg'
 import { z } from 'zod'
 import { WRITE_ENDPOINT_NAMES } from '../../shared/endpoints/names'
 import type { JobView } from '../../shared/jobs'
+import { withoutSecrets } from '../jobs/at-rest'
 import { applyJournalRecord, journaledJob, journalRecordSchema, type JournalRecord } from '../jobs/journal'
 import type { ClaimResult, TargetHolder, TargetLease, TargetRef, WriteLedger } from '../jobs/ledger/write-ledger'
 import { ensureSchema } from './schema'
@@ -135,16 +136,23 @@ export class TeamLedger implements WriteLedger {
   /** A transaction on one connection: committed, or rolled back and thrown. */
   private async transaction<T>(run: (c: pg.PoolClient) => Promise<T>): Promise<T> {
     const c = await this.pool.connect()
+    // A connection lost while checked out is reported as an 'error' event too (besides the failed
+    // query): heard here, so that it never ends the process; the client is then discarded.
+    const lost = () => undefined
+    c.on('error', lost)
+    let failed = false
     try {
       await c.query('BEGIN')
       const out = await run(c)
       await c.query('COMMIT')
       return out
     } catch (err) {
+      failed = true
       await c.query('ROLLBACK').catch(() => undefined)
       throw err
     } finally {
-      c.release()
+      c.off('error', lost)
+      c.release(failed)
     }
   }
 
@@ -197,7 +205,9 @@ export class TeamLedger implements WriteLedger {
 
   async append(record: JournalRecord): Promise<void> {
     const id = randomUUID()
-    const kept: JournalRecord = record.t === 'job' ? { t: 'job', job: journaledJob(record.job) } : record
+    // As the local journal keeps them: a job without secrets or contacts; an answer without secrets.
+    const kept: JournalRecord =
+      record.t === 'job' ? { t: 'job', job: journaledJob(record.job) } : record.t === 'item' && record.result !== undefined ? { ...record, result: withoutSecrets(record.result) } : record
     const jobId = kept.t === 'job' ? kept.job.id : kept.job
     // Idempotent by record_id: retried once when the connection was lost, whether or not the first commit landed.
     await this.step(
