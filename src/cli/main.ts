@@ -10,6 +10,7 @@
  *   hosting-admin acme present|cleanup <fqdn> <value>   lego's exec provider
  *   hosting-admin renew --expiring-within 30d [--years 1] [--yes] [--confirm-account <name>]
  *   hosting-admin ddns update <domain> [--host h] [--ip a.b.c.d | --detect] [--every 5m]
+ *   hosting-admin team init --host h --database d --user u [--port 5432] [--ca-file f] | team status | team migrate
  *
  * Common: --account <name or id> (else the app's active account), --json, --data-dir <folder>,
  * --format records|bind, --demo (the built-in demo, only when asked), --key-file <path> or
@@ -22,6 +23,7 @@ import { acme, acmeRequestOf } from './acme'
 import { BadInput, chooseAccount, EXIT, Failed, failed, type Context, type Io } from './context'
 import { exportZone, zoneFromFile } from './dns-files'
 import { renew } from './renew'
+import { team } from './team'
 import { ddnsOptionsOf, ddnsTargetOf, updateEvery, updateOnce } from './ddns'
 import { openSession } from './session'
 import { keySourceOf } from './key-source'
@@ -54,6 +56,13 @@ const OPTIONS = {
   'key-file': { type: 'string' },
   'key-credential': { type: 'string' },
   demo: { type: 'boolean' },
+  // team init (src/cli/team.ts): the team database's connection, never its password.
+  port: { type: 'string' },
+  database: { type: 'string' },
+  user: { type: 'string' },
+  'ca-file': { type: 'string' },
+  member: { type: 'string' },
+  workstation: { type: 'string' },
 } as const
 
 const COMMANDS = ['accounts', 'dns export', 'dns plan', 'dns check', 'dns apply', 'acme auth', 'acme present', 'acme cleanup', 'renew', 'ddns update'] as const
@@ -88,6 +97,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
     io.err(text)
     return EXIT.badInput
   }
+  // Team mode's own commands need no account, key or session: only the team database.
+  if (group === 'team') return await team(verb, v, dataDirOf(v['data-dir'], io.env), io, say)
   if (v.format !== undefined && v.format !== 'records' && v.format !== 'bind') return bad(say.t('cli.badFormat', { format: v.format }))
   const command = group === 'accounts' || group === 'renew' ? group : `${group} ${verb ?? ''}`.trim()
   if (!isCommand(command)) {

@@ -26,6 +26,7 @@ import { withoutSecrets } from '../jobs/at-rest'
 import { applyJournalRecord, journaledJob, journalRecordSchema, type JournalRecord } from '../jobs/journal'
 import type { ClaimResult, TargetHolder, TargetLease, TargetRef, WriteLedger } from '../jobs/ledger/write-ledger'
 import { ensureSchema } from './schema'
+import { registerWorkstation } from './team-directory'
 import { TeamError, isConnectionLoss, teamErrorOf } from './team-error'
 
 /** How a workstation's local account ids map to the team's (the keyed fingerprints of their keys). */
@@ -104,10 +105,7 @@ export class TeamLedger implements WriteLedger {
   static async open(o: TeamLedgerOptions): Promise<TeamLedger> {
     await ensureSchema(o.pool, { create: o.createSchema ?? true })
     const ledger = new TeamLedger(o)
-    await ledger.step(async (db) => {
-      await db.query('INSERT INTO team_members (name) VALUES ($1) ON CONFLICT (name) DO NOTHING', [o.member])
-      await db.query('INSERT INTO team_workstations (name, member) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET member = $2, last_seen = now()', [o.workstation, o.member])
-    })
+    await registerWorkstation(o.pool, o.member, o.workstation)
     const every = o.heartbeatMs ?? Math.max(50, Math.floor(ledger.leaseMs / 3))
     ledger.heartbeat = setInterval(() => void ledger.renew(), every)
     // The heartbeat keeps leases alive, never the process.
