@@ -180,6 +180,8 @@ describe('team ledger on PostgreSQL', () => {
     const a = await workstation('alice', 'host-a')
     const r = await a.claim(ref('away.example'), { jobId: 'jw', index: 0 })
     if (!r.ok) throw new Error('claim refused')
+    // Checked before the crash, as before a send: that commit waited for the disk (and the claim's with it).
+    expect(await a.stillHeld(r.lease)).toBe(true)
     db.stopServer()
     try {
       await expect(a.claim(ref('away-2.example'), { jobId: 'jw', index: 1 })).rejects.toSatisfy((e: unknown) => codeOf(e) === 'team.unreachable')

@@ -154,6 +154,19 @@ export class TeamLedger implements WriteLedger {
     }
   }
 
+  /**
+   * One statement whose commit need not wait for the disk (synchronous_commit off, this
+   * transaction only): claims and releases. Losing one in a server crash is safe: a lost claim
+   * makes its holder's stillHeld fail (nothing sent); a lost release leaves the lease to run out
+   * (unknown if checked: settled, never resent). stillHeld and the journal always wait for the disk.
+   */
+  private relaxed(sql: string, values: unknown[]): Promise<pg.QueryResult> {
+    return this.transaction(async (c) => {
+      await c.query('SET LOCAL synchronous_commit TO off')
+      return c.query(sql, values)
+    })
+  }
+
   private ttl(): string {
     return String(this.leaseMs)
   }
@@ -264,19 +277,24 @@ export class TeamLedger implements WriteLedger {
 
   async claim(ref: TargetRef, owner: { jobId: string; index: number }, opts: { overUnknown?: boolean } = {}): Promise<ClaimResult> {
     const key = this.key(ref)
+    const insert = `INSERT INTO team_leases (account, operation, target, member, workstation, job_id, idx, state, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'sending', now() + $8::bigint * interval '1 millisecond')
+       ON CONFLICT (account, operation, target) WHERE state IN ('sending', 'unknown') DO NOTHING
+       RETURNING fence`
+    const values = [...key, this.o.member, this.o.workstation, owner.jobId, owner.index, this.ttl()]
+    // The usual case in one round trip: the target is free, the insert takes it (committed on its own).
+    if (!opts.overUnknown) {
+      const first = await this.step(() => this.relaxed(insert, values))
+      if (first.rows[0] !== undefined) return this.took(ref, owner, fenceRow.parse(first.rows[0]).fence)
+    }
+    // Held, or held by a lease that ran out: expired leases made what they mean, then once more.
     // Bounded: the holder seen by a refused insert may let go before it is read; then try again.
     for (let attempt = 0; attempt < 3; attempt++) {
       const out = await this.step(() =>
         this.transaction(async (c) => {
           await c.query(EXPIRE, key)
           if (opts.overUnknown) await c.query(`UPDATE team_leases SET state = 'free', ended_at = now() WHERE account = $1 AND operation = $2 AND target = $3 AND state = 'unknown'`, key)
-          const taken = await c.query(
-            `INSERT INTO team_leases (account, operation, target, member, workstation, job_id, idx, state, expires_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, 'sending', now() + $8::bigint * interval '1 millisecond')
-             ON CONFLICT (account, operation, target) WHERE state IN ('sending', 'unknown') DO NOTHING
-             RETURNING fence`,
-            [...key, this.o.member, this.o.workstation, owner.jobId, owner.index, this.ttl()],
-          )
+          const taken = await c.query(insert, values)
           const row = taken.rows[0]
           if (row !== undefined) return { taken: true as const, fence: fenceRow.parse(row).fence }
           const held = await c.query(`SELECT ${EFFECTIVE} AND account = $1 AND operation = $2 AND target = $3`, key)
@@ -284,17 +302,19 @@ export class TeamLedger implements WriteLedger {
           return { taken: false as const, heldRow }
         }),
       )
-      if (out.taken) {
-        const lease: TargetLease = { ref, jobId: owner.jobId, index: owner.index, fence: out.fence }
-        this.held.set(out.fence, lease)
-        return { ok: true, lease }
-      }
+      if (out.taken) return this.took(ref, owner, out.fence)
       if (out.heldRow !== undefined) {
         const r = holderRow.parse(out.heldRow)
         return { ok: false, heldBy: { jobId: r.job_id, index: r.idx, state: r.state, since: r.since.toISOString(), member: r.member, workstation: r.workstation } }
       }
     }
     throw new TeamError('team.failed', { step: 'claim' })
+  }
+
+  private took(ref: TargetRef, owner: { jobId: string; index: number }, fence: number): ClaimResult {
+    const lease: TargetLease = { ref, jobId: owner.jobId, index: owner.index, fence }
+    this.held.set(fence, lease)
+    return { ok: true, lease }
   }
 
   async stillHeld(lease: TargetLease): Promise<boolean> {
@@ -311,8 +331,8 @@ export class TeamLedger implements WriteLedger {
   async release(lease: TargetLease, outcome: 'free' | 'unknown'): Promise<void> {
     this.held.delete(lease.fence)
     await this.step(
-      (db) =>
-        db.query(`UPDATE team_leases SET state = $2, ended_at = CASE WHEN $2 = 'free' THEN now() ELSE NULL END WHERE fence = $1 AND state IN ('sending', 'unknown')`, [
+      () =>
+        this.relaxed(`UPDATE team_leases SET state = $2, ended_at = CASE WHEN $2 = 'free' THEN now() ELSE NULL END WHERE fence = $1 AND state IN ('sending', 'unknown')`, [
           lease.fence,
           outcome,
         ]),
