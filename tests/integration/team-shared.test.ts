@@ -3,11 +3,16 @@
  * an account identity found by the fingerprint only a key holder computes, history seen from both
  * workstations with its member, reminders handled once for the team.
  */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type pg from 'pg'
 import { accountFingerprint } from '../../src/main/team/fingerprint'
 import { ensureSchema } from '../../src/main/team/schema'
 import { domainHistory, driftFindings, handleReminder, recordDrift, recordHistory, reminderDue, shareAccount, sharedAccount } from '../../src/main/team/team-shared'
+import { openConfiguredTeamLedger } from '../../src/main/team/open-team'
+import { writeTeamSettings } from '../../src/main/team/team-settings'
 import { startTestPostgres, type TestPostgres } from '../helpers/postgres'
 import { poolFor } from '../helpers/team-ledgers'
 
@@ -68,5 +73,35 @@ describe('team shared state', () => {
   it('drift findings are kept for the team with who found them', async () => {
     await recordDrift(a, 'fp', 'example.com', { aspect: 'nameservers' }, alice)
     expect(await driftFindings(b, 'fp')).toMatchObject([{ domain: 'example.com', foundBy: 'alice', finding: { aspect: 'nameservers' } }])
+  })
+})
+
+describe('team mode as a data folder configures it', () => {
+  it('opens the team ledger from team.json with accounts matched by the fingerprints of this workstation\'s keys', async () => {
+    const dirA = mkdtempSync(join(tmpdir(), 'team-a-'))
+    const dirB = mkdtempSync(join(tmpdir(), 'team-b-'))
+    const connection = { host: db.host, port: db.port, database: db.database, user: db.user, sslmode: 'disable' as const }
+    try {
+      expect(await openConfiguredTeamLedger(dirA, { accountIds: [], keyOf: async () => undefined, passwordOf: async () => undefined })).toBeUndefined()
+      await writeTeamSettings(dirA, { connection, ...alice })
+      await writeTeamSettings(dirB, { connection, ...bob })
+      // The same account under different local ids on the two workstations, the same key in both keychains.
+      const la = await openConfiguredTeamLedger(dirA, { accountIds: ['shop-a'], keyOf: async () => 'key-of-shop', passwordOf: async () => undefined })
+      const lb = await openConfiguredTeamLedger(dirB, { accountIds: ['shop-b'], keyOf: async () => 'key-of-shop', passwordOf: async () => undefined })
+      if (!la || !lb) throw new Error('team mode not opened')
+      try {
+        const r = await la.claim({ accountId: 'shop-a', operation: 'domains.expiration.renew', target: 'shop.example' }, { jobId: 'j', index: 0 })
+        expect(r.ok).toBe(true)
+        expect(await lb.claim({ accountId: 'shop-b', operation: 'domains.expiration.renew', target: 'shop.example' }, { jobId: 'k', index: 0 })).toMatchObject({ ok: false, heldBy: alice })
+        if (r.ok) await la.release(r.lease, 'unknown')
+        expect((await lb.unknownTargets()).map((u) => u.ref)).toEqual([{ accountId: 'shop-b', operation: 'domains.expiration.renew', target: 'shop.example' }])
+      } finally {
+        await la.close()
+        await lb.close()
+      }
+    } finally {
+      rmSync(dirA, { recursive: true, force: true })
+      rmSync(dirB, { recursive: true, force: true })
+    }
   })
 })
