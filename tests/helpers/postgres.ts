@@ -6,7 +6,7 @@
  * (pg_ctl -w -t).
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -65,7 +65,8 @@ export interface TestPostgres {
   remove(): void
 }
 
-export async function startTestPostgres(): Promise<TestPostgres> {
+/** `password`: the superuser logs in with it (scram-sha-256), else no password is asked (trust). */
+export async function startTestPostgres(opts: { password?: string } = {}): Promise<TestPostgres> {
   const bin = postgresBin()
   if (!bin) throw new Error('PostgreSQL 15 or later is not installed: run `bash scripts/setup.sh --test`')
   const owner = systemUser()
@@ -79,11 +80,18 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   const run = (tool: string, args: string[]) => {
     const cmd = owner ? 'runuser' : join(bin, tool)
     const argv = owner ? ['-u', PG_USER, '--', join(bin, tool), ...args] : args
-    const r = spawnSync(cmd, argv, { encoding: 'utf8', cwd: dir, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 })
+    const r = spawnSync(cmd, argv, { encoding: 'utf8', cwd: dir, env, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 })
     if (r.status !== 0) throw new Error(`${tool} failed (${r.status ?? r.signal}): ${r.stderr}`)
     return r.stdout
   }
-  run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C'])
+  const env = { ...process.env, ...(opts.password ? { PGPASSWORD: opts.password } : {}) }
+  if (opts.password) {
+    const pwfile = join(dir, 'pwfile')
+    writeFileSync(pwfile, `${opts.password}\n`, { mode: 0o600 })
+    if (owner) chownSync(pwfile, owner.uid, owner.gid)
+    run('initdb', ['-D', data, '-A', 'scram-sha-256', '--pwfile', pwfile, '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C'])
+    rmSync(pwfile)
+  } else run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C'])
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`
   const startServer = () => void run('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-t', WAIT_SECONDS, '-o', options, 'start'])
   const stopServer = () => void run('pg_ctl', ['-D', data, '-w', '-t', WAIT_SECONDS, '-m', 'immediate', 'stop'])
