@@ -28,6 +28,7 @@ const benches: [string, () => Promise<BenchResult>][] = [
   ['main-thread', async () => (await import('./main-thread')).benchMainThread()],
   ['ten-accounts', async () => (await import('./ten-accounts')).benchTenAccounts()],
   ['ten-accounts-refresh', async () => (await import('./ten-accounts-refresh')).benchTenAccountsRefresh()],
+  ['team', async () => (await import('./team')).benchTeam()],
 ]
 
 let args

@@ -22,6 +22,9 @@ packages=(libsecret-1-dev build-essential python3)
 # The ACME hooks are tested with the real clients administrators run (certbot, lego) against
 # Let's Encrypt's test CA (pebble), whose HTTPS listener gets a throwaway certificate from openssl.
 [ "$mode" = test ] && packages+=(certbot lego pebble openssl)
+# Team mode (issue 37) is tested against a real PostgreSQL: the tests start a throwaway cluster
+# of their own on loopback (tests/helpers/postgres.ts) with Debian's server binaries.
+[ "$mode" = test ] && packages+=(postgresql)
 
 missing=()
 if command -v dpkg-query >/dev/null 2>&1; then

@@ -7,11 +7,13 @@ import type { AccountView } from '../shared/accounts'
 import type { MessageKey } from '../shared/i18n/catalogue'
 import type { Params } from '../shared/i18n/format'
 import { acme, acmeRequestOf } from './acme'
-import { EXIT, failed, type Confirmation, type Context } from './context'
+import { EXIT, failed, type Confirmation, type Context, type Io } from './context'
 import { ddnsOptionsOf, ddnsTargetOf, updateEvery, updateOnce } from './ddns'
 import { exportZone, zoneFromFile } from './dns-files'
 import type { FlagName, Flags } from './flags'
 import { renew } from './renew'
+import { team } from './team'
+import type { Texts } from './text'
 import type { ZoneFormat } from './zone-file'
 
 /** What a command runs with, once its flags and checks passed and the session is open. */
@@ -29,7 +31,7 @@ export interface Refusal {
   params?: Params
 }
 
-export interface CliCommand {
+interface CommandBase {
   /** As typed: `accounts`, `dns apply`. */
   words: string
   /** The flags it takes beyond the common ones (flags.ts); any other is refused. */
@@ -43,8 +45,20 @@ export interface CliCommand {
    * and says everything on stdout (certbot shows a hook's stderr as an error).
    */
   hook?: boolean
-  run(c: Context, input: CommandInput): Promise<number>
 }
+
+/** What a command that needs no account, key or session runs with (team mode's own commands). */
+export interface StandaloneInput {
+  flags: Flags
+  args: string[]
+  dataDir: string
+  io: Io
+  say: Texts
+}
+
+/** A command runs in a session of the app's services, or (team mode's own) on its own. */
+export type CliCommand = CommandBase &
+  ({ run(c: Context, input: CommandInput): Promise<number>; standalone?: undefined } | { standalone(input: StandaloneInput): Promise<number>; run?: undefined })
 
 const CONFIRM_FLAGS = ['yes', 'confirm-account'] as const satisfies readonly FlagName[]
 const ACME_FLAGS = ['zone', 'timeout', 'poll-every', 'force', ...CONFIRM_FLAGS] as const satisfies readonly FlagName[]
@@ -141,7 +155,38 @@ export const COMMANDS: readonly CliCommand[] = [
       return updateEvery(c, target, { ...options, everyMs: options.everyMs })
     },
   },
+  teamCommand('init', 'cli.help.teamInit'),
+  teamCommand('status', 'cli.help.teamStatus'),
+  teamCommand('migrate', 'cli.help.teamMigrate'),
 ]
+
+const TEAM_INIT_FLAGS = ['host', 'port', 'database', 'user', 'ca-file', 'member', 'workstation'] as const satisfies readonly FlagName[]
+
+/** team init|status|migrate: only the team database, no account, key or session. */
+function teamCommand(verb: 'init' | 'status' | 'migrate', help: MessageKey): CliCommand {
+  return {
+    words: `team ${verb}`,
+    flags: verb === 'init' ? TEAM_INIT_FLAGS : [],
+    help,
+    standalone: ({ flags, dataDir, io, say }) =>
+      team(
+        verb,
+        {
+          host: flags.text('host'),
+          port: flags.text('port'),
+          database: flags.text('database'),
+          user: flags.text('user'),
+          'ca-file': flags.text('ca-file'),
+          member: flags.text('member'),
+          workstation: flags.text('workstation'),
+          json: flags.on('json'),
+        },
+        dataDir,
+        io,
+        say,
+      ),
+  }
+}
 
 const validYears = (text: string) => Number.isInteger(Number(text)) && Number(text) >= 1 && Number(text) <= 9
 

@@ -28,6 +28,13 @@ export const FLAGS = {
   ip: { type: 'string' },
   detect: { type: 'boolean' },
   every: { type: 'string' },
+  // team init (team.ts): the team database's connection, never its password.
+  port: { type: 'string' },
+  database: { type: 'string' },
+  user: { type: 'string' },
+  'ca-file': { type: 'string' },
+  member: { type: 'string' },
+  workstation: { type: 'string' },
 } as const satisfies Record<string, { type: 'string' | 'boolean'; short?: string }>
 
 export type FlagName = keyof typeof FLAGS

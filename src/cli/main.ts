@@ -63,6 +63,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   if (refusal) return refuse(BadInput.of(say, refusal.key, refusal.params))
 
   const dataDir = dataDirOf(flags.text('data-dir'), io.env)
+  if (command.standalone) return await command.standalone({ flags, args, dataDir, io, say })
   // Read and checked even when the app's door then takes the calls (the app uses its own keys):
   // a key file the command would refuse is refused whether the app runs or not. The demo has its own.
   const demo = flags.on('demo')

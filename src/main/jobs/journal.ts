@@ -310,3 +310,6 @@ function apply(jobs: Map<string, JobView>, r: JournalRecord): void {
 }
 
 export type { JobStatus, LogCheck }
+
+/** For the team ledger (src/main/team), which keeps the same records as rows: their schema, their fold into jobs, a job as kept at rest. */
+export { record as journalRecordSchema, apply as applyJournalRecord, journaledJob }

@@ -105,6 +105,8 @@ export type JobView = {
    */
   logBaseline?: string | null | undefined
   items: JobItemView[]
+  /** Team mode (issue 37): the member and the workstation that made the job; the local ledger never sets it. */
+  by?: { member: string; workstation: string } | undefined
 }
 
 /** The counts a progress bar and a summary need. */

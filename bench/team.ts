@@ -1,0 +1,69 @@
+/**
+ * Team mode (issue 37 point 9): taking and releasing a target's lease on a PostgreSQL on loopback
+ * (a throwaway cluster, tests/helpers/postgres.ts), claim + stillHeld + release as a send does
+ * them, and claim + release alone. Target: claim + release median <= 5 ms. The 100-domain renewal
+ * through the runner is not measured here yet (the runner is not wired to the team ledger).
+ */
+import { startTestPostgres } from '../tests/helpers/postgres'
+import { openWorkstation, poolFor } from '../tests/helpers/team-ledgers'
+import type { BenchResult } from './report'
+
+const ROUNDS = 300
+const TARGET_MS = 5
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.floor(s.length / 2)] ?? 0
+}
+
+export async function benchTeam(): Promise<BenchResult> {
+  const db = await startTestPostgres()
+  try {
+    const ledger = await openWorkstation(db, 'bench', 'bench-host')
+    try {
+      const takeRelease: number[] = []
+      const takeCheckRelease: number[] = []
+      for (let i = 0; i < ROUNDS; i++) {
+        const ref = { accountId: 'acct', operation: 'domains.expiration.renew' as const, target: `d${i % 50}.example` }
+        let t = performance.now()
+        const a = await ledger.claim(ref, { jobId: 'bench', index: i })
+        if (!a.ok) throw new Error('claim refused')
+        await ledger.release(a.lease, 'free')
+        takeRelease.push(performance.now() - t)
+        t = performance.now()
+        const b = await ledger.claim(ref, { jobId: 'bench', index: i })
+        if (!b.ok) throw new Error('claim refused')
+        if (!(await ledger.stillHeld(b.lease))) throw new Error('lease lost')
+        await ledger.release(b.lease, 'free')
+        takeCheckRelease.push(performance.now() - t)
+      }
+      // What the machine gives: one round trip, and one durable commit (its WAL flushed to disk).
+      const roundTrip: number[] = []
+      const commit: number[] = []
+      const pool = poolFor(db)
+      try {
+        await pool.query('CREATE TABLE IF NOT EXISTS bench_commit (n int)')
+        for (let i = 0; i < 100; i++) {
+          let t = performance.now()
+          await pool.query('SELECT 1')
+          roundTrip.push(performance.now() - t)
+          t = performance.now()
+          await pool.query('INSERT INTO bench_commit VALUES (1)')
+          commit.push(performance.now() - t)
+        }
+      } finally {
+        await pool.end()
+      }
+      const m = median(takeRelease)
+      return {
+        name: `team lease on loopback PostgreSQL (${ROUNDS} rounds)`,
+        lines: [`claim + release median ${m.toFixed(2)} ms (target <= ${TARGET_MS} ms)`, `claim + stillHeld + release median ${median(takeCheckRelease).toFixed(2)} ms`, `for scale: one round trip ${median(roundTrip).toFixed(2)} ms, one durable commit ${median(commit).toFixed(2)} ms (median)`],
+        ok: m <= TARGET_MS,
+      }
+    } finally {
+      await ledger.close()
+    }
+  } finally {
+    db.remove()
+  }
+}

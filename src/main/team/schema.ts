@@ -1,0 +1,180 @@
+/**
+ * The team schema and its version (issue 37 point 1). The version is a row of `team_schema`;
+ * each migration takes the schema from one version to the next, in one transaction under an
+ * advisory lock, so two workstations connecting at once migrate it once. An app that finds a
+ * newer version than it knows reads and writes nothing (team.schemaNewer: update the app).
+ *
+ * What is here is what the team shares; what is never here: API keys (accounts are matched by a
+ * keyed fingerprint, fingerprint.ts), transfer codes, dynamic DNS passwords, contacts beyond what
+ * history keeps (journal records are stored as the local journal keeps them, without secrets).
+ */
+import type pg from 'pg'
+import { z } from 'zod'
+import { TeamError, teamErrorOf } from './team-error'
+
+/** One statement list per version: MIGRATIONS[n] takes the schema from version n to n + 1. */
+const MIGRATIONS: readonly (readonly string[])[] = [
+  [
+    `CREATE TABLE team_members (
+       name text PRIMARY KEY,
+       first_seen timestamptz NOT NULL DEFAULT now())`,
+    `CREATE TABLE team_workstations (
+       name text PRIMARY KEY,
+       member text NOT NULL REFERENCES team_members(name),
+       last_seen timestamptz NOT NULL DEFAULT now())`,
+    // An account's identity, shared without its key: matched by a keyed fingerprint of the key.
+    `CREATE TABLE team_accounts (
+       fingerprint text PRIMARY KEY,
+       label text NOT NULL,
+       colour text,
+       tag text,
+       write_safety text NOT NULL,
+       updated_by text NOT NULL,
+       updated_at timestamptz NOT NULL DEFAULT now())`,
+    `CREATE SEQUENCE team_lease_fence`,
+    // One row per send. The partial unique index is the guarantee: whatever the code does, at most
+    // one send per target is on its way or of unknown outcome across the team.
+    `CREATE TABLE team_leases (
+       fence bigint PRIMARY KEY DEFAULT nextval('team_lease_fence'),
+       account text NOT NULL,
+       operation text NOT NULL,
+       target text NOT NULL,
+       member text NOT NULL,
+       workstation text NOT NULL,
+       job_id text NOT NULL,
+       idx integer NOT NULL,
+       state text NOT NULL CHECK (state IN ('sending', 'unknown', 'free')),
+       checked_at timestamptz,
+       since timestamptz NOT NULL DEFAULT now(),
+       expires_at timestamptz NOT NULL,
+       ended_at timestamptz)`,
+    `CREATE UNIQUE INDEX team_one_write_per_target ON team_leases (account, operation, target) WHERE state IN ('sending', 'unknown')`,
+    `CREATE TABLE team_jobs (
+       id text PRIMARY KEY,
+       account text NOT NULL,
+       operation text NOT NULL,
+       member text NOT NULL,
+       workstation text NOT NULL,
+       created_at timestamptz NOT NULL DEFAULT now())`,
+    // The journal's records, as the local journal's lines; record_id makes a repeated append (its
+    // commit's answer lost with the connection) a no-op.
+    `CREATE TABLE team_journal (
+       seq bigserial PRIMARY KEY,
+       record_id uuid NOT NULL UNIQUE,
+       job_id text NOT NULL REFERENCES team_jobs(id) ON DELETE CASCADE,
+       member text NOT NULL,
+       workstation text NOT NULL,
+       at timestamptz NOT NULL DEFAULT now(),
+       record jsonb NOT NULL)`,
+    `CREATE TABLE team_job_items (
+       job_id text NOT NULL REFERENCES team_jobs(id) ON DELETE CASCADE,
+       idx integer NOT NULL,
+       target text NOT NULL,
+       state text NOT NULL,
+       PRIMARY KEY (job_id, idx))`,
+    `CREATE TABLE team_history (
+       id bigserial PRIMARY KEY,
+       account text NOT NULL,
+       domain text NOT NULL,
+       at timestamptz NOT NULL DEFAULT now(),
+       member text,
+       workstation text,
+       change jsonb NOT NULL)`,
+    `CREATE INDEX team_history_domain ON team_history (account, domain, at)`,
+    `CREATE TABLE team_drift_findings (
+       id bigserial PRIMARY KEY,
+       account text NOT NULL,
+       domain text NOT NULL,
+       found_at timestamptz NOT NULL DEFAULT now(),
+       found_by text NOT NULL,
+       finding jsonb NOT NULL)`,
+    // A reminder is shown to everyone and handled once: the first member's handling wins.
+    `CREATE TABLE team_reminders (
+       key text PRIMARY KEY,
+       due_at timestamptz NOT NULL,
+       handled text CHECK (handled IN ('acknowledged', 'snoozed', 'calendar')),
+       handled_by text,
+       handled_on text,
+       handled_at timestamptz,
+       snoozed_until timestamptz)`,
+  ],
+]
+
+/** The schema version this app reads and writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length
+
+/** Any number, so that two apps' locks never meet another program's. */
+const MIGRATION_LOCK = 0x7ea3_0037
+
+const versionRow = z.object({ version: z.number().int().min(0), team_id: z.string().uuid() })
+const existsRow = z.object({ present: z.boolean() })
+
+export type SchemaStatus = { state: 'absent' } | { state: 'current' | 'older' | 'newer'; version: number; teamId: string }
+
+export async function schemaStatus(db: pg.Pool | pg.PoolClient): Promise<SchemaStatus> {
+  try {
+    const exists = existsRow.parse((await db.query(`SELECT to_regclass('team_schema') IS NOT NULL AS present`)).rows[0])
+    if (!exists.present) return { state: 'absent' }
+    const row = (await db.query('SELECT version, team_id::text AS team_id FROM team_schema WHERE id = 1')).rows[0]
+    if (row === undefined) return { state: 'absent' }
+    const v = versionRow.parse(row)
+    const state = v.version === SCHEMA_VERSION ? 'current' : v.version < SCHEMA_VERSION ? 'older' : 'newer'
+    return { state, version: v.version, teamId: v.team_id }
+  } catch (err) {
+    throw teamErrorOf(err)
+  }
+}
+
+/**
+ * Creates the schema (absent) or migrates it (older) when `create` allows it; returns the team's
+ * id. A newer schema is refused (team.schemaNewer), an absent one without `create` too
+ * (team.notInitialised).
+ */
+export async function ensureSchema(pool: pg.Pool, opts: { create: boolean }): Promise<{ teamId: string; from: number | 'absent'; to: number }> {
+  let client: pg.PoolClient
+  try {
+    client = await pool.connect()
+  } catch (err) {
+    throw teamErrorOf(err)
+  }
+  // Heard while checked out: a connection lost mid-migration must not end the process.
+  const lost = () => undefined
+  client.on('error', lost)
+  try {
+    const before = await schemaStatus(client)
+    if (before.state === 'current') return { teamId: before.teamId, from: before.version, to: before.version }
+    if (before.state === 'newer') throw new TeamError('team.schemaNewer', { found: before.version, supported: SCHEMA_VERSION })
+    if (!opts.create) throw new TeamError(before.state === 'absent' ? 'team.notInitialised' : 'team.schemaNewer', before.state === 'absent' ? {} : { found: before.version, supported: SCHEMA_VERSION })
+    await client.query('BEGIN')
+    try {
+      await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK])
+      // Read again under the lock: another workstation may have migrated meanwhile.
+      const now = await schemaStatus(client)
+      if (now.state === 'newer') throw new TeamError('team.schemaNewer', { found: now.version, supported: SCHEMA_VERSION })
+      let version = 0
+      if (now.state === 'absent') {
+        await client.query(`CREATE TABLE IF NOT EXISTS team_schema (
+          id smallint PRIMARY KEY CHECK (id = 1),
+          version integer NOT NULL,
+          team_id uuid NOT NULL DEFAULT gen_random_uuid(),
+          created_at timestamptz NOT NULL DEFAULT now(),
+          updated_at timestamptz NOT NULL DEFAULT now())`)
+        await client.query('INSERT INTO team_schema (id, version) VALUES (1, 0) ON CONFLICT (id) DO NOTHING')
+      } else version = now.version
+      for (let v = version; v < SCHEMA_VERSION; v++) for (const statement of MIGRATIONS[v] ?? []) await client.query(statement)
+      await client.query('UPDATE team_schema SET version = $1, updated_at = now() WHERE id = 1', [SCHEMA_VERSION])
+      await client.query('COMMIT')
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined)
+      throw err
+    }
+    const after = await schemaStatus(client)
+    if (after.state !== 'current') throw new TeamError('team.failed', { step: 'migrate' })
+    return { teamId: after.teamId, from: before.state === 'absent' ? 'absent' : before.version, to: after.version }
+  } catch (err) {
+    throw teamErrorOf(err)
+  } finally {
+    client.off('error', lost)
+    client.release()
+  }
+}

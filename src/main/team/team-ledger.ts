@@ -1,0 +1,366 @@
+/**
+ * The team write ledger (issue 37): the journal and the per-target holds of WriteLedger kept in
+ * the team's PostgreSQL, so that "one write per target at a time", "nothing sent that was not
+ * journaled" and "an unknown outcome is settled before anything else is sent to that target"
+ * hold across every workstation of the team.
+ *
+ * A hold is a lease: a row of team_leases with a fencing number from a sequence and an expiry on
+ * the database's clock, renewed by a heartbeat while this process lives. Right before a send,
+ * stillHeld() is one committed statement that succeeds only if this lease's fencing number is
+ * still the target's current one and unexpired; it also marks the lease as "checked" (the send
+ * may leave from now on). A lease that expires unchecked is simply free (nothing can have been
+ * sent: its holder's stillHeld would now fail); one that expires checked is an unknown outcome
+ * and blocks the target for everyone until someone settles it from the service's log. Nothing is
+ * ever resent here. A partial unique index allows at most one row per target in `sending` or
+ * `unknown`, whatever the code above it does.
+ *
+ * When the database cannot be reached every step throws TeamError('team.unreachable'): no claim,
+ * no append, no stillHeld, so no write is sent without the shared lease.
+ */
+import { randomUUID } from 'node:crypto'
+import type pg from 'pg'
+import { z } from 'zod'
+import { WRITE_ENDPOINT_NAMES } from '../../shared/endpoints/names'
+import type { JobView } from '../../shared/jobs'
+import { withoutSecrets } from '../jobs/at-rest'
+import { applyJournalRecord, journaledJob, journalRecordSchema, type JournalRecord } from '../jobs/journal'
+import type { ClaimResult, TargetHolder, TargetLease, TargetRef, WriteLedger } from '../jobs/ledger/write-ledger'
+import { ensureSchema } from './schema'
+import { registerWorkstation } from './team-directory'
+import { TeamError, isConnectionLoss, teamErrorOf } from './team-error'
+
+/** How a workstation's local account ids map to the team's (the keyed fingerprints of their keys). */
+export interface TeamAccountMap {
+  toTeam(accountId: string): string
+  /** Undefined: this workstation does not have that account (its key). */
+  toLocal(teamAccount: string): string | undefined
+}
+const SAME_IDS: TeamAccountMap = { toTeam: (id) => id, toLocal: (id) => id }
+
+export interface TeamLedgerOptions {
+  pool: pg.Pool
+  member: string
+  workstation: string
+  /** The database's name, for messages (job.journalUnwritable's `path`). */
+  where: string
+  /** A lease's life without renewal (15 s): a crashed workstation's targets are free after it. */
+  leaseMs?: number
+  /** How often the held leases are renewed (a third of their life). */
+  heartbeatMs?: number
+  accounts?: TeamAccountMap
+  /** Creates or migrates the schema on first use (default); false: refuse an absent one. */
+  createSchema?: boolean
+  /** Whether close() ends the pool (the ledger opened it for itself). */
+  ownsPool?: boolean
+}
+
+const count = z.union([z.number(), z.string().regex(/^\d+$/).transform(Number)]).pipe(z.number().int().min(0))
+const holderRow = z.object({
+  fence: count,
+  account: z.string(),
+  operation: z.enum(WRITE_ENDPOINT_NAMES),
+  target: z.string(),
+  member: z.string(),
+  workstation: z.string(),
+  job_id: z.string(),
+  idx: count,
+  state: z.enum(['sending', 'unknown']),
+  since: z.date(),
+})
+const fenceRow = z.object({ fence: count })
+const journalRow = z.object({ member: z.string(), workstation: z.string(), account: z.string(), record: z.unknown() })
+
+/** A target's lease as everyone sees it: an expired unchecked lease is no hold, an expired checked one is an unknown outcome. */
+const EFFECTIVE = `
+  fence, account, operation, target, member, workstation, job_id, idx, since,
+  CASE WHEN state = 'sending' AND expires_at <= now() THEN 'unknown' ELSE state END AS state
+  FROM team_leases
+  WHERE state IN ('sending', 'unknown') AND NOT (state = 'sending' AND expires_at <= now() AND checked_at IS NULL)`
+
+/** Expired leases of one target made what they mean: unchecked -> free, checked -> unknown. */
+const EXPIRE = `
+  UPDATE team_leases SET state = CASE WHEN checked_at IS NULL THEN 'free' ELSE 'unknown' END,
+    ended_at = CASE WHEN checked_at IS NULL THEN now() ELSE NULL END
+  WHERE account = $1 AND operation = $2 AND target = $3 AND state = 'sending' AND expires_at <= now()`
+
+export class TeamLedger implements WriteLedger {
+  readonly kind = 'team'
+  readonly where: string
+  unreadableLines = 0
+  private readonly pool: pg.Pool
+  private readonly leaseMs: number
+  private readonly accounts: TeamAccountMap
+  private readonly held = new Map<number, TargetLease>()
+  private heartbeat: NodeJS.Timeout | undefined
+  private closed = false
+
+  private constructor(private readonly o: TeamLedgerOptions) {
+    this.pool = o.pool
+    this.where = o.where
+    this.leaseMs = o.leaseMs ?? 15_000
+    this.accounts = o.accounts ?? SAME_IDS
+  }
+
+  /** Opens the ledger: the schema checked (created or migrated on first use; a newer one refused), this member and workstation recorded. */
+  static async open(o: TeamLedgerOptions): Promise<TeamLedger> {
+    await ensureSchema(o.pool, { create: o.createSchema ?? true })
+    const ledger = new TeamLedger(o)
+    await registerWorkstation(o.pool, o.member, o.workstation)
+    const every = o.heartbeatMs ?? Math.max(50, Math.floor(ledger.leaseMs / 3))
+    ledger.heartbeat = setInterval(() => void ledger.renew(), every)
+    // The heartbeat keeps leases alive, never the process.
+    ledger.heartbeat.unref()
+    return ledger
+  }
+
+  /** One database step; a failure becomes a TeamError (team.unreachable when the connection is the cause). */
+  private async step<T>(run: (db: pg.Pool) => Promise<T>, opts: { retryOnLoss?: boolean } = {}): Promise<T> {
+    if (this.closed) throw new TeamError('team.unreachable', { reason: 'closed' })
+    try {
+      return await run(this.pool)
+    } catch (err) {
+      // An idempotent step meets a connection the server dropped (a restart): once more on a new one.
+      if (opts.retryOnLoss && isConnectionLoss(err)) {
+        try {
+          return await run(this.pool)
+        } catch (again) {
+          throw teamErrorOf(again)
+        }
+      }
+      throw teamErrorOf(err)
+    }
+  }
+
+  /** A transaction on one connection: committed, or rolled back and thrown. */
+  private async transaction<T>(run: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    const c = await this.pool.connect()
+    // A connection lost while checked out is reported as an 'error' event too (besides the failed
+    // query): heard here, so that it never ends the process; the client is then discarded.
+    const lost = () => undefined
+    c.on('error', lost)
+    let failed = false
+    try {
+      await c.query('BEGIN')
+      const out = await run(c)
+      await c.query('COMMIT')
+      return out
+    } catch (err) {
+      failed = true
+      await c.query('ROLLBACK').catch(() => undefined)
+      throw err
+    } finally {
+      c.off('error', lost)
+      c.release(failed)
+    }
+  }
+
+  /**
+   * One statement whose commit need not wait for the disk (synchronous_commit off, this
+   * transaction only): claims and releases. Losing one in a server crash is safe: a lost claim
+   * makes its holder's stillHeld fail (nothing sent); a lost release leaves the lease to run out
+   * (unknown if checked: settled, never resent). stillHeld and the journal always wait for the disk.
+   */
+  private relaxed(sql: string, values: unknown[]): Promise<pg.QueryResult> {
+    return this.transaction(async (c) => {
+      await c.query('SET LOCAL synchronous_commit TO off')
+      return c.query(sql, values)
+    })
+  }
+
+  private ttl(): string {
+    return String(this.leaseMs)
+  }
+
+  private async renew(): Promise<void> {
+    const fences = [...this.held.keys()]
+    try {
+      if (fences.length)
+        await this.pool.query(`UPDATE team_leases SET expires_at = now() + $2::bigint * interval '1 millisecond' WHERE fence = ANY($1::bigint[]) AND state = 'sending' AND expires_at > now()`, [fences, this.ttl()])
+      await this.pool.query('UPDATE team_workstations SET last_seen = now() WHERE name = $1', [this.o.workstation])
+    } catch {
+      // The database away: the leases run out and stillHeld says so; nothing to do here.
+    }
+  }
+
+  // --- the journal ---
+
+  async load(): Promise<JobView[]> {
+    const rows = await this.step(
+      async (db) => (await db.query('SELECT j.member, j.workstation, j.account, r.record FROM team_journal r JOIN team_jobs j ON j.id = r.job_id ORDER BY r.seq')).rows,
+      { retryOnLoss: true },
+    )
+    this.unreadableLines = 0
+    const jobs = new Map<string, JobView>()
+    const by = new Map<string, { member: string; workstation: string; account: string }>()
+    for (const raw of rows) {
+      const row = journalRow.safeParse(raw)
+      const rec = row.success ? journalRecordSchema.safeParse(row.data.record) : undefined
+      if (!row.success || !rec?.success) {
+        this.unreadableLines++
+        continue
+      }
+      if (rec.data.t === 'job') by.set(rec.data.job.id, row.data)
+      applyJournalRecord(jobs, rec.data)
+    }
+    return [...jobs.values()].map((job) => {
+      const who = by.get(job.id)
+      if (!who) return job
+      return { ...job, accountId: this.accounts.toLocal(who.account) ?? who.account, by: { member: who.member, workstation: who.workstation } }
+    })
+  }
+
+  /** Nothing is ever dropped from the team's journal (compact is a no-op), so nothing needs keeping aside. */
+  async keepAside(_now: Date): Promise<string> {
+    return this.where
+  }
+
+  async append(record: JournalRecord): Promise<void> {
+    const id = randomUUID()
+    // As the local journal keeps them: a job without secrets or contacts; an answer without secrets.
+    const kept: JournalRecord =
+      record.t === 'job' ? { t: 'job', job: journaledJob(record.job) } : record.t === 'item' && record.result !== undefined ? { ...record, result: withoutSecrets(record.result) } : record
+    const jobId = kept.t === 'job' ? kept.job.id : kept.job
+    // Idempotent by record_id: retried once when the connection was lost, whether or not the first commit landed.
+    await this.step(
+      () =>
+        this.transaction(async (c) => {
+          if (kept.t === 'job') {
+            await c.query('INSERT INTO team_jobs (id, account, operation, member, workstation) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING', [
+              jobId,
+              this.accounts.toTeam(kept.job.accountId),
+              kept.job.operation,
+              this.o.member,
+              this.o.workstation,
+            ])
+            for (const [i, it] of kept.job.items.entries())
+              await c.query('INSERT INTO team_job_items (job_id, idx, target, state) VALUES ($1, $2, $3, $4) ON CONFLICT (job_id, idx) DO UPDATE SET state = $4', [jobId, i, it.target, it.state])
+          } else if (kept.t === 'item') {
+            await c.query('UPDATE team_job_items SET state = $3 WHERE job_id = $1 AND idx = $2', [jobId, kept.i, kept.state])
+          }
+          await c.query('INSERT INTO team_journal (record_id, job_id, member, workstation, record) VALUES ($1, $2, $3, $4, $5::jsonb) ON CONFLICT (record_id) DO NOTHING', [
+            id,
+            jobId,
+            this.o.member,
+            this.o.workstation,
+            JSON.stringify(kept),
+          ])
+        }),
+      { retryOnLoss: true },
+    )
+  }
+
+  /** The team's journal is never rewritten: other members' jobs live in it too. */
+  async compact(_jobs: JobView[]): Promise<void> {}
+
+  async close(): Promise<void> {
+    this.closed = true
+    if (this.heartbeat) clearInterval(this.heartbeat)
+    this.heartbeat = undefined
+    if (this.o.ownsPool) await this.pool.end().catch(() => undefined)
+  }
+
+  // --- the per-target holds ---
+
+  private holder(raw: unknown): { ref: TargetRef; holder: TargetHolder } | undefined {
+    const r = holderRow.parse(raw)
+    const accountId = this.accounts.toLocal(r.account)
+    if (accountId === undefined) return undefined
+    return {
+      ref: { accountId, operation: r.operation, target: r.target },
+      holder: { jobId: r.job_id, index: r.idx, state: r.state, since: r.since.toISOString(), member: r.member, workstation: r.workstation },
+    }
+  }
+
+  private key(ref: TargetRef): [string, string, string] {
+    return [this.accounts.toTeam(ref.accountId), ref.operation, ref.target]
+  }
+
+  async claim(ref: TargetRef, owner: { jobId: string; index: number }, opts: { overUnknown?: boolean } = {}): Promise<ClaimResult> {
+    const key = this.key(ref)
+    const insert = `INSERT INTO team_leases (account, operation, target, member, workstation, job_id, idx, state, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'sending', now() + $8::bigint * interval '1 millisecond')
+       ON CONFLICT (account, operation, target) WHERE state IN ('sending', 'unknown') DO NOTHING
+       RETURNING fence`
+    const values = [...key, this.o.member, this.o.workstation, owner.jobId, owner.index, this.ttl()]
+    // The usual case in one round trip: the target is free, the insert takes it (committed on its own).
+    if (!opts.overUnknown) {
+      const first = await this.step(() => this.relaxed(insert, values))
+      if (first.rows[0] !== undefined) return this.took(ref, owner, fenceRow.parse(first.rows[0]).fence)
+    }
+    // Held, or held by a lease that ran out: expired leases made what they mean, then once more.
+    // Bounded: the holder seen by a refused insert may let go before it is read; then try again.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const out = await this.step(() =>
+        this.transaction(async (c) => {
+          await c.query(EXPIRE, key)
+          if (opts.overUnknown) await c.query(`UPDATE team_leases SET state = 'free', ended_at = now() WHERE account = $1 AND operation = $2 AND target = $3 AND state = 'unknown'`, key)
+          const taken = await c.query(insert, values)
+          const row = taken.rows[0]
+          if (row !== undefined) return { taken: true as const, fence: fenceRow.parse(row).fence }
+          const held = await c.query(`SELECT ${EFFECTIVE} AND account = $1 AND operation = $2 AND target = $3`, key)
+          const heldRow: unknown = held.rows[0]
+          return { taken: false as const, heldRow }
+        }),
+      )
+      if (out.taken) return this.took(ref, owner, out.fence)
+      if (out.heldRow !== undefined) {
+        const r = holderRow.parse(out.heldRow)
+        return { ok: false, heldBy: { jobId: r.job_id, index: r.idx, state: r.state, since: r.since.toISOString(), member: r.member, workstation: r.workstation } }
+      }
+    }
+    throw new TeamError('team.failed', { step: 'claim' })
+  }
+
+  private took(ref: TargetRef, owner: { jobId: string; index: number }, fence: number): ClaimResult {
+    const lease: TargetLease = { ref, jobId: owner.jobId, index: owner.index, fence }
+    this.held.set(fence, lease)
+    return { ok: true, lease }
+  }
+
+  async stillHeld(lease: TargetLease): Promise<boolean> {
+    const r = await this.step((db) =>
+      db.query(
+        `UPDATE team_leases SET checked_at = now(), expires_at = now() + $2::bigint * interval '1 millisecond'
+         WHERE fence = $1 AND state = 'sending' AND expires_at > now() RETURNING fence`,
+        [lease.fence, this.ttl()],
+      ),
+    )
+    return r.rows.length === 1
+  }
+
+  async release(lease: TargetLease, outcome: 'free' | 'unknown'): Promise<void> {
+    this.held.delete(lease.fence)
+    await this.step(
+      () =>
+        this.relaxed(`UPDATE team_leases SET state = $2, ended_at = CASE WHEN $2 = 'free' THEN now() ELSE NULL END WHERE fence = $1 AND state IN ('sending', 'unknown')`, [
+          lease.fence,
+          outcome,
+        ]),
+      { retryOnLoss: true },
+    )
+  }
+
+  async settle(ref: TargetRef): Promise<void> {
+    const key = this.key(ref)
+    await this.step(
+      () =>
+        this.transaction(async (c) => {
+          await c.query(EXPIRE, key)
+          await c.query(`UPDATE team_leases SET state = 'free', ended_at = now() WHERE account = $1 AND operation = $2 AND target = $3 AND state = 'unknown'`, key)
+        }),
+      { retryOnLoss: true },
+    )
+  }
+
+  async holderOf(ref: TargetRef): Promise<TargetHolder | undefined> {
+    const rows = await this.step(async (db) => (await db.query(`SELECT ${EFFECTIVE} AND account = $1 AND operation = $2 AND target = $3`, this.key(ref))).rows, { retryOnLoss: true })
+    if (rows[0] === undefined) return undefined
+    const r = holderRow.parse(rows[0])
+    return { jobId: r.job_id, index: r.idx, state: r.state, since: r.since.toISOString(), member: r.member, workstation: r.workstation }
+  }
+
+  async unknownTargets(): Promise<Array<{ ref: TargetRef; holder: TargetHolder }>> {
+    const rows = await this.step(async (db) => (await db.query(`SELECT * FROM (SELECT ${EFFECTIVE}) AS held WHERE state = 'unknown' ORDER BY since`)).rows, { retryOnLoss: true })
+    return rows.map((r) => this.holder(r)).filter((h) => h !== undefined)
+  }
+}

@@ -1,0 +1,29 @@
+/** Team ledgers ("workstations") on a test cluster (postgres.ts), each with its own pool, closed together. */
+import pg from 'pg'
+import { openTeamPool } from '../../src/main/team/connection'
+import { TeamLedger, type TeamLedgerOptions } from '../../src/main/team/team-ledger'
+import type { TestPostgres } from './postgres'
+
+export function poolFor(db: Pick<TestPostgres, 'host' | 'port' | 'user' | 'database'>, connectTimeoutMs = 2000): pg.Pool {
+  return openTeamPool({ host: db.host, port: db.port, user: db.user, database: db.database, sslmode: 'disable' }, { connectTimeoutMs })
+}
+
+export async function openWorkstation(
+  db: TestPostgres,
+  member: string,
+  workstation: string,
+  more: Partial<Omit<TeamLedgerOptions, 'pool' | 'member' | 'workstation' | 'where'>> = {},
+): Promise<TeamLedger> {
+  return TeamLedger.open({ pool: poolFor(db), member, workstation, where: db.database, ownsPool: true, ...more })
+}
+
+/** Waits for a condition, asking at most `tries` times `everyMs` apart (bounded in count and time). */
+export async function until<T>(ask: () => Promise<T>, ok: (v: T) => boolean, tries = 200, everyMs = 50): Promise<T> {
+  let last: T = await ask()
+  for (let i = 0; i < tries && !ok(last); i++) {
+    await new Promise((r) => setTimeout(r, everyMs))
+    last = await ask()
+  }
+  if (!ok(last)) throw new Error(`condition not met after ${tries} tries: ${JSON.stringify(last)}`)
+  return last
+}

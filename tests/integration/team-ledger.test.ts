@@ -1,0 +1,230 @@
+/**
+ * The team write ledger against a real PostgreSQL on loopback (issue 37 points 3, 6 and 8): two
+ * workstations on one database, the partial unique index, unknown outcomes, the journal shared
+ * and kept across a restart, the database away, the schema's version, nothing secret stored.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { JobView } from '../../src/shared/jobs'
+import { accountFingerprint } from '../../src/main/team/fingerprint'
+import { SCHEMA_VERSION, schemaStatus } from '../../src/main/team/schema'
+import { TeamLedger } from '../../src/main/team/team-ledger'
+import { TeamError } from '../../src/main/team/team-error'
+import type { TargetRef } from '../../src/main/jobs/ledger/write-ledger'
+import { startTestPostgres, type TestPostgres } from '../helpers/postgres'
+import { openWorkstation, poolFor, until } from '../helpers/team-ledgers'
+
+let db: TestPostgres
+const open: TeamLedger[] = []
+const workstation = async (member: string, name: string, more: Parameters<typeof openWorkstation>[3] = {}) => {
+  const l = await openWorkstation(db, member, name, more)
+  open.push(l)
+  return l
+}
+
+beforeAll(async () => {
+  db = await startTestPostgres()
+}, 60_000)
+afterAll(async () => {
+  for (const l of open) await l.close()
+  db?.remove()
+})
+
+const ref = (target: string): TargetRef => ({ accountId: 'acct-fp', operation: 'domains.expiration.renew', target })
+const job = (id: string, targets: string[], params: Record<string, unknown> = {}): JobView => ({
+  id,
+  accountId: 'acct-fp',
+  accountName: 'Shop',
+  operation: 'domains.expiration.renew',
+  confirm: true,
+  status: 'running',
+  createdAt: new Date().toISOString(),
+  concurrency: 1,
+  items: targets.map((t) => ({ target: t, label: t, params: { domain: t, ...params }, state: 'pending' })),
+})
+const codeOf = (err: unknown) => (err instanceof TeamError ? err.code : String(err))
+
+describe('team ledger on PostgreSQL', () => {
+  it('creates the schema on first use and records its version', async () => {
+    await workstation('alice', 'host-a')
+    const pool = poolFor(db)
+    try {
+      const s = await schemaStatus(pool)
+      expect(s).toMatchObject({ state: 'current', version: SCHEMA_VERSION })
+    } finally {
+      await pool.end()
+    }
+  })
+
+  it('two workstations claim one target at once: exactly one gets it, the other is told who holds it since when', async () => {
+    const a = await workstation('alice', 'host-a')
+    const b = await workstation('bob', 'host-b')
+    const before = Date.now()
+    const [ra, rb] = await Promise.all([a.claim(ref('race.example'), { jobId: 'ja', index: 0 }), b.claim(ref('race.example'), { jobId: 'jb', index: 0 })])
+    const won = [ra, rb].filter((r) => r.ok)
+    const lost = [ra, rb].filter((r) => !r.ok)
+    expect(won).toHaveLength(1)
+    expect(lost).toHaveLength(1)
+    const winner = ra.ok ? { member: 'alice', workstation: 'host-a', jobId: 'ja' } : { member: 'bob', workstation: 'host-b', jobId: 'jb' }
+    const refusal = lost[0]!
+    if (refusal.ok) throw new Error('unreachable')
+    expect(refusal.heldBy).toMatchObject({ ...winner, index: 0, state: 'sending' })
+    expect(Date.parse(refusal.heldBy.since)).toBeGreaterThanOrEqual(before - 5_000)
+    const lease = (ra.ok ? ra : rb.ok ? rb : undefined)!.lease
+    expect(await (ra.ok ? a : b).stillHeld(lease)).toBe(true)
+    await (ra.ok ? a : b).release(lease, 'free')
+    expect(await a.holderOf(ref('race.example'))).toBeUndefined()
+    const again = await b.claim(ref('race.example'), { jobId: 'jb2', index: 0 })
+    expect(again.ok).toBe(true)
+    if (again.ok) await b.release(again.lease, 'free')
+  })
+
+  it('the unique index allows one send per target even if code inserted twice', async () => {
+    const pool = poolFor(db)
+    try {
+      const insert = `INSERT INTO team_leases (account, operation, target, member, workstation, job_id, idx, state, expires_at)
+                      VALUES ('x', 'domains.expiration.renew', 'twice.example', 'm', 'w', 'j', 0, $1, now() + interval '1 minute')`
+      await pool.query(insert, ['sending'])
+      await expect(pool.query(insert, ['sending'])).rejects.toMatchObject({ code: '23505' })
+      await expect(pool.query(insert, ['unknown'])).rejects.toMatchObject({ code: '23505' })
+      // Finished sends are history, not holds: any number of them.
+      await pool.query(insert, ['free'])
+      await pool.query(insert, ['free'])
+    } finally {
+      await pool.end()
+    }
+  })
+
+  it('an unknown outcome blocks the target for everyone until settled; nothing is freed by itself', async () => {
+    const a = await workstation('alice', 'host-a')
+    const b = await workstation('bob', 'host-b')
+    const r = await a.claim(ref('unknown.example'), { jobId: 'ju', index: 3 })
+    if (!r.ok) throw new Error('claim refused')
+    expect(await a.stillHeld(r.lease)).toBe(true)
+    await a.release(r.lease, 'unknown')
+    const refused = await b.claim(ref('unknown.example'), { jobId: 'jv', index: 0 })
+    expect(refused).toMatchObject({ ok: false, heldBy: { state: 'unknown', member: 'alice', workstation: 'host-a', jobId: 'ju', index: 3 } })
+    expect((await b.unknownTargets()).map((u) => u.ref.target)).toContain('unknown.example')
+    await b.settle(ref('unknown.example'))
+    expect(await a.holderOf(ref('unknown.example'))).toBeUndefined()
+    const now = await b.claim(ref('unknown.example'), { jobId: 'jv', index: 0 })
+    expect(now.ok).toBe(true)
+    if (now.ok) await b.release(now.lease, 'free')
+  })
+
+  it('a lease that ran out fails stillHeld, and a colleague may take the target (fenced by a newer number)', async () => {
+    // No heartbeat within the test: the lease's life is all it has.
+    const a = await workstation('alice', 'host-a', { leaseMs: 300, heartbeatMs: 3_600_000 })
+    const b = await workstation('bob', 'host-b')
+    const r = await a.claim(ref('expiry.example'), { jobId: 'je', index: 0 })
+    if (!r.ok) throw new Error('claim refused')
+    await until(() => b.holderOf(ref('expiry.example')), (h) => h === undefined)
+    const taken = await b.claim(ref('expiry.example'), { jobId: 'jf', index: 0 })
+    if (!taken.ok) throw new Error('colleague refused')
+    expect(taken.lease.fence).toBeGreaterThan(r.lease.fence)
+    expect(await a.stillHeld(r.lease)).toBe(false)
+    expect(await b.stillHeld(taken.lease)).toBe(true)
+    await b.release(taken.lease, 'free')
+  })
+
+  it('the heartbeat keeps a live holder\'s lease beyond its life', async () => {
+    const a = await workstation('alice', 'host-a', { leaseMs: 400, heartbeatMs: 100 })
+    const b = await workstation('bob', 'host-b')
+    const r = await a.claim(ref('alive.example'), { jobId: 'jl', index: 0 })
+    if (!r.ok) throw new Error('claim refused')
+    // Three lives later it is still held, by alice.
+    const pool = poolFor(db)
+    try {
+      await pool.query('SELECT pg_sleep(1.2)')
+    } finally {
+      await pool.end()
+    }
+    expect(await b.holderOf(ref('alive.example'))).toMatchObject({ member: 'alice', state: 'sending' })
+    expect(await a.stillHeld(r.lease)).toBe(true)
+    await a.release(r.lease, 'free')
+  })
+
+  it('the journal is shared: a job journaled on one workstation is loaded on the other with its member', async () => {
+    const a = await workstation('alice', 'host-a')
+    const b = await workstation('bob', 'host-b')
+    await a.append({ t: 'job', job: job('shared-1', ['one.example', 'two.example']) })
+    await a.append({ t: 'item', job: 'shared-1', i: 0, state: 'sending', sentAt: new Date().toISOString() })
+    await a.append({ t: 'item', job: 'shared-1', i: 0, state: 'done', requestId: 'r-1' })
+    const seen = (await b.load()).find((j) => j.id === 'shared-1')
+    expect(seen).toMatchObject({ by: { member: 'alice', workstation: 'host-a' }, status: 'running' })
+    expect(seen?.items.map((i) => i.state)).toEqual(['done', 'pending'])
+    expect(b.unreadableLines).toBe(0)
+  })
+
+  it('the database restarted mid-job loses nothing and keeps each record once', async () => {
+    const a = await workstation('alice', 'host-a')
+    await a.append({ t: 'job', job: job('restart-1', ['r1.example', 'r2.example']) })
+    await a.append({ t: 'item', job: 'restart-1', i: 0, state: 'done' })
+    db.restart()
+    // The pool's connections died with the server: the next steps open new ones.
+    await a.append({ t: 'item', job: 'restart-1', i: 1, state: 'done' })
+    await a.append({ t: 'status', job: 'restart-1', status: 'done', at: new Date().toISOString() })
+    const b = await workstation('bob', 'host-b')
+    const seen = (await b.load()).find((j) => j.id === 'restart-1')
+    expect(seen?.items.map((i) => i.state)).toEqual(['done', 'done'])
+    expect(seen?.status).toBe('done')
+    const pool = poolFor(db)
+    try {
+      const rows = await pool.query(`SELECT count(*)::int AS n FROM team_journal WHERE job_id = 'restart-1'`)
+      expect(rows.rows[0]).toEqual({ n: 4 })
+    } finally {
+      await pool.end()
+    }
+  })
+
+  it('the database away: claim, stillHeld and append fail with team.unreachable (so nothing is sent), and work again when it is back', async () => {
+    const a = await workstation('alice', 'host-a')
+    const r = await a.claim(ref('away.example'), { jobId: 'jw', index: 0 })
+    if (!r.ok) throw new Error('claim refused')
+    // Checked before the crash, as before a send: that commit waited for the disk (and the claim's with it).
+    expect(await a.stillHeld(r.lease)).toBe(true)
+    db.stopServer()
+    try {
+      await expect(a.claim(ref('away-2.example'), { jobId: 'jw', index: 1 })).rejects.toSatisfy((e: unknown) => codeOf(e) === 'team.unreachable')
+      await expect(a.stillHeld(r.lease)).rejects.toSatisfy((e: unknown) => codeOf(e) === 'team.unreachable')
+      await expect(a.append({ t: 'item', job: 'jw', i: 0, state: 'sending' })).rejects.toSatisfy((e: unknown) => codeOf(e) === 'team.unreachable')
+    } finally {
+      db.startServer()
+    }
+    expect(await a.stillHeld(r.lease)).toBe(true)
+    await a.release(r.lease, 'free')
+  })
+
+  it('an app that finds a newer schema refuses to open (and so to write), saying to update', async () => {
+    const pool = poolFor(db)
+    try {
+      await pool.query('UPDATE team_schema SET version = version + 1')
+      await expect(TeamLedger.open({ pool: poolFor(db), member: 'carol', workstation: 'host-c', where: 'postgres', ownsPool: true })).rejects.toMatchObject({
+        code: 'team.schemaNewer',
+        params: { found: SCHEMA_VERSION + 1, supported: SCHEMA_VERSION },
+      })
+    } finally {
+      await pool.query('UPDATE team_schema SET version = $1', [SCHEMA_VERSION])
+      await pool.end()
+    }
+  })
+
+  it('keeps no API key, transfer code, password or contact in the database (a dump is searched for planted ones)', async () => {
+    const pool = poolFor(db)
+    const status = await schemaStatus(pool)
+    await pool.end()
+    if (status.state === 'absent') throw new Error('no schema')
+    const apiKey = 'PLANTED-API-KEY-7f3a9c'
+    const accountId = accountFingerprint(apiKey, status.teamId)
+    const a = await workstation('alice', 'host-a')
+    const j: JobView = {
+      ...job('secrets-1', ['secret.example'], { authcode: 'PLANTED-TRANSFER-CODE-51be', password: 'PLANTED-DDNS-PASSWORD-0d2e', contact: { email: 'planted-contact@example.invalid' } }),
+      accountId,
+    }
+    await a.append({ t: 'job', job: j })
+    await a.append({ t: 'item', job: 'secrets-1', i: 0, state: 'done', result: { domain: 'secret.example', authcode: 'PLANTED-TRANSFER-CODE-51be' } })
+    const dump = db.dump()
+    expect(dump).toContain('secrets-1')
+    expect(dump).toContain(accountId)
+    for (const planted of ['PLANTED-API-KEY', 'PLANTED-TRANSFER-CODE', 'PLANTED-DDNS-PASSWORD', 'planted-contact']) expect(dump).not.toContain(planted)
+  })
+})
