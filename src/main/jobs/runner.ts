@@ -15,7 +15,7 @@
  */
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
 import { endpoints, parseEndpointParams, type EndpointParams, type WriteEndpointName } from '../../shared/endpoints/table'
-import { kindForStatus, type ErrorData, type Issue } from '../../shared/errors'
+import { type ErrorData, type Issue } from '../../shared/errors'
 import { isJobRunning, type ItemState, type JobItemView, type JobRequest, type JobStatus, type JobView, type ZoneGuard } from '../../shared/jobs'
 import type { WriteSafety } from '../../shared/write-safety'
 import { SAFETY_RULE, SAFETY_RULE_PERCENT } from '../../shared/dns/zone-safety'
@@ -25,7 +25,7 @@ import type { ApiClient } from '../http'
 import { effectsOf } from './effects'
 import { itemRecord } from './journal'
 import type { TargetRef, WriteLedger } from './ledger/write-ledger'
-import { findInLog, newestLogId } from './log-check'
+import { findInLog, loggedAnswer, newestLogId } from './log-check'
 import { isOutcomeUnknown } from './outcome'
 import { inServiceValues } from './service-values'
 import { defaultLabel, targetOf, type ServerIdOf } from './targets'
@@ -658,24 +658,6 @@ export class JobRunner {
       if (this.jobs.get(id)?.status === 'prepared' && Date.now() - int.preparedAt > limit) this.discard(id)
     }
   }
-}
-
-/** The answer a log entry holds: results, or the service's error. */
-function loggedAnswer(response: string): { ok: true; results: unknown } | { ok: false; error: ErrorData } {
-  let body: unknown
-  try {
-    body = JSON.parse(response)
-  } catch {
-    return { ok: true, results: undefined }
-  }
-  if (typeof body === 'object' && body !== null && 'errors' in body) {
-    const e = body.errors
-    const code = typeof e === 'object' && e !== null && 'code' in e ? Number(e.code) : 400
-    const message = typeof e === 'object' && e !== null && 'message' in e && typeof e.message === 'string' ? e.message : undefined
-    const kind = kindForStatus(Number.isFinite(code) ? code : 400)
-    return { ok: false, error: { kind, code: `error.${kind}`, status: code, serviceMessage: message } }
-  }
-  return { ok: true, results: typeof body === 'object' && body !== null && 'results' in body ? body.results : undefined }
 }
 
 /** The system's code for a file operation that failed (EACCES, EROFS, ENOSPC...). */
