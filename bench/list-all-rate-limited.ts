@@ -19,6 +19,7 @@ import { join } from 'node:path'
 import { createApiClient, DEFAULT_CONCURRENCY, type ApiClient } from '../src/main/http'
 import { Pacer } from '../src/main/http/pacer'
 import { Journal } from '../src/main/jobs/journal'
+import { LocalLedger } from '../src/main/jobs/ledger/local-ledger'
 import { acquireDataLock } from '../src/main/jobs/data-lock'
 import { JobRunner } from '../src/main/jobs/runner'
 import { LIVE_RATE_LIMIT, scaledRateLimit } from '../src/sandbox'
@@ -84,7 +85,7 @@ async function renewal(): Promise<Run> {
     if (!held.ok) throw new Error(`bench folder held by process ${held.heldBy.pid}`)
     const runner = new JobRunner({
       accounts: { client: async () => client, nameOf: () => 'bench', readOnly: () => false },
-      journal: new Journal(join(dir, 'journal.jsonl'), held.lock),
+      ledger: new LocalLedger(new Journal(join(dir, 'journal.jsonl'), held.lock)),
     })
     await runner.init()
     const before = await sb.answers()

@@ -8,6 +8,7 @@ import { AppError } from '../../src/main/app/app-error'
 import { createApiClient } from '../../src/main/http'
 import { MAX_RETRY_AFTER_MS, retryAfterMs } from '../../src/main/http/client'
 import { Journal } from '../../src/main/jobs/journal'
+import { LocalLedger } from '../../src/main/jobs/ledger/local-ledger'
 import { JobRunner } from '../../src/main/jobs/runner'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { liveFixture } from '../helpers/live-fixtures'
@@ -61,7 +62,7 @@ describe('a write answered 200 with an answer too large to keep', () => {
         nameOf: () => 'Main',
         readOnly: () => false,
       },
-      journal: new Journal(journalFile, await holdFolderOf(journalFile)),
+      ledger: new LocalLedger(new Journal(journalFile, await holdFolderOf(journalFile))),
     })
     await runner.init()
     const d = sb.state.domains[0]!

@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiClient } from '../../src/main/http'
 import { Journal, type JournalRecord } from '../../src/main/jobs/journal'
+import { LocalLedger } from '../../src/main/jobs/ledger/local-ledger'
 import { JobRunner, type JobAccounts } from '../../src/main/jobs/runner'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import type { DataLock } from '../../src/main/jobs/data-lock'
@@ -58,7 +59,7 @@ describe('a journal that cannot be written', () => {
     // The job's line, then item 1 sending and done, item 2 sending: then the disk is full.
     const lock = await holdFolderOf(file)
     const journal = new FillingJournal(file, lock, 4)
-    const runner = new JobRunner({ accounts: accounts(), journal, logCheckDelaysMs: [60_000] })
+    const runner = new JobRunner({ accounts: accounts(), ledger: new LocalLedger(journal), logCheckDelaysMs: [60_000] })
     await runner.init()
     const names = sb.state.domains.slice(0, 5).map((d) => d.domainname)
     const before = renewals().length
@@ -76,7 +77,7 @@ describe('a journal that cannot be written', () => {
     // Killed and started again on what reached the disk.
     await lock.release()
     const restartLock = await holdFolderOf(file)
-    const restarted = new JobRunner({ accounts: accounts(), journal: new Journal(file, restartLock), logCheckDelaysMs: [60_000] })
+    const restarted = new JobRunner({ accounts: accounts(), ledger: new LocalLedger(new Journal(file, restartLock)), logCheckDelaysMs: [60_000] })
     await restarted.init()
     const again = restarted.list().find((j) => j.id === job.id)!
     const states = again.items.map((it) => it.state)
@@ -90,7 +91,7 @@ describe('a journal that cannot be written', () => {
   it('at the start: the job is not left running, and nothing is sent', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'journal-full-')), 'journal.jsonl')
     const lock = await holdFolderOf(file)
-    const runner = new JobRunner({ accounts: accounts(), journal: new FillingJournal(file, lock, 0), logCheckDelaysMs: [60_000] })
+    const runner = new JobRunner({ accounts: accounts(), ledger: new LocalLedger(new FillingJournal(file, lock, 0)), logCheckDelaysMs: [60_000] })
     const before = renewals().length
     await expect(renew(runner, [sb.state.domains[6]!.domainname])).rejects.toMatchObject({ data: { code: 'job.journalUnwritable' } })
     expect(runner.running()).toEqual([])
@@ -103,7 +104,7 @@ describe('a journal that cannot be written', () => {
     const dir = mkdtempSync(join(tmpdir(), 'journal-damaged-'))
     const file = join(dir, 'journal.jsonl')
     const firstLock = await holdFolderOf(file)
-    const first = new JobRunner({ accounts: accounts(), journal: new Journal(file, firstLock), logCheckDelaysMs: [60_000] })
+    const first = new JobRunner({ accounts: accounts(), ledger: new LocalLedger(new Journal(file, firstLock)), logCheckDelaysMs: [60_000] })
     await first.init()
     const job = await renew(first, [sb.state.domains[8]!.domainname])
     await first.close()
@@ -112,7 +113,7 @@ describe('a journal that cannot be written', () => {
     appendFileSync(file, '{"t":"item","jobId":"' + job.id + '","i":0,"sta')
     const asRead = readFileSync(file, 'utf8')
     const restartLock = await holdFolderOf(file)
-    const restarted = new JobRunner({ accounts: accounts(), journal: new Journal(file, restartLock), logCheckDelaysMs: [60_000], now: () => new Date('2026-11-24T10:00:00Z') })
+    const restarted = new JobRunner({ accounts: accounts(), ledger: new LocalLedger(new Journal(file, restartLock)), logCheckDelaysMs: [60_000], now: () => new Date('2026-11-24T10:00:00Z') })
     await restarted.init()
     expect(restarted.journalDamaged).toEqual({ movedTo: `${file}.damaged-2026-11-24T10-00-00-000Z`, lines: 1 })
     expect(readFileSync(restarted.journalDamaged!.movedTo, 'utf8')).toBe(asRead)

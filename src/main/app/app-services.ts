@@ -19,6 +19,7 @@ import { createAppHandlers, createChannelHandlers } from '../ipc/handlers'
 import { RunningCalls } from '../ipc/running-calls'
 import { JobEvents } from '../ipc/job-events'
 import { Journal } from '../jobs/journal'
+import { LocalLedger } from '../jobs/ledger/local-ledger'
 import { AutorenewOnValues } from '../jobs/service-values'
 import { storedDomainNames } from '../jobs/domain-names'
 import { JobRunner } from '../jobs/runner'
@@ -152,7 +153,7 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
       autorenewOnValue: async (id) => autorenewOn.get(id) ?? (await store.autorenewOnValue(id).catch(() => undefined)),
     },
     // Written only while this process's services hold the folder (data-lock.ts).
-    journal: new Journal(journalFile, locked.lock),
+    ledger: new LocalLedger(new Journal(journalFile, locked.lock)),
     onChange: (job) => {
       logJob(job)
       jobEvents.changed(job)

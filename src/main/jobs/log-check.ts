@@ -11,6 +11,7 @@
  */
 import type { ApiClient } from '../http'
 import type { LogEntry } from '../../shared/endpoints/decoders'
+import { kindForStatus, type ErrorData } from '../../shared/errors'
 import { bodyHash } from './at-rest'
 
 export interface SentRequest {
@@ -78,4 +79,22 @@ function decide(matches: LogEntry[]): LogSearch {
   if (!found) return { notFound: true }
   if (more.length > 0) return { undecided: 'several' }
   return { found }
+}
+
+/** The answer a log entry holds: results, or the service's error. */
+export function loggedAnswer(response: string): { ok: true; results: unknown } | { ok: false; error: ErrorData } {
+  let body: unknown
+  try {
+    body = JSON.parse(response)
+  } catch {
+    return { ok: true, results: undefined }
+  }
+  if (typeof body === 'object' && body !== null && 'errors' in body) {
+    const e = body.errors
+    const code = typeof e === 'object' && e !== null && 'code' in e ? Number(e.code) : 400
+    const message = typeof e === 'object' && e !== null && 'message' in e && typeof e.message === 'string' ? e.message : undefined
+    const kind = kindForStatus(Number.isFinite(code) ? code : 400)
+    return { ok: false, error: { kind, code: `error.${kind}`, status: code, serviceMessage: message } }
+  }
+  return { ok: true, results: typeof body === 'object' && body !== null && 'results' in body ? body.results : undefined }
 }

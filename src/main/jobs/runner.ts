@@ -15,7 +15,7 @@
  */
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
 import { endpoints, parseEndpointParams, type EndpointParams, type WriteEndpointName } from '../../shared/endpoints/table'
-import { kindForStatus, type ErrorData, type Issue } from '../../shared/errors'
+import { type ErrorData, type Issue } from '../../shared/errors'
 import { isJobRunning, type ItemState, type JobItemView, type JobRequest, type JobStatus, type JobView, type ZoneGuard } from '../../shared/jobs'
 import type { WriteSafety } from '../../shared/accounts/write-safety'
 import { SAFETY_RULE, SAFETY_RULE_PERCENT } from '../../shared/dns/zone-safety'
@@ -23,8 +23,9 @@ import { zoneSaveVerdict } from './zone-rules'
 import { AppError, toErrorData } from '../app/app-error'
 import type { ApiClient } from '../http'
 import { effectsOf } from './effects'
-import { itemRecord, type Journal } from './journal'
-import { findInLog, newestLogId } from './log-check'
+import { itemRecord } from './journal'
+import type { TargetRef, WriteLedger } from './ledger/write-ledger'
+import { findInLog, loggedAnswer, newestLogId } from './log-check'
 import { isOutcomeUnknown } from './outcome'
 import { inServiceValues } from './service-values'
 import { defaultLabel, targetOf, type ServerIdOf } from './targets'
@@ -55,7 +56,8 @@ export interface JobAccounts {
 
 export interface JobRunnerOptions {
   accounts: JobAccounts
-  journal: Journal
+  /** The journal and the per-target holds (ledger/local-ledger.ts, or a team's). */
+  ledger: WriteLedger
   /** Called when a job changed; the caller passes it on to the windows. */
   onChange?: (job: JobView) => void
   /** When the log is read after an unknown outcome (the log may lag behind the request). */
@@ -103,8 +105,6 @@ const DEFAULT_CONCURRENCY = 3
 export class JobRunner {
   private readonly jobs = new Map<string, JobView>()
   private readonly internals = new Map<string, JobInternals>()
-  /** account / operation / target -> the send that holds it. */
-  private readonly targets = new Map<string, { jobId: string; index: number; state: 'sending' | 'unknown' }>()
   private readonly timers = new Set<NodeJS.Timeout>()
   private closed = false
 
@@ -116,7 +116,7 @@ export class JobRunner {
 
   /** Reads the journal: finished jobs as they ended; a job cut off by a quit is "interrupted", its sends "unknown". */
   async init(): Promise<void> {
-    const loaded = (await this.opts.journal.load()).slice(-MAX_JOBS_KEPT)
+    const loaded = (await this.opts.ledger.load()).slice(-MAX_JOBS_KEPT)
     for (const job of loaded) {
       if (isJobRunning(job) || job.status === 'prepared') {
         job.status = 'interrupted'
@@ -129,17 +129,17 @@ export class JobRunner {
       this.jobs.set(job.id, job)
       this.internals.set(job.id, { params: [], guards: [], preparedAt: 0, secondSend: false, stopRequested: false, controller: new AbortController() })
       job.items.forEach((it, i) => {
+        // Its target stays held as unknown (the ledger rebuilt its holds at load).
         if (it.state !== 'unknown') return
-        this.targets.set(this.targetKey(job, it), { jobId: job.id, index: i, state: 'unknown' })
         if (it.log?.status !== 'received') this.scheduleLogChecks(job, i)
       })
     }
     // Lines that could not be read (a torn write, a damaged disk) would be dropped by the rewrite
     // below: the file as read is kept aside first, and the window says where.
-    const unreadable = this.opts.journal.unreadableLines
+    const unreadable = this.opts.ledger.unreadableLines
     if (unreadable > 0) {
       try {
-        this.journalDamaged = { movedTo: await this.opts.journal.keepAside(this.now()), lines: unreadable }
+        this.journalDamaged = { movedTo: await this.opts.ledger.keepAside(this.now()), lines: unreadable }
       } catch (err) {
         // Not kept aside: the rewrite would lose the lines for good, so the file stays as it is.
         this.journalProblem = { reason: systemReason(err) }
@@ -149,7 +149,7 @@ export class JobRunner {
     // A journal that can be read but not written (a read-only data folder, a full disk): the app
     // starts, and sends nothing, since nothing may be sent that was not journaled first.
     try {
-      await this.opts.journal.compact([...this.jobs.values()])
+      await this.opts.ledger.compact([...this.jobs.values()])
     } catch (err) {
       this.journalProblem = { reason: systemReason(err) }
     }
@@ -169,8 +169,8 @@ export class JobRunner {
     return [...this.jobs.values()].filter(isJobRunning)
   }
 
-  private targetKey(job: Pick<JobView, 'accountId' | 'operation'>, it: Pick<JobItemView, 'target'>): string {
-    return `${job.accountId}\u0000${job.operation}\u0000${it.target}`
+  private targetRef(job: Pick<JobView, 'accountId' | 'operation'>, it: Pick<JobItemView, 'target'>): TargetRef {
+    return { accountId: job.accountId, operation: job.operation, target: it.target }
   }
 
   private emit(job: JobView): void {
@@ -238,12 +238,13 @@ export class JobRunner {
     const twice = items.filter((it) => (seen.has(it.target) ? true : (seen.add(it.target), false)))
     if (twice.length > 0) throw AppError.of('validation', { code: 'job.duplicateTarget', params: { targets: twice.map((it) => it.label).slice(0, 10).join(', ') } })
 
-    const busy = items.filter((it) => {
-      const holder = this.targets.get(this.targetKey(req, it))
+    const holders = await Promise.all(items.map((it) => this.opts.ledger.holderOf(this.targetRef(req, it))))
+    const busy = items.filter((_, i) => {
+      const holder = holders[i]
       return holder && (holder.state === 'sending' || !req.secondSend)
     })
     if (busy.length > 0) {
-      const sending = busy.some((it) => this.targets.get(this.targetKey(req, it))?.state === 'sending')
+      const sending = holders.some((h) => h?.state === 'sending')
       throw AppError.of('busy', { code: sending ? 'job.targetBusy' : 'job.targetUnknown', params: { targets: busy.map((it) => it.label).slice(0, 10).join(', ') } })
     }
 
@@ -302,11 +303,11 @@ export class JobRunner {
     await Promise.all(ids.flatMap((id) => this.internals.get(id)?.finished ?? []))
     for (const id of ids) {
       const job = this.jobs.get(id)
-      job?.items.forEach((it) => this.targets.delete(this.targetKey(job, it)))
+      for (const it of job?.items ?? []) if (job) await this.opts.ledger.settle(this.targetRef(job, it))
       this.jobs.delete(id)
       this.internals.delete(id)
     }
-    if (ids.length > 0 && !this.journalProblem) await this.opts.journal.compact([...this.jobs.values()])
+    if (ids.length > 0 && !this.journalProblem) await this.opts.ledger.compact([...this.jobs.values()])
   }
 
   /**
@@ -345,7 +346,7 @@ export class JobRunner {
   async start(jobId: string, token: string | undefined, accountName?: string): Promise<JobView> {
     const { job, int } = this.find(jobId)
     if (job.status !== 'prepared') throw AppError.of('validation', { code: 'job.notPrepared' })
-    if (this.journalProblem) throw AppError.of('internal', { code: 'job.journalUnwritable', params: { path: this.opts.journal.file, reason: this.journalProblem.reason } })
+    if (this.journalProblem) throw AppError.of('internal', { code: 'job.journalUnwritable', params: { path: this.opts.ledger.where, reason: this.journalProblem.reason } })
     // The account may have been made read-only while the confirmation was open.
     this.refuseReadOnly(job.accountId)
     // The account's level as it is now (it may have been raised while the confirmation was open):
@@ -377,10 +378,10 @@ export class JobRunner {
     // Nothing is sent that was not journaled first: a start whose line cannot be written leaves
     // the job as it was, never "running".
     try {
-      await this.opts.journal.append({ t: 'job', job: running })
+      await this.opts.ledger.append({ t: 'job', job: running })
     } catch (err) {
       this.discard(jobId)
-      throw AppError.of('internal', { code: 'job.journalUnwritable', params: { path: this.opts.journal.file, reason: systemReason(err) } })
+      throw AppError.of('internal', { code: 'job.journalUnwritable', params: { path: this.opts.ledger.where, reason: systemReason(err) } })
     }
     Object.assign(job, running)
     this.emit(job)
@@ -425,20 +426,19 @@ export class JobRunner {
   private async send(client: ApiClient, job: JobView, int: JobInternals, i: number): Promise<void> {
     const it = job.items[i]
     if (!it) return
-    const key = this.targetKey(job, it)
-    const holder = this.targets.get(key)
-    if (holder && (holder.state === 'sending' || !int.secondSend)) {
-      await this.settle(job, i, { state: 'failed', error: { kind: 'busy', code: holder.state === 'sending' ? 'job.targetBusy' : 'job.targetUnknown', params: { targets: it.label } } })
-      return
-    }
     const params = int.params[i]
     if (!params) return
-    this.targets.set(key, { jobId: job.id, index: i, state: 'sending' })
+    const claim = await this.opts.ledger.claim(this.targetRef(job, it), { jobId: job.id, index: i }, { overUnknown: int.secondSend })
+    if (!claim.ok) {
+      await this.settle(job, i, { state: 'failed', error: { kind: 'busy', code: claim.heldBy.state === 'sending' ? 'job.targetBusy' : 'job.targetUnknown', params: { targets: it.label } } })
+      return
+    }
+    const lease = claim.lease
     // History first (a zone's snapshot, and its guard, read afresh), while the target is held
     // and before the item is journaled as on its way: one refused here was never sent.
     const refused = await this.observe((o) => o.beforeSend(job, i, params, client, int.guards[i]))
     if (refused) {
-      this.targets.delete(key)
+      await this.opts.ledger.release(lease, 'free')
       await this.settle(job, i, { state: 'failed', error: refused })
       return
     }
@@ -448,16 +448,21 @@ export class JobRunner {
     const request = client.describeRequest(job.operation, params)
     const sent = { method: request.method, path: request.path, bodyHash: bodyHash(request.body) }
     if (!(await this.settle(job, i, { state: 'sending', sentAt: this.now().toISOString(), sent }, int))) {
-      this.targets.delete(key)
+      await this.opts.ledger.release(lease, 'free')
       Object.assign(it, { state: 'skipped', sentAt: undefined, error: this.journalError(int.journalFailure) })
       this.emit(job)
+      return
+    }
+    // The hold may have been taken away meanwhile (a team lease that expired): nothing is sent then.
+    if (!(await this.opts.ledger.stillHeld(lease))) {
+      await this.settle(job, i, { state: 'failed', sentAt: undefined, error: { kind: 'busy', code: 'job.targetBusy', params: { targets: it.label } } }, int)
       return
     }
     try {
       const env = await client.sendParsed(job.operation, params, { signal: int.controller.signal })
       // Read back while the target is still held: what the service kept, not what its answer repeats.
       const back = await readBack(client, job.operation, params, int.controller.signal)
-      this.targets.delete(key)
+      await this.opts.ledger.release(lease, 'free')
       const result = back && 'kept' in back ? back.kept : env.results
       const serviceKept = back && 'error' in back ? [notReadBack()] : serviceKeptFindingsOf(job.operation, params, result)
       await this.settle(job, i, { state: 'done', result, requestId: env.requestId, ...(serviceKept.length > 0 ? { serviceKept } : {}) })
@@ -466,18 +471,18 @@ export class JobRunner {
       const error = toErrorData(err)
       if (error.code === 'http.answerNotKept') {
         // The service answered success with more than can be kept: done, its answer not kept.
-        this.targets.delete(key)
+        await this.opts.ledger.release(lease, 'free')
         await this.settle(job, i, { state: 'done', requestId: error.requestId, serviceKept: [answerNotKept()] })
         await this.observe((o) => o.ended(job, i, { fromLog: false }))
         return
       }
       if (isOutcomeUnknown(error)) {
-        this.targets.set(key, { jobId: job.id, index: i, state: 'unknown' })
+        await this.opts.ledger.release(lease, 'unknown')
         await this.settle(job, i, { state: 'unknown', error, requestId: error.requestId })
         await this.observe((o) => o.ended(job, i, { fromLog: false }))
         if (!this.closed) this.scheduleLogChecks(job, i)
       } else {
-        this.targets.delete(key)
+        await this.opts.ledger.release(lease, 'free')
         await this.settle(job, i, { state: 'failed', error, requestId: error.requestId })
         await this.observe((o) => o.ended(job, i, { fromLog: false }))
       }
@@ -509,7 +514,7 @@ export class JobRunner {
     Object.assign(it, change)
     let journaled = true
     try {
-      await this.opts.journal.append(itemRecord(job.id, i, it))
+      await this.opts.ledger.append(itemRecord(job.id, i, it))
     } catch (err) {
       journaled = false
       const own = int ?? this.internals.get(job.id)
@@ -524,13 +529,13 @@ export class JobRunner {
   }
 
   private journalError(failure: { reason: string } | undefined): ErrorData {
-    return { kind: 'internal', code: 'job.journalUnwritable', params: { path: this.opts.journal.file, reason: failure?.reason ?? 'unknown' } }
+    return { kind: 'internal', code: 'job.journalUnwritable', params: { path: this.opts.ledger.where, reason: failure?.reason ?? 'unknown' } }
   }
 
   private async finish(job: JobView, status: JobStatus): Promise<JobView> {
     job.status = status
     job.endedAt = this.now().toISOString()
-    await this.opts.journal.append({ t: 'status', job: job.id, status, at: job.endedAt }).catch((err: unknown) => this.opts.onJournalError?.(err))
+    await this.opts.ledger.append({ t: 'status', job: job.id, status, at: job.endedAt }).catch((err: unknown) => this.opts.onJournalError?.(err))
     this.emit(job)
     return job
   }
@@ -612,7 +617,7 @@ export class JobRunner {
       const entry = search.found
       const log = { status: 'received' as const, checkedAt, entry: { request_id: entry.request_id, datetime: entry.datetime, response: entry.response.slice(0, 4000) } }
       const answer = loggedAnswer(entry.response)
-      this.targets.delete(this.targetKey(job, it))
+      await this.opts.ledger.settle(this.targetRef(job, it))
       await this.settle(job, i, {
         state: answer.ok ? 'done' : 'failed',
         log,
@@ -644,7 +649,7 @@ export class JobRunner {
       int.resume?.()
       int.controller.abort()
     }
-    await this.opts.journal.close()
+    await this.opts.ledger.close()
   }
 
   private dropStalePrepared(): void {
@@ -653,24 +658,6 @@ export class JobRunner {
       if (this.jobs.get(id)?.status === 'prepared' && Date.now() - int.preparedAt > limit) this.discard(id)
     }
   }
-}
-
-/** The answer a log entry holds: results, or the service's error. */
-function loggedAnswer(response: string): { ok: true; results: unknown } | { ok: false; error: ErrorData } {
-  let body: unknown
-  try {
-    body = JSON.parse(response)
-  } catch {
-    return { ok: true, results: undefined }
-  }
-  if (typeof body === 'object' && body !== null && 'errors' in body) {
-    const e = body.errors
-    const code = typeof e === 'object' && e !== null && 'code' in e ? Number(e.code) : 400
-    const message = typeof e === 'object' && e !== null && 'message' in e && typeof e.message === 'string' ? e.message : undefined
-    const kind = kindForStatus(Number.isFinite(code) ? code : 400)
-    return { ok: false, error: { kind, code: `error.${kind}`, status: code, serviceMessage: message } }
-  }
-  return { ok: true, results: typeof body === 'object' && body !== null && 'results' in body ? body.results : undefined }
 }
 
 /** The system's code for a file operation that failed (EACCES, EROFS, ENOSPC...). */

@@ -1,3 +1,8 @@
+/**
+ * The write ledger: the journal of every write and the per-target holds, behind one interface so
+ * the runner works the same over the local journal file (local-ledger.ts) and a team database.
+ * Types only: the runner talks to the journal and the holds through nothing else.
+ */
 import type { WriteEndpointName } from '../../../shared/endpoints/table'
 import type { JobView } from '../../../shared/jobs'
 import type { JournalRecord } from '../journal'
