@@ -10,6 +10,14 @@ import type { TargetRef, WriteLedger } from '../../src/main/jobs/ledger/write-le
 export interface LedgerFactory {
   fresh(): Promise<WriteLedger>
   reopen(ledger: WriteLedger): Promise<WriteLedger>
+  /**
+   * What only a ledger of one process's journal does: a compaction that drops every job not
+   * given (a team's journal holds the other workstations' jobs too, so its compaction keeps
+   * them), and holds rebuilt from the journal's lines at a restart (a team's holds are lease
+   * rows: a workstation cut off while sending leaves its lease, which turns unknown when it runs
+   * out; tests/integration/team-processes.test.ts kills one to show it).
+   */
+  oneProcessJournal: boolean
 }
 
 const ref = (target: string): TargetRef => ({ accountId: 'acc', operation: 'domains.autorenew.set', target })
@@ -46,7 +54,7 @@ export function ledgerContract(name: string, factory: LedgerFactory): void {
       await again.close()
     })
 
-    it('after a compaction holds only the jobs given', async () => {
+    it.skipIf(!factory.oneProcessJournal)('after a compaction holds only the jobs given', async () => {
       const ledger = await factory.fresh()
       await ledger.append({ t: 'job', job: jobOf('one', 'done', 'done') })
       await ledger.append({ t: 'job', job: jobOf('two', 'done', 'done') })
@@ -94,7 +102,7 @@ export function ledgerContract(name: string, factory: LedgerFactory): void {
       await ledger.close()
     })
 
-    it('after a restart, a send journaled as unknown or cut off while sending holds its target as unknown', async () => {
+    it.skipIf(!factory.oneProcessJournal)('after a restart, a send journaled as unknown or cut off while sending holds its target as unknown', async () => {
       const ledger = await factory.fresh()
       await ledger.append({ t: 'job', job: jobOf('cut', 'running', 'pending') })
       await ledger.append({ t: 'item', job: 'cut', i: 0, state: 'sending' })

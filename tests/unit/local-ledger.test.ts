@@ -18,6 +18,7 @@ async function open(file: string): Promise<WriteLedger> {
 }
 
 ledgerContract('the local ledger', {
+  oneProcessJournal: true,
   fresh: () => open(join(mkdtempSync(join(tmpdir(), 'ledger-')), 'journal.jsonl')),
   async reopen(ledger) {
     const was = opened.get(ledger)
