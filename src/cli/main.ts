@@ -54,6 +54,8 @@ const OPTIONS = {
   'key-file': { type: 'string' },
   'key-credential': { type: 'string' },
   demo: { type: 'boolean' },
+  offline: { type: 'boolean' },
+  all: { type: 'boolean' },
 } as const
 
 const COMMANDS = ['accounts', 'dns export', 'dns plan', 'dns check', 'dns apply', 'acme auth', 'acme present', 'acme cleanup', 'renew', 'ddns update'] as const
@@ -149,7 +151,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     if (!file) throw new BadInput(say.t('cli.needsFile'))
     const asked: ZoneFormat | undefined = v.format === 'records' || v.format === 'bind' ? v.format : undefined
     const mode = command === 'dns apply' ? 'apply' : command === 'dns check' ? 'check' : 'plan'
-    return await zoneFromFile(c, account, domain, file, asked, mode, { ...confirmation, force: v.force === true })
+    return await zoneFromFile(c, account, domain, file, asked, mode, { ...confirmation, force: v.force === true, offline: v.offline === true })
   } catch (err) {
     if (err instanceof BadInput) return bad(err.text)
     if (err instanceof Failed) return failed(c, err.error)
