@@ -6,6 +6,7 @@
  *   hosting-admin dns plan <domain> <file>
  *   hosting-admin dns check <domain> <file>        exits 4 when the live zone differs
  *   hosting-admin dns apply <domain> <file> [--force] [--yes] [--confirm-account <name>]
+ *   hosting-admin dns served <domain>|--all       exits 4 when a nameserver serves other than what is saved
  *   hosting-admin acme auth | acme cleanup         certbot's manual hooks (CERTBOT_DOMAIN, CERTBOT_VALIDATION)
  *   hosting-admin acme present|cleanup <fqdn> <value>   lego's exec provider
  *   hosting-admin renew --expiring-within 30d [--years 1] [--yes] [--confirm-account <name>]
@@ -21,6 +22,7 @@ import { dataDirOf } from './data-dir'
 import { acme, acmeRequestOf } from './acme'
 import { BadInput, chooseAccount, EXIT, Failed, failed, type Context, type Io } from './context'
 import { exportZone, zoneFromFile } from './dns-files'
+import { served } from './served'
 import { renew } from './renew'
 import { ddnsOptionsOf, ddnsTargetOf, updateEvery, updateOnce } from './ddns'
 import { openSession } from './session'
@@ -58,7 +60,7 @@ const OPTIONS = {
   all: { type: 'boolean' },
 } as const
 
-const COMMANDS = ['accounts', 'dns export', 'dns plan', 'dns check', 'dns apply', 'acme auth', 'acme present', 'acme cleanup', 'renew', 'ddns update'] as const
+const COMMANDS = ['accounts', 'dns export', 'dns plan', 'dns check', 'dns apply', 'dns served', 'acme auth', 'acme present', 'acme cleanup', 'renew', 'ddns update'] as const
 type Command = (typeof COMMANDS)[number]
 const isCommand = (s: string): s is Command => (COMMANDS as readonly string[]).includes(s)
 
@@ -136,6 +138,10 @@ export async function run(argv: string[], io: Io): Promise<number> {
       return await acme(c, account, request, { ...confirmation, zone: v.zone, force: v.force === true, timeoutMs: durations.timeout ?? 300_000, intervalMs: durations['poll-every'] ?? 5000 })
     }
     const [domain, file] = rest
+    if (command === 'dns served') {
+      if (!domain && v.all !== true) throw new BadInput(say.t('cli.needsDomain'))
+      return await served(c, account, v.all === true ? undefined : domain)
+    }
     if (!domain) throw new BadInput(say.t('cli.needsDomain'))
     if (command === 'ddns update') {
       const options = ddnsOptionsOf(c, v, durations.every)
