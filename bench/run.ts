@@ -14,6 +14,7 @@ import { benchMainThread } from './main-thread'
 import { benchStoreTime } from './store-time'
 import { benchTenAccounts } from './ten-accounts'
 import { benchTenAccountsRefresh } from './ten-accounts-refresh'
+import { benchHealth } from './health'
 import type { BenchResult } from './report'
 
 const benches: [string, () => Promise<BenchResult>][] = [
@@ -32,6 +33,7 @@ const benches: [string, () => Promise<BenchResult>][] = [
   ['main-thread', benchMainThread],
   ['ten-accounts', benchTenAccounts],
   ['ten-accounts-refresh', benchTenAccountsRefresh],
+  ['health', benchHealth],
 ]
 const only = process.argv[2]
 
