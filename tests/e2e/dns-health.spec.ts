@@ -1,0 +1,41 @@
+/**
+ * Zone health in the DNS editor's plan: the findings of the zone as it would be after the save,
+ * the ones the save introduces first, in English and in Japanese, never blocking the save.
+ */
+import { expect, test } from './fixtures'
+import { expectNoAxeViolations } from './axe'
+import { lastDnsSet, openZone, svc1Domain } from './dns-screens'
+
+test('the plan shows the health findings the save introduces, with why and how to fix; the save is not blocked; in Japanese too', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const d = svc1Domain(sb)
+  await openZone(app, d.domainname)
+  await app.getByRole('button', { name: 'Raw text' }).click()
+  const box = app.getByLabel('Records, one per line: type host value')
+  await box.fill(`${d.dns.svc1.records}\ntxt mail v=spf1 -all\ntxt mail "v=spf1 ip4:192.0.2.300 ~all"`)
+  await box.blur()
+  await app.getByRole('button', { name: 'Review changes…' }).click()
+  const planBox = app.getByRole('region', { name: 'Plan: what will change' })
+  const health = planBox.getByRole('region', { name: 'Health' })
+  await expect(health.locator('[data-rule="spf.multiple"]')).toHaveCount(2)
+  await expect(health.locator('[data-rule="spf.multiple"]').first()).toContainText('More than one SPF record at this name (2)')
+  await expect(health.locator('[data-rule="spf.multiple"]').first()).toContainText('New with this save')
+  await expect(health.locator('[data-rule="spf.syntax"]')).toContainText('an address that is not valid “ip4:192.0.2.300”')
+  await expect(health.locator('[data-rule="spf.syntax"]')).toContainText('Write the term as RFC 7208 says')
+  await expectNoAxeViolations(app, 'dns plan panel')
+  await expect(planBox.getByRole('button', { name: 'Apply these changes' })).toBeEnabled()
+
+  await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
+  await app.reload()
+  await expect(app.locator('html')).toHaveAttribute('lang', 'ja')
+  await app.getByRole('button', { name: 'テキスト' }).click()
+  const jaBox = app.getByLabel('1行に1レコード: 種類 ホスト 値')
+  await jaBox.fill(`${d.dns.svc1.records}\ntxt mail v=spf1 -all\ntxt mail v=spf1 ~all`)
+  await jaBox.blur()
+  await app.getByRole('button', { name: '変更を確認…' }).click()
+  const jaHealth = app.getByRole('region', { name: '計画: 変更される内容' }).getByRole('region', { name: 'ヘルス' })
+  await expect(jaHealth.locator('[data-rule="spf.multiple"]').first()).toContainText('この名前に SPF レコードが複数あります (2 件)')
+  await expect(jaHealth.locator('[data-rule="spf.multiple"]').first()).toContainText('この保存で新たに発生')
+  await expectNoAxeViolations(app, 'dns plan panel')
+  expect(lastDnsSet(sb)).toBeUndefined()
+})
