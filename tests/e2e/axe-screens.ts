@@ -45,6 +45,8 @@ export const AXE_SCREENS = {
   dns: { route: '/dns', spec: 'history.spec.ts', test: 'a change made outside the app is flagged after a refresh, and a saved zone is restored from its snapshot' },
   'dns zone': { route: '/dns/:name', spec: 'dns.spec.ts', test: 'edit in the table, see the plan, apply; a line the app does not understand is kept' },
   'dns plan panel': { route: '/dns/:name', spec: 'dns.spec.ts', test: 'edit in the table, see the plan, apply; a line the app does not understand is kept' },
+  'dns plan health': { route: '/dns/:name', spec: 'dns-health.spec.ts', test: 'the plan shows the health findings the save introduces, with why and how to fix; the save is not blocked; in Japanese too' },
+  'dns plan health, Japanese': { route: '/dns/:name', spec: 'dns-health.spec.ts', test: 'the plan shows the health findings the save introduces, with why and how to fix; the save is not blocked; in Japanese too' },
   'DNS editor, unsaved changes offered': { route: '/dns/:name', spec: 'dns.spec.ts', test: 'typed work is kept: a save refused for the key is fixed in a dialog over the editor, and an edit left for another screen is offered back' },
   'bulk dns plans': { route: '/dns-bulk', spec: 'bulk-dns.spec.ts', test: 'replace an address in zones of two accounts: a plan per zone, a zone over 30 % only when ticked, exactly the planned saves, nothing else changed' },
   'bulk dns confirmation': { route: '/dns-bulk', spec: 'bulk-dns.spec.ts', test: 'replace an address in zones of two accounts: a plan per zone, a zone over 30 % only when ticked, exactly the planned saves, nothing else changed' },

@@ -22,7 +22,7 @@ test('the plan shows the health findings the save introduces, with why and how t
   await expect(health.locator('[data-rule="spf.multiple"]').first()).toContainText('New with this save')
   await expect(health.locator('[data-rule="spf.syntax"]')).toContainText('an address that is not valid “ip4:192.0.2.300”')
   await expect(health.locator('[data-rule="spf.syntax"]')).toContainText('Write the term as RFC 7208 says')
-  await expectNoAxeViolations(app, 'dns plan panel')
+  await expectNoAxeViolations(app, 'dns plan health')
   await expect(planBox.getByRole('button', { name: 'Apply these changes' })).toBeEnabled()
 
   await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
@@ -36,6 +36,6 @@ test('the plan shows the health findings the save introduces, with why and how t
   const jaHealth = app.getByRole('region', { name: '計画: 変更される内容' }).getByRole('region', { name: 'ヘルス' })
   await expect(jaHealth.locator('[data-rule="spf.multiple"]').first()).toContainText('この名前に SPF レコードが複数あります (2 件)')
   await expect(jaHealth.locator('[data-rule="spf.multiple"]').first()).toContainText('この保存で新たに発生')
-  await expectNoAxeViolations(app, 'dns plan panel')
+  await expectNoAxeViolations(app, 'dns plan health, Japanese')
   expect(lastDnsSet(sb)).toBeUndefined()
 })
