@@ -46,6 +46,7 @@ export const AXE_SCREENS = {
   'dns zone': { route: '/dns/:name', spec: 'dns.spec.ts', test: 'edit in the table, see the plan, apply; a line the app does not understand is kept' },
   'dns plan panel': { route: '/dns/:name', spec: 'dns.spec.ts', test: 'edit in the table, see the plan, apply; a line the app does not understand is kept' },
   'dns plan health': { route: '/dns/:name', spec: 'dns-health.spec.ts', test: 'the plan shows the health findings the save introduces, with why and how to fix; the save is not blocked; in Japanese too' },
+  health: { route: '/health', spec: 'dns-health.spec.ts', test: 'the Health screen lists the findings of every zone read, filters by rule and severity, and opens the zone with the record in view' },
   'dns plan health, Japanese': { route: '/dns/:name', spec: 'dns-health.spec.ts', test: 'the plan shows the health findings the save introduces, with why and how to fix; the save is not blocked; in Japanese too' },
   'DNS editor, unsaved changes offered': { route: '/dns/:name', spec: 'dns.spec.ts', test: 'typed work is kept: a save refused for the key is fixed in a dialog over the editor, and an edit left for another screen is offered back' },
   'bulk dns plans': { route: '/dns-bulk', spec: 'bulk-dns.spec.ts', test: 'replace an address in zones of two accounts: a plan per zone, a zone over 30 % only when ticked, exactly the planned saves, nothing else changed' },

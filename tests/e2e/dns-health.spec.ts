@@ -39,3 +39,26 @@ test('the plan shows the health findings the save introduces, with why and how t
   await expectNoAxeViolations(app, 'dns plan health, Japanese')
   expect(lastDnsSet(sb)).toBeUndefined()
 })
+
+test('the Health screen lists the findings of every zone read, filters by rule and severity, and opens the zone with the record in view', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const d = svc1Domain(sb)
+  d.dns.svc1.records = `${d.dns.svc1.records}\ntxt mail v=spf1 -all\ntxt mail v=spf1 ~all`
+  // Read once, so the store holds the zone as the service has it.
+  await openZone(app, d.domainname)
+  await app.getByRole('navigation').getByRole('link', { name: 'Health', exact: true }).click()
+  await expect(app.getByRole('heading', { level: 1, name: 'Health' })).toBeVisible()
+  const rows = app.locator(`tr[data-rule="spf.multiple"]`).filter({ hasText: d.domainname })
+  await expect(rows).toHaveCount(2)
+  await expect(rows.first()).toContainText('More than one SPF record at this name (2)')
+  await expectNoAxeViolations(app, 'health')
+  await app.getByLabel('Severity').selectOption('warning')
+  await expect(rows).toHaveCount(0)
+  await app.getByLabel('Severity').selectOption('error')
+  await app.getByLabel('Rule').selectOption('spf.multiple')
+  await expect(rows).toHaveCount(2)
+  await rows.first().getByRole('button', { name: d.domainname }).click()
+  await expect(app.getByRole('heading', { level: 1, name: `DNS records of ${d.domainname}` })).toBeVisible()
+  await expect(app.getByLabel('Filter')).toHaveValue('mail')
+  await expect(app.getByText('v=spf1 ~all').or(app.locator('input[value="v=spf1 ~all"]')).first()).toBeVisible()
+})
