@@ -2,6 +2,8 @@
  * Zone health in the DNS editor's plan: the findings of the zone as it would be after the save,
  * the ones the save introduces first, in English and in Japanese, never blocking the save.
  */
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
 import { expect, test } from './fixtures'
 import { expectNoAxeViolations } from './axe'
 import { lastDnsSet, openZone, svc1Domain } from './dns-screens'
@@ -43,6 +45,7 @@ test('the plan shows the health findings the save introduces, with why and how t
 test('the Health screen lists the findings of every zone read, filters by rule and severity, and opens the zone with the record in view', async ({ app, harness }) => {
   const sb = await harness.demo()
   const d = svc1Domain(sb)
+  await app.setViewportSize({ width: 1280, height: 800 })
   d.dns.svc1.records = `${d.dns.svc1.records}\ntxt mail v=spf1 -all\ntxt mail v=spf1 ~all`
   // Read once, so the store holds the zone as the service has it.
   await openZone(app, d.domainname)
@@ -51,6 +54,10 @@ test('the Health screen lists the findings of every zone read, filters by rule a
   const rows = app.locator(`tr[data-rule="spf.multiple"]`).filter({ hasText: d.domainname })
   await expect(rows).toHaveCount(2)
   await expect(rows.first()).toContainText('More than one SPF record at this name (2)')
+  // The README's picture of the screen (`README_PICTURES=1` writes it into docs/, as readme-pictures.spec.ts does).
+  const out = process.env.README_PICTURES === '1' ? 'docs' : 'test-results/readme-pictures'
+  mkdirSync(out, { recursive: true })
+  await app.screenshot({ path: join(out, 'screenshot-health.png') })
   await expectNoAxeViolations(app, 'health')
   await app.getByLabel('Severity').selectOption('warning')
   await expect(rows).toHaveCount(0)
