@@ -29,6 +29,7 @@ const benches: [string, () => Promise<BenchResult>][] = [
   ['ten-accounts', async () => (await import('./ten-accounts')).benchTenAccounts()],
   ['ten-accounts-refresh', async () => (await import('./ten-accounts-refresh')).benchTenAccountsRefresh()],
   ['team', async () => (await import('./team')).benchTeam()],
+  ['health', async () => (await import('./health')).benchHealth()],
 ]
 
 let args

@@ -10,6 +10,7 @@ import { acme, acmeRequestOf } from './acme'
 import { EXIT, failed, type Confirmation, type Context, type Io } from './context'
 import { ddnsOptionsOf, ddnsTargetOf, updateEvery, updateOnce } from './ddns'
 import { exportZone, zoneFromFile } from './dns-files'
+import { served } from './served'
 import type { FlagName, Flags } from './flags'
 import { renew } from './renew'
 import { team } from './team'
@@ -82,10 +83,11 @@ function zoneCheck(flags: Flags, args: string[]): Refusal | undefined {
 function fromFile(words: string, mode: 'plan' | 'check' | 'apply', help: MessageKey, flags: readonly FlagName[]): CliCommand {
   return {
     words,
-    flags: ['format', ...flags],
+    flags: ['format', 'offline', ...flags],
     help,
     check: zoneCheck,
-    run: async (c, { flags: f, args: [domain = '', file = ''], account }) => zoneFromFile(c, await account(), domain, file, formatAsked(f), mode, { ...confirmationOf(f), force: f.on('force') }),
+    run: async (c, { flags: f, args: [domain = '', file = ''], account }) =>
+      zoneFromFile(c, await account(), domain, file, formatAsked(f), mode, { ...confirmationOf(f), force: f.on('force'), offline: f.on('offline') }),
   }
 }
 
@@ -109,6 +111,34 @@ export const ACME_TIMEOUT_MS = 300_000
 /** The update address serves every user of the service: no faster than once a minute. */
 const DDNS_MIN_EVERY_MS = 60_000
 
+const TEAM_INIT_FLAGS = ['host', 'port', 'database', 'user', 'ca-file', 'member', 'workstation'] as const satisfies readonly FlagName[]
+
+/** team init|status|migrate: only the team database, no account, key or session. */
+function teamCommand(verb: 'init' | 'status' | 'migrate', help: MessageKey): CliCommand {
+  return {
+    words: `team ${verb}`,
+    flags: verb === 'init' ? TEAM_INIT_FLAGS : [],
+    help,
+    standalone: ({ flags, dataDir, io, say }) =>
+      team(
+        verb,
+        {
+          host: flags.text('host'),
+          port: flags.text('port'),
+          database: flags.text('database'),
+          user: flags.text('user'),
+          'ca-file': flags.text('ca-file'),
+          member: flags.text('member'),
+          workstation: flags.text('workstation'),
+          json: flags.on('json'),
+        },
+        dataDir,
+        io,
+        say,
+      ),
+  }
+}
+
 export const COMMANDS: readonly CliCommand[] = [
   { words: 'accounts', flags: [], help: 'cli.help.accounts', run: (c) => listAccounts(c) },
   {
@@ -121,6 +151,13 @@ export const COMMANDS: readonly CliCommand[] = [
   fromFile('dns plan', 'plan', 'cli.help.dnsPlan', []),
   fromFile('dns check', 'check', 'cli.help.dnsCheck', []),
   fromFile('dns apply', 'apply', 'cli.help.dnsApply', ['force', ...CONFIRM_FLAGS]),
+  {
+    words: 'dns served',
+    flags: ['all'],
+    help: 'cli.help.dnsServed',
+    check: (flags, [domain]) => (!domain && !flags.on('all') ? { key: 'cli.needsDomain' } : undefined),
+    run: async (c, { flags, args: [domain], account }) => served(c, await account(), flags.on('all') ? undefined : domain),
+  },
   acmeHook('auth', 'cli.help.acmeAuth'),
   acmeHook('present', 'cli.help.acmePresent'),
   acmeHook('cleanup', 'cli.help.acmeCleanup'),
@@ -159,34 +196,6 @@ export const COMMANDS: readonly CliCommand[] = [
   teamCommand('status', 'cli.help.teamStatus'),
   teamCommand('migrate', 'cli.help.teamMigrate'),
 ]
-
-const TEAM_INIT_FLAGS = ['host', 'port', 'database', 'user', 'ca-file', 'member', 'workstation'] as const satisfies readonly FlagName[]
-
-/** team init|status|migrate: only the team database, no account, key or session. */
-function teamCommand(verb: 'init' | 'status' | 'migrate', help: MessageKey): CliCommand {
-  return {
-    words: `team ${verb}`,
-    flags: verb === 'init' ? TEAM_INIT_FLAGS : [],
-    help,
-    standalone: ({ flags, dataDir, io, say }) =>
-      team(
-        verb,
-        {
-          host: flags.text('host'),
-          port: flags.text('port'),
-          database: flags.text('database'),
-          user: flags.text('user'),
-          'ca-file': flags.text('ca-file'),
-          member: flags.text('member'),
-          workstation: flags.text('workstation'),
-          json: flags.on('json'),
-        },
-        dataDir,
-        io,
-        say,
-      ),
-  }
-}
 
 const validYears = (text: string) => Number.isInteger(Number(text)) && Number(text) >= 1 && Number(text) <= 9
 

@@ -12,6 +12,7 @@ import { safetyOfPlan } from '../shared/dns/zone-safety'
 import { BadInput, EXIT, failed, itemError, readZone, runWrite, type Confirmation, type Context } from './context'
 import { formatOf, readZoneFile, zoneAsBind, type ZoneFormat } from './zone-file'
 import { serviceKeptText } from '../shared/i18n/service-kept-text'
+import { healthLines, healthOfPlan } from './health'
 
 export async function exportZone(c: Context, account: AccountView, domain: string, bind: boolean): Promise<number> {
   const live = await readZone(c, account.id, domain)
@@ -45,7 +46,7 @@ export async function zoneFromFile(
   file: string,
   asked: ZoneFormat | undefined,
   mode: 'plan' | 'check' | 'apply',
-  opts: Confirmation & { force: boolean },
+  opts: Confirmation & { force: boolean; offline?: boolean },
 ): Promise<number> {
   let text: string
   try {
@@ -66,7 +67,10 @@ export async function zoneFromFile(
   const same = isEmptyPlan(p) && !ttlChanges
   const safety = safetyOfPlan(p, before, domain)
   const lines = planLines(c, p, { from: live.ttl, to: wanted.ttl })
-  const summary = { domain, account: account.name, changes: lines.length, changed: safety.changed, total: safety.total, overRule: safety.needsOwnConfirmation, plan: lines }
+  // The zone as it would be after the save, the findings it introduces first; never a reason to refuse.
+  const health = await healthOfPlan(c, domain, before, wanted.rows, opts.offline === true)
+  if (!c.json) c.io.err(healthLines(c, domain, health).join('\n'))
+  const summary = { domain, account: account.name, changes: lines.length, changed: safety.changed, total: safety.total, overRule: safety.needsOwnConfirmation, plan: lines, health }
   if (mode !== 'apply' || same) {
     if (c.json) c.io.out(JSON.stringify({ ...summary, same }))
     else c.io.out(same ? c.say.t('cli.noChange', { domain }) : lines.join('\n'))

@@ -28,6 +28,9 @@ export const FLAGS = {
   ip: { type: 'string' },
   detect: { type: 'boolean' },
   every: { type: 'string' },
+  // dns plan|check|apply: health findings without asking DNS; dns served: every zone of the account.
+  offline: { type: 'boolean' },
+  all: { type: 'boolean' },
   // team init (team.ts): the team database's connection, never its password.
   port: { type: 'string' },
   database: { type: 'string' },

@@ -4,6 +4,7 @@
  * call, its handler and its endpoint are found from each other by a search for the name.
  * The type below makes a missing or misspelled channel a compile error.
  */
+import { storeHealth } from '../dns-health/store-health'
 import { parseEndpointParams, type EndpointResult, type PagedEndpointName, type PagedItem, type ReadEndpointName } from '../../shared/endpoints/table'
 import { parseWith, type Parsed } from '../../shared/errors/field-issues'
 import type { AppChannel, ChannelName } from '../../shared/ipc/channels'
@@ -297,6 +298,8 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
     'reminders.expirations': defineChannel((raw) => parseWith(local['reminders.expirations'], raw), async (p) => reminders.expirations(p.accountId)),
     // bulk DNS change
     'store.zones': defineChannel((raw) => parseWith(local['store.zones'], raw), async (p) => (store ? store.listZones(p.accountId, p.containing) : [])),
+    // zone health
+    'store.health': defineChannel((raw) => parseWith(local['store.health'], raw), async () => (store ? storeHealth(store) : [])),
 
     // servers
     'servers.list': apiCall('servers.list'),

@@ -20,7 +20,7 @@ export interface TeamKeys {
 }
 
 /** Local ids and team fingerprints, both ways; an account without a key here stays local-only. */
-export async function accountMapOf(keys: Pick<TeamKeys, 'accountIds' | 'keyOf'>, teamId: string): Promise<TeamAccountMap> {
+async function accountMapOf(keys: Pick<TeamKeys, 'accountIds' | 'keyOf'>, teamId: string): Promise<TeamAccountMap> {
   const toTeam = new Map<string, string>()
   const toLocal = new Map<string, string>()
   for (const id of keys.accountIds) {

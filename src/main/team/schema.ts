@@ -115,7 +115,7 @@ export async function schemaStatus(db: pg.Pool | pg.PoolClient): Promise<SchemaS
   try {
     const exists = existsRow.parse((await db.query(`SELECT to_regclass('team_schema') IS NOT NULL AS present`)).rows[0])
     if (!exists.present) return { state: 'absent' }
-    const row = (await db.query('SELECT version, team_id::text AS team_id FROM team_schema WHERE id = 1')).rows[0]
+    const row: unknown = (await db.query('SELECT version, team_id::text AS team_id FROM team_schema WHERE id = 1')).rows[0]
     if (row === undefined) return { state: 'absent' }
     const v = versionRow.parse(row)
     const state = v.version === SCHEMA_VERSION ? 'current' : v.version < SCHEMA_VERSION ? 'older' : 'newer'

@@ -186,7 +186,10 @@ export class TeamLedger implements WriteLedger {
 
   async load(): Promise<JobView[]> {
     const rows = await this.step(
-      async (db) => (await db.query('SELECT j.member, j.workstation, j.account, r.record FROM team_journal r JOIN team_jobs j ON j.id = r.job_id ORDER BY r.seq')).rows,
+      async (db) => {
+        const rows: unknown[] = (await db.query('SELECT j.member, j.workstation, j.account, r.record FROM team_journal r JOIN team_jobs j ON j.id = r.job_id ORDER BY r.seq')).rows
+        return rows
+      },
       { retryOnLoss: true },
     )
     this.unreadableLines = 0
@@ -295,7 +298,7 @@ export class TeamLedger implements WriteLedger {
           await c.query(EXPIRE, key)
           if (opts.overUnknown) await c.query(`UPDATE team_leases SET state = 'free', ended_at = now() WHERE account = $1 AND operation = $2 AND target = $3 AND state = 'unknown'`, key)
           const taken = await c.query(insert, values)
-          const row = taken.rows[0]
+          const row: unknown = taken.rows[0]
           if (row !== undefined) return { taken: true as const, fence: fenceRow.parse(row).fence }
           const held = await c.query(`SELECT ${EFFECTIVE} AND account = $1 AND operation = $2 AND target = $3`, key)
           const heldRow: unknown = held.rows[0]
@@ -353,14 +356,20 @@ export class TeamLedger implements WriteLedger {
   }
 
   async holderOf(ref: TargetRef): Promise<TargetHolder | undefined> {
-    const rows = await this.step(async (db) => (await db.query(`SELECT ${EFFECTIVE} AND account = $1 AND operation = $2 AND target = $3`, this.key(ref))).rows, { retryOnLoss: true })
+    const rows = await this.step(async (db) => {
+        const rows: unknown[] = (await db.query(`SELECT ${EFFECTIVE} AND account = $1 AND operation = $2 AND target = $3`, this.key(ref))).rows
+        return rows
+      }, { retryOnLoss: true })
     if (rows[0] === undefined) return undefined
     const r = holderRow.parse(rows[0])
     return { jobId: r.job_id, index: r.idx, state: r.state, since: r.since.toISOString(), member: r.member, workstation: r.workstation }
   }
 
   async unknownTargets(): Promise<Array<{ ref: TargetRef; holder: TargetHolder }>> {
-    const rows = await this.step(async (db) => (await db.query(`SELECT * FROM (SELECT ${EFFECTIVE}) AS held WHERE state = 'unknown' ORDER BY since`)).rows, { retryOnLoss: true })
+    const rows = await this.step(async (db) => {
+        const rows: unknown[] = (await db.query(`SELECT * FROM (SELECT ${EFFECTIVE}) AS held WHERE state = 'unknown' ORDER BY since`)).rows
+        return rows
+      }, { retryOnLoss: true })
     return rows.map((r) => this.holder(r)).filter((h) => h !== undefined)
   }
 }

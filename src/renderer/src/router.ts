@@ -19,6 +19,7 @@ export const router = createRouter({
     { path: '/dns', component: () => import('./views/DnsView.vue') },
     { path: '/dns/:name', component: () => import('./views/DnsZoneView.vue'), props: true },
     { path: '/dns-bulk', component: () => import('./views/BulkDnsView.vue') },
+    { path: '/health', component: () => import('./views/HealthView.vue') },
     { path: '/freedns', component: () => import('./views/FreeDnsView.vue') },
     { path: '/freedns/:name', component: () => import('./views/FreeDnsDetailView.vue'), props: true },
     { path: '/search', component: () => import('./views/DomainSearchView.vue') },

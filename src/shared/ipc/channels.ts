@@ -68,6 +68,8 @@ export const LOCAL_CHANNELS = [
   // bulk DNS change
   // The zones of every account as last read (the store's summaries, without their records).
   'store.zones',
+  // zone health: the findings of every zone in the store (shared/dns/health)
+  'store.health',
 ] as const
 export type LocalChannel = (typeof LOCAL_CHANNELS)[number]
 export type AppChannel = Extract<LocalChannel, `app.${string}`>

@@ -25,7 +25,7 @@ import type { ChannelName, LocalChannel } from './channels'
 import type { LocalPayloads } from './payloads'
 import type { HistoryEntry, Snapshot, SnapshotSummary } from '../portfolio/history'
 import type { DueReminder, ExpiringItem, ReminderSettings, ReminderTarget } from '../portfolio/reminders'
-import type { SearchHit, StoredList, StoredListName, ZoneFile, ZoneSummary } from '../portfolio'
+import type { SearchHit, StoredList, StoredListName, ZoneFile, ZoneHealth, ZoneSummary } from '../portfolio'
 
 export type { ChannelName, LocalChannel, ListAllChannel } from './channels'
 
@@ -116,6 +116,9 @@ export interface LocalResults {
   // bulk DNS change
   /** The zones the store holds (of one account, or of every account), without their records. */
   'store.zones': ZoneSummary[]
+  // zone health
+  /** Every zone of the store with health findings, and its findings. */
+  'store.health': ZoneHealth[]
 }
 
 /** An operation's own parameters; `z.object({})` types as an index signature, which becomes {}. */

@@ -110,6 +110,8 @@ export const localPayloads = {
   'reminders.expirations': z.object({ accountId: accountIdSchema.optional() }),
   // bulk DNS change
   'store.zones': z.object({ accountId: accountIdSchema.optional(), containing: z.string().trim().min(1).max(1000).optional() }),
+  // zone health
+  'store.health': z.object({}),
   'app.reportError': z.object({
     source: z.enum(['error', 'rejection', 'vue']),
     message: z.string().max(2000),

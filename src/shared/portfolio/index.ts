@@ -5,6 +5,7 @@
 import { PAGED_ENDPOINT_NAMES as PAGED_NAMES, type PagedEndpointName } from '../endpoints/names'
 import type { PagedInput, PagedItem } from '../endpoints/table'
 import type { ServerKind } from '../service/constants'
+import type { HealthFinding } from '../dns/health/rules'
 
 /**
  * The lists the store keeps: every paged list but the API log, which is not inventory (it is
@@ -54,6 +55,15 @@ export interface StoredZone {
   ttl?: number | undefined
   ns_type?: string | undefined
   readAt: string
+}
+
+/** A zone of the store with its health findings (the offline rules: src/shared/dns/health). */
+export interface ZoneHealth {
+  accountId: string
+  kind: ZoneKind
+  domain: string
+  readAt: string
+  findings: HealthFinding[]
 }
 
 export interface ZoneSummary {

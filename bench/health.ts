@@ -1,0 +1,134 @@
+/**
+ * Zone health: (1) the offline findings of a 5,000-record zone, and of a plan over it (both
+ * versions), target <= 100 ms; (2) served against saved for 1,000 zones under the live rate
+ * limit (scaled as list-all-rate-limited.ts scales it): the zones and their delegations read a
+ * page at a time through the paced client, each page's zones held against what their
+ * nameservers (a DNS server on loopback, on dns-packet) serve as soon as it arrives. Target: the
+ * whole run within 1.2x of requests / rate, the time the service's answers take at its limit.
+ */
+import { performance } from 'node:perf_hooks'
+import { createApiClient } from '../src/main/http'
+import { Pacer } from '../src/main/http/pacer'
+import { resolverNsAsk, servedAgainstSaved, type ServedReport } from '../src/main/dns-health/served'
+import { planHealthOffline, indexZone, zoneFindings } from '../src/shared/dns/health/rules'
+import { parse } from '../src/shared/dns/records'
+import { LIVE_RATE_LIMIT, scaledRateLimit } from '../src/sandbox'
+import { startRecordsDns } from '../tests/helpers/records-dns'
+import { startRemoteSandbox } from './remote-sandbox'
+import type { BenchResult } from './report'
+
+const RECORDS = 5000
+const OFFLINE_TARGET_MS = 100
+const SCALE = 0.1
+const LIMIT = scaledRateLimit(LIVE_RATE_LIMIT, SCALE)
+const FIRST_BACKOFF_MS = 300 * SCALE
+const LATENCY_MS = 100 * SCALE
+const ZONES = 1000
+const PAGE_SIZE = 100
+const ZONES_AT_ONCE = 16
+const SERVED_TARGET = 1.2
+
+/** A zone of many names and every type the rules read, with a few findings in it. */
+function bigZone(n: number): string {
+  const lines: string[] = ['txt @ "v=spf1 ip4:192.0.2.0/24 include:_spf.example.net -all"', 'txt _dmarc "v=DMARC1; p=none; rua=mailto:d@example.com"', 'caa @ 0 issue "letsencrypt.org"', 'mx mail 10']
+  for (let i = lines.length; i < n; i++) {
+    const k = i % 10
+    if (k < 5) lines.push(`a h${i} 192.0.2.${i % 250}`)
+    else if (k === 5) lines.push(`aaaa h${i - 5} 2001:db8::${(i % 9000).toString(16)}`)
+    else if (k === 6) lines.push(`cname c${i} h${i - 6}`)
+    else if (k === 7) lines.push(`txt h${i - 7} "v=spf1 a mx -all"`)
+    else if (k === 8) lines.push(`srv _sip._tcp.s${i} 10 5 5060 h${i - 8}`)
+    else lines.push(`txt s${i}._domainkey "v=DKIM1; k=rsa; p=MIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQC"`)
+  }
+  return lines.join('\n')
+}
+
+function offline(): { zoneMs: number; planMs: number; findings: number } {
+  const text = bigZone(RECORDS)
+  const before = parse(text)
+  const after = parse(`${text}\ncname h0 elsewhere.example.net.`)
+  const median = (run: () => void) => {
+    const times: number[] = []
+    for (let i = 0; i < 7; i++) {
+      const t = performance.now()
+      run()
+      times.push(performance.now() - t)
+    }
+    return times.sort((a, b) => a - b)[3] as number
+  }
+  let findings = 0
+  const zoneMs = median(() => (findings = zoneFindings(indexZone(before, 'example.com')).length))
+  const planMs = median(() => planHealthOffline(before, after, 'example.com'))
+  return { zoneMs, planMs, findings }
+}
+
+async function served() {
+  const sb = await startRemoteSandbox({ domains: ZONES, latencyMs: LATENCY_MS, service: { rateLimit: LIMIT } })
+  // The nameservers' copy of the zones, read with the read-only key (its own budget), before the run.
+  const reader = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.readOnly, serverPaths: sb.serverPaths })
+  const zones = (await reader.listAll('domains.dns.list', {}, { pageSize: PAGE_SIZE })).map((z) => ({ domain: z.domainname, records: z.records }))
+  const dns = await startRecordsDns(() => zones)
+  try {
+    const pacer = new Pacer({ firstProbeMs: FIRST_BACKOFF_MS })
+    const client = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths, pacer, retry: { attempts: 2, baseDelayMs: FIRST_BACKOFF_MS } })
+    const ask = resolverNsAsk(2000)
+    const before = await sb.answers()
+    const t = performance.now()
+    const pages = Math.ceil(ZONES / PAGE_SIZE)
+    const reports: ServedReport[] = []
+    const comparePage = async (page: number) => {
+      const [records, delegations] = await Promise.all([client.call('domains.dns.list', { page, limit: PAGE_SIZE }), client.call('domains.nameserver.list', { page, limit: PAGE_SIZE })])
+      const nsOf = new Map(delegations.map((d) => [d.domainname, d.ns]))
+      let next = 0
+      const worker = async () => {
+        while (next < records.length) {
+          const z = records[next++]!
+          const nameservers = (nsOf.get(z.domainname) ?? []).map((name) => ({ name, servers: [dns.address] }))
+          reports.push(await servedAgainstSaved({ domain: z.domainname, records: z.records, nameservers, unresolved: [] }, ask))
+        }
+      }
+      await Promise.all(Array.from({ length: ZONES_AT_ONCE }, worker))
+    }
+    // Pages a few at a time, as listAll sends them; each page's zones compared as soon as it is read.
+    let nextPage = 1
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (nextPage <= pages) await comparePage(nextPage++)
+      }),
+    )
+    const elapsedMs = performance.now() - t
+    const after = await sb.answers()
+    let answered = 0
+    let refused = 0
+    for (const [key, n] of Object.entries(after)) {
+      const added = n - (before[key] ?? 0)
+      if (key.endsWith(' 429')) refused += added
+      else answered += added
+    }
+    return { elapsedMs, answered, refused, zones: reports.length, differing: reports.filter((r) => r.findings.length > 0).length, questions: reports.reduce((s, r) => s + r.asked, 0) }
+  } finally {
+    await dns.close()
+    await sb.close()
+  }
+}
+
+export async function benchHealth(): Promise<BenchResult> {
+  const o = offline()
+  const s = await served()
+  const perSecond = (LIMIT.limit * 1000) / LIMIT.windowMs
+  const boundMs = (s.answered / perSecond) * 1000
+  const ratio = s.elapsedMs / boundMs
+  const offlineOk = o.zoneMs <= OFFLINE_TARGET_MS && o.planMs <= OFFLINE_TARGET_MS
+  const servedOk = ratio <= SERVED_TARGET && s.zones === ZONES && s.differing === 0
+  return {
+    name: 'Zone health: findings offline, and served against saved under the rate limit',
+    lines: [
+      `findings of a ${RECORDS}-record zone:      ${o.zoneMs.toFixed(1)} ms (median of 7), ${o.findings} found; a plan over it (both versions): ${o.planMs.toFixed(1)} ms  (target <= ${OFFLINE_TARGET_MS} ms)`,
+      `served against saved, ${ZONES} zones (time scale ${SCALE}: ${perSecond} requests/s, latency ${LATENCY_MS} ms):`,
+      `  requests, 429s:             ${s.answered} answered, ${s.refused} answered 429; ${s.questions} DNS questions to the nameservers on loopback`,
+      `  zones:                      ${s.zones} compared, ${s.differing} differing (expected 0: the nameservers serve the saved zones)`,
+      `  elapsed / requests / rate:  ${s.elapsedMs.toFixed(0)} / ${boundMs.toFixed(0)} ms = ${ratio.toFixed(2)}x  (target <= ${SERVED_TARGET}x)`,
+    ],
+    ok: offlineOk && servedOk,
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * `hosting-admin dns served <domain>|--all`: what each delegated nameserver serves held against
+ * what the service holds (main/dns-health/served.ts), for monitoring: exit 4 when any differs.
+ * Nameserver names map to addresses as the ACME wait's do (HOSTING_ADMIN_NS_ADDRESSES).
+ * With --all, zones are compared a few at a time; the service is read once per list.
+ */
+import type { AccountView } from '../shared/accounts'
+import { addressMapOf, nameserversOf } from '../main/dns-health/nameservers'
+import { resolverNsAsk, servedAgainstSaved, type ServedReport } from '../main/dns-health/served'
+import { EXIT, Failed, readZone, type Context } from './context'
+
+/** Zones compared at once: each asks its nameservers in parallel already. */
+const ZONES_AT_ONCE = 4
+
+interface Zone {
+  domain: string
+  ns: string[]
+  records: string
+}
+
+async function oneZone(c: Context, account: AccountView, domain: string): Promise<Zone> {
+  const d = await c.session.call('domains.get', { accountId: account.id, domain })
+  if (!d.ok) throw new Failed(d.error)
+  const live = await readZone(c, account.id, domain)
+  return { domain, ns: d.value.ns, records: live.records }
+}
+
+async function everyZone(c: Context, account: AccountView): Promise<Zone[]> {
+  const callId = `cli-served-${Date.now()}`
+  const ns = await c.session.call('all.domains.nameserver.list', { accountId: account.id, callId: `${callId}-ns` })
+  if (!ns.ok) throw new Failed(ns.error)
+  const dns = await c.session.call('all.domains.dns.list', { accountId: account.id, callId: `${callId}-dns` })
+  if (!dns.ok) throw new Failed(dns.error)
+  const nsOf = new Map(ns.value.map((d) => [d.domainname.toLowerCase(), d.ns]))
+  return dns.value.map((z) => ({ domain: z.domainname, ns: nsOf.get(z.domainname.toLowerCase()) ?? [], records: z.records }))
+}
+
+export async function served(c: Context, account: AccountView, domain: string | undefined): Promise<number> {
+  const zones = domain ? [await oneZone(c, account, domain)] : await everyZone(c, account)
+  // Asking nameservers needs nothing of the app's: the data folder is left to the app meanwhile.
+  await c.session.close()
+  const given = addressMapOf(c.io.env.HOSTING_ADMIN_NS_ADDRESSES)
+  const ask = resolverNsAsk()
+  const reports: ServedReport[] = new Array<ServedReport>(zones.length)
+  let next = 0
+  let done = 0
+  const worker = async () => {
+    while (next < zones.length) {
+      const i = next++
+      const z = zones[i]
+      if (!z) continue
+      const { nameservers, unresolved } = await nameserversOf(z.ns, given)
+      reports[i] = await servedAgainstSaved({ domain: z.domain, records: z.records, nameservers, unresolved }, ask)
+      done++
+      if (zones.length > 1) c.io.err(c.say.t('cli.progress', { done, total: zones.length }))
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(ZONES_AT_ONCE, zones.length) }, worker))
+  const differs = reports.some((r) => r.findings.length > 0)
+  if (c.json) c.io.out(JSON.stringify({ account: account.name, differs, zones: reports.map((r) => ({ domain: r.domain, same: r.findings.length === 0, findings: r.findings })) }))
+  else
+    for (const r of reports) {
+      if (r.findings.length === 0) c.io.out(c.say.t('cli.served.same', { domain: r.domain }))
+      else c.io.out([c.say.t('cli.served.differs', { domain: r.domain, count: r.findings.length }), ...r.findings.map((f) => `  ${c.say.code(f.code, f.params)}`)].join('\n'))
+    }
+  return differs ? EXIT.differs : EXIT.done
+}

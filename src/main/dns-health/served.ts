@@ -1,0 +1,171 @@
+/**
+ * Served against saved: each of a domain's delegated nameservers is asked directly (as the ACME
+ * wait does) for every name and type the service holds, and what it serves is held against what
+ * is saved. Three things go wrong:
+ * - the delegation is elsewhere: no nameserver serves anything the service holds (or none is
+ *   authoritative), so changes made here are not served at all;
+ * - a nameserver is behind or answers differently: the nameservers disagree, and some serve
+ *   something other than what is saved;
+ * - the service rewrote a record: every nameserver agrees, on something other than what is saved.
+ * Findings are codes and parameters (`served.*` in the catalogue).
+ */
+import { Resolver } from 'node:dns/promises'
+import { parse, records, splitValue, txtText, type RecordRow } from '../../shared/dns/records'
+import { hostName, targetName } from '../../shared/dns/health/names'
+import type { Nameserver } from './nameservers'
+
+/** The types compared: the ones a nameserver answers by name and the service holds by line. */
+export const SERVED_TYPES = ['a', 'aaaa', 'txt', 'cname', 'mx'] as const
+export type ServedType = (typeof SERVED_TYPES)[number]
+const isServedType = (t: string): t is ServedType => SERVED_TYPES.some((s) => s === t)
+
+/** What a nameserver answered: values (none: it holds none), or why it gave no answer (REFUSED: not authoritative). */
+export type NsAnswer = { ok: true; values: string[] } | { ok: false; reason: string }
+export type NsAsk = (ns: Nameserver, name: string, type: ServedType) => Promise<NsAnswer>
+
+export type ServedCode = 'served.delegatedElsewhere' | 'served.unresolved' | 'served.unreachable' | 'served.missing' | 'served.extra' | 'served.rewritten'
+
+export interface ServedFinding {
+  code: ServedCode
+  params: Record<string, string | number>
+}
+
+export interface ServedReport {
+  domain: string
+  findings: ServedFinding[]
+  /** Questions asked (for the bench and the rate of a run). */
+  asked: number
+}
+
+/** A saved record's value as a nameserver gives it back (lower-case names without the dot, TXT unquoted, MX as "priority target"). */
+function savedValue(r: RecordRow, zone: string): string {
+  switch (r.type) {
+    case 'txt':
+      return txtText(r.value.trim())
+    case 'cname':
+      return targetName(r.value, zone)
+    case 'mx': {
+      const p = splitValue('mx', r.value)
+      return `${Number(p.priority)} ${targetName(p.target ?? '', zone)}`
+    }
+    case 'aaaa':
+      return r.value.trim().toLowerCase()
+    default:
+      return r.value.trim()
+  }
+}
+
+const ABSENT = new Set(['ENOTFOUND', 'ENODATA', 'NXDOMAIN'])
+const codeOf = (err: unknown): string => (typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : 'unknown')
+
+/** Asks a nameserver itself through node's resolver (one resolver per nameserver, one try, bounded in time). */
+export function resolverNsAsk(timeoutMs = 2000): NsAsk {
+  const resolvers = new Map<string, Resolver>()
+  const resolverOf = (ns: Nameserver) => {
+    let r = resolvers.get(ns.name)
+    if (!r) {
+      r = new Resolver({ timeout: timeoutMs, tries: 1 })
+      r.setServers(ns.servers)
+      resolvers.set(ns.name, r)
+    }
+    return r
+  }
+  return async (ns, name, type) => {
+    const r = resolverOf(ns)
+    try {
+      switch (type) {
+        case 'a':
+          return { ok: true, values: await r.resolve4(name) }
+        case 'aaaa':
+          return { ok: true, values: (await r.resolve6(name)).map((v) => v.toLowerCase()) }
+        case 'txt':
+          return { ok: true, values: (await r.resolveTxt(name)).map((chunks) => chunks.join('')) }
+        case 'cname':
+          return { ok: true, values: (await r.resolveCname(name)).map((v) => v.toLowerCase().replace(/\.$/, '')) }
+        case 'mx':
+          return { ok: true, values: (await r.resolveMx(name)).map((m) => `${m.priority} ${m.exchange.toLowerCase().replace(/\.$/, '')}`) }
+      }
+    } catch (err) {
+      const code = codeOf(err)
+      return ABSENT.has(code) ? { ok: true, values: [] } : { ok: false, reason: code }
+    }
+  }
+}
+
+const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n')
+
+interface RrSet {
+  name: string
+  type: ServedType
+  values: string[]
+}
+
+/** The saved zone as sets of values by name and type (only the types compared). */
+function savedSets(recordsText: string, domain: string): RrSet[] {
+  const sets = new Map<string, RrSet>()
+  for (const r of records(parse(recordsText))) {
+    if (!isServedType(r.type)) continue
+    const name = hostName(r.type === 'mx' ? '@' : r.host, domain)
+    const key = `${name} ${r.type}`
+    const set = sets.get(key) ?? { name, type: r.type, values: [] }
+    set.values.push(savedValue(r, domain))
+    sets.set(key, set)
+  }
+  return [...sets.values()]
+}
+
+export interface ServedInput {
+  domain: string
+  records: string
+  nameservers: Nameserver[]
+  unresolved: { name: string; reason: string }[]
+}
+
+/** Compares what each nameserver serves with what the service holds. */
+export async function servedAgainstSaved(input: ServedInput, ask: NsAsk, signal?: AbortSignal): Promise<ServedReport> {
+  const findings: ServedFinding[] = input.unresolved.map((u) => ({ code: 'served.unresolved', params: { ns: u.name, reason: u.reason } }))
+  const sets = savedSets(input.records, input.domain)
+  let asked = 0
+  // answers[set][ns]
+  const answers: NsAnswer[][] = []
+  for (const set of sets) {
+    if (signal?.aborted) break
+    answers.push(
+      await Promise.all(
+        input.nameservers.map((ns) => {
+          asked++
+          return ask(ns, set.name, set.type)
+        }),
+      ),
+    )
+  }
+  const nsNames = input.nameservers.map((n) => n.name)
+  // A nameserver that never answers is unreachable (or not authoritative: REFUSED); one that answers nothing saved serves another zone.
+  const matchedAny = input.nameservers.map((_, j) => answers.some((row, i) => { const a = row[j]; return a?.ok === true && sameSet(a.values, sets[i]!.values) }))
+  const answeredAny = input.nameservers.map((_, j) => answers.some((row) => row[j]?.ok === true))
+  if (sets.length > 0 && input.nameservers.length > 0 && !matchedAny.some(Boolean)) {
+    return { domain: input.domain, findings: [...findings, { code: 'served.delegatedElsewhere', params: { ns: nsNames.join(', ') } }], asked }
+  }
+  input.nameservers.forEach((ns, j) => {
+    if (answeredAny[j]) return
+    const failure = answers.map((row) => row[j]).find((a): a is { ok: false; reason: string } => a?.ok === false)
+    findings.push({ code: 'served.unreachable', params: { ns: ns.name, reason: failure?.reason ?? 'unknown' } })
+  })
+  sets.forEach((set, i) => {
+    const row = answers[i] ?? []
+    const served = row.flatMap((a, j) => (a.ok && answeredAny[j] ? [{ ns: nsNames[j] ?? '', values: a.values }] : []))
+    const differing = served.filter((s) => !sameSet(s.values, set.values))
+    if (differing.length === 0) return
+    const type = set.type.toUpperCase()
+    const allAgree = differing.length === served.length && served.every((s) => sameSet(s.values, served[0]!.values))
+    if (allAgree && served[0]!.values.length > 0) {
+      findings.push({ code: 'served.rewritten', params: { ns: served.map((s) => s.ns).join(', '), type, name: set.name, value: set.values.join(' | '), served: served[0]!.values.join(' | ') } })
+      return
+    }
+    for (const s of differing) {
+      for (const v of set.values.filter((x) => !s.values.includes(x))) findings.push({ code: 'served.missing', params: { ns: s.ns, type, name: set.name, value: v } })
+      for (const v of s.values.filter((x) => !set.values.includes(x))) findings.push({ code: 'served.extra', params: { ns: s.ns, type, name: set.name, value: v } })
+    }
+  })
+  return { domain: input.domain, findings, asked }
+}

@@ -1,0 +1,104 @@
+/**
+ * `hosting-admin dns served` and the health of `dns plan`, as a real process against the sandbox
+ * over loopback with the real keychain. The zones' nameservers are DNS servers on loopback
+ * (tests/helpers/records-dns.ts, on dns-packet) serving the sandbox's zones as they are now; the
+ * second serves one zone as it was before its last save (lagging). Their names are mapped to
+ * loopback with HOSTING_ADMIN_NS_ADDRESSES, as the ACME hook's test does.
+ */
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createAppServices, type AppServices } from '../../src/main/app/app-services'
+import { createApiClient, type ApiClient } from '../../src/main/http'
+import { startSandbox, type Sandbox } from '../../src/sandbox'
+import { nsFlavour } from '../../src/sandbox/nameservers'
+import type { DomainRec } from '../../src/sandbox/state'
+import { CLI_BIN, runCli } from '../helpers/cli-process'
+import { profileFor } from '../../support/profile'
+import { startRecordsDns, type RecordsDns, type Zone } from '../helpers/records-dns'
+import { APP, routerCalls } from '../helpers/router-calls'
+
+const hasSecretService = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS)
+const WORKER = new URL('../../out/main/store-worker.js', import.meta.url)
+
+let sb: Sandbox
+let outside: ApiClient
+let dataDir: string
+let services: AppServices | undefined
+const { ok } = routerCalls(() => services)
+let current: DomainRec
+let lagging: DomainRec
+let ns1: RecordsDns
+let ns2: RecordsDns
+/** What the second nameserver holds of the lagging zone: the zone before its last save. */
+let lagged = ''
+
+const recordsOf = (d: DomainRec) => {
+  const f = nsFlavour(d)
+  return f === 'svc1' || f === 'svc11' ? d.dns[f].records : ''
+}
+const served = (): Zone[] => sb.state.domains.map((d) => ({ domain: d.domainname, records: recordsOf(d) }))
+const addresses = () => [...new Set([current, lagging].flatMap((d) => d.ns))].map((n, i) => `${n}=${i % 2 === 0 ? ns1.address : ns2.address}`).join(',')
+const cli = (...args: string[]) => runCli(args, { dataDir, env: { HOSTING_ADMIN_NS_ADDRESSES: addresses() } })
+
+describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('dns served and plan health (skipped: no D-Bus session; run through npm test)', () => {
+  beforeAll(async () => {
+    sb = await startSandbox({ domains: 6 })
+    outside = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths })
+    const editable = sb.state.domains.filter((d) => nsFlavour(d) === 'svc1' || nsFlavour(d) === 'svc11')
+    ;[current, lagging] = [editable[0]!, editable[1]!]
+    for (const d of [current, lagging]) {
+      const { ns_type } = await outside.call('domains.dns.get', { domain: d.domainname })
+      await outside.call('domains.dns.set', { domain: d.domainname, ns_type, ttl: 3600, records: 'a @ 192.0.2.1\na www 192.0.2.2\ntxt @ v=spf1 -all' })
+    }
+    lagged = recordsOf(lagging)
+    const { ns_type } = await outside.call('domains.dns.get', { domain: lagging.domainname })
+    await outside.call('domains.dns.set', { domain: lagging.domainname, ns_type, ttl: 3600, records: 'a @ 192.0.2.1\na www 192.0.2.50\ntxt @ v=spf1 -all' })
+    ns1 = await startRecordsDns(served)
+    ns2 = await startRecordsDns(() => served().map((z) => (z.domain === lagging.domainname ? { ...z, records: lagged } : z)))
+    dataDir = mkdtempSync(join(tmpdir(), 'cli-health-'))
+    services = await createAppServices({ userDataDir: dataDir, allowedOrigins: [APP], storeWorkerUrl: WORKER })
+    const { id } = await ok('accounts.create', { fields: profileFor(sb, 'Zones'), apiKey: sb.keys.full, storage: 'keychain' })
+    await ok('accounts.setActive', { id })
+    await services.close()
+    services = undefined
+  })
+  afterAll(async () => {
+    await services?.close()
+    await Promise.all([ns1?.close(), ns2?.close()])
+    await sb?.close()
+  })
+
+  it('exits 0 when both nameservers serve what is saved, 4 naming the one behind when one lags', async () => {
+    // Each zone's first nameserver name maps to ns1, its second to ns2.
+    const same = await cli('dns', 'served', current.domainname)
+    expect(same.code).toBe(0)
+    expect(same.out).toContain(`${current.domainname}: every nameserver serves what the service holds.`)
+    const behind = await cli('dns', 'served', lagging.domainname)
+    expect(behind.code).toBe(4)
+    expect(behind.out).toContain(`does not serve A www.${lagging.domainname} 192.0.2.50, which the service holds`)
+    const json = await cli('dns', 'served', lagging.domainname, '--json')
+    expect(JSON.parse(json.out)).toMatchObject({ differs: true, zones: [{ domain: lagging.domainname, same: false, findings: [{ code: 'served.missing' }, { code: 'served.extra' }] }] })
+  })
+
+  it('--all compares every zone of the account and exits 4 when any differs', async () => {
+    const all = await cli('dns', 'served', '--all', '--json')
+    expect(all.code).toBe(4)
+    const zones = JSON.parse(all.out).zones as { domain: string; same: boolean }[]
+    expect(zones.find((z) => z.domain === current.domainname)?.same).toBe(true)
+    expect(zones.find((z) => z.domain === lagging.domainname)?.same).toBe(false)
+  })
+
+  it('dns plan shows the health of the zone after the plan, the findings it introduces first, and never refuses for them', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'cli-health-files-')), 'zone.txt')
+    writeFileSync(file, 'a @ 192.0.2.1\na www 192.0.2.2\ntxt @ v=spf1 -all\ntxt @ v=spf1 include:_spf.example.net ~all\n')
+    const plan = await cli('dns', 'plan', current.domainname, file, '--offline')
+    expect(plan.code).toBe(0)
+    expect(plan.err).toContain(`Health of ${current.domainname} after this plan (never blocks the save):`)
+    expect(plan.err).toContain('! Error [new] spf.multiple: More than one SPF record at this name (2)')
+    const json = await cli('dns', 'check', current.domainname, file, '--offline', '--json')
+    expect(json.code).toBe(4)
+    expect(JSON.parse(json.out).health).toEqual([expect.objectContaining({ rule: 'spf.multiple', introduced: true }), expect.objectContaining({ rule: 'spf.multiple', introduced: true })])
+  })
+})

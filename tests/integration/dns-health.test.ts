@@ -1,0 +1,126 @@
+/**
+ * The health checks that ask DNS, against real DNS servers on loopback (dns-packet servers of
+ * the tests' own, asked through node's resolver): a resolver for SPF include chains and dangling
+ * targets, and zones' nameservers for served against saved (one delegated elsewhere, one lagging,
+ * one rewriting, one as saved).
+ */
+import { createSocket, type Socket } from 'node:dgram'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { zoneHealth } from '../../src/shared/dns/health/asked'
+import { parse } from '../../src/shared/dns/records'
+import { resolverAsker } from '../../src/main/dns-health/resolver-asker'
+import { resolverNsAsk, servedAgainstSaved } from '../../src/main/dns-health/served'
+import type { Nameserver } from '../../src/main/dns-health/nameservers'
+import { startRecordsDns, type RecordsDns, type Zone } from '../helpers/records-dns'
+
+const includes = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `include:${prefix}${i}.mail.test`).join(' ')
+const resolverZones: Zone[] = [
+  {
+    domain: 'mail.test',
+    records: [
+      // 1 lookup for the include itself, 4 in _spf (3 includes, a redirect), 2 in each p (a, mx), 3 in _spf2: 14 in all.
+      `txt _spf v=spf1 ${includes(3, 'p')} redirect=_spf2.mail.test`,
+      ...Array.from({ length: 3 }, (_, i) => `txt p${i} v=spf1 a mx ip4:192.0.2.${i} -all`),
+      'txt _spf2 v=spf1 a mx ptr -all',
+      'txt small v=spf1 include:p0.mail.test -all',
+    ].join('\n'),
+  },
+  {
+    domain: 'host.test',
+    records: ['a web 192.0.2.80', 'cname alias web.host.test.', 'cname mx-alias web.host.test.', 'a mx 192.0.2.25'].join('\n'),
+  },
+]
+
+let resolver: RecordsDns
+let silent: Socket
+beforeAll(async () => {
+  resolver = await startRecordsDns(() => resolverZones, { resolver: true })
+  silent = createSocket('udp4')
+  await new Promise<void>((r) => silent.bind(0, '127.0.0.1', () => r()))
+})
+afterAll(async () => {
+  await resolver?.close()
+  silent?.close()
+})
+
+const health = (lines: string[], servers = [resolver.address], timeoutMs = 2000) => zoneHealth(parse(lines.join('\n')), 'example.com', resolverAsker({ servers, timeoutMs }))
+
+describe('health rules that ask DNS (a resolver on loopback)', () => {
+  it('spf.lookups counts through include: and redirect= and finds 14; a short chain passes', async () => {
+    const over = await health(['txt @ v=spf1 include:_spf.mail.test -all'])
+    expect(over).toEqual([expect.objectContaining({ rule: 'spf.lookups', params: { count: 14, limit: 10 } })])
+    expect(await health(['txt @ v=spf1 include:small.mail.test -all'])).toEqual([])
+  })
+
+  it('asks each name once per run (cached), and follows includes inside the zone from the zone itself', async () => {
+    const before = resolver.asked.length
+    const found = await health(['txt @ v=spf1 include:_spf.example.com include:_spf.mail.test -all', 'txt _spf v=spf1 include:_spf.mail.test -all', 'txt www v=spf1 include:_spf.mail.test -all'])
+    const asked = resolver.asked.slice(before)
+    expect(asked.filter((q) => q === 'TXT _spf.mail.test')).toHaveLength(1)
+    expect(asked.some((q) => q.includes('example.com'))).toBe(false)
+    expect(found.filter((f) => f.rule === 'spf.lookups').map((f) => f.record.host)).toEqual(['@', '_spf', 'www'])
+  })
+
+  it('target.dangling for a CNAME, MX and in-zone target with no address; mx.cname for an MX at an alias', async () => {
+    const found = await health(['cname shop gone.host.test.', 'cname blog alias.host.test.', 'mx mx-alias.host.test. 10', 'mx mx.host.test. 20', 'cname old nothing-here', 'a web 192.0.2.1'])
+    expect(found.map((f) => [f.rule, f.record.host, f.params.target])).toEqual([
+      ['target.dangling', 'shop', 'gone.host.test'],
+      ['mx.cname', '@', 'mx-alias.host.test'],
+      ['target.dangling', 'old', 'nothing-here.example.com'],
+    ])
+  })
+
+  it('says when it could not ask (a resolver that never answers): dns.unasked, not a pass', async () => {
+    const { port } = silent.address()
+    const found = await health(['txt @ v=spf1 include:_spf.mail.test -all', 'cname shop web.host.test.'], [`127.0.0.1:${port}`], 200)
+    expect(found.map((f) => [f.rule, f.params.check, f.params.reason])).toEqual([
+      ['dns.unasked', 'spf.lookups', 'ETIMEOUT'],
+      ['dns.unasked', 'target.dangling', 'ETIMEOUT'],
+    ])
+  })
+})
+
+describe('served against saved (nameservers on loopback)', () => {
+  const saved = ['a @ 192.0.2.1', 'a www 192.0.2.2', 'txt @ v=spf1 -all', 'mx mail.example.net. 10'].join('\n')
+  const servers: RecordsDns[] = []
+  const ns = (name: string, s: RecordsDns): Nameserver => ({ name, servers: [s.address] })
+  const start = async (zones: () => Zone[]) => {
+    const s = await startRecordsDns(zones)
+    servers.push(s)
+    return s
+  }
+  afterAll(async () => {
+    for (const s of servers) await s.close()
+  })
+  const compare = (domain: string, nameservers: Nameserver[]) => servedAgainstSaved({ domain, records: saved, nameservers, unresolved: [] }, resolverNsAsk(1000))
+
+  it('no finding when every nameserver serves what is saved', async () => {
+    const a = await start(() => [{ domain: 'same.test', records: saved }])
+    const b = await start(() => [{ domain: 'same.test', records: saved }])
+    expect((await compare('same.test', [ns('ns1', a), ns('ns2', b)])).findings).toEqual([])
+  })
+
+  it('delegated elsewhere: the nameservers serve another zone altogether', async () => {
+    const other = await start(() => [{ domain: 'away.test', records: 'a @ 203.0.113.9\ntxt @ v=spf1 include:other.example -all' }])
+    const r = await compare('away.test', [ns('ns1.other.example', other)])
+    expect(r.findings).toEqual([{ code: 'served.delegatedElsewhere', params: { ns: 'ns1.other.example' } }])
+  })
+
+  it('a lagging nameserver: the one behind is named with what it misses and what it still serves', async () => {
+    const current = await start(() => [{ domain: 'lag.test', records: saved }])
+    const behind = await start(() => [{ domain: 'lag.test', records: saved.replace('192.0.2.2', '192.0.2.99') }])
+    const r = await compare('lag.test', [ns('ns1', current), ns('ns2', behind)])
+    expect(r.findings).toEqual([
+      { code: 'served.missing', params: { ns: 'ns2', type: 'A', name: 'www.lag.test', value: '192.0.2.2' } },
+      { code: 'served.extra', params: { ns: 'ns2', type: 'A', name: 'www.lag.test', value: '192.0.2.99' } },
+    ])
+  })
+
+  it('a record the service rewrote: every nameserver agrees, on something other than what is saved', async () => {
+    const rewritten = saved.replace('v=spf1 -all', 'v=spf1 ~all')
+    const a = await start(() => [{ domain: 'rw.test', records: rewritten }])
+    const b = await start(() => [{ domain: 'rw.test', records: rewritten }])
+    const r = await compare('rw.test', [ns('ns1', a), ns('ns2', b)])
+    expect(r.findings).toEqual([{ code: 'served.rewritten', params: { ns: 'ns1, ns2', type: 'TXT', name: 'rw.test', value: 'v=spf1 -all', served: 'v=spf1 ~all' } }])
+  })
+})
