@@ -25,7 +25,8 @@ import type { ApiClient } from '../http'
 import { effectsOf } from './effects'
 import { itemRecord } from './journal'
 import type { TargetRef, WriteLedger } from './ledger/write-ledger'
-import { findInLog, loggedAnswer, newestLogId } from './log-check'
+import { newestLogId } from './log-check'
+import { checkItemLog, LogCheckSchedule, type LogCheckStatus } from './item-log-check'
 import { isOutcomeUnknown } from './outcome'
 import { inServiceValues } from './service-values'
 import { defaultLabel, targetOf, type ServerIdOf } from './targets'
@@ -105,10 +106,12 @@ const DEFAULT_CONCURRENCY = 3
 export class JobRunner {
   private readonly jobs = new Map<string, JobView>()
   private readonly internals = new Map<string, JobInternals>()
-  private readonly timers = new Set<NodeJS.Timeout>()
+  private readonly logChecks: LogCheckSchedule
   private closed = false
 
-  constructor(private readonly opts: JobRunnerOptions) {}
+  constructor(private readonly opts: JobRunnerOptions) {
+    this.logChecks = new LogCheckSchedule(opts.logCheckDelaysMs)
+  }
 
   private now(): Date {
     return this.opts.now?.() ?? new Date()
@@ -571,80 +574,31 @@ export class JobRunner {
   // ---------------------------------------------------------------- unknown outcomes
 
   private scheduleLogChecks(job: JobView, i: number): void {
-    const delays = this.opts.logCheckDelaysMs ?? [1_000, 5_000, 20_000]
-    let attempt = 0
-    const next = () => {
-      if (this.closed || attempt >= delays.length) return
-      const t = setTimeout(() => {
-        this.timers.delete(t)
-        attempt++
-        void this.checkLog(job.id, i)
-          .catch(() => undefined)
-          .then((status) => {
-            // The log may lag: look again until it shows the request or the attempts run out. An
-            // undecided look (no baseline, several matches) would stay undecided.
-            if (status && status !== 'received' && status !== 'undecided') next()
-          })
-      }, delays[attempt])
-      this.timers.add(t)
-    }
-    next()
+    this.logChecks.schedule(() => this.checkLog(job.id, i))
   }
 
-  /**
-   * Reads the service's log for an item whose outcome is unknown. Found: the outcome is the
-   * answer the service logged. Not found: it stays unknown (the log may be late, or in another
-   * clock), and only the user can decide to send it again.
-   */
-  async checkLog(jobId: string, i: number): Promise<'received' | 'not-found' | 'undecided' | 'failed'> {
+  /** Reads the service's log for an item whose outcome is unknown (item-log-check.ts). */
+  async checkLog(jobId: string, i: number): Promise<LogCheckStatus> {
     const { job } = this.find(jobId)
-    const it = job.items[i]
-    if (!it || it.state !== 'unknown') return 'received'
-    const checkedAt = this.now().toISOString()
-    try {
-      const client = await this.opts.accounts.client(job.accountId)
-      // The parameters may come from the journal on disk: validated again before use.
-      const sent = it.sent ?? this.describeAgain(client, job.operation, it.params)
-      const search = await findInLog(client, { ...sent, baselineId: job.logBaseline ?? undefined })
-      if ('undecided' in search) {
-        await this.settle(job, i, { state: 'unknown', log: { status: 'undecided', reason: search.undecided, checkedAt } })
-        return 'undecided'
-      }
-      if ('notFound' in search) {
-        await this.settle(job, i, { state: 'unknown', log: { status: 'not-found', checkedAt } })
-        return 'not-found'
-      }
-      const entry = search.found
-      const log = { status: 'received' as const, checkedAt, entry: { request_id: entry.request_id, datetime: entry.datetime, response: entry.response.slice(0, 4000) } }
-      const answer = loggedAnswer(entry.response)
-      await this.opts.ledger.settle(this.targetRef(job, it))
-      await this.settle(job, i, {
-        state: answer.ok ? 'done' : 'failed',
-        log,
-        resolvedFromLog: true,
-        requestId: entry.request_id,
-        ...(answer.ok ? { result: answer.results } : { error: { ...answer.error, requestId: entry.request_id } }),
-      })
-      await this.observe((o) => o.ended(job, i, { fromLog: true }))
-      return 'received'
-    } catch (err) {
-      await this.settle(job, i, { state: 'unknown', log: { status: 'failed', checkedAt, error: toErrorData(err) } })
-      return 'failed'
-    }
-  }
-
-  /** How an item journaled before its request was (an older journal) left, made again from its parameters, validated again first. */
-  private describeAgain(client: ApiClient, operation: WriteEndpointName, journaled: Record<string, unknown>): NonNullable<JobItemView['sent']> {
-    const params = parseEndpointParams(operation, journaled)
-    if (!params.ok) throw AppError.invalid('ipc.invalidPayload', params.issues)
-    const described = client.describeRequest(operation, params.value)
-    return { method: described.method, path: described.path, bodyHash: bodyHash(described.body) }
+    return checkItemLog(
+      {
+        client: (accountId) => this.opts.accounts.client(accountId),
+        now: () => this.now(),
+        settle: (j, index, change) => this.settle(j, index, change),
+        releaseTarget: (j, it) => this.opts.ledger.settle(this.targetRef(j, it)),
+        endedFromLog: async (j, index) => {
+          await this.observe((o) => o.ended(j, index, { fromLog: true }))
+        },
+      },
+      job,
+      i,
+    )
   }
 
   /** Stops everything (the app quits): nothing new is sent; what is in flight is cut off and, journaled as sending, is unknown at the next start. */
   async close(): Promise<void> {
     this.closed = true
-    for (const t of this.timers) clearTimeout(t)
+    this.logChecks.close()
     for (const int of this.internals.values()) {
       int.resume?.()
       int.controller.abort()
