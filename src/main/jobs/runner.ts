@@ -2,38 +2,37 @@
  * Every write to the service runs here, as a job, in the main process: nothing a view or store
  * does afterwards (another account, another screen, a reload) changes what is sent.
  *
- * prepare: the account, operation and every item's parameters are validated and frozen, and
- *   what each item will change is read (for the confirmation). An operation marked `confirm` in
- *   the endpoint table gets a one-time token that only `start` accepts; without it, it never runs.
+ * prepare (prepare.ts): the account, operation and every item's parameters are validated and
+ *   frozen, and what each item will change is read (for the confirmation). An operation marked
+ *   `confirm` in the endpoint table gets a one-time token that only `start` accepts; without it,
+ *   it never runs. The runner keeps the prepared job until it starts, is discarded or expires.
  * start: the items are sent, a few at a time, each journaled before it is sent and when it ends.
  *   A write is never sent again by the runner; the client sends one again only after a 429
  *   (the service did not act on it: see `retry` in the endpoint table). One write per account, operation and target is in flight at a time,
  *   app-wide; a target whose last send has an unknown outcome takes no new send unless the user
  *   asked for a second send knowing the risk.
  * unknown outcomes: a time-out or a connection broken after sending is "unknown", never "failed";
- *   the service's request log is then read to tell whether it received the request.
+ *   the service's request log is then read to tell whether it received the request
+ *   (item-log-check.ts).
  */
-import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
-import { endpoints, parseEndpointParams, type EndpointParams, type WriteEndpointName } from '../../shared/endpoints/table'
-import { type ErrorData, type Issue } from '../../shared/errors'
+import { timingSafeEqual } from 'node:crypto'
+import { endpoints, type EndpointParams, type WriteEndpointName } from '../../shared/endpoints/table'
+import type { ErrorData } from '../../shared/errors'
 import { isJobRunning, type ItemState, type JobItemView, type JobRequest, type JobStatus, type JobView, type ZoneGuard } from '../../shared/jobs'
 import type { WriteSafety } from '../../shared/accounts/write-safety'
-import { SAFETY_RULE, SAFETY_RULE_PERCENT } from '../../shared/dns/zone-safety'
-import { zoneSaveVerdict } from './zone-rules'
 import { AppError, toErrorData } from '../app/app-error'
 import type { ApiClient } from '../http'
-import { effectsOf } from './effects'
 import { itemRecord } from './journal'
 import type { TargetRef, WriteLedger } from './ledger/write-ledger'
-import { findInLog, loggedAnswer, newestLogId } from './log-check'
+import { newestLogId } from './log-check'
+import { checkItemLog, LogCheckSchedule, type LogCheckStatus } from './item-log-check'
 import { isOutcomeUnknown } from './outcome'
-import { inServiceValues } from './service-values'
-import { defaultLabel, targetOf, type ServerIdOf } from './targets'
+import type { ServerIdOf } from './targets'
 import { answerNotKept, notReadBack } from '../../shared/service/service-kept'
 import { serviceKeptFindingsOf } from './operations'
 import { readBack } from './read-back'
-import { canonicalDomain, type DomainNameOf } from './domain-names'
-import { factsOf } from './operations'
+import type { DomainNameOf } from './domain-names'
+import { prepareJob } from './prepare'
 import { bodyHash } from './at-rest'
 import type { WriteObserver } from './write-history'
 
@@ -100,15 +99,16 @@ interface JobInternals {
 }
 
 const MAX_JOBS_KEPT = 300
-const DEFAULT_CONCURRENCY = 3
 
 export class JobRunner {
   private readonly jobs = new Map<string, JobView>()
   private readonly internals = new Map<string, JobInternals>()
-  private readonly timers = new Set<NodeJS.Timeout>()
+  private readonly logChecks: LogCheckSchedule
   private closed = false
 
-  constructor(private readonly opts: JobRunnerOptions) {}
+  constructor(private readonly opts: JobRunnerOptions) {
+    this.logChecks = new LogCheckSchedule(opts.logCheckDelaysMs)
+  }
 
   private now(): Date {
     return this.opts.now?.() ?? new Date()
@@ -186,90 +186,23 @@ export class JobRunner {
 
   // ---------------------------------------------------------------- prepare / start
 
+  /** Prepares a job (prepare.ts) and keeps it, waiting for its start. */
   async prepare(req: JobRequest): Promise<{ job: JobView; token?: string | undefined }> {
     this.refuseReadOnly(req.accountId)
-    const def = endpoints[req.operation]
-    const issues: Issue[] = []
-    const items: JobItemView[] = []
-    const sendable: EndpointParams<WriteEndpointName>[] = []
-    const guards: (ZoneGuard | undefined)[] = []
-    const overRule: string[] = []
-    const zoneKind = factsOf(req.operation).zone
-    const onValue = await this.opts.accounts.autorenewOnValue?.(req.accountId)
-    const serverIdOf = await this.opts.serverIdsOf?.(req.accountId)
-    const domainNameOf = this.opts.domainNamesOf?.(req.accountId)
-    for (const [i, item] of req.items.entries()) {
-      const parsed = parseEndpointParams(req.operation, item.params)
-      if (!parsed.ok) {
-        for (const issue of parsed.issues) issues.push({ ...issue, path: `items.${i}.${issue.path}` })
-        continue
-      }
-      const named = await this.domainByName(req.operation, parsed.value, domainNameOf)
-      if (!named.ok) {
-        issues.push({ path: `items.${i}.domain`, code: 'field.domainIdUnknown', params: { id: named.id } })
-        continue
-      }
-      const value = inServiceValues(req.operation, named.params, onValue)
-      const label = item.label ?? defaultLabel(value)
-      let overRuleConfirmed = false
-      if (zoneKind) {
-        const verdict = zoneSaveVerdict(String(Reflect.get(value, 'domain')), String(Reflect.get(value, 'records')), item.guard, item.overRule === true)
-        if (!verdict.ok && verdict.code === 'dns.guardRequired') {
-          issues.push({ path: `items.${i}.guard`, code: 'dns.guardRequired' })
-          continue
-        }
-        if (!verdict.ok) overRule.push(label)
-        overRuleConfirmed = verdict.ok && verdict.safety.needsOwnConfirmation
-      }
-      // Frozen: these copies are what will be sent and shown, whatever the renderer does with its own.
-      sendable.push(structuredClone(value))
-      guards.push(item.guard ? { ...item.guard } : undefined)
-      const params: Record<string, unknown> = structuredClone(value)
-      items.push({ target: targetOf(req.operation, params, serverIdOf), label, params, state: 'pending', ...(overRuleConfirmed ? { overRule: true } : {}) })
-    }
-    if (issues.length > 0) throw AppError.invalid('ipc.invalidPayload', issues.slice(0, 20))
-    // Over the safety rule, and not confirmed on its own: nothing is prepared, whoever asked.
-    if (overRule.length > 0) {
-      throw AppError.of('validation', { code: 'dns.overSafetyRule', params: { zones: overRule.slice(0, 10).join(', '), percent: SAFETY_RULE_PERCENT, min: SAFETY_RULE.minRecords } })
-    }
-    // One job names each target once: the same domain twice (by name in two cases, or by name and
-    // id) would be sent twice.
-    const seen = new Set<string>()
-    const twice = items.filter((it) => (seen.has(it.target) ? true : (seen.add(it.target), false)))
-    if (twice.length > 0) throw AppError.of('validation', { code: 'job.duplicateTarget', params: { targets: twice.map((it) => it.label).slice(0, 10).join(', ') } })
-
-    const holders = await Promise.all(items.map((it) => this.opts.ledger.holderOf(this.targetRef(req, it))))
-    const busy = items.filter((_, i) => {
-      const holder = holders[i]
-      return holder && (holder.state === 'sending' || !req.secondSend)
+    const { accounts } = this.opts
+    const prepared = await prepareJob(req, {
+      client: (accountId) => accounts.client(accountId),
+      nameOf: (accountId) => accounts.nameOf(accountId),
+      ...(accounts.writeSafety ? { writeSafety: (accountId: string) => accounts.writeSafety?.(accountId) ?? 'none' } : {}),
+      ...(accounts.autorenewOnValue ? { autorenewOnValue: (accountId: string) => accounts.autorenewOnValue?.(accountId) ?? Promise.resolve(undefined) } : {}),
+      ...(this.opts.serverIdsOf ? { serverIdsOf: this.opts.serverIdsOf } : {}),
+      ...(this.opts.domainNamesOf ? { domainNamesOf: this.opts.domainNamesOf } : {}),
+      holderOf: (ref) => this.opts.ledger.holderOf(ref),
+      now: () => this.now(),
     })
-    if (busy.length > 0) {
-      const sending = holders.some((h) => h?.state === 'sending')
-      throw AppError.of('busy', { code: sending ? 'job.targetBusy' : 'job.targetUnknown', params: { targets: busy.map((it) => it.label).slice(0, 10).join(', ') } })
-    }
-
-    const client = await this.opts.accounts.client(req.accountId)
-    const effects = await effectsOf(client, req.operation, items.map((it) => it.params))
-    items.forEach((it, i) => {
-      if (effects[i]) it.effect = effects[i]
-    })
-    const safety = this.opts.accounts.writeSafety?.(req.accountId) ?? 'none'
-    const job: JobView = {
-      id: `w-${randomUUID()}`,
-      accountId: req.accountId,
-      accountName: this.opts.accounts.nameOf(req.accountId),
-      operation: req.operation,
-      confirm: def.confirm || safety !== 'none',
-      ...(safety === 'name' ? { confirmByName: true } : {}),
-      ...(req.purpose ? { purpose: req.purpose } : {}),
-      status: 'prepared',
-      createdAt: this.now().toISOString(),
-      concurrency: Math.min(8, Math.max(1, req.concurrency ?? DEFAULT_CONCURRENCY)),
-      items,
-    }
-    const token = job.confirm ? randomBytes(24).toString('base64url') : undefined
+    const { job, params, guards, token } = prepared
     this.jobs.set(job.id, job)
-    this.internals.set(job.id, { params: sendable, guards, token, preparedAt: Date.now(), secondSend: Boolean(req.secondSend), stopRequested: false, controller: new AbortController() })
+    this.internals.set(job.id, { params, guards, token, preparedAt: Date.now(), secondSend: Boolean(req.secondSend), stopRequested: false, controller: new AbortController() })
     this.dropStalePrepared()
     return { job, token }
   }
@@ -308,26 +241,6 @@ export class JobRunner {
       this.internals.delete(id)
     }
     if (ids.length > 0 && !this.journalProblem) await this.opts.ledger.compact([...this.jobs.values()])
-  }
-
-  /**
-   * A write's domain by its canonical name: a numeric id becomes the name the store knows it by
-   * (or is refused), and a name loses its case and final dot, so one domain is one target and the
-   * request, the journal and history name it the same way.
-   */
-  private async domainByName<N extends WriteEndpointName>(operation: N, params: EndpointParams<N>, nameOf: DomainNameOf | undefined): Promise<{ ok: true; params: EndpointParams<N> } | { ok: false; id: string }> {
-    const facts = factsOf(operation)
-    const domain: unknown = Reflect.get(params, 'domain')
-    if (typeof domain !== 'string' || (facts.subject !== 'domain' && facts.subject !== 'freedns')) return { ok: true, params }
-    let name = domain
-    if (/^\d+$/.test(domain)) {
-      const known = await nameOf?.(facts.subject, Number(domain))
-      if (known === undefined) return { ok: false, id: domain }
-      name = known
-    }
-    const out: EndpointParams<N> = { ...params }
-    Reflect.set(out, 'domain', canonicalDomain(name))
-    return { ok: true, params: out }
   }
 
   /** A read-only account gets no write, whatever its key allows. */
@@ -571,80 +484,31 @@ export class JobRunner {
   // ---------------------------------------------------------------- unknown outcomes
 
   private scheduleLogChecks(job: JobView, i: number): void {
-    const delays = this.opts.logCheckDelaysMs ?? [1_000, 5_000, 20_000]
-    let attempt = 0
-    const next = () => {
-      if (this.closed || attempt >= delays.length) return
-      const t = setTimeout(() => {
-        this.timers.delete(t)
-        attempt++
-        void this.checkLog(job.id, i)
-          .catch(() => undefined)
-          .then((status) => {
-            // The log may lag: look again until it shows the request or the attempts run out. An
-            // undecided look (no baseline, several matches) would stay undecided.
-            if (status && status !== 'received' && status !== 'undecided') next()
-          })
-      }, delays[attempt])
-      this.timers.add(t)
-    }
-    next()
+    this.logChecks.schedule(() => this.checkLog(job.id, i))
   }
 
-  /**
-   * Reads the service's log for an item whose outcome is unknown. Found: the outcome is the
-   * answer the service logged. Not found: it stays unknown (the log may be late, or in another
-   * clock), and only the user can decide to send it again.
-   */
-  async checkLog(jobId: string, i: number): Promise<'received' | 'not-found' | 'undecided' | 'failed'> {
+  /** Reads the service's log for an item whose outcome is unknown (item-log-check.ts). */
+  async checkLog(jobId: string, i: number): Promise<LogCheckStatus> {
     const { job } = this.find(jobId)
-    const it = job.items[i]
-    if (!it || it.state !== 'unknown') return 'received'
-    const checkedAt = this.now().toISOString()
-    try {
-      const client = await this.opts.accounts.client(job.accountId)
-      // The parameters may come from the journal on disk: validated again before use.
-      const sent = it.sent ?? this.describeAgain(client, job.operation, it.params)
-      const search = await findInLog(client, { ...sent, baselineId: job.logBaseline ?? undefined })
-      if ('undecided' in search) {
-        await this.settle(job, i, { state: 'unknown', log: { status: 'undecided', reason: search.undecided, checkedAt } })
-        return 'undecided'
-      }
-      if ('notFound' in search) {
-        await this.settle(job, i, { state: 'unknown', log: { status: 'not-found', checkedAt } })
-        return 'not-found'
-      }
-      const entry = search.found
-      const log = { status: 'received' as const, checkedAt, entry: { request_id: entry.request_id, datetime: entry.datetime, response: entry.response.slice(0, 4000) } }
-      const answer = loggedAnswer(entry.response)
-      await this.opts.ledger.settle(this.targetRef(job, it))
-      await this.settle(job, i, {
-        state: answer.ok ? 'done' : 'failed',
-        log,
-        resolvedFromLog: true,
-        requestId: entry.request_id,
-        ...(answer.ok ? { result: answer.results } : { error: { ...answer.error, requestId: entry.request_id } }),
-      })
-      await this.observe((o) => o.ended(job, i, { fromLog: true }))
-      return 'received'
-    } catch (err) {
-      await this.settle(job, i, { state: 'unknown', log: { status: 'failed', checkedAt, error: toErrorData(err) } })
-      return 'failed'
-    }
-  }
-
-  /** How an item journaled before its request was (an older journal) left, made again from its parameters, validated again first. */
-  private describeAgain(client: ApiClient, operation: WriteEndpointName, journaled: Record<string, unknown>): NonNullable<JobItemView['sent']> {
-    const params = parseEndpointParams(operation, journaled)
-    if (!params.ok) throw AppError.invalid('ipc.invalidPayload', params.issues)
-    const described = client.describeRequest(operation, params.value)
-    return { method: described.method, path: described.path, bodyHash: bodyHash(described.body) }
+    return checkItemLog(
+      {
+        client: (accountId) => this.opts.accounts.client(accountId),
+        now: () => this.now(),
+        settle: (j, index, change) => this.settle(j, index, change),
+        releaseTarget: (j, it) => this.opts.ledger.settle(this.targetRef(j, it)),
+        endedFromLog: async (j, index) => {
+          await this.observe((o) => o.ended(j, index, { fromLog: true }))
+        },
+      },
+      job,
+      i,
+    )
   }
 
   /** Stops everything (the app quits): nothing new is sent; what is in flight is cut off and, journaled as sending, is unknown at the next start. */
   async close(): Promise<void> {
     this.closed = true
-    for (const t of this.timers) clearTimeout(t)
+    this.logChecks.close()
     for (const int of this.internals.values()) {
       int.resume?.()
       int.controller.abort()
