@@ -9,9 +9,20 @@ import type { Plan } from '../shared/dns/plan'
 import { plan as planOf, isEmptyPlan } from '../shared/dns/plan'
 import { parse } from '../shared/dns/records'
 import { safetyOfPlan } from '../shared/dns/zone-safety'
-import { BadInput, EXIT, failed, itemError, readZone, runWrite, type Confirmation, type Context } from './context'
+import { BadInput, EXIT, Failed, failed, itemError, readZone, runWrite, type Confirmation, type Context } from './context'
 import { formatOf, readZoneFile, zoneAsBind, type ZoneFormat } from './zone-file'
 import { serviceKeptText } from '../renderer/src/lib/service-kept-text'
+
+/**
+ * The domain's nameservers (a BIND file's apex NS), when the account holds it as a domain; a free
+ * DNS zone is not one, and has none to give.
+ */
+async function nameserversOf(c: Context, account: AccountView, domain: string): Promise<string[] | undefined> {
+  const r = await c.session.call('domains.get', { accountId: account.id, domain })
+  if (r.ok) return r.value.ns
+  if (['bad-request', 'not-found', 'validation'].includes(r.error.kind)) return undefined
+  throw new Failed(r.error)
+}
 
 export async function exportZone(c: Context, account: AccountView, domain: string, bind: boolean): Promise<number> {
   const live = await readZone(c, account.id, domain)
@@ -19,7 +30,7 @@ export async function exportZone(c: Context, account: AccountView, domain: strin
     c.io.out(c.json ? JSON.stringify({ domain, records: live.records, ttl: live.ttl, ns_type: live.ns_type }) : live.records)
     return EXIT.done
   }
-  const exported = zoneAsBind(live.records, domain, live.ttl)
+  const exported = zoneAsBind(live.records, domain, live.ttl, await nameserversOf(c, account, domain))
   for (const n of exported.notes) c.io.err(c.say.code(n.code, n.params))
   c.io.out(c.json ? JSON.stringify({ domain, bind: exported.text }) : exported.text)
   return EXIT.done
@@ -53,8 +64,11 @@ export async function zoneFromFile(
   } catch (err) {
     throw new BadInput(c.say.t('cli.fileUnreadable', { file, reason: typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : 'unknown' }))
   }
+  const format = formatOf(text, asked)
+  if (format === 'unsure') throw new BadInput(c.say.t('cli.formatUnsure', { file }))
   const live = await readZone(c, account.id, domain)
-  const wanted = readZoneFile(text, domain, formatOf(text, asked), live.ttl)
+  const nameservers = format === 'bind' ? await nameserversOf(c, account, domain) : undefined
+  const wanted = readZoneFile(text, domain, format, { records: live.records, ttl: live.ttl, nameservers })
   for (const n of wanted.notes) c.io.err(c.say.code(n.code, n.params))
   if (wanted.issues.length > 0) {
     const lines = wanted.issues.map((i) => c.say.t('cli.recordIssue', { line: i.index + 1, text: c.say.code(i.code, i.params) }))
