@@ -22,6 +22,8 @@ packages=(libsecret-1-dev build-essential python3)
 # The ACME hooks are tested with the real clients administrators run (certbot, lego) against
 # Let's Encrypt's test CA (pebble), whose HTTPS listener gets a throwaway certificate from openssl.
 [ "$mode" = test ] && packages+=(certbot lego pebble openssl)
+# BIND itself (named, named-checkzone), which the zone files `dns export --bind` writes are tested with.
+[ "$mode" = test ] && packages+=(bind9 bind9-utils)
 
 missing=()
 if command -v dpkg-query >/dev/null 2>&1; then
