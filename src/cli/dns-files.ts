@@ -7,7 +7,8 @@ import { readFile } from 'node:fs/promises'
 import type { AccountView } from '../shared/accounts'
 import type { Plan } from '../shared/dns/plan'
 import { plan as planOf, isEmptyPlan } from '../shared/dns/plan'
-import { parse } from '../shared/dns/records'
+import { parse, type Row } from '../shared/dns/records'
+import { LOWEST_KEPT_TTL, warnRows } from '../shared/dns/validate'
 import { safetyOfPlan } from '../shared/dns/zone-safety'
 import { BadInput, EXIT, Failed, failed, itemError, readZone, runWrite, type Confirmation, type Context } from './context'
 import { formatOf, readZoneFile, zoneAsBind, type ZoneFormat } from './zone-file'
@@ -34,6 +35,25 @@ export async function exportZone(c: Context, account: AccountView, domain: strin
   for (const n of exported.notes) c.io.err(c.say.code(n.code, n.params))
   c.io.out(c.json ? JSON.stringify({ domain, bind: exported.text }) : exported.text)
   return EXIT.done
+}
+
+/**
+ * What the window warns of before a save, worded by its catalogue: a TTL the service keeps as
+ * 3600, comment lines it drops, MX and CNAME targets it completes with the zone, duplicates, a
+ * second SPF record, lines it cannot place that the zone already held.
+ */
+function beforeSaveWarnings(c: Context, rows: Row[], ttl: number | undefined, before: Row[]): string[] {
+  const kept = new Set(before.flatMap((r) => (r.kind === 'raw' && r.reason === 'unplaced' ? [r.text] : [])))
+  const recordText = (i: number) => {
+    const r = rows[i]
+    return r === undefined ? '' : r.kind === 'raw' ? r.text.trim() : `${r.type.toUpperCase()} ${r.host} ${r.value}`
+  }
+  const comments = rows.filter((r) => r.kind === 'raw' && r.reason === 'comment').length
+  return [
+    ...(ttl !== undefined && ttl < LOWEST_KEPT_TTL ? [c.say.t('dnsEditor.lowTtlWarning')] : []),
+    ...(comments > 0 ? [c.say.t('dnsEditor.commentsWarning', { count: comments })] : []),
+    ...warnRows(rows, { kept }).map((w) => `${recordText(w.index)}: ${c.say.code(w.code, w.params)}`),
+  ]
 }
 
 /** The plan as lines: + added, ~ changed, - removed, and the zone's TTL when it changes. */
@@ -76,11 +96,14 @@ export async function zoneFromFile(
   }
   const before = parse(live.records)
   const p = planOf(before, wanted.rows)
+  const warnings = beforeSaveWarnings(c, wanted.rows, wanted.ttl, before)
   const ttlChanges = wanted.ttl !== undefined && wanted.ttl !== live.ttl
   const same = isEmptyPlan(p) && !ttlChanges
   const safety = safetyOfPlan(p, before, domain)
   const lines = planLines(c, p, { from: live.ttl, to: wanted.ttl })
-  const summary = { domain, account: account.name, changes: lines.length, changed: safety.changed, total: safety.total, overRule: safety.needsOwnConfirmation, plan: lines }
+  const summary = { domain, account: account.name, changes: lines.length, changed: safety.changed, total: safety.total, overRule: safety.needsOwnConfirmation, plan: lines, ...(same ? {} : { warnings }) }
+  // What the window warns of before a save, in its words: said with the plan, on stderr.
+  if (!same && !c.json && warnings.length) c.io.err(warnings.map((w) => `! ${w}`).join('\n'))
   if (mode !== 'apply' || same) {
     if (c.json) c.io.out(JSON.stringify({ ...summary, same }))
     else c.io.out(same ? c.say.t('cli.noChange', { domain }) : lines.join('\n'))

@@ -36,7 +36,8 @@ async function axfr(port: number, zone: string): Promise<Answer[]> {
     while (buf.length >= 2 && buf.length >= 2 + buf.readUInt16BE(0)) {
       const msg = dnsPacket.streamDecode(buf)
       buf = buf.subarray(2 + buf.readUInt16BE(0))
-      if (msg.rcode && msg.rcode !== 'NOERROR') throw new Error(`AXFR ${zone}: ${msg.rcode}`)
+      const rcode = (msg.flags ?? 0) & 0xf
+      if (rcode !== 0) throw new Error(`AXFR ${zone}: rcode ${rcode}`)
       answers.push(...(msg.answers ?? []))
       if (answers.length > 1 && answers.at(-1)?.type === 'SOA') {
         socket.destroy()
@@ -55,7 +56,7 @@ function asZoneFile(answers: Answer[]): string {
   const fq = (n: string) => `${n}.`
   return answers
     .map((a) => {
-      const head = `${fq(a.name)} ${a.ttl ?? 0} IN ${a.type}`
+      const head = `${fq(a.name)} ${'ttl' in a ? (a.ttl ?? 0) : 0} IN ${a.type}`
       switch (a.type) {
         case 'SOA':
           return `${head} ${fq(a.data.mname)} ${fq(a.data.rname)} ${a.data.serial} ${a.data.refresh} ${a.data.retry} ${a.data.expire} ${a.data.minimum}`

@@ -24,6 +24,8 @@ export const DNS_CODES = [
   'dns.mx.target',
   'dns.mx.apexOnly',
   'dns.mx.relative',
+  'dns.cname.relative',
+  'dns.valueMissing',
   'dns.mx.withHost',
   'dns.mx.shape',
   'dns.srv.host',
@@ -37,11 +39,15 @@ export const DNS_CODES = [
   'dns.caa.content',
   'dns.txt.tooLong',
   'dns.txt.quote',
+  'dns.txt.empty',
   'dns.duplicate',
   'dns.spf.multiple',
   'dns.unplacedKept',
 ] as const
 export type DnsCode = (typeof DNS_CODES)[number]
+
+/** The service is known to store a zone TTL under this as 3600 (what the window and `dns plan` warn of). */
+export const LOWEST_KEPT_TTL = 120
 
 /** The part of a record an issue is about: its host or one part of its value. */
 export type IssueField = 'host' | ValueField
@@ -119,7 +125,9 @@ export function fieldIssues(type: KnownType, host: string, f: ValueFields): Valu
       if (v === '') out.push({ code: 'dns.caa.content', field: 'value' })
       break
     case 'txt': {
-      if (v.length > 4000) out.push({ code: 'dns.txt.tooLong', params: { length: v.length }, field: 'value' })
+      // A TXT with no text at all is refused by the service, as any record without data.
+      if (txtText(v.trim()).trim() === '') out.push({ code: 'dns.txt.empty', field: 'value' })
+      else if (v.length > 4000) out.push({ code: 'dns.txt.tooLong', params: { length: v.length }, field: 'value' })
       else if ((v.match(/(?<!\\)"/g) ?? []).length % 2 === 1) out.push({ code: 'dns.txt.quote', field: 'value' })
       break
     }
@@ -163,6 +171,11 @@ export function validateRows(rows: Row[], opts: RowCheckOptions = {}): RowIssue[
     if (r.kind === 'raw') {
       if (r.reason === 'unplaced' && r.unplaced && !opts.kept?.has(r.text)) {
         issues.push({ index, code: UNPLACED_ISSUE[r.unplaced], params: { line: r.text.trim() }, ...(placeLine(r) ? { fix: 'place' as const } : {}) })
+      }
+      // A known type with a host but no value (`txt @`): a record without data, which the service refuses.
+      const words = r.text.trim().split(/\s+/)
+      if (r.reason === 'unknown' && isKnownType((words[0] ?? '').toLowerCase()) && words.length < 3) {
+        issues.push({ index, code: 'dns.valueMissing', params: { line: r.text.trim() } })
       }
       return
     }
@@ -214,6 +227,7 @@ export function warnRows(rows: Row[], opts: RowCheckOptions = {}): RowIssue[] {
       const target = splitValue('mx', r.value).target ?? ''
       if (isZoneRelativeName(target)) warnings.push({ index, code: 'dns.mx.relative', params: { target }, field: 'target' })
     }
+    if (r.type === 'cname' && isZoneRelativeName(r.value.trim())) warnings.push({ index, code: 'dns.cname.relative', params: { target: r.value.trim() }, field: 'value' })
     if (r.type !== 'txt' || !isSpf(r.value)) return
     const host = r.host.toLowerCase()
     const firstAt = firstSpf.get(host)
