@@ -6,7 +6,7 @@
 import { fromBind, toBind } from '../shared/dns/bind'
 import { isKnownType, parse, serialise, type Row } from '../shared/dns/records'
 import { inServiceSpelling } from '../shared/dns/service-spelling'
-import { validateRows, type RowIssue } from '../shared/dns/validate'
+import { validateRows as validateRowsOf, type RowIssue } from '../shared/dns/validate'
 import type { Finding } from '../shared/validation'
 
 export type ZoneFormat = 'records' | 'bind'
@@ -76,10 +76,14 @@ export interface LiveZone {
 }
 
 export function readZoneFile(text: string, domain: string, format: ZoneFormat, live: LiveZone): ZoneFromFile {
+  // A line the service's form cannot place that the zone already holds is kept as it is, as the window keeps it.
+  const liveRows = parse(live.records)
+  const kept = new Set(liveRows.flatMap((r) => (r.kind === 'raw' && r.reason === 'unplaced' ? [r.text] : [])))
+  const validateRows = (rows: Row[]) => validateRowsOf(rows, { kept })
   if (format === 'bind') {
     const imported = fromBind(text, domain, { nameservers: live.nameservers })
     // A record the live zone serves alike keeps the live zone's spelling: an export read back is no change.
-    const rows = inServiceSpelling([...imported.rows, ...imported.kept], parse(live.records), domain)
+    const rows = inServiceSpelling([...imported.rows, ...imported.kept], liveRows, domain)
     return { records: serialise(rows), rows, ttl: imported.ttl ?? live.ttl, notes: imported.report, issues: validateRows(rows) }
   }
   // As written, line for line: a line the app cannot place is kept as it is, as the editor keeps it.

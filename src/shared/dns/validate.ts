@@ -8,6 +8,7 @@
  * Each issue names the part of the record it is about, so a form can mark that field.
  */
 import { HOSTNAME, isIPv4, isIPv6, type Finding } from '../validation'
+import { asciiName } from './bind'
 import { isKnownType, placeLine, splitValue, txtText, type KnownType, type Row, type ValueField, type ValueFields } from './records'
 
 export const DNS_CODES = [
@@ -179,16 +180,17 @@ export function validateRows(rows: Row[], opts: RowCheckOptions = {}): RowIssue[
       }
       return
     }
-    if (!HOST_FIELD.test(r.host) || r.host.length > 253) {
+    // An IDN host is served as its punycode (xn--...), which is what must be a valid name.
+    const host = asciiName(r.host)
+    if (!HOST_FIELD.test(host) || host.length > 253) {
       issues.push({ index, code: 'dns.host.invalid', params: { host: r.host }, field: 'host' })
       return
     }
     for (const problem of valueIssues(r.type, r.host, r.value, r.parts)) issues.push({ index, ...problem })
     // Records, not lines: the same record twice at a host (which the service stores) is one record there.
-    const host = r.host.toLowerCase()
-    const here = atHost.get(host) ?? new Set<string>()
+    const here = atHost.get(r.host.toLowerCase()) ?? new Set<string>()
     here.add(`${r.type}\u0000${r.value}`)
-    atHost.set(host, here)
+    atHost.set(r.host.toLowerCase(), here)
   })
   // A CNAME must be the only record at its host: not beside other types, nor a second CNAME.
   rows.forEach((r, index) => {
