@@ -1030,6 +1030,7 @@ export const en = {
   'cli.ddns.unchanged': '{name}: the address is still {ip}; nothing sent.',
   'cli.ddns.updated': '{name} now points at {ip}.',
   'cli.ddns.notSent': '{name} was not updated: the update address did not answer ({reason}).',
+  'cli.ddns.refusedReason': '{name} was not updated: the service answered status {status} ({meaning}), saying “{reason}”.',
   'cli.ddns.refused': '{name} was not updated: the service answered status {status} ({meaning}).',
   'cli.ddns.notInHistory': 'This update is not in the app’s history: the app has the data folder open.',
   'cli.ddns.tooOften': '--every takes a period of at least 1m: the update address serves every user of the service.',

@@ -1028,6 +1028,7 @@ export const ja: Catalogue = {
   'cli.ddns.unchanged': '{name}: アドレスは {ip} のままです。送信していません。',
   'cli.ddns.updated': '{name} は {ip} を指すようになりました。',
   'cli.ddns.notSent': '{name} を更新できませんでした。更新用アドレスが応答しません ({reason})。',
+  'cli.ddns.refusedReason': '{name} を更新できませんでした。サービスの応答は status {status} ({meaning})、理由は「{reason}」です。',
   'cli.ddns.refused': '{name} を更新できませんでした。サービスの応答は status {status} ({meaning}) です。',
   'cli.ddns.notInHistory': 'この更新はアプリの履歴に入っていません。アプリがデータフォルダーを開いています。',
   'cli.ddns.tooOften': '--every には 1m 以上の周期を指定してください。更新用アドレスはサービスの全利用者が使っています。',
