@@ -107,8 +107,8 @@ function trickyLines(): string[] {
   ]
 }
 
-/** Every tenth zone from the second on holds the tricky lines too. */
-const withTricky = (i: number, records: string) => (i % 10 === 1 ? [records, ...trickyLines()].join('\n') : records)
+/** Every tenth zone from the eighth on holds the tricky lines too (not the first zones, which tests and screenshots open). */
+const withTricky = (i: number, records: string) => (i % 10 === 7 ? [records, ...trickyLines()].join('\n') : records)
 
 /** Seeds a whole account. Deterministic for a given seed, domain count and date. */
 export function seedState(opts: SeedOptions = {}): SandboxState {
