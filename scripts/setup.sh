@@ -25,6 +25,8 @@ packages=(libsecret-1-dev build-essential python3)
 # Team mode (issue 37) is tested against a real PostgreSQL: the tests start a throwaway cluster
 # of their own on loopback (tests/helpers/postgres.ts) with Debian's server binaries.
 [ "$mode" = test ] && packages+=(postgresql)
+# BIND itself (named, named-checkzone), which the zone files `dns export --bind` writes are tested with.
+[ "$mode" = test ] && packages+=(bind9 bind9-utils)
 
 missing=()
 if command -v dpkg-query >/dev/null 2>&1; then

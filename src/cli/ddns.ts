@@ -31,6 +31,14 @@ export async function ddnsTargetOf(c: Context, account: AccountView, domain: str
 
 type Sent = { ok: true; status: 0 } | { ok: false; status?: number; reason?: string }
 
+/** The reason line the service answers after `status=<n>`, cut to one short line (it is the service's text, shown as it is). */
+function reasonLine(text: string): string | undefined {
+  const lines = text.split(/\r?\n/).map((l) => l.trim())
+  const at = lines.findIndex((l) => /status\s*=\s*\d+/i.test(l))
+  const reason = lines.slice(at + 1).find((l) => l !== '')
+  return reason ? reason.replace(/[^\x20-\x7e\u3000-\u30ff\u4e00-\u9fff]/g, '').slice(0, 200) : undefined
+}
+
 async function get(url: string, signal: AbortSignal | undefined): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
   const timeout = AbortSignal.timeout(TIMEOUT_MS)
   try {
@@ -57,14 +65,17 @@ async function sendUpdate(t: DdnsTarget, host: string | undefined, ip: string, s
   const r = await get(ddnsUpdateUrl(t.base, { domain: t.domain, password: t.password, host, ip }), signal)
   if (!r.ok) return { ok: false, reason: r.reason }
   const status = ddnsStatusOf(r.text)
-  return status === 0 ? { ok: true, status: 0 } : { ok: false, status }
+  if (status === 0) return { ok: true, status: 0 }
+  const reason = reasonLine(r.text)
+  return { ok: false, status, ...(reason ? { reason } : {}) }
 }
 
 function sentText(c: Context, sent: Sent, name: string, ip: string): string {
   if (sent.ok) return c.say.t('cli.ddns.updated', { name, ip })
   if (sent.status === undefined) return c.say.t('cli.ddns.notSent', { name, reason: sent.reason ?? 'unknown' })
   const known = DDNS_KNOWN_STATUSES.some((s) => s === sent.status) ? sent.status : 9
-  return c.say.t('cli.ddns.refused', { name, status: sent.status, meaning: c.say.code(`ddns.status.${known}`) })
+  const said = { name, status: sent.status, meaning: c.say.code(`ddns.status.${known}`) }
+  return sent.reason ? c.say.t('cli.ddns.refusedReason', { ...said, reason: sent.reason }) : c.say.t('cli.ddns.refused', said)
 }
 
 export interface DdnsOptions {

@@ -7,12 +7,24 @@ import { readFile } from 'node:fs/promises'
 import type { AccountView } from '../shared/accounts'
 import type { Plan } from '../shared/dns/plan'
 import { plan as planOf, isEmptyPlan } from '../shared/dns/plan'
-import { parse } from '../shared/dns/records'
+import { parse, type Row } from '../shared/dns/records'
+import { LOWEST_KEPT_TTL, warnRows } from '../shared/dns/validate'
 import { safetyOfPlan } from '../shared/dns/zone-safety'
-import { BadInput, EXIT, failed, itemError, readZone, runWrite, type Confirmation, type Context } from './context'
+import { BadInput, EXIT, Failed, failed, itemError, readZone, runWrite, type Confirmation, type Context } from './context'
 import { formatOf, readZoneFile, zoneAsBind, type ZoneFormat } from './zone-file'
 import { serviceKeptText } from '../shared/i18n/service-kept-text'
 import { healthLines, healthOfPlan } from './health'
+
+/**
+ * The domain's nameservers (a BIND file's apex NS), when the account holds it as a domain; a free
+ * DNS zone is not one, and has none to give.
+ */
+async function nameserversOf(c: Context, account: AccountView, domain: string): Promise<string[] | undefined> {
+  const r = await c.session.call('domains.get', { accountId: account.id, domain })
+  if (r.ok) return r.value.ns
+  if (['bad-request', 'not-found', 'validation'].includes(r.error.kind)) return undefined
+  throw new Failed(r.error)
+}
 
 export async function exportZone(c: Context, account: AccountView, domain: string, bind: boolean): Promise<number> {
   const live = await readZone(c, account.id, domain)
@@ -20,10 +32,29 @@ export async function exportZone(c: Context, account: AccountView, domain: strin
     c.io.out(c.json ? JSON.stringify({ domain, records: live.records, ttl: live.ttl, ns_type: live.ns_type }) : live.records)
     return EXIT.done
   }
-  const exported = zoneAsBind(live.records, domain, live.ttl)
+  const exported = zoneAsBind(live.records, domain, live.ttl, await nameserversOf(c, account, domain))
   for (const n of exported.notes) c.io.err(c.say.code(n.code, n.params))
   c.io.out(c.json ? JSON.stringify({ domain, bind: exported.text }) : exported.text)
   return EXIT.done
+}
+
+/**
+ * What the window warns of before a save, worded by its catalogue: a TTL the service keeps as
+ * 3600, comment lines it drops, MX and CNAME targets it completes with the zone, duplicates, a
+ * second SPF record, lines it cannot place that the zone already held.
+ */
+function beforeSaveWarnings(c: Context, rows: Row[], ttl: number | undefined, before: Row[]): string[] {
+  const kept = new Set(before.flatMap((r) => (r.kind === 'raw' && r.reason === 'unplaced' ? [r.text] : [])))
+  const recordText = (i: number) => {
+    const r = rows[i]
+    return r === undefined ? '' : r.kind === 'raw' ? r.text.trim() : `${r.type.toUpperCase()} ${r.host} ${r.value}`
+  }
+  const comments = rows.filter((r) => r.kind === 'raw' && r.reason === 'comment').length
+  return [
+    ...(ttl !== undefined && ttl < LOWEST_KEPT_TTL ? [c.say.t('dnsEditor.lowTtlWarning')] : []),
+    ...(comments > 0 ? [c.say.t('dnsEditor.commentsWarning', { count: comments })] : []),
+    ...warnRows(rows, { kept }).map((w) => `${recordText(w.index)}: ${c.say.code(w.code, w.params)}`),
+  ]
 }
 
 /** The plan as lines: + added, ~ changed, - removed, and the zone's TTL when it changes. */
@@ -54,8 +85,11 @@ export async function zoneFromFile(
   } catch (err) {
     throw BadInput.of(c.say, 'cli.fileUnreadable', { file, reason: typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : 'unknown' })
   }
+  const format = formatOf(text, asked)
+  if (format === 'unsure') throw new BadInput(c.say.t('cli.formatUnsure', { file }))
   const live = await readZone(c, account.id, domain)
-  const wanted = readZoneFile(text, domain, formatOf(text, asked), live.ttl)
+  const nameservers = format === 'bind' ? await nameserversOf(c, account, domain) : undefined
+  const wanted = readZoneFile(text, domain, format, { records: live.records, ttl: live.ttl, nameservers })
   for (const n of wanted.notes) c.io.err(c.say.code(n.code, n.params))
   if (wanted.issues.length > 0) {
     const lines = wanted.issues.map((i) => c.say.t('cli.recordIssue', { line: i.index + 1, text: c.say.code(i.code, i.params) }))
@@ -63,14 +97,17 @@ export async function zoneFromFile(
   }
   const before = parse(live.records)
   const p = planOf(before, wanted.rows)
+  const warnings = beforeSaveWarnings(c, wanted.rows, wanted.ttl, before)
   const ttlChanges = wanted.ttl !== undefined && wanted.ttl !== live.ttl
   const same = isEmptyPlan(p) && !ttlChanges
   const safety = safetyOfPlan(p, before, domain)
   const lines = planLines(c, p, { from: live.ttl, to: wanted.ttl })
   // The zone as it would be after the save, the findings it introduces first; never a reason to refuse.
   const health = await healthOfPlan(c, domain, before, wanted.rows, opts.offline === true)
+  const summary = { domain, account: account.name, changes: lines.length, changed: safety.changed, total: safety.total, overRule: safety.needsOwnConfirmation, plan: lines, health, ...(same ? {} : { warnings }) }
+  // What the window warns of before a save, in its words: said with the plan, on stderr.
+  if (!same && !c.json && warnings.length) c.io.err(warnings.map((w) => `! ${w}`).join('\n'))
   if (!c.json) c.io.err(healthLines(c, domain, health).join('\n'))
-  const summary = { domain, account: account.name, changes: lines.length, changed: safety.changed, total: safety.total, overRule: safety.needsOwnConfirmation, plan: lines, health }
   if (mode !== 'apply' || same) {
     if (c.json) c.io.out(JSON.stringify({ ...summary, same }))
     else c.io.out(same ? c.say.t('cli.noChange', { domain }) : lines.join('\n'))

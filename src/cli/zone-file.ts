@@ -4,41 +4,95 @@
  * what it leaves out is removed.
  */
 import { fromBind, toBind } from '../shared/dns/bind'
-import { parse, serialise, type Row } from '../shared/dns/records'
-import { validateRows, type RowIssue } from '../shared/dns/validate'
+import { isKnownType, parse, serialise, type Row } from '../shared/dns/records'
+import { inServiceSpelling } from '../shared/dns/service-spelling'
+import { validateRows as validateRowsOf, type RowIssue } from '../shared/dns/validate'
 import type { Finding } from '../shared/service/validation'
 
 export type ZoneFormat = 'records' | 'bind'
 
-/** A BIND file names $ORIGIN or $TTL, or writes a class (IN) before the type; the records format does neither. */
-export function formatOf(text: string, asked?: ZoneFormat): ZoneFormat {
+const CLASSES = /^(IN|CH|HS)$/i
+const TTL = /^(\d+|(\d+[smhdw])+)$/i
+
+/**
+ * What one line says of its format: a records line starts with a type (`a www 192.0.2.1`); a BIND
+ * line starts with a directive, with blank (the owner of the line before), or has its type after an
+ * owner, a TTL or a class (`www 3600 IN A ...`, `www A ...`). A line both could be says nothing.
+ */
+function lineVotes(line: string): { records: boolean; bind: boolean } {
+  const body = line.replace(/\r$/, '')
+  const w = body.trim().split(/\s+/)
+  const first = (w[0] ?? '').toLowerCase()
+  if (w[0] === undefined || w[0] === '' || /^(;|#|\/\/)/.test(w[0])) return { records: false, bind: false }
+  if (first.startsWith('$')) return { records: false, bind: true }
+  const records = isKnownType(first) && w.length >= 3 && !isKnownType((w[1] ?? '').toLowerCase()) && !CLASSES.test(w[1] ?? '')
+  let i = /^\s/.test(body) ? 0 : 1
+  for (let k = 0; k < 2 && i < w.length; k++) if (TTL.test(w[i] ?? '') || CLASSES.test(w[i] ?? '')) i++
+  const bind = /^\s/.test(body) || isKnownType((w[i] ?? '').toLowerCase()) || (w[i] ?? '').toLowerCase() === 'soa'
+  return { records: records && !bind, bind: bind && !records }
+}
+
+/**
+ * The format of a zone file, decided by its content, never by guessing one when the text is the
+ * other: 'unsure' when its lines do not all say the same (the caller asks for --format).
+ */
+export function formatOf(text: string, asked?: ZoneFormat): ZoneFormat | 'unsure' {
   if (asked) return asked
-  return /^\s*\$(ORIGIN|TTL)\b/im.test(text) || /^\S*\s+(\d+[smhdw]?\s+)?IN\s+[A-Za-z]+\s/im.test(text) ? 'bind' : 'records'
+  let records = 0
+  let bind = 0
+  let neither = 0
+  // Parenthesised continuations belong to the line before (an SOA over several lines).
+  for (const line of text.replace(/\([^)]*\)/g, (m) => m.replace(/\n/g, ' ')).split('\n')) {
+    if (line.trim() === '' || /^\s*(;|#|\/\/)/.test(line)) continue
+    const v = lineVotes(line)
+    if (v.records) records++
+    else if (v.bind) bind++
+    else neither++
+  }
+  // A line neither reads (an unknown type) is kept raw by the records format and reported by BIND's.
+  if (records > 0 && bind === 0) return 'records'
+  if (bind > 0 && records === 0) return 'bind'
+  // No record at all: an empty zone, the same in both.
+  if (records + bind + neither === 0) return 'records'
+  return 'unsure'
 }
 
 export interface ZoneFromFile {
   records: string
   rows: Row[]
   ttl: number | undefined
-  /** What the BIND reading could not carry over (each a code and parameters). */
+  /** What the BIND reading could not carry over, or compared and reported (each a code and parameters). */
   notes: Finding[]
   /** Records the service would refuse. */
   issues: RowIssue[]
 }
 
-export function readZoneFile(text: string, domain: string, format: ZoneFormat, zoneTtl: number | undefined): ZoneFromFile {
+export interface LiveZone {
+  /** The zone's records text as the service holds it. */
+  records: string
+  ttl: number | undefined
+  /** The domain's nameservers, which a BIND file's apex NS are compared with. */
+  nameservers?: readonly string[] | undefined
+}
+
+export function readZoneFile(text: string, domain: string, format: ZoneFormat, live: LiveZone): ZoneFromFile {
+  // A line the service's form cannot place that the zone already holds is kept as it is, as the window keeps it.
+  const liveRows = parse(live.records)
+  const kept = new Set(liveRows.flatMap((r) => (r.kind === 'raw' && r.reason === 'unplaced' ? [r.text] : [])))
+  const validateRows = (rows: Row[]) => validateRowsOf(rows, { kept })
   if (format === 'bind') {
-    const imported = fromBind(text, domain)
-    const rows: Row[] = imported.rows
-    return { records: serialise(rows), rows, ttl: imported.ttl ?? zoneTtl, notes: imported.report, issues: validateRows(rows) }
+    const imported = fromBind(text, domain, { nameservers: live.nameservers })
+    // A record the live zone serves alike keeps the live zone's spelling: an export read back is no change.
+    const rows = inServiceSpelling([...imported.rows, ...imported.kept], liveRows, domain)
+    return { records: serialise(rows), rows, ttl: imported.ttl ?? live.ttl, notes: imported.report, issues: validateRows(rows) }
   }
   // As written, line for line: a line the app cannot place is kept as it is, as the editor keeps it.
   const rows = parse(text.replace(/\r\n/g, '\n').replace(/\n+$/, ''))
-  return { records: serialise(rows), rows, ttl: zoneTtl, notes: [], issues: validateRows(rows) }
+  return { records: serialise(rows), rows, ttl: live.ttl, notes: [], issues: validateRows(rows) }
 }
 
 /** The zone as a BIND file (what cannot be written as BIND is in `notes`). */
-export function zoneAsBind(recordsText: string, domain: string, ttl: number | undefined): { text: string; notes: Finding[] } {
-  const exported = toBind(parse(recordsText), domain, ttl)
+export function zoneAsBind(recordsText: string, domain: string, ttl: number | undefined, nameservers?: readonly string[]): { text: string; notes: Finding[] } {
+  const exported = toBind(parse(recordsText), domain, ttl, { nameservers })
   return { text: exported.text, notes: exported.report }
 }

@@ -16,7 +16,30 @@ const answer = (status: number, text: string) => `status=${status}\n${text}\n`
 /** The caller's address as a dotted IPv4 when it is one (an IPv4-mapped IPv6 address is unwrapped). */
 export const callerAddress = (remote: string | undefined) => (remote ?? '').replace(/^::ffff:/, '')
 
-export function serveDynamicDns(state: SandboxState, query: URLSearchParams, caller: string): { text: string; changed: boolean } {
+/**
+ * Repeated updates of one domain within a short time are refused as an overload (status 5, "busy",
+ * as the updaters document it), not as another error: the updaters publish a cron period of
+ * minutes, and back off on 5. The window and count are this sandbox's model, not a recorded figure.
+ */
+export const DDNS_BURST = { updates: 5, withinMs: 60_000 } as const
+const recentUpdates = new WeakMap<SandboxState, Map<string, number[]>>()
+
+function overloaded(state: SandboxState, domain: string, now: number): boolean {
+  const byDomain = recentUpdates.get(state) ?? new Map<string, number[]>()
+  recentUpdates.set(state, byDomain)
+  const times = (byDomain.get(domain) ?? []).filter((t) => now - t < DDNS_BURST.withinMs)
+  const over = times.length >= DDNS_BURST.updates
+  if (!over) times.push(now)
+  byDomain.set(domain, times)
+  return over
+}
+
+/**
+ * One call of the update address, its parameters from the query or, as some updaters send them,
+ * from a form POST body (`d=&p=&h=&i=`, application/x-www-form-urlencoded): answered in plain text,
+ * `status=<n>` then the reason on the next line.
+ */
+export function serveDynamicDns(state: SandboxState, query: URLSearchParams, caller: string, now: number = Date.now()): { text: string; changed: boolean } {
   if (query.has('ip') && !query.has('d')) return { text: `${caller}\n`, changed: false }
   const domainName = query.get('d') ?? ''
   const password = query.get('p') ?? ''
@@ -26,6 +49,7 @@ export function serveDynamicDns(state: SandboxState, query: URLSearchParams, cal
   const ip = query.get('i') || caller
   if (!IPV4.test(ip)) return { text: answer(3, 'invalid IP address'), changed: false }
   if (password !== d.ddnsPassword) return { text: answer(4, 'password mismatch'), changed: false }
+  if (overloaded(state, canonicalHost(d.domainname), now)) return { text: answer(5, 'too many accesses; try again later'), changed: false }
   const flavour = nsFlavour(d)
   if (flavour !== 'svc1' && flavour !== 'svc11') return { text: answer(9, 'the domain does not use the service DNS'), changed: false }
   const host = (query.get('h') || '@').toLowerCase()

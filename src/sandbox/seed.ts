@@ -88,6 +88,35 @@ function sampleRecords(name: string, rnd: () => number, count: number): string {
   return lines.slice(0, Math.max(count, 3)).join('\n')
 }
 
+/**
+ * Lines the live service is recorded to hold and serve (tests/fixtures/live: a line stored twice,
+ * a TXT for an ACME challenge; its record syntax page: `mx @ 10` for the domain itself, `mx @
+ * <server> <priority>`), and what zones commonly hold (a 2048-bit DKIM key over 255 bytes, SPF in
+ * quotes, a CNAME target without its final dot, SRV, CAA, a wildcard, an IDN host). Given to a few
+ * zones so that exports, imports and plans meet them: no draw is made for them.
+ */
+function trickyLines(): string[] {
+  const dkim = `v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA${'q8Zx3kLmN0pR7sT2uV5wY9aB'.repeat(14)}IDAQAB`
+  return [
+    `txt default._domainkey ${dkim}`,
+    'txt list "v=spf1 include:_spf.example.net ~all"',
+    'cname shop shops.example-cdn.net',
+    'mx @ 20',
+    'mx @ backup.example.net. 30',
+    'srv _sip._tcp 10 5 5060 sip.example.net.',
+    'caa @ 0 issue "letsencrypt.org"',
+    'a * 192.0.2.80',
+    'a 日本語 192.0.2.81',
+    'cname docs2 docs.example.com.',
+    'cname docs2 docs.example.com.',
+    'txt _acme-challenge.fqdn challengetoken',
+    'txt quote say "hello" to café',
+  ]
+}
+
+/** Every tenth zone from the eighth on holds the tricky lines too (not the first zones, which tests and screenshots open). */
+const withTricky = (i: number, records: string) => (i % 10 === 7 ? [records, ...trickyLines()].join('\n') : records)
+
 /** Seeds a whole account. Deterministic for a given seed, domain count and date. */
 export function seedState(opts: SeedOptions = {}): SandboxState {
   const rnd = prng(opts.seed ?? 42)
@@ -153,7 +182,7 @@ export function seedState(opts: SeedOptions = {}): SandboxState {
       whoisproxy: rnd() < 0.6 ? 1 : 0,
       contact: { registrant, admin: { ...registrant }, tech: { ...registrant }, billing: { ...registrant } },
       dns: {
-        svc1: { records: sampleRecords(name, rnd, 4 + Math.floor(rnd() * 8)), ttl: 3600 },
+        svc1: { records: withTricky(i, sampleRecords(name, rnd, 4 + Math.floor(rnd() * 8))), ttl: 3600 },
         svc11: { records: sampleRecords(name, rnd, 3), ttl: 3600 },
       },
       dynamicdns: 0,

@@ -105,11 +105,17 @@ export async function serveRequest(ctx: ServeContext, req: IncomingMessage, res:
 
   if (ctx.latencyMs) await sleep(ctx.latencyMs)
 
-  if (url.pathname === DDNS_PATH && method === 'GET') {
+  if (url.pathname === DDNS_PATH && (method === 'GET' || method === 'POST')) {
     // Recorded without the password it carries in its query.
     if (record.query.p !== undefined) record.query = { ...record.query, p: '(password)' }
     record.url = url.pathname
-    const served = serveDynamicDns(ctx.state(), url.searchParams, callerAddress(req.socket.remoteAddress))
+    // A form POST (as some updaters send it) carries the same parameters in its body.
+    const params = new URLSearchParams(url.searchParams)
+    if (method === 'POST') {
+      const form = new URLSearchParams((await readBody(req, ctx.maxBodyBytes)) ?? '')
+      for (const [k, v] of form) params.set(k, v)
+    }
+    const served = serveDynamicDns(ctx.state(), params, callerAddress(req.socket.remoteAddress))
     if (served.changed) ctx.save()
     record.status = 200
     res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' })

@@ -240,6 +240,8 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('the hosting-admin co
     const noRecord = await cli('ddns', 'update', domain, '--host', 'nothere', '--ip', '192.0.2.9')
     expect(noRecord.code).toBe(1)
     expect(noRecord.err).toContain('the service answered status 8 (the zone has no A record for this host to update)')
+    // The reason line the service answers after the status is shown as it came.
+    expect(noRecord.err).toContain('saying “no record to update”')
     const off = await cli('ddns', 'update', prodDomain, '--account', 'Live shop', '--ip', '192.0.2.9')
     expect(off.code).toBe(1)
     expect(off.err).toContain(`Dynamic DNS is off for ${prodDomain}`)

@@ -27,8 +27,11 @@ describe('BIND zone files', () => {
     expect(out.report.map((n) => englishCode(n.code, n.params))).toEqual(['Not exported (not understood): loc @ 52 22 N'])
     const back = fromBind(out.text, 'example.com')
     expect(back.ttl).toBe(600)
-    expect(back.report).toEqual([])
+    // The SOA written in front is the service's: read back, it is reported, never imported.
+    expect(back.report.map((n) => n.code)).toEqual(['bind.soa'])
     expect(back.rows.map(recordKey).sort()).toEqual(records(rows).map(recordKey).sort())
+    // A line BIND cannot express comes back as it was.
+    expect(back.kept.map((r) => (r.kind === 'raw' ? r.text : ''))).toEqual(['# a comment', 'loc @ 52 22 N'])
   })
 
   it('imports a typical zone file, and reports what it could not convert', () => {
@@ -48,10 +51,10 @@ other.example.net. IN A 192.0.2.99
 @        IN  HINFO "PC" "Linux"
 $INCLUDE other.zone
 `
-    const r = fromBind(zone, 'example.org')
+    const r = fromBind(zone, 'example.org', { nameservers: ['NS1.example.org'] })
     expect(r.ttl).toBe(3600)
+    // The apex NS is the domain's nameservers: compared and reported (last), never imported as a record.
     expect(r.rows.map((x) => `${x.type} ${x.host} ${x.value}`)).toEqual([
-      'ns @ ns1.example.org.',
       'a @ 192.0.2.10',
       'a www 192.0.2.11',
       'aaaa www 2001:db8::11',
@@ -65,6 +68,7 @@ $INCLUDE other.zone
       'Outside the zone example.org, not imported: other.example.net. IN A 192.0.2.99',
       'Record type HINFO is not supported; not imported: @        IN  HINFO "PC" "Linux"',
       'Directive not supported: $INCLUDE other.zone',
+      'The file’s apex NS records (ns1.example.org) are the domain’s nameservers; they are set apart from the records and not imported.',
     ])
   })
 

@@ -126,7 +126,22 @@ describe('the safety rule', () => {
     }
     const added = applyBulkChange('', { kind: 'add', type: 'a', host: 'www', value: '192.0.2.1' })
     expect(added.records).toBe('a www 192.0.2.1\n')
-    expect([added.changed, added.total, added.overThreshold]).toEqual([1, 0, false])
+    // An addition is not counted against the rule (OctoDNS counts updates and deletes only).
+    expect([added.changed, added.total, added.overThreshold]).toEqual([0, 0, false])
+  })
+
+  it('counts as OctoDNS does: updates and deletes, each against the existing records; additions never', () => {
+    const before = zone(...tenRecords)
+    const many = Array.from({ length: 25 }, (_, i) => `a new${i} 198.51.100.${i}`)
+    // 25 records added to a zone of 10: 250 %, and not unsafe.
+    expect(zoneSafety('example.com', before, zone(...tenRecords, ...many))).toMatchObject({ changed: 0, added: 25, total: 10, overThreshold: false })
+    // 4 of 10 deleted is over; 3 deleted and 3 updated is not (each share is 30 %, not over).
+    expect(zoneSafety('example.com', before, zone(...tenRecords.slice(4))).overThreshold).toBe(true)
+    const threeAndThree = [...tenRecords.slice(0, 4), ...tenRecords.slice(4, 7).map((l) => l.replace(/[0-9.]+$/, '203.0.113.1'))]
+    expect(zoneSafety('example.com', before, zone(...threeAndThree))).toMatchObject({ changed: 6, total: 10, overThreshold: false })
+    // 4 of 10 updated is over, whatever is added beside.
+    const fourUpdated = tenRecords.map((l, i) => (i < 4 ? l.replace(/[0-9.]+$/, '203.0.113.1') : l))
+    expect(zoneSafety('example.com', before, zone(...fourUpdated, ...many)).overThreshold).toBe(true)
   })
 
   it('an NS record added, removed or changed at the apex needs its own confirmation, whatever the share', () => {

@@ -4,9 +4,19 @@
  * dropped silently.
  */
 import type { Finding } from '../service/validation'
-import { isKnownType, splitValue, txtText, type RecordRow, type Row } from './records'
+import { isKnownType, parse, splitValue, txtText, type RecordRow, type Row } from './records'
 
-export const BIND_CODES = ['bind.notExported', 'bind.directive', 'bind.outsideZone', 'bind.soa', 'bind.unsupportedType', 'bind.ttlDiffers', 'bind.mxNotApex'] as const
+export const BIND_CODES = [
+  'bind.notExported',
+  'bind.directive',
+  'bind.outsideZone',
+  'bind.soa',
+  'bind.unsupportedType',
+  'bind.ttlDiffers',
+  'bind.mxNotApex',
+  'bind.apexNsSame',
+  'bind.apexNsDiffers',
+] as const
 export type BindCode = (typeof BIND_CODES)[number]
 export type BindNote = Finding<BindCode>
 
@@ -18,6 +28,8 @@ export interface BindExport {
 
 export interface BindImport {
   rows: RecordRow[]
+  /** Lines of the service's records format an export kept as comments (`; service line: ...`), read back as they were. */
+  kept: Row[]
   /** The zone's TTL (the first $TTL, or else the first record's TTL), if it had one. */
   ttl: number | undefined
   report: BindNote[]
@@ -29,12 +41,59 @@ export interface BindImportOptions {
    * file's own: a merge into a zone keeps that zone's TTL.
    */
   zoneTtl?: number | undefined
+  /** The domain's nameservers: a file's apex NS records are compared with them and reported, never imported. */
+  nameservers?: readonly string[] | undefined
 }
 
-/** Text as one quoted string, its quotation marks and backslashes escaped. */
-const quoted = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`
-const quote = (s: string) => (/^".*"$/.test(s) ? s : quoted(s))
+export interface BindExportOptions {
+  /** The domain's nameservers, written as the apex NS records (the service serves them; not editable as records). */
+  nameservers?: readonly string[] | undefined
+}
+
+/** The comment an export writes for a line of the service's records format that BIND cannot express; an import reads it back. */
+const SERVICE_LINE = '; service line: '
+
 const utf8 = new TextEncoder()
+
+/**
+ * Text as one quoted string (RFC 1035 5.1): quotation marks and backslashes escaped, and every
+ * byte outside printable ASCII written \DDD, so BIND reads the same bytes whatever its locale.
+ */
+function quoted(s: string): string {
+  let out = ''
+  for (const b of utf8.encode(s)) {
+    if (b === 0x22 || b === 0x5c) out += `\\${String.fromCharCode(b)}`
+    else if (b < 0x20 || b > 0x7e) out += `\\${String(b).padStart(3, '0')}`
+    else out += String.fromCharCode(b)
+  }
+  return `"${out}"`
+}
+
+/** A quoted character-string's text: \DDD is the byte DDD, \X is X (RFC 1035 5.1); the bytes read as UTF-8. */
+function unquote(token: string): string {
+  const body = /^".*"$/s.test(token) ? token.slice(1, -1) : token
+  const bytes: number[] = []
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i] ?? ''
+    if (c === '\\' && /^\d{3}$/.test(body.slice(i + 1, i + 4))) {
+      bytes.push(Number(body.slice(i + 1, i + 4)) & 0xff)
+      i += 3
+    } else if (c === '\\' && i + 1 < body.length) {
+      i++
+      bytes.push(...utf8.encode(body[i] ?? ''))
+    } else bytes.push(...utf8.encode(c))
+  }
+  return new TextDecoder().decode(new Uint8Array(bytes))
+}
+
+/** A host or domain name with each non-ASCII label as punycode (BIND refuses raw UTF-8 in names). */
+export function asciiName(name: string): string {
+  if (!/[^\x00-\x7f]/.test(name)) return name
+  return name
+    .split('.')
+    .map((label) => (/[^\x00-\x7f]/.test(label) ? new URL(`http://${label}`).hostname : label))
+    .join('.')
+}
 
 /** A DNS character-string holds at most 255 bytes (RFC 1035 3.3). */
 const MAX_STRING_BYTES = 255
@@ -64,17 +123,34 @@ function byteChunks(text: string): string[] {
  * one-line value; resolvers join them again.
  */
 function txtData(value: string): string {
-  const text = txtText(value)
-  if (utf8.encode(text).length <= MAX_STRING_BYTES) return quote(value)
-  return byteChunks(text).map(quoted).join(' ')
+  return byteChunks(txtText(value)).map(quoted).join(' ')
 }
 
-function bindValue(r: RecordRow): string {
+/**
+ * A data name as the service holds it, for BIND: `@` and a name without a final dot are relative
+ * to the zone in both (the service adds the domain to them, as BIND adds $ORIGIN), so they are
+ * written as they are; only non-ASCII labels change (to punycode).
+ */
+const dataName = (name: string | undefined) => asciiName(name ?? '')
+
+function bindValue(r: Pick<RecordRow, 'type' | 'value'>): string {
   switch (r.type) {
     case 'mx': {
       const { priority, target } = splitValue('mx', r.value)
-      return `${priority || '10'} ${target ?? ''}`
+      return `${priority || '10'} ${dataName(target)}`
     }
+    case 'srv': {
+      const { priority, weight, port, target } = splitValue('srv', r.value)
+      return `${priority ?? ''} ${weight ?? ''} ${port ?? ''} ${dataName(target)}`
+    }
+    case 'caa': {
+      const { flags, tag, value } = splitValue('caa', r.value)
+      return `${flags ?? '0'} ${tag ?? ''} ${quoted(txtText(value ?? ''))}`
+    }
+    case 'cname':
+    case 'ns':
+    case 'ptr':
+      return dataName(r.value.trim())
     case 'txt':
       return txtData(r.value)
     default:
@@ -82,18 +158,47 @@ function bindValue(r: RecordRow): string {
   }
 }
 
-export function toBind(rows: Row[], origin: string, ttl = 3600): BindExport {
+/** A line the service serves that the records model keeps raw but BIND can write: `mx @ <server> <priority>`. */
+function servedRaw(text: string): Pick<RecordRow, 'type' | 'host' | 'value'> | undefined {
+  const w = text.trim().split(/\s+/)
+  if (w.length === 4 && w[0]?.toLowerCase() === 'mx' && w[1] === '@' && !/^\d+$/.test(w[2] ?? '') && /^\d+$/.test(w[3] ?? '')) {
+    return { type: 'mx', host: '@', value: `${w[2]} ${w[3]}` }
+  }
+  return undefined
+}
+
+/**
+ * The zone as a file BIND loads (named-checkzone accepts it): $ORIGIN, $TTL, the service's SOA
+ * (marked as the service's: its serial and timers are not the user's to edit, and an import
+ * ignores it), the domain's nameservers as the apex NS, then every record the service serves,
+ * names in punycode. A line BIND cannot express is kept as a comment an import reads back.
+ */
+export function toBind(rows: Row[], origin: string, ttl = 3600, opts: BindExportOptions = {}): BindExport {
   const report: BindNote[] = []
-  const lines = [`$ORIGIN ${origin.replace(/\.$/, '')}.`, `$TTL ${ttl}`]
+  const apex = asciiName(origin.replace(/\.$/, ''))
+  const ns = (opts.nameservers ?? []).map((n) => `${asciiName(n.replace(/\.$/, ''))}.`)
+  const lines = [
+    `$ORIGIN ${apex}.`,
+    `$TTL ${ttl}`,
+    '; The SOA is the service\'s own: not editable here, and an import ignores it.',
+    `@ IN SOA ${ns[0] ?? `${apex}.`} hostmaster.${apex}. ( 1 3600 900 604800 ${ttl} )`,
+    ...(ns.length ? ['; The domain\'s nameservers, as the service serves them: an import compares them, never imports them.'] : []),
+    ...ns.map((n) => `@ IN NS ${n}`),
+  ]
   for (const r of rows) {
     if (r.kind === 'raw') {
-      if (r.reason === 'unknown') {
-        report.push({ code: 'bind.notExported', params: { line: r.text.trim() } })
-        lines.push(`; not exported: ${r.text.trim()}`)
+      if (r.reason === 'blank') continue
+      const served = r.reason === 'unplaced' ? servedRaw(r.text) : undefined
+      if (served) {
+        lines.push(`${served.host} IN MX ${bindValue(served)}`)
+        continue
       }
+      if (r.reason === 'unknown' || r.reason === 'unplaced') report.push({ code: 'bind.notExported', params: { line: r.text.trim() } })
+      // Kept as written, so that an import of this file gives the zone back unchanged.
+      lines.push(`${SERVICE_LINE}${r.text.trim()}`)
       continue
     }
-    lines.push(`${r.host} IN ${r.type.toUpperCase()} ${bindValue(r)}`)
+    lines.push(`${asciiName(r.host)} IN ${r.type.toUpperCase()} ${bindValue(r)}`)
   }
   return { text: `${lines.join('\n')}\n`, report }
 }
@@ -172,6 +277,12 @@ export function fromBind(text: string, zone: string, opts: BindImportOptions = {
   let lastOwner = apex
   const rows: RecordRow[] = []
   const report: BindNote[] = []
+  const kept: Row[] = []
+  const apexNs: string[] = []
+  for (const line of text.split(/\r?\n/)) {
+    const at = line.indexOf(SERVICE_LINE)
+    if (at >= 0 && line.slice(0, at).trim() === '') kept.push(...parse(line.slice(at + SERVICE_LINE.length)))
+  }
 
   const absolute = (name: string): string => {
     if (name === '@') return origin
@@ -229,6 +340,11 @@ export function fromBind(text: string, zone: string, opts: BindImportOptions = {
       report.push({ code: 'bind.soa' })
       continue
     }
+    // The apex NS are the domain's nameservers, set apart from the records: compared, never imported.
+    if (type === 'ns' && host === '@') {
+      if (rdata[0]) apexNs.push(absolute(rdata[0]))
+      continue
+    }
     // The service's MX form has no host: an MX belongs to the zone itself.
     if (type === 'mx' && host !== '@') {
       report.push({ code: 'bind.mxNotApex', params: { host, line: line.trim() } })
@@ -255,12 +371,19 @@ export function fromBind(text: string, zone: string, opts: BindImportOptions = {
         break
       case 'txt':
         // One TXT value may come as several quoted strings; they are joined.
-        value = rdata.map((s) => s.replace(/^"|"$/g, '').replace(/\\(.)/g, '$1')).join('')
+        value = rdata.map(unquote).join('')
         break
       default:
         value = rdata.join(' ')
     }
     rows.push({ kind: 'record', type, host, value })
   }
-  return { rows, ttl: zoneTtl, report }
+  if (apexNs.length > 0) {
+    const norm = (n: string) => asciiName(n.replace(/\.$/, '').toLowerCase())
+    const given = [...new Set(apexNs.map(norm))].sort()
+    const domain = [...new Set((opts.nameservers ?? []).map(norm))].sort()
+    const same = given.length === domain.length && given.every((n, i) => n === domain[i])
+    report.push({ code: same ? 'bind.apexNsSame' : 'bind.apexNsDiffers', params: { file: given.join(', '), domain: domain.join(', ') || '-' } })
+  }
+  return { rows, kept, ttl: zoneTtl, report }
 }

@@ -79,13 +79,13 @@ export interface ZoneChange {
   /** The zone's records text after the change (the text as it was when nothing changes). */
   records: string
   plan: Plan
-  /** Records added, removed or changed. */
+  /** Existing records updated or deleted (additions are not counted, as in OctoDNS). */
   changed: number
   /** Records in the zone before the change (blank lines and comments are not records). */
   total: number
   /** The change adds, removes or changes an NS record at the apex. */
   apexNs: boolean
-  /** More than 30 % of the zone's records change, in a zone of 10 records or more (see zone-safety). */
+  /** More than 30 % of the zone's existing records updated, or deleted, in a zone of 10 records or more (see zone-safety). */
   overThreshold: boolean
   /** apexNs or overThreshold: the zone needs its own, explicit confirmation. */
   needsOwnConfirmation: boolean

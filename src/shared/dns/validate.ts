@@ -8,6 +8,7 @@
  * Each issue names the part of the record it is about, so a form can mark that field.
  */
 import { HOSTNAME, isIPv4, isIPv6, type Finding } from '../service/validation'
+import { asciiName } from './bind'
 import { isKnownType, placeLine, splitValue, txtText, type KnownType, type Row, type ValueField, type ValueFields } from './records'
 
 export const DNS_CODES = [
@@ -24,6 +25,8 @@ export const DNS_CODES = [
   'dns.mx.target',
   'dns.mx.apexOnly',
   'dns.mx.relative',
+  'dns.cname.relative',
+  'dns.valueMissing',
   'dns.mx.withHost',
   'dns.mx.shape',
   'dns.srv.host',
@@ -37,11 +40,15 @@ export const DNS_CODES = [
   'dns.caa.content',
   'dns.txt.tooLong',
   'dns.txt.quote',
+  'dns.txt.empty',
   'dns.duplicate',
   'dns.spf.multiple',
   'dns.unplacedKept',
 ] as const
 export type DnsCode = (typeof DNS_CODES)[number]
+
+/** The service is known to store a zone TTL under this as 3600 (what the window and `dns plan` warn of). */
+export const LOWEST_KEPT_TTL = 120
 
 /** The part of a record an issue is about: its host or one part of its value. */
 export type IssueField = 'host' | ValueField
@@ -119,7 +126,9 @@ export function fieldIssues(type: KnownType, host: string, f: ValueFields): Valu
       if (v === '') out.push({ code: 'dns.caa.content', field: 'value' })
       break
     case 'txt': {
-      if (v.length > 4000) out.push({ code: 'dns.txt.tooLong', params: { length: v.length }, field: 'value' })
+      // A TXT with no text at all is refused by the service, as any record without data.
+      if (txtText(v.trim()).trim() === '') out.push({ code: 'dns.txt.empty', field: 'value' })
+      else if (v.length > 4000) out.push({ code: 'dns.txt.tooLong', params: { length: v.length }, field: 'value' })
       else if ((v.match(/(?<!\\)"/g) ?? []).length % 2 === 1) out.push({ code: 'dns.txt.quote', field: 'value' })
       break
     }
@@ -164,18 +173,24 @@ export function validateRows(rows: Row[], opts: RowCheckOptions = {}): RowIssue[
       if (r.reason === 'unplaced' && r.unplaced && !opts.kept?.has(r.text)) {
         issues.push({ index, code: UNPLACED_ISSUE[r.unplaced], params: { line: r.text.trim() }, ...(placeLine(r) ? { fix: 'place' as const } : {}) })
       }
+      // A known type with a host but no value (`txt @`): a record without data, which the service refuses.
+      const words = r.text.trim().split(/\s+/)
+      if (r.reason === 'unknown' && isKnownType((words[0] ?? '').toLowerCase()) && words.length < 3) {
+        issues.push({ index, code: 'dns.valueMissing', params: { line: r.text.trim() } })
+      }
       return
     }
-    if (!HOST_FIELD.test(r.host) || r.host.length > 253) {
+    // An IDN host is served as its punycode (xn--...), which is what must be a valid name.
+    const host = asciiName(r.host)
+    if (!HOST_FIELD.test(host) || host.length > 253) {
       issues.push({ index, code: 'dns.host.invalid', params: { host: r.host }, field: 'host' })
       return
     }
     for (const problem of valueIssues(r.type, r.host, r.value, r.parts)) issues.push({ index, ...problem })
     // Records, not lines: the same record twice at a host (which the service stores) is one record there.
-    const host = r.host.toLowerCase()
-    const here = atHost.get(host) ?? new Set<string>()
+    const here = atHost.get(r.host.toLowerCase()) ?? new Set<string>()
     here.add(`${r.type}\u0000${r.value}`)
-    atHost.set(host, here)
+    atHost.set(r.host.toLowerCase(), here)
   })
   // A CNAME must be the only record at its host: not beside other types, nor a second CNAME.
   rows.forEach((r, index) => {
@@ -214,6 +229,7 @@ export function warnRows(rows: Row[], opts: RowCheckOptions = {}): RowIssue[] {
       const target = splitValue('mx', r.value).target ?? ''
       if (isZoneRelativeName(target)) warnings.push({ index, code: 'dns.mx.relative', params: { target }, field: 'target' })
     }
+    if (r.type === 'cname' && isZoneRelativeName(r.value.trim())) warnings.push({ index, code: 'dns.cname.relative', params: { target: r.value.trim() }, field: 'value' })
     if (r.type !== 'txt' || !isSpf(r.value)) return
     const host = r.host.toLowerCase()
     const firstAt = firstSpf.get(host)

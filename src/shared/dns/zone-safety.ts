@@ -1,7 +1,9 @@
 /**
- * The safety rule for a zone save, OctoDNS's: a save that changes more than 30 % of a zone's
- * records (for zones of 10 records or more: below that, one record is already 10 %) or that
- * adds, removes or changes an NS record at the zone's apex needs its own confirmation. The same
+ * The safety rule for a zone save, OctoDNS's: a save that updates or deletes more than 30 % of a
+ * zone's existing records (for zones of 10 records or more: below that, one record is already
+ * 10 %) or that adds, removes or changes an NS record at the zone's apex needs its own
+ * confirmation. As in OctoDNS (Plan.raise_if_unsafe: update_pcent and delete_pcent, each of the
+ * existing records), additions are never counted: adding records cannot make a save unsafe. The same
  * rule for every zone save (the editor, a BIND import, a restore, a bulk change, the command
  * line): main applies it again to what it is asked to send.
  *
@@ -15,13 +17,15 @@ export const SAFETY_RULE = { changed: 3, outOf: 10, minRecords: 10 } as const
 export const SAFETY_RULE_PERCENT = (SAFETY_RULE.changed * 100) / SAFETY_RULE.outOf
 
 export interface ZoneSafety {
-  /** Records added, removed or changed. */
+  /** Existing records updated or deleted (additions are not counted, as in OctoDNS). */
   changed: number
+  /** Records added (shown, never counted against the rule). */
+  added: number
   /** Records in the zone before (blank lines and comments are not records). */
   total: number
   /** The save adds, removes or changes an NS record at the apex (written `@`, empty, or the zone's full name). */
   apexNs: boolean
-  /** More than 30 % of a zone of 10 records or more changes. */
+  /** More than 30 % of the existing records of a zone of 10 records or more are updated, or more than 30 % deleted. */
   overThreshold: boolean
   /** apexNs or overThreshold: the save needs its own, explicit confirmation. */
   needsOwnConfirmation: boolean
@@ -37,10 +41,15 @@ function isApexOf(host: string, zone?: string): boolean {
 /** The verdict on a plan between two versions of a zone's rows. */
 export function safetyOfPlan(p: Plan, before: readonly Row[], zone?: string): ZoneSafety {
   const total = records([...before]).length
-  const changed = p.added.length + p.removed.length + p.changed.length
+  // OctoDNS checks updates and deletes each as a share of the existing records (update_pcent,
+  // delete_pcent), with at least 10 existing records; additions are not checked at all.
+  const updated = p.changed.length
+  const deleted = p.removed.length
+  const changed = updated + deleted
+  const over = (n: number) => n * SAFETY_RULE.outOf > total * SAFETY_RULE.changed
   const apexNs = [...p.added, ...p.removed, ...p.changed.flatMap((c) => [c.from, c.to])].some((r: RecordRow) => r.type === 'ns' && isApexOf(r.host, zone))
-  const overThreshold = changed > 0 && total >= SAFETY_RULE.minRecords && changed * SAFETY_RULE.outOf > total * SAFETY_RULE.changed
-  return { changed, total, apexNs, overThreshold, needsOwnConfirmation: apexNs || overThreshold }
+  const overThreshold = total >= SAFETY_RULE.minRecords && (over(updated) || over(deleted))
+  return { changed, added: p.added.length, total, apexNs, overThreshold, needsOwnConfirmation: apexNs || overThreshold }
 }
 
 /** The verdict on saving `after` over `before` (records texts in the service's format). */
