@@ -72,11 +72,13 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('BIND files through t
     expect(bind.out).toContain('@ IN MX 30 backup.example.net.')
     const records = await cli('dns', 'export', tricky)
     for (const [name, text] of [['zone.bind', bind.out], ['zone.txt', records.out]] as const) {
-      const check = await cli('dns', 'check', tricky, fileWith(name, text))
+      // --offline: the zone's health (printed after the plan, issue 42) asks no resolver here.
+      const check = await cli('dns', 'check', tricky, fileWith(name, text), '--offline')
+      const beforeHealth = check.err.split(/^Health of /m)[0] ?? ''
       expect({ name, code: check.code, out: check.out }).toEqual({ name, code: 0, out: expect.stringContaining(tricky) })
       // The SOA and apex NS of the export are reported as the service's, not read as changes.
-      if (name === 'zone.bind') expect(check.err).toMatch(/are the domain’s nameservers; they are set apart/)
-      else expect(check.err).toBe('')
+      if (name === 'zone.bind') expect(beforeHealth).toMatch(/are the domain’s nameservers; they are set apart/)
+      else expect(beforeHealth).toBe('')
     }
     if (haveCheckzone) {
       const r = spawnSync('named-checkzone', [tricky, fileWith('checked.zone', bind.out)], { encoding: 'utf8' })

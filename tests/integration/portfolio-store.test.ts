@@ -646,8 +646,12 @@ describe('exports', () => {
       ['acct/freedns/free.example.zone', 1],
       ['other/b.example.zone', 0],
     ])
-    expect(files[0]!.text).toBe('$ORIGIN a.example.\n$TTL 600\nwww IN A 192.0.2.10\n@ IN MX 10 mail.a.example.\n@ IN TXT "v=spf1 -all"\n')
-    expect(files[1]!.text).toContain('$TTL 3600\n@ IN A 192.0.2.20\n; not exported: weird line here\n')
+    // A file BIND loads: the service's SOA first, marked as not editable (issue 38).
+    expect(files[0]!.text).toBe(
+      '$ORIGIN a.example.\n$TTL 600\n; The SOA is the service\'s own: not editable here, and an import ignores it.\n@ IN SOA a.example. hostmaster.a.example. ( 1 3600 900 604800 600 )\nwww IN A 192.0.2.10\n@ IN MX 10 mail.a.example.\n@ IN TXT "v=spf1 -all"\n',
+    )
+    // A line BIND cannot express is kept as a comment an import reads back (issue 38).
+    expect(files[1]!.text).toContain('@ IN A 192.0.2.20\n; service line: weird line here\n')
   })
 })
 
