@@ -80,13 +80,14 @@ export async function benchMainThread(): Promise<BenchResult> {
     const worker = await openStoreInWorker(join(dir, 'worker.db'))
     const after = await measure(worker, data)
     await worker.close()
-    const line = (label: string, d: Delay) => `${label} event-loop delay p99 ${d.p99.toFixed(1)} ms, max ${d.max.toFixed(0)} ms (during: ${d.worst}; all the work: ${(d.totalMs / 1000).toFixed(1)} s)`
+    const line = (label: string, d: Delay, targets: string) =>
+      `${label} event-loop delay p99 ${d.p99.toFixed(1)} ms, max ${d.max.toFixed(0)} ms${targets} (during: ${d.worst}; all the work: ${(d.totalMs / 1000).toFixed(1)} s)`
     return {
       name: `Main's event loop while the store fills ${ACCOUNTS.length} accounts x ${DOMAINS} domains, refreshes one, searches and exports`,
       lines: [
-        line('store on main’s thread (before):', before),
-        line('store in its worker (now):      ', after),
-        `  targets: p99 <= ${P99_TARGET_MS} ms, max <= ${MAX_TARGET_MS} ms; p99 now / before: ${(after.p99 / before.p99).toFixed(3)}x`,
+        line('store on main’s thread (before):', before, ''),
+        line('store in its worker (now):      ', after, `  (target: p99 <= ${P99_TARGET_MS} ms, max <= ${MAX_TARGET_MS} ms)`),
+        `  p99 now / before: ${(after.p99 / before.p99).toFixed(3)}x`,
       ],
       ok: after.p99 <= P99_TARGET_MS && after.max <= MAX_TARGET_MS,
     }

@@ -17,6 +17,8 @@ const DOMAINS = 10_000
 const zoneLines = (i: number) => (i % 3 === 0 ? 4 : 3)
 const READ_RUNS = 7
 const SEARCH_TARGET_MS = 30
+/** Issue 40: one account's 10,000-domain list read back, checked, in at most this. */
+const READ_TARGET_MS = 50
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
 
@@ -113,12 +115,12 @@ export async function benchPortfolioStore(): Promise<BenchResult> {
         `fill (every list of every account): ${(fillMs / 1000).toFixed(1)} s; longest call ${longest.ms.toFixed(0)} ms (${longest.list}, first read)`,
         `refresh of one account, nothing changed: ${refreshMs.toFixed(0)} ms`,
         `open with quick_check: ${openMs.toFixed(0)} ms`,
-        `read one account's domain list (${DOMAINS} items, validated), median of ${READ_RUNS}: ${median(reads).toFixed(1)} ms`,
+        `read one account's domain list (${DOMAINS} items, validated), median of ${READ_RUNS}: ${median(reads).toFixed(1)} ms  (target <= ${READ_TARGET_MS} ms)`,
         `search, ${queries.length} queries: median ${searchMedian.toFixed(2)} ms, max ${Math.max(...times).toFixed(2)} ms  (target median <= ${SEARCH_TARGET_MS} ms; ${hits} hits)`,
         `"192.0.2.10": ${ip.length} records in ${new Set(ip.map((h) => `${h.accountId}/${h.key}`)).size} zones of ${new Set(ip.map((h) => h.accountId)).size} accounts`,
         `file size: ${(bytes / 1024 / 1024).toFixed(1)} MB`,
       ],
-      ok: searchMedian <= SEARCH_TARGET_MS,
+      ok: searchMedian <= SEARCH_TARGET_MS && median(reads) <= READ_TARGET_MS,
     }
   } finally {
     await rm(dir, { recursive: true, force: true })

@@ -81,6 +81,25 @@ describe('the store in a worker thread', () => {
     expect(turns).toBeGreaterThan(0)
   })
 
+  it('a long answer that comes back in parts arrives whole and in order, and the calls behind it are answered after', async () => {
+    const worker = await openStoreInWorker(join(dir, 'answer-parts.db'))
+    const local = inThread(openPortfolioStore(join(dir, 'answer-parts-local.db')))
+    open.push(worker, local)
+    for (const s of [worker, local]) await putAccountAsync(s, 'acct', lists, T1)
+    const expected = await local.exportZones()
+    // More than one part of 1,000 zone files (store-worker.ts), and a last part that is not full.
+    expect(expected.length).toBeGreaterThan(1000)
+    expect(expected.length % 1000).not.toBe(0)
+    const exporting = worker.exportZones()
+    const after = worker.exportCsv()
+    expect(await exporting).toEqual(expected)
+    expect(await after).toEqual(await local.exportCsv())
+    // Twice at once: each call's parts stay its own.
+    const [a, b] = await Promise.all([worker.exportZones(), worker.exportZones()])
+    expect(a).toEqual(expected)
+    expect(b).toEqual(expected)
+  })
+
   it('a long list that cannot be handed over fails alone; the calls behind it go on', async () => {
     const worker = await openStoreInWorker(join(dir, 'not-sent.db'))
     open.push(worker)

@@ -9,7 +9,7 @@ import { AppError } from '../app/app-error'
 import type { ErrorData } from '../../shared/errors'
 import { HISTORY_METHODS, STORE_METHODS, type HistoryMethod, type HistoryStoreAsync, type PortfolioStoreAsync, type StoreMethod } from './store-async'
 import type { OpenOptions, StoreProblem } from './types'
-import type { ItemsSentAhead, StoreItemsPart, StoreReply, StoreRequest, StoreWorkerData } from './worker-protocol'
+import type { ItemsSentAhead, NextAnswerPart, StoreItemsPart, StoreReply, StoreRequest, StoreWorkerData } from './worker-protocol'
 
 export interface WorkerStoreOptions extends Pick<OpenOptions, 'integrityCheck' | 'onProblem'> {
   /** The worker's script: the built app's `store-worker.js`; by default the TypeScript entry through tsx (tests, the bench). */
@@ -36,6 +36,8 @@ export function openStoreInWorker(file: string, opts: WorkerStoreOptions = {}): 
   const data: StoreWorkerData = { file, integrityCheck: opts.integrityCheck ?? true, ...(opts.now ? { clockAt: opts.now().toISOString() } : {}) }
   const worker = new Worker(opts.workerUrl ?? sourceWorkerUrl(), { workerData: data })
   const pending = new Map<number, Pending>()
+  /** The parts of long answers taken in so far, by call. */
+  const answerParts = new Map<number, unknown[]>()
   let nextId = 1
   let stopped: ErrorData | undefined
   // A call whose items go in parts lets main's other work run between them; the calls made
@@ -48,6 +50,7 @@ export function openStoreInWorker(file: string, opts: WorkerStoreOptions = {}): 
     stopped ??= error
     for (const p of pending.values()) p.reject(new AppError(error))
     pending.clear()
+    answerParts.clear()
   }
 
   return new Promise((resolveOpen, rejectOpen) => {
@@ -71,6 +74,23 @@ export function openStoreInWorker(file: string, opts: WorkerStoreOptions = {}): 
         case 'problem':
           opts.onProblem?.(m.problem)
           return
+        case 'answerPart': {
+          const got = answerParts.get(m.id) ?? []
+          for (const item of m.items) got.push(item)
+          if (!m.last) {
+            answerParts.set(m.id, got)
+            // The next part after a turn of main's loop: the window's calls are served between parts.
+            setImmediate(() => {
+              if (!stopped) worker.postMessage({ kind: 'nextPart', id: m.id } satisfies NextAnswerPart)
+            })
+            return
+          }
+          answerParts.delete(m.id)
+          const p = pending.get(m.id)
+          pending.delete(m.id)
+          p?.resolve(got)
+          return
+        }
         case 'answer': {
           const p = pending.get(m.id)
           pending.delete(m.id)

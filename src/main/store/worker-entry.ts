@@ -11,6 +11,8 @@ import type { StoreMessage, StoreReply, StoreWorkerData } from './worker-protoco
 if (!parentPort) throw new Error('the store worker runs in a worker thread')
 const port = parentPort
 const post = (m: StoreReply) => port.postMessage(m)
+/** A list answered beyond this many items goes back in parts of this many (worker-protocol.ts). */
+const ANSWER_PART_ITEMS = 1_000
 
 function start(data: StoreWorkerData): void {
   let store: ReturnType<typeof openPortfolioStore>
@@ -34,7 +36,22 @@ function start(data: StoreWorkerData): void {
     for (const transfer of sentAhead.keys()) if (transfer <= arg.itemsSentAhead) sentAhead.delete(transfer)
     return items
   }
+  // Long answers still to go, by call: their next part goes when main asks for it.
+  const answering = new Map<number, { items: unknown[]; at: number }>()
+  const sendPart = (id: number) => {
+    const a = answering.get(id)
+    if (!a) return
+    const items = a.items.slice(a.at, a.at + ANSWER_PART_ITEMS)
+    a.at += ANSWER_PART_ITEMS
+    const last = a.at >= a.items.length
+    if (last) answering.delete(id)
+    post({ kind: 'answerPart', id, items, last })
+  }
   port.on('message', (m: StoreMessage) => {
+    if ('kind' in m && m.kind === 'nextPart') {
+      sendPart(m.id)
+      return
+    }
     if ('kind' in m) {
       const got = sentAhead.get(m.transfer)
       if (got) for (const item of m.items) got.push(item)
@@ -48,7 +65,10 @@ function start(data: StoreWorkerData): void {
       const method: unknown = Reflect.get(owner, req.method)
       if (typeof method !== 'function') throw new Error(`no store method ${req.method}`)
       const value: unknown = Reflect.apply(method, owner, req.args.map(withItems))
-      post({ kind: 'answer', id: req.id, ok: true, value })
+      if (Array.isArray(value) && value.length > ANSWER_PART_ITEMS) {
+        answering.set(req.id, { items: value, at: 0 })
+        sendPart(req.id)
+      } else post({ kind: 'answer', id: req.id, ok: true, value })
     } catch (err) {
       post({ kind: 'answer', id: req.id, ok: false, error: toErrorData(err) })
     }

@@ -31,7 +31,12 @@ export interface StoreItemsPart {
 export interface ItemsSentAhead {
   itemsSentAhead: number
 }
-export type StoreMessage = StoreRequest | StoreItemsPart
+/** Main asks for the next part of a long answer once it took in the last (answers in parts, below). */
+export interface NextAnswerPart {
+  kind: 'nextPart'
+  id: number
+}
+export type StoreMessage = StoreRequest | StoreItemsPart | NextAnswerPart
 
 export type StoreReply =
   | { kind: 'ready'; file: string; problem: StoreProblem | undefined }
@@ -39,5 +44,11 @@ export type StoreReply =
   | { kind: 'failed'; error: ErrorData }
   | { kind: 'answer'; id: number; ok: true; value: unknown }
   | { kind: 'answer'; id: number; ok: false; error: ErrorData }
+  /**
+   * A long list answered in parts (the export of 30,000 zone files): each part goes when main asks
+   * for it, so main's thread takes in one part a turn, not the whole list in one (Node hands a
+   * port's queued messages over in one go, so parts sent all at once would hold it as long).
+   */
+  | { kind: 'answerPart'; id: number; items: unknown[]; last: boolean }
   /** A problem met while working (a row skipped), for main's log. */
   | { kind: 'problem'; problem: StoreProblem }

@@ -3,7 +3,7 @@
  * (nameservers, transfer lock, WHOIS privacy, DNSSEC): each read in full, with progress, a
  * failure of its own and a retry of its own, and looked up by domain name.
  */
-import { computed } from 'vue'
+import { computed, toRaw } from 'vue'
 import type { ErrorData } from '../bridge'
 import { locale, t } from '../i18n'
 import { useList } from './useList'
@@ -20,7 +20,10 @@ export function useDomainDetails() {
     'domains.whois.list': useList('domains.whois.list', {}),
     'domains.dnssec.list': useList('domains.dnssec.list', {}),
   }
-  const byName = <T extends { domainname: string }>(items: readonly T[] | undefined) => new Map((items ?? []).map((i) => [i.domainname, i]))
+  // Built from the raw items: through the reactive proxy every one of 10,000 items would be
+  // wrapped on the way, in the same task as the list's arrival (a long task while scrolling).
+  // Each list is replaced whole when read, which reading `state.data` still tracks.
+  const byName = <T extends { domainname: string }>(items: readonly T[] | undefined) => new Map((toRaw(items) ?? []).map((i) => [i.domainname, i]))
   const ns = computed(() => byName(lists['domains.nameserver.list'].state.data))
   const lock = computed(() => byName(lists['domains.transferlock.list'].state.data))
   const whois = computed(() => byName(lists['domains.whois.list'].state.data))
@@ -38,7 +41,7 @@ export function useDomainDetails() {
   /** Changes whenever a detail list arrives or the language changes: what the table's rows are redrawn for. */
   const version = computed(() => [locale.value, ...DETAIL_LISTS.map((n) => lists[n].state.data)])
   /** Each domain's nameservers in lower case, made once per nameserver list, not once per row and keystroke. */
-  const search = computed(() => new Map((lists['domains.nameserver.list'].state.data ?? []).map((i) => [i.domainname, i.ns.join(', ').toLowerCase()])))
+  const search = computed(() => new Map((toRaw(lists['domains.nameserver.list'].state.data) ?? []).map((i) => [i.domainname, i.ns.join(', ').toLowerCase()])))
 
   return {
     total: DETAIL_LISTS.length,
