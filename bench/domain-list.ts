@@ -121,10 +121,13 @@ export async function benchDomainList(): Promise<BenchResult> {
       const api = (window as unknown as { api: WindowApi }).api
       // An older window.api (208016f) has no flat invoke: no bridge figure there.
       if (typeof api.invoke !== 'function') return undefined
-      const accounts = await api.invoke('accounts.list', {})
-      if (!accounts.ok) throw new Error('no accounts')
+      // The raw transport answers unknown: the active account's id is read with checks.
+      const accounts: unknown = await api.invoke('accounts.list', {})
+      const value: unknown = typeof accounts === 'object' && accounts !== null && 'ok' in accounts && accounts.ok === true && 'value' in accounts ? accounts.value : undefined
+      const activeId: unknown = typeof value === 'object' && value !== null && 'activeId' in value ? value.activeId : undefined
+      if (typeof activeId !== 'string') throw new Error('no accounts')
       const t0 = performance.now()
-      const r = await api.invoke('store.list', { accountId: accounts.value.activeId, name: 'domains.list', params: {} })
+      const r = await api.invoke('store.list', { accountId: activeId, name: 'domains.list', params: {} })
       const roundTrip = performance.now() - t0
       const t1 = performance.now()
       structuredClone(r)
