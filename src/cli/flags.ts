@@ -71,6 +71,9 @@ export type FlagsRead =
   | { ok: true; flags: Flags; positionals: string[] }
   | { ok: false; problem: { key: 'cli.badArguments'; params: { reason: string } } | { key: 'cli.badDuration'; params: { option: string; value: string } } }
 
+const VALIDATION_VALUE = /^[A-Za-z0-9_-]{43}$/
+const HELD = '\u0000held-value-'
+
 const isTextFlag = (name: FlagName): name is TextFlag => FLAGS[name].type === 'string'
 
 /**
@@ -82,9 +85,19 @@ const isTextFlag = (name: FlagName): name is TextFlag => FLAGS[name].type === 's
 export function readFlags(argv: string[], allowed?: readonly FlagName[]): FlagsRead {
   const names: readonly FlagName[] = allowed ?? Object.keys(FLAGS).filter((n): n is FlagName => n in FLAGS)
   const options = Object.fromEntries(names.map((n) => [n, FLAGS[n]]))
+  // A DNS-01 validation value is 43 characters of base64url and may begin with '-' (1 in 64):
+  // lego passes it as a bare argument, which parseArgs would read as an unknown flag. Such an
+  // argument stands in the read as a placeholder no command line can hold (NUL), then is put back.
+  const heldValues: string[] = []
+  const args = argv.map((a, i) => {
+    const beforeEnd = !argv.slice(0, i).includes('--')
+    if (!beforeEnd || !a.startsWith('-') || !VALIDATION_VALUE.test(a)) return a
+    heldValues.push(a)
+    return `${HELD}${heldValues.length - 1}`
+  })
   let parsed
   try {
-    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: allowed !== undefined })
+    parsed = parseArgs({ args, options, allowPositionals: true, strict: allowed !== undefined })
   } catch (err) {
     return { ok: false, problem: { key: 'cli.badArguments', params: { reason: err instanceof Error ? err.message : String(err) } } }
   }
@@ -107,7 +120,7 @@ export function readFlags(argv: string[], allowed?: readonly FlagName[]): FlagsR
   }
   return {
     ok: true,
-    positionals: parsed.positionals,
+    positionals: parsed.positionals.map((p) => (p.startsWith(HELD) ? (heldValues[Number(p.slice(HELD.length))] ?? p) : p)),
     flags: { text: (name) => texts.get(name), on: (name) => switches.has(name), ms: (name) => durations.get(name) },
   }
 }
