@@ -58,6 +58,7 @@ export const ERROR_CODES = [
   'account.invalidBaseUrl',
   'account.keyInBaseUrl',
   'accountsFile.unreadable',
+  'accountsFile.someUnreadable',
   'keychain.noSecretService',
   'keychain.locked',
   'keychain.refused',
