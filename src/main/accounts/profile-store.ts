@@ -76,8 +76,9 @@ export class ProfileStore {
       if (account.success && !accounts.some((a) => a.id === account.data.id)) accounts.push(account.data)
       else leftOut.push(describeLeftOut(index, raw))
     })
-    const activeId = envelope.activeId !== null && accounts.some((a) => a.id === envelope.activeId) ? envelope.activeId : null
-    this.data = { version: 1, activeId, accounts }
+    // The active id as it was (the built-in demo's included); one naming a left-out account falls
+    // back as any unknown id does (AccountService.activeId).
+    this.data = { version: 1, activeId: envelope.activeId, accounts }
     if (leftOut.length > 0) {
       // Kept whole before the next save rewrites the file without them.
       const movedTo = `${this.file}.corrupt-${stampOf(new Date())}`

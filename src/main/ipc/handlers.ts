@@ -24,6 +24,9 @@ import type { RunningCalls } from './running-calls'
 import { DEFAULT_HISTORY_RETENTION_DAYS } from '../../shared/portfolio/history'
 import { refreshAccount } from '../store/refresh-account'
 import { recordDdnsUpdate } from '../store/ddns-history'
+import { sendDdnsUpdate } from '../ddns/ddns-update'
+import { ddnsUrlOf } from '../../shared/service/ddns'
+import { AppError } from '../app/app-error'
 
 export type ChannelHandlers = { [C in ChannelName]: ChannelHandler<ParsedPayloadOf<C>, ResultOf<C>> }
 
@@ -275,12 +278,19 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
         return { retentionDays: store ? await store.history.retentionDays() : DEFAULT_HISTORY_RETENTION_DAYS }
       },
     ),
-    // The router lets only the command line's sender call this one (CLI_ONLY_CHANNELS).
-    'history.recordDdns': defineChannel(
-      (raw) => parseWith(local['history.recordDdns'], raw),
+    // The router lets only the command line's sender call this one (CLI_ONLY_CHANNELS). The update
+    // is sent here, with the password read here, and recorded as the service answered it.
+    'ddns.send': defineChannel(
+      (raw) => parseWith(local['ddns.send'], raw),
       async (p) => {
-        if (store) await recordDdnsUpdate(store, p)
-        return null
+        const account = (await accounts.list()).accounts.find((a) => a.id === p.accountId)
+        if (!account) throw AppError.of('validation', { code: 'account.notFound' })
+        const settings = await (await accounts.client(p.accountId)).call('domains.dynamicdns.get', { domain: p.domain })
+        if (settings.dynamicdns === 0 || !settings.password) throw AppError.of('validation', { code: 'cli.ddns.off', params: { domain: p.domain } })
+        const domain = settings.domainname || p.domain
+        const sent = await sendDdnsUpdate({ accountId: p.accountId, domain, base: ddnsUrlOf(account), password: settings.password }, p.host, p.ip)
+        if (store) await recordDdnsUpdate(store, { accountId: p.accountId, domain, host: p.host ?? '@', ip: p.ip, ok: sent.ok })
+        return sent
       },
     ),
     // reminders

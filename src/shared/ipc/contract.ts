@@ -9,6 +9,7 @@
 import type { z } from 'zod'
 import type { AccountView } from '../accounts'
 import type { ErrorData } from '../errors'
+import type { DdnsSent } from '../service/ddns'
 import type { JobView } from '../jobs'
 import type {
   EndpointInput,
@@ -102,7 +103,8 @@ export interface LocalResults {
   'history.snapshot': Snapshot | null
   'history.settings': { retentionDays: number }
   'history.setRetention': { retentionDays: number }
-  'history.recordDdns': null
+  /** The update as the service answered it (status and reason line), recorded in history either way. */
+  'ddns.send': DdnsSent
   /** Lists read and kept, changes from outside recorded, lists that failed (by name, with why). */
   'store.refreshAccount': { read: number; drift: number; failed: { list: string; error: ErrorData }[] }
   // reminders
