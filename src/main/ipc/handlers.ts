@@ -27,6 +27,7 @@ import { recordDdnsUpdate } from '../store/ddns-history'
 import { sendDdnsUpdate } from '../ddns/ddns-update'
 import { ddnsUrlOf } from '../../shared/service/ddns'
 import { AppError } from '../app/app-error'
+import type { StoreStatus } from '../../shared/portfolio/store-status'
 
 export type ChannelHandlers = { [C in ChannelName]: ChannelHandler<ParsedPayloadOf<C>, ResultOf<C>> }
 
@@ -48,6 +49,8 @@ export interface HandlerDeps {
   reminders: Reminders
   /** Learns from every answer what the account's service writes for an auto-renewal setting that is on. */
   autorenewOn?: AutorenewOnValues
+  /** Whether the store's worker answers, and Retry (a store without a worker is always up). */
+  storeLife?: { status(): StoreStatus; restart(): Promise<StoreStatus> }
 }
 
 const notAnObject: Parsed<never> = { ok: false, issues: [{ path: '', code: 'field.wrongType', params: { expected: 'object' } }] }
@@ -110,7 +113,7 @@ export function createAppHandlers(app: AppControl, quitConfirmed: () => void): P
   }
 }
 
-export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitConfirmed, app, store, accountNames, onStoreError, reminders, autorenewOn }: HandlerDeps): ChannelHandlers {
+export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitConfirmed, app, store, accountNames, onStoreError, reminders, autorenewOn, storeLife }: HandlerDeps): ChannelHandlers {
   /** Keeps what was read (in the store's thread); a store that fails never fails the read. */
   const keep = async (write: (s: PortfolioStoreAsync) => Promise<unknown>): Promise<void> => {
     if (!store) return
@@ -310,6 +313,8 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
     'store.zones': defineChannel((raw) => parseWith(local['store.zones'], raw), async (p) => (store ? store.listZones(p.accountId, p.containing) : [])),
     // zone health
     'store.health': defineChannel((raw) => parseWith(local['store.health'], raw), async () => (store ? storeHealth(store) : [])),
+    'store.status': defineChannel((raw) => parseWith(local['store.status'], raw), async () => storeLife?.status() ?? { state: 'up', restarts: 0 }),
+    'store.restart': defineChannel((raw) => parseWith(local['store.restart'], raw), async () => (storeLife ? storeLife.restart() : { state: 'up', restarts: 0 })),
 
     // servers
     'servers.list': apiCall('servers.list'),

@@ -71,6 +71,9 @@ export const LOCAL_CHANNELS = [
   'store.zones',
   // zone health: the findings of every zone in the store (shared/dns/health)
   'store.health',
+  // Whether the portfolio store answers, and Retry once it gave up (shared/portfolio/store-status).
+  'store.status',
+  'store.restart',
 ] as const
 export type LocalChannel = (typeof LOCAL_CHANNELS)[number]
 export type AppChannel = Extract<LocalChannel, `app.${string}`>

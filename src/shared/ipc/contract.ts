@@ -10,6 +10,7 @@ import type { z } from 'zod'
 import type { AccountView } from '../accounts'
 import type { ErrorData } from '../errors'
 import type { DdnsSent } from '../service/ddns'
+import type { StoreStatus } from '../portfolio/store-status'
 import type { JobView } from '../jobs'
 import type {
   EndpointInput,
@@ -121,6 +122,9 @@ export interface LocalResults {
   // zone health
   /** Every zone of the store with health findings, and its findings. */
   'store.health': ZoneHealth[]
+  'store.status': StoreStatus
+  /** The status once a worker was started again (or could not be). */
+  'store.restart': StoreStatus
 }
 
 /** An operation's own parameters; `z.object({})` types as an index signature, which becomes {}. */

@@ -112,6 +112,8 @@ export const localPayloads = {
   'store.zones': z.object({ accountId: accountIdSchema.optional(), containing: z.string().trim().min(1).max(1000).optional() }),
   // zone health
   'store.health': z.object({}),
+  'store.status': z.object({}),
+  'store.restart': z.object({}),
   'app.reportError': z.object({
     source: z.enum(['error', 'rejection', 'vue']),
     message: z.string().max(2000),
