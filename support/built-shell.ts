@@ -84,6 +84,8 @@ export interface BuiltShellOptions {
   packaged?: boolean
   /** 'fail': the window's page cannot be loaded (loadURL rejects, as Electron's does). */
   load?: 'ok' | 'fail'
+  /** 'never': the window never emits ready-to-show (Electron does not promise that it will). */
+  paint?: 'ok' | 'never'
   /** 'fail': the clipboard cannot be written (clipboard.writeText rejects, as Electron's may). */
   clipboard?: 'ok' | 'fail'
   /**
@@ -107,6 +109,7 @@ export async function startBuiltShell(opts: BuiltShellOptions = {}): Promise<Bui
       ELECTRON_DOUBLE_LOCK: opts.lock ?? 'granted',
       ELECTRON_DOUBLE_PACKAGED: opts.packaged ? '1' : '0',
       ELECTRON_DOUBLE_LOAD: opts.load ?? 'ok',
+      ELECTRON_DOUBLE_PAINT: opts.paint ?? 'ok',
       ELECTRON_DOUBLE_CLIPBOARD: opts.clipboard ?? 'ok',
     },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],

@@ -13,7 +13,7 @@ import { extname, join, resolve, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
 import type { Page } from '@playwright/test'
-import { startAppServices, type AppServices } from '../src/main/app/app-services'
+import { startAppServices, type AppServices, type AppServicesOptions } from '../src/main/app/app-services'
 import type { IpcRouter } from '../src/main/ipc/router'
 import { sandboxDemo } from '../src/main/accounts/demo'
 import { KeytarSecretStore, loadKeytar, SessionSecretStore, type SecretStore } from '../src/main/accounts/secret-store'
@@ -106,6 +106,8 @@ export interface HarnessOptions {
   logDir?: string
   /** Main's clock for expiry reminders (by default the system's). */
   now?: () => Date
+  /** The store worker's restarts and heap limits (a test runs one out of memory). */
+  storeWorker?: AppServicesOptions['storeWorker']
 }
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -133,6 +135,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     onQuitConfirmed: () => quits++,
     ...(opts.logCheckDelaysMs ? { logCheckDelaysMs: opts.logCheckDelaysMs } : {}),
     ...(opts.now ? { now: opts.now } : {}),
+    ...(opts.storeWorker ? { storeWorker: opts.storeWorker } : {}),
   })
   const services = () => {
     if (!started.services) throw new Error(`The app did not start: ${JSON.stringify(started.problem)}`)

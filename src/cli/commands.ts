@@ -185,8 +185,8 @@ export const COMMANDS: readonly CliCommand[] = [
     async run(c, { flags, args: [domain = ''], account }) {
       const chosen = await account()
       const options = ddnsOptionsOf(c, { host: flags.text('host'), ip: flags.text('ip'), detect: flags.on('detect') }, flags.ms('every'))
+      if (options.everyMs === undefined) return updateOnce(c, chosen, domain, options)
       const target = await ddnsTargetOf(c, chosen, domain)
-      if (options.everyMs === undefined) return updateOnce(c, target, options)
       // A running updater leaves the data folder to the app: it holds only the password, in memory.
       await c.session.close()
       return updateEvery(c, target, { ...options, everyMs: options.everyMs })

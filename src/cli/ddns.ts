@@ -5,23 +5,14 @@
  * error carries the address, which holds it). With --every, the caller's address is looked up
  * each period and sent only when it changed, until the process is stopped (SIGINT, SIGTERM).
  */
-import { request } from 'undici'
 import type { AccountView } from '../shared/accounts'
-import { DDNS_KNOWN_STATUSES, ddnsStatusOf, ddnsUpdateUrl, ddnsUrlOf, ddnsWhoAmIUrl, isIpv4 } from '../shared/service/ddns'
+import { DDNS_KNOWN_STATUSES, ddnsUrlOf, isIpv4, type DdnsSent } from '../shared/service/ddns'
+import { detectDdnsAddress, sendDdnsUpdate, type DdnsTarget } from '../main/ddns/ddns-update'
 import { BadInput, EXIT, Failed, type Context } from './context'
-import { openSession, type Session } from './session'
+import { openSession } from './session'
 import type { PayloadOf } from '../shared/ipc/contract'
 
-const TIMEOUT_MS = 15_000
-
-export interface DdnsTarget {
-  accountId: string
-  domain: string
-  base: string
-  password: string
-}
-
-/** The update address and password of a domain whose dynamic DNS is on. */
+/** The domain's update address and password (read through the API): only the updater's fallback holds them, in memory. */
 export async function ddnsTargetOf(c: Context, account: AccountView, domain: string): Promise<DdnsTarget> {
   const r = await c.session.call('domains.dynamicdns.get', { accountId: account.id, domain })
   if (!r.ok) throw new Failed(r.error)
@@ -29,48 +20,7 @@ export async function ddnsTargetOf(c: Context, account: AccountView, domain: str
   return { accountId: account.id, domain: r.value.domainname || domain, base: ddnsUrlOf(account), password: r.value.password }
 }
 
-type Sent = { ok: true; status: 0 } | { ok: false; status?: number; reason?: string }
-
-/** The reason line the service answers after `status=<n>`, cut to one short line (it is the service's text, shown as it is). */
-function reasonLine(text: string): string | undefined {
-  const lines = text.split(/\r?\n/).map((l) => l.trim())
-  const at = lines.findIndex((l) => /status\s*=\s*\d+/i.test(l))
-  const reason = lines.slice(at + 1).find((l) => l !== '')
-  return reason ? reason.replace(/[^\x20-\x7e\u3000-\u30ff\u4e00-\u9fff]/g, '').slice(0, 200) : undefined
-}
-
-async function get(url: string, signal: AbortSignal | undefined): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
-  const timeout = AbortSignal.timeout(TIMEOUT_MS)
-  try {
-    const res = await request(url, { method: 'GET', signal: signal ? AbortSignal.any([signal, timeout]) : timeout, headers: { 'user-agent': 'hosting-admin-cli' } })
-    const text = await res.body.text()
-    if (res.statusCode !== 200) return { ok: false, reason: `HTTP ${res.statusCode}` }
-    return { ok: true, text }
-  } catch (err) {
-    // Only the code: the message of a failed request may hold the address, and the address the password.
-    const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : err instanceof Error ? err.name : 'unknown'
-    return { ok: false, reason: code }
-  }
-}
-
-/** The caller's address as the service sees it (`?ip`). */
-async function detectAddress(base: string, signal?: AbortSignal): Promise<{ ok: true; ip: string } | { ok: false; reason: string }> {
-  const r = await get(ddnsWhoAmIUrl(base), signal)
-  if (!r.ok) return r
-  const ip = r.text.trim()
-  return isIpv4(ip) ? { ok: true, ip } : { ok: false, reason: 'not an IPv4 address' }
-}
-
-async function sendUpdate(t: DdnsTarget, host: string | undefined, ip: string, signal?: AbortSignal): Promise<Sent> {
-  const r = await get(ddnsUpdateUrl(t.base, { domain: t.domain, password: t.password, host, ip }), signal)
-  if (!r.ok) return { ok: false, reason: r.reason }
-  const status = ddnsStatusOf(r.text)
-  if (status === 0) return { ok: true, status: 0 }
-  const reason = reasonLine(r.text)
-  return { ok: false, status, ...(reason ? { reason } : {}) }
-}
-
-function sentText(c: Context, sent: Sent, name: string, ip: string): string {
+function sentText(c: Context, sent: DdnsSent, name: string, ip: string): string {
   if (sent.ok) return c.say.t('cli.ddns.updated', { name, ip })
   if (sent.status === undefined) return c.say.t('cli.ddns.notSent', { name, reason: sent.reason ?? 'unknown' })
   const known = DDNS_KNOWN_STATUSES.some((s) => s === sent.status) ? sent.status : 9
@@ -84,13 +34,17 @@ export interface DdnsOptions {
   everyMs: number | undefined
 }
 
-/** One update, recorded in the app's history through the open session. */
-export async function updateOnce(c: Context, t: DdnsTarget, opts: DdnsOptions): Promise<number> {
-  const ip = opts.ip ?? (await detectOrFail(c, t))
-  const sent = await sendUpdate(t, opts.host, ip, c.io.signal)
-  const name = opts.host ? `${opts.host}.${t.domain}` : t.domain
-  await recordIn(c, c.session, { accountId: t.accountId, domain: t.domain, host: opts.host ?? '@', ip, ok: sent.ok })
-  if (c.json) c.io.out(JSON.stringify({ ok: sent.ok, domain: t.domain, host: opts.host ?? '@', ip, ...(sent.ok ? {} : { status: sent.status, reason: sent.reason }) }))
+/**
+ * One update, sent by the services of the open session (this process's own, or the running app's
+ * through its door), which read the password and record the update in history as it was answered.
+ */
+export async function updateOnce(c: Context, account: AccountView, domain: string, opts: DdnsOptions): Promise<number> {
+  const ip = opts.ip ?? (await detectOrFail(c, ddnsUrlOf(account)))
+  const r = await c.session.call('ddns.send', { accountId: account.id, domain, host: opts.host, ip })
+  if (!r.ok) throw new Failed(r.error)
+  const sent = r.value
+  const name = opts.host ? `${opts.host}.${domain}` : domain
+  if (c.json) c.io.out(JSON.stringify({ ok: sent.ok, domain, host: opts.host ?? '@', ip, ...(sent.ok ? {} : { status: sent.status, reason: sent.reason }) }))
   const line = sentText(c, sent, name, ip)
   if (sent.ok) {
     if (!c.json) c.io.out(line)
@@ -98,8 +52,8 @@ export async function updateOnce(c: Context, t: DdnsTarget, opts: DdnsOptions): 
   return sent.ok ? EXIT.done : EXIT.failed
 }
 
-async function detectOrFail(c: Context, t: DdnsTarget): Promise<string> {
-  const found = await detectAddress(t.base, c.io.signal)
+async function detectOrFail(c: Context, base: string): Promise<string> {
+  const found = await detectDdnsAddress(base, c.io.signal)
   if (!found.ok) throw new Failed({ kind: 'network', code: 'cli.ddns.noAddress', params: { reason: found.reason } })
   return found.ip
 }
@@ -114,14 +68,13 @@ export async function updateEvery(c: Context, t: DdnsTarget, opts: DdnsOptions &
   let lastSent: string | undefined
   const signal = c.io.signal
   while (!signal?.aborted) {
-    const found = opts.ip ? { ok: true as const, ip: opts.ip } : await detectAddress(t.base, signal)
+    const found = opts.ip ? { ok: true as const, ip: opts.ip } : await detectDdnsAddress(t.base, signal)
     if (signal?.aborted) break
     if (!found.ok) c.io.err(c.say.t('cli.ddns.noAddressYet', { reason: found.reason }))
     else if (found.ip === lastSent) c.io.err(c.say.t('cli.ddns.unchanged', { name, ip: found.ip }))
     else {
-      const sent = await sendUpdate(t, opts.host, found.ip, signal)
+      const sent = await sendWhenFree(c, t, { accountId: t.accountId, domain: t.domain, host: opts.host, ip: found.ip }, signal)
       if (signal?.aborted) break
-      await recordWhenFree(c, { accountId: t.accountId, domain: t.domain, host: opts.host ?? '@', ip: found.ip, ok: sent.ok })
       const line = sentText(c, sent, name, found.ip)
       if (sent.ok) {
         lastSent = found.ip
@@ -138,22 +91,23 @@ export async function updateEvery(c: Context, t: DdnsTarget, opts: DdnsOptions &
   return EXIT.done
 }
 
-type DdnsRecord = PayloadOf<'history.recordDdns'>
-
-/** The update in the app's history (the contract's channel for the command line's own records); a refusal is said, the update stands. */
-async function recordIn(c: Context, session: Session, entry: DdnsRecord): Promise<void> {
-  const r = await session.call('history.recordDdns', entry)
-  if (!r.ok) c.io.err(c.say.error(r.error))
-}
-
-async function recordWhenFree(c: Context, entry: DdnsRecord): Promise<void> {
+/**
+ * Sent by the services of a session opened for it (recorded in history there); when none can be
+ * opened at that moment, sent from here with the password this updater holds, and said not to be in
+ * history. A refusal of the session's call is said, and counts as not sent.
+ */
+async function sendWhenFree(c: Context, t: DdnsTarget, update: PayloadOf<'ddns.send'>, signal: AbortSignal | undefined): Promise<DdnsSent> {
   const opened = await openSession(c.dataDir)
   if (!opened.ok) {
+    const sent = await sendDdnsUpdate(t, update.host, update.ip, signal)
     c.io.err(c.say.t('cli.ddns.notInHistory'))
-    return
+    return sent
   }
   try {
-    await recordIn(c, opened.session, entry)
+    const r = await opened.session.call('ddns.send', update)
+    if (r.ok) return r.value
+    c.io.err(c.say.error(r.error))
+    return { ok: false, reason: r.error.code }
   } finally {
     await opened.session.close()
   }

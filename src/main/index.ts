@@ -19,6 +19,9 @@ import { AppError } from './app/app-error'
 import type { IpcRouter } from './ipc/router'
 import { CHANNEL_NAMES, JOB_CHANNEL, PROGRESS_CHANNEL, QUIT_CHANNEL, REMINDER_OPEN_CHANNEL, ipcChannel } from '../shared/ipc/channels'
 
+/** How long the window may take to paint before it is shown and the services start anyway. */
+const READY_TO_SHOW_WAIT_MS = 3000
+
 // One instance: a second launch focuses the first window instead of racing on the accounts
 // file. Checked before anything else starts; a second instance does nothing but quit.
 if (app.requestSingleInstanceLock()) startShell()
@@ -115,12 +118,20 @@ function startShell(): void {
   function createWindow(): Promise<void> {
     const window = new BrowserWindow(windowOptions(join(__dirname, '../preload/index.cjs'), { devTools: !app.isPackaged }))
     mainWindow = window
-    const painted = new Promise<void>((resolve) =>
-      window.once('ready-to-show', () => {
-        window.show()
+    // Shown at its first paint, or after a bounded wait: Electron does not promise ready-to-show
+    // (a renderer that never paints), and without a shown window nothing else would start.
+    const painted = new Promise<void>((resolve) => {
+      const showNow = (waitedOut: boolean) => {
+        clearTimeout(timer)
+        window.removeListener('ready-to-show', onPainted)
+        if (waitedOut) log.warn('window.paintWaitedOut', { ms: READY_TO_SHOW_WAIT_MS })
+        if (!window.isDestroyed()) window.show()
         resolve()
-      }),
-    )
+      }
+      const onPainted = () => showNow(false)
+      const timer = setTimeout(() => showNow(true), READY_TO_SHOW_WAIT_MS)
+      window.once('ready-to-show', onPainted)
+    })
     // Closing while writes run asks first; the window asks, in the user's language, and answers
     // through app.quit. Whatever is cut off is journaled and checked at the next start.
     window.on('close', (event) => {

@@ -10,6 +10,8 @@
  *   ELECTRON_DOUBLE_LOCK       'denied' when another instance holds the single-instance lock
  *   ELECTRON_DOUBLE_PACKAGED   '1' for a packaged build
  *   ELECTRON_DOUBLE_LOAD       'fail' when a window's page cannot be loaded
+ *   ELECTRON_DOUBLE_PAINT      'never' when a window never emits ready-to-show (Electron does not
+ *                              promise it: a renderer that never paints, a hidden window's throttling)
  */
 const { EventEmitter } = require('node:events')
 
@@ -135,10 +137,16 @@ function createElectronDouble(env) {
       }
       contents.emit('dom-ready')
       contents.emit('did-finish-load')
+      if (env.ELECTRON_DOUBLE_PAINT === 'never') return
       mark('ready-to-show')
       this.emit('ready-to-show')
     }
-    show() {}
+    show() {
+      note('window.show')
+    }
+    isDestroyed() {
+      return false
+    }
     focus() {
       state.focused++
     }

@@ -47,8 +47,8 @@ const commands = {
   },
   async ready() {
     double.fireReady()
-    // Loaded: a window painted its page (ready-to-show), or the app quit.
-    const loaded = await waitFor(() => double.timeline.some((e) => e.event === 'ready-to-show') || double.quit)
+    // Loaded: a window painted its page (ready-to-show) or was shown without it, or the app quit.
+    const loaded = await waitFor(() => double.timeline.some((e) => e.event === 'ready-to-show') || double.calls.includes('window.show') || double.quit)
     return { loaded }
   },
   async state() {

@@ -134,6 +134,16 @@ describe('the built main bundle', () => {
     expect(existsSync(join(shell.userDataDir, 'portfolio.db'))).toBe(true)
   })
 
+  it('a window that never paints is shown after a bounded wait, and the services start all the same', async () => {
+    const shell = await launch({ paint: 'never' })
+    expect(await shell.ready()).toBe(true)
+    expect(await shell.invoke(ipcChannel('accounts.list'), {})).toMatchObject({ ok: true })
+    const s = await shell.state()
+    expect(s.timeline.map((e) => e.event)).not.toContain('ready-to-show')
+    expect(s.calls).toContain('window.show')
+    expect(readFileSync(join(shell.userDataDir, 'logs', 'main.log'), 'utf8')).toContain('window.paintWaitedOut')
+  })
+
   it('a page that cannot be loaded fails the start: logged, and the app exits instead of lingering without a window', async () => {
     const shell = await launch({ load: 'fail' })
     await expect(shell.ready()).rejects.toThrow(/exited \(1\)/)

@@ -14,6 +14,8 @@ import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { currentHolder } from '../../src/main/jobs/data-lock'
 import { APP, routerCalls } from '../helpers/router-calls'
 import { startSandbox } from '../../src/sandbox'
+import { nsFlavour } from '../../src/sandbox/nameservers'
+import { createApiClient } from '../../src/main/http'
 import { sessionThroughApp } from '../../src/cli/app-door'
 import type { Progress } from '../../src/shared/ipc/contract'
 import { profileFor } from '../../support/profile'
@@ -111,23 +113,52 @@ describe('the app’s door for the command line', () => {
     expect(byId.get(8)).toMatchObject({ ok: false, error: { code: 'ipc.invalidPayload' } })
   })
 
-  it('takes the command’s dynamic DNS record as a contract channel, which the window’s sender may not call', async () => {
-    const window = routerCalls(() => services)
-    const { accounts } = await window.ok('accounts.list', {})
-    const accountId = accounts[0]!.id
-    const entry = { accountId, domain: 'example.com', host: 'www', ip: '192.0.2.7', ok: true }
-    const fromWindow = await window.call('history.recordDdns', { ...entry, ip: '192.0.2.66' })
-    expect(fromWindow).toMatchObject({ ok: false, error: { kind: 'forbidden', code: 'ipc.foreignSender' } })
+  it('sends the command’s dynamic DNS update itself and records it as answered; no caller can record an update that was not sent', async () => {
+    const sb = await startSandbox({ domains: 3 })
+    try {
+      const outside = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths })
+      const domain = sb.state.domains.filter((d) => nsFlavour(d) !== 'registrar')[0]!.domainname
+      const { ns_type } = await outside.call('domains.dns.get', { domain })
+      await outside.call('domains.dns.set', { domain, ns_type, records: 'a www 192.0.2.1', ttl: 3600 })
+      await outside.call('domains.dynamicdns.set', { domain, dynamicdns: 1, password: 'door-ddns-pass-1' })
+      const window = routerCalls(() => services)
+      const made = await window.ok('accounts.create', { fields: { ...profileFor(sb, 'DDNS'), ddnsUrl: `${new URL(sb.url).origin}/cgi-bin/dyn.fcg` }, apiKey: sb.keys.full, storage: 'session' })
+      const update = { accountId: made.id, domain, host: 'www', ip: '192.0.2.7' }
+      // The window's sender may not ask for one.
+      expect(await window.call('ddns.send', { ...update, ip: '192.0.2.66' })).toMatchObject({ ok: false, error: { kind: 'forbidden', code: 'ipc.foreignSender' } })
+      const { socket, token } = (await currentHolder(dataDir))!
+      // A door client has no channel to write a history row of its own any more.
+      const forged = await exchange(socket!, [{ t: 'hello', token }, { t: 'call', id: 3, channel: 'history.recordDdns', payload: { ...update, ok: true } }], (got) => got.length >= 2)
+      expect(forged.received[1]).toContain('ipc.unknownChannel')
+      const session = await sessionThroughApp(socket!, token!)
+      try {
+        expect(await session.call('ddns.send', update)).toEqual({ ok: true, value: { ok: true, status: 0 } })
+        // Answered by the service: no record for this host (status 8), recorded as failed.
+        expect(await session.call('ddns.send', { ...update, host: 'nothere', ip: '192.0.2.9' })).toMatchObject({ ok: true, value: { ok: false, status: 8 } })
+        // Validated as every payload is: not an address, nothing sent or recorded.
+        expect(await session.call('ddns.send', { ...update, ip: 'not-an-ip' })).toMatchObject({ ok: false, error: { kind: 'validation' } })
+      } finally {
+        await session.close()
+      }
+      expect(sb.received.filter((r) => r.path === '/cgi-bin/dyn.fcg' && r.query.d === domain)).toHaveLength(2)
+      expect((await outside.call('domains.dns.get', { domain })).records).toMatch(/^a www 192\.0\.2\.7$/m)
+      const recorded = (await window.ok('history.list', { accountId: made.id })).filter((h) => h.operation === 'ddns.update')
+      expect(recorded.map((h) => [h.outcome, h.after])).toEqual([
+        ['failed', { host: 'nothere', ip: '192.0.2.9' }],
+        ['done', { host: 'www', ip: '192.0.2.7' }],
+      ])
+    } finally {
+      await sb.close()
+    }
+  })
+
+  it('refuses to quit the app for a door client: quitting while writes run answers the window’s own question', async () => {
     const { socket, token } = (await currentHolder(dataDir))!
     const session = await sessionThroughApp(socket!, token!)
     try {
-      expect(await session.call('history.recordDdns', entry)).toEqual({ ok: true, value: null })
-      // Validated as every payload is: not an account id, nothing recorded.
-      expect(await session.call('history.recordDdns', { ...entry, accountId: 'Not An Id', ip: '192.0.2.99' })).toMatchObject({ ok: false, error: { kind: 'validation' } })
+      expect(await session.call('app.quit', {})).toMatchObject({ ok: false, error: { kind: 'forbidden', code: 'ipc.foreignSender' } })
     } finally {
       await session.close()
     }
-    const recorded = (await window.ok('history.list', { accountId })).filter((h) => h.operation === 'ddns.update')
-    expect(recorded.map((h) => [h.purpose, h.after])).toEqual([['cli', { host: 'www', ip: '192.0.2.7' }]])
   })
 })

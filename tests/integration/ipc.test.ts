@@ -144,6 +144,12 @@ describe('what an account accepts', () => {
     const replaced = await services.router.dispatch('accounts.replaceKey', { id, apiKey: sb.url.split('//')[1], storage: 'session' }, appSender())
     expect(replaced).toMatchObject({ ok: false, error: { code: 'account.keyInBaseUrl' } })
     await services.router.dispatch('accounts.remove', { id }, appSender())
+
+    // In a host label the address is read lower-cased, so a key with capitals is looked for regardless of case.
+    const mixedKey = 'Sk0Live0Mixed0CaseKey42'
+    const inHost = { ...profileFor(sb, 'Key in host'), baseUrl: `https://${mixedKey}.api.example.com/v1` }
+    const hosted = await services.router.dispatch('accounts.create', { fields: inHost, apiKey: mixedKey, storage: 'session' }, appSender())
+    expect(hosted).toMatchObject({ ok: false, error: { code: 'account.keyInBaseUrl' } })
   })
 })
 

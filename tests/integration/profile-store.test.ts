@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
 import { english } from '../helpers/english'
 import { ProfileStore } from '../../src/main/accounts/profile-store'
 import { DEFAULT_NS_TYPES, confirmsByName, type AccountProfile } from '../../src/shared/accounts'
@@ -71,6 +72,36 @@ describe('account profiles file', () => {
     const store = new ProfileStore(file)
     await store.load()
     expect(store.problem).toBeDefined()
+  })
+
+  it('one bad profile costs only itself: the others load, the bad one is named, and the whole file is copied aside before a save rewrites it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'profiles-'))
+    const file = join(dir, 'accounts.json')
+    const text = JSON.stringify({ version: 1, activeId: 'acct-3', accounts: [profile(1), { ...profile(2), baseUrl: 42 }, profile(3)] })
+    writeFileSync(file, text)
+    const store = new ProfileStore(file)
+    const data = await store.load()
+    expect(data.accounts.map((a) => a.id)).toEqual(['acct-1', 'acct-3'])
+    expect(data.activeId).toBe('acct-3')
+    expect(store.problem?.code).toBe('accountsFile.someUnreadable')
+    expect(english(store.problem!)).toContain('#2 (acct-2)')
+    const copy = readdirSync(dir).find((f) => f.startsWith('accounts.json.corrupt-'))
+    expect(copy).toBeDefined()
+    await store.update((d) => d.accounts.push(profile(4)))
+    expect(readFileSync(join(dir, copy!), 'utf8')).toBe(text)
+    const written = z.object({ accounts: z.array(z.object({ id: z.string() })) }).parse(JSON.parse(readFileSync(file, 'utf8')))
+    expect(written.accounts.map((a) => a.id)).toEqual(['acct-1', 'acct-3', 'acct-4'])
+  })
+
+  it('a second account with an id already used is refused at load: the first is kept, the repeat named', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'profiles-'))
+    const file = join(dir, 'accounts.json')
+    writeFileSync(file, JSON.stringify({ version: 1, activeId: 'acct-1', accounts: [profile(1), { ...profile(1), name: 'Impostor' }] }))
+    const store = new ProfileStore(file)
+    const data = await store.load()
+    expect(data.accounts).toHaveLength(1)
+    expect(data.accounts[0]?.name).toBe('Account 1')
+    expect(store.problem?.params).toMatchObject({ count: 1, accounts: '#2 (acct-1)' })
   })
 
   it('a change that would make the file invalid is refused and nothing is written', async () => {

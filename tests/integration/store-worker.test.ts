@@ -10,7 +10,8 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { openPortfolioStore } from '../../src/main/store'
 import { inThread, type PortfolioStoreAsync } from '../../src/main/store/store-async'
-import { openStoreInWorker } from '../../src/main/store/store-worker'
+import { openStoreInWorker, type WorkerStore } from '../../src/main/store/store-worker'
+import type { StoreStatus } from '../../src/shared/portfolio/store-status'
 import { accountLists, putAccountAsync } from '../../support/portfolio-data'
 
 const dir = mkdtempSync(join(tmpdir(), 'store-worker-'))
@@ -143,5 +144,52 @@ describe('the store in a worker thread', () => {
     const worker = await openStoreInWorker(join(dir, 'closed.db'))
     await worker.close()
     await expect(worker.getList('acct', 'domains.list', {})).rejects.toMatchObject({ data: { code: 'store.closed' } })
+  })
+
+  describe('a worker that ends on its own', () => {
+    /** A worker held to a small heap, as any may run out of memory: a value larger than it ends it. */
+    const SMALL_HEAP = { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 4 }
+    /** A list larger than that heap, handed over in parts as every long list is (the worker grows with each part). */
+    const overflow = () => Array.from({ length: 400_000 }, (_, i) => ({ ...lists.domains[0]!, domainid: i, domainname: `d${i}-${'x'.repeat(200)}.example` }))
+    /** The statuses the store reports, and a wait for the next one of a state (an event, no timer). */
+    function statusLog() {
+      const seen: StoreStatus[] = []
+      const waiting: { state: StoreStatus['state']; resolve: (s: StoreStatus) => void }[] = []
+      return {
+        seen,
+        onStatus: (s: StoreStatus) => {
+          seen.push(s)
+          for (const w of waiting.splice(0)) if (w.state === s.state) w.resolve(s)
+            else waiting.push(w)
+        },
+        next: (state: StoreStatus['state']) => new Promise<StoreStatus>((resolve) => waiting.push({ state, resolve })),
+      }
+    }
+
+    it('fails the calls it had, is started again, and answers from the same file after', async () => {
+      const log = statusLog()
+      const store: WorkerStore = await openStoreInWorker(join(dir, 'restarted.db'), { resourceLimits: SMALL_HEAP, onStatus: log.onStatus })
+      open.push(store)
+      await store.putList('acct', 'domains.list', {}, lists.domains.slice(0, 50), T1)
+      const up = log.next('up')
+      await expect(store.putList('acct', 'domains.list', {}, overflow(), T2)).rejects.toMatchObject({ data: { code: 'store.workerStopped' } })
+      expect(log.seen[0]).toMatchObject({ state: 'down' })
+      expect(await up).toMatchObject({ state: 'up', restarts: 1 })
+      expect(store.status()).toMatchObject({ state: 'up' })
+      expect((await store.getList('acct', 'domains.list', {}))?.items).toHaveLength(50)
+    })
+
+    it('gives up after its restarts in a row, refuses calls meanwhile, and Retry starts it again', async () => {
+      const log = statusLog()
+      const store: WorkerStore = await openStoreInWorker(join(dir, 'gave-up.db'), { resourceLimits: SMALL_HEAP, maxRestarts: 0, onStatus: log.onStatus })
+      open.push(store)
+      await store.putSetting('kept', 'yes')
+      const gaveUp = log.next('gaveUp')
+      await expect(store.putList('acct', 'domains.list', {}, overflow(), T2)).rejects.toMatchObject({ data: { code: 'store.workerStopped' } })
+      expect(await gaveUp).toMatchObject({ state: 'gaveUp', restarts: 0 })
+      await expect(store.getSetting('kept')).rejects.toMatchObject({ data: { code: 'store.workerStopped' } })
+      expect(await store.restart()).toMatchObject({ state: 'up', restarts: 1 })
+      expect(await store.getSetting('kept')).toBe('yes')
+    })
   })
 })

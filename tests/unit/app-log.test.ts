@@ -1,6 +1,6 @@
 /** The app's log file: rotation, the last lines across the rotation, and the redaction of every line. */
 import { describe, expect, it } from 'vitest'
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createAppLog, formatFields } from '../../src/main/log/app-log'
@@ -17,6 +17,22 @@ describe('the app log', () => {
     expect(tail).toHaveLength(50)
     expect(tail.map((l) => Number(/n=(\d+)/.exec(l)?.[1]))).toEqual(Array.from({ length: 50 }, (_, i) => 250 + i))
     expect(readFileSync(join(dir, 'main.log'), 'utf8').length).toBeLessThan(4096 + 200)
+  })
+
+  it.skipIf(process.platform === 'win32')('keeps its folder and every file, rotated ones included, readable by the user only, narrowing ones made wider before', () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'log-')), 'logs')
+    mkdirSync(dir, { mode: 0o755 })
+    writeFileSync(join(dir, 'main.log'), '', { mode: 0o644 })
+    chmodSync(dir, 0o755)
+    chmodSync(join(dir, 'main.log'), 0o644)
+    const log = createAppLog({ dir, maxSize: 4096 })
+    const modeOf = (p: string) => statSync(p).mode & 0o777
+    expect(modeOf(dir)).toBe(0o700)
+    expect(modeOf(log.file)).toBe(0o600)
+    for (let i = 0; i < 300; i++) log.info('test.line', { n: i })
+    expect(existsSync(join(dir, 'main.old.log'))).toBe(true)
+    expect(modeOf(join(dir, 'main.old.log'))).toBe(0o600)
+    expect(modeOf(log.file)).toBe(0o600)
   })
 
   it('redacts keys it was told of, URL credentials and bearer tokens; a line stays one line', () => {

@@ -321,8 +321,25 @@ export class AccountService {
 /** A base URL that holds the key would put the key in every log line and address bar on the way. */
 function refuseKeyInUrl(baseUrl: string, apiKey: string): void {
   const key = apiKey.trim()
-  if (key.length >= 4 && (baseUrl.includes(key) || decodeURIComponent(baseUrl).includes(key))) {
+  if (key.length >= 4 && (baseUrl.includes(key) || safeDecode(baseUrl).includes(key) || hostHolds(baseUrl, key))) {
     throw AppError.invalid('account.keyInBaseUrl', [{ path: 'baseUrl', code: 'account.keyInBaseUrl' }])
+  }
+}
+
+/** A host is kept lower-cased once the URL is read, so a key in a host label is looked for regardless of case. */
+function hostHolds(baseUrl: string, key: string): boolean {
+  try {
+    return new URL(baseUrl).hostname.includes(key.toLowerCase())
+  } catch {
+    return false
+  }
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
   }
 }
 

@@ -8,16 +8,17 @@ import { randomBytes } from 'node:crypto'
  */
 export async function writeFileAtomic(path: string, data: string): Promise<void> {
   const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
-  const fh = await open(tmp, 'w', 0o600)
   try {
-    await fh.writeFile(data, 'utf8')
-    await fh.sync()
-  } finally {
-    await fh.close()
-  }
-  try {
+    const fh = await open(tmp, 'w', 0o600)
+    try {
+      await fh.writeFile(data, 'utf8')
+      await fh.sync()
+    } finally {
+      await fh.close()
+    }
     await rename(tmp, path)
   } catch (err) {
+    // A full disk cuts the write short: the old file stays, and no half copy is left beside it.
     await rm(tmp, { force: true })
     throw err
   }

@@ -4,9 +4,11 @@
  * Every change is applied to the in-memory copy and then written atomically, one
  * write at a time in the order of the changes, so two quick saves never lose
  * either. A file that cannot be read as profiles is moved aside with a timestamp
- * and reported; it is never overwritten.
+ * and reported; it is never overwritten. A file whose envelope reads but with some
+ * accounts that do not (or that repeat an id) loads the others: the whole file is
+ * copied aside first, and the ones left out are named.
  */
-import { readFile, rename, mkdir } from 'node:fs/promises'
+import { copyFile, readFile, rename, mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { z } from 'zod'
 import { accountProfileSchema, type AccountProfile } from '../../shared/accounts'
@@ -19,9 +21,19 @@ const fileSchema = z.object({
   accounts: z.array(accountProfileSchema),
 })
 export type AccountsFile = z.output<typeof fileSchema>
+/** The file as far as it can be read without its accounts: each account is read on its own. */
+const envelopeSchema = fileSchema.extend({ accounts: z.array(z.unknown()) })
 
 /** An unreadable accounts file: what the user is told (params.movedTo says where it was kept). */
 export type LoadProblem = ErrorData & { params: { movedTo: string } }
+
+const stampOf = (now: Date) => now.toISOString().replace(/[:.]/g, '-')
+
+/** An account left out at load: its place in the file, and its id when it has one. */
+function describeLeftOut(index: number, raw: unknown): string {
+  const id = typeof raw === 'object' && raw !== null && 'id' in raw && typeof raw.id === 'string' ? raw.id.slice(0, 64) : undefined
+  return id === undefined ? `#${index + 1}` : `#${index + 1} (${id})`
+}
 
 export class ProfileStore {
   private data: AccountsFile = { version: 1, activeId: null, accounts: [] }
@@ -44,15 +56,35 @@ export class ProfileStore {
     } catch {
       json = undefined
     }
-    const parsed = fileSchema.safeParse(json)
-    if (parsed.success) {
-      this.data = parsed.data
-      return this.data
-    }
-    const stamp = new Date().toISOString().replace(/[:.]/g, '-')
-    const movedTo = `${this.file}.corrupt-${stamp}`
+    const envelope = envelopeSchema.safeParse(json)
+    if (envelope.success) return this.loadAccounts(envelope.data)
+    const movedTo = `${this.file}.corrupt-${stampOf(new Date())}`
     await rename(this.file, movedTo)
     this.problem = { kind: 'internal', code: 'accountsFile.unreadable', params: { movedTo } }
+    return this.data
+  }
+
+  /**
+   * Every account that reads, each once: one bad profile (or a second account with an id already
+   * seen, which would make every later lookup by id ambiguous) no longer costs all the others.
+   */
+  private async loadAccounts(envelope: z.output<typeof envelopeSchema>): Promise<AccountsFile> {
+    const accounts: AccountProfile[] = []
+    const leftOut: string[] = []
+    envelope.accounts.forEach((raw, index) => {
+      const account = accountProfileSchema.safeParse(raw)
+      if (account.success && !accounts.some((a) => a.id === account.data.id)) accounts.push(account.data)
+      else leftOut.push(describeLeftOut(index, raw))
+    })
+    // The active id as it was (the built-in demo's included); one naming a left-out account falls
+    // back as any unknown id does (AccountService.activeId).
+    this.data = { version: 1, activeId: envelope.activeId, accounts }
+    if (leftOut.length > 0) {
+      // Kept whole before the next save rewrites the file without them.
+      const movedTo = `${this.file}.corrupt-${stampOf(new Date())}`
+      await copyFile(this.file, movedTo)
+      this.problem = { kind: 'internal', code: 'accountsFile.someUnreadable', params: { movedTo, count: leftOut.length, accounts: leftOut.join(', ') } }
+    }
     return this.data
   }
 

@@ -28,7 +28,7 @@ import { createAppControl } from './app-control'
 import { headlessDesktop, type Desktop } from './desktop'
 import { AppError } from './app-error'
 import { portfolioFileOf } from '../store'
-import { openStoreInWorker } from '../store/store-worker'
+import { openStoreInWorker, type WorkerStore, type WorkerStoreOptions } from '../store/store-worker'
 import type { PortfolioStoreAsync } from '../store/store-async'
 import { createWriteHistory } from '../jobs/write-history'
 import { storedServerIds } from '../jobs/server-ids'
@@ -57,6 +57,8 @@ export interface AppServicesOptions {
   store?: PortfolioStoreAsync
   /** The store worker's script (the built app's `store-worker.js`); by default the sources' through tsx. */
   storeWorkerUrl?: URL
+  /** The store worker's restarts and heap limits (tests run one out of memory, as a real one may). */
+  storeWorker?: Pick<WorkerStoreOptions, 'maxRestarts' | 'resourceLimits'>
   /** The clock of history and expiry reminders (tests fix it); by default the system's. */
   now?: () => Date
   /** Who holds the data folder's lock while these services run (data-lock.ts): the app, or the command line. */
@@ -104,12 +106,17 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
   if (profiles.problem) log.warn('accounts.fileMovedAside', { movedTo: profiles.problem.params.movedTo })
   // A store that cannot be opened is kept aside and reported (in the log): the app starts with an empty one.
   // In its own thread: SQLite's work never holds the window's IPC calls (store-worker.ts).
-  const store =
+  // A worker that ends on its own is started again (bounded); meanwhile the window says so and
+  // zone saves are refused (write-history.ts).
+  let workerStore: WorkerStore | undefined
+  const store: PortfolioStoreAsync =
     opts.store ??
-    (await openStoreInWorker(portfolioFileOf(opts.userDataDir), {
+    (workerStore = await openStoreInWorker(portfolioFileOf(opts.userDataDir), {
       onProblem: (p) => log.warn(p.code, p.params),
+      onStatus: (s) => (s.state === 'up' ? log.info('store.up', { restarts: s.restarts }) : log.error(`store.${s.state}`, { restarts: s.restarts, reason: s.reason })),
       now: opts.now,
       workerUrl: opts.storeWorkerUrl,
+      ...opts.storeWorker,
     }))
   const storeReadFailed = (err: unknown) => log.warn('store.readFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof AppError ? err.data.code : undefined })
   let keychain: Promise<SecretStore> | undefined
@@ -206,6 +213,7 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
       onStoreError: (err) => log.warn('store.writeFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof AppError ? err.data.code : undefined }),
       reminders,
       autorenewOn,
+      ...(workerStore ? { storeLife: workerStore } : {}),
     }),
     calls,
     // The command line's calls come only through the door below, which makes their senders.

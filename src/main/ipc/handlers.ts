@@ -24,6 +24,10 @@ import type { RunningCalls } from './running-calls'
 import { DEFAULT_HISTORY_RETENTION_DAYS } from '../../shared/portfolio/history'
 import { refreshAccount } from '../store/refresh-account'
 import { recordDdnsUpdate } from '../store/ddns-history'
+import { sendDdnsUpdate } from '../ddns/ddns-update'
+import { ddnsUrlOf } from '../../shared/service/ddns'
+import { AppError } from '../app/app-error'
+import type { StoreStatus } from '../../shared/portfolio/store-status'
 
 export type ChannelHandlers = { [C in ChannelName]: ChannelHandler<ParsedPayloadOf<C>, ResultOf<C>> }
 
@@ -45,6 +49,8 @@ export interface HandlerDeps {
   reminders: Reminders
   /** Learns from every answer what the account's service writes for an auto-renewal setting that is on. */
   autorenewOn?: AutorenewOnValues
+  /** Whether the store's worker answers, and Retry (a store without a worker is always up). */
+  storeLife?: { status(): StoreStatus; restart(): Promise<StoreStatus> }
 }
 
 const notAnObject: Parsed<never> = { ok: false, issues: [{ path: '', code: 'field.wrongType', params: { expected: 'object' } }] }
@@ -107,7 +113,7 @@ export function createAppHandlers(app: AppControl, quitConfirmed: () => void): P
   }
 }
 
-export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitConfirmed, app, store, accountNames, onStoreError, reminders, autorenewOn }: HandlerDeps): ChannelHandlers {
+export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitConfirmed, app, store, accountNames, onStoreError, reminders, autorenewOn, storeLife }: HandlerDeps): ChannelHandlers {
   /** Keeps what was read (in the store's thread); a store that fails never fails the read. */
   const keep = async (write: (s: PortfolioStoreAsync) => Promise<unknown>): Promise<void> => {
     if (!store) return
@@ -275,12 +281,19 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
         return { retentionDays: store ? await store.history.retentionDays() : DEFAULT_HISTORY_RETENTION_DAYS }
       },
     ),
-    // The router lets only the command line's sender call this one (CLI_ONLY_CHANNELS).
-    'history.recordDdns': defineChannel(
-      (raw) => parseWith(local['history.recordDdns'], raw),
+    // The router lets only the command line's sender call this one (CLI_ONLY_CHANNELS). The update
+    // is sent here, with the password read here, and recorded as the service answered it.
+    'ddns.send': defineChannel(
+      (raw) => parseWith(local['ddns.send'], raw),
       async (p) => {
-        if (store) await recordDdnsUpdate(store, p)
-        return null
+        const account = (await accounts.list()).accounts.find((a) => a.id === p.accountId)
+        if (!account) throw AppError.of('validation', { code: 'account.notFound' })
+        const settings = await (await accounts.client(p.accountId)).call('domains.dynamicdns.get', { domain: p.domain })
+        if (settings.dynamicdns === 0 || !settings.password) throw AppError.of('validation', { code: 'cli.ddns.off', params: { domain: p.domain } })
+        const domain = settings.domainname || p.domain
+        const sent = await sendDdnsUpdate({ accountId: p.accountId, domain, base: ddnsUrlOf(account), password: settings.password }, p.host, p.ip)
+        if (store) await recordDdnsUpdate(store, { accountId: p.accountId, domain, host: p.host ?? '@', ip: p.ip, ok: sent.ok })
+        return sent
       },
     ),
     // reminders
@@ -300,6 +313,8 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
     'store.zones': defineChannel((raw) => parseWith(local['store.zones'], raw), async (p) => (store ? store.listZones(p.accountId, p.containing) : [])),
     // zone health
     'store.health': defineChannel((raw) => parseWith(local['store.health'], raw), async () => (store ? storeHealth(store) : [])),
+    'store.status': defineChannel((raw) => parseWith(local['store.status'], raw), async () => storeLife?.status() ?? { state: 'up', restarts: 0 }),
+    'store.restart': defineChannel((raw) => parseWith(local['store.restart'], raw), async () => (storeLife ? storeLife.restart() : { state: 'up', restarts: 0 })),
 
     // servers
     'servers.list': apiCall('servers.list'),

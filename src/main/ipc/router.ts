@@ -13,7 +13,7 @@ import type { Sender } from './channel'
 import type { ChannelHandlers } from './handlers'
 import type { RunningCalls } from './running-calls'
 import type { AppLog } from '../log/app-log'
-import { CHANNEL_NAMES, CLI_ONLY_CHANNELS } from '../../shared/ipc/channels'
+import { CHANNEL_NAMES, CLI_ONLY_CHANNELS, WINDOW_ONLY_CHANNELS } from '../../shared/ipc/channels'
 import { CLI_ORIGIN } from '../../shared/ipc/door-messages'
 import { callOver } from '../../shared/ipc/call-over'
 
@@ -55,6 +55,7 @@ export function createIpcRouter(opts: RouterOptions): IpcRouter {
   const handlers = new Map(Object.entries(opts.handlers))
   const contract = new Set<string>(CHANNEL_NAMES)
   const cliOnly = new Set<string>(CLI_ONLY_CHANNELS)
+  const windowOnly = new Set<string>(WINDOW_ONLY_CHANNELS)
   async function dispatch(channel: string, payload: unknown, sender: Sender): Promise<Result<unknown>> {
     const origin = originOf(sender.url)
     if (!origin || !allowed.has(origin)) {
@@ -64,6 +65,11 @@ export function createIpcRouter(opts: RouterOptions): IpcRouter {
     // A channel of the command line's own: no other allowed sender (the window) may call it.
     if (cliOnly.has(channel) && origin !== CLI_ORIGIN) {
       opts.log?.warn('ipc.cliOnlyChannel', { channel, origin: origin.slice(0, 200) })
+      return fail({ kind: 'forbidden', code: 'ipc.foreignSender' })
+    }
+    // A channel of the window's own: the command line (its door to the running app included) may not call it.
+    if (windowOnly.has(channel) && origin === CLI_ORIGIN) {
+      opts.log?.warn('ipc.windowOnlyChannel', { channel })
       return fail({ kind: 'forbidden', code: 'ipc.foreignSender' })
     }
     const handler = handlers.get(channel)

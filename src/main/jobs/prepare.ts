@@ -81,10 +81,15 @@ export async function prepareJob(req: JobRequest, ctx: PrepareContext): Promise<
       if (!verdict.ok) overRule.push(label)
       overRuleConfirmed = verdict.ok && verdict.safety.needsOwnConfirmation
     }
-    // Frozen: these copies are what will be sent and shown, whatever the renderer does with its own.
-    sendable.push(structuredClone(value))
+    // Frozen: this is what will be sent and shown, whatever the caller does with what it sent.
+    // No copy is needed: parsing built every object and array of it afresh (the endpoint schemas
+    // have no pass-through value), and its strings cannot change. One value for sending and the
+    // view: a prepared zone save waiting for its confirmation holds no copy of its records (a bulk
+    // change of large zones held them twice over).
+    const frozen = deepFreeze(value)
+    sendable.push(frozen)
     guards.push(item.guard ? { ...item.guard } : undefined)
-    const params: Record<string, unknown> = structuredClone(value)
+    const params: Readonly<Record<string, unknown>> = frozen
     items.push({ target: targetOf(req.operation, params, serverIdOf), label, params, state: 'pending', ...(overRuleConfirmed ? { overRule: true } : {}) })
   }
   if (issues.length > 0) throw AppError.invalid('ipc.invalidPayload', issues.slice(0, 20))
@@ -129,6 +134,15 @@ export async function prepareJob(req: JobRequest, ctx: PrepareContext): Promise<
   }
   const token = job.confirm ? randomBytes(24).toString('base64url') : undefined
   return { job, params: sendable, guards, token }
+}
+
+/** Frozen through and through: what is sent cannot be changed after the confirmation shows it. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const inner of Object.values(value)) deepFreeze(inner)
+  }
+  return value
 }
 
 /**

@@ -102,11 +102,18 @@ export function createWriteHistory(store: PortfolioStoreAsync, now: () => Date =
         if (changedSincePlan(guard, current.zone)) return { kind: 'busy', code: 'dns.changedSincePlan', params: { domain } }
       }
       if (!current.zone) return undefined
-      // Fresh from the service: the store learns it too (and notes a change from outside, if any).
-      if (current.fresh) await store.putZone(job.accountId, kind, domain, current.zone, at)
-      const snapshotId = await store.history.snapshotBeforeSave(job.accountId, kind, domain, current.zone, at)
-      before.set(itemKey(job, i), { snapshotId, value: current.zone })
-      return undefined
+      try {
+        // Fresh from the service: the store learns it too (and notes a change from outside, if any).
+        if (current.fresh) await store.putZone(job.accountId, kind, domain, current.zone, at)
+        const snapshotId = await store.history.snapshotBeforeSave(job.accountId, kind, domain, current.zone, at)
+        before.set(itemKey(job, i), { snapshotId, value: current.zone })
+        return undefined
+      } catch (err) {
+        // Restore promises a snapshot of the zone before every save from this app: a store that
+        // cannot keep one (its worker down, a full disk) stops the save, which is not sent.
+        const notKept: ErrorData = { kind: 'internal', code: 'store.snapshotNotKept', params: { domain, reason: toErrorData(err).code } }
+        return notKept
+      }
     },
 
     async ended(job, i, { fromLog }) {

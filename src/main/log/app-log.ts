@@ -8,7 +8,7 @@
  * electron-log's Node entry is used, not its `main` entry: the main entry registers an IPC
  * channel of its own that any page could write to, outside the checked contract.
  */
-import { appendFileSync, mkdirSync } from 'node:fs'
+import { appendFileSync, chmodSync, mkdirSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import electronLog from 'electron-log/node'
@@ -51,8 +51,14 @@ let instances = 0
 /** Whether the log's folder and file can be written; the system's reason when not. */
 function unwritable(dir: string, file: string): { reason: string } | undefined {
   try {
-    mkdirSync(dir, { recursive: true })
-    appendFileSync(file, '')
+    // The user's own only: the log names domains, accounts and events, nothing another local user
+    // should read. A folder or file made by an earlier version with wider modes is narrowed.
+    mkdirSync(dir, { recursive: true, mode: 0o700 })
+    appendFileSync(file, '', { mode: 0o600 })
+    if (process.platform !== 'win32') {
+      chmodSync(dir, 0o700)
+      chmodSync(file, 0o600)
+    }
     return undefined
   } catch (err) {
     return { reason: typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : 'unknown' }
@@ -77,6 +83,8 @@ export function createAppLog(opts: AppLogOptions): AppLog {
   const logger = electronLog.create({ logId: `hosting-admin-${++instances}` })
   logger.transports.file.resolvePathFn = () => file
   logger.transports.file.maxSize = opts.maxSize ?? 1024 * 1024
+  // A file electron-log makes anew after a rotation is the user's own only too (its default is 0666).
+  logger.transports.file.writeOptions = { flag: 'a', mode: 0o600, encoding: 'utf8' }
   logger.transports.file.format = '[{y}-{m}-{d} {h}:{i}:{s}.{ms}] [{level}] {text}'
   logger.transports.console.level = opts.console ? 'info' : false
   logger.transports.remote.level = false

@@ -4,7 +4,7 @@
  * never the password, which lives in the OS keychain (TEAM_KEYCHAIN_SERVICE, keyed by
  * user@host:port/database) like the API keys.
  */
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { hostname, userInfo } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
@@ -53,7 +53,13 @@ export async function writeTeamSettings(dataDir: string, s: TeamSettings): Promi
   await mkdir(dataDir, { recursive: true })
   const file = teamSettingsFileOf(dataDir)
   const tmp = `${file}.tmp`
-  await writeFile(tmp, `${JSON.stringify(teamSettingsSchema.parse(s), null, 2)}\n`, { mode: 0o600 })
-  await chmod(tmp, 0o600)
-  await rename(tmp, file)
+  try {
+    await writeFile(tmp, `${JSON.stringify(teamSettingsSchema.parse(s), null, 2)}\n`, { mode: 0o600 })
+    await chmod(tmp, 0o600)
+    await rename(tmp, file)
+  } catch (err) {
+    // A full disk: team.json stays as it was, with no half copy beside it.
+    await rm(tmp, { force: true })
+    throw err
+  }
 }

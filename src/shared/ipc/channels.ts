@@ -55,8 +55,9 @@ export const LOCAL_CHANNELS = [
   'history.snapshot',
   'history.settings',
   'history.setRetention',
-  // A dynamic DNS update the command line sent (not an API write, so no job): only the command line's sender may record one.
-  'history.recordDdns',
+  // A dynamic DNS update for the command line (not an API write, so no job): sent and recorded in
+  // history by the services that hold the store, so no caller can record an update that was not sent.
+  'ddns.send',
   // Every account-wide list of one account read again and kept (changes from outside noted).
   'store.refreshAccount',
   // reminders: expiry reminders (settings, which are due, showing one) and the dates for a calendar.
@@ -70,6 +71,9 @@ export const LOCAL_CHANNELS = [
   'store.zones',
   // zone health: the findings of every zone in the store (shared/dns/health)
   'store.health',
+  // Whether the portfolio store answers, and Retry once it gave up (shared/portfolio/store-status).
+  'store.status',
+  'store.restart',
 ] as const
 export type LocalChannel = (typeof LOCAL_CHANNELS)[number]
 export type AppChannel = Extract<LocalChannel, `app.${string}`>
@@ -78,7 +82,14 @@ export type AppChannel = Extract<LocalChannel, `app.${string}`>
  * Channels only the command line may call (the router refuses any other sender, the window's
  * included): what they record is the command's own doing, which no page can vouch for.
  */
-export const CLI_ONLY_CHANNELS: readonly LocalChannel[] = ['history.recordDdns']
+export const CLI_ONLY_CHANNELS: readonly LocalChannel[] = ['ddns.send']
+
+/**
+ * Channels only the window may call (the router refuses the command line's sender, through the
+ * running app's door included): quitting while writes run is the answer to the question the
+ * window asks, which no script has seen.
+ */
+export const WINDOW_ONLY_CHANNELS: readonly LocalChannel[] = ['app.quit']
 
 export type ListAllChannel = `all.${PagedEndpointName}`
 export type ChannelName = LocalChannel | ReadEndpointName | ListAllChannel

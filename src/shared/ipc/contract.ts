@@ -9,6 +9,8 @@
 import type { z } from 'zod'
 import type { AccountView } from '../accounts'
 import type { ErrorData } from '../errors'
+import type { DdnsSent } from '../service/ddns'
+import type { StoreStatus } from '../portfolio/store-status'
 import type { JobView } from '../jobs'
 import type {
   EndpointInput,
@@ -102,7 +104,8 @@ export interface LocalResults {
   'history.snapshot': Snapshot | null
   'history.settings': { retentionDays: number }
   'history.setRetention': { retentionDays: number }
-  'history.recordDdns': null
+  /** The update as the service answered it (status and reason line), recorded in history either way. */
+  'ddns.send': DdnsSent
   /** Lists read and kept, changes from outside recorded, lists that failed (by name, with why). */
   'store.refreshAccount': { read: number; drift: number; failed: { list: string; error: ErrorData }[] }
   // reminders
@@ -119,6 +122,9 @@ export interface LocalResults {
   // zone health
   /** Every zone of the store with health findings, and its findings. */
   'store.health': ZoneHealth[]
+  'store.status': StoreStatus
+  /** The status once a worker was started again (or could not be). */
+  'store.restart': StoreStatus
 }
 
 /** An operation's own parameters; `z.object({})` types as an index signature, which becomes {}. */

@@ -94,12 +94,12 @@ export const localPayloads = {
   'history.snapshot': z.object({ accountId: accountIdSchema, id: z.number().int().min(1) }),
   'history.settings': z.object({}),
   'history.setRetention': z.object({ days: z.number().int().min(1).max(MAX_HISTORY_RETENTION_DAYS) }),
-  'history.recordDdns': z.object({
+  'ddns.send': z.object({
     accountId: accountIdSchema,
     domain: z.string().min(1).max(253),
-    host: z.string().min(1).max(253),
-    ip: z.string().max(45),
-    ok: z.boolean(),
+    /** Left out for the domain itself. */
+    host: z.string().min(1).max(253).optional(),
+    ip: z.string().regex(/^\d{1,3}(\.\d{1,3}){3}$/),
   }),
   'store.refreshAccount': z.object({ accountId: accountIdSchema, callId: callIdSchema }),
   // reminders
@@ -112,6 +112,8 @@ export const localPayloads = {
   'store.zones': z.object({ accountId: accountIdSchema.optional(), containing: z.string().trim().min(1).max(1000).optional() }),
   // zone health
   'store.health': z.object({}),
+  'store.status': z.object({}),
+  'store.restart': z.object({}),
   'app.reportError': z.object({
     source: z.enum(['error', 'rejection', 'vue']),
     message: z.string().max(2000),

@@ -14,6 +14,9 @@ export const LIVE_DDNS_URL = 'https://dyn.value-domain.com/cgi-bin/dyn.fcg'
 /** The update address of an account: its own setting, else the live one. */
 export const ddnsUrlOf = (profile: { ddnsUrl?: string | undefined }): string => profile.ddnsUrl || LIVE_DDNS_URL
 
+/** Done, or refused with the service's status and reason line, or not sent (`reason` says why). */
+export type DdnsSent = { ok: true; status: 0 } | { ok: false; status?: number | undefined; reason?: string | undefined }
+
 /** The codes the catalogue words (ddns.status.N); any other is "another error" with its number. */
 export const DDNS_KNOWN_STATUSES = [0, 1, 2, 3, 4, 5, 8, 9] as const
 
