@@ -13,6 +13,7 @@ import { Resolver } from 'node:dns/promises'
 import { parse, records, splitValue, txtText, type RecordRow } from '../../shared/dns/records'
 import { hostName, targetName } from '../../shared/dns/health/names'
 import type { Nameserver } from './nameservers'
+import type { ServedFinding, ServedReport } from '../../shared/dns/health/served'
 
 /** The types compared: the ones a nameserver answers by name and the service holds by line. */
 export const SERVED_TYPES = ['a', 'aaaa', 'txt', 'cname', 'mx'] as const
@@ -22,20 +23,6 @@ const isServedType = (t: string): t is ServedType => SERVED_TYPES.some((s) => s 
 /** What a nameserver answered: values (none: it holds none), or why it gave no answer (REFUSED: not authoritative). */
 export type NsAnswer = { ok: true; values: string[] } | { ok: false; reason: string }
 export type NsAsk = (ns: Nameserver, name: string, type: ServedType) => Promise<NsAnswer>
-
-export type ServedCode = 'served.delegatedElsewhere' | 'served.unresolved' | 'served.unreachable' | 'served.missing' | 'served.extra' | 'served.rewritten'
-
-export interface ServedFinding {
-  code: ServedCode
-  params: Record<string, string | number>
-}
-
-export interface ServedReport {
-  domain: string
-  findings: ServedFinding[]
-  /** Questions asked (for the bench and the rate of a run). */
-  asked: number
-}
 
 /** A saved record's value as a nameserver gives it back (lower-case names without the dot, TXT unquoted, MX as "priority target"). */
 function savedValue(r: RecordRow, zone: string): string {
