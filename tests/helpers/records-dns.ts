@@ -8,6 +8,7 @@
  *   resolver answers, and recursion is marked available.
  */
 import { createSocket } from 'node:dgram'
+import { domainToASCII } from 'node:url'
 import * as packet from 'dns-packet'
 
 const NXDOMAIN = 3
@@ -25,9 +26,11 @@ export interface RecordsDns {
   close(): Promise<void>
 }
 
+/** A name as DNS carries it: full, lower-case, without the final dot, each non-ASCII label in punycode. */
 const full = (name: string, domain: string) => {
   const h = name.toLowerCase()
-  return h === '@' ? domain : h.endsWith('.') ? h.slice(0, -1) : `${h}.${domain}`
+  const named = h === '@' ? domain : h.endsWith('.') ? h.slice(0, -1) : `${h}.${domain}`
+  return domainToASCII(named) || named
 }
 
 interface Line {
@@ -42,8 +45,9 @@ function linesOf(z: Zone): Line[] {
     const w = raw.trim().split(/\s+/)
     if (w.length < 3) continue
     const type = (w[0] as string).toUpperCase()
-    // The service's MX: `mx <mail server> <priority>`, the zone's own.
-    if (type === 'MX') out.push({ type, name: z.domain, value: `${w[2]} ${full(w[1] as string, z.domain)}` })
+    // The service's MX: `mx <mail server> <priority>`, the zone's own; `mx @ <server> <priority>` is the zone's own too.
+    if (type === 'MX' && w.length === 4 && w[1] === '@') out.push({ type, name: z.domain, value: `${w[3]} ${full(w[2] as string, z.domain)}` })
+    else if (type === 'MX') out.push({ type, name: z.domain, value: `${w[2]} ${full(w[1] as string, z.domain)}` })
     else out.push({ type, name: full(w[1] as string, z.domain), value: w.slice(2).join(' ') })
   }
   return out

@@ -52,7 +52,8 @@ export function resolverAsker(opts: ResolverAskerOptions = {}): DnsAsker & { que
     return []
   }
   return {
-    txt: (name) => once(`txt ${name}`, async () => (await resolver.resolveTxt(name)).map((chunks) => chunks.join(''))),
+    // The resolver hands each string's bytes over as Latin-1; a TXT record's text is UTF-8.
+    txt: (name) => once(`txt ${name}`, async () => (await resolver.resolveTxt(name)).map((chunks) => Buffer.from(chunks.join(''), 'latin1').toString('utf8'))),
     addresses: (name) => once(`addr ${name}`, () => both(name)),
     cname: (name) => once(`cname ${name}`, () => resolver.resolveCname(name)),
     questions: () => cache.size,
