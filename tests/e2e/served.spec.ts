@@ -87,6 +87,10 @@ test('a zone held against what its nameservers serve, and a plan’s health with
     await expect(result.locator('[data-code="served.missing"]')).toContainText(`does not serve A www-new.${world.lagging.domainname} 192.0.2.50, which the service holds`)
     await noAxeViolationsIn(app, '.served')
     await snap(app, 'served-zone-1024')
+    // The comparison that found the lagging nameserver is in the domain's history, as drift is.
+    await app.getByRole('link', { name: 'History and snapshots (restore an earlier zone)' }).click()
+    const entry = app.getByRole('listitem').filter({ hasText: 'What the nameservers serve' })
+    await expect(entry).toContainText(`Now: ns2.svc1.example.net does not serve A www-new.${world.lagging.domainname} 192.0.2.50`)
   } finally {
     await world.close()
   }

@@ -317,7 +317,13 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
     'dns.health': defineChannel((raw) => parseWith(local['dns.health'], raw), (p) => askedPlanHealth(p)),
     'dns.served': defineChannel(
       (raw) => parseWith(local['dns.served'], raw),
-      (p) => calls.run(p.callId, async (signal) => servedZone(await accounts.client(p.accountId), p.domain, signal)),
+      (p) =>
+        calls.run(p.callId, async (signal) => {
+          const report = await servedZone(await accounts.client(p.accountId), p.domain, signal)
+          // A nameserver that fell behind or caught up since the last comparison is in history, as drift is.
+          await keep((s) => s.history.recordServed(p.accountId, p.domain, report.findings, now()))
+          return report
+        }),
     ),
     'store.status': defineChannel((raw) => parseWith(local['store.status'], raw), async () => storeLife?.status() ?? { state: 'up', restarts: 0 }),
     'store.restart': defineChannel((raw) => parseWith(local['store.restart'], raw), async () => (storeLife ? storeLife.restart() : { state: 'up', restarts: 0 })),
