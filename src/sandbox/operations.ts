@@ -9,8 +9,8 @@
  * - the recorded exchanges in tests/fixtures/live (a save's PUT body, `params: []`);
  * - the requests published clients send the service and rely on it accepting, kept as
  *   fixtures with their sources in tests/fixtures/live/published-requests.json:
- *   a DNS save with `records` alone (no ns_type, no ttl), a TTL and DS numbers sent as
- *   text ("3600", "12345"), `order=asc` in lower case.
+ *   a DNS save with `records` alone (no ns_type, no ttl), DS numbers sent as text,
+ *   `order=asc` in lower case.
  * Where none of these says more, a value is checked only for its kind (number, text, list),
  * and the handlers answer as the service does for what is wrong with it (records.ts,
  * validate.ts, nameservers.ts).
@@ -28,9 +28,9 @@ export type ParamPlace = 'path' | 'query' | 'body'
 // ------------------------------------------------------------ kinds of value
 
 /**
- * An integer: a JSON number, or its digits as text. The service takes text where the spec
- * says integer: a published certbot hook sends `"ttl": "3600"` and a published DS updater
- * `"keytag": "12345"` (published-requests.json), and answers TTLs as text itself.
+ * An integer: a JSON number, or its digits as text. A published DS updater sends
+ * `"keytag": "<digits>"` where the spec says integer (published-requests.json), and the
+ * service answers TTLs as text itself, which a client putting a zone back sends again.
  */
 const int = z.union([z.number().int(), z.string().trim().regex(/^-?\d+$/, 'an integer')]).transform((v) => Number(v))
 const nonNegative = int.refine((n) => n >= 0, 'not negative')
