@@ -136,6 +136,18 @@ export default tseslint.config(
     },
   },
   {
+    // The sandbox models the live service from what it is recorded, documented and published
+    // to accept (src/sandbox/operations.ts), never from the app's own endpoint schemas: a
+    // stand-in that borrowed the app's rules could never disagree with the app (issue 38).
+    files: ['src/sandbox/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/shared/endpoints', '**/shared/endpoints/**'], message: "The sandbox checks requests with its own model (src/sandbox/operations.ts), never the app's endpoint table." }] },
+      ],
+    },
+  },
+  {
     // The sandboxed preload is one small bundle: values only from the IPC contract (types from
     // elsewhere in shared cost nothing at run time and are allowed).
     files: ['src/preload/**'],

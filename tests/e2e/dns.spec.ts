@@ -5,6 +5,7 @@
  * daily work: fields per record type, a new row left alone until typed in, the keyboard,
  * warnings before the plan, the DNS setting in plain words, and the editor as it looks.
  */
+import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import type { Page } from '@playwright/test'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
@@ -168,6 +169,25 @@ test('BIND import can replace the editor’s records, and export writes a zone f
   await app.getByRole('button', { name: 'Apply these changes' }).click()
   await expect(app.getByRole('status').filter({ hasText: 'were saved' })).toBeVisible()
   expect(lastDnsSet(sb)!.body).toEqual({ ns_type: 'svc1', records: `a @ 192.0.2.5\ncname www ${d.domainname}.`, ttl: 900 })
+})
+
+const haveCheckzone = spawnSync('named-checkzone', ['-v']).error === undefined
+
+test('the window’s BIND export of an untouched zone names the domain’s nameservers, and named-checkzone accepts it', async ({ app, harness }) => {
+  test.skip(!haveCheckzone, 'bind9-utils (named-checkzone) not installed')
+  const sb = await harness.demo()
+  const d = svc1Domain(sb)
+  await openZone(app, d.domainname)
+  // The nameservers are read beside the zone: once they are shown, the export has them too.
+  await expect(app.getByText(`This domain’s nameservers now: ${d.ns.join(', ')}.`)).toBeVisible()
+  await app.getByText('BIND zone file: import or export').click()
+  const download = app.waitForEvent('download')
+  await app.getByRole('button', { name: 'Export as a zone file' }).click()
+  const file = (await (await download).path())!
+  const text = readFileSync(file, 'utf8')
+  for (const ns of d.ns) expect(text).toContain(`@ IN NS ${ns}.`)
+  const checked = spawnSync('named-checkzone', [d.domainname, file], { encoding: 'utf8' })
+  expect({ code: checked.status, out: checked.stdout, text }).toEqual({ code: 0, out: expect.stringContaining('OK'), text })
 })
 
 test('free DNS records are edited with the same editor', async ({ app, harness }) => {
