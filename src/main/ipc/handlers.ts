@@ -24,6 +24,8 @@ import type { RunningCalls } from './running-calls'
 import { DEFAULT_HISTORY_RETENTION_DAYS } from '../../shared/portfolio/history'
 import { refreshAccount } from '../store/refresh-account'
 import { recordDdnsUpdate } from '../store/ddns-history'
+import type { TeamSettingsService } from '../team/team-settings-service'
+import { createTeamHandlers } from './team-handlers'
 
 export type ChannelHandlers = { [C in ChannelName]: ChannelHandler<ParsedPayloadOf<C>, ResultOf<C>> }
 
@@ -45,6 +47,8 @@ export interface HandlerDeps {
   reminders: Reminders
   /** Learns from every answer what the account's service writes for an auto-renewal setting that is on. */
   autorenewOn?: AutorenewOnValues
+  /** The Team section: the team database's connection (issue 37). */
+  team: TeamSettingsService
 }
 
 const notAnObject: Parsed<never> = { ok: false, issues: [{ path: '', code: 'field.wrongType', params: { expected: 'object' } }] }
@@ -107,7 +111,7 @@ export function createAppHandlers(app: AppControl, quitConfirmed: () => void): P
   }
 }
 
-export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitConfirmed, app, store, accountNames, onStoreError, reminders, autorenewOn }: HandlerDeps): ChannelHandlers {
+export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitConfirmed, app, store, accountNames, onStoreError, reminders, autorenewOn, team }: HandlerDeps): ChannelHandlers {
   /** Keeps what was read (in the store's thread); a store that fails never fails the read. */
   const keep = async (write: (s: PortfolioStoreAsync) => Promise<unknown>): Promise<void> => {
     if (!store) return
@@ -300,6 +304,8 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
     'store.zones': defineChannel((raw) => parseWith(local['store.zones'], raw), async (p) => (store ? store.listZones(p.accountId, p.containing) : [])),
     // zone health
     'store.health': defineChannel((raw) => parseWith(local['store.health'], raw), async () => (store ? storeHealth(store) : [])),
+    // team mode
+    ...createTeamHandlers(team),
 
     // servers
     'servers.list': apiCall('servers.list'),

@@ -70,6 +70,11 @@ export const LOCAL_CHANNELS = [
   'store.zones',
   // zone health: the findings of every zone in the store (shared/dns/health)
   'store.health',
+  // team mode (issue 37): the team database's connection, tested, connected, its status, disconnected
+  'team.test',
+  'team.connect',
+  'team.status',
+  'team.disconnect',
 ] as const
 export type LocalChannel = (typeof LOCAL_CHANNELS)[number]
 export type AppChannel = Extract<LocalChannel, `app.${string}`>
