@@ -18,7 +18,8 @@ type TeamChannel = 'team.test' | 'team.connect' | 'team.status' | 'team.disconne
 
 const KIND_OF: Record<TeamErrorCode, ErrorKind> = {
   'team.unreachable': 'unavailable',
-  'team.refused': 'unauthorized',
+  // Not 'unauthorized': that kind is an API key the window offers to replace.
+  'team.refused': 'forbidden',
   'team.schemaNewer': 'validation',
   'team.notInitialised': 'not-found',
   'team.failed': 'internal',
