@@ -28,7 +28,10 @@ function everyFileText(dir: string): string {
   let out = ''
   for (const name of readdirSync(dir)) {
     const path = join(dir, name)
-    out += statSync(path).isDirectory() ? everyFileText(path) : readFileSync(path, 'latin1')
+    const st = statSync(path)
+    // Regular files only: the data folder holds the command line's socket too.
+    if (st.isDirectory()) out += everyFileText(path)
+    else if (st.isFile()) out += readFileSync(path, 'latin1')
   }
   return out
 }
