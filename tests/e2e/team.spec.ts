@@ -3,7 +3,8 @@
  * Japanese, against a real throwaway PostgreSQL that asks for a password (one cluster per worker,
  * one database per test): a wrong password is said in words, the test names the schema, Connect
  * says what is shared and what never is, the status names this workstation and the workstations
- * connected, the password is in no file of the data folder, and Disconnect turns team mode off.
+ * connected, the database stopped is said and its return seen, the password is in no file of the
+ * data folder, and Disconnect turns team mode off.
  */
 import { randomUUID } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
@@ -75,6 +76,8 @@ const WORDS = {
     neverShared: /Never shared: API keys, transfer codes/,
     off: /Team mode is off/,
     disconnectTitle: 'Disconnect this workstation from the team?',
+    checkAgain: 'Check again',
+    unreachable: /The team database cannot be reached/,
   },
   ja: {
     nav: 'アカウントと設定',
@@ -96,6 +99,8 @@ const WORDS = {
     neverShared: /共有しないもの: API キー、トランスファーコード/,
     off: /チームモードはオフです/,
     disconnectTitle: 'このワークステーションをチームから切断しますか?',
+    checkAgain: 'もう一度確認',
+    unreachable: /チームのデータベースに接続できません/,
   },
 } as const
 
@@ -160,6 +165,18 @@ async function walkTeamSection(locale: 'en' | 'ja', { app, harness, postgres, te
   expect(everyFileText(harness.userDataDir)).not.toContain(PASSWORD)
   expect(await app.content()).not.toContain(PASSWORD)
   await snap(app, `team-status-1024x700-${locale}`)
+
+  // The database away: said in words, Disconnect still offered; back, the status again.
+  postgres.stopServer()
+  try {
+    await section.getByRole('button', { name: w.checkAgain }).first().click()
+    await expect(section.getByRole('alert')).toContainText(w.unreachable)
+  } finally {
+    postgres.startServer()
+  }
+  await section.getByRole('button', { name: w.checkAgain }).first().click()
+  await expect(section.getByRole('alert')).toHaveCount(0)
+  await expect(section.getByTestId('team-this-workstation')).toHaveText(`host-${locale} (alice)`)
 
   await section.getByRole('button', { name: w.disconnect }).click()
   await app.getByRole('dialog', { name: w.disconnectTitle }).getByRole('button', { name: w.disconnect }).click()

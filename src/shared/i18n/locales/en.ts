@@ -1073,7 +1073,7 @@ export const en = {
   'cli.renew.needsWithin': 'Say which domains: renew --expiring-within 30d.',
   'cli.renew.none': 'No domain expires within {days} days.',
   'team.unreachable': 'The team database cannot be reached: nothing is sent in team mode until it is back. Reading from the service goes on.',
-  'team.refused': 'The team database refused the connection ({reason}): check the user, the password kept in the keychain and the CA file.',
+  'team.refused': 'The team database refused the connection ({reason}): check the user, the password and the CA file.',
   'team.schemaNewer': 'The team database was set up by a newer version of the app (schema {found}; this app knows up to {supported}): update the app. Nothing is written to it meanwhile.',
   'team.notInitialised': 'The team database has no team schema yet: connect from Accounts & settings, or run hosting-admin team init.',
   'team.failed': 'The team database could not complete this step.',

@@ -1071,7 +1071,7 @@ export const ja: Catalogue = {
   'cli.renew.needsWithin': '対象を指定してください: renew --expiring-within 30d。',
   'cli.renew.none': '{days} 日以内に期限が切れるドメインはありません。',
   'team.unreachable': 'チームのデータベースに接続できません。接続が戻るまで、チームモードでは何も送信しません。サービスからの読み込みは続けます。',
-  'team.refused': 'チームのデータベースが接続を拒否しました ({reason})。ユーザー、キーチェーンに保存したパスワード、CA ファイルを確認してください。',
+  'team.refused': 'チームのデータベースが接続を拒否しました ({reason})。ユーザー、パスワード、CA ファイルを確認してください。',
   'team.schemaNewer': 'チームのデータベースは新しいバージョンのアプリで設定されています (スキーマ {found}、このアプリは {supported} まで対応)。アプリを更新してください。それまでは何も書き込みません。',
   'team.notInitialised': 'チームのデータベースにまだチーム用のスキーマがありません。「アカウントと設定」から接続するか、hosting-admin team init を実行してください。',
   'team.failed': 'チームのデータベースでこの処理を完了できませんでした。',
