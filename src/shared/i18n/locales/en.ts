@@ -1368,6 +1368,7 @@ export const en = {
   'teamSettings.heading': 'Team',
   'teamSettings.help': 'Work with the other workstations of your team on one PostgreSQL database (15 or later): one write per target across the team, one write journal, one history and reminders handled once. Off until you connect: this workstation then keeps everything to itself, as before.',
   'teamSettings.off': 'Team mode is off: this workstation works on its own.',
+  'teamSettings.checking': 'Checking the team connection…',
   'teamSettings.host': 'Host',
   'teamSettings.port': 'Port',
   'teamSettings.databaseName': 'Database name',

@@ -1366,6 +1366,7 @@ export const ja: Catalogue = {
   'teamSettings.heading': 'チーム',
   'teamSettings.help': 'チームのほかのワークステーションと 1 つの PostgreSQL データベース (15 以降) を使って作業します。対象ごとの書き込みはチーム全体で 1 件ずつ、書き込みの記録と履歴は共通、リマインダーの対応はチームで 1 回です。接続するまではオフで、このワークステーションはこれまでどおり単独で動きます。',
   'teamSettings.off': 'チームモードはオフです。このワークステーションは単独で動いています。',
+  'teamSettings.checking': 'チームへの接続を確認しています…',
   'teamSettings.host': 'ホスト',
   'teamSettings.port': 'ポート',
   'teamSettings.databaseName': 'データベース名',
