@@ -16,6 +16,8 @@ import { KeytarSecretStore, loadKeytar, type SecretStore } from '../accounts/sec
 import { sandboxDemo } from '../accounts/demo'
 import { createIpcRouter, type IpcRouter } from '../ipc/router'
 import { createAppHandlers, createChannelHandlers } from '../ipc/handlers'
+import { TeamSettingsService } from '../team/team-settings-service'
+import { TEAM_KEYCHAIN_SERVICE } from '../team/team-settings'
 import { RunningCalls } from '../ipc/running-calls'
 import { JobEvents } from '../ipc/job-events'
 import { Journal } from '../jobs/journal'
@@ -214,6 +216,8 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
       reminders,
       autorenewOn,
       ...(workerStore ? { storeLife: workerStore } : {}),
+      // The team database's password is kept beside the API keys, under its own keychain service (the command line reads it there).
+      team: new TeamSettingsService(opts.userDataDir, opts.keychain ?? (async () => new KeytarSecretStore(await loadKeytar(), TEAM_KEYCHAIN_SERVICE))),
     }),
     calls,
     // The command line's calls come only through the door below, which makes their senders.

@@ -16,6 +16,7 @@ import type { ApiClient } from '../http'
 import { canonicalDomain, type DomainNameOf } from './domain-names'
 import { effectsOf } from './effects'
 import type { TargetRef, TargetHolder } from './ledger/write-ledger'
+import { heldError } from './ledger/held-error'
 import { factsOf } from './operations'
 import { inServiceValues } from './service-values'
 import { defaultLabel, targetOf, type ServerIdOf } from './targets'
@@ -109,8 +110,9 @@ export async function prepareJob(req: JobRequest, ctx: PrepareContext): Promise<
     return holder && (holder.state === 'sending' || !req.secondSend)
   })
   if (busy.length > 0) {
-    const sending = holders.some((h) => h?.state === 'sending')
-    throw AppError.of('busy', { code: sending ? 'job.targetBusy' : 'job.targetUnknown', params: { targets: busy.map((it) => it.label).slice(0, 10).join(', ') } })
+    // A send on its way is said first; in team mode the refusal names who holds it.
+    const holder = holders.find((h) => h?.state === 'sending') ?? holders.find((h) => h !== undefined)
+    if (holder) throw new AppError(heldError(holder, busy.map((it) => it.label).slice(0, 10).join(', ')))
   }
 
   const client = await ctx.client(req.accountId)

@@ -24,6 +24,7 @@ import { AppError, toErrorData } from '../app/app-error'
 import type { ApiClient } from '../http'
 import { itemRecord } from './journal'
 import type { TargetRef, WriteLedger } from './ledger/write-ledger'
+import { heldError } from './ledger/held-error'
 import { newestLogId } from './log-check'
 import { checkItemLog, LogCheckSchedule, type LogCheckStatus } from './item-log-check'
 import { isOutcomeUnknown } from './outcome'
@@ -343,7 +344,7 @@ export class JobRunner {
     if (!params) return
     const claim = await this.opts.ledger.claim(this.targetRef(job, it), { jobId: job.id, index: i }, { overUnknown: int.secondSend })
     if (!claim.ok) {
-      await this.settle(job, i, { state: 'failed', error: { kind: 'busy', code: claim.heldBy.state === 'sending' ? 'job.targetBusy' : 'job.targetUnknown', params: { targets: it.label } } })
+      await this.settle(job, i, { state: 'failed', error: heldError(claim.heldBy, it.label) })
       return
     }
     const lease = claim.lease
