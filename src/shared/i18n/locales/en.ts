@@ -810,6 +810,8 @@ export const en = {
   'http.noResults': 'The service answered with something this app cannot read (the answer has no results).',
   'http.badField': 'The service answered with something this app cannot read: an unexpected value in {field}.',
   'http.notAList': 'The service answered with something this app cannot read: page {page} of the list is not a list.',
+  'http.pagingPastClaim': 'The service’s list went on past what its first page said (max {max}): {pages} pages were read and it had not ended, so the list was not used.',
+  'http.listDeadline': 'The service’s list had not ended after {seconds} seconds ({pages} pages read), so the list was not used.',
   'http.tooLarge': 'The service’s answer was larger than {bytes} bytes, so it was not read.',
   'http.answerNotKept': 'The service answered success, with an answer larger than {bytes} bytes, which was not read.',
   'http.timeout': 'No answer from the service within {seconds} seconds. Check the connection or raise the account’s time-out.',

@@ -810,6 +810,8 @@ export const ja: Catalogue = {
   'http.noResults': 'サービスの応答を読み取れませんでした(results がありません)。',
   'http.badField': 'サービスの応答を読み取れませんでした: {field} の値が想定外です。',
   'http.notAList': 'サービスの応答を読み取れませんでした: 一覧の {page} ページ目がリストになっていません。',
+  'http.pagingPastClaim': 'サービスの一覧が最初のページの申告(max {max})を超えて続きました。{pages} ページ読んでも終わらなかったため、この一覧は使いませんでした。',
+  'http.listDeadline': 'サービスの一覧が {seconds} 秒たっても終わりませんでした({pages} ページ読み込み済み)。この一覧は使いませんでした。',
   'http.tooLarge': 'サービスの応答が {bytes} バイトを超えたため、読み込みませんでした。',
   'http.answerNotKept': 'サービスは成功と応答しましたが、応答が {bytes} バイトを超えるため読み込みませんでした。',
   'http.timeout': '{seconds} 秒以内にサービスから応答がありませんでした。接続を確認するか、アカウントのタイムアウトを延ばしてください。',
