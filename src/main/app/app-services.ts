@@ -19,6 +19,7 @@ import { createAppHandlers, createChannelHandlers } from '../ipc/handlers'
 import { RunningCalls } from '../ipc/running-calls'
 import { JobEvents } from '../ipc/job-events'
 import { Journal } from '../jobs/journal'
+import { BodyMac } from '../jobs/body-mac'
 import { LocalLedger } from '../jobs/ledger/local-ledger'
 import { AutorenewOnValues } from '../jobs/service-values'
 import { storedDomainNames } from '../jobs/domain-names'
@@ -154,6 +155,8 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     },
     // Written only while this process's services hold the folder (data-lock.ts).
     ledger: new LocalLedger(new Journal(journalFile, locked.lock)),
+    // Its key in the keychain, beside the API keys; in the data folder where none can be reached (body-mac.ts).
+    bodyMac: new BodyMac({ keychain: opts.keychain ?? defaultKeychain, keyFile: join(opts.userDataDir, 'journal.key') }),
     onChange: (job) => {
       logJob(job)
       jobEvents.changed(job)
