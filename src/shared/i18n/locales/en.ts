@@ -1307,6 +1307,7 @@ export const en = {
   'dns.mx.order': 'The priority goes after the mail server: the service reads “mx mail.example.com. 10”, and would take “{line}” as a mail server named by the number.',
   'dns.mx.apexOnly': 'An MX here is always for the domain itself: the service’s form, “mx <mail server> <priority>”, has no host, so an MX for “{host}” cannot be written. Use @ as the host.',
   'dns.cname.relative': '“{target}” has no final dot, so the service adds the domain to it (the name would point to {target}.<your domain>). Write “{target}.” if it is the full name.',
+  'dns.hiddenCharacter': 'Line {line}, column {column} holds a control character ({character}) that hides or splits the line where it cannot be seen: remove it.',
   'dns.valueMissing': 'A record without a value, which the service refuses: {line}',
   'dns.txt.empty': 'A TXT record needs some text; the service refuses an empty one.',
   'dns.mx.relative': '“{target}” has no final dot, so the service adds the domain to it (mail would go to {target}.<your domain>). Write “{target}.” if it is the full name.',

@@ -1305,6 +1305,7 @@ export const ja: Catalogue = {
   'dns.mx.order': '優先度はメールサーバーの後に書きます。サービスは「mx mail.example.com. 10」の形で読むため、「{line}」では数字がメールサーバー名として扱われます。',
   'dns.mx.apexOnly': 'ここでのMXは常にドメイン自身のものです。サービスの形式「mx <メールサーバー> <優先度>」にはホストがないため、「{host}」のMXは書けません。ホストには @ を使ってください。',
   'dns.cname.relative': '「{target}」は末尾にドットがないため、サービスがドメイン名を付け足します({target}.<ドメイン> を指すことになります)。完全な名前なら「{target}.」と書いてください。',
+  'dns.hiddenCharacter': '{line} 行目の {column} 文字目に、行を隠したり見えないところで分けたりする制御文字 ({character}) があります。削除してください。',
   'dns.valueMissing': '値のないレコードです。サービスは受け付けません:{line}',
   'dns.txt.empty': 'TXTレコードには文字列が必要です。空のTXTはサービスが受け付けません。',
   'dns.mx.relative': '「{target}」は末尾にドットがないため、サービスがドメイン名を付け足します(メールは {target}.<ドメイン> に届きます)。完全な名前なら「{target}.」と書いてください。',
