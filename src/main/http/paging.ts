@@ -39,7 +39,7 @@ export interface ListAllOptions {
 
 const DEFAULT_PAGE_SIZE = 100
 /** A whole listing's time: generous for the largest real account (10,000 domains are 100 pages). */
-export const LIST_DEADLINE_MS = 5 * 60_000
+const LIST_DEADLINE_MS = 5 * 60_000
 export const DEFAULT_CONCURRENCY = 4
 
 type FetchPage = (page: number, limit: number, signal: AbortSignal) => Promise<Envelope<unknown>>
