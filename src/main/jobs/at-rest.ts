@@ -90,7 +90,7 @@ export function withoutJobSecrets(text: string, secrets: readonly string[]): str
  */
 const KEPT_TEXT = /(^|_)(id|date|datetime|status|state|type|code)$|(id|date)$|^(domainname|hostname)$/i
 
-/** An answer (results, or a logged body) as the journal keeps it: states, flags, ids, dates, codes. */
+/** An answer (results, or a logged body) as the journal keeps it: states, flags and small numbers, ids, dates, codes. */
 export function journaledResult(value: unknown, secrets: readonly string[], key?: string): unknown {
   if (Array.isArray(value)) return value.map((v) => journaledResult(v, secrets))
   if (typeof value === 'object' && value !== null) {
@@ -102,8 +102,9 @@ export function journaledResult(value: unknown, secrets: readonly string[], key?
     return Object.fromEntries(kept)
   }
   if (typeof value !== 'string') return value
-  if (key === undefined || !KEPT_TEXT.test(key)) return undefined
-  return withoutJobSecrets(value, secrets)
+  // A flag or a small number the service writes as text ("1", "3600"): no one's name or number.
+  if (key !== undefined && (KEPT_TEXT.test(key) || /^-?\d{1,5}$/.test(value))) return withoutJobSecrets(value, secrets)
+  return undefined
 }
 
 /** An error as the journal keeps it: its kind, code and ids; the service's words and every text parameter checked against the job's secrets. */
