@@ -41,6 +41,15 @@ const SERVICE_ADDRESS = '4-2-8 Plantedaddress-cho'
  * carries a transfer code or a password, which it refuses with a message that repeats them (and
  * the key, as hex).
  */
+/** A log answer whose transfer-lock entries say the request was refused, repeating the key. */
+function withKeyInLoggedRefusals(text: string, key: string): string {
+  const body: unknown = JSON.parse(text)
+  if (typeof body !== 'object' || body === null || !('results' in body) || !Array.isArray(body.results)) return text
+  const refused = JSON.stringify({ errors: { code: 401, message: `token ${key} (${Buffer.from(key).toString('hex')}) is not allowed here` }, request_id: 'logged-refusal' })
+  const results: unknown[] = body.results.map((e: unknown) => (typeof e === 'object' && e !== null && 'path' in e && String(e.path).includes('transferlock') ? { ...e, response: refused } : e))
+  return JSON.stringify({ ...body, results })
+}
+
 async function echoingService(target: string): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = []
@@ -58,8 +67,11 @@ async function echoingService(target: string): Promise<{ url: string; close(): P
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'content-length') headers[k] = v
       void fetch(`${target}${(req.url ?? '/').replace(/^\/v1/, '')}`, { method: req.method ?? 'GET', headers, ...(body ? { body } : {}) })
         .then(async (r) => {
+          let text = await r.text()
+          // Its log says a lost transfer-lock change was refused, in words that repeat the key (as sent, and as hex).
+          if (req.method === 'GET' && (req.url ?? '').startsWith('/v1/logs')) text = withKeyInLoggedRefusals(text, auth)
           res.writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'application/json' })
-          res.end(await r.text())
+          res.end(text)
         })
         .catch(() => res.destroy())
     })
@@ -141,6 +153,15 @@ describe('what the app writes to disk', () => {
         const ended = await ok('jobs.start', { jobId: job.id, ...(token ? { token } : {}) })
         expect(ended.items[0]!.error?.serviceMessage).toMatch(/is not valid/)
       }
+      // A lost write whose logged answer repeats the key.
+      const f = sb.state.domains[5]!
+      sb.faults.inject('domains.transferlock.set', { lostAnswer: 'reset', times: 1 })
+      const { job } = await ok('jobs.prepare', { accountId: echoId, operation: 'domains.transferlock.set', items: [{ params: { domain: f.domainname, transfer_lock: f.transfer_lock ? 0 : 1 } }] })
+      const lostEcho = await ok('jobs.start', { jobId: job.id })
+      expect(lostEcho.items[0]!.state).toBe('unknown')
+      expect(await ok('jobs.checkLog', { jobId: lostEcho.id, index: 0 })).toBe('received')
+      const settled = (await ok('jobs.list', {})).find((j) => j.id === lostEcho.id)!.items[0]!
+      expect(settled.error?.serviceMessage).toMatch(/token \[redacted\] \(\[redacted\]\) is not allowed/)
     } finally {
       await echo.close()
     }

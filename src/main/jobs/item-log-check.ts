@@ -49,8 +49,10 @@ export async function checkItemLog(ctx: LogCheckContext, job: JobView, i: number
       return 'not-found'
     }
     const entry = search.found
-    const log = { status: 'received' as const, checkedAt, entry: { request_id: entry.request_id, datetime: entry.datetime, response: entry.response.slice(0, 4000) } }
-    const answer = loggedAnswer(entry.response)
+    // The logged answer is the service's text: it may repeat the key (as a refused token), which goes no further.
+    const response = client.withoutKey(entry.response)
+    const log = { status: 'received' as const, checkedAt, entry: { request_id: entry.request_id, datetime: entry.datetime, response: response.slice(0, 4000) } }
+    const answer = loggedAnswer(response)
     await ctx.releaseTarget(job, it)
     await ctx.settle(job, i, {
       state: answer.ok ? 'done' : 'failed',
