@@ -82,6 +82,33 @@ test('raw mode edits the same records; validation explains; undo and redo', asyn
   await expect(app.getByRole('button', { name: 'Review changes…' })).toBeDisabled()
 })
 
+test('no line hides a record: a line separator, NEL or ESC in the raw text, a NEL in a BIND file, refused where it is (issue 41)', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const d = svc1Domain(sb)
+  await openZone(app, d.domainname)
+  const line = d.dns.svc1.records.split('\n').length + 1
+  const saves = () => sb.received.filter((r) => r.endpoint === 'domains.dns.set').length
+  const before = saves()
+  await app.getByRole('button', { name: 'Raw text' }).click()
+  const box = app.getByLabel('Records, one per line: type host value')
+  // (A textarea reads a lone CR as a line break of its own: there it hides nothing.)
+  for (const [ch, name] of [['\u2028', 'U+2028'], ['\u0085', 'U+0085'], ['\u001b', 'U+001B']] as const) {
+    await box.fill(`${d.dns.svc1.records}\ntxt _note ok${ch}ns @ ns.evil.example.`)
+    await box.blur()
+    await expect(app.getByText(`Line ${line}, column 13 holds a control character (${name})`).first()).toBeVisible()
+    await expect(app.getByRole('button', { name: 'Review changes…' })).toBeDisabled()
+  }
+  await box.fill(d.dns.svc1.records)
+  await box.blur()
+  await app.getByRole('button', { name: 'Table' }).click()
+  await app.getByText('BIND zone file: import or export').click()
+  await app.getByLabel(/Paste a zone file to import/).fill(`$TTL 900\n@ IN A 192.0.2.5\nwww IN A 192.0.2.6\u0085@ IN NS ns.evil.example.`)
+  await app.getByRole('button', { name: 'Import', exact: true }).click()
+  await expect(app.getByRole('alert').filter({ hasText: 'Line 3, column 19 holds a control character (U+0085)' })).toBeVisible()
+  await expect(app.getByRole('button', { name: 'Review changes…' })).toBeDisabled()
+  expect(saves()).toBe(before)
+})
+
 test('a large zone: filter, page, edit and delete on a later page change exactly those records', async ({ app, harness }) => {
   const sb = await harness.demo()
   const d = svc1Domain(sb)

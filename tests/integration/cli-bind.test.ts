@@ -147,4 +147,29 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('BIND files through t
     expect(ja.err).toContain('空のTXT')
     expect(puts()).toBe(before)
   })
+
+  // Issue 41, point 2: a line that hides a record. A CR redraws the printed line over itself, so
+  // `a www 192.0.2.1\rns @ ns.evil.example.` shows one record and sends a line past the apex-NS rule.
+  it.each([
+    ['a lone CR', 'records', 'zone.txt', `${twelve.join('\n')}\na www2 192.0.2.1\rns @ ns.evil.example.`, 13, 17, 'U+000D'],
+    ['U+2028', 'records', 'zone.txt', `${twelve.join('\n')}\ntxt @ ok\u2028ns @ ns.evil.example.`, 13, 9, 'U+2028'],
+    ['NEL', 'bind', 'zone.bind', `$ORIGIN PLAIN.\n$TTL 3600\nwww IN A 192.0.2.9\u0085@ IN NS ns.evil.example.\n`, 3, 19, 'U+0085'],
+    ['NUL', 'bind', 'zone.bind', `$ORIGIN PLAIN.\n$TTL 3600\n@ IN TXT "a\u0000b"\n`, 3, 12, 'U+0000'],
+  ])('refuses a %s in a %s file at its line and column, before anything is sent (exit 2)', async (_what, _format, name, text, line, column, character) => {
+    const before = puts()
+    const res = await cli('dns', 'apply', plain, fileWith(name, text.replace('PLAIN', plain)), '--yes')
+    expect(res.code).toBe(2)
+    expect(res.err).toContain(`Line ${line}, column ${column} holds a control character (${character})`)
+    // Nothing the command printed holds the character raw.
+    expect(`${res.out}${res.err}`).not.toMatch(/[\r\u0000\u0085\u2028]/)
+    expect(puts()).toBe(before)
+  })
+
+  it('prints a file name and the service’s words with their control characters escaped', async () => {
+    const name = 'zone\u001b[2J\rfake.txt'
+    const res = await cli('dns', 'check', plain, join(tmpdir(), name))
+    expect(res.code).toBe(2)
+    expect(`${res.out}${res.err}`).not.toMatch(/[\u001b\r]/)
+    expect(res.err).toContain('zone\\u001b[2J\\u000dfake.txt')
+  })
 })

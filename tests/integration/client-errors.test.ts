@@ -241,6 +241,22 @@ describe('error bodies of other shapes', () => {
     expect(english(err)).toContain('[redacted]')
   })
 
+  it.each([
+    ['lower-case hex', (k: string) => Buffer.from(k).toString('hex')],
+    ['upper-case hex', (k: string) => Buffer.from(k).toString('hex').toUpperCase()],
+    ['base64', (k: string) => Buffer.from(k).toString('base64')],
+    ['base64 without padding', (k: string) => Buffer.from(k).toString('base64').replace(/=+$/, '')],
+    ['base64url', (k: string) => Buffer.from(k).toString('base64url')],
+    ['lower case', (k: string) => k.toLowerCase()],
+  ])('a service message that quotes the key in %s has it redacted', async (_form, encode) => {
+    const key = 'Secret-Key-XYZ-0123'
+    next = { status: 401, body: JSON.stringify({ errors: { code: 401, message: `bad token ${encode(key)} (as sent)` }, request_id: 'r-1' }) }
+    const c = createApiClient({ baseUrl: url, apiKey: key, serverPaths: sb.serverPaths, retry: fastRetry })
+    const err = await caught(c.call('logs.list', {}))
+    expect(exposedText(err)).not.toContain(encode(key))
+    expect(english(err)).toContain('[redacted]')
+  })
+
   it('a 200 whose results do not match the schema is malformed-response', async () => {
     next = { status: 200, body: JSON.stringify({ results: [{ domainid: 'not-a-number' }], request_id: 'r-2' }) }
     const c = createApiClient({ baseUrl: url, apiKey: 'k', serverPaths: sb.serverPaths })

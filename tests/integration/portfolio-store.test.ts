@@ -626,6 +626,20 @@ describe('exports', () => {
     }
   })
 
+  it('quotes a cell the service gave an inner tab, so a spreadsheet keeps it one cell', () => {
+    const store = open()
+    const lists = accountLists({ seed: 5, domains: 2 })
+    const d = lists.domains[0]!
+    // A registrar name from the service's answer, with a tab inside (a spreadsheet splits pasted or tab-separated text there).
+    d.registrar = 'Evil\tRegistrar'
+    putAccount(store, 'one', lists, T1)
+    const row = store
+      .exportCsv({ accountNames: {} })
+      .split('\r\n')
+      .find((l) => l.includes(d.domainname))
+    expect(row).toContain(',"Evil\tRegistrar",')
+  })
+
   it('takes a setting from its own list when that was read after the domain list', () => {
     const store = open()
     store.putList('acct', 'domains.list', {}, [domain('a.example')], T1)

@@ -21,6 +21,7 @@ import { TEAM_KEYCHAIN_SERVICE } from '../team/team-settings'
 import { RunningCalls } from '../ipc/running-calls'
 import { JobEvents } from '../ipc/job-events'
 import { Journal } from '../jobs/journal'
+import { BodyMac } from '../jobs/body-mac'
 import { LocalLedger } from '../jobs/ledger/local-ledger'
 import { AutorenewOnValues } from '../jobs/service-values'
 import { storedDomainNames } from '../jobs/domain-names'
@@ -163,6 +164,8 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     },
     // Written only while this process's services hold the folder (data-lock.ts).
     ledger: new LocalLedger(new Journal(journalFile, locked.lock)),
+    // Its key in the keychain, beside the API keys; in the data folder where none can be reached (body-mac.ts).
+    bodyMac: new BodyMac({ keychain: opts.keychain ?? defaultKeychain, keyFile: join(opts.userDataDir, 'journal.key') }),
     onChange: (job) => {
       logJob(job)
       jobEvents.changed(job)

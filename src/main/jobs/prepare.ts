@@ -75,6 +75,10 @@ export async function prepareJob(req: JobRequest, ctx: PrepareContext): Promise<
     let overRuleConfirmed = false
     if (zoneKind) {
       const verdict = zoneSaveVerdict(String(Reflect.get(value, 'domain')), String(Reflect.get(value, 'records')), item.guard, item.overRule === true)
+      if (!verdict.ok && verdict.code === 'dns.hiddenCharacter') {
+        issues.push({ path: `items.${i}.records`, code: verdict.code, params: { ...verdict.hidden } })
+        continue
+      }
       if (!verdict.ok && verdict.code === 'dns.guardRequired') {
         issues.push({ path: `items.${i}.guard`, code: 'dns.guardRequired' })
         continue
