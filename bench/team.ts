@@ -7,14 +7,10 @@
 import { startTestPostgres } from '../tests/helpers/postgres'
 import { openWorkstation, poolFor } from '../tests/helpers/team-ledgers'
 import type { BenchResult } from './report'
+import { median } from './stats'
 
 const ROUNDS = 300
 const TARGET_MS = 5
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.floor(s.length / 2)] ?? 0
-}
 
 export async function benchTeam(): Promise<BenchResult> {
   const db = await startTestPostgres()

@@ -1,7 +1,7 @@
 /**
  * `hosting-admin acme` as certbot's manual hooks and lego's exec provider run it: the built
  * command as a process, the sandbox over loopback, the real keychain, and the zone's two
- * nameservers as authoritative servers on loopback (tests/helpers/authoritative-dns.ts, on
+ * nameservers as authoritative servers on loopback (tests/helpers/loopback-dns.ts, on
  * dns-packet), their names mapped to loopback for this test only. The second nameserver serves
  * the zone as it was at its last transfer, which the test makes happen when it chooses: the
  * command cannot finish before it, whatever the machine's speed.
@@ -20,7 +20,7 @@ import { LIVE_RATE_LIMIT, scaledRateLimit, startSandbox, type Sandbox } from '..
 import { nsFlavour } from '../../src/sandbox/nameservers'
 import type { DomainRec } from '../../src/sandbox/state'
 import { noteAdded } from '../../src/cli/acme-ledger'
-import { startAuthoritativeDns, txtInRecords, type AuthoritativeDns } from '../helpers/authoritative-dns'
+import { startAuthoritativeDns, txtInRecords, type LoopbackDns } from '../helpers/loopback-dns'
 import { CLI_BIN, runCli } from '../helpers/cli-process'
 import { profileFor } from '../../support/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
@@ -33,8 +33,8 @@ let outside: ApiClient
 let dataDir: string
 let accountId: string
 let zone: DomainRec
-let ns1: AuthoritativeDns
-let ns2: AuthoritativeDns
+let ns1: LoopbackDns
+let ns2: LoopbackDns
 /** The zone as the second nameserver last received it. */
 let transferred = ''
 let services: AppServices | undefined

@@ -1,7 +1,7 @@
 /**
  * `hosting-admin dns served` and the health of `dns plan`, as a real process against the sandbox
  * over loopback with the real keychain. The zones' nameservers are DNS servers on loopback
- * (tests/helpers/records-dns.ts, on dns-packet) serving the sandbox's zones as they are now; the
+ * (tests/helpers/loopback-dns.ts, on dns-packet) serving the sandbox's zones as they are now; the
  * second serves one zone as it was before its last save (lagging). Their names are mapped to
  * loopback with HOSTING_ADMIN_NS_ADDRESSES, as the ACME hook's test does.
  */
@@ -16,7 +16,7 @@ import { nsFlavour } from '../../src/sandbox/nameservers'
 import type { DomainRec } from '../../src/sandbox/state'
 import { CLI_BIN, runCli } from '../helpers/cli-process'
 import { profileFor } from '../../support/profile'
-import { startRecordsDns, type RecordsDns, type Zone } from '../helpers/records-dns'
+import { startRecordsDns, type LoopbackDns, type Zone } from '../helpers/loopback-dns'
 import { APP, routerCalls } from '../helpers/router-calls'
 
 const hasSecretService = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS)
@@ -29,8 +29,8 @@ let services: AppServices | undefined
 const { ok } = routerCalls(() => services)
 let current: DomainRec
 let lagging: DomainRec
-let ns1: RecordsDns
-let ns2: RecordsDns
+let ns1: LoopbackDns
+let ns2: LoopbackDns
 /** What the second nameserver holds of the lagging zone: the zone before its last save. */
 let lagged = ''
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { lockFileOf } from '../../src/main/jobs/data-lock'
-import { lockChildProgram, startLockChild, type ChildAnswer, type LockChild } from '../helpers/lock-children'
+import { lockChildProgram, startLockChild, type ChildAnswer, type LockChild } from '../helpers/child-processes'
 
 const ROUNDS = 20
 const STARTERS = 6

@@ -21,7 +21,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox'
 import type { JobView } from '../../src/shared/jobs'
 import type { WriteEndpointName } from '../../src/shared/endpoints/table'
 import { CLI_BIN, runCli } from '../helpers/cli-process'
-import { startLockChild, type LockChild } from '../helpers/lock-children'
+import { startLockChild, type LockChild } from '../helpers/child-processes'
 import { profileFor } from '../../support/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
 

@@ -15,6 +15,8 @@ import { endpoints, WRITE_ENDPOINT_NAMES, type EndpointName } from '../../src/sh
 import { makeFixture, samples, type Fixture, type Sample } from '../helpers/operation-samples'
 import { profileFor } from '../../support/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
+import { z } from 'zod'
+import { sentBody } from '../helpers/sent-body'
 
 
 let sb: Sandbox
@@ -278,7 +280,7 @@ describe('the journal', () => {
     expect(states).toContain('unknown')
     expect(states.every((s) => s === 'done' || s === 'unknown' || s === 'skipped')).toBe(true)
     // Every renewal the service carried out is shown as done or unknown, never as not sent.
-    const received = new Set(puts('domains.expiration.renew').slice(base).map((r) => (r.body as { domain: string }).domain))
+    const received = new Set(puts('domains.expiration.renew').slice(base).map((r) => sentBody(r, z.object({ domain: z.string() })).domain))
     for (const it of again!.items) if (received.has(String(it.params.domain)) && it.state === 'skipped') throw new Error(`${it.label} was sent but shown as not sent`)
   })
 })

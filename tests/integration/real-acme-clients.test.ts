@@ -3,7 +3,7 @@
  * name and its wildcard through `hosting-admin acme`: Debian's certbot (manual hooks) and lego
  * (exec provider) against pebble, Let's Encrypt's test CA, whose DNS-01 validation asks an
  * authoritative nameserver on loopback that serves the sandbox's zone as the service holds it at
- * that moment (tests/helpers/authoritative-dns.ts). A certificate exists only if the hooks put the
+ * that moment (tests/helpers/loopback-dns.ts). A certificate exists only if the hooks put the
  * right values where the CA looked. Everything runs on loopback; the zone's nameservers are mapped
  * to that server for the hooks' own propagation wait (HOSTING_ADMIN_NS_ADDRESSES, passed by the
  * clients to their hooks). Each run is done with the app's door open (the app's services running
@@ -23,7 +23,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { nsFlavour } from '../../src/sandbox/nameservers'
 import type { DomainRec } from '../../src/sandbox/state'
 import { certbotIssue, killClients, legoIssue, namesCovered, type ClientRun, type HookOptions, type Issued } from '../helpers/acme-clients'
-import { startZoneDns, type AuthoritativeDns, type ServedZone } from '../helpers/authoritative-dns'
+import { startZoneDns, type LoopbackDns, type ServedZone } from '../helpers/loopback-dns'
 import { onPath, startPebble, type Pebble } from '../helpers/pebble'
 import { profileFor } from '../../support/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
@@ -41,7 +41,7 @@ const WORKER = new URL('../../out/main/store-worker.js', import.meta.url)
 const RUN_LIMIT_MS = 90_000
 
 let sb: Sandbox
-let dns: AuthoritativeDns
+let dns: LoopbackDns
 let pebble: Pebble
 let dataDir: string
 let keyDir: string

@@ -1,7 +1,8 @@
 import fc from 'fast-check'
 import { englishCode } from '../helpers/english'
+import { recordRow } from '../helpers/dns-rows'
 import { describe, expect, it } from 'vitest'
-import { editRecord, parse, recordKey, records, serialise, type RecordRow, type Row } from '../../src/shared/dns/records'
+import { editRecord, parse, recordKey, records, serialise, type Row } from '../../src/shared/dns/records'
 import { applyPlan, isEmptyPlan, plan } from '../../src/shared/dns/plan'
 import { validateRows, warnRows } from '../../src/shared/dns/validate'
 
@@ -53,7 +54,7 @@ describe('records model', () => {
   })
 
   it('reads "mx <server> <priority>" as a record at the apex, and "mx @ 10" as the domain its own mail server', () => {
-    const [mx, self] = parse('mx mail.example.com. 10\nmx @ 10') as RecordRow[]
+    const [mx, self] = parse('mx mail.example.com. 10\nmx @ 10').map(recordRow)
     expect(mx).toMatchObject({ type: 'mx', host: '@', value: 'mail.example.com. 10' })
     expect(self).toMatchObject({ type: 'mx', host: '@', value: '@ 10' })
   })
@@ -71,15 +72,15 @@ describe('records model', () => {
 
   it('writes a new or edited MX in the service’s form', () => {
     expect(serialise([{ kind: 'record', type: 'mx', host: '@', value: 'mail.example.com. 10' }])).toBe('mx mail.example.com. 10')
-    const [mx] = parse('mx  mail.example.com.   10') as RecordRow[]
+    const [mx] = parse('mx  mail.example.com.   10').map(recordRow)
     expect(serialise([editRecord(mx!, { value: 'mx2.example.com. 20' })])).toBe('mx mx2.example.com. 20')
   })
 
   it('writes an edited row canonically and leaves the others as they were', () => {
     const rows = parse('A   www   192.0.2.1\ntxt @ v=spf1 -all')
-    const edited: Row[] = [editRecord(rows[0] as RecordRow, { value: '192.0.2.2' }), rows[1]!]
+    const edited: Row[] = [editRecord(recordRow(rows[0]), { value: '192.0.2.2' }), rows[1]!]
     expect(serialise(edited)).toBe('a www 192.0.2.2\ntxt @ v=spf1 -all')
-    expect(editRecord(rows[1] as RecordRow, { value: 'v=spf1 -all' })).toBe(rows[1])
+    expect(editRecord(recordRow(rows[1]), { value: 'v=spf1 -all' })).toBe(rows[1])
   })
 })
 
