@@ -75,6 +75,24 @@ export default tseslint.config(
     },
   },
   {
+    // The same two bans for the code around the app: the tests, the benchmarks, their support
+    // and the scripts. A test reads what crosses (a recorded body, a child's answer, a file, JSON
+    // printed by the command) with zod or a type guard; a payload a test sends wrong on purpose
+    // goes through tests/helpers/raw-payload.ts, which takes unknown. Typed by the two programs
+    // that hold these files (tsconfig.json: tests/unit, integration, helpers; tsconfig.e2e.json:
+    // tests/e2e, support, scripts, bench). The .mjs/.cjs files there are plain JavaScript.
+    files: ['tests/**/*.ts', 'bench/**/*.ts', 'support/**/*.ts', 'scripts/**/*.ts'],
+    languageOptions: { parserOptions: { project: ['./tsconfig.json', './tsconfig.e2e.json'], tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/consistent-type-assertions': ['error', { assertionStyle: 'never' }],
+      '@typescript-eslint/no-unsafe-assignment': 'error',
+      '@typescript-eslint/no-unsafe-member-access': 'error',
+      '@typescript-eslint/no-unsafe-call': 'error',
+      '@typescript-eslint/no-unsafe-return': 'error',
+      '@typescript-eslint/no-unsafe-argument': 'error',
+    },
+  },
+  {
     // The boundary files: where an untyped message becomes the contract's type (the router,
     // the renderer's bridge and its transport, the store worker, the database drivers).
     files: [

@@ -18,6 +18,7 @@ import { CLI_BIN, runCli } from '../helpers/cli-process'
 import { profileFor } from '../../support/profile'
 import { startRecordsDns, type LoopbackDns, type Zone } from '../helpers/loopback-dns'
 import { APP, routerCalls } from '../helpers/router-calls'
+import { z } from 'zod'
 
 const hasSecretService = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS)
 const WORKER = new URL('../../out/main/store-worker.js', import.meta.url)
@@ -85,7 +86,7 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('dns served and plan 
   it('--all compares every zone of the account and exits 4 when any differs', async () => {
     const all = await cli('dns', 'served', '--all', '--json')
     expect(all.code).toBe(4)
-    const zones = JSON.parse(all.out).zones as { domain: string; same: boolean }[]
+    const { zones } = z.object({ zones: z.array(z.object({ domain: z.string(), same: z.boolean() })) }).parse(JSON.parse(all.out))
     expect(zones.find((z) => z.domain === current.domainname)?.same).toBe(true)
     expect(zones.find((z) => z.domain === lagging.domainname)?.same).toBe(false)
   })
@@ -99,6 +100,6 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('dns served and plan 
     expect(plan.err).toContain('! Error [new] spf.multiple: More than one SPF record at this name (2)')
     const json = await cli('dns', 'check', current.domainname, file, '--offline', '--json')
     expect(json.code).toBe(4)
-    expect(JSON.parse(json.out).health).toEqual([expect.objectContaining({ rule: 'spf.multiple', introduced: true }), expect.objectContaining({ rule: 'spf.multiple', introduced: true })])
+    expect(z.object({ health: z.unknown() }).parse(JSON.parse(json.out)).health).toEqual([expect.objectContaining({ rule: 'spf.multiple', introduced: true }), expect.objectContaining({ rule: 'spf.multiple', introduced: true })])
   })
 })
