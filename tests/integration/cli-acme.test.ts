@@ -22,11 +22,10 @@ import type { DomainRec } from '../../src/sandbox/state'
 import { noteAdded } from '../../src/cli/acme-ledger'
 import { startAuthoritativeDns, txtInRecords, type LoopbackDns } from '../helpers/loopback-dns'
 import { CLI_BIN, runCli } from '../helpers/cli-process'
-import { profileFor } from '../../support/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
+import { BUILT_STORE_WORKER, setUpAccount } from '../helpers/cli-account'
 
 const hasSecretService = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS)
-const WORKER = new URL('../../out/main/store-worker.js', import.meta.url)
 
 let sb: Sandbox
 let outside: ApiClient
@@ -75,11 +74,7 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('acme hooks (skipped:
     ns1 = await startAuthoritativeDns((n) => txtInRecords(liveRecords(), zone.domainname, n))
     ns2 = await startAuthoritativeDns((n) => txtInRecords(transferred, zone.domainname, n))
     dataDir = mkdtempSync(join(tmpdir(), 'cli-acme-'))
-    services = await createAppServices({ userDataDir: dataDir, allowedOrigins: [APP], storeWorkerUrl: WORKER })
-    ;({ id: accountId } = await ok('accounts.create', { fields: profileFor(sb, 'Certs'), apiKey: sb.keys.full, storage: 'keychain' }))
-    await ok('accounts.setActive', { id: accountId })
-    await services.close()
-    services = undefined
+    accountId = await setUpAccount(sb, dataDir, 'Certs')
   })
   afterAll(async () => {
     await services?.close()
@@ -169,7 +164,7 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('acme hooks (skipped:
   })
 
   it('every save is in the app’s history, from the command line', async () => {
-    services = await createAppServices({ userDataDir: dataDir, allowedOrigins: [APP], storeWorkerUrl: WORKER })
+    services = await createAppServices({ userDataDir: dataDir, allowedOrigins: [APP], storeWorkerUrl: BUILT_STORE_WORKER })
     const history = await ok('history.list', { accountId })
     const fromCli = history.filter((h) => h.purpose === 'cli' && h.subject === zone.domainname)
     expect(fromCli.length).toBe(8)
@@ -255,7 +250,7 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('acme hooks (skipped:
   }
 
   it('two runs at once with the app open: the second waits for the first one’s save, then adds its line; both issued, the zone byte for byte after the cleanups', async () => {
-    services = await createAppServices({ userDataDir: dataDir, allowedOrigins: [APP], storeWorkerUrl: WORKER })
+    services = await createAppServices({ userDataDir: dataDir, allowedOrigins: [APP], storeWorkerUrl: BUILT_STORE_WORKER })
     try {
       await twoRunsAtOnce(async () => undefined, 'Another write to the zone')
     } finally {

@@ -9,25 +9,20 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createAppServices, type AppServices } from '../../src/main/app/app-services'
 import { createApiClient, type ApiClient } from '../../src/main/http'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { nsFlavour } from '../../src/sandbox/nameservers'
 import type { DomainRec } from '../../src/sandbox/state'
+import { setUpAccount } from '../helpers/cli-account'
 import { CLI_BIN, runCli } from '../helpers/cli-process'
-import { profileFor } from '../../support/profile'
 import { startRecordsDns, type LoopbackDns, type Zone } from '../helpers/loopback-dns'
-import { APP, routerCalls } from '../helpers/router-calls'
 import { z } from 'zod'
 
 const hasSecretService = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS)
-const WORKER = new URL('../../out/main/store-worker.js', import.meta.url)
 
 let sb: Sandbox
 let outside: ApiClient
 let dataDir: string
-let services: AppServices | undefined
-const { ok } = routerCalls(() => services)
 let current: DomainRec
 let lagging: DomainRec
 let ns1: LoopbackDns
@@ -59,14 +54,9 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('dns served and plan 
     ns1 = await startRecordsDns(served)
     ns2 = await startRecordsDns(() => served().map((z) => (z.domain === lagging.domainname ? { ...z, records: lagged } : z)))
     dataDir = mkdtempSync(join(tmpdir(), 'cli-health-'))
-    services = await createAppServices({ userDataDir: dataDir, allowedOrigins: [APP], storeWorkerUrl: WORKER })
-    const { id } = await ok('accounts.create', { fields: profileFor(sb, 'Zones'), apiKey: sb.keys.full, storage: 'keychain' })
-    await ok('accounts.setActive', { id })
-    await services.close()
-    services = undefined
+    await setUpAccount(sb, dataDir, 'Zones')
   })
   afterAll(async () => {
-    await services?.close()
     await Promise.all([ns1?.close(), ns2?.close()])
     await sb?.close()
   })
