@@ -13,7 +13,7 @@ import { resolverNsAsk, servedAgainstSaved, type ServedReport } from '../src/mai
 import { planHealthOffline, indexZone, zoneFindings } from '../src/shared/dns/health/rules'
 import { parse } from '../src/shared/dns/records'
 import { LIVE_RATE_LIMIT, scaledRateLimit } from '../src/sandbox'
-import { startRecordsDns } from '../tests/helpers/loopback-dns'
+import { startRecordsDns } from '../support/loopback-dns'
 import { startRemoteSandbox } from './remote-sandbox'
 import type { BenchResult } from './report'
 import { median } from './stats'

@@ -1,7 +1,7 @@
 /**
  * `hosting-admin dns served` and the health of `dns plan`, as a real process against the sandbox
  * over loopback with the real keychain. The zones' nameservers are DNS servers on loopback
- * (tests/helpers/loopback-dns.ts, on dns-packet) serving the sandbox's zones as they are now; the
+ * (support/loopback-dns.ts, on dns-packet) serving the sandbox's zones as they are now; the
  * second serves one zone as it was before its last save (lagging). Their names are mapped to
  * loopback with HOSTING_ADMIN_NS_ADDRESSES, as the ACME hook's test does.
  */
@@ -15,7 +15,7 @@ import { nsFlavour } from '../../src/sandbox/nameservers'
 import type { DomainRec } from '../../src/sandbox/state'
 import { setUpAccount } from '../helpers/cli-account'
 import { CLI_BIN, runCli } from '../helpers/cli-process'
-import { startRecordsDns, type LoopbackDns, type Zone } from '../helpers/loopback-dns'
+import { startRecordsDns, type LoopbackDns, type Zone } from '../../support/loopback-dns'
 import { z } from 'zod'
 
 const hasSecretService = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS)

@@ -11,7 +11,7 @@ import { parse } from '../../src/shared/dns/records'
 import { resolverAsker } from '../../src/main/dns-health/resolver-asker'
 import { resolverNsAsk, servedAgainstSaved } from '../../src/main/dns-health/served'
 import type { Nameserver } from '../../src/main/dns-health/nameservers'
-import { startRecordsDns, type LoopbackDns, type Zone } from '../helpers/loopback-dns'
+import { startRecordsDns, type LoopbackDns, type Zone } from '../../support/loopback-dns'
 
 const includes = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `include:${prefix}${i}.mail.test`).join(' ')
 const resolverZones: Zone[] = [

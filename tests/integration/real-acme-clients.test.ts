@@ -3,7 +3,7 @@
  * name and its wildcard through `hosting-admin acme`: Debian's certbot (manual hooks) and lego
  * (exec provider) against pebble, Let's Encrypt's test CA, whose DNS-01 validation asks an
  * authoritative nameserver on loopback that serves the sandbox's zone as the service holds it at
- * that moment (tests/helpers/loopback-dns.ts). A certificate exists only if the hooks put the
+ * that moment (support/loopback-dns.ts). A certificate exists only if the hooks put the
  * right values where the CA looked. Everything runs on loopback; the zone's nameservers are mapped
  * to that server for the hooks' own propagation wait (HOSTING_ADMIN_NS_ADDRESSES, passed by the
  * clients to their hooks). Each run is done with the app's door open (the app's services running
@@ -23,7 +23,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { nsFlavour } from '../../src/sandbox/nameservers'
 import type { DomainRec } from '../../src/sandbox/state'
 import { certbotIssue, killClients, legoIssue, namesCovered, type ClientRun, type HookOptions, type Issued } from '../helpers/acme-clients'
-import { startZoneDns, type LoopbackDns, type ServedZone } from '../helpers/loopback-dns'
+import { startZoneDns, type LoopbackDns, type ServedZone } from '../../support/loopback-dns'
 import { onPath, startPebble, type Pebble } from '../helpers/pebble'
 import { APP, routerCalls } from '../helpers/router-calls'
 import { BUILT_STORE_WORKER, setUpAccount } from '../helpers/cli-account'
