@@ -11,8 +11,10 @@ import type { Page } from '@playwright/test'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { expect, snap, test } from './fixtures'
 import { expectNoAxeViolations } from './axe'
-import { lastDnsSet, openZone, svc1Domain } from './dns-screens'
+import { lastDnsSet, openZone, svc1Domain, sentRecords } from './dns-screens'
 import { profileFor } from '../../support/profile'
+import { z } from 'zod'
+import { sentBody } from '../helpers/sent-body'
 
 
 test('edit in the table, see the plan, apply; a line the app does not understand is kept', async ({ app, harness }) => {
@@ -45,7 +47,7 @@ test('edit in the table, see the plan, apply; a line the app does not understand
   await planBox.getByRole('button', { name: 'Apply these changes' }).click()
   await expect(app.getByRole('status').filter({ hasText: `The records of ${d.domainname} were saved.` })).toBeVisible()
 
-  const sent = lastDnsSet(sb)!.body as { records: string; ns_type: string }
+  const sent = sentBody(lastDnsSet(sb), z.object({ records: z.string(), ns_type: z.string() }))
   const lines = original.split('\n')
   lines[1] = lines[1]!.replace(/\d+\.\d+\.\d+\.\d+$/, '192.0.2.250').replace(/^a\s+@\s+/, 'a @ ')
   expect(sent.ns_type).toBe('svc1')
@@ -145,7 +147,7 @@ test('a large zone: filter, page, edit and delete on a later page change exactly
   const expected = [...lines]
   expected[139] = 'a host139 198.51.100.139'
   expected.splice(140, 1)
-  expect((lastDnsSet(sb)!.body as { records: string }).records).toBe(expected.join('\n'))
+  expect(sentRecords(lastDnsSet(sb))).toBe(expected.join('\n'))
 })
 
 test('a change made at the service after loading is caught; a failed save keeps every edit', async ({ app, harness }) => {
@@ -229,7 +231,7 @@ test('free DNS records are edited with the same editor', async ({ app, harness }
   await expect(app.getByRole('status').filter({ hasText: 'were saved' })).toBeVisible()
   const sent = sb.received.filter((r) => r.endpoint === 'freedns.set').at(-1)!
   expect(sent.path).toBe(`/v1/freedns/${f.domainname}`)
-  expect((sent.body as { records: string }).records.split('\n')[1]).toBe('a www 192.0.2.123')
+  expect(sentRecords(sent).split('\n')[1]).toBe('a www 192.0.2.123')
 })
 
 // ------------------------------------------------------------------ daily work
@@ -319,7 +321,7 @@ test('fields follow the record type: MX, SRV and CAA in parts with examples, TXT
   await expect(planBox).toContainText('+ add CAA @ 0 issue "letsencrypt.org"')
   await planBox.getByRole('button', { name: 'Apply these changes' }).click()
   await expect(app.getByRole('status').filter({ hasText: 'were saved' })).toBeVisible()
-  expect((lastDnsSet(sb)!.body as { records: string }).records).toBe(
+  expect(sentRecords(lastDnsSet(sb))).toBe(
     [
       ...original,
       'mx backup.example.net. 20',
@@ -374,8 +376,8 @@ test('the table keeps its columns: AAAA and CNAME whole, widths unmoved by a mes
   const widths = () => app.locator('table.records thead th').evaluateAll((ths) => ths.map((th) => Math.round(th.getBoundingClientRect().width)))
   // A select's text is cut when its content box is narrower than the text (the arrow takes about 20px).
   const fits = (i: number) =>
-    app.getByLabel(`Type of row ${i}`, { exact: true }).evaluate((el) => {
-      const select = el as HTMLSelectElement
+    app.getByLabel(`Type of row ${i}`, { exact: true }).evaluate((select) => {
+      if (!(select instanceof HTMLSelectElement)) throw new Error('the type of a row is not a select')
       const style = getComputedStyle(select)
       const ctx = document.createElement('canvas').getContext('2d')!
       ctx.font = style.font
@@ -468,7 +470,7 @@ test('warned before the plan: a second SPF record at a host (the save may go on)
   await expect(note).toContainText('already has an SPF record')
   await app.getByRole('region', { name: 'Plan: what will change' }).getByRole('button', { name: 'Apply these changes' }).click()
   await expect(app.getByRole('status').filter({ hasText: 'were saved' })).toBeVisible()
-  expect((lastDnsSet(sb)!.body as { records: string }).records).toContain('txt @ v=spf1 include:mail.example.net -all')
+  expect(sentRecords(lastDnsSet(sb))).toContain('txt @ v=spf1 include:mail.example.net -all')
 })
 
 test('the DNS setting is explained in plain words: which nameservers answer for each, named as the account names them', async ({ app, harness }) => {
@@ -539,7 +541,7 @@ test('BIND import merges by default: adds what is not there, keeps every record,
   await expect(planBox.getByRole('listitem')).toHaveCount(2)
   await planBox.getByRole('button', { name: 'Apply these changes' }).click()
   await expect(app.getByRole('status').filter({ hasText: 'were saved' })).toBeVisible()
-  expect((lastDnsSet(sb)!.body as { records: string }).records).toBe([...original, `cname blog ${d.domainname}.`, 'a ftp 192.0.2.9'].join('\n'))
+  expect(sentRecords(lastDnsSet(sb))).toBe([...original, `cname blog ${d.domainname}.`, 'a ftp 192.0.2.9'].join('\n'))
 })
 
 test('the editor as it looks: 1280x800, 1024x640 and in Japanese', async ({ app, harness }) => {

@@ -28,6 +28,8 @@ import type { JobView } from '../../src/shared/jobs'
 import type { WriteEndpointName } from '../../src/shared/endpoints/names'
 import { profileFor } from '../../support/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
+import { z } from 'zod'
+import { sentBody } from '../helpers/sent-body'
 
 const AUTHCODE = 'PLANTED-AUTHCODE-7f3a'
 const DDNS_PASSWORD = 'planted-ddns-password-91c2'
@@ -215,7 +217,7 @@ describe('what the app writes to disk', () => {
     const { job } = await ok('jobs.prepare', { accountId, operation: 'domains.transferlock.set', items: names.map((domain) => ({ params: { domain, transfer_lock: 1 } })), concurrency: 1 })
     const running = ok('jobs.start', { jobId: job.id })
     // Once the first is on its way, the account is made read-only.
-    await expect.poll(() => sb.received.filter((r) => r.endpoint === 'domains.transferlock.set' && (r.body as { transfer_lock?: number }).transfer_lock === 1).length).toBeGreaterThan(0)
+    await expect.poll(() => sb.received.filter((r) => r.endpoint === 'domains.transferlock.set' && sentBody(r, z.object({ transfer_lock: z.number().optional() })).transfer_lock === 1).length).toBeGreaterThan(0)
     const fields = { ...profileFor(sb, 'Main', 1500), readOnly: true }
     await ok('accounts.update', { id: accountId, fields })
     const ended = await running

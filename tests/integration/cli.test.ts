@@ -15,7 +15,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { DDNS_BURST } from '../../src/sandbox/ddns'
 import { nsFlavour } from '../../src/sandbox/nameservers'
 import { CLI_BIN, runCli } from '../helpers/cli-process'
-import { startLockChild } from '../helpers/lock-children'
+import { startLockChild } from '../helpers/child-processes'
 import { profileFor } from '../../support/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
 

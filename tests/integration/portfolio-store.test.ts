@@ -20,6 +20,8 @@ import { TRIGRAM_INDEXES } from '../../src/main/store/search-index'
 import type { PagedItem } from '../../src/shared/endpoints/table'
 import { startSandbox } from '../../src/sandbox'
 import { accountLists, putAccount } from '../../support/portfolio-data'
+import { match } from '../helpers/matchers'
+import { rawPayload } from '../helpers/raw-payload'
 
 let dir: string
 let file: string
@@ -134,7 +136,7 @@ describe('opening and migrating', () => {
     randomBytes(8 * 4096).copy(bytes, 20 * 4096)
     writeFileSync(file, bytes)
     const again = open(file, { now })
-    expect(again.problem).toMatchObject({ code: 'store.movedAside', params: { reason: expect.stringMatching(/damaged|notADatabase/) } })
+    expect(again.problem).toMatchObject({ code: 'store.movedAside', params: { reason: match.stringMatching(/damaged|notADatabase/) } })
     expect(again.getList('acct', 'domains.list', {})).toBeUndefined()
   })
 
@@ -286,9 +288,9 @@ describe('lists', () => {
     }
     expect(refused(() => store.putList('Not An Id', 'domains.list', {}, [], T1))).toBe('validation')
     expect(refused(() => store.putList('acct', 'domains.list', {}, [], 'yesterday'))).toBe('validation')
-    expect(refused(() => store.putList('acct', 'servers.list', { kind: 'z' } as unknown as ListParams<'servers.list'>, [], T1))).toBe('validation')
+    expect(refused(() => store.putList('acct', 'servers.list', rawPayload({ kind: 'z' }), [], T1))).toBe('validation')
     expect(refused(() => store.putZone('acct', 'dns', '../etc', { records: '' }, T1))).toBe('validation')
-    expect(refused(() => store.getList('acct', 'logs.list' as StoredListName, {}))).toBe('validation')
+    expect(refused(() => store.getList('acct', rawPayload('logs.list'), {}))).toBe('validation')
   })
 
   it('skips and reports rows damaged in the file instead of failing', () => {
