@@ -13,7 +13,7 @@ import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import pg from 'pg'
 import type { Harness } from '../../support/harness'
-import { startTestPostgres, type TestPostgres } from '../helpers/postgres'
+import { startTestPostgres, type TestPostgres } from '../../support/postgres'
 import { expectNoAxeViolations } from './axe'
 import { test as base, expect, snap } from './fixtures'
 

@@ -13,7 +13,6 @@
  */
 import { appendFileSync, mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -30,6 +29,7 @@ import { profileFor } from '../../support/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
 import { z } from 'zod'
 import { sentBody } from '../helpers/sent-body'
+import { listeningPort } from '../../support/listening-port'
 
 const AUTHCODE = 'PLANTED-AUTHCODE-7f3a'
 const DDNS_PASSWORD = 'planted-ddns-password-91c2'
@@ -79,7 +79,7 @@ async function echoingService(target: string): Promise<{ url: string; close(): P
     })
   })
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  const { port } = server.address() as AddressInfo
+  const port = listeningPort(server)
   return {
     url: `http://127.0.0.1:${port}/v1`,
     close: () => {

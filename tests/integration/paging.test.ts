@@ -3,11 +3,11 @@
  * readings of paging.max, plus order, progress, the concurrency bound and cancel.
  */
 import { createServer, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { describe, expect, it, vi } from 'vitest'
 import { createApiClient, listAllPages, type ListAllProgress } from '../../src/main/http'
 import { AppError } from '../../src/main/app/app-error'
 import { DEFAULT_SERVER_PATHS, startSandbox, type SandboxOptions } from '../../src/sandbox'
+import { listeningPort } from '../../support/listening-port'
 
 const LIMIT = 50
 
@@ -203,7 +203,7 @@ async function withHostile<T>(
     res.end(JSON.stringify({ results, paging: { max: opts.max, page, limit }, request_id: `hostile-${asked}` }))
   })
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  const { port } = server.address() as AddressInfo
+  const port = listeningPort(server)
   const client = createApiClient({ baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: 'hostile-test-key-0000', serverPaths: DEFAULT_SERVER_PATHS, retry: { attempts: 0, baseDelayMs: 1 } })
   try {
     return await fn(client, () => asked)

@@ -6,7 +6,6 @@ import { z } from 'zod'
 import { english } from '../helpers/english'
 import { ProfileStore } from '../../src/main/accounts/profile-store'
 import { DEFAULT_NS_TYPES, confirmsByName, type AccountProfile } from '../../src/shared/accounts'
-import { z } from 'zod'
 
 const kinds = {
   a: { path: 'webservers', label: 'Web' },

@@ -16,7 +16,8 @@ import { SCHEMA_VERSION } from '../../src/main/team/schema'
 import { teamPasswordKey } from '../../src/main/team/team-settings'
 import type { Progress } from '../../src/shared/ipc/contract'
 import { english } from '../helpers/english'
-import { startTestPostgres, type TestPostgres } from '../helpers/postgres'
+import { startTestPostgres, type TestPostgres } from '../../support/postgres'
+import { match } from '../helpers/matchers'
 
 const APP = 'app://app'
 const sender = (url = `${APP}/index.html`) => ({ url, key: 'page', sendProgress: (_p: Progress) => undefined, sendJob: () => true })
@@ -84,7 +85,7 @@ describe.skipIf(!hasSecretService)('team.* channels (skipped: no D-Bus session; 
 
   it('before connecting: not configured, with this machine’s names offered', async () => {
     const r = await dispatch('team.status', {})
-    expect(r).toMatchObject({ ok: true, value: { configured: false, defaults: { member: expect.any(String), workstation: expect.any(String) } } })
+    expect(r).toMatchObject({ ok: true, value: { configured: false, defaults: { member: match.any(String), workstation: match.any(String) } } })
   })
 
   it('a wrong password is said as the database refusing, in words; nothing is kept', async () => {

@@ -16,8 +16,8 @@ import { describeError } from '../../src/shared/i18n/translate'
 import { en } from '../../src/shared/i18n/locales/en'
 import { ja } from '../../src/shared/i18n/locales/ja'
 import { english } from '../helpers/english'
-import { startTestPostgres, type TestPostgres } from '../helpers/postgres'
-import { openWorkstation } from '../helpers/team-ledgers'
+import { startTestPostgres, type TestPostgres } from '../../support/postgres'
+import { openWorkstation } from '../../support/team-ledgers'
 
 let db: TestPostgres
 let sb: Sandbox
@@ -45,7 +45,8 @@ afterAll(async () => {
   db?.remove()
 })
 
-const renewals = (domain: string) => sb.received.filter((r) => r.endpoint === 'domains.expiration.renew' && (r.body as { domain?: string }).domain === domain)
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
+const renewals = (domain: string) => sb.received.filter((r) => r.endpoint === 'domains.expiration.renew' && isRecord(r.body) && r.body.domain === domain)
 const hhmm = (iso: string) => {
   const d = new Date(iso)
   return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`

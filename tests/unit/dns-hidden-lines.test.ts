@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest'
 import { applyBulkChange, checkChange } from '../../src/shared/dns/bulk-change'
 import { escapeHidden } from '../../src/shared/dns/hidden-characters'
-import { editRecord, parse, type RecordRow } from '../../src/shared/dns/records'
+import { editRecord, parse } from '../../src/shared/dns/records'
 import { validateRows } from '../../src/shared/dns/validate'
 
 const zone = ['a @ 192.0.2.1', 'a www 192.0.2.2', 'mx mail.example.net. 10'].join('\n')
@@ -29,7 +29,9 @@ describe('the editor’s raw text and table', () => {
 
   it('refuses a value typed in the table with a line separator in it', () => {
     const rows = parse(zone)
-    rows[1] = editRecord(rows[1] as RecordRow, { value: '192.0.2.2\u2028ns @ ns.evil.example.' })
+    const second = rows[1]
+    if (second?.kind !== 'record') throw new Error('the zone’s second line is a record')
+    rows[1] = editRecord(second, { value: '192.0.2.2\u2028ns @ ns.evil.example.' })
     expect(hidden(validateRows(rows))).toEqual([{ line: 2, column: 16, character: 'U+2028' }])
   })
 
