@@ -18,6 +18,7 @@ import { spawn } from 'node:child_process'
 import { cp, mkdtemp, readFile, realpath, rm, symlink } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import { median } from './stats'
 
 export class BenchArgsError extends Error {}
 
@@ -176,8 +177,6 @@ export async function removeTrees(runner: Runner, repo: string, made: readonly s
   }
   await runner.run('git', ['worktree', 'prune'], { cwd: repo })
 }
-
-const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN
 
 /** Each figure: this side's values, the other's, the ratio of the medians, and the target. */
 export function compareTable(thisLabel: string, otherLabel: string, ours: readonly SideResult[], theirs: readonly SideResult[]): string[] {

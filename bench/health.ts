@@ -19,6 +19,7 @@ import { Worker } from 'node:worker_threads'
 import { z } from 'zod'
 import { startRemoteSandbox } from './remote-sandbox'
 import type { BenchResult } from './report'
+import { median } from './stats'
 
 const RECORDS = 5000
 const OFFLINE_TARGET_MS = 100
@@ -50,18 +51,18 @@ function offline(): { zoneMs: number; planMs: number; findings: number } {
   const text = bigZone(RECORDS)
   const before = parse(text)
   const after = parse(`${text}\ncname h0 elsewhere.example.net.`)
-  const median = (run: () => void) => {
+  const medianOf7 = (run: () => void) => {
     const times: number[] = []
     for (let i = 0; i < 7; i++) {
       const t = performance.now()
       run()
       times.push(performance.now() - t)
     }
-    return times.sort((a, b) => a - b)[3] as number
+    return median(times)
   }
   let findings = 0
-  const zoneMs = median(() => (findings = zoneFindings(indexZone(before, 'example.com')).length))
-  const planMs = median(() => planHealthOffline(before, after, 'example.com'))
+  const zoneMs = medianOf7(() => (findings = zoneFindings(indexZone(before, 'example.com')).length))
+  const planMs = medianOf7(() => planHealthOffline(before, after, 'example.com'))
   return { zoneMs, planMs, findings }
 }
 

@@ -5,13 +5,13 @@
 import { createApiClient, DEFAULT_CONCURRENCY } from '../src/main/http'
 import { startRemoteSandbox } from './remote-sandbox'
 import type { BenchResult } from './report'
+import { median } from './stats'
 
 const DOMAINS = 10_000
 const LATENCY_MS = 20
 const PAGE_SIZE = 100
 const RUNS = 5
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
 
 export async function benchListAll(): Promise<BenchResult> {
   const sb = await startRemoteSandbox({ domains: DOMAINS, latencyMs: LATENCY_MS })

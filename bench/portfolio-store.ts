@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { openPortfolioStore } from '../src/main/store'
 import { accountLists, putAccount } from '../support/portfolio-data'
 import type { BenchResult } from './report'
+import { median } from './stats'
 
 const ACCOUNTS = ['north', 'south', 'west']
 const DOMAINS = 10_000
@@ -20,7 +21,6 @@ const SEARCH_TARGET_MS = 30
 /** Issue 40: one account's 10,000-domain list read back, checked, in at most this. */
 const READ_TARGET_MS = 50
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
 
 async function size(file: string): Promise<number> {
   let total = 0

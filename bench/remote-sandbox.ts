@@ -1,6 +1,17 @@
 import { Worker } from 'node:worker_threads'
+import { z } from 'zod'
 import type { ServerKind } from '../src/shared/endpoints/table'
-import type { SandboxOptions } from '../src/sandbox'
+
+/**
+ * What a benchmark sets of the sandbox in the worker. It crosses to the thread as data, and the
+ * worker reads it back with this schema (sandbox-worker.ts).
+ */
+export const remoteSandboxOptions = z.object({
+  domains: z.number().int().nonnegative().optional(),
+  latencyMs: z.number().nonnegative().optional(),
+  service: z.object({ rateLimit: z.object({ limit: z.number(), windowMs: z.number(), blockMs: z.number() }).optional() }).optional(),
+})
+type RemoteSandboxOptions = z.infer<typeof remoteSandboxOptions>
 
 export interface RemoteSandbox {
   url: string
@@ -18,7 +29,7 @@ function isAnswers(msg: unknown): msg is { answers: Record<string, number> } {
 }
 
 /** Starts a sandbox in a worker thread and resolves once it listens. */
-export function startRemoteSandbox(options: SandboxOptions): Promise<RemoteSandbox> {
+export function startRemoteSandbox(options: RemoteSandboxOptions): Promise<RemoteSandbox> {
   const worker = new Worker(new URL('./sandbox-worker-boot.mjs', import.meta.url), { workerData: options })
   return new Promise((resolve, reject) => {
     worker.once('error', reject)

@@ -3,9 +3,10 @@
  * time must not queue behind the client's on one event loop.
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import { startSandbox, type SandboxOptions } from '../src/sandbox'
+import { startSandbox } from '../src/sandbox'
+import { remoteSandboxOptions } from './remote-sandbox'
 
-const sb = await startSandbox(workerData as SandboxOptions)
+const sb = await startSandbox(remoteSandboxOptions.parse(workerData))
 parentPort?.postMessage({ url: sb.url, keys: sb.keys, serverPaths: sb.serverPaths })
 parentPort?.on('message', (msg: unknown) => {
   if (msg === 'close') void sb.close().then(() => process.exit(0))

@@ -15,10 +15,10 @@ import { openConnection } from '../src/main/store/database'
 import { LIST_SPECS, storedJson } from '../src/main/store/lists'
 import { accountLists, putAccount } from '../support/portfolio-data'
 import type { BenchResult } from './report'
+import { median } from './stats'
 
 const DOMAINS = 10_000
 const RUNS = 5
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
 const ms = (n: number) => `${n.toFixed(0)} ms`
 
 function timed(fn: () => void): number {
@@ -82,7 +82,7 @@ export async function benchStoreTime(): Promise<BenchResult> {
     const sqlRowsUnchecked = median(Array.from({ length: RUNS }, () => timed(() => {
       conn.all(z.unknown(), "SELECT i.item_key, i.pos, i.json FROM list_items i JOIN lists l ON l.id = i.list_id WHERE l.account_id = 'a' AND l.list = 'domains.list'")
     })))
-    const json = median(Array.from({ length: RUNS }, () => timed(() => (raw = rows.map((r) => JSON.parse(r.json) as unknown)))))
+    const json = median(Array.from({ length: RUNS }, () => timed(() => (raw = rows.map((r): unknown => JSON.parse(r.json))))))
     const items = median(Array.from({ length: RUNS }, () => timed(() => raw.forEach((x) => LIST_SPECS['domains.list'].item.safeParse(x)))))
     const storedSchema = LIST_SPECS['domains.list'].stored ?? LIST_SPECS['domains.list'].item
     const itemsStored = median(Array.from({ length: RUNS }, () => timed(() => raw.forEach((x) => storedSchema.safeParse(x)))))

@@ -1,20 +1,16 @@
 /**
  * Team mode (issue 37 point 9): taking and releasing a target's lease on a PostgreSQL on loopback
- * (a throwaway cluster, tests/helpers/postgres.ts), claim + stillHeld + release as a send does
+ * (a throwaway cluster, support/postgres.ts), claim + stillHeld + release as a send does
  * them, and claim + release alone. Target: claim + release median <= 5 ms. The 100-domain renewal
  * through the runner is not measured here yet (the runner is not wired to the team ledger).
  */
-import { startTestPostgres } from '../tests/helpers/postgres'
-import { openWorkstation, poolFor } from '../tests/helpers/team-ledgers'
+import { startTestPostgres } from '../support/postgres'
+import { openWorkstation, poolFor } from '../support/team-ledgers'
 import type { BenchResult } from './report'
+import { median } from './stats'
 
 const ROUNDS = 300
 const TARGET_MS = 5
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.floor(s.length / 2)] ?? 0
-}
 
 export async function benchTeam(): Promise<BenchResult> {
   const db = await startTestPostgres()

@@ -17,13 +17,13 @@ import { accountLists, putAccount } from '../support/portfolio-data'
 import { startBuiltShell } from '../support/built-shell'
 import type { BenchResult } from './report'
 import { startTimes } from './startup'
+import { median } from './stats'
 
 const ACCOUNTS = 10
 const DOMAINS = 10_000
 const ROUNDS = 5
 const PALETTE_TARGET_MS = 30
 const PAINT_TARGET_MS = 300
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
 const accountId = (n: number) => (n === 0 ? DEMO_ACCOUNT_ID : `account-${n}`)
 
 

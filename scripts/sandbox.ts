@@ -7,6 +7,7 @@
  */
 import { parseArgs } from 'node:util'
 import { startSandbox, DEFAULT_SERVER_LABELS, LIVE_RATE_LIMIT, scaledRateLimit, type RateLimit } from '../src/sandbox'
+import { SERVER_KINDS } from '../src/shared/service/constants'
 
 const { values } = parseArgs({
   options: {
@@ -56,8 +57,8 @@ const sb = await startSandbox({
 console.log(`Sandbox API listening at ${sb.url}`)
 console.log(`Full-access key: ${sb.keys.full}`)
 console.log(`Read-only key:   ${sb.keys.readOnly}`)
-for (const [kind, word] of Object.entries(sb.serverPaths)) {
-  console.log(`Server kind ${kind}: path word "${word}" (${DEFAULT_SERVER_LABELS[kind as keyof typeof DEFAULT_SERVER_LABELS]})`)
+for (const kind of SERVER_KINDS) {
+  console.log(`Server kind ${kind}: path word "${sb.serverPaths[kind]}" (${DEFAULT_SERVER_LABELS[kind]})`)
 }
 if (rateLimit) {
   console.log(`Rate limit per key: ${rateLimit.limit} requests per ${rateLimit.windowMs} ms window, then every request refused (429) for ${rateLimit.blockMs} ms`)

@@ -23,7 +23,7 @@ packages=(libsecret-1-dev build-essential python3)
 # Let's Encrypt's test CA (pebble), whose HTTPS listener gets a throwaway certificate from openssl.
 [ "$mode" = test ] && packages+=(certbot lego pebble openssl)
 # Team mode (issue 37) is tested against a real PostgreSQL: the tests start a throwaway cluster
-# of their own on loopback (tests/helpers/postgres.ts) with Debian's server binaries.
+# of their own on loopback (support/postgres.ts) with Debian's server binaries.
 [ "$mode" = test ] && packages+=(postgresql)
 # BIND itself (named, named-checkzone), which the zone files `dns export --bind` writes are tested with.
 [ "$mode" = test ] && packages+=(bind9 bind9-utils)

@@ -4,7 +4,7 @@
  * (router, account store in a temp folder, keychain, demo sandbox).
  */
 import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { listeningPort } from './listening-port'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { randomUUID } from 'node:crypto'
@@ -112,7 +112,7 @@ export interface HarnessOptions {
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
   const server = await serveRenderer()
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const origin = `http://127.0.0.1:${listeningPort(server)}`
   const userDataDir = opts.userDataDir ?? mkdtempSync(join(tmpdir(), 'e2e-userdata-'))
   const keychain =
     opts.keychain ??
@@ -157,7 +157,9 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     desktop,
     async demo() {
       await demo.start()
-      return demo.sandbox() as Sandbox
+      const sb = demo.sandbox()
+      if (!sb) throw new Error('the demo sandbox did not start')
+      return sb
     },
     async close() {
       if (started.services) {
@@ -203,17 +205,17 @@ export async function installBridge(page: Page, harness: Harness): Promise<void>
       url: source.frame.url(),
       key: 'page',
       sendProgress: (p: Progress) => {
-        page.evaluate((pr) => (window as unknown as { __haProgress?: (x: unknown) => void }).__haProgress?.(pr), p).catch(() => undefined)
+        page.evaluate((pr) => window.__haProgress?.(pr), p).catch(() => undefined)
       },
       sendJob: (job: JobView) => {
         if (page.isClosed()) return false
-        page.evaluate((j) => (window as unknown as { __haJob?: (x: unknown) => void }).__haJob?.(j), job).catch(() => undefined)
+        page.evaluate((j) => window.__haJob?.(j), job).catch(() => undefined)
         return true
       },
       // A clicked notification: the page is told as the preload would tell it (bridge-entry.ts).
       sendReminderOpen: (target: ReminderTarget) => {
         if (page.isClosed()) return false
-        page.evaluate((t) => (window as unknown as { __haReminderOpen?: (x: unknown) => void }).__haReminderOpen?.(t), target).catch(() => undefined)
+        page.evaluate((t) => window.__haReminderOpen?.(t), target).catch(() => undefined)
         return true
       },
     })

@@ -10,6 +10,7 @@
  * stderr, results to stdout; with --json, stdout is one JSON object, a refusal's included.
  * Exit codes: 0 done, 1 failed, 2 bad input, 3 outcome unknown, 4 the zone differs (dns check).
  */
+import { escapeHidden } from '../shared/dns/hidden-characters'
 import { dataDirOf } from './data-dir'
 import { acmeLockWait } from './acme'
 import { BadInput, chooseAccount, EXIT, Failed, failed, type Context, type Io } from './context'
@@ -26,7 +27,10 @@ export { durationMs } from './flags'
 /** A command's help: its own text, then the options every command takes. */
 export const helpOf = (say: Texts, command: CliCommand): string => `${say.t(command.help)}\n\n${say.t('cli.help.common')}`
 
-export async function run(argv: string[], io: Io): Promise<number> {
+export async function run(argv: string[], given: Io): Promise<number> {
+  // Nothing the command prints moves the cursor or redraws a line: a file's name, the service's
+  // words or a zone's text with a control character in it are printed with it escaped.
+  const io: Io = { ...given, out: (text) => given.out(escapeHidden(text)), err: (text) => given.err(escapeHidden(text)) }
   const say = texts(localeOf(io.env))
   // A first look knowing every flag: the command's words, and whether --json or --help was asked.
   const look = readFlags(argv)

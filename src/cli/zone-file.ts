@@ -6,6 +6,7 @@
 import { fromBind, toBind } from '../shared/dns/bind'
 import { isKnownType, parse, serialise, type Row } from '../shared/dns/records'
 import { inServiceSpelling } from '../shared/dns/service-spelling'
+import { hiddenCharacterIssue } from '../shared/dns/hidden-characters'
 import { validateRows as validateRowsOf, type RowIssue } from '../shared/dns/validate'
 import type { Finding } from '../shared/service/validation'
 
@@ -80,6 +81,9 @@ export function readZoneFile(text: string, domain: string, format: ZoneFormat, l
   const liveRows = parse(live.records)
   const kept = new Set(liveRows.flatMap((r) => (r.kind === 'raw' && r.reason === 'unplaced' ? [r.text] : [])))
   const validateRows = (rows: Row[]) => validateRowsOf(rows, { kept })
+  // A character that hides or splits a line, in either format: refused at its place in the file, before it is read as records.
+  const hidden = hiddenCharacterIssue(text)
+  if (hidden) return { records: '', rows: [], ttl: live.ttl, notes: [], issues: [{ index: hidden.params.line - 1, ...hidden }] }
   if (format === 'bind') {
     const imported = fromBind(text, domain, { nameservers: live.nameservers })
     // A record the live zone serves alike keeps the live zone's spelling: an export read back is no change.

@@ -17,11 +17,14 @@ const answer = (status: number, text: string) => `status=${status}\n${text}\n`
 export const callerAddress = (remote: string | undefined) => (remote ?? '').replace(/^::ffff:/, '')
 
 /**
- * Repeated updates of one domain within a short time are refused as an overload (status 5, "busy",
- * as the updaters document it), not as another error: the updaters publish a cron period of
- * minutes, and back off on 5. The window and count are this sandbox's model, not a recorded figure.
+ * Repeated updates of one domain within a short time are refused as an overload: status 503, which
+ * a published updater documents as "an overload error from repeated access and the like", beside 5
+ * for the database server being busy and 9 for another error (magic-object/lib-python,
+ * ValueDomainDdnsUpdate.py; tests/fixtures/live/README.md). The updaters publish a cron period of
+ * minutes. The window and count are this sandbox's model, not a recorded figure.
  */
 export const DDNS_BURST = { updates: 5, withinMs: 60_000 } as const
+const DDNS_OVERLOAD_STATUS = 503
 const recentUpdates = new WeakMap<SandboxState, Map<string, number[]>>()
 
 function overloaded(state: SandboxState, domain: string, now: number): boolean {
@@ -49,7 +52,7 @@ export function serveDynamicDns(state: SandboxState, query: URLSearchParams, cal
   const ip = query.get('i') || caller
   if (!IPV4.test(ip)) return { text: answer(3, 'invalid IP address'), changed: false }
   if (password !== d.ddnsPassword) return { text: answer(4, 'password mismatch'), changed: false }
-  if (overloaded(state, canonicalHost(d.domainname), now)) return { text: answer(5, 'too many accesses; try again later'), changed: false }
+  if (overloaded(state, canonicalHost(d.domainname), now)) return { text: answer(DDNS_OVERLOAD_STATUS, 'too many accesses; try again later'), changed: false }
   const flavour = nsFlavour(d)
   if (flavour !== 'svc1' && flavour !== 'svc11') return { text: answer(9, 'the domain does not use the service DNS'), changed: false }
   const host = (query.get('h') || '@').toLowerCase()

@@ -1,6 +1,6 @@
 /** Fault injection: tests make chosen requests fail the ways a real network and service can. */
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { EndpointName } from '../shared/endpoints/table'
+import type { OperationName } from './operations'
 
 export interface FaultSpec {
   /** Answer with this status instead of running the handler. */
@@ -30,11 +30,11 @@ export interface FaultSpec {
 }
 
 export interface FaultRegistry {
-  inject(route: EndpointName | '*', spec: FaultSpec): void
+  inject(route: OperationName | '*', spec: FaultSpec): void
   /** Removes every fault, and lets every held request go on. */
   clear(): void
   /** How many requests a `hold` fault holds now (of this endpoint, or of any). */
-  held(route?: EndpointName): number
+  held(route?: OperationName): number
   /** Lets held requests go on, oldest first: `count` of them, or every one. Returns how many went. */
   release(count?: number): number
 }
@@ -58,11 +58,11 @@ export function createFaults(): {
   /** What tests see (Sandbox.faults). */
   registry: FaultRegistry
   /** The fault for a request, if any: its endpoint's own first, then the one for every endpoint. */
-  take(name: EndpointName | undefined): TakenFault | undefined
+  take(name: OperationName | undefined): TakenFault | undefined
 } {
   const faults = new Map<string, FaultSpec>()
   /** Requests held now, oldest first. */
-  const held: { endpoint: EndpointName | undefined; go(): void }[] = []
+  const held: { endpoint: OperationName | undefined; go(): void }[] = []
   const release = (count = held.length) => {
     const going = held.splice(0, Math.max(0, count))
     for (const h of going) h.go()

@@ -1,5 +1,5 @@
 /** What a handler gets and gives: the shape every area module implements. */
-import type { EndpointName, EndpointParams } from '../shared/endpoints/table'
+import type { OperationName, OperationParams } from './operations'
 import type { SandboxState } from './state'
 import type { ServiceBehaviour } from './behaviour'
 
@@ -11,9 +11,9 @@ export interface PagingOptions {
   maxPageSize: number
 }
 
-export interface HandlerCtx<N extends EndpointName> {
-  /** The parameters, already validated by the endpoint's schema. */
-  p: EndpointParams<N>
+export interface HandlerCtx<N extends OperationName> {
+  /** The parameters, as the operation's model (operations.ts) has just accepted them. */
+  p: OperationParams<N>
   state: SandboxState
   now: Date
   paging: PagingOptions
@@ -25,10 +25,10 @@ export interface HandlerResult {
   paging?: { max: number; page: number; limit: number }
 }
 
-export type Handler<N extends EndpointName> = (ctx: HandlerCtx<N>) => HandlerResult
+export type Handler<N extends OperationName> = (ctx: HandlerCtx<N>) => HandlerResult
 
-/** The endpoints whose names start with `Prefix.`: how an area names the operations it answers. */
-export type EndpointsUnder<Prefix extends string> = Extract<EndpointName, `${Prefix}.${string}`>
+/** The operations whose names start with `Prefix.`: how an area names the operations it answers. */
+export type EndpointsUnder<Prefix extends string> = Extract<OperationName, `${Prefix}.${string}`>
 
 /** One handler for each of `Names`: leaving one out, or adding another, is a compile error. */
-export type HandlersFor<Names extends EndpointName> = { [N in Names]: Handler<N> }
+export type HandlersFor<Names extends OperationName> = { [N in Names]: Handler<N> }

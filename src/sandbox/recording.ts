@@ -1,9 +1,9 @@
 /** What tests inspect afterwards: every request as received, and how many were served at once. */
 import type { ServerResponse } from 'node:http'
-import type { EndpointName } from '../shared/endpoints/table'
+import type { OperationName } from './operations'
 
 export interface RecordedRequest {
-  endpoint: EndpointName | undefined
+  endpoint: OperationName | undefined
   method: string
   /** Path as received, including /v1 and the query string. */
   url: string

@@ -1,9 +1,10 @@
-/** The table's endpoints as routes: matching a request's method and path, and gathering its parameters. */
-import { ENDPOINT_NAMES, endpoints, paramLocation, pathParamNames, type EndpointDef, type EndpointName, type ServerKind } from '../shared/endpoints/table'
+/** The sandbox's operations as routes: matching a request's method and path, and gathering its parameters. */
+import type { ServerKind } from '../shared/service/constants'
+import { OPERATION_NAMES, OPERATIONS, paramPlace, pathParamNames, type OperationDef, type OperationName } from './operations'
 
 export interface Route {
-  name: EndpointName
-  def: EndpointDef
+  name: OperationName
+  def: OperationDef
   regex: RegExp
   pathParams: string[]
   /** Every parameter the endpoint takes, wherever it goes. */
@@ -22,15 +23,15 @@ function escapeRegex(s: string): string {
 
 export function buildRoutes(serverPaths: Record<ServerKind, string>): Route[] {
   const words = Object.values(serverPaths).map(escapeRegex).join('|')
-  return ENDPOINT_NAMES.map((name) => {
-    const def: EndpointDef = endpoints[name]
+  return OPERATION_NAMES.map((name) => {
+    const def: OperationDef = OPERATIONS[name]
     const source = def.path.replace(/\{(\w+)\}/g, (_, p: string) => (p === 'kind' ? `(${words})` : '([^/]+)'))
     return {
       name,
       def,
       regex: new RegExp(`^${source}/?$`),
       pathParams: pathParamNames(def.path),
-      params: Object.keys(endpoints[name].params.shape),
+      params: Object.keys(def.params.shape),
       staticSegments: def.path.split('/').filter((s) => s && !s.startsWith('{')).length,
     }
   })
@@ -57,20 +58,20 @@ export interface RequestParts {
   pathValues: Record<string, string>
   query: Record<string, string>
   body: Record<string, unknown>
-  /** The path word of each server kind, back to the kind the table's schemas know. */
+  /** The path word of each server kind, back to the kind the operations name. */
   kindByWord: ReadonlyMap<string, ServerKind>
 }
 
-/** A request's parameters, each taken from where the table says it goes, before validation. */
+/** A request's parameters, each taken from where the operation reads it, before they are checked. */
 export function gatherParams(route: Route, { pathValues, query, body, kindByWord }: RequestParts): Record<string, unknown> {
   const raw: Record<string, unknown> = {}
   for (const name of route.params) {
-    const where = paramLocation(route.def, name)
+    const where = paramPlace(route.def, name)
     if (where === 'path') raw[name] = name === 'kind' ? kindByWord.get(pathValues[name] ?? '') : pathValues[name]
     else if (where === 'query') {
+      // Query text is all a URL has; the operations read numbers from text themselves.
       const v = query[name]
-      // Query text is all a URL has; the paging numbers are numbers in the schemas.
-      if (v !== undefined) raw[name] = name === 'limit' || name === 'page' ? (/^\d+$/.test(v) ? Number(v) : v) : v
+      if (v !== undefined) raw[name] = v
     } else if (name in body) raw[name] = body[name]
   }
   return raw

@@ -2,13 +2,12 @@
  * The account the sandbox starts with, seeded deterministically so tests and benchmarks
  * see the same account every run.
  */
-import type { ContactPerson } from '../shared/endpoints/decoders'
 import { AUTORENEW_ON, effectiveAutorenew } from './autorenew'
 import { RESOURCE_FIELDS, SERVER_KINDS, type ServerKind } from '../shared/service/constants'
 import { addDays, isoDate } from './dates'
 import { fromKeys } from './from-keys'
 import { SERVICE_NAMESERVERS } from './nameservers'
-import { DEFAULT_REGISTRAR, blankPerson, type DomainRec, type FreeDnsRec, type SandboxState, type ServerRec, type SvcipRec, type TransferRec } from './state'
+import { DEFAULT_REGISTRAR, blankPerson, type ContactPerson, type DomainRec, type FreeDnsRec, type SandboxState, type ServerRec, type SvcipRec, type TransferRec } from './state'
 
 export interface SeedOptions {
   /** PRNG seed: the same seed gives the same account. */

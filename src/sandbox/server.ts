@@ -6,7 +6,8 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http'
 import { randomBytes } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { EndpointName, ServerKind } from '../shared/endpoints/table'
+import type { ServerKind } from '../shared/service/constants'
+import type { OperationName } from './operations'
 import { dateTime } from './dates'
 import { applyFault, type FaultSpec, type TakenFault } from './faults'
 import type { PagingOptions } from './handler-types'
@@ -34,7 +35,7 @@ export interface ServeContext {
   /** Called after every successful change. */
   save(): void
   record(entry: RecordedRequest): void
-  takeFault(name: EndpointName | undefined): TakenFault | undefined
+  takeFault(name: OperationName | undefined): TakenFault | undefined
   service: ServiceBehaviour
   /** True when the key may send a request now (the rate limit). */
   allow(key: string): boolean

@@ -2,7 +2,6 @@
  * The sandbox's data: what one customer account of the service holds. Records are kept as
  * the service would store them; the wire shapes (wire.ts) are derived from them per answer.
  */
-import type { ContactPerson } from '../shared/endpoints/decoders'
 import { CONTACT_FIELDS, type ContactRole, type NsType, type ResourceField, type ServerKind, type SvcipRegion } from '../shared/service/constants'
 import { fromKeys } from './from-keys'
 
@@ -33,6 +32,8 @@ export interface SvcipRec {
   webid: number
 }
 
+/** One contact as the service answers it: every field, as text (empty when not given). */
+export type ContactPerson = Record<(typeof CONTACT_FIELDS)[number], string>
 export type ContactRec = Record<ContactRole, ContactPerson>
 
 export interface DsRec {

@@ -1,6 +1,6 @@
 /**
- * The sandbox's checks of contacts and DS records beyond the endpoint table's structural
- * schemas: what a real service rejects with 400. The words are the sandbox's own, since they
+ * The sandbox's checks of contacts and DS records beyond the kinds of value its request model
+ * (operations.ts) checks: what a real service rejects with 400. The words are the sandbox's own, since they
  * stand for the service's messages, which the app shows as they come. Records are checked in
  * records.ts, from the service's own documentation, not with the app's rules.
  */

@@ -63,6 +63,9 @@ export const AXE_SCREENS = {
   'job detail': { route: '/jobs', spec: 'jobs.spec.ts', test: 'a reload in the middle of a bulk job changes nothing: it runs on in main and its results are there' },
   activity: { route: '/activity', spec: 'history.spec.ts', test: 'a change made outside the app is flagged after a refresh, and a saved zone is restored from its snapshot' },
   accounts: { route: '/accounts', spec: 'shell-and-accounts.spec.ts', test: 'add a second account with its own sandbox and key, switch between accounts, see each account’s data' },
+  // The Team section of the same screen, with its form filled and tested (issue 37).
+  'team section': { route: '/accounts', spec: 'team.spec.ts', test: 'Team section at 1024 x 700: a wrong password in words, test, connect after what is shared, status, disconnect' },
+  'team section, Japanese': { route: '/accounts', spec: 'team.spec.ts', test: 'Team section in Japanese at 1024 x 700: the same walk, every text in Japanese' },
 } as const satisfies Record<string, AxeScreenEntry>
 
 export type AxeScreen = keyof typeof AXE_SCREENS

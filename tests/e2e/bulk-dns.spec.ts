@@ -8,7 +8,7 @@
  */
 import type { Page } from '@playwright/test'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
-import type { DomainRec } from '../../src/sandbox/state'
+import { firstItems } from '../helpers/first-items'
 import { profileFor } from '../../support/profile'
 import { expect, snap, test } from './fixtures'
 import { expectNoAxeViolations } from './axe'
@@ -46,9 +46,9 @@ test('replace an address in zones of two accounts: a plan per zone, a zone over 
   const b = await startSandbox({ seed: 7, keys: { full: 'key-bulk-b' } })
   try {
     // The zones, seeded at each sandbox: what the plans will be made from.
-    const [a1, aSpare] = svc1Zones(a) as [DomainRec, DomainRec]
+    const [a1, aSpare] = firstItems(svc1Zones(a), 2)
     const aFree = a.state.freedns[0]!
-    const [b1, b2, b3] = svc1Zones(b) as [DomainRec, DomainRec, DomainRec]
+    const [b1, b2, b3] = firstItems(svc1Zones(b), 3)
     a1.dns.svc1.records = [`a @ ${OLD}`, 'a www 192.0.2.11', `mx mail.${a1.domainname}. 10`, `txt @ v=spf1 ip4:${OLD} -all`, 'a mail 198.51.100.5'].join('\n')
     aFree.records = [`a www ${OLD}`, 'a @ 203.0.113.5', 'a api 203.0.113.6', 'a x 203.0.113.7'].join('\n')
     // Four of ten records change: over the rule (it applies to zones of 10 records or more).
@@ -204,7 +204,7 @@ test('replace an address in zones of two accounts: a plan per zone, a zone over 
 // save, and a zone that no longer holds the records its plan was made from is not sent.
 test('a zone changed at the service after its plan was built is not overwritten', async ({ app, harness }) => {
   const a = await harness.demo()
-  const [zone, other] = svc1Zones(a) as [DomainRec, DomainRec]
+  const [zone, other] = firstItems(svc1Zones(a), 2)
   zone.dns.svc1.records = [`a @ ${OLD}`, 'a www 203.0.113.1', 'a api 203.0.113.2', 'a x 203.0.113.3'].join('\n')
   other.dns.svc1.records = [`a @ ${OLD}`, 'a www 203.0.113.4', 'a api 203.0.113.5', 'a x 203.0.113.6'].join('\n')
   const otherBefore = other.dns.svc1.records
@@ -236,7 +236,7 @@ test('zones chosen by a value they hold, from the store; flagged zones first, ti
   const away = (text: string) => text.replace(/192\.0\.2\.10\b/g, '203.0.113.99')
   for (const d of a.state.domains) for (const z of Object.values(d.dns)) z.records = away(z.records)
   for (const f of a.state.freedns) f.records = away(f.records)
-  const [small, big, spfOnly, near] = svc1Zones(a) as [DomainRec, DomainRec, DomainRec, DomainRec]
+  const [small, big, spfOnly, near] = firstItems(svc1Zones(a), 4)
   small.dns.svc1.records = [`a @ ${OLD}`, 'a www 203.0.113.4'].join('\n')
   // 4 of 10 records change: flagged by the rule.
   big.dns.svc1.records = [`a @ ${OLD}`, `a www ${OLD}`, `a api ${OLD}`, `a cdn ${OLD}`, ...Array.from({ length: 6 }, (_, i) => `a h${i} 203.0.113.${2 + i}`)].join('\n')

@@ -5,13 +5,16 @@
  * daily work: fields per record type, a new row left alone until typed in, the keyboard,
  * warnings before the plan, the DNS setting in plain words, and the editor as it looks.
  */
+import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import type { Page } from '@playwright/test'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { expect, snap, test } from './fixtures'
 import { expectNoAxeViolations } from './axe'
-import { lastDnsSet, openZone, svc1Domain } from './dns-screens'
+import { lastDnsSet, openZone, svc1Domain, sentRecords } from './dns-screens'
 import { profileFor } from '../../support/profile'
+import { z } from 'zod'
+import { sentBody } from '../helpers/sent-body'
 
 
 test('edit in the table, see the plan, apply; a line the app does not understand is kept', async ({ app, harness }) => {
@@ -44,7 +47,7 @@ test('edit in the table, see the plan, apply; a line the app does not understand
   await planBox.getByRole('button', { name: 'Apply these changes' }).click()
   await expect(app.getByRole('status').filter({ hasText: `The records of ${d.domainname} were saved.` })).toBeVisible()
 
-  const sent = lastDnsSet(sb)!.body as { records: string; ns_type: string }
+  const sent = sentBody(lastDnsSet(sb), z.object({ records: z.string(), ns_type: z.string() }))
   const lines = original.split('\n')
   lines[1] = lines[1]!.replace(/\d+\.\d+\.\d+\.\d+$/, '192.0.2.250').replace(/^a\s+@\s+/, 'a @ ')
   expect(sent.ns_type).toBe('svc1')
@@ -79,6 +82,33 @@ test('raw mode edits the same records; validation explains; undo and redo', asyn
   const types = d.dns.svc1.records.split('\n').map((l) => l.split(' ')[0]!).sort()
   expect(firstType).toBe(types[0])
   await expect(app.getByRole('button', { name: 'Review changes…' })).toBeDisabled()
+})
+
+test('no line hides a record: a line separator, NEL or ESC in the raw text, a NEL in a BIND file, refused where it is (issue 41)', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const d = svc1Domain(sb)
+  await openZone(app, d.domainname)
+  const line = d.dns.svc1.records.split('\n').length + 1
+  const saves = () => sb.received.filter((r) => r.endpoint === 'domains.dns.set').length
+  const before = saves()
+  await app.getByRole('button', { name: 'Raw text' }).click()
+  const box = app.getByLabel('Records, one per line: type host value')
+  // (A textarea reads a lone CR as a line break of its own: there it hides nothing.)
+  for (const [ch, name] of [['\u2028', 'U+2028'], ['\u0085', 'U+0085'], ['\u001b', 'U+001B']] as const) {
+    await box.fill(`${d.dns.svc1.records}\ntxt _note ok${ch}ns @ ns.evil.example.`)
+    await box.blur()
+    await expect(app.getByText(`Line ${line}, column 13 holds a control character (${name})`).first()).toBeVisible()
+    await expect(app.getByRole('button', { name: 'Review changes…' })).toBeDisabled()
+  }
+  await box.fill(d.dns.svc1.records)
+  await box.blur()
+  await app.getByRole('button', { name: 'Table' }).click()
+  await app.getByText('BIND zone file: import or export').click()
+  await app.getByLabel(/Paste a zone file to import/).fill(`$TTL 900\n@ IN A 192.0.2.5\nwww IN A 192.0.2.6\u0085@ IN NS ns.evil.example.`)
+  await app.getByRole('button', { name: 'Import', exact: true }).click()
+  await expect(app.getByRole('alert').filter({ hasText: 'Line 3, column 19 holds a control character (U+0085)' })).toBeVisible()
+  await expect(app.getByRole('button', { name: 'Review changes…' })).toBeDisabled()
+  expect(saves()).toBe(before)
 })
 
 test('a large zone: filter, page, edit and delete on a later page change exactly those records', async ({ app, harness }) => {
@@ -117,7 +147,7 @@ test('a large zone: filter, page, edit and delete on a later page change exactly
   const expected = [...lines]
   expected[139] = 'a host139 198.51.100.139'
   expected.splice(140, 1)
-  expect((lastDnsSet(sb)!.body as { records: string }).records).toBe(expected.join('\n'))
+  expect(sentRecords(lastDnsSet(sb))).toBe(expected.join('\n'))
 })
 
 test('a change made at the service after loading is caught; a failed save keeps every edit', async ({ app, harness }) => {
@@ -170,6 +200,25 @@ test('BIND import can replace the editor’s records, and export writes a zone f
   expect(lastDnsSet(sb)!.body).toEqual({ ns_type: 'svc1', records: `a @ 192.0.2.5\ncname www ${d.domainname}.`, ttl: 900 })
 })
 
+const haveCheckzone = spawnSync('named-checkzone', ['-v']).error === undefined
+
+test('the window’s BIND export of an untouched zone names the domain’s nameservers, and named-checkzone accepts it', async ({ app, harness }) => {
+  test.skip(!haveCheckzone, 'bind9-utils (named-checkzone) not installed')
+  const sb = await harness.demo()
+  const d = svc1Domain(sb)
+  await openZone(app, d.domainname)
+  // The nameservers are read beside the zone: once they are shown, the export has them too.
+  await expect(app.getByText(`This domain’s nameservers now: ${d.ns.join(', ')}.`)).toBeVisible()
+  await app.getByText('BIND zone file: import or export').click()
+  const download = app.waitForEvent('download')
+  await app.getByRole('button', { name: 'Export as a zone file' }).click()
+  const file = (await (await download).path())!
+  const text = readFileSync(file, 'utf8')
+  for (const ns of d.ns) expect(text).toContain(`@ IN NS ${ns}.`)
+  const checked = spawnSync('named-checkzone', [d.domainname, file], { encoding: 'utf8' })
+  expect({ code: checked.status, out: checked.stdout, text }).toEqual({ code: 0, out: expect.stringContaining('OK'), text })
+})
+
 test('free DNS records are edited with the same editor', async ({ app, harness }) => {
   const sb = await harness.demo()
   const f = sb.state.freedns[1]!
@@ -182,7 +231,7 @@ test('free DNS records are edited with the same editor', async ({ app, harness }
   await expect(app.getByRole('status').filter({ hasText: 'were saved' })).toBeVisible()
   const sent = sb.received.filter((r) => r.endpoint === 'freedns.set').at(-1)!
   expect(sent.path).toBe(`/v1/freedns/${f.domainname}`)
-  expect((sent.body as { records: string }).records.split('\n')[1]).toBe('a www 192.0.2.123')
+  expect(sentRecords(sent).split('\n')[1]).toBe('a www 192.0.2.123')
 })
 
 // ------------------------------------------------------------------ daily work
@@ -272,7 +321,7 @@ test('fields follow the record type: MX, SRV and CAA in parts with examples, TXT
   await expect(planBox).toContainText('+ add CAA @ 0 issue "letsencrypt.org"')
   await planBox.getByRole('button', { name: 'Apply these changes' }).click()
   await expect(app.getByRole('status').filter({ hasText: 'were saved' })).toBeVisible()
-  expect((lastDnsSet(sb)!.body as { records: string }).records).toBe(
+  expect(sentRecords(lastDnsSet(sb))).toBe(
     [
       ...original,
       'mx backup.example.net. 20',
@@ -327,8 +376,8 @@ test('the table keeps its columns: AAAA and CNAME whole, widths unmoved by a mes
   const widths = () => app.locator('table.records thead th').evaluateAll((ths) => ths.map((th) => Math.round(th.getBoundingClientRect().width)))
   // A select's text is cut when its content box is narrower than the text (the arrow takes about 20px).
   const fits = (i: number) =>
-    app.getByLabel(`Type of row ${i}`, { exact: true }).evaluate((el) => {
-      const select = el as HTMLSelectElement
+    app.getByLabel(`Type of row ${i}`, { exact: true }).evaluate((select) => {
+      if (!(select instanceof HTMLSelectElement)) throw new Error('the type of a row is not a select')
       const style = getComputedStyle(select)
       const ctx = document.createElement('canvas').getContext('2d')!
       ctx.font = style.font
@@ -421,7 +470,7 @@ test('warned before the plan: a second SPF record at a host (the save may go on)
   await expect(note).toContainText('already has an SPF record')
   await app.getByRole('region', { name: 'Plan: what will change' }).getByRole('button', { name: 'Apply these changes' }).click()
   await expect(app.getByRole('status').filter({ hasText: 'were saved' })).toBeVisible()
-  expect((lastDnsSet(sb)!.body as { records: string }).records).toContain('txt @ v=spf1 include:mail.example.net -all')
+  expect(sentRecords(lastDnsSet(sb))).toContain('txt @ v=spf1 include:mail.example.net -all')
 })
 
 test('the DNS setting is explained in plain words: which nameservers answer for each, named as the account names them', async ({ app, harness }) => {
@@ -492,7 +541,7 @@ test('BIND import merges by default: adds what is not there, keeps every record,
   await expect(planBox.getByRole('listitem')).toHaveCount(2)
   await planBox.getByRole('button', { name: 'Apply these changes' }).click()
   await expect(app.getByRole('status').filter({ hasText: 'were saved' })).toBeVisible()
-  expect((lastDnsSet(sb)!.body as { records: string }).records).toBe([...original, `cname blog ${d.domainname}.`, 'a ftp 192.0.2.9'].join('\n'))
+  expect(sentRecords(lastDnsSet(sb))).toBe([...original, `cname blog ${d.domainname}.`, 'a ftp 192.0.2.9'].join('\n'))
 })
 
 test('the editor as it looks: 1280x800, 1024x640 and in Japanese', async ({ app, harness }) => {

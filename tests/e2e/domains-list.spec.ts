@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs'
 import type { Page } from '@playwright/test'
 import { expect, snap, test } from './fixtures'
 import { expectNoAxeViolations } from './axe'
+import { z } from 'zod'
+import { sentBody } from '../helpers/sent-body'
 
 async function openDomains(app: Page) {
   await app.getByRole('navigation').getByRole('link', { name: 'Domains' }).click()
@@ -58,10 +60,10 @@ test('bulk renew: one request per domain, a failure reported with its request ID
   await expect(app.getByRole('heading', { name: 'Results: 2 done, 1 failed' })).toBeVisible()
   const renewals = sb.received.filter((r) => r.endpoint === 'domains.expiration.renew')
   expect(renewals).toHaveLength(3)
-  expect(renewals.map((r) => (r.body as { domain: string }).domain).sort()).toEqual(names)
-  expect(renewals.every((r) => (r.body as { years: number }).years === 2)).toBe(true)
+  expect(renewals.map((r) => sentBody(r, z.object({ domain: z.string() })).domain).sort()).toEqual(names)
+  expect(renewals.every((r) => sentBody(r, z.object({ years: z.number() })).years === 2)).toBe(true)
   const failed = renewals.find((r) => r.status === 500)!
-  const failedName = (failed.body as { domain: string }).domain
+  const failedName = sentBody(failed, z.object({ domain: z.string() })).domain
   const failedRow = app.getByRole('row', { name: new RegExp(failedName.replace(/\./g, '\\.')) }).filter({ hasText: 'Failed' })
   await expect(failedRow).toContainText('Internal Server Error')
   await expect(failedRow.getByRole('link', { name: /^req-/ })).toBeVisible()
@@ -92,7 +94,7 @@ test('bulk auto-renewal and CSV export of the list', async ({ app, harness }) =>
   await expect(app.getByRole('heading', { name: 'Results: 2 done, 0 failed' })).toBeVisible()
   const sets = sb.received.filter((r) => r.endpoint === 'domains.autorenew.set')
   expect(sets.map((r) => r.path).sort()).toEqual(names.map((n) => `/v1/domains/${n}/autorenew`).sort())
-  expect(sets.every((r) => (r.body as { autorenew_domain: number }).autorenew_domain === 0)).toBe(true)
+  expect(sets.every((r) => sentBody(r, z.object({ autorenew_domain: z.number() })).autorenew_domain === 0)).toBe(true)
 
   await app.getByLabel('Filter').fill(names[0]!)
   const download = app.waitForEvent('download')

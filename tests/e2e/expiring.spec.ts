@@ -5,6 +5,8 @@ import { startSandbox } from '../../src/sandbox'
 import { expect, snap, test } from './fixtures'
 import { expectNoAxeViolations } from './axe'
 import { profileFor } from '../../support/profile'
+import { z } from 'zod'
+import { sentBody } from '../helpers/sent-body'
 
 test('domains, servers and svcips of every account, by date; an unreadable account is reported', async ({ app, harness }) => {
   const demo = await harness.demo()
@@ -86,7 +88,7 @@ test('filter by account and type; a row of another account opens in that account
     await dialog.getByRole('button', { name: 'Renew' }).click()
     await expect(app.getByRole('status').filter({ hasText: '2 items renewed.' })).toBeVisible()
     const renewals = other.received.filter((r) => r.endpoint === 'domains.expiration.renew')
-    expect(renewals.map((r) => (r.body as { domain: string }).domain).sort()).toEqual([...names].sort())
+    expect(renewals.map((r) => sentBody(r, z.object({ domain: z.string() })).domain).sort()).toEqual([...names].sort())
     expect(demo.received.filter((r) => r.endpoint === 'domains.expiration.renew')).toEqual([])
 
     // A row of the other account opens there, after switching to it.

@@ -14,6 +14,9 @@ import { installBridge, startHarness } from '../../support/harness'
 import { profileFor } from '../../support/profile'
 import { expect, snap, test } from './fixtures'
 import { expectNoAxeViolations } from './axe'
+import { z } from 'zod'
+import { sentBody } from '../helpers/sent-body'
+import { firstItems } from '../helpers/first-items'
 
 const renewals = (sb: Sandbox) => sb.received.filter((r) => r.endpoint === 'domains.expiration.renew')
 
@@ -71,8 +74,8 @@ test('a bulk renewal confirmed on one account goes there only, with the confirme
 
     // A received exactly 12 renewals of the confirmed 2 years; B received nothing.
     expect(renewals(a)).toHaveLength(12)
-    expect(renewals(a).map((r) => (r.body as { domain: string }).domain).sort()).toEqual(names)
-    expect(renewals(a).every((r) => (r.body as { years: number }).years === 2)).toBe(true)
+    expect(renewals(a).map((r) => sentBody(r, z.object({ domain: z.string() })).domain).sort()).toEqual(names)
+    expect(renewals(a).every((r) => sentBody(r, z.object({ years: z.number() })).years === 2)).toBe(true)
     expect(renewals(b)).toHaveLength(0)
     for (const n of names) expect(Number(a.state.domains.find((d) => d.domainname === n)!.expirationdate.slice(0, 4))).toBe(Number(before[n]!.slice(0, 4)) + 2)
 
@@ -158,8 +161,8 @@ test('a quit in the middle of a bulk job: at the next start the journal shows wh
     await page.getByRole('navigation').getByRole('link', { name: /^Writes/ }).click()
     await expect(page.getByRole('row', { name: /Renew domains/ }).first()).toContainText('Interrupted: the app was closed')
     await page.getByRole('link', { name: 'Renew domains' }).first().click()
-    const received = new Set(renewals(sb).map((r) => (r.body as { domain: string }).domain))
-    const answered = new Set(renewals(sb).filter((r) => r.status === 200).map((r) => (r.body as { domain: string }).domain))
+    const received = new Set(renewals(sb).map((r) => sentBody(r, z.object({ domain: z.string() })).domain))
+    const answered = new Set(renewals(sb).filter((r) => r.status === 200).map((r) => sentBody(r, z.object({ domain: z.string() })).domain))
     for (const n of [...sb.state.domains].map((d) => d.domainname).sort().slice(0, 9)) {
       const row = page.getByRole('row', { name: new RegExp(`^${n.replace(/\./g, '\\.')}`) })
       // Never sent is said only of what the service never received.
@@ -241,7 +244,7 @@ test.describe('an answer lost after the service acted', () => {
 
   test('a renewal whose answer was lost: a later read of the list that shows the expiry moved is said beside it', async ({ app, harness }) => {
     const sb = await harness.demo()
-    const [d, e] = [...sb.state.domains].sort((a, b) => a.domainname.localeCompare(b.domainname)).slice(10, 12) as [typeof sb.state.domains[number], typeof sb.state.domains[number]]
+    const [d, e] = firstItems([...sb.state.domains].sort((a, b) => a.domainname.localeCompare(b.domainname)).slice(10, 12), 2)
     const from = d.expirationdate
     await openDomains(app)
     sb.faults.inject('domains.expiration.renew', { lostAnswer: 'reset', times: 2 })
@@ -276,12 +279,12 @@ test('quitting while writes run asks first, and names what is still running', as
   await (await renewSelected(app, names, 1)).getByRole('button', { name: 'Renew 6 domains' }).click()
   await expect(app.getByRole('navigation').getByRole('link', { name: /^Writes/ })).toContainText('1')
   // What main does when the window is closed while writes run.
-  await app.evaluate(() => (window as unknown as { __haQuitRequest(): void }).__haQuitRequest())
+  await app.evaluate(() => window.__haQuitRequest!())
   const dialog = app.getByRole('dialog')
   await expect(dialog).toContainText('1 write is still running: Renew domains')
   await dialog.getByRole('button', { name: 'Cancel' }).click()
   expect(harness.quitsConfirmed).toBe(0)
-  await app.evaluate(() => (window as unknown as { __haQuitRequest(): void }).__haQuitRequest())
+  await app.evaluate(() => window.__haQuitRequest!())
   await app.getByRole('dialog').getByRole('button', { name: 'Quit anyway' }).click()
   await expect.poll(() => harness.quitsConfirmed).toBe(1)
   sb.faults.clear()

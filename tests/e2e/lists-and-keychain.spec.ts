@@ -7,6 +7,7 @@ import { profileFor } from '../../support/profile'
 import { LockableKeychain } from '../helpers/lockable-keychain'
 import { startSandbox } from '../../src/sandbox'
 import { expect, snap, test } from './fixtures'
+import { z } from 'zod'
 
 test.describe('a list of more than one page', () => {
   test.use({ harnessOptions: { demo: { servers: { a: 260 } } } })
@@ -118,7 +119,8 @@ test.describe('a list read of an account that goes away', () => {
       await expect(app.getByRole('heading', { level: 1, name: 'Domains' })).toBeVisible()
       // 3,000 domains are 30 pages; the read stopped with the switch, far short of them: the
       // window's read of the demo's domains has ended, and no request of it is left at the sandbox.
-      const demoRead = () => harness.windowCalls.filter((c) => c.channel === 'all.domains.list' && (c.payload as { accountId?: string }).accountId === 'demo')
+      const accountOf = (payload: unknown) => z.object({ accountId: z.string() }).safeParse(payload).data?.accountId
+      const demoRead = () => harness.windowCalls.filter((c) => c.channel === 'all.domains.list' && accountOf(c.payload) === 'demo')
       await expect.poll(() => demoRead().length > 0 && demoRead().every((c) => c.answered), { timeout: 15_000 }).toBe(true)
       expect(demoRead().at(-1)?.answer).toMatchObject({ ok: false, error: { kind: 'cancelled' } })
       await expect.poll(() => a.load.inFlight, { timeout: 15_000 }).toBe(0)

@@ -2,7 +2,7 @@
  * What the world sees of a zone, from the window (issue 42): the DNS editor's plan with the
  * health rules that ask DNS, the zone held against what its nameservers serve, and every zone of
  * the account compared a few at a time with progress. The nameservers and the resolver are DNS
- * servers on loopback (tests/helpers/records-dns.ts, dns-packet) serving the demo sandbox's zones;
+ * servers on loopback (support/loopback-dns.ts, dns-packet) serving the demo sandbox's zones;
  * the second nameserver serves one zone as it was before its last save (lagging). Main finds them
  * through HOSTING_ADMIN_NS_ADDRESSES and HOSTING_ADMIN_RESOLVERS, as the command line does.
  */
@@ -11,7 +11,7 @@ import type { Page } from '@playwright/test'
 import type { Sandbox } from '../../src/sandbox'
 import { nsFlavour } from '../../src/sandbox/nameservers'
 import type { DomainRec } from '../../src/sandbox/state'
-import { startRecordsDns, type Zone } from '../helpers/records-dns'
+import { startRecordsDns, type Zone } from '../../support/loopback-dns'
 import { expect, snap, test } from './fixtures'
 import { openZone } from './dns-screens'
 

@@ -7,6 +7,8 @@ import type { Page } from '@playwright/test'
 import type { Sandbox, RecordedRequest } from '../../src/sandbox'
 import { expect, snap, test } from './fixtures'
 import { expectNoAxeViolations } from './axe'
+import { z } from 'zod'
+import { sentBody } from '../helpers/sent-body'
 
 const writes = (sb: Sandbox): RecordedRequest[] => sb.received.filter((r) => r.method !== 'GET')
 const SERVER_READS = ['servers.get', 'servers.expiration.get', 'servers.autorenew.get', 'servers.resource.get']
@@ -133,8 +135,8 @@ test('register two svcips at once and see a result per server', async ({ app, ha
   await expect(results).toContainText(`for ${s2!.webname}`)
   expect(writes(sb)).toHaveLength(1)
   expect(writes(sb)[0]).toMatchObject({ method: 'POST', path: '/v1/svcips' })
-  expect((writes(sb)[0]!.body as { servers: string[] }).servers.sort()).toEqual([s1!.webname, s2!.webname].sort())
-  expect((writes(sb)[0]!.body as { region: string }).region).toBe('WR')
+  expect(sentBody(writes(sb)[0], z.object({ servers: z.array(z.string()) })).servers.sort()).toEqual([s1!.webname, s2!.webname].sort())
+  expect(sentBody(writes(sb)[0], z.object({ region: z.string() })).region).toBe('WR')
 })
 
 test('change svcip settings, extend it, and delete its cache after confirming', async ({ app, harness }) => {

@@ -7,6 +7,8 @@ import type { Locator, Page } from '@playwright/test'
 import type { Sandbox } from '../../src/sandbox'
 import { openDomain } from './domain-screens'
 import { expect, snap, test } from './fixtures'
+import { z } from 'zod'
+import { sentBody } from '../helpers/sent-body'
 
 const last = (sb: Sandbox, endpoint: string) => sb.received.filter((r) => r.endpoint === endpoint).at(-1)
 
@@ -166,7 +168,7 @@ test('DNSSEC: algorithms and digest types by name, a pasted DS line fills the fi
 
   await panel.getByRole('button', { name: 'Save' }).click()
   await expect(app.getByRole('status').filter({ hasText: 'DNSSEC saved.' })).toBeVisible()
-  expect((last(sb, 'domains.dnssec.set')?.body as { ds_records: unknown[] }).ds_records).toEqual([
+  expect(sentBody(last(sb, 'domains.dnssec.set'), z.object({ ds_records: z.array(z.unknown()) })).ds_records).toEqual([
     { keytag: 12345, alg: 8, digesttype: 2, digest: DIGEST_256 },
     { keytag: 2371, alg: 13, digesttype: 2, digest: DIGEST_256 },
     { keytag: 2371, alg: 13, digesttype: 4, digest: DIGEST_384 },

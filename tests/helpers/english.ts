@@ -16,3 +16,9 @@ export function english(error: ErrorData | AppError): string {
 export function englishCode(code: string, params?: Record<string, string | number>): string {
   return translateCode(en, 'en', code, params)
 }
+
+/** What a call threw, as the AppError it must be: anything else fails the test here, saying what it was. */
+export function appErrorOf(thrown: unknown): AppError {
+  if (thrown instanceof AppError) return thrown
+  throw new Error(`expected an AppError, got ${String(thrown)}`)
+}

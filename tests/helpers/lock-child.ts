@@ -2,7 +2,7 @@
  * A process that takes a data folder's lock (src/main/jobs/data-lock.ts) as the app or the command
  * does, and writes its journal, when told, line by line on stdin; it answers each order with
  * one JSON line on stdout: `lock-child <dir> <app|cli>`, bundled and started by the tests of
- * races and crashes (tests/helpers/lock-children.ts).
+ * races and crashes (tests/helpers/child-processes.ts).
  *
  * Orders: `take`, `door <socket> <token>`, `journal <n>` (the runner's start: read and rewrite
  * the journal, then n job lines of its own), `append <n>` (n more lines, without the rewrite),

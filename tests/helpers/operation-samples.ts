@@ -238,6 +238,11 @@ export const samples: { [N in EndpointName]: (f: Fixture) => Sample<N> } = {
   'logs.get': (f) => ({ input: { request_id: f.logId }, method: 'GET', path: `/logs/${f.logId}` }),
 }
 
+/** The sample call of one operation, typed by its name (also when the name is only known at run time). */
+export function sampleOf<N extends EndpointName>(name: N, f: Fixture): Sample<N> {
+  const sample: (f: Fixture) => Sample<N> = samples[name]
+  return sample(f)
+}
 
 /** Ids from the seeded sandbox that the samples refer to; logs one request so logs.get has an id. */
 export async function makeFixture(sb: Sandbox, client: ApiClient): Promise<Fixture> {

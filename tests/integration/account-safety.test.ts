@@ -14,6 +14,7 @@ import { DEMO_ACCOUNT_ID, confirmsByName, profileFieldsSchema } from '../../src/
 import { english } from '../helpers/english'
 import { profileFor } from '../../support/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
+import { z } from 'zod'
 
 
 let sb: Sandbox
@@ -38,7 +39,7 @@ describe('colour, tag and options of a profile', () => {
     const fields = { ...profileFor(sb, 'Reseller'), colour: 'red' as const, environment: 'production' as const, confirmByName: true, readOnly: false }
     const { id } = await ok('accounts.create', { fields, apiKey: sb.keys.full, storage: 'session' })
     expect(await listed(id)).toMatchObject({ colour: 'red', environment: 'production', confirmByName: true, readOnly: false })
-    const onDisk = JSON.parse(readFileSync(join(dir, 'accounts.json'), 'utf8')) as { accounts: { id: string }[] }
+    const onDisk = z.object({ accounts: z.array(z.looseObject({ id: z.string() })) }).parse(JSON.parse(readFileSync(join(dir, 'accounts.json'), 'utf8')))
     expect(onDisk.accounts.find((a) => a.id === id)).toMatchObject({ colour: 'red', environment: 'production', confirmByName: true })
   })
 

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAppServices, type AppServices } from '../../src/main/app/app-services'
 import { KeytarSecretStore, loadKeytar, SessionSecretStore, type KeytarLike, type SecretStore } from '../../src/main/accounts/secret-store'
-import { english } from '../helpers/english'
+import { appErrorOf, english } from '../helpers/english'
 import { AppError } from '../../src/main/app/app-error'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { DEMO_ACCOUNT_ID, type ProfileFields } from '../../src/shared/accounts'
@@ -130,8 +130,8 @@ describe('when the keychain is unavailable', () => {
     const err = await s.accounts.create(fields('Main'), sb.keys.full, 'keychain').catch((e: unknown) => e)
     expect(err).toBeInstanceOf(AppError)
     expect(err).toMatchObject({ kind: 'keychain-unavailable' })
-    expect(english(err as AppError)).toMatch(/this session only/)
-    expect(english(err as AppError)).not.toContain(sb.keys.full)
+    expect(english(appErrorOf(err))).toMatch(/this session only/)
+    expect(english(appErrorOf(err))).not.toContain(sb.keys.full)
     expect((await s.accounts.list()).accounts).toHaveLength(1)
 
     const a = await s.accounts.create(fields('Main'), sb.keys.full, 'session')

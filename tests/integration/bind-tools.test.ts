@@ -31,7 +31,9 @@ async function axfr(port: number, zone: string): Promise<Answer[]> {
   socket.write(dnsPacket.streamEncode({ type: 'query', id: 1, flags: 0, questions: [{ type: 'AXFR', name: zone }] }))
   const answers: Answer[] = []
   let buf = Buffer.alloc(0)
-  for await (const chunk of socket as AsyncIterable<Buffer>) {
+  const chunks: AsyncIterable<unknown> = socket
+  for await (const chunk of chunks) {
+    if (!Buffer.isBuffer(chunk)) throw new Error(`AXFR ${zone}: the socket gave text, not bytes`)
     buf = Buffer.concat([buf, chunk])
     while (buf.length >= 2 && buf.length >= 2 + buf.readUInt16BE(0)) {
       const msg = dnsPacket.streamDecode(buf)
@@ -148,7 +150,8 @@ describe('zones exported as BIND, read by a zone file reader and by named', () =
       const bindUid = process.getuid?.() === 0 ? Number(spawnSync('id', ['-u', 'bind'], { encoding: 'utf8' }).stdout.trim()) : NaN
       const user = Number.isInteger(bindUid) ? ['-u', 'bind'] : []
       if (Number.isInteger(bindUid)) for (const f of [dir, ...readdirSync(dir).map((n) => join(dir, n))]) chownSync(f, bindUid, -1)
-      named = spawn(NAMED as string, ['-g', '-c', join(dir, 'named.conf'), ...user], { stdio: ['ignore', 'ignore', 'pipe'] })
+      if (NAMED === undefined) throw new Error('named is not installed')
+      named = spawn(NAMED, ['-g', '-c', join(dir, 'named.conf'), ...user], { stdio: ['ignore', 'ignore', 'pipe'] })
       // Started when it says so; bounded by time, and by its exit.
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`named did not start:\n${log}`)), 20_000)

@@ -11,6 +11,7 @@ import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { profileFor } from '../../support/profile'
 import { routerCalls } from '../helpers/router-calls'
+import { match } from '../helpers/matchers'
 
 const APP = 'app://app'
 const sender = { url: `${APP}/index.html`, key: 'page', sendProgress: () => undefined, sendJob: () => true }
@@ -41,7 +42,7 @@ describe('store.zones', () => {
     const mine = await call('store.zones', { accountId: account.id })
     expect(mine).toEqual(all)
     expect(all.value).toEqual([
-      expect.objectContaining({ accountId: account.id, kind: 'dns', domain, ttl: 3600, ns_type: expect.any(String), recordCount: expect.any(Number) }),
+      expect.objectContaining({ accountId: account.id, kind: 'dns', domain, ttl: 3600, ns_type: match.any(String), recordCount: match.any(Number) }),
       expect.objectContaining({ accountId: account.id, kind: 'freedns', domain: free, ttl: 3600 }),
     ])
     expect(await call('store.zones', { accountId: 'another' })).toEqual({ ok: true, value: [] })

@@ -12,22 +12,18 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createAppServices, type AppServices } from '../../src/main/app/app-services'
 import { createApiClient, type ApiClient } from '../../src/main/http'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
+import { setUpAccount } from '../helpers/cli-account'
 import { CLI_BIN, runCli } from '../helpers/cli-process'
-import { profileFor } from '../../support/profile'
-import { APP, routerCalls } from '../helpers/router-calls'
+import { match } from '../helpers/matchers'
 
 const hasSecretService = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS)
-const WORKER = new URL('../../out/main/store-worker.js', import.meta.url)
 const haveCheckzone = spawnSync('named-checkzone', ['-v']).error === undefined
 
 let sb: Sandbox
 let outside: ApiClient
 let dataDir: string
-let services: AppServices | undefined
-const { ok } = routerCalls(() => services)
 const cli = (...args: string[]) => runCli(args, { dataDir })
 const cliJa = (...args: string[]) => runCli(args, { dataDir, env: { LANG: 'ja_JP.UTF-8' } })
 const puts = () => sb.received.filter((r) => r.method === 'PUT' && r.endpoint === 'domains.dns.set').length
@@ -51,14 +47,9 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('BIND files through t
     const { ns_type } = await outside.call('domains.dns.get', { domain: plain })
     await outside.call('domains.dns.set', { domain: plain, ns_type, records: twelve.join('\n'), ttl: 3600 })
     dataDir = mkdtempSync(join(tmpdir(), 'cli-bind-data-'))
-    services = await createAppServices({ userDataDir: dataDir, allowedOrigins: [APP], storeWorkerUrl: WORKER })
-    const main = await ok('accounts.create', { fields: profileFor(sb, 'Main'), apiKey: sb.keys.full, storage: 'keychain' })
-    await ok('accounts.setActive', { id: main.id })
-    await services.close()
-    services = undefined
+    await setUpAccount(sb, dataDir, 'Main')
   })
   afterAll(async () => {
-    await services?.close()
     await sb?.close()
   })
 
@@ -75,7 +66,7 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('BIND files through t
       // --offline: the zone's health (printed after the plan, issue 42) asks no resolver here.
       const check = await cli('dns', 'check', tricky, fileWith(name, text), '--offline')
       const beforeHealth = check.err.split(/^Health of /m)[0] ?? ''
-      expect({ name, code: check.code, out: check.out }).toEqual({ name, code: 0, out: expect.stringContaining(tricky) })
+      expect({ name, code: check.code, out: check.out }).toEqual({ name, code: 0, out: match.stringContaining(tricky) })
       // The SOA and apex NS of the export are reported as the service's, not read as changes.
       if (name === 'zone.bind') expect(beforeHealth).toMatch(/are the domain’s nameservers; they are set apart/)
       else expect(beforeHealth).toBe('')
@@ -146,5 +137,30 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('BIND files through t
     expect(ja.code).toBe(2)
     expect(ja.err).toContain('空のTXT')
     expect(puts()).toBe(before)
+  })
+
+  // Issue 41, point 2: a line that hides a record. A CR redraws the printed line over itself, so
+  // `a www 192.0.2.1\rns @ ns.evil.example.` shows one record and sends a line past the apex-NS rule.
+  it.each([
+    ['a lone CR', 'records', 'zone.txt', `${twelve.join('\n')}\na www2 192.0.2.1\rns @ ns.evil.example.`, 13, 17, 'U+000D'],
+    ['U+2028', 'records', 'zone.txt', `${twelve.join('\n')}\ntxt @ ok\u2028ns @ ns.evil.example.`, 13, 9, 'U+2028'],
+    ['NEL', 'bind', 'zone.bind', `$ORIGIN PLAIN.\n$TTL 3600\nwww IN A 192.0.2.9\u0085@ IN NS ns.evil.example.\n`, 3, 19, 'U+0085'],
+    ['NUL', 'bind', 'zone.bind', `$ORIGIN PLAIN.\n$TTL 3600\n@ IN TXT "a\u0000b"\n`, 3, 12, 'U+0000'],
+  ])('refuses a %s in a %s file at its line and column, before anything is sent (exit 2)', async (_what, _format, name, text, line, column, character) => {
+    const before = puts()
+    const res = await cli('dns', 'apply', plain, fileWith(name, text.replace('PLAIN', plain)), '--yes')
+    expect(res.code).toBe(2)
+    expect(res.err).toContain(`Line ${line}, column ${column} holds a control character (${character})`)
+    // Nothing the command printed holds the character raw.
+    expect(`${res.out}${res.err}`).not.toMatch(/[\r\u0000\u0085\u2028]/)
+    expect(puts()).toBe(before)
+  })
+
+  it('prints a file name and the service’s words with their control characters escaped', async () => {
+    const name = 'zone\u001b[2J\rfake.txt'
+    const res = await cli('dns', 'check', plain, join(tmpdir(), name))
+    expect(res.code).toBe(2)
+    expect(`${res.out}${res.err}`).not.toMatch(/[\u001b\r]/)
+    expect(res.err).toContain('zone\\u001b[2J\\u000dfake.txt')
   })
 })

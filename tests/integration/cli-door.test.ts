@@ -20,6 +20,7 @@ import { sessionThroughApp } from '../../src/cli/app-door'
 import type { Progress } from '../../src/shared/ipc/contract'
 import { profileFor } from '../../support/profile'
 import { english } from '../helpers/english'
+import { fromAppSchema } from '../../src/shared/ipc/door-messages'
 
 let services: AppServices
 let dataDir: string
@@ -106,9 +107,9 @@ describe('the app’s door for the command line', () => {
       ],
       (got) => got.length >= 3,
     )
-    const [welcome, ...answers] = r.received.map((l) => JSON.parse(l) as { t: string; id?: number; result?: { ok: boolean; value?: { accounts: { id: string }[] }; error?: { code: string } } })
+    const [welcome, ...answers] = r.received.map((l): unknown => JSON.parse(l))
     expect(welcome).toEqual({ t: 'welcome' })
-    const byId = new Map(answers.map((a) => [a.id, a.result]))
+    const byId = new Map(answers.map((a) => fromAppSchema.parse(a)).flatMap((m) => (m.t === 'result' ? [[m.id, m.result] as const] : [])))
     expect(byId.get(7)).toMatchObject({ ok: true, value: { accounts: [{ id: 'demo' }] } })
     expect(byId.get(8)).toMatchObject({ ok: false, error: { code: 'ipc.invalidPayload' } })
   })

@@ -1,7 +1,7 @@
 /**
  * `hosting-admin dns served` and the health of `dns plan`, as a real process against the sandbox
  * over loopback with the real keychain. The zones' nameservers are DNS servers on loopback
- * (tests/helpers/records-dns.ts, on dns-packet) serving the sandbox's zones as they are now; the
+ * (support/loopback-dns.ts, on dns-packet) serving the sandbox's zones as they are now; the
  * second serves one zone as it was before its last save (lagging). Their names are mapped to
  * loopback with HOSTING_ADMIN_NS_ADDRESSES, as the ACME hook's test does.
  */
@@ -9,28 +9,24 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createAppServices, type AppServices } from '../../src/main/app/app-services'
 import { createApiClient, type ApiClient } from '../../src/main/http'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { nsFlavour } from '../../src/sandbox/nameservers'
 import type { DomainRec } from '../../src/sandbox/state'
+import { setUpAccount } from '../helpers/cli-account'
 import { CLI_BIN, runCli } from '../helpers/cli-process'
-import { profileFor } from '../../support/profile'
-import { startRecordsDns, type RecordsDns, type Zone } from '../helpers/records-dns'
-import { APP, routerCalls } from '../helpers/router-calls'
+import { startRecordsDns, type LoopbackDns, type Zone } from '../../support/loopback-dns'
+import { z } from 'zod'
 
 const hasSecretService = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS)
-const WORKER = new URL('../../out/main/store-worker.js', import.meta.url)
 
 let sb: Sandbox
 let outside: ApiClient
 let dataDir: string
-let services: AppServices | undefined
-const { ok } = routerCalls(() => services)
 let current: DomainRec
 let lagging: DomainRec
-let ns1: RecordsDns
-let ns2: RecordsDns
+let ns1: LoopbackDns
+let ns2: LoopbackDns
 /** What the second nameserver holds of the lagging zone: the zone before its last save. */
 let lagged = ''
 
@@ -58,14 +54,9 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('dns served and plan 
     ns1 = await startRecordsDns(served)
     ns2 = await startRecordsDns(() => served().map((z) => (z.domain === lagging.domainname ? { ...z, records: lagged } : z)))
     dataDir = mkdtempSync(join(tmpdir(), 'cli-health-'))
-    services = await createAppServices({ userDataDir: dataDir, allowedOrigins: [APP], storeWorkerUrl: WORKER })
-    const { id } = await ok('accounts.create', { fields: profileFor(sb, 'Zones'), apiKey: sb.keys.full, storage: 'keychain' })
-    await ok('accounts.setActive', { id })
-    await services.close()
-    services = undefined
+    await setUpAccount(sb, dataDir, 'Zones')
   })
   afterAll(async () => {
-    await services?.close()
     await Promise.all([ns1?.close(), ns2?.close()])
     await sb?.close()
   })
@@ -85,7 +76,7 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('dns served and plan 
   it('--all compares every zone of the account and exits 4 when any differs', async () => {
     const all = await cli('dns', 'served', '--all', '--json')
     expect(all.code).toBe(4)
-    const zones = JSON.parse(all.out).zones as { domain: string; same: boolean }[]
+    const { zones } = z.object({ zones: z.array(z.object({ domain: z.string(), same: z.boolean() })) }).parse(JSON.parse(all.out))
     expect(zones.find((z) => z.domain === current.domainname)?.same).toBe(true)
     expect(zones.find((z) => z.domain === lagging.domainname)?.same).toBe(false)
   })
@@ -99,6 +90,6 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('dns served and plan 
     expect(plan.err).toContain('! Error [new] spf.multiple: More than one SPF record at this name (2)')
     const json = await cli('dns', 'check', current.domainname, file, '--offline', '--json')
     expect(json.code).toBe(4)
-    expect(JSON.parse(json.out).health).toEqual([expect.objectContaining({ rule: 'spf.multiple', introduced: true }), expect.objectContaining({ rule: 'spf.multiple', introduced: true })])
+    expect(z.object({ health: z.unknown() }).parse(JSON.parse(json.out)).health).toEqual([expect.objectContaining({ rule: 'spf.multiple', introduced: true }), expect.objectContaining({ rule: 'spf.multiple', introduced: true })])
   })
 })

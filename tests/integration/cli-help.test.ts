@@ -11,6 +11,7 @@ import { COMMANDS } from '../../src/cli/commands'
 import { helpOf } from '../../src/cli/main'
 import { texts } from '../../src/cli/text'
 import { CLI_BIN, runCli } from '../helpers/cli-process'
+import { match } from '../helpers/matchers'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'cli-help-'))
 const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(args, { dataDir, env })
@@ -67,7 +68,7 @@ describe.skipIf(!existsSync(CLI_BIN))('the command’s help and refusals (skippe
   ])('with --json, bad input is one JSON object on stdout, exit 2: %j', async (args, code, said) => {
     const r = await cli(args)
     expect(r.code).toBe(2)
-    expect(oneJsonObject(r.out)).toMatchObject({ ok: false, error: { kind: 'bad-input', code, message: expect.stringContaining(said) } })
+    expect(oneJsonObject(r.out)).toMatchObject({ ok: false, error: { kind: 'bad-input', code, message: match.stringContaining(said) } })
     expect(r.err).toContain(said)
   })
 

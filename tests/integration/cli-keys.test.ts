@@ -12,7 +12,7 @@
  * one it was given.
  */
 import { spawnSync } from 'node:child_process'
-import { chmodSync, chownSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, chownSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -122,6 +122,10 @@ describe.skipIf(!existsSync(CLI_BIN))('keys for unattended runs: the built comma
     expect((await outside.call('domains.dns.get', { domain })).records).toContain('txt @ v=spf1 -all')
     for (const r of [read, applied]) expect(r.out + r.err).not.toContain(sb.keys.full)
     expect(logsOf(dataDir)).not.toContain(sb.keys.full)
+    // No keychain: the journal's body key is made in the data folder, the user's alone, and the
+    // body journaled as an HMAC under it (body-mac.ts).
+    expect(statSync(join(dataDir, 'journal.key')).mode & 0o777).toBe(0o600)
+    expect(readFileSync(join(dataDir, 'journal.jsonl'), 'utf8')).toMatch(/"bodyHash":"hmac-sha256:[0-9a-f]{64}"/)
   })
 
   it('HOSTING_ADMIN_KEY_FILE does the same; a session address that leads to a bus is never even connected to', async () => {

@@ -12,9 +12,10 @@ import { z } from 'zod'
 import { createAppServices, type AppServices } from '../../src/main/app/app-services'
 import { createApiClient, type ApiClient } from '../../src/main/http'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
+import { DDNS_BURST } from '../../src/sandbox/ddns'
 import { nsFlavour } from '../../src/sandbox/nameservers'
 import { CLI_BIN, runCli } from '../helpers/cli-process'
-import { startLockChild } from '../helpers/lock-children'
+import { startLockChild } from '../helpers/child-processes'
 import { profileFor } from '../../support/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
 
@@ -281,6 +282,20 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('the hosting-admin co
     ])
     expect(JSON.stringify(updates)).not.toContain(password)
     await closeServices()
+
+    // Repeated updates within a minute: the service's overload status (503, as a published updater
+    // documents it) is said with its meaning and the reason line, in English and Japanese, never
+    // as "another error". Five updates sent straight to the address fill the sandbox's window.
+    const address = `${new URL(sb.url).origin}/cgi-bin/dyn.fcg`
+    for (let i = 0; i < DDNS_BURST.updates; i++) await fetch(`${address}?d=${domain}&p=${encodeURIComponent(password)}&h=www&i=198.51.100.${90 + i}`)
+    const overloaded = await cli('ddns', 'update', domain, '--host', 'www', '--ip', '198.51.100.99')
+    expect(overloaded.code).toBe(1)
+    expect(overloaded.err).toContain('the service answered status 503 (too many updates in a short time (an overload); wait a few minutes before the next)')
+    expect(overloaded.err).toContain('saying “too many accesses; try again later”')
+    const overloadedJa = await runCli(['ddns', 'update', domain, '--host', 'www', '--ip', '198.51.100.98'], { dataDir, env: { LANG: 'ja_JP.UTF-8' } })
+    expect(overloadedJa.code).toBe(1)
+    expect(overloadedJa.err).toContain('短時間に更新が続いたための過負荷です')
+    expect(overloaded.err + overloadedJa.err).not.toContain(password)
   })
 
   it('while the app runs, goes through it: a target the app is writing is refused, and its write is the app’s own job', async () => {

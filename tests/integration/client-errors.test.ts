@@ -3,11 +3,11 @@
  * retry of reads only, and that the API key never shows up in an error.
  */
 import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { listeningPort } from '../../support/listening-port'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createApiClient, type ApiClient } from '../../src/main/http'
 import { AppError } from '../../src/main/app/app-error'
-import { english } from '../helpers/english'
+import { appErrorOf, english } from '../helpers/english'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 
 let sb: Sandbox
@@ -18,8 +18,7 @@ async function caught(p: Promise<unknown>): Promise<AppError> {
   try {
     await p
   } catch (err) {
-    if (err instanceof AppError) return err
-    throw new Error(`expected an AppError, got ${String(err)}`)
+    return appErrorOf(err)
   }
   throw new Error('expected the call to fail')
 }
@@ -138,7 +137,7 @@ describe('error kinds', () => {
 
     const closed = createServer()
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r))
-    const port = (closed.address() as AddressInfo).port
+    const port = listeningPort(closed)
     await new Promise<void>((r) => closed.close(() => r()))
     const nowhere = createApiClient({ baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: sb.keys.full, serverPaths: sb.serverPaths, retry: fastRetry })
     const err2 = await caught(nowhere.call('logs.list', {}))
@@ -196,7 +195,7 @@ describe('base URL rules', () => {
       try {
         createApiClient({ baseUrl, apiKey: 'k', serverPaths: sb.serverPaths })
       } catch (err) {
-        return english(err as AppError)
+        return english(appErrorOf(err))
       }
       return 'accepted'
     }
@@ -217,7 +216,7 @@ describe('error bodies of other shapes', () => {
       res.end(next.body)
     })
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`
+    url = `http://127.0.0.1:${listeningPort(server)}/v1`
   })
   afterAll(async () => {
     await new Promise<void>((r) => server.close(() => r()))
@@ -238,6 +237,22 @@ describe('error bodies of other shapes', () => {
     expect(err.kind).toBe('unauthorized')
     expect(err.requestId).toBe('r-1')
     expect(exposedText(err)).not.toContain('secret-key-xyz')
+    expect(english(err)).toContain('[redacted]')
+  })
+
+  it.each([
+    ['lower-case hex', (k: string) => Buffer.from(k).toString('hex')],
+    ['upper-case hex', (k: string) => Buffer.from(k).toString('hex').toUpperCase()],
+    ['base64', (k: string) => Buffer.from(k).toString('base64')],
+    ['base64 without padding', (k: string) => Buffer.from(k).toString('base64').replace(/=+$/, '')],
+    ['base64url', (k: string) => Buffer.from(k).toString('base64url')],
+    ['lower case', (k: string) => k.toLowerCase()],
+  ])('a service message that quotes the key in %s has it redacted', async (_form, encode) => {
+    const key = 'Secret-Key-XYZ-0123'
+    next = { status: 401, body: JSON.stringify({ errors: { code: 401, message: `bad token ${encode(key)} (as sent)` }, request_id: 'r-1' }) }
+    const c = createApiClient({ baseUrl: url, apiKey: key, serverPaths: sb.serverPaths, retry: fastRetry })
+    const err = await caught(c.call('logs.list', {}))
+    expect(exposedText(err)).not.toContain(encode(key))
     expect(english(err)).toContain('[redacted]')
   })
 

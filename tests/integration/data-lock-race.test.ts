@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { lockFileOf } from '../../src/main/jobs/data-lock'
-import { lockChildProgram, startLockChild, type ChildAnswer, type LockChild } from '../helpers/lock-children'
+import { lockChildProgram, startLockChild, type ChildAnswer, type LockChild } from '../helpers/child-processes'
+import { z } from 'zod'
 
 const ROUNDS = 20
 const STARTERS = 6
@@ -30,7 +31,7 @@ const journalIds = (dir: string): string[] =>
   readFileSync(join(dir, 'journal.jsonl'), 'utf8')
     .split('\n')
     .filter((l) => l.trim())
-    .map((l) => (JSON.parse(l) as { job: { id: string } }).job.id)
+    .map((l) => z.object({ job: z.object({ id: z.string() }) }).parse(JSON.parse(l)).job.id)
 
 describe('starters racing for one data folder after a crash', () => {
   it(

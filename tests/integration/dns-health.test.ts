@@ -11,7 +11,7 @@ import { parse } from '../../src/shared/dns/records'
 import { resolverAsker } from '../../src/main/dns-health/resolver-asker'
 import { resolverNsAsk, servedAgainstSaved } from '../../src/main/dns-health/served'
 import type { Nameserver } from '../../src/main/dns-health/nameservers'
-import { startRecordsDns, type RecordsDns, type Zone } from '../helpers/records-dns'
+import { startRecordsDns, type LoopbackDns, type Zone } from '../../support/loopback-dns'
 
 const includes = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `include:${prefix}${i}.mail.test`).join(' ')
 const resolverZones: Zone[] = [
@@ -31,7 +31,7 @@ const resolverZones: Zone[] = [
   },
 ]
 
-let resolver: RecordsDns
+let resolver: LoopbackDns
 let silent: Socket
 beforeAll(async () => {
   resolver = await startRecordsDns(() => resolverZones, { resolver: true })
@@ -82,8 +82,8 @@ describe('health rules that ask DNS (a resolver on loopback)', () => {
 
 describe('served against saved (nameservers on loopback)', () => {
   const saved = ['a @ 192.0.2.1', 'a www 192.0.2.2', 'txt @ v=spf1 -all', 'mx mail.example.net. 10'].join('\n')
-  const servers: RecordsDns[] = []
-  const ns = (name: string, s: RecordsDns): Nameserver => ({ name, servers: [s.address] })
+  const servers: LoopbackDns[] = []
+  const ns = (name: string, s: LoopbackDns): Nameserver => ({ name, servers: [s.address] })
   const start = async (zones: () => Zone[]) => {
     const s = await startRecordsDns(zones)
     servers.push(s)

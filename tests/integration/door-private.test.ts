@@ -21,9 +21,11 @@ import { startSandbox, type Sandbox } from '../../src/sandbox'
 import type { JobView } from '../../src/shared/jobs'
 import type { WriteEndpointName } from '../../src/shared/endpoints/table'
 import { CLI_BIN, runCli } from '../helpers/cli-process'
-import { startLockChild, type LockChild } from '../helpers/lock-children'
+import { startLockChild, type LockChild } from '../helpers/child-processes'
 import { profileFor } from '../../support/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
+import { z } from 'zod'
+import { fromAppSchema } from '../../src/shared/ipc/door-messages'
 
 const AUTHCODE = 'DOOR-PLANTED-AUTHCODE-5d1e'
 const DDNS_PASSWORD = 'door-planted-ddns-password-2b7c'
@@ -183,8 +185,8 @@ describe('the window’s jobs through the door', () => {
     const domains = sb.state.domains.map((d) => d.domainname)
     const serviceCodes = sb.state.domains.map((d) => d.authcode).filter((c): c is string => typeof c === 'string' && c.length > 0)
     let started: Promise<JobView[]> | undefined
-    const jobsOf = (received: string[]) => received.map((l) => JSON.parse(l) as { t: string; job?: JobView; id?: number; result?: { ok: boolean; value?: JobView[] } })
-    const ended = (received: string[]) => new Set(jobsOf(received).flatMap((m) => (m.t === 'job' && m.job && ['done', 'stopped', 'interrupted'].includes(m.job.status) ? [m.job.id] : [])))
+    const jobsOf = (received: string[]) => received.map((l) => fromAppSchema.parse(JSON.parse(l)))
+    const ended = (received: string[]) => new Set(jobsOf(received).flatMap((m) => (m.t === 'job' ? [doorJob.parse(m.job)] : [])).flatMap((j) => (['done', 'stopped', 'interrupted'].includes(j.status) ? [j.id] : [])))
     const received = await converse(
       socket!,
       [
@@ -212,12 +214,16 @@ describe('the window’s jobs through the door', () => {
     const text = received.join('\n')
     for (const secret of [AUTHCODE, DDNS_PASSWORD, ...serviceCodes]) expect(text).not.toContain(secret)
     // The jobs themselves did cross, with what is not secret.
-    const listed = jobsOf(received).find((m) => m.id === 2)!.result!.value!
+    const listAnswer = jobsOf(received).flatMap((m) => (m.t === 'result' && m.id === 2 ? [m.result] : []))[0]
+    const listed = z.object({ value: z.array(doorJob) }).parse(listAnswer).value
     for (const j of jobs) expect(listed.map((l) => l.id)).toContain(j.id)
     expect(listed.find((l) => l.id === jobs[1]!.id)!.items[0]!.params).toEqual({ domain: domains[0], dynamicdns: 1 })
     expect(jobsOf(received).filter((m) => m.t === 'job').length).toBeGreaterThanOrEqual(3)
   })
 })
+
+/** Of a job the door sends, what these checks read. */
+const doorJob = z.looseObject({ id: z.string(), status: z.string(), items: z.array(z.looseObject({ params: z.record(z.string(), z.unknown()) })) })
 
 /** Root can make a second local user; anyone else cannot, and the test says so. */
 const HOSTILE = 'hostileuser'
@@ -262,7 +268,8 @@ async function fakeDoorAs(user: { uid: number; gid: number }, socketPath: string
 }
 
 describe.skipIf(skipReason !== '')(`another local user (${skipReason || HOSTILE})`, () => {
-  const user = hostile as { uid: number; gid: number }
+  // The user made above; when none could be, this block is skipped and the ids below are never used.
+  const user = typeof hostile === 'string' ? { uid: -1, gid: -1 } : hostile
   const cleanups: (() => Promise<void> | void)[] = []
   afterEach(async () => {
     for (const c of cleanups.splice(0).reverse()) await c()

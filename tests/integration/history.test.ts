@@ -13,12 +13,12 @@ import { createAppServices, type AppServices } from '../../src/main/app/app-serv
 import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { createApiClient, type ApiClient } from '../../src/main/http'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
-import { endpoints, WRITE_ENDPOINT_NAMES, type EndpointName } from '../../src/shared/endpoints/table'
+import { endpoints, WRITE_ENDPOINT_NAMES } from '../../src/shared/endpoints/table'
 import type { JobPurpose, JobView } from '../../src/shared/jobs'
 import type { PagedEndpointName, WriteEndpointName } from '../../src/shared/endpoints/names'
 import { applyPlan, plan } from '../../src/shared/dns/plan'
 import { parse, records, serialise } from '../../src/shared/dns/records'
-import { makeFixture, samples, type Fixture, type Sample } from '../helpers/operation-samples'
+import { makeFixture, sampleOf, type Fixture } from '../helpers/operation-samples'
 import { asGuardedItem } from '../helpers/zone-guard'
 import { profileFor } from '../../support/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
@@ -68,7 +68,7 @@ describe('history of writes', () => {
   })
 
   it.each(WRITE_ENDPOINT_NAMES.filter((n) => n !== 'domains.remove' && n !== 'freedns.remove'))('%s leaves one row: operation, what was sent, outcome and request ID', async (name) => {
-    const sample = (samples[name] as (f: Fixture) => Sample<EndpointName>)(fixture)
+    const sample = sampleOf(name, fixture)
     const job = await write(name, [{ params: sample.input }])
     const item = job.items[0]!
     expect(item.state, JSON.stringify(item.error)).toMatch(/done|failed/)

@@ -7,23 +7,26 @@ import { randomUUID } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
+import { z } from 'zod'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAppServices, type AppServices } from '../../src/main/app/app-services'
 import { KeytarSecretStore, loadKeytar, SessionSecretStore, type SecretStore } from '../../src/main/accounts/secret-store'
 import { createApiClient } from '../../src/main/http'
 import { ENDPOINT_NAMES, PAGED_ENDPOINT_NAMES, isWriteEndpoint, type EndpointName } from '../../src/shared/endpoints/table'
-import type { JobView } from '../../src/shared/jobs'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { buildApi } from '../../src/shared/ipc/build-api'
 import { CHANNEL_NAMES, type ChannelName } from '../../src/shared/ipc/channels'
-import type { Progress, Result } from '../../src/shared/ipc/contract'
+import type { Call, Progress, Result } from '../../src/shared/ipc/contract'
+import { callOver } from '../../src/shared/ipc/call-over'
 import { ERROR_KINDS } from '../../src/shared/errors'
 import { english } from '../helpers/english'
-import { makeFixture, samples, type Fixture, type Sample } from '../helpers/operation-samples'
+import { makeFixture, sampleOf, type Fixture } from '../helpers/operation-samples'
 import { asGuardedItem } from '../helpers/zone-guard'
 import { profileFor } from '../../support/profile'
 
 const APP = 'app://app'
+/** What accounts.create answers, of what these tests read, from the router's untyped dispatch. */
+const madeAccount = z.object({ id: z.string() })
 const appSender = (progress: Progress[] = []) => ({ url: `${APP}/index.html`, key: 'page', sendProgress: (p: Progress) => progress.push(p), sendJob: () => true })
 const keychainService = `hosting-admin-test-${randomUUID()}`
 const useRealKeychain = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS)
@@ -42,7 +45,7 @@ beforeAll(async () => {
   })
 })
 afterAll(async () => {
-  const { accounts } = (await services.accounts.list()) as { accounts: { id: string; demo: boolean }[] }
+  const { accounts } = await services.accounts.list()
   for (const a of accounts) if (!a.demo) await keychain.delete(a.id)
   await services.close()
   await sb.close()
@@ -50,10 +53,10 @@ afterAll(async () => {
 
 function isResult(r: unknown): r is Result<unknown> {
   if (typeof r !== 'object' || r === null || !('ok' in r)) return false
-  const x = r as { ok: unknown; error?: { kind?: unknown; code?: unknown } }
-  if (x.ok === true) return 'value' in r
+  if (r.ok === true) return 'value' in r
   // An error is a kind and a code the catalogue can word.
-  return x.ok === false && typeof x.error?.code === 'string' && (ERROR_KINDS as readonly unknown[]).includes(x.error?.kind)
+  const error = 'error' in r && typeof r.error === 'object' && r.error !== null ? r.error : undefined
+  return r.ok === false && error !== undefined && 'code' in error && typeof error.code === 'string' && 'kind' in error && ERROR_KINDS.some((k) => k === error.kind)
 }
 
 describe('sender check', () => {
@@ -122,11 +125,12 @@ describe('what an account accepts', () => {
     ['a line break inside', 'sk_live_abc\ndef'],
     ['a space inside', 'sk_live abc'],
   ])('an API key with %s is refused when entered, and nothing is stored', async (_what, apiKey) => {
-    const before = ((await services.accounts.list()) as { accounts: unknown[] }).accounts.length
+    const before = (await services.accounts.list()).accounts.length
     const r = await services.router.dispatch('accounts.create', { fields: profileFor(sb, 'Bad key'), apiKey, storage: 'session' }, appSender())
     expect(r).toMatchObject({ ok: false, error: { kind: 'validation', issues: [{ path: 'apiKey', code: 'field.apiKeyChars' }] } })
-    expect(english((r as { ok: false; error: Parameters<typeof english>[0] }).error)).toMatch(/cannot be sent in a request header/)
-    expect(((await services.accounts.list()) as { accounts: unknown[] }).accounts).toHaveLength(before)
+    if (r.ok) throw new Error('the key was accepted')
+    expect(english(r.error)).toMatch(/cannot be sent in a request header/)
+    expect((await services.accounts.list()).accounts).toHaveLength(before)
   })
 
   it('a base URL that holds the key is refused, on create and on a later edit or key change', async () => {
@@ -134,11 +138,12 @@ describe('what an account accepts', () => {
     const withKey = { ...profileFor(sb, 'Key in URL'), baseUrl: `${sb.url}/${apiKey}` }
     const r = await services.router.dispatch('accounts.create', { fields: withKey, apiKey, storage: 'session' }, appSender())
     expect(r).toMatchObject({ ok: false, error: { code: 'account.keyInBaseUrl', issues: [{ path: 'baseUrl' }] } })
-    expect(english((r as { ok: false; error: Parameters<typeof english>[0] }).error)).toMatch(/base URL contains the API key/)
+    if (r.ok) throw new Error('the base URL was accepted')
+    expect(english(r.error)).toMatch(/base URL contains the API key/)
 
     const made = await services.router.dispatch('accounts.create', { fields: profileFor(sb, 'Fine'), apiKey, storage: 'session' }, appSender())
     if (!made.ok) throw new Error(english(made.error))
-    const id = (made.value as { id: string }).id
+    const { id } = madeAccount.parse(made.value)
     const edited = await services.router.dispatch('accounts.update', { id, fields: { ...withKey, baseUrl: `${sb.url}/k/${apiKey}` } }, appSender())
     expect(edited).toMatchObject({ ok: false, error: { code: 'account.keyInBaseUrl' } })
     const replaced = await services.router.dispatch('accounts.replaceKey', { id, apiKey: sb.url.split('//')[1], storage: 'session' }, appSender())
@@ -172,13 +177,21 @@ describe('a full run over every channel', () => {
       onReminderOpen: () => () => undefined,
     })
     // Untyped on purpose: the loops below call every channel by a name only known at run time.
-    const call = async (channel: ChannelName, payload: unknown) => (await api.invoke(channel, payload)) as Result<unknown>
+    // Every answer must be a Result (what the renderer's bridge checks too).
+    const call = async (channel: ChannelName, payload: unknown): Promise<Result<unknown>> => {
+      const answer = await api.invoke(channel, payload)
+      if (!isResult(answer)) throw new Error(`${channel} answered without a Result: ${JSON.stringify(answer)}`)
+      return answer
+    }
+    // The same transport typed by the contract, as the renderer's bridge makes it: for the
+    // channels named here, whose answers the test reads.
+    const typed: Call = callOver(call)
 
     const fields = profileFor(sb, 'Second account')
     expect((await call('accounts.keychainStatus', {})).ok).toBe(true)
-    const created = await call('accounts.create', { fields, apiKey, storage: useRealKeychain ? 'keychain' : 'session' })
+    const created = await typed('accounts.create', { fields, apiKey, storage: useRealKeychain ? 'keychain' : 'session' })
     if (!created.ok) throw new Error(english(created.error))
-    const id = (created.value as { id: string }).id
+    const id = created.value.id
     expect(created.value).toMatchObject({ keyStorage: useRealKeychain ? 'keychain' : 'session', demo: false })
     expect(await call('accounts.testConnection', { id })).toMatchObject({ ok: true, value: { ok: true } })
     expect((await call('accounts.update', { id, fields: { ...fields, name: 'Renamed' } })).ok).toBe(true)
@@ -193,29 +206,29 @@ describe('a full run over every channel', () => {
     // The domain list read in full, as the Domains screen does: a write naming a domain by its id
     // is then sent by the name the store knows it by (an id the store cannot name is refused).
     expect((await call('all.domains.list', { accountId: id, callId: 'read-domains' })).ok).toBe(true)
-    const isDelete = (n: EndpointName) => samples[n](fixture as never).method === 'DELETE'
+    const isDelete = (n: EndpointName) => sampleOf(n, fixture).method === 'DELETE'
     const ordered = [...ENDPOINT_NAMES.filter((n) => !isDelete(n)), ...ENDPOINT_NAMES.filter(isDelete)]
     for (const name of ordered) {
-      const sample = (samples[name] as (f: Fixture) => Sample<EndpointName>)(fixture)
+      const sample = sampleOf(name, fixture)
       if (isWriteEndpoint(name)) {
         // A write is a job: prepared, confirmed with its token when the table says so, then sent.
-        const request = await asGuardedItem(name, sample.input as Record<string, unknown>, client)
-        const prepared = await call('jobs.prepare', { accountId: id, operation: name, items: [request] })
+        const request = await asGuardedItem(name, sample.input, client)
+        const prepared = await typed('jobs.prepare', { accountId: id, operation: name, items: [request] })
         if (!prepared.ok) throw new Error(`${name}: ${english(prepared.error)}`)
-        const { job, token } = prepared.value as { job: JobView; token?: string }
-        const r = await call('jobs.start', { jobId: job.id, ...(token ? { token } : {}) })
+        const { job, token } = prepared.value
+        const r = await typed('jobs.start', { jobId: job.id, ...(token ? { token } : {}) })
         if (!r.ok) throw new Error(`${name}: ${english(r.error)}`)
-        const item = (r.value as JobView).items[0]!
+        const item = r.value.items[0]!
         expect(item.state, `${name}: ${item.error ? english(item.error) : ''}`).toBe('done')
         continue
       }
-      const r = await call(name, { ...(sample.input as object), accountId: id })
+      const r = await call(name, { ...sample.input, accountId: id })
       expect(r.ok, `${name}: ${r.ok ? '' : english(r.error)}`).toBe(true)
     }
     for (const name of PAGED_ENDPOINT_NAMES) {
-      const sample = (samples[name] as (f: Fixture) => Sample<EndpointName>)(fixture)
-      const { limit: _l, page: _p, ...rest } = sample.input as Record<string, unknown>
-      const r = await call(`all.${name}` as ChannelName, { ...rest, accountId: id, callId: `call-${name.replace(/\./g, '-')}` })
+      const sample = sampleOf(name, fixture)
+      const { limit: _l, page: _p, ...rest } = sample.input
+      const r = await call(`all.${name}`, { ...rest, accountId: id, callId: `call-${name.replace(/\./g, '-')}` })
       expect(r.ok, `all.${name}: ${r.ok ? '' : english(r.error)}`).toBe(true)
     }
     expect(progressSeen.length).toBeGreaterThan(0)
@@ -226,8 +239,9 @@ describe('a full run over every channel', () => {
       ok: false,
       error: { kind: 'not-found' },
     })
-    const renew = await call('jobs.prepare', { accountId: id, operation: 'domains.expiration.renew', items: [{ params: { domain: fixture.sb.state.domains[0]!.domainname, years: 1 } }] })
-    const { job: renewJob, token: renewToken } = (renew.ok ? renew.value : undefined) as { job: JobView; token: string }
+    const renew = await typed('jobs.prepare', { accountId: id, operation: 'domains.expiration.renew', items: [{ params: { domain: fixture.sb.state.domains[0]!.domainname, years: 1 } }] })
+    if (!renew.ok) throw new Error(english(renew.error))
+    const { job: renewJob, token: renewToken } = renew.value
     expect(await call('jobs.start', { jobId: renewJob.id, token: renewToken })).toMatchObject({
       ok: true,
       value: { items: [{ state: 'failed', error: { kind: 'forbidden' } }] },
@@ -276,7 +290,7 @@ describe('a full run over every channel', () => {
       const fields = profileFor(big, 'Big')
       const created = await services.router.dispatch('accounts.create', { fields, apiKey: big.keys.full, storage: 'session' }, appSender())
       if (!created.ok) throw new Error(english(created.error))
-      const id = (created.value as { id: string }).id
+      const { id } = madeAccount.parse(created.value)
       const progress: Progress[] = []
       const job = services.router.dispatch('all.domains.list', { accountId: id, callId: 'big-read' }, appSender(progress))
       while (progress.length < 3) await new Promise((r) => setTimeout(r, 5))

@@ -12,9 +12,12 @@ import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { createApiClient } from '../../src/main/http'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { endpoints, WRITE_ENDPOINT_NAMES, type EndpointName } from '../../src/shared/endpoints/table'
-import { makeFixture, samples, type Fixture, type Sample } from '../helpers/operation-samples'
+import { makeFixture, sampleOf, type Fixture } from '../helpers/operation-samples'
 import { profileFor } from '../../support/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
+import { z } from 'zod'
+import { sentBody } from '../helpers/sent-body'
+import { match } from '../helpers/matchers'
 
 
 let sb: Sandbox
@@ -57,7 +60,7 @@ describe('confirmation is part of the call', () => {
   })
 
   it.each(confirmOps)('%s: refused without the token of its confirmation, and sent once with it', async (name) => {
-    const sample = (samples[name] as (f: Fixture) => Sample<EndpointName>)(fixture)
+    const sample = sampleOf(name, fixture)
     const request = { accountId, operation: name, items: [{ params: sample.input }] }
     const before = sb.received.length
     expect(await call('jobs.submit', request)).toMatchObject({ ok: false, error: { code: 'job.confirmationRequired' } })
@@ -132,7 +135,7 @@ describe('an answer lost after the service acted', () => {
     // ...and the service's log says it received it, with the answer it gave.
     expect(await ok('jobs.checkLog', { jobId: job.id, index: 0 })).toBe('received')
     const [after] = (await ok('jobs.list', {})).filter((j) => j.id === job.id)
-    expect(after?.items[0]).toMatchObject({ state: 'done', resolvedFromLog: true, log: { status: 'received', entry: { request_id: expect.stringMatching(/^req-/) } } })
+    expect(after?.items[0]).toMatchObject({ state: 'done', resolvedFromLog: true, log: { status: 'received', entry: { request_id: match.stringMatching(/^req-/) } } })
     expect(sb.state.logs.some((l) => l.request_id === after?.items[0]?.log?.entry?.request_id)).toBe(true)
   })
 
@@ -278,7 +281,7 @@ describe('the journal', () => {
     expect(states).toContain('unknown')
     expect(states.every((s) => s === 'done' || s === 'unknown' || s === 'skipped')).toBe(true)
     // Every renewal the service carried out is shown as done or unknown, never as not sent.
-    const received = new Set(puts('domains.expiration.renew').slice(base).map((r) => (r.body as { domain: string }).domain))
+    const received = new Set(puts('domains.expiration.renew').slice(base).map((r) => sentBody(r, z.object({ domain: z.string() })).domain))
     for (const it of again!.items) if (received.has(String(it.params.domain)) && it.state === 'skipped') throw new Error(`${it.label} was sent but shown as not sent`)
   })
 })

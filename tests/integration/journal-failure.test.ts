@@ -17,6 +17,8 @@ import { startSandbox, type Sandbox } from '../../src/sandbox'
 import type { DataLock } from '../../src/main/jobs/data-lock'
 import { holdFolderOf } from '../helpers/held-folder'
 import type { JobView } from '../../src/shared/jobs'
+import { z } from 'zod'
+import { sentBody } from '../helpers/sent-body'
 
 /** A journal on a disk that fills: the first `lines` lines are written, then every write fails with ENOSPC. */
 class FillingJournal extends Journal {
@@ -46,7 +48,7 @@ const accounts = (): JobAccounts => ({
   nameOf: () => 'Main',
   readOnly: () => false,
 })
-const renewals = () => sb.received.filter((r) => r.endpoint === 'domains.expiration.renew' && r.status === 200).map((r) => String((r.body as { domain: string }).domain))
+const renewals = () => sb.received.filter((r) => r.endpoint === 'domains.expiration.renew' && r.status === 200).map((r) => String(sentBody(r, z.object({ domain: z.string() })).domain))
 
 async function renew(runner: JobRunner, names: string[]): Promise<JobView> {
   const { job, token } = await runner.prepare({ accountId: 'main', operation: 'domains.expiration.renew', items: names.map((domain) => ({ params: { domain, years: 1 } })), concurrency: 1 })

@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { writeFileSync, mkdtempSync } from 'node:fs'
+import { z } from 'zod'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -58,7 +59,7 @@ try {
     const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: dir }
     const r = spawnSync(process.execPath, ['--import', 'tsx', script], { env, encoding: 'utf8', timeout: 60_000 })
     const line = r.stdout.trim().split('\n').at(-1) ?? ''
-    const out = JSON.parse(line) as { kind?: string; message?: string; stored?: boolean }
+    const out = z.object({ kind: z.string().optional(), message: z.string().optional(), stored: z.boolean().optional() }).parse(JSON.parse(line))
     expect(out.stored).toBeUndefined()
     expect(out.kind).toBe('keychain-unavailable')
     expect(out.message).toMatch(/No Secret Service is reachable on D-Bus/)

@@ -22,7 +22,7 @@ async function sandboxFor(rec: Recording): Promise<Sandbox> {
   const words = { svc1: 'hosting-dns', svc11: 'external-dns' }
   const s = await startSandbox({ domains: 1, service: { nsTypeWords: words } })
   const d = s.state.domains[0]!
-  const item = Array.isArray(first) ? first[0] : first
+  const item: unknown = Array.isArray(first) ? first[0] : first
   if (typeof item !== 'object' || item === null) return s
   const num = (k: string): number | undefined => {
     const v: unknown = Reflect.get(item, k)
@@ -87,7 +87,7 @@ describe('rate-limit-burst.json', () => {
     expect(res.headers.get('retry-after')).toBeNull()
     const body: unknown = await res.json()
     // The recorded answer, for the path asked here.
-    const recorded = JSON.parse(JSON.stringify(rec['429'].body).replaceAll(String(Reflect.get(Object(rec['429'].body.request), 'path')), path)) as unknown
+    const recorded: unknown = JSON.parse(JSON.stringify(rec['429'].body).replaceAll(String(Reflect.get(Object(rec['429'].body.request), 'path')), path))
     expect(shapeOf(body)).toEqual(shapeOf(recorded))
     expect(withoutRequestId(body)).toEqual(withoutRequestId(recorded))
   })

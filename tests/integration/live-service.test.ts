@@ -196,7 +196,7 @@ describe('the sandbox’s rate limit', () => {
     const renewed = await client.call('domains.expiration.renew', { domain: d.domainname, years: 1 })
     const sends = sb.received.slice(before).filter((r) => r.endpoint === 'domains.expiration.renew')
     expect(sends.length).toBeGreaterThanOrEqual(2)
-    expect(sends.map((r) => r.status)).toEqual([...Array(sends.length - 1).fill(429), 200])
+    expect(sends.map((r) => r.status)).toEqual([...Array.from({ length: sends.length - 1 }, () => 429), 200])
     // The same bytes each time, and the same length declared.
     expect(new Set(sends.map((r) => r.rawBody))).toEqual(new Set([JSON.stringify({ domain: d.domainname, years: 1 })]))
     expect(new Set(sends.map((r) => r.headers['content-length'])).size).toBe(1)

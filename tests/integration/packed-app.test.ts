@@ -28,11 +28,9 @@ import { ipcChannel } from '../../src/shared/ipc/channels'
 import { stageCommand } from '../../scripts/stage-command'
 import { texts } from '../../src/cli/text'
 import { APP_FOLDER_NAME, dataDirOf } from '../../src/cli/data-dir'
-import { createAppServices, type AppServices } from '../../src/main/app/app-services'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { nsFlavour } from '../../src/sandbox/nameservers'
-import { profileFor } from '../../support/profile'
-import { APP, routerCalls } from '../helpers/router-calls'
+import { setUpAccount } from '../helpers/cli-account'
 
 const work = mkdtempSync(join(tmpdir(), 'packed-app-'))
 const out = join(work, 'dist')
@@ -210,23 +208,16 @@ const hasSecretService = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS)
 
 describe.skipIf(!hasSecretService)('the packed command against the sandbox (skipped: no D-Bus session; run through npm test)', () => {
   let sb: Sandbox
-  let services: AppServices | undefined
   let dataDir: string
   let domain: string
-  const { ok } = routerCalls(() => services)
 
   beforeAll(async () => {
     sb = await startSandbox({ domains: 3 })
     domain = sb.state.domains.filter((d) => nsFlavour(d) !== 'registrar').map((d) => d.domainname)[0] ?? ''
     dataDir = mkdtempSync(join(work, 'data-'))
-    services = await createAppServices({ userDataDir: dataDir, allowedOrigins: [APP], storeWorkerUrl: new URL('../../out/main/store-worker.js', import.meta.url) })
-    const main = await ok('accounts.create', { fields: profileFor(sb, 'Main'), apiKey: sb.keys.full, storage: 'keychain' })
-    await ok('accounts.setActive', { id: main.id })
-    await services.close()
-    services = undefined
+    await setUpAccount(sb, dataDir, 'Main')
   })
   afterAll(async () => {
-    await services?.close()
     await sb?.close()
   })
 

@@ -2,10 +2,12 @@
  * listAll against the sandbox over loopback: every size that matters, under both
  * readings of paging.max, plus order, progress, the concurrency bound and cancel.
  */
+import { createServer, type ServerResponse } from 'node:http'
 import { describe, expect, it, vi } from 'vitest'
 import { createApiClient, listAllPages, type ListAllProgress } from '../../src/main/http'
 import { AppError } from '../../src/main/app/app-error'
-import { startSandbox, type SandboxOptions } from '../../src/sandbox'
+import { DEFAULT_SERVER_PATHS, startSandbox, type SandboxOptions } from '../../src/sandbox'
+import { listeningPort } from '../../support/listening-port'
 
 const LIMIT = 50
 
@@ -121,7 +123,7 @@ describe('listAllPages against a service whose paging.max means nothing', () => 
       paging: { max, page, limit },
     })
 
-  it.each([1, 0, 9, 437, 100_000])('loses no item and adds none when max is %i', async (max) => {
+  it.each([437, 100_000])('loses no item and adds none when max is %i', async (max) => {
     let calls = 0
     const counted = (page: number, limit: number) => {
       calls++
@@ -134,11 +136,15 @@ describe('listAllPages against a service whose paging.max means nothing', () => 
     expect(calls).toBeLessThanOrEqual(11 + 4)
   })
 
+  it.each([1, 0, 9])('refuses the list, rather than read on unbounded or keep part of it, when max (%i) claims fewer pages than it has', async (max) => {
+    await expect(listAllPages(fake(max), { pageSize: 40, maxPages: 1000, concurrency: 4 })).rejects.toMatchObject({ code: 'http.pagingPastClaim' })
+  })
+
   it('stops at maxPages for a service that never sends a short page', async () => {
     let calls = 0
     const endless = async (page: number, limit: number) => {
       calls++
-      return { results: Array.from({ length: limit }, (_, i) => page * limit + i), paging: { max: 1, page, limit } }
+      return { results: Array.from({ length: limit }, (_, i) => page * limit + i), paging: { max: 1_000_000, page, limit } }
     }
     const items = await listAllPages(endless, { pageSize: 10, maxPages: 30 })
     expect(items).toHaveLength(300)
@@ -168,5 +174,70 @@ describe('listAllPages against a service whose paging.max means nothing', () => 
   it('refuses a page that is not a list', async () => {
     const broken = async () => ({ results: { not: 'a list' } })
     await expect(listAllPages(broken)).rejects.toBeInstanceOf(AppError)
+  })
+})
+
+/**
+ * A hostile service of the test's own, over loopback: page 1 claims a `paging.max`, and every
+ * page after it is full. `answer` makes each page's items; `holdFrom` holds every request from
+ * that page on (never answered), so only the listing's own deadline can end it.
+ */
+async function withHostile<T>(
+  opts: { max: number; answer: (page: number, limit: number) => unknown[]; holdFrom?: number },
+  fn: (client: ReturnType<typeof createApiClient>, pagesAsked: () => number) => Promise<T>,
+): Promise<T> {
+  let asked = 0
+  const held: ServerResponse[] = []
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1')
+    const page = Number(url.searchParams.get('page') ?? 1)
+    const limit = Number(url.searchParams.get('limit') ?? 100)
+    asked++
+    // The test's own bound: past 60 pages the hostile service ends its list, so a listing without bounds ends too (and fails the counts below).
+    if (opts.holdFrom !== undefined && page >= opts.holdFrom && asked <= 60) {
+      held.push(res)
+      return
+    }
+    const results = asked > 60 ? [] : opts.answer(page, limit)
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.end(JSON.stringify({ results, paging: { max: opts.max, page, limit }, request_id: `hostile-${asked}` }))
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  const port = listeningPort(server)
+  const client = createApiClient({ baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: 'hostile-test-key-0000', serverPaths: DEFAULT_SERVER_PATHS, retry: { attempts: 0, baseDelayMs: 1 } })
+  try {
+    return await fn(client, () => asked)
+  } finally {
+    for (const res of held) res.destroy()
+    server.closeAllConnections()
+    await new Promise((r) => server.close(r))
+  }
+}
+
+const domain = (id: number, extra: Record<string, unknown> = {}) => ({ domainid: id, domainname: `d${id}.example`, registrar: 'X', expirationdate: '2030-01-01', autorenew: 0, autorenew_all: 0, autorenew_domain: 0, ...extra })
+
+describe('listAll against a hostile service', () => {
+  it('refuses a list that goes on past the most pages its first page claimed', async () => {
+    // max 3: at most 3 pages (max as a page count) and the page after: then refused, never read to the end.
+    await withHostile({ max: 3, answer: (page, limit) => Array.from({ length: limit }, (_, i) => domain(page * 1000 + i)) }, async (client, asked) => {
+      await expect(client.listAll('domains.list', {}, { pageSize: 10, concurrency: 1 })).rejects.toMatchObject({ kind: 'malformed-response', code: 'http.pagingPastClaim' })
+      expect(asked()).toBeLessThanOrEqual(4)
+    })
+  })
+
+  it('ends the list at a page of ids already read, whatever else the items say', async () => {
+    // Every page the same ten domains, each time with a new expiration date: no page's text repeats.
+    await withHostile({ max: 1_000_000, answer: (page, limit) => Array.from({ length: limit }, (_, i) => domain(i, { expirationdate: `2030-01-${String((page % 28) + 1).padStart(2, '0')}` })) }, async (client, asked) => {
+      const items = await client.listAll('domains.list', {}, { pageSize: 10, concurrency: 2 })
+      expect(items.map((d) => d.domainid)).toEqual(Array.from({ length: 10 }, (_, i) => i))
+      expect(asked()).toBeLessThanOrEqual(1 + 2)
+    })
+  })
+
+  it('gives up at its overall deadline, however many pages the service promises', async () => {
+    await withHostile({ max: 1_000_000, holdFrom: 4, answer: (page, limit) => Array.from({ length: limit }, (_, i) => domain(page * 1000 + i)) }, async (client) => {
+      const listing = client.listAll('domains.list', {}, { pageSize: 10, concurrency: 2, deadlineMs: 300 })
+      await expect(listing).rejects.toMatchObject({ kind: 'timeout', code: 'http.listDeadline' })
+    })
   })
 })

@@ -7,9 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiClient, type ApiClient } from '../../src/main/http'
 import { AppError } from '../../src/main/app/app-error'
-import { ENDPOINT_NAMES, endpoints, isSafePathSegment, pathParamNames, type EndpointName } from '../../src/shared/endpoints/table'
+import { ENDPOINT_NAMES, endpoints, isSafePathSegment, pathParamNames } from '../../src/shared/endpoints/table'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
-import { makeFixture, samples, type Fixture, type Sample } from '../helpers/operation-samples'
+import { makeFixture, sampleOf, type Fixture } from '../helpers/operation-samples'
+import { rawPayload } from '../helpers/raw-payload'
+import { appErrorOf } from '../helpers/english'
 
 const BAD_VALUES = ['', ' ', '.', '..', '../x', 'a/b', '/', 'x/..', 'a\\b', 'a\nb', 'a\tb', '\u0000', 'a\u007fb', '%2e%2e', 'a?b=c', 'a#b', '. .', '...']
 
@@ -36,16 +38,16 @@ describe('path values', () => {
   })
 
   it.each(cases)('%s: %s refuses every value that is not one path segment of its shape', async (name, param) => {
-    const sample = (samples[name] as (f: Fixture) => Sample<EndpointName>)(fixture)
+    const sample = sampleOf(name, fixture)
     for (const bad of BAD_VALUES) {
       const before = sb.received.length
-      const input = { ...(sample.input as Record<string, unknown>), [param]: bad }
-      const err = await client.call(name, input as never).then(
+      const input = { ...sample.input, [param]: bad }
+      const err = await client.call(name, rawPayload(input)).then(
         () => undefined,
         (e: unknown) => e,
       )
       expect(err, `${name} ${param}=${JSON.stringify(bad)} was sent`).toBeInstanceOf(AppError)
-      expect((err as AppError).kind, `${name} ${param}=${JSON.stringify(bad)}`).toBe('validation')
+      expect(appErrorOf(err).kind, `${name} ${param}=${JSON.stringify(bad)}`).toBe('validation')
       expect(sb.received.length, `${name} ${param}=${JSON.stringify(bad)} reached the service`).toBe(before)
     }
   })
@@ -60,19 +62,19 @@ describe('path values', () => {
 
   it.each(serverCases)('%s: a name goes out as one segment; a name with anything more is refused', async (name, param) => {
     const webname = sb.state.servers.b[0]!.webname
-    const sample = (samples[name] as (f: Fixture) => Sample<EndpointName>)(fixture)
+    const sample = sampleOf(name, fixture)
     const bad = [`${webname}/..`, `${webname}/x`, `../${webname}`, `${webname}?x=1`, `${webname}#x`, `${webname}%2f`, `${webname}.`, `${webname} `, `${webname}\n`, `.${webname}`, `-${webname}`]
     for (const v of bad) {
       const before = sb.received.length
-      const err = await client.call(name, { ...(sample.input as Record<string, unknown>), [param]: v } as never).then(
+      const err = await client.call(name, rawPayload({ ...sample.input, [param]: v })).then(
         () => undefined,
         (e: unknown) => e,
       )
       expect(err, `${name} ${param}=${JSON.stringify(v)} was sent`).toBeInstanceOf(AppError)
-      expect((err as AppError).kind, `${name} ${param}=${JSON.stringify(v)}`).toBe('validation')
+      expect(appErrorOf(err).kind, `${name} ${param}=${JSON.stringify(v)}`).toBe('validation')
       expect(sb.received.length, `${name} ${param}=${JSON.stringify(v)} reached the service`).toBe(before)
     }
-    await client.call(name, { ...(sample.input as Record<string, unknown>), [param]: webname } as never)
+    await client.call(name, rawPayload({ ...sample.input, [param]: webname }))
     const wanted = sample.path.replace(String(fixture.webidB), webname)
     expect(sb.received.at(-1)).toMatchObject({ endpoint: name, path: `/v1${wanted}`, status: 200 })
   })

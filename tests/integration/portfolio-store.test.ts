@@ -20,6 +20,8 @@ import { TRIGRAM_INDEXES } from '../../src/main/store/search-index'
 import type { PagedItem } from '../../src/shared/endpoints/table'
 import { startSandbox } from '../../src/sandbox'
 import { accountLists, putAccount } from '../../support/portfolio-data'
+import { match } from '../helpers/matchers'
+import { rawPayload } from '../helpers/raw-payload'
 
 let dir: string
 let file: string
@@ -134,7 +136,7 @@ describe('opening and migrating', () => {
     randomBytes(8 * 4096).copy(bytes, 20 * 4096)
     writeFileSync(file, bytes)
     const again = open(file, { now })
-    expect(again.problem).toMatchObject({ code: 'store.movedAside', params: { reason: expect.stringMatching(/damaged|notADatabase/) } })
+    expect(again.problem).toMatchObject({ code: 'store.movedAside', params: { reason: match.stringMatching(/damaged|notADatabase/) } })
     expect(again.getList('acct', 'domains.list', {})).toBeUndefined()
   })
 
@@ -286,9 +288,9 @@ describe('lists', () => {
     }
     expect(refused(() => store.putList('Not An Id', 'domains.list', {}, [], T1))).toBe('validation')
     expect(refused(() => store.putList('acct', 'domains.list', {}, [], 'yesterday'))).toBe('validation')
-    expect(refused(() => store.putList('acct', 'servers.list', { kind: 'z' } as unknown as ListParams<'servers.list'>, [], T1))).toBe('validation')
+    expect(refused(() => store.putList('acct', 'servers.list', rawPayload({ kind: 'z' }), [], T1))).toBe('validation')
     expect(refused(() => store.putZone('acct', 'dns', '../etc', { records: '' }, T1))).toBe('validation')
-    expect(refused(() => store.getList('acct', 'logs.list' as StoredListName, {}))).toBe('validation')
+    expect(refused(() => store.getList('acct', rawPayload('logs.list'), {}))).toBe('validation')
   })
 
   it('skips and reports rows damaged in the file instead of failing', () => {
@@ -624,6 +626,20 @@ describe('exports', () => {
       expect(csv).not.toContain(x.authcode)
       expect(csv).not.toContain(x.contact.registrant.phone)
     }
+  })
+
+  it('quotes a cell the service gave an inner tab, so a spreadsheet keeps it one cell', () => {
+    const store = open()
+    const lists = accountLists({ seed: 5, domains: 2 })
+    const d = lists.domains[0]!
+    // A registrar name from the service's answer, with a tab inside (a spreadsheet splits pasted or tab-separated text there).
+    d.registrar = 'Evil\tRegistrar'
+    putAccount(store, 'one', lists, T1)
+    const row = store
+      .exportCsv({ accountNames: {} })
+      .split('\r\n')
+      .find((l) => l.includes(d.domainname))
+    expect(row).toContain(',"Evil\tRegistrar",')
   })
 
   it('takes a setting from its own list when that was read after the domain list', () => {

@@ -24,13 +24,16 @@ const profile = (n: number): AccountProfile => ({
   readOnly: false,
 })
 
+/** The profiles file as these checks read it: its list of accounts. */
+const accountsFile = z.object({ accounts: z.array(z.unknown()) })
+
 describe('account profiles file', () => {
   it('writes atomically: the file is always complete JSON and no temp file is left', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'profiles-'))
     const store = new ProfileStore(join(dir, 'accounts.json'))
     await store.load()
     await store.update((d) => d.accounts.push(profile(1)))
-    const onDisk = JSON.parse(readFileSync(join(dir, 'accounts.json'), 'utf8'))
+    const onDisk = accountsFile.parse(JSON.parse(readFileSync(join(dir, 'accounts.json'), 'utf8')))
     expect(onDisk.accounts).toHaveLength(1)
     expect(readdirSync(dir)).toEqual(['accounts.json'])
   })
@@ -111,7 +114,7 @@ describe('account profiles file', () => {
     await store.load()
     await store.update((d) => d.accounts.push(profile(1)))
     expect(() => store.update((d) => d.accounts.push({ ...profile(2), baseUrl: 'http://evil.example.com' }))).toThrow()
-    expect(JSON.parse(readFileSync(file, 'utf8')).accounts).toHaveLength(1)
+    expect(accountsFile.parse(JSON.parse(readFileSync(file, 'utf8'))).accounts).toHaveLength(1)
   })
 
   it('a profile saved before the DNS product words existed loads with the spec’s words', async () => {

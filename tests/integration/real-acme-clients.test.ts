@@ -3,7 +3,7 @@
  * name and its wildcard through `hosting-admin acme`: Debian's certbot (manual hooks) and lego
  * (exec provider) against pebble, Let's Encrypt's test CA, whose DNS-01 validation asks an
  * authoritative nameserver on loopback that serves the sandbox's zone as the service holds it at
- * that moment (tests/helpers/authoritative-dns.ts). A certificate exists only if the hooks put the
+ * that moment (support/loopback-dns.ts). A certificate exists only if the hooks put the
  * right values where the CA looked. Everything runs on loopback; the zone's nameservers are mapped
  * to that server for the hooks' own propagation wait (HOSTING_ADMIN_NS_ADDRESSES, passed by the
  * clients to their hooks). Each run is done with the app's door open (the app's services running
@@ -23,10 +23,10 @@ import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { nsFlavour } from '../../src/sandbox/nameservers'
 import type { DomainRec } from '../../src/sandbox/state'
 import { certbotIssue, killClients, legoIssue, namesCovered, type ClientRun, type HookOptions, type Issued } from '../helpers/acme-clients'
-import { startZoneDns, type AuthoritativeDns, type ServedZone } from '../helpers/authoritative-dns'
+import { startZoneDns, type LoopbackDns, type ServedZone } from '../../support/loopback-dns'
 import { onPath, startPebble, type Pebble } from '../helpers/pebble'
-import { profileFor } from '../../support/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
+import { BUILT_STORE_WORKER, setUpAccount } from '../helpers/cli-account'
 
 const missing = ['certbot', 'lego', 'pebble', 'openssl'].filter((p) => !onPath(p))
 const hasSecretService = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS)
@@ -36,12 +36,11 @@ const skipReason =
     : !hasSecretService
       ? 'skipped: no D-Bus session for the keychain; run through npm test or /work/keyring-run.sh'
       : 'certbot, lego and pebble installed'
-const WORKER = new URL('../../out/main/store-worker.js', import.meta.url)
 /** Each client run is killed after this long; one takes a few seconds. */
 const RUN_LIMIT_MS = 90_000
 
 let sb: Sandbox
-let dns: AuthoritativeDns
+let dns: LoopbackDns
 let pebble: Pebble
 let dataDir: string
 let keyDir: string
@@ -85,7 +84,7 @@ const NO_DBUS = ['DBUS_SESSION_BUS_ADDRESS']
 
 /** Opens the app's services on the data folder: its door is then open to the hooks. */
 async function openApp(): Promise<void> {
-  services = await createAppServices({ userDataDir: dataDir, allowedOrigins: [APP], storeWorkerUrl: WORKER })
+  services = await createAppServices({ userDataDir: dataDir, allowedOrigins: [APP], storeWorkerUrl: BUILT_STORE_WORKER })
 }
 /** The zone saves the open app has run (with its door open, the hooks' saves are the app's jobs). */
 const appZoneSaves = async () => (await ok('jobs.list', {})).filter((j) => j.operation === 'domains.dns.set').length
@@ -123,10 +122,7 @@ describe.skipIf(missing.length > 0 || !hasSecretService)(`real certbot and lego 
     dns = await startZoneDns(servedZones)
     pebble = await startPebble({ dnsServer: dns.address })
     dataDir = mkdtempSync(join(tmpdir(), 'real-acme-'))
-    await openApp()
-    const { id } = await ok('accounts.create', { fields: profileFor(sb, 'Certs'), apiKey: sb.keys.full, storage: 'keychain' })
-    await ok('accounts.setActive', { id })
-    await closeApp()
+    await setUpAccount(sb, dataDir, 'Certs')
     // The key as an unattended run reads it: a file only the user can read.
     keyDir = mkdtempSync(join(tmpdir(), 'real-acme-key-'))
     keyFile = join(keyDir, 'hosting-admin.key')

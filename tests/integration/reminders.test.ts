@@ -142,7 +142,7 @@ describe('reminders of every account, from the store', () => {
     expect(desktop.notifications.map((n) => [n.title, n.body])).toEqual([['web77 expires tomorrow', 'Managed server of “Demo”']])
     expect(opened).toEqual([])
     desktop.notifications[0]?.click()
-    expect(opened.map((t) => JSON.parse(t))).toEqual([target])
+    expect(opened.map((t): unknown => JSON.parse(t))).toEqual([target])
     expect(await call('reminders.notify', { title: '', body: 'x', target })).toMatchObject({ ok: false, error: { code: 'ipc.invalidPayload' } })
   })
 })

@@ -4,6 +4,7 @@
  * checked is its lookup and not the app's validators; then once through the app's client.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { z } from 'zod'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { createApiClient } from '../../src/main/http'
 
@@ -20,7 +21,7 @@ async function ask(method: 'GET' | 'PUT', path: string, body?: unknown): Promise
     headers: { authorization: `Bearer ${sb.keys.full}`, ...(body ? { 'content-type': 'application/json' } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
   })
-  const json = (await res.json()) as { results?: Record<string, unknown> }
+  const json = z.object({ results: z.record(z.string(), z.unknown()).optional() }).parse(await res.json())
   return { status: res.status, results: json.results ?? {} }
 }
 

@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process'
 import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { z } from 'zod'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
@@ -45,7 +46,7 @@ describe('npm start', () => {
     expect(cwd).toBe(root)
     // electron-vite starts Electron on the app's folder (".": its package.json "main" is the built main).
     expect(args).toEqual(['.'])
-    expect(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).main).toBe('out/main/index.js')
+    expect(z.object({ main: z.string() }).parse(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))).main).toBe('out/main/index.js')
   })
 
   it.skipIf(!existsSync(join(root, 'out/main/index.js')))('reaches the executable ELECTRON_EXEC_PATH names (electron-vite’s variable)', () => {

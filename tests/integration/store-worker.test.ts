@@ -13,6 +13,7 @@ import { inThread, type PortfolioStoreAsync } from '../../src/main/store/store-a
 import { openStoreInWorker, type WorkerStore } from '../../src/main/store/store-worker'
 import type { StoreStatus } from '../../src/shared/portfolio/store-status'
 import { accountLists, putAccountAsync } from '../../support/portfolio-data'
+import { rawPayload } from '../helpers/raw-payload'
 
 const dir = mkdtempSync(join(tmpdir(), 'store-worker-'))
 const open: PortfolioStoreAsync[] = []
@@ -106,7 +107,7 @@ describe('the store in a worker thread', () => {
     open.push(worker)
     // A function cannot cross to another thread: its part is refused as it is sent.
     const unclonable: unknown[] = [...lists.domains, () => 'not data']
-    const bad = worker.putList('acct', 'domains.list', {}, unclonable as typeof lists.domains, T1)
+    const bad = worker.putList('acct', 'domains.list', {}, rawPayload(unclonable), T1)
     const after = worker.putList('acct', 'domains.list', {}, lists.domains.slice(0, 1200), T2)
     await expect(bad).rejects.toMatchObject({ data: { code: 'store.notSent', params: { reason: 'DataCloneError' } } })
     await after

@@ -9,8 +9,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SCHEMA_VERSION } from '../../src/main/team/schema'
 import { runCli } from '../helpers/cli-process'
-import { startTestPostgres, type TestPostgres } from '../helpers/postgres'
-import { poolFor } from '../helpers/team-ledgers'
+import { startTestPostgres, type TestPostgres } from '../../support/postgres'
+import { poolFor } from '../../support/team-ledgers'
 
 let db: TestPostgres
 let dataDir: string

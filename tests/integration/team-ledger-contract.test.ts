@@ -7,8 +7,8 @@ import { afterAll, beforeAll } from 'vitest'
 import { TeamLedger } from '../../src/main/team/team-ledger'
 import type { WriteLedger } from '../../src/main/jobs/ledger/write-ledger'
 import { ledgerContract } from '../helpers/ledger-contract'
-import { startTestPostgres, type TestPostgres } from '../helpers/postgres'
-import { poolFor } from '../helpers/team-ledgers'
+import { startTestPostgres, type TestPostgres } from '../../support/postgres'
+import { poolFor } from '../../support/team-ledgers'
 
 let db: TestPostgres
 let made = 0

@@ -10,8 +10,8 @@ import { SCHEMA_VERSION, schemaStatus } from '../../src/main/team/schema'
 import { TeamLedger } from '../../src/main/team/team-ledger'
 import { TeamError } from '../../src/main/team/team-error'
 import type { TargetRef } from '../../src/main/jobs/ledger/write-ledger'
-import { startTestPostgres, type TestPostgres } from '../helpers/postgres'
-import { openWorkstation, poolFor, until } from '../helpers/team-ledgers'
+import { startTestPostgres, type TestPostgres } from '../../support/postgres'
+import { openWorkstation, poolFor, until } from '../../support/team-ledgers'
 
 let db: TestPostgres
 const open: TeamLedger[] = []

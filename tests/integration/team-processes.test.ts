@@ -10,9 +10,9 @@ import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { TargetRef } from '../../src/main/jobs/ledger/write-ledger'
 import type { TeamLedger } from '../../src/main/team/team-ledger'
-import { startTestPostgres, type TestPostgres } from '../helpers/postgres'
-import { startTeamChild, type TeamChild } from '../helpers/team-children'
-import { openWorkstation, until } from '../helpers/team-ledgers'
+import { startTestPostgres, type TestPostgres } from '../../support/postgres'
+import { startTeamChild, type TeamChild } from '../helpers/child-processes'
+import { openWorkstation, until } from '../../support/team-ledgers'
 
 let db: TestPostgres
 let dir: string

@@ -13,7 +13,7 @@ import { KeytarSecretStore, loadKeytar, type SecretStore } from '../../src/main/
 import { SCHEMA_VERSION } from '../../src/main/team/schema'
 import { TeamSettingsService } from '../../src/main/team/team-settings-service'
 import { teamPasswordKey } from '../../src/main/team/team-settings'
-import { startTestPostgres, type TestPostgres } from '../helpers/postgres'
+import { startTestPostgres, type TestPostgres } from '../../support/postgres'
 
 const hasSecretService = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS)
 const PASSWORD = `team-pw-${randomUUID()}`

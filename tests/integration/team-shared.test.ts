@@ -13,8 +13,8 @@ import { ensureSchema } from '../../src/main/team/schema'
 import { domainHistory, driftFindings, handleReminder, recordDrift, recordHistory, reminderDue, shareAccount, sharedAccount } from '../../src/main/team/team-shared'
 import { openConfiguredTeamLedger } from '../../src/main/team/open-team'
 import { writeTeamSettings } from '../../src/main/team/team-settings'
-import { startTestPostgres, type TestPostgres } from '../helpers/postgres'
-import { poolFor } from '../helpers/team-ledgers'
+import { startTestPostgres, type TestPostgres } from '../../support/postgres'
+import { poolFor } from '../../support/team-ledgers'
 
 let db: TestPostgres
 let a: pg.Pool

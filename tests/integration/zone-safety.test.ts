@@ -98,4 +98,22 @@ describe('a zone save sent straight over IPC', () => {
     expect(puts()).toBe(before)
     expect((await outside.call('domains.dns.get', { domain })).ttl).toBe(7200)
   })
+
+  // Issue 41, point 2: a line that hides a record gets past no screen and no rule: main refuses it
+  // with its place, even with the zone it was planned from and the over-rule confirmation.
+  it.each([
+    ['a lone CR', 'a www 192.0.2.1\rns @ ns.evil.example.', 'U+000D', 16],
+    ['U+2028', 'txt @ ok\u2028ns @ ns.evil.example.', 'U+2028', 9],
+    ['U+2029', 'a www 192.0.2.1\u2029ns @ ns.evil.example.', 'U+2029', 16],
+    ['NEL', 'a www 192.0.2.1\u0085ns @ ns.evil.example.', 'U+0085', 16],
+    ['NUL', 'txt @ a\u0000b', 'U+0000', 8],
+    ['ESC', 'txt @ a\u001b[2Kb', 'U+001B', 8],
+  ])('a zone line with %s: refused at prepare with its line and column, nothing sent', async (_what, line, character, column) => {
+    const domain = editable()[3]!
+    const zone = await zoneOf(domain, 5)
+    const before = puts()
+    const r = await submit([{ params: { domain, ns_type: zone.ns_type, records: `${zone.records}\n${line}` }, guard: { records: zone.records }, overRule: true }])
+    expect(r).toMatchObject({ ok: false, error: { code: 'ipc.invalidPayload', issues: [{ path: 'items.0.records', code: 'dns.hiddenCharacter', params: { line: zone.records.split('\n').length + 1, column, character } }] } })
+    expect(puts()).toBe(before)
+  })
 })

@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { acquireDataLock, currentHolder, lockDatabaseOf, lockFileOf, type DataLock } from '../../src/main/jobs/data-lock'
 import { Journal } from '../../src/main/jobs/journal'
-import { startLockChild, type LockChild } from '../helpers/lock-children'
+import { startLockChild, type LockChild } from '../helpers/child-processes'
 
 const folder = () => mkdtempSync(join(tmpdir(), 'data-lock-'))
 const holder = (pid: number) => JSON.stringify({ pid, host: hostname(), who: 'app', since: '2026-11-25T00:00:00.000Z' })

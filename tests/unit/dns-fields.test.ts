@@ -6,7 +6,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { englishCode } from '../helpers/english'
-import { editRecord, joinValue, parse, placeLine, serialise, splitValue, type RawRow, type RecordRow } from '../../src/shared/dns/records'
+import { rawRow } from '../helpers/dns-rows'
+import { editRecord, joinValue, parse, placeLine, serialise, splitValue, type RecordRow } from '../../src/shared/dns/records'
 import { fieldIssues, validateRows, warnRows } from '../../src/shared/dns/validate'
 
 const rec = (type: RecordRow['type'], host: string, value: string): RecordRow => ({ kind: 'record', type, host, value })
@@ -25,7 +26,7 @@ describe('MX: priority and mail server', () => {
     const rows = parse('mx 10 mail.example.com.\nmx mail.example.com. 30')
     expect(validateRows(rows).map((i) => [i.index, i.code, i.fix])).toEqual([[0, 'dns.mx.order', 'place']])
     expect(englishCode('dns.mx.order', validateRows(rows)[0]!.params)).toMatch(/^The priority goes after the mail server/)
-    const placed = placeLine(rows[0] as RawRow)
+    const placed = placeLine(rawRow(rows[0]))
     expect(placed && serialise([placed])).toBe('mx mail.example.com. 10')
   })
 

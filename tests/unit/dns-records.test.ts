@@ -1,9 +1,11 @@
 import fc from 'fast-check'
 import { englishCode } from '../helpers/english'
+import { recordRow } from '../helpers/dns-rows'
 import { describe, expect, it } from 'vitest'
-import { editRecord, parse, recordKey, records, serialise, type RecordRow, type Row } from '../../src/shared/dns/records'
+import { editRecord, parse, recordKey, records, serialise, type Row } from '../../src/shared/dns/records'
 import { applyPlan, isEmptyPlan, plan } from '../../src/shared/dns/plan'
 import { validateRows, warnRows } from '../../src/shared/dns/validate'
+import { match } from '../helpers/matchers'
 
 const label = fc.stringMatching(/^[a-z][a-z0-9-]{0,8}[a-z0-9]$/)
 const host = fc.oneof(fc.constant('@'), fc.constant('*'), label, fc.tuple(label, label).map(([a, b]) => `${a}.${b}`))
@@ -53,7 +55,7 @@ describe('records model', () => {
   })
 
   it('reads "mx <server> <priority>" as a record at the apex, and "mx @ 10" as the domain its own mail server', () => {
-    const [mx, self] = parse('mx mail.example.com. 10\nmx @ 10') as RecordRow[]
+    const [mx, self] = parse('mx mail.example.com. 10\nmx @ 10').map(recordRow)
     expect(mx).toMatchObject({ type: 'mx', host: '@', value: 'mail.example.com. 10' })
     expect(self).toMatchObject({ type: 'mx', host: '@', value: '@ 10' })
   })
@@ -71,15 +73,15 @@ describe('records model', () => {
 
   it('writes a new or edited MX in the service’s form', () => {
     expect(serialise([{ kind: 'record', type: 'mx', host: '@', value: 'mail.example.com. 10' }])).toBe('mx mail.example.com. 10')
-    const [mx] = parse('mx  mail.example.com.   10') as RecordRow[]
+    const [mx] = parse('mx  mail.example.com.   10').map(recordRow)
     expect(serialise([editRecord(mx!, { value: 'mx2.example.com. 20' })])).toBe('mx mx2.example.com. 20')
   })
 
   it('writes an edited row canonically and leaves the others as they were', () => {
     const rows = parse('A   www   192.0.2.1\ntxt @ v=spf1 -all')
-    const edited: Row[] = [editRecord(rows[0] as RecordRow, { value: '192.0.2.2' }), rows[1]!]
+    const edited: Row[] = [editRecord(recordRow(rows[0]), { value: '192.0.2.2' }), rows[1]!]
     expect(serialise(edited)).toBe('a www 192.0.2.2\ntxt @ v=spf1 -all')
-    expect(editRecord(rows[1] as RecordRow, { value: 'v=spf1 -all' })).toBe(rows[1])
+    expect(editRecord(recordRow(rows[1]), { value: 'v=spf1 -all' })).toBe(rows[1])
   })
 })
 
@@ -99,7 +101,7 @@ describe('plan', () => {
   it('is empty for the same records in another order, and names added, removed and changed rows', () => {
     expect(isEmptyPlan(plan(parse('a www 192.0.2.1\na @ 192.0.2.2'), parse('a @ 192.0.2.2\na www 192.0.2.1')))).toBe(true)
     const p = plan(parse('a www 192.0.2.1\ntxt @ old\ncname docs d.example.com.\n# note'), parse('a www 192.0.2.9\ntxt @ old\nmx mail.example.com. 10'))
-    expect(p.changed).toEqual([{ from: expect.objectContaining({ value: '192.0.2.1' }), to: expect.objectContaining({ value: '192.0.2.9' }) }])
+    expect(p.changed).toEqual([{ from: match.objectContaining({ value: '192.0.2.1' }), to: match.objectContaining({ value: '192.0.2.9' }) }])
     expect(p.removed.map((r) => r.type)).toEqual(['cname'])
     expect(p.added.map((r) => r.type)).toEqual(['mx'])
     expect(p.rawRemoved).toEqual(['# note'])

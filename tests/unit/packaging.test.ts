@@ -19,6 +19,7 @@ import afterPack, { FUSES, applyFuses, assertCommandShipped, electronExecutable,
 import { APP_FOLDER_NAME } from '../../src/cli/data-dir'
 import { REQUIRED_FUSES } from '../../src/main/shell/security'
 import { APP_USER_MODEL_ID } from '../../src/main/app/app-version'
+import { match } from '../helpers/matchers'
 
 const projectDir = resolve('.')
 const HOOK = './scripts/after-pack.mjs'
@@ -95,7 +96,7 @@ describe('electron-builder configuration', () => {
 
   it('packs only out/** and package.json, into an asar with the native modules (keytar, libsql) unpacked', () => {
     // The rest of the list takes out what is never used: dependencies' TypeScript, maps and docs, libsql's musl build, keytar's build tree.
-    expect(config.files).toEqual([{ filter: expect.arrayContaining(['out/**', 'package.json', '!**/node_modules/@libsql/*-musl/**']) }])
+    expect(config.files).toEqual([{ filter: match.arrayContaining(['out/**', 'package.json', '!**/node_modules/@libsql/*-musl/**']) }])
     expect(config.npmRebuild).toBe(false)
     expect(config.buildDependenciesFromSource).toBe(false)
     expect(config.asar).toBe(true)
@@ -108,9 +109,9 @@ describe('electron-builder configuration', () => {
       { from: 'out/command', to: 'cli' },
       { from: 'out/command/node_modules', to: 'cli/node_modules' },
     ])
-    expect(config.files).toEqual([{ filter: expect.arrayContaining(['!out/{command,deb}{,/**}']) }])
+    expect(config.files).toEqual([{ filter: match.arrayContaining(['!out/{command,deb}{,/**}']) }])
     // npm run dist stages it between the build and electron-builder.
-    const scripts = z.record(z.string(), z.string()).parse(JSON.parse(readFileSync('package.json', 'utf8')).scripts)
+    const { scripts } = z.object({ scripts: z.record(z.string(), z.string()) }).parse(JSON.parse(readFileSync('package.json', 'utf8')))
     for (const name of ['dist', 'dist:linux', 'dist:win', 'dist:mac']) {
       expect(scripts[name], name).toMatch(/^electron-vite build && tsx scripts\/stage-command\.ts && electron-builder /)
     }

@@ -106,7 +106,9 @@ describe('CSV cells', () => {
     expect(csvCell('@SUM')).toBe("'@SUM")
     // A leading space or tab hides a formula from a check of the first character; a semicolon splits a cell where it is the list separator.
     expect(csvCell(' =1+1')).toBe("' =1+1")
-    expect(csvCell('\t=1+1')).toBe("'\t=1+1")
+    // …and a tab anywhere in a cell is quoted too: a spreadsheet splits tab-separated text there.
+    expect(csvCell('\t=1+1')).toBe(`"'\t=1+1"`)
+    expect(csvCell('a\tb')).toBe('"a\tb"')
     expect(csvCell('a;b')).toBe('"a;b"')
   })
 })

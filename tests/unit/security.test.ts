@@ -9,6 +9,7 @@
 import { mkdtempSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { z } from 'zod'
 import { describe, expect, it } from 'vitest'
 import {
   APP_ORIGIN,
@@ -57,7 +58,7 @@ function guardedContents() {
   return { fire, open: (url: string) => openHandler?.({ url }), opened }
 }
 
-const csp = Object.fromEntries(CONTENT_SECURITY_POLICY.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v]))
+const csp = Object.fromEntries(CONTENT_SECURITY_POLICY.split(';').map((d) => d.trim().split(/\s+/)).map(([k = '', ...v]): [string, string[]] => [k, v]))
 
 describe('Electron security checklist', () => {
   it('1. only secure content: the page comes from app://, nothing remote is loaded', () => {
@@ -133,7 +134,7 @@ describe('Electron security checklist', () => {
     }
   })
   it('16. a current Electron', () => {
-    const pkg = JSON.parse(readFileSync(resolve('package.json'), 'utf8')) as { devDependencies: Record<string, string> }
+    const pkg = z.object({ devDependencies: z.record(z.string(), z.string()) }).parse(JSON.parse(readFileSync(resolve('package.json'), 'utf8')))
     expect(Number(/\d+/.exec(pkg.devDependencies.electron ?? '')?.[0])).toBeGreaterThanOrEqual(38)
   })
   it('18. a custom protocol instead of file://, serving only the renderer folder, with the CSP and nosniff', async () => {

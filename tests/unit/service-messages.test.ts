@@ -16,7 +16,8 @@ import { liveFixture } from '../helpers/live-fixtures'
 function errorMessages(v: unknown, out: string[] = []): string[] {
   if (Array.isArray(v)) for (const x of v) errorMessages(x, out)
   else if (v !== null && typeof v === 'object') {
-    for (const [k, x] of Object.entries(v)) {
+    const members: [string, unknown][] = Object.entries(v)
+    for (const [k, x] of members) {
       if (k === 'errors' && x !== null && typeof x === 'object' && 'message' in x && typeof x.message === 'string') out.push(x.message)
       errorMessages(x, out)
     }

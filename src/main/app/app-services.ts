@@ -16,9 +16,12 @@ import { KeytarSecretStore, loadKeytar, type SecretStore } from '../accounts/sec
 import { sandboxDemo } from '../accounts/demo'
 import { createIpcRouter, type IpcRouter } from '../ipc/router'
 import { createAppHandlers, createChannelHandlers } from '../ipc/handlers'
+import { TeamSettingsService } from '../team/team-settings-service'
+import { TEAM_KEYCHAIN_SERVICE } from '../team/team-settings'
 import { RunningCalls } from '../ipc/running-calls'
 import { JobEvents } from '../ipc/job-events'
 import { Journal } from '../jobs/journal'
+import { BodyMac } from '../jobs/body-mac'
 import { LocalLedger } from '../jobs/ledger/local-ledger'
 import { AutorenewOnValues } from '../jobs/service-values'
 import { storedDomainNames } from '../jobs/domain-names'
@@ -161,6 +164,8 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     },
     // Written only while this process's services hold the folder (data-lock.ts).
     ledger: new LocalLedger(new Journal(journalFile, locked.lock)),
+    // Its key in the keychain, beside the API keys; in the data folder where none can be reached (body-mac.ts).
+    bodyMac: new BodyMac({ keychain: opts.keychain ?? defaultKeychain, keyFile: join(opts.userDataDir, 'journal.key') }),
     onChange: (job) => {
       logJob(job)
       jobEvents.changed(job)
@@ -214,6 +219,8 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
       reminders,
       autorenewOn,
       ...(workerStore ? { storeLife: workerStore } : {}),
+      // The team database's password is kept beside the API keys, under its own keychain service (the command line reads it there).
+      team: new TeamSettingsService(opts.userDataDir, opts.keychain ?? (async () => new KeytarSecretStore(await loadKeytar(), TEAM_KEYCHAIN_SERVICE))),
     }),
     calls,
     // The command line's calls come only through the door below, which makes their senders.

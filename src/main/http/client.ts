@@ -93,6 +93,8 @@ export interface ApiClient {
   describeRequest<N extends EndpointName>(name: N, params: EndpointParams<N>): { method: string; path: string; body: string | undefined }
   /** Every item of a paged list, with parameters validated already. */
   listAllParsed<N extends PagedEndpointName>(name: N, params: PagedParams<N>, opts?: ListAllOptions): Promise<PagedItem<N>[]>
+  /** A text from the service (a logged answer) without this client's key, in every form it may take there. */
+  withoutKey(text: string): string
 }
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
@@ -347,6 +349,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       return listAllParsed(name, params.value, opts)
     },
     listAllParsed,
+    withoutKey: (text) => redact(text, apiKey),
   }
 }
 

@@ -29,6 +29,8 @@ import { sendDdnsUpdate } from '../ddns/ddns-update'
 import { ddnsUrlOf } from '../../shared/service/ddns'
 import { AppError } from '../app/app-error'
 import type { StoreStatus } from '../../shared/portfolio/store-status'
+import type { TeamSettingsService } from '../team/team-settings-service'
+import { createTeamHandlers } from './team-handlers'
 
 export type ChannelHandlers = { [C in ChannelName]: ChannelHandler<ParsedPayloadOf<C>, ResultOf<C>> }
 
@@ -52,6 +54,8 @@ export interface HandlerDeps {
   autorenewOn?: AutorenewOnValues
   /** Whether the store's worker answers, and Retry (a store without a worker is always up). */
   storeLife?: { status(): StoreStatus; restart(): Promise<StoreStatus> }
+  /** The Team section: the team database's connection (issue 37). */
+  team: TeamSettingsService
 }
 
 const notAnObject: Parsed<never> = { ok: false, issues: [{ path: '', code: 'field.wrongType', params: { expected: 'object' } }] }
@@ -114,7 +118,7 @@ export function createAppHandlers(app: AppControl, quitConfirmed: () => void): P
   }
 }
 
-export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitConfirmed, app, store, accountNames, onStoreError, reminders, autorenewOn, storeLife }: HandlerDeps): ChannelHandlers {
+export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitConfirmed, app, store, accountNames, onStoreError, reminders, autorenewOn, storeLife, team }: HandlerDeps): ChannelHandlers {
   /** Keeps what was read (in the store's thread); a store that fails never fails the read. */
   const keep = async (write: (s: PortfolioStoreAsync) => Promise<unknown>): Promise<void> => {
     if (!store) return
@@ -327,6 +331,8 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
     ),
     'store.status': defineChannel((raw) => parseWith(local['store.status'], raw), async () => storeLife?.status() ?? { state: 'up', restarts: 0 }),
     'store.restart': defineChannel((raw) => parseWith(local['store.restart'], raw), async () => (storeLife ? storeLife.restart() : { state: 'up', restarts: 0 })),
+    // team mode
+    ...createTeamHandlers(team),
 
     // servers
     'servers.list': apiCall('servers.list'),

@@ -7,7 +7,7 @@ import { parseEndpointParams, type WriteEndpointName } from '../../shared/endpoi
 import type { ItemState, JobItemView, JobView } from '../../shared/jobs'
 import { AppError, toErrorData } from '../app/app-error'
 import type { ApiClient } from '../http'
-import { bodyHash } from './at-rest'
+import type { BodyMac } from './body-mac'
 import { findInLog, loggedAnswer } from './log-check'
 
 export type LogCheckStatus = 'received' | 'not-found' | 'undecided' | 'failed'
@@ -15,6 +15,8 @@ export type LogCheckStatus = 'received' | 'not-found' | 'undecided' | 'failed'
 /** What a check needs of the runner. */
 export interface LogCheckContext {
   client(accountId: string): Promise<ApiClient>
+  /** How the sent body was journaled (body-mac.ts), to know it again in the log. */
+  bodyMac: BodyMac
   now(): Date
   /** Records an item's change: in the view, in the journal, to the windows. */
   settle(job: JobView, i: number, change: Partial<JobItemView> & { state: ItemState }): Promise<boolean>
@@ -36,8 +38,8 @@ export async function checkItemLog(ctx: LogCheckContext, job: JobView, i: number
   try {
     const client = await ctx.client(job.accountId)
     // The parameters may come from the journal on disk: validated again before use.
-    const sent = it.sent ?? describeAgain(client, job.operation, it.params)
-    const search = await findInLog(client, { ...sent, baselineId: job.logBaseline ?? undefined })
+    const sent = it.sent ?? (await describeAgain(client, ctx.bodyMac, job.operation, it.params))
+    const search = await findInLog(client, { ...sent, baselineId: job.logBaseline ?? undefined }, ctx.bodyMac)
     if ('undecided' in search) {
       await ctx.settle(job, i, { state: 'unknown', log: { status: 'undecided', reason: search.undecided, checkedAt } })
       return 'undecided'
@@ -47,8 +49,10 @@ export async function checkItemLog(ctx: LogCheckContext, job: JobView, i: number
       return 'not-found'
     }
     const entry = search.found
-    const log = { status: 'received' as const, checkedAt, entry: { request_id: entry.request_id, datetime: entry.datetime, response: entry.response.slice(0, 4000) } }
-    const answer = loggedAnswer(entry.response)
+    // The logged answer is the service's text: it may repeat the key (as a refused token), which goes no further.
+    const response = client.withoutKey(entry.response)
+    const log = { status: 'received' as const, checkedAt, entry: { request_id: entry.request_id, datetime: entry.datetime, response: response.slice(0, 4000) } }
+    const answer = loggedAnswer(response)
     await ctx.releaseTarget(job, it)
     await ctx.settle(job, i, {
       state: answer.ok ? 'done' : 'failed',
@@ -66,11 +70,11 @@ export async function checkItemLog(ctx: LogCheckContext, job: JobView, i: number
 }
 
 /** How an item journaled before its request was (an older journal) left, made again from its parameters, validated again first. */
-function describeAgain(client: ApiClient, operation: WriteEndpointName, journaled: Record<string, unknown>): NonNullable<JobItemView['sent']> {
+async function describeAgain(client: ApiClient, bodyMac: BodyMac, operation: WriteEndpointName, journaled: Record<string, unknown>): Promise<NonNullable<JobItemView['sent']>> {
   const params = parseEndpointParams(operation, journaled)
   if (!params.ok) throw AppError.invalid('ipc.invalidPayload', params.issues)
   const described = client.describeRequest(operation, params.value)
-  return { method: described.method, path: described.path, bodyHash: bodyHash(described.body) }
+  return { method: described.method, path: described.path, bodyHash: await bodyMac.of(described.body) }
 }
 
 /** The looks after an unknown outcome, spaced out (the log may lag behind the request); all cancelled at close. */

@@ -2,8 +2,9 @@
  * The journal of every write: one JSON line per event (a job started, an item about to be sent,
  * an item's outcome, a job's end), appended to a file in the app's data folder and flushed to
  * disk line by line, so a crash loses at most the line being written. After a restart the jobs
- * are rebuilt from it. It holds what was sent and what came back, never an API key; transfer
- * codes and passwords in answers are left out.
+ * are rebuilt from it. It holds what a job's record needs of what was sent and what came back
+ * (at-rest.ts): never an API key, a transfer code, a password or a WHOIS contact, in whatever
+ * part of a line (parameters, answers, errors, logged answers); the body sent only as a MAC.
  */
 import { chmod, copyFile, mkdir, open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises'
 import { dirname } from 'node:path'
@@ -12,7 +13,7 @@ import { API_ERROR_KINDS, APP_ERROR_KINDS } from '../../shared/errors'
 import { WRITE_ENDPOINT_NAMES } from '../../shared/endpoints/names'
 import { SERVICE_KEPT_CODES } from '../../shared/service/service-kept'
 import { JOB_PURPOSES, LOG_UNDECIDED, type ItemState, type JobItemView, type JobStatus, type JobView, type LogCheck } from '../../shared/jobs'
-import { journaledParams, loggedTextWithoutSecrets, withoutSecrets } from './at-rest'
+import { journaledError, journaledLoggedText, journaledParams, journaledResult, secretsOf, withoutJobSecrets } from './at-rest'
 
 const params = z.record(z.string(), z.union([z.string(), z.number()])).optional()
 const errorData = z.object({
@@ -120,25 +121,49 @@ function renamedFinding(finding: unknown): unknown {
   return { ...finding, code, params: { ...params, kept: stored } }
 }
 
-/** A log check as a journal line keeps it: the logged answer without the user's secrets. */
-const journaledLog = (log: LogCheck): LogCheck => (log.entry ? { ...log, entry: { ...log.entry, response: loggedTextWithoutSecrets(log.entry.response) } } : log)
+/** A log check as a journal line keeps it: the logged answer reduced, its error and text checked against the job's secrets. */
+const journaledLog = (log: LogCheck, secrets: readonly string[]): LogCheck => ({
+  ...log,
+  ...(log.entry ? { entry: { ...log.entry, response: journaledLoggedText(log.entry.response, secrets) } } : {}),
+  ...(log.error ? { error: journaledError(log.error, secrets) } : {}),
+})
 
-/** An item's change as a journal line. */
-export function itemRecord(jobId: string, i: number, it: JobItemView): JournalRecord {
+/** What the service kept, as the journal keeps it: a contact's values left out (personal data), other text checked against the job's secrets. */
+function journaledFindings(findings: NonNullable<JobItemView['serviceKept']>, secrets: readonly string[]): NonNullable<JobItemView['serviceKept']> {
+  return findings.map((f) => {
+    const contact = String(f.params.field ?? '').startsWith('contact.')
+    const params = Object.entries(f.params).flatMap(([k, v]): [string, string | number][] => {
+      if (contact && (k === 'sent' || k === 'kept')) return []
+      return [[k, typeof v === 'string' ? withoutJobSecrets(v, secrets) : v]]
+    })
+    return { ...f, params: Object.fromEntries(params) }
+  })
+}
+
+/** Every secret of a job: what no text of its lines may repeat. */
+export const jobSecrets = (job: Pick<JobView, 'items'>): string[] => secretsOf(job.items.map((it) => it.params))
+
+/**
+ * An item's change as a journal line: its result, error and logged answer reduced to what the
+ * record needs, and checked against the secrets of the job (by default the item's own; the
+ * runner gives the whole job's).
+ */
+export function itemRecord(jobId: string, i: number, it: JobItemView, secrets: readonly string[] = secretsOf([it.params])): JournalRecord {
   const r: JournalRecord = { t: 'item', job: jobId, i, state: it.state }
   if (it.sentAt) r.sentAt = it.sentAt
   if (it.sent) r.sent = it.sent
   if (it.requestId) r.requestId = it.requestId
-  if (it.error) r.error = it.error
-  if (it.result !== undefined) r.result = withoutSecrets(it.result)
-  if (it.serviceKept?.length) r.serviceKept = it.serviceKept
-  if (it.log) r.log = journaledLog(it.log)
+  if (it.error) r.error = journaledError(it.error, secrets)
+  if (it.result !== undefined) r.result = journaledResult(it.result, secrets)
+  if (it.serviceKept?.length) r.serviceKept = journaledFindings(it.serviceKept, secrets)
+  if (it.log) r.log = journaledLog(it.log, secrets)
   if (it.resolvedFromLog) r.resolvedFromLog = true
   return r
 }
 
-/** A job as a journal line keeps it: parameters without secrets or contacts, answers and logged answers without secrets. */
+/** A job as a journal line keeps it: parameters without secrets or contacts, answers, errors and logged answers reduced as an item's line reduces them. */
 function journaledJob(job: JobView): JobView {
+  const secrets = jobSecrets(job)
   return {
     ...job,
     items: job.items.map((it) => {
@@ -147,8 +172,10 @@ function journaledJob(job: JobView): JobView {
         ...it,
         params: kept.params,
         ...(kept.complete ? {} : { paramsKept: false }),
-        result: withoutSecrets(it.result),
-        ...(it.log ? { log: journaledLog(it.log) } : {}),
+        result: it.result === undefined ? undefined : journaledResult(it.result, secrets),
+        ...(it.error ? { error: journaledError(it.error, secrets) } : {}),
+        ...(it.serviceKept ? { serviceKept: journaledFindings(it.serviceKept, secrets) } : {}),
+        ...(it.log ? { log: journaledLog(it.log, secrets) } : {}),
       }
     }),
   }

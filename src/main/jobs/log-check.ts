@@ -12,13 +12,13 @@
 import type { ApiClient } from '../http'
 import type { LogEntry } from '../../shared/endpoints/decoders'
 import { kindForStatus, type ErrorData } from '../../shared/errors'
-import { bodyHash } from './at-rest'
+import type { BodyMac } from './body-mac'
 
 export interface SentRequest {
   method: string
   /** The path as the log records it (with the base path, such as /v1/domains/x/dns). */
   path: string
-  /** The hash of the body sent (at-rest.ts bodyHash): the body itself is not kept on disk. */
+  /** The MAC of the body sent (body-mac.ts), or an older journal's digest: the body itself is not kept on disk. */
   bodyHash: string
   /** The request ID of the log's newest entry when the job started; undefined when it could not be read. */
   baselineId: string | undefined
@@ -33,9 +33,9 @@ export type LogSearch = { found: LogEntry } | { notFound: true } | { undecided: 
 const PAGES = 10
 const PAGE_SIZE = 100
 
-/** Same method, path and body (the body compared by its hash). */
-function sameRequest(entry: LogEntry, sent: SentRequest): boolean {
-  return entry.method.toUpperCase() === sent.method && entry.path.split('?')[0] === sent.path.split('?')[0] && bodyHash(entry.request) === sent.bodyHash
+/** Same method, path and body (the body compared by its MAC). */
+async function sameRequest(entry: LogEntry, sent: SentRequest, bodyMac: BodyMac): Promise<boolean> {
+  return entry.method.toUpperCase() === sent.method && entry.path.split('?')[0] === sent.path.split('?')[0] && (await bodyMac.matches(entry.request, sent.bodyHash))
 }
 
 /** Whether log entries come newest first, as DESC asks (times never rise down the page). */
@@ -57,7 +57,7 @@ export async function newestLogId(client: ApiClient): Promise<string | undefined
 }
 
 /** The log's entries of the request logged after the baseline: found when exactly one. */
-export async function findInLog(client: ApiClient, sent: SentRequest, signal?: AbortSignal): Promise<LogSearch> {
+export async function findInLog(client: ApiClient, sent: SentRequest, bodyMac: BodyMac, signal?: AbortSignal): Promise<LogSearch> {
   if (sent.baselineId === undefined) return { undecided: 'noBaseline' }
   const matches: LogEntry[] = []
   for (let page = 1; page <= PAGES; page++) {
@@ -67,7 +67,7 @@ export async function findInLog(client: ApiClient, sent: SentRequest, signal?: A
     for (const e of entries) {
       // Newest first: the baseline and everything after it was logged before the job began.
       if (e.request_id === sent.baselineId) return decide(matches)
-      if (sameRequest(e, sent)) matches.push(e)
+      if (await sameRequest(e, sent, bodyMac)) matches.push(e)
     }
     if (entries.length < PAGE_SIZE) return { undecided: 'baselineNotReached' }
   }

@@ -16,6 +16,7 @@ import type { ApiClient } from '../http'
 import { canonicalDomain, type DomainNameOf } from './domain-names'
 import { effectsOf } from './effects'
 import type { TargetRef, TargetHolder } from './ledger/write-ledger'
+import { heldError } from './ledger/held-error'
 import { factsOf } from './operations'
 import { inServiceValues } from './service-values'
 import { defaultLabel, targetOf, type ServerIdOf } from './targets'
@@ -74,6 +75,10 @@ export async function prepareJob(req: JobRequest, ctx: PrepareContext): Promise<
     let overRuleConfirmed = false
     if (zoneKind) {
       const verdict = zoneSaveVerdict(String(Reflect.get(value, 'domain')), String(Reflect.get(value, 'records')), item.guard, item.overRule === true)
+      if (!verdict.ok && verdict.code === 'dns.hiddenCharacter') {
+        issues.push({ path: `items.${i}.records`, code: verdict.code, params: { ...verdict.hidden } })
+        continue
+      }
       if (!verdict.ok && verdict.code === 'dns.guardRequired') {
         issues.push({ path: `items.${i}.guard`, code: 'dns.guardRequired' })
         continue
@@ -109,8 +114,9 @@ export async function prepareJob(req: JobRequest, ctx: PrepareContext): Promise<
     return holder && (holder.state === 'sending' || !req.secondSend)
   })
   if (busy.length > 0) {
-    const sending = holders.some((h) => h?.state === 'sending')
-    throw AppError.of('busy', { code: sending ? 'job.targetBusy' : 'job.targetUnknown', params: { targets: busy.map((it) => it.label).slice(0, 10).join(', ') } })
+    // A send on its way is said first; in team mode the refusal names who holds it.
+    const holder = holders.find((h) => h?.state === 'sending') ?? holders.find((h) => h !== undefined)
+    if (holder) throw new AppError(heldError(holder, busy.map((it) => it.label).slice(0, 10).join(', ')))
   }
 
   const client = await ctx.client(req.accountId)

@@ -22,8 +22,9 @@ import { isJobRunning, type ItemState, type JobItemView, type JobRequest, type J
 import type { WriteSafety } from '../../shared/accounts/write-safety'
 import { AppError, toErrorData } from '../app/app-error'
 import type { ApiClient } from '../http'
-import { itemRecord } from './journal'
+import { itemRecord, jobSecrets } from './journal'
 import type { TargetRef, WriteLedger } from './ledger/write-ledger'
+import { heldError } from './ledger/held-error'
 import { newestLogId } from './log-check'
 import { checkItemLog, LogCheckSchedule, type LogCheckStatus } from './item-log-check'
 import { isOutcomeUnknown } from './outcome'
@@ -33,7 +34,7 @@ import { serviceKeptFindingsOf } from './operations'
 import { readBack } from './read-back'
 import type { DomainNameOf } from './domain-names'
 import { prepareJob } from './prepare'
-import { bodyHash } from './at-rest'
+import { BodyMac } from './body-mac'
 import type { WriteObserver } from './write-history'
 
 export interface JobAccounts {
@@ -77,6 +78,8 @@ export interface JobRunnerOptions {
   serverIdsOf?: (accountId: string) => Promise<ServerIdOf>
   /** A domain's name from its numeric id, in an account, where the app knows it (domain-names.ts). */
   domainNamesOf?: (accountId: string) => DomainNameOf
+  /** How a sent body is journaled and known again in the log (body-mac.ts); by default under a key of this process only. */
+  bodyMac?: BodyMac
 }
 
 /** What the runner keeps beside the view of a job. */
@@ -104,9 +107,11 @@ export class JobRunner {
   private readonly jobs = new Map<string, JobView>()
   private readonly internals = new Map<string, JobInternals>()
   private readonly logChecks: LogCheckSchedule
+  private readonly bodyMac: BodyMac
   private closed = false
 
   constructor(private readonly opts: JobRunnerOptions) {
+    this.bodyMac = opts.bodyMac ?? BodyMac.ofThisProcess()
     this.logChecks = new LogCheckSchedule(opts.logCheckDelaysMs)
   }
 
@@ -343,7 +348,7 @@ export class JobRunner {
     if (!params) return
     const claim = await this.opts.ledger.claim(this.targetRef(job, it), { jobId: job.id, index: i }, { overUnknown: int.secondSend })
     if (!claim.ok) {
-      await this.settle(job, i, { state: 'failed', error: { kind: 'busy', code: claim.heldBy.state === 'sending' ? 'job.targetBusy' : 'job.targetUnknown', params: { targets: it.label } } })
+      await this.settle(job, i, { state: 'failed', error: heldError(claim.heldBy, it.label) })
       return
     }
     const lease = claim.lease
@@ -359,7 +364,14 @@ export class JobRunner {
     // that was sending is an unknown outcome. One that cannot be journaled is not sent, and the job
     // sends nothing more.
     const request = client.describeRequest(job.operation, params)
-    const sent = { method: request.method, path: request.path, bodyHash: bodyHash(request.body) }
+    // Without its key the body cannot be journaled as the log will show it: not sent.
+    const bodyHash = await this.bodyMac.of(request.body).catch(() => undefined)
+    if (bodyHash === undefined) {
+      await this.opts.ledger.release(lease, 'free')
+      await this.settle(job, i, { state: 'failed', error: { kind: 'internal', code: 'job.journalKeyUnavailable' } }, int)
+      return
+    }
+    const sent = { method: request.method, path: request.path, bodyHash }
     if (!(await this.settle(job, i, { state: 'sending', sentAt: this.now().toISOString(), sent }, int))) {
       await this.opts.ledger.release(lease, 'free')
       Object.assign(it, { state: 'skipped', sentAt: undefined, error: this.journalError(int.journalFailure) })
@@ -427,7 +439,7 @@ export class JobRunner {
     Object.assign(it, change)
     let journaled = true
     try {
-      await this.opts.ledger.append(itemRecord(job.id, i, it))
+      await this.opts.ledger.append(itemRecord(job.id, i, it, jobSecrets(job)))
     } catch (err) {
       journaled = false
       const own = int ?? this.internals.get(job.id)
@@ -493,6 +505,7 @@ export class JobRunner {
     return checkItemLog(
       {
         client: (accountId) => this.opts.accounts.client(accountId),
+        bodyMac: this.bodyMac,
         now: () => this.now(),
         settle: (j, index, change) => this.settle(j, index, change),
         releaseTarget: (j, it) => this.opts.ledger.settle(this.targetRef(j, it)),

@@ -10,14 +10,23 @@ const MIN_SECRET_LENGTH = 8
 
 /**
  * The forms a secret takes in text: as it is, trimmed, and URL-encoded (a service or a proxy that
- * echoes the request URL writes the key with its / + = as %2F %2B %3D, which plain matching misses).
+ * echoes the request URL writes the key with its / + = as %2F %2B %3D, which plain matching misses);
+ * in lower and upper case (a service that folds what it quotes); and its bytes as hex (lower and
+ * upper case) and as base64 (standard and URL-safe, with and without padding), as a debugging
+ * proxy or a service that quotes the header it was sent may write it.
  */
 export function secretForms(secret: string): string[] {
   const forms = new Set<string>()
   for (const s of [secret, secret.trim()]) {
-    forms.add(s)
-    forms.add(encodeURIComponent(s))
-    forms.add(encodeURIComponent(s).replace(/%20/g, '+'))
+    for (const cased of [s, s.toLowerCase(), s.toUpperCase()]) {
+      forms.add(cased)
+      forms.add(encodeURIComponent(cased))
+      forms.add(encodeURIComponent(cased).replace(/%20/g, '+'))
+    }
+    const bytes = Buffer.from(s, 'utf8')
+    const hex = bytes.toString('hex')
+    const base64 = bytes.toString('base64')
+    for (const encoded of [hex, hex.toUpperCase(), base64, base64.replace(/=+$/, ''), bytes.toString('base64url'), encodeURIComponent(base64)]) forms.add(encoded)
   }
   return [...forms]
 }

@@ -6,14 +6,15 @@
 import { readFileSync } from 'node:fs'
 import pg from 'pg'
 import { z } from 'zod'
+import { TEAM_SSL_MODES } from '../../shared/team'
 
 export const teamConnectionSchema = z.object({
   host: z.string().min(1),
   port: z.number().int().min(1).max(65535),
   database: z.string().min(1),
   user: z.string().min(1),
-  /** verify-full: TLS, the server's certificate checked against caFile and its name against host. */
-  sslmode: z.enum(['disable', 'verify-full']).default('disable'),
+  /** require: TLS without a certificate check (as libpq's); verify-full: TLS, the server's certificate checked against caFile and its name against host. */
+  sslmode: z.enum(TEAM_SSL_MODES).default('disable'),
   caFile: z.string().optional(),
 })
 export type TeamConnection = z.infer<typeof teamConnectionSchema>
@@ -34,6 +35,7 @@ export function openTeamPool(c: TeamConnection, o: PoolOptions = {}): pg.Pool {
     user: c.user,
     ...(o.password !== undefined ? { password: o.password } : {}),
     ...(c.sslmode === 'verify-full' ? { ssl: { rejectUnauthorized: true, servername: c.host, ...(c.caFile ? { ca: readFileSync(c.caFile, 'utf8') } : {}) } } : {}),
+    ...(c.sslmode === 'require' ? { ssl: { rejectUnauthorized: false } } : {}),
     connectionTimeoutMillis: o.connectTimeoutMs ?? 3000,
     // A statement that hangs (a server frozen) fails rather than holding a write forever.
     query_timeout: 10_000,

@@ -33,6 +33,7 @@ import {
 } from './records'
 import { safetyOfPlan } from './zone-safety'
 import { planHealthOffline, type HealthFinding } from './health/rules'
+import { HIDDEN_CHARACTER_CODE, hiddenCharacterIssue } from './hidden-characters'
 import { HOST_FIELD, validateRows, valueIssues, warnRows, type DnsCode, type RowIssue } from './validate'
 
 /** Replace every record whose value is `from` (whole) by the same record with value `to`; optionally of one type only. */
@@ -165,6 +166,11 @@ const hasRemoveCriteria = (c: RemoveChange) => c.type !== undefined || c.host !=
 
 /** What is wrong with a change as given (an empty list: it can be planned). */
 export function checkChange(c: BulkChange): ChangeIssue[] {
+  // A field with a character that hides or splits a line: refused before anything else is checked.
+  for (const [field, text] of changeTexts(c)) {
+    const hidden = hiddenCharacterIssue(text)
+    if (hidden) return [{ ...hidden, field }]
+  }
   switch (c.kind) {
     case 'replace': {
       const out: ChangeIssue[] = []
@@ -185,6 +191,18 @@ export function checkChange(c: BulkChange): ChangeIssue[] {
     }
     case 'remove':
       return hasRemoveCriteria(c) ? [] : [{ code: 'bulkDns.removeCriteria', field: 'type' }]
+  }
+}
+
+/** The text fields of a change, each with the form field it is typed in. */
+function changeTexts(c: BulkChange): [ChangeIssue['field'], string][] {
+  switch (c.kind) {
+    case 'replace':
+      return [['from', c.from], ['to', c.to]]
+    case 'add':
+      return [['host', c.host], ['value', c.value], ...Object.values(c.parts ?? {}).map((v): [ChangeIssue['field'], string] => ['value', String(v ?? '')])]
+    case 'remove':
+      return [['host', c.host ?? ''], ['value', c.value ?? '']]
   }
 }
 
@@ -258,7 +276,10 @@ export function applyBulkChange(text: string, change: BulkChange | readonly Bulk
 
   // Lines of the zone as the service holds them stay as they are, even where the app cannot place them.
   const kept = new Set(text.split('\n'))
-  const issues = empty ? [] : broughtIn((r) => validateRows(r, { kept }), before, rows)
+  const brought = empty ? [] : broughtIn((r) => validateRows(r, { kept }), before, rows)
+  // A line with a hidden character is refused even where the zone already held it: the save would write it again.
+  const hidden = empty ? [] : validateRows(rows).filter((i) => i.code === HIDDEN_CHARACTER_CODE && !brought.some((b) => b.code === i.code && b.record === recordText(rows, i)))
+  const issues = [...brought, ...hidden.map((i) => ({ code: i.code, params: i.params, record: recordText(rows, i) }))]
   const warnings = empty ? [] : broughtIn(duplicatesOf, before, rows)
   return {
     records: empty ? text : serialise(rows),

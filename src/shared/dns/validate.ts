@@ -9,7 +9,8 @@
  */
 import { HOSTNAME, isIPv4, isIPv6, type Finding } from '../service/validation'
 import { asciiName } from './bind'
-import { isKnownType, placeLine, splitValue, txtText, type KnownType, type Row, type ValueField, type ValueFields } from './records'
+import { hiddenCharacterIssue } from './hidden-characters'
+import { isKnownType, placeLine, serialiseRow, splitValue, txtText, type KnownType, type Row, type ValueField, type ValueFields } from './records'
 
 export const DNS_CODES = [
   'dns.host.invalid',
@@ -44,6 +45,7 @@ export const DNS_CODES = [
   'dns.duplicate',
   'dns.spf.multiple',
   'dns.unplacedKept',
+  'dns.hiddenCharacter',
 ] as const
 export type DnsCode = (typeof DNS_CODES)[number]
 
@@ -169,6 +171,12 @@ export function validateRows(rows: Row[], opts: RowCheckOptions = {}): RowIssue[
   const issues: RowIssue[] = []
   const atHost = new Map<string, Set<string>>()
   rows.forEach((r, index) => {
+    // A character that hides the line or splits it unseen: whatever the line, nothing else of it counts.
+    const hidden = hiddenCharacterIssue(serialiseRow(r).replace(/\r$/, ''), index + 1)
+    if (hidden) {
+      issues.push({ index, ...hidden })
+      return
+    }
     if (r.kind === 'raw') {
       if (r.reason === 'unplaced' && r.unplaced && !opts.kept?.has(r.text)) {
         issues.push({ index, code: UNPLACED_ISSUE[r.unplaced], params: { line: r.text.trim() }, ...(placeLine(r) ? { fix: 'place' as const } : {}) })

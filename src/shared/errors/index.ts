@@ -66,6 +66,9 @@ export const ERROR_CODES = [
   'job.outcomeUnknown',
   'job.targetBusy',
   'job.targetUnknown',
+  // The same, held by another member of the team (params: member, workstation, since).
+  'job.targetBusyBy',
+  'job.targetUnknownBy',
   'job.confirmationRequired',
   'job.accountNameRequired',
   'job.notFound',

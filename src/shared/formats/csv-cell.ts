@@ -3,11 +3,12 @@
  * export alike):
  * - text a spreadsheet would run as a formula gets an apostrophe in front: one that starts with
  *   =, +, -, @, a tab, a carriage return, or a space (a spreadsheet trims it and reads what follows);
- * - text with a quotation mark, a line break, a comma, or a semicolon (the list separator of
- *   spreadsheets in many locales) is quoted, so it stays one cell.
+ * - text with a quotation mark, a line break, a comma, a semicolon (the list separator of
+ *   spreadsheets in many locales) or a tab (the separator a spreadsheet guesses for pasted or
+ *   tab-separated text) is quoted, so it stays one cell.
  */
 export function csvCell(value: unknown): string {
   let s = value === undefined || value === null ? '' : String(value)
   if (/^[=+\-@\t\r ]/.test(s)) s = `'${s}`
-  return /[",;\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
+  return /[",;\n\r\t]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
 }

@@ -43,6 +43,8 @@ const flagText = ({ t }: Words, v: string | number | undefined) => (String(v) ==
 export function serviceKeptText(words: Words, f: ServiceKeptFinding): string {
   const field = String(f.params.field ?? '')
   if (f.code === 'serviceKept.valueChanged' || f.code === 'serviceKept.listChanged') {
+    // A contact's values are personal data, which the journal does not keep: after a restart the change is only named.
+    if (f.params.sent === undefined && f.params.kept === undefined) return words.t('serviceKept.valueChangedNotKept', { field: serviceKeptFieldLabel(words, field) })
     const flag = FLAG_FIELDS.has(field)
     return words.tCode(f.code, {
       field: serviceKeptFieldLabel(words, field),

@@ -78,6 +78,11 @@ export const LOCAL_CHANNELS = [
   // Whether the portfolio store answers, and Retry once it gave up (shared/portfolio/store-status).
   'store.status',
   'store.restart',
+  // team mode (issue 37): the team database's connection, tested, connected, its status, disconnected
+  'team.test',
+  'team.connect',
+  'team.status',
+  'team.disconnect',
 ] as const
 export type LocalChannel = (typeof LOCAL_CHANNELS)[number]
 export type AppChannel = Extract<LocalChannel, `app.${string}`>

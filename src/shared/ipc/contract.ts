@@ -30,6 +30,7 @@ import type { LocalPayloads } from './payloads'
 import type { HistoryEntry, Snapshot, SnapshotSummary } from '../portfolio/history'
 import type { DueReminder, ExpiringItem, ReminderSettings, ReminderTarget } from '../portfolio/reminders'
 import type { SearchHit, StoredList, StoredListName, ZoneFile, ZoneHealth, ZoneSummary } from '../portfolio'
+import type { TeamStatusView, TeamTestResult } from '../team'
 
 export type { ChannelName, LocalChannel, ListAllChannel } from './channels'
 
@@ -130,6 +131,11 @@ export interface LocalResults {
   'store.status': StoreStatus
   /** The status once a worker was started again (or could not be). */
   'store.restart': StoreStatus
+  // team mode: never the password
+  'team.test': TeamTestResult
+  'team.connect': TeamStatusView
+  'team.status': TeamStatusView
+  'team.disconnect': TeamStatusView
 }
 
 /** An operation's own parameters; `z.object({})` types as an index signature, which becomes {}. */

@@ -11,6 +11,7 @@ import type { LocalChannel } from './channels'
 import { isStoredList, ZONE_KINDS, type StoredListName } from '../portfolio'
 import { MAX_HISTORY_RETENTION_DAYS, SUBJECT_KINDS } from '../portfolio/history'
 import { reminderNotificationSchema, reminderSettingsSchema } from '../portfolio/reminder-schemas'
+import { TEAM_SSL_MODES } from '../team'
 
 const accountIdSchema = z.string().regex(/^[a-z0-9-]{1,64}$/, 'field.accountId')
 /** A read's own id (to cancel it, to follow its progress): not a write job's. */
@@ -41,6 +42,24 @@ function jobRequestSchema() {
     secondSend: z.boolean().optional(),
   })
 }
+
+/**
+ * The Team section's form: where the database is, how TLS is checked, who this is. The password
+ * is sent with it once (test, connect) and kept by main in the keychain, never answered back.
+ */
+const teamFormSchema = z.object({
+  connection: z.object({
+    host: z.string().trim().min(1, 'field.required').max(253),
+    port: z.number().int().min(1).max(65535),
+    database: z.string().trim().min(1, 'field.required').max(63),
+    user: z.string().trim().min(1, 'field.required').max(63),
+    sslmode: z.enum(TEAM_SSL_MODES),
+    caFile: z.string().trim().min(1).max(4096).optional(),
+  }),
+  member: z.string().trim().min(1, 'field.required').max(100),
+  workstation: z.string().trim().min(1, 'field.required').max(100),
+  password: z.string().max(1024).optional(),
+})
 
 export const localPayloads = {
   'accounts.list': z.object({}),
@@ -116,6 +135,11 @@ export const localPayloads = {
   'dns.served': z.object({ accountId: accountIdSchema, domain: z.string().min(1).max(253), callId: callIdSchema }),
   'store.status': z.object({}),
   'store.restart': z.object({}),
+  // team mode
+  'team.test': teamFormSchema,
+  'team.connect': teamFormSchema,
+  'team.status': z.object({}),
+  'team.disconnect': z.object({}),
   'app.reportError': z.object({
     source: z.enum(['error', 'rejection', 'vue']),
     message: z.string().max(2000),

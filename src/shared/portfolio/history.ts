@@ -52,6 +52,9 @@ export interface HistoryEntry {
   seen: boolean
   /** The snapshot taken before this change (zones only). */
   snapshotId?: number | undefined
+  /** Team mode (issue 37): who made a change from the app, and on which workstation; never set for a change from outside. */
+  member?: string | undefined
+  workstation?: string | undefined
 }
 
 export const SNAPSHOT_REASONS = ['before-save', 'before-outside-change'] as const

@@ -7,7 +7,8 @@
  *
  * It answers plain text holding `status=<n>`: 0 is done. The other codes, as its users' updaters
  * document them (tests/fixtures/live/README.md): 1 a bad request, 2 a bad domain or password,
- * 3 a bad address, 4 the password does not match, 5 busy, 8 no record to update, 9 another error.
+ * 3 a bad address, 4 the password does not match, 5 the database server busy, 8 no record to
+ * update, 9 another error, 503 an overload from repeated access.
  */
 export const LIVE_DDNS_URL = 'https://dyn.value-domain.com/cgi-bin/dyn.fcg'
 
@@ -18,7 +19,7 @@ export const ddnsUrlOf = (profile: { ddnsUrl?: string | undefined }): string => 
 export type DdnsSent = { ok: true; status: 0 } | { ok: false; status?: number | undefined; reason?: string | undefined }
 
 /** The codes the catalogue words (ddns.status.N); any other is "another error" with its number. */
-export const DDNS_KNOWN_STATUSES = [0, 1, 2, 3, 4, 5, 8, 9] as const
+export const DDNS_KNOWN_STATUSES = [0, 1, 2, 3, 4, 5, 8, 9, 503] as const
 
 export function ddnsUpdateUrl(base: string, q: { domain: string; password: string; host?: string | undefined; ip?: string | undefined }): string {
   const url = new URL(base)

@@ -1,7 +1,7 @@
 /** Team ledgers ("workstations") on a test cluster (postgres.ts), each with its own pool, closed together. */
 import pg from 'pg'
-import { openTeamPool } from '../../src/main/team/connection'
-import { TeamLedger, type TeamLedgerOptions } from '../../src/main/team/team-ledger'
+import { openTeamPool } from '../src/main/team/connection'
+import { TeamLedger, type TeamLedgerOptions } from '../src/main/team/team-ledger'
 import type { TestPostgres } from './postgres'
 
 export function poolFor(db: Pick<TestPostgres, 'host' | 'port' | 'user' | 'database'>, connectTimeoutMs = 2000): pg.Pool {

@@ -15,7 +15,7 @@ const PG_USER = 'pgtest'
 const WAIT_SECONDS = '30'
 
 /** The newest installed server binaries (Debian keeps them under /usr/lib/postgresql/<major>/bin). */
-export function postgresBin(): string | undefined {
+function postgresBin(): string | undefined {
   const root = '/usr/lib/postgresql'
   if (!existsSync(root)) return undefined
   const majors = readdirSync(root)

@@ -1,0 +1,64 @@
+/**
+ * The Team section's channels (issue 37 point 1), over TeamSettingsService. The payload was
+ * validated at the boundary (payloads.ts); the password in it goes to the service once and is
+ * never part of an answer. A database step that fails crosses as its team.* code.
+ */
+import type { ErrorKind } from '../../shared/errors'
+import { parseWith } from '../../shared/errors/field-issues'
+import type { TeamStatusView } from '../../shared/team'
+import { localPayloads } from '../../shared/ipc/payloads'
+import { AppError } from '../app/app-error'
+import type { TeamStatus, TeamSettingsService } from '../team/team-settings-service'
+import { teamErrorOf, type TeamErrorCode } from '../team/team-error'
+import { defaultNames } from '../team/team-settings'
+import { defineChannel } from './channel'
+import type { ChannelHandlers } from './handlers'
+
+type TeamChannel = 'team.test' | 'team.connect' | 'team.status' | 'team.disconnect'
+
+const KIND_OF: Record<TeamErrorCode, ErrorKind> = {
+  'team.unreachable': 'unavailable',
+  // Not 'unauthorized': that kind is an API key the window offers to replace.
+  'team.refused': 'forbidden',
+  'team.schemaNewer': 'validation',
+  'team.notInitialised': 'not-found',
+  'team.failed': 'internal',
+}
+
+/** Runs a database step; its failure as the team code the window words (an AppError, e.g. the keychain's, kept). */
+async function teamStep<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step()
+  } catch (err) {
+    if (err instanceof AppError) throw err
+    const e = teamErrorOf(err)
+    throw AppError.of(KIND_OF[e.code], { code: e.code, params: e.params })
+  }
+}
+
+const viewOf = (s: TeamStatus): TeamStatusView => ({ ...s, defaults: defaultNames() })
+
+export function createTeamHandlers(team: TeamSettingsService): { [C in TeamChannel]: ChannelHandlers[C] } {
+  const local = localPayloads
+  return {
+    'team.test': defineChannel(
+      (raw) => parseWith(local['team.test'], raw),
+      ({ password, ...settings }) => teamStep(() => team.test(settings, password)),
+    ),
+    'team.connect': defineChannel(
+      (raw) => parseWith(local['team.connect'], raw),
+      async ({ password, ...settings }) => viewOf(await teamStep(() => team.connect(settings, password))),
+    ),
+    'team.status': defineChannel(
+      (raw) => parseWith(local['team.status'], raw),
+      async () => viewOf(await teamStep(() => team.status())),
+    ),
+    'team.disconnect': defineChannel(
+      (raw) => parseWith(local['team.disconnect'], raw),
+      async () => {
+        await teamStep(() => team.disconnect())
+        return viewOf({ configured: false })
+      },
+    ),
+  }
+}
