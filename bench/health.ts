@@ -3,17 +3,20 @@
  * versions), target <= 100 ms; (2) served against saved for 1,000 zones under the live rate
  * limit (scaled as list-all-rate-limited.ts scales it): the zones and their delegations read a
  * page at a time through the paced client, each page's zones held against what their
- * nameservers (a DNS server on loopback, on dns-packet) serve as soon as it arrives. Target: the
+ * nameservers (a DNS server on loopback, on dns-packet, in a thread of its own as other machines
+ * are) serve as soon as it arrives. Target: the
  * whole run within 1.2x of requests / rate, the time the service's answers take at its limit.
  */
 import { performance } from 'node:perf_hooks'
 import { createApiClient } from '../src/main/http'
 import { Pacer } from '../src/main/http/pacer'
-import { resolverNsAsk, servedAgainstSaved, type ServedReport } from '../src/main/dns-health/served'
+import { resolverNsAsk, servedAgainstSaved } from '../src/main/dns-health/served'
+import type { ServedReport } from '../src/shared/dns/health/served'
 import { planHealthOffline, indexZone, zoneFindings } from '../src/shared/dns/health/rules'
 import { parse } from '../src/shared/dns/records'
 import { LIVE_RATE_LIMIT, scaledRateLimit } from '../src/sandbox'
-import { startRecordsDns } from '../support/loopback-dns'
+import { Worker } from 'node:worker_threads'
+import { z } from 'zod'
 import { startRemoteSandbox } from './remote-sandbox'
 import type { BenchResult } from './report'
 import { median } from './stats'
@@ -63,12 +66,31 @@ function offline(): { zoneMs: number; planMs: number; findings: number } {
   return { zoneMs, planMs, findings }
 }
 
+/** The zones' nameservers on loopback, in a thread of their own; resolves with their address. */
+function startRemoteNameservers(zones: { domain: string; records: string }[]): Promise<{ address: string; close(): Promise<void> }> {
+  const worker = new Worker(new URL('./nameserver-worker-boot.mjs', import.meta.url), { workerData: zones })
+  return new Promise((resolve, reject) => {
+    worker.once('error', reject)
+    worker.once('message', (msg: unknown) => {
+      const { address } = z.object({ address: z.string() }).parse(msg)
+      resolve({
+        address,
+        close: () =>
+          new Promise<void>((done) => {
+            worker.once('exit', () => done())
+            worker.postMessage('close')
+          }),
+      })
+    })
+  })
+}
+
 async function served() {
   const sb = await startRemoteSandbox({ domains: ZONES, latencyMs: LATENCY_MS, service: { rateLimit: LIMIT } })
   // The nameservers' copy of the zones, read with the read-only key (its own budget), before the run.
   const reader = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.readOnly, serverPaths: sb.serverPaths })
   const zones = (await reader.listAll('domains.dns.list', {}, { pageSize: PAGE_SIZE })).map((z) => ({ domain: z.domainname, records: z.records }))
-  const dns = await startRecordsDns(() => zones)
+  const dns = await startRemoteNameservers(zones)
   try {
     const pacer = new Pacer({ firstProbeMs: FIRST_BACKOFF_MS })
     const client = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths, pacer, retry: { attempts: 2, baseDelayMs: FIRST_BACKOFF_MS } })

@@ -11,6 +11,7 @@
  *   nameserver (authoritative, names outside its zones REFUSED) or, with `resolver: true`, as a
  *   recursive resolver answers (A and AAAA follow CNAMEs across its zones, recursion available).
  */
+import { domainToASCII } from 'node:url'
 import { createSocket } from 'node:dgram'
 import * as packet from 'dns-packet'
 
@@ -105,9 +106,11 @@ export function startAuthoritativeDns(txtOf: (name: string) => string[]): Promis
  * The full name a host of the records form stands for: `@`, relative (`_acme-challenge.www`) or
  * full with the final dot.
  */
+/** A name as DNS carries it: full, lower-case, without the final dot, each non-ASCII label in punycode. */
 function fullName(host: string, domain: string): string {
   const h = host.toLowerCase()
-  return h === '@' ? domain : h.endsWith('.') ? h.slice(0, -1) : `${h}.${domain}`
+  const named = h === '@' ? domain : h.endsWith('.') ? h.slice(0, -1) : `${h}.${domain}`
+  return domainToASCII(named) || named
 }
 
 /**
@@ -195,7 +198,9 @@ function linesOf(z: Zone): Line[] {
     const [typeWord, host, ...value] = raw.trim().split(/\s+/)
     if (typeWord === undefined || host === undefined || value.length === 0) continue
     const type = typeWord.toUpperCase()
-    if (type === 'MX') out.push({ type, name: z.domain, value: `${value[0]} ${fullName(host, z.domain)}` })
+    // `mx @ <server> <priority>` is the zone's own MX too.
+    if (type === 'MX' && host === '@' && value.length === 2) out.push({ type, name: z.domain, value: `${value[1]} ${fullName(value[0] ?? '', z.domain)}` })
+    else if (type === 'MX') out.push({ type, name: z.domain, value: `${value[0]} ${fullName(host, z.domain)}` })
     else out.push({ type, name: fullName(host, z.domain), value: value.join(' ') })
   }
   return out

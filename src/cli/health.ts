@@ -7,15 +7,9 @@
 import { planHealth } from '../shared/dns/health/asked'
 import type { HealthFinding } from '../shared/dns/health/rules'
 import type { Row } from '../shared/dns/records'
-import { resolverAsker } from '../main/dns-health/resolver-asker'
+import { resolverAsker, resolversOf } from '../main/dns-health/resolver-asker'
 import { healthText } from '../shared/i18n/health-text'
 import type { Context } from './context'
-
-const resolversOf = (env: NodeJS.ProcessEnv): string[] =>
-  (env.HOSTING_ADMIN_RESOLVERS ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)
 
 export async function healthOfPlan(c: Context, domain: string, before: Row[], after: Row[], offline: boolean): Promise<HealthFinding[]> {
   const ask = offline ? undefined : resolverAsker({ servers: resolversOf(c.io.env), timeoutMs: 2000 })

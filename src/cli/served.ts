@@ -6,7 +6,8 @@
  */
 import type { AccountView } from '../shared/accounts'
 import { addressMapOf, nameserversOf } from '../main/dns-health/nameservers'
-import { resolverNsAsk, servedAgainstSaved, type ServedReport } from '../main/dns-health/served'
+import { resolverNsAsk, servedAgainstSaved } from '../main/dns-health/served'
+import type { ServedReport } from '../shared/dns/health/served'
 import { EXIT, Failed, readZone, type Context } from './context'
 
 /** Zones compared at once: each asks its nameservers in parallel already. */

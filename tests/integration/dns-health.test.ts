@@ -100,6 +100,16 @@ describe('served against saved (nameservers on loopback)', () => {
     expect((await compare('same.test', [ns('ns1', a), ns('ns2', b)])).findings).toEqual([])
   })
 
+  it('no finding for the lines the service serves in its own spellings: a value written twice, an IDN host, UTF-8 text, the apex MX written with @', async () => {
+    const spelled = [saved, 'cname docs docs.example.com.', 'cname docs docs.example.com.', 'a 日本語 192.0.2.81', 'txt quote say "hello" to café', 'mx @ backup.example.net. 30'].join('\n')
+    const a = await start(() => [{ domain: 'spelled.test', records: spelled }])
+    const r = await servedAgainstSaved({ domain: 'spelled.test', records: spelled, nameservers: [ns('ns1', a)], unresolved: [] }, resolverNsAsk(1000))
+    expect(r.findings).toEqual([])
+    // The IDN host was asked as DNS carries it, and the apex MX compared with the backup server in it.
+    expect(a.asked).toContain('A xn--wgv71a119e.spelled.test')
+    expect(a.asked).toContain('MX spelled.test')
+  })
+
   it('delegated elsewhere: the nameservers serve another zone altogether', async () => {
     const other = await start(() => [{ domain: 'away.test', records: 'a @ 203.0.113.9\ntxt @ v=spf1 include:other.example -all' }])
     const r = await compare('away.test', [ns('ns1.other.example', other)])

@@ -224,3 +224,17 @@ describe('checking a change before any zone is read', () => {
     expect(valueKey('txt', '"Hello"')).not.toBe(valueKey('txt', 'hello'))
   })
 })
+
+describe('the health of each zone after a bulk change', () => {
+  it('carries the findings of the zone as it would be, the ones the change introduces first; none when nothing changes', () => {
+    const zone = ['a @ 192.0.2.1', 'txt @ "v=spf1 -all"', 'cname www @', 'txt mail "v=spf1 -all"', 'txt mail "v=spf1 ~all"'].join('\n')
+    const added = applyBulkChange(zone, { kind: 'add', type: 'txt', host: '@', value: '"v=spf1 include:_spf.example.net -all"' }, 'example.com')
+    expect(added.health.map((f) => [f.rule, f.record.host, f.introduced === true])).toEqual([
+      ['spf.multiple', '@', true],
+      ['spf.multiple', '@', true],
+      ['spf.multiple', 'mail', false],
+      ['spf.multiple', 'mail', false],
+    ])
+    expect(applyBulkChange(zone, { kind: 'replace', from: '198.51.100.7', to: '198.51.100.8' }, 'example.com').health).toEqual([])
+  })
+})

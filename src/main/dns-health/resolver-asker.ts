@@ -17,6 +17,13 @@ export interface ResolverAskerOptions {
   timeoutMs?: number
 }
 
+/** The resolvers HOSTING_ADMIN_RESOLVERS names (`127.0.0.1:5353,192.0.2.53`); none: the machine's. */
+export const resolversOf = (env: NodeJS.ProcessEnv): string[] =>
+  (env.HOSTING_ADMIN_RESOLVERS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+
 export function resolverAsker(opts: ResolverAskerOptions = {}): DnsAsker & { questions(): number } {
   const resolver = new Resolver({ timeout: opts.timeoutMs ?? 2000, tries: 1 })
   if (opts.servers && opts.servers.length > 0) resolver.setServers(opts.servers)
@@ -45,7 +52,8 @@ export function resolverAsker(opts: ResolverAskerOptions = {}): DnsAsker & { que
     return []
   }
   return {
-    txt: (name) => once(`txt ${name}`, async () => (await resolver.resolveTxt(name)).map((chunks) => chunks.join(''))),
+    // The resolver hands each string's bytes over as Latin-1; a TXT record's text is UTF-8.
+    txt: (name) => once(`txt ${name}`, async () => (await resolver.resolveTxt(name)).map((chunks) => Buffer.from(chunks.join(''), 'latin1').toString('utf8'))),
     addresses: (name) => once(`addr ${name}`, () => both(name)),
     cname: (name) => once(`cname ${name}`, () => resolver.resolveCname(name)),
     questions: () => cache.size,

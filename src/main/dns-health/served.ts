@@ -10,9 +10,12 @@
  * Findings are codes and parameters (`served.*` in the catalogue).
  */
 import { Resolver } from 'node:dns/promises'
-import { parse, records, splitValue, txtText, type RecordRow } from '../../shared/dns/records'
+import { parse, splitValue, txtText, type RecordRow } from '../../shared/dns/records'
+import { asciiName } from '../../shared/dns/bind'
+import { servedAs } from '../../shared/dns/service-spelling'
 import { hostName, targetName } from '../../shared/dns/health/names'
 import type { Nameserver } from './nameservers'
+import type { ServedFinding, ServedReport } from '../../shared/dns/health/served'
 
 /** The types compared: the ones a nameserver answers by name and the service holds by line. */
 export const SERVED_TYPES = ['a', 'aaaa', 'txt', 'cname', 'mx'] as const
@@ -23,30 +26,16 @@ const isServedType = (t: string): t is ServedType => SERVED_TYPES.some((s) => s 
 export type NsAnswer = { ok: true; values: string[] } | { ok: false; reason: string }
 export type NsAsk = (ns: Nameserver, name: string, type: ServedType) => Promise<NsAnswer>
 
-export type ServedCode = 'served.delegatedElsewhere' | 'served.unresolved' | 'served.unreachable' | 'served.missing' | 'served.extra' | 'served.rewritten'
-
-export interface ServedFinding {
-  code: ServedCode
-  params: Record<string, string | number>
-}
-
-export interface ServedReport {
-  domain: string
-  findings: ServedFinding[]
-  /** Questions asked (for the bench and the rate of a run). */
-  asked: number
-}
-
-/** A saved record's value as a nameserver gives it back (lower-case names without the dot, TXT unquoted, MX as "priority target"). */
-function savedValue(r: RecordRow, zone: string): string {
+/** A saved record's value as a nameserver gives it back (lower-case names without the dot, in punycode, TXT unquoted, MX as "priority target"). */
+function savedValue(r: Pick<RecordRow, 'type' | 'value'>, zone: string): string {
   switch (r.type) {
     case 'txt':
       return txtText(r.value.trim())
     case 'cname':
-      return targetName(r.value, zone)
+      return asciiName(targetName(r.value, zone))
     case 'mx': {
       const p = splitValue('mx', r.value)
-      return `${Number(p.priority)} ${targetName(p.target ?? '', zone)}`
+      return `${Number(p.priority)} ${asciiName(targetName(p.target ?? '', zone))}`
     }
     case 'aaaa':
       return r.value.trim().toLowerCase()
@@ -79,7 +68,8 @@ export function resolverNsAsk(timeoutMs = 2000): NsAsk {
         case 'aaaa':
           return { ok: true, values: (await r.resolve6(name)).map((v) => v.toLowerCase()) }
         case 'txt':
-          return { ok: true, values: (await r.resolveTxt(name)).map((chunks) => chunks.join('')) }
+          // The resolver hands each string's bytes over as Latin-1; a TXT record's text is UTF-8.
+          return { ok: true, values: (await r.resolveTxt(name)).map((chunks) => Buffer.from(chunks.join(''), 'latin1').toString('utf8')) }
         case 'cname':
           return { ok: true, values: (await r.resolveCname(name)).map((v) => v.toLowerCase().replace(/\.$/, '')) }
         case 'mx':
@@ -100,15 +90,23 @@ interface RrSet {
   values: string[]
 }
 
-/** The saved zone as sets of values by name and type (only the types compared). */
+/**
+ * The saved zone as sets of values by name and type (only the types compared), as nameservers
+ * serve it: every line the service serves (the raw `mx @ <server> <priority>` included), names in
+ * punycode (the form DNS asks in), and a value written twice served once.
+ */
 function savedSets(recordsText: string, domain: string): RrSet[] {
   const sets = new Map<string, RrSet>()
-  for (const r of records(parse(recordsText))) {
-    if (!isServedType(r.type)) continue
-    const name = hostName(r.type === 'mx' ? '@' : r.host, domain)
-    const key = `${name} ${r.type}`
-    const set = sets.get(key) ?? { name, type: r.type, values: [] }
-    set.values.push(savedValue(r, domain))
+  for (const row of parse(recordsText)) {
+    const r = servedAs(row)
+    if (!r) continue
+    const type = r.type
+    if (!isServedType(type)) continue
+    const name = asciiName(hostName(type === 'mx' ? '@' : r.host, domain))
+    const key = `${name} ${type}`
+    const set = sets.get(key) ?? { name, type, values: [] }
+    const value = savedValue(r, domain)
+    if (!set.values.includes(value)) set.values.push(value)
     sets.set(key, set)
   }
   return [...sets.values()]

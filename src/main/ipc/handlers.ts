@@ -5,6 +5,7 @@
  * The type below makes a missing or misspelled channel a compile error.
  */
 import { storeHealth } from '../dns-health/store-health'
+import { askedPlanHealth, servedZone } from '../dns-health/window-checks'
 import { parseEndpointParams, type EndpointResult, type PagedEndpointName, type PagedItem, type ReadEndpointName } from '../../shared/endpoints/table'
 import { parseWith, type Parsed } from '../../shared/errors/field-issues'
 import type { AppChannel, ChannelName } from '../../shared/ipc/channels'
@@ -317,6 +318,17 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
     'store.zones': defineChannel((raw) => parseWith(local['store.zones'], raw), async (p) => (store ? store.listZones(p.accountId, p.containing) : [])),
     // zone health
     'store.health': defineChannel((raw) => parseWith(local['store.health'], raw), async () => (store ? storeHealth(store) : [])),
+    'dns.health': defineChannel((raw) => parseWith(local['dns.health'], raw), (p) => askedPlanHealth(p)),
+    'dns.served': defineChannel(
+      (raw) => parseWith(local['dns.served'], raw),
+      (p) =>
+        calls.run(p.callId, async (signal) => {
+          const report = await servedZone(await accounts.client(p.accountId), p.domain, signal)
+          // A nameserver that fell behind or caught up since the last comparison is in history, as drift is.
+          await keep((s) => s.history.recordServed(p.accountId, p.domain, report.findings, now()))
+          return report
+        }),
+    ),
     'store.status': defineChannel((raw) => parseWith(local['store.status'], raw), async () => storeLife?.status() ?? { state: 'up', restarts: 0 }),
     'store.restart': defineChannel((raw) => parseWith(local['store.restart'], raw), async () => (storeLife ? storeLife.restart() : { state: 'up', restarts: 0 })),
     // team mode

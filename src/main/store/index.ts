@@ -7,6 +7,8 @@
  * times, parameters); everything it reads back is checked by the item schemas of the endpoint
  * table. It never holds an API key, a transfer code or a dynamic DNS password.
  */
+import { servedFindingSchema } from '../../shared/dns/health/finding-schema'
+import { recordServedChange } from './health-history'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { accountProfileSchema } from '../../shared/accounts'
@@ -42,6 +44,7 @@ const accountId = accountProfileSchema.shape.id
 /** When a list or zone was read: ISO 8601 in UTC, so that times compare as text. */
 const readAt = z.iso.datetime()
 const domain = z.string().min(1).max(253).refine(isSafePathSegment, 'field.hostName')
+const servedFindings = z.array(servedFindingSchema).max(10_000)
 const zoneKind = z.enum(ZONE_KINDS)
 const searchQuery = z.string().max(500)
 const retention = z.number().int().min(1).max(MAX_HISTORY_RETENTION_DAYS)
@@ -158,6 +161,8 @@ export function openPortfolioStore(file: string, opts: OpenOptions = {}): Portfo
       retentionDays: () => retentionDays(live()),
       setRetentionDays: (days) => setRetentionDays(live(), check(retention, days, 'days'), now()),
       prune: () => prune(live(), now()),
+      recordServed: (account, name, findings, at) =>
+        recordServedChange(live(), { accountId: check(accountId, account, 'accountId'), domain: check(domain, name, 'domain'), findings: check(servedFindings, findings, 'findings'), at: check(readAt, at, 'at') }),
     },
     autorenewOnValue: (account) => autorenewOnValue(live(), check(accountId, account, 'accountId')),
     // reminders

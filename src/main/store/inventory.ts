@@ -12,11 +12,13 @@ import { SearchWriter } from './search-index'
 import { deleteZone, writeZone, zoneIds } from './zones'
 import { changedAspects } from './drift'
 import { recordDrift } from './history'
+import { recordHealthChange } from './health-history'
 import type { ListChange, ListParams, StoredList, StoredListName } from '../../shared/portfolio'
 import { StoreProblem } from './types'
 
 const idRow = z.object({ id: z.number().int() })
 const oldRowSchema = z.object({ id: z.number().int(), item_key: z.string(), pos: z.number().int(), json: z.string() })
+const keptRecords = z.object({ records: z.string() })
 const metaSchema = z.object({ id: z.number().int(), read_at: z.string(), complete: z.union([z.literal(0), z.literal(1)]) })
 const itemRowSchema = z.object({ item_key: z.string(), pos: z.number().int(), json: z.string() })
 
@@ -101,6 +103,11 @@ export function putList<N extends StoredListName>(
       }
       if (spec.zone) {
         const z = spec.zone.of(row.item)
+        // A zone the list changed: the health findings that appeared or went away with it.
+        if (before && before.json !== row.json) {
+          const kept = conn.get(keptRecords, 'SELECT records FROM zones WHERE account_id = ? AND kind = ? AND domain = ?', [accountId, spec.zone.kind, z.domain])
+          if (kept) recordHealthChange(conn, { accountId, kind: spec.zone.kind, domain: z.domain, before: kept.records, after: z.zone.records, at: readAt })
+        }
         writeZone(conn, index, accountId, spec.zone.kind, z.domain, z.zone, readAt, { unchanged: before?.json === row.json })
       }
     }

@@ -68,6 +68,7 @@ export const HISTORY_METHODS = [
   'retentionDays',
   'setRetentionDays',
   'prune',
+  'recordServed',
 ] as const satisfies readonly (keyof HistoryStore)[]
 export type StoreMethod = (typeof STORE_METHODS)[number]
 export type HistoryMethod = (typeof HISTORY_METHODS)[number]
@@ -93,6 +94,7 @@ export function inThread(store: PortfolioStore): PortfolioStoreAsync {
     retentionDays: async () => store.history.retentionDays(),
     setRetentionDays: async (...a) => store.history.setRetentionDays(...a),
     prune: async () => store.history.prune(),
+    recordServed: async (...a) => store.history.recordServed(...a),
   }
   return {
     file: store.file,

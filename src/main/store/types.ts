@@ -3,6 +3,7 @@
  * src/shared/portfolio/index.ts and src/shared/portfolio/history.ts): the store, its history part, what it is
  * told and what can go wrong when it is opened.
  */
+import type { ServedFinding } from '../../shared/dns/health/served'
 import type { PagedItem } from '../../shared/endpoints/table'
 import type { JobPurpose } from '../../shared/jobs'
 import type { HistoryAspect, HistoryEntry, Snapshot, SnapshotSummary, SubjectKind } from '../../shared/portfolio/history'
@@ -66,6 +67,8 @@ export interface HistoryStore {
   setRetentionDays(days: number): void
   /** Drops what is older than the retention. */
   prune(): number
+  /** A served-against-saved comparison: recorded when its findings differ from the last one's (1), else 0. */
+  recordServed(accountId: string, domain: string, findings: readonly ServedFinding[], at: string): number
 }
 
 export type StoreProblem =

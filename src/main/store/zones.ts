@@ -13,6 +13,7 @@ import { parseJson } from './json'
 import { SearchWriter, recordTexts } from './search-index'
 import { ZONE_SUBJECT } from './drift'
 import { recordSubjectDrift } from './history'
+import { recordHealthChange } from './health-history'
 import { ZONE_KINDS, type StoredZone, type ZoneInput, type ZoneKind, type ZoneSummary } from '../../shared/portfolio'
 import { type StoreProblem } from './types'
 
@@ -110,6 +111,8 @@ export function putZone(conn: Connection, accountId: string, kind: ZoneKind, dom
           zoneKind: kind,
         })
       : 0
+    // Health findings that appeared or went away with this reading (whoever changed the zone).
+    if (previous) recordHealthChange(conn, { accountId, kind, domain, before: previous.records, after: zone.records, at: readAt })
     const index = new SearchWriter(conn)
     removeZoneEntries(conn, index, accountId, kind, domain)
     writeZone(conn, index, accountId, kind, domain, zone, readAt)

@@ -32,6 +32,7 @@ import {
   type ValueFields,
 } from './records'
 import { safetyOfPlan } from './zone-safety'
+import { planHealthOffline, type HealthFinding } from './health/rules'
 import { HIDDEN_CHARACTER_CODE, hiddenCharacterIssue } from './hidden-characters'
 import { HOST_FIELD, validateRows, valueIssues, warnRows, type DnsCode, type RowIssue } from './validate'
 
@@ -100,6 +101,8 @@ export interface ZoneChange {
   mentions: RecordRow[]
   /** For an add: the record was already there. */
   alreadyThere: boolean
+  /** The zone's health after the change (the offline rules; the findings it introduces first); none without the zone's name. */
+  health: HealthFinding[]
 }
 
 /** A host as it is compared: without case, and the apex written `@` (an empty host is the apex too). */
@@ -291,5 +294,6 @@ export function applyBulkChange(text: string, change: BulkChange | readonly Bulk
     warnings,
     mentions,
     alreadyThere,
+    health: zone && !empty ? planHealthOffline(before, rows, zone) : [],
   }
 }

@@ -52,7 +52,7 @@ function meaning(r: Pick<RecordRow, 'type' | 'host' | 'value'>, zone: string): s
 }
 
 /** A live row as the record it serves: a record, or the raw `mx @ <server> <priority>` the service serves as the apex MX. */
-function servedAs(r: Row): Pick<RecordRow, 'type' | 'host' | 'value'> | undefined {
+export function servedAs(r: Row): Pick<RecordRow, 'type' | 'host' | 'value'> | undefined {
   if (r.kind === 'record') return r
   if (r.reason !== 'unplaced' || r.unplaced !== 'mx.withHost') return undefined
   const w = r.text.trim().split(/\s+/)

@@ -71,6 +71,10 @@ export const LOCAL_CHANNELS = [
   'store.zones',
   // zone health: the findings of every zone in the store (shared/dns/health)
   'store.health',
+  // The checks of a zone that ask DNS, run in main: a plan's health with them, and the zone as
+  // its nameservers serve it held against what the service holds (shared/dns/health).
+  'dns.health',
+  'dns.served',
   // Whether the portfolio store answers, and Retry once it gave up (shared/portfolio/store-status).
   'store.status',
   'store.restart',

@@ -9,6 +9,8 @@
 import type { z } from 'zod'
 import type { AccountView } from '../accounts'
 import type { ErrorData } from '../errors'
+import type { HealthFinding } from '../dns/health/rules'
+import type { ServedReport } from '../dns/health/served'
 import type { DdnsSent } from '../service/ddns'
 import type { StoreStatus } from '../portfolio/store-status'
 import type { JobView } from '../jobs'
@@ -123,6 +125,9 @@ export interface LocalResults {
   // zone health
   /** Every zone of the store with health findings, and its findings. */
   'store.health': ZoneHealth[]
+  /** Every finding of the zone after the save, the DNS-asking rules included; the new ones first. */
+  'dns.health': HealthFinding[]
+  'dns.served': ServedReport
   'store.status': StoreStatus
   /** The status once a worker was started again (or could not be). */
   'store.restart': StoreStatus

@@ -17,7 +17,7 @@ export type SubjectKind = (typeof SUBJECT_KINDS)[number]
  * Which part of a subject changed. Drift is watched for the first six; `write` is any other
  * write made from this app (a registration, a transfer, a server setting).
  */
-export const HISTORY_ASPECTS = ['dns', 'nameservers', 'whois', 'transferlock', 'autorenew', 'expiration', 'dnssec', 'dynamicdns', 'write'] as const
+export const HISTORY_ASPECTS = ['dns', 'nameservers', 'whois', 'transferlock', 'autorenew', 'expiration', 'dnssec', 'dynamicdns', 'write', 'health', 'served'] as const
 export type HistoryAspect = (typeof HISTORY_ASPECTS)[number]
 
 export const HISTORY_ORIGINS = ['app', 'outside'] as const

@@ -7,8 +7,14 @@ import type { HistoryEntry } from '../../../../shared/portfolio/history'
 import { plan, type Plan } from '../../../../shared/dns/plan'
 import { parse } from '../../../../shared/dns/records'
 import { t, tCode } from '../../i18n'
+import { healthChangeSchema, servedChangeSchema } from '../../../../shared/dns/health/finding-schema'
+import type { ServedFinding } from '../../../../shared/dns/health/served'
+import type { HealthFinding } from '../../../../shared/dns/health/rules'
+import { healthText } from '../../../../shared/i18n/health-text'
 
 export function entryTitle(e: HistoryEntry): string {
+  // Findings that appeared or went away with a zone's change, whoever made it.
+  if (e.aspect === 'health' || e.aspect === 'served') return tCode(`history.aspect.${e.aspect}`)
   if (e.origin === 'outside') return t('history.changedOutside', { aspect: tCode(`history.aspect.${e.aspect}`) })
   const op = e.operation ? tCode(`operation.${e.operation}`) : tCode(`history.aspect.${e.aspect}`)
   return e.purpose && e.purpose !== 'edit' ? `${op} (${tCode(`history.purpose.${e.purpose}`)})` : op
@@ -42,9 +48,36 @@ function valueText(v: unknown): string {
   return String(v)
 }
 
+/** A health entry: each finding that appeared (after), then each that went away (before). */
+function healthChanges(e: HistoryEntry): string[] {
+  const findings = (v: unknown) => {
+    const read = healthChangeSchema.safeParse(v)
+    return read.success ? read.data.findings : []
+  }
+  const line = (key: 'history.healthAppeared' | 'history.healthCleared') => (f: HealthFinding) => {
+    const text = healthText({ tCode }, f)
+    return t(key, { finding: text.title, record: text.record })
+  }
+  return [...findings(e.after).map(line('history.healthAppeared')), ...findings(e.before).map(line('history.healthCleared'))]
+}
+
+/** A served entry: each finding of this comparison not in the one before, then each that went away. */
+function servedChanges(e: HistoryEntry): string[] {
+  const findings = (v: unknown) => {
+    const read = servedChangeSchema.safeParse(v)
+    return read.success ? read.data.findings : []
+  }
+  const text = (f: ServedFinding) => tCode(f.code, f.params)
+  const before = findings(e.before).map(text)
+  const after = findings(e.after).map(text)
+  return [...after.filter((f) => !before.includes(f)).map((finding) => t('history.servedAppeared', { finding })), ...before.filter((f) => !after.includes(f)).map((finding) => t('history.servedCleared', { finding }))]
+}
+
 /** For the other aspects: "member: before → after", for each member that differs. */
 export function entryChanges(e: HistoryEntry): string[] {
   if (e.aspect === 'dns') return []
+  if (e.aspect === 'health') return healthChanges(e)
+  if (e.aspect === 'served') return servedChanges(e)
   const obj = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? Object.fromEntries(Object.entries(v)) : {})
   const before = obj(e.before)
   const after = obj(e.after)
