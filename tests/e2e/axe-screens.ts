@@ -62,6 +62,8 @@ export const AXE_SCREENS = {
   jobs: { route: '/jobs', spec: 'jobs.spec.ts', test: 'a bulk renewal confirmed on one account goes there only, with the confirmed years, while the user switches account and changes the years' },
   'job detail': { route: '/jobs', spec: 'jobs.spec.ts', test: 'a reload in the middle of a bulk job changes nothing: it runs on in main and its results are there' },
   activity: { route: '/activity', spec: 'history.spec.ts', test: 'a change made outside the app is flagged after a refresh, and a saved zone is restored from its snapshot' },
+  'domains, after an account switch': { route: '/domains', spec: 'account-switch.spec.ts', test: 'switching account on a domain’s screen: the same domain when that account has it, else that account’s domain list' },
+  'domains, after an account switch, Japanese': { route: '/domains', spec: 'account-switch.spec.ts', test: 'switching account on a domain’s screen, in Japanese' },
   accounts: { route: '/accounts', spec: 'shell-and-accounts.spec.ts', test: 'add a second account with its own sandbox and key, switch between accounts, see each account’s data' },
 } as const satisfies Record<string, AxeScreenEntry>
 
