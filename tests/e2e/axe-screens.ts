@@ -64,6 +64,8 @@ export const AXE_SCREENS = {
   activity: { route: '/activity', spec: 'history.spec.ts', test: 'a change made outside the app is flagged after a refresh, and a saved zone is restored from its snapshot' },
   'domains, after an account switch': { route: '/domains', spec: 'account-switch.spec.ts', test: 'switching account on a domain’s screen: the same domain when that account has it, else that account’s domain list' },
   'domains, after an account switch, Japanese': { route: '/domains', spec: 'account-switch.spec.ts', test: 'switching account on a domain’s screen, in Japanese' },
+  'domains, filtered by nameserver': { route: '/domains', spec: 'domain-filter.spec.ts', test: 'the domain filter matches the name or registrar its placeholder names; nameservers by ns:' },
+  'domains, filtered by nameserver, Japanese': { route: '/domains', spec: 'domain-filter.spec.ts', test: 'the domain filter names its fields, in Japanese' },
   accounts: { route: '/accounts', spec: 'shell-and-accounts.spec.ts', test: 'add a second account with its own sandbox and key, switch between accounts, see each account’s data' },
 } as const satisfies Record<string, AxeScreenEntry>
 
