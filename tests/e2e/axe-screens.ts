@@ -66,6 +66,8 @@ export const AXE_SCREENS = {
   'domains, after an account switch, Japanese': { route: '/domains', spec: 'account-switch.spec.ts', test: 'switching account on a domain’s screen, in Japanese' },
   'domains, filtered by nameserver': { route: '/domains', spec: 'domain-filter.spec.ts', test: 'the domain filter matches the name or registrar its placeholder names; nameservers by ns:' },
   'domains, filtered by nameserver, Japanese': { route: '/domains', spec: 'domain-filter.spec.ts', test: 'the domain filter names its fields, in Japanese' },
+  'dns plan with import conflicts': { route: '/dns/:name', spec: 'dns-import-conflicts.spec.ts', test: 'a BIND file that disagrees about names: the plan holds each apart with a choice, reviewable without importing again' },
+  'dns plan with import conflicts, Japanese': { route: '/dns/:name', spec: 'dns-import-conflicts.spec.ts', test: 'a BIND file that disagrees about names, in Japanese' },
   accounts: { route: '/accounts', spec: 'shell-and-accounts.spec.ts', test: 'add a second account with its own sandbox and key, switch between accounts, see each account’s data' },
 } as const satisfies Record<string, AxeScreenEntry>
 
