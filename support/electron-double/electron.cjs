@@ -139,6 +139,26 @@ function createElectronDouble(env) {
       this.emit('ready-to-show')
     }
     show() {}
+    /**
+     * As Electron's: the same as the user's click on the window's close button. 'close' comes
+     * first, with an event whose preventDefault() keeps the window open; otherwise the window
+     * is destroyed and 'closed' follows (and, with no window left, 'window-all-closed').
+     */
+    close() {
+      note('window.close')
+      if (this.destroyed) return
+      let prevented = false
+      this.emit('close', { preventDefault: () => (prevented = true) })
+      if (prevented) return
+      this.destroyed = true
+      this.webContents.isDestroyed = () => true
+      state.windows.splice(state.windows.indexOf(this), 1)
+      this.emit('closed')
+      if (state.windows.length === 0) app.emit('window-all-closed')
+    }
+    isDestroyed() {
+      return this.destroyed === true
+    }
     focus() {
       state.focused++
     }

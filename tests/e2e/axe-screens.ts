@@ -68,6 +68,8 @@ export const AXE_SCREENS = {
   'domains, filtered by nameserver, Japanese': { route: '/domains', spec: 'domain-filter.spec.ts', test: 'the domain filter names its fields, in Japanese' },
   'dns plan with import conflicts': { route: '/dns/:name', spec: 'dns-import-conflicts.spec.ts', test: 'a BIND file that disagrees about names: the plan holds each apart with a choice, reviewable without importing again' },
   'dns plan with import conflicts, Japanese': { route: '/dns/:name', spec: 'dns-import-conflicts.spec.ts', test: 'a BIND file that disagrees about names, in Japanese' },
+  'closing with unsaved edits': { route: '/dns/:name', spec: 'unsaved-work.spec.ts', test: 'closing or reloading the window with an unsaved edit asks first, and Cancel keeps the edit' },
+  'closing with unsaved edits, Japanese': { route: '/dns/:name', spec: 'unsaved-work.spec.ts', test: 'closing with an unsaved edit asks first, in Japanese' },
   accounts: { route: '/accounts', spec: 'shell-and-accounts.spec.ts', test: 'add a second account with its own sandbox and key, switch between accounts, see each account’s data' },
 } as const satisfies Record<string, AxeScreenEntry>
 
