@@ -9,11 +9,11 @@ import type { RouteLocationNormalizedLoaded } from 'vue-router'
 import { accountApi } from './account-api'
 
 /** The list each item's screen belongs to, by the item route's pattern (router.ts). */
-const LIST_OF_ITEM: Record<string, (params: Record<string, string>) => string> = {
-  '/domains/:name': () => '/domains',
-  '/dns/:name': () => '/dns',
-  '/freedns/:name': () => '/freedns',
-  '/svcips/:vipid(\\d+)': () => '/svcips',
+const LIST_OF_ITEM: Record<string, string> = {
+  '/domains/:name': '/domains',
+  '/dns/:name': '/dns',
+  '/freedns/:name': '/freedns',
+  '/svcips/:vipid(\\d+)': '/svcips',
 }
 
 const param = (v: string | string[] | undefined) => (Array.isArray(v) ? (v[0] ?? '') : (v ?? ''))
@@ -26,7 +26,7 @@ export async function placeInAccount(route: RouteLocationNormalizedLoaded, accou
   const list = LIST_OF_ITEM[pattern]
   if (!list) return undefined
   if (pattern === '/domains/:name' && (await hasDomain(accountId, params.name ?? ''))) return undefined
-  return list(params)
+  return list
 }
 
 /** Whether the account's stored domain list holds the name (a list never read: no). */
