@@ -13,7 +13,9 @@ let leaving = false
 export function useUnsavedWork() {
   const drafts = useDraftsStore()
   const count = computed(() => drafts.zones.size + drafts.forms.size)
-  watch(count, (n) => void invoke('app.unsavedWork', { count: n }), { immediate: true })
+  // Said on change only: a fresh page has none, and main asking a page that has none (after a
+  // reload) is answered at once by quitting (App.vue's askToQuit).
+  watch(count, (n) => void invoke('app.unsavedWork', { count: n }))
   window.addEventListener('beforeunload', (event) => {
     if (leaving || count.value === 0) return
     // The browser's own question (Chromium shows it for a reload; its text is the browser's).
