@@ -44,8 +44,17 @@ async function switchOnDomainScreens(app: Page, harness: Harness, locale: string
     await expect.poll(() => other.received.some((r) => r.path.includes(shared.domainname))).toBe(true)
     await expect(app.getByRole('tab', { name: words.overview, exact: true })).toBeVisible()
 
-    // On a domain only the demo holds: the switch shows the other account's list.
+    // On a server's screen: the switch shows the other account's servers of that kind.
+    await app.getByRole('navigation').getByRole('link', { name: 'Web', exact: true }).click()
+    const server = app.getByRole('table').getByRole('link').first()
+    const serverName = (await server.textContent())?.trim() ?? ''
+    await server.click()
+    await expect(app).toHaveURL(/#\/servers\/a\/[^/]+$/)
     await switcher.selectOption('demo')
+    await expect(app).toHaveURL(/#\/servers\/a$/)
+    expect(demo.received.some((r) => serverName !== '' && r.path.includes(`/${serverName}`))).toBe(false)
+
+    // On a domain only the demo holds: the switch shows the other account's list.
     await openDomain(app, demoOnly.domainname, words.overview, words)
     await switcher.selectOption(second.id)
     await expect(app.getByRole('heading', { level: 1, name: words.domains })).toBeVisible()
