@@ -70,6 +70,8 @@ export interface BuiltShell {
   beforeRequest(url: string): Promise<{ cancel?: boolean }>
   /** The user clicks the notification the bundle showed at this index; false when there is none. */
   clickNotification(index: number): Promise<boolean>
+  /** The user clicks the window's close button: whether the window closed (main may keep it open to ask first). */
+  closeWindow(): Promise<boolean>
   quit(): Promise<void>
   exited(): Promise<number | null>
 }
@@ -161,6 +163,7 @@ export async function startBuiltShell(opts: BuiltShellOptions = {}): Promise<Bui
     guard: async (event, url) => z.object({ prevented: z.boolean().optional(), answer: z.unknown().optional() }).parse(await send('guard', { event, url })),
     permission: async (permission) => z.object({ granted: z.boolean().optional(), check: z.boolean().optional() }).parse(await send('permission', { permission })),
     beforeRequest: async (url) => z.object({ cancel: z.boolean().optional() }).parse(await send('beforeRequest', { url })),
+    closeWindow: async () => z.object({ closed: z.boolean() }).passthrough().parse(await send('closeWindow')).closed,
     clickNotification: async (index) => z.object({ clicked: z.boolean() }).parse(await send('clickNotification', { index })).clicked,
     quit: async () => {
       if (child.exitCode !== null) return

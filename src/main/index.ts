@@ -76,8 +76,10 @@ function startShell(): void {
     mainWindow.focus()
   }
   let services: AppServices | undefined
-  /** The user said to quit although writes were running; closing goes ahead. */
+  /** The user said to quit although writes were running or edits unsaved; closing goes ahead. */
   let quitConfirmed = false
+  /** How many unsaved edits the window holds, as it last said. */
+  let unsavedWork = 0
   const quitNow = () => {
     quitConfirmed = true
     app.quit()
@@ -132,10 +134,10 @@ function startShell(): void {
       const timer = setTimeout(() => showNow(true), READY_TO_SHOW_WAIT_MS)
       window.once('ready-to-show', onPainted)
     })
-    // Closing while writes run asks first; the window asks, in the user's language, and answers
-    // through app.quit. Whatever is cut off is journaled and checked at the next start.
+    // Closing while writes run or edits are unsaved asks first; the window asks, in the user's
+    // language, and answers through app.quit. Whatever is cut off is journaled and checked at the next start.
     window.on('close', (event) => {
-      if (quitConfirmed || !services || services.jobs.running().length === 0) return
+      if (quitConfirmed || !services || (services.jobs.running().length === 0 && unsavedWork === 0)) return
       event.preventDefault()
       window.webContents.send(QUIT_CHANNEL)
     })
@@ -153,6 +155,7 @@ function startShell(): void {
       allowedOrigins: [APP_ORIGIN],
       userAgent: `HostingAdmin/${app.getVersion()} (+electron; ${process.platform})`,
       onQuitConfirmed: quitNow,
+      onUnsavedWork: (count) => (unsavedWork = count),
       log,
       desktop,
       // Built beside this file by electron-vite (electron.vite.config.ts).

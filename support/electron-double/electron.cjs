@@ -144,8 +144,25 @@ function createElectronDouble(env) {
     show() {
       note('window.show')
     }
+    /**
+     * As Electron's: the same as the user's click on the window's close button. 'close' comes
+     * first, with an event whose preventDefault() keeps the window open; otherwise the window
+     * is destroyed and 'closed' follows (and, with no window left, 'window-all-closed').
+     */
+    close() {
+      note('window.close')
+      if (this.destroyed) return
+      let prevented = false
+      this.emit('close', { preventDefault: () => (prevented = true) })
+      if (prevented) return
+      this.destroyed = true
+      this.webContents.isDestroyed = () => true
+      state.windows.splice(state.windows.indexOf(this), 1)
+      this.emit('closed')
+      if (state.windows.length === 0) app.emit('window-all-closed')
+    }
     isDestroyed() {
-      return false
+      return this.destroyed === true
     }
     focus() {
       state.focused++

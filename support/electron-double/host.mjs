@@ -71,6 +71,12 @@ const commands = {
       timeline: double.timeline,
     }
   },
+  async closeWindow() {
+    const window = double.windows[0]
+    if (!window) return { closed: false, open: 0 }
+    window.close()
+    return { closed: window.isDestroyed(), open: double.windows.length }
+  },
   async clickNotification({ index }) {
     const n = double.notifications[index]
     if (!n) return { clicked: false }

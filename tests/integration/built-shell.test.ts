@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFil
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { assertBuilt, startBuiltShell, type BuiltShell, type ShellState } from '../../support/built-shell'
-import { CHANNEL_NAMES, REMINDER_OPEN_CHANNEL, ipcChannel } from '../../src/shared/ipc/channels'
+import { CHANNEL_NAMES, QUIT_CHANNEL, REMINDER_OPEN_CHANNEL, ipcChannel } from '../../src/shared/ipc/channels'
 import { CONTENT_SECURITY_POLICY, REQUIRED_FUSES } from '../../src/main/shell/security'
 import { DEFAULT_SERVER_PATHS } from '../../src/sandbox'
 import { SERVER_KINDS } from '../../src/shared/service/constants'
@@ -175,6 +175,21 @@ describe('the built main bundle', () => {
     const job = await shell.invoke(ipcChannel('jobs.submit'), { accountId: 'demo', operation: 'domains.transferlock.set', items: [{ params: { domain: 'no-such.example', transfer_lock: 1 } }] })
     expect(job).toMatchObject({ ok: false, error: { code: 'job.journalUnwritable' } })
     expect(readdirSync(shell.userDataDir)).toEqual([])
+  })
+
+  it('closing the window while it holds unsaved edits asks the window first; once it holds none, the window closes', async () => {
+    const shell = await launch()
+    expect(await shell.ready()).toBe(true)
+    expect(await shell.invoke(ipcChannel('accounts.list'), {})).toMatchObject({ ok: true })
+    expect(await shell.invoke(ipcChannel('app.unsavedWork'), { count: 2 })).toMatchObject({ ok: true })
+    expect(await shell.closeWindow()).toBe(false)
+    expect((await shell.state()).sent.filter((m) => m.channel === QUIT_CHANNEL)).toHaveLength(1)
+    expect(await shell.invoke(ipcChannel('app.unsavedWork'), { count: -1 })).toMatchObject({ ok: false, error: { code: 'ipc.invalidPayload' } })
+    expect(await shell.invoke(ipcChannel('app.unsavedWork'), { count: 0 })).toMatchObject({ ok: true })
+    expect(await shell.closeWindow()).toBe(true)
+    const s = await shell.state()
+    expect(s.sent.filter((m) => m.channel === QUIT_CHANNEL)).toHaveLength(1)
+    expect(s.windows).toEqual([])
   })
 
   it('a second instance quits before it starts anything', async () => {

@@ -17,11 +17,21 @@ export interface AppControl {
   openLogFolder(): Promise<void>
   copyText(text: string): Promise<void>
   reportError(report: { source: string; message: string; stack?: string | undefined }): void
+  /** The window's count of unsaved edits, as it last said. */
+  setUnsavedWork(count: number): void
 }
 
-export function createAppControl(opts: { log: AppLog; desktop: Desktop; accountCount: () => number; problem?: ErrorData; warnings?: () => ErrorData[] }): AppControl {
+export function createAppControl(opts: {
+  log: AppLog
+  desktop: Desktop
+  accountCount: () => number
+  problem?: ErrorData
+  warnings?: () => ErrorData[]
+  onUnsavedWork?: ((count: number) => void) | undefined
+}): AppControl {
   const { log, desktop } = opts
   return {
+    setUnsavedWork: (count) => opts.onUnsavedWork?.(count),
     startup: () => (opts.problem ? { problem: opts.problem } : { warnings: opts.warnings?.() ?? [] }),
     async diagnostics() {
       const v = desktop.versions()

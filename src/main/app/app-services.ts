@@ -50,6 +50,8 @@ export interface AppServicesOptions {
   logCheckDelaysMs?: number[]
   /** The user confirmed quitting while writes were running. */
   onQuitConfirmed?: () => void
+  /** The window said how many unsaved edits it holds (closing it then asks first). */
+  onUnsavedWork?: (count: number) => void
   /** The User-Agent of every request to the service. */
   userAgent?: string
   /** The app's log; by default `logs/` in the user-data folder. */
@@ -204,7 +206,7 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     desktop,
     log,
   })
-  const app = createAppControl({ log, desktop, accountCount: () => profiles.current.accounts.length, warnings: startupWarnings })
+  const app = createAppControl({ log, desktop, accountCount: () => profiles.current.accounts.length, warnings: startupWarnings, onUnsavedWork: opts.onUnsavedWork })
   const router = createIpcRouter({
     handlers: createChannelHandlers({
       accounts,

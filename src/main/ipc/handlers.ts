@@ -92,6 +92,13 @@ export function createAppHandlers(app: AppControl, quitConfirmed: () => void): P
         return null
       },
     ),
+    'app.unsavedWork': defineChannel(
+      (raw) => parseWith(local['app.unsavedWork'], raw),
+      async (p) => {
+        app.setUnsavedWork(p.count)
+        return null
+      },
+    ),
     'app.startup': defineChannel((raw) => parseWith(local['app.startup'], raw), async () => app.startup()),
     'app.diagnostics': defineChannel((raw) => parseWith(local['app.diagnostics'], raw), () => app.diagnostics()),
     'app.openLogFolder': defineChannel(

@@ -235,7 +235,7 @@ const NAME_VALUED: ReadonlySet<KnownType> = new Set(['cname', 'ns', 'ptr', 'mx',
  * names compared without case, a TXT value with or without its quotation marks, a CAA value
  * with or without them, and any spacing.
  */
-function sameRecordKey(r: Pick<RecordRow, 'type' | 'host' | 'value'>): string {
+export function sameRecordKey(r: Pick<RecordRow, 'type' | 'host' | 'value'>): string {
   let value = words(r.value).join(' ')
   if (r.type === 'txt') value = txtText(r.value.trim())
   else if (r.type === 'caa') value = joinValue('caa', splitValue('caa', value)).toLowerCase()

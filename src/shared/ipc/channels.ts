@@ -35,6 +35,8 @@ export const LOCAL_CHANNELS = [
   'jobs.checkLog',
   // The user confirmed quitting while writes were running.
   'app.quit',
+  // How many unsaved edits the window holds: closing it asks first while there are any.
+  'app.unsavedWork',
   // The app itself: whether it started, its diagnostics and log folder, the clipboard, and
   // errors of the page for the log.
   'app.startup',

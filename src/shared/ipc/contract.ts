@@ -87,6 +87,7 @@ export interface LocalResults {
   'jobs.stop': null
   'jobs.checkLog': 'received' | 'not-found' | 'undecided' | 'failed'
   'app.quit': null
+  'app.unsavedWork': null
   'app.startup': StartupState
   'app.diagnostics': Diagnostics
   'app.openLogFolder': null

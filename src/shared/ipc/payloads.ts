@@ -82,6 +82,7 @@ export const localPayloads = {
   'jobs.stop': z.object({ jobId: writeJobIdSchema }),
   'jobs.checkLog': z.object({ jobId: writeJobIdSchema, index: z.number().int().min(0).max(100_000) }),
   'app.quit': z.object({}),
+  'app.unsavedWork': z.object({ count: z.number().int().min(0).max(100_000) }),
   'app.startup': z.object({}),
   'app.diagnostics': z.object({}),
   'app.openLogFolder': z.object({}),

@@ -1,0 +1,86 @@
+/**
+ * Unsaved work is not dropped without a question when the window goes (issue 39, point 9): a
+ * reload asks through the page's beforeunload, and closing the window (main's `close` event,
+ * which asks the window: __haQuitRequest here) names the unsaved edits; Cancel keeps the window
+ * and the edit. Main is told how many edits are unsaved, and nothing is asked once there are none.
+ * In English and Japanese, at 1024x700.
+ */
+import type { Page } from '@playwright/test'
+import type { Harness } from '../../support/harness'
+import { expect, test } from './fixtures'
+import { expectNoAxeViolations } from './axe'
+import { svc1Domain } from './dns-screens'
+
+const ENGLISH = {
+  filter: 'Filter',
+  zone: (name: string) => `DNS records of ${name}`,
+  title: 'Unsaved edits',
+  line: '1 edit is not saved',
+  cancel: 'Cancel',
+  close: 'Close without saving',
+}
+const JAPANESE = {
+  filter: '絞り込み',
+  zone: (name: string) => `${name} のDNSレコード`,
+  title: '保存していない編集があります',
+  line: '保存していない編集が 1 件あります',
+  cancel: 'キャンセル',
+  close: '保存せずに閉じる',
+}
+
+const unsavedCounts = (harness: Harness) =>
+  harness.windowCalls.filter((c) => c.channel === 'app.unsavedWork').map((c) => (c.payload as { count: number }).count)
+const quitRequest = (app: Page) => app.evaluate(() => (window as unknown as { __haQuitRequest(): void }).__haQuitRequest())
+
+/** Ends with the closing question on screen, for the test's axe scan; `finish` answers it. */
+async function leaveWithAnEdit(app: Page, harness: Harness, words: typeof ENGLISH, scan: () => Promise<void>) {
+  await app.setViewportSize({ width: 1024, height: 700 })
+  const sb = await harness.demo()
+  const d = svc1Domain(sb)
+  await app.getByRole('navigation').getByRole('link', { name: 'DNS', exact: true }).click()
+  await app.getByLabel(words.filter).fill(d.domainname)
+  await app.getByRole('link', { name: d.domainname, exact: true }).click()
+  await expect(app.getByRole('heading', { level: 1, name: words.zone(d.domainname) })).toBeVisible()
+  const ttl = app.getByLabel('TTL', { exact: true })
+  const before = await ttl.inputValue()
+  await ttl.fill('7200')
+  await expect.poll(() => unsavedCounts(harness).at(-1)).toBe(1)
+
+  // A reload asks (the browser's own question); staying keeps the edit.
+  const asked = new Promise<string>((resolve) => app.once('dialog', (dialog) => void dialog.dismiss().then(() => resolve(dialog.type()))))
+  await app.evaluate(() => location.reload())
+  expect(await asked).toBe('beforeunload')
+  await expect(ttl).toHaveValue('7200')
+
+  // Closing the window asks, naming the unsaved edit; Cancel keeps the window and the edit.
+  await quitRequest(app)
+  const dialog = app.getByRole('dialog', { name: words.title })
+  await expect(dialog).toContainText(words.line)
+  await scan()
+  await dialog.getByRole('button', { name: words.cancel }).click()
+  await expect(dialog).toHaveCount(0)
+  expect(harness.quitsConfirmed).toBe(0)
+  await expect(ttl).toHaveValue('7200')
+
+  // Closing anyway closes, and asks nothing more on the way.
+  await quitRequest(app)
+  await dialog.getByRole('button', { name: words.close }).click()
+  await expect.poll(() => harness.quitsConfirmed).toBe(1)
+
+  // With the edit undone there is nothing to ask about: main is told none, and a close goes at once.
+  await ttl.fill(before)
+  await expect.poll(() => unsavedCounts(harness).at(-1)).toBe(0)
+  await quitRequest(app)
+  await expect.poll(() => harness.quitsConfirmed).toBe(2)
+  await expect(app.getByRole('dialog')).toHaveCount(0)
+}
+
+test('closing or reloading the window with an unsaved edit asks first, and Cancel keeps the edit', async ({ app, harness }) => {
+  await leaveWithAnEdit(app, harness, ENGLISH, () => expectNoAxeViolations(app, 'closing with unsaved edits'))
+})
+
+test('closing with an unsaved edit asks first, in Japanese', async ({ app, harness }) => {
+  await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
+  await app.reload()
+  await leaveWithAnEdit(app, harness, JAPANESE, () => expectNoAxeViolations(app, 'closing with unsaved edits, Japanese'))
+})
