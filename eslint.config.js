@@ -164,7 +164,13 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/shared/endpoints', '**/shared/endpoints/**'], message: "The sandbox checks requests with its own model (src/sandbox/operations.ts), never the app's endpoint table." }] },
+        {
+          patterns: [
+            { group: ['**/shared/endpoints', '**/shared/endpoints/**'], message: "The sandbox checks requests with its own model (src/sandbox/operations.ts), never the app's endpoint table." },
+            { group: ['**/shared/service/validation', '**/shared/service/validation.*'], message: "The sandbox checks values with its own rules (src/sandbox/validate.ts), from the spec and the standards, never the app's validators." },
+            { group: ['**/main/**', '**/renderer/**', '**/cli/**'], message: "The sandbox stands for the live service: it imports no part of the app's processes." },
+          ],
+        },
       ],
     },
   },

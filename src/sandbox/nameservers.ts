@@ -1,7 +1,7 @@
 /** Nameservers: the service's own, which decide how a domain's DNS is served, and the checks of a list. */
-import { HOSTNAME } from '../shared/service/validation'
 import { badRequest } from './http-error'
 import type { DomainRec } from './state'
+import { isHostName } from './validate'
 
 /** The nameservers the service itself runs, per DNS flavour. */
 export const SERVICE_NAMESERVERS = {
@@ -26,7 +26,7 @@ export function nsFlavour(d: DomainRec): 'svc1' | 'svc11' | 'registrar' | 'other
 }
 
 export function checkNameservers(ns: string[]): void {
-  for (const h of ns) if (!HOSTNAME.test(h)) throw badRequest(`"${h}" is not a valid nameserver host name.`)
+  for (const h of ns) if (!isHostName(h)) throw badRequest(`"${h}" is not a valid nameserver host name.`)
   if (new Set(ns.map((h) => h.toLowerCase())).size !== ns.length) throw badRequest('The nameserver list has duplicates.')
 }
 

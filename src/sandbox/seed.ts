@@ -3,7 +3,8 @@
  * see the same account every run.
  */
 import { AUTORENEW_ON, effectiveAutorenew } from './autorenew'
-import { RESOURCE_FIELDS, SERVER_KINDS, type ServerKind } from '../shared/service/constants'
+import { SERVER_KINDS, type ServerKind } from '../shared/service/constants'
+import { RESOURCE_FIELDS } from './spec-words'
 import { addDays, isoDate } from './dates'
 import { fromKeys } from './from-keys'
 import { SERVICE_NAMESERVERS } from './nameservers'

@@ -1,5 +1,4 @@
 /** Domains and their settings (all of domains.* except the DNS records, which dns.ts answers). */
-import { HOSTNAME, isIPv4, isIPv6, splitDomain, type ContactLike } from '../../shared/service/validation'
 import { addMonths, dateTime, isoDate } from '../dates'
 import { effectiveAutorenew } from '../autorenew'
 import type { EndpointsUnder, HandlersFor } from '../handler-types'
@@ -9,7 +8,7 @@ import { findDomain, isRegistered } from '../lookup'
 import { canonicalHost, checkDelegation, checkNameservers } from '../nameservers'
 import { changeOwner, checkUsername } from '../ownership'
 import { DEFAULT_REGISTRAR, blankPerson, type ContactRec, type DomainRec, type SandboxState, type TransferRec } from '../state'
-import { checkContact, checkDs } from '../validate'
+import { checkContact, checkDs, isHostName, isIPv4Address, isIPv6Address, splitRegistrable, type ContactInput } from '../validate'
 import {
   autoOut,
   ddnsOut,
@@ -28,7 +27,7 @@ import {
 type DomainEndpoint = Exclude<EndpointsUnder<'domains'>, EndpointsUnder<'domains.dns'>>
 
 /** A contact as stored: every field present, those the request left out empty. */
-function contactRec(input: ContactLike): ContactRec {
+function contactRec(input: ContactInput): ContactRec {
   rejectIf(checkContact(input))
   const fill = (p: Record<string, string | undefined>) => ({ ...blankPerson(), ...Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined)) })
   return { registrant: fill(input.registrant), admin: fill(input.admin), tech: fill(input.tech), billing: fill(input.billing) }
@@ -45,7 +44,7 @@ export const domainHandlers: HandlersFor<DomainEndpoint> = {
   'domains.list': ({ p, state, paging }) => paginate(ordered(state.domains, p.order), p, paging, domainItemOut),
   'domains.register': ({ p, state, now }) => {
     const name = `${p.sld}.${p.tld}`.toLowerCase()
-    if (!splitDomain(name)) throw badRequest(`${name} is not a valid domain name.`)
+    if (!splitRegistrable(name)) throw badRequest(`${name} is not a valid domain name.`)
     if (isRegistered(state, name)) throw badRequest(`${name} is not available for registration.`)
     checkDelegation(p.ns)
     const contact = contactRec(p.contact)
@@ -93,7 +92,7 @@ export const domainHandlers: HandlersFor<DomainEndpoint> = {
   },
   'domains.transfer.request': ({ p, state, now }) => {
     const name = p.domain.toLowerCase()
-    if (!splitDomain(name)) throw badRequest(`${p.domain} is not a valid domain name.`)
+    if (!splitRegistrable(name)) throw badRequest(`${p.domain} is not a valid domain name.`)
     if (state.domains.some((d) => d.domainname === name)) throw badRequest(`${name} is already in this account.`)
     if (state.transfers.some((t) => t.domainname === name && t.status === 'STAY')) throw badRequest(`A transfer of ${name} is already in progress.`)
     if (p.ns) checkNameservers(p.ns)
@@ -195,12 +194,12 @@ export const domainHandlers: HandlersFor<DomainEndpoint> = {
   'domains.privatenameserver.create': ({ p, state }) => {
     const d = findDomain(state, p.domain)
     const host = canonicalHost(p.hostname)
-    if (!HOSTNAME.test(host) || !host.endsWith(`.${d.domainname}`)) {
+    if (!isHostName(host) || !host.endsWith(`.${d.domainname}`)) {
       throw badRequest(`hostname must be a host name under ${d.domainname}, such as ns1.${d.domainname}.`)
     }
     if (!p.ipv4 && !p.ipv6) throw badRequest('An IPv4 or IPv6 address is required.')
-    if (p.ipv4 && !isIPv4(p.ipv4)) throw badRequest(`${p.ipv4} is not an IPv4 address.`)
-    if (p.ipv6 && !isIPv6(p.ipv6)) throw badRequest(`${p.ipv6} is not an IPv6 address.`)
+    if (p.ipv4 && !isIPv4Address(p.ipv4)) throw badRequest(`${p.ipv4} is not an IPv4 address.`)
+    if (p.ipv6 && !isIPv6Address(p.ipv6)) throw badRequest(`${p.ipv6} is not an IPv6 address.`)
     if (d.privateNs.some((n) => n.hostname === host)) throw badRequest(`${host} already exists.`)
     const n = { hostname: host, ipv4: p.ipv4 ?? '', ipv6: p.ipv6 ?? '' }
     d.privateNs.push(n)

@@ -1,5 +1,4 @@
 /** Free DNS: records the service serves for domains registered elsewhere. */
-import { splitDomain } from '../../shared/service/validation'
 import type { EndpointsUnder, HandlersFor } from '../handler-types'
 import { badRequest, rejectIf } from '../http-error'
 import { paginate, ordered } from '../lists'
@@ -8,6 +7,7 @@ import { changeOwner, checkUsername } from '../ownership'
 import type { FreeDnsRec } from '../state'
 import { keptRecords, keptTtl, refusedRecords } from '../records'
 import { freeOut, ownerOut, ref } from '../wire'
+import { splitRegistrable } from '../validate'
 
 const AUTH_METHODS = ['txt', 'email', 'file']
 
@@ -16,7 +16,7 @@ export const freeDnsHandlers: HandlersFor<EndpointsUnder<'freedns'>> = {
   'freedns.get': ({ p, state }) => ({ results: freeOut(findFree(state, p.domain)) }),
   'freedns.register': ({ p, state }) => {
     const name = `${p.sld}.${p.tld}`.toLowerCase()
-    if (!splitDomain(name)) throw badRequest(`${name} is not a valid domain name.`)
+    if (!splitRegistrable(name)) throw badRequest(`${name} is not a valid domain name.`)
     if (!AUTH_METHODS.includes(p.auth)) throw badRequest('auth must be one of txt, email or file.')
     if (state.freedns.some((f) => f.domainname === name)) throw badRequest(`${name} is already registered for free DNS.`)
     const f: FreeDnsRec = { domainid: state.nextId++, domainname: name, records: '', ttl: 3600, auth: p.auth, username: state.username, ownerMessage: '' }

@@ -1,6 +1,5 @@
 /** Hosting servers: the same operations for each of the three kinds. */
-import { RESOURCE_FIELDS } from '../../shared/service/constants'
-import { HOSTNAME } from '../../shared/service/validation'
+import { RESOURCE_FIELDS } from '../spec-words'
 import { addMonths, isoDate } from '../dates'
 import { fromKeys } from '../from-keys'
 import { effectiveAutorenew } from '../autorenew'
@@ -10,6 +9,7 @@ import { paginate } from '../lists'
 import { allServers, findServer } from '../lookup'
 import type { ServerRec } from '../state'
 import { serverAutoOut, serverExpOut, serverOut, serverResourceOut } from '../wire'
+import { isHostName } from '../validate'
 
 export const serverHandlers: HandlersFor<EndpointsUnder<'servers'>> = {
   'servers.list': ({ p, state, paging }) => paginate(state.servers[p.kind], p, paging, serverOut),
@@ -18,7 +18,7 @@ export const serverHandlers: HandlersFor<EndpointsUnder<'servers'>> = {
       throw badRequest('webname must be 3 to 32 characters: lowercase letters, digits and hyphens, starting with a letter.')
     }
     if (allServers(state).some((s) => s.webname === p.webname)) throw badRequest(`The server name ${p.webname} is already taken.`)
-    if (p.domainname !== undefined && p.domainname !== '' && !HOSTNAME.test(p.domainname)) throw badRequest('domainname is not a valid domain name.')
+    if (p.domainname !== undefined && p.domainname !== '' && !isHostName(p.domainname)) throw badRequest('domainname is not a valid domain name.')
     const s: ServerRec = {
       webid: state.nextId++,
       webname: p.webname,

@@ -1,5 +1,4 @@
 /** Svcips: the service's IP-address product, each bound to a server. */
-import { HOSTNAME } from '../../shared/service/validation'
 import { addMonths, isoDate } from '../dates'
 import type { EndpointsUnder, HandlersFor } from '../handler-types'
 import { badRequest } from '../http-error'
@@ -7,6 +6,7 @@ import { paginate } from '../lists'
 import { allServers, findSvcip } from '../lookup'
 import type { SvcipRec } from '../state'
 import { svcipExpOut, svcipOut } from '../wire'
+import { isHostName } from '../validate'
 
 export const svcipHandlers: HandlersFor<EndpointsUnder<'svcips'>> = {
   'svcips.list': ({ p, state, paging }) => paginate(state.svcips, p, paging, svcipOut),
@@ -49,7 +49,7 @@ export const svcipHandlers: HandlersFor<EndpointsUnder<'svcips'>> = {
     const v = findSvcip(state, p.vipid)
     const server = allServers(state).find((s) => s.webid === p.webid)
     if (!server) throw badRequest(`There is no server with webid ${p.webid} in this account.`)
-    if (!HOSTNAME.test(p.domainname)) throw badRequest('domainname is not a valid domain name.')
+    if (!isHostName(p.domainname)) throw badRequest('domainname is not a valid domain name.')
     v.webid = server.webid
     v.webname = server.webname
     v.domainname = p.domainname

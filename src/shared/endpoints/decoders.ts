@@ -11,7 +11,7 @@
 import { z } from 'zod'
 
 export { RESOURCE_FIELDS, SVCIP_REGIONS, CONTACT_FIELDS } from '../service/constants'
-export type { ResourceField, SvcipRegion, NsType, ContactRole } from '../service/constants'
+export type { ResourceField, SvcipRegion, ContactRole } from '../service/constants'
 
 /** An integer that may come as a number or a numeric string. */
 const intLike = z.union([z.number(), z.string().trim().regex(/^-?\d+$/)]).transform((v) => Number(v))

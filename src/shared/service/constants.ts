@@ -27,7 +27,6 @@ export const SVCIP_REGIONS = ['JP', 'WR'] as const
 export type SvcipRegion = (typeof SVCIP_REGIONS)[number]
 
 export const NS_TYPES = ['svc1', 'svc11'] as const
-export type NsType = (typeof NS_TYPES)[number]
 
 export const CONTACT_ROLES = ['registrant', 'admin', 'tech', 'billing'] as const
 export type ContactRole = (typeof CONTACT_ROLES)[number]
