@@ -10,6 +10,7 @@ import type { Harness } from '../../support/harness'
 import { expect, test } from './fixtures'
 import { expectNoAxeViolations } from './axe'
 import { svc1Domain } from './dns-screens'
+import { z } from 'zod'
 
 const ENGLISH = {
   filter: 'Filter',
@@ -29,8 +30,8 @@ const JAPANESE = {
 }
 
 const unsavedCounts = (harness: Harness) =>
-  harness.windowCalls.filter((c) => c.channel === 'app.unsavedWork').map((c) => (c.payload as { count: number }).count)
-const quitRequest = (app: Page) => app.evaluate(() => (window as unknown as { __haQuitRequest(): void }).__haQuitRequest())
+  harness.windowCalls.filter((c) => c.channel === 'app.unsavedWork').map((c) => z.object({ count: z.number() }).parse(c.payload).count)
+const quitRequest = (app: Page) => app.evaluate(() => window.__haQuitRequest?.())
 
 /** Ends with the closing question on screen, for the test's axe scan; `finish` answers it. */
 async function leaveWithAnEdit(app: Page, harness: Harness, words: typeof ENGLISH, scan: () => Promise<void>) {

@@ -6,7 +6,7 @@ import { z } from 'zod'
 import { HEALTH_RULES, type HealthFinding } from './rules'
 import type { ServedFinding } from './served'
 
-export const healthFindingSchema = z.object({
+const healthFindingSchema = z.object({
   rule: z.enum(HEALTH_RULES),
   severity: z.enum(['error', 'warning', 'info']),
   record: z.object({ type: z.string(), host: z.string(), value: z.string() }),
