@@ -33,6 +33,8 @@ import type { PortfolioStoreAsync } from '../store/store-async'
 import { createWriteHistory } from '../jobs/write-history'
 import { storedServerIds } from '../jobs/server-ids'
 import { createReminders } from '../reminders'
+import { openTeamMode, type TeamStatus } from '../team/team-mode'
+import { TEAM_KEYCHAIN_SERVICE } from '../team/team-settings'
 import { DEMO_ACCOUNT_ID } from '../../shared/accounts'
 import { isJobRunning, jobCounts, type JobView } from '../../shared/jobs'
 import type { ErrorData } from '../../shared/errors'
@@ -76,6 +78,12 @@ export interface AppServices {
   jobs: JobRunner
   log: AppLog
   store: PortfolioStoreAsync
+  /**
+   * Team mode (issue 37): `status()` says whether it is on, connected, and who this workstation is
+   * (team-mode.ts TeamStatus); `onStatus` hears each change (the database gone, back). Off when
+   * the data folder has no team.json; then the runner's ledger is the local journal.
+   */
+  team: { status(): TeamStatus; onStatus(listener: (s: TeamStatus) => void): () => void }
   close(): Promise<void>
 }
 
@@ -141,6 +149,30 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
   const jobEvents = new JobEvents()
   const logJob = jobLogger(log)
   const journalFile = join(opts.userDataDir, 'journal.jsonl')
+  // Team mode when team.json says so: the team's journal and leases; the database away is said once
+  // (in the log, and to whoever listens) each time it goes or comes back, and no write is sent meanwhile.
+  const teamListeners = new Set<(s: TeamStatus) => void>()
+  const teamLedger = await openTeamMode(
+    opts.userDataDir,
+    {
+      accountIds: profiles.current.accounts.map((a) => a.id),
+      keyOf: (id) => accounts.keyIfKept(id),
+      passwordOf: (entry) =>
+        loadKeytar()
+          .then((k) => new KeytarSecretStore(k, TEAM_KEYCHAIN_SERVICE).get(entry))
+          // No keychain (cron, systemd): PostgreSQL's own PGPASSWORD / ~/.pgpass, read by pg.
+          .catch(() => undefined),
+    },
+    {
+      onStatus: (s) => {
+        if (s.mode === 'team') {
+          if (s.connected) log.info('team.connected', { where: s.where })
+          else log.warn(s.problem.code, { where: s.where, ...s.problem.params })
+        }
+        for (const l of teamListeners) l(s)
+      },
+    },
+  )
   const jobs: JobRunner = new JobRunner({
     accounts: {
       client: (id) => accounts.client(id),
@@ -153,7 +185,7 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
       autorenewOnValue: async (id) => autorenewOn.get(id) ?? (await store.autorenewOnValue(id).catch(() => undefined)),
     },
     // Written only while this process's services hold the folder (data-lock.ts).
-    ledger: new LocalLedger(new Journal(journalFile, locked.lock)),
+    ledger: teamLedger ?? new LocalLedger(new Journal(journalFile, locked.lock)),
     onChange: (job) => {
       logJob(job)
       jobEvents.changed(job)
@@ -182,6 +214,8 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     if (p && p.code !== 'store.rowSkipped') out.push({ kind: 'internal', code: p.code, params: { ...p.params } })
     if (log.notKept) out.push({ kind: 'internal', code: 'startup.logNotKept', params: { path: log.dir, reason: log.notKept.reason } })
     if (jobs.journalDamaged) out.push({ kind: 'internal', code: 'startup.journalDamaged', params: { path: journalFile, movedTo: jobs.journalDamaged.movedTo, lines: jobs.journalDamaged.lines } })
+    const team = teamLedger?.status
+    if (team?.mode === 'team' && !team.connected) out.push({ kind: 'internal', code: team.problem.code, params: { ...team.problem.params } })
     if (jobs.journalProblem) out.push({ kind: 'internal', code: 'startup.journalNotKept', params: { path: journalFile, reason: jobs.journalProblem.reason } })
     return out
   }
@@ -222,6 +256,13 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     jobs,
     log,
     store,
+    team: {
+      status: () => teamLedger?.status ?? { mode: 'off' },
+      onStatus: (listener) => {
+        teamListeners.add(listener)
+        return () => teamListeners.delete(listener)
+      },
+    },
     async close() {
       await cliServer?.close()
       jobEvents.close()

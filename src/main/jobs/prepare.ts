@@ -11,6 +11,7 @@ import type { Issue } from '../../shared/errors'
 import type { JobItemView, JobRequest, JobView, ZoneGuard } from '../../shared/jobs'
 import type { WriteSafety } from '../../shared/accounts/write-safety'
 import { SAFETY_RULE, SAFETY_RULE_PERCENT } from '../../shared/dns/zone-safety'
+import { heldError } from './held-by'
 import { AppError } from '../app/app-error'
 import type { ApiClient } from '../http'
 import { canonicalDomain, type DomainNameOf } from './domain-names'
@@ -104,8 +105,9 @@ export async function prepareJob(req: JobRequest, ctx: PrepareContext): Promise<
     return holder && (holder.state === 'sending' || !req.secondSend)
   })
   if (busy.length > 0) {
-    const sending = holders.some((h) => h?.state === 'sending')
-    throw AppError.of('busy', { code: sending ? 'job.targetBusy' : 'job.targetUnknown', params: { targets: busy.map((it) => it.label).slice(0, 10).join(', ') } })
+    // The first holder named (team mode: who, where, since when); a send on its way before an unknown outcome.
+    const first = holders.find((h) => h?.state === 'sending') ?? holders.find((h) => h !== undefined)
+    if (first) throw new AppError(heldError(first, busy.map((it) => it.label).slice(0, 10).join(', ')))
   }
 
   const client = await ctx.client(req.accountId)

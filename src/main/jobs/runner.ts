@@ -23,7 +23,7 @@ import type { WriteSafety } from '../../shared/accounts/write-safety'
 import { AppError, toErrorData } from '../app/app-error'
 import type { ApiClient } from '../http'
 import { itemRecord } from './journal'
-import type { TargetRef, WriteLedger } from './ledger/write-ledger'
+import type { TargetLease, TargetRef, WriteLedger } from './ledger/write-ledger'
 import { newestLogId } from './log-check'
 import { checkItemLog, LogCheckSchedule, type LogCheckStatus } from './item-log-check'
 import { isOutcomeUnknown } from './outcome'
@@ -34,6 +34,8 @@ import { readBack } from './read-back'
 import type { DomainNameOf } from './domain-names'
 import { prepareJob } from './prepare'
 import { bodyHash } from './at-rest'
+import { heldError } from './held-by'
+import { TeamError } from '../team/team-error'
 import type { WriteObserver } from './write-history'
 
 export interface JobAccounts {
@@ -90,7 +92,7 @@ interface JobInternals {
   secondSend: boolean
   stopRequested: boolean
   /** The journal could not be written during the job: it stopped, and nothing more is sent. */
-  journalFailure?: { reason: string } | undefined
+  journalFailure?: { reason: string; team?: ErrorData | undefined } | undefined
   /** Why the job stopped by itself: its account was made read-only or removed while it ran. */
   halted?: ErrorData | undefined
   resume?: (() => void) | undefined
@@ -294,6 +296,9 @@ export class JobRunner {
       await this.opts.ledger.append({ t: 'job', job: running })
     } catch (err) {
       this.discard(jobId)
+      // Team mode, the database away (or refusing): said as such; nothing was sent.
+      const team = teamErrorData(err)
+      if (team) throw new AppError(team)
       throw AppError.of('internal', { code: 'job.journalUnwritable', params: { path: this.opts.ledger.where, reason: systemReason(err) } })
     }
     Object.assign(job, running)
@@ -341,9 +346,11 @@ export class JobRunner {
     if (!it) return
     const params = int.params[i]
     if (!params) return
-    const claim = await this.opts.ledger.claim(this.targetRef(job, it), { jobId: job.id, index: i }, { overUnknown: int.secondSend })
+    const claim = await this.opts.ledger.claim(this.targetRef(job, it), { jobId: job.id, index: i }, { overUnknown: int.secondSend }).catch((err: unknown) => this.ledgerLost(int, err))
+    // The team database away: this item stays pending (skipped, never sent) and the job stops before its next.
+    if (!claim) return
     if (!claim.ok) {
-      await this.settle(job, i, { state: 'failed', error: { kind: 'busy', code: claim.heldBy.state === 'sending' ? 'job.targetBusy' : 'job.targetUnknown', params: { targets: it.label } } })
+      await this.settle(job, i, { state: 'failed', error: heldError(claim.heldBy, it.label) })
       return
     }
     const lease = claim.lease
@@ -351,7 +358,7 @@ export class JobRunner {
     // and before the item is journaled as on its way: one refused here was never sent.
     const refused = await this.observe((o) => o.beforeSend(job, i, params, client, int.guards[i]))
     if (refused) {
-      await this.opts.ledger.release(lease, 'free')
+      await this.letGo(lease, 'free')
       await this.settle(job, i, { state: 'failed', error: refused })
       return
     }
@@ -361,13 +368,22 @@ export class JobRunner {
     const request = client.describeRequest(job.operation, params)
     const sent = { method: request.method, path: request.path, bodyHash: bodyHash(request.body) }
     if (!(await this.settle(job, i, { state: 'sending', sentAt: this.now().toISOString(), sent }, int))) {
-      await this.opts.ledger.release(lease, 'free')
+      await this.letGo(lease, 'free')
       Object.assign(it, { state: 'skipped', sentAt: undefined, error: this.journalError(int.journalFailure) })
       this.emit(job)
       return
     }
     // The hold may have been taken away meanwhile (a team lease that expired): nothing is sent then.
-    if (!(await this.opts.ledger.stillHeld(lease))) {
+    const held = await this.opts.ledger.stillHeld(lease).catch((err: unknown) => this.ledgerLost(int, err))
+    if (held === undefined) {
+      // Journaled as on its way but never sent: the team's journal says "sending" until the database
+      // is back, and a later start settles it from the service's log (nothing is resent).
+      await this.letGo(lease, 'free')
+      Object.assign(it, { state: 'failed', sentAt: undefined, error: int.halted })
+      this.emit(job)
+      return
+    }
+    if (!held) {
       await this.settle(job, i, { state: 'failed', sentAt: undefined, error: { kind: 'busy', code: 'job.targetBusy', params: { targets: it.label } } }, int)
       return
     }
@@ -375,7 +391,7 @@ export class JobRunner {
       const env = await client.sendParsed(job.operation, params, { signal: int.controller.signal })
       // Read back while the target is still held: what the service kept, not what its answer repeats.
       const back = await readBack(client, job.operation, params, int.controller.signal)
-      await this.opts.ledger.release(lease, 'free')
+      await this.letGo(lease, 'free')
       const result = back && 'kept' in back ? back.kept : env.results
       const serviceKept = back && 'error' in back ? [notReadBack()] : serviceKeptFindingsOf(job.operation, params, result)
       await this.settle(job, i, { state: 'done', result, requestId: env.requestId, ...(serviceKept.length > 0 ? { serviceKept } : {}) })
@@ -384,18 +400,18 @@ export class JobRunner {
       const error = toErrorData(err)
       if (error.code === 'http.answerNotKept') {
         // The service answered success with more than can be kept: done, its answer not kept.
-        await this.opts.ledger.release(lease, 'free')
+        await this.letGo(lease, 'free')
         await this.settle(job, i, { state: 'done', requestId: error.requestId, serviceKept: [answerNotKept()] })
         await this.observe((o) => o.ended(job, i, { fromLog: false }))
         return
       }
       if (isOutcomeUnknown(error)) {
-        await this.opts.ledger.release(lease, 'unknown')
+        await this.letGo(lease, 'unknown')
         await this.settle(job, i, { state: 'unknown', error, requestId: error.requestId })
         await this.observe((o) => o.ended(job, i, { fromLog: false }))
         if (!this.closed) this.scheduleLogChecks(job, i)
       } else {
-        await this.opts.ledger.release(lease, 'free')
+        await this.letGo(lease, 'free')
         await this.settle(job, i, { state: 'failed', error, requestId: error.requestId })
         await this.observe((o) => o.ended(job, i, { fromLog: false }))
       }
@@ -432,7 +448,7 @@ export class JobRunner {
       journaled = false
       const own = int ?? this.internals.get(job.id)
       if (own) {
-        own.journalFailure ??= { reason: systemReason(err) }
+        own.journalFailure ??= { reason: systemReason(err), team: teamErrorData(err) }
         own.stopRequested = true
       }
       this.opts.onJournalError?.(err)
@@ -441,7 +457,26 @@ export class JobRunner {
     return journaled
   }
 
-  private journalError(failure: { reason: string } | undefined): ErrorData {
+  /**
+   * A ledger step failed (the team database away): the job stops before its next item, saying why.
+   * Undefined, for the caller's "nothing sent". Anything else than a team failure is thrown on.
+   */
+  private ledgerLost(int: JobInternals, err: unknown): undefined {
+    const team = teamErrorData(err)
+    if (!team) throw err
+    int.stopRequested = true
+    int.halted ??= team
+    this.opts.onJournalError?.(err)
+    return undefined
+  }
+
+  /** Releases a hold; one that cannot be released (the team database away) runs out on its own. */
+  private async letGo(lease: TargetLease, outcome: 'free' | 'unknown'): Promise<void> {
+    await this.opts.ledger.release(lease, outcome).catch((err: unknown) => this.opts.onJournalError?.(err))
+  }
+
+  private journalError(failure: { reason: string; team?: ErrorData | undefined } | undefined): ErrorData {
+    if (failure?.team) return failure.team
     return { kind: 'internal', code: 'job.journalUnwritable', params: { path: this.opts.ledger.where, reason: failure?.reason ?? 'unknown' } }
   }
 
@@ -527,4 +562,9 @@ export class JobRunner {
 /** The system's code for a file operation that failed (EACCES, EROFS, ENOSPC...). */
 function systemReason(err: unknown): string {
   return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : 'unknown'
+}
+
+/** A team ledger's failure as the error a job or a refusal shows (team.unreachable, team.schemaNewer, ...). */
+function teamErrorData(err: unknown): ErrorData | undefined {
+  return err instanceof TeamError ? { kind: 'internal', code: err.code, params: { ...err.params } } : undefined
 }

@@ -919,6 +919,8 @@ export const en = {
   'job.outcomeUnknown': '{label}: the request was sent, but its answer was lost, so it may have been done. See Writes for what the service’s log says; it is not sent again unless you ask.',
   'job.targetBusy': 'A write to {targets} is already on its way. Wait for it to finish.',
   'job.targetUnknown': 'An earlier write to {targets} has an unknown outcome: it may have been done. Check it in Writes; to send it again anyway, use “Send again” there.',
+  'job.targetBusyBy': 'A write to {targets} is already on its way: by {member} on {workstation} since {since}. Wait for it to finish.',
+  'job.targetUnknownBy': 'An earlier write to {targets} by {member} on {workstation} (since {since}) has an unknown outcome: it may have been done. It blocks the target for the whole team until it is settled from the service’s log in Writes.',
   'job.confirmationRequired': 'This operation needs your confirmation first; nothing was sent.',
   'job.accountNameRequired': 'Not sent: this account asks for its name, {name}, to be typed before each write, and it was not.',
   'job.notFound': 'That write is no longer known to the app.',

@@ -919,6 +919,8 @@ export const ja: Catalogue = {
   'job.outcomeUnknown': '{label}: リクエストは送信されましたが応答が失われたため、処理された可能性があります。サービスのログの確認結果は「書き込み」画面で見られます。指示しない限り再送しません。',
   'job.targetBusy': '{targets} への書き込みがすでに進行中です。完了を待ってください。',
   'job.targetUnknown': '{targets} への以前の書き込みは結果が不明で、処理された可能性があります。「書き込み」画面で確認してください。それでも再送する場合は同画面の「もう一度送る」を使ってください。',
+  'job.targetBusyBy': '{targets} への書き込みはすでに進行中です（{workstation} の {member} が {since} から実行中）。完了を待ってください。',
+  'job.targetUnknownBy': '{workstation} の {member} が {since} に行った {targets} への書き込みは結果が不明で、処理された可能性があります。「書き込み」画面でサービスのログから確定するまで、チーム全員に対してこの対象への書き込みは止められます。',
   'job.confirmationRequired': 'この操作には事前の確認が必要です。何も送信していません。',
   'job.accountNameRequired': '送信していません: このアカウントでは書き込みのたびにアカウント名 {name} の入力が必要ですが、入力されていません。',
   'job.notFound': 'その書き込みはアプリにもうありません。',
