@@ -35,6 +35,8 @@ import { storedServerIds } from '../jobs/server-ids'
 import { createReminders } from '../reminders'
 import { openTeamMode, type TeamStatus } from '../team/team-mode'
 import { TEAM_KEYCHAIN_SERVICE } from '../team/team-settings'
+import { withTeamHistory } from '../team/team-history'
+import { TeamError } from '../team/team-error'
 import { DEMO_ACCOUNT_ID } from '../../shared/accounts'
 import { isJobRunning, jobCounts, type JobView } from '../../shared/jobs'
 import type { ErrorData } from '../../shared/errors'
@@ -195,7 +197,10 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     ...(opts.logCheckDelaysMs ? { logCheckDelaysMs: opts.logCheckDelaysMs } : {}),
     onJournalError: (err) => log.error('journal.writeFailed', { error: err instanceof Error ? err.name : 'unknown', code: typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : undefined }),
     // Every write leaves a history row; a zone is snapshotted before it is saved.
-    observer: createWriteHistory(store, opts.now),
+    // In team mode, the team's history too: each write with its member; a zone changed by a colleague named.
+    observer: teamLedger
+      ? withTeamHistory(createWriteHistory(store, opts.now), teamLedger, (err) => log.warn('team.historyFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof TeamError ? err.code : undefined }))
+      : createWriteHistory(store, opts.now),
     domainNamesOf: (accountId) => storedDomainNames(store, accountId, storeReadFailed),
     serverIdsOf: (accountId) => storedServerIds(store, accountId, storeReadFailed),
     onObserverError: (err) => log.warn('history.writeFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof AppError ? err.data.code : undefined }),

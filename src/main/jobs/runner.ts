@@ -199,7 +199,12 @@ export class JobRunner {
       ...(accounts.autorenewOnValue ? { autorenewOnValue: (accountId: string) => accounts.autorenewOnValue?.(accountId) ?? Promise.resolve(undefined) } : {}),
       ...(this.opts.serverIdsOf ? { serverIdsOf: this.opts.serverIdsOf } : {}),
       ...(this.opts.domainNamesOf ? { domainNamesOf: this.opts.domainNamesOf } : {}),
-      holderOf: (ref) => this.opts.ledger.holderOf(ref),
+      // Team mode, the database away: refused as such (team.unreachable), nothing prepared.
+      holderOf: (ref) =>
+        this.opts.ledger.holderOf(ref).catch((err: unknown) => {
+          const team = teamErrorData(err)
+          throw team ? new AppError(team) : err
+        }),
       now: () => this.now(),
     })
     const { job, params, guards, token } = prepared

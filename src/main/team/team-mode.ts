@@ -9,9 +9,10 @@
 import type { JobView } from '../../shared/jobs'
 import type { JournalRecord } from '../jobs/journal'
 import type { ClaimResult, TargetHolder, TargetLease, TargetRef, WriteLedger } from '../jobs/ledger/write-ledger'
-import { openConfiguredTeamLedger, type TeamKeys } from './open-team'
+import { openConfiguredTeamLedger, TeamAccountFingerprints, type TeamKeys } from './open-team'
 import { TeamError, teamErrorOf, type TeamErrorCode } from './team-error'
 import type { TeamLedger } from './team-ledger'
+import type { TeamHistoryEntry } from './team-shared'
 import { readTeamSettings } from './team-settings'
 
 /**
@@ -44,6 +45,8 @@ export class ReconnectingTeamLedger implements WriteLedger {
   constructor(
     private readonly open: () => Promise<TeamLedger | undefined>,
     private readonly names: { member: string; workstation: string; where: string },
+    /** An account's team fingerprint made known before a step names it (an account added since the start). */
+    private readonly learn: (accountId: string) => Promise<void>,
     private readonly o: TeamModeOptions = {},
   ) {
     this.where = names.where
@@ -134,13 +137,19 @@ export class ReconnectingTeamLedger implements WriteLedger {
     return this.step((l) => l.keepAside(now))
   }
   append(record: JournalRecord): Promise<void> {
-    return this.step((l) => l.append(record))
+    return this.step(async (l) => {
+      if (record.t === 'job') await this.learn(record.job.accountId)
+      await l.append(record)
+    })
   }
   compact(jobs: JobView[]): Promise<void> {
     return this.inner ? this.step((l) => l.compact(jobs)) : Promise.resolve()
   }
   claim(ref: TargetRef, owner: { jobId: string; index: number }, opts?: { overUnknown?: boolean }): Promise<ClaimResult> {
-    return this.step((l) => l.claim(ref, owner, opts))
+    return this.step(async (l) => {
+      await this.learn(ref.accountId)
+      return l.claim(ref, owner, opts)
+    })
   }
   stillHeld(lease: TargetLease): Promise<boolean> {
     return this.step((l) => l.stillHeld(lease))
@@ -149,11 +158,30 @@ export class ReconnectingTeamLedger implements WriteLedger {
     return this.step((l) => l.release(lease, outcome))
   }
   settle(ref: TargetRef): Promise<void> {
-    return this.step((l) => l.settle(ref))
+    return this.step(async (l) => {
+      await this.learn(ref.accountId)
+      return l.settle(ref)
+    })
   }
   holderOf(ref: TargetRef): Promise<TargetHolder | undefined> {
-    return this.step((l) => l.holderOf(ref))
+    return this.step(async (l) => {
+      await this.learn(ref.accountId)
+      return l.holderOf(ref)
+    })
   }
+  recordChange(accountId: string, domain: string, change: unknown): Promise<void> {
+    return this.step(async (l) => {
+      await this.learn(accountId)
+      await l.recordChange(accountId, domain, change)
+    })
+  }
+  changesOf(accountId: string, domain: string): Promise<TeamHistoryEntry[]> {
+    return this.step(async (l) => {
+      await this.learn(accountId)
+      return l.changesOf(accountId, domain)
+    })
+  }
+
   async unknownTargets(): Promise<Array<{ ref: TargetRef; holder: TargetHolder }>> {
     try {
       return await this.step((l) => l.unknownTargets())
@@ -177,7 +205,13 @@ export async function openTeamMode(dataDir: string, keys: TeamKeys, o: TeamModeO
   const settings = await readTeamSettings(dataDir)
   if (!settings) return undefined
   const c = settings.connection
-  const ledger = new ReconnectingTeamLedger(() => openConfiguredTeamLedger(dataDir, keys), { member: settings.member, workstation: settings.workstation, where: `${c.database}@${c.host}:${c.port}` }, o)
+  const accounts = new TeamAccountFingerprints(keys.keyOf)
+  const ledger = new ReconnectingTeamLedger(
+    () => openConfiguredTeamLedger(dataDir, keys, accounts),
+    { member: settings.member, workstation: settings.workstation, where: `${c.database}@${c.host}:${c.port}` },
+    (id) => accounts.learn(id),
+    o,
+  )
   await ledger.connect()
   return ledger
 }

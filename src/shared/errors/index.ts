@@ -65,6 +65,9 @@ export const ERROR_CODES = [
   'job.outcomeUnknown',
   'job.targetBusy',
   'job.targetUnknown',
+  // Team mode: the holder named (member, workstation, since).
+  'job.targetBusyBy',
+  'job.targetUnknownBy',
   'job.confirmationRequired',
   'job.accountNameRequired',
   'job.notFound',
@@ -79,6 +82,8 @@ export const ERROR_CODES = [
   'startup.journalDamaged',
   // A zone save whose plan was made from other records than the zone holds now (history, bulk DNS change).
   'dns.changedSincePlan',
+  // Team mode: the member whose save made the zone as it is now.
+  'dns.changedSincePlanBy',
   'dns.guardRequired',
   'dns.overSafetyRule',
   'account.lowerSafetyNeedsName',

@@ -937,6 +937,7 @@ export const en = {
   'dns.overSafetyRule': 'Not sent: the save of {zones} changes more than {percent} % of a zone of {min} records or more, or the zone’s own NS records. Confirm that zone on its own to send it.',
   'account.lowerSafetyNeedsName': 'Not saved: lowering how this account’s writes are guarded (its level, or read-only turned off) needs its name, {name}, typed in full.',
   'dns.changedSincePlan': 'Not sent: the zone {domain} changed since its plan was made. Build the plan again from the zone as it is now.',
+  'dns.changedSincePlanBy': 'Not sent: the zone {domain} changed since its plan was made: {member} on {workstation} saved it at {at}. Build the plan again from the zone as it is now.',
   'dns.guardUnreadable': 'Not sent: the zone {domain} could not be read again just before saving, so the app could not check it had not changed since the plan. Try again.',
   // History, snapshots and drift (issue 17)
   'nav.activity': 'Activity',

@@ -937,6 +937,7 @@ export const ja: Catalogue = {
   'dns.overSafetyRule': '送信していません: {zones} の保存は、{min} 件以上のゾーンのレコードの {percent} % を超えて、またはゾーン自身のNSレコードを変更します。送信するには、そのゾーンを個別に確認してください。',
   'account.lowerSafetyNeedsName': '保存していません: このアカウントの書き込みの保護を下げる(レベルを下げる、読み取り専用を解除する)には、アカウント名 {name} を正確に入力する必要があります。',
   'dns.changedSincePlan': '送信していません: 計画を作成した後にゾーン {domain} が変更されました。現在のゾーンから計画を作り直してください。',
+  'dns.changedSincePlanBy': '送信していません: 計画を作った後にゾーン {domain} が変更されました（{workstation} の {member} が {at} に保存）。現在のゾーンから計画を作り直してください。',
   'dns.guardUnreadable': '送信していません: 保存の直前にゾーン {domain} を読み直せなかったため、計画の作成後に変更がないことを確認できませんでした。もう一度お試しください。',
   // History, snapshots and drift (issue 17)
   'nav.activity': 'アクティビティ',
