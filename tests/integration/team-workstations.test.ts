@@ -51,8 +51,8 @@ async function workstation(member: string, name: string): Promise<Workstation> {
 
 const renewals = () => sb.received.filter((r) => r.endpoint === 'domains.expiration.renew')
 
-async function prepare(w: Workstation, operation: 'domains.expiration.renew' | 'domains.dns.set', items: { params: Record<string, unknown>; guard?: { records: string }; overRule?: true }[]) {
-  return w.calls.call('jobs.prepare', { accountId: w.accountId, operation, items })
+async function prepare(w: Workstation, operation: 'domains.expiration.renew' | 'domains.dns.set', items: { params: Record<string, unknown>; guard?: { records: string }; overRule?: true }[], concurrency?: number) {
+  return w.calls.call('jobs.prepare', { accountId: w.accountId, operation, items, ...(concurrency ? { concurrency } : {}) })
 }
 async function start(w: Workstation, prepared: { job: JobView; token?: string | undefined }): Promise<JobView> {
   const started = await w.calls.ok('jobs.start', { jobId: prepared.job.id, ...(prepared.token ? { token: prepared.token } : {}) })
@@ -181,5 +181,54 @@ describe('two workstations on one team database', () => {
     await vi.waitFor(() => expect(alice.services.jobs.list().find((j) => j.id === back.value.job.id)?.status).toBe('done'), { timeout: 10_000 })
     expect(renewals().length - before).toBe(1)
     expect(alice.services.team.status()).toMatchObject({ connected: true })
+  })
+
+  it('the database gone mid-job: the job stops before its next item; back, the team journal says how it ended and nothing is resent', async () => {
+    const domains = sb.state.domains.slice(6, 9).map((d) => d.domainname)
+    const p = await prepare(alice, 'domains.expiration.renew', domains.map((domain) => ({ params: { domain, years: 1 } })), 1)
+    if (!p.ok) throw new Error('not prepared')
+    const before = renewals().length
+    sb.faults.inject('domains.expiration.renew', { hold: true, times: 1 })
+    // jobs.start answers when the job has ended: not waited for here.
+    const running = start(alice, p.value)
+    await vi.waitFor(() => expect(sb.faults.held('domains.expiration.renew')).toBe(1), { timeout: 10_000 })
+    db.stopServer()
+    let ended: JobView
+    try {
+      sb.faults.release()
+      ended = await vi.waitFor(
+        () => {
+          const j = alice.services.jobs.list().find((x) => x.id === p.value.job.id)
+          expect(j?.status, JSON.stringify(j?.items.map((it) => [it.state, it.error?.code]))).toBe('stopped')
+          return j!
+        },
+        { timeout: 15_000 },
+      )
+    } finally {
+      db.startServer()
+    }
+    await running
+    expect(ended.items.map((it) => it.state)).toEqual(['done', 'skipped', 'skipped'])
+    expect(ended.items[1]?.error?.code).toBe('team.unreachable')
+    expect(renewals().length - before).toBe(1)
+    // Back: what was owed is written (the database is asked again on its own), the first target is free again.
+    const pool = poolFor(db)
+    try {
+      await vi.waitFor(
+        async () => {
+          const rows = (await pool.query('SELECT idx, state FROM team_job_items WHERE job_id = $1 ORDER BY idx', [p.value.job.id])).rows as { idx: number; state: string }[]
+          expect(rows.map((r) => r.state), JSON.stringify(alice.statuses.slice(-4))).toEqual(['done', 'skipped', 'skipped'])
+          const held = await pool.query(`SELECT count(*)::int AS n FROM team_leases WHERE job_id = $1 AND state IN ('sending', 'unknown')`, [p.value.job.id])
+          expect((held.rows[0] as { n: number }).n).toBe(0)
+        },
+        { timeout: 20_000, interval: 500 },
+      )
+    } finally {
+      await pool.end()
+    }
+    const again = await prepare(bob, 'domains.expiration.renew', [{ params: { domain: domains[0]!, years: 1 } }])
+    expect(again.ok).toBe(true)
+    if (again.ok) await bob.calls.ok('jobs.discard', { jobId: again.value.job.id })
+    expect(renewals().length - before).toBe(1)
   })
 })

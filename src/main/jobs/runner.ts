@@ -381,11 +381,10 @@ export class JobRunner {
     // The hold may have been taken away meanwhile (a team lease that expired): nothing is sent then.
     const held = await this.opts.ledger.stillHeld(lease).catch((err: unknown) => this.ledgerLost(int, err))
     if (held === undefined) {
-      // Journaled as on its way but never sent: the team's journal says "sending" until the database
-      // is back, and a later start settles it from the service's log (nothing is resent).
+      // Journaled as on its way but never sent (the team database away): the hold let go and the
+      // item failed, both written to the team's journal when the database is back (team-mode.ts).
       await this.letGo(lease, 'free')
-      Object.assign(it, { state: 'failed', sentAt: undefined, error: int.halted })
-      this.emit(job)
+      await this.settle(job, i, { state: 'failed', sentAt: undefined, error: int.halted ?? { kind: 'internal', code: 'team.unreachable' } }, int)
       return
     }
     if (!held) {

@@ -61,9 +61,24 @@ export class ReconnectingTeamLedger implements WriteLedger {
     return this.inner?.unreadableLines ?? 0
   }
 
+  /**
+   * What could not be written while the database was away, after its send had ended: the item's
+   * end (done, failed, unknown, skipped), the job's status, the release of its lease. Written, in
+   * order, when the database is back, so the team's journal and leases say how the job really
+   * ended (nothing is resent: these are records, never requests).
+   */
+  private readonly owed: Array<(l: TeamLedger) => Promise<void>> = []
+  private probe: NodeJS.Timeout | undefined
+  private paying: Promise<void> | undefined
+
   private setStatus(next: TeamStatus): void {
     const before = this.current
     this.current = next
+    if (next.mode === 'team' && next.connected) {
+      if (this.probe) clearInterval(this.probe)
+      this.probe = undefined
+      void this.payOwed()
+    }
     const same = before.mode === 'team' && next.mode === 'team' && before.connected === next.connected && (before.connected || next.connected || before.problem.code === next.problem.code)
     if (!same || !this.announced) this.o.onStatus?.(next)
     this.announced = true
@@ -95,8 +110,50 @@ export class ReconnectingTeamLedger implements WriteLedger {
     return this.opening
   }
 
+  private async payOwed(): Promise<void> {
+    const l = this.inner
+    if (!l || this.paying || this.owed.length === 0) return
+    const pay = async () => {
+      try {
+        for (let next = this.owed[0]; next; next = this.owed[0]) {
+          await next(l)
+          this.owed.shift()
+        }
+      } catch (err) {
+        // Away again: kept for the next return.
+        this.failed(err)
+      }
+    }
+    this.paying = pay().finally(() => (this.paying = undefined))
+    await this.paying
+  }
+
+  /** Whether anything is still owed to the team's journal (tests, and the status of a closing app). */
+  get owing(): number {
+    return this.owed.length
+  }
+
+  /** While away, the database is asked again every `retryMs`, so its return is noticed without a write asking. */
+  private watchForReturn(): void {
+    if (this.probe || this.closed) return
+    this.probe = setInterval(() => {
+      void (async () => {
+        try {
+          if (this.inner) {
+            await this.inner.unknownTargets()
+            this.setStatus({ mode: 'team', connected: true, ...this.names })
+          } else await this.ledger()
+        } catch {
+          // Still away.
+        }
+      })()
+    }, this.o.retryMs ?? 5000)
+    this.probe.unref()
+  }
+
   private failed(err: unknown): void {
     const e = teamErrorOf(err)
+    if (e.code === 'team.unreachable') this.watchForReturn()
     this.lastFailureAt = Date.now()
     this.setStatus({ mode: 'team', connected: false, ...this.names, problem: { code: e.code, params: e.params } })
   }
@@ -136,11 +193,19 @@ export class ReconnectingTeamLedger implements WriteLedger {
   keepAside(now: Date): Promise<string> {
     return this.step((l) => l.keepAside(now))
   }
-  append(record: JournalRecord): Promise<void> {
-    return this.step(async (l) => {
-      if (record.t === 'job') await this.learn(record.job.accountId)
-      await l.append(record)
-    })
+  async append(record: JournalRecord): Promise<void> {
+    try {
+      await this.step(async (l) => {
+        if (record.t === 'job') await this.learn(record.job.accountId)
+        await l.append(record)
+      })
+    } catch (err) {
+      // A record of what already happened is owed; one that comes before a send (a job's start, an
+      // item "sending") is not: the runner sends nothing when it cannot be written.
+      const afterTheFact = record.t === 'status' || (record.t === 'item' && record.state !== 'sending' && record.state !== 'pending')
+      if (afterTheFact && err instanceof TeamError && err.code === 'team.unreachable') this.owed.push((l) => l.append(record))
+      throw err
+    }
   }
   compact(jobs: JobView[]): Promise<void> {
     return this.inner ? this.step((l) => l.compact(jobs)) : Promise.resolve()
@@ -154,8 +219,14 @@ export class ReconnectingTeamLedger implements WriteLedger {
   stillHeld(lease: TargetLease): Promise<boolean> {
     return this.step((l) => l.stillHeld(lease))
   }
-  release(lease: TargetLease, outcome: 'free' | 'unknown'): Promise<void> {
-    return this.step((l) => l.release(lease, outcome))
+  async release(lease: TargetLease, outcome: 'free' | 'unknown'): Promise<void> {
+    try {
+      await this.step((l) => l.release(lease, outcome))
+    } catch (err) {
+      // Until then the lease runs out: free if never checked, else unknown for everyone (nothing resent).
+      if (err instanceof TeamError && err.code === 'team.unreachable') this.owed.push((l) => l.release(lease, outcome))
+      throw err
+    }
   }
   settle(ref: TargetRef): Promise<void> {
     return this.step(async (l) => {
@@ -192,6 +263,7 @@ export class ReconnectingTeamLedger implements WriteLedger {
   }
   async close(): Promise<void> {
     this.closed = true
+    if (this.probe) clearInterval(this.probe)
     await this.opening?.catch(() => undefined)
     await this.inner?.close()
   }
