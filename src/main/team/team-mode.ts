@@ -33,7 +33,7 @@ export interface TeamModeOptions {
 }
 
 /** The team ledger as this process keeps it: opened lazily, reopened after the database was away. */
-export class ReconnectingTeamLedger implements WriteLedger {
+class ReconnectingTeamLedger implements WriteLedger {
   readonly kind = 'team'
   readonly where: string
   private inner: TeamLedger | undefined
@@ -126,11 +126,6 @@ export class ReconnectingTeamLedger implements WriteLedger {
     }
     this.paying = pay().finally(() => (this.paying = undefined))
     await this.paying
-  }
-
-  /** Whether anything is still owed to the team's journal (tests, and the status of a closing app). */
-  get owing(): number {
-    return this.owed.length
   }
 
   /** While away, the database is asked again every `retryMs`, so its return is noticed without a write asking. */
