@@ -163,8 +163,8 @@ export async function runWrite<N extends WriteEndpointName>(
  */
 export const targetBusy = (e: ErrorData): boolean => e.kind === 'busy' && (e.code === 'job.targetBusy' || e.code === 'job.targetBusyBy')
 
-/** A guarded zone save refused, nothing sent, because the zone changed between its read and its send. */
-export const zoneMoved = (e: ErrorData): boolean => e.kind === 'busy' && e.code === 'dns.changedSincePlan'
+/** A guarded zone save refused, nothing sent, because the zone changed between its read and its send (team mode: naming who changed it). */
+export const zoneMoved = (e: ErrorData): boolean => e.kind === 'busy' && (e.code === 'dns.changedSincePlan' || e.code === 'dns.changedSincePlanBy')
 
 /** Waits `ms`; false when the process was asked to stop meanwhile. */
 export async function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {

@@ -10,7 +10,8 @@ import { plan as planOf, isEmptyPlan } from '../shared/dns/plan'
 import { parse, type Row } from '../shared/dns/records'
 import { LOWEST_KEPT_TTL, warnRows } from '../shared/dns/validate'
 import { safetyOfPlan } from '../shared/dns/zone-safety'
-import { BadInput, EXIT, Failed, failed, itemError, readZone, runWrite, type Confirmation, type Context } from './context'
+import { BadInput, EXIT, Failed, failed, itemError, readZone, runWrite, zoneMoved, type Confirmation, type Context } from './context'
+import type { ErrorData } from '../shared/errors'
 import { formatOf, readZoneFile, zoneAsBind, type ZoneFormat } from './zone-file'
 import { serviceKeptText } from '../shared/i18n/service-kept-text'
 import { healthLines, healthOfPlan } from './health'
@@ -134,6 +135,7 @@ export async function zoneFromFile(
   if (!ran.ok) return failed(c, ran.error)
   const item = ran.job.items[0]
   const error = itemError(item, domain)
+  if (error && zoneMoved(error)) return replanned(c, account.id, domain, { text, format, nameservers }, error)
   if (error) return failed(c, error)
   // Where what the service kept differs from what was sent (a TTL raised, a comment dropped), as the window says it.
   const kept = item?.serviceKept ?? []
@@ -143,4 +145,29 @@ export async function zoneFromFile(
     if (kept.length) c.io.err([c.say.t('serviceKept.title'), ...kept.map((f) => `  ${serviceKeptText({ t: c.say.t, tCode: c.say.code }, f)}`)].join('\n'))
   }
   return EXIT.done
+}
+
+/**
+ * The zone changed between its plan and its save (someone else saved it; in team mode, the refusal
+ * names the member when the team's history knows): nothing was sent. The plan is made again from
+ * the zone as it is now and shown, with the refusal, and the command ends "zone differs" (exit 4)
+ * for the user to look at the new plan and apply again.
+ */
+async function replanned(
+  c: Context,
+  accountId: string,
+  domain: string,
+  file: { text: string; format: ZoneFormat; nameservers: Parameters<typeof readZoneFile>[3]['nameservers'] },
+  refusal: ErrorData,
+): Promise<number> {
+  const live = await readZone(c, accountId, domain)
+  const wanted = readZoneFile(file.text, domain, file.format, { records: live.records, ttl: live.ttl, nameservers: file.nameservers })
+  const p = planOf(parse(live.records), wanted.rows)
+  const lines = planLines(c, p, { from: live.ttl, to: wanted.ttl })
+  if (c.json) c.io.out(JSON.stringify({ ok: false, error: { kind: refusal.kind, code: refusal.code, params: refusal.params }, domain, replanned: true, plan: lines }))
+  else {
+    c.io.err(c.say.error(refusal))
+    c.io.out(lines.length ? lines.join('\n') : c.say.t('cli.noChange', { domain }))
+  }
+  return EXIT.differs
 }

@@ -267,6 +267,14 @@ export class AccountService {
     return this.opts.userAgent ? { userAgent: this.opts.userAgent } : {}
   }
 
+  /**
+   * An account's key when this workstation keeps one, else undefined: for team mode's keyed
+   * fingerprint only (open-team.ts), which never leaves this process with the key in it.
+   */
+  keyIfKept(id: string): Promise<string | undefined> {
+    return this.readKey(id).catch(() => undefined)
+  }
+
   private async readKey(id: string): Promise<string> {
     const fromSession = await this.session.get(id)
     if (fromSession) {

@@ -36,6 +36,9 @@ import type { PortfolioStoreAsync } from '../store/store-async'
 import { createWriteHistory } from '../jobs/write-history'
 import { storedServerIds } from '../jobs/server-ids'
 import { createReminders } from '../reminders'
+import { openTeamMode, type TeamStatus } from '../team/team-mode'
+import { withTeamHistory } from '../team/team-history'
+import { TeamError } from '../team/team-error'
 import { DEMO_ACCOUNT_ID } from '../../shared/accounts'
 import { isJobRunning, jobCounts, type JobView } from '../../shared/jobs'
 import type { ErrorData } from '../../shared/errors'
@@ -83,6 +86,12 @@ export interface AppServices {
   jobs: JobRunner
   log: AppLog
   store: PortfolioStoreAsync
+  /**
+   * Team mode (issue 37): `status()` says whether it is on, connected, and who this workstation is
+   * (team-mode.ts TeamStatus); `onStatus` hears each change (the database gone, back). Off when
+   * the data folder has no team.json; then the runner's ledger is the local journal.
+   */
+  team: { status(): TeamStatus; onStatus(listener: (s: TeamStatus) => void): () => void }
   close(): Promise<void>
 }
 
@@ -153,6 +162,30 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
   const jobEvents = new JobEvents()
   const logJob = jobLogger(log)
   const journalFile = join(opts.userDataDir, 'journal.jsonl')
+  // Team mode when team.json says so: the team's journal and leases; the database away is said once
+  // (in the log, and to whoever listens) each time it goes or comes back, and no write is sent meanwhile.
+  const teamListeners = new Set<(s: TeamStatus) => void>()
+  const teamLedger = await openTeamMode(
+    opts.userDataDir,
+    {
+      accountIds: profiles.current.accounts.map((a) => a.id),
+      keyOf: (id) => accounts.keyIfKept(id),
+      passwordOf: (entry) =>
+        loadKeytar()
+          .then((k) => new KeytarSecretStore(k, TEAM_KEYCHAIN_SERVICE).get(entry))
+          // No keychain (cron, systemd): PostgreSQL's own PGPASSWORD / ~/.pgpass, read by pg.
+          .catch(() => undefined),
+    },
+    {
+      onStatus: (s) => {
+        if (s.mode === 'team') {
+          if (s.connected) log.info('team.connected', { where: s.where })
+          else log.warn(s.problem.code, { where: s.where, ...s.problem.params })
+        }
+        for (const l of teamListeners) l(s)
+      },
+    },
+  )
   const jobs: JobRunner = new JobRunner({
     accounts: {
       client: (id) => accounts.client(id),
@@ -165,7 +198,7 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
       autorenewOnValue: async (id) => autorenewOn.get(id) ?? (await store.autorenewOnValue(id).catch(() => undefined)),
     },
     // Written only while this process's services hold the folder (data-lock.ts).
-    ledger: new LocalLedger(new Journal(journalFile, locked.lock)),
+    ledger: teamLedger ?? new LocalLedger(new Journal(journalFile, locked.lock)),
     // Its key in the keychain, beside the API keys; in the data folder where none can be reached (body-mac.ts).
     bodyMac: new BodyMac({ keychain: opts.keychain ?? defaultKeychain, keyFile: join(opts.userDataDir, 'journal.key') }),
     onChange: (job) => {
@@ -177,7 +210,10 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     ...(opts.logCheckDelaysMs ? { logCheckDelaysMs: opts.logCheckDelaysMs } : {}),
     onJournalError: (err) => log.error('journal.writeFailed', { error: err instanceof Error ? err.name : 'unknown', code: typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : undefined }),
     // Every write leaves a history row; a zone is snapshotted before it is saved.
-    observer: createWriteHistory(store, opts.now),
+    // In team mode, the team's history too: each write with its member; a zone changed by a colleague named.
+    observer: teamLedger
+      ? withTeamHistory(createWriteHistory(store, opts.now), teamLedger, (err) => log.warn('team.historyFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof TeamError ? err.code : undefined }))
+      : createWriteHistory(store, opts.now),
     domainNamesOf: (accountId) => storedDomainNames(store, accountId, storeReadFailed),
     serverIdsOf: (accountId) => storedServerIds(store, accountId, storeReadFailed),
     onObserverError: (err) => log.warn('history.writeFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof AppError ? err.data.code : undefined }),
@@ -196,6 +232,8 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     if (p && p.code !== 'store.rowSkipped') out.push({ kind: 'internal', code: p.code, params: { ...p.params } })
     if (log.notKept) out.push({ kind: 'internal', code: 'startup.logNotKept', params: { path: log.dir, reason: log.notKept.reason } })
     if (jobs.journalDamaged) out.push({ kind: 'internal', code: 'startup.journalDamaged', params: { path: journalFile, movedTo: jobs.journalDamaged.movedTo, lines: jobs.journalDamaged.lines } })
+    const team = teamLedger?.status
+    if (team?.mode === 'team' && !team.connected) out.push({ kind: 'internal', code: team.problem.code, params: { ...team.problem.params } })
     if (jobs.journalProblem) out.push({ kind: 'internal', code: 'startup.journalNotKept', params: { path: journalFile, reason: jobs.journalProblem.reason } })
     return out
   }
@@ -239,6 +277,13 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     jobs,
     log,
     store,
+    team: {
+      status: () => teamLedger?.status ?? { mode: 'off' },
+      onStatus: (listener) => {
+        teamListeners.add(listener)
+        return () => teamListeners.delete(listener)
+      },
+    },
     async close() {
       await cliServer?.close()
       jobEvents.close()

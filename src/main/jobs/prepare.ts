@@ -11,12 +11,12 @@ import type { Issue } from '../../shared/errors'
 import type { JobItemView, JobRequest, JobView, ZoneGuard } from '../../shared/jobs'
 import type { WriteSafety } from '../../shared/accounts/write-safety'
 import { SAFETY_RULE, SAFETY_RULE_PERCENT } from '../../shared/dns/zone-safety'
+import { heldError } from './held-by'
 import { AppError } from '../app/app-error'
 import type { ApiClient } from '../http'
 import { canonicalDomain, type DomainNameOf } from './domain-names'
 import { effectsOf } from './effects'
 import type { TargetRef, TargetHolder } from './ledger/write-ledger'
-import { heldError } from './ledger/held-error'
 import { factsOf } from './operations'
 import { inServiceValues } from './service-values'
 import { defaultLabel, targetOf, type ServerIdOf } from './targets'
@@ -114,9 +114,9 @@ export async function prepareJob(req: JobRequest, ctx: PrepareContext): Promise<
     return holder && (holder.state === 'sending' || !req.secondSend)
   })
   if (busy.length > 0) {
-    // A send on its way is said first; in team mode the refusal names who holds it.
-    const holder = holders.find((h) => h?.state === 'sending') ?? holders.find((h) => h !== undefined)
-    if (holder) throw new AppError(heldError(holder, busy.map((it) => it.label).slice(0, 10).join(', ')))
+    // The first holder named (team mode: who, where, since when); a send on its way before an unknown outcome.
+    const first = holders.find((h) => h?.state === 'sending') ?? holders.find((h) => h !== undefined)
+    if (first) throw new AppError(heldError(first, busy.map((it) => it.label).slice(0, 10).join(', ')))
   }
 
   const client = await ctx.client(req.accountId)

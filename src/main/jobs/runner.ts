@@ -23,8 +23,7 @@ import type { WriteSafety } from '../../shared/accounts/write-safety'
 import { AppError, toErrorData } from '../app/app-error'
 import type { ApiClient } from '../http'
 import { itemRecord, jobSecrets } from './journal'
-import type { TargetRef, WriteLedger } from './ledger/write-ledger'
-import { heldError } from './ledger/held-error'
+import type { TargetLease, TargetRef, WriteLedger } from './ledger/write-ledger'
 import { newestLogId } from './log-check'
 import { checkItemLog, LogCheckSchedule, type LogCheckStatus } from './item-log-check'
 import { isOutcomeUnknown } from './outcome'
@@ -35,6 +34,8 @@ import { readBack } from './read-back'
 import type { DomainNameOf } from './domain-names'
 import { prepareJob } from './prepare'
 import { BodyMac } from './body-mac'
+import { heldError } from './held-by'
+import { TeamError } from '../team/team-error'
 import type { WriteObserver } from './write-history'
 
 export interface JobAccounts {
@@ -93,7 +94,7 @@ interface JobInternals {
   secondSend: boolean
   stopRequested: boolean
   /** The journal could not be written during the job: it stopped, and nothing more is sent. */
-  journalFailure?: { reason: string } | undefined
+  journalFailure?: { reason: string; team?: ErrorData | undefined } | undefined
   /** Why the job stopped by itself: its account was made read-only or removed while it ran. */
   halted?: ErrorData | undefined
   resume?: (() => void) | undefined
@@ -202,7 +203,12 @@ export class JobRunner {
       ...(accounts.autorenewOnValue ? { autorenewOnValue: (accountId: string) => accounts.autorenewOnValue?.(accountId) ?? Promise.resolve(undefined) } : {}),
       ...(this.opts.serverIdsOf ? { serverIdsOf: this.opts.serverIdsOf } : {}),
       ...(this.opts.domainNamesOf ? { domainNamesOf: this.opts.domainNamesOf } : {}),
-      holderOf: (ref) => this.opts.ledger.holderOf(ref),
+      // Team mode, the database away: refused as such (team.unreachable), nothing prepared.
+      holderOf: (ref) =>
+        this.opts.ledger.holderOf(ref).catch((err: unknown) => {
+          const team = teamErrorData(err)
+          throw team ? new AppError(team) : err
+        }),
       now: () => this.now(),
     })
     const { job, params, guards, token } = prepared
@@ -299,6 +305,9 @@ export class JobRunner {
       await this.opts.ledger.append({ t: 'job', job: running })
     } catch (err) {
       this.discard(jobId)
+      // Team mode, the database away (or refusing): said as such; nothing was sent.
+      const team = teamErrorData(err)
+      if (team) throw new AppError(team)
       throw AppError.of('internal', { code: 'job.journalUnwritable', params: { path: this.opts.ledger.where, reason: systemReason(err) } })
     }
     Object.assign(job, running)
@@ -346,7 +355,9 @@ export class JobRunner {
     if (!it) return
     const params = int.params[i]
     if (!params) return
-    const claim = await this.opts.ledger.claim(this.targetRef(job, it), { jobId: job.id, index: i }, { overUnknown: int.secondSend })
+    const claim = await this.opts.ledger.claim(this.targetRef(job, it), { jobId: job.id, index: i }, { overUnknown: int.secondSend }).catch((err: unknown) => this.ledgerLost(int, err))
+    // The team database away: this item stays pending (skipped, never sent) and the job stops before its next.
+    if (!claim) return
     if (!claim.ok) {
       await this.settle(job, i, { state: 'failed', error: heldError(claim.heldBy, it.label) })
       return
@@ -356,7 +367,7 @@ export class JobRunner {
     // and before the item is journaled as on its way: one refused here was never sent.
     const refused = await this.observe((o) => o.beforeSend(job, i, params, client, int.guards[i]))
     if (refused) {
-      await this.opts.ledger.release(lease, 'free')
+      await this.letGo(lease, 'free')
       await this.settle(job, i, { state: 'failed', error: refused })
       return
     }
@@ -373,13 +384,21 @@ export class JobRunner {
     }
     const sent = { method: request.method, path: request.path, bodyHash }
     if (!(await this.settle(job, i, { state: 'sending', sentAt: this.now().toISOString(), sent }, int))) {
-      await this.opts.ledger.release(lease, 'free')
+      await this.letGo(lease, 'free')
       Object.assign(it, { state: 'skipped', sentAt: undefined, error: this.journalError(int.journalFailure) })
       this.emit(job)
       return
     }
     // The hold may have been taken away meanwhile (a team lease that expired): nothing is sent then.
-    if (!(await this.opts.ledger.stillHeld(lease))) {
+    const held = await this.opts.ledger.stillHeld(lease).catch((err: unknown) => this.ledgerLost(int, err))
+    if (held === undefined) {
+      // Journaled as on its way but never sent (the team database away): the hold let go and the
+      // item failed, both written to the team's journal when the database is back (team-mode.ts).
+      await this.letGo(lease, 'free')
+      await this.settle(job, i, { state: 'failed', sentAt: undefined, error: int.halted ?? { kind: 'internal', code: 'team.unreachable' } }, int)
+      return
+    }
+    if (!held) {
       await this.settle(job, i, { state: 'failed', sentAt: undefined, error: { kind: 'busy', code: 'job.targetBusy', params: { targets: it.label } } }, int)
       return
     }
@@ -387,7 +406,7 @@ export class JobRunner {
       const env = await client.sendParsed(job.operation, params, { signal: int.controller.signal })
       // Read back while the target is still held: what the service kept, not what its answer repeats.
       const back = await readBack(client, job.operation, params, int.controller.signal)
-      await this.opts.ledger.release(lease, 'free')
+      await this.letGo(lease, 'free')
       const result = back && 'kept' in back ? back.kept : env.results
       const serviceKept = back && 'error' in back ? [notReadBack()] : serviceKeptFindingsOf(job.operation, params, result)
       await this.settle(job, i, { state: 'done', result, requestId: env.requestId, ...(serviceKept.length > 0 ? { serviceKept } : {}) })
@@ -396,18 +415,18 @@ export class JobRunner {
       const error = toErrorData(err)
       if (error.code === 'http.answerNotKept') {
         // The service answered success with more than can be kept: done, its answer not kept.
-        await this.opts.ledger.release(lease, 'free')
+        await this.letGo(lease, 'free')
         await this.settle(job, i, { state: 'done', requestId: error.requestId, serviceKept: [answerNotKept()] })
         await this.observe((o) => o.ended(job, i, { fromLog: false }))
         return
       }
       if (isOutcomeUnknown(error)) {
-        await this.opts.ledger.release(lease, 'unknown')
+        await this.letGo(lease, 'unknown')
         await this.settle(job, i, { state: 'unknown', error, requestId: error.requestId })
         await this.observe((o) => o.ended(job, i, { fromLog: false }))
         if (!this.closed) this.scheduleLogChecks(job, i)
       } else {
-        await this.opts.ledger.release(lease, 'free')
+        await this.letGo(lease, 'free')
         await this.settle(job, i, { state: 'failed', error, requestId: error.requestId })
         await this.observe((o) => o.ended(job, i, { fromLog: false }))
       }
@@ -444,7 +463,7 @@ export class JobRunner {
       journaled = false
       const own = int ?? this.internals.get(job.id)
       if (own) {
-        own.journalFailure ??= { reason: systemReason(err) }
+        own.journalFailure ??= { reason: systemReason(err), team: teamErrorData(err) }
         own.stopRequested = true
       }
       this.opts.onJournalError?.(err)
@@ -453,7 +472,26 @@ export class JobRunner {
     return journaled
   }
 
-  private journalError(failure: { reason: string } | undefined): ErrorData {
+  /**
+   * A ledger step failed (the team database away): the job stops before its next item, saying why.
+   * Undefined, for the caller's "nothing sent". Anything else than a team failure is thrown on.
+   */
+  private ledgerLost(int: JobInternals, err: unknown): undefined {
+    const team = teamErrorData(err)
+    if (!team) throw err
+    int.stopRequested = true
+    int.halted ??= team
+    this.opts.onJournalError?.(err)
+    return undefined
+  }
+
+  /** Releases a hold; one that cannot be released (the team database away) runs out on its own. */
+  private async letGo(lease: TargetLease, outcome: 'free' | 'unknown'): Promise<void> {
+    await this.opts.ledger.release(lease, outcome).catch((err: unknown) => this.opts.onJournalError?.(err))
+  }
+
+  private journalError(failure: { reason: string; team?: ErrorData | undefined } | undefined): ErrorData {
+    if (failure?.team) return failure.team
     return { kind: 'internal', code: 'job.journalUnwritable', params: { path: this.opts.ledger.where, reason: failure?.reason ?? 'unknown' } }
   }
 
@@ -540,4 +578,9 @@ export class JobRunner {
 /** The system's code for a file operation that failed (EACCES, EROFS, ENOSPC...). */
 function systemReason(err: unknown): string {
   return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : 'unknown'
+}
+
+/** A team ledger's failure as the error a job or a refusal shows (team.unreachable, team.schemaNewer, ...). */
+function teamErrorData(err: unknown): ErrorData | undefined {
+  return err instanceof TeamError ? { kind: 'internal', code: err.code, params: { ...err.params } } : undefined
 }

@@ -19,25 +19,39 @@ export interface TeamKeys {
   passwordOf(entry: string): Promise<string | undefined>
 }
 
-/** Local ids and team fingerprints, both ways; an account without a key here stays local-only. */
-async function accountMapOf(keys: Pick<TeamKeys, 'accountIds' | 'keyOf'>, teamId: string): Promise<TeamAccountMap> {
-  const toTeam = new Map<string, string>()
-  const toLocal = new Map<string, string>()
-  for (const id of keys.accountIds) {
-    const key = await keys.keyOf(id)
-    if (key === undefined) continue
-    const fp = accountFingerprint(key, teamId)
-    toTeam.set(id, fp)
-    toLocal.set(fp, id)
+/**
+ * Local ids and team fingerprints, both ways; an account without a key here stays local-only.
+ * Accounts added after the ledger opened are learnt on their first write (learn()).
+ */
+export class TeamAccountFingerprints implements TeamAccountMap {
+  private readonly team = new Map<string, string>()
+  private readonly local = new Map<string, string>()
+  private teamId: string | undefined
+
+  constructor(private readonly keyOf: TeamKeys['keyOf']) {}
+
+  /** The team's id known (from its schema): the accounts given are fingerprinted now. */
+  async startTeam(teamId: string, accountIds: readonly string[]): Promise<void> {
+    this.teamId = teamId
+    for (const id of accountIds) await this.learn(id)
   }
-  return {
-    // An account without a key cannot write anyway; its id is kept apart from every fingerprint.
-    toTeam: (id) => toTeam.get(id) ?? `local:${id}`,
-    toLocal: (fp) => toLocal.get(fp),
+
+  /** An account's fingerprint computed once from its key (no key here: it stays local-only). */
+  async learn(accountId: string): Promise<void> {
+    if (this.teamId === undefined || this.team.has(accountId)) return
+    const key = await this.keyOf(accountId)
+    if (key === undefined) return
+    const fp = accountFingerprint(key, this.teamId)
+    this.team.set(accountId, fp)
+    this.local.set(fp, accountId)
   }
+
+  // An account without a key cannot write anyway; its id is kept apart from every fingerprint.
+  toTeam = (id: string): string => this.team.get(id) ?? `local:${id}`
+  toLocal = (fp: string): string | undefined => this.local.get(fp)
 }
 
-export async function openConfiguredTeamLedger(dataDir: string, keys: TeamKeys): Promise<TeamLedger | undefined> {
+export async function openConfiguredTeamLedger(dataDir: string, keys: TeamKeys, accounts = new TeamAccountFingerprints(keys.keyOf)): Promise<TeamLedger | undefined> {
   const settings = await readTeamSettings(dataDir)
   if (!settings) return undefined
   const c = settings.connection
@@ -45,7 +59,7 @@ export async function openConfiguredTeamLedger(dataDir: string, keys: TeamKeys):
   try {
     // Created or migrated on first use; a newer schema refused (team.schemaNewer) before anything is written.
     const { teamId } = await ensureSchema(pool, { create: true })
-    const accounts = await accountMapOf(keys, teamId)
+    await accounts.startTeam(teamId, keys.accountIds)
     return await TeamLedger.open({ pool, member: settings.member, workstation: settings.workstation, where: `${c.database}@${c.host}:${c.port}`, accounts, ownsPool: true })
   } catch (err) {
     await pool.end().catch(() => undefined)

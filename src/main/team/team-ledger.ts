@@ -27,6 +27,7 @@ import { applyJournalRecord, journaledJob, journalRecordSchema, type JournalReco
 import type { ClaimResult, TargetHolder, TargetLease, TargetRef, WriteLedger } from '../jobs/ledger/write-ledger'
 import { ensureSchema } from './schema'
 import { registerWorkstation } from './team-directory'
+import { domainHistory, recordHistory, type TeamHistoryEntry } from './team-shared'
 import { TeamError, isConnectionLoss, teamErrorOf } from './team-error'
 
 /** How a workstation's local account ids map to the team's (the keyed fingerprints of their keys). */
@@ -260,6 +261,18 @@ export class TeamLedger implements WriteLedger {
     if (this.heartbeat) clearInterval(this.heartbeat)
     this.heartbeat = undefined
     if (this.o.ownsPool) await this.pool.end().catch(() => undefined)
+  }
+
+  // --- the team's history (history says who) ---
+
+  /** A change this member made to a domain, kept for the team (what history keeps; never a secret). */
+  async recordChange(accountId: string, domain: string, change: unknown): Promise<void> {
+    await this.step((db) => recordHistory(db, this.accounts.toTeam(accountId), domain, change, { member: this.o.member, workstation: this.o.workstation }))
+  }
+
+  /** A domain's changes as the team knows them, oldest first. */
+  changesOf(accountId: string, domain: string): Promise<TeamHistoryEntry[]> {
+    return this.step((db) => domainHistory(db, this.accounts.toTeam(accountId), domain), { retryOnLoss: true })
   }
 
   // --- the per-target holds ---

@@ -66,7 +66,7 @@ export const ERROR_CODES = [
   'job.outcomeUnknown',
   'job.targetBusy',
   'job.targetUnknown',
-  // The same, held by another member of the team (params: member, workstation, since).
+  // Team mode: the holder named (member, workstation, since).
   'job.targetBusyBy',
   'job.targetUnknownBy',
   'job.confirmationRequired',
@@ -83,6 +83,8 @@ export const ERROR_CODES = [
   'startup.journalDamaged',
   // A zone save whose plan was made from other records than the zone holds now (history, bulk DNS change).
   'dns.changedSincePlan',
+  // Team mode: the member whose save made the zone as it is now.
+  'dns.changedSincePlanBy',
   'dns.guardRequired',
   'dns.overSafetyRule',
   'account.lowerSafetyNeedsName',

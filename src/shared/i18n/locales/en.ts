@@ -929,8 +929,8 @@ export const en = {
   'job.journalKeyUnavailable': 'Not sent: the key the journal records sent requests under could not be read from the keychain or the data folder.',
   'job.targetBusy': 'A write to {targets} is already on its way. Wait for it to finish.',
   'job.targetUnknown': 'An earlier write to {targets} has an unknown outcome: it may have been done. Check it in Writes; to send it again anyway, use “Send again” there.',
-  'job.targetBusyBy': '{targets} is being changed by {member} on {workstation} since {since}. Wait for it to finish.',
-  'job.targetUnknownBy': 'The write to {targets} that {member} sent from {workstation} at {since} has an unknown outcome: it may have been done. It must be checked in Writes, by any member with this account’s key, before anything else is sent to it.',
+  'job.targetBusyBy': 'A write to {targets} is already on its way: by {member} on {workstation} since {since}. Wait for it to finish.',
+  'job.targetUnknownBy': 'An earlier write to {targets} by {member} on {workstation} (since {since}) has an unknown outcome: it may have been done. It blocks the target for the whole team until it is settled from the service’s log in Writes.',
   'job.confirmationRequired': 'This operation needs your confirmation first; nothing was sent.',
   'job.accountNameRequired': 'Not sent: this account asks for its name, {name}, to be typed before each write, and it was not.',
   'job.notFound': 'That write is no longer known to the app.',
@@ -947,6 +947,7 @@ export const en = {
   'dns.overSafetyRule': 'Not sent: the save of {zones} changes more than {percent} % of a zone of {min} records or more, or the zone’s own NS records. Confirm that zone on its own to send it.',
   'account.lowerSafetyNeedsName': 'Not saved: lowering how this account’s writes are guarded (its level, or read-only turned off) needs its name, {name}, typed in full.',
   'dns.changedSincePlan': 'Not sent: the zone {domain} changed since its plan was made. Build the plan again from the zone as it is now.',
+  'dns.changedSincePlanBy': 'Not sent: the zone {domain} changed since its plan was made: {member} on {workstation} saved it at {at}. Build the plan again from the zone as it is now.',
   'dns.guardUnreadable': 'Not sent: the zone {domain} could not be read again just before saving, so the app could not check it had not changed since the plan. Try again.',
   // History, snapshots and drift (issue 17)
   'nav.activity': 'Activity',

@@ -929,8 +929,8 @@ export const ja: Catalogue = {
   'job.journalKeyUnavailable': '送信していません: ジャーナルが送信内容の記録に使う鍵を、キーチェーンからもデータフォルダーからも読み込めませんでした。',
   'job.targetBusy': '{targets} への書き込みがすでに進行中です。完了を待ってください。',
   'job.targetUnknown': '{targets} への以前の書き込みは結果が不明で、処理された可能性があります。「書き込み」画面で確認してください。それでも再送する場合は同画面の「もう一度送る」を使ってください。',
-  'job.targetBusyBy': '{targets} は {member} ({workstation}) が {since} から変更中です。完了を待ってください。',
-  'job.targetUnknownBy': '{member} が {workstation} から {since} に送った {targets} への書き込みは結果が不明で、処理された可能性があります。ほかの書き込みを送る前に、このアカウントのキーを持つメンバーが「書き込み」画面で確認する必要があります。',
+  'job.targetBusyBy': '{targets} への書き込みはすでに進行中です（{workstation} の {member} が {since} から実行中）。完了を待ってください。',
+  'job.targetUnknownBy': '{workstation} の {member} が {since} に行った {targets} への書き込みは結果が不明で、処理された可能性があります。「書き込み」画面でサービスのログから確定するまで、チーム全員に対してこの対象への書き込みは止められます。',
   'job.confirmationRequired': 'この操作には事前の確認が必要です。何も送信していません。',
   'job.accountNameRequired': '送信していません: このアカウントでは書き込みのたびにアカウント名 {name} の入力が必要ですが、入力されていません。',
   'job.notFound': 'その書き込みはアプリにもうありません。',
@@ -947,6 +947,7 @@ export const ja: Catalogue = {
   'dns.overSafetyRule': '送信していません: {zones} の保存は、{min} 件以上のゾーンのレコードの {percent} % を超えて、またはゾーン自身のNSレコードを変更します。送信するには、そのゾーンを個別に確認してください。',
   'account.lowerSafetyNeedsName': '保存していません: このアカウントの書き込みの保護を下げる(レベルを下げる、読み取り専用を解除する)には、アカウント名 {name} を正確に入力する必要があります。',
   'dns.changedSincePlan': '送信していません: 計画を作成した後にゾーン {domain} が変更されました。現在のゾーンから計画を作り直してください。',
+  'dns.changedSincePlanBy': '送信していません: 計画を作った後にゾーン {domain} が変更されました（{workstation} の {member} が {at} に保存）。現在のゾーンから計画を作り直してください。',
   'dns.guardUnreadable': '送信していません: 保存の直前にゾーン {domain} を読み直せなかったため、計画の作成後に変更がないことを確認できませんでした。もう一度お試しください。',
   // History, snapshots and drift (issue 17)
   'nav.activity': 'アクティビティ',

@@ -1,0 +1,105 @@
+/**
+ * Team mode's cost on a real job (issue 37 point 9): a 100-domain renewal through the app's
+ * services and runner, against the sandbox (with a network's latency), once in single-workstation
+ * mode and once in team mode on the loopback PostgreSQL, side by side (target: team <= 1.1x);
+ * and two workstations renewing 50 different domains each at once against one renewing 50 alone
+ * (target: about the time of one, <= 1.3x here).
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createAppServices, type AppServices } from '../src/main/app/app-services'
+import { SessionSecretStore } from '../src/main/accounts/secret-store'
+import { writeTeamSettings } from '../src/main/team/team-settings'
+import { startSandbox, type Sandbox } from '../src/sandbox'
+import { profileFor } from '../support/profile'
+import type { Sender } from '../src/main/ipc/channel'
+import type { TestPostgres } from '../support/postgres'
+
+const APP = 'app://app'
+const sender: Sender = { url: `${APP}/index.html`, key: 'bench', sendProgress: () => undefined, sendJob: () => true }
+const CONCURRENCY = 4
+const LATENCY_MS = 20
+const TEAM_TARGET = 1.1
+const PAIR_TARGET = 1.3
+
+interface Station {
+  services: AppServices
+  accountId: string
+  dir: string
+}
+
+async function station(sb: Sandbox, db: TestPostgres | undefined, member: string): Promise<Station> {
+  const dir = mkdtempSync(join(tmpdir(), `bench-team-${member}-`))
+  if (db) await writeTeamSettings(dir, { connection: { host: db.host, port: db.port, user: db.user, database: db.database, sslmode: 'disable' }, member, workstation: `${member}-host` })
+  const services = await createAppServices({ userDataDir: dir, allowedOrigins: [APP], keychain: async () => new SessionSecretStore(), cliDoor: false })
+  const r = await services.router.client(sender)('accounts.create', { fields: profileFor(sb, 'Bench', 30_000), apiKey: sb.keys.full, storage: 'session' })
+  if (!r.ok) throw new Error(`account: ${r.error.code}`)
+  return { services, accountId: r.value.id, dir }
+}
+
+async function closeStation(s: Station): Promise<void> {
+  await s.services.close()
+  rmSync(s.dir, { recursive: true, force: true })
+}
+
+/** One renewal job of these domains, prepared then timed from its start to its end; every item must end done. */
+async function renew(s: Station, domains: string[]): Promise<number> {
+  const call = s.services.router.client(sender)
+  const p = await call('jobs.prepare', { accountId: s.accountId, operation: 'domains.expiration.renew', items: domains.map((domain) => ({ params: { domain, years: 1 } })), concurrency: CONCURRENCY })
+  if (!p.ok) throw new Error(`prepare: ${p.error.code}`)
+  const t = performance.now()
+  const r = await call('jobs.start', { jobId: p.value.job.id, ...(p.value.token ? { token: p.value.token } : {}) })
+  const ms = performance.now() - t
+  if (!r.ok) throw new Error(`start: ${r.error.code}`)
+  const bad = r.value.items.filter((it) => it.state !== 'done')
+  if (bad.length > 0) throw new Error(`renewal: ${bad.length} items not done (${bad[0]?.error?.code ?? bad[0]?.state})`)
+  return ms
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0
+
+export async function teamRenewalFigures(db: TestPostgres, rounds = 3): Promise<{ lines: string[]; ok: boolean }> {
+  const sb = await startSandbox({ domains: 220, latencyMs: LATENCY_MS, maxRecorded: 0 })
+  const stations: Station[] = []
+  try {
+    const names = sb.state.domains.map((d) => d.domainname)
+    const hundred = names.slice(0, 100)
+    const local = await station(sb, undefined, 'solo')
+    const alice = await station(sb, db, 'alice')
+    const bob = await station(sb, db, 'bob')
+    stations.push(local, alice, bob)
+    // Warmed once each (connections, the store worker), then alternated so neither mode gets the quieter machine.
+    await renew(local, names.slice(200, 210))
+    await renew(alice, names.slice(210, 220))
+    await renew(bob, names.slice(200, 210))
+    const soloMs: number[] = []
+    const teamMs: number[] = []
+    const oneMs: number[] = []
+    const twoMs: number[] = []
+    for (let i = 0; i < rounds; i++) {
+      soloMs.push(await renew(local, hundred))
+      teamMs.push(await renew(alice, hundred))
+      oneMs.push(await renew(alice, names.slice(100, 150)))
+      const t = performance.now()
+      await Promise.all([renew(alice, names.slice(100, 150)), renew(bob, names.slice(150, 200))])
+      twoMs.push(performance.now() - t)
+    }
+    const solo = median(soloMs)
+    const team = median(teamMs)
+    const one = median(oneMs)
+    const two = median(twoMs)
+    const teamRatio = team / solo
+    const pairRatio = two / one
+    return {
+      lines: [
+        `100-domain renewal (${CONCURRENCY} at a time, ${LATENCY_MS} ms service latency, median of ${rounds}): single workstation ${solo.toFixed(0)} ms, team mode ${team.toFixed(0)} ms, ratio ${teamRatio.toFixed(2)}x (target <= ${TEAM_TARGET}x)`,
+        `two workstations renewing 50 different domains each at once ${two.toFixed(0)} ms vs one renewing 50 alone ${one.toFixed(0)} ms, ratio ${pairRatio.toFixed(2)}x (target: about the time of one, <= ${PAIR_TARGET}x)`,
+      ],
+      ok: teamRatio <= TEAM_TARGET && pairRatio <= PAIR_TARGET,
+    }
+  } finally {
+    for (const s of stations) await closeStation(s)
+    await sb.close()
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * History says who, across the team (issue 37 points 4 and 5): every write that ends done or
+ * unknown leaves a row in the team's history with this member and workstation; and a zone save
+ * refused because the zone changed since its plan (dns.changedSincePlan) names the member whose
+ * save made the zone as it is now (dns.changedSincePlanBy), when the team's history knows it: a
+ * team row whose saved records are the zone's records now. A change made at the service's own
+ * panel matches no row: it stays unnamed ("from outside").
+ */
+import { createHash } from 'node:crypto'
+import { z } from 'zod'
+import type { ErrorData } from '../../shared/errors'
+import type { WriteObserver } from '../jobs/write-history'
+import { factsOf } from '../jobs/operations'
+import type { TeamHistoryEntry } from './team-shared'
+
+export interface TeamHistoryPlace {
+  recordChange(accountId: string, domain: string, change: unknown): Promise<void>
+  changesOf(accountId: string, domain: string): Promise<TeamHistoryEntry[]>
+}
+
+/** What the team's history keeps of a write: no parameters (they may hold a transfer code or a password). */
+const teamChangeSchema = z.object({
+  operation: z.string(),
+  outcome: z.enum(['done', 'unknown']),
+  jobId: z.string(),
+  index: z.number().int(),
+  requestId: z.string().optional(),
+  /** A zone save: a hash of the records the service kept, to tell whose save made the zone as it is. */
+  recordsHash: z.string().optional(),
+})
+type TeamChange = z.infer<typeof teamChangeSchema>
+
+const recordsHashOf = (records: string) => createHash('sha256').update(records.replace(/\r\n/g, '\n').trim()).digest('base64url')
+
+const recordsOf = (v: unknown): string | undefined => (typeof v === 'object' && v !== null && 'records' in v && typeof v.records === 'string' ? v.records : undefined)
+
+/** The local history observer, with the team's history beside it. A team step that fails never fails a write. */
+export function withTeamHistory(local: WriteObserver, team: TeamHistoryPlace, onError: (err: unknown) => void): WriteObserver {
+  return {
+    async beforeSend(job, i, params, client, guard) {
+      const refused = await local.beforeSend(job, i, params, client, guard)
+      if (refused?.code !== 'dns.changedSincePlan') return refused
+      const domain = String(refused.params?.domain ?? '')
+      const kind = factsOf(job.operation).zone
+      try {
+        const now = kind === 'freedns' ? await client.call('freedns.get', { domain }) : await client.call('domains.dns.get', { domain })
+        const hash = recordsHashOf(now.records)
+        const rows = await team.changesOf(job.accountId, domain)
+        const maker = [...rows].reverse().find((r) => {
+          const c = teamChangeSchema.safeParse(r.change)
+          return c.success && c.data.recordsHash === hash
+        })
+        if (maker?.by) return namedBy(refused, maker)
+      } catch (err) {
+        onError(err)
+      }
+      return refused
+    },
+
+    async ended(job, i, opts) {
+      await local.ended(job, i, opts)
+      const it = job.items[i]
+      if (!it || (it.state !== 'done' && it.state !== 'unknown') || opts.fromLog) return
+      const p: Record<string, unknown> = it.params
+      const domain = typeof p.domain === 'string' || typeof p.domain === 'number' ? String(p.domain) : it.target
+      const saved = factsOf(job.operation).zone && it.state === 'done' ? recordsOf(it.result) : undefined
+      const change: TeamChange = {
+        operation: job.operation,
+        outcome: it.state,
+        jobId: job.id,
+        index: i,
+        ...(it.requestId ? { requestId: it.requestId } : {}),
+        ...(saved !== undefined ? { recordsHash: recordsHashOf(saved) } : {}),
+      }
+      await team.recordChange(job.accountId, domain, change).catch(onError)
+    },
+  }
+}
+
+function namedBy(refused: ErrorData, maker: TeamHistoryEntry): ErrorData {
+  if (!maker.by) return refused
+  return { ...refused, code: 'dns.changedSincePlanBy', params: { ...refused.params, member: maker.by.member, workstation: maker.by.workstation, at: `${maker.at.slice(0, 16).replace('T', ' ')} UTC` } }
+}

@@ -1,0 +1,284 @@
+/**
+ * Team mode as the app's services and the command line run it (issue 37 points 1 and 6): when
+ * team.json is configured, the runner's WriteLedger is the team's, opened through
+ * openConfiguredTeamLedger. The database may be away at start or go away later: this ledger then
+ * refuses every step with team.unreachable (so no write is sent without the shared lease), says
+ * so once per change of state (onStatus), and tries the database again, at most once every
+ * `retryMs`, on the next step that needs it. Reading from the service never goes through here.
+ */
+import type { JobView } from '../../shared/jobs'
+import type { JournalRecord } from '../jobs/journal'
+import type { ClaimResult, TargetHolder, TargetLease, TargetRef, WriteLedger } from '../jobs/ledger/write-ledger'
+import { openConfiguredTeamLedger, TeamAccountFingerprints, type TeamKeys } from './open-team'
+import { TeamError, teamErrorOf, type TeamErrorCode } from './team-error'
+import type { TeamLedger } from './team-ledger'
+import type { TeamHistoryEntry } from './team-shared'
+import { readTeamSettings } from './team-settings'
+
+/**
+ * What the window's Team section (and the command's `team status`) may show of this process's
+ * team mode: whether it is on, connected, and who this workstation is. `problem` is a team.*
+ * catalogue code with its parameters (team.unreachable, team.refused, team.schemaNewer, ...).
+ */
+export type TeamStatus =
+  | { mode: 'off' }
+  | { mode: 'team'; connected: true; member: string; workstation: string; where: string }
+  | { mode: 'team'; connected: false; member: string; workstation: string; where: string; problem: { code: TeamErrorCode; params: Record<string, string | number> } }
+
+export interface TeamModeOptions {
+  /** How long after a failed attempt the database is tried again (default 5 s). */
+  retryMs?: number
+  /** Told once each time the status changes (connected -> unreachable -> connected). */
+  onStatus?: (status: TeamStatus) => void
+}
+
+/** The team ledger as this process keeps it: opened lazily, reopened after the database was away. */
+class ReconnectingTeamLedger implements WriteLedger {
+  readonly kind = 'team'
+  readonly where: string
+  private inner: TeamLedger | undefined
+  private opening: Promise<TeamLedger> | undefined
+  private lastFailureAt = 0
+  private current: TeamStatus
+  private closed = false
+
+  constructor(
+    private readonly open: () => Promise<TeamLedger | undefined>,
+    private readonly names: { member: string; workstation: string; where: string },
+    /** An account's team fingerprint made known before a step names it (an account added since the start). */
+    private readonly learn: (accountId: string) => Promise<void>,
+    private readonly o: TeamModeOptions = {},
+  ) {
+    this.where = names.where
+    this.current = { mode: 'team', connected: false, ...names, problem: { code: 'team.unreachable', params: {} } }
+  }
+
+  get status(): TeamStatus {
+    return this.current
+  }
+
+  get unreadableLines(): number {
+    return this.inner?.unreadableLines ?? 0
+  }
+
+  /**
+   * What could not be written while the database was away, after its send had ended: the item's
+   * end (done, failed, unknown, skipped), the job's status, the release of its lease. Written, in
+   * order, when the database is back, so the team's journal and leases say how the job really
+   * ended (nothing is resent: these are records, never requests).
+   */
+  private readonly owed: Array<(l: TeamLedger) => Promise<void>> = []
+  private probe: NodeJS.Timeout | undefined
+  private paying: Promise<void> | undefined
+
+  private setStatus(next: TeamStatus): void {
+    const before = this.current
+    this.current = next
+    if (next.mode === 'team' && next.connected) {
+      if (this.probe) clearInterval(this.probe)
+      this.probe = undefined
+      void this.payOwed()
+    }
+    const same = before.mode === 'team' && next.mode === 'team' && before.connected === next.connected && (before.connected || next.connected || before.problem.code === next.problem.code)
+    if (!same || !this.announced) this.o.onStatus?.(next)
+    this.announced = true
+  }
+  private announced = false
+
+  /** The open ledger, or team.unreachable (tried again once `retryMs` has passed since the last failure). */
+  private async ledger(): Promise<TeamLedger> {
+    if (this.closed) throw new TeamError('team.unreachable', { reason: 'closed' })
+    if (this.inner) return this.inner
+    if (this.opening) return this.opening
+    if (this.lastFailureAt > 0 && Date.now() - this.lastFailureAt < (this.o.retryMs ?? 5000)) {
+      throw new TeamError(this.current.mode === 'team' && !this.current.connected ? this.current.problem.code : 'team.unreachable')
+    }
+    this.opening = (async () => {
+      try {
+        const l = await this.open()
+        if (!l) throw new TeamError('team.notInitialised')
+        this.inner = l
+        this.setStatus({ mode: 'team', connected: true, ...this.names })
+        return l
+      } catch (err) {
+        this.failed(err)
+        throw teamErrorOf(err)
+      } finally {
+        this.opening = undefined
+      }
+    })()
+    return this.opening
+  }
+
+  private async payOwed(): Promise<void> {
+    const l = this.inner
+    if (!l || this.paying || this.owed.length === 0) return
+    const pay = async () => {
+      try {
+        for (let next = this.owed[0]; next; next = this.owed[0]) {
+          await next(l)
+          this.owed.shift()
+        }
+      } catch (err) {
+        // Away again: kept for the next return.
+        this.failed(err)
+      }
+    }
+    this.paying = pay().finally(() => (this.paying = undefined))
+    await this.paying
+  }
+
+  /** While away, the database is asked again every `retryMs`, so its return is noticed without a write asking. */
+  private watchForReturn(): void {
+    if (this.probe || this.closed) return
+    this.probe = setInterval(() => {
+      void (async () => {
+        try {
+          if (this.inner) {
+            await this.inner.unknownTargets()
+            this.setStatus({ mode: 'team', connected: true, ...this.names })
+          } else await this.ledger()
+        } catch {
+          // Still away.
+        }
+      })()
+    }, this.o.retryMs ?? 5000)
+    this.probe.unref()
+  }
+
+  private failed(err: unknown): void {
+    const e = teamErrorOf(err)
+    if (e.code === 'team.unreachable') this.watchForReturn()
+    this.lastFailureAt = Date.now()
+    this.setStatus({ mode: 'team', connected: false, ...this.names, problem: { code: e.code, params: e.params } })
+  }
+
+  /** One step on the open ledger; a connection lost makes the status unreachable (and the step throws). */
+  private async step<T>(run: (l: TeamLedger) => Promise<T>): Promise<T> {
+    const l = await this.ledger()
+    try {
+      const out = await run(l)
+      if (this.current.mode === 'team' && !this.current.connected) this.setStatus({ mode: 'team', connected: true, ...this.names })
+      return out
+    } catch (err) {
+      const e = teamErrorOf(err)
+      if (e.code === 'team.unreachable') this.failed(e)
+      throw e
+    }
+  }
+
+  /** Tries the database now; a failure is kept in the status (every write step then refuses with it). */
+  async connect(): Promise<void> {
+    await this.ledger().catch(() => undefined)
+  }
+
+  /**
+   * At start, the database away (or a newer schema): no team jobs to show yet (they are the
+   * team's, not lost) and the app starts; the status says why, and no write is sent.
+   */
+  async load(): Promise<JobView[]> {
+    try {
+      return await this.step((l) => l.load())
+    } catch (err) {
+      if (err instanceof TeamError) return []
+      throw err
+    }
+  }
+
+  keepAside(now: Date): Promise<string> {
+    return this.step((l) => l.keepAside(now))
+  }
+  async append(record: JournalRecord): Promise<void> {
+    try {
+      await this.step(async (l) => {
+        if (record.t === 'job') await this.learn(record.job.accountId)
+        await l.append(record)
+      })
+    } catch (err) {
+      // A record of what already happened is owed; one that comes before a send (a job's start, an
+      // item "sending") is not: the runner sends nothing when it cannot be written.
+      const afterTheFact = record.t === 'status' || (record.t === 'item' && record.state !== 'sending' && record.state !== 'pending')
+      if (afterTheFact && err instanceof TeamError && err.code === 'team.unreachable') this.owed.push((l) => l.append(record))
+      throw err
+    }
+  }
+  compact(jobs: JobView[]): Promise<void> {
+    return this.inner ? this.step((l) => l.compact(jobs)) : Promise.resolve()
+  }
+  claim(ref: TargetRef, owner: { jobId: string; index: number }, opts?: { overUnknown?: boolean }): Promise<ClaimResult> {
+    return this.step(async (l) => {
+      await this.learn(ref.accountId)
+      return l.claim(ref, owner, opts)
+    })
+  }
+  stillHeld(lease: TargetLease): Promise<boolean> {
+    return this.step((l) => l.stillHeld(lease))
+  }
+  async release(lease: TargetLease, outcome: 'free' | 'unknown'): Promise<void> {
+    try {
+      await this.step((l) => l.release(lease, outcome))
+    } catch (err) {
+      // Until then the lease runs out: free if never checked, else unknown for everyone (nothing resent).
+      if (err instanceof TeamError && err.code === 'team.unreachable') this.owed.push((l) => l.release(lease, outcome))
+      throw err
+    }
+  }
+  settle(ref: TargetRef): Promise<void> {
+    return this.step(async (l) => {
+      await this.learn(ref.accountId)
+      return l.settle(ref)
+    })
+  }
+  holderOf(ref: TargetRef): Promise<TargetHolder | undefined> {
+    return this.step(async (l) => {
+      await this.learn(ref.accountId)
+      return l.holderOf(ref)
+    })
+  }
+  recordChange(accountId: string, domain: string, change: unknown): Promise<void> {
+    return this.step(async (l) => {
+      await this.learn(accountId)
+      await l.recordChange(accountId, domain, change)
+    })
+  }
+  changesOf(accountId: string, domain: string): Promise<TeamHistoryEntry[]> {
+    return this.step(async (l) => {
+      await this.learn(accountId)
+      return l.changesOf(accountId, domain)
+    })
+  }
+
+  async unknownTargets(): Promise<Array<{ ref: TargetRef; holder: TargetHolder }>> {
+    try {
+      return await this.step((l) => l.unknownTargets())
+    } catch (err) {
+      if (err instanceof TeamError) return []
+      throw err
+    }
+  }
+  async close(): Promise<void> {
+    this.closed = true
+    if (this.probe) clearInterval(this.probe)
+    await this.opening?.catch(() => undefined)
+    await this.inner?.close()
+  }
+}
+
+/**
+ * The ledger of a data folder whose team.json is configured, tried once now (so a database away
+ * is said at start); undefined when team mode is off.
+ */
+export async function openTeamMode(dataDir: string, keys: TeamKeys, o: TeamModeOptions = {}): Promise<ReconnectingTeamLedger | undefined> {
+  const settings = await readTeamSettings(dataDir)
+  if (!settings) return undefined
+  const c = settings.connection
+  const accounts = new TeamAccountFingerprints(keys.keyOf)
+  const ledger = new ReconnectingTeamLedger(
+    () => openConfiguredTeamLedger(dataDir, keys, accounts),
+    { member: settings.member, workstation: settings.workstation, where: `${c.database}@${c.host}:${c.port}` },
+    (id) => accounts.learn(id),
+    o,
+  )
+  await ledger.connect()
+  return ledger
+}
