@@ -47,10 +47,8 @@ afterAll(async () => {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
 const renewals = (domain: string) => sb.received.filter((r) => r.endpoint === 'domains.expiration.renew' && isRecord(r.body) && r.body.domain === domain)
-const hhmm = (iso: string) => {
-  const d = new Date(iso)
-  return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`
-}
+/** Since when, as every workstation words it: UTC, to the minute. */
+const utcMinute = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`
 const renewal = (domain: string) => ({ accountId: 'main', operation: 'domains.expiration.renew' as const, items: [{ params: { domain, years: 1 } }], concurrency: 1 })
 
 describe('a target another member holds', () => {
@@ -68,8 +66,8 @@ describe('a target another member holds', () => {
       expect(data).toMatchObject({ kind: 'busy', code: 'job.targetBusyBy', params: { targets: domain, member: 'Alice', workstation: 'host-a' } })
       const holder = await bob.holderOf(held.lease.ref)
       if (!holder) throw new Error('the lease is not seen from Bob’s workstation')
-      expect(english(data)).toBe(`${domain} is being changed by Alice on host-a since ${hhmm(holder.since)}. Wait for it to finish.`)
-      expect(describeError(ja, 'ja', data).text).toContain(`Alice (host-a) が ${hhmm(holder.since)} から変更中`)
+      expect(english(data)).toBe(`A write to ${domain} is already on its way: by Alice on host-a since ${utcMinute(holder.since)}. Wait for it to finish.`)
+      expect(describeError(ja, 'ja', data).text).toContain(`host-a の Alice が ${utcMinute(holder.since)} から実行中`)
       expect(describeError(en, 'en', data).text).not.toContain('{')
     } finally {
       await alice.release(held.lease, 'free')
