@@ -106,6 +106,11 @@ export interface HarnessOptions {
   logDir?: string
   /** Main's clock for expiry reminders (by default the system's). */
   now?: () => Date
+  /**
+   * Whether the accounts' keys stay in the keychain when the harness closes: `npm run ui` keeps
+   * them (they are the user's, as the app keeps its own); a test's keys are removed with it.
+   */
+  keepKeys?: boolean
 }
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -159,7 +164,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     async close() {
       if (started.services) {
         const { accounts } = await started.services.accounts.list()
-        for (const a of accounts) if (!a.demo) await keychain.delete(a.id).catch(() => undefined)
+        if (!opts.keepKeys) for (const a of accounts) if (!a.demo) await keychain.delete(a.id).catch(() => undefined)
         await started.services.close()
       }
       const sb = demo.sandbox()
