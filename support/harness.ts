@@ -194,13 +194,17 @@ function bundleBridge(): Promise<string> {
   return bridgeScript
 }
 
-/** Installs window.api in the page, bridged to the harness's real IPC router. */
-export async function installBridge(page: Page, harness: Harness): Promise<void> {
+/**
+ * Installs window.api in the page, bridged to the harness's real IPC router. `hold`: a test's
+ * gate before a call reaches main (what the window shows while main has not answered yet).
+ */
+export async function installBridge(page: Page, harness: Harness, hold?: (channel: ChannelName) => Promise<void> | undefined): Promise<void> {
   // The answer crosses as JSON text, as fast as Electron's IPC carries it: a binding's own
   // serialisation of 10,000 items took a second, which the app would never pay.
   await page.exposeBinding('__haInvoke', async (source, channel: ChannelName, payload: unknown) => {
     const call: WindowCall = { channel, payload, answered: false }
     harness.windowCalls.push(call)
+    await hold?.(channel)
     const answer = await harness.router.dispatch(channel, payload, {
       url: source.frame.url(),
       key: 'page',

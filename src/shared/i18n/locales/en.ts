@@ -7,6 +7,7 @@
 export const en = {
   'app.title': 'Hosting Admin',
   'app.skip': 'Skip to content',
+  'app.opening': 'Opening your data…',
   'palette.title': 'Search everything',
   'palette.open': 'Search everything (Ctrl+K)',
   'palette.placeholder': 'A domain, server, service IP, record value or screen…',

@@ -7,6 +7,7 @@ import type { Catalogue } from '../catalogue'
 export const ja: Catalogue = {
   'app.title': 'ホスティング管理',
   'app.skip': '本文へ移動',
+  'app.opening': 'データを開いています…',
   'palette.title': 'すべてを検索',
   'palette.open': 'すべてを検索 (Ctrl+K)',
   'palette.placeholder': 'ドメイン、サーバー、サービスIP、レコードの値、画面…',
