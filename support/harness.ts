@@ -209,17 +209,17 @@ export async function installBridge(page: Page, harness: Harness, hold?: (channe
       url: source.frame.url(),
       key: 'page',
       sendProgress: (p: Progress) => {
-        page.evaluate((pr) => (window as unknown as { __haProgress?: (x: unknown) => void }).__haProgress?.(pr), p).catch(() => undefined)
+        page.evaluate((pr) => (globalThis as unknown as { __haProgress?: (x: unknown) => void }).__haProgress?.(pr), p).catch(() => undefined)
       },
       sendJob: (job: JobView) => {
         if (page.isClosed()) return false
-        page.evaluate((j) => (window as unknown as { __haJob?: (x: unknown) => void }).__haJob?.(j), job).catch(() => undefined)
+        page.evaluate((j) => (globalThis as unknown as { __haJob?: (x: unknown) => void }).__haJob?.(j), job).catch(() => undefined)
         return true
       },
       // A clicked notification: the page is told as the preload would tell it (bridge-entry.ts).
       sendReminderOpen: (target: ReminderTarget) => {
         if (page.isClosed()) return false
-        page.evaluate((t) => (window as unknown as { __haReminderOpen?: (x: unknown) => void }).__haReminderOpen?.(t), target).catch(() => undefined)
+        page.evaluate((t) => (globalThis as unknown as { __haReminderOpen?: (x: unknown) => void }).__haReminderOpen?.(t), target).catch(() => undefined)
         return true
       },
     })

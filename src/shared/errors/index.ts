@@ -102,6 +102,8 @@ export const ERROR_CODES = [
   'store.workerStopped',
   'store.notSent',
   'keychain.keyNotGiven',
+  'keychain.keyLocked',
+  'keychain.keyAbsent',
   'store.listNotWritten',
   'store.unknownIndex',
 ] as const
