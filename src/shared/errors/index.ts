@@ -44,6 +44,8 @@ export const ERROR_CODES = [
   'http.timeout',
   'http.network',
   'http.redirect',
+  'error.forbiddenRead',
+  'error.forbiddenWrite',
   // The IPC boundary.
   'ipc.foreignSender',
   'ipc.unknownChannel',

@@ -793,6 +793,8 @@ export const en = {
   'error.bad-request': 'The service rejected the request as invalid.',
   'error.unauthorized': 'The service did not accept this request. Check two things on the service’s API settings page: that the key is still valid (replace it for this account in Accounts if not), and that this computer’s internet address is in the token’s list of allowed addresses.',
   'error.forbidden': 'The service refused this request. Check on the service’s API settings page that the key may do this (a key with write access) and that this computer’s internet address is in the token’s list of allowed addresses.',
+  'error.forbiddenRead': 'The service refused to let this key read ({request}). Check on the service’s API settings page that this computer’s internet address is in the token’s list of allowed addresses, and that the token may use this part of the API.',
+  'error.forbiddenWrite': 'The service refused this change ({request}). Check on the service’s API settings page that the key may make changes (a key with write access) and that this computer’s internet address is in the token’s list of allowed addresses.',
   'error.not-found': 'The service has no such item. It may have been removed; refresh the list.',
   'error.server-error': 'The service had an internal error. Try again later; if it persists, contact the provider with the request ID.',
   'error.unavailable': 'The service is temporarily unavailable. Try again in a moment.',
