@@ -21,10 +21,15 @@ const older = (a, b) => {
   return false
 }
 
+// The versions of the same major that are refused, said in full: "22 or later" would read as if
+// 22.0 to 22.11 were enough.
+const [major, minor = 0, patch = 0] = wanted
+const tooOld = patch > 0 ? `${major}.0 to ${major}.${minor}.${patch - 1}` : minor > 0 ? `${major}.0 to ${major}.${minor - 1}` : ''
+
 if (older(have, wanted)) {
   console.error(
     `setup: ${who} needs Node.js ${wanted.join('.')} or later; this machine has ${process.versions.node}.\n` +
-      `       Install Node.js ${wanted[0]} or later (from nodejs.org, or your package manager, or nvm: \`nvm install ${wanted[0]}\`), then run this again.` +
+      `       Install Node.js ${wanted.join('.')} or later${tooOld ? ` (${tooOld} are too old)` : ''}: from nodejs.org, your package manager, or nvm (\`nvm install ${wanted[0]}\` gives the newest ${wanted[0]}), then run this again.` +
       (mode === 'app' ? '\n       Without a newer Node.js, `bash scripts/setup.sh --test && npm run ui` opens the app in Chromium instead.' : ''),
   )
   process.exit(1)

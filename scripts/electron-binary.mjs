@@ -9,17 +9,25 @@ import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 
-/** The executable's path when it is there; undefined when Electron's binary is not installed. */
-export function electronExecutable(env = process.env) {
-  if (env.ELECTRON_EXEC_PATH) return existsSync(env.ELECTRON_EXEC_PATH) ? env.ELECTRON_EXEC_PATH : undefined
+/**
+ * The executable, or why there is none: a variable the user set names a file that is not there
+ * (`variable`, `path`: the user's own choice, not something to fetch), or Electron's binary is not
+ * installed in node_modules (`notInstalled`: Electron's installer can fetch it).
+ */
+export function findElectron(env = process.env) {
+  if (env.ELECTRON_EXEC_PATH) return existsSync(env.ELECTRON_EXEC_PATH) ? { file: env.ELECTRON_EXEC_PATH } : { variable: 'ELECTRON_EXEC_PATH', path: env.ELECTRON_EXEC_PATH }
   let packageDir
   try {
     packageDir = dirname(createRequire(import.meta.url).resolve('electron/package.json'))
   } catch {
-    return undefined
+    return { notInstalled: true }
   }
   const pathFile = join(packageDir, 'path.txt')
   const name = existsSync(pathFile) ? readFileSync(pathFile, 'utf8').trim() : undefined
-  const file = env.ELECTRON_OVERRIDE_DIST_PATH ? join(env.ELECTRON_OVERRIDE_DIST_PATH, name || 'electron') : name ? join(packageDir, 'dist', name) : undefined
-  return file && existsSync(file) ? file : undefined
+  if (env.ELECTRON_OVERRIDE_DIST_PATH) {
+    const file = join(env.ELECTRON_OVERRIDE_DIST_PATH, name || 'electron')
+    return existsSync(file) ? { file } : { variable: 'ELECTRON_OVERRIDE_DIST_PATH', path: file }
+  }
+  const file = name ? join(packageDir, 'dist', name) : undefined
+  return file && existsSync(file) ? { file } : { notInstalled: true }
 }

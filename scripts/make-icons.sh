@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Draws the app icon offline with ImageMagick (Debian's imagemagick package): build/icon.png,
-# 1024 px (electron-builder makes macOS's .icns and Linux's sizes from it), and build/icon.ico
-# for Windows (16 to 256 px). Run again after changing the drawing; the results are committed.
+# 1024 px (electron-builder makes macOS's .icns from it), build/icons/<N>x<N>.png, 16 to 512 px,
+# for Linux (scripts/linux-icons.mjs, with Node alone) (electron-builder takes a single PNG as one icon of its own size, and a 1024 px icon is
+# in no size the icon theme lists: the folder of sizes goes to hicolor/<N>x<N>/apps), and
+# build/icon.ico for Windows (16 to 256 px). Run again after changing the drawing; the results are committed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 convert=$(command -v convert-im6.q16 || command -v convert)
@@ -13,3 +15,4 @@ convert=$(command -v convert-im6.q16 || command -v convert)
   -fill '#2e8b57' -draw 'circle 330,335 330,375' -draw 'circle 330,555 330,595' -draw 'circle 330,775 330,815' \
   build/icon.png
 "$convert" build/icon.png -define icon:auto-resize=256,128,64,48,32,16 build/icon.ico
+node scripts/linux-icons.mjs

@@ -58,6 +58,7 @@ npm ci --no-audit --no-fund
 
 # Electron's package fetches its binary only when asked: the app asks now, so that `npm start`
 # finds it (not with ELECTRON_SKIP_BINARY_DOWNLOAD=1, which says it cannot or should not).
+# A failed fetch says what was fetched and what to try (a mirror, a proxy, npm run ui), not a stack.
 if [ "$mode" = app ] && [ -z "${ELECTRON_SKIP_BINARY_DOWNLOAD:-}" ]; then
-  node node_modules/electron/install.js
+  node scripts/fetch-electron.mjs setup
 fi

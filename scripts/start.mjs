@@ -1,19 +1,33 @@
-// npm start: the app, built and started in Electron (electron-vite preview). Without Electron's
-// binary (an install with ELECTRON_SKIP_BINARY_DOWNLOAD=1, or one whose download failed) it stops
-// at once, before the build, with one line that says what to run, instead of a stack trace after it.
+// npm start: the app, built and started in Electron (electron-vite preview). Electron's binary is
+// fetched first when it is not installed (an install whose download failed or was skipped); a
+// fetch that fails, or a variable naming an executable that is not there, stops it at once,
+// before the build, with lines that say what to do instead of a stack trace after it.
 import { spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { electronExecutable } from './electron-binary.mjs'
+import { findElectron } from './electron-binary.mjs'
+import { fetchElectron } from './fetch-electron.mjs'
 
-const executable = electronExecutable()
-if (!executable) {
-  console.error('npm start: Electron is not installed here: run `bash scripts/setup.sh` (or `node node_modules/electron/install.js`), then `npm start` again.')
+let found = findElectron()
+if (found.variable) {
+  console.error(`npm start: ${found.variable} names ${found.path}, which does not exist: point it at Electron's executable, or unset it to use the one in node_modules.`)
   process.exit(1)
+}
+if (found.notInstalled) {
+  if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) {
+    console.error('npm start: Electron is not installed here, and ELECTRON_SKIP_BINARY_DOWNLOAD is set, so it is not fetched: unset it and run `npm start` again (or `bash scripts/setup.sh --test && npm run ui` opens the same app in a Chromium window).')
+    process.exit(1)
+  }
+  if (!fetchElectron('npm start')) process.exit(1)
+  found = findElectron()
+  if (!found.file) {
+    console.error('npm start: Electron\'s installer ended without error, but its executable is not in node_modules/electron/dist: run `bash scripts/setup.sh`, then `npm start` again.')
+    process.exit(1)
+  }
 }
 // electron-vite starts what ELECTRON_EXEC_PATH names: the executable found above, by the same rules.
 // Its command line, as its package.json "bin" names it (the package does not export the file).
 const require = createRequire(import.meta.url)
 const cli = join(dirname(require.resolve('electron-vite/package.json')), require('electron-vite/package.json').bin['electron-vite'])
-const child = spawn(process.execPath, [cli, 'preview', ...process.argv.slice(2)], { stdio: 'inherit', env: { ...process.env, ELECTRON_EXEC_PATH: executable } })
+const child = spawn(process.execPath, [cli, 'preview', ...process.argv.slice(2)], { stdio: 'inherit', env: { ...process.env, ELECTRON_EXEC_PATH: found.file } })
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))

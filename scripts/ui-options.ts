@@ -7,6 +7,7 @@
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { KeytarSecretStore, loadKeytar, type SecretStore } from '../src/main/accounts/secret-store'
+import { startHarness, type Harness } from '../support/harness'
 
 /** The keychain service name of `npm run ui`'s keys (apart from the app's own, hosting-admin.api-key). */
 export const UI_KEYCHAIN_SERVICE = 'hosting-admin-ui.api-key'
@@ -18,11 +19,18 @@ export interface UiOptions {
   userDataDir: string
   logDir: string
   keychain?: SecretStore
+  /** The keys outlive the window: closing it is not removing the accounts. */
+  keepKeys: true
 }
 
 export async function uiHarnessOptions(userDataDir: string): Promise<UiOptions> {
   const keychain = await loadKeytar()
     .then((k) => new KeytarSecretStore(k, UI_KEYCHAIN_SERVICE))
     .catch(() => undefined)
-  return { userDataDir, logDir: join(userDataDir, 'logs'), ...(keychain ? { keychain } : {}) }
+  return { userDataDir, logDir: join(userDataDir, 'logs'), keepKeys: true, ...(keychain ? { keychain } : {}) }
+}
+
+/** The service part of `npm run ui`: main's services and the renderer's server, without the window. */
+export async function startUiServices(userDataDir: string): Promise<Harness> {
+  return startHarness(await uiHarnessOptions(userDataDir))
 }

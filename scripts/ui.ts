@@ -8,13 +8,13 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium } from '@playwright/test'
-import { installBridge, startHarness } from '../support/harness'
+import { installBridge } from '../support/harness'
 import { CHROMIUM_PATH } from '../playwright.config'
-import { uiDataDir, uiHarnessOptions } from './ui-options'
+import { startUiServices, uiDataDir } from './ui-options'
 
 const userDataDir = uiDataDir()
 mkdirSync(userDataDir, { recursive: true })
-const harness = await startHarness(await uiHarnessOptions(userDataDir))
+const harness = await startUiServices(userDataDir)
 // A persistent context, because only it hands over the window Chromium opens for --app.
 // Chromium's own sandbox, as in the app; only root cannot have it (Chromium refuses to start as
 // root with it), and there `--test-type` keeps Chromium's "unsupported flag" bar off the window.

@@ -108,6 +108,11 @@ export interface HarnessOptions {
   now?: () => Date
   /** The store worker's restarts and heap limits (a test runs one out of memory). */
   storeWorker?: AppServicesOptions['storeWorker']
+  /**
+   * Whether the accounts' keys stay in the keychain when the harness closes: `npm run ui` keeps
+   * them (they are the user's, as the app keeps its own); a test's keys are removed with it.
+   */
+  keepKeys?: boolean
 }
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -164,7 +169,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     async close() {
       if (started.services) {
         const { accounts } = await started.services.accounts.list()
-        for (const a of accounts) if (!a.demo) await keychain.delete(a.id).catch(() => undefined)
+        if (!opts.keepKeys) for (const a of accounts) if (!a.demo) await keychain.delete(a.id).catch(() => undefined)
         await started.services.close()
       }
       const sb = demo.sandbox()
@@ -194,28 +199,44 @@ function bundleBridge(): Promise<string> {
   return bridgeScript
 }
 
-/** Installs window.api in the page, bridged to the harness's real IPC router. */
-export async function installBridge(page: Page, harness: Harness): Promise<void> {
+/**
+ * Installs window.api in the page, bridged to the harness's real IPC router. `hold`: a test's
+ * gate before a call reaches main (what the window shows while main has not answered yet).
+ */
+export async function installBridge(page: Page, harness: Harness, hold?: (channel: ChannelName) => Promise<void> | undefined): Promise<void> {
   // The answer crosses as JSON text, as fast as Electron's IPC carries it: a binding's own
   // serialisation of 10,000 items took a second, which the app would never pay.
   await page.exposeBinding('__haInvoke', async (source, channel: ChannelName, payload: unknown) => {
     const call: WindowCall = { channel, payload, answered: false }
     harness.windowCalls.push(call)
+    await hold?.(channel)
     const answer = await harness.router.dispatch(channel, payload, {
       url: source.frame.url(),
       key: 'page',
       sendProgress: (p: Progress) => {
-        page.evaluate((pr) => window.__haProgress?.(pr), p).catch(() => undefined)
+        page.evaluate((pr) => {
+          // In the page: the hook the bridge installs (support/bridge-entry.ts), when it is there.
+          const hook: unknown = Reflect.get(globalThis, '__haProgress')
+          if (typeof hook === 'function') Reflect.apply(hook, undefined, [pr])
+        }, p).catch(() => undefined)
       },
       sendJob: (job: JobView) => {
         if (page.isClosed()) return false
-        page.evaluate((j) => window.__haJob?.(j), job).catch(() => undefined)
+        page.evaluate((j) => {
+          // In the page: the hook the bridge installs (support/bridge-entry.ts), when it is there.
+          const hook: unknown = Reflect.get(globalThis, '__haJob')
+          if (typeof hook === 'function') Reflect.apply(hook, undefined, [j])
+        }, job).catch(() => undefined)
         return true
       },
       // A clicked notification: the page is told as the preload would tell it (bridge-entry.ts).
       sendReminderOpen: (target: ReminderTarget) => {
         if (page.isClosed()) return false
-        page.evaluate((t) => window.__haReminderOpen?.(t), target).catch(() => undefined)
+        page.evaluate((t) => {
+          // In the page: the hook the bridge installs (support/bridge-entry.ts), when it is there.
+          const hook: unknown = Reflect.get(globalThis, '__haReminderOpen')
+          if (typeof hook === 'function') Reflect.apply(hook, undefined, [t])
+        }, target).catch(() => undefined)
         return true
       },
     })

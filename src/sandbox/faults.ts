@@ -4,7 +4,8 @@ import type { OperationName } from './operations'
 
 export interface FaultSpec {
   /** Answer with this status instead of running the handler. */
-  status?: 500 | 503 | 504
+  /** 403: a token that is not allowed the operation (API-SPEC section 5). */
+  status?: 403 | 500 | 503 | 504
   /** Wait this long before answering. */
   latencyMs?: number
   /** Destroy the connection without an answer. */
@@ -52,7 +53,7 @@ export interface FaultReply {
   drop(): void
 }
 
-const STATUS_MESSAGES = { 500: 'Internal Server Error', 503: 'Service Unavailable', 504: 'Gateway Time-out' }
+const STATUS_MESSAGES = { 403: 'Forbidden', 500: 'Internal Server Error', 503: 'Service Unavailable', 504: 'Gateway Time-out' }
 
 export function createFaults(): {
   /** What tests see (Sandbox.faults). */

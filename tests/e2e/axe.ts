@@ -14,12 +14,22 @@ export async function expectNoAxeViolations(page: Page, screen: AxeScreen, opts:
     const path = await page.evaluate(() => location.hash.replace(/^#/, '').split('?')[0] || '/')
     expect(onRoute(route, path), `"${screen}" is scanned on ${route}, not on ${path}`).toBe(true)
     await expect(page.locator('.read-status')).toHaveCount(0)
-    // Violations only: the passes and the inapplicable rules (most of axe's output, gathered
-    // over every node of the page) are not read here, and not collecting them halves a scan.
-    let axe = new AxeBuilder({ page }).options({ resultTypes: ['violations'] })
-    if (opts.include) axe = axe.include(opts.include)
-    const result = await axe.analyze()
-    const found = result.violations.map((v) => `${v.id} (${v.impact ?? 'no impact'}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`)
-    expect(found, `axe violations on ${screen}`).toEqual([])
+    expect(await violations(page, opts.include), `axe violations on ${screen}`).toEqual([])
   })
+}
+
+/** The same scan of what is on the page now, where it is no screen of the router (the boot frame before the app mounts). */
+export async function expectNoAxeViolationsBeforeMount(page: Page, what: string): Promise<void> {
+  await test.step(`axe: ${what}`, async () => {
+    expect(await violations(page), `axe violations on ${what}`).toEqual([])
+  })
+}
+
+async function violations(page: Page, include?: string): Promise<string[]> {
+  // Violations only: the passes and the inapplicable rules (most of axe's output, gathered
+  // over every node of the page) are not read here, and not collecting them halves a scan.
+  let axe = new AxeBuilder({ page }).options({ resultTypes: ['violations'] })
+  if (include) axe = axe.include(include)
+  const result = await axe.analyze()
+  return result.violations.map((v) => `${v.id} (${v.impact ?? 'no impact'}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`)
 }

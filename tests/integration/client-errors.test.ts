@@ -79,6 +79,19 @@ describe('error kinds', () => {
     expect(err.kind).toBe('forbidden')
     expect(err.status).toBe(403)
     expect(english(err)).toMatch(/list of allowed addresses/)
+    // The refusal names what was refused: this change.
+    expect(english(err)).toMatch(/refused this change \(PUT|POST|PATCH/)
+  })
+
+  it('forbidden on a read names the read, and speaks of no write access', async () => {
+    const c = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths })
+    // A token not allowed the operation (API-SPEC section 5): here, reading the log.
+    sb.faults.inject('logs.list', { status: 403, times: 1 })
+    const err = await caught(c.call('logs.list', { limit: 1 }))
+    expect(err.kind).toBe('forbidden')
+    expect(err.data.code).toBe('error.forbiddenRead')
+    expect(english(err)).toMatch(/refused to let this key read \(GET \/logs/)
+    expect(english(err)).not.toMatch(/write access/)
   })
 
   it('a domain the account does not hold is a bad request, as the service answers it, with the service’s words', async () => {

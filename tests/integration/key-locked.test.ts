@@ -15,12 +15,19 @@ import { english } from '../helpers/english'
 import { profileFor } from '../../support/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
 
-/** A keyring that can be locked: while locked, lookups find nothing (as libsecret answers without a prompt). */
+/**
+ * A keyring that can be locked: while locked, lookups find nothing (as libsecret answers when its
+ * unlock prompt is dismissed), and the Secret Service says the item is locked.
+ */
 class LockableKeyring implements KeytarLike {
   locked = false
   private readonly items = new Map<string, string>()
   async getPassword(service: string, account: string) {
     return this.locked ? null : (this.items.get(`${service}/${account}`) ?? null)
+  }
+  async locate(service: string, account: string) {
+    if (!this.items.has(`${service}/${account}`)) return 'absent' as const
+    return this.locked ? ('locked' as const) : ('unlocked' as const)
   }
   async setPassword(service: string, account: string, password: string) {
     this.items.set(`${service}/${account}`, password)
@@ -52,7 +59,7 @@ describe('a locked keyring', () => {
     // A fresh client, as after a restart: the key must be read from the keychain again.
     await ok('accounts.update', { id, fields: { ...profileFor(sb, 'Kept'), timeoutMs: 6000 } })
     const r = await call('domains.list', { accountId: id })
-    expect(r).toMatchObject({ ok: false, error: { kind: 'keychain-unavailable', code: 'keychain.keyNotGiven' } })
+    expect(r).toMatchObject({ ok: false, error: { kind: 'keychain-unavailable', code: 'keychain.keyLocked' } })
     if (!r.ok) expect(english(r.error)).toMatch(/Unlock your keyring/)
     keyring.locked = false
     expect((await call('domains.list', { accountId: id })).ok).toBe(true)

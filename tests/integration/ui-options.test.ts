@@ -3,14 +3,15 @@
  * service name of their own (not a throwaway one per run, as the end-to-end tests do), so an
  * account added in one run finds its key in the next.
  */
-import { mkdtempSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createAppServices, type AppServices } from '../../src/main/app/app-services'
 import { UI_KEYCHAIN_SERVICE, uiDataDir, uiHarnessOptions } from '../../scripts/ui-options'
 import { APP, routerCalls } from '../helpers/router-calls'
-import { KeytarSecretStore } from '../../src/main/accounts/secret-store'
+import { KeytarSecretStore, loadKeytar } from '../../src/main/accounts/secret-store'
 
 describe('npm run ui', () => {
   it('keeps its data under ~/.config/hosting-admin-ui unless told otherwise', () => {
@@ -40,6 +41,23 @@ describe('npm run ui', () => {
     } finally {
       await ok('accounts.remove', { id: created.id })
       await services.close()
+    }
+  })
+
+  // The window's process, with its real service part: it used to run the tests' teardown when the
+  // window closed, which removed every key from the keychain (and the next run blamed a locked keyring).
+  it.skipIf(!process.env.DBUS_SESSION_BUS_ADDRESS || !existsSync('out/main/store-worker.js'))('keys outlive the window: after the services close, the key is still in the system keychain', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ui-window-'))
+    const key = 'ui-outlives-window-0123456789'
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'tests/helpers/ui-services-run.ts', dir], { input: key, encoding: 'utf8', timeout: 60_000 })
+    expect(r.status, r.stderr).toBe(0)
+    const id = r.stdout.trim().split('\n').at(-1) ?? ''
+    expect(id).toMatch(/^[0-9a-f-]{36}$/)
+    const keychain = new KeytarSecretStore(await loadKeytar(), UI_KEYCHAIN_SERVICE)
+    try {
+      expect(await keychain.get(id)).toBe(key)
+    } finally {
+      await keychain.delete(id)
     }
   })
 })

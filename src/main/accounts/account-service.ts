@@ -86,17 +86,30 @@ export class AccountService {
     await this.opts.demo.close()
   }
 
+  /**
+   * Where the account's key is, as the card says it: asked of the keychain without unlocking it
+   * (listing the accounts never starts an unlock prompt), in the same words as the banner of a
+   * read that needs the key: locked, gone from the keychain, or no keychain reachable.
+   */
   private async keyStorage(id: string): Promise<KeyStorage> {
     if (this.session.has(id)) return 'session'
-    if (this.inKeychain.has(id)) return 'keychain'
+    const putThere = this.opts.profiles.find(id)?.keyKept === 'keychain'
     try {
-      const key = await (await this.opts.keychain()).get(id)
+      const store = await this.opts.keychain()
+      const place = await store.locate?.(id)
+      if (place === 'unlocked') return 'keychain'
+      if (place === 'locked') return 'locked'
+      if (place === 'absent') return putThere ? 'missing' : 'none'
+      // The keychain cannot say where: what this run learned, else a read.
+      if (this.inKeychain.has(id)) return 'keychain'
+      const key = await store.get(id)
       if (key) {
         this.inKeychain.add(id)
         return 'keychain'
       }
-    } catch {
-      // No keychain: the account simply has no usable key yet; the accounts screen says why.
+    } catch (err) {
+      // No keychain to ask: the account has no usable key now; the card says why.
+      if (putThere) return err instanceof AppError && err.data.code === 'keychain.keyLocked' ? 'locked' : 'unreachable'
     }
     return 'none'
   }
@@ -281,11 +294,16 @@ export class AccountService {
       this.opts.onKey?.(fromSession)
       return fromSession
     }
-    const key = await (await this.opts.keychain()).get(id)
+    const store = await this.opts.keychain()
+    const key = await store.get(id)
     if (!key) {
-      // Put there by this app and not given back: the keyring is locked (or another program
-      // removed it); replacing a key that is not lost is not the fix.
-      if (this.opts.profiles.find(id)?.keyKept === 'keychain') throw AppError.of('keychain-unavailable', { code: 'keychain.keyNotGiven' })
+      if (this.opts.profiles.find(id)?.keyKept === 'keychain') {
+        // Put there by this app and not given back. The keychain says which: not there any more
+        // (another program removed it: a new key is the fix), or it cannot say (locked or gone).
+        const place = await store.locate?.(id).catch(() => undefined)
+        if (place === 'absent') throw AppError.of('no-key', { code: 'keychain.keyAbsent' })
+        throw AppError.of('keychain-unavailable', { code: 'keychain.keyNotGiven' })
+      }
       throw AppError.of('no-key', { code: 'account.noKey' })
     }
     this.opts.onKey?.(key)

@@ -4,11 +4,20 @@
  * Never on disk in plain text.
  */
 import { AppError } from '../app/app-error'
+import { locateSecret, type KeyPlace } from './secret-service'
+
+export type { KeyPlace } from './secret-service'
 
 export interface SecretStore {
+  /** The key; undefined when the store has none to give. A key in a locked keychain throws keychain.keyLocked. */
   get(accountId: string): Promise<string | undefined>
   set(accountId: string, secret: string): Promise<void>
   delete(accountId: string): Promise<void>
+  /**
+   * Where the key is, as the keychain itself says, without unlocking it (no prompt); undefined
+   * when this store cannot tell (then a key it does not give may be locked or gone).
+   */
+  locate?(accountId: string): Promise<KeyPlace | undefined>
 }
 
 const KEYCHAIN_SERVICE = 'hosting-admin.api-key'
@@ -18,6 +27,8 @@ export interface KeytarLike {
   getPassword(service: string, account: string): Promise<string | null>
   setPassword(service: string, account: string, password: string): Promise<void>
   deletePassword(service: string, account: string): Promise<boolean>
+  /** Where an item is, without unlocking anything (what keytar cannot say); absent on stand-ins that cannot tell. */
+  locate?(service: string, account: string): Promise<KeyPlace | undefined>
 }
 
 /**
@@ -38,17 +49,58 @@ function keychainError(err: unknown): AppError {
 }
 
 export class KeytarSecretStore implements SecretStore {
+  /**
+   * The read that asks the keychain to unlock (the system's unlock prompt), while it runs: other
+   * reads wait for its outcome instead of each starting a prompt of its own.
+   */
+  private unlocking: Promise<unknown> | undefined
+
   constructor(
     private readonly keytar: KeytarLike,
     private readonly service = KEYCHAIN_SERVICE,
   ) {}
 
+  async locate(accountId: string): Promise<KeyPlace | undefined> {
+    try {
+      return await this.keytar.locate?.(this.service, accountId)
+    } catch (err) {
+      throw keychainError(err)
+    }
+  }
+
   async get(accountId: string): Promise<string | undefined> {
+    const place = await this.locate(accountId)
+    if (place === 'absent') return undefined
+    if (place === 'locked') return this.unlockAndRead(accountId)
+    return this.read(accountId)
+  }
+
+  private async read(accountId: string): Promise<string | undefined> {
     try {
       return (await this.keytar.getPassword(this.service, accountId)) ?? undefined
     } catch (err) {
       throw keychainError(err)
     }
+  }
+
+  /** A key in a locked collection: one unlock request at a time, its outcome shared by every read. */
+  private async unlockAndRead(accountId: string): Promise<string | undefined> {
+    if (this.unlocking) {
+      await this.unlocking.catch(() => undefined)
+      if ((await this.locate(accountId)) === 'locked') throw keyLocked()
+      return this.read(accountId)
+    }
+    // libsecret asks the Secret Service to unlock the collection (its prompt) before it reads.
+    const attempt = this.read(accountId)
+    this.unlocking = attempt
+    try {
+      const key = await attempt
+      if (key !== undefined) return key
+    } finally {
+      this.unlocking = undefined
+    }
+    // The prompt was dismissed, or could not be shown (no display): the collection stays locked.
+    throw keyLocked()
   }
 
   async set(accountId: string, secret: string): Promise<void> {
@@ -66,6 +118,11 @@ export class KeytarSecretStore implements SecretStore {
       throw keychainError(err)
     }
   }
+}
+
+/** The account's key is in the keychain, which keeps it locked: unlocking is the fix, not a new key. */
+function keyLocked(): AppError {
+  return AppError.of('keychain-unavailable', { code: 'keychain.keyLocked' })
 }
 
 /** Keys the user chose to keep for this session only. */
@@ -89,8 +146,19 @@ export class SessionSecretStore implements SecretStore {
 export async function loadKeytar(): Promise<KeytarLike> {
   try {
     const mod: { default?: KeytarLike } & KeytarLike = await import('keytar')
-    return mod.default ?? mod
+    const keytar = mod.default ?? mod
+    return { getPassword: keytar.getPassword, setPassword: keytar.setPassword, deletePassword: keytar.deletePassword, locate: locatorFor(keytar) }
   } catch (err) {
     throw keychainError(err)
   }
+}
+
+/**
+ * How to tell where an item is. On Linux, the Secret Service is asked over D-Bus (keytar's null
+ * is a locked item and an absent one alike). On macOS and Windows a lookup's null means absent:
+ * their keychains ask the user themselves, and a refusal is an error, not null.
+ */
+function locatorFor(keytar: KeytarLike): KeytarLike['locate'] {
+  if (process.platform === 'linux') return (service, account) => locateSecret(service, account)
+  return async (service, account) => ((await keytar.getPassword(service, account)) === null ? 'absent' : 'unlocked')
 }

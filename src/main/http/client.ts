@@ -178,7 +178,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
     const requestIdFromHeader = plausibleId(res.headers['x-request-id'])
     if (res.statusCode < 200 || res.statusCode >= 300) {
-      const error = statusError(res.statusCode, text, requestIdFromHeader)
+      const error = statusError(def, res.statusCode, text, requestIdFromHeader)
       if (error.kind === 'redirect') {
         // Never followed: a base URL that redirects is a base URL to correct.
         const location = res.headers.location
@@ -216,7 +216,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return envelope
   }
 
-  function statusError(status: number, text: string, headerId: string | undefined): AppError {
+  function statusError(def: EndpointDef, status: number, text: string, headerId: string | undefined): AppError {
     const kind = kindForStatus(status)
     let message: string | undefined
     let requestId = headerId
@@ -235,6 +235,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
     // The service's own words, kept apart from ours; never the key.
     const serviceMessage = message ? redact(message, apiKey).slice(0, 2000) : undefined
+    // A refusal names what was refused: a read is not a matter of write access.
+    if (kind === 'forbidden') {
+      const code = def.method === 'GET' ? 'error.forbiddenRead' : 'error.forbiddenWrite'
+      return AppError.of(kind, { code, params: { request: `${def.method} ${def.path}` }, status, serviceMessage, requestId })
+    }
     return AppError.of(kind, { status, serviceMessage, requestId })
   }
 

@@ -5,7 +5,7 @@ import StartupFailure from './views/StartupFailure.vue'
 import { loadRouteLocation } from 'vue-router'
 import { router } from './router'
 import { screenChanged } from './composables/notify'
-import { loadSavedLocale, setLocale } from './i18n'
+import { loadSavedLocale, setLocale, t } from './i18n'
 import { invoke, reportError } from './bridge'
 import { useAccountsStore } from './stores/accounts'
 import { startupWarnings } from './lib/data/startup-warnings'
@@ -22,7 +22,13 @@ async function start() {
   const accountsLoaded = useAccountsStore(pinia).load()
   // The screen the window opens on is fetched meanwhile, not once the window is mounted.
   void loadRouteLocation(router.resolve(window.location.hash.slice(1) || '/')).catch(() => undefined)
-  const [, startup] = await Promise.all([loadSavedLocale().catch(() => setLocale('en')), invoke('app.startup', {})])
+  const localeLoaded = loadSavedLocale().catch(() => setLocale('en'))
+  // While main opens the store, the boot frame says so, in the user's language, as soon as it can.
+  void localeLoaded.then(() => {
+    const word = document.getElementById('boot-word')
+    if (word) word.textContent = t('app.opening')
+  })
+  const [, startup] = await Promise.all([localeLoaded, invoke('app.startup', {})])
   const problem = startup.ok ? startup.value.problem : startup.error
   if (problem) {
     // Main could not start its services: say what and where, in the user's language.

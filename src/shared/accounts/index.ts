@@ -101,8 +101,12 @@ export const accountProfileSchema = profileFieldsSchema.extend({
 })
 export type AccountProfile = z.output<typeof accountProfileSchema>
 
-/** Where an account's key is kept: the keychain, memory for this session only, or nowhere yet. */
-export const KEY_STORAGE = ['keychain', 'session', 'none'] as const
+/**
+ * Where an account's key is kept: the keychain, memory for this session only, or nowhere yet; and,
+ * for a key the app put in the keychain, what the keychain says now: it keeps it locked, it no
+ * longer holds it (`missing`), or no keychain can be reached.
+ */
+export const KEY_STORAGE = ['keychain', 'session', 'none', 'locked', 'missing', 'unreachable'] as const
 export type KeyStorage = (typeof KEY_STORAGE)[number]
 
 /** What the renderer learns about an account: never the key, only where it is. */

@@ -44,6 +44,8 @@ export const ERROR_CODES = [
   'http.timeout',
   'http.network',
   'http.redirect',
+  'error.forbiddenRead',
+  'error.forbiddenWrite',
   // The IPC boundary.
   'ipc.foreignSender',
   'ipc.unknownChannel',
@@ -111,6 +113,8 @@ export const ERROR_CODES = [
   'store.gaveUp',
   'store.notSent',
   'keychain.keyNotGiven',
+  'keychain.keyLocked',
+  'keychain.keyAbsent',
   'store.listNotWritten',
   'store.unknownIndex',
 ] as const
