@@ -6,12 +6,13 @@
  * electron-vite (ELECTRON_EXEC_PATH) read; it writes down how it was started.
  */
 import { spawnSync } from 'node:child_process'
-import { createServer, type AddressInfo } from 'node:net'
+import { createServer } from 'node:net'
 import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { z } from 'zod'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { listeningPort } from '../../support/listening-port'
 
 const root = join(__dirname, '../..')
 const start = (env: Record<string, string>, args: string[] = []) => {
@@ -64,14 +65,14 @@ describe('npm start', () => {
     const closed = await new Promise<number>((done) => {
       const server = createServer()
       server.listen(0, '127.0.0.1', () => {
-        const { port } = server.address() as AddressInfo
+        const port = listeningPort(server)
         server.close(() => done(port))
       })
     })
     const mirror = `http://127.0.0.1:${closed}/`
     const r = start({ ELECTRON_MIRROR: mirror })
     expect(r.status).toBe(1)
-    const version = JSON.parse(readFileSync(join(root, 'node_modules/electron/package.json'), 'utf8')).version as string
+    const { version } = z.object({ version: z.string() }).parse(JSON.parse(readFileSync(join(root, 'node_modules/electron/package.json'), 'utf8')))
     expect(r.stdout).toContain(`npm start: fetching Electron ${version} (electron-v${version}-${process.platform}-${process.arch}.zip`)
     expect(r.stderr).toContain(`npm start: could not fetch Electron ${version} (electron-v${version}-${process.platform}-${process.arch}.zip) from ${mirror}`)
     expect(r.stderr).toContain('fetch failed')

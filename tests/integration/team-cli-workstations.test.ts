@@ -16,6 +16,7 @@ import { profileFor } from '../../support/profile'
 import { CLI_BIN, runCli } from '../helpers/cli-process'
 import { startTestPostgres, type TestPostgres } from '../../support/postgres'
 import { APP, routerCalls } from '../helpers/router-calls'
+import { z } from 'zod'
 
 const hasSecretService = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS)
 const WORKER = new URL('../../out/main/store-worker.js', import.meta.url)
@@ -64,7 +65,7 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('two workstations of 
     sb.faults.release()
     const done = await first
     expect(done.code, done.err).toBe(0)
-    const renewed = (JSON.parse(done.out) as { domains: unknown[] }).domains.length
+    const renewed = z.object({ domains: z.array(z.unknown()) }).parse(JSON.parse(done.out)).domains.length
     expect(renewed).toBeGreaterThan(0)
     expect(renewals()).toHaveLength(renewed)
   }, 90_000)

@@ -23,6 +23,7 @@ import { profileFor } from '../../support/profile'
 import { startTestPostgres, type TestPostgres } from '../../support/postgres'
 import { APP, routerCalls } from '../helpers/router-calls'
 import { poolFor } from '../../support/team-ledgers'
+import { z } from 'zod'
 
 interface Workstation {
   services: AppServices
@@ -141,7 +142,7 @@ describe('two workstations on one team database', () => {
     const pool = poolFor(db)
     try {
       const fp = await pool.query('SELECT DISTINCT account FROM team_history')
-      const account = String((fp.rows[0] as { account: string }).account)
+      const account = z.object({ account: z.string() }).parse(fp.rows[0]).account
       const rows = await domainHistory(pool, account, domain)
       expect(rows.map((r) => r.by?.member)).toEqual(['alice'])
     } finally {
@@ -216,10 +217,10 @@ describe('two workstations on one team database', () => {
     try {
       await vi.waitFor(
         async () => {
-          const rows = (await pool.query('SELECT idx, state FROM team_job_items WHERE job_id = $1 ORDER BY idx', [p.value.job.id])).rows as { idx: number; state: string }[]
+          const rows = z.array(z.object({ idx: z.number(), state: z.string() })).parse((await pool.query('SELECT idx, state FROM team_job_items WHERE job_id = $1 ORDER BY idx', [p.value.job.id])).rows)
           expect(rows.map((r) => r.state), JSON.stringify(alice.statuses.slice(-4))).toEqual(['done', 'skipped', 'skipped'])
           const held = await pool.query(`SELECT count(*)::int AS n FROM team_leases WHERE job_id = $1 AND state IN ('sending', 'unknown')`, [p.value.job.id])
-          expect((held.rows[0] as { n: number }).n).toBe(0)
+          expect(z.object({ n: z.number() }).parse(held.rows[0]).n).toBe(0)
         },
         { timeout: 20_000, interval: 500 },
       )
