@@ -763,7 +763,7 @@ export const ja: Catalogue = {
   'bulkDns.applyOnce': '各ゾーンは1回だけ送信され、自動で再試行されることはありません。計画の作成後にサービス側で変更されたゾーンは送信されません。',
   'bulkDns.applyConfirm': '{count} 件のゾーンに適用',
   'bulkDns.resultsSummary': '完了: {done}。失敗または未送信: {failed}。結果不明: {unknown}。対象外: {left}。',
-  'bulkDns.noRetry': '自動での再試行はありません。やり直すには計画を作り直してください(各ゾーンを改めて読み込みます)。',
+  'bulkDns.noRetry': '自動での再試行はありません。やり直すには計画を作り直してください({count, plural, =1 {ゾーンを} other {各ゾーンを}}改めて読み込みます)。',
   'bulkDns.changedSincePlan': '送信しませんでした: 計画の作成後にサービス側でゾーンが変更されました。計画を作り直してください。',
   'bulkDns.leftOut.readFailed': '送信しません: 読み込めませんでした。',
   'bulkDns.leftOut.notRead': '送信しません: 読み込んでいません(中止)。',

@@ -1,0 +1,60 @@
+/**
+ * Issue 39, point 13, the smaller things a user met: Escape closes the command palette even with
+ * text typed in it (a search field's own Escape only clears the text), and an account that
+ * confirms every write asks about "the 1 item", not "1 item(s)", in English and in Japanese.
+ */
+import type { Page } from '@playwright/test'
+import { startSandbox } from '../../src/sandbox'
+import { profileFor } from '../../support/profile'
+import { openDomain } from './domain-screens'
+import { expect, test } from './fixtures'
+import { expectNoAxeViolations } from './axe'
+
+async function inJapanese(app: Page) {
+  await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
+  await app.reload()
+  await expect(app.locator('html')).toHaveAttribute('lang', 'ja')
+}
+
+for (const lang of ['en', 'ja'] as const) {
+  test(`Escape closes the command palette with text typed in it (${lang})`, async ({ app, harness }) => {
+    await app.setViewportSize({ width: 1024, height: 700 })
+    await harness.demo()
+    if (lang === 'ja') await inJapanese(app)
+    await app.keyboard.press('Control+K')
+    const palette = app.getByRole('dialog', { name: lang === 'ja' ? 'すべてを検索' : 'Search everything' })
+    await expect(palette).toBeVisible()
+    await palette.getByRole('combobox').fill('zz-nothing-matches')
+    await palette.getByRole('combobox').press('Escape')
+    await expect(palette).toBeHidden()
+    // Opened again, it starts empty.
+    await app.keyboard.press('Control+K')
+    await expect(palette.getByRole('combobox')).toHaveValue('')
+    await app.keyboard.press('Escape')
+    await expect(palette).toBeHidden()
+  })
+
+  test(`an account that confirms every write names its one item without "(s)" (${lang})`, async ({ app, harness }) => {
+    await app.setViewportSize({ width: 1024, height: 700 })
+    const sb = await startSandbox({ seed: 7, domains: 10 })
+    try {
+      const careful = await harness.services.accounts.create({ ...profileFor(sb, 'Careful'), writeSafety: 'confirm' }, sb.keys.full, 'session')
+      await harness.services.accounts.setActive(careful.id)
+      await app.reload()
+      if (lang === 'ja') await inJapanese(app)
+      const d = sb.state.domains[0]!
+      const words = lang === 'ja' ? { tab: '自動更新', box: 'このドメインを自動更新', save: '保存', domains: 'ドメイン', filter: '絞り込み' } : { tab: 'Auto-renewal', box: 'Renew this domain automatically', save: 'Save', domains: 'Domains', filter: 'Filter' }
+      const panel = await openDomain(app, d.domainname, words.tab, words)
+      await panel.getByLabel(words.box).setChecked(!d.autorenew_domain)
+      await panel.getByRole('button', { name: words.save, exact: true }).click()
+      const dialog = app.getByRole('dialog')
+      await expect(dialog).toBeVisible()
+      if (lang === 'ja') await expect(dialog).toContainText('下の 1 件を送信します')
+      else await expect(dialog).toContainText('the 1 item below will be sent as listed')
+      await expect(dialog).not.toContainText('(s)')
+      await expectNoAxeViolations(app, 'domain tab Auto-renewal')
+    } finally {
+      await sb.close()
+    }
+  })
+}
