@@ -100,4 +100,15 @@ test('a change made outside the app is flagged after a refresh, and a saved zone
   await app.setViewportSize({ width: 1024, height: 640 })
   expect(await app.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true)
   await snap(app, 'history-activity-ja-1024')
+
+  // The zone's snapshots in Japanese at 1024x700: each restore button's name begins with its
+  // visible 復元… (it was a different sentence, which speech input cannot call and axe flags) and
+  // says which time it restores.
+  await app.setViewportSize({ width: 1024, height: 700 })
+  await app.goto(`${harness.url}#/domains/${encodeURIComponent(domain)}`)
+  await expect(app.getByRole('heading', { level: 1, name: domain })).toBeVisible()
+  await app.getByRole('tab', { name: /^履歴/ }).click()
+  const snapshots = app.getByRole('region', { name: 'ゾーンのスナップショット' })
+  await expect(snapshots.getByRole('button', { name: /^復元… \(.+ 時点のゾーン\)$/ }).first()).toBeVisible()
+  await expectNoAxeViolations(app, 'domain tab History')
 })

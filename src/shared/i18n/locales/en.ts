@@ -1092,7 +1092,7 @@ export const en = {
   'history.snapshotReason': 'Why',
   'history.snapshotRecords': 'Records',
   'history.restore': 'Restore…',
-  'history.restoreAt': 'Restore the zone as it was at {time}',
+  'history.restoreAt': '(the zone as it was at {time})',
   'history.reason.before-save': 'Before a save from this app',
   'history.reason.before-outside-change': 'Before a change from outside',
   'history.activityTitle': 'Activity',

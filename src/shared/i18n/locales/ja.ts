@@ -1090,7 +1090,7 @@ export const ja: Catalogue = {
   'history.snapshotReason': '理由',
   'history.snapshotRecords': 'レコード数',
   'history.restore': '復元…',
-  'history.restoreAt': '{time} 時点のゾーンに戻す',
+  'history.restoreAt': '({time} 時点のゾーン)',
   'history.reason.before-save': 'このアプリからの保存の前',
   'history.reason.before-outside-change': '外部での変更の前',
   'history.activityTitle': 'アクティビティ',
