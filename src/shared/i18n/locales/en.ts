@@ -1189,6 +1189,8 @@ export const en = {
   'jobs.undecided.baselineNotReached': 'Answer lost, and the service’s log has too many entries since the job started to be read through. Check the item on the service before sending it again.',
   'jobs.undecided.order': 'Answer lost, and the service’s log did not come newest first, so it cannot settle this. Check the item on the service before sending it again.',
   'jobs.unknownExplain': '{count, plural, one {# item was} other {# items were}} sent but the answer was lost: it may have been done. Nothing is sent again unless you ask.',
+  'jobs.rateLimitWaiting': 'Waiting for the service’s rate limit (about {seconds} s).',
+  'jobs.rateLimitSummary': 'Waited for the service’s rate limit {count, plural, one {once} other {# times}}, {seconds, plural, one {# second} other {# seconds}} in all.',
   'jobs.summaryMore': 'Outcome unknown: {unknown}; not sent: {skipped}.',
   'jobs.pause': 'Pause',
   'jobs.resume': 'Resume',

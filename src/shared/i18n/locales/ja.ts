@@ -1187,6 +1187,8 @@ export const ja: Catalogue = {
   'jobs.undecided.baselineNotReached': '応答が失われ、ジョブ開始後のサービスのログが多すぎて読み切れません。再送の前にサービス上で確認してください。',
   'jobs.undecided.order': '応答が失われ、サービスのログが新しい順に返らなかったため判断できません。再送の前にサービス上で確認してください。',
   'jobs.unknownExplain': '{count} 件は送信後に応答が失われました。処理された可能性があります。指示しない限り再送しません。',
+  'jobs.rateLimitWaiting': 'サービスのレート制限の解除を待っています(あと約 {seconds} 秒)。',
+  'jobs.rateLimitSummary': 'サービスのレート制限で {count} 回待ちました(合計 {seconds} 秒)。',
   'jobs.summaryMore': '結果不明: {unknown} 件、未送信: {skipped} 件。',
   'jobs.pause': '一時停止',
   'jobs.resume': '再開',
