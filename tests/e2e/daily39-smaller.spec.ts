@@ -58,3 +58,29 @@ for (const lang of ['en', 'ja'] as const) {
     }
   })
 }
+
+for (const lang of ['en', 'ja'] as const) {
+  test(`the DNS flavour's help folds into one line at 1024x700 and opens on demand (${lang})`, async ({ app, harness }) => {
+    await app.setViewportSize({ width: 1024, height: 700 })
+    const sb = await harness.demo()
+    if (lang === 'ja') await inJapanese(app)
+    const d = sb.state.domains.find((x) => x.dns.svc1.records.length > 0) ?? sb.state.domains[0]!
+    await app.evaluate((h) => (location.hash = h), `#/dns/${encodeURIComponent(d.domainname)}`)
+    const words = lang === 'ja'
+      ? { setting: 'DNSの種類(ns_type)', show: /^DNSの種類の意味/, each: 'のネームサーバーが返します', now: 'このドメインの現在のネームサーバー' }
+      : { setting: 'DNS flavour (ns_type)', show: /^What the DNS flavour means/, each: 'answered by the', now: 'This domain’s nameservers now' }
+    const setting = app.getByLabel(words.setting)
+    await expect(setting).toBeVisible()
+    const help = app.locator('.ns-help')
+    await expect(help).toContainText(words.now)
+    // Folded: the explanation is one line, the nameservers now another (it took 150 px before).
+    const folded = await help.boundingBox()
+    expect(folded!.height).toBeLessThan(90)
+    await expect(help.getByText(words.each).first()).toBeHidden()
+    // Still the setting's description in full, for a screen reader.
+    await expect(setting).toHaveAccessibleDescription(new RegExp(words.each))
+    await help.getByText(words.show).click()
+    await expect(help.getByText(words.each).first()).toBeVisible()
+    await expectNoAxeViolations(app, 'dns zone')
+  })
+}

@@ -1281,6 +1281,7 @@ export const en = {
   'dnsEditor.lowTtlWarning': 'A TTL under 120 seconds is known to be stored by the service as 3600. Use 120 or more to get what you set.',
   'dnsEditor.commentsWarning': '{count, plural, one {# comment line} other {# comment lines}} may not be kept by the service: it is known to drop comment lines from records.',
   'dnsEditor.nsTypeUnknown': '{word} (a word this account does not list)',
+  'dnsEditor.nsTypeHelpShow': 'What the DNS flavour means (which nameservers answer with these records)',
   'dnsEditor.nsTypeHelpFirst': '{first}: answered by the {first} nameservers.',
   'dnsEditor.nsTypeHelpSecond': '{second}: answered by the {second} nameservers. When the domain uses another company’s nameservers, these are the records shown here.',
   'dnsEditor.nsTypeHelpRegistrar': 'While the domain uses the nameservers of the company it is registered with (the registrar), its records cannot be changed here.',

@@ -1279,6 +1279,7 @@ export const ja: Catalogue = {
   'dnsEditor.lowTtlWarning': 'サービスは 120 秒未満の TTL を 3600 として保存することが知られています。設定どおりにするには 120 以上を指定してください。',
   'dnsEditor.commentsWarning': 'コメント行 {count} 行はサービスに保存されない可能性があります。サービスはレコードのコメント行を削除することが知られています。',
   'dnsEditor.nsTypeUnknown': '{word}(このアカウントに登録されていない語)',
+  'dnsEditor.nsTypeHelpShow': 'DNSの種類の意味(どのネームサーバーがこのレコードを返すか)',
   'dnsEditor.nsTypeHelpFirst': '{first}:{first} のネームサーバーが返します。',
   'dnsEditor.nsTypeHelpSecond': '{second}:{second} のネームサーバーが返します。ドメインが他社のネームサーバーを使っているときにここに表示されるのも、こちらのレコードです。',
   'dnsEditor.nsTypeHelpRegistrar': 'ドメインを登録している会社(レジストラ)のネームサーバーを使っている間は、ここでレコードを変更できません。',
