@@ -84,3 +84,20 @@ for (const lang of ['en', 'ja'] as const) {
     await expectNoAxeViolations(app, 'dns zone')
   })
 }
+
+for (const lang of ['en', 'ja'] as const) {
+  test(`the transfer list shows start times as dates of the user's language, not the service's raw text (${lang})`, async ({ app, harness }) => {
+    await app.setViewportSize({ width: 1024, height: 700 })
+    const sb = await harness.demo()
+    if (lang === 'ja') await inJapanese(app)
+    await app.evaluate(() => (location.hash = '#/domains/transfer-in'))
+    const table = app.getByRole('table', { name: lang === 'ja' ? 'このアカウントの移管申請' : 'Transfer requests of this account' })
+    const first = sb.state.transfers[0]!
+    const row = table.getByRole('row').filter({ hasText: first.domainname })
+    await expect(row).toBeVisible()
+    // The raw "2026-11-25 10:10:00" is no longer shown; the hour and minute stay as the service gave them.
+    await expect(row).not.toContainText(first.starttime)
+    await expect(row).toContainText(first.starttime.slice(11, 16))
+    await expectNoAxeViolations(app, 'transfer in')
+  })
+}
