@@ -112,7 +112,7 @@ export type JobView = {
 }
 
 /** How long a job waited for the service's rate limit: each block counted once, whatever the concurrency. */
-export type RateLimitWaits = {
+type RateLimitWaits = {
   waits: number
   waitedMs: number
   /** While waiting: about when the wait ends (ISO time). */
