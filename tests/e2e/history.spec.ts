@@ -57,6 +57,10 @@ test('a change made outside the app is flagged after a refresh, and a saved zone
   const saved = app.locator('.history-list > li').first()
   await expect(saved).toContainText('From this app')
   await expect(saved).toContainText('Change DNS records')
+  // Each snapshot row leads with the time the zone was as it shows, then why it was kept.
+  const snapshotsEn = app.getByRole('region', { name: 'Zone snapshots' })
+  await expect(snapshotsEn.getByRole('columnheader', { name: 'The zone as it was at' })).toBeVisible()
+  await expect(snapshotsEn.getByRole('row').nth(1)).toContainText('Kept before a save from this app')
   await saved.getByRole('button', { name: 'Restore the zone as it was before this…' }).click()
   await expect(app.getByRole('status').filter({ hasText: 'Restoring the zone as it was at' })).toBeVisible()
   const planned = app.locator('.plan')
@@ -100,4 +104,17 @@ test('a change made outside the app is flagged after a refresh, and a saved zone
   await app.setViewportSize({ width: 1024, height: 640 })
   expect(await app.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true)
   await snap(app, 'history-activity-ja-1024')
+
+  // The zone's snapshots in Japanese at 1024x700: each restore button's name begins with its
+  // visible 復元… (it was a different sentence, which speech input cannot call and axe flags) and
+  // says which time it restores.
+  await app.setViewportSize({ width: 1024, height: 700 })
+  await app.goto(`${harness.url}#/domains/${encodeURIComponent(domain)}`)
+  await expect(app.getByRole('heading', { level: 1, name: domain })).toBeVisible()
+  await app.getByRole('tab', { name: /^履歴/ }).click()
+  const snapshots = app.getByRole('region', { name: 'ゾーンのスナップショット' })
+  await expect(snapshots.getByRole('button', { name: /^復元… \(.+ 時点のゾーン\)$/ }).first()).toBeVisible()
+  await expect(snapshots.getByRole('columnheader', { name: 'この日時のゾーン' })).toBeVisible()
+  await expect(snapshots.getByRole('row').nth(1)).toContainText('の前に記録')
+  await expectNoAxeViolations(app, 'domain tab History')
 })

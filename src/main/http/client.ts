@@ -66,6 +66,8 @@ const DEFAULT_USER_AGENT = `HostingAdmin/${APP_VERSION} (+node; ${process.platfo
 
 export interface CallOptions {
   signal?: AbortSignal
+  /** Told before each wait out of the service's rate limit (a block after a 429), with about how long, in ms. */
+  onRateLimitWait?: (waitMs: number) => void
 }
 
 /** A decoded response envelope. */
@@ -293,7 +295,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           throw transportError(null, controller.signal)
         })
       for (let limited = 0; ; ) {
-        const slot = await waitFor(pacer.take(controller.signal))
+        const slot = await waitFor(pacer.take(controller.signal, opts.onRateLimitWait))
         let e: AppError
         try {
           if (controller.signal.aborted) throw transportError(null, controller.signal)

@@ -124,15 +124,22 @@ export class Pacer {
     return { ...this.counts }
   }
 
-  /** Waits for this request's turn. Hand the slot back with `passed`, `limited` or `abandoned`. */
-  async take(signal?: AbortSignal): Promise<Slot> {
+  /**
+   * Waits for this request's turn. Hand the slot back with `passed`, `limited` or `abandoned`.
+   * `onBlocked` hears each wait out of a block of the service, with about how long it lasts, so
+   * a job can say it waits for the rate limit rather than look stuck.
+   */
+  async take(signal?: AbortSignal, onBlocked?: (waitMs: number) => void): Promise<Slot> {
     for (;;) {
       signal?.throwIfAborted()
       const now = this.clock.now()
       const block = this.block
       if (block) {
         if (block.probing) await this.changed(signal)
-        else if (now < block.until) await this.clock.sleep(block.until - now, signal)
+        else if (now < block.until) {
+          onBlocked?.(block.until - now)
+          await this.clock.sleep(block.until - now, signal)
+        }
         else {
           block.probing = true
           return this.let(now, block)

@@ -97,6 +97,8 @@ interface JobInternals {
   journalFailure?: { reason: string; team?: ErrorData | undefined } | undefined
   /** Why the job stopped by itself: its account was made read-only or removed while it ran. */
   halted?: ErrorData | undefined
+  /** When the current wait for the service's rate limit began (ms since the epoch). */
+  rateLimitWaitFrom?: number | undefined
   resume?: (() => void) | undefined
   finished?: Promise<JobView> | undefined
   controller: AbortController
@@ -403,7 +405,7 @@ export class JobRunner {
       return
     }
     try {
-      const env = await client.sendParsed(job.operation, params, { signal: int.controller.signal })
+      const env = await client.sendParsed(job.operation, params, { signal: int.controller.signal, onRateLimitWait: (ms) => this.rateLimitWait(job, int, ms) })
       // Read back while the target is still held: what the service kept, not what its answer repeats.
       const back = await readBack(client, job.operation, params, int.controller.signal)
       await this.letGo(lease, 'free')
@@ -455,6 +457,7 @@ export class JobRunner {
   private async settle(job: JobView, i: number, change: Partial<JobItemView> & { state: ItemState }, int?: JobInternals): Promise<boolean> {
     const it = job.items[i]
     if (!it) return false
+    if (change.state !== 'sending') this.rateLimitWaitOver(job, int ?? this.internals.get(job.id))
     Object.assign(it, change)
     let journaled = true
     try {
@@ -470,6 +473,26 @@ export class JobRunner {
     }
     this.emit(job)
     return journaled
+  }
+
+  /** A worker waits out a block of the service: the job says so, each block counted once however many workers wait in it. */
+  private rateLimitWait(job: JobView, int: JobInternals, waitMs: number): void {
+    const now = this.now().getTime()
+    const waits = (job.rateLimit ??= { waits: 0, waitedMs: 0 })
+    if (int.rateLimitWaitFrom === undefined) {
+      waits.waits++
+      int.rateLimitWaitFrom = now
+    }
+    waits.waitingUntil = new Date(now + waitMs).toISOString()
+    this.emit(job)
+  }
+
+  /** An answer came (or the job ended): the wait, if one was under way, is over. */
+  private rateLimitWaitOver(job: JobView, int: JobInternals | undefined): void {
+    if (!int || int.rateLimitWaitFrom === undefined || !job.rateLimit) return
+    job.rateLimit.waitedMs += Math.max(0, this.now().getTime() - int.rateLimitWaitFrom)
+    job.rateLimit.waitingUntil = undefined
+    int.rateLimitWaitFrom = undefined
   }
 
   /**
@@ -498,6 +521,7 @@ export class JobRunner {
   private async finish(job: JobView, status: JobStatus): Promise<JobView> {
     job.status = status
     job.endedAt = this.now().toISOString()
+    this.rateLimitWaitOver(job, this.internals.get(job.id))
     await this.opts.ledger.append({ t: 'status', job: job.id, status, at: job.endedAt }).catch((err: unknown) => this.opts.onJournalError?.(err))
     this.emit(job)
     return job

@@ -107,6 +107,16 @@ export type JobView = {
   items: JobItemView[]
   /** Team mode (issue 37): the member and the workstation that made the job; the local ledger never sets it. */
   by?: { member: string; workstation: string } | undefined
+  /** The job's waits out of the service's rate limit, while it runs (not journaled: gone after a restart). */
+  rateLimit?: RateLimitWaits | undefined
+}
+
+/** How long a job waited for the service's rate limit: each block counted once, whatever the concurrency. */
+type RateLimitWaits = {
+  waits: number
+  waitedMs: number
+  /** While waiting: about when the wait ends (ISO time). */
+  waitingUntil?: string | undefined
 }
 
 /** The counts a progress bar and a summary need. */

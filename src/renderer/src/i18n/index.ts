@@ -87,6 +87,15 @@ export function formatDateTime(value: string): string {
   return Number.isNaN(d.getTime()) ? value : formatter('dateTime').format(d)
 }
 
+/**
+ * A time as the service writes it ("2026-11-20 10:11:00", its own clock, no zone): the date in
+ * the user's locale and the hour and minute as they came, never moved to another zone.
+ */
+export function formatServiceTime(value: string | undefined): string {
+  const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2})/.exec(value ?? '')
+  return m ? `${formatDate(m[1])} ${m[2] ?? ''}` : formatDate(value)
+}
+
 /** Adds months to a YYYY-MM-DD date (for "about" previews in confirmations). */
 export function addMonthsIso(value: string, months: number): string {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value)
