@@ -18,6 +18,16 @@ export async function expectNoAxeViolations(page: Page, screen: AxeScreen, opts:
   })
 }
 
+/**
+ * A scan of one part of a screen another test scans whole (AXE_SCREENS names that one): what a
+ * test changed on it, in its own state (a dialog, a language, a wait under way).
+ */
+export async function expectNoAxeViolationsIn(page: Page, selector: string, what: string): Promise<void> {
+  await test.step(`axe: ${what}`, async () => {
+    expect(await violations(page, selector), `axe violations in ${what}`).toEqual([])
+  })
+}
+
 /** The same scan of what is on the page now, where it is no screen of the router (the boot frame before the app mounts). */
 export async function expectNoAxeViolationsBeforeMount(page: Page, what: string): Promise<void> {
   await test.step(`axe: ${what}`, async () => {

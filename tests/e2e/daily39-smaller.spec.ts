@@ -8,7 +8,7 @@ import { startSandbox } from '../../src/sandbox'
 import { profileFor } from '../../support/profile'
 import { openDomain } from './domain-screens'
 import { expect, test } from './fixtures'
-import { expectNoAxeViolations } from './axe'
+import { expectNoAxeViolationsIn } from './axe'
 
 async function inJapanese(app: Page) {
   await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
@@ -52,7 +52,7 @@ for (const lang of ['en', 'ja'] as const) {
       if (lang === 'ja') await expect(dialog).toContainText('下の 1 件を送信します')
       else await expect(dialog).toContainText('the 1 item below will be sent as listed')
       await expect(dialog).not.toContainText('(s)')
-      await expectNoAxeViolations(app, 'domain tab Auto-renewal')
+      await expectNoAxeViolationsIn(app, 'dialog', 'the production confirmation of one item')
     } finally {
       await sb.close()
     }
@@ -81,7 +81,7 @@ for (const lang of ['en', 'ja'] as const) {
     await expect(setting).toHaveAccessibleDescription(new RegExp(words.each))
     await help.getByText(words.show).click()
     await expect(help.getByText(words.each).first()).toBeVisible()
-    await expectNoAxeViolations(app, 'dns zone')
+    await expectNoAxeViolationsIn(app, 'main', 'the DNS flavour help, opened')
   })
 }
 
@@ -98,6 +98,6 @@ for (const lang of ['en', 'ja'] as const) {
     // The raw "2026-11-25 10:10:00" is no longer shown; the hour and minute stay as the service gave them.
     await expect(row).not.toContainText(first.starttime)
     await expect(row).toContainText(first.starttime.slice(11, 16))
-    await expectNoAxeViolations(app, 'transfer in')
+    await expectNoAxeViolationsIn(app, 'main', 'the transfer list with formatted start times')
   })
 }
