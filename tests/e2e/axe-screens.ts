@@ -14,6 +14,7 @@ interface AxeScreenEntry {
 }
 
 const domainDetail = (test: string) => ({ route: '/domains/:name', spec: 'domain-detail.spec.ts', test })
+const japanese = (route: string) => ({ route, spec: 'japanese-screens.spec.ts', test: 'every screen in Japanese at 1024 x 700: axe at every impact finds nothing' })
 const OVERVIEW_TEST = 'overview, renewal confirmed with the domain, years and new date, and auto-renewal'
 const OWNER_TEST = 'owner change and removal are confirmed by typing the domain name'
 
@@ -74,6 +75,28 @@ export const AXE_SCREENS = {
   // The Team section of the same screen, with its form filled and tested (issue 37).
   'team section': { route: '/accounts', spec: 'team.spec.ts', test: 'Team section at 1024 x 700: a wrong password in words, test, connect after what is shared, status, disconnect' },
   'team section, Japanese': { route: '/accounts', spec: 'team.spec.ts', test: 'Team section in Japanese at 1024 x 700: the same walk, every text in Japanese' },
+  // Every screen again in Japanese at 1024 x 700, in one walk (japanese-screens.spec.ts).
+  'servers, Japanese': japanese('/servers/:kind'),
+  'server, Japanese': japanese('/servers/:kind/:webid'),
+  'svcips, Japanese': japanese('/svcips'),
+  'svcip, Japanese': japanese('/svcips/:vipid'),
+  'domains, Japanese': japanese('/domains'),
+  'domain page, Japanese': japanese('/domains/:name'),
+  'domain register, Japanese': japanese('/domains/register'),
+  'domain settings, Japanese': japanese('/domains/settings'),
+  'transfer in, Japanese': japanese('/domains/transfer-in'),
+  'dns, Japanese': japanese('/dns'),
+  'dns zone, Japanese': japanese('/dns/:name'),
+  'bulk dns, Japanese': japanese('/dns-bulk'),
+  'health, Japanese': japanese('/health'),
+  'free dns, Japanese': japanese('/freedns'),
+  'free dns entry, Japanese': japanese('/freedns/:name'),
+  'search, Japanese': japanese('/search'),
+  'expiring, Japanese': japanese('/expiring'),
+  'logs, Japanese': japanese('/logs'),
+  'jobs, Japanese': japanese('/jobs'),
+  'activity, Japanese': japanese('/activity'),
+  'accounts, Japanese': japanese('/accounts'),
 } as const satisfies Record<string, AxeScreenEntry>
 
 export type AxeScreen = keyof typeof AXE_SCREENS
