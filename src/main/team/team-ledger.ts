@@ -84,6 +84,16 @@ const EXPIRE = `
     ended_at = CASE WHEN checked_at IS NULL THEN now() ELSE NULL END
   WHERE account = $1 AND operation = $2 AND target = $3 AND state = 'sending' AND expires_at <= now()`
 
+/**
+ * Makes one statement's own transaction commit without waiting for the disk (synchronous_commit
+ * off until it ends), in the same round trip: a FROM item of the statement, so evaluated with
+ * it. Used for claims and releases only. Losing one in a server crash is safe: a lost claim
+ * makes its holder's stillHeld fail (nothing sent; stillHeld's durable commit flushes every
+ * earlier commit with it); a lost release leaves the lease to run out (unknown if checked:
+ * settled, never resent). stillHeld and the journal always wait for the disk.
+ */
+const RELAXED = `(SELECT set_config('synchronous_commit', 'off', true)) AS relaxed`
+
 export class TeamLedger implements WriteLedger {
   readonly kind = 'team'
   readonly where: string
@@ -155,19 +165,6 @@ export class TeamLedger implements WriteLedger {
     }
   }
 
-  /**
-   * One statement whose commit need not wait for the disk (synchronous_commit off, this
-   * transaction only): claims and releases. Losing one in a server crash is safe: a lost claim
-   * makes its holder's stillHeld fail (nothing sent); a lost release leaves the lease to run out
-   * (unknown if checked: settled, never resent). stillHeld and the journal always wait for the disk.
-   */
-  private relaxed(sql: string, values: unknown[]): Promise<pg.QueryResult> {
-    return this.transaction(async (c) => {
-      await c.query('SET LOCAL synchronous_commit TO off')
-      return c.query(sql, values)
-    })
-  }
-
   private ttl(): string {
     return String(this.leaseMs)
   }
@@ -224,31 +221,29 @@ export class TeamLedger implements WriteLedger {
     const kept: JournalRecord =
       record.t === 'job' ? { t: 'job', job: journaledJob(record.job) } : record.t === 'item' && record.result !== undefined ? { ...record, result: withoutSecrets(record.result) } : record
     const jobId = kept.t === 'job' ? kept.job.id : kept.job
+    // $1..$5: the record; a job's or an item's row uses $2 (the job) and its own from $6.
+    const journal = 'INSERT INTO team_journal (record_id, job_id, member, workstation, record) VALUES ($1, $2, $3, $4, $5::jsonb) ON CONFLICT (record_id) DO NOTHING'
+    const journalValues = [id, jobId, this.o.member, this.o.workstation, JSON.stringify(kept)]
+    // One statement, so one round trip and one (durable) commit: the job's or item's row and the
+    // record together (a data-modifying WITH always runs, and all of it commits or none).
     // Idempotent by record_id: retried once when the connection was lost, whether or not the first commit landed.
     await this.step(
-      () =>
-        this.transaction(async (c) => {
-          if (kept.t === 'job') {
-            await c.query('INSERT INTO team_jobs (id, account, operation, member, workstation) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING', [
-              jobId,
-              this.accounts.toTeam(kept.job.accountId),
-              kept.job.operation,
-              this.o.member,
-              this.o.workstation,
-            ])
-            for (const [i, it] of kept.job.items.entries())
-              await c.query('INSERT INTO team_job_items (job_id, idx, target, state) VALUES ($1, $2, $3, $4) ON CONFLICT (job_id, idx) DO UPDATE SET state = $4', [jobId, i, it.target, it.state])
-          } else if (kept.t === 'item') {
-            await c.query('UPDATE team_job_items SET state = $3 WHERE job_id = $1 AND idx = $2', [jobId, kept.i, kept.state])
-          }
-          await c.query('INSERT INTO team_journal (record_id, job_id, member, workstation, record) VALUES ($1, $2, $3, $4, $5::jsonb) ON CONFLICT (record_id) DO NOTHING', [
-            id,
-            jobId,
-            this.o.member,
-            this.o.workstation,
-            JSON.stringify(kept),
-          ])
-        }),
+      (db) => {
+        if (kept.t === 'job') {
+          const items = kept.job.items
+          return db.query(
+            `WITH job AS (INSERT INTO team_jobs (id, account, operation, member, workstation) VALUES ($2, $6, $7, $3, $4) ON CONFLICT (id) DO NOTHING),
+               items AS (INSERT INTO team_job_items (job_id, idx, target, state)
+                 SELECT $2, t.idx, t.target, t.state FROM unnest($8::int[], $9::text[], $10::text[]) AS t(idx, target, state)
+                 ON CONFLICT (job_id, idx) DO UPDATE SET state = EXCLUDED.state)
+             ${journal}`,
+            [...journalValues, this.accounts.toTeam(kept.job.accountId), kept.job.operation, items.map((_, i) => i), items.map((it) => it.target), items.map((it) => it.state)],
+          )
+        }
+        if (kept.t === 'item')
+          return db.query(`WITH item AS (UPDATE team_job_items SET state = $7 WHERE job_id = $2 AND idx = $6) ${journal}`, [...journalValues, kept.i, kept.state])
+        return db.query(journal, journalValues)
+      },
       { retryOnLoss: true },
     )
   }
@@ -293,14 +288,14 @@ export class TeamLedger implements WriteLedger {
 
   async claim(ref: TargetRef, owner: { jobId: string; index: number }, opts: { overUnknown?: boolean } = {}): Promise<ClaimResult> {
     const key = this.key(ref)
-    const insert = `INSERT INTO team_leases (account, operation, target, member, workstation, job_id, idx, state, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'sending', now() + $8::bigint * interval '1 millisecond')
+    const insert = (from: string) => `INSERT INTO team_leases (account, operation, target, member, workstation, job_id, idx, state, expires_at)
+       SELECT $1, $2, $3, $4, $5, $6, $7::integer, 'sending', now() + $8::bigint * interval '1 millisecond' FROM ${from}
        ON CONFLICT (account, operation, target) WHERE state IN ('sending', 'unknown') DO NOTHING
        RETURNING fence`
     const values = [...key, this.o.member, this.o.workstation, owner.jobId, owner.index, this.ttl()]
-    // The usual case in one round trip: the target is free, the insert takes it (committed on its own).
+    // The usual case in one round trip: the target is free, the insert takes it (one statement, committed on its own).
     if (!opts.overUnknown) {
-      const first = await this.step(() => this.relaxed(insert, values))
+      const first = await this.step((db) => db.query(insert(RELAXED), values))
       if (first.rows[0] !== undefined) return this.took(ref, owner, fenceRow.parse(first.rows[0]).fence)
     }
     // Held, or held by a lease that ran out: expired leases made what they mean, then once more.
@@ -310,7 +305,7 @@ export class TeamLedger implements WriteLedger {
         this.transaction(async (c) => {
           await c.query(EXPIRE, key)
           if (opts.overUnknown) await c.query(`UPDATE team_leases SET state = 'free', ended_at = now() WHERE account = $1 AND operation = $2 AND target = $3 AND state = 'unknown'`, key)
-          const taken = await c.query(insert, values)
+          const taken = await c.query(insert('(VALUES (1)) AS one'), values)
           const row: unknown = taken.rows[0]
           if (row !== undefined) return { taken: true as const, fence: fenceRow.parse(row).fence }
           const held = await c.query(`SELECT ${EFFECTIVE} AND account = $1 AND operation = $2 AND target = $3`, key)
@@ -348,7 +343,7 @@ export class TeamLedger implements WriteLedger {
     this.held.delete(lease.fence)
     await this.step(
       () =>
-        this.relaxed(`UPDATE team_leases SET state = $2, ended_at = CASE WHEN $2 = 'free' THEN now() ELSE NULL END WHERE fence = $1 AND state IN ('sending', 'unknown')`, [
+        this.pool.query(`UPDATE team_leases SET state = $2, ended_at = CASE WHEN $2 = 'free' THEN now() ELSE NULL END FROM ${RELAXED} WHERE fence = $1 AND state IN ('sending', 'unknown')`, [
           lease.fence,
           outcome,
         ]),
