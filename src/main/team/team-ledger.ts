@@ -94,6 +94,12 @@ const EXPIRE = `
  */
 const RELAXED = `(SELECT set_config('synchronous_commit', 'off', true)) AS relaxed`
 
+/**
+ * A statement of every send's path, named so that each connection parses and plans it once
+ * rather than on every item (the text of a name never changes).
+ */
+const prepared = (name: string, text: string, values: unknown[]): pg.QueryConfig => ({ name: `team-${name}`, text, values })
+
 export class TeamLedger implements WriteLedger {
   readonly kind = 'team'
   readonly where: string
@@ -232,17 +238,20 @@ export class TeamLedger implements WriteLedger {
         if (kept.t === 'job') {
           const items = kept.job.items
           return db.query(
-            `WITH job AS (INSERT INTO team_jobs (id, account, operation, member, workstation) VALUES ($2, $6, $7, $3, $4) ON CONFLICT (id) DO NOTHING),
+            prepared(
+              'append-job',
+              `WITH job AS (INSERT INTO team_jobs (id, account, operation, member, workstation) VALUES ($2, $6, $7, $3, $4) ON CONFLICT (id) DO NOTHING),
                items AS (INSERT INTO team_job_items (job_id, idx, target, state)
                  SELECT $2, t.idx, t.target, t.state FROM unnest($8::int[], $9::text[], $10::text[]) AS t(idx, target, state)
                  ON CONFLICT (job_id, idx) DO UPDATE SET state = EXCLUDED.state)
              ${journal}`,
-            [...journalValues, this.accounts.toTeam(kept.job.accountId), kept.job.operation, items.map((_, i) => i), items.map((it) => it.target), items.map((it) => it.state)],
+              [...journalValues, this.accounts.toTeam(kept.job.accountId), kept.job.operation, items.map((_, i) => i), items.map((it) => it.target), items.map((it) => it.state)],
+            ),
           )
         }
         if (kept.t === 'item')
-          return db.query(`WITH item AS (UPDATE team_job_items SET state = $7 WHERE job_id = $2 AND idx = $6) ${journal}`, [...journalValues, kept.i, kept.state])
-        return db.query(journal, journalValues)
+          return db.query(prepared('append-item', `WITH item AS (UPDATE team_job_items SET state = $7 WHERE job_id = $2 AND idx = $6) ${journal}`, [...journalValues, kept.i, kept.state]))
+        return db.query(prepared('append', journal, journalValues))
       },
       { retryOnLoss: true },
     )
@@ -295,7 +304,7 @@ export class TeamLedger implements WriteLedger {
     const values = [...key, this.o.member, this.o.workstation, owner.jobId, owner.index, this.ttl()]
     // The usual case in one round trip: the target is free, the insert takes it (one statement, committed on its own).
     if (!opts.overUnknown) {
-      const first = await this.step((db) => db.query(insert(RELAXED), values))
+      const first = await this.step((db) => db.query(prepared('claim', insert(RELAXED), values)))
       if (first.rows[0] !== undefined) return this.took(ref, owner, fenceRow.parse(first.rows[0]).fence)
     }
     // Held, or held by a lease that ran out: expired leases made what they mean, then once more.
@@ -331,9 +340,12 @@ export class TeamLedger implements WriteLedger {
   async stillHeld(lease: TargetLease): Promise<boolean> {
     const r = await this.step((db) =>
       db.query(
+        prepared(
+          'still-held',
         `UPDATE team_leases SET checked_at = now(), expires_at = now() + $2::bigint * interval '1 millisecond'
          WHERE fence = $1 AND state = 'sending' AND expires_at > now() RETURNING fence`,
         [lease.fence, this.ttl()],
+        ),
       ),
     )
     return r.rows.length === 1
@@ -343,10 +355,9 @@ export class TeamLedger implements WriteLedger {
     this.held.delete(lease.fence)
     await this.step(
       () =>
-        this.pool.query(`UPDATE team_leases SET state = $2, ended_at = CASE WHEN $2 = 'free' THEN now() ELSE NULL END FROM ${RELAXED} WHERE fence = $1 AND state IN ('sending', 'unknown')`, [
-          lease.fence,
-          outcome,
-        ]),
+        this.pool.query(
+          prepared('release', `UPDATE team_leases SET state = $2, ended_at = CASE WHEN $2 = 'free' THEN now() ELSE NULL END FROM ${RELAXED} WHERE fence = $1 AND state IN ('sending', 'unknown')`, [lease.fence, outcome]),
+        ),
       { retryOnLoss: true },
     )
   }
