@@ -4,6 +4,7 @@
  * and kept across a restart, the database away, the schema's version, nothing secret stored.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { z } from 'zod'
 import type { JobView } from '../../src/shared/jobs'
 import { accountFingerprint } from '../../src/main/team/fingerprint'
 import { SCHEMA_VERSION, schemaStatus } from '../../src/main/team/schema'
@@ -124,6 +125,53 @@ describe('team ledger on PostgreSQL', () => {
     expect(await a.stillHeld(r.lease)).toBe(false)
     expect(await b.stillHeld(taken.lease)).toBe(true)
     await b.release(taken.lease, 'free')
+  })
+
+  it('an item journaled as sending has its lease checked in the same commit, and a lease lost before it is said so (nothing sent)', async () => {
+    const checkedAt = async (fence: number) => {
+      const pool = poolFor(db)
+      try {
+        const row: unknown = (await pool.query('SELECT checked_at IS NOT NULL AS checked FROM team_leases WHERE fence = $1', [fence])).rows[0]
+        return z.object({ checked: z.boolean() }).parse(row).checked
+      } finally {
+        await pool.end()
+      }
+    }
+    const a = await workstation('alice', 'host-a', { leaseMs: 300, heartbeatMs: 3_600_000 })
+    const b = await workstation('bob', 'host-b')
+    await a.append({ t: 'job', job: job('checked-1', ['held.example', 'lost.example']) })
+    // Held: the record "sending" committed means the lease is checked (the send may leave).
+    const held = await a.claim(ref('held.example'), { jobId: 'checked-1', index: 0 })
+    if (!held.ok) throw new Error('claim refused')
+    expect(await checkedAt(held.lease.fence)).toBe(false)
+    await a.append({ t: 'item', job: 'checked-1', i: 0, state: 'sending', sentAt: new Date().toISOString() })
+    expect(await checkedAt(held.lease.fence)).toBe(true)
+    expect(await a.stillHeld(held.lease)).toBe(true)
+    await a.release(held.lease, 'free')
+    // Lost: run out and taken by a colleague before the record; journaled, never checked, not held.
+    const lost = await a.claim(ref('lost.example'), { jobId: 'checked-1', index: 1 })
+    if (!lost.ok) throw new Error('claim refused')
+    await until(() => b.holderOf(ref('lost.example')), (h) => h === undefined)
+    const taken = await b.claim(ref('lost.example'), { jobId: 'checked-2', index: 0 })
+    if (!taken.ok) throw new Error('colleague refused')
+    await a.append({ t: 'item', job: 'checked-1', i: 1, state: 'sending', sentAt: new Date().toISOString() })
+    expect(await checkedAt(lost.lease.fence)).toBe(false)
+    expect(await a.stillHeld(lost.lease)).toBe(false)
+    expect((await b.load()).find((j) => j.id === 'checked-1')?.items.map((i) => i.state)).toEqual(['sending', 'sending'])
+    await b.release(taken.lease, 'free')
+  })
+
+  it('a check made with the record "sending" stands only a moment: a lease run out since is checked again and found lost', async () => {
+    const a = await workstation('alice', 'host-a', { leaseMs: 300, heartbeatMs: 3_600_000 })
+    const b = await workstation('bob', 'host-b')
+    await a.append({ t: 'job', job: job('stale-1', ['stale.example']) })
+    const r = await a.claim(ref('stale.example'), { jobId: 'stale-1', index: 0 })
+    if (!r.ok) throw new Error('claim refused')
+    await a.append({ t: 'item', job: 'stale-1', i: 0, state: 'sending', sentAt: new Date().toISOString() })
+    // As a laptop suspended between the record and the send: its checked lease runs out (unknown for everyone).
+    await until(() => b.holderOf(ref('stale.example')), (h) => h?.state === 'unknown')
+    expect(await a.stillHeld(r.lease)).toBe(false)
+    await b.settle(ref('stale.example'))
   })
 
   it('the heartbeat keeps a live holder\'s lease beyond its life', async () => {

@@ -39,7 +39,9 @@ export function openTeamPool(c: TeamConnection, o: PoolOptions = {}): pg.Pool {
     connectionTimeoutMillis: o.connectTimeoutMs ?? 3000,
     // A statement that hangs (a server frozen) fails rather than holding a write forever.
     query_timeout: 10_000,
-    max: o.max ?? 4,
+    // Room for a job's workers (4 by default, up to 8), each of which may have two statements at
+    // once (a hold let go while its end is journaled), besides the heartbeat and history.
+    max: o.max ?? 10,
     idleTimeoutMillis: 30_000,
     application_name: 'hosting-admin',
   })

@@ -5,10 +5,12 @@
  * hold across every workstation of the team.
  *
  * A hold is a lease: a row of team_leases with a fencing number from a sequence and an expiry on
- * the database's clock, renewed by a heartbeat while this process lives. Right before a send,
- * stillHeld() is one committed statement that succeeds only if this lease's fencing number is
- * still the target's current one and unexpired; it also marks the lease as "checked" (the send
- * may leave from now on). A lease that expires unchecked is simply free (nothing can have been
+ * the database's clock, renewed by a heartbeat while this process lives. Right before a send, one
+ * committed statement checks that this lease's fencing number is still the target's current one
+ * and unexpired, and marks the lease as "checked" (the send may leave from now on): the statement
+ * that journals the item as "sending" (append), so the record and the check commit together,
+ * durably, in one round trip; stillHeld() answers from it (or checks on its own when that check is
+ * not a moment old). A lease that expires unchecked is simply free (nothing can have been
  * sent: its holder's stillHeld would now fail); one that expires checked is an unknown outcome
  * and blocks the target for everyone until someone settles it from the service's log. Nothing is
  * ever resent here. A partial unique index allows at most one row per target in `sending` or
@@ -27,7 +29,7 @@ import { applyJournalRecord, journaledJob, journalRecordSchema, type JournalReco
 import type { ClaimResult, TargetHolder, TargetLease, TargetRef, WriteLedger } from '../jobs/ledger/write-ledger'
 import { ensureSchema } from './schema'
 import { registerWorkstation } from './team-directory'
-import { domainHistory, recordHistory, type TeamHistoryEntry } from './team-shared'
+import { domainHistory, RELAXED_COMMIT, recordHistory, type TeamHistoryEntry } from './team-shared'
 import { TeamError, isConnectionLoss, teamErrorOf } from './team-error'
 
 /** How a workstation's local account ids map to the team's (the keyed fingerprints of their keys). */
@@ -69,6 +71,7 @@ const holderRow = z.object({
   since: z.date(),
 })
 const fenceRow = z.object({ fence: count })
+const heldRow = z.object({ held: count })
 const journalRow = z.object({ member: z.string(), workstation: z.string(), account: z.string(), record: z.unknown() })
 
 /** A target's lease as everyone sees it: an expired unchecked lease is no hold, an expired checked one is an unknown outcome. */
@@ -84,6 +87,29 @@ const EXPIRE = `
     ended_at = CASE WHEN checked_at IS NULL THEN now() ELSE NULL END
   WHERE account = $1 AND operation = $2 AND target = $3 AND state = 'sending' AND expires_at <= now()`
 
+/**
+ * Claims and releases commit without waiting for the disk (RELAXED_COMMIT, in the same round
+ * trip). Losing one in a server crash is safe: a lost claim makes its holder's stillHeld fail
+ * (nothing sent; that check's durable commit flushes every earlier commit with it); a lost release
+ * leaves the lease to run out (unknown if checked: settled, never resent). The check before a send
+ * and the journal always wait for the disk.
+ */
+const RELAXED = RELAXED_COMMIT
+
+/**
+ * A statement of every send's path, named so that each connection parses and plans it once
+ * rather than on every item (the text of a name never changes).
+ */
+const prepared = (name: string, text: string, values: unknown[]): pg.QueryConfig => ({ name: `team-${name}`, text, values })
+
+/**
+ * The check right before a send (`fence`, `life`: the parameters of the lease's fence and of its
+ * life in ms): returns a row only if the fence is still the target's current, unexpired lease;
+ * marks it checked (the send may leave from now on) and renews it.
+ */
+const stillHeldSql = (fence: string, life: string) => `UPDATE team_leases SET checked_at = now(), expires_at = now() + ${life}::bigint * interval '1 millisecond'
+  WHERE fence = ${fence} AND state = 'sending' AND expires_at > now() RETURNING fence`
+
 export class TeamLedger implements WriteLedger {
   readonly kind = 'team'
   readonly where: string
@@ -92,6 +118,10 @@ export class TeamLedger implements WriteLedger {
   private readonly leaseMs: number
   private readonly accounts: TeamAccountMap
   private readonly held = new Map<number, TargetLease>()
+  /** Leases checked with their item's "sending" record (append), by fence, until stillHeld takes the answer. */
+  private readonly checks = new Map<number, { held: boolean; at: number }>()
+  /** How long such a check stands for stillHeld's (beyond: checked again). */
+  private readonly freshMs: number
   private heartbeat: NodeJS.Timeout | undefined
   private closed = false
 
@@ -99,6 +129,7 @@ export class TeamLedger implements WriteLedger {
     this.pool = o.pool
     this.where = o.where
     this.leaseMs = o.leaseMs ?? 15_000
+    this.freshMs = Math.min(1000, this.leaseMs / 3)
     this.accounts = o.accounts ?? SAME_IDS
   }
 
@@ -153,19 +184,6 @@ export class TeamLedger implements WriteLedger {
       c.off('error', lost)
       c.release(failed)
     }
-  }
-
-  /**
-   * One statement whose commit need not wait for the disk (synchronous_commit off, this
-   * transaction only): claims and releases. Losing one in a server crash is safe: a lost claim
-   * makes its holder's stillHeld fail (nothing sent); a lost release leaves the lease to run out
-   * (unknown if checked: settled, never resent). stillHeld and the journal always wait for the disk.
-   */
-  private relaxed(sql: string, values: unknown[]): Promise<pg.QueryResult> {
-    return this.transaction(async (c) => {
-      await c.query('SET LOCAL synchronous_commit TO off')
-      return c.query(sql, values)
-    })
   }
 
   private ttl(): string {
@@ -224,33 +242,57 @@ export class TeamLedger implements WriteLedger {
     const kept: JournalRecord =
       record.t === 'job' ? { t: 'job', job: journaledJob(record.job) } : record.t === 'item' && record.result !== undefined ? { ...record, result: withoutSecrets(record.result) } : record
     const jobId = kept.t === 'job' ? kept.job.id : kept.job
-    // Idempotent by record_id: retried once when the connection was lost, whether or not the first commit landed.
-    await this.step(
-      () =>
-        this.transaction(async (c) => {
-          if (kept.t === 'job') {
-            await c.query('INSERT INTO team_jobs (id, account, operation, member, workstation) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING', [
-              jobId,
-              this.accounts.toTeam(kept.job.accountId),
-              kept.job.operation,
-              this.o.member,
-              this.o.workstation,
-            ])
-            for (const [i, it] of kept.job.items.entries())
-              await c.query('INSERT INTO team_job_items (job_id, idx, target, state) VALUES ($1, $2, $3, $4) ON CONFLICT (job_id, idx) DO UPDATE SET state = $4', [jobId, i, it.target, it.state])
-          } else if (kept.t === 'item') {
-            await c.query('UPDATE team_job_items SET state = $3 WHERE job_id = $1 AND idx = $2', [jobId, kept.i, kept.state])
-          }
-          await c.query('INSERT INTO team_journal (record_id, job_id, member, workstation, record) VALUES ($1, $2, $3, $4, $5::jsonb) ON CONFLICT (record_id) DO NOTHING', [
-            id,
-            jobId,
-            this.o.member,
-            this.o.workstation,
-            JSON.stringify(kept),
-          ])
-        }),
+    // $1..$5: the record; a job's or an item's row uses $2 (the job) and its own from $6.
+    const journal = 'INSERT INTO team_journal (record_id, job_id, member, workstation, record) VALUES ($1, $2, $3, $4, $5::jsonb) ON CONFLICT (record_id) DO NOTHING'
+    const journalValues = [id, jobId, this.o.member, this.o.workstation, JSON.stringify(kept)]
+    // An item about to be sent, whose lease this workstation holds: its lease is checked in the
+    // same statement (stillHeld's check), so the record "sending" and the check that the fencing
+    // number is current commit together, durably, in one round trip; stillHeld then answers from it.
+    const sending = kept.t === 'item' && kept.state === 'sending' ? this.leaseOf(kept.job, kept.i) : undefined
+    // One statement, so one round trip and one (durable) commit: the job's or item's row and the
+    // record together (a data-modifying WITH always runs, and all of it commits or none).
+    // Idempotent by record_id: retried once when the connection was lost, whether or not the first
+    // commit landed (the lease's check too: it only renews a lease still current).
+    const done = await this.step(
+      (db) => {
+        if (kept.t === 'job') {
+          const items = kept.job.items
+          return db.query(
+            prepared(
+              'append-job',
+              `WITH job AS (INSERT INTO team_jobs (id, account, operation, member, workstation) VALUES ($2, $6, $7, $3, $4) ON CONFLICT (id) DO NOTHING),
+               items AS (INSERT INTO team_job_items (job_id, idx, target, state)
+                 SELECT $2, t.idx, t.target, t.state FROM unnest($8::int[], $9::text[], $10::text[]) AS t(idx, target, state)
+                 ON CONFLICT (job_id, idx) DO UPDATE SET state = EXCLUDED.state)
+             ${journal}`,
+              [...journalValues, this.accounts.toTeam(kept.job.accountId), kept.job.operation, items.map((_, i) => i), items.map((it) => it.target), items.map((it) => it.state)],
+            ),
+          )
+        }
+        if (kept.t === 'item' && sending !== undefined)
+          return db.query(
+            prepared(
+              'append-sending',
+              `WITH lease AS (${stillHeldSql('$8', '$9')}),
+               item AS (UPDATE team_job_items SET state = $7 WHERE job_id = $2 AND idx = $6),
+               record AS (${journal})
+               SELECT count(*)::integer AS held FROM lease`,
+              [...journalValues, kept.i, kept.state, sending.fence, this.ttl()],
+            ),
+          )
+        if (kept.t === 'item')
+          return db.query(prepared('append-item', `WITH item AS (UPDATE team_job_items SET state = $7 WHERE job_id = $2 AND idx = $6) ${journal}`, [...journalValues, kept.i, kept.state]))
+        return db.query(prepared('append', journal, journalValues))
+      },
       { retryOnLoss: true },
     )
+    if (sending !== undefined) this.checks.set(sending.fence, { held: heldRow.parse(done.rows[0]).held === 1, at: performance.now() })
+  }
+
+  /** This workstation's lease of a job's item, if it holds one. */
+  private leaseOf(jobId: string, index: number): TargetLease | undefined {
+    for (const lease of this.held.values()) if (lease.jobId === jobId && lease.index === index) return lease
+    return undefined
   }
 
   /** The team's journal is never rewritten: other members' jobs live in it too. */
@@ -267,7 +309,7 @@ export class TeamLedger implements WriteLedger {
 
   /** A change this member made to a domain, kept for the team (what history keeps; never a secret). */
   async recordChange(accountId: string, domain: string, change: unknown): Promise<void> {
-    await this.step((db) => recordHistory(db, this.accounts.toTeam(accountId), domain, change, { member: this.o.member, workstation: this.o.workstation }))
+    await this.step((db) => recordHistory(db, this.accounts.toTeam(accountId), domain, change, { member: this.o.member, workstation: this.o.workstation }, { relaxed: true }))
   }
 
   /** A domain's changes as the team knows them, oldest first. */
@@ -293,14 +335,14 @@ export class TeamLedger implements WriteLedger {
 
   async claim(ref: TargetRef, owner: { jobId: string; index: number }, opts: { overUnknown?: boolean } = {}): Promise<ClaimResult> {
     const key = this.key(ref)
-    const insert = `INSERT INTO team_leases (account, operation, target, member, workstation, job_id, idx, state, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'sending', now() + $8::bigint * interval '1 millisecond')
+    const insert = (from: string) => `INSERT INTO team_leases (account, operation, target, member, workstation, job_id, idx, state, expires_at)
+       SELECT $1, $2, $3, $4, $5, $6, $7::integer, 'sending', now() + $8::bigint * interval '1 millisecond' FROM ${from}
        ON CONFLICT (account, operation, target) WHERE state IN ('sending', 'unknown') DO NOTHING
        RETURNING fence`
     const values = [...key, this.o.member, this.o.workstation, owner.jobId, owner.index, this.ttl()]
-    // The usual case in one round trip: the target is free, the insert takes it (committed on its own).
+    // The usual case in one round trip: the target is free, the insert takes it (one statement, committed on its own).
     if (!opts.overUnknown) {
-      const first = await this.step(() => this.relaxed(insert, values))
+      const first = await this.step((db) => db.query(prepared('claim', insert(RELAXED), values)))
       if (first.rows[0] !== undefined) return this.took(ref, owner, fenceRow.parse(first.rows[0]).fence)
     }
     // Held, or held by a lease that ran out: expired leases made what they mean, then once more.
@@ -310,7 +352,7 @@ export class TeamLedger implements WriteLedger {
         this.transaction(async (c) => {
           await c.query(EXPIRE, key)
           if (opts.overUnknown) await c.query(`UPDATE team_leases SET state = 'free', ended_at = now() WHERE account = $1 AND operation = $2 AND target = $3 AND state = 'unknown'`, key)
-          const taken = await c.query(insert, values)
+          const taken = await c.query(insert('(VALUES (1)) AS one'), values)
           const row: unknown = taken.rows[0]
           if (row !== undefined) return { taken: true as const, fence: fenceRow.parse(row).fence }
           const held = await c.query(`SELECT ${EFFECTIVE} AND account = $1 AND operation = $2 AND target = $3`, key)
@@ -334,24 +376,23 @@ export class TeamLedger implements WriteLedger {
   }
 
   async stillHeld(lease: TargetLease): Promise<boolean> {
-    const r = await this.step((db) =>
-      db.query(
-        `UPDATE team_leases SET checked_at = now(), expires_at = now() + $2::bigint * interval '1 millisecond'
-         WHERE fence = $1 AND state = 'sending' AND expires_at > now() RETURNING fence`,
-        [lease.fence, this.ttl()],
-      ),
-    )
+    // Checked with its "sending" record a moment ago (append): that committed check is the answer,
+    // if it is fresh; else (or if never made) checked now.
+    const check = this.checks.get(lease.fence)
+    this.checks.delete(lease.fence)
+    if (check && performance.now() - check.at <= this.freshMs) return check.held
+    const r = await this.step((db) => db.query(prepared('still-held', stillHeldSql('$1', '$2'), [lease.fence, this.ttl()])))
     return r.rows.length === 1
   }
 
   async release(lease: TargetLease, outcome: 'free' | 'unknown'): Promise<void> {
     this.held.delete(lease.fence)
+    this.checks.delete(lease.fence)
     await this.step(
       () =>
-        this.relaxed(`UPDATE team_leases SET state = $2, ended_at = CASE WHEN $2 = 'free' THEN now() ELSE NULL END WHERE fence = $1 AND state IN ('sending', 'unknown')`, [
-          lease.fence,
-          outcome,
-        ]),
+        this.pool.query(
+          prepared('release', `UPDATE team_leases SET state = $2, ended_at = CASE WHEN $2 = 'free' THEN now() ELSE NULL END FROM ${RELAXED} WHERE fence = $1 AND state IN ('sending', 'unknown')`, [lease.fence, outcome]),
+        ),
       { retryOnLoss: true },
     )
   }
