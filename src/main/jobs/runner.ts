@@ -430,7 +430,8 @@ export class JobRunner {
       return
     }
     if (!held) {
-      await this.settle(job, i, { state: 'failed', sentAt: undefined, error: { kind: 'busy', code: 'job.targetBusy', params: { targets: it.label } } }, int)
+      // Its fencing number is no longer the target's (frozen past its lease): it never leaves.
+      await this.settle(job, i, { state: 'failed', sentAt: undefined, error: { kind: 'busy', code: 'job.holdLost', params: { targets: it.label } } }, int)
       return
     }
     try {
