@@ -46,8 +46,8 @@ async function teamFolder(member: string, workstation: string): Promise<string> 
 }
 
 /** Alice's command, its own process: its pid to freeze, its exit code and output once it ends. */
-function aliceRuns(args: string[]) {
-  const child = spawn(process.execPath, [CLI_BIN, '--data-dir', aliceDir, ...args], { env: { ...process.env, LANG: 'C', LC_ALL: '' }, stdio: ['ignore', 'pipe', 'pipe'] })
+function aliceRuns(args: string[], lang = 'C') {
+  const child = spawn(process.execPath, [CLI_BIN, '--data-dir', aliceDir, ...args], { env: { ...process.env, LANG: lang, LC_ALL: '' }, stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   let err = ''
   child.stdout.on('data', (c: Buffer) => (out += String(c)))
@@ -106,22 +106,26 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('the command on a tea
     for (const d of dirs) rmSync(d, { recursive: true, force: true })
   })
 
-  it('dns apply, the zone saved by another member between its plan and its send: nothing sent, planned again, the member named (exit 4)', async () => {
-    const domain = plainDomains()[0]!
+  const escaped = (d: string) => d.replace(/\./g, '\\.')
+  it.each([
+    ['English', 'C', 0, (d: string) => new RegExp(`the zone ${escaped(d)} changed since its plan was made: bob on host-b saved it at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC`), ['+ add', '- remove']],
+    ['Japanese', 'ja_JP.UTF-8', 2, (d: string) => new RegExp(`ゾーン ${escaped(d)} が変更されました（host-b の bob が \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC に保存）`), ['+ 追加', '- 削除']],
+  ] as const)('dns apply, the zone saved by another member between its plan and its send (%s): nothing sent, planned again, the member named (exit 4)', async (_language, lang, nth, refusal, [add, remove]) => {
+    const domain = plainDomains()[nth]!
     const file = await aliceFile(domain, 'a alice 192.0.2.31')
     // Held at the job's start (its first look at the service's log): the plan is made, nothing claimed yet.
     sb.faults.inject('logs.list', { hold: true, times: 1 })
-    const alice = aliceRuns(['dns', 'apply', domain, file, '--yes'])
+    const alice = aliceRuns(['dns', 'apply', domain, file, '--yes'], lang)
     await vi.waitFor(() => expect(sb.faults.held('logs.list')).toBe(1), { timeout: 30_000, interval: 50 })
     await bobSaves(domain, 'a bob 192.0.2.32')
     const sets = zoneSets()
     sb.faults.release()
     const ran = await alice.ended
     expect(ran.code, ran.err).toBe(4)
-    expect(ran.err).toMatch(new RegExp(`the zone ${domain.replace(/\./g, '\\.')} changed since its plan was made: bob on host-b saved it at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC`))
+    expect(ran.err).toMatch(refusal(domain))
     // The plan made again from the zone as it is now: Alice's line still to add, and Bob's, not in
     // her file, shown as what her save would remove.
-    expect(ran.out.split('\n')).toEqual(expect.arrayContaining(['+ add A alice 192.0.2.31', '- remove A bob 192.0.2.32']))
+    expect(ran.out.split('\n')).toEqual(expect.arrayContaining([`${add} A alice 192.0.2.31`, `${remove} A bob 192.0.2.32`]))
     expect(zoneSets()).toBe(sets)
     const zone = await outside.call('domains.dns.get', { domain })
     expect(zone.records).toContain('192.0.2.32')
