@@ -161,7 +161,7 @@ export async function runWrite<N extends WriteEndpointName>(
  * An earlier write whose outcome is unknown (job.targetUnknown) is not waited for: it stays so
  * until the user looks at it.
  */
-export const targetBusy = (e: ErrorData): boolean => e.kind === 'busy' && (e.code === 'job.targetBusy' || e.code === 'job.targetBusyBy')
+export const targetBusy = (e: ErrorData): boolean => e.kind === 'busy' && (e.code === 'job.targetBusy' || e.code === 'job.targetBusyBy' || e.code === 'job.holdLost')
 
 /** A guarded zone save refused, nothing sent, because the zone changed between its read and its send (team mode: naming who changed it). */
 export const zoneMoved = (e: ErrorData): boolean => e.kind === 'busy' && (e.code === 'dns.changedSincePlan' || e.code === 'dns.changedSincePlanBy')

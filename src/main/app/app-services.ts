@@ -165,6 +165,9 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
   // Team mode when team.json says so: the team's journal and leases; the database away is said once
   // (in the log, and to whoever listens) each time it goes or comes back, and no write is sent meanwhile.
   const teamListeners = new Set<(s: TeamStatus) => void>()
+  // Set once the runner has read the journal: each later return of the database reads the team's
+  // jobs again (those it could not give, and colleagues' since), so Writes shows them without a restart.
+  let teamBack: (() => void) | undefined
   const teamLedger = await openTeamMode(
     opts.userDataDir,
     {
@@ -179,8 +182,10 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     {
       onStatus: (s) => {
         if (s.mode === 'team') {
-          if (s.connected) log.info('team.connected', { where: s.where })
-          else log.warn(s.problem.code, { where: s.where, ...s.problem.params })
+          if (s.connected) {
+            log.info('team.connected', { where: s.where })
+            teamBack?.()
+          } else log.warn(s.problem.code, { where: s.where, ...s.problem.params })
         }
         for (const l of teamListeners) l(s)
       },
@@ -219,6 +224,7 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     onObserverError: (err) => log.warn('history.writeFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof AppError ? err.data.code : undefined }),
   })
   await jobs.init().catch(startupProblem('startup.journalFile', journalFile))
+  if (teamLedger) teamBack = () => void jobs.refresh().catch((err: unknown) => log.warn('team.jobsNotRead', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof TeamError ? err.code : undefined }))
   // The active account's domain list, parsed while the window loads: its first paint from the
   // store then does not wait for 10,000 rows to be read and checked.
   void store.warm(accounts.activeId(), 'domains.list', {}).catch((err: unknown) => log.warn('store.warmFailed', { error: err instanceof Error ? err.name : 'unknown' }))

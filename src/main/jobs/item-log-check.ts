@@ -39,7 +39,13 @@ export async function checkItemLog(ctx: LogCheckContext, job: JobView, i: number
     const client = await ctx.client(job.accountId)
     // The parameters may come from the journal on disk: validated again before use.
     const sent = it.sent ?? (await describeAgain(client, ctx.bodyMac, job.operation, it.params))
-    const search = await findInLog(client, { ...sent, baselineId: job.logBaseline ?? undefined }, ctx.bodyMac)
+    let search = await findInLog(client, { ...sent, baselineId: job.logBaseline ?? undefined }, ctx.bodyMac)
+    // A colleague's job (team mode) was journaled under their workstation's body key, which this
+    // one does not hold: its body is made again from the journaled parameters, under ours.
+    if ('notFound' in search && job.by && it.sent) {
+      const again = await describeAgain(client, ctx.bodyMac, job.operation, it.params).catch(() => undefined)
+      if (again) search = await findInLog(client, { ...again, baselineId: job.logBaseline ?? undefined }, ctx.bodyMac)
+    }
     if ('undecided' in search) {
       await ctx.settle(job, i, { state: 'unknown', log: { status: 'undecided', reason: search.undecided, checkedAt } })
       return 'undecided'

@@ -163,6 +163,35 @@ export class JobRunner {
     }
   }
 
+  /**
+   * The shared journal read again (team mode: the database came back, so the jobs it could not
+   * give at start, or that colleagues ran meanwhile, are shown without a restart). A job this
+   * runner does not know is added as the journal has it; one it only read running (a colleague's)
+   * takes the journal's newer state; a job this process prepared or runs stays as it keeps it. Nothing
+   * is marked interrupted here: a colleague's running job may still be running.
+   */
+  async refresh(): Promise<void> {
+    if (this.closed) return
+    const loaded = (await this.opts.ledger.load()).slice(-MAX_JOBS_KEPT)
+    for (const fresh of loaded) {
+      const known = this.jobs.get(fresh.id)
+      const int = this.internals.get(fresh.id)
+      if (known && (known.status === 'prepared' || int?.finished)) continue
+      if (known) {
+        // Ended here (or marked interrupted at start, its items settled from the log): the view
+        // here is the newer one; only a colleague's job seen running moves on.
+        if (!isJobRunning(known)) continue
+        if (JSON.stringify(known) === JSON.stringify(fresh)) continue
+        Object.assign(known, fresh)
+        this.emit(known)
+        continue
+      }
+      this.jobs.set(fresh.id, fresh)
+      this.internals.set(fresh.id, { params: [], guards: [], preparedAt: 0, secondSend: false, stopRequested: false, controller: new AbortController() })
+      this.emit(fresh)
+    }
+  }
+
   /** Why the journal cannot be written this run, when it cannot: no job starts. */
   journalProblem: { reason: string } | undefined
   /** Lines of the journal that could not be read at start, and where the file as read was kept. */
@@ -401,7 +430,8 @@ export class JobRunner {
       return
     }
     if (!held) {
-      await this.settle(job, i, { state: 'failed', sentAt: undefined, error: { kind: 'busy', code: 'job.targetBusy', params: { targets: it.label } } }, int)
+      // Its fencing number is no longer the target's (frozen past its lease): it never leaves.
+      await this.settle(job, i, { state: 'failed', sentAt: undefined, error: { kind: 'busy', code: 'job.holdLost', params: { targets: it.label } } }, int)
       return
     }
     try {

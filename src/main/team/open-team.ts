@@ -60,7 +60,7 @@ export async function openConfiguredTeamLedger(dataDir: string, keys: TeamKeys, 
     // Created or migrated on first use; a newer schema refused (team.schemaNewer) before anything is written.
     const { teamId } = await ensureSchema(pool, { create: true })
     await accounts.startTeam(teamId, keys.accountIds)
-    return await TeamLedger.open({ pool, member: settings.member, workstation: settings.workstation, where: `${c.database}@${c.host}:${c.port}`, accounts, ownsPool: true })
+    return await TeamLedger.open({ pool, member: settings.member, workstation: settings.workstation, where: `${c.database}@${c.host}:${c.port}`, accounts, ownsPool: true, ...(settings.leaseMs !== undefined ? { leaseMs: settings.leaseMs } : {}) })
   } catch (err) {
     await pool.end().catch(() => undefined)
     throw err

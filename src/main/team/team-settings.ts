@@ -17,6 +17,11 @@ export const teamSettingsSchema = z.object({
   /** Who this is in the team's history and leases. */
   member: z.string().min(1),
   workstation: z.string().min(1),
+  /**
+   * How long a write lease lives without renewal (default 15 s): how soon a crashed or frozen
+   * workstation's targets are taken from it. Rarely changed; the tests of crashes shorten it.
+   */
+  leaseMs: z.number().int().min(500).max(600_000).optional(),
 })
 export type TeamSettings = z.infer<typeof teamSettingsSchema>
 

@@ -71,6 +71,8 @@ export const ERROR_CODES = [
   // Team mode: the holder named (member, workstation, since).
   'job.targetBusyBy',
   'job.targetUnknownBy',
+  // The hold ran out before the send (a frozen process, a team lease taken by a colleague): nothing sent.
+  'job.holdLost',
   'job.confirmationRequired',
   'job.accountNameRequired',
   'job.notFound',

@@ -939,6 +939,7 @@ export const en = {
   'job.targetUnknown': 'An earlier write to {targets} has an unknown outcome: it may have been done. Check it in Writes; to send it again anyway, use “Send again” there.',
   'job.targetBusyBy': 'A write to {targets} is already on its way: by {member} on {workstation} since {since}. Wait for it to finish.',
   'job.targetUnknownBy': 'An earlier write to {targets} by {member} on {workstation} (since {since}) has an unknown outcome: it may have been done. It blocks the target for the whole team until it is settled from the service’s log in Writes.',
+  'job.holdLost': 'Not sent: this workstation’s hold on {targets} ran out while it was paused or cut off (a suspended computer, a lost connection), and another member may have taken it since. Look at the target, then write again.',
   'job.confirmationRequired': 'This operation needs your confirmation first; nothing was sent.',
   'job.accountNameRequired': 'Not sent: this account asks for its name, {name}, to be typed before each write, and it was not.',
   'job.notFound': 'That write is no longer known to the app.',
