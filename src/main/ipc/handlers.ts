@@ -31,6 +31,7 @@ import { AppError } from '../app/app-error'
 import type { StoreStatus } from '../../shared/portfolio/store-status'
 import type { TeamSettingsService } from '../team/team-settings-service'
 import { createTeamHandlers } from './team-handlers'
+import type { TeamHistoryFeed } from '../team/team-history-feed'
 
 export type ChannelHandlers = { [C in ChannelName]: ChannelHandler<ParsedPayloadOf<C>, ResultOf<C>> }
 
@@ -56,6 +57,8 @@ export interface HandlerDeps {
   storeLife?: { status(): StoreStatus; restart(): Promise<StoreStatus> }
   /** The Team section: the team database's connection (issue 37). */
   team: TeamSettingsService
+  /** Team mode: the other members' writes brought into the local history before it is read or compared (team-history-feed.ts). */
+  teamHistory?: TeamHistoryFeed | undefined
 }
 
 const notAnObject: Parsed<never> = { ok: false, issues: [{ path: '', code: 'field.wrongType', params: { expected: 'object' } }] }
@@ -125,7 +128,7 @@ export function createAppHandlers(app: AppControl, quitConfirmed: () => void): P
   }
 }
 
-export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitConfirmed, app, store, accountNames, onStoreError, reminders, autorenewOn, storeLife, team }: HandlerDeps): ChannelHandlers {
+export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitConfirmed, app, store, accountNames, onStoreError, reminders, autorenewOn, storeLife, team, teamHistory }: HandlerDeps): ChannelHandlers {
   /** Keeps what was read (in the store's thread); a store that fails never fails the read. */
   const keep = async (write: (s: PortfolioStoreAsync) => Promise<unknown>): Promise<void> => {
     if (!store) return
@@ -267,7 +270,14 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
     'store.exportZones': defineChannel((raw) => parseWith(local['store.exportZones'], raw), async () => (store ? store.exportZones() : [])),
     'store.exportCsv': defineChannel((raw) => parseWith(local['store.exportCsv'], raw), async () => (store ? store.exportCsv({ accountNames: accountNames?.() ?? {} }) : '')),
     // history
-    'history.list': defineChannel((raw) => parseWith(local['history.list'], raw), async (p) => (store ? store.history.list(p) : [])),
+    'history.list': defineChannel(
+      (raw) => parseWith(local['history.list'], raw),
+      async (p) => {
+        if (!store) return []
+        await teamHistory?.catchUp(p.accountId)
+        return store.history.list(p)
+      },
+    ),
     'history.unseen': defineChannel((raw) => parseWith(local['history.unseen'], raw), async () => (store ? store.history.unseen() : {})),
     'history.markSeen': defineChannel((raw) => parseWith(local['history.markSeen'], raw), async (p) => (store ? store.history.markSeen(p.accountId, p) : 0)),
     'history.snapshots': defineChannel((raw) => parseWith(local['history.snapshots'], raw), async (p) => (store ? store.history.snapshots(p.accountId, p.kind, p.domain) : [])),
@@ -278,6 +288,8 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
       async (p, sender) => {
         if (!store) return { read: 0, drift: 0, failed: [] }
         const portfolio = store
+        // A colleague's write known first, so the refresh that finds it does not call it a change from outside.
+        await teamHistory?.catchUp(p.accountId)
         return calls.run(p.callId, async (signal) =>
           refreshAccount(await accounts.client(p.accountId), portfolio, p.accountId, {
             signal,

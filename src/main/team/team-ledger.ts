@@ -27,7 +27,7 @@ import { applyJournalRecord, journaledJob, journalRecordSchema, type JournalReco
 import type { ClaimResult, TargetHolder, TargetLease, TargetRef, WriteLedger } from '../jobs/ledger/write-ledger'
 import { ensureSchema } from './schema'
 import { registerWorkstation } from './team-directory'
-import { domainHistory, recordHistory, type TeamHistoryEntry } from './team-shared'
+import { accountHistorySince, domainHistory, recordHistory, type TeamAccountChange, type TeamHistoryEntry } from './team-shared'
 import { TeamError, isConnectionLoss, teamErrorOf } from './team-error'
 
 /** How a workstation's local account ids map to the team's (the keyed fingerprints of their keys). */
@@ -273,6 +273,11 @@ export class TeamLedger implements WriteLedger {
   /** A domain's changes as the team knows them, oldest first. */
   changesOf(accountId: string, domain: string): Promise<TeamHistoryEntry[]> {
     return this.step((db) => domainHistory(db, this.accounts.toTeam(accountId), domain), { retryOnLoss: true })
+  }
+
+  /** An account's changes as the team knows them after the team row `afterId` (the screens' history, team-history-feed.ts). */
+  accountChangesSince(accountId: string, afterId: number, limit: number): Promise<TeamAccountChange[]> {
+    return this.step((db) => accountHistorySince(db, this.accounts.toTeam(accountId), afterId, limit), { retryOnLoss: true })
   }
 
   // --- the per-target holds ---

@@ -12,7 +12,7 @@ import type { ClaimResult, TargetHolder, TargetLease, TargetRef, WriteLedger } f
 import { openConfiguredTeamLedger, TeamAccountFingerprints, type TeamKeys } from './open-team'
 import { TeamError, teamErrorOf, type TeamErrorCode } from './team-error'
 import type { TeamLedger } from './team-ledger'
-import type { TeamHistoryEntry } from './team-shared'
+import type { TeamAccountChange, TeamHistoryEntry } from './team-shared'
 import { readTeamSettings } from './team-settings'
 
 /**
@@ -245,6 +245,12 @@ class ReconnectingTeamLedger implements WriteLedger {
     return this.step(async (l) => {
       await this.learn(accountId)
       return l.changesOf(accountId, domain)
+    })
+  }
+  accountChangesSince(accountId: string, afterId: number, limit: number): Promise<TeamAccountChange[]> {
+    return this.step(async (l) => {
+      await this.learn(accountId)
+      return l.accountChangesSince(accountId, afterId, limit)
     })
   }
 

@@ -79,6 +79,23 @@ export function domainHistory(pool: pg.Pool, account: string, domain: string): P
   })
 }
 
+/** bigserial ids arrive as text from pg. */
+const serialId = z.union([z.number(), z.string().regex(/^\d+$/).transform(Number)]).pipe(z.number().int().min(0))
+const accountHistoryRow = historyRow.extend({ id: serialId, domain: z.string() })
+export type TeamAccountChange = TeamHistoryEntry & { id: number; domain: string }
+
+/** An account's changes as the team knows them after the row `afterId`, oldest first, at most `limit`. */
+export function accountHistorySince(pool: pg.Pool, account: string, afterId: number, limit: number): Promise<TeamAccountChange[]> {
+  return guarded(async () => {
+    const rows = (await pool.query('SELECT id, domain, at, member, workstation, change FROM team_history WHERE account = $1 AND id > $2 ORDER BY id LIMIT $3', [account, afterId, limit]))
+      .rows
+    return rows.map((raw) => {
+      const r = accountHistoryRow.parse(raw)
+      return { id: r.id, domain: r.domain, at: r.at.toISOString(), by: r.member !== null && r.workstation !== null ? { member: r.member, workstation: r.workstation } : undefined, change: r.change }
+    })
+  })
+}
+
 export type ReminderHandling = 'acknowledged' | 'snoozed' | 'calendar'
 const reminderRow = z.object({
   key: z.string(),
