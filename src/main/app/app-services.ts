@@ -247,6 +247,8 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     now: opts.now ?? (() => new Date()),
     desktop,
     log,
+    // Team mode: handled once for the team (team_reminders).
+    ...(teamLedger ? { handlings: teamLedger } : {}),
   })
   const app = createAppControl({ log, desktop, accountCount: () => profiles.current.accounts.length, warnings: startupWarnings, onUnsavedWork: opts.onUnsavedWork })
   const router = createIpcRouter({

@@ -333,6 +333,8 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
       },
     ),
     'reminders.expirations': defineChannel((raw) => parseWith(local['reminders.expirations'], raw), async (p) => reminders.expirations(p.accountId)),
+    'reminders.open': defineChannel((raw) => parseWith(local['reminders.open'], raw), async () => reminders.open()),
+    'reminders.handle': defineChannel((raw) => parseWith(local['reminders.handle'], raw), async (p) => reminders.handle(p.accountId, p.key, p.how, p.snoozeDays)),
     // bulk DNS change
     'store.zones': defineChannel((raw) => parseWith(local['store.zones'], raw), async (p) => (store ? store.listZones(p.accountId, p.containing) : [])),
     // zone health

@@ -142,6 +142,14 @@ export function handleReminder(pool: pg.Pool, key: string, how: ReminderHandling
   })
 }
 
+/** The reminders of these keys the team knows, handled or not. */
+export function remindersOf(pool: pg.Pool, keys: readonly string[]): Promise<TeamReminder[]> {
+  return guarded(async () => {
+    if (keys.length === 0) return []
+    return (await pool.query('SELECT * FROM team_reminders WHERE key = ANY($1::text[])', [keys])).rows.map(reminderOf)
+  })
+}
+
 const findingRow = z.object({ domain: z.string(), found_at: z.date(), found_by: z.string(), finding: z.unknown() })
 
 /** A drift finding, seen by one member, kept for the team. */
