@@ -265,7 +265,7 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
       reminders,
       autorenewOn,
       teamHistory: teamLedger
-        ? createTeamHistoryFeed({ source: teamLedger, store, onError: (err) => log.warn('team.historyFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof TeamError ? err.code : undefined }) })
+        ? createTeamHistoryFeed({ source: teamLedger, handlings: teamLedger, store, onError: (err) => log.warn('team.historyFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof TeamError ? err.code : undefined }) })
         : undefined,
       ...(workerStore ? { storeLife: workerStore } : {}),
       // The team database's password is kept beside the API keys, under its own keychain service (the command line reads it there).

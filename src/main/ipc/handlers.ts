@@ -278,8 +278,33 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
         return store.history.list(p)
       },
     ),
-    'history.unseen': defineChannel((raw) => parseWith(local['history.unseen'], raw), async () => (store ? store.history.unseen() : {})),
-    'history.markSeen': defineChannel((raw) => parseWith(local['history.markSeen'], raw), async (p) => (store ? store.history.markSeen(p.accountId, p) : 0)),
+    'history.unseen': defineChannel(
+      (raw) => parseWith(local['history.unseen'], raw),
+      async () => {
+        if (!store) return {}
+        const counts = await store.history.unseen()
+        if (!teamHistory) return counts
+        // Team mode: a change from outside a colleague has looked at is not counted here either.
+        for (const [accountId, n] of Object.entries(counts)) if (n > 0) await teamHistory.catchUp(accountId)
+        return store.history.unseen()
+      },
+    ),
+    'history.markSeen': defineChannel(
+      (raw) => parseWith(local['history.markSeen'], raw),
+      async (p) => {
+        if (!store) return 0
+        // Team mode: what is looked at here is looked at for the team; the rows are read before they are marked.
+        const both = p.subjectKind !== undefined && p.subject !== undefined
+        const marking = teamHistory
+          ? (await store.history.list({ accountId: p.accountId, outsideOnly: true, ...(both ? { subjectKind: p.subjectKind, subject: p.subject } : {}) })).filter(
+              (e) => !e.seen && (!p.ids || p.ids.includes(e.id)),
+            )
+          : []
+        const n = await store.history.markSeen(p.accountId, p)
+        if (teamHistory && marking.length > 0) await teamHistory.seenHere(p.accountId, marking)
+        return n
+      },
+    ),
     'history.snapshots': defineChannel((raw) => parseWith(local['history.snapshots'], raw), async (p) => (store ? store.history.snapshots(p.accountId, p.kind, p.domain) : [])),
     'history.snapshot': defineChannel((raw) => parseWith(local['history.snapshot'], raw), async (p) => (store ? ((await store.history.snapshot(p.accountId, p.id)) ?? null) : null)),
     'history.settings': defineChannel((raw) => parseWith(local['history.settings'], raw), async () => ({ retentionDays: store ? await store.history.retentionDays() : DEFAULT_HISTORY_RETENTION_DAYS })),
