@@ -99,6 +99,9 @@ export interface AppServices {
 /** Who this workstation's writes are by, in team mode (history says who). */
 const writerOf = (s: TeamStatus) => (s.mode === 'team' ? { member: s.member, workstation: s.workstation } : undefined)
 
+/** Whether a team job was made here (the runner has it) or by another member or workstation. */
+const isThisWorkstation = (s: TeamStatus, by: { member: string; workstation: string }) => s.mode === 'team' && s.member === by.member && s.workstation === by.workstation
+
 /** The app's log in its usual place under the user-data folder. */
 export const logDirOf = (userDataDir: string) => join(userDataDir, 'logs')
 
@@ -264,6 +267,7 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
       onStoreError: (err) => log.warn('store.writeFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof AppError ? err.data.code : undefined }),
       reminders,
       autorenewOn,
+      teamJobs: teamLedger ? async () => (await teamLedger.load()).filter((j) => j.by !== undefined && !isThisWorkstation(teamLedger.status, j.by)) : undefined,
       teamHistory: teamLedger
         ? createTeamHistoryFeed({ source: teamLedger, handlings: teamLedger, store, onError: (err) => log.warn('team.historyFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof TeamError ? err.code : undefined }) })
         : undefined,

@@ -32,6 +32,7 @@ import type { StoreStatus } from '../../shared/portfolio/store-status'
 import type { TeamSettingsService } from '../team/team-settings-service'
 import { createTeamHandlers } from './team-handlers'
 import type { TeamHistoryFeed } from '../team/team-history-feed'
+import type { JobView } from '../../shared/jobs'
 
 export type ChannelHandlers = { [C in ChannelName]: ChannelHandler<ParsedPayloadOf<C>, ResultOf<C>> }
 
@@ -59,7 +60,12 @@ export interface HandlerDeps {
   team: TeamSettingsService
   /** Team mode: the other members' writes brought into the local history before it is read or compared (team-history-feed.ts). */
   teamHistory?: TeamHistoryFeed | undefined
+  /** Team mode: the jobs other workstations made, as the team's journal says now (Writes shows the team's jobs, each with its member). */
+  teamJobs?: (() => Promise<JobView[]>) | undefined
 }
+
+/** Other workstations' jobs shown at most (the newest). */
+const MAX_TEAM_JOBS_SHOWN = 300
 
 const notAnObject: Parsed<never> = { ok: false, issues: [{ path: '', code: 'field.wrongType', params: { expected: 'object' } }] }
 
@@ -128,7 +134,7 @@ export function createAppHandlers(app: AppControl, quitConfirmed: () => void): P
   }
 }
 
-export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitConfirmed, app, store, accountNames, onStoreError, reminders, autorenewOn, storeLife, team, teamHistory }: HandlerDeps): ChannelHandlers {
+export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitConfirmed, app, store, accountNames, onStoreError, reminders, autorenewOn, storeLife, team, teamHistory, teamJobs }: HandlerDeps): ChannelHandlers {
   /** Keeps what was read (in the store's thread); a store that fails never fails the read. */
   const keep = async (write: (s: PortfolioStoreAsync) => Promise<unknown>): Promise<void> => {
     if (!store) return
@@ -234,7 +240,18 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
         return null
       },
     ),
-    'jobs.list': defineChannel((raw) => parseWith(local['jobs.list'], raw), async () => jobs.list()),
+    'jobs.list': defineChannel(
+      (raw) => parseWith(local['jobs.list'], raw),
+      async () => {
+        const mine = jobs.list()
+        if (!teamJobs) return mine
+        // The team's word on its other members' jobs, read now: the runner knows them only as they were when it started.
+        const others = (await teamJobs()).filter((j) => j.status !== 'prepared').slice(-MAX_TEAM_JOBS_SHOWN)
+        if (others.length === 0) return mine
+        const theirs = new Set(others.map((j) => j.id))
+        return [...mine.filter((j) => !theirs.has(j.id)), ...others].sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+      },
+    ),
     'jobs.watch': defineChannel(
       (raw) => parseWith(local['jobs.watch'], raw),
       async (_p, sender) => {
