@@ -46,7 +46,7 @@ export interface TeamHistoryFeed {
  * the value it changed to (each finds it on its own refresh, at its own time, maybe from an older
  * value before).
  */
-export const outsideChangeKey = (e: Pick<HistoryEntry, 'subjectKind' | 'subject' | 'aspect' | 'after'>): string =>
+const outsideChangeKey = (e: Pick<HistoryEntry, 'subjectKind' | 'subject' | 'aspect' | 'after'>): string =>
   ['outside', e.subjectKind, e.subject, e.aspect, createHash('sha256').update(storedJson(e.after ?? null)).digest('base64url')].join('/')
 
 /** Rows read per query, and queries per catch-up: a first catch-up of a long history reads it in pages, bounded. */
