@@ -17,7 +17,7 @@ import { reminderKey } from '../../src/shared/portfolio/reminders'
 import { startTestPostgres, type TestPostgres } from '../../support/postgres'
 import { APP, appSender, routerCalls } from '../helpers/router-calls'
 import { expectNoAxeViolationsIn } from './axe'
-import { test as base, expect } from './fixtures'
+import { test as base, expect, snap } from './fixtures'
 
 /** One PostgreSQL cluster per worker; each test a database of its own, named in its team.json. */
 const test = base.extend<{ teamConnection: { host: string; port: number; user: string; database: string } }, { postgres: TestPostgres }>({
@@ -86,6 +86,9 @@ test('a reminder handled on one workstation reads as handled, and by whom, in th
       handled: { how: 'snoozed', member: 'alice', workstation: 'host-a' },
     })
     await expectNoAxeViolationsIn(app, 'table', 'the reminders handled by the team')
+    await app.setViewportSize({ width: 1024, height: 700 })
+    await rowOf(byAlice!.item.label).evaluate((row) => row.scrollIntoView({ block: 'center', inline: 'start' }))
+    await snap(app, 'team-reminders-1024x700')
   } finally {
     await bob.close()
     rmSync(bobDir, { recursive: true, force: true })

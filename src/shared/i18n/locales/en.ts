@@ -1408,6 +1408,7 @@ export const en = {
   'reminders.column': 'Reminder',
   'reminders.acknowledge': 'Acknowledge',
   'reminders.snooze': 'Snooze {days, plural, one {# day} other {# days}}',
+  'reminders.snoozeShort': 'Snooze',
   'reminders.actionOn': '{action}: {name}',
   'reminders.handled.acknowledged': 'Acknowledged',
   'reminders.handled.snoozed': 'Snoozed until {date}',

@@ -1406,6 +1406,7 @@ export const ja: Catalogue = {
   'reminders.column': 'リマインダー',
   'reminders.acknowledge': '確認済みにする',
   'reminders.snooze': '{days} 日後に再通知',
+  'reminders.snoozeShort': '保留',
   'reminders.actionOn': '{action}: {name}',
   'reminders.handled.acknowledged': '確認済み',
   'reminders.handled.snoozed': '{date} まで保留中',
