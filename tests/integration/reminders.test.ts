@@ -160,7 +160,7 @@ describe('reminders of every account, from the store', () => {
     const again = await ok('reminders.handle', { accountId: 'demo', key: await keyOf('ack.example'), how: 'calendar' })
     expect(again).toMatchObject({ mine: false, handled: { how: 'acknowledged' } })
     expect(again.handled.member).toBeUndefined()
-    expect(await call('reminders.handle', { accountId: 'demo', key: 'x', how: 'forgotten' })).toMatchObject({ ok: false, error: { code: 'ipc.invalidPayload' } })
+    expect(await send('reminders.handle', { accountId: 'demo', key: 'x', how: 'forgotten' })).toMatchObject({ ok: false, error: { code: 'ipc.invalidPayload' } })
 
     // Reopened: kept in the store; the notifications leave out what was handled.
     await app.close()
