@@ -3,7 +3,8 @@
  * (team.json in its data folder, a throwaway PostgreSQL on loopback) and a second workstation's
  * services on the same team database. A reminder Bob acknowledges on his workstation reads
  * "Acknowledged, by bob on host-b" on "Expiring soon" once it is read again; one Alice
- * acknowledges in the window is Bob's no more to handle.
+ * acknowledges in the window is Bob's no more to handle. And Bob's renewal on his workstation reads
+ * "by bob on host-b" in Alice's History (issue 37 point 4).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { randomUUID } from 'node:crypto'
@@ -89,6 +90,28 @@ test('a reminder handled on one workstation reads as handled, and by whom, in th
     await app.setViewportSize({ width: 1024, height: 700 })
     await rowOf(byAlice!.item.label).evaluate((row) => row.scrollIntoView({ block: 'center', inline: 'start' }))
     await snap(app, 'team-reminders-1024x700')
+  } finally {
+    await bob.close()
+    rmSync(bobDir, { recursive: true, force: true })
+  }
+})
+
+test("History names the member of a colleague's change made on another workstation", async ({ app, harness, teamConnection }) => {
+  const bobDir = mkdtempSync(join(tmpdir(), 'team-bob-'))
+  await writeTeamSettings(bobDir, { connection: { ...teamConnection, sslmode: 'disable' }, member: 'bob', workstation: 'host-b' })
+  const bob = await createAppServices({ userDataDir: bobDir, allowedOrigins: [APP], keychain: async () => new SessionSecretStore(), cliDoor: false })
+  try {
+    // Both demos are the same seeded portfolio: Bob renews one of its domains on his workstation.
+    const domain = (await harness.demo()).state.domains[3]!.domainname
+    const bobCalls = routerCalls(() => bob)
+    const prepared = await bobCalls.ok('jobs.prepare', { accountId: 'demo', operation: 'domains.expiration.renew', items: [{ params: { domain, years: 1 } }] })
+    await bobCalls.ok('jobs.start', { jobId: prepared.job.id, ...(prepared.token ? { token: prepared.token } : {}) })
+    await expect.poll(() => bob.jobs.list().find((j) => j.id === prepared.job.id)?.items[0]?.state, { timeout: 10_000 }).toBe('done')
+
+    await app.getByRole('navigation').getByRole('link', { name: 'Activity' }).click()
+    const entry = app.locator('.history-list > li').filter({ hasText: domain })
+    await expect(entry).toContainText('by bob on host-b')
+    await expect(entry).not.toContainText('Outside this app')
   } finally {
     await bob.close()
     rmSync(bobDir, { recursive: true, force: true })
