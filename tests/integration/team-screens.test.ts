@@ -15,6 +15,7 @@ import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { createApiClient, type ApiClient } from '../../src/main/http'
 import { writeTeamSettings } from '../../src/main/team/team-settings'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
+import { nsFlavour } from '../../src/sandbox/nameservers'
 import { reminderKey } from '../../src/shared/portfolio/reminders'
 import { profileFor } from '../../support/profile'
 import { startTestPostgres, type TestPostgres } from '../../support/postgres'
@@ -103,6 +104,22 @@ describe('the screens see the team', () => {
     expect(panel[0]?.member).toBeUndefined()
     // Read again: kept once.
     expect(await historyOf(bob, renewed)).toHaveLength(1)
+  })
+
+  it("a colleague's zone save, met when the zone is next read, is theirs, not a change from outside", async () => {
+    const domain = sb.state.domains.find((d, i) => i > 8 && nsFlavour(d) !== 'registrar')!.domainname
+    const zone = await bob.calls.ok('domains.dns.get', { accountId: bob.accountId, domain })
+    const prepared = await alice.calls.ok('jobs.prepare', {
+      accountId: alice.accountId,
+      operation: 'domains.dns.set',
+      items: [{ params: { domain, ns_type: zone.ns_type, records: `${zone.records.trimEnd()}\ntxt @ alice-was-here`, ttl: zone.ttl }, guard: { records: zone.records }, overRule: true }],
+    })
+    await alice.calls.ok('jobs.start', { jobId: prepared.job.id, ...(prepared.token ? { token: prepared.token } : {}) })
+    await vi.waitFor(() => expect(alice.services.jobs.list().find((j) => j.id === prepared.job.id)?.items[0]?.state).toBe('done'), { timeout: 10_000 })
+
+    expect((await bob.calls.ok('domains.dns.get', { accountId: bob.accountId, domain })).records).toContain('alice-was-here')
+    const rows = await historyOf(bob, domain)
+    expect(rows.map((e) => [e.origin, e.aspect, e.member])).toEqual([['app', 'dns', 'alice']])
   })
 
   it("Writes shows the other member's job, with its member, as it ended", async () => {

@@ -161,7 +161,10 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
       (raw) => parseApiPayload(name, raw),
       (p) =>
         calls.run(p.callId, async (signal) => {
+          // Team mode: a colleague's saves known before the zone is compared, meanwhile (never a change from outside).
+          const caughtUp = teamHistory?.catchUp(p.accountId)
           const zone = await (await accounts.client(p.accountId)).callParsed(name, p.params, { signal })
+          await caughtUp
           await keep((s) => s.putZone(p.accountId, kind, zone.domainname, { records: zone.records, ttl: zone.ttl, ns_type: 'ns_type' in zone ? zone.ns_type : undefined }, now()))
           return zone
         }),
@@ -176,17 +179,20 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
     defineChannel(
       (raw) => parseListAllPayload(name, raw),
       (p, sender) =>
-        calls.run(p.callId, async (signal) =>
-          (await accounts.client(p.accountId)).listAllParsed(name, p.params, {
+        calls.run(p.callId, async (signal) => {
+          // Team mode: a colleague's writes known before the list is compared, meanwhile (never a change from outside).
+          const caughtUp = isStoredList(name) ? teamHistory?.catchUp(p.accountId) : undefined
+          return (await accounts.client(p.accountId)).listAllParsed(name, p.params, {
             signal,
             onProgress: (pr) => sender.sendProgress({ callId: p.callId, loadedItems: pr.loadedItems, expectedItems: pr.expectedItems }),
           }).then(async (items) => {
+            await caughtUp
             // Every list read in full is kept: the next start paints from it.
             if (isStoredList(name)) await keep((s) => s.keepList(p.accountId, name, p.params, items, now()))
             autorenewOn?.learn(p.accountId, items)
             return items
-          }),
-        ),
+          })
+        }),
     )
 
   const local = localPayloads
