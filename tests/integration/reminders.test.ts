@@ -15,7 +15,7 @@ import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { headlessDesktop, type HeadlessDesktop } from '../../src/main/app/desktop'
 import { DEFAULT_SERVER_PATHS } from '../../src/sandbox'
 import type { PagedItem } from '../../src/shared/endpoints/table'
-import type { ReminderTarget } from '../../src/shared/portfolio/reminders'
+import { reminderKey, type ReminderTarget } from '../../src/shared/portfolio/reminders'
 import { profileFor } from '../../support/profile'
 import { APP, appSender, routerCalls } from '../helpers/router-calls'
 
@@ -144,5 +144,31 @@ describe('reminders of every account, from the store', () => {
     desktop.notifications[0]?.click()
     expect(opened.map((t): unknown => JSON.parse(t))).toEqual([target])
     expect(await call('reminders.notify', { title: '', body: 'x', target })).toMatchObject({ ok: false, error: { code: 'ipc.invalidPayload' } })
+  })
+
+  it('alone: every reached reminder is listed with its handling, kept in the store file; one acknowledged or snoozed is not shown, a snooze run out opens it again', async () => {
+    let app = await start()
+    await app.store.putList('demo', 'domains.list', {}, [domain('ack.example', '2030-01-06'), domain('snooze.example', '2030-01-07'), domain('open.example', '2030-01-08')], READ)
+    const open = async () => Object.fromEntries((await ok('reminders.open', {})).map((r) => [r.item.label, r.handled?.how ?? 'open']))
+    expect(await open()).toEqual({ 'ack.example': 'open', 'snooze.example': 'open', 'open.example': 'open' })
+    const keyOf = async (label: string) => reminderKey((await ok('reminders.open', {})).find((r) => r.item.label === label)!)
+
+    expect(await ok('reminders.handle', { accountId: 'demo', key: await keyOf('ack.example'), how: 'acknowledged' })).toMatchObject({ mine: true, handled: { how: 'acknowledged' } })
+    const snoozed = await ok('reminders.handle', { accountId: 'demo', key: await keyOf('snooze.example'), how: 'snoozed', snoozeDays: 2 })
+    expect(snoozed.handled.snoozedUntil).toBe(new Date(clock.getTime() + 2 * 86_400_000).toISOString())
+    // Handled twice: the first handling is kept. Alone, no member is named.
+    const again = await ok('reminders.handle', { accountId: 'demo', key: await keyOf('ack.example'), how: 'calendar' })
+    expect(again).toMatchObject({ mine: false, handled: { how: 'acknowledged' } })
+    expect(again.handled.member).toBeUndefined()
+    expect(await send('reminders.handle', { accountId: 'demo', key: 'x', how: 'forgotten' })).toMatchObject({ ok: false, error: { code: 'ipc.invalidPayload' } })
+
+    // Reopened: kept in the store; the notifications leave out what was handled.
+    await app.close()
+    app = await start()
+    expect(await open()).toEqual({ 'ack.example': 'acknowledged', 'snooze.example': 'snoozed', 'open.example': 'open' })
+    expect(await due()).toEqual(['demo open.example 7/7'])
+    // Three days later the snooze has run out: it may be handled again.
+    clock = new Date(clock.getTime() + 3 * 86_400_000)
+    expect(await ok('reminders.handle', { accountId: 'demo', key: await keyOf('snooze.example'), how: 'acknowledged' })).toMatchObject({ mine: true })
   })
 })

@@ -38,6 +38,7 @@ import { storedServerIds } from '../jobs/server-ids'
 import { createReminders } from '../reminders'
 import { openTeamMode, type TeamStatus } from '../team/team-mode'
 import { withTeamHistory } from '../team/team-history'
+import { createTeamHistoryFeed } from '../team/team-history-feed'
 import { TeamError } from '../team/team-error'
 import { DEMO_ACCOUNT_ID } from '../../shared/accounts'
 import { isJobRunning, jobCounts, type JobView } from '../../shared/jobs'
@@ -94,6 +95,12 @@ export interface AppServices {
   team: { status(): TeamStatus; onStatus(listener: (s: TeamStatus) => void): () => void }
   close(): Promise<void>
 }
+
+/** Who this workstation's writes are by, in team mode (history says who). */
+const writerOf = (s: TeamStatus) => (s.mode === 'team' ? { member: s.member, workstation: s.workstation } : undefined)
+
+/** Whether a team job was made here (the runner has it) or by another member or workstation. */
+const isThisWorkstation = (s: TeamStatus, by: { member: string; workstation: string }) => s.mode === 'team' && s.member === by.member && s.workstation === by.workstation
 
 /** The app's log in its usual place under the user-data folder. */
 export const logDirOf = (userDataDir: string) => join(userDataDir, 'logs')
@@ -217,7 +224,7 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     // Every write leaves a history row; a zone is snapshotted before it is saved.
     // In team mode, the team's history too: each write with its member; a zone changed by a colleague named.
     observer: teamLedger
-      ? withTeamHistory(createWriteHistory(store, opts.now), teamLedger, (err) => log.warn('team.historyFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof TeamError ? err.code : undefined }))
+      ? withTeamHistory(createWriteHistory(store, opts.now, () => writerOf(teamLedger.status)), teamLedger, (err) => log.warn('team.historyFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof TeamError ? err.code : undefined }))
       : createWriteHistory(store, opts.now),
     domainNamesOf: (accountId) => storedDomainNames(store, accountId, storeReadFailed),
     serverIdsOf: (accountId) => storedServerIds(store, accountId, storeReadFailed),
@@ -249,6 +256,8 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     now: opts.now ?? (() => new Date()),
     desktop,
     log,
+    // Team mode: handled once for the team (team_reminders).
+    ...(teamLedger ? { handlings: teamLedger } : {}),
   })
   const app = createAppControl({ log, desktop, accountCount: () => profiles.current.accounts.length, warnings: startupWarnings, onUnsavedWork: opts.onUnsavedWork })
   const router = createIpcRouter({
@@ -264,6 +273,10 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
       onStoreError: (err) => log.warn('store.writeFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof AppError ? err.data.code : undefined }),
       reminders,
       autorenewOn,
+      teamJobs: teamLedger ? async () => (await teamLedger.load()).filter((j) => j.by !== undefined && !isThisWorkstation(teamLedger.status, j.by)) : undefined,
+      teamHistory: teamLedger
+        ? createTeamHistoryFeed({ source: teamLedger, handlings: teamLedger, store, onError: (err) => log.warn('team.historyFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof TeamError ? err.code : undefined }) })
+        : undefined,
       ...(workerStore ? { storeLife: workerStore } : {}),
       // The team database's password is kept beside the API keys, under its own keychain service (the command line reads it there).
       team: new TeamSettingsService(opts.userDataDir, opts.keychain ?? (async () => new KeytarSecretStore(await loadKeytar(), TEAM_KEYCHAIN_SERVICE))),

@@ -31,6 +31,8 @@ import { AppError } from '../app/app-error'
 import type { StoreStatus } from '../../shared/portfolio/store-status'
 import type { TeamSettingsService } from '../team/team-settings-service'
 import { createTeamHandlers } from './team-handlers'
+import type { TeamHistoryFeed } from '../team/team-history-feed'
+import type { JobView } from '../../shared/jobs'
 
 export type ChannelHandlers = { [C in ChannelName]: ChannelHandler<ParsedPayloadOf<C>, ResultOf<C>> }
 
@@ -56,7 +58,14 @@ export interface HandlerDeps {
   storeLife?: { status(): StoreStatus; restart(): Promise<StoreStatus> }
   /** The Team section: the team database's connection (issue 37). */
   team: TeamSettingsService
+  /** Team mode: the other members' writes brought into the local history before it is read or compared (team-history-feed.ts). */
+  teamHistory?: TeamHistoryFeed | undefined
+  /** Team mode: the jobs other workstations made, as the team's journal says now (Writes shows the team's jobs, each with its member). */
+  teamJobs?: (() => Promise<JobView[]>) | undefined
 }
+
+/** Other workstations' jobs shown at most (the newest). */
+const MAX_TEAM_JOBS_SHOWN = 300
 
 const notAnObject: Parsed<never> = { ok: false, issues: [{ path: '', code: 'field.wrongType', params: { expected: 'object' } }] }
 
@@ -125,7 +134,7 @@ export function createAppHandlers(app: AppControl, quitConfirmed: () => void): P
   }
 }
 
-export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitConfirmed, app, store, accountNames, onStoreError, reminders, autorenewOn, storeLife, team }: HandlerDeps): ChannelHandlers {
+export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitConfirmed, app, store, accountNames, onStoreError, reminders, autorenewOn, storeLife, team, teamHistory, teamJobs }: HandlerDeps): ChannelHandlers {
   /** Keeps what was read (in the store's thread); a store that fails never fails the read. */
   const keep = async (write: (s: PortfolioStoreAsync) => Promise<unknown>): Promise<void> => {
     if (!store) return
@@ -152,7 +161,10 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
       (raw) => parseApiPayload(name, raw),
       (p) =>
         calls.run(p.callId, async (signal) => {
+          // Team mode: a colleague's saves known before the zone is compared, meanwhile (never a change from outside).
+          const caughtUp = teamHistory?.catchUp(p.accountId)
           const zone = await (await accounts.client(p.accountId)).callParsed(name, p.params, { signal })
+          await caughtUp
           await keep((s) => s.putZone(p.accountId, kind, zone.domainname, { records: zone.records, ttl: zone.ttl, ns_type: 'ns_type' in zone ? zone.ns_type : undefined }, now()))
           return zone
         }),
@@ -167,17 +179,20 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
     defineChannel(
       (raw) => parseListAllPayload(name, raw),
       (p, sender) =>
-        calls.run(p.callId, async (signal) =>
-          (await accounts.client(p.accountId)).listAllParsed(name, p.params, {
+        calls.run(p.callId, async (signal) => {
+          // Team mode: a colleague's writes known before the list is compared, meanwhile (never a change from outside).
+          const caughtUp = isStoredList(name) ? teamHistory?.catchUp(p.accountId) : undefined
+          return (await accounts.client(p.accountId)).listAllParsed(name, p.params, {
             signal,
             onProgress: (pr) => sender.sendProgress({ callId: p.callId, loadedItems: pr.loadedItems, expectedItems: pr.expectedItems }),
           }).then(async (items) => {
+            await caughtUp
             // Every list read in full is kept: the next start paints from it.
             if (isStoredList(name)) await keep((s) => s.keepList(p.accountId, name, p.params, items, now()))
             autorenewOn?.learn(p.accountId, items)
             return items
-          }),
-        ),
+          })
+        }),
     )
 
   const local = localPayloads
@@ -231,7 +246,18 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
         return null
       },
     ),
-    'jobs.list': defineChannel((raw) => parseWith(local['jobs.list'], raw), async () => jobs.list()),
+    'jobs.list': defineChannel(
+      (raw) => parseWith(local['jobs.list'], raw),
+      async () => {
+        const mine = jobs.list()
+        if (!teamJobs) return mine
+        // The team's word on its other members' jobs, read now: the runner knows them only as they were when it started.
+        const others = (await teamJobs()).filter((j) => j.status !== 'prepared').slice(-MAX_TEAM_JOBS_SHOWN)
+        if (others.length === 0) return mine
+        const theirs = new Set(others.map((j) => j.id))
+        return [...mine.filter((j) => !theirs.has(j.id)), ...others].sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+      },
+    ),
     'jobs.watch': defineChannel(
       (raw) => parseWith(local['jobs.watch'], raw),
       async (_p, sender) => {
@@ -267,9 +293,41 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
     'store.exportZones': defineChannel((raw) => parseWith(local['store.exportZones'], raw), async () => (store ? store.exportZones() : [])),
     'store.exportCsv': defineChannel((raw) => parseWith(local['store.exportCsv'], raw), async () => (store ? store.exportCsv({ accountNames: accountNames?.() ?? {} }) : '')),
     // history
-    'history.list': defineChannel((raw) => parseWith(local['history.list'], raw), async (p) => (store ? store.history.list(p) : [])),
-    'history.unseen': defineChannel((raw) => parseWith(local['history.unseen'], raw), async () => (store ? store.history.unseen() : {})),
-    'history.markSeen': defineChannel((raw) => parseWith(local['history.markSeen'], raw), async (p) => (store ? store.history.markSeen(p.accountId, p) : 0)),
+    'history.list': defineChannel(
+      (raw) => parseWith(local['history.list'], raw),
+      async (p) => {
+        if (!store) return []
+        await teamHistory?.catchUp(p.accountId)
+        return store.history.list(p)
+      },
+    ),
+    'history.unseen': defineChannel(
+      (raw) => parseWith(local['history.unseen'], raw),
+      async () => {
+        if (!store) return {}
+        const counts = await store.history.unseen()
+        if (!teamHistory) return counts
+        // Team mode: a change from outside a colleague has looked at is not counted here either.
+        for (const [accountId, n] of Object.entries(counts)) if (n > 0) await teamHistory.catchUp(accountId)
+        return store.history.unseen()
+      },
+    ),
+    'history.markSeen': defineChannel(
+      (raw) => parseWith(local['history.markSeen'], raw),
+      async (p) => {
+        if (!store) return 0
+        // Team mode: what is looked at here is looked at for the team; the rows are read before they are marked.
+        const both = p.subjectKind !== undefined && p.subject !== undefined
+        const marking = teamHistory
+          ? (await store.history.list({ accountId: p.accountId, outsideOnly: true, ...(both ? { subjectKind: p.subjectKind, subject: p.subject } : {}) })).filter(
+              (e) => !e.seen && (!p.ids || p.ids.includes(e.id)),
+            )
+          : []
+        const n = await store.history.markSeen(p.accountId, p)
+        if (teamHistory && marking.length > 0) await teamHistory.seenHere(p.accountId, marking)
+        return n
+      },
+    ),
     'history.snapshots': defineChannel((raw) => parseWith(local['history.snapshots'], raw), async (p) => (store ? store.history.snapshots(p.accountId, p.kind, p.domain) : [])),
     'history.snapshot': defineChannel((raw) => parseWith(local['history.snapshot'], raw), async (p) => (store ? ((await store.history.snapshot(p.accountId, p.id)) ?? null) : null)),
     'history.settings': defineChannel((raw) => parseWith(local['history.settings'], raw), async () => ({ retentionDays: store ? await store.history.retentionDays() : DEFAULT_HISTORY_RETENTION_DAYS })),
@@ -278,6 +336,8 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
       async (p, sender) => {
         if (!store) return { read: 0, drift: 0, failed: [] }
         const portfolio = store
+        // A colleague's write known first, so the refresh that finds it does not call it a change from outside.
+        await teamHistory?.catchUp(p.accountId)
         return calls.run(p.callId, async (signal) =>
           refreshAccount(await accounts.client(p.accountId), portfolio, p.accountId, {
             signal,
@@ -321,6 +381,8 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
       },
     ),
     'reminders.expirations': defineChannel((raw) => parseWith(local['reminders.expirations'], raw), async (p) => reminders.expirations(p.accountId)),
+    'reminders.open': defineChannel((raw) => parseWith(local['reminders.open'], raw), async () => reminders.open()),
+    'reminders.handle': defineChannel((raw) => parseWith(local['reminders.handle'], raw), async (p) => reminders.handle(p.accountId, p.key, p.how, p.snoozeDays)),
     // bulk DNS change
     'store.zones': defineChannel((raw) => parseWith(local['store.zones'], raw), async (p) => (store ? store.listZones(p.accountId, p.containing) : [])),
     // zone health

@@ -30,7 +30,7 @@ function beforeMembers(list: StoredListName): readonly string[] {
 }
 
 /** Whose history an item is: a domain, a free DNS zone, a server or a service IP (the operation's facts say which). */
-function subjectOf(operation: WriteEndpointName, params: Record<string, unknown>): { kind: SubjectKind; subject: string } {
+export function subjectOf(operation: WriteEndpointName, params: Record<string, unknown>): { kind: SubjectKind; subject: string } {
   const str = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '')
   const kind = factsOf(operation).subject
   switch (kind) {
@@ -52,7 +52,10 @@ function sentValue(params: Record<string, unknown>): Record<string, unknown> {
   return rest
 }
 
-export function createWriteHistory(store: PortfolioStoreAsync, now: () => Date = () => new Date()): WriteObserver {
+/** Team mode: who this workstation's writes are by (undefined: single-workstation mode, no member). */
+export type WriterOf = () => { member: string; workstation: string } | undefined
+
+export function createWriteHistory(store: PortfolioStoreAsync, now: () => Date = () => new Date(), writer: WriterOf = () => undefined): WriteObserver {
   /** Per job item: the snapshot and the value before, taken in beforeSend. */
   const before = new Map<string, { snapshotId?: number | undefined; value?: unknown }>()
   const itemKey = (job: JobView, i: number) => `${job.id}#${i}`
@@ -146,6 +149,7 @@ export function createWriteHistory(store: PortfolioStoreAsync, now: () => Date =
         after,
         at,
         snapshotId: was?.snapshotId,
+        ...writer(),
       })
       // The zone as saved is the zone now: kept, after the row above says this app made it.
       if (zoneKind && it.state === 'done' && isZoneAnswer(it.result)) await store.putZone(job.accountId, zoneKind, subject, zoneOfAnswer(zoneKind, it.result), at)

@@ -9,7 +9,18 @@
  */
 import { todayIso } from '../../shared/formats/dates'
 import { parseWith } from '../../shared/errors/field-issues'
-import { DEFAULT_REMINDER_SETTINGS, reminderItemKey, type DueReminder, type ExpiringItem, type ReminderSettings } from '../../shared/portfolio/reminders'
+import {
+  DEFAULT_REMINDER_SETTINGS,
+  isHandled,
+  reminderItemKey,
+  reminderKey,
+  type DueReminder,
+  type ExpiringItem,
+  type OpenReminder,
+  type ReminderHandled,
+  type ReminderHandlingKind,
+  type ReminderSettings,
+} from '../../shared/portfolio/reminders'
 import { reminderSettingsSchema } from '../../shared/portfolio/reminder-schemas'
 import type { SentReminder } from '../store/types'
 import type { PortfolioStoreAsync } from '../store/store-async'
@@ -17,6 +28,7 @@ import type { Desktop, DesktopNotification } from '../app/desktop'
 import type { AppLog } from '../log/app-log'
 import { dueReminders } from './due'
 import { expiringItems } from './expiring-items'
+import { localHandlings, type ReminderHandlings } from './handled'
 
 /** The key of the settings in the store's settings table. */
 const REMINDER_SETTINGS_KEY = 'reminders'
@@ -28,6 +40,8 @@ export interface RemindersOptions {
   now: () => Date
   desktop: Pick<Desktop, 'notify'>
   log?: Pick<AppLog, 'info' | 'warn'>
+  /** Where handlings are kept: this workstation's store by default; the team's database in team mode. */
+  handlings?: ReminderHandlings
 }
 
 export interface Reminders {
@@ -36,6 +50,10 @@ export interface Reminders {
   saveSettings(settings: ReminderSettings): Promise<ReminderSettings>
   /** The reminders due now, most urgent first, recorded as sent. */
   due(): Promise<DueReminder[]>
+  /** Every reminder whose threshold is reached (the most urgent one per item), each with its handling. */
+  open(): Promise<OpenReminder[]>
+  /** Handles one reminder once, for everyone who sees it (`key`: reminderKey). */
+  handle(accountId: string, key: string, how: ReminderHandlingKind, snoozeDays?: number): Promise<{ mine: boolean; handled: ReminderHandled }>
   /** Every stored item with an expiry date, of one account or of all. */
   expirations(accountId?: string): Promise<ExpiringItem[]>
   /** Shows a notification; `onClick` runs when the user clicks it. */
@@ -53,8 +71,29 @@ const markOf = (item: ExpiringItem, threshold: number): SentReminder => ({
   threshold,
 })
 
+const DAY_MS = 86_400_000
+
 export function createReminders(opts: RemindersOptions): Reminders {
   const { store } = opts
+  const handlings = opts.handlings ?? localHandlings(store, opts.now)
+  /** Each reminder's handling, per account; an account whose handlings cannot be read has none (shown, never hidden). */
+  const withHandling = async (due: DueReminder[]): Promise<OpenReminder[]> => {
+    const byAccount = new Map<string, DueReminder[]>()
+    for (const d of due) byAccount.set(d.item.accountId, [...(byAccount.get(d.item.accountId) ?? []), d])
+    const handled = new Map<DueReminder, ReminderHandled>()
+    for (const [accountId, list] of byAccount) {
+      try {
+        const found = await handlings.handledOf(accountId, list.map(reminderKey))
+        for (const d of list) {
+          const h = found.get(reminderKey(d))
+          if (h) handled.set(d, h)
+        }
+      } catch (err) {
+        opts.log?.warn('reminders.handledUnreadable', { code: typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : undefined })
+      }
+    }
+    return due.map((d) => ({ ...d, ...(handled.has(d) ? { handled: handled.get(d) } : {}) }))
+  }
   const settings = async (): Promise<ReminderSettings> => {
     const text = await store.getSetting(REMINDER_SETTINGS_KEY)
     if (text === undefined) return DEFAULT_REMINDER_SETTINGS
@@ -93,8 +132,21 @@ export function createReminders(opts: RemindersOptions): Reminders {
         now.toISOString(),
         today,
       )
-      if (due.length) opts.log?.info('reminders.due', { count: due.length, marked: marks.length })
-      return due
+      // One a colleague (or this workstation) already handled is not shown again.
+      const open = (await withHandling(due)).filter((d) => !isHandled(d.handled, now)).map(({ handled: _handled, ...d }) => d)
+      if (open.length) opts.log?.info('reminders.due', { count: open.length, marked: marks.length })
+      return open
+    },
+    async open() {
+      const now = opts.now()
+      const items = (await Promise.all(opts.accountIds().map((id) => expiringItems(store, id)))).flat()
+      // Every threshold reached, as if none had been shown yet: the list, not the notifications.
+      const { due } = dueReminders(items, await settings(), todayIso(now), () => [])
+      return withHandling(due)
+    },
+    handle(accountId, key, how, snoozeDays) {
+      const snoozedUntil = how === 'snoozed' ? new Date(opts.now().getTime() + (snoozeDays ?? 1) * DAY_MS) : undefined
+      return handlings.handleOnce(accountId, key, how, snoozedUntil)
     },
     async expirations(accountId) {
       const ids = accountId === undefined ? opts.accountIds() : [accountId]

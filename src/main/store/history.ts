@@ -17,11 +17,17 @@ import { StoreProblem } from './types'
 
 const json = (v: unknown): SqlValue => (v === undefined ? null : storedJson(v))
 
+const idRow = z.object({ id: z.number().int() })
+
 export function recordWrite(conn: Connection, r: WriteRecord): number {
   return conn.write(() => {
+    if (r.fromTeam) {
+      const known = conn.get(idRow, 'SELECT id FROM history WHERE job_id = ? AND item_index = ?', [r.jobId, r.itemIndex])
+      if (known) return known.id
+    }
     const id = conn.insert(
-      `INSERT INTO history (account_id, subject_kind, subject, origin, aspect, operation, purpose, params, outcome, request_id, job_id, item_index, before, after, at, seen)
-       VALUES (?, ?, ?, 'app', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`,
+      `INSERT INTO history (account_id, subject_kind, subject, origin, aspect, operation, purpose, params, outcome, request_id, job_id, item_index, before, after, at, seen, member, workstation)
+       VALUES (?, ?, ?, 'app', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
       [
         r.accountId,
         r.subjectKind,
@@ -37,6 +43,8 @@ export function recordWrite(conn: Connection, r: WriteRecord): number {
         json(r.before),
         json(r.after),
         r.at,
+        r.member ?? null,
+        r.workstation ?? null,
       ],
     )
     if (r.snapshotId !== undefined) conn.run('UPDATE zone_snapshots SET history_id = ? WHERE id = ?', [id, r.snapshotId])
@@ -145,6 +153,8 @@ const historyRow = z.object({
   at: z.string(),
   seen: z.union([z.literal(0), z.literal(1)]),
   snapshot_id: z.number().int().nullable(),
+  member: z.string().nullable(),
+  workstation: z.string().nullable(),
 })
 const paramsSchema = z.record(z.string(), z.unknown())
 
@@ -165,7 +175,7 @@ export function listHistory(conn: Connection, q: HistoryQuery, report: (p: Store
   const rows = conn.all(
     historyRow,
     `SELECT h.id, h.account_id, h.subject_kind, h.subject, h.origin, h.aspect, h.operation, h.purpose, h.params, h.outcome, h.request_id, h.job_id,
-            h.before, h.after, h.at, h.seen, (SELECT s.id FROM zone_snapshots s WHERE s.history_id = h.id) AS snapshot_id
+            h.before, h.after, h.at, h.seen, h.member, h.workstation, (SELECT s.id FROM zone_snapshots s WHERE s.history_id = h.id) AS snapshot_id
        FROM history h WHERE ${where.join(' AND ')} ORDER BY h.at DESC, h.id DESC LIMIT ?`,
     [...args, Math.min(q.limit ?? HISTORY_LIMIT, HISTORY_LIMIT)],
     () => report({ code: 'store.rowSkipped', params: { table: 'history', accountId: q.accountId, list: '', key: '' } }),
@@ -190,6 +200,8 @@ export function listHistory(conn: Connection, q: HistoryQuery, report: (p: Store
       at: r.at,
       seen: r.seen === 1,
       snapshotId: r.snapshot_id ?? undefined,
+      // Only a write from the app has a member; a change from outside never does.
+      ...(r.origin === 'app' && r.member !== null ? { member: r.member, workstation: r.workstation ?? undefined } : {}),
     }
   })
 }

@@ -195,8 +195,19 @@ function migration3(conn: Connection): void {
   indexEveryZone(conn)
 }
 
+/**
+ * Team mode (issue 37 point 4): a history row of a write says which member made it on which
+ * workstation; empty for a row of single-workstation mode and for a change from outside.
+ */
+function migration4(): string {
+  return `
+    ALTER TABLE history ADD COLUMN member TEXT;
+    ALTER TABLE history ADD COLUMN workstation TEXT;
+  `
+}
+
 const sql = (text: () => string) => (conn: Connection) => conn.exec(text())
-const MIGRATIONS: readonly ((conn: Connection) => void)[] = [sql(migration1), sql(migration2), migration3]
+const MIGRATIONS: readonly ((conn: Connection) => void)[] = [sql(migration1), sql(migration2), migration3, sql(migration4)]
 export const SCHEMA_VERSION = MIGRATIONS.length
 
 const versionRow = z.object({ user_version: z.number().int() })

@@ -48,6 +48,11 @@ export interface WriteRecord {
   at: string
   /** The snapshot taken just before it was sent (zone saves). */
   snapshotId?: number | undefined
+  /** Team mode: the member who made it, on which workstation. */
+  member?: string | undefined
+  workstation?: string | undefined
+  /** A colleague's write, read from the team's history: kept once however often it is read (by job and item). */
+  fromTeam?: boolean | undefined
 }
 
 /** The history part of the portfolio store. */

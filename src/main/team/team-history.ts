@@ -9,7 +9,8 @@
 import { createHash } from 'node:crypto'
 import { z } from 'zod'
 import type { ErrorData } from '../../shared/errors'
-import type { WriteObserver } from '../jobs/write-history'
+import { subjectOf, type WriteObserver } from '../jobs/write-history'
+import { SUBJECT_KINDS } from '../../shared/portfolio/history'
 import { factsOf } from '../jobs/operations'
 import type { TeamHistoryEntry } from './team-shared'
 
@@ -19,8 +20,11 @@ export interface TeamHistoryPlace {
 }
 
 /** What the team's history keeps of a write: no parameters (they may hold a transfer code or a password). */
-const teamChangeSchema = z.object({
+export const teamChangeSchema = z.object({
   operation: z.string(),
+  /** Whose history it is and which part of it (write-history.ts subjectOf; absent in rows of earlier versions: the domain). */
+  subjectKind: z.enum(SUBJECT_KINDS).optional(),
+  subject: z.string().optional(),
   outcome: z.enum(['done', 'unknown']),
   jobId: z.string(),
   index: z.number().int(),
@@ -64,8 +68,11 @@ export function withTeamHistory(local: WriteObserver, team: TeamHistoryPlace, on
       const p: Record<string, unknown> = it.params
       const domain = typeof p.domain === 'string' || typeof p.domain === 'number' ? String(p.domain) : it.target
       const saved = factsOf(job.operation).zone && it.state === 'done' ? recordsOf(it.result) : undefined
+      const { kind: subjectKind, subject } = subjectOf(job.operation, p)
       const change: TeamChange = {
         operation: job.operation,
+        subjectKind,
+        subject,
         outcome: it.state,
         jobId: job.id,
         index: i,

@@ -29,7 +29,17 @@ import { applyJournalRecord, journaledJob, journalRecordSchema, type JournalReco
 import type { ClaimResult, TargetHolder, TargetLease, TargetRef, WriteLedger } from '../jobs/ledger/write-ledger'
 import { ensureSchema } from './schema'
 import { registerWorkstation } from './team-directory'
-import { domainHistory, RELAXED_COMMIT, recordHistory, type TeamHistoryEntry } from './team-shared'
+import { accountHistorySince, domainHistory, handleReminder, RELAXED_COMMIT, recordHistory, reminderDue, remindersOf, type TeamAccountChange, type TeamHistoryEntry, type TeamReminder } from './team-shared'
+import type { ReminderHandled, ReminderHandlingKind } from '../../shared/portfolio/reminders'
+
+/** A team reminder's handling as the screens show it. */
+const handledOf = (h: NonNullable<TeamReminder['handled']>): ReminderHandled => ({
+  how: h.how,
+  at: h.at,
+  member: h.by.member,
+  workstation: h.by.workstation,
+  ...(h.snoozedUntil ? { snoozedUntil: h.snoozedUntil } : {}),
+})
 import { TeamError, isConnectionLoss, teamErrorOf } from './team-error'
 
 /** How a workstation's local account ids map to the team's (the keyed fingerprints of their keys). */
@@ -315,6 +325,39 @@ export class TeamLedger implements WriteLedger {
   /** A domain's changes as the team knows them, oldest first. */
   changesOf(accountId: string, domain: string): Promise<TeamHistoryEntry[]> {
     return this.step((db) => domainHistory(db, this.accounts.toTeam(accountId), domain), { retryOnLoss: true })
+  }
+
+  /** An account's changes as the team knows them after the team row `afterId` (the screens' history, team-history-feed.ts). */
+  accountChangesSince(accountId: string, afterId: number, limit: number): Promise<TeamAccountChange[]> {
+    return this.step((db) => accountHistorySince(db, this.accounts.toTeam(accountId), afterId, limit), { retryOnLoss: true })
+  }
+
+  // --- reminders and changes from outside, handled once for the team (reminders/handled.ts) ---
+
+  private reminderKey(accountId: string, key: string): string {
+    return `${this.accounts.toTeam(accountId)}/${key}`
+  }
+
+  async handledOf(accountId: string, keys: readonly string[]): Promise<Map<string, ReminderHandled>> {
+    const byTeamKey = new Map(keys.map((k) => [this.reminderKey(accountId, k), k]))
+    const rows = await this.step((db) => remindersOf(db, [...byTeamKey.keys()]), { retryOnLoss: true })
+    const out = new Map<string, ReminderHandled>()
+    for (const r of rows) {
+      const key = byTeamKey.get(r.key)
+      if (key !== undefined && r.handled) out.set(key, handledOf(r.handled))
+    }
+    return out
+  }
+
+  async handleOnce(accountId: string, key: string, how: ReminderHandlingKind, snoozedUntil?: Date): Promise<{ mine: boolean; handled: ReminderHandled }> {
+    const teamKey = this.reminderKey(accountId, key)
+    const by = { member: this.o.member, workstation: this.o.workstation }
+    const out = await this.step(async (db) => {
+      await reminderDue(db, teamKey, new Date())
+      return handleReminder(db, teamKey, how, by, snoozedUntil)
+    })
+    // Handled meanwhile and then un-snoozed cannot happen: a handling is only replaced after its snooze ran out.
+    return { mine: out.mine, handled: out.reminder.handled ? handledOf(out.reminder.handled) : { how, at: new Date().toISOString(), ...by } }
   }
 
   // --- the per-target holds ---

@@ -12,7 +12,8 @@ import type { ClaimResult, TargetHolder, TargetLease, TargetRef, WriteLedger } f
 import { openConfiguredTeamLedger, TeamAccountFingerprints, type TeamKeys } from './open-team'
 import { TeamError, teamErrorOf, type TeamErrorCode } from './team-error'
 import type { TeamLedger } from './team-ledger'
-import type { TeamHistoryEntry } from './team-shared'
+import type { TeamAccountChange, TeamHistoryEntry } from './team-shared'
+import type { ReminderHandled, ReminderHandlingKind } from '../../shared/portfolio/reminders'
 import { readTeamSettings } from './team-settings'
 
 /**
@@ -245,6 +246,24 @@ class ReconnectingTeamLedger implements WriteLedger {
     return this.step(async (l) => {
       await this.learn(accountId)
       return l.changesOf(accountId, domain)
+    })
+  }
+  handledOf(accountId: string, keys: readonly string[]): Promise<Map<string, ReminderHandled>> {
+    return this.step(async (l) => {
+      await this.learn(accountId)
+      return l.handledOf(accountId, keys)
+    })
+  }
+  handleOnce(accountId: string, key: string, how: ReminderHandlingKind, snoozedUntil?: Date): Promise<{ mine: boolean; handled: ReminderHandled }> {
+    return this.step(async (l) => {
+      await this.learn(accountId)
+      return l.handleOnce(accountId, key, how, snoozedUntil)
+    })
+  }
+  accountChangesSince(accountId: string, afterId: number, limit: number): Promise<TeamAccountChange[]> {
+    return this.step(async (l) => {
+      await this.learn(accountId)
+      return l.accountChangesSince(accountId, afterId, limit)
     })
   }
 

@@ -90,6 +90,23 @@ export function domainHistory(pool: pg.Pool, account: string, domain: string): P
   })
 }
 
+/** bigserial ids arrive as text from pg. */
+const serialId = z.union([z.number(), z.string().regex(/^\d+$/).transform(Number)]).pipe(z.number().int().min(0))
+const accountHistoryRow = historyRow.extend({ id: serialId, domain: z.string() })
+export type TeamAccountChange = TeamHistoryEntry & { id: number; domain: string }
+
+/** An account's changes as the team knows them after the row `afterId`, oldest first, at most `limit`. */
+export function accountHistorySince(pool: pg.Pool, account: string, afterId: number, limit: number): Promise<TeamAccountChange[]> {
+  return guarded(async () => {
+    const rows = (await pool.query('SELECT id, domain, at, member, workstation, change FROM team_history WHERE account = $1 AND id > $2 ORDER BY id LIMIT $3', [account, afterId, limit]))
+      .rows
+    return rows.map((raw) => {
+      const r = accountHistoryRow.parse(raw)
+      return { id: r.id, domain: r.domain, at: r.at.toISOString(), by: r.member !== null && r.workstation !== null ? { member: r.member, workstation: r.workstation } : undefined, change: r.change }
+    })
+  })
+}
+
 export type ReminderHandling = 'acknowledged' | 'snoozed' | 'calendar'
 const reminderRow = z.object({
   key: z.string(),
@@ -133,6 +150,14 @@ export function handleReminder(pool: pg.Pool, key: string, how: ReminderHandling
     )
     if (won.rows[0] !== undefined) return { mine: true, reminder: reminderOf(won.rows[0]) }
     return { mine: false, reminder: reminderOf((await pool.query('SELECT * FROM team_reminders WHERE key = $1', [key])).rows[0]) }
+  })
+}
+
+/** The reminders of these keys the team knows, handled or not. */
+export function remindersOf(pool: pg.Pool, keys: readonly string[]): Promise<TeamReminder[]> {
+  return guarded(async () => {
+    if (keys.length === 0) return []
+    return (await pool.query('SELECT * FROM team_reminders WHERE key = ANY($1::text[])', [keys])).rows.map(reminderOf)
   })
 }
 

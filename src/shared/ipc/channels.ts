@@ -68,6 +68,9 @@ export const LOCAL_CHANNELS = [
   'reminders.due',
   'reminders.notify',
   'reminders.expirations',
+  // handled once for everyone who sees them (in team mode, for the team): acknowledged, snoozed, sent to the calendar.
+  'reminders.open',
+  'reminders.handle',
   // bulk DNS change
   // The zones of every account as last read (the store's summaries, without their records).
   'store.zones',

@@ -28,7 +28,7 @@ import type {
 import type { ChannelName, LocalChannel } from './channels'
 import type { LocalPayloads } from './payloads'
 import type { HistoryEntry, Snapshot, SnapshotSummary } from '../portfolio/history'
-import type { DueReminder, ExpiringItem, ReminderSettings, ReminderTarget } from '../portfolio/reminders'
+import type { DueReminder, ExpiringItem, OpenReminder, ReminderHandled, ReminderSettings, ReminderTarget } from '../portfolio/reminders'
 import type { SearchHit, StoredList, StoredListName, ZoneFile, ZoneHealth, ZoneSummary } from '../portfolio'
 import type { TeamStatusView, TeamTestResult } from '../team'
 
@@ -120,6 +120,10 @@ export interface LocalResults {
   'reminders.due': DueReminder[]
   'reminders.notify': null
   'reminders.expirations': ExpiringItem[]
+  /** Every reminder whose threshold is reached, each with how it was handled (in team mode: by whom). */
+  'reminders.open': OpenReminder[]
+  /** `mine: false`: someone else had handled it first (their handling is the one kept). */
+  'reminders.handle': { mine: boolean; handled: ReminderHandled }
   // bulk DNS change
   /** The zones the store holds (of one account, or of every account), without their records. */
   'store.zones': ZoneSummary[]

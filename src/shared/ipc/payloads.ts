@@ -10,7 +10,7 @@ import { JOB_PURPOSES } from '../jobs'
 import type { LocalChannel } from './channels'
 import { isStoredList, ZONE_KINDS, type StoredListName } from '../portfolio'
 import { MAX_HISTORY_RETENTION_DAYS, SUBJECT_KINDS } from '../portfolio/history'
-import { reminderNotificationSchema, reminderSettingsSchema } from '../portfolio/reminder-schemas'
+import { reminderHandleSchema, reminderNotificationSchema, reminderSettingsSchema } from '../portfolio/reminder-schemas'
 import { TEAM_SSL_MODES } from '../team'
 
 const accountIdSchema = z.string().regex(/^[a-z0-9-]{1,64}$/, 'field.accountId')
@@ -128,6 +128,8 @@ export const localPayloads = {
   'reminders.due': z.object({}),
   'reminders.notify': reminderNotificationSchema,
   'reminders.expirations': z.object({ accountId: accountIdSchema.optional() }),
+  'reminders.open': z.object({}),
+  'reminders.handle': reminderHandleSchema,
   // bulk DNS change
   'store.zones': z.object({ accountId: accountIdSchema.optional(), containing: z.string().trim().min(1).max(1000).optional() }),
   // zone health

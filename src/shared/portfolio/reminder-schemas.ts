@@ -6,7 +6,7 @@
  */
 import { z } from 'zod'
 import { SERVER_KINDS } from '../service/constants'
-import { MAX_THRESHOLDS, MAX_THRESHOLD_DAYS, REMINDER_ITEM_KINDS, normaliseThresholds } from './reminders'
+import { MAX_THRESHOLDS, MAX_THRESHOLD_DAYS, REMINDER_HANDLINGS, REMINDER_ITEM_KINDS, normaliseThresholds } from './reminders'
 
 export const reminderSettingsSchema = z.object({
   enabled: z.boolean(),
@@ -34,4 +34,22 @@ export const reminderNotificationSchema = z.object({
   title: z.string().trim().min(1).max(200),
   body: z.string().max(1000),
   target: reminderTargetSchema,
+})
+
+/** Handling a reminder (or a change from outside) once, for everyone who sees it (issue 37 point 7). */
+export const reminderHandleSchema = z.object({
+  accountId: z.string().regex(/^[a-z0-9-]{1,64}$/, 'field.accountId'),
+  key: z.string().min(1).max(600),
+  how: z.enum(REMINDER_HANDLINGS),
+  /** A snooze: for how many days. */
+  snoozeDays: z.number().int().min(1).max(90).optional(),
+})
+
+/** A handling as it is kept (the local store's copy, read back). */
+export const reminderHandledSchema = z.object({
+  how: z.enum(REMINDER_HANDLINGS),
+  at: z.string(),
+  member: z.string().optional(),
+  workstation: z.string().optional(),
+  snoozedUntil: z.string().optional(),
 })

@@ -84,3 +84,29 @@ export type ReminderTarget =
 
 /** The item's identity in the reminders-sent record: servers of different kinds may share a webid. */
 export const reminderItemKey = (item: Pick<ExpiringItem, 'id' | 'serverKind'>): string => (item.serverKind ? `${item.serverKind}/${item.id}` : item.id)
+
+/** How a reminder (or a change from outside) was handled: once, for everyone who sees it (issue 37 point 7). */
+export const REMINDER_HANDLINGS = ['acknowledged', 'snoozed', 'calendar'] as const
+export type ReminderHandlingKind = (typeof REMINDER_HANDLINGS)[number]
+
+export interface ReminderHandled {
+  how: ReminderHandlingKind
+  /** ISO time it was handled. */
+  at: string
+  /** Team mode: who handled it, on which workstation. */
+  member?: string | undefined
+  workstation?: string | undefined
+  /** A snooze: until when (ISO); after that the reminder is open again. */
+  snoozedUntil?: string | undefined
+}
+
+/** A reminder whose threshold the item has reached, open or handled: the list every member sees. */
+export interface OpenReminder extends DueReminder {
+  handled?: ReminderHandled | undefined
+}
+
+/** One reminder's identity across workstations: the item, its expiry date and the threshold reached. */
+export const reminderKey = (r: Pick<DueReminder, 'item' | 'threshold'>): string => [r.item.kind, reminderItemKey(r.item), r.item.expires, String(r.threshold)].join('/')
+
+/** A snooze still running at `now`, or a handling that is not a snooze: the reminder is not open. */
+export const isHandled = (h: ReminderHandled | undefined, now: Date): boolean => h !== undefined && (h.how !== 'snoozed' || (h.snoozedUntil !== undefined && Date.parse(h.snoozedUntil) > now.getTime()))
