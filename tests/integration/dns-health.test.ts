@@ -110,6 +110,16 @@ describe('served against saved (nameservers on loopback)', () => {
     expect(a.asked).toContain('MX spelled.test')
   })
 
+  it('a TXT value longer than 255 bytes (a DKIM key) is served as several strings and compared whole', async () => {
+    const key = `v=DKIM1; k=rsa; p=${'MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA'.repeat(8)}`
+    const dkim = `${saved}\ntxt default._domainkey ${key}`
+    const a = await start(() => [{ domain: 'dkim.test', records: dkim }])
+    const r = await servedAgainstSaved({ domain: 'dkim.test', records: dkim, nameservers: [ns('ns1', a)], unresolved: [] }, resolverNsAsk(1000))
+    expect(r.findings).toEqual([])
+    const lone = await servedAgainstSaved({ domain: 'dkim.test', records: `txt default._domainkey ${key}`, nameservers: [ns('ns1', a)], unresolved: [] }, resolverNsAsk(1000))
+    expect(lone.findings).toEqual([])
+  })
+
   it('delegated elsewhere: the nameservers serve another zone altogether', async () => {
     const other = await start(() => [{ domain: 'away.test', records: 'a @ 203.0.113.9\ntxt @ v=spf1 include:other.example -all' }])
     const r = await compare('away.test', [ns('ns1.other.example', other)])
