@@ -11,8 +11,7 @@
  */
 import { Resolver } from 'node:dns/promises'
 import { parse, splitValue, txtText, type RecordRow } from '../../shared/dns/records'
-import { asciiName } from '../../shared/dns/bind'
-import { servedAs } from '../../shared/dns/service-spelling'
+import { asciiName, servedAs } from '../../shared/dns/bind'
 import { hostName, targetName } from '../../shared/dns/health/names'
 import type { Nameserver } from './nameservers'
 import type { ServedFinding, ServedReport } from '../../shared/dns/health/served'
