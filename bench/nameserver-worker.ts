@@ -8,7 +8,7 @@ import { z } from 'zod'
 import { startRecordsDns } from '../support/loopback-dns'
 
 const zones = z.array(z.object({ domain: z.string(), records: z.string() })).parse(workerData)
-const dns = await startRecordsDns(() => zones)
+const dns = await startRecordsDns(() => zones, { unchanging: true })
 parentPort?.postMessage({ address: dns.address })
 parentPort?.on('message', (msg: unknown) => {
   if (msg === 'close') void dns.close().then(() => process.exit(0))

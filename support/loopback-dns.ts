@@ -80,15 +80,39 @@ async function serve(answer: (question: packet.Question, name: string) => Reply,
   }
 }
 
+/**
+ * A TXT value as the character-strings of its record: at most 255 bytes each, as nameservers
+ * split a longer value (a DKIM key); one longer string would make the message malformed.
+ */
+function txtStrings(value: string): Buffer[] {
+  const bytes = Buffer.from(value, 'utf8')
+  const strings: Buffer[] = []
+  for (let at = 0; at < bytes.length; at += 255) strings.push(bytes.subarray(at, at + 255))
+  return strings.length > 0 ? strings : [Buffer.alloc(0)]
+}
+
 /** `asked` of the ACME servers: the names of TXT questions. */
 const txtNames = (question: packet.Question, name: string) => (question.type === 'TXT' ? name : undefined)
 
-/** The zone of `zones` a name is in (the longest match), its domain in lower case without the final dot. */
+/**
+ * The zone of `zones` a name is in (the longest match), its domain in lower case without the final
+ * dot. One pass that copies only the match: it runs at every question, over every zone a bench
+ * serves (a real nameserver finds a zone by an index; this one must not cost a copy of each).
+ */
 function zoneOf<Z extends { domain: string }>(zones: Z[], name: string): Z | undefined {
-  return zones
-    .map((z) => ({ ...z, domain: z.domain.toLowerCase().replace(/\.$/, '') }))
-    .filter((z) => name === z.domain || name.endsWith(`.${z.domain}`))
-    .sort((a, b) => b.domain.length - a.domain.length)[0]
+  let best: Z | undefined
+  let bestDomain = ''
+  for (const z of zones) {
+    const lower = z.domain.toLowerCase()
+    const domain = lower.endsWith('.') ? lower.slice(0, -1) : lower
+    if (domain.length <= bestDomain.length && best !== undefined) continue
+    const inside = name === domain || (name.length > domain.length && name.endsWith(domain) && name[name.length - domain.length - 1] === '.')
+    if (inside) {
+      best = z
+      bestDomain = domain
+    }
+  }
+  return best === undefined ? undefined : { ...best, domain: bestDomain }
 }
 
 /** TXT answers from `txtOf`: an authoritative answer with the values, or NXDOMAIN when it holds none. */
@@ -97,7 +121,7 @@ export function startAuthoritativeDns(txtOf: (name: string) => string[]): Promis
     const values = question.type === 'TXT' ? txtOf(name) : []
     return {
       rcode: values.length === 0 ? NXDOMAIN : 0,
-      answers: values.map((v) => ({ type: 'TXT' as const, class: 'IN' as const, name: question.name, ttl: 60, data: [v] })),
+      answers: values.map((v) => ({ type: 'TXT' as const, class: 'IN' as const, name: question.name, ttl: 60, data: txtStrings(v) })),
     }
   }, { record: txtNames })
 }
@@ -171,7 +195,7 @@ export function startZoneDns(zones: () => ServedZone[]): Promise<LoopbackDns> {
     const answers: packet.Answer[] = []
     if (name === zone.domain && question.type === 'SOA') answers.push(soa)
     if (name === zone.domain && question.type === 'NS') for (const ns of zone.ns) answers.push({ type: 'NS', class: 'IN', name: zone.domain, ttl: 60, data: ns.replace(/\.$/, '') })
-    if (question.type === 'TXT') for (const v of txtInRecords(zone.records, zone.domain, name)) answers.push({ type: 'TXT', class: 'IN', name: question.name, ttl: 60, data: [v] })
+    if (question.type === 'TXT') for (const v of txtInRecords(zone.records, zone.domain, name)) answers.push({ type: 'TXT', class: 'IN', name: question.name, ttl: 60, data: txtStrings(v) })
     if (question.type === 'A' || question.type === 'AAAA') for (const v of valuesInRecords(zone.records, zone.domain, name, question.type)) answers.push({ type: question.type, class: 'IN', name: question.name, ttl: 60, data: v })
     if (answers.length > 0) return { rcode: 0, answers }
     const exists = [...namesInRecords(zone.records, zone.domain)].some((n) => n === name || n.endsWith(`.${name}`))
@@ -191,8 +215,22 @@ interface Line {
   value: string
 }
 
+/** Lines already read, by domain and records text: the same text reads the same, and a bench asks each zone many times. */
+const linesRead = new Map<string, Line[]>()
+const LINES_KEPT = 10_000
+
 /** A records text as lines of a type, a full name and a value (an MX is the zone's own: `mx <mail server> <priority>`). */
 function linesOf(z: Zone): Line[] {
+  const key = `${z.domain}\n${z.records}`
+  const read = linesRead.get(key)
+  if (read) return read
+  if (linesRead.size >= LINES_KEPT) linesRead.clear()
+  const lines = readLines(z)
+  linesRead.set(key, lines)
+  return lines
+}
+
+function readLines(z: Zone): Line[] {
   const out: Line[] = []
   for (const raw of z.records.split('\n')) {
     const [typeWord, host, ...value] = raw.trim().split(/\s+/)
@@ -206,10 +244,37 @@ function linesOf(z: Zone): Line[] {
   return out
 }
 
+/** Finds a name's zone (the longest match) by its domain and its parents': a nameserver's index, for zones that never change. */
+function zoneIndex(zones: Zone[]): (name: string) => Zone | undefined {
+  const byDomain = new Map<string, Zone>()
+  for (const z of zones) {
+    const domain = z.domain.toLowerCase().replace(/\.$/, '')
+    byDomain.set(domain, { ...z, domain })
+  }
+  return (name) => {
+    for (let at = 0, n = name; at >= 0; at = n.indexOf('.'), n = n.slice(at + 1)) {
+      const zone = byDomain.get(n)
+      if (zone) return zone
+    }
+    return undefined
+  }
+}
+
+export interface RecordsDnsOptions {
+  /** Answer as a recursive resolver does (follow CNAMEs across the zones, recursion available). */
+  resolver?: boolean
+  /**
+   * The zones never change: read once and indexed by domain, as a real nameserver finds a zone
+   * (the bench serves a thousand). Otherwise they are read again at every question.
+   */
+  unchanging?: boolean
+}
+
 /** A server for the health checks; `asked` keeps every question as `TYPE name`. */
-export function startRecordsDns(zones: () => Zone[], opts: { resolver?: boolean } = {}): Promise<LoopbackDns> {
+export function startRecordsDns(zones: () => Zone[], opts: RecordsDnsOptions = {}): Promise<LoopbackDns> {
+  const indexed = opts.unchanging ? zoneIndex(zones()) : undefined
   const answer = (q: packet.Question, name: string, depth: number): Reply => {
-    const zone = zoneOf(zones(), name)
+    const zone = indexed ? indexed(name) : zoneOf(zones(), name)
     if (!zone) return { rcode: opts.resolver ? NXDOMAIN : REFUSED, answers: [] }
     const lines = linesOf(zone)
     const here = lines.filter((l) => l.name === name)
@@ -226,7 +291,7 @@ export function startRecordsDns(zones: () => Zone[], opts: { resolver?: boolean 
       if (l.type !== q.type) continue
       if (l.type === 'A' || l.type === 'AAAA') answers.push({ ...base, type: l.type, data: l.value })
       if (l.type === 'CNAME') answers.push({ ...base, type: 'CNAME', data: fullName(l.value, zone.domain) })
-      if (l.type === 'TXT') answers.push({ ...base, type: 'TXT', data: [l.value.replace(/^"(.*)"$/, '$1')] })
+      if (l.type === 'TXT') answers.push({ ...base, type: 'TXT', data: txtStrings(l.value.replace(/^"(.*)"$/, '$1')) })
       if (l.type === 'MX') {
         const [priority = '', exchange = ''] = l.value.split(' ')
         answers.push({ ...base, type: 'MX', data: { preference: Number(priority), exchange } })

@@ -2,13 +2,16 @@
  * `hosting-admin dns served <domain>|--all`: what each delegated nameserver serves held against
  * what the service holds (main/dns-health/served.ts), for monitoring: exit 4 when any differs.
  * Nameserver names map to addresses as the ACME wait's do (HOSTING_ADMIN_NS_ADDRESSES).
- * With --all, zones are compared a few at a time; the service is read once per list.
+ * With --all, zones are compared a few at a time; the service is read once per list. Each
+ * comparison is recorded in the app's history as the window's is (a nameserver fell behind or caught
+ * up: an entry), through a session opened again once the nameservers have answered.
  */
 import type { AccountView } from '../shared/accounts'
 import { addressMapOf, nameserversOf } from '../main/dns-health/nameservers'
 import { resolverNsAsk, servedAgainstSaved } from '../main/dns-health/served'
 import type { ServedReport } from '../shared/dns/health/served'
 import { EXIT, Failed, readZone, type Context } from './context'
+import { openSession } from './session'
 
 /** Zones compared at once: each asks its nameservers in parallel already. */
 const ZONES_AT_ONCE = 4
@@ -36,6 +39,24 @@ async function everyZone(c: Context, account: AccountView): Promise<Zone[]> {
   return dns.value.map((z) => ({ domain: z.domainname, ns: nsOf.get(z.domainname.toLowerCase()) ?? [], records: z.records }))
 }
 
+/**
+ * The comparisons recorded in history by the services of a session opened for it, as the window's
+ * are; when none can be opened (or it refuses), said on stderr: the outcome and exit code stand.
+ */
+async function recordInHistory(c: Context, account: AccountView, reports: readonly ServedReport[]): Promise<void> {
+  const opened = await openSession(c.dataDir)
+  if (!opened.ok) {
+    c.io.err(`${c.say.error(opened.error)}\n${c.say.t('cli.served.notInHistory')}`)
+    return
+  }
+  try {
+    const r = await opened.session.call('dns.servedRecord', { accountId: account.id, zones: reports.map((z) => ({ domain: z.domain, findings: z.findings })) })
+    if (!r.ok) c.io.err(`${c.say.error(r.error)}\n${c.say.t('cli.served.notInHistory')}`)
+  } finally {
+    await opened.session.close()
+  }
+}
+
 export async function served(c: Context, account: AccountView, domain: string | undefined): Promise<number> {
   const zones = domain ? [await oneZone(c, account, domain)] : await everyZone(c, account)
   // Asking nameservers needs nothing of the app's: the data folder is left to the app meanwhile.
@@ -57,6 +78,7 @@ export async function served(c: Context, account: AccountView, domain: string | 
     }
   }
   await Promise.all(Array.from({ length: Math.min(ZONES_AT_ONCE, zones.length) }, worker))
+  await recordInHistory(c, account, reports)
   const differs = reports.some((r) => r.findings.length > 0)
   if (c.json) c.io.out(JSON.stringify({ account: account.name, differs, zones: reports.map((r) => ({ domain: r.domain, same: r.findings.length === 0, findings: r.findings })) }))
   else

@@ -13,7 +13,10 @@ import { createApiClient, type ApiClient } from '../../src/main/http'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { nsFlavour } from '../../src/sandbox/nameservers'
 import type { DomainRec } from '../../src/sandbox/state'
-import { setUpAccount } from '../helpers/cli-account'
+import { BUILT_STORE_WORKER, setUpAccount } from '../helpers/cli-account'
+import { APP, routerCalls } from '../helpers/router-calls'
+import { createAppServices, type AppServices } from '../../src/main/app/app-services'
+import { servedChangeSchema } from '../../src/shared/dns/health/finding-schema'
 import { CLI_BIN, runCli } from '../helpers/cli-process'
 import { startRecordsDns, type LoopbackDns, type Zone } from '../../support/loopback-dns'
 import { z } from 'zod'
@@ -29,6 +32,24 @@ let ns1: LoopbackDns
 let ns2: LoopbackDns
 /** What the second nameserver holds of the lagging zone: the zone before its last save. */
 let lagged = ''
+let services: AppServices | undefined
+const { ok, call } = routerCalls(() => services)
+
+/** What the app's history holds of a zone's served comparisons, newest first, read as the window reads it. */
+async function servedHistory(domain: string) {
+  services = await createAppServices({ userDataDir: dataDir, allowedOrigins: [APP], storeWorkerUrl: BUILT_STORE_WORKER })
+  try {
+    const accountId = (await ok('accounts.list', {})).accounts.find((a) => a.name === 'Zones')?.id ?? ''
+    const codes = (v: unknown) => servedChangeSchema.parse(v).findings.map((f) => f.code)
+    const entries = (await ok('history.list', { accountId, subject: domain })).filter((h) => h.aspect === 'served')
+    // The window may not record comparisons of its own through the command's channel.
+    const forged = await call('dns.servedRecord', { accountId, zones: [{ domain, findings: [] }] })
+    return { accountId, forged, entries: entries.map((h) => ({ before: codes(h.before), after: codes(h.after) })) }
+  } finally {
+    await services.close()
+    services = undefined
+  }
+}
 
 const recordsOf = (d: DomainRec) => {
   const f = nsFlavour(d)
@@ -79,6 +100,28 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('dns served and plan 
     const { zones } = z.object({ zones: z.array(z.object({ domain: z.string(), same: z.boolean() })) }).parse(JSON.parse(all.out))
     expect(zones.find((z) => z.domain === current.domainname)?.same).toBe(true)
     expect(zones.find((z) => z.domain === lagging.domainname)?.same).toBe(false)
+  })
+
+  it('records in the app’s history, as the window does, the findings that appear and the ones that go away; the window cannot record them', async () => {
+    expect((await cli('dns', 'served', lagging.domainname)).code).toBe(4)
+    const behind = await servedHistory(lagging.domainname)
+    expect(behind.forged).toMatchObject({ ok: false, error: { code: 'ipc.foreignSender' } })
+    expect(behind.entries[0]).toEqual({ before: [], after: ['served.missing', 'served.extra'] })
+    // The same findings again: nothing new to record.
+    expect((await cli('dns', 'served', '--all')).code).toBe(4)
+    expect((await servedHistory(lagging.domainname)).entries).toHaveLength(behind.entries.length)
+    expect((await servedHistory(current.domainname)).entries).toEqual([])
+    // The second nameserver catches up: the findings that went away are recorded.
+    const was = lagged
+    lagged = recordsOf(lagging)
+    try {
+      expect((await cli('dns', 'served', lagging.domainname)).code).toBe(0)
+    } finally {
+      lagged = was
+    }
+    const caughtUp = await servedHistory(lagging.domainname)
+    expect(caughtUp.entries).toHaveLength(behind.entries.length + 1)
+    expect(caughtUp.entries[0]).toEqual({ before: ['served.missing', 'served.extra'], after: [] })
   })
 
   it('dns plan shows the health of the zone after the plan, the findings it introduces first, and never refuses for them', async () => {

@@ -110,6 +110,16 @@ describe('served against saved (nameservers on loopback)', () => {
     expect(a.asked).toContain('MX spelled.test')
   })
 
+  it('a TXT value longer than 255 bytes (a DKIM key) is served as several strings and compared whole', async () => {
+    const key = `v=DKIM1; k=rsa; p=${'MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA'.repeat(8)}`
+    const dkim = `${saved}\ntxt default._domainkey ${key}`
+    const a = await start(() => [{ domain: 'dkim.test', records: dkim }])
+    const r = await servedAgainstSaved({ domain: 'dkim.test', records: dkim, nameservers: [ns('ns1', a)], unresolved: [] }, resolverNsAsk(1000))
+    expect(r.findings).toEqual([])
+    const lone = await servedAgainstSaved({ domain: 'dkim.test', records: `txt default._domainkey ${key}`, nameservers: [ns('ns1', a)], unresolved: [] }, resolverNsAsk(1000))
+    expect(lone.findings).toEqual([])
+  })
+
   it('delegated elsewhere: the nameservers serve another zone altogether', async () => {
     const other = await start(() => [{ domain: 'away.test', records: 'a @ 203.0.113.9\ntxt @ v=spf1 include:other.example -all' }])
     const r = await compare('away.test', [ns('ns1.other.example', other)])
@@ -124,6 +134,23 @@ describe('served against saved (nameservers on loopback)', () => {
       { code: 'served.missing', params: { ns: 'ns2', type: 'A', name: 'www.lag.test', value: '192.0.2.2' } },
       { code: 'served.extra', params: { ns: 'ns2', type: 'A', name: 'www.lag.test', value: '192.0.2.99' } },
     ])
+  })
+
+  it('asks no question whose answer is implied: a nameserver that refuses the zone is asked once, a name it says does not exist once', async () => {
+    const good = await start(() => [{ domain: 'implied.test', records: `${saved}\ntxt www v=spf1 -all` }])
+    const refusing = await start(() => [{ domain: 'elsewhere.test', records: saved }])
+    const refused = await servedAgainstSaved({ domain: 'implied.test', records: saved, nameservers: [ns('ns1', good), ns('ns2', refusing)], unresolved: [] }, resolverNsAsk(1000))
+    expect(refused.findings).toEqual([{ code: 'served.unreachable', params: { ns: 'ns2', reason: 'EREFUSED' } }])
+    expect(refusing.asked.filter((q) => q.endsWith('implied.test'))).toHaveLength(1)
+    // The second nameserver has not heard of www yet: asked once for it, and both its sets are missing there.
+    const behind = await start(() => [{ domain: 'implied.test', records: saved.replace('a www 192.0.2.2', '') }])
+    const r = await servedAgainstSaved({ domain: 'implied.test', records: `${saved}\ntxt www v=spf1 -all`, nameservers: [ns('ns1', good), ns('ns2', behind)], unresolved: [] }, resolverNsAsk(1000))
+    expect(r.findings).toEqual([
+      { code: 'served.missing', params: { ns: 'ns2', type: 'A', name: 'www.implied.test', value: '192.0.2.2' } },
+      { code: 'served.missing', params: { ns: 'ns2', type: 'TXT', name: 'www.implied.test', value: 'v=spf1 -all' } },
+    ])
+    expect(behind.asked.filter((q) => q.endsWith(' www.implied.test'))).toHaveLength(1)
+    expect(good.asked.filter((q) => q.endsWith(' www.implied.test')).length).toBeGreaterThanOrEqual(3)
   })
 
   it('a record the service rewrote: every nameserver agrees, on something other than what is saved', async () => {

@@ -11,8 +11,7 @@
  */
 import { Resolver } from 'node:dns/promises'
 import { parse, splitValue, txtText, type RecordRow } from '../../shared/dns/records'
-import { asciiName } from '../../shared/dns/bind'
-import { servedAs } from '../../shared/dns/service-spelling'
+import { asciiName, servedAs } from '../../shared/dns/bind'
 import { hostName, targetName } from '../../shared/dns/health/names'
 import type { Nameserver } from './nameservers'
 import type { ServedFinding, ServedReport } from '../../shared/dns/health/served'
@@ -22,8 +21,11 @@ export const SERVED_TYPES = ['a', 'aaaa', 'txt', 'cname', 'mx'] as const
 export type ServedType = (typeof SERVED_TYPES)[number]
 const isServedType = (t: string): t is ServedType => SERVED_TYPES.some((s) => s === t)
 
-/** What a nameserver answered: values (none: it holds none), or why it gave no answer (REFUSED: not authoritative). */
-export type NsAnswer = { ok: true; values: string[] } | { ok: false; reason: string }
+/**
+ * What a nameserver answered: values (none: it holds none; `noName`: not even the name, NXDOMAIN),
+ * or why it gave no answer (EREFUSED: not authoritative).
+ */
+export type NsAnswer = { ok: true; values: string[]; noName?: boolean } | { ok: false; reason: string }
 export type NsAsk = (ns: Nameserver, name: string, type: ServedType) => Promise<NsAnswer>
 
 /** A saved record's value as a nameserver gives it back (lower-case names without the dot, in punycode, TXT unquoted, MX as "priority target"). */
@@ -45,17 +47,25 @@ function savedValue(r: Pick<RecordRow, 'type' | 'value'>, zone: string): string 
 }
 
 const ABSENT = new Set(['ENOTFOUND', 'ENODATA', 'NXDOMAIN'])
+/** The resolver's code for NXDOMAIN: the name itself does not exist there. */
+const NO_NAME = 'ENOTFOUND'
+/** The resolver's code for REFUSED: the nameserver does not serve the zone. */
+const REFUSED = 'EREFUSED'
 const codeOf = (err: unknown): string => (typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : 'unknown')
 
-/** Asks a nameserver itself through node's resolver (one resolver per nameserver, one try, bounded in time). */
+/**
+ * Asks a nameserver itself through node's resolver (one try, bounded in time): one resolver, and
+ * its sockets, per set of addresses, for every zone asked (names of one server share it).
+ */
 export function resolverNsAsk(timeoutMs = 2000): NsAsk {
   const resolvers = new Map<string, Resolver>()
   const resolverOf = (ns: Nameserver) => {
-    let r = resolvers.get(ns.name)
+    const key = ns.servers.join(',')
+    let r = resolvers.get(key)
     if (!r) {
       r = new Resolver({ timeout: timeoutMs, tries: 1 })
       r.setServers(ns.servers)
-      resolvers.set(ns.name, r)
+      resolvers.set(key, r)
     }
     return r
   }
@@ -77,6 +87,7 @@ export function resolverNsAsk(timeoutMs = 2000): NsAsk {
       }
     } catch (err) {
       const code = codeOf(err)
+      if (code === NO_NAME) return { ok: true, values: [], noName: true }
       return ABSENT.has(code) ? { ok: true, values: [] } : { ok: false, reason: code }
     }
   }
@@ -126,13 +137,23 @@ export async function servedAgainstSaved(input: ServedInput, ask: NsAsk, signal?
   let asked = 0
   // answers[set][ns]
   const answers: NsAnswer[][] = []
+  // What an answer implies of the zone's other questions to the same nameserver, not asked again:
+  // a name it says does not exist (NXDOMAIN) holds no type there, and a nameserver that refuses
+  // (it does not serve the zone) refuses every name of it.
+  const refusal: (NsAnswer | undefined)[] = input.nameservers.map(() => undefined)
+  const noNames = input.nameservers.map(() => new Set<string>())
   for (const set of sets) {
     if (signal?.aborted) break
     answers.push(
       await Promise.all(
-        input.nameservers.map((ns) => {
+        input.nameservers.map(async (ns, j): Promise<NsAnswer> => {
+          const implied = refusal[j] ?? (noNames[j]?.has(set.name) ? { ok: true, values: [], noName: true } : undefined)
+          if (implied) return implied
           asked++
-          return ask(ns, set.name, set.type)
+          const a = await ask(ns, set.name, set.type)
+          if (!a.ok && a.reason === REFUSED) refusal[j] = a
+          if (a.ok && a.noName) noNames[j]?.add(set.name)
+          return a
         }),
       ),
     )

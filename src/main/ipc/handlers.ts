@@ -398,6 +398,17 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
           return report
         }),
     ),
+    // The router lets only the command line's sender call this one (CLI_ONLY_CHANNELS): the
+    // comparisons are the command's own doing (`dns served`), recorded as the window's are.
+    'dns.servedRecord': defineChannel(
+      (raw) => parseWith(local['dns.servedRecord'], raw),
+      async (p) => {
+        let recorded = 0
+        const at = now()
+        for (const z of p.zones) await keep(async (s) => (recorded += await s.history.recordServed(p.accountId, z.domain, z.findings, at)))
+        return { recorded }
+      },
+    ),
     'store.status': defineChannel((raw) => parseWith(local['store.status'], raw), async () => storeLife?.status() ?? { state: 'up', restarts: 0 }),
     'store.restart': defineChannel((raw) => parseWith(local['store.restart'], raw), async () => (storeLife ? storeLife.restart() : { state: 'up', restarts: 0 })),
     // team mode

@@ -158,13 +158,16 @@ function bindValue(r: Pick<RecordRow, 'type' | 'value'>): string {
   }
 }
 
-/** A line the service serves that the records model keeps raw but BIND can write: `mx @ <server> <priority>`. */
-function servedRaw(text: string): Pick<RecordRow, 'type' | 'host' | 'value'> | undefined {
-  const w = text.trim().split(/\s+/)
-  if (w.length === 4 && w[0]?.toLowerCase() === 'mx' && w[1] === '@' && !/^\d+$/.test(w[2] ?? '') && /^\d+$/.test(w[3] ?? '')) {
-    return { type: 'mx', host: '@', value: `${w[2]} ${w[3]}` }
-  }
-  return undefined
+/**
+ * A live row as the record it serves: a record, or the line the records model keeps raw (the
+ * service's form cannot place it) that the service serves as the apex MX, `mx @ <server> <priority>`.
+ * BIND writes it, served-against-saved asks for it, and a file's zone is spelt against it.
+ */
+export function servedAs(r: Row): Pick<RecordRow, 'type' | 'host' | 'value'> | undefined {
+  if (r.kind === 'record') return r
+  if (r.reason !== 'unplaced' || r.unplaced !== 'mx.withHost') return undefined
+  const w = r.text.trim().split(/\s+/)
+  return w[1] === '@' ? { type: 'mx', host: '@', value: `${w[2]} ${w[3]}` } : undefined
 }
 
 /**
@@ -188,7 +191,7 @@ export function toBind(rows: Row[], origin: string, ttl = 3600, opts: BindExport
   for (const r of rows) {
     if (r.kind === 'raw') {
       if (r.reason === 'blank') continue
-      const served = r.reason === 'unplaced' ? servedRaw(r.text) : undefined
+      const served = servedAs(r)
       if (served) {
         lines.push(`${served.host} IN MX ${bindValue(served)}`)
         continue

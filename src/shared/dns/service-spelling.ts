@@ -6,7 +6,7 @@
  * name as changes records the service serves exactly alike: `dns check` of a zone against its own
  * export must find nothing. A record that means something else is left as the file has it.
  */
-import { asciiName } from './bind'
+import { asciiName, servedAs } from './bind'
 import { splitValue, txtText, type RecordRow, type Row } from './records'
 
 /** A name as an absolute, lower-case ASCII name without its final dot, as the service serves it in `zone`. */
@@ -49,14 +49,6 @@ function meaning(r: Pick<RecordRow, 'type' | 'host' | 'value'>, zone: string): s
       data = v.toLowerCase()
   }
   return `${r.type}\u0000${served(r.host, zone)}\u0000${data}`
-}
-
-/** A live row as the record it serves: a record, or the raw `mx @ <server> <priority>` the service serves as the apex MX. */
-export function servedAs(r: Row): Pick<RecordRow, 'type' | 'host' | 'value'> | undefined {
-  if (r.kind === 'record') return r
-  if (r.reason !== 'unplaced' || r.unplaced !== 'mx.withHost') return undefined
-  const w = r.text.trim().split(/\s+/)
-  return w[1] === '@' ? { type: 'mx', host: '@', value: `${w[2]} ${w[3]}` } : undefined
 }
 
 /** The file's rows, each record that the live zone holds in meaning replaced by the live zone's own row. */

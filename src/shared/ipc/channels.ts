@@ -80,6 +80,8 @@ export const LOCAL_CHANNELS = [
   // its nameservers serve it held against what the service holds (shared/dns/health).
   'dns.health',
   'dns.served',
+  // The command line's comparisons of zones served against saved, recorded in history as the window's are.
+  'dns.servedRecord',
   // Whether the portfolio store answers, and Retry once it gave up (shared/portfolio/store-status).
   'store.status',
   'store.restart',
@@ -96,7 +98,7 @@ export type AppChannel = Extract<LocalChannel, `app.${string}`>
  * Channels only the command line may call (the router refuses any other sender, the window's
  * included): what they record is the command's own doing, which no page can vouch for.
  */
-export const CLI_ONLY_CHANNELS: readonly LocalChannel[] = ['ddns.send']
+export const CLI_ONLY_CHANNELS: readonly LocalChannel[] = ['ddns.send', 'dns.servedRecord']
 
 /**
  * Channels only the window may call (the router refuses the command line's sender, through the

@@ -133,6 +133,8 @@ export interface LocalResults {
   /** Every finding of the zone after the save, the DNS-asking rules included; the new ones first. */
   'dns.health': HealthFinding[]
   'dns.served': ServedReport
+  /** How many of the zones given had findings other than at their last comparison (one history entry each). */
+  'dns.servedRecord': { recorded: number }
   'store.status': StoreStatus
   /** The status once a worker was started again (or could not be). */
   'store.restart': StoreStatus

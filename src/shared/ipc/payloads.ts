@@ -12,6 +12,7 @@ import { isStoredList, ZONE_KINDS, type StoredListName } from '../portfolio'
 import { MAX_HISTORY_RETENTION_DAYS, SUBJECT_KINDS } from '../portfolio/history'
 import { reminderHandleSchema, reminderNotificationSchema, reminderSettingsSchema } from '../portfolio/reminder-schemas'
 import { TEAM_SSL_MODES } from '../team'
+import { servedFindingSchema } from '../dns/health/finding-schema'
 
 const accountIdSchema = z.string().regex(/^[a-z0-9-]{1,64}$/, 'field.accountId')
 /** A read's own id (to cancel it, to follow its progress): not a write job's. */
@@ -136,6 +137,10 @@ export const localPayloads = {
   'store.health': z.object({}),
   'dns.health': z.object({ zone: z.string().min(1).max(253), before: z.string().max(1_000_000), after: z.string().max(1_000_000) }),
   'dns.served': z.object({ accountId: accountIdSchema, domain: z.string().min(1).max(253), callId: callIdSchema }),
+  'dns.servedRecord': z.object({
+    accountId: accountIdSchema,
+    zones: z.array(z.object({ domain: z.string().min(1).max(253), findings: z.array(servedFindingSchema).max(10_000) })).max(100_000),
+  }),
   'store.status': z.object({}),
   'store.restart': z.object({}),
   // team mode

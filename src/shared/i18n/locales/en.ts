@@ -1581,5 +1581,6 @@ export const en = {
   'served.extra': '{ns} serves {type} {name} {value}, which the service does not hold.',
   'served.rewritten': '{ns} serves {type} {name} as {served}; the service holds {value} (rewritten).',
   'cli.served.same': '{domain}: every nameserver serves what the service holds.',
+  'cli.served.notInHistory': 'These comparisons are not in the app’s history.',
   'cli.served.differs': '{domain}: {count, plural, one {# difference} other {# differences}} between what is served and what is saved.',
 } as const

@@ -1579,5 +1579,6 @@ export const ja: Catalogue = {
   'served.extra': '{ns} は、サービスにない {type} {name} {value} を配信しています。',
   'served.rewritten': '{ns} は {type} {name} を {served} として配信しています。サービス上は {value} です (書き換え)。',
   'cli.served.same': '{domain}: すべてのネームサーバーがサービス上のとおりに配信しています。',
+  'cli.served.notInHistory': 'この比較結果はアプリの履歴に入っていません。',
   'cli.served.differs': '{domain}: 配信内容と保存内容に {count} 件の違いがあります。',
 }
