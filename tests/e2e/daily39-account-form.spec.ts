@@ -91,13 +91,20 @@ for (const lang of ['en', 'ja'] as const) {
       await snap(app, `daily39-key-refused-${lang}`)
       await expectNoAxeViolationsIn(app, 'main', `the add-account form with a refused key (${lang})`)
 
-      // Keyboard only: Enter opens the dialog with its key field focused; Enter replaces.
+      // Keyboard only: Enter opens the dialog with its key field focused; Escape goes back to the
+      // offer; Enter again, and Enter replaces.
       await app.keyboard.press('Enter')
       const dialog = app.getByRole('dialog', { name: w.dialog })
       await expect(dialog.getByLabel(w.newKey)).toBeFocused()
+      await expectNoAxeViolationsIn(app, 'dialog', `the key's replacement from the add-account form (${lang})`)
+      await app.keyboard.press('Escape')
+      await expect(dialog).toHaveCount(0)
+      await expect(replace).toBeFocused()
+      await app.keyboard.press('Enter')
+      await expect(dialog.getByLabel(w.newKey)).toBeFocused()
       await app.keyboard.type(other.keys.full)
       await app.keyboard.press('Enter')
-      await expect(dialog).toBeHidden()
+      await expect(dialog).toHaveCount(0)
       // Tested again at once: passed, and only now the question, with the focus on it.
       await expect(check.getByRole('status')).toHaveText(w.passed)
       await expect(check.getByRole('alert')).toHaveCount(0)
