@@ -584,7 +584,7 @@ export const en = {
   'transferIn.failed.order': 'Order {id}, requested {time}',
   'transferIn.failed.noMessage': 'The service sent no message with it.',
   'transferIn.failed.again': 'Request {domain} again',
-  'transferIn.failed.seeBelow': 'See “Failed transfers” below',
+  'transferIn.failed.seeBelow': 'See below',
   'expiring.title': 'Expiring soon',
   'expiring.help': 'Domains, servers and service IPs of every account, by expiration date. A row of another account opens after switching to that account.',
   'expiring.within': 'Expiring within (days)',

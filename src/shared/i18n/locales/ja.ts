@@ -584,7 +584,7 @@ export const ja: Catalogue = {
   'transferIn.failed.order': 'オーダー {id}、{time} に申請',
   'transferIn.failed.noMessage': 'サービスからのメッセージはありませんでした。',
   'transferIn.failed.again': '{domain} をもう一度申請',
-  'transferIn.failed.seeBelow': '下の「失敗した移管」を参照',
+  'transferIn.failed.seeBelow': '下記を参照',
   'expiring.title': '期限が近いもの',
   'expiring.help': 'すべてのアカウントのドメイン、サーバー、サービスIPを期限の近い順に表示します。別のアカウントの行は、そのアカウントに切り替えてから開きます。',
   'expiring.within': '期限までの日数',
