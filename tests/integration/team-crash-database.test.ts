@@ -152,3 +152,22 @@ describe('the team database away and back, through the services', () => {
     await vi.waitFor(() => expect(alice.services.team.status()).toMatchObject({ connected: true }), { timeout: 20_000, interval: 100 })
   }, 60_000)
 })
+
+describe('a colleague\'s job running when this workstation starts', () => {
+  it('is shown running, not as cut off by a quit: its send still on its way is not an unknown outcome', async () => {
+    const alice = await start(await workstation('alice', 'host-a3'))
+    const domain = sb.state.domains[9]!.domainname
+    const before = renewals().length
+    sb.faults.inject('domains.expiration.renew', { hold: true, times: 1 })
+    const { job, running } = await renew(alice, [domain])
+    await vi.waitFor(() => expect(sb.faults.held('domains.expiration.renew')).toBe(1), { timeout: 10_000 })
+    // Bob starts while Alice's renewal is held at the service, her workstation alive.
+    const bob = await start(await workstation('bob', 'host-b3'))
+    const seen = bob.services.jobs.list().find((j) => j.id === job.id)
+    expect(seen).toMatchObject({ status: 'running', by: { member: 'alice', workstation: 'host-a3' } })
+    expect(seen?.items.map((it) => it.state)).toEqual(['sending'])
+    sb.faults.release()
+    expect((await running).status).toBe('done')
+    expect(renewals().length - before).toBe(1)
+  }, 60_000)
+})

@@ -126,7 +126,9 @@ export class JobRunner {
   async init(): Promise<void> {
     const loaded = (await this.opts.ledger.load()).slice(-MAX_JOBS_KEPT)
     for (const job of loaded) {
-      if (isJobRunning(job) || job.status === 'prepared') {
+      // A colleague's job (or the command's beside this window) still running is shown as the
+      // journal has it: marking it interrupted would send its live items to the log checks.
+      if ((isJobRunning(job) || job.status === 'prepared') && !this.opts.ledger.runsElsewhere?.(job.id)) {
         job.status = 'interrupted'
         job.endedAt ??= this.now().toISOString()
         for (const it of job.items) {

@@ -82,6 +82,7 @@ const holderRow = z.object({
 })
 const fenceRow = z.object({ fence: count })
 const heldRow = z.object({ held: count })
+const liveJobRows = z.array(z.object({ id: z.string() }))
 const journalRow = z.object({ member: z.string(), workstation: z.string(), account: z.string(), record: z.unknown() })
 
 /** A target's lease as everyone sees it: an expired unchecked lease is no hold, an expired checked one is an unknown outcome. */
@@ -124,6 +125,8 @@ export class TeamLedger implements WriteLedger {
   readonly kind = 'team'
   readonly where: string
   unreadableLines = 0
+  /** The jobs another process was running at the last load(): see runsElsewhere. */
+  private liveElsewhere = new Set<string>()
   private readonly pool: pg.Pool
   private readonly leaseMs: number
   private readonly accounts: TeamAccountMap
@@ -214,13 +217,25 @@ export class TeamLedger implements WriteLedger {
   // --- the journal ---
 
   async load(): Promise<JobView[]> {
-    const rows = await this.step(
+    const read = await this.step(
       async (db) => {
         const rows: unknown[] = (await db.query('SELECT j.member, j.workstation, j.account, r.record FROM team_journal r JOIN team_jobs j ON j.id = r.job_id ORDER BY r.seq')).rows
-        return rows
+        // Alive elsewhere: a job of another workstation seen within a lease's life (its heartbeat).
+        // This workstation's own jobs are not: a restart after a crash must find its cut-off jobs
+        // interrupted at once, whatever leases of them still run out.
+        const live: unknown[] = (
+          await db.query(
+            `SELECT j.id FROM team_jobs j JOIN team_workstations w ON w.name = j.workstation
+               WHERE j.workstation <> $1 AND w.last_seen > now() - $2::bigint * interval '1 millisecond'`,
+            [this.o.workstation, this.ttl()],
+          )
+        ).rows
+        return { rows, live }
       },
       { retryOnLoss: true },
     )
+    this.liveElsewhere = new Set(liveJobRows.parse(read.live).map((r) => r.id))
+    const rows = read.rows
     this.unreadableLines = 0
     const jobs = new Map<string, JobView>()
     const by = new Map<string, { member: string; workstation: string; account: string }>()
@@ -239,6 +254,10 @@ export class TeamLedger implements WriteLedger {
       if (!who) return job
       return { ...job, accountId: this.accounts.toLocal(who.account) ?? who.account, by: { member: who.member, workstation: who.workstation } }
     })
+  }
+
+  runsElsewhere(jobId: string): boolean {
+    return this.liveElsewhere.has(jobId)
   }
 
   /** Nothing is ever dropped from the team's journal (compact is a no-op), so nothing needs keeping aside. */

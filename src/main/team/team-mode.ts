@@ -62,6 +62,10 @@ class ReconnectingTeamLedger implements WriteLedger {
     return this.inner?.unreadableLines ?? 0
   }
 
+  runsElsewhere(jobId: string): boolean {
+    return this.inner?.runsElsewhere(jobId) ?? false
+  }
+
   /**
    * What could not be written while the database was away, after its send had ended: the item's
    * end (done, failed, unknown, skipped), the job's status, the release of its lease. Written, in
