@@ -11,7 +11,7 @@ import type { Harness } from '../../support/harness'
 import { expect, test } from './fixtures'
 
 /** The list screens, by address; each shows at least one table once its data is read. */
-const LIST_SCREENS = process.env.W39_ONLY ? [process.env.W39_ONLY] : ['/servers/a', '/servers/b', '/servers/c', '/svcips', '/domains', '/domains/settings', '/domains/transfer-in', '/dns', '/freedns', '/expiring', '/logs', '/jobs', '/activity', '/health'] as const
+const LIST_SCREENS = ['/servers/a', '/servers/b', '/servers/c', '/svcips', '/domains', '/domains/settings', '/domains/transfer-in', '/dns', '/freedns', '/expiring', '/logs', '/jobs', '/activity', '/health'] as const
 
 const SIZES = [
   { width: 1280, height: 800 },

@@ -1,33 +1,35 @@
 /**
  * The words for a job's targets (lib/text/job-target-text.ts) as the app has them: the catalogue,
- * each account's names for its server kinds, and the servers each account's stored lists hold,
- * so a server written to by its id is named as the Servers screen names it. The stored lists are
- * read once per account and kind that the jobs shown write to; until then a server reads as it
- * was given (its id or name).
+ * each account's names for its server kinds, and each account's server lists as the Servers
+ * screen shows them (the shared lists of stores/lists.ts, first painted from what was stored), so
+ * a server written to by its id is named as that screen names it. A list the app has not read
+ * yet is read once, for the accounts and kinds the jobs shown write to; until then a server
+ * reads as it was given (its id or name).
  */
-import { computed, shallowRef, watch, type Ref } from 'vue'
+import { computed, watch, type Ref } from 'vue'
 import type { JobView } from '../../../shared/jobs'
 import { SERVER_KINDS, type ServerKind } from '../../../shared/service/constants'
 import { accountApi } from '../lib/data/account-api'
 import { kindLabel } from '../lib/text/account-text'
-import type { JobTargetWords, ListedServer } from '../lib/text/job-target-text'
+import type { JobTargetWords } from '../lib/text/job-target-text'
 import { useAccountsStore } from '../stores/accounts'
+import { useListsStore } from '../stores/lists'
 import { t } from '../i18n'
 
 const listKey = (accountId: string, kind: ServerKind) => `${accountId}\n${kind}`
 
 export function useJobTargetWords(jobs: Ref<readonly Pick<JobView, 'accountId' | 'items'>[]>) {
   const accounts = useAccountsStore()
-  /** Per account and kind: its stored servers, by id and by name. */
-  const lists = shallowRef(new Map<string, Map<string, ListedServer>>())
-  const asked = new Set<string>()
+  const lists = useListsStore()
+  const serverList = (accountId: string, kind: ServerKind) => lists.list(accountApi(accountId), 'servers.list', { kind })
 
   const wanted = computed(() => {
     const out = new Set<string>()
     for (const job of jobs.value) {
+      // Only accounts the app still has: a removed account's lists cannot be read.
+      if (!accounts.accounts.some((a) => a.id === job.accountId)) continue
       for (const item of job.items) {
-        const kind = item.params.kind
-        const k = SERVER_KINDS.find((x) => x === kind)
+        const k = SERVER_KINDS.find((x) => x === item.params.kind)
         if (k) out.add(listKey(job.accountId, k))
       }
     }
@@ -35,33 +37,24 @@ export function useJobTargetWords(jobs: Ref<readonly Pick<JobView, 'accountId' |
   })
   watch(
     wanted,
-    async (keys) => {
+    (keys) => {
       for (const key of keys) {
-        if (asked.has(key)) continue
-        asked.add(key)
         const [accountId = '', kindText] = key.split('\n')
         const kind = SERVER_KINDS.find((x) => x === kindText)
-        if (!kind) continue
-        const r = await accountApi(accountId).stored('servers.list', { kind })
-        if (!r.ok || !r.value) continue
-        const byRef = new Map<string, ListedServer>()
-        for (const s of r.value.items) {
-          const server = { webid: s.webid, webname: s.webname }
-          byRef.set(s.webid, server)
-          byRef.set(s.webname, server)
-        }
-        lists.value = new Map(lists.value).set(key, byRef)
+        // ensureFirst reads a list once (stored first, then afresh) and never again.
+        if (kind) serverList(accountId, kind).ensureFirst()
       }
     },
     { immediate: true },
   )
 
-  return computed<JobTargetWords>(() => {
-    const known = lists.value
-    return {
-      t,
-      kindLabel: (accountId, kind) => kindLabel(accounts.accounts.find((a) => a.id === accountId), kind),
-      serverOf: (accountId, kind, ref) => known.get(listKey(accountId, kind))?.get(ref),
-    }
-  })
+  return computed<JobTargetWords>(() => ({
+    t,
+    kindLabel: (accountId, kind) => kindLabel(accounts.accounts.find((a) => a.id === accountId), kind),
+    serverOf: (accountId, kind, ref) => {
+      if (!accounts.accounts.some((a) => a.id === accountId)) return undefined
+      const found = serverList(accountId, kind).state.data?.find((s) => s.webid === ref || s.webname === ref)
+      return found ? { webid: found.webid, webname: found.webname } : undefined
+    },
+  }))
 }
