@@ -62,16 +62,19 @@ for (const lang of ['en', 'ja'] as const) {
     await app.reload()
     await expect(app.locator('html')).toHaveAttribute('lang', lang)
     const found: string[] = []
+    let heading = ''
     for (const size of SIZES) {
       await app.setViewportSize(size)
       for (const screen of LIST_SCREENS) {
         await app.evaluate((hash) => (location.hash = hash), `#${screen}`)
-        await expect(app.getByRole('heading', { level: 1 })).toBeVisible()
+        // The screen before has gone: each list screen has a heading of its own.
+        await expect(app.getByRole('heading', { level: 1 })).not.toHaveText(heading)
+        heading = (await app.getByRole('heading', { level: 1 }).textContent()) ?? ''
         // A table's first row, or the activity's first entry.
         await expect(app.locator('main table tbody tr:not(.spacer), main li:has(time)').first()).toBeVisible({ timeout: 15_000 })
         // The jobs screen opens one job too: its items are a list of their own.
         if (screen === '/jobs') {
-          await app.locator('main table tbody tr:not(.spacer) a').first().click()
+          await app.locator('main table tbody a[href^="#/jobs?job="]').first().click()
           await expect(app.locator('.job-panel table tbody tr:not(.spacer)').first()).toBeVisible()
         }
         // Columns are laid out once the rows are there; a cut found then is a cut.
