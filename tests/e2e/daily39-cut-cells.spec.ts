@@ -8,7 +8,7 @@
 import type { Page } from '@playwright/test'
 import type { Sandbox } from '../../src/sandbox'
 import type { Harness } from '../../support/harness'
-import { expect, test } from './fixtures'
+import { expect, snap, test } from './fixtures'
 
 /** The list screens, by address; each shows at least one table once its data is read. */
 const LIST_SCREENS = ['/servers/a', '/servers/b', '/servers/c', '/svcips', '/domains', '/domains/settings', '/domains/transfer-in', '/dns', '/freedns', '/expiring', '/logs', '/jobs', '/activity', '/health'] as const
@@ -80,6 +80,7 @@ for (const lang of ['en', 'ja'] as const) {
         // Columns are laid out once the rows are there; a cut found then is a cut.
         let cut: string[] = []
         await expect.poll(async () => (cut = await cutTexts(app)), { timeout: 3_000 }).toEqual([]).catch(() => undefined)
+        if (screen === '/jobs' || screen === '/domains' || screen === '/dns') await snap(app, `whole-cells${screen.replace('/', '-')}-${size.width}x${size.height}-${lang}`)
         found.push(...[...new Set(cut)].map((c) => `${screen} ${size.width}x${size.height} ${lang}: ${c}`))
       }
     }

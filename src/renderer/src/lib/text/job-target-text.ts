@@ -12,7 +12,7 @@ import type { JobItemView, JobView } from '../../../../shared/jobs'
 import { serverLink } from '../data/server-link'
 
 /** A server as the Servers screen lists it. */
-export interface ListedServer {
+interface ListedServer {
   webid: string
   webname: string
 }
@@ -25,7 +25,7 @@ export interface JobTargetWords {
   serverOf(accountId: string, kind: ServerKind, ref: string): ListedServer | undefined
 }
 
-export interface JobTarget {
+interface JobTarget {
   /** One target once, however many items touched it. */
   key: string
   text: string
@@ -82,7 +82,7 @@ export function jobTargets(w: JobTargetWords, job: Pick<JobView, 'accountId' | '
 }
 
 /** How many targets a row names before "and N more". */
-export const TARGETS_SHOWN = 2
+const TARGETS_SHOWN = 2
 
 /** The targets a row names, and how many it leaves for the job's own panel. */
 export function targetsSummary(targets: readonly JobTarget[], shown = TARGETS_SHOWN): { shown: JobTarget[]; more: number } {
