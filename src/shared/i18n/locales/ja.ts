@@ -1433,7 +1433,7 @@ export const ja: Catalogue = {
   'reminders.save': 'リマインダーの設定を保存',
   'reminders.column': 'リマインダー',
   'reminders.acknowledge': '確認済みにする',
-  'reminders.snooze': '{days} 日後に再通知',
+  'reminders.snooze': '保留して {days} 日後に再通知',
   'reminders.snoozeShort': '保留',
   'reminders.actionOn': '{action}: {name}',
   'reminders.handled.acknowledged': '確認済み',
