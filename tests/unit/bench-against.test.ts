@@ -84,6 +84,10 @@ function fakeRunner(failOn?: (command: string, args: readonly string[]) => boole
     linkModules: async (from, to) => {
       steps.push(`link ${from} -> ${to}`)
     },
+    writeIfMissing: async (path) => {
+      steps.push(`write ${path} if missing`)
+      return false
+    },
     log: () => undefined,
   }
   return { runner, steps }
@@ -94,9 +98,11 @@ describe('comparing with another commit', () => {
     const { runner, steps } = fakeRunner()
     const table = await compareCommits(runner, '/repo', { name: 'domain-list', against: '208016f', rounds: 3, linkModules: false })
     const tree = '/tmp/hosting-admin-bench-1/tree'
-    expect(steps.slice(0, 4)).toEqual([
+    expect(steps.slice(0, 5)).toEqual([
       `run git worktree add --detach ${tree} 208016f @/repo`,
       `copy /repo/bench -> ${tree}/bench`,
+      // A tree from before support/ (208016f's) gets a support/harness.ts pointing at its own harness.
+      `write ${tree}/support/harness.ts if missing`,
       `link /repo/node_modules -> ${tree}/node_modules`,
       `run npx electron-vite build @${tree}`,
     ])

@@ -3,7 +3,7 @@
  * (nameservers, transfer lock, WHOIS privacy, DNSSEC): each read in full, with progress, a
  * failure of its own and a retry of its own, and looked up by domain name.
  */
-import { computed, toRaw } from 'vue'
+import { computed, shallowRef, toRaw, watch, type ShallowRef } from 'vue'
 import type { ErrorData } from '../bridge'
 import { locale, t } from '../i18n'
 import { useList } from './useList'
@@ -12,6 +12,20 @@ const DETAIL_LISTS = ['domains.nameserver.list', 'domains.transferlock.list', 'd
 type DetailList = (typeof DETAIL_LISTS)[number]
 
 const onOff = (v: number | string | undefined) => (v === undefined ? '' : String(v) === '1' ? t('common.on') : String(v) === '0' ? t('common.off') : String(v))
+
+/**
+ * A list's items as the table uses them, taken over in a task of its own after they arrive: the
+ * answer's arrival (the WHOIS list is 10 MB, parsed as it crosses from main) is one task, and the
+ * lookup by name of its 10,000 items with the rows in view drawn again is the next, instead of
+ * both in one task of over 50 ms while the user scrolls (issue 40).
+ */
+function takenOverAfterArrival<T>(items: () => T | undefined): ShallowRef<T | undefined> {
+  const taken = shallowRef(items())
+  watch(items, (arrived) => {
+    setTimeout(() => (taken.value = arrived), 0)
+  })
+  return taken
+}
 
 export function useDomainDetails() {
   const lists = {
@@ -22,12 +36,18 @@ export function useDomainDetails() {
   }
   // Built from the raw items: through the reactive proxy every one of 10,000 items would be
   // wrapped on the way, in the same task as the list's arrival (a long task while scrolling).
-  // Each list is replaced whole when read, which reading `state.data` still tracks.
+  // Each list is replaced whole when read, which the shallow ref of its items still tracks.
   const byName = <T extends { domainname: string }>(items: readonly T[] | undefined) => new Map((toRaw(items) ?? []).map((i) => [i.domainname, i]))
-  const ns = computed(() => byName(lists['domains.nameserver.list'].state.data))
-  const lock = computed(() => byName(lists['domains.transferlock.list'].state.data))
-  const whois = computed(() => byName(lists['domains.whois.list'].state.data))
-  const dnssec = computed(() => byName(lists['domains.dnssec.list'].state.data))
+  const shown = {
+    'domains.nameserver.list': takenOverAfterArrival(() => lists['domains.nameserver.list'].state.data),
+    'domains.transferlock.list': takenOverAfterArrival(() => lists['domains.transferlock.list'].state.data),
+    'domains.whois.list': takenOverAfterArrival(() => lists['domains.whois.list'].state.data),
+    'domains.dnssec.list': takenOverAfterArrival(() => lists['domains.dnssec.list'].state.data),
+  }
+  const ns = computed(() => byName(shown['domains.nameserver.list'].value))
+  const lock = computed(() => byName(shown['domains.transferlock.list'].value))
+  const whois = computed(() => byName(shown['domains.whois.list'].value))
+  const dnssec = computed(() => byName(shown['domains.dnssec.list'].value))
 
   const nameservers = (name: string) => ns.value.get(name)?.ns.join(', ') ?? ''
   const transferLock = (name: string) => onOff(lock.value.get(name)?.transfer_lock)
@@ -39,9 +59,9 @@ export function useDomainDetails() {
   }
 
   /** Changes whenever a detail list arrives or the language changes: what the table's rows are redrawn for. */
-  const version = computed(() => [locale.value, ...DETAIL_LISTS.map((n) => lists[n].state.data)])
+  const version = computed(() => [locale.value, ...DETAIL_LISTS.map((n) => shown[n].value)])
   /** Each domain's nameservers in lower case, made once per nameserver list, not once per row and keystroke. */
-  const search = computed(() => new Map((toRaw(lists['domains.nameserver.list'].state.data) ?? []).map((i) => [i.domainname, i.ns.join(', ').toLowerCase()])))
+  const search = computed(() => new Map((toRaw(shown['domains.nameserver.list'].value) ?? []).map((i) => [i.domainname, i.ns.join(', ').toLowerCase()])))
 
   return {
     total: DETAIL_LISTS.length,
