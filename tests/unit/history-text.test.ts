@@ -63,6 +63,9 @@ describe('history rows in words, in English', () => {
     expect(entryChanges(created, names)).toEqual(['Server name: newsite1', 'www: on', 'WordPress: off'])
     const failed = row({ ...extension, outcome: 'failed', after: { months: 3 } })
     expect(entryChanges(failed, names)).toEqual(['Months: 3 months'])
+    // A service IP's server is one of its settings, not its subject: said.
+    const setting = row({ subjectKind: 'svcip', subject: '4', operation: 'svcips.setting.set', params: { vipid: 4, webid: 1001, domainname: 'a.example', ssl_on: 1 }, after: { webid: 1001, domainname: 'a.example', ssl_on: 1 } })
+    expect(entryChanges(setting, names)).toEqual(['Server: 1001', 'Domain name: a.example', 'SSL: on'])
     for (const r of [ttlSave, extension, ddns, created, failed]) for (const line of entryChanges(r, names)) expect(line).not.toMatch(/—|→ 1$|a:/)
   })
 

@@ -61,8 +61,8 @@ const SWITCHES: ReadonlySet<string> = new Set([
   'www_flg',
   'wp_flg',
 ])
-/** Members that name the subject itself: the row's subject already says them. */
-const SUBJECT_MEMBERS: ReadonlySet<string> = new Set(['domain', 'kind', 'webid', 'vipid'])
+/** Members that name the subject itself, by its kind: the row's subject already says them (a service IP's webid is its server, a setting). */
+const SUBJECT_MEMBERS: Record<HistoryEntry['subjectKind'], readonly string[]> = { domain: ['domain'], freedns: ['domain'], server: ['kind', 'webid'], svcip: ['vipid'], account: [] }
 const CONTACT_ROLES = ['registrant', 'admin', 'tech', 'billing'] as const
 
 const wholeNumber = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : undefined)
@@ -118,8 +118,14 @@ function contactChanges(before: unknown, after: unknown): string[] {
 }
 
 /** "member: before → after" for each member that differs; "member: value" when there is no before (a new thing, a setting first read). */
-function memberChanges(before: Record<string, unknown> | undefined, after: Record<string, unknown>, names: HistoryNames, label = (k: string) => tCode(`history.member.${k}`)): string[] {
-  const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after)])].filter((k) => !SUBJECT_MEMBERS.has(k))
+function memberChanges(
+  before: Record<string, unknown> | undefined,
+  after: Record<string, unknown>,
+  names: HistoryNames,
+  subject: readonly string[] = [],
+  label = (k: string) => tCode(`history.member.${k}`),
+): string[] {
+  const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after)])].filter((k) => !subject.includes(k))
   return keys.flatMap((k) => {
     if (before === undefined) return isEmpty(after[k]) ? [] : [t('history.memberSet', { member: label(k), value: memberValue(k, after[k], names) })]
     if (JSON.stringify(before[k]) === JSON.stringify(after[k])) return []
@@ -140,7 +146,7 @@ function zoneSettingChanges(e: HistoryEntry, names: HistoryNames): string[] {
   // A value one side does not hold (a zone read without its DNS service) is not a change.
   const before = pick(e.before)
   for (const k of ['ttl', 'ns_type'] as const) if (isEmpty(before[k]) || isEmpty(after[k])) before[k] = after[k]
-  return memberChanges(before, after, names, label)
+  return memberChanges(before, after, names, [], label)
 }
 
 /** A health entry: each finding that appeared (after), then each that went away (before). */
@@ -177,8 +183,9 @@ export function entryChanges(e: HistoryEntry, names: HistoryNames = plainNames):
   if (e.aspect === 'dns') return zoneSettingChanges(e, names)
   if (e.aspect === 'health') return healthChanges(e)
   if (e.aspect === 'served') return servedChanges(e)
-  if (e.origin === 'app' && e.outcome !== 'done' && e.params) return memberChanges(undefined, e.params, names)
-  return memberChanges(e.before === undefined ? undefined : objectOf(e.before), objectOf(e.after), names)
+  const subject = SUBJECT_MEMBERS[e.subjectKind]
+  if (e.origin === 'app' && e.outcome !== 'done' && e.params) return memberChanges(undefined, e.params, names, subject)
+  return memberChanges(e.before === undefined ? undefined : objectOf(e.before), objectOf(e.after), names, subject)
 }
 
 /** A server's subject, "kind:ref" (ref its name, or its id where the name cannot serve). */
