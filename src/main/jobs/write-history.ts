@@ -4,6 +4,7 @@
  * says so); when an item ends, a history row with the operation, what was sent, how it ended,
  * its request ID, and the value before and after.
  */
+import { z } from 'zod'
 import type { ApiClient } from '../http'
 import type { EndpointParams, WriteEndpointName } from '../../shared/endpoints/table'
 import type { ErrorData } from '../../shared/errors'
@@ -16,6 +17,9 @@ import { readsBack } from './read-back'
 import { factsOf } from './operations'
 import { changedSincePlan } from './zone-rules'
 import { LIST_SPECS } from '../store/lists'
+import { endpoints } from '../../shared/endpoints/table'
+import { serverRefOf } from '../../shared/service/server-ref'
+import { SERVER_KINDS, type ServerKind } from '../../shared/service/constants'
 
 export interface WriteObserver {
   /** Just before item i is sent. An error answered here means it is not sent, and fails with it. */
@@ -55,6 +59,11 @@ function sentValue(params: Record<string, unknown>): Record<string, unknown> {
 /** Team mode: who this workstation's writes are by (undefined: single-workstation mode, no member). */
 export type WriterOf = () => { member: string; workstation: string } | undefined
 
+/** A server's id and name as the service's answer gives them (a server write answers with both). */
+const serverAnswer = z.object({ webid: z.union([z.string(), z.number()]).transform(String), webname: z.string() })
+const SERVER_LISTS = ['servers.list', 'servers.expiration.list', 'servers.autorenew.list'] as const
+const isServerKind = (v: unknown): v is ServerKind => SERVER_KINDS.some((k) => k === v)
+
 export function createWriteHistory(store: PortfolioStoreAsync, now: () => Date = () => new Date(), writer: WriterOf = () => undefined): WriteObserver {
   /** Per job item: the snapshot and the value before, taken in beforeSend. */
   const before = new Map<string, { snapshotId?: number | undefined; value?: unknown }>()
@@ -77,6 +86,29 @@ export function createWriteHistory(store: PortfolioStoreAsync, now: () => Date =
     }
   }
 
+  /**
+   * A server's history is kept under "kind:ref", where ref is what its links use (its name; its id
+   * where the name cannot stand in an address): one server, one subject, whether the write named
+   * it by id or by name. The name comes from the write's answer, else from the stored server
+   * lists; a server the app has not listed keeps the reference the write used.
+   */
+  async function serverSubject(accountId: string, params: Record<string, unknown>, result: unknown): Promise<string> {
+    const kind = params.kind
+    const ref = typeof params.webid === 'string' || typeof params.webid === 'number' ? String(params.webid) : ''
+    if (!isServerKind(kind)) return `${String(kind)}:${ref}`
+    const answered = serverAnswer.safeParse(result)
+    if (answered.success && answered.data.webname) return `${kind}:${serverRefOf(answered.data)}`
+    try {
+      for (const list of SERVER_LISTS) {
+        const found = (await store.getList(accountId, list, { kind }))?.items.find((s) => s.webid === ref || s.webname === ref)
+        if (found) return `${kind}:${serverRefOf(found)}`
+      }
+    } catch {
+      // A store that cannot answer names no server: the reference the write used stands.
+    }
+    return `${kind}:${ref}`
+  }
+
   return {
     async beforeSend(job, i, params, client, guard) {
       const kind = factsOf(job.operation).zone
@@ -94,6 +126,10 @@ export function createWriteHistory(store: PortfolioStoreAsync, now: () => Date =
             before.set(itemKey(job, i), { value })
           }
         } else if (job.items[i]?.effect?.from) before.set(itemKey(job, i), { value: { expirationdate: job.items[i]?.effect?.from } })
+        else {
+          const value = await settingNow(client, job.operation, p)
+          if (value) before.set(itemKey(job, i), { value })
+        }
         return undefined
       }
       const domain = typeof p.domain === 'string' || typeof p.domain === 'number' ? String(p.domain) : ''
@@ -129,7 +165,8 @@ export function createWriteHistory(store: PortfolioStoreAsync, now: () => Date =
       const key = itemKey(job, i)
       const was = before.get(key)
       before.delete(key)
-      const { kind: subjectKind, subject } = subjectOf(job.operation, it.params)
+      const { kind: subjectKind, subject: sent } = subjectOf(job.operation, it.params)
+      const subject = subjectKind === 'server' ? await serverSubject(job.accountId, it.params, it.result) : sent
       const zoneKind = factsOf(job.operation).zone
       const at = now().toISOString()
       const after = afterValue(job.operation, it)
@@ -159,10 +196,14 @@ export function createWriteHistory(store: PortfolioStoreAsync, now: () => Date =
 
 /**
  * The value after the write: for a write that is read back (a zone, nameservers, WHOIS), what
- * the service kept; for a renewal, the new date; otherwise what was sent.
+ * the service kept; for a renewal or an extension, the new date the service answered (else the
+ * one its confirmation foretold); dynamic DNS and DS records as answered; otherwise what was sent.
  */
 function afterValue(operation: WriteEndpointName, it: JobItemView): unknown {
-  if (operation === 'domains.expiration.renew') return it.effect?.to ? { expirationdate: it.effect.to } : undefined
+  const answered = it.state === 'done' ? answeredValue(operation, it.result) : undefined
+  if (answered) return answered
+  // A renewal or an extension whose answer gave no date: the date its confirmation foretold.
+  if (factsOf(operation).effect && factsOf(operation).effect !== 'registration' && it.state === 'done') return it.effect?.to ? { expirationdate: it.effect.to } : undefined
   const facts = factsOf(operation)
   const kept = it.state === 'done' && readsBack(operation) ? it.result : undefined
   if (facts.zone) return isZoneAnswer(kept) ? zoneOfAnswer(facts.zone, kept) : zoneAfter(facts.zone, it.params)
@@ -175,6 +216,49 @@ function afterValue(operation: WriteEndpointName, it: JobItemView): unknown {
     if (Object.keys(value).length > 0) return value
   }
   return sentValue(it.params)
+}
+
+/**
+ * A setting's value before a write that no stored list watches (dynamic DNS on or off, the DS
+ * records), read from the service just before it is sent; nothing when it cannot be read (the
+ * write is sent all the same). Only the setting's own member is kept: never the DDNS password.
+ */
+async function settingNow(client: ApiClient, operation: WriteEndpointName, params: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
+  const domain = typeof params.domain === 'string' || typeof params.domain === 'number' ? String(params.domain) : undefined
+  if (domain === undefined) return undefined
+  try {
+    if (operation === 'domains.dynamicdns.set') return { dynamicdns: (await client.call('domains.dynamicdns.get', { domain })).dynamicdns }
+    if (operation === 'domains.dnssec.set') return { ds_records: (await client.call('domains.dnssec.get', { domain })).ds_records }
+  } catch {
+    // Unread: the row then says what was set, without a before.
+  }
+  return undefined
+}
+
+/**
+ * The value after, as the service answered it, for writes whose answer carries it: the new
+ * expiration date of a renewal or an extension, dynamic DNS on or off, the DS records. Checked
+ * with the endpoint's own schema; undefined when the answer does not fit.
+ */
+function answeredValue(operation: WriteEndpointName, result: unknown): Record<string, unknown> | undefined {
+  switch (operation) {
+    case 'domains.expiration.renew':
+    case 'servers.expiration.extend':
+    case 'svcips.expiration.extend': {
+      const r = endpoints[operation].result.safeParse(result)
+      return r.success && r.data.expirationdate ? { expirationdate: r.data.expirationdate } : undefined
+    }
+    case 'domains.dynamicdns.set': {
+      const r = endpoints[operation].result.safeParse(result)
+      return r.success ? { dynamicdns: r.data.dynamicdns } : undefined
+    }
+    case 'domains.dnssec.set': {
+      const r = endpoints[operation].result.safeParse(result)
+      return r.success ? { ds_records: r.data.ds_records } : undefined
+    }
+    default:
+      return undefined
+  }
 }
 
 function zoneOfAnswer(kind: ZoneKind, answer: { records: string; ttl?: number | undefined; ns_type?: string | undefined }): ZoneInput {

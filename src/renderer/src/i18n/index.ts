@@ -1,44 +1,18 @@
 /**
- * Translation and locale-aware formatting for the renderer. Each language's catalogue is its
- * own chunk, loaded when it is chosen: main.ts loads the saved one alongside its first calls to
- * main and mounts the window only then, so no screen shows in the wrong language, and the
- * window's first script does not carry a catalogue it may not use.
+ * Translation and locale-aware formatting for the renderer. Choosing and loading a language,
+ * which needs the page (its storage and document), is in page-locale.ts: the words and formats
+ * here need no page, so text modules that use them can be tested without one.
  */
-import { current, locale, useCatalogue } from './current'
+import { current, locale } from './current'
 import type { ErrorData } from '../../../shared/errors'
-import type { Catalogue, Locale, MessageKey } from '../../../shared/i18n/catalogue'
+import type { MessageKey } from '../../../shared/i18n/catalogue'
 import type { Params } from '../../../shared/i18n/format'
 import { describeError, errorLine, translate, translateCode, type ErrorText } from '../../../shared/i18n/translate'
 
 export type { Locale, MessageKey } from '../../../shared/i18n/catalogue'
 export { LOCALES } from '../../../shared/i18n/catalogue'
 
-const STORAGE_KEY = 'hosting-admin.locale'
-
-const loaders: Record<Locale, () => Promise<Catalogue>> = {
-  en: async () => (await import('../../../shared/i18n/locales/en')).en,
-  ja: async () => (await import('../../../shared/i18n/locales/ja')).ja,
-}
-
-function savedLocale(): Locale {
-  const saved = localStorage.getItem(STORAGE_KEY)
-  if (saved === 'en' || saved === 'ja') return saved
-  return navigator.language.toLowerCase().startsWith('ja') ? 'ja' : 'en'
-}
-
 export { locale }
-
-/** Switches the language (loading its catalogue first) and remembers the choice. */
-export async function setLocale(l: Locale): Promise<void> {
-  useCatalogue(l, await loaders[l]())
-  localStorage.setItem(STORAGE_KEY, l)
-  document.documentElement.lang = l
-}
-
-/** The language saved last time (or the system's), loaded before the app mounts. */
-export function loadSavedLocale(): Promise<void> {
-  return setLocale(savedLocale())
-}
 
 export function t(key: MessageKey, params?: Params): string {
   return translate(current(), locale.value, key, params)

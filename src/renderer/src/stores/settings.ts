@@ -1,5 +1,6 @@
 import { defineStore } from 'pinia'
-import { locale, setLocale, type Locale } from '../i18n'
+import { locale, type Locale } from '../i18n'
+import { setLocale } from '../i18n/page-locale'
 import { ATTENTION_DAY_CHOICES, DEFAULT_ATTENTION_DAYS, type AttentionDays } from '../lib/data/expiry'
 
 const ATTENTION_KEY = 'hosting-admin.attentionDays'
