@@ -75,3 +75,36 @@ test('switching account on a domain’s screen: the same domain when that accoun
 test('switching account on a domain’s screen, in Japanese', async ({ app, harness }) => {
   await switchOnDomainScreens(app, harness, 'ja', JAPANESE, () => expectNoAxeViolations(app, 'domains, after an account switch, Japanese'))
 })
+
+test('switching account while an item’s screen is still loading: the other account’s list, never that item asked of it', async ({ app, harness }) => {
+  const demo = await harness.demo()
+  const other = await startSandbox({ seed: 7 })
+  try {
+    const second = await harness.services.accounts.create(profileFor(other, 'Second'), other.keys.full, 'session')
+    await app.reload()
+    const switcher = app.getByLabel('Account', { exact: true })
+    // A new account is the active one: back to the demo's servers.
+    await switcher.selectOption('demo')
+    const server = demo.state.servers.a[0]!
+    const link = app.getByRole('table').getByRole('link', { name: server.webname, exact: true })
+    await expect(link).toBeVisible()
+    // The server screen's code held back: a table's link changes the address at the click, and
+    // the screen comes when its code has loaded (slowly, on a busy machine).
+    let letGo: () => void = () => undefined
+    const held = new Promise<void>((resolve) => (letGo = resolve))
+    await app.route(/ServerDetailView-[^/]*\.js$/, async (route) => {
+      await held
+      await route.continue()
+    })
+    await link.click()
+    await expect(app).toHaveURL(new RegExp(`#/servers/a/${server.webname}$`))
+    await switcher.selectOption(second.id)
+    await expect(switcher).toHaveValue(second.id)
+    letGo()
+    await expect(app).toHaveURL(/#\/servers\/a$/)
+    await expect(app.getByRole('heading', { level: 1 })).toBeVisible()
+    expect(other.received.some((r) => r.path.includes(`/${server.webname}`))).toBe(false)
+  } finally {
+    await other.close()
+  }
+})

@@ -5,7 +5,7 @@
  * other item's screen goes to its list in the other account. Screens that are not one item's
  * stay as they are.
  */
-import type { RouteLocationNormalizedLoaded } from 'vue-router'
+import type { RouteLocationResolved } from 'vue-router'
 import { accountApi } from './account-api'
 
 /** The list each item's screen belongs to, by the item route's pattern (router.ts). */
@@ -19,7 +19,7 @@ const LIST_OF_ITEM: Record<string, string> = {
 const param = (v: string | string[] | undefined) => (Array.isArray(v) ? (v[0] ?? '') : (v ?? ''))
 
 /** The path to show in account `accountId` instead of `route`, or undefined to stay. */
-export async function placeInAccount(route: RouteLocationNormalizedLoaded, accountId: string): Promise<string | undefined> {
+export async function placeInAccount(route: Pick<RouteLocationResolved, 'matched' | 'params'>, accountId: string): Promise<string | undefined> {
   const pattern = route.matched.at(-1)?.path ?? ''
   const params = Object.fromEntries(Object.entries(route.params).map(([k, v]) => [k, param(v)]))
   if (pattern.startsWith('/servers/:kind') && params.webid) return `/servers/${params.kind}`
