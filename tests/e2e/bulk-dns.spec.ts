@@ -296,6 +296,8 @@ test('the screen in Japanese, and in a narrow window', async ({ app, harness }) 
   await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
   await app.reload()
   await expect(app.locator('html')).toHaveAttribute('lang', 'ja')
+  // Mounted, its first navigation done: an address set before that is overwritten by it.
+  await app.waitForFunction(() => document.querySelector('h1') !== null)
   await app.getByRole('navigation').getByRole('link', { name: 'DNS一括変更' }).click()
   await expect(app.getByRole('heading', { level: 1, name: 'DNS一括変更' })).toBeVisible()
   await app.getByRole('button', { name: 'サービスからゾーン一覧を読み込む' }).click()

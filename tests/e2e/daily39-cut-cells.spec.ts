@@ -61,6 +61,8 @@ for (const lang of ['en', 'ja'] as const) {
     await app.evaluate((l) => localStorage.setItem('hosting-admin.locale', l), lang)
     await app.reload()
     await expect(app.locator('html')).toHaveAttribute('lang', lang)
+    // Mounted, its first navigation done: an address set before that is overwritten by it.
+    await app.waitForFunction(() => document.querySelector('h1') !== null)
     const found: string[] = []
     let heading = ''
     for (const size of SIZES) {

@@ -14,6 +14,8 @@ async function inJapanese(app: Page) {
   await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
   await app.reload()
   await expect(app.locator('html')).toHaveAttribute('lang', 'ja')
+  // Mounted, its first navigation done: an address set before that is overwritten by it.
+  await app.waitForFunction(() => document.querySelector('h1') !== null)
 }
 
 for (const lang of ['en', 'ja'] as const) {

@@ -38,6 +38,8 @@ for (const lang of ['en', 'ja'] as const) {
       await app.evaluate((l) => localStorage.setItem('hosting-admin.locale', l), lang)
       await app.reload()
       await expect(app.locator('html')).toHaveAttribute('lang', lang)
+      // Mounted, its first navigation done: an address set before that is overwritten by it.
+      await app.waitForFunction(() => document.querySelector('h1') !== null)
       // The first screen is the web servers' list: once it shows the server, the app has the list stored.
       await expect(app.getByRole('link', { name: server.webname, exact: true })).toBeVisible()
       await app.getByRole('navigation').getByRole('link', { name: new RegExp(`^${w.writes}`) }).click()

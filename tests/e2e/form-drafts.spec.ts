@@ -160,6 +160,8 @@ test('in Japanese: a wizard’s typed work is offered back in the user’s words
   await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
   await app.reload()
   await expect(app.locator('html')).toHaveAttribute('lang', 'ja')
+  // Mounted, its first navigation done: an address set before that is overwritten by it.
+  await app.waitForFunction(() => document.querySelector('h1') !== null)
   await openScreen(app, 'ドメイン', 'ドメイン')
   await app.getByRole('link', { name: 'ドメインを登録' }).click()
   await app.getByLabel('ドメイン名').fill('kept-in-japanese.jp')

@@ -35,6 +35,8 @@ test('every screen in Japanese at 1024 x 700: axe at every impact finds nothing'
   await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
   await app.reload()
   await expect(app.locator('html')).toHaveAttribute('lang', 'ja')
+  // Mounted, its first navigation done: an address set before that is overwritten by it.
+  await app.waitForFunction(() => document.querySelector('h1') !== null)
 
   await go(app, '/servers/a')
   await expectNoAxeViolations(app, 'servers, Japanese')

@@ -114,6 +114,8 @@ async function walkTeamSection(locale: 'en' | 'ja', { app, harness, postgres, te
     await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
     await app.reload()
     await expect(app.locator('html')).toHaveAttribute('lang', 'ja')
+    // Mounted, its first navigation done: an address set before that is overwritten by it.
+    await app.waitForFunction(() => document.querySelector('h1') !== null)
   }
   await app.getByRole('navigation').getByRole('link', { name: w.nav }).click()
   const section = app.getByRole('region', { name: w.heading, exact: true })

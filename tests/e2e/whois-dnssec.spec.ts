@@ -26,6 +26,8 @@ async function inJapanese(app: Page) {
   await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
   await app.reload()
   await expect(app.locator('html')).toHaveAttribute('lang', 'ja')
+  // Mounted, its first navigation done: an address set before that is overwritten by it.
+  await app.waitForFunction(() => document.querySelector('h1') !== null)
 }
 
 const DIGEST_256 = '2BB183AF5F22588179A53B0A98631FAD1A292118D8F2E3A2FD8AC0E1A4B06E0A'
