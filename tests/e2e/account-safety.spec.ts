@@ -5,18 +5,10 @@
  */
 import type { Page } from '@playwright/test'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
-import { expect, snap, test } from './fixtures'
+import { expect, reloadApp, reloadInLanguage, snap, test } from './fixtures'
 import { profileFor } from '../../support/profile'
 
 const writes = (sb: Sandbox) => sb.received.filter((r) => r.method !== 'GET')
-
-async function inJapanese(app: Page) {
-  await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
-  await app.reload()
-  await expect(app.locator('html')).toHaveAttribute('lang', 'ja')
-  // Mounted, its first navigation done: an address set before that is overwritten by it.
-  await app.waitForFunction(() => document.querySelector('h1') !== null)
-}
 
 /** The domain's Expiration tab (tab name in the page's language). */
 async function expirationTab(app: Page, domain: string, tab: string) {
@@ -31,7 +23,7 @@ test('colour and tag set in Accounts show in the band and the title; a renewal a
   try {
     await harness.services.accounts.create(profileFor(other, 'Reseller'), other.keys.full, 'session')
     await harness.services.accounts.setActive('demo')
-    await app.reload()
+    await reloadApp(app)
 
     // Set in the Accounts screen, by keyboard-reachable controls with names.
     await app.getByRole('navigation').getByRole('link', { name: 'Accounts & settings' }).click()
@@ -97,7 +89,7 @@ test('colour and tag set in Accounts show in the band and the title; a renewal a
     await expect(app.getByRole('dialog')).toHaveCount(0)
 
     // The same in Japanese: the tag is words of the language, in the band, the title and the dialog.
-    await inJapanese(app)
+    await reloadInLanguage(app, 'ja')
     const bandJa = app.locator('#account-band')
     await expect(bandJa).toContainText('本番')
     await expect(app).toHaveTitle('ホスティング管理 — Reseller [本番]')
@@ -121,7 +113,7 @@ test('a read-only account: a notice on every screen, and a write is refused with
     const fields = { ...profileFor(other, 'Archive'), environment: 'staging' as const, colour: 'teal' as const, readOnly: true }
     const locked = await harness.services.accounts.create(fields, other.keys.full, 'session')
     await harness.services.accounts.setActive(locked.id)
-    await app.reload()
+    await reloadApp(app)
 
     const banner = app.getByRole('note').filter({ hasText: 'Archive is read-only' })
     await expect(banner).toBeVisible()
@@ -141,7 +133,7 @@ test('a read-only account: a notice on every screen, and a write is refused with
     expect(writes(other)).toEqual([])
     expect(other.received.filter((r) => r.endpoint === 'domains.expiration.renew')).toEqual([])
 
-    await inJapanese(app)
+    await reloadInLanguage(app, 'ja')
     await expect(app.getByRole('note').filter({ hasText: 'Archive は読み取り専用です。' })).toBeVisible()
     await expect(app).toHaveTitle('ホスティング管理 — Archive [ステージング]')
     await snap(app, 'account-read-only-ja')

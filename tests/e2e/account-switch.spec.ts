@@ -6,7 +6,7 @@
 import { startSandbox } from '../../src/sandbox'
 import { profileFor } from '../../support/profile'
 import type { Page } from '@playwright/test'
-import { expect, test } from './fixtures'
+import { expect, reloadApp, reloadInLanguage, test } from './fixtures'
 import type { Harness } from '../../support/harness'
 import { expectNoAxeViolations } from './axe'
 import { openDomain } from './domain-screens'
@@ -15,7 +15,7 @@ const ENGLISH = { domains: 'Domains', filter: 'Filter', account: 'Account', over
 const JAPANESE = { domains: 'ドメイン', filter: '絞り込み', account: 'アカウント', overview: '概要' }
 
 /** The walk, in one language; it ends on the other account's domain list, for the test's axe scan. */
-async function switchOnDomainScreens(app: Page, harness: Harness, locale: string, words: typeof ENGLISH, scan: () => Promise<void>) {
+async function switchOnDomainScreens(app: Page, harness: Harness, locale: 'en' | 'ja', words: typeof ENGLISH, scan: () => Promise<void>) {
   const demo = await harness.demo()
   const other = await startSandbox({ seed: 7 })
   try {
@@ -25,8 +25,7 @@ async function switchOnDomainScreens(app: Page, harness: Harness, locale: string
     const otherNames = new Set(other.state.domains.map((d) => d.domainname))
     const demoOnly = demo.state.domains.find((d) => !otherNames.has(d.domainname))!
     const second = await harness.services.accounts.create(profileFor(other, 'Second'), other.keys.full, 'session')
-    await app.evaluate((l) => localStorage.setItem('hosting-admin.locale', l), locale)
-    await app.reload()
+    await reloadInLanguage(app, locale)
     const switcher = app.getByLabel(words.account, { exact: true })
 
     // The other account's domain list is read once (it is then in the store), then back to the demo.
@@ -81,7 +80,7 @@ test('switching account while an item’s screen is still loading: the other acc
   const other = await startSandbox({ seed: 7 })
   try {
     const second = await harness.services.accounts.create(profileFor(other, 'Second'), other.keys.full, 'session')
-    await app.reload()
+    await reloadApp(app)
     const switcher = app.getByLabel('Account', { exact: true })
     // A new account is the active one: back to the demo's servers.
     await switcher.selectOption('demo')

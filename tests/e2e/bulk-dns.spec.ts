@@ -10,7 +10,7 @@ import type { Page } from '@playwright/test'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { firstItems } from '../helpers/first-items'
 import { profileFor } from '../../support/profile'
-import { expect, snap, test } from './fixtures'
+import { expect, reloadApp, reloadInLanguage, snap, test } from './fixtures'
 import { expectNoAxeViolations } from './axe'
 
 const OLD = '192.0.2.10'
@@ -69,7 +69,7 @@ test('replace an address in zones of two accounts: a plan per zone, a zone over 
     await harness.services.accounts.create({ ...profileFor(b, 'Second'), colour: 'teal', environment: 'production' }, 'key-bulk-b', 'session')
     await harness.services.accounts.create({ ...profileFor(b, 'Audit'), colour: 'purple', readOnly: true }, 'key-bulk-b', 'session')
     await harness.services.accounts.setActive('demo')
-    await app.reload()
+    await reloadApp(app)
     await openBulk(app)
 
     // 1. Both accounts; the read-only one is listed and says why it is never sent to.
@@ -293,11 +293,7 @@ test('the screen in Japanese, and in a narrow window', async ({ app, harness }) 
   // 4 of 10 records change: a zone flagged by the 30 % rule.
   zones[0]!.dns.svc1.records = [`a @ ${OLD}`, `a www ${OLD}`, `a api ${OLD}`, `a cdn ${OLD}`, ...Array.from({ length: 6 }, (_, i) => `a h${i} 203.0.113.${2 + i}`)].join('\n')
   zones[1]!.dns.svc1.records = [`a @ ${OLD}`, 'a www 203.0.113.4', 'a api 203.0.113.5', 'a x 203.0.113.6'].join('\n')
-  await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
-  await app.reload()
-  await expect(app.locator('html')).toHaveAttribute('lang', 'ja')
-  // Mounted, its first navigation done: an address set before that is overwritten by it.
-  await app.waitForFunction(() => document.querySelector('h1') !== null)
+  await reloadInLanguage(app, 'ja')
   await app.getByRole('navigation').getByRole('link', { name: 'DNS一括変更' }).click()
   await expect(app.getByRole('heading', { level: 1, name: 'DNS一括変更' })).toBeVisible()
   await app.getByRole('button', { name: 'サービスからゾーン一覧を読み込む' }).click()

@@ -5,14 +5,14 @@
  */
 import { startSandbox } from '../../src/sandbox'
 import { profileFor } from '../../support/profile'
-import { expect, snap, test } from './fixtures'
+import { expect, reloadApp, snap, test } from './fixtures'
 
 test('every account is checked at once, each from its own service; a change made outside one is counted for it alone', async ({ app, harness }) => {
   const demo = await harness.demo()
   const other = await startSandbox({ domains: 12 })
   try {
     const second = await harness.services.accounts.create(profileFor(other, 'Second shop'), other.keys.full, 'session')
-    await app.reload()
+    await reloadApp(app)
     await app.getByRole('navigation').getByRole('link', { name: /^Activity/ }).click()
     await app.getByRole('button', { name: 'Check every account now' }).click()
     const results = app.getByRole('region', { name: 'Every account checked for changes' })

@@ -10,12 +10,10 @@ import { startSandbox } from '../../src/sandbox'
 import { nsFlavour } from '../../src/sandbox/nameservers'
 import { profileFor } from '../../support/profile'
 import { LockableKeychain } from '../helpers/lockable-keychain'
-import { expect, snap, test } from './fixtures'
+import { expect, reloadInLanguage, snap, test } from './fixtures'
 
 async function inJapanese(app: Page) {
-  await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
-  await app.reload()
-  await expect(app.locator('html')).toHaveAttribute('lang', 'ja')
+  await reloadInLanguage(app, 'ja')
   await expect(app.getByRole('heading', { level: 1 })).toBeVisible()
 }
 

@@ -7,16 +7,8 @@
  */
 import type { Page } from '@playwright/test'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
-import { expect, snap, test } from './fixtures'
+import { expect, reloadInLanguage, snap, test } from './fixtures'
 import { expectNoAxeViolationsIn } from './axe'
-
-async function inJapanese(app: Page) {
-  await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
-  await app.reload()
-  await expect(app.locator('html')).toHaveAttribute('lang', 'ja')
-  // Mounted, its first navigation done: an address set before that is overwritten by it.
-  await app.waitForFunction(() => document.querySelector('h1') !== null)
-}
 
 const WORDS = {
   en: {
@@ -67,7 +59,7 @@ type Words = (typeof WORDS)[keyof typeof WORDS]
 async function addSecond(app: Page, lang: 'en' | 'ja', other: Sandbox, key: string) {
   const w: Words = WORDS[lang]
   await app.setViewportSize({ width: 1024, height: 700 })
-  if (lang === 'ja') await inJapanese(app)
+  if (lang === 'ja') await reloadInLanguage(app, 'ja')
   await app.getByRole('link', { name: w.accounts }).click()
   const form = app.getByRole('region', { name: w.form })
   await form.getByLabel(w.name, { exact: true }).fill('Second')

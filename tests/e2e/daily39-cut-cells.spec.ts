@@ -8,7 +8,7 @@
 import type { Page } from '@playwright/test'
 import type { Sandbox } from '../../src/sandbox'
 import type { Harness } from '../../support/harness'
-import { expect, snap, test } from './fixtures'
+import { expect, reloadInLanguage, snap, test } from './fixtures'
 
 /** The list screens, by address; each shows at least one table once its data is read. */
 const LIST_SCREENS = ['/servers/a', '/servers/b', '/servers/c', '/svcips', '/domains', '/domains/settings', '/domains/transfer-in', '/dns', '/freedns', '/expiring', '/logs', '/jobs', '/activity', '/health'] as const
@@ -58,11 +58,7 @@ for (const lang of ['en', 'ja'] as const) {
     test.setTimeout(240_000)
     const sb = await harness.demo()
     await someWrites(harness, sb)
-    await app.evaluate((l) => localStorage.setItem('hosting-admin.locale', l), lang)
-    await app.reload()
-    await expect(app.locator('html')).toHaveAttribute('lang', lang)
-    // Mounted, its first navigation done: an address set before that is overwritten by it.
-    await app.waitForFunction(() => document.querySelector('h1') !== null)
+    await reloadInLanguage(app, lang)
     const found: string[] = []
     let heading = ''
     for (const size of SIZES) {

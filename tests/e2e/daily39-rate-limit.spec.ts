@@ -4,8 +4,7 @@
  * instead of a progress that seems stuck; afterwards its summary says how often and how long it
  * waited. In English and Japanese, at 1024x700.
  */
-import type { Page } from '@playwright/test'
-import { expect, test } from './fixtures'
+import { expect, reloadInLanguage, test } from './fixtures'
 import { expectNoAxeViolationsIn } from './axe'
 
 const WORDS = {
@@ -13,20 +12,12 @@ const WORDS = {
   ja: { domains: 'ドメイン', select: (n: string) => `${n} を選択`, years: '年数', renew: /^4 件のドメインを更新/, waiting: /サービスのレート制限の解除を待っています\(あと約 \d+ 秒\)。/, results: '結果: 完了 4 件、失敗 0 件', summary: /サービスのレート制限で \d+ 回待ちました\(合計 \d+ 秒\)。/ },
 } as const
 
-async function inJapanese(app: Page) {
-  await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
-  await app.reload()
-  await expect(app.locator('html')).toHaveAttribute('lang', 'ja')
-  // Mounted, its first navigation done: an address set before that is overwritten by it.
-  await app.waitForFunction(() => document.querySelector('h1') !== null)
-}
-
 for (const lang of ['en', 'ja'] as const) {
   test(`a bulk renewal that meets the service's rate limit says it waits, and its summary says the waits (${lang})`, async ({ app, harness }) => {
     test.setTimeout(90_000)
     await app.setViewportSize({ width: 1024, height: 700 })
     const sb = await harness.demo()
-    if (lang === 'ja') await inJapanese(app)
+    if (lang === 'ja') await reloadInLanguage(app, 'ja')
     const w = WORDS[lang]
     const names = [...sb.state.domains].map((d) => d.domainname).sort().slice(0, 4)
     await app.getByRole('navigation').getByRole('link', { name: w.domains, exact: true }).click()

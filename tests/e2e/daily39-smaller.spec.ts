@@ -3,26 +3,17 @@
  * text typed in it (a search field's own Escape only clears the text), and an account that
  * confirms every write asks about "the 1 item", not "1 item(s)", in English and in Japanese.
  */
-import type { Page } from '@playwright/test'
 import { startSandbox } from '../../src/sandbox'
 import { profileFor } from '../../support/profile'
 import { openDomain } from './domain-screens'
-import { expect, test } from './fixtures'
+import { expect, reloadApp, reloadInLanguage, test } from './fixtures'
 import { expectNoAxeViolationsIn } from './axe'
-
-async function inJapanese(app: Page) {
-  await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
-  await app.reload()
-  await expect(app.locator('html')).toHaveAttribute('lang', 'ja')
-  // Mounted, its first navigation done: an address set before that is overwritten by it.
-  await app.waitForFunction(() => document.querySelector('h1') !== null)
-}
 
 for (const lang of ['en', 'ja'] as const) {
   test(`Escape closes the command palette with text typed in it (${lang})`, async ({ app, harness }) => {
     await app.setViewportSize({ width: 1024, height: 700 })
     await harness.demo()
-    if (lang === 'ja') await inJapanese(app)
+    if (lang === 'ja') await reloadInLanguage(app, 'ja')
     await app.keyboard.press('Control+K')
     const palette = app.getByRole('dialog', { name: lang === 'ja' ? 'すべてを検索' : 'Search everything' })
     await expect(palette).toBeVisible()
@@ -42,8 +33,8 @@ for (const lang of ['en', 'ja'] as const) {
     try {
       const careful = await harness.services.accounts.create({ ...profileFor(sb, 'Careful'), writeSafety: 'confirm' }, sb.keys.full, 'session')
       await harness.services.accounts.setActive(careful.id)
-      await app.reload()
-      if (lang === 'ja') await inJapanese(app)
+      await reloadApp(app)
+      if (lang === 'ja') await reloadInLanguage(app, 'ja')
       const d = sb.state.domains[0]!
       const words = lang === 'ja' ? { tab: '自動更新', box: 'このドメインを自動更新', save: '保存', domains: 'ドメイン', filter: '絞り込み' } : { tab: 'Auto-renewal', box: 'Renew this domain automatically', save: 'Save', domains: 'Domains', filter: 'Filter' }
       const panel = await openDomain(app, d.domainname, words.tab, words)
@@ -65,7 +56,7 @@ for (const lang of ['en', 'ja'] as const) {
   test(`the DNS flavour's help folds into one line at 1024x700 and opens on demand (${lang})`, async ({ app, harness }) => {
     await app.setViewportSize({ width: 1024, height: 700 })
     const sb = await harness.demo()
-    if (lang === 'ja') await inJapanese(app)
+    if (lang === 'ja') await reloadInLanguage(app, 'ja')
     const d = sb.state.domains.find((x) => x.dns.svc1.records.length > 0) ?? sb.state.domains[0]!
     await app.evaluate((h) => (location.hash = h), `#/dns/${encodeURIComponent(d.domainname)}`)
     const words = lang === 'ja'
@@ -91,7 +82,7 @@ for (const lang of ['en', 'ja'] as const) {
   test(`the transfer list shows start times as dates of the user's language, not the service's raw text (${lang})`, async ({ app, harness }) => {
     await app.setViewportSize({ width: 1024, height: 700 })
     const sb = await harness.demo()
-    if (lang === 'ja') await inJapanese(app)
+    if (lang === 'ja') await reloadInLanguage(app, 'ja')
     await app.evaluate(() => (location.hash = '#/domains/transfer-in'))
     const table = app.getByRole('table', { name: lang === 'ja' ? 'このアカウントの移管申請' : 'Transfer requests of this account' })
     const first = sb.state.transfers[0]!

@@ -5,17 +5,8 @@
  * means and what to do next in the user's language; and the transfer can be requested again from
  * there. In English and Japanese at 1024x700.
  */
-import type { Page } from '@playwright/test'
-import { expect, snap, test } from './fixtures'
+import { expect, reloadInLanguage, snap, test } from './fixtures'
 import { expectNoAxeViolationsIn } from './axe'
-
-async function inJapanese(app: Page) {
-  await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
-  await app.reload()
-  await expect(app.locator('html')).toHaveAttribute('lang', 'ja')
-  // Mounted, its first navigation done: an address set before that is overwritten by it.
-  await app.waitForFunction(() => document.querySelector('h1') !== null)
-}
 
 // A long free text standing in for the service's reason: the test's own, not a recorded message.
 const LONG_REASON =
@@ -53,7 +44,7 @@ for (const lang of ['en', 'ja'] as const) {
     const failed = sb.state.transfers.find((x) => x.status === 'FAILED')
     if (!failed) throw new Error('The demo sandbox has no failed transfer')
     failed.failurereason = LONG_REASON
-    if (lang === 'ja') await inJapanese(app)
+    if (lang === 'ja') await reloadInLanguage(app, 'ja')
     await app.evaluate(() => (location.hash = '#/domains/transfer-in'))
 
     // The table's one-line cell points to the whole reason below instead of cutting it.

@@ -7,7 +7,7 @@
  */
 import type { Page } from '@playwright/test'
 import type { Harness } from '../../support/harness'
-import { expect, test } from './fixtures'
+import { expect, reloadInLanguage, test } from './fixtures'
 
 const WORDS = {
   en: { writes: 'Writes', servers: 'Web servers', more: 'and 4 more', domainsOp: 'Set auto-renewal', serverOp: 'Set a server’s auto-renewal', account: 'Account', time: 'Time' },
@@ -35,11 +35,7 @@ for (const lang of ['en', 'ja'] as const) {
       // Sent by the server's id, as the command line and old links do.
       await write(harness, { accountId: 'demo', operation: 'servers.autorenew.set', items: [{ params: { kind: 'a', webid: server.webid, autorenew_server: 1 } }] })
 
-      await app.evaluate((l) => localStorage.setItem('hosting-admin.locale', l), lang)
-      await app.reload()
-      await expect(app.locator('html')).toHaveAttribute('lang', lang)
-      // Mounted, its first navigation done: an address set before that is overwritten by it.
-      await app.waitForFunction(() => document.querySelector('h1') !== null)
+      await reloadInLanguage(app, lang)
       // The first screen is the web servers' list: once it shows the server, the app has the list stored.
       await expect(app.getByRole('link', { name: server.webname, exact: true })).toBeVisible()
       await app.getByRole('navigation').getByRole('link', { name: new RegExp(`^${w.writes}`) }).click()

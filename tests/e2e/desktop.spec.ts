@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { expect, snap, test } from './fixtures'
+import { expect, reloadInLanguage, snap, test } from './fixtures'
 
 test.describe('when the accounts file cannot be read', () => {
   // A folder where the accounts file should be, in each test's own data folder.
@@ -22,8 +22,7 @@ test.describe('when the accounts file cannot be read', () => {
   })
 
   test('in Japanese too', async ({ app }) => {
-    await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
-    await app.reload()
+    await reloadInLanguage(app, 'ja')
     await expect(app.getByRole('heading', { level: 1, name: 'Hosting Admin を起動できませんでした' })).toBeVisible()
     await expect(app.getByRole('alert')).toContainText('アカウントファイル')
     await expect(app.getByRole('button', { name: '終了' })).toBeVisible()

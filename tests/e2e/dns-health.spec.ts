@@ -4,7 +4,7 @@
  */
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { expect, test } from './fixtures'
+import { expect, reloadInLanguage, test } from './fixtures'
 import { expectNoAxeViolations } from './axe'
 import { lastDnsSet, openZone, svc1Domain } from './dns-screens'
 
@@ -27,11 +27,7 @@ test('the plan shows the health findings the save introduces, with why and how t
   await expectNoAxeViolations(app, 'dns plan health')
   await expect(planBox.getByRole('button', { name: 'Apply these changes' })).toBeEnabled()
 
-  await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
-  await app.reload()
-  await expect(app.locator('html')).toHaveAttribute('lang', 'ja')
-  // Mounted, its first navigation done: an address set before that is overwritten by it.
-  await app.waitForFunction(() => document.querySelector('h1') !== null)
+  await reloadInLanguage(app, 'ja')
   await app.getByRole('button', { name: 'テキスト' }).click()
   const jaBox = app.getByLabel('1行に1レコード: 種類 ホスト 値')
   await jaBox.fill(`${d.dns.svc1.records}\ntxt mail v=spf1 -all\ntxt mail v=spf1 ~all`)

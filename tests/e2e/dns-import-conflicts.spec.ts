@@ -6,7 +6,7 @@
  */
 import type { Page } from '@playwright/test'
 import type { Sandbox } from '../../src/sandbox'
-import { expect, snap, test } from './fixtures'
+import { expect, reloadInLanguage, snap, test } from './fixtures'
 import { expectNoAxeViolations } from './axe'
 import { lastDnsSet, svc1Domain } from './dns-screens'
 import { z } from 'zod'
@@ -110,8 +110,7 @@ test('a BIND file that disagrees about names: the plan holds each apart with a c
 })
 
 test('a BIND file that disagrees about names, in Japanese', async ({ app, harness }) => {
-  await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
-  await app.reload()
+  await reloadInLanguage(app, 'ja')
   const sb = await harness.demo()
   const w = await importDisagreeing(app, sb, JAPANESE)
   await expectNoAxeViolations(app, 'dns plan with import conflicts, Japanese')

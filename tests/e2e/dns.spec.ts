@@ -9,13 +9,12 @@ import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import type { Page } from '@playwright/test'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
-import { expect, snap, test } from './fixtures'
+import { expect, reloadApp, reloadInLanguage, snap, test } from './fixtures'
 import { expectNoAxeViolations } from './axe'
 import { lastDnsSet, openZone, svc1Domain, sentRecords } from './dns-screens'
 import { profileFor } from '../../support/profile'
 import { z } from 'zod'
 import { sentBody } from '../helpers/sent-body'
-
 
 test('edit in the table, see the plan, apply; a line the app does not understand is kept', async ({ app, harness }) => {
   const sb = await harness.demo()
@@ -564,9 +563,7 @@ test('the editor as it looks: 1280x800, 1024x640 and in Japanese', async ({ app,
   await snap(app, 'dns-editor-1024-raw')
 
   await app.setViewportSize({ width: 1280, height: 800 })
-  await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
-  await app.reload()
-  await expect(app.locator('html')).toHaveAttribute('lang', 'ja')
+  await reloadInLanguage(app, 'ja')
   await expect(app.getByRole('heading', { level: 1, name: `${d.domainname} のDNSレコード` })).toBeVisible()
   await expect(app.getByLabel('DNSの種類(ns_type)')).toHaveAccessibleDescription(/svc1:svc1 のネームサーバーが返します。/)
   await expect(app.getByLabel(`${n - 2} 行目の優先度`)).toHaveValue('10')
@@ -587,7 +584,7 @@ test('typed work is kept: a save refused for the key is fixed in a dialog over t
     const d = svc1Domain(sb)
     const acct = await harness.services.accounts.create(profileFor(sb, 'Shop'), sb.keys.full, 'session')
     await harness.services.accounts.setActive(acct.id)
-    await app.reload()
+    await reloadApp(app)
     await expect(app.getByRole('heading', { level: 1 })).toBeVisible()
     await openZone(app, d.domainname)
     const before = d.dns.svc1.records

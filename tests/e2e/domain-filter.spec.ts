@@ -5,7 +5,7 @@
  */
 import type { Page } from '@playwright/test'
 import type { Sandbox } from '../../src/sandbox'
-import { expect, test } from './fixtures'
+import { expect, reloadInLanguage, test } from './fixtures'
 import { expectNoAxeViolations } from './axe'
 
 const ENGLISH = { domains: 'Domains', filter: 'Filter', showing: (shown: number, total: number) => `Showing ${shown} of ${total}` }
@@ -69,8 +69,7 @@ test('the domain filter matches the name or registrar its placeholder names; nam
 
 test('the domain filter names its fields, in Japanese', async ({ app, harness }) => {
   await app.setViewportSize({ width: 1024, height: 700 })
-  await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
-  await app.reload()
+  await reloadInLanguage(app, 'ja')
   await filterByNameserver(app, await harness.demo(), JAPANESE)
   await expectNoAxeViolations(app, 'domains, filtered by nameserver, Japanese')
 })

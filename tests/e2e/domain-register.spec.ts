@@ -2,7 +2,7 @@
  * Domain search, the register wizard and the transfer-in wizard, checked against what the
  * sandbox received.
  */
-import { expect, snap, test } from './fixtures'
+import { expect, reloadInLanguage, snap, test } from './fixtures'
 import { expectNoAxeViolations } from './axe'
 
 test('search many names at once, then register an available one through the wizard', async ({ app, harness }) => {
@@ -161,8 +161,7 @@ test('a taken name stays at the first step; the account’s usual nameservers ar
 
 test('the search and the wizard in Japanese, and on a smaller window', async ({ app, harness }) => {
   const sb = await harness.demo()
-  await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
-  await app.reload()
+  await reloadInLanguage(app, 'ja')
   await app.setViewportSize({ width: 1024, height: 640 })
   await app.getByRole('navigation').getByRole('link', { name: 'ドメイン検索' }).click()
   await app.getByLabel('ドメイン名').fill(`new-name.jp ${sb.state.domains[1]!.domainname} under_score.jp`)

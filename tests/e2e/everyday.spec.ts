@@ -4,7 +4,7 @@
  * domain's summary, and servers and service IPs flagged like domains.
  */
 import type { Page } from '@playwright/test'
-import { expect, snap, test } from './fixtures'
+import { expect, reloadApp, reloadInLanguage, snap, test } from './fixtures'
 import { parse } from '../../src/shared/dns/records'
 
 async function openDomains(app: Page) {
@@ -17,7 +17,7 @@ test('a notice belongs to its screen: it goes when the user moves on, by itself 
   // The window's clock is the test's: from here time moves only when the test moves it, so a
   // busy machine can neither let a notice go early nor keep an action's own navigation in time.
   await app.clock.install()
-  await app.reload()
+  await reloadApp(app)
   await app.getByRole('link', { name: 'Accounts & settings' }).click()
   await expect(app.getByRole('heading', { level: 1, name: 'Accounts & settings' })).toBeVisible()
   await app.clock.pauseAt(await app.evaluate(() => Date.now() + 1000))
@@ -61,14 +61,13 @@ test('a narrow window: the menu folds away, and the domain table keeps its colum
   await expect(app.getByRole('button', { name: 'Show menu' })).toHaveAttribute('aria-expanded', 'false')
   // With the menu folded away, columns that gave way come back.
   await expect(table.getByRole('columnheader', { name: /Nameservers/ })).toBeVisible()
-  await app.reload()
+  await reloadApp(app)
   await expect(app.getByRole('button', { name: 'Show menu' })).toBeVisible()
   await app.getByRole('button', { name: 'Show menu' }).click()
   await expect(app.getByRole('navigation', { name: 'Sections' })).toBeVisible()
 
   // Japanese at the same size: the screen still reads.
-  await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
-  await app.reload()
+  await reloadInLanguage(app, 'ja')
   await expect(app.getByRole('heading', { level: 1, name: 'ドメイン' })).toBeVisible()
   await expect(app.getByRole('table').getByRole('row').nth(1)).toBeVisible()
   await snap(app, 'domains-1024-ja')
@@ -132,7 +131,7 @@ test('one attention setting for the domain list and "Expiring soon"', async ({ a
   await expect(app.getByLabel(new RegExp(`within 90 days \\(${within(90)}\\)`))).toBeVisible()
   await app.getByRole('navigation').getByRole('link', { name: 'Expiring soon' }).click()
   await expect(app.getByLabel('Expiring within (days)')).toHaveValue('90')
-  await app.reload()
+  await reloadApp(app)
   await expect(app.getByLabel('Expiring within (days)')).toHaveValue('90')
 })
 
@@ -207,7 +206,7 @@ test('the domain overview and Expiring soon at 1024x640, in English and Japanese
   for (const locale of ['en', 'ja'] as const) {
     await app.evaluate((l) => localStorage.setItem('hosting-admin.locale', l), locale)
     await app.goto(`${harness.url}#/domains/${d.domainname}`)
-    await app.reload()
+    await reloadApp(app)
     const overview = app.getByRole('tabpanel')
     await expect(overview).toContainText(d.registrar)
     await expect(overview).toContainText(locale === 'en' ? 'DNS records' : 'DNSレコード')

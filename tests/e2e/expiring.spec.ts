@@ -2,7 +2,7 @@
  * The "Expiring soon" overview reads every account at once.
  */
 import { startSandbox } from '../../src/sandbox'
-import { expect, snap, test } from './fixtures'
+import { expect, reloadApp, snap, test } from './fixtures'
 import { expectNoAxeViolations } from './axe'
 import { profileFor } from '../../support/profile'
 import { z } from 'zod'
@@ -16,7 +16,7 @@ test('domains, servers and svcips of every account, by date; an unreadable accou
     await harness.services.accounts.create(fields('Second'), other.keys.full, 'session')
     await harness.services.accounts.create(fields('Broken'), 'not-the-key', 'session')
     await harness.services.accounts.setActive('demo')
-    await app.reload()
+    await reloadApp(app)
 
     await app.getByRole('navigation').getByRole('link', { name: 'Expiring soon' }).click()
     // The one attention setting, shared with the domain list: a year ahead.
@@ -64,7 +64,7 @@ test('filter by account and type; a row of another account opens in that account
   try {
     const second = await harness.services.accounts.create(profileFor(other, 'Second'), other.keys.full, 'session')
     await harness.services.accounts.setActive('demo')
-    await app.reload()
+    await reloadApp(app)
     await app.getByRole('navigation').getByRole('link', { name: 'Expiring soon' }).click()
     await app.getByLabel('Expiring within (days)').selectOption('365')
     const table = app.getByRole('table', { name: 'Expiring soon' })

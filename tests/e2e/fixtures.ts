@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { test as base, type Page } from '@playwright/test'
+import { expect, test as base, type Page } from '@playwright/test'
 import { installBridge, startHarness, type Harness, type HarnessOptions } from '../../support/harness'
 
 export const SCREENSHOT_DIR = 'test-results/screenshots'
@@ -38,13 +38,34 @@ export const test = base.extend<{
     await page.addInitScript(() => localStorage.setItem('hosting-admin.locale', localStorage.getItem('hosting-admin.locale') ?? 'en'))
     await installBridge(page, harness)
     await page.goto(harness.url)
-    // The first screen's navigation ends with the router writing its address: a test that goes
-    // elsewhere before that would be sent back by it (it was, once, in CI). A screen's heading
-    // appears only once its navigation is done; the start-up failure screen has one of its own.
-    await page.waitForFunction(() => document.querySelector('h1') !== null)
+    await waitForFirstScreen(page)
     await use(page)
   },
 })
+
+/**
+ * Waits until the app has mounted and its first navigation has ended. That navigation ends with
+ * the router writing its address, so a test that goes elsewhere before it is sent back (CI caught
+ * it twice). A screen's heading appears only once its navigation is done, and the start-up
+ * failure screen has one of its own; the boot frame's heading, there before the app mounts, is not
+ * one of them (waiting for any heading let tests through at once).
+ */
+export async function waitForFirstScreen(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.querySelector('#app h1:not(#boot-word)') !== null)
+}
+
+/** Reloads the window and waits for its first screen (see waitForFirstScreen). */
+export async function reloadApp(page: Page): Promise<void> {
+  await page.reload()
+  await waitForFirstScreen(page)
+}
+
+/** Reloads the window into a language: the page says it, and its first screen is up. */
+export async function reloadInLanguage(page: Page, lang: 'en' | 'ja'): Promise<void> {
+  await page.evaluate((l) => localStorage.setItem('hosting-admin.locale', l), lang)
+  await reloadApp(page)
+  await expect(page.locator('html')).toHaveAttribute('lang', lang)
+}
 
 /**
  * A screenshot's file, claimed for the running test: two tests saving under one name would

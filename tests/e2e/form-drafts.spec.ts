@@ -6,7 +6,7 @@
  * dynamic DNS password) is never kept. The offer is walked in Japanese too.
  */
 import type { Page } from '@playwright/test'
-import { expect, test } from './fixtures'
+import { expect, reloadInLanguage, test } from './fixtures'
 import { openDomain } from './domain-screens'
 
 const OFFER = 'Your unsaved changes to this form'
@@ -157,11 +157,7 @@ test('wizards and other screens keep typed work: register, transfer in, a new ac
 
 test('in Japanese: a wizard’s typed work is offered back in the user’s words', async ({ app, harness }) => {
   await harness.demo()
-  await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
-  await app.reload()
-  await expect(app.locator('html')).toHaveAttribute('lang', 'ja')
-  // Mounted, its first navigation done: an address set before that is overwritten by it.
-  await app.waitForFunction(() => document.querySelector('h1') !== null)
+  await reloadInLanguage(app, 'ja')
   await openScreen(app, 'ドメイン', 'ドメイン')
   await app.getByRole('link', { name: 'ドメインを登録' }).click()
   await app.getByLabel('ドメイン名').fill('kept-in-japanese.jp')

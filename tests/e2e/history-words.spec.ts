@@ -5,7 +5,7 @@
  * named as the Servers screen names it and its link, reached by keyboard, opens its page.
  */
 import type { Page } from '@playwright/test'
-import { expect, snap, test } from './fixtures'
+import { expect, reloadInLanguage, snap, test } from './fixtures'
 import { expectNoAxeViolationsIn } from './axe'
 import { openZone, svc1Domain } from './dns-screens'
 import { openDomain } from './domain-screens'
@@ -83,8 +83,7 @@ test('a TTL change, a server extension and dynamic DNS are history rows in words
   await expect(app.getByRole('heading', { level: 1, name: `Server ${server.webname}` })).toBeVisible()
 
   // In Japanese.
-  await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
-  await app.reload()
+  await reloadInLanguage(app, 'ja')
   await app.getByRole('navigation').getByRole('link', { name: /^アクティビティ/ }).click()
   await expect(app.getByRole('heading', { level: 1, name: 'アクティビティ' })).toBeVisible()
   const rowsJa = app.locator('.history-list > li')

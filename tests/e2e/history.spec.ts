@@ -4,7 +4,7 @@
  * user has looked; a zone saved from the app is restored from its snapshot, through the plan
  * and the usual save.
  */
-import { expect, snap, test } from './fixtures'
+import { expect, reloadInLanguage, snap, test } from './fixtures'
 import { expectNoAxeViolations, expectNoAxeViolationsIn } from './axe'
 import { lastDnsSet, openZone, svc1Domain } from './dns-screens'
 
@@ -95,8 +95,7 @@ test('a change made outside the app is flagged after a refresh, and a saved zone
   await expect(rows.first()).toContainText('Transfer lock changed outside this app')
   await expect(rows.first()).toContainText(`Transfer lock: ${lockBefore === 1 ? 'on' : 'off'} → ${d.transfer_lock === 1 ? 'on' : 'off'}`)
   await snap(app, 'history-activity')
-  await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
-  await app.reload()
+  await reloadInLanguage(app, 'ja')
   await expect(app.getByRole('heading', { level: 1, name: 'アクティビティ' })).toBeVisible()
   await expect(app.locator('.history-list > li').first()).toContainText('トランスファーロックがこのアプリ以外で変更されました')
   await snap(app, 'history-activity-ja')

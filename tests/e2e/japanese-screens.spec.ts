@@ -6,7 +6,7 @@
  * sees it. The domain page's tabs are each scanned in their panel.
  */
 import type { Page } from '@playwright/test'
-import { expect, test } from './fixtures'
+import { expect, reloadInLanguage, test } from './fixtures'
 import { expectNoAxeViolations, expectNoAxeViolationsIn } from './axe'
 
 test.use({ viewport: { width: 1024, height: 700 } })
@@ -32,11 +32,7 @@ async function firstDetail(app: Page, prefix: string): Promise<string> {
 
 test('every screen in Japanese at 1024 x 700: axe at every impact finds nothing', async ({ app }) => {
   test.setTimeout(180_000)
-  await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
-  await app.reload()
-  await expect(app.locator('html')).toHaveAttribute('lang', 'ja')
-  // Mounted, its first navigation done: an address set before that is overwritten by it.
-  await app.waitForFunction(() => document.querySelector('h1') !== null)
+  await reloadInLanguage(app, 'ja')
 
   await go(app, '/servers/a')
   await expectNoAxeViolations(app, 'servers, Japanese')

@@ -4,8 +4,8 @@
  * an API error (the main process sends a code). Only the service's own words, quoted apart,
  * may be in the language the service speaks.
  */
-import type { Locator, Page } from '@playwright/test'
-import { expect, snap, test } from './fixtures'
+import type { Locator } from '@playwright/test'
+import { expect, reloadInLanguage, snap, test } from './fixtures'
 import { openDomain } from './domain-screens'
 
 const JAPANESE = /[\u3040-\u30ff\u4e00-\u9fff]/
@@ -20,18 +20,9 @@ async function expectJapanese(where: Locator) {
   expect(text, `English left in: ${text}`).not.toMatch(ENGLISH_SENTENCE)
 }
 
-async function inJapanese(app: Page) {
-  await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
-  await app.reload()
-  await expect(app.locator('html')).toHaveAttribute('lang', 'ja')
-  // Mounted, its first navigation done: an address set before that is overwritten by it.
-  await app.waitForFunction(() => document.querySelector('h1') !== null)
-}
-
-
 test('validation messages and an API error are in Japanese, not English', async ({ app, harness }) => {
   const sb = await harness.demo()
-  await inJapanese(app)
+  await reloadInLanguage(app, 'ja')
   const svc1 = sb.state.domains.find((d) => d.ns[0] === 'ns1.svc1.example.net')!
 
   // A DNS record check (shared/dns/validate.ts sends a code).
@@ -94,7 +85,7 @@ test('an account’s server kinds left at their defaults, and the add-account fo
     'session',
   )
   await harness.services.accounts.setActive(acct.id)
-  await inJapanese(app)
+  await reloadInLanguage(app, 'ja')
   const nav = app.getByRole('navigation')
   await expect(nav.getByRole('link', { name: 'Webサーバー', exact: true })).toBeVisible()
   await expect(nav.getByRole('link', { name: 'マネージドサーバー', exact: true })).toBeVisible()

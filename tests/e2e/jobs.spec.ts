@@ -12,7 +12,7 @@ import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { installBridge, startHarness } from '../../support/harness'
 import { profileFor } from '../../support/profile'
-import { expect, snap, test } from './fixtures'
+import { expect, reloadApp, snap, test } from './fixtures'
 import { expectNoAxeViolations } from './axe'
 import { z } from 'zod'
 import { sentBody } from '../helpers/sent-body'
@@ -41,7 +41,7 @@ test('a bulk renewal confirmed on one account goes there only, with the confirme
     const second = await harness.services.accounts.create(profileFor(b, 'Second'), 'key-of-b', 'session')
     // The first account added becomes the active one; the renewal starts on the demo account.
     await harness.services.accounts.setActive('demo')
-    await app.reload()
+    await reloadApp(app)
     const names = [...a.state.domains].map((d) => d.domainname).sort().slice(0, 12)
     expect(names.every((n) => b.state.domains.some((d) => d.domainname === n))).toBe(true)
     const before = Object.fromEntries(names.map((n) => [n, a.state.domains.find((d) => d.domainname === n)!.expirationdate]))
@@ -106,7 +106,7 @@ test('a reload in the middle of a bulk job changes nothing: it runs on in main a
   await expect.poll(() => sb.faults.held()).toBeGreaterThan(0)
   sb.faults.release(1)
   await expect.poll(() => renewals(sb).filter((r) => r.status === 200).length, { timeout: 10_000 }).toBeGreaterThan(0)
-  await app.reload()
+  await reloadApp(app)
   await expect(app.getByRole('heading', { level: 1 })).toBeVisible()
   expect(renewals(sb).filter((r) => r.status === 200).length).toBeLessThan(9)
   sb.faults.clear()

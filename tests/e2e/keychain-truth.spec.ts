@@ -5,7 +5,7 @@
  */
 import { profileFor } from '../../support/profile'
 import { startSandbox } from '../../src/sandbox'
-import { expect, test } from './fixtures'
+import { expect, reloadInLanguage, test } from './fixtures'
 
 for (const [lang, gone, replace, card, domains, accountsLink] of [
   ['en', 'no longer in the system keychain', 'Replace the key…', 'Key no longer in the keychain: replace it', 'Domains', 'Accounts & settings'],
@@ -19,8 +19,7 @@ for (const [lang, gone, replace, card, domains, accountsLink] of [
       const acct = await harness.services.accounts.create(profileFor(other, 'Kept'), other.keys.full, 'keychain')
       await harness.services.accounts.setActive(acct.id)
       await harness.keychain.delete(acct.id)
-      await app.evaluate((l) => localStorage.setItem('hosting-admin.locale', l), lang)
-      await app.reload()
+      await reloadInLanguage(app, lang)
       await app.getByRole('navigation').getByRole('link', { name: domains, exact: true }).click()
       const alert = app.getByRole('alert').filter({ hasText: gone })
       await expect(alert).toHaveCount(1)

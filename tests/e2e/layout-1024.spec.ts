@@ -3,7 +3,7 @@
  * scrolling and no expiry flag is cut, and a domain's 13 tabs take at most two rows.
  */
 import type { Page } from '@playwright/test'
-import { expect, snap, test } from './fixtures'
+import { expect, reloadInLanguage, snap, test } from './fixtures'
 
 /** Rows of the table wholly inside the window, without scrolling. */
 async function wholeRowsInView(app: Page): Promise<number> {
@@ -20,8 +20,7 @@ for (const locale of ['en', 'ja'] as const) {
   test(`1024 x 700 (${locale}): a dozen domain rows with their flags whole; the domain page's tabs in two rows at most`, async ({ app, harness }) => {
     const sb = await harness.demo()
     await app.setViewportSize({ width: 1024, height: 700 })
-    await app.evaluate((l) => localStorage.setItem('hosting-admin.locale', l), locale)
-    await app.reload()
+    await reloadInLanguage(app, locale)
     // The first screen's navigation ends before this test goes elsewhere (see fixtures.ts).
     await expect(app.getByRole('heading', { level: 1 })).toBeVisible()
     await app.evaluate(() => (location.hash = '#/domains'))

@@ -6,7 +6,7 @@ import { KeytarSecretStore, type KeytarLike } from '../../src/main/accounts/secr
 import { profileFor } from '../../support/profile'
 import { LockableKeychain } from '../helpers/lockable-keychain'
 import { startSandbox } from '../../src/sandbox'
-import { expect, snap, test } from './fixtures'
+import { expect, reloadApp, snap, test } from './fixtures'
 import { z } from 'zod'
 
 test.describe('a list of more than one page', () => {
@@ -78,7 +78,7 @@ test.describe('a locked keyring', () => {
       const acct = await harness.services.accounts.create(profileFor(other, 'Kept'), other.keys.full, 'keychain')
       await harness.services.accounts.setActive(acct.id)
       lockable.locked = true
-      await app.reload()
+      await reloadApp(app)
       // The Domains screen reads the list and the expiry, auto-renewal and transfer lock lists beside it.
       await app.getByRole('navigation').getByRole('link', { name: 'Domains' }).click()
       await expect(app.getByRole('heading', { name: 'Domains', level: 1 })).toBeVisible()
@@ -111,7 +111,7 @@ test.describe('a list read of an account that goes away', () => {
         'session',
       )
       await harness.services.accounts.setActive('demo')
-      await app.reload()
+      await reloadApp(app)
       const pages = () => a.received.filter((r) => r.endpoint === 'domains.list').length
       await app.getByRole('navigation').getByRole('link', { name: 'Domains' }).click()
       await expect.poll(pages, { timeout: 10_000 }).toBeGreaterThanOrEqual(3)

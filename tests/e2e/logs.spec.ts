@@ -5,7 +5,7 @@
  * request failed).
  */
 import type { Harness } from '../../support/harness'
-import { expect, snap, test } from './fixtures'
+import { expect, reloadInLanguage, snap, test } from './fixtures'
 import { expectNoAxeViolations } from './axe'
 
 const sender = (harness: Harness) => ({ url: harness.url, key: 'test', sendProgress: () => undefined, sendJob: () => true })
@@ -151,8 +151,7 @@ test('the log in Japanese, and on a smaller window', async ({ app, harness }) =>
   sb.faults.inject('svcips.list', { status: 500, times: 1 })
   await harness.services.router.client(sender(harness))('svcips.list', { accountId: 'demo', limit: 10 })
   for (let i = 0; i < 60; i++) await harness.services.router.client(sender(harness))('logs.list', { accountId: 'demo', limit: 1 })
-  await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
-  await app.reload()
+  await reloadInLanguage(app, 'ja')
   await app.setViewportSize({ width: 1024, height: 640 })
   await app.getByRole('navigation').getByRole('link', { name: 'ログ' }).click()
   const table = app.getByRole('table', { name: 'リクエスト' })

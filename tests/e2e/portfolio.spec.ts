@@ -11,7 +11,7 @@ import { startSandbox } from '../../src/sandbox'
 import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { profileFor } from '../../support/profile'
 import { installBridge, startHarness } from '../../support/harness'
-import { expect, snap, test } from './fixtures'
+import { expect, reloadApp, snap, test } from './fixtures'
 
 test('a second start paints from the store before the service answers; Ctrl+K finds a record in another account and opens it there', async ({ browser }) => {
   test.setTimeout(120_000)
@@ -36,7 +36,7 @@ test('a second start paints from the store before the service answers; Ctrl+K fi
     await expect(page1.getByRole('table')).toContainText(zoneDomain)
     await first.services.accounts.setActive(mainAccount.id)
     await page1.goto(`${first.url}#/domains`)
-    await page1.reload()
+    await reloadApp(page1)
     await expect(page1.getByRole('table', { name: 'Domains' }).getByRole('row').nth(1)).toBeVisible()
     await page1.goto(`${first.url}#/expiring`)
     // Both accounts' expiring lists read (and so kept) before the app quits: "no read under way"

@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { startSandbox } from '../../src/sandbox'
-import { expect, test } from './fixtures'
+import { expect, reloadApp, test } from './fixtures'
 import { profileFor } from '../../support/profile'
 
 const OUT = process.env.README_PICTURES === '1' ? 'docs' : 'test-results/readme-pictures'
@@ -29,7 +29,7 @@ test('the README’s pictures: the domain list under a production account, the D
     )
     await harness.services.accounts.setActive(account.id)
     await app.setViewportSize({ width: 1280, height: 800 })
-    await app.reload()
+    await reloadApp(app)
 
     // The domain list, with the band and the flags of soon-expiring domains.
     await app.getByRole('navigation').getByRole('link', { name: 'Domains' }).click()

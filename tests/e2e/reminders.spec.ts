@@ -13,7 +13,7 @@ import type { Harness } from '../../support/harness'
 import { installBridge, startHarness } from '../../support/harness'
 import { profileFor } from '../../support/profile'
 import { icsValue, readIcs } from '../helpers/ics-reader'
-import { expect, screenshotPath, test } from './fixtures'
+import { expect, reloadApp, screenshotPath, test } from './fixtures'
 import type { ChannelName, PayloadOf, Result, ResultOf } from '../../src/shared/ipc/contract'
 
 /** Main's "now": 2030-01-01, 09:00 in this machine's time zone (the window's too). */
@@ -91,7 +91,7 @@ test('reminders of two accounts as desktop notifications; a click opens the doma
     // Not again: after a reload the window asks once more, and nothing is due.
     const dueAsked = () => harness.windowCalls.filter((c) => c.channel === 'reminders.due')
     const askedBefore = dueAsked().length
-    await page.reload()
+    await reloadApp(page)
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
     // The reloaded window's own check, answered: nothing due, so it shows nothing.
     await expect.poll(() => dueAsked().filter((c) => c.answered).length, { timeout: 15_000 }).toBe(askedBefore + 1)

@@ -12,7 +12,7 @@ import type { Sandbox } from '../../src/sandbox'
 import { nsFlavour } from '../../src/sandbox/nameservers'
 import type { DomainRec } from '../../src/sandbox/state'
 import { startRecordsDns, type Zone } from '../../support/loopback-dns'
-import { expect, snap, test } from './fixtures'
+import { expect, reloadInLanguage, snap, test } from './fixtures'
 import { openZone } from './dns-screens'
 
 test.use({ harnessOptions: { demo: { domains: 6 } } })
@@ -101,8 +101,7 @@ test('every zone of the account compared with its nameservers, a few at a time, 
   const world = await worldOf(sb)
   try {
     await app.setViewportSize({ width: 1024, height: 700 })
-    await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
-    await app.reload()
+    await reloadInLanguage(app, 'ja')
     await app.getByRole('navigation').getByRole('link', { name: 'DNS', exact: true }).click()
     await expect(app.getByRole('heading', { level: 1, name: 'DNS' })).toBeVisible()
     await app.getByRole('button', { name: 'すべてのゾーンをネームサーバーと照合' }).click()

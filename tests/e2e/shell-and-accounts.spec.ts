@@ -3,7 +3,7 @@
  * driven by role and label as a person would.
  */
 import { startSandbox } from '../../src/sandbox'
-import { expect, snap, test } from './fixtures'
+import { expect, reloadApp, reloadInLanguage, snap, test } from './fixtures'
 import { expectNoAxeViolations } from './axe'
 
 test('first run shows the demo account with servers of all three kinds', async ({ app, harness }) => {
@@ -122,7 +122,7 @@ test('the base URL: https, or http to this computer for local testing; and stayi
     await expect(offer).toHaveCount(0)
     await expect(form.getByLabel('Name', { exact: true })).toBeFocused()
     await expect(app.getByLabel('Account', { exact: true })).toHaveValue('demo')
-    await app.reload()
+    await reloadApp(app)
     await expect(app.getByLabel('Account', { exact: true })).toHaveValue('demo')
     await expect(app.getByRole('article', { name: /Local test/ })).toContainText(other.url.replace('127.0.0.1', 'localhost'))
   } finally {
@@ -133,8 +133,7 @@ test('the base URL: https, or http to this computer for local testing; and stayi
 test('adding an account in Japanese, and on a smaller window', async ({ app }) => {
   const other = await startSandbox()
   try {
-    await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
-    await app.reload()
+    await reloadInLanguage(app, 'ja')
     await app.setViewportSize({ width: 1024, height: 640 })
     await app.getByRole('link', { name: 'アカウントと設定' }).click()
     const form = app.getByRole('region', { name: 'アカウントを追加' })
@@ -222,6 +221,6 @@ test('switching the language to Japanese changes the visible text', async ({ app
   await expect(app.locator('html')).toHaveAttribute('lang', 'ja')
   await snap(app, 'accounts-ja')
   // It sticks across a reload.
-  await app.reload()
+  await reloadApp(app)
   await expect(app.getByRole('combobox', { name: 'アカウント', exact: true })).toBeVisible()
 })

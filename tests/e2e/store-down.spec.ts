@@ -5,7 +5,7 @@
  */
 import AxeBuilder from '@axe-core/playwright'
 import { accountLists } from '../../support/portfolio-data'
-import { expect, snap, test } from './fixtures'
+import { expect, reloadInLanguage, snap, test } from './fixtures'
 import type { Harness } from '../../support/harness'
 
 test.use({ harnessOptions: { storeWorker: { resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 4 }, maxRestarts: 0 } } })
@@ -23,8 +23,7 @@ for (const [lang, said, retry] of [
   test(`a stopped store is said while it is down, and Retry brings it back (${lang})`, async ({ app, harness }) => {
     await app.setViewportSize({ width: 1024, height: 700 })
     if (lang === 'ja') {
-      await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
-      await app.reload()
+      await reloadInLanguage(app, 'ja')
     }
     await expect(app.getByRole('heading', { level: 1 })).toBeVisible()
     await expect(app.getByTestId('store-down')).toHaveCount(0)

@@ -15,7 +15,7 @@ import pg from 'pg'
 import type { Harness } from '../../support/harness'
 import { startTestPostgres, type TestPostgres } from '../../support/postgres'
 import { expectNoAxeViolations } from './axe'
-import { test as base, expect, snap } from './fixtures'
+import { expect, reloadInLanguage, snap, test as base } from './fixtures'
 
 const PASSWORD = `team-e2e-pw-${randomUUID()}`
 
@@ -111,11 +111,7 @@ async function walkTeamSection(locale: 'en' | 'ja', { app, harness, postgres, te
   const w = WORDS[locale]
   await app.setViewportSize({ width: 1024, height: 700 })
   if (locale === 'ja') {
-    await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
-    await app.reload()
-    await expect(app.locator('html')).toHaveAttribute('lang', 'ja')
-    // Mounted, its first navigation done: an address set before that is overwritten by it.
-    await app.waitForFunction(() => document.querySelector('h1') !== null)
+    await reloadInLanguage(app, 'ja')
   }
   await app.getByRole('navigation').getByRole('link', { name: w.nav }).click()
   const section = app.getByRole('region', { name: w.heading, exact: true })

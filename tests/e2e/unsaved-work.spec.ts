@@ -7,7 +7,7 @@
  */
 import type { Page } from '@playwright/test'
 import type { Harness } from '../../support/harness'
-import { expect, test } from './fixtures'
+import { expect, reloadInLanguage, test } from './fixtures'
 import { expectNoAxeViolations } from './axe'
 import { svc1Domain } from './dns-screens'
 import { z } from 'zod'
@@ -81,7 +81,6 @@ test('closing or reloading the window with an unsaved edit asks first, and Cance
 })
 
 test('closing with an unsaved edit asks first, in Japanese', async ({ app, harness }) => {
-  await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
-  await app.reload()
+  await reloadInLanguage(app, 'ja')
   await leaveWithAnEdit(app, harness, JAPANESE, () => expectNoAxeViolations(app, 'closing with unsaved edits, Japanese'))
 })

@@ -3,10 +3,10 @@
  * DNSSEC algorithms and digest types by name with a whole DS line pasted in, and both tabs
  * showing a read that hangs (loading, slow, cancel, retry) and filling their form from the retry.
  */
-import type { Locator, Page } from '@playwright/test'
+import type { Locator } from '@playwright/test'
 import type { Sandbox } from '../../src/sandbox'
 import { openDomain } from './domain-screens'
-import { expect, snap, test } from './fixtures'
+import { expect, reloadInLanguage, snap, test } from './fixtures'
 import { z } from 'zod'
 import { sentBody } from '../helpers/sent-body'
 
@@ -20,14 +20,6 @@ async function paste(field: Locator, text: string) {
     data.setData('text/plain', value)
     el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }))
   }, text)
-}
-
-async function inJapanese(app: Page) {
-  await app.evaluate(() => localStorage.setItem('hosting-admin.locale', 'ja'))
-  await app.reload()
-  await expect(app.locator('html')).toHaveAttribute('lang', 'ja')
-  // Mounted, its first navigation done: an address set before that is overwritten by it.
-  await app.waitForFunction(() => document.querySelector('h1') !== null)
 }
 
 const DIGEST_256 = '2BB183AF5F22588179A53B0A98631FAD1A292118D8F2E3A2FD8AC0E1A4B06E0A'
@@ -191,7 +183,7 @@ test('WHOIS and DNSSEC in Japanese, and on a smaller window', async ({ app, harn
   await snap(app, 'whois-1024')
   void ds
 
-  await inJapanese(app)
+  await reloadInLanguage(app, 'ja')
   const dsJa = await openDomain(app, d.domainname, 'DNSSEC', { domains: 'ドメイン', filter: '絞り込み' })
   const rec = dsJa.getByRole('group', { name: 'DSレコード 1' })
   await expect(rec.getByLabel('アルゴリズム').locator('option:checked')).toHaveText('13 — ECDSAP256SHA256')
