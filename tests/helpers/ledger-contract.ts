@@ -109,6 +109,27 @@ export function ledgerContract(name: string, factory: LedgerFactory): void {
       await ledger.close()
     })
 
+    it("a send's end journals its item and lets its hold go in one step: free, or held as unknown", async () => {
+      const ledger = await factory.fresh()
+      const job = { ...jobOf('ends', 'running', 'pending'), items: [0, 1].map((n) => ({ target: `e${n}.example`, label: `e${n}.example`, params: { domain: `e${n}.example` }, state: 'pending' as const })) }
+      await ledger.append({ t: 'job', job })
+      const done = await ledger.claim(ref('e0.example'), { jobId: 'ends', index: 0 })
+      const lost = await ledger.claim(ref('e1.example'), { jobId: 'ends', index: 1 })
+      if (!done.ok || !lost.ok) throw new Error('not claimed')
+      const ended = { ...job, items: [{ ...job.items[0]!, state: 'done' as const, requestId: 'r-e0' }, { ...job.items[1]!, state: 'unknown' as const }] }
+      await ledger.end({ t: 'item', job: 'ends', i: 0, state: 'done', requestId: 'r-e0' }, done.lease, 'free', ended)
+      await ledger.end({ t: 'item', job: 'ends', i: 1, state: 'unknown' }, lost.lease, 'unknown', ended)
+      expect(await ledger.holderOf(ref('e0.example'))).toBeUndefined()
+      expect(await ledger.holderOf(ref('e1.example'))).toMatchObject({ jobId: 'ends', index: 1, state: 'unknown' })
+      const again = await factory.reopen(ledger)
+      const read = (await again.load()).find((j) => j.id === 'ends')
+      expect(read?.items.map((it) => [it.state, it.requestId])).toEqual([
+        ['done', 'r-e0'],
+        ['unknown', undefined],
+      ])
+      await again.close()
+    })
+
     it.skipIf(!factory.oneProcessJournal)(`after a restart, a send journaled as unknown or cut off while sending holds its target as unknown${ONE_PROCESS_ONLY}`, async () => {
       const ledger = await factory.fresh()
       await ledger.append({ t: 'job', job: jobOf('cut', 'running', 'pending') })

@@ -442,27 +442,26 @@ export class JobRunner {
       const back = await readBack(client, job.operation, params, int.controller.signal)
       const result = back && 'kept' in back ? back.kept : env.results
       const serviceKept = back && 'error' in back ? [notReadBack()] : serviceKeptFindingsOf(job.operation, params, result)
-      // The hold let go and the end journaled side by side: neither waits for the other (in team
-      // mode, two statements at once rather than one after the other on every item).
-      await Promise.all([this.letGo(lease, 'free'), this.settle(job, i, { state: 'done', result, requestId: env.requestId, ...(serviceKept.length > 0 ? { serviceKept } : {}) })])
-      await this.observe((o) => o.ended(job, i, { fromLog: false }))
+      // The item is done as of now (settle sets it at once, then journals its end with the hold let
+      // go, in one step); history is told meanwhile: it reads the item, set here, and nothing the
+      // journal writes, so neither waits for the other (in team mode, two statements at once
+      // rather than three one after the other on every item).
+      const ended = this.settle(job, i, { state: 'done', result, requestId: env.requestId, ...(serviceKept.length > 0 ? { serviceKept } : {}) }, undefined, { lease, outcome: 'free' })
+      await Promise.all([ended, this.observe((o) => o.ended(job, i, { fromLog: false }))])
     } catch (err) {
       const error = toErrorData(err)
       if (error.code === 'http.answerNotKept') {
         // The service answered success with more than can be kept: done, its answer not kept.
-        await this.letGo(lease, 'free')
-        await this.settle(job, i, { state: 'done', requestId: error.requestId, serviceKept: [answerNotKept()] })
+        await this.settle(job, i, { state: 'done', requestId: error.requestId, serviceKept: [answerNotKept()] }, undefined, { lease, outcome: 'free' })
         await this.observe((o) => o.ended(job, i, { fromLog: false }))
         return
       }
       if (isOutcomeUnknown(error)) {
-        await this.letGo(lease, 'unknown')
-        await this.settle(job, i, { state: 'unknown', error, requestId: error.requestId })
+        await this.settle(job, i, { state: 'unknown', error, requestId: error.requestId }, undefined, { lease, outcome: 'unknown' })
         await this.observe((o) => o.ended(job, i, { fromLog: false }))
         if (!this.closed) this.scheduleLogChecks(job, i)
       } else {
-        await this.letGo(lease, 'free')
-        await this.settle(job, i, { state: 'failed', error, requestId: error.requestId })
+        await this.settle(job, i, { state: 'failed', error, requestId: error.requestId }, undefined, { lease, outcome: 'free' })
         await this.observe((o) => o.ended(job, i, { fromLog: false }))
       }
     }
@@ -484,17 +483,19 @@ export class JobRunner {
   }
 
   /**
-   * Records an item's change: in the view, in the journal, to the windows. False when the journal
-   * could not be written: the job then stops (nothing more is sent), and says why.
+   * Records an item's change: in the view, in the journal, to the windows; with `letGo`, a send's
+   * end, its hold let go in the same ledger step. False when the journal could not be written:
+   * the job then stops (nothing more is sent), and says why (a hold not let go runs out).
    */
-  private async settle(job: JobView, i: number, change: Partial<JobItemView> & { state: ItemState }, int?: JobInternals): Promise<boolean> {
+  private async settle(job: JobView, i: number, change: Partial<JobItemView> & { state: ItemState }, int?: JobInternals, letGo?: { lease: TargetLease; outcome: 'free' | 'unknown' }): Promise<boolean> {
     const it = job.items[i]
     if (!it) return false
     if (change.state !== 'sending') this.rateLimitWaitOver(job, int ?? this.internals.get(job.id))
     Object.assign(it, change)
     let journaled = true
     try {
-      await this.opts.ledger.append(itemRecord(job.id, i, it, jobSecrets(job)))
+      const record = itemRecord(job.id, i, it, jobSecrets(job))
+      await (letGo ? this.opts.ledger.end(record, letGo.lease, letGo.outcome, job) : this.opts.ledger.append(record))
     } catch (err) {
       journaled = false
       const own = int ?? this.internals.get(job.id)

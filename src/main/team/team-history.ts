@@ -1,6 +1,7 @@
 /**
  * History says who, across the team (issue 37 points 4 and 5): every write that ends done or
- * unknown leaves a row in the team's history with this member and workstation; and a zone save
+ * unknown leaves a row in the team's history with this member and workstation (teamChangeOf: the
+ * team ledger writes it with the send's end, team-ledger.ts end); and a zone save
  * refused because the zone changed since its plan (dns.changedSincePlan) names the member whose
  * save made the zone as it is now (dns.changedSincePlanBy), when the team's history knows it: a
  * team row whose saved records are the zone's records now. A change made at the service's own
@@ -13,9 +14,9 @@ import { subjectOf, type WriteObserver } from '../jobs/write-history'
 import { SUBJECT_KINDS } from '../../shared/portfolio/history'
 import { factsOf } from '../jobs/operations'
 import type { TeamHistoryEntry } from './team-shared'
+import type { JobView } from '../../shared/jobs'
 
 export interface TeamHistoryPlace {
-  recordChange(accountId: string, domain: string, change: unknown): Promise<void>
   changesOf(accountId: string, domain: string): Promise<TeamHistoryEntry[]>
 }
 
@@ -38,7 +39,10 @@ const recordsHashOf = (records: string) => createHash('sha256').update(records.r
 
 const recordsOf = (v: unknown): string | undefined => (typeof v === 'object' && v !== null && 'records' in v && typeof v.records === 'string' ? v.records : undefined)
 
-/** The local history observer, with the team's history beside it. A team step that fails never fails a write. */
+/**
+ * The local history observer, with the team's history naming who made a zone as it is when a save
+ * is refused for a change since its plan. A team step that fails never fails a write.
+ */
 export function withTeamHistory(local: WriteObserver, team: TeamHistoryPlace, onError: (err: unknown) => void): WriteObserver {
   return {
     async beforeSend(job, i, params, client, guard) {
@@ -61,25 +65,33 @@ export function withTeamHistory(local: WriteObserver, team: TeamHistoryPlace, on
       return refused
     },
 
-    async ended(job, i, opts) {
-      await local.ended(job, i, opts)
-      const it = job.items[i]
-      if (!it || (it.state !== 'done' && it.state !== 'unknown') || opts.fromLog) return
-      const p: Record<string, unknown> = it.params
-      const domain = typeof p.domain === 'string' || typeof p.domain === 'number' ? String(p.domain) : it.target
-      const saved = factsOf(job.operation).zone && it.state === 'done' ? recordsOf(it.result) : undefined
-      const { kind: subjectKind, subject } = subjectOf(job.operation, p)
-      const change: TeamChange = {
-        operation: job.operation,
-        subjectKind,
-        subject,
-        outcome: it.state,
-        jobId: job.id,
-        index: i,
-        ...(it.requestId ? { requestId: it.requestId } : {}),
-        ...(saved !== undefined ? { recordsHash: recordsHashOf(saved) } : {}),
-      }
-      await team.recordChange(job.accountId, domain, change).catch(onError)
+    // The team's row of a send's end is written with its journal record (teamChangeOf below).
+    ended: (job, i, opts) => local.ended(job, i, opts),
+  }
+}
+
+/**
+ * The team's history row of an item that ended done or unknown (a failure changed nothing): its
+ * domain and what the row keeps. Undefined for any other state.
+ */
+export function teamChangeOf(job: JobView, i: number): { domain: string; change: TeamChange } | undefined {
+  const it = job.items[i]
+  if (!it || (it.state !== 'done' && it.state !== 'unknown')) return undefined
+  const p: Record<string, unknown> = it.params
+  const domain = typeof p.domain === 'string' || typeof p.domain === 'number' ? String(p.domain) : it.target
+  const saved = factsOf(job.operation).zone && it.state === 'done' ? recordsOf(it.result) : undefined
+  const { kind: subjectKind, subject } = subjectOf(job.operation, p)
+  return {
+    domain,
+    change: {
+      operation: job.operation,
+      subjectKind,
+      subject,
+      outcome: it.state,
+      jobId: job.id,
+      index: i,
+      ...(it.requestId ? { requestId: it.requestId } : {}),
+      ...(saved !== undefined ? { recordsHash: recordsHashOf(saved) } : {}),
     },
   }
 }

@@ -29,7 +29,8 @@ import { applyJournalRecord, journaledJob, journalRecordSchema, type JournalReco
 import type { ClaimResult, TargetHolder, TargetLease, TargetRef, WriteLedger } from '../jobs/ledger/write-ledger'
 import { ensureSchema } from './schema'
 import { registerWorkstation } from './team-directory'
-import { accountHistorySince, domainHistory, handleReminder, RELAXED_COMMIT, recordHistory, reminderDue, remindersOf, type TeamAccountChange, type TeamHistoryEntry, type TeamReminder } from './team-shared'
+import { teamChangeOf } from './team-history'
+import { accountHistorySince, domainHistory, handleReminder, RELAXED_COMMIT, reminderDue, remindersOf, type TeamAccountChange, type TeamHistoryEntry, type TeamReminder } from './team-shared'
 import type { ReminderHandled, ReminderHandlingKind } from '../../shared/portfolio/reminders'
 
 /** A team reminder's handling as the screens show it. */
@@ -84,6 +85,11 @@ const fenceRow = z.object({ fence: count })
 const heldRow = z.object({ held: count })
 const liveJobRows = z.array(z.object({ id: z.string() }))
 const journalRow = z.object({ member: z.string(), workstation: z.string(), account: z.string(), record: z.unknown() })
+
+type ItemRecord = Extract<JournalRecord, { t: 'item' }>
+/** As the local journal keeps them: a job without secrets or contacts; an answer without secrets. */
+const keptItem = (r: ItemRecord): ItemRecord => (r.result !== undefined ? { ...r, result: withoutSecrets(r.result) } : r)
+const keptRecord = (r: JournalRecord): JournalRecord => (r.t === 'job' ? { t: 'job', job: journaledJob(r.job) } : r.t === 'item' ? keptItem(r) : r)
 
 /** A target's lease as everyone sees it: an expired unchecked lease is no hold, an expired checked one is an unknown outcome. */
 const EFFECTIVE = `
@@ -265,15 +271,19 @@ export class TeamLedger implements WriteLedger {
     return this.where
   }
 
-  async append(record: JournalRecord): Promise<void> {
-    const id = randomUUID()
-    // As the local journal keeps them: a job without secrets or contacts; an answer without secrets.
-    const kept: JournalRecord =
-      record.t === 'job' ? { t: 'job', job: journaledJob(record.job) } : record.t === 'item' && record.result !== undefined ? { ...record, result: withoutSecrets(record.result) } : record
+  /**
+   * A record's row (the record as keptRecord keeps it): $1..$5 are the record; a job's or an
+   * item's row uses $2 (the job) and its own from $6.
+   */
+  private journalInsert(kept: JournalRecord): { journal: string; journalValues: unknown[] } {
     const jobId = kept.t === 'job' ? kept.job.id : kept.job
-    // $1..$5: the record; a job's or an item's row uses $2 (the job) and its own from $6.
     const journal = 'INSERT INTO team_journal (record_id, job_id, member, workstation, record) VALUES ($1, $2, $3, $4, $5::jsonb) ON CONFLICT (record_id) DO NOTHING'
-    const journalValues = [id, jobId, this.o.member, this.o.workstation, JSON.stringify(kept)]
+    return { journal, journalValues: [randomUUID(), jobId, this.o.member, this.o.workstation, JSON.stringify(kept)] }
+  }
+
+  async append(record: JournalRecord): Promise<void> {
+    const kept = keptRecord(record)
+    const { journal, journalValues } = this.journalInsert(kept)
     // An item about to be sent, whose lease this workstation holds: its lease is checked in the
     // same statement (stillHeld's check), so the record "sending" and the check that the fencing
     // number is current commit together, durably, in one round trip; stillHeld then answers from it.
@@ -318,6 +328,39 @@ export class TeamLedger implements WriteLedger {
     if (sending !== undefined) this.checks.set(sending.fence, { held: heldRow.parse(done.rows[0]).held === 1, at: performance.now() })
   }
 
+  /**
+   * A send's end: its item's record, its row's state, its lease let go and, for a change (done or
+   * unknown), the team's history row with this member (history says who; what it keeps is
+   * teamChangeOf's: never a parameter, so never a secret) in one statement: one round trip and one
+   * commit, durable as the journal's. Idempotent as append and release are: a retry after a lost
+   * connection whose first commit landed finds its journal record, and adds no second history row.
+   */
+  async end(record: JournalRecord, lease: TargetLease, outcome: 'free' | 'unknown', job: JobView): Promise<void> {
+    if (record.t !== 'item') {
+      await Promise.all([this.release(lease, outcome), this.append(record)])
+      return
+    }
+    this.held.delete(lease.fence)
+    this.checks.delete(lease.fence)
+    const kept = keptItem(record)
+    const { journal, journalValues } = this.journalInsert(kept)
+    const values = [...journalValues, kept.i, kept.state, lease.fence, outcome]
+    const item = 'UPDATE team_job_items SET state = $7 WHERE job_id = $2 AND idx = $6'
+    const letGo = `UPDATE team_leases SET state = $9, ended_at = CASE WHEN $9 = 'free' THEN now() ELSE NULL END WHERE fence = $8 AND state IN ('sending', 'unknown')`
+    const changed = teamChangeOf(job, kept.i)
+    const statement = changed
+      ? prepared(
+          'append-end-changed',
+          `WITH item AS (${item}), lease AS (${letGo}),
+           history AS (INSERT INTO team_history (account, domain, member, workstation, change)
+             SELECT $10, $11, $3, $4, $12::jsonb WHERE NOT EXISTS (SELECT 1 FROM team_journal WHERE record_id = $1))
+           ${journal}`,
+          [...values, this.accounts.toTeam(job.accountId), changed.domain, JSON.stringify(changed.change)],
+        )
+      : prepared('append-end', `WITH item AS (${item}), lease AS (${letGo}) ${journal}`, values)
+    await this.step((db) => db.query(statement), { retryOnLoss: true })
+  }
+
   /** This workstation's lease of a job's item, if it holds one. */
   private leaseOf(jobId: string, index: number): TargetLease | undefined {
     for (const lease of this.held.values()) if (lease.jobId === jobId && lease.index === index) return lease
@@ -335,11 +378,6 @@ export class TeamLedger implements WriteLedger {
   }
 
   // --- the team's history (history says who) ---
-
-  /** A change this member made to a domain, kept for the team (what history keeps; never a secret). */
-  async recordChange(accountId: string, domain: string, change: unknown): Promise<void> {
-    await this.step((db) => recordHistory(db, this.accounts.toTeam(accountId), domain, change, { member: this.o.member, workstation: this.o.workstation }, { relaxed: true }))
-  }
 
   /** A domain's changes as the team knows them, oldest first. */
   changesOf(accountId: string, domain: string): Promise<TeamHistoryEntry[]> {

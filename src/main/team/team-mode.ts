@@ -228,6 +228,18 @@ class ReconnectingTeamLedger implements WriteLedger {
       throw err
     }
   }
+  async end(record: JournalRecord, lease: TargetLease, outcome: 'free' | 'unknown', job: JobView): Promise<void> {
+    try {
+      await this.step(async (l) => {
+        await this.learn(job.accountId)
+        await l.end(record, lease, outcome, job)
+      })
+    } catch (err) {
+      // A record of what already happened, and a hold to let go: both owed until the database is back.
+      if (err instanceof TeamError && err.code === 'team.unreachable') this.owed.push((l) => l.end(record, lease, outcome, job))
+      throw err
+    }
+  }
   settle(ref: TargetRef): Promise<void> {
     return this.step(async (l) => {
       await this.learn(ref.accountId)
@@ -238,12 +250,6 @@ class ReconnectingTeamLedger implements WriteLedger {
     return this.step(async (l) => {
       await this.learn(ref.accountId)
       return l.holderOf(ref)
-    })
-  }
-  recordChange(accountId: string, domain: string, change: unknown): Promise<void> {
-    return this.step(async (l) => {
-      await this.learn(accountId)
-      await l.recordChange(accountId, domain, change)
     })
   }
   changesOf(accountId: string, domain: string): Promise<TeamHistoryEntry[]> {

@@ -79,6 +79,12 @@ export class LocalLedger implements WriteLedger {
     return Promise.resolve()
   }
 
+  /** The hold let go at once (in memory), the record journaled: as release, then append (the local history is the observer's). */
+  async end(record: JournalRecord, lease: TargetLease, outcome: 'free' | 'unknown', _job: JobView): Promise<void> {
+    await this.release(lease, outcome)
+    await this.append(record)
+  }
+
   settle(ref: TargetRef): Promise<void> {
     this.holds.delete(keyOf(ref))
     return Promise.resolve()

@@ -75,6 +75,13 @@ export interface WriteLedger {
   stillHeld(lease: TargetLease): Promise<boolean>
   /** The send ended: 'free' releases the target; 'unknown' keeps it held as unknown (for everyone) until settled. */
   release(lease: TargetLease, outcome: 'free' | 'unknown'): Promise<void>
+  /**
+   * A send's end in one step: its item's record appended (as append) and its hold let go (as
+   * release); `job` is the job the item is of. Team: one statement with the team's history row of
+   * the change (history says who), so one round trip on every item rather than three. Throws as
+   * append does; the hold then runs out (team) as after a failed release.
+   */
+  end(record: JournalRecord, lease: TargetLease, outcome: 'free' | 'unknown', job: JobView): Promise<void>
   /** An unknown outcome was settled (from the service's log): the target is free again. */
   settle(ref: TargetRef): Promise<void>
   /** Who holds the target now, if anyone (prepare's "already on its way" / "outcome unknown" checks). */
