@@ -1,7 +1,11 @@
 /** Team ledgers ("workstations") on a test cluster (postgres.ts), each with its own pool, closed together. */
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import pg from 'pg'
 import { openTeamPool } from '../src/main/team/connection'
 import { TeamLedger, type TeamLedgerOptions } from '../src/main/team/team-ledger'
+import { writeTeamSettings } from '../src/main/team/team-settings'
 import type { TestPostgres } from './postgres'
 
 export function poolFor(db: Pick<TestPostgres, 'host' | 'port' | 'user' | 'database'>, connectTimeoutMs = 2000): pg.Pool {
@@ -26,4 +30,15 @@ export async function until<T>(ask: () => Promise<T>, ok: (v: T) => boolean, tri
   }
   if (!ok(last)) throw new Error(`condition not met after ${tries} tries: ${JSON.stringify(last)}`)
   return last
+}
+
+/**
+ * A workstation's data folder in team mode on the test cluster: a new temporary folder holding
+ * its team.json (this member and workstation, the lease's life when a test shortens it). The
+ * caller removes it.
+ */
+export async function teamDataFolder(db: Pick<TestPostgres, 'host' | 'port' | 'user' | 'database'>, member: string, workstation: string, opts: { leaseMs?: number } = {}): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), `team-${member}-`))
+  await writeTeamSettings(dir, { connection: { host: db.host, port: db.port, user: db.user, database: db.database, sslmode: 'disable' }, member, workstation, ...(opts.leaseMs !== undefined ? { leaseMs: opts.leaseMs } : {}) })
+  return dir
 }

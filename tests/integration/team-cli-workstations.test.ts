@@ -5,14 +5,12 @@
  * service; the second is refused before anything is sent, its refusal naming who holds the target,
  * on which workstation, since when; each domain is renewed once.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { existsSync, rmSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createAppServices } from '../../src/main/app/app-services'
-import { writeTeamSettings } from '../../src/main/team/team-settings'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { profileFor } from '../../support/profile'
+import { teamDataFolder } from '../../support/team-ledgers'
 import { CLI_BIN, runCli } from '../helpers/cli-process'
 import { startTestPostgres, type TestPostgres } from '../../support/postgres'
 import { APP, routerCalls } from '../helpers/router-calls'
@@ -26,9 +24,8 @@ let sb: Sandbox
 const dirs: Record<'alice' | 'bob', string> = { alice: '', bob: '' }
 
 async function workstation(member: 'alice' | 'bob', name: string): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), `team-cli-${member}-`))
+  const dir = await teamDataFolder(db, member, name)
   dirs[member] = dir
-  await writeTeamSettings(dir, { connection: { host: db.host, port: db.port, user: db.user, database: db.database, sslmode: 'disable' }, member, workstation: name })
   const services = await createAppServices({ userDataDir: dir, allowedOrigins: [APP], storeWorkerUrl: WORKER, cliDoor: false })
   try {
     const { ok } = routerCalls(() => services)

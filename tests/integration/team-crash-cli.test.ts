@@ -9,20 +9,18 @@
  *   its hold was lost.
  */
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { createAppServices, type AppServices } from '../../src/main/app/app-services'
 import { createApiClient, type ApiClient } from '../../src/main/http'
-import { writeTeamSettings } from '../../src/main/team/team-settings'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { nsFlavour } from '../../src/sandbox/nameservers'
 import { profileFor } from '../../support/profile'
 import { startTestPostgres, type TestPostgres } from '../../support/postgres'
-import { poolFor, until } from '../../support/team-ledgers'
+import { poolFor, teamDataFolder, until } from '../../support/team-ledgers'
 import { CLI_BIN } from '../helpers/cli-process'
 import { APP, routerCalls } from '../helpers/router-calls'
 
@@ -39,9 +37,8 @@ let bob: AppServices
 let bobAccount: string
 
 async function teamFolder(member: string, workstation: string): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), `team-cli-crash-${member}-`))
+  const dir = await teamDataFolder(db, member, workstation, { leaseMs: LEASE_MS })
   dirs.push(dir)
-  await writeTeamSettings(dir, { connection: { host: db.host, port: db.port, user: db.user, database: db.database, sslmode: 'disable' }, member, workstation, leaseMs: LEASE_MS })
   return dir
 }
 

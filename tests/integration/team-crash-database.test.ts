@@ -5,20 +5,17 @@
  * sends nothing twice. Two workstations (two data folders, two sets of services), one throwaway
  * PostgreSQL on loopback, one sandbox.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { rmSync } from 'node:fs'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { createAppServices, type AppServices } from '../../src/main/app/app-services'
 import type { TeamStatus } from '../../src/main/team/team-mode'
-import { writeTeamSettings } from '../../src/main/team/team-settings'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import type { JobView } from '../../src/shared/jobs'
 import { profileFor } from '../../support/profile'
 import { startTestPostgres, type TestPostgres } from '../../support/postgres'
-import { poolFor } from '../../support/team-ledgers'
+import { poolFor, teamDataFolder } from '../../support/team-ledgers'
 import { APP, routerCalls } from '../helpers/router-calls'
 
 /** A workstation's folder and keychain, which outlive its services (the app quit and started again). */
@@ -33,9 +30,8 @@ const dirs: string[] = []
 const open: AppServices[] = []
 
 async function workstation(member: string, name: string): Promise<Workstation> {
-  const dir = mkdtempSync(join(tmpdir(), `team-db-${member}-`))
+  const dir = await teamDataFolder(db, member, name)
   dirs.push(dir)
-  await writeTeamSettings(dir, { connection: { host: db.host, port: db.port, user: db.user, database: db.database, sslmode: 'disable' }, member, workstation: name })
   const w = { dir, keychain: new SessionSecretStore() }
   // The account set up once, its key in this workstation's keychain.
   const first = await createAppServices({ userDataDir: dir, allowedOrigins: [APP], keychain: async () => w.keychain, cliDoor: false })

@@ -6,48 +6,27 @@
  * made at the service's own panel still is; Writes shows the other member's job with its member;
  * a reminder or a change from outside handled on one workstation is handled on the other.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { createAppServices, type AppServices } from '../../src/main/app/app-services'
-import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { createApiClient, type ApiClient } from '../../src/main/http'
-import { writeTeamSettings } from '../../src/main/team/team-settings'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { nsFlavour } from '../../src/sandbox/nameservers'
 import { reminderKey } from '../../src/shared/portfolio/reminders'
-import { profileFor } from '../../support/profile'
 import { startTestPostgres, type TestPostgres } from '../../support/postgres'
-import { APP, routerCalls } from '../helpers/router-calls'
+import { closeTeamWorkstations, openTeamWorkstation, type TeamWorkstation } from '../helpers/team-workstation'
 
-interface Workstation {
-  services: AppServices
-  accountId: string
-  calls: ReturnType<typeof routerCalls>
-  dir: string
-}
 
 let db: TestPostgres
 let sb: Sandbox
 let outside: ApiClient
-let alice: Workstation
-let bob: Workstation
+let alice: TeamWorkstation
+let bob: TeamWorkstation
 
-async function workstation(member: string, name: string): Promise<Workstation> {
-  const dir = mkdtempSync(join(tmpdir(), `team-screens-${member}-`))
-  await writeTeamSettings(dir, { connection: { host: db.host, port: db.port, user: db.user, database: db.database, sslmode: 'disable' }, member, workstation: name })
-  const services = await createAppServices({ userDataDir: dir, allowedOrigins: [APP], keychain: async () => new SessionSecretStore(), cliDoor: false, logCheckDelaysMs: [50, 100] })
-  const calls = routerCalls(() => services)
-  const accountId = (await calls.ok('accounts.create', { fields: profileFor(sb, 'Shop', 5000), apiKey: sb.keys.full, storage: 'session' })).id
-  return { services, accountId, calls, dir }
-}
 
 let refreshes = 0
-const refresh = (w: Workstation) => w.calls.ok('store.refreshAccount', { accountId: w.accountId, callId: `refresh-${++refreshes}` })
-const historyOf = (w: Workstation, domain: string) => w.calls.ok('history.list', { accountId: w.accountId, subjectKind: 'domain', subject: domain })
+const refresh = (w: TeamWorkstation) => w.calls.ok('store.refreshAccount', { accountId: w.accountId, callId: `refresh-${++refreshes}` })
+const historyOf = (w: TeamWorkstation, domain: string) => w.calls.ok('history.list', { accountId: w.accountId, subjectKind: 'domain', subject: domain })
 
-async function renew(w: Workstation, domain: string) {
+async function renew(w: TeamWorkstation, domain: string) {
   const prepared = await w.calls.ok('jobs.prepare', { accountId: w.accountId, operation: 'domains.expiration.renew', items: [{ params: { domain, years: 1 } }] })
   await w.calls.ok('jobs.start', { jobId: prepared.job.id, ...(prepared.token ? { token: prepared.token } : {}) })
   return vi.waitFor(
@@ -64,17 +43,14 @@ beforeAll(async () => {
   db = await startTestPostgres()
   sb = await startSandbox({ domains: 20 })
   outside = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths })
-  alice = await workstation('alice', 'host-a')
-  bob = await workstation('bob', 'host-b')
+  alice = await openTeamWorkstation(db, sb, 'alice', 'host-a')
+  bob = await openTeamWorkstation(db, sb, 'bob', 'host-b')
   // Both have read the account once: what changes next is compared with it.
   await refresh(alice)
   await refresh(bob)
 }, 90_000)
 afterAll(async () => {
-  for (const w of [alice, bob]) {
-    await w?.services.close()
-    if (w) rmSync(w.dir, { recursive: true, force: true })
-  }
+  await closeTeamWorkstations([alice, bob])
   await sb?.close()
   db?.remove()
 })
@@ -136,7 +112,7 @@ describe('the screens see the team', () => {
     await outside.call('domains.autorenew.set', { domain, autorenew_domain: was.autorenew_domain !== 0 ? 0 : 10 })
     await refresh(alice)
     await refresh(bob)
-    const unseen = (w: Workstation) => w.calls.ok('history.list', { accountId: w.accountId, subjectKind: 'domain', subject: domain, outsideOnly: true })
+    const unseen = (w: TeamWorkstation) => w.calls.ok('history.list', { accountId: w.accountId, subjectKind: 'domain', subject: domain, outsideOnly: true })
     expect((await unseen(alice)).map((e) => e.seen)).toEqual([false])
     expect((await unseen(bob)).map((e) => e.seen)).toEqual([false])
     const before = (await bob.calls.ok('history.unseen', {}))[bob.accountId] ?? 0

@@ -6,56 +6,31 @@
  * refusal names that member; the database away sends nothing, says so once, reads go on; history
  * says who, seen from both.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { createAppServices, type AppServices } from '../../src/main/app/app-services'
-import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { createApiClient, type ApiClient } from '../../src/main/http'
-import { writeTeamSettings } from '../../src/main/team/team-settings'
 import { domainHistory } from '../../src/main/team/team-shared'
-import type { TeamStatus } from '../../src/main/team/team-mode'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { nsFlavour } from '../../src/sandbox/nameservers'
 import type { JobView } from '../../src/shared/jobs'
-import { profileFor } from '../../support/profile'
 import { startTestPostgres, type TestPostgres } from '../../support/postgres'
-import { APP, routerCalls } from '../helpers/router-calls'
+import { closeTeamWorkstations, openTeamWorkstation, type TeamWorkstation } from '../helpers/team-workstation'
 import { poolFor } from '../../support/team-ledgers'
 import { z } from 'zod'
 
-interface Workstation {
-  services: AppServices
-  accountId: string
-  calls: ReturnType<typeof routerCalls>
-  statuses: TeamStatus[]
-  dir: string
-}
 
 let db: TestPostgres
 let sb: Sandbox
 let outside: ApiClient
-let alice: Workstation
-let bob: Workstation
+let alice: TeamWorkstation
+let bob: TeamWorkstation
 
-async function workstation(member: string, name: string): Promise<Workstation> {
-  const dir = mkdtempSync(join(tmpdir(), `team-ws-${member}-`))
-  await writeTeamSettings(dir, { connection: { host: db.host, port: db.port, user: db.user, database: db.database, sslmode: 'disable' }, member, workstation: name })
-  const services = await createAppServices({ userDataDir: dir, allowedOrigins: [APP], keychain: async () => new SessionSecretStore(), cliDoor: false, logCheckDelaysMs: [50, 100] })
-  const statuses: TeamStatus[] = []
-  services.team.onStatus((s) => statuses.push(s))
-  const calls = routerCalls(() => services)
-  const accountId = (await calls.ok('accounts.create', { fields: profileFor(sb, 'Shop', 5000), apiKey: sb.keys.full, storage: 'session' })).id
-  return { services, accountId, calls, statuses, dir }
-}
 
 const renewals = () => sb.received.filter((r) => r.endpoint === 'domains.expiration.renew')
 
-async function prepare(w: Workstation, operation: 'domains.expiration.renew' | 'domains.dns.set', items: { params: Record<string, unknown>; guard?: { records: string }; overRule?: true }[], concurrency?: number) {
+async function prepare(w: TeamWorkstation, operation: 'domains.expiration.renew' | 'domains.dns.set', items: { params: Record<string, unknown>; guard?: { records: string }; overRule?: true }[], concurrency?: number) {
   return w.calls.call('jobs.prepare', { accountId: w.accountId, operation, items, ...(concurrency ? { concurrency } : {}) })
 }
-async function start(w: Workstation, prepared: { job: JobView; token?: string | undefined }): Promise<JobView> {
+async function start(w: TeamWorkstation, prepared: { job: JobView; token?: string | undefined }): Promise<JobView> {
   const started = await w.calls.ok('jobs.start', { jobId: prepared.job.id, ...(prepared.token ? { token: prepared.token } : {}) })
   return started
 }
@@ -64,14 +39,11 @@ beforeAll(async () => {
   db = await startTestPostgres()
   sb = await startSandbox({ domains: 12 })
   outside = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths })
-  alice = await workstation('alice', 'host-a')
-  bob = await workstation('bob', 'host-b')
+  alice = await openTeamWorkstation(db, sb, 'alice', 'host-a')
+  bob = await openTeamWorkstation(db, sb, 'bob', 'host-b')
 }, 60_000)
 afterAll(async () => {
-  for (const w of [alice, bob]) {
-    await w?.services.close()
-    if (w) rmSync(w.dir, { recursive: true, force: true })
-  }
+  await closeTeamWorkstations([alice, bob])
   await sb?.close()
   db?.remove()
 })
