@@ -109,6 +109,19 @@ export function ledgerContract(name: string, factory: LedgerFactory): void {
       await ledger.close()
     })
 
+    it('who holds each of many targets, in their order, in one ask: a send on its way, an unknown outcome, or no one', async () => {
+      const ledger = await factory.fresh()
+      const sending = await ledger.claim(ref('h1.example'), { jobId: 'j1', index: 0 })
+      const lost = await ledger.claim(ref('h3.example'), { jobId: 'j1', index: 2 })
+      if (!sending.ok || !lost.ok) throw new Error('not claimed')
+      await ledger.release(lost.lease, 'unknown')
+      const asked = ['h0.example', 'h1.example', 'h2.example', 'h3.example'].map(ref)
+      const holders = await ledger.holdersOf([...asked, { ...ref('h1.example'), accountId: 'other' }])
+      expect(holders.map((h) => h && [h.jobId, h.index, h.state])).toEqual([undefined, ['j1', 0, 'sending'], undefined, ['j1', 2, 'unknown'], undefined])
+      expect(await ledger.holdersOf([])).toEqual([])
+      await ledger.close()
+    })
+
     it("a send's end journals its item and lets its hold go in one step: free, or held as unknown", async () => {
       const ledger = await factory.fresh()
       const job = { ...jobOf('ends', 'running', 'pending'), items: [0, 1].map((n) => ({ target: `e${n}.example`, label: `e${n}.example`, params: { domain: `e${n}.example` }, state: 'pending' as const })) }

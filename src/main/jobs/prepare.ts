@@ -41,8 +41,8 @@ export interface PrepareContext {
   autorenewOnValue?(accountId: string): Promise<number | undefined>
   serverIdsOf?: (accountId: string) => Promise<ServerIdOf>
   domainNamesOf?: (accountId: string) => DomainNameOf
-  /** Who holds a target now, if anyone (the ledger). */
-  holderOf(ref: TargetRef): Promise<TargetHolder | undefined>
+  /** Who holds each target now, if anyone, in their order (the ledger). */
+  holdersOf(refs: readonly TargetRef[]): Promise<Array<TargetHolder | undefined>>
   now(): Date
 }
 
@@ -108,7 +108,7 @@ export async function prepareJob(req: JobRequest, ctx: PrepareContext): Promise<
   const twice = items.filter((it) => (seen.has(it.target) ? true : (seen.add(it.target), false)))
   if (twice.length > 0) throw AppError.of('validation', { code: 'job.duplicateTarget', params: { targets: twice.map((it) => it.label).slice(0, 10).join(', ') } })
 
-  const holders = await Promise.all(items.map((it) => ctx.holderOf({ accountId: req.accountId, operation: req.operation, target: it.target })))
+  const holders = await ctx.holdersOf(items.map((it) => ({ accountId: req.accountId, operation: req.operation, target: it.target })))
   const busy = items.filter((_, i) => {
     const holder = holders[i]
     return holder && (holder.state === 'sending' || !req.secondSend)

@@ -237,8 +237,8 @@ export class JobRunner {
       ...(this.opts.serverIdsOf ? { serverIdsOf: this.opts.serverIdsOf } : {}),
       ...(this.opts.domainNamesOf ? { domainNamesOf: this.opts.domainNamesOf } : {}),
       // Team mode, the database away: refused as such (team.unreachable), nothing prepared.
-      holderOf: (ref) =>
-        this.opts.ledger.holderOf(ref).catch((err: unknown) => {
+      holdersOf: (refs) =>
+        this.opts.ledger.holdersOf(refs).catch((err: unknown) => {
           const team = teamErrorData(err)
           throw team ? new AppError(team) : err
         }),

@@ -81,6 +81,8 @@ const holderRow = z.object({
   state: z.enum(['sending', 'unknown']),
   since: z.date(),
 })
+/** A lease row as the holder the runner and the screens see. */
+const holderFrom = (r: z.infer<typeof holderRow>): TargetHolder => ({ jobId: r.job_id, index: r.idx, state: r.state, since: r.since.toISOString(), member: r.member, workstation: r.workstation })
 const fenceRow = z.object({ fence: count })
 const heldRow = z.object({ held: count })
 const liveJobRows = z.array(z.object({ id: z.string() }))
@@ -425,7 +427,7 @@ export class TeamLedger implements WriteLedger {
     if (accountId === undefined) return undefined
     return {
       ref: { accountId, operation: r.operation, target: r.target },
-      holder: { jobId: r.job_id, index: r.idx, state: r.state, since: r.since.toISOString(), member: r.member, workstation: r.workstation },
+      holder: holderFrom(r),
     }
   }
 
@@ -463,7 +465,7 @@ export class TeamLedger implements WriteLedger {
       if (out.taken) return this.took(ref, owner, out.fence)
       if (out.heldRow !== undefined) {
         const r = holderRow.parse(out.heldRow)
-        return { ok: false, heldBy: { jobId: r.job_id, index: r.idx, state: r.state, since: r.since.toISOString(), member: r.member, workstation: r.workstation } }
+        return { ok: false, heldBy: holderFrom(r) }
       }
     }
     throw new TeamError('team.failed', { step: 'claim' })
@@ -516,7 +518,32 @@ export class TeamLedger implements WriteLedger {
       }, { retryOnLoss: true })
     if (rows[0] === undefined) return undefined
     const r = holderRow.parse(rows[0])
-    return { jobId: r.job_id, index: r.idx, state: r.state, since: r.since.toISOString(), member: r.member, workstation: r.workstation }
+    return holderFrom(r)
+  }
+
+  async holdersOf(refs: readonly TargetRef[]): Promise<Array<TargetHolder | undefined>> {
+    if (refs.length === 0) return []
+    const keys = refs.map((ref) => this.key(ref))
+    const rows = await this.step(
+      async (db) => {
+        const rows: unknown[] = (
+          await db.query(
+            `SELECT held.* FROM (SELECT ${EFFECTIVE}) AS held
+               JOIN unnest($1::text[], $2::text[], $3::text[]) AS asked(account, operation, target)
+               ON asked.account = held.account AND asked.operation = held.operation AND asked.target = held.target`,
+            [keys.map((k) => k[0]), keys.map((k) => k[1]), keys.map((k) => k[2])],
+          )
+        ).rows
+        return rows
+      },
+      { retryOnLoss: true },
+    )
+    const byKey = new Map<string, TargetHolder>()
+    for (const raw of rows) {
+      const r = holderRow.parse(raw)
+      byKey.set(JSON.stringify([r.account, r.operation, r.target]), holderFrom(r))
+    }
+    return keys.map((k) => byKey.get(JSON.stringify(k)))
   }
 
   async unknownTargets(): Promise<Array<{ ref: TargetRef; holder: TargetHolder }>> {

@@ -252,6 +252,12 @@ class ReconnectingTeamLedger implements WriteLedger {
       return l.holderOf(ref)
     })
   }
+  holdersOf(refs: readonly TargetRef[]): Promise<Array<TargetHolder | undefined>> {
+    return this.step(async (l) => {
+      for (const accountId of new Set(refs.map((r) => r.accountId))) await this.learn(accountId)
+      return l.holdersOf(refs)
+    })
+  }
   changesOf(accountId: string, domain: string): Promise<TeamHistoryEntry[]> {
     return this.step(async (l) => {
       await this.learn(accountId)

@@ -95,6 +95,10 @@ export class LocalLedger implements WriteLedger {
     return Promise.resolve(held ? { ...held.holder } : undefined)
   }
 
+  holdersOf(refs: readonly TargetRef[]): Promise<Array<TargetHolder | undefined>> {
+    return Promise.all(refs.map((ref) => this.holderOf(ref)))
+  }
+
   unknownTargets(): Promise<Array<{ ref: TargetRef; holder: TargetHolder }>> {
     return Promise.resolve([...this.holds.values()].filter((h) => h.holder.state === 'unknown').map((h) => ({ ref: h.ref, holder: { ...h.holder } })))
   }

@@ -84,8 +84,13 @@ export interface WriteLedger {
   end(record: JournalRecord, lease: TargetLease, outcome: 'free' | 'unknown', job: JobView): Promise<void>
   /** An unknown outcome was settled (from the service's log): the target is free again. */
   settle(ref: TargetRef): Promise<void>
-  /** Who holds the target now, if anyone (prepare's "already on its way" / "outcome unknown" checks). */
+  /** Who holds the target now, if anyone. */
   holderOf(ref: TargetRef): Promise<TargetHolder | undefined>
+  /**
+   * Who holds each of these targets now, in their order (prepare's "already on its way" /
+   * "outcome unknown" checks of a whole job). Team: one query, however many targets.
+   */
+  holdersOf(refs: readonly TargetRef[]): Promise<Array<TargetHolder | undefined>>
   /** Targets held as unknown at start (local: rebuilt from load(); team: from the database). */
   unknownTargets(): Promise<Array<{ ref: TargetRef; holder: TargetHolder }>>
 }
