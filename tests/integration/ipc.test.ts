@@ -313,7 +313,8 @@ describe('a full run over every channel', () => {
       const stored = await call('details.whoisPrivacy', { accountId, callId: 'whois-stored-2', from: 'store' })
       if (!stored.ok || !stored.value) throw new Error('no stored WHOIS privacy')
       expect([...stored.value.items].sort(byName)).toEqual(expected)
-      expect(stored.value).toMatchObject({ complete: true, readAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) })
+      expect(stored.value.complete).toBe(true)
+      expect(stored.value.readAt).toMatch(/^\d{4}-\d\d-\d\dT/)
       await call('accounts.remove', { id: accountId })
     } finally {
       await many.close()
