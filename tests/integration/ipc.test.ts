@@ -284,6 +284,43 @@ describe('a full run over every channel', () => {
     }
   })
 
+  it("the domain list's WHOIS privacy column is sent each domain's flag only, from the store and afresh, and the whole WHOIS list is kept (issue 40)", async () => {
+    const many = await startSandbox({ domains: 250 })
+    try {
+      const pageProgress: Progress[] = []
+      const call = services.router.client(appSender(pageProgress))
+      const created = await call('accounts.create', { fields: profileFor(many, 'Whois'), apiKey: many.keys.full, storage: 'session' })
+      if (!created.ok) throw new Error(english(created.error))
+      const accountId = created.value.id
+      // Never read: nothing stored.
+      expect(await call('details.whoisPrivacy', { accountId, callId: 'whois-stored-1', from: 'store' })).toEqual({ ok: true, value: null })
+
+      const own: Progress[] = []
+      const read = await call('details.whoisPrivacy', { accountId, callId: 'whois-read', from: 'service' }, (p) => own.push(p))
+      if (!read.ok || !read.value) throw new Error('the WHOIS privacy read failed')
+      const expected = many.state.domains.map((d) => ({ domainname: d.domainname, whoisproxy: String(d.whoisproxy) }))
+      const byName = (a: { domainname: string }, b: { domainname: string }) => a.domainname.localeCompare(b.domainname)
+      // Exactly the two fields: no contact crosses.
+      expect([...read.value.items].sort(byName)).toEqual(expected.sort(byName))
+      expect(read.value).toMatchObject({ readAt: null, complete: true })
+      expect(own.at(-1)).toMatchObject({ callId: 'whois-read', loadedItems: 250 })
+
+      // Main kept the whole list (contacts too) under the name and parameters all.domains.whois.list keeps it by.
+      const kept = await call('store.list', { accountId, name: 'domains.whois.list', params: {} })
+      if (!kept.ok || !kept.value) throw new Error('the WHOIS list was not kept')
+      expect(kept.value.items).toHaveLength(250)
+      expect(kept.value.items.every((i) => 'contact' in i)).toBe(true)
+      const stored = await call('details.whoisPrivacy', { accountId, callId: 'whois-stored-2', from: 'store' })
+      if (!stored.ok || !stored.value) throw new Error('no stored WHOIS privacy')
+      expect([...stored.value.items].sort(byName)).toEqual(expected)
+      expect(stored.value.complete).toBe(true)
+      expect(stored.value.readAt).toMatch(/^\d{4}-\d\d-\d\dT/)
+      await call('accounts.remove', { id: accountId })
+    } finally {
+      await many.close()
+    }
+  })
+
   it('a listAll read reports progress and can be cancelled from the renderer side', async () => {
     const big = await startSandbox({ domains: 3000, latencyMs: 15 })
     try {

@@ -20,7 +20,8 @@ import type { StoredListName } from '../../shared/portfolio'
 import type { PortfolioStoreAsync } from '../store/store-async'
 import { isStoredList } from '../../shared/portfolio'
 import type { JobEvents } from './job-events'
-import { defineChannel, isRecord, type ChannelHandler } from './channel'
+import { defineChannel, isRecord, type ChannelHandler, type Sender } from './channel'
+import { whoisPrivacyOf, type WhoisPrivacyList } from '../../shared/ipc/whois-privacy'
 import type { RunningCalls } from './running-calls'
 import { DEFAULT_HISTORY_RETENTION_DAYS } from '../../shared/portfolio/history'
 import { refreshAccount } from '../store/refresh-account'
@@ -175,24 +176,26 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
     return store ? ((await store.readList(accountId, name, own)) ?? null) : null
   }
 
+  /** Every page of a list, with progress to the sender, kept in the store. */
+  const readAll = <N extends PagedEndpointName>(name: N, p: ListAllParsed<N>, sender: Sender): Promise<PagedItem<N>[]> =>
+    calls.run(p.callId, async (signal) => {
+      // Team mode: a colleague's writes known before the list is compared, meanwhile (never a change from outside).
+      const caughtUp = isStoredList(name) ? teamHistory?.catchUp(p.accountId) : undefined
+      return (await accounts.client(p.accountId)).listAllParsed(name, p.params, {
+        signal,
+        onProgress: (pr) => sender.sendProgress({ callId: p.callId, loadedItems: pr.loadedItems, expectedItems: pr.expectedItems }),
+      }).then(async (items) => {
+        await caughtUp
+        // Every list read in full is kept: the next start paints from it.
+        if (isStoredList(name)) await keep((s) => s.keepList(p.accountId, name, p.params, items, now()))
+        autorenewOn?.learn(p.accountId, items)
+        return items
+      })
+    })
   const listAll = <N extends PagedEndpointName>(name: N): ChannelHandler<ListAllParsed<N>, PagedItem<N>[]> =>
     defineChannel(
       (raw) => parseListAllPayload(name, raw),
-      (p, sender) =>
-        calls.run(p.callId, async (signal) => {
-          // Team mode: a colleague's writes known before the list is compared, meanwhile (never a change from outside).
-          const caughtUp = isStoredList(name) ? teamHistory?.catchUp(p.accountId) : undefined
-          return (await accounts.client(p.accountId)).listAllParsed(name, p.params, {
-            signal,
-            onProgress: (pr) => sender.sendProgress({ callId: p.callId, loadedItems: pr.loadedItems, expectedItems: pr.expectedItems }),
-          }).then(async (items) => {
-            await caughtUp
-            // Every list read in full is kept: the next start paints from it.
-            if (isStoredList(name)) await keep((s) => s.keepList(p.accountId, name, p.params, items, now()))
-            autorenewOn?.learn(p.accountId, items)
-            return items
-          })
-        }),
+      (p, sender) => readAll(name, p, sender),
     )
 
   const local = localPayloads
@@ -331,6 +334,22 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
     'history.snapshots': defineChannel((raw) => parseWith(local['history.snapshots'], raw), async (p) => (store ? store.history.snapshots(p.accountId, p.kind, p.domain) : [])),
     'history.snapshot': defineChannel((raw) => parseWith(local['history.snapshot'], raw), async (p) => (store ? ((await store.history.snapshot(p.accountId, p.id)) ?? null) : null)),
     'history.settings': defineChannel((raw) => parseWith(local['history.settings'], raw), async () => ({ retentionDays: store ? await store.history.retentionDays() : DEFAULT_HISTORY_RETENTION_DAYS })),
+    // The WHOIS list read (or stored) whole, as all.domains.whois.list reads it, and only each
+    // domain's privacy flag sent: the domain list's column needs no contacts (issue 40).
+    'details.whoisPrivacy': defineChannel(
+      (raw) => parseWith(local['details.whoisPrivacy'], raw),
+      async (p, sender): Promise<WhoisPrivacyList | null> => {
+        if (p.from === 'store') {
+          const stored = await storedList('domains.whois.list', p.accountId, {})
+          return stored ? { items: whoisPrivacyOf(stored.items), readAt: stored.readAt, complete: stored.complete } : null
+        }
+        // The very payload all.domains.whois.list would get: the list is kept under the same parameters.
+        const asListAll = parseListAllPayload('domains.whois.list', { accountId: p.accountId, callId: p.callId })
+        if (!asListAll.ok) throw new Error('the WHOIS list takes no parameters')
+        const items = await readAll('domains.whois.list', asListAll.value, sender)
+        return { items: whoisPrivacyOf(items), readAt: null, complete: true }
+      },
+    ),
     'store.refreshAccount': defineChannel(
       (raw) => parseWith(local['store.refreshAccount'], raw),
       async (p, sender) => {

@@ -62,6 +62,9 @@ export const LOCAL_CHANNELS = [
   'ddns.send',
   // Every account-wide list of one account read again and kept (changes from outside noted).
   'store.refreshAccount',
+  // The WHOIS privacy flag of every domain, for the domain list's column: the WHOIS list read
+  // (or stored) in full in main, and only these two fields sent (issue 40).
+  'details.whoisPrivacy',
   // reminders: expiry reminders (settings, which are due, showing one) and the dates for a calendar.
   'reminders.settings',
   'reminders.saveSettings',

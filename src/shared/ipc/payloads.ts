@@ -123,6 +123,8 @@ export const localPayloads = {
     ip: z.string().regex(/^\d{1,3}(\.\d{1,3}){3}$/),
   }),
   'store.refreshAccount': z.object({ accountId: accountIdSchema, callId: callIdSchema }),
+  /** From the portfolio store (instant start) or read afresh from the service (and kept). */
+  'details.whoisPrivacy': z.object({ accountId: accountIdSchema, callId: callIdSchema, from: z.enum(['store', 'service']) }),
   // reminders
   'reminders.settings': z.object({}),
   'reminders.saveSettings': reminderSettingsSchema,

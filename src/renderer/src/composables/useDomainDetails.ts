@@ -1,12 +1,15 @@
 /**
  * The domain list's extra columns, joined from the account-wide lists the API provides
  * (nameservers, transfer lock, WHOIS privacy, DNSSEC): each read in full, with progress, a
- * failure of its own and a retry of its own, and looked up by domain name.
+ * failure of its own and a retry of its own, and looked up by domain name. Of the WHOIS list
+ * main sends only each domain's privacy flag.
  */
 import { computed, shallowRef, toRaw, watch, type ShallowRef } from 'vue'
 import type { ErrorData } from '../bridge'
 import { locale, t } from '../i18n'
 import { useList } from './useList'
+import { useAccountApi } from './useAccountApi'
+import { useListsStore } from '../stores/lists'
 
 const DETAIL_LISTS = ['domains.nameserver.list', 'domains.transferlock.list', 'domains.whois.list', 'domains.dnssec.list'] as const
 type DetailList = (typeof DETAIL_LISTS)[number]
@@ -31,7 +34,9 @@ export function useDomainDetails() {
   const lists = {
     'domains.nameserver.list': useList('domains.nameserver.list', {}),
     'domains.transferlock.list': useList('domains.transferlock.list', {}),
-    'domains.whois.list': useList('domains.whois.list', {}),
+    // Only each domain's flag, not the WHOIS list with its contacts (10 MB for 10,000 domains,
+    // whose arrival and heap made long tasks while the list was scrolled: issue 40).
+    'domains.whois.list': useListsStore().whoisPrivacy(useAccountApi()),
     'domains.dnssec.list': useList('domains.dnssec.list', {}),
   }
   // Built from the raw items: through the reactive proxy every one of 10,000 items would be

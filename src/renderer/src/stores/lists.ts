@@ -7,6 +7,8 @@ import { defineStore } from 'pinia'
 import type { PagedEndpointName, PagedInput, PagedItem } from '../../../shared/endpoints/table'
 import type { AccountApi } from '../lib/data/account-api'
 import { createListRead, type ListRead } from '../lib/data/list-read'
+import { createWhoisPrivacyRead } from '../lib/data/whois-privacy-read'
+import type { WhoisPrivacyItem } from '../../../shared/ipc/whois-privacy'
 import { useHistoryStore } from './history'
 
 export const useListsStore = defineStore('lists', () => {
@@ -24,9 +26,20 @@ export const useListsStore = defineStore('lists', () => {
     return read
   }
 
+  // The domain list's WHOIS privacy column, per account: the WHOIS list's flags without its contacts.
+  const whoisReads = new Map<string, ListRead<WhoisPrivacyItem>>()
+  function whoisPrivacy(api: AccountApi): ListRead<WhoisPrivacyItem> {
+    const found = whoisReads.get(api.accountId)
+    if (found) return found
+    const read = createWhoisPrivacyRead(api, () => void useHistoryStore().refresh())
+    whoisReads.set(api.accountId, read)
+    return read
+  }
+
   /** Stops every list read of an account (the user switched away from it). */
   function cancelAccount(accountId: string): void {
     for (const entry of lists.values()) if (entry.accountId === accountId) entry.read.cancel()
+    whoisReads.get(accountId)?.cancel()
   }
 
   /** Drops an account's lists (the account was removed). */
@@ -36,7 +49,9 @@ export const useListsStore = defineStore('lists', () => {
       entry.read.reset()
       lists.delete(key)
     }
+    whoisReads.get(accountId)?.reset()
+    whoisReads.delete(accountId)
   }
 
-  return { list, cancelAccount, forgetAccount }
+  return { list, whoisPrivacy, cancelAccount, forgetAccount }
 })

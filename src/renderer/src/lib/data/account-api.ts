@@ -6,6 +6,7 @@
 import type { EndpointResult, PagedEndpointName, PagedInput, PagedItem, ReadEndpointName, WriteEndpointName } from '../../../../shared/endpoints/table'
 import type { ApiParams, ChannelName } from '../../../../shared/ipc/contract'
 import type { JobPurpose, JobRequest, JobView, ZoneGuard } from '../../../../shared/jobs'
+import type { WhoisPrivacyList } from '../../../../shared/ipc/whois-privacy'
 import { cancelCall, invoke, newCallId, type Progress, type Result, type StoredItems } from '../../bridge'
 export type { StoredItems } from '../../bridge'
 
@@ -40,6 +41,11 @@ export interface AccountApi {
   listAll<N extends PagedEndpointName>(name: N, params: PagedInput<N>, opts?: ListAllOptions): Promise<Result<PagedItem<N>[]>>
   /** The list as last stored in the portfolio store (null when never read in full). */
   stored<N extends PagedEndpointName>(name: N, params: PagedInput<N>): Promise<Result<StoredItems<N> | null>>
+  /**
+   * Each domain's WHOIS privacy flag, as stored (null when never read in full) or read afresh in
+   * full with progress: the WHOIS list without its contacts (issue 40).
+   */
+  whoisPrivacy(from: 'store' | 'service', opts?: ListAllOptions): Promise<Result<WhoisPrivacyList | null>>
 }
 
 /** Runs a call that the signal, when aborted, cancels in main by its job id. */
@@ -95,6 +101,10 @@ export function accountApi(accountId: string): AccountApi {
     stored<N extends PagedEndpointName>(name: N, params: PagedInput<N>) {
       // Main read the rows back with the list's own item schema: they are items of this list.
       return invokeNamed<StoredItems<N> | null>('store.list', { accountId, name, params })
+    },
+    whoisPrivacy(from: 'store' | 'service', opts: ListAllOptions = {}) {
+      const callId = newCallId()
+      return followed(callId, opts.signal, () => invoke('details.whoisPrivacy', { accountId, callId, from }, opts.onProgress))
     },
   }
 }
