@@ -19,8 +19,12 @@ export interface RemoteSandbox {
   serverPaths: Record<ServerKind, string>
   /** What the sandbox answered so far, counted by "<operation> <status>" (a 429 is "<operation> 429"). */
   answers(): Promise<Record<string, number>>
+  /** The names of the domains the sandbox holds, in its order. */
+  domainNames(): Promise<string[]>
   close(): Promise<void>
 }
+
+const domainsMessage = z.object({ domains: z.array(z.string()) })
 
 function isAnswers(msg: unknown): msg is { answers: Record<string, number> } {
   if (typeof msg !== 'object' || msg === null || !('answers' in msg)) return false
@@ -46,6 +50,18 @@ export function startRemoteSandbox(options: RemoteSandboxOptions): Promise<Remot
             worker.on('message', onMessage)
             worker.once('error', fail)
             worker.postMessage('answers')
+          }),
+        domainNames: () =>
+          new Promise((done, fail) => {
+            const onMessage = (msg: unknown) => {
+              const m = domainsMessage.safeParse(msg)
+              if (!m.success) return
+              worker.off('message', onMessage)
+              done(m.data.domains)
+            }
+            worker.on('message', onMessage)
+            worker.once('error', fail)
+            worker.postMessage('domains')
           }),
         close: () =>
           new Promise<void>((done) => {

@@ -10,6 +10,7 @@ const sb = await startSandbox(remoteSandboxOptions.parse(workerData))
 parentPort?.postMessage({ url: sb.url, keys: sb.keys, serverPaths: sb.serverPaths })
 parentPort?.on('message', (msg: unknown) => {
   if (msg === 'close') void sb.close().then(() => process.exit(0))
+  if (msg === 'domains') parentPort?.postMessage({ domains: sb.state.domains.map((d) => d.domainname) })
   if (msg === 'answers') {
     // What the service answered, as "<operation> <status>": count, for the benchmarks to report.
     const answers: Record<string, number> = {}
