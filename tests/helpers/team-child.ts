@@ -4,7 +4,8 @@
  * must: only after stillHeld() said yes. Started by tests/integration/team-processes.test.ts,
  * driven by one order per stdin line, one JSON answer per stdout line:
  * `claim <target>`, `send <target>` (stillHeld, then the line, answering before the release so
- * that the test can kill it mid-send), `release <target> <free|unknown>`.
+ * that the test can kill it mid-send), `release <target> <free|unknown>`, `job <id>` (a job of
+ * one item journaled as started, as a runner journals it before its first send).
  *
  * argv: host port member workstation sentFile leaseMs
  */
@@ -40,6 +41,11 @@ async function main(): Promise<void> {
         // The send itself: only with a lease whose fencing number is still current.
         if (held) appendFileSync(sentFile!, `${process.pid} ${target}\n`)
         say({ t: 'send', sent: held })
+      } else if (verb === 'job') {
+        const at = new Date().toISOString()
+        const item = { target: 'job.example', label: 'job.example', params: { domain: 'job.example', years: 1 }, state: 'pending' as const }
+        await ledger.append({ t: 'job', job: { id: target!, accountId: 'acct', accountName: 'Account', operation: 'domains.expiration.renew', confirm: false, status: 'running', createdAt: at, startedAt: at, concurrency: 1, items: [item] } })
+        say({ t: 'job', ok: true })
       } else if (verb === 'release') {
         const lease = leases.get(target!)
         if (lease) await ledger.release(lease, how === 'unknown' ? 'unknown' : 'free')

@@ -52,6 +52,26 @@ describe('hosting-admin team', () => {
     expect(JSON.parse(status.out)).toMatchObject({ ok: true, schema: 'current', version: SCHEMA_VERSION, member: 'alice', workstation: 'host-a', workstations: [{ member: 'alice', workstation: 'host-a' }] })
   })
 
+  it('an older schema (version 1, before processes were told apart) is migrated and its jobs kept', async () => {
+    const pool = poolFor(db)
+    try {
+      // Version 1 as an earlier app left it, with a job of its own (no process).
+      await pool.query('DROP TABLE team_processes')
+      await pool.query('ALTER TABLE team_jobs DROP COLUMN process')
+      await pool.query('UPDATE team_schema SET version = 1')
+      await pool.query(`INSERT INTO team_jobs (id, account, operation, member, workstation) VALUES ('job-v1', 'fp', 'domains.expiration.renew', 'alice', 'host-a')`)
+      const r = await runCli(['team', 'migrate'], { dataDir, env })
+      expect(r.err).toBe('')
+      expect(r.code).toBe(0)
+      expect(r.out).toContain(`schema migrated from version 1 to ${SCHEMA_VERSION}`)
+      const job = await pool.query(`SELECT id, process FROM team_jobs WHERE id = 'job-v1'`)
+      expect(job.rows).toEqual([{ id: 'job-v1', process: null }])
+      expect((await pool.query('SELECT count(*)::integer AS n FROM team_processes')).rows).toEqual([{ n: 0 }])
+    } finally {
+      await pool.end()
+    }
+  })
+
   it('a newer schema is refused with the advice to update (exit 1)', async () => {
     const pool = poolFor(db)
     try {

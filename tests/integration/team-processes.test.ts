@@ -84,6 +84,20 @@ describe('team leases held by real processes', () => {
     expect(sends(sent)).toEqual([])
   })
 
+  it("a job another process of this workstation runs (the command line beside the window) is alive while that process is, and cut off at once when it is killed", async () => {
+    const commandLine = await child('alice', 'host-a', join(dir, 'job.txt'), 60_000)
+    expect(await commandLine.ask('job job-beside', 'job')).toMatchObject({ ok: true })
+    // The window starting on the same workstation, its lease's life as long: only the process tells them apart.
+    const window = await openWorkstation(db, 'alice', 'host-a', { leaseMs: 60_000 })
+    ledgers.push(window)
+    expect((await window.load()).find((j) => j.id === 'job-beside')?.status).toBe('running')
+    expect(window.runsElsewhere('job-beside')).toBe(true)
+    await commandLine.kill9()
+    // Its heartbeat is a moment old, but its process is gone: cut off now, not after a minute.
+    await window.load()
+    expect(window.runsElsewhere('job-beside')).toBe(false)
+  })
+
   it('SIGSTOP past its lease, then SIGCONT: the woken holder\'s fencing number is stale and it sends nothing', async () => {
     const sent = join(dir, 'frozen.txt')
     const holder = await child('alice', 'host-a', sent, 600)

@@ -98,6 +98,18 @@ const MIGRATIONS: readonly (readonly string[])[] = [
        handled_at timestamptz,
        snoozed_until timestamptz)`,
   ],
+  // Version 2: which process runs a job. Two processes of one workstation (the window and the
+  // command line on one data folder) are told apart: a job of the other one, alive, is not taken
+  // for one a quit cut off (team-ledger.ts load).
+  [
+    `CREATE TABLE team_processes (
+       id uuid PRIMARY KEY,
+       workstation text NOT NULL,
+       pid integer NOT NULL,
+       started_at timestamptz NOT NULL DEFAULT now(),
+       last_seen timestamptz NOT NULL DEFAULT now())`,
+    `ALTER TABLE team_jobs ADD COLUMN process uuid`,
+  ],
 ]
 
 /** The schema version this app reads and writes. */

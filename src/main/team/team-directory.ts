@@ -19,6 +19,15 @@ export async function teamWorkstations(pool: pg.Pool): Promise<TeamWorkstation[]
 }
 
 /** Records this workstation (and its member) as connected now. */
+/** This process of a workstation, its pid with it (several processes of one workstation are told apart by it). */
+export async function registerProcess(pool: pg.Pool, id: string, workstation: string, pid: number): Promise<void> {
+  try {
+    await pool.query('INSERT INTO team_processes (id, workstation, pid) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET last_seen = now()', [id, workstation, pid])
+  } catch (err) {
+    throw teamErrorOf(err)
+  }
+}
+
 export async function registerWorkstation(pool: pg.Pool, member: string, workstation: string): Promise<void> {
   try {
     await pool.query('INSERT INTO team_members (name) VALUES ($1) ON CONFLICT (name) DO NOTHING', [member])

@@ -28,7 +28,7 @@ import { withoutSecrets } from '../jobs/at-rest'
 import { applyJournalRecord, journaledJob, journalRecordSchema, type JournalRecord } from '../jobs/journal'
 import type { ClaimResult, TargetHolder, TargetLease, TargetRef, WriteLedger } from '../jobs/ledger/write-ledger'
 import { ensureSchema } from './schema'
-import { registerWorkstation } from './team-directory'
+import { registerProcess, registerWorkstation } from './team-directory'
 import { teamChangeOf } from './team-history'
 import { accountHistorySince, domainHistory, handleReminder, RELAXED_COMMIT, reminderDue, remindersOf, type TeamAccountChange, type TeamHistoryEntry, type TeamReminder } from './team-shared'
 import type { ReminderHandled, ReminderHandlingKind } from '../../shared/portfolio/reminders'
@@ -85,13 +85,23 @@ const holderRow = z.object({
 const holderFrom = (r: z.infer<typeof holderRow>): TargetHolder => ({ jobId: r.job_id, index: r.idx, state: r.state, since: r.since.toISOString(), member: r.member, workstation: r.workstation })
 const fenceRow = z.object({ fence: count })
 const heldRow = z.object({ held: count })
-const liveJobRows = z.array(z.object({ id: z.string() }))
+const liveJobRows = z.array(z.object({ id: z.string(), workstation: z.string().nullable(), pid: z.number().int().nullable() }))
 const journalRow = z.object({ member: z.string(), workstation: z.string(), account: z.string(), record: z.unknown() })
 
 type ItemRecord = Extract<JournalRecord, { t: 'item' }>
 /** As the local journal keeps them: a job without secrets or contacts; an answer without secrets. */
 const keptItem = (r: ItemRecord): ItemRecord => (r.result !== undefined ? { ...r, result: withoutSecrets(r.result) } : r)
 const keptRecord = (r: JournalRecord): JournalRecord => (r.t === 'job' ? { t: 'job', job: journaledJob(r.job) } : r.t === 'item' ? keptItem(r) : r)
+
+/** Whether a process of this machine is running (EPERM: it is, another user's). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return typeof err === 'object' && err !== null && 'code' in err && err.code === 'EPERM'
+  }
+}
 
 /** A target's lease as everyone sees it: an expired unchecked lease is no hold, an expired checked one is an unknown outcome. */
 const EFFECTIVE = `
@@ -144,6 +154,8 @@ export class TeamLedger implements WriteLedger {
   /** How long such a check stands for stillHeld's (beyond: checked again). */
   private readonly freshMs: number
   private heartbeat: NodeJS.Timeout | undefined
+  /** This ledger's process as the team knows it (team_processes): the jobs it starts carry it. */
+  private readonly processId = randomUUID()
   private closed = false
 
   private constructor(private readonly o: TeamLedgerOptions) {
@@ -159,6 +171,7 @@ export class TeamLedger implements WriteLedger {
     await ensureSchema(o.pool, { create: o.createSchema ?? true })
     const ledger = new TeamLedger(o)
     await registerWorkstation(o.pool, o.member, o.workstation)
+    await registerProcess(o.pool, ledger.processId, o.workstation, process.pid)
     const every = o.heartbeatMs ?? Math.max(50, Math.floor(ledger.leaseMs / 3))
     ledger.heartbeat = setInterval(() => void ledger.renew(), every)
     // The heartbeat keeps leases alive, never the process.
@@ -217,6 +230,7 @@ export class TeamLedger implements WriteLedger {
       if (fences.length)
         await this.pool.query(`UPDATE team_leases SET expires_at = now() + $2::bigint * interval '1 millisecond' WHERE fence = ANY($1::bigint[]) AND state = 'sending' AND expires_at > now()`, [fences, this.ttl()])
       await this.pool.query('UPDATE team_workstations SET last_seen = now() WHERE name = $1', [this.o.workstation])
+      await this.pool.query('UPDATE team_processes SET last_seen = now() WHERE id = $1', [this.processId])
     } catch {
       // The database away: the leases run out and stillHeld says so; nothing to do here.
     }
@@ -228,21 +242,28 @@ export class TeamLedger implements WriteLedger {
     const read = await this.step(
       async (db) => {
         const rows: unknown[] = (await db.query('SELECT j.member, j.workstation, j.account, r.record FROM team_journal r JOIN team_jobs j ON j.id = r.job_id ORDER BY r.seq')).rows
-        // Alive elsewhere: a job of another workstation seen within a lease's life (its heartbeat).
-        // This workstation's own jobs are not: a restart after a crash must find its cut-off jobs
-        // interrupted at once, whatever leases of them still run out.
+        // Alive elsewhere: a job of another process seen within a lease's life (its heartbeat); of
+        // another workstation, or of this one whose process is still running (the command line
+        // beside the window: see runsElsewhere). A job of an earlier version (no process) counts
+        // by its workstation's heartbeat.
         const live: unknown[] = (
           await db.query(
-            `SELECT j.id FROM team_jobs j JOIN team_workstations w ON w.name = j.workstation
-               WHERE j.workstation <> $1 AND w.last_seen > now() - $2::bigint * interval '1 millisecond'`,
-            [this.o.workstation, this.ttl()],
+            `SELECT j.id, p.workstation, p.pid FROM team_jobs j JOIN team_processes p ON p.id = j.process
+               WHERE j.process <> $1 AND p.last_seen > now() - $2::bigint * interval '1 millisecond'
+             UNION ALL
+             SELECT j.id, NULL, NULL FROM team_jobs j JOIN team_workstations w ON w.name = j.workstation
+               WHERE j.process IS NULL AND j.workstation <> $3 AND w.last_seen > now() - $2::bigint * interval '1 millisecond'`,
+            [this.processId, this.ttl(), this.o.workstation],
           )
         ).rows
         return { rows, live }
       },
       { retryOnLoss: true },
     )
-    this.liveElsewhere = new Set(liveJobRows.parse(read.live).map((r) => r.id))
+    // Of this workstation: alive only while its process is (a restart after a crash finds the
+    // crashed process's jobs cut off at once, whatever its heartbeat said a moment ago).
+    const alive = (r: { workstation: string | null; pid: number | null }) => r.workstation !== this.o.workstation || r.pid === null || r.pid === process.pid || processAlive(r.pid)
+    this.liveElsewhere = new Set(liveJobRows.parse(read.live).filter(alive).map((r) => r.id))
     const rows = read.rows
     this.unreadableLines = 0
     const jobs = new Map<string, JobView>()
@@ -301,12 +322,12 @@ export class TeamLedger implements WriteLedger {
           return db.query(
             prepared(
               'append-job',
-              `WITH job AS (INSERT INTO team_jobs (id, account, operation, member, workstation) VALUES ($2, $6, $7, $3, $4) ON CONFLICT (id) DO NOTHING),
+              `WITH job AS (INSERT INTO team_jobs (id, account, operation, member, workstation, process) VALUES ($2, $6, $7, $3, $4, $11) ON CONFLICT (id) DO NOTHING),
                items AS (INSERT INTO team_job_items (job_id, idx, target, state)
                  SELECT $2, t.idx, t.target, t.state FROM unnest($8::int[], $9::text[], $10::text[]) AS t(idx, target, state)
                  ON CONFLICT (job_id, idx) DO UPDATE SET state = EXCLUDED.state)
              ${journal}`,
-              [...journalValues, this.accounts.toTeam(kept.job.accountId), kept.job.operation, items.map((_, i) => i), items.map((it) => it.target), items.map((it) => it.state)],
+              [...journalValues, this.accounts.toTeam(kept.job.accountId), kept.job.operation, items.map((_, i) => i), items.map((it) => it.target), items.map((it) => it.state), this.processId],
             ),
           )
         }

@@ -48,9 +48,10 @@ export interface WriteLedger {
   /** Lines/rows that could not be read back at load (counted, never fatal). */
   readonly unreadableLines: number
   /**
-   * Whether a job the last load() read is being run by another workstation now (team: a
-   * colleague's, seen alive within a lease's life), so a process starting must not take it for one
-   * a quit cut off. Absent (local): one data folder, one journal of this machine's own jobs.
+   * Whether a job the last load() read is being run by another process now (team: a colleague's,
+   * seen alive within a lease's life, or the command line's beside this window on this
+   * workstation, while its process runs), so a process starting must not take it for one a quit
+   * cut off. Absent (local): one data folder, one journal of this machine's own jobs.
    */
   runsElsewhere?(jobId: string): boolean
   /** Keeps the journal as read aside before a rewrite would drop unreadable lines; returns where. */
