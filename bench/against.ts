@@ -15,7 +15,7 @@
  * also when a step fails or the run is interrupted.
  */
 import { spawn } from 'node:child_process'
-import { cp, mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises'
+import { access, cp, mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { median } from './stats'
@@ -120,6 +120,10 @@ export interface Runner {
   copyDir(from: string, to: string): Promise<void>
   /** Writes a file unless it is there; whether it wrote it. */
   writeIfMissing(path: string, text: string): Promise<boolean>
+  exists(path: string): Promise<boolean>
+  readText(path: string): Promise<string>
+  /** The names of a folder's TypeScript modules, without `.ts` (its subfolders left out). */
+  listModules(dir: string): Promise<string[]>
   linkModules(from: string, to: string): Promise<void>
   log(line: string): void
 }
@@ -141,12 +145,7 @@ export async function prepareTree(runner: Runner, repo: string, commit: string, 
   await runner.run('git', ['worktree', 'add', '--detach', dir, commit], { cwd: repo })
   // Our measuring code over theirs: both sides measured the same way.
   await runner.copyDir(join(repo, 'bench'), join(dir, 'bench'))
-  // The benches take the page harness from support/ (since cc5205a); an older tree has it in
-  // tests/e2e/harness.ts (208016f): a one-line module there points at it. (Other support/ modules
-  // are not bridged: a bench needing one runs only at commits that have it.)
-  if (await runner.writeIfMissing(join(dir, 'support', 'harness.ts'), "export * from '../tests/e2e/harness'\n")) {
-    runner.log(`${commit}: no support/harness.ts: one that re-exports its tests/e2e/harness.ts`)
-  }
+  await bridgeSupport(runner, repo, dir, commit)
   const sameLock = await runner.sameFile(join(repo, 'package-lock.json'), join(dir, 'package-lock.json'))
   if (sameLock || linkModules) {
     runner.log(`${commit}: ${sameLock ? 'same package-lock.json' : '--link-modules'}: node_modules linked to this checkout's`)
@@ -169,6 +168,32 @@ export async function prepareTree(runner: Runner, repo: string, commit: string, 
   }
   await runner.run('npx', ['electron-vite', 'build'], { cwd: dir })
   return dir
+}
+
+/** Where a tree from before support/ kept what is now a support module (208016f, 67dc050). */
+const SUPPORT_ONCE_IN = ['tests/e2e', 'tests/helpers']
+
+/**
+ * The benches import their measuring helpers from support/ (since cc5205a). A tree without one
+ * gets a one-line module re-exporting its own copy from where it was kept then (the page
+ * harness, the portfolio's data, the built shell: the other commit's app measured through its
+ * own helpers), or, where that tree never had it, this checkout's (measuring code, as bench/ is).
+ * A support module a tree already has is its own and is never written over.
+ */
+async function bridgeSupport(runner: Runner, repo: string, dir: string, commit: string): Promise<void> {
+  for (const name of await runner.listModules(join(repo, 'support'))) {
+    const target = join(dir, 'support', `${name}.ts`)
+    if (await runner.exists(target)) continue
+    let earlier: string | undefined
+    for (const folder of SUPPORT_ONCE_IN) if (!earlier && (await runner.exists(join(dir, folder, `${name}.ts`)))) earlier = folder
+    if (earlier) {
+      await runner.writeIfMissing(target, `export * from '../${earlier}/${name}'\n`)
+      runner.log(`${commit}: no support/${name}.ts: one that re-exports its ${earlier}/${name}.ts`)
+    } else {
+      await runner.writeIfMissing(target, await runner.readText(join(repo, 'support', `${name}.ts`)))
+      runner.log(`${commit}: no support/${name}.ts anywhere: this checkout's copied`)
+    }
+  }
 }
 
 /** Removes what prepareTree made: the worktree (git's record of it too) and its parent folder. */
@@ -281,6 +306,17 @@ export const realRunner: Runner = {
       throw e
     }
   },
+  exists: async (path) => {
+    try {
+      await access(path)
+      return true
+    } catch {
+      return false
+    }
+  },
+  readText: (path) => readFile(path, 'utf8'),
+  listModules: async (dir) =>
+    (await readdir(dir, { withFileTypes: true })).filter((e) => e.isFile() && e.name.endsWith('.ts')).map((e) => e.name.slice(0, -3)).sort(),
   linkModules: async (from, to) => symlink(await realpath(from), to, 'dir'),
   log: (line) => console.log(`[against] ${line}`),
 }

@@ -84,10 +84,14 @@ function fakeRunner(failOn?: (command: string, args: readonly string[]) => boole
     linkModules: async (from, to) => {
       steps.push(`link ${from} -> ${to}`)
     },
-    writeIfMissing: async (path) => {
-      steps.push(`write ${path} if missing`)
-      return false
+    writeIfMissing: async (path, text) => {
+      steps.push(`write ${path} if missing: ${text.trim()}`)
+      return true
     },
+    // A tree from before support/: its page harness in tests/e2e, its portfolio data in tests/helpers.
+    exists: async (path) => /\/tree\/tests\/(e2e\/harness|helpers\/portfolio-data)\.ts$/.test(path),
+    readText: async (path) => `// this checkout's ${path}`,
+    listModules: async () => ['harness', 'listening-port', 'portfolio-data'],
     log: () => undefined,
   }
   return { runner, steps }
@@ -98,11 +102,14 @@ describe('comparing with another commit', () => {
     const { runner, steps } = fakeRunner()
     const table = await compareCommits(runner, '/repo', { name: 'domain-list', against: '208016f', rounds: 3, linkModules: false })
     const tree = '/tmp/hosting-admin-bench-1/tree'
-    expect(steps.slice(0, 5)).toEqual([
+    expect(steps.slice(0, 7)).toEqual([
       `run git worktree add --detach ${tree} 208016f @/repo`,
       `copy /repo/bench -> ${tree}/bench`,
-      // A tree from before support/ (208016f's) gets a support/harness.ts pointing at its own harness.
-      `write ${tree}/support/harness.ts if missing`,
+      // A tree from before support/ (208016f's) gets support modules pointing at its own helpers
+      // where it had them, and this checkout's measuring code where it never had it.
+      `write ${tree}/support/harness.ts if missing: export * from '../tests/e2e/harness'`,
+      `write ${tree}/support/listening-port.ts if missing: // this checkout's /repo/support/listening-port.ts`,
+      `write ${tree}/support/portfolio-data.ts if missing: export * from '../tests/helpers/portfolio-data'`,
       `link /repo/node_modules -> ${tree}/node_modules`,
       `run npx electron-vite build @${tree}`,
     ])
@@ -119,6 +126,13 @@ describe('comparing with another commit', () => {
       'remove /tmp/hosting-admin-bench-1',
       'run git worktree prune @/repo',
     ])
+  })
+
+  it('leaves a tree its own support modules', async () => {
+    const { runner, steps } = fakeRunner()
+    runner.exists = async (path) => path.includes('/tree/support/')
+    await compareCommits(runner, '/repo', { name: 'domain-list', against: 'cc5205a', rounds: 3, linkModules: false })
+    expect(steps.filter((s) => s.startsWith('write '))).toEqual([])
   })
 
   it('installs from the lock when it differs, and removes the worktree when the build fails', async () => {
