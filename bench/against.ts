@@ -85,14 +85,24 @@ export interface Figure {
   target?: string
 }
 
-/** The figures of a bench's printed lines: "label:   12.3 ms ... (target <= 30 ms)". */
+/** A number on its own, not one inside a word ("p99", "ipv6"), and its unit. */
+const NUMBER = '(?<![\\w.])(-?\\d+(?:\\.\\d+)?)\\s*(ms|s|x|×|KB|MB|%|)'
+/** A line's worst case, said after its first figure: "…, max 24 ms", "…, longest 210.0 ms". */
+const WORST = new RegExp(`\\b(max|longest) ${NUMBER}`)
+
+/**
+ * The figures of a bench's printed lines: "label:   12.3 ms ... (target <= 30 ms)", and its
+ * worst case as a figure of its own ("label, max") where the line says one: a p99 and its max
+ * are both targets of the event-loop line.
+ */
 export function figuresOf(lines: readonly string[]): Figure[] {
   const figures: Figure[] = []
   const seen = new Map<string, number>()
   for (const line of lines) {
     const colon = line.indexOf(':')
     if (colon <= 0) continue
-    const m = /(-?\d+(?:\.\d+)?)\s*(ms|s|x|×|KB|MB|%|)/.exec(line.slice(colon + 1))
+    const rest = line.slice(colon + 1)
+    const m = new RegExp(NUMBER).exec(rest)
     if (!m) continue
     let label = line.slice(0, colon).trim()
     const n = (seen.get(label) ?? 0) + 1
@@ -100,6 +110,8 @@ export function figuresOf(lines: readonly string[]): Figure[] {
     if (n > 1) label = `${label} (${n})`
     const target = /\(target:? ([^)]*)\)/.exec(line)?.[1]
     figures.push({ label, value: Number(m[1]), unit: m[2] ?? '', ...(target ? { target } : {}) })
+    const worst = WORST.exec(rest.slice(m.index + m[0].length))
+    if (worst) figures.push({ label: `${label}, ${worst[1]}`, value: Number(worst[2]), unit: worst[3] ?? '' })
   }
   return figures
 }
