@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test as base, type Page } from '@playwright/test'
@@ -21,8 +21,10 @@ export const test = base.extend<{
   userDataFiles: [undefined, { option: true }],
   harness: async ({ harnessOptions, userDataFiles }, use) => {
     let options = harnessOptions
+    let madeDir: string | undefined
     if (userDataFiles) {
       const userDataDir = mkdtempSync(join(tmpdir(), 'e2e-userdata-'))
+      madeDir = userDataDir
       for (const [name, text] of Object.entries(userDataFiles)) {
         if (text === null) mkdirSync(join(userDataDir, name))
         else writeFileSync(join(userDataDir, name), text)
@@ -32,6 +34,7 @@ export const test = base.extend<{
     const h = await startHarness(options)
     await use(h)
     await h.close()
+    if (madeDir) rmSync(madeDir, { recursive: true, force: true })
   },
   app: async ({ page, harness }, use) => {
     // The UI's English text is the default; the browser's own language must not choose for the test.

@@ -4,7 +4,7 @@
  * quit loses no record of what was sent; a lost answer is "outcome unknown", checked in the
  * service's log, and not sent twice; quitting while writes run asks first.
  */
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
@@ -176,6 +176,7 @@ test('a quit in the middle of a bulk job: at the next start the journal shows wh
   } finally {
     await second.close()
     await sb.close()
+    rmSync(userDataDir, { recursive: true, force: true })
   }
 })
 

@@ -4,7 +4,7 @@
  * from the store while no request has been answered; Ctrl+K finds a record value in the other
  * account's zone and opens it there. How fast they paint is `npm run bench -- portfolio-paint`.
  */
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startSandbox } from '../../src/sandbox'
@@ -89,5 +89,6 @@ test('a second start paints from the store before the service answers; Ctrl+K fi
   } finally {
     await main.close()
     await other.close()
+    rmSync(userDataDir, { recursive: true, force: true })
   }
 })
