@@ -16,7 +16,7 @@
  * app (hosting-admin-app), and the AppImage's desktop entry keeps Chromium's sandbox.
  */
 import { execFile, spawnSync } from 'node:child_process'
-import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -114,6 +114,8 @@ beforeAll(async () => {
 }, 240_000)
 afterAll(async () => {
   await shell?.quit()
+  // 83 MB a run: the packed app and its command.
+  rmSync(work, { recursive: true, force: true })
 })
 
 describe('the packed app', () => {
