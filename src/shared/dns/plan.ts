@@ -17,7 +17,10 @@ export interface Plan {
 /** a minus b, as multisets by key; keeps a's order. */
 function minus<T>(a: T[], b: T[], key: (x: T) => string): T[] {
   const counts = new Map<string, number>()
-  for (const x of b) counts.set(key(x), (counts.get(key(x)) ?? 0) + 1)
+  for (const x of b) {
+    const k = key(x)
+    counts.set(k, (counts.get(k) ?? 0) + 1)
+  }
   const out: T[] = []
   for (const x of a) {
     const k = key(x)
