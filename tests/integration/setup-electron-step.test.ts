@@ -1,0 +1,47 @@
+/**
+ * The setup's last step (issue 39 point 12): scripts/setup.sh runs `node scripts/fetch-electron.mjs
+ * setup`, which, offline, ended in "TypeError: fetch failed" and a stack with no word of what was
+ * fetched. Offline here is a loopback port nobody listens on, named as the mirror; the step must
+ * say what it fetched and from where, and what to try (a mirror, a proxy, npm run ui), in lines of
+ * its own, without a stack. (Skipped where Electron's binary is installed: nothing is fetched.)
+ */
+import { spawnSync } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { listeningPort } from '../../support/listening-port'
+
+const root = join(__dirname, '../..')
+
+/** A loopback port that was free a moment ago: connecting to it is refused, as offline. */
+function closedPort(): Promise<number> {
+  return new Promise((done) => {
+    const server = createServer()
+    server.listen(0, '127.0.0.1', () => {
+      const port = listeningPort(server)
+      server.close(() => done(port))
+    })
+  })
+}
+
+describe('the setup’s last step, offline', () => {
+  it.skipIf(existsSync(join(root, 'node_modules/electron/path.txt')))('says what it fetched, from where, and what to try, without a stack', async () => {
+    const mirror = `http://127.0.0.1:${await closedPort()}/`
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('ELECTRON_')))
+    // As setup.sh runs it.
+    const r = spawnSync(process.execPath, ['scripts/fetch-electron.mjs', 'setup'], { cwd: root, env: { ...env, ELECTRON_MIRROR: mirror }, encoding: 'utf8', timeout: 60_000 })
+    expect(r.status).toBe(1)
+    const { version } = z.object({ version: z.string() }).parse(JSON.parse(readFileSync(join(root, 'node_modules/electron/package.json'), 'utf8')))
+    const file = `electron-v${version}-${process.platform}-${process.arch}.zip`
+    expect(r.stdout).toContain(`setup: fetching Electron ${version} (${file}, about 100 MB, once) from ${mirror}`)
+    const lines = r.stderr.trim().split('\n')
+    expect(lines[0]).toMatch(new RegExp(`^setup: could not fetch Electron ${version.replace(/\./g, '\\.')} \\(${file.replace(/\./g, '\\.')}\\) from ${mirror.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: the installer said “.*fetch failed.*”\\.$`))
+    expect(lines.slice(1).join('\n')).toMatch(/ELECTRON_MIRROR=\S+ npm start/)
+    expect(lines.slice(1).join('\n')).toMatch(/HTTPS_PROXY=\S+ ELECTRON_GET_USE_PROXY=1 npm start/)
+    expect(lines.slice(1).join('\n')).toContain('npm run ui')
+    expect(lines).toHaveLength(4)
+    expect(r.stderr).not.toMatch(/^\s+at /m)
+  })
+})
