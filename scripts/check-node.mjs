@@ -3,6 +3,7 @@
 // (read from the lock file, so it follows Electron upgrades). `test`: the project's own
 // minimum (package.json "engines"); the tests never start Electron.
 import { readFileSync } from 'node:fs'
+import { say } from './setup-words.mjs'
 
 const mode = process.argv[2] === 'test' ? 'test' : 'app'
 const json = (file) => JSON.parse(readFileSync(new URL(`../${file}`, import.meta.url), 'utf8'))
@@ -10,8 +11,8 @@ const json = (file) => JSON.parse(readFileSync(new URL(`../${file}`, import.meta
 const electron = json('package-lock.json').packages?.['node_modules/electron'] ?? {}
 const [range, who] =
   mode === 'app'
-    ? [electron.engines?.node ?? '>=22.12.0', `npm start (Electron ${electron.version ?? ''}'s installer declares it)`]
-    : [json('package.json').engines?.node ?? '>=20.19.0', 'the test suite (package.json "engines")']
+    ? [electron.engines?.node ?? '>=22.12.0', say('setup.node.whoApp', { version: electron.version ?? '' })]
+    : [json('package.json').engines?.node ?? '>=20.19.0', say('setup.node.whoTest')]
 
 const parse = (v) => (v.match(/\d+(\.\d+){0,2}/)?.[0] ?? '0').split('.').map(Number)
 const wanted = parse(range)
@@ -27,11 +28,14 @@ const [major, minor = 0, patch = 0] = wanted
 const tooOld = patch > 0 ? `${major}.0 to ${major}.${minor}.${patch - 1}` : minor > 0 ? `${major}.0 to ${major}.${minor - 1}` : ''
 
 if (older(have, wanted)) {
+  const needed = wanted.join('.')
   console.error(
-    `setup: ${who} needs Node.js ${wanted.join('.')} or later; this machine has ${process.versions.node}.\n` +
-      `       Install Node.js ${wanted.join('.')} or later${tooOld ? ` (${tooOld} are too old)` : ''}: from nodejs.org, your package manager, or nvm (\`nvm install ${wanted[0]}\` gives the newest ${wanted[0]}), then run this again.` +
-      (mode === 'app' ? '\n       Without a newer Node.js, `bash scripts/setup.sh --test && npm run ui` opens the app in Chromium instead.' : ''),
+    [
+      say('setup.node.tooOld', { who, wanted: needed, have: process.versions.node }),
+      say('setup.node.install', { wanted: needed, major: wanted[0], refused: tooOld ? say('setup.node.refused', { range: tooOld }) : '' }),
+      ...(mode === 'app' ? [say('setup.node.uiInstead')] : []),
+    ].join('\n'),
   )
   process.exit(1)
 }
-console.log(`setup: Node.js ${process.versions.node} meets ${who}: ${range}.`)
+console.log(say('setup.node.ok', { have: process.versions.node, who, range }))

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { say } from './setup-words.mjs'
 
 const GITHUB_RELEASES = 'https://github.com/electron/electron/releases/download/'
 
@@ -16,17 +17,17 @@ export function fetchElectron(who, env = process.env) {
   const version = require('electron/package.json').version
   const from = env.ELECTRON_MIRROR || GITHUB_RELEASES
   const file = `electron-v${version}-${env.ELECTRON_INSTALL_PLATFORM || process.platform}-${env.ELECTRON_INSTALL_ARCH || process.arch}.zip`
-  console.log(`${who}: fetching Electron ${version} (${file}, about 100 MB, once) from ${from}`)
+  console.log(say('setup.electron.fetching', { who, version, file, from }, env))
   const r = spawnSync(process.execPath, [join(packageDir, 'install.js')], { env, stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' })
   if (r.status === 0) return true
   // The installer prints its error's stack: its first line says what failed; the rest is its code.
   const said = (r.stderr ?? '').split('\n').map((l) => l.trim()).find(Boolean) ?? `exit code ${r.status ?? r.signal}`
   console.error(
     [
-      `${who}: could not fetch Electron ${version} (${file}) from ${from}: the installer said “${said}”.`,
-      `  - From a mirror (offline networks often have one): ELECTRON_MIRROR=https://npmmirror.com/mirrors/electron/ npm start`,
-      `  - Through a proxy: HTTPS_PROXY=http://proxy.example:3128 ELECTRON_GET_USE_PROXY=1 npm start`,
-      `  - Or without Electron: bash scripts/setup.sh --test && npm run ui opens the same app in a Chromium window.`,
+      say('setup.electron.failed', { who, version, file, from, said }, env),
+      say('setup.electron.mirror', {}, env),
+      say('setup.electron.proxy', {}, env),
+      say('setup.electron.withoutElectron', {}, env),
     ].join('\n'),
   )
   return false

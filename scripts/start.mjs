@@ -7,21 +7,22 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { findElectron } from './electron-binary.mjs'
 import { fetchElectron } from './fetch-electron.mjs'
+import { say } from './setup-words.mjs'
 
 let found = findElectron()
 if (found.variable) {
-  console.error(`npm start: ${found.variable} names ${found.path}, which does not exist: point it at Electron's executable, or unset it to use the one in node_modules.`)
+  console.error(say('setup.start.execPathMissing', { variable: found.variable, path: found.path }))
   process.exit(1)
 }
 if (found.notInstalled) {
   if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) {
-    console.error('npm start: Electron is not installed here, and ELECTRON_SKIP_BINARY_DOWNLOAD is set, so it is not fetched: unset it and run `npm start` again (or `bash scripts/setup.sh --test && npm run ui` opens the same app in a Chromium window).')
+    console.error(say('setup.start.notFetched'))
     process.exit(1)
   }
   if (!fetchElectron('npm start')) process.exit(1)
   found = findElectron()
   if (!found.file) {
-    console.error('npm start: Electron\'s installer ended without error, but its executable is not in node_modules/electron/dist: run `bash scripts/setup.sh`, then `npm start` again.')
+    console.error(say('setup.start.noExecutable'))
     process.exit(1)
   }
 }

@@ -16,8 +16,9 @@ import { listeningPort } from '../../support/listening-port'
 
 const root = join(__dirname, '../..')
 const start = (env: Record<string, string>, args: string[] = []) => {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('ELECTRON_')))
-  return spawnSync(process.execPath, ['scripts/start.mjs', ...args], { cwd: root, env: { ...clean, ...env }, encoding: 'utf8', timeout: 60_000 })
+  // English unless a test asks for another language (the scripts speak the user's).
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('ELECTRON_') && !k.startsWith('LC_')))
+  return spawnSync(process.execPath, ['scripts/start.mjs', ...args], { cwd: root, env: { ...clean, LANG: 'C.UTF-8', ...env }, encoding: 'utf8', timeout: 60_000 })
 }
 
 /** A stand-in for Electron's executable: records its arguments and working folder, then exits 0. */
@@ -48,6 +49,15 @@ describe('npm start', () => {
     const lines = r.stderr.trim().split('\n')
     expect(lines).toHaveLength(1)
     expect(lines[0]).toBe(`npm start: ELECTRON_EXEC_PATH names ${missing}, which does not exist: point it at Electron's executable, or unset it to use the one in node_modules.`)
+  })
+
+  it('says so in Japanese where the user’s language is Japanese', () => {
+    const missing = join(mkdtempSync(join(tmpdir(), 'exec-path-')), 'no-such-electron')
+    const r = start({ ELECTRON_EXEC_PATH: missing, LANG: 'ja_JP.UTF-8' })
+    expect(r.status).toBe(1)
+    expect(r.stderr.trim()).toBe(`npm start: ELECTRON_EXEC_PATH が指す ${missing} は存在しません。Electron の実行ファイルを指定するか、この変数を外して node_modules のものを使ってください。`)
+    const skipped = start({ ELECTRON_SKIP_BINARY_DOWNLOAD: '1', LANG: 'ja_JP.UTF-8' })
+    expect(skipped.stderr).toContain('Electron がインストールされておらず、ELECTRON_SKIP_BINARY_DOWNLOAD が設定されているため取得しません')
   })
 
   it('ELECTRON_OVERRIDE_DIST_PATH naming a folder without Electron is told as such, and nothing is fetched', () => {

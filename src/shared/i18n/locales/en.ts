@@ -1620,4 +1620,21 @@ export const en = {
   'cli.served.same': '{domain}: every nameserver serves what the service holds.',
   'cli.served.notInHistory': 'These comparisons are not in the app’s history.',
   'cli.served.differs': '{domain}: {count, plural, one {# difference} other {# differences}} between what is served and what is saved.',
+  // The setup scripts' words (scripts/*.mjs run before anything is installed: they read these
+  // from scripts/setup-words.json, written from here by scripts/setup-words-write.ts).
+  'setup.node.whoApp': 'npm start (Electron {version}\'s installer declares it)',
+  'setup.node.whoTest': 'the test suite (package.json "engines")',
+  'setup.node.tooOld': 'setup: {who} needs Node.js {wanted} or later; this machine has {have}.',
+  'setup.node.install': '       Install Node.js {wanted} or later{refused}: from nodejs.org, your package manager, or nvm (`nvm install {major}` gives the newest {major}), then run this again.',
+  'setup.node.refused': ' ({range} are too old)',
+  'setup.node.uiInstead': '       Without a newer Node.js, `bash scripts/setup.sh --test && npm run ui` opens the app in Chromium instead.',
+  'setup.node.ok': 'setup: Node.js {have} meets {who}: {range}.',
+  'setup.electron.fetching': '{who}: fetching Electron {version} ({file}, about 100 MB, once) from {from}',
+  'setup.electron.failed': '{who}: could not fetch Electron {version} ({file}) from {from}: the installer said “{said}”.',
+  'setup.electron.mirror': '  - From a mirror (offline networks often have one): ELECTRON_MIRROR=https://npmmirror.com/mirrors/electron/ npm start',
+  'setup.electron.proxy': '  - Through a proxy: HTTPS_PROXY=http://proxy.example:3128 ELECTRON_GET_USE_PROXY=1 npm start',
+  'setup.electron.withoutElectron': '  - Or without Electron: bash scripts/setup.sh --test && npm run ui opens the same app in a Chromium window.',
+  'setup.start.execPathMissing': 'npm start: {variable} names {path}, which does not exist: point it at Electron\'s executable, or unset it to use the one in node_modules.',
+  'setup.start.notFetched': 'npm start: Electron is not installed here, and ELECTRON_SKIP_BINARY_DOWNLOAD is set, so it is not fetched: unset it and run `npm start` again (or `bash scripts/setup.sh --test && npm run ui` opens the same app in a Chromium window).',
+  'setup.start.noExecutable': 'npm start: Electron\'s installer ended without error, but its executable is not in node_modules/electron/dist: run `bash scripts/setup.sh`, then `npm start` again.',
 } as const
