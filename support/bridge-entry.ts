@@ -19,6 +19,8 @@ declare global {
     __haProgress?: (p: Progress) => void
     __haJob?: (job: JobView) => void
     __haQuitRequest?: () => void
+    /** As main's ask before a reload the page's unsaved edits held back (Electron's will-prevent-unload). */
+    __haReloadRequest?: () => void
     /** Main's "open this reminder's item" (a notification was clicked). */
     __haReminderOpen?: (target: ReminderTarget) => void
   }
@@ -28,6 +30,7 @@ let listener: ((p: Progress) => void) | undefined
 const jobListeners = new Set<(job: JobView) => void>()
 const quitListeners = new Set<() => void>()
 const reminderListeners = new Set<(target: ReminderTarget) => void>()
+const reloadListeners = new Set<() => void>()
 
 w.api = Object.freeze(
   buildApi({
@@ -46,6 +49,10 @@ w.api = Object.freeze(
       quitListeners.add(l)
       return () => quitListeners.delete(l)
     },
+    onReloadRequest: (l) => {
+      reloadListeners.add(l)
+      return () => reloadListeners.delete(l)
+    },
     onReminderOpen: (l) => {
       reminderListeners.add(l)
       return () => reminderListeners.delete(l)
@@ -58,6 +65,9 @@ w.__haJob = (job) => {
 }
 w.__haQuitRequest = () => {
   for (const l of quitListeners) l()
+}
+w.__haReloadRequest = () => {
+  for (const l of reloadListeners) l()
 }
 w.__haReminderOpen = (target) => {
   for (const l of reminderListeners) l(target)

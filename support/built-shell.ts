@@ -72,6 +72,8 @@ export interface BuiltShell {
   clickNotification(index: number): Promise<boolean>
   /** The user clicks the window's close button: whether the window closed (main may keep it open to ask first). */
   closeWindow(): Promise<boolean>
+  /** A reload of the window whose page's beforeunload cancels it or not: whether it reloaded. */
+  reloadWindow(beforeUnloadCancels: boolean): Promise<boolean>
   quit(): Promise<void>
   exited(): Promise<number | null>
 }
@@ -164,6 +166,7 @@ export async function startBuiltShell(opts: BuiltShellOptions = {}): Promise<Bui
     permission: async (permission) => z.object({ granted: z.boolean().optional(), check: z.boolean().optional() }).parse(await send('permission', { permission })),
     beforeRequest: async (url) => z.object({ cancel: z.boolean().optional() }).parse(await send('beforeRequest', { url })),
     closeWindow: async () => z.object({ closed: z.boolean() }).passthrough().parse(await send('closeWindow')).closed,
+    reloadWindow: async (beforeUnloadCancels) => z.object({ reloaded: z.boolean() }).parse(await send('reloadWindow', { beforeUnloadCancels })).reloaded,
     clickNotification: async (index) => z.object({ clicked: z.boolean() }).parse(await send('clickNotification', { index })).clicked,
     quit: async () => {
       if (child.exitCode !== null) return

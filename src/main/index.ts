@@ -17,7 +17,7 @@ import { processVersions, type Desktop } from './app/desktop'
 import { APP_USER_MODEL_ID } from './app/app-version'
 import { AppError } from './app/app-error'
 import type { IpcRouter } from './ipc/router'
-import { CHANNEL_NAMES, JOB_CHANNEL, PROGRESS_CHANNEL, QUIT_CHANNEL, REMINDER_OPEN_CHANNEL, ipcChannel } from '../shared/ipc/channels'
+import { CHANNEL_NAMES, JOB_CHANNEL, PROGRESS_CHANNEL, QUIT_CHANNEL, RELOAD_CHANNEL, REMINDER_OPEN_CHANNEL, ipcChannel } from '../shared/ipc/channels'
 
 /** How long the window may take to paint before it is shown and the services start anyway. */
 const READY_TO_SHOW_WAIT_MS = 3000
@@ -141,6 +141,11 @@ function startShell(): void {
       event.preventDefault()
       window.webContents.send(QUIT_CHANNEL)
     })
+    // A reload (View › Reload in a development build) that the page's unsaved edits hold back
+    // through beforeunload: Electron cancels it and asks nothing, so the window is asked, as for
+    // a close, and reloads itself once the user says so. (A close is asked above, before any
+    // beforeunload.)
+    window.webContents.on('will-prevent-unload', () => window.webContents.send(RELOAD_CHANNEL))
     window.on('closed', () => {
       if (mainWindow === window) mainWindow = undefined
     })

@@ -5,7 +5,7 @@
  */
 import { contextBridge, ipcRenderer } from 'electron'
 import { buildApi } from '../shared/ipc/build-api'
-import { JOB_CHANNEL, PROGRESS_CHANNEL, QUIT_CHANNEL, REMINDER_OPEN_CHANNEL, ipcChannel } from '../shared/ipc/channels'
+import { JOB_CHANNEL, PROGRESS_CHANNEL, QUIT_CHANNEL, RELOAD_CHANNEL, REMINDER_OPEN_CHANNEL, ipcChannel } from '../shared/ipc/channels'
 import type { Progress } from '../shared/ipc/contract'
 import type { JobView } from '../shared/jobs'
 import type { ReminderTarget } from '../shared/portfolio/reminders'
@@ -26,6 +26,11 @@ const api = buildApi({
     const handler = () => listener()
     ipcRenderer.on(QUIT_CHANNEL, handler)
     return () => ipcRenderer.removeListener(QUIT_CHANNEL, handler)
+  },
+  onReloadRequest: (listener) => {
+    const handler = () => listener()
+    ipcRenderer.on(RELOAD_CHANNEL, handler)
+    return () => ipcRenderer.removeListener(RELOAD_CHANNEL, handler)
   },
   onReminderOpen: (listener) => {
     const handler = (_event: Electron.IpcRendererEvent, target: ReminderTarget) => listener(target)

@@ -94,6 +94,24 @@ function createElectronDouble(env) {
     contents.windowOpenHandler = undefined
     contents.send = (channel, ...args) => contents.sent.push({ channel, args })
     contents.isDestroyed = () => false
+    /** The double's stand-in for the page's beforeunload: whether it cancels an unload (unsaved edits). */
+    contents.beforeUnloadCancels = false
+    contents.reloads = 0
+    /**
+     * As Electron's: a reload runs the page's beforeunload first; one that cancels it stops the
+     * reload and emits 'will-prevent-unload', whose preventDefault() lets the page unload anyway.
+     * Electron itself shows nothing.
+     */
+    contents.reload = () => {
+      note('webContents.reload')
+      if (contents.beforeUnloadCancels) {
+        let allowed = false
+        contents.emit('will-prevent-unload', { preventDefault: () => (allowed = true) })
+        if (!allowed) return
+      }
+      contents.reloads++
+      contents.emit('did-start-loading')
+    }
     contents.setWindowOpenHandler = (handler) => {
       contents.windowOpenHandler = handler
     }

@@ -9,6 +9,7 @@
  *   { id, cmd: 'permission', permission }   a permission request through the session's handler
  *   { id, cmd: 'beforeRequest', url }       a request through the session's request filter
  *   { id, cmd: 'clickNotification', index } the user clicks a notification the bundle showed
+ *   { id, cmd: 'reloadWindow', beforeUnloadCancels }  a reload, the page's beforeunload cancelling it or not
  *   { id, cmd: 'memory' }                   main's memory after a full garbage collection (the bench)
  *   { id, cmd: 'quit' }                     will-quit, then exit
  */
@@ -76,6 +77,15 @@ const commands = {
     if (!window) return { closed: false, open: 0 }
     window.close()
     return { closed: window.isDestroyed(), open: double.windows.length }
+  },
+  /** A reload of the window (as View › Reload), its page's beforeunload cancelling it or not. */
+  async reloadWindow({ beforeUnloadCancels }) {
+    const contents = double.windows[0]?.webContents
+    if (!contents) return { reloaded: false }
+    const before = contents.reloads
+    contents.beforeUnloadCancels = beforeUnloadCancels === true
+    contents.reload()
+    return { reloaded: contents.reloads > before }
   },
   async clickNotification({ index }) {
     const n = double.notifications[index]

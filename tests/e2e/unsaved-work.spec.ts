@@ -19,6 +19,8 @@ const ENGLISH = {
   line: '1 edit is not saved',
   cancel: 'Cancel',
   close: 'Close without saving',
+  reloadLine: 'Reloading the window drops it',
+  reload: 'Reload without saving',
 }
 const JAPANESE = {
   filter: '絞り込み',
@@ -27,11 +29,15 @@ const JAPANESE = {
   line: '保存していない編集が 1 件あります',
   cancel: 'キャンセル',
   close: '保存せずに閉じる',
+  reloadLine: 'ウィンドウを再読み込みすると失われます',
+  reload: '保存せずに再読み込み',
 }
 
 const unsavedCounts = (harness: Harness) =>
   harness.windowCalls.filter((c) => c.channel === 'app.unsavedWork').map((c) => z.object({ count: z.number() }).parse(c.payload).count)
 const quitRequest = (app: Page) => app.evaluate(() => window.__haQuitRequest?.())
+/** As main asks when Electron held a reload back for the page's beforeunload (will-prevent-unload): Electron asks nothing itself. */
+const reloadRequest = (app: Page) => app.evaluate(() => window.__haReloadRequest?.())
 
 /** Ends with the closing question on screen, for the test's axe scan; `finish` answers it. */
 async function leaveWithAnEdit(app: Page, harness: Harness, words: typeof ENGLISH, scan: () => Promise<void>) {
@@ -63,6 +69,13 @@ async function leaveWithAnEdit(app: Page, harness: Harness, words: typeof ENGLIS
   expect(harness.quitsConfirmed).toBe(0)
   await expect(ttl).toHaveValue('7200')
 
+  // A reload in Electron asks the same way; Cancel keeps the window and the edit.
+  await reloadRequest(app)
+  await expect(dialog).toContainText(words.reloadLine)
+  await dialog.getByRole('button', { name: words.cancel }).click()
+  await expect(dialog).toHaveCount(0)
+  await expect(ttl).toHaveValue('7200')
+
   // Closing anyway closes, and asks nothing more on the way.
   await quitRequest(app)
   await dialog.getByRole('button', { name: words.close }).click()
@@ -74,6 +87,20 @@ async function leaveWithAnEdit(app: Page, harness: Harness, words: typeof ENGLIS
   await quitRequest(app)
   await expect.poll(() => harness.quitsConfirmed).toBe(2)
   await expect(app.getByRole('dialog')).toHaveCount(0)
+
+  // Reloading anyway reloads, with no browser question on the way, and the edit goes with the page.
+  await ttl.fill('7300')
+  await expect.poll(() => unsavedCounts(harness).at(-1)).toBe(1)
+  let browserAsked = false
+  app.on('dialog', (d) => {
+    browserAsked = true
+    void d.dismiss()
+  })
+  await reloadRequest(app)
+  await dialog.getByRole('button', { name: words.reload }).click()
+  await expect(app.getByRole('heading', { level: 1, name: words.zone(svc1Domain(sb).domainname) })).toBeVisible()
+  await expect(app.getByLabel('TTL', { exact: true })).toHaveValue(before)
+  expect(browserAsked).toBe(false)
 }
 
 test('closing or reloading the window with an unsaved edit asks first, and Cancel keeps the edit', async ({ app, harness }) => {

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFil
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { assertBuilt, startBuiltShell, type BuiltShell, type ShellState } from '../../support/built-shell'
-import { CHANNEL_NAMES, QUIT_CHANNEL, REMINDER_OPEN_CHANNEL, ipcChannel } from '../../src/shared/ipc/channels'
+import { CHANNEL_NAMES, QUIT_CHANNEL, RELOAD_CHANNEL, REMINDER_OPEN_CHANNEL, ipcChannel } from '../../src/shared/ipc/channels'
 import { CONTENT_SECURITY_POLICY, REQUIRED_FUSES } from '../../src/main/shell/security'
 import { DEFAULT_SERVER_PATHS } from '../../src/sandbox'
 import { SERVER_KINDS } from '../../src/shared/service/constants'
@@ -190,6 +190,17 @@ describe('the built main bundle', () => {
     const s = await shell.state()
     expect(s.sent.filter((m) => m.channel === QUIT_CHANNEL)).toHaveLength(1)
     expect(s.windows).toEqual([])
+  })
+
+  it('a reload its unsaved edits hold back asks the window (Electron asks nothing), and does not reload by itself', async () => {
+    const shell = await launch()
+    expect(await shell.ready()).toBe(true)
+    // Nothing held back: the reload happens and nothing is asked.
+    expect(await shell.reloadWindow(false)).toBe(true)
+    expect((await shell.state()).sent.filter((m) => m.channel === RELOAD_CHANNEL)).toHaveLength(0)
+    // The page's beforeunload holds it back: the window is asked once; the reload is its to do.
+    expect(await shell.reloadWindow(true)).toBe(false)
+    expect((await shell.state()).sent.filter((m) => m.channel === RELOAD_CHANNEL)).toHaveLength(1)
   })
 
   it('a second instance quits before it starts anything', async () => {

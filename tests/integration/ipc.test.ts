@@ -174,6 +174,7 @@ describe('a full run over every channel', () => {
       onProgress: () => () => undefined,
       onJob: () => () => undefined,
       onQuitRequest: () => () => undefined,
+      onReloadRequest: () => () => undefined,
       onReminderOpen: () => () => undefined,
     })
     // Untyped on purpose: the loops below call every channel by a name only known at run time.

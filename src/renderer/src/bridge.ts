@@ -67,6 +67,7 @@ export const invoke: Call = callOver(send)
 /** Main's events: a write job changed, main asks before quitting, a reminder's notification was clicked. Each returns its unsubscribe. */
 export const onJobUpdate = (listener: (job: JobView) => void): (() => void) => window.api.onJob(listener)
 export const onQuitRequest = (listener: () => void): (() => void) => window.api.onQuitRequest(listener)
+export const onReloadRequest = (listener: () => void): (() => void) => window.api.onReloadRequest(listener)
 export const onReminderOpen = (listener: (target: ReminderTarget) => void): (() => void) => window.api.onReminderOpen(listener)
 
 /** The one way a read's call ids are made: a listAll or a cancellable call is followed and cancelled by it. */

@@ -17,6 +17,8 @@ export interface Transport {
   onJob(listener: (job: JobView) => void): () => void
   /** Subscribes to main's question before quitting while writes run. */
   onQuitRequest(listener: () => void): () => void
+  /** Subscribes to main's question before a reload the unsaved edits held back. */
+  onReloadRequest(listener: () => void): () => void
   /** Subscribes to clicks on reminder notifications. */
   onReminderOpen(listener: (target: ReminderTarget) => void): () => void
 }
@@ -34,6 +36,7 @@ export function buildApi(transport: Transport): WindowApi {
     onProgress: (listener) => transport.onProgress(listener),
     onJob: (listener) => transport.onJob(listener),
     onQuitRequest: (listener) => transport.onQuitRequest(listener),
+    onReloadRequest: (listener) => transport.onReloadRequest(listener),
     onReminderOpen: (listener) => transport.onReminderOpen(listener),
   }
 }

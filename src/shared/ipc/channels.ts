@@ -125,5 +125,7 @@ export const PROGRESS_CHANNEL = 'ha:progress'
 export const JOB_CHANNEL = 'ha:job'
 /** Main asks the window to confirm quitting while writes are running. */
 export const QUIT_CHANNEL = 'ha:quit-request'
+/** Main asks the window to confirm a reload its unsaved edits held back (Electron asks nothing itself). */
+export const RELOAD_CHANNEL = 'ha:reload-request'
 /** The user clicked a reminder's notification: the window opens its item (a ReminderTarget). */
 export const REMINDER_OPEN_CHANNEL = 'ha:reminder-open'

@@ -217,6 +217,8 @@ export interface WindowApi {
   onJob(listener: (job: JobView) => void): () => void
   /** Main asks before quitting while writes run; the listener asks the user (app.quit confirms). */
   onQuitRequest(listener: () => void): () => void
+  /** Main's question before a reload the page's unsaved edits held back. */
+  onReloadRequest(listener: () => void): () => void
   /** The user clicked a reminder's notification: the listener opens its item. */
   onReminderOpen(listener: (target: ReminderTarget) => void): () => void
 }
