@@ -26,6 +26,9 @@ const resolverZones: Zone[] = [
       // A chain 16 deep (d0 includes d1 … d15), one lookup at each step.
       ...Array.from({ length: 15 }, (_, i) => `txt d${i} v=spf1 include:d${i + 1}.mail.test -all`),
       'txt d15 v=spf1 -all',
+      // Two records that include each other.
+      'txt loop1 v=spf1 include:loop2.mail.test -all',
+      'txt loop2 v=spf1 include:loop1.mail.test -all',
     ].join('\n'),
   },
   {
@@ -86,6 +89,14 @@ describe('health rules that ask DNS (a resolver on loopback)', () => {
     expect(found.map((f) => [f.rule, f.record.host])).toEqual([['spf.lookups', '@']])
     const chain = resolver.asked.slice(before).filter((q) => /^TXT d\d+\.mail\.test$/.test(q))
     expect(chain).toEqual(Array.from({ length: 10 }, (_, i) => `TXT d${i}.mail.test`))
+  })
+
+  it('an include loop is over the limit, as a receiver evaluating it finds (every include is evaluated again), each name still asked once', async () => {
+    const before = resolver.asked.length
+    expect((await health(['txt @ v=spf1 include:loop1.mail.test -all'])).map((f) => f.rule)).toEqual(['spf.lookups'])
+    expect(resolver.asked.slice(before).filter((q) => q.includes('loop'))).toEqual(['TXT loop1.mail.test', 'TXT loop2.mail.test'])
+    // A record that includes its own name, read from the zone itself.
+    expect((await health(['txt @ v=spf1 include:example.com -all'])).map((f) => f.rule)).toEqual(['spf.lookups'])
   })
 
   it('ns.cname for an NS target elsewhere that is an alias; target.dangling for MX, NS and SRV targets elsewhere with no address', async () => {
