@@ -33,7 +33,7 @@ const resolverZones: Zone[] = [
   },
   {
     domain: 'host.test',
-    records: ['a web 192.0.2.80', 'cname alias web.host.test.', 'cname mx-alias web.host.test.', 'a mx 192.0.2.25'].join('\n'),
+    records: ['a web 192.0.2.80', 'aaaa v6only 2001:db8::80', 'cname alias web.host.test.', 'cname mx-alias web.host.test.', 'a mx 192.0.2.25'].join('\n'),
   },
 ]
 
@@ -77,10 +77,10 @@ describe('health rules that ask DNS (a resolver on loopback)', () => {
   })
 
   it('spf.lookups at the limit: 10 lookups pass, 11 are one too many', async () => {
-    // 3 includes, each of whose records costs 2 (a, mx): 9, and the record's own terms.
+    // 3 includes, each of whose records costs 2 (a, mx): 9, and the record's own terms (exists: costs one too).
     const three = 'include:p0.mail.test include:p1.mail.test include:p2.mail.test'
     expect(await health([`txt @ v=spf1 ${three} a -all`])).toEqual([])
-    expect(await health([`txt @ v=spf1 ${three} a mx -all`])).toEqual([expect.objectContaining({ rule: 'spf.lookups', params: { count: 11, limit: 10 } })])
+    expect(await health([`txt @ v=spf1 ${three} a exists:%{i}.e.mail.test -all`])).toEqual([expect.objectContaining({ rule: 'spf.lookups', params: { count: 11, limit: 10 } })])
   })
 
   it('follows an include chain at most 10 deep: a chain deeper than that is over the limit, and its deeper names are never asked', async () => {
@@ -107,6 +107,10 @@ describe('health rules that ask DNS (a resolver on loopback)', () => {
       ['target.dangling', 'ns', 'gone-ns.host.test'],
       ['target.dangling', 'srv', 'gone-srv.host.test'],
     ])
+  })
+
+  it('a target elsewhere with only an IPv6 address is not dangling', async () => {
+    expect(await health(['cname shop v6only.host.test.', 'mx v6only.host.test. 10'])).toEqual([])
   })
 
   it('a target inside the zone under a delegation is the child zone’s to serve: not dangling', async () => {
@@ -196,6 +200,14 @@ describe('served against saved (nameservers on loopback)', () => {
     expect(r.findings).toEqual([])
     const lone = await servedAgainstSaved({ domain: 'dkim.test', records: `txt default._domainkey ${key}`, nameservers: [ns('ns1', a)], unresolved: [] }, resolverNsAsk(1000))
     expect(lone.findings).toEqual([])
+  })
+
+  it('no finding when a nameserver gives a set of values in another order (as round robin does)', async () => {
+    const several = `${saved}\na www 192.0.2.3\na www 192.0.2.4`
+    const reversed = several.split('\n').reverse().join('\n')
+    const a = await start(() => [{ domain: 'order.test', records: reversed }])
+    const r = await servedAgainstSaved({ domain: 'order.test', records: several, nameservers: [ns('ns1', a)], unresolved: [] }, resolverNsAsk(1000))
+    expect(r.findings).toEqual([])
   })
 
   it('delegated elsewhere: the nameservers serve another zone altogether', async () => {
