@@ -38,12 +38,17 @@ interface ServeOptions {
   record(question: packet.Question, name: string): string | undefined
   /** Answer as a recursive resolver (RA set) rather than as the zone's own server (AA set). */
   resolver?: boolean
+  /** Questions received and never answered (a server that drops them): `asked` still keeps them. */
+  unanswered?: (question: packet.Question, name: string) => boolean
+  /** Answer each question this long after it came (a slow server), rather than at once. */
+  holdMs?: number
 }
 
 /** Listens on loopback and answers each question with what `answer` says. */
 async function serve(answer: (question: packet.Question, name: string) => Reply, opts: ServeOptions): Promise<LoopbackDns> {
   const socket = createSocket('udp4')
   const asked: string[] = []
+  const held = new Set<NodeJS.Timeout>()
   socket.on('message', (message, peer) => {
     let query: packet.DecodedPacket
     try {
@@ -56,6 +61,7 @@ async function serve(answer: (question: packet.Question, name: string) => Reply,
     const name = question.name.toLowerCase().replace(/\.$/, '')
     const kept = opts.record(question, name)
     if (kept !== undefined) asked.push(kept)
+    if (opts.unanswered?.(question, name)) return
     const reply = answer(question, name)
     const encoded = packet.encode({
       type: 'response',
@@ -65,7 +71,15 @@ async function serve(answer: (question: packet.Question, name: string) => Reply,
       answers: reply.answers,
       authorities: reply.authorities ?? [],
     })
-    socket.send(encoded, peer.port, peer.address)
+    if (opts.holdMs === undefined) {
+      socket.send(encoded, peer.port, peer.address)
+      return
+    }
+    const timer = setTimeout(() => {
+      held.delete(timer)
+      socket.send(encoded, peer.port, peer.address)
+    }, opts.holdMs)
+    held.add(timer)
   })
   await new Promise<void>((resolve, reject) => {
     socket.once('error', reject)
@@ -76,7 +90,12 @@ async function serve(answer: (question: packet.Question, name: string) => Reply,
     address: `127.0.0.1:${port}`,
     port,
     asked,
-    close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
+    close: () => {
+      // Answers still held are never sent: the socket is gone.
+      for (const timer of held) clearTimeout(timer)
+      held.clear()
+      return new Promise<void>((resolve) => socket.close(() => resolve()))
+    },
   }
 }
 
@@ -268,6 +287,10 @@ export interface RecordsDnsOptions {
    * (the bench serves a thousand). Otherwise they are read again at every question.
    */
   unchanging?: boolean
+  /** Questions it receives and never answers (as a resolver that drops them): the asker's timeout must end them. */
+  unanswered?: (type: string, name: string) => boolean
+  /** Answer every question this long after it came (a slow resolver): an asker with a shorter timeout gives up first. */
+  holdMs?: number
 }
 
 /** A server for the health checks; `asked` keeps every question as `TYPE name`. */
@@ -300,5 +323,11 @@ export function startRecordsDns(zones: () => Zone[], opts: RecordsDnsOptions = {
     const exists = name === zone.domain || lines.some((l) => l.name === name || l.name.endsWith(`.${name}`))
     return { rcode: answers.length > 0 || exists ? 0 : NXDOMAIN, answers }
   }
-  return serve((q, name) => answer(q, name, 0), { record: (q, name) => `${q.type} ${name}`, resolver: opts.resolver })
+  const unanswered = opts.unanswered
+  return serve((q, name) => answer(q, name, 0), {
+    record: (q, name) => `${q.type} ${name}`,
+    resolver: opts.resolver,
+    unanswered: unanswered ? (q, name) => unanswered(q.type, name) : undefined,
+    holdMs: opts.holdMs,
+  })
 }

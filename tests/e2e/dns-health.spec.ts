@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, reloadInLanguage, test } from './fixtures'
 import { expectNoAxeViolations } from './axe'
-import { lastDnsSet, openZone, svc1Domain } from './dns-screens'
+import { lastDnsSet, openZone, sentRecords, svc1Domain } from './dns-screens'
 
 test('the plan shows the health findings the save introduces, with why and how to fix; the save is not blocked; in Japanese too', async ({ app, harness }) => {
   const sb = await harness.demo()
@@ -38,6 +38,22 @@ test('the plan shows the health findings the save introduces, with why and how t
   await expect(jaHealth.locator('[data-rule="spf.multiple"]').first()).toContainText('この保存で新たに発生')
   await expectNoAxeViolations(app, 'dns plan health, Japanese')
   expect(lastDnsSet(sb)).toBeUndefined()
+})
+
+test('a plan whose health has errors is saved when applied: a finding never holds the save back', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const d = svc1Domain(sb)
+  await openZone(app, d.domainname)
+  await app.getByRole('button', { name: 'Raw text' }).click()
+  const box = app.getByLabel('Records, one per line: type host value')
+  await box.fill(`${d.dns.svc1.records}\ntxt mail v=spf1 -all\ntxt mail v=spf1 ~all`)
+  await box.blur()
+  await app.getByRole('button', { name: 'Review changes…' }).click()
+  const planBox = app.getByRole('region', { name: 'Plan: what will change' })
+  await expect(planBox.getByRole('region', { name: 'Health' }).locator('[data-rule="spf.multiple"]')).toHaveCount(2)
+  await planBox.getByRole('button', { name: 'Apply these changes' }).click()
+  await expect(app.getByRole('status').filter({ hasText: `The records of ${d.domainname} were saved.` })).toBeVisible()
+  expect(sentRecords(lastDnsSet(sb))).toMatch(/^txt mail "?v=spf1 ~all"?$/m)
 })
 
 test('the Health screen lists the findings of every zone read, filters by rule and severity, and opens the zone with the record in view', async ({ app, harness }) => {

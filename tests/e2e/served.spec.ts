@@ -9,7 +9,7 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import type { Sandbox } from '../../src/sandbox'
-import { nsFlavour } from '../../src/sandbox/nameservers'
+import { nsFlavour, SERVICE_NAMESERVERS } from '../../src/sandbox/nameservers'
 import type { DomainRec } from '../../src/sandbox/state'
 import { startRecordsDns, type Zone } from '../../support/loopback-dns'
 import { expect, reloadInLanguage, snap, test } from './fixtures'
@@ -113,5 +113,30 @@ test('every zone of the account compared with its nameservers, a few at a time, 
     await snap(app, 'served-all-ja-1024')
   } finally {
     await world.close()
+  }
+})
+
+test('every zone compared three at a time; Cancel starts no more', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  // Every zone served by the service, each with five names and types to ask.
+  for (const d of sb.state.domains) {
+    d.ns = [...SERVICE_NAMESERVERS.svc1]
+    d.dns.svc1.records = 'a @ 192.0.2.1\na www 192.0.2.2\na mail 192.0.2.3\na ftp 192.0.2.4\ntxt @ v=spf1 -all'
+  }
+  // Nameservers that never answer: each question of a zone waits its whole timeout, so a zone
+  // begun is asked for many seconds, and the zones asked are the zones begun.
+  const silent = await startRecordsDns(() => [], { unanswered: () => true })
+  process.env.HOSTING_ADMIN_NS_ADDRESSES = SERVICE_NAMESERVERS.svc1.map((n) => `${n}=${silent.address}`).join(',')
+  const zonesAsked = () => new Set(silent.asked.map((q) => sb.state.domains.find((d) => q.endsWith(d.domainname))?.domainname)).size
+  try {
+    await app.getByRole('navigation').getByRole('link', { name: 'DNS', exact: true }).click()
+    await app.getByRole('button', { name: 'Compare every zone with its nameservers' }).click()
+    await expect.poll(zonesAsked).toBe(3)
+    await app.getByRole('button', { name: 'Cancel', exact: true }).click()
+    await expect(app.getByRole('button', { name: 'Compare every zone with its nameservers' })).toBeVisible()
+    expect(zonesAsked()).toBe(3)
+  } finally {
+    delete process.env.HOSTING_ADMIN_NS_ADDRESSES
+    await silent.close()
   }
 })

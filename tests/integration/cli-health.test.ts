@@ -135,4 +135,14 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('dns served and plan 
     expect(json.code).toBe(4)
     expect(z.object({ health: z.unknown() }).parse(JSON.parse(json.out)).health).toEqual([expect.objectContaining({ rule: 'spf.multiple', introduced: true }), expect.objectContaining({ rule: 'spf.multiple', introduced: true })])
   })
+
+  it('dns apply saves a zone whose health has errors, with the findings said, and exits 0: a finding never blocks a save', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'cli-health-files-')), 'zone.txt')
+    writeFileSync(file, 'a @ 192.0.2.1\na www 192.0.2.2\ntxt @ v=spf1 -all\ntxt @ "v=spf1 ip4:192.0.2.300 ~all"\n')
+    const applied = await cli('dns', 'apply', current.domainname, file, '--offline')
+    expect(applied.code).toBe(0)
+    expect(applied.err).toContain('! Error [new] spf.multiple: More than one SPF record at this name (2)')
+    expect(applied.err).toContain('! Error [new] spf.syntax:')
+    expect((await outside.call('domains.dns.get', { domain: current.domainname })).records).toContain('v=spf1 ip4:192.0.2.300 ~all')
+  })
 })

@@ -6,7 +6,7 @@
  */
 import { createSocket, type Socket } from 'node:dgram'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { zoneHealth } from '../../src/shared/dns/health/asked'
+import { planHealth, zoneHealth } from '../../src/shared/dns/health/asked'
 import { parse } from '../../src/shared/dns/records'
 import { resolverAsker } from '../../src/main/dns-health/resolver-asker'
 import { resolverNsAsk, servedAgainstSaved } from '../../src/main/dns-health/served'
@@ -23,11 +23,17 @@ const resolverZones: Zone[] = [
       ...Array.from({ length: 3 }, (_, i) => `txt p${i} v=spf1 a mx ip4:192.0.2.${i} -all`),
       'txt _spf2 v=spf1 a mx ptr -all',
       'txt small v=spf1 include:p0.mail.test -all',
+      // A chain 16 deep (d0 includes d1 … d15), one lookup at each step.
+      ...Array.from({ length: 15 }, (_, i) => `txt d${i} v=spf1 include:d${i + 1}.mail.test -all`),
+      'txt d15 v=spf1 -all',
+      // Two records that include each other.
+      'txt loop1 v=spf1 include:loop2.mail.test -all',
+      'txt loop2 v=spf1 include:loop1.mail.test -all',
     ].join('\n'),
   },
   {
     domain: 'host.test',
-    records: ['a web 192.0.2.80', 'cname alias web.host.test.', 'cname mx-alias web.host.test.', 'a mx 192.0.2.25'].join('\n'),
+    records: ['a web 192.0.2.80', 'aaaa v6only 2001:db8::80', 'cname alias web.host.test.', 'cname mx-alias web.host.test.', 'a mx 192.0.2.25'].join('\n'),
   },
 ]
 
@@ -68,6 +74,82 @@ describe('health rules that ask DNS (a resolver on loopback)', () => {
       ['mx.cname', '@', 'mx-alias.host.test'],
       ['target.dangling', 'old', 'nothing-here.example.com'],
     ])
+  })
+
+  it('spf.lookups at the limit: 10 lookups pass, 11 are one too many', async () => {
+    // 3 includes, each of whose records costs 2 (a, mx): 9, and the record's own terms (exists: costs one too).
+    const three = 'include:p0.mail.test include:p1.mail.test include:p2.mail.test'
+    expect(await health([`txt @ v=spf1 ${three} a -all`])).toEqual([])
+    expect(await health([`txt @ v=spf1 ${three} a exists:%{i}.e.mail.test -all`])).toEqual([expect.objectContaining({ rule: 'spf.lookups', params: { count: 11, limit: 10 } })])
+  })
+
+  it('follows an include chain at most 10 deep: a chain deeper than that is over the limit, and its deeper names are never asked', async () => {
+    const before = resolver.asked.length
+    const found = await health(['txt @ v=spf1 include:d0.mail.test -all'])
+    expect(found.map((f) => [f.rule, f.record.host])).toEqual([['spf.lookups', '@']])
+    const chain = resolver.asked.slice(before).filter((q) => /^TXT d\d+\.mail\.test$/.test(q))
+    expect(chain).toEqual(Array.from({ length: 10 }, (_, i) => `TXT d${i}.mail.test`))
+  })
+
+  it('an include loop is over the limit, as a receiver evaluating it finds (every include is evaluated again), each name still asked once', async () => {
+    const before = resolver.asked.length
+    expect((await health(['txt @ v=spf1 include:loop1.mail.test -all'])).map((f) => f.rule)).toEqual(['spf.lookups'])
+    expect(resolver.asked.slice(before).filter((q) => q.includes('loop'))).toEqual(['TXT loop1.mail.test', 'TXT loop2.mail.test'])
+    // A record that includes its own name, read from the zone itself.
+    expect((await health(['txt @ v=spf1 include:example.com -all'])).map((f) => f.rule)).toEqual(['spf.lookups'])
+  })
+
+  it('ns.cname for an NS target elsewhere that is an alias; target.dangling for MX, NS and SRV targets elsewhere with no address', async () => {
+    const found = await health(['ns sub mx-alias.host.test.', 'mx gone-mx.host.test. 10', 'ns sub gone-ns.host.test.', 'srv _sip._tcp 10 5 5060 gone-srv.host.test.', 'srv _xmpp._tcp 10 5 5222 web.host.test.'])
+    expect(found.map((f) => [f.rule, f.record.type, f.params.target])).toEqual([
+      ['ns.cname', 'ns', 'mx-alias.host.test'],
+      ['target.dangling', 'mx', 'gone-mx.host.test'],
+      ['target.dangling', 'ns', 'gone-ns.host.test'],
+      ['target.dangling', 'srv', 'gone-srv.host.test'],
+    ])
+  })
+
+  it('a target elsewhere with only an IPv6 address is not dangling', async () => {
+    expect(await health(['cname shop v6only.host.test.', 'mx v6only.host.test. 10'])).toEqual([])
+  })
+
+  it('a target inside the zone under a delegation is the child zone’s to serve: not dangling', async () => {
+    expect(await health(['ns sub ns1.sub.example.com.', 'cname app www.sub.example.com.', 'a @ 192.0.2.1'])).toEqual([])
+  })
+
+  it('a plan’s findings that ask DNS: the one the save introduces first, the one the zone had after it', async () => {
+    const before = parse(['cname shop gone.host.test.', 'txt @ v=spf1 include:small.mail.test -all'].join('\n'))
+    const after = parse(['cname shop gone.host.test.', 'txt @ v=spf1 include:_spf.mail.test -all'].join('\n'))
+    const found = await planHealth(before, after, 'example.com', resolverAsker({ servers: [resolver.address] }))
+    expect(found.map((f) => [f.rule, f.record.host, f.introduced])).toEqual([
+      ['spf.lookups', '@', true],
+      ['target.dangling', 'shop', false],
+    ])
+  })
+
+  it('each question is bounded in time and tried once: an answer slower than the timeout is not waited for', async () => {
+    // The slow resolver answers after 2 s; the asker gives up after 200 ms.
+    const slow = await startRecordsDns(() => resolverZones, { resolver: true, holdMs: 2000 })
+    try {
+      const found = await health(['txt @ v=spf1 include:_spf.mail.test -all'], [slow.address], 200)
+      expect(found.map((f) => [f.rule, f.params.check, f.params.reason])).toEqual([['dns.unasked', 'spf.lookups', 'ETIMEOUT']])
+      expect(slow.asked).toEqual(['TXT _spf.mail.test'])
+    } finally {
+      await slow.close()
+    }
+  })
+
+  it('says when it could not ask whether an MX or NS target elsewhere is an alias (its CNAME question unanswered)', async () => {
+    const noCname = await startRecordsDns(() => resolverZones, { resolver: true, unanswered: (type) => type === 'CNAME' })
+    try {
+      const found = await health(['mx mx.host.test. 10', 'ns sub mx.host.test.'], [noCname.address], 200)
+      expect(found.map((f) => [f.rule, f.record.type, f.params.check, f.params.name, f.params.reason])).toEqual([
+        ['dns.unasked', 'mx', 'mx.cname', 'mx.host.test', 'ETIMEOUT'],
+        ['dns.unasked', 'ns', 'ns.cname', 'mx.host.test', 'ETIMEOUT'],
+      ])
+    } finally {
+      await noCname.close()
+    }
   })
 
   it('says when it could not ask (a resolver that never answers): dns.unasked, not a pass', async () => {
@@ -118,6 +200,14 @@ describe('served against saved (nameservers on loopback)', () => {
     expect(r.findings).toEqual([])
     const lone = await servedAgainstSaved({ domain: 'dkim.test', records: `txt default._domainkey ${key}`, nameservers: [ns('ns1', a)], unresolved: [] }, resolverNsAsk(1000))
     expect(lone.findings).toEqual([])
+  })
+
+  it('no finding when a nameserver gives a set of values in another order (as round robin does)', async () => {
+    const several = `${saved}\na www 192.0.2.3\na www 192.0.2.4`
+    const reversed = several.split('\n').reverse().join('\n')
+    const a = await start(() => [{ domain: 'order.test', records: reversed }])
+    const r = await servedAgainstSaved({ domain: 'order.test', records: several, nameservers: [ns('ns1', a)], unresolved: [] }, resolverNsAsk(1000))
+    expect(r.findings).toEqual([])
   })
 
   it('delegated elsewhere: the nameservers serve another zone altogether', async () => {

@@ -39,6 +39,19 @@ describe('health findings in history', () => {
     }
   })
 
+  it('a broken record replaced by another broken one at the same name: the old finding went away, the new one appeared', () => {
+    const store = open()
+    try {
+      store.putZone('acct', 'dns', 'site.example', { records: 'txt @ "v=spf1 ip4:192.0.2.300 -all"', ttl: 3600, ns_type: 'svc1' }, T1)
+      store.putZone('acct', 'dns', 'site.example', { records: 'txt @ "v=spf1 ip4:192.0.2.400 -all"', ttl: 3600, ns_type: 'svc1' }, T2)
+      const health = store.history.list({ accountId: 'acct', subject: 'site.example' }).filter((h) => h.aspect === 'health')
+      const values = (v: unknown) => healthChangeSchema.parse(v).findings.map((f) => `${f.rule} ${f.record.value}`)
+      expect(health.map((h) => [values(h.before), values(h.after)])).toEqual([[['spf.syntax "v=spf1 ip4:192.0.2.300 -all"'], ['spf.syntax "v=spf1 ip4:192.0.2.400 -all"']]])
+    } finally {
+      store.close()
+    }
+  })
+
   it('a zone the account-wide DNS list changed: the same entry', () => {
     const store = open()
     try {
@@ -58,11 +71,15 @@ describe('health findings in history', () => {
       expect(store.history.recordServed('acct', 'site.example', [], T1)).toBe(0)
       expect(store.history.recordServed('acct', 'site.example', [behind], T2)).toBe(1)
       expect(store.history.recordServed('acct', 'site.example', [{ ...behind, params: { ...behind.params } }], T2)).toBe(0)
+      // Behind on another record now: the same kind of finding, a different one.
+      const further = { ...behind, params: { ...behind.params, name: 'mail.site.example', value: '192.0.2.6' } }
+      expect(store.history.recordServed('acct', 'site.example', [further], T2)).toBe(1)
       expect(store.history.recordServed('acct', 'site.example', [], T3)).toBe(1)
       const served = store.history.list({ accountId: 'acct', subject: 'site.example' }).filter((h) => h.aspect === 'served')
       const codes = (v: unknown) => servedChangeSchema.parse(v).findings.map((f) => f.code)
       expect(served.map((h) => [h.at, codes(h.before), codes(h.after), h.seen])).toEqual([
         [T3, ['served.missing'], [], false],
+        [T2, ['served.missing'], ['served.missing'], false],
         [T2, [], ['served.missing'], false],
       ])
     } finally {

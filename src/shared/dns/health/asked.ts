@@ -9,7 +9,7 @@
  */
 import { txtText, type Row } from '../records'
 import { inZone } from './names'
-import { indexZone, ownerOf, planFindings, SEVERITY, spfAt, targetOf, zoneFindings, type HealthFinding, type HealthRule, type ZoneIndex } from './rules'
+import { indexZone, planFindings, SEVERITY, spfAt, targetOf, zoneFindings, type HealthFinding, type HealthRule, type ZoneIndex } from './rules'
 import { isSpf, readSpf } from './syntax'
 
 /** An answer: the values (none: the name or type does not exist), or why DNS could not be asked. */
@@ -26,7 +26,11 @@ export interface DnsAsker {
 
 /** RFC 7208 §4.6.4. */
 const SPF_LOOKUP_LIMIT = 10
-/** How deep include and redirect chains are followed (a loop ends here too). */
+/**
+ * How deep include and redirect chains are followed. A loop ends here too: a receiver evaluates
+ * every include again, a loop's included records as well, until the lookups pass the limit
+ * (RFC 7208 §4.6.4), so a loop is counted, not skipped (the asker asks each name once anyway).
+ */
 const SPF_DEPTH_LIMIT = 10
 
 const make = (rule: HealthRule, record: HealthFinding['record'], params: HealthFinding['params']): HealthFinding => ({ rule, severity: SEVERITY[rule], record, params })
@@ -37,7 +41,7 @@ interface Count {
 }
 
 /** Lookups of an SPF text, through its includes and redirect, stopping once over the limit. */
-async function countSpf(text: string, index: ZoneIndex, ask: DnsAsker, depth: number, seen: Set<string>): Promise<Count> {
+async function countSpf(text: string, index: ZoneIndex, ask: DnsAsker, depth: number): Promise<Count> {
   const read = readSpf(text)
   if ('problem' in read) return { lookups: 0 }
   let lookups = read.terms.lookups
@@ -45,9 +49,8 @@ async function countSpf(text: string, index: ZoneIndex, ask: DnsAsker, depth: nu
   for (const raw of next) {
     if (lookups > SPF_LOOKUP_LIMIT || depth >= SPF_DEPTH_LIMIT) break
     const name = raw.toLowerCase().replace(/\.$/, '')
-    // A macro (%{i}) names no fixed record; a loop costs its lookup and is not followed again.
-    if (name.includes('%') || seen.has(name)) continue
-    seen.add(name)
+    // A macro (%{i}) names no fixed record.
+    if (name.includes('%')) continue
     let texts: string[]
     if (inZone(name, index.zone)) texts = spfAt(index, name)
     else {
@@ -57,7 +60,7 @@ async function countSpf(text: string, index: ZoneIndex, ask: DnsAsker, depth: nu
     }
     const first = texts[0]
     if (first === undefined) continue
-    const inner = await countSpf(first, index, ask, depth + 1, seen)
+    const inner = await countSpf(first, index, ask, depth + 1)
     lookups += inner.lookups
     if (inner.unasked) return { lookups, unasked: inner.unasked }
   }
@@ -88,7 +91,7 @@ async function askedFindings(index: ZoneIndex, ask: DnsAsker, concurrency = 8): 
       const text = txtText(r.value.trim())
       if (!isSpf(text)) continue
       jobs.push(async () => {
-        const counted = await countSpf(text, index, ask, 0, new Set([ownerOf(r, index.zone)]))
+        const counted = await countSpf(text, index, ask, 0)
         if (counted.lookups > SPF_LOOKUP_LIMIT) return [make('spf.lookups', record, { count: counted.lookups, limit: SPF_LOOKUP_LIMIT })]
         if (counted.unasked) return [make('dns.unasked', record, { check: 'spf.lookups', ...counted.unasked })]
         return []

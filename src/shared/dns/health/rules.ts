@@ -61,7 +61,7 @@ const recordOf = (r: RecordRow): HealthRecord => ({ type: r.type, host: r.host, 
 const finding = (rule: HealthRule, r: RecordRow, params: Record<string, string | number> = {}): HealthFinding => ({ rule, severity: SEVERITY[rule], record: recordOf(r), params })
 
 /** A record's full owner name; an MX belongs to the apex in the service's form. */
-export const ownerOf = (r: RecordRow, zone: string): string => hostName(r.type === 'mx' ? '@' : r.host, zone)
+const ownerOf = (r: RecordRow, zone: string): string => hostName(r.type === 'mx' ? '@' : r.host, zone)
 
 /** The name a CNAME, MX, NS or SRV record points at (undefined for others, or the SRV "no service" dot). */
 export function targetOf(r: RecordRow, zone: string): string | undefined {
