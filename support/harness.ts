@@ -115,7 +115,15 @@ export interface HarnessOptions {
   keepKeys?: boolean
 }
 
+/**
+ * Where the app's DNS-asking rules ask when a test names no resolver: a loopback port nobody
+ * listens on, so each question fails at once and is said as "could not ask". Tests talk only to
+ * this machine; the machine's own resolver would reach the world (or not, depending on the machine).
+ */
+const NO_RESOLVER = '127.0.0.1:9'
+
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
+  process.env.HOSTING_ADMIN_RESOLVERS ??= NO_RESOLVER
   const server = await serveRenderer()
   const origin = `http://127.0.0.1:${listeningPort(server)}`
   // A folder made here is removed at close (thousands of runs left 13 GB in the temporary
