@@ -192,6 +192,19 @@ describe('served against saved (nameservers on loopback)', () => {
     expect(a.asked).toContain('MX spelled.test')
   })
 
+  it('a comparison cancelled part way is no comparison: it ends as cancelled, not as what the questions so far suggest', async () => {
+    const a = await start(() => [{ domain: 'cut.test', records: saved }])
+    const stop = new AbortController()
+    const ask = resolverNsAsk(1000)
+    // Cancelled once the first question has been asked: nothing matched yet, which read as "delegated elsewhere".
+    const cut = servedAgainstSaved({ domain: 'cut.test', records: saved, nameservers: [ns('ns1', a)], unresolved: [] }, async (n, name, type) => {
+      const answer = await ask(n, name, type)
+      stop.abort()
+      return answer
+    }, stop.signal)
+    await expect(cut).rejects.toMatchObject({ data: { kind: 'cancelled' } })
+  })
+
   it('a TXT value longer than 255 bytes (a DKIM key) is served as several strings and compared whole', async () => {
     const key = `v=DKIM1; k=rsa; p=${'MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA'.repeat(8)}`
     const dkim = `${saved}\ntxt default._domainkey ${key}`

@@ -14,6 +14,7 @@ import { parse, splitValue, txtText, type RecordRow } from '../../shared/dns/rec
 import { asciiName, servedAs } from '../../shared/dns/bind'
 import { hostName, targetName } from '../../shared/dns/health/names'
 import type { Nameserver } from './nameservers'
+import { AppError } from '../app/app-error'
 import type { ServedFinding, ServedReport } from '../../shared/dns/health/served'
 
 /** The types compared: the ones a nameserver answers by name and the service holds by line. */
@@ -158,6 +159,9 @@ export async function servedAgainstSaved(input: ServedInput, ask: NsAsk, signal?
       ),
     )
   }
+  // Cancelled part way: what was asked so far is no comparison (nothing matched yet would read as
+  // "delegated elsewhere", and be recorded in history as such).
+  if (signal?.aborted) throw AppError.of('cancelled')
   const nsNames = input.nameservers.map((n) => n.name)
   // A nameserver that never answers is unreachable (or not authoritative: REFUSED); one that answers nothing saved serves another zone.
   const matchedAny = input.nameservers.map((_, j) => answers.some((row, i) => { const a = row[j]; return a?.ok === true && sameSet(a.values, sets[i]!.values) }))

@@ -19,15 +19,19 @@ export function useServedCheck(accountId: () => string) {
   const inFlight = new Set<string>()
   let stopped = false
 
-  async function checkOne(domain: string): Promise<void> {
+  /** Whether the zone was compared (or its comparison failed); false when it was cancelled. */
+  async function checkOne(domain: string): Promise<boolean> {
     const callId = newCallId()
     inFlight.add(callId)
     byDomain.set(domain, { state: 'checking' })
     try {
       const r = await invoke('dns.served', { accountId: accountId(), domain, callId })
       if (r.ok) byDomain.set(domain, { state: 'done', report: r.value })
-      else if (stopped && r.error.kind === 'cancelled') byDomain.delete(domain)
-      else byDomain.set(domain, { state: 'failed', error: r.error })
+      else if (stopped && r.error.kind === 'cancelled') {
+        byDomain.delete(domain)
+        return false
+      } else byDomain.set(domain, { state: 'failed', error: r.error })
+      return true
     } finally {
       inFlight.delete(callId)
     }
@@ -45,8 +49,8 @@ export function useServedCheck(accountId: () => string) {
       while (!stopped && next < domains.length) {
         const domain = domains[next++]
         if (domain === undefined) continue
-        await checkOne(domain)
-        progress.done++
+        // A zone cancelled on its way is not counted as compared.
+        if (await checkOne(domain)) progress.done++
       }
     }
     try {
