@@ -31,7 +31,7 @@ test('the real app opens on the demo account with its hardened window', async ()
       return { require: typeof globalThis.require, process: typeof globalThis.process, api: typeof window.api, areas: Object.keys(window.api ?? {}).sort() }
     })
     expect(page).toMatchObject({ require: 'undefined', process: 'undefined', api: 'object' })
-    expect(page.areas).toEqual(['invoke', 'onJob', 'onProgress', 'onQuitRequest', 'onReminderOpen'])
+    expect(page.areas).toEqual(['invoke', 'onJob', 'onProgress', 'onQuitRequest', 'onReloadRequest', 'onReminderOpen'])
   } finally {
     await app.close()
   }

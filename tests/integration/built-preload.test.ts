@@ -9,7 +9,7 @@ import { createRequire } from 'node:module'
 import { runInNewContext } from 'node:vm'
 import { z } from 'zod'
 import { assertBuilt, BUILT_PRELOAD } from '../../support/built-shell'
-import { CHANNEL_NAMES, JOB_CHANNEL, PROGRESS_CHANNEL, QUIT_CHANNEL, REMINDER_OPEN_CHANNEL, ipcChannel } from '../../src/shared/ipc/channels'
+import { CHANNEL_NAMES, JOB_CHANNEL, PROGRESS_CHANNEL, QUIT_CHANNEL, RELOAD_CHANNEL, REMINDER_OPEN_CHANNEL, ipcChannel } from '../../src/shared/ipc/channels'
 
 const fn = z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function')
 
@@ -53,7 +53,7 @@ describe('the built preload', () => {
     expect([...new Set(required)]).toEqual(['electron'])
     expect(state().exposed.map((e) => e.key)).toEqual(['api'])
     const { keys, member } = exposedApi(state)
-    expect(keys).toEqual(['invoke', 'onJob', 'onProgress', 'onQuitRequest', 'onReminderOpen'])
+    expect(keys).toEqual(['invoke', 'onJob', 'onProgress', 'onQuitRequest', 'onReloadRequest', 'onReminderOpen'])
     for (const k of keys) expect(typeof member(k)).toBe('function')
     // No Electron object rides along: nothing but plain objects and functions.
     expect(JSON.stringify(state().exposed[0]?.api)).not.toMatch(/ipcRenderer|send/)
@@ -89,16 +89,20 @@ describe('the built preload', () => {
     const seen: unknown[] = []
     const stop = fn.parse(member('onJob')((job: unknown) => seen.push(job)))
     member('onQuitRequest')(() => seen.push('quit'))
+    const stopReload = fn.parse(member('onReloadRequest')(() => seen.push('reload')))
     const stopReminders = fn.parse(member('onReminderOpen')((target: unknown) => seen.push(target)))
     const stopProgress = fn.parse(member('onProgress')((p: unknown) => seen.push(p)))
     for (const l of state().rendererListeners.get(JOB_CHANNEL) ?? []) l({}, { id: 'w-1' })
     for (const l of state().rendererListeners.get(QUIT_CHANNEL) ?? []) l({})
+    for (const l of state().rendererListeners.get(RELOAD_CHANNEL) ?? []) l({})
     for (const l of state().rendererListeners.get(REMINDER_OPEN_CHANNEL) ?? []) l({}, { kind: 'domain', accountId: 'main', id: 'a.example' })
     for (const l of state().rendererListeners.get(PROGRESS_CHANNEL) ?? []) l({}, { callId: 'c-1', loadedItems: 100 })
-    expect(seen).toEqual([{ id: 'w-1' }, 'quit', { kind: 'domain', accountId: 'main', id: 'a.example' }, { callId: 'c-1', loadedItems: 100 }])
+    expect(seen).toEqual([{ id: 'w-1' }, 'quit', 'reload', { kind: 'domain', accountId: 'main', id: 'a.example' }, { callId: 'c-1', loadedItems: 100 }])
     stop()
     stopReminders()
     stopProgress()
+    stopReload()
+    expect(state().rendererListeners.get(RELOAD_CHANNEL)).toEqual([])
     expect(state().rendererListeners.get(JOB_CHANNEL)).toEqual([])
     expect(state().rendererListeners.get(REMINDER_OPEN_CHANNEL)).toEqual([])
     expect(state().rendererListeners.get(PROGRESS_CHANNEL)).toEqual([])
