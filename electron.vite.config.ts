@@ -41,7 +41,9 @@ export default defineConfig({
   preload: {
     // No externalised dependencies: a sandboxed preload can require only 'electron', so whatever
     // it imports is bundled. It imports channel names and the api builder, nothing else.
+    // Minified like the renderer: the window loads it before its page, and electron-vite leaves it off.
     build: {
+      minify: 'esbuild',
       rollupOptions: {
         input: { index: resolve(__dirname, 'src/preload/index.ts') },
         // A sandboxed preload cannot load ES modules or require node_modules: one CommonJS file.
