@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { BenchArgsError, compareCommits, parseBenchArgs, realRunner } from './against'
+import { forkPlainNode } from './plain-node'
 import type { BenchResult } from './report'
 
 // Each bench loaded only when it runs: a bench run in an older commit's tree (--against) needs
@@ -40,6 +41,9 @@ try {
   console.error(`npm run bench -- [<name> [--against <commit> [--base <commit>] [--rounds <n>] [--link-modules]]]: ${e.message}`)
   process.exit(2)
 }
+
+// The built shell's host is forked as Electron would run main: without this process's loader.
+forkPlainNode()
 
 if (args.against !== undefined) {
   const repo = process.cwd()

@@ -106,7 +106,10 @@ export async function startBuiltShell(opts: BuiltShellOptions = {}): Promise<Bui
   const asUser = opts.readOnlyDataFolder && process.getuid?.() === 0 ? { uid: NOBODY, gid: NOBODY } : {}
   const child: ChildProcess = fork(resolve('support/electron-double/host.mjs'), [opts.main ?? BUILT_MAIN], {
     ...asUser,
-    ...(opts.exposeGc ? { execArgv: [...process.execArgv, '--expose-gc'] } : {}),
+    // Plain Node, as Electron runs the built bundle: never the parent's own flags (the tsx loader
+    // the bench and the tests run under, which handles every file main imports and held 25-35 MB
+    // of main's resident memory, more the larger the bundle).
+    execArgv: opts.exposeGc ? ['--expose-gc'] : [],
     env: {
       ...process.env,
       ELECTRON_DOUBLE_USER_DATA: userDataDir,
