@@ -146,3 +146,6 @@ process.on('message', async (msg) => {
   }
 })
 process.send({ id: 0, ok: true, value: 'loaded' })
+// The test or bench that started this host ended without quitting it (killed, or a pipe closed
+// on it): the app quits as on Quit, never left running beside the next runs.
+process.on('disconnect', () => void commands.quit())

@@ -76,6 +76,20 @@ export function formatFields(fields: LogFields = {}): string {
     .join(' ')
 }
 
+/**
+ * Whether the console went away: the terminal that started the app closed, or the reader of its
+ * pipe ended. A write to it then fails with EPIPE, emitted on the stream as an error that no one
+ * listened to: main's uncaught-exception handler logged it, to the console again, which failed
+ * again, for ever at full CPU. Once gone, nothing more is printed; the file keeps every line.
+ */
+let consoleGone = false
+let watchingConsole = false
+function watchConsole(): void {
+  if (watchingConsole) return
+  watchingConsole = true
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => (consoleGone = true))
+}
+
 export function createAppLog(opts: AppLogOptions): AppLog {
   const redactor = opts.redactor ?? new Redactor()
   const file = join(opts.dir, 'main.log')
@@ -87,6 +101,7 @@ export function createAppLog(opts: AppLogOptions): AppLog {
   logger.transports.file.writeOptions = { flag: 'a', mode: 0o600, encoding: 'utf8' }
   logger.transports.file.format = '[{y}-{m}-{d} {h}:{i}:{s}.{ms}] [{level}] {text}'
   logger.transports.console.level = opts.console ? 'info' : false
+  if (opts.console) watchConsole()
   logger.transports.remote.level = false
   logger.hooks.push((message) => ({ ...message, data: message.data.map((d: unknown) => redactor.redact(typeof d === 'string' ? d : String(d))) }))
   const notKept = unwritable(opts.dir, file)
@@ -96,6 +111,7 @@ export function createAppLog(opts: AppLogOptions): AppLog {
 
   const write = (level: LogLevel) => (event: string, fields?: LogFields) => {
     const line = redactor.redact([event, formatFields(fields)].filter(Boolean).join(' ')).replace(/[\r\n]+/g, ' ')
+    if (consoleGone) logger.transports.console.level = false
     logger[level](line)
     if (notKept) {
       memory.push(`[${new Date().toISOString()}] [${level}] ${line}`)
