@@ -59,20 +59,55 @@ function matchOf(text: string, q: string): MatchKind | undefined {
 /** A query for FTS5: the text as one phrase, whatever characters it holds. */
 const phrase = (text: string) => `"${text.replace(/"/g, '""')}"`
 
+/** A zone read for its records, with its row of the zones' trigram index. */
+const zoneHit = zoneRow.extend({ text: z.string() })
+type ZoneHit = z.output<typeof zoneHit>
+
+const ZONE_PATTERN = { exact: (q: string) => `\n${q}\n`, prefix: (q: string) => `\n${q}`, substring: (q: string) => q } satisfies Record<MatchKind, (q: string) => string>
+
 /**
- * The records whose host or value matches the query this way, from the first `fetch` zones the
- * trigram index finds, in the order the other kinds' rows of this match come in.
+ * The zones a search reads records from, found through the zones' trigram index. The query for
+ * the zones holding the query anywhere (its substring matches) is made once per search, first:
+ * when it found fewer zones than it was allowed, it found every one, and the zones holding it
+ * exactly or by a record's start are among them, found by comparing their index rows here (the
+ * rows are the normalised texts the index holds, as the query is). A long query, a whole domain
+ * name above all, cost three trigram queries of 3-4 ms each over 100,000 zones: the trigrams of
+ * ".co", ".jp" and the like are in most of them (issue 40's palette search).
  */
-function recordRows(conn: Connection, q: string, match: MatchKind, fetch: number): Row[] {
-  const pattern = match === 'exact' ? `\n${q}\n` : match === 'prefix' ? `\n${q}` : q
-  if (q.includes('\n') || [...pattern].length < 3) return []
-  const zones = conn.all(
-    zoneRow,
-    `SELECT account_id, kind, domain, records FROM zones WHERE id IN (SELECT rowid FROM ${ZONE_FTS} WHERE ${ZONE_FTS} MATCH ? LIMIT ?)`,
-    [phrase(pattern), match === 'substring' ? fetch * 2 : fetch],
-  )
+class ZonesOfSearch {
+  private holding: { zones: ZoneHit[]; complete: boolean } | undefined
+
+  constructor(
+    private readonly conn: Connection,
+    private readonly q: string,
+    private readonly fetch: number,
+  ) {}
+
+  /** The first zones in the index's order whose row holds the query this way (as many as the match takes). */
+  zones(match: MatchKind): readonly ZoneHit[] {
+    const pattern = ZONE_PATTERN[match](this.q)
+    if (this.q.includes('\n') || [...pattern].length < 3) return []
+    const anywhere = [...this.q].length >= 3 ? (this.holding ??= this.read(this.q, this.fetch * 2)) : undefined
+    if (match === 'substring') return anywhere?.zones ?? []
+    if (anywhere?.complete) return anywhere.zones.filter((zn) => zn.text.includes(pattern)).slice(0, this.fetch)
+    return this.read(pattern, this.fetch).zones
+  }
+
+  private read(pattern: string, limit: number): { zones: ZoneHit[]; complete: boolean } {
+    const ids = this.conn.all(z.object({ rowid: z.number().int() }), `SELECT rowid FROM ${ZONE_FTS} WHERE ${ZONE_FTS} MATCH ? LIMIT ?`, [phrase(pattern), limit])
+    const zones = this.conn.all(
+      zoneHit,
+      'SELECT z.account_id, z.kind, z.domain, z.records, s.text FROM zones z JOIN zone_search s ON s.zone_id = z.id WHERE z.id IN (SELECT value FROM json_each(?)) ORDER BY z.id',
+      [JSON.stringify(ids.map((r) => r.rowid))],
+    )
+    return { zones, complete: ids.length < limit }
+  }
+}
+
+/** The records whose host or value matches the query this way, in the order the other kinds' rows of this match come in. */
+function recordRows(zones: ZonesOfSearch, q: string, match: MatchKind): Row[] {
   const rows: Row[] = []
-  for (const zn of zones) {
+  for (const zn of zones.zones(match)) {
     for (const e of recordEntries(zn.kind, zn.domain, zn.records)) {
       const text = searchText(e.text)
       if (matchOf(text, q) !== match) continue
@@ -128,13 +163,14 @@ export function search(conn: Connection, query: string, limit = DEFAULT_SEARCH_L
     }
   }
   const full = () => hits.length >= max
+  const zones = new ZonesOfSearch(conn, q, fetch)
 
   conn.read(() => {
     const kinds = NAME_KINDS.map((k: SearchKind) => SEARCH_KINDS.indexOf(k))
     for (const kind of kinds) {
       take(conn.all(rowSchema, `SELECT ${COLUMNS} FROM search WHERE kind = ? AND text = ? ORDER BY account_id, label, id LIMIT ?`, [kind, q, fetch]), 'exact')
     }
-    take(recordRows(conn, q, 'exact', fetch), 'exact')
+    take(recordRows(zones, q, 'exact'), 'exact')
     for (const kind of kinds) {
       if (full()) return
       const rows = conn.all(
@@ -145,7 +181,7 @@ export function search(conn: Connection, query: string, limit = DEFAULT_SEARCH_L
       take(rows, 'prefix')
     }
     if (full()) return
-    take(recordRows(conn, q, 'prefix', fetch), 'prefix')
+    take(recordRows(zones, q, 'prefix'), 'prefix')
     if (q.length < 3) return
     for (const kind of kinds) {
       if (full()) return
@@ -159,7 +195,7 @@ export function search(conn: Connection, query: string, limit = DEFAULT_SEARCH_L
       take(rows, 'substring')
     }
     if (full()) return
-    take(recordRows(conn, q, 'substring', fetch), 'substring')
+    take(recordRows(zones, q, 'substring'), 'substring')
   })
   return hits
 }
