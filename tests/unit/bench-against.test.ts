@@ -49,6 +49,8 @@ describe('figures of printed lines', () => {
         'read:  12 ms',
         'read:  14 ms',
         'store in its worker (now):       event-loop delay p99 12.6 ms, max 24 ms  (target: p99 <= 20 ms, max <= 50 ms)',
+        'raw text: switch to it:           84.3 ms  (a load, like opening: target <= 500 ms)',
+        'raw text: a keystroke (max of 3): 3.5 ms  (target <= 100 ms)',
       ]),
     ).toEqual([
       { label: 'data -> first paint', value: 79.1, unit: 'ms', target: '<= 100 ms' },
@@ -59,6 +61,9 @@ describe('figures of printed lines', () => {
       // The 99 of "p99" is a word's, not the figure.
       { label: 'store in its worker (now)', value: 12.6, unit: 'ms', target: 'p99 <= 20 ms, max <= 50 ms' },
       { label: 'store in its worker (now), max', value: 24, unit: 'ms' },
+      // The label runs to the colon the figure follows: the 3 of "max of 3" is not the figure.
+      { label: 'raw text: switch to it', value: 84.3, unit: 'ms' },
+      { label: 'raw text: a keystroke (max of 3)', value: 3.5, unit: 'ms', target: '<= 100 ms' },
     ])
   })
 })
