@@ -98,23 +98,23 @@ const WORST = new RegExp(`\\b(max|longest) ${NUMBER}`)
 export function figuresOf(lines: readonly string[]): Figure[] {
   const figures: Figure[] = []
   const seen = new Map<string, number>()
-  const startsWithFigure = new RegExp(`^\\s*${NUMBER}`)
   for (const line of lines) {
-    // The label ends at the colon the figure follows ("raw text: a keystroke (max of 3): 3.0 ms"),
-    // else at the first ("palette search: median 4.3 ms").
-    const colons = [...line.matchAll(/:/g)].map((c) => c.index)
-    const colon = colons.find((i) => startsWithFigure.test(line.slice(i + 1))) ?? colons[0] ?? -1
-    if (colon <= 0) continue
-    const rest = line.slice(colon + 1)
-    const m = new RegExp(NUMBER).exec(rest)
-    if (!m) continue
-    let label = line.slice(0, colon).trim()
+    const first = line.indexOf(':')
+    if (first <= 0) continue
+    // The figure is the first number after the first colon outside parentheses (the 3 of "a
+    // keystroke (max of 3): 3.0 ms" is the label's), else the first one; the label runs to the
+    // last colon before it.
+    const numbers = [...line.slice(first + 1).matchAll(new RegExp(NUMBER, 'g'))].map((match) => ({ at: first + 1 + match.index, match }))
+    const depth = (at: number) => [...line.slice(0, at)].reduce((d, c) => d + (c === '(' ? 1 : c === ')' ? -1 : 0), 0)
+    const figure = numbers.find((x) => depth(x.at) === 0) ?? numbers[0]
+    if (!figure) continue
+    let label = line.slice(0, line.lastIndexOf(':', figure.at)).trim()
     const n = (seen.get(label) ?? 0) + 1
     seen.set(label, n)
     if (n > 1) label = `${label} (${n})`
     const target = /\(target:? ([^)]*)\)/.exec(line)?.[1]
-    figures.push({ label, value: Number(m[1]), unit: m[2] ?? '', ...(target ? { target } : {}) })
-    const worst = WORST.exec(rest.slice(m.index + m[0].length))
+    figures.push({ label, value: Number(figure.match[1]), unit: figure.match[2] ?? '', ...(target ? { target } : {}) })
+    const worst = WORST.exec(line.slice(figure.at + figure.match[0].length))
     if (worst) figures.push({ label: `${label}, ${worst[1]}`, value: Number(worst[2]), unit: worst[3] ?? '' })
   }
   return figures

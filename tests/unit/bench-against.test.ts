@@ -51,6 +51,7 @@ describe('figures of printed lines', () => {
         'store in its worker (now):       event-loop delay p99 12.6 ms, max 24 ms  (target: p99 <= 20 ms, max <= 50 ms)',
         'raw text: switch to it:           84.3 ms  (a load, like opening: target <= 500 ms)',
         'raw text: a keystroke (max of 3): 3.5 ms  (target <= 100 ms)',
+        "store on main's thread (before): event-loop delay p99 415.2 ms, max 2284 ms (during: export CSV; all the work: 7.5 s)",
       ]),
     ).toEqual([
       { label: 'data -> first paint', value: 79.1, unit: 'ms', target: '<= 100 ms' },
@@ -64,6 +65,9 @@ describe('figures of printed lines', () => {
       // The label runs to the colon the figure follows: the 3 of "max of 3" is not the figure.
       { label: 'raw text: switch to it', value: 84.3, unit: 'ms' },
       { label: 'raw text: a keystroke (max of 3)', value: 3.5, unit: 'ms', target: '<= 100 ms' },
+      // A colon later in the line, after the figure, is not the label's.
+      { label: "store on main's thread (before)", value: 415.2, unit: 'ms' },
+      { label: "store on main's thread (before), max", value: 2284, unit: 'ms' },
     ])
   })
 })
