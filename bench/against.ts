@@ -99,13 +99,14 @@ export function figuresOf(lines: readonly string[]): Figure[] {
   const figures: Figure[] = []
   const seen = new Map<string, number>()
   for (const line of lines) {
-    const first = line.indexOf(':')
+    const depth = (at: number) => [...line.slice(0, at)].reduce((d, c) => d + (c === '(' ? 1 : c === ')' ? -1 : 0), 0)
+    // A label ends at a colon outside parentheses ("... (as before: 43 ms)" is a figure's aside).
+    const first = [...line.matchAll(/:/g)].map((c) => c.index).find((at) => depth(at) === 0) ?? -1
     if (first <= 0) continue
-    // The figure is the first number after the first colon outside parentheses (the 3 of "a
+    // The figure is the first number after that colon outside parentheses (the 3 of "a
     // keystroke (max of 3): 3.0 ms" is the label's), else the first one; the label runs to the
     // last colon before it.
     const numbers = [...line.slice(first + 1).matchAll(new RegExp(NUMBER, 'g'))].map((match) => ({ at: first + 1 + match.index, match }))
-    const depth = (at: number) => [...line.slice(0, at)].reduce((d, c) => d + (c === '(' ? 1 : c === ')' ? -1 : 0), 0)
     const figure = numbers.find((x) => depth(x.at) === 0) ?? numbers[0]
     if (!figure) continue
     let label = line.slice(0, line.lastIndexOf(':', figure.at)).trim()

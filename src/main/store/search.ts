@@ -61,21 +61,23 @@ const phrase = (text: string) => `"${text.replace(/"/g, '""')}"`
 
 /** A zone read for its records, with its row of the zones' trigram index. */
 const zoneHit = zoneRow.extend({ text: z.string() })
-type ZoneHit = z.output<typeof zoneHit>
+type ZoneHit = z.output<typeof zoneRow> & { text?: string }
 
 const ZONE_PATTERN = { exact: (q: string) => `\n${q}\n`, prefix: (q: string) => `\n${q}`, substring: (q: string) => q } satisfies Record<MatchKind, (q: string) => string>
 
 /**
- * The zones a search reads records from, found through the zones' trigram index. The query for
- * the zones holding the query anywhere (its substring matches) is made once per search, first:
- * when it found fewer zones than it was allowed, it found every one, and the zones holding it
- * exactly or by a record's start are among them, found by comparing their index rows here (the
- * rows are the normalised texts the index holds, as the query is). A long query, a whole domain
- * name above all, cost three trigram queries of 3-4 ms each over 100,000 zones: the trigrams of
- * ".co", ".jp" and the like are in most of them (issue 40's palette search).
+ * The zones a search reads records from, found through the zones' trigram index. Which zones hold
+ * the query anywhere (its substring matches) is asked once per search, first: when fewer came
+ * back than were asked for, they are every one, and the zones holding it exactly or by a record's
+ * start are among them, found by comparing their index rows here (the rows hold the normalised
+ * texts the query is compared with). A long query, a whole domain name above all, cost three
+ * trigram queries of 3-4 ms each over 100,000 zones: the trigrams of ".co", ".jp" and the like
+ * are in most of them, and a query that matches few zones reads them all (issue 40's palette
+ * search). A common query stops at its limit at once, and only the zones' ids are read for it.
  */
 class ZonesOfSearch {
-  private holding: { zones: ZoneHit[]; complete: boolean } | undefined
+  private anywhere: { ids: number[]; complete: boolean } | undefined
+  private candidates: ZoneHit[] | undefined
 
   constructor(
     private readonly conn: Connection,
@@ -87,20 +89,27 @@ class ZonesOfSearch {
   zones(match: MatchKind): readonly ZoneHit[] {
     const pattern = ZONE_PATTERN[match](this.q)
     if (this.q.includes('\n') || [...pattern].length < 3) return []
-    const anywhere = [...this.q].length >= 3 ? (this.holding ??= this.read(this.q, this.fetch * 2)) : undefined
-    if (match === 'substring') return anywhere?.zones ?? []
-    if (anywhere?.complete) return anywhere.zones.filter((zn) => zn.text.includes(pattern)).slice(0, this.fetch)
-    return this.read(pattern, this.fetch).zones
+    const anywhere = [...this.q].length >= 3 ? (this.anywhere ??= this.idsHolding(this.q, this.fetch * 2)) : undefined
+    if (anywhere?.complete) {
+      const candidates = (this.candidates ??= this.read(anywhere.ids, true))
+      return match === 'substring' ? candidates : candidates.filter((zn) => zn.text?.includes(pattern)).slice(0, this.fetch)
+    }
+    if (match === 'substring') return this.read(anywhere?.ids ?? [], false)
+    return this.read(this.idsHolding(pattern, this.fetch).ids, false)
   }
 
-  private read(pattern: string, limit: number): { zones: ZoneHit[]; complete: boolean } {
-    const ids = this.conn.all(z.object({ rowid: z.number().int() }), `SELECT rowid FROM ${ZONE_FTS} WHERE ${ZONE_FTS} MATCH ? LIMIT ?`, [phrase(pattern), limit])
-    const zones = this.conn.all(
-      zoneHit,
-      'SELECT z.account_id, z.kind, z.domain, z.records, s.text FROM zones z JOIN zone_search s ON s.zone_id = z.id WHERE z.id IN (SELECT value FROM json_each(?)) ORDER BY z.id',
-      [JSON.stringify(ids.map((r) => r.rowid))],
-    )
-    return { zones, complete: ids.length < limit }
+  private idsHolding(pattern: string, limit: number): { ids: number[]; complete: boolean } {
+    const ids = this.conn.all(z.object({ rowid: z.number().int() }), `SELECT rowid FROM ${ZONE_FTS} WHERE ${ZONE_FTS} MATCH ? LIMIT ?`, [phrase(pattern), limit]).map((r) => r.rowid)
+    return { ids, complete: ids.length < limit }
+  }
+
+  /** The zones of these ids in the index's order, with their index rows when they are to be compared here. */
+  private read(ids: readonly number[], withText: boolean): ZoneHit[] {
+    if (ids.length === 0) return []
+    const list = [JSON.stringify(ids)]
+    return withText
+      ? this.conn.all(zoneHit, 'SELECT z.account_id, z.kind, z.domain, z.records, s.text FROM zones z JOIN zone_search s ON s.zone_id = z.id WHERE z.id IN (SELECT value FROM json_each(?)) ORDER BY z.id', list)
+      : this.conn.all(zoneRow, 'SELECT account_id, kind, domain, records FROM zones WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id', list)
   }
 }
 
