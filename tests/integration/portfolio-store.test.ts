@@ -569,27 +569,28 @@ describe('search', () => {
     ])
   })
 
-  it('ranks the records holding the query exactly, by their start and anywhere the same, whether few zones hold it or more than one index read takes', () => {
-    // A search reads the zones holding the query anywhere once; when they are few, it finds the
-    // exact and prefix matches among them, else with reads of their own (search.ts).
+  it('ranks the records holding a long query exactly, by their start and anywhere the same, whether few zones hold it or more than one index read takes', () => {
+    // A long query's zones holding it anywhere are read once, first; when they are few, the exact
+    // and prefix matches are found among them, else with reads of their own (search.ts).
+    const token = 'site-verification-4242'
     const exactAndPrefix = (store: PortfolioStore) =>
       store
-        .search('203.0.113.5', 5)
+        .search(token, 5)
         .filter((h) => h.match !== 'substring')
         .map((h) => [h.key, h.match])
     for (const holdingAnywhere of [2, 60]) {
       const store = open(join(dir, `anywhere-${holdingAnywhere}.db`))
-      for (let i = 0; i < holdingAnywhere; i++) store.putZone('acct', 'dns', `spf${String(i).padStart(2, '0')}.example`, zone([`txt @ v=spf1 ip4:203.0.113.5 -all`]), T1)
+      for (let i = 0; i < holdingAnywhere; i++) store.putZone('acct', 'dns', `any${String(i).padStart(2, '0')}.example`, zone([`txt @ "v=check1 ${token} -all"`]), T1)
       // Written last: the first zones the index gives are the ones that hold it only anywhere.
-      store.putZone('acct', 'dns', 'start.example', zone(['a www 203.0.113.50']), T1)
-      store.putZone('acct', 'dns', 'exact-b.example', zone(['a www 203.0.113.5']), T1)
-      store.putZone('acct', 'dns', 'exact-a.example', zone(['a @ 203.0.113.5']), T1)
+      store.putZone('acct', 'dns', 'start.example', zone([`txt www ${token}-b`]), T1)
+      store.putZone('acct', 'dns', 'exact-b.example', zone([`txt www ${token}`]), T1)
+      store.putZone('acct', 'dns', 'exact-a.example', zone([`txt @ ${token}`]), T1)
       expect(exactAndPrefix(store), `${holdingAnywhere} zones holding it anywhere`).toEqual([
         ['exact-a.example', 'exact'],
         ['exact-b.example', 'exact'],
         ['start.example', 'prefix'],
       ])
-      const anywhere = store.search('203.0.113.5', 50).filter((h) => h.match === 'substring')
+      const anywhere = store.search(token, 50).filter((h) => h.match === 'substring')
       expect(anywhere.length).toBe(Math.min(holdingAnywhere, 50 - 3))
       store.close()
     }
