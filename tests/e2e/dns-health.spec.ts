@@ -6,16 +6,13 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, reloadInLanguage, test } from './fixtures'
 import { expectNoAxeViolations } from './axe'
-import { lastDnsSet, openZone, sentRecords, svc1Domain } from './dns-screens'
+import { lastDnsSet, openZone, sentRecords, svc1Domain, writeRawRecords } from './dns-screens'
 
 test('the plan shows the health findings the save introduces, with why and how to fix; the save is not blocked; in Japanese too', async ({ app, harness }) => {
   const sb = await harness.demo()
   const d = svc1Domain(sb)
   await openZone(app, d.domainname)
-  await app.getByRole('button', { name: 'Raw text' }).click()
-  const box = app.getByLabel('Records, one per line: type host value')
-  await box.fill(`${d.dns.svc1.records}\ntxt mail v=spf1 -all\ntxt mail "v=spf1 ip4:192.0.2.300 ~all"`)
-  await box.blur()
+  await writeRawRecords(app, `${d.dns.svc1.records}\ntxt mail v=spf1 -all\ntxt mail "v=spf1 ip4:192.0.2.300 ~all"`)
   await app.getByRole('button', { name: 'Review changes…' }).click()
   const planBox = app.getByRole('region', { name: 'Plan: what will change' })
   const health = planBox.getByRole('region', { name: 'Health' })
@@ -44,10 +41,7 @@ test('a plan whose health has errors is saved when applied: a finding never hold
   const sb = await harness.demo()
   const d = svc1Domain(sb)
   await openZone(app, d.domainname)
-  await app.getByRole('button', { name: 'Raw text' }).click()
-  const box = app.getByLabel('Records, one per line: type host value')
-  await box.fill(`${d.dns.svc1.records}\ntxt mail v=spf1 -all\ntxt mail v=spf1 ~all`)
-  await box.blur()
+  await writeRawRecords(app, `${d.dns.svc1.records}\ntxt mail v=spf1 -all\ntxt mail v=spf1 ~all`)
   await app.getByRole('button', { name: 'Review changes…' }).click()
   const planBox = app.getByRole('region', { name: 'Plan: what will change' })
   await expect(planBox.getByRole('region', { name: 'Health' }).locator('[data-rule="spf.multiple"]')).toHaveCount(2)

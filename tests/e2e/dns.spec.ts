@@ -11,7 +11,7 @@ import type { Page } from '@playwright/test'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { expect, reloadApp, reloadInLanguage, snap, test } from './fixtures'
 import { expectNoAxeViolations } from './axe'
-import { lastDnsSet, openZone, svc1Domain, sentRecords } from './dns-screens'
+import { lastDnsSet, openZone, svc1Domain, sentRecords, writeRawRecords } from './dns-screens'
 import { profileFor } from '../../support/profile'
 import { z } from 'zod'
 import { sentBody } from '../helpers/sent-body'
@@ -58,10 +58,7 @@ test('raw mode edits the same records; validation explains; undo and redo', asyn
   const sb = await harness.demo()
   const d = svc1Domain(sb)
   await openZone(app, d.domainname)
-  await app.getByRole('button', { name: 'Raw text' }).click()
-  const box = app.getByLabel('Records, one per line: type host value')
-  await box.fill(`${d.dns.svc1.records}\na broken 999.1.1.1`)
-  await box.blur()
+  await writeRawRecords(app, `${d.dns.svc1.records}\na broken 999.1.1.1`)
   await expect(app.getByText(/An A record needs an IPv4 address/)).toBeVisible()
   await expect(app.getByRole('button', { name: 'Review changes…' })).toBeDisabled()
   await app.getByRole('button', { name: 'Table' }).click()
@@ -588,10 +585,7 @@ test('typed work is kept: a save refused for the key is fixed in a dialog over t
     await expect(app.getByRole('heading', { level: 1 })).toBeVisible()
     await openZone(app, d.domainname)
     const before = d.dns.svc1.records
-    await app.getByRole('button', { name: 'Raw text' }).click()
-    const raw = app.getByLabel('Records, one per line: type host value')
-    await raw.fill(`${before}\ntxt _verify one-typed-record\ntxt _verify two-typed-record`)
-    await raw.blur()
+    const raw = await writeRawRecords(app, `${before}\ntxt _verify one-typed-record\ntxt _verify two-typed-record`)
 
     // The key is revoked at the service while the user types: the save is refused; the key is
     // replaced over the editor, and the edit is still there.

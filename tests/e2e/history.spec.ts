@@ -6,7 +6,7 @@
  */
 import { expect, reloadInLanguage, snap, test } from './fixtures'
 import { expectNoAxeViolations, expectNoAxeViolationsIn } from './axe'
-import { lastDnsSet, openZone, svc1Domain } from './dns-screens'
+import { lastDnsSet, openZone, svc1Domain, writeRawRecords } from './dns-screens'
 
 test('a change made outside the app is flagged after a refresh, and a saved zone is restored from its snapshot', async ({ app, harness }) => {
   test.setTimeout(90_000)
@@ -42,10 +42,7 @@ test('a change made outside the app is flagged after a refresh, and a saved zone
 
   // A save from the app: snapshotted first, recorded as from this app, not as drift.
   await openZone(app, domain)
-  await app.getByRole('button', { name: 'Raw text' }).click()
-  const raw = app.getByLabel('Records, one per line: type host value')
-  await raw.fill(`a @ 192.0.2.1\ntxt @ "after-save"`)
-  await raw.blur()
+  await writeRawRecords(app, `a @ 192.0.2.1\ntxt @ "after-save"`)
   await app.getByRole('button', { name: 'Review changes…' }).click()
   await app.getByRole('button', { name: 'Apply these changes' }).click()
   await expect(app.getByRole('status').filter({ hasText: `The records of ${domain} were saved.` })).toBeVisible()

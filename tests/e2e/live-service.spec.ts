@@ -5,7 +5,7 @@
  * after; a bulk renewal under the service's rate limit completes every item.
  */
 import { expect, snap, test } from './fixtures'
-import { lastDnsSet, openZone, svc1Domain } from './dns-screens'
+import { lastDnsSet, openZone, svc1Domain, writeRawRecords } from './dns-screens'
 
 
 test('a DNS setting with a word the account does not list is shown as it came, edited, and saved with that word', async ({ app, harness }) => {
@@ -32,10 +32,7 @@ test('a save the service keeps differently: warned before (small TTL, comment li
   sb.service.minTtl = 120
   const d = svc1Domain(sb)
   await openZone(app, d.domainname)
-  await app.getByRole('button', { name: 'Raw text' }).click()
-  const box = app.getByLabel('Records, one per line: type host value')
-  await box.fill(`# front door\n${d.dns.svc1.records}`)
-  await box.blur()
+  await writeRawRecords(app, `# front door\n${d.dns.svc1.records}`)
   await app.getByLabel('TTL').fill('60')
   await expect(app.getByRole('note')).toContainText('A TTL under 120 seconds is known to be stored by the service as 3600.')
   await expect(app.getByRole('note')).toContainText('1 comment line may not be kept by the service')

@@ -13,7 +13,7 @@ import { nsFlavour, SERVICE_NAMESERVERS } from '../../src/sandbox/nameservers'
 import type { DomainRec } from '../../src/sandbox/state'
 import { startRecordsDns, type Zone } from '../../support/loopback-dns'
 import { expect, reloadInLanguage, snap, test } from './fixtures'
-import { openZone } from './dns-screens'
+import { openZone, writeRawRecords } from './dns-screens'
 
 test.use({ harnessOptions: { demo: { domains: 6 } } })
 
@@ -69,10 +69,7 @@ test('a zone held against what its nameservers serve, and a plan’s health with
     await expect(panel.getByTestId('served-result')).toContainText(`Every nameserver serves what the service holds for ${world.current.domainname}.`)
 
     // The plan: an SPF record whose include chain needs 13 lookups, which only asking DNS can count.
-    await app.getByRole('button', { name: 'Raw text' }).click()
-    const box = app.getByLabel('Records, one per line: type host value')
-    await box.fill(`${recordsOf(world.current)}\ntxt @ v=spf1 include:_spf.m.test -all`)
-    await box.blur()
+    await writeRawRecords(app, `${recordsOf(world.current)}\ntxt @ v=spf1 include:_spf.m.test -all`)
     await app.getByRole('button', { name: 'Review changes…' }).click()
     const health = app.getByRole('region', { name: 'Plan: what will change' }).getByRole('region', { name: 'Health' })
     await expect(health.locator('[data-rule="spf.lookups"]')).toContainText('13')
