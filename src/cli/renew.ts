@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { AccountView } from '../shared/accounts'
+import { isDoneElsewhere } from '../shared/jobs'
 import { EXIT, failed, Failed, runWrite, type Confirmation, type Context } from './context'
 
 const DAY_MS = 86_400_000
@@ -39,11 +40,14 @@ export async function renew(c: Context, account: AccountView, opts: Confirmation
   )
   if (!ran.ok) return failed(c, ran.error)
   const items = ran.job.items
-  const outcome = items.map((it, i) => ({ domain: due[i]?.domain ?? it.label ?? '', state: it.state, requestId: it.requestId }))
-  for (const o of outcome) c.io.err(`${o.domain}\t${c.say.t(`jobs.state.${o.state}`)}`)
+  // A domain a colleague (or another write) renewed after this command listed it was not sent: said with who and when.
+  const outcome = items.map((it, i) => ({ domain: due[i]?.domain ?? it.label ?? '', state: it.state, requestId: it.requestId, ...(isDoneElsewhere(it) && it.error ? { doneElsewhere: c.say.error(it.error) } : {}) }))
+  for (const o of outcome) c.io.err(`${o.domain}\t${o.doneElsewhere ?? c.say.t(`jobs.state.${o.state}`)}`)
   const count = (s: string) => outcome.filter((o) => o.state === s).length
+  const elsewhere = outcome.filter((o) => o.doneElsewhere !== undefined).length
   if (c.json) c.io.out(JSON.stringify({ account: account.name, years: opts.years, domains: outcome, renewed: true }))
-  else c.io.out(c.say.t('cli.renew.summary', { done: count('done'), failed: count('failed') + count('skipped') + count('pending'), unknown: count('unknown') }))
+  else c.io.out(c.say.t('cli.renew.summary', { done: count('done'), elsewhere, failed: count('failed') + count('skipped') - elsewhere + count('pending'), unknown: count('unknown') }))
   if (count('unknown') > 0) return EXIT.unknown
-  return count('done') === items.length ? EXIT.done : EXIT.failed
+  // Every domain renewed, here or by someone else since it was listed: what was asked is done.
+  return count('done') + elsewhere === items.length ? EXIT.done : EXIT.failed
 }

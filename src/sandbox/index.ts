@@ -36,7 +36,12 @@ export interface SandboxOptions extends SeedOptions {
   host?: string
   port?: number
   serverPaths?: Partial<Record<ServerKind, string>>
-  keys?: { full?: string; readOnly?: string }
+  /**
+   * The account's API keys: a full one, a read-only one, and `members`, more full keys of the same
+   * account (a team often gives each member a token of their own; the account, its data and its
+   * request log are one, whichever key reaches them).
+   */
+  keys?: { full?: string; readOnly?: string; members?: readonly string[] }
   /** Added to every request, to stand in for a real network (benchmarks). */
   latencyMs?: number
   paging?: Partial<PagingOptions>
@@ -57,7 +62,7 @@ export interface SandboxOptions extends SeedOptions {
 export interface Sandbox {
   /** Base URL, ending in /v1. */
   url: string
-  keys: { full: string; readOnly: string }
+  keys: { full: string; readOnly: string; members: readonly string[] }
   serverPaths: Record<ServerKind, string>
   /** The live-service behaviours, changeable while the sandbox runs. */
   service: ServiceBehaviour
@@ -76,6 +81,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const keys = {
     full: options.keys?.full ?? `sbx_full_${randomBytes(16).toString('hex')}`,
     readOnly: options.keys?.readOnly ?? `sbx_ro_${randomBytes(16).toString('hex')}`,
+    members: [...(options.keys?.members ?? [])],
   }
   let state = options.initialState ?? loadState(options.stateFile) ?? seedState(options)
   const recorder = createRecorder(options.maxRecorded ?? 50_000)

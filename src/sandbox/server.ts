@@ -22,7 +22,7 @@ import type { LogRec, SandboxState } from './state'
 export interface ServeContext {
   routes: Route[]
   kindByWord: ReadonlyMap<string, ServerKind>
-  keys: { full: string; readOnly: string }
+  keys: { full: string; readOnly: string; members: readonly string[] }
   paging: PagingOptions
   /** Added to every request (SandboxOptions.latencyMs). */
   latencyMs: number | undefined
@@ -127,7 +127,7 @@ export async function serveRequest(ctx: ServeContext, req: IncomingMessage, res:
   // The key is checked before a byte of the body is read: a caller without one costs nothing.
   const auth = headers.authorization ?? ''
   const token = auth.startsWith('Bearer ') ? auth.slice(7) : ''
-  if (token !== ctx.keys.full && token !== ctx.keys.readOnly) {
+  if (token !== ctx.keys.full && token !== ctx.keys.readOnly && !ctx.keys.members.includes(token)) {
     // A call without a valid key belongs to no account, so no account's log shows it.
     record.status = 401
     return refuse(req, res, 401, { errors: { code: 401, message: 'Unauthorized: the API key is missing or invalid.' }, request_id: ctx.newRequestId() })

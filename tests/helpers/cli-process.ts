@@ -16,16 +16,17 @@ export interface Ran {
 
 export function runCli(
   args: string[],
-  opts: { dataDir: string; env?: NodeJS.ProcessEnv; onErr?: (soFar: string) => void; onOut?: (soFar: string, child: ChildProcess) => void },
+  opts: { dataDir: string; env?: NodeJS.ProcessEnv; onErr?: (soFar: string) => void; onOut?: (soFar: string, child: ChildProcess) => void; onSpawn?: (child: ChildProcess) => void; timeoutMs?: number },
 ): Promise<Ran> {
   return new Promise((done) => {
     const child = execFile(
       process.execPath,
       // The folder first: lego's raw mode ends its arguments with `-- <domain> <token> <key authorization>`.
       [CLI_BIN, '--data-dir', opts.dataDir, ...args],
-      { env: { ...process.env, LANG: 'C', LC_ALL: '', ...opts.env }, timeout: 60_000 },
+      { env: { ...process.env, LANG: 'C', LC_ALL: '', ...opts.env }, timeout: opts.timeoutMs ?? 60_000 },
       (err, out, errText) => done({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, out, err: errText }),
     )
+    opts.onSpawn?.(child)
     let errSoFar = ''
     child.stderr?.on('data', (chunk: Buffer | string) => {
       errSoFar += String(chunk)

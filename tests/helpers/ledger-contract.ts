@@ -160,4 +160,106 @@ export function ledgerContract(name: string, factory: LedgerFactory): void {
       await again.close()
     })
   })
+
+  describe(`${name}: once per intent (the preconditions under the hold)`, () => {
+    /** A job of n items, appended, its items' targets p0.example... */
+    async function jobWith(ledger: WriteLedger, id: string, targets: string[]): Promise<JobView> {
+      const j: JobView = { ...jobOf(id, 'running', 'pending'), items: targets.map((t) => ({ target: t, label: t, params: { domain: t }, state: 'pending' as const })) }
+      await ledger.append({ t: 'job', job: j })
+      return j
+    }
+    /** Sends item i of a job to its end: claimed, begun, ended as `state`. */
+    async function sendTo(ledger: WriteLedger, j: JobView, i: number, state: 'done' | 'failed', basis?: string): Promise<void> {
+      const c = await ledger.claim(ref(j.items[i]!.target), { jobId: j.id, index: i }, { precondition: { since: undefined, basis } })
+      if (!c.ok) throw new Error('not claimed')
+      expect(await ledger.beginSend({ t: 'item', job: j.id, i, state: 'sending' }, c.lease, { since: undefined })).toEqual({ ok: true })
+      await ledger.end({ t: 'item', job: j.id, i, state, requestId: `req-${j.id}-${i}` }, c.lease, 'free', { ...j, items: j.items.map((it, n) => (n === i ? { ...it, state } : it)) })
+    }
+
+    it('a send of the target that ended done after a job\'s mark refuses the job\'s send, saying which; one that ended before the mark does not', async () => {
+      const ledger = await factory.fresh()
+      const early = await jobWith(ledger, 'early', ['p1.example'])
+      await sendTo(ledger, early, 0, 'done')
+      const mark = await ledger.mark()
+      const colleague = await jobWith(ledger, 'colleague', ['p1.example', 'p2.example'])
+      const mine = await jobWith(ledger, 'mine', ['p1.example', 'p2.example'])
+      // Before anyone sends since the mark: it holds (the earlier renewal was read with the confirmation).
+      const first = await ledger.claim(ref('p1.example'), { jobId: 'mine', index: 0 }, { precondition: { since: mark } })
+      if (!first.ok) throw new Error('not claimed')
+      expect(await ledger.precondition(first.lease, { since: mark })).toEqual({ holds: true })
+      await ledger.release(first.lease, 'free')
+      // A colleague's renewal ends after the mark: the same target is refused, naming that send.
+      await sendTo(ledger, colleague, 0, 'done')
+      const again = await ledger.claim(ref('p1.example'), { jobId: 'mine', index: 0 }, { precondition: { since: mark } })
+      if (!again.ok) throw new Error('not claimed')
+      expect(await ledger.precondition(again.lease, { since: mark })).toMatchObject({ holds: false, moved: { jobId: 'colleague', index: 0 } })
+      expect(await ledger.beginSend({ t: 'item', job: 'mine', i: 0, state: 'sending' }, again.lease, { since: mark })).toMatchObject({ ok: false, moved: { jobId: 'colleague', index: 0 } })
+      await ledger.release(again.lease, 'free')
+      // A send that failed moves nothing.
+      await sendTo(ledger, colleague, 1, 'failed')
+      const other = await ledger.claim(ref('p2.example'), { jobId: 'mine', index: 1 }, { precondition: { since: mark } })
+      if (!other.ok) throw new Error('not claimed')
+      expect(await ledger.precondition(other.lease, { since: mark })).toEqual({ holds: true })
+      expect(await ledger.beginSend({ t: 'item', job: 'mine', i: 1, state: 'sending' }, other.lease, { since: mark })).toEqual({ ok: true })
+      await ledger.release(other.lease, 'free')
+      void mine
+      await ledger.close()
+    })
+
+    it('a done send from the same basis refuses, whatever the mark; without a mark the ledger cannot tell', async () => {
+      const ledger = await factory.fresh()
+      const j = await jobWith(ledger, 'based', ['b1.example'])
+      await sendTo(ledger, j, 0, 'done', '2027-01-01')
+      const mark = await ledger.mark()
+      const mine = await jobWith(ledger, 'same-basis', ['b1.example'])
+      const c = await ledger.claim(ref('b1.example'), { jobId: mine.id, index: 0 }, { precondition: { since: mark, basis: '2027-01-01' } })
+      if (!c.ok) throw new Error('not claimed')
+      expect(await ledger.precondition(c.lease, { since: mark, basis: '2027-01-01' })).toMatchObject({ holds: false, moved: { jobId: 'based' } })
+      expect(await ledger.precondition(c.lease, { since: mark, basis: '2028-01-01' })).toEqual({ holds: true })
+      expect(await ledger.precondition(c.lease, { since: undefined })).toEqual({ holds: false, unsure: 'noMark' })
+      await ledger.release(c.lease, 'free')
+      await ledger.close()
+    })
+
+    it('a second send over an unknown outcome makes a later send of the target unsure: nobody can tell whether the first was done', async () => {
+      const ledger = await factory.fresh()
+      const j = await jobWith(ledger, 'lost', ['u1.example'])
+      const c = await ledger.claim(ref('u1.example'), { jobId: j.id, index: 0 })
+      if (!c.ok) throw new Error('not claimed')
+      await ledger.release(c.lease, 'unknown')
+      const mark = await ledger.mark()
+      const over = await ledger.claim(ref('u1.example'), { jobId: 'over', index: 0 }, { overUnknown: true, precondition: { since: mark } })
+      if (!over.ok) throw new Error('not claimed')
+      expect(await ledger.precondition(over.lease, { since: mark })).toEqual({ holds: false, unsure: 'unsettled' })
+      await ledger.release(over.lease, 'free')
+      await ledger.close()
+    })
+
+    it('the other sends of a target: the request ids of those that ended, and how many are on their way with none', async () => {
+      const ledger = await factory.fresh()
+      const since = new Date(Date.now() - 60_000).toISOString()
+      const j = await jobWith(ledger, 'others', ['o1.example'])
+      const k = await jobWith(ledger, 'others-2', ['o1.example'])
+      await sendTo(ledger, j, 0, 'done')
+      expect(await ledger.otherSends(ref('o1.example'), { jobId: 'others-2', index: 0 }, since)).toEqual({ requestIds: ['req-others-0'], withoutId: 0 })
+      expect(await ledger.otherSends(ref('o1.example'), { jobId: 'others', index: 0 }, since)).toEqual({ requestIds: [], withoutId: 0 })
+      const c = await ledger.claim(ref('o1.example'), { jobId: 'others-3', index: 0 })
+      if (!c.ok) throw new Error('not claimed')
+      expect(await ledger.otherSends(ref('o1.example'), { jobId: 'others-2', index: 0 }, since)).toEqual({ requestIds: ['req-others-0'], withoutId: 1 })
+      await ledger.release(c.lease, 'free')
+      void k
+      await ledger.close()
+    })
+
+    it('settled stays settled: a record that would move an item back from done is not taken', async () => {
+      const ledger = await factory.fresh()
+      const j = await jobWith(ledger, 'settled', ['s1.example'])
+      await sendTo(ledger, j, 0, 'done')
+      await ledger.append({ t: 'item', job: 'settled', i: 0, state: 'unknown' })
+      const again = await factory.reopen(ledger)
+      expect((await again.load()).find((x) => x.id === 'settled')?.items[0]?.state).toBe('done')
+      await again.close()
+    })
+  })
 }
+

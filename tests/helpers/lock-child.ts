@@ -11,7 +11,7 @@
 import { createInterface } from 'node:readline'
 import { join } from 'node:path'
 import { acquireDataLock, type DataLock } from '../../src/main/jobs/data-lock'
-import { Journal } from '../../src/main/jobs/journal'
+import { Journal } from '../../src/main/jobs/ledger/journal-file'
 import type { JobView } from '../../src/shared/jobs'
 
 const [dir, whoArg] = process.argv.slice(2)

@@ -127,7 +127,7 @@ describe('team ledger on PostgreSQL', () => {
     await b.release(taken.lease, 'free')
   })
 
-  it('an item journaled as sending has its lease checked in the same commit, and a lease lost before it is said so (nothing sent)', async () => {
+  it('an item begun (journaled as sending) has its lease checked in the same commit; a lease lost before it is said so, and nothing is journaled (nothing sent)', async () => {
     const checkedAt = async (fence: number) => {
       const pool = poolFor(db)
       try {
@@ -144,30 +144,30 @@ describe('team ledger on PostgreSQL', () => {
     const held = await a.claim(ref('held.example'), { jobId: 'checked-1', index: 0 })
     if (!held.ok) throw new Error('claim refused')
     expect(await checkedAt(held.lease.fence)).toBe(false)
-    await a.append({ t: 'item', job: 'checked-1', i: 0, state: 'sending', sentAt: new Date().toISOString() })
+    expect(await a.beginSend({ t: 'item', job: 'checked-1', i: 0, state: 'sending', sentAt: new Date().toISOString() }, held.lease, { since: undefined })).toEqual({ ok: true })
     expect(await checkedAt(held.lease.fence)).toBe(true)
     expect(await a.stillHeld(held.lease)).toBe(true)
     await a.release(held.lease, 'free')
-    // Lost: run out and taken by a colleague before the record; journaled, never checked, not held.
+    // Lost: run out and taken by a colleague before the record; not journaled, never checked, not held.
     const lost = await a.claim(ref('lost.example'), { jobId: 'checked-1', index: 1 })
     if (!lost.ok) throw new Error('claim refused')
     await until(() => b.holderOf(ref('lost.example')), (h) => h === undefined)
     const taken = await b.claim(ref('lost.example'), { jobId: 'checked-2', index: 0 })
     if (!taken.ok) throw new Error('colleague refused')
-    await a.append({ t: 'item', job: 'checked-1', i: 1, state: 'sending', sentAt: new Date().toISOString() })
+    expect(await a.beginSend({ t: 'item', job: 'checked-1', i: 1, state: 'sending', sentAt: new Date().toISOString() }, lost.lease, { since: undefined })).toEqual({ ok: false, lost: true })
     expect(await checkedAt(lost.lease.fence)).toBe(false)
     expect(await a.stillHeld(lost.lease)).toBe(false)
-    expect((await b.load()).find((j) => j.id === 'checked-1')?.items.map((i) => i.state)).toEqual(['sending', 'sending'])
+    expect((await b.load()).find((j) => j.id === 'checked-1')?.items.map((i) => i.state)).toEqual(['sending', 'pending'])
     await b.release(taken.lease, 'free')
   })
 
-  it('a check made with the record "sending" stands only a moment: a lease run out since is checked again and found lost', async () => {
+  it('a lease checked at the send that runs out afterwards (a laptop suspended between the record and the send) is unknown for everyone and no longer held', async () => {
     const a = await workstation('alice', 'host-a', { leaseMs: 300, heartbeatMs: 3_600_000 })
     const b = await workstation('bob', 'host-b')
     await a.append({ t: 'job', job: job('stale-1', ['stale.example']) })
     const r = await a.claim(ref('stale.example'), { jobId: 'stale-1', index: 0 })
     if (!r.ok) throw new Error('claim refused')
-    await a.append({ t: 'item', job: 'stale-1', i: 0, state: 'sending', sentAt: new Date().toISOString() })
+    expect(await a.beginSend({ t: 'item', job: 'stale-1', i: 0, state: 'sending', sentAt: new Date().toISOString() }, r.lease, { since: undefined })).toEqual({ ok: true })
     // As a laptop suspended between the record and the send: its checked lease runs out (unknown for everyone).
     await until(() => b.holderOf(ref('stale.example')), (h) => h?.state === 'unknown')
     expect(await a.stillHeld(r.lease)).toBe(false)

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest'
 import { AppError } from '../../src/main/app/app-error'
 import { SessionSecretStore, type SecretStore } from '../../src/main/accounts/secret-store'
 import { bodyDigest } from '../../src/main/jobs/at-rest'
-import { BODY_KEY_ENTRY, BodyMac } from '../../src/main/jobs/body-mac'
+import { BODY_KEY_ENTRY, BodyMac } from '../../src/main/jobs/ledger/body-mac'
 
 const body = JSON.stringify({ domain: 'example.com', dynamicdns: 1, password: 'guessable' })
 /** A keychain that cannot be reached (the command given a key file, no D-Bus). */

@@ -11,7 +11,7 @@ import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { acquireDataLock, currentHolder, lockDatabaseOf, lockFileOf, type DataLock } from '../../src/main/jobs/data-lock'
-import { Journal } from '../../src/main/jobs/journal'
+import { Journal } from '../../src/main/jobs/ledger/journal-file'
 import { startLockChild, type LockChild } from '../helpers/child-processes'
 
 const folder = () => mkdtempSync(join(tmpdir(), 'data-lock-'))

@@ -2,7 +2,7 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Journal } from '../../src/main/jobs/journal'
+import { Journal } from '../../src/main/jobs/ledger/journal-file'
 import { LocalLedger } from '../../src/main/jobs/ledger/local-ledger'
 import type { WriteLedger } from '../../src/main/jobs/ledger/write-ledger'
 import { holdFolderOf } from '../helpers/held-folder'

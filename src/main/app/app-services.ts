@@ -20,8 +20,9 @@ import { TeamSettingsService } from '../team/team-settings-service'
 import { TEAM_KEYCHAIN_SERVICE } from '../team/team-settings'
 import { RunningCalls } from '../ipc/running-calls'
 import { JobEvents } from '../ipc/job-events'
-import { Journal } from '../jobs/journal'
-import { BodyMac } from '../jobs/body-mac'
+import { Journal } from '../jobs/ledger/journal-file'
+import { journalTipIn } from '../jobs/ledger/journal-chain'
+import { BodyMac } from '../jobs/ledger/body-mac'
 import { LocalLedger } from '../jobs/ledger/local-ledger'
 import { AutorenewOnValues } from '../jobs/service-values'
 import { storedDomainNames } from '../jobs/domain-names'
@@ -198,6 +199,8 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
       },
     },
   )
+  // Its key in the keychain, beside the API keys; in the data folder where none can be reached (body-mac.ts).
+  const bodyMac = new BodyMac({ keychain: opts.keychain ?? defaultKeychain, keyFile: join(opts.userDataDir, 'journal.key') })
   const jobs: JobRunner = new JobRunner({
     accounts: {
       client: (id) => accounts.client(id),
@@ -210,9 +213,9 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
       autorenewOnValue: async (id) => autorenewOn.get(id) ?? (await store.autorenewOnValue(id).catch(() => undefined)),
     },
     // Written only while this process's services hold the folder (data-lock.ts).
-    ledger: teamLedger ?? new LocalLedger(new Journal(journalFile, locked.lock)),
-    // Its key in the keychain, beside the API keys; in the data folder where none can be reached (body-mac.ts).
-    bodyMac: new BodyMac({ keychain: opts.keychain ?? defaultKeychain, keyFile: join(opts.userDataDir, 'journal.key') }),
+    // Its lines chained under the installation's key, the chain's end kept in the store too (journal-chain.ts).
+    ledger: teamLedger ?? new LocalLedger(new Journal(journalFile, locked.lock, { keys: () => bodyMac.chainKeys(), tip: journalTipIn(store) })),
+    bodyMac,
     onChange: (job) => {
       logJob(job)
       jobEvents.changed(job)
@@ -245,6 +248,7 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     if (p && p.code !== 'store.rowSkipped') out.push({ kind: 'internal', code: p.code, params: { ...p.params } })
     if (log.notKept) out.push({ kind: 'internal', code: 'startup.logNotKept', params: { path: log.dir, reason: log.notKept.reason } })
     if (jobs.journalDamaged) out.push({ kind: 'internal', code: 'startup.journalDamaged', params: { path: journalFile, movedTo: jobs.journalDamaged.movedTo, lines: jobs.journalDamaged.lines } })
+    if (jobs.journalChanged) out.push({ kind: 'internal', code: 'startup.journalChanged', params: { path: journalFile, movedTo: jobs.journalChanged.movedTo, line: jobs.journalChanged.line } })
     const team = teamLedger?.status
     if (team?.mode === 'team' && !team.connected) out.push({ kind: 'internal', code: team.problem.code, params: { ...team.problem.params } })
     if (jobs.journalProblem) out.push({ kind: 'internal', code: 'startup.journalNotKept', params: { path: journalFile, reason: jobs.journalProblem.reason } })

@@ -28,6 +28,32 @@ async function settle<T>(items: Params[], read: (p: Params) => Promise<T>): Prom
 const moved = (from: string | undefined, months: number): ItemEffect =>
   from ? { from, to: addMonthsIso(from, months) } : { unreadable: true }
 
+/**
+ * An item's expiry date as the service holds it now (a renewal's domain, an extension's server or
+ * service IP), for a precondition read again (preconditions.ts); undefined when the operation has
+ * none or it cannot be read.
+ */
+export async function expiryNow(client: ApiClient, operation: WriteEndpointName, p: Params, signal?: AbortSignal): Promise<string | undefined> {
+  const opts = signal ? { signal } : {}
+  try {
+    switch (factsOf(operation).effect) {
+      case 'renewal':
+        return (await client.call('domains.expiration.get', { domain: str(p.domain) }, opts)).expirationdate
+      case 'serverExtension': {
+        const kind = str(p.kind)
+        if (kind !== 'a' && kind !== 'b' && kind !== 'c') return undefined
+        return (await client.call('servers.expiration.get', { kind, webid: typeof p.webid === 'number' ? p.webid : str(p.webid) }, opts)).expirationdate
+      }
+      case 'svcipExtension':
+        return (await client.call('svcips.expiration.get', { vipid: num(p.vipid) }, opts)).expirationdate
+      default:
+        return undefined
+    }
+  } catch {
+    return undefined
+  }
+}
+
 export async function effectsOf(client: ApiClient, operation: WriteEndpointName, items: Params[]): Promise<(ItemEffect | undefined)[]> {
   const effect = factsOf(operation).effect
   switch (effect) {

@@ -7,7 +7,7 @@ import { parseEndpointParams, type WriteEndpointName } from '../../shared/endpoi
 import type { ItemState, JobItemView, JobView } from '../../shared/jobs'
 import { AppError, toErrorData } from '../app/app-error'
 import type { ApiClient } from '../http'
-import type { BodyMac } from './body-mac'
+import type { BodyMac } from './ledger/body-mac'
 import { findInLog, loggedAnswer } from './log-check'
 
 export type LogCheckStatus = 'received' | 'not-found' | 'undecided' | 'failed'
@@ -20,15 +20,17 @@ export interface LogCheckContext {
   now(): Date
   /** Records an item's change: in the view, in the journal, to the windows. */
   settle(job: JobView, i: number, change: Partial<JobItemView> & { state: ItemState }): Promise<boolean>
-  /** The item's target is no longer held as unknown (its outcome is known now). */
-  releaseTarget(job: JobView, it: JobItemView): Promise<void>
+  /** The item's target is no longer held as unknown: its outcome is known now (done or failed, by this request). */
+  releaseTarget(job: JobView, it: JobItemView, how: 'done' | 'failed', requestId: string): Promise<void>
+  /** The other sends of the item's target since the job started (their requests are never this item's). */
+  otherSends(job: JobView, i: number): Promise<{ requestIds: string[]; withoutId: number }>
   /** Tells history the item ended, settled from the log. */
   endedFromLog(job: JobView, i: number): Promise<void>
 }
 
 /**
- * Reads the service's log for an item whose outcome is unknown. Found: the outcome is the
- * answer the service logged. Not found: it stays unknown (the log may be late, or in another
+ * Reads the service's log for an item whose outcome is unknown. Found, and the ledger knows of no
+ * other send of the target it could be: the outcome is the answer the service logged. Not found: it stays unknown (the log may be late, or in another
  * clock), and only the user can decide to send it again.
  */
 export async function checkItemLog(ctx: LogCheckContext, job: JobView, i: number): Promise<LogCheckStatus> {
@@ -39,12 +41,13 @@ export async function checkItemLog(ctx: LogCheckContext, job: JobView, i: number
     const client = await ctx.client(job.accountId)
     // The parameters may come from the journal on disk: validated again before use.
     const sent = it.sent ?? (await describeAgain(client, ctx.bodyMac, job.operation, it.params))
-    let search = await findInLog(client, { ...sent, baselineId: job.logBaseline ?? undefined }, ctx.bodyMac)
+    const others = await ctx.otherSends(job, i)
+    let search = await findInLog(client, { ...sent, baselineId: job.logBaseline ?? undefined, others }, ctx.bodyMac)
     // A colleague's job (team mode) was journaled under their workstation's body key, which this
     // one does not hold: its body is made again from the journaled parameters, under ours.
     if ('notFound' in search && job.by && it.sent) {
       const again = await describeAgain(client, ctx.bodyMac, job.operation, it.params).catch(() => undefined)
-      if (again) search = await findInLog(client, { ...again, baselineId: job.logBaseline ?? undefined }, ctx.bodyMac)
+      if (again) search = await findInLog(client, { ...again, baselineId: job.logBaseline ?? undefined, others }, ctx.bodyMac)
     }
     if ('undecided' in search) {
       await ctx.settle(job, i, { state: 'unknown', log: { status: 'undecided', reason: search.undecided, checkedAt } })
@@ -59,7 +62,7 @@ export async function checkItemLog(ctx: LogCheckContext, job: JobView, i: number
     const response = client.withoutKey(entry.response)
     const log = { status: 'received' as const, checkedAt, entry: { request_id: entry.request_id, datetime: entry.datetime, response: response.slice(0, 4000) } }
     const answer = loggedAnswer(response)
-    await ctx.releaseTarget(job, it)
+    await ctx.releaseTarget(job, it, answer.ok ? 'done' : 'failed', entry.request_id)
     await ctx.settle(job, i, {
       state: answer.ok ? 'done' : 'failed',
       log,

@@ -7,12 +7,14 @@
  * the job's journal line keeps, so a check after a restart has it too. The log's times are in the
  * service's clock and time zone, which this app does not know: without a baseline, nothing is
  * settled (an earlier identical request, a renewal of the year before, would look the same), and
- * neither is it when two entries after the baseline match. The item then stays unknown, saying why.
+ * neither is it when two entries after the baseline match, nor when another send of the same target
+ * (a colleague's) left with no request id known. Entries whose request ids the ledger recorded for
+ * other sends are never taken for this item's. The item then stays unknown, saying why.
  */
 import type { ApiClient } from '../http'
 import type { LogEntry } from '../../shared/endpoints/decoders'
 import { kindForStatus, type ErrorData } from '../../shared/errors'
-import type { BodyMac } from './body-mac'
+import type { BodyMac } from './ledger/body-mac'
 
 export interface SentRequest {
   method: string
@@ -22,10 +24,16 @@ export interface SentRequest {
   bodyHash: string
   /** The request ID of the log's newest entry when the job started; undefined when it could not be read. */
   baselineId: string | undefined
+  /**
+   * Other sends of the same target since the job started, as the ledger recorded them: entries
+   * with these request ids are theirs, never this item's; `withoutId` of them left with no id
+   * known, so a match cannot be told from theirs.
+   */
+  others?: { requestIds: readonly string[]; withoutId: number } | undefined
 }
 
 /** Why a log check settles nothing, when it does not. */
-export type Undecided = 'noBaseline' | 'several' | 'baselineNotReached' | 'order'
+export type Undecided = 'noBaseline' | 'several' | 'baselineNotReached' | 'order' | 'others'
 
 export type LogSearch = { found: LogEntry } | { notFound: true } | { undecided: Undecided }
 
@@ -66,7 +74,9 @@ export async function findInLog(client: ApiClient, sent: SentRequest, bodyMac: B
     if (!newestFirst(entries)) return { undecided: 'order' }
     for (const e of entries) {
       // Newest first: the baseline and everything after it was logged before the job began.
-      if (e.request_id === sent.baselineId) return decide(matches)
+      if (e.request_id === sent.baselineId) return decide(matches, sent.others)
+      // Another item's request (its id recorded with its end) is never this one's.
+      if (sent.others?.requestIds.includes(e.request_id)) continue
       if (await sameRequest(e, sent, bodyMac)) matches.push(e)
     }
     if (entries.length < PAGE_SIZE) return { undecided: 'baselineNotReached' }
@@ -74,10 +84,12 @@ export async function findInLog(client: ApiClient, sent: SentRequest, bodyMac: B
   return { undecided: 'baselineNotReached' }
 }
 
-function decide(matches: LogEntry[]): LogSearch {
+function decide(matches: LogEntry[], others: SentRequest['others']): LogSearch {
   const [found, ...more] = matches
   if (!found) return { notFound: true }
   if (more.length > 0) return { undecided: 'several' }
+  // One match, but another send of the target went out with no id known: it may be that one's.
+  if ((others?.withoutId ?? 0) > 0) return { undecided: 'others' }
   return { found }
 }
 

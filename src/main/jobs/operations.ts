@@ -13,7 +13,12 @@
  * - readBack: the read that gives back what the service kept, where its answer cannot show it;
  * - serviceKept: how what the service kept is compared with what was sent (shared/service-kept.ts);
  * - autorenew: settings sent as the number the service uses for "on";
- * - effect: what its confirmation reads first (an expiration date now and after).
+ * - effect: what its confirmation reads first (an expiration date now and after);
+ * - precondition: what it was confirmed against, checked under its hold right before it is sent
+ *   (preconditions.ts): 'expiry', the expiry date the confirmation showed and no renewal or
+ *   extension of the target since; 'setting', 'owner', 'absent', 'present', no send of the same
+ *   operation to the target since (a setting changed, an owner changed, a thing created, a thing
+ *   removed); 'zone', the records the save was planned from, read again (its guard).
  * The words of each (its name in a confirmation or a result) are `operation.<name>` in the
  * renderer's catalogue, which the catalogue's type check requires for every write.
  */
@@ -23,6 +28,9 @@ import type { StoredListName, ZoneKind } from '../../shared/portfolio'
 import { serviceKeptFindings, type ServiceKeptComparison, type ServiceKeptFinding } from '../../shared/service/service-kept'
 
 export type Effect = 'renewal' | 'serverExtension' | 'svcipExtension' | 'registration'
+
+/** What a write was confirmed against (see the record's comment above, and preconditions.ts). */
+export type PreconditionKind = 'expiry' | 'setting' | 'owner' | 'absent' | 'present' | 'zone'
 
 export interface WriteFacts<N extends WriteEndpointName> {
   target: readonly (keyof EndpointParams<N> & string)[]
@@ -34,44 +42,46 @@ export interface WriteFacts<N extends WriteEndpointName> {
   serviceKept: ServiceKeptComparison
   autorenew?: readonly (keyof EndpointParams<N> & string)[]
   effect?: Effect
+  precondition: PreconditionKind
 }
 
 const DOMAIN = { target: ['domain'], subject: 'domain' } as const
 
 export const WRITE_FACTS: { readonly [N in WriteEndpointName]: WriteFacts<N> } = {
-  'servers.create': { target: ['kind', 'webname'], subject: 'server', aspect: 'write', serviceKept: 'none' },
-  'servers.expiration.extend': { target: ['kind', 'webid'], subject: 'server', aspect: 'expiration', serviceKept: 'none', effect: 'serverExtension' },
-  'servers.autorenew.set': { target: ['kind', 'webid'], subject: 'server', aspect: 'autorenew', serviceKept: 'serverAutorenew', autorenew: ['autorenew_all', 'autorenew_server'] },
-  'servers.resource.set': { target: ['kind', 'webid'], subject: 'server', aspect: 'write', serviceKept: 'none' },
-  'svcips.register': { target: ['servers'], subject: 'svcip', aspect: 'write', serviceKept: 'none' },
-  'svcips.expiration.extend': { target: ['vipid'], subject: 'svcip', aspect: 'expiration', serviceKept: 'none', effect: 'svcipExtension' },
-  'svcips.setting.set': { target: ['vipid'], subject: 'svcip', aspect: 'write', serviceKept: 'none' },
-  'svcips.cache.delete': { target: ['vipid'], subject: 'svcip', aspect: 'write', serviceKept: 'none' },
-  'domains.register': { target: ['sld', 'tld'], subject: 'domain', aspect: 'write', serviceKept: 'none', effect: 'registration' },
-  'domains.remove': { ...DOMAIN, aspect: 'write', serviceKept: 'none' },
-  'domains.transfer.request': { ...DOMAIN, aspect: 'write', serviceKept: 'none' },
-  'domains.transfer.cancel': { target: ['domain', 'transferorderid'], subject: 'domain', aspect: 'write', serviceKept: 'none' },
-  'domains.expiration.renew': { ...DOMAIN, aspect: 'expiration', serviceKept: 'none', effect: 'renewal' },
+  'servers.create': { target: ['kind', 'webname'], subject: 'server', aspect: 'write', serviceKept: 'none', precondition: 'absent' },
+  'servers.expiration.extend': { target: ['kind', 'webid'], subject: 'server', aspect: 'expiration', serviceKept: 'none', effect: 'serverExtension', precondition: 'expiry' },
+  'servers.autorenew.set': { target: ['kind', 'webid'], subject: 'server', aspect: 'autorenew', serviceKept: 'serverAutorenew', autorenew: ['autorenew_all', 'autorenew_server'], precondition: 'setting' },
+  'servers.resource.set': { target: ['kind', 'webid'], subject: 'server', aspect: 'write', serviceKept: 'none', precondition: 'setting' },
+  'svcips.register': { target: ['servers'], subject: 'svcip', aspect: 'write', serviceKept: 'none', precondition: 'absent' },
+  'svcips.expiration.extend': { target: ['vipid'], subject: 'svcip', aspect: 'expiration', serviceKept: 'none', effect: 'svcipExtension', precondition: 'expiry' },
+  'svcips.setting.set': { target: ['vipid'], subject: 'svcip', aspect: 'write', serviceKept: 'none', precondition: 'setting' },
+  'svcips.cache.delete': { target: ['vipid'], subject: 'svcip', aspect: 'write', serviceKept: 'none', precondition: 'present' },
+  'domains.register': { target: ['sld', 'tld'], subject: 'domain', aspect: 'write', serviceKept: 'none', effect: 'registration', precondition: 'absent' },
+  'domains.remove': { ...DOMAIN, aspect: 'write', serviceKept: 'none', precondition: 'present' },
+  'domains.transfer.request': { ...DOMAIN, aspect: 'write', serviceKept: 'none', precondition: 'absent' },
+  'domains.transfer.cancel': { target: ['domain', 'transferorderid'], subject: 'domain', aspect: 'write', serviceKept: 'none', precondition: 'present' },
+  'domains.expiration.renew': { ...DOMAIN, aspect: 'expiration', serviceKept: 'none', effect: 'renewal', precondition: 'expiry' },
   'domains.autorenew.set': {
     ...DOMAIN,
     aspect: 'autorenew',
     before: 'domains.autorenew.list',
     serviceKept: 'domainAutorenew',
     autorenew: ['autorenew_all', 'autorenew_domain'],
+    precondition: 'setting',
   },
-  'domains.transferlock.set': { ...DOMAIN, aspect: 'transferlock', before: 'domains.transferlock.list', serviceKept: 'transferLock' },
-  'domains.whois.set': { ...DOMAIN, aspect: 'whois', before: 'domains.whois.list', readBack: 'domains.whois.get', serviceKept: 'whois' },
-  'domains.nameserver.set': { ...DOMAIN, aspect: 'nameservers', before: 'domains.nameserver.list', readBack: 'domains.nameserver.get', serviceKept: 'nameservers' },
-  'domains.dns.set': { ...DOMAIN, aspect: 'dns', zone: 'dns', readBack: 'domains.dns.get', serviceKept: 'dnsZone' },
-  'domains.dynamicdns.set': { ...DOMAIN, aspect: 'dynamicdns', serviceKept: 'dynamicDns' },
-  'domains.dnssec.set': { ...DOMAIN, aspect: 'dnssec', serviceKept: 'dnssec' },
-  'domains.privatenameserver.create': { target: ['domain', 'hostname'], subject: 'domain', aspect: 'write', serviceKept: 'none' },
-  'domains.privatenameserver.delete': { target: ['domain', 'hostname'], subject: 'domain', aspect: 'write', serviceKept: 'none' },
-  'domains.localtransfer.set': { ...DOMAIN, aspect: 'write', serviceKept: 'none' },
-  'freedns.register': { target: ['sld', 'tld'], subject: 'freedns', aspect: 'write', serviceKept: 'none' },
-  'freedns.set': { target: ['domain'], subject: 'freedns', aspect: 'dns', zone: 'freedns', readBack: 'freedns.get', serviceKept: 'freeDnsZone' },
-  'freedns.remove': { target: ['domain'], subject: 'freedns', aspect: 'write', serviceKept: 'none' },
-  'freedns.localtransfer.set': { target: ['domain'], subject: 'freedns', aspect: 'write', serviceKept: 'none' },
+  'domains.transferlock.set': { ...DOMAIN, aspect: 'transferlock', before: 'domains.transferlock.list', serviceKept: 'transferLock', precondition: 'setting' },
+  'domains.whois.set': { ...DOMAIN, aspect: 'whois', before: 'domains.whois.list', readBack: 'domains.whois.get', serviceKept: 'whois', precondition: 'setting' },
+  'domains.nameserver.set': { ...DOMAIN, aspect: 'nameservers', before: 'domains.nameserver.list', readBack: 'domains.nameserver.get', serviceKept: 'nameservers', precondition: 'setting' },
+  'domains.dns.set': { ...DOMAIN, aspect: 'dns', zone: 'dns', readBack: 'domains.dns.get', serviceKept: 'dnsZone', precondition: 'zone' },
+  'domains.dynamicdns.set': { ...DOMAIN, aspect: 'dynamicdns', serviceKept: 'dynamicDns', precondition: 'setting' },
+  'domains.dnssec.set': { ...DOMAIN, aspect: 'dnssec', serviceKept: 'dnssec', precondition: 'setting' },
+  'domains.privatenameserver.create': { target: ['domain', 'hostname'], subject: 'domain', aspect: 'write', serviceKept: 'none', precondition: 'absent' },
+  'domains.privatenameserver.delete': { target: ['domain', 'hostname'], subject: 'domain', aspect: 'write', serviceKept: 'none', precondition: 'present' },
+  'domains.localtransfer.set': { ...DOMAIN, aspect: 'write', serviceKept: 'none', precondition: 'owner' },
+  'freedns.register': { target: ['sld', 'tld'], subject: 'freedns', aspect: 'write', serviceKept: 'none', precondition: 'absent' },
+  'freedns.set': { target: ['domain'], subject: 'freedns', aspect: 'dns', zone: 'freedns', readBack: 'freedns.get', serviceKept: 'freeDnsZone', precondition: 'zone' },
+  'freedns.remove': { target: ['domain'], subject: 'freedns', aspect: 'write', serviceKept: 'none', precondition: 'present' },
+  'freedns.localtransfer.set': { target: ['domain'], subject: 'freedns', aspect: 'write', serviceKept: 'none', precondition: 'owner' },
 }
 
 /** The facts of one operation (the record's entry, typed for any write). */

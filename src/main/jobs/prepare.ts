@@ -16,7 +16,8 @@ import { AppError } from '../app/app-error'
 import type { ApiClient } from '../http'
 import { canonicalDomain, type DomainNameOf } from './domain-names'
 import { effectsOf } from './effects'
-import type { TargetRef, TargetHolder } from './ledger/write-ledger'
+import type { LedgerMark, TargetRef, TargetHolder } from './ledger/write-ledger'
+import { basisOf } from './preconditions'
 import { factsOf } from './operations'
 import { inServiceValues } from './service-values'
 import { defaultLabel, targetOf, type ServerIdOf } from './targets'
@@ -43,6 +44,8 @@ export interface PrepareContext {
   domainNamesOf?: (accountId: string) => DomainNameOf
   /** Who holds each target now, if anyone, in their order (the ledger). */
   holdersOf(refs: readonly TargetRef[]): Promise<Array<TargetHolder | undefined>>
+  /** The ledger's mark now: taken before what the job is confirmed against is read (preconditions.ts). */
+  mark?(): Promise<LedgerMark>
   now(): Date
 }
 
@@ -119,10 +122,17 @@ export async function prepareJob(req: JobRequest, ctx: PrepareContext): Promise<
     if (first) throw new AppError(heldError(first, busy.map((it) => it.label).slice(0, 10).join(', ')))
   }
 
+  // The mark first, then what the job is confirmed against: a send of one of its targets that
+  // ends after the mark may not show in what is read now, so it refuses the item later.
+  const mark = await ctx.mark?.()
   const client = await ctx.client(req.accountId)
   const effects = await effectsOf(client, req.operation, items.map((it) => it.params))
   items.forEach((it, i) => {
-    if (effects[i]) it.effect = effects[i]
+    const effect = effects[i]
+    if (!effect) return
+    it.effect = effect
+    const basis = basisOf(req.operation, it)
+    if (basis !== undefined) it.basis = basis
   })
   const safety = ctx.writeSafety?.(req.accountId) ?? 'none'
   const job: JobView = {
@@ -136,6 +146,7 @@ export async function prepareJob(req: JobRequest, ctx: PrepareContext): Promise<
     status: 'prepared',
     createdAt: ctx.now().toISOString(),
     concurrency: Math.min(8, Math.max(1, req.concurrency ?? DEFAULT_CONCURRENCY)),
+    ...(mark !== undefined ? { mark } : {}),
     items,
   }
   const token = job.confirm ? randomBytes(24).toString('base64url') : undefined

@@ -16,26 +16,22 @@
  *   (item-log-check.ts).
  */
 import { timingSafeEqual } from 'node:crypto'
-import { endpoints, type EndpointParams, type WriteEndpointName } from '../../shared/endpoints/table'
+import { endpoints } from '../../shared/endpoints/table'
 import type { ErrorData } from '../../shared/errors'
-import { isJobRunning, type ItemState, type JobItemView, type JobRequest, type JobStatus, type JobView, type ZoneGuard } from '../../shared/jobs'
+import { isJobRunning, type ItemState, type JobItemView, type JobRequest, type JobStatus, type JobView } from '../../shared/jobs'
 import type { WriteSafety } from '../../shared/accounts/write-safety'
 import { AppError, toErrorData } from '../app/app-error'
 import type { ApiClient } from '../http'
-import { itemRecord, jobSecrets } from './journal'
+import { BodyMac } from './ledger/body-mac'
+import { itemRecord, jobSecrets } from './ledger/journal-record'
+import { ledgerErrorData } from './ledger/ledger-error'
 import type { TargetLease, TargetRef, WriteLedger } from './ledger/write-ledger'
 import { newestLogId } from './log-check'
 import { checkItemLog, LogCheckSchedule, type LogCheckStatus } from './item-log-check'
-import { isOutcomeUnknown } from './outcome'
 import type { ServerIdOf } from './targets'
-import { answerNotKept, notReadBack } from '../../shared/service/service-kept'
-import { serviceKeptFindingsOf } from './operations'
-import { readBack } from './read-back'
 import type { DomainNameOf } from './domain-names'
 import { prepareJob } from './prepare'
-import { BodyMac } from './body-mac'
-import { heldError } from './held-by'
-import { TeamError } from '../team/team-error'
+import { sendItem, systemReason, type ItemInternals, type ItemSteps, type LetGo } from './send-item'
 import type { WriteObserver } from './write-history'
 
 export interface JobAccounts {
@@ -57,7 +53,7 @@ export interface JobAccounts {
 
 export interface JobRunnerOptions {
   accounts: JobAccounts
-  /** The journal and the per-target holds (ledger/local-ledger.ts, or a team's). */
+  /** The journal, the per-target holds and the record of ended sends (ledger/write-ledger.ts). */
   ledger: WriteLedger
   /** Called when a job changed; the caller passes it on to the windows. */
   onChange?: (job: JobView) => void
@@ -83,25 +79,18 @@ export interface JobRunnerOptions {
   bodyMac?: BodyMac
 }
 
-/** What the runner keeps beside the view of a job. */
-interface JobInternals {
-  /** The items' parameters as validated at prepare: what is sent. */
-  params: EndpointParams<WriteEndpointName>[]
-  /** Per item: the zone its change was planned from (zone saves). */
-  guards: (ZoneGuard | undefined)[]
+/**
+ * What the runner keeps beside the view of a job (send-item.ts names what a send needs of it:
+ * the parameters as validated at prepare, the zone guards, whether it sends over an unknown
+ * outcome, why it stopped by itself, a journal that could not be written).
+ */
+interface JobInternals extends ItemInternals {
   token?: string | undefined
   preparedAt: number
-  secondSend: boolean
-  stopRequested: boolean
-  /** The journal could not be written during the job: it stopped, and nothing more is sent. */
-  journalFailure?: { reason: string; team?: ErrorData | undefined } | undefined
-  /** Why the job stopped by itself: its account was made read-only or removed while it ran. */
-  halted?: ErrorData | undefined
   /** When the current wait for the service's rate limit began (ms since the epoch). */
   rateLimitWaitFrom?: number | undefined
   resume?: (() => void) | undefined
   finished?: Promise<JobView> | undefined
-  controller: AbortController
 }
 
 const MAX_JOBS_KEPT = 300
@@ -116,6 +105,7 @@ export class JobRunner {
   constructor(private readonly opts: JobRunnerOptions) {
     this.bodyMac = opts.bodyMac ?? BodyMac.ofThisProcess()
     this.logChecks = new LogCheckSchedule(opts.logCheckDelaysMs)
+    this.steps = this.itemSteps()
   }
 
   private now(): Date {
@@ -144,12 +134,17 @@ export class JobRunner {
         if (it.log?.status !== 'received') this.scheduleLogChecks(job, i)
       })
     }
-    // Lines that could not be read (a torn write, a damaged disk) would be dropped by the rewrite
-    // below: the file as read is kept aside first, and the window says where.
+    // Lines that could not be read (a torn write, a damaged disk), or a journal changed outside the
+    // app, would be lost to the rewrite below: the file as read is kept aside first, and the window
+    // says where, once. What a changed journal no longer vouches for was read as unknown (above:
+    // settled from the service's log, never sent again by itself).
     const unreadable = this.opts.ledger.unreadableLines
-    if (unreadable > 0) {
+    const changed = this.opts.ledger.changedOutside
+    if (unreadable > 0 || changed) {
       try {
-        this.journalDamaged = { movedTo: await this.opts.ledger.keepAside(this.now()), lines: unreadable }
+        const movedTo = await this.opts.ledger.keepAside(this.now())
+        if (unreadable > 0) this.journalDamaged = { movedTo, lines: unreadable }
+        if (changed) this.journalChanged = { movedTo, line: changed.line }
       } catch (err) {
         // Not kept aside: the rewrite would lose the lines for good, so the file stays as it is.
         this.journalProblem = { reason: systemReason(err) }
@@ -198,6 +193,8 @@ export class JobRunner {
   journalProblem: { reason: string } | undefined
   /** Lines of the journal that could not be read at start, and where the file as read was kept. */
   journalDamaged: { movedTo: string; lines: number } | undefined
+  /** The journal was changed outside the app (its chain broken at `line`), and where the file as read was kept. */
+  journalChanged: { movedTo: string; line: number } | undefined
 
   list(): JobView[] {
     return [...this.jobs.values()].filter((j) => j.status !== 'prepared').reverse()
@@ -236,12 +233,9 @@ export class JobRunner {
       ...(accounts.autorenewOnValue ? { autorenewOnValue: (accountId: string) => accounts.autorenewOnValue?.(accountId) ?? Promise.resolve(undefined) } : {}),
       ...(this.opts.serverIdsOf ? { serverIdsOf: this.opts.serverIdsOf } : {}),
       ...(this.opts.domainNamesOf ? { domainNamesOf: this.opts.domainNamesOf } : {}),
-      // Team mode, the database away: refused as such (team.unreachable), nothing prepared.
-      holdersOf: (refs) =>
-        this.opts.ledger.holdersOf(refs).catch((err: unknown) => {
-          const team = teamErrorData(err)
-          throw team ? new AppError(team) : err
-        }),
+      // The ledger away (a team's database): refused as such (team.unreachable), nothing prepared.
+      holdersOf: (refs) => this.opts.ledger.holdersOf(refs).catch(unavailableAsAppError),
+      mark: () => this.opts.ledger.mark().catch(unavailableAsAppError),
       now: () => this.now(),
     })
     const { job, params, guards, token } = prepared
@@ -338,9 +332,9 @@ export class JobRunner {
       await this.opts.ledger.append({ t: 'job', job: running })
     } catch (err) {
       this.discard(jobId)
-      // Team mode, the database away (or refusing): said as such; nothing was sent.
-      const team = teamErrorData(err)
-      if (team) throw new AppError(team)
+      // The ledger's store away (or refusing): said as such; nothing was sent.
+      const unavailable = ledgerErrorData(err)
+      if (unavailable) throw new AppError(unavailable)
       throw AppError.of('internal', { code: 'job.journalUnwritable', params: { path: this.opts.ledger.where, reason: systemReason(err) } })
     }
     Object.assign(job, running)
@@ -356,23 +350,30 @@ export class JobRunner {
       return this.finish(job, 'done')
     }
     const client = account.c
-    let next = 0
-    const worker = async () => {
-      while (next < job.items.length && !this.closed) {
-        if (job.status === 'paused') await new Promise<void>((resolve) => (int.resume = resolve))
-        if (int.stopRequested || this.closed) break
-        // Made read-only or removed while the job ran: nothing more is sent for it.
-        const halt = this.accountHalt(job.accountId)
-        if (halt) {
-          int.stopRequested = true
-          int.halted ??= halt
-          break
+    // Items whose target another send held on its way are tried once more after the others.
+    const later: number[] = []
+    const pass = async (queue: readonly number[], lastTry: boolean) => {
+      let next = 0
+      const worker = async () => {
+        while (next < queue.length && !this.closed) {
+          if (job.status === 'paused') await new Promise<void>((resolve) => (int.resume = resolve))
+          if (int.stopRequested || this.closed) break
+          // Made read-only or removed while the job ran: nothing more is sent for it.
+          const halt = this.accountHalt(job.accountId)
+          if (halt) {
+            int.stopRequested = true
+            int.halted ??= halt
+            break
+          }
+          const i = queue[next++]
+          if (i === undefined) break
+          if ((await sendItem(this.steps, client, job, int, i, { lastTry })) === 'busy') later.push(i)
         }
-        const i = next++
-        await this.send(client, job, int, i)
       }
+      await Promise.all(Array.from({ length: Math.min(job.concurrency, queue.length) }, worker))
     }
-    await Promise.all(Array.from({ length: Math.min(job.concurrency, job.items.length) }, worker))
+    await pass(job.items.map((_, i) => i), false)
+    if (later.length > 0 && !this.closed) await pass(later.splice(0), true)
     if (this.closed) return job
     const stopped = int.stopRequested
     // Items never sent say why: the user stopped the job, or its journal could not be written.
@@ -383,87 +384,22 @@ export class JobRunner {
     return this.finish(job, stopped ? 'stopped' : 'done')
   }
 
-  private async send(client: ApiClient, job: JobView, int: JobInternals, i: number): Promise<void> {
-    const it = job.items[i]
-    if (!it) return
-    const params = int.params[i]
-    if (!params) return
-    const claim = await this.opts.ledger.claim(this.targetRef(job, it), { jobId: job.id, index: i }, { overUnknown: int.secondSend }).catch((err: unknown) => this.ledgerLost(int, err))
-    // The team database away: this item stays pending (skipped, never sent) and the job stops before its next.
-    if (!claim) return
-    if (!claim.ok) {
-      await this.settle(job, i, { state: 'failed', error: heldError(claim.heldBy, it.label) })
-      return
-    }
-    const lease = claim.lease
-    // History first (a zone's snapshot, and its guard, read afresh), while the target is held
-    // and before the item is journaled as on its way: one refused here was never sent.
-    const refused = await this.observe((o) => o.beforeSend(job, i, params, client, int.guards[i]))
-    if (refused) {
-      await this.letGo(lease, 'free')
-      await this.settle(job, i, { state: 'failed', error: refused })
-      return
-    }
-    // Journaled before it leaves, with how the service's log will show it: after a crash, an item
-    // that was sending is an unknown outcome. One that cannot be journaled is not sent, and the job
-    // sends nothing more.
-    const request = client.describeRequest(job.operation, params)
-    // Without its key the body cannot be journaled as the log will show it: not sent.
-    const bodyHash = await this.bodyMac.of(request.body).catch(() => undefined)
-    if (bodyHash === undefined) {
-      await this.opts.ledger.release(lease, 'free')
-      await this.settle(job, i, { state: 'failed', error: { kind: 'internal', code: 'job.journalKeyUnavailable' } }, int)
-      return
-    }
-    const sent = { method: request.method, path: request.path, bodyHash }
-    if (!(await this.settle(job, i, { state: 'sending', sentAt: this.now().toISOString(), sent }, int))) {
-      await this.letGo(lease, 'free')
-      Object.assign(it, { state: 'skipped', sentAt: undefined, error: this.journalError(int.journalFailure) })
-      this.emit(job)
-      return
-    }
-    // The hold may have been taken away meanwhile (a team lease that expired): nothing is sent then.
-    const held = await this.opts.ledger.stillHeld(lease).catch((err: unknown) => this.ledgerLost(int, err))
-    if (held === undefined) {
-      // Journaled as on its way but never sent (the team database away): the hold let go and the
-      // item failed, both written to the team's journal when the database is back (team-mode.ts).
-      await this.letGo(lease, 'free')
-      await this.settle(job, i, { state: 'failed', sentAt: undefined, error: int.halted ?? { kind: 'internal', code: 'team.unreachable' } }, int)
-      return
-    }
-    if (!held) {
-      // Its fencing number is no longer the target's (frozen past its lease): it never leaves.
-      await this.settle(job, i, { state: 'failed', sentAt: undefined, error: { kind: 'busy', code: 'job.holdLost', params: { targets: it.label } } }, int)
-      return
-    }
-    try {
-      const env = await client.sendParsed(job.operation, params, { signal: int.controller.signal, onRateLimitWait: (ms) => this.rateLimitWait(job, int, ms) })
-      // Read back while the target is still held: what the service kept, not what its answer repeats.
-      const back = await readBack(client, job.operation, params, int.controller.signal)
-      const result = back && 'kept' in back ? back.kept : env.results
-      const serviceKept = back && 'error' in back ? [notReadBack()] : serviceKeptFindingsOf(job.operation, params, result)
-      // The item is done as of now (settle sets it at once, then journals its end with the hold let
-      // go, in one step); history is told meanwhile: it reads the item, set here, and nothing the
-      // journal writes, so neither waits for the other (in team mode, two statements at once
-      // rather than three one after the other on every item).
-      const ended = this.settle(job, i, { state: 'done', result, requestId: env.requestId, ...(serviceKept.length > 0 ? { serviceKept } : {}) }, undefined, { lease, outcome: 'free' })
-      await Promise.all([ended, this.observe((o) => o.ended(job, i, { fromLog: false }))])
-    } catch (err) {
-      const error = toErrorData(err)
-      if (error.code === 'http.answerNotKept') {
-        // The service answered success with more than can be kept: done, its answer not kept.
-        await this.settle(job, i, { state: 'done', requestId: error.requestId, serviceKept: [answerNotKept()] }, undefined, { lease, outcome: 'free' })
-        await this.observe((o) => o.ended(job, i, { fromLog: false }))
-        return
-      }
-      if (isOutcomeUnknown(error)) {
-        await this.settle(job, i, { state: 'unknown', error, requestId: error.requestId }, undefined, { lease, outcome: 'unknown' })
-        await this.observe((o) => o.ended(job, i, { fromLog: false }))
-        if (!this.closed) this.scheduleLogChecks(job, i)
-      } else {
-        await this.settle(job, i, { state: 'failed', error, requestId: error.requestId }, undefined, { lease, outcome: 'free' })
-        await this.observe((o) => o.ended(job, i, { fromLog: false }))
-      }
+  /** The runner's own steps, as sending one item uses them (send-item.ts). */
+  private readonly steps: ItemSteps
+  private itemSteps(): ItemSteps {
+    return {
+    ledger: this.opts.ledger,
+    bodyMac: this.bodyMac,
+    now: () => this.now(),
+    closed: () => this.closed,
+    observe: (fn) => this.observe(fn),
+    settle: (job, i, change, int, letGo) => this.settle(job, i, change, int, letGo),
+    ledgerLost: (int, err) => this.ledgerLost(int, err),
+    onJournalError: (err) => this.opts.onJournalError?.(err),
+    journalError: (failure) => this.journalError(failure),
+    rateLimitWait: (job, int, ms) => this.rateLimitWait(job, int, ms),
+    scheduleLogChecks: (job, i) => this.scheduleLogChecks(job, i),
+    emit: (job) => this.emit(job),
     }
   }
 
@@ -487,10 +423,10 @@ export class JobRunner {
    * end, its hold let go in the same ledger step. False when the journal could not be written:
    * the job then stops (nothing more is sent), and says why (a hold not let go runs out).
    */
-  private async settle(job: JobView, i: number, change: Partial<JobItemView> & { state: ItemState }, int?: JobInternals, letGo?: { lease: TargetLease; outcome: 'free' | 'unknown' }): Promise<boolean> {
+  private async settle(job: JobView, i: number, change: Partial<JobItemView> & { state: ItemState }, int?: ItemInternals, letGo?: LetGo): Promise<boolean> {
     const it = job.items[i]
     if (!it) return false
-    if (change.state !== 'sending') this.rateLimitWaitOver(job, int ?? this.internals.get(job.id))
+    if (change.state !== 'sending') this.rateLimitWaitOver(job, this.internals.get(job.id))
     Object.assign(it, change)
     let journaled = true
     try {
@@ -500,7 +436,7 @@ export class JobRunner {
       journaled = false
       const own = int ?? this.internals.get(job.id)
       if (own) {
-        own.journalFailure ??= { reason: systemReason(err), team: teamErrorData(err) }
+        own.journalFailure ??= { reason: systemReason(err), ledger: ledgerErrorData(err) }
         own.stopRequested = true
       }
       this.opts.onJournalError?.(err)
@@ -510,12 +446,14 @@ export class JobRunner {
   }
 
   /** A worker waits out a block of the service: the job says so, each block counted once however many workers wait in it. */
-  private rateLimitWait(job: JobView, int: JobInternals, waitMs: number): void {
+  private rateLimitWait(job: JobView, int: ItemInternals, waitMs: number): void {
+    const own = this.internals.get(job.id)
+    if (!own || own !== int) return
     const now = this.now().getTime()
     const waits = (job.rateLimit ??= { waits: 0, waitedMs: 0 })
-    if (int.rateLimitWaitFrom === undefined) {
+    if (own.rateLimitWaitFrom === undefined) {
       waits.waits++
-      int.rateLimitWaitFrom = now
+      own.rateLimitWaitFrom = now
     }
     waits.waitingUntil = new Date(now + waitMs).toISOString()
     this.emit(job)
@@ -530,14 +468,14 @@ export class JobRunner {
   }
 
   /**
-   * A ledger step failed (the team database away): the job stops before its next item, saying why.
-   * Undefined, for the caller's "nothing sent". Anything else than a team failure is thrown on.
+   * A ledger step failed (its store away): the job stops before its next item, saying why.
+   * Undefined, for the caller's "nothing sent". Anything else than a ledger failure is thrown on.
    */
-  private ledgerLost(int: JobInternals, err: unknown): undefined {
-    const team = teamErrorData(err)
-    if (!team) throw err
+  private ledgerLost(int: ItemInternals, err: unknown): undefined {
+    const unavailable = ledgerErrorData(err)
+    if (!unavailable) throw err
     int.stopRequested = true
-    int.halted ??= team
+    int.halted ??= unavailable
     this.opts.onJournalError?.(err)
     return undefined
   }
@@ -547,8 +485,8 @@ export class JobRunner {
     await this.opts.ledger.release(lease, outcome).catch((err: unknown) => this.opts.onJournalError?.(err))
   }
 
-  private journalError(failure: { reason: string; team?: ErrorData | undefined } | undefined): ErrorData {
-    if (failure?.team) return failure.team
+  private journalError(failure: ItemInternals['journalFailure']): ErrorData {
+    if (failure?.ledger) return failure.ledger
     return { kind: 'internal', code: 'job.journalUnwritable', params: { path: this.opts.ledger.where, reason: failure?.reason ?? 'unknown' } }
   }
 
@@ -604,7 +542,12 @@ export class JobRunner {
         bodyMac: this.bodyMac,
         now: () => this.now(),
         settle: (j, index, change) => this.settle(j, index, change),
-        releaseTarget: (j, it) => this.opts.ledger.settle(this.targetRef(j, it)),
+        releaseTarget: (j, it, how, requestId) => this.opts.ledger.settle(this.targetRef(j, it), how, requestId),
+        otherSends: (j, index) => {
+          const it = j.items[index]
+          if (!it) return Promise.resolve({ requestIds: [], withoutId: 0 })
+          return this.opts.ledger.otherSends(this.targetRef(j, it), { jobId: j.id, index }, j.startedAt ?? j.createdAt)
+        },
         endedFromLog: async (j, index) => {
           await this.observe((o) => o.ended(j, index, { fromLog: true }))
         },
@@ -633,12 +576,8 @@ export class JobRunner {
   }
 }
 
-/** The system's code for a file operation that failed (EACCES, EROFS, ENOSPC...). */
-function systemReason(err: unknown): string {
-  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : 'unknown'
-}
-
-/** A team ledger's failure as the error a job or a refusal shows (team.unreachable, team.schemaNewer, ...). */
-function teamErrorData(err: unknown): ErrorData | undefined {
-  return err instanceof TeamError ? { kind: 'internal', code: err.code, params: { ...err.params } } : undefined
+/** A ledger that cannot take a step, as the refusal the caller sees (team.unreachable, ...); anything else thrown on. */
+function unavailableAsAppError(err: unknown): never {
+  const unavailable = ledgerErrorData(err)
+  throw unavailable ? new AppError(unavailable) : err
 }

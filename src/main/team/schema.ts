@@ -110,6 +110,18 @@ const MIGRATIONS: readonly (readonly string[])[] = [
        last_seen timestamptz NOT NULL DEFAULT now())`,
     `ALTER TABLE team_jobs ADD COLUMN process uuid`,
   ],
+  // Version 3 (issue 49): once per intent. Each lease keeps how its send ended (done, failed,
+  // unsure: sent again over an unknown outcome) in the order ends happened (end_seq, from a
+  // sequence a job's mark is read from), what it was confirmed against (basis) and the request id
+  // the service gave it, so that a later send of the target can tell it was already done, and a
+  // log check can tell a colleague's request from its own.
+  [
+    `CREATE SEQUENCE IF NOT EXISTS team_end_seq`,
+    `ALTER TABLE team_leases ADD COLUMN IF NOT EXISTS basis text, ADD COLUMN IF NOT EXISTS outcome text CHECK (outcome IN ('done', 'failed', 'unsure')),
+       ADD COLUMN IF NOT EXISTS end_seq bigint, ADD COLUMN IF NOT EXISTS request_id text`,
+    `CREATE INDEX IF NOT EXISTS team_leases_ended ON team_leases (account, operation, target, end_seq) WHERE outcome IS NOT NULL`,
+    `CREATE INDEX IF NOT EXISTS team_leases_target ON team_leases (account, operation, target, since)`,
+  ],
 ]
 
 /** The schema version this app reads and writes. */

@@ -2,6 +2,8 @@
  * Why a team database step failed, as a code the screens and the command line translate
  * (team.* in the catalogues). Never the connection string or the password.
  */
+import { LedgerUnavailable } from '../jobs/ledger/ledger-error'
+
 export const TEAM_ERROR_CODES = [
   /** The database cannot be reached (down, refused, timed out, connection lost): nothing is sent in team mode. */
   'team.unreachable',
@@ -16,12 +18,13 @@ export const TEAM_ERROR_CODES = [
 ] as const
 export type TeamErrorCode = (typeof TEAM_ERROR_CODES)[number]
 
-export class TeamError extends Error {
+/** A team database step that failed: to the runner, a ledger that cannot take a step now. */
+export class TeamError extends LedgerUnavailable {
   constructor(
-    readonly code: TeamErrorCode,
-    readonly params: Record<string, string | number> = {},
+    override readonly code: TeamErrorCode,
+    params: Record<string, string | number> = {},
   ) {
-    super(`${code}${Object.keys(params).length ? ` ${JSON.stringify(params)}` : ''}`)
+    super(code, params)
     this.name = 'TeamError'
   }
 }

@@ -25,8 +25,8 @@ import { z } from 'zod'
 import { WRITE_ENDPOINT_NAMES } from '../../shared/endpoints/names'
 import type { JobView } from '../../shared/jobs'
 import { withoutSecrets } from '../jobs/at-rest'
-import { applyJournalRecord, journaledJob, journalRecordSchema, type JournalRecord } from '../jobs/journal'
-import type { ClaimResult, TargetHolder, TargetLease, TargetRef, WriteLedger } from '../jobs/ledger/write-ledger'
+import { applyJournalRecord, journaledJob, journalRecordSchema, type JournalRecord } from '../jobs/ledger/journal-record'
+import type { BeginSend, ClaimResult, EarlierSend, LedgerMark, PreconditionVerdict, SendEnd, SendPrecondition, TargetHolder, TargetLease, TargetRef, WriteLedger } from '../jobs/ledger/write-ledger'
 import { ensureSchema } from './schema'
 import { registerProcess, registerWorkstation } from './team-directory'
 import { teamChangeOf } from './team-history'
@@ -139,6 +139,34 @@ const prepared = (name: string, text: string, values: unknown[]): pg.QueryConfig
 const stillHeldSql = (fence: string, life: string) => `UPDATE team_leases SET checked_at = now(), expires_at = now() + ${life}::bigint * interval '1 millisecond'
   WHERE fence = ${fence} AND state = 'sending' AND expires_at > now() RETURNING fence`
 
+const movedRow = z.object({ member: z.string(), workstation: z.string(), job_id: z.string(), idx: count, ended_at: z.date().nullable(), outcome: z.enum(['done', 'unsure']) })
+const sendRow = z.object({ request_id: z.string().nullable(), counts_unknown: z.boolean() })
+const markRow = z.object({ mark: count })
+
+/**
+ * The send of a target that moved a precondition (preconditions.ts): one that ended done after the
+ * mark `since`, or done from the same basis; else one settled without evidence after the mark
+ * (sent again over an unknown outcome). The parameters: the target ($a, $o, $t), the mark and the basis.
+ */
+const movedSql = (a: string, o: string, t: string, since: string, basis: string) => `SELECT member, workstation, job_id, idx, ended_at, outcome FROM team_leases
+  WHERE account = ${a} AND operation = ${o} AND target = ${t} AND outcome IN ('done', 'unsure')
+    AND (end_seq > ${since}::bigint OR (outcome = 'done' AND ${basis}::text IS NOT NULL AND basis = ${basis}::text))
+  ORDER BY (outcome = 'done') DESC, end_seq DESC LIMIT 1`
+
+/** A moved row (or none) as the verdict the runner acts on. */
+function verdictOf(raw: unknown): PreconditionVerdict {
+  if (raw === undefined || raw === null) return { holds: true }
+  const parsed = movedRow.safeParse(raw)
+  if (!parsed.success) return { holds: true }
+  const r = parsed.data
+  if (r.outcome === 'unsure') return { holds: false, unsure: 'unsettled' }
+  const moved: EarlierSend = { jobId: r.job_id, index: r.idx, at: (r.ended_at ?? new Date()).toISOString(), member: r.member, workstation: r.workstation }
+  return { holds: false, moved }
+}
+
+/** A mark as the database's sequence reads it; anything else (a local ledger's, a damaged one) as no mark. */
+const sinceOf = (p: SendPrecondition | undefined): string | null => (p?.since !== undefined && /^\d+$/.test(p.since) ? p.since : null)
+
 export class TeamLedger implements WriteLedger {
   readonly kind = 'team'
   readonly where: string
@@ -149,10 +177,8 @@ export class TeamLedger implements WriteLedger {
   private readonly leaseMs: number
   private readonly accounts: TeamAccountMap
   private readonly held = new Map<number, TargetLease>()
-  /** Leases checked with their item's "sending" record (append), by fence, until stillHeld takes the answer. */
-  private readonly checks = new Map<number, { held: boolean; at: number }>()
-  /** How long such a check stands for stillHeld's (beyond: checked again). */
-  private readonly freshMs: number
+  /** Preconditions checked with a lease's claim, by fence, until precondition() takes the answer. */
+  private readonly verdicts = new Map<number, PreconditionVerdict>()
   private heartbeat: NodeJS.Timeout | undefined
   /** This ledger's process as the team knows it (team_processes): the jobs it starts carry it. */
   private readonly processId = randomUUID()
@@ -162,7 +188,6 @@ export class TeamLedger implements WriteLedger {
     this.pool = o.pool
     this.where = o.where
     this.leaseMs = o.leaseMs ?? 15_000
-    this.freshMs = Math.min(1000, this.leaseMs / 3)
     this.accounts = o.accounts ?? SAME_IDS
   }
 
@@ -298,24 +323,20 @@ export class TeamLedger implements WriteLedger {
    * A record's row (the record as keptRecord keeps it): $1..$5 are the record; a job's or an
    * item's row uses $2 (the job) and its own from $6.
    */
-  private journalInsert(kept: JournalRecord): { journal: string; journalValues: unknown[] } {
+  private journalInsert(kept: JournalRecord, when = 'true'): { journal: string; journalValues: unknown[] } {
     const jobId = kept.t === 'job' ? kept.job.id : kept.job
-    const journal = 'INSERT INTO team_journal (record_id, job_id, member, workstation, record) VALUES ($1, $2, $3, $4, $5::jsonb) ON CONFLICT (record_id) DO NOTHING'
+    const journal = `INSERT INTO team_journal (record_id, job_id, member, workstation, record) SELECT $1, $2, $3, $4, $5::jsonb WHERE ${when} ON CONFLICT (record_id) DO NOTHING`
     return { journal, journalValues: [randomUUID(), jobId, this.o.member, this.o.workstation, JSON.stringify(kept)] }
   }
 
   async append(record: JournalRecord): Promise<void> {
     const kept = keptRecord(record)
     const { journal, journalValues } = this.journalInsert(kept)
-    // An item about to be sent, whose lease this workstation holds: its lease is checked in the
-    // same statement (stillHeld's check), so the record "sending" and the check that the fencing
-    // number is current commit together, durably, in one round trip; stillHeld then answers from it.
-    const sending = kept.t === 'item' && kept.state === 'sending' ? this.leaseOf(kept.job, kept.i) : undefined
     // One statement, so one round trip and one (durable) commit: the job's or item's row and the
     // record together (a data-modifying WITH always runs, and all of it commits or none).
     // Idempotent by record_id: retried once when the connection was lost, whether or not the first
-    // commit landed (the lease's check too: it only renews a lease still current).
-    const done = await this.step(
+    // commit landed. An item's row never moves back from done or failed (settled stays settled).
+    await this.step(
       (db) => {
         if (kept.t === 'job') {
           const items = kept.job.items
@@ -325,38 +346,64 @@ export class TeamLedger implements WriteLedger {
               `WITH job AS (INSERT INTO team_jobs (id, account, operation, member, workstation, process) VALUES ($2, $6, $7, $3, $4, $11) ON CONFLICT (id) DO NOTHING),
                items AS (INSERT INTO team_job_items (job_id, idx, target, state)
                  SELECT $2, t.idx, t.target, t.state FROM unnest($8::int[], $9::text[], $10::text[]) AS t(idx, target, state)
-                 ON CONFLICT (job_id, idx) DO UPDATE SET state = EXCLUDED.state)
+                 ON CONFLICT (job_id, idx) DO UPDATE SET state = EXCLUDED.state WHERE team_job_items.state NOT IN ('done', 'failed'))
              ${journal}`,
               [...journalValues, this.accounts.toTeam(kept.job.accountId), kept.job.operation, items.map((_, i) => i), items.map((it) => it.target), items.map((it) => it.state), this.processId],
             ),
           )
         }
-        if (kept.t === 'item' && sending !== undefined)
-          return db.query(
-            prepared(
-              'append-sending',
-              `WITH lease AS (${stillHeldSql('$8', '$9')}),
-               item AS (UPDATE team_job_items SET state = $7 WHERE job_id = $2 AND idx = $6),
-               record AS (${journal})
-               SELECT count(*)::integer AS held FROM lease`,
-              [...journalValues, kept.i, kept.state, sending.fence, this.ttl()],
-            ),
-          )
         if (kept.t === 'item')
-          return db.query(prepared('append-item', `WITH item AS (UPDATE team_job_items SET state = $7 WHERE job_id = $2 AND idx = $6) ${journal}`, [...journalValues, kept.i, kept.state]))
+          return db.query(prepared('append-item', `WITH item AS (UPDATE team_job_items SET state = $7 WHERE job_id = $2 AND idx = $6 AND (state NOT IN ('done', 'failed') OR $7 IN ('done', 'failed'))) ${journal}`, [...journalValues, kept.i, kept.state]))
         return db.query(prepared('append', journal, journalValues))
       },
       { retryOnLoss: true },
     )
-    if (sending !== undefined) this.checks.set(sending.fence, { held: heldRow.parse(done.rows[0]).held === 1, at: performance.now() })
   }
 
   /**
-   * A send's end: its item's record, its row's state, its lease let go and, for a change (done or
-   * unknown), the team's history row with this member (history says who; what it keeps is
-   * teamChangeOf's: never a parameter, so never a secret) in one statement: one round trip and one
-   * commit, durable as the journal's. Idempotent as append and release are: a retry after a lost
-   * connection whose first commit landed finds its journal record, and adds no second history row.
+   * Right before the send, in one committed statement: whether a send of the target ended done
+   * since the job's mark (or from the same basis); if none did, the lease checked still current and
+   * unexpired, marked checked (the send may leave from now on) and renewed; and only then the item
+   * journaled as sending. Nothing is journaled when either fails, so nothing leaves unjournaled,
+   * and a lease checked is one whose send may have left (it turns unknown, never free, if it runs out).
+   */
+  async beginSend(record: JournalRecord, lease: TargetLease, p: SendPrecondition): Promise<BeginSend> {
+    if (record.t !== 'item') throw new Error('beginSend takes an item record')
+    const kept = keptItem(record)
+    const { journal, journalValues } = this.journalInsert(kept, 'EXISTS (SELECT 1 FROM lease)')
+    const [a, o, t] = this.key(lease.ref)
+    const values = [...journalValues, kept.i, kept.state, lease.fence, this.ttl(), a, o, t, sinceOf(p), p.basis ?? null]
+    const out = await this.step(
+      (db) =>
+        db.query(
+          prepared(
+            'begin-send',
+            `WITH moved AS (${movedSql('$10', '$11', '$12', '$13', '$14')}),
+             lease AS (UPDATE team_leases SET checked_at = now(), expires_at = now() + $9::bigint * interval '1 millisecond'
+               WHERE fence = $8 AND state = 'sending' AND expires_at > now() AND NOT EXISTS (SELECT 1 FROM moved WHERE outcome = 'done') RETURNING fence),
+             item AS (UPDATE team_job_items SET state = $7 WHERE job_id = $2 AND idx = $6 AND EXISTS (SELECT 1 FROM lease) AND state NOT IN ('done', 'failed')),
+             record AS (${journal})
+             SELECT (SELECT count(*) FROM lease)::integer AS held, m.member, m.workstation, m.job_id, m.idx, m.ended_at, m.outcome FROM (VALUES (1)) AS one LEFT JOIN moved AS m ON true`,
+            values,
+          ),
+        ),
+      { retryOnLoss: true },
+    )
+    const row: unknown = out.rows[0]
+    if (heldRow.parse(row).held === 1) return { ok: true }
+    const verdict = verdictOf(movedRow.safeParse(row).success ? row : undefined)
+    if (!verdict.holds && 'moved' in verdict) return { ok: false, moved: verdict.moved }
+    return { ok: false, lost: true }
+  }
+
+  /**
+   * A send's end: its item's record, its row's state, its lease let go with how its send ended
+   * (done or failed, in the order of ends: end_seq; the request id the service gave it) and, for a
+   * change (done or unknown), the team's history row with this member (history says who; what it
+   * keeps is teamChangeOf's: never a parameter, so never a secret) in one statement: one round trip
+   * and one commit, durable as the journal's. Only while the lease is still this send's: a process
+   * woken past its lease, whose item a colleague settled meanwhile, writes nothing. Idempotent: a
+   * retry after a lost connection whose first commit landed finds the lease let go, and writes nothing again.
    */
   async end(record: JournalRecord, lease: TargetLease, outcome: 'free' | 'unknown', job: JobView): Promise<void> {
     if (record.t !== 'item') {
@@ -364,30 +411,28 @@ export class TeamLedger implements WriteLedger {
       return
     }
     this.held.delete(lease.fence)
-    this.checks.delete(lease.fence)
+    this.verdicts.delete(lease.fence)
     const kept = keptItem(record)
-    const { journal, journalValues } = this.journalInsert(kept)
-    const values = [...journalValues, kept.i, kept.state, lease.fence, outcome]
-    const item = 'UPDATE team_job_items SET state = $7 WHERE job_id = $2 AND idx = $6'
-    const letGo = `UPDATE team_leases SET state = $9, ended_at = CASE WHEN $9 = 'free' THEN now() ELSE NULL END WHERE fence = $8 AND state IN ('sending', 'unknown')`
+    const { journal, journalValues } = this.journalInsert(kept, 'EXISTS (SELECT 1 FROM lease)')
+    const values = [...journalValues, kept.i, kept.state, lease.fence, outcome, kept.requestId ?? null]
+    const item = `UPDATE team_job_items SET state = $7 WHERE job_id = $2 AND idx = $6 AND EXISTS (SELECT 1 FROM lease) AND (state NOT IN ('done', 'failed') OR $7 IN ('done', 'failed'))`
+    const letGo = `UPDATE team_leases SET state = $9, ended_at = CASE WHEN $9 = 'free' THEN now() ELSE NULL END,
+        outcome = CASE WHEN $7 IN ('done', 'failed') THEN $7 ELSE outcome END,
+        end_seq = CASE WHEN $7 IN ('done', 'failed') THEN nextval('team_end_seq') ELSE end_seq END,
+        request_id = COALESCE($10::text, request_id)
+      WHERE fence = $8 AND state IN ('sending', 'unknown') RETURNING fence`
     const changed = teamChangeOf(job, kept.i)
     const statement = changed
       ? prepared(
           'append-end-changed',
-          `WITH item AS (${item}), lease AS (${letGo}),
+          `WITH lease AS (${letGo}), item AS (${item}),
            history AS (INSERT INTO team_history (account, domain, member, workstation, change)
-             SELECT $10, $11, $3, $4, $12::jsonb WHERE NOT EXISTS (SELECT 1 FROM team_journal WHERE record_id = $1))
+             SELECT $11, $12, $3, $4, $13::jsonb WHERE EXISTS (SELECT 1 FROM lease) AND NOT EXISTS (SELECT 1 FROM team_journal WHERE record_id = $1))
            ${journal}`,
           [...values, this.accounts.toTeam(job.accountId), changed.domain, JSON.stringify(changed.change)],
         )
-      : prepared('append-end', `WITH item AS (${item}), lease AS (${letGo}) ${journal}`, values)
+      : prepared('append-end', `WITH lease AS (${letGo}), item AS (${item}) ${journal}`, values)
     await this.step((db) => db.query(statement), { retryOnLoss: true })
-  }
-
-  /** This workstation's lease of a job's item, if it holds one. */
-  private leaseOf(jobId: string, index: number): TargetLease | undefined {
-    for (const lease of this.held.values()) if (lease.jobId === jobId && lease.index === index) return lease
-    return undefined
   }
 
   /** The team's journal is never rewritten: other members' jobs live in it too. */
@@ -456,17 +501,30 @@ export class TeamLedger implements WriteLedger {
     return [this.accounts.toTeam(ref.accountId), ref.operation, ref.target]
   }
 
-  async claim(ref: TargetRef, owner: { jobId: string; index: number }, opts: { overUnknown?: boolean } = {}): Promise<ClaimResult> {
+  async claim(ref: TargetRef, owner: { jobId: string; index: number }, opts: { overUnknown?: boolean; precondition?: SendPrecondition | undefined } = {}): Promise<ClaimResult> {
     const key = this.key(ref)
-    const insert = (from: string) => `INSERT INTO team_leases (account, operation, target, member, workstation, job_id, idx, state, expires_at)
-       SELECT $1, $2, $3, $4, $5, $6, $7::integer, 'sending', now() + $8::bigint * interval '1 millisecond' FROM ${from}
+    const insert = (from: string) => `INSERT INTO team_leases (account, operation, target, member, workstation, job_id, idx, state, expires_at, basis)
+       SELECT $1, $2, $3, $4, $5, $6, $7::integer, 'sending', now() + $8::bigint * interval '1 millisecond', $9::text FROM ${from}
        ON CONFLICT (account, operation, target) WHERE state IN ('sending', 'unknown') DO NOTHING
        RETURNING fence`
-    const values = [...key, this.o.member, this.o.workstation, owner.jobId, owner.index, this.ttl()]
+    const p = opts.precondition
+    const values = [...key, this.o.member, this.o.workstation, owner.jobId, owner.index, this.ttl(), p?.basis ?? null]
+    // With a precondition, what moved it is read in the same round trip (precondition() answers from
+    // it; beginSend checks it again, committed, right before the send).
+    const withMoved = (taking: string) => `WITH taken AS (${taking}) SELECT taken.fence, m.member, m.workstation, m.job_id, m.idx, m.ended_at, m.outcome
+       FROM taken LEFT JOIN LATERAL (${movedSql('$1', '$2', '$3', '$10', '$9')}) AS m ON true`
+    const remember = (fence: number, row: unknown) => {
+      if (p !== undefined && p.since !== undefined) this.verdicts.set(fence, verdictOf(movedRow.safeParse(row).success ? row : undefined))
+    }
     // The usual case in one round trip: the target is free, the insert takes it (one statement, committed on its own).
     if (!opts.overUnknown) {
-      const first = await this.step((db) => db.query(prepared('claim', insert(RELAXED), values)))
-      if (first.rows[0] !== undefined) return this.took(ref, owner, fenceRow.parse(first.rows[0]).fence)
+      const first = await this.step((db) => db.query(prepared('claim', withMoved(insert(RELAXED)), [...values, sinceOf(p)])))
+      const row: unknown = first.rows[0]
+      if (row !== undefined) {
+        const fence = fenceRow.parse(row).fence
+        remember(fence, row)
+        return this.took(ref, owner, fence)
+      }
     }
     // Held, or held by a lease that ran out: expired leases made what they mean, then once more.
     // Bounded: the holder seen by a refused insert may let go before it is read; then try again.
@@ -474,22 +532,59 @@ export class TeamLedger implements WriteLedger {
       const out = await this.step(() =>
         this.transaction(async (c) => {
           await c.query(EXPIRE, key)
-          if (opts.overUnknown) await c.query(`UPDATE team_leases SET state = 'free', ended_at = now() WHERE account = $1 AND operation = $2 AND target = $3 AND state = 'unknown'`, key)
-          const taken = await c.query(insert('(VALUES (1)) AS one'), values)
+          // Sent again over an unknown outcome, knowingly: whether that one was done, nobody can tell.
+          if (opts.overUnknown)
+            await c.query(`UPDATE team_leases SET state = 'free', ended_at = now(), outcome = 'unsure', end_seq = nextval('team_end_seq') WHERE account = $1 AND operation = $2 AND target = $3 AND state = 'unknown'`, key)
+          const taken = await c.query(withMoved(insert('(VALUES (1)) AS one')), [...values, sinceOf(p)])
           const row: unknown = taken.rows[0]
-          if (row !== undefined) return { taken: true as const, fence: fenceRow.parse(row).fence }
+          if (row !== undefined) return { taken: true as const, fence: fenceRow.parse(row).fence, row }
           const held = await c.query(`SELECT ${EFFECTIVE} AND account = $1 AND operation = $2 AND target = $3`, key)
           const heldRow: unknown = held.rows[0]
           return { taken: false as const, heldRow }
         }),
       )
-      if (out.taken) return this.took(ref, owner, out.fence)
+      if (out.taken) {
+        remember(out.fence, out.row)
+        return this.took(ref, owner, out.fence)
+      }
       if (out.heldRow !== undefined) {
         const r = holderRow.parse(out.heldRow)
         return { ok: false, heldBy: holderFrom(r) }
       }
     }
     throw new TeamError('team.failed', { step: 'claim' })
+  }
+
+  async precondition(lease: TargetLease, p: SendPrecondition): Promise<PreconditionVerdict> {
+    if (p.since === undefined) return { holds: false, unsure: 'noMark' }
+    const known = this.verdicts.get(lease.fence)
+    this.verdicts.delete(lease.fence)
+    if (known) return known
+    const [a, o, t] = this.key(lease.ref)
+    const rows = await this.step((db) => db.query(prepared('precondition', movedSql('$1', '$2', '$3', '$4', '$5'), [a, o, t, sinceOf(p), p.basis ?? null])), { retryOnLoss: true })
+    return verdictOf(rows.rows[0])
+  }
+
+  async mark(): Promise<LedgerMark> {
+    const r = await this.step((db) => db.query(prepared('mark', `SELECT CASE WHEN is_called THEN last_value ELSE 0 END AS mark FROM team_end_seq`, [])), { retryOnLoss: true })
+    return String(markRow.parse(r.rows[0]).mark)
+  }
+
+  async otherSends(ref: TargetRef, owner: { jobId: string; index: number }, sinceIso: string): Promise<{ requestIds: string[]; withoutId: number }> {
+    const [a, o, t] = this.key(ref)
+    // From a little before: the job's start is this workstation's clock, the leases' the database's.
+    const r = await this.step(
+      (db) =>
+        db.query(
+          `SELECT request_id, (state IN ('sending', 'unknown') OR outcome = 'unsure' OR (outcome = 'done' AND request_id IS NULL)) AS counts_unknown
+             FROM team_leases WHERE account = $1 AND operation = $2 AND target = $3 AND NOT (job_id = $4 AND idx = $5)
+               AND since >= $6::timestamptz - interval '5 minutes' AND (state <> 'free' OR outcome IS NOT NULL)`,
+          [a, o, t, owner.jobId, owner.index, sinceIso],
+        ),
+      { retryOnLoss: true },
+    )
+    const rows = z.array(sendRow).parse(r.rows)
+    return { requestIds: rows.flatMap((row) => row.request_id ?? []), withoutId: rows.filter((row) => row.counts_unknown && row.request_id === null).length }
   }
 
   private took(ref: TargetRef, owner: { jobId: string; index: number }, fence: number): ClaimResult {
@@ -499,18 +594,13 @@ export class TeamLedger implements WriteLedger {
   }
 
   async stillHeld(lease: TargetLease): Promise<boolean> {
-    // Checked with its "sending" record a moment ago (append): that committed check is the answer,
-    // if it is fresh; else (or if never made) checked now.
-    const check = this.checks.get(lease.fence)
-    this.checks.delete(lease.fence)
-    if (check && performance.now() - check.at <= this.freshMs) return check.held
     const r = await this.step((db) => db.query(prepared('still-held', stillHeldSql('$1', '$2'), [lease.fence, this.ttl()])))
     return r.rows.length === 1
   }
 
   async release(lease: TargetLease, outcome: 'free' | 'unknown'): Promise<void> {
     this.held.delete(lease.fence)
-    this.checks.delete(lease.fence)
+    this.verdicts.delete(lease.fence)
     await this.step(
       () =>
         this.pool.query(
@@ -520,13 +610,20 @@ export class TeamLedger implements WriteLedger {
     )
   }
 
-  async settle(ref: TargetRef): Promise<void> {
+  /** An unknown outcome settled: the lease free, with how its send ended and the request that shows it (a log entry's). */
+  async settle(ref: TargetRef, how?: SendEnd | 'unsure', requestId?: string): Promise<void> {
     const key = this.key(ref)
+    const ended = how === 'done' || how === 'failed' || how === 'unsure' ? how : null
     await this.step(
       () =>
         this.transaction(async (c) => {
           await c.query(EXPIRE, key)
-          await c.query(`UPDATE team_leases SET state = 'free', ended_at = now() WHERE account = $1 AND operation = $2 AND target = $3 AND state = 'unknown'`, key)
+          await c.query(
+            `UPDATE team_leases SET state = 'free', ended_at = now(), outcome = $4::text,
+               end_seq = CASE WHEN $4::text IS NOT NULL THEN nextval('team_end_seq') ELSE end_seq END, request_id = COALESCE($5::text, request_id)
+             WHERE account = $1 AND operation = $2 AND target = $3 AND state = 'unknown'`,
+            [...key, ended, requestId ?? null],
+          )
         }),
       { retryOnLoss: true },
     )

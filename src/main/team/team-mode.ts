@@ -7,8 +7,8 @@
  * `retryMs`, on the next step that needs it. Reading from the service never goes through here.
  */
 import type { JobView } from '../../shared/jobs'
-import type { JournalRecord } from '../jobs/journal'
-import type { ClaimResult, TargetHolder, TargetLease, TargetRef, WriteLedger } from '../jobs/ledger/write-ledger'
+import type { JournalRecord } from '../jobs/ledger/journal-record'
+import type { BeginSend, ClaimResult, LedgerMark, PreconditionVerdict, SendEnd, SendPrecondition, TargetHolder, TargetLease, TargetRef, WriteLedger } from '../jobs/ledger/write-ledger'
 import { openConfiguredTeamLedger, TeamAccountFingerprints, type TeamKeys } from './open-team'
 import { TeamError, teamErrorOf, type TeamErrorCode } from './team-error'
 import type { TeamLedger } from './team-ledger'
@@ -210,10 +210,26 @@ class ReconnectingTeamLedger implements WriteLedger {
   compact(jobs: JobView[]): Promise<void> {
     return this.inner ? this.step((l) => l.compact(jobs)) : Promise.resolve()
   }
-  claim(ref: TargetRef, owner: { jobId: string; index: number }, opts?: { overUnknown?: boolean }): Promise<ClaimResult> {
+  claim(ref: TargetRef, owner: { jobId: string; index: number }, opts?: { overUnknown?: boolean; precondition?: SendPrecondition | undefined }): Promise<ClaimResult> {
     return this.step(async (l) => {
       await this.learn(ref.accountId)
       return l.claim(ref, owner, opts)
+    })
+  }
+  precondition(lease: TargetLease, p: SendPrecondition): Promise<PreconditionVerdict> {
+    return this.step((l) => l.precondition(lease, p))
+  }
+  /** Before the send: never owed (nothing is sent when it cannot be written). */
+  beginSend(record: JournalRecord, lease: TargetLease, p: SendPrecondition): Promise<BeginSend> {
+    return this.step((l) => l.beginSend(record, lease, p))
+  }
+  mark(): Promise<LedgerMark> {
+    return this.step((l) => l.mark())
+  }
+  otherSends(ref: TargetRef, owner: { jobId: string; index: number }, sinceIso: string): Promise<{ requestIds: string[]; withoutId: number }> {
+    return this.step(async (l) => {
+      await this.learn(ref.accountId)
+      return l.otherSends(ref, owner, sinceIso)
     })
   }
   stillHeld(lease: TargetLease): Promise<boolean> {
@@ -240,10 +256,10 @@ class ReconnectingTeamLedger implements WriteLedger {
       throw err
     }
   }
-  settle(ref: TargetRef): Promise<void> {
+  settle(ref: TargetRef, how?: SendEnd | 'unsure', requestId?: string): Promise<void> {
     return this.step(async (l) => {
       await this.learn(ref.accountId)
-      return l.settle(ref)
+      return l.settle(ref, how, requestId)
     })
   }
   holderOf(ref: TargetRef): Promise<TargetHolder | undefined> {

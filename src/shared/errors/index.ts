@@ -73,6 +73,23 @@ export const ERROR_CODES = [
   'job.targetUnknownBy',
   // The hold ran out before the send (a frozen process, a team lease taken by a colleague): nothing sent.
   'job.holdLost',
+  // Once per intent (jobs/preconditions.ts): a send of the target ended after the confirmation.
+  'job.alreadyRenewedBy',
+  'job.alreadyRenewedHere',
+  'job.alreadyChangedBy',
+  'job.alreadyChangedHere',
+  'job.alreadyTransferredBy',
+  'job.alreadyTransferredHere',
+  'job.alreadyCreatedBy',
+  'job.alreadyCreatedHere',
+  'job.alreadyRemovedBy',
+  'job.alreadyRemovedHere',
+  'job.changedSinceConfirmed',
+  'job.preconditionUnsure.noMark',
+  'job.preconditionUnsure.journalChanged',
+  'job.preconditionUnsure.unsettled',
+  // An item the journal no longer vouches for (changed outside the app): unknown, settled from the log.
+  'job.journalChangedOutside',
   'job.confirmationRequired',
   'job.accountNameRequired',
   'job.notFound',
@@ -85,6 +102,7 @@ export const ERROR_CODES = [
   'startup.logNotKept',
   'startup.journalNotKept',
   'startup.journalDamaged',
+  'startup.journalChanged',
   // A zone save whose plan was made from other records than the zone holds now (history, bulk DNS change).
   'dns.changedSincePlan',
   // Team mode: the member whose save made the zone as it is now.

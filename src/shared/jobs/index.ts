@@ -36,9 +36,10 @@ export type ItemEffect = {
  * Why a look in the service's log settles nothing: the job has no baseline (the log's newest entry
  * could not be read when it started, so an earlier identical request cannot be told apart), two
  * entries after the baseline match, the baseline was not reached in the pages read, or the log
- * did not come newest first.
+ * did not come newest first, or another send of the same target (a colleague's, another job's)
+ * left with no request id known, so a matching entry may be its request, not this item's.
  */
-export const LOG_UNDECIDED = ['noBaseline', 'several', 'baselineNotReached', 'order'] as const
+export const LOG_UNDECIDED = ['noBaseline', 'several', 'baselineNotReached', 'order', 'others'] as const
 export type LogUndecided = (typeof LOG_UNDECIDED)[number]
 
 /** What the service's own request log says about an item whose outcome was unknown. */
@@ -60,6 +61,12 @@ export type JobItemView = {
   params: Record<string, unknown>
   state: ItemState
   effect?: ItemEffect | undefined
+  /**
+   * What the item was confirmed against, where its operation names a state (a renewal or an
+   * extension: the expiry date the confirmation showed). Checked under its hold before it is
+   * sent: a send of the same target that ended from this same state means it was already done.
+   */
+  basis?: string | undefined
   /** The service's answer (its `results`), for done items. */
   result?: unknown
   /** Where what the service answered it kept differs from what was sent (see shared/service-kept.ts). */
@@ -104,6 +111,12 @@ export type JobView = {
    * what came after it. null: the log could not be read then, so no log check can settle an item.
    */
   logBaseline?: string | null | undefined
+  /**
+   * The write ledger's mark when the job was prepared, taken before what it is confirmed against
+   * was read (jobs/ledger/write-ledger.ts): a send of one of its targets that ended after it is
+   * one its confirmation did not see, so the item is not sent.
+   */
+  mark?: string | undefined
   items: JobItemView[]
   /** Team mode (issue 37): the member and the workstation that made the job; the local ledger never sets it. */
   by?: { member: string; workstation: string } | undefined
@@ -119,10 +132,21 @@ type RateLimitWaits = {
   waitingUntil?: string | undefined
 }
 
-/** The counts a progress bar and a summary need. */
-export function jobCounts(job: Pick<JobView, 'items'>): Record<ItemState, number> & { total: number; finished: number } {
-  const counts = { pending: 0, sending: 0, done: 0, failed: 0, unknown: 0, skipped: 0, total: job.items.length, finished: 0 }
-  for (const item of job.items) counts[item.state]++
+/**
+ * Whether an item was not sent because its target was already acted on after its confirmation
+ * (by a colleague, another job, the command line: main's jobs/preconditions.ts): its intent was
+ * done elsewhere, which a summary counts apart from failures.
+ */
+export const isDoneElsewhere = (it: Pick<JobItemView, 'state' | 'error'>): boolean =>
+  it.state === 'skipped' && it.error !== undefined && (it.error.code.startsWith('job.already') || it.error.code === 'job.changedSinceConfirmed')
+
+/** The counts a progress bar and a summary need; `doneElsewhere` are among the skipped. */
+export function jobCounts(job: Pick<JobView, 'items'>): Record<ItemState, number> & { total: number; finished: number; doneElsewhere: number } {
+  const counts = { pending: 0, sending: 0, done: 0, failed: 0, unknown: 0, skipped: 0, total: job.items.length, finished: 0, doneElsewhere: 0 }
+  for (const item of job.items) {
+    counts[item.state]++
+    if (isDoneElsewhere(item)) counts.doneElsewhere++
+  }
   counts.finished = counts.done + counts.failed + counts.unknown + counts.skipped
   return counts
 }

@@ -1,19 +1,17 @@
 /**
- * The journal of every write: one JSON line per event (a job started, an item about to be sent,
- * an item's outcome, a job's end), appended to a file in the app's data folder and flushed to
- * disk line by line, so a crash loses at most the line being written. After a restart the jobs
- * are rebuilt from it. It holds what a job's record needs of what was sent and what came back
- * (at-rest.ts): never an API key, a transfer code, a password or a WHOIS contact, in whatever
- * part of a line (parameters, answers, errors, logged answers); the body sent only as a MAC.
+ * The journal's records: one per event of a write (a job started, an item about to be sent, an
+ * item's outcome, a job's end), their schema, how a job is rebuilt from them, and what a record
+ * keeps of what was sent and what came back (at-rest.ts): never an API key, a transfer code, a
+ * password or a WHOIS contact, in whatever part of a record (parameters, answers, errors, logged
+ * answers); the body sent only as a MAC (body-mac.ts). The local journal file (journal-file.ts)
+ * and the team's database keep the same records.
  */
-import { chmod, copyFile, mkdir, open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises'
-import { dirname } from 'node:path'
 import { z } from 'zod'
-import { API_ERROR_KINDS, APP_ERROR_KINDS } from '../../shared/errors'
-import { WRITE_ENDPOINT_NAMES } from '../../shared/endpoints/names'
-import { SERVICE_KEPT_CODES } from '../../shared/service/service-kept'
-import { JOB_PURPOSES, LOG_UNDECIDED, type ItemState, type JobItemView, type JobStatus, type JobView, type LogCheck } from '../../shared/jobs'
-import { journaledError, journaledLoggedText, journaledParams, journaledResult, secretsOf, withoutJobSecrets } from './at-rest'
+import { API_ERROR_KINDS, APP_ERROR_KINDS } from '../../../shared/errors'
+import { WRITE_ENDPOINT_NAMES } from '../../../shared/endpoints/names'
+import { SERVICE_KEPT_CODES } from '../../../shared/service/service-kept'
+import { JOB_PURPOSES, LOG_UNDECIDED, type ItemState, type JobItemView, type JobView, type LogCheck } from '../../../shared/jobs'
+import { journaledError, journaledLoggedText, journaledParams, journaledResult, secretsOf, withoutJobSecrets } from '../at-rest'
 
 const params = z.record(z.string(), z.union([z.string(), z.number()])).optional()
 const errorData = z.object({
@@ -43,6 +41,7 @@ const item = z.object({
   params: z.record(z.string(), z.unknown()),
   state: itemState,
   effect: z.object({ from: z.string().optional(), to: z.string().optional(), unreadable: z.boolean().optional() }).optional(),
+  basis: z.string().optional(),
   result: z.unknown().optional(),
   serviceKept: z.array(serviceKeptFinding).optional(),
   error: errorData.optional(),
@@ -68,10 +67,11 @@ const job = z.object({
   endedAt: z.string().optional(),
   concurrency: z.number(),
   logBaseline: z.string().nullable().optional(),
+  mark: z.string().optional(),
   items: z.array(item),
 })
 
-const record = z.discriminatedUnion('t', [
+export const journalRecordSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('job'), job }),
   z.object({
     t: z.literal('item'),
@@ -89,7 +89,7 @@ const record = z.discriminatedUnion('t', [
   }),
   z.object({ t: z.literal('status'), job: z.string(), status: jobStatus, at: z.string() }),
 ])
-export type JournalRecord = z.infer<typeof record>
+export type JournalRecord = z.infer<typeof journalRecordSchema>
 
 type Bag = Record<string, unknown>
 const isBag = (v: unknown): v is Bag => typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -100,7 +100,7 @@ const isBag = (v: unknown): v is Bag => typeof v === 'object' && v !== null && !
  * today's names (`serviceKept`, `serviceKept.*`, `params.kept`), so no job of an older journal
  * loses what it found; anything else is left as it is, for the schema to judge.
  */
-function withTodaysNames(line: unknown): unknown {
+export function withTodaysNames(line: unknown): unknown {
   if (!isBag(line)) return line
   if (line.t === 'item') return renamedItem(line)
   if (line.t === 'job' && isBag(line.job) && Array.isArray(line.job.items)) return { ...line, job: { ...line.job, items: line.job.items.map(renamedItem) } }
@@ -162,7 +162,7 @@ export function itemRecord(jobId: string, i: number, it: JobItemView, secrets: r
 }
 
 /** A job as a journal line keeps it: parameters without secrets or contacts, answers, errors and logged answers reduced as an item's line reduces them. */
-function journaledJob(job: JobView): JobView {
+export function journaledJob(job: JobView): JobView {
   const secrets = jobSecrets(job)
   return {
     ...job,
@@ -181,145 +181,20 @@ function journaledJob(job: JobView): JobView {
   }
 }
 
+
+/** Item states no later record takes back: the service answered (or the log settled it). */
+const SETTLED: readonly ItemState[] = ['done', 'failed']
+const movesBack = (from: ItemState, to: ItemState) => SETTLED.includes(from) && !SETTLED.includes(to)
+
 /**
- * Who may write a journal: the services that hold its data folder's lock (data-lock.ts), and
- * only while they hold it. Another process's lines would vanish in this one's rewrite (and this
- * one's in the other's), so a journal is written by its folder's holder or not at all.
+ * One record folded into the jobs it belongs to (in the order the records were written). Settled
+ * stays settled: no record moves an item back from done or failed (a process woken past its hold,
+ * a line written out of turn), and a job's line read again keeps the items its earlier lines settled.
  */
-export interface JournalWriter {
-  /** Undefined while the journal may be written; otherwise a code saying why not. */
-  notWriterReason(): string | undefined
-}
-
-/** A journal write refused because this process does not hold the data folder (its code says why). */
-class NotTheWriter extends Error {
-  constructor(readonly code: string) {
-    super(`journal not written: ${code}`)
-    this.name = 'NotTheWriter'
-  }
-}
-
-export class Journal {
-  private handle: FileHandle | undefined
-  private writes: Promise<void> = Promise.resolve()
-  /** Lines that could not be read back (a torn last line, a foreign file): counted, never fatal. */
-  unreadableLines = 0
-
-  constructor(
-    readonly file: string,
-    private readonly writer: JournalWriter,
-  ) {}
-
-  /** Checked as each write's turn comes (the lock may have been let go meanwhile). */
-  private mayWrite(): void {
-    const reason = this.writer.notWriterReason()
-    if (reason !== undefined) throw new NotTheWriter(reason)
-  }
-
-  /** Every job in the journal, as it stood at its last line, oldest first. */
-  async load(): Promise<JobView[]> {
-    let text: string
-    try {
-      text = await readFile(this.file, 'utf8')
-    } catch (err) {
-      if (typeof err === 'object' && err !== null && 'code' in err && err.code === 'ENOENT') return []
-      throw err
-    }
-    const jobs = new Map<string, JobView>()
-    for (const line of text.split('\n')) {
-      if (!line.trim()) continue
-      let json: unknown
-      try {
-        json = JSON.parse(line)
-      } catch {
-        this.unreadableLines++
-        continue
-      }
-      const parsed = record.safeParse(withTodaysNames(json))
-      if (!parsed.success) {
-        this.unreadableLines++
-        continue
-      }
-      apply(jobs, parsed.data)
-    }
-    return [...jobs.values()]
-  }
-
-  /** Appends one line and flushes it to disk; lines are written one at a time, in order. A job's line keeps no secret or contact. */
-  append(r: JournalRecord): Promise<void> {
-    const line = `${JSON.stringify(r.t === 'job' ? { t: 'job', job: journaledJob(r.job) } : r)}\n`
-    const write = this.writes.then(async () => {
-      this.mayWrite()
-      if (!this.handle) {
-        await mkdir(dirname(this.file), { recursive: true })
-        // Readable by the user only: it holds what was sent to the service.
-        this.handle = await open(this.file, 'a', 0o600)
-        await this.handle.chmod(0o600)
-      }
-      await this.handle.write(line)
-      await this.handle.datasync()
-    })
-    this.writes = write.catch(() => undefined)
-    return write
-  }
-
-  /**
-   * Copies the journal as read aside (`journal.jsonl.damaged-<time>`) before a rewrite would drop
-   * its unreadable lines: they may be the only record of a send. Returns the copy's path.
-   */
-  async keepAside(now: Date): Promise<string> {
-    const aside = `${this.file}.damaged-${now.toISOString().replace(/[:.]/g, '-')}`
-    await this.writes
-    this.mayWrite()
-    await copyFile(this.file, aside)
-    await chmod(aside, 0o600)
-    return aside
-  }
-
-  /**
-   * Rewrites the journal with only these jobs, one line each (after a restart, to keep it short;
-   * after an account is removed); only by the folder's holder. In the same queue as the lines: a line appended meanwhile is
-   * written after the rewrite, never into the file the rewrite replaces.
-   */
-  compact(jobs: JobView[]): Promise<void> {
-    const lines = jobs.map((j) => `${JSON.stringify({ t: 'job', job: journaledJob(j) })}\n`)
-    const rewrite = this.writes.then(async () => {
-      // Never a rewrite of a journal another holder may be appending to.
-      this.mayWrite()
-      await this.handle?.close()
-      this.handle = undefined
-      await mkdir(dirname(this.file), { recursive: true })
-      const tmp = `${this.file}.tmp`
-      try {
-        const h = await open(tmp, 'w', 0o600)
-        try {
-          await h.chmod(0o600)
-          for (const line of lines) await h.write(line)
-          await h.datasync()
-        } finally {
-          await h.close()
-        }
-        await rename(tmp, this.file)
-      } catch (err) {
-        // A full disk cuts the rewrite short: the journal stays as it was, and no half copy beside it.
-        await unlink(tmp).catch(() => undefined)
-        throw err
-      }
-    })
-    this.writes = rewrite.catch(() => undefined)
-    return rewrite
-  }
-
-  async close(): Promise<void> {
-    await this.writes
-    await this.handle?.close()
-    this.handle = undefined
-  }
-}
-
-function apply(jobs: Map<string, JobView>, r: JournalRecord): void {
+export function applyJournalRecord(jobs: Map<string, JobView>, r: JournalRecord): void {
   if (r.t === 'job') {
-    jobs.set(r.job.id, r.job)
+    const known = jobs.get(r.job.id)
+    jobs.set(r.job.id, known ? { ...r.job, items: r.job.items.map((it, i) => { const was = known.items[i]; return was && movesBack(was.state, it.state) ? was : it }) } : r.job)
     return
   }
   const j = jobs.get(r.job)
@@ -330,13 +205,8 @@ function apply(jobs: Map<string, JobView>, r: JournalRecord): void {
     return
   }
   const it = j.items[r.i]
-  if (!it) return
+  if (!it || movesBack(it.state, r.state)) return
   const state: ItemState = r.state
   Object.assign(it, { state })
   for (const key of ['sentAt', 'sent', 'requestId', 'error', 'result', 'serviceKept', 'log', 'resolvedFromLog'] as const) if (r[key] !== undefined) Object.assign(it, { [key]: r[key] })
 }
-
-export type { JobStatus, LogCheck }
-
-/** For the team ledger (src/main/team), which keeps the same records as rows: their schema, their fold into jobs, a job as kept at rest. */
-export { record as journalRecordSchema, apply as applyJournalRecord, journaledJob }

@@ -12,8 +12,8 @@
  */
 import { createHmac, randomBytes } from 'node:crypto'
 import { open, readFile, unlink } from 'node:fs/promises'
-import type { SecretStore } from '../accounts/secret-store'
-import { bodyDigest } from './at-rest'
+import type { SecretStore } from '../../accounts/secret-store'
+import { bodyDigest } from '../at-rest'
 
 /** The keychain entry of the key (API keys are under accounts' UUIDs, so no account can be named this). */
 export const BODY_KEY_ENTRY = 'journal-body-key'
@@ -54,6 +54,15 @@ export class BodyMac {
     const digest = bodyDigest(body)
     if (!kept.startsWith(PREFIX)) return kept === digest
     return (await this.loaded()).some((key) => macUnder(key, digest) === kept)
+  }
+
+  /**
+   * The keys the journal's lines are chained under (journal-chain.ts), the first the one new
+   * lines take: each derived from a body key held, so one key in the keychain serves both and a
+   * MAC of one kind never passes for the other.
+   */
+  async chainKeys(): Promise<Buffer[]> {
+    return (await this.loaded()).map((key) => createHmac('sha256', key).update('hosting-admin journal chain v1').digest())
   }
 
   private loaded(): Promise<Buffer[]> {
