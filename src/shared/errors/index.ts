@@ -113,6 +113,7 @@ export const ERROR_CODES = [
   'store.snapshotNotKept',
   'store.down',
   'store.gaveUp',
+  'store.historyNotWritten',
   'store.notSent',
   'keychain.keyNotGiven',
   'keychain.keyLocked',
