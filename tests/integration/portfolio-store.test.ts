@@ -184,6 +184,43 @@ describe('opening and migrating', () => {
     db.close()
   })
 
+  it('opens a store of version 4 that holds a job item twice with its first row only, a snapshot linked to the other moved to it', () => {
+    const conn = openConnection(file)
+    migrate(conn, 4)
+    conn.write(() => {
+      const row = (id: number, outcome: string) =>
+        conn.run(
+          "INSERT INTO history (id, account_id, subject_kind, subject, origin, aspect, operation, outcome, job_id, item_index, at) VALUES (?, 'acct', 'domain', 'a.example', 'app', 'dns', 'domains.dns.set', ?, 'w-1', 0, ?)",
+          [id, outcome, T1],
+        )
+      row(1, 'unknown')
+      row(2, 'done')
+      conn.run("INSERT INTO history (id, account_id, subject_kind, subject, origin, aspect, operation, outcome, job_id, item_index, at) VALUES (3, 'acct', 'domain', 'a.example', 'app', 'dns', 'domains.dns.set', 'done', 'w-1', 1, ?)", [T1])
+      conn.run("INSERT INTO zone_snapshots (id, account_id, kind, domain, records, reason, history_id, at) VALUES (9, 'acct', 'dns', 'a.example', 'a www 192.0.2.1', 'before-save', 2, ?)", [T1])
+    })
+    conn.close()
+    const store = open(file, { now: () => new Date(T2) })
+    expect(store.problem).toBeUndefined()
+    expect(store.history.keptWrites(['w-1'])).toEqual([
+      { jobId: 'w-1', itemIndex: 0, outcome: 'unknown' },
+      { jobId: 'w-1', itemIndex: 1, outcome: 'done' },
+    ])
+    expect(store.history.list({ accountId: 'acct' }).find((h) => h.id === 1)?.snapshotId).toBe(9)
+  })
+
+  it('keeps a write’s row once per job item: offered again (its worker died having written it), the first row stays and its id is answered', () => {
+    const store = open(file, { now: () => new Date(T2) })
+    const write = { accountId: 'acct', subjectKind: 'domain', subject: 'a.example', aspect: 'expiration', operation: 'domains.expiration.renew', params: { years: 1 }, jobId: 'w-2', itemIndex: 0, at: T1 } as const
+    const id = store.history.recordWrite({ ...write, outcome: 'unknown' })
+    expect(store.history.recordWrite({ ...write, outcome: 'done', at: T2 })).toBe(id)
+    expect(store.history.keptWrites(['w-2', 'w-none'])).toEqual([{ jobId: 'w-2', itemIndex: 0, outcome: 'unknown' }])
+    expect(store.history.list({ accountId: 'acct' }).map((h) => [h.id, h.outcome, h.at])).toEqual([[id, 'unknown', T1]])
+    // The file refuses a second row of the item, whoever writes it.
+    const db = raw()
+    expect(() => db.prepare("INSERT INTO history (account_id, subject_kind, subject, origin, aspect, job_id, item_index, at) VALUES ('acct', 'domain', 'a.example', 'app', 'expiration', 'w-2', 0, ?)").run([T2])).toThrow(/UNIQUE/)
+    db.close()
+  })
+
   it('leaves a newer version’s store alone and keeps this run’s store in memory', () => {
     open().close()
     opened.splice(0)

@@ -35,6 +35,7 @@ import { portfolioFileOf } from '../store'
 import { openStoreInWorker, type WorkerStore, type WorkerStoreOptions } from '../store/store-worker'
 import type { PortfolioStoreAsync } from '../store/store-async'
 import { createWriteHistory } from '../jobs/write-history'
+import { createHistoryOwed, type HistoryOwed } from '../jobs/history-owed'
 import { storedServerIds } from '../jobs/server-ids'
 import { createReminders } from '../reminders'
 import { openTeamMode, type TeamStatus } from '../team/team-mode'
@@ -44,6 +45,7 @@ import { TeamError } from '../team/team-error'
 import { DEMO_ACCOUNT_ID } from '../../shared/accounts'
 import { isJobRunning, jobCounts, type JobView } from '../../shared/jobs'
 import type { ErrorData } from '../../shared/errors'
+import type { StoreStatus } from '../../shared/portfolio/store-status'
 
 export interface AppServicesOptions {
   userDataDir: string
@@ -131,11 +133,18 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
   // A worker that ends on its own is started again (bounded); meanwhile the window says so and
   // zone saves are refused (write-history.ts).
   let workerStore: WorkerStore | undefined
+  // Set once the runner has read the journal: a worker back after it ended is offered the history rows it owes.
+  let historyOwed: HistoryOwed | undefined = undefined
   const store: PortfolioStoreAsync =
     opts.store ??
     (workerStore = await openStoreInWorker(portfolioFileOf(opts.userDataDir), {
       onProblem: (p) => log.warn(p.code, p.params),
-      onStatus: (s) => (s.state === 'up' ? log.info('store.up', { restarts: s.restarts }) : log.error(`store.${s.state}`, { restarts: s.restarts, reason: s.reason })),
+      onStatus: (s) => {
+        if (s.state === 'up') {
+          log.info('store.up', { restarts: s.restarts })
+          void historyOwed?.offer()
+        } else log.error(`store.${s.state}`, { restarts: s.restarts, reason: s.reason })
+      },
       now: opts.now,
       workerUrl: opts.storeWorkerUrl,
       ...opts.storeWorker,
@@ -201,6 +210,8 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
   )
   // Its key in the keychain, beside the API keys; in the data folder where none can be reached (body-mac.ts).
   const bodyMac = new BodyMac({ keychain: opts.keychain ?? defaultKeychain, keyFile: join(opts.userDataDir, 'journal.key') })
+  // Every write leaves a history row; a zone is snapshotted before it is saved.
+  const writeHistory = createWriteHistory(store, opts.now, teamLedger ? () => writerOf(teamLedger.status) : undefined)
   const jobs: JobRunner = new JobRunner({
     accounts: {
       client: (id) => accounts.client(id),
@@ -224,16 +235,24 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     },
     ...(opts.logCheckDelaysMs ? { logCheckDelaysMs: opts.logCheckDelaysMs } : {}),
     onJournalError: (err) => log.error('journal.writeFailed', { error: err instanceof Error ? err.name : 'unknown', code: typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : undefined }),
-    // Every write leaves a history row; a zone is snapshotted before it is saved.
     // In team mode, the team's history too: each write with its member; a zone changed by a colleague named.
     observer: teamLedger
-      ? withTeamHistory(createWriteHistory(store, opts.now, () => writerOf(teamLedger.status)), teamLedger, (err) => log.warn('team.historyFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof TeamError ? err.code : undefined }))
-      : createWriteHistory(store, opts.now),
+      ? withTeamHistory(writeHistory, teamLedger, (err) => log.warn('team.historyFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof TeamError ? err.code : undefined }))
+      : writeHistory,
     domainNamesOf: (accountId) => storedDomainNames(store, accountId, storeReadFailed),
     serverIdsOf: (accountId) => storedServerIds(store, accountId, storeReadFailed),
     onObserverError: (err) => log.warn('history.writeFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof AppError ? err.data.code : undefined }),
   })
   await jobs.init().catch(startupProblem('startup.journalFile', journalFile))
+  // A row the store could not take (its worker down, or ended while writing it) is owed by the
+  // journal's item: written now, and each time the worker is back. Only this workstation's jobs
+  // and accounts still set up: a colleague's rows come from the team's history.
+  historyOwed = createHistoryOwed({
+    history: writeHistory,
+    jobs: () => jobs.list().filter((j) => accounts.exists(j.accountId) && (!j.by || (teamLedger !== undefined && isThisWorkstation(teamLedger.status, j.by)))),
+    log,
+  })
+  void historyOwed.offer()
   if (teamLedger) teamBack = () => void jobs.refresh().catch((err: unknown) => log.warn('team.jobsNotRead', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof TeamError ? err.code : undefined }))
   // The active account's domain list, parsed while the window loads: its first paint from the
   // store then does not wait for 10,000 rows to be read and checked.
@@ -281,7 +300,7 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
       teamHistory: teamLedger
         ? createTeamHistoryFeed({ source: teamLedger, handlings: teamLedger, store, onError: (err) => log.warn('team.historyFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof TeamError ? err.code : undefined }) })
         : undefined,
-      ...(workerStore ? { storeLife: workerStore } : {}),
+      ...(workerStore ? { storeLife: storeLifeOf(workerStore, historyOwed) } : {}),
       // The team database's password is kept beside the API keys, under its own keychain service (the command line reads it there).
       team: new TeamSettingsService(opts.userDataDir, opts.keychain ?? (async () => new KeytarSecretStore(await loadKeytar(), TEAM_KEYCHAIN_SERVICE))),
     }),
@@ -312,10 +331,20 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
       jobEvents.close()
       await jobs.close()
       await accounts.close()
+      await historyOwed?.settled()
       await store.close()
       await locked.lock.release()
     },
   }
+}
+
+/** The store's status as the window shows it: with history rows it could not write once it was back. */
+function storeLifeOf(store: WorkerStore, owed: HistoryOwed): { status(): StoreStatus; restart(): Promise<StoreStatus> } {
+  const withOwed = (s: StoreStatus): StoreStatus => {
+    const notWritten = s.state === 'up' ? owed.notWritten() : undefined
+    return notWritten ? { ...s, historyNotWritten: notWritten.reason } : s
+  }
+  return { status: () => withOwed(store.status()), restart: async () => withOwed(await store.restart()) }
 }
 
 /**

@@ -3,6 +3,10 @@
  * kept as a snapshot, and compared with the records the change was planned from, when the job
  * says so); when an item ends, a history row with the operation, what was sent, how it ended,
  * its request ID, and the value before and after.
+ *
+ * A row the store could not take (its worker died, before or after writing it) is owed: every
+ * item the journal says was sent and ended owes one, and `writeOwed` writes those the store does
+ * not have (the store keeps one row per job item, so a row offered twice is kept once).
  */
 import { z } from 'zod'
 import type { ApiClient } from '../http'
@@ -12,6 +16,7 @@ import type { SubjectKind } from '../../shared/portfolio/history'
 import type { JobItemView, JobView, ZoneGuard } from '../../shared/jobs'
 import type { StoredListName, ZoneInput, ZoneKind } from '../../shared/portfolio'
 import type { PortfolioStoreAsync } from '../store/store-async'
+import type { WriteRecord } from '../store/types'
 import { toErrorData } from '../app/app-error'
 import { readsBack } from './read-back'
 import { factsOf } from './operations'
@@ -27,6 +32,23 @@ export interface WriteObserver {
   /** Item i ended: done, failed or unknown; or an unknown one was settled from the service's log. */
   ended(job: JobView, i: number, opts: { fromLog: boolean }): Promise<void>
 }
+
+/** The observer, and what it owes the store: the rows of ended writes the store has not taken. */
+export interface WriteHistory extends WriteObserver {
+  /**
+   * Writes the rows these jobs' ended items owe the store (a row missing; a row still "unknown"
+   * for an item since settled), as `ended` would have written them; rows older than the history's
+   * retention are not owed. Answers how many were written and settled; throws when the store
+   * cannot take them, and what is owed stays owed.
+   */
+  writeOwed(jobs: readonly JobView[]): Promise<{ written: number; settled: number }>
+}
+
+/** An item that was sent and ended: what `ended` records a row of (an item refused before its send has none). */
+const endedSend = (it: JobItemView): it is JobItemView & { state: 'done' | 'failed' | 'unknown'; sentAt: string } =>
+  it.sentAt !== undefined && (it.state === 'done' || it.state === 'failed' || it.state === 'unknown')
+
+const DAY_MS = 86_400_000
 
 /** The members of a stored list's item that make a write's value before: the ones its refresh watches (drift compares the same). */
 function beforeMembers(list: StoredListName): readonly string[] {
@@ -64,10 +86,14 @@ const serverAnswer = z.object({ webid: z.union([z.string(), z.number()]).transfo
 const SERVER_LISTS = ['servers.list', 'servers.expiration.list', 'servers.autorenew.list'] as const
 const isServerKind = (v: unknown): v is ServerKind => SERVER_KINDS.some((k) => k === v)
 
-export function createWriteHistory(store: PortfolioStoreAsync, now: () => Date = () => new Date(), writer: WriterOf = () => undefined): WriteObserver {
+export function createWriteHistory(store: PortfolioStoreAsync, now: () => Date = () => new Date(), writer: WriterOf = () => undefined): WriteHistory {
   /** Per job item: the snapshot and the value before, taken in beforeSend. */
   const before = new Map<string, { snapshotId?: number | undefined; value?: unknown }>()
-  const itemKey = (job: JobView, i: number) => `${job.id}#${i}`
+  /** Per job item: its row as `ended` made it, until the store has it (what writeOwed offers again, with its value before). */
+  const owed = new Map<string, WriteRecord>()
+  /** Per job item: its row being written by `ended` now. */
+  const recording = new Map<string, Promise<void>>()
+  const itemKey = (job: Pick<JobView, 'id'>, i: number) => `${job.id}#${i}`
 
 
   /** The zone as the service holds it now; the stored one when it cannot be read. */
@@ -118,6 +144,7 @@ export function createWriteHistory(store: PortfolioStoreAsync, now: () => Date =
         // The value before, as the store last read it (account-wide lists), when it has one.
         const list = factsOf(job.operation).before
         const subject = subjectOf(job.operation, p)
+        const fromEffect = effectBefore(job.items[i])
         if (list) {
           const item = await store.readListItem(job.accountId, list, subject.subject)
           if (item) {
@@ -125,7 +152,7 @@ export function createWriteHistory(store: PortfolioStoreAsync, now: () => Date =
             for (const f of beforeMembers(list)) if (f in item) value[f] = Reflect.get(item, f)
             before.set(itemKey(job, i), { value })
           }
-        } else if (job.items[i]?.effect?.from) before.set(itemKey(job, i), { value: { expirationdate: job.items[i]?.effect?.from } })
+        } else if (fromEffect) before.set(itemKey(job, i), { value: fromEffect })
         else {
           const value = await settingNow(client, job.operation, p)
           if (value) before.set(itemKey(job, i), { value })
@@ -162,36 +189,92 @@ export function createWriteHistory(store: PortfolioStoreAsync, now: () => Date =
         if (it.state !== 'unknown') await store.history.settleWrite(job.id, i, it.state, it.requestId)
         return
       }
+      const state = it.state
       const key = itemKey(job, i)
-      const was = before.get(key)
-      before.delete(key)
-      const { kind: subjectKind, subject: sent } = subjectOf(job.operation, it.params)
-      const subject = subjectKind === 'server' ? await serverSubject(job.accountId, it.params, it.result) : sent
-      const zoneKind = factsOf(job.operation).zone
-      const at = now().toISOString()
-      const after = afterValue(job.operation, it)
-      await store.history.recordWrite({
-        accountId: job.accountId,
-        subjectKind,
-        subject,
-        aspect: factsOf(job.operation).aspect,
-        operation: job.operation,
-        purpose: job.purpose,
-        params: it.params,
-        outcome: it.state,
-        requestId: it.requestId,
-        jobId: job.id,
-        itemIndex: i,
-        before: was?.value,
-        after,
-        at,
-        snapshotId: was?.snapshotId,
-        ...writer(),
-      })
-      // The zone as saved is the zone now: kept, after the row above says this app made it.
-      if (zoneKind && it.state === 'done' && isZoneAnswer(it.result)) await store.putZone(job.accountId, zoneKind, subject, zoneOfAnswer(zoneKind, it.result), at)
+      const recorded = (async () => {
+        const record = await recordOf(job, i, it, state, now().toISOString())
+        before.delete(key)
+        owed.set(key, record)
+        await store.history.recordWrite(record)
+        owed.delete(key)
+        // The zone as saved is the zone now: kept, after the row above says this app made it.
+        const zoneKind = factsOf(job.operation).zone
+        if (zoneKind && state === 'done' && isZoneAnswer(it.result)) await store.putZone(job.accountId, zoneKind, record.subject, zoneOfAnswer(zoneKind, it.result), record.at)
+      })()
+      recording.set(key, recorded)
+      try {
+        await recorded
+      } finally {
+        if (recording.get(key) === recorded) recording.delete(key)
+      }
+    },
+
+    async writeOwed(jobs) {
+      // Rows being written now end first: kept, or owed.
+      await Promise.allSettled([...recording.values()])
+      const cutoff = new Date(now().getTime() - (await store.history.retentionDays()) * DAY_MS).toISOString()
+      const due = jobs.flatMap((job) =>
+        job.items.flatMap((it, i) => (endedSend(it) && (owed.get(itemKey(job, i))?.at ?? it.sentAt) >= cutoff ? [{ job, i, it }] : [])),
+      )
+      // A row no longer owed (its job gone from the journal, or older than the retention) is not kept for later.
+      const dueKeys = new Set(due.map(({ job, i }) => itemKey(job, i)))
+      for (const key of owed.keys()) if (!dueKeys.has(key) && !recording.has(key)) owed.delete(key)
+      if (due.length === 0) return { written: 0, settled: 0 }
+      const kept = new Map((await store.history.keptWrites([...new Set(due.map((d) => d.job.id))])).map((k) => [itemKey({ id: k.jobId }, k.itemIndex), k.outcome]))
+      let written = 0
+      let settled = 0
+      for (const { job, i, it } of due) {
+        const key = itemKey(job, i)
+        // Ended meanwhile: `ended` writes its row (and owes it, if the store cannot take it).
+        if (recording.has(key)) continue
+        const outcome = kept.get(key)
+        if (outcome === undefined) {
+          // As `ended` made it (with its value before), else as it would have from the journal's item, at the time it was sent.
+          const record = owed.get(key) ?? (await recordOf(job, i, it, it.state, it.sentAt))
+          await store.history.recordWrite({ ...record, outcome: it.state, requestId: it.requestId ?? record.requestId })
+          written++
+        } else if (outcome === 'unknown' && it.state !== 'unknown') {
+          await store.history.settleWrite(job.id, i, it.state, it.requestId)
+          settled++
+        }
+        owed.delete(key)
+        before.delete(key)
+      }
+      return { written, settled }
     },
   }
+
+  /** Item i's row as `ended` records it; its value before, when beforeSend took one. */
+  async function recordOf(job: JobView, i: number, it: JobItemView, outcome: WriteRecord['outcome'], at: string): Promise<WriteRecord> {
+    const was = before.get(itemKey(job, i))
+    const { kind: subjectKind, subject: sent } = subjectOf(job.operation, it.params)
+    const subject = subjectKind === 'server' ? await serverSubject(job.accountId, it.params, it.result) : sent
+    return {
+      accountId: job.accountId,
+      subjectKind,
+      subject,
+      aspect: factsOf(job.operation).aspect,
+      operation: job.operation,
+      purpose: job.purpose,
+      params: it.params,
+      outcome,
+      requestId: it.requestId,
+      jobId: job.id,
+      itemIndex: i,
+      // A renewal's date before is in the journal's item too (a row written after the app's restart has it).
+      before: was?.value ?? (factsOf(job.operation).zone || factsOf(job.operation).before ? undefined : effectBefore(it)),
+      after: afterValue(job.operation, it),
+      at,
+      snapshotId: was?.snapshotId,
+      ...(job.by ?? writer()),
+    }
+  }
+}
+
+/** A renewal's or an extension's value before: the expiry date its confirmation read. */
+function effectBefore(it: JobItemView | undefined): { expirationdate: string } | undefined {
+  const from = it?.effect?.from
+  return from ? { expirationdate: from } : undefined
 }
 
 /**

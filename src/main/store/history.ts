@@ -11,7 +11,7 @@ import { changedAspects, type AspectChange } from './drift'
 import { addSnapshot } from './snapshots'
 import { JOB_PURPOSES } from '../../shared/jobs'
 import { DEFAULT_HISTORY_RETENTION_DAYS, HISTORY_ASPECTS, HISTORY_ORIGINS, SUBJECT_KINDS, type HistoryAspect, type HistoryEntry, type SubjectKind } from '../../shared/portfolio/history'
-import { type HistoryQuery, type WriteRecord } from './types'
+import { WRITE_OUTCOMES, type HistoryQuery, type KeptWrite, type WriteRecord } from './types'
 import type { ZoneKind } from '../../shared/portfolio'
 import { StoreProblem } from './types'
 
@@ -19,12 +19,15 @@ const json = (v: unknown): SqlValue => (v === undefined ? null : storedJson(v))
 
 const idRow = z.object({ id: z.number().int() })
 
+/**
+ * A write's row, once per job item: one already kept (a colleague's read again from the team's
+ * history, or a row offered again after the store's worker died having written it) is left as it
+ * is, and its id answered.
+ */
 export function recordWrite(conn: Connection, r: WriteRecord): number {
   return conn.write(() => {
-    if (r.fromTeam) {
-      const known = conn.get(idRow, 'SELECT id FROM history WHERE job_id = ? AND item_index = ?', [r.jobId, r.itemIndex])
-      if (known) return known.id
-    }
+    const known = conn.get(idRow, 'SELECT id FROM history WHERE job_id = ? AND item_index = ?', [r.jobId, r.itemIndex])
+    if (known) return known.id
     const id = conn.insert(
       `INSERT INTO history (account_id, subject_kind, subject, origin, aspect, operation, purpose, params, outcome, request_id, job_id, item_index, before, after, at, seen, member, workstation)
        VALUES (?, ?, ?, 'app', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
@@ -55,6 +58,19 @@ export function recordWrite(conn: Connection, r: WriteRecord): number {
 /** An unknown outcome settled later (from the service's log): the row says how it ended. */
 export function settleWrite(conn: Connection, jobId: string, itemIndex: number, outcome: 'done' | 'failed', requestId: string | undefined): void {
   conn.run('UPDATE history SET outcome = ?, request_id = coalesce(?, request_id) WHERE job_id = ? AND item_index = ?', [outcome, requestId ?? null, jobId, itemIndex])
+}
+
+const keptRow = z.object({ job_id: z.string(), item_index: z.number().int(), outcome: z.enum(WRITE_OUTCOMES) })
+
+/** The rows these jobs' items have, with how each says it ended (write-history.ts writes what is owed). */
+export function keptWrites(conn: Connection, jobIds: readonly string[]): KeptWrite[] {
+  return conn.read(() =>
+    jobIds.flatMap((jobId) =>
+      conn
+        .all(keptRow, 'SELECT job_id, item_index, outcome FROM history WHERE job_id = ? ORDER BY item_index', [jobId])
+        .map((r) => ({ jobId: r.job_id, itemIndex: r.item_index, outcome: r.outcome })),
+    ),
+  )
 }
 
 const oneRow = z.object({ one: z.number() })
@@ -145,7 +161,7 @@ const historyRow = z.object({
   operation: z.string().nullable(),
   purpose: z.enum(JOB_PURPOSES).nullable(),
   params: z.string().nullable(),
-  outcome: z.enum(['done', 'failed', 'unknown']).nullable(),
+  outcome: z.enum(WRITE_OUTCOMES).nullable(),
   request_id: z.string().nullable(),
   job_id: z.string().nullable(),
   before: z.string().nullable(),

@@ -22,7 +22,7 @@ import { ListCache } from './list-cache'
 import { removeAccount } from './remove-account'
 import { search, DEFAULT_SEARCH_LIMIT } from './search'
 import { getZone, listZones, putZone } from './zones'
-import { listHistory, markSeen, prune, recordWrite, retentionDays, setRetentionDays, settleWrite, unseenCounts } from './history'
+import { keptWrites, listHistory, markSeen, prune, recordWrite, retentionDays, setRetentionDays, settleWrite, unseenCounts } from './history'
 import { addSnapshot, getSnapshot, listSnapshots } from './snapshots'
 import { MAX_HISTORY_RETENTION_DAYS } from '../../shared/portfolio/history'
 import { getSetting, putSetting } from './settings'
@@ -50,6 +50,8 @@ const searchQuery = z.string().max(500)
 const retention = z.number().int().min(1).max(MAX_HISTORY_RETENTION_DAYS)
 const settingKey = z.string().regex(/^[a-z][a-zA-Z0-9.]{0,63}$/)
 const settingValue = z.string().max(100_000)
+/** The jobs the runner keeps (its journal keeps 300): their ids as it makes them. */
+const jobIds = z.array(z.string().min(1).max(200)).max(10_000)
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/)
 const sentReminders = z.array(
   z.object({
@@ -143,6 +145,7 @@ export function openPortfolioStore(file: string, opts: OpenOptions = {}): Portfo
     exportZones: () => exportZones(live(), report),
     history: {
       recordWrite: (r) => recordWrite(live(), { ...r, accountId: check(accountId, r.accountId, 'accountId'), at: check(readAt, r.at, 'at') }),
+      keptWrites: (ids) => keptWrites(live(), check(jobIds, ids, 'jobIds')),
       settleWrite: (jobId, index, outcome, requestId) => settleWrite(live(), jobId, index, outcome, requestId),
       snapshotBeforeSave: (account, kind, name, zone, at) =>
         addSnapshot(live(), {

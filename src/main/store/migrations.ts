@@ -206,8 +206,28 @@ function migration4(): string {
   `
 }
 
+/**
+ * A write's history row is kept once per job item (issue 49 point 5): the rows its store could not
+ * take while its worker was down are offered again after it comes back (write-history.ts
+ * writeOwed), and one a dying worker had already written must not be written twice. A file that
+ * holds the same item twice keeps its first row (a zone snapshot linked to another goes to it).
+ */
+function migration5(): string {
+  const later = `job_id IS NOT NULL AND item_index IS NOT NULL
+      AND id > (SELECT min(first.id) FROM history first WHERE first.job_id = history.job_id AND first.item_index = history.item_index)`
+  return `
+    UPDATE zone_snapshots SET history_id = (
+        SELECT min(first.id) FROM history first JOIN history later ON first.job_id = later.job_id AND first.item_index = later.item_index
+         WHERE later.id = zone_snapshots.history_id)
+      WHERE history_id IN (SELECT id FROM history WHERE ${later});
+    DELETE FROM history WHERE ${later};
+    DROP INDEX history_job;
+    CREATE UNIQUE INDEX history_job_item ON history (job_id, item_index) WHERE job_id IS NOT NULL;
+  `
+}
+
 const sql = (text: () => string) => (conn: Connection) => conn.exec(text())
-const MIGRATIONS: readonly ((conn: Connection) => void)[] = [sql(migration1), sql(migration2), migration3, sql(migration4)]
+const MIGRATIONS: readonly ((conn: Connection) => void)[] = [sql(migration1), sql(migration2), migration3, sql(migration4), sql(migration5)]
 export const SCHEMA_VERSION = MIGRATIONS.length
 
 const versionRow = z.object({ user_version: z.number().int() })

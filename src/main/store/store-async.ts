@@ -58,6 +58,7 @@ export const STORE_METHODS = [
 ] as const satisfies readonly (keyof PortfolioStore)[]
 export const HISTORY_METHODS = [
   'recordWrite',
+  'keptWrites',
   'settleWrite',
   'snapshotBeforeSave',
   'list',
@@ -84,6 +85,7 @@ void everyHistoryMethod
 export function inThread(store: PortfolioStore): PortfolioStoreAsync {
   const history: HistoryStoreAsync = {
     recordWrite: async (...a) => store.history.recordWrite(...a),
+    keptWrites: async (...a) => store.history.keptWrites(...a),
     settleWrite: async (...a) => store.history.settleWrite(...a),
     snapshotBeforeSave: async (...a) => store.history.snapshotBeforeSave(...a),
     list: async (...a) => store.history.list(...a),

@@ -30,6 +30,9 @@ export interface HistoryQuery {
   limit?: number | undefined
 }
 
+export const WRITE_OUTCOMES = ['done', 'failed', 'unknown'] as const
+export type WriteOutcome = (typeof WRITE_OUTCOMES)[number]
+
 /** A write made from this app, as the job runner's observer records it when the item ends. */
 export interface WriteRecord {
   accountId: string
@@ -39,7 +42,7 @@ export interface WriteRecord {
   operation: string
   purpose?: JobPurpose | undefined
   params: Record<string, unknown>
-  outcome: 'done' | 'failed' | 'unknown'
+  outcome: WriteOutcome
   requestId?: string | undefined
   jobId: string
   itemIndex: number
@@ -55,9 +58,19 @@ export interface WriteRecord {
   fromTeam?: boolean | undefined
 }
 
+/** A job item's history row, as kept: how it says the item ended. */
+export interface KeptWrite {
+  jobId: string
+  itemIndex: number
+  outcome: WriteOutcome
+}
+
 /** The history part of the portfolio store. */
 export interface HistoryStore {
+  /** A write's row; one already kept for the same job item is left as it is (its id answered). */
   recordWrite(r: WriteRecord): number
+  /** The rows these jobs' items have (what a restart compares with the journal's items). */
+  keptWrites(jobIds: readonly string[]): KeptWrite[]
   /** An unknown outcome settled from the service's log. */
   settleWrite(jobId: string, itemIndex: number, outcome: 'done' | 'failed', requestId?: string): void
   /** A zone as it is just before this app saves it. */

@@ -131,6 +131,7 @@ export const ERROR_CODES = [
   'store.snapshotNotKept',
   'store.down',
   'store.gaveUp',
+  'store.historyNotWritten',
   'store.notSent',
   'keychain.keyNotGiven',
   'keychain.keyLocked',

@@ -2,7 +2,8 @@
  * Whether the portfolio store answers (main/store/store-worker.ts): `up`; `down` while a worker
  * that ended on its own is started again; `gaveUp` once the restarts in a row are spent (the
  * window's Retry starts it again). While it is not up, zone saves are refused (no snapshot can be
- * kept first) and other writes leave no history row; the window says so.
+ * kept first) and other writes' history rows wait for it to be back (the journal keeps what they
+ * owe); the window says so.
  */
 export interface StoreStatus {
   state: 'up' | 'down' | 'gaveUp'
@@ -10,4 +11,6 @@ export interface StoreStatus {
   restarts: number
   /** Why the worker ended (the error's code or name, or its exit code). */
   reason?: string | undefined
+  /** Up, but the history rows of writes made while it was down could not be written (the store error's code). */
+  historyNotWritten?: string | undefined
 }
