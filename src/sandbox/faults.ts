@@ -4,8 +4,10 @@ import type { OperationName } from './operations'
 
 export interface FaultSpec {
   /** Answer with this status instead of running the handler. */
-  /** 403: a token that is not allowed the operation (API-SPEC section 5). */
-  status?: 403 | 500 | 503 | 504
+  /** 400: a request the service refused; 403: a token that is not allowed the operation (API-SPEC section 5). */
+  status?: 400 | 403 | 500 | 503 | 504
+  /** With `status`: the error's message instead of the status's reason phrase (a service that quotes what it refused). */
+  message?: string
   /** Wait this long before answering. */
   latencyMs?: number
   /** Destroy the connection without an answer. */
@@ -53,7 +55,7 @@ export interface FaultReply {
   drop(): void
 }
 
-const STATUS_MESSAGES = { 403: 'Forbidden', 500: 'Internal Server Error', 503: 'Service Unavailable', 504: 'Gateway Time-out' }
+const STATUS_MESSAGES = { 400: 'Bad Request', 403: 'Forbidden', 500: 'Internal Server Error', 503: 'Service Unavailable', 504: 'Gateway Time-out' }
 
 export function createFaults(): {
   /** What tests see (Sandbox.faults). */
@@ -109,7 +111,7 @@ export async function applyFault(fault: TakenFault | undefined, reply: FaultRepl
     return true
   }
   if (fault.status) {
-    reply.fail(fault.status, STATUS_MESSAGES[fault.status])
+    reply.fail(fault.status, fault.message ?? STATUS_MESSAGES[fault.status])
     return true
   }
   if (fault.malformed) {

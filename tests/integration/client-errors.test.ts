@@ -269,6 +269,35 @@ describe('error bodies of other shapes', () => {
     expect(english(err)).toContain('[redacted]')
   })
 
+  /** A key with the characters a URL encodes, and the ways a service or a proxy may percent-encode it. */
+  const urlKey = 'Sk+live/AbC=dEf+0123/xyz'
+  const percentForms: [string, (k: string) => string][] = [
+    ['upper-case hex', (k) => encodeURIComponent(k)],
+    ['lower-case hex (%2b%2f)', (k) => encodeURIComponent(k).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase())],
+    ['lower-case hex, the key folded too', (k) => encodeURIComponent(k).toLowerCase()],
+    ['mixed-case hex', (k) => encodeURIComponent(k).replace(/%2B/g, '%2b')],
+    ['every character encoded', (k) => [...Buffer.from(k)].map((b) => `%${b.toString(16)}`).join('')],
+    ['encoded twice (a URL inside a URL)', (k) => encodeURIComponent(encodeURIComponent(k)).toLowerCase()],
+  ]
+
+  it.each(percentForms)('a service message that quotes the key percent-encoded, %s, has it redacted', async (_form, encode) => {
+    expect(encode(urlKey)).not.toContain(urlKey)
+    next = { status: 401, body: JSON.stringify({ errors: { code: 401, message: `bad token in /v1/domains?token=${encode(urlKey)}` }, request_id: 'r-1' }) }
+    const c = createApiClient({ baseUrl: url, apiKey: urlKey, serverPaths: sb.serverPaths, retry: fastRetry })
+    const err = await caught(c.call('logs.list', {}))
+    expect(exposedText(err).toLowerCase()).not.toContain(encode(urlKey).toLowerCase())
+    expect(english(err)).toContain('token=[redacted]')
+  })
+
+  it.each(percentForms)('a key an answer echoes in any field, percent-encoded %s, is redacted before anyone reads the answer', async (_form, encode) => {
+    // The service's log, as the window's Requests screen shows it: a logged request and answer that carry the key.
+    const entry = { request_id: 'r-9', datetime: '2030-01-01 00:00:00', method: 'GET', path: `/v1/domains?token=${encode(urlKey)}`, request: `{"key":"${urlKey.toLowerCase()}"}`, response: `{"errors":{"message":"token ${encode(urlKey)}"}}`, addr: '192.0.2.1' }
+    next = { status: 200, body: JSON.stringify({ results: [entry], paging: { max: 1, page: 1, limit: 10 }, request_id: 'r-3' }) }
+    const c = createApiClient({ baseUrl: url, apiKey: urlKey, serverPaths: sb.serverPaths, retry: fastRetry })
+    const [logged] = await c.call('logs.list', {})
+    expect(logged).toEqual({ ...entry, path: '/v1/domains?token=[redacted]', request: '{"key":"[redacted]"}', response: '{"errors":{"message":"token [redacted]"}}' })
+  })
+
   it('a 200 whose results do not match the schema is malformed-response', async () => {
     next = { status: 200, body: JSON.stringify({ results: [{ domainid: 'not-a-number' }], request_id: 'r-2' }) }
     const c = createApiClient({ baseUrl: url, apiKey: 'k', serverPaths: sb.serverPaths })

@@ -220,10 +220,44 @@ describe('the window’s jobs through the door', () => {
     expect(listed.find((l) => l.id === jobs[1]!.id)!.items[0]!.params).toEqual({ domain: domains[0], dynamicdns: 1 })
     expect(jobsOf(received).filter((m) => m.t === 'job').length).toBeGreaterThanOrEqual(3)
   })
+
+  it('reach a door client without a transfer code that the service’s error repeats, in any case or encoding, as they run and in the list', async () => {
+    const code = 'Door+Echo/Code=77'
+    const lowerEncoded = encodeURIComponent(code).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase())
+    sb.faults.inject('domains.transfer.request', { status: 400, times: 1, message: `Auth code ${code} is not valid (sent as ${lowerEncoded}; ${code.toUpperCase()}).` })
+    const { socket, token } = (await currentHolder(dataDir))!
+    const messages = (received: string[]) => received.map((l) => fromAppSchema.parse(JSON.parse(l)))
+    let started: Promise<JobView> | undefined
+    const received = await converse(
+      socket!,
+      [
+        { t: 'hello', token },
+        { t: 'call', id: 1, channel: 'jobs.watch', payload: {} },
+      ],
+      (got) => messages(got).some((m) => m.t === 'result' && m.id === 2),
+      (got) => {
+        if (!started && messages(got).some((m) => m.t === 'result' && m.id === 1)) {
+          started = write('domains.transfer.request', { domain: 'echoed-door.org', authcode: code })
+          return []
+        }
+        const ended = messages(got).some((m) => m.t === 'job' && doorJob.parse(m.job).items.some((it) => it.state === 'failed'))
+        return ended ? [{ t: 'call', id: 2, channel: 'jobs.list', payload: {} }] : []
+      },
+    )
+    const job = await started!
+    // The window's own view keeps the service's words as they came (the code is the user's own).
+    expect(job.items[0]!.error?.serviceMessage).toContain(code)
+    const text = received.join('\n')
+    for (const form of [code, lowerEncoded, encodeURIComponent(code), code.toUpperCase()]) expect(text.toLowerCase()).not.toContain(form.toLowerCase())
+    // The failure itself did cross: its kind, code and the service's words around the code.
+    const listed = z.object({ value: z.array(doorJob) }).parse(messages(received).flatMap((m) => (m.t === 'result' && m.id === 2 ? [m.result] : []))[0]).value
+    const item = listed.find((l) => l.id === job.id)!.items[0]!
+    expect(item).toMatchObject({ state: 'failed', error: { kind: 'bad-request', serviceMessage: 'Auth code [redacted] is not valid (sent as [redacted]; [redacted]).' } })
+  })
 })
 
 /** Of a job the door sends, what these checks read. */
-const doorJob = z.looseObject({ id: z.string(), status: z.string(), items: z.array(z.looseObject({ params: z.record(z.string(), z.unknown()) })) })
+const doorJob = z.looseObject({ id: z.string(), status: z.string(), items: z.array(z.looseObject({ params: z.record(z.string(), z.unknown()), state: z.string() })) })
 
 /** Root can make a second local user; anyone else cannot, and the test says so. */
 const HOSTILE = 'hostileuser'

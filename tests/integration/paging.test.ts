@@ -4,7 +4,8 @@
  */
 import { createServer, type ServerResponse } from 'node:http'
 import { describe, expect, it, vi } from 'vitest'
-import { createApiClient, listAllPages, type ListAllProgress } from '../../src/main/http'
+import { createApiClient, DEFAULT_CONCURRENCY, listAllPages, type ListAllProgress } from '../../src/main/http'
+import { MAX_LIST_BYTES, MAX_LIST_ITEMS } from '../../src/main/http/paging'
 import { AppError } from '../../src/main/app/app-error'
 import { DEFAULT_SERVER_PATHS, startSandbox, type SandboxOptions } from '../../src/sandbox'
 import { listeningPort } from '../../support/listening-port'
@@ -129,7 +130,7 @@ describe('listAllPages against a service whose paging.max means nothing', () => 
       calls++
       return fake(max)(page, limit)
     }
-    const items = await listAllPages(counted, { pageSize: 40, maxPages: 1000, concurrency: 4 })
+    const items = await listAllPages(counted, { pageSize: 40, concurrency: 4 })
     expect(items).toEqual(source)
     // 11 pages hold the items; at most one batch of 4 is started beyond the short page.
     expect(calls).toBeGreaterThanOrEqual(11)
@@ -137,25 +138,30 @@ describe('listAllPages against a service whose paging.max means nothing', () => 
   })
 
   it.each([1, 0, 9])('refuses the list, rather than read on unbounded or keep part of it, when max (%i) claims fewer pages than it has', async (max) => {
-    await expect(listAllPages(fake(max), { pageSize: 40, maxPages: 1000, concurrency: 4 })).rejects.toMatchObject({ code: 'http.pagingPastClaim' })
+    await expect(listAllPages(fake(max), { pageSize: 40, concurrency: 4 })).rejects.toMatchObject({ code: 'http.pagingPastClaim' })
   })
 
-  it('stops at maxPages for a service that never sends a short page', async () => {
+  it('refuses, rather than keep part of it, a list without paging that goes on past the most items a list may have', async () => {
     let calls = 0
     const endless = async (page: number, limit: number) => {
       calls++
-      return { results: Array.from({ length: limit }, (_, i) => page * limit + i), paging: { max: 1_000_000, page, limit } }
+      return { results: Array.from({ length: limit }, (_, i) => page * limit + i) }
     }
-    const items = await listAllPages(endless, { pageSize: 10, maxPages: 30 })
-    expect(items).toHaveLength(300)
-    expect(calls).toBe(30)
+    await expect(listAllPages(endless, { pageSize: 10, maxItems: 300 })).rejects.toMatchObject({ code: 'http.listTooLong', data: { params: { items: 300, pages: 31 } } })
+    // The 30 pages the bound holds, and the one that showed the list went on.
+    expect(calls).toBe(31)
+  })
+
+  it('refuses a page that holds more items than a list may have', async () => {
+    const overfull = async (page: number) => ({ results: Array.from({ length: 2_000 }, (_, i) => i), paging: { max: 2_000, page, limit: 100 } })
+    await expect(listAllPages(overfull, { maxItems: 1_000 })).rejects.toMatchObject({ code: 'http.listTooLong', data: { params: { items: 1_000, pages: 1 } } })
   })
 
   it('ends the list at a page that repeats one already read (a service that ignores `page`)', async () => {
     let calls = 0
     const same = async (_page: number, limit: number) => {
       calls++
-      return { results: Array.from({ length: limit }, (_, i) => i), paging: { max: 1_000_000, page: 1, limit } }
+      return { results: Array.from({ length: limit }, (_, i) => i), paging: { max: 100_000, page: 1, limit } }
     }
     const items = await listAllPages(same, { pageSize: 10, concurrency: 4 })
     expect(items).toEqual(Array.from({ length: 10 }, (_, i) => i))
@@ -171,6 +177,39 @@ describe('listAllPages against a service whose paging.max means nothing', () => 
     expect(await listAllPages(shifted, { pageSize: 3 })).toEqual([1, 2, 3, 4, 5, 6])
   })
 
+  it('reads a list the size of the largest real account (100,000 items of twice a WHOIS item’s bytes) within the default bounds', async () => {
+    const total = 100_000
+    const whoisSized = async (page: number, limit: number) => {
+      const results = Array.from({ length: Math.max(0, Math.min(limit, total - (page - 1) * limit)) }, (_, i) => ({ domainid: (page - 1) * limit + i }))
+      return { results, paging: { max: total, page, limit }, bytes: 2048 * results.length }
+    }
+    const items = await listAllPages(whoisSized, { pageSize: 100, concurrency: 16 })
+    expect(items).toHaveLength(total)
+  })
+
+  it('refuses a list whose answers come to more bytes than a list may, counted as received, whatever its claim', async () => {
+    let calls = 0
+    // A plausible claim (100,000 items), each answer 8 MiB as received.
+    const heavy = async (page: number, limit: number) => {
+      calls++
+      return { results: Array.from({ length: limit }, (_, i) => page * limit + i), paging: { max: 100_000, page, limit }, bytes: 8 * 1024 * 1024 }
+    }
+    await expect(listAllPages(heavy, { pageSize: 100 })).rejects.toMatchObject({ code: 'http.listTooLarge', data: { params: { megabytes: MAX_LIST_BYTES / (1024 * 1024) } } })
+    // 32 answers fill the bound; the 33rd passes it, and at most a batch more was in flight.
+    expect(calls).toBeGreaterThanOrEqual(33)
+    expect(calls).toBeLessThanOrEqual(33 + DEFAULT_CONCURRENCY)
+  })
+
+  it('refuses at its first page a list whose max claims more items than a list may have, reading no other page', async () => {
+    let calls = 0
+    const claims = async (page: number, limit: number) => {
+      calls++
+      return { results: Array.from({ length: limit }, (_, i) => page * limit + i), paging: { max: 1_000_000_000, page, limit } }
+    }
+    await expect(listAllPages(claims)).rejects.toMatchObject({ code: 'http.listClaimTooLong', data: { params: { max: 1_000_000_000, items: MAX_LIST_ITEMS } } })
+    expect(calls).toBe(1)
+  })
+
   it('refuses a page that is not a list', async () => {
     const broken = async () => ({ results: { not: 'a list' } })
     await expect(listAllPages(broken)).rejects.toBeInstanceOf(AppError)
@@ -180,10 +219,11 @@ describe('listAllPages against a service whose paging.max means nothing', () => 
 /**
  * A hostile service of the test's own, over loopback: page 1 claims a `paging.max`, and every
  * page after it is full. `answer` makes each page's items; `holdFrom` holds every request from
- * that page on (never answered), so only the listing's own deadline can end it.
+ * that page on (never answered), so only the listing's own deadline can end it; `padding` goes
+ * in every answer beside its results (a member the client reads and drops).
  */
 async function withHostile<T>(
-  opts: { max: number; answer: (page: number, limit: number) => unknown[]; holdFrom?: number },
+  opts: { max: number; answer: (page: number, limit: number) => unknown[]; holdFrom?: number; padding?: string },
   fn: (client: ReturnType<typeof createApiClient>, pagesAsked: () => number) => Promise<T>,
 ): Promise<T> {
   let asked = 0
@@ -200,7 +240,7 @@ async function withHostile<T>(
     }
     const results = asked > 60 ? [] : opts.answer(page, limit)
     res.writeHead(200, { 'content-type': 'application/json' })
-    res.end(JSON.stringify({ results, paging: { max: opts.max, page, limit }, request_id: `hostile-${asked}` }))
+    res.end(JSON.stringify({ results, paging: { max: opts.max, page, limit }, request_id: `hostile-${asked}`, ...(opts.padding ? { padding: opts.padding } : {}) }))
   })
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   const port = listeningPort(server)
@@ -225,9 +265,24 @@ describe('listAll against a hostile service', () => {
     })
   })
 
+  it('refuses at its first page a paging.max of 10^9, whatever pages would follow (they once read 2,290 pages, 163 MB, in 20 s)', async () => {
+    await withHostile({ max: 1_000_000_000, answer: (page, limit) => Array.from({ length: limit }, (_, i) => domain(page * 1000 + i)) }, async (client, asked) => {
+      await expect(client.listAll('domains.list', {}, { pageSize: 10 })).rejects.toMatchObject({ kind: 'malformed-response', code: 'http.listClaimTooLong', data: { params: { max: 1_000_000_000, items: MAX_LIST_ITEMS } } })
+      expect(asked()).toBe(1)
+    })
+  })
+
+  it('refuses a list at the byte bound, counting every byte received (padding beside the results too), however plausible its claim', async () => {
+    // Each answer about 256 KB, nearly all of it a member the client drops: 2 MiB is passed at the 9th.
+    await withHostile({ max: 100_000, padding: 'x'.repeat(256 * 1024), answer: (page, limit) => Array.from({ length: limit }, (_, i) => domain(page * 1000 + i)) }, async (client, asked) => {
+      await expect(client.listAll('domains.list', {}, { pageSize: 10, concurrency: 2, maxBytes: 2 * 1024 * 1024 })).rejects.toMatchObject({ kind: 'malformed-response', code: 'http.listTooLarge', data: { params: { megabytes: 2 } } })
+      expect(asked()).toBeLessThanOrEqual(9 + 2)
+    })
+  })
+
   it('ends the list at a page of ids already read, whatever else the items say', async () => {
     // Every page the same ten domains, each time with a new expiration date: no page's text repeats.
-    await withHostile({ max: 1_000_000, answer: (page, limit) => Array.from({ length: limit }, (_, i) => domain(i, { expirationdate: `2030-01-${String((page % 28) + 1).padStart(2, '0')}` })) }, async (client, asked) => {
+    await withHostile({ max: 100_000, answer: (page, limit) => Array.from({ length: limit }, (_, i) => domain(i, { expirationdate: `2030-01-${String((page % 28) + 1).padStart(2, '0')}` })) }, async (client, asked) => {
       const items = await client.listAll('domains.list', {}, { pageSize: 10, concurrency: 2 })
       expect(items.map((d) => d.domainid)).toEqual(Array.from({ length: 10 }, (_, i) => i))
       expect(asked()).toBeLessThanOrEqual(1 + 2)
@@ -235,7 +290,7 @@ describe('listAll against a hostile service', () => {
   })
 
   it('gives up at its overall deadline, however many pages the service promises', async () => {
-    await withHostile({ max: 1_000_000, holdFrom: 4, answer: (page, limit) => Array.from({ length: limit }, (_, i) => domain(page * 1000 + i)) }, async (client) => {
+    await withHostile({ max: 100_000, holdFrom: 4, answer: (page, limit) => Array.from({ length: limit }, (_, i) => domain(page * 1000 + i)) }, async (client) => {
       const listing = client.listAll('domains.list', {}, { pageSize: 10, concurrency: 2, deadlineMs: 300 })
       await expect(listing).rejects.toMatchObject({ kind: 'timeout', code: 'http.listDeadline' })
     })

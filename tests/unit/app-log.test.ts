@@ -61,6 +61,21 @@ describe('the app log', () => {
     expect(redact(`echoed ${encodeURIComponent(key)} and ${key}`, key)).toBe('echoed [redacted] and [redacted]')
   })
 
+  it('redacts a key echoed percent-encoded in lower-case hex (%2b%2f), in the log and in the client’s texts', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'log-'))
+    const redactor = new Redactor()
+    const log = createAppLog({ dir, redactor })
+    const key = 'Sk+live/AbC=dEf+0123'
+    redactor.add(key)
+    const lower = encodeURIComponent(key).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase())
+    expect(lower).toContain('%2b')
+    log.warn('test.echo', { url: `https://api.example.com/v1/x?key=${lower}`, folded: encodeURIComponent(key).toLowerCase() })
+    const text = readFileSync(log.file, 'utf8')
+    expect(text.toLowerCase()).not.toContain(lower.toLowerCase())
+    expect(text).toContain('key=[redacted]')
+    expect(redact(`echoed ${lower}.`, key)).toBe('echoed [redacted].')
+  })
+
   it('writes fields so a line parses back: values with spaces are quoted, missing ones left out', () => {
     expect(formatFields({ a: 'x', b: 'two words', c: undefined, d: 3, e: '' })).toBe('a=x b="two words" d=3 e=""')
   })

@@ -29,7 +29,8 @@ import { kindForStatus } from '../../shared/errors'
 import { DEFAULT_TIMEOUT_MS } from '../../shared/service/constants'
 import { parseWith } from '../../shared/errors/field-issues'
 import { AppError } from '../app/app-error'
-import { redact } from './errors'
+import { answerRedactor } from './errors'
+import { redactedWith, secretMatcher } from '../log/redaction'
 import { checkBaseUrl } from './base-url'
 import { Pacer } from './pacer'
 import { APP_VERSION } from '../app/app-version'
@@ -107,9 +108,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const maxBytes = options.maxResponseBytes ?? 64 * 1024 * 1024
   const pacer = options.pacer ?? new Pacer({ firstProbeMs: retry.baseDelayMs })
   const userAgent = options.userAgent ?? DEFAULT_USER_AGENT
+  /** The key in every form a text may carry it (percent-encoded in either case, folded, hex, base64). */
+  const keyMatcher = secretMatcher([apiKey])
+  const withoutKey = (text: string): string => redactedWith(text, keyMatcher)
+  /** Takes the key out of every text of a decoded answer, in place: whatever field the service echoes it in. */
+  const redactAnswer = answerRedactor(apiKey)
   /** A request ID from a header or a body: kept only if it looks like one, and never with the key in it. */
-  const plausibleId = (v: unknown): string | undefined =>
-    typeof v === 'string' && PLAUSIBLE_REQUEST_ID.test(v) && !(apiKey && v.includes(apiKey)) ? v : undefined
+  const plausibleId = (v: unknown): string | undefined => (typeof v === 'string' && PLAUSIBLE_REQUEST_ID.test(v) && withoutKey(v) === v ? v : undefined)
 
   function buildRequest(def: EndpointDef, params: Record<string, unknown>) {
     const query = new URLSearchParams()
@@ -167,9 +172,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     } catch (err) {
       throw transportError(err, signal)
     }
-    let text: string
+    let answer: { text: string; bytes: number }
     try {
-      text = await readBody(res, maxBytes)
+      answer = await readBody(res, maxBytes)
     } catch (err) {
       // A success whose answer is too large to keep: the service did act (a write is done), only
       // its answer is not kept; never a failure, which would invite sending it again.
@@ -178,28 +183,30 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       }
       throw transportError(err, signal)
     }
+    const { text, bytes } = answer
     const requestIdFromHeader = plausibleId(res.headers['x-request-id'])
     if (res.statusCode < 200 || res.statusCode >= 300) {
       const error = statusError(def, res.statusCode, text, requestIdFromHeader)
       if (error.kind === 'redirect') {
         // Never followed: a base URL that redirects is a base URL to correct.
         const location = res.headers.location
-        error.data.params = { location: redact(typeof location === 'string' ? location : '', apiKey).slice(0, 300) }
+        error.data.params = { location: withoutKey(typeof location === 'string' ? location : '').slice(0, 300) }
         error.data.code = 'http.redirect'
       }
       if (error.kind === 'rate-limited') error.retryAfterMs = retryAfterMs(res.headers['retry-after'])
       throw error
     }
-    return decodeEnvelope(def, text, res.statusCode, requestIdFromHeader)
+    return decodeEnvelope(def, text, bytes, res.statusCode, requestIdFromHeader)
   }
 
-  function decodeEnvelope(def: EndpointDef, text: string, status: number, headerId: string | undefined): Envelope<unknown> {
+  function decodeEnvelope(def: EndpointDef, text: string, bytes: number, status: number, headerId: string | undefined): Envelope<unknown> {
     let parsed: unknown
     try {
       parsed = JSON.parse(text)
     } catch {
       throw AppError.of('malformed-response', { code: 'http.notJson', status, requestId: headerId })
     }
+    redactAnswer(parsed)
     if (typeof parsed !== 'object' || parsed === null || !('results' in parsed)) {
       throw AppError.of('malformed-response', { code: 'http.noResults', status, requestId: headerId })
     }
@@ -209,7 +216,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const field = results.issues[0]?.path || 'results'
       throw AppError.of('malformed-response', { code: 'http.badField', params: { field }, status, requestId })
     }
-    const envelope: Envelope<unknown> = { results: results.value }
+    const envelope: Envelope<unknown> = { results: results.value, bytes }
     if (requestId !== undefined) envelope.requestId = requestId
     if ('paging' in parsed && parsed.paging !== undefined) {
       const paging = pagingSchema.safeParse(parsed.paging)
@@ -223,7 +230,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     let message: string | undefined
     let requestId = headerId
     try {
-      const body = errorBodySchema.safeParse(JSON.parse(text))
+      const answer: unknown = JSON.parse(text)
+      redactAnswer(answer)
+      const body = errorBodySchema.safeParse(answer)
       if (body.success) {
         const e = body.data.errors
         if (typeof e === 'string') message = e
@@ -236,7 +245,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       // Not JSON (a proxy's HTML page, say): the default wording for the status stands.
     }
     // The service's own words, kept apart from ours; never the key.
-    const serviceMessage = message ? redact(message, apiKey).slice(0, 2000) : undefined
+    const serviceMessage = message ? withoutKey(message).slice(0, 2000) : undefined
     // A refusal names what was refused: a read is not a matter of write access.
     if (kind === 'forbidden') {
       const code = def.method === 'GET' ? 'error.forbiddenRead' : 'error.forbiddenWrite'
@@ -253,7 +262,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       return AppError.of('cancelled')
     }
     const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : ''
-    const detail = err instanceof Error ? redact(err.message, apiKey) : ''
+    const detail = err instanceof Error ? withoutKey(err.message) : ''
     // errno tells whether anything left this machine (see src/main/jobs/outcome.ts).
     return AppError.of('network', { code: 'http.network', params: { detail: [code, detail].filter(Boolean).join(': '), errno: code } })
   }
@@ -356,7 +365,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       return listAllParsed(name, params.value, opts)
     },
     listAllParsed,
-    withoutKey: (text) => redact(text, apiKey),
+    withoutKey,
   }
 }
 
@@ -378,7 +387,8 @@ export function retryAfterMs(header: string | string[] | undefined, now = Date.n
 
 const isServerKind = (v: unknown): v is ServerKind => typeof v === 'string' && SERVER_KINDS.some((k) => k === v)
 
-async function readBody(res: Dispatcher.ResponseData, maxBytes: number): Promise<string> {
+/** A response body as text, and its size in bytes as received. */
+async function readBody(res: Dispatcher.ResponseData, maxBytes: number): Promise<{ text: string; bytes: number }> {
   const chunks: Buffer[] = []
   let size = 0
   for await (const chunk of res.body) {
@@ -392,7 +402,7 @@ async function readBody(res: Dispatcher.ResponseData, maxBytes: number): Promise
     }
     chunks.push(buf)
   }
-  return Buffer.concat(chunks).toString('utf8')
+  return { text: Buffer.concat(chunks).toString('utf8'), bytes: size }
 }
 
 function backoff(ms: number, signal: AbortSignal): Promise<void> {

@@ -5,4 +5,6 @@ export interface Envelope<T> {
   results: T
   paging?: Paging
   requestId?: string
+  /** The answer's size as received, in bytes (what a list's byte bound counts). */
+  bytes?: number
 }

@@ -10,10 +10,14 @@
  * A service that never ends the list is bounded: a page that repeats one already read (a
  * service that ignores `page`), or whose items' ids were all read already (the same items in
  * other words), ends it; a list that goes on past the most pages the first page's `paging.max`
- * allows under either reading is refused, as is one that `maxPages` or the overall deadline cuts
- * short (a hostile `max` read 3,304 pages, 251 MB, in 20 s). An item that a later page repeats (a
- * list that shifted while it was read) is kept once.
+ * allows under either reading is refused, as is one that the overall deadline cuts short. No
+ * claim can raise what is read past two bounds of the app's own (a hostile `max` of 10^9 read
+ * 2,290 pages, 163 MB, in 20 s): a list of more than MAX_LIST_ITEMS items is refused, at its
+ * first page when `max` claims it, and a list whose answers come to more than MAX_LIST_BYTES as
+ * received is refused when they do. A refused list is never kept in part. An item that a later page repeats (a list that shifted while it was read) is
+ * kept once.
  */
+import { createHash } from 'node:crypto'
 import { AppError } from '../app/app-error'
 import type { Envelope } from './envelope'
 
@@ -30,14 +34,29 @@ export interface ListAllOptions {
   concurrency?: number
   /** Items asked for per page. */
   pageSize?: number
-  /** A hard stop for a service that never sends a short page. */
-  maxPages?: number
+  /** The most items a list may have (MAX_LIST_ITEMS): more is refused, never kept in part. */
+  maxItems?: number
+  /** The most bytes a list's answers may come to, as received (MAX_LIST_BYTES): more is refused. */
+  maxBytes?: number
   /** How long the whole listing may take, every page and retry included. */
   deadlineMs?: number
   onProgress?: (p: ListAllProgress) => void
 }
 
 const DEFAULT_PAGE_SIZE = 100
+/**
+ * The most items a list may have: two and a half times the largest real account (a reseller's
+ * 100,000 domains). Whatever `paging.max` claims, no more pages than these items fill are read;
+ * so a hostile claim costs at most what reading such a list does (2,501 pages of small items in
+ * about 9 s over loopback), where a higher bound would cost more for no real account.
+ */
+export const MAX_LIST_ITEMS = 250_000
+/**
+ * The most bytes a list's answers may come to, as received: 100,000 domains' WHOIS data (about
+ * 1 KB each, contacts included) is well under it; it bounds what larger items, or answers padded
+ * beside their results, can make the app read and hold within the bound on items.
+ */
+export const MAX_LIST_BYTES = 256 * 1024 * 1024
 /** A whole listing's time: generous for the largest real account (10,000 domains are 100 pages). */
 const LIST_DEADLINE_MS = 5 * 60_000
 export const DEFAULT_CONCURRENCY = 4
@@ -47,7 +66,8 @@ type FetchPage = (page: number, limit: number, signal: AbortSignal) => Promise<E
 export async function listAllPages(fetchPage: FetchPage, opts: ListAllOptions = {}): Promise<unknown[]> {
   const concurrency = Math.max(1, Math.min(16, opts.concurrency ?? DEFAULT_CONCURRENCY))
   const pageSize = opts.pageSize ?? DEFAULT_PAGE_SIZE
-  let maxPages = opts.maxPages ?? 10_000
+  const maxItems = opts.maxItems ?? MAX_LIST_ITEMS
+  const maxBytes = opts.maxBytes ?? MAX_LIST_BYTES
 
   // One controller for the whole listing: the caller's cancel, the deadline or the first failure stops every page.
   const controller = new AbortController()
@@ -58,34 +78,51 @@ export async function listAllPages(fetchPage: FetchPage, opts: ListAllOptions = 
   const pages: unknown[][] = []
   /** The first page that came back short: the list ends there, so no page after it is started. */
   let endPage = Infinity
-  /** Each full page's text: a page that repeats one already read ends the list. */
+  /** A digest of each page's items (not their text: that would hold the list twice): a page that repeats one already read ends the list. */
   const seenPages = new Map<string, number>()
   /** The ids of the items read so far: a page of nothing but these ends the list. */
   const seenIds = new Set<string>()
   /** Set when the first page's claim bounds the pages: the list may not go past them. */
   let claimedPages: number | undefined
   let loadedItems = 0
+  let loadedPages = 0
+  let receivedBytes = 0
   let expectedItems: number | undefined
-  const report = () => opts.onProgress?.({ loadedItems, loadedPages: pages.filter(Boolean).length, expectedItems })
+  const report = () => opts.onProgress?.({ loadedItems, loadedPages, expectedItems })
   const deadlineMs = opts.deadlineMs ?? LIST_DEADLINE_MS
-  const deadline = setTimeout(() => controller.abort(AppError.of('timeout', { code: 'http.listDeadline', params: { pages: pages.filter(Boolean).length, seconds: Math.round(deadlineMs / 1000) } })), deadlineMs)
+  const deadline = setTimeout(() => controller.abort(AppError.of('timeout', { code: 'http.listDeadline', params: { pages: loadedPages, seconds: Math.round(deadlineMs / 1000) } })), deadlineMs)
 
-  const load = async (page: number, limit: number): Promise<unknown[]> => {
-    const env = await fetchPage(page, limit, controller.signal)
+  /** Refused: the list goes on past the most items a list may have. */
+  const tooLong = (pagesSoFar: number) => AppError.of('malformed-response', { code: 'http.listTooLong', params: { items: maxItems, pages: pagesSoFar } })
+
+  /** A page as it arrives: a list of items, counted against the bounds on bytes and items; its items' digest. */
+  const received = (page: number, env: Envelope<unknown>): { results: unknown[]; digest: string } => {
     if (!Array.isArray(env.results)) {
       throw AppError.of('malformed-response', { code: 'http.notAList', params: { page }, requestId: env.requestId })
     }
     const results: unknown[] = env.results
     const text = JSON.stringify(results)
-    const repeats = results.length > 0 && ((seenPages.has(text) && seenPages.get(text) !== page) || results.every((it) => seenIds.has(idOf(it))))
+    // The answer's size as received (a fetcher that does not say: its items' text).
+    receivedBytes += env.bytes ?? text.length
+    if (receivedBytes > maxBytes) {
+      throw AppError.of('malformed-response', { code: 'http.listTooLarge', params: { megabytes: Math.round(maxBytes / (1024 * 1024)), pages: loadedPages + 1 } })
+    }
+    if (loadedItems + results.length > maxItems) throw tooLong(loadedPages + 1)
+    return { results, digest: createHash('sha256').update(text).digest('base64') }
+  }
+
+  const load = async (page: number, limit: number): Promise<unknown[]> => {
+    const { results, digest } = received(page, await fetchPage(page, limit, controller.signal))
+    const repeats = results.length > 0 && ((seenPages.has(digest) && seenPages.get(digest) !== page) || results.every((it) => seenIds.has(idOf(it))))
     if (repeats) {
       // The service answered an earlier page again (or its items again): the list has ended before this page.
       endPage = Math.min(endPage, page - 1)
       return []
     }
-    seenPages.set(text, page)
+    seenPages.set(digest, page)
     for (const it of results) seenIds.add(idOf(it))
     pages[page - 1] = results
+    loadedPages++
     if (results.length < limit) endPage = Math.min(endPage, page)
     loadedItems += results.length
     report()
@@ -113,25 +150,32 @@ export async function listAllPages(fetchPage: FetchPage, opts: ListAllOptions = 
 
   try {
     const first = await fetchPage(1, pageSize, controller.signal)
-    if (!Array.isArray(first.results)) {
-      throw AppError.of('malformed-response', { code: 'http.notAList', params: { page: 1 }, requestId: first.requestId })
-    }
-    pages[0] = first.results
-    seenPages.set(JSON.stringify(first.results), 1)
-    for (const it of first.results) seenIds.add(idOf(it))
-    loadedItems = first.results.length
+    const { results: firstResults, digest } = received(1, first)
+    pages[0] = firstResults
+    loadedPages = 1
+    seenPages.set(digest, 1)
+    for (const it of firstResults) seenIds.add(idOf(it))
+    loadedItems = firstResults.length
     // The service may cap the page size below what we asked for; its own limit is what counts.
     const limit = first.paging && first.paging.limit > 0 ? Math.min(first.paging.limit, pageSize) : pageSize
     expectedItems = first.paging ? Math.max(first.paging.max, loadedItems) : undefined
     report()
-    const firstResults: unknown[] = first.results
     if (firstResults.length < limit || firstResults.length === 0) return firstResults
 
-    // The most pages the claim allows under either reading (max as a page count is the larger),
-    // and the one page after an exact fill that tells the readings apart.
+    // Whatever the claim, no more pages than the most items a list may have fill, and the one
+    // page after them that tells whether the list ends there.
+    const ceilingPages = Math.ceil(maxItems / limit) + 1
+    let maxPages = ceilingPages
     if (first.paging) {
-      claimedPages = Math.max(first.paging.max, Math.ceil(first.paging.max / limit)) + 1
-      maxPages = Math.min(maxPages, claimedPages)
+      // A claim of more items than a list may have, under either reading (as pages, max pages of
+      // items are more still): refused now, not after reading up to the bound.
+      if (first.paging.max > maxItems) {
+        throw AppError.of('malformed-response', { code: 'http.listClaimTooLong', params: { max: first.paging.max, items: maxItems } })
+      }
+      // The most pages the claim allows under either reading (max as a page count is the
+      // larger), and the one page after an exact fill that tells the readings apart.
+      claimedPages = Math.min(ceilingPages, Math.max(first.paging.max, Math.ceil(first.paging.max / limit)) + 1)
+      maxPages = claimedPages
     }
     let lastLoaded = 1
     const expectedPages = Math.min(maxPages, expectedItems !== undefined ? Math.ceil(expectedItems / limit) : 1)
@@ -150,10 +194,14 @@ export async function listAllPages(fetchPage: FetchPage, opts: ListAllOptions = 
       await loadRange(lastLoaded + 1, to, limit)
       lastLoaded = Math.min(to, endPage)
     }
-    // Still full at the last page the claim allows: the list is not what its first page said, and
-    // what was read is not all of it.
-    if (endPage === Infinity && claimedPages !== undefined && lastLoaded >= claimedPages) {
-      throw AppError.of('malformed-response', { code: 'http.pagingPastClaim', params: { max: first.paging?.max ?? 0, pages: lastLoaded } })
+    // Still full at the last page allowed: what was read is not all of it. Past what the first
+    // page claimed, the list is not what it said; past the most items a list may have, it is
+    // longer than any list the app reads.
+    if (endPage === Infinity && lastLoaded >= maxPages) {
+      if (claimedPages !== undefined && claimedPages < ceilingPages) {
+        throw AppError.of('malformed-response', { code: 'http.pagingPastClaim', params: { max: first.paging?.max ?? 0, pages: lastLoaded } })
+      }
+      throw tooLong(lastLoaded)
     }
     // A short (or empty) page ends the list; a page after it (fetched in the same batch) belongs to no one.
     pages.length = Math.min(pages.length, lastLoaded)

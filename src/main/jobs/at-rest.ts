@@ -10,7 +10,7 @@
  * that was sent (body-mac.ts), not the body.
  */
 import { createHash } from 'node:crypto'
-import { redact } from '../http/errors'
+import { redactedWith, secretMatcher, type SecretMatcher } from '../log/redaction'
 import type { ErrorData } from '../../shared/errors'
 
 /** Members that are the user's secrets, wherever they are: never on disk. */
@@ -31,10 +31,14 @@ export function journaledParams(params: Readonly<Record<string, unknown>>): { pa
   return { params: kept, complete: Object.keys(kept).length === Object.keys(params).length }
 }
 
-/** A logged answer's text without the user's secrets (a domain's transfer code in a logged transfer-lock answer). */
-export function loggedTextWithoutSecrets(text: string): string {
+/**
+ * A logged answer's text without the user's secrets: their members (a domain's transfer code in
+ * a logged transfer-lock answer), and every text that repeats one of the job's (a message
+ * quoting the code it refused).
+ */
+export function loggedTextWithoutSecrets(text: string, secrets: readonly string[] = []): string {
   try {
-    return JSON.stringify(withoutSecrets(JSON.parse(text)))
+    return JSON.stringify(textsWithoutJobSecrets(withoutSecrets(JSON.parse(text)), secrets))
   } catch {
     // Not JSON (cut short by the service): nothing of it is kept.
     return ''
@@ -78,9 +82,23 @@ export function secretsOf(params: ReadonlyArray<Readonly<Record<string, unknown>
   return [...out]
 }
 
+/** One matcher per list of a job's secrets: a job's many texts are checked against the same list. */
+const matchers = new WeakMap<readonly string[], SecretMatcher | undefined>()
+
 /** A text of the service with every secret of the job (in each form it may take) replaced. */
 export function withoutJobSecrets(text: string, secrets: readonly string[]): string {
-  return secrets.reduce((out, secret) => redact(out, secret), text)
+  if (secrets.length === 0) return text
+  if (!matchers.has(secrets)) matchers.set(secrets, secretMatcher(secrets))
+  return redactedWith(text, matchers.get(secrets))
+}
+
+/** A value with every text in it, at any depth, checked against the job's secrets (a new value; the one given is left as it is). */
+export function textsWithoutJobSecrets(value: unknown, secrets: readonly string[]): unknown {
+  if (secrets.length === 0) return value
+  if (typeof value === 'string') return withoutJobSecrets(value, secrets)
+  if (Array.isArray(value)) return value.map((v) => textsWithoutJobSecrets(v, secrets))
+  if (typeof value !== 'object' || value === null) return value
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, textsWithoutJobSecrets(v, secrets)]))
 }
 
 /**
