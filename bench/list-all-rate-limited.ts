@@ -23,6 +23,7 @@ import { LocalLedger } from '../src/main/jobs/ledger/local-ledger'
 import { acquireDataLock } from '../src/main/jobs/data-lock'
 import { JobRunner } from '../src/main/jobs/runner'
 import { LIVE_RATE_LIMIT, scaledRateLimit } from '../src/sandbox'
+import { sendAnswered, sendRefused } from './another-process'
 import { startRemoteSandbox, type RemoteSandbox } from './remote-sandbox'
 import type { BenchResult } from './report'
 
@@ -134,14 +135,8 @@ async function listAll(): Promise<Run> {
 
 /** Another process's burst on the key: its limit answered, then one refused; when the block began. */
 async function blockKey(sb: RemoteSandbox): Promise<number> {
-  const send = () => fetch(`${sb.url}/domains?page=1&limit=1`, { headers: { authorization: `Bearer ${sb.keys.full}`, accept: 'application/json' } }).then((r) => r.status)
-  for (let i = 0; i < LIMIT.limit; i++) {
-    const status = await send()
-    if (status !== 200) throw new Error(`the blocking burst was answered ${status}`)
-  }
-  const status = await send()
-  if (status !== 429) throw new Error(`the request over the limit was answered ${status}`)
-  return performance.now()
+  await sendAnswered(sb, LIMIT.limit)
+  return sendRefused(sb)
 }
 
 async function freshOnBlockedKey(): Promise<Run & { remainingBlockMs: number }> {

@@ -17,6 +17,7 @@ const benches: [string, () => Promise<BenchResult>][] = [
   ['bundle-size', async () => (await import('./bundle-size')).benchBundleSize()],
   ['list-all', async () => (await import('./list-all')).benchListAll()],
   ['list-all-rate-limited', async () => (await import('./list-all-rate-limited')).benchListAllRateLimited()],
+  ['save-after-block', async () => (await import('./save-after-block')).benchSaveAfterBlock()],
   ['domain-list', async () => (await import('./domain-list')).benchDomainList()],
   ['dns-model', async () => (await import('./dns-model')).benchDnsModel()],
   ['dns-editor', async () => (await import('./dns-editor')).benchDnsEditor()],

@@ -12,8 +12,9 @@ import { AppError } from '../../src/main/app/app-error'
 import { createAppServices, type AppServices } from '../../src/main/app/app-services'
 import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { createApiClient } from '../../src/main/http'
+import { Pacer } from '../../src/main/http/pacer'
 import { isOutcomeUnknown } from '../../src/main/jobs/outcome'
-import { startSandbox, type Sandbox } from '../../src/sandbox'
+import { LIVE_RATE_LIMIT, scaledRateLimit, startSandbox, type Sandbox } from '../../src/sandbox'
 import type { ChannelName, PayloadOf, ResultOf } from '../../src/shared/ipc/contract'
 import { english, englishCode } from '../helpers/english'
 import { profileFor } from '../../support/profile'
@@ -171,17 +172,23 @@ describe('the sandbox’s rate limit', () => {
   })
 
   it('listAll slows to the service’s pace and reads every page without a failure', async () => {
-    // The live limit scaled to a hundredth, with a smaller count: 6 a 600 ms window, a 180 ms block.
-    sb.service.rateLimit = { limit: 6, windowMs: 600, blockMs: 180 }
-    // The client's first wait scaled the same (300 ms / 100), so that it sees the block as it would live.
-    const client = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths, retry: { attempts: 2, baseDelayMs: 3 } })
+    // The live limit scaled to a tenth: 60 a 6 s window, a 1.8 s block. The recorded count, not a
+    // smaller one: the client takes a block in which it saw under a quarter of the recorded 60
+    // answered for another process's (pacer.ts), and learns no pace from it.
+    const limit = scaledRateLimit(LIVE_RATE_LIMIT, 0.1)
+    sb.service.rateLimit = limit
+    // The client's first wait scaled the same (300 ms / 10), so that it sees the block as it would live.
+    const pacer = new Pacer({ firstProbeMs: 30 })
+    const client = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths, pacer, retry: { attempts: 2, baseDelayMs: 30 } })
     const before = sb.received.length
-    const all = await client.listAll('domains.list', {}, { pageSize: 20, concurrency: 6 })
+    const all = await client.listAll('domains.list', {}, { pageSize: 5, concurrency: 6 })
     expect(all).toHaveLength(600)
     const answered = sb.received.slice(before)
     expect(answered.filter((r) => r.status === 429).length).toBeGreaterThan(0)
-    // 30 pages of 20, and the short page that ends the list.
-    expect(answered.filter((r) => r.status === 200)).toHaveLength(31)
+    // 120 pages of 5, and the short page that ends the list.
+    expect(answered.filter((r) => r.status === 200)).toHaveLength(121)
+    // Paced by the block it caused, a little under the service's rate.
+    expect(pacer.requestsPerSecond).toBeLessThan((limit.limit * 1000) / limit.windowMs)
   }, 30_000)
 
   it('a write answered 429 is sent again byte for byte once the block is over, and the service acts on it once', async () => {

@@ -24,8 +24,8 @@ async function call(pacer: Pacer, service: Service): Promise<number> {
   }
 }
 
-/** `count` requests, `concurrency` at a time (listAll's pages, a job's items); the time the last one was answered. */
-async function run(pacer: Pacer, service: Service, count: number, concurrency: number, clock: SimulatedClock) {
+/** `count` requests, `concurrency` at a time (listAll's pages, a job's items), in time the caller runs; when each was sent. */
+async function requests(pacer: Pacer, service: Service, count: number, concurrency: number): Promise<number[]> {
   let next = 0
   const sentAt: number[] = []
   const worker = async () => {
@@ -34,7 +34,13 @@ async function run(pacer: Pacer, service: Service, count: number, concurrency: n
       sentAt.push(await call(pacer, service))
     }
   }
-  await clock.run(Promise.all(Array.from({ length: concurrency }, worker)))
+  await Promise.all(Array.from({ length: concurrency }, worker))
+  return sentAt
+}
+
+/** The same, run to its end; the time the last one was answered. */
+async function run(pacer: Pacer, service: Service, count: number, concurrency: number, clock: SimulatedClock) {
+  const sentAt = await clock.run(requests(pacer, service, count, concurrency))
   return { endedAt: clock.now(), sentAt }
 }
 
@@ -160,6 +166,67 @@ describe('the pacer against the recorded rate limit', () => {
       // Nothing learned of the quota from a block it did not cause: it is not paced.
       expect(pacer.requestsPerSecond).toBe(Infinity)
     })
+  })
+
+  describe('a process that got two answers just before another one used the key’s window up', () => {
+    /** A zone save's five requests, one after another, from when the key was blocked: how long they took. */
+    async function save(pacer: Pacer, service: Service, clock: SimulatedClock): Promise<number> {
+      const start = clock.now()
+      for (let i = 0; i < 5; i++) await clock.run(call(pacer, service))
+      return clock.now() - start
+    }
+
+    /** The other process's requests until one is refused, one after another. */
+    async function burstUntilRefused(service: Service, clock: SimulatedClock): Promise<void> {
+      for (let i = 0; i <= LIVE_RATE_LIMIT.limit; i++) if (!(await clock.run(service.send()))) return
+      throw new Error('the burst was never refused')
+    }
+
+    it('its save ends as soon as a fresh process’s does, not paced at the two answers a window it saw', async () => {
+      const fresh = setUp()
+      await burstUntilRefused(fresh.service, fresh.clock)
+      const freshMs = await save(fresh.pacer, fresh.service, fresh.clock)
+
+      const { pacer, service, clock } = setUp()
+      for (let i = 0; i < LIVE_RATE_LIMIT.limit - 2; i++) await clock.run(service.send())
+      for (let i = 0; i < 2; i++) await clock.run(call(pacer, service))
+      await burstUntilRefused(service, clock)
+      const partialMs = await save(pacer, service, clock)
+
+      // Both wait the block out with the same probes; then the partial one's four requests would
+      // have left 32 s apart, paced at 0.95 × 2 answers over the 60 s the block implied.
+      expect(freshMs).toBeGreaterThan(LIVE_RATE_LIMIT.blockMs / 2)
+      expect(partialMs).toBeLessThanOrEqual(1.15 * freshMs)
+      expect(pacer.stats).toMatchObject({ passed: 2 + 5, blocks: 1 })
+      expect(pacer.requestsPerSecond).toBe(Infinity)
+    })
+
+    it('then learns the pace from the next block, one it caused and saw whole', async () => {
+      const { pacer, service, clock } = setUp()
+      for (let i = 0; i < LIVE_RATE_LIMIT.limit - 2; i++) await clock.run(service.send())
+      for (let i = 0; i < 2; i++) await clock.run(call(pacer, service))
+      await burstUntilRefused(service, clock)
+      const start = clock.now()
+      const { endedAt } = await run(pacer, service, 300, 4, clock)
+      expect(pacer.stats.blocks).toBe(2)
+      expect(pacer.requestsPerSecond).toBeGreaterThan(0.85)
+      expect(pacer.requestsPerSecond).toBeLessThan(1)
+      // The rest of the block, a window of its own requests, its block, then the rest at the pace.
+      expect(endedAt - start).toBeLessThanOrEqual(LIVE_RATE_LIMIT.blockMs + 1.15 * atRate(300, LIVE_RATE_LIMIT) + LIVE_RATE_LIMIT.blockMs)
+    })
+  })
+
+  it('two processes sending at once on one key each see about half the window: each learns its share, and no block follows', async () => {
+    const { service, clock } = setUp()
+    const pacers = [new Pacer({ clock, firstProbeMs: 300 }), new Pacer({ clock, firstProbeMs: 300 })]
+    await clock.run(Promise.all(pacers.map((p) => requests(p, service, 150, 4))))
+    const blocksSoFar = service.blocks()
+    for (const p of pacers) {
+      expect(p.requestsPerSecond).toBeGreaterThan(0.3)
+      expect(p.requestsPerSecond).toBeLessThan(0.6)
+    }
+    await clock.run(Promise.all(pacers.map((p) => requests(p, service, 150, 4))))
+    expect(service.blocks()).toBe(blocksSoFar)
   })
 
   it('a Retry-After says when to try again', async () => {

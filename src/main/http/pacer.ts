@@ -21,11 +21,14 @@
  * - From then on requests leave evenly spaced, at SAFETY of quota / window: fewer than the
  *   quota in any window, wherever the service's window begins.
  * - A block while paced means the pace was too fast: the new one is at most DECREASE of it.
- * - A block met before any request of this pacer was answered in it (a new process whose key is
- *   still blocked by another one's requests) shows neither the quota (this pacer saw none of the
- *   window's requests: taken as one, it paced a new process at one request a minute) nor the
- *   block's length (it began earlier): it sets no pace. The probe that ends it begins a fresh
- *   window, which this pacer then sees whole, so the next block, if one comes, sets the pace.
+ * - A block met, not caused: this pacer saw fewer than MIN_OWN_ANSWERS of the window's requests
+ *   answered (none: a new process whose key another one still blocks; a few: a process that sent
+ *   a couple just before another used the window up). What it saw is not the quota (two answers
+ *   taken as the quota paced a save at one request every 32 s; none taken as one, at one a
+ *   minute), and the block began before its first refusal, so it shows neither the quota nor the
+ *   block's length: it teaches nothing, and the pace (or none) stays as it was. The probe that
+ *   ends it begins a fresh window, which this pacer then sees whole, so the next block, if one
+ *   comes, sets the pace.
  *
  * Requests wait their turn instead of failing. The clock is injectable, so tests run the pacer
  * against a model of the service in simulated time.
@@ -34,6 +37,14 @@ import { setTimeout as sleepFor } from 'node:timers/promises'
 
 /** The recorded block (18 s) ended with a 60 s window: a window is taken to be at least 60/18 of a block. */
 const WINDOW_PER_BLOCK = 60 / 18
+/** The quota the recording showed: 60 requests a window. */
+const RECORDED_QUOTA = 60
+/**
+ * A block is this pacer's own (it shows the quota) when it saw at least this many of the window's
+ * requests answered: a quarter of the recorded quota, so that up to four processes sending at
+ * once on one key still each learn their share of it.
+ */
+const MIN_OWN_ANSWERS = RECORDED_QUOTA / 4
 /** The pace is this share of quota / window: requests arrive with the network's jitter. */
 const SAFETY = 0.95
 /** After a block while paced, the pace is at most this share of what it was. */
@@ -225,7 +236,7 @@ export class Pacer {
     // The probe begins a fresh window at the service, whatever this block showed.
     this.lastBlockEnd = at
     this.answered = [at]
-    if (inWindow.length === 0) {
+    if (inWindow.length < MIN_OWN_ANSWERS) {
       // Met, not caused: the pace (or none) stays as it was, and so does what is known of blocks.
       this.nextAt = Number.isFinite(this.rate) ? at + 1000 / this.rate : -Infinity
       this.notify()
