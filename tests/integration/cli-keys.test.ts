@@ -343,15 +343,18 @@ describe.skipIf(!existsSync(CLI_BIN))('keys for unattended runs: the built comma
     const before = requests()
     const none = await cli(['dns', 'export', domain])
     const dead = await cli(['dns', 'export', domain], { DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(files, 'no-such-bus')}` })
-    for (const r of [none, dead]) {
+    // An empty address (`DBUS_SESSION_BUS_ADDRESS=` in a crontab) is none.
+    const empty = await cli(['dns', 'export', domain], { DBUS_SESSION_BUS_ADDRESS: '' })
+    for (const r of [none, dead, empty]) {
       expect(r.code).toBe(2)
       expect(r.err).toContain('No Secret Service is reachable')
       for (const named of ['--key-file', 'HOSTING_ADMIN_KEY_FILE', 'hosting-admin-api-key', 'LoadCredential=']) expect(r.err).toContain(named)
     }
-    const ja = await cli(['dns', 'export', domain], JAPANESE)
-    expect(ja.code).toBe(2)
-    expect(ja.err).toContain('Secret Service に接続できません')
-    for (const named of ['--key-file', 'HOSTING_ADMIN_KEY_FILE', 'hosting-admin-api-key']) expect(ja.err).toContain(named)
+    for (const ja of [await cli(['dns', 'export', domain], JAPANESE), await cli(['dns', 'export', domain], { ...JAPANESE, DBUS_SESSION_BUS_ADDRESS: '' })]) {
+      expect(ja.code).toBe(2)
+      expect(ja.err).toContain('Secret Service に接続できません')
+      for (const named of ['--key-file', 'HOSTING_ADMIN_KEY_FILE', 'hosting-admin-api-key']) expect(ja.err).toContain(named)
+    }
     expect(requests()).toBe(before)
   })
 })
