@@ -128,6 +128,8 @@ async function acmeIn(c: Context, account: AccountView, request: AcmeRequest, op
   let noted = false
   let tried = false
   let changed = false
+  /** The wait for another write's turn is said once, however many rounds it takes. */
+  let toldTurn = false
   const unnote = async () => {
     // The line was never sent: the cleanup has nothing of this run's to remove.
     if (noted) await forget(c.dataDir, mine).catch(() => undefined)
@@ -191,7 +193,8 @@ async function acmeIn(c: Context, account: AccountView, request: AcmeRequest, op
     const left = turnDeadline - Date.now()
     if (waitable && left > 0 && round < MAX_ROUNDS) {
       if (targetBusy(error)) {
-        progress(c, c.say.t('cli.acme.waitingTurn', { domain: zone.domain }))
+        if (!toldTurn) progress(c, c.say.t('cli.acme.waitingTurn', { domain: zone.domain }))
+        toldTurn = true
         const waited = await pause(Math.min(turnWaitMs, left), c.io.signal)
         turnWaitMs = Math.min(TURN_WAIT_MAX_MS, turnWaitMs * 2)
         if (waited) continue

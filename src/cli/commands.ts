@@ -213,6 +213,9 @@ export function commandOf(positionals: readonly string[]): { command: CliCommand
 
 export const commandsOfGroup = (group: string): CliCommand[] => COMMANDS.filter((c) => c.words.split(' ')[0] === group)
 
+/** The commands that take `flag` beyond the common ones, as typed. */
+export const commandsTaking = (flag: FlagName): string[] => COMMANDS.filter((c) => c.flags.includes(flag)).map((c) => c.words)
+
 async function listAccounts(c: Context): Promise<number> {
   const r = await c.session.call('accounts.list', {})
   if (!r.ok) return failed(c, r.error)

@@ -67,24 +67,61 @@ export interface Flags {
   ms(name: DurationFlag): number | undefined
 }
 
-export type FlagsRead =
-  | { ok: true; flags: Flags; positionals: string[] }
-  | { ok: false; problem: { key: 'cli.badArguments'; params: { reason: string } } | { key: 'cli.badDuration'; params: { option: string; value: string } } }
+/**
+ * What is wrong with the command line, as the command words it (never the parser's own text,
+ * which is English and advises what does not apply here). `flag`: a flag of other commands, whose
+ * refusal names them (main.ts).
+ */
+export type FlagProblem =
+  | { key: 'cli.flag.otherCommands'; params: { option: string }; flag: FlagName }
+  | { key: 'cli.flag.unknown'; params: { option: string } }
+  | { key: 'cli.flag.needsValue'; params: { option: string } }
+  | { key: 'cli.flag.valueLikeOption'; params: { option: string; value: string } }
+  | { key: 'cli.flag.takesNoValue'; params: { option: string } }
+  | { key: 'cli.badDuration'; params: { option: string; value: string } }
+
+export type FlagsRead = { ok: true; flags: Flags; positionals: string[] } | { ok: false; problem: FlagProblem }
 
 const VALIDATION_VALUE = /^[A-Za-z0-9_-]{43}$/
 const HELD = '\u0000held-value-'
 
+const isFlagName = (name: string): name is FlagName => Object.hasOwn(FLAGS, name)
 const isTextFlag = (name: FlagName): name is TextFlag => FLAGS[name].type === 'string'
+
+/** One option as the parser found it (parseArgs' tokens). */
+interface OptionToken {
+  name: string
+  rawName: string
+  value?: string | undefined
+  inlineValue?: boolean | undefined
+}
+
+/**
+ * The first option `allowed` does not permit as written: a flag of other commands or of none, a
+ * value missing or given to a switch, or a value that reads as an option (`--account --json`).
+ * These are the refusals of parseArgs' strict mode, found here so that each is worded by the command.
+ */
+function problemOf(options: readonly OptionToken[], allowed: readonly FlagName[]): FlagProblem | undefined {
+  for (const o of options) {
+    const option = o.rawName
+    if (!isFlagName(o.name)) return { key: 'cli.flag.unknown', params: { option } }
+    if (!allowed.includes(o.name)) return { key: 'cli.flag.otherCommands', params: { option }, flag: o.name }
+    if (!isTextFlag(o.name)) {
+      if (o.value !== undefined) return { key: 'cli.flag.takesNoValue', params: { option } }
+    } else if (o.value === undefined) return { key: 'cli.flag.needsValue', params: { option } }
+    else if (!o.inlineValue && o.value.startsWith('-')) return { key: 'cli.flag.valueLikeOption', params: { option, value: o.value } }
+  }
+  return undefined
+}
 
 /**
  * The arguments read with only `allowed` flags known (strictly: any other is refused), each
- * duration checked. Without `allowed`, every flag is known and nothing is refused: that first
- * look finds the command's words and whether --json or --help was asked, even when the strict
- * read of that command then refuses something.
+ * duration checked. Without `allowed`, nothing is refused: that first look finds the command's
+ * words and whether --json or --help was asked, even when the strict read of that command then
+ * refuses something.
  */
 export function readFlags(argv: string[], allowed?: readonly FlagName[]): FlagsRead {
-  const names: readonly FlagName[] = allowed ?? Object.keys(FLAGS).filter((n): n is FlagName => n in FLAGS)
-  const options = Object.fromEntries(names.map((n) => [n, FLAGS[n]]))
+  const names = Object.keys(FLAGS).filter(isFlagName)
   // A DNS-01 validation value is 43 characters of base64url and may begin with '-' (1 in 64):
   // lego passes it as a bare argument, which parseArgs would read as an unknown flag. Such an
   // argument stands in the read as a placeholder no command line can hold (NUL), then is put back.
@@ -95,15 +132,20 @@ export function readFlags(argv: string[], allowed?: readonly FlagName[]): FlagsR
     heldValues.push(a)
     return `${HELD}${heldValues.length - 1}`
   })
-  let parsed
-  try {
-    parsed = parseArgs({ args, options, allowPositionals: true, strict: allowed !== undefined })
-  } catch (err) {
-    return { ok: false, problem: { key: 'cli.badArguments', params: { reason: err instanceof Error ? err.message : String(err) } } }
+  // Every flag is known to the parser, so another command's flag takes its value as it would
+  // there; which ones this command takes is checked on the tokens.
+  const parsed = parseArgs({ args, options: FLAGS, allowPositionals: true, strict: false, tokens: true })
+  if (allowed) {
+    const problem = problemOf(
+      parsed.tokens.flatMap((t) => (t.kind === 'option' ? [t] : [])),
+      allowed,
+    )
+    if (problem) return { ok: false, problem }
   }
   const texts = new Map<TextFlag, string>()
   const switches = new Set<SwitchFlag>()
   for (const name of names) {
+    if (allowed && !allowed.includes(name)) continue
     const value = parsed.values[name]
     if (isTextFlag(name)) {
       if (typeof value === 'string') texts.set(name, value)

@@ -14,7 +14,7 @@ import { escapeHidden } from '../shared/dns/hidden-characters'
 import { dataDirOf } from './data-dir'
 import { acmeLockWait } from './acme'
 import { BadInput, chooseAccount, EXIT, Failed, failed, type Context, type Io } from './context'
-import { ACME_TIMEOUT_MS, commandOf, commandsOfGroup, type CliCommand } from './commands'
+import { ACME_TIMEOUT_MS, commandOf, commandsOfGroup, commandsTaking, type CliCommand } from './commands'
 import { COMMON_FLAGS, readFlags } from './flags'
 import { openSession } from './session'
 import { keySourceOf } from './key-source'
@@ -60,7 +60,12 @@ export async function run(argv: string[], given: Io): Promise<number> {
   if (!found) return refuse(BadInput.of(say, 'cli.unknownCommand', { command: positionals.slice(0, 2).join(' ') }), say.t('cli.usage'))
   const { command } = found
   const read = readFlags(argv, [...COMMON_FLAGS, ...command.flags])
-  if (!read.ok) return refuse(BadInput.of(say, read.problem.key, read.problem.params), helpOf(say, command))
+  if (!read.ok) {
+    const { problem } = read
+    // Another command's flag: this command says it takes none such, and whose it is.
+    const params = problem.key === 'cli.flag.otherCommands' ? { ...problem.params, command: command.words, commands: commandsTaking(problem.flag).join(', ') } : problem.params
+    return refuse(BadInput.of(say, problem.key, params), helpOf(say, command))
+  }
   const flags = read.flags
   const args = read.positionals.slice(found.words)
   const refusal = command.check?.(flags, args)

@@ -11,12 +11,12 @@
  * process: the command's process never sees it), so the key the command uses can only be the
  * one it was given.
  */
-import { spawnSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import { chmodSync, chownSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createAppServices, type AppServices } from '../../src/main/app/app-services'
 import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { createApiClient, type ApiClient } from '../../src/main/http'
@@ -159,6 +159,21 @@ describe.skipIf(!existsSync(CLI_BIN))('keys for unattended runs: the built comma
     for (const r of [en, ja]) expect(r.out + r.err).not.toContain(sb.keys.full)
   })
 
+  it('a key file others may write but not read (0620) is refused as written by others, not read by them (exit 2, English and Japanese)', async () => {
+    const file = keyFile('writable.key', sb.keys.full, 0o620)
+    const before = requests()
+    const en = await cli(['dns', 'export', domain, '--key-file', file])
+    expect(en.code).toBe(2)
+    expect(en.err).toContain(`The key file ${file} can be written by other users (mode 0620)`)
+    expect(en.err).toContain(`chmod 600 ${file}`)
+    expect(en.err).not.toContain('can be read')
+    const ja = await cli(['dns', 'export', domain, '--key-file', file], JAPANESE)
+    expect(ja.code).toBe(2)
+    expect(ja.err).toContain(`キーファイル ${file} は他のユーザーも書き込める状態のため (モード 0620)`)
+    expect(ja.err).not.toContain('読み取れる')
+    expect(requests()).toBe(before)
+  })
+
   it.skipIf(!isRoot)('refuses a key file owned by another user, even one it can read (exit 2)', async () => {
     const file = keyFile('nobody.key', sb.keys.full)
     chownSync(file, 65534, 65534)
@@ -224,6 +239,74 @@ describe.skipIf(!existsSync(CLI_BIN))('keys for unattended runs: the built comma
     rmSync(credentials, { recursive: true, force: true })
   })
 
+  describe('$CREDENTIALS_DIRECTORY is checked as systemd makes it before a credential in it is read', () => {
+    let credentials: string
+    /** One of the user's own files, outside the directory, holding what would be sent as the key. */
+    let outsideFile: string
+    beforeAll(() => {
+      outsideFile = keyFile('outside.key', sb.keys.full, 0o400)
+    })
+    // As systemd leaves it: the user's (or root's), no one else may write in it; the credential 0400.
+    const freshDirectory = () => {
+      credentials = mkdtempSync(join(tmpdir(), 'cli-keys-creddir-'))
+      writeFileSync(join(credentials, KEY_CREDENTIAL), sb.keys.full)
+      chmodSync(join(credentials, KEY_CREDENTIAL), 0o400)
+      return credentials
+    }
+    afterEach(() => rmSync(credentials, { recursive: true, force: true }))
+
+    /** Refused: exit 2, the reason in English and Japanese, nothing sent, the key nowhere in the output. */
+    async function refused(dir: string, en: string, ja: string) {
+      const before = requests()
+      const r = await cli(['dns', 'export', domain], { CREDENTIALS_DIRECTORY: dir })
+      expect(r.code).toBe(2)
+      expect(r.err).toContain(en)
+      const j = await cli(['dns', 'export', domain], { CREDENTIALS_DIRECTORY: dir, ...JAPANESE })
+      expect(j.code).toBe(2)
+      expect(j.err).toContain(ja)
+      for (const x of [r, j]) expect(x.out + x.err).not.toContain(sb.keys.full)
+      expect(requests()).toBe(before)
+    }
+
+    it('an owner-only directory (0700) is used', async () => {
+      const dir = freshDirectory()
+      const r = await cli(['dns', 'export', domain], { CREDENTIALS_DIRECTORY: dir })
+      expect(r).toMatchObject({ code: 0 })
+      expect(r.out).toContain('a www 192.0.2.1')
+    })
+
+    it('a directory anyone may write in (0777), even holding a good credential, is refused', async () => {
+      const dir = freshDirectory()
+      chmodSync(dir, 0o777)
+      await refused(dir, `The credentials directory ${dir} ($CREDENTIALS_DIRECTORY) can be written by other users (mode 0777)`, `資格情報ディレクトリ ${dir} ($CREDENTIALS_DIRECTORY) は他のユーザーも書き込める状態です (モード 0777)`)
+    })
+
+    it('a link placed in a directory anyone may write in, to one of the user’s own files, is never read', async () => {
+      const dir = freshDirectory()
+      rmSync(join(dir, KEY_CREDENTIAL))
+      symlinkSync(outsideFile, join(dir, KEY_CREDENTIAL))
+      chmodSync(dir, 0o777)
+      await refused(dir, `The credentials directory ${dir} ($CREDENTIALS_DIRECTORY) can be written by other users (mode 0777)`, `資格情報ディレクトリ ${dir} ($CREDENTIALS_DIRECTORY) は他のユーザーも書き込める状態です (モード 0777)`)
+    })
+
+    it('a credential that is a link leading out of the directory is refused, even in an owner-only one', async () => {
+      const dir = freshDirectory()
+      rmSync(join(dir, KEY_CREDENTIAL))
+      symlinkSync(outsideFile, join(dir, KEY_CREDENTIAL))
+      await refused(dir, `The credential ${KEY_CREDENTIAL} in ${dir} is a link to ${outsideFile}, outside the directory`, `${dir} 内の資格情報 ${KEY_CREDENTIAL} は、ディレクトリの外にある ${outsideFile} へのリンクです`)
+    })
+
+    // Only root can give a directory to another user (chown); the user is made as support/postgres.ts makes its own.
+    it.skipIf(!isRoot)('a directory owned by another user (not root) is refused (skipped when not root: chown needs it)', async () => {
+      const other = 'hosting-admin-other'
+      if (spawnSync('id', ['-u', other]).status !== 0) execFileSync('useradd', ['-r', '-M', '-s', '/usr/sbin/nologin', other])
+      const uid = Number(execFileSync('id', ['-u', other], { encoding: 'utf8' }).trim())
+      const dir = freshDirectory()
+      chownSync(dir, uid, uid)
+      await refused(dir, `The credentials directory ${dir} ($CREDENTIALS_DIRECTORY) belongs to user id ${uid}, neither to the user running the command (id 0) nor to root`, `資格情報ディレクトリ ${dir} ($CREDENTIALS_DIRECTORY) の所有者はユーザー ID ${uid} で`)
+    })
+  })
+
   it('the first source given wins: --key-file, then HOSTING_ADMIN_KEY_FILE, then the credential', async () => {
     const good = keyFile('good.key', sb.keys.full)
     const wrong = keyFile('wrong.key', 'not-the-key-0000')
@@ -260,15 +343,18 @@ describe.skipIf(!existsSync(CLI_BIN))('keys for unattended runs: the built comma
     const before = requests()
     const none = await cli(['dns', 'export', domain])
     const dead = await cli(['dns', 'export', domain], { DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(files, 'no-such-bus')}` })
-    for (const r of [none, dead]) {
+    // An empty address (`DBUS_SESSION_BUS_ADDRESS=` in a crontab) is none.
+    const empty = await cli(['dns', 'export', domain], { DBUS_SESSION_BUS_ADDRESS: '' })
+    for (const r of [none, dead, empty]) {
       expect(r.code).toBe(2)
       expect(r.err).toContain('No Secret Service is reachable')
       for (const named of ['--key-file', 'HOSTING_ADMIN_KEY_FILE', 'hosting-admin-api-key', 'LoadCredential=']) expect(r.err).toContain(named)
     }
-    const ja = await cli(['dns', 'export', domain], JAPANESE)
-    expect(ja.code).toBe(2)
-    expect(ja.err).toContain('Secret Service に接続できません')
-    for (const named of ['--key-file', 'HOSTING_ADMIN_KEY_FILE', 'hosting-admin-api-key']) expect(ja.err).toContain(named)
+    for (const ja of [await cli(['dns', 'export', domain], JAPANESE), await cli(['dns', 'export', domain], { ...JAPANESE, DBUS_SESSION_BUS_ADDRESS: '' })]) {
+      expect(ja.code).toBe(2)
+      expect(ja.err).toContain('Secret Service に接続できません')
+      for (const named of ['--key-file', 'HOSTING_ADMIN_KEY_FILE', 'hosting-admin-api-key']) expect(ja.err).toContain(named)
+    }
     expect(requests()).toBe(before)
   })
 })

@@ -8,7 +8,9 @@ const codeOf = (facts: FileFacts, rule: 'key-file' | 'credential', me: number | 
 
 describe('a key file', () => {
   it.each([0o600, 0o400, 0o700])('%o, owned by the user: used', (mode) => expect(codeOf(file(mode), 'key-file')).toBeUndefined())
-  it.each([0o640, 0o604, 0o644, 0o660, 0o620, 0o602])('%o: refused, group or others may read or write it', (mode) => expect(codeOf(file(mode), 'key-file')).toBe('cli.key.openToOthers'))
+  it.each([0o640, 0o604, 0o644, 0o660, 0o606])('%o: refused, group or others may read it', (mode) => expect(codeOf(file(mode), 'key-file')).toBe('cli.key.openToOthers'))
+  it.each([0o620, 0o602, 0o622, 0o630])('%o: refused, group or others may write it (not read it)', (mode) => expect(codeOf(file(mode), 'key-file')).toBe('cli.key.writableByOthers'))
+  it.each([0o610, 0o601])('%o: refused, group or others have a permission on it', (mode) => expect(codeOf(file(mode), 'key-file')).toBe('cli.key.openMode'))
   it('owned by another user, even root: refused', () => {
     expect(codeOf(file(0o600, 0), 'key-file')).toBe('cli.key.notOwner')
     expect(refusalOf('/k', file(0o600, 65534), 'key-file', ME)).toEqual({ code: 'cli.key.notOwner', params: { file: '/k', owner: 65534, me: ME } })
@@ -24,6 +26,7 @@ describe('a systemd credential', () => {
   it('0400 owned by the service user (systemd chowns it on ramfs): used', () => expect(codeOf(file(0o400), 'credential')).toBeUndefined())
   it('0440 owned by root (systemd gives the user an ACL; its mask shows as the group bits): used', () => expect(codeOf(file(0o440, 0), 'credential')).toBeUndefined())
   it('readable by others: refused', () => expect(codeOf(file(0o444, 0), 'credential')).toBe('cli.key.openToOthers'))
+  it('writable by others: refused as such', () => expect(codeOf(file(0o402), 'credential')).toBe('cli.key.writableByOthers'))
   it('owned by a third user: refused', () => expect(codeOf(file(0o400, 65534), 'credential')).toBe('cli.key.notOwner'))
 })
 

@@ -144,6 +144,7 @@ export class SessionSecretStore implements SecretStore {
 
 /** Loads the real keytar lazily, so a machine without it fails with the clear message, not at start-up. */
 export async function loadKeytar(): Promise<KeytarLike> {
+  noEmptyBusAddress(process.env)
   try {
     const mod: { default?: KeytarLike } & KeytarLike = await import('keytar')
     const keytar = mod.default ?? mod
@@ -151,6 +152,16 @@ export async function loadKeytar(): Promise<KeytarLike> {
   } catch (err) {
     throw keychainError(err)
   }
+}
+
+/**
+ * An empty session bus address (`DBUS_SESSION_BUS_ADDRESS=` in a crontab or a unit) is no
+ * address: libsecret and dbus-send would take it as one and fail with "The given address is
+ * empty", which reads as a refusal, not as "no Secret Service here". Removed from the process's
+ * environment (where both read it) before either looks, it is what an address not set is.
+ */
+function noEmptyBusAddress(env: NodeJS.ProcessEnv): void {
+  if (env.DBUS_SESSION_BUS_ADDRESS === '') delete env.DBUS_SESSION_BUS_ADDRESS
 }
 
 /**
