@@ -4,6 +4,7 @@
  * dropped silently.
  */
 import type { Finding } from '../service/validation'
+import { asciiName } from './ascii-name'
 import { isKnownType, parse, splitValue, txtText, type RecordRow, type Row } from './records'
 
 export const BIND_CODES = [
@@ -84,15 +85,6 @@ function unquote(token: string): string {
     } else bytes.push(...utf8.encode(c))
   }
   return new TextDecoder().decode(new Uint8Array(bytes))
-}
-
-/** A host or domain name with each non-ASCII label as punycode (BIND refuses raw UTF-8 in names). */
-export function asciiName(name: string): string {
-  if (!/[^\x00-\x7f]/.test(name)) return name
-  return name
-    .split('.')
-    .map((label) => (/[^\x00-\x7f]/.test(label) ? new URL(`http://${label}`).hostname : label))
-    .join('.')
 }
 
 /** A DNS character-string holds at most 255 bytes (RFC 1035 3.3). */

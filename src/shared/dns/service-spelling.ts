@@ -6,7 +6,8 @@
  * name as changes records the service serves exactly alike: `dns check` of a zone against its own
  * export must find nothing. A record that means something else is left as the file has it.
  */
-import { asciiName, servedAs } from './bind'
+import { asciiName } from './ascii-name'
+import { servedAs } from './bind'
 import { splitValue, txtText, type RecordRow, type Row } from './records'
 
 /** A name as an absolute, lower-case ASCII name without its final dot, as the service serves it in `zone`. */

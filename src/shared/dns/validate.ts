@@ -8,7 +8,7 @@
  * Each issue names the part of the record it is about, so a form can mark that field.
  */
 import { HOSTNAME, isIPv4, isIPv6, type Finding } from '../service/validation'
-import { asciiName } from './bind'
+import { asciiName } from './ascii-name'
 import { hiddenCharacterIssue } from './hidden-characters'
 import { isKnownType, placeLine, serialiseRow, splitValue, txtText, type KnownType, type Row, type ValueField, type ValueFields } from './records'
 
