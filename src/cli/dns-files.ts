@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises'
 import type { AccountView } from '../shared/accounts'
 import type { Plan } from '../shared/dns/plan'
 import { plan as planOf, isEmptyPlan } from '../shared/dns/plan'
-import { parse, type Row } from '../shared/dns/records'
+import { parse, serialiseRow, type Row } from '../shared/dns/records'
 import { LOWEST_KEPT_TTL, warnRows } from '../shared/dns/validate'
 import { safetyOfPlan } from '../shared/dns/zone-safety'
 import { BadInput, EXIT, Failed, failed, itemError, readZone, runWrite, zoneMoved, type Confirmation, type Context } from './context'
@@ -45,7 +45,7 @@ export async function exportZone(c: Context, account: AccountView, domain: strin
  * second SPF record, lines it cannot place that the zone already held.
  */
 function beforeSaveWarnings(c: Context, rows: Row[], ttl: number | undefined, before: Row[]): string[] {
-  const kept = new Set(before.flatMap((r) => (r.kind === 'raw' && r.reason === 'unplaced' ? [r.text] : [])))
+  const kept = new Set(before.map(serialiseRow))
   const recordText = (i: number) => {
     const r = rows[i]
     return r === undefined ? '' : r.kind === 'raw' ? r.text.trim() : `${r.type.toUpperCase()} ${r.host} ${r.value}`

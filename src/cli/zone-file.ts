@@ -77,9 +77,9 @@ export interface LiveZone {
 }
 
 export function readZoneFile(text: string, domain: string, format: ZoneFormat, live: LiveZone): ZoneFromFile {
-  // A line the service's form cannot place that the zone already holds is kept as it is, as the window keeps it.
+  // A line the zone already holds is kept as it is, as the window keeps it: never refused by a check against the zone itself.
   const liveRows = parse(live.records)
-  const kept = new Set(liveRows.flatMap((r) => (r.kind === 'raw' && r.reason === 'unplaced' ? [r.text] : [])))
+  const kept = new Set(live.records.split('\n'))
   const validateRows = (rows: Row[]) => validateRowsOf(rows, { kept })
   // A character that hides or splits a line, in either format: refused at its place in the file, before it is read as records.
   const hidden = hiddenCharacterIssue(text)

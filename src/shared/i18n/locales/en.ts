@@ -1395,6 +1395,8 @@ export const en = {
   'dns.mx.relative': '“{target}” has no final dot, so the service adds the domain to it (mail would go to {target}.<your domain>). Write “{target}.” if it is the full name.',
   'dns.mx.withHost': '“{line}” is not the service’s MX form (“mx <mail server> <priority>”, always for the domain itself). Write it that way, or remove it.',
   'dns.mx.shape': '“{line}” is not the service’s MX form, “mx <mail server> <priority>” (such as “mx mail.example.com. 10”).',
+  'dns.target.apex': 'The {type} target “@” is your domain itself as a zone file reads it, but the service documents “@” as a target for MX only, not how it reads it in a {type} record. Write your domain in full with its final dot (such as example.com.) to be sure.',
+  'dns.target.label': 'The {type} target “{target}” is {target}.<your domain> as a zone file reads it, but the service does not document how it reads a name without a dot in a {type} record. Write the full name with its final dot ({target}.<your domain>.) to be sure.',
   'dns.unplacedKept': 'The service holds “{line}”, which is not in a form it documents; it is kept exactly as it is.',
   'dns.mx.priority': 'An MX record needs a priority: a whole number from 0 to 65535, such as 10. Lower numbers are tried first.',
   'dns.mx.target': 'An MX record needs the mail server’s host name, such as mail.example.com.',
