@@ -30,7 +30,8 @@ async function nameserversOf(c: Context, account: AccountView, domain: string): 
 export async function exportZone(c: Context, account: AccountView, domain: string, bind: boolean): Promise<number> {
   const live = await readZone(c, account.id, domain)
   if (!bind) {
-    c.io.out(c.json ? JSON.stringify({ domain, records: live.records, ttl: live.ttl, ns_type: live.ns_type }) : live.records)
+    // A zone held with CRLF line ends is printed with the line ends of text (the CR would be printed escaped, as \u000d).
+    c.io.out(c.json ? JSON.stringify({ domain, records: live.records, ttl: live.ttl, ns_type: live.ns_type }) : live.records.replace(/\r(?=\n|$)/g, ''))
     return EXIT.done
   }
   const exported = zoneAsBind(live.records, domain, live.ttl, await nameserversOf(c, account, domain))

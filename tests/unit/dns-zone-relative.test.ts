@@ -6,7 +6,11 @@
  */
 import { describe, expect, it } from 'vitest'
 import { englishCode } from '../helpers/english'
+import { formatOf, readZoneFile } from '../../src/cli/zone-file'
+import { fromBind, toBind } from '../../src/shared/dns/bind'
+import { isEmptyPlan, plan } from '../../src/shared/dns/plan'
 import { parse } from '../../src/shared/dns/records'
+import { inServiceSpelling } from '../../src/shared/dns/service-spelling'
 import { validateRows, warnRows } from '../../src/shared/dns/validate'
 import { texts } from '../../src/cli/text'
 
@@ -76,5 +80,43 @@ describe('a line the zone already holds', () => {
     const zone = 'cname beside www.example.net.\na beside 192.0.2.53'
     expect(errorsOf(zone, zone)).toEqual([])
     expect(errorsOf(`${zone}\ntxt beside new`, zone)).toEqual(['0: dns.cname.exclusive'])
+  })
+})
+
+describe('the BIND export of such a zone', () => {
+  const zone = ['a @ 192.0.2.10', 'a www 192.0.2.10', 'cname shop @', 'cname x www', 'srv _xmpp-server._tcp 5 0 5269 xmpp', 'a www. 192.0.2.41', 'a bad 999.0.0.1', 'cname beside www.example.net.', 'a beside 192.0.2.53', '  # indented  '].join('\n')
+
+  it('writes relative names as the zone holds them, and what BIND would refuse as comments an import reads back', () => {
+    const out = toBind(parse(zone), 'example.com', 3600)
+    expect(out.text).toContain('shop IN CNAME @\nx IN CNAME www\n_xmpp-server._tcp IN SRV 5 0 5269 xmpp\n')
+    expect(out.text).toContain('; service line: a www. 192.0.2.41\n; service line: a bad 999.0.0.1\n; service line: cname beside www.example.net.\nbeside IN A 192.0.2.53\n')
+    expect(out.report.map((n) => englishCode(n.code, n.params))).toEqual([
+      'Kept as a comment, as the service holds it (BIND would refuse it as a record; an import reads it back): a www. 192.0.2.41',
+      'Kept as a comment, as the service holds it (BIND would refuse it as a record; an import reads it back): a bad 999.0.0.1',
+      'Kept as a comment, as the service holds it (BIND would refuse it as a record; an import reads it back): cname beside www.example.net.',
+    ])
+    expect(ja.code(out.report[0]?.code ?? 'bind.soa', out.report[0]?.params)).toContain('コメントとして残しました')
+    const back = fromBind(out.text, 'example.com')
+    const rows = inServiceSpelling([...back.rows, ...back.kept], parse(zone), 'example.com')
+    expect(isEmptyPlan(plan(parse(zone), rows))).toBe(true)
+    // Each line is the live zone's own, the indented comment's space included.
+    expect(rows.map((r) => (r.kind === 'raw' ? r.text : r.source)).sort()).toEqual(zone.split('\n').sort())
+  })
+})
+
+describe('a zone read back from its own export', () => {
+  it('is records when a host is named like a type (`a mx ...` could be BIND too)', () => {
+    expect(formatOf('a @ 192.0.2.1\na mx 192.0.2.2\nmx mx 10')).toBe('records')
+    expect(formatOf('a mx 192.0.2.2')).toBe('unsure')
+  })
+
+  it('has the same lines, held with CRLF line ends and read from a LF file', () => {
+    const live = 'a @ 192.0.2.60\r\n# saved from a form\r\ncname shop @\r\nmx 10 mail.example.net.\r\ntxt @ v=spf1 -all'
+    const file = live.replace(/\r/g, '')
+    for (const format of ['records', 'bind'] as const) {
+      const text = format === 'records' ? file : toBind(parse(live), 'example.com', 3600).text
+      const back = readZoneFile(text, 'example.com', format, { records: live, ttl: 3600 })
+      expect({ format, issues: back.issues, empty: isEmptyPlan(plan(parse(live), back.rows)) }).toEqual({ format, issues: [], empty: true })
+    }
   })
 })

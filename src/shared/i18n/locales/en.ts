@@ -938,6 +938,7 @@ export const en = {
   'dns.txt.tooLong': 'A TXT value can hold at most 4000 characters; this one has {length}.',
   'dns.txt.quote': 'The TXT value has an unmatched quotation mark.',
   'dns.duplicate': 'The same record as row {row}. The service keeps and serves both; remove one unless you mean to keep it.',
+  'bind.keptAsComment': 'Kept as a comment, as the service holds it (BIND would refuse it as a record; an import reads it back): {line}',
   'bind.notExported': 'Not exported (not understood): {line}',
   'bind.directive': 'Directive not supported: {line}',
   'bind.outsideZone': 'Outside the zone {origin}, not imported: {line}',

@@ -938,6 +938,7 @@ export const ja: Catalogue = {
   'dns.txt.tooLong': 'TXTの値は4000文字までです。この値は {length} 文字あります。',
   'dns.txt.quote': 'TXTの値の引用符(")の対応がとれていません。',
   'dns.duplicate': '{row} 行目と同じレコードです。サービスは両方を保存して応答します。意図したものでなければ片方を削除してください。',
+  'bind.keptAsComment': 'サービスに保存されているとおりコメントとして残しました(レコードとしてはBINDが受け付けません。読み込むと元に戻ります): {line}',
   'bind.notExported': '書き出していません(解釈できない行): {line}',
   'bind.directive': '対応していないディレクティブです: {line}',
   'bind.outsideZone': 'ゾーン {origin} の外にあるため読み込んでいません: {line}',
