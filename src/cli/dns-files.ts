@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises'
 import type { AccountView } from '../shared/accounts'
 import type { Plan } from '../shared/dns/plan'
 import { plan as planOf, isEmptyPlan } from '../shared/dns/plan'
-import { parse, type Row } from '../shared/dns/records'
+import { parse, serialiseRow, type Row } from '../shared/dns/records'
 import { LOWEST_KEPT_TTL, warnRows } from '../shared/dns/validate'
 import { safetyOfPlan } from '../shared/dns/zone-safety'
 import { BadInput, EXIT, Failed, failed, itemError, readZone, runWrite, zoneMoved, type Confirmation, type Context } from './context'
@@ -30,7 +30,8 @@ async function nameserversOf(c: Context, account: AccountView, domain: string): 
 export async function exportZone(c: Context, account: AccountView, domain: string, bind: boolean): Promise<number> {
   const live = await readZone(c, account.id, domain)
   if (!bind) {
-    c.io.out(c.json ? JSON.stringify({ domain, records: live.records, ttl: live.ttl, ns_type: live.ns_type }) : live.records)
+    // A zone held with CRLF line ends is printed with the line ends of text (the CR would be printed escaped, as \u000d).
+    c.io.out(c.json ? JSON.stringify({ domain, records: live.records, ttl: live.ttl, ns_type: live.ns_type }) : live.records.replace(/\r(?=\n|$)/g, ''))
     return EXIT.done
   }
   const exported = zoneAsBind(live.records, domain, live.ttl, await nameserversOf(c, account, domain))
@@ -45,7 +46,7 @@ export async function exportZone(c: Context, account: AccountView, domain: strin
  * second SPF record, lines it cannot place that the zone already held.
  */
 function beforeSaveWarnings(c: Context, rows: Row[], ttl: number | undefined, before: Row[]): string[] {
-  const kept = new Set(before.flatMap((r) => (r.kind === 'raw' && r.reason === 'unplaced' ? [r.text] : [])))
+  const kept = new Set(before.map(serialiseRow))
   const recordText = (i: number) => {
     const r = rows[i]
     return r === undefined ? '' : r.kind === 'raw' ? r.text.trim() : `${r.type.toUpperCase()} ${r.host} ${r.value}`

@@ -26,7 +26,8 @@ function lineVotes(line: string): { records: boolean; bind: boolean } {
   const first = (w[0] ?? '').toLowerCase()
   if (w[0] === undefined || w[0] === '' || /^(;|#|\/\/)/.test(w[0])) return { records: false, bind: false }
   if (first.startsWith('$')) return { records: false, bind: true }
-  const records = isKnownType(first) && w.length >= 3 && !isKnownType((w[1] ?? '').toLowerCase()) && !CLASSES.test(w[1] ?? '')
+  // `a mx 192.0.2.1` (a host named like a type) is a records line and a BIND one (owner a, type MX) alike.
+  const records = isKnownType(first) && w.length >= 3 && !CLASSES.test(w[1] ?? '')
   let i = /^\s/.test(body) ? 0 : 1
   for (let k = 0; k < 2 && i < w.length; k++) if (TTL.test(w[i] ?? '') || CLASSES.test(w[i] ?? '')) i++
   const bind = /^\s/.test(body) || isKnownType((w[i] ?? '').toLowerCase()) || (w[i] ?? '').toLowerCase() === 'soa'
@@ -77,9 +78,9 @@ export interface LiveZone {
 }
 
 export function readZoneFile(text: string, domain: string, format: ZoneFormat, live: LiveZone): ZoneFromFile {
-  // A line the service's form cannot place that the zone already holds is kept as it is, as the window keeps it.
+  // A line the zone already holds is kept as it is, as the window keeps it: never refused by a check against the zone itself.
   const liveRows = parse(live.records)
-  const kept = new Set(liveRows.flatMap((r) => (r.kind === 'raw' && r.reason === 'unplaced' ? [r.text] : [])))
+  const kept = new Set(live.records.split('\n'))
   const validateRows = (rows: Row[]) => validateRowsOf(rows, { kept })
   // A character that hides or splits a line, in either format: refused at its place in the file, before it is read as records.
   const hidden = hiddenCharacterIssue(text)

@@ -129,3 +129,33 @@ test('a save whose TTL the service raised says so right away, and the next refre
   await expect(app.getByRole('navigation').getByRole('link', { name: /^Activity/ }).locator('.badge')).toHaveCount(0)
 
 })
+
+test('lines the service holds that the app would not write (issue 52) are no error of their zone; a new relative target is a warning, sent as typed', async ({ app, harness }) => {
+  const sb = await harness.demo()
+  const d = svc1Domain(sb)
+  // Saved through the API, which takes them: a CNAME to the apex and to a single label, an SRV to one, an address that is none.
+  const held = ['cname shop @', 'cname x www', 'srv _xmpp-server._tcp 5 0 5269 xmpp', 'a bad 999.0.0.1']
+  const records = [...d.dns.svc1.records.split('\n'), ...held].join('\n')
+  d.dns.svc1.records = records
+  await openZone(app, d.domainname)
+  await expect(app.locator('.problems')).toHaveCount(0)
+  const note = app.getByRole('note')
+  await expect(note).toContainText('The service holds “a bad 999.0.0.1”, which is not in a form it documents; it is kept exactly as it is.')
+  await expect(note).not.toContainText('target “@”')
+  // A new CNAME to a single label: warned of, not refused, and sent as typed.
+  const n = records.split('\n').length + 1
+  await app.getByRole('button', { name: 'Add a record' }).click()
+  await app.getByLabel(`Type of row ${n}`).selectOption('CNAME')
+  await app.getByLabel(`Host of row ${n}`).fill('y')
+  await app.getByLabel(`Host of row ${n}`).press('Tab')
+  await app.getByLabel(`Value of row ${n}`).fill('www')
+  await app.getByLabel(`Value of row ${n}`).press('Tab')
+  await expect(app.locator(`tr[data-index="${n - 1}"]`)).toContainText('The CNAME target “www” is www.<your domain> as a zone file reads it')
+  await expect(app.locator('.problems')).toHaveCount(0)
+  await app.getByRole('button', { name: 'Review changes…' }).click()
+  const planBox = app.getByRole('region', { name: 'Plan: what will change' })
+  await expect(planBox).toContainText('+ add CNAME y www')
+  await planBox.getByRole('button', { name: 'Apply these changes' }).click()
+  await expect(app.getByRole('status').filter({ hasText: 'were saved' })).toBeVisible()
+  expect(sentRecords(lastDnsSet(sb))).toBe(`${records}\ncname y www`)
+})

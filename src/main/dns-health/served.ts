@@ -11,7 +11,8 @@
  */
 import { Resolver } from 'node:dns/promises'
 import { parse, splitValue, txtText, type RecordRow } from '../../shared/dns/records'
-import { asciiName, servedAs } from '../../shared/dns/bind'
+import { asciiName } from '../../shared/dns/ascii-name'
+import { servedAs } from '../../shared/dns/bind'
 import { hostName, targetName } from '../../shared/dns/health/names'
 import type { Nameserver } from './nameservers'
 import { AppError } from '../app/app-error'

@@ -4,10 +4,13 @@
  * dropped silently.
  */
 import type { Finding } from '../service/validation'
-import { isKnownType, parse, splitValue, txtText, type RecordRow, type Row } from './records'
+import { asciiName } from './ascii-name'
+import { isKnownType, parse, serialiseRow, splitValue, txtText, type RecordRow, type Row } from './records'
+import { recordIssues } from './validate'
 
 export const BIND_CODES = [
   'bind.notExported',
+  'bind.keptAsComment',
   'bind.directive',
   'bind.outsideZone',
   'bind.soa',
@@ -86,15 +89,6 @@ function unquote(token: string): string {
   return new TextDecoder().decode(new Uint8Array(bytes))
 }
 
-/** A host or domain name with each non-ASCII label as punycode (BIND refuses raw UTF-8 in names). */
-export function asciiName(name: string): string {
-  if (!/[^\x00-\x7f]/.test(name)) return name
-  return name
-    .split('.')
-    .map((label) => (/[^\x00-\x7f]/.test(label) ? new URL(`http://${label}`).hostname : label))
-    .join('.')
-}
-
 /** A DNS character-string holds at most 255 bytes (RFC 1035 3.3). */
 const MAX_STRING_BYTES = 255
 
@@ -171,6 +165,29 @@ export function servedAs(r: Row): Pick<RecordRow, 'type' | 'host' | 'value'> | u
 }
 
 /**
+ * Whether BIND loads a record as the service holds it. The service takes lines the app would not
+ * write (a host with a final dot, an address that is not one, an SRV short of a part; issue 52),
+ * and BIND refuses a zone holding one, or a CNAME beside other data at its name; those are kept
+ * as comments instead. A TXT is always written (its text is quoted and escaped whatever it holds).
+ */
+function bindLoads(r: Pick<RecordRow, 'type' | 'host' | 'value'>, cnameShared: ReadonlySet<string>): boolean {
+  if (r.type === 'cname' && cnameShared.has(r.host.toLowerCase())) return false
+  return recordIssues(r).every((i) => i.code.startsWith('dns.txt.'))
+}
+
+/** The hosts where a CNAME is not alone (beside other types, or another CNAME target), which BIND refuses. */
+function cnamesNotAlone(rows: Row[]): Set<string> {
+  const atHost = new Map<string, Set<string>>()
+  for (const r of rows) {
+    const rec = servedAs(r)
+    if (!rec) continue
+    const host = rec.host.toLowerCase()
+    atHost.set(host, (atHost.get(host) ?? new Set()).add(rec.type === 'cname' ? `cname ${asciiName(rec.value.trim()).toLowerCase()}` : rec.type))
+  }
+  return new Set([...atHost].filter(([, kinds]) => kinds.size > 1 && [...kinds].some((k) => k.startsWith('cname '))).map(([host]) => host))
+}
+
+/**
  * The zone as a file BIND loads (named-checkzone accepts it): $ORIGIN, $TTL, the service's SOA
  * (marked as the service's: its serial and timers are not the user's to edit, and an import
  * ignores it), the domain's nameservers as the apex NS, then every record the service serves,
@@ -188,20 +205,19 @@ export function toBind(rows: Row[], origin: string, ttl = 3600, opts: BindExport
     ...(ns.length ? ['; The domain\'s nameservers, as the service serves them: an import compares them, never imports them.'] : []),
     ...ns.map((n) => `@ IN NS ${n}`),
   ]
+  const cnameShared = cnamesNotAlone(rows)
   for (const r of rows) {
-    if (r.kind === 'raw') {
-      if (r.reason === 'blank') continue
-      const served = servedAs(r)
-      if (served) {
-        lines.push(`${served.host} IN MX ${bindValue(served)}`)
-        continue
-      }
-      if (r.reason === 'unknown' || r.reason === 'unplaced') report.push({ code: 'bind.notExported', params: { line: r.text.trim() } })
-      // Kept as written, so that an import of this file gives the zone back unchanged.
-      lines.push(`${SERVICE_LINE}${r.text.trim()}`)
+    if (r.kind === 'raw' && r.reason === 'blank') continue
+    const served = servedAs(r)
+    if (served && bindLoads(served, cnameShared)) {
+      lines.push(`${asciiName(served.host)} IN ${served.type.toUpperCase()} ${bindValue(served)}`)
       continue
     }
-    lines.push(`${asciiName(r.host)} IN ${r.type.toUpperCase()} ${bindValue(r)}`)
+    const line = serialiseRow(r).trim()
+    if (r.kind === 'record' || served) report.push({ code: 'bind.keptAsComment', params: { line } })
+    else if (r.reason === 'unknown' || r.reason === 'unplaced') report.push({ code: 'bind.notExported', params: { line } })
+    // Kept as written, so that an import of this file gives the zone back unchanged.
+    lines.push(`${SERVICE_LINE}${line}`)
   }
   return { text: `${lines.join('\n')}\n`, report }
 }

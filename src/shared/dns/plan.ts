@@ -48,12 +48,15 @@ export function plan(before: Row[], after: Row[]): Plan {
   }
   const removed = [...pool.values()].flat()
   const raw = (rows: Row[]) => rows.flatMap((r) => (r.kind === 'raw' && r.reason !== 'blank' ? [r.text] : []))
+  // A CRLF line end is the line's end, not part of it: a zone held with CRLF line ends read
+  // against a file with LF ones has the same lines.
+  const line = (text: string) => text.replace(/\r$/, '')
   return {
     added,
     removed,
     changed,
-    rawAdded: minus(raw(after), raw(before), (x) => x),
-    rawRemoved: minus(raw(before), raw(after), (x) => x),
+    rawAdded: minus(raw(after), raw(before), line),
+    rawRemoved: minus(raw(before), raw(after), line),
   }
 }
 

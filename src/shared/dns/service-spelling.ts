@@ -6,7 +6,8 @@
  * name as changes records the service serves exactly alike: `dns check` of a zone against its own
  * export must find nothing. A record that means something else is left as the file has it.
  */
-import { asciiName, servedAs } from './bind'
+import { asciiName } from './ascii-name'
+import { servedAs } from './bind'
 import { splitValue, txtText, type RecordRow, type Row } from './records'
 
 /** A name as an absolute, lower-case ASCII name without its final dot, as the service serves it in `zone`. */
@@ -51,6 +52,8 @@ function meaning(r: Pick<RecordRow, 'type' | 'host' | 'value'>, zone: string): s
   return `${r.type}\u0000${served(r.host, zone)}\u0000${data}`
 }
 
+const rawKey = (text: string) => text.replace(/\r$/, '').trim()
+
 /** The file's rows, each record that the live zone holds in meaning replaced by the live zone's own row. */
 export function inServiceSpelling(fileRows: readonly Row[], liveRows: readonly Row[], zone: string): Row[] {
   const apex = asciiName(zone.replace(/\.$/, '')).toLowerCase()
@@ -61,14 +64,26 @@ export function inServiceSpelling(fileRows: readonly Row[], liveRows: readonly R
     const k = meaning(rec, apex)
     pool.set(k, [...(pool.get(k) ?? []), r])
   }
+  // A line the records model keeps raw (a comment, a form the service does not document) is the
+  // live zone's own where the two differ only in the space around it or a CRLF line end: a file's
+  // `; service line:` comment carries it back trimmed.
+  const rawPool = new Map<string, Row[]>()
+  for (const r of liveRows) {
+    if (r.kind !== 'raw' || servedAs(r)) continue
+    const k = rawKey(r.text)
+    rawPool.set(k, [...(rawPool.get(k) ?? []), r])
+  }
   // A raw line a file carried back (`; service line:`) that the live zone serves as a record is that record.
   const taken = new Set<Row>()
-  return fileRows.map((r) => {
-    const rec = r.kind === 'record' ? r : servedAs(r)
-    if (!rec) return r
-    const live = pool.get(meaning(rec, apex))?.find((x) => !taken.has(x))
+  const takeFrom = (candidates: Row[] | undefined, r: Row) => {
+    const live = candidates?.find((x) => !taken.has(x))
     if (!live) return r
     taken.add(live)
     return live
+  }
+  return fileRows.map((r) => {
+    const rec = r.kind === 'record' ? r : servedAs(r)
+    if (rec) return takeFrom(pool.get(meaning(rec, apex)), r)
+    return r.kind === 'raw' && r.reason !== 'blank' ? takeFrom(rawPool.get(rawKey(r.text)), r) : r
   })
 }

@@ -8,9 +8,9 @@
  * Each issue names the part of the record it is about, so a form can mark that field.
  */
 import { HOSTNAME, isIPv4, isIPv6, type Finding } from '../service/validation'
-import { asciiName } from './bind'
+import { asciiName } from './ascii-name'
 import { hiddenCharacterIssue } from './hidden-characters'
-import { isKnownType, placeLine, serialiseRow, splitValue, txtText, type KnownType, type Row, type ValueField, type ValueFields } from './records'
+import { isKnownType, placeLine, serialiseRow, splitValue, txtText, type KnownType, type RecordRow, type Row, type ValueField, type ValueFields } from './records'
 
 export const DNS_CODES = [
   'dns.host.invalid',
@@ -46,6 +46,8 @@ export const DNS_CODES = [
   'dns.spf.multiple',
   'dns.unplacedKept',
   'dns.hiddenCharacter',
+  'dns.target.apex',
+  'dns.target.label',
 ] as const
 export type DnsCode = (typeof DNS_CODES)[number]
 
@@ -71,20 +73,31 @@ export interface RowIssue extends ValueIssue {
 
 export interface RowCheckOptions {
   /**
-   * The lines of the zone as the service holds it. A line there that the app cannot place is
-   * the service's own and is kept as it is (a warning); the same line typed anew is refused,
-   * so the app never writes a form the service does not document.
+   * The lines of the zone as the service holds it. A line there is the service's own and is
+   * kept as it is, never refused (a warning where the app would not write it so): a zone is
+   * never refused by a check against itself. The same line typed anew where the zone does not
+   * hold it is refused, so the app never writes a form the service does not document.
    */
   kept?: ReadonlySet<string> | undefined
 }
 
+/** Whether the zone holds this line: compared as lines, a CRLF line end the same as a LF one. */
+function isHeld(kept: ReadonlySet<string> | undefined, line: string): boolean {
+  if (!kept) return false
+  const bare = line.replace(/\r$/, '')
+  return kept.has(line) || kept.has(bare) || kept.has(`${bare}\r`)
+}
+
 export const HOST_FIELD = /^(@|\*|(\*\.)?[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*)$/i
-const isHostName = (s: string) => HOSTNAME.test(s) && s.includes('.') && s.length <= 254
 /**
- * An MX mail server as the service reads it: `@` (the domain itself), a full name with its
- * final dot, or a name the service completes with the zone (`mail` is mail.<domain>).
+ * A name in a record's data (a CNAME, NS or PTR value, an MX mail server, an SRV target) as a
+ * zone reads it: `@` (the domain itself), a full name with its final dot, or a name relative to
+ * the zone (`mail` is mail.<domain>). The service's syntax page documents `mx @ 10`, and an MX
+ * name without its final dot is known to be completed with the zone; for the other types nothing
+ * says how the service reads `@` or a single label, so a new one there is warned of
+ * (zoneNameWarning), never refused, and never rewritten.
  */
-const isMailServer = (s: string) => s === '@' || (HOSTNAME.test(s) && s.length <= 254)
+const isDataName = (s: string) => s === '@' || (HOSTNAME.test(s) && s.length <= 254)
 /** A mail server with dots but no final dot: the service appends the zone (`smtp.google.com` is served as smtp.google.com.<domain>). */
 const isZoneRelativeName = (s: string) => s !== '@' && s.includes('.') && !s.endsWith('.')
 const uint = (s: string | undefined, max: number) => s !== undefined && /^\d+$/.test(s) && Number(s) <= max
@@ -103,24 +116,24 @@ export function fieldIssues(type: KnownType, host: string, f: ValueFields): Valu
       break
     case 'cname':
       if (host === '@') out.push({ code: 'dns.cname.apex', field: 'host' })
-      else if (!isHostName(v)) out.push({ code: 'dns.cname.value', params: { value: v }, field: 'value' })
+      else if (!isDataName(v)) out.push({ code: 'dns.cname.value', params: { value: v }, field: 'value' })
       break
     case 'ns':
     case 'ptr':
-      if (!isHostName(v)) out.push({ code: 'dns.hostValue', params: { type: type.toUpperCase(), value: v }, field: 'value' })
+      if (!isDataName(v)) out.push({ code: 'dns.hostValue', params: { type: type.toUpperCase(), value: v }, field: 'value' })
       break
     case 'mx':
       // The service's form has no host: an MX is always the zone's own.
       if (host !== '@') out.push({ code: 'dns.mx.apexOnly', params: { host }, field: 'host' })
       if (!uint(f.priority, 65535)) out.push({ code: 'dns.mx.priority', field: 'priority' })
-      if (!f.target || !isMailServer(f.target)) out.push({ code: 'dns.mx.target', field: 'target' })
+      if (!f.target || !isDataName(f.target)) out.push({ code: 'dns.mx.target', field: 'target' })
       break
     case 'srv':
       if (!/^_[a-z0-9-]+\._(tcp|udp|tls)(\.|$)/i.test(host)) out.push({ code: 'dns.srv.host', field: 'host' })
       if (!uint(f.priority, 65535)) out.push({ code: 'dns.srv.priority', field: 'priority' })
       if (!uint(f.weight, 65535)) out.push({ code: 'dns.srv.weight', field: 'weight' })
       if (!uint(f.port, 65535)) out.push({ code: 'dns.srv.port', field: 'port' })
-      if (!f.target || !(f.target === '.' || isHostName(f.target))) out.push({ code: 'dns.srv.target', field: 'target' })
+      if (!f.target || !(f.target === '.' || isDataName(f.target))) out.push({ code: 'dns.srv.target', field: 'target' })
       break
     case 'caa':
       if (!uint(f.flags, 255)) out.push({ code: 'dns.caa.flags', field: 'flags' })
@@ -155,6 +168,14 @@ export function valueIssues(type: string, host: string, value: string, parts?: V
   return fieldIssues(type, host, splitValue(type, value))
 }
 
+/** What is wrong with one record alone: its host (nothing else counts then), else its value, part by part. */
+export function recordIssues(r: Pick<RecordRow, 'type' | 'host' | 'value' | 'parts'>): ValueIssue[] {
+  // An IDN host is served as its punycode (xn--...), which is what must be a valid name.
+  const host = asciiName(r.host)
+  if (!HOST_FIELD.test(host) || host.length > 253) return [{ code: 'dns.host.invalid', params: { host: r.host }, field: 'host' }]
+  return valueIssues(r.type, r.host, r.value, r.parts)
+}
+
 /** Where a line the service's form cannot place is refused: the code and, where there is one, its mend. */
 const UNPLACED_ISSUE = {
   'mx.priorityFirst': 'dns.mx.order',
@@ -164,12 +185,15 @@ const UNPLACED_ISSUE = {
 
 /**
  * The errors in the rows: each record's host and value, a CNAME that is not alone at its host,
- * and lines the service's form cannot place that the zone did not already hold. Duplicates are
- * not errors: the service itself stores and serves them (warnRows names them).
+ * and lines the service's form cannot place, of the lines the zone does not already hold (a line
+ * it holds is never an error but for a hidden character: warnRows says what the app would not
+ * write so). Duplicates are not errors: the service itself stores and serves them (warnRows names them).
  */
 export function validateRows(rows: Row[], opts: RowCheckOptions = {}): RowIssue[] {
   const issues: RowIssue[] = []
   const atHost = new Map<string, Set<string>>()
+  /** Hosts with a record the zone does not hold yet: only there can a CNAME's company be new. */
+  const touched = new Set<string>()
   rows.forEach((r, index) => {
     // A character that hides the line or splits it unseen: whatever the line, nothing else of it counts.
     const hidden = hiddenCharacterIssue(serialiseRow(r).replace(/\r$/, ''), index + 1)
@@ -178,23 +202,22 @@ export function validateRows(rows: Row[], opts: RowCheckOptions = {}): RowIssue[
       return
     }
     if (r.kind === 'raw') {
-      if (r.reason === 'unplaced' && r.unplaced && !opts.kept?.has(r.text)) {
+      if (r.reason === 'unplaced' && r.unplaced && !isHeld(opts.kept, r.text)) {
         issues.push({ index, code: UNPLACED_ISSUE[r.unplaced], params: { line: r.text.trim() }, ...(placeLine(r) ? { fix: 'place' as const } : {}) })
       }
       // A known type with a host but no value (`txt @`): a record without data, which the service refuses.
       const words = r.text.trim().split(/\s+/)
-      if (r.reason === 'unknown' && isKnownType((words[0] ?? '').toLowerCase()) && words.length < 3) {
+      if (r.reason === 'unknown' && isKnownType((words[0] ?? '').toLowerCase()) && words.length < 3 && !isHeld(opts.kept, r.text)) {
         issues.push({ index, code: 'dns.valueMissing', params: { line: r.text.trim() } })
       }
       return
     }
-    // An IDN host is served as its punycode (xn--...), which is what must be a valid name.
-    const host = asciiName(r.host)
-    if (!HOST_FIELD.test(host) || host.length > 253) {
-      issues.push({ index, code: 'dns.host.invalid', params: { host: r.host }, field: 'host' })
-      return
+    if (!isHeld(opts.kept, serialiseRow(r))) {
+      const problems = recordIssues(r)
+      for (const problem of problems) issues.push({ index, ...problem })
+      if (problems.some((p) => p.code === 'dns.host.invalid')) return
+      touched.add(r.host.toLowerCase())
     }
-    for (const problem of valueIssues(r.type, r.host, r.value, r.parts)) issues.push({ index, ...problem })
     // Records, not lines: the same record twice at a host (which the service stores) is one record there.
     const here = atHost.get(r.host.toLowerCase()) ?? new Set<string>()
     here.add(`${r.type}\u0000${r.value}`)
@@ -202,7 +225,7 @@ export function validateRows(rows: Row[], opts: RowCheckOptions = {}): RowIssue[
   })
   // A CNAME must be the only record at its host: not beside other types, nor a second CNAME.
   rows.forEach((r, index) => {
-    if (r.kind !== 'record' || r.type !== 'cname') return
+    if (r.kind !== 'record' || r.type !== 'cname' || !touched.has(r.host.toLowerCase())) return
     if ((atHost.get(r.host.toLowerCase())?.size ?? 0) > 1) issues.push({ index, code: 'dns.cname.exclusive', params: { host: r.host } })
   })
   return issues
@@ -210,13 +233,34 @@ export function validateRows(rows: Row[], opts: RowCheckOptions = {}): RowIssue[
 
 const isSpf = (value: string) => /^v=spf1(\s|$)/i.test(txtText(value.trim()))
 
+/** The part of a record's value that names a host, where a type has one that is not MX's. */
+const TARGET_FIELD: Partial<Record<KnownType, ValueField>> = { cname: 'value', ns: 'value', ptr: 'value', srv: 'target' }
+
+/**
+ * A new CNAME, NS, PTR or SRV target written `@` or as a single label: a zone file reads it
+ * within the zone (the domain itself, www.<domain>), but the service documents that reading
+ * for MX only, so the user is told, and the line is sent as typed.
+ */
+function zoneNameWarning(r: RecordRow): ValueIssue | undefined {
+  const field = TARGET_FIELD[r.type]
+  if (!field) return undefined
+  const target = (field === 'value' ? r.value : (splitValue(r.type, r.value)[field] ?? '')).trim()
+  const type = r.type.toUpperCase()
+  if (target === '@') return { code: 'dns.target.apex', params: { type }, field }
+  if (target !== '' && target !== '.' && !target.includes('.') && isDataName(target)) return { code: 'dns.target.label', params: { type, target }, field }
+  return undefined
+}
+
 /**
  * What the service accepts but is probably a mistake, or should be looked at:
  * - the same record twice (the service stores and serves both; one click removes the copy);
  * - a second SPF record (`v=spf1`) at a host, which makes receivers reject the SPF check of
  *   every message (RFC 7208 4.5);
  * - an MX mail server with dots but no final dot, which the service completes with the zone;
- * - a line the service's form cannot place that the zone already held: kept exactly as it is.
+ * - a new CNAME, NS, PTR or SRV target written `@` or as a single label, which the service does
+ *   not document;
+ * - a line the zone already held that the app would not write so (a form the service does not
+ *   document, or a value the app would refuse): kept exactly as it is.
  */
 export function warnRows(rows: Row[], opts: RowCheckOptions = {}): RowIssue[] {
   const warnings: RowIssue[] = []
@@ -224,10 +268,16 @@ export function warnRows(rows: Row[], opts: RowCheckOptions = {}): RowIssue[] {
   const seen = new Map<string, number>()
   rows.forEach((r, index) => {
     if (r.kind === 'raw') {
-      if (r.reason === 'unplaced' && r.unplaced && opts.kept?.has(r.text)) {
+      if (r.reason === 'unplaced' && r.unplaced && isHeld(opts.kept, r.text)) {
         warnings.push({ index, code: 'dns.unplacedKept', params: { line: r.text.trim() }, ...(placeLine(r) ? { fix: 'place' as const } : {}) })
       }
       return
+    }
+    if (isHeld(opts.kept, serialiseRow(r))) {
+      if (recordIssues(r).length > 0) warnings.push({ index, code: 'dns.unplacedKept', params: { line: serialiseRow(r).trim() } })
+    } else {
+      const zoneName = zoneNameWarning(r)
+      if (zoneName) warnings.push({ index, ...zoneName })
     }
     const key = `${r.type}\u0000${r.host.toLowerCase()}\u0000${r.value}`
     const first = seen.get(key)
