@@ -22,8 +22,8 @@ export interface TeamWorkstation {
   dir: string
 }
 
-export async function openTeamWorkstation(db: TestPostgres, sb: Sandbox, member: string, workstation: string): Promise<TeamWorkstation> {
-  const dir = await teamDataFolder(db, member, workstation)
+export async function openTeamWorkstation(db: TestPostgres, sb: Sandbox, member: string, workstation: string, opts: { leaseMs?: number } = {}): Promise<TeamWorkstation> {
+  const dir = await teamDataFolder(db, member, workstation, opts)
   const services = await createAppServices({ userDataDir: dir, allowedOrigins: [APP], keychain: async () => new SessionSecretStore(), cliDoor: false, logCheckDelaysMs: [50, 100] })
   const statuses: TeamStatus[] = []
   services.team.onStatus((s) => statuses.push(s))

@@ -15,7 +15,7 @@ import { createAppServices } from '../../src/main/app/app-services'
 import { LIVE_RATE_LIMIT } from '../../src/sandbox/behaviour'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { profileFor } from '../../support/profile'
-import { teamDataFolder } from '../../support/team-ledgers'
+import { poolFor, teamDataFolder } from '../../support/team-ledgers'
 import { startTestPostgres, type TestPostgres } from '../../support/postgres'
 import { CLI_BIN, runCli, type Ran } from '../helpers/cli-process'
 import { APP, routerCalls } from '../helpers/router-calls'
@@ -24,19 +24,20 @@ import { sentBody } from '../helpers/sent-body'
 const hasSecretService = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS)
 const WORKER = new URL('../../out/main/store-worker.js', import.meta.url)
 const DOMAINS = 100
+const MEMBER_KEY = `sbx_member_${'e'.repeat(32)}`
 
 let db: TestPostgres
 let sb: Sandbox
 const dirs = new Map<string, string>()
 
 /** A workstation of the team: its data folder, team.json, and the account with the given key in its keychain. */
-async function workstation(member: string, name: string, apiKey: string, opts: { leaseMs?: number } = {}): Promise<string> {
+async function workstation(member: string, name: string, apiKey: string, opts: { leaseMs?: number; service?: Sandbox } = {}): Promise<string> {
   const dir = await teamDataFolder(db, member, name, opts)
   dirs.set(`${member}@${name}`, dir)
   const services = await createAppServices({ userDataDir: dir, allowedOrigins: [APP], storeWorkerUrl: WORKER, cliDoor: false })
   try {
     const { ok } = routerCalls(() => services)
-    const a = await ok('accounts.create', { fields: profileFor(sb, 'Shop'), apiKey, storage: 'keychain' })
+    const a = await ok('accounts.create', { fields: profileFor(opts.service ?? sb, 'Shop'), apiKey, storage: 'keychain' })
     await ok('accounts.setActive', { id: a.id })
   } finally {
     await services.close()
@@ -72,7 +73,8 @@ async function raceRenewals(folders: string[]): Promise<Ran[]> {
 describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('the same renewals from several workstations at once (skipped: no D-Bus session or not built)', () => {
   beforeAll(async () => {
     db = await startTestPostgres()
-    sb = await startSandbox({ domains: DOMAINS })
+    // One account with a second member's token beside the full key.
+    sb = await startSandbox({ domains: DOMAINS, keys: { members: [MEMBER_KEY] } })
   }, 60_000)
   afterAll(async () => {
     sb?.faults.clear()
@@ -139,6 +141,42 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('the same renewals fr
       expect(sent).toHaveLength(DOMAINS)
     }
   }, 900_000)
+
+  it('two keys of one account (each member a token of their own) are one account to the team: no domain renewed twice; a key of another account stays apart', async () => {
+    const alice = dirs.get('alice@ws-a') ?? (await workstation('alice', 'ws-a', sb.keys.full))
+    const eve = await workstation('eve', 'ws-e', MEMBER_KEY)
+    for (let round = 0; round < 3; round++) {
+      const from = sb.received.length
+      const [a, e] = await raceRenewals([alice, eve])
+      expect(a?.code, a?.err).toBe(0)
+      expect(e?.code, e?.err).toBe(0)
+      const sent = renewalsSince(from)
+      expect(twice(sent), `round ${round}`).toEqual([])
+      expect(sent).toHaveLength(DOMAINS)
+    }
+    // Another service account (its own log): its key is an account of its own to the team.
+    const other = await startSandbox({ domains: 3 })
+    try {
+      const frank = await workstation('frank', 'ws-f', other.keys.full, { service: other })
+      const ran = await runCli(['renew', '--expiring-within', '30000d', '--yes', '--json'], { dataDir: frank, timeoutMs: 120_000 })
+      expect(ran.code, ran.err).toBe(0)
+      expect(other.received.filter((r) => r.endpoint === 'domains.expiration.renew' && r.status === 200)).toHaveLength(3)
+    } finally {
+      await other.close()
+    }
+    const pool = poolFor(db)
+    try {
+      const rows = z.array(z.object({ account: z.string(), how: z.string(), linked_by: z.string() })).parse((await pool.query('SELECT account, how, linked_by FROM team_account_keys ORDER BY linked_at')).rows)
+      const byMember = new Map(rows.map((r) => [r.linked_by, r]))
+      // Whichever key the team met first is the account's first; the other was found in its log.
+      expect([byMember.get('alice')?.how, byMember.get('eve')?.how].sort()).toEqual(['first', 'log'])
+      expect(byMember.get('eve')?.account).toBe(byMember.get('alice')?.account)
+      expect(byMember.get('frank')).toMatchObject({ how: 'first' })
+      expect(byMember.get('frank')?.account).not.toBe(byMember.get('alice')?.account)
+    } finally {
+      await pool.end()
+    }
+  }, 600_000)
 
   it('a renewal frozen past its lease while a colleague renews what is still due: woken, it sends nothing a colleague did, and says who did', async () => {
     const frozen = await workstation('dave', 'ws-d', sb.keys.full, { leaseMs: 1500 })

@@ -190,6 +190,8 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     {
       accountIds: profiles.current.accounts.map((a) => a.id),
       keyOf: (id) => accounts.keyIfKept(id),
+      // Which service account a key reaches is told by its own request log (team/account-identity.ts).
+      clientOf: (id) => accounts.client(id),
       passwordOf: (entry) =>
         loadKeytar()
           .then((k) => new KeytarSecretStore(k, TEAM_KEYCHAIN_SERVICE).get(entry))

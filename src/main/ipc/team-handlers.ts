@@ -22,6 +22,8 @@ const KIND_OF: Record<TeamErrorCode, ErrorKind> = {
   'team.refused': 'forbidden',
   'team.schemaNewer': 'validation',
   'team.notInitialised': 'not-found',
+  'team.accountUnreachable': 'unavailable',
+  'team.accountUnproven': 'busy',
   'team.failed': 'internal',
 }
 

@@ -121,6 +121,20 @@ const MIGRATIONS: readonly (readonly string[])[] = [
        ADD COLUMN IF NOT EXISTS end_seq bigint, ADD COLUMN IF NOT EXISTS request_id text`,
     `CREATE INDEX IF NOT EXISTS team_leases_ended ON team_leases (account, operation, target, end_seq) WHERE outcome IS NOT NULL`,
     `CREATE INDEX IF NOT EXISTS team_leases_target ON team_leases (account, operation, target, since)`,
+    // One account, whatever key reaches it (account-identity.ts): each key's fingerprint linked to the
+    // account's team id (its first key's fingerprint), and request ids made with its keys, which any
+    // key of the same account finds in its own log.
+    `CREATE TABLE IF NOT EXISTS team_account_keys (
+       fingerprint text PRIMARY KEY,
+       account text NOT NULL,
+       how text NOT NULL CHECK (how IN ('first', 'log')),
+       linked_by text NOT NULL,
+       linked_at timestamptz NOT NULL DEFAULT now())`,
+    `CREATE TABLE IF NOT EXISTS team_account_proofs (
+       account text NOT NULL,
+       request_id text NOT NULL,
+       made_at timestamptz NOT NULL DEFAULT now(),
+       PRIMARY KEY (account, request_id))`,
   ],
 ]
 

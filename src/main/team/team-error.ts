@@ -13,6 +13,10 @@ export const TEAM_ERROR_CODES = [
   'team.schemaNewer',
   /** No team schema yet (`hosting-admin team init`). */
   'team.notInitialised',
+  /** The service could not be asked which account an account's key reaches (account-identity.ts): no write in team mode until it can. */
+  'team.accountUnreachable',
+  /** The team's proofs of its accounts are too old to tell whether a key reaches one of them: a member whose key is linked must use it first. */
+  'team.accountUnproven',
   /** Anything else the database said (the SQLSTATE is kept as a parameter). */
   'team.failed',
 ] as const

@@ -9,7 +9,8 @@
 import type { JobView } from '../../shared/jobs'
 import type { JournalRecord } from '../jobs/ledger/journal-record'
 import type { BeginSend, ClaimResult, LedgerMark, PreconditionVerdict, SendEnd, SendPrecondition, TargetHolder, TargetLease, TargetRef, WriteLedger } from '../jobs/ledger/write-ledger'
-import { openConfiguredTeamLedger, TeamAccountFingerprints, type TeamKeys } from './open-team'
+import { TeamAccountIdentities } from './account-identity'
+import { openConfiguredTeamLedger, type TeamKeys } from './open-team'
 import { TeamError, teamErrorOf, type TeamErrorCode } from './team-error'
 import type { TeamLedger } from './team-ledger'
 import type { TeamAccountChange, TeamHistoryEntry } from './team-shared'
@@ -323,7 +324,7 @@ export async function openTeamMode(dataDir: string, keys: TeamKeys, o: TeamModeO
   const settings = await readTeamSettings(dataDir)
   if (!settings) return undefined
   const c = settings.connection
-  const accounts = new TeamAccountFingerprints(keys.keyOf)
+  const accounts = new TeamAccountIdentities(keys, settings.member)
   const ledger = new ReconnectingTeamLedger(
     () => openConfiguredTeamLedger(dataDir, keys, accounts),
     { member: settings.member, workstation: settings.workstation, where: `${c.database}@${c.host}:${c.port}` },

@@ -1151,6 +1151,8 @@ export const en = {
   'team.refused': 'The team database refused the connection ({reason}): check the user, the password and the CA file.',
   'team.schemaNewer': 'The team database was set up by a newer version of the app (schema {found}; this app knows up to {supported}): update the app. Nothing is written to it meanwhile.',
   'team.notInitialised': 'The team database has no team schema yet: connect from Accounts & settings, or run hosting-admin team init.',
+  'team.accountUnreachable': 'Not sent: the team cannot yet tell which account of the service this key reaches, because the service could not be asked (its request log is how the team tells two keys of one account apart). Nothing is written in team mode with it until it can; try again when the service can be reached.',
+  'team.accountUnproven': 'Not sent: the team cannot tell whether this key reaches an account it already knows, because the requests it keeps as proof are too old to be in the service’s log still. Ask a member whose key of that account the team knows to open the app (or run hosting-admin team status) to renew its proof, then write again.',
   'team.failed': 'The team database could not complete this step.',
   'cli.team.needsConnection': 'Say which database: team init --host <host> --database <name> --user <user> [--port 5432] [--ca-file <file>] (the password comes from the keychain, PGPASSWORD or ~/.pgpass, never from the command line).',
   'cli.team.notConfigured': 'Team mode is not set up for this data folder: run hosting-admin team init first.',
