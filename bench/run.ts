@@ -31,6 +31,7 @@ const benches: [string, () => Promise<BenchResult>][] = [
   ['ten-accounts', async () => (await import('./ten-accounts')).benchTenAccounts()],
   ['ten-accounts-refresh', async () => (await import('./ten-accounts-refresh')).benchTenAccountsRefresh()],
   ['team', async () => (await import('./team')).benchTeam()],
+  ['journal-open', async () => (await import('./journal-open')).benchJournalOpen()],
   ['health', async () => (await import('./health')).benchHealth()],
 ]
 

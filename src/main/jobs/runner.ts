@@ -15,69 +15,24 @@
  *   the service's request log is then read to tell whether it received the request
  *   (item-log-check.ts).
  */
-import { timingSafeEqual } from 'node:crypto'
 import { endpoints } from '../../shared/endpoints/table'
 import type { ErrorData } from '../../shared/errors'
 import { isJobRunning, type ItemState, type JobItemView, type JobRequest, type JobStatus, type JobView } from '../../shared/jobs'
-import type { WriteSafety } from '../../shared/accounts/write-safety'
 import { AppError, toErrorData } from '../app/app-error'
 import type { ApiClient } from '../http'
 import { BodyMac } from './ledger/body-mac'
 import { itemRecord, jobSecrets } from './ledger/journal-record'
 import { ledgerErrorData } from './ledger/ledger-error'
-import type { TargetLease, TargetRef, WriteLedger } from './ledger/write-ledger'
+import type { TargetRef } from './ledger/write-ledger'
 import { newestLogId } from './log-check'
 import { checkItemLog, LogCheckSchedule, type LogCheckStatus } from './item-log-check'
-import type { ServerIdOf } from './targets'
-import type { DomainNameOf } from './domain-names'
 import { prepareJob } from './prepare'
-import { sendItem, systemReason, type ItemInternals, type ItemSteps, type LetGo } from './send-item'
+import { checkConfirmation } from './confirmation'
+import { RateLimitWaits } from './rate-limit-waits'
+import { sendItem, type ItemInternals, type ItemSteps, type LetGo } from './send-item'
+import { keepJournalAtStart, systemReason } from './ledger/journal-start'
+import type { JobRunnerOptions } from './runner-options'
 import type { WriteObserver } from './write-history'
-
-export interface JobAccounts {
-  client(accountId: string): Promise<ApiClient>
-  /** The account's name as the user gave it, frozen into the job ('' for the demo). */
-  nameOf(accountId: string): string
-  /** Whether the user made the account read-only: its jobs are refused before anything is read or sent, and stop before their next send. */
-  readOnly(accountId: string): boolean
-  /** Whether the account is still set up: a job of one removed meanwhile sends nothing more. */
-  exists?(accountId: string): boolean
-  /**
-   * The account's write safety level (shared/accounts.ts): 'confirm', every write waits for the
-   * user's confirmation; 'name', the confirmation names the account in full. Read again at start.
-   */
-  writeSafety?(accountId: string): WriteSafety
-  /** The number the service writes for an auto-renewal setting that is on, in this account's data (undefined: none seen). */
-  autorenewOnValue?(accountId: string): Promise<number | undefined>
-}
-
-export interface JobRunnerOptions {
-  accounts: JobAccounts
-  /** The journal, the per-target holds and the record of ended sends (ledger/write-ledger.ts). */
-  ledger: WriteLedger
-  /** Called when a job changed; the caller passes it on to the windows. */
-  onChange?: (job: JobView) => void
-  /** When the log is read after an unknown outcome (the log may lag behind the request). */
-  logCheckDelaysMs?: number[]
-  /** How long a prepared job waits for its confirmation. */
-  preparedForMs?: number
-  now?: () => Date
-  /** History: told before each item is sent (it may refuse a zone save) and when each ends. */
-  observer?: WriteObserver
-  onObserverError?: (err: unknown) => void
-  /** A journal line that could not be written (logged by the owner; the job has stopped). */
-  onJournalError?: (err: unknown) => void
-  /**
-   * A server's id from its name, in an account, where the app knows it: a server named by id
-   * and by name is then one target (targets.ts). Without it, or when it cannot say, a name is
-   * its own target.
-   */
-  serverIdsOf?: (accountId: string) => Promise<ServerIdOf>
-  /** A domain's name from its numeric id, in an account, where the app knows it (domain-names.ts). */
-  domainNamesOf?: (accountId: string) => DomainNameOf
-  /** How a sent body is journaled and known again in the log (body-mac.ts); by default under a key of this process only. */
-  bodyMac?: BodyMac
-}
 
 /**
  * What the runner keeps beside the view of a job (send-item.ts names what a send needs of it:
@@ -87,8 +42,6 @@ export interface JobRunnerOptions {
 interface JobInternals extends ItemInternals {
   token?: string | undefined
   preparedAt: number
-  /** When the current wait for the service's rate limit began (ms since the epoch). */
-  rateLimitWaitFrom?: number | undefined
   resume?: (() => void) | undefined
   finished?: Promise<JobView> | undefined
 }
@@ -100,11 +53,13 @@ export class JobRunner {
   private readonly internals = new Map<string, JobInternals>()
   private readonly logChecks: LogCheckSchedule
   private readonly bodyMac: BodyMac
+  private readonly waits: RateLimitWaits
   private closed = false
 
   constructor(private readonly opts: JobRunnerOptions) {
     this.bodyMac = opts.bodyMac ?? BodyMac.ofThisProcess()
     this.logChecks = new LogCheckSchedule(opts.logCheckDelaysMs)
+    this.waits = new RateLimitWaits(() => this.now())
     this.steps = this.itemSteps()
   }
 
@@ -118,46 +73,21 @@ export class JobRunner {
     for (const job of loaded) {
       // A colleague's job (or the command's beside this window) still running is shown as the
       // journal has it: marking it interrupted would send its live items to the log checks.
-      if ((isJobRunning(job) || job.status === 'prepared') && !this.opts.ledger.runsElsewhere?.(job.id)) {
-        job.status = 'interrupted'
-        job.endedAt ??= this.now().toISOString()
-        for (const it of job.items) {
-          if (it.state === 'sending') it.state = 'unknown'
-          else if (it.state === 'pending') Object.assign(it, { state: 'skipped', error: { kind: 'internal', code: 'job.interrupted' } })
-        }
-      }
+      if ((isJobRunning(job) || job.status === 'prepared') && !this.opts.ledger.runsElsewhere?.(job.id)) markInterrupted(job, this.now())
       this.jobs.set(job.id, job)
-      this.internals.set(job.id, { params: [], guards: [], preparedAt: 0, secondSend: false, stopRequested: false, controller: new AbortController() })
+      this.internals.set(job.id, readInternals())
       job.items.forEach((it, i) => {
         // Its target stays held as unknown (the ledger rebuilt its holds at load).
         if (it.state !== 'unknown') return
         if (it.log?.status !== 'received') this.scheduleLogChecks(job, i)
       })
     }
-    // Lines that could not be read (a torn write, a damaged disk), or a journal changed outside the
-    // app, would be lost to the rewrite below: the file as read is kept aside first, and the window
-    // says where, once. What a changed journal no longer vouches for was read as unknown (above:
-    // settled from the service's log, never sent again by itself).
-    const unreadable = this.opts.ledger.unreadableLines
-    const changed = this.opts.ledger.changedOutside
-    if (unreadable > 0 || changed) {
-      try {
-        const movedTo = await this.opts.ledger.keepAside(this.now())
-        if (unreadable > 0) this.journalDamaged = { movedTo, lines: unreadable }
-        if (changed) this.journalChanged = { movedTo, line: changed.line }
-      } catch (err) {
-        // Not kept aside: the rewrite would lose the lines for good, so the file stays as it is.
-        this.journalProblem = { reason: systemReason(err) }
-        return
-      }
-    }
-    // A journal that can be read but not written (a read-only data folder, a full disk): the app
-    // starts, and sends nothing, since nothing may be sent that was not journaled first.
-    try {
-      await this.opts.ledger.compact([...this.jobs.values()])
-    } catch (err) {
-      this.journalProblem = { reason: systemReason(err) }
-    }
+    // Kept aside where it cannot vouch for itself, then rewritten short (journal-start.ts). What a
+    // changed journal no longer vouches for was read as unknown: settled from the log, never resent.
+    const kept = await keepJournalAtStart(this.opts.ledger, [...this.jobs.values()], this.now())
+    this.journalProblem = kept.problem
+    this.journalDamaged = kept.damaged
+    this.journalChanged = kept.changed
   }
 
   /**
@@ -184,7 +114,7 @@ export class JobRunner {
         continue
       }
       this.jobs.set(fresh.id, fresh)
-      this.internals.set(fresh.id, { params: [], guards: [], preparedAt: 0, secondSend: false, stopRequested: false, controller: new AbortController() })
+      this.internals.set(fresh.id, readInternals())
       this.emit(fresh)
     }
   }
@@ -300,20 +230,17 @@ export class JobRunner {
     if (this.journalProblem) throw AppError.of('internal', { code: 'job.journalUnwritable', params: { path: this.opts.ledger.where, reason: this.journalProblem.reason } })
     // The account may have been made read-only while the confirmation was open.
     this.refuseReadOnly(job.accountId)
-    // The account's level as it is now (it may have been raised while the confirmation was open):
-    // the name must have been typed, and checked here, so no screen (and no caller of IPC) skips it.
-    const safety = this.opts.accounts.writeSafety?.(job.accountId) ?? 'none'
-    if (safety !== 'none' && int.token === undefined) throw AppError.of('validation', { code: 'job.confirmationRequired' })
-    if (int.token !== undefined) {
-      const given = Buffer.from(token ?? '')
-      const wanted = Buffer.from(int.token)
-      if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) throw AppError.of('validation', { code: 'job.confirmationRequired' })
-    }
-    if (job.confirmByName || safety === 'name') {
-      const name = this.opts.accounts.nameOf(job.accountId)
-      if (accountName?.trim() !== name.trim()) throw AppError.of('validation', { code: 'job.accountNameRequired', params: { name } })
-    }
-    if (Date.now() - int.preparedAt > (this.opts.preparedForMs ?? 15 * 60_000)) {
+    const confirmed = checkConfirmation({
+      job,
+      wanted: int.token,
+      given: token,
+      accountName,
+      safety: this.opts.accounts.writeSafety?.(job.accountId) ?? 'none',
+      nameOf: () => this.opts.accounts.nameOf(job.accountId),
+      ageMs: Date.now() - int.preparedAt,
+      preparedForMs: this.opts.preparedForMs ?? 15 * 60_000,
+    })
+    if (confirmed === 'expired') {
       this.discard(jobId)
       throw AppError.of('validation', { code: 'job.expired' })
     }
@@ -426,7 +353,7 @@ export class JobRunner {
   private async settle(job: JobView, i: number, change: Partial<JobItemView> & { state: ItemState }, int?: ItemInternals, letGo?: LetGo): Promise<boolean> {
     const it = job.items[i]
     if (!it) return false
-    if (change.state !== 'sending') this.rateLimitWaitOver(job, this.internals.get(job.id))
+    if (change.state !== 'sending') this.waits.over(job)
     Object.assign(it, change)
     let journaled = true
     try {
@@ -445,26 +372,11 @@ export class JobRunner {
     return journaled
   }
 
-  /** A worker waits out a block of the service: the job says so, each block counted once however many workers wait in it. */
+  /** A worker waits out a block of the service: the job says so. */
   private rateLimitWait(job: JobView, int: ItemInternals, waitMs: number): void {
-    const own = this.internals.get(job.id)
-    if (!own || own !== int) return
-    const now = this.now().getTime()
-    const waits = (job.rateLimit ??= { waits: 0, waitedMs: 0 })
-    if (own.rateLimitWaitFrom === undefined) {
-      waits.waits++
-      own.rateLimitWaitFrom = now
-    }
-    waits.waitingUntil = new Date(now + waitMs).toISOString()
+    if (this.internals.get(job.id) !== int) return
+    this.waits.waiting(job, waitMs)
     this.emit(job)
-  }
-
-  /** An answer came (or the job ended): the wait, if one was under way, is over. */
-  private rateLimitWaitOver(job: JobView, int: JobInternals | undefined): void {
-    if (!int || int.rateLimitWaitFrom === undefined || !job.rateLimit) return
-    job.rateLimit.waitedMs += Math.max(0, this.now().getTime() - int.rateLimitWaitFrom)
-    job.rateLimit.waitingUntil = undefined
-    int.rateLimitWaitFrom = undefined
   }
 
   /**
@@ -480,11 +392,6 @@ export class JobRunner {
     return undefined
   }
 
-  /** Releases a hold; one that cannot be released (the team database away) runs out on its own. */
-  private async letGo(lease: TargetLease, outcome: 'free' | 'unknown'): Promise<void> {
-    await this.opts.ledger.release(lease, outcome).catch((err: unknown) => this.opts.onJournalError?.(err))
-  }
-
   private journalError(failure: ItemInternals['journalFailure']): ErrorData {
     if (failure?.ledger) return failure.ledger
     return { kind: 'internal', code: 'job.journalUnwritable', params: { path: this.opts.ledger.where, reason: failure?.reason ?? 'unknown' } }
@@ -493,7 +400,7 @@ export class JobRunner {
   private async finish(job: JobView, status: JobStatus): Promise<JobView> {
     job.status = status
     job.endedAt = this.now().toISOString()
-    this.rateLimitWaitOver(job, this.internals.get(job.id))
+    this.waits.over(job)
     await this.opts.ledger.append({ t: 'status', job: job.id, status, at: job.endedAt }).catch((err: unknown) => this.opts.onJournalError?.(err))
     this.emit(job)
     return job
@@ -580,4 +487,17 @@ export class JobRunner {
 function unavailableAsAppError(err: unknown): never {
   const unavailable = ledgerErrorData(err)
   throw unavailable ? new AppError(unavailable) : err
+}
+
+/** What the runner keeps of a job it read from the journal (nothing to send: it is not started here). */
+const readInternals = (): JobInternals => ({ params: [], guards: [], preparedAt: 0, secondSend: false, stopRequested: false, controller: new AbortController() })
+
+/** A job a quit cut off, as a start finds it: interrupted; what was on its way is unknown, what was never sent says so. */
+function markInterrupted(job: JobView, now: Date): void {
+  job.status = 'interrupted'
+  job.endedAt ??= now.toISOString()
+  for (const it of job.items) {
+    if (it.state === 'sending') it.state = 'unknown'
+    else if (it.state === 'pending') Object.assign(it, { state: 'skipped', error: { kind: 'internal', code: 'job.interrupted' } })
+  }
 }

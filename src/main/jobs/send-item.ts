@@ -27,6 +27,7 @@ import { heldError } from './held-by'
 import type { BodyMac } from './ledger/body-mac'
 import { itemRecord, jobSecrets } from './ledger/journal-record'
 import { ledgerErrorData } from './ledger/ledger-error'
+import { systemReason } from './ledger/journal-start'
 import type { ClaimResult, SendPrecondition, TargetLease, TargetRef, WriteLedger } from './ledger/write-ledger'
 import { serviceKeptFindingsOf } from './operations'
 import { isOutcomeUnknown } from './outcome'
@@ -233,9 +234,4 @@ async function beginSend(
   // Its fencing number is no longer the target's (frozen past its lease): it never leaves.
   await steps.settle(job, i, { state: 'failed', error: { kind: 'busy', code: 'job.holdLost', params: { targets: it.label } } }, int)
   return 'not-sent'
-}
-
-/** The system's code for a file operation that failed (EACCES, EROFS, ENOSPC...). */
-export function systemReason(err: unknown): string {
-  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : 'unknown'
 }

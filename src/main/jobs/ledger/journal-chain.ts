@@ -12,7 +12,7 @@
  * before the chain (no MAC on any line, and no tip kept) is read as it is, once; its rewrite at
  * start chains it.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { createHmac, randomBytes } from 'node:crypto'
 import { z } from 'zod'
 
 /** Where the chain ends: what the outside copy keeps. `previous` while a rewrite is under way (its file not yet in place). */
@@ -20,11 +20,11 @@ export interface JournalTip {
   epoch: string
   count: number
   mac: string
+  /** The MAC of the whole file as written (a start that finds it so reads it without checking each line). */
+  fileMac?: string | undefined
 }
-export const journalTipState = z.object({
-  tip: z.object({ epoch: z.string(), count: z.number().int().min(0), mac: z.string() }),
-  previous: z.object({ epoch: z.string(), count: z.number().int().min(0), mac: z.string() }).optional(),
-})
+const tipSchema = z.object({ epoch: z.string(), count: z.number().int().min(0), mac: z.string(), fileMac: z.string().optional() })
+export const journalTipState = z.object({ tip: tipSchema, previous: tipSchema.optional() })
 export type JournalTipState = z.infer<typeof journalTipState>
 
 /** The outside copy of the chain's end (the store's settings; nothing when the store cannot keep it). */
@@ -33,7 +33,20 @@ export interface JournalTipStore {
   write(state: JournalTipState): Promise<void>
 }
 
-const MAC_SUFFIX = /,"mac":"([0-9a-f]{64})"\}$/
+const MAC_START = ',"mac":"'
+/** The length of a line's MAC member and its closing brace: `,"mac":"` 64 hex digits `"}`. */
+const MAC_TAIL = MAC_START.length + 64 + 2
+const HEX64 = /^[0-9a-f]{64}$/
+
+/** A line's MAC and the text before it (the record's JSON without it), or none. */
+function splitMac(line: string): { body: string; mac: string } | undefined {
+  if (line.length < MAC_TAIL + 1 || !line.endsWith('"}')) return undefined
+  const at = line.length - MAC_TAIL
+  if (!line.startsWith(MAC_START, at)) return undefined
+  const mac = line.slice(at + MAC_START.length, line.length - 2)
+  if (!HEX64.test(mac)) return undefined
+  return { body: `${line.slice(0, at)}}`, mac }
+}
 
 /** A head line's record: the chain's epoch. Not a journal record (the journal's reader skips it). */
 export const headRecord = (epoch: string) => ({ t: 'head', epoch })
@@ -78,14 +91,15 @@ export function readChain(lines: readonly string[], keys: readonly Buffer[]): Ch
   let anyMac = false
   let epoch: string | undefined
   for (const [n, line] of lines.entries()) {
-    const m = MAC_SUFFIX.exec(line)
-    const body = m ? `${line.slice(0, m.index)}}` : line
+    const m = splitMac(line)
+    const body = m ? m.body : line
     bodies.push(body)
-    writtenMacs.push(m?.[1] ?? '')
+    writtenMacs.push(m?.mac ?? '')
     if (m) anyMac = true
     if (broken) continue
-    const mac = m?.[1]
-    const good = mac !== undefined && keys.some((key) => equalHex(macOf(key, previous, body), mac))
+    const mac = m?.mac
+    // Compared as text: what is checked is this installation's own file, at its own start.
+    const good = mac !== undefined && keys.some((key) => macOf(key, previous, body) === mac)
     if (!good) {
       broken = true
       continue
@@ -107,12 +121,6 @@ function headEpoch(body: string): string | undefined {
   } catch {
     return undefined
   }
-}
-
-function equalHex(a: string, b: string): boolean {
-  const x = Buffer.from(a, 'hex')
-  const y = Buffer.from(b, 'hex')
-  return x.length === y.length && timingSafeEqual(x, y)
 }
 
 /**
