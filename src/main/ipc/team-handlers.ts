@@ -21,6 +21,7 @@ const KIND_OF: Record<TeamErrorCode, ErrorKind> = {
   // Not 'unauthorized': that kind is an API key the window offers to replace.
   'team.refused': 'forbidden',
   'team.schemaNewer': 'validation',
+  'team.schemaOlder': 'validation',
   'team.notInitialised': 'not-found',
   'team.accountUnreachable': 'unavailable',
   'team.accountUnproven': 'busy',

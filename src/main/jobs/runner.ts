@@ -449,7 +449,7 @@ export class JobRunner {
         bodyMac: this.bodyMac,
         now: () => this.now(),
         settle: (j, index, change) => this.settle(j, index, change),
-        releaseTarget: (j, it, how, requestId) => this.opts.ledger.settle(this.targetRef(j, it), how, requestId),
+        releaseTarget: (j, it, evidence) => this.opts.ledger.settle(this.targetRef(j, it), evidence),
         otherSends: (j, index) => {
           const it = j.items[index]
           if (!it) return Promise.resolve({ requestIds: [], withoutId: 0 })

@@ -11,6 +11,7 @@
 import type pg from 'pg'
 import { z } from 'zod'
 import { TeamError, teamErrorOf } from './team-error'
+import { grantsFor, RIGHTS_MIGRATION } from './team-rights'
 
 /** One statement list per version: MIGRATIONS[n] takes the schema from version n to n + 1. */
 const MIGRATIONS: readonly (readonly string[])[] = [
@@ -136,6 +137,10 @@ const MIGRATIONS: readonly (readonly string[])[] = [
        made_at timestamptz NOT NULL DEFAULT now(),
        PRIMARY KEY (account, request_id))`,
   ],
+  // Version 4 (issue 50): rights the database enforces. A role per member in the team's group role,
+  // no table rights for members, every change through functions that take the member from the login
+  // (team-rights.ts); upkeep's archive.
+  RIGHTS_MIGRATION,
 ]
 
 /** The schema version this app reads and writes. */
@@ -201,6 +206,10 @@ export async function ensureSchema(pool: pg.Pool, opts: { create: boolean }): Pr
       } else version = now.version
       for (let v = version; v < SCHEMA_VERSION; v++) for (const statement of MIGRATIONS[v] ?? []) await client.query(statement)
       await client.query('UPDATE team_schema SET version = $1, updated_at = now() WHERE id = 1', [SCHEMA_VERSION])
+      // The members' rights, given again over every table and function (a new one starts with the defaults).
+      const group = z.object({ group_role: z.string() }).parse((await client.query('SELECT group_role FROM team_schema WHERE id = 1')).rows[0]).group_role
+      const tables = z.array(z.object({ tablename: z.string() })).parse((await client.query(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename LIKE 'team\\_%'`)).rows)
+      for (const statement of grantsFor(group, tables.map((t) => t.tablename))) await client.query(statement)
       await client.query('COMMIT')
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined)

@@ -9,8 +9,10 @@ export const TEAM_ERROR_CODES = [
   'team.unreachable',
   /** The database refused the login or the TLS check. */
   'team.refused',
-  /** The schema was made by a newer app: this one reads nothing and writes nothing until updated. */
+  /** The schema was made by a newer app: this one reads what it can and writes nothing until updated. */
   'team.schemaNewer',
+  /** The schema is older than this app's: it reads what it can and writes nothing until the owner runs `hosting-admin team migrate`. */
+  'team.schemaOlder',
   /** No team schema yet (`hosting-admin team init`). */
   'team.notInitialised',
   /** The service could not be asked which account an account's key reaches (account-identity.ts): no write in team mode until it can. */

@@ -8,7 +8,7 @@
  */
 import type { JobView } from '../../shared/jobs'
 import type { JournalRecord } from '../jobs/ledger/journal-record'
-import type { BeginSend, ClaimResult, LedgerMark, PreconditionVerdict, SendEnd, SendPrecondition, TargetHolder, TargetLease, TargetRef, WriteLedger } from '../jobs/ledger/write-ledger'
+import type { BeginSend, ClaimResult, LedgerMark, PreconditionVerdict, SendPrecondition, SettleEvidence, TargetHolder, TargetLease, TargetRef, WriteLedger } from '../jobs/ledger/write-ledger'
 import { TeamAccountIdentities } from './account-identity'
 import { openConfiguredTeamLedger, type TeamKeys } from './open-team'
 import { TeamError, teamErrorOf, type TeamErrorCode } from './team-error'
@@ -257,10 +257,10 @@ class ReconnectingTeamLedger implements WriteLedger {
       throw err
     }
   }
-  settle(ref: TargetRef, how?: SendEnd | 'unsure', requestId?: string): Promise<void> {
+  settle(ref: TargetRef, evidence?: SettleEvidence): Promise<void> {
     return this.step(async (l) => {
       await this.learn(ref.accountId)
-      return l.settle(ref, how, requestId)
+      return l.settle(ref, evidence)
     })
   }
   holderOf(ref: TargetRef): Promise<TargetHolder | undefined> {

@@ -1149,6 +1149,7 @@ export const en = {
   'cli.renew.none': 'No domain expires within {days} days.',
   'team.unreachable': 'The team database cannot be reached: nothing is sent in team mode until it is back. Reading from the service goes on.',
   'team.refused': 'The team database refused the connection ({reason}): check the user, the password and the CA file.',
+  'team.schemaOlder': 'The team database has an older schema (version {found}; this app writes version {supported}). Nothing is written to it until the team’s owner runs {command}; what it holds is read as far as it can be.',
   'team.schemaNewer': 'The team database was set up by a newer version of the app (schema {found}; this app knows up to {supported}): update the app. Nothing is written to it meanwhile.',
   'team.notInitialised': 'The team database has no team schema yet: connect from Accounts & settings, or run hosting-admin team init.',
   'team.accountUnreachable': 'Not sent: the team cannot yet tell which account of the service this key reaches, because the service could not be asked (its request log is how the team tells two keys of one account apart). Nothing is written in team mode with it until it can; try again when the service can be reached.',
