@@ -47,7 +47,7 @@ export async function teamDataFolder(db: Pick<TestPostgres, 'host' | 'port' | 'u
 }
 
 /** The team's schema set up on the test cluster, as its owner's `hosting-admin team init` does (the cluster's superuser is the owner). */
-export async function initTeam(db: Pick<TestPostgres, 'host' | 'port' | 'user' | 'database'>): Promise<void> {
+async function initTeam(db: Pick<TestPostgres, 'host' | 'port' | 'user' | 'database'>): Promise<void> {
   const pool = poolFor(db)
   try {
     await ensureSchema(pool, { create: true })

@@ -14,6 +14,7 @@ import { served } from './served'
 import type { FlagName, Flags } from './flags'
 import { renew } from './renew'
 import { team } from './team'
+import { teamMembers } from './team-members'
 import type { Texts } from './text'
 import type { ZoneFormat } from './zone-file'
 
@@ -113,6 +114,17 @@ const DDNS_MIN_EVERY_MS = 60_000
 
 const TEAM_INIT_FLAGS = ['host', 'port', 'database', 'user', 'ca-file', 'member', 'workstation'] as const satisfies readonly FlagName[]
 
+/** team add-member|remove-member <name>: the owner's connection only (team-members.ts). */
+function teamMemberCommand(verb: 'add-member' | 'remove-member', help: MessageKey): CliCommand {
+  return {
+    words: `team ${verb}`,
+    flags: verb === 'add-member' ? ['password-stdin'] : [],
+    help,
+    check: (_flags, args) => (args[0] ? undefined : { key: 'cli.team.needsMemberName' }),
+    standalone: ({ flags, args, dataDir, io, say }) => teamMembers(verb, args[0], { passwordStdin: flags.on('password-stdin'), json: flags.on('json') }, dataDir, io, say),
+  }
+}
+
 /** team init|status|migrate: only the team database, no account, key or session. */
 function teamCommand(verb: 'init' | 'status' | 'migrate', help: MessageKey): CliCommand {
   return {
@@ -195,6 +207,8 @@ export const COMMANDS: readonly CliCommand[] = [
   teamCommand('init', 'cli.help.teamInit'),
   teamCommand('status', 'cli.help.teamStatus'),
   teamCommand('migrate', 'cli.help.teamMigrate'),
+  teamMemberCommand('add-member', 'cli.help.teamAddMember'),
+  teamMemberCommand('remove-member', 'cli.help.teamRemoveMember'),
 ]
 
 const validYears = (text: string) => Number.isInteger(Number(text)) && Number(text) >= 1 && Number(text) <= 9

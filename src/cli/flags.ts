@@ -38,6 +38,8 @@ export const FLAGS = {
   'ca-file': { type: 'string' },
   member: { type: 'string' },
   workstation: { type: 'string' },
+  // team add-member: the new member's password from standard input, never from argv.
+  'password-stdin': { type: 'boolean' },
 } as const satisfies Record<string, { type: 'string' | 'boolean'; short?: string }>
 
 export type FlagName = keyof typeof FLAGS

@@ -188,10 +188,14 @@ export class TeamLedger implements WriteLedger {
   private readonly verdicts = new Map<number, PreconditionVerdict>()
   private heartbeat: NodeJS.Timeout | undefined
   /** This ledger's process as the team knows it (team_processes): the jobs it starts carry it. */
-  private readonly processId = randomUUID()
+  private readonly processId: string
   private closed = false
 
-  private constructor(private readonly o: TeamLedgerOptions) {
+  private constructor(
+    private readonly o: TeamLedgerOptions,
+    processId: string,
+  ) {
+    this.processId = processId
     this.pool = o.pool
     this.where = o.where
     this.leaseMs = o.leaseMs ?? 15_000
@@ -202,8 +206,10 @@ export class TeamLedger implements WriteLedger {
   static async open(opened: TeamLedgerOptions): Promise<TeamLedger> {
     if (opened.createSchema === true) await ensureSchema(opened.pool, { create: true })
     const o = { ...opened, refuseWrites: opened.refuseWrites ?? (await schemaRefusal(opened.pool)) }
-    const ledger = new TeamLedger(o)
-    if (!o.refuseWrites) await registerProcess(o.pool, { member: o.member, workstation: o.workstation, process: ledger.processId, pid: process.pid })
+    const processId = randomUUID()
+    // The member as the team knows it: a member's own login is its name, whatever team.json says.
+    if (!o.refuseWrites) o.member = await registerProcess(o.pool, { member: o.member, workstation: o.workstation, process: processId, pid: process.pid })
+    const ledger = new TeamLedger(o, processId)
     const every = o.heartbeatMs ?? Math.max(50, Math.floor(ledger.leaseMs / 3))
     ledger.heartbeat = setInterval(() => void ledger.renew(), every)
     // The heartbeat keeps leases alive, never the process.

@@ -39,7 +39,7 @@ const EXPIRE = (a: string, o: string, t: string) => `UPDATE team_leases SET stat
 const DEFINER = `LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp`
 
 /** The team's functions, by name and argument types (for the grants). */
-export const TEAM_FUNCTIONS = [
+const TEAM_FUNCTIONS = [
   'team_member(text)',
   'team_is_member_login()',
   'team_register(text, uuid, integer, text)',
