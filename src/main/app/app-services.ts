@@ -45,6 +45,7 @@ import { TeamError } from '../team/team-error'
 import { DEMO_ACCOUNT_ID } from '../../shared/accounts'
 import { isJobRunning, jobCounts, type JobView } from '../../shared/jobs'
 import type { ErrorData } from '../../shared/errors'
+import type { ListChange } from '../../shared/portfolio'
 import type { StoreStatus } from '../../shared/portfolio/store-status'
 
 export interface AppServicesOptions {
@@ -169,6 +170,11 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     ...(opts.userAgent ? { userAgent: opts.userAgent } : {}),
     onKey: (key) => log.redactor.add(key),
     demoInUse: () => jobs.running().some((j) => j.accountId === DEMO_ACCOUNT_ID),
+    // Team mode: a profile changed here is shared (its level's change a team history entry).
+    onUpdated: (id) => {
+      const identity = accounts.sharedIdentity(id)
+      if (identity) void teamLedger?.shareIdentity(id, identity).catch((err: unknown) => log.warn('team.shareFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof TeamError ? err.code : undefined }))
+    },
     onRemoved: (id) => {
       void store.removeAccount(id).catch((err: unknown) => log.warn('store.writeFailed', { error: err instanceof Error ? err.name : 'unknown' }))
       autorenewOn.forget(id)
@@ -199,6 +205,8 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
           .catch(() => undefined),
     },
     {
+      // Each account's identity shared with the team; another member's change applied here.
+      identities: { local: (id) => accounts.sharedIdentity(id), apply: (id, shared) => accounts.applyShared(id, shared) },
       onStatus: (s) => {
         if (s.mode === 'team') {
           if (s.connected) {
@@ -210,6 +218,18 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
       },
     },
   )
+  // Team mode: a change from outside an account's refresh finds is kept for the team too (team_drift_findings).
+  if (teamLedger) {
+    const shared = teamLedger
+    const share = (accountId: string, change: ListChange) => {
+      for (const f of change.findings ?? []) void shared.recordDrift(accountId, f).catch((err: unknown) => log.warn('team.driftNotShared', { error: err instanceof Error ? err.name : 'unknown' }))
+      return change
+    }
+    const keep = store.keepList
+    const put = store.putList
+    store.keepList = async (...a) => share(a[0], await keep(...a))
+    store.putList = async (...a) => share(a[0], await put(...a))
+  }
   // Its key in the keychain, beside the API keys; in the data folder where none can be reached (body-mac.ts).
   const bodyMac = new BodyMac({ keychain: opts.keychain ?? defaultKeychain, keyFile: join(opts.userDataDir, 'journal.key') })
   // Every write leaves a history row; a zone is snapshotted before it is saved.

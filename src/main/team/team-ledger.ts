@@ -30,7 +30,8 @@ import type { BeginSend, ClaimResult, EarlierSend, LedgerMark, PreconditionVerdi
 import { ensureSchema, schemaStatus, SCHEMA_VERSION } from './schema'
 import { registerProcess } from './team-directory'
 import { teamChangeOf } from './team-history'
-import { accountHistorySince, domainHistory, handleReminder, reminderDue, remindersOf, type TeamAccountChange, type TeamHistoryEntry, type TeamReminder } from './team-shared'
+import { accountHistorySince, domainHistory, handleReminder, recordDrift, reminderDue, remindersOf, shareAccount, sharedAccount, type TeamAccount, type TeamAccountChange, type TeamHistoryEntry, type TeamReminder } from './team-shared'
+import type { DriftFinding } from '../../shared/portfolio'
 import type { ReminderHandled, ReminderHandlingKind } from '../../shared/portfolio/reminders'
 
 /** A team reminder's handling as the screens show it. */
@@ -440,6 +441,23 @@ export class TeamLedger implements WriteLedger {
   /** An account's changes as the team knows them after the team row `afterId` (the screens' history, team-history-feed.ts). */
   accountChangesSince(accountId: string, afterId: number, limit: number): Promise<TeamAccountChange[]> {
     return this.step((db) => accountHistorySince(db, this.accounts.toTeam(accountId), afterId, limit), { retryOnLoss: true })
+  }
+
+  // --- what the team shares of an account, and the changes from outside its members find ---
+
+  /** The account's identity as the team shares it (label, colour, tag, write safety level), if shared. */
+  sharedIdentity(accountId: string): Promise<TeamAccount | undefined> {
+    return this.step((db) => sharedAccount(db, this.accounts.toTeam(accountId)), { retryOnLoss: true })
+  }
+
+  /** Shares the account's identity; a change of its level is a team history entry with this member (team_share_account). */
+  shareIdentity(accountId: string, identity: Omit<TeamAccount, 'fingerprint'>): Promise<void> {
+    return this.step((db) => shareAccount(db, { ...identity, fingerprint: this.accounts.toTeam(accountId) }, { member: this.o.member, workstation: this.o.workstation }), { writes: true })
+  }
+
+  /** A change from outside this workstation's refresh found, kept for the team (team_drift_findings). */
+  recordDrift(accountId: string, finding: DriftFinding): Promise<void> {
+    return this.step((db) => recordDrift(db, this.accounts.toTeam(accountId), finding.subject, finding, { member: this.o.member, workstation: this.o.workstation }), { writes: true })
   }
 
   // --- reminders and changes from outside, handled once for the team (reminders/handled.ts) ---

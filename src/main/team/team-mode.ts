@@ -13,7 +13,12 @@ import { TeamAccountIdentities } from './account-identity'
 import { openConfiguredTeamLedger, type TeamKeys } from './open-team'
 import { TeamError, teamErrorOf, type TeamErrorCode } from './team-error'
 import type { TeamLedger } from './team-ledger'
-import type { TeamAccountChange, TeamHistoryEntry } from './team-shared'
+import type { TeamAccount, TeamAccountChange, TeamHistoryEntry } from './team-shared'
+import type { DriftFinding } from '../../shared/portfolio'
+import { z } from 'zod'
+import { ACCOUNT_COLOURS, ACCOUNT_ENVIRONMENTS } from '../../shared/accounts'
+import { WRITE_SAFETY } from '../../shared/accounts/write-safety'
+import type { SharedIdentity } from '../accounts/account-service'
 import type { ReminderHandled, ReminderHandlingKind } from '../../shared/portfolio/reminders'
 import { readTeamSettings } from './team-settings'
 
@@ -27,7 +32,20 @@ export type TeamStatus =
   | { mode: 'team'; connected: true; member: string; workstation: string; where: string }
   | { mode: 'team'; connected: false; member: string; workstation: string; where: string; problem: { code: TeamErrorCode; params: Record<string, string | number> } }
 
+/**
+ * An account's identity between this workstation and the team (issue 50 point 2): what the
+ * workstation keeps, and how a change another member made is applied here.
+ */
+export interface IdentitySync {
+  local(accountId: string): SharedIdentity | undefined
+  apply(accountId: string, shared: SharedIdentity): Promise<void>
+}
+
+const sharedIdentitySchema = z.object({ label: z.string().min(1), colour: z.enum(ACCOUNT_COLOURS), environment: z.enum(ACCOUNT_ENVIRONMENTS), writeSafety: z.enum(WRITE_SAFETY) })
+
 export interface TeamModeOptions {
+  /** Shares each account's identity with the team and applies the team's here. */
+  identities?: IdentitySync
   /** How long after a failed attempt the database is tried again (default 5 s). */
   retryMs?: number
   /** Told once each time the status changes (connected -> unreachable -> connected). */
@@ -271,8 +289,35 @@ class ReconnectingTeamLedger implements WriteLedger {
   }
   holdersOf(refs: readonly TargetRef[]): Promise<Array<TargetHolder | undefined>> {
     return this.step(async (l) => {
-      for (const accountId of new Set(refs.map((r) => r.accountId))) await this.learn(accountId)
+      for (const accountId of new Set(refs.map((r) => r.accountId))) {
+        await this.learn(accountId)
+        // A job is prepared with the account's identity as the team has it now (a production level
+        // another member set asks for the name here too).
+        await this.syncIdentity(l, accountId)
+      }
       return l.holdersOf(refs)
+    })
+  }
+
+  /** The team's identity of the account applied here, or this workstation's shared when the team has none yet. */
+  private async syncIdentity(l: TeamLedger, accountId: string): Promise<void> {
+    const sync = this.o.identities
+    const local = sync?.local(accountId)
+    if (!sync || !local) return
+    const shared = await l.sharedIdentity(accountId)
+    if (!shared) {
+      await l.shareIdentity(accountId, { label: local.label, colour: local.colour, tag: local.environment, writeSafety: local.writeSafety }).catch(() => undefined)
+      return
+    }
+    const parsed = sharedIdentitySchema.safeParse({ label: shared.label, colour: shared.colour, environment: shared.tag, writeSafety: shared.writeSafety })
+    if (parsed.success) await sync.apply(accountId, parsed.data)
+  }
+
+  /** This workstation's change of an account's identity, shared with the team (a change of its level is a team history entry). */
+  async shareIdentity(accountId: string, identity: SharedIdentity): Promise<void> {
+    await this.step(async (l) => {
+      await this.learn(accountId)
+      await l.shareIdentity(accountId, { label: identity.label, colour: identity.colour, tag: identity.environment, writeSafety: identity.writeSafety })
     })
   }
   changesOf(accountId: string, domain: string): Promise<TeamHistoryEntry[]> {
@@ -291,6 +336,18 @@ class ReconnectingTeamLedger implements WriteLedger {
     return this.step(async (l) => {
       await this.learn(accountId)
       return l.handleOnce(accountId, key, how, snoozedUntil)
+    })
+  }
+  sharedIdentity(accountId: string): Promise<TeamAccount | undefined> {
+    return this.step(async (l) => {
+      await this.learn(accountId)
+      return l.sharedIdentity(accountId)
+    })
+  }
+  recordDrift(accountId: string, finding: DriftFinding): Promise<void> {
+    return this.step(async (l) => {
+      await this.learn(accountId)
+      return l.recordDrift(accountId, finding)
     })
   }
   accountChangesSince(accountId: string, afterId: number, limit: number): Promise<TeamAccountChange[]> {
