@@ -115,12 +115,12 @@ const DDNS_MIN_EVERY_MS = 60_000
 const TEAM_INIT_FLAGS = ['host', 'port', 'database', 'user', 'ca-file', 'member', 'workstation'] as const satisfies readonly FlagName[]
 
 /** team add-member|remove-member <name>: the owner's connection only (team-members.ts). */
-function teamMemberCommand(verb: 'add-member' | 'remove-member', help: MessageKey): CliCommand {
+function teamMemberCommand(verb: 'add-member' | 'remove-member' | 'retention', help: MessageKey): CliCommand {
   return {
     words: `team ${verb}`,
     flags: verb === 'add-member' ? ['password-stdin'] : [],
     help,
-    check: (_flags, args) => (args[0] ? undefined : { key: 'cli.team.needsMemberName' }),
+    check: (_flags, args) => (args[0] ? undefined : { key: verb === 'retention' ? 'cli.team.badRetention' : 'cli.team.needsMemberName', params: { days: '' } }),
     standalone: ({ flags, args, dataDir, io, say }) => teamMembers(verb, args[0], { passwordStdin: flags.on('password-stdin'), json: flags.on('json') }, dataDir, io, say),
   }
 }
@@ -209,6 +209,7 @@ export const COMMANDS: readonly CliCommand[] = [
   teamCommand('migrate', 'cli.help.teamMigrate'),
   teamMemberCommand('add-member', 'cli.help.teamAddMember'),
   teamMemberCommand('remove-member', 'cli.help.teamRemoveMember'),
+  teamMemberCommand('retention', 'cli.help.teamRetention'),
 ]
 
 const validYears = (text: string) => Number.isInteger(Number(text)) && Number(text) >= 1 && Number(text) <= 9

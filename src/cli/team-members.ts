@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto'
 import { openTeamPool } from '../main/team/connection'
 import { TeamError } from '../main/team/team-error'
-import { addMember, memberNameSchema, removeMember } from '../main/team/team-members'
+import { addMember, memberNameSchema, removeMember, setRetention } from '../main/team/team-members'
 import { readTeamSettings, teamPasswordKey, TEAM_KEYCHAIN_SERVICE } from '../main/team/team-settings'
 import { KeytarSecretStore, loadKeytar } from '../main/accounts/secret-store'
 import { EXIT, type Io } from './context'
@@ -28,7 +28,8 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '')
 }
 
-export async function teamMembers(verb: 'add-member' | 'remove-member', name: string | undefined, opts: { passwordStdin: boolean; json: boolean }, dataDir: string, io: Io, say: Texts): Promise<number> {
+export async function teamMembers(verb: 'add-member' | 'remove-member' | 'retention', name: string | undefined, opts: { passwordStdin: boolean; json: boolean }, dataDir: string, io: Io, say: Texts): Promise<number> {
+  if (verb === 'retention') return retention(name, opts.json, dataDir, io, say)
   const member = memberNameSchema.safeParse(name)
   if (!member.success) {
     io.err(say.t('cli.team.badMemberName', { name: name ?? '' }))
@@ -65,6 +66,35 @@ export async function teamMembers(verb: 'add-member' | 'remove-member', name: st
   } catch (err) {
     if (!(err instanceof TeamError)) throw err
     if (opts.json) io.out(JSON.stringify({ ok: false, error: { code: err.code, params: err.params } }))
+    io.err(say.code(err.code, err.params))
+    return EXIT.failed
+  } finally {
+    await pool.end().catch(() => undefined)
+  }
+}
+
+/** hosting-admin team retention <days>: the owner's setting of how long settled jobs stay before the archive. */
+async function retention(given: string | undefined, json: boolean, dataDir: string, io: Io, say: Texts): Promise<number> {
+  const days = Number(given)
+  if (!given || !Number.isInteger(days) || days < 1 || days > 3650) {
+    io.err(say.t('cli.team.badRetention', { days: given ?? '' }))
+    return EXIT.badInput
+  }
+  const settings = await readTeamSettings(dataDir)
+  if (!settings) {
+    io.err(say.t('cli.team.notConfigured'))
+    return EXIT.badInput
+  }
+  const c = settings.connection
+  const pool = openTeamPool(c, { password: await ownerPassword(teamPasswordKey(c)), max: 1 })
+  try {
+    await setRetention(pool, days)
+    if (json) io.out(JSON.stringify({ ok: true, retentionDays: days }))
+    else io.out(say.t('cli.team.retentionSet', { days }))
+    return EXIT.done
+  } catch (err) {
+    if (!(err instanceof TeamError)) throw err
+    if (json) io.out(JSON.stringify({ ok: false, error: { code: err.code, params: err.params } }))
     io.err(say.code(err.code, err.params))
     return EXIT.failed
   } finally {

@@ -73,7 +73,7 @@ export async function team(verb: string | undefined, v: TeamOptions, dataDir: st
   const pool = openTeamPool(settings.connection, { password: await passwordOf(settings.connection), max: 1 })
   try {
     if (verb === 'status') return await status(pool, settings, where, v.json === true, io, say)
-    const r = await ensureSchema(pool, { create: true })
+    const r = await ensureSchema(pool, { create: true, renew: verb === 'migrate' })
     await registerWorkstation(pool, settings.member, settings.workstation)
     if (verb === 'init') await writeTeamSettings(dataDir, settings)
     if (v.json) io.out(JSON.stringify({ ok: true, where, from: r.from, version: r.to }))

@@ -443,6 +443,21 @@ export class TeamLedger implements WriteLedger {
     return this.step((db) => accountHistorySince(db, this.accounts.toTeam(accountId), afterId, limit), { retryOnLoss: true })
   }
 
+  /**
+   * Upkeep (issue 50 point 7): settled jobs older than the team's retention moved to the archive
+   * (team_archive_settled), at most once a day whichever member's app starts first. How many moved.
+   */
+  async archiveIfDue(): Promise<number> {
+    return this.step(
+      async (db) => {
+        const due = z.object({ due: z.boolean() }).parse((await db.query(`SELECT coalesce(archived_at < now() - interval '1 day', true) AS due FROM team_settings WHERE id = 1`)).rows[0]).due
+        if (!due) return 0
+        return z.object({ moved: count }).parse((await db.query('SELECT team_archive_settled() AS moved')).rows[0]).moved
+      },
+      { writes: true },
+    )
+  }
+
   // --- what the team shares of an account, and the changes from outside its members find ---
 
   /** The account's identity as the team shares it (label, colour, tag, write safety level), if shared. */

@@ -49,3 +49,12 @@ export async function removeMember(pool: pg.Pool, name: string): Promise<void> {
     throw teamErrorOf(err)
   }
 }
+
+/** How long settled jobs stay beside the open ones before they move to the archive (the owner's; default 90 days). */
+export async function setRetention(pool: pg.Pool, days: number): Promise<void> {
+  try {
+    await pool.query('UPDATE team_settings SET retention_days = $1 WHERE id = 1', [days])
+  } catch (err) {
+    throw teamErrorOf(err)
+  }
+}

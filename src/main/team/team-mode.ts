@@ -122,6 +122,8 @@ class ReconnectingTeamLedger implements WriteLedger {
         const l = await this.open()
         if (!l) throw new TeamError('team.notInitialised')
         this.inner = l
+        // Upkeep, at most daily: old settled jobs to the archive (never holding up the start).
+        void l.archiveIfDue().catch(() => undefined)
         this.setStatus({ mode: 'team', connected: true, ...this.names })
         return l
       } catch (err) {
