@@ -79,7 +79,9 @@ export class JobRunner {
       job.items.forEach((it, i) => {
         // Its target stays held as unknown (the ledger rebuilt its holds at load).
         if (it.state !== 'unknown') return
-        if (it.log?.status !== 'received') this.scheduleLogChecks(job, i)
+        // Not started here: settled from the log only by a process that settles others' jobs (the
+        // app; a short-lived command leaves them to it, or to `hosting-admin team settle`).
+        if (it.log?.status !== 'received' && this.opts.settlesOthers !== false) this.scheduleLogChecks(job, i)
       })
     }
     // Kept aside where it cannot vouch for itself, then rewritten short (journal-start.ts). What a
