@@ -11,6 +11,7 @@ import { EXIT, failed, type Confirmation, type Context, type Io } from './contex
 import { ddnsOptionsOf, ddnsTargetOf, updateEvery, updateOnce } from './ddns'
 import { exportZone, zoneFromFile } from './dns-files'
 import { served } from './served'
+import { settleUnknown } from './settle'
 import type { FlagName, Flags } from './flags'
 import { renew } from './renew'
 import { team } from './team'
@@ -25,6 +26,11 @@ export interface CommandInput {
   args: string[]
   /** The account it acts for (--account, --demo, else the app's active one), its key then served; asked only by commands that act for one. */
   account(): Promise<AccountView>
+  /**
+   * The accounts a command across accounts acts for: the one --account, --demo or a key file or
+   * credential names (a key source serves one account only), else every account but the demo.
+   */
+  accounts(): Promise<AccountView[]>
 }
 
 /** A refusal found by a command's checks: a catalogue key and its parameters (exit 2, nothing opened). */
@@ -175,7 +181,7 @@ export const COMMANDS: readonly CliCommand[] = [
   acmeHook('cleanup', 'cli.help.acmeCleanup'),
   {
     words: 'renew',
-    flags: ['expiring-within', 'years', ...CONFIRM_FLAGS],
+    flags: ['expiring-within', 'years', 'skip-busy', ...CONFIRM_FLAGS],
     help: 'cli.help.renew',
     check(flags) {
       const years = flags.text('years')
@@ -183,7 +189,13 @@ export const COMMANDS: readonly CliCommand[] = [
       return flags.ms('expiring-within') === undefined ? { key: 'cli.renew.needsWithin' } : undefined
     },
     run: async (c, { flags, account }) =>
-      renew(c, await account(), { ...confirmationOf(flags), withinDays: (flags.ms('expiring-within') ?? 0) / 86_400_000, years: Number(flags.text('years') ?? 1), now: new Date() }),
+      renew(c, await account(), {
+        ...confirmationOf(flags),
+        withinDays: (flags.ms('expiring-within') ?? 0) / 86_400_000,
+        years: Number(flags.text('years') ?? 1),
+        now: new Date(),
+        skipBusy: flags.on('skip-busy'),
+      }),
   },
   {
     words: 'ddns update',
@@ -210,7 +222,17 @@ export const COMMANDS: readonly CliCommand[] = [
   teamMemberCommand('add-member', 'cli.help.teamAddMember'),
   teamMemberCommand('remove-member', 'cli.help.teamRemoveMember'),
   teamMemberCommand('retention', 'cli.help.teamRetention'),
+  {
+    // Not a team-database command of its own: it reads the jobs through the app's runner, with the accounts' keys.
+    words: 'team settle',
+    flags: ['timeout'],
+    help: 'cli.help.teamSettle',
+    run: async (c, { flags, accounts }) => settleUnknown(c, await accounts(), { timeoutMs: flags.ms('timeout') ?? SETTLE_TIMEOUT_MS }),
+  },
 ]
+
+/** How long `team settle` looks in the service's log, and waits between looks while the log may lag, unless --timeout says. */
+const SETTLE_TIMEOUT_MS = 60_000
 
 const validYears = (text: string) => Number.isInteger(Number(text)) && Number(text) >= 1 && Number(text) <= 9
 

@@ -23,6 +23,8 @@ export const FLAGS = {
   timeout: { type: 'string' },
   'poll-every': { type: 'string' },
   'expiring-within': { type: 'string' },
+  // A write of many targets goes on around those another write holds, listing them (exit 5).
+  'skip-busy': { type: 'boolean' },
   years: { type: 'string' },
   host: { type: 'string' },
   ip: { type: 'string' },

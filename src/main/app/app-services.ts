@@ -256,6 +256,8 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
       if (job.accountId === DEMO_ACCOUNT_ID && !isJobRunning(job)) void accounts.stopDemoIfUnused()
     },
     ...(opts.logCheckDelaysMs ? { logCheckDelaysMs: opts.logCheckDelaysMs } : {}),
+    // The app settles the unknown outcomes it finds at start; the command line only its own jobs'.
+    settlesOthers: lockAs === 'app',
     onJournalError: (err) => log.error('journal.writeFailed', { error: err instanceof Error ? err.name : 'unknown', code: typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : undefined }),
     // In team mode, the team's history too: each write with its member; a zone changed by a colleague named.
     observer: teamLedger
