@@ -136,6 +136,21 @@ const MIGRATIONS: readonly (readonly string[])[] = [
        made_at timestamptz NOT NULL DEFAULT now(),
        PRIMARY KEY (account, request_id))`,
   ],
+  // Issue 50 point 3: a reminder is notified once for the team. The first workstation whose check
+  // finds it due claims its notice (the key is team_reminders' key) and alone shows it on the
+  // desktop; the row keeps what the reminder is about, so a workstation started later, before its
+  // own store has read the account, still lists it (team-notices.ts).
+  [
+    `CREATE TABLE IF NOT EXISTS team_reminder_notices (
+       key text PRIMARY KEY,
+       account text NOT NULL,
+       expires text NOT NULL,
+       item jsonb NOT NULL,
+       member text NOT NULL,
+       workstation text NOT NULL,
+       notified_at timestamptz NOT NULL DEFAULT now())`,
+    `CREATE INDEX IF NOT EXISTS team_reminder_notices_account ON team_reminder_notices (account, expires)`,
+  ],
 ]
 
 /** The schema version this app reads and writes. */
