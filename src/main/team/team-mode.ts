@@ -14,7 +14,7 @@ import { openConfiguredTeamLedger, type TeamKeys } from './open-team'
 import { TeamError, teamErrorOf, type TeamErrorCode } from './team-error'
 import type { TeamLedger } from './team-ledger'
 import type { TeamAccountChange, TeamHistoryEntry } from './team-shared'
-import type { ReminderHandled, ReminderHandlingKind } from '../../shared/portfolio/reminders'
+import type { DueReminder, ExpiringItem, ReminderHandled, ReminderHandlingKind } from '../../shared/portfolio/reminders'
 import { readTeamSettings } from './team-settings'
 
 /**
@@ -291,6 +291,22 @@ class ReconnectingTeamLedger implements WriteLedger {
     return this.step(async (l) => {
       await this.learn(accountId)
       return l.handleOnce(accountId, key, how, snoozedUntil)
+    })
+  }
+  /**
+   * An account whose key cannot be told yet (team.accountUnproven, its service away) keeps its
+   * local-only team id, which no other workstation claims under: this one notifies it, as alone.
+   */
+  claimNotices(due: readonly DueReminder[]): Promise<DueReminder[]> {
+    return this.step(async (l) => {
+      for (const accountId of new Set(due.map((d) => d.item.accountId))) await this.learn(accountId).catch(() => undefined)
+      return l.claimNotices(due)
+    })
+  }
+  noticedItems(accountIds: readonly string[], from: string): Promise<ExpiringItem[]> {
+    return this.step(async (l) => {
+      for (const accountId of accountIds) await this.learn(accountId).catch(() => undefined)
+      return l.noticedItems(accountIds, from)
     })
   }
   accountChangesSince(accountId: string, afterId: number, limit: number): Promise<TeamAccountChange[]> {
