@@ -303,8 +303,8 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     now: opts.now ?? (() => new Date()),
     desktop,
     log,
-    // Team mode: handled once for the team (team_reminders).
-    ...(teamLedger ? { handlings: teamLedger } : {}),
+    // Team mode: handled once for the team (team_reminders), notified by one workstation (team_reminder_notices).
+    ...(teamLedger ? { handlings: teamLedger, notices: teamLedger } : {}),
   })
   const app = createAppControl({ log, desktop, accountCount: () => profiles.current.accounts.length, warnings: startupWarnings, onUnsavedWork: opts.onUnsavedWork })
   const router = createIpcRouter({

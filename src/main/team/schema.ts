@@ -11,7 +11,7 @@
 import type pg from 'pg'
 import { z } from 'zod'
 import { TeamError, teamErrorOf } from './team-error'
-import { grantsFor, RIGHTS_MIGRATION } from './team-rights'
+import { grantsFor, NOTICES_FUNCTION, RIGHTS_MIGRATION } from './team-rights'
 
 /** One statement list per version: MIGRATIONS[n] takes the schema from version n to n + 1. */
 const MIGRATIONS: readonly (readonly string[])[] = [
@@ -141,6 +141,22 @@ const MIGRATIONS: readonly (readonly string[])[] = [
   // no table rights for members, every change through functions that take the member from the login
   // (team-rights.ts); upkeep's archive.
   RIGHTS_MIGRATION,
+  // Version 5 (issue 50 point 3): a reminder is notified once for the team. The first workstation whose check
+  // finds it due claims its notice (the key is team_reminders' key) and alone shows it on the
+  // desktop; the row keeps what the reminder is about, so a workstation started later, before its
+  // own store has read the account, still lists it (team-notices.ts).
+  [
+    `CREATE TABLE IF NOT EXISTS team_reminder_notices (
+       key text PRIMARY KEY,
+       account text NOT NULL,
+       expires text NOT NULL,
+       item jsonb NOT NULL,
+       member text NOT NULL,
+       workstation text NOT NULL,
+       notified_at timestamptz NOT NULL DEFAULT now())`,
+    `CREATE INDEX IF NOT EXISTS team_reminder_notices_account ON team_reminder_notices (account, expires)`,
+    NOTICES_FUNCTION,
+  ],
 ]
 
 /** The schema version this app reads and writes. */

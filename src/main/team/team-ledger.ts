@@ -32,7 +32,8 @@ import { registerProcess } from './team-directory'
 import { teamChangeOf } from './team-history'
 import { accountHistorySince, domainHistory, handleReminder, recordDrift, reminderDue, remindersOf, shareAccount, sharedAccount, type TeamAccount, type TeamAccountChange, type TeamHistoryEntry, type TeamReminder } from './team-shared'
 import type { DriftFinding } from '../../shared/portfolio'
-import type { ReminderHandled, ReminderHandlingKind } from '../../shared/portfolio/reminders'
+import { reminderKey, type DueReminder, type ExpiringItem, type ReminderHandled, type ReminderHandlingKind } from '../../shared/portfolio/reminders'
+import { claimNotices, noticedItems } from './team-notices'
 
 /** A team reminder's handling as the screens show it. */
 const handledOf = (h: NonNullable<TeamReminder['handled']>): ReminderHandled => ({
@@ -501,6 +502,29 @@ export class TeamLedger implements WriteLedger {
     }, { writes: true })
     // Handled meanwhile and then un-snoozed cannot happen: a handling is only replaced after its snooze ran out.
     return { mine: out.mine, handled: out.reminder.handled ? handledOf(out.reminder.handled) : { how, at: new Date().toISOString(), ...by } }
+  }
+
+  // --- reminders notified once for the team (team-notices.ts, reminders/notices.ts) ---
+
+  /**
+   * Not retried on a lost connection (a retry would find its own landed claim taken): the claim
+   * throws, and this workstation notifies them all (reminders/index.ts): right if it landed, at
+   * worst a reminder twice.
+   */
+  async claimNotices(due: readonly DueReminder[]): Promise<DueReminder[]> {
+    const keyed = due.map((d) => ({ d, key: this.reminderKey(d.item.accountId, reminderKey(d)) }))
+    const notices = keyed.map(({ d: { item: { accountId, ...item } }, key }) => ({ key, account: this.accounts.toTeam(accountId), item }))
+    const won = await this.step((db) => claimNotices(db, notices, { member: this.o.member, workstation: this.o.workstation }))
+    return keyed.filter((k) => won.has(k.key)).map((k) => k.d)
+  }
+
+  async noticedItems(accountIds: readonly string[], from: string): Promise<ExpiringItem[]> {
+    const byTeam = new Map(accountIds.map((id) => [this.accounts.toTeam(id), id]))
+    const rows = await this.step((db) => noticedItems(db, [...byTeam.keys()], from), { retryOnLoss: true })
+    return rows.flatMap((r) => {
+      const accountId = byTeam.get(r.account)
+      return accountId === undefined ? [] : [{ accountId, ...r.item }]
+    })
   }
 
   // --- the per-target holds ---

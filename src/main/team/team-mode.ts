@@ -19,7 +19,7 @@ import { z } from 'zod'
 import { ACCOUNT_COLOURS, ACCOUNT_ENVIRONMENTS } from '../../shared/accounts'
 import { WRITE_SAFETY } from '../../shared/accounts/write-safety'
 import type { SharedIdentity } from '../accounts/account-service'
-import type { ReminderHandled, ReminderHandlingKind } from '../../shared/portfolio/reminders'
+import type { DueReminder, ExpiringItem, ReminderHandled, ReminderHandlingKind } from '../../shared/portfolio/reminders'
 import { readTeamSettings } from './team-settings'
 
 /**
@@ -350,6 +350,22 @@ class ReconnectingTeamLedger implements WriteLedger {
     return this.step(async (l) => {
       await this.learn(accountId)
       return l.recordDrift(accountId, finding)
+    })
+  }
+  /**
+   * An account whose key cannot be told yet (team.accountUnproven, its service away) keeps its
+   * local-only team id, which no other workstation claims under: this one notifies it, as alone.
+   */
+  claimNotices(due: readonly DueReminder[]): Promise<DueReminder[]> {
+    return this.step(async (l) => {
+      for (const accountId of new Set(due.map((d) => d.item.accountId))) await this.learn(accountId).catch(() => undefined)
+      return l.claimNotices(due)
+    })
+  }
+  noticedItems(accountIds: readonly string[], from: string): Promise<ExpiringItem[]> {
+    return this.step(async (l) => {
+      for (const accountId of accountIds) await this.learn(accountId).catch(() => undefined)
+      return l.noticedItems(accountIds, from)
     })
   }
   accountChangesSince(accountId: string, afterId: number, limit: number): Promise<TeamAccountChange[]> {

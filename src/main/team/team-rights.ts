@@ -60,6 +60,7 @@ const TEAM_FUNCTIONS = [
   'team_reminder_handle(text, text, text, timestamptz, text)',
   'team_record_drift(text, text, jsonb, text)',
   'team_archive_settled()',
+  'team_claim_notices(jsonb, text, text)',
 ] as const
 
 export const RIGHTS_MIGRATION: readonly string[] = [
@@ -332,6 +333,17 @@ export const RIGHTS_MIGRATION: readonly string[] = [
      RETURN moved;
    END $$`,
 ]
+
+/**
+ * Version 5 (issue 50 point 3): the notices of due reminders, claimed once for the team
+ * (team-notices.ts): the keys this call won, in the caller's name.
+ */
+export const NOTICES_FUNCTION = `CREATE OR REPLACE FUNCTION team_claim_notices(p_rows jsonb, p_workstation text, p_as text) RETURNS SETOF text ${DEFINER} AS $$
+   BEGIN
+     RETURN QUERY INSERT INTO team_reminder_notices (key, account, expires, item, member, workstation)
+       SELECT n.key, n.account, n.expires, n.item, team_member(p_as), p_workstation FROM jsonb_to_recordset(p_rows) AS n(key text, account text, expires text, item jsonb)
+       ON CONFLICT (key) DO NOTHING RETURNING team_reminder_notices.key;
+   END $$`
 
 /**
  * The rights, given again after every migration (a new table or function starts with the
