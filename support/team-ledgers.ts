@@ -40,7 +40,8 @@ export async function until<T>(ask: () => Promise<T>, ok: (v: T) => boolean, tri
  * caller removes it.
  */
 export async function teamDataFolder(db: Pick<TestPostgres, 'host' | 'port' | 'user' | 'database'>, member: string, workstation: string, opts: { leaseMs?: number } = {}): Promise<string> {
-  await initTeam(db)
+  // Set up once reachable (a test may make the folder while the database is away on purpose).
+  await initTeam(db).catch(() => undefined)
   const dir = mkdtempSync(join(tmpdir(), `team-${member}-`))
   await writeTeamSettings(dir, { connection: { host: db.host, port: db.port, user: db.user, database: db.database, sslmode: 'disable' }, member, workstation, ...(opts.leaseMs !== undefined ? { leaseMs: opts.leaseMs } : {}) })
   return dir
