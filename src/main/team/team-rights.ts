@@ -86,9 +86,8 @@ export const RIGHTS_MIGRATION: readonly string[] = [
 
   `CREATE OR REPLACE FUNCTION team_is_member_login() RETURNS boolean ${DEFINER} STABLE AS $$
    BEGIN
-     RETURN (SELECT NOT r.rolsuper FROM pg_roles r WHERE r.rolname = session_user)
-       AND session_user::text <> (SELECT owner_role FROM team_schema WHERE id = 1)
-       AND pg_has_role(session_user, (SELECT group_role FROM team_schema WHERE id = 1), 'MEMBER');
+     RETURN coalesce((SELECT NOT r.rolsuper AND r.rolname::text <> s.owner_role AND pg_has_role(r.oid, s.group_role, 'MEMBER')
+       FROM pg_roles r, team_schema s WHERE r.rolname = session_user AND s.id = 1), false);
    END $$`,
   // A member's login is who they are (any name handed in is ignored); the owner's shared login says who each call is for.
   `CREATE OR REPLACE FUNCTION team_member(p_as text) RETURNS text ${DEFINER} STABLE AS $$
@@ -130,15 +129,25 @@ export const RIGHTS_MIGRATION: readonly string[] = [
      IF EXISTS (SELECT 1 FROM team_jobs j WHERE j.id = p_job AND j.member <> me) THEN
        RAISE EXCEPTION 'team: job % is not %''s', p_job, me USING ERRCODE = '42501';
      END IF;
-     ${EXPIRE('p_account', 'p_operation', 'p_target')};
-     IF p_over_unknown THEN
-       UPDATE team_leases l SET state = 'free', ended_at = now(), outcome = 'unsure', end_seq = nextval('team_end_seq'), settled_by = me
-         WHERE l.account = p_account AND l.operation = p_operation AND l.target = p_target AND l.state = 'unknown';
+     -- The usual case first: the target is free and the insert takes it. Else expired leases are made
+     -- what they mean (and an unknown one sent over knowingly), and the insert is tried once more.
+     IF NOT p_over_unknown THEN
+       INSERT INTO team_leases (account, operation, target, member, workstation, job_id, idx, state, expires_at, basis)
+         VALUES (p_account, p_operation, p_target, me, p_workstation, p_job, p_idx, 'sending', now() + p_ttl_ms * interval '1 millisecond', p_basis)
+         ON CONFLICT (account, operation, target) WHERE state IN ('sending', 'unknown') DO NOTHING
+         RETURNING team_leases.fence INTO f;
      END IF;
-     INSERT INTO team_leases (account, operation, target, member, workstation, job_id, idx, state, expires_at, basis)
-       VALUES (p_account, p_operation, p_target, me, p_workstation, p_job, p_idx, 'sending', now() + p_ttl_ms * interval '1 millisecond', p_basis)
-       ON CONFLICT (account, operation, target) WHERE state IN ('sending', 'unknown') DO NOTHING
-       RETURNING team_leases.fence INTO f;
+     IF f IS NULL THEN
+       ${EXPIRE('p_account', 'p_operation', 'p_target')};
+       IF p_over_unknown THEN
+         UPDATE team_leases l SET state = 'free', ended_at = now(), outcome = 'unsure', end_seq = nextval('team_end_seq'), settled_by = me
+           WHERE l.account = p_account AND l.operation = p_operation AND l.target = p_target AND l.state = 'unknown';
+       END IF;
+       INSERT INTO team_leases (account, operation, target, member, workstation, job_id, idx, state, expires_at, basis)
+         VALUES (p_account, p_operation, p_target, me, p_workstation, p_job, p_idx, 'sending', now() + p_ttl_ms * interval '1 millisecond', p_basis)
+         ON CONFLICT (account, operation, target) WHERE state IN ('sending', 'unknown') DO NOTHING
+         RETURNING team_leases.fence INTO f;
+     END IF;
      IF f IS NULL THEN
        RETURN QUERY SELECT NULL::bigint, l.member, l.workstation, l.job_id, l.idx,
            CASE WHEN l.state = 'sending' AND l.expires_at <= now() THEN 'unknown' ELSE l.state END, l.since,
@@ -214,11 +223,12 @@ export const RIGHTS_MIGRATION: readonly string[] = [
        WHERE fence = p_fence AND member = me AND job_id = p_job AND idx = p_idx AND state IN ('sending', 'unknown');
      IF NOT FOUND THEN RETURN false; END IF;
      UPDATE team_job_items SET state = p_state WHERE job_id = p_job AND idx = p_idx AND (state NOT IN ('done', 'failed') OR p_state IN ('done', 'failed'));
-     IF p_h_change IS NOT NULL AND NOT EXISTS (SELECT 1 FROM team_journal WHERE record_id = p_record_id) THEN
-       INSERT INTO team_history (account, domain, member, workstation, change) VALUES (p_h_account, p_h_domain, me, p_workstation, p_h_change);
-     END IF;
      INSERT INTO team_journal (record_id, job_id, member, workstation, record) VALUES (p_record_id, p_job, me, p_workstation, p_record)
        ON CONFLICT (record_id) DO NOTHING;
+     -- The history row once, with the record (a retry after a lost answer finds the record there).
+     IF FOUND AND p_h_change IS NOT NULL THEN
+       INSERT INTO team_history (account, domain, member, workstation, change) VALUES (p_h_account, p_h_domain, me, p_workstation, p_h_change);
+     END IF;
      RETURN true;
    END $$`,
 
