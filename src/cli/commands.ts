@@ -111,7 +111,7 @@ export const ACME_TIMEOUT_MS = 300_000
 /** The update address serves every user of the service: no faster than once a minute. */
 const DDNS_MIN_EVERY_MS = 60_000
 
-const TEAM_INIT_FLAGS = ['host', 'port', 'database', 'user', 'ca-file', 'member', 'workstation'] as const satisfies readonly FlagName[]
+const TEAM_INIT_FLAGS = ['host', 'port', 'database', 'user', 'ca-file', 'sslmode', 'unencrypted', 'member', 'workstation'] as const satisfies readonly FlagName[]
 
 /** team init|status|migrate: only the team database, no account, key or session. */
 function teamCommand(verb: 'init' | 'status' | 'migrate', help: MessageKey): CliCommand {
@@ -128,6 +128,8 @@ function teamCommand(verb: 'init' | 'status' | 'migrate', help: MessageKey): Cli
           database: flags.text('database'),
           user: flags.text('user'),
           'ca-file': flags.text('ca-file'),
+          sslmode: flags.text('sslmode'),
+          unencrypted: flags.on('unencrypted'),
           member: flags.text('member'),
           workstation: flags.text('workstation'),
           json: flags.on('json'),
