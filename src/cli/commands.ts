@@ -118,7 +118,7 @@ export const ACME_TIMEOUT_MS = 300_000
 /** The update address serves every user of the service: no faster than once a minute. */
 const DDNS_MIN_EVERY_MS = 60_000
 
-const TEAM_INIT_FLAGS = ['host', 'port', 'database', 'user', 'ca-file', 'member', 'workstation'] as const satisfies readonly FlagName[]
+const TEAM_INIT_FLAGS = ['host', 'port', 'database', 'user', 'ca-file', 'sslmode', 'unencrypted', 'member', 'workstation'] as const satisfies readonly FlagName[]
 
 /** team add-member|remove-member <name>: the owner's connection only (team-members.ts). */
 function teamMemberCommand(verb: 'add-member' | 'remove-member' | 'retention', help: MessageKey): CliCommand {
@@ -146,6 +146,8 @@ function teamCommand(verb: 'init' | 'status' | 'migrate', help: MessageKey): Cli
           database: flags.text('database'),
           user: flags.text('user'),
           'ca-file': flags.text('ca-file'),
+          sslmode: flags.text('sslmode'),
+          unencrypted: flags.on('unencrypted'),
           member: flags.text('member'),
           workstation: flags.text('workstation'),
           json: flags.on('json'),

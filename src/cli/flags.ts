@@ -38,6 +38,9 @@ export const FLAGS = {
   database: { type: 'string' },
   user: { type: 'string' },
   'ca-file': { type: 'string' },
+  // TLS without a CA file (require), or named clear text (--unencrypted): issue 50.
+  sslmode: { type: 'string' },
+  unencrypted: { type: 'boolean' },
   member: { type: 'string' },
   workstation: { type: 'string' },
   // team add-member: the new member's password from standard input, never from argv.

@@ -41,7 +41,7 @@ import { createReminders } from '../reminders'
 import { openTeamMode, type TeamStatus } from '../team/team-mode'
 import { withTeamHistory } from '../team/team-history'
 import { createTeamHistoryFeed } from '../team/team-history-feed'
-import { TeamError } from '../team/team-error'
+import { TeamError, teamErrorKind } from '../team/team-error'
 import { DEMO_ACCOUNT_ID } from '../../shared/accounts'
 import { isJobRunning, jobCounts, type JobView } from '../../shared/jobs'
 import type { ErrorData } from '../../shared/errors'
@@ -293,7 +293,7 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     if (jobs.journalDamaged) out.push({ kind: 'internal', code: 'startup.journalDamaged', params: { path: journalFile, movedTo: jobs.journalDamaged.movedTo, lines: jobs.journalDamaged.lines } })
     if (jobs.journalChanged) out.push({ kind: 'internal', code: 'startup.journalChanged', params: { path: journalFile, movedTo: jobs.journalChanged.movedTo, line: jobs.journalChanged.line } })
     const team = teamLedger?.status
-    if (team?.mode === 'team' && !team.connected) out.push({ kind: 'internal', code: team.problem.code, params: { ...team.problem.params } })
+    if (team?.mode === 'team' && !team.connected) out.push({ kind: teamErrorKind(team.problem.code), code: team.problem.code, params: { ...team.problem.params } })
     if (jobs.journalProblem) out.push({ kind: 'internal', code: 'startup.journalNotKept', params: { path: journalFile, reason: jobs.journalProblem.reason } })
     return out
   }

@@ -115,7 +115,8 @@ class ReconnectingTeamLedger implements WriteLedger {
     if (this.inner) return this.inner
     if (this.opening) return this.opening
     if (this.lastFailureAt > 0 && Date.now() - this.lastFailureAt < (this.o.retryMs ?? 5000)) {
-      throw new TeamError(this.current.mode === 'team' && !this.current.connected ? this.current.problem.code : 'team.unreachable')
+      // The cause said at the last attempt, with its parameters (never a sentence with a bare {user}).
+      throw this.current.mode === 'team' && !this.current.connected ? new TeamError(this.current.problem.code, this.current.problem.params) : new TeamError('team.unreachable')
     }
     this.opening = (async () => {
       try {
