@@ -56,6 +56,7 @@ const MAPPED: Array<{ err: Error; ctx?: TeamErrorContext; code: TeamErrorCode; p
 const PRODUCED_ELSEWHERE: Partial<Record<TeamErrorCode, Params[]>> = {
   'team.unreachable': [{}, { reason: 'closed' }],
   'team.schemaNewer': [{ found: SCHEMA_VERSION + 1, supported: SCHEMA_VERSION }],
+  'team.schemaOlder': [{ found: SCHEMA_VERSION - 1, supported: SCHEMA_VERSION, command: 'hosting-admin team migrate' }],
   'team.notInitialised': [{}],
   'team.accountUnreachable': [{}],
   'team.accountUnproven': [{}],
