@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
 import { openTeamPool } from '../src/main/team/connection'
+import { ensureSchema } from '../src/main/team/schema'
 import { TeamLedger, type TeamLedgerOptions } from '../src/main/team/team-ledger'
 import { writeTeamSettings } from '../src/main/team/team-settings'
 import type { TestPostgres } from './postgres'
@@ -18,7 +19,8 @@ export async function openWorkstation(
   workstation: string,
   more: Partial<Omit<TeamLedgerOptions, 'pool' | 'member' | 'workstation' | 'where'>> = {},
 ): Promise<TeamLedger> {
-  return TeamLedger.open({ pool: poolFor(db), member, workstation, where: db.database, ownsPool: true, ...more })
+  // The team's owner has set it up (team init): the test cluster's superuser is that owner.
+  return TeamLedger.open({ pool: poolFor(db), member, workstation, where: db.database, ownsPool: true, createSchema: true, ...more })
 }
 
 /** Waits for a condition, asking at most `tries` times `everyMs` apart (bounded in count and time). */
@@ -38,7 +40,19 @@ export async function until<T>(ask: () => Promise<T>, ok: (v: T) => boolean, tri
  * caller removes it.
  */
 export async function teamDataFolder(db: Pick<TestPostgres, 'host' | 'port' | 'user' | 'database'>, member: string, workstation: string, opts: { leaseMs?: number } = {}): Promise<string> {
+  // Set up once reachable (a test may make the folder while the database is away on purpose).
+  await initTeam(db).catch(() => undefined)
   const dir = mkdtempSync(join(tmpdir(), `team-${member}-`))
   await writeTeamSettings(dir, { connection: { host: db.host, port: db.port, user: db.user, database: db.database, sslmode: 'disable' }, member, workstation, ...(opts.leaseMs !== undefined ? { leaseMs: opts.leaseMs } : {}) })
   return dir
+}
+
+/** The team's schema set up on the test cluster, as its owner's `hosting-admin team init` does (the cluster's superuser is the owner). */
+async function initTeam(db: Pick<TestPostgres, 'host' | 'port' | 'user' | 'database'>): Promise<void> {
+  const pool = poolFor(db)
+  try {
+    await ensureSchema(pool, { create: true })
+  } finally {
+    await pool.end()
+  }
 }

@@ -11,9 +11,11 @@ import { EXIT, failed, type Confirmation, type Context, type Io } from './contex
 import { ddnsOptionsOf, ddnsTargetOf, updateEvery, updateOnce } from './ddns'
 import { exportZone, zoneFromFile } from './dns-files'
 import { served } from './served'
+import { settleUnknown } from './settle'
 import type { FlagName, Flags } from './flags'
 import { renew } from './renew'
 import { team } from './team'
+import { teamMembers } from './team-members'
 import type { Texts } from './text'
 import type { ZoneFormat } from './zone-file'
 
@@ -24,6 +26,11 @@ export interface CommandInput {
   args: string[]
   /** The account it acts for (--account, --demo, else the app's active one), its key then served; asked only by commands that act for one. */
   account(): Promise<AccountView>
+  /**
+   * The accounts a command across accounts acts for: the one --account, --demo or a key file or
+   * credential names (a key source serves one account only), else every account but the demo.
+   */
+  accounts(): Promise<AccountView[]>
 }
 
 /** A refusal found by a command's checks: a catalogue key and its parameters (exit 2, nothing opened). */
@@ -111,7 +118,18 @@ export const ACME_TIMEOUT_MS = 300_000
 /** The update address serves every user of the service: no faster than once a minute. */
 const DDNS_MIN_EVERY_MS = 60_000
 
-const TEAM_INIT_FLAGS = ['host', 'port', 'database', 'user', 'ca-file', 'member', 'workstation'] as const satisfies readonly FlagName[]
+const TEAM_INIT_FLAGS = ['host', 'port', 'database', 'user', 'ca-file', 'sslmode', 'unencrypted', 'member', 'workstation'] as const satisfies readonly FlagName[]
+
+/** team add-member|remove-member <name>: the owner's connection only (team-members.ts). */
+function teamMemberCommand(verb: 'add-member' | 'remove-member' | 'retention', help: MessageKey): CliCommand {
+  return {
+    words: `team ${verb}`,
+    flags: verb === 'add-member' ? ['password-stdin'] : [],
+    help,
+    check: (_flags, args) => (args[0] ? undefined : { key: verb === 'retention' ? 'cli.team.badRetention' : 'cli.team.needsMemberName', params: { days: '' } }),
+    standalone: ({ flags, args, dataDir, io, say }) => teamMembers(verb, args[0], { passwordStdin: flags.on('password-stdin'), json: flags.on('json') }, dataDir, io, say),
+  }
+}
 
 /** team init|status|migrate: only the team database, no account, key or session. */
 function teamCommand(verb: 'init' | 'status' | 'migrate', help: MessageKey): CliCommand {
@@ -128,6 +146,8 @@ function teamCommand(verb: 'init' | 'status' | 'migrate', help: MessageKey): Cli
           database: flags.text('database'),
           user: flags.text('user'),
           'ca-file': flags.text('ca-file'),
+          sslmode: flags.text('sslmode'),
+          unencrypted: flags.on('unencrypted'),
           member: flags.text('member'),
           workstation: flags.text('workstation'),
           json: flags.on('json'),
@@ -163,7 +183,7 @@ export const COMMANDS: readonly CliCommand[] = [
   acmeHook('cleanup', 'cli.help.acmeCleanup'),
   {
     words: 'renew',
-    flags: ['expiring-within', 'years', ...CONFIRM_FLAGS],
+    flags: ['expiring-within', 'years', 'skip-busy', ...CONFIRM_FLAGS],
     help: 'cli.help.renew',
     check(flags) {
       const years = flags.text('years')
@@ -171,7 +191,13 @@ export const COMMANDS: readonly CliCommand[] = [
       return flags.ms('expiring-within') === undefined ? { key: 'cli.renew.needsWithin' } : undefined
     },
     run: async (c, { flags, account }) =>
-      renew(c, await account(), { ...confirmationOf(flags), withinDays: (flags.ms('expiring-within') ?? 0) / 86_400_000, years: Number(flags.text('years') ?? 1), now: new Date() }),
+      renew(c, await account(), {
+        ...confirmationOf(flags),
+        withinDays: (flags.ms('expiring-within') ?? 0) / 86_400_000,
+        years: Number(flags.text('years') ?? 1),
+        now: new Date(),
+        skipBusy: flags.on('skip-busy'),
+      }),
   },
   {
     words: 'ddns update',
@@ -195,7 +221,20 @@ export const COMMANDS: readonly CliCommand[] = [
   teamCommand('init', 'cli.help.teamInit'),
   teamCommand('status', 'cli.help.teamStatus'),
   teamCommand('migrate', 'cli.help.teamMigrate'),
+  teamMemberCommand('add-member', 'cli.help.teamAddMember'),
+  teamMemberCommand('remove-member', 'cli.help.teamRemoveMember'),
+  teamMemberCommand('retention', 'cli.help.teamRetention'),
+  {
+    // Not a team-database command of its own: it reads the jobs through the app's runner, with the accounts' keys.
+    words: 'team settle',
+    flags: ['timeout'],
+    help: 'cli.help.teamSettle',
+    run: async (c, { flags, accounts }) => settleUnknown(c, await accounts(), { timeoutMs: flags.ms('timeout') ?? SETTLE_TIMEOUT_MS }),
+  },
 ]
+
+/** How long `team settle` looks in the service's log, and waits between looks while the log may lag, unless --timeout says. */
+const SETTLE_TIMEOUT_MS = 60_000
 
 const validYears = (text: string) => Number.isInteger(Number(text)) && Number(text) >= 1 && Number(text) <= 9
 

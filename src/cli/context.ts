@@ -6,14 +6,15 @@
 import type { AccountView } from '../shared/accounts'
 import type { ErrorData } from '../shared/errors'
 import { AppClosed } from './app-door'
-import type { JobRequest, JobView } from '../shared/jobs'
+import type { JobRequest, JobView, LeftOutItem } from '../shared/jobs'
 import type { WriteEndpointName } from '../shared/endpoints/table'
 import type { Session } from './session'
 import type { Texts } from './text'
 import type { MessageKey } from '../shared/i18n/catalogue'
 import type { Params } from '../shared/i18n/format'
 
-export const EXIT = { done: 0, failed: 1, badInput: 2, unknown: 3, differs: 4 } as const
+/** 5: every target was done but those left out because another write held them (--skip-busy). */
+export const EXIT = { done: 0, failed: 1, badInput: 2, unknown: 3, differs: 4, doneWithSkips: 5 } as const
 
 export interface Io {
   out(text: string): void
@@ -111,7 +112,9 @@ export interface Confirmation {
 /**
  * Prepares a job, refuses it (discarded, exit 2) when a confirmation it needs was not given on
  * the command line, else starts it and waits for its end. Each item's outcome comes back as the
- * runner settled it; main journals, guards and records history as for the window.
+ * runner settled it; main journals, guards and records history as for the window. With
+ * `skipBusy`, the items whose target another write holds are left out (`leftOut`, each with who
+ * holds it) and the rest is sent; nothing is sent when every one was left out.
  */
 export async function runWrite<N extends WriteEndpointName>(
   c: Context,
@@ -119,10 +122,12 @@ export async function runWrite<N extends WriteEndpointName>(
   operation: N,
   items: JobRequest['items'],
   confirmation: Confirmation,
-): Promise<{ ok: true; job: JobView } | { ok: false; error: ErrorData }> {
-  const prepared = await c.session.call('jobs.prepare', { accountId: account.id, operation, items, purpose: 'cli' })
+  opts: { skipBusy?: boolean } = {},
+): Promise<{ ok: true; job: JobView; leftOut: LeftOutItem[] } | { ok: false; error: ErrorData }> {
+  const prepared = await c.session.call('jobs.prepare', { accountId: account.id, operation, items, purpose: 'cli', ...(opts.skipBusy ? { skipBusy: true } : {}) })
   if (!prepared.ok) return prepared
   const job = prepared.value.job
+  const leftOut = prepared.value.leftOut ?? []
   const discard = () => c.session.call('jobs.discard', { jobId: job.id })
   // The account's name typed is the stronger confirmation and stands for --yes; main checks it.
   if (job.confirmByName && confirmation.typedName === undefined) {
@@ -132,6 +137,10 @@ export async function runWrite<N extends WriteEndpointName>(
   if (job.confirm && !job.confirmByName && !confirmation.yes) {
     await discard()
     throw BadInput.of(c.say, 'cli.needsYes', { account: account.name })
+  }
+  if (job.items.length === 0) {
+    await discard()
+    return { ok: true, job, leftOut }
   }
   const started = await c.session.call('jobs.start', {
     jobId: job.id,
@@ -147,7 +156,7 @@ export async function runWrite<N extends WriteEndpointName>(
     return started
   }
   try {
-    return { ok: true, job: await c.session.ended(started.value) }
+    return { ok: true, job: await c.session.ended(started.value), leftOut }
   } catch (err) {
     // The app closed while it ran the job: its Writes will say how it ended.
     if (err instanceof AppClosed) return { ok: false, error: err.error }

@@ -23,6 +23,8 @@ export const FLAGS = {
   timeout: { type: 'string' },
   'poll-every': { type: 'string' },
   'expiring-within': { type: 'string' },
+  // A write of many targets goes on around those another write holds, listing them (exit 5).
+  'skip-busy': { type: 'boolean' },
   years: { type: 'string' },
   host: { type: 'string' },
   ip: { type: 'string' },
@@ -36,8 +38,13 @@ export const FLAGS = {
   database: { type: 'string' },
   user: { type: 'string' },
   'ca-file': { type: 'string' },
+  // TLS without a CA file (require), or named clear text (--unencrypted): issue 50.
+  sslmode: { type: 'string' },
+  unencrypted: { type: 'boolean' },
   member: { type: 'string' },
   workstation: { type: 'string' },
+  // team add-member: the new member's password from standard input, never from argv.
+  'password-stdin': { type: 'boolean' },
 } as const satisfies Record<string, { type: 'string' | 'boolean'; short?: string }>
 
 export type FlagName = keyof typeof FLAGS

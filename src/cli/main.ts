@@ -8,7 +8,8 @@
  * --demo (the built-in demo, only when asked), --key-file <path> or --key-credential <name> (the
  * key without the keychain: key-source.ts; never the key itself). Progress and messages go to
  * stderr, results to stdout; with --json, stdout is one JSON object, a refusal's included.
- * Exit codes: 0 done, 1 failed, 2 bad input, 3 outcome unknown, 4 the zone differs (dns check).
+ * Exit codes: 0 done, 1 failed, 2 bad input, 3 outcome unknown, 4 the zone differs (dns check), 5 done but
+ * for the targets another write held, left out (--skip-busy).
  */
 import { escapeHidden } from '../shared/dns/hidden-characters'
 import { dataDirOf } from './data-dir'
@@ -98,8 +99,14 @@ export async function run(argv: string[], given: Io): Promise<number> {
     secrets?.serveFor(chosen.id)
     return chosen
   }
+  const accounts = async () => {
+    if (demo || secrets || flags.text('account') !== undefined) return [await account()]
+    const r = await c.session.call('accounts.list', {})
+    if (!r.ok) throw new Failed(r.error)
+    return r.value.accounts.filter((a) => !a.demo)
+  }
   try {
-    return await command.run(c, { flags, args, account })
+    return await command.run(c, { flags, args, account, accounts })
   } catch (err) {
     if (err instanceof BadInput) return refuse(err)
     if (err instanceof Failed) return failed(c, err.error)

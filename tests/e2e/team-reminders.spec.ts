@@ -14,6 +14,7 @@ import pg from 'pg'
 import { createAppServices } from '../../src/main/app/app-services'
 import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { teamSettingsFileOf, writeTeamSettings } from '../../src/main/team/team-settings'
+import { ensureSchema } from '../../src/main/team/schema'
 import { reminderKey } from '../../src/shared/portfolio/reminders'
 import { startTestPostgres, type TestPostgres } from '../../support/postgres'
 import { APP, appSender, routerCalls } from '../helpers/router-calls'
@@ -38,6 +39,13 @@ const test = base.extend<{ teamConnection: { host: string; port: number; user: s
       await admin.query(`CREATE DATABASE ${database}`)
     } finally {
       await admin.end()
+    }
+    // The team's owner sets it up (team init): the cluster's superuser is that owner.
+    const owner = new pg.Pool({ host: postgres.host, port: postgres.port, user: postgres.user, database })
+    try {
+      await ensureSchema(owner, { create: true })
+    } finally {
+      await owner.end()
     }
     await use({ host: postgres.host, port: postgres.port, user: postgres.user, database })
   },

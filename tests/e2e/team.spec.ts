@@ -69,7 +69,10 @@ const WORDS = {
     test: 'Test connection',
     connect: 'Connect',
     disconnect: 'Disconnect',
-    refused: /refused the connection/,
+    refused: /did not accept the password of user postgres/,
+    encryption: 'Encryption (TLS)',
+    noEncryption: 'No encryption: the password and data in clear text (this machine or a network you trust only)',
+    require: 'TLS, certificate not checked (require)',
     absent: /no team schema yet/,
     confirmTitle: 'Connect this workstation to the team database?',
     shared: /Shared with the team: account names/,
@@ -92,7 +95,10 @@ const WORDS = {
     test: '接続をテスト',
     connect: '接続',
     disconnect: '切断',
-    refused: /接続を拒否しました/,
+    refused: /ユーザー postgres のパスワードを受け付けませんでした/,
+    encryption: '暗号化 (TLS)',
+    noEncryption: '暗号化なし: パスワードとデータが平文 (このマシンか信頼できるネットワークのみ)',
+    require: 'TLS、証明書は検証しない (require)',
     absent: /チーム用のスキーマはまだありません/,
     confirmTitle: 'このワークステーションをチームのデータベースに接続しますか?',
     shared: /チームで共有するもの: アカウントの名前/,
@@ -120,7 +126,13 @@ async function walkTeamSection(locale: 'en' | 'ja', { app, harness, postgres, te
   await expect(section.getByLabel(w.member, { exact: true })).toHaveValue(userInfo().username)
   await expect(section.getByLabel(w.workstation, { exact: true })).toHaveValue(hostname())
 
+  // Encryption follows the host until chosen (issue 50): TLS to a host across a network, clear
+  // text, named as such, to this machine only (the test cluster is on loopback).
+  const encryption = section.getByLabel(w.encryption, { exact: true })
+  await section.getByLabel(w.host, { exact: true }).fill('db.example.net')
+  await expect(encryption.locator('option:checked')).toHaveText(w.require)
   await section.getByLabel(w.host, { exact: true }).fill(postgres.host)
+  await expect(encryption.locator('option:checked')).toHaveText(w.noEncryption)
   await section.getByLabel(w.port, { exact: true }).fill(String(postgres.port))
   await section.getByLabel(w.database, { exact: true }).fill(teamDatabase)
   await section.getByLabel(w.user, { exact: true }).fill(postgres.user)
@@ -155,6 +167,7 @@ async function walkTeamSection(locale: 'en' | 'ja', { app, harness, postgres, te
   // The status: this workstation, the database, the workstations connected.
   await expect(section.getByTestId('team-this-workstation')).toHaveText(`host-${locale} (alice)`)
   await expect(section.getByText(`${teamDatabase}@${postgres.host}:${postgres.port}`)).toBeVisible()
+  await expect(section.getByTestId('team-encryption')).toHaveText(w.noEncryption)
   await expect(section.getByRole('table').getByRole('row')).toHaveCount(2)
   await expect(section.getByRole('table').getByRole('cell', { name: `host-${locale}`, exact: true })).toBeVisible()
   // The password is in the keychain, not in the page and not in any file of the data folder.

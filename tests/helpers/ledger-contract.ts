@@ -103,7 +103,8 @@ export function ledgerContract(name: string, factory: LedgerFactory): void {
       const over = await ledger.claim(ref('a.example'), { jobId: 'j2', index: 0 }, { overUnknown: true })
       expect(over.ok).toBe(true)
       if (over.ok) await ledger.release(over.lease, 'unknown')
-      await ledger.settle(ref('a.example'))
+      // Settled from the service's log: with the entry of its request as evidence.
+      await ledger.settle(ref('a.example'), { how: 'done', requestId: 'req-settled' })
       expect(await ledger.holderOf(ref('a.example'))).toBeUndefined()
       expect(await ledger.unknownTargets()).toEqual([])
       await ledger.close()

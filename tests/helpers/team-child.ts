@@ -24,7 +24,8 @@ const codeOf = (err: unknown) => (typeof err === 'object' && err !== null && 'co
 async function main(): Promise<void> {
   const pool = new pg.Pool({ host, port: Number(port), user: 'postgres', database: 'postgres', connectionTimeoutMillis: 2000 })
   pool.on('error', () => undefined)
-  const ledger = await TeamLedger.open({ pool, member: member!, workstation: workstation!, where: 'postgres', leaseMs: Number(leaseMs) })
+  // The cluster's superuser is the team's owner: the schema set up as its `team init` does, if not yet.
+  const ledger = await TeamLedger.open({ pool, member: member!, workstation: workstation!, where: 'postgres', leaseMs: Number(leaseMs), createSchema: true })
   const leases = new Map<string, TargetLease>()
   say({ t: 'ready', pid: process.pid })
   const lines = createInterface({ input: process.stdin })

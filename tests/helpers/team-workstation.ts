@@ -6,6 +6,7 @@
 import { rmSync } from 'node:fs'
 import { createAppServices, type AppServices } from '../../src/main/app/app-services'
 import { SessionSecretStore } from '../../src/main/accounts/secret-store'
+import type { Desktop } from '../../src/main/app/desktop'
 import type { TeamStatus } from '../../src/main/team/team-mode'
 import type { Sandbox } from '../../src/sandbox'
 import type { TestPostgres } from '../../support/postgres'
@@ -22,9 +23,17 @@ export interface TeamWorkstation {
   dir: string
 }
 
-export async function openTeamWorkstation(db: TestPostgres, sb: Sandbox, member: string, workstation: string, opts: { leaseMs?: number } = {}): Promise<TeamWorkstation> {
+/** `desktop`: a double that keeps what the workstation shows (its notifications). */
+export async function openTeamWorkstation(db: TestPostgres, sb: Sandbox, member: string, workstation: string, opts: { leaseMs?: number; desktop?: Desktop } = {}): Promise<TeamWorkstation> {
   const dir = await teamDataFolder(db, member, workstation, opts)
-  const services = await createAppServices({ userDataDir: dir, allowedOrigins: [APP], keychain: async () => new SessionSecretStore(), cliDoor: false, logCheckDelaysMs: [50, 100] })
+  const services = await createAppServices({
+    userDataDir: dir,
+    allowedOrigins: [APP],
+    keychain: async () => new SessionSecretStore(),
+    cliDoor: false,
+    logCheckDelaysMs: [50, 100],
+    ...(opts.desktop ? { desktop: opts.desktop } : {}),
+  })
   const statuses: TeamStatus[] = []
   services.team.onStatus((s) => statuses.push(s))
   const calls = routerCalls(() => services)

@@ -177,6 +177,38 @@ describe('one write per target at a time', () => {
   })
 })
 
+describe('going on around held targets (issue 50)', () => {
+  it('asked to, prepare leaves out the targets held (on their way, or of unknown outcome), each with its refusal; the rest is sent; the flag is checked at the boundary, and a submit does not take it', async () => {
+    const [held, lostOne, free] = [sb.state.domains[27]!, sb.state.domains[28]!, sb.state.domains[29]!]
+    sb.faults.inject('domains.autorenew.set', { lostAnswer: 'reset', times: 1 })
+    const lost = await ok('jobs.submit', { accountId, operation: 'domains.autorenew.set', items: [{ params: { domain: lostOne.domainname, autorenew_domain: 1 } }] })
+    expect(lost.items[0]?.state).toBe('unknown')
+    sb.faults.inject('domains.autorenew.set', { hold: true, times: 1 })
+    const first = ok('jobs.submit', { accountId, operation: 'domains.autorenew.set', items: [{ params: { domain: held.domainname, autorenew_domain: 1 } }] })
+    await vi.waitFor(() => expect(sb.faults.held()).toBe(1))
+    try {
+      const n = puts('domains.autorenew.set').length
+      const request = { accountId, operation: 'domains.autorenew.set' as const, items: [held, lostOne, free].map((d) => ({ params: { domain: d.domainname, autorenew_domain: 0 }, label: d.domainname })) }
+      expect(await call('jobs.prepare', request)).toMatchObject({ ok: false, error: { code: 'job.targetBusy' } })
+      expect(await send('jobs.prepare', { ...request, skipBusy: 'yes' })).toMatchObject({ ok: false, error: { code: 'ipc.invalidPayload' } })
+      // A submit could not say what it left out: the flag is not its own, and it is refused as before.
+      expect(await send('jobs.submit', { ...request, skipBusy: true })).toMatchObject({ ok: false, error: { code: 'job.targetBusy' } })
+      const prepared = await ok('jobs.prepare', { ...request, skipBusy: true })
+      expect(prepared.job.items.map((it) => it.label)).toEqual([free.domainname])
+      expect(prepared.leftOut).toEqual([
+        { index: 0, label: held.domainname, error: { kind: 'busy', code: 'job.targetBusy', params: { targets: held.domainname } } },
+        { index: 1, label: lostOne.domainname, error: { kind: 'busy', code: 'job.targetUnknown', params: { targets: lostOne.domainname } } },
+      ])
+      const done = await ok('jobs.start', { jobId: prepared.job.id, ...(prepared.token ? { token: prepared.token } : {}) })
+      expect(done.items).toMatchObject([{ state: 'done', label: free.domainname }])
+      expect(puts('domains.autorenew.set').slice(n).map((r) => r.path)).toEqual([`/v1/domains/${free.domainname}/autorenew`])
+    } finally {
+      sb.faults.release()
+    }
+    expect((await first).items[0]?.state).toBe('done')
+  })
+})
+
 describe('a domain named several ways is one target (issue 25)', () => {
   it('one job naming a domain by name, in upper case and by its id is refused at prepare; nothing is sent', async () => {
     const d = sb.state.domains[24]!

@@ -262,7 +262,15 @@ describe('lists', () => {
     second[0] = { ...second[0]!, expirationdate: '2027-01-01' }
     second.push(domain('new.example'))
     second.reverse()
-    expect(store.putList('acct', 'domains.list', {}, second, T2, { complete: false })).toEqual({ added: 1, changed: 1, removed: 2, duplicates: 0, drift: 1 })
+    // The one change from outside is also named (team mode shares it with the team).
+    expect(store.putList('acct', 'domains.list', {}, second, T2, { complete: false })).toEqual({
+      added: 1,
+      changed: 1,
+      removed: 2,
+      duplicates: 0,
+      drift: 1,
+      findings: [{ subjectKind: 'domain', subject: 'site0.example', aspect: 'expiration', at: T2 }],
+    })
     expect(store.getList('acct', 'domains.list', {})).toEqual({ items: second, readAt: T2, complete: false, skipped: 0 })
 
     expect(store.putList('acct', 'domains.list', {}, second, T3)).toEqual({ added: 0, changed: 0, removed: 0, duplicates: 0, drift: 0 })

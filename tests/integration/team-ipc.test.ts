@@ -92,8 +92,8 @@ describe.skipIf(!hasSecretService)('team.* channels (skipped: no D-Bus session; 
     const wrong = `wrong-${randomUUID()}`
     for (const channel of ['team.test', 'team.connect']) {
       const r = await dispatch(channel, form(wrong))
-      expect(r).toMatchObject({ ok: false, error: { code: 'team.refused' } })
-      if (!r.ok) expect(english(r.error)).toMatch(/refused the connection/)
+      expect(r).toMatchObject({ ok: false, error: { kind: 'team-database', code: 'team.passwordRefused', params: { user: db.user } } })
+      if (!r.ok) expect(english(r.error)).toMatch(/did not accept the password of user postgres/)
       expect(JSON.stringify(r)).not.toContain(wrong)
     }
     expect(existsSync(join(dataDir, 'team.json'))).toBe(false)
@@ -130,7 +130,7 @@ describe.skipIf(!hasSecretService)('team.* channels (skipped: no D-Bus session; 
     db.stopServer()
     try {
       const r = await dispatch('team.test', form(PASSWORD))
-      expect(r).toMatchObject({ ok: false, error: { kind: 'unavailable', code: 'team.unreachable' } })
+      expect(r).toMatchObject({ ok: false, error: { kind: 'team-unreachable', code: 'team.unreachable' } })
     } finally {
       db.startServer()
     }

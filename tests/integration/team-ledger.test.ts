@@ -105,7 +105,7 @@ describe('team ledger on PostgreSQL', () => {
     const refused = await b.claim(ref('unknown.example'), { jobId: 'jv', index: 0 })
     expect(refused).toMatchObject({ ok: false, heldBy: { state: 'unknown', member: 'alice', workstation: 'host-a', jobId: 'ju', index: 3 } })
     expect((await b.unknownTargets()).map((u) => u.ref.target)).toContain('unknown.example')
-    await b.settle(ref('unknown.example'))
+    await b.settle(ref('unknown.example'), { how: 'done', requestId: 'req-unknown' })
     expect(await a.holderOf(ref('unknown.example'))).toBeUndefined()
     const now = await b.claim(ref('unknown.example'), { jobId: 'jv', index: 0 })
     expect(now.ok).toBe(true)
@@ -171,7 +171,7 @@ describe('team ledger on PostgreSQL', () => {
     // As a laptop suspended between the record and the send: its checked lease runs out (unknown for everyone).
     await until(() => b.holderOf(ref('stale.example')), (h) => h?.state === 'unknown')
     expect(await a.stillHeld(r.lease)).toBe(false)
-    await b.settle(ref('stale.example'))
+    await b.settle(ref('stale.example'), { how: 'done', requestId: 'req-stale' })
   })
 
   it('the heartbeat keeps a live holder\'s lease beyond its life', async () => {
@@ -242,14 +242,20 @@ describe('team ledger on PostgreSQL', () => {
     await a.release(r.lease, 'free')
   })
 
-  it('an app that finds a newer schema refuses to open (and so to write), saying to update', async () => {
+  it('an app that finds a newer schema reads what it can and refuses every write, saying to update', async () => {
     const pool = poolFor(db)
     try {
       await pool.query('UPDATE team_schema SET version = version + 1')
-      await expect(TeamLedger.open({ pool: poolFor(db), member: 'carol', workstation: 'host-c', where: 'postgres', ownsPool: true })).rejects.toMatchObject({
-        code: 'team.schemaNewer',
-        params: { found: SCHEMA_VERSION + 1, supported: SCHEMA_VERSION },
-      })
+      const newer = await TeamLedger.open({ pool: poolFor(db), member: 'carol', workstation: 'host-c', where: 'postgres', ownsPool: true })
+      try {
+        expect(Array.isArray(await newer.load())).toBe(true)
+        await expect(newer.claim(ref('newer.example'), { jobId: 'jn', index: 0 })).rejects.toMatchObject({
+          code: 'team.schemaNewer',
+          params: { found: SCHEMA_VERSION + 1, supported: SCHEMA_VERSION },
+        })
+      } finally {
+        await newer.close()
+      }
     } finally {
       await pool.query('UPDATE team_schema SET version = $1', [SCHEMA_VERSION])
       await pool.end()

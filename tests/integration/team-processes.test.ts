@@ -63,7 +63,7 @@ describe('team leases held by real processes', () => {
     expect(await other.claim(ref('killed.example'), { jobId: 'jb', index: 0 })).toMatchObject({ ok: false, heldBy: { state: 'unknown', member: 'alice' } })
     // Still unknown well past the lease: nothing frees it but a settlement.
     expect((await other.unknownTargets()).map((u) => u.ref.target)).toEqual(['killed.example'])
-    await other.settle(ref('killed.example'))
+    await other.settle(ref('killed.example'), { how: 'done', requestId: 'req-killed' })
     const again = await other.claim(ref('killed.example'), { jobId: 'jb', index: 0 })
     expect(again.ok).toBe(true)
     if (again.ok) await other.release(again.lease, 'free')

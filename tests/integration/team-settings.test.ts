@@ -36,8 +36,8 @@ describe.skipIf(!hasSecretService)('Team settings with the real keychain (skippe
 
   it('a wrong password is refused and nothing is kept', async () => {
     const service = new TeamSettingsService(dataDir, async () => keychain)
-    await expect(service.test(settings(), 'wrong')).rejects.toMatchObject({ code: 'team.refused' })
-    await expect(service.connect(settings(), 'wrong')).rejects.toMatchObject({ code: 'team.refused' })
+    await expect(service.test(settings(), 'wrong')).rejects.toMatchObject({ code: 'team.passwordRefused', params: { user: db.user } })
+    await expect(service.connect(settings(), 'wrong')).rejects.toMatchObject({ code: 'team.passwordRefused', params: { user: db.user } })
     expect(readdirSync(dataDir)).toEqual([])
     expect(await service.status()).toEqual({ configured: false })
   })

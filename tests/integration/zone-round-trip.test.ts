@@ -190,7 +190,7 @@ function inProcess(session: Session): (argv: string[]) => Promise<Ran> {
     if (!read.ok) throw new Error(`flags of ${argv.join(' ')}: ${read.problem.key}`)
     let code: number
     try {
-      code = await command(c, { flags: read.flags, args: read.positionals.slice(found.words), account: () => chooseAccount(c, undefined) })
+      code = await command(c, { flags: read.flags, args: read.positionals.slice(found.words), account: () => chooseAccount(c, undefined), accounts: async () => [await chooseAccount(c, undefined)] })
     } catch (e) {
       if (e instanceof BadInput) {
         err.push(e.text)

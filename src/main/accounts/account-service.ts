@@ -50,6 +50,16 @@ export interface AccountServiceOptions {
   demoInUse?: () => boolean
   /** An account was removed: what is kept of it elsewhere (the portfolio store) goes too. */
   onRemoved?: (id: string) => void
+  /** An account's profile was changed here (team mode shares its identity: label, colour, tag, write safety level). */
+  onUpdated?: (id: string, fields: ProfileFields) => void
+}
+
+/** What the team shares of an account (team/team-shared.ts): its label, colour, tag and write safety level. */
+export interface SharedIdentity {
+  label: string
+  colour: ProfileFields['colour']
+  environment: ProfileFields['environment']
+  writeSafety: WriteSafety
 }
 
 export class AccountService {
@@ -206,7 +216,29 @@ export class AccountService {
       d.accounts[i] = { id, ...fields, ...(d.accounts[i]?.keyKept ? { keyKept: d.accounts[i]?.keyKept } : {}) }
     })
     this.clients.delete(id)
+    this.opts.onUpdated?.(id, fields)
     return { id, ...fields, demo: false, keyStorage: await this.keyStorage(id) }
+  }
+
+  /** The account's identity as this workstation keeps it, to share with the team. */
+  sharedIdentity(id: string): SharedIdentity | undefined {
+    const p = id === DEMO_ACCOUNT_ID ? undefined : this.opts.profiles.find(id)
+    return p ? { label: p.name, colour: p.colour, environment: p.environment, writeSafety: writeSafetyOf(p) } : undefined
+  }
+
+  /**
+   * The team's identity of the account applied here: another member changed it (their app asked
+   * them for the name before lowering its level). Nothing is sent; the next confirmation follows it.
+   */
+  async applyShared(id: string, shared: SharedIdentity): Promise<void> {
+    const now = this.sharedIdentity(id)
+    if (!now || (now.label === shared.label && now.colour === shared.colour && now.environment === shared.environment && now.writeSafety === shared.writeSafety)) return
+    await this.opts.profiles.update((d) => {
+      const p = d.accounts.find((a) => a.id === id)
+      if (!p) return
+      Object.assign(p, { name: shared.label, colour: shared.colour, environment: shared.environment, writeSafety: shared.writeSafety })
+      delete p.confirmByName
+    })
   }
 
   async remove(id: string): Promise<void> {

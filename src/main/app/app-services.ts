@@ -41,10 +41,11 @@ import { createReminders } from '../reminders'
 import { openTeamMode, type TeamStatus } from '../team/team-mode'
 import { withTeamHistory } from '../team/team-history'
 import { createTeamHistoryFeed } from '../team/team-history-feed'
-import { TeamError } from '../team/team-error'
+import { TeamError, teamErrorKind } from '../team/team-error'
 import { DEMO_ACCOUNT_ID } from '../../shared/accounts'
 import { isJobRunning, jobCounts, type JobView } from '../../shared/jobs'
 import type { ErrorData } from '../../shared/errors'
+import type { ListChange } from '../../shared/portfolio'
 import type { StoreStatus } from '../../shared/portfolio/store-status'
 
 export interface AppServicesOptions {
@@ -169,6 +170,11 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     ...(opts.userAgent ? { userAgent: opts.userAgent } : {}),
     onKey: (key) => log.redactor.add(key),
     demoInUse: () => jobs.running().some((j) => j.accountId === DEMO_ACCOUNT_ID),
+    // Team mode: a profile changed here is shared (its level's change a team history entry).
+    onUpdated: (id) => {
+      const identity = accounts.sharedIdentity(id)
+      if (identity) void teamLedger?.shareIdentity(id, identity).catch((err: unknown) => log.warn('team.shareFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof TeamError ? err.code : undefined }))
+    },
     onRemoved: (id) => {
       void store.removeAccount(id).catch((err: unknown) => log.warn('store.writeFailed', { error: err instanceof Error ? err.name : 'unknown' }))
       autorenewOn.forget(id)
@@ -199,6 +205,8 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
           .catch(() => undefined),
     },
     {
+      // Each account's identity shared with the team; another member's change applied here.
+      identities: { local: (id) => accounts.sharedIdentity(id), apply: (id, shared) => accounts.applyShared(id, shared) },
       onStatus: (s) => {
         if (s.mode === 'team') {
           if (s.connected) {
@@ -210,6 +218,18 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
       },
     },
   )
+  // Team mode: a change from outside an account's refresh finds is kept for the team too (team_drift_findings).
+  if (teamLedger) {
+    const shared = teamLedger
+    const share = (accountId: string, change: ListChange) => {
+      for (const f of change.findings ?? []) void shared.recordDrift(accountId, f).catch((err: unknown) => log.warn('team.driftNotShared', { error: err instanceof Error ? err.name : 'unknown' }))
+      return change
+    }
+    const keep = store.keepList
+    const put = store.putList
+    store.keepList = async (...a) => share(a[0], await keep(...a))
+    store.putList = async (...a) => share(a[0], await put(...a))
+  }
   // Its key in the keychain, beside the API keys; in the data folder where none can be reached (body-mac.ts).
   const bodyMac = new BodyMac({ keychain: opts.keychain ?? defaultKeychain, keyFile: join(opts.userDataDir, 'journal.key') })
   // Every write leaves a history row; a zone is snapshotted before it is saved.
@@ -236,6 +256,8 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
       if (job.accountId === DEMO_ACCOUNT_ID && !isJobRunning(job)) void accounts.stopDemoIfUnused()
     },
     ...(opts.logCheckDelaysMs ? { logCheckDelaysMs: opts.logCheckDelaysMs } : {}),
+    // The app settles the unknown outcomes it finds at start; the command line only its own jobs'.
+    settlesOthers: lockAs === 'app',
     onJournalError: (err) => log.error('journal.writeFailed', { error: err instanceof Error ? err.name : 'unknown', code: typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : undefined }),
     // In team mode, the team's history too: each write with its member; a zone changed by a colleague named.
     observer: teamLedger
@@ -271,7 +293,7 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     if (jobs.journalDamaged) out.push({ kind: 'internal', code: 'startup.journalDamaged', params: { path: journalFile, movedTo: jobs.journalDamaged.movedTo, lines: jobs.journalDamaged.lines } })
     if (jobs.journalChanged) out.push({ kind: 'internal', code: 'startup.journalChanged', params: { path: journalFile, movedTo: jobs.journalChanged.movedTo, line: jobs.journalChanged.line } })
     const team = teamLedger?.status
-    if (team?.mode === 'team' && !team.connected) out.push({ kind: 'internal', code: team.problem.code, params: { ...team.problem.params } })
+    if (team?.mode === 'team' && !team.connected) out.push({ kind: teamErrorKind(team.problem.code), code: team.problem.code, params: { ...team.problem.params } })
     if (jobs.journalProblem) out.push({ kind: 'internal', code: 'startup.journalNotKept', params: { path: journalFile, reason: jobs.journalProblem.reason } })
     return out
   }
@@ -281,8 +303,8 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     now: opts.now ?? (() => new Date()),
     desktop,
     log,
-    // Team mode: handled once for the team (team_reminders).
-    ...(teamLedger ? { handlings: teamLedger } : {}),
+    // Team mode: handled once for the team (team_reminders), notified by one workstation (team_reminder_notices).
+    ...(teamLedger ? { handlings: teamLedger, notices: teamLedger } : {}),
   })
   const app = createAppControl({ log, desktop, accountCount: () => profiles.current.accounts.length, warnings: startupWarnings, onUnsavedWork: opts.onUnsavedWork })
   const router = createIpcRouter({

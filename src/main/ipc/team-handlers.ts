@@ -3,38 +3,30 @@
  * validated at the boundary (payloads.ts); the password in it goes to the service once and is
  * never part of an answer. A database step that fails crosses as its team.* code.
  */
-import type { ErrorKind } from '../../shared/errors'
 import { parseWith } from '../../shared/errors/field-issues'
 import type { TeamStatusView } from '../../shared/team'
 import { localPayloads } from '../../shared/ipc/payloads'
 import { AppError } from '../app/app-error'
 import type { TeamStatus, TeamSettingsService } from '../team/team-settings-service'
-import { teamErrorOf, type TeamErrorCode } from '../team/team-error'
+import { teamErrorOf } from '../team/team-error'
 import { defaultNames } from '../team/team-settings'
 import { defineChannel } from './channel'
 import type { ChannelHandlers } from './handlers'
 
 type TeamChannel = 'team.test' | 'team.connect' | 'team.status' | 'team.disconnect'
 
-const KIND_OF: Record<TeamErrorCode, ErrorKind> = {
-  'team.unreachable': 'unavailable',
-  // Not 'unauthorized': that kind is an API key the window offers to replace.
-  'team.refused': 'forbidden',
-  'team.schemaNewer': 'validation',
-  'team.notInitialised': 'not-found',
-  'team.accountUnreachable': 'unavailable',
-  'team.accountUnproven': 'busy',
-  'team.failed': 'internal',
-}
-
-/** Runs a database step; its failure as the team code the window words (an AppError, e.g. the keychain's, kept). */
+/**
+ * Runs a database step; its failure as the team code the window words, titled by its kind
+ * (team-error.ts teamErrorKind: never 'unauthorized', the kind of an API key the window offers to
+ * replace). An AppError (the keychain's) is kept.
+ */
 async function teamStep<T>(step: () => Promise<T>): Promise<T> {
   try {
     return await step()
   } catch (err) {
     if (err instanceof AppError) throw err
     const e = teamErrorOf(err)
-    throw AppError.of(KIND_OF[e.code], { code: e.code, params: e.params })
+    throw AppError.of(e.kind, { code: e.code, params: e.params })
   }
 }
 

@@ -8,6 +8,7 @@ import type { ItemState, JobItemView, JobView } from '../../shared/jobs'
 import { AppError, toErrorData } from '../app/app-error'
 import type { ApiClient } from '../http'
 import type { BodyMac } from './ledger/body-mac'
+import type { SettleEvidence } from './ledger/write-ledger'
 import { findInLog, loggedAnswer } from './log-check'
 
 export type LogCheckStatus = 'received' | 'not-found' | 'undecided' | 'failed'
@@ -20,8 +21,8 @@ export interface LogCheckContext {
   now(): Date
   /** Records an item's change: in the view, in the journal, to the windows. */
   settle(job: JobView, i: number, change: Partial<JobItemView> & { state: ItemState }): Promise<boolean>
-  /** The item's target is no longer held as unknown: its outcome is known now (done or failed, by this request). */
-  releaseTarget(job: JobView, it: JobItemView, how: 'done' | 'failed', requestId: string): Promise<void>
+  /** The item's target is no longer held as unknown: its outcome is known now, from the log's entry of its request. */
+  releaseTarget(job: JobView, it: JobItemView, evidence: SettleEvidence): Promise<void>
   /** The other sends of the item's target since the job started (their requests are never this item's). */
   otherSends(job: JobView, i: number): Promise<{ requestIds: string[]; withoutId: number }>
   /** Tells history the item ended, settled from the log. */
@@ -62,7 +63,7 @@ export async function checkItemLog(ctx: LogCheckContext, job: JobView, i: number
     const response = client.withoutKey(entry.response)
     const log = { status: 'received' as const, checkedAt, entry: { request_id: entry.request_id, datetime: entry.datetime, response: response.slice(0, 4000) } }
     const answer = loggedAnswer(response)
-    await ctx.releaseTarget(job, it, answer.ok ? 'done' : 'failed', entry.request_id)
+    await ctx.releaseTarget(job, it, { how: answer.ok ? 'done' : 'failed', requestId: entry.request_id, datetime: entry.datetime })
     await ctx.settle(job, i, {
       state: answer.ok ? 'done' : 'failed',
       log,

@@ -1,14 +1,15 @@
 /**
  * Preparing a job: the account, operation and every item's parameters validated and frozen, each
  * item's target named once, a zone save checked against the safety rule, the targets checked
- * free, and what each item will change read (for the confirmation). The result is a value: the
+ * free (or, when asked, the held ones left out, each with who holds it), and what each item will
+ * change read (for the confirmation). The result is a value: the
  * job as shown, and what only the runner keeps (what is sent, the zone guards, the one-time
  * token an operation marked `confirm` needs to start). Nothing is stored or sent here.
  */
 import { randomBytes, randomUUID } from 'node:crypto'
 import { endpoints, parseEndpointParams, type EndpointParams, type WriteEndpointName } from '../../shared/endpoints/table'
 import type { Issue } from '../../shared/errors'
-import type { JobItemView, JobRequest, JobView, ZoneGuard } from '../../shared/jobs'
+import type { JobItemView, JobRequest, JobView, LeftOutItem, ZoneGuard } from '../../shared/jobs'
 import type { WriteSafety } from '../../shared/accounts/write-safety'
 import { SAFETY_RULE, SAFETY_RULE_PERCENT } from '../../shared/dns/zone-safety'
 import { heldError } from './held-by'
@@ -32,6 +33,8 @@ export interface PreparedJob {
   guards: (ZoneGuard | undefined)[]
   /** The one-time token `start` asks for, when the job waits for a confirmation. */
   token: string | undefined
+  /** With `skipBusy`: the items left out because another send held their target (not in the job). */
+  leftOut: LeftOutItem[]
 }
 
 /** What preparing reads: the account, what the app knows of its servers and domains, and the holds. */
@@ -112,22 +115,28 @@ export async function prepareJob(req: JobRequest, ctx: PrepareContext): Promise<
   if (twice.length > 0) throw AppError.of('validation', { code: 'job.duplicateTarget', params: { targets: twice.map((it) => it.label).slice(0, 10).join(', ') } })
 
   const holders = await ctx.holdersOf(items.map((it) => ({ accountId: req.accountId, operation: req.operation, target: it.target })))
-  const busy = items.filter((_, i) => {
-    const holder = holders[i]
-    return holder && (holder.state === 'sending' || !req.secondSend)
-  })
-  if (busy.length > 0) {
+  // A target held by a send on its way, or by one of unknown outcome (unless a second send was asked for).
+  const blocking = holders.map((h) => (h && (h.state === 'sending' || !req.secondSend) ? h : undefined))
+  const busy = items.filter((_, i) => blocking[i] !== undefined)
+  if (busy.length > 0 && !req.skipBusy) {
     // The first holder named (team mode: who, where, since when); a send on its way before an unknown outcome.
     const first = holders.find((h) => h?.state === 'sending') ?? holders.find((h) => h !== undefined)
     if (first) throw new AppError(heldError(first, busy.map((it) => it.label).slice(0, 10).join(', ')))
   }
+  // Asked to go on around them: each held item is left out, saying who holds it; the rest is the job.
+  const leftOut: LeftOutItem[] = items.flatMap((it, index) => {
+    const holder = blocking[index]
+    return holder ? [{ index, label: it.label, error: heldError(holder, it.label) }] : []
+  })
+  const kept = <T>(list: readonly T[]): T[] => list.filter((_, i) => blocking[i] === undefined)
+  const jobItems = kept(items)
 
   // The mark first, then what the job is confirmed against: a send of one of its targets that
   // ends after the mark may not show in what is read now, so it refuses the item later.
   const mark = await ctx.mark?.()
   const client = await ctx.client(req.accountId)
-  const effects = await effectsOf(client, req.operation, items.map((it) => it.params))
-  items.forEach((it, i) => {
+  const effects = await effectsOf(client, req.operation, jobItems.map((it) => it.params))
+  jobItems.forEach((it, i) => {
     const effect = effects[i]
     if (!effect) return
     it.effect = effect
@@ -147,10 +156,10 @@ export async function prepareJob(req: JobRequest, ctx: PrepareContext): Promise<
     createdAt: ctx.now().toISOString(),
     concurrency: Math.min(8, Math.max(1, req.concurrency ?? DEFAULT_CONCURRENCY)),
     ...(mark !== undefined ? { mark } : {}),
-    items,
+    items: jobItems,
   }
   const token = job.confirm ? randomBytes(24).toString('base64url') : undefined
-  return { job, params: sendable, guards, token }
+  return { job, params: kept(sendable), guards: kept(guards), token, leftOut }
 }
 
 /** Frozen through and through: what is sent cannot be changed after the confirmation shows it. */

@@ -54,4 +54,11 @@ export interface JobRunnerOptions {
   domainNamesOf?: (accountId: string) => DomainNameOf
   /** How a sent body is journaled and known again in the log (body-mac.ts); by default under a key of this process only. */
   bodyMac?: BodyMac
+  /**
+   * Whether the unknown outcomes of jobs this process did not start (read from the journal at
+   * start: a quit's, another process's, a colleague's) are settled from the service's log here.
+   * The app does (the default); a short-lived command does not: it would settle colleagues' jobs
+   * at each start, and end before most of its looks. `hosting-admin team settle` does it when asked.
+   */
+  settlesOthers?: boolean
 }

@@ -17,7 +17,7 @@
  */
 import { endpoints } from '../../shared/endpoints/table'
 import type { ErrorData } from '../../shared/errors'
-import { isJobRunning, type ItemState, type JobItemView, type JobRequest, type JobStatus, type JobView } from '../../shared/jobs'
+import { isJobRunning, type ItemState, type JobItemView, type JobRequest, type JobStatus, type JobView, type LeftOutItem } from '../../shared/jobs'
 import { AppError, toErrorData } from '../app/app-error'
 import type { ApiClient } from '../http'
 import { BodyMac } from './ledger/body-mac'
@@ -79,7 +79,9 @@ export class JobRunner {
       job.items.forEach((it, i) => {
         // Its target stays held as unknown (the ledger rebuilt its holds at load).
         if (it.state !== 'unknown') return
-        if (it.log?.status !== 'received') this.scheduleLogChecks(job, i)
+        // Not started here: settled from the log only by a process that settles others' jobs (the
+        // app; a short-lived command leaves them to it, or to `hosting-admin team settle`).
+        if (it.log?.status !== 'received' && this.opts.settlesOthers !== false) this.scheduleLogChecks(job, i)
       })
     }
     // Kept aside where it cannot vouch for itself, then rewritten short (journal-start.ts). What a
@@ -153,7 +155,7 @@ export class JobRunner {
   // ---------------------------------------------------------------- prepare / start
 
   /** Prepares a job (prepare.ts) and keeps it, waiting for its start. */
-  async prepare(req: JobRequest): Promise<{ job: JobView; token?: string | undefined }> {
+  async prepare(req: JobRequest): Promise<{ job: JobView; token?: string | undefined; leftOut?: LeftOutItem[] | undefined }> {
     this.refuseReadOnly(req.accountId)
     const { accounts } = this.opts
     const prepared = await prepareJob(req, {
@@ -168,11 +170,11 @@ export class JobRunner {
       mark: () => this.opts.ledger.mark().catch(unavailableAsAppError),
       now: () => this.now(),
     })
-    const { job, params, guards, token } = prepared
+    const { job, params, guards, token, leftOut } = prepared
     this.jobs.set(job.id, job)
     this.internals.set(job.id, { params, guards, token, preparedAt: Date.now(), secondSend: Boolean(req.secondSend), stopRequested: false, controller: new AbortController() })
     this.dropStalePrepared()
-    return { job, token }
+    return { job, token, ...(leftOut.length > 0 ? { leftOut } : {}) }
   }
 
   /** Prepares and starts a write that needs no confirmation; one that does is refused. */
@@ -449,7 +451,7 @@ export class JobRunner {
         bodyMac: this.bodyMac,
         now: () => this.now(),
         settle: (j, index, change) => this.settle(j, index, change),
-        releaseTarget: (j, it, how, requestId) => this.opts.ledger.settle(this.targetRef(j, it), how, requestId),
+        releaseTarget: (j, it, evidence) => this.opts.ledger.settle(this.targetRef(j, it), evidence),
         otherSends: (j, index) => {
           const it = j.items[index]
           if (!it) return Promise.resolve({ requestIds: [], withoutId: 0 })

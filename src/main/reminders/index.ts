@@ -29,6 +29,7 @@ import type { AppLog } from '../log/app-log'
 import { dueReminders } from './due'
 import { expiringItems } from './expiring-items'
 import { localHandlings, type ReminderHandlings } from './handled'
+import type { ReminderNotices } from './notices'
 
 /** The key of the settings in the store's settings table. */
 const REMINDER_SETTINGS_KEY = 'reminders'
@@ -42,13 +43,15 @@ export interface RemindersOptions {
   log?: Pick<AppLog, 'info' | 'warn'>
   /** Where handlings are kept: this workstation's store by default; the team's database in team mode. */
   handlings?: ReminderHandlings
+  /** Team mode: who of the team's workstations notifies each reminder (the first to find it due). */
+  notices?: ReminderNotices
 }
 
 export interface Reminders {
   settings(): Promise<ReminderSettings>
   /** Saves settings already checked (reminderSettingsSchema); answers them as kept. */
   saveSettings(settings: ReminderSettings): Promise<ReminderSettings>
-  /** The reminders due now, most urgent first, recorded as sent. */
+  /** The reminders due now, most urgent first, recorded as sent; in team mode those this workstation notifies (claimed first). */
   due(): Promise<DueReminder[]>
   /** Every reminder whose threshold is reached (the most urgent one per item), each with its handling. */
   open(): Promise<OpenReminder[]>
@@ -73,6 +76,10 @@ const markOf = (item: ExpiringItem, threshold: number): SentReminder => ({
 
 const DAY_MS = 86_400_000
 
+/** An item's identity in one account, whatever its expiry date. */
+const itemIdentity = (item: ExpiringItem) => [item.accountId, item.kind, reminderItemKey(item)].join('\u0000')
+const codeOf = (err: unknown) => (typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : undefined)
+
 export function createReminders(opts: RemindersOptions): Reminders {
   const { store } = opts
   const handlings = opts.handlings ?? localHandlings(store, opts.now)
@@ -89,10 +96,41 @@ export function createReminders(opts: RemindersOptions): Reminders {
           if (h) handled.set(d, h)
         }
       } catch (err) {
-        opts.log?.warn('reminders.handledUnreadable', { code: typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : undefined })
+        opts.log?.warn('reminders.handledUnreadable', { code: codeOf(err) })
       }
     }
     return due.map((d) => ({ ...d, ...(handled.has(d) ? { handled: handled.get(d) } : {}) }))
+  }
+  /**
+   * Those of `open` this workstation notifies: alone, all; in team mode, those whose notice it
+   * claimed first. The team unreachable: all of them, as alone (a reminder twice rather than none).
+   */
+  const notifiedHere = async (open: DueReminder[]): Promise<DueReminder[]> => {
+    if (!opts.notices || open.length === 0) return open
+    try {
+      return await opts.notices.claimNotices(open)
+    } catch (err) {
+      opts.log?.warn('reminders.noticesUnclaimed', { code: codeOf(err) })
+      return open
+    }
+  }
+  /**
+   * Every account's items, as the store last read them; in team mode, an account of which the store
+   * has read nothing yet (a workstation started later) has the items whose reminders the team was
+   * notified of, so that what is due is listed before the first read.
+   */
+  const itemsToList = async (today: string): Promise<ExpiringItem[]> => {
+    const ids = opts.accountIds()
+    const stored = (await Promise.all(ids.map((id) => expiringItems(store, id)))).flat()
+    const unread = ids.filter((id) => !stored.some((i) => i.accountId === id))
+    if (!opts.notices || unread.length === 0) return stored
+    try {
+      const known = new Set(stored.map(itemIdentity))
+      return [...stored, ...(await opts.notices.noticedItems(unread, today)).filter((i) => !known.has(itemIdentity(i)))]
+    } catch (err) {
+      opts.log?.warn('reminders.noticesUnreadable', { code: codeOf(err) })
+      return stored
+    }
   }
   const settings = async (): Promise<ReminderSettings> => {
     const text = await store.getSetting(REMINDER_SETTINGS_KEY)
@@ -134,14 +172,16 @@ export function createReminders(opts: RemindersOptions): Reminders {
       )
       // One a colleague (or this workstation) already handled is not shown again.
       const open = (await withHandling(due)).filter((d) => !isHandled(d.handled, now)).map(({ handled: _handled, ...d }) => d)
-      if (open.length) opts.log?.info('reminders.due', { count: open.length, marked: marks.length })
-      return open
+      // Another workstation of the team found one first and notified it: listed here, not notified twice.
+      const mine = await notifiedHere(open)
+      if (open.length) opts.log?.info('reminders.due', { count: mine.length, claimedElsewhere: open.length - mine.length, marked: marks.length })
+      return mine
     },
     async open() {
       const now = opts.now()
-      const items = (await Promise.all(opts.accountIds().map((id) => expiringItems(store, id)))).flat()
+      const today = todayIso(now)
       // Every threshold reached, as if none had been shown yet: the list, not the notifications.
-      const { due } = dueReminders(items, await settings(), todayIso(now), () => [])
+      const { due } = dueReminders(await itemsToList(today), await settings(), today, () => [])
       return withHandling(due)
     },
     handle(accountId, key, how, snoozeDays) {

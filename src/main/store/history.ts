@@ -12,7 +12,7 @@ import { addSnapshot } from './snapshots'
 import { JOB_PURPOSES } from '../../shared/jobs'
 import { DEFAULT_HISTORY_RETENTION_DAYS, HISTORY_ASPECTS, HISTORY_ORIGINS, SUBJECT_KINDS, type HistoryAspect, type HistoryEntry, type SubjectKind } from '../../shared/portfolio/history'
 import { WRITE_OUTCOMES, type HistoryQuery, type KeptWrite, type WriteRecord } from './types'
-import type { ZoneKind } from '../../shared/portfolio'
+import type { ZoneKind, DriftFinding } from '../../shared/portfolio'
 import { StoreProblem } from './types'
 
 const json = (v: unknown): SqlValue => (v === undefined ? null : storedJson(v))
@@ -113,8 +113,8 @@ export interface DriftInput {
   zoneKind?: ZoneKind | undefined
 }
 
-/** Records the changes this app did not make; returns how many. Runs inside the caller's write. */
-export function recordDrift(conn: Connection, d: DriftInput): number {
+/** Records the changes this app did not make; returns how many (each named in `found`, when given). Runs inside the caller's write. */
+export function recordDrift(conn: Connection, d: DriftInput, found?: DriftFinding[]): number {
   let recorded = 0
   for (const c of d.changes) {
     if (madeByApp(conn, d.accountId, d.subjectKind, c.subject, d.aspect, d.since)) continue
@@ -141,6 +141,7 @@ export function recordDrift(conn: Connection, d: DriftInput): number {
       }
     }
     recorded++
+    if (found && found.length < 100) found.push({ subjectKind: d.subjectKind, subject: c.subject, aspect: d.aspect, at: d.at })
   }
   return recorded
 }

@@ -13,7 +13,7 @@ import { deleteZone, writeZone, zoneIds } from './zones'
 import { changedAspects } from './drift'
 import { recordDrift } from './history'
 import { recordHealthChange } from './health-history'
-import type { ListChange, ListParams, StoredList, StoredListName } from '../../shared/portfolio'
+import type { ListChange, ListParams, StoredList, StoredListName, DriftFinding } from '../../shared/portfolio'
 import { StoreProblem } from './types'
 
 const idRow = z.object({ id: z.number().int() })
@@ -113,6 +113,7 @@ export function putList<N extends StoredListName>(
     }
     index.flush()
     let drift = 0
+    const findings: DriftFinding[] = []
     if (watched && previous && changed > 0) {
       const before = new Map<string, string>()
       const after = new Map<string, string>()
@@ -131,9 +132,9 @@ export function putList<N extends StoredListName>(
         since: previous.read_at,
         at: readAt,
         zoneKind: spec.zone?.kind,
-      })
+      }, findings)
     }
-    return { added, changed, removed, duplicates, drift }
+    return { added, changed, removed, duplicates, drift, ...(findings.length > 0 ? { findings } : {}) }
   })
 }
 

@@ -124,7 +124,7 @@ export class TeamAccountIdentities implements TeamAccountMap {
         for (const p of tried) {
           const found = await this.inOwnLog(client, p.request_id)
           if (found) {
-            await c.query(`INSERT INTO team_account_keys (fingerprint, account, how, linked_by) VALUES ($1, $2, 'log', $3)`, [fp, account, this.member])
+            await c.query(`SELECT team_link_key($1, $2, 'log', $3)`, [fp, account, this.member])
             await c.query('COMMIT')
             await this.renewProof(pool, accountId, account).catch(() => undefined)
             return account
@@ -135,8 +135,8 @@ export class TeamAccountIdentities implements TeamAccountMap {
       // Every account the team knows has a proof the key's log would show: it reaches none of them.
       if (inconclusive) throw new TeamError('team.accountUnproven')
       const proof = await this.madeProof(client)
-      await c.query(`INSERT INTO team_account_keys (fingerprint, account, how, linked_by) VALUES ($1, $1, 'first', $2)`, [fp, this.member])
-      await c.query('INSERT INTO team_account_proofs (account, request_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [fp, proof])
+      await c.query(`SELECT team_link_key($1, $1, 'first', $2)`, [fp, this.member])
+      await c.query('SELECT team_add_proof($1, $2)', [fp, proof])
       await c.query('COMMIT')
       return fp
     } catch (err) {
@@ -184,7 +184,7 @@ export class TeamAccountIdentities implements TeamAccountMap {
     const client = await this.keys.clientOf?.(accountId)
     if (!client) return
     const proof = await this.madeProof(client)
-    await pool.query('INSERT INTO team_account_proofs (account, request_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [account, proof])
+    await pool.query('SELECT team_add_proof($1, $2)', [account, proof])
   }
 
   /** Why this account's key is not established, if it is not (its writes are refused with it). */

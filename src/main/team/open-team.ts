@@ -6,7 +6,8 @@
  */
 import { openTeamPool } from './connection'
 import { TeamAccountIdentities, type AccountKeys } from './account-identity'
-import { ensureSchema } from './schema'
+import { schemaStatus } from './schema'
+import { TeamError } from './team-error'
 import { TeamLedger } from './team-ledger'
 import { readTeamSettings, teamPasswordKey } from './team-settings'
 
@@ -23,11 +24,21 @@ export async function openConfiguredTeamLedger(dataDir: string, keys: TeamKeys, 
   const c = settings.connection
   const pool = openTeamPool(c, { password: await keys.passwordOf(teamPasswordKey(c)) })
   try {
-    // Created or migrated on first use; a newer schema refused (team.schemaNewer) before anything is written.
-    const { teamId } = await ensureSchema(pool, { create: true })
+    // Never changed here (issue 50 point 4): only the owner's `team init` creates it and `team
+    // migrate` changes it. A schema of another version is read as far as it can be; no write is sent.
+    const schema = await schemaStatus(pool)
+    if (schema.state === 'absent') throw new TeamError('team.notInitialised', { command: 'hosting-admin team init' })
     const identities = accounts ?? new TeamAccountIdentities(keys, settings.member)
-    await identities.startTeam(pool, teamId, keys.accountIds)
-    return await TeamLedger.open({ pool, member: settings.member, workstation: settings.workstation, where: `${c.database}@${c.host}:${c.port}`, accounts: identities, ownsPool: true, ...(settings.leaseMs !== undefined ? { leaseMs: settings.leaseMs } : {}) })
+    if (schema.state === 'current') await identities.startTeam(pool, schema.teamId, keys.accountIds)
+    return await TeamLedger.open({
+      pool,
+      member: settings.member,
+      workstation: settings.workstation,
+      where: `${c.database}@${c.host}:${c.port}`,
+      accounts: identities,
+      ownsPool: true,
+      ...(settings.leaseMs !== undefined ? { leaseMs: settings.leaseMs } : {}),
+    })
   } catch (err) {
     await pool.end().catch(() => undefined)
     throw err

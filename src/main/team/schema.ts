@@ -11,6 +11,7 @@
 import type pg from 'pg'
 import { z } from 'zod'
 import { TeamError, teamErrorOf } from './team-error'
+import { grantsFor, NOTICES_FUNCTION, RIGHTS_MIGRATION } from './team-rights'
 
 /** One statement list per version: MIGRATIONS[n] takes the schema from version n to n + 1. */
 const MIGRATIONS: readonly (readonly string[])[] = [
@@ -136,6 +137,26 @@ const MIGRATIONS: readonly (readonly string[])[] = [
        made_at timestamptz NOT NULL DEFAULT now(),
        PRIMARY KEY (account, request_id))`,
   ],
+  // Version 4 (issue 50): rights the database enforces. A role per member in the team's group role,
+  // no table rights for members, every change through functions that take the member from the login
+  // (team-rights.ts); upkeep's archive.
+  RIGHTS_MIGRATION,
+  // Version 5 (issue 50 point 3): a reminder is notified once for the team. The first workstation whose check
+  // finds it due claims its notice (the key is team_reminders' key) and alone shows it on the
+  // desktop; the row keeps what the reminder is about, so a workstation started later, before its
+  // own store has read the account, still lists it (team-notices.ts).
+  [
+    `CREATE TABLE IF NOT EXISTS team_reminder_notices (
+       key text PRIMARY KEY,
+       account text NOT NULL,
+       expires text NOT NULL,
+       item jsonb NOT NULL,
+       member text NOT NULL,
+       workstation text NOT NULL,
+       notified_at timestamptz NOT NULL DEFAULT now())`,
+    `CREATE INDEX IF NOT EXISTS team_reminder_notices_account ON team_reminder_notices (account, expires)`,
+    NOTICES_FUNCTION,
+  ],
 ]
 
 /** The schema version this app reads and writes. */
@@ -168,7 +189,7 @@ export async function schemaStatus(db: pg.Pool | pg.PoolClient): Promise<SchemaS
  * id. A newer schema is refused (team.schemaNewer), an absent one without `create` too
  * (team.notInitialised).
  */
-export async function ensureSchema(pool: pg.Pool, opts: { create: boolean }): Promise<{ teamId: string; from: number | 'absent'; to: number }> {
+export async function ensureSchema(pool: pg.Pool, opts: { create: boolean; renew?: boolean }): Promise<{ teamId: string; from: number | 'absent'; to: number }> {
   let client: pg.PoolClient
   try {
     client = await pool.connect()
@@ -180,7 +201,11 @@ export async function ensureSchema(pool: pg.Pool, opts: { create: boolean }): Pr
   client.on('error', lost)
   try {
     const before = await schemaStatus(client)
-    if (before.state === 'current') return { teamId: before.teamId, from: before.version, to: before.version }
+    if (before.state === 'current') {
+      // The owner's team migrate on a current schema (after a restore): rights and the order of ends renewed.
+      if (opts.renew) await afterMigration(client)
+      return { teamId: before.teamId, from: before.version, to: before.version }
+    }
     if (before.state === 'newer') throw new TeamError('team.schemaNewer', { found: before.version, supported: SCHEMA_VERSION })
     if (!opts.create) throw new TeamError(before.state === 'absent' ? 'team.notInitialised' : 'team.schemaNewer', before.state === 'absent' ? {} : { found: before.version, supported: SCHEMA_VERSION })
     await client.query('BEGIN')
@@ -201,6 +226,7 @@ export async function ensureSchema(pool: pg.Pool, opts: { create: boolean }): Pr
       } else version = now.version
       for (let v = version; v < SCHEMA_VERSION; v++) for (const statement of MIGRATIONS[v] ?? []) await client.query(statement)
       await client.query('UPDATE team_schema SET version = $1, updated_at = now() WHERE id = 1', [SCHEMA_VERSION])
+      await afterMigration(client)
       await client.query('COMMIT')
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined)
@@ -215,4 +241,17 @@ export async function ensureSchema(pool: pg.Pool, opts: { create: boolean }): Pr
     client.off('error', lost)
     client.release()
   }
+}
+
+/**
+ * What every migration (and the owner's team migrate on a current schema) ends with: the members'
+ * rights given again over every table and function (a new one starts with the defaults), and the
+ * order of ends moved ahead of the clock in milliseconds, so that after a restore of an older dump
+ * no end is numbered below a mark a job prepared before it could hold.
+ */
+async function afterMigration(client: pg.PoolClient): Promise<void> {
+  const group = z.object({ group_role: z.string() }).parse((await client.query('SELECT group_role FROM team_schema WHERE id = 1')).rows[0]).group_role
+  const tables = z.array(z.object({ tablename: z.string() })).parse((await client.query(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename LIKE 'team\\_%'`)).rows)
+  for (const statement of grantsFor(group, tables.map((t) => t.tablename))) await client.query(statement)
+  await client.query(`SELECT setval('team_end_seq', greatest((SELECT last_value FROM team_end_seq), (extract(epoch FROM now()) * 1000)::bigint))`)
 }

@@ -18,21 +18,21 @@ export async function teamWorkstations(pool: pg.Pool): Promise<TeamWorkstation[]
   }
 }
 
-/** Records this workstation (and its member) as connected now. */
-/** This process of a workstation, its pid with it (several processes of one workstation are told apart by it). */
-export async function registerProcess(pool: pg.Pool, id: string, workstation: string, pid: number): Promise<void> {
+/**
+ * Records this member (as the team knows it: a member's login is its role), workstation and, when
+ * given, process (several processes of one workstation are told apart by it) as connected now
+ * (team-rights.ts team_register). Returns the member's name as the team knows it.
+ */
+export async function registerProcess(pool: pg.Pool, r: { member: string; workstation: string; process?: string | undefined; pid?: number | undefined }): Promise<string> {
   try {
-    await pool.query('INSERT INTO team_processes (id, workstation, pid) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET last_seen = now()', [id, workstation, pid])
+    const row: unknown = (await pool.query('SELECT team_register($1, $2, $3, $4) AS member', [r.workstation, r.process ?? null, r.pid ?? null, r.member])).rows[0]
+    return z.object({ member: z.string() }).parse(row).member
   } catch (err) {
     throw teamErrorOf(err)
   }
 }
 
+/** Records this workstation (and its member) as connected now. */
 export async function registerWorkstation(pool: pg.Pool, member: string, workstation: string): Promise<void> {
-  try {
-    await pool.query('INSERT INTO team_members (name) VALUES ($1) ON CONFLICT (name) DO NOTHING', [member])
-    await pool.query('INSERT INTO team_workstations (name, member) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET member = $2, last_seen = now()', [workstation, member])
-  } catch (err) {
-    throw teamErrorOf(err)
-  }
+  await registerProcess(pool, { member, workstation })
 }

@@ -26,12 +26,14 @@ import { WRITE_ENDPOINT_NAMES } from '../../shared/endpoints/names'
 import type { JobView } from '../../shared/jobs'
 import { withoutSecrets } from '../jobs/at-rest'
 import { applyJournalRecord, journaledJob, journalRecordSchema, type JournalRecord } from '../jobs/ledger/journal-record'
-import type { BeginSend, ClaimResult, EarlierSend, LedgerMark, PreconditionVerdict, SendEnd, SendPrecondition, TargetHolder, TargetLease, TargetRef, WriteLedger } from '../jobs/ledger/write-ledger'
-import { ensureSchema } from './schema'
-import { registerProcess, registerWorkstation } from './team-directory'
+import type { BeginSend, ClaimResult, EarlierSend, LedgerMark, PreconditionVerdict, SendPrecondition, SettleEvidence, TargetHolder, TargetLease, TargetRef, WriteLedger } from '../jobs/ledger/write-ledger'
+import { ensureSchema, schemaStatus, SCHEMA_VERSION } from './schema'
+import { registerProcess } from './team-directory'
 import { teamChangeOf } from './team-history'
-import { accountHistorySince, domainHistory, handleReminder, RELAXED_COMMIT, reminderDue, remindersOf, type TeamAccountChange, type TeamHistoryEntry, type TeamReminder } from './team-shared'
-import type { ReminderHandled, ReminderHandlingKind } from '../../shared/portfolio/reminders'
+import { accountHistorySince, domainHistory, handleReminder, recordDrift, reminderDue, remindersOf, shareAccount, sharedAccount, type TeamAccount, type TeamAccountChange, type TeamHistoryEntry, type TeamReminder } from './team-shared'
+import type { DriftFinding } from '../../shared/portfolio'
+import { reminderKey, type DueReminder, type ExpiringItem, type ReminderHandled, type ReminderHandlingKind } from '../../shared/portfolio/reminders'
+import { claimNotices, noticedItems } from './team-notices'
 
 /** A team reminder's handling as the screens show it. */
 const handledOf = (h: NonNullable<TeamReminder['handled']>): ReminderHandled => ({
@@ -62,8 +64,10 @@ export interface TeamLedgerOptions {
   /** How often the held leases are renewed (a third of their life). */
   heartbeatMs?: number
   accounts?: TeamAccountMap
-  /** Creates or migrates the schema on first use (default); false: refuse an absent one. */
+  /** Creates or migrates the schema first (the owner's `team init` and tests); otherwise a schema that is not current is refused. */
   createSchema?: boolean
+  /** A schema of another version (team.schemaOlder / team.schemaNewer): read what can be, refuse every write with this. */
+  refuseWrites?: TeamError
   /** Whether close() ends the pool (the ledger opened it for itself). */
   ownsPool?: boolean
 }
@@ -83,7 +87,6 @@ const holderRow = z.object({
 })
 /** A lease row as the holder the runner and the screens see. */
 const holderFrom = (r: z.infer<typeof holderRow>): TargetHolder => ({ jobId: r.job_id, index: r.idx, state: r.state, since: r.since.toISOString(), member: r.member, workstation: r.workstation })
-const fenceRow = z.object({ fence: count })
 const heldRow = z.object({ held: count })
 const liveJobRows = z.array(z.object({ id: z.string(), workstation: z.string().nullable(), pid: z.number().int().nullable() }))
 const journalRow = z.object({ member: z.string(), workstation: z.string(), account: z.string(), record: z.unknown() })
@@ -110,38 +113,32 @@ const EFFECTIVE = `
   FROM team_leases
   WHERE state IN ('sending', 'unknown') AND NOT (state = 'sending' AND expires_at <= now() AND checked_at IS NULL)`
 
-/** Expired leases of one target made what they mean: unchecked -> free, checked -> unknown. */
-const EXPIRE = `
-  UPDATE team_leases SET state = CASE WHEN checked_at IS NULL THEN 'free' ELSE 'unknown' END,
-    ended_at = CASE WHEN checked_at IS NULL THEN now() ELSE NULL END
-  WHERE account = $1 AND operation = $2 AND target = $3 AND state = 'sending' AND expires_at <= now()`
-
-/**
- * Claims and releases commit without waiting for the disk (RELAXED_COMMIT, in the same round
- * trip). Losing one in a server crash is safe: a lost claim makes its holder's stillHeld fail
- * (nothing sent; that check's durable commit flushes every earlier commit with it); a lost release
- * leaves the lease to run out (unknown if checked: settled, never resent). The check before a send
- * and the journal always wait for the disk.
- */
-const RELAXED = RELAXED_COMMIT
-
 /**
  * A statement of every send's path, named so that each connection parses and plans it once
  * rather than on every item (the text of a name never changes).
  */
 const prepared = (name: string, text: string, values: unknown[]): pg.QueryConfig => ({ name: `team-${name}`, text, values })
 
-/**
- * The check right before a send (`fence`, `life`: the parameters of the lease's fence and of its
- * life in ms): returns a row only if the fence is still the target's current, unexpired lease;
- * marks it checked (the send may leave from now on) and renews it.
- */
-const stillHeldSql = (fence: string, life: string) => `UPDATE team_leases SET checked_at = now(), expires_at = now() + ${life}::bigint * interval '1 millisecond'
-  WHERE fence = ${fence} AND state = 'sending' AND expires_at > now() RETURNING fence`
-
 const movedRow = z.object({ member: z.string(), workstation: z.string(), job_id: z.string(), idx: count, ended_at: z.date().nullable(), outcome: z.enum(['done', 'unsure']) })
 const sendRow = z.object({ request_id: z.string().nullable(), counts_unknown: z.boolean() })
 const markRow = z.object({ mark: count })
+const text = z.string().nullable()
+/** team_claim's answer: the lease taken (and what moved its precondition), or who holds the target. */
+const claimRow = z.object({
+  fence: count.nullable(),
+  h_member: text,
+  h_workstation: text,
+  h_job: text,
+  h_idx: count.nullable(),
+  h_state: text,
+  h_since: z.date().nullable(),
+  m_member: text,
+  m_workstation: text,
+  m_job: text,
+  m_idx: count.nullable(),
+  m_at: z.date().nullable(),
+  m_outcome: text,
+})
 
 /**
  * The send of a target that moved a precondition (preconditions.ts): one that ended done after the
@@ -167,6 +164,18 @@ function verdictOf(raw: unknown): PreconditionVerdict {
 /** A mark as the database's sequence reads it; anything else (a local ledger's, a damaged one) as no mark. */
 const sinceOf = (p: SendPrecondition | undefined): string | null => (p?.since !== undefined && /^\d+$/.test(p.since) ? p.since : null)
 
+/**
+ * Why this app writes nothing to the team's schema, if it does not: a schema of another version is
+ * read as far as it can be, never written (issue 50 point 4: only the owner's `team migrate`
+ * changes it). No schema at all is refused at once.
+ */
+async function schemaRefusal(pool: pg.Pool): Promise<TeamError | undefined> {
+  const schema = await schemaStatus(pool)
+  if (schema.state === 'absent') throw new TeamError('team.notInitialised', { command: 'hosting-admin team init' })
+  if (schema.state === 'current') return undefined
+  return new TeamError(schema.state === 'older' ? 'team.schemaOlder' : 'team.schemaNewer', { found: schema.version, supported: SCHEMA_VERSION, command: 'hosting-admin team migrate' })
+}
+
 export class TeamLedger implements WriteLedger {
   readonly kind = 'team'
   readonly where: string
@@ -181,10 +190,14 @@ export class TeamLedger implements WriteLedger {
   private readonly verdicts = new Map<number, PreconditionVerdict>()
   private heartbeat: NodeJS.Timeout | undefined
   /** This ledger's process as the team knows it (team_processes): the jobs it starts carry it. */
-  private readonly processId = randomUUID()
+  private readonly processId: string
   private closed = false
 
-  private constructor(private readonly o: TeamLedgerOptions) {
+  private constructor(
+    private readonly o: TeamLedgerOptions,
+    processId: string,
+  ) {
+    this.processId = processId
     this.pool = o.pool
     this.where = o.where
     this.leaseMs = o.leaseMs ?? 15_000
@@ -192,11 +205,13 @@ export class TeamLedger implements WriteLedger {
   }
 
   /** Opens the ledger: the schema checked (created or migrated on first use; a newer one refused), this member and workstation recorded. */
-  static async open(o: TeamLedgerOptions): Promise<TeamLedger> {
-    await ensureSchema(o.pool, { create: o.createSchema ?? true })
-    const ledger = new TeamLedger(o)
-    await registerWorkstation(o.pool, o.member, o.workstation)
-    await registerProcess(o.pool, ledger.processId, o.workstation, process.pid)
+  static async open(opened: TeamLedgerOptions): Promise<TeamLedger> {
+    if (opened.createSchema === true) await ensureSchema(opened.pool, { create: true })
+    const o = { ...opened, refuseWrites: opened.refuseWrites ?? (await schemaRefusal(opened.pool)) }
+    const processId = randomUUID()
+    // The member as the team knows it: a member's own login is its name, whatever team.json says.
+    if (!o.refuseWrites) o.member = await registerProcess(o.pool, { member: o.member, workstation: o.workstation, process: processId, pid: process.pid })
+    const ledger = new TeamLedger(o, processId)
     const every = o.heartbeatMs ?? Math.max(50, Math.floor(ledger.leaseMs / 3))
     ledger.heartbeat = setInterval(() => void ledger.renew(), every)
     // The heartbeat keeps leases alive, never the process.
@@ -204,9 +219,10 @@ export class TeamLedger implements WriteLedger {
     return ledger
   }
 
-  /** One database step; a failure becomes a TeamError (team.unreachable when the connection is the cause). */
-  private async step<T>(run: (db: pg.Pool) => Promise<T>, opts: { retryOnLoss?: boolean } = {}): Promise<T> {
+  /** One database step; a failure becomes a TeamError (team.unreachable when the connection is the cause). A write of a schema of another version is refused. */
+  private async step<T>(run: (db: pg.Pool) => Promise<T>, opts: { retryOnLoss?: boolean; writes?: boolean } = {}): Promise<T> {
     if (this.closed) throw new TeamError('team.unreachable', { reason: 'closed' })
+    if (opts.writes && this.o.refuseWrites) throw this.o.refuseWrites
     try {
       return await run(this.pool)
     } catch (err) {
@@ -250,14 +266,10 @@ export class TeamLedger implements WriteLedger {
   }
 
   private async renew(): Promise<void> {
-    const fences = [...this.held.keys()]
     try {
-      if (fences.length)
-        await this.pool.query(`UPDATE team_leases SET expires_at = now() + $2::bigint * interval '1 millisecond' WHERE fence = ANY($1::bigint[]) AND state = 'sending' AND expires_at > now()`, [fences, this.ttl()])
-      await this.pool.query('UPDATE team_workstations SET last_seen = now() WHERE name = $1', [this.o.workstation])
-      await this.pool.query('UPDATE team_processes SET last_seen = now() WHERE id = $1', [this.processId])
+      await this.pool.query(prepared('heartbeat', 'SELECT team_heartbeat($1, $2, $3::bigint[], $4, $5)', [this.o.workstation, this.processId, [...this.held.keys()], this.ttl(), this.o.member]))
     } catch {
-      // The database away: the leases run out and stillHeld says so; nothing to do here.
+      // The database away: the leases run out and the check before a send says so; nothing to do here.
     }
   }
 
@@ -319,75 +331,53 @@ export class TeamLedger implements WriteLedger {
     return this.where
   }
 
-  /**
-   * A record's row (the record as keptRecord keeps it): $1..$5 are the record; a job's or an
-   * item's row uses $2 (the job) and its own from $6.
-   */
-  private journalInsert(kept: JournalRecord, when = 'true'): { journal: string; journalValues: unknown[] } {
-    const jobId = kept.t === 'job' ? kept.job.id : kept.job
-    const journal = `INSERT INTO team_journal (record_id, job_id, member, workstation, record) SELECT $1, $2, $3, $4, $5::jsonb WHERE ${when} ON CONFLICT (record_id) DO NOTHING`
-    return { journal, journalValues: [randomUUID(), jobId, this.o.member, this.o.workstation, JSON.stringify(kept)] }
-  }
-
   async append(record: JournalRecord): Promise<void> {
     const kept = keptRecord(record)
-    const { journal, journalValues } = this.journalInsert(kept)
-    // One statement, so one round trip and one (durable) commit: the job's or item's row and the
-    // record together (a data-modifying WITH always runs, and all of it commits or none).
-    // Idempotent by record_id: retried once when the connection was lost, whether or not the first
-    // commit landed. An item's row never moves back from done or failed (settled stays settled).
-    await this.step(
-      (db) => {
-        if (kept.t === 'job') {
-          const items = kept.job.items
-          return db.query(
-            prepared(
-              'append-job',
-              `WITH job AS (INSERT INTO team_jobs (id, account, operation, member, workstation, process) VALUES ($2, $6, $7, $3, $4, $11) ON CONFLICT (id) DO NOTHING),
-               items AS (INSERT INTO team_job_items (job_id, idx, target, state)
-                 SELECT $2, t.idx, t.target, t.state FROM unnest($8::int[], $9::text[], $10::text[]) AS t(idx, target, state)
-                 ON CONFLICT (job_id, idx) DO UPDATE SET state = EXCLUDED.state WHERE team_job_items.state NOT IN ('done', 'failed'))
-             ${journal}`,
-              [...journalValues, this.accounts.toTeam(kept.job.accountId), kept.job.operation, items.map((_, i) => i), items.map((it) => it.target), items.map((it) => it.state), this.processId],
-            ),
-          )
-        }
-        if (kept.t === 'item')
-          return db.query(prepared('append-item', `WITH item AS (UPDATE team_job_items SET state = $7 WHERE job_id = $2 AND idx = $6 AND (state NOT IN ('done', 'failed') OR $7 IN ('done', 'failed'))) ${journal}`, [...journalValues, kept.i, kept.state]))
-        return db.query(prepared('append', journal, journalValues))
-      },
-      { retryOnLoss: true },
-    )
+    const jobId = kept.t === 'job' ? kept.job.id : kept.job
+    const items = kept.t === 'job' ? kept.job.items : []
+    // One call (team-rights.ts team_append), so one round trip and one durable commit: the job's
+    // or item's row and the record together, in this member's name, never moving an item back from
+    // done or failed. Idempotent by record_id: retried once when the connection was lost.
+    const values = [
+      randomUUID(),
+      jobId,
+      this.o.workstation,
+      JSON.stringify(kept),
+      kept.t === 'job' ? this.accounts.toTeam(kept.job.accountId) : null,
+      kept.t === 'job' ? kept.job.operation : null,
+      kept.t === 'job' ? this.processId : null,
+      items.map((_, i) => i),
+      items.map((it) => it.target),
+      items.map((it) => it.state),
+      kept.t === 'item' ? kept.i : null,
+      kept.t === 'item' ? kept.state : null,
+      this.o.member,
+    ]
+    await this.step((db) => db.query(prepared('append', 'SELECT team_append($1, $2, $3, $4::jsonb, $5, $6, $7, $8::int[], $9::text[], $10::text[], $11, $12, $13)', values)), { retryOnLoss: true, writes: true })
   }
 
   /**
-   * Right before the send, in one committed statement: whether a send of the target ended done
-   * since the job's mark (or from the same basis); if none did, the lease checked still current and
-   * unexpired, marked checked (the send may leave from now on) and renewed; and only then the item
-   * journaled as sending. Nothing is journaled when either fails, so nothing leaves unjournaled,
-   * and a lease checked is one whose send may have left (it turns unknown, never free, if it runs out).
+   * Right before the send, in one committed call (team_begin_send): whether a send of the target
+   * ended done since the job's mark (or from the same basis); if none did, the lease (this
+   * member's) checked still current and unexpired, marked checked (the send may leave from now on)
+   * and renewed; and only then the item journaled as sending. Nothing is journaled when either
+   * fails, so nothing leaves unjournaled, and a lease checked is one whose send may have left (it
+   * turns unknown, never free, if it runs out).
    */
   async beginSend(record: JournalRecord, lease: TargetLease, p: SendPrecondition): Promise<BeginSend> {
     if (record.t !== 'item') throw new Error('beginSend takes an item record')
     const kept = keptItem(record)
-    const { journal, journalValues } = this.journalInsert(kept, 'EXISTS (SELECT 1 FROM lease)')
-    const [a, o, t] = this.key(lease.ref)
-    const values = [...journalValues, kept.i, kept.state, lease.fence, this.ttl(), a, o, t, sinceOf(p), p.basis ?? null]
+    const values = [lease.fence, this.ttl(), randomUUID(), kept.job, kept.i, kept.state, JSON.stringify(kept), this.o.workstation, sinceOf(p), p.basis ?? null, this.o.member]
     const out = await this.step(
       (db) =>
         db.query(
           prepared(
             'begin-send',
-            `WITH moved AS (${movedSql('$10', '$11', '$12', '$13', '$14')}),
-             lease AS (UPDATE team_leases SET checked_at = now(), expires_at = now() + $9::bigint * interval '1 millisecond'
-               WHERE fence = $8 AND state = 'sending' AND expires_at > now() AND NOT EXISTS (SELECT 1 FROM moved WHERE outcome = 'done') RETURNING fence),
-             item AS (UPDATE team_job_items SET state = $7 WHERE job_id = $2 AND idx = $6 AND EXISTS (SELECT 1 FROM lease) AND state NOT IN ('done', 'failed')),
-             record AS (${journal})
-             SELECT (SELECT count(*) FROM lease)::integer AS held, m.member, m.workstation, m.job_id, m.idx, m.ended_at, m.outcome FROM (VALUES (1)) AS one LEFT JOIN moved AS m ON true`,
+            'SELECT held, m_member AS member, m_workstation AS workstation, m_job AS job_id, m_idx AS idx, m_at AS ended_at, m_outcome AS outcome FROM team_begin_send($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11)',
             values,
           ),
         ),
-      { retryOnLoss: true },
+      { retryOnLoss: true, writes: true },
     )
     const row: unknown = out.rows[0]
     if (heldRow.parse(row).held === 1) return { ok: true }
@@ -397,13 +387,13 @@ export class TeamLedger implements WriteLedger {
   }
 
   /**
-   * A send's end: its item's record, its row's state, its lease let go with how its send ended
-   * (done or failed, in the order of ends: end_seq; the request id the service gave it) and, for a
-   * change (done or unknown), the team's history row with this member (history says who; what it
-   * keeps is teamChangeOf's: never a parameter, so never a secret) in one statement: one round trip
-   * and one commit, durable as the journal's. Only while the lease is still this send's: a process
-   * woken past its lease, whose item a colleague settled meanwhile, writes nothing. Idempotent: a
-   * retry after a lost connection whose first commit landed finds the lease let go, and writes nothing again.
+   * A send's end (team_end): its item's record, its row's state, its lease let go with how its send
+   * ended (done or failed, in the order of ends: end_seq; the request id the service gave it) and,
+   * for a change (done or unknown), the team's history row with this member (history says who;
+   * what it keeps is teamChangeOf's: never a parameter, so never a secret), in one call: one round
+   * trip and one durable commit. Only while the lease is still this send's: a process woken past
+   * its lease, whose item a colleague settled meanwhile, writes nothing. Idempotent: a retry after a
+   * lost connection whose first commit landed finds the lease let go, and writes nothing again.
    */
   async end(record: JournalRecord, lease: TargetLease, outcome: 'free' | 'unknown', job: JobView): Promise<void> {
     if (record.t !== 'item') {
@@ -413,26 +403,23 @@ export class TeamLedger implements WriteLedger {
     this.held.delete(lease.fence)
     this.verdicts.delete(lease.fence)
     const kept = keptItem(record)
-    const { journal, journalValues } = this.journalInsert(kept, 'EXISTS (SELECT 1 FROM lease)')
-    const values = [...journalValues, kept.i, kept.state, lease.fence, outcome, kept.requestId ?? null]
-    const item = `UPDATE team_job_items SET state = $7 WHERE job_id = $2 AND idx = $6 AND EXISTS (SELECT 1 FROM lease) AND (state NOT IN ('done', 'failed') OR $7 IN ('done', 'failed'))`
-    const letGo = `UPDATE team_leases SET state = $9, ended_at = CASE WHEN $9 = 'free' THEN now() ELSE NULL END,
-        outcome = CASE WHEN $7 IN ('done', 'failed') THEN $7 ELSE outcome END,
-        end_seq = CASE WHEN $7 IN ('done', 'failed') THEN nextval('team_end_seq') ELSE end_seq END,
-        request_id = COALESCE($10::text, request_id)
-      WHERE fence = $8 AND state IN ('sending', 'unknown') RETURNING fence`
     const changed = teamChangeOf(job, kept.i)
-    const statement = changed
-      ? prepared(
-          'append-end-changed',
-          `WITH lease AS (${letGo}), item AS (${item}),
-           history AS (INSERT INTO team_history (account, domain, member, workstation, change)
-             SELECT $11, $12, $3, $4, $13::jsonb WHERE EXISTS (SELECT 1 FROM lease) AND NOT EXISTS (SELECT 1 FROM team_journal WHERE record_id = $1))
-           ${journal}`,
-          [...values, this.accounts.toTeam(job.accountId), changed.domain, JSON.stringify(changed.change)],
-        )
-      : prepared('append-end', `WITH lease AS (${letGo}), item AS (${item}) ${journal}`, values)
-    await this.step((db) => db.query(statement), { retryOnLoss: true })
+    const values = [
+      lease.fence,
+      outcome,
+      randomUUID(),
+      kept.job,
+      kept.i,
+      kept.state,
+      JSON.stringify(kept),
+      this.o.workstation,
+      kept.requestId ?? null,
+      changed ? this.accounts.toTeam(job.accountId) : null,
+      changed ? changed.domain : null,
+      changed ? JSON.stringify(changed.change) : null,
+      this.o.member,
+    ]
+    await this.step((db) => db.query(prepared('end', 'SELECT team_end($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12::jsonb, $13)', values)), { retryOnLoss: true, writes: true })
   }
 
   /** The team's journal is never rewritten: other members' jobs live in it too. */
@@ -455,6 +442,38 @@ export class TeamLedger implements WriteLedger {
   /** An account's changes as the team knows them after the team row `afterId` (the screens' history, team-history-feed.ts). */
   accountChangesSince(accountId: string, afterId: number, limit: number): Promise<TeamAccountChange[]> {
     return this.step((db) => accountHistorySince(db, this.accounts.toTeam(accountId), afterId, limit), { retryOnLoss: true })
+  }
+
+  /**
+   * Upkeep (issue 50 point 7): settled jobs older than the team's retention moved to the archive
+   * (team_archive_settled), at most once a day whichever member's app starts first. How many moved.
+   */
+  async archiveIfDue(): Promise<number> {
+    return this.step(
+      async (db) => {
+        const due = z.object({ due: z.boolean() }).parse((await db.query(`SELECT coalesce(archived_at < now() - interval '1 day', true) AS due FROM team_settings WHERE id = 1`)).rows[0]).due
+        if (!due) return 0
+        return z.object({ moved: count }).parse((await db.query('SELECT team_archive_settled() AS moved')).rows[0]).moved
+      },
+      { writes: true },
+    )
+  }
+
+  // --- what the team shares of an account, and the changes from outside its members find ---
+
+  /** The account's identity as the team shares it (label, colour, tag, write safety level), if shared. */
+  sharedIdentity(accountId: string): Promise<TeamAccount | undefined> {
+    return this.step((db) => sharedAccount(db, this.accounts.toTeam(accountId)), { retryOnLoss: true })
+  }
+
+  /** Shares the account's identity; a change of its level is a team history entry with this member (team_share_account). */
+  shareIdentity(accountId: string, identity: Omit<TeamAccount, 'fingerprint'>): Promise<void> {
+    return this.step((db) => shareAccount(db, { ...identity, fingerprint: this.accounts.toTeam(accountId) }, { member: this.o.member, workstation: this.o.workstation }), { writes: true })
+  }
+
+  /** A change from outside this workstation's refresh found, kept for the team (team_drift_findings). */
+  recordDrift(accountId: string, finding: DriftFinding): Promise<void> {
+    return this.step((db) => recordDrift(db, this.accounts.toTeam(accountId), finding.subject, finding, { member: this.o.member, workstation: this.o.workstation }), { writes: true })
   }
 
   // --- reminders and changes from outside, handled once for the team (reminders/handled.ts) ---
@@ -480,9 +499,32 @@ export class TeamLedger implements WriteLedger {
     const out = await this.step(async (db) => {
       await reminderDue(db, teamKey, new Date())
       return handleReminder(db, teamKey, how, by, snoozedUntil)
-    })
+    }, { writes: true })
     // Handled meanwhile and then un-snoozed cannot happen: a handling is only replaced after its snooze ran out.
     return { mine: out.mine, handled: out.reminder.handled ? handledOf(out.reminder.handled) : { how, at: new Date().toISOString(), ...by } }
+  }
+
+  // --- reminders notified once for the team (team-notices.ts, reminders/notices.ts) ---
+
+  /**
+   * Not retried on a lost connection (a retry would find its own landed claim taken): the claim
+   * throws, and this workstation notifies them all (reminders/index.ts): right if it landed, at
+   * worst a reminder twice.
+   */
+  async claimNotices(due: readonly DueReminder[]): Promise<DueReminder[]> {
+    const keyed = due.map((d) => ({ d, key: this.reminderKey(d.item.accountId, reminderKey(d)) }))
+    const notices = keyed.map(({ d: { item: { accountId, ...item } }, key }) => ({ key, account: this.accounts.toTeam(accountId), item }))
+    const won = await this.step((db) => claimNotices(db, notices, { member: this.o.member, workstation: this.o.workstation }))
+    return keyed.filter((k) => won.has(k.key)).map((k) => k.d)
+  }
+
+  async noticedItems(accountIds: readonly string[], from: string): Promise<ExpiringItem[]> {
+    const byTeam = new Map(accountIds.map((id) => [this.accounts.toTeam(id), id]))
+    const rows = await this.step((db) => noticedItems(db, [...byTeam.keys()], from), { retryOnLoss: true })
+    return rows.flatMap((r) => {
+      const accountId = byTeam.get(r.account)
+      return accountId === undefined ? [] : [{ accountId, ...r.item }]
+    })
   }
 
   // --- the per-target holds ---
@@ -502,54 +544,27 @@ export class TeamLedger implements WriteLedger {
   }
 
   async claim(ref: TargetRef, owner: { jobId: string; index: number }, opts: { overUnknown?: boolean; precondition?: SendPrecondition | undefined } = {}): Promise<ClaimResult> {
-    const key = this.key(ref)
-    const insert = (from: string) => `INSERT INTO team_leases (account, operation, target, member, workstation, job_id, idx, state, expires_at, basis)
-       SELECT $1, $2, $3, $4, $5, $6, $7::integer, 'sending', now() + $8::bigint * interval '1 millisecond', $9::text FROM ${from}
-       ON CONFLICT (account, operation, target) WHERE state IN ('sending', 'unknown') DO NOTHING
-       RETURNING fence`
     const p = opts.precondition
-    const values = [...key, this.o.member, this.o.workstation, owner.jobId, owner.index, this.ttl(), p?.basis ?? null]
-    // With a precondition, what moved it is read in the same round trip (precondition() answers from
-    // it; beginSend checks it again, committed, right before the send).
-    const withMoved = (taking: string) => `WITH taken AS (${taking}) SELECT taken.fence, m.member, m.workstation, m.job_id, m.idx, m.ended_at, m.outcome
-       FROM taken LEFT JOIN LATERAL (${movedSql('$1', '$2', '$3', '$10', '$9')}) AS m ON true`
-    const remember = (fence: number, row: unknown) => {
-      if (p !== undefined && p.since !== undefined) this.verdicts.set(fence, verdictOf(movedRow.safeParse(row).success ? row : undefined))
-    }
-    // The usual case in one round trip: the target is free, the insert takes it (one statement, committed on its own).
-    if (!opts.overUnknown) {
-      const first = await this.step((db) => db.query(prepared('claim', withMoved(insert(RELAXED)), [...values, sinceOf(p)])))
-      const row: unknown = first.rows[0]
-      if (row !== undefined) {
-        const fence = fenceRow.parse(row).fence
-        remember(fence, row)
-        return this.took(ref, owner, fence)
-      }
-    }
-    // Held, or held by a lease that ran out: expired leases made what they mean, then once more.
+    // One call (team_claim): expired leases made what they mean, the target taken in this member's
+    // name, and with a mark what moved the precondition since (precondition() answers from it;
+    // beginSend checks it again, committed). A plain claim commits without waiting for the disk
+    // (a lost claim is safe: beginSend's check fails); one over an unknown outcome waits for it.
+    const values = [...this.key(ref), this.o.workstation, owner.jobId, owner.index, this.ttl(), p?.basis ?? null, sinceOf(p), opts.overUnknown === true, opts.overUnknown !== true, this.o.member]
     // Bounded: the holder seen by a refused insert may let go before it is read; then try again.
     for (let attempt = 0; attempt < 3; attempt++) {
-      const out = await this.step(() =>
-        this.transaction(async (c) => {
-          await c.query(EXPIRE, key)
-          // Sent again over an unknown outcome, knowingly: whether that one was done, nobody can tell.
-          if (opts.overUnknown)
-            await c.query(`UPDATE team_leases SET state = 'free', ended_at = now(), outcome = 'unsure', end_seq = nextval('team_end_seq') WHERE account = $1 AND operation = $2 AND target = $3 AND state = 'unknown'`, key)
-          const taken = await c.query(withMoved(insert('(VALUES (1)) AS one')), [...values, sinceOf(p)])
-          const row: unknown = taken.rows[0]
-          if (row !== undefined) return { taken: true as const, fence: fenceRow.parse(row).fence, row }
-          const held = await c.query(`SELECT ${EFFECTIVE} AND account = $1 AND operation = $2 AND target = $3`, key)
-          const heldRow: unknown = held.rows[0]
-          return { taken: false as const, heldRow }
-        }),
-      )
-      if (out.taken) {
-        remember(out.fence, out.row)
-        return this.took(ref, owner, out.fence)
+      const out = await this.step((db) => db.query(prepared('claim', 'SELECT * FROM team_claim($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)', values)), { writes: true })
+      const row = claimRow.safeParse(out.rows[0])
+      if (!row.success) continue
+      const r = row.data
+      if (r.fence !== null) {
+        if (p !== undefined && p.since !== undefined) {
+          const moved = r.m_outcome === null ? undefined : { member: r.m_member, workstation: r.m_workstation, job_id: r.m_job, idx: r.m_idx, ended_at: r.m_at, outcome: r.m_outcome }
+          this.verdicts.set(r.fence, verdictOf(moved))
+        }
+        return this.took(ref, owner, r.fence)
       }
-      if (out.heldRow !== undefined) {
-        const r = holderRow.parse(out.heldRow)
-        return { ok: false, heldBy: holderFrom(r) }
+      if (r.h_state === 'sending' || r.h_state === 'unknown') {
+        return { ok: false, heldBy: { jobId: r.h_job ?? '', index: r.h_idx ?? 0, state: r.h_state, since: (r.h_since ?? new Date()).toISOString(), member: r.h_member ?? undefined, workstation: r.h_workstation ?? undefined } }
       }
     }
     throw new TeamError('team.failed', { step: 'claim' })
@@ -593,40 +608,33 @@ export class TeamLedger implements WriteLedger {
     return { ok: true, lease }
   }
 
+  /** The committed check before a send made on its own (team_still_held): this member's lease, current and unexpired, marked checked. */
   async stillHeld(lease: TargetLease): Promise<boolean> {
-    const r = await this.step((db) => db.query(prepared('still-held', stillHeldSql('$1', '$2'), [lease.fence, this.ttl()])))
-    return r.rows.length === 1
+    const r = await this.step((db) => db.query(prepared('still-held', 'SELECT team_still_held($1, $2, $3) AS held', [lease.fence, this.ttl(), this.o.member])), { writes: true })
+    return z.object({ held: z.boolean() }).parse(r.rows[0]).held
   }
 
   async release(lease: TargetLease, outcome: 'free' | 'unknown'): Promise<void> {
     this.held.delete(lease.fence)
     this.verdicts.delete(lease.fence)
     await this.step(
-      () =>
-        this.pool.query(
-          prepared('release', `UPDATE team_leases SET state = $2, ended_at = CASE WHEN $2 = 'free' THEN now() ELSE NULL END FROM ${RELAXED} WHERE fence = $1 AND state IN ('sending', 'unknown')`, [lease.fence, outcome]),
-        ),
-      { retryOnLoss: true },
+      (db) =>
+        outcome === 'free'
+          ? db.query(prepared('release', 'SELECT team_release($1, true, $2)', [lease.fence, this.o.member]))
+          : db.query(prepared('keep-unknown', 'SELECT team_keep_unknown($1, $2)', [lease.fence, this.o.member])),
+      { retryOnLoss: true, writes: true },
     )
   }
 
-  /** An unknown outcome settled: the lease free, with how its send ended and the request that shows it (a log entry's). */
-  async settle(ref: TargetRef, how?: SendEnd | 'unsure', requestId?: string): Promise<void> {
-    const key = this.key(ref)
-    const ended = how === 'done' || how === 'failed' || how === 'unsure' ? how : null
-    await this.step(
-      () =>
-        this.transaction(async (c) => {
-          await c.query(EXPIRE, key)
-          await c.query(
-            `UPDATE team_leases SET state = 'free', ended_at = now(), outcome = $4::text,
-               end_seq = CASE WHEN $4::text IS NOT NULL THEN nextval('team_end_seq') ELSE end_seq END, request_id = COALESCE($5::text, request_id)
-             WHERE account = $1 AND operation = $2 AND target = $3 AND state = 'unknown'`,
-            [...key, ended, requestId ?? null],
-          )
-        }),
-      { retryOnLoss: true },
-    )
+  /**
+   * An unknown outcome settled (team_settle): only with the service's log entry of the item's own
+   * request, who settled it recorded. Without evidence (an account removed on this workstation)
+   * nothing: the team's unknown outcome stays until someone settles it from the log.
+   */
+  async settle(ref: TargetRef, evidence?: SettleEvidence): Promise<void> {
+    if (!evidence) return
+    const entry = { request_id: evidence.requestId, ...(evidence.datetime !== undefined ? { datetime: evidence.datetime } : {}) }
+    await this.step((db) => db.query('SELECT team_settle($1, $2, $3, $4, $5, $6::jsonb, $7)', [...this.key(ref), evidence.how, evidence.requestId, JSON.stringify(entry), this.o.member]), { retryOnLoss: true, writes: true })
   }
 
   async holderOf(ref: TargetRef): Promise<TargetHolder | undefined> {

@@ -8,13 +8,18 @@
  */
 import type { JobView } from '../../shared/jobs'
 import type { JournalRecord } from '../jobs/ledger/journal-record'
-import type { BeginSend, ClaimResult, LedgerMark, PreconditionVerdict, SendEnd, SendPrecondition, TargetHolder, TargetLease, TargetRef, WriteLedger } from '../jobs/ledger/write-ledger'
+import type { BeginSend, ClaimResult, LedgerMark, PreconditionVerdict, SendPrecondition, SettleEvidence, TargetHolder, TargetLease, TargetRef, WriteLedger } from '../jobs/ledger/write-ledger'
 import { TeamAccountIdentities } from './account-identity'
 import { openConfiguredTeamLedger, type TeamKeys } from './open-team'
 import { TeamError, teamErrorOf, type TeamErrorCode } from './team-error'
 import type { TeamLedger } from './team-ledger'
-import type { TeamAccountChange, TeamHistoryEntry } from './team-shared'
-import type { ReminderHandled, ReminderHandlingKind } from '../../shared/portfolio/reminders'
+import type { TeamAccount, TeamAccountChange, TeamHistoryEntry } from './team-shared'
+import type { DriftFinding } from '../../shared/portfolio'
+import { z } from 'zod'
+import { ACCOUNT_COLOURS, ACCOUNT_ENVIRONMENTS } from '../../shared/accounts'
+import { WRITE_SAFETY } from '../../shared/accounts/write-safety'
+import type { SharedIdentity } from '../accounts/account-service'
+import type { DueReminder, ExpiringItem, ReminderHandled, ReminderHandlingKind } from '../../shared/portfolio/reminders'
 import { readTeamSettings } from './team-settings'
 
 /**
@@ -27,7 +32,20 @@ export type TeamStatus =
   | { mode: 'team'; connected: true; member: string; workstation: string; where: string }
   | { mode: 'team'; connected: false; member: string; workstation: string; where: string; problem: { code: TeamErrorCode; params: Record<string, string | number> } }
 
+/**
+ * An account's identity between this workstation and the team (issue 50 point 2): what the
+ * workstation keeps, and how a change another member made is applied here.
+ */
+export interface IdentitySync {
+  local(accountId: string): SharedIdentity | undefined
+  apply(accountId: string, shared: SharedIdentity): Promise<void>
+}
+
+const sharedIdentitySchema = z.object({ label: z.string().min(1), colour: z.enum(ACCOUNT_COLOURS), environment: z.enum(ACCOUNT_ENVIRONMENTS), writeSafety: z.enum(WRITE_SAFETY) })
+
 export interface TeamModeOptions {
+  /** Shares each account's identity with the team and applies the team's here. */
+  identities?: IdentitySync
   /** How long after a failed attempt the database is tried again (default 5 s). */
   retryMs?: number
   /** Told once each time the status changes (connected -> unreachable -> connected). */
@@ -97,13 +115,16 @@ class ReconnectingTeamLedger implements WriteLedger {
     if (this.inner) return this.inner
     if (this.opening) return this.opening
     if (this.lastFailureAt > 0 && Date.now() - this.lastFailureAt < (this.o.retryMs ?? 5000)) {
-      throw new TeamError(this.current.mode === 'team' && !this.current.connected ? this.current.problem.code : 'team.unreachable')
+      // The cause said at the last attempt, with its parameters (never a sentence with a bare {user}).
+      throw this.current.mode === 'team' && !this.current.connected ? new TeamError(this.current.problem.code, this.current.problem.params) : new TeamError('team.unreachable')
     }
     this.opening = (async () => {
       try {
         const l = await this.open()
         if (!l) throw new TeamError('team.notInitialised')
         this.inner = l
+        // Upkeep, at most daily: old settled jobs to the archive (never holding up the start).
+        void l.archiveIfDue().catch(() => undefined)
         this.setStatus({ mode: 'team', connected: true, ...this.names })
         return l
       } catch (err) {
@@ -257,10 +278,10 @@ class ReconnectingTeamLedger implements WriteLedger {
       throw err
     }
   }
-  settle(ref: TargetRef, how?: SendEnd | 'unsure', requestId?: string): Promise<void> {
+  settle(ref: TargetRef, evidence?: SettleEvidence): Promise<void> {
     return this.step(async (l) => {
       await this.learn(ref.accountId)
-      return l.settle(ref, how, requestId)
+      return l.settle(ref, evidence)
     })
   }
   holderOf(ref: TargetRef): Promise<TargetHolder | undefined> {
@@ -271,8 +292,35 @@ class ReconnectingTeamLedger implements WriteLedger {
   }
   holdersOf(refs: readonly TargetRef[]): Promise<Array<TargetHolder | undefined>> {
     return this.step(async (l) => {
-      for (const accountId of new Set(refs.map((r) => r.accountId))) await this.learn(accountId)
+      for (const accountId of new Set(refs.map((r) => r.accountId))) {
+        await this.learn(accountId)
+        // A job is prepared with the account's identity as the team has it now (a production level
+        // another member set asks for the name here too).
+        await this.syncIdentity(l, accountId)
+      }
       return l.holdersOf(refs)
+    })
+  }
+
+  /** The team's identity of the account applied here, or this workstation's shared when the team has none yet. */
+  private async syncIdentity(l: TeamLedger, accountId: string): Promise<void> {
+    const sync = this.o.identities
+    const local = sync?.local(accountId)
+    if (!sync || !local) return
+    const shared = await l.sharedIdentity(accountId)
+    if (!shared) {
+      await l.shareIdentity(accountId, { label: local.label, colour: local.colour, tag: local.environment, writeSafety: local.writeSafety }).catch(() => undefined)
+      return
+    }
+    const parsed = sharedIdentitySchema.safeParse({ label: shared.label, colour: shared.colour, environment: shared.tag, writeSafety: shared.writeSafety })
+    if (parsed.success) await sync.apply(accountId, parsed.data)
+  }
+
+  /** This workstation's change of an account's identity, shared with the team (a change of its level is a team history entry). */
+  async shareIdentity(accountId: string, identity: SharedIdentity): Promise<void> {
+    await this.step(async (l) => {
+      await this.learn(accountId)
+      await l.shareIdentity(accountId, { label: identity.label, colour: identity.colour, tag: identity.environment, writeSafety: identity.writeSafety })
     })
   }
   changesOf(accountId: string, domain: string): Promise<TeamHistoryEntry[]> {
@@ -291,6 +339,34 @@ class ReconnectingTeamLedger implements WriteLedger {
     return this.step(async (l) => {
       await this.learn(accountId)
       return l.handleOnce(accountId, key, how, snoozedUntil)
+    })
+  }
+  sharedIdentity(accountId: string): Promise<TeamAccount | undefined> {
+    return this.step(async (l) => {
+      await this.learn(accountId)
+      return l.sharedIdentity(accountId)
+    })
+  }
+  recordDrift(accountId: string, finding: DriftFinding): Promise<void> {
+    return this.step(async (l) => {
+      await this.learn(accountId)
+      return l.recordDrift(accountId, finding)
+    })
+  }
+  /**
+   * An account whose key cannot be told yet (team.accountUnproven, its service away) keeps its
+   * local-only team id, which no other workstation claims under: this one notifies it, as alone.
+   */
+  claimNotices(due: readonly DueReminder[]): Promise<DueReminder[]> {
+    return this.step(async (l) => {
+      for (const accountId of new Set(due.map((d) => d.item.accountId))) await this.learn(accountId).catch(() => undefined)
+      return l.claimNotices(due)
+    })
+  }
+  noticedItems(accountIds: readonly string[], from: string): Promise<ExpiringItem[]> {
+    return this.step(async (l) => {
+      for (const accountId of accountIds) await this.learn(accountId).catch(() => undefined)
+      return l.noticedItems(accountIds, from)
     })
   }
   accountChangesSince(accountId: string, afterId: number, limit: number): Promise<TeamAccountChange[]> {

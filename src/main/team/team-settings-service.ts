@@ -3,11 +3,14 @@
  * connection, connect (the schema created or migrated, the password into the OS keychain, the rest
  * into team.json), say the status (schema version, this workstation, the workstations connected),
  * disconnect. Returns data and TeamError codes; the window words them. The password crosses
- * here once, from the form to the keychain, and is never written to a file.
+ * here once, from the form to the keychain, and is never written to a file. The form always names
+ * its encryption (the window offers TLS first: issue 50); the connection's failures come with its
+ * names (connection.ts).
  */
 import { rm } from 'node:fs/promises'
 import type { SecretStore } from '../accounts/secret-store'
-import { openTeamPool, type TeamConnection } from './connection'
+import type { TeamSslMode } from '../../shared/team'
+import { openTeamPool, sslModeOf, type TeamConnection } from './connection'
 import { ensureSchema, schemaStatus, SCHEMA_VERSION } from './schema'
 import { registerWorkstation, teamWorkstations, type TeamWorkstation } from './team-directory'
 import { TeamError, teamErrorOf } from './team-error'
@@ -15,7 +18,7 @@ import { readTeamSettings, teamPasswordKey, teamSettingsFileOf, teamSettingsSche
 
 export type TeamStatus =
   | { configured: false }
-  | { configured: true; member: string; workstation: string; where: string; version: number; workstations: TeamWorkstation[] }
+  | { configured: true; member: string; workstation: string; where: string; sslmode: TeamSslMode; version: number; workstations: TeamWorkstation[] }
 
 const whereOf = (c: TeamConnection) => `${c.database}@${c.host}:${c.port}`
 
@@ -63,7 +66,7 @@ export class TeamSettingsService {
       const st = await schemaStatus(pool)
       if (st.state === 'absent') throw new TeamError('team.notInitialised')
       if (st.state === 'newer') throw new TeamError('team.schemaNewer', { found: st.version, supported: SCHEMA_VERSION })
-      return { configured: true, member: s.member, workstation: s.workstation, where: whereOf(s.connection), version: st.version, workstations: await teamWorkstations(pool) }
+      return { configured: true, member: s.member, workstation: s.workstation, where: whereOf(s.connection), sslmode: sslModeOf(s.connection), version: st.version, workstations: await teamWorkstations(pool) }
     } catch (err) {
       throw teamErrorOf(err)
     } finally {

@@ -35,11 +35,8 @@ async function guarded<T>(run: () => Promise<T>): Promise<T> {
 /** Shares an account's identity (never its key): the last member to change it wins. */
 export function shareAccount(pool: pg.Pool, a: TeamAccount, by: TeamMember): Promise<void> {
   return guarded(async () => {
-    await pool.query(
-      `INSERT INTO team_accounts (fingerprint, label, colour, tag, write_safety, updated_by) VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (fingerprint) DO UPDATE SET label = $2, colour = $3, tag = $4, write_safety = $5, updated_by = $6, updated_at = now()`,
-      [a.fingerprint, a.label, a.colour, a.tag, a.writeSafety, by.member],
-    )
+    // team-rights.ts team_share_account: a change of the write safety level is a team history entry.
+    await pool.query('SELECT team_share_account($1, $2, $3, $4, $5, $6, $7)', [a.fingerprint, a.label, a.colour, a.tag, a.writeSafety, by.workstation, by.member])
   })
 }
 
@@ -56,12 +53,6 @@ export function sharedAccount(pool: pg.Pool, fingerprint: string): Promise<TeamA
 const historyRow = z.object({ at: z.date(), member: z.string().nullable(), workstation: z.string().nullable(), change: z.unknown() })
 export type TeamHistoryEntry = { at: string; by: TeamMember | undefined; change: unknown }
 
-/**
- * A FROM item that makes its statement's own transaction commit without waiting for the disk
- * (synchronous_commit off until it ends), in the same round trip. A commit made so is lost only if
- * the database server itself crashes within a moment of it (never by a crash of this app).
- */
-export const RELAXED_COMMIT = `(SELECT set_config('synchronous_commit', 'off', true)) AS relaxed`
 
 /**
  * A change of a domain, with the member who made it (undefined: seen from outside, e.g. the
@@ -70,13 +61,7 @@ export const RELAXED_COMMIT = `(SELECT set_config('synchronous_commit', 'off', t
  */
 export function recordHistory(pool: pg.Pool, account: string, domain: string, change: unknown, by: TeamMember | undefined, opts: { relaxed?: boolean } = {}): Promise<void> {
   return guarded(async () => {
-    await pool.query(`INSERT INTO team_history (account, domain, member, workstation, change) SELECT $1, $2, $3, $4, $5::jsonb${opts.relaxed ? ` FROM ${RELAXED_COMMIT}` : ''}`, [
-      account,
-      domain,
-      by?.member ?? null,
-      by?.workstation ?? null,
-      JSON.stringify(change),
-    ])
+    await pool.query('SELECT team_history_add($1, $2, $3::jsonb, $4, $5, $6)', [account, domain, JSON.stringify(change), by?.workstation ?? null, opts.relaxed === true, by?.member ?? null])
   })
 }
 
@@ -131,8 +116,7 @@ function reminderOf(raw: unknown): TeamReminder {
 /** A reminder due: known to the team (shown to every member) until handled. */
 export function reminderDue(pool: pg.Pool, key: string, dueAt: Date): Promise<TeamReminder> {
   return guarded(async () => {
-    await pool.query('INSERT INTO team_reminders (key, due_at) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [key, dueAt])
-    return reminderOf((await pool.query('SELECT * FROM team_reminders WHERE key = $1', [key])).rows[0])
+    return reminderOf((await pool.query('SELECT * FROM team_reminder_due($1, $2, NULL)', [key, dueAt])).rows[0])
   })
 }
 
@@ -142,14 +126,10 @@ export function reminderDue(pool: pg.Pool, key: string, dueAt: Date): Promise<Te
  */
 export function handleReminder(pool: pg.Pool, key: string, how: ReminderHandling, by: TeamMember, snoozedUntil?: Date): Promise<{ mine: boolean; reminder: TeamReminder }> {
   return guarded(async () => {
-    const won = await pool.query(
-      `UPDATE team_reminders SET handled = $2, handled_by = $3, handled_on = $4, handled_at = now(), snoozed_until = $5
-       WHERE key = $1 AND (handled IS NULL OR (handled = 'snoozed' AND snoozed_until <= now()))
-       RETURNING *`,
-      [key, how, by.member, by.workstation, how === 'snoozed' ? (snoozedUntil ?? null) : null],
-    )
-    if (won.rows[0] !== undefined) return { mine: true, reminder: reminderOf(won.rows[0]) }
-    return { mine: false, reminder: reminderOf((await pool.query('SELECT * FROM team_reminders WHERE key = $1', [key])).rows[0]) }
+    const won = z.object({ mine: z.boolean() }).parse(
+      (await pool.query('SELECT team_reminder_handle($1, $2, $3, $4, $5) AS mine', [key, how, by.workstation, how === 'snoozed' ? (snoozedUntil ?? null) : null, by.member])).rows[0],
+    ).mine
+    return { mine: won, reminder: reminderOf((await pool.query('SELECT * FROM team_reminders WHERE key = $1', [key])).rows[0]) }
   })
 }
 
@@ -166,7 +146,7 @@ const findingRow = z.object({ domain: z.string(), found_at: z.date(), found_by: 
 /** A drift finding, seen by one member, kept for the team. */
 export function recordDrift(pool: pg.Pool, account: string, domain: string, finding: unknown, by: TeamMember): Promise<void> {
   return guarded(async () => {
-    await pool.query('INSERT INTO team_drift_findings (account, domain, found_by, finding) VALUES ($1, $2, $3, $4::jsonb)', [account, domain, by.member, JSON.stringify(finding)])
+    await pool.query('SELECT team_record_drift($1, $2, $3::jsonb, $4)', [account, domain, JSON.stringify(finding), by.member])
   })
 }
 

@@ -13,7 +13,7 @@ import type { HealthFinding } from '../dns/health/rules'
 import type { ServedReport } from '../dns/health/served'
 import type { DdnsSent } from '../service/ddns'
 import type { StoreStatus } from '../portfolio/store-status'
-import type { JobView } from '../jobs'
+import type { JobView, LeftOutItem } from '../jobs'
 import type {
   EndpointInput,
   EndpointName,
@@ -77,7 +77,8 @@ export interface LocalResults {
   'accounts.testConnection': ConnectionResult
   'accounts.keychainStatus': { available: boolean; problem?: ErrorData | undefined }
   'reads.cancel': null
-  'jobs.prepare': { job: JobView; token?: string | undefined }
+  /** `leftOut`: with `skipBusy`, the items left out because another send held their target. */
+  'jobs.prepare': { job: JobView; token?: string | undefined; leftOut?: LeftOutItem[] | undefined }
   'jobs.start': JobView
   'jobs.submit': JobView
   'jobs.discard': null

@@ -72,7 +72,8 @@ export const localPayloads = {
   'accounts.testConnection': z.object({ id: accountIdSchema }),
   'accounts.keychainStatus': z.object({}),
   'reads.cancel': z.object({ callId: callIdSchema }),
-  'jobs.prepare': jobRequestSchema(),
+  // Only a prepared job can leave held targets out: its answer says which (a submit would not).
+  'jobs.prepare': jobRequestSchema().extend({ skipBusy: z.boolean().optional() }),
   'jobs.start': z.object({ jobId: writeJobIdSchema, token: z.string().max(128).optional(), accountName: z.string().max(200).optional() }),
   'jobs.submit': jobRequestSchema(),
   'jobs.discard': z.object({ jobId: writeJobIdSchema }),

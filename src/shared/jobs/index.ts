@@ -184,4 +184,18 @@ export type JobRequest = {
   concurrency?: number | undefined
   /** Send even though an earlier send to these targets has an unknown outcome (the user was told the risk). */
   secondSend?: boolean | undefined
+  /**
+   * Leave out the items whose target another send holds (on its way, or of unknown outcome)
+   * instead of refusing the whole job: the job goes on around them, and prepare says which were
+   * left out and who holds each (LeftOutItem). Without it, one held target refuses the job.
+   */
+  skipBusy?: boolean | undefined
 }
+
+/**
+ * An item a job left out at prepare because another send held its target (JobRequest.skipBusy):
+ * its place in the request, its label, and the refusal it would have met (job.targetBusy or
+ * job.targetUnknown; in team mode job.targetBusyBy / job.targetUnknownBy, whose parameters name
+ * the member, the workstation and since when).
+ */
+export type LeftOutItem = { index: number; label: string; error: ErrorData }

@@ -29,6 +29,16 @@ export interface ListChange {
   duplicates: number
   /** Changes this app did not make, recorded in history as changed outside (watched lists only). */
   drift: number
+  /** Which they were (at most 100 named): shared with the team in team mode. */
+  findings?: DriftFinding[] | undefined
+}
+
+/** A change from outside this app, as a refresh found it: whose, and which part of it. */
+export interface DriftFinding {
+  subjectKind: string
+  subject: string
+  aspect: string
+  at: string
 }
 
 export interface StoredList<N extends StoredListName> {

@@ -38,6 +38,8 @@ export type TeamStatusView =
       workstation: string
       /** database@host:port */
       where: string
+      /** How the connection is protected. */
+      sslmode: TeamSslMode
       version: number
       workstations: TeamWorkstationView[]
     }

@@ -1,14 +1,16 @@
 /**
  * A ledger that cannot take a step now: its store is away, refuses, or is of a newer version (a
  * team database down, a login refused). Nothing may be sent then. The runner knows only this
- * class, never which ledger threw it; its code and parameters are the words' (the catalogue's).
+ * class, never which ledger threw it; its code, parameters and kind are the words' (the
+ * catalogue's sentence, and the title of its kind: "Team database unreachable", not "Unexpected error").
  */
-import type { ErrorData } from '../../../shared/errors'
+import type { ErrorData, ErrorKind } from '../../../shared/errors'
 
 export class LedgerUnavailable extends Error {
   constructor(
     readonly code: string,
     readonly params: Record<string, string | number> = {},
+    readonly kind: ErrorKind = 'internal',
   ) {
     super(`${code}${Object.keys(params).length ? ` ${JSON.stringify(params)}` : ''}`)
     this.name = 'LedgerUnavailable'
@@ -17,5 +19,5 @@ export class LedgerUnavailable extends Error {
 
 /** A ledger's failure as the error a job or a refusal shows; undefined for any other failure. */
 export function ledgerErrorData(err: unknown): ErrorData | undefined {
-  return err instanceof LedgerUnavailable ? { kind: 'internal', code: err.code, params: { ...err.params } } : undefined
+  return err instanceof LedgerUnavailable ? { kind: err.kind, code: err.code, params: { ...err.params } } : undefined
 }

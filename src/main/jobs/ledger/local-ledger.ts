@@ -12,7 +12,7 @@
 import { isJobRunning, type JobView } from '../../../shared/jobs'
 import type { Journal } from './journal-file'
 import type { JournalRecord } from './journal-record'
-import type { BeginSend, ClaimResult, EarlierSend, LedgerMark, PreconditionVerdict, SendEnd, SendPrecondition, TargetHolder, TargetLease, TargetRef, WriteLedger } from './write-ledger'
+import type { BeginSend, ClaimResult, EarlierSend, LedgerMark, PreconditionVerdict, SendEnd, SendPrecondition, SettleEvidence, TargetHolder, TargetLease, TargetRef, WriteLedger } from './write-ledger'
 
 /** The runner keeps the last 300 jobs; holds of older ones are not rebuilt (as before the ledger). */
 const JOBS_KEPT = 300
@@ -158,10 +158,10 @@ export class LocalLedger implements WriteLedger {
     await this.append(record)
   }
 
-  settle(ref: TargetRef, how?: SendEnd | 'unsure', requestId?: string): Promise<void> {
+  settle(ref: TargetRef, evidence?: SettleEvidence): Promise<void> {
     const held = this.holds.get(keyOf(ref))
     this.holds.delete(keyOf(ref))
-    if (held && how !== undefined) this.remember(ref, { ...this.endOf(held, how), requestId })
+    if (held && evidence) this.remember(ref, { ...this.endOf(held, evidence.how), requestId: evidence.requestId })
     return Promise.resolve()
   }
 

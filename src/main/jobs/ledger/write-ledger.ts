@@ -87,6 +87,14 @@ export type BeginSend = { ok: true } | { ok: false; lost: true } | { ok: false; 
 /** How a send ended, as the record of ended sends keeps it (only `done` moves a precondition). */
 export type SendEnd = 'done' | 'failed' | 'not-sent'
 
+/** What settles an unknown outcome: the service's log entry of the item's own request. */
+export interface SettleEvidence {
+  how: 'done' | 'failed'
+  requestId: string
+  /** The entry's time as the service's log gives it. */
+  datetime?: string | undefined
+}
+
 export interface WriteLedger {
   readonly kind: 'local' | 'team'
   /** Where the journal is, for messages (job.journalUnwritable's `path`): a file, or the shared database's name. */
@@ -151,11 +159,12 @@ export interface WriteLedger {
    */
   end(record: JournalRecord, lease: TargetLease, outcome: 'free' | 'unknown', job: JobView): Promise<void>
   /**
-   * An unknown outcome was settled: the target is free again. `how`: from the service's log
-   * (done or failed, by the request that belongs to the item), or 'unsure' when the user sends
-   * again over it, so the ledger cannot tell whether it was done.
+   * An unknown outcome was settled from the service's log: the target is free again, the send
+   * recorded as the log entry shows it (done or failed, with that entry's request id). Without the
+   * evidence (an account removed here) only this process's own hold goes: a shared ledger keeps
+   * the team's unknown outcome until someone settles it with the log's evidence.
    */
-  settle(ref: TargetRef, how?: SendEnd | 'unsure', requestId?: string): Promise<void>
+  settle(ref: TargetRef, evidence?: SettleEvidence): Promise<void>
   /** Who holds the target now, if anyone. */
   holderOf(ref: TargetRef): Promise<TargetHolder | undefined>
   /** Who holds each of these targets now, in their order (prepare's checks of a whole job; shared: one query). */
