@@ -23,9 +23,13 @@ function preloadEnglish(): Plugin {
   }
 }
 
+/** `@shared/…` is src/shared for every process (tsconfig.json's paths): no import climbs folders to reach it. */
+const alias = { '@shared': resolve(__dirname, 'src/shared') }
+
 export default defineConfig({
   main: {
     plugins: [externalizeDepsPlugin()],
+    resolve: { alias },
     // The portfolio store's worker thread is its own entry: main starts it by file (store-worker.ts).
     // The hosting-admin command (src/cli) is another, run by Node without Electron.
     build: {
@@ -39,6 +43,7 @@ export default defineConfig({
     },
   },
   preload: {
+    resolve: { alias },
     // No externalised dependencies: a sandboxed preload can require only 'electron', so whatever
     // it imports is bundled. It imports channel names and the api builder, nothing else.
     // Minified like the renderer: the window loads it before its page, and electron-vite leaves it off.
@@ -54,6 +59,7 @@ export default defineConfig({
   renderer: {
     root: resolve(__dirname, 'src/renderer'),
     plugins: [vue(), preloadEnglish()],
+    resolve: { alias },
     // Minified: electron-vite leaves it off, and the page loads every byte before it shows.
     build: { minify: 'esbuild', rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } } },
   },

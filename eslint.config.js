@@ -166,8 +166,8 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/shared/endpoints', '**/shared/endpoints/**'], message: "The sandbox checks requests with its own model (src/sandbox/operations.ts), never the app's endpoint table." },
-            { group: ['**/shared/service/validation', '**/shared/service/validation.*'], message: "The sandbox checks values with its own rules (src/sandbox/validate.ts), from the spec and the standards, never the app's validators." },
+            { group: ['**/shared/endpoints', '**/shared/endpoints/**', '@shared/endpoints', '@shared/endpoints/**'], message: "The sandbox checks requests with its own model (src/sandbox/operations.ts), never the app's endpoint table." },
+            { group: ['**/shared/service/validation', '**/shared/service/validation.*', '@shared/service/validation', '@shared/service/validation.*'], message: "The sandbox checks values with its own rules (src/sandbox/validate.ts), from the spec and the standards, never the app's validators." },
             { group: ['**/main/**', '**/renderer/**', '**/cli/**'], message: "The sandbox stands for the live service: it imports no part of the app's processes." },
           ],
         },
@@ -184,7 +184,7 @@ export default tseslint.config(
         {
           patterns: [
             { group: ['**/main/**', '**/renderer/**', '**/cli/**', '**/sandbox/**'], message: 'The preload imports only the IPC contract (src/shared/ipc).' },
-            { group: ['../shared/*', '!../shared/ipc'], allowTypeImports: true, message: 'The preload imports values only from src/shared/ipc.' },
+            { group: ['../shared/*', '!../shared/ipc', '@shared/*', '!@shared/ipc'], allowTypeImports: true, message: 'The preload imports values only from src/shared/ipc.' },
           ],
         },
       ],

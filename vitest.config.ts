@@ -1,6 +1,9 @@
+import { resolve } from 'node:path'
 import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
+  // `@shared/…` as tsconfig.json's paths say (electron.vite.config.ts gives the build the same).
+  resolve: { alias: { '@shared': resolve(__dirname, 'src/shared') } },
   test: {
     include: ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts'],
     environment: 'node',

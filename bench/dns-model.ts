@@ -2,9 +2,9 @@
  * The DNS records model on a 5,000-record zone: parse + validate + plan + serialise.
  * Target: <= 50 ms in total.
  */
-import { editRecord, parse, serialise } from '../src/shared/dns/records'
-import { plan } from '../src/shared/dns/plan'
-import { validateRows } from '../src/shared/dns/validate'
+import { editRecord, parse, serialise } from '@shared/dns/records'
+import { plan } from '@shared/dns/plan'
+import { validateRows } from '@shared/dns/validate'
 import type { BenchResult } from './report'
 import { median } from './stats'
 

@@ -11,9 +11,9 @@ import { join } from 'node:path'
 import { openPortfolioStore } from '../src/main/store'
 import { changedAspects } from '../src/main/store/drift'
 import { LIST_SPECS, storedJson } from '../src/main/store/lists'
-import { settingOn } from '../src/shared/service/autorenew'
+import { settingOn } from '@shared/service/autorenew'
 import { accountLists, putAccount, type AccountLists } from '../support/portfolio-data'
-import type { StoredListName } from '../src/shared/portfolio'
+import type { StoredListName } from '@shared/portfolio'
 import type { BenchResult } from './report'
 
 const DOMAINS = 10_000

@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { Journal, type JournalChainOptions } from '../src/main/jobs/ledger/journal-file'
 import type { JournalTipState } from '../src/main/jobs/ledger/journal-chain'
-import type { JobView } from '../src/shared/jobs'
+import type { JobView } from '@shared/jobs'
 import type { BenchResult } from './report'
 import { median } from './stats'
 

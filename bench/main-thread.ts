@@ -13,8 +13,8 @@ import { openPortfolioStore } from '../src/main/store'
 import { inThread, type PortfolioStoreAsync } from '../src/main/store/store-async'
 import { openStoreInWorker } from '../src/main/store/store-worker'
 import { accountLists, putAccountAsync, type AccountLists } from '../support/portfolio-data'
-import type { PagedItem } from '../src/shared/endpoints/table'
-import type { ListParams, StoredListName } from '../src/shared/portfolio'
+import type { PagedItem } from '@shared/endpoints/table'
+import type { ListParams, StoredListName } from '@shared/portfolio'
 import type { BenchResult } from './report'
 
 const ACCOUNTS = ['north', 'south', 'west']

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads'
 import { z } from 'zod'
-import type { ServerKind } from '../src/shared/endpoints/table'
+import type { ServerKind } from '@shared/endpoints/table'
 
 /**
  * What a benchmark sets of the sandbox in the worker. It crosses to the thread as data, and the

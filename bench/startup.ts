@@ -10,10 +10,10 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openPortfolioStore, portfolioFileOf } from '../src/main/store'
-import { DEMO_ACCOUNT_ID } from '../src/shared/accounts'
+import { DEMO_ACCOUNT_ID } from '@shared/accounts'
 import { accountLists, putAccount } from '../support/portfolio-data'
 import { startBuiltShell, type BuiltShell } from '../support/built-shell'
-import { ipcChannel } from '../src/shared/ipc/channels'
+import { ipcChannel } from '@shared/ipc/channels'
 import type { BenchResult } from './report'
 
 const PAINT_TARGET_MS = 300

@@ -7,7 +7,7 @@
  */
 import { parseArgs } from 'node:util'
 import { startSandbox, DEFAULT_SERVER_LABELS, LIVE_RATE_LIMIT, scaledRateLimit, type RateLimit } from '../src/sandbox'
-import { SERVER_KINDS } from '../src/shared/service/constants'
+import { SERVER_KINDS } from '@shared/service/constants'
 
 const { values } = parseArgs({
   options: {

@@ -2,10 +2,10 @@
  * Runs in the page before the app (Playwright init script): installs window.api with the
  * very builder the preload uses, over a Playwright binding instead of ipcRenderer.
  */
-import { buildApi } from '../src/shared/ipc/build-api'
-import type { ChannelName, Progress, WindowApi } from '../src/shared/ipc/contract'
-import type { JobView } from '../src/shared/jobs'
-import type { ReminderTarget } from '../src/shared/portfolio/reminders'
+import { buildApi } from '@shared/ipc/build-api'
+import type { ChannelName, Progress, WindowApi } from '@shared/ipc/contract'
+import type { JobView } from '@shared/jobs'
+import type { ReminderTarget } from '@shared/portfolio/reminders'
 
 declare global {
   /**

@@ -23,9 +23,9 @@ import type { Sandbox, SandboxOptions } from '../src/sandbox'
 import { createAppLog } from '../src/main/log/app-log'
 import { Redactor } from '../src/main/log/redaction'
 import { headlessDesktop, type HeadlessDesktop } from '../src/main/app/desktop'
-import type { ChannelName, Progress } from '../src/shared/ipc/contract'
-import type { JobView } from '../src/shared/jobs'
-import type { ReminderTarget } from '../src/shared/portfolio/reminders'
+import type { ChannelName, Progress } from '@shared/ipc/contract'
+import type { JobView } from '@shared/jobs'
+import type { ReminderTarget } from '@shared/portfolio/reminders'
 
 const RENDERER_DIR = resolve('out/renderer')
 /**

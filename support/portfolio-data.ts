@@ -4,8 +4,8 @@
  * schemas, without a server in between. For the portfolio store's tests and benchmark.
  */
 import { z } from 'zod'
-import { SERVER_KINDS, type ServerKind } from '../src/shared/service/constants'
-import { endpoints, type PagedItem } from '../src/shared/endpoints/table'
+import { SERVER_KINDS, type ServerKind } from '@shared/service/constants'
+import { endpoints, type PagedItem } from '@shared/endpoints/table'
 import { defaultBehaviour } from '../src/sandbox/behaviour'
 import { seedState, type SeedOptions } from '../src/sandbox/seed'
 import type { SandboxState } from '../src/sandbox/state'

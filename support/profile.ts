@@ -1,5 +1,5 @@
 import type { Sandbox } from '../src/sandbox'
-import type { ProfileFields } from '../src/shared/accounts'
+import type { ProfileFields } from '@shared/accounts'
 
 /** Account profile fields pointing at a sandbox, with its path words and simple labels. */
 export function profileFor(

@@ -10,13 +10,13 @@
  * The line is written in the service's records form (`txt _acme-challenge.www <value>`) and the
  * rest of the zone is kept byte for byte; a cleanup removes only a line its auth added.
  */
-import type { AccountView } from '../shared/accounts'
+import type { AccountView } from '@shared/accounts'
 import type { CliLockWait } from '../main/app/app-services'
 import type { Texts } from './text'
-import type { ErrorData } from '../shared/errors'
-import { parse } from '../shared/dns/records'
-import { plan as planOf } from '../shared/dns/plan'
-import { safetyOfPlan } from '../shared/dns/zone-safety'
+import type { ErrorData } from '@shared/errors'
+import { parse } from '@shared/dns/records'
+import { plan as planOf } from '@shared/dns/plan'
+import { safetyOfPlan } from '@shared/dns/zone-safety'
 import { BadInput, EXIT, Failed, failed, itemError, pause, readZone, runWrite, targetBusy, zoneMoved, type Confirmation, type Context, type Io } from './context'
 import { forget, LedgerUnwritable, noteAdded, wasAdded } from './acme-ledger'
 import { hostNameOf, type AcmeRequest } from './acme-input'

@@ -7,11 +7,11 @@
  */
 import { connect, type Socket } from 'node:net'
 import { doorRefusal } from '../main/door/door-path'
-import type { ErrorData } from '../shared/errors'
-import type { Progress, Result } from '../shared/ipc/contract'
-import { callOver } from '../shared/ipc/call-over'
-import { doorLine, fromAppSchema, type FromApp, type ToApp } from '../shared/ipc/door-messages'
-import { isJobRunning, type JobView } from '../shared/jobs'
+import type { ErrorData } from '@shared/errors'
+import type { Progress, Result } from '@shared/ipc/contract'
+import { callOver } from '@shared/ipc/call-over'
+import { doorLine, fromAppSchema, type FromApp, type ToApp } from '@shared/ipc/door-messages'
+import { isJobRunning, type JobView } from '@shared/jobs'
 import type { Session } from './session-api'
 
 /** The app's router answers every call with a Result; anything else means the door is broken. */

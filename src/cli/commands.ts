@@ -3,9 +3,9 @@
  * it takes beyond the common ones, the checks made before anything is opened, its help, and what
  * it runs. A new command is one entry here, its help in the catalogue (cli.help.*), and its module.
  */
-import type { AccountView } from '../shared/accounts'
-import type { MessageKey } from '../shared/i18n/catalogue'
-import type { Params } from '../shared/i18n/format'
+import type { AccountView } from '@shared/accounts'
+import type { MessageKey } from '@shared/i18n/catalogue'
+import type { Params } from '@shared/i18n/format'
 import { acme, acmeRequestOf } from './acme'
 import { EXIT, failed, type Confirmation, type Context, type Io } from './context'
 import { ddnsOptionsOf, ddnsTargetOf, updateEvery, updateOnce } from './ddns'

@@ -3,15 +3,15 @@
  * for, and the one way it writes (a job prepared, confirmed by the command line's own flags,
  * started and waited for), so a write from a script meets the window's rules.
  */
-import type { AccountView } from '../shared/accounts'
-import type { ErrorData } from '../shared/errors'
+import type { AccountView } from '@shared/accounts'
+import type { ErrorData } from '@shared/errors'
 import { AppClosed } from './app-door'
-import type { JobRequest, JobView, LeftOutItem } from '../shared/jobs'
-import type { WriteEndpointName } from '../shared/endpoints/table'
+import type { JobRequest, JobView, LeftOutItem } from '@shared/jobs'
+import type { WriteEndpointName } from '@shared/endpoints/table'
 import type { Session } from './session'
 import type { Texts } from './text'
-import type { MessageKey } from '../shared/i18n/catalogue'
-import type { Params } from '../shared/i18n/format'
+import type { MessageKey } from '@shared/i18n/catalogue'
+import type { Params } from '@shared/i18n/format'
 
 /** 5: every target was done but those left out because another write held them (--skip-busy). */
 export const EXIT = { done: 0, failed: 1, badInput: 2, unknown: 3, differs: 4, doneWithSkips: 5 } as const

@@ -5,12 +5,12 @@
  * error carries the address, which holds it). With --every, the caller's address is looked up
  * each period and sent only when it changed, until the process is stopped (SIGINT, SIGTERM).
  */
-import type { AccountView } from '../shared/accounts'
-import { DDNS_KNOWN_STATUSES, ddnsUrlOf, isIpv4, type DdnsSent } from '../shared/service/ddns'
+import type { AccountView } from '@shared/accounts'
+import { DDNS_KNOWN_STATUSES, ddnsUrlOf, isIpv4, type DdnsSent } from '@shared/service/ddns'
 import { detectDdnsAddress, sendDdnsUpdate, type DdnsTarget } from '../main/ddns/ddns-update'
 import { BadInput, EXIT, Failed, type Context } from './context'
 import { openSession } from './session'
-import type { PayloadOf } from '../shared/ipc/contract'
+import type { PayloadOf } from '@shared/ipc/contract'
 
 /** The domain's update address and password (read through the API): only the updater's fallback holds them, in memory. */
 export async function ddnsTargetOf(c: Context, account: AccountView, domain: string): Promise<DdnsTarget> {

@@ -4,16 +4,16 @@
  * was made from and under the window's safety rules.
  */
 import { readFile } from 'node:fs/promises'
-import type { AccountView } from '../shared/accounts'
-import type { Plan } from '../shared/dns/plan'
-import { plan as planOf, isEmptyPlan } from '../shared/dns/plan'
-import { parse, serialiseRow, type Row } from '../shared/dns/records'
-import { LOWEST_KEPT_TTL, warnRows } from '../shared/dns/validate'
-import { safetyOfPlan } from '../shared/dns/zone-safety'
+import type { AccountView } from '@shared/accounts'
+import type { Plan } from '@shared/dns/plan'
+import { plan as planOf, isEmptyPlan } from '@shared/dns/plan'
+import { parse, serialiseRow, type Row } from '@shared/dns/records'
+import { LOWEST_KEPT_TTL, warnRows } from '@shared/dns/validate'
+import { safetyOfPlan } from '@shared/dns/zone-safety'
 import { BadInput, EXIT, Failed, failed, itemError, readZone, runWrite, zoneMoved, type Confirmation, type Context } from './context'
-import type { ErrorData } from '../shared/errors'
+import type { ErrorData } from '@shared/errors'
 import { formatOf, readZoneFile, zoneAsBind, type ZoneFormat } from './zone-file'
-import { serviceKeptText } from '../shared/i18n/service-kept-text'
+import { serviceKeptText } from '@shared/i18n/service-kept-text'
 import { healthLines, healthOfPlan } from './health'
 
 /**

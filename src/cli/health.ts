@@ -4,11 +4,11 @@
  * the JSON result as `health`. DNS is asked through the machine's resolver, or the ones
  * HOSTING_ADMIN_RESOLVERS names (`127.0.0.1:5353,192.0.2.53`); --offline asks nothing.
  */
-import { planHealth } from '../shared/dns/health/asked'
-import type { HealthFinding } from '../shared/dns/health/rules'
-import type { Row } from '../shared/dns/records'
+import { planHealth } from '@shared/dns/health/asked'
+import type { HealthFinding } from '@shared/dns/health/rules'
+import type { Row } from '@shared/dns/records'
 import { resolverAsker, resolversOf } from '../main/dns-health/resolver-asker'
-import { healthText } from '../shared/i18n/health-text'
+import { healthText } from '@shared/i18n/health-text'
 import type { Context } from './context'
 
 export async function healthOfPlan(c: Context, domain: string, before: Row[], after: Row[], offline: boolean): Promise<HealthFinding[]> {

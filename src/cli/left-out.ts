@@ -4,9 +4,9 @@
  * held, nothing sent). Each is said with who holds it, on which workstation and since when (team
  * mode), and whether that write is on its way or of unknown outcome.
  */
-import type { ErrorData } from '../shared/errors'
-import type { MessageKey } from '../shared/i18n/catalogue'
-import type { JobItemView } from '../shared/jobs'
+import type { ErrorData } from '@shared/errors'
+import type { MessageKey } from '@shared/i18n/catalogue'
+import type { JobItemView } from '@shared/jobs'
 import type { Texts } from './text'
 
 /** The refusals of a held target (main's held-by.ts), each with the command's words for leaving it out. */

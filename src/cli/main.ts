@@ -11,7 +11,7 @@
  * Exit codes: 0 done, 1 failed, 2 bad input, 3 outcome unknown, 4 the zone differs (dns check), 5 done but
  * for the targets another write held, left out (--skip-busy).
  */
-import { escapeHidden } from '../shared/dns/hidden-characters'
+import { escapeHidden } from '@shared/dns/hidden-characters'
 import { dataDirOf } from './data-dir'
 import { acmeLockWait } from './acme'
 import { BadInput, chooseAccount, EXIT, Failed, failed, type Context, type Io } from './context'

@@ -6,8 +6,8 @@
  * outcome) are left out instead of refusing them all, each said with who holds it: exit 5.
  */
 import { randomUUID } from 'node:crypto'
-import type { AccountView } from '../shared/accounts'
-import { isDoneElsewhere } from '../shared/jobs'
+import type { AccountView } from '@shared/accounts'
+import { isDoneElsewhere } from '@shared/jobs'
 import { EXIT, failed, Failed, runWrite, type Confirmation, type Context } from './context'
 import { heldWhenSent, leftOutJson, leftOutLine, type LeftOut } from './left-out'
 

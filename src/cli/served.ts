@@ -6,10 +6,10 @@
  * comparison is recorded in the app's history as the window's is (a nameserver fell behind or caught
  * up: an entry), through a session opened again once the nameservers have answered.
  */
-import type { AccountView } from '../shared/accounts'
+import type { AccountView } from '@shared/accounts'
 import { addressMapOf, nameserversOf } from '../main/dns-health/nameservers'
 import { resolverNsAsk, servedAgainstSaved } from '../main/dns-health/served'
-import type { ServedReport } from '../shared/dns/health/served'
+import type { ServedReport } from '@shared/dns/health/served'
 import { EXIT, Failed, readZone, type Context } from './context'
 import { openSession } from './session'
 

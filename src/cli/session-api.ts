@@ -3,8 +3,8 @@
  * services of its own (session.ts): one interface both give, in a module of its own so that
  * neither imports the other for it.
  */
-import type { Call } from '../shared/ipc/contract'
-import type { JobView } from '../shared/jobs'
+import type { Call } from '@shared/ipc/contract'
+import type { JobView } from '@shared/jobs'
 
 export interface Session {
   /** The contract's typed client, as the window's bridge has it. */

@@ -9,15 +9,15 @@ import { createAppServices, type AppServices, type CliLockWait } from '../main/a
 import type { SecretStore } from '../main/accounts/secret-store'
 import type { Sender } from '../main/ipc/channel'
 import { AppError } from '../main/app/app-error'
-import { CLI_ORIGIN } from '../shared/ipc/door-messages'
+import { CLI_ORIGIN } from '@shared/ipc/door-messages'
 import { currentHolder } from '../main/jobs/data-lock'
 import { sessionThroughApp } from './app-door'
 import type { Session } from './session-api'
 
 export type { Session } from './session-api'
-import type { ErrorData } from '../shared/errors'
-import type { Progress } from '../shared/ipc/contract'
-import { isJobRunning, type JobView } from '../shared/jobs'
+import type { ErrorData } from '@shared/errors'
+import type { Progress } from '@shared/ipc/contract'
+import { isJobRunning, type JobView } from '@shared/jobs'
 
 
 

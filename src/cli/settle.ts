@@ -6,9 +6,9 @@
  * looked at once, then again while the log may lag (as the app's schedule does), within --timeout;
  * what each look settled is said, item by item.
  */
-import type { AccountView } from '../shared/accounts'
-import type { ErrorData } from '../shared/errors'
-import type { JobItemView, JobView, LogUndecided } from '../shared/jobs'
+import type { AccountView } from '@shared/accounts'
+import type { ErrorData } from '@shared/errors'
+import type { JobItemView, JobView, LogUndecided } from '@shared/jobs'
 import { EXIT, Failed, pause, type Context } from './context'
 
 /** When the items still not found are looked at again (the log may lag behind the request). */

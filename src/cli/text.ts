@@ -3,12 +3,12 @@
  * LANG starting with "ja" is Japanese, else English): the command's own lines (cli.*) and every
  * code main returns, worded as the window words them.
  */
-import type { ErrorData } from '../shared/errors'
-import type { Catalogue, Locale, MessageKey } from '../shared/i18n/catalogue'
-import type { Params } from '../shared/i18n/format'
-import { en } from '../shared/i18n/locales/en'
-import { ja } from '../shared/i18n/locales/ja'
-import { describeError, translate, translateCode } from '../shared/i18n/translate'
+import type { ErrorData } from '@shared/errors'
+import type { Catalogue, Locale, MessageKey } from '@shared/i18n/catalogue'
+import type { Params } from '@shared/i18n/format'
+import { en } from '@shared/i18n/locales/en'
+import { ja } from '@shared/i18n/locales/ja'
+import { describeError, translate, translateCode } from '@shared/i18n/translate'
 
 export function localeOf(env: NodeJS.ProcessEnv): Locale {
   const tag = env.LC_ALL || env.LC_MESSAGES || env.LANG || ''

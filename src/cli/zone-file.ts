@@ -3,12 +3,12 @@
  * the records text the service takes, with the TTL a BIND file names. The whole file is the zone:
  * what it leaves out is removed.
  */
-import { fromBind, toBind } from '../shared/dns/bind'
-import { isKnownType, parse, serialise, type Row } from '../shared/dns/records'
-import { inServiceSpelling } from '../shared/dns/service-spelling'
-import { hiddenCharacterIssue } from '../shared/dns/hidden-characters'
-import { validateRows as validateRowsOf, type RowIssue } from '../shared/dns/validate'
-import type { Finding } from '../shared/service/validation'
+import { fromBind, toBind } from '@shared/dns/bind'
+import { isKnownType, parse, serialise, type Row } from '@shared/dns/records'
+import { inServiceSpelling } from '@shared/dns/service-spelling'
+import { hiddenCharacterIssue } from '@shared/dns/hidden-characters'
+import { validateRows as validateRowsOf, type RowIssue } from '@shared/dns/validate'
+import type { Finding } from '@shared/service/validation'
 
 export type ZoneFormat = 'records' | 'bind'
 

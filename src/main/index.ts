@@ -17,7 +17,7 @@ import { processVersions, type Desktop } from './app/desktop'
 import { APP_USER_MODEL_ID } from './app/app-version'
 import { AppError } from './app/app-error'
 import type { IpcRouter } from './ipc/router'
-import { CHANNEL_NAMES, JOB_CHANNEL, PROGRESS_CHANNEL, QUIT_CHANNEL, RELOAD_CHANNEL, REMINDER_OPEN_CHANNEL, ipcChannel } from '../shared/ipc/channels'
+import { CHANNEL_NAMES, JOB_CHANNEL, PROGRESS_CHANNEL, QUIT_CHANNEL, RELOAD_CHANNEL, REMINDER_OPEN_CHANNEL, ipcChannel } from '@shared/ipc/channels'
 
 /** How long the window may take to paint before it is shown and the services start anyway. */
 const READY_TO_SHOW_WAIT_MS = 3000

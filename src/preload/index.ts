@@ -4,11 +4,11 @@
  * generic send reach the page.
  */
 import { contextBridge, ipcRenderer } from 'electron'
-import { buildApi } from '../shared/ipc/build-api'
-import { JOB_CHANNEL, PROGRESS_CHANNEL, QUIT_CHANNEL, RELOAD_CHANNEL, REMINDER_OPEN_CHANNEL, ipcChannel } from '../shared/ipc/channels'
-import type { Progress } from '../shared/ipc/contract'
-import type { JobView } from '../shared/jobs'
-import type { ReminderTarget } from '../shared/portfolio/reminders'
+import { buildApi } from '@shared/ipc/build-api'
+import { JOB_CHANNEL, PROGRESS_CHANNEL, QUIT_CHANNEL, RELOAD_CHANNEL, REMINDER_OPEN_CHANNEL, ipcChannel } from '@shared/ipc/channels'
+import type { Progress } from '@shared/ipc/contract'
+import type { JobView } from '@shared/jobs'
+import type { ReminderTarget } from '@shared/portfolio/reminders'
 
 const api = buildApi({
   invoke: (channel, payload) => ipcRenderer.invoke(ipcChannel(channel), payload),

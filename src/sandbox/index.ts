@@ -9,7 +9,7 @@
 import { createServer } from 'node:http'
 import type { Socket } from 'node:net'
 import { randomBytes } from 'node:crypto'
-import { SERVER_KINDS, SERVER_KIND_PLACEHOLDERS, type ServerKind } from '../shared/service/constants'
+import { SERVER_KINDS, SERVER_KIND_PLACEHOLDERS, type ServerKind } from '@shared/service/constants'
 import { createFaults, type FaultRegistry } from './faults'
 import { fromKeys } from './from-keys'
 import type { PagingOptions } from './handler-types'

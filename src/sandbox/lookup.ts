@@ -1,5 +1,5 @@
 /** Finding things in the state by what a request names them with; a miss is the spec's 404. */
-import type { ServerKind } from '../shared/service/constants'
+import type { ServerKind } from '@shared/service/constants'
 import { notFound, unknownDomain } from './http-error'
 import type { DomainRec, FreeDnsRec, SandboxState, ServerRec, SvcipRec } from './state'
 

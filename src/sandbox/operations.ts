@@ -20,7 +20,7 @@
  * not show where `domain` goes for a renewal and a WHOIS change: the body, as the app sends it.
  */
 import { z } from 'zod'
-import { SERVER_KINDS } from '../shared/service/constants'
+import { SERVER_KINDS } from '@shared/service/constants'
 import { CONTACT_FIELDS, CONTACT_ROLES, RESOURCE_FIELDS, SVCIP_REGIONS } from './spec-words'
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'

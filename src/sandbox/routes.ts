@@ -1,5 +1,5 @@
 /** The sandbox's operations as routes: matching a request's method and path, and gathering its parameters. */
-import type { ServerKind } from '../shared/service/constants'
+import type { ServerKind } from '@shared/service/constants'
 import { OPERATION_NAMES, OPERATIONS, paramPlace, pathParamNames, type OperationDef, type OperationName } from './operations'
 
 export interface Route {

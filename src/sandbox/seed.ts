@@ -3,7 +3,7 @@
  * see the same account every run.
  */
 import { AUTORENEW_ON, effectiveAutorenew } from './autorenew'
-import { SERVER_KINDS, type ServerKind } from '../shared/service/constants'
+import { SERVER_KINDS, type ServerKind } from '@shared/service/constants'
 import { RESOURCE_FIELDS } from './spec-words'
 import { addDays, isoDate } from './dates'
 import { fromKeys } from './from-keys'

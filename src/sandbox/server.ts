@@ -6,7 +6,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http'
 import { randomBytes } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { ServerKind } from '../shared/service/constants'
+import type { ServerKind } from '@shared/service/constants'
 import type { OperationName } from './operations'
 import { dateTime } from './dates'
 import { applyFault, type FaultSpec, type TakenFault } from './faults'

@@ -2,7 +2,7 @@
  * The sandbox's data: what one customer account of the service holds. Records are kept as
  * the service would store them; the wire shapes (wire.ts) are derived from them per answer.
  */
-import type { ServerKind } from '../shared/service/constants'
+import type { ServerKind } from '@shared/service/constants'
 import { CONTACT_FIELDS, type ContactRole, type NsType, type ResourceField, type SvcipRegion } from './spec-words'
 import { fromKeys } from './from-keys'
 

@@ -5,7 +5,7 @@
  */
 import type { Page } from '@playwright/test'
 import { expect, reloadApp, reloadInLanguage, snap, test } from './fixtures'
-import { parse } from '../../src/shared/dns/records'
+import { parse } from '@shared/dns/records'
 
 async function openDomains(app: Page) {
   await app.getByRole('navigation').getByRole('link', { name: 'Domains' }).click()

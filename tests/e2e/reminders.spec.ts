@@ -14,7 +14,7 @@ import { installBridge, startHarness } from '../../support/harness'
 import { profileFor } from '../../support/profile'
 import { icsValue, readIcs } from '../helpers/ics-reader'
 import { expect, reloadApp, screenshotPath, test } from './fixtures'
-import type { ChannelName, PayloadOf, Result, ResultOf } from '../../src/shared/ipc/contract'
+import type { ChannelName, PayloadOf, Result, ResultOf } from '@shared/ipc/contract'
 
 /** Main's "now": 2030-01-01, 09:00 in this machine's time zone (the window's too). */
 const NOW = new Date(2030, 0, 1, 9, 0)

@@ -1,5 +1,5 @@
 /** A parsed zone line as the kind of row a test expects it to be: another kind fails the test here, showing the row. */
-import type { RawRow, RecordRow, Row } from '../../src/shared/dns/records'
+import type { RawRow, RecordRow, Row } from '@shared/dns/records'
 
 export function recordRow(row: Row | undefined): RecordRow {
   if (row?.kind !== 'record') throw new Error(`expected a record row, got ${JSON.stringify(row)}`)

@@ -3,6 +3,6 @@
  * window mounts, for the unit tests of renderer modules that word things.
  */
 import { useCatalogue } from '../../src/renderer/src/i18n/current'
-import { en } from '../../src/shared/i18n/locales/en'
+import { en } from '@shared/i18n/locales/en'
 
 useCatalogue('en', en)

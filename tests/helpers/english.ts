@@ -3,10 +3,10 @@
  * catalogue and formatter, in the order the error banner shows them (our text, the fields
  * concerned, then the service's own words).
  */
-import type { ErrorData } from '../../src/shared/errors'
+import type { ErrorData } from '@shared/errors'
 import { AppError } from '../../src/main/app/app-error'
-import { en } from '../../src/shared/i18n/locales/en'
-import { describeError, translateCode } from '../../src/shared/i18n/translate'
+import { en } from '@shared/i18n/locales/en'
+import { describeError, translateCode } from '@shared/i18n/translate'
 
 export function english(error: ErrorData | AppError): string {
   const e = describeError(en, 'en', error instanceof AppError ? error.toData() : error)

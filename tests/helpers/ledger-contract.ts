@@ -4,7 +4,7 @@
  * `fresh` gives an empty ledger; `reopen` the same journal as a restarted process would read it.
  */
 import { describe, expect, it } from 'vitest'
-import type { JobView } from '../../src/shared/jobs'
+import type { JobView } from '@shared/jobs'
 import type { TargetRef, WriteLedger } from '../../src/main/jobs/ledger/write-ledger'
 
 export interface LedgerFactory {

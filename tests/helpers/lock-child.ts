@@ -12,7 +12,7 @@ import { createInterface } from 'node:readline'
 import { join } from 'node:path'
 import { acquireDataLock, type DataLock } from '../../src/main/jobs/data-lock'
 import { Journal } from '../../src/main/jobs/ledger/journal-file'
-import type { JobView } from '../../src/shared/jobs'
+import type { JobView } from '@shared/jobs'
 
 const [dir, whoArg] = process.argv.slice(2)
 if (!dir || (whoArg !== 'app' && whoArg !== 'cli')) throw new Error('usage: lock-child <dir> <app|cli>')

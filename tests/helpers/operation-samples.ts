@@ -4,7 +4,7 @@
  * the IPC "every channel" test.
  */
 import type { ApiClient } from '../../src/main/http'
-import type { EndpointInput, EndpointName } from '../../src/shared/endpoints/table'
+import type { EndpointInput, EndpointName } from '@shared/endpoints/table'
 import type { Sandbox } from '../../src/sandbox'
 
 export interface Fixture {

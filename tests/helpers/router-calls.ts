@@ -6,7 +6,7 @@
  */
 import type { AppServices } from '../../src/main/app/app-services'
 import type { Sender } from '../../src/main/ipc/channel'
-import type { Call, ChannelName, PayloadOf, Result, ResultOf } from '../../src/shared/ipc/contract'
+import type { Call, ChannelName, PayloadOf, Result, ResultOf } from '@shared/ipc/contract'
 
 /** The app's own origin: the only one the router takes calls from. */
 export const APP = 'app://app'

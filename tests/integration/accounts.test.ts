@@ -12,7 +12,7 @@ import { KeytarSecretStore, loadKeytar, SessionSecretStore, type KeytarLike, typ
 import { appErrorOf, english } from '../helpers/english'
 import { AppError } from '../../src/main/app/app-error'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
-import { DEMO_ACCOUNT_ID, type ProfileFields } from '../../src/shared/accounts'
+import { DEMO_ACCOUNT_ID, type ProfileFields } from '@shared/accounts'
 import { profileFor } from '../../support/profile'
 
 const useRealKeychain = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS)

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module'
 import { runInNewContext } from 'node:vm'
 import { z } from 'zod'
 import { assertBuilt, BUILT_PRELOAD } from '../../support/built-shell'
-import { CHANNEL_NAMES, JOB_CHANNEL, PROGRESS_CHANNEL, QUIT_CHANNEL, RELOAD_CHANNEL, REMINDER_OPEN_CHANNEL, ipcChannel } from '../../src/shared/ipc/channels'
+import { CHANNEL_NAMES, JOB_CHANNEL, PROGRESS_CHANNEL, QUIT_CHANNEL, RELOAD_CHANNEL, REMINDER_OPEN_CHANNEL, ipcChannel } from '@shared/ipc/channels'
 
 const fn = z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function')
 

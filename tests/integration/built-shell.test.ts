@@ -10,10 +10,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFil
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { assertBuilt, startBuiltShell, type BuiltShell, type ShellState } from '../../support/built-shell'
-import { CHANNEL_NAMES, QUIT_CHANNEL, RELOAD_CHANNEL, REMINDER_OPEN_CHANNEL, ipcChannel } from '../../src/shared/ipc/channels'
+import { CHANNEL_NAMES, QUIT_CHANNEL, RELOAD_CHANNEL, REMINDER_OPEN_CHANNEL, ipcChannel } from '@shared/ipc/channels'
 import { CONTENT_SECURITY_POLICY, REQUIRED_FUSES } from '../../src/main/shell/security'
 import { DEFAULT_SERVER_PATHS } from '../../src/sandbox'
-import { SERVER_KINDS } from '../../src/shared/service/constants'
+import { SERVER_KINDS } from '@shared/service/constants'
 
 const APP = 'app://app/index.html'
 let shells: BuiltShell[] = []

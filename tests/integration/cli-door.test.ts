@@ -17,10 +17,10 @@ import { startSandbox } from '../../src/sandbox'
 import { nsFlavour } from '../../src/sandbox/nameservers'
 import { createApiClient } from '../../src/main/http'
 import { sessionThroughApp } from '../../src/cli/app-door'
-import type { Progress } from '../../src/shared/ipc/contract'
+import type { Progress } from '@shared/ipc/contract'
 import { profileFor } from '../../support/profile'
 import { english } from '../helpers/english'
-import { fromAppSchema } from '../../src/shared/ipc/door-messages'
+import { fromAppSchema } from '@shared/ipc/door-messages'
 
 let services: AppServices
 let dataDir: string

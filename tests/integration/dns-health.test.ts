@@ -6,8 +6,8 @@
  */
 import { createSocket, type Socket } from 'node:dgram'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { planHealth, zoneHealth } from '../../src/shared/dns/health/asked'
-import { parse } from '../../src/shared/dns/records'
+import { planHealth, zoneHealth } from '@shared/dns/health/asked'
+import { parse } from '@shared/dns/records'
 import { resolverAsker } from '../../src/main/dns-health/resolver-asker'
 import { resolverNsAsk, servedAgainstSaved } from '../../src/main/dns-health/served'
 import type { Nameserver } from '../../src/main/dns-health/nameservers'

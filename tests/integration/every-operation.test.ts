@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createApiClient, type ApiClient } from '../../src/main/http'
-import { ENDPOINT_NAMES } from '../../src/shared/endpoints/table'
+import { ENDPOINT_NAMES } from '@shared/endpoints/table'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { makeFixture, sampleOf, samples, type Fixture } from '../helpers/operation-samples'
 

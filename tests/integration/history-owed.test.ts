@@ -16,9 +16,9 @@ import { createAppServices, type AppServices } from '../../src/main/app/app-serv
 import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { portfolioFileOf } from '../../src/main/store'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
-import type { JobView } from '../../src/shared/jobs'
-import type { WriteEndpointName } from '../../src/shared/endpoints/names'
-import type { StoreStatus } from '../../src/shared/portfolio/store-status'
+import type { JobView } from '@shared/jobs'
+import type { WriteEndpointName } from '@shared/endpoints/names'
+import type { StoreStatus } from '@shared/portfolio/store-status'
 import { profileFor } from '../../support/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
 

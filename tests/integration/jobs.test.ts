@@ -11,7 +11,7 @@ import { createAppServices, type AppServices } from '../../src/main/app/app-serv
 import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { createApiClient } from '../../src/main/http'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
-import { endpoints, WRITE_ENDPOINT_NAMES, type EndpointName } from '../../src/shared/endpoints/table'
+import { endpoints, WRITE_ENDPOINT_NAMES, type EndpointName } from '@shared/endpoints/table'
 import { makeFixture, sampleOf, type Fixture } from '../helpers/operation-samples'
 import { profileFor } from '../../support/profile'
 import { APP, routerCalls } from '../helpers/router-calls'

@@ -18,7 +18,7 @@ import type { JobAccounts } from '../../src/main/jobs/runner-options'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import type { DataLock } from '../../src/main/jobs/data-lock'
 import { holdFolderOf } from '../helpers/held-folder'
-import type { JobView } from '../../src/shared/jobs'
+import type { JobView } from '@shared/jobs'
 import { z } from 'zod'
 import { sentBody } from '../helpers/sent-body'
 

@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { Journal } from '../../src/main/jobs/ledger/journal-file'
 import { itemRecord } from '../../src/main/jobs/ledger/journal-record'
-import type { JobView } from '../../src/shared/jobs'
+import type { JobView } from '@shared/jobs'
 import { holdFolderOf } from '../helpers/held-folder'
 
 const job = (items: JobView['items']): JobView => ({

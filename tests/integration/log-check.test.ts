@@ -12,7 +12,7 @@ import { createAppServices, type AppServices } from '../../src/main/app/app-serv
 import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { createApiClient, type ApiClient } from '../../src/main/http'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
-import type { JobView } from '../../src/shared/jobs'
+import type { JobView } from '@shared/jobs'
 import { profileFor } from '../../support/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
 

@@ -17,7 +17,7 @@ import { CSV_COLUMNS, openPortfolioStore, type ListParams, type PortfolioStore, 
 import { SCHEMA_VERSION, APPLICATION_ID, migrate } from '../../src/main/store/migrations'
 import { openConnection } from '../../src/main/store/database'
 import { TRIGRAM_INDEXES } from '../../src/main/store/search-index'
-import type { PagedItem } from '../../src/shared/endpoints/table'
+import type { PagedItem } from '@shared/endpoints/table'
 import { startSandbox } from '../../src/sandbox'
 import { accountLists, putAccount } from '../../support/portfolio-data'
 import { match } from '../helpers/matchers'

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { english } from '../helpers/english'
 import { ProfileStore } from '../../src/main/accounts/profile-store'
-import { DEFAULT_NS_TYPES, confirmsByName, type AccountProfile } from '../../src/shared/accounts'
+import { DEFAULT_NS_TYPES, confirmsByName, type AccountProfile } from '@shared/accounts'
 
 const kinds = {
   a: { path: 'webservers', label: 'Web' },

@@ -14,8 +14,8 @@ import { createAppServices, type AppServices } from '../../src/main/app/app-serv
 import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { headlessDesktop, type HeadlessDesktop } from '../../src/main/app/desktop'
 import { DEFAULT_SERVER_PATHS } from '../../src/sandbox'
-import type { PagedItem } from '../../src/shared/endpoints/table'
-import { reminderKey, type ReminderTarget } from '../../src/shared/portfolio/reminders'
+import type { PagedItem } from '@shared/endpoints/table'
+import { reminderKey, type ReminderTarget } from '@shared/portfolio/reminders'
 import { profileFor } from '../../support/profile'
 import { APP, appSender, routerCalls } from '../helpers/router-calls'
 

@@ -8,7 +8,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { checkDsRecord, firstContactIssue } from '../../src/shared/service/validation'
+import { checkDsRecord, firstContactIssue } from '@shared/service/validation'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 
 let sb: Sandbox

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { openPortfolioStore } from '../../src/main/store'
 import { inThread, type PortfolioStoreAsync } from '../../src/main/store/store-async'
 import { openStoreInWorker, type WorkerStore } from '../../src/main/store/store-worker'
-import type { StoreStatus } from '../../src/shared/portfolio/store-status'
+import type { StoreStatus } from '@shared/portfolio/store-status'
 import { accountLists, putAccountAsync } from '../../support/portfolio-data'
 import { rawPayload } from '../helpers/raw-payload'
 

@@ -14,7 +14,7 @@ import { KeytarSecretStore, loadKeytar, type SecretStore } from '../../src/main/
 import { createAppServices, type AppServices } from '../../src/main/app/app-services'
 import { SCHEMA_VERSION } from '../../src/main/team/schema'
 import { teamPasswordKey } from '../../src/main/team/team-settings'
-import type { Progress } from '../../src/shared/ipc/contract'
+import type { Progress } from '@shared/ipc/contract'
 import { english } from '../helpers/english'
 import { startTestPostgres, type TestPostgres } from '../../support/postgres'
 import { match } from '../helpers/matchers'

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import type { JobView } from '../../src/shared/jobs'
+import type { JobView } from '@shared/jobs'
 import { accountFingerprint } from '../../src/main/team/fingerprint'
 import { SCHEMA_VERSION, schemaStatus } from '../../src/main/team/schema'
 import { TeamLedger } from '../../src/main/team/team-ledger'

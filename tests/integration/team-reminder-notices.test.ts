@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { headlessDesktop, type HeadlessDesktop } from '../../src/main/app/desktop'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
-import { reminderKey, type DueReminder } from '../../src/shared/portfolio/reminders'
+import { reminderKey, type DueReminder } from '@shared/portfolio/reminders'
 import { startTestPostgres, type TestPostgres } from '../../support/postgres'
 import { closeTeamWorkstations, openTeamWorkstation, type TeamWorkstation } from '../helpers/team-workstation'
 

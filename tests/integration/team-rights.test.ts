@@ -12,7 +12,7 @@ import { z } from 'zod'
 import type { TargetLease } from '../../src/main/jobs/ledger/write-ledger'
 import { addMember, removeMember } from '../../src/main/team/team-members'
 import { TeamLedger } from '../../src/main/team/team-ledger'
-import type { JobView } from '../../src/shared/jobs'
+import type { JobView } from '@shared/jobs'
 import { startTestPostgres, type TestPostgres } from '../../support/postgres'
 import { poolFor } from '../../support/team-ledgers'
 

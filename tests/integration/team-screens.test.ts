@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createApiClient, type ApiClient } from '../../src/main/http'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { nsFlavour } from '../../src/sandbox/nameservers'
-import { reminderKey } from '../../src/shared/portfolio/reminders'
+import { reminderKey } from '@shared/portfolio/reminders'
 import { startTestPostgres, type TestPostgres } from '../../support/postgres'
 import { closeTeamWorkstations, openTeamWorkstation, type TeamWorkstation } from '../helpers/team-workstation'
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { windowBindFile } from '../../src/renderer/src/components/dns/bind-file'
-import { parse } from '../../src/shared/dns/records'
+import { parse } from '@shared/dns/records'
 import { seedState } from '../../src/sandbox/seed'
 
 const haveCheckzone = spawnSync('named-checkzone', ['-v']).error === undefined

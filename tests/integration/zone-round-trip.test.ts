@@ -23,7 +23,7 @@ import { BadInput, chooseAccount, EXIT, Failed, failed, type Context } from '../
 import { COMMON_FLAGS, readFlags } from '../../src/cli/flags'
 import { openSession, type Session } from '../../src/cli/session'
 import { texts } from '../../src/cli/text'
-import { escapeHidden } from '../../src/shared/dns/hidden-characters'
+import { escapeHidden } from '@shared/dns/hidden-characters'
 import { BUILT_STORE_WORKER, setUpAccount } from '../helpers/cli-account'
 import { CLI_BIN, runCli, type Ran } from '../helpers/cli-process'
 

@@ -13,7 +13,7 @@ import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { createApiClient, type ApiClient } from '../../src/main/http'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { nsFlavour } from '../../src/sandbox/nameservers'
-import type { JobRequest } from '../../src/shared/jobs'
+import type { JobRequest } from '@shared/jobs'
 import { profileFor } from '../../support/profile'
 import { APP, routerCalls } from '../helpers/router-calls'
 

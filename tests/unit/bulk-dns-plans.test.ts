@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { buildPlans, decide, jobItems, zoneKey, type ReadZone, type ZoneRead, type ZoneRef } from '../../src/renderer/src/lib/data/bulk-dns'
-import type { BulkChange } from '../../src/shared/dns/bulk-change'
+import type { BulkChange } from '@shared/dns/bulk-change'
 
 const change: BulkChange = { kind: 'replace', from: '192.0.2.10', to: '198.51.100.20' }
 const ref = (accountId: string, domain: string, kind: ZoneRef['kind'] = 'dns'): ZoneRef => ({ accountId, kind, domain })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { englishCode } from '../helpers/english'
-import { fromBind, toBind } from '../../src/shared/dns/bind'
-import { mergeRecords, parse, recordKey, records, serialise } from '../../src/shared/dns/records'
+import { fromBind, toBind } from '@shared/dns/bind'
+import { mergeRecords, parse, recordKey, records, serialise } from '@shared/dns/records'
 
 describe('BIND zone files', () => {
   it('exports the common types and imports them back to the same records', () => {

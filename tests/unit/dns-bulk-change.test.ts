@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { applyBulkChange, checkChange, hostKey, valueKey } from '../../src/shared/dns/bulk-change'
-import { SAFETY_RULE_PERCENT as THRESHOLD_PERCENT, zoneSafety } from '../../src/shared/dns/zone-safety'
+import { applyBulkChange, checkChange, hostKey, valueKey } from '@shared/dns/bulk-change'
+import { SAFETY_RULE_PERCENT as THRESHOLD_PERCENT, zoneSafety } from '@shared/dns/zone-safety'
 
 const zone = (...lines: string[]) => lines.join('\n')
 

@@ -7,8 +7,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { englishCode } from '../helpers/english'
 import { rawRow } from '../helpers/dns-rows'
-import { editRecord, joinValue, parse, placeLine, serialise, splitValue, type RecordRow } from '../../src/shared/dns/records'
-import { fieldIssues, validateRows, warnRows } from '../../src/shared/dns/validate'
+import { editRecord, joinValue, parse, placeLine, serialise, splitValue, type RecordRow } from '@shared/dns/records'
+import { fieldIssues, validateRows, warnRows } from '@shared/dns/validate'
 
 const rec = (type: RecordRow['type'], host: string, value: string): RecordRow => ({ kind: 'record', type, host, value })
 

@@ -3,9 +3,9 @@
  * finding, its record and its parameters, and that a plan lists the findings it introduces first.
  */
 import { describe, expect, it } from 'vitest'
-import { indexZone, planHealthOffline, zoneFindings, type HealthRule } from '../../src/shared/dns/health/rules'
-import { parse } from '../../src/shared/dns/records'
-import { healthText } from '../../src/shared/i18n/health-text'
+import { indexZone, planHealthOffline, zoneFindings, type HealthRule } from '@shared/dns/health/rules'
+import { parse } from '@shared/dns/records'
+import { healthText } from '@shared/i18n/health-text'
 import { texts } from '../../src/cli/text'
 
 const zone = 'example.com'

@@ -5,10 +5,10 @@
  * CRLF line and a TAB are not.
  */
 import { describe, expect, it } from 'vitest'
-import { applyBulkChange, checkChange } from '../../src/shared/dns/bulk-change'
-import { escapeHidden } from '../../src/shared/dns/hidden-characters'
-import { editRecord, parse } from '../../src/shared/dns/records'
-import { validateRows } from '../../src/shared/dns/validate'
+import { applyBulkChange, checkChange } from '@shared/dns/bulk-change'
+import { escapeHidden } from '@shared/dns/hidden-characters'
+import { editRecord, parse } from '@shared/dns/records'
+import { validateRows } from '@shared/dns/validate'
 
 const zone = ['a @ 192.0.2.1', 'a www 192.0.2.2', 'mx mail.example.net. 10'].join('\n')
 const hidden = (issues: { code: string; params?: unknown }[]) => issues.filter((i) => i.code === 'dns.hiddenCharacter').map((i) => i.params)

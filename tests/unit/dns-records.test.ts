@@ -2,9 +2,9 @@ import fc from 'fast-check'
 import { englishCode } from '../helpers/english'
 import { recordRow } from '../helpers/dns-rows'
 import { describe, expect, it } from 'vitest'
-import { editRecord, parse, recordKey, records, serialise, type Row } from '../../src/shared/dns/records'
-import { applyPlan, isEmptyPlan, plan } from '../../src/shared/dns/plan'
-import { validateRows, warnRows } from '../../src/shared/dns/validate'
+import { editRecord, parse, recordKey, records, serialise, type Row } from '@shared/dns/records'
+import { applyPlan, isEmptyPlan, plan } from '@shared/dns/plan'
+import { validateRows, warnRows } from '@shared/dns/validate'
 import { match } from '../helpers/matchers'
 
 const label = fc.stringMatching(/^[a-z][a-z0-9-]{0,8}[a-z0-9]$/)

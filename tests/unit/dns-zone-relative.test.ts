@@ -7,11 +7,11 @@
 import { describe, expect, it } from 'vitest'
 import { englishCode } from '../helpers/english'
 import { formatOf, readZoneFile } from '../../src/cli/zone-file'
-import { fromBind, toBind } from '../../src/shared/dns/bind'
-import { isEmptyPlan, plan } from '../../src/shared/dns/plan'
-import { parse } from '../../src/shared/dns/records'
-import { inServiceSpelling } from '../../src/shared/dns/service-spelling'
-import { validateRows, warnRows } from '../../src/shared/dns/validate'
+import { fromBind, toBind } from '@shared/dns/bind'
+import { isEmptyPlan, plan } from '@shared/dns/plan'
+import { parse } from '@shared/dns/records'
+import { inServiceSpelling } from '@shared/dns/service-spelling'
+import { validateRows, warnRows } from '@shared/dns/validate'
 import { texts } from '../../src/cli/text'
 
 const ja = texts('ja')

@@ -1,10 +1,10 @@
 /** The shared domain-name rule, and the renderer's name lists built on it. */
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { checkDomainName, DOMAIN_NAME_CODES, normalDomainName } from '../../src/shared/service/validation'
+import { checkDomainName, DOMAIN_NAME_CODES, normalDomainName } from '@shared/service/validation'
 import { parseNames, sortNames, splitName } from '../../src/renderer/src/lib/data/domain-names'
-import { en } from '../../src/shared/i18n/locales/en'
-import { ja } from '../../src/shared/i18n/locales/ja'
+import { en } from '@shared/i18n/locales/en'
+import { ja } from '@shared/i18n/locales/ja'
 
 describe('the domain-name rule', () => {
   it('accepts names with a TLD, any case, a final dot, xn-- labels and second-level TLDs', () => {

@@ -1,7 +1,7 @@
 /** DS records by name, and whole DS lines read into their fields. */
 import { describe, expect, it } from 'vitest'
 import { algorithm, digestType, DNSSEC_ALGORITHMS, parseDsLine, parseDsLines } from '../../src/renderer/src/lib/data/ds-record'
-import { checkDsRecord } from '../../src/shared/service/validation'
+import { checkDsRecord } from '@shared/service/validation'
 
 const D256 = '49FD46E6C4B45C55D4AC69CBD3CD34AC1AFE51DE3C5A0A9F0B7B6D5E4C3B2A19'
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { ENDPOINT_NAMES, PAGED_ENDPOINT_NAMES, endpoints, isSafePathSegment, paramLocation, pathParamNames, type EndpointDef, type EndpointName } from '../../src/shared/endpoints/table'
+import { ENDPOINT_NAMES, PAGED_ENDPOINT_NAMES, endpoints, isSafePathSegment, paramLocation, pathParamNames, type EndpointDef, type EndpointName } from '@shared/endpoints/table'
 import { z } from 'zod'
-import { parseWith } from '../../src/shared/errors/field-issues'
-import { serverRefOf } from '../../src/shared/service/server-ref'
+import { parseWith } from '@shared/errors/field-issues'
+import { serverRefOf } from '@shared/service/server-ref'
 
 const defs = ENDPOINT_NAMES.map((n): readonly [EndpointName, EndpointDef] => [n, endpoints[n]])
 /** The members a parameter schema names (every operation's is a z.object). */

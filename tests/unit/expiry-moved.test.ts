@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { JobItemView } from '../../src/shared/jobs'
+import type { JobItemView } from '@shared/jobs'
 import { expiryMoved } from '../../src/renderer/src/lib/data/expiry-moved'
 
 const item = (over: Partial<JobItemView>): JobItemView => ({ target: 'a.example', label: 'a.example', params: { domain: 'a.example', years: 1 }, state: 'unknown', effect: { from: '2027-01-10', to: '2028-01-10' }, sentAt: '2026-11-25T10:00:00.000Z', ...over })

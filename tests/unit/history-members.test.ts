@@ -4,9 +4,9 @@
  * screen, whichever write is added next.
  */
 import { describe, expect, it } from 'vitest'
-import { endpoints, WRITE_ENDPOINT_NAMES } from '../../src/shared/endpoints/table'
-import { en } from '../../src/shared/i18n/locales/en'
-import { ja } from '../../src/shared/i18n/locales/ja'
+import { endpoints, WRITE_ENDPOINT_NAMES } from '@shared/endpoints/table'
+import { en } from '@shared/i18n/locales/en'
+import { ja } from '@shared/i18n/locales/ja'
 
 const members = [...new Set(WRITE_ENDPOINT_NAMES.flatMap((n) => Object.keys(endpoints[n].params.shape)))].sort()
 

@@ -6,10 +6,10 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { entryChanges, entryPlan, subjectLink, subjectText, type HistoryNames } from '../../src/renderer/src/lib/text/history-text'
 import { useCatalogue } from '../../src/renderer/src/i18n/current'
-import { en } from '../../src/shared/i18n/locales/en'
-import { ja } from '../../src/shared/i18n/locales/ja'
-import { isEmptyPlan } from '../../src/shared/dns/plan'
-import type { HistoryEntry } from '../../src/shared/portfolio/history'
+import { en } from '@shared/i18n/locales/en'
+import { ja } from '@shared/i18n/locales/ja'
+import { isEmptyPlan } from '@shared/dns/plan'
+import type { HistoryEntry } from '@shared/portfolio/history'
 
 const names: HistoryNames = { serverKind: (k) => ({ a: 'Web servers', b: 'Managed servers', c: 'Cloud servers' })[k], nsType: (w) => (w === 'svc11' ? 'Advanced DNS (svc11)' : `Basic DNS (${w})`) }
 const row = (extra: Partial<HistoryEntry>): HistoryEntry => ({ id: 1, accountId: 'main', subjectKind: 'domain', subject: 'a.example', origin: 'app', aspect: 'write', at: '2026-11-27T00:00:00Z', seen: true, outcome: 'done', ...extra })

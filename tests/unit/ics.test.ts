@@ -6,12 +6,12 @@
 import { describe, expect, it } from 'vitest'
 import { escapeText, foldLine, icsCalendar, type CalendarEvent } from '../../src/renderer/src/lib/data/ics'
 import { calendarUid, expiryCalendar } from '../../src/renderer/src/lib/data/expiry-calendar'
-import { ja } from '../../src/shared/i18n/locales/ja'
-import { en } from '../../src/shared/i18n/locales/en'
-import { translate } from '../../src/shared/i18n/translate'
+import { ja } from '@shared/i18n/locales/ja'
+import { en } from '@shared/i18n/locales/en'
+import { translate } from '@shared/i18n/translate'
 import type { ReminderWords } from '../../src/renderer/src/lib/text/reminder-text'
 import { readIcs, type IcsFile, type IcsProperty } from '../helpers/ics-reader'
-import type { ExpiringItem } from '../../src/shared/portfolio/reminders'
+import type { ExpiringItem } from '@shared/portfolio/reminders'
 
 /** The file read back; a file that breaks a rule of its lines fails here, saying which. */
 function parseIcs(text: string): IcsFile {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { chooseSide, importConflicts, mergeKeepingExisting } from '../../src/shared/dns/import-conflicts'
-import { parse, records, serialise, type RecordRow } from '../../src/shared/dns/records'
+import { chooseSide, importConflicts, mergeKeepingExisting } from '@shared/dns/import-conflicts'
+import { parse, records, serialise, type RecordRow } from '@shared/dns/records'
 
 const zone = parse(['a @ 192.0.2.1', 'a www 192.0.2.1', 'txt @ "v=spf1 -all"'].join('\n'))
 const file: RecordRow[] = [

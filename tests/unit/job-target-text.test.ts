@@ -1,11 +1,11 @@
 /** What a write touched, in words and with a link, in English and in Japanese, from the catalogues themselves. */
 import { describe, expect, it } from 'vitest'
 import { itemTarget, jobTargets, targetsSummary, targetsText, type JobTargetWords } from '../../src/renderer/src/lib/text/job-target-text'
-import { en } from '../../src/shared/i18n/locales/en'
-import { ja } from '../../src/shared/i18n/locales/ja'
-import type { Catalogue, Locale } from '../../src/shared/i18n/catalogue'
-import { translate } from '../../src/shared/i18n/translate'
-import type { JobItemView, JobView } from '../../src/shared/jobs'
+import { en } from '@shared/i18n/locales/en'
+import { ja } from '@shared/i18n/locales/ja'
+import type { Catalogue, Locale } from '@shared/i18n/catalogue'
+import { translate } from '@shared/i18n/translate'
+import type { JobItemView, JobView } from '@shared/jobs'
 
 const wordsIn = (catalogue: Catalogue, locale: Locale): JobTargetWords => ({
   t: (key, params) => translate(catalogue, locale, key, params),

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { defaultLabel, targetOf, type ServerIdOf } from '../../src/main/jobs/targets'
 import { inThread } from '../../src/main/store/store-async'
 import { storedServerIds } from '../../src/main/jobs/server-ids'
-import { parseEndpointParams } from '../../src/shared/endpoints/table'
+import { parseEndpointParams } from '@shared/endpoints/table'
 import { openPortfolioStore } from '../../src/main/store'
 
 /** The parameters as the runner has them: validated by the table (an id becomes a number). */

@@ -15,7 +15,7 @@ import { removeAccount } from '../../src/main/store/remove-account'
 import { search } from '../../src/main/store/search'
 import { SearchWriter, TRIGRAM_INDEXES, ZONE_FTS, recordEntries, searchText } from '../../src/main/store/search-index'
 import { putZone } from '../../src/main/store/zones'
-import { PAGED_ENDPOINT_NAMES, endpoints } from '../../src/shared/endpoints/table'
+import { PAGED_ENDPOINT_NAMES, endpoints } from '@shared/endpoints/table'
 
 describe('what is written', () => {
   it('leaves out transfer codes and passwords at any depth, and writes members in one order', () => {

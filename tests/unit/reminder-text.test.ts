@@ -1,11 +1,11 @@
 /** Reminders as the user reads them, in English and in Japanese, from the catalogues themselves. */
 import { describe, expect, it } from 'vitest'
 import { moreRemindersText, reminderText, type ReminderWords } from '../../src/renderer/src/lib/text/reminder-text'
-import { en } from '../../src/shared/i18n/locales/en'
-import { ja } from '../../src/shared/i18n/locales/ja'
-import type { Catalogue, Locale } from '../../src/shared/i18n/catalogue'
-import { translate } from '../../src/shared/i18n/translate'
-import type { DueReminder, ExpiringItem } from '../../src/shared/portfolio/reminders'
+import { en } from '@shared/i18n/locales/en'
+import { ja } from '@shared/i18n/locales/ja'
+import type { Catalogue, Locale } from '@shared/i18n/catalogue'
+import { translate } from '@shared/i18n/translate'
+import type { DueReminder, ExpiringItem } from '@shared/portfolio/reminders'
 
 const wordsIn = (catalogue: Catalogue, locale: Locale): ReminderWords => ({
   t: (key, params) => translate(catalogue, locale, key, params),

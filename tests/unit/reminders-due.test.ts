@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { daysBetween, dueReminders } from '../../src/main/reminders/due'
-import { DEFAULT_REMINDER_SETTINGS, parseThresholds, reminderItemKey, type ExpiringItem, type ReminderSettings } from '../../src/shared/portfolio/reminders'
+import { DEFAULT_REMINDER_SETTINGS, parseThresholds, reminderItemKey, type ExpiringItem, type ReminderSettings } from '@shared/portfolio/reminders'
 
 const item = (id: string, expires: string, extra: Partial<ExpiringItem> = {}): ExpiringItem => ({
   accountId: 'main',

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { serverLink } from '../../src/renderer/src/lib/data/server-link'
 import { reminderTarget, targetRoute } from '../../src/renderer/src/lib/data/reminder-target'
-import type { ExpiringItem } from '../../src/shared/portfolio/reminders'
+import type { ExpiringItem } from '@shared/portfolio/reminders'
 
 describe('links to a server page', () => {
   it('by the name, or by the id where the name cannot stand in a path or would read as an id', () => {

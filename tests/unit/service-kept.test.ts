@@ -1,11 +1,11 @@
 /** What the service kept against what was sent, per operation; and which auto-renewal setting is in force. */
 import { describe, expect, it } from 'vitest'
 import { serviceKeptFindingsOf } from '../../src/main/jobs/operations'
-import { autorenewInForce } from '../../src/shared/service/autorenew'
+import { autorenewInForce } from '@shared/service/autorenew'
 // The words the screens show: the renderer's English catalogue and its formatter.
-import { serviceKeptText } from '../../src/shared/i18n/service-kept-text'
-import { en } from '../../src/shared/i18n/locales/en'
-import { translate, translateCode } from '../../src/shared/i18n/translate'
+import { serviceKeptText } from '@shared/i18n/service-kept-text'
+import { en } from '@shared/i18n/locales/en'
+import { translate, translateCode } from '@shared/i18n/translate'
 
 const english = {
   t: (key: Parameters<typeof translate>[2], params?: Parameters<typeof translate>[3]) => translate(en, 'en', key, params),

@@ -6,10 +6,10 @@
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { en } from '../../src/shared/i18n/locales/en'
-import { ja } from '../../src/shared/i18n/locales/ja'
-import { describeError, errorLine } from '../../src/shared/i18n/translate'
-import { serviceMessageKey } from '../../src/shared/i18n/service-messages'
+import { en } from '@shared/i18n/locales/en'
+import { ja } from '@shared/i18n/locales/ja'
+import { describeError, errorLine } from '@shared/i18n/translate'
+import { serviceMessageKey } from '@shared/i18n/service-messages'
 import { liveFixture } from '../helpers/live-fixtures'
 
 /** Every `errors.message` in a recorded answer, however deep. */

@@ -4,12 +4,12 @@
  * comes newest first.
  */
 import { describe, expect, it } from 'vitest'
-import { domainAutorenew, serverAutorenew } from '../../src/shared/service/autorenew'
+import { domainAutorenew, serverAutorenew } from '@shared/service/autorenew'
 import { AutorenewOnValues, inServiceValues } from '../../src/main/jobs/service-values'
 import { newestFirst } from '../../src/main/jobs/log-check'
 import { serviceKeptFindingsOf } from '../../src/main/jobs/operations'
 import { recording } from '../helpers/live-fixtures'
-import { domainAutorenewSchema } from '../../src/shared/endpoints/decoders'
+import { domainAutorenewSchema } from '@shared/endpoints/decoders'
 
 describe('auto-renewal values', () => {
   it('reads the service’s own sample (autorenew 1, the two settings 10) as on, for the domain’s own reason and the account’s', () => {

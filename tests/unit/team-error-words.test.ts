@@ -11,10 +11,10 @@ import { openTeamPool } from '../../src/main/team/connection'
 import { SCHEMA_VERSION } from '../../src/main/team/schema'
 import { TEAM_ERROR_CODES, TeamError, teamErrorKind, teamErrorOf, type TeamErrorCode, type TeamErrorContext } from '../../src/main/team/team-error'
 import { ledgerErrorData } from '../../src/main/jobs/ledger/ledger-error'
-import { en } from '../../src/shared/i18n/locales/en'
-import { ja } from '../../src/shared/i18n/locales/ja'
-import { isMessageKey, type Catalogue } from '../../src/shared/i18n/catalogue'
-import { describeError } from '../../src/shared/i18n/translate'
+import { en } from '@shared/i18n/locales/en'
+import { ja } from '@shared/i18n/locales/ja'
+import { isMessageKey, type Catalogue } from '@shared/i18n/catalogue'
+import { describeError } from '@shared/i18n/translate'
 
 type Params = Record<string, string | number>
 

@@ -4,7 +4,7 @@
  * clear text to loopback only or by name.
  */
 import { describe, expect, it } from 'vitest'
-import { chooseSslMode, defaultSslMode, isLoopbackHost } from '../../src/shared/team/ssl-mode'
+import { chooseSslMode, defaultSslMode, isLoopbackHost } from '@shared/team/ssl-mode'
 
 describe('loopback', () => {
   it('127.0.0.0/8, ::1 however written, localhost and a socket folder are this machine', () => {

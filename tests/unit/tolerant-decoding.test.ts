@@ -6,8 +6,8 @@ import {
   serverResourceSchema,
   serverSchema,
   svcipOneOrManySchema,
-} from '../../src/shared/endpoints/decoders'
-import { endpoints } from '../../src/shared/endpoints/table'
+} from '@shared/endpoints/decoders'
+import { endpoints } from '@shared/endpoints/table'
 
 describe('tolerant decoding of what the service answers', () => {
   it('ttl as a string (GET) or a number (after PUT)', () => {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { WRITE_FACTS, factsOf } from '../../src/main/jobs/operations'
-import { endpoints, WRITE_ENDPOINT_NAMES } from '../../src/shared/endpoints/table'
+import { endpoints, WRITE_ENDPOINT_NAMES } from '@shared/endpoints/table'
 import { targetOf } from '../../src/main/jobs/targets'
 import { LIST_SPECS } from '../../src/main/store/lists'
 

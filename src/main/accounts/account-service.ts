@@ -4,12 +4,12 @@
  * built-in demo account, and an API client per account. The key never leaves the
  * main process: views learn only where a key is kept.
  */
-import { LIVE_DDNS_URL } from '../../shared/service/ddns'
+import { LIVE_DDNS_URL } from '@shared/service/ddns'
 import { randomUUID } from 'node:crypto'
 import { createApiClient, type ApiClient } from '../http'
 import { AppError } from '../app/app-error'
-import type { ErrorData } from '../../shared/errors'
-import type { ConnectionResult } from '../../shared/ipc/contract'
+import type { ErrorData } from '@shared/errors'
+import type { ConnectionResult } from '@shared/ipc/contract'
 import {
   DEMO_ACCOUNT_ID,
   DEFAULT_TIMEOUT_MS,
@@ -18,8 +18,8 @@ import {
   type AccountView,
   type KeyStorage,
   type ProfileFields,
-} from '../../shared/accounts'
-import { lowersSafety, writeSafetyOf, type WriteSafety } from '../../shared/accounts/write-safety'
+} from '@shared/accounts'
+import { lowersSafety, writeSafetyOf, type WriteSafety } from '@shared/accounts/write-safety'
 import type { ProfileStore } from './profile-store'
 import { SessionSecretStore, type SecretStore } from './secret-store'
 

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Sandbox, SandboxOptions, SandboxState } from '../../sandbox'
 import { fromKeys } from '../../sandbox/from-keys'
-import { SERVER_KINDS, SERVER_KIND_PLACEHOLDERS } from '../../shared/service/constants'
+import { SERVER_KINDS, SERVER_KIND_PLACEHOLDERS } from '@shared/service/constants'
 import type { DemoBackend } from './account-service'
 
 /** What the app's demo keeps: no recorded requests, a short request log. */

@@ -11,8 +11,8 @@
 import { copyFile, readFile, rename, mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { z } from 'zod'
-import { accountProfileSchema, type AccountProfile } from '../../shared/accounts'
-import type { ErrorData } from '../../shared/errors'
+import { accountProfileSchema, type AccountProfile } from '@shared/accounts'
+import type { ErrorData } from '@shared/errors'
 import { writeFileAtomic } from './atomic-file'
 
 const fileSchema = z.object({

@@ -3,8 +3,8 @@
  * and errors of the page written to the log.
  */
 import { AppError } from './app-error'
-import type { Diagnostics, StartupState } from '../../shared/ipc/contract'
-import type { ErrorData } from '../../shared/errors'
+import type { Diagnostics, StartupState } from '@shared/ipc/contract'
+import type { ErrorData } from '@shared/errors'
 import type { AppLog } from '../log/app-log'
 import type { Desktop } from './desktop'
 

@@ -4,7 +4,7 @@
  * sentence, never a key). Anything else thrown is a bug and reaches the renderer only as
  * `internal`.
  */
-import { errorOf, type ErrorData, type ErrorKind, type Issue, type MessageParams } from '../../shared/errors'
+import { errorOf, type ErrorData, type ErrorKind, type Issue, type MessageParams } from '@shared/errors'
 
 export class AppError extends Error {
   readonly data: ErrorData

@@ -6,7 +6,7 @@
  * held in memory only; no error carries the address, which holds it.
  */
 import { request } from 'undici'
-import { ddnsStatusOf, ddnsUpdateUrl, ddnsWhoAmIUrl, isIpv4, type DdnsSent } from '../../shared/service/ddns'
+import { ddnsStatusOf, ddnsUpdateUrl, ddnsWhoAmIUrl, isIpv4, type DdnsSent } from '@shared/service/ddns'
 
 const TIMEOUT_MS = 15_000
 

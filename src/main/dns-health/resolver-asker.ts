@@ -4,7 +4,7 @@
  * (one try, `timeoutMs`) and asked once per run: the answers are cached for the asker's life.
  */
 import { Resolver } from 'node:dns/promises'
-import type { Asked, DnsAsker } from '../../shared/dns/health/asked'
+import type { Asked, DnsAsker } from '@shared/dns/health/asked'
 
 /** Codes that mean "no such name or no such record": an answer, not a failure to ask. */
 const ABSENT = new Set(['ENOTFOUND', 'ENODATA', 'NXDOMAIN'])

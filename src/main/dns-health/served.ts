@@ -10,13 +10,13 @@
  * Findings are codes and parameters (`served.*` in the catalogue).
  */
 import { Resolver } from 'node:dns/promises'
-import { parse, splitValue, txtText, type RecordRow } from '../../shared/dns/records'
-import { asciiName } from '../../shared/dns/ascii-name'
-import { servedAs } from '../../shared/dns/bind'
-import { hostName, targetName } from '../../shared/dns/health/names'
+import { parse, splitValue, txtText, type RecordRow } from '@shared/dns/records'
+import { asciiName } from '@shared/dns/ascii-name'
+import { servedAs } from '@shared/dns/bind'
+import { hostName, targetName } from '@shared/dns/health/names'
 import type { Nameserver } from './nameservers'
 import { AppError } from '../app/app-error'
-import type { ServedFinding, ServedReport } from '../../shared/dns/health/served'
+import type { ServedFinding, ServedReport } from '@shared/dns/health/served'
 
 /** The types compared: the ones a nameserver answers by name and the service holds by line. */
 export const SERVED_TYPES = ['a', 'aaaa', 'txt', 'cname', 'mx'] as const

@@ -3,9 +3,9 @@
  * the records as last read: the offline rules only (no DNS asked for a whole portfolio at once),
  * so the Health screen lists them as soon as it opens.
  */
-import { indexZone, zoneFindings, type HealthFinding } from '../../shared/dns/health/rules'
-import { parse } from '../../shared/dns/records'
-import type { ZoneHealth } from '../../shared/portfolio'
+import { indexZone, zoneFindings, type HealthFinding } from '@shared/dns/health/rules'
+import { parse } from '@shared/dns/records'
+import type { ZoneHealth } from '@shared/portfolio'
 import type { PortfolioStoreAsync } from '../store/store-async'
 
 export async function storeHealth(store: Pick<PortfolioStoreAsync, 'listZones' | 'getZone'>): Promise<ZoneHealth[]> {

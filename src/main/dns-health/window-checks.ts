@@ -5,10 +5,10 @@
  * directly). Resolvers and nameserver addresses are the machine's, or the ones
  * HOSTING_ADMIN_RESOLVERS and HOSTING_ADMIN_NS_ADDRESSES name, as for the command line.
  */
-import { planHealth } from '../../shared/dns/health/asked'
-import type { HealthFinding } from '../../shared/dns/health/rules'
-import type { ServedReport } from '../../shared/dns/health/served'
-import { parse } from '../../shared/dns/records'
+import { planHealth } from '@shared/dns/health/asked'
+import type { HealthFinding } from '@shared/dns/health/rules'
+import type { ServedReport } from '@shared/dns/health/served'
+import { parse } from '@shared/dns/records'
 import type { ApiClient } from '../http'
 import { addressMapOf, nameserversOf } from './nameservers'
 import { resolverAsker, resolversOf } from './resolver-asker'

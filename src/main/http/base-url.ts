@@ -1,4 +1,4 @@
-import { validateBaseUrl } from '../../shared/accounts/base-url'
+import { validateBaseUrl } from '@shared/accounts/base-url'
 import { AppError } from '../app/app-error'
 
 /** The normalised base URL (no trailing slash), or a validation error. */

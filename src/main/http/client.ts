@@ -23,11 +23,11 @@ import {
   type PagedItem,
   type PagedParams,
   type ServerKind,
-} from '../../shared/endpoints/table'
-import { errorBodySchema, pagingSchema } from '../../shared/endpoints/decoders'
-import { kindForStatus } from '../../shared/errors'
-import { DEFAULT_TIMEOUT_MS } from '../../shared/service/constants'
-import { parseWith } from '../../shared/errors/field-issues'
+} from '@shared/endpoints/table'
+import { errorBodySchema, pagingSchema } from '@shared/endpoints/decoders'
+import { kindForStatus } from '@shared/errors'
+import { DEFAULT_TIMEOUT_MS } from '@shared/service/constants'
+import { parseWith } from '@shared/errors/field-issues'
 import { AppError } from '../app/app-error'
 import { answerRedactor } from './errors'
 import { redactedWith, secretMatcher } from '../log/redaction'

@@ -1,5 +1,5 @@
 /** An answer of the service as the client hands it on: its results, paging and request ID. */
-import type { Paging } from '../../shared/endpoints/decoders'
+import type { Paging } from '@shared/endpoints/decoders'
 
 export interface Envelope<T> {
   results: T

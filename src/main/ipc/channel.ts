@@ -2,10 +2,10 @@
  * One channel's handler: how its payload is validated and what runs with the result. The
  * payload is parsed here, once; `run` receives the parsed value and nothing parses it again.
  */
-import type { Parsed } from '../../shared/errors/field-issues'
-import type { Progress } from '../../shared/ipc/contract'
-import type { JobView } from '../../shared/jobs'
-import type { ReminderTarget } from '../../shared/portfolio/reminders'
+import type { Parsed } from '@shared/errors/field-issues'
+import type { Progress } from '@shared/ipc/contract'
+import type { JobView } from '@shared/jobs'
+import type { ReminderTarget } from '@shared/portfolio/reminders'
 import { AppError } from '../app/app-error'
 
 export interface Sender {

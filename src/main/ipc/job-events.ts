@@ -3,7 +3,7 @@
  * job are sent at most every 100 ms (a bulk job of a thousand items changes thousands of times),
  * and at once when it ends.
  */
-import { isJobRunning, type JobView } from '../../shared/jobs'
+import { isJobRunning, type JobView } from '@shared/jobs'
 import type { Sender } from './channel'
 
 const EVERY_MS = 100

@@ -6,16 +6,16 @@
  * origin), or the command line for its own channels (CLI_ONLY_CHANNELS); then the channel's handler validates the payload once and runs. Every outcome is a
  * Result; errors cross as plain data (a kind, a code and parameters), never a stack or the key.
  */
-import type { ErrorData } from '../../shared/errors'
-import type { Call, Progress, Result } from '../../shared/ipc/contract'
+import type { ErrorData } from '@shared/errors'
+import type { Call, Progress, Result } from '@shared/ipc/contract'
 import { toErrorData } from '../app/app-error'
 import type { Sender } from './channel'
 import type { ChannelHandlers } from './handlers'
 import type { RunningCalls } from './running-calls'
 import type { AppLog } from '../log/app-log'
-import { CHANNEL_NAMES, CLI_ONLY_CHANNELS, WINDOW_ONLY_CHANNELS } from '../../shared/ipc/channels'
-import { CLI_ORIGIN } from '../../shared/ipc/door-messages'
-import { callOver } from '../../shared/ipc/call-over'
+import { CHANNEL_NAMES, CLI_ONLY_CHANNELS, WINDOW_ONLY_CHANNELS } from '@shared/ipc/channels'
+import { CLI_ORIGIN } from '@shared/ipc/door-messages'
+import { callOver } from '@shared/ipc/call-over'
 
 export type { Sender } from './channel'
 

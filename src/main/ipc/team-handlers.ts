@@ -3,9 +3,9 @@
  * validated at the boundary (payloads.ts); the password in it goes to the service once and is
  * never part of an answer. A database step that fails crosses as its team.* code.
  */
-import { parseWith } from '../../shared/errors/field-issues'
-import type { TeamStatusView } from '../../shared/team'
-import { localPayloads } from '../../shared/ipc/payloads'
+import { parseWith } from '@shared/errors/field-issues'
+import type { TeamStatusView } from '@shared/team'
+import { localPayloads } from '@shared/ipc/payloads'
 import { AppError } from '../app/app-error'
 import type { TeamStatus, TeamSettingsService } from '../team/team-settings-service'
 import { teamErrorOf } from '../team/team-error'

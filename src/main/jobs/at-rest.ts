@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto'
 import { redactedWith, secretMatcher, type SecretMatcher } from '../log/redaction'
-import type { ErrorData } from '../../shared/errors'
+import type { ErrorData } from '@shared/errors'
 
 /** Members that are the user's secrets, wherever they are: never on disk. */
 const SECRET_MEMBERS: ReadonlySet<string> = new Set(['authcode', 'password'])

@@ -5,8 +5,8 @@
  * typed, so no screen (and no caller of IPC) skips any of them. Throws the refusal.
  */
 import { timingSafeEqual } from 'node:crypto'
-import type { WriteSafety } from '../../shared/accounts/write-safety'
-import type { JobView } from '../../shared/jobs'
+import type { WriteSafety } from '@shared/accounts/write-safety'
+import type { JobView } from '@shared/jobs'
 import { AppError } from '../app/app-error'
 
 export interface ConfirmationCheck {

@@ -6,7 +6,7 @@
  * The command never needs them: it knows its own parameters, and a job of the window is none of
  * its business beyond its state.
  */
-import type { JobItemView, JobView } from '../../shared/jobs'
+import type { JobItemView, JobView } from '@shared/jobs'
 import { journaledError, loggedTextWithoutSecrets, paramsWithoutSecrets, secretsOf, textsWithoutJobSecrets, withoutJobSecrets, withoutSecrets } from './at-rest'
 
 /**

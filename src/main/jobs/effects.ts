@@ -4,9 +4,9 @@
  * A date that cannot be read is said to be unreadable; it never stops the confirmation.
  */
 import type { ApiClient } from '../http'
-import { addMonthsIso, todayIso } from '../../shared/formats/dates'
-import type { WriteEndpointName } from '../../shared/endpoints/names'
-import type { ItemEffect } from '../../shared/jobs'
+import { addMonthsIso, todayIso } from '@shared/formats/dates'
+import type { WriteEndpointName } from '@shared/endpoints/names'
+import type { ItemEffect } from '@shared/jobs'
 import { factsOf } from './operations'
 
 type Params = Record<string, unknown>

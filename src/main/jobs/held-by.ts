@@ -4,7 +4,7 @@
  * time (UTC), which the refusal names (job.targetBusyBy / job.targetUnknownBy) in the window and in the
  * command line. `since` is the hold's ISO time; the words format it.
  */
-import type { ErrorData } from '../../shared/errors'
+import type { ErrorData } from '@shared/errors'
 import type { TargetHolder } from './ledger/write-ledger'
 
 export function heldError(holder: Pick<TargetHolder, 'state' | 'since' | 'member' | 'workstation'>, targets: string): ErrorData {

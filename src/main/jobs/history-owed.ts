@@ -4,7 +4,7 @@
  * Rows that cannot be written are said once (a log line, and `notWritten` for the window) until an
  * offer writes them; an offer that writes rows says how many.
  */
-import type { JobView } from '../../shared/jobs'
+import type { JobView } from '@shared/jobs'
 import type { AppLog } from '../log/app-log'
 import { AppError } from '../app/app-error'
 import type { WriteHistory } from './write-history'

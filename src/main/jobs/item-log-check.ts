@@ -3,8 +3,8 @@
  * the log): when it is looked at again, and what a look settles. The runner keeps the view, the
  * journal and the holds; it hands them over here as the few operations a check needs.
  */
-import { parseEndpointParams, type WriteEndpointName } from '../../shared/endpoints/table'
-import type { ItemState, JobItemView, JobView } from '../../shared/jobs'
+import { parseEndpointParams, type WriteEndpointName } from '@shared/endpoints/table'
+import type { ItemState, JobItemView, JobView } from '@shared/jobs'
 import { AppError, toErrorData } from '../app/app-error'
 import type { ApiClient } from '../http'
 import type { BodyMac } from './ledger/body-mac'

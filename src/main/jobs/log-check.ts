@@ -12,8 +12,8 @@
  * other sends are never taken for this item's. The item then stays unknown, saying why.
  */
 import type { ApiClient } from '../http'
-import type { LogEntry } from '../../shared/endpoints/decoders'
-import { kindForStatus, type ErrorData } from '../../shared/errors'
+import type { LogEntry } from '@shared/endpoints/decoders'
+import { kindForStatus, type ErrorData } from '@shared/errors'
 import type { BodyMac } from './ledger/body-mac'
 
 export interface SentRequest {

@@ -22,10 +22,10 @@
  * The words of each (its name in a confirmation or a result) are `operation.<name>` in the
  * renderer's catalogue, which the catalogue's type check requires for every write.
  */
-import type { EndpointParams, ReadEndpointName, WriteEndpointName } from '../../shared/endpoints/table'
-import type { HistoryAspect, SubjectKind } from '../../shared/portfolio/history'
-import type { StoredListName, ZoneKind } from '../../shared/portfolio'
-import { serviceKeptFindings, type ServiceKeptComparison, type ServiceKeptFinding } from '../../shared/service/service-kept'
+import type { EndpointParams, ReadEndpointName, WriteEndpointName } from '@shared/endpoints/table'
+import type { HistoryAspect, SubjectKind } from '@shared/portfolio/history'
+import type { StoredListName, ZoneKind } from '@shared/portfolio'
+import { serviceKeptFindings, type ServiceKeptComparison, type ServiceKeptFinding } from '@shared/service/service-kept'
 
 export type Effect = 'renewal' | 'serverExtension' | 'svcipExtension' | 'registration'
 

@@ -4,7 +4,7 @@
  * have acted. Only errors that happen before anything is sent (no connection at all, a refused
  * certificate) or an answer from the service itself are plain failures.
  */
-import type { ErrorData } from '../../shared/errors'
+import type { ErrorData } from '@shared/errors'
 
 /** Network errors raised before the request could leave this machine. */
 const NOT_SENT = new Set([

@@ -14,9 +14,9 @@
  * Zone saves keep their own, finer precondition: the records the plan was made from, read again
  * (write-history.ts beforeSend with zone-rules.ts).
  */
-import type { ErrorData } from '../../shared/errors'
-import type { EndpointParams, WriteEndpointName } from '../../shared/endpoints/table'
-import type { JobItemView } from '../../shared/jobs'
+import type { ErrorData } from '@shared/errors'
+import type { EndpointParams, WriteEndpointName } from '@shared/endpoints/table'
+import type { JobItemView } from '@shared/jobs'
 import type { ApiClient } from '../http'
 import { expiryNow } from './effects'
 import type { EarlierSend, SendPrecondition, UnsureWhy } from './ledger/write-ledger'

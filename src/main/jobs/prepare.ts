@@ -7,11 +7,11 @@
  * token an operation marked `confirm` needs to start). Nothing is stored or sent here.
  */
 import { randomBytes, randomUUID } from 'node:crypto'
-import { endpoints, parseEndpointParams, type EndpointParams, type WriteEndpointName } from '../../shared/endpoints/table'
-import type { Issue } from '../../shared/errors'
-import type { JobItemView, JobRequest, JobView, LeftOutItem, ZoneGuard } from '../../shared/jobs'
-import type { WriteSafety } from '../../shared/accounts/write-safety'
-import { SAFETY_RULE, SAFETY_RULE_PERCENT } from '../../shared/dns/zone-safety'
+import { endpoints, parseEndpointParams, type EndpointParams, type WriteEndpointName } from '@shared/endpoints/table'
+import type { Issue } from '@shared/errors'
+import type { JobItemView, JobRequest, JobView, LeftOutItem, ZoneGuard } from '@shared/jobs'
+import type { WriteSafety } from '@shared/accounts/write-safety'
+import { SAFETY_RULE, SAFETY_RULE_PERCENT } from '@shared/dns/zone-safety'
 import { heldError } from './held-by'
 import { AppError } from '../app/app-error'
 import type { ApiClient } from '../http'

@@ -3,7 +3,7 @@
  * workers wait in it, and the wait's expected end while it lasts (the window says "waiting for the
  * service's rate limit"). Kept on the job's view, not in the journal.
  */
-import type { JobView } from '../../shared/jobs'
+import type { JobView } from '@shared/jobs'
 
 export class RateLimitWaits {
   /** Per job: when the current wait began (ms since the epoch). */

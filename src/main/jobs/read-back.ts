@@ -6,10 +6,10 @@
  * is read again: the comparison with what was sent, the store, history and snapshots use it.
  */
 import type { ApiClient } from '../http'
-import type { WriteEndpointName } from '../../shared/endpoints/names'
+import type { WriteEndpointName } from '@shared/endpoints/names'
 import { toErrorData } from '../app/app-error'
 import { factsOf } from './operations'
-import type { ErrorData } from '../../shared/errors'
+import type { ErrorData } from '@shared/errors'
 
 /** Whether the write's value is read back after it is sent (its item's result is then what was kept). */
 export const readsBack = (operation: WriteEndpointName): boolean => factsOf(operation).readBack !== undefined

@@ -2,8 +2,8 @@
  * What the job runner (runner.ts) is given: the accounts it writes for, its ledger, the history it
  * tells, and how it tells the windows. The composition root (app/app-services.ts) makes them.
  */
-import type { WriteSafety } from '../../shared/accounts/write-safety'
-import type { JobView } from '../../shared/jobs'
+import type { WriteSafety } from '@shared/accounts/write-safety'
+import type { JobView } from '@shared/jobs'
 import type { ApiClient } from '../http'
 import type { DomainNameOf } from './domain-names'
 import type { BodyMac } from './ledger/body-mac'

@@ -15,9 +15,9 @@
  *   the service's request log is then read to tell whether it received the request
  *   (item-log-check.ts).
  */
-import { endpoints } from '../../shared/endpoints/table'
-import type { ErrorData } from '../../shared/errors'
-import { isJobRunning, type ItemState, type JobItemView, type JobRequest, type JobStatus, type JobView, type LeftOutItem } from '../../shared/jobs'
+import { endpoints } from '@shared/endpoints/table'
+import type { ErrorData } from '@shared/errors'
+import { isJobRunning, type ItemState, type JobItemView, type JobRequest, type JobStatus, type JobView, type LeftOutItem } from '@shared/jobs'
 import { AppError, toErrorData } from '../app/app-error'
 import type { ApiClient } from '../http'
 import { BodyMac } from './ledger/body-mac'

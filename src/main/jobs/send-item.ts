@@ -17,10 +17,10 @@
  *
  * The runner keeps the job's view and its internals and hands its own steps over as `ItemSteps`.
  */
-import type { EndpointParams, WriteEndpointName } from '../../shared/endpoints/table'
-import type { ErrorData } from '../../shared/errors'
-import type { ItemState, JobItemView, JobView, ZoneGuard } from '../../shared/jobs'
-import { answerNotKept, notReadBack } from '../../shared/service/service-kept'
+import type { EndpointParams, WriteEndpointName } from '@shared/endpoints/table'
+import type { ErrorData } from '@shared/errors'
+import type { ItemState, JobItemView, JobView, ZoneGuard } from '@shared/jobs'
+import { answerNotKept, notReadBack } from '@shared/service/service-kept'
 import { toErrorData } from '../app/app-error'
 import type { ApiClient } from '../http'
 import { heldError } from './held-by'

@@ -3,7 +3,7 @@
  * by id in one write and by name in another is then one target (targets.ts).
  */
 import type { PortfolioStoreAsync } from '../store/store-async'
-import { SERVER_KINDS, type ServerKind } from '../../shared/service/constants'
+import { SERVER_KINDS, type ServerKind } from '@shared/service/constants'
 import type { ServerIdOf } from './targets'
 
 const SERVER_LISTS = ['servers.list', 'servers.expiration.list', 'servers.autorenew.list'] as const

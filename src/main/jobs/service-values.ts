@@ -4,7 +4,7 @@
  * as the number the service writes for "on" in that account's own data (10 on the live
  * service), 1 when nothing was seen. Any non-zero value asked for means "on".
  */
-import type { EndpointParams, WriteEndpointName } from '../../shared/endpoints/table'
+import type { EndpointParams, WriteEndpointName } from '@shared/endpoints/table'
 import { factsOf } from './operations'
 
 /** The value sent for "on" when the account's data shows none. */

@@ -3,9 +3,9 @@
  * a host name...), as the operation's facts list them (operations.ts), not the ones that say what
  * to do with it. The app sends at most one write per account, operation and target at a time.
  */
-import { SERVER_KINDS, type ServerKind } from '../../shared/service/constants'
-import type { WriteEndpointName } from '../../shared/endpoints/names'
-import { isServerId } from '../../shared/service/server-ref'
+import { SERVER_KINDS, type ServerKind } from '@shared/service/constants'
+import type { WriteEndpointName } from '@shared/endpoints/names'
+import { isServerId } from '@shared/service/server-ref'
 import { factsOf } from './operations'
 
 /** A server's numeric id (as text) from its name, where the app knows it; undefined where it does not. */

@@ -6,10 +6,10 @@
  * separator, a control character). Main applies these to what it is asked to send, so a save sent
  * straight over IPC gets no further than one from a screen.
  */
-import { hiddenCharacterIn, HIDDEN_CHARACTER_CODE, type HiddenCharacter } from '../../shared/dns/hidden-characters'
-import { zoneSafety, type ZoneSafety } from '../../shared/dns/zone-safety'
-import type { ZoneGuard } from '../../shared/jobs'
-import type { ZoneInput } from '../../shared/portfolio'
+import { hiddenCharacterIn, HIDDEN_CHARACTER_CODE, type HiddenCharacter } from '@shared/dns/hidden-characters'
+import { zoneSafety, type ZoneSafety } from '@shared/dns/zone-safety'
+import type { ZoneGuard } from '@shared/jobs'
+import type { ZoneInput } from '@shared/portfolio'
 
 export type ZoneSaveVerdict =
   | { ok: true; safety: ZoneSafety }

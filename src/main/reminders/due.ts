@@ -10,7 +10,7 @@
  * left before expiry, and a portfolio that holds long-expired items would otherwise open with a
  * flood of them ("Expiring soon" lists those).
  */
-import type { DueReminder, ExpiringItem, ReminderSettings } from '../../shared/portfolio/reminders'
+import type { DueReminder, ExpiringItem, ReminderSettings } from '@shared/portfolio/reminders'
 
 /** A reminder to record as sent: the item, its expiry date and one threshold. */
 export interface ReminderMark {

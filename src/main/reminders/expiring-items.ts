@@ -8,10 +8,10 @@
  * auto-renewal, and their expiry dates come from the service IP list (the service's own
  * expiration list of them is not paged, so it is not kept).
  */
-import { SERVER_KINDS, type ServerKind } from '../../shared/service/constants'
-import { domainAutorenew, serverAutorenew } from '../../shared/service/autorenew'
+import { SERVER_KINDS, type ServerKind } from '@shared/service/constants'
+import { domainAutorenew, serverAutorenew } from '@shared/service/autorenew'
 import type { PortfolioStoreAsync } from '../store/store-async'
-import type { ExpiringItem } from '../../shared/portfolio/reminders'
+import type { ExpiringItem } from '@shared/portfolio/reminders'
 
 interface Read<T> {
   items: T[]

@@ -8,8 +8,8 @@
  * account fingerprint).
  */
 import { z } from 'zod'
-import { isHandled, type ReminderHandled, type ReminderHandlingKind } from '../../shared/portfolio/reminders'
-import { reminderHandledSchema } from '../../shared/portfolio/reminder-schemas'
+import { isHandled, type ReminderHandled, type ReminderHandlingKind } from '@shared/portfolio/reminders'
+import { reminderHandledSchema } from '@shared/portfolio/reminder-schemas'
 import type { PortfolioStoreAsync } from '../store/store-async'
 
 export interface ReminderHandlings {

@@ -7,8 +7,8 @@
  * A reminder is recorded as sent when it is handed out, in one transaction with the check:
  * a reminder lost with a window closed at that moment is better than the same one twice.
  */
-import { todayIso } from '../../shared/formats/dates'
-import { parseWith } from '../../shared/errors/field-issues'
+import { todayIso } from '@shared/formats/dates'
+import { parseWith } from '@shared/errors/field-issues'
 import {
   DEFAULT_REMINDER_SETTINGS,
   isHandled,
@@ -20,8 +20,8 @@ import {
   type ReminderHandled,
   type ReminderHandlingKind,
   type ReminderSettings,
-} from '../../shared/portfolio/reminders'
-import { reminderSettingsSchema } from '../../shared/portfolio/reminder-schemas'
+} from '@shared/portfolio/reminders'
+import { reminderSettingsSchema } from '@shared/portfolio/reminder-schemas'
 import type { SentReminder } from '../store/types'
 import type { PortfolioStoreAsync } from '../store/store-async'
 import type { Desktop, DesktopNotification } from '../app/desktop'

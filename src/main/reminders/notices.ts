@@ -6,7 +6,7 @@
  * soon" with its handling. The team's notices also list, on a workstation whose store has not read
  * an account yet (one started later), what the team was notified of.
  */
-import type { DueReminder, ExpiringItem } from '../../shared/portfolio/reminders'
+import type { DueReminder, ExpiringItem } from '@shared/portfolio/reminders'
 
 export interface ReminderNotices {
   /** Claims these reminders' notices for this workstation; answers those it won, in order (the others were claimed elsewhere). */

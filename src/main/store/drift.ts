@@ -3,8 +3,8 @@
  * store held. Pure and cheap: an item whose stored text is the same is skipped without parsing,
  * and only the fields of the aspect are compared (a domain's registrar changing is not drift).
  */
-import type { SubjectKind } from '../../shared/portfolio/history'
-import type { ZoneKind } from '../../shared/portfolio'
+import type { SubjectKind } from '@shared/portfolio/history'
+import type { ZoneKind } from '@shared/portfolio'
 import { parseJson } from './json'
 import { storedJson } from './lists'
 

@@ -3,13 +3,13 @@
  * BIND zone file. Both read the lists through getList, so whatever they contain passed the
  * item schemas; a damaged row is left out (and reported) as on screen.
  */
-import { csvCell } from '../../shared/formats/csv-cell'
-import { toBind } from '../../shared/dns/bind'
-import { parse } from '../../shared/dns/records'
+import { csvCell } from '@shared/formats/csv-cell'
+import { toBind } from '@shared/dns/bind'
+import { parse } from '@shared/dns/records'
 import type { Connection } from './database'
 import { accountsWithList, getList } from './inventory'
 import { allZones } from './zones'
-import type { ZoneFile } from '../../shared/portfolio'
+import type { ZoneFile } from '@shared/portfolio'
 import { StoreProblem } from './types'
 
 type Report = (p: StoreProblem) => void

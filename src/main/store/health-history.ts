@@ -5,12 +5,12 @@
  * only (shared/dns/health/rules): a store write asks no DNS.
  */
 import { z } from 'zod'
-import { servedChangeSchema } from '../../shared/dns/health/finding-schema'
-import { indexZone, zoneFindings, type HealthFinding } from '../../shared/dns/health/rules'
-import type { ServedFinding } from '../../shared/dns/health/served'
+import { servedChangeSchema } from '@shared/dns/health/finding-schema'
+import { indexZone, zoneFindings, type HealthFinding } from '@shared/dns/health/rules'
+import type { ServedFinding } from '@shared/dns/health/served'
 import { parseJson } from './json'
-import { parse } from '../../shared/dns/records'
-import type { ZoneKind } from '../../shared/portfolio'
+import { parse } from '@shared/dns/records'
+import type { ZoneKind } from '@shared/portfolio'
 import type { Connection } from './database'
 import { ZONE_SUBJECT } from './drift'
 import { storedJson } from './lists'

@@ -9,10 +9,10 @@ import { parseJson } from './json'
 import { storedJson } from './lists'
 import { changedAspects, type AspectChange } from './drift'
 import { addSnapshot } from './snapshots'
-import { JOB_PURPOSES } from '../../shared/jobs'
-import { DEFAULT_HISTORY_RETENTION_DAYS, HISTORY_ASPECTS, HISTORY_ORIGINS, SUBJECT_KINDS, type HistoryAspect, type HistoryEntry, type SubjectKind } from '../../shared/portfolio/history'
+import { JOB_PURPOSES } from '@shared/jobs'
+import { DEFAULT_HISTORY_RETENTION_DAYS, HISTORY_ASPECTS, HISTORY_ORIGINS, SUBJECT_KINDS, type HistoryAspect, type HistoryEntry, type SubjectKind } from '@shared/portfolio/history'
 import { WRITE_OUTCOMES, type HistoryQuery, type KeptWrite, type WriteRecord } from './types'
-import type { ZoneKind, DriftFinding } from '../../shared/portfolio'
+import type { ZoneKind, DriftFinding } from '@shared/portfolio'
 import { StoreProblem } from './types'
 
 const json = (v: unknown): SqlValue => (v === undefined ? null : storedJson(v))

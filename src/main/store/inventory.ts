@@ -4,7 +4,7 @@
  * old list or the new one, never a mix. Counting what changed compares each item's stored text.
  */
 import { z } from 'zod'
-import type { PagedItem } from '../../shared/endpoints/table'
+import type { PagedItem } from '@shared/endpoints/table'
 import type { Connection } from './database'
 import { LIST_SPECS, listIdentity, storedJson, type ListSpec } from './lists'
 import { parseJson } from './json'
@@ -13,7 +13,7 @@ import { deleteZone, writeZone, zoneIds } from './zones'
 import { changedAspects } from './drift'
 import { recordDrift } from './history'
 import { recordHealthChange } from './health-history'
-import type { ListChange, ListParams, StoredList, StoredListName, DriftFinding } from '../../shared/portfolio'
+import type { ListChange, ListParams, StoredList, StoredListName, DriftFinding } from '@shared/portfolio'
 import { StoreProblem } from './types'
 
 const idRow = z.object({ id: z.number().int() })

@@ -5,7 +5,7 @@
  * dropped on every write that touches it, and with its account.
  */
 import { listIdentity } from './lists'
-import type { StoredList, StoredListName } from '../../shared/portfolio'
+import type { StoredList, StoredListName } from '@shared/portfolio'
 
 const CACHED: ReadonlySet<StoredListName> = new Set(['domains.list', 'servers.list', 'svcips.list'])
 

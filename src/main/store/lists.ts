@@ -9,12 +9,12 @@
  * that list's item type, which is what lets getList return `PagedItem<N>` without a cast.
  */
 import { z } from 'zod'
-import { endpoints, parseEndpointParams, type PagedItem } from '../../shared/endpoints/table'
-import { PAGED_ENDPOINT_NAMES } from '../../shared/endpoints/names'
+import { endpoints, parseEndpointParams, type PagedItem } from '@shared/endpoints/table'
+import { PAGED_ENDPOINT_NAMES } from '@shared/endpoints/names'
 import { AppError } from '../app/app-error'
 import { nameEntry, type SearchEntry } from './search-index'
-import type { ListParams, StoredListName, ZoneInput, ZoneKind } from '../../shared/portfolio'
-import type { HistoryAspect, SubjectKind } from '../../shared/portfolio/history'
+import type { ListParams, StoredListName, ZoneInput, ZoneKind } from '@shared/portfolio'
+import type { HistoryAspect, SubjectKind } from '@shared/portfolio/history'
 
 /** The parameters that name a list, once validated. */
 export interface ListIdentity {

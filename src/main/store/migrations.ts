@@ -6,7 +6,7 @@
  */
 import { z } from 'zod'
 import type { Connection } from './database'
-import { SEARCH_KINDS } from '../../shared/portfolio'
+import { SEARCH_KINDS } from '@shared/portfolio'
 import { ZONE_FTS, ftsTableOf, indexEveryZone } from './search-index'
 
 /** Written into the file's header by migration 1: a SQLite file without it is not ours. */

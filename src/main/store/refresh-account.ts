@@ -8,10 +8,10 @@
  * kept.
  */
 import type { ApiClient } from '../http'
-import type { ErrorData } from '../../shared/errors'
+import type { ErrorData } from '@shared/errors'
 import type { PortfolioStoreAsync } from './store-async'
-import type { StoredListName } from '../../shared/portfolio'
-import type { PagedItem } from '../../shared/endpoints/table'
+import type { StoredListName } from '@shared/portfolio'
+import type { PagedItem } from '@shared/endpoints/table'
 import { toErrorData } from '../app/app-error'
 import { REFRESHED_LISTS } from './lists'
 

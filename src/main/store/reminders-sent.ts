@@ -6,7 +6,7 @@
  */
 import { z } from 'zod'
 import type { Connection } from './database'
-import { REMINDER_ITEM_KINDS } from '../../shared/portfolio/reminders'
+import { REMINDER_ITEM_KINDS } from '@shared/portfolio/reminders'
 import { SentReminder } from './types'
 
 const sentRow = z.object({

@@ -10,10 +10,10 @@
  * A row per record, as before, made an account's first DNS list cost four times as much to
  * store: 89,395 rows and index entries for 10,000 zones, where this is 10,000.
  */
-import { parse, records, serialiseRow, type RecordRow } from '../../shared/dns/records'
+import { parse, records, serialiseRow, type RecordRow } from '@shared/dns/records'
 import { z } from 'zod'
 import type { Connection } from './database'
-import { SEARCH_FIELDS, SEARCH_KINDS, type SearchField, type SearchKind, type ZoneKind } from '../../shared/portfolio'
+import { SEARCH_FIELDS, SEARCH_KINDS, type SearchField, type SearchKind, type ZoneKind } from '@shared/portfolio'
 
 /** The kinds that are list items' names, each with its own trigram index (see search.ts for why). */
 export const NAME_KINDS = SEARCH_KINDS.filter((k): k is Exclude<SearchKind, 'record'> => k !== 'record')

@@ -13,10 +13,10 @@
  * records, a prefix of 2 characters at least: with its line break, a trigram).
  */
 import { z } from 'zod'
-import { SERVER_KINDS } from '../../shared/service/constants'
+import { SERVER_KINDS } from '@shared/service/constants'
 import type { Connection } from './database'
 import { NAME_KINDS, ZONE_FTS, ftsTableOf, recordEntries, searchText } from './search-index'
-import { SEARCH_FIELDS, SEARCH_KINDS, ZONE_KINDS, type MatchKind, type SearchHit, type SearchKind } from '../../shared/portfolio'
+import { SEARCH_FIELDS, SEARCH_KINDS, ZONE_KINDS, type MatchKind, type SearchHit, type SearchKind } from '@shared/portfolio'
 
 export const DEFAULT_SEARCH_LIMIT = 50
 const MAX_SEARCH_LIMIT = 500

@@ -3,10 +3,10 @@
  * change a refresh found). A restore builds the plan from the zone now to a snapshot.
  */
 import { z } from 'zod'
-import { parse, records } from '../../shared/dns/records'
+import { parse, records } from '@shared/dns/records'
 import type { Connection } from './database'
-import { SNAPSHOT_REASONS, type Snapshot, type SnapshotReason, type SnapshotSummary } from '../../shared/portfolio/history'
-import { ZONE_KINDS, type ZoneInput, type ZoneKind } from '../../shared/portfolio'
+import { SNAPSHOT_REASONS, type Snapshot, type SnapshotReason, type SnapshotSummary } from '@shared/portfolio/history'
+import { ZONE_KINDS, type ZoneInput, type ZoneKind } from '@shared/portfolio'
 import { type StoreProblem } from './types'
 
 export interface NewSnapshot {

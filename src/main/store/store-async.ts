@@ -4,8 +4,8 @@
  * The methods are PortfolioStore's, one for one; `inThread` wraps a store opened on this thread
  * (the bench's side-by-side figure, and code that runs without a worker).
  */
-import type { PagedItem } from '../../shared/endpoints/table'
-import type { ListChange, ListParams, StoredList, StoredListName } from '../../shared/portfolio'
+import type { PagedItem } from '@shared/endpoints/table'
+import type { ListChange, ListParams, StoredList, StoredListName } from '@shared/portfolio'
 import type { HistoryStore, PortfolioStore, StoreProblem } from './types'
 
 type Promised<F> = F extends (...args: infer A) => infer R ? (...args: A) => Promise<R> : never

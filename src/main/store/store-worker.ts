@@ -6,11 +6,11 @@
  */
 import { Worker } from 'node:worker_threads'
 import { AppError } from '../app/app-error'
-import type { ErrorData } from '../../shared/errors'
+import type { ErrorData } from '@shared/errors'
 import { HISTORY_METHODS, STORE_METHODS, type HistoryMethod, type HistoryStoreAsync, type PortfolioStoreAsync, type StoreMethod } from './store-async'
 import type { ResourceLimits } from 'node:worker_threads'
 import type { OpenOptions, StoreProblem } from './types'
-import type { StoreStatus } from '../../shared/portfolio/store-status'
+import type { StoreStatus } from '@shared/portfolio/store-status'
 import type { ItemsSentAhead, NextAnswerPart, StoreItemsPart, StoreReply, StoreRequest, StoreWorkerData } from './worker-protocol'
 
 export interface WorkerStoreOptions extends Pick<OpenOptions, 'integrityCheck' | 'onProblem'> {

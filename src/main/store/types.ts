@@ -3,11 +3,11 @@
  * src/shared/portfolio/index.ts and src/shared/portfolio/history.ts): the store, its history part, what it is
  * told and what can go wrong when it is opened.
  */
-import type { ServedFinding } from '../../shared/dns/health/served'
-import type { PagedItem } from '../../shared/endpoints/table'
-import type { JobPurpose } from '../../shared/jobs'
-import type { HistoryAspect, HistoryEntry, Snapshot, SnapshotSummary, SubjectKind } from '../../shared/portfolio/history'
-import type { ReminderItemKind } from '../../shared/portfolio/reminders'
+import type { ServedFinding } from '@shared/dns/health/served'
+import type { PagedItem } from '@shared/endpoints/table'
+import type { JobPurpose } from '@shared/jobs'
+import type { HistoryAspect, HistoryEntry, Snapshot, SnapshotSummary, SubjectKind } from '@shared/portfolio/history'
+import type { ReminderItemKind } from '@shared/portfolio/reminders'
 import type {
   ListChange,
   ListParams,
@@ -19,7 +19,7 @@ import type {
   ZoneInput,
   ZoneKind,
   ZoneSummary,
-} from '../../shared/portfolio'
+} from '@shared/portfolio'
 
 export interface HistoryQuery {
   accountId: string

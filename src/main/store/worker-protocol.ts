@@ -2,7 +2,7 @@
  * The messages between main and the store's worker thread (store-worker.ts, worker-entry.ts).
  * Both ends are this app's code in one process: messages are structured clones of plain data.
  */
-import type { ErrorData } from '../../shared/errors'
+import type { ErrorData } from '@shared/errors'
 import type { HistoryMethod, StoreMethod } from './store-async'
 import type { StoreProblem } from './types'
 

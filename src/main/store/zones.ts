@@ -6,7 +6,7 @@
  * zone never tell two stories.
  */
 import { z } from 'zod'
-import { parse, records } from '../../shared/dns/records'
+import { parse, records } from '@shared/dns/records'
 import type { Connection } from './database'
 import { LIST_SPECS, storedJson } from './lists'
 import { parseJson } from './json'
@@ -14,7 +14,7 @@ import { SearchWriter, recordTexts } from './search-index'
 import { ZONE_SUBJECT } from './drift'
 import { recordSubjectDrift } from './history'
 import { recordHealthChange } from './health-history'
-import { ZONE_KINDS, type StoredZone, type ZoneInput, type ZoneKind, type ZoneSummary } from '../../shared/portfolio'
+import { ZONE_KINDS, type StoredZone, type ZoneInput, type ZoneKind, type ZoneSummary } from '@shared/portfolio'
 import { type StoreProblem } from './types'
 
 type Report = (p: StoreProblem) => void

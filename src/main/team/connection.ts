@@ -12,9 +12,9 @@
 import { readFileSync } from 'node:fs'
 import pg from 'pg'
 import { z } from 'zod'
-import { TEAM_SSL_MODES, type TeamSslMode } from '../../shared/team'
+import { TEAM_SSL_MODES, type TeamSslMode } from '@shared/team'
 import { passwordFromPassfile } from './pgpass'
-import { defaultSslMode } from '../../shared/team/ssl-mode'
+import { defaultSslMode } from '@shared/team/ssl-mode'
 import { TeamError, teamErrorOf, type TeamErrorContext } from './team-error'
 
 export const teamConnectionSchema = z.object({

@@ -3,7 +3,7 @@
  * (team.* in the catalogues), each cause its own (issue 50 point 6), with the parameters its
  * sentence names. Never the connection string or the password.
  */
-import type { ErrorKind } from '../../shared/errors'
+import type { ErrorKind } from '@shared/errors'
 import { LedgerUnavailable } from '../jobs/ledger/ledger-error'
 
 export const TEAM_ERROR_CODES = [

@@ -18,8 +18,8 @@
  */
 import { createHash } from 'node:crypto'
 import { z } from 'zod'
-import { WRITE_ENDPOINT_NAMES } from '../../shared/endpoints/names'
-import type { HistoryEntry } from '../../shared/portfolio/history'
+import { WRITE_ENDPOINT_NAMES } from '@shared/endpoints/names'
+import type { HistoryEntry } from '@shared/portfolio/history'
 import type { PortfolioStoreAsync } from '../store/store-async'
 import { storedJson } from '../store/lists'
 import type { ReminderHandlings } from '../reminders/handled'

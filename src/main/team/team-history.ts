@@ -9,12 +9,12 @@
  */
 import { createHash } from 'node:crypto'
 import { z } from 'zod'
-import type { ErrorData } from '../../shared/errors'
+import type { ErrorData } from '@shared/errors'
 import { subjectOf, type WriteObserver } from '../jobs/write-history'
-import { SUBJECT_KINDS } from '../../shared/portfolio/history'
+import { SUBJECT_KINDS } from '@shared/portfolio/history'
 import { factsOf } from '../jobs/operations'
 import type { TeamHistoryEntry } from './team-shared'
-import type { JobView } from '../../shared/jobs'
+import type { JobView } from '@shared/jobs'
 
 export interface TeamHistoryPlace {
   changesOf(accountId: string, domain: string): Promise<TeamHistoryEntry[]>

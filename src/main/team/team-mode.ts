@@ -6,7 +6,7 @@
  * so once per change of state (onStatus), and tries the database again, at most once every
  * `retryMs`, on the next step that needs it. Reading from the service never goes through here.
  */
-import type { JobView } from '../../shared/jobs'
+import type { JobView } from '@shared/jobs'
 import type { JournalRecord } from '../jobs/ledger/journal-record'
 import type { BeginSend, ClaimResult, LedgerMark, PreconditionVerdict, SendPrecondition, SettleEvidence, TargetHolder, TargetLease, TargetRef, WriteLedger } from '../jobs/ledger/write-ledger'
 import { TeamAccountIdentities } from './account-identity'
@@ -14,12 +14,12 @@ import { openConfiguredTeamLedger, type TeamKeys } from './open-team'
 import { TeamError, teamErrorOf, type TeamErrorCode } from './team-error'
 import type { TeamLedger } from './team-ledger'
 import type { TeamAccount, TeamAccountChange, TeamHistoryEntry } from './team-shared'
-import type { DriftFinding } from '../../shared/portfolio'
+import type { DriftFinding } from '@shared/portfolio'
 import { z } from 'zod'
-import { ACCOUNT_COLOURS, ACCOUNT_ENVIRONMENTS } from '../../shared/accounts'
-import { WRITE_SAFETY } from '../../shared/accounts/write-safety'
+import { ACCOUNT_COLOURS, ACCOUNT_ENVIRONMENTS } from '@shared/accounts'
+import { WRITE_SAFETY } from '@shared/accounts/write-safety'
 import type { SharedIdentity } from '../accounts/account-service'
-import type { DueReminder, ExpiringItem, ReminderHandled, ReminderHandlingKind } from '../../shared/portfolio/reminders'
+import type { DueReminder, ExpiringItem, ReminderHandled, ReminderHandlingKind } from '@shared/portfolio/reminders'
 import { readTeamSettings } from './team-settings'
 
 /**

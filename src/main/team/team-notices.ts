@@ -11,8 +11,8 @@
  */
 import type pg from 'pg'
 import { z } from 'zod'
-import { SERVER_KINDS } from '../../shared/service/constants'
-import { REMINDER_ITEM_KINDS, type ExpiringItem } from '../../shared/portfolio/reminders'
+import { SERVER_KINDS } from '@shared/service/constants'
+import { REMINDER_ITEM_KINDS, type ExpiringItem } from '@shared/portfolio/reminders'
 import { teamErrorOf } from './team-error'
 import type { TeamMember } from './team-shared'
 

@@ -9,7 +9,7 @@
  */
 import { rm } from 'node:fs/promises'
 import type { SecretStore } from '../accounts/secret-store'
-import type { TeamSslMode } from '../../shared/team'
+import type { TeamSslMode } from '@shared/team'
 import { openTeamPool, sslModeOf, type TeamConnection } from './connection'
 import { ensureSchema, schemaStatus, SCHEMA_VERSION } from './schema'
 import { registerWorkstation, teamWorkstations, type TeamWorkstation } from './team-directory'

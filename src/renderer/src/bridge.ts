@@ -5,12 +5,12 @@
  * the payload the channel takes and the Result it answers. API calls of one account go through
  * lib/account-api.ts, bound to that account.
  */
-import type { Call, ChannelName, Progress, Result, WindowApi } from '../../shared/ipc/contract'
-import { callOver } from '../../shared/ipc/call-over'
-import type { PagedEndpointName, PagedItem } from '../../shared/endpoints/table'
-import type { ErrorData } from '../../shared/errors'
-import type { JobView } from '../../shared/jobs'
-import type { ReminderTarget } from '../../shared/portfolio/reminders'
+import type { Call, ChannelName, Progress, Result, WindowApi } from '@shared/ipc/contract'
+import { callOver } from '@shared/ipc/call-over'
+import type { PagedEndpointName, PagedItem } from '@shared/endpoints/table'
+import type { ErrorData } from '@shared/errors'
+import type { JobView } from '@shared/jobs'
+import type { ReminderTarget } from '@shared/portfolio/reminders'
 
 declare global {
   interface Window {

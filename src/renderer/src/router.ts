@@ -1,5 +1,5 @@
 import { createRouter, createWebHashHistory } from 'vue-router'
-import { SERVER_REF_PATTERN } from '../../shared/service/server-ref'
+import { SERVER_REF_PATTERN } from '@shared/service/server-ref'
 
 // Hash history: the page is served as app://app/index.html, with no server-side fallback.
 export const router = createRouter({

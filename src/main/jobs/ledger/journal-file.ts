@@ -9,7 +9,7 @@
 import { createHash, createHmac, type Hash } from 'node:crypto'
 import { chmod, copyFile, mkdir, open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import type { ItemState, JobView } from '../../../shared/jobs'
+import type { ItemState, JobView } from '@shared/jobs'
 import { firstUnvouchedLine, headRecord, journalTipState, keyChanged, newEpoch, readChain, sealed, type JournalTip, type JournalTipState, type JournalTipStore } from './journal-chain'
 import { applyJournalRecord, journaledJob, journalRecordSchema, withTodaysNames, type JournalRecord } from './journal-record'
 

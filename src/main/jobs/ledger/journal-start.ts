@@ -6,7 +6,7 @@
  * folder, a full disk) says why: no write is sent that run, since nothing may be sent that was not
  * journaled first.
  */
-import type { JobView } from '../../../shared/jobs'
+import type { JobView } from '@shared/jobs'
 import type { WriteLedger } from './write-ledger'
 
 export interface JournalAtStart {

@@ -4,7 +4,7 @@
  * class, never which ledger threw it; its code, parameters and kind are the words' (the
  * catalogue's sentence, and the title of its kind: "Team database unreachable", not "Unexpected error").
  */
-import type { ErrorData, ErrorKind } from '../../../shared/errors'
+import type { ErrorData, ErrorKind } from '@shared/errors'
 
 export class LedgerUnavailable extends Error {
   constructor(

@@ -9,7 +9,7 @@
  * too, before every mark this process gives (a job prepared now reads the service after them);
  * a send that ends after a job's mark is one that job's confirmation did not see.
  */
-import { isJobRunning, type JobView } from '../../../shared/jobs'
+import { isJobRunning, type JobView } from '@shared/jobs'
 import type { Journal } from './journal-file'
 import type { JournalRecord } from './journal-record'
 import type { BeginSend, ClaimResult, EarlierSend, LedgerMark, PreconditionVerdict, SendEnd, SendPrecondition, SettleEvidence, TargetHolder, TargetLease, TargetRef, WriteLedger } from './write-ledger'

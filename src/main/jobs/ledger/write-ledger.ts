@@ -5,8 +5,8 @@
  * and the preconditions through nothing else, and never names which ledger it has. A step the
  * ledger cannot take now throws LedgerUnavailable (ledger-error.ts): nothing is sent then.
  */
-import type { WriteEndpointName } from '../../../shared/endpoints/table'
-import type { JobView } from '../../../shared/jobs'
+import type { WriteEndpointName } from '@shared/endpoints/table'
+import type { JobView } from '@shared/jobs'
 import type { JournalRecord } from './journal-record'
 
 /** One send's target, as the runner keys it today (account / operation / target). */

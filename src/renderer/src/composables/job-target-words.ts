@@ -7,8 +7,8 @@
  * reads as it was given (its id or name).
  */
 import { computed, watch, type Ref } from 'vue'
-import type { JobView } from '../../../shared/jobs'
-import { SERVER_KINDS, type ServerKind } from '../../../shared/service/constants'
+import type { JobView } from '@shared/jobs'
+import { SERVER_KINDS, type ServerKind } from '@shared/service/constants'
 import { accountApi } from '../lib/data/account-api'
 import { kindLabel } from '../lib/text/account-text'
 import type { JobTargetWords } from '../lib/text/job-target-text'

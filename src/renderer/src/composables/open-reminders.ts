@@ -6,7 +6,7 @@
  */
 import { shallowRef } from 'vue'
 import { invoke, type ErrorData } from '../bridge'
-import { reminderKey, type OpenReminder, type ReminderHandlingKind, type ReminderItemKind } from '../../../shared/portfolio/reminders'
+import { reminderKey, type OpenReminder, type ReminderHandlingKind, type ReminderItemKind } from '@shared/portfolio/reminders'
 
 /** An item as a screen row knows it: its account, its kind, its id (a server's webid with its kind). */
 export interface ReminderItemRef {

@@ -13,7 +13,7 @@ import { moreRemindersText, reminderText } from '../lib/text/reminder-text'
 import { reminderWords } from '../lib/text/reminder-words'
 import { reminderTarget, targetRoute } from '../lib/data/reminder-target'
 import { notify } from './notify'
-import type { DueReminder, ReminderTarget } from '../../../shared/portfolio/reminders'
+import type { DueReminder, ReminderTarget } from '@shared/portfolio/reminders'
 
 const HOUR_MS = 3_600_000
 /** More reminders than this at once (a first run on a large portfolio) are summed up after the most urgent ones. */

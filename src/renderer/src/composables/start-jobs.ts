@@ -5,7 +5,7 @@
  * and a "yes" starts each with its token and the account name as typed, which main compares
  * with the account's. A job that main will not start is discarded: nothing of it was sent.
  */
-import type { JobView } from '../../../shared/jobs'
+import type { JobView } from '@shared/jobs'
 import { invoke, type Result } from '../bridge'
 import { useJobsStore } from '../stores/jobs'
 import { confirmTyped, type ConfirmRequest, type TypedNames } from './confirm'

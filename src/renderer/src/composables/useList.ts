@@ -1,4 +1,4 @@
-import type { PagedEndpointName, PagedInput, PagedItem } from '../../../shared/endpoints/table'
+import type { PagedEndpointName, PagedInput, PagedItem } from '@shared/endpoints/table'
 import type { ListRead } from '../lib/data/list-read'
 import { useListsStore } from '../stores/lists'
 import { useAccountApi } from './useAccountApi'

@@ -4,7 +4,7 @@
  */
 import { reactive, ref } from 'vue'
 import { cancelCall, invoke, newCallId, type ErrorData } from '../bridge'
-import type { ServedReport } from '../../../shared/dns/health/served'
+import type { ServedReport } from '@shared/dns/health/served'
 
 /** A zone's state in a check: not asked, being asked, its report, or why it could not be. */
 export type ServedState = { state: 'checking' } | { state: 'done'; report: ServedReport } | { state: 'failed'; error: ErrorData }

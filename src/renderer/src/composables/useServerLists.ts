@@ -1,5 +1,5 @@
 import { computed } from 'vue'
-import { SERVER_KINDS } from '../../../shared/service/constants'
+import { SERVER_KINDS } from '@shared/service/constants'
 import { useList } from './useList'
 
 /**

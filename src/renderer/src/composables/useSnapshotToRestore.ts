@@ -7,7 +7,7 @@ import { ref, shallowRef } from 'vue'
 import { useRoute } from 'vue-router'
 import { invoke, type ErrorData } from '../bridge'
 import { useAccountsStore } from '../stores/accounts'
-import type { ZoneKind } from '../../../shared/portfolio'
+import type { ZoneKind } from '@shared/portfolio'
 
 export function useSnapshotToRestore(kind: ZoneKind, domain: string) {
   const route = useRoute()

@@ -5,7 +5,7 @@
  */
 import { onMounted, onUnmounted, ref } from 'vue'
 import { invoke } from '../bridge'
-import type { StoreStatus } from '../../../shared/portfolio/store-status'
+import type { StoreStatus } from '@shared/portfolio/store-status'
 
 const EVERY_MS = 5_000
 

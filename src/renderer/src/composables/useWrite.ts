@@ -6,10 +6,10 @@
  * item's effect as main read it, and only the dialog's yes starts the job with its token.
  */
 import { onScopeDispose, ref, shallowRef, watch } from 'vue'
-import type { EndpointResult, WriteEndpointName } from '../../../shared/endpoints/table'
-import type { ApiParams } from '../../../shared/ipc/contract'
-import type { ItemEffect, JobItemView, JobView, ZoneGuard } from '../../../shared/jobs'
-import type { ServiceKeptFinding } from '../../../shared/service/service-kept'
+import type { EndpointResult, WriteEndpointName } from '@shared/endpoints/table'
+import type { ApiParams } from '@shared/ipc/contract'
+import type { ItemEffect, JobItemView, JobView, ZoneGuard } from '@shared/jobs'
+import type { ServiceKeptFinding } from '@shared/service/service-kept'
 import type { ErrorData, Result } from '../bridge'
 import type { AccountApi, JobItems, JobOptions } from '../lib/data/account-api'
 import { accountMarks, nameToType } from '../lib/text/account-text'

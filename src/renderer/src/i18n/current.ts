@@ -3,7 +3,7 @@
  * choice in the page's storage) so that the unit tests can use English without a page.
  */
 import { ref, shallowRef } from 'vue'
-import type { Catalogue, Locale } from '../../../shared/i18n/catalogue'
+import type { Catalogue, Locale } from '@shared/i18n/catalogue'
 
 export const locale = ref<Locale>('en')
 const catalogue = shallowRef<Catalogue>()

@@ -4,13 +4,13 @@
  * here need no page, so text modules that use them can be tested without one.
  */
 import { current, locale } from './current'
-import type { ErrorData } from '../../../shared/errors'
-import type { MessageKey } from '../../../shared/i18n/catalogue'
-import type { Params } from '../../../shared/i18n/format'
-import { describeError, errorLine, translate, translateCode, type ErrorText } from '../../../shared/i18n/translate'
+import type { ErrorData } from '@shared/errors'
+import type { MessageKey } from '@shared/i18n/catalogue'
+import type { Params } from '@shared/i18n/format'
+import { describeError, errorLine, translate, translateCode, type ErrorText } from '@shared/i18n/translate'
 
-export type { Locale, MessageKey } from '../../../shared/i18n/catalogue'
-export { LOCALES } from '../../../shared/i18n/catalogue'
+export type { Locale, MessageKey } from '@shared/i18n/catalogue'
+export { LOCALES } from '@shared/i18n/catalogue'
 
 export { locale }
 

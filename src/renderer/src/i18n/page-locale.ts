@@ -5,13 +5,13 @@
  * catalogue it may not use. The choice is kept in the page's storage.
  */
 import { useCatalogue } from './current'
-import type { Catalogue, Locale } from '../../../shared/i18n/catalogue'
+import type { Catalogue, Locale } from '@shared/i18n/catalogue'
 
 const STORAGE_KEY = 'hosting-admin.locale'
 
 const loaders: Record<Locale, () => Promise<Catalogue>> = {
-  en: async () => (await import('../../../shared/i18n/locales/en')).en,
-  ja: async () => (await import('../../../shared/i18n/locales/ja')).ja,
+  en: async () => (await import('@shared/i18n/locales/en')).en,
+  ja: async () => (await import('@shared/i18n/locales/ja')).ja,
 }
 
 function savedLocale(): Locale {

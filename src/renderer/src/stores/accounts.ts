@@ -2,7 +2,7 @@
 import { defineStore } from 'pinia'
 import { invoke, type ErrorData } from '../bridge'
 import { useListsStore } from './lists'
-import type { AccountView, ProfileFields } from '../../../shared/accounts'
+import type { AccountView, ProfileFields } from '@shared/accounts'
 
 interface AccountsState {
   accounts: AccountView[]

@@ -5,7 +5,7 @@
  */
 import { defineStore } from 'pinia'
 import { invoke } from '../bridge'
-import type { SubjectKind } from '../../../shared/portfolio/history'
+import type { SubjectKind } from '@shared/portfolio/history'
 
 export const useHistoryStore = defineStore('history', {
   state: (): { unseen: Record<string, number> } => ({ unseen: {} }),

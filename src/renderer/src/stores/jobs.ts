@@ -4,8 +4,8 @@
  */
 import { defineStore } from 'pinia'
 import { markRaw, shallowRef } from 'vue'
-import { isJobRunning, unknownItemCount, type JobView } from '../../../shared/jobs'
-import type { WriteEndpointName } from '../../../shared/endpoints/names'
+import { isJobRunning, unknownItemCount, type JobView } from '@shared/jobs'
+import type { WriteEndpointName } from '@shared/endpoints/names'
 import { invoke, onJobUpdate } from '../bridge'
 
 export const useJobsStore = defineStore('jobs', () => {

@@ -4,11 +4,11 @@
  * this one. A list read of an account stops when the user switches away from it.
  */
 import { defineStore } from 'pinia'
-import type { PagedEndpointName, PagedInput, PagedItem } from '../../../shared/endpoints/table'
+import type { PagedEndpointName, PagedInput, PagedItem } from '@shared/endpoints/table'
 import type { AccountApi } from '../lib/data/account-api'
 import { createListRead, type ListRead } from '../lib/data/list-read'
 import { createWhoisPrivacyRead } from '../lib/data/whois-privacy-read'
-import type { WhoisPrivacyItem } from '../../../shared/ipc/whois-privacy'
+import type { WhoisPrivacyItem } from '@shared/ipc/whois-privacy'
 import { useHistoryStore } from './history'
 
 export const useListsStore = defineStore('lists', () => {

@@ -5,8 +5,8 @@
  * The file goes as UTF-8 bytes, without the byte-order mark download() puts before text for
  * spreadsheets: BIND reads a mark on line 1 as an unknown record type and loads nothing.
  */
-import { toBind, type BindExport } from '../../../../shared/dns/bind'
-import type { Row } from '../../../../shared/dns/records'
+import { toBind, type BindExport } from '@shared/dns/bind'
+import type { Row } from '@shared/dns/records'
 
 export function windowBindFile(
   rows: Row[],

@@ -1,6 +1,6 @@
 /** What the DNS editor's parts and its screens tell each other. */
-import type { RecordRow } from '../../../../shared/dns/records'
-import type { IssueField, RowFix } from '../../../../shared/dns/validate'
+import type { RecordRow } from '@shared/dns/records'
+import type { IssueField, RowFix } from '@shared/dns/validate'
 
 /** A problem or warning as the table shows it: in words, the field it is about, and its one-click mend if it has one. */
 export interface ShownIssue {

@@ -3,10 +3,10 @@
  * AccountApi is made, never read from the active account when a request is sent, so a call
  * started on one account cannot land on another after a switch.
  */
-import type { EndpointResult, PagedEndpointName, PagedInput, PagedItem, ReadEndpointName, WriteEndpointName } from '../../../../shared/endpoints/table'
-import type { ApiParams, ChannelName } from '../../../../shared/ipc/contract'
-import type { JobPurpose, JobRequest, JobView, ZoneGuard } from '../../../../shared/jobs'
-import type { WhoisPrivacyList } from '../../../../shared/ipc/whois-privacy'
+import type { EndpointResult, PagedEndpointName, PagedInput, PagedItem, ReadEndpointName, WriteEndpointName } from '@shared/endpoints/table'
+import type { ApiParams, ChannelName } from '@shared/ipc/contract'
+import type { JobPurpose, JobRequest, JobView, ZoneGuard } from '@shared/jobs'
+import type { WhoisPrivacyList } from '@shared/ipc/whois-privacy'
 import { cancelCall, invoke, newCallId, type Progress, type Result, type StoredItems } from '../../bridge'
 export type { StoredItems } from '../../bridge'
 

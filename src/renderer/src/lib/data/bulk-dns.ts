@@ -4,12 +4,12 @@
  * making their job items per account (a job per operation), each item guarded by the text its
  * plan was made from. No Vue and no window here, so the tests drive it with a fake read.
  */
-import { applyBulkChange, type BulkChange, type ZoneChange } from '../../../../shared/dns/bulk-change'
-import { joinValue, VALUE_FIELDS, type KnownType, type ValueFields } from '../../../../shared/dns/records'
-import type { ErrorData } from '../../../../shared/errors'
-import type { ZoneKind } from '../../../../shared/portfolio'
-import type { ZoneGuard } from '../../../../shared/jobs'
-import type { ApiParams, Result } from '../../../../shared/ipc/contract'
+import { applyBulkChange, type BulkChange, type ZoneChange } from '@shared/dns/bulk-change'
+import { joinValue, VALUE_FIELDS, type KnownType, type ValueFields } from '@shared/dns/records'
+import type { ErrorData } from '@shared/errors'
+import type { ZoneKind } from '@shared/portfolio'
+import type { ZoneGuard } from '@shared/jobs'
+import type { ApiParams, Result } from '@shared/ipc/contract'
 
 /** The change as its form holds it: every field of every kind, so switching kinds loses nothing typed. */
 export interface ChangeDraft {

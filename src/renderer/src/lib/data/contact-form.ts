@@ -1,6 +1,6 @@
-import { CONTACT_FIELDS, CONTACT_ROLES, type ContactRole } from '../../../../shared/service/constants'
+import { CONTACT_FIELDS, CONTACT_ROLES, type ContactRole } from '@shared/service/constants'
 import { z } from 'zod'
-import { contactFieldIssues, type ContactCode } from '../../../../shared/service/validation'
+import { contactFieldIssues, type ContactCode } from '@shared/service/validation'
 
 /** One contact of a form: every field as text. */
 export type Person = Record<(typeof CONTACT_FIELDS)[number], string>

@@ -1,5 +1,5 @@
 /** CSV for exports: every cell as a spreadsheet can open it safely (shared/csv-cell.ts). */
-import { csvCell } from '../../../../shared/formats/csv-cell'
+import { csvCell } from '@shared/formats/csv-cell'
 
 export function toCsv(header: string[], rows: unknown[][]): string {
   return [header, ...rows].map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n'

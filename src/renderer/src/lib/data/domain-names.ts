@@ -1,4 +1,4 @@
-import { checkDomainName, normalDomainName, splitDomain, type DomainNameCode, type Finding } from '../../../../shared/service/validation'
+import { checkDomainName, normalDomainName, splitDomain, type DomainNameCode, type Finding } from '@shared/service/validation'
 
 /** Names typed in any mix of commas, spaces and new lines, lower-cased and without duplicates. */
 export function parseNames(text: string): string[] {

@@ -5,7 +5,7 @@
  */
 import { icsCalendar, type CalendarEvent } from './ics'
 import { calendarSummary, type ReminderWords } from '../text/reminder-text'
-import { reminderItemKey, type ExpiringItem } from '../../../../shared/portfolio/reminders'
+import { reminderItemKey, type ExpiringItem } from '@shared/portfolio/reminders'
 
 const CALENDAR_PROD_ID = '-//Hosting Admin//Expiration dates//EN'
 

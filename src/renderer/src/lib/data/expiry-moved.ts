@@ -3,7 +3,7 @@
  * read after the renewal was sent and shows the expiry past the date it had then, the service
  * most likely received it. Said, never acted on: only the service's log settles it.
  */
-import type { JobItemView } from '../../../../shared/jobs'
+import type { JobItemView } from '@shared/jobs'
 
 export interface ExpiryMoved {
   index: number

@@ -3,7 +3,7 @@
  * demand (with progress and cancel in main), and whether what is shown is the whole list.
  */
 import { reactive } from 'vue'
-import type { PagedEndpointName, PagedInput, PagedItem } from '../../../../shared/endpoints/table'
+import type { PagedEndpointName, PagedInput, PagedItem } from '@shared/endpoints/table'
 import type { AccountApi } from './account-api'
 import { createRead, type Read } from './read'
 

@@ -6,7 +6,7 @@
  * ({"results":…}), which the service sends with 200. A body that shows neither (cut short
  * before it says, not JSON, empty) leaves the status unknown: it is never guessed.
  */
-import type { LogEntry } from '../../../../shared/endpoints/decoders'
+import type { LogEntry } from '@shared/endpoints/decoders'
 
 export type LogOutcome = 'success' | 'error' | 'unknown'
 

@@ -1,6 +1,6 @@
 /** Where a reminder's notification leads: the screen of its item, or "Expiring soon". */
-import type { ExpiringItem, ReminderTarget } from '../../../../shared/portfolio/reminders'
-import { serverRefOf } from '../../../../shared/service/server-ref'
+import type { ExpiringItem, ReminderTarget } from '@shared/portfolio/reminders'
+import { serverRefOf } from '@shared/service/server-ref'
 
 /**
  * What a notification opens: the item in its account. A server opens by its name, like every

@@ -5,7 +5,7 @@
  * was scrolled). The same states, progress, cancel and retry as any list read.
  */
 import { reactive } from 'vue'
-import type { WhoisPrivacyItem } from '../../../../shared/ipc/whois-privacy'
+import type { WhoisPrivacyItem } from '@shared/ipc/whois-privacy'
 import type { AccountApi } from './account-api'
 import type { ListRead } from './list-read'
 import { createRead } from './read'

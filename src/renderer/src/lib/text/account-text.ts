@@ -3,10 +3,10 @@
  * from the catalogue, so they follow the language; other accounts show what the user typed.
  */
 import { t } from '../../i18n'
-import type { AccountColour, AccountEnvironment, AccountView } from '../../../../shared/accounts'
-import { confirmsByName } from '../../../../shared/accounts/write-safety'
-import { SERVER_KIND_PLACEHOLDERS, type ServerKind } from '../../../../shared/service/constants'
-import type { ConnectionResult } from '../../../../shared/ipc/contract'
+import type { AccountColour, AccountEnvironment, AccountView } from '@shared/accounts'
+import { confirmsByName } from '@shared/accounts/write-safety'
+import { SERVER_KIND_PLACEHOLDERS, type ServerKind } from '@shared/service/constants'
+import type { ConnectionResult } from '@shared/ipc/contract'
 
 export function accountName(a: AccountView | undefined): string {
   if (!a) return ''

@@ -1,5 +1,5 @@
 /** Auto-renewal in force (shared/autorenew.ts) in the user's words: short for a cell, whole for a page. */
-import type { AutorenewInForce } from '../../../../shared/service/autorenew'
+import type { AutorenewInForce } from '@shared/service/autorenew'
 import { t } from '../../i18n'
 
 export function autorenewShort(a: AutorenewInForce): string {

@@ -2,7 +2,7 @@
  * The diagnostics as the text put on the clipboard. Its labels are fixed English field names,
  * not catalogue text: whoever reads a report reads the same words whatever the user's language.
  */
-import type { Diagnostics } from '../../../../shared/ipc/contract'
+import type { Diagnostics } from '@shared/ipc/contract'
 
 export function diagnosticsText(d: Diagnostics): string {
   return [

@@ -1,5 +1,5 @@
 /** The words for each part of a record's value (the editor's fields, the bulk change's form). */
-import type { KnownType, ValueField } from '../../../../shared/dns/records'
+import type { KnownType, ValueField } from '@shared/dns/records'
 import { t, type MessageKey } from '../../i18n'
 
 const PART_LABEL: Record<ValueField, MessageKey> = {

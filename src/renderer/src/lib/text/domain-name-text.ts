@@ -3,8 +3,8 @@
  * code has its catalogue key here, so a code without a text fails the type check.
  */
 import { t } from '../../i18n'
-import type { MessageKey } from '../../../../shared/i18n/catalogue'
-import type { DomainNameCode, Finding } from '../../../../shared/service/validation'
+import type { MessageKey } from '@shared/i18n/catalogue'
+import type { DomainNameCode, Finding } from '@shared/service/validation'
 
 const KEYS: Record<DomainNameCode, MessageKey> = {
   'domainName.empty': 'domainName.empty',

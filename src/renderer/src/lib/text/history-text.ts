@@ -5,17 +5,17 @@
  * other aspects, each member before and after, in words (on and off, dates, seconds, months),
  * never a raw code or a dash where the value is known.
  */
-import type { HistoryEntry } from '../../../../shared/portfolio/history'
-import { plan, type Plan } from '../../../../shared/dns/plan'
-import { parse } from '../../../../shared/dns/records'
+import type { HistoryEntry } from '@shared/portfolio/history'
+import { plan, type Plan } from '@shared/dns/plan'
+import { parse } from '@shared/dns/records'
 import { formatDate, t, tCode } from '../../i18n'
-import { SERVER_KINDS, type ServerKind } from '../../../../shared/service/constants'
-import { isServerId, serverRefOf } from '../../../../shared/service/server-ref'
+import { SERVER_KINDS, type ServerKind } from '@shared/service/constants'
+import { isServerId, serverRefOf } from '@shared/service/server-ref'
 import { serverLink } from '../data/server-link'
-import { healthChangeSchema, servedChangeSchema } from '../../../../shared/dns/health/finding-schema'
-import type { ServedFinding } from '../../../../shared/dns/health/served'
-import type { HealthFinding } from '../../../../shared/dns/health/rules'
-import { healthText } from '../../../../shared/i18n/health-text'
+import { healthChangeSchema, servedChangeSchema } from '@shared/dns/health/finding-schema'
+import type { ServedFinding } from '@shared/dns/health/served'
+import type { HealthFinding } from '@shared/dns/health/rules'
+import { healthText } from '@shared/i18n/health-text'
 
 export function entryTitle(e: HistoryEntry): string {
   // Findings that appeared or went away with a zone's change, whoever made it.

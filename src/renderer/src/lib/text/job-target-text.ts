@@ -5,10 +5,10 @@
  * parameters that name the target (src/main/jobs/targets.ts) are the same ones. The words come
  * in as a parameter so a test reads exactly what a user reads without a browser.
  */
-import type { MessageKey } from '../../../../shared/i18n/catalogue'
-import type { Params } from '../../../../shared/i18n/format'
-import { SERVER_KINDS, type ServerKind } from '../../../../shared/service/constants'
-import type { JobItemView, JobView } from '../../../../shared/jobs'
+import type { MessageKey } from '@shared/i18n/catalogue'
+import type { Params } from '@shared/i18n/format'
+import { SERVER_KINDS, type ServerKind } from '@shared/service/constants'
+import type { JobItemView, JobView } from '@shared/jobs'
 import { serverLink } from '../data/server-link'
 
 /** A server as the Servers screen lists it. */

@@ -1,10 +1,10 @@
 /** A write job in words: its operation, each item's outcome, and the CSV of its results. */
-import type { JobItemView, JobView } from '../../../../shared/jobs'
+import type { JobItemView, JobView } from '@shared/jobs'
 import { errorLineOf, formatDate, t, tCode } from '../../i18n'
 import { toCsv } from '../data/csv'
 import { autorenewShort } from './autorenew-text'
-import { serviceKeptText } from '../../../../shared/i18n/service-kept-text'
-import { autorenewInForce } from '../../../../shared/service/autorenew'
+import { serviceKeptText } from '@shared/i18n/service-kept-text'
+import { autorenewInForce } from '@shared/service/autorenew'
 
 export const operationLabel = (job: Pick<JobView, 'operation'>) => tCode(`operation.${job.operation}`)
 

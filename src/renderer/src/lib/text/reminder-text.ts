@@ -4,10 +4,10 @@
  * (the app passes reminderWords(), built on its reactive `t`), so a test reads exactly what a
  * user reads without a browser.
  */
-import type { MessageKey } from '../../../../shared/i18n/catalogue'
-import type { Params } from '../../../../shared/i18n/format'
-import type { ServerKind } from '../../../../shared/service/constants'
-import type { DueReminder, ExpiringItem } from '../../../../shared/portfolio/reminders'
+import type { MessageKey } from '@shared/i18n/catalogue'
+import type { Params } from '@shared/i18n/format'
+import type { ServerKind } from '@shared/service/constants'
+import type { DueReminder, ExpiringItem } from '@shared/portfolio/reminders'
 
 export interface ReminderWords {
   t(key: MessageKey, params?: Params): string

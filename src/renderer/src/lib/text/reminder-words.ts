@@ -2,7 +2,7 @@
 import { formatDate, t } from '../../i18n'
 import { accountName, kindLabel } from './account-text'
 import type { ReminderWords } from './reminder-text'
-import type { AccountView } from '../../../../shared/accounts'
+import type { AccountView } from '@shared/accounts'
 
 export function reminderWords(accounts: readonly AccountView[]): ReminderWords {
   const byId = new Map(accounts.map((a) => [a.id, a]))

@@ -5,8 +5,8 @@
  * came, never guessed at.
  */
 import { t } from '../../i18n'
-import type { MessageKey } from '../../../../shared/i18n/catalogue'
-import { serviceMessageKey } from '../../../../shared/i18n/service-messages'
+import type { MessageKey } from '@shared/i18n/catalogue'
+import { serviceMessageKey } from '@shared/i18n/service-messages'
 
 export interface ServiceValueText {
   /** What the user reads. */
