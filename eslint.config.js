@@ -1,6 +1,7 @@
 import tseslint from 'typescript-eslint'
 import pluginVue from 'eslint-plugin-vue'
 import { vueScriptParser } from './scripts/vue-script-parser.mjs'
+import { layersPlugin } from './scripts/eslint-layers.mjs'
 
 /** Promises that nobody awaits, handles or should have awaited. */
 const promiseRules = {
@@ -129,7 +130,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: ['electron', 'keytar', 'undici', 'node:*', '**/main/**', '**/preload/**'] },
+        { patterns: ['electron', 'keytar', 'undici', 'node:*', '**/main/**', '**/preload/**', '**/cli/**', '**/sandbox/**'] },
       ],
       'no-restricted-properties': ['error', { object: 'window', property: 'api', message: "Call main through invoke('channel', payload) from bridge.ts." }],
     },
@@ -193,5 +194,11 @@ export default tseslint.config(
   {
     files: ['src/renderer/src/bridge.ts'],
     rules: { 'no-restricted-properties': 'off' },
+  },
+  {
+    // The floors of src/main (scripts/eslint-layers.mjs): each room imports only rooms below it.
+    files: ['src/main/**/*.ts'],
+    plugins: { layers: layersPlugin },
+    rules: { 'layers/main-floors': 'error' },
   },
 )

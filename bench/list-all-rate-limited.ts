@@ -20,7 +20,7 @@ import { createApiClient, DEFAULT_CONCURRENCY, type ApiClient } from '../src/mai
 import { Pacer } from '../src/main/http/pacer'
 import { Journal } from '../src/main/jobs/ledger/journal-file'
 import { LocalLedger } from '../src/main/jobs/ledger/local-ledger'
-import { acquireDataLock } from '../src/main/jobs/data-lock'
+import { acquireDataLock } from '../src/main/base/data-lock'
 import { JobRunner } from '../src/main/jobs/runner'
 import { LIVE_RATE_LIMIT, scaledRateLimit } from '../src/sandbox'
 import { sendAnswered, sendRefused } from './another-process'

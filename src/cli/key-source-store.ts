@@ -5,7 +5,7 @@
  * for one account is never sent to another account's address; and it keeps nothing: storing or
  * removing a key is the app's, with the keychain.
  */
-import { AppError } from '../main/app/app-error'
+import { AppError } from '../main/base/app-error'
 import type { SecretStore } from '../main/accounts/secret-store'
 
 export class KeySourceStore implements SecretStore {

@@ -8,9 +8,9 @@
 import { createAppServices, type AppServices, type CliLockWait } from '../main/app/app-services'
 import type { SecretStore } from '../main/accounts/secret-store'
 import type { Sender } from '../main/ipc/channel'
-import { AppError } from '../main/app/app-error'
+import { AppError } from '../main/base/app-error'
 import { CLI_ORIGIN } from '@shared/ipc/door-messages'
-import { currentHolder } from '../main/jobs/data-lock'
+import { currentHolder } from '../main/base/data-lock'
 import { sessionThroughApp } from './app-door'
 import type { Session } from './session-api'
 

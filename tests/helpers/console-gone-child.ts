@@ -4,7 +4,7 @@
  * src/main/index.ts installs them. It logs, lets the console's write errors arrive, and says
  * over IPC how many turns it took. Used by tests/integration/console-gone.test.ts.
  */
-import { createAppLog } from '../../src/main/log/app-log'
+import { createAppLog } from '../../src/main/base/app-log'
 
 const dir = process.argv[2]
 if (dir === undefined || !process.send) throw new Error('usage: fork console-gone-child <dir>')

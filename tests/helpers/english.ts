@@ -4,7 +4,7 @@
  * concerned, then the service's own words).
  */
 import type { ErrorData } from '@shared/errors'
-import { AppError } from '../../src/main/app/app-error'
+import { AppError } from '../../src/main/base/app-error'
 import { en } from '@shared/i18n/locales/en'
 import { describeError, translateCode } from '@shared/i18n/translate'
 

@@ -3,7 +3,7 @@
  * holder of its folder, so a test of a runner on its own takes the folder's lock first.
  */
 import { dirname } from 'node:path'
-import { acquireDataLock, type DataLock } from '../../src/main/jobs/data-lock'
+import { acquireDataLock, type DataLock } from '../../src/main/base/data-lock'
 
 export async function holdFolderOf(journalFile: string): Promise<DataLock> {
   const taken = await acquireDataLock(dirname(journalFile), 'app', { waitForCliMs: 0 })

@@ -1,5 +1,5 @@
 /**
- * A process that takes a data folder's lock (src/main/jobs/data-lock.ts) as the app or the command
+ * A process that takes a data folder's lock (src/main/base/data-lock.ts) as the app or the command
  * does, and writes its journal, when told, line by line on stdin; it answers each order with
  * one JSON line on stdout: `lock-child <dir> <app|cli>`, bundled and started by the tests of
  * races and crashes (tests/helpers/child-processes.ts).
@@ -10,7 +10,7 @@
  */
 import { createInterface } from 'node:readline'
 import { join } from 'node:path'
-import { acquireDataLock, type DataLock } from '../../src/main/jobs/data-lock'
+import { acquireDataLock, type DataLock } from '../../src/main/base/data-lock'
 import { Journal } from '../../src/main/jobs/ledger/journal-file'
 import type { JobView } from '@shared/jobs'
 

@@ -1,4 +1,4 @@
-import { AppError } from '../../src/main/app/app-error'
+import { AppError } from '../../src/main/base/app-error'
 import { SessionSecretStore, type KeyPlace } from '../../src/main/accounts/secret-store'
 
 /**

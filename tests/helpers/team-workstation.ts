@@ -6,7 +6,7 @@
 import { rmSync } from 'node:fs'
 import { createAppServices, type AppServices } from '../../src/main/app/app-services'
 import { SessionSecretStore } from '../../src/main/accounts/secret-store'
-import type { Desktop } from '../../src/main/app/desktop'
+import type { Desktop } from '../../src/main/base/desktop'
 import type { TeamStatus } from '../../src/main/team/team-mode'
 import type { Sandbox } from '../../src/sandbox'
 import type { TestPostgres } from '../../support/postgres'

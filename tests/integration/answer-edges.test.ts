@@ -4,7 +4,7 @@
  * large to keep is done (its answer not kept), never failed, which would invite a second send.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AppError } from '../../src/main/app/app-error'
+import { AppError } from '../../src/main/base/app-error'
 import { createApiClient } from '../../src/main/http'
 import { MAX_RETRY_AFTER_MS, retryAfterMs } from '../../src/main/http/client'
 import { Journal } from '../../src/main/jobs/ledger/journal-file'

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http'
 import { listeningPort } from '../../support/listening-port'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createApiClient, type ApiClient } from '../../src/main/http'
-import { AppError } from '../../src/main/app/app-error'
+import { AppError } from '../../src/main/base/app-error'
 import { appErrorOf, english } from '../helpers/english'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { lockFileOf } from '../../src/main/jobs/data-lock'
+import { lockFileOf } from '../../src/main/base/data-lock'
 import { lockChildProgram, startLockChild, type ChildAnswer, type LockChild } from '../helpers/child-processes'
 import { z } from 'zod'
 

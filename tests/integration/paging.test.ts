@@ -6,7 +6,7 @@ import { createServer, type ServerResponse } from 'node:http'
 import { describe, expect, it, vi } from 'vitest'
 import { createApiClient, DEFAULT_CONCURRENCY, listAllPages, type ListAllProgress } from '../../src/main/http'
 import { MAX_LIST_BYTES, MAX_LIST_ITEMS } from '../../src/main/http/paging'
-import { AppError } from '../../src/main/app/app-error'
+import { AppError } from '../../src/main/base/app-error'
 import { DEFAULT_SERVER_PATHS, startSandbox, type SandboxOptions } from '../../src/sandbox'
 import { listeningPort } from '../../support/listening-port'
 

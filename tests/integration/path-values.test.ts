@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiClient, type ApiClient } from '../../src/main/http'
-import { AppError } from '../../src/main/app/app-error'
+import { AppError } from '../../src/main/base/app-error'
 import { ENDPOINT_NAMES, endpoints, isSafePathSegment, pathParamNames } from '@shared/endpoints/table'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { makeFixture, sampleOf, type Fixture } from '../helpers/operation-samples'

@@ -1,5 +1,5 @@
 /**
- * An account's refresh (src/main/store/refresh-account.ts) against the sandbox over loopback and
+ * An account's refresh (src/main/reads/refresh-account.ts) against the sandbox over loopback and
  * the store in its worker: a list is written while the next one is read, a lane holds at most one
  * read list waiting for its write, and a list that cannot be read or kept is reported while the
  * others are kept.
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiClient, type ApiClient } from '../../src/main/http'
-import { refreshAccount } from '../../src/main/store/refresh-account'
+import { refreshAccount } from '../../src/main/reads/refresh-account'
 import { REFRESHED_LISTS } from '../../src/main/store/lists'
 import { openStoreInWorker } from '../../src/main/store/store-worker'
 import type { PortfolioStoreAsync } from '../../src/main/store/store-async'

@@ -6,7 +6,7 @@
  * prepare and its send; nothing reaches the sandbox. Worded in English and in Japanese.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AppError } from '../../src/main/app/app-error'
+import { AppError } from '../../src/main/base/app-error'
 import { createApiClient } from '../../src/main/http'
 import { JobRunner } from '../../src/main/jobs/runner'
 import type { JobAccounts } from '../../src/main/jobs/runner-options'

@@ -8,7 +8,7 @@
  * as alone.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { headlessDesktop, type HeadlessDesktop } from '../../src/main/app/desktop'
+import { headlessDesktop, type HeadlessDesktop } from '../../src/main/base/desktop'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { reminderKey, type DueReminder } from '@shared/portfolio/reminders'
 import { startTestPostgres, type TestPostgres } from '../../support/postgres'

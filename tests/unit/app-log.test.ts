@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createAppLog, formatFields } from '../../src/main/log/app-log'
-import { Redactor } from '../../src/main/log/redaction'
+import { createAppLog, formatFields } from '../../src/main/base/app-log'
+import { Redactor } from '../../src/main/base/redaction'
 import { redact } from '../../src/main/http/errors'
 
 describe('the app log', () => {

@@ -8,9 +8,9 @@ import { existsSync, mkdtempSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { AppError } from '../../src/main/app/app-error'
+import { AppError } from '../../src/main/base/app-error'
 import { SessionSecretStore, type SecretStore } from '../../src/main/accounts/secret-store'
-import { bodyDigest } from '../../src/main/jobs/at-rest'
+import { bodyDigest } from '../../src/main/jobs/ledger/at-rest'
 import { BODY_KEY_ENTRY, BodyMac } from '../../src/main/jobs/ledger/body-mac'
 
 const body = JSON.stringify({ domain: 'example.com', dynamicdns: 1, password: 'guessable' })

@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFile
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { acquireDataLock, currentHolder, lockDatabaseOf, lockFileOf, type DataLock } from '../../src/main/jobs/data-lock'
+import { acquireDataLock, currentHolder, lockDatabaseOf, lockFileOf, type DataLock } from '../../src/main/base/data-lock'
 import { Journal } from '../../src/main/jobs/ledger/journal-file'
 import { startLockChild, type LockChild } from '../helpers/child-processes'
 

@@ -3,7 +3,7 @@
  * flags, ids, dates, codes), never a contact, an address or a secret the service repeats.
  */
 import { describe, expect, it } from 'vitest'
-import { journaledError, journaledLoggedText, journaledResult, secretsOf } from '../../src/main/jobs/at-rest'
+import { journaledError, journaledLoggedText, journaledResult, secretsOf } from '../../src/main/jobs/ledger/at-rest'
 
 const person = { firstname: 'Taro', lastname: 'Yamada', address1: '1-2-3 Chiyoda', phone: '0312345678', email: 'taro@example.jp', country: 'JP' }
 const whoisAnswer = { domainid: 42, domainname: 'example.jp', whoisproxy: '0', contact: { registrant: person, admin: person }, owner_name: 'Taro Yamada', expirationdate: '2027-01-01', autorenew: '1' }

@@ -18,7 +18,7 @@ import { z } from 'zod'
 import afterPack, { FUSES, applyFuses, assertCommandShipped, electronExecutable, fuseConfig, resourcesDir, type PackedApp } from '../../scripts/after-pack.mjs'
 import { APP_FOLDER_NAME } from '../../src/cli/data-dir'
 import { REQUIRED_FUSES } from '../../src/main/shell/security'
-import { APP_USER_MODEL_ID } from '../../src/main/app/app-version'
+import { APP_USER_MODEL_ID } from '../../src/main/base/app-version'
 import { match } from '../helpers/matchers'
 
 const projectDir = resolve('.')

@@ -7,7 +7,7 @@
 import { LIVE_DDNS_URL } from '@shared/service/ddns'
 import { randomUUID } from 'node:crypto'
 import { createApiClient, type ApiClient } from '../http'
-import { AppError } from '../app/app-error'
+import { AppError } from '../base/app-error'
 import type { ErrorData } from '@shared/errors'
 import type { ConnectionResult } from '@shared/ipc/contract'
 import {

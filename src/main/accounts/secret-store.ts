@@ -3,7 +3,7 @@
  * user chose it because no keychain is available, in memory for this session only.
  * Never on disk in plain text.
  */
-import { AppError } from '../app/app-error'
+import { AppError } from '../base/app-error'
 import { locateSecret, type KeyPlace } from './secret-service'
 
 export type { KeyPlace } from './secret-service'

@@ -15,7 +15,7 @@ import { asciiName } from '@shared/dns/ascii-name'
 import { servedAs } from '@shared/dns/bind'
 import { hostName, targetName } from '@shared/dns/health/names'
 import type { Nameserver } from './nameservers'
-import { AppError } from '../app/app-error'
+import { AppError } from '../base/app-error'
 import type { ServedFinding, ServedReport } from '@shared/dns/health/served'
 
 /** The types compared: the ones a nameserver answers by name and the service holds by line. */

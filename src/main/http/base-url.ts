@@ -1,5 +1,5 @@
 import { validateBaseUrl } from '@shared/accounts/base-url'
-import { AppError } from '../app/app-error'
+import { AppError } from '../base/app-error'
 
 /** The normalised base URL (no trailing slash), or a validation error. */
 export function checkBaseUrl(raw: string): string {

@@ -1,5 +1,5 @@
 /** What the HTTP client adds to the app's error model: redacting the key from outside text. */
-import { MIN_SECRET_LENGTH, redactedWith, secretMatcher } from '../log/redaction'
+import { MIN_SECRET_LENGTH, redactedWith, secretMatcher } from '../base/redaction'
 
 /** Removes every occurrence of the secret from a text, in each form it may take there (percent-encoded in either case too). */
 export function redact(text: string, secret: string): string {

@@ -18,7 +18,7 @@
  * kept once.
  */
 import { createHash } from 'node:crypto'
-import { AppError } from '../app/app-error'
+import { AppError } from '../base/app-error'
 import type { Envelope } from './envelope'
 
 export interface ListAllProgress {

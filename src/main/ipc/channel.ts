@@ -6,7 +6,7 @@ import type { Parsed } from '@shared/errors/field-issues'
 import type { Progress } from '@shared/ipc/contract'
 import type { JobView } from '@shared/jobs'
 import type { ReminderTarget } from '@shared/portfolio/reminders'
-import { AppError } from '../app/app-error'
+import { AppError } from '../base/app-error'
 
 export interface Sender {
   /** URL of the frame that sent the message. */

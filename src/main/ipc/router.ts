@@ -8,11 +8,11 @@
  */
 import type { ErrorData } from '@shared/errors'
 import type { Call, Progress, Result } from '@shared/ipc/contract'
-import { toErrorData } from '../app/app-error'
+import { toErrorData } from '../base/app-error'
 import type { Sender } from './channel'
 import type { ChannelHandlers } from './handlers'
 import type { RunningCalls } from './running-calls'
-import type { AppLog } from '../log/app-log'
+import type { AppLog } from '../base/app-log'
 import { CHANNEL_NAMES, CLI_ONLY_CHANNELS, WINDOW_ONLY_CHANNELS } from '@shared/ipc/channels'
 import { CLI_ORIGIN } from '@shared/ipc/door-messages'
 import { callOver } from '@shared/ipc/call-over'

@@ -6,7 +6,7 @@
 import { parseWith } from '@shared/errors/field-issues'
 import type { TeamStatusView } from '@shared/team'
 import { localPayloads } from '@shared/ipc/payloads'
-import { AppError } from '../app/app-error'
+import { AppError } from '../base/app-error'
 import type { TeamStatus, TeamSettingsService } from '../team/team-settings-service'
 import { teamErrorOf } from '../team/team-error'
 import { defaultNames } from '../team/team-settings'

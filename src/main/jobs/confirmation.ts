@@ -7,7 +7,7 @@
 import { timingSafeEqual } from 'node:crypto'
 import type { WriteSafety } from '@shared/accounts/write-safety'
 import type { JobView } from '@shared/jobs'
-import { AppError } from '../app/app-error'
+import { AppError } from '../base/app-error'
 
 export interface ConfirmationCheck {
   job: Pick<JobView, 'confirmByName'>

@@ -7,7 +7,7 @@
  * its business beyond its state.
  */
 import type { JobItemView, JobView } from '@shared/jobs'
-import { journaledError, loggedTextWithoutSecrets, paramsWithoutSecrets, secretsOf, textsWithoutJobSecrets, withoutJobSecrets, withoutSecrets } from './at-rest'
+import { journaledError, loggedTextWithoutSecrets, paramsWithoutSecrets, secretsOf, textsWithoutJobSecrets, withoutJobSecrets, withoutSecrets } from './ledger/at-rest'
 
 /**
  * An item without the user's secrets: its parameters without them, and every text the service

@@ -5,8 +5,8 @@
  * offer writes them; an offer that writes rows says how many.
  */
 import type { JobView } from '@shared/jobs'
-import type { AppLog } from '../log/app-log'
-import { AppError } from '../app/app-error'
+import type { AppLog } from '../base/app-log'
+import { AppError } from '../base/app-error'
 import type { WriteHistory } from './write-history'
 
 export interface HistoryOwed {

@@ -5,7 +5,7 @@
  */
 import { parseEndpointParams, type WriteEndpointName } from '@shared/endpoints/table'
 import type { ItemState, JobItemView, JobView } from '@shared/jobs'
-import { AppError, toErrorData } from '../app/app-error'
+import { AppError, toErrorData } from '../base/app-error'
 import type { ApiClient } from '../http'
 import type { BodyMac } from './ledger/body-mac'
 import type { SettleEvidence } from './ledger/write-ledger'

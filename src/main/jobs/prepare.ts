@@ -13,7 +13,7 @@ import type { JobItemView, JobRequest, JobView, LeftOutItem, ZoneGuard } from '@
 import type { WriteSafety } from '@shared/accounts/write-safety'
 import { SAFETY_RULE, SAFETY_RULE_PERCENT } from '@shared/dns/zone-safety'
 import { heldError } from './held-by'
-import { AppError } from '../app/app-error'
+import { AppError } from '../base/app-error'
 import type { ApiClient } from '../http'
 import { canonicalDomain, type DomainNameOf } from './domain-names'
 import { effectsOf } from './effects'

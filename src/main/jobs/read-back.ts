@@ -7,7 +7,7 @@
  */
 import type { ApiClient } from '../http'
 import type { WriteEndpointName } from '@shared/endpoints/names'
-import { toErrorData } from '../app/app-error'
+import { toErrorData } from '../base/app-error'
 import { factsOf } from './operations'
 import type { ErrorData } from '@shared/errors'
 

@@ -18,7 +18,7 @@
 import { endpoints } from '@shared/endpoints/table'
 import type { ErrorData } from '@shared/errors'
 import { isJobRunning, type ItemState, type JobItemView, type JobRequest, type JobStatus, type JobView, type LeftOutItem } from '@shared/jobs'
-import { AppError, toErrorData } from '../app/app-error'
+import { AppError, toErrorData } from '../base/app-error'
 import type { ApiClient } from '../http'
 import { BodyMac } from './ledger/body-mac'
 import { itemRecord, jobSecrets } from './ledger/journal-record'

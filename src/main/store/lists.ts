@@ -11,7 +11,7 @@
 import { z } from 'zod'
 import { endpoints, parseEndpointParams, type PagedItem } from '@shared/endpoints/table'
 import { PAGED_ENDPOINT_NAMES } from '@shared/endpoints/names'
-import { AppError } from '../app/app-error'
+import { AppError } from '../base/app-error'
 import { nameEntry, type SearchEntry } from './search-index'
 import type { ListParams, StoredListName, ZoneInput, ZoneKind } from '@shared/portfolio'
 import type { HistoryAspect, SubjectKind } from '@shared/portfolio/history'

@@ -5,7 +5,7 @@
  * the order they were made (one connection, one thread): a write then a read sees the write.
  */
 import { Worker } from 'node:worker_threads'
-import { AppError } from '../app/app-error'
+import { AppError } from '../base/app-error'
 import type { ErrorData } from '@shared/errors'
 import { HISTORY_METHODS, STORE_METHODS, type HistoryMethod, type HistoryStoreAsync, type PortfolioStoreAsync, type StoreMethod } from './store-async'
 import type { ResourceLimits } from 'node:worker_threads'

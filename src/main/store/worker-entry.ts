@@ -4,7 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { z } from 'zod'
-import { toErrorData } from '../app/app-error'
+import { toErrorData } from '../base/app-error'
 import { openPortfolioStore } from './index'
 import type { StoreMessage, StoreReply, StoreWorkerData } from './worker-protocol'
 

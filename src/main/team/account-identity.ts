@@ -21,7 +21,7 @@
  */
 import type pg from 'pg'
 import { z } from 'zod'
-import { AppError } from '../app/app-error'
+import { AppError } from '../base/app-error'
 import type { ApiClient } from '../http'
 import { accountFingerprint } from './fingerprint'
 import { TeamError, teamErrorOf } from './team-error'

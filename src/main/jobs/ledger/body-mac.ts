@@ -13,7 +13,7 @@
 import { createHmac, randomBytes } from 'node:crypto'
 import { open, readFile, unlink } from 'node:fs/promises'
 import type { SecretStore } from '../../accounts/secret-store'
-import { bodyDigest } from '../at-rest'
+import { bodyDigest } from './at-rest'
 
 /** The keychain entry of the key (API keys are under accounts' UUIDs, so no account can be named this). */
 export const BODY_KEY_ENTRY = 'journal-body-key'

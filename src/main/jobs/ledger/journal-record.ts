@@ -11,7 +11,7 @@ import { API_ERROR_KINDS, APP_ERROR_KINDS } from '@shared/errors'
 import { WRITE_ENDPOINT_NAMES } from '@shared/endpoints/names'
 import { SERVICE_KEPT_CODES } from '@shared/service/service-kept'
 import { JOB_PURPOSES, LOG_UNDECIDED, type ItemState, type JobItemView, type JobView, type LogCheck } from '@shared/jobs'
-import { journaledError, journaledLoggedText, journaledParams, journaledResult, secretsOf, withoutJobSecrets } from '../at-rest'
+import { journaledError, journaledLoggedText, journaledParams, journaledResult, secretsOf, withoutJobSecrets } from './at-rest'
 
 const params = z.record(z.string(), z.union([z.string(), z.number()])).optional()
 const errorData = z.object({

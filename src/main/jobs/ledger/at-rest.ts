@@ -10,7 +10,7 @@
  * that was sent (body-mac.ts), not the body.
  */
 import { createHash } from 'node:crypto'
-import { redactedWith, secretMatcher, type SecretMatcher } from '../log/redaction'
+import { redactedWith, secretMatcher, type SecretMatcher } from '../../base/redaction'
 import type { ErrorData } from '@shared/errors'
 
 /** Members that are the user's secrets, wherever they are: never on disk. */

@@ -9,11 +9,11 @@
  */
 import type { ApiClient } from '../http'
 import type { ErrorData } from '@shared/errors'
-import type { PortfolioStoreAsync } from './store-async'
+import type { PortfolioStoreAsync } from '../store/store-async'
 import type { StoredListName } from '@shared/portfolio'
 import type { PagedItem } from '@shared/endpoints/table'
-import { toErrorData } from '../app/app-error'
-import { REFRESHED_LISTS } from './lists'
+import { toErrorData } from '../base/app-error'
+import { REFRESHED_LISTS } from '../store/lists'
 
 /** A list a refresh reads: its `refresh` in LIST_SPECS (lists.ts) says which. */
 type RefreshedList = StoredListName

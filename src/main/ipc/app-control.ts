@@ -2,11 +2,11 @@
  * The app's own channels: whether it started, its diagnostics, its log folder, the clipboard,
  * and errors of the page written to the log.
  */
-import { AppError } from './app-error'
+import { AppError } from '../base/app-error'
 import type { Diagnostics, StartupState } from '@shared/ipc/contract'
 import type { ErrorData } from '@shared/errors'
-import type { AppLog } from '../log/app-log'
-import type { Desktop } from './desktop'
+import type { AppLog } from '../base/app-log'
+import type { Desktop } from '../base/desktop'
 
 /** How many of the log's last lines go into the diagnostics. */
 const DIAGNOSTICS_LOG_LINES = 200
