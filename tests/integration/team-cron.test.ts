@@ -1,8 +1,9 @@
 /**
- * The README's cron line in team mode (issue 50 point 5): the built command run as cron runs it
- * (no desktop session, no keychain, HOME set), the team database's password in `~/.pgpass` as the
- * README writes it, the account's key in a key file, against a real PostgreSQL that asks for a
- * password and the sandbox (its dynamic DNS update address). A run that succeeds writes nothing on stderr: cron mails stderr, and
+ * The team-mode docs' cron line (issue 50 point 5; docs/team-mode.md since issue 51 moved it out of
+ * the README): the built command run as cron runs it (no desktop session, no keychain, HOME set),
+ * the team database's password in `~/.pgpass` as the page writes it, the account's key in a key
+ * file, against a real PostgreSQL that asks for a password and the sandbox (its dynamic DNS update
+ * address). A run that succeeds writes nothing on stderr: cron mails stderr, and
  * certbot reports a hook's stderr as a failure (pg's own password-file reader printed a
  * deprecation warning there at every run).
  */
@@ -23,7 +24,7 @@ import { BUILT_STORE_WORKER } from '../helpers/cli-account'
 import { APP, routerCalls } from '../helpers/router-calls'
 
 const PASSWORD = `team-cron-pw-${randomUUID()}`
-const README = readFileSync(resolve(__dirname, '../../README.md'), 'utf8')
+const TEAM_DOC = readFileSync(resolve(__dirname, '../../docs/team-mode.md'), 'utf8')
 
 /** What cron gives a command: no session bus, no display, no runtime folder; HOME set; no password in the environment. */
 const cronEnv = (home: string): NodeJS.ProcessEnv => ({
@@ -38,11 +39,11 @@ const cronEnv = (home: string): NodeJS.ProcessEnv => ({
   HOME: home,
 })
 
-/** The Team mode section's cron example: its ~/.pgpass line and its crontab line. */
+/** The team-mode page's cron example (under "Setting it up"): its ~/.pgpass line and its crontab line. */
 function teamCronExample(): { pgpassLine: string; cronLine: string } {
-  const section = README.slice(README.indexOf('## Team mode (PostgreSQL)'))
+  const section = TEAM_DOC.slice(TEAM_DOC.indexOf('## Setting it up'))
   const block = /# ~\/\.pgpass[^\n]*\n([^\n]+)\n#[^\n]*\n([\d*][^\n]+)\n/.exec(section.slice(0, section.indexOf('\n## ')))
-  if (!block?.[1] || !block[2]) throw new Error('the README has no team-mode cron example')
+  if (!block?.[1] || !block[2]) throw new Error('docs/team-mode.md has no cron example under "Setting it up"')
   return { pgpassLine: block[1], cronLine: block[2] }
 }
 
@@ -53,7 +54,7 @@ function cronArgvOf(line: string, home: string): { program: string; args: string
   return { program, args, account: args[args.indexOf('--account') + 1] ?? '' }
 }
 
-describe.skipIf(!existsSync(CLI_BIN))('the README’s cron line in team mode, with ~/.pgpass (skipped: not built)', () => {
+describe.skipIf(!existsSync(CLI_BIN))('the team-mode docs’ cron line, with ~/.pgpass (skipped: not built)', () => {
   let db: TestPostgres
   let sb: Sandbox
   let home: string
@@ -87,9 +88,9 @@ describe.skipIf(!existsSync(CLI_BIN))('the README’s cron line in team mode, wi
     for (const d of [home, dataDir]) if (d) rmSync(d, { recursive: true, force: true })
   })
 
-  it('team init, status and the cron line read ~/.pgpass as the README writes it, and print nothing on stderr', async () => {
+  it('team init, status and the cron line read ~/.pgpass as the docs write it, and say nothing on stderr', async () => {
     const { pgpassLine, cronLine } = teamCronExample()
-    // The README's line with this cluster's values in its five fields.
+    // The docs' line with this cluster's values in its five fields.
     const fields = pgpassLine.split(':')
     expect(fields).toHaveLength(5)
     writeFileSync(join(home, '.pgpass'), `${[db.host, db.port, db.database, db.user, PASSWORD].join(':')}\n`, { mode: 0o600 })
@@ -97,7 +98,7 @@ describe.skipIf(!existsSync(CLI_BIN))('the README’s cron line in team mode, wi
     // The key file the cron line names, readable by its owner only.
     const { program, args: asWritten } = cronArgvOf(cronLine, home)
     expect(program).toBe('/usr/bin/hosting-admin')
-    // The README's example.com is the sandbox's domain here.
+    // The docs' example.com is the sandbox's domain here.
     const args = asWritten.map((a) => (a === 'example.com' ? domain : a))
     expect(args).toContain(domain)
     const keyFile = args[args.indexOf('--key-file') + 1] ?? ''
