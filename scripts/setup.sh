@@ -47,7 +47,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# The test suite never starts the Electron binary (see README), so it does not fetch it.
+# The test suite never starts the Electron binary (docs/contributing.md), so it does not fetch it.
 if [ "$mode" = test ]; then
   export ELECTRON_SKIP_BINARY_DOWNLOAD=1
 fi

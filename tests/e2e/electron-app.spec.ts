@@ -1,6 +1,6 @@
 /**
  * Launches the real Electron app, where an Electron binary exists. These machines
- * cannot download one (see README), so here the test skips and says so; the
+ * cannot download one (docs/packaging.md, What CI checks), so here the test skips and says so; the
  * renderer is covered end to end in Chromium by the other specs.
  */
 import { existsSync, readFileSync } from 'node:fs'

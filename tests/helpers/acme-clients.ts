@@ -121,7 +121,7 @@ export async function certbotIssue(server: { directory: string; caFile: string }
 
 /**
  * `lego --dns exec … run` for `names`, its exec program a wrapper that runs
- * `hosting-admin acme "$1" "$2" "$3"` (as the README's), lego's own propagation check asking only
+ * `hosting-admin acme "$1" "$2" "$3"` (as docs/command-line.md's), lego's own propagation check asking only
  * the loopback nameserver `resolver`; lego trusts pebble's listener through LEGO_CA_CERTIFICATES.
  */
 export async function legoIssue(server: { directory: string; caFile: string }, names: string[], resolver: string, hooks: HookOptions): Promise<Issued> {

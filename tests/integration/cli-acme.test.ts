@@ -206,7 +206,7 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('acme hooks (skipped:
     const token = 'evaGxfADs6pSRb2LAv9IZf17Dt3juxGJ-PCt92wr-oA'
     const keyAuthorization = `${token}.${valueOf('account key thumbprint')}`
     const value = createHash('sha256').update(keyAuthorization).digest('base64url')
-    // As lego runs it: the options before the `--` (the README's wrapper puts them there).
+    // As lego runs it: the options before the `--` (docs/command-line.md's wrapper puts them there).
     const raw = (verb: string) => ['--poll-every', '50ms', '--timeout', '60s', 'acme', verb, '--', zone.domainname, token, keyAuthorization]
     const env = { HOSTING_ADMIN_NS_ADDRESSES: `${zone.ns[0]}=${ns1.address},${zone.ns[1]}=${ns2.address}` }
     const present = await runCli(raw('present'), { dataDir, env, onOut: transferWhenFirstServes })

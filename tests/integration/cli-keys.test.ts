@@ -434,7 +434,7 @@ describe.skipIf(!existsSync(CLI_BIN))('never the demo by accident: the built com
 })
 
 /**
- * The unit files the README shows (docs/systemd), as systemd reads them: `systemd-analyze verify`
+ * The unit files docs/command-line.md shows (docs/systemd), as systemd reads them: `systemd-analyze verify`
  * finds nothing to say, and `systemctl enable` installs them. Both run on a root folder of the
  * test's own (--root) holding the system's own units (the targets they name) and a stand-in at
  * /usr/bin/hosting-admin, the path installers put the command at: verify checks that ExecStart's

@@ -1,5 +1,5 @@
 /**
- * What the README lists as shared is shared (issue 50 point 2): two workstations of one team on a
+ * What docs/team-mode.md lists as shared is shared (issue 50 point 2): two workstations of one team on a
  * real PostgreSQL and one sandbox. An account's identity set on one workstation (its level raised to
  * production: the name typed before every write) is enforced on the other's window and command, and
  * the change is a team history entry with its member; the identity's row and a change from outside
