@@ -28,7 +28,7 @@ const BASES = ['src', 'src/main', 'src/renderer/src', 'src/shared', 'node_module
 const INSTALLED = new Set(['resources/cli/hosting-admin.mjs', 'main/cli.js'])
 
 /** The comment text of a file's lines: whole-line comments and trailing `// …`. */
-export function commentLines(text: string, shell: boolean): string[] {
+function commentLines(text: string, shell: boolean): string[] {
   const out: string[] = []
   let inBlock = false
   for (const line of text.split('\n')) {
@@ -59,12 +59,12 @@ export function commentLines(text: string, shell: boolean): string[] {
 }
 
 /** The paths a comment line names. */
-export function pathsNamed(comment: string): string[] {
+function pathsNamed(comment: string): string[] {
   return [...comment.matchAll(MENTION)].map((m) => m[1] ?? '').filter((p) => p !== '')
 }
 
 /** Whether a path named in `file` (relative to the project) is a file or folder of the project. */
-export function resolves(root: string, file: string, named: string): boolean {
+function resolves(root: string, file: string, named: string): boolean {
   if (INSTALLED.has(named)) return true
   const top = named.split('/')[0] ?? ''
   if (TOP.includes(top)) return existsSync(join(root, named))
@@ -85,7 +85,7 @@ function filesUnder(dir: string): string[] {
 }
 
 /** Every `file: path` whose comment names a path that does not exist. */
-export function staleMentions(root: string, files: readonly string[], read: (f: string) => string): string[] {
+function staleMentions(root: string, files: readonly string[], read: (f: string) => string): string[] {
   const stale: string[] = []
   for (const file of files) {
     for (const comment of commentLines(read(file), file.endsWith('.sh'))) {
