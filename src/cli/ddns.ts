@@ -1,13 +1,13 @@
 /**
  * `ddns update`: a host's A record set through the service's dynamic DNS update address
- * (shared/ddns.ts), the way routers and home updaters do, with the domain's dynamic DNS password
+ * (shared/service/ddns.ts), the way routers and home updaters do, with the domain's dynamic DNS password
  * read through the API at run time and kept in memory only (never printed, stored or logged; no
  * error carries the address, which holds it). With --every, the caller's address is looked up
  * each period and sent only when it changed, until the process is stopped (SIGINT, SIGTERM).
  */
 import type { AccountView } from '@shared/accounts'
 import { DDNS_KNOWN_STATUSES, ddnsUrlOf, isIpv4, type DdnsSent } from '@shared/service/ddns'
-import { detectDdnsAddress, sendDdnsUpdate, type DdnsTarget } from '../main/ddns/ddns-update'
+import { ddnsTargetFrom, detectDdnsAddress, sendDdnsUpdate, type DdnsTarget } from '../main/ddns/ddns-update'
 import { BadInput, EXIT, Failed, type Context } from './context'
 import { openSession } from './session'
 import type { PayloadOf } from '@shared/ipc/contract'
@@ -16,8 +16,9 @@ import type { PayloadOf } from '@shared/ipc/contract'
 export async function ddnsTargetOf(c: Context, account: AccountView, domain: string): Promise<DdnsTarget> {
   const r = await c.session.call('domains.dynamicdns.get', { accountId: account.id, domain })
   if (!r.ok) throw new Failed(r.error)
-  if (r.value.dynamicdns === 0 || !r.value.password) throw new Failed({ kind: 'validation', code: 'cli.ddns.off', params: { domain } })
-  return { accountId: account.id, domain: r.value.domainname || domain, base: ddnsUrlOf(account), password: r.value.password }
+  const target = ddnsTargetFrom(account, domain, r.value)
+  if (!target) throw new Failed({ kind: 'validation', code: 'cli.ddns.off', params: { domain } })
+  return target
 }
 
 function sentText(c: Context, sent: DdnsSent, name: string, ip: string): string {

@@ -5,9 +5,8 @@
  * same runner, safety levels and journal. The router takes calls only from its allowed origins:
  * this session's is the command's own.
  */
-import { createAppServices, type AppServices, type CliLockWait } from '../main/app/app-services'
+import { createAppServices, type AppServices, type CliLockWait, type Sender } from '../main/app/app-services'
 import type { SecretStore } from '../main/accounts/secret-store'
-import type { Sender } from '../main/ipc/channel'
 import { AppError } from '../main/base/app-error'
 import { CLI_ORIGIN } from '@shared/ipc/door-messages'
 import { currentHolder } from '../main/base/data-lock'

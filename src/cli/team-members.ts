@@ -6,7 +6,8 @@
  * or is made here and printed once on standard output; never from argv, never kept.
  */
 import { randomBytes } from 'node:crypto'
-import { openTeamPool } from '../main/team/connection'
+import type pg from 'pg'
+import { openTeamPool, type TeamConnection } from '../main/team/connection'
 import { TeamError } from '../main/team/team-error'
 import { addMember, memberNameSchema, removeMember, setRetention } from '../main/team/team-members'
 import { readTeamSettings, teamPasswordKey, TEAM_KEYCHAIN_SERVICE } from '../main/team/team-settings'
@@ -35,14 +36,7 @@ export async function teamMembers(verb: 'add-member' | 'remove-member' | 'retent
     io.err(say.t('cli.team.badMemberName', { name: name ?? '' }))
     return EXIT.badInput
   }
-  const settings = await readTeamSettings(dataDir)
-  if (!settings) {
-    io.err(say.t('cli.team.notConfigured'))
-    return EXIT.badInput
-  }
-  const c = settings.connection
-  const pool = openTeamPool(c, { password: await ownerPassword(teamPasswordKey(c)), max: 1 })
-  try {
+  return withOwnerPool(dataDir, opts.json, io, say, async (pool, c) => {
     if (verb === 'remove-member') {
       await removeMember(pool, member.data)
       if (opts.json) io.out(JSON.stringify({ ok: true, removed: member.data }))
@@ -63,14 +57,7 @@ export async function teamMembers(verb: 'add-member' | 'remove-member' | 'retent
       if (given === undefined) io.out(say.t('cli.team.memberPassword', { password }))
     }
     return EXIT.done
-  } catch (err) {
-    if (!(err instanceof TeamError)) throw err
-    if (opts.json) io.out(JSON.stringify({ ok: false, error: { code: err.code, params: err.params } }))
-    io.err(say.code(err.code, err.params))
-    return EXIT.failed
-  } finally {
-    await pool.end().catch(() => undefined)
-  }
+  })
 }
 
 /** hosting-admin team retention <days>: the owner's setting of how long settled jobs stay before the archive. */
@@ -80,6 +67,25 @@ async function retention(given: string | undefined, json: boolean, dataDir: stri
     io.err(say.t('cli.team.badRetention', { days: given ?? '' }))
     return EXIT.badInput
   }
+  return withOwnerPool(dataDir, json, io, say, async (pool) => {
+    await setRetention(pool, days)
+    if (json) io.out(JSON.stringify({ ok: true, retentionDays: days }))
+    else io.out(say.t('cli.team.retentionSet', { days }))
+    return EXIT.done
+  })
+}
+
+/**
+ * Runs an owner's step on the team database with the owner's connection (team.json) and the
+ * password the keychain keeps for it; a database step that fails is said by its team code.
+ */
+async function withOwnerPool(
+  dataDir: string,
+  json: boolean,
+  io: Io,
+  say: Texts,
+  step: (pool: pg.Pool, c: TeamConnection) => Promise<number>,
+): Promise<number> {
   const settings = await readTeamSettings(dataDir)
   if (!settings) {
     io.err(say.t('cli.team.notConfigured'))
@@ -88,10 +94,7 @@ async function retention(given: string | undefined, json: boolean, dataDir: stri
   const c = settings.connection
   const pool = openTeamPool(c, { password: await ownerPassword(teamPasswordKey(c)), max: 1 })
   try {
-    await setRetention(pool, days)
-    if (json) io.out(JSON.stringify({ ok: true, retentionDays: days }))
-    else io.out(say.t('cli.team.retentionSet', { days }))
-    return EXIT.done
+    return await step(pool, c)
   } catch (err) {
     if (!(err instanceof TeamError)) throw err
     if (json) io.out(JSON.stringify({ ok: false, error: { code: err.code, params: err.params } }))

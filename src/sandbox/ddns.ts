@@ -2,7 +2,7 @@
  * The service's dynamic DNS update address (`/cgi-bin/dyn.fcg`, beside the API, without a key), as
  * its users' routers and updaters call it: `?ip` answers the caller's address; `?d=&p=&h=&i=`
  * sets the host's A records of the zone in use to the address. The answer is plain text with
- * `status=<n>` (0 done; see shared/ddns.ts for what the others mean). Modelled from the updaters
+ * `status=<n>` (0 done; see shared/service/ddns.ts for what the others mean). Modelled from the updaters
  * its users publish (tests/fixtures/live/README.md), not from the app.
  */
 import type { SandboxState } from './state'

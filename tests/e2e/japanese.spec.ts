@@ -37,7 +37,7 @@ test('validation messages and an API error are in Japanese, not English', async 
   await expectJapanese(row.locator('small.bad').first())
   await expect(row.locator('small.bad').first()).toContainText('192.0.2.300')
 
-  // A DS digest check (shared/validation.ts).
+  // A DS digest check (shared/service/validation.ts).
   const d = sb.state.domains[6]!
   const ds = await openDomain(app, d.domainname, 'DNSSEC', { domains: 'ドメイン', filter: '絞り込み' })
   await ds.getByRole('button', { name: 'DSレコードを追加' }).click()
@@ -46,7 +46,7 @@ test('validation messages and an API error are in Japanese, not English', async 
   await rec.getByLabel('ダイジェスト(16進)').fill('abc')
   await expectJapanese(rec.locator('small.bad'))
 
-  // A contact check (shared/validation.ts), shown after a save is tried.
+  // A contact check (shared/service/validation.ts), shown after a save is tried.
   await app.getByRole('tab', { name: 'WHOIS', exact: true }).click()
   const whois = app.getByRole('tabpanel', { name: 'WHOIS', exact: true })
   const registrant = whois.getByRole('group', { name: '登録者' })

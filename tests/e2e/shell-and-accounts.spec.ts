@@ -95,7 +95,7 @@ test('the base URL: https, or http to this computer for local testing; and stayi
     await expect(baseUrl).toHaveAccessibleDescription(
       'The API address, ending in /v1. It must use https; plain http is accepted only to this computer, for local testing: localhost, 127.0.0.1 (or any 127.x.x.x) and [::1].',
     )
-    // The same rule the app applies when it saves and calls (shared/base-url.ts).
+    // The same rule the app applies when it saves and calls (shared/accounts/base-url.ts).
     await baseUrl.fill('http://api.example.com/v1')
     await baseUrl.blur()
     await expect(form).toContainText('Must use https (plain http is accepted only to this computer, for local testing: localhost, 127.x.x.x or [::1]).')

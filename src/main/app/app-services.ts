@@ -15,16 +15,17 @@ import { ProfileStore } from '../accounts/profile-store'
 import { KeytarSecretStore, loadKeytar, type SecretStore } from '../accounts/secret-store'
 import { sandboxDemo } from '../accounts/demo'
 import { createIpcRouter, type IpcRouter } from '../ipc/router'
-import { createAppHandlers, createChannelHandlers } from '../ipc/handlers'
+import { createChannelHandlers } from '../ipc/handlers'
+import { createAppHandlers } from '../ipc/app-handlers'
 import { TeamSettingsService } from '../team/team-settings-service'
 import { TEAM_KEYCHAIN_SERVICE } from '../team/team-settings'
-import { RunningCalls } from '../ipc/running-calls'
+import { RunningCalls } from '../reads/running-calls'
 import { JobEvents } from '../ipc/job-events'
 import { Journal } from '../jobs/ledger/journal-file'
 import { journalTipIn } from '../jobs/ledger/journal-chain'
 import { BodyMac } from '../jobs/ledger/body-mac'
 import { LocalLedger } from '../jobs/ledger/local-ledger'
-import { AutorenewOnValues } from '../jobs/service-values'
+import { AutorenewOnValues } from '../reads/learned-autorenew'
 import { storedDomainNames } from '../jobs/domain-names'
 import { JobRunner } from '../jobs/runner'
 import { createAppLog, type AppLog } from '../base/app-log'
@@ -83,6 +84,8 @@ export interface AppServicesOptions {
 }
 
 export type CliLockWait = Pick<LockWaitOptions, 'waitForCliMs' | 'onWait'>
+/** Who calls the router (the command line makes its own): the services' one type for it. */
+export type { Sender } from '../ipc/channel'
 
 export interface AppServices {
   accounts: AccountService

@@ -6,7 +6,7 @@
  * held in memory only; no error carries the address, which holds it.
  */
 import { request } from 'undici'
-import { ddnsStatusOf, ddnsUpdateUrl, ddnsWhoAmIUrl, isIpv4, type DdnsSent } from '@shared/service/ddns'
+import { ddnsStatusOf, ddnsUpdateUrl, ddnsUrlOf, ddnsWhoAmIUrl, isIpv4, type DdnsSent } from '@shared/service/ddns'
 
 const TIMEOUT_MS = 15_000
 
@@ -16,6 +16,20 @@ export interface DdnsTarget {
   /** The update address (the account's, else the live one). */
   base: string
   password: string
+}
+
+/**
+ * Where a domain's updates go, from its dynamic DNS settings as read through the API; undefined
+ * when dynamic DNS is off for it (or it has no password), which the caller says as `cli.ddns.off`.
+ */
+export function ddnsTargetFrom(
+  account: { id: string; ddnsUrl?: string | undefined },
+  domain: string,
+  settings: { dynamicdns: number; password?: string | undefined; domainname?: string | undefined },
+): DdnsTarget | undefined {
+  if (settings.dynamicdns === 0 || !settings.password) return undefined
+  const base = ddnsUrlOf(account)
+  return { accountId: account.id, domain: settings.domainname || domain, base, password: settings.password }
 }
 
 /** The reason line the service answers after `status=<n>`, cut to one short line (it is the service's text, shown as it is). */

@@ -2,8 +2,10 @@
  * One channel's handler: how its payload is validated and what runs with the result. The
  * payload is parsed here, once; `run` receives the parsed value and nothing parses it again.
  */
-import type { Parsed } from '@shared/errors/field-issues'
-import type { Progress } from '@shared/ipc/contract'
+import { parseWith, type Parsed } from '@shared/errors/field-issues'
+import type { LocalChannel, LocalResults, Progress } from '@shared/ipc/contract'
+import { localPayloads, type LocalPayloads } from '@shared/ipc/payloads'
+import type { z } from 'zod'
 import type { JobView } from '@shared/jobs'
 import type { ReminderTarget } from '@shared/portfolio/reminders'
 import { AppError } from '../base/app-error'
@@ -42,6 +44,34 @@ export function defineChannel<Payload, Result>(
       return run(parsed.value, sender)
     },
   }
+}
+
+/** Each local channel's schema typed by its own output, so a channel's parser keeps its type when picked by name. */
+const localParsers: { [C in LocalChannel]: z.ZodType<z.output<LocalPayloads[C]>> } = localPayloads
+
+/** A local channel's handler, the channel named once: its payload checked by its schema (payloads.ts). */
+export function local<C extends LocalChannel>(
+  name: C,
+  run: (payload: z.output<LocalPayloads[C]>, sender: Sender) => Promise<LocalResults[C]>,
+): ChannelHandler<z.output<LocalPayloads[C]>, LocalResults[C]> {
+  return defineChannel((raw) => parseWith(localParsers[name], raw), run)
+}
+
+/** The local channels that answer null: done when their work is. */
+type DoneChannel = { [C in LocalChannel]: LocalResults[C] extends null ? C : never }[LocalChannel]
+
+/** A local channel that answers null once `run` is done. */
+export function localDone<C extends DoneChannel>(
+  name: C,
+  run: (payload: z.output<LocalPayloads[C]>, sender: Sender) => unknown,
+): ChannelHandler<z.output<LocalPayloads[C]>, null> {
+  return defineChannel(
+    (raw) => parseWith(localParsers[name], raw),
+    async (payload, sender) => {
+      await run(payload, sender)
+      return null
+    },
+  )
 }
 
 /** A payload that is a plain object, for taking it apart before validation. */

@@ -3,14 +3,12 @@
  * validated at the boundary (payloads.ts); the password in it goes to the service once and is
  * never part of an answer. A database step that fails crosses as its team.* code.
  */
-import { parseWith } from '@shared/errors/field-issues'
 import type { TeamStatusView } from '@shared/team'
-import { localPayloads } from '@shared/ipc/payloads'
 import { AppError } from '../base/app-error'
 import type { TeamStatus, TeamSettingsService } from '../team/team-settings-service'
 import { teamErrorOf } from '../team/team-error'
 import { defaultNames } from '../team/team-settings'
-import { defineChannel } from './channel'
+import { local } from './channel'
 import type { ChannelHandlers } from './handlers'
 
 type TeamChannel = 'team.test' | 'team.connect' | 'team.status' | 'team.disconnect'
@@ -33,26 +31,15 @@ async function teamStep<T>(step: () => Promise<T>): Promise<T> {
 const viewOf = (s: TeamStatus): TeamStatusView => ({ ...s, defaults: defaultNames() })
 
 export function createTeamHandlers(team: TeamSettingsService): { [C in TeamChannel]: ChannelHandlers[C] } {
-  const local = localPayloads
   return {
-    'team.test': defineChannel(
-      (raw) => parseWith(local['team.test'], raw),
-      ({ password, ...settings }) => teamStep(() => team.test(settings, password)),
+    'team.test': local('team.test', ({ password, ...settings }) => teamStep(() => team.test(settings, password))),
+    'team.connect': local('team.connect', async ({ password, ...settings }) =>
+      viewOf(await teamStep(() => team.connect(settings, password))),
     ),
-    'team.connect': defineChannel(
-      (raw) => parseWith(local['team.connect'], raw),
-      async ({ password, ...settings }) => viewOf(await teamStep(() => team.connect(settings, password))),
-    ),
-    'team.status': defineChannel(
-      (raw) => parseWith(local['team.status'], raw),
-      async () => viewOf(await teamStep(() => team.status())),
-    ),
-    'team.disconnect': defineChannel(
-      (raw) => parseWith(local['team.disconnect'], raw),
-      async () => {
-        await teamStep(() => team.disconnect())
-        return viewOf({ configured: false })
-      },
-    ),
+    'team.status': local('team.status', async () => viewOf(await teamStep(() => team.status()))),
+    'team.disconnect': local('team.disconnect', async () => {
+      await teamStep(() => team.disconnect())
+      return viewOf({ configured: false })
+    }),
   }
 }

@@ -11,7 +11,7 @@
  *   that list's watched ones: `watch` in src/main/store/lists.ts);
  * - zone: a zone save (snapshotted before, guarded by its plan, kept after);
  * - readBack: the read that gives back what the service kept, where its answer cannot show it;
- * - serviceKept: how what the service kept is compared with what was sent (shared/service-kept.ts);
+ * - serviceKept: how what the service kept is compared with what was sent (shared/service/service-kept.ts);
  * - autorenew: settings sent as the number the service uses for "on";
  * - effect: what its confirmation reads first (an expiration date now and after);
  * - precondition: what it was confirmed against, checked under its hold right before it is sent

@@ -20,12 +20,12 @@ import { effectsOf } from './effects'
 import type { LedgerMark, TargetRef, TargetHolder } from './ledger/write-ledger'
 import { basisOf } from './preconditions'
 import { factsOf } from './operations'
-import { inServiceValues } from './service-values'
+import { inServiceValues } from './in-service-values'
 import { defaultLabel, targetOf, type ServerIdOf } from './targets'
 import { zoneSaveVerdict } from './zone-rules'
 
-/** A prepared job: its view, and what the runner keeps beside it. */
-export interface PreparedJob {
+/** A prepared job frozen: its view, and what the runner keeps beside it (what is sent, the guards, the token). */
+export interface FrozenJob {
   job: JobView
   /** The items' parameters as validated: what is sent. */
   params: EndpointParams<WriteEndpointName>[]
@@ -54,7 +54,7 @@ export interface PrepareContext {
 
 const DEFAULT_CONCURRENCY = 3
 
-export async function prepareJob(req: JobRequest, ctx: PrepareContext): Promise<PreparedJob> {
+export async function prepareJob(req: JobRequest, ctx: PrepareContext): Promise<FrozenJob> {
   const def = endpoints[req.operation]
   const issues: Issue[] = []
   const items: JobItemView[] = []

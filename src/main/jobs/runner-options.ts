@@ -20,7 +20,7 @@ export interface JobAccounts {
   /** Whether the account is still set up: a job of one removed meanwhile sends nothing more. */
   exists?(accountId: string): boolean
   /**
-   * The account's write safety level (shared/accounts.ts): 'confirm', every write waits for the
+   * The account's write safety level (shared/accounts/write-safety.ts): 'confirm', every write waits for the
    * user's confirmation; 'name', the confirmation names the account in full. Read again at start.
    */
   writeSafety?(accountId: string): WriteSafety

@@ -26,7 +26,7 @@ import { keptWrites, listHistory, markSeen, prune, recordWrite, retentionDays, s
 import { addSnapshot, getSnapshot, listSnapshots } from './snapshots'
 import { MAX_HISTORY_RETENTION_DAYS } from '@shared/portfolio/history'
 import { getSetting, putSetting } from './settings'
-import { autorenewOnValue } from './service-values'
+import { autorenewOnValue } from './autorenew-on-value'
 import { recordReminders, remindersSent } from './reminders-sent'
 import { REMINDER_ITEM_KINDS } from '@shared/portfolio/reminders'
 import { isStoredList, ZONE_KINDS, type StoredListName } from '@shared/portfolio'

@@ -26,6 +26,7 @@ import type { ApiClient } from '../http'
 import { accountFingerprint } from './fingerprint'
 import { TeamError, teamErrorOf } from './team-error'
 import type { TeamAccountMap } from './team-ledger'
+import { inTransaction } from './transaction'
 
 /** A proof younger than this is not made again when a key is used. */
 const PROOF_FRESH_MS = 24 * 3_600_000
@@ -91,8 +92,8 @@ export class TeamAccountIdentities implements TeamAccountMap {
   }
 
   private async establish(pool: pg.Pool, accountId: string, fp: string): Promise<string> {
-    const linked = await pool.query('SELECT account FROM team_account_keys WHERE fingerprint = $1', [fp])
-    const row: unknown = linked.rows[0]
+    const known = await pool.query('SELECT account FROM team_account_keys WHERE fingerprint = $1', [fp])
+    const row: unknown = known.rows[0]
     if (row !== undefined) {
       const account = linkRow.parse(row).account
       await this.renewProof(pool, accountId, account).catch(() => undefined)
@@ -101,19 +102,11 @@ export class TeamAccountIdentities implements TeamAccountMap {
     const client = await this.keys.clientOf?.(accountId)
     // No way to read the service here (the schema's own tests): the key is its own account, as before proofs.
     if (!client) return fp
-    const c = await pool.connect()
-    const lost = () => undefined
-    c.on('error', lost)
-    let failed = false
-    try {
-      await c.query('BEGIN')
+    const linked = await inTransaction(pool, async (c) => {
       await c.query('SELECT pg_advisory_xact_lock($1)', [ESTABLISH_LOCK])
       // Linked meanwhile by another process of this key: that link stands.
       const again: unknown = (await c.query('SELECT account FROM team_account_keys WHERE fingerprint = $1', [fp])).rows[0]
-      if (again !== undefined) {
-        await c.query('COMMIT')
-        return linkRow.parse(again).account
-      }
+      if (again !== undefined) return { account: linkRow.parse(again).account, proven: false }
       const proofs = z.array(proofRow).parse(
         (await c.query(`SELECT account, request_id, made_at FROM (SELECT *, row_number() OVER (PARTITION BY account ORDER BY made_at DESC) AS n FROM team_account_proofs) p WHERE n <= $1 ORDER BY made_at DESC`, [PROOFS_TRIED])).rows,
       )
@@ -125,9 +118,7 @@ export class TeamAccountIdentities implements TeamAccountMap {
           const found = await this.inOwnLog(client, p.request_id)
           if (found) {
             await c.query(`SELECT team_link_key($1, $2, 'log', $3)`, [fp, account, this.member])
-            await c.query('COMMIT')
-            await this.renewProof(pool, accountId, account).catch(() => undefined)
-            return account
+            return { account, proven: true }
           }
           if (Date.now() - p.made_at.getTime() > PROOF_TRUSTED_MS) inconclusive = true
         }
@@ -137,16 +128,11 @@ export class TeamAccountIdentities implements TeamAccountMap {
       const proof = await this.madeProof(client)
       await c.query(`SELECT team_link_key($1, $1, 'first', $2)`, [fp, this.member])
       await c.query('SELECT team_add_proof($1, $2)', [fp, proof])
-      await c.query('COMMIT')
-      return fp
-    } catch (err) {
-      failed = true
-      await c.query('ROLLBACK').catch(() => undefined)
-      throw err
-    } finally {
-      c.off('error', lost)
-      c.release(failed)
-    }
+      return { account: fp, proven: false }
+    })
+    // Linked by the key's own log: the account's proof renewed once the link is committed.
+    if (linked.proven) await this.renewProof(pool, accountId, linked.account).catch(() => undefined)
+    return linked.account
   }
 
   /**

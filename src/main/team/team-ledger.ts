@@ -44,6 +44,7 @@ const handledOf = (h: NonNullable<TeamReminder['handled']>): ReminderHandled => 
   ...(h.snoozedUntil ? { snoozedUntil: h.snoozedUntil } : {}),
 })
 import { TeamError, isConnectionLoss, teamErrorOf } from './team-error'
+import { inTransaction } from './transaction'
 
 /** How a workstation's local account ids map to the team's (the keyed fingerprints of their keys). */
 export interface TeamAccountMap {
@@ -239,26 +240,8 @@ export class TeamLedger implements WriteLedger {
   }
 
   /** A transaction on one connection: committed, or rolled back and thrown. */
-  private async transaction<T>(run: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-    const c = await this.pool.connect()
-    // A connection lost while checked out is reported as an 'error' event too (besides the failed
-    // query): heard here, so that it never ends the process; the client is then discarded.
-    const lost = () => undefined
-    c.on('error', lost)
-    let failed = false
-    try {
-      await c.query('BEGIN')
-      const out = await run(c)
-      await c.query('COMMIT')
-      return out
-    } catch (err) {
-      failed = true
-      await c.query('ROLLBACK').catch(() => undefined)
-      throw err
-    } finally {
-      c.off('error', lost)
-      c.release(failed)
-    }
+  private transaction<T>(run: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    return inTransaction(this.pool, run)
   }
 
   private ttl(): string {

@@ -36,6 +36,11 @@ const EXPIRE = (a: string, o: string, t: string) => `UPDATE team_leases SET stat
     ended_at = CASE WHEN checked_at IS NULL THEN now() ELSE NULL END
   WHERE account = ${a} AND operation = ${o} AND target = ${t} AND state = 'sending' AND expires_at <= now()`
 
+/** team_send_begin's insert that takes a free target for the caller (tried again once expired leases are ended). */
+const TAKE_LEASE = `INSERT INTO team_leases (account, operation, target, member, workstation, job_id, idx, state, expires_at, basis)
+         VALUES (p_account, p_operation, p_target, me, p_workstation, p_job, p_idx, 'sending', now() + p_ttl_ms * interval '1 millisecond', p_basis)
+         ON CONFLICT (account, operation, target) WHERE state IN ('sending', 'unknown') DO NOTHING
+         RETURNING team_leases.fence INTO f`
 const DEFINER = `LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp`
 
 /** The team's functions, by name and argument types (for the grants). */
@@ -132,10 +137,7 @@ export const RIGHTS_MIGRATION: readonly string[] = [
      -- The usual case first: the target is free and the insert takes it. Else expired leases are made
      -- what they mean (and an unknown one sent over knowingly), and the insert is tried once more.
      IF NOT p_over_unknown THEN
-       INSERT INTO team_leases (account, operation, target, member, workstation, job_id, idx, state, expires_at, basis)
-         VALUES (p_account, p_operation, p_target, me, p_workstation, p_job, p_idx, 'sending', now() + p_ttl_ms * interval '1 millisecond', p_basis)
-         ON CONFLICT (account, operation, target) WHERE state IN ('sending', 'unknown') DO NOTHING
-         RETURNING team_leases.fence INTO f;
+       ${TAKE_LEASE};
      END IF;
      IF f IS NULL THEN
        ${EXPIRE('p_account', 'p_operation', 'p_target')};
@@ -143,10 +145,7 @@ export const RIGHTS_MIGRATION: readonly string[] = [
          UPDATE team_leases l SET state = 'free', ended_at = now(), outcome = 'unsure', end_seq = nextval('team_end_seq'), settled_by = me
            WHERE l.account = p_account AND l.operation = p_operation AND l.target = p_target AND l.state = 'unknown';
        END IF;
-       INSERT INTO team_leases (account, operation, target, member, workstation, job_id, idx, state, expires_at, basis)
-         VALUES (p_account, p_operation, p_target, me, p_workstation, p_job, p_idx, 'sending', now() + p_ttl_ms * interval '1 millisecond', p_basis)
-         ON CONFLICT (account, operation, target) WHERE state IN ('sending', 'unknown') DO NOTHING
-         RETURNING team_leases.fence INTO f;
+       ${TAKE_LEASE};
      END IF;
      IF f IS NULL THEN
        RETURN QUERY SELECT NULL::bigint, l.member, l.workstation, l.job_id, l.idx,

@@ -86,7 +86,7 @@ export const profileFieldsSchema = z.object({
   confirmByName: z.boolean().optional(),
   /** No write is sent for this account, whatever its key allows (main refuses the job). */
   readOnly: z.boolean().default(false),
-  /** The dynamic DNS update address (shared/ddns.ts); left out, the live service's. */
+  /** The dynamic DNS update address (shared/service/ddns.ts); left out, the live service's. */
   ddnsUrl: baseUrlSchema.optional(),
 })
 export type ProfileFields = z.output<typeof profileFieldsSchema>

@@ -96,7 +96,7 @@ const id = z.union([positiveInt, z.string().regex(/^\d+$/, 'field.number')]).tra
 /**
  * {webid} of a server path: the numeric id or the server's name, as the service's server
  * documentation allows (the spec shows only the integer). Digits become the id as a number,
- * as before; a name is sent as it is (shared/server-ref.ts has the shape).
+ * as before; a name is sent as it is (shared/service/server-ref.ts has the shape).
  */
 const serverRef = z
   .union([positiveInt, z.string().regex(new RegExp(`^(?:${SERVER_REF_PATTERN})$`), 'field.serverRef')])
@@ -129,7 +129,7 @@ const flag = z.union([z.literal(0), z.literal(1)])
 /**
  * An auto-renewal setting: 0 is off and any other number on. The service reports and accepts 10
  * for "on" (its own sample: "autorenew":1,"autorenew_all":10,"autorenew_domain":10), so the job
- * runner sends the value the account's own data uses (see jobs/service-values.ts).
+ * runner sends the value the account's own data uses (see jobs/in-service-values.ts).
  */
 const autorenewSetting = z.number().int().min(0).max(255)
 const pageQuery = {

@@ -4,24 +4,11 @@
  * bridge uses it with a Playwright binding. One builder, so the two cannot drift. Plain code
  * with no library: it is most of what the preload bundles.
  */
-import { CHANNEL_NAMES, type ChannelName } from './channels'
-import type { Progress, Result, WindowApi } from './contract'
-import type { JobView } from '../jobs'
-import type { ReminderTarget } from '../portfolio/reminders'
+import { CHANNEL_NAMES } from './channels'
+import type { Result, WindowApi } from './contract'
 
-export interface Transport {
-  invoke(channel: ChannelName, payload: unknown): Promise<unknown>
-  /** Subscribes to progress events; returns the unsubscribe function. */
-  onProgress(listener: (p: Progress) => void): () => void
-  /** Subscribes to write job changes; returns the unsubscribe function. */
-  onJob(listener: (job: JobView) => void): () => void
-  /** Subscribes to main's question before quitting while writes run. */
-  onQuitRequest(listener: () => void): () => void
-  /** Subscribes to main's question before a reload the unsaved edits held back. */
-  onReloadRequest(listener: () => void): () => void
-  /** Subscribes to clicks on reminder notifications. */
-  onReminderOpen(listener: (target: ReminderTarget) => void): () => void
-}
+/** A transport carries what `window.api` offers: the builder only guards the names sent over it. */
+export type Transport = WindowApi
 
 export function buildApi(transport: Transport): WindowApi {
   const contract = new Set<string>(CHANNEL_NAMES)

@@ -1,5 +1,5 @@
 /**
- * The messages of the app's door for the command line (src/main/cli-server.ts serves it,
+ * The messages of the app's door for the command line (src/main/door/cli-server.ts serves it,
  * src/cli/app-door.ts calls it), one schema for both directions so that the two ends cannot
  * drift: each end validates what it receives with it and writes only what its types allow.
  * One JSON message per line. What a call carries and answers is the contract's (contract.ts):

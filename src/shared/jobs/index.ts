@@ -69,7 +69,7 @@ export type JobItemView = {
   basis?: string | undefined
   /** The service's answer (its `results`), for done items. */
   result?: unknown
-  /** Where what the service answered it kept differs from what was sent (see shared/service-kept.ts). */
+  /** Where what the service answered it kept differs from what was sent (see shared/service/service-kept.ts). */
   serviceKept?: ServiceKeptFinding[] | undefined
   error?: ErrorData | undefined
   requestId?: string | undefined

@@ -13,7 +13,7 @@ export type ReminderItemKind = (typeof REMINDER_ITEM_KINDS)[number]
 export interface ExpiringItem {
   accountId: string
   kind: ReminderItemKind
-  /** What identifies it: the domain name, the server's webid, the svcip's vipid (a server's page opens by its name: the renderer's lib/reminder-target.ts). */
+  /** What identifies it: the domain name, the server's webid, the svcip's vipid (a server's page opens by its name: the renderer's lib/data/reminder-target.ts). */
   id: string
   /** The server kind of a server. */
   serverKind?: ServerKind | undefined

@@ -1,4 +1,4 @@
-/** CSV for exports: every cell as a spreadsheet can open it safely (shared/csv-cell.ts). */
+/** CSV for exports: every cell as a spreadsheet can open it safely (shared/formats/csv-cell.ts). */
 import { csvCell } from '@shared/formats/csv-cell'
 
 export function toCsv(header: string[], rows: unknown[][]): string {

@@ -1,6 +1,6 @@
 /**
  * The address of a server's page. Named by the server's name, which the user knows it by and
- * which reads in an address; by its id where the name cannot stand in a path (shared/server-ref.ts).
+ * which reads in an address; by its id where the name cannot stand in a path (shared/service/server-ref.ts).
  * The page passes whichever it is straight to the service, which takes both.
  */
 import { serverRefOf } from '@shared/service/server-ref'

@@ -1,4 +1,4 @@
-/** Auto-renewal in force (shared/autorenew.ts) in the user's words: short for a cell, whole for a page. */
+/** Auto-renewal in force (shared/service/autorenew.ts) in the user's words: short for a cell, whole for a page. */
 import type { AutorenewInForce } from '@shared/service/autorenew'
 import { t } from '../../i18n'
 

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { domainAutorenew, serverAutorenew } from '@shared/service/autorenew'
-import { AutorenewOnValues, inServiceValues } from '../../src/main/jobs/service-values'
+import { AutorenewOnValues } from '../../src/main/reads/learned-autorenew'
+import { inServiceValues } from '../../src/main/jobs/in-service-values'
 import { newestFirst } from '../../src/main/jobs/log-check'
 import { serviceKeptFindingsOf } from '../../src/main/jobs/operations'
 import { recording } from '../helpers/live-fixtures'
