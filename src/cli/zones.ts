@@ -248,13 +248,15 @@ function confirmationRefusal(p: Prepared, opts: ZonesOptions): { key: MessageKey
   return undefined
 }
 
-/** Starts every job and waits for their ends; a stop asked meanwhile stops each before its next zone. */
+/**
+ * Starts every job at once (the accounts side by side, each job ZONES_AT_ONCE zones at a time) and
+ * waits for their ends; a stop asked meanwhile stops each before its next zone, a job whose start
+ * is still on its way included (the runner then sends none of it).
+ */
 async function runAll(c: Context, prepared: readonly Prepared[]): Promise<Map<Prepared, JobView>> {
-  const running: { p: Prepared; job: JobView }[] = []
-  const stopOne = (job: JobView) => c.session.call('jobs.stop', { jobId: job.id })
   let stopping: Promise<void> | undefined
   const stop = () =>
-    (stopping ??= Promise.all(running.map((r) => stopOne(r.job))).then(() => {
+    (stopping ??= Promise.all(prepared.map((p) => c.session.call('jobs.stop', { jobId: p.job.id }))).then(() => {
       // Said once every job has been told: what the user reads is already so.
       c.io.err(c.say.t('cli.zones.stopping'))
     }))
@@ -263,33 +265,27 @@ async function runAll(c: Context, prepared: readonly Prepared[]): Promise<Map<Pr
   signal?.addEventListener('abort', onAbort, { once: true })
   const ended = new Map<Prepared, JobView>()
   try {
-    for (const p of prepared) {
-      if (signal?.aborted) {
-        await c.session.call('jobs.discard', { jobId: p.job.id })
-        continue
-      }
-      const started = await c.session.call('jobs.start', {
-        jobId: p.job.id,
-        ...(p.token ? { token: p.token } : {}),
-        ...(p.job.confirmByName ? { accountName: p.account.name } : {}),
-      })
-      if (!started.ok) {
-        await c.session.call('jobs.discard', { jobId: p.job.id })
-        c.io.err(c.say.error(started.error))
-        continue
-      }
-      running.push({ p, job: started.value })
-      // Asked to stop while this one started: it stops too.
-      if (signal?.aborted) await stopOne(started.value)
-    }
-    for (const r of running) {
-      try {
-        ended.set(r.p, await c.session.ended(r.job))
-      } catch (err) {
-        if (!(err instanceof AppClosed)) throw err
-        c.io.err(c.say.error(err.error))
-      }
-    }
+    await Promise.all(
+      prepared.map(async (p) => {
+        const started = await c.session.call('jobs.start', {
+          jobId: p.job.id,
+          ...(p.token ? { token: p.token } : {}),
+          ...(p.job.confirmByName ? { accountName: p.account.name } : {}),
+        })
+        if (!started.ok) {
+          await c.session.call('jobs.discard', { jobId: p.job.id })
+          c.io.err(`${p.account.name}: ${c.say.error(started.error)}`)
+          return
+        }
+        try {
+          ended.set(p, await c.session.ended(started.value))
+        } catch (err) {
+          // The app closed while it ran the job: its Writes will say how it ended.
+          if (!(err instanceof AppClosed)) throw err
+          c.io.err(c.say.error(err.error))
+        }
+      }),
+    )
   } finally {
     signal?.removeEventListener('abort', onAbort)
   }
