@@ -86,12 +86,12 @@ export async function zonesFromSet(c: Context, path: string, opts: ZonesOptions)
   const notStarted = zones.filter((z) => z.state === 'not-started')
   if (opts.mode !== 'apply' || notStarted.length > 0) {
     if (notStarted.length > 0) c.io.err(c.say.t('cli.zones.stoppedBeforeSend'))
-    if (c.json) c.io.out(JSON.stringify({ mode: opts.mode, ...counts, differ: differ.map((z) => z.entry.domain), zones: zones.map((z) => zoneJson(c, z)) }))
+    if (c.json) c.io.out(JSON.stringify({ mode: opts.mode, counts, differ: differ.map((z) => z.entry.domain), zones: zones.map((z) => zoneJson(c, z)) }))
     return notStarted.length > 0 ? EXIT.failed : worst(planned.map((p) => p.code))
   }
   const refusal = applyRefusal(c, zones, opts)
   if (refusal) {
-    if (c.json) c.io.out(JSON.stringify({ mode: opts.mode, ...counts, ok: false, error: { kind: 'bad-input', code: refusal.code, params: refusal.params, message: refusal.text }, zones: zones.map((z) => zoneJson(c, z)) }))
+    if (c.json) c.io.out(JSON.stringify({ mode: opts.mode, counts, ok: false, error: { kind: 'bad-input', code: refusal.code, params: refusal.params, message: refusal.text }, zones: zones.map((z) => zoneJson(c, z)) }))
     c.io.err(refusal.text)
     return zones.some((z) => z.state === 'failed') ? EXIT.failed : EXIT.badInput
   }

@@ -51,7 +51,8 @@ function addToFile(domain: string, host: string, text: string) {
 }
 
 const ZoneJson = z.object({ domain: z.string(), account: z.string(), plan: z.array(z.string()).optional(), health: z.array(z.unknown()).optional(), same: z.boolean().optional(), result: z.string().optional() })
-const RunJson = z.object({ zones: z.array(ZoneJson), differ: z.array(z.string()).optional(), saved: z.array(z.string()).optional(), notStarted: z.array(z.string()).optional() })
+const Counts = z.object({ zones: z.number(), changing: z.number(), same: z.number(), refused: z.number(), failed: z.number() })
+const RunJson = z.object({ counts: Counts.optional(), zones: z.array(ZoneJson), differ: z.array(z.string()).optional(), saved: z.array(z.string()).optional(), notStarted: z.array(z.string()).optional() })
 
 describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('hosting-admin dns over a folder of zones (skipped: no D-Bus session; run through npm test)', () => {
   beforeAll(async () => {
@@ -103,6 +104,7 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('hosting-admin dns ov
     expect(json.code).toBe(4)
     const run = RunJson.parse(JSON.parse(json.out))
     expect(run.differ?.sort()).toEqual([...differing].sort())
+    expect(run.counts).toEqual({ zones: 20, changing: 3, same: 17, refused: 0, failed: 0 })
     expect(run.zones).toHaveLength(20)
     expect(run.zones.filter((zn) => zn.same === false).map((zn) => zn.domain).sort()).toEqual([...differing].sort())
     expect(puts()).toBe(before)
