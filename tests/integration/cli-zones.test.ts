@@ -100,6 +100,11 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('hosting-admin dns ov
     expect(text.code).toBe(4)
     const listed = /^Zones that differ from their files: (.*)\.$/m.exec(text.out)?.[1]?.split(', ')
     expect(listed?.sort()).toEqual([...differing].sort())
+    // In the user's language.
+    const ja = await cli(['dns', 'check', folder, '--offline'], { env: { LANG: 'ja_JP.UTF-8' } })
+    expect(ja.code).toBe(4)
+    expect(ja.out).toContain('ゾーン 20 件: 変更あり 3、ファイルのとおり 17、拒否 0、失敗 0。')
+    expect(ja.out).toMatch(/^ファイルと異なるゾーン: /m)
     const json = await cli(['dns', 'check', folder, '--offline', '--json'])
     expect(json.code).toBe(4)
     const run = RunJson.parse(JSON.parse(json.out))
@@ -145,6 +150,40 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('hosting-admin dns ov
     expect(again.code).toBe(0)
     expect(RunJson.parse(JSON.parse(again.out)).zones.every((zn) => zn.result === 'unchanged')).toBe(true)
     expect(puts()).toBe(before + 20)
+  }, 180_000)
+
+  it('a zones configuration (JSON) names zones, files and accounts; one it cannot read is refused where it is wrong; a zone over the 30 % rule needs --force', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-zones-config-'))
+    const config = join(dir, 'zones.json')
+    const [first, second] = [mainZones[0]!, shopZones[0]!]
+    const moved = join(dir, 'moved.txt')
+    writeFileSync(moved, readFileSync(fileOf(first), 'utf8'))
+    writeFileSync(config, JSON.stringify({ zones: [{ domain: first, file: 'moved.txt' }, { domain: second, file: fileOf(second), account: 'Live shop', format: 'bind' }] }))
+    const checked = await cli(['dns', 'check', config, '--offline', '--json'])
+    expect(checked.code).toBe(0)
+    const run = RunJson.parse(JSON.parse(checked.out))
+    expect(run.counts).toEqual({ zones: 2, changing: 0, same: 2, refused: 0, failed: 0 })
+    expect(run.zones.map((zn) => [zn.domain, zn.account])).toEqual([[first, 'Main'], [second, 'Live shop']])
+    const bad = join(dir, 'bad.json')
+    writeFileSync(bad, JSON.stringify({ zones: [{ domain: first }] }))
+    const refused = await cli(['dns', 'plan', bad, '--json'])
+    expect(refused.code).toBe(2)
+    expect(JSON.parse(refused.out)).toMatchObject({ ok: false, error: { code: 'cli.zones.badConfig', params: { where: 'zones.0.file' } } })
+    // 8 of the 12 records moved to new addresses: over the rule, refused without --force, nothing sent.
+    const live = await liveRecords(first)
+    writeFileSync(moved, live.replace(/198\.51\.100\./g, '203.0.113.') + '\n')
+    const before = puts()
+    const overRule = await cli(['dns', 'apply', config, '--offline', '--confirm-account', 'Live shop'])
+    expect(overRule.code).toBe(2)
+    expect(overRule.err).toContain(`The plans of ${first} change more than 30 %`)
+    expect(puts()).toBe(before)
+    const forced = await cli(['dns', 'apply', config, '--offline', '--confirm-account', 'Live shop', '--force'])
+    expect(forced.code).toBe(0)
+    expect(forced.out).toContain(`Saved: 8 changes to ${first}.`)
+    expect(puts()).toBe(before + 1)
+    // The zone as the folder's file has it again, for the test after this one.
+    const { ns_type } = await outside.call('domains.dns.get', { domain: first })
+    await outside.call('domains.dns.set', { domain: first, ns_type, records: live, ttl: 3600 })
   }, 180_000)
 
   it('SIGINT while the first saves are held at the service: those end, no further zone starts, and the run says which zones were saved and which not started', async () => {
