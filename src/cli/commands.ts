@@ -3,6 +3,7 @@
  * it takes beyond the common ones, the checks made before anything is opened, its help, and what
  * it runs. A new command is one entry here, its help in the catalogue (cli.help.*), and its module.
  */
+import { existsSync } from 'node:fs'
 import type { AccountView } from '@shared/accounts'
 import type { MessageKey } from '@shared/i18n/catalogue'
 import type { Params } from '@shared/i18n/format'
@@ -10,6 +11,7 @@ import { acme, acmeRequestOf } from './acme'
 import { EXIT, failed, type Confirmation, type Context, type Io } from './context'
 import { ddnsOptionsOf, ddnsTargetOf, updateEvery, updateOnce } from './ddns'
 import { exportZone, zoneFromFile } from './dns-files'
+import { zonesFromSet } from './zones'
 import { served } from './served'
 import { settleUnknown } from './settle'
 import type { FlagName, Flags } from './flags'
@@ -24,8 +26,11 @@ export interface CommandInput {
   flags: Flags
   /** The positional arguments after the command's words. */
   args: string[]
-  /** The account it acts for (--account, --demo, else the app's active one), its key then served; asked only by commands that act for one. */
-  account(): Promise<AccountView>
+  /**
+   * The account it acts for (--account, --demo, else the app's active one), its key then served;
+   * asked only by commands that act for one. `name`: the one a zone set names instead (zones.ts).
+   */
+  account(name?: string): Promise<AccountView>
   /**
    * The accounts a command across accounts acts for: the one --account, --demo or a key file or
    * credential names (a key source serves one account only), else every account but the demo.
@@ -81,9 +86,13 @@ function formatRefusal(flags: Flags): Refusal | undefined {
   return format !== undefined && formatAsked(flags) === undefined ? { key: 'cli.badFormat', params: { format } } : undefined
 }
 
-/** A zone file's commands: a domain and a file, the format named or guessed. */
+/**
+ * A zone file's commands: a domain and a file, the format named or guessed; or one folder or
+ * zones configuration (zones.ts). One argument that names nothing there is a domain without its file.
+ */
 function zoneCheck(flags: Flags, args: string[]): Refusal | undefined {
   const [domain, file] = args
+  if (domain && !file && existsSync(domain)) return formatRefusal(flags)
   return formatRefusal(flags) ?? (!domain ? { key: 'cli.needsDomain' } : !file ? { key: 'cli.needsFile' } : undefined)
 }
 
@@ -93,8 +102,14 @@ function fromFile(words: string, mode: 'plan' | 'check' | 'apply', help: Message
     flags: ['format', 'offline', ...flags],
     help,
     check: zoneCheck,
-    run: async (c, { flags: f, args: [domain = '', file = ''], account }) =>
-      zoneFromFile(c, await account(), domain, file, formatAsked(f), mode, { ...confirmationOf(f), force: f.on('force'), offline: f.on('offline') }),
+    run: async (c, { flags: f, args: [domain = '', file], account }) => {
+      const opts = { ...confirmationOf(f), force: f.on('force'), offline: f.on('offline') }
+      if (file === undefined) {
+        const zoneSet = { mode, asked: formatAsked(f), ...opts, typedNames: f.all('confirm-account'), accountNamed: account }
+        return zonesFromSet(c, domain, zoneSet)
+      }
+      return zoneFromFile(c, await account(), domain, file, formatAsked(f), mode, opts)
+    },
   }
 }
 

@@ -3,29 +3,15 @@
  * live zone, checked (exit 4 when they differ) or applied, the save guarded by the zone the plan
  * was made from and under the window's safety rules.
  */
-import { readFile } from 'node:fs/promises'
 import type { AccountView } from '@shared/accounts'
-import type { Plan } from '@shared/dns/plan'
-import { plan as planOf, isEmptyPlan } from '@shared/dns/plan'
-import { parse, serialiseRow, type Row } from '@shared/dns/records'
-import { LOWEST_KEPT_TTL, warnRows } from '@shared/dns/validate'
-import { safetyOfPlan } from '@shared/dns/zone-safety'
-import { BadInput, EXIT, Failed, failed, itemError, readZone, runWrite, zoneMoved, type Confirmation, type Context } from './context'
+import { plan as planOf } from '@shared/dns/plan'
+import { parse } from '@shared/dns/records'
+import { BadInput, EXIT, failed, itemError, readZone, runWrite, zoneMoved, type Confirmation, type Context } from './context'
 import type { ErrorData } from '@shared/errors'
-import { formatOf, readZoneFile, zoneAsBind, type ZoneFormat } from './zone-file'
+import { readZoneFile, zoneAsBind, type ZoneFormat } from './zone-file'
 import { serviceKeptText } from '@shared/i18n/service-kept-text'
-import { healthLines, healthOfPlan } from './health'
-
-/**
- * The domain's nameservers (a BIND file's apex NS), when the account holds it as a domain; a free
- * DNS zone is not one, and has none to give.
- */
-async function nameserversOf(c: Context, account: AccountView, domain: string): Promise<string[] | undefined> {
-  const r = await c.session.call('domains.get', { accountId: account.id, domain })
-  if (r.ok) return r.value.ns
-  if (['bad-request', 'not-found', 'validation'].includes(r.error.kind)) return undefined
-  throw new Failed(r.error)
-}
+import { healthLines } from './health'
+import { nameserversOf, planLines, planZone, readZoneText, saveItemOf } from './zone-plan'
 
 export async function exportZone(c: Context, account: AccountView, domain: string, bind: boolean): Promise<number> {
   const live = await readZone(c, account.id, domain)
@@ -40,38 +26,6 @@ export async function exportZone(c: Context, account: AccountView, domain: strin
   return EXIT.done
 }
 
-/**
- * What the window warns of before a save, worded by its catalogue: a TTL the service keeps as
- * 3600, comment lines it drops, MX and CNAME targets it completes with the zone, duplicates, a
- * second SPF record, lines it cannot place that the zone already held.
- */
-function beforeSaveWarnings(c: Context, rows: Row[], ttl: number | undefined, before: Row[]): string[] {
-  const kept = new Set(before.map(serialiseRow))
-  const recordText = (i: number) => {
-    const r = rows[i]
-    return r === undefined ? '' : r.kind === 'raw' ? r.text.trim() : `${r.type.toUpperCase()} ${r.host} ${r.value}`
-  }
-  const comments = rows.filter((r) => r.kind === 'raw' && r.reason === 'comment').length
-  return [
-    ...(ttl !== undefined && ttl < LOWEST_KEPT_TTL ? [c.say.t('dnsEditor.lowTtlWarning')] : []),
-    ...(comments > 0 ? [c.say.t('dnsEditor.commentsWarning', { count: comments })] : []),
-    ...warnRows(rows, { kept }).map((w) => `${recordText(w.index)}: ${c.say.code(w.code, w.params)}`),
-  ]
-}
-
-/** The plan as lines: + added, ~ changed, - removed, and the zone's TTL when it changes. */
-function planLines(c: Context, p: Plan, ttl: { from: number | undefined; to: number | undefined }): string[] {
-  const rec = (r: { type: string; host: string; value: string }) => `${r.type.toUpperCase()} ${r.host} ${r.value}`
-  return [
-    ...(ttl.to !== undefined && ttl.to !== ttl.from ? [`~ ${c.say.t('cli.planTtl', { from: ttl.from ?? '-', to: ttl.to })}`] : []),
-    ...p.added.map((r) => `+ ${c.say.t('dnsEditor.planAdd')} ${rec(r)}`),
-    ...p.changed.map((x) => `~ ${c.say.t('dnsEditor.planChange')} ${x.from.type.toUpperCase()} ${x.from.host}: ${x.from.value} → ${x.to.value}`),
-    ...p.removed.map((r) => `- ${c.say.t('dnsEditor.planRemove')} ${rec(r)}`),
-    ...p.rawRemoved.map((l) => `- ${c.say.t('dnsEditor.planRemoveLine')} ${l}`),
-    ...p.rawAdded.map((l) => `+ ${c.say.t('dnsEditor.planAddLine')} ${l}`),
-  ]
-}
-
 export async function zoneFromFile(
   c: Context,
   account: AccountView,
@@ -81,35 +35,12 @@ export async function zoneFromFile(
   mode: 'plan' | 'check' | 'apply',
   opts: Confirmation & { force: boolean; offline?: boolean },
 ): Promise<number> {
-  let text: string
-  try {
-    text = await readFile(file, 'utf8')
-  } catch (err) {
-    throw BadInput.of(c.say, 'cli.fileUnreadable', { file, reason: typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : 'unknown' })
-  }
-  const format = formatOf(text, asked)
-  if (format === 'unsure') throw new BadInput(c.say.t('cli.formatUnsure', { file }))
-  const live = await readZone(c, account.id, domain)
-  const nameservers = format === 'bind' ? await nameserversOf(c, account, domain) : undefined
-  const wanted = readZoneFile(text, domain, format, { records: live.records, ttl: live.ttl, nameservers })
-  for (const n of wanted.notes) c.io.err(c.say.code(n.code, n.params))
-  if (wanted.issues.length > 0) {
-    const lines = wanted.issues.map((i) => c.say.t('cli.recordIssue', { line: i.index + 1, text: c.say.code(i.code, i.params) }))
-    throw new BadInput([c.say.t('cli.invalidRecords', { file }), ...lines].join('\n'))
-  }
-  const before = parse(live.records)
-  const p = planOf(before, wanted.rows)
-  const warnings = beforeSaveWarnings(c, wanted.rows, wanted.ttl, before)
-  const ttlChanges = wanted.ttl !== undefined && wanted.ttl !== live.ttl
-  const same = isEmptyPlan(p) && !ttlChanges
-  const safety = safetyOfPlan(p, before, domain)
-  const lines = planLines(c, p, { from: live.ttl, to: wanted.ttl })
-  // The zone as it would be after the save, the findings it introduces first; never a reason to refuse.
-  const health = await healthOfPlan(c, domain, before, wanted.rows, opts.offline === true)
-  const summary = { domain, account: account.name, changes: lines.length, changed: safety.changed, total: safety.total, overRule: safety.needsOwnConfirmation, plan: lines, health, ...(same ? {} : { warnings }) }
+  const text = await readZoneText(c, file)
+  const z = await planZone(c, account, domain, { file, text, asked }, { offline: opts.offline === true, onNote: (n) => c.io.err(n) })
+  const { same, warnings, lines, summary, safety } = z
   // What the window warns of before a save, in its words: said with the plan, on stderr.
   if (!same && !c.json && warnings.length) c.io.err(warnings.map((w) => `! ${w}`).join('\n'))
-  if (!c.json) c.io.err(healthLines(c, domain, health).join('\n'))
+  if (!c.json) c.io.err(healthLines(c, domain, z.health).join('\n'))
   if (mode !== 'apply' || same) {
     if (c.json) c.io.out(JSON.stringify({ ...summary, same }))
     else c.io.out(same ? c.say.t('cli.noChange', { domain }) : lines.join('\n'))
@@ -119,24 +50,11 @@ export async function zoneFromFile(
   if (!c.json) c.io.err(lines.join('\n'))
   if (safety.needsOwnConfirmation && !opts.force) throw BadInput.of(c.say, 'cli.overRule', { changed: safety.changed, total: safety.total })
   // Guarded by the zone the plan was made from: main reads it again just before the save and sends nothing if it moved.
-  const ran = await runWrite(
-    c,
-    account,
-    'domains.dns.set',
-    [
-      {
-        params: { domain, records: wanted.records, ns_type: live.ns_type, ...(wanted.ttl !== undefined ? { ttl: wanted.ttl } : {}) },
-        label: domain,
-        guard: { records: live.records, ...(live.ttl !== undefined ? { ttl: live.ttl } : {}), ns_type: live.ns_type },
-        ...(safety.needsOwnConfirmation ? { overRule: true } : {}),
-      },
-    ],
-    opts,
-  )
+  const ran = await runWrite(c, account, 'domains.dns.set', [saveItemOf(z)], opts)
   if (!ran.ok) return failed(c, ran.error)
   const item = ran.job.items[0]
   const error = itemError(item, domain)
-  if (error && zoneMoved(error)) return replanned(c, account.id, domain, { text, format, nameservers }, error)
+  if (error && zoneMoved(error)) return replanned(c, account.id, domain, z.file, error)
   if (error) return failed(c, error)
   // Where what the service kept differs from what was sent (a TTL raised, a comment dropped), as the window says it.
   const kept = item?.serviceKept ?? []

@@ -18,7 +18,8 @@ export const FLAGS = {
   bind: { type: 'boolean' },
   force: { type: 'boolean' },
   yes: { type: 'boolean' },
-  'confirm-account': { type: 'string' },
+  // Repeatable: a run over zones of several production accounts names each (zones.ts).
+  'confirm-account': { type: 'string', multiple: true },
   zone: { type: 'string' },
   timeout: { type: 'string' },
   'poll-every': { type: 'string' },
@@ -45,7 +46,7 @@ export const FLAGS = {
   workstation: { type: 'string' },
   // team add-member: the new member's password from standard input, never from argv.
   'password-stdin': { type: 'boolean' },
-} as const satisfies Record<string, { type: 'string' | 'boolean'; short?: string }>
+} as const satisfies Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }>
 
 export type FlagName = keyof typeof FLAGS
 type FlagOfType<T> = { [K in FlagName]: (typeof FLAGS)[K]['type'] extends T ? K : never }[FlagName]
@@ -68,7 +69,10 @@ export function durationMs(text: string): number | undefined {
 
 /** The flags given to one command, read by kind. */
 export interface Flags {
+  /** A text flag's value; given more than once, the last. */
   text(name: TextFlag): string | undefined
+  /** Every value a text flag was given, in order (--confirm-account A --confirm-account B). */
+  all(name: TextFlag): string[]
   on(name: SwitchFlag): boolean
   /** A duration flag in milliseconds (checked when the flags were read), else undefined. */
   ms(name: DurationFlag): number | undefined
@@ -149,19 +153,20 @@ export function readFlags(argv: string[], allowed?: readonly FlagName[]): FlagsR
     )
     if (problem) return { ok: false, problem }
   }
-  const texts = new Map<TextFlag, string>()
+  const texts = new Map<TextFlag, string[]>()
   const switches = new Set<SwitchFlag>()
   for (const name of names) {
     if (allowed && !allowed.includes(name)) continue
     const value = parsed.values[name]
     if (isTextFlag(name)) {
-      if (typeof value === 'string') texts.set(name, value)
+      if (typeof value === 'string') texts.set(name, [value])
+      else if (Array.isArray(value) && value.length > 0) texts.set(name, value.map(String))
     } else if (value === true) switches.add(name)
   }
   const durations = new Map<DurationFlag, number>()
   // The first look refuses nothing: the command's own read says what is wrong, with its help.
   for (const name of allowed ? DURATION_FLAGS : []) {
-    const given = texts.get(name)
+    const given = texts.get(name)?.at(-1)
     if (given === undefined) continue
     const ms = durationMs(given)
     if (ms === undefined) return { ok: false, problem: { key: 'cli.badDuration', params: { option: `--${name}`, value: given } } }
@@ -170,6 +175,6 @@ export function readFlags(argv: string[], allowed?: readonly FlagName[]): FlagsR
   return {
     ok: true,
     positionals: parsed.positionals.map((p) => (p.startsWith(HELD) ? (heldValues[Number(p.slice(HELD.length))] ?? p) : p)),
-    flags: { text: (name) => texts.get(name), on: (name) => switches.has(name), ms: (name) => durations.get(name) },
+    flags: { text: (name) => texts.get(name)?.at(-1), all: (name) => [...(texts.get(name) ?? [])], on: (name) => switches.has(name), ms: (name) => durations.get(name) },
   }
 }

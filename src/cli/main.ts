@@ -11,6 +11,7 @@
  * Exit codes: 0 done, 1 failed, 2 bad input, 3 outcome unknown, 4 the zone differs (dns check), 5 done but
  * for the targets another write held, left out (--skip-busy).
  */
+import type { AccountView } from '@shared/accounts'
 import { escapeHidden } from '@shared/dns/hidden-characters'
 import { dataDirOf } from './data-dir'
 import { acmeLockWait } from './acme'
@@ -94,8 +95,12 @@ export async function run(argv: string[], given: Io): Promise<number> {
   const c: Context = { session: opened.session, say, io, json, dataDir }
   // The ACME hooks say it on stdout: certbot shows a successful hook's stderr as an error.
   if (opened.session.viaApp && !command.hook) io.err(say.t('cli.viaApp'))
-  const account = async () => {
-    const chosen = await chooseAccount(c, flags.text('account'), demo)
+  let served: AccountView | undefined
+  const account = async (name?: string) => {
+    const chosen = await chooseAccount(c, name ?? flags.text('account'), demo)
+    // A key file or credential serves one account: a zone set naming two cannot share it.
+    if (secrets && served && served.id !== chosen.id) throw BadInput.of(say, 'cli.zones.oneAccountPerKey', { names: `${served.name}, ${chosen.name}` })
+    served = chosen
     secrets?.serveFor(chosen.id)
     return chosen
   }

@@ -426,9 +426,13 @@ export class JobRunner {
     this.emit(job)
   }
 
-  /** No new item is sent; those in flight end and are reported. */
+  /**
+   * No new item is sent; those in flight end and are reported. A job whose start is on its way
+   * (still prepared: its start reads the service's log first) sends nothing once it runs.
+   */
   stop(jobId: string): void {
     const { job, int } = this.find(jobId)
+    if (job.status === 'prepared') int.stopRequested = true
     if (!isJobRunning(job)) return
     int.stopRequested = true
     job.status = 'stopping'

@@ -68,7 +68,7 @@ async function countSpf(text: string, index: ZoneIndex, ask: DnsAsker, depth: nu
 }
 
 /** Runs `jobs` with at most `limit` at a time. */
-async function bounded<T>(jobs: (() => Promise<T>)[], limit: number): Promise<T[]> {
+export async function bounded<T>(jobs: (() => Promise<T>)[], limit: number): Promise<T[]> {
   const out: T[] = new Array<T>(jobs.length)
   let next = 0
   const worker = async () => {
