@@ -1,25 +1,48 @@
 /**
  * The floors of src/main hold because the lint says so (scripts/eslint-layers.mjs): a module that
  * imports a room above its own, or a sibling on its own floor, fails `npm run lint`; an import
- * downwards passes. Linted through ESLint's own API with the project's config, as `npm run lint`
- * reads it, on text given in place of a real file of src/main (the project service knows only real files).
+ * downwards passes. Two parts: the project's own config turns the rule on for every file of
+ * src/main (asked of ESLint for real files, without linting them), and the rule itself, run by
+ * ESLint on text at paths of src/main with the TypeScript parser alone (the floors need no type
+ * information, and the project's typed program would make this test as slow as the whole lint).
  */
 import { ESLint } from 'eslint'
+import tseslint from 'typescript-eslint'
 import { describe, expect, it } from 'vitest'
+import { layersPlugin } from '../../scripts/eslint-layers.mjs'
 
-const eslint = new ESLint({ cwd: process.cwd() })
+const floorsOnly = new ESLint({
+  cwd: process.cwd(),
+  overrideConfigFile: true,
+  overrideConfig: [
+    {
+      files: ['src/main/**/*.ts'],
+      languageOptions: { parser: tseslint.parser },
+      plugins: { layers: layersPlugin },
+      rules: { 'layers/main-floors': 'error' },
+    },
+  ],
+})
 
 async function floorMessages(filePath: string, source: string): Promise<string[]> {
-  const [result] = await eslint.lintText(source, { filePath })
-  return (result?.messages ?? []).filter((m) => m.ruleId === 'layers/main-floors').map((m) => m.message)
+  const [result] = await floorsOnly.lintText(source, { filePath })
+  return (result?.messages ?? []).map((m) => `${m.ruleId ?? 'fatal'}: ${m.message}`)
 }
 
 describe('the floors of src/main', () => {
+  it('are an error in the project’s own lint config for the files of src/main', async () => {
+    const project = new ESLint({ cwd: process.cwd() })
+    for (const file of ['src/main/store/lists.ts', 'src/main/jobs/runner.ts', 'src/main/index.ts']) {
+      const config: unknown = await project.calculateConfigForFile(file)
+      expect(JSON.stringify(config)).toContain('"layers/main-floors":[2]')
+    }
+  })
+
   it('refuses the store importing the HTTP client (siblings on one floor)', async () => {
-    const messages = await floorMessages('src/main/store/lists.ts', "import { createApiClient } from '../http/client'\nexport const c = createApiClient\n")
+    const source = "import { createApiClient } from '../http/client'\nexport const c = createApiClient\n"
+    const messages = await floorMessages('src/main/store/lists.ts', source)
     expect(messages).toHaveLength(1)
-    expect(messages[0]).toContain('store')
-    expect(messages[0]).toContain('http')
+    expect(messages[0]).toMatch(/^layers\/main-floors: src\/main\/store .* may not import http/)
   })
 
   it('refuses the jobs importing team mode and the ground importing the app', async () => {
