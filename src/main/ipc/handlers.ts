@@ -229,6 +229,10 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
       },
     ),
     'accounts.testConnection': defineChannel((raw) => parseWith(local['accounts.testConnection'], raw), (p) => accounts.testConnection(p.id)),
+    'accounts.testKey': defineChannel(
+      (raw) => parseWith(local['accounts.testKey'], raw),
+      (p) => accounts.testKey(p.fields, p.apiKey),
+    ),
     'accounts.keychainStatus': defineChannel((raw) => parseWith(local['accounts.keychainStatus'], raw), () => accounts.keychainStatus()),
     'reads.cancel': defineChannel(
       (raw) => parseWith(local['reads.cancel'], raw),
