@@ -27,6 +27,8 @@ export function askHidden(
   input: NodeJS.ReadStream = process.stdin,
 ): Promise<string | undefined> {
   if (!isTerminal(input)) return Promise.resolve(undefined)
+  // Echo off before the question shows: a key pasted as soon as it shows is never echoed.
+  input.setRawMode(true)
   ask(prompt)
   return new Promise((resolve) => {
     let typed = ''
@@ -46,7 +48,6 @@ export function askHidden(
         else if (ch >= ' ') typed += ch
       }
     }
-    input.setRawMode(true)
     input.setEncoding('utf8')
     input.on('data', onData)
     input.resume()

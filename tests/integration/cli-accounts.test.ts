@@ -8,7 +8,7 @@
  * `npm test`), a key piped with --keychain goes to the keychain, as the window's add form puts
  * it, and comes out of it with the account.
  */
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -263,4 +263,66 @@ commands need no key source, and remove takes it out', async () => {
     for (const f of everyFile(dataDir)) expect(f.text, f.path).not.toContain(sb.keys.full)
     rmSync(dataDir, { recursive: true, force: true })
   }, 120_000)
+
+  const terminalCase = 'at a terminal with no key source: the key is asked for, not shown as typed, and put in the keychain; \
+remove asks before it removes'
+  it.skipIf(!hasSecretService || !hasScript)(terminalCase, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'cli-accounts-tty-'))
+    const { DBUS_SESSION_BUS_ADDRESS, HOME, PATH } = process.env
+    const env = { DBUS_SESSION_BUS_ADDRESS, HOME, PATH, TERM: 'dumb' }
+    const shown = await atTerminal([...add('Typed')], dataDir, env, [['(not shown as you type)', `${sb.keys.full}\r`]])
+    expect(shown.code).toBe(0)
+    expect(shown.screen).toContain('API key of “Typed” (not shown as you type)')
+    expect(shown.screen).toContain('Its key is in the keychain')
+    // Echo off: what the terminal showed holds no key.
+    expect(shown.screen).not.toContain(sb.keys.full)
+    const [account] = accountsIn(dataDir)
+    expect(account).toMatchObject({ name: 'Typed', keyKept: 'keychain' })
+    const keychain = new KeytarSecretStore(await loadKeytar())
+    expect(await keychain.get(account?.id ?? '')).toBe(sb.keys.full)
+    // Asked first at a terminal: "n" keeps it (exit 2), "y" removes it.
+    const kept = await atTerminal(['accounts', 'remove', 'Typed'], dataDir, env, [['[y/N]', 'n\r']])
+    expect(kept.code).toBe(2)
+    expect(accountsIn(dataDir)).toHaveLength(1)
+    const removed = await atTerminal(['accounts', 'remove', 'Typed'], dataDir, env, [['[y/N]', 'y\r']])
+    expect(removed.code).toBe(0)
+    expect(accountsIn(dataDir)).toEqual([])
+    expect(await keychain.get(account?.id ?? '')).toBeUndefined()
+    rmSync(dataDir, { recursive: true, force: true })
+  }, 120_000)
 })
+
+const hasScript = spawnSync('script', ['--version']).status === 0
+
+/**
+ * The built command at a terminal of its own (util-linux `script` gives it a pseudo-terminal):
+ * each answer is typed once its question shows; `screen` is what the terminal showed.
+ */
+function atTerminal(
+  args: string[],
+  dataDir: string,
+  env: NodeJS.ProcessEnv,
+  answers: [question: string, typed: string][],
+): Promise<{ code: number; screen: string }> {
+  const quoted = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`
+  const command = [process.execPath, CLI_BIN, '--data-dir', dataDir, ...args].map(quoted).join(' ')
+  return new Promise((done, fail) => {
+    const child = spawn('script', ['-qec', command, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] })
+    let screen = ''
+    const pending = [...answers]
+    child.stdout.on('data', (chunk: Buffer) => {
+      screen += String(chunk)
+      const next = pending[0]
+      if (next && screen.includes(next[0])) {
+        pending.shift()
+        child.stdin.write(next[1])
+      }
+    })
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000)
+    child.once('error', fail)
+    child.once('close', (code) => {
+      clearTimeout(timer)
+      done({ code: code ?? -1, screen })
+    })
+  })
+}
