@@ -8,6 +8,7 @@ import type { AccountView } from '@shared/accounts'
 import type { MessageKey } from '@shared/i18n/catalogue'
 import type { Params } from '@shared/i18n/format'
 import { acme, acmeRequestOf } from './acme'
+import { addAccount, addCheck, removeAccount, renameAccount, testAccount } from './accounts'
 import { EXIT, failed, type Confirmation, type Context, type Io } from './context'
 import { ddnsOptionsOf, ddnsTargetOf, updateEvery, updateOnce } from './ddns'
 import { exportZone, zoneFromFile } from './dns-files'
@@ -18,6 +19,7 @@ import type { FlagName, Flags } from './flags'
 import { renew } from './renew'
 import { team } from './team'
 import { teamMembers } from './team-members'
+import type { KeySource } from './key-source'
 import type { Texts } from './text'
 import type { ZoneFormat } from './zone-file'
 
@@ -27,8 +29,8 @@ export interface CommandInput {
   /** The positional arguments after the command's words. */
   args: string[]
   /**
-   * The account it acts for (--account, --demo, else the app's active one), its key then served;
-   * asked only by commands that act for one. `name`: the one a zone set names instead (zones.ts).
+   * The account it acts for (`name`: the one a zone set or `accounts` names; else --account, --demo,
+   * else the app's active one), its key then served; asked only by commands that act for one.
    */
   account(name?: string): Promise<AccountView>
   /**
@@ -36,6 +38,8 @@ export interface CommandInput {
    * credential names (a key source serves one account only), else every account but the demo.
    */
   accounts(): Promise<AccountView[]>
+  /** The key source given, read and checked (key-source.ts), for a command that keeps a key (`keepsKey`). */
+  keySource?: KeySource | undefined
 }
 
 /** A refusal found by a command's checks: a catalogue key and its parameters (exit 2, nothing opened). */
@@ -58,6 +62,11 @@ interface CommandBase {
    * and says everything on stdout (certbot shows a hook's stderr as an error).
    */
   hook?: boolean
+  /**
+   * It keeps the key it is given (accounts add): the key source given is handed to it, and stands
+   * in for the keychain only when --keychain does not ask for the keychain itself.
+   */
+  keepsKey?: boolean
 }
 
 /** What a command that needs no account, key or session runs with (team mode's own commands). */
@@ -174,8 +183,49 @@ function teamCommand(verb: 'init' | 'status' | 'migrate', help: MessageKey): Cli
   }
 }
 
+/** accounts test|remove: one account, named as the command's argument (or by --account). */
+const accountNamed = (_flags: Flags, [name]: string[]): Refusal | undefined =>
+  name ? undefined : { key: 'cli.accounts.needsName' }
+
 export const COMMANDS: readonly CliCommand[] = [
-  { words: 'accounts', flags: [], help: 'cli.help.accounts', run: (c) => listAccounts(c) },
+  // Before `accounts` itself: a command is found by its first words.
+  {
+    words: 'accounts add',
+    flags: ['base-url', 'environment', 'safety', 'colour', 'read-only', 'keychain'],
+    help: 'cli.help.accountsAdd',
+    check: addCheck,
+    keepsKey: true,
+    run: (c, { flags, args: [name = ''], keySource }) => addAccount(c, { name, flags, source: keySource }),
+  },
+  {
+    words: 'accounts test',
+    flags: [],
+    help: 'cli.help.accountsTest',
+    check: accountNamed,
+    run: async (c, { args: [name], account }) => testAccount(c, await account(name)),
+  },
+  {
+    words: 'accounts remove',
+    flags: ['yes'],
+    help: 'cli.help.accountsRemove',
+    check: accountNamed,
+    run: async (c, { flags, args: [name], account }) => removeAccount(c, await account(name), flags.on('yes')),
+  },
+  {
+    words: 'accounts rename',
+    flags: [],
+    help: 'cli.help.accountsRename',
+    check: (_flags, [from, to]) => (!from || !to ? { key: 'cli.accounts.needsNames' } : undefined),
+    run: async (c, { args: [from, to = ''], account }) => renameAccount(c, await account(from), to),
+  },
+  {
+    words: 'accounts',
+    flags: [],
+    help: 'cli.help.accounts',
+    check: (_flags, [verb]) =>
+      verb === undefined ? undefined : { key: 'cli.unknownCommand', params: { command: `accounts ${verb}` } },
+    run: (c) => listAccounts(c),
+  },
   {
     words: 'dns export',
     flags: ['format', 'bind'],

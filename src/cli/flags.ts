@@ -13,6 +13,7 @@ export const FLAGS = {
   // Where the key is when no keychain is there (cron, systemd): key-source.ts. No option takes the key itself.
   'key-file': { type: 'string' },
   'key-credential': { type: 'string' },
+  'key-stdin': { type: 'boolean' },
   demo: { type: 'boolean' },
   format: { type: 'string' },
   bind: { type: 'boolean' },
@@ -46,6 +47,13 @@ export const FLAGS = {
   workstation: { type: 'string' },
   // team add-member: the new member's password from standard input, never from argv.
   'password-stdin': { type: 'boolean' },
+  // accounts add (accounts.ts): the profile's address, tag, write safety level, colour; where its key goes.
+  'base-url': { type: 'string' },
+  environment: { type: 'string' },
+  safety: { type: 'string' },
+  colour: { type: 'string' },
+  'read-only': { type: 'boolean' },
+  keychain: { type: 'boolean' },
 } as const satisfies Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }>
 
 export type FlagName = keyof typeof FLAGS
@@ -55,7 +63,16 @@ export type SwitchFlag = FlagOfType<'boolean'>
 export type DurationFlag = Extract<TextFlag, 'timeout' | 'poll-every' | 'expiring-within' | 'every'>
 
 /** What every command takes: where the data and the key are, which account, the output's form, help. */
-export const COMMON_FLAGS = ['account', 'json', 'data-dir', 'help', 'key-file', 'key-credential', 'demo'] as const satisfies readonly FlagName[]
+export const COMMON_FLAGS = [
+  'account',
+  'json',
+  'data-dir',
+  'help',
+  'key-file',
+  'key-credential',
+  'key-stdin',
+  'demo',
+] as const satisfies readonly FlagName[]
 
 const DURATION_FLAGS: readonly DurationFlag[] = ['timeout', 'poll-every', 'expiring-within', 'every']
 

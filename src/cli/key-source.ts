@@ -3,6 +3,7 @@
  * ask: cron, systemd timers, `certbot renew`. In this order, the first one given wins:
  *
  *   --key-file <path>                 a file holding the key alone
+ *   --key-stdin                       standard input, piped (key-stdin.ts)
  *   HOSTING_ADMIN_KEY_FILE=<path>     the same, from the environment
  *   $CREDENTIALS_DIRECTORY/<name>     a systemd credential (LoadCredential=, LoadCredentialEncrypted=);
  *                                     <name> is hosting-admin-api-key unless --key-credential names another
@@ -35,7 +36,7 @@ const KEY_FILE_VARIABLE = 'HOSTING_ADMIN_KEY_FILE'
 export const KEY_CREDENTIAL = 'hosting-admin-api-key'
 
 /** A key is one short token; a larger file is not a key file (and is not read whole). */
-const MAX_KEY_BYTES = 4096
+export const MAX_KEY_BYTES = 4096
 
 export type KeyProblemCode =
   | 'cli.key.unreadable'
@@ -54,6 +55,9 @@ export type KeyProblemCode =
   | 'cli.key.credentialsDirNotOwner'
   | 'cli.key.credentialsDirWritable'
   | 'cli.key.credentialOutside'
+  | 'cli.key.stdinTerminal'
+  | 'cli.key.stdinEmpty'
+  | 'cli.key.stdinNotAKey'
 
 export interface KeyProblem {
   code: KeyProblemCode
@@ -61,7 +65,8 @@ export interface KeyProblem {
 }
 
 export interface KeySource {
-  from: 'key-file' | 'environment' | 'credential'
+  from: 'key-file' | 'environment' | 'credential' | 'stdin'
+  /** The file it was read from ('-' for standard input). */
   path: string
   key: string
 }
@@ -201,6 +206,8 @@ export interface KeySourceRequest {
   keyFile: string | undefined
   /** --key-credential */
   credential: string | undefined
+  /** --key-stdin: how standard input is read (key-stdin.ts). */
+  stdin?: (() => Promise<{ ok: true; key: string } | { ok: false; problem: KeyProblem }>) | undefined
   env: NodeJS.ProcessEnv
   /** The user running the command (process.getuid()); undefined on Windows. */
   me: number | undefined
@@ -212,13 +219,18 @@ export interface KeySourceRequest {
  * command never falls back from a named source to another one.
  */
 export async function keySourceOf(req: KeySourceRequest): Promise<KeySourceFound> {
-  if (req.keyFile !== undefined && req.credential !== undefined) return { ok: false, problem: { code: 'cli.key.twoSources', params: {} } }
+  const named = [req.keyFile, req.credential, req.stdin].filter((given) => given !== undefined)
+  if (named.length > 1) return { ok: false, problem: { code: 'cli.key.twoSources', params: {} } }
   const fromFile = async (path: string, from: 'key-file' | 'environment'): Promise<KeySourceFound> => {
     const read = await readKeyFile(path, 'key-file', req.me)
     if (!read.ok) return read
     return read.key === undefined ? { ok: true, source: undefined } : { ok: true, source: { from, path, key: read.key } }
   }
   if (req.keyFile !== undefined) return fromFile(req.keyFile, 'key-file')
+  if (req.stdin) {
+    const read = await req.stdin()
+    return read.ok ? { ok: true, source: { from: 'stdin', path: '-', key: read.key } } : read
+  }
   const fromEnv = req.env[KEY_FILE_VARIABLE]
   if (fromEnv) return fromFile(fromEnv, 'environment')
   const name = req.credential ?? KEY_CREDENTIAL

@@ -20,6 +20,7 @@ import { ACME_TIMEOUT_MS, commandOf, commandsOfGroup, commandsTaking, type CliCo
 import { COMMON_FLAGS, readFlags } from './flags'
 import { openSession } from './session'
 import { keySourceOf } from './key-source'
+import { keyFromStdin } from './key-stdin'
 import { KeySourceStore } from './key-source-store'
 import { localeOf, texts, type Texts } from './text'
 
@@ -78,9 +79,20 @@ export async function run(argv: string[], given: Io): Promise<number> {
   // Read and checked even when the app's door then takes the calls (the app uses its own keys):
   // a key file the command would refuse is refused whether the app runs or not. The demo has its own.
   const demo = flags.on('demo')
-  const keys = demo ? undefined : await keySourceOf({ keyFile: flags.text('key-file'), credential: flags.text('key-credential'), env: io.env, me: process.getuid?.() })
+  const keys = demo
+    ? undefined
+    : await keySourceOf({
+        keyFile: flags.text('key-file'),
+        credential: flags.text('key-credential'),
+        stdin: flags.on('key-stdin') ? () => keyFromStdin() : undefined,
+        env: io.env,
+        me: process.getuid?.(),
+      })
   if (keys && !keys.ok) return refuse(BadInput.of(say, keys.problem.code, keys.problem.params))
-  const secrets = keys?.source ? new KeySourceStore(keys.source.key) : undefined
+  const keySource = keys?.source
+  // A command that keeps the key it is given into the keychain (accounts add --keychain) needs the keychain itself.
+  const toKeychain = command.keepsKey === true && flags.on('keychain')
+  const secrets = keySource && !toKeychain ? new KeySourceStore(keySource.key) : undefined
   const opened = await openSession(dataDir, {
     onProgress: (p) => io.err(say.t('cli.progress', { done: p.loadedItems, total: p.expectedItems ?? '?' })),
     ...(secrets ? { secrets } : {}),
@@ -111,7 +123,7 @@ export async function run(argv: string[], given: Io): Promise<number> {
     return r.value.accounts.filter((a) => !a.demo)
   }
   try {
-    return await command.run(c, { flags, args, account, accounts })
+    return await command.run(c, { flags, args, account, accounts, keySource: command.keepsKey ? keySource : undefined })
   } catch (err) {
     if (err instanceof BadInput) return refuse(err)
     if (err instanceof Failed) return failed(c, err.error)

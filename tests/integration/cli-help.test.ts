@@ -51,7 +51,8 @@ describe.skipIf(!existsSync(CLI_BIN))('the command’s help and refusals (skippe
     for (const words of ['dns export', 'dns plan', 'dns check', 'dns apply']) expect(dns.out).toContain(`hosting-admin ${words}`)
     expect(dns.out).not.toContain('hosting-admin renew')
     expect((await cli(['--help'], { LANG })).out.trim()).toBe(say.t('cli.usage'))
-  })
+    // One process per command, one after another: the bound grows with the command table.
+  }, 10_000 * (COMMANDS.length + 6))
 
   it.each([
     [['--json'], 'cli.needsCommand', 'Name a command'],

@@ -451,7 +451,14 @@ describe.skipIf(!hasSystemd)('the systemd units of docs/systemd (skipped: no sys
     const r = spawnSync('systemd-analyze', ['verify', `--root=${root}`, ...units], { encoding: 'utf8' })
     return { status: r.status, said: `${r.stdout}${r.stderr}`.trim() }
   }
-  const instances = ['hosting-admin-ddns@home.service', 'hosting-admin-ddns@home.timer', 'hosting-admin-ddns-watch@home.service']
+  const instances = [
+    'hosting-admin-ddns@home.service',
+    'hosting-admin-ddns@home.timer',
+    'hosting-admin-ddns-watch@home.service',
+    // The server's layout (docs/server-setup.md): the system user and its one data folder.
+    'hosting-admin-renew@shop.service',
+    'hosting-admin-renew@shop.timer',
+  ]
 
   beforeAll(() => {
     root = mkdtempSync(join(tmpdir(), 'cli-keys-systemd-'))
@@ -469,10 +476,12 @@ describe.skipIf(!hasSystemd)('the systemd units of docs/systemd (skipped: no sys
   })
 
   it('systemctl enable installs the timer and the updater (their [Install] sections)', () => {
-    const r = spawnSync('systemctl', [`--root=${root}`, 'enable', 'hosting-admin-ddns@home.timer', 'hosting-admin-ddns-watch@home.service'], { encoding: 'utf8' })
+    const timers = ['hosting-admin-ddns@home.timer', 'hosting-admin-ddns-watch@home.service', 'hosting-admin-renew@shop.timer']
+    const r = spawnSync('systemctl', [`--root=${root}`, 'enable', ...timers], { encoding: 'utf8' })
     expect(r.status).toBe(0)
     expect(lstatSync(join(root, 'etc/systemd/system/timers.target.wants/hosting-admin-ddns@home.timer')).isSymbolicLink()).toBe(true)
     expect(lstatSync(join(root, 'etc/systemd/system/multi-user.target.wants/hosting-admin-ddns-watch@home.service')).isSymbolicLink()).toBe(true)
+    expect(lstatSync(join(root, 'etc/systemd/system/timers.target.wants/hosting-admin-renew@shop.timer')).isSymbolicLink()).toBe(true)
   })
 
   it('the credential the services load is the one the command reads', () => {

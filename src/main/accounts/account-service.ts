@@ -267,14 +267,19 @@ export class AccountService {
 
   /** A cheap read that tells whether the account's URL and key work. */
   async testConnection(id: string): Promise<ConnectionResult> {
-    try {
-      const client = await this.client(id)
-      await client.call('logs.list', { limit: 1 })
-      return { ok: true }
-    } catch (err) {
-      if (err instanceof AppError) return { ok: false, ...err.toData() }
-      throw err
-    }
+    return probe(() => this.client(id))
+  }
+
+  /**
+   * The same read with a key for an account not kept yet (the command line's `accounts add`
+   * tests the key before anything is stored): nothing is kept, the client is thrown away.
+   */
+  async testKey(fields: ProfileFields, apiKey: string): Promise<ConnectionResult> {
+    this.opts.onKey?.(apiKey)
+    refuseKeyInUrl(fields.baseUrl, apiKey)
+    const key = apiKey.trim()
+    const { baseUrl, serverKinds, timeoutMs } = fields
+    return probe(async () => createApiClient({ baseUrl, apiKey: key, serverPaths: paths(serverKinds), timeoutMs, ...this.agent() }))
   }
 
   /** Whether the OS keychain works right now (it is probed with a harmless read). */
@@ -373,6 +378,17 @@ export class AccountService {
 
   async close(): Promise<void> {
     await this.opts.demo.close()
+  }
+}
+
+/** The cheap read (one line of the service's log): the service's refusal or failure as data. */
+async function probe(clientOf: () => Promise<ApiClient>): Promise<ConnectionResult> {
+  try {
+    await (await clientOf()).call('logs.list', { limit: 1 })
+    return { ok: true }
+  } catch (err) {
+    if (err instanceof AppError) return { ok: false, ...err.toData() }
+    throw err
   }
 }
 

@@ -83,6 +83,7 @@ export function createChannelHandlers(deps: HandlerDeps): ChannelHandlers {
     'accounts.setActive': localDone('accounts.setActive', (p) => accounts.setActive(p.id)),
     'accounts.replaceKey': localDone('accounts.replaceKey', (p) => accounts.replaceKey(p.id, p.apiKey, p.storage)),
     'accounts.testConnection': local('accounts.testConnection', (p) => accounts.testConnection(p.id)),
+    'accounts.testKey': local('accounts.testKey', (p) => accounts.testKey(p.fields, p.apiKey)),
     'accounts.keychainStatus': local('accounts.keychainStatus', () => accounts.keychainStatus()),
     'reads.cancel': localDone('reads.cancel', (p) => calls.cancel(p.callId)),
 

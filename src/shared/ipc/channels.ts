@@ -20,6 +20,7 @@ export const LOCAL_CHANNELS = [
   'accounts.setActive',
   'accounts.replaceKey',
   'accounts.testConnection',
+  'accounts.testKey',
   'accounts.keychainStatus',
   'reads.cancel',
   // Writes: each one is a job run by main (src/main/jobs), never a direct call.

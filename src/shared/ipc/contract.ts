@@ -75,6 +75,7 @@ export interface LocalResults {
   'accounts.setActive': null
   'accounts.replaceKey': null
   'accounts.testConnection': ConnectionResult
+  'accounts.testKey': ConnectionResult
   'accounts.keychainStatus': { available: boolean; problem?: ErrorData | undefined }
   'reads.cancel': null
   /** `leftOut`: with `skipBusy`, the items left out because another send held their target. */

@@ -70,6 +70,8 @@ export const localPayloads = {
   'accounts.setActive': z.object({ id: accountIdSchema }),
   'accounts.replaceKey': z.object({ id: accountIdSchema, apiKey: keySchema, storage: storageSchema }),
   'accounts.testConnection': z.object({ id: accountIdSchema }),
+  // A new account's key tried before the account is kept (the command line's accounts add).
+  'accounts.testKey': z.object({ fields: profileFieldsSchema, apiKey: keySchema }),
   'accounts.keychainStatus': z.object({}),
   'reads.cancel': z.object({ callId: callIdSchema }),
   // Only a prepared job can leave held targets out: its answer says which (a submit would not).

@@ -6,7 +6,6 @@ import { t } from '../../i18n'
 import type { AccountColour, AccountEnvironment, AccountView } from '@shared/accounts'
 import { confirmsByName } from '@shared/accounts/write-safety'
 import { SERVER_KIND_PLACEHOLDERS, type ServerKind } from '@shared/service/constants'
-import type { ConnectionResult } from '@shared/ipc/contract'
 
 export function accountName(a: AccountView | undefined): string {
   if (!a) return ''
@@ -85,15 +84,3 @@ export function nameToType(a: AccountView | undefined): string | undefined {
   return a.name
 }
 
-/**
- * What a key's test came to, as the add-account form tells it: the service took the key; it
- * refused it (401, 403: the key is what to fix); it could not be reached (the key was never
- * judged); or something else went wrong (a wrong address, a broken answer).
- */
-export type KeyCheckOutcome = 'passed' | 'refused' | 'unreached' | 'failed'
-export function keyCheckOutcome(r: ConnectionResult): KeyCheckOutcome {
-  if (r.ok) return 'passed'
-  if (r.kind === 'unauthorized' || r.kind === 'forbidden') return 'refused'
-  if (r.kind === 'network' || r.kind === 'timeout') return 'unreached'
-  return 'failed'
-}
