@@ -30,7 +30,7 @@ test('the plan shows the health findings the save introduces, with why and how t
   await jaBox.fill(`${d.dns.svc1.records}\ntxt mail v=spf1 -all\ntxt mail v=spf1 ~all`)
   await jaBox.blur()
   await app.getByRole('button', { name: '変更を確認…' }).click()
-  const jaHealth = app.getByRole('region', { name: '計画: 変更される内容' }).getByRole('region', { name: 'ヘルス' })
+  const jaHealth = app.getByRole('region', { name: '計画: 変更される内容' }).getByRole('region', { name: 'ゾーン点検' })
   await expect(jaHealth.locator('[data-rule="spf.multiple"]').first()).toContainText('この名前に SPF レコードが複数あります (2 件)')
   await expect(jaHealth.locator('[data-rule="spf.multiple"]').first()).toContainText('この保存で新たに発生')
   await expectNoAxeViolations(app, 'dns plan health, Japanese')

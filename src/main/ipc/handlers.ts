@@ -6,6 +6,7 @@
  */
 import { storeHealth } from '../dns-health/store-health'
 import { askedPlanHealth, servedZone } from '../dns-health/window-checks'
+import { servedOutcome } from '@shared/dns/health/served'
 import { parseEndpointParams, type EndpointResult, type PagedEndpointName, type PagedItem, type ReadEndpointName } from '@shared/endpoints/table'
 import { parseWith, type Parsed } from '@shared/errors/field-issues'
 import type { AppChannel, ChannelName } from '@shared/ipc/channels'
@@ -405,16 +406,20 @@ export function createChannelHandlers({ accounts, calls, jobs, jobEvents, quitCo
     // bulk DNS change
     'store.zones': defineChannel((raw) => parseWith(local['store.zones'], raw), async (p) => (store ? store.listZones(p.accountId, p.containing) : [])),
     // zone health
-    'store.health': defineChannel((raw) => parseWith(local['store.health'], raw), async () => (store ? storeHealth(store) : [])),
+    'store.health': defineChannel((raw) => parseWith(local['store.health'], raw), async (p) =>
+      store ? storeHealth(store, p.accountIds) : { zones: [], served: [], zonesRead: 0, zonesKnown: 0 },
+    ),
+    'store.served': defineChannel((raw) => parseWith(local['store.served'], raw), async (p) => (store ? store.history.servedResults(p.accountId) : [])),
     'dns.health': defineChannel((raw) => parseWith(local['dns.health'], raw), (p) => askedPlanHealth(p)),
     'dns.served': defineChannel(
       (raw) => parseWith(local['dns.served'], raw),
       (p) =>
         calls.run(p.callId, async (signal) => {
           const report = await servedZone(await accounts.client(p.accountId), p.domain, signal)
-          // A nameserver that fell behind or caught up since the last comparison is in history, as drift is.
-          await keep((s) => s.history.recordServed(p.accountId, p.domain, report.findings, now()))
-          return report
+          // Kept as the zone's last comparison; a difference that appeared or cleared is in history.
+          const at = now()
+          await keep((s) => s.history.recordServed(p.accountId, p.domain, report.findings, at))
+          return { accountId: p.accountId, domain: p.domain, outcome: servedOutcome(report.findings), findings: report.findings, at }
         }),
     ),
     // The router lets only the command line's sender call this one (CLI_ONLY_CHANNELS): the
