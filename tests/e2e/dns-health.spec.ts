@@ -59,22 +59,28 @@ test('the Health screen lists the findings of every zone read, filters by rule a
   await openZone(app, d.domainname)
   await app.getByRole('navigation').getByRole('link', { name: 'Health', exact: true }).click()
   await expect(app.getByRole('heading', { level: 1, name: 'Health' })).toBeVisible()
+  // One row per zone, name and rule, with its count (two SPF records at one name were two rows).
   const rows = app.locator(`tr[data-rule="spf.multiple"]`).filter({ hasText: d.domainname })
-  await expect(rows).toHaveCount(2)
+  await expect(rows).toHaveCount(1)
   await expect(rows.first()).toContainText('More than one SPF record at this name (2)')
+  await expect(rows.first().locator('td.count')).toHaveText('2')
   await expectNoAxeViolations(app, 'health')
-  await app.getByLabel('Severity').selectOption('warning')
-  await expect(rows).toHaveCount(0)
-  await app.getByLabel('Severity').selectOption('error')
-  await app.getByLabel('Rule').selectOption('spf.multiple')
-  await expect(rows).toHaveCount(2)
+  // Another severity's chip (the demo's zones have some) leaves the row out.
+  const other = app.getByRole('button', { name: /^(Warning|Note) \(/ }).first()
+  if ((await other.count()) > 0) {
+    await other.click()
+    await expect(rows).toHaveCount(0)
+  }
+  await app.getByRole('button', { name: /^Error \(/ }).click()
+  await app.getByRole('button', { name: /^More than one SPF record \(/ }).click()
+  await expect(rows).toHaveCount(1)
   // The README's picture of the screen, filtered to the rule its caption names (the demo's other
   // zones have findings of their own since every zone is read) (`README_PICTURES=1` writes it into
   // docs/, as readme-pictures.spec.ts does; `npm run pictures` runs this test too).
   const out = process.env.README_PICTURES === '1' ? 'docs' : 'test-results/readme-pictures'
   mkdirSync(out, { recursive: true })
   await app.screenshot({ path: join(out, 'screenshot-health.png') })
-  await rows.first().getByRole('button', { name: d.domainname }).click()
+  await rows.first().getByRole('link', { name: d.domainname }).click()
   await expect(app.getByRole('heading', { level: 1, name: `DNS records of ${d.domainname}` })).toBeVisible()
   await expect(app.getByLabel('Filter')).toHaveValue('mail')
   await expect(app.getByText('v=spf1 ~all').or(app.locator('input[value="v=spf1 ~all"]')).first()).toBeVisible()
