@@ -8,7 +8,7 @@ import { formatWhen, t, tCode } from '../../i18n'
 export const outcomeText = (o: ServedOutcome | 'none' | undefined): string => t(`served.outcome.${o ?? 'none'}`)
 
 /** The nameserver failures, in words: why nothing could be compared. */
-export const whyNotCompared = (r: ServedResult): string =>
+const whyNotCompared = (r: ServedResult): string =>
   r.findings
     .filter((f) => !isServedDifference(f) && f.code !== 'served.delegatedElsewhere')
     .map((f) => tCode(f.code, f.params))
