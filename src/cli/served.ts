@@ -1,15 +1,14 @@
 /**
  * `hosting-admin dns served <domain>|--all`: what each delegated nameserver serves held against
- * what the service holds (main/dns-health/served.ts), for monitoring: exit 4 when any differs.
+ * what the service holds (main/dns-health/compare-zone.ts, as the window's), for monitoring: exit 4 when any differs.
  * Nameserver names map to addresses as the ACME wait's do (HOSTING_ADMIN_NS_ADDRESSES).
  * With --all, zones are compared a few at a time; the service is read once per list. Each
  * comparison is recorded in the app's history as the window's is (a nameserver fell behind or caught
  * up: an entry), through a session opened again once the nameservers have answered.
  */
 import type { AccountView } from '@shared/accounts'
-import { addressMapOf, nameserversOf } from '../main/dns-health/nameservers'
-import { resolverNsAsk, servedAgainstSaved } from '../main/dns-health/served'
-import type { ServedReport } from '@shared/dns/health/served'
+import { zoneComparer } from '../main/dns-health/compare-zone'
+import { isServedDifference, servedOutcome, type ServedReport } from '@shared/dns/health/served'
 import { EXIT, Failed, readZone, type Context } from './context'
 import { openSession } from './session'
 
@@ -61,8 +60,7 @@ export async function served(c: Context, account: AccountView, domain: string | 
   const zones = domain ? [await oneZone(c, account, domain)] : await everyZone(c, account)
   // Asking nameservers needs nothing of the app's: the data folder is left to the app meanwhile.
   await c.session.close()
-  const given = addressMapOf(c.io.env.HOSTING_ADMIN_NS_ADDRESSES)
-  const ask = resolverNsAsk()
+  const compare = zoneComparer(c.io.env)
   const reports: ServedReport[] = new Array<ServedReport>(zones.length)
   let next = 0
   let done = 0
@@ -71,20 +69,24 @@ export async function served(c: Context, account: AccountView, domain: string | 
       const i = next++
       const z = zones[i]
       if (!z) continue
-      const { nameservers, unresolved } = await nameserversOf(z.ns, given)
-      reports[i] = await servedAgainstSaved({ domain: z.domain, records: z.records, nameservers, unresolved }, ask)
+      reports[i] = await compare(z)
       done++
       if (zones.length > 1) c.io.err(c.say.t('cli.progress', { done, total: zones.length }))
     }
   }
   await Promise.all(Array.from({ length: Math.min(ZONES_AT_ONCE, zones.length) }, worker))
   await recordInHistory(c, account, reports)
-  const differs = reports.some((r) => r.findings.length > 0)
-  if (c.json) c.io.out(JSON.stringify({ account: account.name, differs, zones: reports.map((r) => ({ domain: r.domain, same: r.findings.length === 0, findings: r.findings })) }))
-  else
-    for (const r of reports) {
-      if (r.findings.length === 0) c.io.out(c.say.t('cli.served.same', { domain: r.domain }))
-      else c.io.out([c.say.t('cli.served.differs', { domain: r.domain, count: r.findings.length }), ...r.findings.map((f) => `  ${c.say.code(f.code, f.params)}`)].join('\n'))
-    }
+  // A zone that could not be compared is no difference (exit 0 unless another differs), but is said.
+  const outcomes = reports.map((r) => servedOutcome(r.findings))
+  const differs = outcomes.some((o) => o === 'differs' || o === 'delegated')
+  if (c.json) {
+    const zones = reports.map((r, i) => ({ domain: r.domain, outcome: outcomes[i], same: outcomes[i] === 'same', findings: r.findings }))
+    c.io.out(JSON.stringify({ account: account.name, differs, zones }))
+  } else
+    reports.forEach((r, i) => {
+      const outcome = outcomes[i] ?? 'unknown'
+      const head = c.say.t(`cli.served.${outcome}`, { domain: r.domain, count: r.findings.filter(isServedDifference).length })
+      c.io.out([head, ...r.findings.map((f) => `  ${c.say.code(f.code, f.params)}`)].join('\n'))
+    })
   return differs ? EXIT.differs : EXIT.done
 }

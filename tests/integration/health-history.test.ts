@@ -86,4 +86,40 @@ describe('health findings in history', () => {
       store.close()
     }
   })
+
+  it('served against saved: a nameserver not asked or a delegation elsewhere is never in history; the last comparison is kept, reopened', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'served-kept-')), 'portfolio.db')
+    const behind = { code: 'served.missing' as const, params: { ns: 'ns2.example.net', type: 'A', name: 'www.site.example', value: '192.0.2.5' } }
+    const noAddress = { code: 'served.unresolved' as const, params: { ns: 'ns1.example.net', reason: 'ENOTFOUND' } }
+    const silent = { code: 'served.unreachable' as const, params: { ns: 'ns1.example.net', reason: 'ETIMEOUT' } }
+    const elsewhere = { code: 'served.delegatedElsewhere' as const, params: { ns: 'ns1.other.example' } }
+    const first = openPortfolioStore(file)
+    try {
+      expect(first.history.recordServed('acct', 'asked.example', [noAddress], T1)).toBe(0)
+      expect(first.history.recordServed('acct', 'asked.example', [silent], T2)).toBe(0)
+      expect(first.history.recordServed('acct', 'away.example', [elsewhere], T1)).toBe(0)
+      expect(first.history.recordServed('acct', 'site.example', [behind, noAddress], T1)).toBe(1)
+      // The same difference with the other nameserver answering now: no new entry.
+      expect(first.history.recordServed('acct', 'site.example', [behind], T2)).toBe(0)
+      // A failure to ask says nothing of the difference: it neither clears it nor is recorded.
+      expect(first.history.recordServed('acct', 'site.example', [silent], T2)).toBe(0)
+      expect(first.history.recordServed('acct', 'site.example', [behind], T3)).toBe(0)
+    } finally {
+      first.close()
+    }
+    const again = openPortfolioStore(file)
+    try {
+      const served = again.history.list({ accountId: 'acct' }).filter((h) => h.aspect === 'served')
+      const codes = (v: unknown) => servedChangeSchema.parse(v).findings.map((f) => f.code)
+      expect(served.map((h) => [h.subject, codes(h.before), codes(h.after)])).toEqual([['site.example', [], ['served.missing']]])
+      expect(again.history.servedResults('acct').map((r) => [r.domain, r.outcome, r.at])).toEqual([
+        ['asked.example', 'unknown', T2],
+        ['away.example', 'delegated', T1],
+        ['site.example', 'differs', T3],
+      ])
+      expect(again.history.servedResults('other')).toEqual([])
+    } finally {
+      again.close()
+    }
+  })
 })

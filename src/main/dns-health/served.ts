@@ -167,7 +167,10 @@ export async function servedAgainstSaved(input: ServedInput, ask: NsAsk, signal?
   // A nameserver that never answers is unreachable (or not authoritative: REFUSED); one that answers nothing saved serves another zone.
   const matchedAny = input.nameservers.map((_, j) => answers.some((row, i) => { const a = row[j]; return a?.ok === true && sameSet(a.values, sets[i]!.values) }))
   const answeredAny = input.nameservers.map((_, j) => answers.some((row) => row[j]?.ok === true))
-  if (sets.length > 0 && input.nameservers.length > 0 && !matchedAny.some(Boolean)) {
+  // Delegated elsewhere only when a nameserver said so (answered, or refused the zone): when none
+  // could be asked at all (no answer in time, the port closed), nothing is known of the zone.
+  const spoke = input.nameservers.some((_, j) => answers.some((row) => { const a = row[j]; return a?.ok === true || a?.reason === REFUSED }))
+  if (sets.length > 0 && spoke && !matchedAny.some(Boolean)) {
     return { domain: input.domain, findings: [...findings, { code: 'served.delegatedElsewhere', params: { ns: nsNames.join(', ') } }], asked }
   }
   input.nameservers.forEach((ns, j) => {

@@ -10,9 +10,8 @@ import type { HealthFinding } from '@shared/dns/health/rules'
 import type { ServedReport } from '@shared/dns/health/served'
 import { parse } from '@shared/dns/records'
 import type { ApiClient } from '../http'
-import { addressMapOf, nameserversOf } from './nameservers'
+import { zoneComparer } from './compare-zone'
 import { resolverAsker, resolversOf } from './resolver-asker'
-import { resolverNsAsk, servedAgainstSaved } from './served'
 
 /** Every finding of the zone as it would be after the save, the ones the save introduces first. */
 export async function askedPlanHealth(p: { zone: string; before: string; after: string }, env: NodeJS.ProcessEnv = process.env): Promise<HealthFinding[]> {
@@ -23,6 +22,5 @@ export async function askedPlanHealth(p: { zone: string; before: string; after: 
 /** What the domain's nameservers serve, held against the zone the service holds now. */
 export async function servedZone(client: ApiClient, domain: string, signal: AbortSignal, env: NodeJS.ProcessEnv = process.env): Promise<ServedReport> {
   const [d, zone] = await Promise.all([client.call('domains.get', { domain }, { signal }), client.call('domains.dns.get', { domain }, { signal })])
-  const { nameservers, unresolved } = await nameserversOf(d.ns, addressMapOf(env.HOSTING_ADMIN_NS_ADDRESSES))
-  return servedAgainstSaved({ domain, records: zone.records, nameservers, unresolved }, resolverNsAsk(), signal)
+  return zoneComparer(env)({ domain, ns: d.ns, records: zone.records }, signal)
 }

@@ -7,6 +7,7 @@
  */
 import { storeHealth } from '../dns-health/store-health'
 import { askedPlanHealth, servedZone } from '../dns-health/window-checks'
+import { servedOutcome } from '@shared/dns/health/served'
 import type { ChannelName } from '@shared/ipc/channels'
 import type { ParsedPayloadOf, ResultOf } from '@shared/ipc/contract'
 import type { AccountService } from '../accounts/account-service'
@@ -166,14 +167,18 @@ export function createChannelHandlers(deps: HandlerDeps): ChannelHandlers {
     // bulk DNS change
     'store.zones': local('store.zones', async (p) => (store ? store.listZones(p.accountId, p.containing) : [])),
     // zone health
-    'store.health': local('store.health', async () => (store ? storeHealth(store) : [])),
+    'store.health': local('store.health', async (p) =>
+      store ? storeHealth(store, p.accountIds) : { zones: [], served: [], zonesRead: 0, zonesKnown: 0 },
+    ),
+    'store.served': local('store.served', async (p) => (store ? store.history.servedResults(p.accountId) : [])),
     'dns.health': local('dns.health', (p) => askedPlanHealth(p)),
     'dns.served': local('dns.served', (p) =>
       calls.run(p.callId, async (signal) => {
         const report = await servedZone(await accounts.client(p.accountId), p.domain, signal)
-        // A nameserver that fell behind or caught up since the last comparison is in history, as drift is.
-        await reads.keep((s) => s.history.recordServed(p.accountId, p.domain, report.findings, now()))
-        return report
+        // Kept as the zone's last comparison; a difference that appeared or cleared is in history.
+        const at = now()
+        await reads.keep((s) => s.history.recordServed(p.accountId, p.domain, report.findings, at))
+        return { accountId: p.accountId, domain: p.domain, outcome: servedOutcome(report.findings), findings: report.findings, at }
       }),
     ),
     // The router lets only the command line's sender call this one (CLI_ONLY_CHANNELS): the

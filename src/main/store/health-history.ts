@@ -4,11 +4,7 @@
  * `before` the findings that went away and its `after` the ones that appeared. The offline rules
  * only (shared/dns/health/rules): a store write asks no DNS.
  */
-import { z } from 'zod'
-import { servedChangeSchema } from '@shared/dns/health/finding-schema'
 import { indexZone, zoneFindings, type HealthFinding } from '@shared/dns/health/rules'
-import type { ServedFinding } from '@shared/dns/health/served'
-import { parseJson } from './json'
 import { parse } from '@shared/dns/records'
 import type { ZoneKind } from '@shared/portfolio'
 import type { Connection } from './database'
@@ -46,30 +42,4 @@ export function recordHealthChange(conn: Connection, c: HealthChange): number {
     c.at,
   ])
   return 1
-}
-
-const servedKey = (f: ServedFinding) => `${f.code}\u0000${JSON.stringify(Object.entries(f.params).sort(([a], [b]) => a.localeCompare(b)))}`
-const lastAfter = z.object({ after: z.string().nullable() })
-
-/**
- * A served-against-saved comparison of a zone (the window's or the command line's): recorded when
- * its findings differ from the last comparison's (a nameserver fell behind, or caught up), with
- * the findings before and now. Returns 1 when it recorded an entry, else 0.
- */
-export function recordServedChange(conn: Connection, c: { accountId: string; domain: string; findings: readonly ServedFinding[]; at: string }): number {
-  return conn.write(() => {
-    const last = conn.get(lastAfter, "SELECT after FROM history WHERE account_id = ? AND subject_kind = 'domain' AND subject = ? AND aspect = 'served' ORDER BY at DESC, id DESC LIMIT 1", [c.accountId, c.domain])
-    const read = last?.after ? servedChangeSchema.safeParse(parseJson(last.after)) : undefined
-    const before = read?.success ? read.data.findings : []
-    const keys = (fs: readonly ServedFinding[]) => [...new Set(fs.map(servedKey))].sort().join('\n')
-    if (keys(before) === keys(c.findings)) return 0
-    conn.insert(`INSERT INTO history (account_id, subject_kind, subject, origin, aspect, before, after, at, seen) VALUES (?, 'domain', ?, 'outside', 'served', ?, ?, ?, 0)`, [
-      c.accountId,
-      c.domain,
-      storedJson({ findings: before }),
-      storedJson({ findings: c.findings }),
-      c.at,
-    ])
-    return 1
-  })
 }

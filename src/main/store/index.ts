@@ -8,7 +8,7 @@
  * table. It never holds an API key, a transfer code or a dynamic DNS password.
  */
 import { servedFindingSchema } from '@shared/dns/health/finding-schema'
-import { recordServedChange } from './health-history'
+import { keepServed, servedResults } from './served-results'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { accountProfileSchema } from '@shared/accounts'
@@ -165,7 +165,8 @@ export function openPortfolioStore(file: string, opts: OpenOptions = {}): Portfo
       setRetentionDays: (days) => setRetentionDays(live(), check(retention, days, 'days'), now()),
       prune: () => prune(live(), now()),
       recordServed: (account, name, findings, at) =>
-        recordServedChange(live(), { accountId: check(accountId, account, 'accountId'), domain: check(domain, name, 'domain'), findings: check(servedFindings, findings, 'findings'), at: check(readAt, at, 'at') }),
+        keepServed(live(), { accountId: check(accountId, account, 'accountId'), domain: check(domain, name, 'domain'), findings: check(servedFindings, findings, 'findings'), at: check(readAt, at, 'at') }),
+      servedResults: (account) => servedResults(live(), account === undefined ? undefined : check(accountId, account, 'accountId')),
     },
     autorenewOnValue: (account) => autorenewOnValue(live(), check(accountId, account, 'accountId')),
     // reminders

@@ -226,8 +226,26 @@ function migration5(): string {
   `
 }
 
+/**
+ * A zone's last served-against-saved comparison (issue 53 point 1): its outcome, findings and
+ * time, so the DNS list, the zone and Health show it after a reload. One row per zone; history
+ * keeps only the real differences that appeared or cleared.
+ */
+function migration6(): string {
+  return `
+    CREATE TABLE served_results (
+      account_id TEXT NOT NULL,
+      domain TEXT NOT NULL,
+      outcome TEXT NOT NULL CHECK (outcome IN ('same', 'differs', 'delegated', 'unknown')),
+      findings TEXT NOT NULL,
+      at TEXT NOT NULL,
+      PRIMARY KEY (account_id, domain)
+    );
+  `
+}
+
 const sql = (text: () => string) => (conn: Connection) => conn.exec(text())
-const MIGRATIONS: readonly ((conn: Connection) => void)[] = [sql(migration1), sql(migration2), migration3, sql(migration4), sql(migration5)]
+const MIGRATIONS: readonly ((conn: Connection) => void)[] = [sql(migration1), sql(migration2), migration3, sql(migration4), sql(migration5), sql(migration6)]
 export const SCHEMA_VERSION = MIGRATIONS.length
 
 const versionRow = z.object({ user_version: z.number().int() })

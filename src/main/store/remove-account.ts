@@ -1,7 +1,7 @@
 /**
  * Forgetting an account: every row it has in the store (lists and their items, zones, search
- * entries and, through the delete triggers, their trigram index rows; its history, snapshots
- * and reminders sent), in one transaction.
+ * entries and, through the delete triggers, their trigram index rows; its history, snapshots,
+ * reminders sent and served comparisons), in one transaction.
  */
 import type { Connection } from './database'
 
@@ -15,5 +15,6 @@ export function removeAccount(conn: Connection, accountId: string): void {
     conn.run('DELETE FROM history WHERE account_id = ?', [accountId])
     conn.run('DELETE FROM zone_snapshots WHERE account_id = ?', [accountId])
     conn.run('DELETE FROM reminders_sent WHERE account_id = ?', [accountId])
+    conn.run('DELETE FROM served_results WHERE account_id = ?', [accountId])
   })
 }

@@ -70,6 +70,7 @@ export const HISTORY_METHODS = [
   'setRetentionDays',
   'prune',
   'recordServed',
+  'servedResults',
 ] as const satisfies readonly (keyof HistoryStore)[]
 export type StoreMethod = (typeof STORE_METHODS)[number]
 export type HistoryMethod = (typeof HISTORY_METHODS)[number]
@@ -97,6 +98,7 @@ export function inThread(store: PortfolioStore): PortfolioStoreAsync {
     setRetentionDays: async (...a) => store.history.setRetentionDays(...a),
     prune: async () => store.history.prune(),
     recordServed: async (...a) => store.history.recordServed(...a),
+    servedResults: async (...a) => store.history.servedResults(...a),
   }
   return {
     file: store.file,

@@ -3,7 +3,7 @@
  * src/shared/portfolio/index.ts and src/shared/portfolio/history.ts): the store, its history part, what it is
  * told and what can go wrong when it is opened.
  */
-import type { ServedFinding } from '@shared/dns/health/served'
+import type { ServedFinding, ServedResult } from '@shared/dns/health/served'
 import type { PagedItem } from '@shared/endpoints/table'
 import type { JobPurpose } from '@shared/jobs'
 import type { HistoryAspect, HistoryEntry, Snapshot, SnapshotSummary, SubjectKind } from '@shared/portfolio/history'
@@ -85,8 +85,13 @@ export interface HistoryStore {
   setRetentionDays(days: number): void
   /** Drops what is older than the retention. */
   prune(): number
-  /** A served-against-saved comparison: recorded when its findings differ from the last one's (1), else 0. */
+  /**
+   * A served-against-saved comparison: kept as the zone's last one, and recorded in history when its
+   * differences are not the last recorded ones (1), else 0 (served-results.ts).
+   */
   recordServed(accountId: string, domain: string, findings: readonly ServedFinding[], at: string): number
+  /** Every zone's last comparison, of one account or of all. */
+  servedResults(accountId?: string): ServedResult[]
 }
 
 export type StoreProblem =

@@ -80,6 +80,8 @@ export const LOCAL_CHANNELS = [
   'store.zones',
   // zone health: the findings of every zone in the store (shared/dns/health)
   'store.health',
+  // Each zone's last comparison with its nameservers, as kept (it survives a reload).
+  'store.served',
   // The checks of a zone that ask DNS, run in main: a plan's health with them, and the zone as
   // its nameservers serve it held against what the service holds (shared/dns/health).
   'dns.health',

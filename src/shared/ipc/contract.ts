@@ -10,7 +10,7 @@ import type { z } from 'zod'
 import type { AccountView } from '../accounts'
 import type { ErrorData } from '../errors'
 import type { HealthFinding } from '../dns/health/rules'
-import type { ServedReport } from '../dns/health/served'
+import type { ServedResult } from '../dns/health/served'
 import type { DdnsSent } from '../service/ddns'
 import type { StoreStatus } from '../portfolio/store-status'
 import type { JobView, LeftOutItem } from '../jobs'
@@ -30,7 +30,7 @@ import type { WhoisPrivacyList } from './whois-privacy'
 import type { LocalPayloads } from './payloads'
 import type { HistoryEntry, Snapshot, SnapshotSummary } from '../portfolio/history'
 import type { DueReminder, ExpiringItem, OpenReminder, ReminderHandled, ReminderSettings, ReminderTarget } from '../portfolio/reminders'
-import type { SearchHit, StoredList, StoredListName, ZoneFile, ZoneHealth, ZoneSummary } from '../portfolio'
+import type { HealthOverview, SearchHit, StoredList, StoredListName, ZoneFile, ZoneSummary } from '../portfolio'
 import type { TeamStatusView, TeamTestResult } from '../team'
 
 export type { ChannelName, LocalChannel, ListAllChannel } from './channels'
@@ -133,11 +133,14 @@ export interface LocalResults {
   /** The zones the store holds (of one account, or of every account), without their records. */
   'store.zones': ZoneSummary[]
   // zone health
-  /** Every zone of the store with health findings, and its findings. */
-  'store.health': ZoneHealth[]
+  /** Every zone of the store with health findings, the zones' last comparisons, and how much was read. */
+  'store.health': HealthOverview
+  /** Each zone's last comparison with its nameservers (of one account, or every account). */
+  'store.served': ServedResult[]
   /** Every finding of the zone after the save, the DNS-asking rules included; the new ones first. */
   'dns.health': HealthFinding[]
-  'dns.served': ServedReport
+  /** The comparison, as kept in the store. */
+  'dns.served': ServedResult
   /** How many of the zones given had findings other than at their last comparison (one history entry each). */
   'dns.servedRecord': { recorded: number }
   'store.status': StoreStatus

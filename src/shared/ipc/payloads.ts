@@ -139,7 +139,8 @@ export const localPayloads = {
   // bulk DNS change
   'store.zones': z.object({ accountId: accountIdSchema.optional(), containing: z.string().trim().min(1).max(1000).optional() }),
   // zone health
-  'store.health': z.object({}),
+  'store.health': z.object({ accountIds: z.array(accountIdSchema).max(1000) }),
+  'store.served': z.object({ accountId: accountIdSchema.optional() }),
   'dns.health': z.object({ zone: z.string().min(1).max(253), before: z.string().max(1_000_000), after: z.string().max(1_000_000) }),
   'dns.served': z.object({ accountId: accountIdSchema, domain: z.string().min(1).max(253), callId: callIdSchema }),
   'dns.servedRecord': z.object({

@@ -23,6 +23,21 @@ export type HistoryAspect = (typeof HISTORY_ASPECTS)[number]
 export const HISTORY_ORIGINS = ['app', 'outside'] as const
 export type HistoryOrigin = (typeof HISTORY_ORIGINS)[number]
 
+/**
+ * What kind of entry it is, for Activity's filter and the entry's label (issue 53): a write of
+ * mine, a write of a teammate's (team mode), a change made outside this app, or a finding of a
+ * check (a comparison with the nameservers, the zone rules): a check found it, it was not made
+ * outside this app, whatever the row's stored origin says.
+ */
+export const HISTORY_KINDS = ['mine', 'team', 'outside', 'check'] as const
+export type HistoryKind = (typeof HISTORY_KINDS)[number]
+
+export function historyKind(e: Pick<HistoryEntry, 'origin' | 'aspect' | 'member'>, me: string | undefined): HistoryKind {
+  if (e.aspect === 'served' || e.aspect === 'health') return 'check'
+  if (e.origin === 'outside') return 'outside'
+  return e.member !== undefined && me !== undefined && e.member !== me ? 'team' : 'mine'
+}
+
 /** A zone's value in history: what a plan is made between. */
 export interface ZoneValue {
   records: string

@@ -6,6 +6,7 @@ import { PAGED_ENDPOINT_NAMES as PAGED_NAMES, type PagedEndpointName } from '../
 import type { PagedInput, PagedItem } from '../endpoints/table'
 import type { ServerKind } from '../service/constants'
 import type { HealthFinding } from '../dns/health/rules'
+import type { ServedResult } from '../dns/health/served'
 
 /**
  * The lists the store keeps: every paged list but the API log, which is not inventory (it is
@@ -74,6 +75,22 @@ export interface ZoneHealth {
   domain: string
   readAt: string
   findings: HealthFinding[]
+}
+
+/**
+ * The Health screen's picture of the portfolio (issue 53 point 2): the findings of every zone the
+ * store holds, each zone's last comparison with its nameservers, and what was read: how many of
+ * the accounts' zones, and when the oldest was.
+ */
+export interface HealthOverview {
+  zones: ZoneHealth[]
+  served: ServedResult[]
+  /** Zones whose records the store holds, of the accounts asked. */
+  zonesRead: number
+  /** Zones the accounts are known to have: their domains (as last listed) and free DNS zones. */
+  zonesKnown: number
+  /** When the zone read longest ago was read. */
+  oldestReadAt?: string | undefined
 }
 
 export interface ZoneSummary {

@@ -77,3 +77,22 @@ export function addMonthsIso(value: string, months: number): string {
   const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1 + months, Number(m[3])))
   return d.toISOString().slice(0, 10)
 }
+
+/** How long ago an ISO time was, in words ("3 days ago", "3 日前"), at the largest whole unit. */
+export function formatAgo(value: string, now: number = Date.now()): string {
+  const then = new Date(value).getTime()
+  if (Number.isNaN(then)) return value
+  const seconds = Math.round((then - now) / 1000)
+  const f = new Intl.RelativeTimeFormat(intlLocale(), { numeric: 'auto' })
+  const units: [Intl.RelativeTimeFormatUnit, number][] = [['day', 86_400], ['hour', 3600], ['minute', 60]]
+  for (const [unit, size] of units) if (Math.abs(seconds) >= size) return f.format(Math.round(seconds / size), unit)
+  return f.format(seconds, 'second')
+}
+
+/** A time of today as its hour and minute ("07:05"), of another day with its date. */
+export function formatWhen(value: string, now: Date = new Date()): string {
+  const d = new Date(value)
+  if (Number.isNaN(d.getTime())) return value
+  if (d.toDateString() !== now.toDateString()) return formatDateTime(value)
+  return new Intl.DateTimeFormat(intlLocale(), { hour: '2-digit', minute: '2-digit' }).format(d)
+}

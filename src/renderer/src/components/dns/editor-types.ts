@@ -1,4 +1,5 @@
 /** What the DNS editor's parts and its screens tell each other. */
+import type { ComputedRef, InjectionKey } from 'vue'
 import type { RecordRow } from '@shared/dns/records'
 import type { IssueField, RowFix } from '@shared/dns/validate'
 
@@ -29,3 +30,9 @@ export interface NsHelp {
   /** The domain's nameservers now: shown always, the rest folds away (it took 150 px at 1024x700). */
   now?: string | undefined
 }
+
+/**
+ * The records a nameserver serves differently from what is saved, as "type name" keys (name in
+ * full, lower case): the zone's screen provides them, the table marks those rows (issue 53).
+ */
+export const SERVED_DIFFERS: InjectionKey<ComputedRef<ReadonlySet<string>>> = Symbol('served-differs')
