@@ -117,7 +117,7 @@ async function storeFigures(dir: string, others: AccountLists, lists: AccountLis
 
 /** The built main bundle on the folder: an instant start, main's answers, main's memory. */
 async function mainFigures(dir: string): Promise<Pick<Figures, 'startPaintMs' | 'servicesMs' | 'mainListMs' | 'mainSearchMs' | 'mainRssMB' | 'mainHeapMB'>> {
-  const shell = await startBuiltShell({ userDataDir: dir })
+  const shell = await startBuiltShell({ userDataDir: dir, exposeGc: true, answerTimeoutMs: 180_000 })
   try {
     const { paintMs, answeredMs } = await startTimes(shell)
     const lists: number[] = []
