@@ -29,11 +29,15 @@ function timedRun(args: readonly string[]): Promise<number> {
   })
 }
 
-export async function teamCommandStartFigures(db: TestPostgres, rounds = ROUNDS): Promise<{ lines: string[]; ok: boolean }> {
+export async function teamCommandStartFigures(
+  db: TestPostgres,
+  rounds = ROUNDS,
+): Promise<{ lines: string[]; ok: boolean }> {
   const single = mkdtempSync(join(tmpdir(), 'bench-cli-single-'))
   const team = mkdtempSync(join(tmpdir(), 'bench-cli-team-'))
   try {
-    const init = ['team', 'init', '--host', db.host, '--port', String(db.port), '--database', db.database, '--user', db.user, '--member', 'carol', '--workstation', 'carol-host']
+    const where = ['--host', db.host, '--port', String(db.port), '--database', db.database, '--user', db.user]
+    const init = ['team', 'init', ...where, '--member', 'carol', '--workstation', 'carol-host']
     await timedRun(['--data-dir', team, ...init])
     // Warmed once each (the file cache, the cluster's first connection of this user).
     await timedRun(['--data-dir', single, 'accounts'])
@@ -47,7 +51,10 @@ export async function teamCommandStartFigures(db: TestPostgres, rounds = ROUNDS)
     const ratio = median(teamMs) / median(singleMs)
     return {
       lines: [
-        `command start, \`hosting-admin accounts\` to its exit, team mode to single: ${ratio.toFixed(2)}x  (target <= ${TARGET}x; single ${median(singleMs).toFixed(0)} ms, team mode ${median(teamMs).toFixed(0)} ms, median of ${rounds} alternately)`,
+        `command start, \`hosting-admin accounts\` to its exit, team mode to single: ${ratio.toFixed(2)}x` +
+          `  (target <= ${TARGET}x; single ${median(singleMs).toFixed(0)} ms,` +
+          ` team mode ${median(teamMs).toFixed(0)} ms,` +
+          ` median of ${rounds} alternately)`,
       ],
       ok: ratio <= TARGET,
     }

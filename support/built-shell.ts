@@ -83,7 +83,7 @@ export interface BuiltShellOptions {
   main?: string
   /** Lets memory() collect garbage before it measures (the bench). */
   exposeGc?: boolean
-  /** How long a command waits for the child's answer (20 s; a bench of 200,000 stored domains on a busy machine needs more). */
+  /** How long a command waits for the child's answer (20 s; 200,000 stored domains on a busy machine need more). */
   answerTimeoutMs?: number
   userDataDir?: string
   lock?: 'granted' | 'denied'

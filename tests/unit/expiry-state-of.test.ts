@@ -2,14 +2,18 @@ import { describe, expect, it } from 'vitest'
 import { expiryState, expiryStateOf } from '../../src/renderer/src/lib/data/expiry'
 
 /** Every day from `from` for `days` days, as YYYY-MM-DD. */
-const daysFrom = (from: string, days: number) => Array.from({ length: days }, (_, i) => new Date(Date.parse(`${from}T00:00:00Z`) + i * 86_400_000).toISOString().slice(0, 10))
+const DAY = 86_400_000
+const daysFrom = (from: string, days: number) =>
+  Array.from({ length: days }, (_, i) => new Date(Date.parse(`${from}T00:00:00Z`) + i * DAY).toISOString().slice(0, 10))
 
 describe('expiryStateOf: the list-wide rule as text comparisons', () => {
   it('says what expiryState says for every day around today, each setting, across month and year ends', () => {
     for (const today of [new Date(2026, 11, 30, 23, 30), new Date(2026, 1, 27, 0, 5), new Date(2028, 1, 29, 12)]) {
       for (const soon of [30, 60, 90, 365]) {
         const stateOf = expiryStateOf(today, soon)
-        for (const date of daysFrom('2025-10-01', 900)) expect([date, stateOf(date)]).toEqual([date, expiryState(date, today, soon)])
+        for (const date of daysFrom('2025-10-01', 900)) {
+          expect([date, stateOf(date)]).toEqual([date, expiryState(date, today, soon)])
+        }
       }
     }
   })

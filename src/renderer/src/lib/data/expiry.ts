@@ -32,7 +32,10 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/
  * text as it does in time). The domain list counts what needs attention among 10,000 or 100,000
  * rows whenever the list comes, where a date parsed per row was most of the count's cost.
  */
-export function expiryStateOf(today = new Date(), soonDays: number = DEFAULT_ATTENTION_DAYS): (date: string) => ExpiryState {
+export function expiryStateOf(
+  today = new Date(),
+  soonDays: number = DEFAULT_ATTENTION_DAYS,
+): (date: string) => ExpiryState {
   const day0 = Date.UTC(today.getFullYear(), today.getMonth(), today.getDate())
   const first = isoDay(day0)
   const lastSoon = isoDay(day0 + soonDays * DAY)
