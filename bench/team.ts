@@ -66,7 +66,14 @@ export async function benchTeam(): Promise<BenchResult> {
       }))
       return {
         name: `team lease on loopback PostgreSQL (${ROUNDS} rounds)`,
-        lines: [`claim + release median ${m.toFixed(2)} ms (target <= ${TARGET_MS} ms)`, `claim + stillHeld + release median ${median(takeCheckRelease).toFixed(2)} ms`, `for scale: one round trip ${median(roundTrip).toFixed(2)} ms, one durable commit ${median(commit).toFixed(2)} ms (median)`, ...renewals.lines, ...command.lines, ...starts.lines],
+        lines: [
+          `claim + release median ${m.toFixed(2)} ms (target <= ${TARGET_MS} ms)`,
+          `claim + stillHeld + release median ${median(takeCheckRelease).toFixed(2)} ms`,
+          `for scale: one round trip ${median(roundTrip).toFixed(2)} ms, one durable commit ${median(commit).toFixed(2)} ms (median)`,
+          ...renewals.lines,
+          ...command.lines,
+          ...starts.lines,
+        ],
         ok: m <= TARGET_MS && renewals.ok && starts.ok && command.ok,
       }
     } finally {
