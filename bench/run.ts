@@ -33,6 +33,7 @@ const benches: [string, () => Promise<BenchResult>][] = [
   ['team', async () => (await import('./team')).benchTeam()],
   ['journal-open', async () => (await import('./journal-open')).benchJournalOpen()],
   ['health', async () => (await import('./health')).benchHealth()],
+  ['portfolio-100k', async () => (await import('./portfolio-100k')).benchPortfolio100k()],
 ]
 
 let args

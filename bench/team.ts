@@ -3,7 +3,8 @@
  * (a throwaway cluster, support/postgres.ts), claim + stillHeld + release as a send does
  * them, and claim + release alone. Target: claim + release median <= 5 ms. Then the renewals
  * through the app's services (team-renewal.ts): team mode beside single-workstation mode, and two
- * workstations at once beside one.
+ * workstations at once beside one; the archive's cost at a start (team-start.ts); the command's
+ * start in team mode beside single-workstation mode (team-command-start.ts).
  */
 import { startTestPostgres } from '../support/postgres'
 import { openWorkstation, poolFor } from '../support/team-ledgers'
@@ -11,6 +12,7 @@ import type { BenchResult } from './report'
 import { median } from './stats'
 import { teamRenewalFigures } from './team-renewal'
 import { teamStartFigures } from './team-start'
+import { teamCommandStartFigures } from './team-command-start'
 
 const ROUNDS = 300
 const TARGET_MS = 5
@@ -55,11 +57,24 @@ export async function benchTeam(): Promise<BenchResult> {
       }
       const m = median(takeRelease)
       const renewals = await teamRenewalFigures(db)
-      const starts = await teamStartFigures(db)
+      const command = await teamCommandStartFigures(db)
+      // The archive's 100,000 jobs are written in one statement, which a busy machine's
+      // PostgreSQL has timed out on: the figures above are printed whether or not it runs.
+      const starts = await teamStartFigures(db).catch((e: unknown) => ({
+        lines: [`archive at a start: not measured (${e instanceof Error ? e.message : String(e)})`],
+        ok: false,
+      }))
       return {
         name: `team lease on loopback PostgreSQL (${ROUNDS} rounds)`,
-        lines: [`claim + release median ${m.toFixed(2)} ms (target <= ${TARGET_MS} ms)`, `claim + stillHeld + release median ${median(takeCheckRelease).toFixed(2)} ms`, `for scale: one round trip ${median(roundTrip).toFixed(2)} ms, one durable commit ${median(commit).toFixed(2)} ms (median)`, ...renewals.lines, ...starts.lines],
-        ok: m <= TARGET_MS && renewals.ok && starts.ok,
+        lines: [
+          `claim + release median ${m.toFixed(2)} ms (target <= ${TARGET_MS} ms)`,
+          `claim + stillHeld + release median ${median(takeCheckRelease).toFixed(2)} ms`,
+          `for scale: one round trip ${median(roundTrip).toFixed(2)} ms, one durable commit ${median(commit).toFixed(2)} ms (median)`,
+          ...renewals.lines,
+          ...command.lines,
+          ...starts.lines,
+        ],
+        ok: m <= TARGET_MS && renewals.ok && starts.ok && command.ok,
       }
     } finally {
       await ledger.close()

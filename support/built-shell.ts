@@ -83,6 +83,8 @@ export interface BuiltShellOptions {
   main?: string
   /** Lets memory() collect garbage before it measures (the bench). */
   exposeGc?: boolean
+  /** How long a command waits for the child's answer (20 s; 200,000 stored domains on a busy machine need more). */
+  answerTimeoutMs?: number
   userDataDir?: string
   lock?: 'granted' | 'denied'
   packaged?: boolean
@@ -141,7 +143,8 @@ export async function startBuiltShell(opts: BuiltShellOptions = {}): Promise<Bui
   const send = (cmd: string, extra: Record<string, unknown> = {}): Promise<unknown> =>
     new Promise((res, rej) => {
       const id = nextId++
-      const timer = setTimeout(() => rej(new Error(`No answer to ${cmd} within 20 s:\n${out}`)), 20_000)
+      const waitMs = opts.answerTimeoutMs ?? 20_000
+      const timer = setTimeout(() => rej(new Error(`No answer to ${cmd} within ${waitMs / 1000} s:\n${out}`)), waitMs)
       // A child that exits answers nothing more: the command fails at once.
       void exit.then((code) => {
         clearTimeout(timer)
