@@ -114,8 +114,8 @@ function fromFile(words: string, mode: 'plan' | 'check' | 'apply', help: Message
     run: async (c, { flags: f, args: [domain = '', file], account }) => {
       const opts = { ...confirmationOf(f), force: f.on('force'), offline: f.on('offline') }
       if (file === undefined) {
-        const zoneSet = { mode, asked: formatAsked(f), ...opts, typedNames: f.all('confirm-account'), accountNamed: account }
-        return zonesFromSet(c, domain, zoneSet)
+        const typedNames = f.all('confirm-account')
+        return zonesFromSet(c, domain, { mode, asked: formatAsked(f), ...opts, typedNames, accountNamed: account })
       }
       return zoneFromFile(c, await account(), domain, file, formatAsked(f), mode, opts)
     },

@@ -6,7 +6,8 @@
 import type { AccountView } from '@shared/accounts'
 import { plan as planOf } from '@shared/dns/plan'
 import { parse } from '@shared/dns/records'
-import { BadInput, EXIT, failed, itemError, readZone, runWrite, zoneMoved, type Confirmation, type Context } from './context'
+import { BadInput, EXIT, failed, itemError, readZone, runWrite, zoneMoved } from './context'
+import type { Confirmation, Context } from './context'
 import type { ErrorData } from '@shared/errors'
 import { readZoneFile, zoneAsBind, type ZoneFormat } from './zone-file'
 import { serviceKeptText } from '@shared/i18n/service-kept-text'
@@ -36,7 +37,8 @@ export async function zoneFromFile(
   opts: Confirmation & { force: boolean; offline?: boolean },
 ): Promise<number> {
   const text = await readZoneText(c, file)
-  const z = await planZone(c, account, domain, { file, text, asked }, { offline: opts.offline === true, onNote: (n) => c.io.err(n) })
+  const onNote = (n: string) => c.io.err(n)
+  const z = await planZone(c, account, domain, { file, text, asked }, { offline: opts.offline === true, onNote })
   const { same, warnings, lines, summary, safety } = z
   // What the window warns of before a save, in its words: said with the plan, on stderr.
   if (!same && !c.json && warnings.length) c.io.err(warnings.map((w) => `! ${w}`).join('\n'))

@@ -192,6 +192,11 @@ export function readFlags(argv: string[], allowed?: readonly FlagName[]): FlagsR
   return {
     ok: true,
     positionals: parsed.positionals.map((p) => (p.startsWith(HELD) ? (heldValues[Number(p.slice(HELD.length))] ?? p) : p)),
-    flags: { text: (name) => texts.get(name)?.at(-1), all: (name) => [...(texts.get(name) ?? [])], on: (name) => switches.has(name), ms: (name) => durations.get(name) },
+    flags: {
+      text: (name) => texts.get(name)?.at(-1),
+      all: (name) => [...(texts.get(name) ?? [])],
+      on: (name) => switches.has(name),
+      ms: (name) => durations.get(name),
+    },
   }
 }

@@ -111,7 +111,9 @@ export async function run(argv: string[], given: Io): Promise<number> {
   const account = async (name?: string) => {
     const chosen = await chooseAccount(c, name ?? flags.text('account'), demo)
     // A key file or credential serves one account: a zone set naming two cannot share it.
-    if (secrets && served && served.id !== chosen.id) throw BadInput.of(say, 'cli.zones.oneAccountPerKey', { names: `${served.name}, ${chosen.name}` })
+    if (secrets && served && served.id !== chosen.id) {
+      throw BadInput.of(say, 'cli.zones.oneAccountPerKey', { names: `${served.name}, ${chosen.name}` })
+    }
     served = chosen
     secrets?.serveFor(chosen.id)
     return chosen

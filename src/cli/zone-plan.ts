@@ -32,7 +32,8 @@ export async function readZoneText(c: Context, file: string): Promise<string> {
   try {
     return await readFile(file, 'utf8')
   } catch (err) {
-    throw BadInput.of(c.say, 'cli.fileUnreadable', { file, reason: typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : 'unknown' })
+    const reason = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : 'unknown'
+    throw BadInput.of(c.say, 'cli.fileUnreadable', { file, reason })
   }
 }
 
@@ -59,9 +60,14 @@ function beforeSaveWarnings(c: Context, rows: Row[], ttl: number | undefined, be
 export function planLines(c: Context, p: Plan, ttl: { from: number | undefined; to: number | undefined }): string[] {
   const rec = (r: { type: string; host: string; value: string }) => `${r.type.toUpperCase()} ${r.host} ${r.value}`
   return [
-    ...(ttl.to !== undefined && ttl.to !== ttl.from ? [`~ ${c.say.t('cli.planTtl', { from: ttl.from ?? '-', to: ttl.to })}`] : []),
+    ...(ttl.to !== undefined && ttl.to !== ttl.from
+      ? [`~ ${c.say.t('cli.planTtl', { from: ttl.from ?? '-', to: ttl.to })}`]
+      : []),
     ...p.added.map((r) => `+ ${c.say.t('dnsEditor.planAdd')} ${rec(r)}`),
-    ...p.changed.map((x) => `~ ${c.say.t('dnsEditor.planChange')} ${x.from.type.toUpperCase()} ${x.from.host}: ${x.from.value} → ${x.to.value}`),
+    ...p.changed.map((x) => {
+      const what = `${x.from.type.toUpperCase()} ${x.from.host}: ${x.from.value} → ${x.to.value}`
+      return `~ ${c.say.t('dnsEditor.planChange')} ${what}`
+    }),
     ...p.removed.map((r) => `- ${c.say.t('dnsEditor.planRemove')} ${rec(r)}`),
     ...p.rawRemoved.map((l) => `- ${c.say.t('dnsEditor.planRemoveLine')} ${l}`),
     ...p.rawAdded.map((l) => `+ ${c.say.t('dnsEditor.planAddLine')} ${l}`),
@@ -116,7 +122,9 @@ export async function planZone(
   const wanted = readZoneFile(text, domain, format, { records: live.records, ttl: live.ttl, nameservers })
   for (const n of wanted.notes) opts.onNote(c.say.code(n.code, n.params))
   if (wanted.issues.length > 0) {
-    const lines = wanted.issues.map((i) => c.say.t('cli.recordIssue', { line: i.index + 1, text: c.say.code(i.code, i.params) }))
+    const lines = wanted.issues.map((i) =>
+      c.say.t('cli.recordIssue', { line: i.index + 1, text: c.say.code(i.code, i.params) }),
+    )
     throw new BadInput([c.say.t('cli.invalidRecords', { file }), ...lines].join('\n'))
   }
   const before = parse(live.records)
@@ -139,14 +147,20 @@ export async function planZone(
     health,
     ...(same ? {} : { warnings }),
   }
-  return { domain, account, file: { text, format, nameservers }, live, wanted, lines, warnings, same, safety, health, summary }
+  const read = { text, format, nameservers }
+  return { domain, account, file: read, live, wanted, lines, warnings, same, safety, health, summary }
 }
 
 /** The save of a planned zone as a job's item: guarded by the zone the plan was made from. */
 export function saveItemOf(z: ZonePlan) {
   const { domain, live, wanted } = z
   return {
-    params: { domain, records: wanted.records, ns_type: live.ns_type, ...(wanted.ttl !== undefined ? { ttl: wanted.ttl } : {}) },
+    params: {
+      domain,
+      records: wanted.records,
+      ns_type: live.ns_type,
+      ...(wanted.ttl !== undefined ? { ttl: wanted.ttl } : {}),
+    },
     label: domain,
     // Main reads the zone again just before the save and sends nothing if it moved.
     guard: { records: live.records, ...(live.ttl !== undefined ? { ttl: live.ttl } : {}), ns_type: live.ns_type },

@@ -35,7 +35,10 @@ export interface ZoneSet {
 const ZONE_FILE_ENDINGS = ['.zone', '.bind', '.db', '.txt', '.records'] as const
 /** Files a zones folder commonly holds beside its zones: notes and configurations. */
 const NOT_ZONES = /\.(md|json)$/i
-/** A domain name: two or more dot-separated labels of letters, digits, hyphens (and underscores), an alphabetic or IDN top label. */
+/**
+ * A domain name: two or more dot-separated labels of letters, digits, hyphens (and underscores),
+ * an alphabetic or IDN top label.
+ */
 const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/
 
 const ConfigSchema = z
@@ -55,7 +58,8 @@ const ConfigSchema = z
   })
   .strict()
 
-const reasonOf = (err: unknown) => (typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : 'unknown')
+const reasonOf = (err: unknown) =>
+  typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : 'unknown'
 
 /** The zones a folder or a configuration names; what is wrong with either is bad input, nothing sent. */
 export async function zoneSetOf(say: Texts, path: string, asked: ZoneFormat | undefined): Promise<ZoneSet> {
@@ -78,7 +82,8 @@ async function folderSet(say: Texts, folder: string, asked: ZoneFormat | undefin
       const file = join(dir, e.name)
       if (e.name.startsWith('.')) continue
       // An account's folder, one level down only: a deeper one is not a zone file.
-      const isDir = e.isDirectory() || (e.isSymbolicLink() && (await stat(file).catch(() => undefined))?.isDirectory() === true)
+      const linkedDir = e.isSymbolicLink() && (await stat(file).catch(() => undefined))?.isDirectory() === true
+      const isDir = e.isDirectory() || linkedDir
       if (isDir) {
         if (account === undefined) await read(file, e.name)
         else leftOut.push(file)
@@ -115,7 +120,12 @@ async function configSet(say: Texts, file: string, asked: ZoneFormat | undefined
   }
   const base = dirname(file)
   return {
-    zones: parsed.data.zones.map((z) => ({ domain: z.domain.toLowerCase(), file: resolve(base, z.file), account: z.account, format: z.format ?? asked })),
+    zones: parsed.data.zones.map((z) => ({
+      domain: z.domain.toLowerCase(),
+      file: resolve(base, z.file),
+      account: z.account,
+      format: z.format ?? asked,
+    })),
     leftOut: [],
   }
 }

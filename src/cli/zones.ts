@@ -29,7 +29,10 @@ import { planZone, readZoneText, saveItemOf, type ZonePlan } from './zone-plan'
 import { zoneSetOf, type ZoneEntry } from './zone-set'
 import type { ZoneFormat } from './zone-file'
 
-/** Zones of one account planned, and saved, at a time: the runner's own default, each request still through the account's pacer. */
+/**
+ * Zones of one account planned, and saved, at a time: the runner's own default; each request
+ * still goes through the account's pacer.
+ */
 const ZONES_AT_ONCE = 3
 
 export interface ZonesOptions {
@@ -86,12 +89,18 @@ export async function zonesFromSet(c: Context, path: string, opts: ZonesOptions)
   const notStarted = zones.filter((z) => z.state === 'not-started')
   if (opts.mode !== 'apply' || notStarted.length > 0) {
     if (notStarted.length > 0) c.io.err(c.say.t('cli.zones.stoppedBeforeSend'))
-    if (c.json) c.io.out(JSON.stringify({ mode: opts.mode, counts, differ: differ.map((z) => z.entry.domain), zones: zones.map((z) => zoneJson(c, z)) }))
+    if (c.json) {
+      const domains = differ.map((z) => z.entry.domain)
+      c.io.out(JSON.stringify({ mode: opts.mode, counts, differ: domains, zones: zones.map((z) => zoneJson(c, z)) }))
+    }
     return notStarted.length > 0 ? EXIT.failed : worst(planned.map((p) => p.code))
   }
   const refusal = applyRefusal(c, zones, opts)
   if (refusal) {
-    if (c.json) c.io.out(JSON.stringify({ mode: opts.mode, counts, ok: false, error: { kind: 'bad-input', code: refusal.code, params: refusal.params, message: refusal.text }, zones: zones.map((z) => zoneJson(c, z)) }))
+    if (c.json) {
+      const error = { kind: 'bad-input', code: refusal.code, params: refusal.params, message: refusal.text }
+      c.io.out(JSON.stringify({ mode: opts.mode, counts, ok: false, error, zones: zones.map((z) => zoneJson(c, z)) }))
+    }
     c.io.err(refusal.text)
     return zones.some((z) => z.state === 'failed') ? EXIT.failed : EXIT.badInput
   }
@@ -112,13 +121,22 @@ async function accountsOf(c: Context, entries: readonly ZoneEntry[], opts: Zones
   for (const [key, files] of seen) {
     if (files.length < 2) continue
     const i = entries.findIndex((e, k) => `${accounts[k]?.id ?? ''} ${e.domain}` === key)
-    throw BadInput.of(c.say, 'cli.zones.twice', { domain: entries[i]?.domain ?? '', account: accounts[i]?.name ?? '', files: files.join(', ') })
+    const params = { domain: entries[i]?.domain ?? '', account: accounts[i]?.name ?? '', files: files.join(', ') }
+    throw BadInput.of(c.say, 'cli.zones.twice', params)
   }
   return accounts
 }
 
-/** Every zone planned: each account's ZONES_AT_ONCE at a time, the accounts side by side; none started once a stop is asked. */
-async function planAll(c: Context, entries: readonly ZoneEntry[], accounts: readonly AccountView[], opts: ZonesOptions): Promise<Zone[]> {
+/**
+ * Every zone planned: each account's ZONES_AT_ONCE at a time, the accounts side by side; none
+ * started once a stop is asked.
+ */
+async function planAll(
+  c: Context,
+  entries: readonly ZoneEntry[],
+  accounts: readonly AccountView[],
+  opts: ZonesOptions,
+): Promise<Zone[]> {
   const out: Zone[] = new Array<Zone>(entries.length)
   const ids = [...new Set(accounts.map((a) => a.id))]
   await Promise.all(
@@ -140,7 +158,9 @@ async function planOne(c: Context, entry: ZoneEntry, account: AccountView, opts:
   if (c.io.signal?.aborted) return { entry, account, notes, state: 'not-started' }
   try {
     const text = await readZoneText(c, entry.file)
-    const plan = await planZone(c, account, entry.domain, { file: entry.file, text, asked: entry.format }, { offline: opts.offline, onNote: (n) => notes.push(n) })
+    const source = { file: entry.file, text, asked: entry.format }
+    const onNote = (n: string) => notes.push(n)
+    const plan = await planZone(c, account, entry.domain, source, { offline: opts.offline, onNote })
     return { entry, account, notes, state: 'planned', plan }
   } catch (err) {
     if (err instanceof BadInput) return { entry, account, notes, state: 'refused', refusal: err }
@@ -158,31 +178,43 @@ function planCode(z: Zone, mode: ZonesOptions['mode']): number {
 
 /** A zone's part of the combined plan: its heading, what its file said, its plan, warnings and health findings. */
 function zoneBlock(c: Context, z: Zone): string[] {
-  const lines = [c.say.t('cli.zones.header', { domain: z.entry.domain, account: z.account.name, file: z.entry.file }), ...z.notes]
+  const domain = z.entry.domain
+  const lines = [c.say.t('cli.zones.header', { domain, account: z.account.name, file: z.entry.file }), ...z.notes]
   if (z.state === 'refused') return [...lines, z.refusal.text]
   if (z.state === 'failed') return [...lines, c.say.error(z.error)]
-  if (z.state === 'not-started') return [...lines, c.say.t('cli.zones.notStarted', { domain: z.entry.domain })]
+  if (z.state === 'not-started') return [...lines, c.say.t('cli.zones.notStarted', { domain })]
   const p = z.plan
-  if (p.same) return [...lines, c.say.t('cli.noChange', { domain: z.entry.domain }), ...healthLines(c, z.entry.domain, p.health)]
-  return [...lines, ...p.lines, ...p.warnings.map((w) => `! ${w}`), ...healthLines(c, z.entry.domain, p.health)]
+  if (p.same) return [...lines, c.say.t('cli.noChange', { domain }), ...healthLines(c, domain, p.health)]
+  return [...lines, ...p.lines, ...p.warnings.map((w) => `! ${w}`), ...healthLines(c, domain, p.health)]
 }
 
 function zoneJson(c: Context, z: Zone, outcome?: Outcome) {
-  const base = { domain: z.entry.domain, account: z.account.name, file: z.entry.file, ...(z.notes.length ? { notes: z.notes } : {}) }
-  if (z.state === 'refused') return { ...base, ok: false, error: { kind: 'bad-input', code: z.refusal.code, params: z.refusal.params, message: z.refusal.text } }
+  const notes = z.notes.length ? { notes: z.notes } : {}
+  const base = { domain: z.entry.domain, account: z.account.name, file: z.entry.file, ...notes }
+  if (z.state === 'refused') {
+    const { code, params, text } = z.refusal
+    return { ...base, ok: false, error: { kind: 'bad-input', code, params, message: text } }
+  }
   if (z.state === 'failed') return { ...base, ok: false, error: errorJson(c, z.error) }
   if (z.state === 'not-started') return { ...base, result: 'not-started' }
   const planned = { ...base, ...z.plan.summary, file: z.entry.file, same: z.plan.same }
   if (!outcome) return planned
   if (outcome.result === 'saved') {
     const kept = outcome.item.serviceKept ?? []
-    return { ...planned, result: 'saved', ok: true, requestId: outcome.item.requestId, ...(kept.length ? { serviceKept: kept } : {}) }
+    const serviceKept = kept.length ? { serviceKept: kept } : {}
+    return { ...planned, result: 'saved', ok: true, requestId: outcome.item.requestId, ...serviceKept }
   }
   if (outcome.result === 'unchanged' || outcome.result === 'not-started') return { ...planned, result: outcome.result }
   return { ...planned, result: outcome.result, ok: false, error: errorJson(c, outcome.error) }
 }
 
-const errorJson = (c: Context, e: ErrorData) => ({ kind: e.kind, code: e.code, params: e.params, requestId: e.requestId, message: c.say.error(e) })
+const errorJson = (c: Context, e: ErrorData) => ({
+  kind: e.kind,
+  code: e.code,
+  params: e.params,
+  requestId: e.requestId,
+  message: c.say.error(e),
+})
 
 /** Why an apply sends nothing: a zone not planned, or over the 30 % rule without --force. */
 function applyRefusal(c: Context, zones: readonly Zone[], opts: ZonesOptions): BadInput | undefined {
@@ -216,8 +248,14 @@ async function applyPlans(c: Context, zones: readonly Zone[], opts: ZonesOptions
   for (const mine of byAccount.values()) {
     const account = mine[0]?.account
     if (!account) continue
-    const items = mine.map((z) => (z.state === 'planned' ? saveItemOf(z.plan) : undefined)).filter((i) => i !== undefined)
-    const r = await c.session.call('jobs.prepare', { accountId: account.id, operation: 'domains.dns.set', items, purpose: 'cli', concurrency: ZONES_AT_ONCE })
+    const items = mine.flatMap((z) => (z.state === 'planned' ? [saveItemOf(z.plan)] : []))
+    const r = await c.session.call('jobs.prepare', {
+      accountId: account.id,
+      operation: 'domains.dns.set',
+      items,
+      purpose: 'cli',
+      concurrency: ZONES_AT_ONCE,
+    })
     if (!r.ok) {
       await discardAll()
       throw new Failed(r.error)
@@ -234,7 +272,9 @@ async function applyPlans(c: Context, zones: readonly Zone[], opts: ZonesOptions
   const ended = await runAll(c, prepared)
   for (const p of prepared) {
     const job = ended.get(p)
-    p.zones.forEach((z, i) => outcomes.set(z, job ? outcomeOf(job.items[i], z.entry.domain) : { result: 'not-started' }))
+    p.zones.forEach((z, i) => {
+      outcomes.set(z, job ? outcomeOf(job.items[i], z.entry.domain) : { result: 'not-started' })
+    })
   }
   return outcomes
 }
@@ -242,7 +282,8 @@ async function applyPlans(c: Context, zones: readonly Zone[], opts: ZonesOptions
 function confirmationRefusal(p: Prepared, opts: ZonesOptions): { key: MessageKey; params: Params } | undefined {
   const { job, account } = p
   if (job.confirmByName && !opts.typedNames.includes(account.name)) {
-    return opts.typedNames.length > 0 ? { key: 'cli.zones.wrongName', params: { account: account.name, given: opts.typedNames.join(', ') } } : { key: 'cli.zones.needsName', params: { account: account.name } }
+    if (opts.typedNames.length === 0) return { key: 'cli.zones.needsName', params: { account: account.name } }
+    return { key: 'cli.zones.wrongName', params: { account: account.name, given: opts.typedNames.join(', ') } }
   }
   if (job.confirm && !job.confirmByName && !opts.yes) return { key: 'cli.needsYes', params: { account: account.name } }
   return undefined
@@ -301,8 +342,11 @@ function outcomeOf(item: JobItemView | undefined, domain: string): Outcome {
   return { result: item?.state === 'unknown' ? 'unknown' : 'failed', error }
 }
 
-const outcomeCode = (o: Outcome): number =>
-  o.result === 'unknown' ? EXIT.unknown : o.result === 'failed' || o.result === 'not-started' ? EXIT.failed : o.result === 'moved' ? EXIT.differs : EXIT.done
+function outcomeCode(o: Outcome): number {
+  if (o.result === 'unknown') return EXIT.unknown
+  if (o.result === 'failed' || o.result === 'not-started') return EXIT.failed
+  return o.result === 'moved' ? EXIT.differs : EXIT.done
+}
 
 /** Each zone's end, then the count, or what a stop left: zones saved and zones not started. */
 function said(c: Context, zones: readonly Zone[], outcomes: Map<Zone, Outcome>, counts: { same: number }): number {
@@ -327,12 +371,14 @@ function said(c: Context, zones: readonly Zone[], outcomes: Map<Zone, Outcome>, 
       if (o.result === 'saved') {
         c.io.out(c.say.t('cli.saved', { domain, count: z.state === 'planned' ? z.plan.summary.changes : 0 }))
         const kept = o.item.serviceKept ?? []
-        if (kept.length) c.io.err([c.say.t('serviceKept.title'), ...kept.map((f) => `  ${serviceKeptText({ t: c.say.t, tCode: c.say.code }, f)}`)].join('\n'))
+        const keptLines = kept.map((f) => `  ${serviceKeptText({ t: c.say.t, tCode: c.say.code }, f)}`)
+        if (kept.length) c.io.err([c.say.t('serviceKept.title'), ...keptLines].join('\n'))
       } else if (o.result === 'not-started') c.io.out(c.say.t('cli.zones.notStarted', { domain }))
       else if (o.result !== 'unchanged') c.io.err(`${domain}: ${c.say.error(o.error)}`)
     }
     const failedCount = ends.filter((e) => !['saved', 'unchanged', 'not-started'].includes(e.o.result)).length
-    if (stopped || notStarted.length > 0) c.io.out(c.say.t('cli.zones.stopped', { saved: names(saved), notStarted: names(notStarted) }))
+    const stoppedAt = { saved: names(saved), notStarted: names(notStarted) }
+    if (stopped || notStarted.length > 0) c.io.out(c.say.t('cli.zones.stopped', stoppedAt))
     else c.io.out(c.say.t('cli.zones.done', { saved: saved.length, same: counts.same, failed: failedCount }))
   }
   return worst(ends.map((e) => outcomeCode(e.o)))

@@ -30,16 +30,21 @@ const accounts = (): JobAccounts => ({
   nameOf: () => 'Main',
   readOnly: () => false,
 })
-const renewals = () => sb.received.filter((r) => r.endpoint === 'domains.expiration.renew' && r.status === 200).map((r) => String(sentBody(r, z.object({ domain: z.string() })).domain))
+const renewals = () =>
+  sb.received
+    .filter((r) => r.endpoint === 'domains.expiration.renew' && r.status === 200)
+    .map((r) => String(sentBody(r, z.object({ domain: z.string() })).domain))
 
 describe('a job stopped while its start is on its way', () => {
   it('sends nothing: every item is skipped as stopped', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'job-stop-')), 'journal.jsonl')
-    const runner = new JobRunner({ accounts: accounts(), ledger: new LocalLedger(new Journal(file, await holdFolderOf(file))), logCheckDelaysMs: [60_000] })
+    const ledger = new LocalLedger(new Journal(file, await holdFolderOf(file)))
+    const runner = new JobRunner({ accounts: accounts(), ledger, logCheckDelaysMs: [60_000] })
     await runner.init()
     const names = sb.state.domains.slice(0, 3).map((d) => d.domainname)
     const before = renewals().length
-    const { job, token } = await runner.prepare({ accountId: 'main', operation: 'domains.expiration.renew', items: names.map((domain) => ({ params: { domain, years: 1 } })), concurrency: 1 })
+    const items = names.map((domain) => ({ params: { domain, years: 1 } }))
+    const { job, token } = await runner.prepare({ accountId: 'main', operation: 'domains.expiration.renew', items, concurrency: 1 })
     sb.faults.inject('logs.list', { hold: true, times: 1 })
     const started = runner.start(job.id, token)
     await vi.waitFor(() => expect(sb.faults.held('logs.list')).toBe(1), { timeout: 30_000, interval: 20 })

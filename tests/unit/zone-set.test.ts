@@ -52,15 +52,23 @@ describe('a folder of zone files', () => {
   })
 
   it('refuses a file whose name is not a domain, and a folder with no zone', async () => {
-    expect(await refusalOf(zoneSetOf(say, folderWith({ 'example.com.zone': '', 'notes.txt~': '' }), undefined))).toMatchObject({ code: 'cli.zones.badFileName' })
-    expect(await refusalOf(zoneSetOf(say, folderWith({ 'README.md': '' }), undefined))).toMatchObject({ code: 'cli.zones.none' })
-    expect(await refusalOf(zoneSetOf(say, join(tmpdir(), 'no-such-zones-folder'), undefined))).toMatchObject({ code: 'cli.fileUnreadable', params: { reason: 'ENOENT' } })
+    const badName = folderWith({ 'example.com.zone': '', 'notes.txt~': '' })
+    expect(await refusalOf(zoneSetOf(say, badName, undefined))).toMatchObject({ code: 'cli.zones.badFileName' })
+    const noZone = folderWith({ 'README.md': '' })
+    expect(await refusalOf(zoneSetOf(say, noZone, undefined))).toMatchObject({ code: 'cli.zones.none' })
+    const missing = join(tmpdir(), 'no-such-zones-folder')
+    const gone = { code: 'cli.fileUnreadable', params: { reason: 'ENOENT' } }
+    expect(await refusalOf(zoneSetOf(say, missing, undefined))).toMatchObject(gone)
   })
 })
 
 describe('a zones configuration', () => {
   it('names zones, files relative to its folder, accounts and formats', async () => {
-    const dir = folderWith({ 'zones.json': JSON.stringify({ zones: [{ domain: 'Example.com', file: 'dns/a.txt', account: 'Main', format: 'bind' }, { domain: 'example.org', file: '/srv/x' }] }) })
+    const zones = [
+      { domain: 'Example.com', file: 'dns/a.txt', account: 'Main', format: 'bind' },
+      { domain: 'example.org', file: '/srv/x' },
+    ]
+    const dir = folderWith({ 'zones.json': JSON.stringify({ zones }) })
     const set = await zoneSetOf(say, join(dir, 'zones.json'), 'records')
     expect(set.zones).toEqual([
       { domain: 'example.com', file: join(dir, 'dns', 'a.txt'), account: 'Main', format: 'bind' },
@@ -73,9 +81,10 @@ describe('a zones configuration', () => {
     ['no file', JSON.stringify({ zones: [{ domain: 'example.com' }] }), 'zones.0.file'],
     ['a domain that is not one', JSON.stringify({ zones: [{ domain: 'not a domain', file: 'x' }] }), 'zones.0.domain'],
     ['an unknown key', JSON.stringify({ zones: [{ domain: 'example.com', file: 'x', acount: 'Main' }] }), 'zones.0'],
-    ['an unknown format', JSON.stringify({ zones: [{ domain: 'example.com', file: 'x', format: 'yaml' }] }), 'zones.0.format'],
+    ['an unknown format', JSON.stringify({ zones: [{ domain: 'a.example', file: 'x', format: 'yaml' }] }), 'zones.0.format'],
   ])('refuses %s, saying where', async (_what, text, where) => {
     const dir = folderWith({ 'zones.json': text })
-    expect(await refusalOf(zoneSetOf(say, join(dir, 'zones.json'), undefined))).toMatchObject({ code: 'cli.zones.badConfig', params: { where } })
+    const refused = await refusalOf(zoneSetOf(say, join(dir, 'zones.json'), undefined))
+    expect(refused).toMatchObject({ code: 'cli.zones.badConfig', params: { where } })
   })
 })

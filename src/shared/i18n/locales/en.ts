@@ -1132,7 +1132,7 @@ export const en = {
   'cli.needsYes': 'The account {account} confirms every write: read the plan, then add --yes. Nothing was sent.',
   'cli.needsName': 'The account {account} asks for its name before every write: add --confirm-account with its name. Nothing was sent.',
   'cli.saved': 'Saved: {count, plural, one {# change} other {# changes}} to {domain}.',
-  // dns plan|check|apply over many zones (src/cli/zones.ts, zone-set.ts): a folder of zone files or a zones configuration.
+  // dns plan|check|apply over many zones (src/cli/zones.ts, zone-set.ts): a folder of zone files or a configuration.
   'cli.zones.none': '{path} holds no zone file: name each file by its domain (example.com, or example.com.zone, .bind, .db, .txt, .records), or give a zones configuration (JSON). Nothing was sent.',
   'cli.zones.badFileName': '{file}: a zone file is named by its domain (example.com, or example.com.zone, .bind, .db, .txt, .records), and this name is not a domain. Rename it, or move it out of the folder. Nothing was sent.',
   'cli.zones.twice': 'The zone {domain} of {account} is named twice ({files}): keep one file for it. Nothing was sent.',
