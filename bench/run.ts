@@ -33,6 +33,7 @@ const benches: [string, () => Promise<BenchResult>][] = [
   ['team', async () => (await import('./team')).benchTeam()],
   ['journal-open', async () => (await import('./journal-open')).benchJournalOpen()],
   ['health', async () => (await import('./health')).benchHealth()],
+  ['cli-start', async () => (await import('./cli-start')).benchCliStart()],
 ]
 
 let args

@@ -10,17 +10,18 @@
  * stderr, results to stdout; with --json, stdout is one JSON object, a refusal's included.
  * Exit codes: 0 done, 1 failed, 2 bad input, 3 outcome unknown, 4 the zone differs (dns check), 5 done but
  * for the targets another write held, left out (--skip-busy).
+ *
+ * The session (the app's services) and each command's module load only once a command runs:
+ * `--help` and a refusal read the table alone (issue 52 point 7, npm run bench -- cli-start).
  */
 import { escapeHidden } from '@shared/dns/hidden-characters'
 import { dataDirOf } from './data-dir'
-import { acmeLockWait } from './acme'
 import { BadInput, chooseAccount, EXIT, Failed, failed, type Context, type Io } from './context'
 import { ACME_TIMEOUT_MS, commandOf, commandsOfGroup, commandsTaking, type CliCommand } from './commands'
 import { COMMON_FLAGS, readFlags } from './flags'
-import { openSession } from './session'
 import { keySourceOf } from './key-source'
-import { KeySourceStore } from './key-source-store'
-import { localeOf, texts, type Texts } from './text'
+import { loadTexts } from './load-texts'
+import { localeOf, type Texts } from './text-core'
 
 export { type Io }
 export { durationMs } from './flags'
@@ -32,7 +33,7 @@ export async function run(argv: string[], given: Io): Promise<number> {
   // Nothing the command prints moves the cursor or redraws a line: a file's name, the service's
   // words or a zone's text with a control character in it are printed with it escaped.
   const io: Io = { ...given, out: (text) => given.out(escapeHidden(text)), err: (text) => given.err(escapeHidden(text)) }
-  const say = texts(localeOf(io.env))
+  const say = await loadTexts(localeOf(io.env))
   // A first look knowing every flag: the command's words, and whether --json or --help was asked.
   const look = readFlags(argv)
   const positionals = look.ok ? look.positionals : []
@@ -79,6 +80,9 @@ export async function run(argv: string[], given: Io): Promise<number> {
   const demo = flags.on('demo')
   const keys = demo ? undefined : await keySourceOf({ keyFile: flags.text('key-file'), credential: flags.text('key-credential'), env: io.env, me: process.getuid?.() })
   if (keys && !keys.ok) return refuse(BadInput.of(say, keys.problem.code, keys.problem.params))
+  const quick = await command.quick?.({ flags, args, dataDir, io, say })
+  if (quick !== undefined) return quick
+  const [{ openSession }, { KeySourceStore }, { acmeLockWait }] = await Promise.all([import('./session'), import('./key-source-store'), import('./acme')])
   const secrets = keys?.source ? new KeySourceStore(keys.source.key) : undefined
   const opened = await openSession(dataDir, {
     onProgress: (p) => io.err(say.t('cli.progress', { done: p.loadedItems, total: p.expectedItems ?? '?' })),
