@@ -88,6 +88,8 @@ export async function run(argv: string[], given: Io): Promise<number> {
     onProgress: (p) => io.err(say.t('cli.progress', { done: p.loadedItems, total: p.expectedItems ?? '?' })),
     ...(secrets ? { secrets } : {}),
     ...(command.hook ? { lockWait: acmeLockWait(io, say, flags.ms('timeout') ?? ACME_TIMEOUT_MS, json) } : {}),
+    // Beside the built command (out/main/cli.js): the session's module is a chunk of its own now, in chunks/.
+    storeWorkerUrl: new URL('./store-worker.js', import.meta.url),
   })
   if (!opened.ok) {
     const { kind, code, params } = opened.error
