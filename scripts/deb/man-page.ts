@@ -11,7 +11,7 @@ import { texts } from '../../src/cli/text'
  * Text as roff reads it: a backslash is \e, a hyphen \- (an option's minus sign, as man pages
  * write it), and a line that starts with a dot or a quote is not taken for a request.
  */
-export function roffText(text: string): string {
+function roffText(text: string): string {
   return text
     .split('\n')
     .map((line) => {
