@@ -28,7 +28,10 @@ const alias = { '@shared': resolve(__dirname, 'src/shared') }
 
 export default defineConfig({
   main: {
-    plugins: [externalizeDepsPlugin()],
+    // zod is bundled, not loaded from node_modules: its ES build is some eighty files, and opening
+    // them one by one was most of the hosting-admin command's start (issue 52 point 7); bundled, the
+    // main process and the command read only the parts they use, in their own chunks.
+    plugins: [externalizeDepsPlugin({ exclude: ['zod'] })],
     resolve: { alias },
     // The portfolio store's worker thread is its own entry: main starts it by file (store-worker.ts).
     // The hosting-admin command (src/cli) is another, run by Node without Electron.

@@ -34,6 +34,7 @@ const benches: [string, () => Promise<BenchResult>][] = [
   ['journal-open', async () => (await import('./journal-open')).benchJournalOpen()],
   ['health', async () => (await import('./health')).benchHealth()],
   ['portfolio-100k', async () => (await import('./portfolio-100k')).benchPortfolio100k()],
+  ['cli-start', async () => (await import('./cli-start')).benchCliStart()],
 ]
 
 let args

@@ -27,6 +27,9 @@ packages=(libsecret-1-dev build-essential python3)
 [ "$mode" = test ] && packages+=(postgresql)
 # BIND itself (named, named-checkzone), which the zone files `dns export --bind` writes are tested with.
 [ "$mode" = test ] && packages+=(bind9 bind9-utils)
+# The Debian package (scripts/build-deb.ts, issue 52) is built with Debian's own tools, checked by
+# lintian, and its man page read with man in tests/integration/debian-package.test.ts.
+[ "$mode" = test ] && packages+=(dpkg-dev fakeroot lintian binutils man-db)
 
 missing=()
 if command -v dpkg-query >/dev/null 2>&1; then

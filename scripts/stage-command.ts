@@ -54,7 +54,7 @@ const INSTALL_ONLY = new Set(['prebuild-install', 'node-addon-api'])
  * dependencies and theirs, each where npm installed it; optional ones only when installed
  * (npm installs only this platform's libsql binary).
  */
-function productionPackages(projectDir: string): string[] {
+export function productionPackages(projectDir: string): string[] {
   const found = new Set<string>()
   const visit = (from: string, manifest: Manifest) => {
     const wanted = [...Object.keys(manifest.dependencies ?? {}).map((n) => [n, true] as const), ...Object.keys(manifest.optionalDependencies ?? {}).map((n) => [n, false] as const)]
@@ -76,7 +76,7 @@ function productionPackages(projectDir: string): string[] {
 }
 
 /** What of a package's folder is left out (as electron-builder.yml's files leave it out of the app): nested packages (staged on their own), TypeScript, maps, docs, keytar's build tree. */
-function keep(packageDir: string, file: string): boolean {
+export function keep(packageDir: string, file: string): boolean {
   const inside = relative(packageDir, file).split(sep)
   if (inside[0] === '') return true
   if (inside.includes('node_modules')) return false
@@ -97,7 +97,7 @@ function minimumNode(manifest: Manifest): [number, number, number] {
 }
 
 /** A POSIX shell single-quoted string. */
-const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
+export const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
 
 /** The launcher for Linux and macOS: follows the links that put it on PATH, then runs hosting-admin.mjs beside it with `node`. */
 function posixLauncher(minimum: string): string {

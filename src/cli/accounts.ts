@@ -138,6 +138,10 @@ function keyLine(c: Context, where: KeyKept): string {
 }
 
 export async function addAccount(c: Context, { name, flags, source }: AddInput): Promise<number> {
+  // The choices are checked here rather than in the command table, which --help loads without
+  // this module (npm run bench -- cli-start); still before the service is asked or anything kept.
+  const refusal = addCheck(flags, [name])
+  if (refusal) throw BadInput.of(c.say, refusal.key, refusal.params)
   const fields = fieldsOf(c, name, flags)
   refuseTakenName(c, await listed(c), fields.name)
   let apiKey = source?.key

@@ -7,12 +7,12 @@
  */
 import { connect, type Socket } from 'node:net'
 import { doorRefusal } from '../main/door/door-path'
-import type { ErrorData } from '@shared/errors'
 import type { Progress, Result } from '@shared/ipc/contract'
 import { callOver } from '@shared/ipc/call-over'
 import { doorLine, fromAppSchema, type FromApp, type ToApp } from '@shared/ipc/door-messages'
 import { isJobRunning, type JobView } from '@shared/jobs'
 import type { Session } from './session-api'
+import { APP_GONE, AppClosed } from './app-closed'
 
 /** The app's router answers every call with a Result; anything else means the door is broken. */
 function isResult(v: unknown): v is Result<unknown> {
@@ -26,15 +26,6 @@ function isProgress(v: unknown): v is Progress {
   return typeof v === 'object' && v !== null && 'loadedItems' in v && typeof v.loadedItems === 'number'
 }
 
-const APP_GONE: ErrorData = { kind: 'outcome-unknown', code: 'cli.appClosed' }
-
-/** The app closed while the command waited for a job it runs: how the job ended is in the app's Writes. */
-export class AppClosed extends Error {
-  readonly error: ErrorData = APP_GONE
-  constructor() {
-    super(APP_GONE.code)
-  }
-}
 
 /** The advertised door is not the user's alone: nothing was sent to it. */
 class DoorRefused extends Error {

@@ -2,26 +2,21 @@
  * The command table (DNSControl's commands.go model): each command names its words, the flags
  * it takes beyond the common ones, the checks made before anything is opened, its help, and what
  * it runs. A new command is one entry here, its help in the catalogue (cli.help.*), and its module.
+ *
+ * Each command's module is imported when it runs, never with the table: `--help`, a refusal and
+ * `accounts` start without loading the services, HTTP client and database drivers of the others
+ * (issue 52 point 7; npm run bench -- cli-start).
  */
 import { existsSync } from 'node:fs'
 import type { AccountView } from '@shared/accounts'
 import type { MessageKey } from '@shared/i18n/catalogue'
 import type { Params } from '@shared/i18n/format'
-import { acme, acmeRequestOf } from './acme'
-import { addAccount, addCheck, removeAccount, renameAccount, testAccount } from './accounts'
 import { EXIT, failed, type Confirmation, type Context, type Io } from './context'
-import { ddnsOptionsOf, ddnsTargetOf, updateEvery, updateOnce } from './ddns'
-import { exportZone, zoneFromFile } from './dns-files'
-import { zonesFromSet } from './zones'
-import { served } from './served'
-import { settleUnknown } from './settle'
 import type { FlagName, Flags } from './flags'
-import { renew } from './renew'
-import { team } from './team'
-import { teamMembers } from './team-members'
 import type { KeySource } from './key-source'
 import type { Texts } from './text'
 import type { ZoneFormat } from './zone-file'
+import type { AccountRow } from './accounts-list'
 
 /** What a command runs with, once its flags and checks passed and the session is open. */
 export interface CommandInput {
@@ -67,6 +62,11 @@ interface CommandBase {
    * in for the keychain only when --keychain does not ask for the keychain itself.
    */
   keepsKey?: boolean
+  /**
+   * An answer without the app's services, when one can be had (undefined: open the session and
+   * run): `accounts` reads the accounts file when no app holds the folder (accounts-list.ts).
+   */
+  quick?(input: StandaloneInput): Promise<number | undefined>
 }
 
 /** What a command that needs no account, key or session runs with (team mode's own commands). */
@@ -115,9 +115,10 @@ function fromFile(words: string, mode: 'plan' | 'check' | 'apply', help: Message
       const opts = { ...confirmationOf(f), force: f.on('force'), offline: f.on('offline') }
       if (file === undefined) {
         const typedNames = f.all('confirm-account')
+        const { zonesFromSet } = await import('./zones')
         return zonesFromSet(c, domain, { mode, asked: formatAsked(f), ...opts, typedNames, accountNamed: account })
       }
-      return zoneFromFile(c, await account(), domain, file, formatAsked(f), mode, opts)
+      return (await import('./dns-files')).zoneFromFile(c, await account(), domain, file, formatAsked(f), mode, opts)
     },
   }
 }
@@ -130,6 +131,7 @@ function acmeHook(verb: 'auth' | 'present' | 'cleanup', help: MessageKey): CliCo
     hook: true,
     async run(c, { flags, args, account }) {
       const chosen = await account()
+      const { acme, acmeRequestOf } = await import('./acme')
       const request = acmeRequestOf(c, verb, args)
       return acme(c, chosen, request, { ...confirmationOf(flags), zone: flags.text('zone'), force: flags.on('force'), timeoutMs: flags.ms('timeout') ?? ACME_TIMEOUT_MS, intervalMs: flags.ms('poll-every') ?? 5000 })
     },
@@ -151,7 +153,7 @@ function teamMemberCommand(verb: 'add-member' | 'remove-member' | 'retention', h
     flags: verb === 'add-member' ? ['password-stdin'] : [],
     help,
     check: (_flags, args) => (args[0] ? undefined : { key: verb === 'retention' ? 'cli.team.badRetention' : 'cli.team.needsMemberName', params: { days: '' } }),
-    standalone: ({ flags, args, dataDir, io, say }) => teamMembers(verb, args[0], { passwordStdin: flags.on('password-stdin'), json: flags.on('json') }, dataDir, io, say),
+    standalone: async ({ flags, args, dataDir, io, say }) => (await import('./team-members')).teamMembers(verb, args[0], { passwordStdin: flags.on('password-stdin'), json: flags.on('json') }, dataDir, io, say),
   }
 }
 
@@ -161,8 +163,8 @@ function teamCommand(verb: 'init' | 'status' | 'migrate', help: MessageKey): Cli
     words: `team ${verb}`,
     flags: verb === 'init' ? TEAM_INIT_FLAGS : [],
     help,
-    standalone: ({ flags, dataDir, io, say }) =>
-      team(
+    standalone: async ({ flags, dataDir, io, say }) =>
+      (await import('./team')).team(
         verb,
         {
           host: flags.text('host'),
@@ -193,30 +195,32 @@ export const COMMANDS: readonly CliCommand[] = [
     words: 'accounts add',
     flags: ['base-url', 'environment', 'safety', 'colour', 'read-only', 'keychain'],
     help: 'cli.help.accountsAdd',
-    check: addCheck,
+    // The name and address here; each choice's words in accounts.ts (addCheck), loaded only to run.
+    check: (flags, [name]) =>
+      !name ? { key: 'cli.accounts.needsName' } : flags.text('base-url') === undefined ? { key: 'cli.accounts.needsBaseUrl' } : undefined,
     keepsKey: true,
-    run: (c, { flags, args: [name = ''], keySource }) => addAccount(c, { name, flags, source: keySource }),
+    run: async (c, { flags, args: [name = ''], keySource }) => (await import('./accounts')).addAccount(c, { name, flags, source: keySource }),
   },
   {
     words: 'accounts test',
     flags: [],
     help: 'cli.help.accountsTest',
     check: accountNamed,
-    run: async (c, { args: [name], account }) => testAccount(c, await account(name)),
+    run: async (c, { args: [name], account }) => (await import('./accounts')).testAccount(c, await account(name)),
   },
   {
     words: 'accounts remove',
     flags: ['yes'],
     help: 'cli.help.accountsRemove',
     check: accountNamed,
-    run: async (c, { flags, args: [name], account }) => removeAccount(c, await account(name), flags.on('yes')),
+    run: async (c, { flags, args: [name], account }) => (await import('./accounts')).removeAccount(c, await account(name), flags.on('yes')),
   },
   {
     words: 'accounts rename',
     flags: [],
     help: 'cli.help.accountsRename',
     check: (_flags, [from, to]) => (!from || !to ? { key: 'cli.accounts.needsNames' } : undefined),
-    run: async (c, { args: [from, to = ''], account }) => renameAccount(c, await account(from), to),
+    run: async (c, { args: [from, to = ''], account }) => (await import('./accounts')).renameAccount(c, await account(from), to),
   },
   {
     words: 'accounts',
@@ -224,6 +228,10 @@ export const COMMANDS: readonly CliCommand[] = [
     help: 'cli.help.accounts',
     check: (_flags, [verb]) =>
       verb === undefined ? undefined : { key: 'cli.unknownCommand', params: { command: `accounts ${verb}` } },
+    quick: async ({ dataDir, io, flags }) => {
+      const rows = await (await import('./accounts-list')).accountRowsQuick(dataDir)
+      return rows && printAccounts(io, flags.on('json'), rows)
+    },
     run: (c) => listAccounts(c),
   },
   {
@@ -231,7 +239,8 @@ export const COMMANDS: readonly CliCommand[] = [
     flags: ['format', 'bind'],
     help: 'cli.help.dnsExport',
     check: (flags, [domain]) => formatRefusal(flags) ?? (!domain ? { key: 'cli.needsDomain' } : undefined),
-    run: async (c, { flags, args: [domain = ''], account }) => exportZone(c, await account(), domain, flags.on('bind') || flags.text('format') === 'bind'),
+    run: async (c, { flags, args: [domain = ''], account }) =>
+      (await import('./dns-files')).exportZone(c, await account(), domain, flags.on('bind') || flags.text('format') === 'bind'),
   },
   fromFile('dns plan', 'plan', 'cli.help.dnsPlan', []),
   fromFile('dns check', 'check', 'cli.help.dnsCheck', []),
@@ -241,7 +250,7 @@ export const COMMANDS: readonly CliCommand[] = [
     flags: ['all'],
     help: 'cli.help.dnsServed',
     check: (flags, [domain]) => (!domain && !flags.on('all') ? { key: 'cli.needsDomain' } : undefined),
-    run: async (c, { flags, args: [domain], account }) => served(c, await account(), flags.on('all') ? undefined : domain),
+    run: async (c, { flags, args: [domain], account }) => (await import('./served')).served(c, await account(), flags.on('all') ? undefined : domain),
   },
   acmeHook('auth', 'cli.help.acmeAuth'),
   acmeHook('present', 'cli.help.acmePresent'),
@@ -256,7 +265,7 @@ export const COMMANDS: readonly CliCommand[] = [
       return flags.ms('expiring-within') === undefined ? { key: 'cli.renew.needsWithin' } : undefined
     },
     run: async (c, { flags, account }) =>
-      renew(c, await account(), {
+      (await import('./renew')).renew(c, await account(), {
         ...confirmationOf(flags),
         withinDays: (flags.ms('expiring-within') ?? 0) / 86_400_000,
         years: Number(flags.text('years') ?? 1),
@@ -275,6 +284,7 @@ export const COMMANDS: readonly CliCommand[] = [
     },
     async run(c, { flags, args: [domain = ''], account }) {
       const chosen = await account()
+      const { ddnsOptionsOf, ddnsTargetOf, updateEvery, updateOnce } = await import('./ddns')
       const options = ddnsOptionsOf(c, { host: flags.text('host'), ip: flags.text('ip'), detect: flags.on('detect') }, flags.ms('every'))
       if (options.everyMs === undefined) return updateOnce(c, chosen, domain, options)
       const target = await ddnsTargetOf(c, chosen, domain)
@@ -294,7 +304,7 @@ export const COMMANDS: readonly CliCommand[] = [
     words: 'team settle',
     flags: ['timeout'],
     help: 'cli.help.teamSettle',
-    run: async (c, { flags, accounts }) => settleUnknown(c, await accounts(), { timeoutMs: flags.ms('timeout') ?? SETTLE_TIMEOUT_MS }),
+    run: async (c, { flags, accounts }) => (await import('./settle')).settleUnknown(c, await accounts(), { timeoutMs: flags.ms('timeout') ?? SETTLE_TIMEOUT_MS }),
   },
 ]
 
@@ -320,11 +330,15 @@ export const commandsOfGroup = (group: string): CliCommand[] => COMMANDS.filter(
 /** The commands that take `flag` beyond the common ones, as typed. */
 export const commandsTaking = (flag: FlagName): string[] => COMMANDS.filter((c) => c.flags.includes(flag)).map((c) => c.words)
 
+/** The accounts as the app lists them, through its services (or its door, while it runs). */
 async function listAccounts(c: Context): Promise<number> {
   const r = await c.session.call('accounts.list', {})
   if (!r.ok) return failed(c, r.error)
-  const rows = r.value.accounts.map((a) => ({ id: a.id, name: a.name, environment: a.environment, readOnly: a.readOnly, active: a.id === r.value.activeId }))
-  if (c.json) c.io.out(JSON.stringify({ accounts: rows }))
-  else for (const a of rows) c.io.out(`${a.active ? '*' : ' '} ${a.name}\t${a.environment}${a.readOnly ? '\tread-only' : ''}\t${a.id}`)
+  return printAccounts(c.io, c.json, r.value.accounts.map((a) => ({ id: a.id, name: a.name, environment: a.environment, readOnly: a.readOnly, active: a.id === r.value.activeId })))
+}
+
+function printAccounts(io: Io, json: boolean, rows: AccountRow[]): number {
+  if (json) io.out(JSON.stringify({ accounts: rows }))
+  else for (const a of rows) io.out(`${a.active ? '*' : ' '} ${a.name}\t${a.environment}${a.readOnly ? '\tread-only' : ''}\t${a.id}`)
   return EXIT.done
 }

@@ -5,7 +5,7 @@
  */
 import type { AccountView } from '@shared/accounts'
 import type { ErrorData } from '@shared/errors'
-import { AppClosed } from './app-door'
+import { AppClosed } from './app-closed'
 import type { JobRequest, JobView, LeftOutItem } from '@shared/jobs'
 import type { WriteEndpointName } from '@shared/endpoints/table'
 import type { Session } from './session'

@@ -10,19 +10,20 @@
  * stderr, results to stdout; with --json, stdout is one JSON object, a refusal's included.
  * Exit codes: 0 done, 1 failed, 2 bad input, 3 outcome unknown, 4 the zone differs (dns check), 5 done but
  * for the targets another write held, left out (--skip-busy).
+ *
+ * The session (the app's services) and each command's module load only once a command runs:
+ * `--help` and a refusal read the table alone (issue 52 point 7, npm run bench -- cli-start).
  */
 import type { AccountView } from '@shared/accounts'
 import { escapeHidden } from '@shared/dns/hidden-characters'
 import { dataDirOf } from './data-dir'
-import { acmeLockWait } from './acme'
 import { BadInput, chooseAccount, EXIT, Failed, failed, type Context, type Io } from './context'
 import { ACME_TIMEOUT_MS, commandOf, commandsOfGroup, commandsTaking, type CliCommand } from './commands'
 import { COMMON_FLAGS, readFlags } from './flags'
-import { openSession } from './session'
 import { keySourceOf } from './key-source'
 import { keyFromStdin } from './key-stdin'
-import { KeySourceStore } from './key-source-store'
-import { localeOf, texts, type Texts } from './text'
+import { loadTexts } from './load-texts'
+import { localeOf, type Texts } from './text-core'
 
 export { type Io }
 export { durationMs } from './flags'
@@ -34,7 +35,7 @@ export async function run(argv: string[], given: Io): Promise<number> {
   // Nothing the command prints moves the cursor or redraws a line: a file's name, the service's
   // words or a zone's text with a control character in it are printed with it escaped.
   const io: Io = { ...given, out: (text) => given.out(escapeHidden(text)), err: (text) => given.err(escapeHidden(text)) }
-  const say = texts(localeOf(io.env))
+  const say = await loadTexts(localeOf(io.env))
   // A first look knowing every flag: the command's words, and whether --json or --help was asked.
   const look = readFlags(argv)
   const positionals = look.ok ? look.positionals : []
@@ -89,6 +90,9 @@ export async function run(argv: string[], given: Io): Promise<number> {
         me: process.getuid?.(),
       })
   if (keys && !keys.ok) return refuse(BadInput.of(say, keys.problem.code, keys.problem.params))
+  const quick = await command.quick?.({ flags, args, dataDir, io, say })
+  if (quick !== undefined) return quick
+  const [{ openSession }, { KeySourceStore }, { acmeLockWait }] = await Promise.all([import('./session'), import('./key-source-store'), import('./acme')])
   const keySource = keys?.source
   // A command that keeps the key it is given into the keychain (accounts add --keychain) needs the keychain itself.
   const toKeychain = command.keepsKey === true && flags.on('keychain')
@@ -97,6 +101,8 @@ export async function run(argv: string[], given: Io): Promise<number> {
     onProgress: (p) => io.err(say.t('cli.progress', { done: p.loadedItems, total: p.expectedItems ?? '?' })),
     ...(secrets ? { secrets } : {}),
     ...(command.hook ? { lockWait: acmeLockWait(io, say, flags.ms('timeout') ?? ACME_TIMEOUT_MS, json) } : {}),
+    // Beside the built command (out/main/cli.js): the session's module is a chunk of its own now, in chunks/.
+    storeWorkerUrl: new URL('./store-worker.js', import.meta.url),
   })
   if (!opened.ok) {
     const { kind, code, params } = opened.error

@@ -13,6 +13,7 @@ import type { ConnectionResult } from '@shared/ipc/contract'
 import {
   DEMO_ACCOUNT_ID,
   DEFAULT_TIMEOUT_MS,
+  DEMO_ACCOUNT_NAME,
   DEMO_MARKS,
   type AccountProfile,
   type AccountView,
@@ -20,7 +21,7 @@ import {
   type ProfileFields,
 } from '@shared/accounts'
 import { lowersSafety, writeSafetyOf, type WriteSafety } from '@shared/accounts/write-safety'
-import type { ProfileStore } from './profile-store'
+import { activeIdIn, type ProfileStore } from './profile-store'
 import { SessionSecretStore, type SecretStore } from './secret-store'
 
 /** The built-in demo: a sandbox started in-process when the demo account is used, with a key made for this run. */
@@ -85,7 +86,7 @@ export class AccountService {
     const words = running ?? (await this.opts.demo.describe())
     // The sandbox serves the dynamic DNS update address too, at the live one's path beside its API.
     const ddnsUrl = running ? `${new URL(running.baseUrl).origin}${new URL(LIVE_DDNS_URL).pathname}` : undefined
-    return { id: DEMO_ACCOUNT_ID, name: 'Demo (local sandbox)', baseUrl: running?.baseUrl ?? '', ...(ddnsUrl ? { ddnsUrl } : {}), serverKinds: words.serverKinds, nsTypes: words.nsTypes, timeoutMs: DEFAULT_TIMEOUT_MS, ...DEMO_MARKS }
+    return { id: DEMO_ACCOUNT_ID, name: DEMO_ACCOUNT_NAME, baseUrl: running?.baseUrl ?? '', ...(ddnsUrl ? { ddnsUrl } : {}), serverKinds: words.serverKinds, nsTypes: words.nsTypes, timeoutMs: DEFAULT_TIMEOUT_MS, ...DEMO_MARKS }
   }
 
   /** Stops the demo's sandbox when another account is chosen and no demo write is running. */
@@ -158,9 +159,7 @@ export class AccountService {
 
   /** The chosen account, or the demo when none is chosen or the chosen one is gone. */
   activeId(): string {
-    const { activeId, accounts } = this.opts.profiles.current
-    if (activeId && (activeId === DEMO_ACCOUNT_ID || accounts.some((a) => a.id === activeId))) return activeId
-    return accounts[0]?.id ?? DEMO_ACCOUNT_ID
+    return activeIdIn(this.opts.profiles.current)
   }
 
   async setActive(id: string): Promise<void> {

@@ -11,7 +11,7 @@
 import { copyFile, readFile, rename, mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { z } from 'zod'
-import { accountProfileSchema, type AccountProfile } from '@shared/accounts'
+import { accountProfileSchema, DEMO_ACCOUNT_ID, type AccountProfile } from '@shared/accounts'
 import type { ErrorData } from '@shared/errors'
 import { writeFileAtomic } from './atomic-file'
 
@@ -33,6 +33,12 @@ const stampOf = (now: Date) => now.toISOString().replace(/[:.]/g, '-')
 function describeLeftOut(index: number, raw: unknown): string {
   const id = typeof raw === 'object' && raw !== null && 'id' in raw && typeof raw.id === 'string' ? raw.id.slice(0, 64) : undefined
   return id === undefined ? `#${index + 1}` : `#${index + 1} (${id})`
+}
+
+/** The chosen account, or the demo when none is chosen or the chosen one is gone. */
+export function activeIdIn({ activeId, accounts }: AccountsFile): string {
+  if (activeId && (activeId === DEMO_ACCOUNT_ID || accounts.some((a) => a.id === activeId))) return activeId
+  return accounts[0]?.id ?? DEMO_ACCOUNT_ID
 }
 
 export class ProfileStore {

@@ -1825,4 +1825,17 @@ export const en = {
   'setup.start.execPathMissing': 'npm start: {variable} names {path}, which does not exist: point it at Electron\'s executable, or unset it to use the one in node_modules.',
   'setup.start.notFetched': 'npm start: Electron is not installed here, and ELECTRON_SKIP_BINARY_DOWNLOAD is set, so it is not fetched: unset it and run `npm start` again (or `bash scripts/setup.sh --test && npm run ui` opens the same app in a Chromium window).',
   'setup.start.noExecutable': 'npm start: Electron\'s installer ended without error, but its executable is not in node_modules/electron/dist: run `bash scripts/setup.sh`, then `npm start` again.',
+  // The Debian package (scripts/build-deb.ts): its man page, and what its window launcher says.
+  'deb.man.summary': 'the Hosting Admin app\'s accounts, DNS zones, ACME hooks, renewals and dynamic DNS from a script',
+  'deb.man.synopsis': 'hosting-admin <command> [options]\nhosting-admin <command> --help',
+  'deb.man.description': 'hosting-admin works on the same accounts, keys, safety levels, write journal and history as the Hosting Admin window, in the same data folder. While the window runs, the command goes through it; otherwise it opens the data folder itself. Progress and messages go to standard error, results to standard output; with --json, standard output is one JSON object. It runs on the Node.js runtime installed with it (/usr/lib/hosting-admin/node), never on a node command of PATH.',
+  'deb.man.commands': 'COMMANDS',
+  'deb.man.options': 'OPTIONS',
+  'deb.man.environment': 'ENVIRONMENT',
+  'deb.man.environmentText': 'HOSTING_ADMIN_DATA_DIR   the data folder (else ~/.config/Hosting Admin, or --data-dir)\nHOSTING_ADMIN_KEY_FILE   a file holding the account\'s API key alone (as --key-file)\nCREDENTIALS_DIRECTORY    systemd\'s credentials: hosting-admin-api-key is read there (--key-credential names another)\nLC_ALL, LC_MESSAGES, LANG   Japanese when the first one set starts with "ja", else English',
+  'deb.man.files': 'FILES',
+  'deb.man.filesText': '~/.config/Hosting Admin/   the data folder the window and the command share\n/usr/lib/systemd/system/hosting-admin-ddns@.service, hosting-admin-ddns@.timer, hosting-admin-ddns-watch@.service\n                         dynamic DNS updates under systemd (not enabled by the package)\n/usr/share/doc/hosting-admin/   this package\'s documents',
+  'deb.man.seeAlso': 'SEE ALSO',
+  'deb.desktop.comment': 'Servers, domains and DNS of your hosting accounts',
+  'deb.windowNotBuilt': 'This hosting-admin package holds the window\'s code but not its runtime (Electron): it was built where Electron could not be fetched. The command works: run `hosting-admin --help`. For the window, install a package built with Electron (npm run dist:linux).',
 } as const

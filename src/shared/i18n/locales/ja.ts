@@ -1821,4 +1821,17 @@ export const ja: Catalogue = {
   'setup.start.execPathMissing': 'npm start: {variable} が指す {path} は存在しません。Electron の実行ファイルを指定するか、この変数を外して node_modules のものを使ってください。',
   'setup.start.notFetched': 'npm start: Electron がインストールされておらず、ELECTRON_SKIP_BINARY_DOWNLOAD が設定されているため取得しません。この変数を外して `npm start` をもう一度実行してください (または `bash scripts/setup.sh --test && npm run ui` で同じアプリを Chromium のウィンドウで開けます)。',
   'setup.start.noExecutable': 'npm start: Electron のインストーラーはエラーなく終わりましたが、実行ファイルが node_modules/electron/dist にありません。`bash scripts/setup.sh` を実行してから、もう一度 `npm start` を実行してください。',
+  // The Debian package (scripts/build-deb.ts): its man page, and what its window launcher says.
+  'deb.man.summary': 'Hosting Admin アプリのアカウント、DNS ゾーン、ACME フック、更新、ダイナミック DNS をスクリプトから扱うコマンド',
+  'deb.man.synopsis': 'hosting-admin <コマンド> [オプション]\nhosting-admin <コマンド> --help',
+  'deb.man.description': 'hosting-admin は Hosting Admin のウィンドウと同じアカウント、キー、安全レベル、書き込みジャーナル、履歴を、同じデータフォルダーで扱います。ウィンドウの実行中はウィンドウを通し、それ以外はデータフォルダーを自ら開きます。進行とメッセージは標準エラー出力に、結果は標準出力に出します。--json を付けると標準出力は 1 つの JSON オブジェクトです。一緒にインストールされた Node.js ランタイム (/usr/lib/hosting-admin/node) で動き、PATH の node コマンドは使いません。',
+  'deb.man.commands': 'コマンド',
+  'deb.man.options': 'オプション',
+  'deb.man.environment': '環境変数',
+  'deb.man.environmentText': 'HOSTING_ADMIN_DATA_DIR   データフォルダー (指定がなければ ~/.config/Hosting Admin、または --data-dir)\nHOSTING_ADMIN_KEY_FILE   アカウントの API キーだけを入れたファイル (--key-file と同じ)\nCREDENTIALS_DIRECTORY    systemd の資格情報: ここの hosting-admin-api-key を読みます (別の名前は --key-credential)\nLC_ALL, LC_MESSAGES, LANG   最初に設定されているものが "ja" で始まれば日本語、それ以外は英語',
+  'deb.man.files': 'ファイル',
+  'deb.man.filesText': '~/.config/Hosting Admin/   ウィンドウとコマンドが共有するデータフォルダー\n/usr/lib/systemd/system/hosting-admin-ddns@.service, hosting-admin-ddns@.timer, hosting-admin-ddns-watch@.service\n                         systemd によるダイナミック DNS 更新 (パッケージは有効にしません)\n/usr/share/doc/hosting-admin/   このパッケージの文書',
+  'deb.man.seeAlso': '関連項目',
+  'deb.desktop.comment': 'ホスティングアカウントのサーバー、ドメイン、DNS',
+  'deb.windowNotBuilt': 'この hosting-admin パッケージにはウィンドウのコードはありますが、その実行環境 (Electron) は含まれていません。Electron を取得できない場所でビルドされたためです。コマンドは使えます: `hosting-admin --help` を実行してください。ウィンドウを使うには、Electron 入りでビルドしたパッケージ (npm run dist:linux) をインストールしてください。',
 }
