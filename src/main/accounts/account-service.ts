@@ -20,7 +20,7 @@ import {
   type ProfileFields,
 } from '@shared/accounts'
 import { lowersSafety, writeSafetyOf, type WriteSafety } from '@shared/accounts/write-safety'
-import type { ProfileStore } from './profile-store'
+import type { AccountsFile, ProfileStore } from './profile-store'
 import { SessionSecretStore, type SecretStore } from './secret-store'
 
 /** The built-in demo: a sandbox started in-process when the demo account is used, with a key made for this run. */
@@ -158,9 +158,7 @@ export class AccountService {
 
   /** The chosen account, or the demo when none is chosen or the chosen one is gone. */
   activeId(): string {
-    const { activeId, accounts } = this.opts.profiles.current
-    if (activeId && (activeId === DEMO_ACCOUNT_ID || accounts.some((a) => a.id === activeId))) return activeId
-    return accounts[0]?.id ?? DEMO_ACCOUNT_ID
+    return activeIn(this.opts.profiles.current)
   }
 
   async setActive(id: string): Promise<void> {
@@ -185,9 +183,16 @@ export class AccountService {
     await this.storeKey(id, apiKey, storage)
     const profile: AccountProfile = { id, ...fields, keyKept: storage }
     try {
+      const demoRunning = this.opts.demo.running()
       await this.opts.profiles.update((d) => {
+        // Adding never switches away from the account in use, which the window then asks about:
+        // a chosen one, or the demo while it runs (a window showing it). Only where nothing is in
+        // use (no choice made, the demo idle: a set-up by a script or the command line) does a
+        // first account become the active one. The one in use is pinned before the new account is
+        // stored, as no choice means the first account stored.
+        const nothingInUse = d.accounts.length === 0 && !d.activeId && !demoRunning
+        d.activeId = nothingInUse ? id : activeIn(d)
         d.accounts.push(profile)
-        if (d.accounts.length === 1) d.activeId = id
       })
     } catch (err) {
       await this.forgetKey(id)
@@ -377,6 +382,12 @@ export class AccountService {
 }
 
 /** A base URL that holds the key would put the key in every log line and address bar on the way. */
+/** The chosen account, or the demo when none is chosen or the chosen one is gone (then the first stored). */
+function activeIn({ activeId, accounts }: Pick<AccountsFile, 'activeId' | 'accounts'>): string {
+  if (activeId && (activeId === DEMO_ACCOUNT_ID || accounts.some((a) => a.id === activeId))) return activeId
+  return accounts[0]?.id ?? DEMO_ACCOUNT_ID
+}
+
 function refuseKeyInUrl(baseUrl: string, apiKey: string): void {
   const key = apiKey.trim()
   if (key.length >= 4 && (baseUrl.includes(key) || safeDecode(baseUrl).includes(key) || hostHolds(baseUrl, key))) {
