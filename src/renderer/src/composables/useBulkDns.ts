@@ -5,8 +5,8 @@
  */
 import { onMounted, ref, shallowRef, type Ref } from 'vue'
 import type { ZoneSummary } from '@shared/portfolio'
-import { invoke, type ErrorData } from '../bridge'
-import { accountApi } from '../lib/data/account-api'
+import { invoke, type ErrorData } from '../data/bridge'
+import { accountApi } from '../data/account-api'
 import { zoneKey, type AccountJobs, type ReadZone } from '../lib/data/bulk-dns'
 
 export function useBulkDns(chosenAccounts: Ref<readonly string[]>) {

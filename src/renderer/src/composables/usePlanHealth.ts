@@ -10,8 +10,8 @@ import { computed, ref, shallowRef, watch, type Ref } from 'vue'
 import type { Plan } from '@shared/dns/plan'
 import type { Row } from '@shared/dns/records'
 import { indexZone, planFindings, zoneFindings, type HealthFinding } from '@shared/dns/health/rules'
-import { invoke } from '../bridge'
-import { whenIdleAfterPaint } from './after-next-paint'
+import { invoke } from '../data/bridge'
+import { whenIdleAfterPaint } from '../lib/after-next-paint'
 
 export interface PlanHealthInputs {
   zone: () => string

@@ -3,7 +3,7 @@
  * directly): one zone, or every zone of a list a few at a time, with progress and cancel.
  */
 import { reactive, ref } from 'vue'
-import { cancelCall, invoke, newCallId, type ErrorData } from '../bridge'
+import { cancelCall, invoke, newCallId, type ErrorData } from '../data/bridge'
 import type { ServedReport } from '@shared/dns/health/served'
 
 /** A zone's state in a check: not asked, being asked, its report, or why it could not be. */

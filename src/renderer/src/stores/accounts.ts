@@ -1,6 +1,6 @@
 /** The accounts and which one is active: the one piece of state every screen shares. */
 import { defineStore } from 'pinia'
-import { invoke, type ErrorData } from '../bridge'
+import { invoke, type ErrorData } from '../data/bridge'
 import { useListsStore } from './lists'
 import type { AccountView, ProfileFields } from '@shared/accounts'
 

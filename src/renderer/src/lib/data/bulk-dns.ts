@@ -165,7 +165,7 @@ export function flaggedKeys(decisions: readonly Decision[]): string[] {
   return decisions.filter(awaitsOwnTick).map((d) => zoneKey(d.plan.ref))
 }
 
-/** A job's items as AccountApi.prepare takes them (lib/account-api's JobItems, which needs the window). */
+/** A job's items as AccountApi.prepare takes them (data/account-api's JobItems, which needs the window). */
 type Items<N extends 'domains.dns.set' | 'freedns.set'> = { params: ApiParams<N>; label: string; guard: ZoneGuard; overRule?: boolean }[]
 
 /** What one account is sent: its DNS zones in one job, its free DNS zones in another. */
