@@ -101,7 +101,7 @@ export default tseslint.config(
     // the renderer's bridge and its transport, the store worker, the database drivers).
     files: [
       'src/main/ipc/router.ts',
-      'src/renderer/src/bridge.ts',
+      'src/renderer/src/data/bridge.ts',
       'src/shared/ipc/call-over.ts',
       'src/main/store/store-worker.ts',
       'src/main/store/database.ts',
@@ -125,7 +125,7 @@ export default tseslint.config(
   },
   {
     // The renderer reaches the main process only through window.api, and window.api only
-    // through the bridge's typed invoke (src/renderer/src/bridge.ts, the contract's Call).
+    // through the bridge's typed invoke (src/renderer/src/data/bridge.ts, the contract's Call).
     files: ['src/renderer/**'],
     rules: {
       'no-restricted-imports': [
@@ -192,8 +192,46 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/renderer/src/bridge.ts'],
+    files: ['src/renderer/src/data/bridge.ts'],
     rules: { 'no-restricted-properties': 'off' },
+  },
+  {
+    // One data layer in the window (issue 51): only data/ (the bridge and the modules that call
+    // main), stores/ and composables/ call main. A screen or a part of one asks a store action or
+    // a composable; the types data/ defines are free to use.
+    files: ['src/renderer/src/views/**', 'src/renderer/src/components/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../data/*', '../../data/*', '../../../data/*'],
+              allowTypeImports: true,
+              message: 'Views and components reach main through a store action or a composable, never data/ or the bridge.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Not moved yet (issue 51 point 3, left open): these still call invoke themselves; each goes
+    // to a store action or a composable, and leaves this list.
+    files: [
+      'src/renderer/src/components/CalendarExport.vue',
+      'src/renderer/src/components/CommandPalette.vue',
+      'src/renderer/src/components/JobPanel.vue',
+      'src/renderer/src/components/ReminderSettings.vue',
+      'src/renderer/src/components/SettingsPanel.vue',
+      'src/renderer/src/components/TeamSettings.vue',
+      'src/renderer/src/components/history/SubjectHistory.vue',
+      'src/renderer/src/views/ActivityView.vue',
+      'src/renderer/src/views/DomainDetailView.vue',
+      'src/renderer/src/views/HealthView.vue',
+      'src/renderer/src/views/StartupFailure.vue',
+    ],
+    rules: { '@typescript-eslint/no-restricted-imports': 'off' },
   },
   {
     // The floors of src/main (scripts/eslint-layers.mjs): each room imports only rooms below it.

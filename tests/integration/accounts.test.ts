@@ -92,6 +92,22 @@ describe('accounts', () => {
     expect((await s2.accounts.list()).activeId).toBe(DEMO_ACCOUNT_ID)
   })
 
+  it('adding an account never switches away from the one in use: the demo while it runs, a chosen account; across a restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'acct-'))
+    const s1 = await services(dir, new SessionSecretStore())
+    // A window showing the demo: its sandbox runs.
+    await s1.accounts.client(DEMO_ACCOUNT_ID)
+    const first = await s1.accounts.create(fields('First'), sb.keys.full, 'session')
+    expect((await s1.accounts.list()).activeId).toBe(DEMO_ACCOUNT_ID)
+    await s1.accounts.setActive(first.id)
+    const second = await s1.accounts.create(fields('Second'), sb.keys.full, 'session')
+    expect((await s1.accounts.list()).activeId).toBe(first.id)
+    expect(second.id).not.toBe(first.id)
+    // The choice is what the file keeps: a restart finds the same account in use.
+    const s2 = await services(dir, new SessionSecretStore())
+    expect((await s2.accounts.list()).activeId).toBe(first.id)
+  })
+
   it('test connection tells unauthorized, forbidden-free reads, and network errors apart', async () => {
     const s = await services(mkdtempSync(join(tmpdir(), 'acct-')), new SessionSecretStore())
     const wrong = await s.accounts.create(fields('Wrong key'), 'not-the-key', 'keychain')

@@ -184,9 +184,16 @@ export class AccountService {
     await this.storeKey(id, apiKey, storage)
     const profile: AccountProfile = { id, ...fields, keyKept: storage }
     try {
+      const demoRunning = this.opts.demo.running()
       await this.opts.profiles.update((d) => {
+        // Adding never switches away from the account in use, which the window then asks about:
+        // a chosen one, or the demo while it runs (a window showing it). Only where nothing is in
+        // use (no choice made, the demo idle: a set-up by a script or the command line) does a
+        // first account become the active one. The one in use is pinned before the new account is
+        // stored, as no choice means the first account stored.
+        const nothingInUse = d.accounts.length === 0 && !d.activeId && !demoRunning
+        d.activeId = nothingInUse ? id : activeIdIn(d)
         d.accounts.push(profile)
-        if (d.accounts.length === 1) d.activeId = id
       })
     } catch (err) {
       await this.forgetKey(id)

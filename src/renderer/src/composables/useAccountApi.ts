@@ -1,5 +1,5 @@
 import { useAccountsStore } from '../stores/accounts'
-import { accountApi, type AccountApi } from '../lib/data/account-api'
+import { accountApi, type AccountApi } from '../data/account-api'
 
 /**
  * The API of the account that is active when the calling view (or store) is created. The
@@ -8,4 +8,9 @@ import { accountApi, type AccountApi } from '../lib/data/account-api'
  */
 export function useAccountApi(): AccountApi {
   return accountApi(useAccountsStore().activeId)
+}
+
+/** The API of any account by its id, for a screen that works across accounts (bulk DNS, expiring). */
+export function useAccountApis(): (accountId: string) => AccountApi {
+  return accountApi
 }

@@ -1,5 +1,5 @@
 import { ref } from 'vue'
-import type { ErrorData, Result } from '../bridge'
+import type { ErrorData, Result } from '../data/bridge'
 
 /**
  * Runs a write at most once at a time: a second click while the first is in flight

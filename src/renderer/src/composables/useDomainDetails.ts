@@ -5,7 +5,7 @@
  * main sends only each domain's privacy flag.
  */
 import { computed, shallowRef, toRaw, watch, type ShallowRef } from 'vue'
-import type { ErrorData } from '../bridge'
+import type { ErrorData } from '../data/bridge'
 import { locale, t } from '../i18n'
 import { useList } from './useList'
 import { useAccountApi } from './useAccountApi'

@@ -5,7 +5,7 @@
  * sends theirs over. A failed save keeps everything the user typed.
  */
 import { ref, shallowRef, type Ref } from 'vue'
-import type { ErrorData, Result } from '../bridge'
+import type { ErrorData, Result } from '../data/bridge'
 import { useAction } from './useAction'
 
 export interface GuardedSaveOptions<V> {

@@ -5,7 +5,7 @@
  * outcome and its time survive a reload; every screen of the window shares what is known.
  */
 import { reactive, ref } from 'vue'
-import { cancelCall, invoke, newCallId, type ErrorData } from '../bridge'
+import { cancelCall, invoke, newCallId, type ErrorData } from '../data/bridge'
 import type { ServedResult } from '@shared/dns/health/served'
 
 /** A zone's state: being asked (with its last comparison, if any), its comparison, or why it could not be asked. */

@@ -5,7 +5,7 @@
  */
 import { ref, shallowRef } from 'vue'
 import { useRoute } from 'vue-router'
-import { invoke, type ErrorData } from '../bridge'
+import { invoke, type ErrorData } from '../data/bridge'
 import { useAccountsStore } from '../stores/accounts'
 import type { ZoneKind } from '@shared/portfolio'
 

@@ -4,7 +4,7 @@
  * said in the window while it is down (zone saves are refused then), with Retry once it gave up.
  */
 import { onMounted, onUnmounted, ref } from 'vue'
-import { invoke } from '../bridge'
+import { invoke } from '../data/bridge'
 import type { StoreStatus } from '@shared/portfolio/store-status'
 
 const EVERY_MS = 5_000

@@ -1,6 +1,6 @@
 /** The accounts and which one is active: the one piece of state every screen shares. */
 import { defineStore } from 'pinia'
-import { invoke, type ErrorData } from '../bridge'
+import { invoke, type ErrorData } from '../data/bridge'
 import { useListsStore } from './lists'
 import type { AccountView, ProfileFields } from '@shared/accounts'
 
@@ -17,6 +17,7 @@ export const useAccountsStore = defineStore('accounts', {
   state: (): AccountsState => ({ accounts: [], activeId: '', problem: undefined, loading: false, error: undefined, keychain: undefined }),
   getters: {
     active: (s): AccountView | undefined => s.accounts.find((a) => a.id === s.activeId),
+    byId: (s) => (id: string): AccountView | undefined => s.accounts.find((a) => a.id === id),
   },
   actions: {
     async load() {

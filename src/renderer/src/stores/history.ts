@@ -4,7 +4,7 @@
  * background may have found some), and after the user has looked.
  */
 import { defineStore } from 'pinia'
-import { invoke } from '../bridge'
+import { invoke } from '../data/bridge'
 import type { SubjectKind } from '@shared/portfolio/history'
 
 export const useHistoryStore = defineStore('history', {

@@ -6,7 +6,7 @@ import { defineStore } from 'pinia'
 import { markRaw, shallowRef } from 'vue'
 import { isJobRunning, unknownItemCount, type JobView } from '@shared/jobs'
 import type { WriteEndpointName } from '@shared/endpoints/names'
-import { invoke, onJobUpdate } from '../bridge'
+import { invoke, onJobUpdate } from '../data/bridge'
 
 export const useJobsStore = defineStore('jobs', () => {
   const jobs = shallowRef<JobView[]>([])

@@ -5,7 +5,7 @@
  */
 import { defineStore } from 'pinia'
 import type { PagedEndpointName, PagedInput, PagedItem } from '@shared/endpoints/table'
-import type { AccountApi } from '../lib/data/account-api'
+import type { AccountApi } from '../data/account-api'
 import { createListRead, type ListRead } from '../lib/data/list-read'
 import { createWhoisPrivacyRead } from '../lib/data/whois-privacy-read'
 import type { WhoisPrivacyItem } from '@shared/ipc/whois-privacy'

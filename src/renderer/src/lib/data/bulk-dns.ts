@@ -68,6 +68,17 @@ export interface ZoneRef {
 }
 export const zoneKey = (z: ZoneRef): string => `${z.accountId}\u0000${z.kind}\u0000${z.domain}`
 
+/** A zone as the screen lists it for choosing, with its account's name (a type, not an interface: DataTable takes records). */
+export type ZoneRow = {
+  key: string
+  account: string
+  accountId: string
+  kind: ZoneRef['kind']
+  domain: string
+  recordCount: number
+  readAt: string
+}
+
 /** A zone as read just now from the service: what its plan is made from and what its save sends back. */
 export type ZoneRead =
   /** ns_type: the service's word, sent back as it came. */
@@ -154,7 +165,7 @@ export function flaggedKeys(decisions: readonly Decision[]): string[] {
   return decisions.filter(awaitsOwnTick).map((d) => zoneKey(d.plan.ref))
 }
 
-/** A job's items as AccountApi.prepare takes them (lib/account-api's JobItems, which needs the window). */
+/** A job's items as AccountApi.prepare takes them (data/account-api's JobItems, which needs the window). */
 type Items<N extends 'domains.dns.set' | 'freedns.set'> = { params: ApiParams<N>; label: string; guard: ZoneGuard; overRule?: boolean }[]
 
 /** What one account is sent: its DNS zones in one job, its free DNS zones in another. */

@@ -4,7 +4,7 @@
  */
 import { reactive } from 'vue'
 import type { PagedEndpointName, PagedInput, PagedItem } from '@shared/endpoints/table'
-import type { AccountApi } from './account-api'
+import type { AccountApi } from '../../data/account-api'
 import { createRead, type Read } from './read'
 
 const FIRST_PAGE_SIZE = 100

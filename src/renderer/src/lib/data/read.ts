@@ -5,7 +5,7 @@
  * which also cancels when the view goes away.
  */
 import { markRaw, reactive } from 'vue'
-import type { ErrorData, Progress, Result } from '../../bridge'
+import type { ErrorData, Progress, Result } from '../../data/bridge'
 
 export type ReadStatus = 'idle' | 'loading' | 'done' | 'error'
 

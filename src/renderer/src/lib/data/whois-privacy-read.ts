@@ -6,7 +6,7 @@
  */
 import { reactive } from 'vue'
 import type { WhoisPrivacyItem } from '@shared/ipc/whois-privacy'
-import type { AccountApi } from './account-api'
+import type { AccountApi } from '../../data/account-api'
 import type { ListRead } from './list-read'
 import { createRead } from './read'
 

@@ -6,9 +6,9 @@
  * with the account's. A job that main will not start is discarded: nothing of it was sent.
  */
 import type { JobView } from '@shared/jobs'
-import { invoke, type Result } from '../bridge'
+import { invoke, type Result } from './bridge'
 import { useJobsStore } from '../stores/jobs'
-import { confirmTyped, type ConfirmRequest, type TypedNames } from './confirm'
+import { confirmTyped, type ConfirmRequest, type TypedNames } from '../lib/confirm'
 
 /** A job as main prepared it, with the token a confirmed job starts with. */
 export interface PreparedJob {

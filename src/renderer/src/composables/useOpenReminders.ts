@@ -5,7 +5,7 @@
  * reads them and asks for one.
  */
 import { shallowRef } from 'vue'
-import { invoke, type ErrorData } from '../bridge'
+import { invoke, type ErrorData } from '../data/bridge'
 import { reminderKey, type OpenReminder, type ReminderHandlingKind, type ReminderItemKind } from '@shared/portfolio/reminders'
 
 /** An item as a screen row knows it: its account, its kind, its id (a server's webid with its kind). */

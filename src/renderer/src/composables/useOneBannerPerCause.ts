@@ -5,7 +5,7 @@
  * other error is each part's own and shows where it happened.
  */
 import { computed, markRaw, onBeforeUnmount, reactive, watch } from 'vue'
-import type { ErrorData } from '../bridge'
+import type { ErrorData } from '../data/bridge'
 
 /** Kinds whose cause is the account's key, the same for every read of that account. */
 const KEY_CAUSES = new Set<ErrorData['kind']>(['keychain-unavailable', 'no-key', 'unauthorized'])

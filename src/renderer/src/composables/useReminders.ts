@@ -5,14 +5,14 @@
  */
 import { onUnmounted, watch } from 'vue'
 import { useRouter, type Router } from 'vue-router'
-import { invoke, onReminderOpen } from '../bridge'
-import { t } from '../i18n'
+import { invoke, onReminderOpen } from '../data/bridge'
+import { t } from '../i18n/index'
 import { useAccountsStore } from '../stores/accounts'
 import { accountName } from '../lib/text/account-text'
 import { moreRemindersText, reminderText } from '../lib/text/reminder-text'
 import { reminderWords } from '../lib/text/reminder-words'
 import { reminderTarget, targetRoute } from '../lib/data/reminder-target'
-import { notify } from './notify'
+import { notify } from '../lib/notify'
 import type { DueReminder, ReminderTarget } from '@shared/portfolio/reminders'
 
 const HOUR_MS = 3_600_000

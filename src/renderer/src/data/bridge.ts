@@ -3,7 +3,7 @@
  * end-to-end bridge) builds, reached only from this file (lint holds the rest of the renderer
  * to it). Everything else calls `invoke` with a channel's name, typed by the contract's `Call`:
  * the payload the channel takes and the Result it answers. API calls of one account go through
- * lib/data/account-api.ts, bound to that account.
+ * data/account-api.ts, bound to that account.
  */
 import type { Call, ChannelName, Progress, Result, WindowApi } from '@shared/ipc/contract'
 import { callOver } from '@shared/ipc/call-over'

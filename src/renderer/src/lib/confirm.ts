@@ -3,7 +3,7 @@
  * exactly what will happen and resolves to the user's answer.
  */
 import { shallowRef } from 'vue'
-import type { AccountMarks } from '../lib/text/account-text'
+import type { AccountMarks } from './text/account-text'
 
 /** One item of a job in the confirmation: what it acts on and what it changes there. */
 export interface ConfirmItem {

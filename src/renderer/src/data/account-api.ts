@@ -7,8 +7,8 @@ import type { EndpointResult, PagedEndpointName, PagedInput, PagedItem, ReadEndp
 import type { ApiParams, ChannelName } from '@shared/ipc/contract'
 import type { JobPurpose, JobRequest, JobView, ZoneGuard } from '@shared/jobs'
 import type { WhoisPrivacyList } from '@shared/ipc/whois-privacy'
-import { cancelCall, invoke, newCallId, type Progress, type Result, type StoredItems } from '../../bridge'
-export type { StoredItems } from '../../bridge'
+import { cancelCall, invoke, newCallId, type Progress, type Result, type StoredItems } from './bridge'
+export type { StoredItems } from './bridge'
 
 export interface CallOptions {
   /** Aborting it cancels the call in main. */

@@ -9,12 +9,12 @@
 import { computed, watch, type Ref } from 'vue'
 import type { JobView } from '@shared/jobs'
 import { SERVER_KINDS, type ServerKind } from '@shared/service/constants'
-import { accountApi } from '../lib/data/account-api'
+import { accountApi } from '../data/account-api'
 import { kindLabel } from '../lib/text/account-text'
 import type { JobTargetWords } from '../lib/text/job-target-text'
 import { useAccountsStore } from '../stores/accounts'
 import { useListsStore } from '../stores/lists'
-import { t } from '../i18n'
+import { t } from '../i18n/index'
 
 const listKey = (accountId: string, kind: ServerKind) => `${accountId}\n${kind}`
 

@@ -5,7 +5,7 @@
  * page's own `beforeunload`. Once the user has said to close, nothing asks again.
  */
 import { computed, watch } from 'vue'
-import { invoke } from '../bridge'
+import { invoke } from '../data/bridge'
 import { useDraftsStore } from '../stores/drafts'
 
 let leaving = false
