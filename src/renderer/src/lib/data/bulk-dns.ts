@@ -68,6 +68,17 @@ export interface ZoneRef {
 }
 export const zoneKey = (z: ZoneRef): string => `${z.accountId}\u0000${z.kind}\u0000${z.domain}`
 
+/** A zone as the screen lists it for choosing, with its account's name (a type, not an interface: DataTable takes records). */
+export type ZoneRow = {
+  key: string
+  account: string
+  accountId: string
+  kind: ZoneRef['kind']
+  domain: string
+  recordCount: number
+  readAt: string
+}
+
 /** A zone as read just now from the service: what its plan is made from and what its save sends back. */
 export type ZoneRead =
   /** ns_type: the service's word, sent back as it came. */
