@@ -49,6 +49,7 @@ export const ERROR_CODES = [
   'http.redirect',
   'error.forbiddenRead',
   'error.forbiddenWrite',
+  'error.forbiddenAddress',
   // The IPC boundary.
   'ipc.foreignSender',
   'ipc.unknownChannel',
