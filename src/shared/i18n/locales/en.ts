@@ -1476,6 +1476,7 @@ export const en = {
   'dnsEditor.bindReplaceTtl': 'The zone then takes the file’s TTL too.',
   'dnsEditor.importedMerged': '{added, plural, one {# record} other {# records}} added to the editor ({skipped} already there). Review and apply to save them.',
   'dnsEditor.importedConflicts': '{count, plural, one {# name} other {# names}} in the file differ from the zone; the zone’s records are kept until you choose otherwise.',
+  'dnsEditor.importAllKept': 'Nothing to review: every name keeps the zone’s records. Choose the file’s for a name below to change it.',
   'dnsEditor.importConflictsTitle': 'The file differs from the zone for {count, plural, one {# name} other {# names}}',
   'dnsEditor.importConflictsHelp': 'A name cannot have a CNAME beside other records, and its addresses are one set. Choose for each name which records the plan keeps.',
   'dnsEditor.importConflictApex': '@ (the domain itself)',

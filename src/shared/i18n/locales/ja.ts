@@ -1474,6 +1474,7 @@ export const ja: Catalogue = {
   'dnsEditor.bindReplaceTtl': 'ゾーンのTTLもファイルのものになります。',
   'dnsEditor.importedMerged': '{added} 件のレコードをエディタに追加しました(すでにあった {skipped} 件はそのままです)。確認して適用すると保存されます。',
   'dnsEditor.importedConflicts': 'ファイルとゾーンで内容が異なる名前が {count} 件あります。選ぶまではゾーンのレコードを残します。',
+  'dnsEditor.importAllKept': '確認する変更はありません: どの名前もゾーンのレコードのままです。変えるには、下で名前ごとに「ファイルのものにする」を選んでください。',
   'dnsEditor.importConflictsTitle': 'ファイルとゾーンで内容が異なる名前: {count} 件',
   'dnsEditor.importConflictsHelp': 'CNAME は同じ名前の他のレコードと並べられず、アドレスは名前ごとに一組です。名前ごとに、計画で残すレコードを選んでください。',
   'dnsEditor.importConflictApex': '@(ドメインそのもの)',
