@@ -166,6 +166,8 @@ describe('error kinds', () => {
     const err2 = await caught(nowhere.call('logs.list', {}))
     expect(err2.kind).toBe('network')
     expect(english(err2)).toMatch(/ECONNREFUSED/)
+    // Words first, with where the refusal came from; the system's code after.
+    expect(english(err2)).toMatch(new RegExp(`^The service at 127\\.0\\.0\\.1:${port} refused the connection`))
     expect(exposedText(err2)).not.toContain(sb.keys.full)
   })
 

@@ -271,6 +271,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
     const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : ''
     const detail = err instanceof Error ? withoutKey(err.message) : ''
+    // A refusal names where it came from, in words first; the system's code follows.
+    const address = /\bECONNREFUSED\s+(\S+)$/.exec(detail)?.[1]
+    if (code === 'ECONNREFUSED' && address) {
+      return AppError.of('network', { code: 'http.refused', params: { address, detail: [code, detail].filter(Boolean).join(': '), errno: code } })
+    }
     // errno tells whether anything left this machine (see src/main/jobs/outcome.ts).
     return AppError.of('network', { code: 'http.network', params: { detail: [code, detail].filter(Boolean).join(': '), errno: code } })
   }

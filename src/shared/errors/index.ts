@@ -46,6 +46,7 @@ export const ERROR_CODES = [
   'http.answerNotKept',
   'http.timeout',
   'http.network',
+  'http.refused',
   'http.redirect',
   'error.forbiddenRead',
   'error.forbiddenWrite',
