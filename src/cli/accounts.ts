@@ -93,6 +93,7 @@ function refuseTakenName(c: Context, accounts: readonly AccountView[], name: str
 
 const KEY_CHECK_LINES = {
   refused: 'accounts.keyCheck.refused',
+  address: 'accounts.keyCheck.address',
   unreached: 'accounts.keyCheck.unreached',
   failed: 'accounts.keyCheck.failed',
 } as const
@@ -104,6 +105,8 @@ function sayKeyCheck(c: Context, name: string, result: ConnectionResult & { ok: 
   if (c.json) c.io.out(JSON.stringify({ ok: false, error: { kind, code, params, requestId } }))
   const outcome = keyCheckOutcome(result)
   c.io.err(c.say.t(KEY_CHECK_LINES[outcome === 'passed' ? 'failed' : outcome], { name }))
+  // The token's allowed addresses are what to fix here, not the key (as the window's form says).
+  if (outcome === 'address') c.io.err(c.say.t('accounts.keyCheck.addressNext'))
   c.io.err(c.say.error(error))
   return EXIT.failed
 }

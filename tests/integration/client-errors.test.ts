@@ -94,6 +94,16 @@ describe('error kinds', () => {
     expect(english(err)).not.toMatch(/write access/)
   })
 
+  it('forbidden from an address the token does not allow says the address, not the key, whatever was asked', async () => {
+    const c = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths })
+    sb.faults.inject('logs.list', { status: 403, message: 'access from this IP address is not permitted for this token', times: 1 })
+    const err = await caught(c.call('logs.list', { limit: 1 }))
+    expect(err.kind).toBe('forbidden')
+    expect(err.data.code).toBe('error.forbiddenAddress')
+    expect(err.data.serviceMessage).toBe('access from this IP address is not permitted for this token')
+    expect(english(err)).toMatch(/add this computer’s address to the token’s allowed addresses/)
+  })
+
   it('a domain the account does not hold is a bad request, as the service answers it, with the service’s words', async () => {
     const err = await caught(client.call('domains.get', { domain: 'no-such-domain.com' }))
     expect(err.kind).toBe('bad-request')
@@ -156,6 +166,8 @@ describe('error kinds', () => {
     const err2 = await caught(nowhere.call('logs.list', {}))
     expect(err2.kind).toBe('network')
     expect(english(err2)).toMatch(/ECONNREFUSED/)
+    // Words first, with where the refusal came from; the system's code after.
+    expect(english(err2)).toMatch(new RegExp(`^The service at 127\\.0\\.0\\.1:${port} refused the connection`))
     expect(exposedText(err2)).not.toContain(sb.keys.full)
   })
 

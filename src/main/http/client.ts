@@ -38,6 +38,12 @@ import { listAllPages, type ListAllOptions } from './paging'
 import type { Envelope } from './envelope'
 export type { Envelope } from './envelope'
 
+/**
+ * The service's words when a token is used from an address outside its allowed list (as users
+ * met it: "access from this IP address is not permitted for this token"); no recording has it.
+ */
+const ADDRESS_REFUSED = /\bIP address\b.*\bnot (?:permitted|allowed)\b/i
+
 export interface RetryPolicy {
   /** Further attempts after the first, for reads only. */
   attempts: number
@@ -248,7 +254,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const serviceMessage = message ? withoutKey(message).slice(0, 2000) : undefined
     // A refusal names what was refused: a read is not a matter of write access.
     if (kind === 'forbidden') {
-      const code = def.method === 'GET' ? 'error.forbiddenRead' : 'error.forbiddenWrite'
+      // The token's allowed addresses leave this computer out: the key is right, the list is what to fix.
+      const fromAddress = serviceMessage !== undefined && ADDRESS_REFUSED.test(serviceMessage)
+      const code = fromAddress ? 'error.forbiddenAddress' : def.method === 'GET' ? 'error.forbiddenRead' : 'error.forbiddenWrite'
       return AppError.of(kind, { code, params: { request: `${def.method} ${def.path}` }, status, serviceMessage, requestId })
     }
     return AppError.of(kind, { status, serviceMessage, requestId })
@@ -263,6 +271,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
     const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : ''
     const detail = err instanceof Error ? withoutKey(err.message) : ''
+    // A refusal names where it came from, in words first; the system's code follows.
+    const address = /\bECONNREFUSED\s+(\S+)$/.exec(detail)?.[1]
+    if (code === 'ECONNREFUSED' && address) {
+      return AppError.of('network', { code: 'http.refused', params: { address, detail: [code, detail].filter(Boolean).join(': '), errno: code } })
+    }
     // errno tells whether anything left this machine (see src/main/jobs/outcome.ts).
     return AppError.of('network', { code: 'http.network', params: { detail: [code, detail].filter(Boolean).join(': '), errno: code } })
   }

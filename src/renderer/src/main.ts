@@ -10,11 +10,13 @@ import { loadSavedLocale, setLocale } from './i18n/page-locale'
 import { invoke, reportError } from './data/bridge'
 import { useAccountsStore } from './stores/accounts'
 import { startupWarnings } from './lib/data/startup-warnings'
+import { keepPressedButtonsSteady } from './composables/steady-press'
 import './styles.css'
 
 // Errors of the page go to the app's log, so "Copy diagnostics" can tell what went wrong.
 window.addEventListener('error', (e) => reportError('error', e.error ?? e.message))
 window.addEventListener('unhandledrejection', (e) => reportError('rejection', e.reason))
+keepPressedButtonsSteady(document)
 
 async function start() {
   // Instant start: the catalogue, main's start-up state and the accounts are asked for at once,

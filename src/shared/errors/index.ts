@@ -46,9 +46,11 @@ export const ERROR_CODES = [
   'http.answerNotKept',
   'http.timeout',
   'http.network',
+  'http.refused',
   'http.redirect',
   'error.forbiddenRead',
   'error.forbiddenWrite',
+  'error.forbiddenAddress',
   // The IPC boundary.
   'ipc.foreignSender',
   'ipc.unknownChannel',

@@ -1,14 +1,18 @@
 /**
  * One banner per cause on a screen: where several parts of a screen fail for one reason about an
- * account's key (the keychain locked, the key gone from it, the key refused), the first banner
+ * account's key (the keychain locked, the key gone from it, the key refused) or its service (not
+ * reached: a list and each of its detail reads alike, issue 53), the first banner
  * mounted says it and the others stay hidden; its Retry retries every part that failed so. Any
  * other error is each part's own and shows where it happened.
  */
 import { computed, markRaw, onBeforeUnmount, reactive, watch } from 'vue'
 import type { ErrorData } from '../data/bridge'
 
-/** Kinds whose cause is the account's key, the same for every read of that account. */
-const KEY_CAUSES = new Set<ErrorData['kind']>(['keychain-unavailable', 'no-key', 'unauthorized'])
+/**
+ * Kinds whose cause is the same for every read of an account: its key, or the way to its service
+ * (a service that is down refuses every read of the screen alike).
+ */
+const SHARED_CAUSES = new Set<ErrorData['kind']>(['keychain-unavailable', 'no-key', 'unauthorized', 'network', 'timeout'])
 
 interface Entry {
   id: number
@@ -20,7 +24,7 @@ let nextId = 0
 
 /** The cause an error shares with others of the screen, or undefined when it is its own. */
 export function causeOf(error: ErrorData, accountId: string | undefined): string | undefined {
-  return KEY_CAUSES.has(error.kind) ? `${accountId ?? ''}\u0000${error.kind}\u0000${error.code}` : undefined
+  return SHARED_CAUSES.has(error.kind) ? `${accountId ?? ''}\u0000${error.kind}\u0000${error.code}` : undefined
 }
 
 export function useOneBannerPerCause(cause: () => string | undefined, retry: () => (() => void) | undefined) {
