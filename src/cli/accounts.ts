@@ -44,7 +44,7 @@ const choiceOf = <F extends ChoiceFlag>(flags: Flags, flag: F): (typeof CHOICES)
 }
 
 /** accounts add's own checks: a name, a base URL, and each choice one of its words. */
-export function addCheck(flags: Flags, [name]: string[]): Refusal | undefined {
+function addCheck(flags: Flags, [name]: string[]): Refusal | undefined {
   if (!name) return { key: 'cli.accounts.needsName' }
   if (flags.text('base-url') === undefined) return { key: 'cli.accounts.needsBaseUrl' }
   for (const flag of ['environment', 'safety', 'colour'] as const) {
