@@ -2,6 +2,7 @@ import tseslint from 'typescript-eslint'
 import pluginVue from 'eslint-plugin-vue'
 import { vueScriptParser } from './scripts/vue-script-parser.mjs'
 import { layersPlugin } from './scripts/eslint-layers.mjs'
+import eslintConfigPrettier from 'eslint-config-prettier/flat'
 
 /** Promises that nobody awaits, handles or should have awaited. */
 const promiseRules = {
@@ -15,10 +16,20 @@ export default tseslint.config(
     // The build runs beside the lint (scripts/test-all.sh): electron-vite writes its config,
     // bundled, to a file beside it for a moment (electron.vite.config.ts.<time>.mjs), which the
     // lint must not try to read after it is gone.
-    ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '*.config.ts.*.mjs', '*.timestamp-*.mjs'],
+    ignores: [
+      'out/**',
+      'dist/**',
+      'node_modules/**',
+      'test-results/**',
+      'playwright-report/**',
+      '*.config.ts.*.mjs',
+      '*.timestamp-*.mjs',
+    ],
   },
   ...tseslint.configs.recommended,
   ...pluginVue.configs['flat/recommended'],
+  // Layout is Prettier's (npm run format, checked in npm test): the style rules that would argue with it are off.
+  eslintConfigPrettier,
   {
     files: ['**/*.vue'],
     languageOptions: { parserOptions: { parser: tseslint.parser } },
@@ -86,7 +97,9 @@ export default tseslint.config(
     // that hold these files (tsconfig.json: tests/unit, integration, helpers; tsconfig.e2e.json:
     // tests/e2e, support, scripts, bench). The .mjs/.cjs files there are plain JavaScript.
     files: ['tests/**/*.ts', 'bench/**/*.ts', 'support/**/*.ts', 'scripts/**/*.ts'],
-    languageOptions: { parserOptions: { project: ['./tsconfig.json', './tsconfig.e2e.json'], tsconfigRootDir: import.meta.dirname } },
+    languageOptions: {
+      parserOptions: { project: ['./tsconfig.json', './tsconfig.e2e.json'], tsconfigRootDir: import.meta.dirname },
+    },
     rules: {
       '@typescript-eslint/consistent-type-assertions': ['error', { assertionStyle: 'never' }],
       '@typescript-eslint/no-unsafe-assignment': 'error',
@@ -120,7 +133,10 @@ export default tseslint.config(
     // The electron double is CommonJS on purpose: the built ESM bundle and CommonJS packages
     // must get the same module instance.
     files: ['support/electron-double/*.cjs'],
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', exports: 'writable', process: 'readonly' } },
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', exports: 'writable', process: 'readonly' },
+    },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
@@ -130,9 +146,23 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: ['electron', 'keytar', 'undici', 'node:*', '**/main/**', '**/preload/**', '**/cli/**', '**/sandbox/**'] },
+        {
+          patterns: [
+            'electron',
+            'keytar',
+            'undici',
+            'node:*',
+            '**/main/**',
+            '**/preload/**',
+            '**/cli/**',
+            '**/sandbox/**',
+          ],
+        },
       ],
-      'no-restricted-properties': ['error', { object: 'window', property: 'api', message: "Call main through invoke('channel', payload) from bridge.ts." }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'window', property: 'api', message: "Call main through invoke('channel', payload) from bridge.ts." },
+      ],
     },
   },
   {
@@ -142,7 +172,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['electron', '**/main/**', '**/renderer/**', '**/cli/**', '**/preload/**', '**/sandbox/**'], message: 'src/shared imports no process folder: move what both need into src/shared.' }] },
+        {
+          patterns: [
+            {
+              group: ['electron', '**/main/**', '**/renderer/**', '**/cli/**', '**/preload/**', '**/sandbox/**'],
+              message: 'src/shared imports no process folder: move what both need into src/shared.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -153,7 +190,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/renderer/**', '**/preload/**'], message: 'The command line never imports the renderer: the words are in src/shared/i18n.' }] },
+        {
+          patterns: [
+            {
+              group: ['**/renderer/**', '**/preload/**'],
+              message: 'The command line never imports the renderer: the words are in src/shared/i18n.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -167,9 +211,25 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/shared/endpoints', '**/shared/endpoints/**', '@shared/endpoints', '@shared/endpoints/**'], message: "The sandbox checks requests with its own model (src/sandbox/operations.ts), never the app's endpoint table." },
-            { group: ['**/shared/service/validation', '**/shared/service/validation.*', '@shared/service/validation', '@shared/service/validation.*'], message: "The sandbox checks values with its own rules (src/sandbox/validate.ts), from the spec and the standards, never the app's validators." },
-            { group: ['**/main/**', '**/renderer/**', '**/cli/**'], message: "The sandbox stands for the live service: it imports no part of the app's processes." },
+            {
+              group: ['**/shared/endpoints', '**/shared/endpoints/**', '@shared/endpoints', '@shared/endpoints/**'],
+              message:
+                "The sandbox checks requests with its own model (src/sandbox/operations.ts), never the app's endpoint table.",
+            },
+            {
+              group: [
+                '**/shared/service/validation',
+                '**/shared/service/validation.*',
+                '@shared/service/validation',
+                '@shared/service/validation.*',
+              ],
+              message:
+                "The sandbox checks values with its own rules (src/sandbox/validate.ts), from the spec and the standards, never the app's validators.",
+            },
+            {
+              group: ['**/main/**', '**/renderer/**', '**/cli/**'],
+              message: "The sandbox stands for the live service: it imports no part of the app's processes.",
+            },
           ],
         },
       ],
@@ -184,8 +244,15 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/main/**', '**/renderer/**', '**/cli/**', '**/sandbox/**'], message: 'The preload imports only the IPC contract (src/shared/ipc).' },
-            { group: ['../shared/*', '!../shared/ipc', '@shared/*', '!@shared/ipc'], allowTypeImports: true, message: 'The preload imports values only from src/shared/ipc.' },
+            {
+              group: ['**/main/**', '**/renderer/**', '**/cli/**', '**/sandbox/**'],
+              message: 'The preload imports only the IPC contract (src/shared/ipc).',
+            },
+            {
+              group: ['../shared/*', '!../shared/ipc', '@shared/*', '!@shared/ipc'],
+              allowTypeImports: true,
+              message: 'The preload imports values only from src/shared/ipc.',
+            },
           ],
         },
       ],
@@ -208,7 +275,8 @@ export default tseslint.config(
             {
               group: ['../data/*', '../../data/*', '../../../data/*'],
               allowTypeImports: true,
-              message: 'Views and components reach main through a store action or a composable, never data/ or the bridge.',
+              message:
+                'Views and components reach main through a store action or a composable, never data/ or the bridge.',
             },
           ],
         },
