@@ -66,6 +66,8 @@ function pathsNamed(comment: string): string[] {
 /** Whether a path named in `file` (relative to the project) is a file or folder of the project. */
 function resolves(root: string, file: string, named: string): boolean {
   if (INSTALLED.has(named)) return true
+  // The build's output (electron.vite.config.ts names it): there only after a build, which this test does not need.
+  if (named.startsWith('out/')) return true
   const top = named.split('/')[0] ?? ''
   if (TOP.includes(top)) return existsSync(join(root, named))
   const dirs: string[] = []
