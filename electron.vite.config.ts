@@ -15,9 +15,17 @@ function preloadEnglish(): Plugin {
     transformIndexHtml: {
       order: 'post',
       handler(html, ctx) {
-        const chunk = Object.values(ctx.bundle ?? {}).find((c) => c.type === 'chunk' && c.facadeModuleId?.endsWith('/i18n/locales/en.ts'))
+        const chunk = Object.values(ctx.bundle ?? {}).find(
+          (c) => c.type === 'chunk' && c.facadeModuleId?.endsWith('/i18n/locales/en.ts'),
+        )
         if (!chunk) return html
-        return [{ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `./${chunk.fileName}` }, injectTo: 'head' }]
+        return [
+          {
+            tag: 'link',
+            attrs: { rel: 'modulepreload', crossorigin: true, href: `./${chunk.fileName}` },
+            injectTo: 'head',
+          },
+        ]
       },
     },
   }

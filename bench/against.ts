@@ -56,7 +56,8 @@ export function parseBenchArgs(argv: readonly string[], known: readonly string[]
     else if (a === '--link-modules') args.linkModules = true
     else if (a === '--rounds') {
       const n = Number(value(i++, a))
-      if (!Number.isInteger(n) || n < MIN_ROUNDS || n > MAX_ROUNDS) throw new BenchArgsError(`--rounds takes a whole number from ${MIN_ROUNDS} to ${MAX_ROUNDS}`)
+      if (!Number.isInteger(n) || n < MIN_ROUNDS || n > MAX_ROUNDS)
+        throw new BenchArgsError(`--rounds takes a whole number from ${MIN_ROUNDS} to ${MAX_ROUNDS}`)
       args.rounds = n
       roundsGiven = true
     } else if (a.startsWith('--')) throw new BenchArgsError(`unknown option ${a}`)
@@ -72,7 +73,8 @@ export function parseBenchArgs(argv: readonly string[], known: readonly string[]
   if (args.against === undefined && (args.base !== undefined || roundsGiven || args.linkModules)) {
     throw new BenchArgsError('--base, --rounds and --link-modules go with --against')
   }
-  if (args.against !== undefined && args.name === undefined) throw new BenchArgsError('--against compares one bench: name it')
+  if (args.against !== undefined && args.name === undefined)
+    throw new BenchArgsError('--against compares one bench: name it')
   return args
 }
 
@@ -106,7 +108,10 @@ export function figuresOf(lines: readonly string[]): Figure[] {
     // The figure is the first number after that colon outside parentheses (the 3 of "a
     // keystroke (max of 3): 3.0 ms" is the label's), else the first one; the label runs to the
     // last colon before it.
-    const numbers = [...line.slice(first + 1).matchAll(new RegExp(NUMBER, 'g'))].map((match) => ({ at: first + 1 + match.index, match }))
+    const numbers = [...line.slice(first + 1).matchAll(new RegExp(NUMBER, 'g'))].map((match) => ({
+      at: first + 1 + match.index,
+      match,
+    }))
     const figure = numbers.find((x) => depth(x.at) === 0) ?? numbers[0]
     if (!figure) continue
     let label = line.slice(0, line.lastIndexOf(':', figure.at)).trim()
@@ -155,7 +160,13 @@ export interface Side {
  * Checks out `commit` into a new worktree of `repo`, installs and builds it; the caller removes
  * it with `removeTree` (in a finally) whether or not this throws after the worktree was added.
  */
-export async function prepareTree(runner: Runner, repo: string, commit: string, linkModules: boolean, made: string[]): Promise<string> {
+export async function prepareTree(
+  runner: Runner,
+  repo: string,
+  commit: string,
+  linkModules: boolean,
+  made: string[],
+): Promise<string> {
   const parent = await runner.makeTempDir('hosting-admin-bench-')
   made.push(parent)
   const dir = join(parent, 'tree')
@@ -165,7 +176,9 @@ export async function prepareTree(runner: Runner, repo: string, commit: string, 
   await bridgeSupport(runner, repo, dir, commit)
   const sameLock = await runner.sameFile(join(repo, 'package-lock.json'), join(dir, 'package-lock.json'))
   if (sameLock || linkModules) {
-    runner.log(`${commit}: ${sameLock ? 'same package-lock.json' : '--link-modules'}: node_modules linked to this checkout's`)
+    runner.log(
+      `${commit}: ${sameLock ? 'same package-lock.json' : '--link-modules'}: node_modules linked to this checkout's`,
+    )
     await runner.linkModules(join(repo, 'node_modules'), join(dir, 'node_modules'))
   } else {
     runner.log(`${commit}: its package-lock.json differs: npm ci --ignore-scripts (from the npm cache where it can)`)
@@ -202,7 +215,8 @@ async function bridgeSupport(runner: Runner, repo: string, dir: string, commit: 
     const target = join(dir, 'support', `${name}.ts`)
     if (await runner.exists(target)) continue
     let earlier: string | undefined
-    for (const folder of SUPPORT_ONCE_IN) if (!earlier && (await runner.exists(join(dir, folder, `${name}.ts`)))) earlier = folder
+    for (const folder of SUPPORT_ONCE_IN)
+      if (!earlier && (await runner.exists(join(dir, folder, `${name}.ts`)))) earlier = folder
     if (earlier) {
       await runner.writeIfMissing(target, `export * from '../${earlier}/${name}'\n`)
       runner.log(`${commit}: no support/${name}.ts: one that re-exports its ${earlier}/${name}.ts`)
@@ -229,14 +243,20 @@ export async function removeTrees(runner: Runner, repo: string, made: readonly s
 }
 
 /** Each figure: this side's values, the other's, the ratio of the medians, and the target. */
-export function compareTable(thisLabel: string, otherLabel: string, ours: readonly SideResult[], theirs: readonly SideResult[]): string[] {
+export function compareTable(
+  thisLabel: string,
+  otherLabel: string,
+  ours: readonly SideResult[],
+  theirs: readonly SideResult[],
+): string[] {
   const ourFigures = ours.map((r) => figuresOf(r.lines))
   const theirFigures = theirs.map((r) => figuresOf(r.lines))
   const labels = [...new Set([...ourFigures.flat(), ...theirFigures.flat()].map((f) => f.label))]
   const out = [`figure | ${thisLabel} | ${otherLabel} | ratio (median ${thisLabel} / median ${otherLabel}) | target`]
   const fmt = (v: number) => (Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(1))
   for (const label of labels) {
-    const pick = (runs: Figure[][]) => runs.map((fs) => fs.find((f) => f.label === label)).filter((f): f is Figure => f !== undefined)
+    const pick = (runs: Figure[][]) =>
+      runs.map((fs) => fs.find((f) => f.label === label)).filter((f): f is Figure => f !== undefined)
     const a = pick(ourFigures)
     const b = pick(theirFigures)
     const unit = (a[0] ?? b[0])?.unit ?? ''
@@ -244,10 +264,13 @@ export function compareTable(thisLabel: string, otherLabel: string, ours: readon
     const ma = median(a.map((f) => f.value))
     const mb = median(b.map((f) => f.value))
     const ratio = a.length && b.length && mb !== 0 ? `${(ma / mb).toFixed(2)}×` : '–'
-    const values = (fs: Figure[]) => (fs.length ? fs.map((f) => fmt(f.value)).join(', ') + (unit ? ` ${unit}` : '') : '–')
+    const values = (fs: Figure[]) =>
+      fs.length ? fs.map((f) => fmt(f.value)).join(', ') + (unit ? ` ${unit}` : '') : '–'
     out.push(`${label} | ${values(a)} | ${values(b)} | ${ratio} | ${target}`)
   }
-  out.push(`targets met: ${thisLabel} ${ours.filter((r) => r.ok).length}/${ours.length} rounds, ${otherLabel} ${theirs.filter((r) => r.ok).length}/${theirs.length}`)
+  out.push(
+    `targets met: ${thisLabel} ${ours.filter((r) => r.ok).length}/${ours.length} rounds, ${otherLabel} ${theirs.filter((r) => r.ok).length}/${theirs.length}`,
+  )
   return out
 }
 
@@ -255,14 +278,23 @@ export function compareTable(thisLabel: string, otherLabel: string, ours: readon
  * The comparison: both sides prepared, then `rounds` rounds, each running the bench on one side
  * then the other (the first side alternating, so neither always runs on a warmer machine).
  */
-export async function compareCommits(runner: Runner, repo: string, args: BenchArgs, made: string[] = []): Promise<string[]> {
+export async function compareCommits(
+  runner: Runner,
+  repo: string,
+  args: BenchArgs,
+  made: string[] = [],
+): Promise<string[]> {
   if (!args.against || !args.name) throw new BenchArgsError('--against compares one bench: name it')
   try {
     // This checkout was built by `npm run bench` before this runs; a --base commit is built here.
     const ours: Side = args.base
       ? { label: args.base, commit: args.base, dir: await prepareTree(runner, repo, args.base, args.linkModules, made) }
       : { label: 'this checkout', dir: repo }
-    const theirs: Side = { label: args.against, commit: args.against, dir: await prepareTree(runner, repo, args.against, args.linkModules, made) }
+    const theirs: Side = {
+      label: args.against,
+      commit: args.against,
+      dir: await prepareTree(runner, repo, args.against, args.linkModules, made),
+    }
     // The results beside the other commit's tree, in the folder removed with it.
     const resultsDir = dirname(theirs.dir)
     const results = new Map<Side, SideResult[]>([
@@ -288,16 +320,30 @@ export async function compareCommits(runner: Runner, repo: string, args: BenchAr
 export const realRunner: Runner = {
   run: (command, args, options) =>
     new Promise((resolve, reject) => {
-      const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'inherit', 'inherit'] })
+      const child = spawn(command, args, {
+        cwd: options.cwd,
+        env: { ...process.env, ...options.env },
+        stdio: ['ignore', 'inherit', 'inherit'],
+      })
       child.on('error', reject)
-      child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} in ${options.cwd}: ${signal ?? `exit ${code}`}`))))
+      child.on('exit', (code, signal) =>
+        code === 0
+          ? resolve()
+          : reject(new Error(`${command} ${args.join(' ')} in ${options.cwd}: ${signal ?? `exit ${code}`}`)),
+      )
     }),
   readResult: async (file) => {
     const parsed: unknown = JSON.parse(await readFile(file, 'utf8'))
     if (
-      typeof parsed === 'object' && parsed !== null && 'name' in parsed && typeof parsed.name === 'string' &&
-      'lines' in parsed && Array.isArray(parsed.lines) && parsed.lines.every((l) => typeof l === 'string') &&
-      'ok' in parsed && typeof parsed.ok === 'boolean'
+      typeof parsed === 'object' &&
+      parsed !== null &&
+      'name' in parsed &&
+      typeof parsed.name === 'string' &&
+      'lines' in parsed &&
+      Array.isArray(parsed.lines) &&
+      parsed.lines.every((l) => typeof l === 'string') &&
+      'ok' in parsed &&
+      typeof parsed.ok === 'boolean'
     ) {
       return { name: parsed.name, lines: parsed.lines.filter((l): l is string => typeof l === 'string'), ok: parsed.ok }
     }
@@ -333,7 +379,10 @@ export const realRunner: Runner = {
   },
   readText: (path) => readFile(path, 'utf8'),
   listModules: async (dir) =>
-    (await readdir(dir, { withFileTypes: true })).filter((e) => e.isFile() && e.name.endsWith('.ts')).map((e) => e.name.slice(0, -3)).sort(),
+    (await readdir(dir, { withFileTypes: true }))
+      .filter((e) => e.isFile() && e.name.endsWith('.ts'))
+      .map((e) => e.name.slice(0, -3))
+      .sort(),
   linkModules: async (from, to) => symlink(await realpath(from), to, 'dir'),
   log: (line) => console.log(`[against] ${line}`),
 }

@@ -4,7 +4,10 @@
  */
 import type { RemoteSandbox } from './remote-sandbox'
 
-const send = (sb: RemoteSandbox) => fetch(`${sb.url}/domains?page=1&limit=1`, { headers: { authorization: `Bearer ${sb.keys.full}`, accept: 'application/json' } }).then((r) => r.status)
+const send = (sb: RemoteSandbox) =>
+  fetch(`${sb.url}/domains?page=1&limit=1`, {
+    headers: { authorization: `Bearer ${sb.keys.full}`, accept: 'application/json' },
+  }).then((r) => r.status)
 
 /** `count` requests, one after another, each of which must be answered. */
 export async function sendAnswered(sb: RemoteSandbox, count: number): Promise<void> {

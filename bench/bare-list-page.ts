@@ -43,7 +43,12 @@ const BareTable = defineComponent(() => {
   })
   const scroller = ref<HTMLElement | null>(null)
   const virtualizer = useVirtualizer(
-    computed(() => ({ count: shown.value.length, getScrollElement: () => scroller.value, estimateSize: () => ROW_HEIGHT, overscan: OVERSCAN })),
+    computed(() => ({
+      count: shown.value.length,
+      getScrollElement: () => scroller.value,
+      estimateSize: () => ROW_HEIGHT,
+      overscan: OVERSCAN,
+    })),
   )
   const sortBy = (c: number) => {
     if (sortColumn.value === c) sortDir.value = sortDir.value === 1 ? -1 : 1
@@ -59,21 +64,32 @@ const BareTable = defineComponent(() => {
     const bottom = last ? virtualizer.value.getTotalSize() - last.end : 0
     const span = columns.value.length + 1
     return h('div', [
-      h('input', { type: 'search', value: filter.value, onInput: (e: Event) => (filter.value = e.target instanceof HTMLInputElement ? e.target.value : '') }),
+      h('input', {
+        type: 'search',
+        value: filter.value,
+        onInput: (e: Event) => (filter.value = e.target instanceof HTMLInputElement ? e.target.value : ''),
+      }),
       h('span', `${shown.value.length} of ${rows.value.length}`),
       h('div', { ref: scroller, class: 'table-scroll', style: { maxHeight: '540px', overflow: 'auto' } }, [
         h('table', [
           h('thead', [
             h('tr', [
               h('th', ''),
-              ...columns.value.map((label, c) => h('th', [h('button', { type: 'button', 'aria-label': `Sort by ${label}`, onClick: () => sortBy(c) }, label)])),
+              ...columns.value.map((label, c) =>
+                h('th', [
+                  h('button', { type: 'button', 'aria-label': `Sort by ${label}`, onClick: () => sortBy(c) }, label),
+                ]),
+              ),
             ]),
           ]),
           h('tbody', [
             top > 0 ? h('tr', { style: { height: `${top}px` } }, [h('td', { colspan: span })]) : null,
             ...items.map((item) => {
               const row = shown.value[item.index]!
-              return h('tr', { key: row[0] }, [h('td', [h('input', { type: 'checkbox' })]), ...row.map((cell) => h('td', cell))])
+              return h('tr', { key: row[0] }, [
+                h('td', [h('input', { type: 'checkbox' })]),
+                ...row.map((cell) => h('td', cell)),
+              ])
             }),
             bottom > 0 ? h('tr', { style: { height: `${bottom}px` } }, [h('td', { colspan: span })]) : null,
           ]),

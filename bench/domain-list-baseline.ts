@@ -59,19 +59,31 @@ export function bareCells(labels: readonly string[], d: BareDomain): string[] {
 /** A new page with the bare table in it, the rows not drawn yet. */
 export async function openBarePage(browser: Browser): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
-  await page.setContent(`<!doctype html><html><head><meta charset="utf-8"></head><body><script>${await barePageScript()}</script></body></html>`)
+  await page.setContent(
+    `<!doctype html><html><head><meta charset="utf-8"></head><body><script>${await barePageScript()}</script></body></html>`,
+  )
   return page
 }
 
 /** Draws the rows (their transfer into the page not timed); data -> painted, as the app's marks say. */
 export async function showBare(page: Page, labels: readonly string[], rows: readonly string[][]): Promise<number> {
-  await page.evaluate(({ cols, data }) => Reflect.set(window, '__bareRows', { cols, data }), { cols: [...labels], data: rows.map((r) => [...r]) })
+  await page.evaluate(({ cols, data }) => Reflect.set(window, '__bareRows', { cols, data }), {
+    cols: [...labels],
+    data: rows.map((r) => [...r]),
+  })
   return page.evaluate(async () => {
     const given: unknown = Reflect.get(window, '__bareRows')
-    if (typeof given !== 'object' || given === null || !('cols' in given) || !('data' in given)) throw new Error('no rows')
+    if (typeof given !== 'object' || given === null || !('cols' in given) || !('data' in given))
+      throw new Error('no rows')
     const { cols, data } = given
     if (!Array.isArray(cols) || !Array.isArray(data) || !window.__bareShow) throw new Error('no bare table')
-    await window.__bareShow(cols.map(String), data.map((r: unknown) => (Array.isArray(r) ? r.map(String) : [])))
-    return performance.getEntriesByName('domains:painted')[0]!.startTime - performance.getEntriesByName('domains:data')[0]!.startTime
+    await window.__bareShow(
+      cols.map(String),
+      data.map((r: unknown) => (Array.isArray(r) ? r.map(String) : [])),
+    )
+    return (
+      performance.getEntriesByName('domains:painted')[0]!.startTime -
+      performance.getEntriesByName('domains:data')[0]!.startTime
+    )
   })
 }

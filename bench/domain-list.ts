@@ -108,7 +108,13 @@ export async function benchDomainList(): Promise<BenchResult> {
   const harness = await startHarness({ keychain: new SessionSecretStore(), demo: { domains: DOMAINS } })
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
   })
   try {
     /** A new window of the app on the domain list: the page, its figures, the labels of its shown columns. */
@@ -153,7 +159,10 @@ export async function benchDomainList(): Promise<BenchResult> {
         Array.from(document.querySelectorAll('.table-scroll thead th'))
           .filter((th) => !th.classList.contains('check'))
           .map((th) => {
-            const sortLabel = th.querySelector('button')?.getAttribute('aria-label')?.replace(/^Sort by /, '')
+            const sortLabel = th
+              .querySelector('button')
+              ?.getAttribute('aria-label')
+              ?.replace(/^Sort by /, '')
             return sortLabel ?? th.textContent?.trim() ?? ''
           }),
       )
@@ -183,7 +192,12 @@ export async function benchDomainList(): Promise<BenchResult> {
       page = app.page
       apps.push(app.figures)
       detailTimes.push(app.detailsMs)
-      bares.push(await bareRound(app.labels, sandbox.state.domains.map((d) => bareCells(app.labels, d))))
+      bares.push(
+        await bareRound(
+          app.labels,
+          sandbox.state.domains.map((d) => bareCells(app.labels, d)),
+        ),
+      )
     }
     if (!page) throw new Error('no round ran')
 

@@ -56,7 +56,11 @@ const textsOf = (items: { domainname: string }[]) => new Map(items.map((it) => [
 export async function benchDrift(): Promise<BenchResult> {
   const before = accountLists({ seed: 21, domains: DOMAINS, zoneLines: (i) => (i % 3 === 0 ? 4 : 3) })
   const after = changed(before)
-  const pairs = watched(before).map(([name, items], i) => ({ name, before: textsOf(items), afterItems: watched(after)[i]![1] }))
+  const pairs = watched(before).map(([name, items], i) => ({
+    name,
+    before: textsOf(items),
+    afterItems: watched(after)[i]![1],
+  }))
 
   // The comparison itself: both readings as stored text, as putList has them.
   const afterTexts = pairs.map((p) => textsOf(p.afterItems))

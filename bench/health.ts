@@ -35,7 +35,12 @@ const SERVED_TARGET = 1.2
 
 /** A zone of many names and every type the rules read, with a few findings in it. */
 function bigZone(n: number): string {
-  const lines: string[] = ['txt @ "v=spf1 ip4:192.0.2.0/24 include:_spf.example.net -all"', 'txt _dmarc "v=DMARC1; p=none; rua=mailto:d@example.com"', 'caa @ 0 issue "letsencrypt.org"', 'mx mail 10']
+  const lines: string[] = [
+    'txt @ "v=spf1 ip4:192.0.2.0/24 include:_spf.example.net -all"',
+    'txt _dmarc "v=DMARC1; p=none; rua=mailto:d@example.com"',
+    'caa @ 0 issue "letsencrypt.org"',
+    'mx mail 10',
+  ]
   for (let i = lines.length; i < n; i++) {
     const k = i % 10
     if (k < 5) lines.push(`a h${i} 192.0.2.${i % 250}`)
@@ -68,7 +73,9 @@ function offline(): { zoneMs: number; planMs: number; findings: number } {
 }
 
 /** The zones' nameservers on loopback, in a thread of their own; resolves with their address. */
-function startRemoteNameservers(zones: { domain: string; records: string }[]): Promise<{ address: string; close(): Promise<void> }> {
+function startRemoteNameservers(
+  zones: { domain: string; records: string }[],
+): Promise<{ address: string; close(): Promise<void> }> {
   const worker = new Worker(new URL('./nameserver-worker-boot.mjs', import.meta.url), { workerData: zones })
   return new Promise((resolve, reject) => {
     worker.once('error', reject)
@@ -90,11 +97,20 @@ async function served() {
   const sb = await startRemoteSandbox({ domains: ZONES, latencyMs: LATENCY_MS, service: { rateLimit: LIMIT } })
   // The nameservers' copy of the zones, read with the read-only key (its own budget), before the run.
   const reader = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.readOnly, serverPaths: sb.serverPaths })
-  const zones = (await reader.listAll('domains.dns.list', {}, { pageSize: PAGE_SIZE })).map((z) => ({ domain: z.domainname, records: z.records }))
+  const zones = (await reader.listAll('domains.dns.list', {}, { pageSize: PAGE_SIZE })).map((z) => ({
+    domain: z.domainname,
+    records: z.records,
+  }))
   const dns = await startRemoteNameservers(zones)
   try {
     const pacer = new Pacer({ firstProbeMs: FIRST_BACKOFF_MS })
-    const client = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths, pacer, retry: { attempts: 2, baseDelayMs: FIRST_BACKOFF_MS } })
+    const client = createApiClient({
+      baseUrl: sb.url,
+      apiKey: sb.keys.full,
+      serverPaths: sb.serverPaths,
+      pacer,
+      retry: { attempts: 2, baseDelayMs: FIRST_BACKOFF_MS },
+    })
     const nsAsk = resolverNsAsk(2000)
     // A question the nameservers did not answer is compared as nothing: counted, so "0 differing" cannot hide it.
     const unanswered = new Map<string, number>()
@@ -123,9 +139,18 @@ async function served() {
         Array.from({ length: PAGES_AT_ONCE }, async () => {
           while (nextPage <= pages) {
             const page = nextPage++
-            const [records, delegations] = await Promise.all([client.call('domains.dns.list', { page, limit: PAGE_SIZE }), client.call('domains.nameserver.list', { page, limit: PAGE_SIZE })])
+            const [records, delegations] = await Promise.all([
+              client.call('domains.dns.list', { page, limit: PAGE_SIZE }),
+              client.call('domains.nameserver.list', { page, limit: PAGE_SIZE }),
+            ])
             const nsOf = new Map(delegations.map((d) => [d.domainname, d.ns]))
-            for (const z of records) queue.push({ domain: z.domainname, records: z.records, nameservers: (nsOf.get(z.domainname) ?? []).map((name) => ({ name, servers: [dns.address] })), unresolved: [] })
+            for (const z of records)
+              queue.push({
+                domain: z.domainname,
+                records: z.records,
+                nameservers: (nsOf.get(z.domainname) ?? []).map((name) => ({ name, servers: [dns.address] })),
+                unresolved: [],
+              })
             wakeAll()
           }
         }),
@@ -155,7 +180,17 @@ async function served() {
       if (key.endsWith(' 429')) refused += added
       else answered += added
     }
-    return { elapsedMs, cpuMs, lastPageMs, answered, refused, zones: reports.length, differing: reports.filter((r) => r.findings.length > 0).length, questions: reports.reduce((s, r) => s + r.asked, 0), unanswered }
+    return {
+      elapsedMs,
+      cpuMs,
+      lastPageMs,
+      answered,
+      refused,
+      zones: reports.length,
+      differing: reports.filter((r) => r.findings.length > 0).length,
+      questions: reports.reduce((s, r) => s + r.asked, 0),
+      unanswered,
+    }
   } finally {
     await dns.close()
     await sb.close()

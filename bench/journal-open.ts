@@ -57,8 +57,22 @@ async function written(file: string, chain: JournalChainOptions | undefined): Pr
     await j.append({ t: 'job', job })
     lines++
     for (let i = 0; i < ITEMS; i++) {
-      await j.append({ t: 'item', job: job.id, i, state: 'sending', sentAt: '2026-11-29T07:00:02.000Z', sent: { method: 'PUT', path: '/v1/domains/expiration', bodyHash: `hmac-sha256:${'ab'.repeat(32)}` } })
-      await j.append({ t: 'item', job: job.id, i, state: 'done', requestId: `req-${n}-${i}`, result: { domainid: 1000 + i, domainname: `d${n}-${i}.example`, expirationdate: '2027-12-01' } })
+      await j.append({
+        t: 'item',
+        job: job.id,
+        i,
+        state: 'sending',
+        sentAt: '2026-11-29T07:00:02.000Z',
+        sent: { method: 'PUT', path: '/v1/domains/expiration', bodyHash: `hmac-sha256:${'ab'.repeat(32)}` },
+      })
+      await j.append({
+        t: 'item',
+        job: job.id,
+        i,
+        state: 'done',
+        requestId: `req-${n}-${i}`,
+        result: { domainid: 1000 + i, domainname: `d${n}-${i}.example`, expirationdate: '2027-12-01' },
+      })
       lines += 2
     }
     await j.append({ t: 'status', job: job.id, status: 'done', at: '2026-11-29T07:01:00.000Z' })
@@ -73,7 +87,10 @@ export async function benchJournalOpen(): Promise<BenchResult> {
   try {
     const key = randomBytes(32)
     let kept: JournalTipState | undefined
-    const chain = { keys: () => Promise.resolve([key]), tip: { read: () => Promise.resolve(kept), write: (s: JournalTipState) => Promise.resolve(void (kept = s)) } }
+    const chain = {
+      keys: () => Promise.resolve([key]),
+      tip: { read: () => Promise.resolve(kept), write: (s: JournalTipState) => Promise.resolve(void (kept = s)) },
+    }
     const chainedFile = join(dir, 'chained.jsonl')
     const plainFile = join(dir, 'plain.jsonl')
     const lines = await written(chainedFile, chain)
@@ -94,7 +111,9 @@ export async function benchJournalOpen(): Promise<BenchResult> {
     const ratio = chained / plain
     return {
       name: `journal open (${lines.toLocaleString('en')} lines, median of ${ROUNDS})`,
-      lines: [`with its MAC chain checked ${chained.toFixed(1)} ms, as a journal without one is read ${plain.toFixed(1)} ms, ratio ${ratio.toFixed(2)}x (target <= ${TARGET}x)`],
+      lines: [
+        `with its MAC chain checked ${chained.toFixed(1)} ms, as a journal without one is read ${plain.toFixed(1)} ms, ratio ${ratio.toFixed(2)}x (target <= ${TARGET}x)`,
+      ],
       ok: ratio <= TARGET,
     }
   } finally {

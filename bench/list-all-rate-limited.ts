@@ -69,7 +69,13 @@ function answeredBetween(before: Record<string, number>, after: Record<string, n
 
 function pacedClient(sb: RemoteSandbox): { client: ApiClient; pacer: Pacer } {
   const pacer = new Pacer({ firstProbeMs: FIRST_BACKOFF_MS })
-  const client = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths, pacer, retry: { attempts: 2, baseDelayMs: FIRST_BACKOFF_MS } })
+  const client = createApiClient({
+    baseUrl: sb.url,
+    apiKey: sb.keys.full,
+    serverPaths: sb.serverPaths,
+    pacer,
+    retry: { attempts: 2, baseDelayMs: FIRST_BACKOFF_MS },
+  })
   return { client, pacer }
 }
 
@@ -92,7 +98,12 @@ async function renewal(): Promise<Run> {
     const before = await sb.answers()
     const t = performance.now()
     // Preparing reads the expiration dates for the confirmation: part of the renewal's requests.
-    const { job, token } = await runner.prepare({ accountId: 'bench', operation: 'domains.expiration.renew', items: names.map((domain) => ({ params: { domain, years: 1 } })), concurrency: JOB_CONCURRENCY })
+    const { job, token } = await runner.prepare({
+      accountId: 'bench',
+      operation: 'domains.expiration.renew',
+      items: names.map((domain) => ({ params: { domain, years: 1 } })),
+      concurrency: JOB_CONCURRENCY,
+    })
     const done = await runner.start(job.id, token)
     const elapsedMs = performance.now() - t
     const seen = answeredBetween(before, await sb.answers())
@@ -121,13 +132,21 @@ async function listAll(): Promise<Run> {
     let items = 0
     let failed = 0
     try {
-      items = (await client.listAll('domains.list', {}, { pageSize: PAGE_SIZE, concurrency: DEFAULT_CONCURRENCY })).length
+      items = (await client.listAll('domains.list', {}, { pageSize: PAGE_SIZE, concurrency: DEFAULT_CONCURRENCY }))
+        .length
     } catch {
       failed = 1
     }
     const elapsedMs = performance.now() - t
     const seen = answeredBetween(before, await sb.answers())
-    return { elapsedMs, ...seen, blocks: pacer.stats.blocks, items, failed: failed || DOMAINS - items, pace: pacer.requestsPerSecond }
+    return {
+      elapsedMs,
+      ...seen,
+      blocks: pacer.stats.blocks,
+      items,
+      failed: failed || DOMAINS - items,
+      pace: pacer.requestsPerSecond,
+    }
   } finally {
     await sb.close()
   }
@@ -150,13 +169,22 @@ async function freshOnBlockedKey(): Promise<Run & { remainingBlockMs: number }> 
     let items = 0
     let failed = 0
     try {
-      items = (await client.listAll('domains.list', {}, { pageSize: PAGE_SIZE, concurrency: DEFAULT_CONCURRENCY })).length
+      items = (await client.listAll('domains.list', {}, { pageSize: PAGE_SIZE, concurrency: DEFAULT_CONCURRENCY }))
+        .length
     } catch {
       failed = 1
     }
     const elapsedMs = performance.now() - t
     const seen = answeredBetween(before, await sb.answers())
-    return { elapsedMs, ...seen, blocks: pacer.stats.blocks, items, failed: failed || DOMAINS - items, pace: pacer.requestsPerSecond, remainingBlockMs }
+    return {
+      elapsedMs,
+      ...seen,
+      blocks: pacer.stats.blocks,
+      items,
+      failed: failed || DOMAINS - items,
+      pace: pacer.requestsPerSecond,
+      remainingBlockMs,
+    }
   } finally {
     await sb.close()
   }
@@ -177,11 +205,18 @@ export async function benchListAllRateLimited(): Promise<BenchResult> {
         `  items:                      ${done}`,
         `  elapsed / ${remainingBlockMs > 0 ? 'bound:           ' : 'requests / rate: '} ${r.elapsedMs.toFixed(0)} / ${boundMs.toFixed(0)} ms = ${ratio.toFixed(2)}x  (target <= ${TARGET}x, 0 failed); ${(r.elapsedMs / SCALE / 1000).toFixed(0)} s at the live speed`,
         `  pace learned:               ${Number.isFinite(r.pace) ? `${r.pace.toFixed(1)} requests/s` : 'none (unpaced)'} (the service allows ${perSecond}/s)`,
-        ...(remainingBlockMs > 0 ? [`  bound:                      requests / rate + the block's rest when it started (${remainingBlockMs.toFixed(0)} ms)`] : []),
+        ...(remainingBlockMs > 0
+          ? [
+              `  bound:                      requests / rate + the block's rest when it started (${remainingBlockMs.toFixed(0)} ms)`,
+            ]
+          : []),
       ],
     }
   }
-  const a = report(renewed, `${renewed.items - renewed.failed} done, ${renewed.failed} failed; ${renewed.renewed} renewals carried out (${renewed.renewed === RENEWALS ? 'one per domain' : `of ${RENEWALS} domains`})`)
+  const a = report(
+    renewed,
+    `${renewed.items - renewed.failed} done, ${renewed.failed} failed; ${renewed.renewed} renewals carried out (${renewed.renewed === RENEWALS ? 'one per domain' : `of ${RENEWALS} domains`})`,
+  )
   const b = report(listed, `${listed.items} domains, ${listed.failed} failed`)
   const c = report(fresh, `${fresh.items} domains, ${fresh.failed} failed`, fresh.remainingBlockMs)
   return {

@@ -12,7 +12,6 @@ const LATENCY_MS = 20
 const PAGE_SIZE = 100
 const RUNS = 5
 
-
 export async function benchListAll(): Promise<BenchResult> {
   const sb = await startRemoteSandbox({ domains: DOMAINS, latencyMs: LATENCY_MS })
   try {

@@ -71,7 +71,11 @@ interface Figures {
 
 async function fileSize(file: string): Promise<number> {
   let total = 0
-  for (const f of [file, `${file}-wal`]) total += await stat(f).then((s) => s.size, () => 0)
+  for (const f of [file, `${file}-wal`])
+    total += await stat(f).then(
+      (s) => s.size,
+      () => 0,
+    )
   return total
 }
 
@@ -113,10 +117,12 @@ async function storeFigures(dir: string, others: AccountLists, lists: AccountLis
   try {
     const reads: number[] = []
     for (let i = 0; i < RUNS; i++) {
-      reads.push(timedMs(() => {
-        const list = store.getList(DEMO_ACCOUNT_ID, 'domains.list', {})
-        if (list?.items.length !== lists.domains.length) throw new Error('the stored list came back short')
-      }))
+      reads.push(
+        timedMs(() => {
+          const list = store.getList(DEMO_ACCOUNT_ID, 'domains.list', {})
+          if (list?.items.length !== lists.domains.length) throw new Error('the stored list came back short')
+        }),
+      )
     }
     const searches = SEARCHES.map((q) => timedMs(() => store.search(q)))
     const fileMB = (await fileSize(file)) / 1e6
@@ -217,19 +223,22 @@ async function windowFigures(dir: string, domains: number): Promise<WindowFigure
       const button = `document.querySelector('button[aria-label=${JSON.stringify(label)}]')`
       sorts.push(await timedInPage(page, `${button}.click()`))
     }
-    const scrollLong = await page.evaluate(async ({ step, frames, over }) => {
-      const tasks: number[] = []
-      const obs = new PerformanceObserver((list) => list.getEntries().forEach((e) => tasks.push(e.duration)))
-      obs.observe({ type: 'longtask', buffered: false })
-      const body = document.querySelector<HTMLElement>('.table-scroll')!
-      for (let i = 0; i < frames && body.scrollTop + body.clientHeight < body.scrollHeight; i++) {
-        body.scrollTop += step
-        await new Promise((r) => requestAnimationFrame(() => r(undefined)))
-      }
-      await new Promise((r) => setTimeout(r, 100))
-      obs.disconnect()
-      return tasks.filter((d) => d > over).length
-    }, { step: SCROLL_PX, frames: SCROLL_FRAMES, over: LONG_TASK_MS })
+    const scrollLong = await page.evaluate(
+      async ({ step, frames, over }) => {
+        const tasks: number[] = []
+        const obs = new PerformanceObserver((list) => list.getEntries().forEach((e) => tasks.push(e.duration)))
+        obs.observe({ type: 'longtask', buffered: false })
+        const body = document.querySelector<HTMLElement>('.table-scroll')!
+        for (let i = 0; i < frames && body.scrollTop + body.clientHeight < body.scrollHeight; i++) {
+          body.scrollTop += step
+          await new Promise((r) => requestAnimationFrame(() => r(undefined)))
+        }
+        await new Promise((r) => setTimeout(r, 100))
+        obs.disconnect()
+        return tasks.filter((d) => d > over).length
+      },
+      { step: SCROLL_PX, frames: SCROLL_FRAMES, over: LONG_TASK_MS },
+    )
     const longestTaskMs = await page.evaluate(() => {
       const tasks: unknown = Reflect.get(window, '__benchTasks')
       return Array.isArray(tasks) ? Math.max(0, ...tasks.filter((d): d is number => typeof d === 'number')) : Number.NaN
@@ -287,12 +296,12 @@ export async function benchPortfolio100k(): Promise<BenchResult> {
       line('store: longest single write', (f) => f.longestWriteMs, 'ms', G),
       line('store: reopened', (f) => f.reopenMs, 'ms', G),
       line('store: domain list read back (median of 5)', (f) => f.readMs, 'ms', G),
-      line('store: the palette\'s search (median of 4)', (f) => f.searchMs, 'ms', G),
+      line("store: the palette's search (median of 4)", (f) => f.searchMs, 'ms', G),
       line('store: file size', (f) => f.fileMB, 'MB', G),
       line('instant start: app ready -> first paint', (f) => f.startPaintMs, 'ms', { max: START_PAINT_MS }),
       line('  services answered the first call', (f) => f.servicesMs, 'ms', G),
       line('main: the stored list answered (median of 5)', (f) => f.mainListMs, 'ms', G),
-      line('main: the palette\'s search answered (median of 4)', (f) => f.mainSearchMs, 'ms', G),
+      line("main: the palette's search answered (median of 4)", (f) => f.mainSearchMs, 'ms', G),
       line('main: memory (rss)', (f) => f.mainRssMB, 'MB', G),
       line('main: JS heap', (f) => f.mainHeapMB, 'MB', G),
       line('window: data -> first paint', (f) => f.paintMs, 'ms', { growth: 1.3 }),

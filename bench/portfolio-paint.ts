@@ -26,7 +26,13 @@ export async function benchPortfolioPaint(): Promise<BenchResult> {
   const other = await startSandbox({ seed: 4 })
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
   })
   try {
     // First run: both accounts, their lists read once into the store.
@@ -38,7 +44,11 @@ export async function benchPortfolioPaint(): Promise<BenchResult> {
     await installBridge(page1, first)
     await first.services.accounts.setActive(otherAccount.id)
     await page1.goto(`${first.url}#/expiring`)
-    await page1.waitForFunction(() => document.querySelector('table') && !document.querySelector('.read-status'), undefined, { timeout: 60_000 })
+    await page1.waitForFunction(
+      () => document.querySelector('table') && !document.querySelector('.read-status'),
+      undefined,
+      { timeout: 60_000 },
+    )
     await first.services.accounts.setActive(mainAccount.id)
     await page1.goto(`${first.url}#/domains`)
     await page1.reload()

@@ -43,7 +43,8 @@ export async function benchPortfolioRefresh(): Promise<BenchResult> {
     }
     const total = performance.now() - t0
     // Each list's own pages (free DNS is a short list, not 10,000 domains').
-    const boundOf = (name: string) => Math.ceil(Math.max(1, Math.ceil((counts.get(name) ?? 0) / PAGE_SIZE)) / DEFAULT_CONCURRENCY) * LATENCY_MS
+    const boundOf = (name: string) =>
+      Math.ceil(Math.max(1, Math.ceil((counts.get(name) ?? 0) / PAGE_SIZE)) / DEFAULT_CONCURRENCY) * LATENCY_MS
     const bound = LISTS.reduce((n, name) => n + boundOf(name), 0)
     const reads = total - storeMs
 
@@ -62,7 +63,8 @@ export async function benchPortfolioRefresh(): Promise<BenchResult> {
     const appMs = performance.now() - t1
     // The store's writes hold the thread: the reads' share is what is left.
     const appReads = appMs - appStoreMs
-    if (refreshed.failed.length > 0 || refreshed.read !== LISTS.length) throw new Error(`the refresh failed: ${JSON.stringify(refreshed)}`)
+    if (refreshed.failed.length > 0 || refreshed.read !== LISTS.length)
+      throw new Error(`the refresh failed: ${JSON.stringify(refreshed)}`)
 
     // As the app runs it now: the store in its worker thread, writing while the next pages are read.
     const worker = await openStoreInWorker(join(dir, 'worker.db'))

@@ -21,10 +21,13 @@ const SEARCH_TARGET_MS = 30
 /** Issue 40: one account's 10,000-domain list read back, checked, in at most this. */
 const READ_TARGET_MS = 50
 
-
 async function size(file: string): Promise<number> {
   let total = 0
-  for (const f of [file, `${file}-wal`]) total += await stat(f).then((s) => s.size, () => 0)
+  for (const f of [file, `${file}-wal`])
+    total += await stat(f).then(
+      (s) => s.size,
+      () => 0,
+    )
   return total
 }
 

@@ -9,7 +9,9 @@ import type { ServerKind } from '@shared/endpoints/table'
 export const remoteSandboxOptions = z.object({
   domains: z.number().int().nonnegative().optional(),
   latencyMs: z.number().nonnegative().optional(),
-  service: z.object({ rateLimit: z.object({ limit: z.number(), windowMs: z.number(), blockMs: z.number() }).optional() }).optional(),
+  service: z
+    .object({ rateLimit: z.object({ limit: z.number(), windowMs: z.number(), blockMs: z.number() }).optional() })
+    .optional(),
 })
 type RemoteSandboxOptions = z.infer<typeof remoteSandboxOptions>
 

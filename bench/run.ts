@@ -39,10 +39,15 @@ const benches: [string, () => Promise<BenchResult>][] = [
 
 let args
 try {
-  args = parseBenchArgs(process.argv.slice(2), benches.map(([id]) => id))
+  args = parseBenchArgs(
+    process.argv.slice(2),
+    benches.map(([id]) => id),
+  )
 } catch (e) {
   if (!(e instanceof BenchArgsError)) throw e
-  console.error(`npm run bench -- [<name> [--against <commit> [--base <commit>] [--rounds <n>] [--link-modules]]]: ${e.message}`)
+  console.error(
+    `npm run bench -- [<name> [--against <commit> [--base <commit>] [--rounds <n>] [--link-modules]]]: ${e.message}`,
+  )
   process.exit(2)
 }
 
@@ -68,7 +73,9 @@ if (args.against !== undefined) {
   process.once('SIGINT', leave)
   process.once('SIGTERM', leave)
   const table = await compareCommits(realRunner, repo, args, made)
-  console.log(`\n== ${args.name}: this checkout${args.base ? ` (${args.base})` : ''} against ${args.against}, ${args.rounds} rounds, alternately`)
+  console.log(
+    `\n== ${args.name}: this checkout${args.base ? ` (${args.base})` : ''} against ${args.against}, ${args.rounds} rounds, alternately`,
+  )
   for (const line of table) console.log(`   ${line}`)
 } else {
   for (const [id, run] of benches) {

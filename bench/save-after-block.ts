@@ -41,11 +41,18 @@ interface Save {
   pace: number
 }
 
-const sum = (o: Record<string, number>, refused: boolean) => Object.entries(o).reduce((n, [k, v]) => n + (k.endsWith(' 429') === refused ? v : 0), 0)
+const sum = (o: Record<string, number>, refused: boolean) =>
+  Object.entries(o).reduce((n, [k, v]) => n + (k.endsWith(' 429') === refused ? v : 0), 0)
 
 function pacedClient(sb: RemoteSandbox): { client: ApiClient; pacer: Pacer } {
   const pacer = new Pacer({ firstProbeMs: FIRST_BACKOFF_MS })
-  const client = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths, pacer, retry: { attempts: 2, baseDelayMs: FIRST_BACKOFF_MS } })
+  const client = createApiClient({
+    baseUrl: sb.url,
+    apiKey: sb.keys.full,
+    serverPaths: sb.serverPaths,
+    pacer,
+    retry: { attempts: 2, baseDelayMs: FIRST_BACKOFF_MS },
+  })
   return { client, pacer }
 }
 
@@ -78,7 +85,12 @@ async function saveAfterBlock(partial: boolean): Promise<Save> {
     await saveOneLine(client, domain)
     const elapsedMs = performance.now() - t
     const after = await sb.answers()
-    return { elapsedMs, answered: sum(after, false) - sum(before, false), refused: sum(after, true) - sum(before, true), pace: pacer.requestsPerSecond }
+    return {
+      elapsedMs,
+      answered: sum(after, false) - sum(before, false),
+      refused: sum(after, true) - sum(before, true),
+      pace: pacer.requestsPerSecond,
+    }
   } finally {
     await sb.close()
   }

@@ -27,7 +27,12 @@ async function filledDataDir(domains: number): Promise<string> {
   const readAt = new Date().toISOString()
   // The first account is the demo, which the window opens on: its domain list is warmed at start.
   for (let n = 0; n * ACCOUNT_DOMAINS < domains; n++) {
-    putAccount(store, n === 0 ? DEMO_ACCOUNT_ID : `account-${n}`, accountLists({ seed: 11 + n, domains: ACCOUNT_DOMAINS }), readAt)
+    putAccount(
+      store,
+      n === 0 ? DEMO_ACCOUNT_ID : `account-${n}`,
+      accountLists({ seed: 11 + n, domains: ACCOUNT_DOMAINS }),
+      readAt,
+    )
   }
   store.close()
   return dir

@@ -45,17 +45,27 @@ export async function benchStoreTime(): Promise<BenchResult> {
       ['freedns.list', lists.freedns],
     ]
     // The parts the store does before it writes: each item checked, each item's stored text.
-    const validate = median(Array.from({ length: RUNS }, () => timed(() => {
-      for (const [name, items] of perList) for (const item of items) LIST_SPECS[name].item.safeParse(item)
-    })))
-    const text = median(Array.from({ length: RUNS }, () => timed(() => {
-      for (const [, items] of perList) for (const item of items) storedJson(item)
-    })))
+    const validate = median(
+      Array.from({ length: RUNS }, () =>
+        timed(() => {
+          for (const [name, items] of perList) for (const item of items) LIST_SPECS[name].item.safeParse(item)
+        }),
+      ),
+    )
+    const text = median(
+      Array.from({ length: RUNS }, () =>
+        timed(() => {
+          for (const [, items] of perList) for (const item of items) storedJson(item)
+        }),
+      ),
+    )
 
     const store = openPortfolioStore(file)
     const readAt = new Date().toISOString()
     const fill = timed(() => putAccount(store, 'a', lists, readAt))
-    const refresh = median(Array.from({ length: 3 }, () => timed(() => putAccount(store, 'a', lists, new Date().toISOString()))))
+    const refresh = median(
+      Array.from({ length: 3 }, () => timed(() => putAccount(store, 'a', lists, new Date().toISOString()))),
+    )
     // The same lists into a second account, without the lists that feed the search index.
     const fillNoIndex = timed(() => {
       store.putList('b', 'domains.expiration.list', {}, lists.expiration, readAt)
@@ -76,16 +86,36 @@ export async function benchStoreTime(): Promise<BenchResult> {
     const rowSchema = z.object({ item_key: z.string(), pos: z.number().int(), json: z.string() })
     let rows: { item_key: string; pos: number; json: string }[] = []
     let raw: unknown[] = []
-    const sqlRows = median(Array.from({ length: RUNS }, () => timed(() => {
-      rows = conn.all(rowSchema, "SELECT i.item_key, i.pos, i.json FROM list_items i JOIN lists l ON l.id = i.list_id WHERE l.account_id = 'a' AND l.list = 'domains.list'")
-    })))
-    const sqlRowsUnchecked = median(Array.from({ length: RUNS }, () => timed(() => {
-      conn.all(z.unknown(), "SELECT i.item_key, i.pos, i.json FROM list_items i JOIN lists l ON l.id = i.list_id WHERE l.account_id = 'a' AND l.list = 'domains.list'")
-    })))
-    const json = median(Array.from({ length: RUNS }, () => timed(() => (raw = rows.map((r): unknown => JSON.parse(r.json))))))
-    const items = median(Array.from({ length: RUNS }, () => timed(() => raw.forEach((x) => LIST_SPECS['domains.list'].item.safeParse(x)))))
+    const sqlRows = median(
+      Array.from({ length: RUNS }, () =>
+        timed(() => {
+          rows = conn.all(
+            rowSchema,
+            "SELECT i.item_key, i.pos, i.json FROM list_items i JOIN lists l ON l.id = i.list_id WHERE l.account_id = 'a' AND l.list = 'domains.list'",
+          )
+        }),
+      ),
+    )
+    const sqlRowsUnchecked = median(
+      Array.from({ length: RUNS }, () =>
+        timed(() => {
+          conn.all(
+            z.unknown(),
+            "SELECT i.item_key, i.pos, i.json FROM list_items i JOIN lists l ON l.id = i.list_id WHERE l.account_id = 'a' AND l.list = 'domains.list'",
+          )
+        }),
+      ),
+    )
+    const json = median(
+      Array.from({ length: RUNS }, () => timed(() => (raw = rows.map((r): unknown => JSON.parse(r.json))))),
+    )
+    const items = median(
+      Array.from({ length: RUNS }, () => timed(() => raw.forEach((x) => LIST_SPECS['domains.list'].item.safeParse(x)))),
+    )
     const storedSchema = LIST_SPECS['domains.list'].stored ?? LIST_SPECS['domains.list'].item
-    const itemsStored = median(Array.from({ length: RUNS }, () => timed(() => raw.forEach((x) => storedSchema.safeParse(x)))))
+    const itemsStored = median(
+      Array.from({ length: RUNS }, () => timed(() => raw.forEach((x) => storedSchema.safeParse(x)))),
+    )
     conn.close()
 
     const lines = [

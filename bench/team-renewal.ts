@@ -36,9 +36,23 @@ interface Station {
 
 async function station(sb: RemoteSandbox, db: TestPostgres | undefined, member: string): Promise<Station> {
   const dir = mkdtempSync(join(tmpdir(), `bench-team-${member}-`))
-  if (db) await writeTeamSettings(dir, { connection: { host: db.host, port: db.port, user: db.user, database: db.database, sslmode: 'disable' }, member, workstation: `${member}-host` })
-  const services = await createAppServices({ userDataDir: dir, allowedOrigins: [APP], keychain: async () => new SessionSecretStore(), cliDoor: false })
-  const r = await services.router.client(sender)('accounts.create', { fields: profileFor(sb, 'Bench', 30_000), apiKey: sb.keys.full, storage: 'session' })
+  if (db)
+    await writeTeamSettings(dir, {
+      connection: { host: db.host, port: db.port, user: db.user, database: db.database, sslmode: 'disable' },
+      member,
+      workstation: `${member}-host`,
+    })
+  const services = await createAppServices({
+    userDataDir: dir,
+    allowedOrigins: [APP],
+    keychain: async () => new SessionSecretStore(),
+    cliDoor: false,
+  })
+  const r = await services.router.client(sender)('accounts.create', {
+    fields: profileFor(sb, 'Bench', 30_000),
+    apiKey: sb.keys.full,
+    storage: 'session',
+  })
   if (!r.ok) throw new Error(`account: ${r.error.code}`)
   return { services, accountId: r.value.id, dir }
 }
@@ -51,14 +65,20 @@ async function closeStation(s: Station): Promise<void> {
 /** One renewal job of these domains, prepared (not timed): run() starts it and ends when it does; every item must end done. */
 async function prepareRenewal(s: Station, domains: string[]): Promise<{ run: () => Promise<void> }> {
   const call = s.services.router.client(sender)
-  const p = await call('jobs.prepare', { accountId: s.accountId, operation: 'domains.expiration.renew', items: domains.map((domain) => ({ params: { domain, years: 1 } })), concurrency: CONCURRENCY })
+  const p = await call('jobs.prepare', {
+    accountId: s.accountId,
+    operation: 'domains.expiration.renew',
+    items: domains.map((domain) => ({ params: { domain, years: 1 } })),
+    concurrency: CONCURRENCY,
+  })
   if (!p.ok) throw new Error(`prepare: ${p.error.code}`)
   return {
     async run() {
       const r = await call('jobs.start', { jobId: p.value.job.id, ...(p.value.token ? { token: p.value.token } : {}) })
       if (!r.ok) throw new Error(`start: ${r.error.code}`)
       const bad = r.value.items.filter((it) => it.state !== 'done')
-      if (bad.length > 0) throw new Error(`renewal: ${bad.length} items not done (${bad[0]?.error?.code ?? bad[0]?.state})`)
+      if (bad.length > 0)
+        throw new Error(`renewal: ${bad.length} items not done (${bad[0]?.error?.code ?? bad[0]?.state})`)
     },
   }
 }
@@ -103,9 +123,19 @@ export async function teamRenewalFigures(db: TestPostgres, rounds = 5): Promise<
       soloMs.push(await renew(local, hundred))
       teamMs.push(await renew(alice, hundred))
       oneMs.push(await renew(alice, names.slice(100, 150)))
-      twoMs.push(await renewAtOnce([[alice, names.slice(100, 150)], [bob, names.slice(150, 200)]]))
+      twoMs.push(
+        await renewAtOnce([
+          [alice, names.slice(100, 150)],
+          [bob, names.slice(150, 200)],
+        ]),
+      )
       localOneMs.push(await renew(local, names.slice(100, 150)))
-      localTwoMs.push(await renewAtOnce([[local, names.slice(100, 150)], [local2, names.slice(150, 200)]]))
+      localTwoMs.push(
+        await renewAtOnce([
+          [local, names.slice(100, 150)],
+          [local2, names.slice(150, 200)],
+        ]),
+      )
     }
     const solo = median(soloMs)
     const team = median(teamMs)

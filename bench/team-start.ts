@@ -42,10 +42,14 @@ async function databaseWith(db: TestPostgres, archived: number): Promise<string>
   const pool = poolFor({ ...db, database: name })
   try {
     await ensureSchema(pool, { create: true })
-    await pool.query(`INSERT INTO team_jobs (id, account, operation, member, workstation) SELECT 'recent-' || g, 'acct', 'domains.expiration.renew', 'bench', 'bench-host' FROM generate_series(1, ${RECENT}) AS g`)
+    await pool.query(
+      `INSERT INTO team_jobs (id, account, operation, member, workstation) SELECT 'recent-' || g, 'acct', 'domains.expiration.renew', 'bench', 'bench-host' FROM generate_series(1, ${RECENT}) AS g`,
+    )
     await pool.query(jobRecords('team_journal', `'recent-'`, 1, RECENT))
     if (archived > 0) {
-      await pool.query(`INSERT INTO team_jobs_archive (id, account, operation, member, workstation, created_at) SELECT 'old-' || g, 'acct', 'domains.expiration.renew', 'bench', 'bench-host', now() - interval '200 days' FROM generate_series(1, ${archived}) AS g`)
+      await pool.query(
+        `INSERT INTO team_jobs_archive (id, account, operation, member, workstation, created_at) SELECT 'old-' || g, 'acct', 'domains.expiration.renew', 'bench', 'bench-host', now() - interval '200 days' FROM generate_series(1, ${archived}) AS g`,
+      )
       await pool.query(jobRecords('team_journal_archive', `'old-'`, 1, archived))
     }
     await pool.query('ANALYZE')
@@ -59,7 +63,13 @@ async function databaseWith(db: TestPostgres, archived: number): Promise<string>
 async function start(db: TestPostgres, database: string): Promise<number> {
   const t = performance.now()
   const pool = openTeamPool({ host: db.host, port: db.port, user: db.user, database, sslmode: 'disable' })
-  const ledger = await TeamLedger.open({ pool, member: 'bench', workstation: 'bench-host', where: database, ownsPool: true })
+  const ledger = await TeamLedger.open({
+    pool,
+    member: 'bench',
+    workstation: 'bench-host',
+    where: database,
+    ownsPool: true,
+  })
   const jobs = await ledger.load()
   await ledger.close()
   if (jobs.length !== RECENT) throw new Error(`read ${jobs.length} jobs, not ${RECENT}`)

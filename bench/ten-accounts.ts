@@ -26,7 +26,6 @@ const PALETTE_TARGET_MS = 30
 const PAINT_TARGET_MS = 300
 const accountId = (n: number) => (n === 0 ? DEMO_ACCOUNT_ID : `account-${n}`)
 
-
 export async function benchTenAccounts(): Promise<BenchResult> {
   const dir = await mkdtemp(join(tmpdir(), 'ten-accounts-'))
   const lines: string[] = []
@@ -54,12 +53,20 @@ export async function benchTenAccounts(): Promise<BenchResult> {
       const listMs = await call('store.list', { accountId: DEMO_ACCOUNT_ID, name: 'domains.list', params: {} })
       const atStart = await shell.memory()
 
-      const queries = names.flatMap(([whole, other]) => [whole!, other!.slice(0, 6)]).concat(['192.0.2.10', '2001:db8::', 'mail'])
+      const queries = names
+        .flatMap(([whole, other]) => [whole!, other!.slice(0, 6)])
+        .concat(['192.0.2.10', '2001:db8::', 'mail'])
       const searches: number[] = []
       const rounds: { rss: number; heapUsed: number }[] = []
       for (let round = 0; round < ROUNDS; round++) {
         for (let n = 0; n < ACCOUNTS; n++) {
-          for (const name of ['domains.list', 'domains.expiration.list', 'domains.autorenew.list', 'domains.transferlock.list', 'svcips.list']) {
+          for (const name of [
+            'domains.list',
+            'domains.expiration.list',
+            'domains.autorenew.list',
+            'domains.transferlock.list',
+            'svcips.list',
+          ]) {
             await call('store.list', { accountId: accountId(n), name, params: {} })
           }
         }

@@ -66,7 +66,8 @@ export function electronExecutable(context) {
     case 'win32':
       return join(appOutDir, `${packager.appInfo.productFilename}.exe`)
     case 'linux':
-      if (typeof packager.executableName !== 'string') throw new Error('after-pack: the Linux packager has no executableName')
+      if (typeof packager.executableName !== 'string')
+        throw new Error('after-pack: the Linux packager has no executableName')
       return join(appOutDir, packager.executableName)
     default:
       throw new Error(`after-pack: no Electron executable known for platform ${electronPlatformName}`)
@@ -76,7 +77,9 @@ export function electronExecutable(context) {
 /** The app's resources folder, where electron-builder.yml's extraResources go. */
 export function resourcesDir(context) {
   const { appOutDir, electronPlatformName, packager } = context
-  return isMac(electronPlatformName) ? join(appOutDir, `${packager.appInfo.productFilename}.app`, 'Contents', 'Resources') : join(appOutDir, 'resources')
+  return isMac(electronPlatformName)
+    ? join(appOutDir, `${packager.appInfo.productFilename}.app`, 'Contents', 'Resources')
+    : join(appOutDir, 'resources')
 }
 
 /** Throws unless the packed app carries the command's launchers and its built entry. */
@@ -84,7 +87,9 @@ export function assertCommandShipped(context) {
   const cli = join(resourcesDir(context), 'cli')
   for (const file of ['hosting-admin', 'hosting-admin.cmd', 'hosting-admin.mjs', join('main', 'cli.js')]) {
     if (!existsSync(join(cli, file))) {
-      throw new Error(`after-pack: the hosting-admin command is not in ${cli} (${file} is missing): run \`tsx scripts/stage-command.ts\` before electron-builder, as npm run dist does`)
+      throw new Error(
+        `after-pack: the hosting-admin command is not in ${cli} (${file} is missing): run \`tsx scripts/stage-command.ts\` before electron-builder, as npm run dist does`,
+      )
     }
   }
 }

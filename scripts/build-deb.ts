@@ -17,7 +17,18 @@
  * instead of xz, for tests).
  */
 import { execFileSync } from 'node:child_process'
-import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -35,7 +46,12 @@ const LIB = `/usr/lib/${PACKAGE}`
 const MAINTAINER = 'Hosting Admin <hosting-admin@example.com>'
 const HOMEPAGE = 'https://example.com/hosting-admin'
 
-const manifestSchema = z.object({ name: z.string(), version: z.string(), productName: z.string(), description: z.string() })
+const manifestSchema = z.object({
+  name: z.string(),
+  version: z.string(),
+  productName: z.string(),
+  description: z.string(),
+})
 
 /** gzip as Debian wants it in a package: the most compression, no name or time in the header (zlib writes neither). */
 const gzip = (text: string | Buffer) => gzipSync(text, { level: 9 })
@@ -161,13 +177,23 @@ ${PACKAGE}: national-encoding [usr/lib/${PACKAGE}/app/out/main/chunks/*]
 function sharedLibraryDepends(root: string): string {
   const elves = filesUnder(root)
     .map((f) => join(root, f))
-    .filter((f) => !lstatSync(f).isSymbolicLink() && readFileSync(f).subarray(0, 4).equals(Buffer.from([0x7f, 0x45, 0x4c, 0x46])))
+    .filter(
+      (f) =>
+        !lstatSync(f).isSymbolicLink() &&
+        readFileSync(f)
+          .subarray(0, 4)
+          .equals(Buffer.from([0x7f, 0x45, 0x4c, 0x46])),
+    )
   // dpkg-shlibdeps wants a source package around it: a throwaway debian/control names this one.
   const work = join(dirname(root), 'shlibdeps')
   rmSync(work, { recursive: true, force: true })
   write(join(work, 'debian', 'control'), `Source: ${PACKAGE}\n\nPackage: ${PACKAGE}\nArchitecture: any\n`)
   // Its warnings are expected: the modules' napi_* symbols are Node's own, and no file is installed yet.
-  const out = execFileSync('dpkg-shlibdeps', ['-O', ...elves.map((e) => `-e${e}`)], { cwd: work, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+  const out = execFileSync('dpkg-shlibdeps', ['-O', ...elves.map((e) => `-e${e}`)], {
+    cwd: work,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  })
   rmSync(work, { recursive: true, force: true })
   const m = /^shlibs:Depends=(.*)$/m.exec(out)
   if (!m?.[1]) throw new Error(`build-deb: dpkg-shlibdeps said nothing of the dependencies:\n${out}`)
@@ -210,7 +236,9 @@ export function buildDeb(opts: DebOptions = {}): BuiltDeb {
   const version = opts.version ?? manifest.version
   const arch = execFileSync('dpkg', ['--print-architecture'], { encoding: 'utf8' }).trim()
   // The release's date, from the last commit: two builds of one commit make the same pages.
-  const released = new Date(execFileSync('git', ['log', '-1', '--format=%cI'], { cwd: projectDir, encoding: 'utf8' }).trim() || Date.now())
+  const released = new Date(
+    execFileSync('git', ['log', '-1', '--format=%cI'], { cwd: projectDir, encoding: 'utf8' }).trim() || Date.now(),
+  )
 
   const work = resolve(opts.workDir ?? join(projectDir, 'out', 'deb-build'))
   const root = join(work, 'root')
@@ -218,17 +246,31 @@ export function buildDeb(opts: DebOptions = {}): BuiltDeb {
   const lib = join(root, LIB.slice(1))
 
   // The app as electron-vite built it; the command is its out/main/cli.js, beside the app's own main.
-  for (const part of ['main', 'preload', 'renderer']) cpSync(join(projectDir, 'out', part), join(lib, 'app', 'out', part), { recursive: true })
+  for (const part of ['main', 'preload', 'renderer'])
+    cpSync(join(projectDir, 'out', part), join(lib, 'app', 'out', part), { recursive: true })
   // The production dependencies as the installers ship them (stage-command.ts): what npm installed, nothing rebuilt.
   for (const dir of productionPackages(projectDir)) {
     const from = join(projectDir, dir)
     cpSync(from, join(lib, 'app', dir), { recursive: true, filter: (file) => keep(from, file) })
   }
-  const appManifest = { name: manifest.name, productName: manifest.productName, version, private: true, type: 'module', main: 'out/main/index.js', desktopName: `${PACKAGE}.desktop` }
+  const appManifest = {
+    name: manifest.name,
+    productName: manifest.productName,
+    version,
+    private: true,
+    type: 'module',
+    main: 'out/main/index.js',
+    desktopName: `${PACKAGE}.desktop`,
+  }
   write(join(lib, 'app', 'package.json'), `${JSON.stringify(appManifest, null, 2)}\n`)
   // keytar's module comes from its own build with symbols: stripped, as Debian ships shared objects.
   for (const f of filesUnder(join(lib, 'app', 'node_modules')).filter((f) => f.endsWith('.node'))) {
-    execFileSync('strip', ['--strip-unneeded', '--remove-section=.comment', '--remove-section=.note', join(lib, 'app', 'node_modules', f)])
+    execFileSync('strip', [
+      '--strip-unneeded',
+      '--remove-section=.comment',
+      '--remove-section=.note',
+      join(lib, 'app', 'node_modules', f),
+    ])
   }
 
   const runtime = nodeRuntime(join(projectDir, 'out', 'node-runtime'), arch)
@@ -243,12 +285,16 @@ export function buildDeb(opts: DebOptions = {}): BuiltDeb {
   write(join(root, 'usr/share/zsh/vendor-completions', `_${PACKAGE}`), zshCompletion())
 
   const units = join(projectDir, 'docs', 'systemd')
-  for (const unit of readdirSync(units).filter((f) => /\.(service|timer)$/.test(f))) cpSync(join(units, unit), join(root, 'usr/lib/systemd/system', unit))
+  for (const unit of readdirSync(units).filter((f) => /\.(service|timer)$/.test(f)))
+    cpSync(join(units, unit), join(root, 'usr/lib/systemd/system', unit))
 
   write(join(root, 'usr/share/applications', `${PACKAGE}.desktop`), desktopEntry(manifest.productName))
   const icons = join(projectDir, 'build', 'icons')
   for (const icon of readdirSync(icons).filter((f) => /^\d+x\d+\.png$/.test(f))) {
-    cpSync(join(icons, icon), join(root, 'usr/share/icons/hicolor', icon.replace(/\.png$/, ''), 'apps', `${PACKAGE}.png`))
+    cpSync(
+      join(icons, icon),
+      join(root, 'usr/share/icons/hicolor', icon.replace(/\.png$/, ''), 'apps', `${PACKAGE}.png`),
+    )
   }
 
   const doc = join(root, 'usr/share/doc', PACKAGE)
@@ -285,14 +331,23 @@ ${wrapped(manifest.description)}
   mkdirSync(outDir, { recursive: true })
   const deb = join(outDir, `${PACKAGE}_${version}_${arch}.deb`)
   // Owned by root in the package whoever builds it; gzip for a quick test build, xz otherwise.
-  execFileSync('fakeroot', ['--', 'dpkg-deb', '--root-owner-group', opts.fast ? '-Zgzip' : '-Zxz', '--build', root, deb], { stdio: ['ignore', 'ignore', 'inherit'] })
+  execFileSync(
+    'fakeroot',
+    ['--', 'dpkg-deb', '--root-owner-group', opts.fast ? '-Zgzip' : '-Zxz', '--build', root, deb],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  )
   return { deb, version, runtimeBytes: statSync(runtime.node).size }
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { version: { type: 'string' }, out: { type: 'string' }, fast: { type: 'boolean' } } })
-  if (!existsSync(join('out', 'main', 'cli.js'))) throw new Error('build-deb: out/main/cli.js is missing: run npm run build first (npm run deb does)')
+  const { values } = parseArgs({
+    options: { version: { type: 'string' }, out: { type: 'string' }, fast: { type: 'boolean' } },
+  })
+  if (!existsSync(join('out', 'main', 'cli.js')))
+    throw new Error('build-deb: out/main/cli.js is missing: run npm run build first (npm run deb does)')
   const built = buildDeb({ version: values.version, outDir: values.out, fast: values.fast })
   const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`
-  console.log(`build-deb: ${relative('.', built.deb)} (${mb(statSync(built.deb).size)}; the Node.js runtime adds ${mb(built.runtimeBytes)} installed)`)
+  console.log(
+    `build-deb: ${relative('.', built.deb)} (${mb(statSync(built.deb).size)}; the Node.js runtime adds ${mb(built.runtimeBytes)} installed)`,
+  )
 }

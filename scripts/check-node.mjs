@@ -25,14 +25,19 @@ const older = (a, b) => {
 // The versions of the same major that are refused, said in full: "22 or later" would read as if
 // 22.0 to 22.11 were enough.
 const [major, minor = 0, patch = 0] = wanted
-const tooOld = patch > 0 ? `${major}.0 to ${major}.${minor}.${patch - 1}` : minor > 0 ? `${major}.0 to ${major}.${minor - 1}` : ''
+const tooOld =
+  patch > 0 ? `${major}.0 to ${major}.${minor}.${patch - 1}` : minor > 0 ? `${major}.0 to ${major}.${minor - 1}` : ''
 
 if (older(have, wanted)) {
   const needed = wanted.join('.')
   console.error(
     [
       say('setup.node.tooOld', { who, wanted: needed, have: process.versions.node }),
-      say('setup.node.install', { wanted: needed, major: wanted[0], refused: tooOld ? say('setup.node.refused', { range: tooOld }) : '' }),
+      say('setup.node.install', {
+        wanted: needed,
+        major: wanted[0],
+        refused: tooOld ? say('setup.node.refused', { range: tooOld }) : '',
+      }),
       ...(mode === 'app' ? [say('setup.node.uiInstead')] : []),
     ].join('\n'),
   )

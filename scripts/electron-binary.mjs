@@ -15,7 +15,10 @@ import { dirname, join } from 'node:path'
  * installed in node_modules (`notInstalled`: Electron's installer can fetch it).
  */
 export function findElectron(env = process.env) {
-  if (env.ELECTRON_EXEC_PATH) return existsSync(env.ELECTRON_EXEC_PATH) ? { file: env.ELECTRON_EXEC_PATH } : { variable: 'ELECTRON_EXEC_PATH', path: env.ELECTRON_EXEC_PATH }
+  if (env.ELECTRON_EXEC_PATH)
+    return existsSync(env.ELECTRON_EXEC_PATH)
+      ? { file: env.ELECTRON_EXEC_PATH }
+      : { variable: 'ELECTRON_EXEC_PATH', path: env.ELECTRON_EXEC_PATH }
   let packageDir
   try {
     packageDir = dirname(createRequire(import.meta.url).resolve('electron/package.json'))

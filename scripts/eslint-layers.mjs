@@ -33,7 +33,13 @@ function roomOf(main, file) {
 }
 
 const mainFloors = {
-  meta: { type: 'problem', schema: [], messages: { up: "src/main/{{from}} (floor {{fromFloor}}) may not import {{to}} (floor {{toFloor}}): a room imports only floors below its own (scripts/eslint-layers.mjs)." } },
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: {
+      up: 'src/main/{{from}} (floor {{fromFloor}}) may not import {{to}} (floor {{toFloor}}): a room imports only floors below its own (scripts/eslint-layers.mjs).',
+    },
+  },
   create(context) {
     const main = resolve(context.cwd ?? process.cwd(), 'src/main')
     const file = context.filename

@@ -18,10 +18,18 @@ export function fetchElectron(who, env = process.env) {
   const from = env.ELECTRON_MIRROR || GITHUB_RELEASES
   const file = `electron-v${version}-${env.ELECTRON_INSTALL_PLATFORM || process.platform}-${env.ELECTRON_INSTALL_ARCH || process.arch}.zip`
   console.log(say('setup.electron.fetching', { who, version, file, from }, env))
-  const r = spawnSync(process.execPath, [join(packageDir, 'install.js')], { env, stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' })
+  const r = spawnSync(process.execPath, [join(packageDir, 'install.js')], {
+    env,
+    stdio: ['ignore', 'inherit', 'pipe'],
+    encoding: 'utf8',
+  })
   if (r.status === 0) return true
   // The installer prints its error's stack: its first line says what failed; the rest is its code.
-  const said = (r.stderr ?? '').split('\n').map((l) => l.trim()).find(Boolean) ?? `exit code ${r.status ?? r.signal}`
+  const said =
+    (r.stderr ?? '')
+      .split('\n')
+      .map((l) => l.trim())
+      .find(Boolean) ?? `exit code ${r.status ?? r.signal}`
   console.error(
     [
       say('setup.electron.failed', { who, version, file, from, said }, env),
@@ -34,4 +42,5 @@ export function fetchElectron(who, env = process.env) {
 }
 
 // Run as the setup's last step: `node scripts/fetch-electron.mjs setup`.
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) process.exit(fetchElectron(process.argv[2] || 'setup') ? 0 : 1)
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href)
+  process.exit(fetchElectron(process.argv[2] || 'setup') ? 0 : 1)

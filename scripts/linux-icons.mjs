@@ -19,11 +19,19 @@ function decodePng(buf) {
     const length = buf.readUInt32BE(pos)
     const type = buf.toString('latin1', pos + 4, pos + 8)
     const body = buf.subarray(pos + 8, pos + 8 + length)
-    if (type === 'IHDR') header = { width: body.readUInt32BE(0), height: body.readUInt32BE(4), depth: body[8], colour: body[9], interlace: body[12] }
+    if (type === 'IHDR')
+      header = {
+        width: body.readUInt32BE(0),
+        height: body.readUInt32BE(4),
+        depth: body[8],
+        colour: body[9],
+        interlace: body[12],
+      }
     if (type === 'IDAT') data.push(body)
     pos += 12 + length
   }
-  if (!header || header.colour !== 6 || (header.depth !== 8 && header.depth !== 16) || header.interlace !== 0) throw new Error('only 8- or 16-bit RGBA PNGs without interlacing are read')
+  if (!header || header.colour !== 6 || (header.depth !== 8 && header.depth !== 16) || header.interlace !== 0)
+    throw new Error('only 8- or 16-bit RGBA PNGs without interlacing are read')
   const { width, height, depth } = header
   const bpp = depth / 2 // bytes per pixel: 4 channels of depth/8 bytes
   const stride = width * bpp
@@ -54,7 +62,8 @@ function decodePng(buf) {
     }
   }
   const pixels = new Float64Array(width * height * 4)
-  for (let i = 0; i < width * height * 4; i++) pixels[i] = depth === 16 ? rows.readUInt16BE(i * 2) / 65535 : rows[i] / 255
+  for (let i = 0; i < width * height * 4; i++)
+    pixels[i] = depth === 16 ? rows.readUInt16BE(i * 2) / 65535 : rows[i] / 255
   return { width, height, pixels }
 }
 
@@ -65,7 +74,11 @@ function resize({ width, height, pixels }, size) {
   const sy = height / size
   for (let y = 0; y < size; y++) {
     for (let x = 0; x < size; x++) {
-      let r = 0, g = 0, b = 0, a = 0, area = 0
+      let r = 0,
+        g = 0,
+        b = 0,
+        a = 0,
+        area = 0
       for (let yy = Math.floor(y * sy); yy < Math.ceil((y + 1) * sy); yy++) {
         const wy = Math.min(yy + 1, (y + 1) * sy) - Math.max(yy, y * sy)
         for (let xx = Math.floor(x * sx); xx < Math.ceil((x + 1) * sx); xx++) {
@@ -111,9 +124,15 @@ function encodePng(size, pixels) {
   const raw = Buffer.alloc(size * (size * 4 + 1))
   for (let y = 0; y < size; y++) {
     raw[y * (size * 4 + 1)] = 0
-    for (let i = 0; i < size * 4; i++) raw[y * (size * 4 + 1) + 1 + i] = Math.round(Math.min(1, Math.max(0, pixels[y * size * 4 + i])) * 255)
+    for (let i = 0; i < size * 4; i++)
+      raw[y * (size * 4 + 1) + 1 + i] = Math.round(Math.min(1, Math.max(0, pixels[y * size * 4 + i])) * 255)
   }
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0))])
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ])
 }
 
 function writeLinuxIcons(source = 'build/icon.png', dir = 'build/icons') {

@@ -9,7 +9,10 @@ const out = mkdtempSync(join(tmpdir(), 'suites-'))
 const totals = { passed: 0, failed: 0, skipped: 0 }
 let broken = false
 // npm's cache and config live under the real home even when HOME points at a throwaway keyring.
-const env = { ...process.env, npm_config_cache: process.env.REAL_HOME ? join(process.env.REAL_HOME, '.npm') : process.env.npm_config_cache }
+const env = {
+  ...process.env,
+  npm_config_cache: process.env.REAL_HOME ? join(process.env.REAL_HOME, '.npm') : process.env.npm_config_cache,
+}
 
 function run(cmd, args, extraEnv = {}) {
   const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...env, ...extraEnv } })
@@ -18,7 +21,13 @@ function run(cmd, args, extraEnv = {}) {
 
 // Unit and integration tests.
 const vitestJson = join(out, 'vitest.json')
-const vitestStatus = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`])
+const vitestStatus = run('npx', [
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${vitestJson}`,
+])
 if (existsSync(vitestJson)) {
   const r = JSON.parse(readFileSync(vitestJson, 'utf8'))
   totals.passed += r.numPassedTests

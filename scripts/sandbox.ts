@@ -61,7 +61,9 @@ for (const kind of SERVER_KINDS) {
   console.log(`Server kind ${kind}: path word "${sb.serverPaths[kind]}" (${DEFAULT_SERVER_LABELS[kind]})`)
 }
 if (rateLimit) {
-  console.log(`Rate limit per key: ${rateLimit.limit} requests per ${rateLimit.windowMs} ms window, then every request refused (429) for ${rateLimit.blockMs} ms`)
+  console.log(
+    `Rate limit per key: ${rateLimit.limit} requests per ${rateLimit.windowMs} ms window, then every request refused (429) for ${rateLimit.blockMs} ms`,
+  )
 }
 if (values.state) console.log(`State is saved to ${values.state} after every change.`)
 console.log('Press Ctrl+C to stop.')

@@ -3,6 +3,7 @@ import { en } from '@shared/i18n/locales/en'
 import { ja } from '@shared/i18n/locales/ja'
 
 export function setupWords(): Record<'en' | 'ja', Record<string, string>> {
-  const part = (catalogue: Record<string, string>) => Object.fromEntries(Object.entries(catalogue).filter(([k]) => k.startsWith('setup.')))
+  const part = (catalogue: Record<string, string>) =>
+    Object.fromEntries(Object.entries(catalogue).filter(([k]) => k.startsWith('setup.')))
   return { en: part(en), ja: part(ja) }
 }

@@ -29,7 +29,8 @@ const manifestSchema = z.object({
   optionalDependencies: z.record(z.string(), z.string()).optional(),
 })
 type Manifest = z.infer<typeof manifestSchema>
-const readManifest = (dir: string): Manifest => manifestSchema.parse(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')))
+const readManifest = (dir: string): Manifest =>
+  manifestSchema.parse(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')))
 
 /** The folder a package's `require(name)` finds, as Node looks it up: node_modules of the package, then of each folder above it, up to the project. */
 function packageDirOf(name: string, from: string, projectDir: string): string | undefined {
@@ -57,12 +58,16 @@ const INSTALL_ONLY = new Set(['prebuild-install', 'node-addon-api'])
 export function productionPackages(projectDir: string): string[] {
   const found = new Set<string>()
   const visit = (from: string, manifest: Manifest) => {
-    const wanted = [...Object.keys(manifest.dependencies ?? {}).map((n) => [n, true] as const), ...Object.keys(manifest.optionalDependencies ?? {}).map((n) => [n, false] as const)]
+    const wanted = [
+      ...Object.keys(manifest.dependencies ?? {}).map((n) => [n, true] as const),
+      ...Object.keys(manifest.optionalDependencies ?? {}).map((n) => [n, false] as const),
+    ]
     for (const [name, required] of wanted) {
       if (isMuslBuild(name) || INSTALL_ONLY.has(name)) continue
       const dir = packageDirOf(name, from, projectDir)
       if (!dir) {
-        if (required) throw new Error(`stage-command: ${name}, needed by ${manifest.name}, is not installed (run npm ci)`)
+        if (required)
+          throw new Error(`stage-command: ${name}, needed by ${manifest.name}, is not installed (run npm ci)`)
         continue
       }
       const key = relative(projectDir, dir)
@@ -140,7 +145,10 @@ exit /b %ERRORLEVEL%\r
  */
 function entry(minimum: [number, number, number]): string {
   const shown = minimum.join('.')
-  const text = { en: texts('en').t('cli.nodeTooOld', { minimum: shown, have: '{have}' }), ja: texts('ja').t('cli.nodeTooOld', { minimum: shown, have: '{have}' }) }
+  const text = {
+    en: texts('en').t('cli.nodeTooOld', { minimum: shown, have: '{have}' }),
+    ja: texts('ja').t('cli.nodeTooOld', { minimum: shown, have: '{have}' }),
+  }
   return `// hosting-admin, as installed: checks the Node.js that runs it, then starts the command (main/cli.js).
 var MINIMUM = ${JSON.stringify(minimum)}
 var TEXT = ${JSON.stringify(text)}
@@ -171,20 +179,25 @@ export interface Staged {
 
 export function stageCommand(projectDir: string = resolve('.')): Staged {
   const built = join(projectDir, 'out', 'main')
-  if (!existsSync(join(built, 'cli.js'))) throw new Error('stage-command: out/main/cli.js is missing: run electron-vite build first')
+  if (!existsSync(join(built, 'cli.js')))
+    throw new Error('stage-command: out/main/cli.js is missing: run electron-vite build first')
   const manifest = readManifest(projectDir)
   const command = join(projectDir, 'out', 'command')
   rmSync(command, { recursive: true, force: true })
   mkdirSync(join(command, 'main'), { recursive: true })
 
-  for (const part of ['cli.js', 'store-worker.js', 'chunks']) cpSync(join(built, part), join(command, 'main', part), { recursive: true })
+  for (const part of ['cli.js', 'store-worker.js', 'chunks'])
+    cpSync(join(built, part), join(command, 'main', part), { recursive: true })
   const packages = productionPackages(projectDir)
   for (const dir of packages) {
     const from = join(projectDir, dir)
     cpSync(from, join(command, dir), { recursive: true, filter: (file) => keep(from, file) })
   }
   // The built files are ES modules (the project's package.json says "type": "module").
-  writeFileSync(join(command, 'package.json'), `${JSON.stringify({ name: `${manifest.name}-command`, version: manifest.version, private: true, type: 'module' }, null, 2)}\n`)
+  writeFileSync(
+    join(command, 'package.json'),
+    `${JSON.stringify({ name: `${manifest.name}-command`, version: manifest.version, private: true, type: 'module' }, null, 2)}\n`,
+  )
 
   const minimum = minimumNode(manifest)
   writeFileSync(join(command, 'hosting-admin.mjs'), entry(minimum))
@@ -204,5 +217,7 @@ export function stageCommand(projectDir: string = resolve('.')): Staged {
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const staged = stageCommand()
-  console.log(`stage-command: ${relative('.', staged.command)} (${staged.packages.length} packages) and ${relative('.', staged.debLink)}`)
+  console.log(
+    `stage-command: ${relative('.', staged.command)} (${staged.packages.length} packages) and ${relative('.', staged.debLink)}`,
+  )
 }

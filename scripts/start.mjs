@@ -29,6 +29,12 @@ if (found.notInstalled) {
 // electron-vite starts what ELECTRON_EXEC_PATH names: the executable found above, by the same rules.
 // Its command line, as its package.json "bin" names it (the package does not export the file).
 const require = createRequire(import.meta.url)
-const cli = join(dirname(require.resolve('electron-vite/package.json')), require('electron-vite/package.json').bin['electron-vite'])
-const child = spawn(process.execPath, [cli, 'preview', ...process.argv.slice(2)], { stdio: 'inherit', env: { ...process.env, ELECTRON_EXEC_PATH: found.file } })
+const cli = join(
+  dirname(require.resolve('electron-vite/package.json')),
+  require('electron-vite/package.json').bin['electron-vite'],
+)
+const child = spawn(process.execPath, [cli, 'preview', ...process.argv.slice(2)], {
+  stdio: 'inherit',
+  env: { ...process.env, ELECTRON_EXEC_PATH: found.file },
+})
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))

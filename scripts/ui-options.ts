@@ -12,7 +12,8 @@ import { startHarness, type Harness } from '../support/harness'
 /** The keychain service name of `npm run ui`'s keys (apart from the app's own, hosting-admin.api-key). */
 export const UI_KEYCHAIN_SERVICE = 'hosting-admin-ui.api-key'
 
-export const uiDataDir = (env: NodeJS.ProcessEnv = process.env): string => env.HOSTING_ADMIN_UI_DIR ?? join(homedir(), '.config', 'hosting-admin-ui')
+export const uiDataDir = (env: NodeJS.ProcessEnv = process.env): string =>
+  env.HOSTING_ADMIN_UI_DIR ?? join(homedir(), '.config', 'hosting-admin-ui')
 
 /** The harness's options for `npm run ui` (a part of support/harness.ts's HarnessOptions). */
 export interface UiOptions {

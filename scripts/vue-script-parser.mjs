@@ -24,7 +24,10 @@ const TSCONFIG = join(root, 'tsconfig.web.json')
 const VUE_ROOT = join(root, 'src', 'renderer')
 // The parsers the lint already uses: vue-eslint-parser as eslint-plugin-vue's configs set it,
 // typescript-eslint's parser.
-const vueParser = [pluginVue.configs['flat/base']].flat().map((c) => c.languageOptions?.parser).find(Boolean)
+const vueParser = [pluginVue.configs['flat/base']]
+  .flat()
+  .map((c) => c.languageOptions?.parser)
+  .find(Boolean)
 if (!vueParser) throw new Error("eslint-plugin-vue's flat/base config names no parser")
 const tsParser = tseslint.parser
 /** Marks the options vue-eslint-parser hands over for a script: it clears `project` for a template's expressions. */
@@ -41,7 +44,12 @@ function scriptTextOf(file, parserOptions) {
       return tsParser.parseForESLint(code, withoutTypes(options))
     },
   }
-  vueParser.parseForESLint(readFileSync(file, 'utf8'), { ...parserOptions, filePath: file, parser: capture, project: SCRIPT_MARK })
+  vueParser.parseForESLint(readFileSync(file, 'utf8'), {
+    ...parserOptions,
+    filePath: file,
+    parser: capture,
+    project: SCRIPT_MARK,
+  })
   return script
 }
 
@@ -55,7 +63,16 @@ let program
 /** The program of tsconfig.web.json, each .vue file in it as the text of its script. */
 function programFor(parserOptions) {
   if (program) return program
-  const config = ts.getParsedCommandLineOfConfigFile(TSCONFIG, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n')) } })
+  const config = ts.getParsedCommandLineOfConfigFile(
+    TSCONFIG,
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'))
+      },
+    },
+  )
   if (!config) throw new Error(`cannot read ${TSCONFIG}`)
   const scripts = new Map()
   for (const file of vueFiles(VUE_ROOT)) {
@@ -66,7 +83,9 @@ function programFor(parserOptions) {
   const getSourceFile = host.getSourceFile.bind(host)
   host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
     const script = scripts.get(resolve(fileName))
-    return script === undefined ? getSourceFile(fileName, languageVersion, onError, shouldCreate) : ts.createSourceFile(fileName, script, languageVersion, true, ts.ScriptKind.TS)
+    return script === undefined
+      ? getSourceFile(fileName, languageVersion, onError, shouldCreate)
+      : ts.createSourceFile(fileName, script, languageVersion, true, ts.ScriptKind.TS)
   }
   const fileExists = host.fileExists.bind(host)
   host.fileExists = (fileName) => scripts.has(resolve(fileName)) || fileExists(fileName)

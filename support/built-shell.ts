@@ -15,12 +15,22 @@ const NOBODY = 65534
 export const BUILT_PRELOAD = resolve('out/preload/index.cjs')
 
 export function assertBuilt(): void {
-  if (!existsSync(BUILT_MAIN) || !existsSync(BUILT_PRELOAD)) throw new Error('No built bundle in out/: run `npm run build` first (npm test does).')
+  if (!existsSync(BUILT_MAIN) || !existsSync(BUILT_PRELOAD))
+    throw new Error('No built bundle in out/: run `npm run build` first (npm test does).')
 }
 
-const answer = z.object({ id: z.number(), ok: z.boolean(), value: z.unknown().optional(), error: z.string().optional() })
+const answer = z.object({
+  id: z.number(),
+  ok: z.boolean(),
+  value: z.unknown().optional(),
+  error: z.string().optional(),
+})
 
-const menuItem: z.ZodType<{ role?: string | undefined; type?: string | undefined; submenu?: { role?: string | undefined }[] | undefined }> = z.lazy(() =>
+const menuItem: z.ZodType<{
+  role?: string | undefined
+  type?: string | undefined
+  submenu?: { role?: string | undefined }[] | undefined
+}> = z.lazy(() =>
   z.object({ role: z.string().optional(), type: z.string().optional(), submenu: z.array(menuItem).optional() }),
 )
 export const shellState = z.object({
@@ -30,7 +40,12 @@ export const shellState = z.object({
   privilegedSchemes: z.array(z.object({ scheme: z.string(), privileges: z.record(z.string(), z.boolean()) })),
   protocols: z.array(z.string()),
   ipcChannels: z.array(z.string()),
-  windows: z.array(z.object({ options: z.object({ webPreferences: z.record(z.string(), z.unknown()) }).passthrough(), url: z.string().optional() })),
+  windows: z.array(
+    z.object({
+      options: z.object({ webPreferences: z.record(z.string(), z.unknown()) }).passthrough(),
+      url: z.string().optional(),
+    }),
+  ),
   menu: z.array(menuItem).nullable(),
   openedExternal: z.array(z.string()),
   openedPaths: z.array(z.string()),
@@ -45,11 +60,25 @@ export const shellState = z.object({
 })
 export type ShellState = z.infer<typeof shellState>
 
-const protocolAnswer = z.object({ registered: z.boolean(), status: z.number().optional(), headers: z.record(z.string(), z.string()).optional(), body: z.string().optional() })
+const protocolAnswer = z.object({
+  registered: z.boolean(),
+  status: z.number().optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  body: z.string().optional(),
+})
 const invokeAnswer = z.object({ registered: z.boolean(), result: z.unknown().optional() })
 const resultSchema = z.union([
   z.object({ ok: z.literal(true), value: z.unknown() }),
-  z.object({ ok: z.literal(false), error: z.object({ kind: z.string(), code: z.string(), params: z.record(z.string(), z.union([z.string(), z.number()])).optional() }).passthrough() }),
+  z.object({
+    ok: z.literal(false),
+    error: z
+      .object({
+        kind: z.string(),
+        code: z.string(),
+        params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+      })
+      .passthrough(),
+  }),
 ])
 /** An IPC Result as the child sent it. */
 export type ShellResult = z.infer<typeof resultSchema>
@@ -65,7 +94,10 @@ export interface BuiltShell {
   protocol(url: string): Promise<z.infer<typeof protocolAnswer>>
   /** A call through the handler the bundle registered for this Electron channel (undefined: none registered). */
   invoke(channel: string, payload: unknown, senderUrl?: string): Promise<ShellResult | undefined>
-  guard(event: 'will-navigate' | 'will-redirect' | 'will-attach-webview' | 'open', url?: string): Promise<{ prevented?: boolean; answer?: unknown }>
+  guard(
+    event: 'will-navigate' | 'will-redirect' | 'will-attach-webview' | 'open',
+    url?: string,
+  ): Promise<{ prevented?: boolean; answer?: unknown }>
   permission(permission: string): Promise<{ granted?: boolean; check?: boolean }>
   beforeRequest(url: string): Promise<{ cancel?: boolean }>
   /** The user clicks the notification the bundle showed at this index; false when there is none. */
@@ -162,18 +194,32 @@ export async function startBuiltShell(opts: BuiltShellOptions = {}): Promise<Bui
     output: () => out,
     ready: async () => z.object({ loaded: z.boolean() }).parse(await send('ready')).loaded,
     state: async () => shellState.parse(await send('state')),
-    memory: async () => z.object({ rss: z.number(), heapUsed: z.number(), collected: z.boolean() }).parse(await send('memory')),
+    memory: async () =>
+      z.object({ rss: z.number(), heapUsed: z.number(), collected: z.boolean() }).parse(await send('memory')),
     protocol: async (url) => protocolAnswer.parse(await send('protocol', { url })),
     invoke: async (channel, payload, senderUrl = 'app://app/index.html') => {
       const a = invokeAnswer.parse(await send('invoke', { channel, payload, senderUrl }))
       return a.registered ? resultSchema.parse(a.result) : undefined
     },
-    guard: async (event, url) => z.object({ prevented: z.boolean().optional(), answer: z.unknown().optional() }).parse(await send('guard', { event, url })),
-    permission: async (permission) => z.object({ granted: z.boolean().optional(), check: z.boolean().optional() }).parse(await send('permission', { permission })),
-    beforeRequest: async (url) => z.object({ cancel: z.boolean().optional() }).parse(await send('beforeRequest', { url })),
-    closeWindow: async () => z.object({ closed: z.boolean() }).passthrough().parse(await send('closeWindow')).closed,
-    reloadWindow: async (beforeUnloadCancels) => z.object({ reloaded: z.boolean() }).parse(await send('reloadWindow', { beforeUnloadCancels })).reloaded,
-    clickNotification: async (index) => z.object({ clicked: z.boolean() }).parse(await send('clickNotification', { index })).clicked,
+    guard: async (event, url) =>
+      z
+        .object({ prevented: z.boolean().optional(), answer: z.unknown().optional() })
+        .parse(await send('guard', { event, url })),
+    permission: async (permission) =>
+      z
+        .object({ granted: z.boolean().optional(), check: z.boolean().optional() })
+        .parse(await send('permission', { permission })),
+    beforeRequest: async (url) =>
+      z.object({ cancel: z.boolean().optional() }).parse(await send('beforeRequest', { url })),
+    closeWindow: async () =>
+      z
+        .object({ closed: z.boolean() })
+        .passthrough()
+        .parse(await send('closeWindow')).closed,
+    reloadWindow: async (beforeUnloadCancels) =>
+      z.object({ reloaded: z.boolean() }).parse(await send('reloadWindow', { beforeUnloadCancels })).reloaded,
+    clickNotification: async (index) =>
+      z.object({ clicked: z.boolean() }).parse(await send('clickNotification', { index })).clicked,
     quit: async () => {
       if (child.exitCode !== null) return
       await send('quit').catch(() => undefined)

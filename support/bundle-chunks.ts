@@ -14,7 +14,8 @@ export function initialChunks(entry: string): string[] {
     if (seen.has(file)) return
     seen.add(file)
     const text = readFileSync(file, 'utf8')
-    for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*)["'](\.\/[^"']+\.js)["']/g)) visit(join(dirname(file), m[1]!))
+    for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*)["'](\.\/[^"']+\.js)["']/g))
+      visit(join(dirname(file), m[1]!))
   }
   visit(entry)
   return [...seen]

@@ -132,7 +132,9 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const userDataDir = opts.userDataDir ?? mkdtempSync(join(tmpdir(), 'e2e-userdata-'))
   const keychain =
     opts.keychain ??
-    (process.env.DBUS_SESSION_BUS_ADDRESS ? new KeytarSecretStore(await loadKeytar(), `hosting-admin-e2e-${randomUUID()}`) : new SessionSecretStore())
+    (process.env.DBUS_SESSION_BUS_ADDRESS
+      ? new KeytarSecretStore(await loadKeytar(), `hosting-admin-e2e-${randomUUID()}`)
+      : new SessionSecretStore())
   // Tests read what the demo sandbox received; the app's own demo records nothing.
   const demo = sandboxDemo({ maxRecorded: 50_000, maxLogEntries: 20_000, ...opts.demo })
   let quits = 0
@@ -215,7 +217,11 @@ function bundleBridge(): Promise<string> {
  * Installs window.api in the page, bridged to the harness's real IPC router. `hold`: a test's
  * gate before a call reaches main (what the window shows while main has not answered yet).
  */
-export async function installBridge(page: Page, harness: Harness, hold?: (channel: ChannelName) => Promise<void> | undefined): Promise<void> {
+export async function installBridge(
+  page: Page,
+  harness: Harness,
+  hold?: (channel: ChannelName) => Promise<void> | undefined,
+): Promise<void> {
   // The answer crosses as JSON text, as fast as Electron's IPC carries it: a binding's own
   // serialisation of 10,000 items took a second, which the app would never pay.
   await page.exposeBinding('__haInvoke', async (source, channel: ChannelName, payload: unknown) => {
@@ -226,29 +232,35 @@ export async function installBridge(page: Page, harness: Harness, hold?: (channe
       url: source.frame.url(),
       key: 'page',
       sendProgress: (p: Progress) => {
-        page.evaluate((pr) => {
-          // In the page: the hook the bridge installs (support/bridge-entry.ts), when it is there.
-          const hook: unknown = Reflect.get(globalThis, '__haProgress')
-          if (typeof hook === 'function') Reflect.apply(hook, undefined, [pr])
-        }, p).catch(() => undefined)
+        page
+          .evaluate((pr) => {
+            // In the page: the hook the bridge installs (support/bridge-entry.ts), when it is there.
+            const hook: unknown = Reflect.get(globalThis, '__haProgress')
+            if (typeof hook === 'function') Reflect.apply(hook, undefined, [pr])
+          }, p)
+          .catch(() => undefined)
       },
       sendJob: (job: JobView) => {
         if (page.isClosed()) return false
-        page.evaluate((j) => {
-          // In the page: the hook the bridge installs (support/bridge-entry.ts), when it is there.
-          const hook: unknown = Reflect.get(globalThis, '__haJob')
-          if (typeof hook === 'function') Reflect.apply(hook, undefined, [j])
-        }, job).catch(() => undefined)
+        page
+          .evaluate((j) => {
+            // In the page: the hook the bridge installs (support/bridge-entry.ts), when it is there.
+            const hook: unknown = Reflect.get(globalThis, '__haJob')
+            if (typeof hook === 'function') Reflect.apply(hook, undefined, [j])
+          }, job)
+          .catch(() => undefined)
         return true
       },
       // A clicked notification: the page is told as the preload would tell it (bridge-entry.ts).
       sendReminderOpen: (target: ReminderTarget) => {
         if (page.isClosed()) return false
-        page.evaluate((t) => {
-          // In the page: the hook the bridge installs (support/bridge-entry.ts), when it is there.
-          const hook: unknown = Reflect.get(globalThis, '__haReminderOpen')
-          if (typeof hook === 'function') Reflect.apply(hook, undefined, [t])
-        }, target).catch(() => undefined)
+        page
+          .evaluate((t) => {
+            // In the page: the hook the bridge installs (support/bridge-entry.ts), when it is there.
+            const hook: unknown = Reflect.get(globalThis, '__haReminderOpen')
+            if (typeof hook === 'function') Reflect.apply(hook, undefined, [t])
+          }, target)
+          .catch(() => undefined)
         return true
       },
     })

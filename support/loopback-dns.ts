@@ -45,7 +45,10 @@ interface ServeOptions {
 }
 
 /** Listens on loopback and answers each question with what `answer` says. */
-async function serve(answer: (question: packet.Question, name: string) => Reply, opts: ServeOptions): Promise<LoopbackDns> {
+async function serve(
+  answer: (question: packet.Question, name: string) => Reply,
+  opts: ServeOptions,
+): Promise<LoopbackDns> {
   const socket = createSocket('udp4')
   const asked: string[] = []
   const held = new Set<NodeJS.Timeout>()
@@ -66,7 +69,9 @@ async function serve(answer: (question: packet.Question, name: string) => Reply,
     const encoded = packet.encode({
       type: 'response',
       id: query.id,
-      flags: (reply.rcode === REFUSED ? 0 : opts.resolver ? packet.RECURSION_AVAILABLE : packet.AUTHORITATIVE_ANSWER) | reply.rcode,
+      flags:
+        (reply.rcode === REFUSED ? 0 : opts.resolver ? packet.RECURSION_AVAILABLE : packet.AUTHORITATIVE_ANSWER) |
+        reply.rcode,
       questions: [question],
       answers: reply.answers,
       authorities: reply.authorities ?? [],
@@ -125,7 +130,9 @@ function zoneOf<Z extends { domain: string }>(zones: Z[], name: string): Z | und
     const lower = z.domain.toLowerCase()
     const domain = lower.endsWith('.') ? lower.slice(0, -1) : lower
     if (domain.length <= bestDomain.length && best !== undefined) continue
-    const inside = name === domain || (name.length > domain.length && name.endsWith(domain) && name[name.length - domain.length - 1] === '.')
+    const inside =
+      name === domain ||
+      (name.length > domain.length && name.endsWith(domain) && name[name.length - domain.length - 1] === '.')
     if (inside) {
       best = z
       bestDomain = domain
@@ -136,13 +143,22 @@ function zoneOf<Z extends { domain: string }>(zones: Z[], name: string): Z | und
 
 /** TXT answers from `txtOf`: an authoritative answer with the values, or NXDOMAIN when it holds none. */
 export function startAuthoritativeDns(txtOf: (name: string) => string[]): Promise<LoopbackDns> {
-  return serve((question, name) => {
-    const values = question.type === 'TXT' ? txtOf(name) : []
-    return {
-      rcode: values.length === 0 ? NXDOMAIN : 0,
-      answers: values.map((v) => ({ type: 'TXT' as const, class: 'IN' as const, name: question.name, ttl: 60, data: txtStrings(v) })),
-    }
-  }, { record: txtNames })
+  return serve(
+    (question, name) => {
+      const values = question.type === 'TXT' ? txtOf(name) : []
+      return {
+        rcode: values.length === 0 ? NXDOMAIN : 0,
+        answers: values.map((v) => ({
+          type: 'TXT' as const,
+          class: 'IN' as const,
+          name: question.name,
+          ttl: 60,
+          data: txtStrings(v),
+        })),
+      }
+    },
+    { record: txtNames },
+  )
 }
 
 /**
@@ -201,25 +217,42 @@ export interface ServedZone {
  * deeper name exists (an empty non-terminal). A name in no zone it serves is REFUSED.
  */
 export function startZoneDns(zones: () => ServedZone[]): Promise<LoopbackDns> {
-  return serve((question, name) => {
-    const zone = zoneOf(zones(), name)
-    if (!zone) return { rcode: REFUSED, answers: [] }
-    const soa: packet.Answer = {
-      type: 'SOA',
-      class: 'IN',
-      name: zone.domain,
-      ttl: 60,
-      data: { mname: zone.ns[0] ?? zone.domain, rname: `hostmaster.${zone.domain}`, serial: 1, refresh: 3600, retry: 600, expire: 86400, minimum: 60 },
-    }
-    const answers: packet.Answer[] = []
-    if (name === zone.domain && question.type === 'SOA') answers.push(soa)
-    if (name === zone.domain && question.type === 'NS') for (const ns of zone.ns) answers.push({ type: 'NS', class: 'IN', name: zone.domain, ttl: 60, data: ns.replace(/\.$/, '') })
-    if (question.type === 'TXT') for (const v of txtInRecords(zone.records, zone.domain, name)) answers.push({ type: 'TXT', class: 'IN', name: question.name, ttl: 60, data: txtStrings(v) })
-    if (question.type === 'A' || question.type === 'AAAA') for (const v of valuesInRecords(zone.records, zone.domain, name, question.type)) answers.push({ type: question.type, class: 'IN', name: question.name, ttl: 60, data: v })
-    if (answers.length > 0) return { rcode: 0, answers }
-    const exists = [...namesInRecords(zone.records, zone.domain)].some((n) => n === name || n.endsWith(`.${name}`))
-    return { rcode: exists ? 0 : NXDOMAIN, answers: [], authorities: [soa] }
-  }, { record: txtNames })
+  return serve(
+    (question, name) => {
+      const zone = zoneOf(zones(), name)
+      if (!zone) return { rcode: REFUSED, answers: [] }
+      const soa: packet.Answer = {
+        type: 'SOA',
+        class: 'IN',
+        name: zone.domain,
+        ttl: 60,
+        data: {
+          mname: zone.ns[0] ?? zone.domain,
+          rname: `hostmaster.${zone.domain}`,
+          serial: 1,
+          refresh: 3600,
+          retry: 600,
+          expire: 86400,
+          minimum: 60,
+        },
+      }
+      const answers: packet.Answer[] = []
+      if (name === zone.domain && question.type === 'SOA') answers.push(soa)
+      if (name === zone.domain && question.type === 'NS')
+        for (const ns of zone.ns)
+          answers.push({ type: 'NS', class: 'IN', name: zone.domain, ttl: 60, data: ns.replace(/\.$/, '') })
+      if (question.type === 'TXT')
+        for (const v of txtInRecords(zone.records, zone.domain, name))
+          answers.push({ type: 'TXT', class: 'IN', name: question.name, ttl: 60, data: txtStrings(v) })
+      if (question.type === 'A' || question.type === 'AAAA')
+        for (const v of valuesInRecords(zone.records, zone.domain, name, question.type))
+          answers.push({ type: question.type, class: 'IN', name: question.name, ttl: 60, data: v })
+      if (answers.length > 0) return { rcode: 0, answers }
+      const exists = [...namesInRecords(zone.records, zone.domain)].some((n) => n === name || n.endsWith(`.${name}`))
+      return { rcode: exists ? 0 : NXDOMAIN, answers: [], authorities: [soa] }
+    },
+    { record: txtNames },
+  )
 }
 
 /** A zone for `startRecordsDns`: its name and its records text. */
@@ -256,7 +289,8 @@ function readLines(z: Zone): Line[] {
     if (typeWord === undefined || host === undefined || value.length === 0) continue
     const type = typeWord.toUpperCase()
     // `mx @ <server> <priority>` is the zone's own MX too.
-    if (type === 'MX' && host === '@' && value.length === 2) out.push({ type, name: z.domain, value: `${value[1]} ${fullName(value[0] ?? '', z.domain)}` })
+    if (type === 'MX' && host === '@' && value.length === 2)
+      out.push({ type, name: z.domain, value: `${value[1]} ${fullName(value[0] ?? '', z.domain)}` })
     else if (type === 'MX') out.push({ type, name: z.domain, value: `${value[0]} ${fullName(host, z.domain)}` })
     else out.push({ type, name: fullName(host, z.domain), value: value.join(' ') })
   }

@@ -54,7 +54,9 @@ export function accountLists(opts: AccountOptions = {}): AccountLists {
   const ds = state.domains
   return {
     state,
-    servers: fromKeys(SERVER_KINDS, (k) => decode(endpoints['servers.list'].result, state.servers[k].map(wire.serverOut))),
+    servers: fromKeys(SERVER_KINDS, (k) =>
+      decode(endpoints['servers.list'].result, state.servers[k].map(wire.serverOut)),
+    ),
     svcips: decode(endpoints['svcips.list'].result, state.svcips.map(wire.svcipOut)),
     domains: decode(endpoints['domains.list'].result, ds.map(wire.domainItemOut)),
     expiration: decode(endpoints['domains.expiration.list'].result, ds.map(wire.expOut)),
@@ -62,7 +64,10 @@ export function accountLists(opts: AccountOptions = {}): AccountLists {
     transferlock: decode(endpoints['domains.transferlock.list'].result, ds.map(wire.lockOut)),
     whois: decode(endpoints['domains.whois.list'].result, ds.map(wire.whoisOut)),
     nameserver: decode(endpoints['domains.nameserver.list'].result, ds.map(wire.nsOut)),
-    dns: decode(endpoints['domains.dns.list'].result, ds.map((d) => wire.dnsOut(d, service))),
+    dns: decode(
+      endpoints['domains.dns.list'].result,
+      ds.map((d) => wire.dnsOut(d, service)),
+    ),
     dynamicdns: decode(endpoints['domains.dynamicdns.list'].result, ds.map(wire.ddnsOut)),
     dnssec: decode(endpoints['domains.dnssec.list'].result, ds.map(wire.dnssecOut)),
     freedns: decode(endpoints['freedns.list'].result, state.freedns.map(wire.freeOut)),
@@ -86,7 +91,12 @@ export function putAccount(store: PortfolioStore, accountId: string, lists: Acco
 }
 
 /** The same, into the store in its worker thread (or any PortfolioStoreAsync). */
-export async function putAccountAsync(store: PortfolioStoreAsync, accountId: string, lists: AccountLists, readAt: string): Promise<void> {
+export async function putAccountAsync(
+  store: PortfolioStoreAsync,
+  accountId: string,
+  lists: AccountLists,
+  readAt: string,
+): Promise<void> {
   for (const kind of SERVER_KINDS) await store.putList(accountId, 'servers.list', { kind }, lists.servers[kind], readAt)
   await store.putList(accountId, 'svcips.list', {}, lists.svcips, readAt)
   await store.putList(accountId, 'domains.list', {}, lists.domains, readAt)

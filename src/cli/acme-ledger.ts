@@ -29,9 +29,16 @@ export class LedgerUnwritable extends Error {
   }
 }
 
-const codeOf = (err: unknown) => (typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : 'unknown')
+const codeOf = (err: unknown) =>
+  typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : 'unknown'
 const folderOf = (dataDir: string) => join(dataDir, 'acme-added')
-const fileOf = (dataDir: string, key: Key) => join(folderOf(dataDir), `${createHash('sha256').update(JSON.stringify([key.accountId, key.domain, key.line])).digest('hex')}.json`)
+const fileOf = (dataDir: string, key: Key) =>
+  join(
+    folderOf(dataDir),
+    `${createHash('sha256')
+      .update(JSON.stringify([key.accountId, key.domain, key.line]))
+      .digest('hex')}.json`,
+  )
 const legacyFileOf = (dataDir: string) => join(dataDir, 'acme-added.json')
 const same = (a: Key, b: Key) => a.accountId === b.accountId && a.domain === b.domain && a.line === b.line
 
@@ -82,5 +89,6 @@ export async function forget(dataDir: string, line: Key): Promise<void> {
     if (codeOf(err) !== 'ENOENT') throw new LedgerUnwritable(file, codeOf(err))
   })
   const legacy = await readLegacy(dataDir)
-  if (legacy.some((a) => same(a, line))) await writeWhole(legacyFileOf(dataDir), JSON.stringify({ version: 1, added: legacy.filter((a) => !same(a, line)) }))
+  if (legacy.some((a) => same(a, line)))
+    await writeWhole(legacyFileOf(dataDir), JSON.stringify({ version: 1, added: legacy.filter((a) => !same(a, line)) }))
 }

@@ -17,7 +17,21 @@ import type { ErrorData } from '@shared/errors'
 import { parse } from '@shared/dns/records'
 import { plan as planOf } from '@shared/dns/plan'
 import { safetyOfPlan } from '@shared/dns/zone-safety'
-import { BadInput, EXIT, Failed, failed, itemError, pause, readZone, runWrite, targetBusy, zoneMoved, type Confirmation, type Context, type Io } from './context'
+import {
+  BadInput,
+  EXIT,
+  Failed,
+  failed,
+  itemError,
+  pause,
+  readZone,
+  runWrite,
+  targetBusy,
+  zoneMoved,
+  type Confirmation,
+  type Context,
+  type Io,
+} from './context'
 import { forget, LedgerUnwritable, noteAdded, wasAdded } from './acme-ledger'
 import { hostNameOf, type AcmeRequest } from './acme-input'
 import { addressMapOf, nameserversOf, waitUntilServed } from './propagation'
@@ -58,10 +72,16 @@ export function acmeLockWait(io: Io, say: Texts, timeoutMs: number | undefined, 
  * one named by --zone), with its nameservers. The service answers a domain the account does not
  * hold with 400 "domainname is invalid."; any other failure ends the command.
  */
-async function zoneOfName(c: Context, account: AccountView, fqdn: string, named: string | undefined): Promise<{ domain: string; ns: string[] }> {
+async function zoneOfName(
+  c: Context,
+  account: AccountView,
+  fqdn: string,
+  named: string | undefined,
+): Promise<{ domain: string; ns: string[] }> {
   const labels = fqdn.split('.')
   const zoneNamed = named === undefined ? undefined : hostNameOf(named)
-  if (named !== undefined && !zoneNamed) throw BadInput.of(c.say, 'cli.acme.badName', { name: JSON.stringify(named.slice(0, 80)) })
+  if (named !== undefined && !zoneNamed)
+    throw BadInput.of(c.say, 'cli.acme.badName', { name: JSON.stringify(named.slice(0, 80)) })
   const candidates = zoneNamed ? [zoneNamed] : labels.slice(1, -1).map((_, i) => labels.slice(i + 1).join('.'))
   for (const domain of candidates) {
     if (fqdn !== domain && !fqdn.endsWith(`.${domain}`)) continue
@@ -170,7 +190,12 @@ async function acmeIn(c: Context, account: AccountView, request: AcmeRequest, op
       'domains.dns.set',
       [
         {
-          params: { domain: zone.domain, records, ns_type: live.ns_type, ...(live.ttl !== undefined ? { ttl: live.ttl } : {}) },
+          params: {
+            domain: zone.domain,
+            records,
+            ns_type: live.ns_type,
+            ...(live.ttl !== undefined ? { ttl: live.ttl } : {}),
+          },
           label: zone.domain,
           guard: { records: live.records, ...(live.ttl !== undefined ? { ttl: live.ttl } : {}), ns_type: live.ns_type },
           ...(safety.needsOwnConfirmation ? { overRule: true } : {}),
@@ -208,7 +233,13 @@ async function acmeIn(c: Context, account: AccountView, request: AcmeRequest, op
   }
   if (changed) {
     if (request.mode === 'remove') await forget(c.dataDir, mine)
-    progress(c, c.say.t(request.mode === 'add' ? 'cli.acme.added' : 'cli.acme.removed', { name: request.fqdn, domain: zone.domain }))
+    progress(
+      c,
+      c.say.t(request.mode === 'add' ? 'cli.acme.added' : 'cli.acme.removed', {
+        name: request.fqdn,
+        domain: zone.domain,
+      }),
+    )
   }
   if (request.mode === 'remove') {
     if (c.json) c.io.out(JSON.stringify({ ok: true, domain: zone.domain, name: request.fqdn, removed: changed }))
@@ -219,7 +250,12 @@ async function acmeIn(c: Context, account: AccountView, request: AcmeRequest, op
   return await waitForNameservers(c, zone, request, opts)
 }
 
-async function waitForNameservers(c: Context, zone: { domain: string; ns: string[] }, request: AcmeRequest, opts: AcmeOptions): Promise<number> {
+async function waitForNameservers(
+  c: Context,
+  zone: { domain: string; ns: string[] },
+  request: AcmeRequest,
+  opts: AcmeOptions,
+): Promise<number> {
   const { nameservers, unresolved } = await nameserversOf(zone.ns, addressMapOf(c.io.env.HOSTING_ADMIN_NS_ADDRESSES))
   // Unresolved ones make the command fail at its end (exit 1): said on stderr.
   for (const u of unresolved) c.io.err(c.say.t('cli.acme.nsUnresolved', { ns: u.name, reason: u.reason }))
@@ -233,10 +269,25 @@ async function waitForNameservers(c: Context, zone: { domain: string; ns: string
     value: request.value,
     timeoutMs: opts.timeoutMs,
     intervalMs: opts.intervalMs,
-    onServed: (ns, afterMs) => progress(c, c.say.t('cli.acme.served', { ns: ns.name, seconds: Math.round(afterMs / 100) / 10 })),
+    onServed: (ns, afterMs) =>
+      progress(c, c.say.t('cli.acme.served', { ns: ns.name, seconds: Math.round(afterMs / 100) / 10 })),
   })
   const served = late.length === 0 && unresolved.length === 0
-  if (c.json) c.io.out(JSON.stringify({ ok: served, domain: zone.domain, name: request.fqdn, late: [...late.map((n) => n.name), ...unresolved.map((u) => u.name)] }))
-  if (late.length > 0) c.io.err(c.say.t('cli.acme.timedOut', { names: late.map((n) => n.name).join(', '), seconds: Math.round(opts.timeoutMs / 1000) }))
+  if (c.json)
+    c.io.out(
+      JSON.stringify({
+        ok: served,
+        domain: zone.domain,
+        name: request.fqdn,
+        late: [...late.map((n) => n.name), ...unresolved.map((u) => u.name)],
+      }),
+    )
+  if (late.length > 0)
+    c.io.err(
+      c.say.t('cli.acme.timedOut', {
+        names: late.map((n) => n.name).join(', '),
+        seconds: Math.round(opts.timeoutMs / 1000),
+      }),
+    )
   return served ? EXIT.done : EXIT.failed
 }

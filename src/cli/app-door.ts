@@ -20,12 +20,20 @@ function isResult(v: unknown): v is Result<unknown> {
 }
 /** A job as the app's runner sends it to its watchers (the window's JOB_CHANNEL carries the same). */
 function isJob(v: unknown): v is JobView {
-  return typeof v === 'object' && v !== null && 'id' in v && typeof v.id === 'string' && 'status' in v && typeof v.status === 'string' && 'items' in v && Array.isArray(v.items)
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    'id' in v &&
+    typeof v.id === 'string' &&
+    'status' in v &&
+    typeof v.status === 'string' &&
+    'items' in v &&
+    Array.isArray(v.items)
+  )
 }
 function isProgress(v: unknown): v is Progress {
   return typeof v === 'object' && v !== null && 'loadedItems' in v && typeof v.loadedItems === 'number'
 }
-
 
 /** The advertised door is not the user's alone: nothing was sent to it. */
 class DoorRefused extends Error {
@@ -35,7 +43,11 @@ class DoorRefused extends Error {
   }
 }
 
-export async function sessionThroughApp(socketPath: string, token: string, onProgress?: (p: Progress) => void): Promise<Session> {
+export async function sessionThroughApp(
+  socketPath: string,
+  token: string,
+  onProgress?: (p: Progress) => void,
+): Promise<Session> {
   // Checked before the token leaves: another user's socket would receive it and every call.
   const refusal = await doorRefusal(socketPath)
   if (refusal) throw new DoorRefused(refusal)
@@ -62,7 +74,9 @@ export async function sessionThroughApp(socketPath: string, token: string, onPro
     }
     if (parsed.t === 'welcome') welcomed?.()
     else if (parsed.t === 'result') {
-      pending.get(parsed.id)?.(isResult(parsed.result) ? parsed.result : { ok: false, error: { kind: 'internal', code: 'cli.appAnswer' } })
+      pending.get(parsed.id)?.(
+        isResult(parsed.result) ? parsed.result : { ok: false, error: { kind: 'internal', code: 'cli.appAnswer' } },
+      )
       pending.delete(parsed.id)
     } else if (parsed.t === 'progress') {
       if (isProgress(parsed.p)) {
@@ -112,7 +126,14 @@ export async function sessionThroughApp(socketPath: string, token: string, onPro
     })
   await request('jobs.watch', {})
   const call = callOver(async (channel, payload, onCallProgress) => {
-    const callId = onCallProgress && typeof payload === 'object' && payload !== null && 'callId' in payload && typeof payload.callId === 'string' ? payload.callId : undefined
+    const callId =
+      onCallProgress &&
+      typeof payload === 'object' &&
+      payload !== null &&
+      'callId' in payload &&
+      typeof payload.callId === 'string'
+        ? payload.callId
+        : undefined
     if (callId && onCallProgress) following.set(callId, onCallProgress)
     try {
       return await request(channel, payload)

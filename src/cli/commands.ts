@@ -80,19 +80,27 @@ export interface StandaloneInput {
 
 /** A command runs in a session of the app's services, or (team mode's own) on its own. */
 export type CliCommand = CommandBase &
-  ({ run(c: Context, input: CommandInput): Promise<number>; standalone?: undefined } | { standalone(input: StandaloneInput): Promise<number>; run?: undefined })
+  (
+    | { run(c: Context, input: CommandInput): Promise<number>; standalone?: undefined }
+    | { standalone(input: StandaloneInput): Promise<number>; run?: undefined }
+  )
 
 const CONFIRM_FLAGS = ['yes', 'confirm-account'] as const satisfies readonly FlagName[]
 const ACME_FLAGS = ['zone', 'timeout', 'poll-every', 'force', ...CONFIRM_FLAGS] as const satisfies readonly FlagName[]
 
-const confirmationOf = (flags: Flags): Confirmation => ({ yes: flags.on('yes'), typedName: flags.text('confirm-account') })
+const confirmationOf = (flags: Flags): Confirmation => ({
+  yes: flags.on('yes'),
+  typedName: flags.text('confirm-account'),
+})
 
 const ZONE_FORMATS: readonly ZoneFormat[] = ['records', 'bind']
 const formatAsked = (flags: Flags): ZoneFormat | undefined => ZONE_FORMATS.find((f) => f === flags.text('format'))
 
 function formatRefusal(flags: Flags): Refusal | undefined {
   const format = flags.text('format')
-  return format !== undefined && formatAsked(flags) === undefined ? { key: 'cli.badFormat', params: { format } } : undefined
+  return format !== undefined && formatAsked(flags) === undefined
+    ? { key: 'cli.badFormat', params: { format } }
+    : undefined
 }
 
 /**
@@ -105,7 +113,12 @@ function zoneCheck(flags: Flags, args: string[]): Refusal | undefined {
   return formatRefusal(flags) ?? (!domain ? { key: 'cli.needsDomain' } : !file ? { key: 'cli.needsFile' } : undefined)
 }
 
-function fromFile(words: string, mode: 'plan' | 'check' | 'apply', help: MessageKey, flags: readonly FlagName[]): CliCommand {
+function fromFile(
+  words: string,
+  mode: 'plan' | 'check' | 'apply',
+  help: MessageKey,
+  flags: readonly FlagName[],
+): CliCommand {
   return {
     words,
     flags: ['format', 'offline', ...flags],
@@ -133,7 +146,13 @@ function acmeHook(verb: 'auth' | 'present' | 'cleanup', help: MessageKey): CliCo
       const chosen = await account()
       const { acme, acmeRequestOf } = await import('./acme')
       const request = acmeRequestOf(c, verb, args)
-      return acme(c, chosen, request, { ...confirmationOf(flags), zone: flags.text('zone'), force: flags.on('force'), timeoutMs: flags.ms('timeout') ?? ACME_TIMEOUT_MS, intervalMs: flags.ms('poll-every') ?? 5000 })
+      return acme(c, chosen, request, {
+        ...confirmationOf(flags),
+        zone: flags.text('zone'),
+        force: flags.on('force'),
+        timeoutMs: flags.ms('timeout') ?? ACME_TIMEOUT_MS,
+        intervalMs: flags.ms('poll-every') ?? 5000,
+      })
     },
   }
 }
@@ -144,7 +163,17 @@ export const ACME_TIMEOUT_MS = 300_000
 /** The update address serves every user of the service: no faster than once a minute. */
 const DDNS_MIN_EVERY_MS = 60_000
 
-const TEAM_INIT_FLAGS = ['host', 'port', 'database', 'user', 'ca-file', 'sslmode', 'unencrypted', 'member', 'workstation'] as const satisfies readonly FlagName[]
+const TEAM_INIT_FLAGS = [
+  'host',
+  'port',
+  'database',
+  'user',
+  'ca-file',
+  'sslmode',
+  'unencrypted',
+  'member',
+  'workstation',
+] as const satisfies readonly FlagName[]
 
 /** team add-member|remove-member <name>: the owner's connection only (team-members.ts). */
 function teamMemberCommand(verb: 'add-member' | 'remove-member' | 'retention', help: MessageKey): CliCommand {
@@ -152,8 +181,19 @@ function teamMemberCommand(verb: 'add-member' | 'remove-member' | 'retention', h
     words: `team ${verb}`,
     flags: verb === 'add-member' ? ['password-stdin'] : [],
     help,
-    check: (_flags, args) => (args[0] ? undefined : { key: verb === 'retention' ? 'cli.team.badRetention' : 'cli.team.needsMemberName', params: { days: '' } }),
-    standalone: async ({ flags, args, dataDir, io, say }) => (await import('./team-members')).teamMembers(verb, args[0], { passwordStdin: flags.on('password-stdin'), json: flags.on('json') }, dataDir, io, say),
+    check: (_flags, args) =>
+      args[0]
+        ? undefined
+        : { key: verb === 'retention' ? 'cli.team.badRetention' : 'cli.team.needsMemberName', params: { days: '' } },
+    standalone: async ({ flags, args, dataDir, io, say }) =>
+      (await import('./team-members')).teamMembers(
+        verb,
+        args[0],
+        { passwordStdin: flags.on('password-stdin'), json: flags.on('json') },
+        dataDir,
+        io,
+        say,
+      ),
   }
 }
 
@@ -197,9 +237,14 @@ export const COMMANDS: readonly CliCommand[] = [
     help: 'cli.help.accountsAdd',
     // The name and address here; each choice's words in accounts.ts (addCheck), loaded only to run.
     check: (flags, [name]) =>
-      !name ? { key: 'cli.accounts.needsName' } : flags.text('base-url') === undefined ? { key: 'cli.accounts.needsBaseUrl' } : undefined,
+      !name
+        ? { key: 'cli.accounts.needsName' }
+        : flags.text('base-url') === undefined
+          ? { key: 'cli.accounts.needsBaseUrl' }
+          : undefined,
     keepsKey: true,
-    run: async (c, { flags, args: [name = ''], keySource }) => (await import('./accounts')).addAccount(c, { name, flags, source: keySource }),
+    run: async (c, { flags, args: [name = ''], keySource }) =>
+      (await import('./accounts')).addAccount(c, { name, flags, source: keySource }),
   },
   {
     words: 'accounts test',
@@ -213,14 +258,16 @@ export const COMMANDS: readonly CliCommand[] = [
     flags: ['yes'],
     help: 'cli.help.accountsRemove',
     check: accountNamed,
-    run: async (c, { flags, args: [name], account }) => (await import('./accounts')).removeAccount(c, await account(name), flags.on('yes')),
+    run: async (c, { flags, args: [name], account }) =>
+      (await import('./accounts')).removeAccount(c, await account(name), flags.on('yes')),
   },
   {
     words: 'accounts rename',
     flags: [],
     help: 'cli.help.accountsRename',
     check: (_flags, [from, to]) => (!from || !to ? { key: 'cli.accounts.needsNames' } : undefined),
-    run: async (c, { args: [from, to = ''], account }) => (await import('./accounts')).renameAccount(c, await account(from), to),
+    run: async (c, { args: [from, to = ''], account }) =>
+      (await import('./accounts')).renameAccount(c, await account(from), to),
   },
   {
     words: 'accounts',
@@ -240,7 +287,12 @@ export const COMMANDS: readonly CliCommand[] = [
     help: 'cli.help.dnsExport',
     check: (flags, [domain]) => formatRefusal(flags) ?? (!domain ? { key: 'cli.needsDomain' } : undefined),
     run: async (c, { flags, args: [domain = ''], account }) =>
-      (await import('./dns-files')).exportZone(c, await account(), domain, flags.on('bind') || flags.text('format') === 'bind'),
+      (await import('./dns-files')).exportZone(
+        c,
+        await account(),
+        domain,
+        flags.on('bind') || flags.text('format') === 'bind',
+      ),
   },
   fromFile('dns plan', 'plan', 'cli.help.dnsPlan', []),
   fromFile('dns check', 'check', 'cli.help.dnsCheck', []),
@@ -250,7 +302,8 @@ export const COMMANDS: readonly CliCommand[] = [
     flags: ['all'],
     help: 'cli.help.dnsServed',
     check: (flags, [domain]) => (!domain && !flags.on('all') ? { key: 'cli.needsDomain' } : undefined),
-    run: async (c, { flags, args: [domain], account }) => (await import('./served')).served(c, await account(), flags.on('all') ? undefined : domain),
+    run: async (c, { flags, args: [domain], account }) =>
+      (await import('./served')).served(c, await account(), flags.on('all') ? undefined : domain),
   },
   acmeHook('auth', 'cli.help.acmeAuth'),
   acmeHook('present', 'cli.help.acmePresent'),
@@ -285,7 +338,11 @@ export const COMMANDS: readonly CliCommand[] = [
     async run(c, { flags, args: [domain = ''], account }) {
       const chosen = await account()
       const { ddnsOptionsOf, ddnsTargetOf, updateEvery, updateOnce } = await import('./ddns')
-      const options = ddnsOptionsOf(c, { host: flags.text('host'), ip: flags.text('ip'), detect: flags.on('detect') }, flags.ms('every'))
+      const options = ddnsOptionsOf(
+        c,
+        { host: flags.text('host'), ip: flags.text('ip'), detect: flags.on('detect') },
+        flags.ms('every'),
+      )
       if (options.everyMs === undefined) return updateOnce(c, chosen, domain, options)
       const target = await ddnsTargetOf(c, chosen, domain)
       // A running updater leaves the data folder to the app: it holds only the password, in memory.
@@ -304,7 +361,10 @@ export const COMMANDS: readonly CliCommand[] = [
     words: 'team settle',
     flags: ['timeout'],
     help: 'cli.help.teamSettle',
-    run: async (c, { flags, accounts }) => (await import('./settle')).settleUnknown(c, await accounts(), { timeoutMs: flags.ms('timeout') ?? SETTLE_TIMEOUT_MS }),
+    run: async (c, { flags, accounts }) =>
+      (await import('./settle')).settleUnknown(c, await accounts(), {
+        timeoutMs: flags.ms('timeout') ?? SETTLE_TIMEOUT_MS,
+      }),
   },
 ]
 
@@ -328,17 +388,30 @@ export function commandOf(positionals: readonly string[]): { command: CliCommand
 export const commandsOfGroup = (group: string): CliCommand[] => COMMANDS.filter((c) => c.words.split(' ')[0] === group)
 
 /** The commands that take `flag` beyond the common ones, as typed. */
-export const commandsTaking = (flag: FlagName): string[] => COMMANDS.filter((c) => c.flags.includes(flag)).map((c) => c.words)
+export const commandsTaking = (flag: FlagName): string[] =>
+  COMMANDS.filter((c) => c.flags.includes(flag)).map((c) => c.words)
 
 /** The accounts as the app lists them, through its services (or its door, while it runs). */
 async function listAccounts(c: Context): Promise<number> {
   const r = await c.session.call('accounts.list', {})
   if (!r.ok) return failed(c, r.error)
-  return printAccounts(c.io, c.json, r.value.accounts.map((a) => ({ id: a.id, name: a.name, environment: a.environment, readOnly: a.readOnly, active: a.id === r.value.activeId })))
+  return printAccounts(
+    c.io,
+    c.json,
+    r.value.accounts.map((a) => ({
+      id: a.id,
+      name: a.name,
+      environment: a.environment,
+      readOnly: a.readOnly,
+      active: a.id === r.value.activeId,
+    })),
+  )
 }
 
 function printAccounts(io: Io, json: boolean, rows: AccountRow[]): number {
   if (json) io.out(JSON.stringify({ accounts: rows }))
-  else for (const a of rows) io.out(`${a.active ? '*' : ' '} ${a.name}\t${a.environment}${a.readOnly ? '\tread-only' : ''}\t${a.id}`)
+  else
+    for (const a of rows)
+      io.out(`${a.active ? '*' : ' '} ${a.name}\t${a.environment}${a.readOnly ? '\tread-only' : ''}\t${a.id}`)
   return EXIT.done
 }

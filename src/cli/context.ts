@@ -59,7 +59,13 @@ export class Failed extends Error {
 }
 
 export function failed(c: Context, error: ErrorData): number {
-  if (c.json) c.io.out(JSON.stringify({ ok: false, error: { kind: error.kind, code: error.code, params: error.params, requestId: error.requestId } }))
+  if (c.json)
+    c.io.out(
+      JSON.stringify({
+        ok: false,
+        error: { kind: error.kind, code: error.code, params: error.params, requestId: error.requestId },
+      }),
+    )
   // No desktop session (cron, a systemd timer, certbot renew) and no key given another way: what
   // to give is the command's own options, not the app's advice about the keychain (exit 2).
   if (error.code === 'keychain.noSecretService' && !c.session.viaApp) {
@@ -83,14 +89,20 @@ export async function chooseAccount(c: Context, wanted: string | undefined, demo
   const names = all.map((a) => a.name).join(', ')
   if (demoAsked) {
     const demo = all.find((a) => a.demo)
-    if (!demo || (wanted !== undefined && wanted !== demo.name && wanted !== demo.id)) throw BadInput.of(c.say, 'cli.demoAndAccount')
+    if (!demo || (wanted !== undefined && wanted !== demo.name && wanted !== demo.id))
+      throw BadInput.of(c.say, 'cli.demoAndAccount')
     return demo
   }
-  const found = wanted === undefined ? all.find((a) => a.id === r.value.activeId) : (all.find((a) => a.name === wanted) ?? all.find((a) => a.id === wanted))
+  const found =
+    wanted === undefined
+      ? all.find((a) => a.id === r.value.activeId)
+      : (all.find((a) => a.name === wanted) ?? all.find((a) => a.id === wanted))
   if (!found) throw BadInput.of(c.say, 'cli.noAccount', { name: wanted ?? '', names })
   if (found.demo && wanted === undefined) {
     const real = all.filter((a) => !a.demo)
-    throw real.length === 0 ? BadInput.of(c.say, 'cli.noAccountYet', { folder: c.dataDir }) : BadInput.of(c.say, 'cli.demoActive', { names: real.map((a) => a.name).join(', ') })
+    throw real.length === 0
+      ? BadInput.of(c.say, 'cli.noAccountYet', { folder: c.dataDir })
+      : BadInput.of(c.say, 'cli.demoActive', { names: real.map((a) => a.name).join(', ') })
   }
   return found
 }
@@ -124,7 +136,13 @@ export async function runWrite<N extends WriteEndpointName>(
   confirmation: Confirmation,
   opts: { skipBusy?: boolean } = {},
 ): Promise<{ ok: true; job: JobView; leftOut: LeftOutItem[] } | { ok: false; error: ErrorData }> {
-  const prepared = await c.session.call('jobs.prepare', { accountId: account.id, operation, items, purpose: 'cli', ...(opts.skipBusy ? { skipBusy: true } : {}) })
+  const prepared = await c.session.call('jobs.prepare', {
+    accountId: account.id,
+    operation,
+    items,
+    purpose: 'cli',
+    ...(opts.skipBusy ? { skipBusy: true } : {}),
+  })
   if (!prepared.ok) return prepared
   const job = prepared.value.job
   const leftOut = prepared.value.leftOut ?? []
@@ -170,10 +188,12 @@ export async function runWrite<N extends WriteEndpointName>(
  * An earlier write whose outcome is unknown (job.targetUnknown) is not waited for: it stays so
  * until the user looks at it.
  */
-export const targetBusy = (e: ErrorData): boolean => e.kind === 'busy' && (e.code === 'job.targetBusy' || e.code === 'job.targetBusyBy' || e.code === 'job.holdLost')
+export const targetBusy = (e: ErrorData): boolean =>
+  e.kind === 'busy' && (e.code === 'job.targetBusy' || e.code === 'job.targetBusyBy' || e.code === 'job.holdLost')
 
 /** A guarded zone save refused, nothing sent, because the zone changed between its read and its send (team mode: naming who changed it). */
-export const zoneMoved = (e: ErrorData): boolean => e.kind === 'busy' && (e.code === 'dns.changedSincePlan' || e.code === 'dns.changedSincePlanBy')
+export const zoneMoved = (e: ErrorData): boolean =>
+  e.kind === 'busy' && (e.code === 'dns.changedSincePlan' || e.code === 'dns.changedSincePlanBy')
 
 /** Waits `ms`; false when the process was asked to stop meanwhile. */
 export async function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
@@ -193,6 +213,7 @@ export async function pause(ms: number, signal: AbortSignal | undefined): Promis
 /** One item's end as an error, when it did not end done. */
 export function itemError(item: JobView['items'][number] | undefined, label: string): ErrorData | undefined {
   if (item?.state === 'done') return undefined
-  if (item?.state === 'unknown') return { kind: 'outcome-unknown', code: 'job.outcomeUnknown', params: { label }, requestId: item.requestId }
+  if (item?.state === 'unknown')
+    return { kind: 'outcome-unknown', code: 'job.outcomeUnknown', params: { label }, requestId: item.requestId }
   return item?.error ?? { kind: 'internal', code: 'job.interrupted' }
 }

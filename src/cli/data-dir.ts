@@ -16,7 +16,11 @@ function appDataDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string {
   return env.XDG_CONFIG_HOME || join(homedir(), '.config')
 }
 
-export function dataDirOf(flag: string | undefined, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+export function dataDirOf(
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string {
   if (flag) return flag
   if (env.HOSTING_ADMIN_DATA_DIR) return env.HOSTING_ADMIN_DATA_DIR
   return join(appDataDir(env, platform), APP_FOLDER_NAME)

@@ -26,7 +26,9 @@ function sentText(c: Context, sent: DdnsSent, name: string, ip: string): string 
   if (sent.status === undefined) return c.say.t('cli.ddns.notSent', { name, reason: sent.reason ?? 'unknown' })
   const known = DDNS_KNOWN_STATUSES.some((s) => s === sent.status) ? sent.status : 9
   const said = { name, status: sent.status, meaning: c.say.code(`ddns.status.${known}`) }
-  return sent.reason ? c.say.t('cli.ddns.refusedReason', { ...said, reason: sent.reason }) : c.say.t('cli.ddns.refused', said)
+  return sent.reason
+    ? c.say.t('cli.ddns.refusedReason', { ...said, reason: sent.reason })
+    : c.say.t('cli.ddns.refused', said)
 }
 
 export interface DdnsOptions {
@@ -45,7 +47,16 @@ export async function updateOnce(c: Context, account: AccountView, domain: strin
   if (!r.ok) throw new Failed(r.error)
   const sent = r.value
   const name = opts.host ? `${opts.host}.${domain}` : domain
-  if (c.json) c.io.out(JSON.stringify({ ok: sent.ok, domain, host: opts.host ?? '@', ip, ...(sent.ok ? {} : { status: sent.status, reason: sent.reason }) }))
+  if (c.json)
+    c.io.out(
+      JSON.stringify({
+        ok: sent.ok,
+        domain,
+        host: opts.host ?? '@',
+        ip,
+        ...(sent.ok ? {} : { status: sent.status, reason: sent.reason }),
+      }),
+    )
   const line = sentText(c, sent, name, ip)
   if (sent.ok) {
     if (!c.json) c.io.out(line)
@@ -74,12 +85,27 @@ export async function updateEvery(c: Context, t: DdnsTarget, opts: DdnsOptions &
     if (!found.ok) c.io.err(c.say.t('cli.ddns.noAddressYet', { reason: found.reason }))
     else if (found.ip === lastSent) c.io.err(c.say.t('cli.ddns.unchanged', { name, ip: found.ip }))
     else {
-      const sent = await sendWhenFree(c, t, { accountId: t.accountId, domain: t.domain, host: opts.host, ip: found.ip }, signal)
+      const sent = await sendWhenFree(
+        c,
+        t,
+        { accountId: t.accountId, domain: t.domain, host: opts.host, ip: found.ip },
+        signal,
+      )
       if (signal?.aborted) break
       const line = sentText(c, sent, name, found.ip)
       if (sent.ok) {
         lastSent = found.ip
-        c.io.out(c.json ? JSON.stringify({ ok: true, domain: t.domain, host: opts.host ?? '@', ip: found.ip, at: new Date().toISOString() }) : line)
+        c.io.out(
+          c.json
+            ? JSON.stringify({
+                ok: true,
+                domain: t.domain,
+                host: opts.host ?? '@',
+                ip: found.ip,
+                at: new Date().toISOString(),
+              })
+            : line,
+        )
       } else c.io.err(line)
       // A password or domain the service refuses will not start working by itself.
       if (!sent.ok && (sent.status === 2 || sent.status === 4)) return EXIT.failed
@@ -97,7 +123,12 @@ export async function updateEvery(c: Context, t: DdnsTarget, opts: DdnsOptions &
  * opened at that moment, sent from here with the password this updater holds, and said not to be in
  * history. A refusal of the session's call is said, and counts as not sent.
  */
-async function sendWhenFree(c: Context, t: DdnsTarget, update: PayloadOf<'ddns.send'>, signal: AbortSignal | undefined): Promise<DdnsSent> {
+async function sendWhenFree(
+  c: Context,
+  t: DdnsTarget,
+  update: PayloadOf<'ddns.send'>,
+  signal: AbortSignal | undefined,
+): Promise<DdnsSent> {
   const opened = await openSession(c.dataDir)
   if (!opened.ok) {
     const sent = await sendDdnsUpdate(t, update.host, update.ip, signal)
@@ -114,9 +145,17 @@ async function sendWhenFree(c: Context, t: DdnsTarget, update: PayloadOf<'ddns.s
   }
 }
 
-export function ddnsOptionsOf(c: Context, v: { host?: string | undefined; ip?: string | undefined; detect?: boolean | undefined }, everyMs: number | undefined): DdnsOptions {
+export function ddnsOptionsOf(
+  c: Context,
+  v: { host?: string | undefined; ip?: string | undefined; detect?: boolean | undefined },
+  everyMs: number | undefined,
+): DdnsOptions {
   if (v.ip !== undefined && v.detect) throw BadInput.of(c.say, 'cli.ddns.ipOrDetect')
   if (v.ip !== undefined && !isIpv4(v.ip)) throw BadInput.of(c.say, 'cli.ddns.badIp', { ip: v.ip })
-  if (v.host !== undefined && !/^(\*|@|[A-Za-z0-9_]([A-Za-z0-9_-]{0,62})(\.[A-Za-z0-9_]([A-Za-z0-9_-]{0,62}))*)$/.test(v.host)) throw BadInput.of(c.say, 'cli.ddns.badHost', { host: v.host })
+  if (
+    v.host !== undefined &&
+    !/^(\*|@|[A-Za-z0-9_]([A-Za-z0-9_-]{0,62})(\.[A-Za-z0-9_]([A-Za-z0-9_-]{0,62}))*)$/.test(v.host)
+  )
+    throw BadInput.of(c.say, 'cli.ddns.badHost', { host: v.host })
   return { host: v.host === '@' ? undefined : v.host, ip: v.ip, everyMs }
 }

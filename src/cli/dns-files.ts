@@ -18,7 +18,11 @@ export async function exportZone(c: Context, account: AccountView, domain: strin
   const live = await readZone(c, account.id, domain)
   if (!bind) {
     // A zone held with CRLF line ends is printed with the line ends of text (the CR would be printed escaped, as \u000d).
-    c.io.out(c.json ? JSON.stringify({ domain, records: live.records, ttl: live.ttl, ns_type: live.ns_type }) : live.records.replace(/\r(?=\n|$)/g, ''))
+    c.io.out(
+      c.json
+        ? JSON.stringify({ domain, records: live.records, ttl: live.ttl, ns_type: live.ns_type })
+        : live.records.replace(/\r(?=\n|$)/g, ''),
+    )
     return EXIT.done
   }
   const exported = zoneAsBind(live.records, domain, live.ttl, await nameserversOf(c, account, domain))
@@ -50,7 +54,8 @@ export async function zoneFromFile(
     return EXIT.done
   }
   if (!c.json) c.io.err(lines.join('\n'))
-  if (safety.needsOwnConfirmation && !opts.force) throw BadInput.of(c.say, 'cli.overRule', { changed: safety.changed, total: safety.total })
+  if (safety.needsOwnConfirmation && !opts.force)
+    throw BadInput.of(c.say, 'cli.overRule', { changed: safety.changed, total: safety.total })
   // Guarded by the zone the plan was made from: main reads it again just before the save and sends nothing if it moved.
   const ran = await runWrite(c, account, 'domains.dns.set', [saveItemOf(z)], opts)
   if (!ran.ok) return failed(c, ran.error)
@@ -60,10 +65,24 @@ export async function zoneFromFile(
   if (error) return failed(c, error)
   // Where what the service kept differs from what was sent (a TTL raised, a comment dropped), as the window says it.
   const kept = item?.serviceKept ?? []
-  if (c.json) c.io.out(JSON.stringify({ ...summary, ok: true, requestId: item?.requestId, ...(kept.length ? { serviceKept: kept } : {}) }))
+  if (c.json)
+    c.io.out(
+      JSON.stringify({
+        ...summary,
+        ok: true,
+        requestId: item?.requestId,
+        ...(kept.length ? { serviceKept: kept } : {}),
+      }),
+    )
   else {
     c.io.out(c.say.t('cli.saved', { domain, count: summary.changes }))
-    if (kept.length) c.io.err([c.say.t('serviceKept.title'), ...kept.map((f) => `  ${serviceKeptText({ t: c.say.t, tCode: c.say.code }, f)}`)].join('\n'))
+    if (kept.length)
+      c.io.err(
+        [
+          c.say.t('serviceKept.title'),
+          ...kept.map((f) => `  ${serviceKeptText({ t: c.say.t, tCode: c.say.code }, f)}`),
+        ].join('\n'),
+      )
   }
   return EXIT.done
 }
@@ -82,10 +101,23 @@ async function replanned(
   refusal: ErrorData,
 ): Promise<number> {
   const live = await readZone(c, accountId, domain)
-  const wanted = readZoneFile(file.text, domain, file.format, { records: live.records, ttl: live.ttl, nameservers: file.nameservers })
+  const wanted = readZoneFile(file.text, domain, file.format, {
+    records: live.records,
+    ttl: live.ttl,
+    nameservers: file.nameservers,
+  })
   const p = planOf(parse(live.records), wanted.rows)
   const lines = planLines(c, p, { from: live.ttl, to: wanted.ttl })
-  if (c.json) c.io.out(JSON.stringify({ ok: false, error: { kind: refusal.kind, code: refusal.code, params: refusal.params }, domain, replanned: true, plan: lines }))
+  if (c.json)
+    c.io.out(
+      JSON.stringify({
+        ok: false,
+        error: { kind: refusal.kind, code: refusal.code, params: refusal.params },
+        domain,
+        replanned: true,
+        plan: lines,
+      }),
+    )
   else {
     c.io.err(c.say.error(refusal))
     c.io.out(lines.length ? lines.join('\n') : c.say.t('cli.noChange', { domain }))

@@ -137,7 +137,8 @@ function problemOf(options: readonly OptionToken[], allowed: readonly FlagName[]
     if (!isTextFlag(o.name)) {
       if (o.value !== undefined) return { key: 'cli.flag.takesNoValue', params: { option } }
     } else if (o.value === undefined) return { key: 'cli.flag.needsValue', params: { option } }
-    else if (!o.inlineValue && o.value.startsWith('-')) return { key: 'cli.flag.valueLikeOption', params: { option, value: o.value } }
+    else if (!o.inlineValue && o.value.startsWith('-'))
+      return { key: 'cli.flag.valueLikeOption', params: { option, value: o.value } }
   }
   return undefined
 }
@@ -186,12 +187,15 @@ export function readFlags(argv: string[], allowed?: readonly FlagName[]): FlagsR
     const given = texts.get(name)?.at(-1)
     if (given === undefined) continue
     const ms = durationMs(given)
-    if (ms === undefined) return { ok: false, problem: { key: 'cli.badDuration', params: { option: `--${name}`, value: given } } }
+    if (ms === undefined)
+      return { ok: false, problem: { key: 'cli.badDuration', params: { option: `--${name}`, value: given } } }
     durations.set(name, ms)
   }
   return {
     ok: true,
-    positionals: parsed.positionals.map((p) => (p.startsWith(HELD) ? (heldValues[Number(p.slice(HELD.length))] ?? p) : p)),
+    positionals: parsed.positionals.map((p) =>
+      p.startsWith(HELD) ? (heldValues[Number(p.slice(HELD.length))] ?? p) : p,
+    ),
     flags: {
       text: (name) => texts.get(name)?.at(-1),
       all: (name) => [...(texts.get(name) ?? [])],

@@ -11,7 +11,13 @@ import { resolverAsker, resolversOf } from '../main/dns-health/resolver-asker'
 import { healthText } from '@shared/i18n/health-text'
 import type { Context } from './context'
 
-export async function healthOfPlan(c: Context, domain: string, before: Row[], after: Row[], offline: boolean): Promise<HealthFinding[]> {
+export async function healthOfPlan(
+  c: Context,
+  domain: string,
+  before: Row[],
+  after: Row[],
+  offline: boolean,
+): Promise<HealthFinding[]> {
   const ask = offline ? undefined : resolverAsker({ servers: resolversOf(c.io.env), timeoutMs: 2000 })
   return await planHealth(before, after, domain, ask)
 }
@@ -23,7 +29,12 @@ export function healthLines(c: Context, domain: string, findings: readonly Healt
   for (const f of findings) {
     const text = healthText({ tCode: c.say.code }, f)
     const mark = f.introduced ? ` [${c.say.t('cli.health.introduced')}]` : ''
-    lines.push(`! ${c.say.code(`health.severity.${f.severity}`)}${mark} ${f.rule}: ${text.title}`, `    ${text.record}`, `    ${text.why}`, `    ${c.say.t('cli.health.fix')} ${text.fix}`)
+    lines.push(
+      `! ${c.say.code(`health.severity.${f.severity}`)}${mark} ${f.rule}: ${text.title}`,
+      `    ${text.record}`,
+      `    ${text.why}`,
+      `    ${c.say.t('cli.health.fix')} ${text.fix}`,
+    )
   }
   return lines
 }

@@ -91,7 +91,12 @@ export const modeText = (mode: number) => `0${(mode & 0o777).toString(8).padStar
  * (Windows: its files are guarded by ACLs, which the mode does not show, so only "a regular
  * file" is checked there).
  */
-export function refusalOf(path: string, facts: FileFacts, rule: KeyRule, me: number | undefined): KeyProblem | undefined {
+export function refusalOf(
+  path: string,
+  facts: FileFacts,
+  rule: KeyRule,
+  me: number | undefined,
+): KeyProblem | undefined {
   if (!facts.isFile) return { code: 'cli.key.notFile', params: { file: path } }
   if (me === undefined) return undefined
   const owners = rule === 'credential' ? [me, 0] : [me]
@@ -114,7 +119,8 @@ export function keyOfText(path: string, text: string): { ok: true; key: string }
   return { ok: true, key }
 }
 
-const errnoOf = (err: unknown) => (typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : 'unknown')
+const errnoOf = (err: unknown) =>
+  typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : 'unknown'
 
 /**
  * Reads a key from a file after checking it by `rule`. `missing` is what an absent file means:
@@ -130,7 +136,10 @@ async function readKeyFile(
   let handle
   try {
     // Non-blocking: a FIFO named as the key file is refused below instead of holding the open.
-    handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (followLinks ? 0 : (constants.O_NOFOLLOW ?? 0)))
+    handle = await open(
+      path,
+      constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (followLinks ? 0 : (constants.O_NOFOLLOW ?? 0)),
+    )
   } catch (err) {
     const reason = errnoOf(err)
     if (reason === 'ENOENT') return missing === 'none' ? { ok: true, key: undefined } : { ok: false, problem: missing }
@@ -164,7 +173,10 @@ type Checked<T> = { ok: true; value: T } | { ok: false; problem: KeyProblem }
  * directory.
  */
 async function credentialsDirectoryOf(dir: string, me: number | undefined): Promise<Checked<string>> {
-  const unusable = (reason: string): Checked<string> => ({ ok: false, problem: { code: 'cli.key.credentialsDirUnreadable', params: { dir, reason } } })
+  const unusable = (reason: string): Checked<string> => ({
+    ok: false,
+    problem: { code: 'cli.key.credentialsDirUnreadable', params: { dir, reason } },
+  })
   let real: string
   let st
   try {
@@ -175,8 +187,10 @@ async function credentialsDirectoryOf(dir: string, me: number | undefined): Prom
   }
   if (!st.isDirectory()) return unusable('ENOTDIR')
   if (me === undefined) return { ok: true, value: real }
-  if (st.uid !== me && st.uid !== 0) return { ok: false, problem: { code: 'cli.key.credentialsDirNotOwner', params: { dir, owner: st.uid, me } } }
-  if ((st.mode & 0o022) !== 0) return { ok: false, problem: { code: 'cli.key.credentialsDirWritable', params: { dir, mode: modeText(st.mode) } } }
+  if (st.uid !== me && st.uid !== 0)
+    return { ok: false, problem: { code: 'cli.key.credentialsDirNotOwner', params: { dir, owner: st.uid, me } } }
+  if ((st.mode & 0o022) !== 0)
+    return { ok: false, problem: { code: 'cli.key.credentialsDirWritable', params: { dir, mode: modeText(st.mode) } } }
   return { ok: true, value: real }
 }
 
@@ -194,12 +208,14 @@ async function credentialPathIn(real: string, dir: string, name: string): Promis
     if (reason === 'ENOENT') return { ok: true, value: undefined }
     return { ok: false, problem: { code: 'cli.key.unreadable', params: { file: join(dir, name), reason } } }
   }
-  if (dirname(target) !== real) return { ok: false, problem: { code: 'cli.key.credentialOutside', params: { name, dir, target } } }
+  if (dirname(target) !== real)
+    return { ok: false, problem: { code: 'cli.key.credentialOutside', params: { name, dir, target } } }
   return { ok: true, value: target }
 }
 
 /** A credential's name as systemd takes it: a file name of its directory. */
-const isCredentialName = (name: string) => name !== '' && name !== '.' && name !== '..' && !/[/\\\0]/.test(name) && name.length <= 255
+const isCredentialName = (name: string) =>
+  name !== '' && name !== '.' && name !== '..' && !/[/\\\0]/.test(name) && name.length <= 255
 
 export interface KeySourceRequest {
   /** --key-file */
@@ -224,7 +240,9 @@ export async function keySourceOf(req: KeySourceRequest): Promise<KeySourceFound
   const fromFile = async (path: string, from: 'key-file' | 'environment'): Promise<KeySourceFound> => {
     const read = await readKeyFile(path, 'key-file', req.me)
     if (!read.ok) return read
-    return read.key === undefined ? { ok: true, source: undefined } : { ok: true, source: { from, path, key: read.key } }
+    return read.key === undefined
+      ? { ok: true, source: undefined }
+      : { ok: true, source: { from, path, key: read.key } }
   }
   if (req.keyFile !== undefined) return fromFile(req.keyFile, 'key-file')
   if (req.stdin) {
@@ -236,18 +254,27 @@ export async function keySourceOf(req: KeySourceRequest): Promise<KeySourceFound
   const name = req.credential ?? KEY_CREDENTIAL
   if (!isCredentialName(name)) return { ok: false, problem: { code: 'cli.key.badCredentialName', params: { name } } }
   const dir = req.env.CREDENTIALS_DIRECTORY
-  if (!dir) return req.credential === undefined ? { ok: true, source: undefined } : { ok: false, problem: { code: 'cli.key.noCredentialsDirectory', params: { name } } }
+  if (!dir)
+    return req.credential === undefined
+      ? { ok: true, source: undefined }
+      : { ok: false, problem: { code: 'cli.key.noCredentialsDirectory', params: { name } } }
   // The directory first: whatever is in one systemd did not make (or a link out of it) is not read.
   const real = await credentialsDirectoryOf(dir, req.me)
   if (!real.ok) return real
   const found = await credentialPathIn(real.value, dir, name)
   if (!found.ok) return found
   // The default name absent: the unit loads other credentials, not this one; the keychain is asked.
-  const missing = req.credential === undefined ? ('none' as const) : { code: 'cli.key.credentialMissing' as const, params: { name, dir } }
-  if (found.value === undefined) return missing === 'none' ? { ok: true, source: undefined } : { ok: false, problem: missing }
+  const missing =
+    req.credential === undefined
+      ? ('none' as const)
+      : { code: 'cli.key.credentialMissing' as const, params: { name, dir } }
+  if (found.value === undefined)
+    return missing === 'none' ? { ok: true, source: undefined } : { ok: false, problem: missing }
   // Opened without following a link: what was found in the directory is what is read.
   const path = found.value
   const read = await readKeyFile(path, 'credential', req.me, missing, false)
   if (!read.ok) return read
-  return read.key === undefined ? { ok: true, source: undefined } : { ok: true, source: { from: 'credential', path, key: read.key } }
+  return read.key === undefined
+    ? { ok: true, source: undefined }
+    : { ok: true, source: { from: 'credential', path, key: read.key } }
 }

@@ -27,19 +27,28 @@ export interface LeftOut {
 
 /** Items of an ended job refused because another write held their target when their turn came: nothing was sent for them. */
 export function heldWhenSent(items: readonly JobItemView[]): LeftOut[] {
-  return items.flatMap((it) => (it.state === 'failed' && it.error && isHeldCode(it.error.code) ? [{ label: it.label, error: it.error }] : []))
+  return items.flatMap((it) =>
+    it.state === 'failed' && it.error && isHeldCode(it.error.code) ? [{ label: it.label, error: it.error }] : [],
+  )
 }
 
 /** One line: the target, left out, and why. */
 export function leftOutLine(say: Texts, l: LeftOut): string {
   const code = l.error.code
-  return isHeldCode(code) ? say.t(WORDS[code], { ...l.error.params, target: l.label }) : `${l.label}\t${say.error(l.error)}`
+  return isHeldCode(code)
+    ? say.t(WORDS[code], { ...l.error.params, target: l.label })
+    : `${l.label}\t${say.error(l.error)}`
 }
 
 /** As --json gives it: the target, the refusal's code, whether the holding write is on its way or unknown, and its holder where known. */
 export function leftOutJson(l: LeftOut): Record<string, string | number> {
   const p = l.error.params ?? {}
-  const out: Record<string, string | number> = { target: l.label, code: l.error.code, held: l.error.code.startsWith('job.targetUnknown') ? 'unknown' : 'sending' }
-  if (p.member !== undefined && p.workstation !== undefined) Object.assign(out, { member: p.member, workstation: p.workstation, since: p.sinceIso ?? p.since ?? '' })
+  const out: Record<string, string | number> = {
+    target: l.label,
+    code: l.error.code,
+    held: l.error.code.startsWith('job.targetUnknown') ? 'unknown' : 'sending',
+  }
+  if (p.member !== undefined && p.workstation !== undefined)
+    Object.assign(out, { member: p.member, workstation: p.workstation, since: p.sinceIso ?? p.since ?? '' })
   return out
 }

@@ -29,12 +29,17 @@ export { type Io }
 export { durationMs } from './flags'
 
 /** A command's help: its own text, then the options every command takes. */
-export const helpOf = (say: Texts, command: CliCommand): string => `${say.t(command.help)}\n\n${say.t('cli.help.common')}`
+export const helpOf = (say: Texts, command: CliCommand): string =>
+  `${say.t(command.help)}\n\n${say.t('cli.help.common')}`
 
 export async function run(argv: string[], given: Io): Promise<number> {
   // Nothing the command prints moves the cursor or redraws a line: a file's name, the service's
   // words or a zone's text with a control character in it are printed with it escaped.
-  const io: Io = { ...given, out: (text) => given.out(escapeHidden(text)), err: (text) => given.err(escapeHidden(text)) }
+  const io: Io = {
+    ...given,
+    out: (text) => given.out(escapeHidden(text)),
+    err: (text) => given.err(escapeHidden(text)),
+  }
   const say = await loadTexts(localeOf(io.env))
   // A first look knowing every flag: the command's words, and whether --json or --help was asked.
   const look = readFlags(argv)
@@ -42,7 +47,10 @@ export async function run(argv: string[], given: Io): Promise<number> {
   const json = look.ok && look.flags.on('json')
   /** Exit 2: the reason on stderr and, with --json, as the one JSON object on stdout. */
   const refuse = (r: BadInput, after?: string) => {
-    if (json) io.out(JSON.stringify({ ok: false, error: { kind: 'bad-input', code: r.code, params: r.params, message: r.text } }))
+    if (json)
+      io.out(
+        JSON.stringify({ ok: false, error: { kind: 'bad-input', code: r.code, params: r.params, message: r.text } }),
+      )
     io.err(r.text)
     if (after !== undefined) io.err(after)
     return EXIT.badInput
@@ -61,13 +69,20 @@ export async function run(argv: string[], given: Io): Promise<number> {
     io.out(described.length > 0 ? described.map((c) => helpOf(say, c)).join('\n\n') : say.t('cli.usage'))
     return EXIT.done
   }
-  if (!found) return refuse(BadInput.of(say, 'cli.unknownCommand', { command: positionals.slice(0, 2).join(' ') }), say.t('cli.usage'))
+  if (!found)
+    return refuse(
+      BadInput.of(say, 'cli.unknownCommand', { command: positionals.slice(0, 2).join(' ') }),
+      say.t('cli.usage'),
+    )
   const { command } = found
   const read = readFlags(argv, [...COMMON_FLAGS, ...command.flags])
   if (!read.ok) {
     const { problem } = read
     // Another command's flag: this command says it takes none such, and whose it is.
-    const params = problem.key === 'cli.flag.otherCommands' ? { ...problem.params, command: command.words, commands: commandsTaking(problem.flag).join(', ') } : problem.params
+    const params =
+      problem.key === 'cli.flag.otherCommands'
+        ? { ...problem.params, command: command.words, commands: commandsTaking(problem.flag).join(', ') }
+        : problem.params
     return refuse(BadInput.of(say, problem.key, params), helpOf(say, command))
   }
   const flags = read.flags
@@ -92,7 +107,11 @@ export async function run(argv: string[], given: Io): Promise<number> {
   if (keys && !keys.ok) return refuse(BadInput.of(say, keys.problem.code, keys.problem.params))
   const quick = await command.quick?.({ flags, args, dataDir, io, say })
   if (quick !== undefined) return quick
-  const [{ openSession }, { KeySourceStore }, { acmeLockWait }] = await Promise.all([import('./session'), import('./key-source-store'), import('./acme')])
+  const [{ openSession }, { KeySourceStore }, { acmeLockWait }] = await Promise.all([
+    import('./session'),
+    import('./key-source-store'),
+    import('./acme'),
+  ])
   const keySource = keys?.source
   // A command that keeps the key it is given into the keychain (accounts add --keychain) needs the keychain itself.
   const toKeychain = command.keepsKey === true && flags.on('keychain')

@@ -39,7 +39,9 @@ export async function waitUntilServed(nameservers: Nameserver[], opts: WaitOptio
   const startedAt = now()
   let pending = [...nameservers]
   for (;;) {
-    const answers = await Promise.all(pending.map((ns) => txtAt(ns, opts.fqdn, Math.min(2000, Math.max(200, opts.timeoutMs)))))
+    const answers = await Promise.all(
+      pending.map((ns) => txtAt(ns, opts.fqdn, Math.min(2000, Math.max(200, opts.timeoutMs)))),
+    )
     const still: Nameserver[] = []
     pending.forEach((ns, i) => {
       if (answers[i]?.includes(opts.value)) opts.onServed(ns, now() - startedAt)

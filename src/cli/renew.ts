@@ -13,8 +13,15 @@ import { heldWhenSent, leftOutJson, leftOutLine, type LeftOut } from './left-out
 
 const DAY_MS = 86_400_000
 
-export async function renew(c: Context, account: AccountView, opts: Confirmation & { withinDays: number; years: number; now: Date; skipBusy?: boolean }): Promise<number> {
-  const listed = await c.session.call('all.domains.expiration.list', { accountId: account.id, callId: `cli-${randomUUID()}` })
+export async function renew(
+  c: Context,
+  account: AccountView,
+  opts: Confirmation & { withinDays: number; years: number; now: Date; skipBusy?: boolean },
+): Promise<number> {
+  const listed = await c.session.call('all.domains.expiration.list', {
+    accountId: account.id,
+    callId: `cli-${randomUUID()}`,
+  })
   if (!listed.ok) throw new Failed(listed.error)
   const limit = opts.now.getTime() + opts.withinDays * DAY_MS
   const due = listed.value
@@ -48,15 +55,37 @@ export async function renew(c: Context, account: AccountView, opts: Confirmation
   const heldLater = opts.skipBusy ? heldWhenSent(items) : []
   const leftOut: LeftOut[] = [...ran.leftOut, ...heldLater]
   // A domain a colleague (or another write) renewed after this command listed it was not sent: said with who and when.
-  const outcome = items.map((it) => ({ domain: it.label, state: it.state, requestId: it.requestId, ...(isDoneElsewhere(it) && it.error ? { doneElsewhere: c.say.error(it.error) } : {}) }))
+  const outcome = items.map((it) => ({
+    domain: it.label,
+    state: it.state,
+    requestId: it.requestId,
+    ...(isDoneElsewhere(it) && it.error ? { doneElsewhere: c.say.error(it.error) } : {}),
+  }))
   const heldNames = new Set(heldLater.map((l) => l.label))
-  for (const o of outcome) if (!heldNames.has(o.domain)) c.io.err(`${o.domain}\t${o.doneElsewhere ?? c.say.t(`jobs.state.${o.state}`)}`)
+  for (const o of outcome)
+    if (!heldNames.has(o.domain)) c.io.err(`${o.domain}\t${o.doneElsewhere ?? c.say.t(`jobs.state.${o.state}`)}`)
   for (const l of leftOut) c.io.err(leftOutLine(c.say, l))
   const count = (s: string) => outcome.filter((o) => o.state === s).length
   const elsewhere = outcome.filter((o) => o.doneElsewhere !== undefined).length
-  if (c.json) c.io.out(JSON.stringify({ account: account.name, years: opts.years, domains: outcome, renewed: items.length > 0, ...(opts.skipBusy ? { leftOut: leftOut.map(leftOutJson) } : {}) }))
+  if (c.json)
+    c.io.out(
+      JSON.stringify({
+        account: account.name,
+        years: opts.years,
+        domains: outcome,
+        renewed: items.length > 0,
+        ...(opts.skipBusy ? { leftOut: leftOut.map(leftOutJson) } : {}),
+      }),
+    )
   else {
-    c.io.out(c.say.t('cli.renew.summary', { done: count('done'), elsewhere, failed: count('failed') - heldLater.length + count('skipped') - elsewhere + count('pending'), unknown: count('unknown') }))
+    c.io.out(
+      c.say.t('cli.renew.summary', {
+        done: count('done'),
+        elsewhere,
+        failed: count('failed') - heldLater.length + count('skipped') - elsewhere + count('pending'),
+        unknown: count('unknown'),
+      }),
+    )
     if (leftOut.length > 0) c.io.out(c.say.t('cli.renew.leftOut', { count: leftOut.length }))
   }
   if (count('unknown') > 0) return EXIT.unknown

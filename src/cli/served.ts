@@ -35,7 +35,11 @@ async function everyZone(c: Context, account: AccountView): Promise<Zone[]> {
   const dns = await c.session.call('all.domains.dns.list', { accountId: account.id, callId: `${callId}-dns` })
   if (!dns.ok) throw new Failed(dns.error)
   const nsOf = new Map(ns.value.map((d) => [d.domainname.toLowerCase(), d.ns]))
-  return dns.value.map((z) => ({ domain: z.domainname, ns: nsOf.get(z.domainname.toLowerCase()) ?? [], records: z.records }))
+  return dns.value.map((z) => ({
+    domain: z.domainname,
+    ns: nsOf.get(z.domainname.toLowerCase()) ?? [],
+    records: z.records,
+  }))
 }
 
 /**
@@ -49,7 +53,10 @@ async function recordInHistory(c: Context, account: AccountView, reports: readon
     return
   }
   try {
-    const r = await opened.session.call('dns.servedRecord', { accountId: account.id, zones: reports.map((z) => ({ domain: z.domain, findings: z.findings })) })
+    const r = await opened.session.call('dns.servedRecord', {
+      accountId: account.id,
+      zones: reports.map((z) => ({ domain: z.domain, findings: z.findings })),
+    })
     if (!r.ok) c.io.err(`${c.say.error(r.error)}\n${c.say.t('cli.served.notInHistory')}`)
   } finally {
     await opened.session.close()
@@ -80,12 +87,20 @@ export async function served(c: Context, account: AccountView, domain: string | 
   const outcomes = reports.map((r) => servedOutcome(r.findings))
   const differs = outcomes.some((o) => o === 'differs' || o === 'delegated')
   if (c.json) {
-    const zones = reports.map((r, i) => ({ domain: r.domain, outcome: outcomes[i], same: outcomes[i] === 'same', findings: r.findings }))
+    const zones = reports.map((r, i) => ({
+      domain: r.domain,
+      outcome: outcomes[i],
+      same: outcomes[i] === 'same',
+      findings: r.findings,
+    }))
     c.io.out(JSON.stringify({ account: account.name, differs, zones }))
   } else
     reports.forEach((r, i) => {
       const outcome = outcomes[i] ?? 'unknown'
-      const head = c.say.t(`cli.served.${outcome}`, { domain: r.domain, count: r.findings.filter(isServedDifference).length })
+      const head = c.say.t(`cli.served.${outcome}`, {
+        domain: r.domain,
+        count: r.findings.filter(isServedDifference).length,
+      })
       c.io.out([head, ...r.findings.map((f) => `  ${c.say.code(f.code, f.params)}`)].join('\n'))
     })
   return differs ? EXIT.differs : EXIT.done

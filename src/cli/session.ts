@@ -18,8 +18,6 @@ import type { ErrorData } from '@shared/errors'
 import type { Progress } from '@shared/ipc/contract'
 import { isJobRunning, type JobView } from '@shared/jobs'
 
-
-
 export type Opened = { ok: true; session: Session } | { ok: false; error: ErrorData }
 
 export interface SessionOptions {
@@ -40,11 +38,17 @@ export async function openSession(dataDir: string, opts: SessionOptions = {}): P
   // calls. Any other holder (another command) is waited for by the lock below.
   const holder = await currentHolder(dataDir)
   if (holder?.who === 'app' && holder.pid !== process.pid) {
-    const session = holder.socket && holder.token ? await sessionThroughApp(holder.socket, holder.token, opts.onProgress).catch(() => undefined) : undefined
+    const session =
+      holder.socket && holder.token
+        ? await sessionThroughApp(holder.socket, holder.token, opts.onProgress).catch(() => undefined)
+        : undefined
     if (session) return { ok: true, session }
     // The app holds the folder (its OS lock stands) but no door of the user's answers: the app
     // advertises none it could not open safely, and one that is not the user's alone is not used.
-    return { ok: false, error: { kind: 'internal', code: 'cli.appDoorUnreachable', params: { path: dataDir, pid: holder.pid } } }
+    return {
+      ok: false,
+      error: { kind: 'internal', code: 'cli.appDoorUnreachable', params: { path: dataDir, pid: holder.pid } },
+    }
   }
   const waiting = new Map<string, (job: JobView) => void>()
   const sender: Sender = {

@@ -31,7 +31,13 @@ interface Open {
 function unknownItems(jobs: readonly JobView[], accountIds: ReadonlySet<string>): Open[] {
   return jobs
     .filter((j) => accountIds.has(j.accountId))
-    .flatMap((j) => j.items.flatMap((it, index) => (it.state === 'unknown' && it.log?.status !== 'received' ? [{ jobId: j.id, index, label: it.label, account: j.accountName, by: j.by }] : [])))
+    .flatMap((j) =>
+      j.items.flatMap((it, index) =>
+        it.state === 'unknown' && it.log?.status !== 'received'
+          ? [{ jobId: j.id, index, label: it.label, account: j.accountName, by: j.by }]
+          : [],
+      ),
+    )
 }
 
 async function jobList(c: Context): Promise<JobView[]> {
@@ -40,7 +46,11 @@ async function jobList(c: Context): Promise<JobView[]> {
   return r.value
 }
 
-export async function settleUnknown(c: Context, accounts: readonly AccountView[], opts: { timeoutMs: number }): Promise<number> {
+export async function settleUnknown(
+  c: Context,
+  accounts: readonly AccountView[],
+  opts: { timeoutMs: number },
+): Promise<number> {
   const items = unknownItems(await jobList(c), new Set(accounts.map((a) => a.id)))
   if (items.length === 0) {
     if (c.json) c.io.out(JSON.stringify({ items: [], settled: 0, unknown: 0 }))
@@ -65,16 +75,33 @@ export async function settleUnknown(c: Context, accounts: readonly AccountView[]
   const rows = items.map((it) => {
     const item = now.get(it.jobId)?.items[it.index]
     const log = item?.log
-    return { ...it, state: item?.state ?? 'unknown', outcome: outcomeOf(item, it.look), reason: log?.reason, error: log?.status === 'failed' ? log.error : undefined }
+    return {
+      ...it,
+      state: item?.state ?? 'unknown',
+      outcome: outcomeOf(item, it.look),
+      reason: log?.reason,
+      error: log?.status === 'failed' ? log.error : undefined,
+    }
   })
   const settled = rows.filter((r) => r.state !== 'unknown').length
   const unknown = rows.length - settled
   if (c.json) {
-    const out = rows.map((r) => ({ job: r.jobId, index: r.index, target: r.label, account: r.account, ...(r.by ? { by: r.by } : {}), state: r.state, outcome: r.outcome, ...(r.reason ? { reason: r.reason } : {}) }))
+    const out = rows.map((r) => ({
+      job: r.jobId,
+      index: r.index,
+      target: r.label,
+      account: r.account,
+      ...(r.by ? { by: r.by } : {}),
+      state: r.state,
+      outcome: r.outcome,
+      ...(r.reason ? { reason: r.reason } : {}),
+    }))
     c.io.out(JSON.stringify({ items: out, settled, unknown }))
   } else {
     for (const r of rows) {
-      const by = r.by ? c.say.t('cli.settle.by', { member: r.by.member, workstation: r.by.workstation }) : c.say.t('cli.settle.here')
+      const by = r.by
+        ? c.say.t('cli.settle.by', { member: r.by.member, workstation: r.by.workstation })
+        : c.say.t('cli.settle.here')
       c.io.out(`${r.label}\t${r.account}\t${by}\t${outcomeWords(c, r.outcome, r.reason, r.error)}`)
     }
     c.io.out(c.say.t('cli.settle.summary', { settled, unknown }))
@@ -89,7 +116,12 @@ function outcomeOf(item: JobItemView | undefined, look: Look | undefined): Outco
   return item?.log?.status === 'failed' ? 'unread' : 'not-found'
 }
 
-function outcomeWords(c: Context, outcome: Outcome, reason: LogUndecided | undefined, error: ErrorData | undefined): string {
+function outcomeWords(
+  c: Context,
+  outcome: Outcome,
+  reason: LogUndecided | undefined,
+  error: ErrorData | undefined,
+): string {
   switch (outcome) {
     case 'done':
       return c.say.t('cli.settle.done')

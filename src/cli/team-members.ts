@@ -26,10 +26,19 @@ async function ownerPassword(key: string): Promise<string | undefined> {
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = []
   for await (const chunk of process.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)))
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '')
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '')
 }
 
-export async function teamMembers(verb: 'add-member' | 'remove-member' | 'retention', name: string | undefined, opts: { passwordStdin: boolean; json: boolean }, dataDir: string, io: Io, say: Texts): Promise<number> {
+export async function teamMembers(
+  verb: 'add-member' | 'remove-member' | 'retention',
+  name: string | undefined,
+  opts: { passwordStdin: boolean; json: boolean },
+  dataDir: string,
+  io: Io,
+  say: Texts,
+): Promise<number> {
   if (verb === 'retention') return retention(name, opts.json, dataDir, io, say)
   const member = memberNameSchema.safeParse(name)
   if (!member.success) {
@@ -50,7 +59,8 @@ export async function teamMembers(verb: 'add-member' | 'remove-member' | 'retent
     }
     const password = given ?? randomBytes(18).toString('base64url')
     await addMember(pool, member.data, password)
-    if (opts.json) io.out(JSON.stringify({ ok: true, added: member.data, ...(given === undefined ? { password } : {}) }))
+    if (opts.json)
+      io.out(JSON.stringify({ ok: true, added: member.data, ...(given === undefined ? { password } : {}) }))
     else {
       io.out(say.t('cli.team.memberAdded', { member: member.data, host: c.host, port: c.port, database: c.database }))
       // Made here: said once, to give to the member; the app keeps it nowhere.
@@ -61,7 +71,13 @@ export async function teamMembers(verb: 'add-member' | 'remove-member' | 'retent
 }
 
 /** hosting-admin team retention <days>: the owner's setting of how long settled jobs stay before the archive. */
-async function retention(given: string | undefined, json: boolean, dataDir: string, io: Io, say: Texts): Promise<number> {
+async function retention(
+  given: string | undefined,
+  json: boolean,
+  dataDir: string,
+  io: Io,
+  say: Texts,
+): Promise<number> {
   const days = Number(given)
   if (!given || !Number.isInteger(days) || days < 1 || days > 3650) {
     io.err(say.t('cli.team.badRetention', { days: given ?? '' }))

@@ -18,7 +18,14 @@ import { ensureSchema, schemaStatus, SCHEMA_VERSION } from '../main/team/schema'
 import { chooseSslMode, isLoopbackHost } from '@shared/team/ssl-mode'
 import { registerWorkstation, teamWorkstations } from '../main/team/team-directory'
 import { TeamError, teamErrorOf } from '../main/team/team-error'
-import { defaultNames, readTeamSettings, teamPasswordKey, TEAM_KEYCHAIN_SERVICE, writeTeamSettings, type TeamSettings } from '../main/team/team-settings'
+import {
+  defaultNames,
+  readTeamSettings,
+  teamPasswordKey,
+  TEAM_KEYCHAIN_SERVICE,
+  writeTeamSettings,
+  type TeamSettings,
+} from '../main/team/team-settings'
 import type { MessageKey } from '@shared/i18n/catalogue'
 import { EXIT, type Io } from './context'
 import type { Texts } from './text'
@@ -49,10 +56,15 @@ async function passwordOf(c: TeamConnection): Promise<string | undefined> {
 type FromFlags = { ok: true; settings: TeamSettings } | { ok: false; key: MessageKey }
 
 function settingsFromFlags(v: TeamOptions): FromFlags {
-  if (v.sslmode !== undefined && v.sslmode !== 'require' && v.sslmode !== 'verify-full') return { ok: false, key: 'cli.team.badSslmode' }
+  if (v.sslmode !== undefined && v.sslmode !== 'require' && v.sslmode !== 'verify-full')
+    return { ok: false, key: 'cli.team.badSslmode' }
   if (!v.host) return { ok: false, key: 'cli.team.needsConnection' }
   const tls = chooseSslMode({ host: v.host, caFile: v['ca-file'], sslmode: v.sslmode, unencrypted: v.unencrypted })
-  if (!tls.ok) return { ok: false, key: tls.problem === 'unencryptedWithTls' ? 'cli.team.unencryptedWithTls' : 'cli.team.caFileNeedsVerifyFull' }
+  if (!tls.ok)
+    return {
+      ok: false,
+      key: tls.problem === 'unencryptedWithTls' ? 'cli.team.unencryptedWithTls' : 'cli.team.caFileNeedsVerifyFull',
+    }
   const parsed = teamConnectionSchema.safeParse({
     host: v.host,
     port: v.port === undefined ? 5432 : Number(v.port),
@@ -63,18 +75,34 @@ function settingsFromFlags(v: TeamOptions): FromFlags {
   })
   if (!parsed.success) return { ok: false, key: 'cli.team.needsConnection' }
   const names = defaultNames()
-  return { ok: true, settings: { connection: parsed.data, member: v.member ?? names.member, workstation: v.workstation ?? names.workstation } }
+  return {
+    ok: true,
+    settings: {
+      connection: parsed.data,
+      member: v.member ?? names.member,
+      workstation: v.workstation ?? names.workstation,
+    },
+  }
 }
 
 /** How this run is connected, in words: every run says it (a clear-text connection is never silent). */
 function connectionLine(c: TeamConnection, say: Texts): string {
   const mode = sslModeOf(c)
-  if (mode === 'verify-full') return c.caFile ? say.t('cli.team.connection.verifyFull', { caFile: c.caFile, host: c.host }) : say.t('cli.team.connection.verifyFullSystem', { host: c.host })
+  if (mode === 'verify-full')
+    return c.caFile
+      ? say.t('cli.team.connection.verifyFull', { caFile: c.caFile, host: c.host })
+      : say.t('cli.team.connection.verifyFullSystem', { host: c.host })
   if (mode === 'require') return say.t('cli.team.connection.require')
   return say.t(isLoopbackHost(c.host) ? 'cli.team.connection.loopback' : 'cli.team.connection.unencrypted')
 }
 
-export async function team(verb: string | undefined, v: TeamOptions, dataDir: string, io: Io, say: Texts): Promise<number> {
+export async function team(
+  verb: string | undefined,
+  v: TeamOptions,
+  dataDir: string,
+  io: Io,
+  say: Texts,
+): Promise<number> {
   if (verb !== 'init' && verb !== 'status' && verb !== 'migrate') {
     io.err(say.t('cli.team.unknownVerb'))
     return EXIT.badInput
@@ -106,8 +134,15 @@ export async function team(verb: string | undefined, v: TeamOptions, dataDir: st
     await registerWorkstation(pool, settings.member, settings.workstation)
   } catch (err) {
     // Whatever the database, the network or TLS said, as its own sentence: no stack trace.
-    const e = teamErrorOf(err, { host: c.host, port: c.port, database: c.database, user: c.user, caFile: tls === 'verify-full' ? c.caFile : undefined })
-    if (v.json) io.out(JSON.stringify({ ok: false, where, tls, error: { kind: e.kind, code: e.code, params: e.params } }))
+    const e = teamErrorOf(err, {
+      host: c.host,
+      port: c.port,
+      database: c.database,
+      user: c.user,
+      caFile: tls === 'verify-full' ? c.caFile : undefined,
+    })
+    if (v.json)
+      io.out(JSON.stringify({ ok: false, where, tls, error: { kind: e.kind, code: e.code, params: e.params } }))
     io.err(say.code(e.code, e.params))
     return EXIT.failed
   } finally {
@@ -124,7 +159,14 @@ export async function team(verb: string | undefined, v: TeamOptions, dataDir: st
   return EXIT.done
 }
 
-async function status(pool: pg.Pool, s: TeamSettings, where: string, json: boolean, io: Io, say: Texts): Promise<number> {
+async function status(
+  pool: pg.Pool,
+  s: TeamSettings,
+  where: string,
+  json: boolean,
+  io: Io,
+  say: Texts,
+): Promise<number> {
   const tls = sslModeOf(s.connection)
   const schema = await schemaStatus(pool)
   if (schema.state === 'absent') {
@@ -132,10 +174,22 @@ async function status(pool: pg.Pool, s: TeamSettings, where: string, json: boole
     io.err(say.t('cli.team.absent', { where }))
     return EXIT.failed
   }
-  if (schema.state === 'newer') throw new TeamError('team.schemaNewer', { found: schema.version, supported: SCHEMA_VERSION })
+  if (schema.state === 'newer')
+    throw new TeamError('team.schemaNewer', { found: schema.version, supported: SCHEMA_VERSION })
   const workstations = await teamWorkstations(pool)
   if (json) {
-    io.out(JSON.stringify({ ok: true, where, tls, schema: schema.state, version: schema.version, member: s.member, workstation: s.workstation, workstations }))
+    io.out(
+      JSON.stringify({
+        ok: true,
+        where,
+        tls,
+        schema: schema.state,
+        version: schema.version,
+        member: s.member,
+        workstation: s.workstation,
+        workstations,
+      }),
+    )
     return schema.state === 'current' ? EXIT.done : EXIT.failed
   }
   if (schema.state === 'older') {

@@ -27,7 +27,12 @@ export function textsWith(locale: Locale, catalogue: Catalogue): Texts {
     code: (code, params) => translateCode(catalogue, locale, code, params),
     error(e) {
       const d = describeError(catalogue, locale, e)
-      return [d.text, ...d.issues, ...(d.serviceMessage ? [`(${d.serviceMessage})`] : []), ...(e.requestId ? [`request ${e.requestId}`] : [])].join(' ')
+      return [
+        d.text,
+        ...d.issues,
+        ...(d.serviceMessage ? [`(${d.serviceMessage})`] : []),
+        ...(e.requestId ? [`request ${e.requestId}`] : []),
+      ].join(' ')
     },
   }
 }

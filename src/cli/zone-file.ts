@@ -84,12 +84,19 @@ export function readZoneFile(text: string, domain: string, format: ZoneFormat, l
   const validateRows = (rows: Row[]) => validateRowsOf(rows, { kept })
   // A character that hides or splits a line, in either format: refused at its place in the file, before it is read as records.
   const hidden = hiddenCharacterIssue(text)
-  if (hidden) return { records: '', rows: [], ttl: live.ttl, notes: [], issues: [{ index: hidden.params.line - 1, ...hidden }] }
+  if (hidden)
+    return { records: '', rows: [], ttl: live.ttl, notes: [], issues: [{ index: hidden.params.line - 1, ...hidden }] }
   if (format === 'bind') {
     const imported = fromBind(text, domain, { nameservers: live.nameservers })
     // A record the live zone serves alike keeps the live zone's spelling: an export read back is no change.
     const rows = inServiceSpelling([...imported.rows, ...imported.kept], liveRows, domain)
-    return { records: serialise(rows), rows, ttl: imported.ttl ?? live.ttl, notes: imported.report, issues: validateRows(rows) }
+    return {
+      records: serialise(rows),
+      rows,
+      ttl: imported.ttl ?? live.ttl,
+      notes: imported.report,
+      issues: validateRows(rows),
+    }
   }
   // As written, line for line: a line the app cannot place is kept as it is, as the editor keeps it.
   const rows = parse(text.replace(/\r\n/g, '\n').replace(/\n+$/, ''))
@@ -97,7 +104,12 @@ export function readZoneFile(text: string, domain: string, format: ZoneFormat, l
 }
 
 /** The zone as a BIND file (what cannot be written as BIND is in `notes`). */
-export function zoneAsBind(recordsText: string, domain: string, ttl: number | undefined, nameservers?: readonly string[]): { text: string; notes: Finding[] } {
+export function zoneAsBind(
+  recordsText: string,
+  domain: string,
+  ttl: number | undefined,
+  nameservers?: readonly string[],
+): { text: string; notes: Finding[] } {
   const exported = toBind(parse(recordsText), domain, ttl, { nameservers })
   return { text: exported.text, notes: exported.report }
 }

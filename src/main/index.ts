@@ -17,7 +17,15 @@ import { processVersions, type Desktop } from './base/desktop'
 import { APP_USER_MODEL_ID } from './base/app-version'
 import { AppError } from './base/app-error'
 import type { IpcRouter } from './ipc/router'
-import { CHANNEL_NAMES, JOB_CHANNEL, PROGRESS_CHANNEL, QUIT_CHANNEL, RELOAD_CHANNEL, REMINDER_OPEN_CHANNEL, ipcChannel } from '@shared/ipc/channels'
+import {
+  CHANNEL_NAMES,
+  JOB_CHANNEL,
+  PROGRESS_CHANNEL,
+  QUIT_CHANNEL,
+  RELOAD_CHANNEL,
+  REMINDER_OPEN_CHANNEL,
+  ipcChannel,
+} from '@shared/ipc/channels'
 
 /** How long the window may take to paint before it is shown and the services start anyway. */
 const READY_TO_SHOW_WAIT_MS = 3000
@@ -37,8 +45,12 @@ function startShell(): void {
 
   const log = createAppLog({ dir: logDirOf(app.getPath('userData')), console: !app.isPackaged })
   log.info('app.start', { ...processVersions(), packaged: app.isPackaged })
-  process.on('uncaughtException', (err) => log.error('main.uncaught', { error: err.name, message: err.message, stack: err.stack }))
-  process.on('unhandledRejection', (reason) => log.error('main.unhandledRejection', { message: reason instanceof Error ? reason.message : String(reason) }))
+  process.on('uncaughtException', (err) =>
+    log.error('main.uncaught', { error: err.name, message: err.message, stack: err.stack }),
+  )
+  process.on('unhandledRejection', (reason) =>
+    log.error('main.unhandledRejection', { message: reason instanceof Error ? reason.message : String(reason) }),
+  )
 
   const desktop: Desktop = {
     async openFolder(path) {
@@ -118,7 +130,9 @@ function startShell(): void {
 
   /** The window, loading; resolves once it has painted its first frame (ready-to-show). */
   function createWindow(): Promise<void> {
-    const window = new BrowserWindow(windowOptions(join(__dirname, '../preload/index.cjs'), { devTools: !app.isPackaged }))
+    const window = new BrowserWindow(
+      windowOptions(join(__dirname, '../preload/index.cjs'), { devTools: !app.isPackaged }),
+    )
     mainWindow = window
     // Shown at its first paint, or after a bounded wait: Electron does not promise ready-to-show
     // (a renderer that never paints), and without a shown window nothing else would start.
@@ -173,7 +187,9 @@ function startShell(): void {
   app
     .whenReady()
     .then(async () => {
-      Menu.setApplicationMenu(Menu.buildFromTemplate(applicationMenu({ packaged: app.isPackaged, platform: process.platform })))
+      Menu.setApplicationMenu(
+        Menu.buildFromTemplate(applicationMenu({ packaged: app.isPackaged, platform: process.platform })),
+      )
       protocol.handle(APP_SCHEME, createAppProtocolHandler(join(__dirname, '../renderer'), CONTENT_SECURITY_POLICY))
       guardSession(session.defaultSession)
       // The window first: it paints the app's frame at once, and the services (the accounts, the
@@ -189,7 +205,10 @@ function startShell(): void {
     })
     .catch((err: unknown) => {
       // Nothing started that a user could use: say why in the log, and do not linger without a window.
-      log.error('main.startFailed', { error: err instanceof Error ? err.name : 'unknown', message: err instanceof Error ? err.message : String(err) })
+      log.error('main.startFailed', {
+        error: err instanceof Error ? err.name : 'unknown',
+        message: err instanceof Error ? err.message : String(err),
+      })
       app.exit(1)
     })
 

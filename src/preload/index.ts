@@ -5,7 +5,14 @@
  */
 import { contextBridge, ipcRenderer } from 'electron'
 import { buildApi } from '@shared/ipc/build-api'
-import { JOB_CHANNEL, PROGRESS_CHANNEL, QUIT_CHANNEL, RELOAD_CHANNEL, REMINDER_OPEN_CHANNEL, ipcChannel } from '@shared/ipc/channels'
+import {
+  JOB_CHANNEL,
+  PROGRESS_CHANNEL,
+  QUIT_CHANNEL,
+  RELOAD_CHANNEL,
+  REMINDER_OPEN_CHANNEL,
+  ipcChannel,
+} from '@shared/ipc/channels'
 import type { Progress } from '@shared/ipc/contract'
 import type { JobView } from '@shared/jobs'
 import type { ReminderTarget } from '@shared/portfolio/reminders'

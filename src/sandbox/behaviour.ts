@@ -55,7 +55,13 @@ export function scaledRateLimit(limit: RateLimit, scale: number): RateLimit {
 }
 
 export function defaultBehaviour(): ServiceBehaviour {
-  return { nsTypeWords: { svc1: 'svc1', svc11: 'svc11' }, dropComments: false, minTtl: undefined, reorderLines: false, rateLimit: undefined }
+  return {
+    nsTypeWords: { svc1: 'svc1', svc11: 'svc11' },
+    dropComments: false,
+    minTtl: undefined,
+    reorderLines: false,
+    rateLimit: undefined,
+  }
 }
 
 /**

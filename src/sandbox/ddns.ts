@@ -42,19 +42,27 @@ function overloaded(state: SandboxState, domain: string, now: number): boolean {
  * from a form POST body (`d=&p=&h=&i=`, application/x-www-form-urlencoded): answered in plain text,
  * `status=<n>` then the reason on the next line.
  */
-export function serveDynamicDns(state: SandboxState, query: URLSearchParams, caller: string, now: number = Date.now()): { text: string; changed: boolean } {
+export function serveDynamicDns(
+  state: SandboxState,
+  query: URLSearchParams,
+  caller: string,
+  now: number = Date.now(),
+): { text: string; changed: boolean } {
   if (query.has('ip') && !query.has('d')) return { text: `${caller}\n`, changed: false }
   const domainName = query.get('d') ?? ''
   const password = query.get('p') ?? ''
   if (!domainName || !password) return { text: answer(1, 'bad request'), changed: false }
   const d = state.domains.find((x) => canonicalHost(x.domainname) === canonicalHost(domainName))
-  if (!d || d.dynamicdns === 0 || !d.ddnsPassword) return { text: answer(2, 'invalid domain or password'), changed: false }
+  if (!d || d.dynamicdns === 0 || !d.ddnsPassword)
+    return { text: answer(2, 'invalid domain or password'), changed: false }
   const ip = query.get('i') || caller
   if (!IPV4.test(ip)) return { text: answer(3, 'invalid IP address'), changed: false }
   if (password !== d.ddnsPassword) return { text: answer(4, 'password mismatch'), changed: false }
-  if (overloaded(state, canonicalHost(d.domainname), now)) return { text: answer(DDNS_OVERLOAD_STATUS, 'too many accesses; try again later'), changed: false }
+  if (overloaded(state, canonicalHost(d.domainname), now))
+    return { text: answer(DDNS_OVERLOAD_STATUS, 'too many accesses; try again later'), changed: false }
   const flavour = nsFlavour(d)
-  if (flavour !== 'svc1' && flavour !== 'svc11') return { text: answer(9, 'the domain does not use the service DNS'), changed: false }
+  if (flavour !== 'svc1' && flavour !== 'svc11')
+    return { text: answer(9, 'the domain does not use the service DNS'), changed: false }
   const host = (query.get('h') || '@').toLowerCase()
   const zone = d.dns[flavour]
   let found = false

@@ -55,7 +55,13 @@ export interface FaultReply {
   drop(): void
 }
 
-const STATUS_MESSAGES = { 400: 'Bad Request', 403: 'Forbidden', 500: 'Internal Server Error', 503: 'Service Unavailable', 504: 'Gateway Time-out' }
+const STATUS_MESSAGES = {
+  400: 'Bad Request',
+  403: 'Forbidden',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+  504: 'Gateway Time-out',
+}
 
 export function createFaults(): {
   /** What tests see (Sandbox.faults). */

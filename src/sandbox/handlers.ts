@@ -31,7 +31,11 @@ function dispatch<N extends OperationName>(name: N, ctx: HandlerCtx<N>): Handler
  * Runs an operation's handler on parameters that its own model has just accepted. TypeScript
  * cannot follow a name chosen at run time into the model, so that link is stated here, once.
  */
-export function runHandler(name: OperationName, validParams: unknown, env: Omit<HandlerCtx<OperationName>, 'p'>): HandlerResult {
+export function runHandler(
+  name: OperationName,
+  validParams: unknown,
+  env: Omit<HandlerCtx<OperationName>, 'p'>,
+): HandlerResult {
   // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- the link from a run-time name to its model's output, stated once (see above)
   return dispatch(name, { ...env, p: validParams as OperationParams<OperationName> })
 }

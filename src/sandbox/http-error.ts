@@ -19,7 +19,8 @@ export const badRequest = (message: string) => new SandboxHttpError(400, message
  * /domains/<not ours>/dns gave 400 with errors {"domainid":0,"domainname":...,"code":400,
  * "message":"domainname is invalid."}; dns-lexicon's valuedomain cassettes, 2020).
  */
-export const unknownDomain = (domain: string) => new SandboxHttpError(400, 'domainname is invalid.', { domainid: 0, domainname: domain })
+export const unknownDomain = (domain: string) =>
+  new SandboxHttpError(400, 'domainname is invalid.', { domainid: 0, domainname: domain })
 export const notFound = (what: string) => new SandboxHttpError(404, `${what} was not found.`)
 
 /** For the checks that return their problem as a message rather than throwing it. */

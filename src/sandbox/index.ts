@@ -29,8 +29,14 @@ export type { SandboxState } from './state'
 
 // The add-account form suggests the same words, so an account added with its suggestions
 // works against a sandbox started with the defaults.
-export const DEFAULT_SERVER_PATHS: Record<ServerKind, string> = fromKeys(SERVER_KINDS, (k) => SERVER_KIND_PLACEHOLDERS[k].path)
-export const DEFAULT_SERVER_LABELS: Record<ServerKind, string> = fromKeys(SERVER_KINDS, (k) => SERVER_KIND_PLACEHOLDERS[k].label)
+export const DEFAULT_SERVER_PATHS: Record<ServerKind, string> = fromKeys(
+  SERVER_KINDS,
+  (k) => SERVER_KIND_PLACEHOLDERS[k].path,
+)
+export const DEFAULT_SERVER_LABELS: Record<ServerKind, string> = fromKeys(
+  SERVER_KINDS,
+  (k) => SERVER_KIND_PLACEHOLDERS[k].label,
+)
 
 export interface SandboxOptions extends SeedOptions {
   host?: string

@@ -14,7 +14,9 @@ export function allServers(state: SandboxState): ServerRec[] {
  */
 export function findServer(state: SandboxState, kind: ServerKind, webid: number | string): ServerRec {
   const value = String(webid)
-  const s = /^\d+$/.test(value) ? state.servers[kind].find((x) => x.webid === Number(value)) : state.servers[kind].find((x) => x.webname === value)
+  const s = /^\d+$/.test(value)
+    ? state.servers[kind].find((x) => x.webid === Number(value))
+    : state.servers[kind].find((x) => x.webname === value)
   if (!s) throw notFound(`Server ${value}`)
   return s
 }
@@ -28,7 +30,9 @@ export function findSvcip(state: SandboxState, vipid: number): SvcipRec {
 /** {domain} is the numeric id or the name; one the account does not hold is "invalid", as the service says. */
 function findByIdOrName<T extends { domainid: number; domainname: string }>(items: T[], domain: string): T {
   const key = domain.toLowerCase()
-  const found = /^\d+$/.test(key) ? items.find((x) => x.domainid === Number(key)) : items.find((x) => x.domainname === key)
+  const found = /^\d+$/.test(key)
+    ? items.find((x) => x.domainid === Number(key))
+    : items.find((x) => x.domainname === key)
   if (!found) throw unknownDomain(domain)
   return found
 }

@@ -27,7 +27,8 @@ export function nsFlavour(d: DomainRec): 'svc1' | 'svc11' | 'registrar' | 'other
 
 export function checkNameservers(ns: string[]): void {
   for (const h of ns) if (!isHostName(h)) throw badRequest(`"${h}" is not a valid nameserver host name.`)
-  if (new Set(ns.map((h) => h.toLowerCase())).size !== ns.length) throw badRequest('The nameserver list has duplicates.')
+  if (new Set(ns.map((h) => h.toLowerCase())).size !== ns.length)
+    throw badRequest('The nameserver list has duplicates.')
 }
 
 /** A domain's delegation: a valid list of at least two, as registries require. */

@@ -33,7 +33,15 @@ export type ParamPlace = 'path' | 'query' | 'body'
  * `"keytag": "<digits>"` where the spec says integer (published-requests.json), and the
  * service answers TTLs as text itself, which a client putting a zone back sends again.
  */
-const int = z.union([z.number().int(), z.string().trim().regex(/^-?\d+$/, 'an integer')]).transform((v) => Number(v))
+const int = z
+  .union([
+    z.number().int(),
+    z
+      .string()
+      .trim()
+      .regex(/^-?\d+$/, 'an integer'),
+  ])
+  .transform((v) => Number(v))
 const nonNegative = int.refine((n) => n >= 0, 'not negative')
 const positive = int.refine((n) => n > 0, 'a positive integer')
 /** 0 or 1 (the spec's integer flags). */
@@ -62,11 +70,17 @@ const orderedPaging = { ...paging, order: text.optional() }
 
 const contactPerson = z.object(
   // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- a shape built from the field list; z.object checks every value it describes
-  Object.fromEntries(CONTACT_FIELDS.map((f) => [f, text.optional()])) as Record<(typeof CONTACT_FIELDS)[number], z.ZodOptional<z.ZodString>>,
+  Object.fromEntries(CONTACT_FIELDS.map((f) => [f, text.optional()])) as Record<
+    (typeof CONTACT_FIELDS)[number],
+    z.ZodOptional<z.ZodString>
+  >,
 )
 const contact = z.object(
   // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- as above, from the role list
-  Object.fromEntries(CONTACT_ROLES.map((r) => [r, contactPerson])) as Record<(typeof CONTACT_ROLES)[number], typeof contactPerson>,
+  Object.fromEntries(CONTACT_ROLES.map((r) => [r, contactPerson])) as Record<
+    (typeof CONTACT_ROLES)[number],
+    typeof contactPerson
+  >,
 )
 const nameservers = z.array(nonEmpty)
 const dsRecord = z.object({ keytag: nonNegative, alg: nonNegative, digesttype: nonNegative, digest: text })
@@ -88,24 +102,49 @@ function op<S extends z.ZodRawShape>(method: Method, path: string, params: S, wh
 
 export const OPERATIONS = {
   'servers.list': op('GET', '/{kind}', { kind, ...paging }),
-  'servers.create': op('POST', '/{kind}', { kind, webname: nonEmpty, domainname: text.optional(), www_flg: flag.optional(), wp_flg: flag.optional() }),
+  'servers.create': op('POST', '/{kind}', {
+    kind,
+    webname: nonEmpty,
+    domainname: text.optional(),
+    www_flg: flag.optional(),
+    wp_flg: flag.optional(),
+  }),
   'servers.get': op('GET', '/{kind}/{webid}', { kind, webid: serverRef }),
   'servers.expiration.list': op('GET', '/{kind}/expiration', { kind, ...paging }),
   'servers.expiration.get': op('GET', '/{kind}/{webid}/expiration', { kind, webid: serverRef }),
   'servers.expiration.extend': op('PUT', '/{kind}/{webid}/expiration', { kind, webid: serverRef, months: positive }),
   'servers.autorenew.list': op('GET', '/{kind}/autorenew', { kind, ...paging }),
   'servers.autorenew.get': op('GET', '/{kind}/{webid}/autorenew', { kind, webid: serverRef }),
-  'servers.autorenew.set': op('PUT', '/{kind}/{webid}/autorenew', { kind, webid: serverRef, autorenew_all: autorenewSetting.optional(), autorenew_server: autorenewSetting.optional() }),
+  'servers.autorenew.set': op('PUT', '/{kind}/{webid}/autorenew', {
+    kind,
+    webid: serverRef,
+    autorenew_all: autorenewSetting.optional(),
+    autorenew_server: autorenewSetting.optional(),
+  }),
   'servers.resource.get': op('GET', '/{kind}/{webid}/resource', { kind, webid: serverRef }),
-  'servers.resource.set': op('PUT', '/{kind}/{webid}/resource', { kind, webid: serverRef, type: z.enum(RESOURCE_FIELDS), num: nonNegative }),
+  'servers.resource.set': op('PUT', '/{kind}/{webid}/resource', {
+    kind,
+    webid: serverRef,
+    type: z.enum(RESOURCE_FIELDS),
+    num: nonNegative,
+  }),
 
   'svcips.list': op('GET', '/svcips', paging),
-  'svcips.register': op('POST', '/svcips', { servers: z.union([nonEmpty, z.array(nonEmpty).min(1)]), region: z.enum(SVCIP_REGIONS) }),
+  'svcips.register': op('POST', '/svcips', {
+    servers: z.union([nonEmpty, z.array(nonEmpty).min(1)]),
+    region: z.enum(SVCIP_REGIONS),
+  }),
   'svcips.get': op('GET', '/svcips/{vipid}', { vipid }),
   'svcips.expiration.list': op('GET', '/svcips/expiration', {}),
   'svcips.expiration.get': op('GET', '/svcips/{vipid}/expiration', { vipid }),
   'svcips.expiration.extend': op('PUT', '/svcips/{vipid}/expiration', { vipid, months: positive }),
-  'svcips.setting.set': op('PUT', '/svcips/{vipid}/setting', { vipid, webid: positive, domainname: nonEmpty, ssl_on: flag.optional(), certid: text.optional() }),
+  'svcips.setting.set': op('PUT', '/svcips/{vipid}/setting', {
+    vipid,
+    webid: positive,
+    domainname: nonEmpty,
+    ssl_on: flag.optional(),
+    certid: text.optional(),
+  }),
   'svcips.cache.delete': op('DELETE', '/svcips/{vipid}/cache', { vipid }),
 
   'domains.list': op('GET', '/domains', orderedPaging),
@@ -130,22 +169,42 @@ export const OPERATIONS = {
     whois_proxy: flag.optional(),
     contact: contact.optional(),
   }),
-  'domains.transfer.get': op('GET', '/domains/{domain}/transfer/{transferorderid}', { domain: domainRef, transferorderid: nonEmpty }),
-  'domains.transfer.cancel': op('DELETE', '/domains/{domain}/transfer/{transferorderid}', { domain: domainRef, transferorderid: nonEmpty }),
+  'domains.transfer.get': op('GET', '/domains/{domain}/transfer/{transferorderid}', {
+    domain: domainRef,
+    transferorderid: nonEmpty,
+  }),
+  'domains.transfer.cancel': op('DELETE', '/domains/{domain}/transfer/{transferorderid}', {
+    domain: domainRef,
+    transferorderid: nonEmpty,
+  }),
   'domains.expiration.list': op('GET', '/domains/expiration', orderedPaging),
   'domains.expiration.get': op('GET', '/domains/{domain}/expiration', { domain: domainRef }),
   // Years: "1 to 9 inclusive" (API-SPEC.md section 8).
-  'domains.expiration.renew': op('PUT', '/domains/expiration', { domain: domainRef, years: int.refine((n) => n >= 1 && n <= 9, '1 to 9') }, { domain: 'body' }),
+  'domains.expiration.renew': op(
+    'PUT',
+    '/domains/expiration',
+    { domain: domainRef, years: int.refine((n) => n >= 1 && n <= 9, '1 to 9') },
+    { domain: 'body' },
+  ),
   'domains.autorenew.list': op('GET', '/domains/autorenew', orderedPaging),
   'domains.autorenew.get': op('GET', '/domains/{domain}/autorenew', { domain: domainRef }),
-  'domains.autorenew.set': op('PUT', '/domains/{domain}/autorenew', { domain: domainRef, autorenew_all: autorenewSetting.optional(), autorenew_domain: autorenewSetting.optional() }),
+  'domains.autorenew.set': op('PUT', '/domains/{domain}/autorenew', {
+    domain: domainRef,
+    autorenew_all: autorenewSetting.optional(),
+    autorenew_domain: autorenewSetting.optional(),
+  }),
   // The spec does not show this list's path; the other lists' pattern.
   'domains.transferlock.list': op('GET', '/domains/transferlock', orderedPaging),
   'domains.transferlock.get': op('GET', '/domains/{domain}/transferlock', { domain: domainRef }),
   'domains.transferlock.set': op('PUT', '/domains/{domain}/transferlock', { domain: domainRef, transfer_lock: flag }),
   'domains.whois.list': op('GET', '/domains/whois', orderedPaging),
   'domains.whois.get': op('GET', '/domains/{domain}/whois', { domain: domainRef }),
-  'domains.whois.set': op('PUT', '/domains/whois', { domain: domainRef, whois_proxy: flag.optional(), contact: contact.optional() }, { domain: 'body' }),
+  'domains.whois.set': op(
+    'PUT',
+    '/domains/whois',
+    { domain: domainRef, whois_proxy: flag.optional(), contact: contact.optional() },
+    { domain: 'body' },
+  ),
   'domains.nameserver.list': op('GET', '/domains/nameserver', orderedPaging),
   'domains.nameserver.get': op('GET', '/domains/{domain}/nameserver', { domain: domainRef }),
   'domains.nameserver.set': op('PUT', '/domains/{domain}/nameserver', { domain: domainRef, ns: nameservers }),
@@ -156,20 +215,47 @@ export const OPERATIONS = {
    * name beside it, which the service ignores), and the hook relies on it working; the zone
    * keeps its current DNS service then. The words themselves are judged by the handler.
    */
-  'domains.dns.set': op('PUT', '/domains/{domain}/dns', { domain: domainRef, ns_type: text.optional(), records: text, ttl: nonNegative.optional() }),
+  'domains.dns.set': op('PUT', '/domains/{domain}/dns', {
+    domain: domainRef,
+    ns_type: text.optional(),
+    records: text,
+    ttl: nonNegative.optional(),
+  }),
   'domains.dynamicdns.list': op('GET', '/domains/dynamicdns', orderedPaging),
   'domains.dynamicdns.get': op('GET', '/domains/{domain}/dynamicdns', { domain: domainRef }),
-  'domains.dynamicdns.set': op('PUT', '/domains/{domain}/dynamicdns', { domain: domainRef, dynamicdns: flag, password: text.optional() }),
+  'domains.dynamicdns.set': op('PUT', '/domains/{domain}/dynamicdns', {
+    domain: domainRef,
+    dynamicdns: flag,
+    password: text.optional(),
+  }),
   'domains.dnssec.list': op('GET', '/domains/dnssec', orderedPaging),
   'domains.dnssec.get': op('GET', '/domains/{domain}/dnssec', { domain: domainRef }),
   'domains.dnssec.set': op('PUT', '/domains/{domain}/dnssec', { domain: domainRef, ds_records: z.array(dsRecord) }),
-  'domains.privatenameserver.list': op('GET', '/domains/{domain}/privatenameserver', { domain: domainRef, ...orderedPaging }),
-  'domains.privatenameserver.create': op('POST', '/domains/{domain}/privatenameserver', { domain: domainRef, hostname: nonEmpty, ipv4: text.optional(), ipv6: text.optional() }),
-  'domains.privatenameserver.get': op('GET', '/domains/{domain}/privatenameserver/{hostname}', { domain: domainRef, hostname: nonEmpty }),
-  'domains.privatenameserver.delete': op('DELETE', '/domains/{domain}/privatenameserver/{hostname}', { domain: domainRef, hostname: nonEmpty }),
+  'domains.privatenameserver.list': op('GET', '/domains/{domain}/privatenameserver', {
+    domain: domainRef,
+    ...orderedPaging,
+  }),
+  'domains.privatenameserver.create': op('POST', '/domains/{domain}/privatenameserver', {
+    domain: domainRef,
+    hostname: nonEmpty,
+    ipv4: text.optional(),
+    ipv6: text.optional(),
+  }),
+  'domains.privatenameserver.get': op('GET', '/domains/{domain}/privatenameserver/{hostname}', {
+    domain: domainRef,
+    hostname: nonEmpty,
+  }),
+  'domains.privatenameserver.delete': op('DELETE', '/domains/{domain}/privatenameserver/{hostname}', {
+    domain: domainRef,
+    hostname: nonEmpty,
+  }),
   'domains.localtransfer.list': op('GET', '/domains/localtransfer', orderedPaging),
   'domains.localtransfer.get': op('GET', '/domains/{domain}/localtransfer', { domain: domainRef }),
-  'domains.localtransfer.set': op('PUT', '/domains/{domain}/localtransfer', { domain: domainRef, username: nonEmpty, message: text.optional() }),
+  'domains.localtransfer.set': op('PUT', '/domains/{domain}/localtransfer', {
+    domain: domainRef,
+    username: nonEmpty,
+    message: text.optional(),
+  }),
 
   'domainsearch.check': op('GET', '/domainsearch', { domainnames: nonEmpty }),
 
@@ -180,7 +266,11 @@ export const OPERATIONS = {
   'freedns.remove': op('DELETE', '/freedns/{domain}', { domain: domainRef }),
   'freedns.localtransfer.list': op('GET', '/freedns/localtransfer', orderedPaging),
   'freedns.localtransfer.get': op('GET', '/freedns/{domain}/localtransfer', { domain: domainRef }),
-  'freedns.localtransfer.set': op('PUT', '/freedns/{domain}/localtransfer', { domain: domainRef, username: nonEmpty, message: text.optional() }),
+  'freedns.localtransfer.set': op('PUT', '/freedns/{domain}/localtransfer', {
+    domain: domainRef,
+    username: nonEmpty,
+    message: text.optional(),
+  }),
 
   'logs.list': op('GET', '/logs', orderedPaging),
   'logs.get': op('GET', '/logs/{request_id}', { request_id: nonEmpty }),

@@ -1,6 +1,13 @@
 /** The sandbox's operations as routes: matching a request's method and path, and gathering its parameters. */
 import type { ServerKind } from '@shared/service/constants'
-import { OPERATION_NAMES, OPERATIONS, paramPlace, pathParamNames, type OperationDef, type OperationName } from './operations'
+import {
+  OPERATION_NAMES,
+  OPERATIONS,
+  paramPlace,
+  pathParamNames,
+  type OperationDef,
+  type OperationName,
+} from './operations'
 
 export interface Route {
   name: OperationName
@@ -63,7 +70,10 @@ export interface RequestParts {
 }
 
 /** A request's parameters, each taken from where the operation reads it, before they are checked. */
-export function gatherParams(route: Route, { pathValues, query, body, kindByWord }: RequestParts): Record<string, unknown> {
+export function gatherParams(
+  route: Route,
+  { pathValues, query, body, kindByWord }: RequestParts,
+): Record<string, unknown> {
   const raw: Record<string, unknown> = {}
   for (const name of route.params) {
     const where = paramPlace(route.def, name)

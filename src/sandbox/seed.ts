@@ -8,7 +8,17 @@ import { RESOURCE_FIELDS } from './spec-words'
 import { addDays, isoDate } from './dates'
 import { fromKeys } from './from-keys'
 import { SERVICE_NAMESERVERS } from './nameservers'
-import { DEFAULT_REGISTRAR, blankPerson, type ContactPerson, type DomainRec, type FreeDnsRec, type SandboxState, type ServerRec, type SvcipRec, type TransferRec } from './state'
+import {
+  DEFAULT_REGISTRAR,
+  blankPerson,
+  type ContactPerson,
+  type DomainRec,
+  type FreeDnsRec,
+  type SandboxState,
+  type ServerRec,
+  type SvcipRec,
+  type TransferRec,
+} from './state'
 
 export interface SeedOptions {
   /** PRNG seed: the same seed gives the same account. */
@@ -40,9 +50,42 @@ function prng(seed: number): () => number {
 }
 
 const WORDS = [
-  'aurora', 'basil', 'cedar', 'delta', 'ember', 'fjord', 'garnet', 'harbor', 'indigo', 'juniper', 'kestrel', 'lumen',
-  'maple', 'nimbus', 'onyx', 'pepper', 'quartz', 'raven', 'sierra', 'tundra', 'umber', 'violet', 'willow', 'xenon',
-  'yarrow', 'zephyr', 'atlas', 'beacon', 'coral', 'dune', 'echo', 'falcon', 'glacier', 'hollow', 'iris', 'jade',
+  'aurora',
+  'basil',
+  'cedar',
+  'delta',
+  'ember',
+  'fjord',
+  'garnet',
+  'harbor',
+  'indigo',
+  'juniper',
+  'kestrel',
+  'lumen',
+  'maple',
+  'nimbus',
+  'onyx',
+  'pepper',
+  'quartz',
+  'raven',
+  'sierra',
+  'tundra',
+  'umber',
+  'violet',
+  'willow',
+  'xenon',
+  'yarrow',
+  'zephyr',
+  'atlas',
+  'beacon',
+  'coral',
+  'dune',
+  'echo',
+  'falcon',
+  'glacier',
+  'hollow',
+  'iris',
+  'jade',
 ]
 const TLDS = ['com', 'net', 'jp', 'org', 'info', 'co.jp', 'biz', 'shop']
 const PLANS = ['S10', 'S20', 'S30', 'Business', 'Premium']
@@ -133,7 +176,8 @@ export function seedState(opts: SeedOptions = {}): SandboxState {
     return addDays(today, 31 + Math.floor(rnd() * 700))
   }
 
-  const resource = () => fromKeys(RESOURCE_FIELDS, (): 'default' | number => (rnd() < 0.8 ? 'default' : 1 + Math.floor(rnd() * 50)))
+  const resource = () =>
+    fromKeys(RESOURCE_FIELDS, (): 'default' | number => (rnd() < 0.8 ? 'default' : 1 + Math.floor(rnd() * 50)))
 
   const serverCounts: Record<ServerKind, number> = { a: 12, b: 5, c: 3, ...opts.servers }
   const servers = fromKeys(SERVER_KINDS, (): ServerRec[] => [])
@@ -167,7 +211,9 @@ export function seedState(opts: SeedOptions = {}): SandboxState {
     const registrant = person(rnd)
     const flavour = i % 7 === 3 ? 'other' : i % 5 === 0 ? 'svc11' : 'svc1'
     const ns =
-      flavour === 'other' ? [`ns1.${pick(WORDS)}-dns.example.com`, `ns2.${pick(WORDS)}-dns.example.com`] : [...SERVICE_NAMESERVERS[flavour]]
+      flavour === 'other'
+        ? [`ns1.${pick(WORDS)}-dns.example.com`, `ns2.${pick(WORDS)}-dns.example.com`]
+        : [...SERVICE_NAMESERVERS[flavour]]
     domains.push({
       domainid: nextId++,
       domainname: name,
@@ -242,6 +288,7 @@ export function seedState(opts: SeedOptions = {}): SandboxState {
 
   // What is in force follows the two settings, as on the live service.
   for (const x of domains) x.autorenew = effectiveAutorenew(x.autorenew_all, x.autorenew_domain)
-  for (const kind of SERVER_KINDS) for (const x of servers[kind]) x.autorenew = effectiveAutorenew(x.autorenew_all, x.autorenew_server)
+  for (const kind of SERVER_KINDS)
+    for (const x of servers[kind]) x.autorenew = effectiveAutorenew(x.autorenew_all, x.autorenew_server)
   return { version: 1, nextId, username: 'demo-user', servers, svcips, domains, transfers, freedns, logs: [] }
 }

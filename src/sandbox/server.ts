@@ -48,7 +48,8 @@ const LOGGED_REQUEST_CHARS = 16_000
 /** Request ids for one sandbox: unique, and in the order the requests arrived. */
 export function requestIds(): () => string {
   let counter = 0
-  return () => `req-${Date.now().toString(36)}-${(++counter).toString(36).padStart(4, '0')}${randomBytes(2).toString('hex')}`
+  return () =>
+    `req-${Date.now().toString(36)}-${(++counter).toString(36).padStart(4, '0')}${randomBytes(2).toString('hex')}`
 }
 
 /** The body as text, or undefined once it passes `max` bytes (reading stops there). */
@@ -100,7 +101,17 @@ export async function serveRequest(ctx: ServeContext, req: IncomingMessage, res:
   const headers = flatHeaders(req.headers)
   const relPath = url.pathname.startsWith('/v1/') || url.pathname === '/v1' ? url.pathname.slice(3) : undefined
   const match = relPath !== undefined ? matchRoute(ctx.routes, method, relPath) : undefined
-  const record: RecordedRequest = { endpoint: match?.route.name, method, url: req.url ?? '', path: url.pathname, query, headers, rawBody: '', body: undefined, status: 0 }
+  const record: RecordedRequest = {
+    endpoint: match?.route.name,
+    method,
+    url: req.url ?? '',
+    path: url.pathname,
+    query,
+    headers,
+    rawBody: '',
+    body: undefined,
+    status: 0,
+  }
   // Recorded as it arrives; its body is filled in once read.
   ctx.record(record)
 
@@ -130,12 +141,18 @@ export async function serveRequest(ctx: ServeContext, req: IncomingMessage, res:
   if (token !== ctx.keys.full && token !== ctx.keys.readOnly && !ctx.keys.members.includes(token)) {
     // A call without a valid key belongs to no account, so no account's log shows it.
     record.status = 401
-    return refuse(req, res, 401, { errors: { code: 401, message: 'Unauthorized: the API key is missing or invalid.' }, request_id: ctx.newRequestId() })
+    return refuse(req, res, 401, {
+      errors: { code: 401, message: 'Unauthorized: the API key is missing or invalid.' },
+      request_id: ctx.newRequestId(),
+    })
   }
   const rawBody = await readBody(req, ctx.maxBodyBytes)
   if (rawBody === undefined) {
     record.status = 413
-    return refuse(req, res, 413, { errors: { code: 413, message: `Request body too large (over ${ctx.maxBodyBytes} bytes).` }, request_id: ctx.newRequestId() })
+    return refuse(req, res, 413, {
+      errors: { code: 413, message: `Request body too large (over ${ctx.maxBodyBytes} bytes).` },
+      request_id: ctx.newRequestId(),
+    })
   }
   const body = parseJson(rawBody)
   record.rawBody = rawBody
@@ -178,7 +195,6 @@ export async function serveRequest(ctx: ServeContext, req: IncomingMessage, res:
     return { path: url.pathname, method, params: Object.keys(params).length > 0 ? params : [] }
   }
 
-
   if (!ctx.allow(token)) {
     // As the live service was recorded answering (see RateLimit in behaviour.ts): its error
     // body, no Retry-After, nothing done, nothing logged. An empty `params` comes as [] there.
@@ -216,13 +232,20 @@ export async function serveRequest(ctx: ServeContext, req: IncomingMessage, res:
   if (rawBody && body === undefined) return fail(400, 'The request body is not valid JSON.')
 
   const bodyParams = isJsonObject(body) ? body : {}
-  const parsed = route.def.params.safeParse(gatherParams(route, { pathValues, query, body: bodyParams, kindByWord: ctx.kindByWord }))
+  const parsed = route.def.params.safeParse(
+    gatherParams(route, { pathValues, query, body: bodyParams, kindByWord: ctx.kindByWord }),
+  )
   if (!parsed.success) {
     const msg = parsed.error.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`).join('; ')
     return fail(400, `Invalid parameter. ${msg}`)
   }
   try {
-    const out = runHandler(route.name, parsed.data, { state: ctx.state(), now: new Date(), paging: ctx.paging, service: ctx.service })
+    const out = runHandler(route.name, parsed.data, {
+      state: ctx.state(),
+      now: new Date(),
+      paging: ctx.paging,
+      service: ctx.service,
+    })
     send(
       200,
       {

@@ -7,7 +7,19 @@
 /** "Contact": an object with four members, each of these strings. */
 export const CONTACT_ROLES = ['registrant', 'admin', 'tech', 'billing'] as const
 export type ContactRole = (typeof CONTACT_ROLES)[number]
-export const CONTACT_FIELDS = ['firstname', 'lastname', 'organization', 'country', 'postalcode', 'state', 'city', 'address1', 'address2', 'phone', 'fax'] as const
+export const CONTACT_FIELDS = [
+  'firstname',
+  'lastname',
+  'organization',
+  'country',
+  'postalcode',
+  'state',
+  'city',
+  'address1',
+  'address2',
+  'phone',
+  'fax',
+] as const
 
 /** "Server resource": the allocation fields, which PUT /{servers}/{webid}/resource names as `type`. */
 export const RESOURCE_FIELDS = [

@@ -54,7 +54,8 @@ export function checkContact(contact: ContactInput): string | undefined {
   for (const [role, person] of Object.entries(contact)) {
     for (const [field, value] of Object.entries(person)) {
       if (value === undefined || value === '') continue
-      if (!/^[\x20-\x7e]*$/.test(value)) return `Invalid contact ${role}.${field}: contact data is entered in alphabetic characters.`
+      if (!/^[\x20-\x7e]*$/.test(value))
+        return `Invalid contact ${role}.${field}: contact data is entered in alphabetic characters.`
       if ((field === 'phone' || field === 'fax') && !/^\+\d+\.\d+$/.test(value)) {
         return `Invalid contact ${role}.${field}: the form is +<country code>.<number>.`
       }

@@ -21,7 +21,11 @@ export const serverOut = (s: ServerRec) => ({
   autorenew_server: s.autorenew_server,
   plan: s.plan,
 })
-export const serverExpOut = (s: ServerRec) => ({ webid: String(s.webid), webname: s.webname, expirationdate: s.expirationdate })
+export const serverExpOut = (s: ServerRec) => ({
+  webid: String(s.webid),
+  webname: s.webname,
+  expirationdate: s.expirationdate,
+})
 export const serverAutoOut = (s: ServerRec) => ({
   webid: String(s.webid),
   webname: s.webname,
@@ -43,7 +47,11 @@ export const svcipOut = (v: SvcipRec) => ({
   expirationdate: v.expirationdate,
   region: v.region,
 })
-export const svcipExpOut = (v: SvcipRec) => ({ vipid: String(v.vipid), vipname: v.vipname, expirationdate: v.expirationdate })
+export const svcipExpOut = (v: SvcipRec) => ({
+  vipid: String(v.vipid),
+  vipname: v.vipname,
+  expirationdate: v.expirationdate,
+})
 
 // ------------------------------------------------------------ domains and free DNS
 
@@ -80,12 +88,23 @@ export const dnsFlavourOf = (d: DomainRec): NsType => (nsFlavour(d) === 'svc1' ?
 /** The DNS setting in the service's own words: ns_type is its product word (or a word a test gave the domain). */
 export const dnsOut = (d: DomainRec, service: ServiceBehaviour) => {
   const t = dnsFlavourOf(d)
-  return { ...ref(d), ns_type: d.nsTypeWord ?? service.nsTypeWords[t], records: d.dns[t].records, ttl: String(d.dns[t].ttl) }
+  return {
+    ...ref(d),
+    ns_type: d.nsTypeWord ?? service.nsTypeWords[t],
+    records: d.dns[t].records,
+    ttl: String(d.dns[t].ttl),
+  }
 }
 export const ddnsOut = (d: DomainRec) => ({ ...ref(d), dynamicdns: String(d.dynamicdns), password: d.ddnsPassword })
 /** Responses show ds_records as one DS record object (several as an array, which clients must also read). */
-export const dnssecOut = (d: DomainRec) => ({ ...ref(d), ds_records: d.ds.length === 1 ? d.ds[0] : d.ds.length === 0 ? {} : d.ds })
-export const ownerOut = (d: { domainid: number; domainname: string; username: string; ownerMessage: string }, withMessage = false) => ({
+export const dnssecOut = (d: DomainRec) => ({
+  ...ref(d),
+  ds_records: d.ds.length === 1 ? d.ds[0] : d.ds.length === 0 ? {} : d.ds,
+})
+export const ownerOut = (
+  d: { domainid: number; domainname: string; username: string; ownerMessage: string },
+  withMessage = false,
+) => ({
   ...ref(d),
   username: d.username,
   ...(withMessage ? { message: d.ownerMessage } : {}),

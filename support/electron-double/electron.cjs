@@ -311,7 +311,21 @@ function createElectronDouble(env) {
     },
   }
 
-  return { app, BrowserWindow, protocol, session, ipcMain, shell, clipboard, Menu, dialog, Notification, contextBridge, ipcRenderer, __double: state }
+  return {
+    app,
+    BrowserWindow,
+    protocol,
+    session,
+    ipcMain,
+    shell,
+    clipboard,
+    Menu,
+    dialog,
+    Notification,
+    contextBridge,
+    ipcRenderer,
+    __double: state,
+  }
 }
 
 const electron = createElectronDouble(process.env)

@@ -49,7 +49,10 @@ const commands = {
   async ready() {
     double.fireReady()
     // Loaded: a window painted its page (ready-to-show) or was shown without it, or the app quit.
-    const loaded = await waitFor(() => double.timeline.some((e) => e.event === 'ready-to-show') || double.calls.includes('window.show') || double.quit)
+    const loaded = await waitFor(
+      () =>
+        double.timeline.some((e) => e.event === 'ready-to-show') || double.calls.includes('window.show') || double.quit,
+    )
     return { loaded }
   },
   async state() {
@@ -65,7 +68,10 @@ const commands = {
       openedExternal: double.openedExternal,
       openedPaths: double.openedPaths,
       clipboard: double.clipboard,
-      listeners: { webContentsCreated: app.listenerCount('web-contents-created'), secondInstance: app.listenerCount('second-instance') },
+      listeners: {
+        webContentsCreated: app.listenerCount('web-contents-created'),
+        secondInstance: app.listenerCount('second-instance'),
+      },
       notifications: double.notifications.map((n) => ({ ...n.options, shown: n.shown })),
       focused: double.focused,
       sent: (double.webContents[0]?.sent ?? []).map((m) => ({ channel: m.channel, args: m.args })),
@@ -98,7 +104,13 @@ const commands = {
     if (!handler) return { registered: false }
     const res = await handler({ url })
     const body = Buffer.from(await res.arrayBuffer()).toString('utf8')
-    return { registered: true, status: res.status, headers: Object.fromEntries(res.headers), body: body.slice(0, 2000), length: body.length }
+    return {
+      registered: true,
+      status: res.status,
+      headers: Object.fromEntries(res.headers),
+      body: body.slice(0, 2000),
+      length: body.length,
+    }
   },
   async invoke({ channel, payload, senderUrl }) {
     const handler = double.ipcHandlers.get(channel)

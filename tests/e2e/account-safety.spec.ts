@@ -18,7 +18,10 @@ async function expirationTab(app: Page, domain: string, tab: string) {
   return app.getByRole('tabpanel', { name: tab, exact: true })
 }
 
-test('colour and tag set in Accounts show in the band and the title; a renewal asks for the production account’s name', async ({ app, harness }) => {
+test('colour and tag set in Accounts show in the band and the title; a renewal asks for the production account’s name', async ({
+  app,
+  harness,
+}) => {
   const other = await startSandbox({ seed: 7, domains: 10 })
   try {
     await harness.services.accounts.create(profileFor(other, 'Reseller'), other.keys.full, 'session')
@@ -83,7 +86,9 @@ test('colour and tag set in Accounts show in the band and the title; a renewal a
     await lowerButton.click()
     await expect(app.getByRole('status').filter({ hasText: 'Reseller' })).toBeVisible()
     await card.getByRole('button', { name: 'Edit' }).click()
-    await expect(app.getByRole('radio', { name: /^Confirm only paid, ownership and irreversible operations/ })).toBeChecked()
+    await expect(
+      app.getByRole('radio', { name: /^Confirm only paid, ownership and irreversible operations/ }),
+    ).toBeChecked()
     await app.getByRole('radio', { name: /^Confirm every write by typing the account’s name/ }).check()
     await app.getByRole('button', { name: 'Save changes' }).click()
     await expect(app.getByRole('dialog')).toHaveCount(0)
@@ -107,10 +112,18 @@ test('colour and tag set in Accounts show in the band and the title; a renewal a
   }
 })
 
-test('a read-only account: a notice on every screen, and a write is refused without a request reaching its sandbox', async ({ app, harness }) => {
+test('a read-only account: a notice on every screen, and a write is refused without a request reaching its sandbox', async ({
+  app,
+  harness,
+}) => {
   const other = await startSandbox({ seed: 8, domains: 10 })
   try {
-    const fields = { ...profileFor(other, 'Archive'), environment: 'staging' as const, colour: 'teal' as const, readOnly: true }
+    const fields = {
+      ...profileFor(other, 'Archive'),
+      environment: 'staging' as const,
+      colour: 'teal' as const,
+      readOnly: true,
+    }
     const locked = await harness.services.accounts.create(fields, other.keys.full, 'session')
     await harness.services.accounts.setActive(locked.id)
     await reloadApp(app)
@@ -128,7 +141,9 @@ test('a read-only account: a notice on every screen, and a write is refused with
     const exp = await expirationTab(app, d.domainname, 'Expiration')
     await exp.getByRole('button', { name: /^Renew for 1 year/ }).click()
     // Refused in main before a confirmation could even be asked for.
-    await expect(app.getByRole('alert').filter({ hasText: 'This account is read-only: the app sends no change to it.' })).toBeVisible()
+    await expect(
+      app.getByRole('alert').filter({ hasText: 'This account is read-only: the app sends no change to it.' }),
+    ).toBeVisible()
     await expect(app.getByRole('dialog')).toHaveCount(0)
     expect(writes(other)).toEqual([])
     expect(other.received.filter((r) => r.endpoint === 'domains.expiration.renew')).toEqual([])

@@ -27,7 +27,13 @@ const ENGLISH = { domains: 'Domains', filter: 'Filter', account: 'Account', over
 const JAPANESE = { domains: 'ドメイン', filter: '絞り込み', account: 'アカウント', overview: '概要' }
 
 /** The walk, in one language; it ends on the other account's domain list, for the test's axe scan. */
-async function switchOnDomainScreens(app: Page, harness: Harness, locale: 'en' | 'ja', words: typeof ENGLISH, scan: () => Promise<void>) {
+async function switchOnDomainScreens(
+  app: Page,
+  harness: Harness,
+  locale: 'en' | 'ja',
+  words: typeof ENGLISH,
+  scan: () => Promise<void>,
+) {
   const demo = await harness.demo()
   const other = await startSandbox({ seed: 7 })
   try {
@@ -79,15 +85,25 @@ async function switchOnDomainScreens(app: Page, harness: Harness, locale: 'en' |
   }
 }
 
-test('switching account on a domain’s screen: the same domain when that account has it, else that account’s domain list', async ({ app, harness }) => {
-  await switchOnDomainScreens(app, harness, 'en', ENGLISH, () => expectNoAxeViolations(app, 'domains, after an account switch'))
+test('switching account on a domain’s screen: the same domain when that account has it, else that account’s domain list', async ({
+  app,
+  harness,
+}) => {
+  await switchOnDomainScreens(app, harness, 'en', ENGLISH, () =>
+    expectNoAxeViolations(app, 'domains, after an account switch'),
+  )
 })
 
 test('switching account on a domain’s screen, in Japanese', async ({ app, harness }) => {
-  await switchOnDomainScreens(app, harness, 'ja', JAPANESE, () => expectNoAxeViolations(app, 'domains, after an account switch, Japanese'))
+  await switchOnDomainScreens(app, harness, 'ja', JAPANESE, () =>
+    expectNoAxeViolations(app, 'domains, after an account switch, Japanese'),
+  )
 })
 
-test('switching account while an item’s screen is still loading: the other account’s list, never that item asked of it', async ({ app, harness }) => {
+test('switching account while an item’s screen is still loading: the other account’s list, never that item asked of it', async ({
+  app,
+  harness,
+}) => {
   const demo = await harness.demo()
   const other = await startSandbox({ seed: 7 })
   try {

@@ -7,7 +7,11 @@ import type { Page } from '@playwright/test'
 import { expect, test } from './fixtures'
 import { AXE_SCREENS, onRoute, type AxeScreen } from './axe-screens'
 
-export async function expectNoAxeViolations(page: Page, screen: AxeScreen, opts: { include?: string } = {}): Promise<void> {
+export async function expectNoAxeViolations(
+  page: Page,
+  screen: AxeScreen,
+  opts: { include?: string } = {},
+): Promise<void> {
   await test.step(`axe: ${screen}`, async () => {
     const { route } = AXE_SCREENS[screen]
     // The screen the list names, with its reads done (no loading state left).
@@ -41,5 +45,11 @@ async function violations(page: Page, include?: string): Promise<string[]> {
   let axe = new AxeBuilder({ page }).options({ resultTypes: ['violations'] })
   if (include) axe = axe.include(include)
   const result = await axe.analyze()
-  return result.violations.map((v) => `${v.id} (${v.impact ?? 'no impact'}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`)
+  return result.violations.map(
+    (v) =>
+      `${v.id} (${v.impact ?? 'no impact'}): ${v.help} at ${v.nodes
+        .map((n) => n.target.join(' '))
+        .slice(0, 3)
+        .join(' | ')}`,
+  )
 }

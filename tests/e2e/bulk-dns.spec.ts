@@ -18,7 +18,8 @@ const NEW = '198.51.100.20'
 const DEMO = 'Demo (local sandbox)'
 /** The service's own DNS (svc1), which takes a save. */
 const svc1Zones = (sb: Sandbox) => sb.state.domains.filter((d) => d.ns[0] === 'ns1.svc1.example.net')
-const zoneSaves = (sb: Sandbox) => sb.received.filter((r) => r.endpoint === 'domains.dns.set' || r.endpoint === 'freedns.set')
+const zoneSaves = (sb: Sandbox) =>
+  sb.received.filter((r) => r.endpoint === 'domains.dns.set' || r.endpoint === 'freedns.set')
 /** Each A record of 192.0.2.10 with the new address, and nothing else. */
 const migrated = (text: string) => text.replace(/^(a \S+ )192\.0\.2\.10$/gm, `$1${NEW}`)
 /** The zone a save went to: /v1/domains/{domain}/dns or /v1/freedns/{domain}. */
@@ -38,9 +39,13 @@ async function selectZone(app: Page, zone: string, account: string) {
   await app.getByLabel('Filter zones').fill('')
 }
 
-const card = (app: Page, zone: string) => app.getByRole('region', { name: new RegExp(`^${zone.replace(/\./g, '\\.')}`) })
+const card = (app: Page, zone: string) =>
+  app.getByRole('region', { name: new RegExp(`^${zone.replace(/\./g, '\\.')}`) })
 
-test('replace an address in zones of two accounts: a plan per zone, a zone over 30 % only when ticked, exactly the planned saves, nothing else changed', async ({ app, harness }) => {
+test('replace an address in zones of two accounts: a plan per zone, a zone over 30 % only when ticked, exactly the planned saves, nothing else changed', async ({
+  app,
+  harness,
+}) => {
   test.setTimeout(120_000)
   const a = await harness.demo()
   const b = await startSandbox({ seed: 7, keys: { full: 'key-bulk-b' } })
@@ -49,13 +54,29 @@ test('replace an address in zones of two accounts: a plan per zone, a zone over 
     const [a1, aSpare] = firstItems(svc1Zones(a), 2)
     const aFree = a.state.freedns[0]!
     const [b1, b2, b3] = firstItems(svc1Zones(b), 3)
-    a1.dns.svc1.records = [`a @ ${OLD}`, 'a www 192.0.2.11', `mx mail.${a1.domainname}. 10`, `txt @ v=spf1 ip4:${OLD} -all`, 'a mail 198.51.100.5'].join('\n')
+    a1.dns.svc1.records = [
+      `a @ ${OLD}`,
+      'a www 192.0.2.11',
+      `mx mail.${a1.domainname}. 10`,
+      `txt @ v=spf1 ip4:${OLD} -all`,
+      'a mail 198.51.100.5',
+    ].join('\n')
     aFree.records = [`a www ${OLD}`, 'a @ 203.0.113.5', 'a api 203.0.113.6', 'a x 203.0.113.7'].join('\n')
     // Four of ten records change: over the rule (it applies to zones of 10 records or more).
-    const b1Rest = [`cname docs www.${b1.domainname}.`, ...Array.from({ length: 5 }, (_, i) => `a h${i} 203.0.113.${20 + i}`)]
+    const b1Rest = [
+      `cname docs www.${b1.domainname}.`,
+      ...Array.from({ length: 5 }, (_, i) => `a h${i} 203.0.113.${20 + i}`),
+    ]
     b1.dns.svc1.records = [`a @ ${OLD}`, `a www ${OLD}`, `a api ${OLD}`, `a cdn ${OLD}`, ...b1Rest].join('\n')
     // 192.0.2.100 begins with 192.0.2.10: it must stay.
-    b2.dns.svc1.records = [`a @ ${OLD}`, 'a www 192.0.2.100', 'a h1 203.0.113.1', 'a h2 203.0.113.2', 'a h3 203.0.113.3', ''].join('\n')
+    b2.dns.svc1.records = [
+      `a @ ${OLD}`,
+      'a www 192.0.2.100',
+      'a h1 203.0.113.1',
+      'a h2 203.0.113.2',
+      'a h3 203.0.113.3',
+      '',
+    ].join('\n')
     b3.dns.svc1.records = ['a @ 203.0.113.9', 'a www 203.0.113.9'].join('\n')
     const before = new Map<string, string>([
       [a1.domainname, a1.dns.svc1.records],
@@ -66,8 +87,16 @@ test('replace an address in zones of two accounts: a plan per zone, a zone over 
     ])
     const untouchedA = aSpare.dns.svc1.records
 
-    await harness.services.accounts.create({ ...profileFor(b, 'Second'), colour: 'teal', environment: 'production' }, 'key-bulk-b', 'session')
-    await harness.services.accounts.create({ ...profileFor(b, 'Audit'), colour: 'purple', readOnly: true }, 'key-bulk-b', 'session')
+    await harness.services.accounts.create(
+      { ...profileFor(b, 'Second'), colour: 'teal', environment: 'production' },
+      'key-bulk-b',
+      'session',
+    )
+    await harness.services.accounts.create(
+      { ...profileFor(b, 'Audit'), colour: 'purple', readOnly: true },
+      'key-bulk-b',
+      'session',
+    )
     await harness.services.accounts.setActive('demo')
     await reloadApp(app)
     await openBulk(app)
@@ -135,16 +164,26 @@ test('replace an address in zones of two accounts: a plan per zone, a zone over 
 
     const results = app.getByRole('table', { name: '5. Results' })
     const row = (zone: string) => results.getByRole('row').filter({ hasText: zone })
-    await expect(app.getByText('Done: 3. Failed or not sent: 0. Outcome unknown: 0. Left out: 1.')).toBeVisible({ timeout: 20_000 })
+    await expect(app.getByText('Done: 3. Failed or not sent: 0. Outcome unknown: 0. Left out: 1.')).toBeVisible({
+      timeout: 20_000,
+    })
     for (const z of [a1.domainname, aFree.domainname, b2.domainname]) await expect(row(z)).toContainText('Done')
     await expect(row(b1.domainname)).toContainText('Not sent: its own confirmation was not given.')
     await expect(row(a1.domainname)).toContainText(DEMO)
     await expect(row(b2.domainname)).toContainText('Second')
     await expect(row(a1.domainname).getByRole('cell').nth(4)).not.toHaveText('')
     // Exactly the planned saves: one per zone, to its own account, with its TTL and ns_type as read.
-    expect(zoneSaves(a).map((r) => [r.endpoint, domainOfSave(r.path), r.body]).sort()).toEqual(
+    expect(
+      zoneSaves(a)
+        .map((r) => [r.endpoint, domainOfSave(r.path), r.body])
+        .sort(),
+    ).toEqual(
       [
-        ['domains.dns.set', a1.domainname, { records: migrated(before.get(a1.domainname)!), ns_type: 'svc1', ttl: 3600 }],
+        [
+          'domains.dns.set',
+          a1.domainname,
+          { records: migrated(before.get(a1.domainname)!), ns_type: 'svc1', ttl: 3600 },
+        ],
         ['freedns.set', aFree.domainname, { records: migrated(before.get(aFree.domainname)!), ttl: 3600 }],
       ].sort(),
     )
@@ -167,7 +206,9 @@ test('replace an address in zones of two accounts: a plan per zone, a zone over 
     await expect(dialog.getByRole('list', { name: 'Accounts' })).not.toContainText(DEMO)
     await dialog.getByLabel('Name of the account Second').fill('Second')
     await dialog.getByRole('button', { name: 'Apply to 1 zone' }).click()
-    await expect(app.getByText('Done: 1. Failed or not sent: 0. Outcome unknown: 0. Left out: 0.')).toBeVisible({ timeout: 20_000 })
+    await expect(app.getByText('Done: 1. Failed or not sent: 0. Outcome unknown: 0. Left out: 0.')).toBeVisible({
+      timeout: 20_000,
+    })
     await expect(row(b1.domainname)).toContainText('Done')
 
     // On the sandboxes: one save per zone in all, each zone holding the new address and nothing else changed.
@@ -176,8 +217,12 @@ test('replace an address in zones of two accounts: a plan per zone, a zone over 
     expect(a1.dns.svc1.records).toBe(migrated(before.get(a1.domainname)!))
     expect(a1.dns.svc1.records).toContain(`txt @ v=spf1 ip4:${OLD} -all`)
     expect(aFree.records).toBe(migrated(before.get(aFree.domainname)!))
-    expect(b1.dns.svc1.records).toBe([`a @ ${NEW}`, `a www ${NEW}`, `a api ${NEW}`, `a cdn ${NEW}`, ...b1Rest].join('\n'))
-    expect(b2.dns.svc1.records).toBe([`a @ ${NEW}`, 'a www 192.0.2.100', 'a h1 203.0.113.1', 'a h2 203.0.113.2', 'a h3 203.0.113.3', ''].join('\n'))
+    expect(b1.dns.svc1.records).toBe(
+      [`a @ ${NEW}`, `a www ${NEW}`, `a api ${NEW}`, `a cdn ${NEW}`, ...b1Rest].join('\n'),
+    )
+    expect(b2.dns.svc1.records).toBe(
+      [`a @ ${NEW}`, 'a www 192.0.2.100', 'a h1 203.0.113.1', 'a h2 203.0.113.2', 'a h3 203.0.113.3', ''].join('\n'),
+    )
     expect(b3.dns.svc1.records).toBe(before.get(b3.domainname))
     expect(aSpare.dns.svc1.records).toBe(untouchedA)
     for (const d of [a1, b1, b2]) expect(d.dns.svc11.records).not.toContain(NEW)
@@ -191,7 +236,9 @@ test('replace an address in zones of two accounts: a plan per zone, a zone over 
     await migration.getByRole('button', { name: 'Restore the zone as it was before this…' }).click()
     await expect(app.locator('.plan')).toContainText(`change A @: ${NEW} → ${OLD}`)
     await app.getByRole('button', { name: 'Apply these changes' }).click()
-    await expect(app.getByRole('status').filter({ hasText: `The records of ${a1.domainname} were saved.` })).toBeVisible()
+    await expect(
+      app.getByRole('status').filter({ hasText: `The records of ${a1.domainname} were saved.` }),
+    ).toBeVisible()
     expect(a1.dns.svc1.records).toBe(before.get(a1.domainname))
     expect(zoneSaves(a)).toHaveLength(3)
     expect(zoneSaves(b)).toHaveLength(2)
@@ -223,14 +270,20 @@ test('a zone changed at the service after its plan was built is not overwritten'
   await app.getByRole('button', { name: 'Apply to 2 zones…' }).click()
   await app.getByRole('dialog').getByRole('button', { name: 'Apply to 2 zones' }).click()
   const results = app.getByRole('table', { name: '5. Results' })
-  await expect(results.getByRole('row').filter({ hasText: zone.domainname })).toContainText('Not sent: the zone changed at the service after its plan was made.', { timeout: 20_000 })
+  await expect(results.getByRole('row').filter({ hasText: zone.domainname })).toContainText(
+    'Not sent: the zone changed at the service after its plan was made.',
+    { timeout: 20_000 },
+  )
   await expect(results.getByRole('row').filter({ hasText: other.domainname })).toContainText('Done')
   expect(zone.dns.svc1.records).toBe(theirs)
   expect(zoneSaves(a).map((r) => domainOfSave(r.path))).toEqual([other.domainname])
   expect(other.dns.svc1.records).toBe(migrated(otherBefore))
 })
 
-test('zones chosen by a value they hold, from the store; flagged zones first, ticked at once; unchanged zones one line', async ({ app, harness }) => {
+test('zones chosen by a value they hold, from the store; flagged zones first, ticked at once; unchanged zones one line', async ({
+  app,
+  harness,
+}) => {
   const a = await harness.demo()
   // No zone holds the old address but the three set here.
   const away = (text: string) => text.replace(/192\.0\.2\.10\b/g, '203.0.113.99')
@@ -239,7 +292,13 @@ test('zones chosen by a value they hold, from the store; flagged zones first, ti
   const [small, big, spfOnly, near] = firstItems(svc1Zones(a), 4)
   small.dns.svc1.records = [`a @ ${OLD}`, 'a www 203.0.113.4'].join('\n')
   // 4 of 10 records change: flagged by the rule.
-  big.dns.svc1.records = [`a @ ${OLD}`, `a www ${OLD}`, `a api ${OLD}`, `a cdn ${OLD}`, ...Array.from({ length: 6 }, (_, i) => `a h${i} 203.0.113.${2 + i}`)].join('\n')
+  big.dns.svc1.records = [
+    `a @ ${OLD}`,
+    `a www ${OLD}`,
+    `a api ${OLD}`,
+    `a cdn ${OLD}`,
+    ...Array.from({ length: 6 }, (_, i) => `a h${i} 203.0.113.${2 + i}`),
+  ].join('\n')
   // Holds the address in its SPF text only: chosen, planned, nothing to change.
   spfOnly.dns.svc1.records = [`txt @ "v=spf1 ip4:${OLD} -all"`, 'a @ 203.0.113.8'].join('\n')
   // 192.0.2.100 is another address.
@@ -252,7 +311,9 @@ test('zones chosen by a value they hold, from the store; flagged zones first, ti
   await expect(app.getByText(`3 zones hold ${OLD}: selected`)).toBeVisible()
   await expect(app.getByText('3 zones selected')).toBeVisible()
   await app.getByLabel('Filter zones').fill(near.domainname)
-  await expect(app.getByRole('checkbox', { name: `Select ${near.domainname} (${DEMO})`, exact: true })).not.toBeChecked()
+  await expect(
+    app.getByRole('checkbox', { name: `Select ${near.domainname} (${DEMO})`, exact: true }),
+  ).not.toBeChecked()
   await app.getByLabel('Filter zones').fill('')
 
   await app.getByLabel('Value to replace').fill(OLD)
@@ -262,7 +323,11 @@ test('zones chosen by a value they hold, from the store; flagged zones first, ti
   await expect(app.getByRole('heading', { level: 1, name: 'Domains' })).toBeVisible()
   await openBulk(app)
   await expect(app.getByText('3 zones selected')).toHaveCount(0)
-  await app.getByRole('status').filter({ hasText: 'What you typed into this form at' }).getByRole('button', { name: 'Restore my changes' }).click()
+  await app
+    .getByRole('status')
+    .filter({ hasText: 'What you typed into this form at' })
+    .getByRole('button', { name: 'Restore my changes' })
+    .click()
   await expect(app.getByText('3 zones selected')).toBeVisible()
   await expect(app.getByLabel('Value to replace')).toHaveValue(OLD)
   await expect(app.getByLabel('New value')).toHaveValue(NEW)
@@ -274,11 +339,19 @@ test('zones chosen by a value they hold, from the store; flagged zones first, ti
   await expect(app.getByText('1 zone has nothing to change')).toBeVisible()
   await expect(app.getByRole('button', { name: 'Apply to 1 zone…' })).toBeEnabled()
   await app.getByRole('button', { name: 'Tick all flagged (1)' }).click()
-  await expect(card(app, big.domainname).getByRole('checkbox', { name: 'I have read this zone’s plan; apply it' })).toBeChecked()
+  await expect(
+    card(app, big.domainname).getByRole('checkbox', { name: 'I have read this zone’s plan; apply it' }),
+  ).toBeChecked()
   await app.getByRole('button', { name: 'Apply to 2 zones…' }).click()
   await app.getByRole('dialog').getByRole('button', { name: 'Apply to 2 zones' }).click()
-  await expect(app.getByText('Done: 2. Failed or not sent: 0. Outcome unknown: 0. Left out: 0.')).toBeVisible({ timeout: 20_000 })
-  expect(zoneSaves(a).map((r) => domainOfSave(r.path)).sort()).toEqual([big.domainname, small.domainname].sort())
+  await expect(app.getByText('Done: 2. Failed or not sent: 0. Outcome unknown: 0. Left out: 0.')).toBeVisible({
+    timeout: 20_000,
+  })
+  expect(
+    zoneSaves(a)
+      .map((r) => domainOfSave(r.path))
+      .sort(),
+  ).toEqual([big.domainname, small.domainname].sort())
   expect(spfOnly.dns.svc1.records).toContain(OLD)
 })
 
@@ -291,17 +364,26 @@ test('the screen in Japanese, and in a narrow window', async ({ app, harness }) 
   const zones = svc1Zones(a).slice(2, 5)
   zones[2]!.dns.svc1.records = [`txt @ "v=spf1 ip4:${OLD} -all"`, 'a @ 203.0.113.8'].join('\n')
   // 4 of 10 records change: a zone flagged by the 30 % rule.
-  zones[0]!.dns.svc1.records = [`a @ ${OLD}`, `a www ${OLD}`, `a api ${OLD}`, `a cdn ${OLD}`, ...Array.from({ length: 6 }, (_, i) => `a h${i} 203.0.113.${2 + i}`)].join('\n')
+  zones[0]!.dns.svc1.records = [
+    `a @ ${OLD}`,
+    `a www ${OLD}`,
+    `a api ${OLD}`,
+    `a cdn ${OLD}`,
+    ...Array.from({ length: 6 }, (_, i) => `a h${i} 203.0.113.${2 + i}`),
+  ].join('\n')
   zones[1]!.dns.svc1.records = [`a @ ${OLD}`, 'a www 203.0.113.4', 'a api 203.0.113.5', 'a x 203.0.113.6'].join('\n')
   await reloadInLanguage(app, 'ja')
   await app.getByRole('navigation').getByRole('link', { name: 'DNS一括変更' }).click()
   await expect(app.getByRole('heading', { level: 1, name: 'DNS一括変更' })).toBeVisible()
   await app.getByRole('button', { name: 'サービスからゾーン一覧を読み込む' }).click()
-  await expect(app.getByRole('checkbox', { name: new RegExp(zones[0]!.domainname.replace(/\./g, '\\.')) })).toBeVisible()
+  await expect(
+    app.getByRole('checkbox', { name: new RegExp(zones[0]!.domainname.replace(/\./g, '\\.')) }),
+  ).toBeVisible()
   await app.getByLabel('値を含むゾーン').fill(OLD)
   await app.getByRole('button', { name: '含むゾーンを選択' }).click()
   await expect(app.getByText(`${OLD} を含むゾーン 3 件を選択しました`)).toBeVisible()
-  for (const z of zones) await expect(app.getByRole('checkbox', { name: new RegExp(z.domainname.replace(/\./g, '\\.')) })).toBeChecked()
+  for (const z of zones)
+    await expect(app.getByRole('checkbox', { name: new RegExp(z.domainname.replace(/\./g, '\\.')) })).toBeChecked()
   await app.locator('#bulk-from').fill(OLD)
   await app.locator('#bulk-to').fill(NEW)
   await app.getByRole('button', { name: '計画を作成' }).click()

@@ -7,13 +7,19 @@ import { startSandbox } from '../../src/sandbox'
 import { profileFor } from '../../support/profile'
 import { expect, reloadApp, snap, test } from './fixtures'
 
-test('every account is checked at once, each from its own service; a change made outside one is counted for it alone', async ({ app, harness }) => {
+test('every account is checked at once, each from its own service; a change made outside one is counted for it alone', async ({
+  app,
+  harness,
+}) => {
   const demo = await harness.demo()
   const other = await startSandbox({ domains: 12 })
   try {
     const second = await harness.services.accounts.create(profileFor(other, 'Second shop'), other.keys.full, 'session')
     await reloadApp(app)
-    await app.getByRole('navigation').getByRole('link', { name: /^Activity/ }).click()
+    await app
+      .getByRole('navigation')
+      .getByRole('link', { name: /^Activity/ })
+      .click()
     await app.getByRole('button', { name: 'Check every account now' }).click()
     const results = app.getByRole('region', { name: 'Every account checked for changes' })
     await expect(results.getByRole('status')).toHaveText(/Every account read again \(\d+\)\./)
@@ -30,7 +36,8 @@ test('every account is checked at once, each from its own service; a change made
     await expect(results.getByRole('status')).toHaveText(/Every account read again/)
     await expect(line('Second shop')).toContainText('10 lists read again: 1 change from outside this app.')
     for (const li of await results.locator('.check-all > li').all()) {
-      if (!(await li.textContent())?.includes('Second shop')) await expect(li).toContainText('no change from outside this app')
+      if (!(await li.textContent())?.includes('Second shop'))
+        await expect(li).toContainText('no change from outside this app')
     }
     expect(second.id).toBeTruthy()
     await snap(app, 'check-every-account')

@@ -25,7 +25,10 @@ async function openZone(app: Page, name: string) {
 test.describe('in Japanese', () => {
   test.use({ harnessOptions: { logCheckDelaysMs: [60_000] } })
 
-  test('an unknown outcome: marked for attention, then settled on the screen that sent it; the DNS editor leads to its history', async ({ app, harness }) => {
+  test('an unknown outcome: marked for attention, then settled on the screen that sent it; the DNS editor leads to its history', async ({
+    app,
+    harness,
+  }) => {
     const sb = await harness.demo()
     await inJapanese(app)
     const d = sb.state.domains[8]!
@@ -36,11 +39,18 @@ test.describe('in Japanese', () => {
     await panel.getByRole('button', { name: /移管をロック|移管ロックを解除/ }).click()
     await expect(panel.getByRole('alert')).toContainText('結果が不明です')
     const writes = app.getByRole('navigation').getByRole('link', { name: /^書き込み/ })
-    await expect(writes.getByTestId('jobs-attention')).toHaveAttribute('aria-label', '確認が必要な書き込み 1 件 (結果不明)')
+    await expect(writes.getByTestId('jobs-attention')).toHaveAttribute(
+      'aria-label',
+      '確認が必要な書き込み 1 件 (結果不明)',
+    )
 
-    const job = harness.services.jobs.list().find((j) => j.operation === 'domains.transferlock.set' && j.items[0]?.label === d.domainname)!
+    const job = harness.services.jobs
+      .list()
+      .find((j) => j.operation === 'domains.transferlock.set' && j.items[0]?.label === d.domainname)!
     await harness.services.jobs.checkLog(job.id, 0)
-    await expect(app.getByRole('status').filter({ hasText: `${d.domainname}: サービスのログによると、受け付けられていました。` })).toBeVisible()
+    await expect(
+      app.getByRole('status').filter({ hasText: `${d.domainname}: サービスのログによると、受け付けられていました。` }),
+    ).toBeVisible()
     await expect(panel.getByRole('alert')).toHaveCount(0)
     await expect(writes.getByTestId('jobs-attention')).toHaveCount(0)
 
@@ -90,7 +100,10 @@ test.describe('in Japanese', () => {
 })
 
 test.describe('in Japanese, the service’s own words', () => {
-  test('a message the service is known to send is explained in Japanese, its words kept beside', async ({ app, harness }) => {
+  test('a message the service is known to send is explained in Japanese, its words kept beside', async ({
+    app,
+    harness,
+  }) => {
     await harness.demo()
     await inJapanese(app)
     // A domain this account does not hold: the service answers 400 "domainname is invalid." (recorded).

@@ -70,7 +70,10 @@ async function addSecond(app: Page, lang: 'en' | 'ja', other: Sandbox, key: stri
 }
 
 for (const lang of ['en', 'ja'] as const) {
-  test(`a refused key is told in the form and replaced from there before any switch (${lang})`, async ({ app, harness }) => {
+  test(`a refused key is told in the form and replaced from there before any switch (${lang})`, async ({
+    app,
+    harness,
+  }) => {
     await harness.demo()
     const other = await startSandbox()
     try {
@@ -109,7 +112,9 @@ for (const lang of ['en', 'ja'] as const) {
       await app.keyboard.press('Enter')
       await expect(app.getByRole('status').filter({ hasText: w.switched })).toBeVisible()
       // The service saw the replaced key, never the refused one again.
-      expect(other.received.some((r) => r.path === '/v1/logs' && r.headers.authorization === `Bearer ${other.keys.full}`)).toBe(true)
+      expect(
+        other.received.some((r) => r.path === '/v1/logs' && r.headers.authorization === `Bearer ${other.keys.full}`),
+      ).toBe(true)
     } finally {
       await other.close()
     }
@@ -130,7 +135,10 @@ for (const lang of ['en', 'ja'] as const) {
     }
   })
 
-  test(`a service that cannot be reached is told apart from a refusal, and tested again (${lang})`, async ({ app, harness }) => {
+  test(`a service that cannot be reached is told apart from a refusal, and tested again (${lang})`, async ({
+    app,
+    harness,
+  }) => {
     await harness.demo()
     const other = await startSandbox()
     try {

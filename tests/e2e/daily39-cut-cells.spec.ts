@@ -11,7 +11,22 @@ import type { Harness } from '../../support/harness'
 import { expect, reloadInLanguage, snap, test } from './fixtures'
 
 /** The list screens, by address; each shows at least one table once its data is read. */
-const LIST_SCREENS = ['/servers/a', '/servers/b', '/servers/c', '/svcips', '/domains', '/domains/settings', '/domains/transfer-in', '/dns', '/freedns', '/expiring', '/logs', '/jobs', '/activity', '/health'] as const
+const LIST_SCREENS = [
+  '/servers/a',
+  '/servers/b',
+  '/servers/c',
+  '/svcips',
+  '/domains',
+  '/domains/settings',
+  '/domains/transfer-in',
+  '/dns',
+  '/freedns',
+  '/expiring',
+  '/logs',
+  '/jobs',
+  '/activity',
+  '/health',
+] as const
 
 const SIZES = [
   { width: 1280, height: 800 },
@@ -21,7 +36,8 @@ const SIZES = [
 /** Text cut by its box: elements in the screen's main part that hide their overflow and overflow. */
 function cutTexts(app: Page): Promise<string[]> {
   return app.evaluate(() => {
-    const hides = (s: CSSStyleDeclaration) => s.textOverflow === 'ellipsis' || s.overflowX === 'hidden' || s.overflowX === 'clip'
+    const hides = (s: CSSStyleDeclaration) =>
+      s.textOverflow === 'ellipsis' || s.overflowX === 'hidden' || s.overflowX === 'clip'
     const main = document.querySelector('main') ?? document.body
     return Array.from(main.querySelectorAll<HTMLElement>('*'))
       .filter((el) => {
@@ -34,7 +50,13 @@ function cutTexts(app: Page): Promise<string[]> {
         // A cell is named by its column's header, so a report says which column to widen.
         const cell = el.closest('td')
         const row = cell?.parentElement
-        const header = cell && row ? cell.closest('table')?.querySelectorAll('thead th')[Array.from(row.children).indexOf(cell)]?.textContent?.trim() : undefined
+        const header =
+          cell && row
+            ? cell
+                .closest('table')
+                ?.querySelectorAll('thead th')
+                [Array.from(row.children).indexOf(cell)]?.textContent?.trim()
+            : undefined
         return `${header ? `column "${header}"` : el.tagName.toLowerCase()} (${el.scrollWidth} px in ${el.clientWidth}): ${el.textContent!.trim().slice(0, 60)}`
       })
   })
@@ -47,10 +69,22 @@ async function someWrites(harness: Harness, sb: Sandbox) {
     await harness.services.jobs.start(job.id, token)
   }
   const domains = [...sb.state.domains].map((d) => d.domainname).sort()
-  await run({ accountId: 'demo', operation: 'domains.autorenew.set', items: domains.slice(0, 6).map((domain) => ({ params: { domain, autorenew_domain: 1 } })) })
+  await run({
+    accountId: 'demo',
+    operation: 'domains.autorenew.set',
+    items: domains.slice(0, 6).map((domain) => ({ params: { domain, autorenew_domain: 1 } })),
+  })
   const server = sb.state.servers.a[0]!
-  await run({ accountId: 'demo', operation: 'servers.autorenew.set', items: [{ params: { kind: 'a', webid: server.webid, autorenew_server: 1 } }] })
-  await run({ accountId: 'demo', operation: 'domains.transferlock.set', items: [{ params: { domain: domains[7]!, transfer_lock: 0 } }] })
+  await run({
+    accountId: 'demo',
+    operation: 'servers.autorenew.set',
+    items: [{ params: { kind: 'a', webid: server.webid, autorenew_server: 1 } }],
+  })
+  await run({
+    accountId: 'demo',
+    operation: 'domains.transferlock.set',
+    items: [{ params: { domain: domains[7]!, transfer_lock: 0 } }],
+  })
 }
 
 for (const lang of ['en', 'ja'] as const) {
@@ -69,7 +103,9 @@ for (const lang of ['en', 'ja'] as const) {
         await expect(app.getByRole('heading', { level: 1 })).not.toHaveText(heading)
         heading = (await app.getByRole('heading', { level: 1 }).textContent()) ?? ''
         // A table's first row, or the activity's first entry.
-        await expect(app.locator('main table tbody tr:not(.spacer), main li:has(time)').first()).toBeVisible({ timeout: 15_000 })
+        await expect(app.locator('main table tbody tr:not(.spacer), main li:has(time)').first()).toBeVisible({
+          timeout: 15_000,
+        })
         // The jobs screen opens one job too: its items are a list of their own.
         if (screen === '/jobs') {
           await app.locator('main table tbody a[href^="#/jobs?job="]').first().click()
@@ -77,8 +113,12 @@ for (const lang of ['en', 'ja'] as const) {
         }
         // Columns are laid out once the rows are there; a cut found then is a cut.
         let cut: string[] = []
-        await expect.poll(async () => (cut = await cutTexts(app)), { timeout: 3_000 }).toEqual([]).catch(() => undefined)
-        if (screen === '/jobs' || screen === '/domains' || screen === '/dns') await snap(app, `whole-cells${screen.replace('/', '-')}-${size.width}x${size.height}-${lang}`)
+        await expect
+          .poll(async () => (cut = await cutTexts(app)), { timeout: 3_000 })
+          .toEqual([])
+          .catch(() => undefined)
+        if (screen === '/jobs' || screen === '/domains' || screen === '/dns')
+          await snap(app, `whole-cells${screen.replace('/', '-')}-${size.width}x${size.height}-${lang}`)
         found.push(...[...new Set(cut)].map((c) => `${screen} ${size.width}x${size.height} ${lang}: ${c}`))
       }
     }

@@ -50,7 +50,10 @@ const WORDS = {
 } as const
 
 for (const lang of ['en', 'ja'] as const) {
-  test(`a zone saved in the DNS editor is named in Writes as the zone, linked to its editor, and its advice speaks of that one zone (${lang})`, async ({ app, harness }) => {
+  test(`a zone saved in the DNS editor is named in Writes as the zone, linked to its editor, and its advice speaks of that one zone (${lang})`, async ({
+    app,
+    harness,
+  }) => {
     const w = WORDS[lang]
     await app.setViewportSize({ width: 1024, height: 700 })
     const sb = await harness.demo()
@@ -74,7 +77,10 @@ for (const lang of ['en', 'ja'] as const) {
     await expect(app.getByRole('heading', { level: 1, name: w.writesTitle })).toBeVisible()
     const row = app.getByRole('row').filter({ hasText: w.operation })
     await expect(row).toHaveCount(1)
-    await expect(row.getByRole('link', { name: w.target(d.domainname), exact: true })).toHaveAttribute('href', `#/dns/${d.domainname}`)
+    await expect(row.getByRole('link', { name: w.target(d.domainname), exact: true })).toHaveAttribute(
+      'href',
+      `#/dns/${d.domainname}`,
+    )
 
     // The write itself: one zone, and the advice says to plan the change again for it.
     await row.getByRole('link', { name: w.operation }).click()
@@ -89,7 +95,10 @@ for (const lang of ['en', 'ja'] as const) {
     await expect(app.getByRole('heading', { level: 1, name: w.zone(d.domainname) })).toBeVisible()
   })
 
-  test(`a read refused with 403 says a read was refused, with no word of write access (${lang})`, async ({ app, harness }) => {
+  test(`a read refused with 403 says a read was refused, with no word of write access (${lang})`, async ({
+    app,
+    harness,
+  }) => {
     const w = WORDS[lang]
     await app.setViewportSize({ width: 1024, height: 700 })
     const sb = await harness.demo()

@@ -127,7 +127,10 @@ function waitingReads(harness: Harness, accountId: string, since: number): numbe
 }
 
 async function go(app: Page, link: string | RegExp, heading: string) {
-  await app.getByRole('navigation').getByRole('link', { name: link, exact: typeof link === 'string' }).click()
+  await app
+    .getByRole('navigation')
+    .getByRole('link', { name: link, exact: typeof link === 'string' })
+    .click()
   await expect(app.getByRole('heading', { level: 1, name: heading })).toBeVisible()
 }
 
@@ -137,76 +140,79 @@ base.describe('a locked keyring', () => {
   base.use({ harnessOptions: { keychain: new KeytarSecretStore(keyring, 'hosting-admin-e2e-locked') } })
 
   for (const lang of ['en', 'ja'] as const) {
-    base(`one unlock prompt at a time, one banner on Domains and on Expiring soon, the card says locked, and unlocking brings the list (${lang})`, async ({ app, harness }) => {
-      const w = WORDS[lang]
-      keyring.reset()
-      await app.setViewportSize({ width: 1024, height: 700 })
-      const other = await startSandbox({ domains: 5 })
-      try {
-        const acct = await harness.services.accounts.create(profileFor(other, 'Kept'), other.keys.full, 'keychain')
-        // The collection locked before anything reads the key, and its prompt left up until the user answers it.
-        keyring.locked = true
-        keyring.mode = 'hold'
-        await harness.services.accounts.setActive(acct.id)
-        await reloadInLanguage(app, lang)
-        // The first screen's reads need the key: the prompt is up.
-        await expect.poll(() => keyring.promptsUp).toBe(1)
-        const raised = keyring.prompts
-        const askedBefore = keyring.askedDuringPrompt
-        const callsBefore = harness.windowCalls.length
-
-        // Domains reads its list, needing the key too: it waits for the prompt that is up
-        // instead of raising one of its own (the keyring once raised eleven).
-        await go(app, w.domains, w.domains)
-        await expect.poll(() => waitingReads(harness, acct.id, callsBefore)).toBeGreaterThanOrEqual(1)
-        await expect.poll(() => keyring.askedDuringPrompt - askedBefore).toBeGreaterThanOrEqual(1)
-        expect(keyring.prompts).toBe(raised)
-        expect(keyring.mostAtOnce).toBe(1)
-
-        // Dismissed: the keyring stays locked, and the screen says so once, as locked, not lost.
-        keyring.dismiss()
-        const banner = app.getByRole('alert').filter({ hasText: w.locked })
-        await expect(banner).toHaveCount(1)
-        await expect(banner).toContainText(w.notLost)
-        await expect(app.getByRole('alert')).toHaveCount(1)
-        expect(keyring.mostAtOnce).toBe(1)
-        await snap(app, `daily39-keyring-locked-domains-${lang}`)
-        await expectNoAxeViolationsIn(app, 'main', `Domains with a locked keyring (${lang})`)
-
-        // Expiring soon reads five parts of the account: the first raises the prompt, the other
-        // four wait for it; then one line for the account, one banner.
-        keyring.mode = 'hold'
-        const askedOnDomains = keyring.askedDuringPrompt
-        const callsOnDomains = harness.windowCalls.length
-        await go(app, w.expiring, w.expiringTitle)
-        await expect.poll(() => keyring.promptsUp).toBe(1)
-        await expect.poll(() => waitingReads(harness, acct.id, callsOnDomains)).toBeGreaterThanOrEqual(5)
-        await expect.poll(() => keyring.askedDuringPrompt - askedOnDomains).toBeGreaterThanOrEqual(4)
-        expect(keyring.mostAtOnce).toBe(1)
-        keyring.dismiss()
-        await expect(app.getByText(w.accountFailed)).toHaveCount(1)
-        await expect(app.getByRole('alert').filter({ hasText: w.locked })).toHaveCount(1)
-        await expect(app.getByRole('alert')).toHaveCount(1)
-        await expectNoAxeViolationsIn(app, 'main', `Expiring soon with a locked keyring (${lang})`)
-
-        // The card says what the banners say; listing the accounts raises no prompt.
-        const prompts = keyring.prompts
-        await go(app, w.accounts, w.accounts)
-        await expect(app.getByRole('article', { name: /Kept/ })).toContainText(w.lockedCard)
-        expect(keyring.prompts).toBe(prompts)
-
-        // Unlocked, Retry on Domains brings the list.
-        await go(app, w.domains, w.domains)
-        await expect(banner).toHaveCount(1)
-        keyring.unlock()
-        await banner.getByRole('button', { name: w.retry }).click()
-        await expect(app.getByRole('link', { name: other.state.domains[0]!.domainname, exact: true })).toBeVisible()
-        await expect(app.getByRole('alert')).toHaveCount(0)
-      } finally {
+    base(
+      `one unlock prompt at a time, one banner on Domains and on Expiring soon, the card says locked, and unlocking brings the list (${lang})`,
+      async ({ app, harness }) => {
+        const w = WORDS[lang]
         keyring.reset()
-        await other.close()
-      }
-    })
+        await app.setViewportSize({ width: 1024, height: 700 })
+        const other = await startSandbox({ domains: 5 })
+        try {
+          const acct = await harness.services.accounts.create(profileFor(other, 'Kept'), other.keys.full, 'keychain')
+          // The collection locked before anything reads the key, and its prompt left up until the user answers it.
+          keyring.locked = true
+          keyring.mode = 'hold'
+          await harness.services.accounts.setActive(acct.id)
+          await reloadInLanguage(app, lang)
+          // The first screen's reads need the key: the prompt is up.
+          await expect.poll(() => keyring.promptsUp).toBe(1)
+          const raised = keyring.prompts
+          const askedBefore = keyring.askedDuringPrompt
+          const callsBefore = harness.windowCalls.length
+
+          // Domains reads its list, needing the key too: it waits for the prompt that is up
+          // instead of raising one of its own (the keyring once raised eleven).
+          await go(app, w.domains, w.domains)
+          await expect.poll(() => waitingReads(harness, acct.id, callsBefore)).toBeGreaterThanOrEqual(1)
+          await expect.poll(() => keyring.askedDuringPrompt - askedBefore).toBeGreaterThanOrEqual(1)
+          expect(keyring.prompts).toBe(raised)
+          expect(keyring.mostAtOnce).toBe(1)
+
+          // Dismissed: the keyring stays locked, and the screen says so once, as locked, not lost.
+          keyring.dismiss()
+          const banner = app.getByRole('alert').filter({ hasText: w.locked })
+          await expect(banner).toHaveCount(1)
+          await expect(banner).toContainText(w.notLost)
+          await expect(app.getByRole('alert')).toHaveCount(1)
+          expect(keyring.mostAtOnce).toBe(1)
+          await snap(app, `daily39-keyring-locked-domains-${lang}`)
+          await expectNoAxeViolationsIn(app, 'main', `Domains with a locked keyring (${lang})`)
+
+          // Expiring soon reads five parts of the account: the first raises the prompt, the other
+          // four wait for it; then one line for the account, one banner.
+          keyring.mode = 'hold'
+          const askedOnDomains = keyring.askedDuringPrompt
+          const callsOnDomains = harness.windowCalls.length
+          await go(app, w.expiring, w.expiringTitle)
+          await expect.poll(() => keyring.promptsUp).toBe(1)
+          await expect.poll(() => waitingReads(harness, acct.id, callsOnDomains)).toBeGreaterThanOrEqual(5)
+          await expect.poll(() => keyring.askedDuringPrompt - askedOnDomains).toBeGreaterThanOrEqual(4)
+          expect(keyring.mostAtOnce).toBe(1)
+          keyring.dismiss()
+          await expect(app.getByText(w.accountFailed)).toHaveCount(1)
+          await expect(app.getByRole('alert').filter({ hasText: w.locked })).toHaveCount(1)
+          await expect(app.getByRole('alert')).toHaveCount(1)
+          await expectNoAxeViolationsIn(app, 'main', `Expiring soon with a locked keyring (${lang})`)
+
+          // The card says what the banners say; listing the accounts raises no prompt.
+          const prompts = keyring.prompts
+          await go(app, w.accounts, w.accounts)
+          await expect(app.getByRole('article', { name: /Kept/ })).toContainText(w.lockedCard)
+          expect(keyring.prompts).toBe(prompts)
+
+          // Unlocked, Retry on Domains brings the list.
+          await go(app, w.domains, w.domains)
+          await expect(banner).toHaveCount(1)
+          keyring.unlock()
+          await banner.getByRole('button', { name: w.retry }).click()
+          await expect(app.getByRole('link', { name: other.state.domains[0]!.domainname, exact: true })).toBeVisible()
+          await expect(app.getByRole('alert')).toHaveCount(0)
+        } finally {
+          keyring.reset()
+          await other.close()
+        }
+      },
+    )
   }
 })
 
@@ -219,7 +225,13 @@ const test = base.extend<{ other: Sandbox }>({
     await sb.close()
   },
   userDataFiles: async ({ other }, use) => {
-    await use({ 'accounts.json': JSON.stringify({ version: 1, activeId: KEPT_ID, accounts: [{ ...profileFor(other, 'Kept'), id: KEPT_ID, keyKept: 'keychain' }] }) })
+    await use({
+      'accounts.json': JSON.stringify({
+        version: 1,
+        activeId: KEPT_ID,
+        accounts: [{ ...profileFor(other, 'Kept'), id: KEPT_ID, keyKept: 'keychain' }],
+      }),
+    })
   },
 })
 
@@ -227,7 +239,10 @@ test.describe('no Secret Service', () => {
   test.use({ harnessOptions: { keychain: new KeytarSecretStore(noSecretService, 'hosting-admin-e2e-no-bus') } })
 
   for (const lang of ['en', 'ja'] as const) {
-    test(`said as no Secret Service, once on Domains and on Expiring soon, and on the card (${lang})`, async ({ app, other }) => {
+    test(`said as no Secret Service, once on Domains and on Expiring soon, and on the card (${lang})`, async ({
+      app,
+      other,
+    }) => {
       const w = WORDS[lang]
       await app.setViewportSize({ width: 1024, height: 700 })
       await reloadInLanguage(app, lang)

@@ -8,18 +8,40 @@ import { expect, reloadInLanguage, test } from './fixtures'
 import { expectNoAxeViolationsIn } from './axe'
 
 const WORDS = {
-  en: { domains: 'Domains', select: (n: string) => `Select ${n}`, years: 'Years', renew: /^Renew 4 domains/, waiting: /Waiting for the service’s rate limit \(about \d+ s\)\./, results: 'Results: 4 done, 0 failed', summary: /Waited for the service’s rate limit (once|\d+ times), \d+ seconds? in all\./ },
-  ja: { domains: 'ドメイン', select: (n: string) => `${n} を選択`, years: '年数', renew: /^4 件のドメインを更新/, waiting: /サービスのレート制限の解除を待っています\(あと約 \d+ 秒\)。/, results: '結果: 完了 4 件、失敗 0 件', summary: /サービスのレート制限で \d+ 回待ちました\(合計 \d+ 秒\)。/ },
+  en: {
+    domains: 'Domains',
+    select: (n: string) => `Select ${n}`,
+    years: 'Years',
+    renew: /^Renew 4 domains/,
+    waiting: /Waiting for the service’s rate limit \(about \d+ s\)\./,
+    results: 'Results: 4 done, 0 failed',
+    summary: /Waited for the service’s rate limit (once|\d+ times), \d+ seconds? in all\./,
+  },
+  ja: {
+    domains: 'ドメイン',
+    select: (n: string) => `${n} を選択`,
+    years: '年数',
+    renew: /^4 件のドメインを更新/,
+    waiting: /サービスのレート制限の解除を待っています\(あと約 \d+ 秒\)。/,
+    results: '結果: 完了 4 件、失敗 0 件',
+    summary: /サービスのレート制限で \d+ 回待ちました\(合計 \d+ 秒\)。/,
+  },
 } as const
 
 for (const lang of ['en', 'ja'] as const) {
-  test(`a bulk renewal that meets the service's rate limit says it waits, and its summary says the waits (${lang})`, async ({ app, harness }) => {
+  test(`a bulk renewal that meets the service's rate limit says it waits, and its summary says the waits (${lang})`, async ({
+    app,
+    harness,
+  }) => {
     test.setTimeout(90_000)
     await app.setViewportSize({ width: 1024, height: 700 })
     const sb = await harness.demo()
     if (lang === 'ja') await reloadInLanguage(app, 'ja')
     const w = WORDS[lang]
-    const names = [...sb.state.domains].map((d) => d.domainname).sort().slice(0, 4)
+    const names = [...sb.state.domains]
+      .map((d) => d.domainname)
+      .sort()
+      .slice(0, 4)
     await app.getByRole('navigation').getByRole('link', { name: w.domains, exact: true }).click()
     await expect(app.getByRole('heading', { level: 1, name: w.domains })).toBeVisible()
     // The list read afresh first: rows painted from the store are replaced when it answers, and a

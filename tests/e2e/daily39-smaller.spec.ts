@@ -51,12 +51,25 @@ for (const lang of ['en', 'ja'] as const) {
     await app.setViewportSize({ width: 1024, height: 700 })
     const sb = await startSandbox({ seed: 7, domains: 10 })
     try {
-      const careful = await harness.services.accounts.create({ ...profileFor(sb, 'Careful'), writeSafety: 'confirm' }, sb.keys.full, 'session')
+      const careful = await harness.services.accounts.create(
+        { ...profileFor(sb, 'Careful'), writeSafety: 'confirm' },
+        sb.keys.full,
+        'session',
+      )
       await harness.services.accounts.setActive(careful.id)
       await reloadApp(app)
       if (lang === 'ja') await reloadInLanguage(app, 'ja')
       const d = sb.state.domains[0]!
-      const words = lang === 'ja' ? { tab: '自動更新', box: 'このドメインを自動更新', save: '保存', domains: 'ドメイン', filter: '絞り込み' } : { tab: 'Auto-renewal', box: 'Renew this domain automatically', save: 'Save', domains: 'Domains', filter: 'Filter' }
+      const words =
+        lang === 'ja'
+          ? { tab: '自動更新', box: 'このドメインを自動更新', save: '保存', domains: 'ドメイン', filter: '絞り込み' }
+          : {
+              tab: 'Auto-renewal',
+              box: 'Renew this domain automatically',
+              save: 'Save',
+              domains: 'Domains',
+              filter: 'Filter',
+            }
       const panel = await openDomain(app, d.domainname, words.tab, words)
       await panel.getByLabel(words.box).setChecked(!d.autorenew_domain)
       await panel.getByRole('button', { name: words.save, exact: true }).click()
@@ -73,15 +86,29 @@ for (const lang of ['en', 'ja'] as const) {
 }
 
 for (const lang of ['en', 'ja'] as const) {
-  test(`the DNS flavour's help folds into one line at 1024x700 and opens on demand (${lang})`, async ({ app, harness }) => {
+  test(`the DNS flavour's help folds into one line at 1024x700 and opens on demand (${lang})`, async ({
+    app,
+    harness,
+  }) => {
     await app.setViewportSize({ width: 1024, height: 700 })
     const sb = await harness.demo()
     if (lang === 'ja') await reloadInLanguage(app, 'ja')
     const d = sb.state.domains.find((x) => x.dns.svc1.records.length > 0) ?? sb.state.domains[0]!
     await app.evaluate((h) => (location.hash = h), `#/dns/${encodeURIComponent(d.domainname)}`)
-    const words = lang === 'ja'
-      ? { setting: 'DNSの種類(ns_type)', show: /^DNSの種類の意味/, each: 'のネームサーバーが返します', now: 'このドメインの現在のネームサーバー' }
-      : { setting: 'DNS flavour (ns_type)', show: /^What the DNS flavour means/, each: 'answered by the', now: 'This domain’s nameservers now' }
+    const words =
+      lang === 'ja'
+        ? {
+            setting: 'DNSの種類(ns_type)',
+            show: /^DNSの種類の意味/,
+            each: 'のネームサーバーが返します',
+            now: 'このドメインの現在のネームサーバー',
+          }
+        : {
+            setting: 'DNS flavour (ns_type)',
+            show: /^What the DNS flavour means/,
+            each: 'answered by the',
+            now: 'This domain’s nameservers now',
+          }
     const setting = app.getByLabel(words.setting)
     await expect(setting).toBeVisible()
     const help = app.locator('.ns-help')
@@ -99,12 +126,17 @@ for (const lang of ['en', 'ja'] as const) {
 }
 
 for (const lang of ['en', 'ja'] as const) {
-  test(`the transfer list shows start times as dates of the user's language, not the service's raw text (${lang})`, async ({ app, harness }) => {
+  test(`the transfer list shows start times as dates of the user's language, not the service's raw text (${lang})`, async ({
+    app,
+    harness,
+  }) => {
     await app.setViewportSize({ width: 1024, height: 700 })
     const sb = await harness.demo()
     if (lang === 'ja') await reloadInLanguage(app, 'ja')
     await app.evaluate(() => (location.hash = '#/domains/transfer-in'))
-    const table = app.getByRole('table', { name: lang === 'ja' ? 'このアカウントの移管申請' : 'Transfer requests of this account' })
+    const table = app.getByRole('table', {
+      name: lang === 'ja' ? 'このアカウントの移管申請' : 'Transfer requests of this account',
+    })
     const first = sb.state.transfers[0]!
     const row = table.getByRole('row').filter({ hasText: first.domainname })
     await expect(row).toBeVisible()

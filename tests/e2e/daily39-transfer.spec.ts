@@ -18,7 +18,8 @@ const WORDS = {
     list: 'Transfer requests of this account',
     seeBelow: 'See below',
     section: 'Failed transfers',
-    explain: 'turn off the domain’s transfer lock and get a current transfer code (auth code), then request the transfer again.',
+    explain:
+      'turn off the domain’s transfer lock and get a current transfer code (auth code), then request the transfer again.',
     label: 'The service said:',
     again: (d: string) => `Request ${d} again`,
     domain: 'Domain to transfer in',
@@ -37,7 +38,10 @@ const WORDS = {
 } as const
 
 for (const lang of ['en', 'ja'] as const) {
-  test(`a failed transfer's reason is shown whole as the service's English words, with what to do next (${lang})`, async ({ app, harness }) => {
+  test(`a failed transfer's reason is shown whole as the service's English words, with what to do next (${lang})`, async ({
+    app,
+    harness,
+  }) => {
     const w = WORDS[lang]
     await app.setViewportSize({ width: 1024, height: 700 })
     const sb = await harness.demo()
@@ -52,7 +56,12 @@ for (const lang of ['en', 'ja'] as const) {
     await expect(row).toContainText(w.seeBelow)
     await expect(row).not.toContainText(LONG_REASON.slice(0, 40))
     // And the pointer itself is not cut at 1024 px.
-    expect(await row.getByRole('cell').last().evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true)
+    expect(
+      await row
+        .getByRole('cell')
+        .last()
+        .evaluate((el) => el.scrollWidth <= el.clientWidth),
+    ).toBe(true)
 
     const section = app.getByRole('region', { name: w.section })
     await expect(section).toContainText(w.explain)
@@ -65,7 +74,9 @@ for (const lang of ['en', 'ja'] as const) {
     const box = await reason.boundingBox()
     if (!box) throw new Error('The reason is not laid out')
     expect(box.x + box.width).toBeLessThanOrEqual(1024)
-    expect(await reason.evaluate((el) => el.closest('article')!.scrollWidth <= el.closest('article')!.clientWidth)).toBe(true)
+    expect(
+      await reason.evaluate((el) => el.closest('article')!.scrollWidth <= el.closest('article')!.clientWidth),
+    ).toBe(true)
     await snap(app, `daily39-transfer-failed-${lang}`)
     await expectNoAxeViolationsIn(app, '.failed-transfers', `failed transfers with the service's reason (${lang})`)
 

@@ -40,7 +40,10 @@ const WORDS = {
 } as const
 
 for (const lang of ['en', 'ja'] as const) {
-  test(`a key refused for this computer's address leads with the allowed addresses and Test again (${lang})`, async ({ app, harness }) => {
+  test(`a key refused for this computer's address leads with the allowed addresses and Test again (${lang})`, async ({
+    app,
+    harness,
+  }) => {
     const w = WORDS[lang]
     await app.setViewportSize({ width: 1024, height: 700 })
     await harness.demo()

@@ -43,7 +43,10 @@ for (const lang of ['en', 'ja'] as const) {
     const sb = await harness.demo()
     if (lang === 'ja') await reloadInLanguage(app, 'ja')
     const d = svc1Domain(sb)
-    expect(d.dns.svc1.records.split('\n').some((l) => l.startsWith('a @ ')), 'the zone has an apex A').toBe(true)
+    expect(
+      d.dns.svc1.records.split('\n').some((l) => l.startsWith('a @ ')),
+      'the zone has an apex A',
+    ).toBe(true)
     await app.getByRole('navigation').getByRole('link', { name: w.dns, exact: true }).click()
     await app.getByLabel(w.filter).fill(d.domainname)
     await app.getByRole('link', { name: d.domainname, exact: true }).click()

@@ -24,7 +24,10 @@ const WORDS = {
 } as const
 
 for (const lang of ['en', 'ja'] as const) {
-  test(`the service down, Domains shows one banner for the list and its details, words first (${lang})`, async ({ app, harness }) => {
+  test(`the service down, Domains shows one banner for the list and its details, words first (${lang})`, async ({
+    app,
+    harness,
+  }) => {
     const w = WORDS[lang]
     await app.setViewportSize({ width: 1024, height: 700 })
     const sb = await harness.demo()

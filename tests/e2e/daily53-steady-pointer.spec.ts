@@ -72,9 +72,12 @@ async function pressAndRelease(app: Page, button: Locator): Promise<number> {
   await app.mouse.move(x, y)
   await app.mouse.down()
   // What is under the pointer at the release: the button, or whatever moved there.
-  const moved = await button.evaluate((el) => new Promise<number>((resolve) => {
-    requestAnimationFrame(() => requestAnimationFrame(() => resolve(el.getBoundingClientRect().top)))
-  }))
+  const moved = await button.evaluate(
+    (el) =>
+      new Promise<number>((resolve) => {
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve(el.getBoundingClientRect().top)))
+      }),
+  )
   await app.mouse.up()
   return Math.abs(moved - box.y)
 }
@@ -90,7 +93,10 @@ async function openZone(app: Page, w: (typeof WORDS)['en' | 'ja'], name: string)
 for (const lang of ['en', 'ja'] as const) {
   const w = WORDS[lang]
 
-  test(`the DNS editor's Review takes the first click after a TXT value is typed (${lang})`, async ({ app, harness }) => {
+  test(`the DNS editor's Review takes the first click after a TXT value is typed (${lang})`, async ({
+    app,
+    harness,
+  }) => {
     await app.setViewportSize({ width: 1024, height: 700 })
     const sb = await harness.demo()
     if (lang === 'ja') await reloadInLanguage(app, 'ja')
@@ -141,7 +147,10 @@ for (const lang of ['en', 'ja'] as const) {
       await app.getByRole('button', { name: w.editForm }).first().click()
       const edit = app.getByRole('region', { name: w.editForm })
       await edit.getByLabel(w.name, { exact: true }).fill('Renamed steady')
-      expect(await pressAndRelease(app, edit.getByRole('button', { name: w.update })), 'Save moved under the pressed pointer').toBe(0)
+      expect(
+        await pressAndRelease(app, edit.getByRole('button', { name: w.update })),
+        'Save moved under the pressed pointer',
+      ).toBe(0)
       await expect(app.getByRole('region', { name: w.form })).toBeVisible()
       expect((await harness.services.accounts.list()).accounts.map((a) => a.name)).toContain('Renamed steady')
     } finally {

@@ -13,7 +13,9 @@ test.describe('when the accounts file cannot be read', () => {
   test('the window says what went wrong, which file, and what to do; Quit quits', async ({ app, harness }) => {
     await expect(app.getByRole('heading', { level: 1, name: 'Hosting Admin could not start' })).toBeVisible()
     const alert = app.getByRole('alert')
-    await expect(alert).toContainText(`The accounts file ${join(harness.userDataDir, 'accounts.json')} could not be read (EISDIR).`)
+    await expect(alert).toContainText(
+      `The accounts file ${join(harness.userDataDir, 'accounts.json')} could not be read (EISDIR).`,
+    )
     await expect(alert).toContainText('move it away to start without accounts')
     await expect(app.getByText('Nothing was sent to the service.')).toBeVisible()
     await snap(app, 'startup-failure')
@@ -29,11 +31,16 @@ test.describe('when the accounts file cannot be read', () => {
   })
 })
 
-test('Copy diagnostics: versions and the log, shown and put on the clipboard, without a key', async ({ app, harness }) => {
+test('Copy diagnostics: versions and the log, shown and put on the clipboard, without a key', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   await app.getByRole('link', { name: 'Accounts & settings' }).click()
   await app.getByRole('button', { name: 'Copy diagnostics' }).click()
-  await expect(app.getByRole('status').filter({ hasText: /Diagnostics copied to the clipboard \(\d+ log lines\)/ })).toBeVisible()
+  await expect(
+    app.getByRole('status').filter({ hasText: /Diagnostics copied to the clipboard \(\d+ log lines\)/ }),
+  ).toBeVisible()
   expect(harness.desktop.copied).toHaveLength(1)
   const text = harness.desktop.copied[0] ?? ''
   expect(text).toMatch(/^Hosting Admin \d+\.\d+\.\d+\n/)
@@ -49,10 +56,14 @@ test('Copy diagnostics: versions and the log, shown and put on the clipboard, wi
 
 test('an error thrown in the page is written to the app’s log', async ({ app, harness }) => {
   await expect(app.getByRole('heading', { level: 1 })).toBeVisible()
-  await app.evaluate(() => setTimeout(() => {
-    throw new Error('boom from the page')
-  }, 0))
-  await expect.poll(() => readFileSync(harness.logFile, 'utf8')).toMatch(/renderer\.error source=error message="Error: boom from the page"/)
+  await app.evaluate(() =>
+    setTimeout(() => {
+      throw new Error('boom from the page')
+    }, 0),
+  )
+  await expect
+    .poll(() => readFileSync(harness.logFile, 'utf8'))
+    .toMatch(/renderer\.error source=error message="Error: boom from the page"/)
 })
 
 test.describe('when the saved portfolio is not a database', () => {

@@ -8,7 +8,10 @@ import { expect, reloadInLanguage, test } from './fixtures'
 import { expectNoAxeViolations } from './axe'
 import { lastDnsSet, openZone, sentRecords, svc1Domain, writeRawRecords } from './dns-screens'
 
-test('the plan shows the health findings the save introduces, with why and how to fix; the save is not blocked; in Japanese too', async ({ app, harness }) => {
+test('the plan shows the health findings the save introduces, with why and how to fix; the save is not blocked; in Japanese too', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const d = svc1Domain(sb)
   await openZone(app, d.domainname)
@@ -17,9 +20,13 @@ test('the plan shows the health findings the save introduces, with why and how t
   const planBox = app.getByRole('region', { name: 'Plan: what will change' })
   const health = planBox.getByRole('region', { name: 'Health' })
   await expect(health.locator('[data-rule="spf.multiple"]')).toHaveCount(2)
-  await expect(health.locator('[data-rule="spf.multiple"]').first()).toContainText('More than one SPF record at this name (2)')
+  await expect(health.locator('[data-rule="spf.multiple"]').first()).toContainText(
+    'More than one SPF record at this name (2)',
+  )
   await expect(health.locator('[data-rule="spf.multiple"]').first()).toContainText('New with this save')
-  await expect(health.locator('[data-rule="spf.syntax"]')).toContainText('an address that is not valid “ip4:192.0.2.300”')
+  await expect(health.locator('[data-rule="spf.syntax"]')).toContainText(
+    'an address that is not valid “ip4:192.0.2.300”',
+  )
   await expect(health.locator('[data-rule="spf.syntax"]')).toContainText('Write the term as RFC 7208 says')
   await expectNoAxeViolations(app, 'dns plan health')
   await expect(planBox.getByRole('button', { name: 'Apply these changes' })).toBeEnabled()
@@ -31,13 +38,18 @@ test('the plan shows the health findings the save introduces, with why and how t
   await jaBox.blur()
   await app.getByRole('button', { name: '変更を確認…' }).click()
   const jaHealth = app.getByRole('region', { name: '計画: 変更される内容' }).getByRole('region', { name: 'ゾーン点検' })
-  await expect(jaHealth.locator('[data-rule="spf.multiple"]').first()).toContainText('この名前に SPF レコードが複数あります (2 件)')
+  await expect(jaHealth.locator('[data-rule="spf.multiple"]').first()).toContainText(
+    'この名前に SPF レコードが複数あります (2 件)',
+  )
   await expect(jaHealth.locator('[data-rule="spf.multiple"]').first()).toContainText('この保存で新たに発生')
   await expectNoAxeViolations(app, 'dns plan health, Japanese')
   expect(lastDnsSet(sb)).toBeUndefined()
 })
 
-test('a plan whose health has errors is saved when applied: a finding never holds the save back', async ({ app, harness }) => {
+test('a plan whose health has errors is saved when applied: a finding never holds the save back', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const d = svc1Domain(sb)
   await openZone(app, d.domainname)
@@ -50,7 +62,10 @@ test('a plan whose health has errors is saved when applied: a finding never hold
   expect(sentRecords(lastDnsSet(sb))).toMatch(/^txt mail "?v=spf1 ~all"?$/m)
 })
 
-test('the Health screen lists the findings of every zone read, filters by rule and severity, and opens the zone with the record in view', async ({ app, harness }) => {
+test('the Health screen lists the findings of every zone read, filters by rule and severity, and opens the zone with the record in view', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const d = svc1Domain(sb)
   await app.setViewportSize({ width: 1280, height: 800 })

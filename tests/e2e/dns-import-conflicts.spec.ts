@@ -61,7 +61,13 @@ async function importDisagreeing(app: Page, sb: Sandbox, words: typeof ENGLISH) 
   await app.getByRole('link', { name: d.domainname, exact: true }).click()
   await expect(app.getByRole('heading', { level: 1, name: words.zone(d.domainname) })).toBeVisible()
   await app.getByText(words.bind).click()
-  await app.getByLabel(words.paste).fill([`$ORIGIN ${d.domainname}.`, '$TTL 3600', '@ IN A 198.51.100.7', `${host} IN CNAME @`, 'ftp IN A 192.0.2.9'].join('\n'))
+  await app
+    .getByLabel(words.paste)
+    .fill(
+      [`$ORIGIN ${d.domainname}.`, '$TTL 3600', '@ IN A 198.51.100.7', `${host} IN CNAME @`, 'ftp IN A 192.0.2.9'].join(
+        '\n',
+      ),
+    )
   await app.getByRole('button', { name: words.import, exact: true }).click()
 
   // Held apart, each name as the zone has it: the review is open at once.
@@ -71,7 +77,9 @@ async function importDisagreeing(app: Page, sb: Sandbox, words: typeof ENGLISH) 
   const named = chooser.getByRole('group', { name: host, exact: true })
   await expect(apex.getByRole('radio', { name: words.keep })).toBeChecked()
   await expect(named.getByRole('radio', { name: words.keep })).toBeChecked()
-  await expect(named.getByRole('radio', { name: words.take })).toHaveAccessibleName(new RegExp(`CNAME ${d.domainname}\\.?`))
+  await expect(named.getByRole('radio', { name: words.take })).toHaveAccessibleName(
+    new RegExp(`CNAME ${d.domainname}\\.?`),
+  )
   const review = app.getByRole('button', { name: words.review })
   await expect(review).toBeEnabled()
   await review.click()
@@ -90,7 +98,12 @@ async function importDisagreeing(app: Page, sb: Sandbox, words: typeof ENGLISH) 
   return { d, lines, apexA, hostA, host, plan }
 }
 
-async function applyAndCheck(app: Page, sb: Sandbox, words: typeof ENGLISH, w: Awaited<ReturnType<typeof importDisagreeing>>) {
+async function applyAndCheck(
+  app: Page,
+  sb: Sandbox,
+  words: typeof ENGLISH,
+  w: Awaited<ReturnType<typeof importDisagreeing>>,
+) {
   await w.plan.getByRole('button', { name: words.apply }).click()
   await expect(app.getByRole('status').filter({ hasText: words.saved(w.d.domainname) })).toBeVisible()
   const sent = sentBody(lastDnsSet(sb), z.object({ records: z.string() })).records.split('\n')
@@ -102,7 +115,10 @@ async function applyAndCheck(app: Page, sb: Sandbox, words: typeof ENGLISH, w: A
   expect(sent.filter((l) => l.startsWith('a @ '))).toHaveLength(1)
 }
 
-test('a BIND file that disagrees about names: the plan holds each apart with a choice, reviewable without importing again', async ({ app, harness }) => {
+test('a BIND file that disagrees about names: the plan holds each apart with a choice, reviewable without importing again', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const w = await importDisagreeing(app, sb, ENGLISH)
   await expectNoAxeViolations(app, 'dns plan with import conflicts')

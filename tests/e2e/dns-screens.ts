@@ -8,7 +8,8 @@ import { expect } from './fixtures'
 export const svc1Domain = (sb: Sandbox) => sb.state.domains.find((d) => d.ns[0] === 'ns1.svc1.example.net')!
 export const lastDnsSet = (sb: Sandbox) => sb.received.filter((r) => r.endpoint === 'domains.dns.set').at(-1)
 /** The zone text a DNS save sent (`records`), as the service received it. */
-export const sentRecords = (request: { body: unknown } | undefined): string => sentBody(request, z.object({ records: z.string() })).records
+export const sentRecords = (request: { body: unknown } | undefined): string =>
+  sentBody(request, z.object({ records: z.string() })).records
 
 export async function openZone(app: Page, name: string) {
   await app.getByRole('navigation').getByRole('link', { name: 'DNS', exact: true }).click()

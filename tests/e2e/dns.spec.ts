@@ -75,12 +75,18 @@ test('raw mode edits the same records; validation explains; undo and redo', asyn
   // Sorting changes the view, not the zone: nothing to save afterwards.
   await app.getByLabel('Show in order').selectOption({ label: 'By type' })
   const firstType = await app.locator('table.records tbody tr').first().locator('select').inputValue()
-  const types = d.dns.svc1.records.split('\n').map((l) => l.split(' ')[0]!).sort()
+  const types = d.dns.svc1.records
+    .split('\n')
+    .map((l) => l.split(' ')[0]!)
+    .sort()
   expect(firstType).toBe(types[0])
   await expect(app.getByRole('button', { name: 'Review changes…' })).toBeDisabled()
 })
 
-test('no line hides a record: a line separator, NEL or ESC in the raw text, a NEL in a BIND file, refused where it is (issue 41)', async ({ app, harness }) => {
+test('no line hides a record: a line separator, NEL or ESC in the raw text, a NEL in a BIND file, refused where it is (issue 41)', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const d = svc1Domain(sb)
   await openZone(app, d.domainname)
@@ -90,7 +96,11 @@ test('no line hides a record: a line separator, NEL or ESC in the raw text, a NE
   await app.getByRole('button', { name: 'Raw text' }).click()
   const box = app.getByLabel('Records, one per line: type host value')
   // (A textarea reads a lone CR as a line break of its own: there it hides nothing.)
-  for (const [ch, name] of [['\u2028', 'U+2028'], ['\u0085', 'U+0085'], ['\u001b', 'U+001B']] as const) {
+  for (const [ch, name] of [
+    ['\u2028', 'U+2028'],
+    ['\u0085', 'U+0085'],
+    ['\u001b', 'U+001B'],
+  ] as const) {
     await box.fill(`${d.dns.svc1.records}\ntxt _note ok${ch}ns @ ns.evil.example.`)
     await box.blur()
     await expect(app.getByText(`Line ${line}, column 13 holds a control character (${name})`).first()).toBeVisible()
@@ -100,14 +110,21 @@ test('no line hides a record: a line separator, NEL or ESC in the raw text, a NE
   await box.blur()
   await app.getByRole('button', { name: 'Table' }).click()
   await app.getByText('BIND zone file: import or export').click()
-  await app.getByLabel(/Paste a zone file to import/).fill(`$TTL 900\n@ IN A 192.0.2.5\nwww IN A 192.0.2.6\u0085@ IN NS ns.evil.example.`)
+  await app
+    .getByLabel(/Paste a zone file to import/)
+    .fill(`$TTL 900\n@ IN A 192.0.2.5\nwww IN A 192.0.2.6\u0085@ IN NS ns.evil.example.`)
   await app.getByRole('button', { name: 'Import', exact: true }).click()
-  await expect(app.getByRole('alert').filter({ hasText: 'Line 3, column 19 holds a control character (U+0085)' })).toBeVisible()
+  await expect(
+    app.getByRole('alert').filter({ hasText: 'Line 3, column 19 holds a control character (U+0085)' }),
+  ).toBeVisible()
   await expect(app.getByRole('button', { name: 'Review changes…' })).toBeDisabled()
   expect(saves()).toBe(before)
 })
 
-test('a large zone: filter, page, edit and delete on a later page change exactly those records', async ({ app, harness }) => {
+test('a large zone: filter, page, edit and delete on a later page change exactly those records', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const d = svc1Domain(sb)
   // 300 records: six pages. Rows on a page are reused as the filter and page change, so
@@ -146,7 +163,10 @@ test('a large zone: filter, page, edit and delete on a later page change exactly
   expect(sentRecords(lastDnsSet(sb))).toBe(expected.join('\n'))
 })
 
-test('a change made at the service after loading is caught; a failed save keeps every edit', async ({ app, harness }) => {
+test('a change made at the service after loading is caught; a failed save keeps every edit', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const d = svc1Domain(sb)
   await openZone(app, d.domainname)
@@ -168,7 +188,11 @@ test('a change made at the service after loading is caught; a failed save keeps 
   await expect(app.getByLabel('Value of row 1')).toHaveValue('192.0.2.77')
   await app.getByRole('button', { name: 'Review changes…' }).click()
   await app.getByRole('button', { name: 'Apply these changes' }).click()
-  await app.getByRole('alert').filter({ hasText: 'Changed since you opened it' }).getByRole('button', { name: 'Save mine (replaces theirs)' }).click()
+  await app
+    .getByRole('alert')
+    .filter({ hasText: 'Changed since you opened it' })
+    .getByRole('button', { name: 'Save mine (replaces theirs)' })
+    .click()
   await expect(app.getByRole('status').filter({ hasText: 'were saved' })).toBeVisible()
   expect(d.dns.svc1.records).not.toContain('theirs')
   expect(d.dns.svc1.records.split('\n')[0]).toBe('a @ 192.0.2.77')
@@ -179,7 +203,9 @@ test('BIND import can replace the editor’s records, and export writes a zone f
   const d = svc1Domain(sb)
   await openZone(app, d.domainname)
   await app.getByText('BIND zone file: import or export').click()
-  await app.getByLabel(/Paste a zone file to import/).fill(`$TTL 900\n@ IN A 192.0.2.5\nwww IN CNAME ${d.domainname}.\n@ IN HINFO "x" "y"`)
+  await app
+    .getByLabel(/Paste a zone file to import/)
+    .fill(`$TTL 900\n@ IN A 192.0.2.5\nwww IN CNAME ${d.domainname}.\n@ IN HINFO "x" "y"`)
   await app.getByLabel('Replace them with the file’s records').check()
   await app.getByRole('button', { name: 'Import', exact: true }).click()
   await expect(app.getByText('Record type HINFO is not supported')).toBeVisible()
@@ -193,12 +219,19 @@ test('BIND import can replace the editor’s records, and export writes a zone f
   await app.getByRole('button', { name: 'Review changes…' }).click()
   await app.getByRole('button', { name: 'Apply these changes' }).click()
   await expect(app.getByRole('status').filter({ hasText: 'were saved' })).toBeVisible()
-  expect(lastDnsSet(sb)!.body).toEqual({ ns_type: 'svc1', records: `a @ 192.0.2.5\ncname www ${d.domainname}.`, ttl: 900 })
+  expect(lastDnsSet(sb)!.body).toEqual({
+    ns_type: 'svc1',
+    records: `a @ 192.0.2.5\ncname www ${d.domainname}.`,
+    ttl: 900,
+  })
 })
 
 const haveCheckzone = spawnSync('named-checkzone', ['-v']).error === undefined
 
-test('the window’s BIND export of an untouched zone names the domain’s nameservers, and named-checkzone accepts it', async ({ app, harness }) => {
+test('the window’s BIND export of an untouched zone names the domain’s nameservers, and named-checkzone accepts it', async ({
+  app,
+  harness,
+}) => {
   test.skip(!haveCheckzone, 'bind9-utils (named-checkzone) not installed')
   const sb = await harness.demo()
   const d = svc1Domain(sb)
@@ -212,7 +245,11 @@ test('the window’s BIND export of an untouched zone names the domain’s names
   const text = readFileSync(file, 'utf8')
   for (const ns of d.ns) expect(text).toContain(`@ IN NS ${ns}.`)
   const checked = spawnSync('named-checkzone', [d.domainname, file], { encoding: 'utf8' })
-  expect({ code: checked.status, out: checked.stdout, text }).toEqual({ code: 0, out: expect.stringContaining('OK'), text })
+  expect({ code: checked.status, out: checked.stdout, text }).toEqual({
+    code: 0,
+    out: expect.stringContaining('OK'),
+    text,
+  })
 })
 
 test('free DNS records are edited with the same editor', async ({ app, harness }) => {
@@ -244,7 +281,10 @@ async function type(app: Page, label: string, value: string) {
   await field.press('Tab')
 }
 
-test('fields follow the record type: MX, SRV and CAA in parts with examples, TXT explains quoting; MX in either order is saved in the service’s', async ({ app, harness }) => {
+test('fields follow the record type: MX, SRV and CAA in parts with examples, TXT explains quoting; MX in either order is saved in the service’s', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const d = svc1Domain(sb)
   const original = zoneLines(sb)
@@ -291,7 +331,9 @@ test('fields follow the record type: MX, SRV and CAA in parts with examples, TXT
   await addRecord(app, n + 4, 'TXT')
   const txt = app.getByLabel(`Value of row ${n + 4}`, { exact: true })
   await expect(txt).toHaveAccessibleDescription(/No quotation marks needed/)
-  await expect(app.locator(`tr[data-index="${n + 3}"]`)).toContainText('No quotation marks needed: type the text as it is.')
+  await expect(app.locator(`tr[data-index="${n + 3}"]`)).toContainText(
+    'No quotation marks needed: type the text as it is.',
+  )
   await type(app, `Host of row ${n + 4}`, 'sel._domainkey')
   await type(app, `Value of row ${n + 4}`, 'v=DKIM1; k=rsa; p=MIGf')
   await expect(app.locator(`tr[data-index="${n + 3}"]`)).not.toContainText('No quotation marks needed')
@@ -329,7 +371,10 @@ test('fields follow the record type: MX, SRV and CAA in parts with examples, TXT
   )
 })
 
-test('a new row is not marked before it is typed in; asking to review shows what it lacks', async ({ app, harness }) => {
+test('a new row is not marked before it is typed in; asking to review shows what it lacks', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const d = svc1Domain(sb)
   const n = zoneLines(sb).length
@@ -364,12 +409,18 @@ test('a new row is not marked before it is typed in; asking to review shows what
   await expect(app.getByLabel('Records, one per line: type host value')).not.toHaveValue(/\na @ ?$/)
 })
 
-test('the table keeps its columns: AAAA and CNAME whole, widths unmoved by a message; the mode in use is shown', async ({ app, harness }) => {
+test('the table keeps its columns: AAAA and CNAME whole, widths unmoved by a message; the mode in use is shown', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const d = svc1Domain(sb)
   await openZone(app, d.domainname)
   const lines = zoneLines(sb)
-  const widths = () => app.locator('table.records thead th').evaluateAll((ths) => ths.map((th) => Math.round(th.getBoundingClientRect().width)))
+  const widths = () =>
+    app
+      .locator('table.records thead th')
+      .evaluateAll((ths) => ths.map((th) => Math.round(th.getBoundingClientRect().width)))
   // A select's text is cut when its content box is narrower than the text (the arrow takes about 20px).
   const fits = (i: number) =>
     app.getByLabel(`Type of row ${i}`, { exact: true }).evaluate((select) => {
@@ -380,7 +431,8 @@ test('the table keeps its columns: AAAA and CNAME whole, widths unmoved by a mes
       const text = ctx.measureText(select.selectedOptions[0]!.text).width
       return select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20 >= text
     })
-  for (const kind of ['aaaa', 'cname']) expect(await fits(lines.findIndex((l) => l.startsWith(`${kind} `)) + 1), kind).toBe(true)
+  for (const kind of ['aaaa', 'cname'])
+    expect(await fits(lines.findIndex((l) => l.startsWith(`${kind} `)) + 1), kind).toBe(true)
 
   const before = await widths()
   await type(app, 'Value of row 1', 'not-an-address-at-all-and-quite-a-long-one-too-so-the-message-is-long')
@@ -402,7 +454,10 @@ test('the table keeps its columns: AAAA and CNAME whole, widths unmoved by a mes
   expect(await fill(raw)).not.toBe(await fill(table))
 })
 
-test('keyboard: after “Add a record” the focus is in the new row’s first field, scrolled into view, even pages away', async ({ app, harness }) => {
+test('keyboard: after “Add a record” the focus is in the new row’s first field, scrolled into view, even pages away', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const d = svc1Domain(sb)
   d.dns.svc1.records = Array.from({ length: 120 }, (_, i) => `a host${i} 192.0.2.${i % 250}`).join('\n')
@@ -430,7 +485,10 @@ test('keyboard: after “Add a record” the focus is in the new row’s first f
   await expect(app.getByLabel('Type of row 122', { exact: true })).toBeInViewport()
 })
 
-test('warned before the plan: a second SPF record at a host (the save may go on), a CNAME beside other records (fixed first)', async ({ app, harness }) => {
+test('warned before the plan: a second SPF record at a host (the save may go on), a CNAME beside other records (fixed first)', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const d = svc1Domain(sb)
   const original = zoneLines(sb)
@@ -464,20 +522,30 @@ test('warned before the plan: a second SPF record at a host (the save may go on)
   await expect(note).toContainText('already has an SPF record')
   await app.getByRole('button', { name: 'Review changes…' }).click()
   await expect(note).toContainText('already has an SPF record')
-  await app.getByRole('region', { name: 'Plan: what will change' }).getByRole('button', { name: 'Apply these changes' }).click()
+  await app
+    .getByRole('region', { name: 'Plan: what will change' })
+    .getByRole('button', { name: 'Apply these changes' })
+    .click()
   await expect(app.getByRole('status').filter({ hasText: 'were saved' })).toBeVisible()
   expect(sentRecords(lastDnsSet(sb))).toContain('txt @ v=spf1 include:mail.example.net -all')
 })
 
-test('the DNS setting is explained in plain words: which nameservers answer for each, named as the account names them', async ({ app, harness }) => {
+test('the DNS setting is explained in plain words: which nameservers answer for each, named as the account names them', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const d = svc1Domain(sb)
   await openZone(app, d.domainname)
   const setting = app.getByLabel('DNS flavour (ns_type)')
   await expect(setting).toHaveAccessibleDescription(/svc1: answered by the svc1 nameservers\./)
-  await expect(setting).toHaveAccessibleDescription(/svc11: answered by the svc11 nameservers\. When the domain uses another company’s nameservers, these are the records shown here\./)
+  await expect(setting).toHaveAccessibleDescription(
+    /svc11: answered by the svc11 nameservers\. When the domain uses another company’s nameservers, these are the records shown here\./,
+  )
   await expect(setting).toHaveAccessibleDescription(/records cannot be changed here/)
-  await expect(setting).toHaveAccessibleDescription(new RegExp(`This domain’s nameservers now: ${d.ns.join(', ').replace(/\./g, '\\.')}`))
+  await expect(setting).toHaveAccessibleDescription(
+    new RegExp(`This domain’s nameservers now: ${d.ns.join(', ').replace(/\./g, '\\.')}`),
+  )
   await expect(app.locator('#ns-type-help')).not.toContainText('content')
 })
 
@@ -489,18 +557,27 @@ test.describe('an account with its own DNS product words', () => {
     await openZone(app, svc1Domain(sb).domainname)
     const setting = app.getByLabel('DNS flavour (ns_type)')
     await expect(setting).toHaveValue('standard')
-    await expect(setting).toHaveAccessibleDescription(/standard: answered by the standard nameservers\. premium: answered by the premium nameservers\./)
+    await expect(setting).toHaveAccessibleDescription(
+      /standard: answered by the standard nameservers\. premium: answered by the premium nameservers\./,
+    )
   })
 })
 
-test('BIND import: relative names expanded (www IN CNAME @, @ IN MX 10 mail), replacing the zone', async ({ app, harness }) => {
+test('BIND import: relative names expanded (www IN CNAME @, @ IN MX 10 mail), replacing the zone', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const d = svc1Domain(sb)
   await openZone(app, d.domainname)
   await app.getByText('BIND zone file: import or export').click()
-  await app.getByLabel(/Paste a zone file to import/).fill(['$TTL 600', '@ IN A 192.0.2.5', 'www IN CNAME @', '@ IN MX 10 mail', 'mail IN A 192.0.2.25'].join('\n'))
+  await app
+    .getByLabel(/Paste a zone file to import/)
+    .fill(['$TTL 600', '@ IN A 192.0.2.5', 'www IN CNAME @', '@ IN MX 10 mail', 'mail IN A 192.0.2.25'].join('\n'))
   await app.getByLabel('Replace them with the file’s records').check()
-  await expect(app.getByLabel('Replace them with the file’s records')).toHaveAccessibleDescription('The zone then takes the file’s TTL too.')
+  await expect(app.getByLabel('Replace them with the file’s records')).toHaveAccessibleDescription(
+    'The zone then takes the file’s TTL too.',
+  )
   await app.getByRole('button', { name: 'Import', exact: true }).click()
   await expect(app.getByRole('status').filter({ hasText: '4 records imported into the editor' })).toBeVisible()
   await expect(app.getByRole('listitem').filter({ hasText: 'not imported' })).toHaveCount(0)
@@ -512,11 +589,16 @@ test('BIND import: relative names expanded (www IN CNAME @, @ IN MX 10 mail), re
   expect(lastDnsSet(sb)!.body).toEqual({
     ns_type: 'svc1',
     ttl: 600,
-    records: [`a @ 192.0.2.5`, `cname www ${d.domainname}.`, `mx mail.${d.domainname}. 10`, 'a mail 192.0.2.25'].join('\n'),
+    records: [`a @ 192.0.2.5`, `cname www ${d.domainname}.`, `mx mail.${d.domainname}. 10`, 'a mail 192.0.2.25'].join(
+      '\n',
+    ),
   })
 })
 
-test('BIND import merges by default: adds what is not there, keeps every record, reports a TTL the zone cannot keep', async ({ app, harness }) => {
+test('BIND import merges by default: adds what is not there, keeps every record, reports a TTL the zone cannot keep', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const d = svc1Domain(sb)
   const original = zoneLines(sb)
@@ -524,12 +606,22 @@ test('BIND import merges by default: adds what is not there, keeps every record,
   await openZone(app, d.domainname)
   await app.getByText('BIND zone file: import or export').click()
   await expect(app.getByLabel('Keep them, and add the file’s records that are not there yet')).toBeChecked()
-  await app.getByLabel(/Paste a zone file to import/).fill(
-    [`$ORIGIN ${d.domainname}.`, '$TTL 3600', `@ IN A ${apexA}`, 'blog IN CNAME @', 'ftp 300 IN A 192.0.2.9'].join('\n'),
-  )
+  await app
+    .getByLabel(/Paste a zone file to import/)
+    .fill(
+      [`$ORIGIN ${d.domainname}.`, '$TTL 3600', `@ IN A ${apexA}`, 'blog IN CNAME @', 'ftp 300 IN A 192.0.2.9'].join(
+        '\n',
+      ),
+    )
   await app.getByRole('button', { name: 'Import', exact: true }).click()
-  await expect(app.getByRole('status').filter({ hasText: '2 records added to the editor (1 already there)' })).toBeVisible()
-  await expect(app.getByText('TTL 300 differs from the zone’s TTL 3600; the service keeps one TTL for the whole zone, so this record gets 3600: ftp 300 IN A 192.0.2.9')).toBeVisible()
+  await expect(
+    app.getByRole('status').filter({ hasText: '2 records added to the editor (1 already there)' }),
+  ).toBeVisible()
+  await expect(
+    app.getByText(
+      'TTL 300 differs from the zone’s TTL 3600; the service keeps one TTL for the whole zone, so this record gets 3600: ftp 300 IN A 192.0.2.9',
+    ),
+  ).toBeVisible()
   await expect(app.getByLabel('TTL', { exact: true })).toHaveValue('3600')
   await snap(app, 'dns-bind-merge')
   await app.getByRole('button', { name: 'Review changes…' }).click()
@@ -543,7 +635,12 @@ test('BIND import merges by default: adds what is not there, keeps every record,
 test('the editor as it looks: 1280x800, 1024x640 and in Japanese', async ({ app, harness }) => {
   const sb = await harness.demo()
   const d = svc1Domain(sb)
-  d.dns.svc1.records = [...zoneLines(sb), 'srv _sip._tcp 10 5 5060 sip.example.net.', 'caa @ 0 issue "letsencrypt.org"', 'txt @ v=spf1 -all'].join('\n')
+  d.dns.svc1.records = [
+    ...zoneLines(sb),
+    'srv _sip._tcp 10 5 5060 sip.example.net.',
+    'caa @ 0 issue "letsencrypt.org"',
+    'txt @ v=spf1 -all',
+  ].join('\n')
   const n = d.dns.svc1.records.split('\n').length
   await openZone(app, d.domainname)
   await snap(app, 'dns-editor-1280')
@@ -562,7 +659,9 @@ test('the editor as it looks: 1280x800, 1024x640 and in Japanese', async ({ app,
   await app.setViewportSize({ width: 1280, height: 800 })
   await reloadInLanguage(app, 'ja')
   await expect(app.getByRole('heading', { level: 1, name: `${d.domainname} のDNSレコード` })).toBeVisible()
-  await expect(app.getByLabel('DNSの種類(ns_type)')).toHaveAccessibleDescription(/svc1:svc1 のネームサーバーが返します。/)
+  await expect(app.getByLabel('DNSの種類(ns_type)')).toHaveAccessibleDescription(
+    /svc1:svc1 のネームサーバーが返します。/,
+  )
   await expect(app.getByLabel(`${n - 2} 行目の優先度`)).toHaveValue('10')
   await snap(app, 'dns-editor-ja')
   await app.getByRole('button', { name: 'レコードを追加' }).click()
@@ -574,7 +673,10 @@ test('the editor as it looks: 1280x800, 1024x640 and in Japanese', async ({ app,
   await snap(app, 'dns-editor-ja-bind')
 })
 
-test('typed work is kept: a save refused for the key is fixed in a dialog over the editor, and an edit left for another screen is offered back', async ({ app, harness }) => {
+test('typed work is kept: a save refused for the key is fixed in a dialog over the editor, and an edit left for another screen is offered back', async ({
+  app,
+  harness,
+}) => {
   // An account of its own, on a sandbox of its own: the demo's key is the app's, never replaced.
   const sb = await startSandbox({ domains: 6 })
   try {
@@ -604,7 +706,9 @@ test('typed work is kept: a save refused for the key is fixed in a dialog over t
     await app.getByRole('button', { name: 'Review changes…' }).click()
     await expect(app.locator('.plan')).toContainText('TXT _verify one-typed-record')
     await app.getByRole('button', { name: 'Apply these changes' }).click()
-    await expect(app.getByRole('status').filter({ hasText: `The records of ${d.domainname} were saved.` })).toBeVisible()
+    await expect(
+      app.getByRole('status').filter({ hasText: `The records of ${d.domainname} were saved.` }),
+    ).toBeVisible()
     expect(d.dns.svc1.records).toContain('txt _verify two-typed-record')
 
     // An edit left for another screen is offered back when the zone opens again, until saved or discarded.

@@ -30,7 +30,11 @@ test('overview, renewal confirmed with the domain, years and new date, and auto-
   await expect(dialog).toContainText(`Renew ${d.domainname} by 3 years. Its expiration date moves from`)
   await dialog.getByRole('button', { name: 'Renew for 3 years' }).click()
   await expect(app.getByRole('status').filter({ hasText: `${d.domainname} renewed` })).toBeVisible()
-  expect(last(sb, 'domains.expiration.renew')).toMatchObject({ method: 'PUT', path: '/v1/domains/expiration', body: { domain: d.domainname, years: 3 } })
+  expect(last(sb, 'domains.expiration.renew')).toMatchObject({
+    method: 'PUT',
+    path: '/v1/domains/expiration',
+    body: { domain: d.domainname, years: 3 },
+  })
 
   await app.getByRole('tab', { name: 'Auto-renewal' }).click()
   const auto = app.getByRole('tabpanel', { name: 'Auto-renewal' })
@@ -66,7 +70,10 @@ test('transfer lock: unlock, and the transfer code only on request', async ({ ap
   expect(d.transfer_lock).toBe(0)
 })
 
-test('WHOIS: validation explains itself; a failed save keeps the input and shows the request ID; then it saves', async ({ app, harness }) => {
+test('WHOIS: validation explains itself; a failed save keeps the input and shows the request ID; then it saves', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const d = sb.state.domains[4]!
   const panel = await openDomain(app, d.domainname, 'WHOIS')
@@ -97,9 +104,15 @@ test('WHOIS: validation explains itself; a failed save keeps the input and shows
   await expect(app.getByRole('status').filter({ hasText: 'WHOIS saved.' })).toBeVisible()
   const sent = last(sb, 'domains.whois.set')!
   expect(sent).toMatchObject({ method: 'PUT', path: '/v1/domains/whois' })
-  expect(sent.body).toMatchObject({ domain: d.domainname, contact: { registrant: { organization: 'Example Holdings', city: 'Chiyoda-ku', phone: '+81.312345678' } } })
+  expect(sent.body).toMatchObject({
+    domain: d.domainname,
+    contact: { registrant: { organization: 'Example Holdings', city: 'Chiyoda-ku', phone: '+81.312345678' } },
+  })
   // Same-as-registrant roles followed the registrant.
-  expect(sentBody(sent, z.object({ contact: z.object({ admin: z.object({ organization: z.string() }) }) })).contact.admin.organization).toBe('Example Holdings')
+  expect(
+    sentBody(sent, z.object({ contact: z.object({ admin: z.object({ organization: z.string() }) }) })).contact.admin
+      .organization,
+  ).toBe('Example Holdings')
   expect(d.contact.registrant.organization).toBe('Example Holdings')
 })
 
@@ -121,7 +134,10 @@ test('WHOIS: a change made elsewhere after loading is shown, and the user decide
   expect(d.contact.registrant.organization).toBe('Mine Ltd')
 })
 
-test('nameservers: host names are checked, the change is previewed, a concurrent change is caught', async ({ app, harness }) => {
+test('nameservers: host names are checked, the change is previewed, a concurrent change is caught', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const d = sb.state.domains[8]!
   const panel = await openDomain(app, d.domainname, 'Nameservers')
@@ -165,16 +181,24 @@ test('private nameservers: create with validation, then delete after confirming'
   await panel.getByLabel('IPv6').fill('2001:db8::55')
   await panel.getByRole('button', { name: 'Add nameserver' }).click()
   await expect(panel.getByRole('row', { name: new RegExp(`ns5`) })).toContainText('192.0.2.55')
-  expect(last(sb, 'domains.privatenameserver.create')?.body).toEqual({ hostname: `ns5.${d.domainname}`, ipv4: '192.0.2.55', ipv6: '2001:db8::55' })
+  expect(last(sb, 'domains.privatenameserver.create')?.body).toEqual({
+    hostname: `ns5.${d.domainname}`,
+    ipv4: '192.0.2.55',
+    ipv6: '2001:db8::55',
+  })
 
   await panel.getByRole('button', { name: `Details of ns5.${d.domainname}` }).click()
   await expect(panel.getByRole('region', { name: `Details of ns5.${d.domainname}` })).toContainText('2001:db8::55')
-  expect(last(sb, 'domains.privatenameserver.get')?.path).toBe(`/v1/domains/${d.domainname}/privatenameserver/ns5.${d.domainname}`)
+  expect(last(sb, 'domains.privatenameserver.get')?.path).toBe(
+    `/v1/domains/${d.domainname}/privatenameserver/ns5.${d.domainname}`,
+  )
   await panel.getByRole('button', { name: `Delete ns5.${d.domainname}` }).click()
   await expect(app.getByRole('dialog')).toContainText(`Delete the private nameserver ns5.${d.domainname}?`)
   await app.getByRole('dialog').getByRole('button', { name: 'Delete' }).click()
   await expect(panel.getByRole('row', { name: /ns5/ })).toHaveCount(0)
-  expect(last(sb, 'domains.privatenameserver.delete')?.path).toBe(`/v1/domains/${d.domainname}/privatenameserver/ns5.${d.domainname}`)
+  expect(last(sb, 'domains.privatenameserver.delete')?.path).toBe(
+    `/v1/domains/${d.domainname}/privatenameserver/ns5.${d.domainname}`,
+  )
 })
 
 test('dynamic DNS with a generated password, and DNSSEC with digest checks', async ({ app, harness }) => {
@@ -232,12 +256,18 @@ test('transfers: status with the failure reason, and cancel', async ({ app, harn
   await expect(row).toContainText(failed.failurereason)
   await expectNoAxeViolations(app, 'domain tab Transfers')
   await row.getByRole('button', { name: `Details of ${failed.transferorderid}` }).click()
-  await expect(panel.getByRole('region', { name: `Details of ${failed.transferorderid}` })).toContainText(String(failed.domainid))
-  expect(last(sb, 'domains.transfer.get')?.path).toBe(`/v1/domains/${failed.domainname}/transfer/${failed.transferorderid}`)
+  await expect(panel.getByRole('region', { name: `Details of ${failed.transferorderid}` })).toContainText(
+    String(failed.domainid),
+  )
+  expect(last(sb, 'domains.transfer.get')?.path).toBe(
+    `/v1/domains/${failed.domainname}/transfer/${failed.transferorderid}`,
+  )
   await row.getByRole('button', { name: 'Cancel transfer…' }).click()
   await app.getByRole('dialog').getByRole('button', { name: 'Cancel transfer' }).click()
   await expect(panel).toContainText('No transfer requests for this domain.')
-  expect(last(sb, 'domains.transfer.cancel')?.path).toBe(`/v1/domains/${failed.domainname}/transfer/${failed.transferorderid}`)
+  expect(last(sb, 'domains.transfer.cancel')?.path).toBe(
+    `/v1/domains/${failed.domainname}/transfer/${failed.transferorderid}`,
+  )
 })
 
 test('owner change and removal are confirmed by typing the domain name', async ({ app, harness }) => {
@@ -253,7 +283,9 @@ test('owner change and removal are confirmed by typing the domain name', async (
   await expect(dialog.getByRole('button', { name: 'Change owner' })).toBeDisabled()
   await dialog.getByRole('textbox').fill(d.domainname)
   await dialog.getByRole('button', { name: 'Change owner' }).click()
-  await expect(app.getByRole('status').filter({ hasText: `${d.domainname} is being handed to new-owner.` })).toBeVisible()
+  await expect(
+    app.getByRole('status').filter({ hasText: `${d.domainname} is being handed to new-owner.` }),
+  ).toBeVisible()
   expect(last(sb, 'domains.localtransfer.set')?.body).toEqual({ username: 'new-owner', message: 'Please accept' })
 
   await app.getByRole('tab', { name: 'Remove' }).click()
@@ -281,7 +313,10 @@ test('tabs work by keyboard', async ({ app, harness }) => {
   await expect(app.getByRole('tab', { name: 'Remove' })).toBeFocused()
 })
 
-test('typed work is kept: nameservers, WHOIS and DNSSEC left unsaved for another screen are offered back, until saved or discarded', async ({ app, harness }) => {
+test('typed work is kept: nameservers, WHOIS and DNSSEC left unsaved for another screen are offered back, until saved or discarded', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const d = sb.state.domains[6]!
   let panel = await openDomain(app, d.domainname, 'Nameservers')
@@ -305,7 +340,11 @@ test('typed work is kept: nameservers, WHOIS and DNSSEC left unsaved for another
   const city = panel.getByRole('group', { name: 'Registrant' }).getByLabel('City')
   await expect(city).not.toHaveValue('Kept-city')
   await expectNoAxeViolations(app, 'domain tab WHOIS with an unsaved edit offered')
-  await panel.getByRole('status').filter({ hasText: 'Your unsaved changes to this form' }).getByRole('button', { name: 'Discard them' }).click()
+  await panel
+    .getByRole('status')
+    .filter({ hasText: 'Your unsaved changes to this form' })
+    .getByRole('button', { name: 'Discard them' })
+    .click()
   // Discarded: not offered again, and a saved form leaves nothing to offer either.
   panel = await openDomain(app, d.domainname, 'Nameservers')
   await expect(panel.getByLabel('Nameservers')).toHaveValue('ns1.kept.example\nns2.kept.example')
@@ -323,7 +362,11 @@ test('typed work is kept: nameservers, WHOIS and DNSSEC left unsaved for another
   panel = await openDomain(app, d.domainname, 'Nameservers')
   panel = await openDomain(app, d.domainname, 'DNSSEC')
   await expect(panel.getByLabel('Key tag')).toHaveCount(d.ds.length)
-  await panel.getByRole('status').filter({ hasText: 'Your unsaved changes to this form' }).getByRole('button', { name: 'Restore my changes' }).click()
+  await panel
+    .getByRole('status')
+    .filter({ hasText: 'Your unsaved changes to this form' })
+    .getByRole('button', { name: 'Restore my changes' })
+    .click()
   await expect(panel.getByRole('group').last().getByLabel('Key tag')).toHaveValue('24680')
   await panel.getByRole('button', { name: 'Save' }).click()
   await expect(app.getByRole('status').filter({ hasText: 'DNSSEC saved.' })).toBeVisible()
@@ -336,7 +379,10 @@ test('typed work is kept: nameservers, WHOIS and DNSSEC left unsaved for another
   await expect(app.getByText('Your unsaved changes to this form')).toHaveCount(0)
 })
 
-test('a WHOIS save the service kept in its own form shows what it holds, and is not offered back later as an unsaved edit', async ({ app, harness }) => {
+test('a WHOIS save the service kept in its own form shows what it holds, and is not offered back later as an unsaved edit', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const d = sb.state.domains[7]!
   let panel = await openDomain(app, d.domainname, 'WHOIS')
@@ -350,7 +396,8 @@ test('a WHOIS save the service kept in its own form shows what it holds, and is 
   sb.faults.release(1)
   await expect.poll(() => sb.faults.held('domains.whois.get')).toBe(1)
   // The same rewriting for every role (the form sends the registrant's phone for the roles "same as registrant").
-  for (const role of ['registrant', 'admin', 'tech', 'billing'] as const) if (d.contact[role].phone === '+81.312345678') d.contact[role].phone = '+81.3-1234-5678'
+  for (const role of ['registrant', 'admin', 'tech', 'billing'] as const)
+    if (d.contact[role].phone === '+81.312345678') d.contact[role].phone = '+81.3-1234-5678'
   sb.faults.clear()
   const told = app.getByRole('status').filter({ hasText: 'The service changed this' })
   await expect(told).toContainText('Registrant: Phone: +81.312345678 was sent; the service stored +81.3-1234-5678.')

@@ -8,8 +8,16 @@ import type { Sandbox } from '../../src/sandbox'
 import { expect, reloadInLanguage, test } from './fixtures'
 import { expectNoAxeViolations } from './axe'
 
-const ENGLISH = { domains: 'Domains', filter: 'Filter', showing: (shown: number, total: number) => `Showing ${shown} of ${total}` }
-const JAPANESE = { domains: 'ドメイン', filter: '絞り込み', showing: (shown: number, total: number) => `${total} 件中 ${shown} 件を表示` }
+const ENGLISH = {
+  domains: 'Domains',
+  filter: 'Filter',
+  showing: (shown: number, total: number) => `Showing ${shown} of ${total}`,
+}
+const JAPANESE = {
+  domains: 'ドメイン',
+  filter: '絞り込み',
+  showing: (shown: number, total: number) => `${total} 件中 ${shown} 件を表示`,
+}
 
 /** A word of some nameservers that is also in names or registrars of other domains, as "glacier" was. */
 function nameserverWord(sb: Sandbox) {
@@ -17,8 +25,13 @@ function nameserverWord(sb: Sandbox) {
   const words = new Set(domains.flatMap((d) => d.ns.flatMap((h) => /^ns\d\.([a-z]+)-dns\./.exec(h)?.[1] ?? [])))
   const counted = [...words].map((word) => {
     const byNs = domains.filter((d) => d.ns.some((h) => h.includes(word))).length
-    const byNameOrRegistrar = domains.filter((d) => d.domainname.includes(word) || d.registrar.toLowerCase().includes(word)).length
-    const byNsOnly = domains.filter((d) => d.ns.some((h) => h.includes(word)) && !d.domainname.includes(word) && !d.registrar.toLowerCase().includes(word)).length
+    const byNameOrRegistrar = domains.filter(
+      (d) => d.domainname.includes(word) || d.registrar.toLowerCase().includes(word),
+    ).length
+    const byNsOnly = domains.filter(
+      (d) =>
+        d.ns.some((h) => h.includes(word)) && !d.domainname.includes(word) && !d.registrar.toLowerCase().includes(word),
+    ).length
     return { word, byNs, byNameOrRegistrar, byNsOnly }
   })
   return counted.sort((a, b) => b.byNsOnly - a.byNsOnly)[0]!
@@ -28,7 +41,10 @@ function nameserverWord(sb: Sandbox) {
 async function filterByNameserver(app: Page, sb: Sandbox, words: typeof ENGLISH) {
   const total = sb.state.domains.length
   const { word, byNs, byNameOrRegistrar, byNsOnly } = nameserverWord(sb)
-  expect(byNsOnly, 'the seed has a nameserver word some matching domains do not carry in name or registrar').toBeGreaterThan(0)
+  expect(
+    byNsOnly,
+    'the seed has a nameserver word some matching domains do not carry in name or registrar',
+  ).toBeGreaterThan(0)
 
   await app.getByRole('navigation').getByRole('link', { name: words.domains, exact: true }).click()
   await expect(app.getByRole('heading', { level: 1, name: words.domains })).toBeVisible()
@@ -56,12 +72,17 @@ async function filterByNameserver(app: Page, sb: Sandbox, words: typeof ENGLISH)
   await expect(app.getByText(words.showing(byNameOrRegistrar, total))).toBeVisible()
   const registrar = sb.state.domains[0]!.registrar
   await box.fill(`registrar:${registrar}`)
-  await expect(app.getByText(words.showing(sb.state.domains.filter((d) => d.registrar === registrar).length, total))).toBeVisible()
+  await expect(
+    app.getByText(words.showing(sb.state.domains.filter((d) => d.registrar === registrar).length, total)),
+  ).toBeVisible()
   await box.fill(`ns:${word}`)
   await expect(app.getByText(words.showing(byNs, total))).toBeVisible()
 }
 
-test('the domain filter matches the name or registrar its placeholder names; nameservers by ns:', async ({ app, harness }) => {
+test('the domain filter matches the name or registrar its placeholder names; nameservers by ns:', async ({
+  app,
+  harness,
+}) => {
   await app.setViewportSize({ width: 1024, height: 700 })
   await filterByNameserver(app, await harness.demo(), ENGLISH)
   await expectNoAxeViolations(app, 'domains, filtered by nameserver')

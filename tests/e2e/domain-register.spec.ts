@@ -11,21 +11,29 @@ test('search many names at once, then register an available one through the wiza
   await app.getByRole('navigation').getByRole('link', { name: 'Domain search' }).click()
   await app.getByLabel('Domain names').fill(`fresh-idea.com, taken.com\n${source.domainname} not_a_name`)
   // A name the domain-name rule refuses is named with its problem, and not sent.
-  await expect(app.locator('#search-invalid')).toContainText('not_a_name: Only letters a–z, digits, hyphens and dots can be used; remove “_”.')
+  await expect(app.locator('#search-invalid')).toContainText(
+    'not_a_name: Only letters a–z, digits, hyphens and dots can be used; remove “_”.',
+  )
   await app.getByRole('button', { name: 'Check 3 names' }).click()
   const results = app.getByRole('table', { name: 'Availability' })
   await expect(results.getByRole('row', { name: /fresh-idea\.com/ })).toContainText('Available')
   await expect(results.getByRole('row', { name: /taken\.com/ })).toContainText('Not available')
-  await expect(results.getByRole('row', { name: new RegExp(source.domainname.replace(/\./g, '\\.')) })).toContainText('Not available')
+  await expect(results.getByRole('row', { name: new RegExp(source.domainname.replace(/\./g, '\\.')) })).toContainText(
+    'Not available',
+  )
   await expect(results.getByRole('row')).toHaveCount(4)
   // A state to read, with an icon; the service's own text only in the tooltip.
   const available = results.getByRole('row', { name: /fresh-idea\.com/ }).getByRole('cell', { name: 'Available' })
   await expect(available).toHaveAttribute('title', 'As the service sent it: 210 Domain name available')
   await expect(available.locator('svg')).toBeVisible()
-  await expect(results.getByRole('row', { name: /taken\.com/ }).getByRole('cell', { name: 'Not available' })).toHaveAttribute('title', 'As the service sent it: 211 Domain name not available')
+  await expect(
+    results.getByRole('row', { name: /taken\.com/ }).getByRole('cell', { name: 'Not available' }),
+  ).toHaveAttribute('title', 'As the service sent it: 211 Domain name not available')
   await expect(results).not.toContainText('210 Domain name available')
   await expect(results.getByRole('button', { name: /^Register taken\.com/ })).toHaveCount(0)
-  expect(sb.received.filter((r) => r.endpoint === 'domainsearch.check').at(-1)?.query.domainnames).toBe(`fresh-idea.com,taken.com,${source.domainname}`)
+  expect(sb.received.filter((r) => r.endpoint === 'domainsearch.check').at(-1)?.query.domainnames).toBe(
+    `fresh-idea.com,taken.com,${source.domainname}`,
+  )
   await snap(app, 'domain-search')
   await expectNoAxeViolations(app, 'search results')
   await app.getByRole('button', { name: 'Register fresh-idea.com' }).click()
@@ -39,7 +47,9 @@ test('search many names at once, then register an available one through the wiza
   // Contacts copied from an existing domain's WHOIS.
   await app.getByLabel('Copy contacts from an existing domain').selectOption(source.domainname)
   await app.getByRole('button', { name: 'Copy', exact: true }).click()
-  await expect(app.getByRole('group', { name: 'Registrant' }).getByLabel('Last name')).toHaveValue(source.contact.registrant.lastname)
+  await expect(app.getByRole('group', { name: 'Registrant' }).getByLabel('Last name')).toHaveValue(
+    source.contact.registrant.lastname,
+  )
   await expect(app.getByRole('status').filter({ hasText: `Contacts copied from ${source.domainname}.` })).toBeVisible()
   await app.getByRole('button', { name: 'Next' }).click()
   await expect(app.getByRole('heading', { name: 'Review' })).toBeVisible()
@@ -74,7 +84,9 @@ test('search many names at once, then register an available one through the wiza
   await app.getByRole('button', { name: 'Next' }).click()
   await expect(app.getByLabel('Nameservers')).toHaveValue('ns1.svc1.example.net\nns2.svc1.example.net')
   await app.getByRole('button', { name: 'Next' }).click()
-  await expect(app.getByRole('group', { name: 'Registrant' }).getByLabel('Last name')).toHaveValue(source.contact.registrant.lastname)
+  await expect(app.getByRole('group', { name: 'Registrant' }).getByLabel('Last name')).toHaveValue(
+    source.contact.registrant.lastname,
+  )
 })
 
 test('names are held to the domain-name rule before they are checked or registered', async ({ app, harness }) => {
@@ -86,7 +98,9 @@ test('names are held to the domain-name rule before they are checked or register
   await expect(invalid).toContainText('nodot: Add the top-level domain, as in nodot.com.')
   await expect(invalid).toContainText('-start.com: A part cannot start or end with a hyphen: “-start”.')
   await expect(invalid).toContainText('bad..com: Each part between dots needs at least one character')
-  await expect(invalid).toContainText('日本語.jp: A name in other scripts is checked and registered in its ASCII (xn--) form: xn--wgv71a119e.jp.')
+  await expect(invalid).toContainText(
+    '日本語.jp: A name in other scripts is checked and registered in its ASCII (xn--) form: xn--wgv71a119e.jp.',
+  )
   await expect(invalid).toContainText('example.123: “123” is not a top-level domain')
   await expect(app.getByRole('button', { name: 'Check 0 names' })).toBeDisabled()
   await expect(app.getByLabel('Domain names')).toHaveAccessibleDescription(/These 5 names are not valid/)
@@ -115,7 +129,10 @@ test('names are held to the domain-name rule before they are checked or register
   await expect(name).toHaveValue('my-shop.com')
 })
 
-test('a taken name stays at the first step; the account’s usual nameservers are filled in; an emptied step says what is missing; nameservers are copied from another domain', async ({ app, harness }) => {
+test('a taken name stays at the first step; the account’s usual nameservers are filled in; an emptied step says what is missing; nameservers are copied from another domain', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const other = sb.state.domains.find((d) => !d.ns[0]!.includes('svc'))!
   await app.getByRole('navigation').getByRole('link', { name: 'Domains' }).click()
@@ -126,7 +143,9 @@ test('a taken name stays at the first step; the account’s usual nameservers ar
   await app.getByRole('button', { name: 'Next' }).click()
   await expect(app.getByRole('alert')).toHaveText(`${taken} is already registered: choose another name.`)
   await expect(app.getByLabel('Domain name')).toBeVisible()
-  expect(sb.received.filter((r) => r.endpoint === 'domainsearch.check').at(-1)?.query).toMatchObject({ domainnames: taken })
+  expect(sb.received.filter((r) => r.endpoint === 'domainsearch.check').at(-1)?.query).toMatchObject({
+    domainnames: taken,
+  })
   await app.getByLabel('Domain name').fill('copy-the-ns.org')
   await app.getByRole('button', { name: 'Next' }).click()
   const ns = app.getByLabel('Nameservers')
@@ -135,7 +154,11 @@ test('a taken name stays at the first step; the account’s usual nameservers ar
   for (const d of sb.state.domains) sets.set(d.ns.join('\n'), (sets.get(d.ns.join('\n')) ?? 0) + 1)
   const usual = [...sets].sort((a, b) => b[1] - a[1])[0]!
   await expect(ns).toHaveValue(usual[0])
-  await expect(app.getByRole('status').filter({ hasText: `Filled with the nameservers ${usual[1]} of this account’s ${sb.state.domains.length} domains use` })).toBeVisible()
+  await expect(
+    app.getByRole('status').filter({
+      hasText: `Filled with the nameservers ${usual[1]} of this account’s ${sb.state.domains.length} domains use`,
+    }),
+  ).toBeVisible()
   await ns.fill('')
   await app.getByRole('button', { name: 'Next' }).click()
   await expect(app.getByRole('alert')).toHaveText(
@@ -150,7 +173,9 @@ test('a taken name stays at the first step; the account’s usual nameservers ar
   await app.getByLabel('Copy from domain').selectOption(other.domainname)
   await app.getByRole('button', { name: 'Copy', exact: true }).click()
   await expect(ns).toHaveValue(other.ns.join('\n'))
-  await expect(app.getByRole('status').filter({ hasText: `2 nameservers copied from ${other.domainname}.` })).toBeVisible()
+  await expect(
+    app.getByRole('status').filter({ hasText: `2 nameservers copied from ${other.domainname}.` }),
+  ).toBeVisible()
   await expect(app.getByRole('alert')).toHaveCount(0)
   const read = sb.received.filter((r) => r.endpoint === 'domains.nameserver.get').at(-1)
   expect(read?.path).toBe(`/v1/domains/${other.domainname}/nameserver`)
@@ -169,7 +194,9 @@ test('the search and the wizard in Japanese, and on a smaller window', async ({ 
   await app.getByRole('button', { name: '2 件を確認' }).click()
   const results = app.getByRole('table', { name: '空き状況' })
   await expect(results.getByRole('row', { name: /new-name\.jp/ })).toContainText('取得可能')
-  await expect(results.getByRole('row', { name: /new-name\.jp/ }).getByRole('cell', { name: '取得可能' })).toHaveAttribute('title', /210 Domain name available/)
+  await expect(
+    results.getByRole('row', { name: /new-name\.jp/ }).getByRole('cell', { name: '取得可能' }),
+  ).toHaveAttribute('title', /210 Domain name available/)
   await snap(app, 'domain-search-ja')
   await app.getByRole('button', { name: 'new-name.jp を登録' }).click()
   await app.getByRole('button', { name: '次へ' }).click()
@@ -214,8 +241,14 @@ test('transfer a domain in, and see it in the account’s transfer list', async 
   // The service's status word is put in the user's words; its raw word stays at hand.
   const transferRow = list.getByRole('row', { name: /moving-here\.org/ })
   await expect(transferRow).toContainText('In progress')
-  await expect(transferRow.getByRole('cell', { name: 'In progress' })).toHaveAttribute('title', 'As the service sent it: STAY')
+  await expect(transferRow.getByRole('cell', { name: 'In progress' })).toHaveAttribute(
+    'title',
+    'As the service sent it: STAY',
+  )
   const sent = sb.received.filter((r) => r.endpoint === 'domains.transfer.request')
   expect(sent).toHaveLength(1)
-  expect(sent[0]).toMatchObject({ path: '/v1/domains/moving-here.org/transfer', body: { authcode: 'Xy-9911-Q', whois_proxy: 1 } })
+  expect(sent[0]).toMatchObject({
+    path: '/v1/domains/moving-here.org/transfer',
+    body: { authcode: 'Xy-9911-Q', whois_proxy: 1 },
+  })
 })

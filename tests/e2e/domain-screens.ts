@@ -5,7 +5,12 @@ import { expect } from './fixtures'
 /** The words of the screen's language that the way there reads (English unless given). */
 const ENGLISH = { domains: 'Domains', filter: 'Filter' }
 
-export async function openDomain(app: Page, name: string, tab: string, words: { domains: string; filter: string } = ENGLISH) {
+export async function openDomain(
+  app: Page,
+  name: string,
+  tab: string,
+  words: { domains: string; filter: string } = ENGLISH,
+) {
   await app.getByRole('navigation').getByRole('link', { name: words.domains, exact: true }).click()
   // The Domains screen is loaded lazily: until its heading shows, "Filter" may be the previous screen's.
   await expect(app.getByRole('heading', { level: 1, name: words.domains })).toBeVisible()

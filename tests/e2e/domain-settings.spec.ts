@@ -22,7 +22,10 @@ test('every account-wide domain list is reachable, read in full and shown', asyn
     const table = app.getByRole('table', { name: label })
     await expect(table.getByRole('row')).toHaveCount(sb.state.domains.length + 1)
     await expect(table).toContainText(text)
-    expect(sb.received.some((r) => r.endpoint === endpoint), endpoint).toBe(true)
+    expect(
+      sb.received.some((r) => r.endpoint === endpoint),
+      endpoint,
+    ).toBe(true)
   }
   await expectNoAxeViolations(app, 'domain settings')
 })

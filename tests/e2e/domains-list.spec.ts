@@ -14,7 +14,10 @@ async function openDomains(app: Page) {
   await expect(app.getByRole('heading', { level: 1, name: 'Domains' })).toBeVisible()
 }
 
-test('reads every domain, filters as you type, sorts, and flags expired and expiring ones', async ({ app, harness }) => {
+test('reads every domain, filters as you type, sorts, and flags expired and expiring ones', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   await openDomains(app)
   const table = app.getByRole('table', { name: 'Domains' })
@@ -42,10 +45,18 @@ test('reads every domain, filters as you type, sorts, and flags expired and expi
   await expect(app.getByRole('columnheader', { name: /Expiration date/ })).toHaveAttribute('aria-sort', 'ascending')
 })
 
-test('bulk renew: one request per domain, a failure reported with its request ID and never retried', async ({ app, harness }) => {
+test('bulk renew: one request per domain, a failure reported with its request ID and never retried', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
-  const names = [...sb.state.domains].map((d) => d.domainname).sort().slice(0, 3)
-  const before = Object.fromEntries(names.map((n) => [n, sb.state.domains.find((d) => d.domainname === n)!.expirationdate]))
+  const names = [...sb.state.domains]
+    .map((d) => d.domainname)
+    .sort()
+    .slice(0, 3)
+  const before = Object.fromEntries(
+    names.map((n) => [n, sb.state.domains.find((d) => d.domainname === n)!.expirationdate]),
+  )
   await openDomains(app)
   for (const n of names) await app.getByLabel(`Select ${n}`).check()
   await expect(app.getByRole('heading', { name: 'Bulk actions (3 selected)' })).toBeVisible()
@@ -64,7 +75,9 @@ test('bulk renew: one request per domain, a failure reported with its request ID
   expect(renewals.every((r) => sentBody(r, z.object({ years: z.number() })).years === 2)).toBe(true)
   const failed = renewals.find((r) => r.status === 500)!
   const failedName = sentBody(failed, z.object({ domain: z.string() })).domain
-  const failedRow = app.getByRole('row', { name: new RegExp(failedName.replace(/\./g, '\\.')) }).filter({ hasText: 'Failed' })
+  const failedRow = app
+    .getByRole('row', { name: new RegExp(failedName.replace(/\./g, '\\.')) })
+    .filter({ hasText: 'Failed' })
   await expect(failedRow).toContainText('Internal Server Error')
   await expect(failedRow.getByRole('link', { name: /^req-/ })).toBeVisible()
   for (const n of names) {
@@ -84,7 +97,10 @@ test('bulk renew: one request per domain, a failure reported with its request ID
 
 test('bulk auto-renewal and CSV export of the list', async ({ app, harness }) => {
   const sb = await harness.demo()
-  const names = [...sb.state.domains].map((d) => d.domainname).sort().slice(3, 5)
+  const names = [...sb.state.domains]
+    .map((d) => d.domainname)
+    .sort()
+    .slice(3, 5)
   await openDomains(app)
   for (const n of names) await app.getByLabel(`Select ${n}`).check()
   await app.getByLabel('Turn auto-renewal on (off when unchecked)').uncheck()
@@ -100,7 +116,10 @@ test('bulk auto-renewal and CSV export of the list', async ({ app, harness }) =>
   const download = app.waitForEvent('download')
   await app.getByRole('button', { name: 'Export CSV' }).click()
   const csv = readFileSync((await (await download).path())!, 'utf8')
-  const lines = csv.replace(/^\ufeff/, '').split('\r\n').filter(Boolean)
+  const lines = csv
+    .replace(/^\ufeff/, '')
+    .split('\r\n')
+    .filter(Boolean)
   expect(lines[0]).toBe('domainid,domainname,registrar,expirationdate,autorenew,autorenew_all,autorenew_domain')
   expect(lines).toHaveLength(2)
   expect(lines[1]).toContain(names[0]!)

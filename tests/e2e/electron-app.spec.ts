@@ -17,7 +17,10 @@ function electronBinary(): string | undefined {
 
 const binary = electronBinary()
 
-test.skip(!binary, 'No Electron binary is installed (installed with ELECTRON_SKIP_BINARY_DOWNLOAD=1; none can be downloaded here).')
+test.skip(
+  !binary,
+  'No Electron binary is installed (installed with ELECTRON_SKIP_BINARY_DOWNLOAD=1; none can be downloaded here).',
+)
 
 test('the real app opens on the demo account with its hardened window', async () => {
   const app = await electron.launch({ executablePath: binary, args: [resolve('out/main/index.js')] })
@@ -28,7 +31,12 @@ test('the real app opens on the demo account with its hardened window', async ()
     const page = await win.evaluate(() => {
       // Typed as the e2e program sees a page (Node's globals, the bridge's window.api): the
       // checks below are what the hardened page really holds.
-      return { require: typeof globalThis.require, process: typeof globalThis.process, api: typeof window.api, areas: Object.keys(window.api ?? {}).sort() }
+      return {
+        require: typeof globalThis.require,
+        process: typeof globalThis.process,
+        api: typeof window.api,
+        areas: Object.keys(window.api ?? {}).sort(),
+      }
     })
     expect(page).toMatchObject({ require: 'undefined', process: 'undefined', api: 'object' })
     expect(page.areas).toEqual(['invoke', 'onJob', 'onProgress', 'onQuitRequest', 'onReloadRequest', 'onReminderOpen'])

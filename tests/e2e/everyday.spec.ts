@@ -12,7 +12,10 @@ async function openDomains(app: Page) {
   await expect(app.getByRole('heading', { level: 1, name: 'Domains' })).toBeVisible()
 }
 
-test('a notice belongs to its screen: it goes when the user moves on, by itself after a while, or when closed', async ({ app, harness }) => {
+test('a notice belongs to its screen: it goes when the user moves on, by itself after a while, or when closed', async ({
+  app,
+  harness,
+}) => {
   await harness.demo()
   // The window's clock is the test's: from here time moves only when the test moves it, so a
   // busy machine can neither let a notice go early nor keep an action's own navigation in time.
@@ -44,7 +47,10 @@ test('a notice belongs to its screen: it goes when the user moves on, by itself 
   await expect(notices).toHaveCount(0)
 })
 
-test('a narrow window: the menu folds away, and the domain table keeps its columns readable', async ({ app, harness }) => {
+test('a narrow window: the menu folds away, and the domain table keeps its columns readable', async ({
+  app,
+  harness,
+}) => {
   await harness.demo()
   await app.setViewportSize({ width: 1024, height: 640 })
   await openDomains(app)
@@ -73,23 +79,33 @@ test('a narrow window: the menu folds away, and the domain table keeps its colum
   await snap(app, 'domains-1024-ja')
 })
 
-test('the bulk actions come before the table: a few Tab presses from the filter, not after every row', async ({ app, harness }) => {
+test('the bulk actions come before the table: a few Tab presses from the filter, not after every row', async ({
+  app,
+  harness,
+}) => {
   await harness.demo()
   await openDomains(app)
   // Nothing selected, the panel is one line saying how to start; a ticked domain opens its actions.
   await expect(app.getByText('Tick domains to renew them or set their auto-renewal.')).toBeVisible()
-  await app.getByLabel(/^Select /).first().check()
+  await app
+    .getByLabel(/^Select /)
+    .first()
+    .check()
   await app.getByLabel('Filter', { exact: true }).focus()
   let presses = 0
   for (; presses < 15; presses++) {
     await app.keyboard.press('Tab')
-    if (await app.getByRole('toolbar', { name: /Bulk actions/ }).evaluate((el) => el.contains(document.activeElement))) break
+    if (await app.getByRole('toolbar', { name: /Bulk actions/ }).evaluate((el) => el.contains(document.activeElement)))
+      break
   }
   expect(presses).toBeLessThan(10)
   await expect(app.getByRole('toolbar', { name: /Bulk actions/ })).toBeVisible()
 })
 
-test('domain list: nameservers, transfer lock, WHOIS privacy and DNSSEC from the account-wide lists, sortable and filterable', async ({ app, harness }) => {
+test('domain list: nameservers, transfer lock, WHOIS privacy and DNSSEC from the account-wide lists, sortable and filterable', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   await openDomains(app)
   const table = app.getByRole('table', { name: 'Domains' })
@@ -97,12 +113,22 @@ test('domain list: nameservers, transfer lock, WHOIS privacy and DNSSEC from the
   const row = table.getByRole('row', { name: new RegExp(d.domainname.replace(/\./g, '\\.')) })
   await expect(row).toContainText(d.ns[0]!)
   await expect(row).toContainText(d.transfer_lock ? 'On' : 'Off')
-  for (const list of ['domains.nameserver.list', 'domains.transferlock.list', 'domains.whois.list', 'domains.dnssec.list']) {
-    expect(sb.received.some((r) => r.endpoint === list), list).toBe(true)
+  for (const list of [
+    'domains.nameserver.list',
+    'domains.transferlock.list',
+    'domains.whois.list',
+    'domains.dnssec.list',
+  ]) {
+    expect(
+      sb.received.some((r) => r.endpoint === list),
+      list,
+    ).toBe(true)
   }
   // Filter by a nameserver that only some domains use: asked for by name (`ns:`), as the filter's
   // placeholder says (issue 39: plain words match the name and the registrar only).
-  const rare = sb.state.domains.flatMap((x) => x.ns).find((ns) => sb.state.domains.filter((x) => x.ns.includes(ns)).length < sb.state.domains.length)!
+  const rare = sb.state.domains
+    .flatMap((x) => x.ns)
+    .find((ns) => sb.state.domains.filter((x) => x.ns.includes(ns)).length < sb.state.domains.length)!
   await app.getByLabel('Filter', { exact: true }).fill(`ns:${rare}`)
   const expected = sb.state.domains.filter((x) => x.ns.includes(rare)).length
   await expect(app.getByText(`Showing ${expected} of ${sb.state.domains.length}`)).toBeVisible()
@@ -111,8 +137,12 @@ test('domain list: nameservers, transfer lock, WHOIS privacy and DNSSEC from the
   await table.getByRole('button', { name: 'Sort by Transfer lock' }).click()
   await expect(table.getByRole('columnheader', { name: /Transfer lock/ })).toHaveAttribute('aria-sort', 'ascending')
   // The column by its header: which columns show depends on the table's width (issue 39).
-  const lockColumn = await table.locator('thead th').evaluateAll((ths) => ths.findIndex((th) => th.textContent?.includes('Transfer lock')))
-  const locks = await table.locator('tbody tr:not(.spacer)').evaluateAll((trs, i) => trs.map((tr) => tr.querySelectorAll('td')[i]?.textContent?.trim() ?? ''), lockColumn)
+  const lockColumn = await table
+    .locator('thead th')
+    .evaluateAll((ths) => ths.findIndex((th) => th.textContent?.includes('Transfer lock')))
+  const locks = await table
+    .locator('tbody tr:not(.spacer)')
+    .evaluateAll((trs, i) => trs.map((tr) => tr.querySelectorAll('td')[i]?.textContent?.trim() ?? ''), lockColumn)
   expect(locks.filter(Boolean)).toEqual([...locks.filter(Boolean)].sort())
 })
 
@@ -123,7 +153,11 @@ test('one attention setting for the domain list and "Expiring soon"', async ({ a
   const within = (days: number) => {
     const today = new Date()
     return sb.state.domains.filter((d) => {
-      const t = Date.UTC(Number(d.expirationdate.slice(0, 4)), Number(d.expirationdate.slice(5, 7)) - 1, Number(d.expirationdate.slice(8, 10)))
+      const t = Date.UTC(
+        Number(d.expirationdate.slice(0, 4)),
+        Number(d.expirationdate.slice(5, 7)) - 1,
+        Number(d.expirationdate.slice(8, 10)),
+      )
       return (t - Date.UTC(today.getFullYear(), today.getMonth(), today.getDate())) / 86_400_000 <= days
     }).length
   }
@@ -135,7 +169,10 @@ test('one attention setting for the domain list and "Expiring soon"', async ({ a
   await expect(app.getByLabel('Expiring within (days)')).toHaveValue('90')
 })
 
-test('a domain’s overview is a summary: status in words, days to expiry with Renew when near, DNSSEC and DNS record count', async ({ app, harness }) => {
+test('a domain’s overview is a summary: status in words, days to expiry with Renew when near, DNSSEC and DNS record count', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const today = new Date().toISOString().slice(0, 10)
   const soon = new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10)
@@ -155,7 +192,10 @@ test('a domain’s overview is a summary: status in words, days to expiry with R
   await expect(app.getByRole('tab', { name: 'Expiration' })).toHaveAttribute('aria-selected', 'true')
 })
 
-test('servers and service IPs are flagged like domains; paid and allocations read in words', async ({ app, harness }) => {
+test('servers and service IPs are flagged like domains; paid and allocations read in words', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const today = new Date().toISOString().slice(0, 10)
   const expired = sb.state.servers.a.find((s) => s.expirationdate < today)!
@@ -174,19 +214,26 @@ test('servers and service IPs are flagged like domains; paid and allocations rea
   const svcTable = app.getByRole('table', { name: 'Service IPs' })
   await expect(svcTable.getByRole('row').nth(1)).toBeVisible()
   const flagged = await svcTable.locator('tr.expired, tr.soon').count()
-  const expectedFlagged = sb.state.svcips.filter((v) => v.expirationdate <= new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10)).length
+  const expectedFlagged = sb.state.svcips.filter(
+    (v) => v.expirationdate <= new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
+  ).length
   expect(flagged).toBe(expectedFlagged)
   expect(svcip.vipid).toBeDefined()
 })
 
-test('a tab whose read hangs says it is loading, then that it is slow; it can be cancelled and tried again', async ({ app, harness }) => {
+test('a tab whose read hangs says it is loading, then that it is slow; it can be cancelled and tried again', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const d = sb.state.domains[4]!
   await openDomains(app)
   await app.getByLabel('Filter', { exact: true }).fill(d.domainname)
   await app.getByRole('link', { name: d.domainname, exact: true }).click()
   // The overview reads DNSSEC too: hang the tab's own read, after the overview has its answer.
-  await expect(app.getByRole('tabpanel', { name: 'Overview' })).toContainText(/DNS records\s*\d+ record|DNS records\s*none/)
+  await expect(app.getByRole('tabpanel', { name: 'Overview' })).toContainText(
+    /DNS records\s*\d+ record|DNS records\s*none/,
+  )
   sb.faults.inject('domains.dnssec.get', { hang: true, times: 1 })
   await app.getByRole('tab', { name: 'DNSSEC', exact: true }).click()
   const panel = app.getByRole('tabpanel', { name: 'DNSSEC' })
@@ -218,7 +265,10 @@ test('the domain overview and Expiring soon at 1024x640, in English and Japanese
   }
 })
 
-test('a tab filled from its read is filled by a retry too: nameservers after a cancelled read', async ({ app, harness }) => {
+test('a tab filled from its read is filled by a retry too: nameservers after a cancelled read', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const d = sb.state.domains[5]!
   await openDomains(app)

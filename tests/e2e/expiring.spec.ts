@@ -8,7 +8,10 @@ import { profileFor } from '../../support/profile'
 import { z } from 'zod'
 import { sentBody } from '../helpers/sent-body'
 
-test('domains, servers and svcips of every account, by date; an unreadable account is reported', async ({ app, harness }) => {
+test('domains, servers and svcips of every account, by date; an unreadable account is reported', async ({
+  app,
+  harness,
+}) => {
   const demo = await harness.demo()
   const other = await startSandbox({ seed: 99 })
   try {
@@ -23,16 +26,28 @@ test('domains, servers and svcips of every account, by date; an unreadable accou
     await app.getByLabel('Expiring within (days)').selectOption('365')
     const table = app.getByRole('table', { name: 'Expiring soon' })
     const today = new Date().toISOString().slice(0, 10)
-    const soonDemo = demo.state.domains.find((d) => d.expirationdate > today && d.expirationdate <= new Date(Date.now() + 25 * 86_400_000).toISOString().slice(0, 10))!
+    const soonDemo = demo.state.domains.find(
+      (d) =>
+        d.expirationdate > today &&
+        d.expirationdate <= new Date(Date.now() + 25 * 86_400_000).toISOString().slice(0, 10),
+    )!
     const soonOther = other.state.domains.find((d) => d.expirationdate < today)!
-    await expect(table.getByRole('row', { name: new RegExp(soonDemo.domainname.replace(/\./g, '\\.')) })).toContainText('Demo (local sandbox)')
-    await expect(table.getByRole('row', { name: new RegExp(soonOther.domainname.replace(/\./g, '\\.')) })).toContainText('Second')
-    await expect(table.getByRole('row', { name: new RegExp(soonOther.domainname.replace(/\./g, '\\.')) })).toContainText('Expired')
+    await expect(table.getByRole('row', { name: new RegExp(soonDemo.domainname.replace(/\./g, '\\.')) })).toContainText(
+      'Demo (local sandbox)',
+    )
+    await expect(
+      table.getByRole('row', { name: new RegExp(soonOther.domainname.replace(/\./g, '\\.')) }),
+    ).toContainText('Second')
+    await expect(
+      table.getByRole('row', { name: new RegExp(soonOther.domainname.replace(/\./g, '\\.')) }),
+    ).toContainText('Expired')
     await expect(table).toContainText('Service IPs')
     await expect(app.getByText('The account “Broken” could not be read:')).toBeVisible()
     await expect(app.getByRole('alert').filter({ hasText: 'The API key was not accepted' })).toBeVisible()
     // Sorted by date: the first row is the most overdue.
-    const when = (await table.locator('tbody tr').allInnerTexts()).map((row) => /Expired|Expires in \d+ days?/.exec(row)?.[0] ?? '')
+    const when = (await table.locator('tbody tr').allInnerTexts()).map(
+      (row) => /Expired|Expires in \d+ days?/.exec(row)?.[0] ?? '',
+    )
     expect(when[0]).toBe('Expired')
     expect(when.at(-1)).toMatch(/^Expires in \d+ days$/)
     const lastExpired = when.lastIndexOf('Expired')
@@ -44,13 +59,18 @@ test('domains, servers and svcips of every account, by date; an unreadable accou
   }
 })
 
-test('one failing part is reported for its account with a retry of its own; the rest of the account still shows', async ({ app, harness }) => {
+test('one failing part is reported for its account with a retry of its own; the rest of the account still shows', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   sb.faults.inject('svcips.expiration.list', { status: 500, times: 1 })
   await app.getByRole('navigation').getByRole('link', { name: 'Expiring soon' }).click()
   await app.getByLabel('Expiring within (days)').selectOption('365')
   const table = app.getByRole('table', { name: 'Expiring soon' })
-  await expect(app.getByText('“Demo (local sandbox)”: Service IPs could not be read. Everything else is shown.')).toBeVisible()
+  await expect(
+    app.getByText('“Demo (local sandbox)”: Service IPs could not be read. Everything else is shown.'),
+  ).toBeVisible()
   await expect(table).toContainText('Domains')
   await expect(table).not.toContainText('Service IPs')
   await app.getByRole('alert').getByRole('button', { name: 'Retry' }).click()
@@ -58,7 +78,10 @@ test('one failing part is reported for its account with a retry of its own; the 
   await expect(app.getByText('Service IPs could not be read')).toHaveCount(0)
 })
 
-test('filter by account and type; a row of another account opens in that account; the selection is renewed through a confirmed job', async ({ app, harness }) => {
+test('filter by account and type; a row of another account opens in that account; the selection is renewed through a confirmed job', async ({
+  app,
+  harness,
+}) => {
   const demo = await harness.demo()
   const other = await startSandbox({ seed: 99 })
   try {

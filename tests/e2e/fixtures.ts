@@ -38,7 +38,9 @@ export const test = base.extend<{
   },
   app: async ({ page, harness }, use) => {
     // The UI's English text is the default; the browser's own language must not choose for the test.
-    await page.addInitScript(() => localStorage.setItem('hosting-admin.locale', localStorage.getItem('hosting-admin.locale') ?? 'en'))
+    await page.addInitScript(() =>
+      localStorage.setItem('hosting-admin.locale', localStorage.getItem('hosting-admin.locale') ?? 'en'),
+    )
     await installBridge(page, harness)
     await page.goto(harness.url)
     await waitForFirstScreen(page)

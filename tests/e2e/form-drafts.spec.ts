@@ -18,7 +18,10 @@ async function openScreen(app: Page, nav: string, heading: string) {
   await expect(app.getByRole('heading', { level: 1, name: heading })).toBeVisible()
 }
 
-test('a domain’s smaller forms keep typed work: a private nameserver, dynamic DNS and an owner change', async ({ app, harness }) => {
+test('a domain’s smaller forms keep typed work: a private nameserver, dynamic DNS and an owner change', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const d = sb.state.domains[4]!
   const host = `ns7.${d.domainname}`
@@ -44,7 +47,10 @@ test('a domain’s smaller forms keep typed work: a private nameserver, dynamic 
   await expect(panel.getByLabel('IPv4')).toHaveValue('192.0.2.77')
   await panel.getByRole('button', { name: 'Add nameserver' }).click()
   await expect(panel.getByRole('row', { name: /ns7/ })).toContainText('192.0.2.77')
-  expect(sb.received.filter((r) => r.endpoint === 'domains.privatenameserver.create').at(-1)?.body).toEqual({ hostname: host, ipv4: '192.0.2.77' })
+  expect(sb.received.filter((r) => r.endpoint === 'domains.privatenameserver.create').at(-1)?.body).toEqual({
+    hostname: host,
+    ipv4: '192.0.2.77',
+  })
 
   // Dynamic DNS: the switch as the service holds it, the edit offered; the password was not kept.
   panel = await openDomain(app, d.domainname, 'Dynamic DNS')
@@ -65,10 +71,15 @@ test('a domain’s smaller forms keep typed work: a private nameserver, dynamic 
   panel = await openDomain(app, d.domainname, 'Owner change')
   await expect(panel.getByLabel('Destination user name')).toBeVisible()
   await expect(app.getByText(OFFER_NEW)).toHaveCount(0)
-  expect(sb.received.some((r) => r.endpoint === 'domains.localtransfer.set' || r.endpoint === 'domains.dynamicdns.set')).toBe(false)
+  expect(
+    sb.received.some((r) => r.endpoint === 'domains.localtransfer.set' || r.endpoint === 'domains.dynamicdns.set'),
+  ).toBe(false)
 })
 
-test('wizards and other screens keep typed work: register, transfer in, a new account, a server’s allocation, a service IP’s settings', async ({ app, harness }) => {
+test('wizards and other screens keep typed work: register, transfer in, a new account, a server’s allocation, a service IP’s settings', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   await openScreen(app, 'Domains', 'Domains')
   await app.getByRole('link', { name: 'Register a domain' }).click()
@@ -139,10 +150,18 @@ test('wizards and other screens keep typed work: register, transfer in, a new ac
   await expect(app.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible()
   await openScreen(app, 'Web servers', 'Web servers')
   await expect(create.getByLabel('Server name')).toHaveValue('')
-  await create.getByRole('status').filter({ hasText: OFFER_NEW }).getByRole('button', { name: 'Restore my changes' }).click()
+  await create
+    .getByRole('status')
+    .filter({ hasText: OFFER_NEW })
+    .getByRole('button', { name: 'Restore my changes' })
+    .click()
   await expect(create.getByLabel('Server name')).toHaveValue('keptserver')
   await openScreen(app, 'Free DNS', 'Free DNS')
-  await freeDns.getByRole('status').filter({ hasText: OFFER_NEW }).getByRole('button', { name: 'Restore my changes' }).click()
+  await freeDns
+    .getByRole('status')
+    .filter({ hasText: OFFER_NEW })
+    .getByRole('button', { name: 'Restore my changes' })
+    .click()
   await expect(freeDns.getByLabel('Domain name')).toHaveValue('kept-free.example')
 
   // Saved: nothing offered when the screen opens again.

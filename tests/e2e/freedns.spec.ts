@@ -11,7 +11,9 @@ test('free DNS: register provisionally, change the owner, remove', async ({ app,
   await app.getByRole('navigation').getByRole('link', { name: 'Free DNS' }).click()
   const table = app.getByRole('table', { name: 'Free DNS', exact: true })
   await expect(table.getByRole('row')).toHaveCount(sb.state.freedns.length + 1)
-  await expect(app.getByRole('table', { name: 'Owners of the free DNS entries' }).getByRole('row')).toHaveCount(sb.state.freedns.length + 1)
+  await expect(app.getByRole('table', { name: 'Owners of the free DNS entries' }).getByRole('row')).toHaveCount(
+    sb.state.freedns.length + 1,
+  )
   await expectNoAxeViolations(app, 'free dns')
 
   const form = app.getByRole('region', { name: 'Add a domain held elsewhere' })
@@ -19,15 +21,23 @@ test('free DNS: register provisionally, change the owner, remove', async ({ app,
   await form.getByLabel('Domain name').fill('held-elsewhere.net')
   await form.getByLabel('An e-mail to the domain’s contact').check()
   await form.getByRole('button', { name: 'Register provisionally' }).click()
-  await expect(app.getByRole('status').filter({ hasText: 'held-elsewhere.net was registered provisionally' })).toBeVisible()
-  expect(sb.received.filter((r) => r.endpoint === 'freedns.register').at(-1)?.body).toEqual({ sld: 'held-elsewhere', tld: 'net', auth: 'email' })
+  await expect(
+    app.getByRole('status').filter({ hasText: 'held-elsewhere.net was registered provisionally' }),
+  ).toBeVisible()
+  expect(sb.received.filter((r) => r.endpoint === 'freedns.register').at(-1)?.body).toEqual({
+    sld: 'held-elsewhere',
+    tld: 'net',
+    auth: 'email',
+  })
   await expect(table).toContainText('held-elsewhere.net')
 
   const entry = sb.state.freedns[0]!
   await table.getByRole('link', { name: entry.domainname }).click()
   await expect(app.getByRole('heading', { level: 1, name: entry.domainname })).toBeVisible()
   // The records open in the editor: the first row holds the first record's value.
-  await expect(app.getByRole('region', { name: 'Records' }).getByLabel('Value of row 1')).toHaveValue(entry.records.split('\n')[0]!.split(' ')[2]!)
+  await expect(app.getByRole('region', { name: 'Records' }).getByLabel('Value of row 1')).toHaveValue(
+    entry.records.split('\n')[0]!.split(' ')[2]!,
+  )
   // Which nameservers answer with these records, in plain words and the account's name for them.
   await expect(app.getByRole('region', { name: 'Records' })).toContainText(
     'These records are answered by the svc1 nameservers, the only ones free DNS uses. They take effect once the domain, registered with another company, uses those nameservers.',
@@ -38,17 +48,23 @@ test('free DNS: register provisionally, change the owner, remove', async ({ app,
   await app.getByRole('button', { name: 'Change owner…' }).click()
   await app.getByRole('dialog').getByRole('textbox').fill(entry.domainname)
   await app.getByRole('dialog').getByRole('button', { name: 'Change owner' }).click()
-  await expect(app.getByRole('status').filter({ hasText: `${entry.domainname} is being handed to friend-user.` })).toBeVisible()
+  await expect(
+    app.getByRole('status').filter({ hasText: `${entry.domainname} is being handed to friend-user.` }),
+  ).toBeVisible()
   expect(sb.received.filter((r) => r.endpoint === 'freedns.localtransfer.set').at(-1)).toMatchObject({
     path: `/v1/freedns/${entry.domainname}/localtransfer`,
     body: { username: 'friend-user' },
   })
 
   await app.getByRole('button', { name: 'Remove…' }).click()
-  await expect(app.getByRole('dialog')).toContainText(`Remove the free DNS entry ${entry.domainname} from this account?`)
+  await expect(app.getByRole('dialog')).toContainText(
+    `Remove the free DNS entry ${entry.domainname} from this account?`,
+  )
   await app.getByRole('dialog').getByRole('button', { name: 'Remove' }).click()
   await expect(app.getByRole('heading', { level: 1, name: 'Free DNS' })).toBeVisible()
-  expect(sb.received.filter((r) => r.endpoint === 'freedns.remove').at(-1)?.path).toBe(`/v1/freedns/${entry.domainname}`)
+  expect(sb.received.filter((r) => r.endpoint === 'freedns.remove').at(-1)?.path).toBe(
+    `/v1/freedns/${entry.domainname}`,
+  )
   await expect(app.getByRole('table', { name: 'Free DNS', exact: true })).not.toContainText(entry.domainname)
 })
 

@@ -21,18 +21,27 @@ function portfolioOf(sb: Sandbox): string[] {
   const flagged: string[] = []
   sb.state.domains.forEach((d, i) => {
     d.ns = [...SERVICE_NAMESERVERS.svc1]
-    d.dns.svc1.records = i < WITH_FINDING ? 'a @ 192.0.2.1\ntxt @ v=spf1 -all\ntxt @ v=spf1 ~all' : 'a @ 192.0.2.1\ntxt @ v=spf1 -all'
+    d.dns.svc1.records =
+      i < WITH_FINDING ? 'a @ 192.0.2.1\ntxt @ v=spf1 -all\ntxt @ v=spf1 ~all' : 'a @ 192.0.2.1\ntxt @ v=spf1 -all'
     if (i < WITH_FINDING) flagged.push(d.domainname)
   })
   return flagged
 }
 
 async function noAxeViolations(app: Page): Promise<void> {
-  const found = (await new AxeBuilder({ page: app }).include('main').options({ resultTypes: ['violations'] }).analyze()).violations.map((v) => `${v.id}: ${v.help}`)
+  const found = (
+    await new AxeBuilder({ page: app })
+      .include('main')
+      .options({ resultTypes: ['violations'] })
+      .analyze()
+  ).violations.map((v) => `${v.id}: ${v.help}`)
   expect(found).toEqual([])
 }
 
-test('fresh, Health says what it has read and reads every zone; 22 zones with one finding are 22 rows (1024 px)', async ({ app, harness }) => {
+test('fresh, Health says what it has read and reads every zone; 22 zones with one finding are 22 rows (1024 px)', async ({
+  app,
+  harness,
+}) => {
   const flagged = portfolioOf(await harness.demo())
   await app.setViewportSize({ width: 1024, height: 700 })
   await app.getByRole('navigation').getByRole('link', { name: 'Health', exact: true }).click()
@@ -49,7 +58,8 @@ test('fresh, Health says what it has read and reads every zone; 22 zones with on
   await expect(rows).toHaveCount(WITH_FINDING)
   const spf = app.locator('tr[data-rule="spf.multiple"]')
   await expect(spf).toHaveCount(WITH_FINDING)
-  for (const domain of flagged.slice(0, 3)) await expect(spf.filter({ hasText: domain }).locator('td.count')).toHaveText('2')
+  for (const domain of flagged.slice(0, 3))
+    await expect(spf.filter({ hasText: domain }).locator('td.count')).toHaveText('2')
   // Words, never a rule's id; the severity a chip; the counts as filter chips.
   await expect(app.getByRole('button', { name: `More than one SPF record (${WITH_FINDING})` })).toBeVisible()
   await expect(app.getByRole('button', { name: `Error (${WITH_FINDING})` })).toBeVisible()
@@ -64,7 +74,10 @@ test('fresh, Health says what it has read and reads every zone; 22 zones with on
   await expect(app.getByRole('heading', { level: 1, name: `DNS records of ${first}` })).toBeVisible()
 })
 
-test('the dashboard in Japanese: ゾーン点検, words for rules and severities, one line per chip (1024 px)', async ({ app, harness }) => {
+test('the dashboard in Japanese: ゾーン点検, words for rules and severities, one line per chip (1024 px)', async ({
+  app,
+  harness,
+}) => {
   portfolioOf(await harness.demo())
   await app.setViewportSize({ width: 1024, height: 700 })
   await reloadInLanguage(app, 'ja')
@@ -79,7 +92,9 @@ test('the dashboard in Japanese: ゾーン点検, words for rules and severities
   const chip = app.locator('.health-table .sev').first()
   await expect(chip).toHaveText('エラー')
   const box = await chip.boundingBox()
-  const lineHeight = await chip.evaluate((el) => parseFloat(getComputedStyle(el).lineHeight) || parseFloat(getComputedStyle(el).fontSize) * 1.5)
+  const lineHeight = await chip.evaluate(
+    (el) => parseFloat(getComputedStyle(el).lineHeight) || parseFloat(getComputedStyle(el).fontSize) * 1.5,
+  )
   expect(box?.height ?? 0).toBeLessThan(lineHeight * 1.5)
   await expect(app.locator('main')).not.toContainText('spf.multiple')
   await noAxeViolations(app)

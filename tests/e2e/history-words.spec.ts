@@ -23,7 +23,10 @@ async function followByKeyboard(app: Page, link: ReturnType<Page['getByRole']>) 
   await app.keyboard.press('Enter')
 }
 
-test('a TTL change, a server extension and dynamic DNS are history rows in words, with a working server link, in English and Japanese', async ({ app, harness }) => {
+test('a TTL change, a server extension and dynamic DNS are history rows in words, with a working server link, in English and Japanese', async ({
+  app,
+  harness,
+}) => {
   test.setTimeout(120_000)
   await app.setViewportSize({ width: 1024, height: 700 })
   const sb = await harness.demo()
@@ -36,7 +39,9 @@ test('a TTL change, a server extension and dynamic DNS are history rows in words
   await app.getByLabel('TTL', { exact: true }).fill(String(ttlAfter))
   await app.getByRole('button', { name: 'Review changes…' }).click()
   await app.getByRole('button', { name: 'Apply these changes' }).click()
-  await expect(app.getByRole('status').filter({ hasText: `The records of ${zoneDomain.domainname} were saved.` })).toBeVisible()
+  await expect(
+    app.getByRole('status').filter({ hasText: `The records of ${zoneDomain.domainname} were saved.` }),
+  ).toBeVisible()
   expect(zoneDomain.dns.svc1.ttl).toBe(ttlAfter)
 
   // Dynamic DNS on, for a domain where it is off.
@@ -62,19 +67,26 @@ test('a TTL change, a server extension and dynamic DNS are history rows in words
   expect(expiryAfter).not.toBe(expiryBefore)
 
   // The account's activity: each row in words, newest first.
-  await app.getByRole('navigation').getByRole('link', { name: /^Activity/ }).click()
+  await app
+    .getByRole('navigation')
+    .getByRole('link', { name: /^Activity/ })
+    .click()
   const rows = app.locator('.history-list > li')
   const extension = rows.filter({ hasText: 'Expiration date:' }).first()
   await expect(extension).toContainText(`Expiration date: ${shown(expiryBefore, 'en')} → ${shown(expiryAfter, 'en')}`)
   await expect(extension.getByRole('link', { name: `${server.webname} (Web servers)` })).toBeVisible()
   await expect(rows.filter({ hasText: ddnsDomain.domainname }).first()).toContainText('Dynamic DNS: off → on')
   const ttlRow = rows.filter({ hasText: 'TTL of the whole zone' }).first()
-  await expect(ttlRow).toContainText(`TTL of the whole zone: ${ttlBefore.toLocaleString('en')} seconds → ${ttlAfter.toLocaleString('en')} seconds`)
+  await expect(ttlRow).toContainText(
+    `TTL of the whole zone: ${ttlBefore.toLocaleString('en')} seconds → ${ttlAfter.toLocaleString('en')} seconds`,
+  )
   await expect(ttlRow.getByRole('link', { name: zoneDomain.domainname })).toBeVisible()
   // No dash for a value the app knows, and no raw server reference.
   await expect(rows.filter({ hasText: '→ —' })).toHaveCount(0)
   await expect(rows.filter({ hasText: `a:${server.webid}` })).toHaveCount(0)
-  expect(await app.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true)
+  expect(await app.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(
+    true,
+  )
   await expectNoAxeViolationsIn(app, 'main', 'the account’s activity, rows in words, at 1024x700')
   await snap(app, 'history-words-1024')
 
@@ -84,16 +96,23 @@ test('a TTL change, a server extension and dynamic DNS are history rows in words
 
   // In Japanese.
   await reloadInLanguage(app, 'ja')
-  await app.getByRole('navigation').getByRole('link', { name: /^アクティビティ/ }).click()
+  await app
+    .getByRole('navigation')
+    .getByRole('link', { name: /^アクティビティ/ })
+    .click()
   await expect(app.getByRole('heading', { level: 1, name: 'アクティビティ' })).toBeVisible()
   const rowsJa = app.locator('.history-list > li')
   const extensionJa = rowsJa.filter({ hasText: '有効期限:' }).first()
   await expect(extensionJa).toContainText(`有効期限: ${shown(expiryBefore, 'ja-JP')} → ${shown(expiryAfter, 'ja-JP')}`)
   await expect(rowsJa.filter({ hasText: ddnsDomain.domainname }).first()).toContainText('ダイナミックDNS: オフ → オン')
-  await expect(rowsJa.filter({ hasText: 'ゾーン全体の TTL' }).first()).toContainText(`ゾーン全体の TTL: ${ttlBefore} 秒 → ${ttlAfter} 秒`)
+  await expect(rowsJa.filter({ hasText: 'ゾーン全体の TTL' }).first()).toContainText(
+    `ゾーン全体の TTL: ${ttlBefore} 秒 → ${ttlAfter} 秒`,
+  )
   const serverLinkJa = extensionJa.getByRole('link', { name: `${server.webname}（Webサーバー）` })
   await expect(serverLinkJa).toBeVisible()
-  expect(await app.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true)
+  expect(await app.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(
+    true,
+  )
   await expectNoAxeViolationsIn(app, 'main', 'the account’s activity in Japanese, rows in words, at 1024x700')
   await snap(app, 'history-words-ja-1024')
   await followByKeyboard(app, serverLinkJa)

@@ -8,7 +8,10 @@ import { expect, reloadInLanguage, snap, test } from './fixtures'
 import { expectNoAxeViolations, expectNoAxeViolationsIn } from './axe'
 import { lastDnsSet, openZone, svc1Domain, writeRawRecords } from './dns-screens'
 
-test('a change made outside the app is flagged after a refresh, and a saved zone is restored from its snapshot', async ({ app, harness }) => {
+test('a change made outside the app is flagged after a refresh, and a saved zone is restored from its snapshot', async ({
+  app,
+  harness,
+}) => {
   test.setTimeout(90_000)
   const sb = await harness.demo()
   const d = svc1Domain(sb)
@@ -29,7 +32,9 @@ test('a change made outside the app is flagged after a refresh, and a saved zone
 
   // The domain says so, and its history shows the difference as a plan.
   await app.goto(`${harness.url}#/domains/${encodeURIComponent(domain)}`)
-  await expect(app.getByRole('status').filter({ hasText: 'Changed outside this app since you last looked: DNS records.' })).toBeVisible()
+  await expect(
+    app.getByRole('status').filter({ hasText: 'Changed outside this app since you last looked: DNS records.' }),
+  ).toBeVisible()
   await app.getByRole('button', { name: 'Show the history' }).click()
   const entry = app.locator('.history-list > li').first()
   await expect(entry).toContainText('Outside this app')
@@ -73,7 +78,10 @@ test('a change made outside the app is flagged after a refresh, and a saved zone
   expect(d.dns.svc1.records).not.toContain('after-save')
 
   // The account's activity lists all three, the restore named as such; no new change from outside.
-  await app.getByRole('navigation').getByRole('link', { name: /^Activity/ }).click()
+  await app
+    .getByRole('navigation')
+    .getByRole('link', { name: /^Activity/ })
+    .click()
   const rows = app.locator('.history-list > li')
   await expect(rows.first()).toContainText('restored from a snapshot')
   await expect(rows).toHaveCount(3)
@@ -84,21 +92,31 @@ test('a change made outside the app is flagged after a refresh, and a saved zone
   // lists not read yet); a change to a setting is then found at once.
   const check = app.getByRole('button', { name: 'Check this account for changes now' })
   await check.click()
-  await expect(app.getByRole('status').filter({ hasText: '10 lists read again: no change from outside this app.' })).toBeVisible()
+  await expect(
+    app.getByRole('status').filter({ hasText: '10 lists read again: no change from outside this app.' }),
+  ).toBeVisible()
   const lockBefore = d.transfer_lock
   d.transfer_lock = lockBefore === 1 ? 0 : 1
   await check.click()
-  await expect(app.getByRole('status').filter({ hasText: '10 lists read again: 1 change from outside this app.' })).toBeVisible()
+  await expect(
+    app.getByRole('status').filter({ hasText: '10 lists read again: 1 change from outside this app.' }),
+  ).toBeVisible()
   await expect(rows.first()).toContainText('Transfer lock changed outside this app')
-  await expect(rows.first()).toContainText(`Transfer lock: ${lockBefore === 1 ? 'on' : 'off'} → ${d.transfer_lock === 1 ? 'on' : 'off'}`)
+  await expect(rows.first()).toContainText(
+    `Transfer lock: ${lockBefore === 1 ? 'on' : 'off'} → ${d.transfer_lock === 1 ? 'on' : 'off'}`,
+  )
   await snap(app, 'history-activity')
   await reloadInLanguage(app, 'ja')
   await expect(app.getByRole('heading', { level: 1, name: 'アクティビティ' })).toBeVisible()
-  await expect(app.locator('.history-list > li').first()).toContainText('トランスファーロックがこのアプリ以外で変更されました')
+  await expect(app.locator('.history-list > li').first()).toContainText(
+    'トランスファーロックがこのアプリ以外で変更されました',
+  )
   await snap(app, 'history-activity-ja')
   // A smaller window: nothing scrolls sideways.
   await app.setViewportSize({ width: 1024, height: 640 })
-  expect(await app.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true)
+  expect(await app.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(
+    true,
+  )
   await snap(app, 'history-activity-ja-1024')
 
   // The zone's snapshots in Japanese at 1024x700: each restore button's name begins with its

@@ -67,14 +67,21 @@ test('validation messages and an API error are in Japanese, not English', async 
   await snap(app, 'japanese-api-error')
 })
 
-test('an account’s server kinds left at their defaults, and the add-account form’s placeholders, are in Japanese', async ({ app, harness }) => {
+test('an account’s server kinds left at their defaults, and the add-account form’s placeholders, are in Japanese', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const labels = { a: 'Web servers', b: 'Managed servers', c: 'Cloud servers' } as const
   const acct = await harness.services.accounts.create(
     {
       name: '本番',
       baseUrl: sb.url,
-      serverKinds: { a: { path: sb.serverPaths.a, label: labels.a }, b: { path: sb.serverPaths.b, label: labels.b }, c: { path: sb.serverPaths.c, label: 'Hosting' } },
+      serverKinds: {
+        a: { path: sb.serverPaths.a, label: labels.a },
+        b: { path: sb.serverPaths.b, label: labels.b },
+        c: { path: sb.serverPaths.c, label: 'Hosting' },
+      },
       nsTypes: { svc1: { word: 'svc1', label: 'svc1' }, svc11: { word: 'svc11', label: 'svc11' } },
       timeoutMs: 30_000,
       colour: 'slate',

@@ -8,10 +8,28 @@ import { startSandbox } from '../../src/sandbox'
 import { expect, reloadInLanguage, test } from './fixtures'
 
 for (const [lang, gone, replace, card, domains, accountsLink] of [
-  ['en', 'no longer in the system keychain', 'Replace the key…', 'Key no longer in the keychain: replace it', 'Domains', 'Accounts & settings'],
-  ['ja', 'キーチェーンにもうありません', 'キーを置き換える…', 'キーはキーチェーンにもうありません (置き換えてください)', 'ドメイン', 'アカウントと設定'],
+  [
+    'en',
+    'no longer in the system keychain',
+    'Replace the key…',
+    'Key no longer in the keychain: replace it',
+    'Domains',
+    'Accounts & settings',
+  ],
+  [
+    'ja',
+    'キーチェーンにもうありません',
+    'キーを置き換える…',
+    'キーはキーチェーンにもうありません (置き換えてください)',
+    'ドメイン',
+    'アカウントと設定',
+  ],
 ] as const) {
-  test(`${lang}: a key gone from the keychain is said once, with Replace, and the card says the same`, async ({ app, harness, page }) => {
+  test(`${lang}: a key gone from the keychain is said once, with Replace, and the card says the same`, async ({
+    app,
+    harness,
+    page,
+  }) => {
     test.skip(!process.env.DBUS_SESSION_BUS_ADDRESS, 'needs the real keychain')
     await page.setViewportSize({ width: 1024, height: 700 })
     const other = await startSandbox({ domains: 5 })

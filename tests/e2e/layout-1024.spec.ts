@@ -17,7 +17,10 @@ async function wholeRowsInView(app: Page): Promise<number> {
 }
 
 for (const locale of ['en', 'ja'] as const) {
-  test(`1024 x 700 (${locale}): a dozen domain rows with their flags whole; the domain page's tabs in two rows at most`, async ({ app, harness }) => {
+  test(`1024 x 700 (${locale}): a dozen domain rows with their flags whole; the domain page's tabs in two rows at most`, async ({
+    app,
+    harness,
+  }) => {
     const sb = await harness.demo()
     await app.setViewportSize({ width: 1024, height: 700 })
     await reloadInLanguage(app, locale)
@@ -35,7 +38,10 @@ for (const locale of ['en', 'ja'] as const) {
         Array.from(document.querySelectorAll<HTMLElement>('td .expiry-flag'))
           .filter((flag) => {
             const cell = flag.closest('td')!
-            return cell.scrollWidth > cell.clientWidth || flag.getBoundingClientRect().right > cell.getBoundingClientRect().right
+            return (
+              cell.scrollWidth > cell.clientWidth ||
+              flag.getBoundingClientRect().right > cell.getBoundingClientRect().right
+            )
           })
           .map((flag) => flag.textContent),
       )
@@ -45,7 +51,9 @@ for (const locale of ['en', 'ja'] as const) {
     const d = sb.state.domains[3]!
     await app.evaluate((hash) => (location.hash = hash), `#/domains/${d.domainname}`)
     await expect(app.getByRole('tablist')).toBeVisible()
-    const rows = await app.getByRole('tab').evaluateAll((tabs) => new Set(tabs.map((t) => Math.round(t.getBoundingClientRect().top))).size)
+    const rows = await app
+      .getByRole('tab')
+      .evaluateAll((tabs) => new Set(tabs.map((t) => Math.round(t.getBoundingClientRect().top))).size)
     await snap(app, `domain-tabs-1024x700-${locale}`)
     expect(rows).toBeLessThanOrEqual(2)
   })

@@ -105,11 +105,7 @@ test.describe('a list read of an account that goes away', () => {
     const a = await harness.demo()
     const b = await startSandbox({ keys: { full: 'key-of-b' } })
     try {
-      await harness.services.accounts.create(
-        profileFor(b, 'Second'),
-        'key-of-b',
-        'session',
-      )
+      await harness.services.accounts.create(profileFor(b, 'Second'), 'key-of-b', 'session')
       await harness.services.accounts.setActive('demo')
       await reloadApp(app)
       const pages = () => a.received.filter((r) => r.endpoint === 'domains.list').length
@@ -120,8 +116,11 @@ test.describe('a list read of an account that goes away', () => {
       // 3,000 domains are 30 pages; the read stopped with the switch, far short of them: the
       // window's read of the demo's domains has ended, and no request of it is left at the sandbox.
       const accountOf = (payload: unknown) => z.object({ accountId: z.string() }).safeParse(payload).data?.accountId
-      const demoRead = () => harness.windowCalls.filter((c) => c.channel === 'all.domains.list' && accountOf(c.payload) === 'demo')
-      await expect.poll(() => demoRead().length > 0 && demoRead().every((c) => c.answered), { timeout: 15_000 }).toBe(true)
+      const demoRead = () =>
+        harness.windowCalls.filter((c) => c.channel === 'all.domains.list' && accountOf(c.payload) === 'demo')
+      await expect
+        .poll(() => demoRead().length > 0 && demoRead().every((c) => c.answered), { timeout: 15_000 })
+        .toBe(true)
       expect(demoRead().at(-1)?.answer).toMatchObject({ ok: false, error: { kind: 'cancelled' } })
       await expect.poll(() => a.load.inFlight, { timeout: 15_000 }).toBe(0)
       const afterSwitch = pages()

@@ -8,7 +8,10 @@
 import { expect, snap, test } from './fixtures'
 import { lastDnsSet, openZone, svc1Domain, sentRecords } from './dns-screens'
 
-test('an MX edited in the table and in raw text is sent as “mx <mail server> <priority>”; an MX for a subdomain cannot be written', async ({ app, harness }) => {
+test('an MX edited in the table and in raw text is sent as “mx <mail server> <priority>”; an MX for a subdomain cannot be written', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const d = svc1Domain(sb)
   const lines = d.dns.svc1.records.split('\n')
@@ -20,7 +23,9 @@ test('an MX edited in the table and in raw text is sent as “mx <mail server> <
   // A host on an MX is refused on the host field: the form has none.
   await app.getByLabel(`Host of row ${mx}`, { exact: true }).fill('www')
   await app.getByLabel(`Host of row ${mx}`, { exact: true }).press('Tab')
-  await expect(app.getByLabel(`Host of row ${mx}`, { exact: true })).toHaveAccessibleDescription(/an MX for “www” cannot be written/)
+  await expect(app.getByLabel(`Host of row ${mx}`, { exact: true })).toHaveAccessibleDescription(
+    /an MX for “www” cannot be written/,
+  )
   await expect(app.getByRole('button', { name: 'Review changes…' })).toBeDisabled()
   await app.getByLabel(`Host of row ${mx}`, { exact: true }).fill('@')
   await app.getByLabel(`Host of row ${mx}`, { exact: true }).press('Tab')
@@ -41,18 +46,30 @@ test('an MX edited in the table and in raw text is sent as “mx <mail server> <
   await box.fill((await box.inputValue()).replace('mx mx1.example.net. 10', 'mx mx1.example.net. 5'))
   await box.blur()
   await app.getByRole('button', { name: 'Review changes…' }).click()
-  await app.getByRole('region', { name: 'Plan: what will change' }).getByRole('button', { name: 'Apply these changes' }).click()
+  await app
+    .getByRole('region', { name: 'Plan: what will change' })
+    .getByRole('button', { name: 'Apply these changes' })
+    .click()
   await expect(app.getByRole('status').filter({ hasText: 'were saved' })).toBeVisible()
   const sent = sentRecords(lastDnsSet(sb)).split('\n')
   expect(sent.filter((l) => l.startsWith('mx '))).toEqual(['mx mx1.example.net. 5', 'mx smtp.google.com. 1'])
   expect(sent.filter((l) => l.startsWith('mx @'))).toEqual([])
 })
 
-test('a zone the service holds with duplicate lines saves unchanged; a duplicate is a warning, removed in one click', async ({ app, harness }) => {
+test('a zone the service holds with duplicate lines saves unchanged; a duplicate is a warning, removed in one click', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const d = svc1Domain(sb)
   // As recorded: the same TXT and CNAME lines stored and served twice.
-  const records = [...d.dns.svc1.records.split('\n'), 'txt _acme-challenge token-1', 'cname help docs.example.com.', 'txt _acme-challenge token-1', 'cname help docs.example.com.'].join('\n')
+  const records = [
+    ...d.dns.svc1.records.split('\n'),
+    'txt _acme-challenge token-1',
+    'cname help docs.example.com.',
+    'txt _acme-challenge token-1',
+    'cname help docs.example.com.',
+  ].join('\n')
   d.dns.svc1.records = records
   await openZone(app, d.domainname)
   await expect(app.locator('.problems')).toHaveCount(0)
@@ -62,7 +79,10 @@ test('a zone the service holds with duplicate lines saves unchanged; a duplicate
   // Another change saves the zone with its duplicates as they were.
   await app.getByLabel('TTL').fill('7200')
   await app.getByRole('button', { name: 'Review changes…' }).click()
-  await app.getByRole('region', { name: 'Plan: what will change' }).getByRole('button', { name: 'Apply these changes' }).click()
+  await app
+    .getByRole('region', { name: 'Plan: what will change' })
+    .getByRole('button', { name: 'Apply these changes' })
+    .click()
   await expect(app.getByRole('status').filter({ hasText: 'were saved' })).toBeVisible()
   expect(lastDnsSet(sb)!.body).toMatchObject({ records, ttl: 7200 })
   // One click removes a copy.
@@ -79,7 +99,10 @@ test('a zone the service holds with duplicate lines saves unchanged; a duplicate
   expect(sentRecords(lastDnsSet(sb))).toBe(records.split('\n').slice(0, -1).join('\n'))
 })
 
-test('an account whose service writes 10 for auto-renewal shows it on in every screen, and turning it on sends 10', async ({ app, harness }) => {
+test('an account whose service writes 10 for auto-renewal shows it on in every screen, and turning it on sends 10', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const d = sb.state.domains.find((x) => x.autorenew_domain === 10 && x.autorenew_all === 0)!
   const off = sb.state.domains.find((x) => x.autorenew_domain === 0 && x.autorenew_all === 0)!
@@ -98,19 +121,26 @@ test('an account whose service writes 10 for auto-renewal shows it on in every s
   await app.getByRole('navigation').getByRole('link', { name: 'Web servers' }).click()
   await expect(app.getByRole('row', { name: new RegExp(server.webname) })).toContainText('On (own setting)')
   await app.getByRole('link', { name: server.webname, exact: true }).click()
-  await expect(app.getByRole('region', { name: 'Auto-renewal' }).getByLabel('Renew this server automatically')).toBeChecked()
+  await expect(
+    app.getByRole('region', { name: 'Auto-renewal' }).getByLabel('Renew this server automatically'),
+  ).toBeChecked()
   // Turning a domain's own setting on sends the service's own number.
   await app.goto(`${harness.url}#/domains/${encodeURIComponent(off.domainname)}?tab=autorenew`)
   const offTab = app.getByRole('tabpanel', { name: 'Auto-renewal' })
   await offTab.getByLabel('Renew this domain automatically').check()
   await offTab.getByRole('button', { name: 'Save' }).click()
   await expect(app.getByRole('status').filter({ hasText: 'Auto-renewal saved.' })).toBeVisible()
-  expect(sb.received.filter((r) => r.endpoint === 'domains.autorenew.set').at(-1)?.body).toEqual({ autorenew_domain: 10 })
+  expect(sb.received.filter((r) => r.endpoint === 'domains.autorenew.set').at(-1)?.body).toEqual({
+    autorenew_domain: 10,
+  })
   await expect(offTab.getByLabel('Renew this domain automatically')).toBeChecked()
   await expect(app.locator('main')).not.toContainText('The service changed this')
 })
 
-test('a save whose TTL the service raised says so right away, and the next refresh records no change from outside', async ({ app, harness }) => {
+test('a save whose TTL the service raised says so right away, and the next refresh records no change from outside', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   sb.service.minTtl = 120
   const d = svc1Domain(sb)
@@ -119,18 +149,35 @@ test('a save whose TTL the service raised says so right away, and the next refre
   await openZone(app, d.domainname)
   await app.getByLabel('TTL').fill('60')
   await app.getByRole('button', { name: 'Review changes…' }).click()
-  await app.getByRole('region', { name: 'Plan: what will change' }).getByRole('button', { name: 'Apply these changes' }).click()
-  await expect(app.getByRole('status').filter({ hasText: 'The service changed this' })).toContainText('TTL 60 was stored as 3600.')
+  await app
+    .getByRole('region', { name: 'Plan: what will change' })
+    .getByRole('button', { name: 'Apply these changes' })
+    .click()
+  await expect(app.getByRole('status').filter({ hasText: 'The service changed this' })).toContainText(
+    'TTL 60 was stored as 3600.',
+  )
   await expect(app.getByLabel('TTL')).toHaveValue('3600')
   // The next refresh of every list of the account: nothing changed outside this app.
-  await app.getByRole('navigation').getByRole('link', { name: /^Activity/ }).click()
+  await app
+    .getByRole('navigation')
+    .getByRole('link', { name: /^Activity/ })
+    .click()
   await app.getByRole('button', { name: 'Check this account for changes now' }).click()
-  await expect(app.getByRole('status').filter({ hasText: 'lists read again: no change from outside this app' })).toBeVisible()
-  await expect(app.getByRole('navigation').getByRole('link', { name: /^Activity/ }).locator('.badge')).toHaveCount(0)
-
+  await expect(
+    app.getByRole('status').filter({ hasText: 'lists read again: no change from outside this app' }),
+  ).toBeVisible()
+  await expect(
+    app
+      .getByRole('navigation')
+      .getByRole('link', { name: /^Activity/ })
+      .locator('.badge'),
+  ).toHaveCount(0)
 })
 
-test('lines the service holds that the app would not write (issue 52) are no error of their zone; a new relative target is a warning, sent as typed', async ({ app, harness }) => {
+test('lines the service holds that the app would not write (issue 52) are no error of their zone; a new relative target is a warning, sent as typed', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const d = svc1Domain(sb)
   // Saved through the API, which takes them: a CNAME to the apex and to a single label, an SRV to one, an address that is none.
@@ -140,7 +187,9 @@ test('lines the service holds that the app would not write (issue 52) are no err
   await openZone(app, d.domainname)
   await expect(app.locator('.problems')).toHaveCount(0)
   const note = app.getByRole('note')
-  await expect(note).toContainText('The service holds “a bad 999.0.0.1”, which is not in a form it documents; it is kept exactly as it is.')
+  await expect(note).toContainText(
+    'The service holds “a bad 999.0.0.1”, which is not in a form it documents; it is kept exactly as it is.',
+  )
   await expect(note).not.toContainText('target “@”')
   // A new CNAME to a single label: warned of, not refused, and sent as typed.
   const n = records.split('\n').length + 1
@@ -150,7 +199,9 @@ test('lines the service holds that the app would not write (issue 52) are no err
   await app.getByLabel(`Host of row ${n}`).press('Tab')
   await app.getByLabel(`Value of row ${n}`).fill('www')
   await app.getByLabel(`Value of row ${n}`).press('Tab')
-  await expect(app.locator(`tr[data-index="${n - 1}"]`)).toContainText('The CNAME target “www” is www.<your domain> as a zone file reads it')
+  await expect(app.locator(`tr[data-index="${n - 1}"]`)).toContainText(
+    'The CNAME target “www” is www.<your domain> as a zone file reads it',
+  )
   await expect(app.locator('.problems')).toHaveCount(0)
   await app.getByRole('button', { name: 'Review changes…' }).click()
   const planBox = app.getByRole('region', { name: 'Plan: what will change' })

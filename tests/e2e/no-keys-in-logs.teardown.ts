@@ -19,7 +19,10 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 /** Every key as written, then every key shape: one alternation, longest keys first. */
 function keyPattern(keys: Iterable<string>): RegExp {
-  const literal = [...new Set(keys)].filter(Boolean).sort((a, b) => b.length - a.length).map(escape)
+  const literal = [...new Set(keys)]
+    .filter(Boolean)
+    .sort((a, b) => b.length - a.length)
+    .map(escape)
   return new RegExp([...literal, ...KEY_SHAPES.map((s) => s.source)].join('|'), 'g')
 }
 
@@ -43,7 +46,8 @@ test('no log of the run holds an API key', () => {
   for (const run of runs) {
     const dir = join(E2E_LOG_ROOT, run)
     const keysFile = join(dir, 'keys.json')
-    if (existsSync(keysFile)) for (const k of z.array(z.string()).parse(JSON.parse(readFileSync(keysFile, 'utf8')))) keys.add(k)
+    if (existsSync(keysFile))
+      for (const k of z.array(z.string()).parse(JSON.parse(readFileSync(keysFile, 'utf8')))) keys.add(k)
     for (const f of readdirSync(dir).filter((n) => n.endsWith('.log'))) {
       const text = readFileSync(join(dir, f), 'utf8')
       lines += text.split('\n').filter(Boolean).length
@@ -54,5 +58,8 @@ test('no log of the run holds an API key', () => {
   expect(lines).toBeGreaterThan(0)
   const pattern = keyPattern(keys)
   const findings = logs.flatMap(({ file, text }) => findKeys(file, text, pattern))
-  expect(findings, `${findings.length} keys or key-shaped strings in ${logs.length} logs (${keys.size} keys checked)`).toEqual([])
+  expect(
+    findings,
+    `${findings.length} keys or key-shaped strings in ${logs.length} logs (${keys.size} keys checked)`,
+  ).toEqual([])
 })

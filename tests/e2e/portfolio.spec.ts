@@ -13,7 +13,9 @@ import { profileFor } from '../../support/profile'
 import { installBridge, startHarness } from '../../support/harness'
 import { expect, reloadApp, snap, test } from './fixtures'
 
-test('a second start paints from the store before the service answers; Ctrl+K finds a record in another account and opens it there', async ({ browser }) => {
+test('a second start paints from the store before the service answers; Ctrl+K finds a record in another account and opens it there', async ({
+  browser,
+}) => {
   test.setTimeout(120_000)
   const userDataDir = mkdtempSync(join(tmpdir(), 'e2e-portfolio-'))
   const keychain = new SessionSecretStore()
@@ -70,7 +72,9 @@ test('a second start paints from the store before the service answers; Ctrl+K fi
     await page.getByLabel('Expiring within (days)').selectOption('365')
     await expect(page.getByRole('table', { name: 'Expiring soon' })).toContainText('Other')
     // Still nothing answered by either account's service: "Expiring soon" came from the store too.
-    expect([...main.received.slice(before), ...other.received.slice(beforeOther)].filter((r) => r.status > 0)).toEqual([])
+    expect([...main.received.slice(before), ...other.received.slice(beforeOther)].filter((r) => r.status > 0)).toEqual(
+      [],
+    )
     for (const sb of [main, other]) sb.faults.clear()
 
     // Ctrl+K: the record value, in the other account's zone; Enter opens it there.
@@ -82,7 +86,9 @@ test('a second start paints from the store before the service answers; Ctrl+K fi
     await expect(hit).toContainText(marker)
     await snap(page, 'palette')
     await palette.getByRole('combobox').press('Enter')
-    await expect(page.getByRole('heading', { level: 1, name: new RegExp(zoneDomain.replace(/\./g, '\\.')) })).toBeVisible({ timeout: 15_000 })
+    await expect(
+      page.getByRole('heading', { level: 1, name: new RegExp(zoneDomain.replace(/\./g, '\\.')) }),
+    ).toBeVisible({ timeout: 15_000 })
     await expect(page.getByLabel('Account', { exact: true })).toHaveValue(otherAccount.id)
     await page.close()
     await second.close()

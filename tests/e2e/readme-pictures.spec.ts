@@ -18,7 +18,10 @@ async function picture(app: Page, name: string): Promise<void> {
   await app.screenshot({ path: join(OUT, `${name}.png`) })
 }
 
-test('the README’s pictures: the domain list under a production account, the DNS editor with its plan, a confirmation naming the account', async ({ app, harness }) => {
+test('the README’s pictures: the domain list under a production account, the DNS editor with its plan, a confirmation naming the account', async ({
+  app,
+  harness,
+}) => {
   test.setTimeout(90_000)
   const prod = await startSandbox({ seed: 21, domains: 40 })
   try {
@@ -58,7 +61,10 @@ test('the README’s pictures: the domain list under a production account, the D
     // A renewal's confirmation: the account named, its name to be typed, the new date.
     await app.evaluate((h) => (location.hash = h), `#/domains/${prod.state.domains[0]!.domainname}`)
     await app.getByRole('tab', { name: 'Expiration', exact: true }).click()
-    await app.getByRole('tabpanel', { name: 'Expiration' }).getByRole('button', { name: /^Renew for 1 year/ }).click()
+    await app
+      .getByRole('tabpanel', { name: 'Expiration' })
+      .getByRole('button', { name: /^Renew for 1 year/ })
+      .click()
     const dialog = app.getByRole('dialog')
     await expect(dialog).toContainText('Shop (production)')
     await picture(app, 'screenshot-confirm')

@@ -22,12 +22,18 @@ const FAR = '2033-01-01'
 
 /** Every item of the sandbox years away and renewing by hand; the test then picks a few dates. */
 function farAway(sb: Sandbox): void {
-  for (const d of sb.state.domains) Object.assign(d, { expirationdate: FAR, autorenew: 0, autorenew_all: 0, autorenew_domain: 0 })
-  for (const list of Object.values(sb.state.servers)) for (const s of list) Object.assign(s, { expirationdate: FAR, autorenew: 0, autorenew_all: 0, autorenew_server: 0 })
+  for (const d of sb.state.domains)
+    Object.assign(d, { expirationdate: FAR, autorenew: 0, autorenew_all: 0, autorenew_domain: 0 })
+  for (const list of Object.values(sb.state.servers))
+    for (const s of list) Object.assign(s, { expirationdate: FAR, autorenew: 0, autorenew_all: 0, autorenew_server: 0 })
   for (const v of sb.state.svcips) v.expirationdate = FAR
 }
 
-function call<C extends ChannelName>(harness: Harness, channel: C, payload: PayloadOf<C>): Promise<Result<ResultOf<C>>> {
+function call<C extends ChannelName>(
+  harness: Harness,
+  channel: C,
+  payload: PayloadOf<C>,
+): Promise<Result<ResultOf<C>>> {
   const sender = { url: harness.url, key: 'test', sendProgress: () => undefined, sendJob: () => true }
   return harness.router.client(sender)(channel, payload)
 }
@@ -37,7 +43,9 @@ async function ok<C extends ChannelName>(harness: Harness, channel: C, payload: 
   return r.value
 }
 
-test('reminders of two accounts as desktop notifications; a click opens the domain in its account; the .ics export and the settings, in English and Japanese', async ({ browser }) => {
+test('reminders of two accounts as desktop notifications; a click opens the domain in its account; the .ics export and the settings, in English and Japanese', async ({
+  browser,
+}) => {
   test.setTimeout(120_000)
   const main = await startSandbox({ seed: 3, domains: 8 })
   const other = await startSandbox({ seed: 4, domains: 8 })
@@ -45,7 +53,8 @@ test('reminders of two accounts as desktop notifications; a click opens the doma
   farAway(other)
   const [mainSoon, mainMonth, mainRenews] = main.state.domains
   const [otherTomorrow, otherTwoMonths, otherLater] = other.state.domains
-  if (!mainSoon || !mainMonth || !mainRenews || !otherTomorrow || !otherTwoMonths || !otherLater) throw new Error('the sandboxes have too few domains')
+  if (!mainSoon || !mainMonth || !mainRenews || !otherTomorrow || !otherTwoMonths || !otherLater)
+    throw new Error('the sandboxes have too few domains')
   mainSoon.expirationdate = '2030-01-06' // 5 days: threshold 7 (60 and 30 passed with it)
   mainMonth.expirationdate = '2030-01-31' // 30 days: threshold 30
   Object.assign(mainRenews, { expirationdate: '2030-01-03', autorenew: 1, autorenew_domain: 1 }) // auto-renewing: none
@@ -60,9 +69,12 @@ test('reminders of two accounts as desktop notifications; a click opens the doma
     const otherAccount = await harness.services.accounts.create(profileFor(other, 'Other'), other.keys.full, 'keychain')
     await harness.services.accounts.setActive(mainAccount.id)
     // The domain list of each account read once, through main as the window reads it: the store has them.
-    for (const a of [mainAccount, otherAccount]) await ok(harness, 'all.domains.list', { accountId: a.id, callId: `read-${a.id}` })
+    for (const a of [mainAccount, otherAccount])
+      await ok(harness, 'all.domains.list', { accountId: a.id, callId: `read-${a.id}` })
 
-    await page.addInitScript(() => localStorage.setItem('hosting-admin.locale', localStorage.getItem('hosting-admin.locale') ?? 'en'))
+    await page.addInitScript(() =>
+      localStorage.setItem('hosting-admin.locale', localStorage.getItem('hosting-admin.locale') ?? 'en'),
+    )
     await installBridge(page, harness)
     await page.goto(harness.url)
 
@@ -104,7 +116,9 @@ test('reminders of two accounts as desktop notifications; a click opens the doma
     harness.desktop.notifications[0]?.click()
     await expect(page).toHaveURL(new RegExp(`#/domains/${otherTomorrow.domainname.replace(/\./g, '\\.')}$`))
     await expect(page.getByLabel('Account', { exact: true })).toHaveValue(otherAccount.id)
-    await expect(page.getByRole('heading', { level: 1, name: new RegExp(otherTomorrow.domainname.replace(/\./g, '\\.')) })).toBeVisible({ timeout: 15_000 })
+    await expect(
+      page.getByRole('heading', { level: 1, name: new RegExp(otherTomorrow.domainname.replace(/\./g, '\\.')) }),
+    ).toBeVisible({ timeout: 15_000 })
     await expect(page.getByRole('status').filter({ hasText: 'Switched to the account “Other”.' })).toBeVisible()
 
     // The .ics export of every account, from the Settings panel, read back.
@@ -112,7 +126,10 @@ test('reminders of two accounts as desktop notifications; a click opens the doma
     const calendar = page.getByRole('group', { name: 'Expiration dates as a calendar (.ics)' })
     await expect(calendar.getByLabel('Account to export')).toHaveValue('')
     const exportIcs = async () => {
-      const [download] = await Promise.all([page.waitForEvent('download'), calendar.getByRole('button', { name: 'Export expiration dates (.ics)' }).click()])
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        calendar.getByRole('button', { name: 'Export expiration dates (.ics)' }).click(),
+      ])
       return { name: download.suggestedFilename(), file: readIcs(readFileSync(await download.path(), 'utf8')) }
     }
     const all = await exportIcs()
@@ -124,13 +141,37 @@ test('reminders of two accounts as desktop notifications; a click opens the doma
     expect(all.file.events).toHaveLength(stored.length)
     const eventOf = (file: typeof all.file, domain: string) => {
       const e = file.events.find((ev) => icsValue(ev, 'SUMMARY')?.startsWith(`${domain} `))
-      return e && { start: icsValue(e, 'DTSTART'), end: icsValue(e, 'DTEND'), summary: icsValue(e, 'SUMMARY'), description: icsValue(e, 'DESCRIPTION') }
+      return (
+        e && {
+          start: icsValue(e, 'DTSTART'),
+          end: icsValue(e, 'DTEND'),
+          summary: icsValue(e, 'SUMMARY'),
+          description: icsValue(e, 'DESCRIPTION'),
+        }
+      )
     }
-    expect(eventOf(all.file, mainSoon.domainname)).toEqual({ start: '20300106', end: '20300107', summary: `${mainSoon.domainname} expires (Domain, “Main”)`, description: undefined })
-    expect(eventOf(all.file, otherTomorrow.domainname)).toEqual({ start: '20300102', end: '20300103', summary: `${otherTomorrow.domainname} expires (Domain, “Other”)`, description: undefined })
-    expect(eventOf(all.file, mainRenews.domainname)).toEqual({ start: '20300103', end: '20300104', summary: `${mainRenews.domainname} expires (Domain, “Main”)`, description: 'Auto-renewal is on.' })
+    expect(eventOf(all.file, mainSoon.domainname)).toEqual({
+      start: '20300106',
+      end: '20300107',
+      summary: `${mainSoon.domainname} expires (Domain, “Main”)`,
+      description: undefined,
+    })
+    expect(eventOf(all.file, otherTomorrow.domainname)).toEqual({
+      start: '20300102',
+      end: '20300103',
+      summary: `${otherTomorrow.domainname} expires (Domain, “Other”)`,
+      description: undefined,
+    })
+    expect(eventOf(all.file, mainRenews.domainname)).toEqual({
+      start: '20300103',
+      end: '20300104',
+      summary: `${mainRenews.domainname} expires (Domain, “Main”)`,
+      description: 'Auto-renewal is on.',
+    })
     for (const e of all.file.events) expect(icsValue(e, 'DTSTART')).toMatch(/^\d{8}$/)
-    await expect(page.getByRole('status').filter({ hasText: `${stored.length} expiration dates exported.` })).toBeVisible()
+    await expect(
+      page.getByRole('status').filter({ hasText: `${stored.length} expiration dates exported.` }),
+    ).toBeVisible()
 
     // One account only.
     await calendar.getByLabel('Account to export').selectOption(otherAccount.id)
@@ -162,10 +203,16 @@ test('reminders of two accounts as desktop notifications; a click opens the doma
     await remindersJa.getByRole('button', { name: 'リマインダーの設定を保存' }).click()
     await expect(page.getByRole('status').filter({ hasText: 'リマインダーの設定を保存しました。' })).toBeVisible()
     await expect(days).toHaveValue('200, 7, 1')
-    expect(await ok(harness, 'reminders.settings', {})).toEqual({ enabled: true, thresholds: [200, 7, 1], includeAutorenewing: false })
+    expect(await ok(harness, 'reminders.settings', {})).toEqual({
+      enabled: true,
+      thresholds: [200, 7, 1],
+      includeAutorenewing: false,
+    })
     // 151 days before otherLater: 200 is reached. The others were reminded more urgently already.
     await expect.poll(() => harness.desktop.notifications.length).toBe(5)
-    expect(shown()[4]).toBe(`${otherLater.domainname} はあと 151 日で有効期限です | アカウント「Other」のドメイン、有効期限 2030/06/01。`)
+    expect(shown()[4]).toBe(
+      `${otherLater.domainname} はあと 151 日で有効期限です | アカウント「Other」のドメイン、有効期限 2030/06/01。`,
+    )
     await panel.screenshot({ path: screenshotPath('reminders-settings-ja') })
   } finally {
     await page.close()

@@ -49,7 +49,9 @@ async function worldOf(sb: Sandbox): Promise<World> {
   // Both nameservers serve the service's zones but not `away`'s; the second is behind on `lagging`.
   const served = (): Zone[] => [same, lagging].map((d) => ({ domain: d.domainname, records: d.dns.svc1.records }))
   const ns1 = await startRecordsDns(served)
-  const ns2 = await startRecordsDns(() => served().map((z) => (z.domain === lagging.domainname ? { ...z, records: BASE } : z)))
+  const ns2 = await startRecordsDns(() =>
+    served().map((z) => (z.domain === lagging.domainname ? { ...z, records: BASE } : z)),
+  )
   const closed = `127.0.0.1:${await closedPort()}`
   const svc1 = SERVICE_NAMESERVERS.svc1.map((n) => `${n}=${n.startsWith('ns2') ? ns2.address : ns1.address}`)
   const svc11 = SERVICE_NAMESERVERS.svc11.map((n) => `${n}=${closed}`)
@@ -67,18 +69,27 @@ async function worldOf(sb: Sandbox): Promise<World> {
 }
 
 async function noAxeViolations(app: Page): Promise<void> {
-  const found = (await new AxeBuilder({ page: app }).include('main').options({ resultTypes: ['violations'] }).analyze()).violations.map((v) => `${v.id}: ${v.help}`)
+  const found = (
+    await new AxeBuilder({ page: app })
+      .include('main')
+      .options({ resultTypes: ['violations'] })
+      .analyze()
+  ).violations.map((v) => `${v.id}: ${v.help}`)
   expect(found).toEqual([])
 }
 
-const servedCell = (app: Page, domain: string) => app.getByRole('row').filter({ hasText: domain }).locator('[data-outcome]')
+const servedCell = (app: Page, domain: string) =>
+  app.getByRole('row').filter({ hasText: domain }).locator('[data-outcome]')
 
 async function compareEveryZone(app: Page, button: string, done: string) {
   await app.getByRole('button', { name: button }).click()
   await expect(app.getByRole('status').filter({ hasText: done })).toBeVisible()
 }
 
-test('four outcomes said apart, kept after a reload; comparing twice records only the lagging zone, found by a comparison (1024 px)', async ({ app, harness }) => {
+test('four outcomes said apart, kept after a reload; comparing twice records only the lagging zone, found by a comparison (1024 px)', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const world = await worldOf(sb)
   try {
@@ -92,7 +103,12 @@ test('four outcomes said apart, kept after a reload; comparing twice records onl
       unasked: await servedCell(app, world.unasked.domainname).textContent(),
     })
     await expect(servedCell(app, world.unasked.domainname)).toHaveAttribute('data-outcome', 'unknown')
-    expect(await outcomes()).toEqual({ same: 'As saved', lagging: 'Differs', away: 'Delegated elsewhere', unasked: 'Could not compare' })
+    expect(await outcomes()).toEqual({
+      same: 'As saved',
+      lagging: 'Differs',
+      away: 'Delegated elsewhere',
+      unasked: 'Could not compare',
+    })
     // Filterable by outcome: the chip keeps the one row that differs.
     await app.getByRole('button', { name: 'Differs (1)' }).click()
     await expect(app.getByRole('row').filter({ has: app.locator('[data-outcome]') })).toHaveCount(1)
@@ -104,25 +120,44 @@ test('four outcomes said apart, kept after a reload; comparing twice records onl
     await reloadApp(app)
     await app.getByRole('navigation').getByRole('link', { name: 'DNS', exact: true }).click()
     await expect(servedCell(app, world.away.domainname)).toHaveText('Delegated elsewhere')
-    expect(await outcomes()).toEqual({ same: 'As saved', lagging: 'Differs', away: 'Delegated elsewhere', unasked: 'Could not compare' })
+    expect(await outcomes()).toEqual({
+      same: 'As saved',
+      lagging: 'Differs',
+      away: 'Delegated elsewhere',
+      unasked: 'Could not compare',
+    })
     await compareEveryZone(app, 'Compare every zone with its nameservers', 'Compared 4 of 4 zones')
 
     // The zone says its state under its title, and marks the record served differently.
     await app.getByRole('link', { name: world.lagging.domainname, exact: true }).click()
-    await expect(app.getByTestId('served-line')).toContainText(/Served differently: 1 difference, checked \d{1,2}:\d{2}/)
+    await expect(app.getByTestId('served-line')).toContainText(
+      /Served differently: 1 difference, checked \d{1,2}:\d{2}/,
+    )
     await expect(app.getByTestId('served-mark')).toHaveCount(1)
-    await expect(app.getByRole('row').filter({ has: app.getByTestId('served-mark') }).getByLabel(/^Host/)).toHaveValue('www-new')
+    await expect(
+      app
+        .getByRole('row')
+        .filter({ has: app.getByTestId('served-mark') })
+        .getByLabel(/^Host/),
+    ).toHaveValue('www-new')
     await noAxeViolations(app)
     await snap(app, 'served-outcomes-zone-1024')
     await app.getByRole('link', { name: '← DNS' }).click()
     await app.getByRole('link', { name: world.unasked.domainname, exact: true }).click()
-    await expect(app.getByTestId('served-line')).toContainText('Could not compare: The nameserver ns1.svc11.example.net did not answer')
+    await expect(app.getByTestId('served-line')).toContainText(
+      'Could not compare: The nameserver ns1.svc11.example.net did not answer',
+    )
     await app.getByRole('link', { name: '← DNS' }).click()
     await app.getByRole('link', { name: world.away.domainname, exact: true }).click()
-    await expect(app.getByTestId('served-line')).toContainText('Delegated elsewhere (ns1.svc1.example.net, ns2.svc1.example.net)')
+    await expect(app.getByTestId('served-line')).toContainText(
+      'Delegated elsewhere (ns1.svc1.example.net, ns2.svc1.example.net)',
+    )
 
     // History: one entry, the lagging zone's, found by a comparison; none "outside this app".
-    await app.getByRole('navigation').getByRole('link', { name: /^Activity/ }).click()
+    await app
+      .getByRole('navigation')
+      .getByRole('link', { name: /^Activity/ })
+      .click()
     const served = app.getByRole('listitem').filter({ hasText: 'What the nameservers serve' })
     await expect(served).toHaveCount(1)
     await expect(served).toContainText(world.lagging.domainname)

@@ -36,12 +36,24 @@ async function worldOf(sb: Sandbox): Promise<World> {
   lagging.dns.svc1.records = `${lagged}\na www-new 192.0.2.50`
   const served = (): Zone[] => sb.state.domains.map((d) => ({ domain: d.domainname, records: recordsOf(d) }))
   const ns1 = await startRecordsDns(served)
-  const ns2 = await startRecordsDns(() => served().map((z) => (z.domain === lagging.domainname ? { ...z, records: lagged } : z)))
+  const ns2 = await startRecordsDns(() =>
+    served().map((z) => (z.domain === lagging.domainname ? { ...z, records: lagged } : z)),
+  )
   // _spf.m.test: 12 includes (its text under DNS's 255-character string), so a record that includes it needs 13 lookups (RFC 7208 allows 10).
   const spf = `txt _spf v=spf1 ${Array.from({ length: 12 }, (_, i) => `include:p${i}.m.test`).join(' ')} -all`
-  const resolver = await startRecordsDns(() => [{ domain: 'm.test', records: [spf, ...Array.from({ length: 12 }, (_, i) => `txt p${i} v=spf1 ip4:192.0.2.${i} -all`)].join('\n') }], { resolver: true })
+  const resolver = await startRecordsDns(
+    () => [
+      {
+        domain: 'm.test',
+        records: [spf, ...Array.from({ length: 12 }, (_, i) => `txt p${i} v=spf1 ip4:192.0.2.${i} -all`)].join('\n'),
+      },
+    ],
+    { resolver: true },
+  )
   const names = [...new Set(sb.state.domains.flatMap((d) => d.ns))]
-  process.env.HOSTING_ADMIN_NS_ADDRESSES = names.map((n) => `${n}=${n.startsWith('ns2') ? ns2.address : ns1.address}`).join(',')
+  process.env.HOSTING_ADMIN_NS_ADDRESSES = names
+    .map((n) => `${n}=${n.startsWith('ns2') ? ns2.address : ns1.address}`)
+    .join(',')
   process.env.HOSTING_ADMIN_RESOLVERS = resolver.address
   return {
     current,
@@ -55,11 +67,19 @@ async function worldOf(sb: Sandbox): Promise<World> {
 }
 
 async function noAxeViolationsIn(app: Page, selector: string): Promise<void> {
-  const found = (await new AxeBuilder({ page: app }).include(selector).options({ resultTypes: ['violations'] }).analyze()).violations.map((v) => `${v.id}: ${v.help}`)
+  const found = (
+    await new AxeBuilder({ page: app })
+      .include(selector)
+      .options({ resultTypes: ['violations'] })
+      .analyze()
+  ).violations.map((v) => `${v.id}: ${v.help}`)
   expect(found).toEqual([])
 }
 
-test('a zone held against what its nameservers serve, and a plan’s health with the rules that ask DNS (1024 px)', async ({ app, harness }) => {
+test('a zone held against what its nameservers serve, and a plan’s health with the rules that ask DNS (1024 px)', async ({
+  app,
+  harness,
+}) => {
   const world = await worldOf(await harness.demo())
   try {
     await app.setViewportSize({ width: 1024, height: 700 })
@@ -81,19 +101,26 @@ test('a zone held against what its nameservers serve, and a plan’s health with
     await lagPanel.getByRole('button', { name: 'Compare with the nameservers' }).click()
     const result = lagPanel.getByTestId('served-result')
     await expect(result).toContainText('What the nameservers serve differently:')
-    await expect(result.locator('[data-code="served.missing"]')).toContainText(`does not serve A www-new.${world.lagging.domainname} 192.0.2.50, which the service holds`)
+    await expect(result.locator('[data-code="served.missing"]')).toContainText(
+      `does not serve A www-new.${world.lagging.domainname} 192.0.2.50, which the service holds`,
+    )
     await noAxeViolationsIn(app, '.served')
     await snap(app, 'served-zone-1024')
     // The comparison that found the lagging nameserver is in the domain's history, as drift is.
     await app.getByRole('link', { name: 'History and snapshots (restore an earlier zone)' }).click()
     const entry = app.getByRole('listitem').filter({ hasText: 'What the nameservers serve' })
-    await expect(entry).toContainText(`Now: ns2.svc1.example.net does not serve A www-new.${world.lagging.domainname} 192.0.2.50`)
+    await expect(entry).toContainText(
+      `Now: ns2.svc1.example.net does not serve A www-new.${world.lagging.domainname} 192.0.2.50`,
+    )
   } finally {
     await world.close()
   }
 })
 
-test('every zone of the account compared with its nameservers, a few at a time, with progress, in Japanese', async ({ app, harness }) => {
+test('every zone of the account compared with its nameservers, a few at a time, with progress, in Japanese', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const world = await worldOf(sb)
   try {
@@ -103,7 +130,9 @@ test('every zone of the account compared with its nameservers, a few at a time, 
     await expect(app.getByRole('heading', { level: 1, name: 'DNS' })).toBeVisible()
     await app.getByRole('button', { name: 'すべてのゾーンをネームサーバーと照合' }).click()
     const zones = sb.state.domains.length
-    await expect(app.getByRole('status').filter({ hasText: `${zones} 件中 ${zones} 件のゾーンを照合しました` })).toBeVisible()
+    await expect(
+      app.getByRole('status').filter({ hasText: `${zones} 件中 ${zones} 件のゾーンを照合しました` }),
+    ).toBeVisible()
     await expect(app.getByRole('row').filter({ hasText: world.current.domainname })).toContainText('保存どおり')
     await expect(app.getByRole('row').filter({ hasText: world.lagging.domainname })).toContainText('相違あり')
     await noAxeViolationsIn(app, '.served-all')
@@ -124,7 +153,8 @@ test('every zone compared three at a time; Cancel starts no more', async ({ app,
   // begun is asked for many seconds, and the zones asked are the zones begun.
   const silent = await startRecordsDns(() => [], { unanswered: () => true })
   process.env.HOSTING_ADMIN_NS_ADDRESSES = SERVICE_NAMESERVERS.svc1.map((n) => `${n}=${silent.address}`).join(',')
-  const zonesAsked = () => new Set(silent.asked.map((q) => sb.state.domains.find((d) => q.endsWith(d.domainname))?.domainname)).size
+  const zonesAsked = () =>
+    new Set(silent.asked.map((q) => sb.state.domains.find((d) => q.endsWith(d.domainname))?.domainname)).size
   try {
     await app.getByRole('navigation').getByRole('link', { name: 'DNS', exact: true }).click()
     await app.getByRole('button', { name: 'Compare every zone with its nameservers' }).click()
@@ -133,7 +163,9 @@ test('every zone compared three at a time; Cancel starts no more', async ({ app,
     await expect(app.getByRole('button', { name: 'Compare every zone with its nameservers' })).toBeVisible()
     expect(zonesAsked()).toBe(3)
     // The three cancelled on their way are not counted as compared.
-    await expect(app.getByRole('status').filter({ hasText: /^Compared / })).toHaveText(`Compared 0 of ${sb.state.domains.length} zones`)
+    await expect(app.getByRole('status').filter({ hasText: /^Compared / })).toHaveText(
+      `Compared 0 of ${sb.state.domains.length} zones`,
+    )
   } finally {
     delete process.env.HOSTING_ADMIN_NS_ADDRESSES
     await silent.close()

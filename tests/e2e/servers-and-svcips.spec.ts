@@ -13,20 +13,31 @@ import { sentBody } from '../helpers/sent-body'
 const writes = (sb: Sandbox): RecordedRequest[] => sb.received.filter((r) => r.method !== 'GET')
 const SERVER_READS = ['servers.get', 'servers.expiration.get', 'servers.autorenew.get', 'servers.resource.get']
 /** The paths of the server page's four reads, received since `from`. */
-const serverReads = (sb: Sandbox, from: number): string[] => sb.received.slice(from).filter((r) => SERVER_READS.includes(r.endpoint ?? '')).map((r) => r.path).sort()
-const readPaths = (word: string, ref: string | number): string[] => ['', '/autorenew', '/expiration', '/resource'].map((tail) => `/v1/${word}/${ref}${tail}`).sort()
+const serverReads = (sb: Sandbox, from: number): string[] =>
+  sb.received
+    .slice(from)
+    .filter((r) => SERVER_READS.includes(r.endpoint ?? ''))
+    .map((r) => r.path)
+    .sort()
+const readPaths = (word: string, ref: string | number): string[] =>
+  ['', '/autorenew', '/expiration', '/resource'].map((tail) => `/v1/${word}/${ref}${tail}`).sort()
 
 /** Opens the first web server by an old link, with its id: its writes then name it by id. */
 async function openFirstServer(app: Page, sb: Sandbox) {
   const server = sb.state.servers.a[0]!
   await app.getByRole('navigation').getByRole('link', { name: 'Web servers' }).click()
-  await expect(app.getByRole('table', { name: 'Web servers' }).getByRole('link', { name: server.webname })).toBeVisible()
+  await expect(
+    app.getByRole('table', { name: 'Web servers' }).getByRole('link', { name: server.webname }),
+  ).toBeVisible()
   await app.evaluate((hash) => (location.hash = hash), `#/servers/a/${server.webid}`)
   await expect(app.getByRole('heading', { level: 1, name: `Server ${server.webname}` })).toBeVisible()
   return server
 }
 
-test('extend a server, after a confirmation that states what will happen; cancel sends nothing', async ({ app, harness }) => {
+test('extend a server, after a confirmation that states what will happen; cancel sends nothing', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const server = await openFirstServer(app, sb)
   const before = server.expirationdate
@@ -46,13 +57,20 @@ test('extend a server, after a confirmation that states what will happen; cancel
   await app.getByRole('dialog').getByRole('button', { name: 'Extend' }).click()
   await expect(app.getByRole('status').filter({ hasText: 'Extended. The new expiration date is' })).toBeVisible()
   expect(writes(sb)).toHaveLength(1)
-  expect(writes(sb)[0]).toMatchObject({ method: 'PUT', path: `/v1/webservers/${server.webid}/expiration`, body: { months: 3 } })
+  expect(writes(sb)[0]).toMatchObject({
+    method: 'PUT',
+    path: `/v1/webservers/${server.webid}/expiration`,
+    body: { months: 3 },
+  })
   expect(server.expirationdate).not.toBe(before)
   await snap(app, 'server-detail')
   await expectNoAxeViolations(app, 'server')
 })
 
-test('change a resource allocation, and toggle auto-renewal (a double click sends one request)', async ({ app, harness }) => {
+test('change a resource allocation, and toggle auto-renewal (a double click sends one request)', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const server = await openFirstServer(app, sb)
 
@@ -62,12 +80,18 @@ test('change a resource allocation, and toggle auto-renewal (a double click send
   await resources.getByRole('button', { name: 'Change allocation' }).click()
   await expect(app.getByRole('status').filter({ hasText: 'Databases is now 25.' })).toBeVisible()
   await expect(resources.getByRole('row', { name: /Databases/ })).toContainText('25')
-  expect(writes(sb).at(-1)).toMatchObject({ method: 'PUT', path: `/v1/webservers/${server.webid}/resource`, body: { type: 'db_num', num: 25 } })
+  expect(writes(sb).at(-1)).toMatchObject({
+    method: 'PUT',
+    path: `/v1/webservers/${server.webid}/resource`,
+    body: { type: 'db_num', num: 25 },
+  })
 
   const auto = app.getByRole('region', { name: 'Auto-renewal' })
   // On is sent as the number the service itself writes for it in this account (10).
   const wanted = server.autorenew_server ? 0 : 10
-  await expect(auto.getByLabel('Renew this server automatically')).toBeChecked({ checked: server.autorenew_server !== 0 })
+  await expect(auto.getByLabel('Renew this server automatically')).toBeChecked({
+    checked: server.autorenew_server !== 0,
+  })
   await auto.getByLabel('Renew this server automatically').setChecked(wanted !== 0)
   const before = writes(sb).length
   await auto.getByRole('button', { name: 'Save' }).dblclick()
@@ -88,7 +112,9 @@ test('create a server after confirming; it appears in the list', async ({ app, h
   await form.getByLabel('Prefix the domain with www').check()
   await form.getByRole('button', { name: 'Create server…' }).click()
   const dialog = app.getByRole('dialog')
-  await expect(dialog).toContainText('Create the server newsite1 (Managed servers) with the domain newsite.example.com.')
+  await expect(dialog).toContainText(
+    'Create the server newsite1 (Managed servers) with the domain newsite.example.com.',
+  )
   await dialog.getByRole('button', { name: 'Create server' }).click()
   await expect(app.getByRole('status').filter({ hasText: /Server newsite1 was created \(ID \d+\)/ })).toBeVisible()
   await expect(app.getByRole('table', { name: 'Managed servers' })).toContainText('newsite1')
@@ -127,7 +153,9 @@ test('register two svcips at once and see a result per server', async ({ app, ha
   await form.getByLabel('Worldwide (WR)').check()
   await form.getByRole('button', { name: 'Register…' }).click()
   const dialog = app.getByRole('dialog')
-  await expect(dialog).toContainText(`Register 2 service IPs in region WR for: ${[s1!.webname, s2!.webname].sort().join(', ')}.`)
+  await expect(dialog).toContainText(
+    `Register 2 service IPs in region WR for: ${[s1!.webname, s2!.webname].sort().join(', ')}.`,
+  )
   await dialog.getByRole('button', { name: 'Register' }).click()
   const results = form.getByRole('region', { name: 'Registration results' })
   await expect(results.getByRole('listitem')).toHaveCount(2)
@@ -135,7 +163,9 @@ test('register two svcips at once and see a result per server', async ({ app, ha
   await expect(results).toContainText(`for ${s2!.webname}`)
   expect(writes(sb)).toHaveLength(1)
   expect(writes(sb)[0]).toMatchObject({ method: 'POST', path: '/v1/svcips' })
-  expect(sentBody(writes(sb)[0], z.object({ servers: z.array(z.string()) })).servers.sort()).toEqual([s1!.webname, s2!.webname].sort())
+  expect(sentBody(writes(sb)[0], z.object({ servers: z.array(z.string()) })).servers.sort()).toEqual(
+    [s1!.webname, s2!.webname].sort(),
+  )
   expect(sentBody(writes(sb)[0], z.object({ region: z.string() })).region).toBe('WR')
 })
 
@@ -169,7 +199,11 @@ test('change svcip settings, extend it, and delete its cache after confirming', 
   await expect(app.getByRole('dialog')).toContainText(`Extend service IP ${vip.vipname} by 12 months.`)
   await app.getByRole('dialog').getByRole('button', { name: 'Extend' }).click()
   await expect(app.getByRole('status').filter({ hasText: 'Extended.' })).toBeVisible()
-  expect(writes(sb).at(-1)).toMatchObject({ method: 'PUT', path: `/v1/svcips/${vip.vipid}/expiration`, body: { months: 12 } })
+  expect(writes(sb).at(-1)).toMatchObject({
+    method: 'PUT',
+    path: `/v1/svcips/${vip.vipid}/expiration`,
+    body: { months: 12 },
+  })
 
   await app.getByRole('button', { name: 'Delete cache…' }).click()
   await expect(app.getByRole('dialog')).toContainText('this cannot be undone')
@@ -187,7 +221,9 @@ test('every screen works by keyboard: tab to a link, open it with Enter', async 
   await sortButton.focus()
   await app.keyboard.press('Enter')
   await expect(app.getByRole('columnheader', { name: /Name/ })).toHaveAttribute('aria-sort', 'ascending')
-  const names = sb.state.servers.c.map((s) => s.webname).sort((a, b) => a.localeCompare(b, undefined, { numeric: true }))
+  const names = sb.state.servers.c
+    .map((s) => s.webname)
+    .sort((a, b) => a.localeCompare(b, undefined, { numeric: true }))
   await expect(app.getByRole('table', { name: 'Cloud servers' }).getByRole('row').nth(1)).toContainText(names[0]!)
 })
 
@@ -200,10 +236,15 @@ test('auto-renewal of every server of a kind, from the account-wide list', async
   await expect(table.getByRole('row')).toHaveCount(sb.state.servers.b.length + 1)
   const s = sb.state.servers.b[0]!
   await expect(table.getByRole('row', { name: new RegExp(s.webname) })).toContainText(s.autorenew_server ? 'On' : 'Off')
-  expect(sb.received.some((r) => r.endpoint === 'servers.autorenew.list' && r.path === '/v1/managedservers/autorenew')).toBe(true)
+  expect(
+    sb.received.some((r) => r.endpoint === 'servers.autorenew.list' && r.path === '/v1/managedservers/autorenew'),
+  ).toBe(true)
 })
 
-test('a server opens by its name from the list; its reads and writes carry the name; an old link by id opens it too', async ({ app, harness }) => {
+test('a server opens by its name from the list; its reads and writes carry the name; an old link by id opens it too', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const server = sb.state.servers.b[1]!
   await app.getByRole('navigation').getByRole('link', { name: 'Managed servers' }).click()
@@ -226,7 +267,12 @@ test('a server opens by its name from the list; its reads and writes carry the n
   const untouched = sb.state.servers.b.filter((s) => s !== server).map((s) => s.expirationdate)
   await dialog.getByRole('button', { name: 'Extend' }).click()
   await expect(app.getByRole('status').filter({ hasText: 'Extended. The new expiration date is' })).toBeVisible()
-  expect(writes(sb).at(-1)).toMatchObject({ method: 'PUT', path: `/v1/managedservers/${server.webname}/expiration`, body: { months: 2 }, status: 200 })
+  expect(writes(sb).at(-1)).toMatchObject({
+    method: 'PUT',
+    path: `/v1/managedservers/${server.webname}/expiration`,
+    body: { months: 2 },
+    status: 200,
+  })
   expect(sb.state.servers.b.filter((s) => s !== server).map((s) => s.expirationdate)).toEqual(untouched)
 
   const resources = app.getByRole('region', { name: 'Resources' })
@@ -234,7 +280,11 @@ test('a server opens by its name from the list; its reads and writes carry the n
   await resources.getByLabel('New allocation').fill('31')
   await resources.getByRole('button', { name: 'Change allocation' }).click()
   await expect(app.getByRole('status').filter({ hasText: 'Databases is now 31.' })).toBeVisible()
-  expect(writes(sb).at(-1)).toMatchObject({ method: 'PUT', path: `/v1/managedservers/${server.webname}/resource`, body: { type: 'db_num', num: 31 } })
+  expect(writes(sb).at(-1)).toMatchObject({
+    method: 'PUT',
+    path: `/v1/managedservers/${server.webname}/resource`,
+    body: { type: 'db_num', num: 31 },
+  })
   expect(server.resource.db_num).toBe(31)
 
   // An old link, by id: the same page, read by id.
@@ -249,9 +299,13 @@ test('Ctrl+K finds a server by its name and opens its page by the name', async (
   const server = sb.state.servers.a[3]!
   // The palette searches what the app has read in full: the web servers, refreshed once.
   await app.getByRole('navigation').getByRole('link', { name: 'Web servers' }).click()
-  await expect(app.getByRole('table', { name: 'Web servers' }).getByRole('link', { name: server.webname })).toBeVisible()
+  await expect(
+    app.getByRole('table', { name: 'Web servers' }).getByRole('link', { name: server.webname }),
+  ).toBeVisible()
   await app.getByRole('button', { name: 'Refresh', exact: true }).click()
-  await expect.poll(async () => (await harness.services.store.getList('demo', 'servers.list', { kind: 'a' }))?.items.length).toBe(sb.state.servers.a.length)
+  await expect
+    .poll(async () => (await harness.services.store.getList('demo', 'servers.list', { kind: 'a' }))?.items.length)
+    .toBe(sb.state.servers.a.length)
 
   await app.keyboard.press('Control+K')
   const palette = app.getByRole('dialog', { name: 'Search everything' })

@@ -11,7 +11,11 @@ test('first run shows the demo account with servers of all three kinds', async (
   await expect(app.getByLabel('Account', { exact: true })).toHaveValue('demo')
   await expect(app.getByLabel('Account', { exact: true }).locator('option:checked')).toHaveText('Demo (local sandbox)')
 
-  for (const [kind, label] of [['a', 'Web servers'], ['b', 'Managed servers'], ['c', 'Cloud servers']] as const) {
+  for (const [kind, label] of [
+    ['a', 'Web servers'],
+    ['b', 'Managed servers'],
+    ['c', 'Cloud servers'],
+  ] as const) {
     await app.getByRole('navigation').getByRole('link', { name: label }).click()
     await expect(app.getByRole('heading', { level: 1, name: label })).toBeVisible()
     const table = app.getByRole('table', { name: label })
@@ -24,7 +28,10 @@ test('first run shows the demo account with servers of all three kinds', async (
   }
 })
 
-test('add a second account with its own sandbox and key, switch between accounts, see each account’s data', async ({ app, harness }) => {
+test('add a second account with its own sandbox and key, switch between accounts, see each account’s data', async ({
+  app,
+  harness,
+}) => {
   const demo = await harness.demo()
   const other = await startSandbox({ seed: 7, serverPaths: { a: 'shared', b: 'business', c: 'vps' } })
   try {
@@ -54,7 +61,9 @@ test('add a second account with its own sandbox and key, switch between accounts
     await snap(app, 'accounts-switch-offer')
 
     const card = app.getByRole('article', { name: /Reseller/ })
-    await expect(card).toContainText(process.env.DBUS_SESSION_BUS_ADDRESS ? 'Key in keychain' : 'Key for this session only')
+    await expect(card).toContainText(
+      process.env.DBUS_SESSION_BUS_ADDRESS ? 'Key in keychain' : 'Key for this session only',
+    )
     await card.getByRole('button', { name: 'Test connection' }).click()
     await expect(card.getByRole('status')).toContainText('Connected')
 
@@ -66,7 +75,9 @@ test('add a second account with its own sandbox and key, switch between accounts
     const table = app.getByRole('table', { name: 'Shared hosting' })
     await expect(table).toContainText(other.state.servers.a[0]!.webname)
     await expect(table.getByRole('row')).toHaveCount(other.state.servers.a.length + 1)
-    expect(other.received.some((r) => r.path === '/v1/shared' && r.headers.authorization === `Bearer ${other.keys.full}`)).toBe(true)
+    expect(
+      other.received.some((r) => r.path === '/v1/shared' && r.headers.authorization === `Bearer ${other.keys.full}`),
+    ).toBe(true)
 
     // And back to the demo.
     await app.getByLabel('Account', { exact: true }).selectOption({ label: 'Demo (local sandbox)' })
@@ -76,7 +87,10 @@ test('add a second account with its own sandbox and key, switch between accounts
 
     // Remove the second account, after confirming.
     await app.getByRole('link', { name: 'Accounts & settings' }).click()
-    await app.getByRole('article', { name: /Reseller/ }).getByRole('button', { name: 'Remove' }).click()
+    await app
+      .getByRole('article', { name: /Reseller/ })
+      .getByRole('button', { name: 'Remove' })
+      .click()
     const dialog = app.getByRole('dialog', { name: 'Remove' })
     await expect(dialog).toContainText('Remove the account “Reseller” from this app?')
     await dialog.getByRole('button', { name: 'Remove' }).click()
@@ -86,7 +100,9 @@ test('add a second account with its own sandbox and key, switch between accounts
   }
 })
 
-test('the base URL: https, or http to this computer for local testing; and staying in the account in use', async ({ app }) => {
+test('the base URL: https, or http to this computer for local testing; and staying in the account in use', async ({
+  app,
+}) => {
   const other = await startSandbox()
   try {
     await app.getByRole('link', { name: 'Accounts & settings' }).click()
@@ -98,9 +114,16 @@ test('the base URL: https, or http to this computer for local testing; and stayi
     // The same rule the app applies when it saves and calls (shared/accounts/base-url.ts).
     await baseUrl.fill('http://api.example.com/v1')
     await baseUrl.blur()
-    await expect(form).toContainText('Must use https (plain http is accepted only to this computer, for local testing: localhost, 127.x.x.x or [::1]).')
+    await expect(form).toContainText(
+      'Must use https (plain http is accepted only to this computer, for local testing: localhost, 127.x.x.x or [::1]).',
+    )
     await expect(baseUrl).toHaveAttribute('aria-invalid', 'true')
-    for (const ok of ['https://api.example.com/v1', 'http://localhost:8787/v1', 'http://127.0.0.2:8787/v1', 'http://[::1]:8787/v1']) {
+    for (const ok of [
+      'https://api.example.com/v1',
+      'http://localhost:8787/v1',
+      'http://127.0.0.2:8787/v1',
+      'http://[::1]:8787/v1',
+    ]) {
       await baseUrl.fill(ok)
       await expect(baseUrl, ok).toHaveAttribute('aria-invalid', 'false')
     }
@@ -124,7 +147,9 @@ test('the base URL: https, or http to this computer for local testing; and stayi
     await expect(app.getByLabel('Account', { exact: true })).toHaveValue('demo')
     await reloadApp(app)
     await expect(app.getByLabel('Account', { exact: true })).toHaveValue('demo')
-    await expect(app.getByRole('article', { name: /Local test/ })).toContainText(other.url.replace('127.0.0.1', 'localhost'))
+    await expect(app.getByRole('article', { name: /Local test/ })).toContainText(
+      other.url.replace('127.0.0.1', 'localhost'),
+    )
   } finally {
     await other.close()
   }
@@ -137,7 +162,9 @@ test('adding an account in Japanese, and on a smaller window', async ({ app }) =
     await app.setViewportSize({ width: 1024, height: 640 })
     await app.getByRole('link', { name: 'アカウントと設定' }).click()
     const form = app.getByRole('region', { name: 'アカウントを追加' })
-    await expect(form).toContainText('http はローカルでのテスト用に、このコンピューター(localhost、127.0.0.1 などの 127.x.x.x、[::1])宛てにだけ使えます。')
+    await expect(form).toContainText(
+      'http はローカルでのテスト用に、このコンピューター(localhost、127.0.0.1 などの 127.x.x.x、[::1])宛てにだけ使えます。',
+    )
     await form.getByLabel('名前').fill('検証用')
     await form.getByLabel('ベースURL').fill(other.url)
     await form.getByLabel('APIキー').fill(other.keys.full)

@@ -8,12 +8,22 @@ import { accountLists } from '../../support/portfolio-data'
 import { expect, reloadInLanguage, snap, test } from './fixtures'
 import type { Harness } from '../../support/harness'
 
-test.use({ harnessOptions: { storeWorker: { resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 4 }, maxRestarts: 0 } } })
+test.use({
+  harnessOptions: {
+    storeWorker: { resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 4 }, maxRestarts: 0 },
+  },
+})
 
 async function runStoreOutOfMemory(harness: Harness): Promise<void> {
   const template = accountLists({ domains: 1, seed: 5 }).domains[0]!
-  const tooLarge = Array.from({ length: 400_000 }, (_, i) => ({ ...template, domainid: i, domainname: `d${i}-${'x'.repeat(200)}.example` }))
-  await expect(harness.services.store.putList('demo', 'domains.list', {}, tooLarge, new Date().toISOString())).rejects.toMatchObject({ data: { code: 'store.workerStopped' } })
+  const tooLarge = Array.from({ length: 400_000 }, (_, i) => ({
+    ...template,
+    domainid: i,
+    domainname: `d${i}-${'x'.repeat(200)}.example`,
+  }))
+  await expect(
+    harness.services.store.putList('demo', 'domains.list', {}, tooLarge, new Date().toISOString()),
+  ).rejects.toMatchObject({ data: { code: 'store.workerStopped' } })
 }
 
 for (const [lang, said, retry] of [
@@ -32,7 +42,12 @@ for (const [lang, said, retry] of [
     await expect(banner).toContainText(said)
     await expect(banner).toContainText('ERR_WORKER_OUT_OF_MEMORY')
     await expect(banner).toHaveAttribute('role', 'alert')
-    const found = (await new AxeBuilder({ page: app }).include('[data-testid=store-down]').options({ resultTypes: ['violations'] }).analyze()).violations.map((v) => v.id)
+    const found = (
+      await new AxeBuilder({ page: app })
+        .include('[data-testid=store-down]')
+        .options({ resultTypes: ['violations'] })
+        .analyze()
+    ).violations.map((v) => v.id)
     expect(found).toEqual([])
     await snap(app, `store-down-${lang}`)
     await banner.getByRole('button', { name: retry }).click()

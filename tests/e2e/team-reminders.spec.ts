@@ -22,7 +22,10 @@ import { expectNoAxeViolationsIn } from './axe'
 import { test as base, expect, snap } from './fixtures'
 
 /** One PostgreSQL cluster per worker; each test a database of its own, named in its team.json. */
-const test = base.extend<{ teamConnection: { host: string; port: number; user: string; database: string } }, { postgres: TestPostgres }>({
+const test = base.extend<
+  { teamConnection: { host: string; port: number; user: string; database: string } },
+  { postgres: TestPostgres }
+>({
   postgres: [
     async ({}, use) => {
       const db = await startTestPostgres()
@@ -33,7 +36,12 @@ const test = base.extend<{ teamConnection: { host: string; port: number; user: s
   ],
   teamConnection: async ({ postgres }, use) => {
     const database = `team_${randomUUID().replace(/-/g, '')}`
-    const admin = new pg.Client({ host: postgres.host, port: postgres.port, user: postgres.user, database: postgres.database })
+    const admin = new pg.Client({
+      host: postgres.host,
+      port: postgres.port,
+      user: postgres.user,
+      database: postgres.database,
+    })
     await admin.connect()
     try {
       await admin.query(`CREATE DATABASE ${database}`)
@@ -53,7 +61,11 @@ const test = base.extend<{ teamConnection: { host: string; port: number; user: s
     // team.json as the Team section writes it.
     const dir = mkdtempSync(join(tmpdir(), 'team-json-'))
     try {
-      await writeTeamSettings(dir, { connection: { ...teamConnection, sslmode: 'disable' }, member: 'alice', workstation: 'host-a' })
+      await writeTeamSettings(dir, {
+        connection: { ...teamConnection, sslmode: 'disable' },
+        member: 'alice',
+        workstation: 'host-a',
+      })
       await use({ 'team.json': readFileSync(teamSettingsFileOf(dir), 'utf8') })
     } finally {
       rmSync(dir, { recursive: true, force: true })
@@ -61,11 +73,24 @@ const test = base.extend<{ teamConnection: { host: string; port: number; user: s
   },
 })
 
-test('a reminder handled on one workstation reads as handled, and by whom, in the other window', async ({ app, harness, teamConnection }) => {
+test('a reminder handled on one workstation reads as handled, and by whom, in the other window', async ({
+  app,
+  harness,
+  teamConnection,
+}) => {
   expect(harness.services.team.status()).toMatchObject({ mode: 'team', connected: true, member: 'alice' })
   const bobDir = mkdtempSync(join(tmpdir(), 'team-bob-'))
-  await writeTeamSettings(bobDir, { connection: { ...teamConnection, sslmode: 'disable' }, member: 'bob', workstation: 'host-b' })
-  const bob = await createAppServices({ userDataDir: bobDir, allowedOrigins: [APP], keychain: async () => new SessionSecretStore(), cliDoor: false })
+  await writeTeamSettings(bobDir, {
+    connection: { ...teamConnection, sslmode: 'disable' },
+    member: 'bob',
+    workstation: 'host-b',
+  })
+  const bob = await createAppServices({
+    userDataDir: bobDir,
+    allowedOrigins: [APP],
+    keychain: async () => new SessionSecretStore(),
+    cliDoor: false,
+  })
   try {
     const alice = routerCalls(() => harness.services, appSender({ url: harness.url }))
     const bobCalls = routerCalls(() => bob)
@@ -82,15 +107,21 @@ test('a reminder handled on one workstation reads as handled, and by whom, in th
     const rowOf = (label: string) => table.getByRole('row', { name: new RegExp(label.replace(/\./g, '\\.')) })
 
     // Bob acknowledges one on his workstation: the window, read again, says he did.
-    expect(await bobCalls.ok('reminders.handle', { accountId: 'demo', key: reminderKey(byBob!), how: 'acknowledged' })).toMatchObject({ mine: true })
+    expect(
+      await bobCalls.ok('reminders.handle', { accountId: 'demo', key: reminderKey(byBob!), how: 'acknowledged' }),
+    ).toMatchObject({ mine: true })
     await app.getByRole('button', { name: 'Refresh' }).click()
     await expect(rowOf(byBob!.item.label)).toContainText('Acknowledged, by bob on host-b')
     await expect(rowOf(byBob!.item.label).getByRole('button', { name: /^Acknowledge: / })).toHaveCount(0)
 
     // Alice snoozes another in the window: Bob's handling of it comes second.
-    await rowOf(byAlice!.item.label).getByRole('button', { name: `Snooze 7 days: ${byAlice!.item.label}` }).click()
+    await rowOf(byAlice!.item.label)
+      .getByRole('button', { name: `Snooze 7 days: ${byAlice!.item.label}` })
+      .click()
     await expect(rowOf(byAlice!.item.label)).toContainText(/Snoozed until .*, by alice on host-a/)
-    expect(await bobCalls.ok('reminders.handle', { accountId: 'demo', key: reminderKey(byAlice!), how: 'acknowledged' })).toMatchObject({
+    expect(
+      await bobCalls.ok('reminders.handle', { accountId: 'demo', key: reminderKey(byAlice!), how: 'acknowledged' }),
+    ).toMatchObject({
       mine: false,
       handled: { how: 'snoozed', member: 'alice', workstation: 'host-a' },
     })
@@ -104,17 +135,36 @@ test('a reminder handled on one workstation reads as handled, and by whom, in th
   }
 })
 
-test("History names the member of a colleague's change made on another workstation", async ({ app, harness, teamConnection }) => {
+test("History names the member of a colleague's change made on another workstation", async ({
+  app,
+  harness,
+  teamConnection,
+}) => {
   const bobDir = mkdtempSync(join(tmpdir(), 'team-bob-'))
-  await writeTeamSettings(bobDir, { connection: { ...teamConnection, sslmode: 'disable' }, member: 'bob', workstation: 'host-b' })
-  const bob = await createAppServices({ userDataDir: bobDir, allowedOrigins: [APP], keychain: async () => new SessionSecretStore(), cliDoor: false })
+  await writeTeamSettings(bobDir, {
+    connection: { ...teamConnection, sslmode: 'disable' },
+    member: 'bob',
+    workstation: 'host-b',
+  })
+  const bob = await createAppServices({
+    userDataDir: bobDir,
+    allowedOrigins: [APP],
+    keychain: async () => new SessionSecretStore(),
+    cliDoor: false,
+  })
   try {
     // Both demos are the same seeded portfolio: Bob renews one of its domains on his workstation.
     const domain = (await harness.demo()).state.domains[3]!.domainname
     const bobCalls = routerCalls(() => bob)
-    const prepared = await bobCalls.ok('jobs.prepare', { accountId: 'demo', operation: 'domains.expiration.renew', items: [{ params: { domain, years: 1 } }] })
+    const prepared = await bobCalls.ok('jobs.prepare', {
+      accountId: 'demo',
+      operation: 'domains.expiration.renew',
+      items: [{ params: { domain, years: 1 } }],
+    })
     await bobCalls.ok('jobs.start', { jobId: prepared.job.id, ...(prepared.token ? { token: prepared.token } : {}) })
-    await expect.poll(() => bob.jobs.list().find((j) => j.id === prepared.job.id)?.items[0]?.state, { timeout: 10_000 }).toBe('done')
+    await expect
+      .poll(() => bob.jobs.list().find((j) => j.id === prepared.job.id)?.items[0]?.state, { timeout: 10_000 })
+      .toBe('done')
 
     await app.getByRole('navigation').getByRole('link', { name: 'Activity' }).click()
     const entry = app.locator('.history-list > li').filter({ hasText: domain })

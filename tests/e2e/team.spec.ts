@@ -31,7 +31,13 @@ const test = base.extend<{ teamDatabase: string }, { postgres: TestPostgres }>({
   ],
   teamDatabase: async ({ postgres }, use) => {
     const name = `team_${randomUUID().replace(/-/g, '')}`
-    const admin = new pg.Client({ host: postgres.host, port: postgres.port, user: postgres.user, password: PASSWORD, database: postgres.database })
+    const admin = new pg.Client({
+      host: postgres.host,
+      port: postgres.port,
+      user: postgres.user,
+      password: PASSWORD,
+      database: postgres.database,
+    })
     await admin.connect()
     try {
       await admin.query(`CREATE DATABASE ${name}`)
@@ -113,7 +119,11 @@ const WORDS = {
 type Walk = { app: Page; harness: Harness; postgres: TestPostgres; teamDatabase: string }
 
 /** The whole walk in one language; `scan` runs axe over the section with the form and its test result shown. */
-async function walkTeamSection(locale: 'en' | 'ja', { app, harness, postgres, teamDatabase }: Walk, scan: () => Promise<void>): Promise<void> {
+async function walkTeamSection(
+  locale: 'en' | 'ja',
+  { app, harness, postgres, teamDatabase }: Walk,
+  scan: () => Promise<void>,
+): Promise<void> {
   const w = WORDS[locale]
   await app.setViewportSize({ width: 1024, height: 700 })
   if (locale === 'ja') {
@@ -195,12 +205,26 @@ async function walkTeamSection(locale: 'en' | 'ja', { app, harness, postgres, te
   expect(existsSync(join(harness.userDataDir, 'team.json'))).toBe(false)
 }
 
-test('Team section at 1024 x 700: a wrong password in words, test, connect after what is shared, status, disconnect', async ({ app, harness, postgres, teamDatabase }) => {
+test('Team section at 1024 x 700: a wrong password in words, test, connect after what is shared, status, disconnect', async ({
+  app,
+  harness,
+  postgres,
+  teamDatabase,
+}) => {
   test.setTimeout(90_000)
-  await walkTeamSection('en', { app, harness, postgres, teamDatabase }, () => expectNoAxeViolations(app, 'team section', { include: '.team-settings' }))
+  await walkTeamSection('en', { app, harness, postgres, teamDatabase }, () =>
+    expectNoAxeViolations(app, 'team section', { include: '.team-settings' }),
+  )
 })
 
-test('Team section in Japanese at 1024 x 700: the same walk, every text in Japanese', async ({ app, harness, postgres, teamDatabase }) => {
+test('Team section in Japanese at 1024 x 700: the same walk, every text in Japanese', async ({
+  app,
+  harness,
+  postgres,
+  teamDatabase,
+}) => {
   test.setTimeout(90_000)
-  await walkTeamSection('ja', { app, harness, postgres, teamDatabase }, () => expectNoAxeViolations(app, 'team section, Japanese', { include: '.team-settings' }))
+  await walkTeamSection('ja', { app, harness, postgres, teamDatabase }, () =>
+    expectNoAxeViolations(app, 'team section, Japanese', { include: '.team-settings' }),
+  )
 })

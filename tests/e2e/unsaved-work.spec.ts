@@ -34,7 +34,9 @@ const JAPANESE = {
 }
 
 const unsavedCounts = (harness: Harness) =>
-  harness.windowCalls.filter((c) => c.channel === 'app.unsavedWork').map((c) => z.object({ count: z.number() }).parse(c.payload).count)
+  harness.windowCalls
+    .filter((c) => c.channel === 'app.unsavedWork')
+    .map((c) => z.object({ count: z.number() }).parse(c.payload).count)
 const quitRequest = (app: Page) => app.evaluate(() => window.__haQuitRequest?.())
 /** As main asks when Electron held a reload back for the page's beforeunload (will-prevent-unload): Electron asks nothing itself. */
 const reloadRequest = (app: Page) => app.evaluate(() => window.__haReloadRequest?.())
@@ -54,7 +56,9 @@ async function leaveWithAnEdit(app: Page, harness: Harness, words: typeof ENGLIS
   await expect.poll(() => unsavedCounts(harness).at(-1)).toBe(1)
 
   // A reload asks (the browser's own question); staying keeps the edit.
-  const asked = new Promise<string>((resolve) => app.once('dialog', (dialog) => void dialog.dismiss().then(() => resolve(dialog.type()))))
+  const asked = new Promise<string>((resolve) =>
+    app.once('dialog', (dialog) => void dialog.dismiss().then(() => resolve(dialog.type()))),
+  )
   await app.evaluate(() => location.reload())
   expect(await asked).toBe('beforeunload')
   await expect(ttl).toHaveValue('7200')
@@ -103,11 +107,16 @@ async function leaveWithAnEdit(app: Page, harness: Harness, words: typeof ENGLIS
   expect(browserAsked).toBe(false)
 }
 
-test('closing or reloading the window with an unsaved edit asks first, and Cancel keeps the edit', async ({ app, harness }) => {
+test('closing or reloading the window with an unsaved edit asks first, and Cancel keeps the edit', async ({
+  app,
+  harness,
+}) => {
   await leaveWithAnEdit(app, harness, ENGLISH, () => expectNoAxeViolations(app, 'closing with unsaved edits'))
 })
 
 test('closing with an unsaved edit asks first, in Japanese', async ({ app, harness }) => {
   await reloadInLanguage(app, 'ja')
-  await leaveWithAnEdit(app, harness, JAPANESE, () => expectNoAxeViolations(app, 'closing with unsaved edits, Japanese'))
+  await leaveWithAnEdit(app, harness, JAPANESE, () =>
+    expectNoAxeViolations(app, 'closing with unsaved edits, Japanese'),
+  )
 })

@@ -56,11 +56,18 @@ test('WHOIS: the count of fields to fix is the count of fields marked on screen'
   await panel.getByRole('button', { name: 'Save' }).click()
   await expect(app.getByRole('status').filter({ hasText: 'WHOIS saved.' })).toBeVisible()
   expect(last(sb, 'domains.whois.set')?.body).toMatchObject({
-    contact: { registrant: { phone: '+81.312345678' }, admin: { phone: '+81.398765432' }, tech: { phone: '+81.312345678' } },
+    contact: {
+      registrant: { phone: '+81.312345678' },
+      admin: { phone: '+81.398765432' },
+      tech: { phone: '+81.312345678' },
+    },
   })
 })
 
-test('WHOIS: a read that hangs shows loading, then slow, can be cancelled, and the retry fills the form', async ({ app, harness }) => {
+test('WHOIS: a read that hangs shows loading, then slow, can be cancelled, and the retry fills the form', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const d = sb.state.domains[3]!
   await openDomain(app, d.domainname, 'Overview')
@@ -77,11 +84,16 @@ test('WHOIS: a read that hangs shows loading, then slow, can be cancelled, and t
   await expect(alert).toContainText('Cancelled')
   sb.faults.clear()
   await alert.getByRole('button', { name: 'Retry' }).click()
-  await expect(panel.getByRole('group', { name: 'Registrant' }).getByLabel('Last name')).toHaveValue(d.contact.registrant.lastname)
+  await expect(panel.getByRole('group', { name: 'Registrant' }).getByLabel('Last name')).toHaveValue(
+    d.contact.registrant.lastname,
+  )
   await expect(panel.getByRole('alert')).toHaveCount(0)
 })
 
-test('DNSSEC: a read that hangs shows loading, then slow, can be cancelled, and the retry shows the DS records read', async ({ app, harness }) => {
+test('DNSSEC: a read that hangs shows loading, then slow, can be cancelled, and the retry shows the DS records read', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const d = sb.state.domains.find((x) => x.ds.length === 1)!
   await openDomain(app, d.domainname, 'Overview')
@@ -105,7 +117,10 @@ test('DNSSEC: a read that hangs shows loading, then slow, can be cancelled, and 
   await expect(rec.getByLabel('Digest type').locator('option:checked')).toHaveText('2 — SHA-256')
 })
 
-test('DNSSEC: algorithms and digest types by name, a pasted DS line fills the fields, and RFC 8624 advice', async ({ app, harness }) => {
+test('DNSSEC: algorithms and digest types by name, a pasted DS line fills the fields, and RFC 8624 advice', async ({
+  app,
+  harness,
+}) => {
   const sb = await harness.demo()
   const d = sb.state.domains.find((x) => x.ds.length === 0)!
   const panel = await openDomain(app, d.domainname, 'DNSSEC')
@@ -115,10 +130,22 @@ test('DNSSEC: algorithms and digest types by name, a pasted DS line fills the fi
   // The line field is focused, ready for a paste.
   await expect(first.getByLabel('Whole DS line')).toBeFocused()
   const algorithms = await first.getByLabel('Algorithm').locator('option').allTextContents()
-  for (const name of ['8 — RSASHA256', '13 — ECDSAP256SHA256', '14 — ECDSAP384SHA384', '15 — ED25519', '16 — ED448', '5 — RSASHA1 (not recommended)', '1 — RSAMD5 (must not be used)']) {
+  for (const name of [
+    '8 — RSASHA256',
+    '13 — ECDSAP256SHA256',
+    '14 — ECDSAP384SHA384',
+    '15 — ED25519',
+    '16 — ED448',
+    '5 — RSASHA1 (not recommended)',
+    '1 — RSAMD5 (must not be used)',
+  ]) {
     expect(algorithms).toContain(name)
   }
-  expect(await first.getByLabel('Digest type').locator('option').allTextContents()).toEqual(['1 — SHA-1 (must not be used)', '2 — SHA-256', '4 — SHA-384'])
+  expect(await first.getByLabel('Digest type').locator('option').allTextContents()).toEqual([
+    '1 — SHA-1 (must not be used)',
+    '2 — SHA-256',
+    '4 — SHA-384',
+  ])
 
   await paste(first.getByLabel('Whole DS line'), `12345 8 2 ${DIGEST_256}`)
   await expect(first.getByLabel('Key tag')).toHaveValue('12345')
@@ -139,7 +166,9 @@ test('DNSSEC: algorithms and digest types by name, a pasted DS line fills the fi
   const third = panel.getByRole('group', { name: 'DS record 3' })
   await expect(third.getByLabel('Digest type').locator('option:checked')).toHaveText('4 — SHA-384')
   await expect(third.getByLabel('Digest (hex)')).toHaveValue(DIGEST_384)
-  await expect(panel.getByRole('status').filter({ hasText: '2 DS records filled from the pasted lines.' })).toBeVisible()
+  await expect(
+    panel.getByRole('status').filter({ hasText: '2 DS records filled from the pasted lines.' }),
+  ).toBeVisible()
 
   // A line that is not a DS record says so, and changes nothing.
   const line = third.getByLabel('Whole DS line')

@@ -80,14 +80,19 @@ export interface Issued {
 }
 
 /** The command line of a hook: this Node running the built command. */
-const hookCommand = (verb: string, cliArgs: string[]) => [process.execPath, CLI_BIN, 'acme', verb, ...cliArgs].map(quoted).join(' ')
+const hookCommand = (verb: string, cliArgs: string[]) =>
+  [process.execPath, CLI_BIN, 'acme', verb, ...cliArgs].map(quoted).join(' ')
 
 /**
  * `certbot certonly --manual` for `names` (the first names the certificate), its hooks `acme auth`
  * and `acme cleanup`, everything of certbot's in a temporary folder; certbot trusts pebble's
  * listener through REQUESTS_CA_BUNDLE.
  */
-export async function certbotIssue(server: { directory: string; caFile: string }, names: string[], hooks: HookOptions): Promise<Issued> {
+export async function certbotIssue(
+  server: { directory: string; caFile: string },
+  names: string[],
+  hooks: HookOptions,
+): Promise<Issued> {
   const folder = mkdtempSync(join(tmpdir(), 'certbot-'))
   const certName = names[0]!.replace(/^\*\./, '')
   const args = [
@@ -114,9 +119,19 @@ export async function certbotIssue(server: { directory: string; caFile: string }
     certName,
     ...names.flatMap((n) => ['-d', n]),
   ]
-  const run = await runClient('certbot', args, envOf({ REQUESTS_CA_BUNDLE: server.caFile, ...hooks.env }, hooks.dropEnv ?? []), hooks.limitMs)
+  const run = await runClient(
+    'certbot',
+    args,
+    envOf({ REQUESTS_CA_BUNDLE: server.caFile, ...hooks.env }, hooks.dropEnv ?? []),
+    hooks.limitMs,
+  )
   const file = join(folder, 'config', 'live', certName, 'cert.pem')
-  return { run, certificateFile: existsSync(file) ? file : undefined, folder, remove: () => rmSync(folder, { recursive: true, force: true }) }
+  return {
+    run,
+    certificateFile: existsSync(file) ? file : undefined,
+    folder,
+    remove: () => rmSync(folder, { recursive: true, force: true }),
+  }
 }
 
 /**
@@ -124,10 +139,18 @@ export async function certbotIssue(server: { directory: string; caFile: string }
  * `hosting-admin acme "$1" "$2" "$3"` (as docs/command-line.md's), lego's own propagation check asking only
  * the loopback nameserver `resolver`; lego trusts pebble's listener through LEGO_CA_CERTIFICATES.
  */
-export async function legoIssue(server: { directory: string; caFile: string }, names: string[], resolver: string, hooks: HookOptions): Promise<Issued> {
+export async function legoIssue(
+  server: { directory: string; caFile: string },
+  names: string[],
+  resolver: string,
+  hooks: HookOptions,
+): Promise<Issued> {
   const folder = mkdtempSync(join(tmpdir(), 'lego-'))
   const wrapper = join(folder, 'lego-hosting-admin')
-  writeFileSync(wrapper, `#!/bin/sh\nexec ${[process.execPath, CLI_BIN, 'acme'].map(quoted).join(' ')} "$1" "$2" "$3" ${hooks.cliArgs.map(quoted).join(' ')}\n`)
+  writeFileSync(
+    wrapper,
+    `#!/bin/sh\nexec ${[process.execPath, CLI_BIN, 'acme'].map(quoted).join(' ')} "$1" "$2" "$3" ${hooks.cliArgs.map(quoted).join(' ')}\n`,
+  )
   chmodSync(wrapper, 0o700)
   const path = join(folder, '.lego')
   const args = [
@@ -148,10 +171,22 @@ export async function legoIssue(server: { directory: string; caFile: string }, n
     ...names.flatMap((n) => ['-d', n]),
     'run',
   ]
-  const env = { LEGO_CA_CERTIFICATES: server.caFile, EXEC_PATH: wrapper, EXEC_PROPAGATION_TIMEOUT: '60', EXEC_POLLING_INTERVAL: '1', EXEC_SEQUENCE_INTERVAL: '1', ...hooks.env }
+  const env = {
+    LEGO_CA_CERTIFICATES: server.caFile,
+    EXEC_PATH: wrapper,
+    EXEC_PROPAGATION_TIMEOUT: '60',
+    EXEC_POLLING_INTERVAL: '1',
+    EXEC_SEQUENCE_INTERVAL: '1',
+    ...hooks.env,
+  }
   const run = await runClient('lego', args, envOf(env, hooks.dropEnv ?? []), hooks.limitMs)
   const file = join(path, 'certificates', `${names[0]!.replace(/^\*/, '_')}.crt`)
-  return { run, certificateFile: existsSync(file) ? file : undefined, folder, remove: () => rmSync(folder, { recursive: true, force: true }) }
+  return {
+    run,
+    certificateFile: existsSync(file) ? file : undefined,
+    folder,
+    remove: () => rmSync(folder, { recursive: true, force: true }),
+  }
 }
 
 /** The names a certificate file's (first) certificate covers, from its subjectAltName, sorted. */

@@ -21,7 +21,15 @@ function bundledOnce(name: string, external: string[]): () => Promise<string> {
     bundled ??= (async () => {
       const outfile = join(mkdtempSync(join(tmpdir(), `${name}-`)), `${name}.cjs`)
       const entry = fileURLToPath(new URL(`./${name}.ts`, import.meta.url))
-      await build({ entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'cjs', external, logLevel: 'error' })
+      await build({
+        entryPoints: [entry],
+        outfile,
+        bundle: true,
+        platform: 'node',
+        format: 'cjs',
+        external,
+        logLevel: 'error',
+      })
       return outfile
     })()
     return bundled
@@ -43,8 +51,16 @@ export interface LineChild<A> {
  * Spawns `program` under node and reads its answers. A line that is not JSON is passed over (a
  * library may print); a JSON line that does not fit `answer` fails every wait from then on.
  */
-function spawnLineChild<A extends { t: string }>(program: string, args: string[], answer: z.ZodType<A>, opts: { env?: NodeJS.ProcessEnv; timeoutMs: number }): LineChild<A> {
-  const child = spawn(process.execPath, [program, ...args], { stdio: ['pipe', 'pipe', 'inherit'], env: opts.env ?? process.env })
+function spawnLineChild<A extends { t: string }>(
+  program: string,
+  args: string[],
+  answer: z.ZodType<A>,
+  opts: { env?: NodeJS.ProcessEnv; timeoutMs: number },
+): LineChild<A> {
+  const child = spawn(process.execPath, [program, ...args], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: opts.env ?? process.env,
+  })
   const answers: A[] = []
   const waiters: { t: string; resolve: (a: A) => void; reject: (e: Error) => void }[] = []
   let misread: Error | undefined
@@ -78,7 +94,10 @@ function spawnLineChild<A extends { t: string }>(program: string, args: string[]
       const have = answers.findIndex((a) => a.t === t)
       if (have >= 0) return resolve(answers.splice(have, 1)[0]!)
       if (misread) return reject(misread)
-      const timer = setTimeout(() => reject(new Error(`no "${t}" from process ${child.pid} in ${timeoutMs} ms`)), timeoutMs)
+      const timer = setTimeout(
+        () => reject(new Error(`no "${t}" from process ${child.pid} in ${timeoutMs} ms`)),
+        timeoutMs,
+      )
       const settle = () => clearTimeout(timer)
       waiters.push({
         t,
@@ -128,7 +147,10 @@ export type LockChild = LineChild<ChildAnswer>
 export const lockChildProgram = bundledOnce('lock-child', ['libsql'])
 
 export async function startLockChild(dir: string, who: 'app' | 'cli'): Promise<LockChild> {
-  return spawnLineChild(await lockChildProgram(), [dir, who], lockChildAnswer, { env: { ...process.env, NODE_PATH: NODE_MODULES }, timeoutMs: 30_000 })
+  return spawnLineChild(await lockChildProgram(), [dir, who], lockChildAnswer, {
+    env: { ...process.env, NODE_PATH: NODE_MODULES },
+    timeoutMs: 30_000,
+  })
 }
 
 /** What team-child.ts answers. */
@@ -146,8 +168,20 @@ export type TeamChild = LineChild<z.infer<typeof teamChildAnswer>>
 const teamChildProgram = bundledOnce('team-child', ['pg-native'])
 
 /** A process holding team leases, once it has said it is ready. */
-export async function startTeamChild(args: { host: string; port: number; member: string; workstation: string; sentFile: string; leaseMs: number }): Promise<TeamChild> {
-  const child = spawnLineChild(await teamChildProgram(), [args.host, String(args.port), args.member, args.workstation, args.sentFile, String(args.leaseMs)], teamChildAnswer, { timeoutMs: 20_000 })
+export async function startTeamChild(args: {
+  host: string
+  port: number
+  member: string
+  workstation: string
+  sentFile: string
+  leaseMs: number
+}): Promise<TeamChild> {
+  const child = spawnLineChild(
+    await teamChildProgram(),
+    [args.host, String(args.port), args.member, args.workstation, args.sentFile, String(args.leaseMs)],
+    teamChildAnswer,
+    { timeoutMs: 20_000 },
+  )
   await child.next('ready')
   return child
 }

@@ -13,10 +13,18 @@ export const BUILT_STORE_WORKER = new URL('../../out/main/store-worker.js', impo
 
 /** Sets up `dataDir` with the active account `name` of `sb`; answers the account's id. */
 export async function setUpAccount(sb: Sandbox, dataDir: string, name: string): Promise<string> {
-  const services = await createAppServices({ userDataDir: dataDir, allowedOrigins: [APP], storeWorkerUrl: BUILT_STORE_WORKER })
+  const services = await createAppServices({
+    userDataDir: dataDir,
+    allowedOrigins: [APP],
+    storeWorkerUrl: BUILT_STORE_WORKER,
+  })
   try {
     const { ok } = routerCalls(() => services)
-    const { id } = await ok('accounts.create', { fields: profileFor(sb, name), apiKey: sb.keys.full, storage: 'keychain' })
+    const { id } = await ok('accounts.create', {
+      fields: profileFor(sb, name),
+      apiKey: sb.keys.full,
+      storage: 'keychain',
+    })
     await ok('accounts.setActive', { id })
     return id
   } finally {

@@ -16,7 +16,14 @@ export interface Ran {
 
 export function runCli(
   args: string[],
-  opts: { dataDir: string; env?: NodeJS.ProcessEnv; onErr?: (soFar: string) => void; onOut?: (soFar: string, child: ChildProcess) => void; onSpawn?: (child: ChildProcess) => void; timeoutMs?: number },
+  opts: {
+    dataDir: string
+    env?: NodeJS.ProcessEnv
+    onErr?: (soFar: string) => void
+    onOut?: (soFar: string, child: ChildProcess) => void
+    onSpawn?: (child: ChildProcess) => void
+    timeoutMs?: number
+  },
 ): Promise<Ran> {
   return new Promise((done) => {
     const child = execFile(
@@ -24,7 +31,8 @@ export function runCli(
       // The folder first: lego's raw mode ends its arguments with `-- <domain> <token> <key authorization>`.
       [CLI_BIN, '--data-dir', opts.dataDir, ...args],
       { env: { ...process.env, LANG: 'C', LC_ALL: '', ...opts.env }, timeout: opts.timeoutMs ?? 60_000 },
-      (err, out, errText) => done({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, out, err: errText }),
+      (err, out, errText) =>
+        done({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, out, err: errText }),
     )
     opts.onSpawn?.(child)
     let errSoFar = ''

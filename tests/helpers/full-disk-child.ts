@@ -9,7 +9,8 @@ import { writeTeamSettings } from '../../src/main/team/team-settings'
 
 const dir = process.argv[2]
 if (dir === undefined) throw new Error('usage: full-disk-child <dir>')
-const codeOf = (err: unknown) => (typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : 'none')
+const codeOf = (err: unknown) =>
+  typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : 'none'
 const settings = {
   connection: { host: '127.0.0.1', port: 5432, database: 'team', user: 'admin', sslmode: 'disable' as const },
   member: 'm'.repeat(20_000),

@@ -32,7 +32,10 @@ export function readIcs(text: string): IcsFile {
       problems.push(`line ${i + 1} cuts a character in two`)
     }
   })
-  const logical = text.replace(/\r\n[ \t]/g, '').replace(/\r\n$/, '').split('\r\n')
+  const logical = text
+    .replace(/\r\n[ \t]/g, '')
+    .replace(/\r\n$/, '')
+    .split('\r\n')
   const props = logical.map((line): IcsProperty => {
     const colon = line.indexOf(':')
     const [name = '', ...params] = line.slice(0, colon).split(';')
@@ -54,4 +57,5 @@ export function readIcs(text: string): IcsFile {
 }
 
 /** The value of a property, the first of that name. */
-export const icsValue = (props: IcsProperty[], name: string): string | undefined => props.find((p) => p.name === name)?.value
+export const icsValue = (props: IcsProperty[], name: string): string | undefined =>
+  props.find((p) => p.name === name)?.value

@@ -61,17 +61,20 @@ export function ledgerContract(name: string, factory: LedgerFactory): void {
       await again.close()
     })
 
-    it.skipIf(!factory.oneProcessJournal)(`after a compaction holds only the jobs given${ONE_PROCESS_ONLY}`, async () => {
-      const ledger = await factory.fresh()
-      await ledger.append({ t: 'job', job: jobOf('one', 'done', 'done') })
-      await ledger.append({ t: 'job', job: jobOf('two', 'done', 'done') })
-      const kept = (await ledger.load()).filter((j) => j.id === 'two')
-      await ledger.compact(kept)
-      await ledger.append({ t: 'job', job: jobOf('three', 'done', 'done') })
-      const again = await factory.reopen(ledger)
-      expect((await again.load()).map((j) => j.id)).toEqual(['two', 'three'])
-      await again.close()
-    })
+    it.skipIf(!factory.oneProcessJournal)(
+      `after a compaction holds only the jobs given${ONE_PROCESS_ONLY}`,
+      async () => {
+        const ledger = await factory.fresh()
+        await ledger.append({ t: 'job', job: jobOf('one', 'done', 'done') })
+        await ledger.append({ t: 'job', job: jobOf('two', 'done', 'done') })
+        const kept = (await ledger.load()).filter((j) => j.id === 'two')
+        await ledger.compact(kept)
+        await ledger.append({ t: 'job', job: jobOf('three', 'done', 'done') })
+        const again = await factory.reopen(ledger)
+        expect((await again.load()).map((j) => j.id)).toEqual(['two', 'three'])
+        await again.close()
+      },
+    )
   })
 
   describe(`${name}: the per-target holds`, () => {
@@ -99,7 +102,10 @@ export function ledgerContract(name: string, factory: LedgerFactory): void {
       await ledger.release(first.lease, 'unknown')
       expect(await ledger.holderOf(ref('a.example'))).toMatchObject({ jobId: 'j1', index: 0, state: 'unknown' })
       expect((await ledger.unknownTargets()).map((u) => u.ref.target)).toEqual(['a.example'])
-      expect(await ledger.claim(ref('a.example'), { jobId: 'j2', index: 0 })).toMatchObject({ ok: false, heldBy: { state: 'unknown' } })
+      expect(await ledger.claim(ref('a.example'), { jobId: 'j2', index: 0 })).toMatchObject({
+        ok: false,
+        heldBy: { state: 'unknown' },
+      })
       const over = await ledger.claim(ref('a.example'), { jobId: 'j2', index: 0 }, { overUnknown: true })
       expect(over.ok).toBe(true)
       if (over.ok) await ledger.release(over.lease, 'unknown')
@@ -118,19 +124,39 @@ export function ledgerContract(name: string, factory: LedgerFactory): void {
       await ledger.release(lost.lease, 'unknown')
       const asked = ['h0.example', 'h1.example', 'h2.example', 'h3.example'].map(ref)
       const holders = await ledger.holdersOf([...asked, { ...ref('h1.example'), accountId: 'other' }])
-      expect(holders.map((h) => h && [h.jobId, h.index, h.state])).toEqual([undefined, ['j1', 0, 'sending'], undefined, ['j1', 2, 'unknown'], undefined])
+      expect(holders.map((h) => h && [h.jobId, h.index, h.state])).toEqual([
+        undefined,
+        ['j1', 0, 'sending'],
+        undefined,
+        ['j1', 2, 'unknown'],
+        undefined,
+      ])
       expect(await ledger.holdersOf([])).toEqual([])
       await ledger.close()
     })
 
     it("a send's end journals its item and lets its hold go in one step: free, or held as unknown", async () => {
       const ledger = await factory.fresh()
-      const job = { ...jobOf('ends', 'running', 'pending'), items: [0, 1].map((n) => ({ target: `e${n}.example`, label: `e${n}.example`, params: { domain: `e${n}.example` }, state: 'pending' as const })) }
+      const job = {
+        ...jobOf('ends', 'running', 'pending'),
+        items: [0, 1].map((n) => ({
+          target: `e${n}.example`,
+          label: `e${n}.example`,
+          params: { domain: `e${n}.example` },
+          state: 'pending' as const,
+        })),
+      }
       await ledger.append({ t: 'job', job })
       const done = await ledger.claim(ref('e0.example'), { jobId: 'ends', index: 0 })
       const lost = await ledger.claim(ref('e1.example'), { jobId: 'ends', index: 1 })
       if (!done.ok || !lost.ok) throw new Error('not claimed')
-      const ended = { ...job, items: [{ ...job.items[0]!, state: 'done' as const, requestId: 'r-e0' }, { ...job.items[1]!, state: 'unknown' as const }] }
+      const ended = {
+        ...job,
+        items: [
+          { ...job.items[0]!, state: 'done' as const, requestId: 'r-e0' },
+          { ...job.items[1]!, state: 'unknown' as const },
+        ],
+      }
       await ledger.end({ t: 'item', job: 'ends', i: 0, state: 'done', requestId: 'r-e0' }, done.lease, 'free', ended)
       await ledger.end({ t: 'item', job: 'ends', i: 1, state: 'unknown' }, lost.lease, 'unknown', ended)
       expect(await ledger.holderOf(ref('e0.example'))).toBeUndefined()
@@ -144,40 +170,61 @@ export function ledgerContract(name: string, factory: LedgerFactory): void {
       await again.close()
     })
 
-    it.skipIf(!factory.oneProcessJournal)(`after a restart, a send journaled as unknown or cut off while sending holds its target as unknown${ONE_PROCESS_ONLY}`, async () => {
-      const ledger = await factory.fresh()
-      await ledger.append({ t: 'job', job: jobOf('cut', 'running', 'pending') })
-      await ledger.append({ t: 'item', job: 'cut', i: 0, state: 'sending' })
-      await ledger.append({ t: 'job', job: jobOf('unk', 'done', 'unknown') })
-      await ledger.append({ t: 'job', job: jobOf('fine', 'done', 'done') })
-      const again = await factory.reopen(ledger)
-      await again.load()
-      const unknown = await again.unknownTargets()
-      expect(unknown.map((u) => [u.ref.target, u.holder.jobId, u.holder.state]).sort()).toEqual([
-        ['t-cut', 'cut', 'unknown'],
-        ['t-unk', 'unk', 'unknown'],
-      ])
-      expect(await again.holderOf(ref('t-fine'))).toBeUndefined()
-      await again.close()
-    })
+    it.skipIf(!factory.oneProcessJournal)(
+      `after a restart, a send journaled as unknown or cut off while sending holds its target as unknown${ONE_PROCESS_ONLY}`,
+      async () => {
+        const ledger = await factory.fresh()
+        await ledger.append({ t: 'job', job: jobOf('cut', 'running', 'pending') })
+        await ledger.append({ t: 'item', job: 'cut', i: 0, state: 'sending' })
+        await ledger.append({ t: 'job', job: jobOf('unk', 'done', 'unknown') })
+        await ledger.append({ t: 'job', job: jobOf('fine', 'done', 'done') })
+        const again = await factory.reopen(ledger)
+        await again.load()
+        const unknown = await again.unknownTargets()
+        expect(unknown.map((u) => [u.ref.target, u.holder.jobId, u.holder.state]).sort()).toEqual([
+          ['t-cut', 'cut', 'unknown'],
+          ['t-unk', 'unk', 'unknown'],
+        ])
+        expect(await again.holderOf(ref('t-fine'))).toBeUndefined()
+        await again.close()
+      },
+    )
   })
 
   describe(`${name}: once per intent (the preconditions under the hold)`, () => {
     /** A job of n items, appended, its items' targets p0.example... */
     async function jobWith(ledger: WriteLedger, id: string, targets: string[]): Promise<JobView> {
-      const j: JobView = { ...jobOf(id, 'running', 'pending'), items: targets.map((t) => ({ target: t, label: t, params: { domain: t }, state: 'pending' as const })) }
+      const j: JobView = {
+        ...jobOf(id, 'running', 'pending'),
+        items: targets.map((t) => ({ target: t, label: t, params: { domain: t }, state: 'pending' as const })),
+      }
       await ledger.append({ t: 'job', job: j })
       return j
     }
     /** Sends item i of a job to its end: claimed, begun, ended as `state`. */
-    async function sendTo(ledger: WriteLedger, j: JobView, i: number, state: 'done' | 'failed', basis?: string): Promise<void> {
-      const c = await ledger.claim(ref(j.items[i]!.target), { jobId: j.id, index: i }, { precondition: { since: undefined, basis } })
+    async function sendTo(
+      ledger: WriteLedger,
+      j: JobView,
+      i: number,
+      state: 'done' | 'failed',
+      basis?: string,
+    ): Promise<void> {
+      const c = await ledger.claim(
+        ref(j.items[i]!.target),
+        { jobId: j.id, index: i },
+        { precondition: { since: undefined, basis } },
+      )
       if (!c.ok) throw new Error('not claimed')
-      expect(await ledger.beginSend({ t: 'item', job: j.id, i, state: 'sending' }, c.lease, { since: undefined })).toEqual({ ok: true })
-      await ledger.end({ t: 'item', job: j.id, i, state, requestId: `req-${j.id}-${i}` }, c.lease, 'free', { ...j, items: j.items.map((it, n) => (n === i ? { ...it, state } : it)) })
+      expect(
+        await ledger.beginSend({ t: 'item', job: j.id, i, state: 'sending' }, c.lease, { since: undefined }),
+      ).toEqual({ ok: true })
+      await ledger.end({ t: 'item', job: j.id, i, state, requestId: `req-${j.id}-${i}` }, c.lease, 'free', {
+        ...j,
+        items: j.items.map((it, n) => (n === i ? { ...it, state } : it)),
+      })
     }
 
-    it('a send of the target that ended done after a job\'s mark refuses the job\'s send, saying which; one that ended before the mark does not', async () => {
+    it("a send of the target that ended done after a job's mark refuses the job's send, saying which; one that ended before the mark does not", async () => {
       const ledger = await factory.fresh()
       const early = await jobWith(ledger, 'early', ['p1.example'])
       await sendTo(ledger, early, 0, 'done')
@@ -185,23 +232,42 @@ export function ledgerContract(name: string, factory: LedgerFactory): void {
       const colleague = await jobWith(ledger, 'colleague', ['p1.example', 'p2.example'])
       const mine = await jobWith(ledger, 'mine', ['p1.example', 'p2.example'])
       // Before anyone sends since the mark: it holds (the earlier renewal was read with the confirmation).
-      const first = await ledger.claim(ref('p1.example'), { jobId: 'mine', index: 0 }, { precondition: { since: mark } })
+      const first = await ledger.claim(
+        ref('p1.example'),
+        { jobId: 'mine', index: 0 },
+        { precondition: { since: mark } },
+      )
       if (!first.ok) throw new Error('not claimed')
       expect(await ledger.precondition(first.lease, { since: mark })).toEqual({ holds: true })
       await ledger.release(first.lease, 'free')
       // A colleague's renewal ends after the mark: the same target is refused, naming that send.
       await sendTo(ledger, colleague, 0, 'done')
-      const again = await ledger.claim(ref('p1.example'), { jobId: 'mine', index: 0 }, { precondition: { since: mark } })
+      const again = await ledger.claim(
+        ref('p1.example'),
+        { jobId: 'mine', index: 0 },
+        { precondition: { since: mark } },
+      )
       if (!again.ok) throw new Error('not claimed')
-      expect(await ledger.precondition(again.lease, { since: mark })).toMatchObject({ holds: false, moved: { jobId: 'colleague', index: 0 } })
-      expect(await ledger.beginSend({ t: 'item', job: 'mine', i: 0, state: 'sending' }, again.lease, { since: mark })).toMatchObject({ ok: false, moved: { jobId: 'colleague', index: 0 } })
+      expect(await ledger.precondition(again.lease, { since: mark })).toMatchObject({
+        holds: false,
+        moved: { jobId: 'colleague', index: 0 },
+      })
+      expect(
+        await ledger.beginSend({ t: 'item', job: 'mine', i: 0, state: 'sending' }, again.lease, { since: mark }),
+      ).toMatchObject({ ok: false, moved: { jobId: 'colleague', index: 0 } })
       await ledger.release(again.lease, 'free')
       // A send that failed moves nothing.
       await sendTo(ledger, colleague, 1, 'failed')
-      const other = await ledger.claim(ref('p2.example'), { jobId: 'mine', index: 1 }, { precondition: { since: mark } })
+      const other = await ledger.claim(
+        ref('p2.example'),
+        { jobId: 'mine', index: 1 },
+        { precondition: { since: mark } },
+      )
       if (!other.ok) throw new Error('not claimed')
       expect(await ledger.precondition(other.lease, { since: mark })).toEqual({ holds: true })
-      expect(await ledger.beginSend({ t: 'item', job: 'mine', i: 1, state: 'sending' }, other.lease, { since: mark })).toEqual({ ok: true })
+      expect(
+        await ledger.beginSend({ t: 'item', job: 'mine', i: 1, state: 'sending' }, other.lease, { since: mark }),
+      ).toEqual({ ok: true })
       await ledger.release(other.lease, 'free')
       void mine
       await ledger.close()
@@ -213,9 +279,16 @@ export function ledgerContract(name: string, factory: LedgerFactory): void {
       await sendTo(ledger, j, 0, 'done', '2027-01-01')
       const mark = await ledger.mark()
       const mine = await jobWith(ledger, 'same-basis', ['b1.example'])
-      const c = await ledger.claim(ref('b1.example'), { jobId: mine.id, index: 0 }, { precondition: { since: mark, basis: '2027-01-01' } })
+      const c = await ledger.claim(
+        ref('b1.example'),
+        { jobId: mine.id, index: 0 },
+        { precondition: { since: mark, basis: '2027-01-01' } },
+      )
       if (!c.ok) throw new Error('not claimed')
-      expect(await ledger.precondition(c.lease, { since: mark, basis: '2027-01-01' })).toMatchObject({ holds: false, moved: { jobId: 'based' } })
+      expect(await ledger.precondition(c.lease, { since: mark, basis: '2027-01-01' })).toMatchObject({
+        holds: false,
+        moved: { jobId: 'based' },
+      })
       expect(await ledger.precondition(c.lease, { since: mark, basis: '2028-01-01' })).toEqual({ holds: true })
       expect(await ledger.precondition(c.lease, { since: undefined })).toEqual({ holds: false, unsure: 'noMark' })
       await ledger.release(c.lease, 'free')
@@ -229,7 +302,11 @@ export function ledgerContract(name: string, factory: LedgerFactory): void {
       if (!c.ok) throw new Error('not claimed')
       await ledger.release(c.lease, 'unknown')
       const mark = await ledger.mark()
-      const over = await ledger.claim(ref('u1.example'), { jobId: 'over', index: 0 }, { overUnknown: true, precondition: { since: mark } })
+      const over = await ledger.claim(
+        ref('u1.example'),
+        { jobId: 'over', index: 0 },
+        { overUnknown: true, precondition: { since: mark } },
+      )
       if (!over.ok) throw new Error('not claimed')
       expect(await ledger.precondition(over.lease, { since: mark })).toEqual({ holds: false, unsure: 'unsettled' })
       await ledger.release(over.lease, 'free')
@@ -242,11 +319,20 @@ export function ledgerContract(name: string, factory: LedgerFactory): void {
       const j = await jobWith(ledger, 'others', ['o1.example'])
       const k = await jobWith(ledger, 'others-2', ['o1.example'])
       await sendTo(ledger, j, 0, 'done')
-      expect(await ledger.otherSends(ref('o1.example'), { jobId: 'others-2', index: 0 }, since)).toEqual({ requestIds: ['req-others-0'], withoutId: 0 })
-      expect(await ledger.otherSends(ref('o1.example'), { jobId: 'others', index: 0 }, since)).toEqual({ requestIds: [], withoutId: 0 })
+      expect(await ledger.otherSends(ref('o1.example'), { jobId: 'others-2', index: 0 }, since)).toEqual({
+        requestIds: ['req-others-0'],
+        withoutId: 0,
+      })
+      expect(await ledger.otherSends(ref('o1.example'), { jobId: 'others', index: 0 }, since)).toEqual({
+        requestIds: [],
+        withoutId: 0,
+      })
       const c = await ledger.claim(ref('o1.example'), { jobId: 'others-3', index: 0 })
       if (!c.ok) throw new Error('not claimed')
-      expect(await ledger.otherSends(ref('o1.example'), { jobId: 'others-2', index: 0 }, since)).toEqual({ requestIds: ['req-others-0'], withoutId: 1 })
+      expect(await ledger.otherSends(ref('o1.example'), { jobId: 'others-2', index: 0 }, since)).toEqual({
+        requestIds: ['req-others-0'],
+        withoutId: 1,
+      })
       await ledger.release(c.lease, 'free')
       void k
       await ledger.close()
@@ -263,4 +349,3 @@ export function ledgerContract(name: string, factory: LedgerFactory): void {
     })
   })
 }
-

@@ -5,11 +5,20 @@ import { z } from 'zod'
 
 const json: z.ZodType<unknown> = z.unknown()
 const exchangeSchema = z.object({
-  request: z.object({ method: z.enum(['GET', 'PUT', 'POST', 'DELETE']), path: z.string().startsWith('/v1/'), body: z.record(z.string(), json).optional() }),
+  request: z.object({
+    method: z.enum(['GET', 'PUT', 'POST', 'DELETE']),
+    path: z.string().startsWith('/v1/'),
+    body: z.record(z.string(), json).optional(),
+  }),
   response: z.object({ status: z.number().int(), body: z.record(z.string(), json) }),
 })
 export type Exchange = z.infer<typeof exchangeSchema>
-const recordingSchema = z.object({ source: z.string().min(10), changed: z.string(), shows: z.string(), exchanges: z.array(exchangeSchema).min(1) })
+const recordingSchema = z.object({
+  source: z.string().min(10),
+  changed: z.string(),
+  shows: z.string(),
+  exchanges: z.array(exchangeSchema).min(1),
+})
 export type Recording = z.infer<typeof recordingSchema>
 
 const DIR = join(__dirname, '../fixtures/live')
@@ -23,13 +32,19 @@ export function recording(name: string): Recording {
 }
 
 /** One recorded answer's body as the text the service sent. */
-export const answerText = (name: string, index: number): string => JSON.stringify(recording(name).exchanges[index]?.response.body)
+export const answerText = (name: string, index: number): string =>
+  JSON.stringify(recording(name).exchanges[index]?.response.body)
 
 /** The members and JSON types of a value, recursively (values left out): what "the same shape" compares. */
 export function shapeOf(v: unknown): unknown {
   if (Array.isArray(v)) return v.length === 0 ? '[]' : [shapeOf(v[0])]
   if (v === null) return 'null'
-  if (typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, shapeOf(Reflect.get(v, k))]))
+  if (typeof v === 'object')
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, shapeOf(Reflect.get(v, k))]),
+    )
   return typeof v
 }
 

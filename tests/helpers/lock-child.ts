@@ -22,9 +22,20 @@ let lock: DataLock | undefined
 let journal: Journal | undefined
 let written = 0
 const say = (m: object) => process.stdout.write(`${JSON.stringify(m)}\n`)
-const codeOf = (err: unknown) => (typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : 'unknown')
+const codeOf = (err: unknown) =>
+  typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : 'unknown'
 
-const jobLine = (id: string): JobView => ({ id, accountId: 'a', accountName: 'A', operation: 'domains.dns.set', confirm: false, status: 'done', createdAt: new Date().toISOString(), concurrency: 1, items: [] })
+const jobLine = (id: string): JobView => ({
+  id,
+  accountId: 'a',
+  accountName: 'A',
+  operation: 'domains.dns.set',
+  confirm: false,
+  status: 'done',
+  createdAt: new Date().toISOString(),
+  concurrency: 1,
+  items: [],
+})
 
 /** Appends n job lines named after this process, reporting those written and the first refusal. */
 async function appendLines(n: number): Promise<object> {
@@ -50,7 +61,11 @@ async function order(line: string): Promise<void> {
       lock = r.lock
       journal = new Journal(join(dir!, 'journal.jsonl'), r.lock)
     }
-    say(r.ok ? { t: 'took', ok: true, pid: process.pid, unkept: r.unkept, reentered: r.reentered ?? false } : { t: 'took', ok: false, pid: process.pid, heldBy: r.heldBy })
+    say(
+      r.ok
+        ? { t: 'took', ok: true, pid: process.pid, unkept: r.unkept, reentered: r.reentered ?? false }
+        : { t: 'took', ok: false, pid: process.pid, heldBy: r.heldBy },
+    )
   } else if (verb === 'door') {
     say({ t: 'door', ok: (await lock?.advertiseDoor({ socket: args[0]!, token: args[1]! })) ?? false })
   } else if (verb === 'journal') {

@@ -29,7 +29,13 @@ export interface Sample<N extends EndpointName> {
 }
 
 const contact = {
-  registrant: { firstname: 'Taro', lastname: 'Yamada', country: 'JP', address1: '1-1 Marunouchi', phone: '+81.312345678' },
+  registrant: {
+    firstname: 'Taro',
+    lastname: 'Yamada',
+    country: 'JP',
+    address1: '1-1 Marunouchi',
+    phone: '+81.312345678',
+  },
   admin: { firstname: 'Taro', lastname: 'Yamada', country: 'JP', address1: '1-1 Marunouchi', phone: '+81.312345678' },
   tech: { firstname: 'Taro', lastname: 'Yamada', country: 'JP', address1: '1-1 Marunouchi', phone: '+81.312345678' },
   billing: { firstname: 'Taro', lastname: 'Yamada', country: 'JP', address1: '1-1 Marunouchi', phone: '+81.312345678' },
@@ -39,7 +45,11 @@ const ds = { keytag: 12345, alg: 13, digesttype: 2, digest: 'ab'.repeat(32) }
 
 /** A typed map: leaving out an endpoint of the table is a compile error. */
 export const samples: { [N in EndpointName]: (f: Fixture) => Sample<N> } = {
-  'servers.list': () => ({ input: { kind: 'a', limit: 5, page: 2 }, method: 'GET', path: '/webservers?limit=5&page=2' }),
+  'servers.list': () => ({
+    input: { kind: 'a', limit: 5, page: 2 },
+    method: 'GET',
+    path: '/webservers?limit=5&page=2',
+  }),
   'servers.create': () => ({
     input: { kind: 'c', webname: 'newsite1', domainname: 'newsite.example.com', www_flg: 1, wp_flg: 0 },
     method: 'POST',
@@ -48,7 +58,11 @@ export const samples: { [N in EndpointName]: (f: Fixture) => Sample<N> } = {
   }),
   'servers.get': (f) => ({ input: { kind: 'b', webid: f.webidB }, method: 'GET', path: `/managedservers/${f.webidB}` }),
   'servers.expiration.list': () => ({ input: { kind: 'b' }, method: 'GET', path: '/managedservers/expiration' }),
-  'servers.expiration.get': (f) => ({ input: { kind: 'b', webid: f.webidB }, method: 'GET', path: `/managedservers/${f.webidB}/expiration` }),
+  'servers.expiration.get': (f) => ({
+    input: { kind: 'b', webid: f.webidB },
+    method: 'GET',
+    path: `/managedservers/${f.webidB}/expiration`,
+  }),
   'servers.expiration.extend': (f) => ({
     input: { kind: 'b', webid: f.webidB, months: 3 },
     method: 'PUT',
@@ -56,14 +70,22 @@ export const samples: { [N in EndpointName]: (f: Fixture) => Sample<N> } = {
     body: { months: 3 },
   }),
   'servers.autorenew.list': () => ({ input: { kind: 'c' }, method: 'GET', path: '/cloudservers/autorenew' }),
-  'servers.autorenew.get': (f) => ({ input: { kind: 'b', webid: f.webidB }, method: 'GET', path: `/managedservers/${f.webidB}/autorenew` }),
+  'servers.autorenew.get': (f) => ({
+    input: { kind: 'b', webid: f.webidB },
+    method: 'GET',
+    path: `/managedservers/${f.webidB}/autorenew`,
+  }),
   'servers.autorenew.set': (f) => ({
     input: { kind: 'b', webid: f.webidB, autorenew_all: 0, autorenew_server: 1 },
     method: 'PUT',
     path: `/managedservers/${f.webidB}/autorenew`,
     body: { autorenew_all: 0, autorenew_server: 1 },
   }),
-  'servers.resource.get': (f) => ({ input: { kind: 'b', webid: f.webidB }, method: 'GET', path: `/managedservers/${f.webidB}/resource` }),
+  'servers.resource.get': (f) => ({
+    input: { kind: 'b', webid: f.webidB },
+    method: 'GET',
+    path: `/managedservers/${f.webidB}/resource`,
+  }),
   'servers.resource.set': (f) => ({
     input: { kind: 'b', webid: f.webidB, type: 'db_num', num: 20 },
     method: 'PUT',
@@ -74,7 +96,12 @@ export const samples: { [N in EndpointName]: (f: Fixture) => Sample<N> } = {
   'svcips.list': () => ({ input: { limit: 2 }, method: 'GET', path: '/svcips?limit=2' }),
   'svcips.register': (f) => {
     const names = f.sb.state.servers.a.slice(0, 2).map((s) => s.webname)
-    return { input: { servers: names, region: 'WR' }, method: 'POST', path: '/svcips', body: { servers: names, region: 'WR' } }
+    return {
+      input: { servers: names, region: 'WR' },
+      method: 'POST',
+      path: '/svcips',
+      body: { servers: names, region: 'WR' },
+    }
   },
   'svcips.get': (f) => ({ input: { vipid: f.vipid }, method: 'GET', path: `/svcips/${f.vipid}` }),
   'svcips.expiration.list': () => ({ input: {}, method: 'GET', path: '/svcips/expiration' }),
@@ -93,7 +120,11 @@ export const samples: { [N in EndpointName]: (f: Fixture) => Sample<N> } = {
   }),
   'svcips.cache.delete': (f) => ({ input: { vipid: f.vipid }, method: 'DELETE', path: `/svcips/${f.vipid}/cache` }),
 
-  'domains.list': () => ({ input: { limit: 10, page: 1, order: 'DESC' }, method: 'GET', path: '/domains?limit=10&page=1&order=DESC' }),
+  'domains.list': () => ({
+    input: { limit: 10, page: 1, order: 'DESC' },
+    method: 'GET',
+    path: '/domains?limit=10&page=1&order=DESC',
+  }),
   'domains.register': () => ({
     input: { sld: 'brand-new', tld: 'com', years: 2, ns, whois_proxy: 1, contact },
     method: 'POST',
@@ -103,7 +134,11 @@ export const samples: { [N in EndpointName]: (f: Fixture) => Sample<N> } = {
   'domains.get': (f) => ({ input: { domain: f.domain }, method: 'GET', path: `/domains/${f.domain}` }),
   'domains.remove': (f) => ({ input: { domain: f.domainId }, method: 'DELETE', path: `/domains/${f.domainId}` }),
   'domains.transfer.list': () => ({ input: { order: 'ASC' }, method: 'GET', path: '/domains/transfer?order=ASC' }),
-  'domains.transfer.listForDomain': (f) => ({ input: { domain: f.transfer.domain }, method: 'GET', path: `/domains/${f.transfer.domain}/transfer` }),
+  'domains.transfer.listForDomain': (f) => ({
+    input: { domain: f.transfer.domain },
+    method: 'GET',
+    path: `/domains/${f.transfer.domain}/transfer`,
+  }),
   'domains.transfer.request': () => ({
     input: { domain: 'incoming.org', authcode: 'XyZ-123', ns, whois_proxy: 0, contact },
     method: 'POST',
@@ -121,7 +156,11 @@ export const samples: { [N in EndpointName]: (f: Fixture) => Sample<N> } = {
     path: `/domains/${f.transfer.domain}/transfer/${f.transfer.id}`,
   }),
   'domains.expiration.list': () => ({ input: {}, method: 'GET', path: '/domains/expiration' }),
-  'domains.expiration.get': (f) => ({ input: { domain: f.domain }, method: 'GET', path: `/domains/${f.domain}/expiration` }),
+  'domains.expiration.get': (f) => ({
+    input: { domain: f.domain },
+    method: 'GET',
+    path: `/domains/${f.domain}/expiration`,
+  }),
   'domains.expiration.renew': (f) => ({
     input: { domain: f.domain, years: 3 },
     method: 'PUT',
@@ -129,7 +168,11 @@ export const samples: { [N in EndpointName]: (f: Fixture) => Sample<N> } = {
     body: { domain: f.domain, years: 3 },
   }),
   'domains.autorenew.list': () => ({ input: {}, method: 'GET', path: '/domains/autorenew' }),
-  'domains.autorenew.get': (f) => ({ input: { domain: f.domain }, method: 'GET', path: `/domains/${f.domain}/autorenew` }),
+  'domains.autorenew.get': (f) => ({
+    input: { domain: f.domain },
+    method: 'GET',
+    path: `/domains/${f.domain}/autorenew`,
+  }),
   'domains.autorenew.set': (f) => ({
     input: { domain: f.domain, autorenew_all: 1, autorenew_domain: 1 },
     method: 'PUT',
@@ -137,7 +180,11 @@ export const samples: { [N in EndpointName]: (f: Fixture) => Sample<N> } = {
     body: { autorenew_all: 1, autorenew_domain: 1 },
   }),
   'domains.transferlock.list': () => ({ input: {}, method: 'GET', path: '/domains/transferlock' }),
-  'domains.transferlock.get': (f) => ({ input: { domain: f.domain }, method: 'GET', path: `/domains/${f.domain}/transferlock` }),
+  'domains.transferlock.get': (f) => ({
+    input: { domain: f.domain },
+    method: 'GET',
+    path: `/domains/${f.domain}/transferlock`,
+  }),
   'domains.transferlock.set': (f) => ({
     input: { domain: f.domain, transfer_lock: 0 },
     method: 'PUT',
@@ -153,8 +200,17 @@ export const samples: { [N in EndpointName]: (f: Fixture) => Sample<N> } = {
     body: { domain: f.domain, whois_proxy: 0, contact },
   }),
   'domains.nameserver.list': () => ({ input: {}, method: 'GET', path: '/domains/nameserver' }),
-  'domains.nameserver.get': (f) => ({ input: { domain: f.domain }, method: 'GET', path: `/domains/${f.domain}/nameserver` }),
-  'domains.nameserver.set': (f) => ({ input: { domain: f.domain, ns }, method: 'PUT', path: `/domains/${f.domain}/nameserver`, body: { ns } }),
+  'domains.nameserver.get': (f) => ({
+    input: { domain: f.domain },
+    method: 'GET',
+    path: `/domains/${f.domain}/nameserver`,
+  }),
+  'domains.nameserver.set': (f) => ({
+    input: { domain: f.domain, ns },
+    method: 'PUT',
+    path: `/domains/${f.domain}/nameserver`,
+    body: { ns },
+  }),
   'domains.dns.list': () => ({ input: {}, method: 'GET', path: '/domains/dns' }),
   'domains.dns.get': (f) => ({ input: { domain: f.domain }, method: 'GET', path: `/domains/${f.domain}/dns` }),
   'domains.dns.set': (f) => ({
@@ -164,7 +220,11 @@ export const samples: { [N in EndpointName]: (f: Fixture) => Sample<N> } = {
     body: { ns_type: 'svc1', records: 'a @ 192.0.2.10\nmx mail.example.com. 10', ttl: 600 },
   }),
   'domains.dynamicdns.list': () => ({ input: {}, method: 'GET', path: '/domains/dynamicdns' }),
-  'domains.dynamicdns.get': (f) => ({ input: { domain: f.domain }, method: 'GET', path: `/domains/${f.domain}/dynamicdns` }),
+  'domains.dynamicdns.get': (f) => ({
+    input: { domain: f.domain },
+    method: 'GET',
+    path: `/domains/${f.domain}/dynamicdns`,
+  }),
   'domains.dynamicdns.set': (f) => ({
     input: { domain: f.domain, dynamicdns: 1, password: 'correct-horse' },
     method: 'PUT',
@@ -179,7 +239,11 @@ export const samples: { [N in EndpointName]: (f: Fixture) => Sample<N> } = {
     path: `/domains/${f.domain}/dnssec`,
     body: { ds_records: [ds] },
   }),
-  'domains.privatenameserver.list': (f) => ({ input: { domain: f.pns.domain }, method: 'GET', path: `/domains/${f.pns.domain}/privatenameserver` }),
+  'domains.privatenameserver.list': (f) => ({
+    input: { domain: f.pns.domain },
+    method: 'GET',
+    path: `/domains/${f.pns.domain}/privatenameserver`,
+  }),
   'domains.privatenameserver.create': (f) => ({
     input: { domain: f.domain, hostname: `ns9.${f.domain}`, ipv4: '192.0.2.9', ipv6: '2001:db8::9' },
     method: 'POST',
@@ -197,7 +261,11 @@ export const samples: { [N in EndpointName]: (f: Fixture) => Sample<N> } = {
     path: `/domains/${f.pns.domain}/privatenameserver/${f.pns.hostname}`,
   }),
   'domains.localtransfer.list': () => ({ input: {}, method: 'GET', path: '/domains/localtransfer' }),
-  'domains.localtransfer.get': (f) => ({ input: { domain: f.domain }, method: 'GET', path: `/domains/${f.domain}/localtransfer` }),
+  'domains.localtransfer.get': (f) => ({
+    input: { domain: f.domain },
+    method: 'GET',
+    path: `/domains/${f.domain}/localtransfer`,
+  }),
   'domains.localtransfer.set': (f) => ({
     input: { domain: f.domain, username: 'other-user', message: 'Yours now' },
     method: 'PUT',
@@ -226,7 +294,11 @@ export const samples: { [N in EndpointName]: (f: Fixture) => Sample<N> } = {
   }),
   'freedns.remove': (f) => ({ input: { domain: f.free }, method: 'DELETE', path: `/freedns/${f.free}` }),
   'freedns.localtransfer.list': () => ({ input: {}, method: 'GET', path: '/freedns/localtransfer' }),
-  'freedns.localtransfer.get': (f) => ({ input: { domain: f.free }, method: 'GET', path: `/freedns/${f.free}/localtransfer` }),
+  'freedns.localtransfer.get': (f) => ({
+    input: { domain: f.free },
+    method: 'GET',
+    path: `/freedns/${f.free}/localtransfer`,
+  }),
   'freedns.localtransfer.set': (f) => ({
     input: { domain: f.free, username: 'friend-user', message: 'hi' },
     method: 'PUT',

@@ -62,7 +62,9 @@ function fetchText(url: string, ca: string, timeoutMs: number): Promise<string> 
       let body = ''
       res.setEncoding('utf8')
       res.on('data', (chunk: string) => (body += chunk))
-      res.on('end', () => (res.statusCode === 200 ? resolve(body) : reject(new Error(`${url}: HTTP ${res.statusCode}`))))
+      res.on('end', () =>
+        res.statusCode === 200 ? resolve(body) : reject(new Error(`${url}: HTTP ${res.statusCode}`)),
+      )
     })
     req.on('timeout', () => req.destroy(new Error(`${url}: no answer in ${timeoutMs} ms`)))
     req.on('error', reject)
@@ -76,10 +78,48 @@ async function makeListenerCertificate(dir: string): Promise<{ caFile: string; c
   const certFile = join(dir, 'listener.pem')
   const keyFile = join(dir, 'listener.key')
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '2']
-  await run('openssl', ['req', '-x509', ...ec, '-subj', '/CN=hosting-admin test listener CA', '-keyout', caKey, '-out', caFile, '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign'], { timeout: 20_000 })
   await run(
     'openssl',
-    ['req', '-x509', '-CA', caFile, '-CAkey', caKey, ...ec, '-subj', '/CN=localhost', '-keyout', keyFile, '-out', certFile, '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost', '-addext', 'basicConstraints=critical,CA:FALSE', '-addext', 'extendedKeyUsage=serverAuth'],
+    [
+      'req',
+      '-x509',
+      ...ec,
+      '-subj',
+      '/CN=hosting-admin test listener CA',
+      '-keyout',
+      caKey,
+      '-out',
+      caFile,
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign',
+    ],
+    { timeout: 20_000 },
+  )
+  await run(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-CA',
+      caFile,
+      '-CAkey',
+      caKey,
+      ...ec,
+      '-subj',
+      '/CN=localhost',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+      '-addext',
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+      '-addext',
+      'basicConstraints=critical,CA:FALSE',
+      '-addext',
+      'extendedKeyUsage=serverAuth',
+    ],
     { timeout: 20_000 },
   )
   return { caFile, certFile, keyFile }
@@ -114,7 +154,13 @@ export async function startPebble(opts: { dnsServer: string; readyWithinMs?: num
     }),
   )
   const child: ChildProcess = spawn(binary, ['-config', configFile, '-dnsserver', opts.dnsServer], {
-    env: { ...process.env, PEBBLE_VA_NOSLEEP: '1', PEBBLE_WFE_NONCEREJECT: '0', PEBBLE_AUTHZREUSE: '0', PEBBLE_CHAIN_LENGTH: '2' },
+    env: {
+      ...process.env,
+      PEBBLE_VA_NOSLEEP: '1',
+      PEBBLE_WFE_NONCEREJECT: '0',
+      PEBBLE_AUTHZREUSE: '0',
+      PEBBLE_CHAIN_LENGTH: '2',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
@@ -129,7 +175,10 @@ export async function startPebble(opts: { dnsServer: string; readyWithinMs?: num
   }
   try {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`pebble was not ready in ${opts.readyWithinMs ?? 20_000} ms:\n${output}`)), opts.readyWithinMs ?? 20_000)
+      const timer = setTimeout(
+        () => reject(new Error(`pebble was not ready in ${opts.readyWithinMs ?? 20_000} ms:\n${output}`)),
+        opts.readyWithinMs ?? 20_000,
+      )
       const onData = (chunk: Buffer) => {
         output += chunk.toString('utf8')
         if (output.includes('ACME directory available at')) {

@@ -39,8 +39,15 @@ export async function startReplayServer(): Promise<ReplayServer> {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => {
-      received.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() })
-      const reply = replies.shift() ?? fallback ?? { status: 500, body: '{"errors":{"code":500,"message":"no reply scripted"}}' }
+      received.push({
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
+      })
+      const reply = replies.shift() ??
+        fallback ?? { status: 500, body: '{"errors":{"code":500,"message":"no reply scripted"}}' }
       res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', ...reply.headers })
       res.end(reply.body)
     })

@@ -12,7 +12,13 @@ import type { Call, ChannelName, PayloadOf, Result, ResultOf } from '@shared/ipc
 export const APP = 'app://app'
 
 /** A page of the app, as the router sees it; a test adds what else it listens for. */
-export const appSender = (extra: Partial<Sender> = {}): Sender => ({ url: `${APP}/index.html`, key: 'test', sendProgress: () => undefined, sendJob: () => true, ...extra })
+export const appSender = (extra: Partial<Sender> = {}): Sender => ({
+  url: `${APP}/index.html`,
+  key: 'test',
+  sendProgress: () => undefined,
+  sendJob: () => true,
+  ...extra,
+})
 
 export function routerCalls(services: () => AppServices | undefined, sender: Sender = appSender()) {
   const call: Call = (channel, payload, onProgress) => {

@@ -80,7 +80,12 @@ export interface Arrival {
 }
 
 /** A service limited as the sandbox limits it, reached over a network of `latencyMs` each way (min to max). */
-export function simulatedService(clock: SimulatedClock, limit: () => RateLimit, latencyMs: { min: number; max: number }, seed = 1) {
+export function simulatedService(
+  clock: SimulatedClock,
+  limit: () => RateLimit,
+  latencyMs: { min: number; max: number },
+  seed = 1,
+) {
   const allow = createRateLimiter(() => clock.now())
   const random = seeded(seed)
   const arrivals: Arrival[] = []

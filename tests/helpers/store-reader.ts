@@ -9,7 +9,9 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { z } from 'zod'
 import { openPortfolioStore } from '../../src/main/store'
 
-const input = z.object({ file: z.string(), accountId: z.string(), count: z.number().int(), stop: z.instanceof(SharedArrayBuffer) }).parse(workerData)
+const input = z
+  .object({ file: z.string(), accountId: z.string(), count: z.number().int(), stop: z.instanceof(SharedArrayBuffer) })
+  .parse(workerData)
 const stop = new Int32Array(input.stop)
 const store = openPortfolioStore(input.file, { integrityCheck: false })
 let reads = 0
@@ -28,7 +30,10 @@ while (Atomics.load(stop, 0) === 0) {
   const [registrar] = registrars
   versions.add(list.readAt)
   if (list.items.length !== input.count || registrars.size !== 1 || registrar !== `reg-${list.readAt}`) {
-    if (bad.length < 5) bad.push(`${list.items.length} items, registrars ${[...registrars].slice(0, 3).join(' ')}, read at ${list.readAt}`)
+    if (bad.length < 5)
+      bad.push(
+        `${list.items.length} items, registrars ${[...registrars].slice(0, 3).join(' ')}, read at ${list.readAt}`,
+      )
   }
 }
 store.close()

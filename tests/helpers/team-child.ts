@@ -16,16 +16,31 @@ import { TeamLedger } from '../../src/main/team/team-ledger'
 import type { TargetLease } from '../../src/main/jobs/ledger/write-ledger'
 
 const [host, port, member, workstation, sentFile, leaseMs] = process.argv.slice(2)
-if (!host || !port || !member || !workstation || !sentFile || !leaseMs) throw new Error('usage: team-child host port member workstation sentFile leaseMs')
+if (!host || !port || !member || !workstation || !sentFile || !leaseMs)
+  throw new Error('usage: team-child host port member workstation sentFile leaseMs')
 
 const say = (m: object) => process.stdout.write(`${JSON.stringify(m)}\n`)
-const codeOf = (err: unknown) => (typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : String(err))
+const codeOf = (err: unknown) =>
+  typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : String(err)
 
 async function main(): Promise<void> {
-  const pool = new pg.Pool({ host, port: Number(port), user: 'postgres', database: 'postgres', connectionTimeoutMillis: 2000 })
+  const pool = new pg.Pool({
+    host,
+    port: Number(port),
+    user: 'postgres',
+    database: 'postgres',
+    connectionTimeoutMillis: 2000,
+  })
   pool.on('error', () => undefined)
   // The cluster's superuser is the team's owner: the schema set up as its `team init` does, if not yet.
-  const ledger = await TeamLedger.open({ pool, member: member!, workstation: workstation!, where: 'postgres', leaseMs: Number(leaseMs), createSchema: true })
+  const ledger = await TeamLedger.open({
+    pool,
+    member: member!,
+    workstation: workstation!,
+    where: 'postgres',
+    leaseMs: Number(leaseMs),
+    createSchema: true,
+  })
   const leases = new Map<string, TargetLease>()
   say({ t: 'ready', pid: process.pid })
   const lines = createInterface({ input: process.stdin })
@@ -33,7 +48,10 @@ async function main(): Promise<void> {
     const [verb, target, how] = line.trim().split(' ')
     try {
       if (verb === 'claim') {
-        const r = await ledger.claim({ accountId: 'acct', operation: 'domains.expiration.renew', target: target! }, { jobId: `job-${process.pid}`, index: 0 })
+        const r = await ledger.claim(
+          { accountId: 'acct', operation: 'domains.expiration.renew', target: target! },
+          { jobId: `job-${process.pid}`, index: 0 },
+        )
         if (r.ok) leases.set(target!, r.lease)
         say(r.ok ? { t: 'claim', ok: true, fence: r.lease.fence } : { t: 'claim', ok: false, heldBy: r.heldBy })
       } else if (verb === 'send') {
@@ -44,8 +62,27 @@ async function main(): Promise<void> {
         say({ t: 'send', sent: held })
       } else if (verb === 'job') {
         const at = new Date().toISOString()
-        const item = { target: 'job.example', label: 'job.example', params: { domain: 'job.example', years: 1 }, state: 'pending' as const }
-        await ledger.append({ t: 'job', job: { id: target!, accountId: 'acct', accountName: 'Account', operation: 'domains.expiration.renew', confirm: false, status: 'running', createdAt: at, startedAt: at, concurrency: 1, items: [item] } })
+        const item = {
+          target: 'job.example',
+          label: 'job.example',
+          params: { domain: 'job.example', years: 1 },
+          state: 'pending' as const,
+        }
+        await ledger.append({
+          t: 'job',
+          job: {
+            id: target!,
+            accountId: 'acct',
+            accountName: 'Account',
+            operation: 'domains.expiration.renew',
+            confirm: false,
+            status: 'running',
+            createdAt: at,
+            startedAt: at,
+            concurrency: 1,
+            items: [item],
+          },
+        })
         say({ t: 'job', ok: true })
       } else if (verb === 'release') {
         const lease = leases.get(target!)

@@ -24,7 +24,13 @@ export interface TeamWorkstation {
 }
 
 /** `desktop`: a double that keeps what the workstation shows (its notifications). */
-export async function openTeamWorkstation(db: TestPostgres, sb: Sandbox, member: string, workstation: string, opts: { leaseMs?: number; desktop?: Desktop } = {}): Promise<TeamWorkstation> {
+export async function openTeamWorkstation(
+  db: TestPostgres,
+  sb: Sandbox,
+  member: string,
+  workstation: string,
+  opts: { leaseMs?: number; desktop?: Desktop } = {},
+): Promise<TeamWorkstation> {
   const dir = await teamDataFolder(db, member, workstation, opts)
   const services = await createAppServices({
     userDataDir: dir,
@@ -37,7 +43,13 @@ export async function openTeamWorkstation(db: TestPostgres, sb: Sandbox, member:
   const statuses: TeamStatus[] = []
   services.team.onStatus((s) => statuses.push(s))
   const calls = routerCalls(() => services)
-  const accountId = (await calls.ok('accounts.create', { fields: profileFor(sb, 'Shop', 5000), apiKey: sb.keys.full, storage: 'session' })).id
+  const accountId = (
+    await calls.ok('accounts.create', {
+      fields: profileFor(sb, 'Shop', 5000),
+      apiKey: sb.keys.full,
+      storage: 'session',
+    })
+  ).id
   return { services, accountId, calls, statuses, dir }
 }
 

@@ -8,7 +8,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAppServices, type AppServices } from '../../src/main/app/app-services'
-import { KeytarSecretStore, loadKeytar, SessionSecretStore, type KeytarLike, type SecretStore } from '../../src/main/accounts/secret-store'
+import {
+  KeytarSecretStore,
+  loadKeytar,
+  SessionSecretStore,
+  type KeytarLike,
+  type SecretStore,
+} from '../../src/main/accounts/secret-store'
 import { appErrorOf, english } from '../helpers/english'
 import { AppError } from '../../src/main/base/app-error'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
@@ -29,7 +35,9 @@ const fields = (name: string): ProfileFields => profileFor(sb, name)
 
 beforeAll(async () => {
   sb = await startSandbox()
-  keychain = useRealKeychain ? new KeytarSecretStore(await loadKeytar(), `hosting-admin-test-${randomUUID()}`) : new SessionSecretStore()
+  keychain = useRealKeychain
+    ? new KeytarSecretStore(await loadKeytar(), `hosting-admin-test-${randomUUID()}`)
+    : new SessionSecretStore()
 })
 afterAll(async () => {
   for (const s of open) await s.close()
@@ -46,7 +54,8 @@ describe('accounts', () => {
     // Listing it does not start its sandbox; using it does.
     expect(accounts[0]!.baseUrl).toBe('')
     const client = await s.accounts.client(DEMO_ACCOUNT_ID)
-    for (const kind of ['a', 'b', 'c'] as const) expect((await client.call('servers.list', { kind })).length).toBeGreaterThan(0)
+    for (const kind of ['a', 'b', 'c'] as const)
+      expect((await client.call('servers.list', { kind })).length).toBeGreaterThan(0)
     expect(await s.accounts.testConnection(DEMO_ACCOUNT_ID)).toMatchObject({ ok: true })
     expect((await s.accounts.list()).accounts[0]!.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/)
   })
@@ -77,13 +86,17 @@ describe('accounts', () => {
     // Each account uses its own key: the read-only one cannot write.
     expect(await s2.accounts.testConnection(a.id)).toMatchObject({ ok: true })
     const ro = await s2.accounts.client(b.id)
-    await expect(ro.call('servers.expiration.extend', { kind: 'a', webid: sb.state.servers.a[0]!.webid, months: 1 })).rejects.toMatchObject({
+    await expect(
+      ro.call('servers.expiration.extend', { kind: 'a', webid: sb.state.servers.a[0]!.webid, months: 1 }),
+    ).rejects.toMatchObject({
       kind: 'forbidden',
     })
     // Replacing a key takes effect at once.
     await s2.accounts.replaceKey(b.id, sb.keys.full, 'keychain')
     expect(await keychain.get(b.id)).toBe(sb.keys.full)
-    await (await s2.accounts.client(b.id)).call('servers.expiration.extend', { kind: 'a', webid: sb.state.servers.a[0]!.webid, months: 1 })
+    await (
+      await s2.accounts.client(b.id)
+    ).call('servers.expiration.extend', { kind: 'a', webid: sb.state.servers.a[0]!.webid, months: 1 })
     // Removing an account removes its keychain entry, and the active choice falls back.
     await s2.accounts.remove(b.id)
     expect(await keychain.get(b.id)).toBeUndefined()
@@ -112,7 +125,11 @@ describe('accounts', () => {
     const s = await services(mkdtempSync(join(tmpdir(), 'acct-')), new SessionSecretStore())
     const wrong = await s.accounts.create(fields('Wrong key'), 'not-the-key', 'keychain')
     expect(await s.accounts.testConnection(wrong.id)).toMatchObject({ ok: false, kind: 'unauthorized' })
-    const nowhere = await s.accounts.create({ ...fields('Nowhere'), baseUrl: 'http://127.0.0.1:9/v1' }, sb.keys.full, 'keychain')
+    const nowhere = await s.accounts.create(
+      { ...fields('Nowhere'), baseUrl: 'http://127.0.0.1:9/v1' },
+      sb.keys.full,
+      'keychain',
+    )
     expect(await s.accounts.testConnection(nowhere.id)).toMatchObject({ ok: false, kind: 'network' })
   })
 

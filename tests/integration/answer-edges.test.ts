@@ -35,10 +35,16 @@ describe('Retry-After', () => {
     afterAll(() => live.close())
 
     it('is waited for: the call ends as rate limited when its time is up, without sending again', async () => {
-      live.queue({ status: 429, body: liveFixture('too-many-requests.json'), headers: { 'retry-after': '99999999999' } })
+      live.queue({
+        status: 429,
+        body: liveFixture('too-many-requests.json'),
+        headers: { 'retry-after': '99999999999' },
+      })
       const client = createApiClient({ baseUrl: live.url, apiKey: 'edge-key-0123456789', serverPaths, timeoutMs: 1000 })
       const before = live.received.length
-      const err = await client.call('domains.expiration.renew', { domain: 'example-shop.com', years: 1 }).catch((e: unknown) => e)
+      const err = await client
+        .call('domains.expiration.renew', { domain: 'example-shop.com', years: 1 })
+        .catch((e: unknown) => e)
       expect(err).toBeInstanceOf(AppError)
       expect(err instanceof AppError && err.kind).toBe('rate-limited')
       expect(live.received.length - before).toBe(1)
@@ -58,7 +64,13 @@ describe('a write answered 200 with an answer too large to keep', () => {
     const runner = new JobRunner({
       accounts: {
         // Answers over 100 bytes are not read: every transfer-lock answer here is larger.
-        client: async () => createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths, maxResponseBytes: 100 }),
+        client: async () =>
+          createApiClient({
+            baseUrl: sb.url,
+            apiKey: sb.keys.full,
+            serverPaths: sb.serverPaths,
+            maxResponseBytes: 100,
+          }),
         nameOf: () => 'Main',
         readOnly: () => false,
       },
@@ -66,7 +78,11 @@ describe('a write answered 200 with an answer too large to keep', () => {
     })
     await runner.init()
     const d = sb.state.domains[0]!
-    const { job } = await runner.prepare({ accountId: 'main', operation: 'domains.transferlock.set', items: [{ params: { domain: d.domainname, transfer_lock: d.transfer_lock ? 0 : 1 } }] })
+    const { job } = await runner.prepare({
+      accountId: 'main',
+      operation: 'domains.transferlock.set',
+      items: [{ params: { domain: d.domainname, transfer_lock: d.transfer_lock ? 0 : 1 } }],
+    })
     const done = await runner.start(job.id, undefined)
     expect(done.items[0]).toMatchObject({ state: 'done', serviceKept: [{ code: 'serviceKept.answerNotKept' }] })
     expect(sb.received.filter((r) => r.endpoint === 'domains.transferlock.set')).toHaveLength(1)

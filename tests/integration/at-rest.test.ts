@@ -47,8 +47,15 @@ const SERVICE_ADDRESS = '4-2-8 Plantedaddress-cho'
 function withKeyInLoggedRefusals(text: string, key: string): string {
   const body: unknown = JSON.parse(text)
   if (typeof body !== 'object' || body === null || !('results' in body) || !Array.isArray(body.results)) return text
-  const refused = JSON.stringify({ errors: { code: 401, message: `token ${key} (${Buffer.from(key).toString('hex')}) is not allowed here` }, request_id: 'logged-refusal' })
-  const results: unknown[] = body.results.map((e: unknown) => (typeof e === 'object' && e !== null && 'path' in e && String(e.path).includes('transferlock') ? { ...e, response: refused } : e))
+  const refused = JSON.stringify({
+    errors: { code: 401, message: `token ${key} (${Buffer.from(key).toString('hex')}) is not allowed here` },
+    request_id: 'logged-refusal',
+  })
+  const results: unknown[] = body.results.map((e: unknown) =>
+    typeof e === 'object' && e !== null && 'path' in e && String(e.path).includes('transferlock')
+      ? { ...e, response: refused }
+      : e,
+  )
   return JSON.stringify({ ...body, results })
 }
 
@@ -62,12 +69,25 @@ async function echoingService(target: string): Promise<{ url: string; close(): P
       const secret = /"(?:authcode|password)":"([^"]+)"/.exec(body)?.[1]
       if (req.method !== 'GET' && secret) {
         res.writeHead(400, { 'content-type': 'application/json' })
-        res.end(JSON.stringify({ errors: { code: 400, message: `authcode ${secret} is not valid (token ${Buffer.from(auth).toString('hex')})` }, request_id: 'echo-1' }))
+        res.end(
+          JSON.stringify({
+            errors: {
+              code: 400,
+              message: `authcode ${secret} is not valid (token ${Buffer.from(auth).toString('hex')})`,
+            },
+            request_id: 'echo-1',
+          }),
+        )
         return
       }
       const headers: Record<string, string> = {}
-      for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'content-length') headers[k] = v
-      void fetch(`${target}${(req.url ?? '/').replace(/^\/v1/, '')}`, { method: req.method ?? 'GET', headers, ...(body ? { body } : {}) })
+      for (const [k, v] of Object.entries(req.headers))
+        if (typeof v === 'string' && k !== 'host' && k !== 'content-length') headers[k] = v
+      void fetch(`${target}${(req.url ?? '/').replace(/^\/v1/, '')}`, {
+        method: req.method ?? 'GET',
+        headers,
+        ...(body ? { body } : {}),
+      })
         .then(async (r) => {
           let text = await r.text()
           // Its log says a lost transfer-lock change was refused, in words that repeat the key (as sent, and as hex).
@@ -113,8 +133,15 @@ function filesUnder(root: string): { path: string; text: string }[] {
 beforeAll(async () => {
   sb = await startSandbox({ domains: 10 })
   dir = mkdtempSync(join(tmpdir(), 'at-rest-'))
-  services = await createAppServices({ userDataDir: dir, allowedOrigins: [APP], keychain: async () => keys, logCheckDelaysMs: [60_000] })
-  accountId = (await ok('accounts.create', { fields: profileFor(sb, 'Main', 1500), apiKey: sb.keys.full, storage: 'keychain' })).id
+  services = await createAppServices({
+    userDataDir: dir,
+    allowedOrigins: [APP],
+    keychain: async () => keys,
+    logCheckDelaysMs: [60_000],
+  })
+  accountId = (
+    await ok('accounts.create', { fields: profileFor(sb, 'Main', 1500), apiKey: sb.keys.full, storage: 'keychain' })
+  ).id
 })
 afterAll(async () => {
   await services.close()
@@ -124,18 +151,32 @@ afterAll(async () => {
 describe('what the app writes to disk', () => {
   it('holds no transfer code, dynamic DNS password or key, and the journal no contact; the journal and the store are the user’s alone', async () => {
     const [a, b, c, d, e] = sb.state.domains
-    const contact = Object.fromEntries(['registrant', 'admin', 'tech', 'billing'].map((role) => [role, { firstname: CONTACT_NAME, lastname: 'Person', country: 'JP', phone: '+81.312345678', email: 'x@example.com' }]))
+    const contact = Object.fromEntries(
+      ['registrant', 'admin', 'tech', 'billing'].map((role) => [
+        role,
+        { firstname: CONTACT_NAME, lastname: 'Person', country: 'JP', phone: '+81.312345678', email: 'x@example.com' },
+      ]),
+    )
     // Contacts the service holds: every WHOIS answer and logged answer of these domains repeats them.
-    for (const x of [d!, e!]) for (const person of Object.values(x.contact)) Object.assign(person, { firstname: SERVICE_CONTACT, address1: SERVICE_ADDRESS })
+    for (const x of [d!, e!])
+      for (const person of Object.values(x.contact))
+        Object.assign(person, { firstname: SERVICE_CONTACT, address1: SERVICE_ADDRESS })
     // Typed by the user: a transfer code, a password, contacts.
     await write('domains.transfer.request', { domain: 'incoming-planted.org', authcode: AUTHCODE, contact })
-    const ddns = await write('domains.dynamicdns.set', { domain: a!.domainname, dynamicdns: 1, password: DDNS_PASSWORD })
+    const ddns = await write('domains.dynamicdns.set', {
+      domain: a!.domainname,
+      dynamicdns: 1,
+      password: DDNS_PASSWORD,
+    })
     await write('domains.whois.set', { domain: b!.domainname, whois_proxy: 0, contact })
     // Answered by the service: every domain's transfer code in the transfer-lock list, read in full.
     await ok('all.domains.transferlock.list', { accountId, callId: 'r-lock' })
     // Settled from the service's log: its logged answer carries the domain's transfer code.
     sb.faults.inject('domains.transferlock.set', { lostAnswer: 'reset', times: 1 })
-    const lost = await write('domains.transferlock.set', { domain: c!.domainname, transfer_lock: c!.transfer_lock ? 0 : 1 })
+    const lost = await write('domains.transferlock.set', {
+      domain: c!.domainname,
+      transfer_lock: c!.transfer_lock ? 0 : 1,
+    })
     expect(lost.items[0]!.state).toBe('unknown')
     expect(await ok('jobs.checkLog', { jobId: lost.id, index: 0 })).toBe('received')
     // Answered by the service: the contacts it holds, in a WHOIS change's answer, and in the logged answer of one whose answer was lost.
@@ -148,8 +189,17 @@ describe('what the app writes to disk', () => {
     // Repeated by the service: a hostile one refuses a transfer code and a password in words that repeat them.
     const echo = await echoingService(sb.url)
     try {
-      const echoId = (await ok('accounts.create', { fields: { ...profileFor(sb, 'Echo', 1500), baseUrl: echo.url }, apiKey: sb.keys.full, storage: 'keychain' })).id
-      for (const params of [{ domain: 'echoed-planted.org', authcode: AUTHCODE }, { domain: a!.domainname, dynamicdns: 1, password: DDNS_PASSWORD }]) {
+      const echoId = (
+        await ok('accounts.create', {
+          fields: { ...profileFor(sb, 'Echo', 1500), baseUrl: echo.url },
+          apiKey: sb.keys.full,
+          storage: 'keychain',
+        })
+      ).id
+      for (const params of [
+        { domain: 'echoed-planted.org', authcode: AUTHCODE },
+        { domain: a!.domainname, dynamicdns: 1, password: DDNS_PASSWORD },
+      ]) {
         const operation = 'authcode' in params ? 'domains.transfer.request' : 'domains.dynamicdns.set'
         const { job, token } = await ok('jobs.prepare', { accountId: echoId, operation, items: [{ params }] })
         const ended = await ok('jobs.start', { jobId: job.id, ...(token ? { token } : {}) })
@@ -158,7 +208,11 @@ describe('what the app writes to disk', () => {
       // A lost write whose logged answer repeats the key.
       const f = sb.state.domains[5]!
       sb.faults.inject('domains.transferlock.set', { lostAnswer: 'reset', times: 1 })
-      const { job } = await ok('jobs.prepare', { accountId: echoId, operation: 'domains.transferlock.set', items: [{ params: { domain: f.domainname, transfer_lock: f.transfer_lock ? 0 : 1 } }] })
+      const { job } = await ok('jobs.prepare', {
+        accountId: echoId,
+        operation: 'domains.transferlock.set',
+        items: [{ params: { domain: f.domainname, transfer_lock: f.transfer_lock ? 0 : 1 } }],
+      })
       const lostEcho = await ok('jobs.start', { jobId: job.id })
       expect(lostEcho.items[0]!.state).toBe('unknown')
       expect(await ok('jobs.checkLog', { jobId: lostEcho.id, index: 0 })).toBe('received')
@@ -169,18 +223,30 @@ describe('what the app writes to disk', () => {
     }
     await services.close()
 
-    const secrets = [AUTHCODE, DDNS_PASSWORD, sb.keys.full, Buffer.from(sb.keys.full).toString('hex'), ...sb.state.domains.map((x) => x.authcode)]
+    const secrets = [
+      AUTHCODE,
+      DDNS_PASSWORD,
+      sb.keys.full,
+      Buffer.from(sb.keys.full).toString('hex'),
+      ...sb.state.domains.map((x) => x.authcode),
+    ]
     const personal = [CONTACT_NAME, SERVICE_CONTACT, SERVICE_ADDRESS]
     // The body of the password's write, as a plain digest would confirm a guess of it.
     const client = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths })
-    const ddnsParams = parseEndpointParams('domains.dynamicdns.set', { domain: a!.domainname, dynamicdns: 1, password: DDNS_PASSWORD })
+    const ddnsParams = parseEndpointParams('domains.dynamicdns.set', {
+      domain: a!.domainname,
+      dynamicdns: 1,
+      password: DDNS_PASSWORD,
+    })
     if (!ddnsParams.ok) throw new Error('bad test parameters')
     const guessConfirmed = bodyDigest(client.describeRequest('domains.dynamicdns.set', ddnsParams.value).body)
     const checkFiles = () => {
       const files = filesUnder(dir)
       expect(files.map((f) => f.path)).toContain(join(dir, 'journal.jsonl'))
-      for (const f of files) for (const x of [...secrets, guessConfirmed]) expect(f.text.includes(x), `${f.path} holds ${x}`).toBe(false)
-      for (const f of files.filter((x) => x.path.includes('journal'))) for (const x of personal) expect(f.text.includes(x), `${f.path} holds ${x}`).toBe(false)
+      for (const f of files)
+        for (const x of [...secrets, guessConfirmed]) expect(f.text.includes(x), `${f.path} holds ${x}`).toBe(false)
+      for (const f of files.filter((x) => x.path.includes('journal')))
+        for (const x of personal) expect(f.text.includes(x), `${f.path} holds ${x}`).toBe(false)
       return files
     }
     checkFiles()
@@ -188,10 +254,16 @@ describe('what the app writes to disk', () => {
     const journaled = readFileSync(join(dir, 'journal.jsonl'), 'utf8')
     expect(journaled).toMatch(new RegExp(`"job":"${ddns.id}".*"bodyHash":"hmac-sha256:[0-9a-f]{64}"`))
     expect(await keys.get(BODY_KEY_ENTRY)).toMatch(/^[A-Za-z0-9+/]{43}=$/)
-    for (const name of ['journal.jsonl', 'portfolio.db']) expect(statSync(join(dir, name)).mode & 0o777, name).toBe(0o600)
+    for (const name of ['journal.jsonl', 'portfolio.db'])
+      expect(statSync(join(dir, name)).mode & 0o777, name).toBe(0o600)
     // A damaged journal is copied aside as it was: the copy holds nothing either.
     appendFileSync(join(dir, 'journal.jsonl'), '{"torn line\n')
-    services = await createAppServices({ userDataDir: dir, allowedOrigins: [APP], keychain: async () => keys, logCheckDelaysMs: [60_000] })
+    services = await createAppServices({
+      userDataDir: dir,
+      allowedOrigins: [APP],
+      keychain: async () => keys,
+      logCheckDelaysMs: [60_000],
+    })
     const files = checkFiles()
     expect(files.some((f) => f.path.includes('journal.jsonl.damaged-'))).toBe(true)
   })
@@ -199,8 +271,18 @@ describe('what the app writes to disk', () => {
   it('a removed account’s jobs leave the list and the journal', async () => {
     const other = await startSandbox({ domains: 3 })
     try {
-      const id = (await ok('accounts.create', { fields: profileFor(other, 'Gone', 1500), apiKey: other.keys.full, storage: 'keychain' })).id
-      const { job } = await ok('jobs.prepare', { accountId: id, operation: 'domains.transferlock.set', items: [{ params: { domain: other.state.domains[0]!.domainname, transfer_lock: 0 } }] })
+      const id = (
+        await ok('accounts.create', {
+          fields: profileFor(other, 'Gone', 1500),
+          apiKey: other.keys.full,
+          storage: 'keychain',
+        })
+      ).id
+      const { job } = await ok('jobs.prepare', {
+        accountId: id,
+        operation: 'domains.transferlock.set',
+        items: [{ params: { domain: other.state.domains[0]!.domainname, transfer_lock: 0 } }],
+      })
       await ok('jobs.start', { jobId: job.id })
       expect(readFileSync(join(dir, 'journal.jsonl'), 'utf8')).toContain(job.id)
       await ok('accounts.remove', { id })
@@ -214,16 +296,32 @@ describe('what the app writes to disk', () => {
   it('a job stops before its next send when its account is made read-only while it runs', async () => {
     sb.faults.inject('domains.transferlock.set', { latencyMs: 200 })
     const names = sb.state.domains.slice(4, 9).map((d) => d.domainname)
-    const { job } = await ok('jobs.prepare', { accountId, operation: 'domains.transferlock.set', items: names.map((domain) => ({ params: { domain, transfer_lock: 1 } })), concurrency: 1 })
+    const { job } = await ok('jobs.prepare', {
+      accountId,
+      operation: 'domains.transferlock.set',
+      items: names.map((domain) => ({ params: { domain, transfer_lock: 1 } })),
+      concurrency: 1,
+    })
     const running = ok('jobs.start', { jobId: job.id })
     // Once the first is on its way, the account is made read-only.
-    await expect.poll(() => sb.received.filter((r) => r.endpoint === 'domains.transferlock.set' && sentBody(r, z.object({ transfer_lock: z.number().optional() })).transfer_lock === 1).length).toBeGreaterThan(0)
+    await expect
+      .poll(
+        () =>
+          sb.received.filter(
+            (r) =>
+              r.endpoint === 'domains.transferlock.set' &&
+              sentBody(r, z.object({ transfer_lock: z.number().optional() })).transfer_lock === 1,
+          ).length,
+      )
+      .toBeGreaterThan(0)
     const fields = { ...profileFor(sb, 'Main', 1500), readOnly: true }
     await ok('accounts.update', { id: accountId, fields })
     const ended = await running
     const states = ended.items.map((it) => it.state)
     expect(states.filter((s) => s === 'done').length).toBeLessThan(names.length)
-    expect(ended.items.filter((it) => it.state === 'skipped').every((it) => it.error?.code === 'account.readOnly')).toBe(true)
+    expect(
+      ended.items.filter((it) => it.state === 'skipped').every((it) => it.error?.code === 'account.readOnly'),
+    ).toBe(true)
     sb.faults.clear()
     await ok('accounts.update', { id: accountId, fields: { ...fields, readOnly: false }, typedName: 'Main' })
   })

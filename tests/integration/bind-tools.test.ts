@@ -51,7 +51,8 @@ async function axfr(port: number, zone: string): Promise<Answer[]> {
 }
 
 /** Bytes as one quoted character-string, \DDD for anything outside printable ASCII. */
-const quotedBytes = (b: Buffer) => `"${[...b].map((c) => (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c ? `\\${String(c).padStart(3, '0')}` : String.fromCharCode(c))).join('')}"`
+const quotedBytes = (b: Buffer) =>
+  `"${[...b].map((c) => (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c ? `\\${String(c).padStart(3, '0')}` : String.fromCharCode(c))).join('')}"`
 
 /** The transferred records as a zone file, every name in full. */
 function asZoneFile(answers: Answer[]): string {
@@ -88,7 +89,12 @@ function asZoneFile(answers: Answer[]): string {
 const state = seedState({ now: new Date('2026-06-01T00:00:00Z') })
 const zones = [
   ...state.domains.map((d) => ({ name: d.domainname, records: d.dns.svc1.records, ttl: d.dns.svc1.ttl, ns: d.ns })),
-  ...state.freedns.map((f) => ({ name: f.domainname, records: f.records, ttl: f.ttl, ns: [...SERVICE_NAMESERVERS.svc1] })),
+  ...state.freedns.map((f) => ({
+    name: f.domainname,
+    records: f.records,
+    ttl: f.ttl,
+    ns: [...SERVICE_NAMESERVERS.svc1],
+  })),
 ]
 const exported = zones.map((z) => ({ ...z, file: zoneAsBind(z.records, z.name, z.ttl, z.ns).text }))
 const asciiZone = (name: string) => new URL(`http://${name}`).hostname
@@ -96,7 +102,14 @@ const asciiZone = (name: string) => new URL(`http://${name}`).hostname
 describe('zones exported as BIND, read by a zone file reader and by named', () => {
   it('the sandbox has the tricky zones this is about', () => {
     const all = zones.map((z) => z.records).join('\n')
-    for (const line of ['mx @ 20', 'mx @ backup.example.net. 30', 'cname shop shops.example-cdn.net', 'a * 192.0.2.80', 'a 日本語 192.0.2.81', 'caa @ 0 issue "letsencrypt.org"']) {
+    for (const line of [
+      'mx @ 20',
+      'mx @ backup.example.net. 30',
+      'cname shop shops.example-cdn.net',
+      'a * 192.0.2.80',
+      'a 日本語 192.0.2.81',
+      'caa @ 0 issue "letsencrypt.org"',
+    ]) {
       expect(all).toContain(line)
     }
   })
@@ -107,7 +120,11 @@ describe('zones exported as BIND, read by a zone file reader and by named', () =
       expect(formatOf(z.file), z.name).toBe('bind')
       const back = readZoneFile(z.file, z.name, 'bind', live)
       const p = plan(parse(z.records), back.rows)
-      expect({ zone: z.name, empty: isEmptyPlan(p), ttl: back.ttl, p }).toMatchObject({ zone: z.name, empty: true, ttl: z.ttl })
+      expect({ zone: z.name, empty: isEmptyPlan(p), ttl: back.ttl, p }).toMatchObject({
+        zone: z.name,
+        empty: true,
+        ttl: z.ttl,
+      })
       // The apex NS are compared with the domain's nameservers: the same.
       expect(back.notes.map((n) => n.code).sort()).toEqual(['bind.apexNsSame', 'bind.soa'])
       expect(formatOf(z.records), z.name).toBe('records')
@@ -147,9 +164,11 @@ describe('zones exported as BIND, read by a zone file reader and by named', () =
       ].join('\n')
       writeFileSync(join(dir, 'named.conf'), conf)
       // As root, named drops to the bind user (-u), which must own its working directory.
-      const bindUid = process.getuid?.() === 0 ? Number(spawnSync('id', ['-u', 'bind'], { encoding: 'utf8' }).stdout.trim()) : NaN
+      const bindUid =
+        process.getuid?.() === 0 ? Number(spawnSync('id', ['-u', 'bind'], { encoding: 'utf8' }).stdout.trim()) : NaN
       const user = Number.isInteger(bindUid) ? ['-u', 'bind'] : []
-      if (Number.isInteger(bindUid)) for (const f of [dir, ...readdirSync(dir).map((n) => join(dir, n))]) chownSync(f, bindUid, -1)
+      if (Number.isInteger(bindUid))
+        for (const f of [dir, ...readdirSync(dir).map((n) => join(dir, n))]) chownSync(f, bindUid, -1)
       if (NAMED === undefined) throw new Error('named is not installed')
       named = spawn(NAMED, ['-g', '-c', join(dir, 'named.conf'), ...user], { stdio: ['ignore', 'ignore', 'pipe'] })
       // Started when it says so; bounded by time, and by its exit.
@@ -175,7 +194,9 @@ describe('zones exported as BIND, read by a zone file reader and by named', () =
 
     it('named-checkzone accepts the export of every zone', () => {
       for (const z of exported) {
-        const r = spawnSync('named-checkzone', [asciiZone(z.name), join(dir, `${asciiZone(z.name)}.zone`)], { encoding: 'utf8' })
+        const r = spawnSync('named-checkzone', [asciiZone(z.name), join(dir, `${asciiZone(z.name)}.zone`)], {
+          encoding: 'utf8',
+        })
         expect({ zone: z.name, code: r.status, out: r.stdout }).toMatchObject({ zone: z.name, code: 0 })
       }
     })
@@ -186,14 +207,19 @@ describe('zones exported as BIND, read by a zone file reader and by named', () =
         const zone = asciiZone(z.name)
         const transferred = asZoneFile((await axfr(port, zone)).slice(0, -1))
         const served = fromBind(transferred, zone, { nameservers: z.ns })
-        expect(served.report.map((n) => n.code).sort(), `${z.name}\n${transferred}`).toEqual(['bind.apexNsSame', 'bind.soa'])
+        expect(served.report.map((n) => n.code).sort(), `${z.name}\n${transferred}`).toEqual([
+          'bind.apexNsSame',
+          'bind.soa',
+        ])
         const live = parse(z.records)
         // Each served record, where the service holds one that means the same, is that row of the live zone.
         const mapped = inServiceSpelling(served.rows, live, zone)
         expect(mapped.filter((r) => !live.includes(r)).map(serialiseRow), z.name).toEqual([])
         // Served as the DNS serves: a set (a line the service stores twice is one record), with the
         // raw `mx @ <server> <priority>` the MX the service serves for it.
-        const held = live.filter((r) => r.kind === 'record' || (r.reason === 'unplaced' && r.unplaced === 'mx.withHost'))
+        const held = live.filter(
+          (r) => r.kind === 'record' || (r.reason === 'unplaced' && r.unplaced === 'mx.withHost'),
+        )
         expect(new Set(mapped.map(serialiseRow)), z.name).toEqual(new Set(held.map(serialiseRow)))
         expect(readFileSync(join(dir, `${zone}.zone`), 'utf8')).toBe(z.file)
       }

@@ -9,7 +9,15 @@ import { createRequire } from 'node:module'
 import { runInNewContext } from 'node:vm'
 import { z } from 'zod'
 import { assertBuilt, BUILT_PRELOAD } from '../../support/built-shell'
-import { CHANNEL_NAMES, JOB_CHANNEL, PROGRESS_CHANNEL, QUIT_CHANNEL, RELOAD_CHANNEL, REMINDER_OPEN_CHANNEL, ipcChannel } from '@shared/ipc/channels'
+import {
+  CHANNEL_NAMES,
+  JOB_CHANNEL,
+  PROGRESS_CHANNEL,
+  QUIT_CHANNEL,
+  RELOAD_CHANNEL,
+  REMINDER_OPEN_CHANNEL,
+  ipcChannel,
+} from '@shared/ipc/channels'
 
 const fn = z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function')
 
@@ -34,7 +42,11 @@ function loadPreload() {
     return electron
   }
   const module = { exports: {} }
-  runInNewContext(readFileSync(BUILT_PRELOAD, 'utf8'), { require: sandboxRequire, module, exports: module.exports, console }, { filename: BUILT_PRELOAD })
+  runInNewContext(
+    readFileSync(BUILT_PRELOAD, 'utf8'),
+    { require: sandboxRequire, module, exports: module.exports, console },
+    { filename: BUILT_PRELOAD },
+  )
   return { state, required }
 }
 
@@ -70,16 +82,34 @@ describe('the built preload', () => {
     ])
     // Every contract channel is let through.
     for (const channel of CHANNEL_NAMES) await invoke(channel, {})
-    expect(state().invoked.slice(2).map((c) => c.channel)).toEqual(CHANNEL_NAMES.map(ipcChannel))
+    expect(
+      state()
+        .invoked.slice(2)
+        .map((c) => c.channel),
+    ).toEqual(CHANNEL_NAMES.map(ipcChannel))
   })
 
   it('invoke refuses a name outside the contract without sending anything, answering as main would', async () => {
     const { state } = loadPreload()
     const invoke = exposedApi(state).member('invoke')
-    for (const channel of ['shell.exec', 'domains.dns.set', 'progress', 'ha:domains.dns.get', '', 'constructor', '__proto__']) {
-      expect(await invoke(channel, {}), channel).toMatchObject({ ok: false, error: { kind: 'validation', code: 'ipc.unknownChannel' } })
+    for (const channel of [
+      'shell.exec',
+      'domains.dns.set',
+      'progress',
+      'ha:domains.dns.get',
+      '',
+      'constructor',
+      '__proto__',
+    ]) {
+      expect(await invoke(channel, {}), channel).toMatchObject({
+        ok: false,
+        error: { kind: 'validation', code: 'ipc.unknownChannel' },
+      })
     }
-    expect(await invoke({ toString: () => 'domains.dns.get' }, {})).toMatchObject({ ok: false, error: { code: 'ipc.unknownChannel' } })
+    expect(await invoke({ toString: () => 'domains.dns.get' }, {})).toMatchObject({
+      ok: false,
+      error: { code: 'ipc.unknownChannel' },
+    })
     expect(state().invoked).toEqual([])
   })
 
@@ -95,9 +125,16 @@ describe('the built preload', () => {
     for (const l of state().rendererListeners.get(JOB_CHANNEL) ?? []) l({}, { id: 'w-1' })
     for (const l of state().rendererListeners.get(QUIT_CHANNEL) ?? []) l({})
     for (const l of state().rendererListeners.get(RELOAD_CHANNEL) ?? []) l({})
-    for (const l of state().rendererListeners.get(REMINDER_OPEN_CHANNEL) ?? []) l({}, { kind: 'domain', accountId: 'main', id: 'a.example' })
+    for (const l of state().rendererListeners.get(REMINDER_OPEN_CHANNEL) ?? [])
+      l({}, { kind: 'domain', accountId: 'main', id: 'a.example' })
     for (const l of state().rendererListeners.get(PROGRESS_CHANNEL) ?? []) l({}, { callId: 'c-1', loadedItems: 100 })
-    expect(seen).toEqual([{ id: 'w-1' }, 'quit', 'reload', { kind: 'domain', accountId: 'main', id: 'a.example' }, { callId: 'c-1', loadedItems: 100 }])
+    expect(seen).toEqual([
+      { id: 'w-1' },
+      'quit',
+      'reload',
+      { kind: 'domain', accountId: 'main', id: 'a.example' },
+      { callId: 'c-1', loadedItems: 100 },
+    ])
     stop()
     stopReminders()
     stopProgress()

@@ -31,7 +31,8 @@ afterEach(async () => {
 
 beforeAll(() => assertBuilt())
 
-const menuRoles = (menu: ShellState['menu']): string[] => (menu ?? []).flatMap((m) => [m.role ?? '', ...(m.submenu ?? []).map((s) => s.role ?? '')]).filter(Boolean)
+const menuRoles = (menu: ShellState['menu']): string[] =>
+  (menu ?? []).flatMap((m) => [m.role ?? '', ...(m.submenu ?? []).map((s) => s.role ?? '')]).filter(Boolean)
 
 const profileFields = (name: string, baseUrl: string) => ({
   name,
@@ -47,7 +48,9 @@ describe('the built main bundle', () => {
     expect(await shell.ready()).toBe(true)
     const s = await shell.state()
     expect(s.sandboxEnabled).toBe(true)
-    expect(s.privilegedSchemes).toEqual([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false } }])
+    expect(s.privilegedSchemes).toEqual([
+      { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false } },
+    ])
     expect(s.windows).toHaveLength(1)
     const [win] = s.windows
     expect(win?.url).toBe(APP)
@@ -81,7 +84,13 @@ describe('the built main bundle', () => {
     const script = /src="\.?\/?(assets\/[^"]+\.js)"/.exec(page.body ?? '')?.[1]
     expect(script).toBeDefined()
     expect((await shell.protocol(`app://app/${script}`)).headers?.['content-type']).toMatch(/javascript/)
-    for (const url of ['app://app/../main/index.js', 'app://app/%2e%2e/main/index.js', 'app://app/..%2f..%2fpackage.json', 'app://other/index.html', 'app://app/missing.js']) {
+    for (const url of [
+      'app://app/../main/index.js',
+      'app://app/%2e%2e/main/index.js',
+      'app://app/..%2f..%2fpackage.json',
+      'app://other/index.html',
+      'app://app/missing.js',
+    ]) {
       expect((await shell.protocol(url)).status, url).toBe(404)
     }
   })
@@ -94,9 +103,15 @@ describe('the built main bundle', () => {
     const list = await shell.invoke(ipcChannel('accounts.list'), {})
     expect(list).toMatchObject({ ok: true, value: { activeId: 'demo', accounts: [{ id: 'demo', demo: true }] } })
     for (const url of ['https://evil.example/', 'file:///etc/passwd', 'app://other/index.html', '']) {
-      expect(await shell.invoke(ipcChannel('accounts.list'), {}, url), url).toMatchObject({ ok: false, error: { code: 'ipc.foreignSender' } })
+      expect(await shell.invoke(ipcChannel('accounts.list'), {}, url), url).toMatchObject({
+        ok: false,
+        error: { code: 'ipc.foreignSender' },
+      })
     }
-    expect(await shell.invoke(ipcChannel('accounts.setActive'), { id: '../x' })).toMatchObject({ ok: false, error: { code: 'ipc.invalidPayload' } })
+    expect(await shell.invoke(ipcChannel('accounts.setActive'), { id: '../x' })).toMatchObject({
+      ok: false,
+      error: { code: 'ipc.invalidPayload' },
+    })
   })
 
   it('page guards: no navigation away, no redirect away, no webview, no new window; https links go to the system browser', async () => {
@@ -104,7 +119,12 @@ describe('the built main bundle', () => {
     await shell.ready()
     for (const event of ['will-navigate', 'will-redirect'] as const) {
       expect((await shell.guard(event, `${APP}#/domains`)).prevented, event).toBe(false)
-      for (const url of ['https://example.com/', 'file:///etc/passwd', 'app://evil/index.html', 'javascript:alert(1)']) {
+      for (const url of [
+        'https://example.com/',
+        'file:///etc/passwd',
+        'app://evil/index.html',
+        'javascript:alert(1)',
+      ]) {
         expect((await shell.guard(event, url)).prevented, `${event} ${url}`).toBe(true)
       }
     }
@@ -158,7 +178,10 @@ describe('the built main bundle', () => {
     expect((await shell.state()).clipboard).toEqual(['hello'])
     const failing = await launch({ clipboard: 'fail' })
     await failing.ready()
-    expect(await failing.invoke(ipcChannel('app.copyText'), { text: 'hello' })).toMatchObject({ ok: false, error: { code: 'app.copyFailed' } })
+    expect(await failing.invoke(ipcChannel('app.copyText'), { text: 'hello' })).toMatchObject({
+      ok: false,
+      error: { code: 'app.copyFailed' },
+    })
     expect((await failing.state()).clipboard).toEqual([])
   })
 
@@ -167,12 +190,21 @@ describe('the built main bundle', () => {
     expect(await shell.ready()).toBe(true)
     const started = await shell.invoke(ipcChannel('app.startup'), {})
     expect(started).toMatchObject({ ok: true })
-    const warnings = started?.ok ? z.object({ warnings: z.array(z.object({ code: z.string() })) }).parse(started.value).warnings.map((w) => w.code) : []
+    const warnings = started?.ok
+      ? z
+          .object({ warnings: z.array(z.object({ code: z.string() })) })
+          .parse(started.value)
+          .warnings.map((w) => w.code)
+      : []
     expect(warnings).toEqual(['store.unavailable', 'startup.logNotKept', 'startup.journalNotKept'])
     expect(await shell.invoke(ipcChannel('accounts.list'), {})).toMatchObject({ ok: true, value: { activeId: 'demo' } })
     const diagnostics = await shell.invoke(ipcChannel('app.diagnostics'), {})
     expect(JSON.stringify(diagnostics)).toContain('app.start')
-    const job = await shell.invoke(ipcChannel('jobs.submit'), { accountId: 'demo', operation: 'domains.transferlock.set', items: [{ params: { domain: 'no-such.example', transfer_lock: 1 } }] })
+    const job = await shell.invoke(ipcChannel('jobs.submit'), {
+      accountId: 'demo',
+      operation: 'domains.transferlock.set',
+      items: [{ params: { domain: 'no-such.example', transfer_lock: 1 } }],
+    })
     expect(job).toMatchObject({ ok: false, error: { code: 'job.journalUnwritable' } })
     expect(readdirSync(shell.userDataDir)).toEqual([])
   })
@@ -184,7 +216,10 @@ describe('the built main bundle', () => {
     expect(await shell.invoke(ipcChannel('app.unsavedWork'), { count: 2 })).toMatchObject({ ok: true })
     expect(await shell.closeWindow()).toBe(false)
     expect((await shell.state()).sent.filter((m) => m.channel === QUIT_CHANNEL)).toHaveLength(1)
-    expect(await shell.invoke(ipcChannel('app.unsavedWork'), { count: -1 })).toMatchObject({ ok: false, error: { code: 'ipc.invalidPayload' } })
+    expect(await shell.invoke(ipcChannel('app.unsavedWork'), { count: -1 })).toMatchObject({
+      ok: false,
+      error: { code: 'ipc.invalidPayload' },
+    })
     expect(await shell.invoke(ipcChannel('app.unsavedWork'), { count: 0 })).toMatchObject({ ok: true })
     expect(await shell.closeWindow()).toBe(true)
     const s = await shell.state()
@@ -207,7 +242,15 @@ describe('the built main bundle', () => {
     const shell = await launch({ lock: 'denied' })
     const s = await shell.state()
     expect(s.calls).toEqual(['app.requestSingleInstanceLock', 'app.quit'])
-    expect(s).toMatchObject({ quit: true, sandboxEnabled: false, protocols: [], ipcChannels: [], windows: [], menu: null, privilegedSchemes: [] })
+    expect(s).toMatchObject({
+      quit: true,
+      sandboxEnabled: false,
+      protocols: [],
+      ipcChannels: [],
+      windows: [],
+      menu: null,
+      privilegedSchemes: [],
+    })
     expect(s.listeners).toEqual({ webContentsCreated: 0, secondInstance: 0 })
     expect(existsSync(join(shell.userDataDir, 'logs'))).toBe(false)
   })
@@ -216,7 +259,9 @@ describe('the built main bundle', () => {
     const packaged = await launch({ packaged: true })
     await packaged.ready()
     const p = await packaged.state()
-    expect(menuRoles(p.menu)).toEqual(expect.arrayContaining(['fileMenu', 'editMenu', 'viewMenu', 'windowMenu', 'zoomIn', 'resetZoom']))
+    expect(menuRoles(p.menu)).toEqual(
+      expect.arrayContaining(['fileMenu', 'editMenu', 'viewMenu', 'windowMenu', 'zoomIn', 'resetZoom']),
+    )
     for (const role of ['toggleDevTools', 'reload', 'forceReload']) expect(menuRoles(p.menu)).not.toContain(role)
     expect(p.windows[0]?.options.webPreferences.devTools).toBe(false)
 
@@ -233,9 +278,20 @@ describe('the built main bundle', () => {
     const s = await shell.state()
     expect(s.windows[0]?.url).toBe(APP)
     const startup = await shell.invoke(ipcChannel('app.startup'), {})
-    expect(startup).toMatchObject({ ok: true, value: { problem: { code: 'startup.accountsFile', params: { path: join(shell.userDataDir, 'accounts.json'), reason: 'EISDIR' } } } })
+    expect(startup).toMatchObject({
+      ok: true,
+      value: {
+        problem: {
+          code: 'startup.accountsFile',
+          params: { path: join(shell.userDataDir, 'accounts.json'), reason: 'EISDIR' },
+        },
+      },
+    })
     // Every other channel answers with the problem instead of hanging or crashing.
-    expect(await shell.invoke(ipcChannel('accounts.list'), {})).toMatchObject({ ok: false, error: { code: 'startup.unavailable' } })
+    expect(await shell.invoke(ipcChannel('accounts.list'), {})).toMatchObject({
+      ok: false,
+      error: { code: 'startup.unavailable' },
+    })
     expect(await shell.invoke(ipcChannel('app.openLogFolder'), {})).toMatchObject({ ok: true })
     expect((await shell.state()).openedPaths).toEqual([join(shell.userDataDir, 'logs')])
     const log = readFileSync(join(shell.userDataDir, 'logs', 'main.log'), 'utf8')
@@ -249,7 +305,9 @@ describe('the built main bundle', () => {
     await shell.ready()
     const startup = await shell.invoke(ipcChannel('app.startup'), {})
     expect(startup).toMatchObject({ ok: true, value: { warnings: [{ code: 'accountsFile.unreadable' }] } })
-    const movedTo = z.object({ value: z.object({ warnings: z.array(z.object({ params: z.object({ movedTo: z.string() }) })) }) }).parse(startup).value.warnings[0]!.params.movedTo
+    const movedTo = z
+      .object({ value: z.object({ warnings: z.array(z.object({ params: z.object({ movedTo: z.string() }) })) }) })
+      .parse(startup).value.warnings[0]!.params.movedTo
     expect(readFileSync(movedTo, 'utf8')).toContain('"na')
   })
 
@@ -263,10 +321,16 @@ describe('the built main bundle', () => {
       return /"id":"demo"[^}]*?"baseUrl":"([^"]*)"/.exec(text)?.[1]
     }
     expect(await demoUrl()).toBe('')
-    expect(await shell.invoke(ipcChannel('domains.list'), { accountId: 'demo', limit: 5, page: 1 })).toMatchObject({ ok: true })
+    expect(await shell.invoke(ipcChannel('domains.list'), { accountId: 'demo', limit: 5, page: 1 })).toMatchObject({
+      ok: true,
+    })
     const url = await demoUrl()
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/)
-    const created = await shell.invoke(ipcChannel('accounts.create'), { fields: profileFields('Other', 'https://api.example.com/v1'), apiKey: 'other-account-key-1234', storage: 'session' })
+    const created = await shell.invoke(ipcChannel('accounts.create'), {
+      fields: profileFields('Other', 'https://api.example.com/v1'),
+      apiKey: 'other-account-key-1234',
+      storage: 'session',
+    })
     if (!created?.ok) throw new Error(JSON.stringify(created))
     const id = /"id":"([^"]+)"/.exec(JSON.stringify(created.value))?.[1]
     expect(await shell.invoke(ipcChannel('accounts.setActive'), { id })).toMatchObject({ ok: true })
@@ -279,12 +343,27 @@ describe('the built main bundle', () => {
     const shell = await launch()
     await shell.ready()
     const key = 'sk-live-log-check-7f3a9c2e41b8'
-    const created = await shell.invoke(ipcChannel('accounts.create'), { fields: profileFields('Logged', 'https://api.example.com/v1'), apiKey: key, storage: 'session' })
+    const created = await shell.invoke(ipcChannel('accounts.create'), {
+      fields: profileFields('Logged', 'https://api.example.com/v1'),
+      apiKey: key,
+      storage: 'session',
+    })
     expect(created).toMatchObject({ ok: true })
     // A page error that quotes the key and a URL with credentials, as a careless message might.
-    expect(await shell.invoke(ipcChannel('app.reportError'), { source: 'error', message: `failed with ${key} at https://admin:hunter2@api.example.com/v1` })).toMatchObject({ ok: true })
+    expect(
+      await shell.invoke(ipcChannel('app.reportError'), {
+        source: 'error',
+        message: `failed with ${key} at https://admin:hunter2@api.example.com/v1`,
+      }),
+    ).toMatchObject({ ok: true })
     // A base URL holding the key is refused, and the refusal is logged by code only.
-    expect(await shell.invoke(ipcChannel('accounts.create'), { fields: profileFields('Bad', `https://api.example.com/${key}/v1`), apiKey: key, storage: 'session' })).toMatchObject({
+    expect(
+      await shell.invoke(ipcChannel('accounts.create'), {
+        fields: profileFields('Bad', `https://api.example.com/${key}/v1`),
+        apiKey: key,
+        storage: 'session',
+      }),
+    ).toMatchObject({
       ok: false,
       error: { code: 'account.keyInBaseUrl' },
     })
@@ -312,17 +391,33 @@ describe('the built main bundle', () => {
     const shell = await launch()
     await shell.ready()
     const target = { kind: 'domain', accountId: 'demo', id: 'example.com' }
-    expect(await shell.invoke(ipcChannel('reminders.notify'), { title: 'example.com expires in 7 days', body: 'Domain of “Demo”', target })).toMatchObject({ ok: true })
+    expect(
+      await shell.invoke(ipcChannel('reminders.notify'), {
+        title: 'example.com expires in 7 days',
+        body: 'Domain of “Demo”',
+        target,
+      }),
+    ).toMatchObject({ ok: true })
     const shown = await shell.state()
-    expect(shown.notifications).toEqual([{ title: 'example.com expires in 7 days', body: 'Domain of “Demo”', shown: true }])
+    expect(shown.notifications).toEqual([
+      { title: 'example.com expires in 7 days', body: 'Domain of “Demo”', shown: true },
+    ])
     const focusedBefore = shown.focused
     expect(shown.sent.filter((m) => m.channel === REMINDER_OPEN_CHANNEL)).toEqual([])
     expect(await shell.clickNotification(0)).toBe(true)
     const clicked = await shell.state()
     expect(clicked.focused).toBe(focusedBefore + 1)
-    expect(clicked.sent.filter((m) => m.channel === REMINDER_OPEN_CHANNEL)).toEqual([{ channel: REMINDER_OPEN_CHANNEL, args: [target] }])
+    expect(clicked.sent.filter((m) => m.channel === REMINDER_OPEN_CHANNEL)).toEqual([
+      { channel: REMINDER_OPEN_CHANNEL, args: [target] },
+    ])
     // A target main cannot check is refused before anything is shown.
-    expect(await shell.invoke(ipcChannel('reminders.notify'), { title: 'x', body: '', target: { kind: 'domain', accountId: '../x', id: 'a' } })).toMatchObject({ ok: false, error: { code: 'ipc.invalidPayload' } })
+    expect(
+      await shell.invoke(ipcChannel('reminders.notify'), {
+        title: 'x',
+        body: '',
+        target: { kind: 'domain', accountId: '../x', id: 'a' },
+      }),
+    ).toMatchObject({ ok: false, error: { code: 'ipc.invalidPayload' } })
     expect((await shell.state()).notifications).toHaveLength(1)
   })
 })

@@ -22,7 +22,11 @@ const { call } = routerCalls(() => services, sender)
 
 beforeAll(async () => {
   sb = await startSandbox({ keys: { full: 'key-zones' } })
-  services = await createAppServices({ userDataDir: mkdtempSync(join(tmpdir(), 'zones-')), allowedOrigins: [APP], keychain: async () => new SessionSecretStore() })
+  services = await createAppServices({
+    userDataDir: mkdtempSync(join(tmpdir(), 'zones-')),
+    allowedOrigins: [APP],
+    keychain: async () => new SessionSecretStore(),
+  })
 })
 afterAll(async () => {
   await services.close()
@@ -42,10 +46,20 @@ describe('store.zones', () => {
     const mine = await call('store.zones', { accountId: account.id })
     expect(mine).toEqual(all)
     expect(all.value).toEqual([
-      expect.objectContaining({ accountId: account.id, kind: 'dns', domain, ttl: 3600, ns_type: match.any(String), recordCount: match.any(Number) }),
+      expect.objectContaining({
+        accountId: account.id,
+        kind: 'dns',
+        domain,
+        ttl: 3600,
+        ns_type: match.any(String),
+        recordCount: match.any(Number),
+      }),
       expect.objectContaining({ accountId: account.id, kind: 'freedns', domain: free, ttl: 3600 }),
     ])
     expect(await call('store.zones', { accountId: 'another' })).toEqual({ ok: true, value: [] })
-    expect(await call('store.zones', { accountId: 'Not An Id!' })).toMatchObject({ ok: false, error: { kind: 'validation', code: 'ipc.invalidPayload' } })
+    expect(await call('store.zones', { accountId: 'Not An Id!' })).toMatchObject({
+      ok: false,
+      error: { kind: 'validation', code: 'ipc.invalidPayload' },
+    })
   })
 })

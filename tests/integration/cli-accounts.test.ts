@@ -235,61 +235,72 @@ the key is in no argv, output or data file', async () => {
     rmSync(dataDir, { recursive: true, force: true })
   }, 120_000)
 
-  it.skipIf(!hasSecretService)('in a desktop session: a piped key with --keychain goes to the keychain, \
-commands need no key source, and remove takes it out', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'cli-accounts-keychain-'))
-    // The session of the test: its bus (the keychain), HOME and PATH, and nothing else.
-    const { DBUS_SESSION_BUS_ADDRESS, HOME, PATH } = process.env
-    const env = { DBUS_SESSION_BUS_ADDRESS, HOME, PATH }
-    const added = await cli([...add('Desk'), '--key-stdin', '--keychain'], { dataDir, env, stdin: sb.keys.full })
-    expect(added).toMatchObject({ code: 0 })
-    expect(added.out).toContain('Its key is in the keychain')
-    const [account] = accountsIn(dataDir)
-    expect(account).toMatchObject({ name: 'Desk', keyKept: 'keychain' })
-    const keychain = new KeytarSecretStore(await loadKeytar())
-    expect(await keychain.get(account?.id ?? '')).toBe(sb.keys.full)
+  it.skipIf(!hasSecretService)(
+    'in a desktop session: a piped key with --keychain goes to the keychain, \
+commands need no key source, and remove takes it out',
+    async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'cli-accounts-keychain-'))
+      // The session of the test: its bus (the keychain), HOME and PATH, and nothing else.
+      const { DBUS_SESSION_BUS_ADDRESS, HOME, PATH } = process.env
+      const env = { DBUS_SESSION_BUS_ADDRESS, HOME, PATH }
+      const added = await cli([...add('Desk'), '--key-stdin', '--keychain'], { dataDir, env, stdin: sb.keys.full })
+      expect(added).toMatchObject({ code: 0 })
+      expect(added.out).toContain('Its key is in the keychain')
+      const [account] = accountsIn(dataDir)
+      expect(account).toMatchObject({ name: 'Desk', keyKept: 'keychain' })
+      const keychain = new KeytarSecretStore(await loadKeytar())
+      expect(await keychain.get(account?.id ?? '')).toBe(sb.keys.full)
 
-    const { records } = await outside.call('domains.dns.get', { domain })
-    const zoneFile = join(files, 'desk.txt')
-    writeFileSync(zoneFile, `${records.trimEnd()}\ntxt cli-keychain v=from-the-keychain\n`)
-    const saved = await cli(['dns', 'apply', domain, zoneFile, '--account', 'Desk'], { dataDir, env })
-    expect(saved.code).toBe(0)
-    const after = (await outside.call('domains.dns.get', { domain })).records
-    expect(after).toContain('txt cli-keychain v=from-the-keychain')
+      const { records } = await outside.call('domains.dns.get', { domain })
+      const zoneFile = join(files, 'desk.txt')
+      writeFileSync(zoneFile, `${records.trimEnd()}\ntxt cli-keychain v=from-the-keychain\n`)
+      const saved = await cli(['dns', 'apply', domain, zoneFile, '--account', 'Desk'], { dataDir, env })
+      expect(saved.code).toBe(0)
+      const after = (await outside.call('domains.dns.get', { domain })).records
+      expect(after).toContain('txt cli-keychain v=from-the-keychain')
 
-    expect(await cli(['accounts', 'remove', 'Desk', '--yes'], { dataDir, env })).toMatchObject({ code: 0 })
-    expect(await keychain.get(account?.id ?? '')).toBeUndefined()
-    keyNowhereIn(every, sb.keys.full)
-    for (const f of everyFile(dataDir)) expect(f.text, f.path).not.toContain(sb.keys.full)
-    rmSync(dataDir, { recursive: true, force: true })
-  }, 120_000)
+      expect(await cli(['accounts', 'remove', 'Desk', '--yes'], { dataDir, env })).toMatchObject({ code: 0 })
+      expect(await keychain.get(account?.id ?? '')).toBeUndefined()
+      keyNowhereIn(every, sb.keys.full)
+      for (const f of everyFile(dataDir)) expect(f.text, f.path).not.toContain(sb.keys.full)
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+    120_000,
+  )
 
-  const terminalCase = 'at a terminal with no key source: the key is asked for, not shown as typed, and put in the keychain; \
+  const terminalCase =
+    'at a terminal with no key source: the key is asked for, not shown as typed, and put in the keychain; \
 remove asks before it removes'
-  it.skipIf(!hasSecretService || !hasScript)(terminalCase, async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'cli-accounts-tty-'))
-    const { DBUS_SESSION_BUS_ADDRESS, HOME, PATH } = process.env
-    const env = { DBUS_SESSION_BUS_ADDRESS, HOME, PATH, TERM: 'dumb' }
-    const shown = await atTerminal([...add('Typed')], dataDir, env, [['(not shown as you type)', `${sb.keys.full}\r`]])
-    expect(shown.code).toBe(0)
-    expect(shown.screen).toContain('API key of “Typed” (not shown as you type)')
-    expect(shown.screen).toContain('Its key is in the keychain')
-    // Echo off: what the terminal showed holds no key.
-    expect(shown.screen).not.toContain(sb.keys.full)
-    const [account] = accountsIn(dataDir)
-    expect(account).toMatchObject({ name: 'Typed', keyKept: 'keychain' })
-    const keychain = new KeytarSecretStore(await loadKeytar())
-    expect(await keychain.get(account?.id ?? '')).toBe(sb.keys.full)
-    // Asked first at a terminal: "n" keeps it (exit 2), "y" removes it.
-    const kept = await atTerminal(['accounts', 'remove', 'Typed'], dataDir, env, [['[y/N]', 'n\r']])
-    expect(kept.code).toBe(2)
-    expect(accountsIn(dataDir)).toHaveLength(1)
-    const removed = await atTerminal(['accounts', 'remove', 'Typed'], dataDir, env, [['[y/N]', 'y\r']])
-    expect(removed.code).toBe(0)
-    expect(accountsIn(dataDir)).toEqual([])
-    expect(await keychain.get(account?.id ?? '')).toBeUndefined()
-    rmSync(dataDir, { recursive: true, force: true })
-  }, 120_000)
+  it.skipIf(!hasSecretService || !hasScript)(
+    terminalCase,
+    async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'cli-accounts-tty-'))
+      const { DBUS_SESSION_BUS_ADDRESS, HOME, PATH } = process.env
+      const env = { DBUS_SESSION_BUS_ADDRESS, HOME, PATH, TERM: 'dumb' }
+      const shown = await atTerminal([...add('Typed')], dataDir, env, [
+        ['(not shown as you type)', `${sb.keys.full}\r`],
+      ])
+      expect(shown.code).toBe(0)
+      expect(shown.screen).toContain('API key of “Typed” (not shown as you type)')
+      expect(shown.screen).toContain('Its key is in the keychain')
+      // Echo off: what the terminal showed holds no key.
+      expect(shown.screen).not.toContain(sb.keys.full)
+      const [account] = accountsIn(dataDir)
+      expect(account).toMatchObject({ name: 'Typed', keyKept: 'keychain' })
+      const keychain = new KeytarSecretStore(await loadKeytar())
+      expect(await keychain.get(account?.id ?? '')).toBe(sb.keys.full)
+      // Asked first at a terminal: "n" keeps it (exit 2), "y" removes it.
+      const kept = await atTerminal(['accounts', 'remove', 'Typed'], dataDir, env, [['[y/N]', 'n\r']])
+      expect(kept.code).toBe(2)
+      expect(accountsIn(dataDir)).toHaveLength(1)
+      const removed = await atTerminal(['accounts', 'remove', 'Typed'], dataDir, env, [['[y/N]', 'y\r']])
+      expect(removed.code).toBe(0)
+      expect(accountsIn(dataDir)).toEqual([])
+      expect(await keychain.get(account?.id ?? '')).toBeUndefined()
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+    120_000,
+  )
 })
 
 const hasScript = spawnSync('script', ['--version']).status === 0

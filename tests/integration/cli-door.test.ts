@@ -27,14 +27,22 @@ let dataDir: string
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'cli-door-'))
-  services = await createAppServices({ userDataDir: dataDir, allowedOrigins: [APP], keychain: async () => new SessionSecretStore() })
+  services = await createAppServices({
+    userDataDir: dataDir,
+    allowedOrigins: [APP],
+    keychain: async () => new SessionSecretStore(),
+  })
 })
 afterAll(async () => {
   await services.close()
 })
 
 /** Sends lines and collects what comes back until the server closes or `until` is seen. */
-function exchange(socketPath: string, lines: object[], until?: (received: string[]) => boolean): Promise<{ received: string[]; closedByServer: boolean }> {
+function exchange(
+  socketPath: string,
+  lines: object[],
+  until?: (received: string[]) => boolean,
+): Promise<{ received: string[]; closedByServer: boolean }> {
   return new Promise((resolve) => {
     const socket = connect(socketPath)
     const received: string[] = []
@@ -73,10 +81,16 @@ describe('the app’s door for the command line', () => {
     const { socket, token } = (await currentHolder(dataDir))!
     const session = await sessionThroughApp(socket!, token!)
     try {
-      const created = await session.call('accounts.create', { fields: profileFor(many, 'Many'), apiKey: many.keys.full, storage: 'session' })
+      const created = await session.call('accounts.create', {
+        fields: profileFor(many, 'Many'),
+        apiKey: many.keys.full,
+        storage: 'session',
+      })
       if (!created.ok) throw new Error(english(created.error))
       const own: Progress[] = []
-      const read = await session.call('all.domains.list', { accountId: created.value.id, callId: 'door-read' }, (p) => own.push(p))
+      const read = await session.call('all.domains.list', { accountId: created.value.id, callId: 'door-read' }, (p) =>
+        own.push(p),
+      )
       expect(read.ok && read.value.length).toBe(450)
       expect(own.length).toBeGreaterThan(1)
       expect(own.map((p) => p.callId)).toEqual(own.map(() => 'door-read'))
@@ -90,7 +104,10 @@ describe('the app’s door for the command line', () => {
 
   it('answers nothing without the token: a wrong one or a call first closes the connection', async () => {
     const { socket } = (await currentHolder(dataDir))!
-    const wrong = await exchange(socket!, [{ t: 'hello', token: 'f'.repeat(48) }, { t: 'call', id: 1, channel: 'accounts.list', payload: {} }])
+    const wrong = await exchange(socket!, [
+      { t: 'hello', token: 'f'.repeat(48) },
+      { t: 'call', id: 1, channel: 'accounts.list', payload: {} },
+    ])
     expect(wrong).toEqual({ received: [], closedByServer: true })
     const noHello = await exchange(socket!, [{ t: 'call', id: 1, channel: 'accounts.list', payload: {} }])
     expect(noHello).toEqual({ received: [], closedByServer: true })
@@ -109,7 +126,9 @@ describe('the app’s door for the command line', () => {
     )
     const [welcome, ...answers] = r.received.map((l): unknown => JSON.parse(l))
     expect(welcome).toEqual({ t: 'welcome' })
-    const byId = new Map(answers.map((a) => fromAppSchema.parse(a)).flatMap((m) => (m.t === 'result' ? [[m.id, m.result] as const] : [])))
+    const byId = new Map(
+      answers.map((a) => fromAppSchema.parse(a)).flatMap((m) => (m.t === 'result' ? [[m.id, m.result] as const] : [])),
+    )
     expect(byId.get(7)).toMatchObject({ ok: true, value: { accounts: [{ id: 'demo' }] } })
     expect(byId.get(8)).toMatchObject({ ok: false, error: { code: 'ipc.invalidPayload' } })
   })
@@ -123,27 +142,49 @@ describe('the app’s door for the command line', () => {
       await outside.call('domains.dns.set', { domain, ns_type, records: 'a www 192.0.2.1', ttl: 3600 })
       await outside.call('domains.dynamicdns.set', { domain, dynamicdns: 1, password: 'door-ddns-pass-1' })
       const window = routerCalls(() => services)
-      const made = await window.ok('accounts.create', { fields: { ...profileFor(sb, 'DDNS'), ddnsUrl: `${new URL(sb.url).origin}/cgi-bin/dyn.fcg` }, apiKey: sb.keys.full, storage: 'session' })
+      const made = await window.ok('accounts.create', {
+        fields: { ...profileFor(sb, 'DDNS'), ddnsUrl: `${new URL(sb.url).origin}/cgi-bin/dyn.fcg` },
+        apiKey: sb.keys.full,
+        storage: 'session',
+      })
       const update = { accountId: made.id, domain, host: 'www', ip: '192.0.2.7' }
       // The window's sender may not ask for one.
-      expect(await window.call('ddns.send', { ...update, ip: '192.0.2.66' })).toMatchObject({ ok: false, error: { kind: 'forbidden', code: 'ipc.foreignSender' } })
+      expect(await window.call('ddns.send', { ...update, ip: '192.0.2.66' })).toMatchObject({
+        ok: false,
+        error: { kind: 'forbidden', code: 'ipc.foreignSender' },
+      })
       const { socket, token } = (await currentHolder(dataDir))!
       // A door client has no channel to write a history row of its own any more.
-      const forged = await exchange(socket!, [{ t: 'hello', token }, { t: 'call', id: 3, channel: 'history.recordDdns', payload: { ...update, ok: true } }], (got) => got.length >= 2)
+      const forged = await exchange(
+        socket!,
+        [
+          { t: 'hello', token },
+          { t: 'call', id: 3, channel: 'history.recordDdns', payload: { ...update, ok: true } },
+        ],
+        (got) => got.length >= 2,
+      )
       expect(forged.received[1]).toContain('ipc.unknownChannel')
       const session = await sessionThroughApp(socket!, token!)
       try {
         expect(await session.call('ddns.send', update)).toEqual({ ok: true, value: { ok: true, status: 0 } })
         // Answered by the service: no record for this host (status 8), recorded as failed.
-        expect(await session.call('ddns.send', { ...update, host: 'nothere', ip: '192.0.2.9' })).toMatchObject({ ok: true, value: { ok: false, status: 8 } })
+        expect(await session.call('ddns.send', { ...update, host: 'nothere', ip: '192.0.2.9' })).toMatchObject({
+          ok: true,
+          value: { ok: false, status: 8 },
+        })
         // Validated as every payload is: not an address, nothing sent or recorded.
-        expect(await session.call('ddns.send', { ...update, ip: 'not-an-ip' })).toMatchObject({ ok: false, error: { kind: 'validation' } })
+        expect(await session.call('ddns.send', { ...update, ip: 'not-an-ip' })).toMatchObject({
+          ok: false,
+          error: { kind: 'validation' },
+        })
       } finally {
         await session.close()
       }
       expect(sb.received.filter((r) => r.path === '/cgi-bin/dyn.fcg' && r.query.d === domain)).toHaveLength(2)
       expect((await outside.call('domains.dns.get', { domain })).records).toMatch(/^a www 192\.0\.2\.7$/m)
-      const recorded = (await window.ok('history.list', { accountId: made.id })).filter((h) => h.operation === 'ddns.update')
+      const recorded = (await window.ok('history.list', { accountId: made.id })).filter(
+        (h) => h.operation === 'ddns.update',
+      )
       expect(recorded.map((h) => [h.outcome, h.after])).toEqual([
         ['failed', { host: 'nothere', ip: '192.0.2.9' }],
         ['done', { host: 'www', ip: '192.0.2.7' }],
@@ -157,7 +198,10 @@ describe('the app’s door for the command line', () => {
     const { socket, token } = (await currentHolder(dataDir))!
     const session = await sessionThroughApp(socket!, token!)
     try {
-      expect(await session.call('app.quit', {})).toMatchObject({ ok: false, error: { kind: 'forbidden', code: 'ipc.foreignSender' } })
+      expect(await session.call('app.quit', {})).toMatchObject({
+        ok: false,
+        error: { kind: 'forbidden', code: 'ipc.foreignSender' },
+      })
     } finally {
       await session.close()
     }

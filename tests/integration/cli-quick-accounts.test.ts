@@ -11,9 +11,13 @@ import { describe, expect, it } from 'vitest'
 
 const CLI = 'out/main/cli.js'
 const accounts = (dataDir: string, ...more: string[]) =>
-  spawnSync(process.execPath, [CLI, 'accounts', '--data-dir', dataDir, ...more], { encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH, HOME: dataDir, LANG: 'C.UTF-8' } })
+  spawnSync(process.execPath, [CLI, 'accounts', '--data-dir', dataDir, ...more], {
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { PATH: process.env.PATH, HOME: dataDir, LANG: 'C.UTF-8' },
+  })
 
-describe.skipIf(!existsSync(CLI))('accounts without the app\'s services', () => {
+describe.skipIf(!existsSync(CLI))("accounts without the app's services", () => {
   it('lists the demo of an empty folder and opens nothing else there', () => {
     const dir = mkdtempSync(join(tmpdir(), 'quick-accounts-'))
     const r = accounts(dir)
@@ -23,11 +27,29 @@ describe.skipIf(!existsSync(CLI))('accounts without the app\'s services', () => 
     expect(readdirSync(dir).filter((f) => f !== 'in-use.db')).toEqual([])
   })
 
-  it('lists the file\'s accounts as the app does, the active one marked, in JSON too', () => {
+  it("lists the file's accounts as the app does, the active one marked, in JSON too", () => {
     const dir = mkdtempSync(join(tmpdir(), 'quick-accounts-'))
-    const serverKinds = { a: { path: 'web', label: 'Web' }, b: { path: 'managed', label: 'Managed' }, c: { path: 'cloud', label: 'Cloud' } }
-    const account = (id: string, name: string, extra: object) => ({ id, name, baseUrl: 'https://api.example.com/v1', serverKinds, timeoutMs: 30_000, ...extra })
-    writeFileSync(join(dir, 'accounts.json'), JSON.stringify({ version: 1, activeId: 'b', accounts: [account('a', 'Shop', { environment: 'production' }), account('b', 'Lab', { readOnly: true })] }))
+    const serverKinds = {
+      a: { path: 'web', label: 'Web' },
+      b: { path: 'managed', label: 'Managed' },
+      c: { path: 'cloud', label: 'Cloud' },
+    }
+    const account = (id: string, name: string, extra: object) => ({
+      id,
+      name,
+      baseUrl: 'https://api.example.com/v1',
+      serverKinds,
+      timeoutMs: 30_000,
+      ...extra,
+    })
+    writeFileSync(
+      join(dir, 'accounts.json'),
+      JSON.stringify({
+        version: 1,
+        activeId: 'b',
+        accounts: [account('a', 'Shop', { environment: 'production' }), account('b', 'Lab', { readOnly: true })],
+      }),
+    )
     const r = accounts(dir)
     expect(r.status).toBe(0)
     expect(r.stdout).toBe('  Demo (local sandbox)\ttest\tdemo\n  Shop\tproduction\ta\n* Lab\tnone\tread-only\tb\n')

@@ -25,7 +25,14 @@ async function caught(p: Promise<unknown>): Promise<AppError> {
 
 /** Whatever a caller could see of an error: none of it may contain the key. */
 function exposedText(err: AppError): string {
-  return [err.message, english(err), err.stack ?? '', JSON.stringify(err), JSON.stringify(err.toData()), String(err)].join('\n')
+  return [
+    err.message,
+    english(err),
+    err.stack ?? '',
+    JSON.stringify(err),
+    JSON.stringify(err.toData()),
+    String(err),
+  ].join('\n')
 }
 
 beforeAll(async () => {
@@ -42,7 +49,9 @@ afterEach(() => {
 describe('error kinds', () => {
   it('bad-request: the message and request_id come from the live error body', async () => {
     const d = sb.state.domains[0]!.domainname
-    const err = await caught(client.call('domains.dns.set', { domain: d, ns_type: 'svc1', records: 'bogus line here ok' }))
+    const err = await caught(
+      client.call('domains.dns.set', { domain: d, ns_type: 'svc1', records: 'bogus line here ok' }),
+    )
     expect(err.kind).toBe('bad-request')
     expect(err.status).toBe(400)
     expect(english(err)).toMatch(/Unknown record type "bogus" on line 1/)
@@ -75,7 +84,9 @@ describe('error kinds', () => {
     const ro = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.readOnly, serverPaths: sb.serverPaths })
     const servers = await ro.call('servers.list', { kind: 'a' })
     expect(servers.length).toBeGreaterThan(0)
-    const err = await caught(ro.call('servers.expiration.extend', { kind: 'a', webid: Number(servers[0]!.webid), months: 1 }))
+    const err = await caught(
+      ro.call('servers.expiration.extend', { kind: 'a', webid: Number(servers[0]!.webid), months: 1 }),
+    )
     expect(err.kind).toBe('forbidden')
     expect(err.status).toBe(403)
     expect(english(err)).toMatch(/list of allowed addresses/)
@@ -96,7 +107,11 @@ describe('error kinds', () => {
 
   it('forbidden from an address the token does not allow says the address, not the key, whatever was asked', async () => {
     const c = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths })
-    sb.faults.inject('logs.list', { status: 403, message: 'access from this IP address is not permitted for this token', times: 1 })
+    sb.faults.inject('logs.list', {
+      status: 403,
+      message: 'access from this IP address is not permitted for this token',
+      times: 1,
+    })
     const err = await caught(c.call('logs.list', { limit: 1 }))
     expect(err.kind).toBe('forbidden')
     expect(err.data.code).toBe('error.forbiddenAddress')
@@ -162,7 +177,12 @@ describe('error kinds', () => {
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r))
     const port = listeningPort(closed)
     await new Promise<void>((r) => closed.close(() => r()))
-    const nowhere = createApiClient({ baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: sb.keys.full, serverPaths: sb.serverPaths, retry: fastRetry })
+    const nowhere = createApiClient({
+      baseUrl: `http://127.0.0.1:${port}/v1`,
+      apiKey: sb.keys.full,
+      serverPaths: sb.serverPaths,
+      retry: fastRetry,
+    })
     const err2 = await caught(nowhere.call('logs.list', {}))
     expect(err2.kind).toBe('network')
     expect(english(err2)).toMatch(/ECONNREFUSED/)
@@ -182,7 +202,13 @@ describe('error kinds', () => {
     // The client's timers run on a clock the test moves: the limit, not the machine, decides.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     try {
-      const quick = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths, timeoutMs: 300, retry: fastRetry })
+      const quick = createApiClient({
+        baseUrl: sb.url,
+        apiKey: sb.keys.full,
+        serverPaths: sb.serverPaths,
+        timeoutMs: 300,
+        retry: fastRetry,
+      })
       const before = sb.received.length
       let ended = false
       const err = caught(quick.call('logs.list', {})).finally(() => (ended = true))
@@ -226,8 +252,12 @@ describe('base URL rules', () => {
     }
     expect(refusal('http://api.example.com/v1')).toMatch(/https/)
     expect(refusal('https://user:pw@api.example.com/v1')).toMatch(/user name/)
-    expect(() => createApiClient({ baseUrl: 'http://[::1]:8080/v1', apiKey: 'k', serverPaths: sb.serverPaths })).not.toThrow()
-    expect(() => createApiClient({ baseUrl: 'https://api.example.com/v1/', apiKey: 'k', serverPaths: sb.serverPaths })).not.toThrow()
+    expect(() =>
+      createApiClient({ baseUrl: 'http://[::1]:8080/v1', apiKey: 'k', serverPaths: sb.serverPaths }),
+    ).not.toThrow()
+    expect(() =>
+      createApiClient({ baseUrl: 'https://api.example.com/v1/', apiKey: 'k', serverPaths: sb.serverPaths }),
+    ).not.toThrow()
   })
 })
 
@@ -256,7 +286,10 @@ describe('error bodies of other shapes', () => {
   })
 
   it('a service message that quotes the key has it redacted', async () => {
-    next = { status: 401, body: JSON.stringify({ errors: { code: 401, message: 'bad token secret-key-xyz' }, request_id: 'r-1' }) }
+    next = {
+      status: 401,
+      body: JSON.stringify({ errors: { code: 401, message: 'bad token secret-key-xyz' }, request_id: 'r-1' }),
+    }
     const c = createApiClient({ baseUrl: url, apiKey: 'secret-key-xyz', serverPaths: sb.serverPaths, retry: fastRetry })
     const err = await caught(c.call('logs.list', {}))
     expect(err.kind).toBe('unauthorized')
@@ -274,7 +307,10 @@ describe('error bodies of other shapes', () => {
     ['lower case', (k: string) => k.toLowerCase()],
   ])('a service message that quotes the key in %s has it redacted', async (_form, encode) => {
     const key = 'Secret-Key-XYZ-0123'
-    next = { status: 401, body: JSON.stringify({ errors: { code: 401, message: `bad token ${encode(key)} (as sent)` }, request_id: 'r-1' }) }
+    next = {
+      status: 401,
+      body: JSON.stringify({ errors: { code: 401, message: `bad token ${encode(key)} (as sent)` }, request_id: 'r-1' }),
+    }
     const c = createApiClient({ baseUrl: url, apiKey: key, serverPaths: sb.serverPaths, retry: fastRetry })
     const err = await caught(c.call('logs.list', {}))
     expect(exposedText(err)).not.toContain(encode(key))
@@ -292,23 +328,51 @@ describe('error bodies of other shapes', () => {
     ['encoded twice (a URL inside a URL)', (k) => encodeURIComponent(encodeURIComponent(k)).toLowerCase()],
   ]
 
-  it.each(percentForms)('a service message that quotes the key percent-encoded, %s, has it redacted', async (_form, encode) => {
-    expect(encode(urlKey)).not.toContain(urlKey)
-    next = { status: 401, body: JSON.stringify({ errors: { code: 401, message: `bad token in /v1/domains?token=${encode(urlKey)}` }, request_id: 'r-1' }) }
-    const c = createApiClient({ baseUrl: url, apiKey: urlKey, serverPaths: sb.serverPaths, retry: fastRetry })
-    const err = await caught(c.call('logs.list', {}))
-    expect(exposedText(err).toLowerCase()).not.toContain(encode(urlKey).toLowerCase())
-    expect(english(err)).toContain('token=[redacted]')
-  })
+  it.each(percentForms)(
+    'a service message that quotes the key percent-encoded, %s, has it redacted',
+    async (_form, encode) => {
+      expect(encode(urlKey)).not.toContain(urlKey)
+      next = {
+        status: 401,
+        body: JSON.stringify({
+          errors: { code: 401, message: `bad token in /v1/domains?token=${encode(urlKey)}` },
+          request_id: 'r-1',
+        }),
+      }
+      const c = createApiClient({ baseUrl: url, apiKey: urlKey, serverPaths: sb.serverPaths, retry: fastRetry })
+      const err = await caught(c.call('logs.list', {}))
+      expect(exposedText(err).toLowerCase()).not.toContain(encode(urlKey).toLowerCase())
+      expect(english(err)).toContain('token=[redacted]')
+    },
+  )
 
-  it.each(percentForms)('a key an answer echoes in any field, percent-encoded %s, is redacted before anyone reads the answer', async (_form, encode) => {
-    // The service's log, as the window's Requests screen shows it: a logged request and answer that carry the key.
-    const entry = { request_id: 'r-9', datetime: '2030-01-01 00:00:00', method: 'GET', path: `/v1/domains?token=${encode(urlKey)}`, request: `{"key":"${urlKey.toLowerCase()}"}`, response: `{"errors":{"message":"token ${encode(urlKey)}"}}`, addr: '192.0.2.1' }
-    next = { status: 200, body: JSON.stringify({ results: [entry], paging: { max: 1, page: 1, limit: 10 }, request_id: 'r-3' }) }
-    const c = createApiClient({ baseUrl: url, apiKey: urlKey, serverPaths: sb.serverPaths, retry: fastRetry })
-    const [logged] = await c.call('logs.list', {})
-    expect(logged).toEqual({ ...entry, path: '/v1/domains?token=[redacted]', request: '{"key":"[redacted]"}', response: '{"errors":{"message":"token [redacted]"}}' })
-  })
+  it.each(percentForms)(
+    'a key an answer echoes in any field, percent-encoded %s, is redacted before anyone reads the answer',
+    async (_form, encode) => {
+      // The service's log, as the window's Requests screen shows it: a logged request and answer that carry the key.
+      const entry = {
+        request_id: 'r-9',
+        datetime: '2030-01-01 00:00:00',
+        method: 'GET',
+        path: `/v1/domains?token=${encode(urlKey)}`,
+        request: `{"key":"${urlKey.toLowerCase()}"}`,
+        response: `{"errors":{"message":"token ${encode(urlKey)}"}}`,
+        addr: '192.0.2.1',
+      }
+      next = {
+        status: 200,
+        body: JSON.stringify({ results: [entry], paging: { max: 1, page: 1, limit: 10 }, request_id: 'r-3' }),
+      }
+      const c = createApiClient({ baseUrl: url, apiKey: urlKey, serverPaths: sb.serverPaths, retry: fastRetry })
+      const [logged] = await c.call('logs.list', {})
+      expect(logged).toEqual({
+        ...entry,
+        path: '/v1/domains?token=[redacted]',
+        request: '{"key":"[redacted]"}',
+        response: '{"errors":{"message":"token [redacted]"}}',
+      })
+    },
+  )
 
   it('a 200 whose results do not match the schema is malformed-response', async () => {
     next = { status: 200, body: JSON.stringify({ results: [{ domainid: 'not-a-number' }], request_id: 'r-2' }) }

@@ -19,7 +19,10 @@ describe('the log with its console gone', () => {
   it('keeps every line in its file, stops printing, and raises nothing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'console-gone-'))
     dirs.push(dir)
-    const child = fork(resolve('tests/helpers/console-gone-child.ts'), [dir], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
+    const child = fork(resolve('tests/helpers/console-gone-child.ts'), [dir], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    })
     const exited = new Promise<number | null>((r) => child.once('exit', r))
     try {
       await new Promise<void>((r) => child.once('message', () => r()))
@@ -29,7 +32,11 @@ describe('the log with its console gone', () => {
       const done = new Promise<'done'>((r) => child.once('message', () => r('done')))
       child.send('go')
       // Bounded: without the fix the child never gets here, busy logging its own failures.
-      const outcome = await Promise.race([done, exited.then(() => 'exited' as const), new Promise<'stuck'>((r) => setTimeout(() => r('stuck'), 30_000))])
+      const outcome = await Promise.race([
+        done,
+        exited.then(() => 'exited' as const),
+        new Promise<'stuck'>((r) => setTimeout(() => r('stuck'), 30_000)),
+      ])
       expect(outcome).toBe('done')
       expect(await exited).toBe(0)
       const lines = readFileSync(join(dir, 'main.log'), 'utf8').split('\n').filter(Boolean)

@@ -42,7 +42,9 @@ describe('starters racing for one data folder after a crash', () => {
       const kept: string[] = []
       let rounds = 0
       for (; rounds < ROUNDS && Date.now() < until; rounds++) {
-        const starters = await Promise.all(Array.from({ length: STARTERS }, (_, i) => startLockChild(dir, i % 2 ? 'cli' : 'app')))
+        const starters = await Promise.all(
+          Array.from({ length: STARTERS }, (_, i) => startLockChild(dir, i % 2 ? 'cli' : 'app')),
+        )
         alive.push(...starters)
         await Promise.all(starters.map((c) => c.next('ready')))
         if (rounds > 0) {

@@ -22,9 +22,16 @@ const makeDemo = () => {
  * Streams `total` bytes of body in 64 KB chunks and reports how many were written before the
  * server answered, and its status. Bounded: it stops writing once answered or after `total`.
  */
-function streamBody(url: string, total: number, headers: Record<string, string> = {}): Promise<{ status: number; written: number }> {
+function streamBody(
+  url: string,
+  total: number,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; written: number }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(total), ...headers } })
+    const req = httpRequest(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': String(total), ...headers },
+    })
     let written = 0
     let answered = false
     const chunk = Buffer.alloc(64 * 1024, 0x20)
@@ -59,7 +66,9 @@ describe('the demo sandbox in the app', () => {
   it('refuses a body over 1 MB with 413, even with the key, and keeps serving', async () => {
     const demo = makeDemo()
     const { baseUrl, apiKey } = await demo.start()
-    const r = await streamBody(`${baseUrl}/domains/example.com/dns`, 3 * 1024 * 1024, { authorization: `Bearer ${apiKey}` })
+    const r = await streamBody(`${baseUrl}/domains/example.com/dns`, 3 * 1024 * 1024, {
+      authorization: `Bearer ${apiKey}`,
+    })
     expect(r.status).toBe(413)
     const ok = await fetch(`${baseUrl}/domains?limit=1&page=1`, { headers: { authorization: `Bearer ${apiKey}` } })
     expect(ok.status).toBe(200)
@@ -74,7 +83,11 @@ describe('the demo sandbox in the app', () => {
     const sb = demo.sandbox()
     const domain = sb?.state.domains[0]?.domainname
     if (!sb || !domain) throw new Error('the demo has no domain')
-    const set = await fetch(`${first.baseUrl}/domains/${domain}/transferlock`, { method: 'PUT', headers, body: JSON.stringify({ transfer_lock: 0 }) })
+    const set = await fetch(`${first.baseUrl}/domains/${domain}/transferlock`, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({ transfer_lock: 0 }),
+    })
     expect(set.status).toBe(200)
     expect(sb.received).toEqual([])
 

@@ -13,7 +13,8 @@ import { resolverNsAsk, servedAgainstSaved } from '../../src/main/dns-health/ser
 import type { Nameserver } from '../../src/main/dns-health/nameservers'
 import { startRecordsDns, type LoopbackDns, type Zone } from '../../support/loopback-dns'
 
-const includes = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `include:${prefix}${i}.mail.test`).join(' ')
+const includes = (n: number, prefix: string) =>
+  Array.from({ length: n }, (_, i) => `include:${prefix}${i}.mail.test`).join(' ')
 const resolverZones: Zone[] = [
   {
     domain: 'mail.test',
@@ -33,7 +34,13 @@ const resolverZones: Zone[] = [
   },
   {
     domain: 'host.test',
-    records: ['a web 192.0.2.80', 'aaaa v6only 2001:db8::80', 'cname alias web.host.test.', 'cname mx-alias web.host.test.', 'a mx 192.0.2.25'].join('\n'),
+    records: [
+      'a web 192.0.2.80',
+      'aaaa v6only 2001:db8::80',
+      'cname alias web.host.test.',
+      'cname mx-alias web.host.test.',
+      'a mx 192.0.2.25',
+    ].join('\n'),
   },
 ]
 
@@ -49,7 +56,8 @@ afterAll(async () => {
   silent?.close()
 })
 
-const health = (lines: string[], servers = [resolver.address], timeoutMs = 2000) => zoneHealth(parse(lines.join('\n')), 'example.com', resolverAsker({ servers, timeoutMs }))
+const health = (lines: string[], servers = [resolver.address], timeoutMs = 2000) =>
+  zoneHealth(parse(lines.join('\n')), 'example.com', resolverAsker({ servers, timeoutMs }))
 
 describe('health rules that ask DNS (a resolver on loopback)', () => {
   it('spf.lookups counts through include: and redirect= and finds 14; a short chain passes', async () => {
@@ -60,7 +68,11 @@ describe('health rules that ask DNS (a resolver on loopback)', () => {
 
   it('asks each name once per run (cached), and follows includes inside the zone from the zone itself', async () => {
     const before = resolver.asked.length
-    const found = await health(['txt @ v=spf1 include:_spf.example.com include:_spf.mail.test -all', 'txt _spf v=spf1 include:_spf.mail.test -all', 'txt www v=spf1 include:_spf.mail.test -all'])
+    const found = await health([
+      'txt @ v=spf1 include:_spf.example.com include:_spf.mail.test -all',
+      'txt _spf v=spf1 include:_spf.mail.test -all',
+      'txt www v=spf1 include:_spf.mail.test -all',
+    ])
     const asked = resolver.asked.slice(before)
     expect(asked.filter((q) => q === 'TXT _spf.mail.test')).toHaveLength(1)
     expect(asked.some((q) => q.includes('example.com'))).toBe(false)
@@ -68,7 +80,14 @@ describe('health rules that ask DNS (a resolver on loopback)', () => {
   })
 
   it('target.dangling for a CNAME, MX and in-zone target with no address; mx.cname for an MX at an alias', async () => {
-    const found = await health(['cname shop gone.host.test.', 'cname blog alias.host.test.', 'mx mx-alias.host.test. 10', 'mx mx.host.test. 20', 'cname old nothing-here', 'a web 192.0.2.1'])
+    const found = await health([
+      'cname shop gone.host.test.',
+      'cname blog alias.host.test.',
+      'mx mx-alias.host.test. 10',
+      'mx mx.host.test. 20',
+      'cname old nothing-here',
+      'a web 192.0.2.1',
+    ])
     expect(found.map((f) => [f.rule, f.record.host, f.params.target])).toEqual([
       ['target.dangling', 'shop', 'gone.host.test'],
       ['mx.cname', '@', 'mx-alias.host.test'],
@@ -80,7 +99,9 @@ describe('health rules that ask DNS (a resolver on loopback)', () => {
     // 3 includes, each of whose records costs 2 (a, mx): 9, and the record's own terms (exists: costs one too).
     const three = 'include:p0.mail.test include:p1.mail.test include:p2.mail.test'
     expect(await health([`txt @ v=spf1 ${three} a -all`])).toEqual([])
-    expect(await health([`txt @ v=spf1 ${three} a exists:%{i}.e.mail.test -all`])).toEqual([expect.objectContaining({ rule: 'spf.lookups', params: { count: 11, limit: 10 } })])
+    expect(await health([`txt @ v=spf1 ${three} a exists:%{i}.e.mail.test -all`])).toEqual([
+      expect.objectContaining({ rule: 'spf.lookups', params: { count: 11, limit: 10 } }),
+    ])
   })
 
   it('follows an include chain at most 10 deep: a chain deeper than that is over the limit, and its deeper names are never asked', async () => {
@@ -94,13 +115,22 @@ describe('health rules that ask DNS (a resolver on loopback)', () => {
   it('an include loop is over the limit, as a receiver evaluating it finds (every include is evaluated again), each name still asked once', async () => {
     const before = resolver.asked.length
     expect((await health(['txt @ v=spf1 include:loop1.mail.test -all'])).map((f) => f.rule)).toEqual(['spf.lookups'])
-    expect(resolver.asked.slice(before).filter((q) => q.includes('loop'))).toEqual(['TXT loop1.mail.test', 'TXT loop2.mail.test'])
+    expect(resolver.asked.slice(before).filter((q) => q.includes('loop'))).toEqual([
+      'TXT loop1.mail.test',
+      'TXT loop2.mail.test',
+    ])
     // A record that includes its own name, read from the zone itself.
     expect((await health(['txt @ v=spf1 include:example.com -all'])).map((f) => f.rule)).toEqual(['spf.lookups'])
   })
 
   it('ns.cname for an NS target elsewhere that is an alias; target.dangling for MX, NS and SRV targets elsewhere with no address', async () => {
-    const found = await health(['ns sub mx-alias.host.test.', 'mx gone-mx.host.test. 10', 'ns sub gone-ns.host.test.', 'srv _sip._tcp 10 5 5060 gone-srv.host.test.', 'srv _xmpp._tcp 10 5 5222 web.host.test.'])
+    const found = await health([
+      'ns sub mx-alias.host.test.',
+      'mx gone-mx.host.test. 10',
+      'ns sub gone-ns.host.test.',
+      'srv _sip._tcp 10 5 5060 gone-srv.host.test.',
+      'srv _xmpp._tcp 10 5 5222 web.host.test.',
+    ])
     expect(found.map((f) => [f.rule, f.record.type, f.params.target])).toEqual([
       ['ns.cname', 'ns', 'mx-alias.host.test'],
       ['target.dangling', 'mx', 'gone-mx.host.test'],
@@ -132,7 +162,9 @@ describe('health rules that ask DNS (a resolver on loopback)', () => {
     const slow = await startRecordsDns(() => resolverZones, { resolver: true, holdMs: 2000 })
     try {
       const found = await health(['txt @ v=spf1 include:_spf.mail.test -all'], [slow.address], 200)
-      expect(found.map((f) => [f.rule, f.params.check, f.params.reason])).toEqual([['dns.unasked', 'spf.lookups', 'ETIMEOUT']])
+      expect(found.map((f) => [f.rule, f.params.check, f.params.reason])).toEqual([
+        ['dns.unasked', 'spf.lookups', 'ETIMEOUT'],
+      ])
       expect(slow.asked).toEqual(['TXT _spf.mail.test'])
     } finally {
       await slow.close()
@@ -140,7 +172,10 @@ describe('health rules that ask DNS (a resolver on loopback)', () => {
   })
 
   it('says when it could not ask whether an MX or NS target elsewhere is an alias (its CNAME question unanswered)', async () => {
-    const noCname = await startRecordsDns(() => resolverZones, { resolver: true, unanswered: (type) => type === 'CNAME' })
+    const noCname = await startRecordsDns(() => resolverZones, {
+      resolver: true,
+      unanswered: (type) => type === 'CNAME',
+    })
     try {
       const found = await health(['mx mx.host.test. 10', 'ns sub mx.host.test.'], [noCname.address], 200)
       expect(found.map((f) => [f.rule, f.record.type, f.params.check, f.params.name, f.params.reason])).toEqual([
@@ -154,7 +189,11 @@ describe('health rules that ask DNS (a resolver on loopback)', () => {
 
   it('says when it could not ask (a resolver that never answers): dns.unasked, not a pass', async () => {
     const { port } = silent.address()
-    const found = await health(['txt @ v=spf1 include:_spf.mail.test -all', 'cname shop web.host.test.'], [`127.0.0.1:${port}`], 200)
+    const found = await health(
+      ['txt @ v=spf1 include:_spf.mail.test -all', 'cname shop web.host.test.'],
+      [`127.0.0.1:${port}`],
+      200,
+    )
     expect(found.map((f) => [f.rule, f.params.check, f.params.reason])).toEqual([
       ['dns.unasked', 'spf.lookups', 'ETIMEOUT'],
       ['dns.unasked', 'target.dangling', 'ETIMEOUT'],
@@ -174,7 +213,8 @@ describe('served against saved (nameservers on loopback)', () => {
   afterAll(async () => {
     for (const s of servers) await s.close()
   })
-  const compare = (domain: string, nameservers: Nameserver[]) => servedAgainstSaved({ domain, records: saved, nameservers, unresolved: [] }, resolverNsAsk(1000))
+  const compare = (domain: string, nameservers: Nameserver[]) =>
+    servedAgainstSaved({ domain, records: saved, nameservers, unresolved: [] }, resolverNsAsk(1000))
 
   it('no finding when every nameserver serves what is saved', async () => {
     const a = await start(() => [{ domain: 'same.test', records: saved }])
@@ -183,9 +223,19 @@ describe('served against saved (nameservers on loopback)', () => {
   })
 
   it('no finding for the lines the service serves in its own spellings: a value written twice, an IDN host, UTF-8 text, the apex MX written with @', async () => {
-    const spelled = [saved, 'cname docs docs.example.com.', 'cname docs docs.example.com.', 'a 日本語 192.0.2.81', 'txt quote say "hello" to café', 'mx @ backup.example.net. 30'].join('\n')
+    const spelled = [
+      saved,
+      'cname docs docs.example.com.',
+      'cname docs docs.example.com.',
+      'a 日本語 192.0.2.81',
+      'txt quote say "hello" to café',
+      'mx @ backup.example.net. 30',
+    ].join('\n')
     const a = await start(() => [{ domain: 'spelled.test', records: spelled }])
-    const r = await servedAgainstSaved({ domain: 'spelled.test', records: spelled, nameservers: [ns('ns1', a)], unresolved: [] }, resolverNsAsk(1000))
+    const r = await servedAgainstSaved(
+      { domain: 'spelled.test', records: spelled, nameservers: [ns('ns1', a)], unresolved: [] },
+      resolverNsAsk(1000),
+    )
     expect(r.findings).toEqual([])
     // The IDN host was asked as DNS carries it, and the apex MX compared with the backup server in it.
     expect(a.asked).toContain('A xn--wgv71a119e.spelled.test')
@@ -197,11 +247,15 @@ describe('served against saved (nameservers on loopback)', () => {
     const stop = new AbortController()
     const ask = resolverNsAsk(1000)
     // Cancelled once the first question has been asked: nothing matched yet, which read as "delegated elsewhere".
-    const cut = servedAgainstSaved({ domain: 'cut.test', records: saved, nameservers: [ns('ns1', a)], unresolved: [] }, async (n, name, type) => {
-      const answer = await ask(n, name, type)
-      stop.abort()
-      return answer
-    }, stop.signal)
+    const cut = servedAgainstSaved(
+      { domain: 'cut.test', records: saved, nameservers: [ns('ns1', a)], unresolved: [] },
+      async (n, name, type) => {
+        const answer = await ask(n, name, type)
+        stop.abort()
+        return answer
+      },
+      stop.signal,
+    )
     await expect(cut).rejects.toMatchObject({ data: { kind: 'cancelled' } })
   })
 
@@ -209,9 +263,15 @@ describe('served against saved (nameservers on loopback)', () => {
     const key = `v=DKIM1; k=rsa; p=${'MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA'.repeat(8)}`
     const dkim = `${saved}\ntxt default._domainkey ${key}`
     const a = await start(() => [{ domain: 'dkim.test', records: dkim }])
-    const r = await servedAgainstSaved({ domain: 'dkim.test', records: dkim, nameservers: [ns('ns1', a)], unresolved: [] }, resolverNsAsk(1000))
+    const r = await servedAgainstSaved(
+      { domain: 'dkim.test', records: dkim, nameservers: [ns('ns1', a)], unresolved: [] },
+      resolverNsAsk(1000),
+    )
     expect(r.findings).toEqual([])
-    const lone = await servedAgainstSaved({ domain: 'dkim.test', records: `txt default._domainkey ${key}`, nameservers: [ns('ns1', a)], unresolved: [] }, resolverNsAsk(1000))
+    const lone = await servedAgainstSaved(
+      { domain: 'dkim.test', records: `txt default._domainkey ${key}`, nameservers: [ns('ns1', a)], unresolved: [] },
+      resolverNsAsk(1000),
+    )
     expect(lone.findings).toEqual([])
   })
 
@@ -219,12 +279,17 @@ describe('served against saved (nameservers on loopback)', () => {
     const several = `${saved}\na www 192.0.2.3\na www 192.0.2.4`
     const reversed = several.split('\n').reverse().join('\n')
     const a = await start(() => [{ domain: 'order.test', records: reversed }])
-    const r = await servedAgainstSaved({ domain: 'order.test', records: several, nameservers: [ns('ns1', a)], unresolved: [] }, resolverNsAsk(1000))
+    const r = await servedAgainstSaved(
+      { domain: 'order.test', records: several, nameservers: [ns('ns1', a)], unresolved: [] },
+      resolverNsAsk(1000),
+    )
     expect(r.findings).toEqual([])
   })
 
   it('delegated elsewhere: the nameservers serve another zone altogether', async () => {
-    const other = await start(() => [{ domain: 'away.test', records: 'a @ 203.0.113.9\ntxt @ v=spf1 include:other.example -all' }])
+    const other = await start(() => [
+      { domain: 'away.test', records: 'a @ 203.0.113.9\ntxt @ v=spf1 include:other.example -all' },
+    ])
     const r = await compare('away.test', [ns('ns1.other.example', other)])
     expect(r.findings).toEqual([{ code: 'served.delegatedElsewhere', params: { ns: 'ns1.other.example' } }])
   })
@@ -242,12 +307,23 @@ describe('served against saved (nameservers on loopback)', () => {
   it('asks no question whose answer is implied: a nameserver that refuses the zone is asked once, a name it says does not exist once', async () => {
     const good = await start(() => [{ domain: 'implied.test', records: `${saved}\ntxt www v=spf1 -all` }])
     const refusing = await start(() => [{ domain: 'elsewhere.test', records: saved }])
-    const refused = await servedAgainstSaved({ domain: 'implied.test', records: saved, nameservers: [ns('ns1', good), ns('ns2', refusing)], unresolved: [] }, resolverNsAsk(1000))
+    const refused = await servedAgainstSaved(
+      { domain: 'implied.test', records: saved, nameservers: [ns('ns1', good), ns('ns2', refusing)], unresolved: [] },
+      resolverNsAsk(1000),
+    )
     expect(refused.findings).toEqual([{ code: 'served.unreachable', params: { ns: 'ns2', reason: 'EREFUSED' } }])
     expect(refusing.asked.filter((q) => q.endsWith('implied.test'))).toHaveLength(1)
     // The second nameserver has not heard of www yet: asked once for it, and both its sets are missing there.
     const behind = await start(() => [{ domain: 'implied.test', records: saved.replace('a www 192.0.2.2', '') }])
-    const r = await servedAgainstSaved({ domain: 'implied.test', records: `${saved}\ntxt www v=spf1 -all`, nameservers: [ns('ns1', good), ns('ns2', behind)], unresolved: [] }, resolverNsAsk(1000))
+    const r = await servedAgainstSaved(
+      {
+        domain: 'implied.test',
+        records: `${saved}\ntxt www v=spf1 -all`,
+        nameservers: [ns('ns1', good), ns('ns2', behind)],
+        unresolved: [],
+      },
+      resolverNsAsk(1000),
+    )
     expect(r.findings).toEqual([
       { code: 'served.missing', params: { ns: 'ns2', type: 'A', name: 'www.implied.test', value: '192.0.2.2' } },
       { code: 'served.missing', params: { ns: 'ns2', type: 'TXT', name: 'www.implied.test', value: 'v=spf1 -all' } },
@@ -261,6 +337,11 @@ describe('served against saved (nameservers on loopback)', () => {
     const a = await start(() => [{ domain: 'rw.test', records: rewritten }])
     const b = await start(() => [{ domain: 'rw.test', records: rewritten }])
     const r = await compare('rw.test', [ns('ns1', a), ns('ns2', b)])
-    expect(r.findings).toEqual([{ code: 'served.rewritten', params: { ns: 'ns1, ns2', type: 'TXT', name: 'rw.test', value: 'v=spf1 -all', served: 'v=spf1 ~all' } }])
+    expect(r.findings).toEqual([
+      {
+        code: 'served.rewritten',
+        params: { ns: 'ns1, ns2', type: 'TXT', name: 'rw.test', value: 'v=spf1 -all', served: 'v=spf1 ~all' },
+      },
+    ])
   })
 })

@@ -8,7 +8,18 @@
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -43,15 +54,25 @@ afterAll(() => {
 
 /** A data folder whose `cli.sock` path would be over the Unix socket limit (about 100 bytes). */
 const longFolder = () => {
-  const dir = join(mkdtempSync(join(tmpdir(), 'door-long-')), 'a-data-folder-with-a-long-name-'.repeat(2), 'and-deeper-still-'.repeat(2))
+  const dir = join(
+    mkdtempSync(join(tmpdir(), 'door-long-')),
+    'a-data-folder-with-a-long-name-'.repeat(2),
+    'and-deeper-still-'.repeat(2),
+  )
   mkdirSync(dir, { recursive: true })
   return dir
 }
 /** The name the door had before: computable by anyone who knows the folder's path. */
-const oldStyleSocket = (dataDir: string) => join(tmpdir(), `hosting-admin-${createHash('sha256').update(dataDir).digest('hex').slice(0, 24)}.sock`)
+const oldStyleSocket = (dataDir: string) =>
+  join(tmpdir(), `hosting-admin-${createHash('sha256').update(dataDir).digest('hex').slice(0, 24)}.sock`)
 
 /** Sends lines to a door and collects every line it answers until `until` says enough. */
-function converse(socketPath: string, lines: object[], until: (received: string[]) => boolean, more?: (received: string[]) => object[]): Promise<string[]> {
+function converse(
+  socketPath: string,
+  lines: object[],
+  until: (received: string[]) => boolean,
+  more?: (received: string[]) => object[],
+): Promise<string[]> {
   return new Promise((resolve, reject) => {
     const socket = connect(socketPath)
     const received: string[] = []
@@ -90,7 +111,12 @@ describe('the door’s place', () => {
   it('with a data folder path over the socket limit: a directory of the user’s alone, never the name in /tmp anyone can compute; the command goes through it', async () => {
     const dataDir = longFolder()
     expect(Buffer.byteLength(join(dataDir, 'cli.sock'))).toBeGreaterThan(100)
-    const services = await createAppServices({ userDataDir: dataDir, allowedOrigins: [APP], keychain: async () => new SessionSecretStore(), storeWorkerUrl: WORKER })
+    const services = await createAppServices({
+      userDataDir: dataDir,
+      allowedOrigins: [APP],
+      keychain: async () => new SessionSecretStore(),
+      storeWorkerUrl: WORKER,
+    })
     let socket = ''
     try {
       const holder = await currentHolder(dataDir)
@@ -122,12 +148,24 @@ describe('the door’s place', () => {
     mkdirSync(tooLong)
     writeFileSync(join(dataDir, 'run'), '')
     const placed = await chooseDoorPlace(dataDir, { runtimeDir: '/tmp', tmp: tooLong })
-    expect(placed).toMatchObject({ ok: false, refused: [{ dir: '/tmp', reason: 'openToOthers' }, { dir: join(dataDir, 'run'), reason: 'notDirectory' }, { reason: 'tooLong' }] })
+    expect(placed).toMatchObject({
+      ok: false,
+      refused: [
+        { dir: '/tmp', reason: 'openToOthers' },
+        { dir: join(dataDir, 'run'), reason: 'notDirectory' },
+        { reason: 'tooLong' },
+      ],
+    })
     process.env.XDG_RUNTIME_DIR = '/tmp'
     process.env.TMPDIR = tooLong
     let services: AppServices | undefined
     try {
-      services = await createAppServices({ userDataDir: dataDir, allowedOrigins: [APP], keychain: async () => new SessionSecretStore(), storeWorkerUrl: WORKER })
+      services = await createAppServices({
+        userDataDir: dataDir,
+        allowedOrigins: [APP],
+        keychain: async () => new SessionSecretStore(),
+        storeWorkerUrl: WORKER,
+      })
       const holder = await currentHolder(dataDir)
       expect(holder).toMatchObject({ who: 'app', pid: process.pid })
       expect(holder?.socket).toBeUndefined()
@@ -145,11 +183,19 @@ describe('the door’s place', () => {
     const runtime = mkdtempSync(join(tmpdir(), 'runtime-'))
     // Open to others.
     chmodSync(runtime, 0o755)
-    expect(await chooseDoorPlace(dataDir, { runtimeDir: runtime })).toMatchObject({ ok: true, place: { socket: join(dataDir, 'run', 'cli.sock') }, refused: [{ dir: runtime, reason: 'openToOthers' }] })
+    expect(await chooseDoorPlace(dataDir, { runtimeDir: runtime })).toMatchObject({
+      ok: true,
+      place: { socket: join(dataDir, 'run', 'cli.sock') },
+      refused: [{ dir: runtime, reason: 'openToOthers' }],
+    })
     chmodSync(runtime, 0o700)
     // Its door directory a link to somewhere else.
     symlinkSync(mkdtempSync(join(tmpdir(), 'elsewhere-')), join(runtime, 'hosting-admin'))
-    expect(await chooseDoorPlace(dataDir, { runtimeDir: runtime })).toMatchObject({ ok: true, place: { socket: join(dataDir, 'run', 'cli.sock') }, refused: [{ dir: join(runtime, 'hosting-admin'), reason: 'symlink' }] })
+    expect(await chooseDoorPlace(dataDir, { runtimeDir: runtime })).toMatchObject({
+      ok: true,
+      place: { socket: join(dataDir, 'run', 'cli.sock') },
+      refused: [{ dir: join(runtime, 'hosting-admin'), reason: 'symlink' }],
+    })
     rmSync(join(runtime, 'hosting-admin'))
     const fine = await chooseDoorPlace(dataDir, { runtimeDir: runtime })
     expect(fine).toMatchObject({ ok: true, refused: [] })
@@ -172,8 +218,16 @@ describe('the window’s jobs through the door', () => {
     sb = await startSandbox({ domains: 6 })
     dataDir = mkdtempSync(join(tmpdir(), 'door-jobs-'))
     const keys = new SessionSecretStore()
-    services = await createAppServices({ userDataDir: dataDir, allowedOrigins: [APP], keychain: async () => keys, storeWorkerUrl: WORKER, logCheckDelaysMs: [60_000] })
-    accountId = (await ok('accounts.create', { fields: profileFor(sb, 'Main', 1500), apiKey: sb.keys.full, storage: 'keychain' })).id
+    services = await createAppServices({
+      userDataDir: dataDir,
+      allowedOrigins: [APP],
+      keychain: async () => keys,
+      storeWorkerUrl: WORKER,
+      logCheckDelaysMs: [60_000],
+    })
+    accountId = (
+      await ok('accounts.create', { fields: profileFor(sb, 'Main', 1500), apiKey: sb.keys.full, storage: 'keychain' })
+    ).id
   })
   afterAll(async () => {
     await services.close()
@@ -183,10 +237,17 @@ describe('the window’s jobs through the door', () => {
   it('reach a door client without their transfer codes or dynamic DNS passwords, as they run and in the list', async () => {
     const { socket, token } = (await currentHolder(dataDir))!
     const domains = sb.state.domains.map((d) => d.domainname)
-    const serviceCodes = sb.state.domains.map((d) => d.authcode).filter((c): c is string => typeof c === 'string' && c.length > 0)
+    const serviceCodes = sb.state.domains
+      .map((d) => d.authcode)
+      .filter((c): c is string => typeof c === 'string' && c.length > 0)
     let started: Promise<JobView[]> | undefined
     const jobsOf = (received: string[]) => received.map((l) => fromAppSchema.parse(JSON.parse(l)))
-    const ended = (received: string[]) => new Set(jobsOf(received).flatMap((m) => (m.t === 'job' ? [doorJob.parse(m.job)] : [])).flatMap((j) => (['done', 'stopped', 'interrupted'].includes(j.status) ? [j.id] : [])))
+    const ended = (received: string[]) =>
+      new Set(
+        jobsOf(received)
+          .flatMap((m) => (m.t === 'job' ? [doorJob.parse(m.job)] : []))
+          .flatMap((j) => (['done', 'stopped', 'interrupted'].includes(j.status) ? [j.id] : [])),
+      )
     const received = await converse(
       socket!,
       [
@@ -224,7 +285,11 @@ describe('the window’s jobs through the door', () => {
   it('reach a door client without a transfer code that the service’s error repeats, in any case or encoding, as they run and in the list', async () => {
     const code = 'Door+Echo/Code=77'
     const lowerEncoded = encodeURIComponent(code).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase())
-    sb.faults.inject('domains.transfer.request', { status: 400, times: 1, message: `Auth code ${code} is not valid (sent as ${lowerEncoded}; ${code.toUpperCase()}).` })
+    sb.faults.inject('domains.transfer.request', {
+      status: 400,
+      times: 1,
+      message: `Auth code ${code} is not valid (sent as ${lowerEncoded}; ${code.toUpperCase()}).`,
+    })
     const { socket, token } = (await currentHolder(dataDir))!
     const messages = (received: string[]) => received.map((l) => fromAppSchema.parse(JSON.parse(l)))
     let started: Promise<JobView> | undefined
@@ -240,7 +305,9 @@ describe('the window’s jobs through the door', () => {
           started = write('domains.transfer.request', { domain: 'echoed-door.org', authcode: code })
           return []
         }
-        const ended = messages(got).some((m) => m.t === 'job' && doorJob.parse(m.job).items.some((it) => it.state === 'failed'))
+        const ended = messages(got).some(
+          (m) => m.t === 'job' && doorJob.parse(m.job).items.some((it) => it.state === 'failed'),
+        )
         return ended ? [{ t: 'call', id: 2, channel: 'jobs.list', payload: {} }] : []
       },
     )
@@ -248,16 +315,29 @@ describe('the window’s jobs through the door', () => {
     // The window's own view keeps the service's words as they came (the code is the user's own).
     expect(job.items[0]!.error?.serviceMessage).toContain(code)
     const text = received.join('\n')
-    for (const form of [code, lowerEncoded, encodeURIComponent(code), code.toUpperCase()]) expect(text.toLowerCase()).not.toContain(form.toLowerCase())
+    for (const form of [code, lowerEncoded, encodeURIComponent(code), code.toUpperCase()])
+      expect(text.toLowerCase()).not.toContain(form.toLowerCase())
     // The failure itself did cross: its kind, code and the service's words around the code.
-    const listed = z.object({ value: z.array(doorJob) }).parse(messages(received).flatMap((m) => (m.t === 'result' && m.id === 2 ? [m.result] : []))[0]).value
+    const listed = z
+      .object({ value: z.array(doorJob) })
+      .parse(messages(received).flatMap((m) => (m.t === 'result' && m.id === 2 ? [m.result] : []))[0]).value
     const item = listed.find((l) => l.id === job.id)!.items[0]!
-    expect(item).toMatchObject({ state: 'failed', error: { kind: 'bad-request', serviceMessage: 'Auth code [redacted] is not valid (sent as [redacted]; [redacted]).' } })
+    expect(item).toMatchObject({
+      state: 'failed',
+      error: {
+        kind: 'bad-request',
+        serviceMessage: 'Auth code [redacted] is not valid (sent as [redacted]; [redacted]).',
+      },
+    })
   })
 })
 
 /** Of a job the door sends, what these checks read. */
-const doorJob = z.looseObject({ id: z.string(), status: z.string(), items: z.array(z.looseObject({ params: z.record(z.string(), z.unknown()), state: z.string() })) })
+const doorJob = z.looseObject({
+  id: z.string(),
+  status: z.string(),
+  items: z.array(z.looseObject({ params: z.record(z.string(), z.unknown()), state: z.string() })),
+})
 
 /** Root can make a second local user; anyone else cannot, and the test says so. */
 const HOSTILE = 'hostileuser'
@@ -275,7 +355,10 @@ const hostile = hostileUser()
 const skipReason = typeof hostile === 'string' ? hostile : ''
 
 /** A fake door run by the other user: it records every connection and line it receives, and answers as the app would. */
-async function fakeDoorAs(user: { uid: number; gid: number }, socketPath: string): Promise<{ seen: () => string; stop: () => Promise<void> }> {
+async function fakeDoorAs(
+  user: { uid: number; gid: number },
+  socketPath: string,
+): Promise<{ seen: () => string; stop: () => Promise<void> }> {
   const logDir = mkdtempSync(join(tmpdir(), 'hostile-log-'))
   chownSync(logDir, user.uid, user.gid)
   const log = join(logDir, 'seen.txt')
@@ -287,7 +370,12 @@ async function fakeDoorAs(user: { uid: number; gid: number }, socketPath: string
     })
     server.listen(${JSON.stringify(socketPath)}, () => { fs.chmodSync(${JSON.stringify(socketPath)}, 0o777); console.log('listening') })
   `
-  const child: ChildProcess = spawn(process.execPath, ['-e', program], { uid: user.uid, gid: user.gid, cwd: '/', stdio: ['ignore', 'pipe', 'inherit'] })
+  const child: ChildProcess = spawn(process.execPath, ['-e', program], {
+    uid: user.uid,
+    gid: user.gid,
+    cwd: '/',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (d: Buffer) => String(d).includes('listening') && resolve())
     child.once('exit', (code) => reject(new Error(`the other user's door did not start (${code})`)))
@@ -314,7 +402,12 @@ describe.skipIf(skipReason !== '')(`another local user (${skipReason || HOSTILE}
     const squatted = oldStyleSocket(dataDir)
     const fake = await fakeDoorAs(user, squatted)
     cleanups.push(fake.stop, () => rmSync(squatted, { force: true }))
-    const services = await createAppServices({ userDataDir: dataDir, allowedOrigins: [APP], keychain: async () => new SessionSecretStore(), storeWorkerUrl: WORKER })
+    const services = await createAppServices({
+      userDataDir: dataDir,
+      allowedOrigins: [APP],
+      keychain: async () => new SessionSecretStore(),
+      storeWorkerUrl: WORKER,
+    })
     cleanups.push(() => services.close())
     const holder = await currentHolder(dataDir)
     expect(holder?.socket).toBeDefined()
@@ -334,18 +427,30 @@ describe.skipIf(skipReason !== '')(`another local user (${skipReason || HOSTILE}
     // The runtime directory itself the other user's.
     const theirs = mkdtempSync(join(tmpdir(), 'runtime-theirs-'))
     chownSync(theirs, user.uid, user.gid)
-    expect(await chooseDoorPlace(dataDir, { runtimeDir: theirs })).toMatchObject({ ok: true, place: { socket: join(dataDir, 'run', 'cli.sock') }, refused: [{ dir: theirs, reason: 'notOwner' }] })
+    expect(await chooseDoorPlace(dataDir, { runtimeDir: theirs })).toMatchObject({
+      ok: true,
+      place: { socket: join(dataDir, 'run', 'cli.sock') },
+      refused: [{ dir: theirs, reason: 'notOwner' }],
+    })
     // Ours, but its hosting-admin directory made first by the other user (mode 0700, theirs).
     const ours = mkdtempSync(join(tmpdir(), 'runtime-ours-'))
     mkdirSync(join(ours, 'hosting-admin'), { mode: 0o700 })
     chownSync(join(ours, 'hosting-admin'), user.uid, user.gid)
-    expect(await chooseDoorPlace(dataDir, { runtimeDir: ours })).toMatchObject({ ok: true, refused: [{ dir: join(ours, 'hosting-admin'), reason: 'notOwner' }] })
+    expect(await chooseDoorPlace(dataDir, { runtimeDir: ours })).toMatchObject({
+      ok: true,
+      refused: [{ dir: join(ours, 'hosting-admin'), reason: 'notOwner' }],
+    })
     // The app started with that runtime directory: its door is in the data folder's own `run`.
     process.env.XDG_RUNTIME_DIR = ours
     cleanups.push(() => {
       delete process.env.XDG_RUNTIME_DIR
     })
-    const services = await createAppServices({ userDataDir: dataDir, allowedOrigins: [APP], keychain: async () => new SessionSecretStore(), storeWorkerUrl: WORKER })
+    const services = await createAppServices({
+      userDataDir: dataDir,
+      allowedOrigins: [APP],
+      keychain: async () => new SessionSecretStore(),
+      storeWorkerUrl: WORKER,
+    })
     cleanups.push(() => services.close())
     expect((await currentHolder(dataDir))?.socket).toBe(join(dataDir, 'run', 'cli.sock'))
   })

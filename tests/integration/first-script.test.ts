@@ -32,7 +32,9 @@ describe("the window's first script", () => {
     expect(withZod).toEqual([])
     // The marker is real: a chunk loaded later (the forms' schemas) carries it.
     const assets = join(renderer, 'assets')
-    const later = readdirSync(assets).filter((f) => f.endsWith('.js') && readFileSync(join(assets, f), 'utf8').includes('ZodError'))
+    const later = readdirSync(assets).filter(
+      (f) => f.endsWith('.js') && readFileSync(join(assets, f), 'utf8').includes('ZodError'),
+    )
     expect(later.length).toBeGreaterThan(0)
   })
 })

@@ -18,8 +18,12 @@ describe('whole-file writes on a full disk', () => {
     writeFileSync(join(dir, 'team.json'), '{"old":true}')
     const child = resolve('tests/helpers/full-disk-child.ts')
     // 8 blocks of 1 KiB: more than the old files, less than either new one.
-    const out = execFileSync('bash', ['-c', 'ulimit -f 8; exec node --import tsx "$0" "$1"', child, dir], { encoding: 'utf8' })
-    const results = z.object({ accounts: z.string(), team: z.string() }).parse(JSON.parse(out.trim().split('\n').at(-1) ?? ''))
+    const out = execFileSync('bash', ['-c', 'ulimit -f 8; exec node --import tsx "$0" "$1"', child, dir], {
+      encoding: 'utf8',
+    })
+    const results = z
+      .object({ accounts: z.string(), team: z.string() })
+      .parse(JSON.parse(out.trim().split('\n').at(-1) ?? ''))
     expect(results).toEqual({ accounts: 'EFBIG', team: 'EFBIG' })
     expect(readdirSync(dir).sort()).toEqual(['accounts.json', 'team.json'])
     expect(readFileSync(join(dir, 'accounts.json'), 'utf8')).toBe('{"old":true}')

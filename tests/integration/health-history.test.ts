@@ -16,7 +16,13 @@ const T2 = '2030-01-02T00:00:00.000Z'
 const T3 = '2030-01-03T00:00:00.000Z'
 const open = () => openPortfolioStore(join(mkdtempSync(join(tmpdir(), 'health-history-')), 'portfolio.db'))
 const rulesOf = (v: unknown) => healthChangeSchema.parse(v).findings.map((f) => `${f.rule} ${f.record.host}`)
-const dnsItem = (name: string, records: string): PagedItem<'domains.dns.list'> => ({ domainid: 1, domainname: name, ns_type: 'svc1', records, ttl: 3600 })
+const dnsItem = (name: string, records: string): PagedItem<'domains.dns.list'> => ({
+  domainid: 1,
+  domainname: name,
+  ns_type: 'svc1',
+  records,
+  ttl: 3600,
+})
 
 describe('health findings in history', () => {
   it('a zone read on its own: a finding that appears, then one that goes away, each an entry shown until seen', () => {
@@ -25,11 +31,31 @@ describe('health findings in history', () => {
       const clean = 'a @ 192.0.2.1\ntxt @ v=spf1 -all'
       store.putZone('acct', 'dns', 'site.example', { records: clean, ttl: 3600, ns_type: 'svc1' }, T1)
       // A second SPF record at the apex (someone added one at the service).
-      store.putZone('acct', 'dns', 'site.example', { records: `${clean}\ntxt @ v=spf1 ~all`, ttl: 3600, ns_type: 'svc1' }, T2)
+      store.putZone(
+        'acct',
+        'dns',
+        'site.example',
+        { records: `${clean}\ntxt @ v=spf1 ~all`, ttl: 3600, ns_type: 'svc1' },
+        T2,
+      )
       // A change that neither brings nor clears a finding records no health entry.
-      store.putZone('acct', 'dns', 'site.example', { records: `${clean}\ntxt @ v=spf1 ~all\na www 192.0.2.2`, ttl: 3600, ns_type: 'svc1' }, T2)
-      store.putZone('acct', 'dns', 'site.example', { records: `${clean}\na www 192.0.2.2`, ttl: 3600, ns_type: 'svc1' }, T3)
-      const health = store.history.list({ accountId: 'acct', subject: 'site.example' }).filter((h) => h.aspect === 'health')
+      store.putZone(
+        'acct',
+        'dns',
+        'site.example',
+        { records: `${clean}\ntxt @ v=spf1 ~all\na www 192.0.2.2`, ttl: 3600, ns_type: 'svc1' },
+        T2,
+      )
+      store.putZone(
+        'acct',
+        'dns',
+        'site.example',
+        { records: `${clean}\na www 192.0.2.2`, ttl: 3600, ns_type: 'svc1' },
+        T3,
+      )
+      const health = store.history
+        .list({ accountId: 'acct', subject: 'site.example' })
+        .filter((h) => h.aspect === 'health')
       expect(health.map((h) => [h.at, rulesOf(h.after), rulesOf(h.before), h.seen])).toEqual([
         [T3, [], ['spf.multiple @', 'spf.multiple @'], false],
         [T2, ['spf.multiple @', 'spf.multiple @'], [], false],
@@ -42,11 +68,27 @@ describe('health findings in history', () => {
   it('a broken record replaced by another broken one at the same name: the old finding went away, the new one appeared', () => {
     const store = open()
     try {
-      store.putZone('acct', 'dns', 'site.example', { records: 'txt @ "v=spf1 ip4:192.0.2.300 -all"', ttl: 3600, ns_type: 'svc1' }, T1)
-      store.putZone('acct', 'dns', 'site.example', { records: 'txt @ "v=spf1 ip4:192.0.2.400 -all"', ttl: 3600, ns_type: 'svc1' }, T2)
-      const health = store.history.list({ accountId: 'acct', subject: 'site.example' }).filter((h) => h.aspect === 'health')
+      store.putZone(
+        'acct',
+        'dns',
+        'site.example',
+        { records: 'txt @ "v=spf1 ip4:192.0.2.300 -all"', ttl: 3600, ns_type: 'svc1' },
+        T1,
+      )
+      store.putZone(
+        'acct',
+        'dns',
+        'site.example',
+        { records: 'txt @ "v=spf1 ip4:192.0.2.400 -all"', ttl: 3600, ns_type: 'svc1' },
+        T2,
+      )
+      const health = store.history
+        .list({ accountId: 'acct', subject: 'site.example' })
+        .filter((h) => h.aspect === 'health')
       const values = (v: unknown) => healthChangeSchema.parse(v).findings.map((f) => `${f.rule} ${f.record.value}`)
-      expect(health.map((h) => [values(h.before), values(h.after)])).toEqual([[['spf.syntax "v=spf1 ip4:192.0.2.300 -all"'], ['spf.syntax "v=spf1 ip4:192.0.2.400 -all"']]])
+      expect(health.map((h) => [values(h.before), values(h.after)])).toEqual([
+        [['spf.syntax "v=spf1 ip4:192.0.2.300 -all"'], ['spf.syntax "v=spf1 ip4:192.0.2.400 -all"']],
+      ])
     } finally {
       store.close()
     }
@@ -55,8 +97,20 @@ describe('health findings in history', () => {
   it('a zone the account-wide DNS list changed: the same entry', () => {
     const store = open()
     try {
-      store.putList('acct', 'domains.dns.list', {}, [dnsItem('a.example', 'a @ 192.0.2.1\ncname www @'), dnsItem('b.example', 'a @ 192.0.2.2')], T1)
-      store.putList('acct', 'domains.dns.list', {}, [dnsItem('a.example', 'a @ 192.0.2.1\ncname www @\na www 192.0.2.9'), dnsItem('b.example', 'a @ 192.0.2.2')], T2)
+      store.putList(
+        'acct',
+        'domains.dns.list',
+        {},
+        [dnsItem('a.example', 'a @ 192.0.2.1\ncname www @'), dnsItem('b.example', 'a @ 192.0.2.2')],
+        T1,
+      )
+      store.putList(
+        'acct',
+        'domains.dns.list',
+        {},
+        [dnsItem('a.example', 'a @ 192.0.2.1\ncname www @\na www 192.0.2.9'), dnsItem('b.example', 'a @ 192.0.2.2')],
+        T2,
+      )
       const health = store.history.list({ accountId: 'acct' }).filter((h) => h.aspect === 'health')
       expect(health.map((h) => [h.subject, rulesOf(h.after)])).toEqual([['a.example', ['cname.beside www']]])
     } finally {
@@ -67,15 +121,22 @@ describe('health findings in history', () => {
   it('served against saved: an entry when the findings differ from the last comparison, none when they are the same', () => {
     const store = open()
     try {
-      const behind = { code: 'served.missing' as const, params: { ns: 'ns2.example.net', type: 'A', name: 'www.site.example', value: '192.0.2.5' } }
+      const behind = {
+        code: 'served.missing' as const,
+        params: { ns: 'ns2.example.net', type: 'A', name: 'www.site.example', value: '192.0.2.5' },
+      }
       expect(store.history.recordServed('acct', 'site.example', [], T1)).toBe(0)
       expect(store.history.recordServed('acct', 'site.example', [behind], T2)).toBe(1)
-      expect(store.history.recordServed('acct', 'site.example', [{ ...behind, params: { ...behind.params } }], T2)).toBe(0)
+      expect(
+        store.history.recordServed('acct', 'site.example', [{ ...behind, params: { ...behind.params } }], T2),
+      ).toBe(0)
       // Behind on another record now: the same kind of finding, a different one.
       const further = { ...behind, params: { ...behind.params, name: 'mail.site.example', value: '192.0.2.6' } }
       expect(store.history.recordServed('acct', 'site.example', [further], T2)).toBe(1)
       expect(store.history.recordServed('acct', 'site.example', [], T3)).toBe(1)
-      const served = store.history.list({ accountId: 'acct', subject: 'site.example' }).filter((h) => h.aspect === 'served')
+      const served = store.history
+        .list({ accountId: 'acct', subject: 'site.example' })
+        .filter((h) => h.aspect === 'served')
       const codes = (v: unknown) => servedChangeSchema.parse(v).findings.map((f) => f.code)
       expect(served.map((h) => [h.at, codes(h.before), codes(h.after), h.seen])).toEqual([
         [T3, ['served.missing'], [], false],
@@ -89,7 +150,10 @@ describe('health findings in history', () => {
 
   it('served against saved: a nameserver not asked or a delegation elsewhere is never in history; the last comparison is kept, reopened', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'served-kept-')), 'portfolio.db')
-    const behind = { code: 'served.missing' as const, params: { ns: 'ns2.example.net', type: 'A', name: 'www.site.example', value: '192.0.2.5' } }
+    const behind = {
+      code: 'served.missing' as const,
+      params: { ns: 'ns2.example.net', type: 'A', name: 'www.site.example', value: '192.0.2.5' },
+    }
     const noAddress = { code: 'served.unresolved' as const, params: { ns: 'ns1.example.net', reason: 'ENOTFOUND' } }
     const silent = { code: 'served.unreachable' as const, params: { ns: 'ns1.example.net', reason: 'ETIMEOUT' } }
     const elsewhere = { code: 'served.delegatedElsewhere' as const, params: { ns: 'ns1.other.example' } }
@@ -111,7 +175,9 @@ describe('health findings in history', () => {
     try {
       const served = again.history.list({ accountId: 'acct' }).filter((h) => h.aspect === 'served')
       const codes = (v: unknown) => servedChangeSchema.parse(v).findings.map((f) => f.code)
-      expect(served.map((h) => [h.subject, codes(h.before), codes(h.after)])).toEqual([['site.example', [], ['served.missing']]])
+      expect(served.map((h) => [h.subject, codes(h.before), codes(h.after)])).toEqual([
+        ['site.example', [], ['served.missing']],
+      ])
       expect(again.history.servedResults('acct').map((r) => [r.domain, r.outcome, r.at])).toEqual([
         ['asked.example', 'unknown', T2],
         ['away.example', 'delegated', T1],

@@ -31,12 +31,19 @@ async function write(operation: WriteEndpointName, params: Record<string, unknow
   const { job, token } = await ok('jobs.prepare', { accountId, operation, items: [item] })
   return ok('jobs.start', { jobId: job.id, ...(token ? { token } : {}) })
 }
-const rowsOf = async (job: JobView) => (await ok('history.list', { accountId, limit: 500 })).filter((h) => h.jobId === job.id)
+const rowsOf = async (job: JobView) =>
+  (await ok('history.list', { accountId, limit: 500 })).filter((h) => h.jobId === job.id)
 
 beforeAll(async () => {
   sb = await startSandbox({ domains: 8 })
-  services = await createAppServices({ userDataDir: mkdtempSync(join(tmpdir(), 'history-facts-')), allowedOrigins: [APP], keychain: async () => new SessionSecretStore() })
-  accountId = (await ok('accounts.create', { fields: profileFor(sb, 'Main', 1500), apiKey: sb.keys.full, storage: 'session' })).id
+  services = await createAppServices({
+    userDataDir: mkdtempSync(join(tmpdir(), 'history-facts-')),
+    allowedOrigins: [APP],
+    keychain: async () => new SessionSecretStore(),
+  })
+  accountId = (
+    await ok('accounts.create', { fields: profileFor(sb, 'Main', 1500), apiKey: sb.keys.full, storage: 'session' })
+  ).id
   outside = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths })
 })
 afterAll(async () => {
@@ -52,7 +59,12 @@ describe('what a history row keeps', () => {
     const job = await write('domains.dns.set', { domain, ns_type: zone.ns_type, records: zone.records, ttl: to })
     expect(job.items[0]?.state).toBe('done')
     const [row] = await rowsOf(job)
-    expect(row).toMatchObject({ aspect: 'dns', subject: domain, before: { ttl: zone.ttl, records: zone.records }, after: { ttl: to, records: zone.records } })
+    expect(row).toMatchObject({
+      aspect: 'dns',
+      subject: domain,
+      before: { ttl: zone.ttl, records: zone.records },
+      after: { ttl: to, records: zone.records },
+    })
   })
 
   it('a server extension keeps the new expiry the service answered, under the server’s name however the write named it', async () => {
@@ -63,13 +75,21 @@ describe('what a history row keeps', () => {
     const now = (await outside.call('servers.expiration.get', { kind: 'b', webid: server.webid })).expirationdate
     expect(now).not.toBe(was)
     const [first] = await rowsOf(byId)
-    expect(first).toMatchObject({ subjectKind: 'server', subject: `b:${server.webname}`, aspect: 'expiration', before: { expirationdate: was }, after: { expirationdate: now } })
+    expect(first).toMatchObject({
+      subjectKind: 'server',
+      subject: `b:${server.webname}`,
+      aspect: 'expiration',
+      before: { expirationdate: was },
+      after: { expirationdate: now },
+    })
 
     const byName = await write('servers.expiration.extend', { kind: 'b', webid: server.webname, months: 1 })
     expect(byName.items[0]?.state).toBe('done')
     const [second] = await rowsOf(byName)
     expect(second).toMatchObject({ subject: `b:${server.webname}`, before: { expirationdate: now } })
-    expect(second?.after).toEqual({ expirationdate: (await outside.call('servers.expiration.get', { kind: 'b', webid: server.webid })).expirationdate })
+    expect(second?.after).toEqual({
+      expirationdate: (await outside.call('servers.expiration.get', { kind: 'b', webid: server.webid })).expirationdate,
+    })
   })
 
   it('a server the write names by id and the app has listed is named too, when its write failed', async () => {
@@ -85,7 +105,11 @@ describe('what a history row keeps', () => {
   it('dynamic DNS keeps off and on as the service holds them, and never its password', async () => {
     const d = sb.state.domains[2]!
     d.dynamicdns = 0
-    const job = await write('domains.dynamicdns.set', { domain: d.domainname, dynamicdns: 1, password: 'correct-horse-battery' })
+    const job = await write('domains.dynamicdns.set', {
+      domain: d.domainname,
+      dynamicdns: 1,
+      password: 'correct-horse-battery',
+    })
     expect(job.items[0]?.state).toBe('done')
     const [row] = await rowsOf(job)
     expect(row).toMatchObject({ aspect: 'dynamicdns', before: { dynamicdns: 0 }, after: { dynamicdns: 1 } })

@@ -42,7 +42,14 @@ const { ok } = routerCalls(() => services)
 const made: JobView[] = []
 
 const start = async (maxRestarts: number) => {
-  services = await createAppServices({ userDataDir: dir, allowedOrigins: [APP], keychain: async () => keychain, storeWorkerUrl: WORKER, storeWorker: { maxRestarts }, cliDoor: false })
+  services = await createAppServices({
+    userDataDir: dir,
+    allowedOrigins: [APP],
+    keychain: async () => keychain,
+    storeWorkerUrl: WORKER,
+    storeWorker: { maxRestarts },
+    cliDoor: false,
+  })
 }
 const quit = async () => {
   await services?.close()
@@ -60,15 +67,19 @@ async function write(operation: WriteEndpointName, items: Record<string, unknown
   return ended
 }
 const renew = (domain: string) => write('domains.expiration.renew', [{ domain, years: 1 }])
-const rowsOf = async (job: JobView) => (await ok('history.list', { accountId, limit: 500 })).filter((h) => h.jobId === job.id)
-const hasEveryRow = async (job: JobView) => expect((await rowsOf(job)).map((r) => r.outcome)).toEqual(job.items.map(() => 'done'))
+const rowsOf = async (job: JobView) =>
+  (await ok('history.list', { accountId, limit: 500 })).filter((h) => h.jobId === job.id)
+const hasEveryRow = async (job: JobView) =>
+  expect((await rowsOf(job)).map((r) => r.outcome)).toEqual(job.items.map(() => 'done'))
 const domains = () => sb.state.domains.map((d) => d.domainname)
 const logged = async (event: string) => (await services!.log.tail(5_000)).filter((l) => l.includes(event)).length
 
 beforeAll(async () => {
   sb = await startSandbox({ domains: 24 })
   await start(12)
-  accountId = (await ok('accounts.create', { fields: profileFor(sb, 'Main', 1500), apiKey: sb.keys.full, storage: 'keychain' })).id
+  accountId = (
+    await ok('accounts.create', { fields: profileFor(sb, 'Main', 1500), apiKey: sb.keys.full, storage: 'keychain' })
+  ).id
 })
 afterAll(async () => {
   await quit()
@@ -81,7 +92,10 @@ describe('history rows owed by the journal', () => {
       const how = k % 2 === 0 ? 'before' : 'after'
       writeFileSync(control, how)
       const [a, b] = [domains()[2 * k]!, domains()[2 * k + 1]!]
-      const job = await write('domains.autorenew.set', [a, b].map((domain) => ({ domain, autorenew_all: 0, autorenew_domain: k % 2 })))
+      const job = await write(
+        'domains.autorenew.set',
+        [a, b].map((domain) => ({ domain, autorenew_all: 0, autorenew_domain: k % 2 })),
+      )
       // The worker took its death with the job's first row.
       expect(existsSync(control)).toBe(false)
       expect(deaths()).toHaveLength(k + 1)
@@ -101,9 +115,17 @@ describe('history rows owed by the journal', () => {
     expect(await ok('store.restart', {})).toMatchObject({ state: 'up' })
     for (const job of [killed, whileDown]) await vi.waitFor(() => hasEveryRow(job), WAIT)
     const [row] = await rowsOf(whileDown)
-    expect(row).toMatchObject({ operation: 'domains.expiration.renew', subject: domains()[17], outcome: 'done', requestId: whileDown.items[0]!.requestId })
+    expect(row).toMatchObject({
+      operation: 'domains.expiration.renew',
+      subject: domains()[17],
+      outcome: 'done',
+      requestId: whileDown.items[0]!.requestId,
+    })
     // As the row would have been written at once: the date before, the date the service answered.
-    expect(row).toMatchObject({ before: { expirationdate: expiredOn }, after: { expirationdate: sb.state.domains[17]!.expirationdate } })
+    expect(row).toMatchObject({
+      before: { expirationdate: expiredOn },
+      after: { expirationdate: sb.state.domains[17]!.expirationdate },
+    })
   })
 
   it('rows owed when the app quits are written at its next start, from the journal', async () => {
@@ -122,7 +144,15 @@ describe('history rows owed by the journal', () => {
     const [row] = await rowsOf(whileDown)
     // As the journal has the item: what was sent, how it ended, its request ID, when it was sent, the date the service answered.
     const renewed = sb.state.domains[19]!.expirationdate
-    expect(row).toMatchObject({ subject: domains()[19], params: { years: 1 }, outcome: 'done', requestId: whileDown.items[0]!.requestId, at: whileDown.items[0]!.sentAt, before: { expirationdate: expiredOn }, after: { expirationdate: renewed } })
+    expect(row).toMatchObject({
+      subject: domains()[19],
+      params: { years: 1 },
+      outcome: 'done',
+      requestId: whileDown.items[0]!.requestId,
+      at: whileDown.items[0]!.sentAt,
+      before: { expirationdate: expiredOn },
+      after: { expirationdate: renewed },
+    })
   })
 
   it('rows that cannot be written are said once (the log, the window), and written once the worker stays up', async () => {
@@ -146,7 +176,12 @@ describe('history rows owed by the journal', () => {
     await quit()
     const db = new Database(portfolioFileOf(dir))
     const row = z.object({ job_id: z.string(), item_index: z.number(), n: z.number() })
-    const rows = db.prepare('SELECT job_id, item_index, count(*) AS n FROM history WHERE job_id IS NOT NULL GROUP BY job_id, item_index').all([]).map((r) => row.parse(r))
+    const rows = db
+      .prepare(
+        'SELECT job_id, item_index, count(*) AS n FROM history WHERE job_id IS NOT NULL GROUP BY job_id, item_index',
+      )
+      .all([])
+      .map((r) => row.parse(r))
     db.close()
     const owed = made.flatMap((job) => job.items.map((_, i) => `${job.id}#${i}:1`)).sort()
     expect(rows.map((r) => `${r.job_id}#${r.item_index}:${r.n}`).sort()).toEqual(owed)

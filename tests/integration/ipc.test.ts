@@ -10,7 +10,12 @@ import fc from 'fast-check'
 import { z } from 'zod'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAppServices, type AppServices } from '../../src/main/app/app-services'
-import { KeytarSecretStore, loadKeytar, SessionSecretStore, type SecretStore } from '../../src/main/accounts/secret-store'
+import {
+  KeytarSecretStore,
+  loadKeytar,
+  SessionSecretStore,
+  type SecretStore,
+} from '../../src/main/accounts/secret-store'
 import { createApiClient } from '../../src/main/http'
 import { ENDPOINT_NAMES, PAGED_ENDPOINT_NAMES, isWriteEndpoint, type EndpointName } from '@shared/endpoints/table'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
@@ -27,7 +32,12 @@ import { profileFor } from '../../support/profile'
 const APP = 'app://app'
 /** What accounts.create answers, of what these tests read, from the router's untyped dispatch. */
 const madeAccount = z.object({ id: z.string() })
-const appSender = (progress: Progress[] = []) => ({ url: `${APP}/index.html`, key: 'page', sendProgress: (p: Progress) => progress.push(p), sendJob: () => true })
+const appSender = (progress: Progress[] = []) => ({
+  url: `${APP}/index.html`,
+  key: 'page',
+  sendProgress: (p: Progress) => progress.push(p),
+  sendJob: () => true,
+})
 const keychainService = `hosting-admin-test-${randomUUID()}`
 const useRealKeychain = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS)
 
@@ -56,17 +66,32 @@ function isResult(r: unknown): r is Result<unknown> {
   if (r.ok === true) return 'value' in r
   // An error is a kind and a code the catalogue can word.
   const error = 'error' in r && typeof r.error === 'object' && r.error !== null ? r.error : undefined
-  return r.ok === false && error !== undefined && 'code' in error && typeof error.code === 'string' && 'kind' in error && ERROR_KINDS.some((k) => k === error.kind)
+  return (
+    r.ok === false &&
+    error !== undefined &&
+    'code' in error &&
+    typeof error.code === 'string' &&
+    'kind' in error &&
+    ERROR_KINDS.some((k) => k === error.kind)
+  )
 }
 
 describe('sender check', () => {
-  it.each(['https://evil.example.com/page', 'file:///etc/passwd', 'http://127.0.0.1:9999/', '', 'not a url', 'app://other/index.html'])(
-    'refuses a message from %j before looking at it',
-    async (url) => {
-      const r = await services.router.dispatch('accounts.list', {}, { url, key: 'x', sendProgress: () => undefined, sendJob: () => true })
-      expect(r).toMatchObject({ ok: false, error: { kind: 'forbidden' } })
-    },
-  )
+  it.each([
+    'https://evil.example.com/page',
+    'file:///etc/passwd',
+    'http://127.0.0.1:9999/',
+    '',
+    'not a url',
+    'app://other/index.html',
+  ])('refuses a message from %j before looking at it', async (url) => {
+    const r = await services.router.dispatch(
+      'accounts.list',
+      {},
+      { url, key: 'x', sendProgress: () => undefined, sendJob: () => true },
+    )
+    expect(r).toMatchObject({ ok: false, error: { kind: 'forbidden' } })
+  })
   it('accepts the app’s own page', async () => {
     const r = await services.router.dispatch('accounts.list', {}, appSender())
     expect(r.ok).toBe(true)
@@ -75,8 +100,15 @@ describe('sender check', () => {
 
 describe('payload validation', () => {
   it('an unknown channel and a malformed payload get typed validation errors', async () => {
-    expect(await services.router.dispatch('shell.exec', {}, appSender())).toMatchObject({ ok: false, error: { kind: 'validation' } })
-    const r = await services.router.dispatch('jobs.prepare', { accountId: 'demo', operation: 'domains.expiration.renew', items: [{ params: { domain: 'a.com', years: 12 } }] }, appSender())
+    expect(await services.router.dispatch('shell.exec', {}, appSender())).toMatchObject({
+      ok: false,
+      error: { kind: 'validation' },
+    })
+    const r = await services.router.dispatch(
+      'jobs.prepare',
+      { accountId: 'demo', operation: 'domains.expiration.renew', items: [{ params: { domain: 'a.com', years: 12 } }] },
+      appSender(),
+    )
     expect(r).toMatchObject({ ok: false, error: { kind: 'validation', issues: [{ path: 'items.0.years' }] } })
   })
 
@@ -126,8 +158,15 @@ describe('what an account accepts', () => {
     ['a space inside', 'sk_live abc'],
   ])('an API key with %s is refused when entered, and nothing is stored', async (_what, apiKey) => {
     const before = (await services.accounts.list()).accounts.length
-    const r = await services.router.dispatch('accounts.create', { fields: profileFor(sb, 'Bad key'), apiKey, storage: 'session' }, appSender())
-    expect(r).toMatchObject({ ok: false, error: { kind: 'validation', issues: [{ path: 'apiKey', code: 'field.apiKeyChars' }] } })
+    const r = await services.router.dispatch(
+      'accounts.create',
+      { fields: profileFor(sb, 'Bad key'), apiKey, storage: 'session' },
+      appSender(),
+    )
+    expect(r).toMatchObject({
+      ok: false,
+      error: { kind: 'validation', issues: [{ path: 'apiKey', code: 'field.apiKeyChars' }] },
+    })
     if (r.ok) throw new Error('the key was accepted')
     expect(english(r.error)).toMatch(/cannot be sent in a request header/)
     expect((await services.accounts.list()).accounts).toHaveLength(before)
@@ -136,24 +175,44 @@ describe('what an account accepts', () => {
   it('a base URL that holds the key is refused, on create and on a later edit or key change', async () => {
     const apiKey = 'sk_live_0123456789abcdef'
     const withKey = { ...profileFor(sb, 'Key in URL'), baseUrl: `${sb.url}/${apiKey}` }
-    const r = await services.router.dispatch('accounts.create', { fields: withKey, apiKey, storage: 'session' }, appSender())
+    const r = await services.router.dispatch(
+      'accounts.create',
+      { fields: withKey, apiKey, storage: 'session' },
+      appSender(),
+    )
     expect(r).toMatchObject({ ok: false, error: { code: 'account.keyInBaseUrl', issues: [{ path: 'baseUrl' }] } })
     if (r.ok) throw new Error('the base URL was accepted')
     expect(english(r.error)).toMatch(/base URL contains the API key/)
 
-    const made = await services.router.dispatch('accounts.create', { fields: profileFor(sb, 'Fine'), apiKey, storage: 'session' }, appSender())
+    const made = await services.router.dispatch(
+      'accounts.create',
+      { fields: profileFor(sb, 'Fine'), apiKey, storage: 'session' },
+      appSender(),
+    )
     if (!made.ok) throw new Error(english(made.error))
     const { id } = madeAccount.parse(made.value)
-    const edited = await services.router.dispatch('accounts.update', { id, fields: { ...withKey, baseUrl: `${sb.url}/k/${apiKey}` } }, appSender())
+    const edited = await services.router.dispatch(
+      'accounts.update',
+      { id, fields: { ...withKey, baseUrl: `${sb.url}/k/${apiKey}` } },
+      appSender(),
+    )
     expect(edited).toMatchObject({ ok: false, error: { code: 'account.keyInBaseUrl' } })
-    const replaced = await services.router.dispatch('accounts.replaceKey', { id, apiKey: sb.url.split('//')[1], storage: 'session' }, appSender())
+    const replaced = await services.router.dispatch(
+      'accounts.replaceKey',
+      { id, apiKey: sb.url.split('//')[1], storage: 'session' },
+      appSender(),
+    )
     expect(replaced).toMatchObject({ ok: false, error: { code: 'account.keyInBaseUrl' } })
     await services.router.dispatch('accounts.remove', { id }, appSender())
 
     // In a host label the address is read lower-cased, so a key with capitals is looked for regardless of case.
     const mixedKey = 'Sk0Live0Mixed0CaseKey42'
     const inHost = { ...profileFor(sb, 'Key in host'), baseUrl: `https://${mixedKey}.api.example.com/v1` }
-    const hosted = await services.router.dispatch('accounts.create', { fields: inHost, apiKey: mixedKey, storage: 'session' }, appSender())
+    const hosted = await services.router.dispatch(
+      'accounts.create',
+      { fields: inHost, apiKey: mixedKey, storage: 'session' },
+      appSender(),
+    )
     expect(hosted).toMatchObject({ ok: false, error: { code: 'account.keyInBaseUrl' } })
   })
 })
@@ -190,7 +249,11 @@ describe('a full run over every channel', () => {
 
     const fields = profileFor(sb, 'Second account')
     expect((await call('accounts.keychainStatus', {})).ok).toBe(true)
-    const created = await typed('accounts.create', { fields, apiKey, storage: useRealKeychain ? 'keychain' : 'session' })
+    const created = await typed('accounts.create', {
+      fields,
+      apiKey,
+      storage: useRealKeychain ? 'keychain' : 'session',
+    })
     if (!created.ok) throw new Error(english(created.error))
     const id = created.value.id
     expect(created.value).toMatchObject({ keyStorage: useRealKeychain ? 'keychain' : 'session', demo: false })
@@ -240,7 +303,11 @@ describe('a full run over every channel', () => {
       ok: false,
       error: { kind: 'not-found' },
     })
-    const renew = await typed('jobs.prepare', { accountId: id, operation: 'domains.expiration.renew', items: [{ params: { domain: fixture.sb.state.domains[0]!.domainname, years: 1 } }] })
+    const renew = await typed('jobs.prepare', {
+      accountId: id,
+      operation: 'domains.expiration.renew',
+      items: [{ params: { domain: fixture.sb.state.domains[0]!.domainname, years: 1 } }],
+    })
     if (!renew.ok) throw new Error(english(renew.error))
     const { job: renewJob, token: renewToken } = renew.value
     expect(await call('jobs.start', { jobId: renewJob.id, token: renewToken })).toMatchObject({
@@ -248,10 +315,16 @@ describe('a full run over every channel', () => {
       value: { items: [{ state: 'failed', error: { kind: 'forbidden' } }] },
     })
     expect((await call('accounts.replaceKey', { id, apiKey: 'wrong-key', storage: 'session' })).ok).toBe(true)
-    expect(await call('accounts.testConnection', { id })).toMatchObject({ ok: true, value: { ok: false, kind: 'unauthorized' } })
+    expect(await call('accounts.testConnection', { id })).toMatchObject({
+      ok: true,
+      value: { ok: false, kind: 'unauthorized' },
+    })
     expect(await call('reads.cancel', { callId: 'nothing-running' })).toMatchObject({ ok: true })
     expect((await call('accounts.remove', { id })).ok).toBe(true)
-    expect(await call('servers.list', { accountId: id, kind: 'a' })).toMatchObject({ ok: false, error: { kind: 'no-account' } })
+    expect(await call('servers.list', { accountId: id, kind: 'a' })).toMatchObject({
+      ok: false,
+      error: { kind: 'no-account' },
+    })
 
     const everything = JSON.stringify(received)
     expect(everything.length).toBeGreaterThan(10_000)
@@ -267,11 +340,17 @@ describe('a full run over every channel', () => {
     try {
       const pageProgress: Progress[] = []
       const call = services.router.client(appSender(pageProgress))
-      const created = await call('accounts.create', { fields: profileFor(many, 'Many'), apiKey: many.keys.full, storage: 'session' })
+      const created = await call('accounts.create', {
+        fields: profileFor(many, 'Many'),
+        apiKey: many.keys.full,
+        storage: 'session',
+      })
       if (!created.ok) throw new Error(english(created.error))
       const own: Progress[] = []
       const other = call('all.domains.list', { accountId: created.value.id, callId: 'other-read' })
-      const read = await call('all.domains.list', { accountId: created.value.id, callId: 'own-read' }, (p) => own.push(p))
+      const read = await call('all.domains.list', { accountId: created.value.id, callId: 'own-read' }, (p) =>
+        own.push(p),
+      )
       expect(read.ok && read.value.length).toBe(450)
       expect((await other).ok).toBe(true)
       expect(own.length).toBeGreaterThan(1)
@@ -290,14 +369,23 @@ describe('a full run over every channel', () => {
     try {
       const pageProgress: Progress[] = []
       const call = services.router.client(appSender(pageProgress))
-      const created = await call('accounts.create', { fields: profileFor(many, 'Whois'), apiKey: many.keys.full, storage: 'session' })
+      const created = await call('accounts.create', {
+        fields: profileFor(many, 'Whois'),
+        apiKey: many.keys.full,
+        storage: 'session',
+      })
       if (!created.ok) throw new Error(english(created.error))
       const accountId = created.value.id
       // Never read: nothing stored.
-      expect(await call('details.whoisPrivacy', { accountId, callId: 'whois-stored-1', from: 'store' })).toEqual({ ok: true, value: null })
+      expect(await call('details.whoisPrivacy', { accountId, callId: 'whois-stored-1', from: 'store' })).toEqual({
+        ok: true,
+        value: null,
+      })
 
       const own: Progress[] = []
-      const read = await call('details.whoisPrivacy', { accountId, callId: 'whois-read', from: 'service' }, (p) => own.push(p))
+      const read = await call('details.whoisPrivacy', { accountId, callId: 'whois-read', from: 'service' }, (p) =>
+        own.push(p),
+      )
       if (!read.ok || !read.value) throw new Error('the WHOIS privacy read failed')
       const expected = many.state.domains.map((d) => ({ domainname: d.domainname, whoisproxy: String(d.whoisproxy) }))
       const byName = (a: { domainname: string }, b: { domainname: string }) => a.domainname.localeCompare(b.domainname)
@@ -326,11 +414,19 @@ describe('a full run over every channel', () => {
     const big = await startSandbox({ domains: 3000, latencyMs: 15 })
     try {
       const fields = profileFor(big, 'Big')
-      const created = await services.router.dispatch('accounts.create', { fields, apiKey: big.keys.full, storage: 'session' }, appSender())
+      const created = await services.router.dispatch(
+        'accounts.create',
+        { fields, apiKey: big.keys.full, storage: 'session' },
+        appSender(),
+      )
       if (!created.ok) throw new Error(english(created.error))
       const { id } = madeAccount.parse(created.value)
       const progress: Progress[] = []
-      const job = services.router.dispatch('all.domains.list', { accountId: id, callId: 'big-read' }, appSender(progress))
+      const job = services.router.dispatch(
+        'all.domains.list',
+        { accountId: id, callId: 'big-read' },
+        appSender(progress),
+      )
       while (progress.length < 3) await new Promise((r) => setTimeout(r, 5))
       expect(services.router.activeJobs).toBe(1)
       await services.router.dispatch('reads.cancel', { callId: 'big-read' }, appSender())

@@ -44,7 +44,12 @@ describe('a job stopped while its start is on its way', () => {
     const names = sb.state.domains.slice(0, 3).map((d) => d.domainname)
     const before = renewals().length
     const items = names.map((domain) => ({ params: { domain, years: 1 } }))
-    const { job, token } = await runner.prepare({ accountId: 'main', operation: 'domains.expiration.renew', items, concurrency: 1 })
+    const { job, token } = await runner.prepare({
+      accountId: 'main',
+      operation: 'domains.expiration.renew',
+      items,
+      concurrency: 1,
+    })
     sb.faults.inject('logs.list', { hold: true, times: 1 })
     const started = runner.start(job.id, token)
     await vi.waitFor(() => expect(sb.faults.held('logs.list')).toBe(1), { timeout: 30_000, interval: 20 })

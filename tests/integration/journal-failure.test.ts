@@ -50,10 +50,18 @@ const accounts = (): JobAccounts => ({
   nameOf: () => 'Main',
   readOnly: () => false,
 })
-const renewals = () => sb.received.filter((r) => r.endpoint === 'domains.expiration.renew' && r.status === 200).map((r) => String(sentBody(r, z.object({ domain: z.string() })).domain))
+const renewals = () =>
+  sb.received
+    .filter((r) => r.endpoint === 'domains.expiration.renew' && r.status === 200)
+    .map((r) => String(sentBody(r, z.object({ domain: z.string() })).domain))
 
 async function renew(runner: JobRunner, names: string[]): Promise<JobView> {
-  const { job, token } = await runner.prepare({ accountId: 'main', operation: 'domains.expiration.renew', items: names.map((domain) => ({ params: { domain, years: 1 } })), concurrency: 1 })
+  const { job, token } = await runner.prepare({
+    accountId: 'main',
+    operation: 'domains.expiration.renew',
+    items: names.map((domain) => ({ params: { domain, years: 1 } })),
+    concurrency: 1,
+  })
   return runner.start(job.id, token)
 }
 
@@ -72,7 +80,11 @@ describe('a journal that cannot be written', () => {
     expect(sent).toEqual(names.slice(0, 2))
     expect(job.status).toBe('stopped')
     expect(job.items.map((it) => it.state)).toEqual(['done', 'done', 'skipped', 'skipped', 'skipped'])
-    expect(job.items.slice(2).every((it) => it.error?.code === 'job.journalUnwritable' && it.error.params?.reason === 'ENOSPC')).toBe(true)
+    expect(
+      job.items
+        .slice(2)
+        .every((it) => it.error?.code === 'job.journalUnwritable' && it.error.params?.reason === 'ENOSPC'),
+    ).toBe(true)
     expect(runner.running()).toEqual([])
     await runner.close()
     // What reached the disk: the job's line and three item lines, written before it filled.
@@ -81,7 +93,11 @@ describe('a journal that cannot be written', () => {
     // Killed and started again on what reached the disk.
     await lock.release()
     const restartLock = await holdFolderOf(file)
-    const restarted = new JobRunner({ accounts: accounts(), ledger: new LocalLedger(new Journal(file, restartLock)), logCheckDelaysMs: [60_000] })
+    const restarted = new JobRunner({
+      accounts: accounts(),
+      ledger: new LocalLedger(new Journal(file, restartLock)),
+      logCheckDelaysMs: [60_000],
+    })
     await restarted.init()
     const again = restarted.list().find((j) => j.id === job.id)!
     const states = again.items.map((it) => it.state)
@@ -95,9 +111,15 @@ describe('a journal that cannot be written', () => {
   it('at the start: the job is not left running, and nothing is sent', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'journal-full-')), 'journal.jsonl')
     const lock = await holdFolderOf(file)
-    const runner = new JobRunner({ accounts: accounts(), ledger: new LocalLedger(new FillingJournal(file, lock, 0)), logCheckDelaysMs: [60_000] })
+    const runner = new JobRunner({
+      accounts: accounts(),
+      ledger: new LocalLedger(new FillingJournal(file, lock, 0)),
+      logCheckDelaysMs: [60_000],
+    })
     const before = renewals().length
-    await expect(renew(runner, [sb.state.domains[6]!.domainname])).rejects.toMatchObject({ data: { code: 'job.journalUnwritable' } })
+    await expect(renew(runner, [sb.state.domains[6]!.domainname])).rejects.toMatchObject({
+      data: { code: 'job.journalUnwritable' },
+    })
     expect(runner.running()).toEqual([])
     expect(renewals().length).toBe(before)
     await runner.close()
@@ -108,7 +130,11 @@ describe('a journal that cannot be written', () => {
     const dir = mkdtempSync(join(tmpdir(), 'journal-damaged-'))
     const file = join(dir, 'journal.jsonl')
     const firstLock = await holdFolderOf(file)
-    const first = new JobRunner({ accounts: accounts(), ledger: new LocalLedger(new Journal(file, firstLock)), logCheckDelaysMs: [60_000] })
+    const first = new JobRunner({
+      accounts: accounts(),
+      ledger: new LocalLedger(new Journal(file, firstLock)),
+      logCheckDelaysMs: [60_000],
+    })
     await first.init()
     const job = await renew(first, [sb.state.domains[8]!.domainname])
     await first.close()
@@ -117,12 +143,21 @@ describe('a journal that cannot be written', () => {
     appendFileSync(file, '{"t":"item","jobId":"' + job.id + '","i":0,"sta')
     const asRead = readFileSync(file, 'utf8')
     const restartLock = await holdFolderOf(file)
-    const restarted = new JobRunner({ accounts: accounts(), ledger: new LocalLedger(new Journal(file, restartLock)), logCheckDelaysMs: [60_000], now: () => new Date('2026-11-24T10:00:00Z') })
+    const restarted = new JobRunner({
+      accounts: accounts(),
+      ledger: new LocalLedger(new Journal(file, restartLock)),
+      logCheckDelaysMs: [60_000],
+      now: () => new Date('2026-11-24T10:00:00Z'),
+    })
     await restarted.init()
     expect(restarted.journalDamaged).toEqual({ movedTo: `${file}.damaged-2026-11-24T10-00-00-000Z`, lines: 1 })
     expect(readFileSync(restarted.journalDamaged!.movedTo, 'utf8')).toBe(asRead)
     // (beside the folder's lock: in-use.db and in-use.lock)
-    expect(readdirSync(dir).filter((f) => !f.startsWith('in-use.')).sort()).toEqual(['journal.jsonl', 'journal.jsonl.damaged-2026-11-24T10-00-00-000Z'])
+    expect(
+      readdirSync(dir)
+        .filter((f) => !f.startsWith('in-use.'))
+        .sort(),
+    ).toEqual(['journal.jsonl', 'journal.jsonl.damaged-2026-11-24T10-00-00-000Z'])
     expect(restarted.list().map((j) => j.id)).toContain(job.id)
     expect(readFileSync(file, 'utf8')).not.toContain('"sta\n')
     await restarted.close()

@@ -24,7 +24,12 @@ const job = (items: JobView['items']): JobView => ({
   concurrency: 1,
   items,
 })
-const item = { target: 'example.com', label: 'example.com', params: { domain: 'example.com' }, state: 'pending' as const }
+const item = {
+  target: 'example.com',
+  label: 'example.com',
+  params: { domain: 'example.com' },
+  state: 'pending' as const,
+}
 const fileWith = (lines: unknown[]): string => {
   const file = join(mkdtempSync(join(tmpdir(), 'journal-names-')), 'journal.jsonl')
   writeFileSync(file, lines.map((l) => `${JSON.stringify(l)}\n`).join(''))
@@ -32,10 +37,25 @@ const fileWith = (lines: unknown[]): string => {
 }
 
 describe('a journal with the older names', () => {
-  it('reads an item line and a job line that name the findings `stored` under today\'s names', async () => {
+  it("reads an item line and a job line that name the findings `stored` under today's names", async () => {
     const file = fileWith([
-      { t: 'job', job: { ...job([item, item]), items: [{ ...item, state: 'done', stored: [{ code: 'stored.commentsDropped', params: { count: 2 } }] }, item] } },
-      { t: 'item', job: 'job-1', i: 1, state: 'done', stored: [{ code: 'stored.ttlChanged', params: { sent: 60, stored: 3600 } }, { code: 'stored.linesReordered', params: {} }] },
+      {
+        t: 'job',
+        job: {
+          ...job([item, item]),
+          items: [{ ...item, state: 'done', stored: [{ code: 'stored.commentsDropped', params: { count: 2 } }] }, item],
+        },
+      },
+      {
+        t: 'item',
+        job: 'job-1',
+        i: 1,
+        state: 'done',
+        stored: [
+          { code: 'stored.ttlChanged', params: { sent: 60, stored: 3600 } },
+          { code: 'stored.linesReordered', params: {} },
+        ],
+      },
     ])
     const journal = new Journal(file, await holdFolderOf(file))
     const [loaded] = await journal.load()
@@ -49,7 +69,9 @@ describe('a journal with the older names', () => {
   })
 
   it('reads a line of today as it was written, and still refuses a code it does not know', async () => {
-    const findings = [{ code: 'serviceKept.valueChanged' as const, params: { field: 'ns_type', sent: 'svc1', kept: 'svc11' } }]
+    const findings = [
+      { code: 'serviceKept.valueChanged' as const, params: { field: 'ns_type', sent: 'svc1', kept: 'svc11' } },
+    ]
     const file = fileWith([
       { t: 'job', job: job([item, item]) },
       itemRecord('job-1', 0, { ...item, state: 'done', serviceKept: findings }),

@@ -27,7 +27,13 @@ let accountId: string
 // One keychain for every start of a case, as the OS keychain is: the journal's key lives in it.
 let keychain: SessionSecretStore
 
-const boot = () => createAppServices({ userDataDir: dir, allowedOrigins: [APP], keychain: () => Promise.resolve(keychain), logCheckDelaysMs: [60_000] })
+const boot = () =>
+  createAppServices({
+    userDataDir: dir,
+    allowedOrigins: [APP],
+    keychain: () => Promise.resolve(keychain),
+    logCheckDelaysMs: [60_000],
+  })
 const { ok } = routerCalls(() => services)
 const journalFile = () => join(dir, 'journal.jsonl')
 const renewals = () => sb.received.filter((r) => r.endpoint === 'domains.expiration.renew').length
@@ -35,14 +41,25 @@ const renewals = () => sb.received.filter((r) => r.endpoint === 'domains.expirat
 /** Renews these domains in one job, the first `lost` of them with their answer lost after the service acted (unknown). */
 async function renew(names: string[], lost = 0): Promise<JobView> {
   if (lost > 0) sb.faults.inject('domains.expiration.renew', { lostAnswer: 'reset', times: lost })
-  const { job, token } = await ok('jobs.prepare', { accountId, operation: 'domains.expiration.renew', items: names.map((domain) => ({ params: { domain, years: 1 } })), concurrency: 1 })
+  const { job, token } = await ok('jobs.prepare', {
+    accountId,
+    operation: 'domains.expiration.renew',
+    items: names.map((domain) => ({ params: { domain, years: 1 } })),
+    concurrency: 1,
+  })
   return ok('jobs.start', { jobId: job.id, token })
 }
 
-const lines = () => readFileSync(journalFile(), 'utf8').split('\n').filter((l) => l.trim() !== '')
+const lines = () =>
+  readFileSync(journalFile(), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
 const writeLines = (ls: string[]) => writeFileSync(journalFile(), `${ls.join('\n')}\n`)
 
-async function restart(): Promise<{ jobs: JobView[]; warnings: Array<{ code: string; params?: Record<string, string | number> | undefined }> }> {
+async function restart(): Promise<{
+  jobs: JobView[]
+  warnings: Array<{ code: string; params?: Record<string, string | number> | undefined }>
+}> {
   await services.close()
   services = await boot()
   const startup = await ok('app.startup', {})
@@ -59,7 +76,9 @@ beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'journal-tamper-'))
   keychain = new SessionSecretStore()
   services = await boot()
-  accountId = (await ok('accounts.create', { fields: profileFor(sb, 'Main', 1500), apiKey: sb.keys.full, storage: 'session' })).id
+  accountId = (
+    await ok('accounts.create', { fields: profileFor(sb, 'Main', 1500), apiKey: sb.keys.full, storage: 'session' })
+  ).id
 })
 afterEach(async () => {
   sb.faults.clear()
@@ -88,7 +107,9 @@ describe('a journal as written: no warning, items as they ended', () => {
     expect(job.items.map((it) => it.state)).toEqual(['unknown', 'done'])
     for (let n = 0; n < 2; n++) {
       const again = await restart()
-      expect(again.warnings.filter((w) => w.code === 'startup.journalChanged' || w.code === 'startup.journalDamaged')).toEqual([])
+      expect(
+        again.warnings.filter((w) => w.code === 'startup.journalChanged' || w.code === 'startup.journalDamaged'),
+      ).toEqual([])
       expect(again.jobs.find((j) => j.id === job.id)?.items.map((it) => it.state)).toEqual(['unknown', 'done'])
     }
   })
@@ -115,7 +136,9 @@ describe('a journal changed outside the app', () => {
     const job = await renew(names(4, 2))
     const ls = lines()
     const jobLine = ls.findIndex((l) => l.includes('"t":"job"') && l.includes(`"id":"${job.id}"`))
-    const itemLine = ls.findIndex((l, i) => i > jobLine && l.includes(`"job":"${job.id}"`) && l.includes('"state":"sending"'))
+    const itemLine = ls.findIndex(
+      (l, i) => i > jobLine && l.includes(`"job":"${job.id}"`) && l.includes('"state":"sending"'),
+    )
     expect(jobLine).toBeGreaterThan(0)
     ;[ls[jobLine], ls[itemLine]] = [ls[itemLine]!, ls[jobLine]!]
     writeLines(ls)

@@ -44,7 +44,11 @@ const { call, ok } = routerCalls(() => services)
 
 beforeAll(async () => {
   sb = await startSandbox({ domains: 3 })
-  services = await createAppServices({ userDataDir: mkdtempSync(join(tmpdir(), 'key-locked-')), allowedOrigins: [APP], keychain: async () => new KeytarSecretStore(keyring) })
+  services = await createAppServices({
+    userDataDir: mkdtempSync(join(tmpdir(), 'key-locked-')),
+    allowedOrigins: [APP],
+    keychain: async () => new KeytarSecretStore(keyring),
+  })
 })
 afterAll(async () => {
   await services.close()
@@ -53,7 +57,11 @@ afterAll(async () => {
 
 describe('a locked keyring', () => {
   it('is told as locked for a key the app put there, and reads work again once it is unlocked', async () => {
-    const { id } = await ok('accounts.create', { fields: profileFor(sb, 'Kept'), apiKey: sb.keys.full, storage: 'keychain' })
+    const { id } = await ok('accounts.create', {
+      fields: profileFor(sb, 'Kept'),
+      apiKey: sb.keys.full,
+      storage: 'keychain',
+    })
     expect((await call('domains.list', { accountId: id })).ok).toBe(true)
     keyring.locked = true
     // A fresh client, as after a restart: the key must be read from the keychain again.
@@ -66,8 +74,16 @@ describe('a locked keyring', () => {
   })
 
   it('an account whose key was kept for the session only, after a restart, still has no key to offer', async () => {
-    const { id } = await ok('accounts.create', { fields: profileFor(sb, 'Session'), apiKey: sb.keys.full, storage: 'session' })
-    const again = await createAppServices({ userDataDir: services.profiles.file.replace(/accounts\.json$/, ''), allowedOrigins: [APP], keychain: async () => new KeytarSecretStore(keyring) })
+    const { id } = await ok('accounts.create', {
+      fields: profileFor(sb, 'Session'),
+      apiKey: sb.keys.full,
+      storage: 'session',
+    })
+    const again = await createAppServices({
+      userDataDir: services.profiles.file.replace(/accounts\.json$/, ''),
+      allowedOrigins: [APP],
+      keychain: async () => new KeytarSecretStore(keyring),
+    })
     try {
       const r = await routerCalls(() => again).call('domains.list', { accountId: id })
       expect(r).toMatchObject({ ok: false, error: { code: 'account.noKey' } })

@@ -27,7 +27,11 @@ describe.skipIf(!process.env.DBUS_SESSION_BUS_ADDRESS)('with the real Secret Ser
   beforeAll(async () => {
     sb = await startSandbox({ domains: 3 })
     keytar = await loadKeytar()
-    services = await createAppServices({ userDataDir: mkdtempSync(join(tmpdir(), 'truth-')), allowedOrigins: [APP], keychain: async () => new KeytarSecretStore(keytar, service) })
+    services = await createAppServices({
+      userDataDir: mkdtempSync(join(tmpdir(), 'truth-')),
+      allowedOrigins: [APP],
+      keychain: async () => new KeytarSecretStore(keytar, service),
+    })
   })
   afterAll(async () => {
     await services.close()
@@ -42,7 +46,11 @@ describe.skipIf(!process.env.DBUS_SESSION_BUS_ADDRESS)('with the real Secret Ser
   })
 
   it('a key another program removed is told as gone, with Replace as the fix, on the card as in the error', async () => {
-    const { id } = await ok('accounts.create', { fields: profileFor(sb, 'Gone'), apiKey: sb.keys.full, storage: 'keychain' })
+    const { id } = await ok('accounts.create', {
+      fields: profileFor(sb, 'Gone'),
+      apiKey: sb.keys.full,
+      storage: 'keychain',
+    })
     expect((await call('domains.list', { accountId: id })).ok).toBe(true)
     await keytar.deletePassword(service, id)
     // A fresh client, as after a restart: the key must be read from the keychain again.
@@ -72,7 +80,12 @@ describe('a locked collection', () => {
       locate: async () => 'locked',
     }
     const store = new KeytarSecretStore(keyring, 'x')
-    const reads = Array.from({ length: 5 }, (_, i) => store.get(`acct-${i % 2}`).then(() => 'read', (e: AppError) => english(e)))
+    const reads = Array.from({ length: 5 }, (_, i) =>
+      store.get(`acct-${i % 2}`).then(
+        () => 'read',
+        (e: AppError) => english(e),
+      ),
+    )
     await expect.poll(() => lookups).toBe(1)
     dismiss()
     const outcomes = await Promise.all(reads)

@@ -14,28 +14,31 @@ import { KeytarSecretStore, loadKeytar, SessionSecretStore } from '../../src/mai
 
 const hasSecretService = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS)
 
-describe.skipIf(!hasSecretService)('keytar with a real Secret Service (skipped: no D-Bus session; run through npm test)', () => {
-  const service = `hosting-admin-test-${randomUUID()}`
+describe.skipIf(!hasSecretService)(
+  'keytar with a real Secret Service (skipped: no D-Bus session; run through npm test)',
+  () => {
+    const service = `hosting-admin-test-${randomUUID()}`
 
-  it('stores, reads, replaces and deletes a key; two accounts are kept apart', async () => {
-    const store = new KeytarSecretStore(await loadKeytar(), service)
-    const a = `acct-${randomUUID()}`
-    const b = `acct-${randomUUID()}`
-    expect(await store.get(a)).toBeUndefined()
-    await store.set(a, 'key-for-a-1')
-    await store.set(b, 'key-for-b-1')
-    expect(await store.get(a)).toBe('key-for-a-1')
-    expect(await store.get(b)).toBe('key-for-b-1')
-    await store.set(a, 'key-for-a-2')
-    expect(await store.get(a)).toBe('key-for-a-2')
-    expect(await store.get(b)).toBe('key-for-b-1')
-    await store.delete(a)
-    expect(await store.get(a)).toBeUndefined()
-    expect(await store.get(b)).toBe('key-for-b-1')
-    await store.delete(b)
-    expect(await store.get(b)).toBeUndefined()
-  })
-})
+    it('stores, reads, replaces and deletes a key; two accounts are kept apart', async () => {
+      const store = new KeytarSecretStore(await loadKeytar(), service)
+      const a = `acct-${randomUUID()}`
+      const b = `acct-${randomUUID()}`
+      expect(await store.get(a)).toBeUndefined()
+      await store.set(a, 'key-for-a-1')
+      await store.set(b, 'key-for-b-1')
+      expect(await store.get(a)).toBe('key-for-a-1')
+      expect(await store.get(b)).toBe('key-for-b-1')
+      await store.set(a, 'key-for-a-2')
+      expect(await store.get(a)).toBe('key-for-a-2')
+      expect(await store.get(b)).toBe('key-for-b-1')
+      await store.delete(a)
+      expect(await store.get(a)).toBeUndefined()
+      expect(await store.get(b)).toBe('key-for-b-1')
+      await store.delete(b)
+      expect(await store.get(b)).toBeUndefined()
+    })
+  },
+)
 
 describe('without a Secret Service', () => {
   it('keytar fails with a clear message that says what is missing and how to fix it', () => {
@@ -59,7 +62,9 @@ try {
     const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: dir }
     const r = spawnSync(process.execPath, ['--import', 'tsx', script], { env, encoding: 'utf8', timeout: 60_000 })
     const line = r.stdout.trim().split('\n').at(-1) ?? ''
-    const out = z.object({ kind: z.string().optional(), message: z.string().optional(), stored: z.boolean().optional() }).parse(JSON.parse(line))
+    const out = z
+      .object({ kind: z.string().optional(), message: z.string().optional(), stored: z.boolean().optional() })
+      .parse(JSON.parse(line))
     expect(out.stored).toBeUndefined()
     expect(out.kind).toBe('keychain-unavailable')
     expect(out.message).toMatch(/No Secret Service is reachable on D-Bus/)

@@ -51,7 +51,10 @@ async function send(s: Sandbox, x: Exchange): Promise<{ status: number; body: un
   const url = s.url.replace(/\/v1$/, '') + x.request.path
   const res = await fetch(url, {
     method: x.request.method,
-    headers: { authorization: `Bearer ${s.keys.full}`, ...(x.request.body ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${s.keys.full}`,
+      ...(x.request.body ? { 'content-type': 'application/json' } : {}),
+    },
     ...(x.request.body ? { body: JSON.stringify(x.request.body) } : {}),
   })
   const body: unknown = await res.json()
@@ -59,9 +62,16 @@ async function send(s: Sandbox, x: Exchange): Promise<{ status: number; body: un
 }
 
 /** An answer without its request ID (each answer has its own). */
-const withoutRequestId = (v: unknown): unknown => (typeof v === 'object' && v !== null ? Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'request_id')) : v)
+const withoutRequestId = (v: unknown): unknown =>
+  typeof v === 'object' && v !== null ? Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'request_id')) : v
 
-describe.each(['zone-save-echo.json', 'zone-duplicates.json', 'domains-list-default-page.json', 'unknown-domain.json', 'autorenew-on.json'])('%s', (file) => {
+describe.each([
+  'zone-save-echo.json',
+  'zone-duplicates.json',
+  'domains-list-default-page.json',
+  'unknown-domain.json',
+  'autorenew-on.json',
+])('%s', (file) => {
   it('the sandbox answers each recorded request with the recorded status, shape and values', async () => {
     const rec = recording(file)
     sb = await sandboxFor(rec)
@@ -87,7 +97,9 @@ describe('rate-limit-burst.json', () => {
     expect(res.headers.get('retry-after')).toBeNull()
     const body: unknown = await res.json()
     // The recorded answer, for the path asked here.
-    const recorded: unknown = JSON.parse(JSON.stringify(rec['429'].body).replaceAll(String(Reflect.get(Object(rec['429'].body.request), 'path')), path))
+    const recorded: unknown = JSON.parse(
+      JSON.stringify(rec['429'].body).replaceAll(String(Reflect.get(Object(rec['429'].body.request), 'path')), path),
+    )
     expect(shapeOf(body)).toEqual(shapeOf(recorded))
     expect(withoutRequestId(body)).toEqual(withoutRequestId(recorded))
   })

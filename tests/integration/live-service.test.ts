@@ -60,7 +60,12 @@ describe('answers in the live shape, replayed', () => {
   it('a save sends back the word the service gave; its answer only repeats the request (the TTL as the number sent)', async () => {
     live.queue({ status: 200, body: answerText('zone-save-echo.json', 1) })
     const sent = recording('zone-save-echo.json').exchanges[1]!.request.body!
-    const env = await client().send('domains.dns.set', { domain: 'example-wisteria.net', ns_type: 'hosting-dns', records: String(sent.records), ttl: 3600 })
+    const env = await client().send('domains.dns.set', {
+      domain: 'example-wisteria.net',
+      ns_type: 'hosting-dns',
+      records: String(sent.records),
+      ttl: 3600,
+    })
     expect(JSON.parse(live.received.at(-1)!.body)).toMatchObject({ ns_type: 'hosting-dns', ttl: 3600 })
     expect(env.results.ttl).toBe(3600)
     expect(env.results.records).toBe(sent.records)
@@ -69,7 +74,9 @@ describe('answers in the live shape, replayed', () => {
 
   it('an error with domainid and domainname inside errors: the service’s message and request ID come through', async () => {
     live.queue({ status: 400, body: fixture('error-with-domain.json') })
-    const err = await caught(client().call('domains.localtransfer.set', { domain: 'example-shop.com', username: 'someone' }))
+    const err = await caught(
+      client().call('domains.localtransfer.set', { domain: 'example-shop.com', username: 'someone' }),
+    )
     expect(err.kind).toBe('bad-request')
     expect(err.toData().serviceMessage).toBe('The domain is locked against transfer.')
     expect(err.requestId).toBe('e5d4c3b2-a190-4f8e-9d7c-6b5a4f3e2d1c')
@@ -77,7 +84,10 @@ describe('answers in the live shape, replayed', () => {
 
   it('a read answered 429 waits as Retry-After says, then goes again and succeeds', async () => {
     const before = live.received.length
-    live.queue({ status: 429, body: fixture('too-many-requests.json'), headers: { 'retry-after': '1' } }, { status: 200, body: fixture('dns-get.json') })
+    live.queue(
+      { status: 429, body: fixture('too-many-requests.json'), headers: { 'retry-after': '1' } },
+      { status: 200, body: fixture('dns-get.json') },
+    )
     const dns = await client().call('domains.dns.get', { domain: 'example-shop.com' })
     expect(dns.domainname).toBe('example-shop.com')
     const [first, second] = live.received.slice(before)
@@ -94,18 +104,25 @@ describe('answers in the live shape, replayed', () => {
 
   it('a write answered 429 is sent again after the wait (the service did not act), and done once', async () => {
     const before = live.received.length
-    live.queue({ status: 429, body: fixture('too-many-requests.json'), headers: { 'retry-after': '0' } }, { status: 200, body: fixture('renew.json') })
+    live.queue(
+      { status: 429, body: fixture('too-many-requests.json'), headers: { 'retry-after': '0' } },
+      { status: 200, body: fixture('renew.json') },
+    )
     const renewed = await client().call('domains.expiration.renew', { domain: 'example-shop.com', years: 1 })
     expect(renewed.expirationdate).toBe('2028-04-02')
     const sent = live.received.slice(before)
     expect(sent).toHaveLength(2)
-    expect(sent.map((r) => `${r.method} ${r.path} ${r.body}`)).toEqual(Array(2).fill('PUT /v1/domains/expiration {"domain":"example-shop.com","years":1}'))
+    expect(sent.map((r) => `${r.method} ${r.path} ${r.body}`)).toEqual(
+      Array(2).fill('PUT /v1/domains/expiration {"domain":"example-shop.com","years":1}'),
+    )
   })
 
   it('a write still answered 429 at its time-out ends "rate limited": a plain failure, not an unknown outcome', async () => {
     live.otherwise({ status: 429, body: fixture('too-many-requests.json'), headers: { 'retry-after': '1' } })
     try {
-      const err = await caught(client({ timeoutMs: 1500 }).call('domains.expiration.renew', { domain: 'example-shop.com', years: 1 }))
+      const err = await caught(
+        client({ timeoutMs: 1500 }).call('domains.expiration.renew', { domain: 'example-shop.com', years: 1 }),
+      )
       expect(err.kind).toBe('rate-limited')
       expect(err.status).toBe(429)
       expect(isOutcomeUnknown(err.toData())).toBe(false)
@@ -121,7 +138,9 @@ describe('answers in the live shape, replayed', () => {
     live.queue({ status: 301, body: '', headers: { location: `https://api.other.example/v1?key=${KEY}` } })
     const err = await caught(client().call('domains.list', {}))
     expect(err.kind).toBe('redirect')
-    expect(english(err)).toBe('The base URL redirects to https://api.other.example/v1?key=[redacted]: update the account’s base URL (the app never follows a redirect with your key).')
+    expect(english(err)).toBe(
+      'The base URL redirects to https://api.other.example/v1?key=[redacted]: update the account’s base URL (the app never follows a redirect with your key).',
+    )
     expect(JSON.stringify(err.toData())).not.toContain(KEY)
     expect(live.received.length - before).toBe(1)
   })
@@ -140,7 +159,9 @@ describe('answers in the live shape, replayed', () => {
     live.queue({ status: 200, body: fixture('dns-get.json') }, { status: 200, body: fixture('dns-get.json') })
     await client().call('domains.dns.get', { domain: 'example-shop.com' })
     expect(live.received.at(-1)!.headers['user-agent']).toBe(`HostingAdmin/${pkg.version} (+node; ${process.platform})`)
-    await client({ userAgent: `HostingAdmin/${pkg.version} (+electron; linux)` }).call('domains.dns.get', { domain: 'example-shop.com' })
+    await client({ userAgent: `HostingAdmin/${pkg.version} (+electron; linux)` }).call('domains.dns.get', {
+      domain: 'example-shop.com',
+    })
     expect(live.received.at(-1)!.headers['user-agent']).toBe(`HostingAdmin/${pkg.version} (+electron; linux)`)
   })
 })
@@ -158,7 +179,9 @@ describe('the sandbox’s rate limit', () => {
     const logsBefore = sb.state.logs.length
     const answers = await Promise.all(
       Array.from({ length: 12 }, () =>
-        fetch(`${sb.url}/domains?limit=1`, { headers: { authorization: `Bearer ${sb.keys.full}` } }).then(async (r) => ({ status: r.status, retryAfter: r.headers.get('retry-after'), body: await r.text() })),
+        fetch(`${sb.url}/domains?limit=1`, { headers: { authorization: `Bearer ${sb.keys.full}` } }).then(
+          async (r) => ({ status: r.status, retryAfter: r.headers.get('retry-after'), body: await r.text() }),
+        ),
       ),
     )
     const limited = answers.filter((a) => a.status === 429)
@@ -166,7 +189,10 @@ describe('the sandbox’s rate limit', () => {
     // As recorded: no Retry-After, and the call echoed in the body.
     expect(limited.every((a) => a.retryAfter === null)).toBe(true)
     const body: unknown = JSON.parse(limited[0]!.body)
-    expect(body).toMatchObject({ errors: { code: 429, message: 'Too Many Requests : Too Many Requests.' }, request: { method: 'GET' } })
+    expect(body).toMatchObject({
+      errors: { code: 429, message: 'Too Many Requests : Too Many Requests.' },
+      request: { method: 'GET' },
+    })
     expect(body).toHaveProperty('request_id')
     expect(sb.state.logs.length - logsBefore).toBe(answers.length - limited.length)
   })
@@ -179,7 +205,13 @@ describe('the sandbox’s rate limit', () => {
     sb.service.rateLimit = limit
     // The client's first wait scaled the same (300 ms / 10), so that it sees the block as it would live.
     const pacer = new Pacer({ firstProbeMs: 30 })
-    const client = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths, pacer, retry: { attempts: 2, baseDelayMs: 30 } })
+    const client = createApiClient({
+      baseUrl: sb.url,
+      apiKey: sb.keys.full,
+      serverPaths: sb.serverPaths,
+      pacer,
+      retry: { attempts: 2, baseDelayMs: 30 },
+    })
     const before = sb.received.length
     const all = await client.listAll('domains.list', {}, { pageSize: 5, concurrency: 6 })
     expect(all).toHaveLength(600)
@@ -193,7 +225,12 @@ describe('the sandbox’s rate limit', () => {
 
   it('a write answered 429 is sent again byte for byte once the block is over, and the service acts on it once', async () => {
     sb.service.rateLimit = { limit: 1, windowMs: 400, blockMs: 200 }
-    const client = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths, retry: { attempts: 2, baseDelayMs: 50 } })
+    const client = createApiClient({
+      baseUrl: sb.url,
+      apiKey: sb.keys.full,
+      serverPaths: sb.serverPaths,
+      retry: { attempts: 2, baseDelayMs: 50 },
+    })
     const d = sb.state.domains[0]!
     const expiration = d.expirationdate
     const before = sb.received.length
@@ -211,7 +248,9 @@ describe('the sandbox’s rate limit', () => {
     const oneYearOn = `${Number(expiration.slice(0, 4)) + 1}${expiration.slice(4)}`
     expect(renewed.expirationdate).toBe(oneYearOn)
     expect(d.expirationdate).toBe(oneYearOn)
-    expect(sb.state.logs.slice(logsBefore).filter((l) => l.method === 'PUT' && l.path === '/v1/domains/expiration')).toHaveLength(1)
+    expect(
+      sb.state.logs.slice(logsBefore).filter((l) => l.method === 'PUT' && l.path === '/v1/domains/expiration'),
+    ).toHaveLength(1)
   })
 })
 
@@ -228,8 +267,14 @@ describe('a bulk job under the rate limit, and what the service kept', () => {
   }
   beforeAll(async () => {
     sb = await startSandbox({ domains: 20, service: { nsTypeWords: { svc1: 'hosting-dns', svc11: 'external-dns' } } })
-    services = await createAppServices({ userDataDir: mkdtempSync(join(tmpdir(), 'live-')), allowedOrigins: [APP], keychain: async () => new SessionSecretStore() })
-    accountId = (await ok('accounts.create', { fields: profileFor(sb, 'Live'), apiKey: sb.keys.full, storage: 'session' })).id
+    services = await createAppServices({
+      userDataDir: mkdtempSync(join(tmpdir(), 'live-')),
+      allowedOrigins: [APP],
+      keychain: async () => new SessionSecretStore(),
+    })
+    accountId = (
+      await ok('accounts.create', { fields: profileFor(sb, 'Live'), apiKey: sb.keys.full, storage: 'session' })
+    ).id
   })
   afterAll(async () => {
     await services.close()
@@ -240,17 +285,27 @@ describe('a bulk job under the rate limit, and what the service kept', () => {
     sb.service.rateLimit = { limit: 6, windowMs: 600, blockMs: 180 }
     try {
       const names = sb.state.domains.slice(0, 12).map((d) => d.domainname)
-      const expected = new Map(sb.state.domains.slice(0, 12).map((d) => [d.domainname, `${Number(d.expirationdate.slice(0, 4)) + 1}${d.expirationdate.slice(4)}`]))
+      const expected = new Map(
+        sb.state.domains
+          .slice(0, 12)
+          .map((d) => [d.domainname, `${Number(d.expirationdate.slice(0, 4)) + 1}${d.expirationdate.slice(4)}`]),
+      )
       const before = sb.received.length
       // Preparing reads each domain's expiration date (for the confirmation), under the same limit.
-      const { job, token } = await ok('jobs.prepare', { accountId, operation: 'domains.expiration.renew', items: names.map((domain) => ({ params: { domain, years: 1 } })), concurrency: 3 })
+      const { job, token } = await ok('jobs.prepare', {
+        accountId,
+        operation: 'domains.expiration.renew',
+        items: names.map((domain) => ({ params: { domain, years: 1 } })),
+        concurrency: 3,
+      })
       const done = await ok('jobs.start', { jobId: job.id, token })
       expect(done.items.map((it) => it.state)).toEqual(Array(12).fill('done'))
       const answered = sb.received.slice(before)
       expect(answered.filter((r) => r.endpoint === 'domains.expiration.renew' && r.status === 200)).toHaveLength(12)
       expect(answered.filter((r) => r.status === 429).length).toBeGreaterThan(0)
       // Each domain was renewed once: a year on, not two.
-      for (const name of names) expect(sb.state.domains.find((d) => d.domainname === name)!.expirationdate).toBe(expected.get(name))
+      for (const name of names)
+        expect(sb.state.domains.find((d) => d.domainname === name)!.expirationdate).toBe(expected.get(name))
     } finally {
       sb.service.rateLimit = undefined
     }
@@ -264,14 +319,27 @@ describe('a bulk job under the rate limit, and what the service kept', () => {
       const current = await ok('domains.dns.get', { accountId, domain: d.domainname })
       expect(['hosting-dns', 'external-dns']).toContain(current.ns_type)
       const records = '# office\na @ 192.0.2.1\n; mail\nmx mail.example.net. 10'
-      const done = await ok('jobs.submit', { accountId, operation: 'domains.dns.set', items: [{ params: { domain: d.domainname, ns_type: current.ns_type, records, ttl: 60 }, guard: { records: current.records }, overRule: true }] })
+      const done = await ok('jobs.submit', {
+        accountId,
+        operation: 'domains.dns.set',
+        items: [
+          {
+            params: { domain: d.domainname, ns_type: current.ns_type, records, ttl: 60 },
+            guard: { records: current.records },
+            overRule: true,
+          },
+        ],
+      })
       const item = done.items[0]!
       expect(item.state, JSON.stringify(item.error)).toBe('done')
       expect(item.serviceKept).toEqual([
         { code: 'serviceKept.commentsDropped', params: { count: 2 } },
         { code: 'serviceKept.ttlChanged', params: { sent: 60, kept: 3600 } },
       ])
-      expect(item.serviceKept!.map((f) => englishCode(f.code, f.params))).toEqual(['The service did not keep 2 comment lines.', 'TTL 60 was stored as 3600.'])
+      expect(item.serviceKept!.map((f) => englishCode(f.code, f.params))).toEqual([
+        'The service did not keep 2 comment lines.',
+        'TTL 60 was stored as 3600.',
+      ])
     } finally {
       sb.service.dropComments = false
       sb.service.minTtl = undefined
@@ -283,10 +351,22 @@ describe('a bulk job under the rate limit, and what the service kept', () => {
     d.nsTypeWord = 'legacy-dns-2019'
     const current = await ok('domains.dns.get', { accountId, domain: d.domainname })
     expect(current.ns_type).toBe('legacy-dns-2019')
-    const done = await ok('jobs.submit', { accountId, operation: 'domains.dns.set', items: [{ params: { domain: d.domainname, ns_type: 'legacy-dns-2019', records: 'a @ 192.0.2.7', ttl: 600 }, guard: { records: current.records }, overRule: true }] })
+    const done = await ok('jobs.submit', {
+      accountId,
+      operation: 'domains.dns.set',
+      items: [
+        {
+          params: { domain: d.domainname, ns_type: 'legacy-dns-2019', records: 'a @ 192.0.2.7', ttl: 600 },
+          guard: { records: current.records },
+          overRule: true,
+        },
+      ],
+    })
     expect(done.items[0]).toMatchObject({ state: 'done' })
     expect(done.items[0]!.serviceKept).toBeUndefined()
-    expect(sb.received.filter((r) => r.endpoint === 'domains.dns.set').at(-1)!.body).toMatchObject({ ns_type: 'legacy-dns-2019' })
+    expect(sb.received.filter((r) => r.endpoint === 'domains.dns.set').at(-1)!.body).toMatchObject({
+      ns_type: 'legacy-dns-2019',
+    })
   })
 })
 

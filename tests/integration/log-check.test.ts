@@ -23,7 +23,8 @@ let accountId: string
 let outside: ApiClient
 // One keychain for every run of the app: its keys outlive a restart, as the system's do.
 const keys = new SessionSecretStore()
-const boot = () => createAppServices({ userDataDir: dir, allowedOrigins: [APP], keychain: async () => keys, logCheckDelaysMs: [60_000] })
+const boot = () =>
+  createAppServices({ userDataDir: dir, allowedOrigins: [APP], keychain: async () => keys, logCheckDelaysMs: [60_000] })
 const { ok } = routerCalls(() => services)
 const renewals = () => sb.received.filter((r) => r.endpoint === 'domains.expiration.renew')
 const yearOf = (name: string) => Number(sb.state.domains.find((d) => d.domainname === name)!.expirationdate.slice(0, 4))
@@ -31,7 +32,11 @@ const yearOf = (name: string) => Number(sb.state.domains.find((d) => d.domainnam
 /** A renewal the app sends whose connection breaks before the service reads it: never received, outcome unknown. */
 async function lostRenewal(domain: string): Promise<JobView> {
   sb.faults.inject('domains.expiration.renew', { reset: true, times: 1 })
-  const { job, token } = await ok('jobs.prepare', { accountId, operation: 'domains.expiration.renew', items: [{ params: { domain, years: 1 } }] })
+  const { job, token } = await ok('jobs.prepare', {
+    accountId,
+    operation: 'domains.expiration.renew',
+    items: [{ params: { domain, years: 1 } }],
+  })
   const done = await ok('jobs.start', { jobId: job.id, token })
   expect(done.items[0]!.state).toBe('unknown')
   return done
@@ -42,7 +47,9 @@ beforeAll(async () => {
   sb = await startSandbox({ domains: 12 })
   dir = mkdtempSync(join(tmpdir(), 'log-check-'))
   services = await boot()
-  accountId = (await ok('accounts.create', { fields: profileFor(sb, 'Main', 1500), apiKey: sb.keys.full, storage: 'keychain' })).id
+  accountId = (
+    await ok('accounts.create', { fields: profileFor(sb, 'Main', 1500), apiKey: sb.keys.full, storage: 'keychain' })
+  ).id
   outside = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths })
 })
 afterAll(async () => {

@@ -16,7 +16,19 @@
  * app (hosting-admin-app), and the AppImage's desktop entry keeps Chromium's sandbox.
  */
 import { execFile, spawnSync } from 'node:child_process'
-import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -57,9 +69,16 @@ interface Ran {
 /** Runs a file as a process of its own (asynchronously: the sandbox of this process keeps answering). */
 const run = (file: string, args: string[], env: NodeJS.ProcessEnv): Promise<Ran> =>
   new Promise((done) => {
-    execFile(file, args, { env, timeout: 60_000 }, (err, out, errText) => done({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, out, err: errText }))
+    execFile(file, args, { env, timeout: 60_000 }, (err, out, errText) =>
+      done({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, out, err: errText }),
+    )
   })
-const asUser = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({ HOME: process.env.HOME, PATH: nodeOnPath, LANG: 'C', ...extra })
+const asUser = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
+  HOME: process.env.HOME,
+  PATH: nodeOnPath,
+  LANG: 'C',
+  ...extra,
+})
 
 beforeAll(async () => {
   assertBuilt()
@@ -70,7 +89,8 @@ beforeAll(async () => {
   mkdirSync(join(dist, 'resources'), { recursive: true })
   writeFileSync(join(dist, 'electron'), '#!/bin/sh\nexit 0\n')
   chmodSync(join(dist, 'electron'), 0o755)
-  for (const f of ['version', 'LICENSE', 'LICENSES.chromium.html']) writeFileSync(join(dist, f), f === 'version' ? 'v45.0.0' : '')
+  for (const f of ['version', 'LICENSE', 'LICENSES.chromium.html'])
+    writeFileSync(join(dist, f), f === 'version' ? 'v45.0.0' : '')
   const config = readFileSync('electron-builder.yml', 'utf8')
     .split('\n')
     .filter((l) => !l.startsWith('afterPack:'))
@@ -78,12 +98,17 @@ beforeAll(async () => {
     .replace(/^ {2}output: dist$/m, `  output: ${out}`)
   const configFile = join(work, 'electron-builder.yml')
   writeFileSync(configFile, `${config}\nelectronDist: ${dist}\nelectronVersion: 45.0.0\n`)
-  const packed = spawnSync(resolve('node_modules/.bin/electron-builder'), ['--linux', 'dir', '--publish', 'never', '--config', configFile], {
-    encoding: 'utf8',
-    env: { ...process.env, CI: 'true', ELECTRON_SKIP_BINARY_DOWNLOAD: '1' },
-    timeout: 120_000,
-  })
-  if (packed.status !== 0) throw new Error(`electron-builder failed (${packed.status}):\n${packed.stdout}${packed.stderr}`)
+  const packed = spawnSync(
+    resolve('node_modules/.bin/electron-builder'),
+    ['--linux', 'dir', '--publish', 'never', '--config', configFile],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, CI: 'true', ELECTRON_SKIP_BINARY_DOWNLOAD: '1' },
+      timeout: 120_000,
+    },
+  )
+  if (packed.status !== 0)
+    throw new Error(`electron-builder failed (${packed.status}):\n${packed.stdout}${packed.stderr}`)
 
   // The Linux installers from that packed app, each stopped where electron-builder hands over
   // its effective options (its own tests' hook), before fpm or the AppImage tools would be fetched.
@@ -104,7 +129,12 @@ beforeAll(async () => {
           cpSync(args[args.indexOf(flag) + 1] ?? '', file)
           return file
         }
-        deb = { root, placed: layOut(root, args), afterInstall: kept('--after-install'), afterRemove: kept('--after-remove') }
+        deb = {
+          root,
+          placed: layOut(root, args),
+          afterInstall: kept('--after-install'),
+          afterRemove: kept('--after-remove'),
+        }
       }
       const entry = appImageEntry.safeParse(options)
       if (entry.success) appImage = entry.data
@@ -128,7 +158,10 @@ describe('the packed app', () => {
     expect(existsSync(join(unpacked, 'keytar', 'build', 'Release', 'keytar.node'))).toBe(true)
     expect(existsSync(join(unpacked, '@libsql', 'linux-x64-gnu', 'index.node'))).toBe(true)
     // Node-API modules: the same binary loads in Node and in Electron, whatever its ABI.
-    for (const binary of [join(unpacked, 'keytar', 'build', 'Release', 'keytar.node'), join(unpacked, '@libsql', 'linux-x64-gnu', 'index.node')]) {
+    for (const binary of [
+      join(unpacked, 'keytar', 'build', 'Release', 'keytar.node'),
+      join(unpacked, '@libsql', 'linux-x64-gnu', 'index.node'),
+    ]) {
       expect(readFileSync(binary).includes('napi_register_module_v1'), binary).toBe(true)
     }
     const files = listPackage(join(resources, 'app.asar'), { isPack: false })
@@ -157,17 +190,25 @@ describe('the packed app', () => {
 })
 
 /** The packed app's package.json, as Electron reads it from app.asar. */
-const packedManifest = () => z.object({ name: z.string(), productName: z.string().optional() }).parse(JSON.parse(extractFile(join(resources, 'app.asar'), 'package.json').toString('utf8')))
+const packedManifest = () =>
+  z
+    .object({ name: z.string(), productName: z.string().optional() })
+    .parse(JSON.parse(extractFile(join(resources, 'app.asar'), 'package.json').toString('utf8')))
 
 describe('the command in the packed app', () => {
   it('is in resources/cli, outside app.asar: its launchers, the built command and its dependencies, nothing rebuilt', () => {
     expect(statSync(launcher).mode & 0o111).toBe(0o111)
-    for (const f of ['hosting-admin.cmd', 'hosting-admin.mjs', 'main/cli.js', 'main/store-worker.js', 'package.json']) expect(existsSync(join(cliDir, f)), f).toBe(true)
+    for (const f of ['hosting-admin.cmd', 'hosting-admin.mjs', 'main/cli.js', 'main/store-worker.js', 'package.json'])
+      expect(existsSync(join(cliDir, f)), f).toBe(true)
     expect(existsSync(join(cliDir, 'main', 'index.js'))).toBe(false)
     for (const binary of ['keytar/build/Release/keytar.node', '@libsql/linux-x64-gnu/index.node']) {
-      expect(readFileSync(join(cliDir, 'node_modules', binary)).equals(readFileSync(join('node_modules', binary))), binary).toBe(true)
+      expect(
+        readFileSync(join(cliDir, 'node_modules', binary)).equals(readFileSync(join('node_modules', binary))),
+        binary,
+      ).toBe(true)
     }
-    for (const unused of ['@libsql/linux-x64-musl', 'keytar/src', 'prebuild-install']) expect(existsSync(join(cliDir, 'node_modules', unused)), unused).toBe(false)
+    for (const unused of ['@libsql/linux-x64-musl', 'keytar/src', 'prebuild-install'])
+      expect(existsSync(join(cliDir, 'node_modules', unused)), unused).toBe(false)
   })
 
   it('answers --help as the command (not the app), run by the system Node from the packed files, in English and Japanese', async () => {
@@ -178,9 +219,12 @@ describe('the command in the packed app', () => {
     expect(ja.out.trim()).toBe(texts('ja').t('cli.usage'))
   })
 
-  it('says which Node.js it needs when none is on PATH or it is older, in the user\'s language', async () => {
+  it("says which Node.js it needs when none is on PATH or it is older, in the user's language", async () => {
     const empty = mkdtempSync(join(work, 'no-node-'))
-    for (const [LANG, locale] of [['C', 'en'], ['ja_JP.UTF-8', 'ja']] as const) {
+    for (const [LANG, locale] of [
+      ['C', 'en'],
+      ['ja_JP.UTF-8', 'ja'],
+    ] as const) {
       const r = await run(launcher, ['--help'], { PATH: empty, LANG })
       expect(r.code).toBe(1)
       expect(r.out).toBe('')
@@ -188,8 +232,14 @@ describe('the command in the packed app', () => {
     }
     // An older Node.js (this one, reporting 18.0.0 from the start) is told which one it needs, before the command loads.
     const older = 'data:text/javascript,Object.defineProperty(process.versions,"node",{value:"18.0.0"})'
-    for (const [LANG, locale] of [['C', 'en'], ['ja_JP.UTF-8', 'ja']] as const) {
-      const r = await run(process.execPath, ['--import', older, join(cliDir, 'hosting-admin.mjs'), '--help'], { PATH: nodeOnPath, LANG })
+    for (const [LANG, locale] of [
+      ['C', 'en'],
+      ['ja_JP.UTF-8', 'ja'],
+    ] as const) {
+      const r = await run(process.execPath, ['--import', older, join(cliDir, 'hosting-admin.mjs'), '--help'], {
+        PATH: nodeOnPath,
+        LANG,
+      })
       expect(r.code).toBe(1)
       expect(r.out).toBe('')
       expect(r.err.trim()).toBe(texts(locale).t('cli.nodeTooOld', { minimum: '20.19.0', have: '18.0.0' }))
@@ -201,41 +251,51 @@ describe('the command in the packed app', () => {
     const manifest = packedManifest()
     const electronsName = manifest.productName ?? manifest.name
     expect(electronsName).toBe(APP_FOLDER_NAME)
-    expect(dataDirOf(undefined, { XDG_CONFIG_HOME: '/home/u/.config' }, 'linux')).toBe(join('/home/u/.config', electronsName))
-    expect(dataDirOf(undefined, { APPDATA: 'C:\\Users\\u\\AppData\\Roaming' }, 'win32').endsWith(electronsName)).toBe(true)
+    expect(dataDirOf(undefined, { XDG_CONFIG_HOME: '/home/u/.config' }, 'linux')).toBe(
+      join('/home/u/.config', electronsName),
+    )
+    expect(dataDirOf(undefined, { APPDATA: 'C:\\Users\\u\\AppData\\Roaming' }, 'win32').endsWith(electronsName)).toBe(
+      true,
+    )
   })
 })
 
 const hasSecretService = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS)
 
-describe.skipIf(!hasSecretService)('the packed command against the sandbox (skipped: no D-Bus session; run through npm test)', () => {
-  let sb: Sandbox
-  let dataDir: string
-  let domain: string
+describe.skipIf(!hasSecretService)(
+  'the packed command against the sandbox (skipped: no D-Bus session; run through npm test)',
+  () => {
+    let sb: Sandbox
+    let dataDir: string
+    let domain: string
 
-  beforeAll(async () => {
-    sb = await startSandbox({ domains: 3 })
-    domain = sb.state.domains.filter((d) => nsFlavour(d) !== 'registrar').map((d) => d.domainname)[0] ?? ''
-    dataDir = mkdtempSync(join(work, 'data-'))
-    await setUpAccount(sb, dataDir, 'Main')
-  })
-  afterAll(async () => {
-    await sb?.close()
-  })
+    beforeAll(async () => {
+      sb = await startSandbox({ domains: 3 })
+      domain = sb.state.domains.filter((d) => nsFlavour(d) !== 'registrar').map((d) => d.domainname)[0] ?? ''
+      dataDir = mkdtempSync(join(work, 'data-'))
+      await setUpAccount(sb, dataDir, 'Main')
+    })
+    afterAll(async () => {
+      await sb?.close()
+    })
 
-  it('lists the accounts and exports a zone, the key read from the keychain; no key printed', async () => {
-    const env = asUser({ HOSTING_ADMIN_DATA_DIR: dataDir, DBUS_SESSION_BUS_ADDRESS: process.env.DBUS_SESSION_BUS_ADDRESS })
-    const accounts = await run(launcher, ['accounts'], env)
-    expect(accounts.code).toBe(0)
-    expect(accounts.out).toMatch(/^\* Main\t/m)
-    const before = sb.received.length
-    const zone = await run(launcher, ['dns', 'export', domain, '--json'], env)
-    expect(zone.code).toBe(0)
-    expect(JSON.parse(zone.out)).toMatchObject({ domain })
-    expect(sb.received.slice(before).some((r) => r.endpoint === 'domains.dns.get')).toBe(true)
-    for (const r of [accounts, zone]) expect(r.out + r.err).not.toContain(sb.keys.full)
-  })
-})
+    it('lists the accounts and exports a zone, the key read from the keychain; no key printed', async () => {
+      const env = asUser({
+        HOSTING_ADMIN_DATA_DIR: dataDir,
+        DBUS_SESSION_BUS_ADDRESS: process.env.DBUS_SESSION_BUS_ADDRESS,
+      })
+      const accounts = await run(launcher, ['accounts'], env)
+      expect(accounts.code).toBe(0)
+      expect(accounts.out).toMatch(/^\* Main\t/m)
+      const before = sb.received.length
+      const zone = await run(launcher, ['dns', 'export', domain, '--json'], env)
+      expect(zone.code).toBe(0)
+      expect(JSON.parse(zone.out)).toMatchObject({ domain })
+      expect(sb.received.slice(before).some((r) => r.endpoint === 'domains.dns.get')).toBe(true)
+      for (const r of [accounts, zone]) expect(r.out + r.err).not.toContain(sb.keys.full)
+    })
+  },
+)
 
 /** Lays out a package's files in root as fpm's `source=destination` arguments place them (links kept as links). */
 function layOut(root: string, args: string[]): string[] {
@@ -260,7 +320,9 @@ describe('the Linux installers, as electron-builder configures them', () => {
     expect(placed).toContain('/opt/Hosting Admin')
     expect(placed).toContain('/usr/bin/hosting-admin')
     // A link to the command's launcher, relative so that it resolves in this root as in /.
-    expect(readlinkSync(join(root, 'usr/bin/hosting-admin'))).toBe('../../opt/Hosting Admin/resources/cli/hosting-admin')
+    expect(readlinkSync(join(root, 'usr/bin/hosting-admin'))).toBe(
+      '../../opt/Hosting Admin/resources/cli/hosting-admin',
+    )
     const help = await run(join(root, 'usr/bin/hosting-admin'), ['--help'], asUser())
     expect(help).toMatchObject({ code: 0, err: '' })
     expect(help.out.trim()).toBe(texts('en').t('cli.usage'))
@@ -276,7 +338,17 @@ describe('the Linux installers, as electron-builder configures them', () => {
     // The scripts run with every program they call replaced by one that records its arguments.
     const shims = mkdtempSync(join(work, 'shims-'))
     const calls = join(shims, 'calls.log')
-    for (const program of ['update-alternatives', 'ln', 'rm', 'chmod', 'unshare', 'readlink', 'apparmor_status', 'update-mime-database', 'update-desktop-database']) {
+    for (const program of [
+      'update-alternatives',
+      'ln',
+      'rm',
+      'chmod',
+      'unshare',
+      'readlink',
+      'apparmor_status',
+      'update-mime-database',
+      'update-desktop-database',
+    ]) {
       writeFileSync(join(shims, program), `#!/bin/sh\necho "${program} $*" >> '${calls}'\n`)
       chmodSync(join(shims, program), 0o755)
     }
@@ -285,7 +357,9 @@ describe('the Linux installers, as electron-builder configures them', () => {
       expect(r.status, `${script}: ${r.stderr}`).toBe(0)
     }
     const recorded = readFileSync(calls, 'utf8')
-    expect(recorded).toContain("update-alternatives --install /usr/bin/hosting-admin-app hosting-admin-app /opt/Hosting Admin/hosting-admin-app 100")
+    expect(recorded).toContain(
+      'update-alternatives --install /usr/bin/hosting-admin-app hosting-admin-app /opt/Hosting Admin/hosting-admin-app 100',
+    )
     expect(recorded).toContain('update-alternatives --remove hosting-admin-app /opt/Hosting Admin/hosting-admin-app')
     expect(recorded).not.toMatch(/\/usr\/bin\/hosting-admin(?!-app)/)
   })

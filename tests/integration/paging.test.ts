@@ -12,7 +12,10 @@ import { listeningPort } from '../../support/listening-port'
 
 const LIMIT = 50
 
-async function withSandbox<T>(opts: SandboxOptions, fn: (sb: Awaited<ReturnType<typeof startSandbox>>) => Promise<T>): Promise<T> {
+async function withSandbox<T>(
+  opts: SandboxOptions,
+  fn: (sb: Awaited<ReturnType<typeof startSandbox>>) => Promise<T>,
+): Promise<T> {
   const sb = await startSandbox(opts)
   try {
     return await fn(sb)
@@ -22,23 +25,26 @@ async function withSandbox<T>(opts: SandboxOptions, fn: (sb: Awaited<ReturnType<
 }
 
 describe.each(['total', 'pages'] as const)('listAll when paging.max is the %s', (pagingMax) => {
-  it.each([0, 1, LIMIT, LIMIT + 1, 3 * LIMIT - 1, 10_000])('returns all %i domains, in order, without duplicates', async (count) => {
-    await withSandbox({ domains: count, paging: { pagingMax } }, async (sb) => {
-      const client = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths })
-      const progress: ListAllProgress[] = []
-      const items = await client.listAll('domains.list', {}, { pageSize: LIMIT, onProgress: (p) => progress.push(p) })
-      expect(items.map((d) => d.domainid)).toEqual(sb.state.domains.map((d) => d.domainid))
-      // Requests: one per page, plus at most one batch of probing past the end when max is a page count.
-      const pages = Math.max(1, Math.ceil(count / LIMIT))
-      const listCalls = sb.received.filter((r) => r.endpoint === 'domains.list').length
-      expect(listCalls).toBeGreaterThanOrEqual(count % LIMIT === 0 && count > 0 ? pages + 1 : pages)
-      expect(listCalls).toBeLessThanOrEqual(pages + 4)
-      // Progress grows and ends at the total.
-      const loaded = progress.map((p) => p.loadedItems)
-      expect(loaded).toEqual([...loaded].sort((a, b) => a - b))
-      expect(loaded.at(-1)).toBe(count)
-    })
-  })
+  it.each([0, 1, LIMIT, LIMIT + 1, 3 * LIMIT - 1, 10_000])(
+    'returns all %i domains, in order, without duplicates',
+    async (count) => {
+      await withSandbox({ domains: count, paging: { pagingMax } }, async (sb) => {
+        const client = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths })
+        const progress: ListAllProgress[] = []
+        const items = await client.listAll('domains.list', {}, { pageSize: LIMIT, onProgress: (p) => progress.push(p) })
+        expect(items.map((d) => d.domainid)).toEqual(sb.state.domains.map((d) => d.domainid))
+        // Requests: one per page, plus at most one batch of probing past the end when max is a page count.
+        const pages = Math.max(1, Math.ceil(count / LIMIT))
+        const listCalls = sb.received.filter((r) => r.endpoint === 'domains.list').length
+        expect(listCalls).toBeGreaterThanOrEqual(count % LIMIT === 0 && count > 0 ? pages + 1 : pages)
+        expect(listCalls).toBeLessThanOrEqual(pages + 4)
+        // Progress grows and ends at the total.
+        const loaded = progress.map((p) => p.loadedItems)
+        expect(loaded).toEqual([...loaded].sort((a, b) => a - b))
+        expect(loaded.at(-1)).toBe(count)
+      })
+    },
+  )
 })
 
 describe('listAll details', () => {
@@ -84,13 +90,17 @@ describe('listAll details', () => {
     await withSandbox({ domains: 2000, latencyMs: 20 }, async (sb) => {
       const client = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths })
       const ac = new AbortController()
-      const p = client.listAll('domains.list', {}, {
-        pageSize: 20,
-        signal: ac.signal,
-        onProgress: (pr) => {
-          if (pr.loadedItems >= 200) ac.abort()
+      const p = client.listAll(
+        'domains.list',
+        {},
+        {
+          pageSize: 20,
+          signal: ac.signal,
+          onProgress: (pr) => {
+            if (pr.loadedItems >= 200) ac.abort()
+          },
         },
-      })
+      )
       await expect(p).rejects.toMatchObject({ kind: 'cancelled' })
       // Every page it asked for has ended at the sandbox (answered or dropped), and no other came.
       await vi.waitFor(() => expect(sb.load.inFlight).toBe(0))
@@ -119,7 +129,10 @@ describe('listAllPages against a service whose paging.max means nothing', () => 
   const source = Array.from({ length: 437 }, (_, i) => i)
   const fake =
     (max: number) =>
-    async (page: number, limit: number): Promise<{ results: number[]; paging: { max: number; page: number; limit: number } }> => ({
+    async (
+      page: number,
+      limit: number,
+    ): Promise<{ results: number[]; paging: { max: number; page: number; limit: number } }> => ({
       results: source.slice((page - 1) * limit, page * limit),
       paging: { max, page, limit },
     })
@@ -137,9 +150,14 @@ describe('listAllPages against a service whose paging.max means nothing', () => 
     expect(calls).toBeLessThanOrEqual(11 + 4)
   })
 
-  it.each([1, 0, 9])('refuses the list, rather than read on unbounded or keep part of it, when max (%i) claims fewer pages than it has', async (max) => {
-    await expect(listAllPages(fake(max), { pageSize: 40, concurrency: 4 })).rejects.toMatchObject({ code: 'http.pagingPastClaim' })
-  })
+  it.each([1, 0, 9])(
+    'refuses the list, rather than read on unbounded or keep part of it, when max (%i) claims fewer pages than it has',
+    async (max) => {
+      await expect(listAllPages(fake(max), { pageSize: 40, concurrency: 4 })).rejects.toMatchObject({
+        code: 'http.pagingPastClaim',
+      })
+    },
+  )
 
   it('refuses, rather than keep part of it, a list without paging that goes on past the most items a list may have', async () => {
     let calls = 0
@@ -147,14 +165,23 @@ describe('listAllPages against a service whose paging.max means nothing', () => 
       calls++
       return { results: Array.from({ length: limit }, (_, i) => page * limit + i) }
     }
-    await expect(listAllPages(endless, { pageSize: 10, maxItems: 300 })).rejects.toMatchObject({ code: 'http.listTooLong', data: { params: { items: 300, pages: 31 } } })
+    await expect(listAllPages(endless, { pageSize: 10, maxItems: 300 })).rejects.toMatchObject({
+      code: 'http.listTooLong',
+      data: { params: { items: 300, pages: 31 } },
+    })
     // The 30 pages the bound holds, and the one that showed the list went on.
     expect(calls).toBe(31)
   })
 
   it('refuses a page that holds more items than a list may have', async () => {
-    const overfull = async (page: number) => ({ results: Array.from({ length: 2_000 }, (_, i) => i), paging: { max: 2_000, page, limit: 100 } })
-    await expect(listAllPages(overfull, { maxItems: 1_000 })).rejects.toMatchObject({ code: 'http.listTooLong', data: { params: { items: 1_000, pages: 1 } } })
+    const overfull = async (page: number) => ({
+      results: Array.from({ length: 2_000 }, (_, i) => i),
+      paging: { max: 2_000, page, limit: 100 },
+    })
+    await expect(listAllPages(overfull, { maxItems: 1_000 })).rejects.toMatchObject({
+      code: 'http.listTooLong',
+      data: { params: { items: 1_000, pages: 1 } },
+    })
   })
 
   it('ends the list at a page that repeats one already read (a service that ignores `page`)', async () => {
@@ -180,7 +207,9 @@ describe('listAllPages against a service whose paging.max means nothing', () => 
   it('reads a list the size of the largest real account (100,000 items of twice a WHOIS item’s bytes) within the default bounds', async () => {
     const total = 100_000
     const whoisSized = async (page: number, limit: number) => {
-      const results = Array.from({ length: Math.max(0, Math.min(limit, total - (page - 1) * limit)) }, (_, i) => ({ domainid: (page - 1) * limit + i }))
+      const results = Array.from({ length: Math.max(0, Math.min(limit, total - (page - 1) * limit)) }, (_, i) => ({
+        domainid: (page - 1) * limit + i,
+      }))
       return { results, paging: { max: total, page, limit }, bytes: 2048 * results.length }
     }
     const items = await listAllPages(whoisSized, { pageSize: 100, concurrency: 16 })
@@ -192,9 +221,16 @@ describe('listAllPages against a service whose paging.max means nothing', () => 
     // A plausible claim (100,000 items), each answer 8 MiB as received.
     const heavy = async (page: number, limit: number) => {
       calls++
-      return { results: Array.from({ length: limit }, (_, i) => page * limit + i), paging: { max: 100_000, page, limit }, bytes: 8 * 1024 * 1024 }
+      return {
+        results: Array.from({ length: limit }, (_, i) => page * limit + i),
+        paging: { max: 100_000, page, limit },
+        bytes: 8 * 1024 * 1024,
+      }
     }
-    await expect(listAllPages(heavy, { pageSize: 100 })).rejects.toMatchObject({ code: 'http.listTooLarge', data: { params: { megabytes: MAX_LIST_BYTES / (1024 * 1024) } } })
+    await expect(listAllPages(heavy, { pageSize: 100 })).rejects.toMatchObject({
+      code: 'http.listTooLarge',
+      data: { params: { megabytes: MAX_LIST_BYTES / (1024 * 1024) } },
+    })
     // 32 answers fill the bound; the 33rd passes it, and at most a batch more was in flight.
     expect(calls).toBeGreaterThanOrEqual(33)
     expect(calls).toBeLessThanOrEqual(33 + DEFAULT_CONCURRENCY)
@@ -204,9 +240,15 @@ describe('listAllPages against a service whose paging.max means nothing', () => 
     let calls = 0
     const claims = async (page: number, limit: number) => {
       calls++
-      return { results: Array.from({ length: limit }, (_, i) => page * limit + i), paging: { max: 1_000_000_000, page, limit } }
+      return {
+        results: Array.from({ length: limit }, (_, i) => page * limit + i),
+        paging: { max: 1_000_000_000, page, limit },
+      }
     }
-    await expect(listAllPages(claims)).rejects.toMatchObject({ code: 'http.listClaimTooLong', data: { params: { max: 1_000_000_000, items: MAX_LIST_ITEMS } } })
+    await expect(listAllPages(claims)).rejects.toMatchObject({
+      code: 'http.listClaimTooLong',
+      data: { params: { max: 1_000_000_000, items: MAX_LIST_ITEMS } },
+    })
     expect(calls).toBe(1)
   })
 
@@ -240,11 +282,23 @@ async function withHostile<T>(
     }
     const results = asked > 60 ? [] : opts.answer(page, limit)
     res.writeHead(200, { 'content-type': 'application/json' })
-    res.end(JSON.stringify({ results, paging: { max: opts.max, page, limit }, request_id: `hostile-${asked}`, ...(opts.padding ? { padding: opts.padding } : {}) }))
+    res.end(
+      JSON.stringify({
+        results,
+        paging: { max: opts.max, page, limit },
+        request_id: `hostile-${asked}`,
+        ...(opts.padding ? { padding: opts.padding } : {}),
+      }),
+    )
   })
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   const port = listeningPort(server)
-  const client = createApiClient({ baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: 'hostile-test-key-0000', serverPaths: DEFAULT_SERVER_PATHS, retry: { attempts: 0, baseDelayMs: 1 } })
+  const client = createApiClient({
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    apiKey: 'hostile-test-key-0000',
+    serverPaths: DEFAULT_SERVER_PATHS,
+    retry: { attempts: 0, baseDelayMs: 1 },
+  })
   try {
     return await fn(client, () => asked)
   } finally {
@@ -254,45 +308,96 @@ async function withHostile<T>(
   }
 }
 
-const domain = (id: number, extra: Record<string, unknown> = {}) => ({ domainid: id, domainname: `d${id}.example`, registrar: 'X', expirationdate: '2030-01-01', autorenew: 0, autorenew_all: 0, autorenew_domain: 0, ...extra })
+const domain = (id: number, extra: Record<string, unknown> = {}) => ({
+  domainid: id,
+  domainname: `d${id}.example`,
+  registrar: 'X',
+  expirationdate: '2030-01-01',
+  autorenew: 0,
+  autorenew_all: 0,
+  autorenew_domain: 0,
+  ...extra,
+})
 
 describe('listAll against a hostile service', () => {
   it('refuses a list that goes on past the most pages its first page claimed', async () => {
     // max 3: at most 3 pages (max as a page count) and the page after: then refused, never read to the end.
-    await withHostile({ max: 3, answer: (page, limit) => Array.from({ length: limit }, (_, i) => domain(page * 1000 + i)) }, async (client, asked) => {
-      await expect(client.listAll('domains.list', {}, { pageSize: 10, concurrency: 1 })).rejects.toMatchObject({ kind: 'malformed-response', code: 'http.pagingPastClaim' })
-      expect(asked()).toBeLessThanOrEqual(4)
-    })
+    await withHostile(
+      { max: 3, answer: (page, limit) => Array.from({ length: limit }, (_, i) => domain(page * 1000 + i)) },
+      async (client, asked) => {
+        await expect(client.listAll('domains.list', {}, { pageSize: 10, concurrency: 1 })).rejects.toMatchObject({
+          kind: 'malformed-response',
+          code: 'http.pagingPastClaim',
+        })
+        expect(asked()).toBeLessThanOrEqual(4)
+      },
+    )
   })
 
   it('refuses at its first page a paging.max of 10^9, whatever pages would follow (they once read 2,290 pages, 163 MB, in 20 s)', async () => {
-    await withHostile({ max: 1_000_000_000, answer: (page, limit) => Array.from({ length: limit }, (_, i) => domain(page * 1000 + i)) }, async (client, asked) => {
-      await expect(client.listAll('domains.list', {}, { pageSize: 10 })).rejects.toMatchObject({ kind: 'malformed-response', code: 'http.listClaimTooLong', data: { params: { max: 1_000_000_000, items: MAX_LIST_ITEMS } } })
-      expect(asked()).toBe(1)
-    })
+    await withHostile(
+      { max: 1_000_000_000, answer: (page, limit) => Array.from({ length: limit }, (_, i) => domain(page * 1000 + i)) },
+      async (client, asked) => {
+        await expect(client.listAll('domains.list', {}, { pageSize: 10 })).rejects.toMatchObject({
+          kind: 'malformed-response',
+          code: 'http.listClaimTooLong',
+          data: { params: { max: 1_000_000_000, items: MAX_LIST_ITEMS } },
+        })
+        expect(asked()).toBe(1)
+      },
+    )
   })
 
   it('refuses a list at the byte bound, counting every byte received (padding beside the results too), however plausible its claim', async () => {
     // Each answer about 256 KB, nearly all of it a member the client drops: 2 MiB is passed at the 9th.
-    await withHostile({ max: 100_000, padding: 'x'.repeat(256 * 1024), answer: (page, limit) => Array.from({ length: limit }, (_, i) => domain(page * 1000 + i)) }, async (client, asked) => {
-      await expect(client.listAll('domains.list', {}, { pageSize: 10, concurrency: 2, maxBytes: 2 * 1024 * 1024 })).rejects.toMatchObject({ kind: 'malformed-response', code: 'http.listTooLarge', data: { params: { megabytes: 2 } } })
-      expect(asked()).toBeLessThanOrEqual(9 + 2)
-    })
+    await withHostile(
+      {
+        max: 100_000,
+        padding: 'x'.repeat(256 * 1024),
+        answer: (page, limit) => Array.from({ length: limit }, (_, i) => domain(page * 1000 + i)),
+      },
+      async (client, asked) => {
+        await expect(
+          client.listAll('domains.list', {}, { pageSize: 10, concurrency: 2, maxBytes: 2 * 1024 * 1024 }),
+        ).rejects.toMatchObject({
+          kind: 'malformed-response',
+          code: 'http.listTooLarge',
+          data: { params: { megabytes: 2 } },
+        })
+        expect(asked()).toBeLessThanOrEqual(9 + 2)
+      },
+    )
   })
 
   it('ends the list at a page of ids already read, whatever else the items say', async () => {
     // Every page the same ten domains, each time with a new expiration date: no page's text repeats.
-    await withHostile({ max: 100_000, answer: (page, limit) => Array.from({ length: limit }, (_, i) => domain(i, { expirationdate: `2030-01-${String((page % 28) + 1).padStart(2, '0')}` })) }, async (client, asked) => {
-      const items = await client.listAll('domains.list', {}, { pageSize: 10, concurrency: 2 })
-      expect(items.map((d) => d.domainid)).toEqual(Array.from({ length: 10 }, (_, i) => i))
-      expect(asked()).toBeLessThanOrEqual(1 + 2)
-    })
+    await withHostile(
+      {
+        max: 100_000,
+        answer: (page, limit) =>
+          Array.from({ length: limit }, (_, i) =>
+            domain(i, { expirationdate: `2030-01-${String((page % 28) + 1).padStart(2, '0')}` }),
+          ),
+      },
+      async (client, asked) => {
+        const items = await client.listAll('domains.list', {}, { pageSize: 10, concurrency: 2 })
+        expect(items.map((d) => d.domainid)).toEqual(Array.from({ length: 10 }, (_, i) => i))
+        expect(asked()).toBeLessThanOrEqual(1 + 2)
+      },
+    )
   })
 
   it('gives up at its overall deadline, however many pages the service promises', async () => {
-    await withHostile({ max: 100_000, holdFrom: 4, answer: (page, limit) => Array.from({ length: limit }, (_, i) => domain(page * 1000 + i)) }, async (client) => {
-      const listing = client.listAll('domains.list', {}, { pageSize: 10, concurrency: 2, deadlineMs: 300 })
-      await expect(listing).rejects.toMatchObject({ kind: 'timeout', code: 'http.listDeadline' })
-    })
+    await withHostile(
+      {
+        max: 100_000,
+        holdFrom: 4,
+        answer: (page, limit) => Array.from({ length: limit }, (_, i) => domain(page * 1000 + i)),
+      },
+      async (client) => {
+        const listing = client.listAll('domains.list', {}, { pageSize: 10, concurrency: 2, deadlineMs: 300 })
+        await expect(listing).rejects.toMatchObject({ kind: 'timeout', code: 'http.listDeadline' })
+      },
+    )
   })
 })

@@ -13,7 +13,26 @@ import { makeFixture, sampleOf, type Fixture } from '../helpers/operation-sample
 import { rawPayload } from '../helpers/raw-payload'
 import { appErrorOf } from '../helpers/english'
 
-const BAD_VALUES = ['', ' ', '.', '..', '../x', 'a/b', '/', 'x/..', 'a\\b', 'a\nb', 'a\tb', '\u0000', 'a\u007fb', '%2e%2e', 'a?b=c', 'a#b', '. .', '...']
+const BAD_VALUES = [
+  '',
+  ' ',
+  '.',
+  '..',
+  '../x',
+  'a/b',
+  '/',
+  'x/..',
+  'a\\b',
+  'a\nb',
+  'a\tb',
+  '\u0000',
+  'a\u007fb',
+  '%2e%2e',
+  'a?b=c',
+  'a#b',
+  '. .',
+  '...',
+]
 
 let sb: Sandbox
 let client: ApiClient
@@ -56,31 +75,50 @@ describe('path values', () => {
   // form, so values built on a real name are tried too, and the name itself must arrive whole.
   const serverCases = cases.filter(([, param]) => param === 'webid')
   it('every server path operation is among them', () => {
-    expect(serverCases.map(([name]) => name).sort()).toEqual(ENDPOINT_NAMES.filter((n) => n.startsWith('servers.') && endpoints[n].path.includes('{webid}')).sort())
+    expect(serverCases.map(([name]) => name).sort()).toEqual(
+      ENDPOINT_NAMES.filter((n) => n.startsWith('servers.') && endpoints[n].path.includes('{webid}')).sort(),
+    )
     expect(serverCases).toHaveLength(7)
   })
 
-  it.each(serverCases)('%s: a name goes out as one segment; a name with anything more is refused', async (name, param) => {
-    const webname = sb.state.servers.b[0]!.webname
-    const sample = sampleOf(name, fixture)
-    const bad = [`${webname}/..`, `${webname}/x`, `../${webname}`, `${webname}?x=1`, `${webname}#x`, `${webname}%2f`, `${webname}.`, `${webname} `, `${webname}\n`, `.${webname}`, `-${webname}`]
-    for (const v of bad) {
-      const before = sb.received.length
-      const err = await client.call(name, rawPayload({ ...sample.input, [param]: v })).then(
-        () => undefined,
-        (e: unknown) => e,
-      )
-      expect(err, `${name} ${param}=${JSON.stringify(v)} was sent`).toBeInstanceOf(AppError)
-      expect(appErrorOf(err).kind, `${name} ${param}=${JSON.stringify(v)}`).toBe('validation')
-      expect(sb.received.length, `${name} ${param}=${JSON.stringify(v)} reached the service`).toBe(before)
-    }
-    await client.call(name, rawPayload({ ...sample.input, [param]: webname }))
-    const wanted = sample.path.replace(String(fixture.webidB), webname)
-    expect(sb.received.at(-1)).toMatchObject({ endpoint: name, path: `/v1${wanted}`, status: 200 })
-  })
+  it.each(serverCases)(
+    '%s: a name goes out as one segment; a name with anything more is refused',
+    async (name, param) => {
+      const webname = sb.state.servers.b[0]!.webname
+      const sample = sampleOf(name, fixture)
+      const bad = [
+        `${webname}/..`,
+        `${webname}/x`,
+        `../${webname}`,
+        `${webname}?x=1`,
+        `${webname}#x`,
+        `${webname}%2f`,
+        `${webname}.`,
+        `${webname} `,
+        `${webname}\n`,
+        `.${webname}`,
+        `-${webname}`,
+      ]
+      for (const v of bad) {
+        const before = sb.received.length
+        const err = await client.call(name, rawPayload({ ...sample.input, [param]: v })).then(
+          () => undefined,
+          (e: unknown) => e,
+        )
+        expect(err, `${name} ${param}=${JSON.stringify(v)} was sent`).toBeInstanceOf(AppError)
+        expect(appErrorOf(err).kind, `${name} ${param}=${JSON.stringify(v)}`).toBe('validation')
+        expect(sb.received.length, `${name} ${param}=${JSON.stringify(v)} reached the service`).toBe(before)
+      }
+      await client.call(name, rawPayload({ ...sample.input, [param]: webname }))
+      const wanted = sample.path.replace(String(fixture.webidB), webname)
+      expect(sb.received.at(-1)).toMatchObject({ endpoint: name, path: `/v1${wanted}`, status: 200 })
+    },
+  )
 
   it('the guard itself refuses what would not stay one segment', () => {
-    for (const bad of ['', '.', '..', 'a/b', 'a\\b', 'a\nb', '%2e', 'a?b', 'a#b']) expect(isSafePathSegment(bad), bad).toBe(false)
-    for (const good of ['example.com', '12345', 'REG1-2B9R', 'ns1.example.com', 'req-abc.1:2']) expect(isSafePathSegment(good), good).toBe(true)
+    for (const bad of ['', '.', '..', 'a/b', 'a\\b', 'a\nb', '%2e', 'a?b', 'a#b'])
+      expect(isSafePathSegment(bad), bad).toBe(false)
+    for (const good of ['example.com', '12345', 'REG1-2B9R', 'ns1.example.com', 'req-abc.1:2'])
+      expect(isSafePathSegment(good), good).toBe(true)
   })
 })

@@ -13,7 +13,15 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { AppError } from '../../src/main/base/app-error'
 import { createApiClient } from '../../src/main/http'
-import { CSV_COLUMNS, openPortfolioStore, type ListParams, type PortfolioStore, type SearchHit, type StoreProblem, type StoredListName } from '../../src/main/store'
+import {
+  CSV_COLUMNS,
+  openPortfolioStore,
+  type ListParams,
+  type PortfolioStore,
+  type SearchHit,
+  type StoreProblem,
+  type StoredListName,
+} from '../../src/main/store'
 import { SCHEMA_VERSION, APPLICATION_ID, migrate } from '../../src/main/store/migrations'
 import { openConnection } from '../../src/main/store/database'
 import { TRIGRAM_INDEXES } from '../../src/main/store/search-index'
@@ -67,7 +75,13 @@ const domain = (name: string, extra: Partial<DomainItem> = {}): DomainItem => ({
 const domains = (n: number, prefix = 'site', extra: Partial<DomainItem> = {}): DomainItem[] =>
   Array.from({ length: n }, (_, i) => ({ ...domain(`${prefix}${i}.example`, extra), domainid: 5000 + i }))
 
-const dnsItem = (name: string, records: string, ttl = 3600): PagedItem<'domains.dns.list'> => ({ domainid: 1, domainname: name, ns_type: 'svc1', records, ttl })
+const dnsItem = (name: string, records: string, ttl = 3600): PagedItem<'domains.dns.list'> => ({
+  domainid: 1,
+  domainname: name,
+  ns_type: 'svc1',
+  records,
+  ttl,
+})
 
 // ------------------------------------------------------------------ opening
 
@@ -79,9 +93,15 @@ describe('opening and migrating', () => {
     expect(store.file).toBe(path)
     store.close()
     const db = raw(path)
-    expect(z.object({ user_version: z.number() }).parse(db.prepare('PRAGMA user_version').get([])).user_version).toBe(SCHEMA_VERSION)
-    expect(z.object({ application_id: z.number() }).parse(db.prepare('PRAGMA application_id').get([])).application_id).toBe(APPLICATION_ID)
-    expect(z.object({ journal_mode: z.string() }).parse(db.prepare('PRAGMA journal_mode').get([])).journal_mode).toBe('wal')
+    expect(z.object({ user_version: z.number() }).parse(db.prepare('PRAGMA user_version').get([])).user_version).toBe(
+      SCHEMA_VERSION,
+    )
+    expect(
+      z.object({ application_id: z.number() }).parse(db.prepare('PRAGMA application_id').get([])).application_id,
+    ).toBe(APPLICATION_ID)
+    expect(z.object({ journal_mode: z.string() }).parse(db.prepare('PRAGMA journal_mode').get([])).journal_mode).toBe(
+      'wal',
+    )
     db.close()
   })
 
@@ -100,8 +120,18 @@ describe('opening and migrating', () => {
     store.close()
     store = open()
     expect(store.problem).toBeUndefined()
-    expect(store.getList('acct', 'domains.list', {})).toEqual({ items: domains(3), readAt: T1, complete: false, skipped: 0 })
-    expect(store.getZone('acct', 'dns', 'site0.example')).toEqual({ records: 'a www 192.0.2.10', ttl: 600, ns_type: 'svc1', readAt: T1 })
+    expect(store.getList('acct', 'domains.list', {})).toEqual({
+      items: domains(3),
+      readAt: T1,
+      complete: false,
+      skipped: 0,
+    })
+    expect(store.getZone('acct', 'dns', 'site0.example')).toEqual({
+      records: 'a www 192.0.2.10',
+      ttl: 600,
+      ns_type: 'svc1',
+      readAt: T1,
+    })
     expect(store.search('192.0.2.10').map((h) => h.key)).toEqual(['site0.example'])
   })
 
@@ -115,7 +145,10 @@ describe('opening and migrating', () => {
     writeFileSync(file, content)
     const problems: StoreProblem[] = []
     const store = open(file, { now, onProblem: (p) => problems.push(p) })
-    const expected = { code: 'store.movedAside', params: { movedTo: `${file}.corrupt-2025-02-03T04-05-06-789Z`, reason } }
+    const expected = {
+      code: 'store.movedAside',
+      params: { movedTo: `${file}.corrupt-2025-02-03T04-05-06-789Z`, reason },
+    }
     expect(store.problem).toEqual(expected)
     expect(problems).toEqual([expected])
     expect(readFileSync(`${file}.corrupt-2025-02-03T04-05-06-789Z`)).toEqual(content)
@@ -136,7 +169,10 @@ describe('opening and migrating', () => {
     randomBytes(8 * 4096).copy(bytes, 20 * 4096)
     writeFileSync(file, bytes)
     const again = open(file, { now })
-    expect(again.problem).toMatchObject({ code: 'store.movedAside', params: { reason: match.stringMatching(/damaged|notADatabase/) } })
+    expect(again.problem).toMatchObject({
+      code: 'store.movedAside',
+      params: { reason: match.stringMatching(/damaged|notADatabase/) },
+    })
     expect(again.getList('acct', 'domains.list', {})).toBeUndefined()
   })
 
@@ -163,9 +199,19 @@ describe('opening and migrating', () => {
     const conn = openConnection(file)
     migrate(conn, 2)
     conn.write(() => {
-      conn.run("INSERT INTO zones (id, account_id, kind, domain, records, ttl, ns_type, record_count, read_at) VALUES (7, 'acct', 'dns', 'a.example', ?, 3600, 'svc1', 2, ?)", ['a www 192.0.2.10\nmx mail.a.example. 10', T1])
-      for (const [field, text, detail] of [[1, 'www.a.example', 'a www 192.0.2.10'], [2, '192.0.2.10', 'a www 192.0.2.10'], [2, 'mail.a.example. 10', 'mx mail.a.example. 10']] as const) {
-        conn.run("INSERT INTO search (account_id, zone_id, kind, field, text, key, label, detail, scope) VALUES ('acct', 7, 4, ?, ?, 'a.example', 'a.example', ?, 'dns')", [field, text, detail])
+      conn.run(
+        "INSERT INTO zones (id, account_id, kind, domain, records, ttl, ns_type, record_count, read_at) VALUES (7, 'acct', 'dns', 'a.example', ?, 3600, 'svc1', 2, ?)",
+        ['a www 192.0.2.10\nmx mail.a.example. 10', T1],
+      )
+      for (const [field, text, detail] of [
+        [1, 'www.a.example', 'a www 192.0.2.10'],
+        [2, '192.0.2.10', 'a www 192.0.2.10'],
+        [2, 'mail.a.example. 10', 'mx mail.a.example. 10'],
+      ] as const) {
+        conn.run(
+          "INSERT INTO search (account_id, zone_id, kind, field, text, key, label, detail, scope) VALUES ('acct', 7, 4, ?, ?, 'a.example', 'a.example', ?, 'dns')",
+          [field, text, detail],
+        )
       }
       conn.run('INSERT INTO search_fts_4 (rowid, text) SELECT id, text FROM search WHERE kind = 4')
     })
@@ -174,8 +220,12 @@ describe('opening and migrating', () => {
     const store = open()
     expect(store.problem).toBeUndefined()
     const hits = store.search('192.0.2.10')
-    expect(hits.map((h) => [h.accountId, h.kind, h.zone, h.key, h.field, h.detail, h.match])).toEqual([['acct', 'record', 'dns', 'a.example', 'value', 'a www 192.0.2.10', 'exact']])
-    expect(store.search('mail.a').map((h) => [h.key, h.detail, h.match])).toEqual([['a.example', 'mx mail.a.example. 10', 'prefix']])
+    expect(hits.map((h) => [h.accountId, h.kind, h.zone, h.key, h.field, h.detail, h.match])).toEqual([
+      ['acct', 'record', 'dns', 'a.example', 'value', 'a www 192.0.2.10', 'exact'],
+    ])
+    expect(store.search('mail.a').map((h) => [h.key, h.detail, h.match])).toEqual([
+      ['a.example', 'mx mail.a.example. 10', 'prefix'],
+    ])
     store.close()
     const db = raw()
     expect(count(db, 'SELECT count(*) AS n FROM search')).toBe(0)
@@ -195,8 +245,14 @@ describe('opening and migrating', () => {
         )
       row(1, 'unknown')
       row(2, 'done')
-      conn.run("INSERT INTO history (id, account_id, subject_kind, subject, origin, aspect, operation, outcome, job_id, item_index, at) VALUES (3, 'acct', 'domain', 'a.example', 'app', 'dns', 'domains.dns.set', 'done', 'w-1', 1, ?)", [T1])
-      conn.run("INSERT INTO zone_snapshots (id, account_id, kind, domain, records, reason, history_id, at) VALUES (9, 'acct', 'dns', 'a.example', 'a www 192.0.2.1', 'before-save', 2, ?)", [T1])
+      conn.run(
+        "INSERT INTO history (id, account_id, subject_kind, subject, origin, aspect, operation, outcome, job_id, item_index, at) VALUES (3, 'acct', 'domain', 'a.example', 'app', 'dns', 'domains.dns.set', 'done', 'w-1', 1, ?)",
+        [T1],
+      )
+      conn.run(
+        "INSERT INTO zone_snapshots (id, account_id, kind, domain, records, reason, history_id, at) VALUES (9, 'acct', 'dns', 'a.example', 'a www 192.0.2.1', 'before-save', 2, ?)",
+        [T1],
+      )
     })
     conn.close()
     const store = open(file, { now: () => new Date(T2) })
@@ -210,14 +266,30 @@ describe('opening and migrating', () => {
 
   it('keeps a write’s row once per job item: offered again (its worker died having written it), the first row stays and its id is answered', () => {
     const store = open(file, { now: () => new Date(T2) })
-    const write = { accountId: 'acct', subjectKind: 'domain', subject: 'a.example', aspect: 'expiration', operation: 'domains.expiration.renew', params: { years: 1 }, jobId: 'w-2', itemIndex: 0, at: T1 } as const
+    const write = {
+      accountId: 'acct',
+      subjectKind: 'domain',
+      subject: 'a.example',
+      aspect: 'expiration',
+      operation: 'domains.expiration.renew',
+      params: { years: 1 },
+      jobId: 'w-2',
+      itemIndex: 0,
+      at: T1,
+    } as const
     const id = store.history.recordWrite({ ...write, outcome: 'unknown' })
     expect(store.history.recordWrite({ ...write, outcome: 'done', at: T2 })).toBe(id)
     expect(store.history.keptWrites(['w-2', 'w-none'])).toEqual([{ jobId: 'w-2', itemIndex: 0, outcome: 'unknown' }])
     expect(store.history.list({ accountId: 'acct' }).map((h) => [h.id, h.outcome, h.at])).toEqual([[id, 'unknown', T1]])
     // The file refuses a second row of the item, whoever writes it.
     const db = raw()
-    expect(() => db.prepare("INSERT INTO history (account_id, subject_kind, subject, origin, aspect, job_id, item_index, at) VALUES ('acct', 'domain', 'a.example', 'app', 'expiration', 'w-2', 0, ?)").run([T2])).toThrow(/UNIQUE/)
+    expect(() =>
+      db
+        .prepare(
+          "INSERT INTO history (account_id, subject_kind, subject, origin, aspect, job_id, item_index, at) VALUES ('acct', 'domain', 'a.example', 'app', 'expiration', 'w-2', 0, ?)",
+        )
+        .run([T2]),
+    ).toThrow(/UNIQUE/)
     db.close()
   })
 
@@ -241,7 +313,10 @@ describe('opening and migrating', () => {
   it('works in memory when the data folder cannot be made, and says why', () => {
     writeFileSync(join(dir, 'plain-file'), 'x')
     const store = open(join(dir, 'plain-file', 'portfolio.db'))
-    expect(store.problem).toMatchObject({ code: 'store.unavailable', params: { path: join(dir, 'plain-file', 'portfolio.db') } })
+    expect(store.problem).toMatchObject({
+      code: 'store.unavailable',
+      params: { path: join(dir, 'plain-file', 'portfolio.db') },
+    })
     expect(store.file).toBe(':memory:')
     store.putList('acct', 'domains.list', {}, domains(1), T1)
     expect(store.getList('acct', 'domains.list', {})?.items).toHaveLength(1)
@@ -254,7 +329,13 @@ describe('lists', () => {
   it('replaces a list and counts what was added, changed and removed; keeps the time, completeness and order', () => {
     const store = open()
     const first = domains(60)
-    expect(store.putList('acct', 'domains.list', {}, first, T1)).toEqual({ added: 60, changed: 0, removed: 0, duplicates: 0, drift: 0 })
+    expect(store.putList('acct', 'domains.list', {}, first, T1)).toEqual({
+      added: 60,
+      changed: 0,
+      removed: 0,
+      duplicates: 0,
+      drift: 0,
+    })
     expect(store.getList('acct', 'domains.list', {})).toEqual({ items: first, readAt: T1, complete: true, skipped: 0 })
 
     // One renewed, two gone, one new, and the service's order reversed.
@@ -271,18 +352,41 @@ describe('lists', () => {
       drift: 1,
       findings: [{ subjectKind: 'domain', subject: 'site0.example', aspect: 'expiration', at: T2 }],
     })
-    expect(store.getList('acct', 'domains.list', {})).toEqual({ items: second, readAt: T2, complete: false, skipped: 0 })
+    expect(store.getList('acct', 'domains.list', {})).toEqual({
+      items: second,
+      readAt: T2,
+      complete: false,
+      skipped: 0,
+    })
 
-    expect(store.putList('acct', 'domains.list', {}, second, T3)).toEqual({ added: 0, changed: 0, removed: 0, duplicates: 0, drift: 0 })
+    expect(store.putList('acct', 'domains.list', {}, second, T3)).toEqual({
+      added: 0,
+      changed: 0,
+      removed: 0,
+      duplicates: 0,
+      drift: 0,
+    })
     expect(store.getList('acct', 'domains.list', {})?.readAt).toBe(T3)
-    expect(store.putList('acct', 'domains.list', {}, [], T3)).toEqual({ added: 0, changed: 0, removed: 59, duplicates: 0, drift: 0 })
+    expect(store.putList('acct', 'domains.list', {}, [], T3)).toEqual({
+      added: 0,
+      changed: 0,
+      removed: 59,
+      duplicates: 0,
+      drift: 0,
+    })
     expect(store.getList('acct', 'domains.list', {})).toEqual({ items: [], readAt: T3, complete: true, skipped: 0 })
   })
 
   it('keeps the first of two items with the same identity and counts the other', () => {
     const store = open()
     const twice = [domain('a.example'), domain('b.example'), domain('a.example', { registrar: 'other' })]
-    expect(store.putList('acct', 'domains.list', {}, twice, T1)).toEqual({ added: 2, changed: 0, removed: 0, duplicates: 1, drift: 0 })
+    expect(store.putList('acct', 'domains.list', {}, twice, T1)).toEqual({
+      added: 2,
+      changed: 0,
+      removed: 0,
+      duplicates: 1,
+      drift: 0,
+    })
     expect(store.getList('acct', 'domains.list', {})?.items.map((d) => d.registrar)).toEqual(['reg', 'reg'])
   })
 
@@ -292,8 +396,20 @@ describe('lists', () => {
     store.putList('one', 'servers.list', { kind: 'a' }, lists.servers.a, T1)
     store.putList('one', 'servers.list', { kind: 'b' }, lists.servers.b, T1)
     store.putList('two', 'servers.list', { kind: 'a' }, lists.servers.a.slice(0, 2), T2)
-    const ns = (host: string): PagedItem<'domains.privatenameserver.list'> => ({ domainid: 1, domainname: 'a.example', hostname: host, ipv4: '192.0.2.1', ipv6: '' })
-    store.putList('one', 'domains.privatenameserver.list', { domain: 'a.example' }, [ns('ns1.a.example'), ns('ns2.a.example')], T1)
+    const ns = (host: string): PagedItem<'domains.privatenameserver.list'> => ({
+      domainid: 1,
+      domainname: 'a.example',
+      hostname: host,
+      ipv4: '192.0.2.1',
+      ipv6: '',
+    })
+    store.putList(
+      'one',
+      'domains.privatenameserver.list',
+      { domain: 'a.example' },
+      [ns('ns1.a.example'), ns('ns2.a.example')],
+      T1,
+    )
     store.putList('one', 'domains.privatenameserver.list', { domain: 'b.example' }, [], T1)
     store.putList('one', 'domains.list', { order: 'ASC' }, domains(2), T1)
 
@@ -301,7 +417,9 @@ describe('lists', () => {
     expect(store.getList('one', 'servers.list', { kind: 'b' })?.items).toEqual(lists.servers.b)
     expect(store.getList('one', 'servers.list', { kind: 'c' })).toBeUndefined()
     expect(store.getList('two', 'servers.list', { kind: 'a' })?.items).toHaveLength(2)
-    expect(store.getList('one', 'domains.privatenameserver.list', { domain: 'a.example' })?.items.map((n) => n.hostname)).toEqual(['ns1.a.example', 'ns2.a.example'])
+    expect(
+      store.getList('one', 'domains.privatenameserver.list', { domain: 'a.example' })?.items.map((n) => n.hostname),
+    ).toEqual(['ns1.a.example', 'ns2.a.example'])
     expect(store.getList('one', 'domains.privatenameserver.list', { domain: 'b.example' })?.items).toEqual([])
     expect(store.getList('one', 'domains.list', {})?.items).toHaveLength(2)
     expect(store.getList('one', 'domains.list', { order: 'DESC' })?.items).toHaveLength(2)
@@ -318,7 +436,9 @@ describe('lists', () => {
     expect(store.getList('acct', 'svcips.list', {})?.items).toEqual(lists.svcips)
     // The transfer code is not kept: it reads back empty, everything else as it was.
     expect(lists.transferlock.every((t) => t.authcode.length > 0)).toBe(true)
-    expect(store.getList('acct', 'domains.transferlock.list', {})?.items).toEqual(lists.transferlock.map((t) => ({ ...t, authcode: '' })))
+    expect(store.getList('acct', 'domains.transferlock.list', {})?.items).toEqual(
+      lists.transferlock.map((t) => ({ ...t, authcode: '' })),
+    )
   })
 
   it('refuses what it cannot keep: an account id, a time or parameters of the wrong shape', () => {
@@ -343,15 +463,27 @@ describe('lists', () => {
     const store = open(file, { onProblem: (p) => problems.push(p) })
     store.putList('acct', 'domains.list', {}, domains(10), T1)
     const db = raw()
-    db.prepare("UPDATE list_items SET json = '{\"domainid\": \"not a number\"}' WHERE item_key = ?").run(['site3.example'])
+    db.prepare('UPDATE list_items SET json = \'{"domainid": "not a number"}\' WHERE item_key = ?').run([
+      'site3.example',
+    ])
     db.prepare("UPDATE list_items SET json = 'not json at all' WHERE item_key = ?").run(['site7.example'])
     db.close()
     const list = store.getList('acct', 'domains.list', {})
-    expect(list?.items.map((d) => d.domainname)).toEqual(domains(10).map((d) => d.domainname).filter((n) => n !== 'site3.example' && n !== 'site7.example'))
+    expect(list?.items.map((d) => d.domainname)).toEqual(
+      domains(10)
+        .map((d) => d.domainname)
+        .filter((n) => n !== 'site3.example' && n !== 'site7.example'),
+    )
     expect(list?.skipped).toBe(2)
     expect(problems).toEqual([
-      { code: 'store.rowSkipped', params: { table: 'list_items', accountId: 'acct', list: 'domains.list', key: 'site3.example' } },
-      { code: 'store.rowSkipped', params: { table: 'list_items', accountId: 'acct', list: 'domains.list', key: 'site7.example' } },
+      {
+        code: 'store.rowSkipped',
+        params: { table: 'list_items', accountId: 'acct', list: 'domains.list', key: 'site3.example' },
+      },
+      {
+        code: 'store.rowSkipped',
+        params: { table: 'list_items', accountId: 'acct', list: 'domains.list', key: 'site7.example' },
+      },
     ])
     // The next read of the list writes them again.
     expect(store.putList('acct', 'domains.list', {}, domains(10), T2)).toMatchObject({ changed: 2 })
@@ -360,10 +492,25 @@ describe('lists', () => {
 
   it('a read of the DNS list is a read of each zone; a zone read alone updates the list', () => {
     const store = open()
-    store.putList('acct', 'domains.dns.list', {}, [dnsItem('a.example', 'a www 192.0.2.1'), dnsItem('b.example', 'a www 192.0.2.2')], T1)
-    expect(store.getZone('acct', 'dns', 'a.example')).toEqual({ records: 'a www 192.0.2.1', ttl: 3600, ns_type: 'svc1', readAt: T1 })
+    store.putList(
+      'acct',
+      'domains.dns.list',
+      {},
+      [dnsItem('a.example', 'a www 192.0.2.1'), dnsItem('b.example', 'a www 192.0.2.2')],
+      T1,
+    )
+    expect(store.getZone('acct', 'dns', 'a.example')).toEqual({
+      records: 'a www 192.0.2.1',
+      ttl: 3600,
+      ns_type: 'svc1',
+      readAt: T1,
+    })
     store.putZone('acct', 'dns', 'a.example', { records: 'a www 192.0.2.99', ttl: 600, ns_type: 'svc1' }, T2)
-    expect(store.getList('acct', 'domains.dns.list', {})?.items[0]).toMatchObject({ domainname: 'a.example', records: 'a www 192.0.2.99', ttl: 600 })
+    expect(store.getList('acct', 'domains.dns.list', {})?.items[0]).toMatchObject({
+      domainname: 'a.example',
+      records: 'a www 192.0.2.99',
+      ttl: 600,
+    })
     expect(store.search('192.0.2.1').filter((h) => h.match === 'exact')).toEqual([])
     expect(store.search('192.0.2.99').map((h) => h.key)).toEqual(['a.example'])
     // b.example gone from the next read: its zone goes too.
@@ -375,9 +522,22 @@ describe('lists', () => {
 
   it('finds the zones whose records hold a value as a whole word, across accounts (moving off an address)', () => {
     const store = open()
-    store.putList('acct', 'domains.dns.list', {}, [dnsItem('a.example', 'a www 192.0.2.1\nmx mail.a.example. 10'), dnsItem('b.example', 'a www 192.0.2.10')], T1)
-    store.putList('other', 'domains.dns.list', {}, [dnsItem('c.example', 'txt @ "v=spf1 ip4:192.0.2.1 ~all"'), dnsItem('d.example', 'cname www Mail.A.Example')], T1)
-    const zonesHolding = (value: string, account?: string) => store.listZones(account, value).map((z) => `${z.accountId}/${z.domain}`)
+    store.putList(
+      'acct',
+      'domains.dns.list',
+      {},
+      [dnsItem('a.example', 'a www 192.0.2.1\nmx mail.a.example. 10'), dnsItem('b.example', 'a www 192.0.2.10')],
+      T1,
+    )
+    store.putList(
+      'other',
+      'domains.dns.list',
+      {},
+      [dnsItem('c.example', 'txt @ "v=spf1 ip4:192.0.2.1 ~all"'), dnsItem('d.example', 'cname www Mail.A.Example')],
+      T1,
+    )
+    const zonesHolding = (value: string, account?: string) =>
+      store.listZones(account, value).map((z) => `${z.accountId}/${z.domain}`)
     // 192.0.2.10 does not hold 192.0.2.1; an SPF mechanism does.
     expect(zonesHolding('192.0.2.1')).toEqual(['acct/a.example', 'other/c.example'])
     expect(zonesHolding('192.0.2.1', 'acct')).toEqual(['acct/a.example'])
@@ -403,15 +563,19 @@ describe('accounts and secrets', () => {
 
     store.removeAccount('gone')
     const db = raw()
-    for (const table of ['lists', 'zones', 'search']) expect(count(db, `SELECT count(*) AS n FROM ${table} WHERE account_id = ?`, 'gone')).toBe(0)
+    for (const table of ['lists', 'zones', 'search'])
+      expect(count(db, `SELECT count(*) AS n FROM ${table} WHERE account_id = ?`, 'gone')).toBe(0)
     expect(count(db, 'SELECT count(*) AS n FROM list_items WHERE list_id NOT IN (SELECT id FROM lists)')).toBe(0)
     // The trigram indexes hold exactly the rows left (FTS5's own check).
     for (const t of TRIGRAM_INDEXES) db.exec(`INSERT INTO ${t} (${t}, rank) VALUES ('integrity-check', 1)`)
     expect(count(db, 'SELECT count(*) AS n FROM zone_search WHERE zone_id NOT IN (SELECT id FROM zones)')).toBe(0)
-    expect(count(db, `SELECT count(*) AS n FROM search WHERE key IN (${onlyGone.map(() => '?').join(',')})`, ...onlyGone)).toBe(0)
+    expect(
+      count(db, `SELECT count(*) AS n FROM search WHERE key IN (${onlyGone.map(() => '?').join(',')})`, ...onlyGone),
+    ).toBe(0)
     db.close()
     // Nor through the trigram indexes: a substring of its names finds nothing of it.
-    for (const name of onlyGone.slice(0, 10)) expect(store.search(name.slice(2)).some((h) => h.accountId === 'gone')).toBe(false)
+    for (const name of onlyGone.slice(0, 10))
+      expect(store.search(name.slice(2)).some((h) => h.accountId === 'gone')).toBe(false)
     expect(store.search('192.0.2.77')).toEqual([])
     expect(keptBefore).toBeGreaterThan(50)
     expect(store.search('192.0.2.', 500).filter((h) => h.accountId === 'kept')).toHaveLength(keptBefore)
@@ -442,7 +606,12 @@ describe('accounts and secrets', () => {
       await read('domains.dns.list', {})
       await read('freedns.list', {})
       await read('domains.transfer.list', {})
-      const secrets = [sb.keys.full, sb.keys.readOnly, ...locks.map((l) => l.authcode), ...ddns.map((d) => d.password).filter((p) => p !== '')]
+      const secrets = [
+        sb.keys.full,
+        sb.keys.readOnly,
+        ...locks.map((l) => l.authcode),
+        ...ddns.map((d) => d.password).filter((p) => p !== ''),
+      ]
       // What was read did carry them: the test would prove nothing otherwise.
       expect(locks.filter((l) => l.authcode.length >= 8)).toHaveLength(30)
       expect(ddns.filter((d) => d.password.startsWith('ddns-secret-'))).toHaveLength(10)
@@ -466,7 +635,13 @@ describe('a refresh while the list is read', () => {
   /** Version v of the list: every item with the registrar that names its read time. */
   const version = (v: number) => {
     const readAt = new Date(Date.UTC(2025, 0, 1, 0, 0, v)).toISOString()
-    return { readAt, items: domains(COUNT, 'v', { registrar: `reg-${readAt}` }).map((d, i) => ({ ...d, expirationdate: i % 2 ? '2026-01-01' : `2026-02-${10 + (v % 10)}` })) }
+    return {
+      readAt,
+      items: domains(COUNT, 'v', { registrar: `reg-${readAt}` }).map((d, i) => ({
+        ...d,
+        expirationdate: i % 2 ? '2026-01-01' : `2026-02-${10 + (v % 10)}`,
+      })),
+    }
   }
   const whole = (list: { items: DomainItem[]; readAt: string } | undefined) =>
     list !== undefined && list.items.length === COUNT && list.items.every((d) => d.registrar === `reg-${list.readAt}`)
@@ -538,7 +713,9 @@ describe('a refresh while the list is read', () => {
       await vi.waitFor(() => expect(reads()).toBeGreaterThanOrEqual(done + 2), { timeout: 20_000, interval: 5 })
     }
     Atomics.store(new Int32Array(stop), 0, 1)
-    const seen = z.object({ reads: z.number(), empty: z.number(), versions: z.number(), bad: z.array(z.string()) }).parse(await result)
+    const seen = z
+      .object({ reads: z.number(), empty: z.number(), versions: z.number(), bad: z.array(z.string()) })
+      .parse(await result)
     await worker.terminate()
     expect(seen.bad).toEqual([])
     expect(seen.empty).toBe(0)
@@ -554,13 +731,58 @@ describe('search', () => {
 
   function filled(): PortfolioStore {
     const store = open()
-    store.putList('north', 'domains.list', {}, [domain('shop.example'), domain('myshop.example'), domain('shopping.example'), domain('plain.example')], T1)
+    store.putList(
+      'north',
+      'domains.list',
+      {},
+      [domain('shop.example'), domain('myshop.example'), domain('shopping.example'), domain('plain.example')],
+      T1,
+    )
     store.putList('south', 'domains.list', {}, [domain('shop.example'), domain('other.example')], T1)
-    const server = (webid: string, webname: string): PagedItem<'servers.list'> => ({ webid, webname, paid: '1', starttime: '', expirationdate: '', plan: 'S10', autorenew: 0, autorenew_all: 0, autorenew_server: 0 })
+    const server = (webid: string, webname: string): PagedItem<'servers.list'> => ({
+      webid,
+      webname,
+      paid: '1',
+      starttime: '',
+      expirationdate: '',
+      plan: 'S10',
+      autorenew: 0,
+      autorenew_all: 0,
+      autorenew_server: 0,
+    })
     store.putList('north', 'servers.list', { kind: 'b' }, [server('11', 'shop'), server('12', 'web1')], T1)
-    store.putList('north', 'svcips.list', {}, [{ vipid: '7', vipname: 'vip-shop', webname: 'web1', domainname: 'shop.example', paid: '1', starttime: '', expirationdate: '', region: 'JP' }], T1)
-    store.putList('south', 'freedns.list', {}, [{ domainid: 9, domainname: 'shopfree.example', records: 'a @ 192.0.2.10', ttl: 3600 }], T1)
-    store.putZone('north', 'dns', 'plain.example', zone(['a www 192.0.2.10', 'a mail 192.0.2.100', 'cname shop shop.example.']), T1)
+    store.putList(
+      'north',
+      'svcips.list',
+      {},
+      [
+        {
+          vipid: '7',
+          vipname: 'vip-shop',
+          webname: 'web1',
+          domainname: 'shop.example',
+          paid: '1',
+          starttime: '',
+          expirationdate: '',
+          region: 'JP',
+        },
+      ],
+      T1,
+    )
+    store.putList(
+      'south',
+      'freedns.list',
+      {},
+      [{ domainid: 9, domainname: 'shopfree.example', records: 'a @ 192.0.2.10', ttl: 3600 }],
+      T1,
+    )
+    store.putZone(
+      'north',
+      'dns',
+      'plain.example',
+      zone(['a www 192.0.2.10', 'a mail 192.0.2.100', 'cname shop shop.example.']),
+      T1,
+    )
     store.putZone('north', 'dns', 'shopping.example', zone(['a @ 192.0.2.10', 'mx mail.shopping.example. 10']), T1)
     store.putZone('south', 'dns', 'other.example', zone(['a www 192.0.2.10', 'txt @ v=spf1 ip4:192.0.2.10 -all']), T1)
     return store
@@ -571,21 +793,40 @@ describe('search', () => {
   const inOrder = (hits: SearchHit[]) =>
     hits.every((h, i) => {
       const p = hits[i - 1]
-      return !p || rank[p.match] < rank[h.match] || (rank[p.match] === rank[h.match] && kindRank[p.kind] <= kindRank[h.kind])
+      return (
+        !p || rank[p.match] < rank[h.match] || (rank[p.match] === rank[h.match] && kindRank[p.kind] <= kindRank[h.kind])
+      )
     })
 
   it('ranks exact before prefix before substring, and domains before servers, svcips, free DNS and records', () => {
     const hits = filled().search('shop')
     expect(inOrder(hits)).toBe(true)
-    expect(hits[0]).toMatchObject({ kind: 'server', key: '11', label: 'shop', serverKind: 'b', match: 'exact', field: 'name', accountId: 'north' })
+    expect(hits[0]).toMatchObject({
+      kind: 'server',
+      key: '11',
+      label: 'shop',
+      serverKind: 'b',
+      match: 'exact',
+      field: 'name',
+      accountId: 'north',
+    })
     expect(hits.filter((h) => h.match === 'prefix' && h.kind === 'domain').map((h) => [h.accountId, h.label])).toEqual([
       ['north', 'shop.example'],
       ['south', 'shop.example'],
       ['north', 'shopping.example'],
     ])
-    expect(hits.find((h) => h.kind === 'freedns')).toMatchObject({ accountId: 'south', label: 'shopfree.example', match: 'prefix' })
+    expect(hits.find((h) => h.kind === 'freedns')).toMatchObject({
+      accountId: 'south',
+      label: 'shopfree.example',
+      match: 'prefix',
+    })
     expect(hits.find((h) => h.label === 'myshop.example')).toMatchObject({ kind: 'domain', match: 'substring' })
-    expect(hits.find((h) => h.kind === 'svcip')).toMatchObject({ key: '7', label: 'vip-shop', detail: 'shop.example', match: 'substring' })
+    expect(hits.find((h) => h.kind === 'svcip')).toMatchObject({
+      key: '7',
+      label: 'vip-shop',
+      detail: 'shop.example',
+      match: 'substring',
+    })
     // A record found by its value (shop.example.) or its host as a full name (shop.plain.example)
     // is one hit; a value holding the word is a substring match.
     expect(hits.filter((h) => h.kind === 'record').map((h) => [h.label, h.detail, h.field, h.match])).toEqual([
@@ -595,7 +836,9 @@ describe('search', () => {
   })
 
   it('finds the same name in every account that has it', () => {
-    const hits = filled().search('shop.example').filter((h) => h.kind === 'domain' && h.match === 'exact')
+    const hits = filled()
+      .search('shop.example')
+      .filter((h) => h.kind === 'domain' && h.match === 'exact')
     expect(hits.map((h) => h.accountId)).toEqual(['north', 'south'])
   })
 
@@ -625,7 +868,14 @@ describe('search', () => {
         .map((h) => [h.key, h.match])
     for (const holdingAnywhere of [2, 60]) {
       const store = open(join(dir, `anywhere-${holdingAnywhere}.db`))
-      for (let i = 0; i < holdingAnywhere; i++) store.putZone('acct', 'dns', `any${String(i).padStart(2, '0')}.example`, zone([`txt @ "v=check1 ${token} -all"`]), T1)
+      for (let i = 0; i < holdingAnywhere; i++)
+        store.putZone(
+          'acct',
+          'dns',
+          `any${String(i).padStart(2, '0')}.example`,
+          zone([`txt @ "v=check1 ${token} -all"`]),
+          T1,
+        )
       // Written last: the first zones the index gives are the ones that hold it only anywhere.
       store.putZone('acct', 'dns', 'start.example', zone([`txt www ${token}-b`]), T1)
       store.putZone('acct', 'dns', 'exact-b.example', zone([`txt www ${token}`]), T1)
@@ -656,7 +906,12 @@ describe('search', () => {
     const store = filled()
     store.putList('north', 'domains.list', {}, [domain('plain.example')], T2)
     expect(store.search('shopping').filter((h) => h.kind === 'domain')).toEqual([])
-    expect(store.search('shop.example').filter((h) => h.kind === 'domain').map((h) => h.accountId)).toEqual(['south'])
+    expect(
+      store
+        .search('shop.example')
+        .filter((h) => h.kind === 'domain')
+        .map((h) => h.accountId),
+    ).toEqual(['south'])
   })
 })
 
@@ -717,7 +972,13 @@ describe('exports', () => {
   it('takes a setting from its own list when that was read after the domain list', () => {
     const store = open()
     store.putList('acct', 'domains.list', {}, [domain('a.example')], T1)
-    store.putList('acct', 'domains.expiration.list', {}, [{ domainid: 1, domainname: 'a.example', expirationdate: '2030-05-05' }], T2)
+    store.putList(
+      'acct',
+      'domains.expiration.list',
+      {},
+      [{ domainid: 1, domainname: 'a.example', expirationdate: '2030-05-05' }],
+      T2,
+    )
     expect(store.exportCsv()).toContain(',2030-05-05,')
     store.putList('acct', 'domains.list', {}, [domain('a.example', { expirationdate: '2031-06-06' })], T3)
     expect(store.exportCsv()).toContain(',2031-06-06,')
@@ -725,7 +986,13 @@ describe('exports', () => {
 
   it('exports every zone as a BIND file under its account', () => {
     const store = open()
-    store.putList('acct', 'domains.dns.list', {}, [dnsItem('a.example', 'a www 192.0.2.10\nmx mail.a.example. 10\ntxt @ v=spf1 -all', 600)], T1)
+    store.putList(
+      'acct',
+      'domains.dns.list',
+      {},
+      [dnsItem('a.example', 'a www 192.0.2.10\nmx mail.a.example. 10\ntxt @ v=spf1 -all', 600)],
+      T1,
+    )
     store.putZone('acct', 'freedns', 'free.example', { records: 'a @ 192.0.2.20\nweird line here' }, T1)
     store.putZone('other', 'dns', 'b.example', { records: 'aaaa @ 2001:db8::1' }, T1)
     const files = store.exportZones()

@@ -10,8 +10,14 @@ import { z } from 'zod'
 
 describe('a prepared bulk zone save', () => {
   it('holds its records once until it is started or discarded, and nothing after a discard', () => {
-    const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', resolve('tests/helpers/prepared-memory-child.ts')], { encoding: 'utf8', maxBuffer: 1 << 20 })
-    const m = z.object({ sentChars: z.number(), held: z.number(), afterDiscard: z.number() }).parse(JSON.parse(out.trim().split('\n').at(-1) ?? ''))
+    const out = execFileSync(
+      process.execPath,
+      ['--expose-gc', '--import', 'tsx', resolve('tests/helpers/prepared-memory-child.ts')],
+      { encoding: 'utf8', maxBuffer: 1 << 20 },
+    )
+    const m = z
+      .object({ sentChars: z.number(), held: z.number(), afterDiscard: z.number() })
+      .parse(JSON.parse(out.trim().split('\n').at(-1) ?? ''))
     // One byte per character (ASCII strings); twice over is 1.5 or more.
     expect(m.held / m.sentChars).toBeLessThan(1.25)
     expect(m.afterDiscard / m.sentChars).toBeLessThan(0.1)

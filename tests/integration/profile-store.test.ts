@@ -80,7 +80,11 @@ describe('account profiles file', () => {
   it('one bad profile costs only itself: the others load, the bad one is named, and the whole file is copied aside before a save rewrites it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'profiles-'))
     const file = join(dir, 'accounts.json')
-    const text = JSON.stringify({ version: 1, activeId: 'acct-3', accounts: [profile(1), { ...profile(2), baseUrl: 42 }, profile(3)] })
+    const text = JSON.stringify({
+      version: 1,
+      activeId: 'acct-3',
+      accounts: [profile(1), { ...profile(2), baseUrl: 42 }, profile(3)],
+    })
     writeFileSync(file, text)
     const store = new ProfileStore(file)
     const data = await store.load()
@@ -92,14 +96,19 @@ describe('account profiles file', () => {
     expect(copy).toBeDefined()
     await store.update((d) => d.accounts.push(profile(4)))
     expect(readFileSync(join(dir, copy!), 'utf8')).toBe(text)
-    const written = z.object({ accounts: z.array(z.object({ id: z.string() })) }).parse(JSON.parse(readFileSync(file, 'utf8')))
+    const written = z
+      .object({ accounts: z.array(z.object({ id: z.string() })) })
+      .parse(JSON.parse(readFileSync(file, 'utf8')))
     expect(written.accounts.map((a) => a.id)).toEqual(['acct-1', 'acct-3', 'acct-4'])
   })
 
   it('a second account with an id already used is refused at load: the first is kept, the repeat named', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'profiles-'))
     const file = join(dir, 'accounts.json')
-    writeFileSync(file, JSON.stringify({ version: 1, activeId: 'acct-1', accounts: [profile(1), { ...profile(1), name: 'Impostor' }] }))
+    writeFileSync(
+      file,
+      JSON.stringify({ version: 1, activeId: 'acct-1', accounts: [profile(1), { ...profile(1), name: 'Impostor' }] }),
+    )
     const store = new ProfileStore(file)
     const data = await store.load()
     expect(data.accounts).toHaveLength(1)
@@ -125,7 +134,10 @@ describe('account profiles file', () => {
     const store = new ProfileStore(file)
     const data = await store.load()
     expect(store.problem).toBeUndefined()
-    expect(data.accounts[0]?.nsTypes).toEqual({ svc1: { word: 'svc1', label: 'svc1' }, svc11: { word: 'svc11', label: 'svc11' } })
+    expect(data.accounts[0]?.nsTypes).toEqual({
+      svc1: { word: 'svc1', label: 'svc1' },
+      svc11: { word: 'svc11', label: 'svc11' },
+    })
   })
 
   it('a profile saved before accounts had marks loads untagged, slate, writable, without typing the name', async () => {
@@ -145,9 +157,22 @@ describe('account profiles file', () => {
     const file = join(dir, 'accounts.json')
     const store = new ProfileStore(file)
     await store.load()
-    await store.update((d) => d.accounts.push({ ...profile(9), colour: 'purple', environment: 'production', confirmByName: false, readOnly: true }))
+    await store.update((d) =>
+      d.accounts.push({
+        ...profile(9),
+        colour: 'purple',
+        environment: 'production',
+        confirmByName: false,
+        readOnly: true,
+      }),
+    )
     const again = await new ProfileStore(file).load()
-    expect(again.accounts[0]).toMatchObject({ colour: 'purple', environment: 'production', confirmByName: false, readOnly: true })
+    expect(again.accounts[0]).toMatchObject({
+      colour: 'purple',
+      environment: 'production',
+      confirmByName: false,
+      readOnly: true,
+    })
     // A colour outside the palette makes the change invalid: refused, nothing written.
     expect(() => store.update((d) => Object.assign(d.accounts[0]!, { colour: 'chartreuse' }))).toThrow()
   })

@@ -35,7 +35,9 @@ const publishedSchema = z.object({
     }),
   ),
 })
-const published = publishedSchema.parse(JSON.parse(readFileSync(join(__dirname, '../fixtures/live/published-requests.json'), 'utf8')))
+const published = publishedSchema.parse(
+  JSON.parse(readFileSync(join(__dirname, '../fixtures/live/published-requests.json'), 'utf8')),
+)
 type Published = (typeof published.requests)[number]
 const named = (name: string): Published => {
   const r = published.requests.find((x) => x.name === name)
@@ -61,11 +63,17 @@ beforeEach(async () => {
 afterEach(() => sb.close())
 
 /** Sends a request as its client does; `key` null sends none (the dynamic DNS address takes none). */
-async function send(p: Published['request'], key: string | null = sb.keys.full): Promise<{ status: number; text: string }> {
+async function send(
+  p: Published['request'],
+  key: string | null = sb.keys.full,
+): Promise<{ status: number; text: string }> {
   const origin = new URL(sb.url).origin
   const res = await fetch(origin + p.path, {
     method: p.method,
-    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(p.contentType ? { 'content-type': p.contentType } : {}) },
+    headers: {
+      ...(key ? { authorization: `Bearer ${key}` } : {}),
+      ...(p.contentType ? { 'content-type': p.contentType } : {}),
+    },
     ...(p.body ? { body: JSON.stringify(p.body) } : p.form !== undefined ? { body: p.form } : {}),
   })
   return { status: res.status, text: await res.text() }
@@ -76,7 +84,12 @@ const resultsOf = (text: string): unknown => z.object({ results: z.unknown() }).
 
 describe('requests published clients send, accepted as the service accepts them', () => {
   it('every published request is answered as its client counts on', async () => {
-    expect(published.requests.map((r) => r.name).sort()).toEqual(['ddns-form-post', 'dns-save-records-only', 'dnssec-numbers-as-text', 'domains-list-order-lowercase'])
+    expect(published.requests.map((r) => r.name).sort()).toEqual([
+      'ddns-form-post',
+      'dns-save-records-only',
+      'dnssec-numbers-as-text',
+      'domains-list-order-lowercase',
+    ])
     for (const r of published.requests) {
       const got = await send(r.request, r.request.path.startsWith('/v1/') ? sb.keys.full : null)
       expect({ name: r.name, status: got.status }).toEqual({ name: r.name, status: r.expect.status })
@@ -93,9 +106,17 @@ describe('requests published clients send, accepted as the service accepts them'
     const saved = await send(r.request)
     expect(saved.status).toBe(200)
     // The answer repeats the request, as recorded (zone-save-echo.json): no ns_type was sent.
-    expect(resultsOf(saved.text)).toEqual({ domainid: sb.state.domains[0]!.domainid, domainname: DOMAIN, records: body.records })
+    expect(resultsOf(saved.text)).toEqual({
+      domainid: sb.state.domains[0]!.domainid,
+      domainname: DOMAIN,
+      records: body.records,
+    })
     const read = await send({ method: 'GET', path: `/v1/domains/${DOMAIN}/dns` })
-    expect(resultsOf(read.text)).toMatchObject({ ns_type: 'svc1', records: match.stringContaining('txt _acme-challenge gfj9Xq-8Kx1tYvQ2o0rPz6w5Lq3mNc4sUe7hBd1aRkE'), ttl: '3600' })
+    expect(resultsOf(read.text)).toMatchObject({
+      ns_type: 'svc1',
+      records: match.stringContaining('txt _acme-challenge gfj9Xq-8Kx1tYvQ2o0rPz6w5Lq3mNc4sUe7hBd1aRkE'),
+      ttl: '3600',
+    })
     expect(sb.state.domains[0]!.nsTypeWord).toBe(before)
   })
 
@@ -104,7 +125,11 @@ describe('requests published clients send, accepted as the service accepts them'
     const lower = await send(named('domains-list-order-lowercase').request)
     const upper = await send({ method: 'GET', path: '/v1/domains?limit=100&page=1&order=ASC' })
     const desc = await send({ method: 'GET', path: '/v1/domains?limit=100&page=1&order=desc' })
-    const names = (text: string) => z.array(z.object({ domainname: z.string() })).parse(resultsOf(text)).map((d) => d.domainname)
+    const names = (text: string) =>
+      z
+        .array(z.object({ domainname: z.string() }))
+        .parse(resultsOf(text))
+        .map((d) => d.domainname)
     expect(names(lower.text)).toEqual(names(upper.text))
     expect(names(lower.text)).toHaveLength(5)
     expect(names(desc.text)).toEqual([...names(lower.text)].reverse())

@@ -56,13 +56,21 @@ function watched(client: ApiClient, events: string[], failWrite?: string) {
 describe('an account refresh', () => {
   it('writes a list while the next is read, and keeps every list', async () => {
     const events: string[] = []
-    const { reads, writes } = watched(createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths }), events)
+    const { reads, writes } = watched(
+      createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths }),
+      events,
+    )
     const r = await refreshAccount(reads, writes, 'acct', { listsAtOnce: 1 })
     expect(r).toEqual({ read: REFRESHED_LISTS.length, drift: 0, failed: [] })
     // One lane: the second list is asked for before the first one's write has ended.
-    expect(events.indexOf(`read ${REFRESHED_LISTS[1]}`)).toBeLessThan(events.indexOf(`write ${REFRESHED_LISTS[0]} done`))
+    expect(events.indexOf(`read ${REFRESHED_LISTS[1]}`)).toBeLessThan(
+      events.indexOf(`write ${REFRESHED_LISTS[0]} done`),
+    )
     // And a list's write waits for the previous one's: never two writes of one lane at once.
-    for (let i = 1; i < REFRESHED_LISTS.length; i++) expect(events.indexOf(`write ${REFRESHED_LISTS[i]}`)).toBeGreaterThan(events.indexOf(`write ${REFRESHED_LISTS[i - 1]} done`))
+    for (let i = 1; i < REFRESHED_LISTS.length; i++)
+      expect(events.indexOf(`write ${REFRESHED_LISTS[i]}`)).toBeGreaterThan(
+        events.indexOf(`write ${REFRESHED_LISTS[i - 1]} done`),
+      )
     const kept = await store.getList('acct', 'domains.list', {})
     expect(kept?.items).toHaveLength(sb.state.domains.length)
   })

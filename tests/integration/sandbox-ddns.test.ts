@@ -40,7 +40,10 @@ describe('the dynamic DNS update address', () => {
     expect(res.status).toBe(200)
     expect(await res.text()).toBe('status=0\nOK\n')
     expect(zoneOf()).toMatch(/^a www 198\.51\.100\.61$/m)
-    const wrong = await fetch(address(), { method: 'POST', body: new URLSearchParams({ d: domain, p: 'nope', h: 'www', i: '198.51.100.62' }) })
+    const wrong = await fetch(address(), {
+      method: 'POST',
+      body: new URLSearchParams({ d: domain, p: 'nope', h: 'www', i: '198.51.100.62' }),
+    })
     expect(await wrong.text()).toBe('status=4\npassword mismatch\n')
   })
 

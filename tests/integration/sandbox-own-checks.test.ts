@@ -25,17 +25,29 @@ async function put(path: string, body: unknown): Promise<{ status: number; body:
   })
   return { status: res.status, body: await res.json() }
 }
-const errorMessage = (body: unknown): string => z.object({ errors: z.object({ message: z.string() }) }).parse(body).errors.message
+const errorMessage = (body: unknown): string =>
+  z.object({ errors: z.object({ message: z.string() }) }).parse(body).errors.message
 
 /** A person in the spec's documented form: ASCII text, phone as +<country code>.<number>. */
-const person = { firstname: 'Hanako', lastname: 'Yamada', country: 'JP', address1: '1-2-3 Chiyoda', phone: '+81.312345678' }
+const person = {
+  firstname: 'Hanako',
+  lastname: 'Yamada',
+  country: 'JP',
+  address1: '1-2-3 Chiyoda',
+  phone: '+81.312345678',
+}
 
 describe('contacts as the spec documents them', () => {
   it('accepts a phone in the documented form +<country code>.<number> and a role without the fields the spec does not require, which the app’s own check refuses', async () => {
     const domain = sb.state.domains[0]!.domainname
     // "+1.555" has the documented form; the spec gives no length, the app wants 4 to 14 digits.
     // The billing role names only a first name: "which member fields are required: not shown".
-    const contact = { registrant: { ...person, phone: '+1.555' }, admin: person, tech: person, billing: { firstname: 'Hanako' } }
+    const contact = {
+      registrant: { ...person, phone: '+1.555' },
+      admin: person,
+      tech: person,
+      billing: { firstname: 'Hanako' },
+    }
     expect(firstContactIssue(contact)).toBeDefined()
     const got = await put('/domains/whois', { domain, contact })
     expect(got.status).toBe(200)
@@ -46,10 +58,16 @@ describe('contacts as the spec documents them', () => {
   it('still refuses what the spec rules out: a phone in another form, text that is not alphabetic', async () => {
     const domain = sb.state.domains[0]!.domainname
     const before = structuredClone(sb.state.domains[0]!.contact)
-    const badPhone = await put('/domains/whois', { domain, contact: { registrant: { ...person, phone: '03-1234-5678' }, admin: person, tech: person, billing: person } })
+    const badPhone = await put('/domains/whois', {
+      domain,
+      contact: { registrant: { ...person, phone: '03-1234-5678' }, admin: person, tech: person, billing: person },
+    })
     expect(badPhone.status).toBe(400)
     expect(errorMessage(badPhone.body)).toContain('registrant.phone')
-    const kana = await put('/domains/whois', { domain, contact: { registrant: person, admin: person, tech: { ...person, city: '千代田区' }, billing: person } })
+    const kana = await put('/domains/whois', {
+      domain,
+      contact: { registrant: person, admin: person, tech: { ...person, city: '千代田区' }, billing: person },
+    })
     expect(kana.status).toBe(400)
     expect(errorMessage(kana.body)).toContain('tech.city')
     expect(sb.state.domains[0]!.contact).toEqual(before)

@@ -15,7 +15,11 @@ beforeAll(async () => {
 })
 afterAll(() => sb.close())
 
-async function ask(method: 'GET' | 'PUT', path: string, body?: unknown): Promise<{ status: number; results: Record<string, unknown> }> {
+async function ask(
+  method: 'GET' | 'PUT',
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; results: Record<string, unknown> }> {
   const res = await fetch(`${sb.url}${path}`, {
     method,
     headers: { authorization: `Bearer ${sb.keys.full}`, ...(body ? { 'content-type': 'application/json' } : {}) },
@@ -54,7 +58,12 @@ describe('the sandbox finds a server by id or by name', () => {
 
   it('404 for neither: an unknown name, an unknown id, a name of another kind, a name in another case', async () => {
     const a = sb.state.servers.a[0]!
-    const unknownId = Math.max(...Object.values(sb.state.servers).flat().map((s) => s.webid)) + 1000
+    const unknownId =
+      Math.max(
+        ...Object.values(sb.state.servers)
+          .flat()
+          .map((s) => s.webid),
+      ) + 1000
     for (const path of [
       `/${sb.serverPaths.a}/no-such-server`,
       `/${sb.serverPaths.a}/${unknownId}`,
@@ -83,6 +92,10 @@ describe('the sandbox finds a server by id or by name', () => {
     const s = sb.state.servers.c[1]!
     const got = await client.call('servers.autorenew.get', { kind: 'c', webid: s.webname })
     expect(got).toMatchObject({ webid: String(s.webid), webname: s.webname })
-    expect(sb.received.at(-1)).toMatchObject({ endpoint: 'servers.autorenew.get', path: `/v1/${sb.serverPaths.c}/${s.webname}/autorenew`, status: 200 })
+    expect(sb.received.at(-1)).toMatchObject({
+      endpoint: 'servers.autorenew.get',
+      path: `/v1/${sb.serverPaths.c}/${s.webname}/autorenew`,
+      status: 200,
+    })
   })
 })

@@ -33,7 +33,11 @@ beforeAll(async () => {
     // A worker held to a small heap, and no restart of its own: the store stays down until Retry.
     storeWorker: { resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 4 }, maxRestarts: 0 },
   })
-  ;({ id: accountId } = await ok('accounts.create', { fields: profileFor(sb, 'Main'), apiKey: sb.keys.full, storage: 'session' }))
+  ;({ id: accountId } = await ok('accounts.create', {
+    fields: profileFor(sb, 'Main'),
+    apiKey: sb.keys.full,
+    storage: 'session',
+  }))
 })
 afterAll(async () => {
   await services.close()
@@ -45,20 +49,32 @@ const puts = () => sb.received.filter((r) => r.endpoint === 'domains.dns.set' &&
 describe('a store whose worker ended', () => {
   it('is said to be down, refuses a zone save it cannot snapshot (nothing sent), and after Retry the save goes out with its snapshot', async () => {
     const domain = sb.state.domains.filter((d) => nsFlavour(d) !== 'registrar')[0]!.domainname
-    const zone = await createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths }).call('domains.dns.get', { domain })
+    const zone = await createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths }).call(
+      'domains.dns.get',
+      { domain },
+    )
     expect(await ok('store.status', {})).toEqual({ state: 'up', restarts: 0 })
 
     // More than the worker's heap, handed over in parts as every long list is: it runs out of memory.
     const template = accountLists({ domains: 1, seed: 5 }).domains[0]!
-    const tooLarge = Array.from({ length: 400_000 }, (_, i) => ({ ...template, domainid: i, domainname: `d${i}-${'x'.repeat(200)}.example` }))
-    await expect(services.store.putList(accountId, 'domains.list', {}, tooLarge, new Date().toISOString())).rejects.toMatchObject({ data: { code: 'store.workerStopped' } })
+    const tooLarge = Array.from({ length: 400_000 }, (_, i) => ({
+      ...template,
+      domainid: i,
+      domainname: `d${i}-${'x'.repeat(200)}.example`,
+    }))
+    await expect(
+      services.store.putList(accountId, 'domains.list', {}, tooLarge, new Date().toISOString()),
+    ).rejects.toMatchObject({ data: { code: 'store.workerStopped' } })
     expect(await ok('store.status', {})).toMatchObject({ state: 'gaveUp', reason: 'ERR_WORKER_OUT_OF_MEMORY' })
 
     const records = `${zone.records}\na storedown 192.0.2.55`
     const item = { params: { domain, ns_type: zone.ns_type, records }, guard: { records: zone.records } }
     const before = puts()
     const refused = await ok('jobs.submit', { accountId, operation: 'domains.dns.set', items: [item] })
-    expect(refused.items[0]).toMatchObject({ state: 'failed', error: { code: 'store.snapshotNotKept', params: { domain } } })
+    expect(refused.items[0]).toMatchObject({
+      state: 'failed',
+      error: { code: 'store.snapshotNotKept', params: { domain } },
+    })
     expect(english(refused.items[0]!.error!)).toContain('Nothing was sent')
     expect(puts()).toBe(before)
 

@@ -50,7 +50,9 @@ describe('the store in a worker thread', () => {
     expect(await worker.search(name)).toEqual(await local.search(name))
     expect(await worker.exportCsv()).toEqual(await local.exportCsv())
     expect(await worker.history.retentionDays()).toBe(await local.history.retentionDays())
-    await expect(worker.putList('Not An Id', 'domains.list', {}, [], T1)).rejects.toMatchObject({ data: { code: 'store.invalidInput' } })
+    await expect(worker.putList('Not An Id', 'domains.list', {}, [], T1)).rejects.toMatchObject({
+      data: { code: 'store.invalidInput' },
+    })
   })
 
   it('leaves main’s thread free while it writes a large list (the store on this thread holds it)', async () => {
@@ -131,7 +133,9 @@ describe('the store in a worker thread', () => {
       const l = await reader.getList('acct', 'domains.list', {})
       if (!l) continue
       const whole =
-        (l.readAt === T1 && l.items.length === first.length && l.items.every((d) => d.expirationdate !== '2040-01-01')) ||
+        (l.readAt === T1 &&
+          l.items.length === first.length &&
+          l.items.every((d) => d.expirationdate !== '2040-01-01')) ||
         (l.readAt === T2 && l.items.length === second.length && l.items.every((d) => d.expirationdate === '2040-01-01'))
       expect(whole, `read ${i}: ${l.readAt}, ${l.items.length} items`).toBe(true)
       seen.push(l.readAt)
@@ -151,7 +155,12 @@ describe('the store in a worker thread', () => {
     /** A worker held to a small heap, as any may run out of memory: a value larger than it ends it. */
     const SMALL_HEAP = { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 4 }
     /** A list larger than that heap, handed over in parts as every long list is (the worker grows with each part). */
-    const overflow = () => Array.from({ length: 400_000 }, (_, i) => ({ ...lists.domains[0]!, domainid: i, domainname: `d${i}-${'x'.repeat(200)}.example` }))
+    const overflow = () =>
+      Array.from({ length: 400_000 }, (_, i) => ({
+        ...lists.domains[0]!,
+        domainid: i,
+        domainname: `d${i}-${'x'.repeat(200)}.example`,
+      }))
     /** The statuses the store reports, and a wait for the next one of a state (an event, no timer). */
     function statusLog() {
       const seen: StoreStatus[] = []
@@ -160,7 +169,8 @@ describe('the store in a worker thread', () => {
         seen,
         onStatus: (s: StoreStatus) => {
           seen.push(s)
-          for (const w of waiting.splice(0)) if (w.state === s.state) w.resolve(s)
+          for (const w of waiting.splice(0))
+            if (w.state === s.state) w.resolve(s)
             else waiting.push(w)
         },
         next: (state: StoreStatus['state']) => new Promise<StoreStatus>((resolve) => waiting.push({ state, resolve })),
@@ -169,11 +179,16 @@ describe('the store in a worker thread', () => {
 
     it('fails the calls it had, is started again, and answers from the same file after', async () => {
       const log = statusLog()
-      const store: WorkerStore = await openStoreInWorker(join(dir, 'restarted.db'), { resourceLimits: SMALL_HEAP, onStatus: log.onStatus })
+      const store: WorkerStore = await openStoreInWorker(join(dir, 'restarted.db'), {
+        resourceLimits: SMALL_HEAP,
+        onStatus: log.onStatus,
+      })
       open.push(store)
       await store.putList('acct', 'domains.list', {}, lists.domains.slice(0, 50), T1)
       const up = log.next('up')
-      await expect(store.putList('acct', 'domains.list', {}, overflow(), T2)).rejects.toMatchObject({ data: { code: 'store.workerStopped' } })
+      await expect(store.putList('acct', 'domains.list', {}, overflow(), T2)).rejects.toMatchObject({
+        data: { code: 'store.workerStopped' },
+      })
       expect(log.seen[0]).toMatchObject({ state: 'down' })
       expect(await up).toMatchObject({ state: 'up', restarts: 1 })
       expect(store.status()).toMatchObject({ state: 'up' })
@@ -182,11 +197,17 @@ describe('the store in a worker thread', () => {
 
     it('gives up after its restarts in a row, refuses calls meanwhile, and Retry starts it again', async () => {
       const log = statusLog()
-      const store: WorkerStore = await openStoreInWorker(join(dir, 'gave-up.db'), { resourceLimits: SMALL_HEAP, maxRestarts: 0, onStatus: log.onStatus })
+      const store: WorkerStore = await openStoreInWorker(join(dir, 'gave-up.db'), {
+        resourceLimits: SMALL_HEAP,
+        maxRestarts: 0,
+        onStatus: log.onStatus,
+      })
       open.push(store)
       await store.putSetting('kept', 'yes')
       const gaveUp = log.next('gaveUp')
-      await expect(store.putList('acct', 'domains.list', {}, overflow(), T2)).rejects.toMatchObject({ data: { code: 'store.workerStopped' } })
+      await expect(store.putList('acct', 'domains.list', {}, overflow(), T2)).rejects.toMatchObject({
+        data: { code: 'store.workerStopped' },
+      })
       expect(await gaveUp).toMatchObject({ state: 'gaveUp', restarts: 0 })
       await expect(store.getSetting('kept')).rejects.toMatchObject({ data: { code: 'store.workerStopped' } })
       expect(await store.restart()).toMatchObject({ state: 'up', restarts: 1 })

@@ -102,7 +102,10 @@ let services: AppServices | undefined
 
 beforeAll(async () => {
   const listen = ownAddress ? [ownAddress] : []
-  ;[tlsDb, plainDb] = await Promise.all([startTestPostgres({ password: PASSWORD, tls: { only: true }, listen }), startTestPostgres({ listen })])
+  ;[tlsDb, plainDb] = await Promise.all([
+    startTestPostgres({ password: PASSWORD, tls: { only: true }, listen }),
+    startTestPostgres({ listen }),
+  ])
   if (!tlsDb.tls) throw new Error('the TLS cluster has no CA')
   ;({ caFile, otherCaFile } = tlsDb.tls)
   hung = await hungServer()
@@ -115,14 +118,22 @@ beforeAll(async () => {
   writeFileSync(join(openHome, '.pgpass'), `*:*:*:*:${PASSWORD}\n`)
   chmodSync(join(openHome, '.pgpass'), 0o644)
   // A member without the right to create tables: PostgreSQL 15 gives CREATE on public to its owner only.
-  const admin = openTeamPool({ host: tlsDb.host, port: tlsDb.port, database: tlsDb.database, user: tlsDb.user, sslmode: 'verify-full', caFile }, { password: PASSWORD, max: 1 })
+  const admin = openTeamPool(
+    { host: tlsDb.host, port: tlsDb.port, database: tlsDb.database, user: tlsDb.user, sslmode: 'verify-full', caFile },
+    { password: PASSWORD, max: 1 },
+  )
   try {
     await admin.query(`CREATE ROLE member LOGIN PASSWORD '${MEMBER_PASSWORD}'`)
   } finally {
     await admin.end()
   }
   const keychain = new SessionSecretStore()
-  services = await createAppServices({ userDataDir: join(work, 'app'), allowedOrigins: [APP], keychain: async () => keychain, cliDoor: false })
+  services = await createAppServices({
+    userDataDir: join(work, 'app'),
+    allowedOrigins: [APP],
+    keychain: async () => keychain,
+    cliDoor: false,
+  })
 }, 90_000)
 afterAll(async () => {
   await services?.close()
@@ -133,7 +144,14 @@ afterAll(async () => {
 })
 
 /** The command as cron runs it: no keychain, the password from PGPASSWORD unless a case says otherwise. */
-const cliEnv = (more: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({ DBUS_SESSION_BUS_ADDRESS: '', HOME: emptyHome, PGPASSWORD: PASSWORD, PGPASSFILE: undefined, PGSSLMODE: undefined, ...more })
+const cliEnv = (more: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
+  DBUS_SESSION_BUS_ADDRESS: '',
+  HOME: emptyHome,
+  PGPASSWORD: PASSWORD,
+  PGPASSFILE: undefined,
+  PGSSLMODE: undefined,
+  ...more,
+})
 
 interface Cause {
   name: string
@@ -143,13 +161,40 @@ interface Cause {
   cli: () => string[]
   env?: () => NodeJS.ProcessEnv
   /** The window's form for the same connection. */
-  form: () => { host: string; port: number; database: string; user: string; sslmode: TeamSslMode; caFile?: string; password?: string }
+  form: () => {
+    host: string
+    port: number
+    database: string
+    user: string
+    sslmode: TeamSslMode
+    caFile?: string
+    password?: string
+  }
   /** The process environment main runs with for this case (the window reads PGPASSWORD and the password file too). */
   mainEnv?: () => NodeJS.ProcessEnv
 }
 
-const tlsForm = (more: Partial<ReturnType<Cause['form']>> = {}) => ({ host: tlsDb.host, port: tlsDb.port, database: tlsDb.database, user: tlsDb.user, sslmode: 'verify-full' as const, caFile, password: PASSWORD, ...more })
-const flagsOf = (f: ReturnType<Cause['form']>, tls: string[]) => ['--host', f.host, '--port', String(f.port), '--database', f.database, '--user', f.user, ...tls]
+const tlsForm = (more: Partial<ReturnType<Cause['form']>> = {}) => ({
+  host: tlsDb.host,
+  port: tlsDb.port,
+  database: tlsDb.database,
+  user: tlsDb.user,
+  sslmode: 'verify-full' as const,
+  caFile,
+  password: PASSWORD,
+  ...more,
+})
+const flagsOf = (f: ReturnType<Cause['form']>, tls: string[]) => [
+  '--host',
+  f.host,
+  '--port',
+  String(f.port),
+  '--database',
+  f.database,
+  '--user',
+  f.user,
+  ...tls,
+]
 
 const CAUSES: Cause[] = [
   {
@@ -164,8 +209,23 @@ const CAUSES: Cause[] = [
     name: 'a user not let in',
     code: 'team.loginRefused',
     params: () => ({ user: 'nobody' }),
-    form: () => ({ host: plainDb.host, port: plainDb.port, database: plainDb.database, user: 'nobody', sslmode: 'disable' }),
-    cli: () => ['--host', plainDb.host, '--port', String(plainDb.port), '--database', plainDb.database, '--user', 'nobody'],
+    form: () => ({
+      host: plainDb.host,
+      port: plainDb.port,
+      database: plainDb.database,
+      user: 'nobody',
+      sslmode: 'disable',
+    }),
+    cli: () => [
+      '--host',
+      plainDb.host,
+      '--port',
+      String(plainDb.port),
+      '--database',
+      plainDb.database,
+      '--user',
+      'nobody',
+    ],
   },
   {
     name: 'no password anywhere',
@@ -211,8 +271,25 @@ const CAUSES: Cause[] = [
     name: 'TLS asked, not offered',
     code: 'team.tlsUnsupported',
     params: () => ({ host: plainDb.host }),
-    form: () => ({ host: plainDb.host, port: plainDb.port, database: plainDb.database, user: plainDb.user, sslmode: 'require' }),
-    cli: () => ['--host', plainDb.host, '--port', String(plainDb.port), '--database', plainDb.database, '--user', plainDb.user, '--sslmode', 'require'],
+    form: () => ({
+      host: plainDb.host,
+      port: plainDb.port,
+      database: plainDb.database,
+      user: plainDb.user,
+      sslmode: 'require',
+    }),
+    cli: () => [
+      '--host',
+      plainDb.host,
+      '--port',
+      String(plainDb.port),
+      '--database',
+      plainDb.database,
+      '--user',
+      plainDb.user,
+      '--sslmode',
+      'require',
+    ],
   },
   {
     name: 'a certificate not signed by the CA file given',
@@ -280,114 +357,190 @@ async function withEnv<T>(env: NodeJS.ProcessEnv, step: () => Promise<T>): Promi
   }
 }
 
-describe.skipIf(!existsSync(CLI_BIN))('every cause its own words, through the command and the window (skipped: not built)', () => {
-  const failures = () => join(work, 'failures')
+describe.skipIf(!existsSync(CLI_BIN))(
+  'every cause its own words, through the command and the window (skipped: not built)',
+  () => {
+    const failures = () => join(work, 'failures')
 
-  it.each(CAUSES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
-    const params = c.params()
-    const [asJson, inJapanese, fromWindow] = await Promise.all([
-      runCli(['team', 'init', ...c.cli(), '--json'], { dataDir: failures(), env: cliEnv(c.env?.()) }),
-      runCli(['team', 'init', ...c.cli()], { dataDir: failures(), env: cliEnv({ ...c.env?.(), LANG: 'ja_JP.UTF-8' }) }),
-      withEnv(c.mainEnv?.() ?? {}, async () => {
-        const { password, ...connection } = c.form()
-        // Connect: it tests, then creates the schema (where a missing right shows).
-        return routerCalls(() => services).call('team.connect', { connection, member: 'alice', workstation: 'host-a', ...(password !== undefined ? { password } : {}) })
-      }),
-    ])
-    // The command: exit 1, its own sentence on stderr in each language, the code and kind in JSON.
-    expect(asJson.code, asJson.err).toBe(1)
-    expect(JSON.parse(asJson.out)).toMatchObject({ ok: false, error: { code: c.code, kind: teamErrorKind(c.code), params } })
-    expect(asJson.err).toBe(`${words(c.code, params, 'en').text}\n`)
-    expect(inJapanese.code).toBe(1)
-    expect(inJapanese.err).toBe(`${words(c.code, params, 'ja').text}\n`)
-    // The window: the same code with the same names, titled by its kind in both languages.
-    expect(fromWindow.ok).toBe(false)
-    const error: ErrorData | undefined = fromWindow.ok ? undefined : fromWindow.error
-    expect(error).toMatchObject({ kind: teamErrorKind(c.code), code: c.code, params })
-    if (!error) return
-    for (const [catalogue, locale] of [
-      [en, 'en'],
-      [ja, 'ja'],
-    ] as const) {
-      const shown = describeError(catalogue, locale, error)
-      expect(shown).toMatchObject(words(c.code, params, locale))
-    }
-    // Nothing was kept of a connection that failed.
-    expect(existsSync(join(failures(), 'team.json'))).toBe(false)
-    expect(existsSync(join(work, 'app', 'team.json'))).toBe(false)
-    expect(JSON.stringify(fromWindow) + asJson.out + asJson.err).not.toContain(PASSWORD)
-  }, 60_000)
+    it.each(CAUSES.map((c) => [c.name, c] as const))(
+      '%s',
+      async (_name, c) => {
+        const params = c.params()
+        const [asJson, inJapanese, fromWindow] = await Promise.all([
+          runCli(['team', 'init', ...c.cli(), '--json'], { dataDir: failures(), env: cliEnv(c.env?.()) }),
+          runCli(['team', 'init', ...c.cli()], {
+            dataDir: failures(),
+            env: cliEnv({ ...c.env?.(), LANG: 'ja_JP.UTF-8' }),
+          }),
+          withEnv(c.mainEnv?.() ?? {}, async () => {
+            const { password, ...connection } = c.form()
+            // Connect: it tests, then creates the schema (where a missing right shows).
+            return routerCalls(() => services).call('team.connect', {
+              connection,
+              member: 'alice',
+              workstation: 'host-a',
+              ...(password !== undefined ? { password } : {}),
+            })
+          }),
+        ])
+        // The command: exit 1, its own sentence on stderr in each language, the code and kind in JSON.
+        expect(asJson.code, asJson.err).toBe(1)
+        expect(JSON.parse(asJson.out)).toMatchObject({
+          ok: false,
+          error: { code: c.code, kind: teamErrorKind(c.code), params },
+        })
+        expect(asJson.err).toBe(`${words(c.code, params, 'en').text}\n`)
+        expect(inJapanese.code).toBe(1)
+        expect(inJapanese.err).toBe(`${words(c.code, params, 'ja').text}\n`)
+        // The window: the same code with the same names, titled by its kind in both languages.
+        expect(fromWindow.ok).toBe(false)
+        const error: ErrorData | undefined = fromWindow.ok ? undefined : fromWindow.error
+        expect(error).toMatchObject({ kind: teamErrorKind(c.code), code: c.code, params })
+        if (!error) return
+        for (const [catalogue, locale] of [
+          [en, 'en'],
+          [ja, 'ja'],
+        ] as const) {
+          const shown = describeError(catalogue, locale, error)
+          expect(shown).toMatchObject(words(c.code, params, locale))
+        }
+        // Nothing was kept of a connection that failed.
+        expect(existsSync(join(failures(), 'team.json'))).toBe(false)
+        expect(existsSync(join(work, 'app', 'team.json'))).toBe(false)
+        expect(JSON.stringify(fromWindow) + asJson.out + asJson.err).not.toContain(PASSWORD)
+      },
+      60_000,
+    )
 
-  it('the titles say what failed: the database away, TLS, or the database refusing', () => {
-    expect(words('team.unreachable', {}, 'en').title).toBe('Team database unreachable')
-    expect(words('team.hung', {}, 'en').title).toBe('Team database unreachable')
-    expect(words('team.tlsWrongCa', { file: 'ca.pem', host: 'h' }, 'en').title).toBe('Team database: encrypted connection (TLS) failed')
-    expect(words('team.passwordRefused', { user: 'u' }, 'en').title).toBe('Team database refused')
-    expect(words('team.unreachable', {}, 'ja').title).toBe('チームのデータベースに接続できません')
-  })
-})
+    it('the titles say what failed: the database away, TLS, or the database refusing', () => {
+      expect(words('team.unreachable', {}, 'en').title).toBe('Team database unreachable')
+      expect(words('team.hung', {}, 'en').title).toBe('Team database unreachable')
+      expect(words('team.tlsWrongCa', { file: 'ca.pem', host: 'h' }, 'en').title).toBe(
+        'Team database: encrypted connection (TLS) failed',
+      )
+      expect(words('team.passwordRefused', { user: 'u' }, 'en').title).toBe('Team database refused')
+      expect(words('team.unreachable', {}, 'ja').title).toBe('チームのデータベースに接続できません')
+    })
+  },
+)
 
-describe.skipIf(!existsSync(CLI_BIN))('TLS by default, and nothing on stderr when it works (skipped: not built)', () => {
-  it('verify-full to an IP address with the CA file: init, status and migrate say so, and stderr stays empty (no RFC 6066 warning)', async () => {
-    const dataDir = join(work, 'verify-full')
-    const env = cliEnv()
-    const init = await runCli(['team', 'init', ...flagsOf(tlsForm(), ['--ca-file', caFile]), '--member', 'alice', '--workstation', 'host-a'], { dataDir, env })
-    expect({ code: init.code, err: init.err }).toEqual({ code: 0, err: '' })
-    expect(init.out).toContain(`Connection: TLS, the server’s certificate checked against ${caFile} and its name against ${tlsDb.host}.`)
-    expect(JSON.parse(readFileSync(join(dataDir, 'team.json'), 'utf8'))).toMatchObject({ connection: { sslmode: 'verify-full', caFile } })
-    for (const verb of ['status', 'migrate']) {
-      const r = await runCli(['team', verb], { dataDir, env })
-      expect({ verb, code: r.code, err: r.err }).toEqual({ verb, code: 0, err: '' })
-      expect(r.out).toContain('Connection: TLS, the server’s certificate checked')
-    }
-    const json = await runCli(['team', 'status', '--json'], { dataDir, env })
-    expect(JSON.parse(json.out)).toMatchObject({ ok: true, tls: 'verify-full' })
-  })
-
-  it('require and verify-full from the window: the TLS-only database answers; its status names the encryption', async () => {
-    const calls = routerCalls(() => services)
-    const { password, ...verifyFull } = tlsForm()
-    expect(await calls.call('team.test', { connection: verifyFull, member: 'alice', workstation: 'host-w', password })).toMatchObject({ ok: true })
-    const { caFile: _ca, ...require } = { ...verifyFull, sslmode: 'require' as const }
-    expect(await calls.call('team.test', { connection: require, member: 'alice', workstation: 'host-w', password })).toMatchObject({ ok: true })
-    const connected = await calls.call('team.connect', { connection: verifyFull, member: 'alice', workstation: 'host-w', password })
-    expect(connected, JSON.stringify(connected)).toMatchObject({ ok: true, value: { configured: true, sslmode: 'verify-full' } })
-    expect(await calls.call('team.disconnect', {})).toMatchObject({ ok: true })
-  })
-
-  describe.skipIf(!ownAddress)('to a host that is not loopback (this machine’s own address)', () => {
-    it('without a CA file, init uses TLS (require): the TLS-only database lets it in, and it says so', async () => {
-      const dataDir = join(work, 'own-address-tls')
-      const r = await runCli(['team', 'init', '--host', ownAddress ?? '', '--port', String(tlsDb.port), '--database', tlsDb.database, '--user', tlsDb.user], { dataDir, env: cliEnv() })
-      expect({ code: r.code, err: r.err }).toEqual({ code: 0, err: '' })
-      expect(r.out).toContain('Connection: TLS, the server’s certificate not checked (give --ca-file to check it).')
-      expect(JSON.parse(readFileSync(join(dataDir, 'team.json'), 'utf8'))).toMatchObject({ connection: { host: ownAddress, sslmode: 'require' } })
+describe.skipIf(!existsSync(CLI_BIN))(
+  'TLS by default, and nothing on stderr when it works (skipped: not built)',
+  () => {
+    it('verify-full to an IP address with the CA file: init, status and migrate say so, and stderr stays empty (no RFC 6066 warning)', async () => {
+      const dataDir = join(work, 'verify-full')
+      const env = cliEnv()
+      const init = await runCli(
+        ['team', 'init', ...flagsOf(tlsForm(), ['--ca-file', caFile]), '--member', 'alice', '--workstation', 'host-a'],
+        { dataDir, env },
+      )
+      expect({ code: init.code, err: init.err }).toEqual({ code: 0, err: '' })
+      expect(init.out).toContain(
+        `Connection: TLS, the server’s certificate checked against ${caFile} and its name against ${tlsDb.host}.`,
+      )
+      expect(JSON.parse(readFileSync(join(dataDir, 'team.json'), 'utf8'))).toMatchObject({
+        connection: { sslmode: 'verify-full', caFile },
+      })
+      for (const verb of ['status', 'migrate']) {
+        const r = await runCli(['team', verb], { dataDir, env })
+        expect({ verb, code: r.code, err: r.err }).toEqual({ verb, code: 0, err: '' })
+        expect(r.out).toContain('Connection: TLS, the server’s certificate checked')
+      }
+      const json = await runCli(['team', 'status', '--json'], { dataDir, env })
+      expect(JSON.parse(json.out)).toMatchObject({ ok: true, tls: 'verify-full' })
     })
 
-    it('without a CA file to a database without TLS: refused, never clear text; clear text only with --unencrypted, said as such', async () => {
-      const flags = ['--host', ownAddress ?? '', '--port', String(plainDb.port), '--database', plainDb.database, '--user', plainDb.user]
-      const refused = await runCli(['team', 'init', ...flags], { dataDir: join(work, 'own-address-plain'), env: cliEnv() })
-      expect(refused.code).toBe(1)
-      expect(refused.err).toBe(`${translateCode(en, 'en', 'team.tlsUnsupported', { host: ownAddress ?? '' })}\n`)
-      expect(existsSync(join(work, 'own-address-plain', 'team.json'))).toBe(false)
-      const asked = await runCli(['team', 'init', ...flags, '--unencrypted'], { dataDir: join(work, 'own-address-plain'), env: cliEnv() })
-      expect({ code: asked.code, err: asked.err }).toEqual({ code: 0, err: '' })
-      expect(asked.out).toContain('Connection: NOT encrypted (--unencrypted)')
+    it('require and verify-full from the window: the TLS-only database answers; its status names the encryption', async () => {
+      const calls = routerCalls(() => services)
+      const { password, ...verifyFull } = tlsForm()
+      expect(
+        await calls.call('team.test', { connection: verifyFull, member: 'alice', workstation: 'host-w', password }),
+      ).toMatchObject({ ok: true })
+      const { caFile: _ca, ...require } = { ...verifyFull, sslmode: 'require' as const }
+      expect(
+        await calls.call('team.test', { connection: require, member: 'alice', workstation: 'host-w', password }),
+      ).toMatchObject({ ok: true })
+      const connected = await calls.call('team.connect', {
+        connection: verifyFull,
+        member: 'alice',
+        workstation: 'host-w',
+        password,
+      })
+      expect(connected, JSON.stringify(connected)).toMatchObject({
+        ok: true,
+        value: { configured: true, sslmode: 'verify-full' },
+      })
+      expect(await calls.call('team.disconnect', {})).toMatchObject({ ok: true })
     })
-  })
 
-  it('contradictory or unknown TLS flags are refused before anything is tried (exit 2)', async () => {
-    const base = flagsOf(tlsForm(), [])
-    for (const [flags, key] of [
-      [['--unencrypted', '--ca-file', caFile], 'cli.team.unencryptedWithTls'],
-      [['--sslmode', 'require', '--ca-file', caFile], 'cli.team.caFileNeedsVerifyFull'],
-      [['--sslmode', 'disable'], 'cli.team.badSslmode'],
-    ] as const) {
-      const r = await runCli(['team', 'init', ...base, ...flags], { dataDir: join(work, 'refused-flags'), env: cliEnv() })
-      expect({ code: r.code, err: r.err }).toEqual({ code: 2, err: `${en[key]}\n` })
-    }
-  })
-})
+    describe.skipIf(!ownAddress)('to a host that is not loopback (this machine’s own address)', () => {
+      it('without a CA file, init uses TLS (require): the TLS-only database lets it in, and it says so', async () => {
+        const dataDir = join(work, 'own-address-tls')
+        const r = await runCli(
+          [
+            'team',
+            'init',
+            '--host',
+            ownAddress ?? '',
+            '--port',
+            String(tlsDb.port),
+            '--database',
+            tlsDb.database,
+            '--user',
+            tlsDb.user,
+          ],
+          { dataDir, env: cliEnv() },
+        )
+        expect({ code: r.code, err: r.err }).toEqual({ code: 0, err: '' })
+        expect(r.out).toContain('Connection: TLS, the server’s certificate not checked (give --ca-file to check it).')
+        expect(JSON.parse(readFileSync(join(dataDir, 'team.json'), 'utf8'))).toMatchObject({
+          connection: { host: ownAddress, sslmode: 'require' },
+        })
+      })
+
+      it('without a CA file to a database without TLS: refused, never clear text; clear text only with --unencrypted, said as such', async () => {
+        const flags = [
+          '--host',
+          ownAddress ?? '',
+          '--port',
+          String(plainDb.port),
+          '--database',
+          plainDb.database,
+          '--user',
+          plainDb.user,
+        ]
+        const refused = await runCli(['team', 'init', ...flags], {
+          dataDir: join(work, 'own-address-plain'),
+          env: cliEnv(),
+        })
+        expect(refused.code).toBe(1)
+        expect(refused.err).toBe(`${translateCode(en, 'en', 'team.tlsUnsupported', { host: ownAddress ?? '' })}\n`)
+        expect(existsSync(join(work, 'own-address-plain', 'team.json'))).toBe(false)
+        const asked = await runCli(['team', 'init', ...flags, '--unencrypted'], {
+          dataDir: join(work, 'own-address-plain'),
+          env: cliEnv(),
+        })
+        expect({ code: asked.code, err: asked.err }).toEqual({ code: 0, err: '' })
+        expect(asked.out).toContain('Connection: NOT encrypted (--unencrypted)')
+      })
+    })
+
+    it('contradictory or unknown TLS flags are refused before anything is tried (exit 2)', async () => {
+      const base = flagsOf(tlsForm(), [])
+      for (const [flags, key] of [
+        [['--unencrypted', '--ca-file', caFile], 'cli.team.unencryptedWithTls'],
+        [['--sslmode', 'require', '--ca-file', caFile], 'cli.team.caFileNeedsVerifyFull'],
+        [['--sslmode', 'disable'], 'cli.team.badSslmode'],
+      ] as const) {
+        const r = await runCli(['team', 'init', ...base, ...flags], {
+          dataDir: join(work, 'refused-flags'),
+          env: cliEnv(),
+        })
+        expect({ code: r.code, err: r.err }).toEqual({ code: 2, err: `${en[key]}\n` })
+      }
+    })
+  },
+)
 
 describe('a zone save with the team database away (the window’s title)', () => {
   let sb: Sandbox | undefined
@@ -401,19 +554,39 @@ describe('a zone save with the team database away (the window’s title)', () =>
     sb = await startSandbox({ domains: 3 })
     alice = await openTeamWorkstation(plainDb, sb, 'alice', 'host-a')
     const domain = sb.state.domains.find((d) => nsFlavour(d) !== 'registrar')?.domainname ?? ''
-    const zone = await createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths }).call('domains.dns.get', { domain })
+    const zone = await createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths }).call(
+      'domains.dns.get',
+      { domain },
+    )
     plainDb.stopServer()
     try {
       const r = await alice.calls.call('jobs.prepare', {
         accountId: alice.accountId,
         operation: 'domains.dns.set',
-        items: [{ params: { domain, ns_type: zone.ns_type, records: `${zone.records.trimEnd()}\na away 192.0.2.44`, ttl: zone.ttl }, guard: { records: zone.records }, overRule: true }],
+        items: [
+          {
+            params: {
+              domain,
+              ns_type: zone.ns_type,
+              records: `${zone.records.trimEnd()}\na away 192.0.2.44`,
+              ttl: zone.ttl,
+            },
+            guard: { records: zone.records },
+            overRule: true,
+          },
+        ],
       })
       const error = r.ok ? undefined : r.error
       expect(error).toMatchObject({ kind: 'team-unreachable', code: 'team.unreachable' })
       if (!error) return
-      expect(describeError(en, 'en', error)).toMatchObject({ title: 'Team database unreachable', text: en['team.unreachable'] })
-      expect(describeError(ja, 'ja', error)).toMatchObject({ title: 'チームのデータベースに接続できません', text: ja['team.unreachable'] })
+      expect(describeError(en, 'en', error)).toMatchObject({
+        title: 'Team database unreachable',
+        text: en['team.unreachable'],
+      })
+      expect(describeError(ja, 'ja', error)).toMatchObject({
+        title: 'チームのデータベースに接続できません',
+        text: ja['team.unreachable'],
+      })
     } finally {
       plainDb.startServer()
     }

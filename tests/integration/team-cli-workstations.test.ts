@@ -26,7 +26,12 @@ const dirs: Record<'alice' | 'bob', string> = { alice: '', bob: '' }
 async function workstation(member: 'alice' | 'bob', name: string): Promise<void> {
   const dir = await teamDataFolder(db, member, name)
   dirs[member] = dir
-  const services = await createAppServices({ userDataDir: dir, allowedOrigins: [APP], storeWorkerUrl: WORKER, cliDoor: false })
+  const services = await createAppServices({
+    userDataDir: dir,
+    allowedOrigins: [APP],
+    storeWorkerUrl: WORKER,
+    cliDoor: false,
+  })
   try {
     const { ok } = routerCalls(() => services)
     const a = await ok('accounts.create', { fields: profileFor(sb, 'Shop'), apiKey: sb.keys.full, storage: 'keychain' })
@@ -36,34 +41,43 @@ async function workstation(member: 'alice' | 'bob', name: string): Promise<void>
   }
 }
 
-describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('two workstations of a team, from the command line (skipped: no D-Bus session or not built)', () => {
-  beforeAll(async () => {
-    db = await startTestPostgres()
-    sb = await startSandbox({ domains: 6 })
-    await workstation('alice', 'host-a')
-    await workstation('bob', 'host-b')
-  }, 60_000)
-  afterAll(async () => {
-    await sb?.close()
-    db?.remove()
-    for (const d of Object.values(dirs)) if (d) rmSync(d, { recursive: true, force: true })
-  })
+describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))(
+  'two workstations of a team, from the command line (skipped: no D-Bus session or not built)',
+  () => {
+    beforeAll(async () => {
+      db = await startTestPostgres()
+      sb = await startSandbox({ domains: 6 })
+      await workstation('alice', 'host-a')
+      await workstation('bob', 'host-b')
+    }, 60_000)
+    afterAll(async () => {
+      await sb?.close()
+      db?.remove()
+      for (const d of Object.values(dirs)) if (d) rmSync(d, { recursive: true, force: true })
+    })
 
-  it('both renew at once: the second is told who renews, where and since when; each domain renewed once', async () => {
-    const renewals = () => sb.received.filter((r) => r.endpoint === 'domains.expiration.renew')
-    sb.faults.inject('domains.expiration.renew', { hold: true, times: 1 })
-    const first = runCli(['renew', '--expiring-within', '3000d', '--yes', '--json'], { dataDir: dirs.alice })
-    await vi.waitFor(() => expect(sb.faults.held('domains.expiration.renew')).toBe(1), { timeout: 30_000, interval: 100 })
-    const second = await runCli(['renew', '--expiring-within', '3000d', '--yes'], { dataDir: dirs.bob })
-    expect(second.code).toBe(1)
-    expect(second.err).toMatch(/by alice on host-a since \d{4}-\d\d-\d\d \d\d:\d\d UTC/)
-    const inJapanese = await runCli(['renew', '--expiring-within', '3000d', '--yes'], { dataDir: dirs.bob, env: { LANG: 'ja_JP.UTF-8' } })
-    expect(inJapanese.err).toMatch(/host-a の alice が .+ UTC から実行中/)
-    sb.faults.release()
-    const done = await first
-    expect(done.code, done.err).toBe(0)
-    const renewed = z.object({ domains: z.array(z.unknown()) }).parse(JSON.parse(done.out)).domains.length
-    expect(renewed).toBeGreaterThan(0)
-    expect(renewals()).toHaveLength(renewed)
-  }, 90_000)
-})
+    it('both renew at once: the second is told who renews, where and since when; each domain renewed once', async () => {
+      const renewals = () => sb.received.filter((r) => r.endpoint === 'domains.expiration.renew')
+      sb.faults.inject('domains.expiration.renew', { hold: true, times: 1 })
+      const first = runCli(['renew', '--expiring-within', '3000d', '--yes', '--json'], { dataDir: dirs.alice })
+      await vi.waitFor(() => expect(sb.faults.held('domains.expiration.renew')).toBe(1), {
+        timeout: 30_000,
+        interval: 100,
+      })
+      const second = await runCli(['renew', '--expiring-within', '3000d', '--yes'], { dataDir: dirs.bob })
+      expect(second.code).toBe(1)
+      expect(second.err).toMatch(/by alice on host-a since \d{4}-\d\d-\d\d \d\d:\d\d UTC/)
+      const inJapanese = await runCli(['renew', '--expiring-within', '3000d', '--yes'], {
+        dataDir: dirs.bob,
+        env: { LANG: 'ja_JP.UTF-8' },
+      })
+      expect(inJapanese.err).toMatch(/host-a の alice が .+ UTC から実行中/)
+      sb.faults.release()
+      const done = await first
+      expect(done.code, done.err).toBe(0)
+      const renewed = z.object({ domains: z.array(z.unknown()) }).parse(JSON.parse(done.out)).domains.length
+      expect(renewed).toBeGreaterThan(0)
+      expect(renewals()).toHaveLength(renewed)
+    }, 90_000)
+  },
+)

@@ -34,22 +34,51 @@ describe('hosting-admin team', () => {
   })
 
   it('init creates the schema, keeps the connection without a password, and status lists the workstation', async () => {
-    const init = await runCli(['team', 'init', '--host', db.host, '--port', String(db.port), '--database', db.database, '--user', db.user, '--member', 'alice', '--workstation', 'host-a'], {
-      dataDir,
-      env,
-    })
+    const init = await runCli(
+      [
+        'team',
+        'init',
+        '--host',
+        db.host,
+        '--port',
+        String(db.port),
+        '--database',
+        db.database,
+        '--user',
+        db.user,
+        '--member',
+        'alice',
+        '--workstation',
+        'host-a',
+      ],
+      {
+        dataDir,
+        env,
+      },
+    )
     expect(init.err).toBe('')
     expect(init.code).toBe(0)
     expect(init.out).toContain(`schema version ${SCHEMA_VERSION} created`)
     const kept: unknown = JSON.parse(readFileSync(join(dataDir, 'team.json'), 'utf8'))
-    expect(kept).toMatchObject({ connection: { host: db.host, port: db.port, database: db.database, user: db.user }, member: 'alice', workstation: 'host-a' })
+    expect(kept).toMatchObject({
+      connection: { host: db.host, port: db.port, database: db.database, user: db.user },
+      member: 'alice',
+      workstation: 'host-a',
+    })
     expect(JSON.stringify(kept)).not.toMatch(/password/i)
     const again = await runCli(['team', 'migrate'], { dataDir, env })
     expect(again.code).toBe(0)
     expect(again.out).toContain('already current')
     const status = await runCli(['team', 'status', '--json'], { dataDir, env })
     expect(status.code).toBe(0)
-    expect(JSON.parse(status.out)).toMatchObject({ ok: true, schema: 'current', version: SCHEMA_VERSION, member: 'alice', workstation: 'host-a', workstations: [{ member: 'alice', workstation: 'host-a' }] })
+    expect(JSON.parse(status.out)).toMatchObject({
+      ok: true,
+      schema: 'current',
+      version: SCHEMA_VERSION,
+      member: 'alice',
+      workstation: 'host-a',
+      workstations: [{ member: 'alice', workstation: 'host-a' }],
+    })
   })
 
   it('an older schema (version 1, before processes were told apart) is migrated and its jobs kept', async () => {
@@ -59,7 +88,9 @@ describe('hosting-admin team', () => {
       await pool.query('DROP TABLE team_processes')
       await pool.query('ALTER TABLE team_jobs DROP COLUMN process')
       await pool.query('UPDATE team_schema SET version = 1')
-      await pool.query(`INSERT INTO team_jobs (id, account, operation, member, workstation) VALUES ('job-v1', 'fp', 'domains.expiration.renew', 'alice', 'host-a')`)
+      await pool.query(
+        `INSERT INTO team_jobs (id, account, operation, member, workstation) VALUES ('job-v1', 'fp', 'domains.expiration.renew', 'alice', 'host-a')`,
+      )
       const r = await runCli(['team', 'migrate'], { dataDir, env })
       expect(r.err).toBe('')
       expect(r.code).toBe(0)
@@ -85,7 +116,7 @@ describe('hosting-admin team', () => {
     }
   })
 
-  it('the database away is said in the user\'s language (exit 1)', async () => {
+  it("the database away is said in the user's language (exit 1)", async () => {
     db.stopServer()
     try {
       const en = await runCli(['team', 'status'], { dataDir, env })

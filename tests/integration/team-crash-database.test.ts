@@ -34,9 +34,18 @@ async function workstation(member: string, name: string): Promise<Workstation> {
   dirs.push(dir)
   const w = { dir, keychain: new SessionSecretStore() }
   // The account set up once, its key in this workstation's keychain.
-  const first = await createAppServices({ userDataDir: dir, allowedOrigins: [APP], keychain: async () => w.keychain, cliDoor: false })
+  const first = await createAppServices({
+    userDataDir: dir,
+    allowedOrigins: [APP],
+    keychain: async () => w.keychain,
+    cliDoor: false,
+  })
   try {
-    await routerCalls(() => first).ok('accounts.create', { fields: profileFor(sb, 'Shop', 5000), apiKey: sb.keys.full, storage: 'keychain' })
+    await routerCalls(() => first).ok('accounts.create', {
+      fields: profileFor(sb, 'Shop', 5000),
+      apiKey: sb.keys.full,
+      storage: 'keychain',
+    })
   } finally {
     await first.close()
   }
@@ -45,21 +54,45 @@ async function workstation(member: string, name: string): Promise<Workstation> {
 
 /** The workstation's app started: its services, calls and every team status it says. */
 async function start(w: Workstation) {
-  const services = await createAppServices({ userDataDir: w.dir, allowedOrigins: [APP], keychain: async () => w.keychain, cliDoor: false, logCheckDelaysMs: [50, 100] })
+  const services = await createAppServices({
+    userDataDir: w.dir,
+    allowedOrigins: [APP],
+    keychain: async () => w.keychain,
+    cliDoor: false,
+    logCheckDelaysMs: [50, 100],
+  })
   open.push(services)
   const statuses: TeamStatus[] = []
   services.team.onStatus((s) => statuses.push(s))
-  return { services, calls: routerCalls(() => services), statuses, accountId: services.profiles.current.accounts[0]?.id ?? '' }
+  return {
+    services,
+    calls: routerCalls(() => services),
+    statuses,
+    accountId: services.profiles.current.accounts[0]?.id ?? '',
+  }
 }
 type Started = Awaited<ReturnType<typeof start>>
 
 const renewals = () => sb.received.filter((r) => r.endpoint === 'domains.expiration.renew')
-const said = (statuses: TeamStatus[]) => statuses.map((s) => (s.mode === 'team' && !s.connected ? s.problem.code : 'connected'))
+const said = (statuses: TeamStatus[]) =>
+  statuses.map((s) => (s.mode === 'team' && !s.connected ? s.problem.code : 'connected'))
 
-async function renew(w: Started, domains: string[], concurrency = 1): Promise<{ job: JobView; running: Promise<JobView> }> {
-  const p = await w.calls.call('jobs.prepare', { accountId: w.accountId, operation: 'domains.expiration.renew', items: domains.map((domain) => ({ params: { domain, years: 1 } })), concurrency })
+async function renew(
+  w: Started,
+  domains: string[],
+  concurrency = 1,
+): Promise<{ job: JobView; running: Promise<JobView> }> {
+  const p = await w.calls.call('jobs.prepare', {
+    accountId: w.accountId,
+    operation: 'domains.expiration.renew',
+    items: domains.map((domain) => ({ params: { domain, years: 1 } })),
+    concurrency,
+  })
   if (!p.ok) throw new Error(`not prepared: ${p.error.code}`)
-  return { job: p.value.job, running: w.calls.ok('jobs.start', { jobId: p.value.job.id, ...(p.value.token ? { token: p.value.token } : {}) }) }
+  return {
+    job: p.value.job,
+    running: w.calls.ok('jobs.start', { jobId: p.value.job.id, ...(p.value.token ? { token: p.value.token } : {}) }),
+  }
 }
 
 beforeAll(async () => {
@@ -76,7 +109,7 @@ afterAll(async () => {
 })
 
 describe('the team database away and back, through the services', () => {
-  it('started while the database was away: once it is back, Writes shows the team\'s jobs without a restart', async () => {
+  it("started while the database was away: once it is back, Writes shows the team's jobs without a restart", async () => {
     const alice = await start(await workstation('alice', 'host-a'))
     const bobHere = await workstation('bob', 'host-b')
     const { job, running } = await renew(alice, [sb.state.domains[0]!.domainname])
@@ -126,16 +159,26 @@ describe('the team database away and back, through the services', () => {
     for (const s of states.slice(1)) expect(['done', 'skipped']).toContain(s)
     const done = states.filter((s) => s === 'done').length
     expect(renewals().length - before).toBe(done)
-    const perDomain = domains.map((d) => renewals().slice(before).filter((r) => JSON.stringify(r.body).includes(d)).length)
+    const perDomain = domains.map(
+      (d) =>
+        renewals()
+          .slice(before)
+          .filter((r) => JSON.stringify(r.body).includes(d)).length,
+    )
     expect(perDomain.every((n) => n <= 1)).toBe(true)
     // Settled when the connection is there: the team's journal and leases say how it ended.
     const pool = poolFor(db)
     try {
       await vi.waitFor(
         async () => {
-          const rows = z.array(z.object({ state: z.string() })).parse((await pool.query('SELECT state FROM team_job_items WHERE job_id = $1 ORDER BY idx', [job.id])).rows)
+          const rows = z
+            .array(z.object({ state: z.string() }))
+            .parse((await pool.query('SELECT state FROM team_job_items WHERE job_id = $1 ORDER BY idx', [job.id])).rows)
           expect(rows.map((r) => r.state)).toEqual(states)
-          const held = await pool.query(`SELECT count(*)::int AS n FROM team_leases WHERE job_id = $1 AND state IN ('sending', 'unknown')`, [job.id])
+          const held = await pool.query(
+            `SELECT count(*)::int AS n FROM team_leases WHERE job_id = $1 AND state IN ('sending', 'unknown')`,
+            [job.id],
+          )
           expect(z.object({ n: z.number() }).parse(held.rows[0]).n).toBe(0)
         },
         { timeout: 20_000, interval: 200 },
@@ -145,11 +188,14 @@ describe('the team database away and back, through the services', () => {
     }
     // Said away at most once, and connected again at the end.
     expect(said(alice.statuses).filter((s) => s === 'team.unreachable').length).toBeLessThanOrEqual(1)
-    await vi.waitFor(() => expect(alice.services.team.status()).toMatchObject({ connected: true }), { timeout: 20_000, interval: 100 })
+    await vi.waitFor(() => expect(alice.services.team.status()).toMatchObject({ connected: true }), {
+      timeout: 20_000,
+      interval: 100,
+    })
   }, 60_000)
 })
 
-describe('a colleague\'s job running when this workstation starts', () => {
+describe("a colleague's job running when this workstation starts", () => {
   it('is shown running, not as cut off by a quit: its send still on its way is not an unknown outcome', async () => {
     const alice = await start(await workstation('alice', 'host-a3'))
     const domain = sb.state.domains[9]!.domainname

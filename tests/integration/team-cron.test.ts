@@ -42,7 +42,9 @@ const cronEnv = (home: string): NodeJS.ProcessEnv => ({
 /** The team-mode page's cron example (under "Setting it up"): its ~/.pgpass line and its crontab line. */
 function teamCronExample(): { pgpassLine: string; cronLine: string } {
   const section = TEAM_DOC.slice(TEAM_DOC.indexOf('## Setting it up'))
-  const block = /# ~\/\.pgpass[^\n]*\n([^\n]+)\n#[^\n]*\n([\d*][^\n]+)\n/.exec(section.slice(0, section.indexOf('\n## ')))
+  const block = /# ~\/\.pgpass[^\n]*\n([^\n]+)\n#[^\n]*\n([\d*][^\n]+)\n/.exec(
+    section.slice(0, section.indexOf('\n## ')),
+  )
   if (!block?.[1] || !block[2]) throw new Error('docs/team-mode.md has no cron example under "Setting it up"')
   return { pgpassLine: block[1], cronLine: block[2] }
 }
@@ -74,7 +76,13 @@ describe.skipIf(!existsSync(CLI_BIN))('the team-mode docs’ cron line, with ~/.
     await outside.call('domains.dynamicdns.set', { domain, dynamicdns: 1, password: `ddns-${randomUUID()}` })
     // The account the cron line names, as the app makes it (its key in a keychain this process keeps: the command never sees it).
     const { account } = cronArgvOf(teamCronExample().cronLine, home)
-    const services = await createAppServices({ userDataDir: dataDir, allowedOrigins: [APP], storeWorkerUrl: BUILT_STORE_WORKER, keychain: async () => new SessionSecretStore(), cliDoor: false })
+    const services = await createAppServices({
+      userDataDir: dataDir,
+      allowedOrigins: [APP],
+      storeWorkerUrl: BUILT_STORE_WORKER,
+      keychain: async () => new SessionSecretStore(),
+      cliDoor: false,
+    })
     try {
       const fields = { ...profileFor(sb, account), ddnsUrl: `${new URL(sb.url).origin}/cgi-bin/dyn.fcg` }
       await routerCalls(() => services).ok('accounts.create', { fields, apiKey: sb.keys.full, storage: 'keychain' })
@@ -93,7 +101,9 @@ describe.skipIf(!existsSync(CLI_BIN))('the team-mode docs’ cron line, with ~/.
     // The docs' line with this cluster's values in its five fields.
     const fields = pgpassLine.split(':')
     expect(fields).toHaveLength(5)
-    writeFileSync(join(home, '.pgpass'), `${[db.host, db.port, db.database, db.user, PASSWORD].join(':')}\n`, { mode: 0o600 })
+    writeFileSync(join(home, '.pgpass'), `${[db.host, db.port, db.database, db.user, PASSWORD].join(':')}\n`, {
+      mode: 0o600,
+    })
     chmodSync(join(home, '.pgpass'), 0o600)
     // The key file the cron line names, readable by its owner only.
     const { program, args: asWritten } = cronArgvOf(cronLine, home)
@@ -108,7 +118,25 @@ describe.skipIf(!existsSync(CLI_BIN))('the team-mode docs’ cron line, with ~/.
     chmodSync(keyFile, 0o600)
 
     const env = cronEnv(home)
-    const init = await runCli(['team', 'init', '--host', db.host, '--port', String(db.port), '--database', db.database, '--user', db.user, '--member', 'cron', '--workstation', 'host-cron'], { dataDir, env })
+    const init = await runCli(
+      [
+        'team',
+        'init',
+        '--host',
+        db.host,
+        '--port',
+        String(db.port),
+        '--database',
+        db.database,
+        '--user',
+        db.user,
+        '--member',
+        'cron',
+        '--workstation',
+        'host-cron',
+      ],
+      { dataDir, env },
+    )
     expect({ code: init.code, err: init.err }).toEqual({ code: 0, err: '' })
     const status = await runCli(['team', 'status'], { dataDir, env })
     expect({ code: status.code, err: status.err }).toEqual({ code: 0, err: '' })
@@ -123,5 +151,9 @@ describe.skipIf(!existsSync(CLI_BIN))('the team-mode docs’ cron line, with ~/.
   }, 120_000)
 
   /** The logins of the app the server has let in so far. */
-  const logins = () => db.serverLog().split('\n').filter((l) => /connection authorized: .*application_name=hosting-admin/.test(l)).length
+  const logins = () =>
+    db
+      .serverLog()
+      .split('\n')
+      .filter((l) => /connection authorized: .*application_name=hosting-admin/.test(l)).length
 })

@@ -20,7 +20,12 @@ import { startTestPostgres, type TestPostgres } from '../../support/postgres'
 import { match } from '../helpers/matchers'
 
 const APP = 'app://app'
-const sender = (url = `${APP}/index.html`) => ({ url, key: 'page', sendProgress: (_p: Progress) => undefined, sendJob: () => true })
+const sender = (url = `${APP}/index.html`) => ({
+  url,
+  key: 'page',
+  sendProgress: (_p: Progress) => undefined,
+  sendJob: () => true,
+})
 const hasSecretService = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS)
 const PASSWORD = `team-ipc-pw-${randomUUID()}`
 
@@ -46,7 +51,12 @@ describe.skipIf(!hasSecretService)('team.* channels (skipped: no D-Bus session; 
     db = await startTestPostgres({ password: PASSWORD })
     dataDir = mkdtempSync(join(tmpdir(), 'team-ipc-'))
     keychain = new KeytarSecretStore(await loadKeytar(), `hosting-admin-test-team-ipc-${randomUUID()}`)
-    services = await createAppServices({ userDataDir: dataDir, allowedOrigins: [APP], keychain: async () => keychain, cliDoor: false })
+    services = await createAppServices({
+      userDataDir: dataDir,
+      allowedOrigins: [APP],
+      keychain: async () => keychain,
+      cliDoor: false,
+    })
   }, 60_000)
   afterAll(async () => {
     await services?.close()
@@ -55,18 +65,28 @@ describe.skipIf(!hasSecretService)('team.* channels (skipped: no D-Bus session; 
     if (dataDir) rmSync(dataDir, { recursive: true, force: true })
   })
 
-  const conn = () => ({ host: db.host, port: db.port, database: db.database, user: db.user, sslmode: 'disable' as const })
+  const conn = () => ({
+    host: db.host,
+    port: db.port,
+    database: db.database,
+    user: db.user,
+    sslmode: 'disable' as const,
+  })
   const form = (password?: string) => ({
     connection: conn(),
     member: 'alice',
     workstation: 'host-a',
     ...(password !== undefined ? { password } : {}),
   })
-  const dispatch = (channel: string, payload: unknown, from = sender()) => services.router.dispatch(channel, payload, from)
+  const dispatch = (channel: string, payload: unknown, from = sender()) =>
+    services.router.dispatch(channel, payload, from)
 
   it('a page of another origin is refused on every team channel, and nothing is connected', async () => {
     for (const channel of ['team.test', 'team.connect', 'team.status', 'team.disconnect']) {
-      expect(await dispatch(channel, form(PASSWORD), sender('https://evil.example.com/'))).toEqual({ ok: false, error: { kind: 'forbidden', code: 'ipc.foreignSender' } })
+      expect(await dispatch(channel, form(PASSWORD), sender('https://evil.example.com/'))).toEqual({
+        ok: false,
+        error: { kind: 'forbidden', code: 'ipc.foreignSender' },
+      })
     }
     expect(existsSync(join(dataDir, 'team.json'))).toBe(false)
     expect(await keychain.get(teamPasswordKey(conn()))).toBeUndefined()
@@ -79,20 +99,29 @@ describe.skipIf(!hasSecretService)('team.* channels (skipped: no D-Bus session; 
     const paths = r.ok ? [] : (r.error.issues ?? []).map((i) => i.path)
     expect(paths).toEqual(expect.arrayContaining(['connection.port', 'connection.sslmode']))
     expect(JSON.stringify(r)).not.toContain(PASSWORD)
-    expect(await dispatch('team.test', { ...form(), member: '' })).toMatchObject({ ok: false, error: { code: 'ipc.invalidPayload', issues: [{ path: 'member', code: 'field.required' }] } })
+    expect(await dispatch('team.test', { ...form(), member: '' })).toMatchObject({
+      ok: false,
+      error: { code: 'ipc.invalidPayload', issues: [{ path: 'member', code: 'field.required' }] },
+    })
     expect(existsSync(join(dataDir, 'team.json'))).toBe(false)
   })
 
   it('before connecting: not configured, with this machine’s names offered', async () => {
     const r = await dispatch('team.status', {})
-    expect(r).toMatchObject({ ok: true, value: { configured: false, defaults: { member: match.any(String), workstation: match.any(String) } } })
+    expect(r).toMatchObject({
+      ok: true,
+      value: { configured: false, defaults: { member: match.any(String), workstation: match.any(String) } },
+    })
   })
 
   it('a wrong password is said as the database refusing, in words; nothing is kept', async () => {
     const wrong = `wrong-${randomUUID()}`
     for (const channel of ['team.test', 'team.connect']) {
       const r = await dispatch(channel, form(wrong))
-      expect(r).toMatchObject({ ok: false, error: { kind: 'team-database', code: 'team.passwordRefused', params: { user: db.user } } })
+      expect(r).toMatchObject({
+        ok: false,
+        error: { kind: 'team-database', code: 'team.passwordRefused', params: { user: db.user } },
+      })
       if (!r.ok) expect(english(r.error)).toMatch(/did not accept the password of user postgres/)
       expect(JSON.stringify(r)).not.toContain(wrong)
     }
@@ -110,13 +139,30 @@ describe.skipIf(!hasSecretService)('team.* channels (skipped: no D-Bus session; 
     const connected = await call('team.connect', form(PASSWORD))
     expect(connected).toMatchObject({
       ok: true,
-      value: { configured: true, member: 'alice', workstation: 'host-a', version: SCHEMA_VERSION, where: `${db.database}@${db.host}:${db.port}`, workstations: [{ member: 'alice', workstation: 'host-a' }] },
+      value: {
+        configured: true,
+        member: 'alice',
+        workstation: 'host-a',
+        version: SCHEMA_VERSION,
+        where: `${db.database}@${db.host}:${db.port}`,
+        workstations: [{ member: 'alice', workstation: 'host-a' }],
+      },
     })
-    expect(await call('team.test', form(PASSWORD))).toEqual({ ok: true, value: { schema: 'current', version: SCHEMA_VERSION } })
+    expect(await call('team.test', form(PASSWORD))).toEqual({
+      ok: true,
+      value: { schema: 'current', version: SCHEMA_VERSION },
+    })
     // The status reads the password from the keychain: the form sends it no more.
-    expect(await call('team.status', {})).toMatchObject({ ok: true, value: { configured: true, workstation: 'host-a', version: SCHEMA_VERSION } })
+    expect(await call('team.status', {})).toMatchObject({
+      ok: true,
+      value: { configured: true, workstation: 'host-a', version: SCHEMA_VERSION },
+    })
     expect(await keychain.get(teamPasswordKey(conn()))).toBe(PASSWORD)
-    expect(JSON.parse(readFileSync(join(dataDir, 'team.json'), 'utf8'))).toMatchObject({ member: 'alice', workstation: 'host-a', connection: { host: db.host, port: db.port } })
+    expect(JSON.parse(readFileSync(join(dataDir, 'team.json'), 'utf8'))).toMatchObject({
+      member: 'alice',
+      workstation: 'host-a',
+      connection: { host: db.host, port: db.port },
+    })
     expect(everyFileText(dataDir)).not.toContain(PASSWORD)
 
     expect(await call('team.disconnect', {})).toMatchObject({ ok: true, value: { configured: false } })

@@ -25,7 +25,14 @@ afterAll(async () => {
 
 async function openOn(database: string): Promise<WriteLedger> {
   // Set up by the team's owner (the cluster's superuser) on first use, as its `team init` does.
-  const ledger = await TeamLedger.open({ pool: poolFor({ ...db, database }), member: 'alice', workstation: 'host-a', where: database, ownsPool: true, createSchema: true })
+  const ledger = await TeamLedger.open({
+    pool: poolFor({ ...db, database }),
+    member: 'alice',
+    workstation: 'host-a',
+    where: database,
+    ownsPool: true,
+    createSchema: true,
+  })
   databaseOf.set(ledger, database)
   open.push(ledger)
   return ledger

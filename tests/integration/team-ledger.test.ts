@@ -60,12 +60,17 @@ describe('team ledger on PostgreSQL', () => {
     const a = await workstation('alice', 'host-a')
     const b = await workstation('bob', 'host-b')
     const before = Date.now()
-    const [ra, rb] = await Promise.all([a.claim(ref('race.example'), { jobId: 'ja', index: 0 }), b.claim(ref('race.example'), { jobId: 'jb', index: 0 })])
+    const [ra, rb] = await Promise.all([
+      a.claim(ref('race.example'), { jobId: 'ja', index: 0 }),
+      b.claim(ref('race.example'), { jobId: 'jb', index: 0 }),
+    ])
     const won = [ra, rb].filter((r) => r.ok)
     const lost = [ra, rb].filter((r) => !r.ok)
     expect(won).toHaveLength(1)
     expect(lost).toHaveLength(1)
-    const winner = ra.ok ? { member: 'alice', workstation: 'host-a', jobId: 'ja' } : { member: 'bob', workstation: 'host-b', jobId: 'jb' }
+    const winner = ra.ok
+      ? { member: 'alice', workstation: 'host-a', jobId: 'ja' }
+      : { member: 'bob', workstation: 'host-b', jobId: 'jb' }
     const refusal = lost[0]!
     if (refusal.ok) throw new Error('unreachable')
     expect(refusal.heldBy).toMatchObject({ ...winner, index: 0, state: 'sending' })
@@ -103,7 +108,10 @@ describe('team ledger on PostgreSQL', () => {
     expect(await a.stillHeld(r.lease)).toBe(true)
     await a.release(r.lease, 'unknown')
     const refused = await b.claim(ref('unknown.example'), { jobId: 'jv', index: 0 })
-    expect(refused).toMatchObject({ ok: false, heldBy: { state: 'unknown', member: 'alice', workstation: 'host-a', jobId: 'ju', index: 3 } })
+    expect(refused).toMatchObject({
+      ok: false,
+      heldBy: { state: 'unknown', member: 'alice', workstation: 'host-a', jobId: 'ju', index: 3 },
+    })
     expect((await b.unknownTargets()).map((u) => u.ref.target)).toContain('unknown.example')
     await b.settle(ref('unknown.example'), { how: 'done', requestId: 'req-unknown' })
     expect(await a.holderOf(ref('unknown.example'))).toBeUndefined()
@@ -118,7 +126,10 @@ describe('team ledger on PostgreSQL', () => {
     const b = await workstation('bob', 'host-b')
     const r = await a.claim(ref('expiry.example'), { jobId: 'je', index: 0 })
     if (!r.ok) throw new Error('claim refused')
-    await until(() => b.holderOf(ref('expiry.example')), (h) => h === undefined)
+    await until(
+      () => b.holderOf(ref('expiry.example')),
+      (h) => h === undefined,
+    )
     const taken = await b.claim(ref('expiry.example'), { jobId: 'jf', index: 0 })
     if (!taken.ok) throw new Error('colleague refused')
     expect(taken.lease.fence).toBeGreaterThan(r.lease.fence)
@@ -131,7 +142,9 @@ describe('team ledger on PostgreSQL', () => {
     const checkedAt = async (fence: number) => {
       const pool = poolFor(db)
       try {
-        const row: unknown = (await pool.query('SELECT checked_at IS NOT NULL AS checked FROM team_leases WHERE fence = $1', [fence])).rows[0]
+        const row: unknown = (
+          await pool.query('SELECT checked_at IS NOT NULL AS checked FROM team_leases WHERE fence = $1', [fence])
+        ).rows[0]
         return z.object({ checked: z.boolean() }).parse(row).checked
       } finally {
         await pool.end()
@@ -144,20 +157,38 @@ describe('team ledger on PostgreSQL', () => {
     const held = await a.claim(ref('held.example'), { jobId: 'checked-1', index: 0 })
     if (!held.ok) throw new Error('claim refused')
     expect(await checkedAt(held.lease.fence)).toBe(false)
-    expect(await a.beginSend({ t: 'item', job: 'checked-1', i: 0, state: 'sending', sentAt: new Date().toISOString() }, held.lease, { since: undefined })).toEqual({ ok: true })
+    expect(
+      await a.beginSend(
+        { t: 'item', job: 'checked-1', i: 0, state: 'sending', sentAt: new Date().toISOString() },
+        held.lease,
+        { since: undefined },
+      ),
+    ).toEqual({ ok: true })
     expect(await checkedAt(held.lease.fence)).toBe(true)
     expect(await a.stillHeld(held.lease)).toBe(true)
     await a.release(held.lease, 'free')
     // Lost: run out and taken by a colleague before the record; not journaled, never checked, not held.
     const lost = await a.claim(ref('lost.example'), { jobId: 'checked-1', index: 1 })
     if (!lost.ok) throw new Error('claim refused')
-    await until(() => b.holderOf(ref('lost.example')), (h) => h === undefined)
+    await until(
+      () => b.holderOf(ref('lost.example')),
+      (h) => h === undefined,
+    )
     const taken = await b.claim(ref('lost.example'), { jobId: 'checked-2', index: 0 })
     if (!taken.ok) throw new Error('colleague refused')
-    expect(await a.beginSend({ t: 'item', job: 'checked-1', i: 1, state: 'sending', sentAt: new Date().toISOString() }, lost.lease, { since: undefined })).toEqual({ ok: false, lost: true })
+    expect(
+      await a.beginSend(
+        { t: 'item', job: 'checked-1', i: 1, state: 'sending', sentAt: new Date().toISOString() },
+        lost.lease,
+        { since: undefined },
+      ),
+    ).toEqual({ ok: false, lost: true })
     expect(await checkedAt(lost.lease.fence)).toBe(false)
     expect(await a.stillHeld(lost.lease)).toBe(false)
-    expect((await b.load()).find((j) => j.id === 'checked-1')?.items.map((i) => i.state)).toEqual(['sending', 'pending'])
+    expect((await b.load()).find((j) => j.id === 'checked-1')?.items.map((i) => i.state)).toEqual([
+      'sending',
+      'pending',
+    ])
     await b.release(taken.lease, 'free')
   })
 
@@ -167,14 +198,23 @@ describe('team ledger on PostgreSQL', () => {
     await a.append({ t: 'job', job: job('stale-1', ['stale.example']) })
     const r = await a.claim(ref('stale.example'), { jobId: 'stale-1', index: 0 })
     if (!r.ok) throw new Error('claim refused')
-    expect(await a.beginSend({ t: 'item', job: 'stale-1', i: 0, state: 'sending', sentAt: new Date().toISOString() }, r.lease, { since: undefined })).toEqual({ ok: true })
+    expect(
+      await a.beginSend(
+        { t: 'item', job: 'stale-1', i: 0, state: 'sending', sentAt: new Date().toISOString() },
+        r.lease,
+        { since: undefined },
+      ),
+    ).toEqual({ ok: true })
     // As a laptop suspended between the record and the send: its checked lease runs out (unknown for everyone).
-    await until(() => b.holderOf(ref('stale.example')), (h) => h?.state === 'unknown')
+    await until(
+      () => b.holderOf(ref('stale.example')),
+      (h) => h?.state === 'unknown',
+    )
     expect(await a.stillHeld(r.lease)).toBe(false)
     await b.settle(ref('stale.example'), { how: 'done', requestId: 'req-stale' })
   })
 
-  it('the heartbeat keeps a live holder\'s lease beyond its life', async () => {
+  it("the heartbeat keeps a live holder's lease beyond its life", async () => {
     const a = await workstation('alice', 'host-a', { leaseMs: 400, heartbeatMs: 100 })
     const b = await workstation('bob', 'host-b')
     const r = await a.claim(ref('alive.example'), { jobId: 'jl', index: 0 })
@@ -232,9 +272,13 @@ describe('team ledger on PostgreSQL', () => {
     expect(await a.stillHeld(r.lease)).toBe(true)
     db.stopServer()
     try {
-      await expect(a.claim(ref('away-2.example'), { jobId: 'jw', index: 1 })).rejects.toSatisfy((e: unknown) => codeOf(e) === 'team.unreachable')
+      await expect(a.claim(ref('away-2.example'), { jobId: 'jw', index: 1 })).rejects.toSatisfy(
+        (e: unknown) => codeOf(e) === 'team.unreachable',
+      )
       await expect(a.stillHeld(r.lease)).rejects.toSatisfy((e: unknown) => codeOf(e) === 'team.unreachable')
-      await expect(a.append({ t: 'item', job: 'jw', i: 0, state: 'sending' })).rejects.toSatisfy((e: unknown) => codeOf(e) === 'team.unreachable')
+      await expect(a.append({ t: 'item', job: 'jw', i: 0, state: 'sending' })).rejects.toSatisfy(
+        (e: unknown) => codeOf(e) === 'team.unreachable',
+      )
     } finally {
       db.startServer()
     }
@@ -246,7 +290,13 @@ describe('team ledger on PostgreSQL', () => {
     const pool = poolFor(db)
     try {
       await pool.query('UPDATE team_schema SET version = version + 1')
-      const newer = await TeamLedger.open({ pool: poolFor(db), member: 'carol', workstation: 'host-c', where: 'postgres', ownsPool: true })
+      const newer = await TeamLedger.open({
+        pool: poolFor(db),
+        member: 'carol',
+        workstation: 'host-c',
+        where: 'postgres',
+        ownsPool: true,
+      })
       try {
         expect(Array.isArray(await newer.load())).toBe(true)
         await expect(newer.claim(ref('newer.example'), { jobId: 'jn', index: 0 })).rejects.toMatchObject({
@@ -271,14 +321,25 @@ describe('team ledger on PostgreSQL', () => {
     const accountId = accountFingerprint(apiKey, status.teamId)
     const a = await workstation('alice', 'host-a')
     const j: JobView = {
-      ...job('secrets-1', ['secret.example'], { authcode: 'PLANTED-TRANSFER-CODE-51be', password: 'PLANTED-DDNS-PASSWORD-0d2e', contact: { email: 'planted-contact@example.invalid' } }),
+      ...job('secrets-1', ['secret.example'], {
+        authcode: 'PLANTED-TRANSFER-CODE-51be',
+        password: 'PLANTED-DDNS-PASSWORD-0d2e',
+        contact: { email: 'planted-contact@example.invalid' },
+      }),
       accountId,
     }
     await a.append({ t: 'job', job: j })
-    await a.append({ t: 'item', job: 'secrets-1', i: 0, state: 'done', result: { domain: 'secret.example', authcode: 'PLANTED-TRANSFER-CODE-51be' } })
+    await a.append({
+      t: 'item',
+      job: 'secrets-1',
+      i: 0,
+      state: 'done',
+      result: { domain: 'secret.example', authcode: 'PLANTED-TRANSFER-CODE-51be' },
+    })
     const dump = db.dump()
     expect(dump).toContain('secrets-1')
     expect(dump).toContain(accountId)
-    for (const planted of ['PLANTED-API-KEY', 'PLANTED-TRANSFER-CODE', 'PLANTED-DDNS-PASSWORD', 'planted-contact']) expect(dump).not.toContain(planted)
+    for (const planted of ['PLANTED-API-KEY', 'PLANTED-TRANSFER-CODE', 'PLANTED-DDNS-PASSWORD', 'planted-contact'])
+      expect(dump).not.toContain(planted)
   })
 })

@@ -58,9 +58,15 @@ describe('team leases held by real processes', () => {
     expect(await holder.ask('send killed.example', 'send')).toMatchObject({ sent: true })
     await holder.kill9()
     // Its lease runs out unrenewed; the send had left: an unknown outcome, for everyone.
-    const held = await until(() => other.holderOf(ref('killed.example')), (h) => h?.state === 'unknown')
+    const held = await until(
+      () => other.holderOf(ref('killed.example')),
+      (h) => h?.state === 'unknown',
+    )
     expect(held).toMatchObject({ member: 'alice', workstation: 'host-a', state: 'unknown' })
-    expect(await other.claim(ref('killed.example'), { jobId: 'jb', index: 0 })).toMatchObject({ ok: false, heldBy: { state: 'unknown', member: 'alice' } })
+    expect(await other.claim(ref('killed.example'), { jobId: 'jb', index: 0 })).toMatchObject({
+      ok: false,
+      heldBy: { state: 'unknown', member: 'alice' },
+    })
     // Still unknown well past the lease: nothing frees it but a settlement.
     expect((await other.unknownTargets()).map((u) => u.ref.target)).toEqual(['killed.example'])
     await other.settle(ref('killed.example'), { how: 'done', requestId: 'req-killed' })
@@ -77,14 +83,17 @@ describe('team leases held by real processes', () => {
     expect(await holder.ask('claim early.example', 'claim')).toMatchObject({ ok: true })
     expect(await other.holderOf(ref('early.example'))).toMatchObject({ member: 'alice', state: 'sending' })
     await holder.kill9()
-    await until(() => other.holderOf(ref('early.example')), (h) => h === undefined)
+    await until(
+      () => other.holderOf(ref('early.example')),
+      (h) => h === undefined,
+    )
     const r = await other.claim(ref('early.example'), { jobId: 'jb', index: 0 })
     expect(r.ok).toBe(true)
     if (r.ok) await other.release(r.lease, 'free')
     expect(sends(sent)).toEqual([])
   })
 
-  it("a job another process of this workstation runs (the command line beside the window) is alive while that process is, and cut off at once when it is killed", async () => {
+  it('a job another process of this workstation runs (the command line beside the window) is alive while that process is, and cut off at once when it is killed', async () => {
     const commandLine = await child('alice', 'host-a', join(dir, 'job.txt'), 60_000)
     expect(await commandLine.ask('job job-beside', 'job')).toMatchObject({ ok: true })
     // The window starting on the same workstation, its lease's life as long: only the process tells them apart.
@@ -98,14 +107,17 @@ describe('team leases held by real processes', () => {
     expect(window.runsElsewhere('job-beside')).toBe(false)
   })
 
-  it('SIGSTOP past its lease, then SIGCONT: the woken holder\'s fencing number is stale and it sends nothing', async () => {
+  it("SIGSTOP past its lease, then SIGCONT: the woken holder's fencing number is stale and it sends nothing", async () => {
     const sent = join(dir, 'frozen.txt')
     const holder = await child('alice', 'host-a', sent, 600)
     const other = await colleague()
     expect(await holder.ask('claim frozen.example', 'claim')).toMatchObject({ ok: true })
     holder.process.kill('SIGSTOP')
     // Frozen: its heartbeat cannot renew; the lease runs out and the colleague takes the target.
-    await until(() => other.holderOf(ref('frozen.example')), (h) => h === undefined)
+    await until(
+      () => other.holderOf(ref('frozen.example')),
+      (h) => h === undefined,
+    )
     const taken = await other.claim(ref('frozen.example'), { jobId: 'jb', index: 0 })
     if (!taken.ok) throw new Error('colleague refused')
     holder.process.kill('SIGCONT')
@@ -122,7 +134,10 @@ describe('team leases held by real processes', () => {
     const other = await colleague()
     expect(await holder.ask('claim alone.example', 'claim')).toMatchObject({ ok: true })
     holder.process.kill('SIGSTOP')
-    await until(() => other.holderOf(ref('alone.example')), (h) => h === undefined)
+    await until(
+      () => other.holderOf(ref('alone.example')),
+      (h) => h === undefined,
+    )
     holder.process.kill('SIGCONT')
     expect(await holder.ask('send alone.example', 'send')).toMatchObject({ sent: false })
     expect(sends(sent)).toEqual([])

@@ -20,10 +20,23 @@ let outside: ApiClient
 let alice: TeamWorkstation
 let bob: TeamWorkstation
 
-const person = { firstname: 'Ann', lastname: 'Lee', organization: 'Example', country: 'JP', postalcode: '1000001', state: 'Tokyo', city: 'Chiyoda', address1: '1-1', address2: '', phone: '+81.312345678', fax: '' }
+const person = {
+  firstname: 'Ann',
+  lastname: 'Lee',
+  organization: 'Example',
+  country: 'JP',
+  postalcode: '1000001',
+  state: 'Tokyo',
+  city: 'Chiyoda',
+  address1: '1-1',
+  address2: '',
+  phone: '+81.312345678',
+  fax: '',
+}
 const contact = { registrant: person, admin: person, tech: person, billing: person }
 const ns = ['ns1.svc1.example.net', 'ns2.svc1.example.net']
-const sends = (endpoint: EndpointName, from: number) => sb.received.slice(from).filter((r) => r.endpoint === endpoint && r.status === 200)
+const sends = (endpoint: EndpointName, from: number) =>
+  sb.received.slice(from).filter((r) => r.endpoint === endpoint && r.status === 200)
 
 /** Both prepare (and confirm) the same request before either starts; then both start at once. */
 async function race(request: (w: TeamWorkstation) => JobRequest): Promise<[JobView, JobView]> {
@@ -64,7 +77,11 @@ describe('two workstations prepare the same paid or ownership write: it reaches 
     for (let round = 0; round < 5; round++) {
       const from = sb.received.length
       const domain = `incoming-${round}.org`
-      const raced = await race((w) => ({ accountId: w.accountId, operation: 'domains.transfer.request', items: [{ params: { domain, authcode: 'XyZ-123', ns, whois_proxy: 0, contact } }] }))
+      const raced = await race((w) => ({
+        accountId: w.accountId,
+        operation: 'domains.transfer.request',
+        items: [{ params: { domain, authcode: 'XyZ-123', ns, whois_proxy: 0, contact } }],
+      }))
       expect(sends('domains.transfer.request', from)).toHaveLength(1)
       onceBetween(raced, 'job.alreadyCreatedBy')
     }
@@ -74,7 +91,11 @@ describe('two workstations prepare the same paid or ownership write: it reaches 
     for (let round = 0; round < 5; round++) {
       const from = sb.received.length
       const domain = sb.state.domains[round]!.domainname
-      const raced = await race((w) => ({ accountId: w.accountId, operation: 'domains.localtransfer.set', items: [{ params: { domain, username: `new-owner-${round}`, message: 'Yours now' } }] }))
+      const raced = await race((w) => ({
+        accountId: w.accountId,
+        operation: 'domains.localtransfer.set',
+        items: [{ params: { domain, username: `new-owner-${round}`, message: 'Yours now' } }],
+      }))
       expect(sends('domains.localtransfer.set', from)).toHaveLength(1)
       onceBetween(raced, 'job.alreadyTransferredBy')
     }
@@ -88,7 +109,18 @@ describe('two workstations prepare the same paid or ownership write: it reaches 
       const raced = await race((w) => ({
         accountId: w.accountId,
         operation: 'domains.dns.set',
-        items: [{ params: { domain: d.domainname, ns_type: zone.ns_type, records: `${zone.records.trimEnd()}\na ${w === alice ? 'alice' : 'bob'} 192.0.2.${round + 1}`, ttl: Number(zone.ttl) }, guard: { records: zone.records }, overRule: true }],
+        items: [
+          {
+            params: {
+              domain: d.domainname,
+              ns_type: zone.ns_type,
+              records: `${zone.records.trimEnd()}\na ${w === alice ? 'alice' : 'bob'} 192.0.2.${round + 1}`,
+              ttl: Number(zone.ttl),
+            },
+            guard: { records: zone.records },
+            overRule: true,
+          },
+        ],
       }))
       expect(sends('domains.dns.set', from)).toHaveLength(1)
       expect(raced.map((j) => j.items[0]?.state).filter((s) => s === 'done')).toHaveLength(1)

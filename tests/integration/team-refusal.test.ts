@@ -47,15 +47,28 @@ afterAll(async () => {
 })
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
-const renewals = (domain: string) => sb.received.filter((r) => r.endpoint === 'domains.expiration.renew' && isRecord(r.body) && r.body.domain === domain)
+const renewals = (domain: string) =>
+  sb.received.filter((r) => r.endpoint === 'domains.expiration.renew' && isRecord(r.body) && r.body.domain === domain)
 /** Since when, as every workstation words it: UTC, to the minute. */
 const utcMinute = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`
-const renewal = (domain: string) => ({ accountId: 'main', operation: 'domains.expiration.renew' as const, items: [{ params: { domain, years: 1 } }], concurrency: 1 })
+const renewal = (domain: string) => ({
+  accountId: 'main',
+  operation: 'domains.expiration.renew' as const,
+  items: [{ params: { domain, years: 1 } }],
+  concurrency: 1,
+})
 
 describe('a target another member holds', () => {
   it('prepare is refused naming the member, the workstation and since when, in English and Japanese', async () => {
     const domain = sb.state.domains[0]!.domainname
-    const held = await alice.claim({ accountId: 'main', operation: 'domains.expiration.renew', target: targetOf('domains.expiration.renew', { domain, years: 1 }) }, { jobId: 'alice-job', index: 0 })
+    const held = await alice.claim(
+      {
+        accountId: 'main',
+        operation: 'domains.expiration.renew',
+        target: targetOf('domains.expiration.renew', { domain, years: 1 }),
+      },
+      { jobId: 'alice-job', index: 0 },
+    )
     if (!held.ok) throw new Error('alice could not take the lease')
     try {
       const refused = await bobRunner.prepare(renewal(domain)).then(
@@ -64,10 +77,16 @@ describe('a target another member holds', () => {
       )
       if (!(refused instanceof AppError)) throw new Error(`not refused as expected: ${String(refused)}`)
       const data = refused.data
-      expect(data).toMatchObject({ kind: 'busy', code: 'job.targetBusyBy', params: { targets: domain, member: 'Alice', workstation: 'host-a' } })
+      expect(data).toMatchObject({
+        kind: 'busy',
+        code: 'job.targetBusyBy',
+        params: { targets: domain, member: 'Alice', workstation: 'host-a' },
+      })
       const holder = await bob.holderOf(held.lease.ref)
       if (!holder) throw new Error('the lease is not seen from Bob’s workstation')
-      expect(english(data)).toBe(`A write to ${domain} is already on its way: by Alice on host-a since ${utcMinute(holder.since)}. Wait for it to finish.`)
+      expect(english(data)).toBe(
+        `A write to ${domain} is already on its way: by Alice on host-a since ${utcMinute(holder.since)}. Wait for it to finish.`,
+      )
       expect(describeError(ja, 'ja', data).text).toContain(`host-a の Alice が ${utcMinute(holder.since)} から実行中`)
       expect(describeError(en, 'en', data).text).not.toContain('{')
     } finally {
@@ -79,11 +98,17 @@ describe('a target another member holds', () => {
   it('a lease taken between prepare and send: the item fails naming the holder, and nothing is sent', async () => {
     const domain = sb.state.domains[1]!.domainname
     const { job, token } = await bobRunner.prepare(renewal(domain))
-    const held = await alice.claim({ accountId: 'main', operation: 'domains.expiration.renew', target: job.items[0]!.target }, { jobId: 'alice-job-2', index: 0 })
+    const held = await alice.claim(
+      { accountId: 'main', operation: 'domains.expiration.renew', target: job.items[0]!.target },
+      { jobId: 'alice-job-2', index: 0 },
+    )
     if (!held.ok) throw new Error('alice could not take the lease')
     try {
       const done = await bobRunner.start(job.id, token)
-      expect(done.items[0]).toMatchObject({ state: 'failed', error: { kind: 'busy', code: 'job.targetBusyBy', params: { member: 'Alice', workstation: 'host-a' } } })
+      expect(done.items[0]).toMatchObject({
+        state: 'failed',
+        error: { kind: 'busy', code: 'job.targetBusyBy', params: { member: 'Alice', workstation: 'host-a' } },
+      })
     } finally {
       await alice.release(held.lease, 'free')
     }

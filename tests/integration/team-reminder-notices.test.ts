@@ -22,22 +22,38 @@ let later: { w: TeamWorkstation; desktop: HeadlessDesktop } | undefined
 /** Every item within a year reminds, auto-renewing or not: several reminders for the account. */
 const SETTINGS = { enabled: true, thresholds: [365, 30], includeAutorenewing: true }
 let refreshes = 0
-const refresh = (w: TeamWorkstation) => w.calls.ok('store.refreshAccount', { accountId: w.accountId, callId: `refresh-${++refreshes}` })
+const refresh = (w: TeamWorkstation) =>
+  w.calls.ok('store.refreshAccount', { accountId: w.accountId, callId: `refresh-${++refreshes}` })
 
 /** A window's check, as the renderer's reminders.ts makes it: what is due, each shown on the desktop (its key as the body, to count). */
 async function check(w: TeamWorkstation): Promise<DueReminder[]> {
   const due = await w.calls.ok('reminders.due', {})
-  for (const d of due) await w.calls.ok('reminders.notify', { title: d.item.label, body: reminderKey(d), target: { kind: d.item.kind, accountId: d.item.accountId, id: d.item.id, serverKind: d.item.serverKind } })
+  for (const d of due)
+    await w.calls.ok('reminders.notify', {
+      title: d.item.label,
+      body: reminderKey(d),
+      target: { kind: d.item.kind, accountId: d.item.accountId, id: d.item.id, serverKind: d.item.serverKind },
+    })
   return due
 }
 const notified = (desktop: HeadlessDesktop) => desktop.notifications.map((n) => n.body)
 /** What a workstation lists on "Expiring soon": each reminder's key and its handling. */
-const listed = async (w: TeamWorkstation) => Object.fromEntries((await w.calls.ok('reminders.open', {})).map((r) => [reminderKey(r), r.handled ? `${r.handled.how} by ${r.handled.member}` : 'open']))
+const listed = async (w: TeamWorkstation) =>
+  Object.fromEntries(
+    (await w.calls.ok('reminders.open', {})).map((r) => [
+      reminderKey(r),
+      r.handled ? `${r.handled.how} by ${r.handled.member}` : 'open',
+    ]),
+  )
 
 beforeAll(async () => {
   db = await startTestPostgres()
   sb = await startSandbox({ domains: 20 })
-  for (const [member, workstation] of [['alice', 'host-a'], ['bob', 'host-b'], ['carol', 'host-c']] as const) {
+  for (const [member, workstation] of [
+    ['alice', 'host-a'],
+    ['bob', 'host-b'],
+    ['carol', 'host-c'],
+  ] as const) {
     const desktop = headlessDesktop()
     const w = await openTeamWorkstation(db, sb, member, workstation, { desktop })
     running.push({ w, desktop })

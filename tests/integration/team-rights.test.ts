@@ -23,11 +23,32 @@ const ref = { accountId: 'acct', operation: 'domains.expiration.renew' as const,
 
 /** Runs SQL as a member with psql, their own login: its exit, and what PostgreSQL said. */
 function psqlAs(user: string, sql: string): { code: number | null; said: string } {
-  const r = spawnSync('psql', ['-h', db.host, '-p', String(db.port), '-U', user, '-d', db.database, '-v', 'ON_ERROR_STOP=1', '-X', '-q', '-t', '-A', '-c', sql], {
-    encoding: 'utf8',
-    timeout: 20_000,
-    env: { ...process.env, PGPASSWORD: `${user}-password-123` },
-  })
+  const r = spawnSync(
+    'psql',
+    [
+      '-h',
+      db.host,
+      '-p',
+      String(db.port),
+      '-U',
+      user,
+      '-d',
+      db.database,
+      '-v',
+      'ON_ERROR_STOP=1',
+      '-X',
+      '-q',
+      '-t',
+      '-A',
+      '-c',
+      sql,
+    ],
+    {
+      encoding: 'utf8',
+      timeout: 20_000,
+      env: { ...process.env, PGPASSWORD: `${user}-password-123` },
+    },
+  )
   return { code: r.status, said: `${r.stdout}${r.stderr}` }
 }
 
@@ -51,7 +72,14 @@ function jobOf(id: string): JobView {
     status: 'running',
     createdAt: new Date().toISOString(),
     concurrency: 1,
-    items: [{ target: 'domain=held.example', label: 'held.example', params: { domain: 'held.example', years: 1 }, state: 'pending' }],
+    items: [
+      {
+        target: 'domain=held.example',
+        label: 'held.example',
+        params: { domain: 'held.example', years: 1 },
+        state: 'pending',
+      },
+    ],
   }
 }
 
@@ -69,12 +97,20 @@ describe('a member with their own login, at psql', () => {
       await owner.end()
     }
     // Alice's workstation, connected as alice: a job of hers, its renewal on its way (a checked lease).
-    alice = await TeamLedger.open({ pool: poolFor({ ...db, user: 'alice' }), member: 'whoever-team-json-says', workstation: 'host-a', where: db.database, ownsPool: true })
+    alice = await TeamLedger.open({
+      pool: poolFor({ ...db, user: 'alice' }),
+      member: 'whoever-team-json-says',
+      workstation: 'host-a',
+      where: db.database,
+      ownsPool: true,
+    })
     await alice.append({ t: 'job', job: jobOf('alice-job') })
     const claimed = await alice.claim(ref, { jobId: 'alice-job', index: 0 })
     if (!claimed.ok) throw new Error('not claimed')
     lease = claimed.lease
-    expect(await alice.beginSend({ t: 'item', job: 'alice-job', i: 0, state: 'sending' }, lease, { since: undefined })).toEqual({ ok: true })
+    expect(
+      await alice.beginSend({ t: 'item', job: 'alice-job', i: 0, state: 'sending' }, lease, { since: undefined }),
+    ).toEqual({ ok: true })
   }, 60_000)
   afterAll(async () => {
     await alice?.close()
@@ -103,7 +139,10 @@ describe('a member with their own login, at psql', () => {
       expect(r.said, sql).toMatch(/permission denied/)
     }
     // Reading is every member's: the team shares it.
-    expect(psqlAs('bob', `SELECT member FROM team_leases WHERE fence = ${lease.fence}`)).toEqual({ code: 0, said: 'alice\n' })
+    expect(psqlAs('bob', `SELECT member FROM team_leases WHERE fence = ${lease.fence}`)).toEqual({
+      code: 0,
+      said: 'alice\n',
+    })
   })
 
   it("the functions take the member from the login: Bob cannot let Alice's lease go, settle it without the log's evidence, write to her job, or claim in her name", async () => {
@@ -112,7 +151,10 @@ describe('a member with their own login, at psql', () => {
     expect(psqlAs('bob', `SELECT team_keep_unknown(${lease.fence}, 'alice')`).code).toBe(0)
     expect(await leaseOf(lease.fence)).toMatchObject({ member: 'alice', state: 'sending' })
     // Settling an unknown outcome needs the log's entry of its request.
-    const settle = psqlAs('bob', `SELECT team_settle('acct', 'domains.expiration.renew', 'domain=held.example', 'done', NULL, NULL, 'bob')`)
+    const settle = psqlAs(
+      'bob',
+      `SELECT team_settle('acct', 'domains.expiration.renew', 'domain=held.example', 'done', NULL, NULL, 'bob')`,
+    )
     expect(settle.code).not.toBe(0)
     expect(settle.said).toMatch(/settled only with the log entry/)
     // Her job: marking its item failed is refused (only a log settlement of an unsettled item is a colleague's to write).
@@ -123,17 +165,24 @@ describe('a member with their own login, at psql', () => {
     expect(failed.code).not.toBe(0)
     expect(failed.said).toMatch(/may only settle its items from the log/)
     // A lease "planted" through the function is in the caller's own name, never another's.
-    expect(psqlAs('bob', `SELECT fence FROM team_claim('acct', 'domains.expiration.renew', 'domain=planted.example', 'host-b', 'bob-job', 0, 60000, NULL, NULL, false, false, 'alice')`).code).toBe(0)
+    expect(
+      psqlAs(
+        'bob',
+        `SELECT fence FROM team_claim('acct', 'domains.expiration.renew', 'domain=planted.example', 'host-b', 'bob-job', 0, 60000, NULL, NULL, false, false, 'alice')`,
+      ).code,
+    ).toBe(0)
     const pool = poolFor(db)
     try {
-      const planted = z.object({ member: z.string() }).parse((await pool.query(`SELECT member FROM team_leases WHERE target = 'domain=planted.example'`)).rows[0])
+      const planted = z
+        .object({ member: z.string() })
+        .parse((await pool.query(`SELECT member FROM team_leases WHERE target = 'domain=planted.example'`)).rows[0])
       expect(planted.member).toBe('bob')
     } finally {
       await pool.end()
     }
   })
 
-  it("a member removed can no longer log in; their rows keep their name", async () => {
+  it('a member removed can no longer log in; their rows keep their name', async () => {
     const owner = poolFor(db)
     try {
       await addMember(owner, 'carol', 'carol-password-123')

@@ -22,7 +22,11 @@ const folders: string[] = []
 async function folderOn(database: string): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'team-asked-'))
   folders.push(dir)
-  await writeTeamSettings(dir, { connection: { host: db.host, port: db.port, user: db.user, database, sslmode: 'disable' }, member: 'alice', workstation: 'host-a' })
+  await writeTeamSettings(dir, {
+    connection: { host: db.host, port: db.port, user: db.user, database, sslmode: 'disable' },
+    member: 'alice',
+    workstation: 'host-a',
+  })
   return dir
 }
 
@@ -78,10 +82,21 @@ describe.skipIf(!existsSync(CLI_BIN))('the schema changes only when asked (skipp
     expect((await runCli(['accounts'], { dataDir: dir })).code).toBe(0)
     expect(await statusOf('older_team')).toMatchObject({ state: 'older', version: SCHEMA_VERSION - 1 })
     // A write of this app's ledger there: refused, naming the versions and the command to run.
-    const ledger = await TeamLedger.open({ pool: poolFor({ ...db, database: 'older_team' }), member: 'alice', workstation: 'host-a', where: 'older_team', ownsPool: true })
+    const ledger = await TeamLedger.open({
+      pool: poolFor({ ...db, database: 'older_team' }),
+      member: 'alice',
+      workstation: 'host-a',
+      where: 'older_team',
+      ownsPool: true,
+    })
     try {
       expect(Array.isArray(await ledger.load())).toBe(true)
-      await expect(ledger.claim({ accountId: 'acct', operation: 'domains.expiration.renew', target: 'domain=a.example' }, { jobId: 'j', index: 0 })).rejects.toMatchObject({
+      await expect(
+        ledger.claim(
+          { accountId: 'acct', operation: 'domains.expiration.renew', target: 'domain=a.example' },
+          { jobId: 'j', index: 0 },
+        ),
+      ).rejects.toMatchObject({
         code: 'team.schemaOlder',
         params: { found: SCHEMA_VERSION - 1, supported: SCHEMA_VERSION, command: 'hosting-admin team migrate' },
       })

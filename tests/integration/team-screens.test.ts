@@ -14,20 +14,24 @@ import { reminderKey } from '@shared/portfolio/reminders'
 import { startTestPostgres, type TestPostgres } from '../../support/postgres'
 import { closeTeamWorkstations, openTeamWorkstation, type TeamWorkstation } from '../helpers/team-workstation'
 
-
 let db: TestPostgres
 let sb: Sandbox
 let outside: ApiClient
 let alice: TeamWorkstation
 let bob: TeamWorkstation
 
-
 let refreshes = 0
-const refresh = (w: TeamWorkstation) => w.calls.ok('store.refreshAccount', { accountId: w.accountId, callId: `refresh-${++refreshes}` })
-const historyOf = (w: TeamWorkstation, domain: string) => w.calls.ok('history.list', { accountId: w.accountId, subjectKind: 'domain', subject: domain })
+const refresh = (w: TeamWorkstation) =>
+  w.calls.ok('store.refreshAccount', { accountId: w.accountId, callId: `refresh-${++refreshes}` })
+const historyOf = (w: TeamWorkstation, domain: string) =>
+  w.calls.ok('history.list', { accountId: w.accountId, subjectKind: 'domain', subject: domain })
 
 async function renew(w: TeamWorkstation, domain: string) {
-  const prepared = await w.calls.ok('jobs.prepare', { accountId: w.accountId, operation: 'domains.expiration.renew', items: [{ params: { domain, years: 1 } }] })
+  const prepared = await w.calls.ok('jobs.prepare', {
+    accountId: w.accountId,
+    operation: 'domains.expiration.renew',
+    items: [{ params: { domain, years: 1 } }],
+  })
   await w.calls.ok('jobs.start', { jobId: prepared.job.id, ...(prepared.token ? { token: prepared.token } : {}) })
   return vi.waitFor(
     () => {
@@ -63,16 +67,36 @@ describe('the screens see the team', () => {
     expect(job.items[0]?.state).toBe('done')
     // At the service's own panel, someone changes another domain's auto-renewal.
     const was = await outside.call('domains.autorenew.get', { domain: theirs })
-    await outside.call('domains.autorenew.set', { domain: theirs, autorenew_domain: was.autorenew_domain !== 0 ? 0 : 10 })
+    await outside.call('domains.autorenew.set', {
+      domain: theirs,
+      autorenew_domain: was.autorenew_domain !== 0 ? 0 : 10,
+    })
 
     // Alice's own row carries her names.
-    expect(await historyOf(alice, renewed)).toEqual([expect.objectContaining({ origin: 'app', operation: 'domains.expiration.renew', outcome: 'done', member: 'alice', workstation: 'host-a' })])
+    expect(await historyOf(alice, renewed)).toEqual([
+      expect.objectContaining({
+        origin: 'app',
+        operation: 'domains.expiration.renew',
+        outcome: 'done',
+        member: 'alice',
+        workstation: 'host-a',
+      }),
+    ])
 
     // Bob's refresh finds the new expiry date and the new auto-renewal.
     const found = await refresh(bob)
     expect(found.failed).toEqual([])
     const bobsView = await historyOf(bob, renewed)
-    expect(bobsView).toEqual([expect.objectContaining({ origin: 'app', operation: 'domains.expiration.renew', outcome: 'done', jobId: job.id, member: 'alice', workstation: 'host-a' })])
+    expect(bobsView).toEqual([
+      expect.objectContaining({
+        origin: 'app',
+        operation: 'domains.expiration.renew',
+        outcome: 'done',
+        jobId: job.id,
+        member: 'alice',
+        workstation: 'host-a',
+      }),
+    ])
     // What the team keeps of a write has no parameters (they may hold a secret).
     expect(bobsView[0]?.params).toEqual({})
     const panel = await historyOf(bob, theirs)
@@ -88,12 +112,28 @@ describe('the screens see the team', () => {
     const prepared = await alice.calls.ok('jobs.prepare', {
       accountId: alice.accountId,
       operation: 'domains.dns.set',
-      items: [{ params: { domain, ns_type: zone.ns_type, records: `${zone.records.trimEnd()}\ntxt @ alice-was-here`, ttl: zone.ttl }, guard: { records: zone.records }, overRule: true }],
+      items: [
+        {
+          params: {
+            domain,
+            ns_type: zone.ns_type,
+            records: `${zone.records.trimEnd()}\ntxt @ alice-was-here`,
+            ttl: zone.ttl,
+          },
+          guard: { records: zone.records },
+          overRule: true,
+        },
+      ],
     })
     await alice.calls.ok('jobs.start', { jobId: prepared.job.id, ...(prepared.token ? { token: prepared.token } : {}) })
-    await vi.waitFor(() => expect(alice.services.jobs.list().find((j) => j.id === prepared.job.id)?.items[0]?.state).toBe('done'), { timeout: 10_000 })
+    await vi.waitFor(
+      () => expect(alice.services.jobs.list().find((j) => j.id === prepared.job.id)?.items[0]?.state).toBe('done'),
+      { timeout: 10_000 },
+    )
 
-    expect((await bob.calls.ok('domains.dns.get', { accountId: bob.accountId, domain })).records).toContain('alice-was-here')
+    expect((await bob.calls.ok('domains.dns.get', { accountId: bob.accountId, domain })).records).toContain(
+      'alice-was-here',
+    )
     const rows = await historyOf(bob, domain)
     expect(rows.map((e) => [e.origin, e.aspect, e.member])).toEqual([['app', 'dns', 'alice']])
   })
@@ -101,7 +141,11 @@ describe('the screens see the team', () => {
   it("Writes shows the other member's job, with its member, as it ended", async () => {
     const job = await renew(alice, sb.state.domains[6]!.domainname)
     const seen = (await bob.calls.ok('jobs.list', {})).find((j) => j.id === job.id)
-    expect(seen).toMatchObject({ status: 'done', by: { member: 'alice', workstation: 'host-a' }, items: [{ state: 'done' }] })
+    expect(seen).toMatchObject({
+      status: 'done',
+      by: { member: 'alice', workstation: 'host-a' },
+      items: [{ state: 'done' }],
+    })
     // Alice's own list has it once.
     expect((await alice.calls.ok('jobs.list', {})).filter((j) => j.id === job.id)).toHaveLength(1)
   })
@@ -112,12 +156,15 @@ describe('the screens see the team', () => {
     await outside.call('domains.autorenew.set', { domain, autorenew_domain: was.autorenew_domain !== 0 ? 0 : 10 })
     await refresh(alice)
     await refresh(bob)
-    const unseen = (w: TeamWorkstation) => w.calls.ok('history.list', { accountId: w.accountId, subjectKind: 'domain', subject: domain, outsideOnly: true })
+    const unseen = (w: TeamWorkstation) =>
+      w.calls.ok('history.list', { accountId: w.accountId, subjectKind: 'domain', subject: domain, outsideOnly: true })
     expect((await unseen(alice)).map((e) => e.seen)).toEqual([false])
     expect((await unseen(bob)).map((e) => e.seen)).toEqual([false])
     const before = (await bob.calls.ok('history.unseen', {}))[bob.accountId] ?? 0
 
-    expect(await alice.calls.ok('history.markSeen', { accountId: alice.accountId, subjectKind: 'domain', subject: domain })).toBe(1)
+    expect(
+      await alice.calls.ok('history.markSeen', { accountId: alice.accountId, subjectKind: 'domain', subject: domain }),
+    ).toBe(1)
 
     expect((await bob.calls.ok('history.unseen', {}))[bob.accountId] ?? 0).toBe(before - 1)
     expect((await unseen(bob)).map((e) => e.seen)).toEqual([true])
@@ -125,7 +172,8 @@ describe('the screens see the team', () => {
 
   it('a reminder handled on one workstation is handled on the other: not shown again, and the list says who', async () => {
     // Each workstation's own settings: every item within a year, auto-renewing or not.
-    for (const w of [alice, bob]) await w.calls.ok('reminders.saveSettings', { enabled: true, thresholds: [365, 30], includeAutorenewing: true })
+    for (const w of [alice, bob])
+      await w.calls.ok('reminders.saveSettings', { enabled: true, thresholds: [365, 30], includeAutorenewing: true })
     const aliceOpen = await alice.calls.ok('reminders.open', {})
     const bobOpen = await bob.calls.ok('reminders.open', {})
     expect(aliceOpen.length).toBeGreaterThan(1)
@@ -135,12 +183,17 @@ describe('the screens see the team', () => {
     const key = reminderKey(first!)
 
     const handled = await alice.calls.ok('reminders.handle', { accountId: alice.accountId, key, how: 'acknowledged' })
-    expect(handled).toMatchObject({ mine: true, handled: { how: 'acknowledged', member: 'alice', workstation: 'host-a' } })
+    expect(handled).toMatchObject({
+      mine: true,
+      handled: { how: 'acknowledged', member: 'alice', workstation: 'host-a' },
+    })
 
     // Bob's list says who handled it; his own handling comes second and is told so.
     const seenByBob = (await bob.calls.ok('reminders.open', {})).find((r) => reminderKey(r) === key)
     expect(seenByBob?.handled).toMatchObject({ how: 'acknowledged', member: 'alice', workstation: 'host-a' })
-    expect(await bob.calls.ok('reminders.handle', { accountId: bob.accountId, key, how: 'snoozed', snoozeDays: 3 })).toMatchObject({
+    expect(
+      await bob.calls.ok('reminders.handle', { accountId: bob.accountId, key, how: 'snoozed', snoozeDays: 3 }),
+    ).toMatchObject({
       mine: false,
       handled: { how: 'acknowledged', member: 'alice' },
     })
@@ -150,9 +203,16 @@ describe('the screens see the team', () => {
     expect(due.map(reminderKey)).toContain(reminderKey(second!))
 
     // A snooze by Bob of another one: Alice sees it snoozed, until when.
-    const snoozed = await bob.calls.ok('reminders.handle', { accountId: bob.accountId, key: reminderKey(second!), how: 'snoozed', snoozeDays: 3 })
+    const snoozed = await bob.calls.ok('reminders.handle', {
+      accountId: bob.accountId,
+      key: reminderKey(second!),
+      how: 'snoozed',
+      snoozeDays: 3,
+    })
     expect(snoozed).toMatchObject({ mine: true, handled: { how: 'snoozed', member: 'bob', workstation: 'host-b' } })
-    const seenByAlice = (await alice.calls.ok('reminders.open', {})).find((r) => reminderKey(r) === reminderKey(second!))
+    const seenByAlice = (await alice.calls.ok('reminders.open', {})).find(
+      (r) => reminderKey(r) === reminderKey(second!),
+    )
     expect(Date.parse(seenByAlice?.handled?.snoozedUntil ?? '') - Date.now()).toBeGreaterThan(2 * 86_400_000)
   })
 })

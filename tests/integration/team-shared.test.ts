@@ -10,7 +10,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type pg from 'pg'
 import { accountFingerprint } from '../../src/main/team/fingerprint'
 import { ensureSchema } from '../../src/main/team/schema'
-import { domainHistory, driftFindings, handleReminder, recordDrift, recordHistory, reminderDue, shareAccount, sharedAccount } from '../../src/main/team/team-shared'
+import {
+  domainHistory,
+  driftFindings,
+  handleReminder,
+  recordDrift,
+  recordHistory,
+  reminderDue,
+  shareAccount,
+  sharedAccount,
+} from '../../src/main/team/team-shared'
 import { openConfiguredTeamLedger } from '../../src/main/team/open-team'
 import { writeTeamSettings } from '../../src/main/team/team-settings'
 import { startTestPostgres, type TestPostgres } from '../../support/postgres'
@@ -37,11 +46,29 @@ afterAll(async () => {
 
 describe('team shared state', () => {
   it('an account identity is found from the same key on another workstation, not from another key', async () => {
-    await shareAccount(a, { fingerprint: accountFingerprint('key-of-shop', teamId), label: 'Shop', colour: '#c33', tag: 'prod', writeSafety: 'confirm' }, alice)
-    expect(await sharedAccount(b, accountFingerprint('key-of-shop', teamId))).toEqual({ fingerprint: accountFingerprint('key-of-shop', teamId), label: 'Shop', colour: '#c33', tag: 'prod', writeSafety: 'confirm' })
+    await shareAccount(
+      a,
+      {
+        fingerprint: accountFingerprint('key-of-shop', teamId),
+        label: 'Shop',
+        colour: '#c33',
+        tag: 'prod',
+        writeSafety: 'confirm',
+      },
+      alice,
+    )
+    expect(await sharedAccount(b, accountFingerprint('key-of-shop', teamId))).toEqual({
+      fingerprint: accountFingerprint('key-of-shop', teamId),
+      label: 'Shop',
+      colour: '#c33',
+      tag: 'prod',
+      writeSafety: 'confirm',
+    })
     expect(await sharedAccount(b, accountFingerprint('another-key', teamId))).toBeUndefined()
     // The same key in another team is another fingerprint.
-    expect(accountFingerprint('key-of-shop', '00000000-0000-4000-8000-000000000000')).not.toBe(accountFingerprint('key-of-shop', teamId))
+    expect(accountFingerprint('key-of-shop', '00000000-0000-4000-8000-000000000000')).not.toBe(
+      accountFingerprint('key-of-shop', teamId),
+    )
   })
 
   it('history is seen from both workstations with the member of each change, outside changes without one', async () => {
@@ -56,7 +83,10 @@ describe('team shared state', () => {
     await reminderDue(a, 'expiry:example.com:30', new Date('2027-01-01T00:00:00Z'))
     const shown = await reminderDue(b, 'expiry:example.com:30', new Date('2027-01-01T00:00:00Z'))
     expect(shown.handled).toBeUndefined()
-    const [first, second] = await Promise.all([handleReminder(a, 'expiry:example.com:30', 'acknowledged', alice), handleReminder(b, 'expiry:example.com:30', 'calendar', bob)])
+    const [first, second] = await Promise.all([
+      handleReminder(a, 'expiry:example.com:30', 'acknowledged', alice),
+      handleReminder(b, 'expiry:example.com:30', 'calendar', bob),
+    ])
     expect([first.mine, second.mine].filter(Boolean)).toHaveLength(1)
     const winner = first.mine ? first.reminder : second.reminder
     expect(second.reminder.handled).toEqual(winner.handled)
@@ -65,36 +95,70 @@ describe('team shared state', () => {
 
   it('a snooze that ran out may be handled again', async () => {
     await reminderDue(a, 'expiry:example.org:7', new Date('2027-01-01T00:00:00Z'))
-    expect((await handleReminder(a, 'expiry:example.org:7', 'snoozed', alice, new Date(Date.now() - 1000))).mine).toBe(true)
+    expect((await handleReminder(a, 'expiry:example.org:7', 'snoozed', alice, new Date(Date.now() - 1000))).mine).toBe(
+      true,
+    )
     const again = await handleReminder(b, 'expiry:example.org:7', 'acknowledged', bob)
     expect(again).toMatchObject({ mine: true, reminder: { handled: { how: 'acknowledged', by: bob } } })
   })
 
   it('drift findings are kept for the team with who found them', async () => {
     await recordDrift(a, 'fp', 'example.com', { aspect: 'nameservers' }, alice)
-    expect(await driftFindings(b, 'fp')).toMatchObject([{ domain: 'example.com', foundBy: 'alice', finding: { aspect: 'nameservers' } }])
+    expect(await driftFindings(b, 'fp')).toMatchObject([
+      { domain: 'example.com', foundBy: 'alice', finding: { aspect: 'nameservers' } },
+    ])
   })
 })
 
 describe('team mode as a data folder configures it', () => {
-  it('opens the team ledger from team.json with accounts matched by the fingerprints of this workstation\'s keys', async () => {
+  it("opens the team ledger from team.json with accounts matched by the fingerprints of this workstation's keys", async () => {
     const dirA = mkdtempSync(join(tmpdir(), 'team-a-'))
     const dirB = mkdtempSync(join(tmpdir(), 'team-b-'))
-    const connection = { host: db.host, port: db.port, database: db.database, user: db.user, sslmode: 'disable' as const }
+    const connection = {
+      host: db.host,
+      port: db.port,
+      database: db.database,
+      user: db.user,
+      sslmode: 'disable' as const,
+    }
     try {
-      expect(await openConfiguredTeamLedger(dirA, { accountIds: [], keyOf: async () => undefined, passwordOf: async () => undefined })).toBeUndefined()
+      expect(
+        await openConfiguredTeamLedger(dirA, {
+          accountIds: [],
+          keyOf: async () => undefined,
+          passwordOf: async () => undefined,
+        }),
+      ).toBeUndefined()
       await writeTeamSettings(dirA, { connection, ...alice })
       await writeTeamSettings(dirB, { connection, ...bob })
       // The same account under different local ids on the two workstations, the same key in both keychains.
-      const la = await openConfiguredTeamLedger(dirA, { accountIds: ['shop-a'], keyOf: async () => 'key-of-shop', passwordOf: async () => undefined })
-      const lb = await openConfiguredTeamLedger(dirB, { accountIds: ['shop-b'], keyOf: async () => 'key-of-shop', passwordOf: async () => undefined })
+      const la = await openConfiguredTeamLedger(dirA, {
+        accountIds: ['shop-a'],
+        keyOf: async () => 'key-of-shop',
+        passwordOf: async () => undefined,
+      })
+      const lb = await openConfiguredTeamLedger(dirB, {
+        accountIds: ['shop-b'],
+        keyOf: async () => 'key-of-shop',
+        passwordOf: async () => undefined,
+      })
       if (!la || !lb) throw new Error('team mode not opened')
       try {
-        const r = await la.claim({ accountId: 'shop-a', operation: 'domains.expiration.renew', target: 'shop.example' }, { jobId: 'j', index: 0 })
+        const r = await la.claim(
+          { accountId: 'shop-a', operation: 'domains.expiration.renew', target: 'shop.example' },
+          { jobId: 'j', index: 0 },
+        )
         expect(r.ok).toBe(true)
-        expect(await lb.claim({ accountId: 'shop-b', operation: 'domains.expiration.renew', target: 'shop.example' }, { jobId: 'k', index: 0 })).toMatchObject({ ok: false, heldBy: alice })
+        expect(
+          await lb.claim(
+            { accountId: 'shop-b', operation: 'domains.expiration.renew', target: 'shop.example' },
+            { jobId: 'k', index: 0 },
+          ),
+        ).toMatchObject({ ok: false, heldBy: alice })
         if (r.ok) await la.release(r.lease, 'unknown')
-        expect((await lb.unknownTargets()).map((u) => u.ref)).toEqual([{ accountId: 'shop-b', operation: 'domains.expiration.renew', target: 'shop.example' }])
+        expect((await lb.unknownTargets()).map((u) => u.ref)).toEqual([
+          { accountId: 'shop-b', operation: 'domains.expiration.renew', target: 'shop.example' },
+        ])
       } finally {
         await la.close()
         await lb.close()

@@ -17,21 +17,32 @@ import { closeTeamWorkstations, openTeamWorkstation, type TeamWorkstation } from
 import { poolFor } from '../../support/team-ledgers'
 import { z } from 'zod'
 
-
 let db: TestPostgres
 let sb: Sandbox
 let outside: ApiClient
 let alice: TeamWorkstation
 let bob: TeamWorkstation
 
-
 const renewals = () => sb.received.filter((r) => r.endpoint === 'domains.expiration.renew')
 
-async function prepare(w: TeamWorkstation, operation: 'domains.expiration.renew' | 'domains.dns.set', items: { params: Record<string, unknown>; guard?: { records: string }; overRule?: true }[], concurrency?: number) {
-  return w.calls.call('jobs.prepare', { accountId: w.accountId, operation, items, ...(concurrency ? { concurrency } : {}) })
+async function prepare(
+  w: TeamWorkstation,
+  operation: 'domains.expiration.renew' | 'domains.dns.set',
+  items: { params: Record<string, unknown>; guard?: { records: string }; overRule?: true }[],
+  concurrency?: number,
+) {
+  return w.calls.call('jobs.prepare', {
+    accountId: w.accountId,
+    operation,
+    items,
+    ...(concurrency ? { concurrency } : {}),
+  })
 }
 async function start(w: TeamWorkstation, prepared: { job: JobView; token?: string | undefined }): Promise<JobView> {
-  const started = await w.calls.ok('jobs.start', { jobId: prepared.job.id, ...(prepared.token ? { token: prepared.token } : {}) })
+  const started = await w.calls.ok('jobs.start', {
+    jobId: prepared.job.id,
+    ...(prepared.token ? { token: prepared.token } : {}),
+  })
   return started
 }
 
@@ -50,8 +61,18 @@ afterAll(async () => {
 
 describe('two workstations on one team database', () => {
   it('says both are connected, each with its own names', () => {
-    expect(alice.services.team.status()).toMatchObject({ mode: 'team', connected: true, member: 'alice', workstation: 'host-a' })
-    expect(bob.services.team.status()).toMatchObject({ mode: 'team', connected: true, member: 'bob', workstation: 'host-b' })
+    expect(alice.services.team.status()).toMatchObject({
+      mode: 'team',
+      connected: true,
+      member: 'alice',
+      workstation: 'host-a',
+    })
+    expect(bob.services.team.status()).toMatchObject({
+      mode: 'team',
+      connected: true,
+      member: 'bob',
+      workstation: 'host-b',
+    })
   })
 
   it('both renew one domain at once: exactly one renewal reaches the service, the other is told who holds it', async () => {
@@ -74,11 +95,17 @@ describe('two workstations on one team database', () => {
       },
       { timeout: 10_000 },
     )
-    expect(bobJob.items[0]).toMatchObject({ state: 'failed', error: { kind: 'busy', code: 'job.targetBusyBy', params: { member: 'alice', workstation: 'host-a' } } })
+    expect(bobJob.items[0]).toMatchObject({
+      state: 'failed',
+      error: { kind: 'busy', code: 'job.targetBusyBy', params: { member: 'alice', workstation: 'host-a' } },
+    })
     expect(String(bobJob.items[0]!.error!.params!.since)).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/)
     // And asked again while it is held: refused before anything is prepared, naming the holder.
     const again = await prepare(bob, 'domains.expiration.renew', items)
-    expect(again.ok ? undefined : again.error).toMatchObject({ code: 'job.targetBusyBy', params: { member: 'alice', workstation: 'host-a' } })
+    expect(again.ok ? undefined : again.error).toMatchObject({
+      code: 'job.targetBusyBy',
+      params: { member: 'alice', workstation: 'host-a' },
+    })
     sb.faults.release()
     await vi.waitFor(async () => expect((await aliceDone)?.status).toBe('done'), { timeout: 10_000 })
     expect(alice.services.jobs.list().find((j) => j.id === a.value.job.id)?.items[0]?.state).toBe('done')
@@ -89,13 +116,20 @@ describe('two workstations on one team database', () => {
     const domain = sb.state.domains.find((d, i) => i > 2 && nsFlavour(d) !== 'registrar')!.domainname
     const zone = await outside.call('domains.dns.get', { domain })
     const planned = { records: zone.records }
-    const save = (line: string) => ({ params: { domain, ns_type: zone.ns_type, records: `${zone.records.trimEnd()}\n${line}`, ttl: zone.ttl }, guard: planned, overRule: true as const })
+    const save = (line: string) => ({
+      params: { domain, ns_type: zone.ns_type, records: `${zone.records.trimEnd()}\n${line}`, ttl: zone.ttl },
+      guard: planned,
+      overRule: true as const,
+    })
     // Bob plans from the zone as read; Alice saves hers meanwhile.
     const b = await prepare(bob, 'domains.dns.set', [save('a bob 192.0.2.22')])
     const a = await prepare(alice, 'domains.dns.set', [save('a alice 192.0.2.21')])
     if (!a.ok || !b.ok) throw new Error('not prepared')
     await start(alice, a.value)
-    await vi.waitFor(() => expect(alice.services.jobs.list().find((j) => j.id === a.value.job.id)?.status).toBe('done'), { timeout: 10_000 })
+    await vi.waitFor(
+      () => expect(alice.services.jobs.list().find((j) => j.id === a.value.job.id)?.status).toBe('done'),
+      { timeout: 10_000 },
+    )
     expect(alice.services.jobs.list().find((j) => j.id === a.value.job.id)?.items[0]?.state).toBe('done')
     const sets = sb.received.filter((r) => r.endpoint === 'domains.dns.set').length
     await start(bob, b.value)
@@ -107,7 +141,10 @@ describe('two workstations on one team database', () => {
       },
       { timeout: 10_000 },
     )
-    expect(bobJob.items[0]).toMatchObject({ state: 'failed', error: { code: 'dns.changedSincePlanBy', params: { domain, member: 'alice', workstation: 'host-a' } } })
+    expect(bobJob.items[0]).toMatchObject({
+      state: 'failed',
+      error: { code: 'dns.changedSincePlanBy', params: { domain, member: 'alice', workstation: 'host-a' } },
+    })
     expect(sb.received.filter((r) => r.endpoint === 'domains.dns.set').length).toBe(sets)
     expect((await outside.call('domains.dns.get', { domain })).records).toContain('alice')
     // History says who, seen from the team's database by any member.
@@ -133,7 +170,9 @@ describe('two workstations on one team database', () => {
       const twice = await prepare(alice, 'domains.expiration.renew', [{ params: { domain, years: 1 } }])
       expect(twice.ok ? undefined : twice.error.code).toBe('team.unreachable')
       // Said once, not per refusal.
-      expect(alice.statuses.slice(seen).map((s) => (s.mode === 'team' && !s.connected ? s.problem.code : 'connected'))).toEqual(['team.unreachable'])
+      expect(
+        alice.statuses.slice(seen).map((s) => (s.mode === 'team' && !s.connected ? s.problem.code : 'connected')),
+      ).toEqual(['team.unreachable'])
       expect(alice.services.team.status()).toMatchObject({ connected: false, problem: { code: 'team.unreachable' } })
       // Reading from the service goes on.
       expect((await alice.calls.call('domains.dns.get', { accountId: alice.accountId, domain })).ok).toBe(true)
@@ -151,14 +190,22 @@ describe('two workstations on one team database', () => {
     )
     if (!back.ok) throw new Error('not prepared')
     await start(alice, back.value)
-    await vi.waitFor(() => expect(alice.services.jobs.list().find((j) => j.id === back.value.job.id)?.status).toBe('done'), { timeout: 10_000 })
+    await vi.waitFor(
+      () => expect(alice.services.jobs.list().find((j) => j.id === back.value.job.id)?.status).toBe('done'),
+      { timeout: 10_000 },
+    )
     expect(renewals().length - before).toBe(1)
     expect(alice.services.team.status()).toMatchObject({ connected: true })
   })
 
   it('the database gone mid-job: the job stops before its next item; back, the team journal says how it ended and nothing is resent', async () => {
     const domains = sb.state.domains.slice(6, 9).map((d) => d.domainname)
-    const p = await prepare(alice, 'domains.expiration.renew', domains.map((domain) => ({ params: { domain, years: 1 } })), 1)
+    const p = await prepare(
+      alice,
+      'domains.expiration.renew',
+      domains.map((domain) => ({ params: { domain, years: 1 } })),
+      1,
+    )
     if (!p.ok) throw new Error('not prepared')
     const before = renewals().length
     sb.faults.inject('domains.expiration.renew', { hold: true, times: 1 })
@@ -189,9 +236,23 @@ describe('two workstations on one team database', () => {
     try {
       await vi.waitFor(
         async () => {
-          const rows = z.array(z.object({ idx: z.number(), state: z.string() })).parse((await pool.query('SELECT idx, state FROM team_job_items WHERE job_id = $1 ORDER BY idx', [p.value.job.id])).rows)
-          expect(rows.map((r) => r.state), JSON.stringify(alice.statuses.slice(-4))).toEqual(['done', 'skipped', 'skipped'])
-          const held = await pool.query(`SELECT count(*)::int AS n FROM team_leases WHERE job_id = $1 AND state IN ('sending', 'unknown')`, [p.value.job.id])
+          const rows = z
+            .array(z.object({ idx: z.number(), state: z.string() }))
+            .parse(
+              (
+                await pool.query('SELECT idx, state FROM team_job_items WHERE job_id = $1 ORDER BY idx', [
+                  p.value.job.id,
+                ])
+              ).rows,
+            )
+          expect(
+            rows.map((r) => r.state),
+            JSON.stringify(alice.statuses.slice(-4)),
+          ).toEqual(['done', 'skipped', 'skipped'])
+          const held = await pool.query(
+            `SELECT count(*)::int AS n FROM team_leases WHERE job_id = $1 AND state IN ('sending', 'unknown')`,
+            [p.value.job.id],
+          )
           expect(z.object({ n: z.number() }).parse(held.rows[0]).n).toBe(0)
         },
         { timeout: 20_000, interval: 500 },

@@ -33,9 +33,34 @@ const haveCheckzone = spawnSync('named-checkzone', ['-v']).error === undefined
 /** Zones holding what the service takes through its API and the app would not write itself. */
 const FIXTURES: Record<string, string[]> = {
   // The three of the finding, with what they point to.
-  'issue 52': ['a @ 192.0.2.10', 'a www 192.0.2.10', 'cname shop @', 'cname x www', 'srv _xmpp-server._tcp 5 0 5269 xmpp', 'a xmpp 192.0.2.11'],
-  '@ targets': ['a @ 192.0.2.20', 'ns sub @', 'ptr 20 @', 'srv _sip._udp 10 5 5060 @', 'mx @ 10', 'cname alias @', 'txt @ v=spf1 a -all'],
-  'single labels': ['a @ 192.0.2.30', 'a ns1 192.0.2.31', 'a host 192.0.2.32', 'ns dept ns1', 'ptr 32 host', 'cname ftp host', 'mx mail 10', 'a mail 192.0.2.33', 'srv _imaps._tcp 0 1 993 mail'],
+  'issue 52': [
+    'a @ 192.0.2.10',
+    'a www 192.0.2.10',
+    'cname shop @',
+    'cname x www',
+    'srv _xmpp-server._tcp 5 0 5269 xmpp',
+    'a xmpp 192.0.2.11',
+  ],
+  '@ targets': [
+    'a @ 192.0.2.20',
+    'ns sub @',
+    'ptr 20 @',
+    'srv _sip._udp 10 5 5060 @',
+    'mx @ 10',
+    'cname alias @',
+    'txt @ v=spf1 a -all',
+  ],
+  'single labels': [
+    'a @ 192.0.2.30',
+    'a ns1 192.0.2.31',
+    'a host 192.0.2.32',
+    'ns dept ns1',
+    'ptr 32 host',
+    'cname ftp host',
+    'mx mail 10',
+    'a mail 192.0.2.33',
+    'srv _imaps._tcp 0 1 993 mail',
+  ],
   'trailing dots and case': [
     'A WWW 192.0.2.40',
     'CNAME Docs WWW.Example.COM.',
@@ -71,7 +96,13 @@ const FIXTURES: Record<string, string[]> = {
     'a beside 192.0.2.53',
     '',
   ],
-  'CRLF line ends': ['a @ 192.0.2.60\r', '# saved from a form\r', 'cname shop @\r', 'mx 10 mail.example.net.\r', 'txt @ v=spf1 -all'],
+  'CRLF line ends': [
+    'a @ 192.0.2.60\r',
+    '# saved from a form\r',
+    'cname shop @\r',
+    'mx 10 mail.example.net.\r',
+    'txt @ v=spf1 -all',
+  ],
 }
 const FIXTURE_NAMES = Object.keys(FIXTURES)
 
@@ -84,7 +115,11 @@ const puts = () => sb.received.filter((r) => r.method === 'PUT' && r.endpoint ==
 const dir = mkdtempSync(join(tmpdir(), 'zone-round-trip-'))
 
 /** The steps of one round trip, each run as `run` runs a command line; what differs is named in the result. */
-async function roundTrip(run: (argv: string[]) => Promise<Ran>, zone: string, format: 'records' | 'bind'): Promise<string[]> {
+async function roundTrip(
+  run: (argv: string[]) => Promise<Ran>,
+  zone: string,
+  format: 'records' | 'bind',
+): Promise<string[]> {
   const problems: string[] = []
   const exportArgs = ['dns', 'export', zone, ...(format === 'bind' ? ['--bind'] : [])]
   const first = await run(exportArgs)
@@ -98,7 +133,8 @@ async function roundTrip(run: (argv: string[]) => Promise<Ran>, zone: string, fo
   const sentBefore = puts()
   for (const step of ['check', 'plan', 'apply'] as const) {
     const r = await run(['dns', step, zone, file, '--offline'])
-    if (r.code !== 0 || !r.out.includes('nothing to change')) problems.push(`${step}: exit ${r.code}: ${r.out} ${r.err.split(/^Health of /m)[0] ?? ''}`)
+    if (r.code !== 0 || !r.out.includes('nothing to change'))
+      problems.push(`${step}: exit ${r.code}: ${r.out} ${r.err.split(/^Health of /m)[0] ?? ''}`)
   }
   if (puts() !== sentBefore) problems.push(`apply sent ${puts() - sentBefore} save(s)`)
   const again = await run(exportArgs)
@@ -106,65 +142,78 @@ async function roundTrip(run: (argv: string[]) => Promise<Ran>, zone: string, fo
   return problems
 }
 
-describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))('a zone round trip: export, check, plan, apply, export (skipped: no D-Bus session or no build; run through npm test)', () => {
-  beforeAll(async () => {
-    sb = await startSandbox({ domains: 60 + FIXTURE_NAMES.length })
-    const outside = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths })
-    const all = sb.state.domains.map((d) => d.domainname)
-    fixtureZones = all.slice(60)
-    for (const [i, name] of FIXTURE_NAMES.entries()) {
-      const domain = fixtureZones[i] ?? ''
-      const { ns_type } = await outside.call('domains.dns.get', { domain })
-      await outside.call('domains.dns.set', { domain, ns_type, records: (FIXTURES[name] ?? []).join('\n'), ttl: 3600 })
-    }
-    zones = all
-    dataDir = mkdtempSync(join(tmpdir(), 'zone-round-trip-data-'))
-    await setUpAccount(sb, dataDir, 'Main')
-  })
-  afterAll(async () => {
-    await sb?.close()
-  })
+describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))(
+  'a zone round trip: export, check, plan, apply, export (skipped: no D-Bus session or no build; run through npm test)',
+  () => {
+    beforeAll(async () => {
+      sb = await startSandbox({ domains: 60 + FIXTURE_NAMES.length })
+      const outside = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths })
+      const all = sb.state.domains.map((d) => d.domainname)
+      fixtureZones = all.slice(60)
+      for (const [i, name] of FIXTURE_NAMES.entries()) {
+        const domain = fixtureZones[i] ?? ''
+        const { ns_type } = await outside.call('domains.dns.get', { domain })
+        await outside.call('domains.dns.set', {
+          domain,
+          ns_type,
+          records: (FIXTURES[name] ?? []).join('\n'),
+          ttl: 3600,
+        })
+      }
+      zones = all
+      dataDir = mkdtempSync(join(tmpdir(), 'zone-round-trip-data-'))
+      await setUpAccount(sb, dataDir, 'Main')
+    })
+    afterAll(async () => {
+      await sb?.close()
+    })
 
-  it('holds the fixtures as they were saved', async () => {
-    const outside = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths })
-    for (const [i, name] of FIXTURE_NAMES.entries()) {
-      expect((await outside.call('domains.dns.get', { domain: fixtureZones[i] ?? '' })).records, name).toBe((FIXTURES[name] ?? []).join('\n'))
-    }
-  })
+    it('holds the fixtures as they were saved', async () => {
+      const outside = createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths })
+      for (const [i, name] of FIXTURE_NAMES.entries()) {
+        expect((await outside.call('domains.dns.get', { domain: fixtureZones[i] ?? '' })).records, name).toBe(
+          (FIXTURES[name] ?? []).join('\n'),
+        )
+      }
+    })
 
-  it('every zone, both formats, through the command’s own code: no change, nothing sent, the same export', async () => {
-    const opened = await openSession(dataDir, { storeWorkerUrl: BUILT_STORE_WORKER })
-    if (!opened.ok) throw new Error(opened.error.code)
-    const session: Session = opened.session
-    try {
-      const run = inProcess(session)
-      expect(zones).toHaveLength(60 + FIXTURE_NAMES.length)
+    it('every zone, both formats, through the command’s own code: no change, nothing sent, the same export', async () => {
+      const opened = await openSession(dataDir, { storeWorkerUrl: BUILT_STORE_WORKER })
+      if (!opened.ok) throw new Error(opened.error.code)
+      const session: Session = opened.session
+      try {
+        const run = inProcess(session)
+        expect(zones).toHaveLength(60 + FIXTURE_NAMES.length)
+        const problems: Record<string, string[]> = {}
+        for (const zone of zones) {
+          for (const format of ['records', 'bind'] as const) {
+            const found = await roundTrip(run, zone, format)
+            if (found.length) problems[`${zone} (${format})`] = found
+          }
+        }
+        expect(problems).toEqual({})
+      } finally {
+        await session.close()
+      }
+    }, 240_000)
+
+    it('the finding’s zone and the one of lines the model keeps raw through the built hosting-admin', async () => {
+      const run = (argv: string[]) => runCli(argv, { dataDir })
       const problems: Record<string, string[]> = {}
-      for (const zone of zones) {
+      // Each run of the built command opens the data folder anew (over a second): two zones of the fixtures, not all.
+      for (const zone of [
+        fixtureZones[FIXTURE_NAMES.indexOf('issue 52')] ?? '',
+        fixtureZones[FIXTURE_NAMES.indexOf('lines the model keeps raw')] ?? '',
+      ]) {
         for (const format of ['records', 'bind'] as const) {
           const found = await roundTrip(run, zone, format)
           if (found.length) problems[`${zone} (${format})`] = found
         }
       }
       expect(problems).toEqual({})
-    } finally {
-      await session.close()
-    }
-  }, 240_000)
-
-  it('the finding’s zone and the one of lines the model keeps raw through the built hosting-admin', async () => {
-    const run = (argv: string[]) => runCli(argv, { dataDir })
-    const problems: Record<string, string[]> = {}
-    // Each run of the built command opens the data folder anew (over a second): two zones of the fixtures, not all.
-    for (const zone of [fixtureZones[FIXTURE_NAMES.indexOf('issue 52')] ?? '', fixtureZones[FIXTURE_NAMES.indexOf('lines the model keeps raw')] ?? '']) {
-      for (const format of ['records', 'bind'] as const) {
-        const found = await roundTrip(run, zone, format)
-        if (found.length) problems[`${zone} (${format})`] = found
-      }
-    }
-    expect(problems).toEqual({})
-  }, 120_000)
-})
+    }, 120_000)
+  },
+)
 
 /**
  * A command line run as the built command runs it (src/cli/main.ts: the command table, its flags,
@@ -190,7 +239,12 @@ function inProcess(session: Session): (argv: string[]) => Promise<Ran> {
     if (!read.ok) throw new Error(`flags of ${argv.join(' ')}: ${read.problem.key}`)
     let code: number
     try {
-      code = await command(c, { flags: read.flags, args: read.positionals.slice(found.words), account: () => chooseAccount(c, undefined), accounts: async () => [await chooseAccount(c, undefined)] })
+      code = await command(c, {
+        flags: read.flags,
+        args: read.positionals.slice(found.words),
+        account: () => chooseAccount(c, undefined),
+        accounts: async () => [await chooseAccount(c, undefined)],
+      })
     } catch (e) {
       if (e instanceof BadInput) {
         err.push(e.text)

@@ -25,7 +25,16 @@ describe('the ACME ledger', () => {
 
   it('a line an earlier version noted in acme-added.json is found, and forgotten there', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'acme-ledger-'))
-    writeFileSync(join(dir, 'acme-added.json'), JSON.stringify({ version: 1, added: [{ ...lineOf(1), at: '2026-01-01T00:00:00Z' }, { ...lineOf(2), at: '2026-01-01T00:00:00Z' }] }))
+    writeFileSync(
+      join(dir, 'acme-added.json'),
+      JSON.stringify({
+        version: 1,
+        added: [
+          { ...lineOf(1), at: '2026-01-01T00:00:00Z' },
+          { ...lineOf(2), at: '2026-01-01T00:00:00Z' },
+        ],
+      }),
+    )
     expect(await wasAdded(dir, lineOf(1))).toBe(true)
     await forget(dir, lineOf(1))
     expect(await wasAdded(dir, lineOf(1))).toBe(false)

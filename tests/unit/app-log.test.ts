@@ -19,28 +19,33 @@ describe('the app log', () => {
     expect(readFileSync(join(dir, 'main.log'), 'utf8').length).toBeLessThan(4096 + 200)
   })
 
-  it.skipIf(process.platform === 'win32')('keeps its folder and every file, rotated ones included, readable by the user only, narrowing ones made wider before', () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'log-')), 'logs')
-    mkdirSync(dir, { mode: 0o755 })
-    writeFileSync(join(dir, 'main.log'), '', { mode: 0o644 })
-    chmodSync(dir, 0o755)
-    chmodSync(join(dir, 'main.log'), 0o644)
-    const log = createAppLog({ dir, maxSize: 4096 })
-    const modeOf = (p: string) => statSync(p).mode & 0o777
-    expect(modeOf(dir)).toBe(0o700)
-    expect(modeOf(log.file)).toBe(0o600)
-    for (let i = 0; i < 300; i++) log.info('test.line', { n: i })
-    expect(existsSync(join(dir, 'main.old.log'))).toBe(true)
-    expect(modeOf(join(dir, 'main.old.log'))).toBe(0o600)
-    expect(modeOf(log.file)).toBe(0o600)
-  })
+  it.skipIf(process.platform === 'win32')(
+    'keeps its folder and every file, rotated ones included, readable by the user only, narrowing ones made wider before',
+    () => {
+      const dir = join(mkdtempSync(join(tmpdir(), 'log-')), 'logs')
+      mkdirSync(dir, { mode: 0o755 })
+      writeFileSync(join(dir, 'main.log'), '', { mode: 0o644 })
+      chmodSync(dir, 0o755)
+      chmodSync(join(dir, 'main.log'), 0o644)
+      const log = createAppLog({ dir, maxSize: 4096 })
+      const modeOf = (p: string) => statSync(p).mode & 0o777
+      expect(modeOf(dir)).toBe(0o700)
+      expect(modeOf(log.file)).toBe(0o600)
+      for (let i = 0; i < 300; i++) log.info('test.line', { n: i })
+      expect(existsSync(join(dir, 'main.old.log'))).toBe(true)
+      expect(modeOf(join(dir, 'main.old.log'))).toBe(0o600)
+      expect(modeOf(log.file)).toBe(0o600)
+    },
+  )
 
   it('redacts keys it was told of, URL credentials and bearer tokens; a line stays one line', () => {
     const dir = mkdtempSync(join(tmpdir(), 'log-'))
     const redactor = new Redactor()
     const log = createAppLog({ dir, redactor })
     redactor.add('  key-abcdef-123456  ')
-    log.warn('test.leak', { text: 'key-abcdef-123456 https://u:pw@host.example/v1 Authorization: Bearer tok-999\nsecond line' })
+    log.warn('test.leak', {
+      text: 'key-abcdef-123456 https://u:pw@host.example/v1 Authorization: Bearer tok-999\nsecond line',
+    })
     const text = readFileSync(log.file, 'utf8')
     expect(text).not.toMatch(/key-abcdef-123456|pw@|tok-999/)
     expect(text).toContain('https://[redacted]@host.example/v1')
@@ -54,7 +59,10 @@ describe('the app log', () => {
     const log = createAppLog({ dir, redactor })
     const key = 'sk/live+abc=def ghi123'
     redactor.add(key)
-    log.warn('test.echo', { url: `https://api.example.com/v1/x?key=${encodeURIComponent(key)}`, form: `key=${encodeURIComponent(key).replace(/%20/g, '+')}` })
+    log.warn('test.echo', {
+      url: `https://api.example.com/v1/x?key=${encodeURIComponent(key)}`,
+      form: `key=${encodeURIComponent(key).replace(/%20/g, '+')}`,
+    })
     const text = readFileSync(log.file, 'utf8')
     expect(text).not.toContain(encodeURIComponent(key))
     expect(text).not.toContain(encodeURIComponent(key).replace(/%20/g, '+'))
@@ -69,7 +77,10 @@ describe('the app log', () => {
     redactor.add(key)
     const lower = encodeURIComponent(key).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase())
     expect(lower).toContain('%2b')
-    log.warn('test.echo', { url: `https://api.example.com/v1/x?key=${lower}`, folded: encodeURIComponent(key).toLowerCase() })
+    log.warn('test.echo', {
+      url: `https://api.example.com/v1/x?key=${lower}`,
+      folded: encodeURIComponent(key).toLowerCase(),
+    })
     const text = readFileSync(log.file, 'utf8')
     expect(text.toLowerCase()).not.toContain(lower.toLowerCase())
     expect(text).toContain('key=[redacted]')

@@ -15,7 +15,8 @@ const source = (spec: string) => readFileSync(join(E2E, spec), 'utf8')
 function screenRoutes(): string[] {
   const text = readFileSync('src/renderer/src/router.ts', 'utf8')
   const routes: string[] = []
-  for (const m of text.matchAll(/\{\s*path:\s*(['`])(.*?)\1,\s*(component|redirect):/g)) if (m[3] === 'component') routes.push(plainRoute(m[2]!))
+  for (const m of text.matchAll(/\{\s*path:\s*(['`])(.*?)\1,\s*(component|redirect):/g))
+    if (m[3] === 'component') routes.push(plainRoute(m[2]!))
   return routes
 }
 
@@ -30,7 +31,9 @@ function testBody(text: string, title: string): string | undefined {
 
 /** Every scan in the specs: the screen and the file. */
 function scans(): { screen: string; spec: string }[] {
-  return specs.flatMap((spec) => [...source(spec).matchAll(/expectNoAxeViolations\(\s*\w+,\s*'([^']+)'/g)].map((m) => ({ screen: m[1]!, spec })))
+  return specs.flatMap((spec) =>
+    [...source(spec).matchAll(/expectNoAxeViolations\(\s*\w+,\s*'([^']+)'/g)].map((m) => ({ screen: m[1]!, spec })),
+  )
 }
 
 describe('axe coverage of the screens', () => {
@@ -54,12 +57,14 @@ describe('axe coverage of the screens', () => {
       else {
         const body = testBody(source(where.spec), where.test)
         if (!body) problems.push(`${screen}: no test "${where.test}" in ${where.spec}`)
-        else if (!new RegExp(`expectNoAxeViolations\\(\\s*\\w+,\\s*'${screen}'`).test(body)) problems.push(`${screen}: "${where.test}" does not scan it`)
+        else if (!new RegExp(`expectNoAxeViolations\\(\\s*\\w+,\\s*'${screen}'`).test(body))
+          problems.push(`${screen}: "${where.test}" does not scan it`)
       }
       const times = all.filter((s) => s.screen === screen).length
       if (times !== 1) problems.push(`${screen}: scanned ${times} times`)
     }
-    for (const s of all) if (!(s.screen in AXE_SCREENS)) problems.push(`${s.spec} scans "${s.screen}", which the list does not name`)
+    for (const s of all)
+      if (!(s.screen in AXE_SCREENS)) problems.push(`${s.spec} scans "${s.screen}", which the list does not name`)
     expect(problems).toEqual([])
   })
 

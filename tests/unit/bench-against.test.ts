@@ -4,14 +4,31 @@
  * measured alternately, and removed at the end, also when a step fails.
  */
 import { describe, expect, it } from 'vitest'
-import { BenchArgsError, compareCommits, figuresOf, parseBenchArgs, type Runner, type SideResult } from '../../bench/against'
+import {
+  BenchArgsError,
+  compareCommits,
+  figuresOf,
+  parseBenchArgs,
+  type Runner,
+  type SideResult,
+} from '../../bench/against'
 
 const KNOWN = ['domain-list', 'store-time']
 
 describe('bench arguments', () => {
   it('reads a bench, the commit, the base, the rounds and --link-modules', () => {
-    expect(parseBenchArgs(['domain-list', '--against', '208016f'], KNOWN)).toEqual({ name: 'domain-list', against: '208016f', rounds: 3, linkModules: false })
-    expect(parseBenchArgs(['--against', 'HEAD~2', 'store-time', '--rounds', '5', '--base', 'abc123', '--link-modules'], KNOWN)).toEqual({
+    expect(parseBenchArgs(['domain-list', '--against', '208016f'], KNOWN)).toEqual({
+      name: 'domain-list',
+      against: '208016f',
+      rounds: 3,
+      linkModules: false,
+    })
+    expect(
+      parseBenchArgs(
+        ['--against', 'HEAD~2', 'store-time', '--rounds', '5', '--base', 'abc123', '--link-modules'],
+        KNOWN,
+      ),
+    ).toEqual({
       name: 'store-time',
       against: 'HEAD~2',
       base: 'abc123',
@@ -19,7 +36,12 @@ describe('bench arguments', () => {
       linkModules: true,
     })
     expect(parseBenchArgs([], KNOWN)).toEqual({ rounds: 3, linkModules: false })
-    expect(parseBenchArgs(['store-time', '--json', '/tmp/r.json'], KNOWN)).toEqual({ name: 'store-time', rounds: 3, linkModules: false, jsonOut: '/tmp/r.json' })
+    expect(parseBenchArgs(['store-time', '--json', '/tmp/r.json'], KNOWN)).toEqual({
+      name: 'store-time',
+      rounds: 3,
+      linkModules: false,
+      jsonOut: '/tmp/r.json',
+    })
   })
 
   it.each([
@@ -116,7 +138,12 @@ function fakeRunner(failOn?: (command: string, args: readonly string[]) => boole
 describe('comparing with another commit', () => {
   it('builds the other commit in a worktree, runs both alternately, prints the ratio, then removes the worktree', async () => {
     const { runner, steps } = fakeRunner()
-    const table = await compareCommits(runner, '/repo', { name: 'domain-list', against: '208016f', rounds: 3, linkModules: false })
+    const table = await compareCommits(runner, '/repo', {
+      name: 'domain-list',
+      against: '208016f',
+      rounds: 3,
+      linkModules: false,
+    })
     const tree = '/tmp/hosting-admin-bench-1/tree'
     expect(steps.slice(0, 7)).toEqual([
       `run git worktree add --detach ${tree} 208016f @/repo`,
@@ -134,7 +161,9 @@ describe('comparing with another commit', () => {
     expect(table).toContain('first paint | 80.0, 80.0, 80.0 ms | 100, 100, 100 ms | 0.80× | <= 90 ms')
     expect(table.at(-1)).toBe('targets met: this checkout 3/3 rounds, 208016f 0/3')
     expect(steps.filter((s) => s.startsWith('read ')).map((s) => s.slice(5))).toEqual(
-      ['0-this', '0-other', '1-other', '1-this', '2-this', '2-other'].map((f) => `/tmp/hosting-admin-bench-1/${f}.json`),
+      ['0-this', '0-other', '1-other', '1-this', '2-this', '2-other'].map(
+        (f) => `/tmp/hosting-admin-bench-1/${f}.json`,
+      ),
     )
     expect(steps.slice(-4)).toEqual([
       `remove ${tree}/node_modules`,
@@ -153,22 +182,40 @@ describe('comparing with another commit', () => {
 
   it('installs from the lock when it differs, and removes the worktree when the build fails', async () => {
     const { runner, steps } = fakeRunner((command, args) => command === 'npx' && args[0] === 'electron-vite', false)
-    await expect(compareCommits(runner, '/repo', { name: 'domain-list', against: 'abc', rounds: 3, linkModules: false })).rejects.toThrow('npx failed')
+    await expect(
+      compareCommits(runner, '/repo', { name: 'domain-list', against: 'abc', rounds: 3, linkModules: false }),
+    ).rejects.toThrow('npx failed')
     const tree = '/tmp/hosting-admin-bench-1/tree'
     expect(steps).toContain(`run npm ci --ignore-scripts --prefer-offline --no-audit --no-fund @${tree}`)
     expect(steps.some((s) => s.startsWith('link '))).toBe(false)
     expect(steps.some((s) => s.startsWith('run npx tsx'))).toBe(false)
-    expect(steps.slice(-4)).toEqual([`remove ${tree}/node_modules`, `run git worktree remove --force ${tree} @/repo`, 'remove /tmp/hosting-admin-bench-1', 'run git worktree prune @/repo'])
+    expect(steps.slice(-4)).toEqual([
+      `remove ${tree}/node_modules`,
+      `run git worktree remove --force ${tree} @/repo`,
+      'remove /tmp/hosting-admin-bench-1',
+      'run git worktree prune @/repo',
+    ])
   })
 
   it('removes both worktrees when a bench run fails, and says how to go on when npm ci refuses the lock', async () => {
     const { runner, steps } = fakeRunner((command, args) => command === 'npx' && args[0] === 'tsx')
-    await expect(compareCommits(runner, '/repo', { name: 'domain-list', against: 'abc', base: 'def', rounds: 3, linkModules: false })).rejects.toThrow('npx failed')
-    for (const n of [1, 2]) expect(steps).toContain(`run git worktree remove --force /tmp/hosting-admin-bench-${n}/tree @/repo`)
+    await expect(
+      compareCommits(runner, '/repo', {
+        name: 'domain-list',
+        against: 'abc',
+        base: 'def',
+        rounds: 3,
+        linkModules: false,
+      }),
+    ).rejects.toThrow('npx failed')
+    for (const n of [1, 2])
+      expect(steps).toContain(`run git worktree remove --force /tmp/hosting-admin-bench-${n}/tree @/repo`)
     expect(steps.at(-1)).toBe('run git worktree prune @/repo')
 
     const refused = fakeRunner((command) => command === 'npm', false)
-    await expect(compareCommits(refused.runner, '/repo', { name: 'domain-list', against: 'abc', rounds: 3, linkModules: false })).rejects.toThrow(/--link-modules/)
+    await expect(
+      compareCommits(refused.runner, '/repo', { name: 'domain-list', against: 'abc', rounds: 3, linkModules: false }),
+    ).rejects.toThrow(/--link-modules/)
     expect(refused.steps).toContain('run git worktree remove --force /tmp/hosting-admin-bench-1/tree @/repo')
   })
 })

@@ -31,7 +31,9 @@ describe('the journal body MAC', () => {
     expect(await keychain.get(BODY_KEY_ENTRY)).toBeDefined()
     expect(existsSync(keyFile)).toBe(false)
     expect(await new BodyMac({ keychain: async () => keychain, keyFile }).matches(body, kept)).toBe(true)
-    expect(await new BodyMac({ keychain: async () => new SessionSecretStore(), keyFile }).matches(body, kept)).toBe(false)
+    expect(await new BodyMac({ keychain: async () => new SessionSecretStore(), keyFile }).matches(body, kept)).toBe(
+      false,
+    )
   })
 
   it('without a keychain, keeps the key in the data folder (the user’s alone), and the app moves it into the keychain', async () => {

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { buildPlans, decide, jobItems, zoneKey, type ReadZone, type ZoneRead, type ZoneRef } from '../../src/renderer/src/lib/data/bulk-dns'
+import {
+  buildPlans,
+  decide,
+  jobItems,
+  zoneKey,
+  type ReadZone,
+  type ZoneRead,
+  type ZoneRef,
+} from '../../src/renderer/src/lib/data/bulk-dns'
 import type { BulkChange } from '@shared/dns/bulk-change'
 
 const change: BulkChange = { kind: 'replace', from: '192.0.2.10', to: '198.51.100.20' }
@@ -8,7 +16,9 @@ const dns = (records: string): ZoneRead => ({ kind: 'dns', records, ttl: 3600, n
 
 describe('building the plans', () => {
   it('reads a few zones at a time, keeps the zones’ order, and reports a zone that could not be read', async () => {
-    const zones = Array.from({ length: 9 }, (_, i) => ref(i < 5 ? 'a' : 'b', `z${i}.example`, i === 8 ? 'freedns' : 'dns'))
+    const zones = Array.from({ length: 9 }, (_, i) =>
+      ref(i < 5 ? 'a' : 'b', `z${i}.example`, i === 8 ? 'freedns' : 'dns'),
+    )
     let inFlight = 0
     let most = 0
     const read: ReadZone = async (z) => {
@@ -17,14 +27,30 @@ describe('building the plans', () => {
       await new Promise((r) => setTimeout(r, 5 + (z.domain.charCodeAt(1) % 3) * 5))
       inFlight--
       if (z.domain === 'z3.example') return { ok: false, error: { kind: 'not-found', code: 'error.not-found' } }
-      return { ok: true, value: z.kind === 'dns' ? dns(`a www 192.0.2.10\na mail 192.0.2.${z.domain.charCodeAt(1)}`) : { kind: 'freedns', records: 'a www 192.0.2.10' } }
+      return {
+        ok: true,
+        value:
+          z.kind === 'dns'
+            ? dns(`a www 192.0.2.10\na mail 192.0.2.${z.domain.charCodeAt(1)}`)
+            : { kind: 'freedns', records: 'a www 192.0.2.10' },
+      }
     }
     const seen: string[] = []
     const plans = await buildPlans(zones, change, read, { concurrency: 3, onPlan: (p) => seen.push(p.ref.domain) })
     expect(most).toBe(3)
     expect(plans.map((p) => p.ref.domain)).toEqual(zones.map((z) => z.domain))
     expect(seen.sort()).toEqual(zones.map((z) => z.domain).sort())
-    expect(plans.map((p) => p.status)).toEqual(['planned', 'planned', 'planned', 'failed', 'planned', 'planned', 'planned', 'planned', 'planned'])
+    expect(plans.map((p) => p.status)).toEqual([
+      'planned',
+      'planned',
+      'planned',
+      'failed',
+      'planned',
+      'planned',
+      'planned',
+      'planned',
+      'planned',
+    ])
     const first = plans[0]!
     if (first.status !== 'planned') throw new Error('planned')
     expect(first.change.changed).toBe(1)
@@ -37,10 +63,19 @@ describe('building the plans', () => {
     const read: ReadZone = async (z, signal) => {
       if (z.domain === 'z1.example') stop.abort()
       await new Promise((r) => setTimeout(r, 5))
-      return signal?.aborted ? { ok: false, error: { kind: 'cancelled', code: 'error.cancelled' } } : { ok: true, value: dns('a www 192.0.2.10') }
+      return signal?.aborted
+        ? { ok: false, error: { kind: 'cancelled', code: 'error.cancelled' } }
+        : { ok: true, value: dns('a www 192.0.2.10') }
     }
     const plans = await buildPlans(zones, change, read, { concurrency: 2, signal: stop.signal })
-    expect(plans.map((p) => p.status)).toEqual(['cancelled', 'cancelled', 'cancelled', 'cancelled', 'cancelled', 'cancelled'])
+    expect(plans.map((p) => p.status)).toEqual([
+      'cancelled',
+      'cancelled',
+      'cancelled',
+      'cancelled',
+      'cancelled',
+      'cancelled',
+    ])
     const decisions = decide(plans, new Set(), () => false)
     expect(decisions.every((d) => d.leftOut === 'notRead')).toBe(true)
     expect(jobItems(decisions)).toEqual([])
@@ -53,12 +88,28 @@ describe('which zones are sent', () => {
       'ok.example': 'a www 192.0.2.10\na a 192.0.2.1\na b 192.0.2.2\na c 192.0.2.3',
       'same.example': 'a www 192.0.2.99',
       // 4 of 10 records change: over the 30 % rule (zones of 10 records or more).
-      'big.example': ['a www 192.0.2.10', 'a @ 192.0.2.10', 'a m 192.0.2.10', 'a n 192.0.2.10', ...Array.from({ length: 6 }, (_, i) => `a h${i} 192.0.2.${50 + i}`)].join('\n'),
+      'big.example': [
+        'a www 192.0.2.10',
+        'a @ 192.0.2.10',
+        'a m 192.0.2.10',
+        'a n 192.0.2.10',
+        ...Array.from({ length: 6 }, (_, i) => `a h${i} 192.0.2.${50 + i}`),
+      ].join('\n'),
       'ro.example': 'a www 192.0.2.10\na a 192.0.2.1\na b 192.0.2.2\na c 192.0.2.3',
       'dup.example': 'a www 192.0.2.10\na www 198.51.100.20',
     }
-    const zones = [ref('a', 'ok.example'), ref('a', 'same.example'), ref('a', 'big.example'), ref('ro', 'ro.example'), ref('a', 'dup.example'), ref('a', 'gone.example')]
-    const read: ReadZone = async (z) => (texts[z.domain] ? { ok: true, value: dns(texts[z.domain]!) } : { ok: false, error: { kind: 'not-found', code: 'error.not-found' } })
+    const zones = [
+      ref('a', 'ok.example'),
+      ref('a', 'same.example'),
+      ref('a', 'big.example'),
+      ref('ro', 'ro.example'),
+      ref('a', 'dup.example'),
+      ref('a', 'gone.example'),
+    ]
+    const read: ReadZone = async (z) =>
+      texts[z.domain]
+        ? { ok: true, value: dns(texts[z.domain]!) }
+        : { ok: false, error: { kind: 'not-found', code: 'error.not-found' } }
     const plans = await buildPlans(zones, change, read)
     const without = decide(plans, new Set(), (id) => id === 'ro')
     expect(without.map((d) => [d.plan.ref.domain, d.leftOut])).toEqual([
@@ -78,7 +129,10 @@ describe('which zones are sent', () => {
 
   it('leaves out a zone the change would make invalid', async () => {
     const toName: BulkChange = { kind: 'replace', from: '192.0.2.10', to: 'mail.example.com.' }
-    const read: ReadZone = async () => ({ ok: true, value: dns('a www 192.0.2.10\na a 192.0.2.1\na b 192.0.2.2\na c 192.0.2.3') })
+    const read: ReadZone = async () => ({
+      ok: true,
+      value: dns('a www 192.0.2.10\na a 192.0.2.1\na b 192.0.2.2\na c 192.0.2.3'),
+    })
     const plans = await buildPlans([ref('a', 'bad.example')], toName, read)
     expect(decide(plans, new Set(), () => false).map((d) => d.leftOut)).toEqual(['invalid'])
   })
@@ -93,7 +147,12 @@ describe('the jobs', () => {
       'two.example': { kind: 'dns', records: text(40), ns_type: 'svc1' },
       'b.example': { kind: 'dns', records: text(60), ttl: 3600, ns_type: 'svc1' },
     }
-    const zones = [ref('a', 'one.example'), ref('b', 'b.example'), ref('a', 'free.example', 'freedns'), ref('a', 'two.example')]
+    const zones = [
+      ref('a', 'one.example'),
+      ref('b', 'b.example'),
+      ref('a', 'free.example', 'freedns'),
+      ref('a', 'two.example'),
+    ]
     const plans = await buildPlans(zones, change, async (z) => ({ ok: true, value: reads[z.domain]! }))
     const jobs = jobItems(decide(plans, new Set(), () => false))
     expect(jobs.map((j) => [j.accountId, j.dns.map((i) => i.label), j.freedns.map((i) => i.label)])).toEqual([
@@ -101,12 +160,25 @@ describe('the jobs', () => {
       ['b', ['b.example'], []],
     ])
     expect(jobs[0]!.dns[0]).toEqual({
-      params: { domain: 'one.example', records: text(1).replace('192.0.2.10', '198.51.100.20'), ns_type: 'svc11', ttl: 600 },
+      params: {
+        domain: 'one.example',
+        records: text(1).replace('192.0.2.10', '198.51.100.20'),
+        ns_type: 'svc11',
+        ttl: 600,
+      },
       label: 'one.example',
       guard: { records: text(1), ttl: 600, ns_type: 'svc11' },
     })
     // No TTL read, none sent: the service keeps the zone's own.
-    expect(jobs[0]!.dns[1]!.params).toEqual({ domain: 'two.example', records: text(40).replace('192.0.2.10', '198.51.100.20'), ns_type: 'svc1' })
-    expect(jobs[0]!.freedns[0]).toEqual({ params: { domain: 'free.example', records: text(20).replace('192.0.2.10', '198.51.100.20') }, label: 'free.example', guard: { records: text(20) } })
+    expect(jobs[0]!.dns[1]!.params).toEqual({
+      domain: 'two.example',
+      records: text(40).replace('192.0.2.10', '198.51.100.20'),
+      ns_type: 'svc1',
+    })
+    expect(jobs[0]!.freedns[0]).toEqual({
+      params: { domain: 'free.example', records: text(20).replace('192.0.2.10', '198.51.100.20') },
+      label: 'free.example',
+      guard: { records: text(20) },
+    })
   })
 })

@@ -11,13 +11,20 @@ describe('readFlags', () => {
     expect(value).toHaveLength(43)
     const command = commandOf(['acme', 'present'])
     if (!command) throw new Error('no acme present command')
-    const read = readFlags(['acme', 'present', '_acme-challenge.example.com.', value, '--account', 'Shop'], [...COMMON_FLAGS, ...command.command.flags])
+    const read = readFlags(
+      ['acme', 'present', '_acme-challenge.example.com.', value, '--account', 'Shop'],
+      [...COMMON_FLAGS, ...command.command.flags],
+    )
     expect(read).toMatchObject({ ok: true, positionals: ['acme', 'present', '_acme-challenge.example.com.', value] })
     if (read.ok) expect(read.flags.text('account')).toBe('Shop')
   })
 
   it('still refuses a flag the command does not take, and reads one it does', () => {
-    expect(readFlags(['dns', 'export', 'example.com', '--every', '5m'], [...COMMON_FLAGS, 'format', 'bind'])).toMatchObject({ ok: false })
-    expect(readFlags(['acme', 'present', 'x.example.com', 'v', '--timeout', '5s'], [...COMMON_FLAGS, 'timeout'])).toMatchObject({ ok: true })
+    expect(
+      readFlags(['dns', 'export', 'example.com', '--every', '5m'], [...COMMON_FLAGS, 'format', 'bind']),
+    ).toMatchObject({ ok: false })
+    expect(
+      readFlags(['acme', 'present', 'x.example.com', 'v', '--timeout', '5s'], [...COMMON_FLAGS, 'timeout']),
+    ).toMatchObject({ ok: true })
   })
 })

@@ -121,6 +121,8 @@ describe('paths named in comments', () => {
       `src/main/ipc/example.ts: shared/${'gone.ts'}`,
     ])
     const script = `# runs scripts/${'gone.sh'} and scripts/setup.sh\necho scripts/x.sh`
-    expect(staleMentions(ROOT, ['scripts/example.sh'], () => script)).toEqual([`scripts/example.sh: scripts/${'gone.sh'}`])
+    expect(staleMentions(ROOT, ['scripts/example.sh'], () => script)).toEqual([
+      `scripts/example.sh: scripts/${'gone.sh'}`,
+    ])
   })
 })

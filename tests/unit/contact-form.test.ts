@@ -1,12 +1,34 @@
 /** Counting the contact fields to fix: the fields on screen, not the hidden "same as registrant" copies. */
 import { describe, expect, it } from 'vitest'
-import { contactIssueCount, emptyContact, sameAsRegistrantOf, shownContactIssues } from '../../src/renderer/src/lib/data/contact-form'
+import {
+  contactIssueCount,
+  emptyContact,
+  sameAsRegistrantOf,
+  shownContactIssues,
+} from '../../src/renderer/src/lib/data/contact-form'
 
-const person = { firstname: 'Yuki', lastname: 'Sato', organization: '', country: 'JP', postalcode: '', state: '', city: 'Chiyoda', address1: '1-1', address2: '', phone: '+81.312345678', fax: '' }
+const person = {
+  firstname: 'Yuki',
+  lastname: 'Sato',
+  organization: '',
+  country: 'JP',
+  postalcode: '',
+  state: '',
+  city: 'Chiyoda',
+  address1: '1-1',
+  address2: '',
+  phone: '+81.312345678',
+  fax: '',
+}
 
 describe('contact issues', () => {
   it('a registrant problem copied to three hidden roles counts once', () => {
-    const c = { registrant: { ...person, phone: '03-1234' }, admin: { ...person, phone: '03-1234' }, tech: { ...person, phone: '03-1234' }, billing: { ...person, phone: '03-1234' } }
+    const c = {
+      registrant: { ...person, phone: '03-1234' },
+      admin: { ...person, phone: '03-1234' },
+      tech: { ...person, phone: '03-1234' },
+      billing: { ...person, phone: '03-1234' },
+    }
     const same = sameAsRegistrantOf(c)
     expect(same).toEqual({ admin: true, tech: true, billing: true })
     expect(contactIssueCount(c)).toBe(4)

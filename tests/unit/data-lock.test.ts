@@ -10,7 +10,13 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFile
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { acquireDataLock, currentHolder, lockDatabaseOf, lockFileOf, type DataLock } from '../../src/main/base/data-lock'
+import {
+  acquireDataLock,
+  currentHolder,
+  lockDatabaseOf,
+  lockFileOf,
+  type DataLock,
+} from '../../src/main/base/data-lock'
 import { Journal } from '../../src/main/jobs/ledger/journal-file'
 import { startLockChild, type LockChild } from '../helpers/child-processes'
 
@@ -55,14 +61,21 @@ describe('the data folder lock', () => {
     expect(await cli.ask('take', 'took')).toMatchObject({ ok: true })
     let waits = 0
     // The command ends while the app waits: its lock goes.
-    const taken = await acquireDataLock(dir, 'app', { waitForCliMs: 60_000, pollMs: 10, onWait: () => waits++ === 0 && cli.process.stdin!.write('release\n') })
+    const taken = await acquireDataLock(dir, 'app', {
+      waitForCliMs: 60_000,
+      pollMs: 10,
+      onWait: () => waits++ === 0 && cli.process.stdin!.write('release\n'),
+    })
     expect(taken.ok).toBe(true)
     expect(waits).toBeGreaterThanOrEqual(1)
     if (taken.ok) await taken.lock.release()
     const app = await child(dir, 'app')
     expect(await app.ask('take', 'took')).toMatchObject({ ok: true })
     let waitedForApp = 0
-    expect(await acquireDataLock(dir, 'cli', { waitForCliMs: 60_000, onWait: () => waitedForApp++ })).toMatchObject({ ok: false, heldBy: { who: 'app', pid: app.pid } })
+    expect(await acquireDataLock(dir, 'cli', { waitForCliMs: 60_000, onWait: () => waitedForApp++ })).toMatchObject({
+      ok: false,
+      heldBy: { who: 'app', pid: app.pid },
+    })
     // Not waited for: refused at once, without one wait (a command holder is waited for, above).
     expect(waitedForApp).toBe(0)
   })
@@ -130,7 +143,20 @@ describe('the data folder lock', () => {
 })
 
 describe('the journal of a held folder', () => {
-  const job = (id: string) => ({ t: 'job' as const, job: { id, accountId: 'a', accountName: 'A', operation: 'domains.dns.set' as const, confirm: false, status: 'done' as const, createdAt: '2026-11-25T00:00:00.000Z', concurrency: 1, items: [] } })
+  const job = (id: string) => ({
+    t: 'job' as const,
+    job: {
+      id,
+      accountId: 'a',
+      accountName: 'A',
+      operation: 'domains.dns.set' as const,
+      confirm: false,
+      status: 'done' as const,
+      createdAt: '2026-11-25T00:00:00.000Z',
+      concurrency: 1,
+      items: [],
+    },
+  })
   const taken = async (dir: string): Promise<{ lock: DataLock; reentered: boolean }> => {
     const r = await acquireDataLock(dir, 'app')
     if (!r.ok) throw new Error('held elsewhere')

@@ -24,7 +24,9 @@ describe('BIND zone files', () => {
     expect(out.text).toContain('$ORIGIN example.com.\n$TTL 600\n')
     expect(out.text).toContain('@ IN MX 10 mail.example.com.')
     expect(out.text).toContain('@ IN TXT "v=spf1 include:_spf.example.com -all"')
-    expect(out.report.map((n) => englishCode(n.code, n.params))).toEqual(['Not exported (not understood): loc @ 52 22 N'])
+    expect(out.report.map((n) => englishCode(n.code, n.params))).toEqual([
+      'Not exported (not understood): loc @ 52 22 N',
+    ])
     const back = fromBind(out.text, 'example.com')
     expect(back.ttl).toBe(600)
     // The SOA written in front is the service's: read back, it is reported, never imported.
@@ -72,10 +74,20 @@ $INCLUDE other.zone
     ])
   })
 
-  const lines = (rows: { type: string; host: string; value: string }[]) => rows.map((x) => `${x.type} ${x.host} ${x.value}`)
+  const lines = (rows: { type: string; host: string; value: string }[]) =>
+    rows.map((x) => `${x.type} ${x.host} ${x.value}`)
 
   it('expands relative names against the domain, and against $ORIGIN where the file sets one', () => {
-    const r = fromBind(['www IN CNAME @', '@ IN MX 10 mail', 'mail IN A 192.0.2.25', '_sip._tcp IN SRV 10 5 5060 sip', 'sub IN NS ns1.sub'].join('\n'), 'example.com')
+    const r = fromBind(
+      [
+        'www IN CNAME @',
+        '@ IN MX 10 mail',
+        'mail IN A 192.0.2.25',
+        '_sip._tcp IN SRV 10 5 5060 sip',
+        'sub IN NS ns1.sub',
+      ].join('\n'),
+      'example.com',
+    )
     expect(r.report).toEqual([])
     expect(lines(r.rows)).toEqual([
       'cname www example.com.',
@@ -84,12 +96,26 @@ $INCLUDE other.zone
       'srv _sip._tcp 10 5 5060 sip.example.com.',
       'ns sub ns1.sub.example.com.',
     ])
-    const withOrigin = fromBind(['$ORIGIN lab.example.com.', 'www IN CNAME @', '@ IN MX 10 mail', 'api IN CNAME other.example.net.', '$ORIGIN example.com.', '@ IN A 192.0.2.1'].join('\n'), 'example.com')
+    const withOrigin = fromBind(
+      [
+        '$ORIGIN lab.example.com.',
+        'www IN CNAME @',
+        '@ IN MX 10 mail',
+        'api IN CNAME other.example.net.',
+        '$ORIGIN example.com.',
+        '@ IN A 192.0.2.1',
+      ].join('\n'),
+      'example.com',
+    )
     // The service's MX form has no host: an MX for lab.example.com is reported, not imported.
     expect(withOrigin.report.map((n) => englishCode(n.code, n.params))).toEqual([
       'Not imported: an MX for “lab”. The service’s MX form has no host (an MX is always for the domain itself): @ IN MX 10 mail',
     ])
-    expect(lines(withOrigin.rows)).toEqual(['cname www.lab lab.example.com.', 'cname api.lab other.example.net.', 'a @ 192.0.2.1'])
+    expect(lines(withOrigin.rows)).toEqual([
+      'cname www.lab lab.example.com.',
+      'cname api.lab other.example.net.',
+      'a @ 192.0.2.1',
+    ])
   })
 
   it('imports an MX in the service’s form, the domain itself as its own mail server included', () => {
@@ -115,14 +141,20 @@ $INCLUDE other.zone
   })
 
   it('reports a record TTL that differs from the zone’s one TTL, with units, and takes the zone TTL from $TTL or the first record', () => {
-    const r = fromBind(['$TTL 1h', '@ IN A 192.0.2.1', 'www 300 IN A 192.0.2.2', 'api 3600 IN A 192.0.2.3'].join('\n'), 'example.com')
+    const r = fromBind(
+      ['$TTL 1h', '@ IN A 192.0.2.1', 'www 300 IN A 192.0.2.2', 'api 3600 IN A 192.0.2.3'].join('\n'),
+      'example.com',
+    )
     expect(r.ttl).toBe(3600)
     expect(r.rows).toHaveLength(3)
     expect(r.report.map((n) => englishCode(n.code, n.params))).toEqual([
       'TTL 300 differs from the zone’s TTL 3600; the service keeps one TTL for the whole zone, so this record gets 3600: www 300 IN A 192.0.2.2',
     ])
     // No $TTL: the first record's TTL is the zone's, and a record without one has the last stated.
-    const noDefault = fromBind(['@ 600 IN A 192.0.2.1', 'www IN A 192.0.2.2', 'api 60 IN A 192.0.2.3', 'ftp IN A 192.0.2.4'].join('\n'), 'example.com')
+    const noDefault = fromBind(
+      ['@ 600 IN A 192.0.2.1', 'www IN A 192.0.2.2', 'api 60 IN A 192.0.2.3', 'ftp IN A 192.0.2.4'].join('\n'),
+      'example.com',
+    )
     expect(noDefault.ttl).toBe(600)
     expect(noDefault.report.map((n) => n.params?.line)).toEqual(['api 60 IN A 192.0.2.3', 'ftp IN A 192.0.2.4'])
   })
@@ -136,12 +168,22 @@ $INCLUDE other.zone
 
   it('merges: adds only records not already there (compared without case or quotation marks), keeps every existing line', () => {
     const existing = parse('# ours\na @ 192.0.2.1\ntxt @ "v=spf1 -all"\nmx Mail.Example.com. 10\n')
-    const incoming = fromBind(['@ IN A 192.0.2.1', '@ IN TXT "v=spf1 -all"', '@ IN MX 10 mail.example.com.', 'www IN A 192.0.2.2', 'www IN A 192.0.2.2'].join('\n'), 'example.com').rows
+    const incoming = fromBind(
+      [
+        '@ IN A 192.0.2.1',
+        '@ IN TXT "v=spf1 -all"',
+        '@ IN MX 10 mail.example.com.',
+        'www IN A 192.0.2.2',
+        'www IN A 192.0.2.2',
+      ].join('\n'),
+      'example.com',
+    ).rows
     const m = mergeRecords(existing, incoming)
     expect(lines(m.added)).toEqual(['a www 192.0.2.2'])
     expect(m.skipped).toHaveLength(4)
     // The loaded text is unchanged, the new record comes after the last record, before the final newline.
-    expect(serialise(m.rows)).toBe('# ours\na @ 192.0.2.1\ntxt @ "v=spf1 -all"\nmx Mail.Example.com. 10\na www 192.0.2.2\n')
+    expect(serialise(m.rows)).toBe(
+      '# ours\na @ 192.0.2.1\ntxt @ "v=spf1 -all"\nmx Mail.Example.com. 10\na www 192.0.2.2\n',
+    )
   })
 })
-

@@ -25,7 +25,9 @@ describe('MX: priority and mail server', () => {
   it('tells a line written priority first that the priority goes after the server, and mends it in one click', () => {
     const rows = parse('mx 10 mail.example.com.\nmx mail.example.com. 30')
     expect(validateRows(rows).map((i) => [i.index, i.code, i.fix])).toEqual([[0, 'dns.mx.order', 'place']])
-    expect(englishCode('dns.mx.order', validateRows(rows)[0]!.params)).toMatch(/^The priority goes after the mail server/)
+    expect(englishCode('dns.mx.order', validateRows(rows)[0]!.params)).toMatch(
+      /^The priority goes after the mail server/,
+    )
     const placed = placeLine(rawRow(rows[0]))
     expect(placed && serialise([placed])).toBe('mx mail.example.com. 10')
   })
@@ -45,20 +47,36 @@ describe('MX: priority and mail server', () => {
   })
 
   it('says an MX for a subdomain cannot be written, on the host field', () => {
-    expect(validateRows([rec('mx', 'www', 'mail.example.com. 10')]).map((i) => [i.code, i.field])).toEqual([['dns.mx.apexOnly', 'host']])
-    expect(validateRows([rec('mx', '@', 'mail.example.com. 10'), rec('mx', '@', '@ 10'), rec('mx', '@', 'mail 5')])).toEqual([])
+    expect(validateRows([rec('mx', 'www', 'mail.example.com. 10')]).map((i) => [i.code, i.field])).toEqual([
+      ['dns.mx.apexOnly', 'host'],
+    ])
+    expect(
+      validateRows([rec('mx', '@', 'mail.example.com. 10'), rec('mx', '@', '@ 10'), rec('mx', '@', 'mail 5')]),
+    ).toEqual([])
   })
 
   it('names the field that is wrong', () => {
-    expect(fieldIssues('mx', '@', { priority: '', target: 'mail.example.com.' })).toEqual([{ code: 'dns.mx.priority', field: 'priority' }])
-    expect(fieldIssues('mx', '@', { priority: '70000', target: 'mail server' }).map((i) => i.field)).toEqual(['priority', 'target'])
+    expect(fieldIssues('mx', '@', { priority: '', target: 'mail.example.com.' })).toEqual([
+      { code: 'dns.mx.priority', field: 'priority' },
+    ])
+    expect(fieldIssues('mx', '@', { priority: '70000', target: 'mail server' }).map((i) => i.field)).toEqual([
+      'priority',
+      'target',
+    ])
   })
 })
 
 describe('SRV: priority, weight, port, target', () => {
   it('splits and joins by position', () => {
-    expect(splitValue('srv', '10 5 5060 sip.example.com.')).toEqual({ priority: '10', weight: '5', port: '5060', target: 'sip.example.com.' })
-    expect(joinValue('srv', { priority: '10', weight: '5', port: '5060', target: 'sip.example.com.' })).toBe('10 5 5060 sip.example.com.')
+    expect(splitValue('srv', '10 5 5060 sip.example.com.')).toEqual({
+      priority: '10',
+      weight: '5',
+      port: '5060',
+      target: 'sip.example.com.',
+    })
+    expect(joinValue('srv', { priority: '10', weight: '5', port: '5060', target: 'sip.example.com.' })).toBe(
+      '10 5 5060 sip.example.com.',
+    )
   })
 
   it('names each field that is wrong, and the host', () => {
@@ -84,25 +102,48 @@ describe('SRV: priority, weight, port, target', () => {
 
 describe('CAA: flags, tag, value', () => {
   it('shows the value without its quotation marks and writes it with them', () => {
-    expect(splitValue('caa', '0 issue "letsencrypt.org"')).toEqual({ flags: '0', tag: 'issue', value: 'letsencrypt.org' })
-    expect(splitValue('caa', '0 iodef mailto:sec@example.com')).toEqual({ flags: '0', tag: 'iodef', value: 'mailto:sec@example.com' })
+    expect(splitValue('caa', '0 issue "letsencrypt.org"')).toEqual({
+      flags: '0',
+      tag: 'issue',
+      value: 'letsencrypt.org',
+    })
+    expect(splitValue('caa', '0 iodef mailto:sec@example.com')).toEqual({
+      flags: '0',
+      tag: 'iodef',
+      value: 'mailto:sec@example.com',
+    })
     expect(joinValue('caa', { flags: '0', tag: 'issue', value: 'letsencrypt.org' })).toBe('0 issue "letsencrypt.org"')
-    expect(joinValue('caa', { flags: '128', tag: 'issue', value: 'ca.example; account=1' })).toBe('128 issue "ca.example; account=1"')
+    expect(joinValue('caa', { flags: '128', tag: 'issue', value: 'ca.example; account=1' })).toBe(
+      '128 issue "ca.example; account=1"',
+    )
   })
 
   it('gives back any value it was given, through its fields', () => {
-    const part = fc.stringMatching(/^[a-z0-9.;=:@ -]{1,20}$/).map((s) => s.trim()).filter((s) => s.length > 0)
+    const part = fc
+      .stringMatching(/^[a-z0-9.;=:@ -]{1,20}$/)
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0)
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 255 }), fc.constantFrom('issue', 'issuewild', 'iodef'), part, (flags, tag, value) => {
-        const joined = joinValue('caa', { flags: String(flags), tag, value })
-        expect(splitValue('caa', joined)).toEqual({ flags: String(flags), tag, value })
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 255 }),
+        fc.constantFrom('issue', 'issuewild', 'iodef'),
+        part,
+        (flags, tag, value) => {
+          const joined = joinValue('caa', { flags: String(flags), tag, value })
+          expect(splitValue('caa', joined)).toEqual({ flags: String(flags), tag, value })
+        },
+      ),
     )
   })
 
   it('names each field that is wrong', () => {
-    expect(fieldIssues('caa', '@', { flags: '300', tag: 'issue', value: 'letsencrypt.org' }).map((i) => i.field)).toEqual(['flags'])
-    expect(fieldIssues('caa', '@', { flags: '0', tag: 'bogus', value: '' }).map((i) => i.code)).toEqual(['dns.caa.tag', 'dns.caa.content'])
+    expect(
+      fieldIssues('caa', '@', { flags: '300', tag: 'issue', value: 'letsencrypt.org' }).map((i) => i.field),
+    ).toEqual(['flags'])
+    expect(fieldIssues('caa', '@', { flags: '0', tag: 'bogus', value: '' }).map((i) => i.code)).toEqual([
+      'dns.caa.tag',
+      'dns.caa.content',
+    ])
   })
 })
 

@@ -11,7 +11,8 @@ import { editRecord, parse } from '@shared/dns/records'
 import { validateRows } from '@shared/dns/validate'
 
 const zone = ['a @ 192.0.2.1', 'a www 192.0.2.2', 'mx mail.example.net. 10'].join('\n')
-const hidden = (issues: { code: string; params?: unknown }[]) => issues.filter((i) => i.code === 'dns.hiddenCharacter').map((i) => i.params)
+const hidden = (issues: { code: string; params?: unknown }[]) =>
+  issues.filter((i) => i.code === 'dns.hiddenCharacter').map((i) => i.params)
 
 describe('the editor’s raw text and table', () => {
   it.each([
@@ -42,19 +43,33 @@ describe('the editor’s raw text and table', () => {
 
 describe('a bulk change', () => {
   it('refuses a value with a hidden character before any zone is read', () => {
-    expect(checkChange({ kind: 'add', type: 'txt', host: '@', value: 'ok\u0000' })).toEqual([{ code: 'dns.hiddenCharacter', params: { line: 1, column: 3, character: 'U+0000' }, field: 'value' }])
-    expect(checkChange({ kind: 'replace', from: '192.0.2.2', to: '192.0.2.3\rns @ x.' })[0]).toMatchObject({ code: 'dns.hiddenCharacter', field: 'to' })
+    expect(checkChange({ kind: 'add', type: 'txt', host: '@', value: 'ok\u0000' })).toEqual([
+      { code: 'dns.hiddenCharacter', params: { line: 1, column: 3, character: 'U+0000' }, field: 'value' },
+    ])
+    expect(checkChange({ kind: 'replace', from: '192.0.2.2', to: '192.0.2.3\rns @ x.' })[0]).toMatchObject({
+      code: 'dns.hiddenCharacter',
+      field: 'to',
+    })
   })
 
   it('refuses a zone that already holds such a line: the save would write it again', () => {
-    const change = applyBulkChange(`${zone}\ntxt @ a\u2028b`, { kind: 'add', type: 'a', host: 'new', value: '192.0.2.9' })
-    expect(change.issues).toEqual([{ code: 'dns.hiddenCharacter', params: { line: 4, column: 8, character: 'U+2028' }, record: 'txt @ a\u2028b' }])
+    const change = applyBulkChange(`${zone}\ntxt @ a\u2028b`, {
+      kind: 'add',
+      type: 'a',
+      host: 'new',
+      value: '192.0.2.9',
+    })
+    expect(change.issues).toEqual([
+      { code: 'dns.hiddenCharacter', params: { line: 4, column: 8, character: 'U+2028' }, record: 'txt @ a\u2028b' },
+    ])
   })
 })
 
 describe('what the command prints', () => {
   it('escapes control characters, C1 controls, line separators and bidi overrides; keeps TAB and line feed', () => {
-    expect(escapeHidden('a\u001b[2J\rb\u2028c\u0085d\u202ee\tf\ng')).toBe('a\\u001b[2J\\u000db\\u2028c\\u0085d\\u202ee\tf\ng')
+    expect(escapeHidden('a\u001b[2J\rb\u2028c\u0085d\u202ee\tf\ng')).toBe(
+      'a\\u001b[2J\\u000db\\u2028c\\u0085d\\u202ee\tf\ng',
+    )
     // In a JSON string the escapes read back as the characters.
     expect(JSON.parse(escapeHidden(JSON.stringify({ m: 'x\u2028y\u0085' })))).toEqual({ m: 'x\u2028y\u0085' })
   })

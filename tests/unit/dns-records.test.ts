@@ -8,7 +8,12 @@ import { validateRows, warnRows } from '@shared/dns/validate'
 import { match } from '../helpers/matchers'
 
 const label = fc.stringMatching(/^[a-z][a-z0-9-]{0,8}[a-z0-9]$/)
-const host = fc.oneof(fc.constant('@'), fc.constant('*'), label, fc.tuple(label, label).map(([a, b]) => `${a}.${b}`))
+const host = fc.oneof(
+  fc.constant('@'),
+  fc.constant('*'),
+  label,
+  fc.tuple(label, label).map(([a, b]) => `${a}.${b}`),
+)
 const octet = fc.integer({ min: 0, max: 255 })
 const ipv4 = fc.tuple(octet, octet, octet, octet).map((o) => o.join('.'))
 const fqdn = fc.tuple(label, label).map(([a, b]) => `${a}.${b}.example.`)
@@ -17,7 +22,12 @@ const recordLine = fc.oneof(
   fc.tuple(host, fc.integer({ min: 1, max: 0xffff })).map(([h, n]) => `aaaa ${h} 2001:db8::${n.toString(16)}`),
   fc.tuple(host, fqdn, fc.integer({ min: 0, max: 100 })).map(([h, t, p]) => `mx ${h} ${t} ${p}`),
   fc.tuple(fqdn, fc.integer({ min: 0, max: 100 })).map(([t, p]) => `mx ${t} ${p}`),
-  fc.tuple(host, fc.string({ minLength: 1, maxLength: 40 }).filter((s) => !s.includes('\n') && s.trim() === s && s.length > 0)).map(([h, v]) => `txt ${h} ${v}`),
+  fc
+    .tuple(
+      host,
+      fc.string({ minLength: 1, maxLength: 40 }).filter((s) => !s.includes('\n') && s.trim() === s && s.length > 0),
+    )
+    .map(([h, v]) => `txt ${h} ${v}`),
   fc.tuple(label, fqdn).map(([h, t]) => `cname ${h} ${t}`),
 )
 const otherLine = fc.oneof(
@@ -28,11 +38,16 @@ const otherLine = fc.oneof(
   fc.constant('  a   spaced   192.0.2.1  '),
   fc.constant('a www 192.0.2.1\r'),
 )
-const zone = fc.array(fc.oneof({ weight: 4, arbitrary: recordLine }, { weight: 1, arbitrary: otherLine }), { maxLength: 60 }).map((l) => l.join('\n'))
+const zone = fc
+  .array(fc.oneof({ weight: 4, arbitrary: recordLine }, { weight: 1, arbitrary: otherLine }), { maxLength: 60 })
+  .map((l) => l.join('\n'))
 
 describe('records model', () => {
   it('round-trips any text exactly, even text it does not understand', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 400 }), (text) => serialise(parse(text)) === text), { numRuns: 2000 })
+    fc.assert(
+      fc.property(fc.string({ maxLength: 400 }), (text) => serialise(parse(text)) === text),
+      { numRuns: 2000 },
+    )
   })
 
   it('round-trips generated zones exactly, and understands their records', () => {
@@ -41,7 +56,9 @@ describe('records model', () => {
         const rows = parse(text)
         expect(serialise(rows)).toBe(text)
         // An MX with a host (`mx www mail.example. 10`) is not the service's form: it stays a raw line.
-        const understood = text.split('\n').filter((l) => /^(a|aaaa|txt|cname)\s/.test(l.trim()) || /^mx \S+ \d+$/.test(l.trim())).length
+        const understood = text
+          .split('\n')
+          .filter((l) => /^(a|aaaa|txt|cname)\s/.test(l.trim()) || /^mx \S+ \d+$/.test(l.trim())).length
         expect(records(rows).length).toBe(understood)
       }),
       { numRuns: 500 },
@@ -68,11 +85,15 @@ describe('records model', () => {
       { kind: 'raw', text: 'mx  www mail.example.com. 10 ', reason: 'unplaced', unplaced: 'mx.withHost' },
       { kind: 'raw', text: 'mx a b c d', reason: 'unplaced', unplaced: 'mx.shape' },
     ])
-    expect(serialise(rows)).toBe('mx 10 mail.example.com.\nmx @ mail.example.com. 10\nmx  www mail.example.com. 10 \nmx a b c d')
+    expect(serialise(rows)).toBe(
+      'mx 10 mail.example.com.\nmx @ mail.example.com. 10\nmx  www mail.example.com. 10 \nmx a b c d',
+    )
   })
 
   it('writes a new or edited MX in the service’s form', () => {
-    expect(serialise([{ kind: 'record', type: 'mx', host: '@', value: 'mail.example.com. 10' }])).toBe('mx mail.example.com. 10')
+    expect(serialise([{ kind: 'record', type: 'mx', host: '@', value: 'mail.example.com. 10' }])).toBe(
+      'mx mail.example.com. 10',
+    )
     const [mx] = parse('mx  mail.example.com.   10').map(recordRow)
     expect(serialise([editRecord(mx!, { value: 'mx2.example.com. 20' })])).toBe('mx mx2.example.com. 20')
   })
@@ -99,9 +120,16 @@ describe('plan', () => {
   })
 
   it('is empty for the same records in another order, and names added, removed and changed rows', () => {
-    expect(isEmptyPlan(plan(parse('a www 192.0.2.1\na @ 192.0.2.2'), parse('a @ 192.0.2.2\na www 192.0.2.1')))).toBe(true)
-    const p = plan(parse('a www 192.0.2.1\ntxt @ old\ncname docs d.example.com.\n# note'), parse('a www 192.0.2.9\ntxt @ old\nmx mail.example.com. 10'))
-    expect(p.changed).toEqual([{ from: match.objectContaining({ value: '192.0.2.1' }), to: match.objectContaining({ value: '192.0.2.9' }) }])
+    expect(isEmptyPlan(plan(parse('a www 192.0.2.1\na @ 192.0.2.2'), parse('a @ 192.0.2.2\na www 192.0.2.1')))).toBe(
+      true,
+    )
+    const p = plan(
+      parse('a www 192.0.2.1\ntxt @ old\ncname docs d.example.com.\n# note'),
+      parse('a www 192.0.2.9\ntxt @ old\nmx mail.example.com. 10'),
+    )
+    expect(p.changed).toEqual([
+      { from: match.objectContaining({ value: '192.0.2.1' }), to: match.objectContaining({ value: '192.0.2.9' }) },
+    ])
     expect(p.removed.map((r) => r.type)).toEqual(['cname'])
     expect(p.added.map((r) => r.type)).toEqual(['mx'])
     expect(p.rawRemoved).toEqual(['# note'])
@@ -109,7 +137,8 @@ describe('plan', () => {
 })
 
 describe('validation', () => {
-  const issuesOf = (text: string) => validateRows(parse(text)).map((i) => `${i.index}: ${englishCode(i.code, i.params)}`)
+  const issuesOf = (text: string) =>
+    validateRows(parse(text)).map((i) => `${i.index}: ${englishCode(i.code, i.params)}`)
 
   it('accepts a good zone', () => {
     expect(
@@ -120,7 +149,9 @@ describe('validation', () => {
   })
 
   it('explains each problem', () => {
-    const issues = issuesOf('a www 192.0.2.300\naaaa @ 12345\nmx @ mail.example.com.\ncname @ x.example.com.\ntxt @ "open\na b$d 192.0.2.1\nsrv sip 10 5 5060 x.example.com.')
+    const issues = issuesOf(
+      'a www 192.0.2.300\naaaa @ 12345\nmx @ mail.example.com.\ncname @ x.example.com.\ntxt @ "open\na b$d 192.0.2.1\nsrv sip 10 5 5060 x.example.com.',
+    )
     expect(issues).toEqual([
       expect.stringMatching(/^0: An A record needs an IPv4 address/),
       expect.stringMatching(/^1: An AAAA record needs an IPv6 address/),
@@ -137,7 +168,9 @@ describe('validation', () => {
     expect(issuesOf('a www 192.0.2.1\na www 192.0.2.1')).toEqual([])
     // Recorded: the service stored and served the same CNAME line twice.
     expect(issuesOf('cname docs docs.example.com.\ncname docs docs.example.com.')).toEqual([])
-    expect(issuesOf('cname www w.example.com.\na www 192.0.2.1')).toEqual([expect.stringMatching(/^0: “www” has a CNAME and other records/)])
+    expect(issuesOf('cname www w.example.com.\na www 192.0.2.1')).toEqual([
+      expect.stringMatching(/^0: “www” has a CNAME and other records/),
+    ])
   })
 })
 
@@ -145,14 +178,22 @@ describe('warnings before the plan', () => {
   const warningsOf = (text: string) => warnRows(parse(text)).map((i) => `${i.index}: ${englishCode(i.code, i.params)}`)
 
   it('warns about a second SPF record at the same host, quoted or not, and not about one per host', () => {
-    expect(warningsOf('txt @ v=spf1 include:_spf.example.com -all\ntxt www v=spf1 -all\ntxt @ "v=spf1 mx -all"\ntxt @ google-site-verification=abc')).toEqual([
+    expect(
+      warningsOf(
+        'txt @ v=spf1 include:_spf.example.com -all\ntxt www v=spf1 -all\ntxt @ "v=spf1 mx -all"\ntxt @ google-site-verification=abc',
+      ),
+    ).toEqual([
       '2: “@” already has an SPF record (v=spf1) in row 1. With two, mail receivers fail the SPF check of every message: merge them into one.',
     ])
     expect(warningsOf('txt @ v=spf1 -all\ntxt @ v=spf10 -all\ntxt mail v=spf1 a -all')).toEqual([])
   })
 
   it('warns about a duplicate with a one-click removal, for every copy after the first', () => {
-    const warnings = warnRows(parse('txt _acme-challenge.test token\ncname docs docs.example.com.\ntxt _acme-challenge.test token\ncname docs docs.example.com.'))
+    const warnings = warnRows(
+      parse(
+        'txt _acme-challenge.test token\ncname docs docs.example.com.\ntxt _acme-challenge.test token\ncname docs docs.example.com.',
+      ),
+    )
     expect(warnings.map((w) => [w.index, w.code, w.fix])).toEqual([
       [2, 'dns.duplicate', 'remove'],
       [3, 'dns.duplicate', 'remove'],

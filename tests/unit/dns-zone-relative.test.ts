@@ -16,10 +16,23 @@ import { texts } from '../../src/cli/text'
 
 const ja = texts('ja')
 const held = (text: string) => new Set(text.split('\n'))
-const errorsOf = (text: string, kept?: string) => validateRows(parse(text), { kept: kept === undefined ? undefined : held(kept) }).map((i) => `${i.index}: ${i.code}`)
-const warningsOf = (text: string, kept?: string) => warnRows(parse(text), { kept: kept === undefined ? undefined : held(kept) }).map((i) => `${i.index}: ${englishCode(i.code, i.params)}`)
+const errorsOf = (text: string, kept?: string) =>
+  validateRows(parse(text), { kept: kept === undefined ? undefined : held(kept) }).map((i) => `${i.index}: ${i.code}`)
+const warningsOf = (text: string, kept?: string) =>
+  warnRows(parse(text), { kept: kept === undefined ? undefined : held(kept) }).map(
+    (i) => `${i.index}: ${englishCode(i.code, i.params)}`,
+  )
 
-const RELATIVE = ['cname shop @', 'cname x www', 'srv _xmpp-server._tcp 5 0 5269 xmpp', 'ns dept ns1', 'ptr 32 host', 'ns sub @', 'ptr 20 @', 'srv _sip._udp 10 5 5060 @'].join('\n')
+const RELATIVE = [
+  'cname shop @',
+  'cname x www',
+  'srv _xmpp-server._tcp 5 0 5269 xmpp',
+  'ns dept ns1',
+  'ptr 32 host',
+  'ns sub @',
+  'ptr 20 @',
+  'srv _sip._udp 10 5 5060 @',
+].join('\n')
 
 describe('zone-relative targets', () => {
   it('are not errors, held or new', () => {
@@ -38,27 +51,59 @@ describe('zone-relative targets', () => {
       expect.stringMatching(/^6: The PTR target “@” is /),
       expect.stringMatching(/^7: The SRV target “@” is /),
     ])
-    expect(warnRows(parse('srv _xmpp._tcp 5 0 5269 xmpp\ncname x www')).map((w) => w.field)).toEqual(['target', 'value'])
+    expect(warnRows(parse('srv _xmpp._tcp 5 0 5269 xmpp\ncname x www')).map((w) => w.field)).toEqual([
+      'target',
+      'value',
+    ])
     const [apex, label] = warnRows(parse('cname shop @\ncname x www'))
-    expect(apex && ja.code(apex.code, apex.params)).toMatch(/^CNAME のターゲット「@」は、ゾーンファイルではドメイン自身と読まれますが/)
-    expect(label && ja.code(label.code, label.params)).toMatch(/^CNAME のターゲット「www」は、ゾーンファイルでは www.<ドメイン> と読まれますが/)
+    expect(apex && ja.code(apex.code, apex.params)).toMatch(
+      /^CNAME のターゲット「@」は、ゾーンファイルではドメイン自身と読まれますが/,
+    )
+    expect(label && ja.code(label.code, label.params)).toMatch(
+      /^CNAME のターゲット「www」は、ゾーンファイルでは www.<ドメイン> と読まれますが/,
+    )
     expect(warningsOf(RELATIVE, RELATIVE)).toEqual([])
   })
 
   it('leaves full names, a single dot and MX (whose `@` the service documents) without the warning', () => {
-    expect(warningsOf('cname a www.example.com.\ncname b www.\nsrv _x._tcp 0 0 0 .\nmx @ 10\nns sub ns1.example.net.')).toEqual([])
+    expect(
+      warningsOf('cname a www.example.com.\ncname b www.\nsrv _x._tcp 0 0 0 .\nmx @ 10\nns sub ns1.example.net.'),
+    ).toEqual([])
   })
 
   it('still refuses a target that is no name at all', () => {
-    expect(errorsOf('cname x -bad-\nns sub a..b\nsrv _x._tcp 1 1 1 x!y\nptr 1 @@')).toEqual(['0: dns.cname.value', '1: dns.hostValue', '2: dns.srv.target', '3: dns.hostValue'])
+    expect(errorsOf('cname x -bad-\nns sub a..b\nsrv _x._tcp 1 1 1 x!y\nptr 1 @@')).toEqual([
+      '0: dns.cname.value',
+      '1: dns.hostValue',
+      '2: dns.srv.target',
+      '3: dns.hostValue',
+    ])
   })
 })
 
 describe('a line the zone already holds', () => {
-  const odd = ['a www. 192.0.2.41', 'a bad 999.0.0.1', 'srv _sip._tcp 10 5060 sip.example.net.', 'txt @ "unbalanced', 'cname beside www.example.net.', 'a beside 192.0.2.53', 'mx 10 mail.example.net.', 'txt'].join('\n')
+  const odd = [
+    'a www. 192.0.2.41',
+    'a bad 999.0.0.1',
+    'srv _sip._tcp 10 5060 sip.example.net.',
+    'txt @ "unbalanced',
+    'cname beside www.example.net.',
+    'a beside 192.0.2.53',
+    'mx 10 mail.example.net.',
+    'txt',
+  ].join('\n')
 
   it('is never an error of a check against the zone itself; typed anew it is', () => {
-    expect(errorsOf(odd)).toEqual(['0: dns.host.invalid', '1: dns.a.value', '2: dns.srv.port', '2: dns.srv.target', '3: dns.txt.quote', '6: dns.mx.order', '7: dns.valueMissing', '4: dns.cname.exclusive'])
+    expect(errorsOf(odd)).toEqual([
+      '0: dns.host.invalid',
+      '1: dns.a.value',
+      '2: dns.srv.port',
+      '2: dns.srv.target',
+      '3: dns.txt.quote',
+      '6: dns.mx.order',
+      '7: dns.valueMissing',
+      '4: dns.cname.exclusive',
+    ])
     expect(errorsOf(odd, odd)).toEqual([])
   })
 
@@ -73,7 +118,9 @@ describe('a line the zone already holds', () => {
   })
 
   it('is held whatever its line end: a CRLF zone against a LF file', () => {
-    expect(errorsOf('a bad 999.0.0.1\nmx 10 mail.example.net.', 'a bad 999.0.0.1\r\nmx 10 mail.example.net.\r')).toEqual([])
+    expect(
+      errorsOf('a bad 999.0.0.1\nmx 10 mail.example.net.', 'a bad 999.0.0.1\r\nmx 10 mail.example.net.\r'),
+    ).toEqual([])
   })
 
   it('makes a CNAME beside it an error only where a record beside it is new', () => {
@@ -84,12 +131,25 @@ describe('a line the zone already holds', () => {
 })
 
 describe('the BIND export of such a zone', () => {
-  const zone = ['a @ 192.0.2.10', 'a www 192.0.2.10', 'cname shop @', 'cname x www', 'srv _xmpp-server._tcp 5 0 5269 xmpp', 'a www. 192.0.2.41', 'a bad 999.0.0.1', 'cname beside www.example.net.', 'a beside 192.0.2.53', '  # indented  '].join('\n')
+  const zone = [
+    'a @ 192.0.2.10',
+    'a www 192.0.2.10',
+    'cname shop @',
+    'cname x www',
+    'srv _xmpp-server._tcp 5 0 5269 xmpp',
+    'a www. 192.0.2.41',
+    'a bad 999.0.0.1',
+    'cname beside www.example.net.',
+    'a beside 192.0.2.53',
+    '  # indented  ',
+  ].join('\n')
 
   it('writes relative names as the zone holds them, and what BIND would refuse as comments an import reads back', () => {
     const out = toBind(parse(zone), 'example.com', 3600)
     expect(out.text).toContain('shop IN CNAME @\nx IN CNAME www\n_xmpp-server._tcp IN SRV 5 0 5269 xmpp\n')
-    expect(out.text).toContain('; service line: a www. 192.0.2.41\n; service line: a bad 999.0.0.1\n; service line: cname beside www.example.net.\nbeside IN A 192.0.2.53\n')
+    expect(out.text).toContain(
+      '; service line: a www. 192.0.2.41\n; service line: a bad 999.0.0.1\n; service line: cname beside www.example.net.\nbeside IN A 192.0.2.53\n',
+    )
     expect(out.report.map((n) => englishCode(n.code, n.params))).toEqual([
       'Kept as a comment, as the service holds it (BIND would refuse it as a record; an import reads it back): a www. 192.0.2.41',
       'Kept as a comment, as the service holds it (BIND would refuse it as a record; an import reads it back): a bad 999.0.0.1',
@@ -116,7 +176,11 @@ describe('a zone read back from its own export', () => {
     for (const format of ['records', 'bind'] as const) {
       const text = format === 'records' ? file : toBind(parse(live), 'example.com', 3600).text
       const back = readZoneFile(text, 'example.com', format, { records: live, ttl: 3600 })
-      expect({ format, issues: back.issues, empty: isEmptyPlan(plan(parse(live), back.rows)) }).toEqual({ format, issues: [], empty: true })
+      expect({ format, issues: back.issues, empty: isEmptyPlan(plan(parse(live), back.rows)) }).toEqual({
+        format,
+        issues: [],
+        empty: true,
+      })
     }
   })
 })

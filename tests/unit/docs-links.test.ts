@@ -32,7 +32,10 @@ function pagesOf(files: Record<string, string>): { root: string; files: PageFile
   const texts = new Map(Object.entries(files).map(([name, text]) => [resolve(root, name), text]))
   const folders = new Set(
     [...texts.keys()].flatMap((p) => {
-      const parts = p.slice(root.length + 1).split('/').slice(0, -1)
+      const parts = p
+        .slice(root.length + 1)
+        .split('/')
+        .slice(0, -1)
       return parts.map((_, i) => resolve(root, ...parts.slice(0, i + 1)))
     }),
   )

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { matchesDomainFilter, parseDomainFilter } from '../../src/renderer/src/lib/data/domain-filter'
 
-const row = { name: 'glacier-shop.example', registrar: 'acme registrar', nameservers: () => 'ns1.glacier-dns.example.com, ns2.glacier-dns.example.com' }
+const row = {
+  name: 'glacier-shop.example',
+  registrar: 'acme registrar',
+  nameservers: () => 'ns1.glacier-dns.example.com, ns2.glacier-dns.example.com',
+}
 const other = { name: 'quartz.example', registrar: 'acme registrar', nameservers: () => 'ns1.glacier-dns.example.com' }
 
 describe('the domain filter', () => {

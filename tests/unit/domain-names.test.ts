@@ -8,7 +8,16 @@ import { ja } from '@shared/i18n/locales/ja'
 
 describe('the domain-name rule', () => {
   it('accepts names with a TLD, any case, a final dot, xn-- labels and second-level TLDs', () => {
-    for (const name of ['example.com', 'Example.COM', 'example.com.', 'my-shop.co.jp', 'a.jp', 'xn--wgv71a119e.jp', 'example.xn--p1ai', `${'a'.repeat(63)}.com`]) {
+    for (const name of [
+      'example.com',
+      'Example.COM',
+      'example.com.',
+      'my-shop.co.jp',
+      'a.jp',
+      'xn--wgv71a119e.jp',
+      'example.xn--p1ai',
+      `${'a'.repeat(63)}.com`,
+    ]) {
       expect(checkDomainName(name), name).toBeUndefined()
     }
   })
@@ -22,7 +31,10 @@ describe('the domain-name rule', () => {
     expect(checkDomainName('.com')).toEqual({ code: 'domainName.emptyLabel' })
     expect(checkDomainName('-start.com')).toEqual({ code: 'domainName.hyphen', params: { label: '-start' } })
     expect(checkDomainName('end-.com')).toEqual({ code: 'domainName.hyphen', params: { label: 'end-' } })
-    expect(checkDomainName(`${'a'.repeat(64)}.com`)).toEqual({ code: 'domainName.labelLength', params: { label: 'a'.repeat(64), length: 64 } })
+    expect(checkDomainName(`${'a'.repeat(64)}.com`)).toEqual({
+      code: 'domainName.labelLength',
+      params: { label: 'a'.repeat(64), length: 64 },
+    })
     expect(checkDomainName(`${'abcdefghi.'.repeat(26)}com`)?.code).toBe('domainName.length')
     expect(checkDomainName('example.123')).toEqual({ code: 'domainName.tld', params: { tld: '123' } })
     expect(checkDomainName('example.c')).toEqual({ code: 'domainName.tld', params: { tld: 'c' } })
@@ -31,7 +43,10 @@ describe('the domain-name rule', () => {
   it('names in other scripts: their ASCII form is offered', () => {
     expect(checkDomainName('日本語.jp')).toEqual({ code: 'domainName.ascii', params: { ascii: 'xn--wgv71a119e.jp' } })
     // Full-width letters are the same name in ASCII.
-    expect(checkDomainName('ｅｘａｍｐｌｅ.com')).toEqual({ code: 'domainName.ascii', params: { ascii: 'example.com' } })
+    expect(checkDomainName('ｅｘａｍｐｌｅ.com')).toEqual({
+      code: 'domainName.ascii',
+      params: { ascii: 'example.com' },
+    })
   })
 
   it('never throws, and a name it accepts is a host name of labels the registry takes', () => {

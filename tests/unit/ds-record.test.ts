@@ -1,6 +1,12 @@
 /** DS records by name, and whole DS lines read into their fields. */
 import { describe, expect, it } from 'vitest'
-import { algorithm, digestType, DNSSEC_ALGORITHMS, parseDsLine, parseDsLines } from '../../src/renderer/src/lib/data/ds-record'
+import {
+  algorithm,
+  digestType,
+  DNSSEC_ALGORITHMS,
+  parseDsLine,
+  parseDsLines,
+} from '../../src/renderer/src/lib/data/ds-record'
 import { checkDsRecord } from '@shared/service/validation'
 
 const D256 = '49FD46E6C4B45C55D4AC69CBD3CD34AC1AFE51DE3C5A0A9F0B7B6D5E4C3B2A19'
@@ -29,7 +35,9 @@ describe('a whole DS line', () => {
   })
 
   it('reads a whole resource record, an algorithm mnemonic, a digest in groups, a comment', () => {
-    expect(parseDsLine(`example.com. 3600 IN DS 2371 ECDSAP256SHA256 2 ${D256.slice(0, 32)} ${D256.slice(32)} ; KSK`)).toEqual({
+    expect(
+      parseDsLine(`example.com. 3600 IN DS 2371 ECDSAP256SHA256 2 ${D256.slice(0, 32)} ${D256.slice(32)} ; KSK`),
+    ).toEqual({
       keytag: 2371,
       alg: 13,
       digesttype: 2,
@@ -44,7 +52,14 @@ describe('a whole DS line', () => {
   })
 
   it('is not a DS line without all four fields, or with text where a number or hex goes', () => {
-    for (const line of ['', '12345 13 2', '12345 13 two ABCD', 'abc 13 2 ABCD', '12345 13 2 XYZ', 'example.com. IN A 192.0.2.1']) {
+    for (const line of [
+      '',
+      '12345 13 2',
+      '12345 13 two ABCD',
+      'abc 13 2 ABCD',
+      '12345 13 2 XYZ',
+      'example.com. IN A 192.0.2.1',
+    ]) {
       expect(parseDsLine(line), line).toBeUndefined()
     }
   })

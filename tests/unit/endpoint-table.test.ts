@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { ENDPOINT_NAMES, PAGED_ENDPOINT_NAMES, endpoints, isSafePathSegment, paramLocation, pathParamNames, type EndpointDef, type EndpointName } from '@shared/endpoints/table'
+import {
+  ENDPOINT_NAMES,
+  PAGED_ENDPOINT_NAMES,
+  endpoints,
+  isSafePathSegment,
+  paramLocation,
+  pathParamNames,
+  type EndpointDef,
+  type EndpointName,
+} from '@shared/endpoints/table'
 import { z } from 'zod'
 import { parseWith } from '@shared/errors/field-issues'
 import { serverRefOf } from '@shared/service/server-ref'
@@ -44,16 +53,30 @@ describe('endpoint table rules', () => {
     for (const years of [0, 10, 1.5, -1]) expect(renew.safeParse({ domain: 'a.com', years }).success).toBe(false)
     expect(endpoints['svcips.register'].params.safeParse({ servers: 'x', region: 'EU' }).success).toBe(false)
     // ns_type is the service's product word (issue 13): any one word goes, a word the service returned included.
-    expect(endpoints['domains.dns.set'].params.safeParse({ domain: 'a.com', ns_type: 'svc2', records: '' }).success).toBe(true)
-    for (const ns_type of ['', 'two words', '../x', 'a/b']) expect(endpoints['domains.dns.set'].params.safeParse({ domain: 'a.com', ns_type, records: '' }).success, ns_type).toBe(false)
-    expect(endpoints['servers.resource.set'].params.safeParse({ kind: 'a', webid: 1, type: 'cpu', num: 1 }).success).toBe(false)
-    expect(endpoints['domains.dnssec.set'].params.safeParse({ domain: 'a.com', ds_records: [{ keytag: 70000, alg: 8, digesttype: 2, digest: 'ab' }] }).success).toBe(false)
+    expect(
+      endpoints['domains.dns.set'].params.safeParse({ domain: 'a.com', ns_type: 'svc2', records: '' }).success,
+    ).toBe(true)
+    for (const ns_type of ['', 'two words', '../x', 'a/b'])
+      expect(
+        endpoints['domains.dns.set'].params.safeParse({ domain: 'a.com', ns_type, records: '' }).success,
+        ns_type,
+      ).toBe(false)
+    expect(
+      endpoints['servers.resource.set'].params.safeParse({ kind: 'a', webid: 1, type: 'cpu', num: 1 }).success,
+    ).toBe(false)
+    expect(
+      endpoints['domains.dnssec.set'].params.safeParse({
+        domain: 'a.com',
+        ds_records: [{ keytag: 70000, alg: 8, digesttype: 2, digest: 'ab' }],
+      }).success,
+    ).toBe(false)
   })
 })
 
 describe('a server in a path: its id or its name (issue 22)', () => {
   const serverOps = ENDPOINT_NAMES.filter((n) => pathParamNames(endpoints[n].path).includes('webid'))
-  const parse = (name: (typeof serverOps)[number], webid: unknown) => endpoints[name].params.safeParse({ kind: 'a', webid, months: 1, type: 'db_num', num: 1 })
+  const parse = (name: (typeof serverOps)[number], webid: unknown) =>
+    endpoints[name].params.safeParse({ kind: 'a', webid, months: 1, type: 'db_num', num: 1 })
 
   it('every server path operation takes both forms', () => {
     expect(serverOps).toHaveLength(7)
@@ -70,8 +93,32 @@ describe('a server in a path: its id or its name (issue 22)', () => {
   })
 
   it('refuses what is neither, with a code the renderer words', () => {
-    const bad = ['', ' ', '.', '..', '...', '-web', '_web', 'a.b', 'a/b', 'a\\b', 'a?b', 'a#b', 'a%2fb', 'a b', 'a\nb', 'a\u0000', 'a\u007f', 'ウェブ', 'a'.repeat(65), 0, -1, 1.5]
-    for (const name of serverOps) for (const v of bad) expect(parse(name, v).success, `${name} ${JSON.stringify(v)}`).toBe(false)
+    const bad = [
+      '',
+      ' ',
+      '.',
+      '..',
+      '...',
+      '-web',
+      '_web',
+      'a.b',
+      'a/b',
+      'a\\b',
+      'a?b',
+      'a#b',
+      'a%2fb',
+      'a b',
+      'a\nb',
+      'a\u0000',
+      'a\u007f',
+      'ウェブ',
+      'a'.repeat(65),
+      0,
+      -1,
+      1.5,
+    ]
+    for (const name of serverOps)
+      for (const v of bad) expect(parse(name, v).success, `${name} ${JSON.stringify(v)}`).toBe(false)
     const r = parseWith(endpoints['servers.get'].params, { kind: 'a', webid: 'a/b' })
     expect(r).toEqual({ ok: false, issues: [{ path: 'webid', code: 'field.serverRef' }] })
   })
@@ -79,7 +126,9 @@ describe('a server in a path: its id or its name (issue 22)', () => {
   it('a service IP stays numeric, and so does the server a service IP setting names', () => {
     expect(endpoints['svcips.get'].params.safeParse({ vipid: 'vip-one' }).success).toBe(false)
     expect(endpoints['svcips.get'].params.safeParse({ vipid: '7' }).data).toEqual({ vipid: 7 })
-    expect(endpoints['svcips.setting.set'].params.safeParse({ vipid: 7, webid: 'aaurora1', domainname: 'a.com' }).success).toBe(false)
+    expect(
+      endpoints['svcips.setting.set'].params.safeParse({ vipid: 7, webid: 'aaurora1', domainname: 'a.com' }).success,
+    ).toBe(false)
   })
 
   it('links and calls name a server by its name, by its id when the name cannot stand in a path or reads as an id', () => {

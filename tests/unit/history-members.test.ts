@@ -13,7 +13,10 @@ const members = [...new Set(WRITE_ENDPOINT_NAMES.flatMap((n) => Object.keys(endp
 describe('history member labels', () => {
   it('has a label for every parameter of every write, in English and Japanese', () => {
     expect(members.length).toBeGreaterThan(20)
-    for (const [name, catalogue] of [['en', en], ['ja', ja]] as const) {
+    for (const [name, catalogue] of [
+      ['en', en],
+      ['ja', ja],
+    ] as const) {
       const missing = members.filter((m) => !(`history.member.${m}` in catalogue))
       expect(missing, name).toEqual([])
     }

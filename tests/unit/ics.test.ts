@@ -26,17 +26,33 @@ const STAMP = new Date(Date.UTC(2030, 0, 1, 9, 0, 0))
 
 describe('iCalendar writer', () => {
   const events: CalendarEvent[] = [
-    { uid: 'main.domain.a.example.2030-12-31@hosting-admin', date: '2030-12-31', summary: 'a.example, b; c\\d\nsecond line' },
+    {
+      uid: 'main.domain.a.example.2030-12-31@hosting-admin',
+      date: '2030-12-31',
+      summary: 'a.example, b; c\\d\nsecond line',
+    },
     {
       uid: 'other.domain.jp.2032-02-29@hosting-admin',
       date: '2032-02-29',
-      summary: translate(ja, 'ja', 'calendar.summary', { item: 'とても長い日本語のドメイン名の例です.jp', what: 'ドメイン', account: '東京オフィスの本番アカウント' }),
+      summary: translate(ja, 'ja', 'calendar.summary', {
+        item: 'とても長い日本語のドメイン名の例です.jp',
+        what: 'ドメイン',
+        account: '東京オフィスの本番アカウント',
+      }),
       description: '自動更新は有効です。',
     },
     { uid: 'x', date: '', summary: 'no date: left out' },
-    { uid: 'main.server.a%2F77.2031-01-15@hosting-admin', date: '2031-01-15', summary: translate(en, 'en', 'calendar.summary', { item: 'web77', what: 'Server (Web)', account: 'Main' }) },
+    {
+      uid: 'main.server.a%2F77.2031-01-15@hosting-admin',
+      date: '2031-01-15',
+      summary: translate(en, 'en', 'calendar.summary', { item: 'web77', what: 'Server (Web)', account: 'Main' }),
+    },
   ]
-  const text = icsCalendar(events, { prodId: '-//Hosting Admin//Expiration dates//EN', stamp: STAMP, name: 'Expiration dates: All accounts' })
+  const text = icsCalendar(events, {
+    prodId: '-//Hosting Admin//Expiration dates//EN',
+    stamp: STAMP,
+    name: 'Expiration dates: All accounts',
+  })
   // Read back in each test, so a writer that breaks a rule fails the test that says which.
   const parsed = () => parseIcs(text)
 
@@ -95,13 +111,30 @@ describe('expiration dates as a calendar', () => {
   }
   const items: ExpiringItem[] = [
     { accountId: 'other', kind: 'svcip', id: '5', label: 'vip5', expires: '2030-03-01', autorenew: false },
-    { accountId: 'main', kind: 'domain', id: 'example.com', label: 'example.com', expires: '2030-02-01', autorenew: true },
-    { accountId: 'main', kind: 'server', id: '77', serverKind: 'a', label: 'web77', expires: '2030-02-15', autorenew: undefined },
+    {
+      accountId: 'main',
+      kind: 'domain',
+      id: 'example.com',
+      label: 'example.com',
+      expires: '2030-02-01',
+      autorenew: true,
+    },
+    {
+      accountId: 'main',
+      kind: 'server',
+      id: '77',
+      serverKind: 'a',
+      label: 'web77',
+      expires: '2030-02-15',
+      autorenew: undefined,
+    },
   ]
 
   it('words each item with what it is and whose, in date order, with UIDs that hold across exports', () => {
     const first = parseIcs(expiryCalendar(english, items, 'All accounts', STAMP))
-    expect(first.events.map((e) => [prop(e, 'DTSTART')?.value, prop(e, 'SUMMARY')?.value, prop(e, 'DESCRIPTION')?.value])).toEqual([
+    expect(
+      first.events.map((e) => [prop(e, 'DTSTART')?.value, prop(e, 'SUMMARY')?.value, prop(e, 'DESCRIPTION')?.value]),
+    ).toEqual([
       ['20300201', 'example.com expires (Domain, “Main, Tokyo”)', 'Auto-renewal is on.'],
       ['20300215', 'web77 expires (Server (Web), “Main, Tokyo”)', undefined],
       ['20300301', 'vip5 expires (Service IP, “Other”)', undefined],

@@ -25,9 +25,17 @@ describe('a BIND file merged into a zone', () => {
     const merged = mergeKeepingExisting(zone, file, conflicts).rows
     const www = conflicts[1]!
     const taken = chooseSide(merged, www, 'imported')
-    expect(records(taken).filter((r) => r.host === 'www').map((r) => `${r.type} ${r.value}`)).toEqual(['cname example.com.'])
+    expect(
+      records(taken)
+        .filter((r) => r.host === 'www')
+        .map((r) => `${r.type} ${r.value}`),
+    ).toEqual(['cname example.com.'])
     const back = chooseSide(taken, www, 'existing')
-    expect(records(back).filter((r) => r.host === 'www').map((r) => `${r.type} ${r.value}`)).toEqual(['a 192.0.2.1'])
+    expect(
+      records(back)
+        .filter((r) => r.host === 'www')
+        .map((r) => `${r.type} ${r.value}`),
+    ).toEqual(['a 192.0.2.1'])
     expect(serialise(chooseSide(merged, conflicts[0]!, 'imported'))).toContain('a @ 198.51.100.7')
     expect(serialise(chooseSide(merged, conflicts[0]!, 'imported'))).not.toContain('a @ 192.0.2.1')
   })

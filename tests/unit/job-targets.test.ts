@@ -56,9 +56,25 @@ describe('names to ids from the stored server lists', () => {
   const store = openPortfolioStore(join(dir, 'portfolio.db'))
   afterAll(() => store.close())
   const at = '2030-01-01T00:00:00.000Z'
-  const server = (webid: string, webname: string) => ({ webid, webname, paid: '1', starttime: '2029-01-01', expirationdate: '2031-01-01', autorenew: 0, autorenew_all: 0, autorenew_server: 0, plan: 'S10' })
+  const server = (webid: string, webname: string) => ({
+    webid,
+    webname,
+    paid: '1',
+    starttime: '2029-01-01',
+    expirationdate: '2031-01-01',
+    autorenew: 0,
+    autorenew_all: 0,
+    autorenew_server: 0,
+    plan: 'S10',
+  })
   store.putList('acct', 'servers.list', { kind: 'a' }, [server('13', 'aaurora1'), server('14', 'abasil2')], at)
-  store.putList('acct', 'servers.autorenew.list', { kind: 'b' }, [{ webid: '21', webname: 'bcedar1', autorenew: 0, autorenew_all: 0, autorenew_server: 1 }], at)
+  store.putList(
+    'acct',
+    'servers.autorenew.list',
+    { kind: 'b' },
+    [{ webid: '21', webname: 'bcedar1', autorenew: 0, autorenew_all: 0, autorenew_server: 1 }],
+    at,
+  )
 
   it('the full list first, then the expiration and auto-renewal lists; only the account and kind asked', async () => {
     const ids = await storedServerIds(inThread(store), 'acct')

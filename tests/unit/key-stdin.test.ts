@@ -31,8 +31,14 @@ describe('--key-stdin', () => {
       return keyFromStdin(piped('sbx_key'))
     }
     const req = { env: {}, me: undefined, stdin }
-    expect(await keySourceOf({ ...req, keyFile: '/k', credential: undefined })).toMatchObject({ ok: false, problem: { code: 'cli.key.twoSources' } })
-    expect(await keySourceOf({ ...req, keyFile: undefined, credential: 'c' })).toMatchObject({ ok: false, problem: { code: 'cli.key.twoSources' } })
+    expect(await keySourceOf({ ...req, keyFile: '/k', credential: undefined })).toMatchObject({
+      ok: false,
+      problem: { code: 'cli.key.twoSources' },
+    })
+    expect(await keySourceOf({ ...req, keyFile: undefined, credential: 'c' })).toMatchObject({
+      ok: false,
+      problem: { code: 'cli.key.twoSources' },
+    })
     expect(read).toBe(0)
     // Alone, it wins over the environment's key file and credential.
     const env = { HOSTING_ADMIN_KEY_FILE: '/nonexistent', CREDENTIALS_DIRECTORY: '/nonexistent' }

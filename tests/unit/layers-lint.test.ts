@@ -46,13 +46,18 @@ describe('the floors of src/main', () => {
   })
 
   it('refuses the jobs importing team mode and the ground importing the app', async () => {
-    expect(await floorMessages('src/main/jobs/targets.ts', "export { TeamLedger } from '../team/team-ledger'\n")).toHaveLength(1)
+    expect(
+      await floorMessages('src/main/jobs/targets.ts', "export { TeamLedger } from '../team/team-ledger'\n"),
+    ).toHaveLength(1)
     expect(await floorMessages('src/main/base/app-version.ts', "import '../app/app-services'\n")).toHaveLength(1)
   })
 
   it('lets a room import the floors below it and its own folder', async () => {
-    const source = "import { AppError } from '../base/app-error'\nimport { JobRunner } from './runner'\nexport { AppError, JobRunner }\n"
+    const source =
+      "import { AppError } from '../base/app-error'\nimport { JobRunner } from './runner'\nexport { AppError, JobRunner }\n"
     expect(await floorMessages('src/main/jobs/targets.ts', source)).toEqual([])
-    expect(await floorMessages('src/main/team/account-identity.ts', "export * from '../jobs/ledger/write-ledger'\n")).toEqual([])
+    expect(
+      await floorMessages('src/main/team/account-identity.ts', "export * from '../jobs/ledger/write-ledger'\n"),
+    ).toEqual([])
   })
 })

@@ -21,7 +21,13 @@ describe('the Linux icon', () => {
     const config: Configuration = await getConfig(projectDir, null, null)
     const icon = config.linux?.icon
     expect(typeof icon).toBe('string')
-    const { icons, isFallback } = await convertIcon({ sources: [String(icon)], fallbackSources: [], roots: [join(projectDir, 'build'), projectDir], format: 'set', outDir: mkdtempSync(join(tmpdir(), 'icon-set-')) })
+    const { icons, isFallback } = await convertIcon({
+      sources: [String(icon)],
+      fallbackSources: [],
+      roots: [join(projectDir, 'build'), projectDir],
+      format: 'set',
+      outDir: mkdtempSync(join(tmpdir(), 'icon-set-')),
+    })
     expect(isFallback).toBe(false)
     expect(icons.map((i) => i.size)).toEqual(SIZES)
     for (const i of icons) {
@@ -32,8 +38,15 @@ describe('the Linux icon', () => {
 
   it('is what scripts/linux-icons.mjs makes from build/icon.png (the committed files are not stale)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'linux-icons-'))
-    const r = spawnSync(process.execPath, ['scripts/linux-icons.mjs', 'build/icon.png', dir], { encoding: 'utf8', timeout: 60_000 })
+    const r = spawnSync(process.execPath, ['scripts/linux-icons.mjs', 'build/icon.png', dir], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
     expect(r.status, r.stderr).toBe(0)
-    for (const n of SIZES) expect(readFileSync(join(dir, `${n}x${n}.png`)).equals(readFileSync(`build/icons/${n}x${n}.png`)), `${n}x${n}`).toBe(true)
+    for (const n of SIZES)
+      expect(
+        readFileSync(join(dir, `${n}x${n}.png`)).equals(readFileSync(`build/icons/${n}x${n}.png`)),
+        `${n}x${n}`,
+      ).toBe(true)
   })
 })

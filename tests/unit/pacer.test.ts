@@ -76,7 +76,8 @@ describe('the pacer against the recorded rate limit', () => {
     expect(refused.length).toBeLessThanOrEqual(3 + 7)
     // Nothing but probes reached the service during the block: one at a time, further and further apart.
     const probes = refused.slice(refused.findIndex((a, i) => i > 0 && a.at - refused[i - 1]!.at > 250))
-    for (let i = 1; i < probes.length; i++) expect(probes[i]!.at - probes[i - 1]!.at).toBeGreaterThan(250 * 2 ** (i - 1))
+    for (let i = 1; i < probes.length; i++)
+      expect(probes[i]!.at - probes[i - 1]!.at).toBeGreaterThan(250 * 2 ** (i - 1))
     expect(endedAt).toBeLessThanOrEqual(1.15 * atRate(1000, LIVE_RATE_LIMIT))
     expect(pacer.stats).toMatchObject({ passed: 1000, blocks: 1, limited: refused.length })
     // The pace it keeps: under 60 a minute, not far under.
@@ -212,7 +213,9 @@ describe('the pacer against the recorded rate limit', () => {
       expect(pacer.requestsPerSecond).toBeGreaterThan(0.85)
       expect(pacer.requestsPerSecond).toBeLessThan(1)
       // The rest of the block, a window of its own requests, its block, then the rest at the pace.
-      expect(endedAt - start).toBeLessThanOrEqual(LIVE_RATE_LIMIT.blockMs + 1.15 * atRate(300, LIVE_RATE_LIMIT) + LIVE_RATE_LIMIT.blockMs)
+      expect(endedAt - start).toBeLessThanOrEqual(
+        LIVE_RATE_LIMIT.blockMs + 1.15 * atRate(300, LIVE_RATE_LIMIT) + LIVE_RATE_LIMIT.blockMs,
+      )
     })
   })
 

@@ -15,7 +15,15 @@ import { loadConfig } from 'app-builder-lib/out/util/config/load.js'
 import { resolveFunction } from 'app-builder-lib/out/util/resolve.js'
 import { DebugLogger } from 'builder-util'
 import { z } from 'zod'
-import afterPack, { FUSES, applyFuses, assertCommandShipped, electronExecutable, fuseConfig, resourcesDir, type PackedApp } from '../../scripts/after-pack.mjs'
+import afterPack, {
+  FUSES,
+  applyFuses,
+  assertCommandShipped,
+  electronExecutable,
+  fuseConfig,
+  resourcesDir,
+  type PackedApp,
+} from '../../scripts/after-pack.mjs'
 import { APP_FOLDER_NAME } from '../../src/cli/data-dir'
 import { REQUIRED_FUSES } from '../../src/main/shell/security'
 import { APP_USER_MODEL_ID } from '../../src/main/base/app-version'
@@ -25,7 +33,9 @@ const projectDir = resolve('.')
 const HOOK = './scripts/after-pack.mjs'
 
 /** Every file name electron-builder looks for, in its order (app-builder-lib/out/util/config/load.js). */
-const CONFIG_FILES = ['yml', 'yaml', 'json', 'json5', 'toml', 'js', 'cjs', 'ts', 'mjs'].map((ext) => `electron-builder.${ext}`)
+const CONFIG_FILES = ['yml', 'yaml', 'json', 'json5', 'toml', 'js', 'cjs', 'ts', 'mjs'].map(
+  (ext) => `electron-builder.${ext}`,
+)
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'packaging-'))
 const validate = (config: Configuration) => validateConfiguration(config, new DebugLogger(false))
@@ -59,7 +69,12 @@ describe('electron-builder configuration', () => {
   it('is one file, electron-builder.yml, which electron-builder itself finds and loads', async () => {
     expect(CONFIG_FILES.filter((f) => existsSync(join(projectDir, f)))).toEqual(['electron-builder.yml'])
     expect(JSON.parse(readFileSync('package.json', 'utf8'))).not.toHaveProperty('build')
-    const loaded = await loadConfig<Configuration>({ packageKey: 'build', configFilename: 'electron-builder', projectDir, packageMetadata: null })
+    const loaded = await loadConfig<Configuration>({
+      packageKey: 'build',
+      configFilename: 'electron-builder',
+      projectDir,
+      packageMetadata: null,
+    })
     expect(loaded?.configFile).toBe(join(projectDir, 'electron-builder.yml'))
   })
 
@@ -69,7 +84,12 @@ describe('electron-builder configuration', () => {
 
   it('the validation is not vacuous: an unknown key, a misplaced key and wrong types are rejected', async () => {
     // Each variant of the configuration goes through electron-builder's loader as a file of its own.
-    const loaded = await loadConfig<Configuration>({ packageKey: 'build', configFilename: 'electron-builder', projectDir, packageMetadata: null })
+    const loaded = await loadConfig<Configuration>({
+      packageKey: 'build',
+      configFilename: 'electron-builder',
+      projectDir,
+      packageMetadata: null,
+    })
     const variant = async (change: Record<string, unknown>) => {
       const dir = tempDir()
       writeFileSync(join(dir, 'electron-builder.json'), JSON.stringify({ ...loaded?.result, ...change }))
@@ -96,7 +116,9 @@ describe('electron-builder configuration', () => {
 
   it('packs only out/** and package.json, into an asar with the native modules (keytar, libsql) unpacked', () => {
     // The rest of the list takes out what is never used: dependencies' TypeScript, maps and docs, libsql's musl build, keytar's build tree.
-    expect(config.files).toEqual([{ filter: match.arrayContaining(['out/**', 'package.json', '!**/node_modules/@libsql/*-musl/**']) }])
+    expect(config.files).toEqual([
+      { filter: match.arrayContaining(['out/**', 'package.json', '!**/node_modules/@libsql/*-musl/**']) },
+    ])
     expect(config.npmRebuild).toBe(false)
     expect(config.buildDependenciesFromSource).toBe(false)
     expect(config.asar).toBe(true)
@@ -111,7 +133,9 @@ describe('electron-builder configuration', () => {
     ])
     expect(config.files).toEqual([{ filter: match.arrayContaining(['!out/{command,deb}{,/**}']) }])
     // npm run dist stages it between the build and electron-builder.
-    const { scripts } = z.object({ scripts: z.record(z.string(), z.string()) }).parse(JSON.parse(readFileSync('package.json', 'utf8')))
+    const { scripts } = z
+      .object({ scripts: z.record(z.string(), z.string()) })
+      .parse(JSON.parse(readFileSync('package.json', 'utf8')))
     for (const name of ['dist', 'dist:linux', 'dist:win', 'dist:mac']) {
       expect(scripts[name], name).toMatch(/^electron-vite build && tsx scripts\/stage-command\.ts && electron-builder /)
     }
@@ -124,7 +148,9 @@ describe('electron-builder configuration', () => {
   })
 
   it("takes the product name from package.json, which electron-builder puts in the packed app's package.json (Electron's userData name)", async () => {
-    const manifest = z.object({ productName: z.string(), desktopName: z.string() }).parse(JSON.parse(readFileSync('package.json', 'utf8')))
+    const manifest = z
+      .object({ productName: z.string(), desktopName: z.string() })
+      .parse(JSON.parse(readFileSync('package.json', 'utf8')))
     expect(manifest.productName).toBe(APP_FOLDER_NAME)
     expect(manifest.desktopName).toBe('hosting-admin.desktop')
     // Not in electron-builder.yml: there it would name the installers but not Electron's data folder.
@@ -172,7 +198,12 @@ function writeStandIn(path: string, wire?: number[]): number[] {
   mkdirSync(dirname(path), { recursive: true })
   writeFileSync(
     path,
-    Buffer.concat([Buffer.alloc(64 * 1024, 0xcc), Buffer.from(SENTINEL, 'latin1'), Buffer.from([1, initial.length, ...initial]), Buffer.alloc(4096, 0xcc)]),
+    Buffer.concat([
+      Buffer.alloc(64 * 1024, 0xcc),
+      Buffer.from(SENTINEL, 'latin1'),
+      Buffer.from([1, initial.length, ...initial]),
+      Buffer.alloc(4096, 0xcc),
+    ]),
   )
   return initial
 }
@@ -187,13 +218,16 @@ const packedLinux = (appOutDir: string): PackedApp => ({
 /** The files of the staged command the hook looks for. */
 function writeCommand(cli: string): void {
   mkdirSync(join(cli, 'main'), { recursive: true })
-  for (const f of ['hosting-admin', 'hosting-admin.cmd', 'hosting-admin.mjs', join('main', 'cli.js')]) writeFileSync(join(cli, f), '')
+  for (const f of ['hosting-admin', 'hosting-admin.cmd', 'hosting-admin.mjs', join('main', 'cli.js')])
+    writeFileSync(join(cli, f), '')
 }
 
 describe('fuse hook (scripts/after-pack.mjs)', () => {
   it('sets every fuse of REQUIRED_FUSES (security.ts) to its value, and only those plus GrantFileProtocolExtraPrivileges off', () => {
     expect(Object.keys(REQUIRED_FUSES).length).toBeGreaterThanOrEqual(6)
-    const configured = new Map(Object.entries(FUSES).map(([index, on]): [FuseV1Options, boolean] => [Number(index), on]))
+    const configured = new Map(
+      Object.entries(FUSES).map(([index, on]): [FuseV1Options, boolean] => [Number(index), on]),
+    )
     expect(configured).toEqual(EXPECTED)
     expect(configured.get(FuseV1Options.GrantFileProtocolExtraPrivileges)).toBe(false)
   })
@@ -209,7 +243,9 @@ describe('fuse hook (scripts/after-pack.mjs)', () => {
     expect(wire[FuseV1Options.RunAsNode]).toBe(FuseState.DISABLE)
     expect(wire[FuseV1Options.OnlyLoadAppFromAsar]).toBe(FuseState.ENABLE)
     // Fuses the hook does not set keep their state, and nothing else in the file moves.
-    expect(wire[FuseV1Options.LoadBrowserProcessSpecificV8Snapshot]).toBe(before[FuseV1Options.LoadBrowserProcessSpecificV8Snapshot])
+    expect(wire[FuseV1Options.LoadBrowserProcessSpecificV8Snapshot]).toBe(
+      before[FuseV1Options.LoadBrowserProcessSpecificV8Snapshot],
+    )
     expect(wire[FuseV1Options.WasmTrapHandlers]).toBe(before[FuseV1Options.WasmTrapHandlers])
     expect(readFileSync(exe).length).toBe(size)
   })
@@ -285,7 +321,12 @@ describe('fuse hook (scripts/after-pack.mjs)', () => {
   })
 
   it('finds the resources folder electron-builder copies extraResources to on each platform', () => {
-    const packed = (electronPlatformName: string): PackedApp => ({ appOutDir: '/dist/unpacked', electronPlatformName, arch: Arch.x64, packager: { appInfo: { productFilename: 'Hosting Admin' } } })
+    const packed = (electronPlatformName: string): PackedApp => ({
+      appOutDir: '/dist/unpacked',
+      electronPlatformName,
+      arch: Arch.x64,
+      packager: { appInfo: { productFilename: 'Hosting Admin' } },
+    })
     expect(resourcesDir(packed('darwin'))).toBe(join('/dist/unpacked', 'Hosting Admin.app', 'Contents', 'Resources'))
     expect(resourcesDir(packed('win32'))).toBe(join('/dist/unpacked', 'resources'))
     expect(resourcesDir(packed('linux'))).toBe(join('/dist/unpacked', 'resources'))

@@ -5,7 +5,13 @@
  */
 import { describe, expect, it } from 'vitest'
 import { daysBetween, dueReminders } from '../../src/main/reminders/due'
-import { DEFAULT_REMINDER_SETTINGS, parseThresholds, reminderItemKey, type ExpiringItem, type ReminderSettings } from '@shared/portfolio/reminders'
+import {
+  DEFAULT_REMINDER_SETTINGS,
+  parseThresholds,
+  reminderItemKey,
+  type ExpiringItem,
+  type ReminderSettings,
+} from '@shared/portfolio/reminders'
 
 const item = (id: string, expires: string, extra: Partial<ExpiringItem> = {}): ExpiringItem => ({
   accountId: 'main',
@@ -28,10 +34,17 @@ class SentRecord {
 }
 
 /** YYYY-MM-DD `n` days after `date`. */
-const plus = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10)
+const plus = (date: string, n: number) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10)
 
 /** Runs the app once a day from `from` for `days` days; what each day reminded of. */
-function everyDay(items: ExpiringItem[], from: string, days: number, settings: ReminderSettings = DEFAULT_REMINDER_SETTINGS, sent = new SentRecord()) {
+function everyDay(
+  items: ExpiringItem[],
+  from: string,
+  days: number,
+  settings: ReminderSettings = DEFAULT_REMINDER_SETTINGS,
+  sent = new SentRecord(),
+) {
   const shown: { day: string; id: string; threshold: number; daysLeft: number }[] = []
   for (let n = 0; n < days; n++) {
     const day = plus(from, n)
@@ -73,11 +86,20 @@ describe('due reminders', () => {
   })
 
   it('leaves out items whose auto-renewal is in force, unless the user asked for them; unknown counts as off', () => {
-    const items = [item('renews.example', '2030-01-05', { autorenew: true }), item('manual.example', '2030-01-05'), item('unknown.example', '2030-01-05', { autorenew: undefined })]
+    const items = [
+      item('renews.example', '2030-01-05', { autorenew: true }),
+      item('manual.example', '2030-01-05'),
+      item('unknown.example', '2030-01-05', { autorenew: undefined }),
+    ]
     const without = dueReminders(items, DEFAULT_REMINDER_SETTINGS, '2030-01-01', () => [])
     expect(without.due.map((d) => d.item.id)).toEqual(['manual.example', 'unknown.example'])
     expect(without.marks.map((m) => m.item.id)).not.toContain('renews.example')
-    const withThem = dueReminders(items, { ...DEFAULT_REMINDER_SETTINGS, includeAutorenewing: true }, '2030-01-01', () => [])
+    const withThem = dueReminders(
+      items,
+      { ...DEFAULT_REMINDER_SETTINGS, includeAutorenewing: true },
+      '2030-01-01',
+      () => [],
+    )
     expect(withThem.due.map((d) => d.item.id)).toEqual(['manual.example', 'renews.example', 'unknown.example'])
   })
 
@@ -99,10 +121,14 @@ describe('due reminders', () => {
     const sent = new SentRecord()
     const items = [item('a.example', '2030-01-31'), item('b.example', '2030-06-01')]
     // 30 days before a.example: reminded for 30 (and 60 counted as sent).
-    expect(everyDay(items, '2030-01-01', 1, DEFAULT_REMINDER_SETTINGS, sent).map((s) => [s.id, s.threshold])).toEqual([['a.example', 30]])
+    expect(everyDay(items, '2030-01-01', 1, DEFAULT_REMINDER_SETTINGS, sent).map((s) => [s.id, s.threshold])).toEqual([
+      ['a.example', 30],
+    ])
     // The user now wants 200, 7 and 1: b.example (151 days) is reminded for 200; a.example was told "30 days" already.
     const changed = { ...DEFAULT_REMINDER_SETTINGS, thresholds: [200, 7, 1] }
-    expect(everyDay(items, '2030-01-01', 1, changed, sent).map((s) => [s.id, s.threshold])).toEqual([['b.example', 200]])
+    expect(everyDay(items, '2030-01-01', 1, changed, sent).map((s) => [s.id, s.threshold])).toEqual([
+      ['b.example', 200],
+    ])
     expect(everyDay(items, '2030-01-02', 30, changed, sent).map((s) => [s.id, s.threshold, s.day])).toEqual([
       ['a.example', 7, '2030-01-24'],
       ['a.example', 1, '2030-01-30'],
@@ -124,14 +150,26 @@ describe('due reminders', () => {
 
   it('reminds on the day itself for a threshold of 0; nothing when off, expired or without a date', () => {
     const zero = { ...DEFAULT_REMINDER_SETTINGS, thresholds: [0] }
-    expect(everyDay([item('a.example', '2030-01-03')], '2030-01-01', 5, zero)).toEqual([{ day: '2030-01-03', id: 'a.example', threshold: 0, daysLeft: 0 }])
+    expect(everyDay([item('a.example', '2030-01-03')], '2030-01-01', 5, zero)).toEqual([
+      { day: '2030-01-03', id: 'a.example', threshold: 0, daysLeft: 0 },
+    ])
     const items = [item('a.example', '2030-01-03'), item('gone.example', '2029-12-31'), item('nodate.example', '')]
-    expect(dueReminders(items, { ...DEFAULT_REMINDER_SETTINGS, enabled: false }, '2030-01-01', () => [])).toEqual({ due: [], marks: [] })
-    expect(dueReminders(items, DEFAULT_REMINDER_SETTINGS, '2030-01-01', () => []).due.map((d) => d.item.id)).toEqual(['a.example'])
+    expect(dueReminders(items, { ...DEFAULT_REMINDER_SETTINGS, enabled: false }, '2030-01-01', () => [])).toEqual({
+      due: [],
+      marks: [],
+    })
+    expect(dueReminders(items, DEFAULT_REMINDER_SETTINGS, '2030-01-01', () => []).due.map((d) => d.item.id)).toEqual([
+      'a.example',
+    ])
   })
 
   it('puts the most urgent first', () => {
-    const r = dueReminders([item('b.example', '2030-01-20'), item('c.example', '2030-01-02'), item('a.example', '2030-01-20')], DEFAULT_REMINDER_SETTINGS, '2030-01-01', () => [])
+    const r = dueReminders(
+      [item('b.example', '2030-01-20'), item('c.example', '2030-01-02'), item('a.example', '2030-01-20')],
+      DEFAULT_REMINDER_SETTINGS,
+      '2030-01-01',
+      () => [],
+    )
     expect(r.due.map((d) => [d.item.id, d.threshold])).toEqual([
       ['c.example', 1],
       ['a.example', 30],
@@ -148,10 +186,22 @@ describe('thresholds as typed', () => {
   })
 
   it('refuses what is not a whole number of days from 0 to 365, more than 8, or nothing', () => {
-    expect(parseThresholds('7, 1.5')).toEqual({ ok: false, code: 'reminders.thresholdNotNumber', params: { value: '1.5' } })
+    expect(parseThresholds('7, 1.5')).toEqual({
+      ok: false,
+      code: 'reminders.thresholdNotNumber',
+      params: { value: '1.5' },
+    })
     expect(parseThresholds('-1')).toMatchObject({ ok: false, code: 'reminders.thresholdNotNumber' })
-    expect(parseThresholds('366')).toEqual({ ok: false, code: 'reminders.thresholdRange', params: { value: '366', max: 365 } })
-    expect(parseThresholds('1 2 3 4 5 6 7 8 9')).toEqual({ ok: false, code: 'reminders.thresholdsTooMany', params: { max: 8 } })
+    expect(parseThresholds('366')).toEqual({
+      ok: false,
+      code: 'reminders.thresholdRange',
+      params: { value: '366', max: 365 },
+    })
+    expect(parseThresholds('1 2 3 4 5 6 7 8 9')).toEqual({
+      ok: false,
+      code: 'reminders.thresholdsTooMany',
+      params: { max: 8 },
+    })
     expect(parseThresholds('1 2 3 4 5 6 7 8 8 8')).toEqual({ ok: true, value: [8, 7, 6, 5, 4, 3, 2, 1] })
     expect(parseThresholds(' , ')).toEqual({ ok: false, code: 'reminders.thresholdsNone' })
   })

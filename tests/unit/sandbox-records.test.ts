@@ -22,7 +22,11 @@ describe('the service’s records text', () => {
   })
 
   it('takes the documented forms, MX as the syntax page writes it, comments and blank lines', () => {
-    expect(refusedRecords('mx mail.example.com. 10\nmx @ 10\n# note\n\nsrv _smtp._tcp 1 2 25 server1.example.com\naaaa ipv6 FF01::101')).toBeUndefined()
+    expect(
+      refusedRecords(
+        'mx mail.example.com. 10\nmx @ 10\n# note\n\nsrv _smtp._tcp 1 2 25 server1.example.com\naaaa ipv6 FF01::101',
+      ),
+    ).toBeUndefined()
   })
 
   it('refuses an unknown type or a line without a value, naming the line', () => {
@@ -32,7 +36,9 @@ describe('the service’s records text', () => {
 
   it('drops comments, groups lines by type and raises a small TTL only when told to', () => {
     const b = { ...defaultBehaviour(), dropComments: true, reorderLines: true, minTtl: 120 }
-    expect(keptRecords('txt @ x\n# c\na www 192.0.2.1\ntxt www y\nmx mail 10', b)).toBe('a www 192.0.2.1\nmx mail 10\ntxt @ x\ntxt www y')
+    expect(keptRecords('txt @ x\n# c\na www 192.0.2.1\ntxt www y\nmx mail 10', b)).toBe(
+      'a www 192.0.2.1\nmx mail 10\ntxt @ x\ntxt www y',
+    )
     expect(keptTtl(60, b)).toBe(3600)
     expect(keptTtl(120, b)).toBe(120)
     expect(keptTtl(60, defaultBehaviour())).toBe(60)

@@ -17,7 +17,9 @@ describe('the demo sandbox, loaded on demand', () => {
         b: { path: DEFAULT_SERVER_PATHS.b, label: DEFAULT_SERVER_LABELS.b },
         c: { path: DEFAULT_SERVER_PATHS.c, label: DEFAULT_SERVER_LABELS.c },
       })
-      const res = await fetch(`${info.baseUrl}/domains?limit=1`, { headers: { authorization: `Bearer ${info.apiKey}` } })
+      const res = await fetch(`${info.baseUrl}/domains?limit=1`, {
+        headers: { authorization: `Bearer ${info.apiKey}` },
+      })
       expect(res.status).toBe(200)
       // A second start reuses the running sandbox.
       expect((await demo.start()).baseUrl).toBe(info.baseUrl)
@@ -32,6 +34,8 @@ describe('the demo sandbox, loaded on demand', () => {
     await demo.close()
     const info = await starting
     expect(demo.sandbox()).toBeDefined()
-    await expect(fetch(`${info.baseUrl}/domains`, { headers: { authorization: `Bearer ${info.apiKey}` } })).rejects.toThrow()
+    await expect(
+      fetch(`${info.baseUrl}/domains`, { headers: { authorization: `Bearer ${info.apiKey}` } }),
+    ).rejects.toThrow()
   })
 })

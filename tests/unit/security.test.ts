@@ -45,7 +45,8 @@ function guardedContents() {
   let openHandler: ((d: { url: string }) => { action: 'deny' }) | undefined
   const opened: string[] = []
   const contents: GuardedContents = {
-    on: (event: string, listener: (event: { preventDefault(): void }, url: string) => void) => listeners.set(event, listener),
+    on: (event: string, listener: (event: { preventDefault(): void }, url: string) => void) =>
+      listeners.set(event, listener),
     setWindowOpenHandler: (f) => (openHandler = f),
   }
   guardContents(contents, (url) => opened.push(url))
@@ -58,7 +59,11 @@ function guardedContents() {
   return { fire, open: (url: string) => openHandler?.({ url }), opened }
 }
 
-const csp = Object.fromEntries(CONTENT_SECURITY_POLICY.split(';').map((d) => d.trim().split(/\s+/)).map(([k = '', ...v]): [string, string[]] => [k, v]))
+const csp = Object.fromEntries(
+  CONTENT_SECURITY_POLICY.split(';')
+    .map((d) => d.trim().split(/\s+/))
+    .map(([k = '', ...v]): [string, string[]] => [k, v]),
+)
 
 describe('Electron security checklist', () => {
   it('1. only secure content: the page comes from app://, nothing remote is loaded', () => {
@@ -69,7 +74,13 @@ describe('Electron security checklist', () => {
       return cancel
     }
     expect(cancelled(`${APP_ORIGIN}/assets/index.js`)).toBe(false)
-    for (const url of ['https://example.com/x.js', 'http://127.0.0.1:8080/', 'file:///etc/passwd', 'app://other/index.html', 'ws://evil/']) {
+    for (const url of [
+      'https://example.com/x.js',
+      'http://127.0.0.1:8080/',
+      'file:///etc/passwd',
+      'app://other/index.html',
+      'ws://evil/',
+    ]) {
       expect(cancelled(url), url).toBe(true)
     }
     expect(csp['default-src']).toEqual(["'none'"])
@@ -101,7 +112,9 @@ describe('Electron security checklist', () => {
     expect(csp['frame-ancestors']).toEqual(["'none'"])
     // The meta tag in the page says the same, for the end-to-end harness that serves it without the header.
     const meta = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html)?.[1]
-    expect(meta?.split(';').map((s) => s.trim())).toEqual(expect.arrayContaining(CONTENT_SECURITY_POLICY.split('; ').filter((d) => !d.startsWith('frame-ancestors'))))
+    expect(meta?.split(';').map((s) => s.trim())).toEqual(
+      expect.arrayContaining(CONTENT_SECURITY_POLICY.split('; ').filter((d) => !d.startsWith('frame-ancestors'))),
+    )
   })
   it('8. no insecure content', () => expect(wp.allowRunningInsecureContent).toBe(false))
   it('9. no experimental features', () => expect(wp.experimentalFeatures).toBe(false))
@@ -114,7 +127,13 @@ describe('Electron security checklist', () => {
     const page = guardedContents()
     for (const event of ['will-navigate', 'will-redirect']) {
       expect(page.fire(event, `${APP_ORIGIN}/index.html#/domains`), event).toBe(false)
-      for (const u of ['https://example.com', 'file:///etc/passwd', 'app://evil/index.html', 'javascript:alert(1)', 'garbage']) {
+      for (const u of [
+        'https://example.com',
+        'file:///etc/passwd',
+        'app://evil/index.html',
+        'javascript:alert(1)',
+        'garbage',
+      ]) {
         expect(page.fire(event, u), `${event} ${u}`).toBe(true)
       }
     }
@@ -122,19 +141,36 @@ describe('Electron security checklist', () => {
   })
   it('14. no new windows', () => {
     const page = guardedContents()
-    for (const u of ['https://docs.example.com/guide', `${APP_ORIGIN}/index.html`, 'file:///etc/passwd']) expect(page.open(u)).toEqual({ action: 'deny' })
+    for (const u of ['https://docs.example.com/guide', `${APP_ORIGIN}/index.html`, 'file:///etc/passwd'])
+      expect(page.open(u)).toEqual({ action: 'deny' })
   })
   it('15. shell.openExternal only for checked https links', () => {
     const page = guardedContents()
-    for (const u of ['https://docs.example.com/guide', 'http://example.com', 'file:///c:/windows', 'https://user:pw@example.com', 'ms-settings:']) page.open(u)
+    for (const u of [
+      'https://docs.example.com/guide',
+      'http://example.com',
+      'file:///c:/windows',
+      'https://user:pw@example.com',
+      'ms-settings:',
+    ])
+      page.open(u)
     expect(page.opened).toEqual(['https://docs.example.com/guide'])
     expect(isSafeExternalUrl('https://docs.example.com/guide')).toBe(true)
-    for (const u of ['http://example.com', 'file:///c:/windows', 'smb://host/share', 'https://user:pw@example.com', 'https://example.com:8443/', 'ms-settings:']) {
+    for (const u of [
+      'http://example.com',
+      'file:///c:/windows',
+      'smb://host/share',
+      'https://user:pw@example.com',
+      'https://example.com:8443/',
+      'ms-settings:',
+    ]) {
       expect(isSafeExternalUrl(u), u).toBe(false)
     }
   })
   it('16. a current Electron', () => {
-    const pkg = z.object({ devDependencies: z.record(z.string(), z.string()) }).parse(JSON.parse(readFileSync(resolve('package.json'), 'utf8')))
+    const pkg = z
+      .object({ devDependencies: z.record(z.string(), z.string()) })
+      .parse(JSON.parse(readFileSync(resolve('package.json'), 'utf8')))
     expect(Number(/\d+/.exec(pkg.devDependencies.electron ?? '')?.[0])).toBeGreaterThanOrEqual(38)
   })
   it('18. a custom protocol instead of file://, serving only the renderer folder, with the CSP and nosniff', async () => {
@@ -150,16 +186,33 @@ describe('Electron security checklist', () => {
     expect(page.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY)
     expect(page.headers.get('x-content-type-options')).toBe('nosniff')
     expect((await serve({ url: `${APP_ORIGIN}/assets/index-1.js` })).headers.get('content-type')).toMatch(/javascript/)
-    for (const url of [`${APP_ORIGIN}/../outside.js`, `${APP_ORIGIN}/%2e%2e/outside.js`, `${APP_ORIGIN}/missing.js`, 'app://other/index.html']) {
+    for (const url of [
+      `${APP_ORIGIN}/../outside.js`,
+      `${APP_ORIGIN}/%2e%2e/outside.js`,
+      `${APP_ORIGIN}/missing.js`,
+      'app://other/index.html',
+    ]) {
       expect((await serve({ url })).status, url).toBe(404)
     }
     expect(resolveAppFile('/app/renderer', 'app://app/')?.path).toBe('/app/renderer/index.html')
-    expect(resolveAppFile('/app/renderer', 'app://app/assets/index-1.js')).toMatchObject({ path: '/app/renderer/assets/index-1.js', mime: 'text/javascript; charset=utf-8' })
-    for (const u of ['app://app/../../etc/passwd', 'app://other/index.html', 'app://app/secret.key', 'app://app/%E0%A4%A']) {
+    expect(resolveAppFile('/app/renderer', 'app://app/assets/index-1.js')).toMatchObject({
+      path: '/app/renderer/assets/index-1.js',
+      mime: 'text/javascript; charset=utf-8',
+    })
+    for (const u of [
+      'app://app/../../etc/passwd',
+      'app://other/index.html',
+      'app://app/secret.key',
+      'app://app/%E0%A4%A',
+    ]) {
       expect(resolveAppFile('/app/renderer', u), u).toBeUndefined()
     }
     // Dot segments, encoded or not, never lead out of the renderer folder.
-    for (const u of ['app://app/%2e%2e/%2e%2e/etc/passwd.js', 'app://app/assets/..%2f..%2f..%2fetc/x.js', 'app://app/a/%2E%2E/%2E%2E/%2E%2E/b.js']) {
+    for (const u of [
+      'app://app/%2e%2e/%2e%2e/etc/passwd.js',
+      'app://app/assets/..%2f..%2f..%2fetc/x.js',
+      'app://app/a/%2E%2E/%2E%2E/%2E%2E/b.js',
+    ]) {
       const file = resolveAppFile('/app/renderer', u)
       if (file) expect(file.path.startsWith('/app/renderer/'), `${u} -> ${file.path}`).toBe(true)
     }

@@ -17,12 +17,27 @@ describe('links to a server page', () => {
   })
 
   it('a reminder opens a server by its name, and everything else as before', () => {
-    const server: ExpiringItem = { accountId: 'main', kind: 'server', id: '13', serverKind: 'c', label: 'ccoral1', expires: '2030-01-06', autorenew: false }
+    const server: ExpiringItem = {
+      accountId: 'main',
+      kind: 'server',
+      id: '13',
+      serverKind: 'c',
+      label: 'ccoral1',
+      expires: '2030-01-06',
+      autorenew: false,
+    }
     expect(reminderTarget(server)).toEqual({ kind: 'server', accountId: 'main', id: 'ccoral1', serverKind: 'c' })
     expect(targetRoute(reminderTarget(server))).toBe('/servers/c/ccoral1')
     // A server the list gave no name: its label is its id.
     expect(targetRoute(reminderTarget({ ...server, label: '13' }))).toBe('/servers/c/13')
-    const domain: ExpiringItem = { accountId: 'main', kind: 'domain', id: 'a.example', label: 'a.example', expires: '2030-01-06', autorenew: false }
+    const domain: ExpiringItem = {
+      accountId: 'main',
+      kind: 'domain',
+      id: 'a.example',
+      label: 'a.example',
+      expires: '2030-01-06',
+      autorenew: false,
+    }
     expect(reminderTarget(domain)).toEqual({ kind: 'domain', accountId: 'main', id: 'a.example' })
     expect(targetRoute(reminderTarget({ ...domain, kind: 'svcip', id: '4', label: 'vip4' }))).toBe('/svcips/4')
   })

@@ -18,7 +18,8 @@ function errorMessages(v: unknown, out: string[] = []): string[] {
   else if (v !== null && typeof v === 'object') {
     const members: [string, unknown][] = Object.entries(v)
     for (const [k, x] of members) {
-      if (k === 'errors' && x !== null && typeof x === 'object' && 'message' in x && typeof x.message === 'string') out.push(x.message)
+      if (k === 'errors' && x !== null && typeof x === 'object' && 'message' in x && typeof x.message === 'string')
+        out.push(x.message)
       errorMessages(x, out)
     }
   }
@@ -35,7 +36,13 @@ const recorded = [
 
 describe('the service’s own words', () => {
   it('finds the recorded messages (the walk itself works)', () => {
-    expect(recorded).toEqual(expect.arrayContaining(['domainname is invalid.', 'The domain is locked against transfer.', 'Too Many Requests : Too Many Requests.']))
+    expect(recorded).toEqual(
+      expect.arrayContaining([
+        'domainname is invalid.',
+        'The domain is locked against transfer.',
+        'Too Many Requests : Too Many Requests.',
+      ]),
+    )
   })
 
   it.each(recorded)('knows what "%s" means, in English and in Japanese', (message) => {
@@ -47,18 +54,31 @@ describe('the service’s own words', () => {
   })
 
   it('says what a message means in the user’s language and keeps the service’s words as they came', () => {
-    const error = { kind: 'bad-request', code: 'error.bad-request', serviceMessage: 'The domain is locked against transfer.', requestId: 'r1' } as const
+    const error = {
+      kind: 'bad-request',
+      code: 'error.bad-request',
+      serviceMessage: 'The domain is locked against transfer.',
+      requestId: 'r1',
+    } as const
     const text = describeError(ja, 'ja', error)
     expect(text.serviceMeaning).toBe(ja['serviceMessage.transferLocked'])
     expect(text.serviceMessage).toBe('The domain is locked against transfer.')
-    expect(errorLine(text, ja['error.serviceSaid'])).toBe(`${text.text} ${ja['serviceMessage.transferLocked']} ${ja['error.serviceSaid']} The domain is locked against transfer.`)
+    expect(errorLine(text, ja['error.serviceSaid'])).toBe(
+      `${text.text} ${ja['serviceMessage.transferLocked']} ${ja['error.serviceSaid']} The domain is locked against transfer.`,
+    )
     // Case and spacing aside, it is the same message.
     expect(serviceMessageKey('  DOMAINNAME  is invalid. ')).toBe('serviceMessage.domainnameInvalid')
   })
 
   it('guesses nothing for a message never recorded: its words only', () => {
-    const text = describeError(ja, 'ja', { kind: 'bad-request', code: 'error.bad-request', serviceMessage: 'Something new happened.' })
+    const text = describeError(ja, 'ja', {
+      kind: 'bad-request',
+      code: 'error.bad-request',
+      serviceMessage: 'Something new happened.',
+    })
     expect(text.serviceMeaning).toBeUndefined()
-    expect(errorLine(text, ja['error.serviceSaid'])).toBe(`${text.text} ${ja['error.serviceSaid']} Something new happened.`)
+    expect(errorLine(text, ja['error.serviceSaid'])).toBe(
+      `${text.text} ${ja['error.serviceSaid']} Something new happened.`,
+    )
   })
 })

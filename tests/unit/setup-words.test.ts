@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { setupWords } from '../../scripts/setup-words-of'
 
-const copy = z.record(z.enum(['en', 'ja']), z.record(z.string(), z.string())).parse(JSON.parse(readFileSync('scripts/setup-words.json', 'utf8')))
+const copy = z
+  .record(z.enum(['en', 'ja']), z.record(z.string(), z.string()))
+  .parse(JSON.parse(readFileSync('scripts/setup-words.json', 'utf8')))
 
 describe('the setup scripts’ words', () => {
   it('are the catalogue’s, in both languages (run npx tsx scripts/setup-words-write.ts after changing one)', () => {

@@ -16,7 +16,11 @@ describe('tar archive of zone files', () => {
     ]
     const dir = mkdtempSync(join(tmpdir(), 'tar-'))
     writeFileSync(join(dir, 'zones.tar'), tarArchive(files))
-    expect(execFileSync('tar', ['-tf', join(dir, 'zones.tar')], { encoding: 'utf8' }).trim().split('\n')).toEqual(files.map((f) => f.path))
+    expect(
+      execFileSync('tar', ['-tf', join(dir, 'zones.tar')], { encoding: 'utf8' })
+        .trim()
+        .split('\n'),
+    ).toEqual(files.map((f) => f.path))
     execFileSync('tar', ['-xf', join(dir, 'zones.tar'), '-C', dir])
     for (const f of files) expect(readFileSync(join(dir, f.path), 'utf8')).toBe(f.text)
   })

@@ -31,7 +31,9 @@ describe('which line (libpq passwordFromFile)', () => {
     ].join('\n')
     expect(passwordFromPassfileText(text, target)).toBe('first')
     expect(passwordFromPassfileText(text, { ...target, database: 'else' })).toBe('second')
-    expect(passwordFromPassfileText('db.example.net:*:*:hosting_admin:any-port\n', { ...target, port: 6543 })).toBe('any-port')
+    expect(passwordFromPassfileText('db.example.net:*:*:hosting_admin:any-port\n', { ...target, port: 6543 })).toBe(
+      'any-port',
+    )
   })
 
   it('no matching line, a line with too few fields, or a different port: no password', () => {
@@ -52,7 +54,9 @@ describe('which line (libpq passwordFromFile)', () => {
 
   it('Windows line ends are stripped; an empty host or the default socket folder is "localhost"', () => {
     expect(passwordFromPassfileText('*:*:*:*:crlf\r\n', target)).toBe('crlf')
-    expect(passwordFromPassfileText('localhost:5432:*:*:local\n', { ...target, host: '/var/run/postgresql' })).toBe('local')
+    expect(passwordFromPassfileText('localhost:5432:*:*:local\n', { ...target, host: '/var/run/postgresql' })).toBe(
+      'local',
+    )
     expect(passwordFromPassfileText('localhost:5432:*:*:local\n', { ...target, host: '' })).toBe('local')
   })
 })
@@ -62,17 +66,29 @@ describe('the file on disk', () => {
     const file = join(dir, 'good.pgpass')
     writeFileSync(file, 'db.example.net:5432:hosting_admin_team:hosting_admin:s3cret\n', { mode: 0o600 })
     chmodSync(file, 0o600)
-    expect(await passwordFromPassfile(target, { PGPASSFILE: file }, 'linux')).toEqual({ found: true, password: 's3cret', file })
+    expect(await passwordFromPassfile(target, { PGPASSFILE: file }, 'linux')).toEqual({
+      found: true,
+      password: 's3cret',
+      file,
+    })
   })
 
   it('ignored, saying why, when its group or others may read it, or when it is not a plain file; absent: nothing found', async () => {
     const open = join(dir, 'open.pgpass')
     writeFileSync(open, '*:*:*:*:s3cret\n')
     chmodSync(open, 0o644)
-    expect(await passwordFromPassfile(target, { PGPASSFILE: open }, 'linux')).toEqual({ found: false, file: open, ignored: 'groupOrWorldAccess' })
+    expect(await passwordFromPassfile(target, { PGPASSFILE: open }, 'linux')).toEqual({
+      found: false,
+      file: open,
+      ignored: 'groupOrWorldAccess',
+    })
     const folder = join(dir, 'folder.pgpass')
     mkdirSync(folder, { mode: 0o700 })
-    expect(await passwordFromPassfile(target, { PGPASSFILE: folder }, 'linux')).toEqual({ found: false, file: folder, ignored: 'notPlainFile' })
+    expect(await passwordFromPassfile(target, { PGPASSFILE: folder }, 'linux')).toEqual({
+      found: false,
+      file: folder,
+      ignored: 'notPlainFile',
+    })
     const none = join(dir, 'none.pgpass')
     expect(await passwordFromPassfile(target, { PGPASSFILE: none }, 'linux')).toEqual({ found: false, file: none })
   })

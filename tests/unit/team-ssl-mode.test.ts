@@ -8,10 +8,34 @@ import { chooseSslMode, defaultSslMode, isLoopbackHost } from '@shared/team/ssl-
 
 describe('loopback', () => {
   it('127.0.0.0/8, ::1 however written, localhost and a socket folder are this machine', () => {
-    for (const h of ['127.0.0.1', '127.1.2.3', '::1', '[::1]', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1', 'localhost', 'LOCALHOST', 'localhost.', '/var/run/postgresql']) expect(isLoopbackHost(h), h).toBe(true)
+    for (const h of [
+      '127.0.0.1',
+      '127.1.2.3',
+      '::1',
+      '[::1]',
+      '0:0:0:0:0:0:0:1',
+      '::ffff:127.0.0.1',
+      'localhost',
+      'LOCALHOST',
+      'localhost.',
+      '/var/run/postgresql',
+    ])
+      expect(isLoopbackHost(h), h).toBe(true)
   })
   it('any other address or name is across a network', () => {
-    for (const h of ['192.0.2.2', '10.0.0.1', '0.0.0.0', '128.0.0.1', '::2', 'fd00::1', 'db.example.net', 'localhost.example.net', 'app.localhost', '1127.0.0.1']) expect(isLoopbackHost(h), h).toBe(false)
+    for (const h of [
+      '192.0.2.2',
+      '10.0.0.1',
+      '0.0.0.0',
+      '128.0.0.1',
+      '::2',
+      'fd00::1',
+      'db.example.net',
+      'localhost.example.net',
+      'app.localhost',
+      '1127.0.0.1',
+    ])
+      expect(isLoopbackHost(h), h).toBe(false)
   })
 })
 
@@ -34,8 +58,17 @@ describe('team init flags', () => {
     expect(chooseSslMode({ host: 'db.example.net', unencrypted: true })).toEqual({ ok: true, mode: 'disable' })
   })
   it('contradictions refused rather than guessed: clear text with TLS flags, a CA file that require would ignore', () => {
-    expect(chooseSslMode({ host: 'db.example.net', unencrypted: true, caFile: '/ca.pem' })).toEqual({ ok: false, problem: 'unencryptedWithTls' })
-    expect(chooseSslMode({ host: 'db.example.net', unencrypted: true, sslmode: 'require' })).toEqual({ ok: false, problem: 'unencryptedWithTls' })
-    expect(chooseSslMode({ host: 'db.example.net', sslmode: 'require', caFile: '/ca.pem' })).toEqual({ ok: false, problem: 'caFileNeedsVerifyFull' })
+    expect(chooseSslMode({ host: 'db.example.net', unencrypted: true, caFile: '/ca.pem' })).toEqual({
+      ok: false,
+      problem: 'unencryptedWithTls',
+    })
+    expect(chooseSslMode({ host: 'db.example.net', unencrypted: true, sslmode: 'require' })).toEqual({
+      ok: false,
+      problem: 'unencryptedWithTls',
+    })
+    expect(chooseSslMode({ host: 'db.example.net', sslmode: 'require', caFile: '/ca.pem' })).toEqual({
+      ok: false,
+      problem: 'caFileNeedsVerifyFull',
+    })
   })
 })

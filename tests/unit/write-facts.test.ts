@@ -19,13 +19,16 @@ describe('the facts of every write', () => {
     if (facts.zone || facts.readBack) expect(facts.target).toContain('domain')
   })
 
-  it.each(WRITE_ENDPOINT_NAMES.filter((n) => factsOf(n).before))("%s reads its value before from a list watched for its own subject and aspect, with members it sends", (name) => {
-    const facts = factsOf(name)
-    const watch = facts.before ? LIST_SPECS[facts.before].watch : null
-    expect(watch).toMatchObject({ subjectKind: facts.subject, aspect: facts.aspect })
-    const params = Object.keys(endpoints[name].params.shape)
-    expect(watch?.fields.filter((f) => params.includes(f)).length, 'members the write sends').toBeGreaterThan(0)
-  })
+  it.each(WRITE_ENDPOINT_NAMES.filter((n) => factsOf(n).before))(
+    '%s reads its value before from a list watched for its own subject and aspect, with members it sends',
+    (name) => {
+      const facts = factsOf(name)
+      const watch = facts.before ? LIST_SPECS[facts.before].watch : null
+      expect(watch).toMatchObject({ subjectKind: facts.subject, aspect: facts.aspect })
+      const params = Object.keys(endpoints[name].params.shape)
+      expect(watch?.fields.filter((f) => params.includes(f)).length, 'members the write sends').toBeGreaterThan(0)
+    },
+  )
 
   it('covers every write and nothing else', () => {
     expect(Object.keys(WRITE_FACTS).sort()).toEqual([...WRITE_ENDPOINT_NAMES].sort())

@@ -81,7 +81,11 @@ describe('a zones configuration', () => {
     ['no file', JSON.stringify({ zones: [{ domain: 'example.com' }] }), 'zones.0.file'],
     ['a domain that is not one', JSON.stringify({ zones: [{ domain: 'not a domain', file: 'x' }] }), 'zones.0.domain'],
     ['an unknown key', JSON.stringify({ zones: [{ domain: 'example.com', file: 'x', acount: 'Main' }] }), 'zones.0'],
-    ['an unknown format', JSON.stringify({ zones: [{ domain: 'a.example', file: 'x', format: 'yaml' }] }), 'zones.0.format'],
+    [
+      'an unknown format',
+      JSON.stringify({ zones: [{ domain: 'a.example', file: 'x', format: 'yaml' }] }),
+      'zones.0.format',
+    ],
   ])('refuses %s, saying where', async (_what, text, where) => {
     const dir = folderWith({ 'zones.json': text })
     const refused = await refusalOf(zoneSetOf(say, join(dir, 'zones.json'), undefined))

@@ -29,7 +29,12 @@ export interface DemoBackend {
   /** Its words and labels, known without starting it. */
   describe(): Promise<Pick<ProfileFields, 'serverKinds' | 'nsTypes'>>
   /** Starts it (once; later calls return the running one). */
-  start(): Promise<{ baseUrl: string; apiKey: string; serverKinds: ProfileFields['serverKinds']; nsTypes: ProfileFields['nsTypes'] }>
+  start(): Promise<{
+    baseUrl: string
+    apiKey: string
+    serverKinds: ProfileFields['serverKinds']
+    nsTypes: ProfileFields['nsTypes']
+  }>
   /** Whether it runs now. */
   running(): boolean
   /** Stops it; its data is kept in memory for the next start. */
@@ -86,7 +91,16 @@ export class AccountService {
     const words = running ?? (await this.opts.demo.describe())
     // The sandbox serves the dynamic DNS update address too, at the live one's path beside its API.
     const ddnsUrl = running ? `${new URL(running.baseUrl).origin}${new URL(LIVE_DDNS_URL).pathname}` : undefined
-    return { id: DEMO_ACCOUNT_ID, name: DEMO_ACCOUNT_NAME, baseUrl: running?.baseUrl ?? '', ...(ddnsUrl ? { ddnsUrl } : {}), serverKinds: words.serverKinds, nsTypes: words.nsTypes, timeoutMs: DEFAULT_TIMEOUT_MS, ...DEMO_MARKS }
+    return {
+      id: DEMO_ACCOUNT_ID,
+      name: DEMO_ACCOUNT_NAME,
+      baseUrl: running?.baseUrl ?? '',
+      ...(ddnsUrl ? { ddnsUrl } : {}),
+      serverKinds: words.serverKinds,
+      nsTypes: words.nsTypes,
+      timeoutMs: DEFAULT_TIMEOUT_MS,
+      ...DEMO_MARKS,
+    }
   }
 
   /** Stops the demo's sandbox when another account is chosen and no demo write is running. */
@@ -209,7 +223,8 @@ export class AccountService {
   async update(id: string, fields: ProfileFields, typedName?: string): Promise<AccountView> {
     this.assertNotDemo(id)
     const was = this.profile(id)
-    if (lowersSafety(was, fields) && typedName?.trim() !== was.name.trim()) throw AppError.of('validation', { code: 'account.lowerSafetyNeedsName', params: { name: was.name } })
+    if (lowersSafety(was, fields) && typedName?.trim() !== was.name.trim())
+      throw AppError.of('validation', { code: 'account.lowerSafetyNeedsName', params: { name: was.name } })
     // The level is written as a level from now on; the older flag is only read.
     const saved: ProfileFields = { ...fields, writeSafety: writeSafetyOf(fields) }
     delete saved.confirmByName
@@ -229,7 +244,9 @@ export class AccountService {
   /** The account's identity as this workstation keeps it, to share with the team. */
   sharedIdentity(id: string): SharedIdentity | undefined {
     const p = id === DEMO_ACCOUNT_ID ? undefined : this.opts.profiles.find(id)
-    return p ? { label: p.name, colour: p.colour, environment: p.environment, writeSafety: writeSafetyOf(p) } : undefined
+    return p
+      ? { label: p.name, colour: p.colour, environment: p.environment, writeSafety: writeSafetyOf(p) }
+      : undefined
   }
 
   /**
@@ -238,11 +255,23 @@ export class AccountService {
    */
   async applyShared(id: string, shared: SharedIdentity): Promise<void> {
     const now = this.sharedIdentity(id)
-    if (!now || (now.label === shared.label && now.colour === shared.colour && now.environment === shared.environment && now.writeSafety === shared.writeSafety)) return
+    if (
+      !now ||
+      (now.label === shared.label &&
+        now.colour === shared.colour &&
+        now.environment === shared.environment &&
+        now.writeSafety === shared.writeSafety)
+    )
+      return
     await this.opts.profiles.update((d) => {
       const p = d.accounts.find((a) => a.id === id)
       if (!p) return
-      Object.assign(p, { name: shared.label, colour: shared.colour, environment: shared.environment, writeSafety: shared.writeSafety })
+      Object.assign(p, {
+        name: shared.label,
+        colour: shared.colour,
+        environment: shared.environment,
+        writeSafety: shared.writeSafety,
+      })
       delete p.confirmByName
     })
   }
@@ -285,7 +314,9 @@ export class AccountService {
     refuseKeyInUrl(fields.baseUrl, apiKey)
     const key = apiKey.trim()
     const { baseUrl, serverKinds, timeoutMs } = fields
-    return probe(async () => createApiClient({ baseUrl, apiKey: key, serverPaths: paths(serverKinds), timeoutMs, ...this.agent() }))
+    return probe(async () =>
+      createApiClient({ baseUrl, apiKey: key, serverPaths: paths(serverKinds), timeoutMs, ...this.agent() }),
+    )
   }
 
   /** Whether the OS keychain works right now (it is probed with a harmless read). */
@@ -294,7 +325,10 @@ export class AccountService {
       await (await this.opts.keychain()).get('__probe__')
       return { available: true }
     } catch (err) {
-      return { available: false, problem: err instanceof AppError ? err.toData() : { kind: 'keychain-unavailable', code: 'keychain.refused' } }
+      return {
+        available: false,
+        problem: err instanceof AppError ? err.toData() : { kind: 'keychain-unavailable', code: 'keychain.refused' },
+      }
     }
   }
 
@@ -305,7 +339,12 @@ export class AccountService {
       const stamp = `${d.baseUrl}`
       const cached = this.clients.get(id)
       if (cached?.stamp === stamp) return cached.client
-      const client = createApiClient({ baseUrl: d.baseUrl, apiKey: d.apiKey, serverPaths: paths(d.serverKinds), ...this.agent() })
+      const client = createApiClient({
+        baseUrl: d.baseUrl,
+        apiKey: d.apiKey,
+        serverPaths: paths(d.serverKinds),
+        ...this.agent(),
+      })
       this.clients.set(id, { client, stamp })
       return client
     }
@@ -314,7 +353,13 @@ export class AccountService {
     const cached = this.clients.get(id)
     if (cached?.stamp === stamp) return cached.client
     const key = await this.readKey(id)
-    const client = createApiClient({ baseUrl: p.baseUrl, apiKey: key, serverPaths: paths(p.serverKinds), timeoutMs: p.timeoutMs, ...this.agent() })
+    const client = createApiClient({
+      baseUrl: p.baseUrl,
+      apiKey: key,
+      serverPaths: paths(p.serverKinds),
+      timeoutMs: p.timeoutMs,
+      ...this.agent(),
+    })
     this.clients.set(id, { client, stamp })
     return client
   }

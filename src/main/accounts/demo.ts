@@ -17,10 +17,16 @@ const APP_DEMO: SandboxOptions = { maxRecorded: 0, maxLogEntries: 2_000, maxBody
 type Words = Awaited<ReturnType<DemoBackend['describe']>>
 
 function wordsOf(options: SandboxOptions): Words {
-  const serverKinds = fromKeys(SERVER_KINDS, (k) => ({ path: options.serverPaths?.[k] ?? SERVER_KIND_PLACEHOLDERS[k].path, label: SERVER_KIND_PLACEHOLDERS[k].label }))
+  const serverKinds = fromKeys(SERVER_KINDS, (k) => ({
+    path: options.serverPaths?.[k] ?? SERVER_KIND_PLACEHOLDERS[k].path,
+    label: SERVER_KIND_PLACEHOLDERS[k].label,
+  }))
   // The demo's DNS words are whatever its sandbox is started with; the label is the word itself.
   const ns = options.service?.nsTypeWords ?? { svc1: 'svc1', svc11: 'svc11' }
-  return { serverKinds, nsTypes: { svc1: { word: ns.svc1, label: ns.svc1 }, svc11: { word: ns.svc11, label: ns.svc11 } } }
+  return {
+    serverKinds,
+    nsTypes: { svc1: { word: ns.svc1, label: ns.svc1 }, svc11: { word: ns.svc11, label: ns.svc11 } },
+  }
 }
 
 /** The demo backend; `sandbox()` is the last sandbox it started (still there, stopped, after a close). */
@@ -38,7 +44,13 @@ export function sandboxDemo(overrides: SandboxOptions = {}): DemoBackend & { san
       // Assigned before any await, so a close() that comes while the module loads still finds the sandbox to close.
       starting ??= import('../../sandbox').then(({ startSandbox }) =>
         // Loaded on first use, so the main bundle carries the sandbox only as a separate chunk.
-        startSandbox({ host: '127.0.0.1', port: 0, keys: { full: key }, ...options, ...(kept ? { initialState: kept } : {}) }),
+        startSandbox({
+          host: '127.0.0.1',
+          port: 0,
+          keys: { full: key },
+          ...options,
+          ...(kept ? { initialState: kept } : {}),
+        }),
       )
       const started = await starting
       sb = started

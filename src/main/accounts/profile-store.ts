@@ -31,7 +31,10 @@ const stampOf = (now: Date) => now.toISOString().replace(/[:.]/g, '-')
 
 /** An account left out at load: its place in the file, and its id when it has one. */
 function describeLeftOut(index: number, raw: unknown): string {
-  const id = typeof raw === 'object' && raw !== null && 'id' in raw && typeof raw.id === 'string' ? raw.id.slice(0, 64) : undefined
+  const id =
+    typeof raw === 'object' && raw !== null && 'id' in raw && typeof raw.id === 'string'
+      ? raw.id.slice(0, 64)
+      : undefined
   return id === undefined ? `#${index + 1}` : `#${index + 1} (${id})`
 }
 
@@ -89,7 +92,11 @@ export class ProfileStore {
       // Kept whole before the next save rewrites the file without them.
       const movedTo = `${this.file}.corrupt-${stampOf(new Date())}`
       await copyFile(this.file, movedTo)
-      this.problem = { kind: 'internal', code: 'accountsFile.someUnreadable', params: { movedTo, count: leftOut.length, accounts: leftOut.join(', ') } }
+      this.problem = {
+        kind: 'internal',
+        code: 'accountsFile.someUnreadable',
+        params: { movedTo, count: leftOut.length, accounts: leftOut.join(', ') },
+      }
     }
     return this.data
   }

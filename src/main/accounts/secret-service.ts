@@ -19,7 +19,11 @@ const runDbusSend: DbusSend = (args) =>
     execFile('dbus-send', args, { timeout: 5000, encoding: 'utf8' }, (err, stdout) => done(err ? undefined : stdout))
   })
 
-export async function locateSecret(service: string, account: string, send: DbusSend = runDbusSend): Promise<KeyPlace | undefined> {
+export async function locateSecret(
+  service: string,
+  account: string,
+  send: DbusSend = runDbusSend,
+): Promise<KeyPlace | undefined> {
   // dbus-send's dictionary syntax separates with commas: a value holding one cannot be said (the app's names never do).
   if (/[,\s]/.test(service) || /[,\s]/.test(account)) return undefined
   const out = await send([
@@ -38,7 +42,9 @@ export async function locateSecret(service: string, account: string, send: DbusS
  *   array [ object path "/org/freedesktop/secrets/collection/login/1" ]  array [ ]
  */
 export function placeIn(reply: string): KeyPlace | undefined {
-  const arrays = [...reply.matchAll(/array \[([^\]]*)\]/g)].map((m) => (m[1] ?? '').match(/object path "/g)?.length ?? 0)
+  const arrays = [...reply.matchAll(/array \[([^\]]*)\]/g)].map(
+    (m) => (m[1] ?? '').match(/object path "/g)?.length ?? 0,
+  )
   if (arrays.length !== 2) return undefined
   const [unlocked = 0, locked = 0] = arrays
   return unlocked > 0 ? 'unlocked' : locked > 0 ? 'locked' : 'absent'

@@ -40,11 +40,14 @@ function keychainError(err: unknown): AppError {
   // No bus at all ("Cannot autolaunch D-Bus without X11 $DISPLAY"), a bus address that leads
   // nowhere ("Could not connect: No such file or directory", a session that ended), or a bus
   // without a Secret Service on it: in each, no Secret Service is reachable.
-  const code = /autolaunch D-Bus|DBUS_SESSION_BUS_ADDRESS|Could not connect|org\.freedesktop\.secrets|was not provided by any \.service/i.test(detail)
-    ? 'keychain.noSecretService'
-    : /locked|unlock|prompt|dismissed|denied|cancel/i.test(detail)
-      ? 'keychain.locked'
-      : 'keychain.refused'
+  const code =
+    /autolaunch D-Bus|DBUS_SESSION_BUS_ADDRESS|Could not connect|org\.freedesktop\.secrets|was not provided by any \.service/i.test(
+      detail,
+    )
+      ? 'keychain.noSecretService'
+      : /locked|unlock|prompt|dismissed|denied|cancel/i.test(detail)
+        ? 'keychain.locked'
+        : 'keychain.refused'
   return AppError.of('keychain-unavailable', { code })
 }
 
@@ -148,7 +151,12 @@ export async function loadKeytar(): Promise<KeytarLike> {
   try {
     const mod: { default?: KeytarLike } & KeytarLike = await import('keytar')
     const keytar = mod.default ?? mod
-    return { getPassword: keytar.getPassword, setPassword: keytar.setPassword, deletePassword: keytar.deletePassword, locate: locatorFor(keytar) }
+    return {
+      getPassword: keytar.getPassword,
+      setPassword: keytar.setPassword,
+      deletePassword: keytar.deletePassword,
+      locate: locatorFor(keytar),
+    }
   } catch (err) {
     throw keychainError(err)
   }

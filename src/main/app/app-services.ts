@@ -107,7 +107,8 @@ export interface AppServices {
 const writerOf = (s: TeamStatus) => (s.mode === 'team' ? { member: s.member, workstation: s.workstation } : undefined)
 
 /** Whether a team job was made here (the runner has it) or by another member or workstation. */
-const isThisWorkstation = (s: TeamStatus, by: { member: string; workstation: string }) => s.mode === 'team' && s.member === by.member && s.workstation === by.workstation
+const isThisWorkstation = (s: TeamStatus, by: { member: string; workstation: string }) =>
+  s.mode === 'team' && s.member === by.member && s.workstation === by.workstation
 
 /** The app's log in its usual place under the user-data folder. */
 export const logDirOf = (userDataDir: string) => join(userDataDir, 'logs')
@@ -115,7 +116,8 @@ export const logDirOf = (userDataDir: string) => join(userDataDir, 'logs')
 /** A file the app cannot start without, as a code the start-up screen words (with the path and the system's reason). */
 function startupProblem(code: 'startup.accountsFile' | 'startup.journalFile', path: string) {
   return (err: unknown): never => {
-    const reason = typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : 'unknown'
+    const reason =
+      typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : 'unknown'
     throw AppError.of('internal', { code, params: { path, reason } })
   }
 }
@@ -126,7 +128,11 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
   const lockAs = opts.lockAs ?? 'app'
   const door = lockAs === 'app' && opts.cliDoor !== false ? { token: randomBytes(24).toString('hex') } : undefined
   const locked = await acquireDataLock(opts.userDataDir, lockAs, { ...opts.lockWait })
-  if (!locked.ok) throw AppError.of('internal', { code: 'startup.dataInUse', params: { path: opts.userDataDir, pid: locked.heldBy.pid, who: locked.heldBy.who } })
+  if (!locked.ok)
+    throw AppError.of('internal', {
+      code: 'startup.dataInUse',
+      params: { path: opts.userDataDir, pid: locked.heldBy.pid, who: locked.heldBy.who },
+    })
   const log = opts.log ?? createAppLog({ dir: logDirOf(opts.userDataDir) })
   const desktop = opts.desktop ?? headlessDesktop()
   const profiles = new ProfileStore(join(opts.userDataDir, 'accounts.json'))
@@ -153,7 +159,11 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
       workerUrl: opts.storeWorkerUrl,
       ...opts.storeWorker,
     }))
-  const storeReadFailed = (err: unknown) => log.warn('store.readFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof AppError ? err.data.code : undefined })
+  const storeReadFailed = (err: unknown) =>
+    log.warn('store.readFailed', {
+      error: err instanceof Error ? err.name : 'unknown',
+      code: err instanceof AppError ? err.data.code : undefined,
+    })
   let keychain: Promise<SecretStore> | undefined
   const defaultKeychain = () => {
     // Retried on each use after a failure: the user may unlock or start the keyring meanwhile.
@@ -176,12 +186,22 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     // Team mode: a profile changed here is shared (its level's change a team history entry).
     onUpdated: (id) => {
       const identity = accounts.sharedIdentity(id)
-      if (identity) void teamLedger?.shareIdentity(id, identity).catch((err: unknown) => log.warn('team.shareFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof TeamError ? err.code : undefined }))
+      if (identity)
+        void teamLedger?.shareIdentity(id, identity).catch((err: unknown) =>
+          log.warn('team.shareFailed', {
+            error: err instanceof Error ? err.name : 'unknown',
+            code: err instanceof TeamError ? err.code : undefined,
+          }),
+        )
     },
     onRemoved: (id) => {
-      void store.removeAccount(id).catch((err: unknown) => log.warn('store.writeFailed', { error: err instanceof Error ? err.name : 'unknown' }))
+      void store
+        .removeAccount(id)
+        .catch((err: unknown) => log.warn('store.writeFailed', { error: err instanceof Error ? err.name : 'unknown' }))
       autorenewOn.forget(id)
-      void jobs.forgetAccount(id).catch((err: unknown) => log.error('jobs.forgetFailed', { error: err instanceof Error ? err.name : 'unknown' }))
+      void jobs
+        .forgetAccount(id)
+        .catch((err: unknown) => log.error('jobs.forgetFailed', { error: err instanceof Error ? err.name : 'unknown' }))
     },
   })
   const calls = new RunningCalls()
@@ -209,7 +229,10 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     },
     {
       // Each account's identity shared with the team; another member's change applied here.
-      identities: { local: (id) => accounts.sharedIdentity(id), apply: (id, shared) => accounts.applyShared(id, shared) },
+      identities: {
+        local: (id) => accounts.sharedIdentity(id),
+        apply: (id, shared) => accounts.applyShared(id, shared),
+      },
       onStatus: (s) => {
         if (s.mode === 'team') {
           if (s.connected) {
@@ -225,7 +248,12 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
   if (teamLedger) {
     const shared = teamLedger
     const share = (accountId: string, change: ListChange) => {
-      for (const f of change.findings ?? []) void shared.recordDrift(accountId, f).catch((err: unknown) => log.warn('team.driftNotShared', { error: err instanceof Error ? err.name : 'unknown' }))
+      for (const f of change.findings ?? [])
+        void shared
+          .recordDrift(accountId, f)
+          .catch((err: unknown) =>
+            log.warn('team.driftNotShared', { error: err instanceof Error ? err.name : 'unknown' }),
+          )
       return change
     }
     const keep = store.keepList
@@ -234,7 +262,10 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     store.putList = async (...a) => share(a[0], await put(...a))
   }
   // Its key in the keychain, beside the API keys; in the data folder where none can be reached (body-mac.ts).
-  const bodyMac = new BodyMac({ keychain: opts.keychain ?? defaultKeychain, keyFile: join(opts.userDataDir, 'journal.key') })
+  const bodyMac = new BodyMac({
+    keychain: opts.keychain ?? defaultKeychain,
+    keyFile: join(opts.userDataDir, 'journal.key'),
+  })
   // Every write leaves a history row; a zone is snapshotted before it is saved.
   const writeHistory = createWriteHistory(store, opts.now, teamLedger ? () => writerOf(teamLedger.status) : undefined)
   const jobs: JobRunner = new JobRunner({
@@ -250,7 +281,11 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     },
     // Written only while this process's services hold the folder (data-lock.ts).
     // Its lines chained under the installation's key, the chain's end kept in the store too (journal-chain.ts).
-    ledger: teamLedger ?? new LocalLedger(new Journal(journalFile, locked.lock, { keys: () => bodyMac.chainKeys(), tip: journalTipIn(store) })),
+    ledger:
+      teamLedger ??
+      new LocalLedger(
+        new Journal(journalFile, locked.lock, { keys: () => bodyMac.chainKeys(), tip: journalTipIn(store) }),
+      ),
     bodyMac,
     onChange: (job) => {
       logJob(job)
@@ -261,14 +296,27 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     ...(opts.logCheckDelaysMs ? { logCheckDelaysMs: opts.logCheckDelaysMs } : {}),
     // The app settles the unknown outcomes it finds at start; the command line only its own jobs'.
     settlesOthers: lockAs === 'app',
-    onJournalError: (err) => log.error('journal.writeFailed', { error: err instanceof Error ? err.name : 'unknown', code: typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : undefined }),
+    onJournalError: (err) =>
+      log.error('journal.writeFailed', {
+        error: err instanceof Error ? err.name : 'unknown',
+        code: typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : undefined,
+      }),
     // In team mode, the team's history too: each write with its member; a zone changed by a colleague named.
     observer: teamLedger
-      ? withTeamHistory(writeHistory, teamLedger, (err) => log.warn('team.historyFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof TeamError ? err.code : undefined }))
+      ? withTeamHistory(writeHistory, teamLedger, (err) =>
+          log.warn('team.historyFailed', {
+            error: err instanceof Error ? err.name : 'unknown',
+            code: err instanceof TeamError ? err.code : undefined,
+          }),
+        )
       : writeHistory,
     domainNamesOf: (accountId) => storedDomainNames(store, accountId, storeReadFailed),
     serverIdsOf: (accountId) => storedServerIds(store, accountId, storeReadFailed),
-    onObserverError: (err) => log.warn('history.writeFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof AppError ? err.data.code : undefined }),
+    onObserverError: (err) =>
+      log.warn('history.writeFailed', {
+        error: err instanceof Error ? err.name : 'unknown',
+        code: err instanceof AppError ? err.data.code : undefined,
+      }),
   })
   await jobs.init().catch(startupProblem('startup.journalFile', journalFile))
   // A row the store could not take (its worker down, or ended while writing it) is owed by the
@@ -276,28 +324,62 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
   // and accounts still set up: a colleague's rows come from the team's history.
   historyOwed = createHistoryOwed({
     history: writeHistory,
-    jobs: () => jobs.list().filter((j) => accounts.exists(j.accountId) && (!j.by || (teamLedger !== undefined && isThisWorkstation(teamLedger.status, j.by)))),
+    jobs: () =>
+      jobs
+        .list()
+        .filter(
+          (j) =>
+            accounts.exists(j.accountId) &&
+            (!j.by || (teamLedger !== undefined && isThisWorkstation(teamLedger.status, j.by))),
+        ),
     log,
   })
   void historyOwed.offer()
-  if (teamLedger) teamBack = () => void jobs.refresh().catch((err: unknown) => log.warn('team.jobsNotRead', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof TeamError ? err.code : undefined }))
+  if (teamLedger)
+    teamBack = () =>
+      void jobs.refresh().catch((err: unknown) =>
+        log.warn('team.jobsNotRead', {
+          error: err instanceof Error ? err.name : 'unknown',
+          code: err instanceof TeamError ? err.code : undefined,
+        }),
+      )
   // The active account's domain list, parsed while the window loads: its first paint from the
   // store then does not wait for 10,000 rows to be read and checked.
-  void store.warm(accounts.activeId(), 'domains.list', {}).catch((err: unknown) => log.warn('store.warmFailed', { error: err instanceof Error ? err.name : 'unknown' }))
+  void store
+    .warm(accounts.activeId(), 'domains.list', {})
+    .catch((err: unknown) => log.warn('store.warmFailed', { error: err instanceof Error ? err.name : 'unknown' }))
   // What this run cannot keep, said once, at start, in the window: a store kept aside or held in
   // memory, a log that cannot be written, a journal that cannot be written (no write is sent).
   const startupWarnings = (): ErrorData[] => {
     const out: ErrorData[] = []
     // Every account vanished: said on whatever screen the app opens on, until the user closes it.
-    if (profiles.problem) out.push({ kind: 'internal', code: profiles.problem.code, params: { ...profiles.problem.params } })
+    if (profiles.problem)
+      out.push({ kind: 'internal', code: profiles.problem.code, params: { ...profiles.problem.params } })
     const p = store.problem
     if (p && p.code !== 'store.rowSkipped') out.push({ kind: 'internal', code: p.code, params: { ...p.params } })
-    if (log.notKept) out.push({ kind: 'internal', code: 'startup.logNotKept', params: { path: log.dir, reason: log.notKept.reason } })
-    if (jobs.journalDamaged) out.push({ kind: 'internal', code: 'startup.journalDamaged', params: { path: journalFile, movedTo: jobs.journalDamaged.movedTo, lines: jobs.journalDamaged.lines } })
-    if (jobs.journalChanged) out.push({ kind: 'internal', code: 'startup.journalChanged', params: { path: journalFile, movedTo: jobs.journalChanged.movedTo, line: jobs.journalChanged.line } })
+    if (log.notKept)
+      out.push({ kind: 'internal', code: 'startup.logNotKept', params: { path: log.dir, reason: log.notKept.reason } })
+    if (jobs.journalDamaged)
+      out.push({
+        kind: 'internal',
+        code: 'startup.journalDamaged',
+        params: { path: journalFile, movedTo: jobs.journalDamaged.movedTo, lines: jobs.journalDamaged.lines },
+      })
+    if (jobs.journalChanged)
+      out.push({
+        kind: 'internal',
+        code: 'startup.journalChanged',
+        params: { path: journalFile, movedTo: jobs.journalChanged.movedTo, line: jobs.journalChanged.line },
+      })
     const team = teamLedger?.status
-    if (team?.mode === 'team' && !team.connected) out.push({ kind: teamErrorKind(team.problem.code), code: team.problem.code, params: { ...team.problem.params } })
-    if (jobs.journalProblem) out.push({ kind: 'internal', code: 'startup.journalNotKept', params: { path: journalFile, reason: jobs.journalProblem.reason } })
+    if (team?.mode === 'team' && !team.connected)
+      out.push({ kind: teamErrorKind(team.problem.code), code: team.problem.code, params: { ...team.problem.params } })
+    if (jobs.journalProblem)
+      out.push({
+        kind: 'internal',
+        code: 'startup.journalNotKept',
+        params: { path: journalFile, reason: jobs.journalProblem.reason },
+      })
     return out
   }
   const reminders = createReminders({
@@ -309,7 +391,13 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     // Team mode: handled once for the team (team_reminders), notified by one workstation (team_reminder_notices).
     ...(teamLedger ? { handlings: teamLedger, notices: teamLedger } : {}),
   })
-  const app = createAppControl({ log, desktop, accountCount: () => profiles.current.accounts.length, warnings: startupWarnings, onUnsavedWork: opts.onUnsavedWork })
+  const app = createAppControl({
+    log,
+    desktop,
+    accountCount: () => profiles.current.accounts.length,
+    warnings: startupWarnings,
+    onUnsavedWork: opts.onUnsavedWork,
+  })
   const router = createIpcRouter({
     handlers: createChannelHandlers({
       accounts,
@@ -320,16 +408,35 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
       app,
       store,
       accountNames: () => Object.fromEntries(profiles.current.accounts.map((a) => [a.id, a.name])),
-      onStoreError: (err) => log.warn('store.writeFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof AppError ? err.data.code : undefined }),
+      onStoreError: (err) =>
+        log.warn('store.writeFailed', {
+          error: err instanceof Error ? err.name : 'unknown',
+          code: err instanceof AppError ? err.data.code : undefined,
+        }),
       reminders,
       autorenewOn,
-      teamJobs: teamLedger ? async () => (await teamLedger.load()).filter((j) => j.by !== undefined && !isThisWorkstation(teamLedger.status, j.by)) : undefined,
+      teamJobs: teamLedger
+        ? async () =>
+            (await teamLedger.load()).filter((j) => j.by !== undefined && !isThisWorkstation(teamLedger.status, j.by))
+        : undefined,
       teamHistory: teamLedger
-        ? createTeamHistoryFeed({ source: teamLedger, handlings: teamLedger, store, onError: (err) => log.warn('team.historyFailed', { error: err instanceof Error ? err.name : 'unknown', code: err instanceof TeamError ? err.code : undefined }) })
+        ? createTeamHistoryFeed({
+            source: teamLedger,
+            handlings: teamLedger,
+            store,
+            onError: (err) =>
+              log.warn('team.historyFailed', {
+                error: err instanceof Error ? err.name : 'unknown',
+                code: err instanceof TeamError ? err.code : undefined,
+              }),
+          })
         : undefined,
       ...(workerStore ? { storeLife: storeLifeOf(workerStore, historyOwed) } : {}),
       // The team database's password is kept beside the API keys, under its own keychain service (the command line reads it there).
-      team: new TeamSettingsService(opts.userDataDir, opts.keychain ?? (async () => new KeytarSecretStore(await loadKeytar(), TEAM_KEYCHAIN_SERVICE))),
+      team: new TeamSettingsService(
+        opts.userDataDir,
+        opts.keychain ?? (async () => new KeytarSecretStore(await loadKeytar(), TEAM_KEYCHAIN_SERVICE)),
+      ),
     }),
     calls,
     // The command line's calls come only through the door below, which makes their senders.
@@ -337,7 +444,10 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     log,
   })
   // Not when this process held the folder already (its first services have the door) or could not write the lock.
-  const cliServer = door && !locked.reentered && !locked.unkept ? await openDoor(opts.userDataDir, door.token, locked.lock, router, store, log) : undefined
+  const cliServer =
+    door && !locked.reentered && !locked.unkept
+      ? await openDoor(opts.userDataDir, door.token, locked.lock, router, store, log)
+      : undefined
   log.info('app.ready', { accounts: profiles.current.accounts.length, jobs: jobs.list().length })
   return {
     accounts,
@@ -366,7 +476,10 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
 }
 
 /** The store's status as the window shows it: with history rows it could not write once it was back. */
-function storeLifeOf(store: WorkerStore, owed: HistoryOwed): { status(): StoreStatus; restart(): Promise<StoreStatus> } {
+function storeLifeOf(
+  store: WorkerStore,
+  owed: HistoryOwed,
+): { status(): StoreStatus; restart(): Promise<StoreStatus> } {
   const withOwed = (s: StoreStatus): StoreStatus => {
     const notWritten = s.state === 'up' ? owed.notWritten() : undefined
     return notWritten ? { ...s, historyNotWritten: notWritten.reason } : s
@@ -380,12 +493,22 @@ function storeLifeOf(store: WorkerStore, owed: HistoryOwed): { status(): StoreSt
  * be opened there is not advertised, and the log says why (the command then says the app holds
  * the folder and its door cannot be reached).
  */
-async function openDoor(dataDir: string, token: string, lock: DataLock, router: IpcRouter, store: AppServices['store'], log: AppLog): Promise<CliServer | undefined> {
+async function openDoor(
+  dataDir: string,
+  token: string,
+  lock: DataLock,
+  router: IpcRouter,
+  store: AppServices['store'],
+  log: AppLog,
+): Promise<CliServer | undefined> {
   const chosen = await chooseDoorPlace(dataDir)
   for (const r of chosen.refused) log.warn('cli.doorDirRefused', { dir: r.dir, reason: r.reason })
   if (!chosen.ok) return undefined
   const server = await startCliServer({ place: chosen.place, token, router, log }).catch((err: unknown) => {
-    log.warn('cli.serverFailed', { error: err instanceof Error ? err.name : 'unknown', code: typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : undefined })
+    log.warn('cli.serverFailed', {
+      error: err instanceof Error ? err.name : 'unknown',
+      code: typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : undefined,
+    })
     return undefined
   })
   if (server && !(await lock.advertiseDoor({ socket: chosen.place.socket, token }))) {
@@ -401,7 +524,13 @@ async function openDoor(dataDir: string, token: string, lock: DataLock, router: 
  * screen asks what went wrong, the log folder, diagnostics, quit) and every other channel with
  * the problem itself.
  */
-function startupFailureRouter(opts: { problem: ErrorData; log: AppLog; desktop: Desktop; allowedOrigins: string[]; onQuit: () => void }): IpcRouter {
+function startupFailureRouter(opts: {
+  problem: ErrorData
+  log: AppLog
+  desktop: Desktop
+  allowedOrigins: string[]
+  onQuit: () => void
+}): IpcRouter {
   const app = createAppControl({ log: opts.log, desktop: opts.desktop, accountCount: () => 0, problem: opts.problem })
   return createIpcRouter({
     handlers: createAppHandlers(app, opts.onQuit),
@@ -417,15 +546,29 @@ function startupFailureRouter(opts: { problem: ErrorData; log: AppLog; desktop: 
  * the end-to-end bridge both wire to the window. A known problem (an unreadable accounts file
  * or journal) keeps its code and file; anything else is "could not start" with its error name.
  */
-export async function startAppServices(opts: AppServicesOptions & { log: AppLog; desktop: Desktop }): Promise<{ services?: AppServices; router: IpcRouter; problem?: ErrorData }> {
+export async function startAppServices(
+  opts: AppServicesOptions & { log: AppLog; desktop: Desktop },
+): Promise<{ services?: AppServices; router: IpcRouter; problem?: ErrorData }> {
   try {
     const services = await createAppServices(opts)
     return { services, router: services.router }
   } catch (err) {
     const known = err instanceof AppError
-    const problem: ErrorData = known ? err.toData() : { kind: 'internal', code: 'startup.failed', params: { reason: err instanceof Error ? err.name : 'unknown' } }
-    opts.log.error('app.startFailed', { code: problem.code, ...problem.params, ...(known ? {} : { message: err instanceof Error ? err.message : String(err) }) })
-    const router = startupFailureRouter({ problem, log: opts.log, desktop: opts.desktop, allowedOrigins: opts.allowedOrigins, onQuit: () => opts.onQuitConfirmed?.() })
+    const problem: ErrorData = known
+      ? err.toData()
+      : { kind: 'internal', code: 'startup.failed', params: { reason: err instanceof Error ? err.name : 'unknown' } }
+    opts.log.error('app.startFailed', {
+      code: problem.code,
+      ...problem.params,
+      ...(known ? {} : { message: err instanceof Error ? err.message : String(err) }),
+    })
+    const router = startupFailureRouter({
+      problem,
+      log: opts.log,
+      desktop: opts.desktop,
+      allowedOrigins: opts.allowedOrigins,
+      onQuit: () => opts.onQuitConfirmed?.(),
+    })
     return { router, problem }
   }
 }

@@ -61,7 +61,10 @@ function unwritable(dir: string, file: string): { reason: string } | undefined {
     }
     return undefined
   } catch (err) {
-    return { reason: typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : 'unknown' }
+    return {
+      reason:
+        typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : 'unknown',
+    }
   }
 }
 
@@ -103,7 +106,10 @@ export function createAppLog(opts: AppLogOptions): AppLog {
   logger.transports.console.level = opts.console ? 'info' : false
   if (opts.console) watchConsole()
   logger.transports.remote.level = false
-  logger.hooks.push((message) => ({ ...message, data: message.data.map((d: unknown) => redactor.redact(typeof d === 'string' ? d : String(d))) }))
+  logger.hooks.push((message) => ({
+    ...message,
+    data: message.data.map((d: unknown) => redactor.redact(typeof d === 'string' ? d : String(d))),
+  }))
   const notKept = unwritable(opts.dir, file)
   // A file that cannot be written is not tried for every line: the lines stay in memory.
   if (notKept) logger.transports.file.level = false
@@ -128,7 +134,11 @@ export function createAppLog(opts: AppLogOptions): AppLog {
     error: write('error'),
     async tail(count) {
       if (notKept) return memory.slice(-count)
-      const read = (path: string) => readFile(path, 'utf8').then((t) => t.split(/\r?\n/).filter(Boolean), (): string[] => [])
+      const read = (path: string) =>
+        readFile(path, 'utf8').then(
+          (t) => t.split(/\r?\n/).filter(Boolean),
+          (): string[] => [],
+        )
       const lines = [...(await read(join(opts.dir, 'main.old.log'))), ...(await read(file))]
       return lines.slice(-count).map((l) => redactor.redact(l))
     },

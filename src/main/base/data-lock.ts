@@ -28,7 +28,14 @@ import Database from 'libsql'
 import { z } from 'zod'
 
 /** The app also writes where the command reaches it (cli-server.ts) and the token it asks for. */
-export type LockHolder = { pid: number; host: string; who: 'app' | 'cli'; since: string; socket?: string | undefined; token?: string | undefined }
+export type LockHolder = {
+  pid: number
+  host: string
+  who: 'app' | 'cli'
+  since: string
+  socket?: string | undefined
+  token?: string | undefined
+}
 const holderSchema = z.object({
   pid: z.number().int().positive(),
   host: z.string(),
@@ -56,7 +63,8 @@ export type DataLock = {
   advertiseDoor(door: { socket: string; token: string }): Promise<boolean>
 }
 /** `reentered`: this process held it already (services opened twice, as tests do). */
-export type LockAttempt = { ok: true; lock: DataLock; unkept?: string; reentered?: boolean } | { ok: false; heldBy: LockHolder }
+export type LockAttempt =
+  { ok: true; lock: DataLock; unkept?: string; reentered?: boolean } | { ok: false; heldBy: LockHolder }
 
 /** The locks this process holds, by folder: the OS lock cannot tell this process's takings apart. */
 type HeldHere = { db: Database.Database; holder: LockHolder; holderFile: string; released: boolean }
@@ -143,7 +151,11 @@ export interface LockWaitOptions {
  * one process, as the tests do: `reentered`, and that taking may not write the journal); a
  * holder of another machine (a shared folder) counts as holding it.
  */
-export async function acquireDataLock(dir: string, who: LockHolder['who'], opts: LockWaitOptions = {}): Promise<LockAttempt> {
+export async function acquireDataLock(
+  dir: string,
+  who: LockHolder['who'],
+  opts: LockWaitOptions = {},
+): Promise<LockAttempt> {
   const until = Date.now() + (opts.waitForCliMs ?? 10_000)
   for (;;) {
     const attempt = await tryDataLock(dir, who, opts.now ?? (() => new Date()), opts.door)
@@ -159,7 +171,12 @@ export async function acquireDataLock(dir: string, who: LockHolder['who'], opts:
 const TAKE_TRIES = 4
 const TAKE_PAUSE_MS = 15
 
-async function tryDataLock(dir: string, who: LockHolder['who'], now: () => Date, door: LockWaitOptions['door']): Promise<LockAttempt> {
+async function tryDataLock(
+  dir: string,
+  who: LockHolder['who'],
+  now: () => Date,
+  door: LockWaitOptions['door'],
+): Promise<LockAttempt> {
   const key = await keyOf(dir)
   const here = heldHere.get(key)
   if (here && !here.released) return { ok: true, lock: reenteredLock(), reentered: true }
@@ -184,9 +201,20 @@ async function tryDataLock(dir: string, who: LockHolder['who'], now: () => Date,
   if (!db) {
     const holder = await holderOf(lockFileOf(dir))
     // The file is the holder's only if it names a process that runs; otherwise the holder has not written it yet.
-    return { ok: false, heldBy: holder && (holder.host !== hostname() || runs(holder.pid)) ? holder : { pid: 0, host: hostname(), who: 'app', since: '' } }
+    return {
+      ok: false,
+      heldBy:
+        holder && (holder.host !== hostname() || runs(holder.pid))
+          ? holder
+          : { pid: 0, host: hostname(), who: 'app', since: '' },
+    }
   }
-  const held: HeldHere = { db, holder: { pid: process.pid, host: hostname(), who, since: now().toISOString(), ...door }, holderFile: lockFileOf(dir), released: false }
+  const held: HeldHere = {
+    db,
+    holder: { pid: process.pid, host: hostname(), who, since: now().toISOString(), ...door },
+    holderFile: lockFileOf(dir),
+    released: false,
+  }
   heldHere.set(key, held)
   const lock: DataLock = {
     release: async () => {
@@ -255,7 +283,11 @@ async function writeHolder(held: HeldHere): Promise<string | undefined> {
 }
 
 function unlockedRun(code: string): LockAttempt {
-  return { ok: true, lock: { release: async () => undefined, notWriterReason: () => code, advertiseDoor: async () => false }, unkept: code }
+  return {
+    ok: true,
+    lock: { release: async () => undefined, notWriterReason: () => code, advertiseDoor: async () => false },
+    unkept: code,
+  }
 }
 
 /**

@@ -36,7 +36,8 @@ function secretTexts(secret: string): string[] {
     if (!s) continue
     const bytes = Buffer.from(s, 'utf8')
     const base64 = bytes.toString('base64')
-    for (const form of [s, bytes.toString('hex'), base64, base64.replace(/=+$/, ''), bytes.toString('base64url')]) texts.add(form)
+    for (const form of [s, bytes.toString('hex'), base64, base64.replace(/=+$/, ''), bytes.toString('base64url')])
+      texts.add(form)
   }
   // Longest first: a form that another begins with (base64 without its padding) never leaves the rest of the longer one behind.
   return [...texts].sort((a, b) => b.length - a.length)
@@ -52,11 +53,16 @@ export interface SecretMatcher {
 
 /** A matcher for every form of each secret (longest secret first: a key that contains another is hidden whole); undefined when there is none. */
 export function secretMatcher(secrets: readonly string[]): SecretMatcher | undefined {
-  const forms = [...secrets].sort((a, b) => b.length - a.length).map(secretTexts).filter((texts) => texts.length > 0)
+  const forms = [...secrets]
+    .sort((a, b) => b.length - a.length)
+    .map(secretTexts)
+    .filter((texts) => texts.length > 0)
   if (forms.length === 0) return undefined
   const pattern = forms.map((texts) => texts.map((form) => [...form].map(charPattern).join('')).join('|')).join('|')
   // A space may come as `+` (a form body), the one character besides `%...` that the plain forms would miss.
-  const plain = forms.flatMap((texts) => texts.flatMap((form) => (form.includes(' ') ? [form, form.replace(/ /g, '+')] : [form])))
+  const plain = forms.flatMap((texts) =>
+    texts.flatMap((form) => (form.includes(' ') ? [form, form.replace(/ /g, '+')] : [form])),
+  )
   return { pattern: new RegExp(pattern, 'gi'), plain: new RegExp(plain.map(escaped).join('|'), 'i') }
 }
 

@@ -40,29 +40,49 @@ function reasonLine(text: string): string | undefined {
   return reason ? reason.replace(/[^\x20-\x7e\u3000-\u30ff\u4e00-\u9fff]/g, '').slice(0, 200) : undefined
 }
 
-async function get(url: string, signal: AbortSignal | undefined): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
+async function get(
+  url: string,
+  signal: AbortSignal | undefined,
+): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
   const timeout = AbortSignal.timeout(TIMEOUT_MS)
   try {
-    const res = await request(url, { method: 'GET', signal: signal ? AbortSignal.any([signal, timeout]) : timeout, headers: { 'user-agent': 'hosting-admin-cli' } })
+    const res = await request(url, {
+      method: 'GET',
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      headers: { 'user-agent': 'hosting-admin-cli' },
+    })
     const text = await res.body.text()
     if (res.statusCode !== 200) return { ok: false, reason: `HTTP ${res.statusCode}` }
     return { ok: true, text }
   } catch (err) {
     // Only the code: the message of a failed request may hold the address, and the address the password.
-    const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : err instanceof Error ? err.name : 'unknown'
+    const code =
+      typeof err === 'object' && err !== null && 'code' in err
+        ? String(err.code)
+        : err instanceof Error
+          ? err.name
+          : 'unknown'
     return { ok: false, reason: code }
   }
 }
 
 /** The caller's address as the service sees it (`?ip`). */
-export async function detectDdnsAddress(base: string, signal?: AbortSignal): Promise<{ ok: true; ip: string } | { ok: false; reason: string }> {
+export async function detectDdnsAddress(
+  base: string,
+  signal?: AbortSignal,
+): Promise<{ ok: true; ip: string } | { ok: false; reason: string }> {
   const r = await get(ddnsWhoAmIUrl(base), signal)
   if (!r.ok) return r
   const ip = r.text.trim()
   return isIpv4(ip) ? { ok: true, ip } : { ok: false, reason: 'not an IPv4 address' }
 }
 
-export async function sendDdnsUpdate(t: DdnsTarget, host: string | undefined, ip: string, signal?: AbortSignal): Promise<DdnsSent> {
+export async function sendDdnsUpdate(
+  t: DdnsTarget,
+  host: string | undefined,
+  ip: string,
+  signal?: AbortSignal,
+): Promise<DdnsSent> {
   const r = await get(ddnsUpdateUrl(t.base, { domain: t.domain, password: t.password, host, ip }), signal)
   if (!r.ok) return { ok: false, reason: r.reason }
   const status = ddnsStatusOf(r.text)

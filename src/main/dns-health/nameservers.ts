@@ -27,7 +27,10 @@ export function addressMapOf(text: string | undefined): Map<string, string[]> {
   return map
 }
 
-export async function nameserversOf(names: string[], given: Map<string, string[]>): Promise<{ nameservers: Nameserver[]; unresolved: { name: string; reason: string }[] }> {
+export async function nameserversOf(
+  names: string[],
+  given: Map<string, string[]>,
+): Promise<{ nameservers: Nameserver[]; unresolved: { name: string; reason: string }[] }> {
   const nameservers: Nameserver[] = []
   const unresolved: { name: string; reason: string }[] = []
   for (const raw of names) {
@@ -41,9 +44,11 @@ export async function nameserversOf(names: string[], given: Map<string, string[]
       const found = await lookup(name, { all: true })
       nameservers.push({ name, servers: found.map((a) => a.address) })
     } catch (err) {
-      unresolved.push({ name, reason: typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : 'unknown' })
+      unresolved.push({
+        name,
+        reason: typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : 'unknown',
+      })
     }
   }
   return { nameservers, unresolved }
 }
-

@@ -9,7 +9,8 @@ import type { Asked, DnsAsker } from '@shared/dns/health/asked'
 /** Codes that mean "no such name or no such record": an answer, not a failure to ask. */
 const ABSENT = new Set(['ENOTFOUND', 'ENODATA', 'NXDOMAIN'])
 
-const codeOf = (err: unknown): string => (typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : 'unknown')
+const codeOf = (err: unknown): string =>
+  typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : 'unknown'
 
 export interface ResolverAskerOptions {
   /** Resolvers as setServers takes them (`127.0.0.1:5353`); none: the machine's. */
@@ -47,13 +48,18 @@ export function resolverAsker(opts: ResolverAskerOptions = {}): DnsAsker & { que
     const [v4, v6] = await Promise.allSettled([resolver.resolve4(name), resolver.resolve6(name)])
     if (v4.status === 'fulfilled' && v4.value.length > 0) return v4.value
     if (v6.status === 'fulfilled' && v6.value.length > 0) return v6.value
-    const failed = [v4, v6].find((r): r is PromiseRejectedResult => r.status === 'rejected' && !ABSENT.has(codeOf(r.reason)))
+    const failed = [v4, v6].find(
+      (r): r is PromiseRejectedResult => r.status === 'rejected' && !ABSENT.has(codeOf(r.reason)),
+    )
     if (failed) throw failed.reason
     return []
   }
   return {
     // The resolver hands each string's bytes over as Latin-1; a TXT record's text is UTF-8.
-    txt: (name) => once(`txt ${name}`, async () => (await resolver.resolveTxt(name)).map((chunks) => Buffer.from(chunks.join(''), 'latin1').toString('utf8'))),
+    txt: (name) =>
+      once(`txt ${name}`, async () =>
+        (await resolver.resolveTxt(name)).map((chunks) => Buffer.from(chunks.join(''), 'latin1').toString('utf8')),
+      ),
     addresses: (name) => once(`addr ${name}`, () => both(name)),
     cname: (name) => once(`cname ${name}`, () => resolver.resolveCname(name)),
     questions: () => cache.size,

@@ -53,7 +53,8 @@ const ABSENT = new Set(['ENOTFOUND', 'ENODATA', 'NXDOMAIN'])
 const NO_NAME = 'ENOTFOUND'
 /** The resolver's code for REFUSED: the nameserver does not serve the zone. */
 const REFUSED = 'EREFUSED'
-const codeOf = (err: unknown): string => (typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : 'unknown')
+const codeOf = (err: unknown): string =>
+  typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : 'unknown'
 
 /**
  * Asks a nameserver itself through node's resolver (one try, bounded in time): one resolver, and
@@ -81,11 +82,19 @@ export function resolverNsAsk(timeoutMs = 2000): NsAsk {
           return { ok: true, values: (await r.resolve6(name)).map((v) => v.toLowerCase()) }
         case 'txt':
           // The resolver hands each string's bytes over as Latin-1; a TXT record's text is UTF-8.
-          return { ok: true, values: (await r.resolveTxt(name)).map((chunks) => Buffer.from(chunks.join(''), 'latin1').toString('utf8')) }
+          return {
+            ok: true,
+            values: (await r.resolveTxt(name)).map((chunks) => Buffer.from(chunks.join(''), 'latin1').toString('utf8')),
+          }
         case 'cname':
           return { ok: true, values: (await r.resolveCname(name)).map((v) => v.toLowerCase().replace(/\.$/, '')) }
         case 'mx':
-          return { ok: true, values: (await r.resolveMx(name)).map((m) => `${m.priority} ${m.exchange.toLowerCase().replace(/\.$/, '')}`) }
+          return {
+            ok: true,
+            values: (await r.resolveMx(name)).map(
+              (m) => `${m.priority} ${m.exchange.toLowerCase().replace(/\.$/, '')}`,
+            ),
+          }
       }
     } catch (err) {
       const code = codeOf(err)
@@ -95,7 +104,8 @@ export function resolverNsAsk(timeoutMs = 2000): NsAsk {
   }
 }
 
-const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n')
+const sameSet = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n')
 
 interface RrSet {
   name: string
@@ -134,7 +144,10 @@ export interface ServedInput {
 
 /** Compares what each nameserver serves with what the service holds. */
 export async function servedAgainstSaved(input: ServedInput, ask: NsAsk, signal?: AbortSignal): Promise<ServedReport> {
-  const findings: ServedFinding[] = input.unresolved.map((u) => ({ code: 'served.unresolved', params: { ns: u.name, reason: u.reason } }))
+  const findings: ServedFinding[] = input.unresolved.map((u) => ({
+    code: 'served.unresolved',
+    params: { ns: u.name, reason: u.reason },
+  }))
   const sets = savedSets(input.records, input.domain)
   let asked = 0
   // answers[set][ns]
@@ -165,13 +178,27 @@ export async function servedAgainstSaved(input: ServedInput, ask: NsAsk, signal?
   if (signal?.aborted) throw AppError.of('cancelled')
   const nsNames = input.nameservers.map((n) => n.name)
   // A nameserver that never answers is unreachable (or not authoritative: REFUSED); one that answers nothing saved serves another zone.
-  const matchedAny = input.nameservers.map((_, j) => answers.some((row, i) => { const a = row[j]; return a?.ok === true && sameSet(a.values, sets[i]!.values) }))
+  const matchedAny = input.nameservers.map((_, j) =>
+    answers.some((row, i) => {
+      const a = row[j]
+      return a?.ok === true && sameSet(a.values, sets[i]!.values)
+    }),
+  )
   const answeredAny = input.nameservers.map((_, j) => answers.some((row) => row[j]?.ok === true))
   // Delegated elsewhere only when a nameserver said so (answered, or refused the zone): when none
   // could be asked at all (no answer in time, the port closed), nothing is known of the zone.
-  const spoke = input.nameservers.some((_, j) => answers.some((row) => { const a = row[j]; return a?.ok === true || a?.reason === REFUSED }))
+  const spoke = input.nameservers.some((_, j) =>
+    answers.some((row) => {
+      const a = row[j]
+      return a?.ok === true || a?.reason === REFUSED
+    }),
+  )
   if (sets.length > 0 && spoke && !matchedAny.some(Boolean)) {
-    return { domain: input.domain, findings: [...findings, { code: 'served.delegatedElsewhere', params: { ns: nsNames.join(', ') } }], asked }
+    return {
+      domain: input.domain,
+      findings: [...findings, { code: 'served.delegatedElsewhere', params: { ns: nsNames.join(', ') } }],
+      asked,
+    }
   }
   input.nameservers.forEach((ns, j) => {
     if (answeredAny[j]) return
@@ -186,12 +213,23 @@ export async function servedAgainstSaved(input: ServedInput, ask: NsAsk, signal?
     const type = set.type.toUpperCase()
     const allAgree = differing.length === served.length && served.every((s) => sameSet(s.values, served[0]!.values))
     if (allAgree && served[0]!.values.length > 0) {
-      findings.push({ code: 'served.rewritten', params: { ns: served.map((s) => s.ns).join(', '), type, name: set.name, value: set.values.join(' | '), served: served[0]!.values.join(' | ') } })
+      findings.push({
+        code: 'served.rewritten',
+        params: {
+          ns: served.map((s) => s.ns).join(', '),
+          type,
+          name: set.name,
+          value: set.values.join(' | '),
+          served: served[0]!.values.join(' | '),
+        },
+      })
       return
     }
     for (const s of differing) {
-      for (const v of set.values.filter((x) => !s.values.includes(x))) findings.push({ code: 'served.missing', params: { ns: s.ns, type, name: set.name, value: v } })
-      for (const v of s.values.filter((x) => !set.values.includes(x))) findings.push({ code: 'served.extra', params: { ns: s.ns, type, name: set.name, value: v } })
+      for (const v of set.values.filter((x) => !s.values.includes(x)))
+        findings.push({ code: 'served.missing', params: { ns: s.ns, type, name: set.name, value: v } })
+      for (const v of s.values.filter((x) => !set.values.includes(x)))
+        findings.push({ code: 'served.extra', params: { ns: s.ns, type, name: set.name, value: v } })
     }
   })
   return { domain: input.domain, findings, asked }

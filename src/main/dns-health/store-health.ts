@@ -14,7 +14,9 @@ type HealthStore = Pick<PortfolioStoreAsync, 'listZones' | 'getZone' | 'readList
 /** The domains an account is known to have, as last listed (none when never listed). */
 async function domainsListed(store: HealthStore, accountId: string): Promise<string[]> {
   const list = await store.readList(accountId, 'domains.list', {})
-  return (list?.items ?? []).flatMap((item) => ('domainname' in item && typeof item.domainname === 'string' ? [item.domainname] : []))
+  return (list?.items ?? []).flatMap((item) =>
+    'domainname' in item && typeof item.domainname === 'string' ? [item.domainname] : [],
+  )
 }
 
 export async function storeHealth(store: HealthStore, accountIds: readonly string[]): Promise<HealthOverview> {
@@ -29,7 +31,8 @@ export async function storeHealth(store: HealthStore, accountIds: readonly strin
     zonesRead++
     if (oldestReadAt === undefined || zone.readAt < oldestReadAt) oldestReadAt = zone.readAt
     const findings: HealthFinding[] = zoneFindings(indexZone(parse(zone.records), z.domain))
-    if (findings.length > 0) zones.push({ accountId: z.accountId, kind: z.kind, domain: z.domain, readAt: zone.readAt, findings })
+    if (findings.length > 0)
+      zones.push({ accountId: z.accountId, kind: z.kind, domain: z.domain, readAt: zone.readAt, findings })
   }
   let zonesKnown = 0
   for (const accountId of asked) {

@@ -14,13 +14,24 @@ import { zoneComparer } from './compare-zone'
 import { resolverAsker, resolversOf } from './resolver-asker'
 
 /** Every finding of the zone as it would be after the save, the ones the save introduces first. */
-export async function askedPlanHealth(p: { zone: string; before: string; after: string }, env: NodeJS.ProcessEnv = process.env): Promise<HealthFinding[]> {
+export async function askedPlanHealth(
+  p: { zone: string; before: string; after: string },
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<HealthFinding[]> {
   const ask = resolverAsker({ servers: resolversOf(env), timeoutMs: 2000 })
   return planHealth(parse(p.before), parse(p.after), p.zone, ask)
 }
 
 /** What the domain's nameservers serve, held against the zone the service holds now. */
-export async function servedZone(client: ApiClient, domain: string, signal: AbortSignal, env: NodeJS.ProcessEnv = process.env): Promise<ServedReport> {
-  const [d, zone] = await Promise.all([client.call('domains.get', { domain }, { signal }), client.call('domains.dns.get', { domain }, { signal })])
+export async function servedZone(
+  client: ApiClient,
+  domain: string,
+  signal: AbortSignal,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ServedReport> {
+  const [d, zone] = await Promise.all([
+    client.call('domains.get', { domain }, { signal }),
+    client.call('domains.dns.get', { domain }, { signal }),
+  ])
   return zoneComparer(env)({ domain, ns: d.ns, records: zone.records }, signal)
 }

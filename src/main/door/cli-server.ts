@@ -136,7 +136,11 @@ function serveConnection(socket: Socket, key: string, opts: CliServerOptions): v
     }
     if (m.t === 'hello') return
     // Every call, the DDNS history record included, is a contract channel the router checks.
-    write({ t: 'result', id: m.id, result: forDoor(m.channel, await opts.router.dispatch(m.channel, m.payload, sender)) })
+    write({
+      t: 'result',
+      id: m.id,
+      result: forDoor(m.channel, await opts.router.dispatch(m.channel, m.payload, sender)),
+    })
   }
   socket.setEncoding('utf8')
   socket.on('data', (chunk: string) => {

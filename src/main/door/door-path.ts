@@ -28,7 +28,10 @@ const MAX_SOCKET_PATH = 100
 /** The prefix every door pipe's name starts with on Windows. */
 const PIPE_PREFIX = '\\\\.\\pipe\\hosting-admin-'
 
-export type DoorPlace = { socket: string; /** A directory made for this run alone, removed with the door. */ madeForRun?: string | undefined }
+export type DoorPlace = {
+  socket: string
+  /** A directory made for this run alone, removed with the door. */ madeForRun?: string | undefined
+}
 type DoorRefusal = { dir: string; reason: DirRefusal }
 type DirRefusal = 'missing' | 'notDirectory' | 'symlink' | 'notOwner' | 'openToOthers' | 'tooLong'
 
@@ -68,8 +71,12 @@ export interface DoorPlaceOptions {
  * Where the app's door for this data folder goes this run, or why nowhere: every place it looked
  * at and why it refused it (another user's directory, one open to others, a path too long).
  */
-export async function chooseDoorPlace(dataDir: string, opts: DoorPlaceOptions = {}): Promise<{ ok: true; place: DoorPlace; refused: DoorRefusal[] } | { ok: false; refused: DoorRefusal[] }> {
-  if ((opts.platform ?? process.platform) === 'win32') return { ok: true, place: { socket: `${PIPE_PREFIX}${randomBytes(16).toString('hex')}` }, refused: [] }
+export async function chooseDoorPlace(
+  dataDir: string,
+  opts: DoorPlaceOptions = {},
+): Promise<{ ok: true; place: DoorPlace; refused: DoorRefusal[] } | { ok: false; refused: DoorRefusal[] }> {
+  if ((opts.platform ?? process.platform) === 'win32')
+    return { ok: true, place: { socket: `${PIPE_PREFIX}${randomBytes(16).toString('hex')}` }, refused: [] }
   const refused: DoorRefusal[] = []
   const fits = (socket: string) => Buffer.byteLength(socket) <= MAX_SOCKET_PATH
   const runtimeDir = 'runtimeDir' in opts ? opts.runtimeDir : process.env.XDG_RUNTIME_DIR
@@ -90,7 +97,8 @@ export async function chooseDoorPlace(dataDir: string, opts: DoorPlaceOptions = 
   } else refused.push({ dir: inData, reason: 'tooLong' })
   // A new directory of a random name, made 0700 by mkdtemp itself: nobody can have made it first.
   const tmp = opts.tmp ?? tmpdir()
-  if (!fits(join(tmp, 'hosting-admin-XXXXXX', 'cli.sock'))) return { ok: false, refused: [...refused, { dir: tmp, reason: 'tooLong' }] }
+  if (!fits(join(tmp, 'hosting-admin-XXXXXX', 'cli.sock')))
+    return { ok: false, refused: [...refused, { dir: tmp, reason: 'tooLong' }] }
   try {
     const made = await mkdtemp(join(tmp, 'hosting-admin-'))
     const reason = await privateDirRefusal(made)
@@ -106,8 +114,14 @@ export async function chooseDoorPlace(dataDir: string, opts: DoorPlaceOptions = 
  * Why the command must not connect to this advertised door (undefined: it may): on Unix a
  * socket of the user's in a directory only the user can enter; on Windows a door pipe's name.
  */
-export async function doorRefusal(socket: string, platform: NodeJS.Platform = process.platform): Promise<DirRefusal | 'notSocket' | 'notDoorName' | undefined> {
-  if (platform === 'win32') return socket.startsWith(PIPE_PREFIX) && /^[0-9a-f]{32}$/.test(socket.slice(PIPE_PREFIX.length)) ? undefined : 'notDoorName'
+export async function doorRefusal(
+  socket: string,
+  platform: NodeJS.Platform = process.platform,
+): Promise<DirRefusal | 'notSocket' | 'notDoorName' | undefined> {
+  if (platform === 'win32')
+    return socket.startsWith(PIPE_PREFIX) && /^[0-9a-f]{32}$/.test(socket.slice(PIPE_PREFIX.length))
+      ? undefined
+      : 'notDoorName'
   const dirReason = await privateDirRefusal(dirname(socket))
   if (dirReason) return dirReason
   let st

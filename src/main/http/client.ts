@@ -91,17 +91,32 @@ export interface ApiClient {
   /** One operation; resolves to its decoded `results`. */
   call<N extends EndpointName>(name: N, input: EndpointInput<N>, opts?: CallOptions): Promise<EndpointResult<N>>
   /** One operation; resolves to the whole decoded envelope (results, paging, request_id). */
-  send<N extends EndpointName>(name: N, input: EndpointInput<N>, opts?: CallOptions): Promise<Envelope<EndpointResult<N>>>
+  send<N extends EndpointName>(
+    name: N,
+    input: EndpointInput<N>,
+    opts?: CallOptions,
+  ): Promise<Envelope<EndpointResult<N>>>
   /** Every item of a paged list. */
   listAll<N extends PagedEndpointName>(name: N, input: PagedInput<N>, opts?: ListAllOptions): Promise<PagedItem<N>[]>
   /** One operation with parameters validated already (at the IPC boundary). */
   callParsed<N extends EndpointName>(name: N, params: EndpointParams<N>, opts?: CallOptions): Promise<EndpointResult<N>>
   /** The same, answering the whole envelope (results and request_id). */
-  sendParsed<N extends EndpointName>(name: N, params: EndpointParams<N>, opts?: CallOptions): Promise<Envelope<EndpointResult<N>>>
+  sendParsed<N extends EndpointName>(
+    name: N,
+    params: EndpointParams<N>,
+    opts?: CallOptions,
+  ): Promise<Envelope<EndpointResult<N>>>
   /** The method, path (as the service's log records it) and JSON body a call would send. */
-  describeRequest<N extends EndpointName>(name: N, params: EndpointParams<N>): { method: string; path: string; body: string | undefined }
+  describeRequest<N extends EndpointName>(
+    name: N,
+    params: EndpointParams<N>,
+  ): { method: string; path: string; body: string | undefined }
   /** Every item of a paged list, with parameters validated already. */
-  listAllParsed<N extends PagedEndpointName>(name: N, params: PagedParams<N>, opts?: ListAllOptions): Promise<PagedItem<N>[]>
+  listAllParsed<N extends PagedEndpointName>(
+    name: N,
+    params: PagedParams<N>,
+    opts?: ListAllOptions,
+  ): Promise<PagedItem<N>[]>
   /** A text from the service (a logged answer) without this client's key, in every form it may take there. */
   withoutKey(text: string): string
 }
@@ -120,7 +135,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   /** Takes the key out of every text of a decoded answer, in place: whatever field the service echoes it in. */
   const redactAnswer = answerRedactor(apiKey)
   /** A request ID from a header or a body: kept only if it looks like one, and never with the key in it. */
-  const plausibleId = (v: unknown): string | undefined => (typeof v === 'string' && PLAUSIBLE_REQUEST_ID.test(v) && withoutKey(v) === v ? v : undefined)
+  const plausibleId = (v: unknown): string | undefined =>
+    typeof v === 'string' && PLAUSIBLE_REQUEST_ID.test(v) && withoutKey(v) === v ? v : undefined
 
   function buildRequest(def: EndpointDef, params: Record<string, unknown>) {
     const query = new URLSearchParams()
@@ -134,7 +150,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         const segment = name === 'kind' && isServerKind(value) ? options.serverPaths[value] : String(value)
         // The table's schemas already hold every path value to its shape; this is the last line
         // of defence, so no value can ever make URL parsing send the request somewhere else.
-        if (!isSafePathSegment(segment)) throw AppError.invalid('request.invalid', [{ path: name, code: 'field.pathSegment' }])
+        if (!isSafePathSegment(segment))
+          throw AppError.invalid('request.invalid', [{ path: name, code: 'field.pathSegment' }])
         pathValues[name] = segment
       } else if (where === 'query') {
         query.set(name, String(value))
@@ -150,7 +167,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return { url, json }
   }
 
-  async function attempt(def: EndpointDef, url: string, json: string | undefined, signal: AbortSignal): Promise<Envelope<unknown>> {
+  async function attempt(
+    def: EndpointDef,
+    url: string,
+    json: string | undefined,
+    signal: AbortSignal,
+  ): Promise<Envelope<unknown>> {
     const headers: Record<string, string> = {
       authorization: `Bearer ${apiKey}`,
       accept: 'application/json',
@@ -184,8 +206,18 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     } catch (err) {
       // A success whose answer is too large to keep: the service did act (a write is done), only
       // its answer is not kept; never a failure, which would invite sending it again.
-      if (err instanceof AppError && err.data.code === 'http.tooLarge' && res.statusCode >= 200 && res.statusCode < 300) {
-        throw AppError.of('malformed-response', { code: 'http.answerNotKept', status: res.statusCode, params: { bytes: maxBytes }, requestId: plausibleId(res.headers['x-request-id']) })
+      if (
+        err instanceof AppError &&
+        err.data.code === 'http.tooLarge' &&
+        res.statusCode >= 200 &&
+        res.statusCode < 300
+      ) {
+        throw AppError.of('malformed-response', {
+          code: 'http.answerNotKept',
+          status: res.statusCode,
+          params: { bytes: maxBytes },
+          requestId: plausibleId(res.headers['x-request-id']),
+        })
       }
       throw transportError(err, signal)
     }
@@ -205,7 +237,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return decodeEnvelope(def, text, bytes, res.statusCode, requestIdFromHeader)
   }
 
-  function decodeEnvelope(def: EndpointDef, text: string, bytes: number, status: number, headerId: string | undefined): Envelope<unknown> {
+  function decodeEnvelope(
+    def: EndpointDef,
+    text: string,
+    bytes: number,
+    status: number,
+    headerId: string | undefined,
+  ): Envelope<unknown> {
     let parsed: unknown
     try {
       parsed = JSON.parse(text)
@@ -242,7 +280,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (body.success) {
         const e = body.data.errors
         if (typeof e === 'string') message = e
-        else if (Array.isArray(e)) message = e.map((x) => x.message).filter(Boolean).join('; ')
+        else if (Array.isArray(e))
+          message = e
+            .map((x) => x.message)
+            .filter(Boolean)
+            .join('; ')
         else if (e && e.message !== undefined) message = Array.isArray(e.message) ? e.message.join('; ') : e.message
         message = message || body.data.message
         requestId = plausibleId(body.data.request_id) ?? requestId
@@ -256,8 +298,18 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (kind === 'forbidden') {
       // The token's allowed addresses leave this computer out: the key is right, the list is what to fix.
       const fromAddress = serviceMessage !== undefined && ADDRESS_REFUSED.test(serviceMessage)
-      const code = fromAddress ? 'error.forbiddenAddress' : def.method === 'GET' ? 'error.forbiddenRead' : 'error.forbiddenWrite'
-      return AppError.of(kind, { code, params: { request: `${def.method} ${def.path}` }, status, serviceMessage, requestId })
+      const code = fromAddress
+        ? 'error.forbiddenAddress'
+        : def.method === 'GET'
+          ? 'error.forbiddenRead'
+          : 'error.forbiddenWrite'
+      return AppError.of(kind, {
+        code,
+        params: { request: `${def.method} ${def.path}` },
+        status,
+        serviceMessage,
+        requestId,
+      })
     }
     return AppError.of(kind, { status, serviceMessage, requestId })
   }
@@ -274,13 +326,23 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     // A refusal names where it came from, in words first; the system's code follows.
     const address = /\bECONNREFUSED\s+(\S+)$/.exec(detail)?.[1]
     if (code === 'ECONNREFUSED' && address) {
-      return AppError.of('network', { code: 'http.refused', params: { address, detail: [code, detail].filter(Boolean).join(': '), errno: code } })
+      return AppError.of('network', {
+        code: 'http.refused',
+        params: { address, detail: [code, detail].filter(Boolean).join(': '), errno: code },
+      })
     }
     // errno tells whether anything left this machine (see src/main/jobs/outcome.ts).
-    return AppError.of('network', { code: 'http.network', params: { detail: [code, detail].filter(Boolean).join(': '), errno: code } })
+    return AppError.of('network', {
+      code: 'http.network',
+      params: { detail: [code, detail].filter(Boolean).join(': '), errno: code },
+    })
   }
 
-  async function send<N extends EndpointName>(name: N, input: EndpointInput<N>, opts: CallOptions = {}): Promise<Envelope<EndpointResult<N>>> {
+  async function send<N extends EndpointName>(
+    name: N,
+    input: EndpointInput<N>,
+    opts: CallOptions = {},
+  ): Promise<Envelope<EndpointResult<N>>> {
     const params = parseEndpointParams(name, input)
     if (!params.ok) throw AppError.invalid('request.invalid', params.issues, { operation: name })
     return sendParsed(name, params.value, opts)
@@ -301,7 +363,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (opts.signal?.aborted) onCallerAbort()
     opts.signal?.addEventListener('abort', onCallerAbort, { once: true })
     const timer = setTimeout(
-      () => controller.abort(AppError.of('timeout', { code: 'http.timeout', params: { seconds: Math.round(timeoutMs / 1000) } })),
+      () =>
+        controller.abort(
+          AppError.of('timeout', { code: 'http.timeout', params: { seconds: Math.round(timeoutMs / 1000) } }),
+        ),
       timeoutMs,
     )
     try {
@@ -316,7 +381,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           if (reason instanceof AppError && reason.kind === 'timeout') throw lastLimited ?? AppError.of('rate-limited')
           throw transportError(null, controller.signal)
         })
-      for (let limited = 0; ; ) {
+      for (let limited = 0; ;) {
         const slot = await waitFor(pacer.take(controller.signal, opts.onRateLimitWait))
         let e: AppError
         try {
@@ -348,13 +413,20 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
   }
 
-  function listAllParsed<N extends PagedEndpointName>(name: N, params: PagedParams<N>, opts: ListAllOptions = {}): Promise<PagedItem<N>[]> {
+  function listAllParsed<N extends PagedEndpointName>(
+    name: N,
+    params: PagedParams<N>,
+    opts: ListAllOptions = {},
+  ): Promise<PagedItem<N>[]> {
     // Each page is the validated parameters plus the paging members; TypeScript cannot see
     // that an Omit<> put back together is the whole again, hence the one assertion here.
     // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- see above
     const pageParams = (page: number, limit: number) => ({ ...params, page, limit }) as EndpointParams<N>
     // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- each page's items were decoded with this list's schema (decodeEnvelope)
-    return listAllPages((page, limit, signal) => sendParsed(name, pageParams(page, limit), { signal }), opts) as Promise<PagedItem<N>[]>
+    return listAllPages(
+      (page, limit, signal) => sendParsed(name, pageParams(page, limit), { signal }),
+      opts,
+    ) as Promise<PagedItem<N>[]>
   }
 
   return {

@@ -150,8 +150,7 @@ export class Pacer {
         else if (now < block.until) {
           onBlocked?.(block.until - now)
           await this.clock.sleep(block.until - now, signal)
-        }
-        else {
+        } else {
           block.probing = true
           return this.let(now, block)
         }

@@ -90,10 +90,20 @@ export async function listAllPages(fetchPage: FetchPage, opts: ListAllOptions = 
   let expectedItems: number | undefined
   const report = () => opts.onProgress?.({ loadedItems, loadedPages, expectedItems })
   const deadlineMs = opts.deadlineMs ?? LIST_DEADLINE_MS
-  const deadline = setTimeout(() => controller.abort(AppError.of('timeout', { code: 'http.listDeadline', params: { pages: loadedPages, seconds: Math.round(deadlineMs / 1000) } })), deadlineMs)
+  const deadline = setTimeout(
+    () =>
+      controller.abort(
+        AppError.of('timeout', {
+          code: 'http.listDeadline',
+          params: { pages: loadedPages, seconds: Math.round(deadlineMs / 1000) },
+        }),
+      ),
+    deadlineMs,
+  )
 
   /** Refused: the list goes on past the most items a list may have. */
-  const tooLong = (pagesSoFar: number) => AppError.of('malformed-response', { code: 'http.listTooLong', params: { items: maxItems, pages: pagesSoFar } })
+  const tooLong = (pagesSoFar: number) =>
+    AppError.of('malformed-response', { code: 'http.listTooLong', params: { items: maxItems, pages: pagesSoFar } })
 
   /** A page as it arrives: a list of items, counted against the bounds on bytes and items; its items' digest. */
   const received = (page: number, env: Envelope<unknown>): { results: unknown[]; digest: string } => {
@@ -105,7 +115,10 @@ export async function listAllPages(fetchPage: FetchPage, opts: ListAllOptions = 
     // The answer's size as received (a fetcher that does not say: its items' text).
     receivedBytes += env.bytes ?? text.length
     if (receivedBytes > maxBytes) {
-      throw AppError.of('malformed-response', { code: 'http.listTooLarge', params: { megabytes: Math.round(maxBytes / (1024 * 1024)), pages: loadedPages + 1 } })
+      throw AppError.of('malformed-response', {
+        code: 'http.listTooLarge',
+        params: { megabytes: Math.round(maxBytes / (1024 * 1024)), pages: loadedPages + 1 },
+      })
     }
     if (loadedItems + results.length > maxItems) throw tooLong(loadedPages + 1)
     return { results, digest: createHash('sha256').update(text).digest('base64') }
@@ -113,7 +126,9 @@ export async function listAllPages(fetchPage: FetchPage, opts: ListAllOptions = 
 
   const load = async (page: number, limit: number): Promise<unknown[]> => {
     const { results, digest } = received(page, await fetchPage(page, limit, controller.signal))
-    const repeats = results.length > 0 && ((seenPages.has(digest) && seenPages.get(digest) !== page) || results.every((it) => seenIds.has(idOf(it))))
+    const repeats =
+      results.length > 0 &&
+      ((seenPages.has(digest) && seenPages.get(digest) !== page) || results.every((it) => seenIds.has(idOf(it))))
     if (repeats) {
       // The service answered an earlier page again (or its items again): the list has ended before this page.
       endPage = Math.min(endPage, page - 1)
@@ -170,7 +185,10 @@ export async function listAllPages(fetchPage: FetchPage, opts: ListAllOptions = 
       // A claim of more items than a list may have, under either reading (as pages, max pages of
       // items are more still): refused now, not after reading up to the bound.
       if (first.paging.max > maxItems) {
-        throw AppError.of('malformed-response', { code: 'http.listClaimTooLong', params: { max: first.paging.max, items: maxItems } })
+        throw AppError.of('malformed-response', {
+          code: 'http.listClaimTooLong',
+          params: { max: first.paging.max, items: maxItems },
+        })
       }
       // The most pages the claim allows under either reading (max as a page count is the
       // larger), and the one page after an exact fill that tells the readings apart.
@@ -199,7 +217,10 @@ export async function listAllPages(fetchPage: FetchPage, opts: ListAllOptions = 
     // longer than any list the app reads.
     if (endPage === Infinity && lastLoaded >= maxPages) {
       if (claimedPages !== undefined && claimedPages < ceilingPages) {
-        throw AppError.of('malformed-response', { code: 'http.pagingPastClaim', params: { max: first.paging?.max ?? 0, pages: lastLoaded } })
+        throw AppError.of('malformed-response', {
+          code: 'http.pagingPastClaim',
+          params: { max: first.paging?.max ?? 0, pages: lastLoaded },
+        })
       }
       throw tooLong(lastLoaded)
     }
@@ -218,7 +239,10 @@ export async function listAllPages(fetchPage: FetchPage, opts: ListAllOptions = 
 /** What names an item in a list: its id members (domainid, serverid, hostname…), or all of it. */
 function idOf(item: unknown): string {
   if (typeof item !== 'object' || item === null) return JSON.stringify(item)
-  const ids = Object.entries(item).filter(([k, v]) => (/id$/i.test(k) || k === 'hostname' || k === 'domainname') && (typeof v === 'string' || typeof v === 'number'))
+  const ids = Object.entries(item).filter(
+    ([k, v]) =>
+      (/id$/i.test(k) || k === 'hostname' || k === 'domainname') && (typeof v === 'string' || typeof v === 'number'),
+  )
   return ids.length > 0 ? JSON.stringify(ids) : JSON.stringify(item)
 }
 

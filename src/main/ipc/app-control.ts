@@ -48,7 +48,11 @@ export function createAppControl(opts: {
     },
     reportError(report) {
       // The page's own words about its failure: capped, one line, redacted like every line.
-      log.error('renderer.error', { source: report.source, message: report.message.slice(0, 500), stack: report.stack?.slice(0, 2000) })
+      log.error('renderer.error', {
+        source: report.source,
+        message: report.message.slice(0, 500),
+        stack: report.stack?.slice(0, 2000),
+      })
     },
   }
 }

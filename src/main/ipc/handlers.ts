@@ -178,7 +178,13 @@ export function createChannelHandlers(deps: HandlerDeps): ChannelHandlers {
         // Kept as the zone's last comparison; a difference that appeared or cleared is in history.
         const at = now()
         await reads.keep((s) => s.history.recordServed(p.accountId, p.domain, report.findings, at))
-        return { accountId: p.accountId, domain: p.domain, outcome: servedOutcome(report.findings), findings: report.findings, at }
+        return {
+          accountId: p.accountId,
+          domain: p.domain,
+          outcome: servedOutcome(report.findings),
+          findings: report.findings,
+          at,
+        }
       }),
     ),
     // The router lets only the command line's sender call this one (CLI_ONLY_CHANNELS): the

@@ -81,12 +81,23 @@ export function createIpcRouter(opts: RouterOptions): IpcRouter {
       return { ok: true, value: await handler.invoke(payload, sender) }
     } catch (err) {
       const error = toErrorData(err)
-      opts.log?.info('ipc.failed', { channel, kind: error.kind, code: error.code, status: error.status, requestId: error.requestId })
+      opts.log?.info('ipc.failed', {
+        channel,
+        kind: error.kind,
+        code: error.code,
+        status: error.status,
+        requestId: error.requestId,
+      })
       return fail(error)
     }
   }
   /** A call with its own progress listener: the sender's progress of that call goes to it too. */
-  function dispatchFollowed(channel: string, payload: unknown, sender: Sender, onProgress?: (p: Progress) => void): Promise<Result<unknown>> {
+  function dispatchFollowed(
+    channel: string,
+    payload: unknown,
+    sender: Sender,
+    onProgress?: (p: Progress) => void,
+  ): Promise<Result<unknown>> {
     if (!onProgress) return dispatch(channel, payload, sender)
     const callId = typeof payload === 'object' && payload !== null && 'callId' in payload ? payload.callId : undefined
     return dispatch(channel, payload, {
@@ -103,11 +114,11 @@ export function createIpcRouter(opts: RouterOptions): IpcRouter {
     },
     dispatch,
     // Each channel's handler is typed by the contract (ChannelHandlers) and validates its payload.
-    client: (sender) => callOver((channel, payload, onProgress) => dispatchFollowed(channel, payload, sender, onProgress)),
+    client: (sender) =>
+      callOver((channel, payload, onProgress) => dispatchFollowed(channel, payload, sender, onProgress)),
   }
 }
 
 function fail(error: ErrorData): Result<never> {
   return { ok: false, error }
 }
-

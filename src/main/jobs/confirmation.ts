@@ -25,15 +25,18 @@ export interface ConfirmationCheck {
 
 /** 'expired': the job waited too long (the caller discards it); otherwise it may start. */
 export function checkConfirmation(c: ConfirmationCheck): 'ok' | 'expired' {
-  if (c.safety !== 'none' && c.wanted === undefined) throw AppError.of('validation', { code: 'job.confirmationRequired' })
+  if (c.safety !== 'none' && c.wanted === undefined)
+    throw AppError.of('validation', { code: 'job.confirmationRequired' })
   if (c.wanted !== undefined) {
     const given = Buffer.from(c.given ?? '')
     const wanted = Buffer.from(c.wanted)
-    if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) throw AppError.of('validation', { code: 'job.confirmationRequired' })
+    if (given.length !== wanted.length || !timingSafeEqual(given, wanted))
+      throw AppError.of('validation', { code: 'job.confirmationRequired' })
   }
   if (c.job.confirmByName || c.safety === 'name') {
     const name = c.nameOf()
-    if (c.accountName?.trim() !== name.trim()) throw AppError.of('validation', { code: 'job.accountNameRequired', params: { name } })
+    if (c.accountName?.trim() !== name.trim())
+      throw AppError.of('validation', { code: 'job.accountNameRequired', params: { name } })
   }
   return c.ageMs > c.preparedForMs ? 'expired' : 'ok'
 }

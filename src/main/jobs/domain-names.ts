@@ -12,15 +12,22 @@ export type DomainNameOf = (kind: DomainKind, id: number) => Promise<string | un
 const DOMAIN_LISTS = ['domains.list', 'domains.expiration.list', 'domains.autorenew.list'] as const
 
 /** Looks ids up in the stored lists, read only when an id is asked for, and once per lookup object. */
-export function storedDomainNames(store: Pick<PortfolioStoreAsync, 'getList'>, accountId: string, onError?: (err: unknown) => void): DomainNameOf {
+export function storedDomainNames(
+  store: Pick<PortfolioStoreAsync, 'getList'>,
+  accountId: string,
+  onError?: (err: unknown) => void,
+): DomainNameOf {
   const read = new Map<DomainKind, Promise<Map<number, string>>>()
   const namesOf = async (kind: DomainKind): Promise<Map<number, string>> => {
     const names = new Map<number, string>()
     try {
-      if (kind === 'freedns') for (const f of (await store.getList(accountId, 'freedns.list', {}))?.items ?? []) names.set(f.domainid, f.domainname)
+      if (kind === 'freedns')
+        for (const f of (await store.getList(accountId, 'freedns.list', {}))?.items ?? [])
+          names.set(f.domainid, f.domainname)
       else
         for (const list of DOMAIN_LISTS) {
-          for (const d of (await store.getList(accountId, list, {}))?.items ?? []) if (!names.has(d.domainid)) names.set(d.domainid, d.domainname)
+          for (const d of (await store.getList(accountId, list, {}))?.items ?? [])
+            if (!names.has(d.domainid)) names.set(d.domainid, d.domainname)
         }
     } catch (err) {
       onError?.(err)

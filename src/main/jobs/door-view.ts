@@ -7,7 +7,15 @@
  * its business beyond its state.
  */
 import type { JobItemView, JobView } from '@shared/jobs'
-import { journaledError, loggedTextWithoutSecrets, paramsWithoutSecrets, secretsOf, textsWithoutJobSecrets, withoutJobSecrets, withoutSecrets } from './ledger/at-rest'
+import {
+  journaledError,
+  loggedTextWithoutSecrets,
+  paramsWithoutSecrets,
+  secretsOf,
+  textsWithoutJobSecrets,
+  withoutJobSecrets,
+  withoutSecrets,
+} from './ledger/at-rest'
 
 /**
  * An item without the user's secrets: its parameters without them, and every text the service
@@ -20,11 +28,20 @@ function itemWithoutSecrets(it: JobItemView, secrets: readonly string[]): JobIte
   if (it.result !== undefined) out.result = textsWithoutJobSecrets(withoutSecrets(it.result), secrets)
   if (it.error) out.error = journaledError(it.error, secrets)
   if (it.serviceKept) {
-    out.serviceKept = it.serviceKept.map((f) => ({ ...f, params: Object.fromEntries(Object.entries(f.params).map(([k, v]) => [k, typeof v === 'string' ? withoutJobSecrets(v, secrets) : v])) }))
+    out.serviceKept = it.serviceKept.map((f) => ({
+      ...f,
+      params: Object.fromEntries(
+        Object.entries(f.params).map(([k, v]) => [k, typeof v === 'string' ? withoutJobSecrets(v, secrets) : v]),
+      ),
+    }))
   }
   if (it.log) {
     const { entry, error } = it.log
-    out.log = { ...it.log, ...(entry ? { entry: { ...entry, response: loggedTextWithoutSecrets(entry.response, secrets) } } : {}), ...(error ? { error: journaledError(error, secrets) } : {}) }
+    out.log = {
+      ...it.log,
+      ...(entry ? { entry: { ...entry, response: loggedTextWithoutSecrets(entry.response, secrets) } } : {}),
+      ...(error ? { error: journaledError(error, secrets) } : {}),
+    }
   }
   return out
 }
@@ -38,7 +55,13 @@ type Bag = Record<string, unknown>
 const isBag = (v: unknown): v is Bag => typeof v === 'object' && v !== null && !Array.isArray(v)
 /** A job as main's runner makes it (the answers of the `jobs.*` channels are main's own values). */
 function isJobView(v: unknown): v is JobView {
-  return isBag(v) && typeof v.id === 'string' && typeof v.operation === 'string' && Array.isArray(v.items) && v.items.every((it) => isBag(it) && isBag(it.params))
+  return (
+    isBag(v) &&
+    typeof v.id === 'string' &&
+    typeof v.operation === 'string' &&
+    Array.isArray(v.items) &&
+    v.items.every((it) => isBag(it) && isBag(it.params))
+  )
 }
 
 /** An answer of a `jobs.*` channel with every job in it (a list, `{ job, token }`, one job) without secrets. */

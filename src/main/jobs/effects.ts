@@ -33,7 +33,12 @@ const moved = (from: string | undefined, months: number): ItemEffect =>
  * service IP), for a precondition read again (preconditions.ts); undefined when the operation has
  * none or it cannot be read.
  */
-export async function expiryNow(client: ApiClient, operation: WriteEndpointName, p: Params, signal?: AbortSignal): Promise<string | undefined> {
+export async function expiryNow(
+  client: ApiClient,
+  operation: WriteEndpointName,
+  p: Params,
+  signal?: AbortSignal,
+): Promise<string | undefined> {
   const opts = signal ? { signal } : {}
   try {
     switch (factsOf(operation).effect) {
@@ -42,7 +47,13 @@ export async function expiryNow(client: ApiClient, operation: WriteEndpointName,
       case 'serverExtension': {
         const kind = str(p.kind)
         if (kind !== 'a' && kind !== 'b' && kind !== 'c') return undefined
-        return (await client.call('servers.expiration.get', { kind, webid: typeof p.webid === 'number' ? p.webid : str(p.webid) }, opts)).expirationdate
+        return (
+          await client.call(
+            'servers.expiration.get',
+            { kind, webid: typeof p.webid === 'number' ? p.webid : str(p.webid) },
+            opts,
+          )
+        ).expirationdate
       }
       case 'svcipExtension':
         return (await client.call('svcips.expiration.get', { vipid: num(p.vipid) }, opts)).expirationdate
@@ -54,16 +65,28 @@ export async function expiryNow(client: ApiClient, operation: WriteEndpointName,
   }
 }
 
-export async function effectsOf(client: ApiClient, operation: WriteEndpointName, items: Params[]): Promise<(ItemEffect | undefined)[]> {
+export async function effectsOf(
+  client: ApiClient,
+  operation: WriteEndpointName,
+  items: Params[],
+): Promise<(ItemEffect | undefined)[]> {
   const effect = factsOf(operation).effect
   switch (effect) {
     case 'renewal': {
       let current: (string | undefined)[]
       if (items.length <= READ_EACH_UP_TO) {
-        current = await settle(items, async (p) => (await client.call('domains.expiration.get', { domain: str(p.domain) })).expirationdate)
+        current = await settle(
+          items,
+          async (p) => (await client.call('domains.expiration.get', { domain: str(p.domain) })).expirationdate,
+        )
       } else {
         const all = await client.listAll('domains.expiration.list', {}).catch(() => [])
-        const byName = new Map(all.flatMap((d) => [[d.domainname.toLowerCase(), d.expirationdate], [String(d.domainid), d.expirationdate]]))
+        const byName = new Map(
+          all.flatMap((d) => [
+            [d.domainname.toLowerCase(), d.expirationdate],
+            [String(d.domainid), d.expirationdate],
+          ]),
+        )
         current = items.map((p) => byName.get(str(p.domain).toLowerCase()))
       }
       return items.map((p, i) => moved(current[i], 12 * num(p.years)))
@@ -79,7 +102,10 @@ export async function effectsOf(client: ApiClient, operation: WriteEndpointName,
       return items.map((p, i) => moved(current[i], num(p.months)))
     }
     case 'svcipExtension': {
-      const current = await settle(items, async (p) => (await client.call('svcips.expiration.get', { vipid: num(p.vipid) })).expirationdate)
+      const current = await settle(
+        items,
+        async (p) => (await client.call('svcips.expiration.get', { vipid: num(p.vipid) })).expirationdate,
+      )
       return items.map((p, i) => moved(current[i], num(p.months)))
     }
     case 'registration':

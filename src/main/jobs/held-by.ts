@@ -7,7 +7,10 @@
 import type { ErrorData } from '@shared/errors'
 import type { TargetHolder } from './ledger/write-ledger'
 
-export function heldError(holder: Pick<TargetHolder, 'state' | 'since' | 'member' | 'workstation'>, targets: string): ErrorData {
+export function heldError(
+  holder: Pick<TargetHolder, 'state' | 'since' | 'member' | 'workstation'>,
+  targets: string,
+): ErrorData {
   const sending = holder.state === 'sending'
   if (holder.member === undefined || holder.workstation === undefined) {
     return { kind: 'busy', code: sending ? 'job.targetBusy' : 'job.targetUnknown', params: { targets } }
@@ -16,6 +19,12 @@ export function heldError(holder: Pick<TargetHolder, 'state' | 'since' | 'member
     kind: 'busy',
     code: sending ? 'job.targetBusyBy' : 'job.targetUnknownBy',
     // `since` as words show it (UTC, to the minute: the same on every workstation); `sinceIso` for screens that format it.
-    params: { targets, member: holder.member, workstation: holder.workstation, since: `${holder.since.slice(0, 16).replace('T', ' ')} UTC`, sinceIso: holder.since },
+    params: {
+      targets,
+      member: holder.member,
+      workstation: holder.workstation,
+      since: `${holder.since.slice(0, 16).replace('T', ' ')} UTC`,
+      sinceIso: holder.since,
+    },
   }
 }

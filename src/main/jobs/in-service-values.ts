@@ -11,7 +11,11 @@ import { factsOf } from './operations'
 /** The value sent for "on" when the account's data shows none. */
 const DEFAULT_ON_VALUE = 1
 
-export function inServiceValues<N extends WriteEndpointName>(operation: N, params: EndpointParams<N>, onValue: number | undefined): EndpointParams<N> {
+export function inServiceValues<N extends WriteEndpointName>(
+  operation: N,
+  params: EndpointParams<N>,
+  onValue: number | undefined,
+): EndpointParams<N> {
   const settings = factsOf(operation).autorenew
   if (!settings) return params
   const out: EndpointParams<N> = { ...params }
@@ -21,4 +25,3 @@ export function inServiceValues<N extends WriteEndpointName>(operation: N, param
   }
   return out
 }
-

@@ -48,7 +48,8 @@ export async function checkItemLog(ctx: LogCheckContext, job: JobView, i: number
     // one does not hold: its body is made again from the journaled parameters, under ours.
     if ('notFound' in search && job.by && it.sent) {
       const again = await describeAgain(client, ctx.bodyMac, job.operation, it.params).catch(() => undefined)
-      if (again) search = await findInLog(client, { ...again, baselineId: job.logBaseline ?? undefined, others }, ctx.bodyMac)
+      if (again)
+        search = await findInLog(client, { ...again, baselineId: job.logBaseline ?? undefined, others }, ctx.bodyMac)
     }
     if ('undecided' in search) {
       await ctx.settle(job, i, { state: 'unknown', log: { status: 'undecided', reason: search.undecided, checkedAt } })
@@ -61,9 +62,17 @@ export async function checkItemLog(ctx: LogCheckContext, job: JobView, i: number
     const entry = search.found
     // The logged answer is the service's text: it may repeat the key (as a refused token), which goes no further.
     const response = client.withoutKey(entry.response)
-    const log = { status: 'received' as const, checkedAt, entry: { request_id: entry.request_id, datetime: entry.datetime, response: response.slice(0, 4000) } }
+    const log = {
+      status: 'received' as const,
+      checkedAt,
+      entry: { request_id: entry.request_id, datetime: entry.datetime, response: response.slice(0, 4000) },
+    }
     const answer = loggedAnswer(response)
-    await ctx.releaseTarget(job, it, { how: answer.ok ? 'done' : 'failed', requestId: entry.request_id, datetime: entry.datetime })
+    await ctx.releaseTarget(job, it, {
+      how: answer.ok ? 'done' : 'failed',
+      requestId: entry.request_id,
+      datetime: entry.datetime,
+    })
     await ctx.settle(job, i, {
       state: answer.ok ? 'done' : 'failed',
       log,
@@ -80,7 +89,12 @@ export async function checkItemLog(ctx: LogCheckContext, job: JobView, i: number
 }
 
 /** How an item journaled before its request was (an older journal) left, made again from its parameters, validated again first. */
-async function describeAgain(client: ApiClient, bodyMac: BodyMac, operation: WriteEndpointName, journaled: Record<string, unknown>): Promise<NonNullable<JobItemView['sent']>> {
+async function describeAgain(
+  client: ApiClient,
+  bodyMac: BodyMac,
+  operation: WriteEndpointName,
+  journaled: Record<string, unknown>,
+): Promise<NonNullable<JobItemView['sent']>> {
   const params = parseEndpointParams(operation, journaled)
   if (!params.ok) throw AppError.invalid('ipc.invalidPayload', params.issues)
   const described = client.describeRequest(operation, params.value)

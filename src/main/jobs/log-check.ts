@@ -43,7 +43,11 @@ const PAGE_SIZE = 100
 
 /** Same method, path and body (the body compared by its MAC). */
 async function sameRequest(entry: LogEntry, sent: SentRequest, bodyMac: BodyMac): Promise<boolean> {
-  return entry.method.toUpperCase() === sent.method && entry.path.split('?')[0] === sent.path.split('?')[0] && (await bodyMac.matches(entry.request, sent.bodyHash))
+  return (
+    entry.method.toUpperCase() === sent.method &&
+    entry.path.split('?')[0] === sent.path.split('?')[0] &&
+    (await bodyMac.matches(entry.request, sent.bodyHash))
+  )
 }
 
 /** Whether log entries come newest first, as DESC asks (times never rise down the page). */
@@ -65,7 +69,12 @@ export async function newestLogId(client: ApiClient): Promise<string | undefined
 }
 
 /** The log's entries of the request logged after the baseline: found when exactly one. */
-export async function findInLog(client: ApiClient, sent: SentRequest, bodyMac: BodyMac, signal?: AbortSignal): Promise<LogSearch> {
+export async function findInLog(
+  client: ApiClient,
+  sent: SentRequest,
+  bodyMac: BodyMac,
+  signal?: AbortSignal,
+): Promise<LogSearch> {
   if (sent.baselineId === undefined) return { undecided: 'noBaseline' }
   const matches: LogEntry[] = []
   for (let page = 1; page <= PAGES; page++) {
@@ -104,9 +113,13 @@ export function loggedAnswer(response: string): { ok: true; results: unknown } |
   if (typeof body === 'object' && body !== null && 'errors' in body) {
     const e = body.errors
     const code = typeof e === 'object' && e !== null && 'code' in e ? Number(e.code) : 400
-    const message = typeof e === 'object' && e !== null && 'message' in e && typeof e.message === 'string' ? e.message : undefined
+    const message =
+      typeof e === 'object' && e !== null && 'message' in e && typeof e.message === 'string' ? e.message : undefined
     const kind = kindForStatus(Number.isFinite(code) ? code : 400)
     return { ok: false, error: { kind, code: `error.${kind}`, status: code, serviceMessage: message } }
   }
-  return { ok: true, results: typeof body === 'object' && body !== null && 'results' in body ? body.results : undefined }
+  return {
+    ok: true,
+    results: typeof body === 'object' && body !== null && 'results' in body ? body.results : undefined,
+  }
 }

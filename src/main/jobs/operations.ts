@@ -38,7 +38,10 @@ export interface WriteFacts<N extends WriteEndpointName> {
   aspect: HistoryAspect
   before?: StoredListName
   zone?: ZoneKind
-  readBack?: Extract<ReadEndpointName, 'domains.dns.get' | 'freedns.get' | 'domains.nameserver.get' | 'domains.whois.get'>
+  readBack?: Extract<
+    ReadEndpointName,
+    'domains.dns.get' | 'freedns.get' | 'domains.nameserver.get' | 'domains.whois.get'
+  >
   serviceKept: ServiceKeptComparison
   autorenew?: readonly (keyof EndpointParams<N> & string)[]
   effect?: Effect
@@ -48,19 +51,89 @@ export interface WriteFacts<N extends WriteEndpointName> {
 const DOMAIN = { target: ['domain'], subject: 'domain' } as const
 
 export const WRITE_FACTS: { readonly [N in WriteEndpointName]: WriteFacts<N> } = {
-  'servers.create': { target: ['kind', 'webname'], subject: 'server', aspect: 'write', serviceKept: 'none', precondition: 'absent' },
-  'servers.expiration.extend': { target: ['kind', 'webid'], subject: 'server', aspect: 'expiration', serviceKept: 'none', effect: 'serverExtension', precondition: 'expiry' },
-  'servers.autorenew.set': { target: ['kind', 'webid'], subject: 'server', aspect: 'autorenew', serviceKept: 'serverAutorenew', autorenew: ['autorenew_all', 'autorenew_server'], precondition: 'setting' },
-  'servers.resource.set': { target: ['kind', 'webid'], subject: 'server', aspect: 'write', serviceKept: 'none', precondition: 'setting' },
-  'svcips.register': { target: ['servers'], subject: 'svcip', aspect: 'write', serviceKept: 'none', precondition: 'absent' },
-  'svcips.expiration.extend': { target: ['vipid'], subject: 'svcip', aspect: 'expiration', serviceKept: 'none', effect: 'svcipExtension', precondition: 'expiry' },
-  'svcips.setting.set': { target: ['vipid'], subject: 'svcip', aspect: 'write', serviceKept: 'none', precondition: 'setting' },
-  'svcips.cache.delete': { target: ['vipid'], subject: 'svcip', aspect: 'write', serviceKept: 'none', precondition: 'present' },
-  'domains.register': { target: ['sld', 'tld'], subject: 'domain', aspect: 'write', serviceKept: 'none', effect: 'registration', precondition: 'absent' },
+  'servers.create': {
+    target: ['kind', 'webname'],
+    subject: 'server',
+    aspect: 'write',
+    serviceKept: 'none',
+    precondition: 'absent',
+  },
+  'servers.expiration.extend': {
+    target: ['kind', 'webid'],
+    subject: 'server',
+    aspect: 'expiration',
+    serviceKept: 'none',
+    effect: 'serverExtension',
+    precondition: 'expiry',
+  },
+  'servers.autorenew.set': {
+    target: ['kind', 'webid'],
+    subject: 'server',
+    aspect: 'autorenew',
+    serviceKept: 'serverAutorenew',
+    autorenew: ['autorenew_all', 'autorenew_server'],
+    precondition: 'setting',
+  },
+  'servers.resource.set': {
+    target: ['kind', 'webid'],
+    subject: 'server',
+    aspect: 'write',
+    serviceKept: 'none',
+    precondition: 'setting',
+  },
+  'svcips.register': {
+    target: ['servers'],
+    subject: 'svcip',
+    aspect: 'write',
+    serviceKept: 'none',
+    precondition: 'absent',
+  },
+  'svcips.expiration.extend': {
+    target: ['vipid'],
+    subject: 'svcip',
+    aspect: 'expiration',
+    serviceKept: 'none',
+    effect: 'svcipExtension',
+    precondition: 'expiry',
+  },
+  'svcips.setting.set': {
+    target: ['vipid'],
+    subject: 'svcip',
+    aspect: 'write',
+    serviceKept: 'none',
+    precondition: 'setting',
+  },
+  'svcips.cache.delete': {
+    target: ['vipid'],
+    subject: 'svcip',
+    aspect: 'write',
+    serviceKept: 'none',
+    precondition: 'present',
+  },
+  'domains.register': {
+    target: ['sld', 'tld'],
+    subject: 'domain',
+    aspect: 'write',
+    serviceKept: 'none',
+    effect: 'registration',
+    precondition: 'absent',
+  },
   'domains.remove': { ...DOMAIN, aspect: 'write', serviceKept: 'none', precondition: 'present' },
   'domains.transfer.request': { ...DOMAIN, aspect: 'write', serviceKept: 'none', precondition: 'absent' },
-  'domains.transfer.cancel': { target: ['domain', 'transferorderid'], subject: 'domain', aspect: 'write', serviceKept: 'none', precondition: 'present' },
-  'domains.expiration.renew': { ...DOMAIN, aspect: 'expiration', serviceKept: 'none', effect: 'renewal', precondition: 'expiry' },
+  'domains.transfer.cancel': {
+    target: ['domain', 'transferorderid'],
+    subject: 'domain',
+    aspect: 'write',
+    serviceKept: 'none',
+    precondition: 'present',
+  },
+  'domains.expiration.renew': {
+    ...DOMAIN,
+    aspect: 'expiration',
+    serviceKept: 'none',
+    effect: 'renewal',
+    precondition: 'expiry',
+  },
   'domains.autorenew.set': {
     ...DOMAIN,
     aspect: 'autorenew',
@@ -69,19 +142,84 @@ export const WRITE_FACTS: { readonly [N in WriteEndpointName]: WriteFacts<N> } =
     autorenew: ['autorenew_all', 'autorenew_domain'],
     precondition: 'setting',
   },
-  'domains.transferlock.set': { ...DOMAIN, aspect: 'transferlock', before: 'domains.transferlock.list', serviceKept: 'transferLock', precondition: 'setting' },
-  'domains.whois.set': { ...DOMAIN, aspect: 'whois', before: 'domains.whois.list', readBack: 'domains.whois.get', serviceKept: 'whois', precondition: 'setting' },
-  'domains.nameserver.set': { ...DOMAIN, aspect: 'nameservers', before: 'domains.nameserver.list', readBack: 'domains.nameserver.get', serviceKept: 'nameservers', precondition: 'setting' },
-  'domains.dns.set': { ...DOMAIN, aspect: 'dns', zone: 'dns', readBack: 'domains.dns.get', serviceKept: 'dnsZone', precondition: 'zone' },
+  'domains.transferlock.set': {
+    ...DOMAIN,
+    aspect: 'transferlock',
+    before: 'domains.transferlock.list',
+    serviceKept: 'transferLock',
+    precondition: 'setting',
+  },
+  'domains.whois.set': {
+    ...DOMAIN,
+    aspect: 'whois',
+    before: 'domains.whois.list',
+    readBack: 'domains.whois.get',
+    serviceKept: 'whois',
+    precondition: 'setting',
+  },
+  'domains.nameserver.set': {
+    ...DOMAIN,
+    aspect: 'nameservers',
+    before: 'domains.nameserver.list',
+    readBack: 'domains.nameserver.get',
+    serviceKept: 'nameservers',
+    precondition: 'setting',
+  },
+  'domains.dns.set': {
+    ...DOMAIN,
+    aspect: 'dns',
+    zone: 'dns',
+    readBack: 'domains.dns.get',
+    serviceKept: 'dnsZone',
+    precondition: 'zone',
+  },
   'domains.dynamicdns.set': { ...DOMAIN, aspect: 'dynamicdns', serviceKept: 'dynamicDns', precondition: 'setting' },
   'domains.dnssec.set': { ...DOMAIN, aspect: 'dnssec', serviceKept: 'dnssec', precondition: 'setting' },
-  'domains.privatenameserver.create': { target: ['domain', 'hostname'], subject: 'domain', aspect: 'write', serviceKept: 'none', precondition: 'absent' },
-  'domains.privatenameserver.delete': { target: ['domain', 'hostname'], subject: 'domain', aspect: 'write', serviceKept: 'none', precondition: 'present' },
+  'domains.privatenameserver.create': {
+    target: ['domain', 'hostname'],
+    subject: 'domain',
+    aspect: 'write',
+    serviceKept: 'none',
+    precondition: 'absent',
+  },
+  'domains.privatenameserver.delete': {
+    target: ['domain', 'hostname'],
+    subject: 'domain',
+    aspect: 'write',
+    serviceKept: 'none',
+    precondition: 'present',
+  },
   'domains.localtransfer.set': { ...DOMAIN, aspect: 'write', serviceKept: 'none', precondition: 'owner' },
-  'freedns.register': { target: ['sld', 'tld'], subject: 'freedns', aspect: 'write', serviceKept: 'none', precondition: 'absent' },
-  'freedns.set': { target: ['domain'], subject: 'freedns', aspect: 'dns', zone: 'freedns', readBack: 'freedns.get', serviceKept: 'freeDnsZone', precondition: 'zone' },
-  'freedns.remove': { target: ['domain'], subject: 'freedns', aspect: 'write', serviceKept: 'none', precondition: 'present' },
-  'freedns.localtransfer.set': { target: ['domain'], subject: 'freedns', aspect: 'write', serviceKept: 'none', precondition: 'owner' },
+  'freedns.register': {
+    target: ['sld', 'tld'],
+    subject: 'freedns',
+    aspect: 'write',
+    serviceKept: 'none',
+    precondition: 'absent',
+  },
+  'freedns.set': {
+    target: ['domain'],
+    subject: 'freedns',
+    aspect: 'dns',
+    zone: 'freedns',
+    readBack: 'freedns.get',
+    serviceKept: 'freeDnsZone',
+    precondition: 'zone',
+  },
+  'freedns.remove': {
+    target: ['domain'],
+    subject: 'freedns',
+    aspect: 'write',
+    serviceKept: 'none',
+    precondition: 'present',
+  },
+  'freedns.localtransfer.set': {
+    target: ['domain'],
+    subject: 'freedns',
+    aspect: 'write',
+    serviceKept: 'none',
+    precondition: 'owner',
+  },
 }
 
 /** The facts of one operation (the record's entry, typed for any write). */
@@ -91,4 +229,8 @@ export function factsOf(operation: WriteEndpointName): WriteFacts<WriteEndpointN
 }
 
 /** What the service kept against what was sent, compared as the operation's facts say. */
-export const serviceKeptFindingsOf = (operation: WriteEndpointName, sent: unknown, kept: unknown): ServiceKeptFinding[] => serviceKeptFindings(factsOf(operation).serviceKept, sent, kept)
+export const serviceKeptFindingsOf = (
+  operation: WriteEndpointName,
+  sent: unknown,
+  kept: unknown,
+): ServiceKeptFinding[] => serviceKeptFindings(factsOf(operation).serviceKept, sent, kept)

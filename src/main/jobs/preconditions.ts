@@ -52,7 +52,11 @@ export function alreadyDoneError(operation: WriteEndpointName, target: string, b
   const verb = VERB[kind === 'zone' ? 'setting' : kind]
   const at = { at: utcMinute(by.at), atIso: by.at }
   if (by.member !== undefined && by.workstation !== undefined) {
-    return { kind: 'busy', code: `job.already${verb}By`, params: { target, member: by.member, workstation: by.workstation, ...at } }
+    return {
+      kind: 'busy',
+      code: `job.already${verb}By`,
+      params: { target, member: by.member, workstation: by.workstation, ...at },
+    }
   }
   return { kind: 'busy', code: `job.already${verb}Here`, params: { target, ...at } }
 }
@@ -69,10 +73,19 @@ export type ServiceVerdict = { holds: true } | { holds: false; error: ErrorData 
  * it is now, against the one the confirmation showed. Undefined: the operation's basis is not
  * one the service shows (the caller refuses the item).
  */
-export async function verifyAtService(client: ApiClient, operation: WriteEndpointName, params: EndpointParams<WriteEndpointName>, it: Pick<JobItemView, 'basis' | 'label'>, signal?: AbortSignal): Promise<ServiceVerdict | undefined> {
+export async function verifyAtService(
+  client: ApiClient,
+  operation: WriteEndpointName,
+  params: EndpointParams<WriteEndpointName>,
+  it: Pick<JobItemView, 'basis' | 'label'>,
+  signal?: AbortSignal,
+): Promise<ServiceVerdict | undefined> {
   if (factsOf(operation).precondition !== 'expiry' || it.basis === undefined) return undefined
   const now = await expiryNow(client, operation, params, signal)
   if (now === undefined) return undefined
   if (now === it.basis) return { holds: true }
-  return { holds: false, error: { kind: 'busy', code: 'job.changedSinceConfirmed', params: { target: it.label, confirmed: it.basis, now } } }
+  return {
+    holds: false,
+    error: { kind: 'busy', code: 'job.changedSinceConfirmed', params: { target: it.label, confirmed: it.basis, now } },
+  }
 }

@@ -80,7 +80,12 @@ export async function prepareJob(req: JobRequest, ctx: PrepareContext): Promise<
     const label = item.label ?? defaultLabel(value)
     let overRuleConfirmed = false
     if (zoneKind) {
-      const verdict = zoneSaveVerdict(String(Reflect.get(value, 'domain')), String(Reflect.get(value, 'records')), item.guard, item.overRule === true)
+      const verdict = zoneSaveVerdict(
+        String(Reflect.get(value, 'domain')),
+        String(Reflect.get(value, 'records')),
+        item.guard,
+        item.overRule === true,
+      )
       if (!verdict.ok && verdict.code === 'dns.hiddenCharacter') {
         issues.push({ path: `items.${i}.records`, code: verdict.code, params: { ...verdict.hidden } })
         continue
@@ -101,27 +106,56 @@ export async function prepareJob(req: JobRequest, ctx: PrepareContext): Promise<
     sendable.push(frozen)
     guards.push(item.guard ? { ...item.guard } : undefined)
     const params: Readonly<Record<string, unknown>> = frozen
-    items.push({ target: targetOf(req.operation, params, serverIdOf), label, params, state: 'pending', ...(overRuleConfirmed ? { overRule: true } : {}) })
+    items.push({
+      target: targetOf(req.operation, params, serverIdOf),
+      label,
+      params,
+      state: 'pending',
+      ...(overRuleConfirmed ? { overRule: true } : {}),
+    })
   }
   if (issues.length > 0) throw AppError.invalid('ipc.invalidPayload', issues.slice(0, 20))
   // Over the safety rule, and not confirmed on its own: nothing is prepared, whoever asked.
   if (overRule.length > 0) {
-    throw AppError.of('validation', { code: 'dns.overSafetyRule', params: { zones: overRule.slice(0, 10).join(', '), percent: SAFETY_RULE_PERCENT, min: SAFETY_RULE.minRecords } })
+    throw AppError.of('validation', {
+      code: 'dns.overSafetyRule',
+      params: { zones: overRule.slice(0, 10).join(', '), percent: SAFETY_RULE_PERCENT, min: SAFETY_RULE.minRecords },
+    })
   }
   // One job names each target once: the same domain twice (by name in two cases, or by name and
   // id) would be sent twice.
   const seen = new Set<string>()
   const twice = items.filter((it) => (seen.has(it.target) ? true : (seen.add(it.target), false)))
-  if (twice.length > 0) throw AppError.of('validation', { code: 'job.duplicateTarget', params: { targets: twice.map((it) => it.label).slice(0, 10).join(', ') } })
+  if (twice.length > 0)
+    throw AppError.of('validation', {
+      code: 'job.duplicateTarget',
+      params: {
+        targets: twice
+          .map((it) => it.label)
+          .slice(0, 10)
+          .join(', '),
+      },
+    })
 
-  const holders = await ctx.holdersOf(items.map((it) => ({ accountId: req.accountId, operation: req.operation, target: it.target })))
+  const holders = await ctx.holdersOf(
+    items.map((it) => ({ accountId: req.accountId, operation: req.operation, target: it.target })),
+  )
   // A target held by a send on its way, or by one of unknown outcome (unless a second send was asked for).
   const blocking = holders.map((h) => (h && (h.state === 'sending' || !req.secondSend) ? h : undefined))
   const busy = items.filter((_, i) => blocking[i] !== undefined)
   if (busy.length > 0 && !req.skipBusy) {
     // The first holder named (team mode: who, where, since when); a send on its way before an unknown outcome.
     const first = holders.find((h) => h?.state === 'sending') ?? holders.find((h) => h !== undefined)
-    if (first) throw new AppError(heldError(first, busy.map((it) => it.label).slice(0, 10).join(', ')))
+    if (first)
+      throw new AppError(
+        heldError(
+          first,
+          busy
+            .map((it) => it.label)
+            .slice(0, 10)
+            .join(', '),
+        ),
+      )
   }
   // Asked to go on around them: each held item is left out, saying who holds it; the rest is the job.
   const leftOut: LeftOutItem[] = items.flatMap((it, index) => {
@@ -135,7 +169,11 @@ export async function prepareJob(req: JobRequest, ctx: PrepareContext): Promise<
   // ends after the mark may not show in what is read now, so it refuses the item later.
   const mark = await ctx.mark?.()
   const client = await ctx.client(req.accountId)
-  const effects = await effectsOf(client, req.operation, jobItems.map((it) => it.params))
+  const effects = await effectsOf(
+    client,
+    req.operation,
+    jobItems.map((it) => it.params),
+  )
   jobItems.forEach((it, i) => {
     const effect = effects[i]
     if (!effect) return
@@ -176,10 +214,15 @@ function deepFreeze<T>(value: T): T {
  * (or is refused), and a name loses its case and final dot, so one domain is one target and the
  * request, the journal and history name it the same way.
  */
-async function domainByName<N extends WriteEndpointName>(operation: N, params: EndpointParams<N>, nameOf: DomainNameOf | undefined): Promise<{ ok: true; params: EndpointParams<N> } | { ok: false; id: string }> {
+async function domainByName<N extends WriteEndpointName>(
+  operation: N,
+  params: EndpointParams<N>,
+  nameOf: DomainNameOf | undefined,
+): Promise<{ ok: true; params: EndpointParams<N> } | { ok: false; id: string }> {
   const facts = factsOf(operation)
   const domain: unknown = Reflect.get(params, 'domain')
-  if (typeof domain !== 'string' || (facts.subject !== 'domain' && facts.subject !== 'freedns')) return { ok: true, params }
+  if (typeof domain !== 'string' || (facts.subject !== 'domain' && facts.subject !== 'freedns'))
+    return { ok: true, params }
   let name = domain
   if (/^\d+$/.test(domain)) {
     const known = await nameOf?.(facts.subject, Number(domain))

@@ -17,7 +17,12 @@ export const readsBack = (operation: WriteEndpointName): boolean => factsOf(oper
 export type ReadBackResult = { kept: unknown } | { error: ErrorData } | undefined
 
 /** The value as the service holds it after the write; undefined for a write that is not read back. */
-export async function readBack(client: ApiClient, operation: WriteEndpointName, params: Readonly<Record<string, unknown>>, signal?: AbortSignal): Promise<ReadBackResult> {
+export async function readBack(
+  client: ApiClient,
+  operation: WriteEndpointName,
+  params: Readonly<Record<string, unknown>>,
+  signal?: AbortSignal,
+): Promise<ReadBackResult> {
   const read = factsOf(operation).readBack
   const domain = params.domain
   if (!read || (typeof domain !== 'string' && typeof domain !== 'number')) return undefined

@@ -17,7 +17,15 @@
  */
 import { endpoints } from '@shared/endpoints/table'
 import type { ErrorData } from '@shared/errors'
-import { isJobRunning, type ItemState, type JobItemView, type JobRequest, type JobStatus, type JobView, type LeftOutItem } from '@shared/jobs'
+import {
+  isJobRunning,
+  type ItemState,
+  type JobItemView,
+  type JobRequest,
+  type JobStatus,
+  type JobView,
+  type LeftOutItem,
+} from '@shared/jobs'
 import { AppError, toErrorData } from '../base/app-error'
 import type { ApiClient } from '../http'
 import { BodyMac } from './ledger/body-mac'
@@ -73,7 +81,8 @@ export class JobRunner {
     for (const job of loaded) {
       // A colleague's job (or the command's beside this window) still running is shown as the
       // journal has it: marking it interrupted would send its live items to the log checks.
-      if ((isJobRunning(job) || job.status === 'prepared') && !this.opts.ledger.runsElsewhere?.(job.id)) markInterrupted(job, this.now())
+      if ((isJobRunning(job) || job.status === 'prepared') && !this.opts.ledger.runsElsewhere?.(job.id))
+        markInterrupted(job, this.now())
       this.jobs.set(job.id, job)
       this.internals.set(job.id, readInternals())
       job.items.forEach((it, i) => {
@@ -155,14 +164,23 @@ export class JobRunner {
   // ---------------------------------------------------------------- prepare / start
 
   /** Prepares a job (prepare.ts) and keeps it, waiting for its start. */
-  async prepare(req: JobRequest): Promise<{ job: JobView; token?: string | undefined; leftOut?: LeftOutItem[] | undefined }> {
+  async prepare(
+    req: JobRequest,
+  ): Promise<{ job: JobView; token?: string | undefined; leftOut?: LeftOutItem[] | undefined }> {
     this.refuseReadOnly(req.accountId)
     const { accounts } = this.opts
     const prepared = await prepareJob(req, {
       client: (accountId) => accounts.client(accountId),
       nameOf: (accountId) => accounts.nameOf(accountId),
-      ...(accounts.writeSafety ? { writeSafety: (accountId: string) => accounts.writeSafety?.(accountId) ?? 'none' } : {}),
-      ...(accounts.autorenewOnValue ? { autorenewOnValue: (accountId: string) => accounts.autorenewOnValue?.(accountId) ?? Promise.resolve(undefined) } : {}),
+      ...(accounts.writeSafety
+        ? { writeSafety: (accountId: string) => accounts.writeSafety?.(accountId) ?? 'none' }
+        : {}),
+      ...(accounts.autorenewOnValue
+        ? {
+            autorenewOnValue: (accountId: string) =>
+              accounts.autorenewOnValue?.(accountId) ?? Promise.resolve(undefined),
+          }
+        : {}),
       ...(this.opts.serverIdsOf ? { serverIdsOf: this.opts.serverIdsOf } : {}),
       ...(this.opts.domainNamesOf ? { domainNamesOf: this.opts.domainNamesOf } : {}),
       // The ledger away (a team's database): refused as such (team.unreachable), nothing prepared.
@@ -172,21 +190,31 @@ export class JobRunner {
     })
     const { job, params, guards, token, leftOut } = prepared
     this.jobs.set(job.id, job)
-    this.internals.set(job.id, { params, guards, token, preparedAt: Date.now(), secondSend: Boolean(req.secondSend), stopRequested: false, controller: new AbortController() })
+    this.internals.set(job.id, {
+      params,
+      guards,
+      token,
+      preparedAt: Date.now(),
+      secondSend: Boolean(req.secondSend),
+      stopRequested: false,
+      controller: new AbortController(),
+    })
     this.dropStalePrepared()
     return { job, token, ...(leftOut.length > 0 ? { leftOut } : {}) }
   }
 
   /** Prepares and starts a write that needs no confirmation; one that does is refused. */
   async submit(req: JobRequest): Promise<JobView> {
-    if (endpoints[req.operation].confirm || (this.opts.accounts.writeSafety?.(req.accountId) ?? 'none') !== 'none') throw AppError.of('validation', { code: 'job.confirmationRequired' })
+    if (endpoints[req.operation].confirm || (this.opts.accounts.writeSafety?.(req.accountId) ?? 'none') !== 'none')
+      throw AppError.of('validation', { code: 'job.confirmationRequired' })
     const { job } = await this.prepare(req)
     return this.start(job.id, undefined)
   }
 
   /** Why a job of this account must send nothing more now, if it must. */
   private accountHalt(accountId: string): ErrorData | undefined {
-    if (this.opts.accounts.exists && !this.opts.accounts.exists(accountId)) return { kind: 'validation', code: 'account.notFound' }
+    if (this.opts.accounts.exists && !this.opts.accounts.exists(accountId))
+      return { kind: 'validation', code: 'account.notFound' }
     if (this.opts.accounts.readOnly(accountId)) return { kind: 'validation', code: 'account.readOnly' }
     return undefined
   }
@@ -229,7 +257,11 @@ export class JobRunner {
   async start(jobId: string, token: string | undefined, accountName?: string): Promise<JobView> {
     const { job, int } = this.find(jobId)
     if (job.status !== 'prepared') throw AppError.of('validation', { code: 'job.notPrepared' })
-    if (this.journalProblem) throw AppError.of('internal', { code: 'job.journalUnwritable', params: { path: this.opts.ledger.where, reason: this.journalProblem.reason } })
+    if (this.journalProblem)
+      throw AppError.of('internal', {
+        code: 'job.journalUnwritable',
+        params: { path: this.opts.ledger.where, reason: this.journalProblem.reason },
+      })
     // The account may have been made read-only while the confirmation was open.
     this.refuseReadOnly(job.accountId)
     const confirmed = checkConfirmation({
@@ -264,7 +296,10 @@ export class JobRunner {
       // The ledger's store away (or refusing): said as such; nothing was sent.
       const unavailable = ledgerErrorData(err)
       if (unavailable) throw new AppError(unavailable)
-      throw AppError.of('internal', { code: 'job.journalUnwritable', params: { path: this.opts.ledger.where, reason: systemReason(err) } })
+      throw AppError.of('internal', {
+        code: 'job.journalUnwritable',
+        params: { path: this.opts.ledger.where, reason: systemReason(err) },
+      })
     }
     Object.assign(job, running)
     this.emit(job)
@@ -272,7 +307,11 @@ export class JobRunner {
     return int.finished
   }
 
-  private async run(job: JobView, int: JobInternals, account: { ok: true; c: ApiClient } | { ok: false; error: ErrorData }): Promise<JobView> {
+  private async run(
+    job: JobView,
+    int: JobInternals,
+    account: { ok: true; c: ApiClient } | { ok: false; error: ErrorData },
+  ): Promise<JobView> {
     if (!account.ok) {
       // No client (the account or its key is gone): nothing was sent.
       for (let i = 0; i < job.items.length; i++) await this.settle(job, i, { state: 'failed', error: account.error })
@@ -301,12 +340,17 @@ export class JobRunner {
       }
       await Promise.all(Array.from({ length: Math.min(job.concurrency, queue.length) }, worker))
     }
-    await pass(job.items.map((_, i) => i), false)
+    await pass(
+      job.items.map((_, i) => i),
+      false,
+    )
     if (later.length > 0 && !this.closed) await pass(later.splice(0), true)
     if (this.closed) return job
     const stopped = int.stopRequested
     // Items never sent say why: the user stopped the job, or its journal could not be written.
-    const why: ErrorData = int.journalFailure ? this.journalError(int.journalFailure) : (int.halted ?? { kind: 'cancelled', code: 'job.stopped' })
+    const why: ErrorData = int.journalFailure
+      ? this.journalError(int.journalFailure)
+      : (int.halted ?? { kind: 'cancelled', code: 'job.stopped' })
     for (let i = 0; i < job.items.length; i++) {
       if (job.items[i]?.state === 'pending') await this.settle(job, i, { state: 'skipped', error: why })
     }
@@ -317,18 +361,18 @@ export class JobRunner {
   private readonly steps: ItemSteps
   private itemSteps(): ItemSteps {
     return {
-    ledger: this.opts.ledger,
-    bodyMac: this.bodyMac,
-    now: () => this.now(),
-    closed: () => this.closed,
-    observe: (fn) => this.observe(fn),
-    settle: (job, i, change, int, letGo) => this.settle(job, i, change, int, letGo),
-    ledgerLost: (int, err) => this.ledgerLost(int, err),
-    onJournalError: (err) => this.opts.onJournalError?.(err),
-    journalError: (failure) => this.journalError(failure),
-    rateLimitWait: (job, int, ms) => this.rateLimitWait(job, int, ms),
-    scheduleLogChecks: (job, i) => this.scheduleLogChecks(job, i),
-    emit: (job) => this.emit(job),
+      ledger: this.opts.ledger,
+      bodyMac: this.bodyMac,
+      now: () => this.now(),
+      closed: () => this.closed,
+      observe: (fn) => this.observe(fn),
+      settle: (job, i, change, int, letGo) => this.settle(job, i, change, int, letGo),
+      ledgerLost: (int, err) => this.ledgerLost(int, err),
+      onJournalError: (err) => this.opts.onJournalError?.(err),
+      journalError: (failure) => this.journalError(failure),
+      rateLimitWait: (job, int, ms) => this.rateLimitWait(job, int, ms),
+      scheduleLogChecks: (job, i) => this.scheduleLogChecks(job, i),
+      emit: (job) => this.emit(job),
     }
   }
 
@@ -352,7 +396,13 @@ export class JobRunner {
    * end, its hold let go in the same ledger step. False when the journal could not be written:
    * the job then stops (nothing more is sent), and says why (a hold not let go runs out).
    */
-  private async settle(job: JobView, i: number, change: Partial<JobItemView> & { state: ItemState }, int?: ItemInternals, letGo?: LetGo): Promise<boolean> {
+  private async settle(
+    job: JobView,
+    i: number,
+    change: Partial<JobItemView> & { state: ItemState },
+    int?: ItemInternals,
+    letGo?: LetGo,
+  ): Promise<boolean> {
     const it = job.items[i]
     if (!it) return false
     if (change.state !== 'sending') this.waits.over(job)
@@ -396,14 +446,20 @@ export class JobRunner {
 
   private journalError(failure: ItemInternals['journalFailure']): ErrorData {
     if (failure?.ledger) return failure.ledger
-    return { kind: 'internal', code: 'job.journalUnwritable', params: { path: this.opts.ledger.where, reason: failure?.reason ?? 'unknown' } }
+    return {
+      kind: 'internal',
+      code: 'job.journalUnwritable',
+      params: { path: this.opts.ledger.where, reason: failure?.reason ?? 'unknown' },
+    }
   }
 
   private async finish(job: JobView, status: JobStatus): Promise<JobView> {
     job.status = status
     job.endedAt = this.now().toISOString()
     this.waits.over(job)
-    await this.opts.ledger.append({ t: 'status', job: job.id, status, at: job.endedAt }).catch((err: unknown) => this.opts.onJournalError?.(err))
+    await this.opts.ledger
+      .append({ t: 'status', job: job.id, status, at: job.endedAt })
+      .catch((err: unknown) => this.opts.onJournalError?.(err))
     this.emit(job)
     return job
   }
@@ -496,7 +552,14 @@ function unavailableAsAppError(err: unknown): never {
 }
 
 /** What the runner keeps of a job it read from the journal (nothing to send: it is not started here). */
-const readInternals = (): JobInternals => ({ params: [], guards: [], preparedAt: 0, secondSend: false, stopRequested: false, controller: new AbortController() })
+const readInternals = (): JobInternals => ({
+  params: [],
+  guards: [],
+  preparedAt: 0,
+  secondSend: false,
+  stopRequested: false,
+  controller: new AbortController(),
+})
 
 /** A job a quit cut off, as a start finds it: interrupted; what was on its way is unknown, what was never sent says so. */
 function markInterrupted(job: JobView, now: Date): void {
@@ -504,6 +567,7 @@ function markInterrupted(job: JobView, now: Date): void {
   job.endedAt ??= now.toISOString()
   for (const it of job.items) {
     if (it.state === 'sending') it.state = 'unknown'
-    else if (it.state === 'pending') Object.assign(it, { state: 'skipped', error: { kind: 'internal', code: 'job.interrupted' } })
+    else if (it.state === 'pending')
+      Object.assign(it, { state: 'skipped', error: { kind: 'internal', code: 'job.interrupted' } })
   }
 }

@@ -56,7 +56,13 @@ export interface ItemSteps {
   closed(): boolean
   observe<T>(fn: (o: WriteObserver) => Promise<T> | T): Promise<T | undefined>
   /** Records an item's change (view, journal, windows); with letGo, a send's end. False: the journal could not be written. */
-  settle(job: JobView, i: number, change: Partial<JobItemView> & { state: ItemState }, int?: ItemInternals, letGo?: LetGo): Promise<boolean>
+  settle(
+    job: JobView,
+    i: number,
+    change: Partial<JobItemView> & { state: ItemState },
+    int?: ItemInternals,
+    letGo?: LetGo,
+  ): Promise<boolean>
   /** A ledger step failed (its store away): the job stops; undefined for "nothing sent". Other failures are thrown on. */
   ledgerLost(int: ItemInternals, err: unknown): undefined
   /** A journal line that could not be written (logged by the owner). */
@@ -74,7 +80,14 @@ export interface ItemSteps {
  * nothing was done, the runner tries it again once the job's other items are through (two
  * workstations renewing the same domains then meet as "already renewed by", not as "busy").
  */
-export async function sendItem(steps: ItemSteps, client: ApiClient, job: JobView, int: ItemInternals, i: number, opts: { lastTry: boolean } = { lastTry: true }): Promise<'busy' | undefined> {
+export async function sendItem(
+  steps: ItemSteps,
+  client: ApiClient,
+  job: JobView,
+  int: ItemInternals,
+  i: number,
+  opts: { lastTry: boolean } = { lastTry: true },
+): Promise<'busy' | undefined> {
   const it = job.items[i]
   const params = int.params[i]
   if (!it || !params) return undefined
@@ -85,7 +98,14 @@ export async function sendItem(steps: ItemSteps, client: ApiClient, job: JobView
 
   // 1. The hold. Another send of the target on its way may be the one that does this item's work
   // (which the precondition then says): tried again later, once. An unknown outcome refuses at once.
-  const claim = await claimOnce(steps, int, ref, { jobId: job.id, index: i }, { overUnknown: int.secondSend, precondition }, opts.lastTry)
+  const claim = await claimOnce(
+    steps,
+    int,
+    ref,
+    { jobId: job.id, index: i },
+    { overUnknown: int.secondSend, precondition },
+    opts.lastTry,
+  )
   if (!claim) return undefined
   if (!claim.ok) {
     if (claim.heldBy.state === 'sending' && !opts.lastTry) return 'busy'
@@ -141,12 +161,23 @@ export async function sendItem(steps: ItemSteps, client: ApiClient, job: JobView
     return
   }
   const sent = { method: request.method, path: request.path, bodyHash }
-  const begun = await beginSend(steps, job, int, i, lease, { state: 'sending', sentAt: steps.now().toISOString(), sent }, precondition)
+  const begun = await beginSend(
+    steps,
+    job,
+    int,
+    i,
+    lease,
+    { state: 'sending', sentAt: steps.now().toISOString(), sent },
+    precondition,
+  )
   if (begun !== 'sent') return
 
   // 5. The send, the read-back and the end.
   try {
-    const env = await client.sendParsed(job.operation, params, { signal: int.controller.signal, onRateLimitWait: (ms) => steps.rateLimitWait(job, int, ms) })
+    const env = await client.sendParsed(job.operation, params, {
+      signal: int.controller.signal,
+      onRateLimitWait: (ms) => steps.rateLimitWait(job, int, ms),
+    })
     // Read back while the target is still held: what the service kept, not what its answer repeats.
     const back = await readBack(client, job.operation, params, int.controller.signal)
     const result = back && 'kept' in back ? back.kept : env.results
@@ -154,22 +185,40 @@ export async function sendItem(steps: ItemSteps, client: ApiClient, job: JobView
     // Done as of now (settle sets it at once, then journals its end with the hold let go, in one
     // step); history is told meanwhile: it reads the item, set here, and nothing the journal
     // writes, so neither waits for the other.
-    const ended = steps.settle(job, i, { state: 'done', result, requestId: env.requestId, ...(serviceKept.length > 0 ? { serviceKept } : {}) }, undefined, { lease, outcome: 'free' })
+    const ended = steps.settle(
+      job,
+      i,
+      { state: 'done', result, requestId: env.requestId, ...(serviceKept.length > 0 ? { serviceKept } : {}) },
+      undefined,
+      { lease, outcome: 'free' },
+    )
     await Promise.all([ended, steps.observe((o) => o.ended(job, i, { fromLog: false }))])
   } catch (err) {
     const error = toErrorData(err)
     if (error.code === 'http.answerNotKept') {
       // The service answered success with more than can be kept: done, its answer not kept.
-      await steps.settle(job, i, { state: 'done', requestId: error.requestId, serviceKept: [answerNotKept()] }, undefined, { lease, outcome: 'free' })
+      await steps.settle(
+        job,
+        i,
+        { state: 'done', requestId: error.requestId, serviceKept: [answerNotKept()] },
+        undefined,
+        { lease, outcome: 'free' },
+      )
       await steps.observe((o) => o.ended(job, i, { fromLog: false }))
       return
     }
     if (isOutcomeUnknown(error)) {
-      await steps.settle(job, i, { state: 'unknown', error, requestId: error.requestId }, undefined, { lease, outcome: 'unknown' })
+      await steps.settle(job, i, { state: 'unknown', error, requestId: error.requestId }, undefined, {
+        lease,
+        outcome: 'unknown',
+      })
       await steps.observe((o) => o.ended(job, i, { fromLog: false }))
       if (!steps.closed()) steps.scheduleLogChecks(job, i)
     } else {
-      await steps.settle(job, i, { state: 'failed', error, requestId: error.requestId }, undefined, { lease, outcome: 'free' })
+      await steps.settle(job, i, { state: 'failed', error, requestId: error.requestId }, undefined, {
+        lease,
+        outcome: 'free',
+      })
       await steps.observe((o) => o.ended(job, i, { fromLog: false }))
     }
   }
@@ -184,11 +233,26 @@ const LAST_TRY_WAIT_MS = 3_000
 const LOOK_MS = 100
 
 /** Claims the target; on the last try, a send on its way is waited for a moment (LAST_TRY_WAIT_MS). Undefined: the ledger is away. */
-async function claimOnce(steps: ItemSteps, int: ItemInternals, ref: TargetRef, owner: { jobId: string; index: number }, opts: { overUnknown: boolean; precondition: SendPrecondition }, lastTry: boolean): Promise<ClaimResult | undefined> {
+async function claimOnce(
+  steps: ItemSteps,
+  int: ItemInternals,
+  ref: TargetRef,
+  owner: { jobId: string; index: number },
+  opts: { overUnknown: boolean; precondition: SendPrecondition },
+  lastTry: boolean,
+): Promise<ClaimResult | undefined> {
   const until = Date.now() + (lastTry ? LAST_TRY_WAIT_MS : 0)
   for (;;) {
     const claim = await steps.ledger.claim(ref, owner, opts).catch((err: unknown) => steps.ledgerLost(int, err))
-    if (!claim || claim.ok || claim.heldBy.state !== 'sending' || Date.now() >= until || int.stopRequested || steps.closed()) return claim
+    if (
+      !claim ||
+      claim.ok ||
+      claim.heldBy.state !== 'sending' ||
+      Date.now() >= until ||
+      int.stopRequested ||
+      steps.closed()
+    )
+      return claim
     await new Promise((resolve) => setTimeout(resolve, LOOK_MS))
   }
 }
@@ -232,6 +296,11 @@ async function beginSend(
     return 'not-sent'
   }
   // Its fencing number is no longer the target's (frozen past its lease): it never leaves.
-  await steps.settle(job, i, { state: 'failed', error: { kind: 'busy', code: 'job.holdLost', params: { targets: it.label } } }, int)
+  await steps.settle(
+    job,
+    i,
+    { state: 'failed', error: { kind: 'busy', code: 'job.holdLost', params: { targets: it.label } } },
+    int,
+  )
   return 'not-sent'
 }

@@ -9,13 +9,18 @@ import type { ServerIdOf } from './targets'
 const SERVER_LISTS = ['servers.list', 'servers.expiration.list', 'servers.autorenew.list'] as const
 
 /** Reads the account's stored server lists once (they are short) into a lookup; a store that cannot answer knows no name. */
-export async function storedServerIds(store: Pick<PortfolioStoreAsync, 'getList'>, accountId: string, onError?: (err: unknown) => void): Promise<ServerIdOf> {
+export async function storedServerIds(
+  store: Pick<PortfolioStoreAsync, 'getList'>,
+  accountId: string,
+  onError?: (err: unknown) => void,
+): Promise<ServerIdOf> {
   const ids = new Map<string, string>()
   const keyOf = (kind: ServerKind, webname: string) => `${kind}\u0000${webname}`
   try {
     for (const kind of SERVER_KINDS) {
       for (const list of SERVER_LISTS) {
-        for (const s of (await store.getList(accountId, list, { kind }))?.items ?? []) if (!ids.has(keyOf(kind, s.webname))) ids.set(keyOf(kind, s.webname), s.webid)
+        for (const s of (await store.getList(accountId, list, { kind }))?.items ?? [])
+          if (!ids.has(keyOf(kind, s.webname))) ids.set(keyOf(kind, s.webname), s.webid)
       }
     }
   } catch (err) {

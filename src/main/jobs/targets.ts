@@ -11,7 +11,12 @@ import { factsOf } from './operations'
 /** A server's numeric id (as text) from its name, where the app knows it; undefined where it does not. */
 export type ServerIdOf = (kind: ServerKind, webname: string) => string | undefined
 
-const text = (v: unknown): string => (Array.isArray(v) ? v.map(text).join(',') : typeof v === 'string' || typeof v === 'number' ? String(v) : JSON.stringify(v))
+const text = (v: unknown): string =>
+  Array.isArray(v)
+    ? v.map(text).join(',')
+    : typeof v === 'string' || typeof v === 'number'
+      ? String(v)
+      : JSON.stringify(v)
 const isServerKind = (v: unknown): v is ServerKind => typeof v === 'string' && SERVER_KINDS.some((k) => k === v)
 
 /**
@@ -27,9 +32,15 @@ function serverWebid(params: Record<string, unknown>, serverIdOf: ServerIdOf | u
   return serverIdOf?.(kind, webid) ?? webid
 }
 
-export function targetOf(operation: WriteEndpointName, params: Record<string, unknown>, serverIdOf?: ServerIdOf): string {
+export function targetOf(
+  operation: WriteEndpointName,
+  params: Record<string, unknown>,
+  serverIdOf?: ServerIdOf,
+): string {
   const named: Record<string, unknown> = { ...params, webid: serverWebid(params, serverIdOf) }
-  const parts = factsOf(operation).target.filter((k) => named[k] !== undefined).map((k) => `${k}=${text(named[k])}`)
+  const parts = factsOf(operation)
+    .target.filter((k) => named[k] !== undefined)
+    .map((k) => `${k}=${text(named[k])}`)
   return parts.length ? parts.join('&') : 'account'
 }
 
@@ -37,6 +48,7 @@ export function targetOf(operation: WriteEndpointName, params: Record<string, un
 export function defaultLabel(params: Record<string, unknown>): string {
   if (params.domain !== undefined) return text(params.domain)
   if (params.sld !== undefined && params.tld !== undefined) return `${text(params.sld)}.${text(params.tld)}`
-  for (const k of ['hostname', 'webname', 'webid', 'vipid', 'servers'] as const) if (params[k] !== undefined) return text(params[k])
+  for (const k of ['hostname', 'webname', 'webid', 'vipid', 'servers'] as const)
+    if (params[k] !== undefined) return text(params[k])
   return 'account'
 }

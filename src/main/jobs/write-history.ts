@@ -28,7 +28,13 @@ import { SERVER_KINDS, type ServerKind } from '@shared/service/constants'
 
 export interface WriteObserver {
   /** Just before item i is sent. An error answered here means it is not sent, and fails with it. */
-  beforeSend(job: JobView, i: number, params: EndpointParams<WriteEndpointName>, client: ApiClient, guard: ZoneGuard | undefined): Promise<ErrorData | undefined>
+  beforeSend(
+    job: JobView,
+    i: number,
+    params: EndpointParams<WriteEndpointName>,
+    client: ApiClient,
+    guard: ZoneGuard | undefined,
+  ): Promise<ErrorData | undefined>
   /** Item i ended: done, failed or unknown; or an unknown one was settled from the service's log. */
   ended(job: JobView, i: number, opts: { fromLog: boolean }): Promise<void>
 }
@@ -56,7 +62,10 @@ function beforeMembers(list: StoredListName): readonly string[] {
 }
 
 /** Whose history an item is: a domain, a free DNS zone, a server or a service IP (the operation's facts say which). */
-export function subjectOf(operation: WriteEndpointName, params: Record<string, unknown>): { kind: SubjectKind; subject: string } {
+export function subjectOf(
+  operation: WriteEndpointName,
+  params: Record<string, unknown>,
+): { kind: SubjectKind; subject: string } {
   const str = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '')
   const kind = factsOf(operation).subject
   switch (kind) {
@@ -86,7 +95,11 @@ const serverAnswer = z.object({ webid: z.union([z.string(), z.number()]).transfo
 const SERVER_LISTS = ['servers.list', 'servers.expiration.list', 'servers.autorenew.list'] as const
 const isServerKind = (v: unknown): v is ServerKind => SERVER_KINDS.some((k) => k === v)
 
-export function createWriteHistory(store: PortfolioStoreAsync, now: () => Date = () => new Date(), writer: WriterOf = () => undefined): WriteHistory {
+export function createWriteHistory(
+  store: PortfolioStoreAsync,
+  now: () => Date = () => new Date(),
+  writer: WriterOf = () => undefined,
+): WriteHistory {
   /** Per job item: the snapshot and the value before, taken in beforeSend. */
   const before = new Map<string, { snapshotId?: number | undefined; value?: unknown }>()
   /** Per job item: its row as `ended` made it, until the store has it (what writeOwed offers again, with its value before). */
@@ -94,7 +107,6 @@ export function createWriteHistory(store: PortfolioStoreAsync, now: () => Date =
   /** Per job item: its row being written by `ended` now. */
   const recording = new Map<string, Promise<void>>()
   const itemKey = (job: Pick<JobView, 'id'>, i: number) => `${job.id}#${i}`
-
 
   /** The zone as the service holds it now; the stored one when it cannot be read. */
   async function currentZone(
@@ -104,7 +116,8 @@ export function createWriteHistory(store: PortfolioStoreAsync, now: () => Date =
     domain: string,
   ): Promise<{ zone?: ZoneInput | undefined; fresh: boolean; error?: ErrorData | undefined }> {
     try {
-      const answer = kind === 'dns' ? await client.call('domains.dns.get', { domain }) : await client.call('freedns.get', { domain })
+      const answer =
+        kind === 'dns' ? await client.call('domains.dns.get', { domain }) : await client.call('freedns.get', { domain })
       return { zone: zoneOfAnswer(kind, answer), fresh: true }
     } catch (err) {
       const stored = await store.getZone(accountId, kind, domain).catch(() => undefined)
@@ -126,7 +139,9 @@ export function createWriteHistory(store: PortfolioStoreAsync, now: () => Date =
     if (answered.success && answered.data.webname) return `${kind}:${serverRefOf(answered.data)}`
     try {
       for (const list of SERVER_LISTS) {
-        const found = (await store.getList(accountId, list, { kind }))?.items.find((s) => s.webid === ref || s.webname === ref)
+        const found = (await store.getList(accountId, list, { kind }))?.items.find(
+          (s) => s.webid === ref || s.webname === ref,
+        )
         if (found) return `${kind}:${serverRefOf(found)}`
       }
     } catch {
@@ -164,8 +179,15 @@ export function createWriteHistory(store: PortfolioStoreAsync, now: () => Date =
       if (guard) {
         // The change was planned from these records: anything else now means someone changed the
         // zone since, and sending would overwrite their change without the user seeing it.
-        if (!current.fresh) return { kind: 'validation', code: 'dns.guardUnreadable', params: { domain }, ...(current.error ? { status: current.error.status } : {}) }
-        if (changedSincePlan(guard, current.zone)) return { kind: 'busy', code: 'dns.changedSincePlan', params: { domain } }
+        if (!current.fresh)
+          return {
+            kind: 'validation',
+            code: 'dns.guardUnreadable',
+            params: { domain },
+            ...(current.error ? { status: current.error.status } : {}),
+          }
+        if (changedSincePlan(guard, current.zone))
+          return { kind: 'busy', code: 'dns.changedSincePlan', params: { domain } }
       }
       if (!current.zone) return undefined
       try {
@@ -177,7 +199,11 @@ export function createWriteHistory(store: PortfolioStoreAsync, now: () => Date =
       } catch (err) {
         // Restore promises a snapshot of the zone before every save from this app: a store that
         // cannot keep one (its worker down, a full disk) stops the save, which is not sent.
-        const notKept: ErrorData = { kind: 'internal', code: 'store.snapshotNotKept', params: { domain, reason: toErrorData(err).code } }
+        const notKept: ErrorData = {
+          kind: 'internal',
+          code: 'store.snapshotNotKept',
+          params: { domain, reason: toErrorData(err).code },
+        }
         return notKept
       }
     },
@@ -199,7 +225,8 @@ export function createWriteHistory(store: PortfolioStoreAsync, now: () => Date =
         owed.delete(key)
         // The zone as saved is the zone now: kept, after the row above says this app made it.
         const zoneKind = factsOf(job.operation).zone
-        if (zoneKind && state === 'done' && isZoneAnswer(it.result)) await store.putZone(job.accountId, zoneKind, record.subject, zoneOfAnswer(zoneKind, it.result), record.at)
+        if (zoneKind && state === 'done' && isZoneAnswer(it.result))
+          await store.putZone(job.accountId, zoneKind, record.subject, zoneOfAnswer(zoneKind, it.result), record.at)
       })()
       recording.set(key, recorded)
       try {
@@ -214,13 +241,20 @@ export function createWriteHistory(store: PortfolioStoreAsync, now: () => Date =
       await Promise.allSettled([...recording.values()])
       const cutoff = new Date(now().getTime() - (await store.history.retentionDays()) * DAY_MS).toISOString()
       const due = jobs.flatMap((job) =>
-        job.items.flatMap((it, i) => (endedSend(it) && (owed.get(itemKey(job, i))?.at ?? it.sentAt) >= cutoff ? [{ job, i, it }] : [])),
+        job.items.flatMap((it, i) =>
+          endedSend(it) && (owed.get(itemKey(job, i))?.at ?? it.sentAt) >= cutoff ? [{ job, i, it }] : [],
+        ),
       )
       // A row no longer owed (its job gone from the journal, or older than the retention) is not kept for later.
       const dueKeys = new Set(due.map(({ job, i }) => itemKey(job, i)))
       for (const key of owed.keys()) if (!dueKeys.has(key) && !recording.has(key)) owed.delete(key)
       if (due.length === 0) return { written: 0, settled: 0 }
-      const kept = new Map((await store.history.keptWrites([...new Set(due.map((d) => d.job.id))])).map((k) => [itemKey({ id: k.jobId }, k.itemIndex), k.outcome]))
+      const kept = new Map(
+        (await store.history.keptWrites([...new Set(due.map((d) => d.job.id))])).map((k) => [
+          itemKey({ id: k.jobId }, k.itemIndex),
+          k.outcome,
+        ]),
+      )
       let written = 0
       let settled = 0
       for (const { job, i, it } of due) {
@@ -245,7 +279,13 @@ export function createWriteHistory(store: PortfolioStoreAsync, now: () => Date =
   }
 
   /** Item i's row as `ended` records it; its value before, when beforeSend took one. */
-  async function recordOf(job: JobView, i: number, it: JobItemView, outcome: WriteRecord['outcome'], at: string): Promise<WriteRecord> {
+  async function recordOf(
+    job: JobView,
+    i: number,
+    it: JobItemView,
+    outcome: WriteRecord['outcome'],
+    at: string,
+  ): Promise<WriteRecord> {
     const was = before.get(itemKey(job, i))
     const { kind: subjectKind, subject: sent } = subjectOf(job.operation, it.params)
     const subject = subjectKind === 'server' ? await serverSubject(job.accountId, it.params, it.result) : sent
@@ -262,7 +302,8 @@ export function createWriteHistory(store: PortfolioStoreAsync, now: () => Date =
       jobId: job.id,
       itemIndex: i,
       // A renewal's date before is in the journal's item too (a row written after the app's restart has it).
-      before: was?.value ?? (factsOf(job.operation).zone || factsOf(job.operation).before ? undefined : effectBefore(it)),
+      before:
+        was?.value ?? (factsOf(job.operation).zone || factsOf(job.operation).before ? undefined : effectBefore(it)),
       after: afterValue(job.operation, it),
       at,
       snapshotId: was?.snapshotId,
@@ -286,7 +327,8 @@ function afterValue(operation: WriteEndpointName, it: JobItemView): unknown {
   const answered = it.state === 'done' ? answeredValue(operation, it.result) : undefined
   if (answered) return answered
   // A renewal or an extension whose answer gave no date: the date its confirmation foretold.
-  if (factsOf(operation).effect && factsOf(operation).effect !== 'registration' && it.state === 'done') return it.effect?.to ? { expirationdate: it.effect.to } : undefined
+  if (factsOf(operation).effect && factsOf(operation).effect !== 'registration' && it.state === 'done')
+    return it.effect?.to ? { expirationdate: it.effect.to } : undefined
   const facts = factsOf(operation)
   const kept = it.state === 'done' && readsBack(operation) ? it.result : undefined
   if (facts.zone) return isZoneAnswer(kept) ? zoneOfAnswer(facts.zone, kept) : zoneAfter(facts.zone, it.params)
@@ -295,7 +337,9 @@ function afterValue(operation: WriteEndpointName, it: JobItemView): unknown {
     // What the service answered it kept, member by member; a member its answer leaves out (an
     // answer that only echoes part of the request) is what was sent, not "unknown".
     const answer: object = typeof kept === 'object' && kept !== null ? kept : {}
-    const value = Object.fromEntries(fields.flatMap((f) => (f in answer ? [[f, Reflect.get(answer, f)]] : f in it.params ? [[f, it.params[f]]] : [])))
+    const value = Object.fromEntries(
+      fields.flatMap((f) => (f in answer ? [[f, Reflect.get(answer, f)]] : f in it.params ? [[f, it.params[f]]] : [])),
+    )
     if (Object.keys(value).length > 0) return value
   }
   return sentValue(it.params)
@@ -306,12 +350,19 @@ function afterValue(operation: WriteEndpointName, it: JobItemView): unknown {
  * records), read from the service just before it is sent; nothing when it cannot be read (the
  * write is sent all the same). Only the setting's own member is kept: never the DDNS password.
  */
-async function settingNow(client: ApiClient, operation: WriteEndpointName, params: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
-  const domain = typeof params.domain === 'string' || typeof params.domain === 'number' ? String(params.domain) : undefined
+async function settingNow(
+  client: ApiClient,
+  operation: WriteEndpointName,
+  params: Record<string, unknown>,
+): Promise<Record<string, unknown> | undefined> {
+  const domain =
+    typeof params.domain === 'string' || typeof params.domain === 'number' ? String(params.domain) : undefined
   if (domain === undefined) return undefined
   try {
-    if (operation === 'domains.dynamicdns.set') return { dynamicdns: (await client.call('domains.dynamicdns.get', { domain })).dynamicdns }
-    if (operation === 'domains.dnssec.set') return { ds_records: (await client.call('domains.dnssec.get', { domain })).ds_records }
+    if (operation === 'domains.dynamicdns.set')
+      return { dynamicdns: (await client.call('domains.dynamicdns.get', { domain })).dynamicdns }
+    if (operation === 'domains.dnssec.set')
+      return { ds_records: (await client.call('domains.dnssec.get', { domain })).ds_records }
   } catch {
     // Unread: the row then says what was set, without a before.
   }
@@ -344,14 +395,21 @@ function answeredValue(operation: WriteEndpointName, result: unknown): Record<st
   }
 }
 
-function zoneOfAnswer(kind: ZoneKind, answer: { records: string; ttl?: number | undefined; ns_type?: string | undefined }): ZoneInput {
-  return kind === 'dns' ? { records: answer.records, ttl: answer.ttl, ns_type: answer.ns_type } : { records: answer.records, ttl: answer.ttl }
+function zoneOfAnswer(
+  kind: ZoneKind,
+  answer: { records: string; ttl?: number | undefined; ns_type?: string | undefined },
+): ZoneInput {
+  return kind === 'dns'
+    ? { records: answer.records, ttl: answer.ttl, ns_type: answer.ns_type }
+    : { records: answer.records, ttl: answer.ttl }
 }
 
 function zoneAfter(kind: ZoneKind, params: Record<string, unknown>): ZoneInput {
   const records = typeof params.records === 'string' ? params.records : ''
   const ttl = typeof params.ttl === 'number' ? params.ttl : undefined
-  return kind === 'dns' ? { records, ttl, ns_type: typeof params.ns_type === 'string' ? params.ns_type : undefined } : { records, ttl }
+  return kind === 'dns'
+    ? { records, ttl, ns_type: typeof params.ns_type === 'string' ? params.ns_type : undefined }
+    : { records, ttl }
 }
 
 function isZoneAnswer(v: unknown): v is { records: string; ttl?: number | undefined; ns_type?: string | undefined } {

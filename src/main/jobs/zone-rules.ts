@@ -20,7 +20,12 @@ export type ZoneSaveVerdict =
   /** Over the rule, without its own confirmation. */
   | { ok: false; code: 'dns.overSafetyRule'; safety: ZoneSafety }
 
-export function zoneSaveVerdict(domain: string, records: string, guard: ZoneGuard | undefined, overRuleConfirmed: boolean): ZoneSaveVerdict {
+export function zoneSaveVerdict(
+  domain: string,
+  records: string,
+  guard: ZoneGuard | undefined,
+  overRuleConfirmed: boolean,
+): ZoneSaveVerdict {
   const hidden = hiddenCharacterIn(records)
   if (hidden) return { ok: false, code: HIDDEN_CHARACTER_CODE, hidden }
   if (!guard) return { ok: false, code: 'dns.guardRequired' }

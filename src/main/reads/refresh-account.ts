@@ -35,7 +35,12 @@ export interface RefreshOptions {
   onList?: (done: number, total: number) => void
 }
 
-export async function refreshAccount(client: ApiClient, store: Pick<PortfolioStoreAsync, 'putList'>, accountId: string, opts: RefreshOptions = {}): Promise<AccountRefresh> {
+export async function refreshAccount(
+  client: ApiClient,
+  store: Pick<PortfolioStoreAsync, 'putList'>,
+  accountId: string,
+  opts: RefreshOptions = {},
+): Promise<AccountRefresh> {
   const now = opts.now ?? (() => new Date())
   const result: AccountRefresh = { read: 0, drift: 0, failed: [] }
   let next = 0
@@ -64,7 +69,11 @@ export async function refreshAccount(client: ApiClient, store: Pick<PortfolioSto
       if (!name) continue
       let items: PagedItem<RefreshedList>[]
       try {
-        items = await client.listAll(name, {}, { signal: opts.signal, ...(opts.pageSize ? { pageSize: opts.pageSize } : {}) })
+        items = await client.listAll(
+          name,
+          {},
+          { signal: opts.signal, ...(opts.pageSize ? { pageSize: opts.pageSize } : {}) },
+        )
       } catch (err) {
         finished(name, err)
         continue

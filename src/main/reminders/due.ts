@@ -60,6 +60,11 @@ export function dueReminders(
     if (sent.some((t) => t <= threshold)) continue
     due.push({ item, threshold, daysLeft })
   }
-  due.sort((x, y) => x.daysLeft - y.daysLeft || x.item.label.localeCompare(y.item.label) || x.item.accountId.localeCompare(y.item.accountId))
+  due.sort(
+    (x, y) =>
+      x.daysLeft - y.daysLeft ||
+      x.item.label.localeCompare(y.item.label) ||
+      x.item.accountId.localeCompare(y.item.accountId),
+  )
   return { due, marks }
 }

@@ -19,7 +19,12 @@ export interface ReminderHandlings {
    * Handles one: the first handling wins (`mine: false` answers the one kept); a snooze that has
    * run out may be handled again.
    */
-  handleOnce(accountId: string, key: string, how: ReminderHandlingKind, snoozedUntil?: Date): Promise<{ mine: boolean; handled: ReminderHandled }>
+  handleOnce(
+    accountId: string,
+    key: string,
+    how: ReminderHandlingKind,
+    snoozedUntil?: Date,
+  ): Promise<{ mine: boolean; handled: ReminderHandled }>
 }
 
 /** The setting that keeps this workstation's handlings (single-workstation mode). */
@@ -64,7 +69,11 @@ export function localHandlings(store: PortfolioStoreAsync, now: () => Date): Rem
         const before = kept[id]
         const at = now()
         if (isHandled(before, at) && before) return { mine: false, handled: before }
-        const handled: ReminderHandled = { how, at: at.toISOString(), ...(how === 'snoozed' && snoozedUntil ? { snoozedUntil: snoozedUntil.toISOString() } : {}) }
+        const handled: ReminderHandled = {
+          how,
+          at: at.toISOString(),
+          ...(how === 'snoozed' && snoozedUntil ? { snoozedUntil: snoozedUntil.toISOString() } : {}),
+        }
         kept[id] = handled
         const entries = Object.entries(kept).sort((a, b) => a[1].at.localeCompare(b[1].at))
         await store.putSetting(HANDLED_SETTING, JSON.stringify(Object.fromEntries(entries.slice(-MAX_KEPT))))

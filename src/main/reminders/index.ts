@@ -56,7 +56,12 @@ export interface Reminders {
   /** Every reminder whose threshold is reached (the most urgent one per item), each with its handling. */
   open(): Promise<OpenReminder[]>
   /** Handles one reminder once, for everyone who sees it (`key`: reminderKey). */
-  handle(accountId: string, key: string, how: ReminderHandlingKind, snoozeDays?: number): Promise<{ mine: boolean; handled: ReminderHandled }>
+  handle(
+    accountId: string,
+    key: string,
+    how: ReminderHandlingKind,
+    snoozeDays?: number,
+  ): Promise<{ mine: boolean; handled: ReminderHandled }>
   /** Every stored item with an expiry date, of one account or of all. */
   expirations(accountId?: string): Promise<ExpiringItem[]>
   /** Shows a notification; `onClick` runs when the user clicks it. */
@@ -65,7 +70,8 @@ export interface Reminders {
 
 /** One item's expiry date, as the sent record keys it. */
 const dateKey = (s: Omit<SentReminder, 'threshold'>) => [s.accountId, s.itemKind, s.itemKey, s.expires].join('\u0000')
-const itemDateKey = (item: ExpiringItem) => dateKey({ accountId: item.accountId, itemKind: item.kind, itemKey: reminderItemKey(item), expires: item.expires })
+const itemDateKey = (item: ExpiringItem) =>
+  dateKey({ accountId: item.accountId, itemKind: item.kind, itemKey: reminderItemKey(item), expires: item.expires })
 const markOf = (item: ExpiringItem, threshold: number): SentReminder => ({
   accountId: item.accountId,
   itemKind: item.kind,
@@ -78,7 +84,8 @@ const DAY_MS = 86_400_000
 
 /** An item's identity in one account, whatever its expiry date. */
 const itemIdentity = (item: ExpiringItem) => [item.accountId, item.kind, reminderItemKey(item)].join('\u0000')
-const codeOf = (err: unknown) => (typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : undefined)
+const codeOf = (err: unknown) =>
+  typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : undefined
 
 export function createReminders(opts: RemindersOptions): Reminders {
   const { store } = opts
@@ -171,10 +178,17 @@ export function createReminders(opts: RemindersOptions): Reminders {
         today,
       )
       // One a colleague (or this workstation) already handled is not shown again.
-      const open = (await withHandling(due)).filter((d) => !isHandled(d.handled, now)).map(({ handled: _handled, ...d }) => d)
+      const open = (await withHandling(due))
+        .filter((d) => !isHandled(d.handled, now))
+        .map(({ handled: _handled, ...d }) => d)
       // Another workstation of the team found one first and notified it: listed here, not notified twice.
       const mine = await notifiedHere(open)
-      if (open.length) opts.log?.info('reminders.due', { count: mine.length, claimedElsewhere: open.length - mine.length, marked: marks.length })
+      if (open.length)
+        opts.log?.info('reminders.due', {
+          count: mine.length,
+          claimedElsewhere: open.length - mine.length,
+          marked: marks.length,
+        })
       return mine
     },
     async open() {

@@ -44,13 +44,18 @@ export function resolveAppFile(rendererDir: string, url: string): { path: string
  * The app:// handler: the built renderer's files with the CSP and nosniff headers, a 404 for
  * anything else (another origin, a path out of the folder, a type the renderer never loads).
  */
-export function createAppProtocolHandler(rendererDir: string, csp: string): (request: { url: string }) => Promise<Response> {
+export function createAppProtocolHandler(
+  rendererDir: string,
+  csp: string,
+): (request: { url: string }) => Promise<Response> {
   return async (request) => {
     const file = resolveAppFile(rendererDir, request.url)
     if (!file) return new Response('Not found', { status: 404 })
     try {
       const body = await readFile(file.path)
-      return new Response(body, { headers: { 'content-type': file.mime, 'content-security-policy': csp, 'x-content-type-options': 'nosniff' } })
+      return new Response(body, {
+        headers: { 'content-type': file.mime, 'content-security-policy': csp, 'x-content-type-options': 'nosniff' },
+      })
     } catch {
       return new Response('Not found', { status: 404 })
     }

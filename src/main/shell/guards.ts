@@ -7,10 +7,14 @@
 import { APP_ORIGIN, isAllowedNavigation, isSafeExternalUrl } from './security'
 
 export interface GuardedSession {
-  setPermissionRequestHandler(handler: (webContents: unknown, permission: string, callback: (granted: boolean) => void) => void): void
+  setPermissionRequestHandler(
+    handler: (webContents: unknown, permission: string, callback: (granted: boolean) => void) => void,
+  ): void
   setPermissionCheckHandler(handler: () => boolean): void
   webRequest: {
-    onBeforeRequest(listener: (details: { url: string }, callback: (response: { cancel: boolean }) => void) => void): void
+    onBeforeRequest(
+      listener: (details: { url: string }, callback: (response: { cancel: boolean }) => void) => void,
+    ): void
   }
 }
 

@@ -13,7 +13,8 @@ export function applicationMenu(opts: { packaged: boolean; platform: NodeJS.Plat
     { type: 'separator' },
     { role: 'togglefullscreen' },
   ]
-  if (!opts.packaged) view.push({ type: 'separator' }, { role: 'reload' }, { role: 'forceReload' }, { role: 'toggleDevTools' })
+  if (!opts.packaged)
+    view.push({ type: 'separator' }, { role: 'reload' }, { role: 'forceReload' }, { role: 'toggleDevTools' })
   return [
     ...(opts.platform === 'darwin' ? [{ role: 'appMenu' } as const] : []),
     { role: 'fileMenu' },

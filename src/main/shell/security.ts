@@ -28,7 +28,10 @@ export const CONTENT_SECURITY_POLICY = [
   "worker-src 'none'",
 ].join('; ')
 
-export function windowOptions(preloadPath: string, opts: { devTools: boolean } = { devTools: false }): BrowserWindowConstructorOptions {
+export function windowOptions(
+  preloadPath: string,
+  opts: { devTools: boolean } = { devTools: false },
+): BrowserWindowConstructorOptions {
   return {
     width: 1280,
     height: 800,

@@ -20,7 +20,8 @@ const valueRow = z.object({ v: z.number().int().min(1).max(255) })
 export function autorenewOnValue(conn: Connection, accountId: string): number | undefined {
   const lists = AUTORENEW_LISTS.map(() => '?').join(', ')
   const values = SETTINGS.map(
-    () => `SELECT json_extract(i.json, ?) AS v, l.read_at AS at FROM list_items i JOIN lists l ON l.id = i.list_id WHERE l.account_id = ? AND l.list IN (${lists})`,
+    () =>
+      `SELECT json_extract(i.json, ?) AS v, l.read_at AS at FROM list_items i JOIN lists l ON l.id = i.list_id WHERE l.account_id = ? AND l.list IN (${lists})`,
   ).join(' UNION ALL ')
   const params = SETTINGS.flatMap((path) => [path, accountId, ...AUTORENEW_LISTS])
   const row = conn.get(

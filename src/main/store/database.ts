@@ -19,7 +19,12 @@ export interface Connection {
   /** Every row that passes `schema`, in order; the others go to `onInvalid`. */
   all<T>(schema: z.ZodType<T>, sql: string, params?: readonly SqlValue[], onInvalid?: (row: unknown) => void): T[]
   /** The first row, if there is one and it passes `schema`. */
-  get<T>(schema: z.ZodType<T>, sql: string, params?: readonly SqlValue[], onInvalid?: (row: unknown) => void): T | undefined
+  get<T>(
+    schema: z.ZodType<T>,
+    sql: string,
+    params?: readonly SqlValue[],
+    onInvalid?: (row: unknown) => void,
+  ): T | undefined
   /** Several statements at once (migrations), no parameters. */
   exec(sql: string): void
   /**

@@ -15,7 +15,11 @@ export interface DdnsUpdateRecord {
   ok: boolean
 }
 
-export async function recordDdnsUpdate(store: PortfolioStoreAsync, e: DdnsUpdateRecord, now: Date = new Date()): Promise<void> {
+export async function recordDdnsUpdate(
+  store: PortfolioStoreAsync,
+  e: DdnsUpdateRecord,
+  now: Date = new Date(),
+): Promise<void> {
   await store.history.recordWrite({
     accountId: e.accountId,
     subjectKind: 'domain',

@@ -23,8 +23,14 @@ export interface AspectChange {
  * Members that are on or off whatever number says so: the service writes 10 for an auto-renewal
  * setting that is on (and 1 in `autorenew`), so 10 against 1 is no change.
  */
-const ON_OFF_FIELDS: ReadonlySet<string> = new Set(['autorenew', 'autorenew_all', 'autorenew_domain', 'autorenew_server'])
-const onOff = (v: unknown): unknown => (typeof v === 'number' ? (v !== 0 ? 1 : 0) : typeof v === 'string' && /^\d+$/.test(v) ? (Number(v) !== 0 ? 1 : 0) : v)
+const ON_OFF_FIELDS: ReadonlySet<string> = new Set([
+  'autorenew',
+  'autorenew_all',
+  'autorenew_domain',
+  'autorenew_server',
+])
+const onOff = (v: unknown): unknown =>
+  typeof v === 'number' ? (v !== 0 ? 1 : 0) : typeof v === 'string' && /^\d+$/.test(v) ? (Number(v) !== 0 ? 1 : 0) : v
 
 /** The aspect's members of a stored item's text, in the order the watch names them. */
 function aspectValue(json: string, fields: readonly string[]): Record<string, unknown> {
@@ -43,7 +49,11 @@ function aspectValue(json: string, fields: readonly string[]): Record<string, un
  * new to the list or gone from it are not drift: a registration or a transfer out is its own
  * event, and a first read has nothing to compare with.
  */
-export function changedAspects(fields: readonly string[], before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>): AspectChange[] {
+export function changedAspects(
+  fields: readonly string[],
+  before: ReadonlyMap<string, string>,
+  after: ReadonlyMap<string, string>,
+): AspectChange[] {
   const changes: AspectChange[] = []
   for (const [key, json] of after) {
     const old = before.get(key)

@@ -38,7 +38,11 @@ function byDomain<T extends { domainname: string }>(list: { items: T[]; readAt: 
   return { readAt: list?.readAt ?? '', items: new Map((list?.items ?? []).map((i) => [i.domainname, i])) }
 }
 
-export function exportCsv(conn: Connection, report: Report, accountNames: Readonly<Record<string, string>> = {}): string {
+export function exportCsv(
+  conn: Connection,
+  report: Report,
+  accountNames: Readonly<Record<string, string>> = {},
+): string {
   const lines: string[] = [CSV_COLUMNS.join(',')]
   for (const accountId of accountsWithList(conn, 'domains.list')) {
     const domains = getList(conn, accountId, 'domains.list', {}, report)

@@ -11,7 +11,8 @@ import type { Connection } from './database'
 import { ZONE_SUBJECT } from './drift'
 import { storedJson } from './lists'
 
-const keyOf = (f: HealthFinding) => `${f.rule}\u0000${f.record.type}\u0000${f.record.host.toLowerCase()}\u0000${f.record.value}`
+const keyOf = (f: HealthFinding) =>
+  `${f.rule}\u0000${f.record.type}\u0000${f.record.host.toLowerCase()}\u0000${f.record.value}`
 
 export interface HealthChange {
   accountId: string
@@ -33,13 +34,16 @@ export function recordHealthChange(conn: Connection, c: HealthChange): number {
   const appeared = now.filter((f) => !wasKeys.has(keyOf(f)))
   const cleared = was.filter((f) => !nowKeys.has(keyOf(f)))
   if (appeared.length === 0 && cleared.length === 0) return 0
-  conn.insert(`INSERT INTO history (account_id, subject_kind, subject, origin, aspect, before, after, at, seen) VALUES (?, ?, ?, 'outside', 'health', ?, ?, ?, 0)`, [
-    c.accountId,
-    ZONE_SUBJECT[c.kind],
-    c.domain,
-    storedJson({ findings: cleared }),
-    storedJson({ findings: appeared }),
-    c.at,
-  ])
+  conn.insert(
+    `INSERT INTO history (account_id, subject_kind, subject, origin, aspect, before, after, at, seen) VALUES (?, ?, ?, 'outside', 'health', ?, ?, ?, 0)`,
+    [
+      c.accountId,
+      ZONE_SUBJECT[c.kind],
+      c.domain,
+      storedJson({ findings: cleared }),
+      storedJson({ findings: appeared }),
+      c.at,
+    ],
+  )
   return 1
 }

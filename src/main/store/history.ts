@@ -10,7 +10,15 @@ import { storedJson } from './lists'
 import { changedAspects, type AspectChange } from './drift'
 import { addSnapshot } from './snapshots'
 import { JOB_PURPOSES } from '@shared/jobs'
-import { DEFAULT_HISTORY_RETENTION_DAYS, HISTORY_ASPECTS, HISTORY_ORIGINS, SUBJECT_KINDS, type HistoryAspect, type HistoryEntry, type SubjectKind } from '@shared/portfolio/history'
+import {
+  DEFAULT_HISTORY_RETENTION_DAYS,
+  HISTORY_ASPECTS,
+  HISTORY_ORIGINS,
+  SUBJECT_KINDS,
+  type HistoryAspect,
+  type HistoryEntry,
+  type SubjectKind,
+} from '@shared/portfolio/history'
 import { WRITE_OUTCOMES, type HistoryQuery, type KeptWrite, type WriteRecord } from './types'
 import type { ZoneKind, DriftFinding } from '@shared/portfolio'
 import { StoreProblem } from './types'
@@ -50,14 +58,26 @@ export function recordWrite(conn: Connection, r: WriteRecord): number {
         r.workstation ?? null,
       ],
     )
-    if (r.snapshotId !== undefined) conn.run('UPDATE zone_snapshots SET history_id = ? WHERE id = ?', [id, r.snapshotId])
+    if (r.snapshotId !== undefined)
+      conn.run('UPDATE zone_snapshots SET history_id = ? WHERE id = ?', [id, r.snapshotId])
     return id
   })
 }
 
 /** An unknown outcome settled later (from the service's log): the row says how it ended. */
-export function settleWrite(conn: Connection, jobId: string, itemIndex: number, outcome: 'done' | 'failed', requestId: string | undefined): void {
-  conn.run('UPDATE history SET outcome = ?, request_id = coalesce(?, request_id) WHERE job_id = ? AND item_index = ?', [outcome, requestId ?? null, jobId, itemIndex])
+export function settleWrite(
+  conn: Connection,
+  jobId: string,
+  itemIndex: number,
+  outcome: 'done' | 'failed',
+  requestId: string | undefined,
+): void {
+  conn.run('UPDATE history SET outcome = ?, request_id = coalesce(?, request_id) WHERE job_id = ? AND item_index = ?', [
+    outcome,
+    requestId ?? null,
+    jobId,
+    itemIndex,
+  ])
 }
 
 const keptRow = z.object({ job_id: z.string(), item_index: z.number().int(), outcome: z.enum(WRITE_OUTCOMES) })
@@ -80,7 +100,14 @@ const afterRow = z.object({ after: z.string().nullable(), origin: z.enum(HISTORY
  * Whether this app wrote that aspect of that subject since the last read (a write that was
  * done, or whose outcome is unknown: it may have been done): then the change is its own.
  */
-function madeByApp(conn: Connection, accountId: string, subjectKind: SubjectKind, subject: string, aspect: HistoryAspect, since: string): boolean {
+function madeByApp(
+  conn: Connection,
+  accountId: string,
+  subjectKind: SubjectKind,
+  subject: string,
+  aspect: HistoryAspect,
+  since: string,
+): boolean {
   return (
     conn.get(
       oneRow,
@@ -92,7 +119,14 @@ function madeByApp(conn: Connection, accountId: string, subjectKind: SubjectKind
 }
 
 /** The same change already recorded (two lists tell the same expiry): not recorded twice. */
-function alreadyRecorded(conn: Connection, accountId: string, subjectKind: SubjectKind, subject: string, aspect: HistoryAspect, after: string): boolean {
+function alreadyRecorded(
+  conn: Connection,
+  accountId: string,
+  subjectKind: SubjectKind,
+  subject: string,
+  aspect: HistoryAspect,
+  after: string,
+): boolean {
   const last = conn.get(
     afterRow,
     'SELECT after, origin FROM history WHERE account_id = ? AND subject_kind = ? AND subject = ? AND aspect = ? ORDER BY at DESC, id DESC LIMIT 1',
@@ -133,7 +167,11 @@ export function recordDrift(conn: Connection, d: DriftInput, found?: DriftFindin
           accountId: d.accountId,
           kind: d.zoneKind,
           domain: c.subject,
-          zone: { records, ttl: typeof ttl === 'number' ? ttl : undefined, ns_type: typeof nsType === 'string' ? nsType : undefined },
+          zone: {
+            records,
+            ttl: typeof ttl === 'number' ? ttl : undefined,
+            ns_type: typeof nsType === 'string' ? nsType : undefined,
+          },
           reason: 'before-outside-change',
           at: d.at,
           historyId: id,
@@ -141,13 +179,17 @@ export function recordDrift(conn: Connection, d: DriftInput, found?: DriftFindin
       }
     }
     recorded++
-    if (found && found.length < 100) found.push({ subjectKind: d.subjectKind, subject: c.subject, aspect: d.aspect, at: d.at })
+    if (found && found.length < 100)
+      found.push({ subjectKind: d.subjectKind, subject: c.subject, aspect: d.aspect, at: d.at })
   }
   return recorded
 }
 
 /** Drift of one subject read on its own (a zone): the same rules as a list's. */
-export function recordSubjectDrift(conn: Connection, d: Omit<DriftInput, 'changes'> & { subject: string; before: string; after: string; fields: readonly string[] }): number {
+export function recordSubjectDrift(
+  conn: Connection,
+  d: Omit<DriftInput, 'changes'> & { subject: string; before: string; after: string; fields: readonly string[] },
+): number {
   const changes = changedAspects(d.fields, new Map([[d.subject, d.before]]), new Map([[d.subject, d.after]]))
   return recordDrift(conn, { ...d, changes })
 }
@@ -228,20 +270,32 @@ const unseenRow = z.object({ account_id: z.string(), n: z.number().int() })
 /** Changes from outside not looked at yet, per account. */
 export function unseenCounts(conn: Connection): Record<string, number> {
   const out: Record<string, number> = {}
-  for (const r of conn.all(unseenRow, 'SELECT account_id, count(*) AS n FROM history WHERE seen = 0 GROUP BY account_id')) out[r.account_id] = r.n
+  for (const r of conn.all(
+    unseenRow,
+    'SELECT account_id, count(*) AS n FROM history WHERE seen = 0 GROUP BY account_id',
+  ))
+    out[r.account_id] = r.n
   return out
 }
 
 /** The user has looked at these changes (or, without ids, at every change of this subject or account). */
-export function markSeen(conn: Connection, accountId: string, opts: { ids?: readonly number[] | undefined; subjectKind?: SubjectKind | undefined; subject?: string | undefined }): number {
+export function markSeen(
+  conn: Connection,
+  accountId: string,
+  opts: { ids?: readonly number[] | undefined; subjectKind?: SubjectKind | undefined; subject?: string | undefined },
+): number {
   return conn.write(() => {
     if (opts.ids) {
       let n = 0
-      for (const id of opts.ids) n += conn.run('UPDATE history SET seen = 1 WHERE id = ? AND account_id = ? AND seen = 0', [id, accountId])
+      for (const id of opts.ids)
+        n += conn.run('UPDATE history SET seen = 1 WHERE id = ? AND account_id = ? AND seen = 0', [id, accountId])
       return n
     }
     if (opts.subjectKind && opts.subject)
-      return conn.run('UPDATE history SET seen = 1 WHERE account_id = ? AND subject_kind = ? AND subject = ? AND seen = 0', [accountId, opts.subjectKind, opts.subject])
+      return conn.run(
+        'UPDATE history SET seen = 1 WHERE account_id = ? AND subject_kind = ? AND subject = ? AND seen = 0',
+        [accountId, opts.subjectKind, opts.subject],
+      )
     return conn.run('UPDATE history SET seen = 1 WHERE account_id = ? AND seen = 0', [accountId])
   })
 }
@@ -256,7 +310,10 @@ export function retentionDays(conn: Connection): number {
 
 export function setRetentionDays(conn: Connection, days: number, now: Date): void {
   conn.write(() => {
-    conn.run('INSERT INTO store_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [RETENTION_KEY, String(days)])
+    conn.run(
+      'INSERT INTO store_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      [RETENTION_KEY, String(days)],
+    )
     prune(conn, now)
   })
 }
@@ -264,5 +321,9 @@ export function setRetentionDays(conn: Connection, days: number, now: Date): voi
 /** Drops history and snapshots older than the retention; returns how many rows went. */
 export function prune(conn: Connection, now: Date): number {
   const cutoff = new Date(now.getTime() - retentionDays(conn) * 86_400_000).toISOString()
-  return conn.write(() => conn.run('DELETE FROM history WHERE at < ?', [cutoff]) + conn.run('DELETE FROM zone_snapshots WHERE at < ?', [cutoff]))
+  return conn.write(
+    () =>
+      conn.run('DELETE FROM history WHERE at < ?', [cutoff]) +
+      conn.run('DELETE FROM zone_snapshots WHERE at < ?', [cutoff]),
+  )
 }

@@ -22,7 +22,17 @@ import { ListCache } from './list-cache'
 import { removeAccount } from './remove-account'
 import { search, DEFAULT_SEARCH_LIMIT } from './search'
 import { getZone, listZones, putZone } from './zones'
-import { keptWrites, listHistory, markSeen, prune, recordWrite, retentionDays, setRetentionDays, settleWrite, unseenCounts } from './history'
+import {
+  keptWrites,
+  listHistory,
+  markSeen,
+  prune,
+  recordWrite,
+  retentionDays,
+  setRetentionDays,
+  settleWrite,
+  unseenCounts,
+} from './history'
 import { addSnapshot, getSnapshot, listSnapshots } from './snapshots'
 import { MAX_HISTORY_RETENTION_DAYS } from '@shared/portfolio/history'
 import { getSetting, putSetting } from './settings'
@@ -76,7 +86,11 @@ function listName<N extends StoredListName>(name: N): N {
 
 function check<T>(schema: z.ZodType<T>, value: unknown, field: string): T {
   const parsed = parseWith(schema, value)
-  if (!parsed.ok) throw AppError.invalid('store.invalidInput', parsed.issues.map((i) => ({ ...i, path: i.path ? `${field}.${i.path}` : field })))
+  if (!parsed.ok)
+    throw AppError.invalid(
+      'store.invalidInput',
+      parsed.issues.map((i) => ({ ...i, path: i.path ? `${field}.${i.path}` : field })),
+    )
   return parsed.value
 }
 
@@ -90,7 +104,12 @@ export function openPortfolioStore(file: string, opts: OpenOptions = {}): Portfo
   if (opened.problem?.code !== 'store.newerSchema') prune(conn, now())
   const cache = new ListCache()
   /** A write to a list: its parsed copy goes, and comes back from the file once the write is done (off the caller's path). */
-  const changed = <T>(account: string, name: StoredListName, params: Readonly<Record<string, unknown>>, write: () => T): T => {
+  const changed = <T>(
+    account: string,
+    name: StoredListName,
+    params: Readonly<Record<string, unknown>>,
+    write: () => T,
+  ): T => {
     cache.drop(account, name, params)
     const result = write()
     if (ListCache.keeps(name)) setImmediate(() => warm(account, name, params))
@@ -109,11 +128,31 @@ export function openPortfolioStore(file: string, opts: OpenOptions = {}): Portfo
   return {
     file: opened.file,
     problem: opened.problem,
-    putList: (account, name, params, items, at, o) => changed(account, name, params, () =>
-      putList(live(), check(accountId, account, 'accountId'), listName(name), params, items, check(readAt, at, 'readAt'), o?.complete ?? true)),
-    getList: (account, name, params) => getList(live(), check(accountId, account, 'accountId'), listName(name), params, report),
+    putList: (account, name, params, items, at, o) =>
+      changed(account, name, params, () =>
+        putList(
+          live(),
+          check(accountId, account, 'accountId'),
+          listName(name),
+          params,
+          items,
+          check(readAt, at, 'readAt'),
+          o?.complete ?? true,
+        ),
+      ),
+    getList: (account, name, params) =>
+      getList(live(), check(accountId, account, 'accountId'), listName(name), params, report),
     keepList: (account, name, params, items, at) =>
-      changed(account, name, params, () => keepList(live(), check(accountId, account, 'accountId'), listName(name), params, items, check(readAt, at, 'readAt'))),
+      changed(account, name, params, () =>
+        keepList(
+          live(),
+          check(accountId, account, 'accountId'),
+          listName(name),
+          params,
+          items,
+          check(readAt, at, 'readAt'),
+        ),
+      ),
     readList: (account, name, params) => {
       const id = check(accountId, account, 'accountId')
       const cached = cache.get(id, listName(name), params)
@@ -122,7 +161,8 @@ export function openPortfolioStore(file: string, opts: OpenOptions = {}): Portfo
       cache.set(id, name, params, list)
       return list
     },
-    readListItem: (account, name, key) => readListItem(live(), check(accountId, account, 'accountId'), listName(name), key),
+    readListItem: (account, name, key) =>
+      readListItem(live(), check(accountId, account, 'accountId'), listName(name), key),
     warm: (account, name, params) => warm(check(accountId, account, 'accountId'), listName(name), params),
     putZone: (account, kind, name, zone, at) =>
       putZone(
@@ -144,7 +184,12 @@ export function openPortfolioStore(file: string, opts: OpenOptions = {}): Portfo
     exportCsv: (o) => exportCsv(live(), report, o?.accountNames),
     exportZones: () => exportZones(live(), report),
     history: {
-      recordWrite: (r) => recordWrite(live(), { ...r, accountId: check(accountId, r.accountId, 'accountId'), at: check(readAt, r.at, 'at') }),
+      recordWrite: (r) =>
+        recordWrite(live(), {
+          ...r,
+          accountId: check(accountId, r.accountId, 'accountId'),
+          at: check(readAt, r.at, 'at'),
+        }),
       keptWrites: (ids) => keptWrites(live(), check(jobIds, ids, 'jobIds')),
       settleWrite: (jobId, index, outcome, requestId) => settleWrite(live(), jobId, index, outcome, requestId),
       snapshotBeforeSave: (account, kind, name, zone, at) =>
@@ -159,21 +204,34 @@ export function openPortfolioStore(file: string, opts: OpenOptions = {}): Portfo
       list: (q) => listHistory(live(), { ...q, accountId: check(accountId, q.accountId, 'accountId') }, report),
       unseen: () => unseenCounts(live()),
       markSeen: (account, o) => markSeen(live(), check(accountId, account, 'accountId'), o),
-      snapshots: (account, kind, name) => listSnapshots(live(), check(accountId, account, 'accountId'), check(zoneKind, kind, 'kind'), name, report),
+      snapshots: (account, kind, name) =>
+        listSnapshots(live(), check(accountId, account, 'accountId'), check(zoneKind, kind, 'kind'), name, report),
       snapshot: (account, id) => getSnapshot(live(), check(accountId, account, 'accountId'), id),
       retentionDays: () => retentionDays(live()),
       setRetentionDays: (days) => setRetentionDays(live(), check(retention, days, 'days'), now()),
       prune: () => prune(live(), now()),
       recordServed: (account, name, findings, at) =>
-        keepServed(live(), { accountId: check(accountId, account, 'accountId'), domain: check(domain, name, 'domain'), findings: check(servedFindings, findings, 'findings'), at: check(readAt, at, 'at') }),
-      servedResults: (account) => servedResults(live(), account === undefined ? undefined : check(accountId, account, 'accountId')),
+        keepServed(live(), {
+          accountId: check(accountId, account, 'accountId'),
+          domain: check(domain, name, 'domain'),
+          findings: check(servedFindings, findings, 'findings'),
+          at: check(readAt, at, 'at'),
+        }),
+      servedResults: (account) =>
+        servedResults(live(), account === undefined ? undefined : check(accountId, account, 'accountId')),
     },
     autorenewOnValue: (account) => autorenewOnValue(live(), check(accountId, account, 'accountId')),
     // reminders
     getSetting: (key) => getSetting(live(), check(settingKey, key, 'key')),
     putSetting: (key, value) => putSetting(live(), check(settingKey, key, 'key'), check(settingValue, value, 'value')),
     remindersSent: () => remindersSent(live()),
-    recordReminders: (sent, at, today) => recordReminders(live(), check(sentReminders, sent, 'sent'), check(readAt, at, 'at'), check(isoDate, today, 'today')),
+    recordReminders: (sent, at, today) =>
+      recordReminders(
+        live(),
+        check(sentReminders, sent, 'sent'),
+        check(readAt, at, 'at'),
+        check(isoDate, today, 'today'),
+      ),
     close: () => {
       if (!open) return
       open = false

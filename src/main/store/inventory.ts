@@ -19,7 +19,11 @@ import { StoreProblem } from './types'
 const idRow = z.object({ id: z.number().int() })
 const oldRowSchema = z.object({ id: z.number().int(), item_key: z.string(), pos: z.number().int(), json: z.string() })
 const keptRecords = z.object({ records: z.string() })
-const metaSchema = z.object({ id: z.number().int(), read_at: z.string(), complete: z.union([z.literal(0), z.literal(1)]) })
+const metaSchema = z.object({
+  id: z.number().int(),
+  read_at: z.string(),
+  complete: z.union([z.literal(0), z.literal(1)]),
+})
 const itemRowSchema = z.object({ item_key: z.string(), pos: z.number().int(), json: z.string() })
 
 interface NewRow<N extends StoredListName> {
@@ -51,7 +55,13 @@ export function putList<N extends StoredListName>(
   const watched = paramsKey === '' ? (spec.watch ?? undefined) : undefined
   return conn.write(() => {
     // The reading before this one: drift is what changed since, that this app did not write.
-    const previous = watched ? conn.get(metaSchema, 'SELECT id, read_at, complete FROM lists WHERE account_id = ? AND list = ? AND params_key = ?', [accountId, name, paramsKey]) : undefined
+    const previous = watched
+      ? conn.get(
+          metaSchema,
+          'SELECT id, read_at, complete FROM lists WHERE account_id = ? AND list = ? AND params_key = ?',
+          [accountId, name, paramsKey],
+        )
+      : undefined
     const list = conn.get(
       idRow,
       `INSERT INTO lists (account_id, list, params_key, read_at, complete) VALUES (?, ?, ?, ?, ?)
@@ -60,7 +70,11 @@ export function putList<N extends StoredListName>(
       [accountId, name, paramsKey, readAt, complete ? 1 : 0],
     )
     if (!list) throw new Error('store.listNotWritten')
-    const old = new Map(conn.all(oldRowSchema, 'SELECT id, item_key, pos, json FROM list_items WHERE list_id = ?', [list.id]).map((r) => [r.item_key, r]))
+    const old = new Map(
+      conn
+        .all(oldRowSchema, 'SELECT id, item_key, pos, json FROM list_items WHERE list_id = ?', [list.id])
+        .map((r) => [r.item_key, r]),
+    )
     const oldRows = old
     const index = new SearchWriter(conn)
     // Every removal first, then every addition: the search index is then written in one go
@@ -91,7 +105,12 @@ export function putList<N extends StoredListName>(
     for (const [key, row] of rows) {
       const before = old.get(key)
       if (!before) {
-        const id = conn.insert('INSERT INTO list_items (list_id, item_key, pos, json) VALUES (?, ?, ?, ?)', [list.id, key, row.pos, row.json])
+        const id = conn.insert('INSERT INTO list_items (list_id, item_key, pos, json) VALUES (?, ?, ?, ?)', [
+          list.id,
+          key,
+          row.pos,
+          row.json,
+        ])
         if (spec.entries) index.add(accountId, { item: id }, spec.entries(row.item, identity))
         added++
       } else if (before.json !== row.json) {
@@ -105,10 +124,24 @@ export function putList<N extends StoredListName>(
         const z = spec.zone.of(row.item)
         // A zone the list changed: the health findings that appeared or went away with it.
         if (before && before.json !== row.json) {
-          const kept = conn.get(keptRecords, 'SELECT records FROM zones WHERE account_id = ? AND kind = ? AND domain = ?', [accountId, spec.zone.kind, z.domain])
-          if (kept) recordHealthChange(conn, { accountId, kind: spec.zone.kind, domain: z.domain, before: kept.records, after: z.zone.records, at: readAt })
+          const kept = conn.get(
+            keptRecords,
+            'SELECT records FROM zones WHERE account_id = ? AND kind = ? AND domain = ?',
+            [accountId, spec.zone.kind, z.domain],
+          )
+          if (kept)
+            recordHealthChange(conn, {
+              accountId,
+              kind: spec.zone.kind,
+              domain: z.domain,
+              before: kept.records,
+              after: z.zone.records,
+              at: readAt,
+            })
         }
-        writeZone(conn, index, accountId, spec.zone.kind, z.domain, z.zone, readAt, { unchanged: before?.json === row.json })
+        writeZone(conn, index, accountId, spec.zone.kind, z.domain, z.zone, readAt, {
+          unchanged: before?.json === row.json,
+        })
       }
     }
     index.flush()
@@ -124,15 +157,19 @@ export function putList<N extends StoredListName>(
           after.set(key, row.json)
         }
       }
-      drift = recordDrift(conn, {
-        accountId,
-        subjectKind: watched.subjectKind,
-        aspect: watched.aspect,
-        changes: changedAspects(watched.fields, before, after),
-        since: previous.read_at,
-        at: readAt,
-        zoneKind: spec.zone?.kind,
-      }, findings)
+      drift = recordDrift(
+        conn,
+        {
+          accountId,
+          subjectKind: watched.subjectKind,
+          aspect: watched.aspect,
+          changes: changedAspects(watched.fields, before, after),
+          since: previous.read_at,
+          at: readAt,
+          zoneKind: spec.zone?.kind,
+        },
+        findings,
+      )
     }
     return { added, changed, removed, duplicates, drift, ...(findings.length > 0 ? { findings } : {}) }
   })
@@ -147,18 +184,27 @@ export function getList<N extends StoredListName>(
 ): StoredList<N> | undefined {
   const spec: ListSpec<N> = LIST_SPECS[name]
   const { key: paramsKey } = listIdentity(name, params)
-  const skip = (key: string, table = 'list_items') => report({ code: 'store.rowSkipped', params: { table, accountId, list: name, key } })
+  const skip = (key: string, table = 'list_items') =>
+    report({ code: 'store.rowSkipped', params: { table, accountId, list: name, key } })
   let skipped = 0
   // One read transaction: the list's time and its rows come from the same committed state.
   const found = conn.read(() => {
-    const meta = conn.get(metaSchema, 'SELECT id, read_at, complete FROM lists WHERE account_id = ? AND list = ? AND params_key = ?', [accountId, name, paramsKey], () =>
-      skip(paramsKey, 'lists'),
+    const meta = conn.get(
+      metaSchema,
+      'SELECT id, read_at, complete FROM lists WHERE account_id = ? AND list = ? AND params_key = ?',
+      [accountId, name, paramsKey],
+      () => skip(paramsKey, 'lists'),
     )
     if (!meta) return undefined
-    const rows = conn.all(itemRowSchema, 'SELECT item_key, pos, json FROM list_items WHERE list_id = ?', [meta.id], () => {
-      skipped++
-      skip('')
-    })
+    const rows = conn.all(
+      itemRowSchema,
+      'SELECT item_key, pos, json FROM list_items WHERE list_id = ?',
+      [meta.id],
+      () => {
+        skipped++
+        skip('')
+      },
+    )
     return { meta, rows }
   })
   if (!found) return undefined
@@ -180,7 +226,12 @@ export function getList<N extends StoredListName>(
  * One item of an account-wide list by its identity (a domain name), read on its own: what a
  * write is about to change, for its history, without reading the whole list.
  */
-export function readListItem(conn: Connection, accountId: string, name: StoredListName, key: string): PagedItem<StoredListName> | undefined {
+export function readListItem(
+  conn: Connection,
+  accountId: string,
+  name: StoredListName,
+  key: string,
+): PagedItem<StoredListName> | undefined {
   const row = conn.get(
     z.object({ json: z.string() }),
     "SELECT i.json FROM lists l JOIN list_items i ON i.list_id = l.id WHERE l.account_id = ? AND l.list = ? AND l.params_key = '' AND i.item_key = ?",
@@ -193,7 +244,13 @@ export function readListItem(conn: Connection, accountId: string, name: StoredLi
 
 /** The accounts that have this list (exports go through every account). */
 export function accountsWithList(conn: Connection, name: StoredListName): string[] {
-  return conn.all(z.object({ account_id: z.string() }), 'SELECT DISTINCT account_id FROM lists WHERE list = ? ORDER BY account_id', [name]).map((r) => r.account_id)
+  return conn
+    .all(
+      z.object({ account_id: z.string() }),
+      'SELECT DISTINCT account_id FROM lists WHERE list = ? ORDER BY account_id',
+      [name],
+    )
+    .map((r) => r.account_id)
 }
 
 /**

@@ -20,11 +20,20 @@ export class ListCache {
     return `${accountId}\u0000${name}\u0000${listIdentity(name, params).key}`
   }
 
-  get(accountId: string, name: StoredListName, params: Readonly<Record<string, unknown>>): StoredList<StoredListName> | undefined {
+  get(
+    accountId: string,
+    name: StoredListName,
+    params: Readonly<Record<string, unknown>>,
+  ): StoredList<StoredListName> | undefined {
     return CACHED.has(name) ? this.lists.get(this.key(accountId, name, params)) : undefined
   }
 
-  set(accountId: string, name: StoredListName, params: Readonly<Record<string, unknown>>, list: StoredList<StoredListName> | undefined): void {
+  set(
+    accountId: string,
+    name: StoredListName,
+    params: Readonly<Record<string, unknown>>,
+    list: StoredList<StoredListName> | undefined,
+  ): void {
     if (!CACHED.has(name)) return
     const key = this.key(accountId, name, params)
     if (list) this.lists.set(key, list)

@@ -78,8 +78,20 @@ export const LIST_SPECS: { [N in StoredListName]: ListSpec<N> } = {
     watch: null,
     entries: (s, p) => nameEntry('server', s.webname, s.webid, { scope: p.kind }),
   },
-  'servers.expiration.list': { item: endpoints['servers.expiration.list'].result.element, key: (s) => s.webid, params: ['kind'], refresh: false, watch: null },
-  'servers.autorenew.list': { item: endpoints['servers.autorenew.list'].result.element, key: (s) => s.webid, params: ['kind'], refresh: false, watch: null },
+  'servers.expiration.list': {
+    item: endpoints['servers.expiration.list'].result.element,
+    key: (s) => s.webid,
+    params: ['kind'],
+    refresh: false,
+    watch: null,
+  },
+  'servers.autorenew.list': {
+    item: endpoints['servers.autorenew.list'].result.element,
+    key: (s) => s.webid,
+    params: ['kind'],
+    refresh: false,
+    watch: null,
+  },
   'svcips.list': {
     item: endpoints['svcips.list'].result.element,
     key: (v) => v.vipid,
@@ -160,8 +172,18 @@ export const LIST_SPECS: { [N in StoredListName]: ListSpec<N> } = {
       with: (d, z) => ({ ...d, records: z.records, ttl: z.ttl, ns_type: z.ns_type ?? d.ns_type }),
     },
   },
-  'domains.dynamicdns.list': { item: endpoints['domains.dynamicdns.list'].result.element, ...byDomain, refresh: true, watch: null },
-  'domains.dnssec.list': { item: endpoints['domains.dnssec.list'].result.element, ...byDomain, refresh: true, watch: null },
+  'domains.dynamicdns.list': {
+    item: endpoints['domains.dynamicdns.list'].result.element,
+    ...byDomain,
+    refresh: true,
+    watch: null,
+  },
+  'domains.dnssec.list': {
+    item: endpoints['domains.dnssec.list'].result.element,
+    ...byDomain,
+    refresh: true,
+    watch: null,
+  },
   'domains.privatenameserver.list': {
     item: endpoints['domains.privatenameserver.list'].result.element,
     key: (n) => n.hostname,
@@ -169,7 +191,12 @@ export const LIST_SPECS: { [N in StoredListName]: ListSpec<N> } = {
     refresh: false,
     watch: null,
   },
-  'domains.localtransfer.list': { item: endpoints['domains.localtransfer.list'].result.element, ...byDomain, refresh: false, watch: null },
+  'domains.localtransfer.list': {
+    item: endpoints['domains.localtransfer.list'].result.element,
+    ...byDomain,
+    refresh: false,
+    watch: null,
+  },
   'freedns.list': {
     item: endpoints['freedns.list'].result.element,
     ...byDomain,
@@ -182,10 +209,17 @@ export const LIST_SPECS: { [N in StoredListName]: ListSpec<N> } = {
       with: (f, z) => ({ ...f, records: z.records, ttl: z.ttl }),
     },
   },
-  'freedns.localtransfer.list': { item: endpoints['freedns.localtransfer.list'].result.element, ...byDomain, refresh: false, watch: null },
+  'freedns.localtransfer.list': {
+    item: endpoints['freedns.localtransfer.list'].result.element,
+    ...byDomain,
+    refresh: false,
+    watch: null,
+  },
 }
 
-export const STORED_LIST_NAMES: readonly StoredListName[] = PAGED_ENDPOINT_NAMES.filter((n): n is StoredListName => n in LIST_SPECS)
+export const STORED_LIST_NAMES: readonly StoredListName[] = PAGED_ENDPOINT_NAMES.filter(
+  (n): n is StoredListName => n in LIST_SPECS,
+)
 /**
  * The account-wide lists a refresh of the account reads, in the endpoint table's order: every
  * list the screens, drift and reminders rely on.
@@ -198,7 +232,10 @@ const identitySchema = z.object({ kind: z.string().optional(), domain: z.string(
  * The parameters that name the list, validated with the endpoint's own schema (a domain given
  * by id or name, a server kind), and their text form: the key of the list's rows.
  */
-export function listIdentity<N extends StoredListName>(name: N, params: ListParams<N>): { identity: ListIdentity; key: string } {
+export function listIdentity<N extends StoredListName>(
+  name: N,
+  params: ListParams<N>,
+): { identity: ListIdentity; key: string } {
   const parsed = parseEndpointParams(name, params)
   if (!parsed.ok) throw AppError.invalid('store.invalidParams', parsed.issues, { list: name })
   const all = identitySchema.parse(parsed.value)

@@ -245,7 +245,14 @@ function migration6(): string {
 }
 
 const sql = (text: () => string) => (conn: Connection) => conn.exec(text())
-const MIGRATIONS: readonly ((conn: Connection) => void)[] = [sql(migration1), sql(migration2), migration3, sql(migration4), sql(migration5), sql(migration6)]
+const MIGRATIONS: readonly ((conn: Connection) => void)[] = [
+  sql(migration1),
+  sql(migration2),
+  migration3,
+  sql(migration4),
+  sql(migration5),
+  sql(migration6),
+]
 export const SCHEMA_VERSION = MIGRATIONS.length
 
 const versionRow = z.object({ user_version: z.number().int() })

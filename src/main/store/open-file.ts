@@ -103,7 +103,11 @@ export interface Opened {
 
 export function openStoreFile(file: string, opts: { now: () => Date; integrityCheck: boolean }): Opened {
   if (file === IN_MEMORY) return { conn: inMemory(), file, problem: undefined }
-  const unavailable = (reason: string): Opened => ({ conn: inMemory(), file: IN_MEMORY, problem: { code: 'store.unavailable', params: { path: file, reason } } })
+  const unavailable = (reason: string): Opened => ({
+    conn: inMemory(),
+    file: IN_MEMORY,
+    problem: { code: 'store.unavailable', params: { path: file, reason } },
+  })
   try {
     mkdirSync(dirname(file), { recursive: true })
   } catch (err) {
@@ -112,7 +116,11 @@ export function openStoreFile(file: string, opts: { now: () => Date; integrityCh
   const first = attempt(file, opts.integrityCheck)
   if (first.ok) return { conn: first.conn, file, problem: undefined }
   if (first.reason === 'newer') {
-    return { conn: inMemory(), file: IN_MEMORY, problem: { code: 'store.newerSchema', params: { version: first.version, supported: SCHEMA_VERSION } } }
+    return {
+      conn: inMemory(),
+      file: IN_MEMORY,
+      problem: { code: 'store.newerSchema', params: { version: first.version, supported: SCHEMA_VERSION } },
+    }
   }
   if (first.reason === 'unavailable') return unavailable(first.detail)
 

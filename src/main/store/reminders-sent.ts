@@ -21,21 +21,23 @@ export function remindersSent(conn: Connection): SentReminder[] {
   // A row that does not pass is left out: at worst a reminder is shown again.
   return conn
     .all(sentRow, 'SELECT account_id, item_kind, item_key, expires, threshold FROM reminders_sent')
-    .map((r) => ({ accountId: r.account_id, itemKind: r.item_kind, itemKey: r.item_key, expires: r.expires, threshold: r.threshold }))
+    .map((r) => ({
+      accountId: r.account_id,
+      itemKind: r.item_kind,
+      itemKey: r.item_key,
+      expires: r.expires,
+      threshold: r.threshold,
+    }))
 }
 
 export function recordReminders(conn: Connection, sent: readonly SentReminder[], at: string, today: string): void {
   conn.write(() => {
     conn.run('DELETE FROM reminders_sent WHERE expires < ?', [today])
     for (const s of sent) {
-      conn.run('INSERT OR IGNORE INTO reminders_sent (account_id, item_kind, item_key, expires, threshold, at) VALUES (?, ?, ?, ?, ?, ?)', [
-        s.accountId,
-        s.itemKind,
-        s.itemKey,
-        s.expires,
-        s.threshold,
-        at,
-      ])
+      conn.run(
+        'INSERT OR IGNORE INTO reminders_sent (account_id, item_kind, item_key, expires, threshold, at) VALUES (?, ?, ?, ?, ?, ?)',
+        [s.accountId, s.itemKind, s.itemKey, s.expires, s.threshold, at],
+      )
     }
   })
 }

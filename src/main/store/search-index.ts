@@ -23,7 +23,10 @@ export const ftsTableOf = (kind: number): string => `search_fts_${kind}`
 /** The trigram index of the zones' record hosts and values. */
 export const ZONE_FTS = 'zone_search_fts'
 /** Every trigram index of the store: FTS5's integrity check runs over each. */
-export const TRIGRAM_INDEXES: readonly string[] = [...NAME_KINDS.map((k) => ftsTableOf(SEARCH_KINDS.indexOf(k))), ZONE_FTS]
+export const TRIGRAM_INDEXES: readonly string[] = [
+  ...NAME_KINDS.map((k) => ftsTableOf(SEARCH_KINDS.indexOf(k))),
+  ZONE_FTS,
+]
 
 export interface SearchEntry {
   kind: SearchKind
@@ -46,8 +49,12 @@ const MAX_INDEXED = 200
 /** The row an entry came from: a list item's (list_items.id) or a zone's (zones.id). */
 export type Source = { item: number } | { zone: number }
 
-export const nameEntry = (kind: Exclude<SearchKind, 'record'>, name: string, key: string, extra: Pick<SearchEntry, 'detail' | 'scope'> = {}): SearchEntry[] =>
-  name.trim() === '' ? [] : [{ kind, field: 'name', text: name, key, label: name, ...extra }]
+export const nameEntry = (
+  kind: Exclude<SearchKind, 'record'>,
+  name: string,
+  key: string,
+  extra: Pick<SearchEntry, 'detail' | 'scope'> = {},
+): SearchEntry[] => (name.trim() === '' ? [] : [{ kind, field: 'name', text: name, key, label: name, ...extra }])
 
 /** A record's host as a full name: `www` in example.com is www.example.com; `@` is the domain itself. */
 function fullHost(host: string, domain: string): string {
@@ -79,7 +86,11 @@ export function recordTexts(domain: string, rows: readonly RecordRow[]): string[
 }
 
 /** Each record's host as a full name (unless it is the domain itself), then its value. */
-function eachRecordText(domain: string, rows: readonly RecordRow[], fn: (r: RecordRow, field: 'host' | 'value', text: string) => void): void {
+function eachRecordText(
+  domain: string,
+  rows: readonly RecordRow[],
+  fn: (r: RecordRow, field: 'host' | 'value', text: string) => void,
+): void {
   const apex = domain.toLowerCase()
   for (const r of rows) {
     const host = fullHost(r.host, domain)
@@ -138,7 +149,17 @@ export class SearchWriter {
       const kind = SEARCH_KINDS.indexOf(e.kind)
       const id = this.conn.insert(
         'INSERT INTO search (account_id, item_id, kind, field, text, key, label, detail, scope) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        [accountId, source.item, kind, SEARCH_FIELDS.indexOf(e.field), searchText(e.text), e.key, e.label, e.detail ?? null, e.scope ?? null],
+        [
+          accountId,
+          source.item,
+          kind,
+          SEARCH_FIELDS.indexOf(e.field),
+          searchText(e.text),
+          e.key,
+          e.label,
+          e.detail ?? null,
+          e.scope ?? null,
+        ],
       )
       this.firstNew ??= id
       this.kinds.add(kind)
@@ -159,7 +180,10 @@ export class SearchWriter {
   }
 
   private flushRemovals(): void {
-    for (const [table, ids] of [['search WHERE item_id', this.goneItems], ['zone_search WHERE zone_id', this.goneZones]] as const) {
+    for (const [table, ids] of [
+      ['search WHERE item_id', this.goneItems],
+      ['zone_search WHERE zone_id', this.goneZones],
+    ] as const) {
       if (ids.length === 0) continue
       this.conn.run(`DELETE FROM ${table} IN (SELECT value FROM json_each(?))`, [JSON.stringify(ids)])
       ids.length = 0
@@ -169,15 +193,19 @@ export class SearchWriter {
   /** Every row with an id from the first one added on is new: SQLite gives a new row an id above every id in the table. */
   private flushAdditions(): void {
     if (this.newZones.length > 0) {
-      this.conn.run(`INSERT INTO ${ZONE_FTS} (rowid, text) SELECT zone_id, text FROM zone_search WHERE zone_id IN (SELECT value FROM json_each(?))`, [
-        JSON.stringify(this.newZones),
-      ])
+      this.conn.run(
+        `INSERT INTO ${ZONE_FTS} (rowid, text) SELECT zone_id, text FROM zone_search WHERE zone_id IN (SELECT value FROM json_each(?))`,
+        [JSON.stringify(this.newZones)],
+      )
       this.newZones.length = 0
     }
     if (this.firstNew === undefined) return
     for (const kind of this.kinds) {
       const fts = ftsTableOf(kind)
-      this.conn.run(`INSERT INTO ${fts} (rowid, text) SELECT id, text FROM search WHERE id >= ? AND kind = ?`, [this.firstNew, kind])
+      this.conn.run(`INSERT INTO ${fts} (rowid, text) SELECT id, text FROM search WHERE id >= ? AND kind = ?`, [
+        this.firstNew,
+        kind,
+      ])
     }
     this.firstNew = undefined
     this.kinds.clear()

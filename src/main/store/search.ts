@@ -16,20 +16,30 @@ import { z } from 'zod'
 import { SERVER_KINDS } from '@shared/service/constants'
 import type { Connection } from './database'
 import { NAME_KINDS, ZONE_FTS, ftsTableOf, recordEntries, searchText } from './search-index'
-import { SEARCH_FIELDS, SEARCH_KINDS, ZONE_KINDS, type MatchKind, type SearchHit, type SearchKind } from '@shared/portfolio'
+import {
+  SEARCH_FIELDS,
+  SEARCH_KINDS,
+  ZONE_KINDS,
+  type MatchKind,
+  type SearchHit,
+  type SearchKind,
+} from '@shared/portfolio'
 
 export const DEFAULT_SEARCH_LIMIT = 50
 const MAX_SEARCH_LIMIT = 500
 
 const indexOf = <T extends string>(values: readonly T[]) =>
-  z.number().int().transform((i, ctx): T => {
-    const v = values[i]
-    if (v === undefined) {
-      ctx.addIssue({ code: 'custom', message: 'store.unknownIndex' })
-      return z.NEVER
-    }
-    return v
-  })
+  z
+    .number()
+    .int()
+    .transform((i, ctx): T => {
+      const v = values[i]
+      if (v === undefined) {
+        ctx.addIssue({ code: 'custom', message: 'store.unknownIndex' })
+        return z.NEVER
+      }
+      return v
+    })
 
 const rowSchema = z.object({
   id: z.number().int(),
@@ -64,7 +74,11 @@ const zoneHit = zoneRow.extend({ text: z.string() })
 type ZoneHit = z.output<typeof zoneRow> & { text?: string }
 const indexRow = z.object({ rowid: z.number().int() })
 
-const ZONE_PATTERN = { exact: (q: string) => `\n${q}\n`, prefix: (q: string) => `\n${q}`, substring: (q: string) => q } satisfies Record<MatchKind, (q: string) => string>
+const ZONE_PATTERN = {
+  exact: (q: string) => `\n${q}\n`,
+  prefix: (q: string) => `\n${q}`,
+  substring: (q: string) => q,
+} satisfies Record<MatchKind, (q: string) => string>
 
 /**
  * A query this long is most often a whole name (a domain, a host, an address in full), held by
@@ -112,7 +126,9 @@ class ZonesOfSearch {
   }
 
   private idsHolding(pattern: string, limit: number): { ids: number[]; complete: boolean } {
-    const ids = this.conn.all(indexRow, `SELECT rowid FROM ${ZONE_FTS} WHERE ${ZONE_FTS} MATCH ? LIMIT ?`, [phrase(pattern), limit]).map((r) => r.rowid)
+    const ids = this.conn
+      .all(indexRow, `SELECT rowid FROM ${ZONE_FTS} WHERE ${ZONE_FTS} MATCH ? LIMIT ?`, [phrase(pattern), limit])
+      .map((r) => r.rowid)
     return { ids, complete: ids.length < limit }
   }
 
@@ -121,8 +137,16 @@ class ZonesOfSearch {
     if (ids.length === 0) return []
     const list = [JSON.stringify(ids)]
     return withText
-      ? this.conn.all(zoneHit, 'SELECT z.account_id, z.kind, z.domain, z.records, s.text FROM zones z JOIN zone_search s ON s.zone_id = z.id WHERE z.id IN (SELECT value FROM json_each(?)) ORDER BY z.id', list)
-      : this.conn.all(zoneRow, 'SELECT account_id, kind, domain, records FROM zones WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id', list)
+      ? this.conn.all(
+          zoneHit,
+          'SELECT z.account_id, z.kind, z.domain, z.records, s.text FROM zones z JOIN zone_search s ON s.zone_id = z.id WHERE z.id IN (SELECT value FROM json_each(?)) ORDER BY z.id',
+          list,
+        )
+      : this.conn.all(
+          zoneRow,
+          'SELECT account_id, kind, domain, records FROM zones WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id',
+          list,
+        )
   }
 }
 
@@ -133,10 +157,29 @@ function recordRows(zones: ZonesOfSearch, q: string, match: MatchKind): Row[] {
     for (const e of recordEntries(zn.kind, zn.domain, zn.records)) {
       const text = searchText(e.text)
       if (matchOf(text, q) !== match) continue
-      rows.push({ id: rows.length, account_id: zn.account_id, kind: 'record', field: e.field, text, key: e.key, label: e.label, detail: e.detail ?? null, scope: e.scope ?? null })
+      rows.push({
+        id: rows.length,
+        account_id: zn.account_id,
+        kind: 'record',
+        field: e.field,
+        text,
+        key: e.key,
+        label: e.label,
+        detail: e.detail ?? null,
+        scope: e.scope ?? null,
+      })
     }
   }
-  const byAccountLabel = (a: Row, b: Row) => (a.account_id < b.account_id ? -1 : a.account_id > b.account_id ? 1 : a.label < b.label ? -1 : a.label > b.label ? 1 : a.id - b.id)
+  const byAccountLabel = (a: Row, b: Row) =>
+    a.account_id < b.account_id
+      ? -1
+      : a.account_id > b.account_id
+        ? 1
+        : a.label < b.label
+          ? -1
+          : a.label > b.label
+            ? 1
+            : a.id - b.id
   if (match === 'exact') return rows.sort(byAccountLabel)
   if (match === 'prefix') return rows.sort((a, b) => byText(a, b) || byAccountLabel(a, b))
   return rows.sort(bySubstring(q))
@@ -145,7 +188,8 @@ function recordRows(zones: ZonesOfSearch, q: string, match: MatchKind): Row[] {
 const byText = (a: Row, b: Row) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0)
 
 /** The earlier the fragment and the shorter the text, the better. */
-const bySubstring = (q: string) => (a: Row, b: Row) => a.text.indexOf(q) - b.text.indexOf(q) || a.text.length - b.text.length || byText(a, b)
+const bySubstring = (q: string) => (a: Row, b: Row) =>
+  a.text.indexOf(q) - b.text.indexOf(q) || a.text.length - b.text.length || byText(a, b)
 
 function hitOf(r: Row, match: MatchKind): SearchHit {
   const hit: SearchHit = { accountId: r.account_id, kind: r.kind, key: r.key, label: r.label, field: r.field, match }
@@ -190,7 +234,14 @@ export function search(conn: Connection, query: string, limit = DEFAULT_SEARCH_L
   conn.read(() => {
     const kinds = NAME_KINDS.map((k: SearchKind) => SEARCH_KINDS.indexOf(k))
     for (const kind of kinds) {
-      take(conn.all(rowSchema, `SELECT ${COLUMNS} FROM search WHERE kind = ? AND text = ? ORDER BY account_id, label, id LIMIT ?`, [kind, q, fetch]), 'exact')
+      take(
+        conn.all(
+          rowSchema,
+          `SELECT ${COLUMNS} FROM search WHERE kind = ? AND text = ? ORDER BY account_id, label, id LIMIT ?`,
+          [kind, q, fetch],
+        ),
+        'exact',
+      )
     }
     take(recordRows(zones, q, 'exact'), 'exact')
     for (const kind of kinds) {
@@ -211,7 +262,11 @@ export function search(conn: Connection, query: string, limit = DEFAULT_SEARCH_L
       // The first matches in the index's order, ranked among themselves. Prefix matches had
       // their turn above.
       const rows = conn
-        .all(rowSchema, `SELECT ${COLUMNS} FROM search WHERE id IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ? LIMIT ?)`, [phrase(q), fetch * 2])
+        .all(
+          rowSchema,
+          `SELECT ${COLUMNS} FROM search WHERE id IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ? LIMIT ?)`,
+          [phrase(q), fetch * 2],
+        )
         .filter((r) => !r.text.startsWith(q))
         .sort(bySubstring(q))
       take(rows, 'substring')

@@ -12,5 +12,10 @@ export function getSetting(conn: Connection, key: string): string | undefined {
 }
 
 export function putSetting(conn: Connection, key: string, value: string): void {
-  conn.write(() => conn.run('INSERT INTO store_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, value]))
+  conn.write(() =>
+    conn.run(
+      'INSERT INTO store_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      [key, value],
+    ),
+  )
 }

@@ -20,17 +20,20 @@ export interface NewSnapshot {
 }
 
 export function addSnapshot(conn: Connection, s: NewSnapshot): number {
-  return conn.insert('INSERT INTO zone_snapshots (account_id, kind, domain, records, ttl, ns_type, reason, history_id, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', [
-    s.accountId,
-    s.kind,
-    s.domain,
-    s.zone.records,
-    s.zone.ttl ?? null,
-    s.zone.ns_type ?? null,
-    s.reason,
-    s.historyId ?? null,
-    s.at,
-  ])
+  return conn.insert(
+    'INSERT INTO zone_snapshots (account_id, kind, domain, records, ttl, ns_type, reason, history_id, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [
+      s.accountId,
+      s.kind,
+      s.domain,
+      s.zone.records,
+      s.zone.ttl ?? null,
+      s.zone.ns_type ?? null,
+      s.reason,
+      s.historyId ?? null,
+      s.at,
+    ],
+  )
 }
 
 const snapshotRow = z.object({
@@ -61,13 +64,20 @@ function toSnapshot(r: z.output<typeof snapshotRow>): Snapshot {
 }
 
 /** A zone's snapshots, newest first. */
-export function listSnapshots(conn: Connection, accountId: string, kind: ZoneKind, domain: string, report: (p: StoreProblem) => void): SnapshotSummary[] {
+export function listSnapshots(
+  conn: Connection,
+  accountId: string,
+  kind: ZoneKind,
+  domain: string,
+  report: (p: StoreProblem) => void,
+): SnapshotSummary[] {
   return conn
     .all(
       snapshotRow,
       'SELECT id, account_id, kind, domain, records, ttl, ns_type, reason, at FROM zone_snapshots WHERE account_id = ? AND kind = ? AND domain = ? ORDER BY at DESC, id DESC LIMIT 200',
       [accountId, kind, domain],
-      () => report({ code: 'store.rowSkipped', params: { table: 'zone_snapshots', accountId, list: kind, key: domain } }),
+      () =>
+        report({ code: 'store.rowSkipped', params: { table: 'zone_snapshots', accountId, list: kind, key: domain } }),
     )
     .map((r) => {
       const { records: _records, ttl: _ttl, ns_type: _ns, ...summary } = toSnapshot(r)
@@ -77,6 +87,10 @@ export function listSnapshots(conn: Connection, accountId: string, kind: ZoneKin
 
 /** One snapshot of one account (an id of another account's snapshot finds nothing). */
 export function getSnapshot(conn: Connection, accountId: string, id: number): Snapshot | undefined {
-  const row = conn.get(snapshotRow, 'SELECT id, account_id, kind, domain, records, ttl, ns_type, reason, at FROM zone_snapshots WHERE id = ? AND account_id = ?', [id, accountId])
+  const row = conn.get(
+    snapshotRow,
+    'SELECT id, account_id, kind, domain, records, ttl, ns_type, reason, at FROM zone_snapshots WHERE id = ? AND account_id = ?',
+    [id, accountId],
+  )
   return row ? toSnapshot(row) : undefined
 }

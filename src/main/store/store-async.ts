@@ -10,7 +10,9 @@ import type { HistoryStore, PortfolioStore, StoreProblem } from './types'
 
 type Promised<F> = F extends (...args: infer A) => infer R ? (...args: A) => Promise<R> : never
 /** Every method of T, answering a promise of what it answered. */
-export type AsyncMethods<T> = { [K in keyof T as T[K] extends (...args: never[]) => unknown ? K : never]: Promised<T[K]> }
+export type AsyncMethods<T> = {
+  [K in keyof T as T[K] extends (...args: never[]) => unknown ? K : never]: Promised<T[K]>
+}
 
 export type HistoryStoreAsync = AsyncMethods<HistoryStore>
 
@@ -31,7 +33,11 @@ export interface PortfolioStoreAsync extends PlainMethods {
     readAt: string,
     opts?: { complete?: boolean },
   ): Promise<ListChange>
-  getList<N extends StoredListName>(accountId: string, name: N, params: ListParams<N>): Promise<StoredList<N> | undefined>
+  getList<N extends StoredListName>(
+    accountId: string,
+    name: N,
+    params: ListParams<N>,
+  ): Promise<StoredList<N> | undefined>
 }
 
 /** Every method name of the store and of its history, as the worker is asked for them. */

@@ -7,11 +7,25 @@
 import { Worker } from 'node:worker_threads'
 import { AppError } from '../base/app-error'
 import type { ErrorData } from '@shared/errors'
-import { HISTORY_METHODS, STORE_METHODS, type HistoryMethod, type HistoryStoreAsync, type PortfolioStoreAsync, type StoreMethod } from './store-async'
+import {
+  HISTORY_METHODS,
+  STORE_METHODS,
+  type HistoryMethod,
+  type HistoryStoreAsync,
+  type PortfolioStoreAsync,
+  type StoreMethod,
+} from './store-async'
 import type { ResourceLimits } from 'node:worker_threads'
 import type { OpenOptions, StoreProblem } from './types'
 import type { StoreStatus } from '@shared/portfolio/store-status'
-import type { ItemsSentAhead, NextAnswerPart, StoreItemsPart, StoreReply, StoreRequest, StoreWorkerData } from './worker-protocol'
+import type {
+  ItemsSentAhead,
+  NextAnswerPart,
+  StoreItemsPart,
+  StoreReply,
+  StoreRequest,
+  StoreWorkerData,
+} from './worker-protocol'
 
 export interface WorkerStoreOptions extends Pick<OpenOptions, 'integrityCheck' | 'onProblem'> {
   /** The worker's script: the built app's `store-worker.js`; by default the TypeScript entry through tsx (tests, the bench). */
@@ -57,7 +71,11 @@ interface Pending {
  * number of times in a row; the store is `down` meanwhile and says so (onStatus).
  */
 export function openStoreInWorker(file: string, opts: WorkerStoreOptions = {}): Promise<WorkerStore> {
-  const data: StoreWorkerData = { file, integrityCheck: opts.integrityCheck ?? true, ...(opts.now ? { clockAt: opts.now().toISOString() } : {}) }
+  const data: StoreWorkerData = {
+    file,
+    integrityCheck: opts.integrityCheck ?? true,
+    ...(opts.now ? { clockAt: opts.now().toISOString() } : {}),
+  }
   const maxRestarts = opts.maxRestarts ?? DEFAULT_MAX_RESTARTS
   let worker: Worker
   const pending = new Map<number, Pending>()
@@ -89,14 +107,18 @@ export function openStoreInWorker(file: string, opts: WorkerStoreOptions = {}): 
 
   /** A worker started and its store opened; rejects when it could not be. Its end later is `ended`. */
   function startWorker(): Promise<{ file: string; problem: StoreProblem | undefined }> {
-    const started = new Worker(opts.workerUrl ?? sourceWorkerUrl(), { workerData: data, ...(opts.resourceLimits ? { resourceLimits: opts.resourceLimits } : {}) })
+    const started = new Worker(opts.workerUrl ?? sourceWorkerUrl(), {
+      workerData: data,
+      ...(opts.resourceLimits ? { resourceLimits: opts.resourceLimits } : {}),
+    })
     worker = started
     let ready = false
     let endReason: string | undefined
     return new Promise((resolveOpen, rejectOpen) => {
       started.on('error', (err) => {
         endReason = 'code' in err && typeof err.code === 'string' ? err.code : err.name
-        if (!ready) rejectOpen(new AppError({ kind: 'internal', code: 'store.workerStopped', params: { reason: err.name } }))
+        if (!ready)
+          rejectOpen(new AppError({ kind: 'internal', code: 'store.workerStopped', params: { reason: err.name } }))
       })
       started.on('exit', (code) => {
         if (!ready) {
@@ -125,7 +147,8 @@ export function openStoreInWorker(file: string, opts: WorkerStoreOptions = {}): 
               answerParts.set(m.id, got)
               // The next part after a turn of main's loop: the window's calls are served between parts.
               setImmediate(() => {
-                if (!stopped && worker === started) started.postMessage({ kind: 'nextPart', id: m.id } satisfies NextAnswerPart)
+                if (!stopped && worker === started)
+                  started.postMessage({ kind: 'nextPart', id: m.id } satisfies NextAnswerPart)
               })
               return
             }
@@ -183,7 +206,9 @@ export function openStoreInWorker(file: string, opts: WorkerStoreOptions = {}): 
 
   return startWorker().then(({ file: openedFile, problem }) => client(openedFile, problem))
 
-  function send(req: Omit<StoreRequest, 'id'> & { target: 'store' | 'history'; method: StoreMethod | HistoryMethod }): Promise<unknown> {
+  function send(
+    req: Omit<StoreRequest, 'id'> & { target: 'store' | 'history'; method: StoreMethod | HistoryMethod },
+  ): Promise<unknown> {
     if (stopped) return Promise.reject(new AppError(stopped))
     const id = nextId++
     const long = req.args.findIndex((a) => Array.isArray(a) && a.length > PART_ITEMS)
@@ -215,7 +240,13 @@ export function openStoreInWorker(file: string, opts: WorkerStoreOptions = {}): 
           // A call that could not be sent (an argument that cannot be cloned) fails alone; the
           // queue goes on for the calls behind it.
           pending.delete(id)
-          reject(new AppError({ kind: 'internal', code: 'store.notSent', params: { reason: err instanceof Error ? err.name : 'unknown' } }))
+          reject(
+            new AppError({
+              kind: 'internal',
+              code: 'store.notSent',
+              params: { reason: err instanceof Error ? err.name : 'unknown' },
+            }),
+          )
         } finally {
           queued--
         }
@@ -226,10 +257,19 @@ export function openStoreInWorker(file: string, opts: WorkerStoreOptions = {}): 
   function client(openedFile: string, problem: StoreProblem | undefined): WorkerStore {
     // Each method answers what the same method of the store answered in the worker: the one place
     // where the answer's type is taken on trust (both ends are this code; the store checked it).
-    const storeCall = (method: StoreMethod) => (...args: unknown[]) => send({ target: 'store', method, args })
-    const historyCall = (method: HistoryMethod) => (...args: unknown[]) => send({ target: 'history', method, args })
+    const storeCall =
+      (method: StoreMethod) =>
+      (...args: unknown[]) =>
+        send({ target: 'store', method, args })
+    const historyCall =
+      (method: HistoryMethod) =>
+      (...args: unknown[]) =>
+        send({ target: 'history', method, args })
     const history = Object.fromEntries(HISTORY_METHODS.map((m) => [m, historyCall(m)])) as unknown as HistoryStoreAsync
-    const methods = Object.fromEntries(STORE_METHODS.map((m) => [m, storeCall(m)])) as unknown as Omit<PortfolioStoreAsync, 'file' | 'problem' | 'history' | 'close'>
+    const methods = Object.fromEntries(STORE_METHODS.map((m) => [m, storeCall(m)])) as unknown as Omit<
+      PortfolioStoreAsync,
+      'file' | 'problem' | 'history' | 'close'
+    >
     return {
       ...methods,
       file: openedFile,

@@ -78,7 +78,10 @@ export interface HistoryStore {
   list(q: HistoryQuery): HistoryEntry[]
   /** Changes from outside not looked at yet, per account id. */
   unseen(): Record<string, number>
-  markSeen(accountId: string, opts: { ids?: readonly number[] | undefined; subjectKind?: SubjectKind | undefined; subject?: string | undefined }): number
+  markSeen(
+    accountId: string,
+    opts: { ids?: readonly number[] | undefined; subjectKind?: SubjectKind | undefined; subject?: string | undefined },
+  ): number
   snapshots(accountId: string, kind: ZoneKind, domain: string): SnapshotSummary[]
   snapshot(accountId: string, id: number): Snapshot | undefined
   retentionDays(): number
@@ -147,8 +150,18 @@ export interface PortfolioStore {
   ): ListChange
   getList<N extends StoredListName>(accountId: string, name: N, params: ListParams<N>): StoredList<N> | undefined
   /** The same, for what crosses the IPC boundary: parameters and items checked here. */
-  keepList(accountId: string, name: StoredListName, params: Readonly<Record<string, unknown>>, items: readonly unknown[], readAt: string): ListChange
-  readList(accountId: string, name: StoredListName, params: Readonly<Record<string, unknown>>): StoredList<StoredListName> | undefined
+  keepList(
+    accountId: string,
+    name: StoredListName,
+    params: Readonly<Record<string, unknown>>,
+    items: readonly unknown[],
+    readAt: string,
+  ): ListChange
+  readList(
+    accountId: string,
+    name: StoredListName,
+    params: Readonly<Record<string, unknown>>,
+  ): StoredList<StoredListName> | undefined
   /** One item of an account-wide list by its identity (a domain name), when the list is stored. */
   readListItem(accountId: string, name: StoredListName, key: string): PagedItem<StoredListName> | undefined
   /** Reads a list the screens open on into main's parsed copy ahead of the window asking (at start). */
@@ -186,4 +199,3 @@ export interface PortfolioStore {
 
   close(): void
 }
-

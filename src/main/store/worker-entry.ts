@@ -30,7 +30,8 @@ function start(data: StoreWorkerData): void {
   // Items sent ahead of their call, by transfer: they come before the call, in order.
   const sentAhead = new Map<number, unknown[]>()
   const withItems = (arg: unknown): unknown => {
-    if (typeof arg !== 'object' || arg === null || !('itemsSentAhead' in arg) || typeof arg.itemsSentAhead !== 'number') return arg
+    if (typeof arg !== 'object' || arg === null || !('itemsSentAhead' in arg) || typeof arg.itemsSentAhead !== 'number')
+      return arg
     const items = sentAhead.get(arg.itemsSentAhead) ?? []
     // Transfers are numbered in order: an earlier one still here lost its call (it could not be sent).
     for (const transfer of sentAhead.keys()) if (transfer <= arg.itemsSentAhead) sentAhead.delete(transfer)
@@ -75,5 +76,9 @@ function start(data: StoreWorkerData): void {
   })
 }
 
-const workerDataSchema = z.object({ file: z.string().min(1), integrityCheck: z.boolean(), clockAt: z.string().optional() }) satisfies z.ZodType<StoreWorkerData>
+const workerDataSchema = z.object({
+  file: z.string().min(1),
+  integrityCheck: z.boolean(),
+  clockAt: z.string().optional(),
+}) satisfies z.ZodType<StoreWorkerData>
 start(workerDataSchema.parse(workerData))

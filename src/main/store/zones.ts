@@ -44,13 +44,27 @@ const idRow = z.object({ id: z.number().int() })
 
 /** The id of each zone of this kind the account has, by domain. */
 export function zoneIds(conn: Connection, accountId: string, kind: ZoneKind): Map<string, number> {
-  const rows = conn.all(z.object({ id: z.number().int(), domain: z.string() }), 'SELECT id, domain FROM zones WHERE account_id = ? AND kind = ?', [accountId, kind])
+  const rows = conn.all(
+    z.object({ id: z.number().int(), domain: z.string() }),
+    'SELECT id, domain FROM zones WHERE account_id = ? AND kind = ?',
+    [accountId, kind],
+  )
   return new Map(rows.map((r) => [r.domain, r.id]))
 }
 
 /** Removes a zone's search entries, before the zone is written again. */
-function removeZoneEntries(conn: Connection, index: SearchWriter, accountId: string, kind: ZoneKind, domain: string): void {
-  const row = conn.get(idRow, 'SELECT id FROM zones WHERE account_id = ? AND kind = ? AND domain = ?', [accountId, kind, domain])
+function removeZoneEntries(
+  conn: Connection,
+  index: SearchWriter,
+  accountId: string,
+  kind: ZoneKind,
+  domain: string,
+): void {
+  const row = conn.get(idRow, 'SELECT id FROM zones WHERE account_id = ? AND kind = ? AND domain = ?', [
+    accountId,
+    kind,
+    domain,
+  ])
   if (row) index.remove({ zone: row.id })
 }
 
@@ -70,7 +84,11 @@ export function writeZone(
   opts: { unchanged?: boolean } = {},
 ): void {
   const where = [accountId, kind, domain]
-  if (opts.unchanged && conn.run('UPDATE zones SET read_at = ? WHERE account_id = ? AND kind = ? AND domain = ?', [readAt, ...where]) > 0) return
+  if (
+    opts.unchanged &&
+    conn.run('UPDATE zones SET read_at = ? WHERE account_id = ? AND kind = ? AND domain = ?', [readAt, ...where]) > 0
+  )
+    return
   const lines = records(parse(zone.records))
   const row = conn.get(
     idRow,
@@ -83,20 +101,44 @@ export function writeZone(
   if (row) index.addZone(row.id, recordTexts(domain, lines))
 }
 
-export function deleteZone(conn: Connection, index: SearchWriter, accountId: string, kind: ZoneKind, domain: string): void {
-  const row = conn.get(idRow, 'SELECT id FROM zones WHERE account_id = ? AND kind = ? AND domain = ?', [accountId, kind, domain])
+export function deleteZone(
+  conn: Connection,
+  index: SearchWriter,
+  accountId: string,
+  kind: ZoneKind,
+  domain: string,
+): void {
+  const row = conn.get(idRow, 'SELECT id FROM zones WHERE account_id = ? AND kind = ? AND domain = ?', [
+    accountId,
+    kind,
+    domain,
+  ])
   if (!row) return
   index.remove({ zone: row.id })
   conn.run('DELETE FROM zones WHERE id = ?', [row.id])
 }
 
 /** The zone's value as drift compares it: the same members as its list's items. */
-const ZONE_FIELDS: Record<ZoneKind, readonly string[]> = { dns: ['records', 'ttl', 'ns_type'], freedns: ['records', 'ttl'] }
+const ZONE_FIELDS: Record<ZoneKind, readonly string[]> = {
+  dns: ['records', 'ttl', 'ns_type'],
+  freedns: ['records', 'ttl'],
+}
 
 /** Writes a zone read on its own; returns how many changes this app did not make it recorded (0 or 1). */
-export function putZone(conn: Connection, accountId: string, kind: ZoneKind, domain: string, zone: ZoneInput, readAt: string): number {
+export function putZone(
+  conn: Connection,
+  accountId: string,
+  kind: ZoneKind,
+  domain: string,
+  zone: ZoneInput,
+  readAt: string,
+): number {
   return conn.write(() => {
-    const previous = conn.get(zoneRowSchema, 'SELECT records, ttl, ns_type, read_at FROM zones WHERE account_id = ? AND kind = ? AND domain = ?', [accountId, kind, domain])
+    const previous = conn.get(
+      zoneRowSchema,
+      'SELECT records, ttl, ns_type, read_at FROM zones WHERE account_id = ? AND kind = ? AND domain = ?',
+      [accountId, kind, domain],
+    )
     const drift = previous
       ? recordSubjectDrift(conn, {
           accountId,
@@ -104,15 +146,24 @@ export function putZone(conn: Connection, accountId: string, kind: ZoneKind, dom
           aspect: 'dns',
           subject: domain,
           fields: ZONE_FIELDS[kind],
-          before: storedJson({ records: previous.records, ttl: previous.ttl ?? undefined, ns_type: kind === 'dns' ? (previous.ns_type ?? undefined) : undefined }),
-          after: storedJson({ records: zone.records, ttl: zone.ttl, ns_type: kind === 'dns' ? zone.ns_type : undefined }),
+          before: storedJson({
+            records: previous.records,
+            ttl: previous.ttl ?? undefined,
+            ns_type: kind === 'dns' ? (previous.ns_type ?? undefined) : undefined,
+          }),
+          after: storedJson({
+            records: zone.records,
+            ttl: zone.ttl,
+            ns_type: kind === 'dns' ? zone.ns_type : undefined,
+          }),
           since: previous.read_at,
           at: readAt,
           zoneKind: kind,
         })
       : 0
     // Health findings that appeared or went away with this reading (whoever changed the zone).
-    if (previous) recordHealthChange(conn, { accountId, kind, domain, before: previous.records, after: zone.records, at: readAt })
+    if (previous)
+      recordHealthChange(conn, { accountId, kind, domain, before: previous.records, after: zone.records, at: readAt })
     const index = new SearchWriter(conn)
     removeZoneEntries(conn, index, accountId, kind, domain)
     writeZone(conn, index, accountId, kind, domain, zone, readAt)
@@ -124,7 +175,13 @@ export function putZone(conn: Connection, accountId: string, kind: ZoneKind, dom
 }
 
 /** The zone's item in the account-wide list, if the list holds it, with the zone just read. */
-function patchListRow<N extends (typeof LIST_OF_ZONE)[ZoneKind]>(conn: Connection, accountId: string, name: N, domain: string, zone: ZoneInput): void {
+function patchListRow<N extends (typeof LIST_OF_ZONE)[ZoneKind]>(
+  conn: Connection,
+  accountId: string,
+  name: N,
+  domain: string,
+  zone: ZoneInput,
+): void {
   const spec = LIST_SPECS[name]
   const row = conn.get(
     listRowSchema,
@@ -138,7 +195,13 @@ function patchListRow<N extends (typeof LIST_OF_ZONE)[ZoneKind]>(conn: Connectio
   conn.run('UPDATE list_items SET json = ? WHERE id = ?', [storedJson(spec.zone.with(item.data, zone)), row.id])
 }
 
-export function getZone(conn: Connection, accountId: string, kind: ZoneKind, domain: string, report: Report): StoredZone | undefined {
+export function getZone(
+  conn: Connection,
+  accountId: string,
+  kind: ZoneKind,
+  domain: string,
+  report: Report,
+): StoredZone | undefined {
   const row = conn.get(
     zoneRowSchema,
     'SELECT records, ttl, ns_type, read_at FROM zones WHERE account_id = ? AND kind = ? AND domain = ?',
@@ -150,14 +213,27 @@ export function getZone(conn: Connection, accountId: string, kind: ZoneKind, dom
 }
 
 export function listZones(conn: Connection, report: Report, accountId?: string, containing?: string): ZoneSummary[] {
-  const where = [...(accountId === undefined ? [] : ['account_id = ?']), ...(containing === undefined ? [] : ['instr(lower(records), ?) > 0'])]
-  const params = [...(accountId === undefined ? [] : [accountId]), ...(containing === undefined ? [] : [containing.toLowerCase()])]
+  const where = [
+    ...(accountId === undefined ? [] : ['account_id = ?']),
+    ...(containing === undefined ? [] : ['instr(lower(records), ?) > 0']),
+  ]
+  const params = [
+    ...(accountId === undefined ? [] : [accountId]),
+    ...(containing === undefined ? [] : [containing.toLowerCase()]),
+  ]
   const sql = `SELECT account_id, kind, domain, ttl, ns_type, record_count, read_at${containing === undefined ? '' : ', records'} FROM zones
     ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY account_id, kind, domain`
-  const rows = conn.all(summaryRowSchema.extend({ records: z.string().optional() }), sql, params, skipped(report, accountId ?? '', '', ''))
+  const rows = conn.all(
+    summaryRowSchema.extend({ records: z.string().optional() }),
+    sql,
+    params,
+    skipped(report, accountId ?? '', '', ''),
+  )
   // SQL found the text anywhere; a zone counts only when one of its records holds the value as
   // a whole word (192.0.2.1 is not in 192.0.2.10), a name with or without its final dot.
-  return (containing === undefined ? rows : rows.filter((r) => recordsHoldValue(r.records ?? '', containing))).map(toSummary)
+  return (containing === undefined ? rows : rows.filter((r) => recordsHoldValue(r.records ?? '', containing))).map(
+    toSummary,
+  )
 }
 
 /** Whether a line of the records text has the value as one of its words (case-insensitive; a final dot does not count). */
@@ -166,7 +242,9 @@ function recordsHoldValue(records: string, value: string): boolean {
   const wanted = word(value.trim())
   if (!wanted) return false
   // Words part at spaces and quotes (a TXT value is quoted); an SPF mechanism (ip4:192.0.2.1) holds its value too.
-  return records.split('\n').some((line) => line.split(/[\s"]+/).some((w) => word(w) === wanted || word(w).endsWith(`:${wanted}`)))
+  return records
+    .split('\n')
+    .some((line) => line.split(/[\s"]+/).some((w) => word(w) === wanted || word(w).endsWith(`:${wanted}`)))
 }
 
 /** A zones row as the store's callers see it. */

@@ -105,11 +105,19 @@ export class TeamAccountIdentities implements TeamAccountMap {
     const linked = await inTransaction(pool, async (c) => {
       await c.query('SELECT pg_advisory_xact_lock($1)', [ESTABLISH_LOCK])
       // Linked meanwhile by another process of this key: that link stands.
-      const again: unknown = (await c.query('SELECT account FROM team_account_keys WHERE fingerprint = $1', [fp])).rows[0]
+      const again: unknown = (await c.query('SELECT account FROM team_account_keys WHERE fingerprint = $1', [fp]))
+        .rows[0]
       if (again !== undefined) return { account: linkRow.parse(again).account, proven: false }
-      const proofs = z.array(proofRow).parse(
-        (await c.query(`SELECT account, request_id, made_at FROM (SELECT *, row_number() OVER (PARTITION BY account ORDER BY made_at DESC) AS n FROM team_account_proofs) p WHERE n <= $1 ORDER BY made_at DESC`, [PROOFS_TRIED])).rows,
-      )
+      const proofs = z
+        .array(proofRow)
+        .parse(
+          (
+            await c.query(
+              `SELECT account, request_id, made_at FROM (SELECT *, row_number() OVER (PARTITION BY account ORDER BY made_at DESC) AS n FROM team_account_proofs) p WHERE n <= $1 ORDER BY made_at DESC`,
+              [PROOFS_TRIED],
+            )
+          ).rows,
+        )
       const byAccount = new Map<string, z.infer<typeof proofRow>[]>()
       for (const p of proofs) byAccount.set(p.account, [...(byAccount.get(p.account) ?? []), p])
       let inconclusive = false
@@ -164,7 +172,9 @@ export class TeamAccountIdentities implements TeamAccountMap {
 
   /** A fresh proof for the account when its newest is a day old (its old ones may leave the log). */
   private async renewProof(pool: pg.Pool, accountId: string, account: string): Promise<void> {
-    const newest: unknown = (await pool.query('SELECT max(made_at) AS made_at FROM team_account_proofs WHERE account = $1', [account])).rows[0]
+    const newest: unknown = (
+      await pool.query('SELECT max(made_at) AS made_at FROM team_account_proofs WHERE account = $1', [account])
+    ).rows[0]
     const at = z.object({ made_at: z.date().nullable() }).parse(newest).made_at
     if (at && Date.now() - at.getTime() < PROOF_FRESH_MS) return
     const client = await this.keys.clientOf?.(accountId)

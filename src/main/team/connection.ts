@@ -58,7 +58,8 @@ function sslOf(c: TeamConnection): pg.ClientConfig['ssl'] {
     // No servername here: pg sets it for a host name and leaves it out for an IP address.
     return { rejectUnauthorized: true, ca: readFileSync(c.caFile, 'utf8') }
   } catch (err) {
-    const code = typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : 'unreadable'
+    const code =
+      typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : 'unreadable'
     throw new TeamError('team.caFileUnreadable', { file: c.caFile, reason: code })
   }
 }
@@ -106,7 +107,13 @@ function clientWithCauses(ctx: TeamErrorContext) {
 }
 
 export function openTeamPool(c: TeamConnection, o: PoolOptions = {}): pg.Pool {
-  const ctx: TeamErrorContext = { host: c.host, port: c.port, database: c.database, user: c.user, ...(sslModeOf(c) === 'verify-full' && c.caFile ? { caFile: c.caFile } : {}) }
+  const ctx: TeamErrorContext = {
+    host: c.host,
+    port: c.port,
+    database: c.database,
+    user: c.user,
+    ...(sslModeOf(c) === 'verify-full' && c.caFile ? { caFile: c.caFile } : {}),
+  }
   const pool = new pg.Pool({
     host: c.host,
     port: c.port,

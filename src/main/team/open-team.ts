@@ -18,7 +18,11 @@ export interface TeamKeys extends AccountKeys {
   passwordOf(entry: string): Promise<string | undefined>
 }
 
-export async function openConfiguredTeamLedger(dataDir: string, keys: TeamKeys, accounts?: TeamAccountIdentities): Promise<TeamLedger | undefined> {
+export async function openConfiguredTeamLedger(
+  dataDir: string,
+  keys: TeamKeys,
+  accounts?: TeamAccountIdentities,
+): Promise<TeamLedger | undefined> {
   const settings = await readTeamSettings(dataDir)
   if (!settings) return undefined
   const c = settings.connection

@@ -86,7 +86,11 @@ export function passwordFromPassfileText(text: string, t: PassfileTarget): strin
 }
 
 /** The password file's answer for `t`, read now (it may change between connections, as libpq reads it at each). */
-export async function passwordFromPassfile(t: PassfileTarget, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): Promise<PassfileAnswer> {
+export async function passwordFromPassfile(
+  t: PassfileTarget,
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): Promise<PassfileAnswer> {
   const file = passfileOf(env, platform)
   if (t.database === '' || t.user === '') return { found: false, file }
   let mode: number

@@ -168,13 +168,15 @@ const MIGRATION_LOCK = 0x7ea3_0037
 const versionRow = z.object({ version: z.number().int().min(0), team_id: z.string().uuid() })
 const existsRow = z.object({ present: z.boolean() })
 
-export type SchemaStatus = { state: 'absent' } | { state: 'current' | 'older' | 'newer'; version: number; teamId: string }
+export type SchemaStatus =
+  { state: 'absent' } | { state: 'current' | 'older' | 'newer'; version: number; teamId: string }
 
 export async function schemaStatus(db: pg.Pool | pg.PoolClient): Promise<SchemaStatus> {
   try {
     const exists = existsRow.parse((await db.query(`SELECT to_regclass('team_schema') IS NOT NULL AS present`)).rows[0])
     if (!exists.present) return { state: 'absent' }
-    const row: unknown = (await db.query('SELECT version, team_id::text AS team_id FROM team_schema WHERE id = 1')).rows[0]
+    const row: unknown = (await db.query('SELECT version, team_id::text AS team_id FROM team_schema WHERE id = 1'))
+      .rows[0]
     if (row === undefined) return { state: 'absent' }
     const v = versionRow.parse(row)
     const state = v.version === SCHEMA_VERSION ? 'current' : v.version < SCHEMA_VERSION ? 'older' : 'newer'
@@ -189,7 +191,10 @@ export async function schemaStatus(db: pg.Pool | pg.PoolClient): Promise<SchemaS
  * id. A newer schema is refused (team.schemaNewer), an absent one without `create` too
  * (team.notInitialised).
  */
-export async function ensureSchema(pool: pg.Pool, opts: { create: boolean; renew?: boolean }): Promise<{ teamId: string; from: number | 'absent'; to: number }> {
+export async function ensureSchema(
+  pool: pg.Pool,
+  opts: { create: boolean; renew?: boolean },
+): Promise<{ teamId: string; from: number | 'absent'; to: number }> {
   let client: pg.PoolClient
   try {
     client = await pool.connect()
@@ -206,14 +211,20 @@ export async function ensureSchema(pool: pg.Pool, opts: { create: boolean; renew
       if (opts.renew) await afterMigration(client)
       return { teamId: before.teamId, from: before.version, to: before.version }
     }
-    if (before.state === 'newer') throw new TeamError('team.schemaNewer', { found: before.version, supported: SCHEMA_VERSION })
-    if (!opts.create) throw new TeamError(before.state === 'absent' ? 'team.notInitialised' : 'team.schemaNewer', before.state === 'absent' ? {} : { found: before.version, supported: SCHEMA_VERSION })
+    if (before.state === 'newer')
+      throw new TeamError('team.schemaNewer', { found: before.version, supported: SCHEMA_VERSION })
+    if (!opts.create)
+      throw new TeamError(
+        before.state === 'absent' ? 'team.notInitialised' : 'team.schemaNewer',
+        before.state === 'absent' ? {} : { found: before.version, supported: SCHEMA_VERSION },
+      )
     await client.query('BEGIN')
     try {
       await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK])
       // Read again under the lock: another workstation may have migrated meanwhile.
       const now = await schemaStatus(client)
-      if (now.state === 'newer') throw new TeamError('team.schemaNewer', { found: now.version, supported: SCHEMA_VERSION })
+      if (now.state === 'newer')
+        throw new TeamError('team.schemaNewer', { found: now.version, supported: SCHEMA_VERSION })
       let version = 0
       if (now.state === 'absent') {
         await client.query(`CREATE TABLE IF NOT EXISTS team_schema (
@@ -224,7 +235,8 @@ export async function ensureSchema(pool: pg.Pool, opts: { create: boolean; renew
           updated_at timestamptz NOT NULL DEFAULT now())`)
         await client.query('INSERT INTO team_schema (id, version) VALUES (1, 0) ON CONFLICT (id) DO NOTHING')
       } else version = now.version
-      for (let v = version; v < SCHEMA_VERSION; v++) for (const statement of MIGRATIONS[v] ?? []) await client.query(statement)
+      for (let v = version; v < SCHEMA_VERSION; v++)
+        for (const statement of MIGRATIONS[v] ?? []) await client.query(statement)
       await client.query('UPDATE team_schema SET version = $1, updated_at = now() WHERE id = 1', [SCHEMA_VERSION])
       await afterMigration(client)
       await client.query('COMMIT')
@@ -250,8 +262,21 @@ export async function ensureSchema(pool: pg.Pool, opts: { create: boolean; renew
  * no end is numbered below a mark a job prepared before it could hold.
  */
 async function afterMigration(client: pg.PoolClient): Promise<void> {
-  const group = z.object({ group_role: z.string() }).parse((await client.query('SELECT group_role FROM team_schema WHERE id = 1')).rows[0]).group_role
-  const tables = z.array(z.object({ tablename: z.string() })).parse((await client.query(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename LIKE 'team\\_%'`)).rows)
-  for (const statement of grantsFor(group, tables.map((t) => t.tablename))) await client.query(statement)
-  await client.query(`SELECT setval('team_end_seq', greatest((SELECT last_value FROM team_end_seq), (extract(epoch FROM now()) * 1000)::bigint))`)
+  const group = z
+    .object({ group_role: z.string() })
+    .parse((await client.query('SELECT group_role FROM team_schema WHERE id = 1')).rows[0]).group_role
+  const tables = z
+    .array(z.object({ tablename: z.string() }))
+    .parse(
+      (await client.query(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename LIKE 'team\\_%'`))
+        .rows,
+    )
+  for (const statement of grantsFor(
+    group,
+    tables.map((t) => t.tablename),
+  ))
+    await client.query(statement)
+  await client.query(
+    `SELECT setval('team_end_seq', greatest((SELECT last_value FROM team_end_seq), (extract(epoch FROM now()) * 1000)::bigint))`,
+  )
 }

@@ -56,7 +56,16 @@ export const TEAM_ERROR_CODES = [
 ] as const
 export type TeamErrorCode = (typeof TEAM_ERROR_CODES)[number]
 
-const TLS_CODES = new Set<TeamErrorCode>(['team.tlsRequired', 'team.tlsUnsupported', 'team.tlsWrongCa', 'team.tlsUntrusted', 'team.tlsHostMismatch', 'team.tlsExpired', 'team.tlsFailed', 'team.caFileUnreadable'])
+const TLS_CODES = new Set<TeamErrorCode>([
+  'team.tlsRequired',
+  'team.tlsUnsupported',
+  'team.tlsWrongCa',
+  'team.tlsUntrusted',
+  'team.tlsHostMismatch',
+  'team.tlsExpired',
+  'team.tlsFailed',
+  'team.caFileUnreadable',
+])
 
 /**
  * The kind of a team failure, whose title the window shows above its sentence (error.kind.*):
@@ -92,7 +101,17 @@ export interface TeamErrorContext {
   caFile?: string | undefined
 }
 
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EPIPE', 'EAI_AGAIN', 'ENOENT'])
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EPIPE',
+  'EAI_AGAIN',
+  'ENOENT',
+])
 /** SQLSTATE classes of a server going away: 08 connection exception, 57P01-57P03 shutdown / cannot connect now. */
 const isConnectionState = (s: string) => s.startsWith('08') || s === '57P01' || s === '57P02' || s === '57P03'
 
@@ -108,7 +127,9 @@ export function isConnectionLoss(err: unknown): boolean {
   if (err instanceof TeamError) return err.code === 'team.unreachable'
   const code = fieldOf(err, 'code')
   if (code !== undefined && (CONNECTION_CODES.has(code) || isConnectionState(code))) return true
-  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|not queryable/i.test(messageOf(err))
+  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|not queryable/i.test(
+    messageOf(err),
+  )
 }
 
 /** Node's codes of a certificate its CA list does not vouch for (openssl's X509_V_ERR_* names). */
@@ -130,11 +151,19 @@ function tlsErrorOf(err: unknown, code: string | undefined, ctx: TeamErrorContex
   const host = ctx?.host ?? ''
   const message = messageOf(err)
   if (/server does not support SSL/i.test(message)) return new TeamError('team.tlsUnsupported', { host })
-  if (code === undefined) return /error establishing an SSL connection/i.test(message) ? new TeamError('team.tlsFailed', { reason: 'handshake' }) : undefined
-  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return new TeamError('team.tlsHostMismatch', { host: host || (fieldOf(err, 'host') ?? '') })
+  if (code === undefined)
+    return /error establishing an SSL connection/i.test(message)
+      ? new TeamError('team.tlsFailed', { reason: 'handshake' })
+      : undefined
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+    return new TeamError('team.tlsHostMismatch', { host: host || (fieldOf(err, 'host') ?? '') })
   if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') return new TeamError('team.tlsExpired', { host })
-  if (UNTRUSTED_CERT.has(code)) return ctx?.caFile ? new TeamError('team.tlsWrongCa', { file: ctx.caFile, host }) : new TeamError('team.tlsUntrusted', { host })
-  if (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || /CERT/.test(code)) return new TeamError('team.tlsFailed', { reason: code })
+  if (UNTRUSTED_CERT.has(code))
+    return ctx?.caFile
+      ? new TeamError('team.tlsWrongCa', { file: ctx.caFile, host })
+      : new TeamError('team.tlsUntrusted', { host })
+  if (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || /CERT/.test(code))
+    return new TeamError('team.tlsFailed', { reason: code })
   return undefined
 }
 
@@ -149,7 +178,8 @@ function rightOf(message: string): string {
 }
 
 /** The name a server message quotes after `before` (e.g. `database "x"`), when it is in English. */
-const quoted = (message: string, before: string): string | undefined => new RegExp(`${before} "([^"]*)"`).exec(message)?.[1]
+const quoted = (message: string, before: string): string | undefined =>
+  new RegExp(`${before} "([^"]*)"`).exec(message)?.[1]
 
 /**
  * Any failure of a database step, as a TeamError (already one: kept). `ctx`, when the caller knows
@@ -163,13 +193,15 @@ export function teamErrorOf(err: unknown, ctx?: TeamErrorContext): TeamError {
   if (tls) return tls
   if (/Query read timeout/i.test(message)) return new TeamError('team.hung')
   if (isConnectionLoss(err)) return new TeamError('team.unreachable')
-  if (code === '3D000') return new TeamError('team.unknownDatabase', { database: ctx?.database ?? quoted(message, 'database') ?? '' })
+  if (code === '3D000')
+    return new TeamError('team.unknownDatabase', { database: ctx?.database ?? quoted(message, 'database') ?? '' })
   if (code === '42501') return new TeamError('team.noRight', { right: rightOf(message) })
   const user = ctx?.user ?? quoted(message, 'user') ?? quoted(message, 'role') ?? ''
   if (code === '28P01') return new TeamError('team.passwordRefused', { user })
   if (code === '28000') {
     // PostgreSQL's words for a pg_hba.conf that has a hostssl line only (in English; other languages read as a refused login).
-    if (/no encryption|SSL off/i.test(message)) return new TeamError('team.tlsRequired', { host: ctx?.host ?? '', user })
+    if (/no encryption|SSL off/i.test(message))
+      return new TeamError('team.tlsRequired', { host: ctx?.host ?? '', user })
     return new TeamError('team.loginRefused', { user })
   }
   if (code !== undefined && code.startsWith('28')) return new TeamError('team.refused', { reason: code })

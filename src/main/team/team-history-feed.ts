@@ -47,7 +47,15 @@ export interface TeamHistoryFeed {
  * value before).
  */
 const outsideChangeKey = (e: Pick<HistoryEntry, 'subjectKind' | 'subject' | 'aspect' | 'after'>): string =>
-  ['outside', e.subjectKind, e.subject, e.aspect, createHash('sha256').update(storedJson(e.after ?? null)).digest('base64url')].join('/')
+  [
+    'outside',
+    e.subjectKind,
+    e.subject,
+    e.aspect,
+    createHash('sha256')
+      .update(storedJson(e.after ?? null))
+      .digest('base64url'),
+  ].join('/')
 
 /** Rows read per query, and queries per catch-up: a first catch-up of a long history reads it in pages, bounded. */
 const PAGE = 500
@@ -56,7 +64,12 @@ const MAX_PAGES = 40
 /** Only writes this app knows: a row of a newer app's operation is left out, not guessed at. */
 const operationSchema = z.enum(WRITE_ENDPOINT_NAMES)
 
-export function createTeamHistoryFeed(o: { source: TeamChangesSource; handlings: ReminderHandlings; store: PortfolioStoreAsync; onError: (err: unknown) => void }): TeamHistoryFeed {
+export function createTeamHistoryFeed(o: {
+  source: TeamChangesSource
+  handlings: ReminderHandlings
+  store: PortfolioStoreAsync
+  onError: (err: unknown) => void
+}): TeamHistoryFeed {
   /** Per account, the last team row kept (this process's memory: after a restart the store's own check keeps rows once). */
   const upTo = new Map<string, number>()
   /** One catch-up per account at a time: two screens asking at once share it. */
@@ -121,7 +134,8 @@ export function createTeamHistoryFeed(o: { source: TeamChangesSource; handlings:
     },
     async seenHere(accountId, entries) {
       try {
-        for (const e of entries) if (e.origin === 'outside') await o.handlings.handleOnce(accountId, outsideChangeKey(e), 'acknowledged')
+        for (const e of entries)
+          if (e.origin === 'outside') await o.handlings.handleOnce(accountId, outsideChangeKey(e), 'acknowledged')
       } catch (err) {
         o.onError(err)
       }

@@ -35,15 +35,21 @@ export const teamChangeSchema = z.object({
 })
 type TeamChange = z.infer<typeof teamChangeSchema>
 
-const recordsHashOf = (records: string) => createHash('sha256').update(records.replace(/\r\n/g, '\n').trim()).digest('base64url')
+const recordsHashOf = (records: string) =>
+  createHash('sha256').update(records.replace(/\r\n/g, '\n').trim()).digest('base64url')
 
-const recordsOf = (v: unknown): string | undefined => (typeof v === 'object' && v !== null && 'records' in v && typeof v.records === 'string' ? v.records : undefined)
+const recordsOf = (v: unknown): string | undefined =>
+  typeof v === 'object' && v !== null && 'records' in v && typeof v.records === 'string' ? v.records : undefined
 
 /**
  * The local history observer, with the team's history naming who made a zone as it is when a save
  * is refused for a change since its plan. A team step that fails never fails a write.
  */
-export function withTeamHistory(local: WriteObserver, team: TeamHistoryPlace, onError: (err: unknown) => void): WriteObserver {
+export function withTeamHistory(
+  local: WriteObserver,
+  team: TeamHistoryPlace,
+  onError: (err: unknown) => void,
+): WriteObserver {
   return {
     async beforeSend(job, i, params, client, guard) {
       const refused = await local.beforeSend(job, i, params, client, guard)
@@ -51,7 +57,10 @@ export function withTeamHistory(local: WriteObserver, team: TeamHistoryPlace, on
       const domain = String(refused.params?.domain ?? '')
       const kind = factsOf(job.operation).zone
       try {
-        const now = kind === 'freedns' ? await client.call('freedns.get', { domain }) : await client.call('domains.dns.get', { domain })
+        const now =
+          kind === 'freedns'
+            ? await client.call('freedns.get', { domain })
+            : await client.call('domains.dns.get', { domain })
         const hash = recordsHashOf(now.records)
         const rows = await team.changesOf(job.accountId, domain)
         const maker = [...rows].reverse().find((r) => {
@@ -98,5 +107,14 @@ export function teamChangeOf(job: JobView, i: number): { domain: string; change:
 
 function namedBy(refused: ErrorData, maker: TeamHistoryEntry): ErrorData {
   if (!maker.by) return refused
-  return { ...refused, code: 'dns.changedSincePlanBy', params: { ...refused.params, member: maker.by.member, workstation: maker.by.workstation, at: `${maker.at.slice(0, 16).replace('T', ' ')} UTC` } }
+  return {
+    ...refused,
+    code: 'dns.changedSincePlanBy',
+    params: {
+      ...refused.params,
+      member: maker.by.member,
+      workstation: maker.by.workstation,
+      at: `${maker.at.slice(0, 16).replace('T', ' ')} UTC`,
+    },
+  }
 }

@@ -25,14 +25,50 @@ import { z } from 'zod'
 import { WRITE_ENDPOINT_NAMES } from '@shared/endpoints/names'
 import type { JobView } from '@shared/jobs'
 import { withoutSecrets } from '../jobs/ledger/at-rest'
-import { applyJournalRecord, journaledJob, journalRecordSchema, type JournalRecord } from '../jobs/ledger/journal-record'
-import type { BeginSend, ClaimResult, EarlierSend, LedgerMark, PreconditionVerdict, SendPrecondition, SettleEvidence, TargetHolder, TargetLease, TargetRef, WriteLedger } from '../jobs/ledger/write-ledger'
+import {
+  applyJournalRecord,
+  journaledJob,
+  journalRecordSchema,
+  type JournalRecord,
+} from '../jobs/ledger/journal-record'
+import type {
+  BeginSend,
+  ClaimResult,
+  EarlierSend,
+  LedgerMark,
+  PreconditionVerdict,
+  SendPrecondition,
+  SettleEvidence,
+  TargetHolder,
+  TargetLease,
+  TargetRef,
+  WriteLedger,
+} from '../jobs/ledger/write-ledger'
 import { ensureSchema, schemaStatus, SCHEMA_VERSION } from './schema'
 import { registerProcess } from './team-directory'
 import { teamChangeOf } from './team-history'
-import { accountHistorySince, domainHistory, handleReminder, recordDrift, reminderDue, remindersOf, shareAccount, sharedAccount, type TeamAccount, type TeamAccountChange, type TeamHistoryEntry, type TeamReminder } from './team-shared'
+import {
+  accountHistorySince,
+  domainHistory,
+  handleReminder,
+  recordDrift,
+  reminderDue,
+  remindersOf,
+  shareAccount,
+  sharedAccount,
+  type TeamAccount,
+  type TeamAccountChange,
+  type TeamHistoryEntry,
+  type TeamReminder,
+} from './team-shared'
 import type { DriftFinding } from '@shared/portfolio'
-import { reminderKey, type DueReminder, type ExpiringItem, type ReminderHandled, type ReminderHandlingKind } from '@shared/portfolio/reminders'
+import {
+  reminderKey,
+  type DueReminder,
+  type ExpiringItem,
+  type ReminderHandled,
+  type ReminderHandlingKind,
+} from '@shared/portfolio/reminders'
 import { claimNotices, noticedItems } from './team-notices'
 
 /** A team reminder's handling as the screens show it. */
@@ -87,15 +123,26 @@ const holderRow = z.object({
   since: z.date(),
 })
 /** A lease row as the holder the runner and the screens see. */
-const holderFrom = (r: z.infer<typeof holderRow>): TargetHolder => ({ jobId: r.job_id, index: r.idx, state: r.state, since: r.since.toISOString(), member: r.member, workstation: r.workstation })
+const holderFrom = (r: z.infer<typeof holderRow>): TargetHolder => ({
+  jobId: r.job_id,
+  index: r.idx,
+  state: r.state,
+  since: r.since.toISOString(),
+  member: r.member,
+  workstation: r.workstation,
+})
 const heldRow = z.object({ held: count })
-const liveJobRows = z.array(z.object({ id: z.string(), workstation: z.string().nullable(), pid: z.number().int().nullable() }))
+const liveJobRows = z.array(
+  z.object({ id: z.string(), workstation: z.string().nullable(), pid: z.number().int().nullable() }),
+)
 const journalRow = z.object({ member: z.string(), workstation: z.string(), account: z.string(), record: z.unknown() })
 
 type ItemRecord = Extract<JournalRecord, { t: 'item' }>
 /** As the local journal keeps them: a job without secrets or contacts; an answer without secrets. */
-const keptItem = (r: ItemRecord): ItemRecord => (r.result !== undefined ? { ...r, result: withoutSecrets(r.result) } : r)
-const keptRecord = (r: JournalRecord): JournalRecord => (r.t === 'job' ? { t: 'job', job: journaledJob(r.job) } : r.t === 'item' ? keptItem(r) : r)
+const keptItem = (r: ItemRecord): ItemRecord =>
+  r.result !== undefined ? { ...r, result: withoutSecrets(r.result) } : r
+const keptRecord = (r: JournalRecord): JournalRecord =>
+  r.t === 'job' ? { t: 'job', job: journaledJob(r.job) } : r.t === 'item' ? keptItem(r) : r
 
 /** Whether a process of this machine is running (EPERM: it is, another user's). */
 function processAlive(pid: number): boolean {
@@ -118,9 +165,20 @@ const EFFECTIVE = `
  * A statement of every send's path, named so that each connection parses and plans it once
  * rather than on every item (the text of a name never changes).
  */
-const prepared = (name: string, text: string, values: unknown[]): pg.QueryConfig => ({ name: `team-${name}`, text, values })
+const prepared = (name: string, text: string, values: unknown[]): pg.QueryConfig => ({
+  name: `team-${name}`,
+  text,
+  values,
+})
 
-const movedRow = z.object({ member: z.string(), workstation: z.string(), job_id: z.string(), idx: count, ended_at: z.date().nullable(), outcome: z.enum(['done', 'unsure']) })
+const movedRow = z.object({
+  member: z.string(),
+  workstation: z.string(),
+  job_id: z.string(),
+  idx: count,
+  ended_at: z.date().nullable(),
+  outcome: z.enum(['done', 'unsure']),
+})
 const sendRow = z.object({ request_id: z.string().nullable(), counts_unknown: z.boolean() })
 const markRow = z.object({ mark: count })
 const text = z.string().nullable()
@@ -146,7 +204,13 @@ const claimRow = z.object({
  * mark `since`, or done from the same basis; else one settled without evidence after the mark
  * (sent again over an unknown outcome). The parameters: the target ($a, $o, $t), the mark and the basis.
  */
-const movedSql = (a: string, o: string, t: string, since: string, basis: string) => `SELECT member, workstation, job_id, idx, ended_at, outcome FROM team_leases
+const movedSql = (
+  a: string,
+  o: string,
+  t: string,
+  since: string,
+  basis: string,
+) => `SELECT member, workstation, job_id, idx, ended_at, outcome FROM team_leases
   WHERE account = ${a} AND operation = ${o} AND target = ${t} AND outcome IN ('done', 'unsure')
     AND (end_seq > ${since}::bigint OR (outcome = 'done' AND ${basis}::text IS NOT NULL AND basis = ${basis}::text))
   ORDER BY (outcome = 'done') DESC, end_seq DESC LIMIT 1`
@@ -158,12 +222,19 @@ function verdictOf(raw: unknown): PreconditionVerdict {
   if (!parsed.success) return { holds: true }
   const r = parsed.data
   if (r.outcome === 'unsure') return { holds: false, unsure: 'unsettled' }
-  const moved: EarlierSend = { jobId: r.job_id, index: r.idx, at: (r.ended_at ?? new Date()).toISOString(), member: r.member, workstation: r.workstation }
+  const moved: EarlierSend = {
+    jobId: r.job_id,
+    index: r.idx,
+    at: (r.ended_at ?? new Date()).toISOString(),
+    member: r.member,
+    workstation: r.workstation,
+  }
   return { holds: false, moved }
 }
 
 /** A mark as the database's sequence reads it; anything else (a local ledger's, a damaged one) as no mark. */
-const sinceOf = (p: SendPrecondition | undefined): string | null => (p?.since !== undefined && /^\d+$/.test(p.since) ? p.since : null)
+const sinceOf = (p: SendPrecondition | undefined): string | null =>
+  p?.since !== undefined && /^\d+$/.test(p.since) ? p.since : null
 
 /**
  * Why this app writes nothing to the team's schema, if it does not: a schema of another version is
@@ -174,7 +245,11 @@ async function schemaRefusal(pool: pg.Pool): Promise<TeamError | undefined> {
   const schema = await schemaStatus(pool)
   if (schema.state === 'absent') throw new TeamError('team.notInitialised', { command: 'hosting-admin team init' })
   if (schema.state === 'current') return undefined
-  return new TeamError(schema.state === 'older' ? 'team.schemaOlder' : 'team.schemaNewer', { found: schema.version, supported: SCHEMA_VERSION, command: 'hosting-admin team migrate' })
+  return new TeamError(schema.state === 'older' ? 'team.schemaOlder' : 'team.schemaNewer', {
+    found: schema.version,
+    supported: SCHEMA_VERSION,
+    command: 'hosting-admin team migrate',
+  })
 }
 
 export class TeamLedger implements WriteLedger {
@@ -211,7 +286,13 @@ export class TeamLedger implements WriteLedger {
     const o = { ...opened, refuseWrites: opened.refuseWrites ?? (await schemaRefusal(opened.pool)) }
     const processId = randomUUID()
     // The member as the team knows it: a member's own login is its name, whatever team.json says.
-    if (!o.refuseWrites) o.member = await registerProcess(o.pool, { member: o.member, workstation: o.workstation, process: processId, pid: process.pid })
+    if (!o.refuseWrites)
+      o.member = await registerProcess(o.pool, {
+        member: o.member,
+        workstation: o.workstation,
+        process: processId,
+        pid: process.pid,
+      })
     const ledger = new TeamLedger(o, processId)
     const every = o.heartbeatMs ?? Math.max(50, Math.floor(ledger.leaseMs / 3))
     ledger.heartbeat = setInterval(() => void ledger.renew(), every)
@@ -221,7 +302,10 @@ export class TeamLedger implements WriteLedger {
   }
 
   /** One database step; a failure becomes a TeamError (team.unreachable when the connection is the cause). A write of a schema of another version is refused. */
-  private async step<T>(run: (db: pg.Pool) => Promise<T>, opts: { retryOnLoss?: boolean; writes?: boolean } = {}): Promise<T> {
+  private async step<T>(
+    run: (db: pg.Pool) => Promise<T>,
+    opts: { retryOnLoss?: boolean; writes?: boolean } = {},
+  ): Promise<T> {
     if (this.closed) throw new TeamError('team.unreachable', { reason: 'closed' })
     if (opts.writes && this.o.refuseWrites) throw this.o.refuseWrites
     try {
@@ -250,7 +334,15 @@ export class TeamLedger implements WriteLedger {
 
   private async renew(): Promise<void> {
     try {
-      await this.pool.query(prepared('heartbeat', 'SELECT team_heartbeat($1, $2, $3::bigint[], $4, $5)', [this.o.workstation, this.processId, [...this.held.keys()], this.ttl(), this.o.member]))
+      await this.pool.query(
+        prepared('heartbeat', 'SELECT team_heartbeat($1, $2, $3::bigint[], $4, $5)', [
+          this.o.workstation,
+          this.processId,
+          [...this.held.keys()],
+          this.ttl(),
+          this.o.member,
+        ]),
+      )
     } catch {
       // The database away: the leases run out and the check before a send says so; nothing to do here.
     }
@@ -261,7 +353,11 @@ export class TeamLedger implements WriteLedger {
   async load(): Promise<JobView[]> {
     const read = await this.step(
       async (db) => {
-        const rows: unknown[] = (await db.query('SELECT j.member, j.workstation, j.account, r.record FROM team_journal r JOIN team_jobs j ON j.id = r.job_id ORDER BY r.seq')).rows
+        const rows: unknown[] = (
+          await db.query(
+            'SELECT j.member, j.workstation, j.account, r.record FROM team_journal r JOIN team_jobs j ON j.id = r.job_id ORDER BY r.seq',
+          )
+        ).rows
         // Alive elsewhere: a job of another process seen within a lease's life (its heartbeat); of
         // another workstation, or of this one whose process is still running (the command line
         // beside the window: see runsElsewhere). A job of an earlier version (no process) counts
@@ -282,8 +378,14 @@ export class TeamLedger implements WriteLedger {
     )
     // Of this workstation: alive only while its process is (a restart after a crash finds the
     // crashed process's jobs cut off at once, whatever its heartbeat said a moment ago).
-    const alive = (r: { workstation: string | null; pid: number | null }) => r.workstation !== this.o.workstation || r.pid === null || r.pid === process.pid || processAlive(r.pid)
-    this.liveElsewhere = new Set(liveJobRows.parse(read.live).filter(alive).map((r) => r.id))
+    const alive = (r: { workstation: string | null; pid: number | null }) =>
+      r.workstation !== this.o.workstation || r.pid === null || r.pid === process.pid || processAlive(r.pid)
+    this.liveElsewhere = new Set(
+      liveJobRows
+        .parse(read.live)
+        .filter(alive)
+        .map((r) => r.id),
+    )
     const rows = read.rows
     this.unreadableLines = 0
     const jobs = new Map<string, JobView>()
@@ -301,7 +403,11 @@ export class TeamLedger implements WriteLedger {
     return [...jobs.values()].map((job) => {
       const who = by.get(job.id)
       if (!who) return job
-      return { ...job, accountId: this.accounts.toLocal(who.account) ?? who.account, by: { member: who.member, workstation: who.workstation } }
+      return {
+        ...job,
+        accountId: this.accounts.toLocal(who.account) ?? who.account,
+        by: { member: who.member, workstation: who.workstation },
+      }
     })
   }
 
@@ -336,7 +442,17 @@ export class TeamLedger implements WriteLedger {
       kept.t === 'item' ? kept.state : null,
       this.o.member,
     ]
-    await this.step((db) => db.query(prepared('append', 'SELECT team_append($1, $2, $3, $4::jsonb, $5, $6, $7, $8::int[], $9::text[], $10::text[], $11, $12, $13)', values)), { retryOnLoss: true, writes: true })
+    await this.step(
+      (db) =>
+        db.query(
+          prepared(
+            'append',
+            'SELECT team_append($1, $2, $3, $4::jsonb, $5, $6, $7, $8::int[], $9::text[], $10::text[], $11, $12, $13)',
+            values,
+          ),
+        ),
+      { retryOnLoss: true, writes: true },
+    )
   }
 
   /**
@@ -350,7 +466,19 @@ export class TeamLedger implements WriteLedger {
   async beginSend(record: JournalRecord, lease: TargetLease, p: SendPrecondition): Promise<BeginSend> {
     if (record.t !== 'item') throw new Error('beginSend takes an item record')
     const kept = keptItem(record)
-    const values = [lease.fence, this.ttl(), randomUUID(), kept.job, kept.i, kept.state, JSON.stringify(kept), this.o.workstation, sinceOf(p), p.basis ?? null, this.o.member]
+    const values = [
+      lease.fence,
+      this.ttl(),
+      randomUUID(),
+      kept.job,
+      kept.i,
+      kept.state,
+      JSON.stringify(kept),
+      this.o.workstation,
+      sinceOf(p),
+      p.basis ?? null,
+      this.o.member,
+    ]
     const out = await this.step(
       (db) =>
         db.query(
@@ -402,7 +530,17 @@ export class TeamLedger implements WriteLedger {
       changed ? JSON.stringify(changed.change) : null,
       this.o.member,
     ]
-    await this.step((db) => db.query(prepared('end', 'SELECT team_end($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12::jsonb, $13)', values)), { retryOnLoss: true, writes: true })
+    await this.step(
+      (db) =>
+        db.query(
+          prepared(
+            'end',
+            'SELECT team_end($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12::jsonb, $13)',
+            values,
+          ),
+        ),
+      { retryOnLoss: true, writes: true },
+    )
   }
 
   /** The team's journal is never rewritten: other members' jobs live in it too. */
@@ -424,7 +562,9 @@ export class TeamLedger implements WriteLedger {
 
   /** An account's changes as the team knows them after the team row `afterId` (the screens' history, team-history-feed.ts). */
   accountChangesSince(accountId: string, afterId: number, limit: number): Promise<TeamAccountChange[]> {
-    return this.step((db) => accountHistorySince(db, this.accounts.toTeam(accountId), afterId, limit), { retryOnLoss: true })
+    return this.step((db) => accountHistorySince(db, this.accounts.toTeam(accountId), afterId, limit), {
+      retryOnLoss: true,
+    })
   }
 
   /**
@@ -434,9 +574,18 @@ export class TeamLedger implements WriteLedger {
   async archiveIfDue(): Promise<number> {
     return this.step(
       async (db) => {
-        const due = z.object({ due: z.boolean() }).parse((await db.query(`SELECT coalesce(archived_at < now() - interval '1 day', true) AS due FROM team_settings WHERE id = 1`)).rows[0]).due
+        const due = z
+          .object({ due: z.boolean() })
+          .parse(
+            (
+              await db.query(
+                `SELECT coalesce(archived_at < now() - interval '1 day', true) AS due FROM team_settings WHERE id = 1`,
+              )
+            ).rows[0],
+          ).due
         if (!due) return 0
-        return z.object({ moved: count }).parse((await db.query('SELECT team_archive_settled() AS moved')).rows[0]).moved
+        return z.object({ moved: count }).parse((await db.query('SELECT team_archive_settled() AS moved')).rows[0])
+          .moved
       },
       { writes: true },
     )
@@ -451,12 +600,27 @@ export class TeamLedger implements WriteLedger {
 
   /** Shares the account's identity; a change of its level is a team history entry with this member (team_share_account). */
   shareIdentity(accountId: string, identity: Omit<TeamAccount, 'fingerprint'>): Promise<void> {
-    return this.step((db) => shareAccount(db, { ...identity, fingerprint: this.accounts.toTeam(accountId) }, { member: this.o.member, workstation: this.o.workstation }), { writes: true })
+    return this.step(
+      (db) =>
+        shareAccount(
+          db,
+          { ...identity, fingerprint: this.accounts.toTeam(accountId) },
+          { member: this.o.member, workstation: this.o.workstation },
+        ),
+      { writes: true },
+    )
   }
 
   /** A change from outside this workstation's refresh found, kept for the team (team_drift_findings). */
   recordDrift(accountId: string, finding: DriftFinding): Promise<void> {
-    return this.step((db) => recordDrift(db, this.accounts.toTeam(accountId), finding.subject, finding, { member: this.o.member, workstation: this.o.workstation }), { writes: true })
+    return this.step(
+      (db) =>
+        recordDrift(db, this.accounts.toTeam(accountId), finding.subject, finding, {
+          member: this.o.member,
+          workstation: this.o.workstation,
+        }),
+      { writes: true },
+    )
   }
 
   // --- reminders and changes from outside, handled once for the team (reminders/handled.ts) ---
@@ -476,15 +640,26 @@ export class TeamLedger implements WriteLedger {
     return out
   }
 
-  async handleOnce(accountId: string, key: string, how: ReminderHandlingKind, snoozedUntil?: Date): Promise<{ mine: boolean; handled: ReminderHandled }> {
+  async handleOnce(
+    accountId: string,
+    key: string,
+    how: ReminderHandlingKind,
+    snoozedUntil?: Date,
+  ): Promise<{ mine: boolean; handled: ReminderHandled }> {
     const teamKey = this.reminderKey(accountId, key)
     const by = { member: this.o.member, workstation: this.o.workstation }
-    const out = await this.step(async (db) => {
-      await reminderDue(db, teamKey, new Date())
-      return handleReminder(db, teamKey, how, by, snoozedUntil)
-    }, { writes: true })
+    const out = await this.step(
+      async (db) => {
+        await reminderDue(db, teamKey, new Date())
+        return handleReminder(db, teamKey, how, by, snoozedUntil)
+      },
+      { writes: true },
+    )
     // Handled meanwhile and then un-snoozed cannot happen: a handling is only replaced after its snooze ran out.
-    return { mine: out.mine, handled: out.reminder.handled ? handledOf(out.reminder.handled) : { how, at: new Date().toISOString(), ...by } }
+    return {
+      mine: out.mine,
+      handled: out.reminder.handled ? handledOf(out.reminder.handled) : { how, at: new Date().toISOString(), ...by },
+    }
   }
 
   // --- reminders notified once for the team (team-notices.ts, reminders/notices.ts) ---
@@ -496,8 +671,17 @@ export class TeamLedger implements WriteLedger {
    */
   async claimNotices(due: readonly DueReminder[]): Promise<DueReminder[]> {
     const keyed = due.map((d) => ({ d, key: this.reminderKey(d.item.accountId, reminderKey(d)) }))
-    const notices = keyed.map(({ d: { item: { accountId, ...item } }, key }) => ({ key, account: this.accounts.toTeam(accountId), item }))
-    const won = await this.step((db) => claimNotices(db, notices, { member: this.o.member, workstation: this.o.workstation }))
+    const notices = keyed.map(
+      ({
+        d: {
+          item: { accountId, ...item },
+        },
+        key,
+      }) => ({ key, account: this.accounts.toTeam(accountId), item }),
+    )
+    const won = await this.step((db) =>
+      claimNotices(db, notices, { member: this.o.member, workstation: this.o.workstation }),
+    )
     return keyed.filter((k) => won.has(k.key)).map((k) => k.d)
   }
 
@@ -526,28 +710,69 @@ export class TeamLedger implements WriteLedger {
     return [this.accounts.toTeam(ref.accountId), ref.operation, ref.target]
   }
 
-  async claim(ref: TargetRef, owner: { jobId: string; index: number }, opts: { overUnknown?: boolean; precondition?: SendPrecondition | undefined } = {}): Promise<ClaimResult> {
+  async claim(
+    ref: TargetRef,
+    owner: { jobId: string; index: number },
+    opts: { overUnknown?: boolean; precondition?: SendPrecondition | undefined } = {},
+  ): Promise<ClaimResult> {
     const p = opts.precondition
     // One call (team_claim): expired leases made what they mean, the target taken in this member's
     // name, and with a mark what moved the precondition since (precondition() answers from it;
     // beginSend checks it again, committed). A plain claim commits without waiting for the disk
     // (a lost claim is safe: beginSend's check fails); one over an unknown outcome waits for it.
-    const values = [...this.key(ref), this.o.workstation, owner.jobId, owner.index, this.ttl(), p?.basis ?? null, sinceOf(p), opts.overUnknown === true, opts.overUnknown !== true, this.o.member]
+    const values = [
+      ...this.key(ref),
+      this.o.workstation,
+      owner.jobId,
+      owner.index,
+      this.ttl(),
+      p?.basis ?? null,
+      sinceOf(p),
+      opts.overUnknown === true,
+      opts.overUnknown !== true,
+      this.o.member,
+    ]
     // Bounded: the holder seen by a refused insert may let go before it is read; then try again.
     for (let attempt = 0; attempt < 3; attempt++) {
-      const out = await this.step((db) => db.query(prepared('claim', 'SELECT * FROM team_claim($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)', values)), { writes: true })
+      const out = await this.step(
+        (db) =>
+          db.query(
+            prepared('claim', 'SELECT * FROM team_claim($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)', values),
+          ),
+        { writes: true },
+      )
       const row = claimRow.safeParse(out.rows[0])
       if (!row.success) continue
       const r = row.data
       if (r.fence !== null) {
         if (p !== undefined && p.since !== undefined) {
-          const moved = r.m_outcome === null ? undefined : { member: r.m_member, workstation: r.m_workstation, job_id: r.m_job, idx: r.m_idx, ended_at: r.m_at, outcome: r.m_outcome }
+          const moved =
+            r.m_outcome === null
+              ? undefined
+              : {
+                  member: r.m_member,
+                  workstation: r.m_workstation,
+                  job_id: r.m_job,
+                  idx: r.m_idx,
+                  ended_at: r.m_at,
+                  outcome: r.m_outcome,
+                }
           this.verdicts.set(r.fence, verdictOf(moved))
         }
         return this.took(ref, owner, r.fence)
       }
       if (r.h_state === 'sending' || r.h_state === 'unknown') {
-        return { ok: false, heldBy: { jobId: r.h_job ?? '', index: r.h_idx ?? 0, state: r.h_state, since: (r.h_since ?? new Date()).toISOString(), member: r.h_member ?? undefined, workstation: r.h_workstation ?? undefined } }
+        return {
+          ok: false,
+          heldBy: {
+            jobId: r.h_job ?? '',
+            index: r.h_idx ?? 0,
+            state: r.h_state,
+            since: (r.h_since ?? new Date()).toISOString(),
+            member: r.h_member ?? undefined,
+            workstation: r.h_workstation ?? undefined,
+          },
+        }
       }
     }
     throw new TeamError('team.failed', { step: 'claim' })
@@ -559,16 +784,32 @@ export class TeamLedger implements WriteLedger {
     this.verdicts.delete(lease.fence)
     if (known) return known
     const [a, o, t] = this.key(lease.ref)
-    const rows = await this.step((db) => db.query(prepared('precondition', movedSql('$1', '$2', '$3', '$4', '$5'), [a, o, t, sinceOf(p), p.basis ?? null])), { retryOnLoss: true })
+    const rows = await this.step(
+      (db) =>
+        db.query(
+          prepared('precondition', movedSql('$1', '$2', '$3', '$4', '$5'), [a, o, t, sinceOf(p), p.basis ?? null]),
+        ),
+      { retryOnLoss: true },
+    )
     return verdictOf(rows.rows[0])
   }
 
   async mark(): Promise<LedgerMark> {
-    const r = await this.step((db) => db.query(prepared('mark', `SELECT CASE WHEN is_called THEN last_value ELSE 0 END AS mark FROM team_end_seq`, [])), { retryOnLoss: true })
+    const r = await this.step(
+      (db) =>
+        db.query(
+          prepared('mark', `SELECT CASE WHEN is_called THEN last_value ELSE 0 END AS mark FROM team_end_seq`, []),
+        ),
+      { retryOnLoss: true },
+    )
     return String(markRow.parse(r.rows[0]).mark)
   }
 
-  async otherSends(ref: TargetRef, owner: { jobId: string; index: number }, sinceIso: string): Promise<{ requestIds: string[]; withoutId: number }> {
+  async otherSends(
+    ref: TargetRef,
+    owner: { jobId: string; index: number },
+    sinceIso: string,
+  ): Promise<{ requestIds: string[]; withoutId: number }> {
     const [a, o, t] = this.key(ref)
     // From a little before: the job's start is this workstation's clock, the leases' the database's.
     const r = await this.step(
@@ -582,7 +823,10 @@ export class TeamLedger implements WriteLedger {
       { retryOnLoss: true },
     )
     const rows = z.array(sendRow).parse(r.rows)
-    return { requestIds: rows.flatMap((row) => row.request_id ?? []), withoutId: rows.filter((row) => row.counts_unknown && row.request_id === null).length }
+    return {
+      requestIds: rows.flatMap((row) => row.request_id ?? []),
+      withoutId: rows.filter((row) => row.counts_unknown && row.request_id === null).length,
+    }
   }
 
   private took(ref: TargetRef, owner: { jobId: string; index: number }, fence: number): ClaimResult {
@@ -593,7 +837,17 @@ export class TeamLedger implements WriteLedger {
 
   /** The committed check before a send made on its own (team_still_held): this member's lease, current and unexpired, marked checked. */
   async stillHeld(lease: TargetLease): Promise<boolean> {
-    const r = await this.step((db) => db.query(prepared('still-held', 'SELECT team_still_held($1, $2, $3) AS held', [lease.fence, this.ttl(), this.o.member])), { writes: true })
+    const r = await this.step(
+      (db) =>
+        db.query(
+          prepared('still-held', 'SELECT team_still_held($1, $2, $3) AS held', [
+            lease.fence,
+            this.ttl(),
+            this.o.member,
+          ]),
+        ),
+      { writes: true },
+    )
     return z.object({ held: z.boolean() }).parse(r.rows[0]).held
   }
 
@@ -616,15 +870,33 @@ export class TeamLedger implements WriteLedger {
    */
   async settle(ref: TargetRef, evidence?: SettleEvidence): Promise<void> {
     if (!evidence) return
-    const entry = { request_id: evidence.requestId, ...(evidence.datetime !== undefined ? { datetime: evidence.datetime } : {}) }
-    await this.step((db) => db.query('SELECT team_settle($1, $2, $3, $4, $5, $6::jsonb, $7)', [...this.key(ref), evidence.how, evidence.requestId, JSON.stringify(entry), this.o.member]), { retryOnLoss: true, writes: true })
+    const entry = {
+      request_id: evidence.requestId,
+      ...(evidence.datetime !== undefined ? { datetime: evidence.datetime } : {}),
+    }
+    await this.step(
+      (db) =>
+        db.query('SELECT team_settle($1, $2, $3, $4, $5, $6::jsonb, $7)', [
+          ...this.key(ref),
+          evidence.how,
+          evidence.requestId,
+          JSON.stringify(entry),
+          this.o.member,
+        ]),
+      { retryOnLoss: true, writes: true },
+    )
   }
 
   async holderOf(ref: TargetRef): Promise<TargetHolder | undefined> {
-    const rows = await this.step(async (db) => {
-        const rows: unknown[] = (await db.query(`SELECT ${EFFECTIVE} AND account = $1 AND operation = $2 AND target = $3`, this.key(ref))).rows
+    const rows = await this.step(
+      async (db) => {
+        const rows: unknown[] = (
+          await db.query(`SELECT ${EFFECTIVE} AND account = $1 AND operation = $2 AND target = $3`, this.key(ref))
+        ).rows
         return rows
-      }, { retryOnLoss: true })
+      },
+      { retryOnLoss: true },
+    )
     if (rows[0] === undefined) return undefined
     const r = holderRow.parse(rows[0])
     return holderFrom(r)
@@ -656,10 +928,15 @@ export class TeamLedger implements WriteLedger {
   }
 
   async unknownTargets(): Promise<Array<{ ref: TargetRef; holder: TargetHolder }>> {
-    const rows = await this.step(async (db) => {
-        const rows: unknown[] = (await db.query(`SELECT * FROM (SELECT ${EFFECTIVE}) AS held WHERE state = 'unknown' ORDER BY since`)).rows
+    const rows = await this.step(
+      async (db) => {
+        const rows: unknown[] = (
+          await db.query(`SELECT * FROM (SELECT ${EFFECTIVE}) AS held WHERE state = 'unknown' ORDER BY since`)
+        ).rows
         return rows
-      }, { retryOnLoss: true })
+      },
+      { retryOnLoss: true },
+    )
     return rows.map((r) => this.holder(r)).filter((h) => h !== undefined)
   }
 }

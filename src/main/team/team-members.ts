@@ -16,7 +16,8 @@ export const memberNameSchema = z.string().regex(/^[A-Za-z][A-Za-z0-9_.-]{0,62}$
 async function groupRole(pool: pg.Pool): Promise<string> {
   const row: unknown = (await pool.query('SELECT group_role FROM team_schema WHERE id = 1')).rows[0]
   const parsed = z.object({ group_role: z.string() }).safeParse(row)
-  if (!parsed.success) throw new TeamError('team.schemaOlder', { found: 0, supported: 0, command: 'hosting-admin team migrate' })
+  if (!parsed.success)
+    throw new TeamError('team.schemaOlder', { found: 0, supported: 0, command: 'hosting-admin team migrate' })
   return parsed.data.group_role
 }
 
@@ -27,9 +28,12 @@ export async function addMember(pool: pg.Pool, name: string, password: string): 
     const group = await groupRole(pool)
     const exists = (await pool.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [member])).rows.length > 0
     // A role of the cluster that is not one of the team's members is never taken over (its password changed).
-    if (exists && (await pool.query('SELECT 1 FROM team_members WHERE name = $1', [member])).rows.length === 0) throw new TeamError('team.failed', { step: 'addMember', reason: 'roleExists' })
+    if (exists && (await pool.query('SELECT 1 FROM team_members WHERE name = $1', [member])).rows.length === 0)
+      throw new TeamError('team.failed', { step: 'addMember', reason: 'roleExists' })
     // The password goes as a literal of the statement (PostgreSQL takes no parameter there), quoted by the server's own rule.
-    const literal = z.object({ q: z.string() }).parse((await pool.query('SELECT quote_literal($1) AS q', [password])).rows[0]).q
+    const literal = z
+      .object({ q: z.string() })
+      .parse((await pool.query('SELECT quote_literal($1) AS q', [password])).rows[0]).q
     await pool.query(`${exists ? 'ALTER' : 'CREATE'} ROLE ${quoteIdent(member)} LOGIN PASSWORD ${literal}`)
     await pool.query(`GRANT ${quoteIdent(group)} TO ${quoteIdent(member)}`)
     await pool.query('INSERT INTO team_members (name) VALUES ($1) ON CONFLICT (name) DO NOTHING', [member])

@@ -8,7 +8,18 @@
  */
 import type { JobView } from '@shared/jobs'
 import type { JournalRecord } from '../jobs/ledger/journal-record'
-import type { BeginSend, ClaimResult, LedgerMark, PreconditionVerdict, SendPrecondition, SettleEvidence, TargetHolder, TargetLease, TargetRef, WriteLedger } from '../jobs/ledger/write-ledger'
+import type {
+  BeginSend,
+  ClaimResult,
+  LedgerMark,
+  PreconditionVerdict,
+  SendPrecondition,
+  SettleEvidence,
+  TargetHolder,
+  TargetLease,
+  TargetRef,
+  WriteLedger,
+} from '../jobs/ledger/write-ledger'
 import { TeamAccountIdentities } from './account-identity'
 import { openConfiguredTeamLedger, type TeamKeys } from './open-team'
 import { TeamError, teamErrorOf, type TeamErrorCode } from './team-error'
@@ -30,7 +41,14 @@ import { readTeamSettings } from './team-settings'
 export type TeamStatus =
   | { mode: 'off' }
   | { mode: 'team'; connected: true; member: string; workstation: string; where: string }
-  | { mode: 'team'; connected: false; member: string; workstation: string; where: string; problem: { code: TeamErrorCode; params: Record<string, string | number> } }
+  | {
+      mode: 'team'
+      connected: false
+      member: string
+      workstation: string
+      where: string
+      problem: { code: TeamErrorCode; params: Record<string, string | number> }
+    }
 
 /**
  * An account's identity between this workstation and the team (issue 50 point 2): what the
@@ -41,7 +59,12 @@ export interface IdentitySync {
   apply(accountId: string, shared: SharedIdentity): Promise<void>
 }
 
-const sharedIdentitySchema = z.object({ label: z.string().min(1), colour: z.enum(ACCOUNT_COLOURS), environment: z.enum(ACCOUNT_ENVIRONMENTS), writeSafety: z.enum(WRITE_SAFETY) })
+const sharedIdentitySchema = z.object({
+  label: z.string().min(1),
+  colour: z.enum(ACCOUNT_COLOURS),
+  environment: z.enum(ACCOUNT_ENVIRONMENTS),
+  writeSafety: z.enum(WRITE_SAFETY),
+})
 
 export interface TeamModeOptions {
   /** Shares each account's identity with the team and applies the team's here. */
@@ -103,7 +126,11 @@ class ReconnectingTeamLedger implements WriteLedger {
       this.probe = undefined
       void this.payOwed()
     }
-    const same = before.mode === 'team' && next.mode === 'team' && before.connected === next.connected && (before.connected || next.connected || before.problem.code === next.problem.code)
+    const same =
+      before.mode === 'team' &&
+      next.mode === 'team' &&
+      before.connected === next.connected &&
+      (before.connected || next.connected || before.problem.code === next.problem.code)
     if (!same || !this.announced) this.o.onStatus?.(next)
     this.announced = true
   }
@@ -116,7 +143,9 @@ class ReconnectingTeamLedger implements WriteLedger {
     if (this.opening) return this.opening
     if (this.lastFailureAt > 0 && Date.now() - this.lastFailureAt < (this.o.retryMs ?? 5000)) {
       // The cause said at the last attempt, with its parameters (never a sentence with a bare {user}).
-      throw this.current.mode === 'team' && !this.current.connected ? new TeamError(this.current.problem.code, this.current.problem.params) : new TeamError('team.unreachable')
+      throw this.current.mode === 'team' && !this.current.connected
+        ? new TeamError(this.current.problem.code, this.current.problem.params)
+        : new TeamError('team.unreachable')
     }
     this.opening = (async () => {
       try {
@@ -185,7 +214,8 @@ class ReconnectingTeamLedger implements WriteLedger {
     const l = await this.ledger()
     try {
       const out = await run(l)
-      if (this.current.mode === 'team' && !this.current.connected) this.setStatus({ mode: 'team', connected: true, ...this.names })
+      if (this.current.mode === 'team' && !this.current.connected)
+        this.setStatus({ mode: 'team', connected: true, ...this.names })
       return out
     } catch (err) {
       const e = teamErrorOf(err)
@@ -224,15 +254,21 @@ class ReconnectingTeamLedger implements WriteLedger {
     } catch (err) {
       // A record of what already happened is owed; one that comes before a send (a job's start, an
       // item "sending") is not: the runner sends nothing when it cannot be written.
-      const afterTheFact = record.t === 'status' || (record.t === 'item' && record.state !== 'sending' && record.state !== 'pending')
-      if (afterTheFact && err instanceof TeamError && err.code === 'team.unreachable') this.owed.push((l) => l.append(record))
+      const afterTheFact =
+        record.t === 'status' || (record.t === 'item' && record.state !== 'sending' && record.state !== 'pending')
+      if (afterTheFact && err instanceof TeamError && err.code === 'team.unreachable')
+        this.owed.push((l) => l.append(record))
       throw err
     }
   }
   compact(jobs: JobView[]): Promise<void> {
     return this.inner ? this.step((l) => l.compact(jobs)) : Promise.resolve()
   }
-  claim(ref: TargetRef, owner: { jobId: string; index: number }, opts?: { overUnknown?: boolean; precondition?: SendPrecondition | undefined }): Promise<ClaimResult> {
+  claim(
+    ref: TargetRef,
+    owner: { jobId: string; index: number },
+    opts?: { overUnknown?: boolean; precondition?: SendPrecondition | undefined },
+  ): Promise<ClaimResult> {
     return this.step(async (l) => {
       await this.learn(ref.accountId)
       return l.claim(ref, owner, opts)
@@ -248,7 +284,11 @@ class ReconnectingTeamLedger implements WriteLedger {
   mark(): Promise<LedgerMark> {
     return this.step((l) => l.mark())
   }
-  otherSends(ref: TargetRef, owner: { jobId: string; index: number }, sinceIso: string): Promise<{ requestIds: string[]; withoutId: number }> {
+  otherSends(
+    ref: TargetRef,
+    owner: { jobId: string; index: number },
+    sinceIso: string,
+  ): Promise<{ requestIds: string[]; withoutId: number }> {
     return this.step(async (l) => {
       await this.learn(ref.accountId)
       return l.otherSends(ref, owner, sinceIso)
@@ -274,7 +314,8 @@ class ReconnectingTeamLedger implements WriteLedger {
       })
     } catch (err) {
       // A record of what already happened, and a hold to let go: both owed until the database is back.
-      if (err instanceof TeamError && err.code === 'team.unreachable') this.owed.push((l) => l.end(record, lease, outcome, job))
+      if (err instanceof TeamError && err.code === 'team.unreachable')
+        this.owed.push((l) => l.end(record, lease, outcome, job))
       throw err
     }
   }
@@ -309,10 +350,22 @@ class ReconnectingTeamLedger implements WriteLedger {
     if (!sync || !local) return
     const shared = await l.sharedIdentity(accountId)
     if (!shared) {
-      await l.shareIdentity(accountId, { label: local.label, colour: local.colour, tag: local.environment, writeSafety: local.writeSafety }).catch(() => undefined)
+      await l
+        .shareIdentity(accountId, {
+          label: local.label,
+          colour: local.colour,
+          tag: local.environment,
+          writeSafety: local.writeSafety,
+        })
+        .catch(() => undefined)
       return
     }
-    const parsed = sharedIdentitySchema.safeParse({ label: shared.label, colour: shared.colour, environment: shared.tag, writeSafety: shared.writeSafety })
+    const parsed = sharedIdentitySchema.safeParse({
+      label: shared.label,
+      colour: shared.colour,
+      environment: shared.tag,
+      writeSafety: shared.writeSafety,
+    })
     if (parsed.success) await sync.apply(accountId, parsed.data)
   }
 
@@ -320,7 +373,12 @@ class ReconnectingTeamLedger implements WriteLedger {
   async shareIdentity(accountId: string, identity: SharedIdentity): Promise<void> {
     await this.step(async (l) => {
       await this.learn(accountId)
-      await l.shareIdentity(accountId, { label: identity.label, colour: identity.colour, tag: identity.environment, writeSafety: identity.writeSafety })
+      await l.shareIdentity(accountId, {
+        label: identity.label,
+        colour: identity.colour,
+        tag: identity.environment,
+        writeSafety: identity.writeSafety,
+      })
     })
   }
   changesOf(accountId: string, domain: string): Promise<TeamHistoryEntry[]> {
@@ -335,7 +393,12 @@ class ReconnectingTeamLedger implements WriteLedger {
       return l.handledOf(accountId, keys)
     })
   }
-  handleOnce(accountId: string, key: string, how: ReminderHandlingKind, snoozedUntil?: Date): Promise<{ mine: boolean; handled: ReminderHandled }> {
+  handleOnce(
+    accountId: string,
+    key: string,
+    how: ReminderHandlingKind,
+    snoozedUntil?: Date,
+  ): Promise<{ mine: boolean; handled: ReminderHandled }> {
     return this.step(async (l) => {
       await this.learn(accountId)
       return l.handleOnce(accountId, key, how, snoozedUntil)
@@ -359,7 +422,8 @@ class ReconnectingTeamLedger implements WriteLedger {
    */
   claimNotices(due: readonly DueReminder[]): Promise<DueReminder[]> {
     return this.step(async (l) => {
-      for (const accountId of new Set(due.map((d) => d.item.accountId))) await this.learn(accountId).catch(() => undefined)
+      for (const accountId of new Set(due.map((d) => d.item.accountId)))
+        await this.learn(accountId).catch(() => undefined)
       return l.claimNotices(due)
     })
   }
@@ -396,7 +460,11 @@ class ReconnectingTeamLedger implements WriteLedger {
  * The ledger of a data folder whose team.json is configured, tried once now (so a database away
  * is said at start); undefined when team mode is off.
  */
-export async function openTeamMode(dataDir: string, keys: TeamKeys, o: TeamModeOptions = {}): Promise<ReconnectingTeamLedger | undefined> {
+export async function openTeamMode(
+  dataDir: string,
+  keys: TeamKeys,
+  o: TeamModeOptions = {},
+): Promise<ReconnectingTeamLedger | undefined> {
   const settings = await readTeamSettings(dataDir)
   if (!settings) return undefined
   const c = settings.connection

@@ -51,12 +51,22 @@ const keyRow = z.object({ key: z.string() })
  * Claims the notices of these reminders for this workstation, in one statement: answers the keys
  * it won (nobody had claimed them); the others were claimed first elsewhere, or here before.
  */
-export async function claimNotices(pool: pg.Pool, notices: readonly ReminderNotice[], by: TeamMember): Promise<Set<string>> {
+export async function claimNotices(
+  pool: pg.Pool,
+  notices: readonly ReminderNotice[],
+  by: TeamMember,
+): Promise<Set<string>> {
   if (notices.length === 0) return new Set()
   try {
-    const rows = JSON.stringify(notices.map((n) => ({ key: n.key, account: n.account, expires: n.item.expires, item: storedItem(n.item) })))
+    const rows = JSON.stringify(
+      notices.map((n) => ({ key: n.key, account: n.account, expires: n.item.expires, item: storedItem(n.item) })),
+    )
     // team-rights.ts team_claim_notices: the caller's member from its login (members write no table).
-    const won = await pool.query('SELECT team_claim_notices AS key FROM team_claim_notices($1::jsonb, $2, $3)', [rows, by.workstation, by.member])
+    const won = await pool.query('SELECT team_claim_notices AS key FROM team_claim_notices($1::jsonb, $2, $3)', [
+      rows,
+      by.workstation,
+      by.member,
+    ])
     return new Set(won.rows.map((r: unknown) => keyRow.parse(r).key))
   } catch (err) {
     throw teamErrorOf(err)
@@ -70,7 +80,11 @@ const noticeRow = z.object({ account: z.string(), item: z.unknown() })
  * before `from` (YYYY-MM-DD), once per item: the latest notice's (an item renewed since is
  * noticed again with its new date). A row this app cannot read is left out.
  */
-export async function noticedItems(pool: pg.Pool, accounts: readonly string[], from: string): Promise<Array<{ account: string; item: NoticedItem }>> {
+export async function noticedItems(
+  pool: pg.Pool,
+  accounts: readonly string[],
+  from: string,
+): Promise<Array<{ account: string; item: NoticedItem }>> {
   if (accounts.length === 0) return []
   try {
     const rows = (

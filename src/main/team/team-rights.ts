@@ -26,13 +26,23 @@
  */
 
 /** Moved (preconditions): a send of the target that ended done after the mark, or from the same basis; else one settled without evidence. */
-const MOVED = (a: string, o: string, t: string, since: string, basis: string) => `SELECT l.member, l.workstation, l.job_id, l.idx, l.ended_at, l.outcome FROM team_leases l
+const MOVED = (
+  a: string,
+  o: string,
+  t: string,
+  since: string,
+  basis: string,
+) => `SELECT l.member, l.workstation, l.job_id, l.idx, l.ended_at, l.outcome FROM team_leases l
   WHERE l.account = ${a} AND l.operation = ${o} AND l.target = ${t} AND l.outcome IN ('done', 'unsure')
     AND (l.end_seq > ${since} OR (l.outcome = 'done' AND ${basis} IS NOT NULL AND l.basis = ${basis}))
   ORDER BY (l.outcome = 'done') DESC, l.end_seq DESC LIMIT 1`
 
 /** Expired leases of one target made what they mean: never checked, free; checked, unknown for everyone. */
-const EXPIRE = (a: string, o: string, t: string) => `UPDATE team_leases SET state = CASE WHEN checked_at IS NULL THEN 'free' ELSE 'unknown' END,
+const EXPIRE = (
+  a: string,
+  o: string,
+  t: string,
+) => `UPDATE team_leases SET state = CASE WHEN checked_at IS NULL THEN 'free' ELSE 'unknown' END,
     ended_at = CASE WHEN checked_at IS NULL THEN now() ELSE NULL END
   WHERE account = ${a} AND operation = ${o} AND target = ${t} AND state = 'sending' AND expires_at <= now()`
 
@@ -364,8 +374,15 @@ export function grantsFor(group: string, tables: readonly string[]): string[] {
   return [
     `REVOKE CREATE ON SCHEMA public FROM ${role}`,
     `GRANT USAGE ON SCHEMA public TO ${role}`,
-    ...tables.flatMap((t) => [`REVOKE ALL ON ${quoteIdent(t)} FROM PUBLIC`, `REVOKE ALL ON ${quoteIdent(t)} FROM ${role}`, `GRANT SELECT ON ${quoteIdent(t)} TO ${role}`]),
-    ...TEAM_FUNCTIONS.flatMap((f) => [`REVOKE ALL ON FUNCTION ${f} FROM PUBLIC`, `GRANT EXECUTE ON FUNCTION ${f} TO ${role}`]),
+    ...tables.flatMap((t) => [
+      `REVOKE ALL ON ${quoteIdent(t)} FROM PUBLIC`,
+      `REVOKE ALL ON ${quoteIdent(t)} FROM ${role}`,
+      `GRANT SELECT ON ${quoteIdent(t)} TO ${role}`,
+    ]),
+    ...TEAM_FUNCTIONS.flatMap((f) => [
+      `REVOKE ALL ON FUNCTION ${f} FROM PUBLIC`,
+      `GRANT EXECUTE ON FUNCTION ${f} TO ${role}`,
+    ]),
   ]
 }
 

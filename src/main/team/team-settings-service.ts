@@ -14,11 +14,26 @@ import { openTeamPool, sslModeOf, type TeamConnection } from './connection'
 import { ensureSchema, schemaStatus, SCHEMA_VERSION } from './schema'
 import { registerWorkstation, teamWorkstations, type TeamWorkstation } from './team-directory'
 import { TeamError, teamErrorOf } from './team-error'
-import { readTeamSettings, teamPasswordKey, teamSettingsFileOf, teamSettingsSchema, writeTeamSettings, type TeamSettings } from './team-settings'
+import {
+  readTeamSettings,
+  teamPasswordKey,
+  teamSettingsFileOf,
+  teamSettingsSchema,
+  writeTeamSettings,
+  type TeamSettings,
+} from './team-settings'
 
 export type TeamStatus =
   | { configured: false }
-  | { configured: true; member: string; workstation: string; where: string; sslmode: TeamSslMode; version: number; workstations: TeamWorkstation[] }
+  | {
+      configured: true
+      member: string
+      workstation: string
+      where: string
+      sslmode: TeamSslMode
+      version: number
+      workstations: TeamWorkstation[]
+    }
 
 const whereOf = (c: TeamConnection) => `${c.database}@${c.host}:${c.port}`
 
@@ -30,7 +45,10 @@ export class TeamSettingsService {
   ) {}
 
   /** Whether the database answers with these settings and what schema it has; nothing is written. */
-  async test(settings: TeamSettings, password: string | undefined): Promise<{ schema: 'absent' | 'current' | 'older' | 'newer'; version?: number }> {
+  async test(
+    settings: TeamSettings,
+    password: string | undefined,
+  ): Promise<{ schema: 'absent' | 'current' | 'older' | 'newer'; version?: number }> {
     const s = teamSettingsSchema.parse(settings)
     const pool = openTeamPool(s.connection, { password, max: 1 })
     try {
@@ -65,8 +83,17 @@ export class TeamSettingsService {
     try {
       const st = await schemaStatus(pool)
       if (st.state === 'absent') throw new TeamError('team.notInitialised')
-      if (st.state === 'newer') throw new TeamError('team.schemaNewer', { found: st.version, supported: SCHEMA_VERSION })
-      return { configured: true, member: s.member, workstation: s.workstation, where: whereOf(s.connection), sslmode: sslModeOf(s.connection), version: st.version, workstations: await teamWorkstations(pool) }
+      if (st.state === 'newer')
+        throw new TeamError('team.schemaNewer', { found: st.version, supported: SCHEMA_VERSION })
+      return {
+        configured: true,
+        member: s.member,
+        workstation: s.workstation,
+        where: whereOf(s.connection),
+        sslmode: sslModeOf(s.connection),
+        version: st.version,
+        workstations: await teamWorkstations(pool),
+      }
     } catch (err) {
       throw teamErrorOf(err)
     } finally {

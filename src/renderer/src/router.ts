@@ -8,7 +8,11 @@ export const router = createRouter({
     { path: '/', redirect: '/servers/a' },
     { path: '/servers/:kind(a|b|c)', component: () => import('./views/ServersView.vue'), props: true },
     // A server by its name or by its id (old links): the service takes either in its paths.
-    { path: `/servers/:kind(a|b|c)/:webid(${SERVER_REF_PATTERN})`, component: () => import('./views/ServerDetailView.vue'), props: true },
+    {
+      path: `/servers/:kind(a|b|c)/:webid(${SERVER_REF_PATTERN})`,
+      component: () => import('./views/ServerDetailView.vue'),
+      props: true,
+    },
     { path: '/svcips', component: () => import('./views/SvcipsView.vue') },
     { path: '/svcips/:vipid(\\d+)', component: () => import('./views/SvcipDetailView.vue'), props: true },
     { path: '/domains', component: () => import('./views/DomainsView.vue') },

@@ -7,8 +7,23 @@ import { paginate, ordered } from '../lists'
 import { findDomain, isRegistered } from '../lookup'
 import { canonicalHost, checkDelegation, checkNameservers } from '../nameservers'
 import { changeOwner, checkUsername } from '../ownership'
-import { DEFAULT_REGISTRAR, blankPerson, type ContactRec, type DomainRec, type SandboxState, type TransferRec } from '../state'
-import { checkContact, checkDs, isHostName, isIPv4Address, isIPv6Address, splitRegistrable, type ContactInput } from '../validate'
+import {
+  DEFAULT_REGISTRAR,
+  blankPerson,
+  type ContactRec,
+  type DomainRec,
+  type SandboxState,
+  type TransferRec,
+} from '../state'
+import {
+  checkContact,
+  checkDs,
+  isHostName,
+  isIPv4Address,
+  isIPv6Address,
+  splitRegistrable,
+  type ContactInput,
+} from '../validate'
 import {
   autoOut,
   ddnsOut,
@@ -29,13 +44,24 @@ type DomainEndpoint = Exclude<EndpointsUnder<'domains'>, EndpointsUnder<'domains
 /** A contact as stored: every field present, those the request left out empty. */
 function contactRec(input: ContactInput): ContactRec {
   rejectIf(checkContact(input))
-  const fill = (p: Record<string, string | undefined>) => ({ ...blankPerson(), ...Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined)) })
-  return { registrant: fill(input.registrant), admin: fill(input.admin), tech: fill(input.tech), billing: fill(input.billing) }
+  const fill = (p: Record<string, string | undefined>) => ({
+    ...blankPerson(),
+    ...Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined)),
+  })
+  return {
+    registrant: fill(input.registrant),
+    admin: fill(input.admin),
+    tech: fill(input.tech),
+    billing: fill(input.billing),
+  }
 }
 
 /** A transfer names its domain by name (any case) or by id. */
 function findTransfer(state: SandboxState, domain: string, transferorderid: string): TransferRec {
-  const t = state.transfers.find((x) => x.transferorderid === transferorderid && (x.domainname === domain.toLowerCase() || String(x.domainid) === domain))
+  const t = state.transfers.find(
+    (x) =>
+      x.transferorderid === transferorderid && (x.domainname === domain.toLowerCase() || String(x.domainid) === domain),
+  )
   if (!t) throw notFound(`Transfer ${transferorderid}`)
   return t
 }
@@ -94,7 +120,8 @@ export const domainHandlers: HandlersFor<DomainEndpoint> = {
     const name = p.domain.toLowerCase()
     if (!splitRegistrable(name)) throw badRequest(`${p.domain} is not a valid domain name.`)
     if (state.domains.some((d) => d.domainname === name)) throw badRequest(`${name} is already in this account.`)
-    if (state.transfers.some((t) => t.domainname === name && t.status === 'STAY')) throw badRequest(`A transfer of ${name} is already in progress.`)
+    if (state.transfers.some((t) => t.domainname === name && t.status === 'STAY'))
+      throw badRequest(`A transfer of ${name} is already in progress.`)
     if (p.ns) checkNameservers(p.ns)
     if (p.contact) contactRec(p.contact)
     const t: TransferRec = {
@@ -109,7 +136,9 @@ export const domainHandlers: HandlersFor<DomainEndpoint> = {
     state.transfers.push(t)
     return { results: transferRefOut(t) }
   },
-  'domains.transfer.get': ({ p, state }) => ({ results: transferRefOut(findTransfer(state, p.domain, p.transferorderid)) }),
+  'domains.transfer.get': ({ p, state }) => ({
+    results: transferRefOut(findTransfer(state, p.domain, p.transferorderid)),
+  }),
   'domains.transfer.cancel': ({ p, state }) => {
     const t = findTransfer(state, p.domain, p.transferorderid)
     state.transfers.splice(state.transfers.indexOf(t), 1)
@@ -131,7 +160,8 @@ export const domainHandlers: HandlersFor<DomainEndpoint> = {
     // autorenew_all is the account's setting for every domain; autorenew is what is in force.
     if (p.autorenew_all !== undefined) for (const x of state.domains) x.autorenew_all = p.autorenew_all
     if (p.autorenew_domain !== undefined) d.autorenew_domain = p.autorenew_domain
-    for (const x of p.autorenew_all !== undefined ? state.domains : [d]) x.autorenew = effectiveAutorenew(x.autorenew_all, x.autorenew_domain)
+    for (const x of p.autorenew_all !== undefined ? state.domains : [d])
+      x.autorenew = effectiveAutorenew(x.autorenew_all, x.autorenew_domain)
     return { results: autoOut(d) }
   },
 
@@ -166,7 +196,8 @@ export const domainHandlers: HandlersFor<DomainEndpoint> = {
   'domains.dynamicdns.set': ({ p, state }) => {
     const d = findDomain(state, p.domain)
     if (p.password !== undefined) {
-      if (p.password.length < 8 || !/^[\x21-\x7e]+$/.test(p.password)) throw badRequest('password must be at least 8 printable characters.')
+      if (p.password.length < 8 || !/^[\x21-\x7e]+$/.test(p.password))
+        throw badRequest('password must be at least 8 printable characters.')
       d.ddnsPassword = p.password
     }
     if (p.dynamicdns === 1 && !d.ddnsPassword) throw badRequest('A password is required to turn on dynamic DNS.')
@@ -219,7 +250,15 @@ export const domainHandlers: HandlersFor<DomainEndpoint> = {
     return { results: { ...ref(d), hostname: n?.hostname ?? p.hostname } }
   },
 
-  'domains.localtransfer.list': ({ p, state, paging }) => paginate(ordered(state.domains.map((d) => ownerOut(d)), p.order), p, paging),
+  'domains.localtransfer.list': ({ p, state, paging }) =>
+    paginate(
+      ordered(
+        state.domains.map((d) => ownerOut(d)),
+        p.order,
+      ),
+      p,
+      paging,
+    ),
   'domains.localtransfer.get': ({ p, state }) => ({ results: ownerOut(findDomain(state, p.domain)) }),
   'domains.localtransfer.set': ({ p, state }) => {
     const d = findDomain(state, p.domain)

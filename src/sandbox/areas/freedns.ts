@@ -18,8 +18,17 @@ export const freeDnsHandlers: HandlersFor<EndpointsUnder<'freedns'>> = {
     const name = `${p.sld}.${p.tld}`.toLowerCase()
     if (!splitRegistrable(name)) throw badRequest(`${name} is not a valid domain name.`)
     if (!AUTH_METHODS.includes(p.auth)) throw badRequest('auth must be one of txt, email or file.')
-    if (state.freedns.some((f) => f.domainname === name)) throw badRequest(`${name} is already registered for free DNS.`)
-    const f: FreeDnsRec = { domainid: state.nextId++, domainname: name, records: '', ttl: 3600, auth: p.auth, username: state.username, ownerMessage: '' }
+    if (state.freedns.some((f) => f.domainname === name))
+      throw badRequest(`${name} is already registered for free DNS.`)
+    const f: FreeDnsRec = {
+      domainid: state.nextId++,
+      domainname: name,
+      records: '',
+      ttl: 3600,
+      auth: p.auth,
+      username: state.username,
+      ownerMessage: '',
+    }
     state.freedns.push(f)
     return { results: freeOut(f) }
   },
@@ -36,7 +45,15 @@ export const freeDnsHandlers: HandlersFor<EndpointsUnder<'freedns'>> = {
     state.freedns.splice(state.freedns.indexOf(f), 1)
     return { results: ref(f) }
   },
-  'freedns.localtransfer.list': ({ p, state, paging }) => paginate(ordered(state.freedns.map((f) => ownerOut(f)), p.order), p, paging),
+  'freedns.localtransfer.list': ({ p, state, paging }) =>
+    paginate(
+      ordered(
+        state.freedns.map((f) => ownerOut(f)),
+        p.order,
+      ),
+      p,
+      paging,
+    ),
   'freedns.localtransfer.get': ({ p, state }) => ({ results: ownerOut(findFree(state, p.domain)) }),
   'freedns.localtransfer.set': ({ p, state }) => {
     const f = findFree(state, p.domain)

@@ -15,10 +15,14 @@ export const serverHandlers: HandlersFor<EndpointsUnder<'servers'>> = {
   'servers.list': ({ p, state, paging }) => paginate(state.servers[p.kind], p, paging, serverOut),
   'servers.create': ({ p, state, now }) => {
     if (!/^[a-z][a-z0-9-]{2,31}$/.test(p.webname)) {
-      throw badRequest('webname must be 3 to 32 characters: lowercase letters, digits and hyphens, starting with a letter.')
+      throw badRequest(
+        'webname must be 3 to 32 characters: lowercase letters, digits and hyphens, starting with a letter.',
+      )
     }
-    if (allServers(state).some((s) => s.webname === p.webname)) throw badRequest(`The server name ${p.webname} is already taken.`)
-    if (p.domainname !== undefined && p.domainname !== '' && !isHostName(p.domainname)) throw badRequest('domainname is not a valid domain name.')
+    if (allServers(state).some((s) => s.webname === p.webname))
+      throw badRequest(`The server name ${p.webname} is already taken.`)
+    if (p.domainname !== undefined && p.domainname !== '' && !isHostName(p.domainname))
+      throw badRequest('domainname is not a valid domain name.')
     const s: ServerRec = {
       webid: state.nextId++,
       webname: p.webname,
@@ -51,7 +55,8 @@ export const serverHandlers: HandlersFor<EndpointsUnder<'servers'>> = {
     const all = state.servers[p.kind]
     if (p.autorenew_all !== undefined) for (const x of all) x.autorenew_all = p.autorenew_all
     if (p.autorenew_server !== undefined) s.autorenew_server = p.autorenew_server
-    for (const x of p.autorenew_all !== undefined ? all : [s]) x.autorenew = effectiveAutorenew(x.autorenew_all, x.autorenew_server)
+    for (const x of p.autorenew_all !== undefined ? all : [s])
+      x.autorenew = effectiveAutorenew(x.autorenew_all, x.autorenew_server)
     return { results: serverAutoOut(s) }
   },
   'servers.resource.get': ({ p, state }) => ({ results: serverResourceOut(findServer(state, p.kind, p.webid)) }),

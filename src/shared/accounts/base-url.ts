@@ -3,7 +3,13 @@
  * (the local sandbox). Shared so the accounts form, the account store and the API
  * client apply the same rule. A refusal is a code the renderer puts in words.
  */
-export const BASE_URL_CODES = ['baseUrl.notUrl', 'baseUrl.credentials', 'baseUrl.queryOrFragment', 'baseUrl.httpsOnly', 'baseUrl.scheme'] as const
+export const BASE_URL_CODES = [
+  'baseUrl.notUrl',
+  'baseUrl.credentials',
+  'baseUrl.queryOrFragment',
+  'baseUrl.httpsOnly',
+  'baseUrl.scheme',
+] as const
 export type BaseUrlCode = (typeof BASE_URL_CODES)[number]
 
 export type BaseUrlCheck = { ok: true; url: string } | { ok: false; code: BaseUrlCode }

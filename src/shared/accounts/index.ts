@@ -7,7 +7,6 @@ export { DEMO_ACCOUNT_ID, DEFAULT_TIMEOUT_MS } from '../service/constants'
 import { validateBaseUrl } from './base-url'
 import { WRITE_SAFETY } from './write-safety'
 
-
 const pathWord = z
   .string()
   .trim()
@@ -26,7 +25,10 @@ const serverKindsSchema = z.object({ a: serverKindSchema, b: serverKindSchema, c
  * get the spec's words.
  */
 const nsTypeWordSchema = z.object({
-  word: z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$/, 'field.nsType'),
+  word: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$/, 'field.nsType'),
   label: z.string().trim().min(1, 'field.required').max(60),
 })
 const nsTypesSchema = z.object({ svc1: nsTypeWordSchema, svc11: nsTypeWordSchema })
@@ -118,7 +120,5 @@ export const accountViewSchema = accountProfileSchema.extend({
   keyStorage: z.enum(KEY_STORAGE),
 })
 export type AccountView = z.output<typeof accountViewSchema>
-
-
 
 export { confirmsByName } from './write-safety'

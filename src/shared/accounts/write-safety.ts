@@ -27,10 +27,12 @@ export function writeSafetyOf(p: SafetyFields): WriteSafety {
 }
 
 /** Whether going from one profile to the other guards writes less (a lower level, or read-only turned off). */
-export function lowersSafety(from: SafetyFields & { readOnly: boolean }, to: SafetyFields & { readOnly: boolean }): boolean {
+export function lowersSafety(
+  from: SafetyFields & { readOnly: boolean },
+  to: SafetyFields & { readOnly: boolean },
+): boolean {
   return SAFETY_RANK[writeSafetyOf(to)] < SAFETY_RANK[writeSafetyOf(from)] || (from.readOnly && !to.readOnly)
 }
-
 
 /** Whether this account's confirmations ask for its name to be typed. */
 export function confirmsByName(p: SafetyFields): boolean {

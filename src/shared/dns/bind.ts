@@ -182,9 +182,18 @@ function cnamesNotAlone(rows: Row[]): Set<string> {
     const rec = servedAs(r)
     if (!rec) continue
     const host = rec.host.toLowerCase()
-    atHost.set(host, (atHost.get(host) ?? new Set()).add(rec.type === 'cname' ? `cname ${asciiName(rec.value.trim()).toLowerCase()}` : rec.type))
+    atHost.set(
+      host,
+      (atHost.get(host) ?? new Set()).add(
+        rec.type === 'cname' ? `cname ${asciiName(rec.value.trim()).toLowerCase()}` : rec.type,
+      ),
+    )
   }
-  return new Set([...atHost].filter(([, kinds]) => kinds.size > 1 && [...kinds].some((k) => k.startsWith('cname '))).map(([host]) => host))
+  return new Set(
+    [...atHost]
+      .filter(([, kinds]) => kinds.size > 1 && [...kinds].some((k) => k.startsWith('cname ')))
+      .map(([host]) => host),
+  )
 }
 
 /**
@@ -200,9 +209,11 @@ export function toBind(rows: Row[], origin: string, ttl = 3600, opts: BindExport
   const lines = [
     `$ORIGIN ${apex}.`,
     `$TTL ${ttl}`,
-    '; The SOA is the service\'s own: not editable here, and an import ignores it.',
+    "; The SOA is the service's own: not editable here, and an import ignores it.",
     `@ IN SOA ${ns[0] ?? `${apex}.`} hostmaster.${apex}. ( 1 3600 900 604800 ${ttl} )`,
-    ...(ns.length ? ['; The domain\'s nameservers, as the service serves them: an import compares them, never imports them.'] : []),
+    ...(ns.length
+      ? ["; The domain's nameservers, as the service serves them: an import compares them, never imports them."]
+      : []),
     ...ns.map((n) => `@ IN NS ${n}`),
   ]
   const cnameShared = cnamesNotAlone(rows)
@@ -215,7 +226,8 @@ export function toBind(rows: Row[], origin: string, ttl = 3600, opts: BindExport
     }
     const line = serialiseRow(r).trim()
     if (r.kind === 'record' || served) report.push({ code: 'bind.keptAsComment', params: { line } })
-    else if (r.reason === 'unknown' || r.reason === 'unplaced') report.push({ code: 'bind.notExported', params: { line } })
+    else if (r.reason === 'unknown' || r.reason === 'unplaced')
+      report.push({ code: 'bind.notExported', params: { line } })
     // Kept as written, so that an import of this file gives the zone back unchanged.
     lines.push(`${SERVICE_LINE}${line}`)
   }
@@ -402,7 +414,10 @@ export function fromBind(text: string, zone: string, opts: BindImportOptions = {
     const given = [...new Set(apexNs.map(norm))].sort()
     const domain = [...new Set((opts.nameservers ?? []).map(norm))].sort()
     const same = given.length === domain.length && given.every((n, i) => n === domain[i])
-    report.push({ code: same ? 'bind.apexNsSame' : 'bind.apexNsDiffers', params: { file: given.join(', '), domain: domain.join(', ') || '-' } })
+    report.push({
+      code: same ? 'bind.apexNsSame' : 'bind.apexNsDiffers',
+      params: { file: given.join(', '), domain: domain.join(', ') || '-' },
+    })
   }
   return { rows, kept, ttl: zoneTtl, report }
 }

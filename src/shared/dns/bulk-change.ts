@@ -64,13 +64,17 @@ export interface RemoveChange {
 export type BulkChange = ReplaceChange | AddChange | RemoveChange
 
 /** What is wrong with a change itself, before any zone is read. */
-export const BULK_CODES = ['bulkDns.fromRequired', 'bulkDns.toRequired', 'bulkDns.sameValue', 'bulkDns.removeCriteria'] as const
+export const BULK_CODES = [
+  'bulkDns.fromRequired',
+  'bulkDns.toRequired',
+  'bulkDns.sameValue',
+  'bulkDns.removeCriteria',
+] as const
 export type BulkCode = (typeof BULK_CODES)[number]
 export interface ChangeIssue extends Finding<BulkCode | DnsCode> {
   /** The field of the change's form it is about. */
   field: 'from' | 'to' | 'type' | 'host' | 'value' | ValueField
 }
-
 
 /** A validation error the change brings into a zone: the record (its text) and what is wrong. */
 export interface ZoneIssue extends Finding<DnsCode> {
@@ -128,7 +132,8 @@ export function valueKey(type: KnownType, value: string): string {
 }
 
 /** A value as the service writes it: an MX given priority first (`10 mail.example.com.`) is written mail server first. */
-const inServiceOrder = (type: KnownType, value: string): string => (type === 'mx' ? joinValue('mx', splitValue('mx', value)) : value.trim())
+const inServiceOrder = (type: KnownType, value: string): string =>
+  type === 'mx' ? joinValue('mx', splitValue('mx', value)) : value.trim()
 
 /** The part of a multi-part value that names something (matched whole by a replace). */
 const NAME_PART: Partial<Record<KnownType, ValueField>> = { mx: 'target', srv: 'target', caa: 'value' }
@@ -140,7 +145,8 @@ function replaced(r: RecordRow, from: string, to: string): RecordRow | undefined
   if (!part) return undefined
   const parts = splitValue(r.type, r.value)
   const current = parts[part]
-  if (current === undefined || current.trim() === '' || spaced(current).toLowerCase() !== spaced(from).toLowerCase()) return undefined
+  if (current === undefined || current.trim() === '' || spaced(current).toLowerCase() !== spaced(from).toLowerCase())
+    return undefined
   return editRecord(r, { value: joinValue(r.type, { ...parts, [part]: to.trim() }) })
 }
 
@@ -158,11 +164,13 @@ function mentionOf(value: string): RegExp | undefined {
 function matchesRemove(r: RecordRow, c: RemoveChange): boolean {
   if (c.type !== undefined && r.type !== c.type) return false
   if (c.host !== undefined && hostKey(r.host) !== hostKey(c.host)) return false
-  if (c.value !== undefined && c.value.trim() !== '' && valueKey(r.type, r.value) !== valueKey(r.type, c.value)) return false
+  if (c.value !== undefined && c.value.trim() !== '' && valueKey(r.type, r.value) !== valueKey(r.type, c.value))
+    return false
   return true
 }
 
-const hasRemoveCriteria = (c: RemoveChange) => c.type !== undefined || c.host !== undefined || (c.value ?? '').trim() !== ''
+const hasRemoveCriteria = (c: RemoveChange) =>
+  c.type !== undefined || c.host !== undefined || (c.value ?? '').trim() !== ''
 
 /** What is wrong with a change as given (an empty list: it can be planned). */
 export function checkChange(c: BulkChange): ChangeIssue[] {
@@ -177,17 +185,24 @@ export function checkChange(c: BulkChange): ChangeIssue[] {
       if (c.from.trim() === '') out.push({ code: 'bulkDns.fromRequired', field: 'from' })
       if (c.to.trim() === '') out.push({ code: 'bulkDns.toRequired', field: 'to' })
       if (out.length > 0) return out
-      if (c.type ? valueKey(c.type, c.from) === valueKey(c.type, c.to) : spaced(c.from) === spaced(c.to)) return [{ code: 'bulkDns.sameValue', field: 'to' }]
+      if (c.type ? valueKey(c.type, c.from) === valueKey(c.type, c.to) : spaced(c.from) === spaced(c.to))
+        return [{ code: 'bulkDns.sameValue', field: 'to' }]
       // With a type, the new value is checked for it now; without one, per record in each zone's plan.
       if (c.type && !NAME_PART[c.type]) {
-        for (const i of valueIssues(c.type, 'www', c.to)) if (i.field !== 'host') return [{ code: i.code, params: i.params, field: 'to' }]
+        for (const i of valueIssues(c.type, 'www', c.to))
+          if (i.field !== 'host') return [{ code: i.code, params: i.params, field: 'to' }]
       }
       return []
     }
     case 'add': {
       const host = c.host.trim() === '' ? '@' : c.host.trim()
-      if (!HOST_FIELD.test(host) || host.length > 253) return [{ code: 'dns.host.invalid', params: { host }, field: 'host' }]
-      return valueIssues(c.type, host, c.value, c.parts).map((i) => ({ code: i.code, params: i.params, field: i.field ?? 'value' }))
+      if (!HOST_FIELD.test(host) || host.length > 253)
+        return [{ code: 'dns.host.invalid', params: { host }, field: 'host' }]
+      return valueIssues(c.type, host, c.value, c.parts).map((i) => ({
+        code: i.code,
+        params: i.params,
+        field: i.field ?? 'value',
+      }))
     }
     case 'remove':
       return hasRemoveCriteria(c) ? [] : [{ code: 'bulkDns.removeCriteria', field: 'type' }]
@@ -198,11 +213,21 @@ export function checkChange(c: BulkChange): ChangeIssue[] {
 function changeTexts(c: BulkChange): [ChangeIssue['field'], string][] {
   switch (c.kind) {
     case 'replace':
-      return [['from', c.from], ['to', c.to]]
+      return [
+        ['from', c.from],
+        ['to', c.to],
+      ]
     case 'add':
-      return [['host', c.host], ['value', c.value], ...Object.values(c.parts ?? {}).map((v): [ChangeIssue['field'], string] => ['value', String(v ?? '')])]
+      return [
+        ['host', c.host],
+        ['value', c.value],
+        ...Object.values(c.parts ?? {}).map((v): [ChangeIssue['field'], string] => ['value', String(v ?? '')]),
+      ]
     case 'remove':
-      return [['host', c.host ?? ''], ['value', c.value ?? '']]
+      return [
+        ['host', c.host ?? ''],
+        ['value', c.value ?? ''],
+      ]
   }
 }
 
@@ -220,12 +245,21 @@ function applyOne(rows: Row[], c: BulkChange, mentions: RecordRow[]): { rows: Ro
       return { rows: next, alreadyThere: false }
     }
     case 'add': {
-      const record: RecordRow = { kind: 'record', type: c.type, host: c.host.trim() === '' ? '@' : c.host.trim(), value: inServiceOrder(c.type, c.value), ...(c.parts ? { parts: c.parts } : {}) }
+      const record: RecordRow = {
+        kind: 'record',
+        type: c.type,
+        host: c.host.trim() === '' ? '@' : c.host.trim(),
+        value: inServiceOrder(c.type, c.value),
+        ...(c.parts ? { parts: c.parts } : {}),
+      }
       const merged = mergeRecords(rows, [record])
       return { rows: merged.rows, alreadyThere: merged.added.length === 0 }
     }
     case 'remove':
-      return { rows: hasRemoveCriteria(c) ? rows.filter((r) => r.kind !== 'record' || !matchesRemove(r, c)) : rows, alreadyThere: false }
+      return {
+        rows: hasRemoveCriteria(c) ? rows.filter((r) => r.kind !== 'record' || !matchesRemove(r, c)) : rows,
+        alreadyThere: false,
+      }
   }
 }
 
@@ -278,7 +312,13 @@ export function applyBulkChange(text: string, change: BulkChange | readonly Bulk
   const kept = new Set(text.split('\n'))
   const brought = empty ? [] : broughtIn((r) => validateRows(r, { kept }), before, rows)
   // A line with a hidden character is refused even where the zone already held it: the save would write it again.
-  const hidden = empty ? [] : validateRows(rows).filter((i) => i.code === HIDDEN_CHARACTER_CODE && !brought.some((b) => b.code === i.code && b.record === recordText(rows, i)))
+  const hidden = empty
+    ? []
+    : validateRows(rows).filter(
+        (i) =>
+          i.code === HIDDEN_CHARACTER_CODE &&
+          !brought.some((b) => b.code === i.code && b.record === recordText(rows, i)),
+      )
   const issues = [...brought, ...hidden.map((i) => ({ code: i.code, params: i.params, record: recordText(rows, i) }))]
   const warnings = empty ? [] : broughtIn(duplicatesOf, before, rows)
   return {

@@ -32,11 +32,18 @@ export function hiddenCharacterIn(text: string, firstLine = 1): HiddenCharacter 
   if (!m) return undefined
   const before = text.slice(0, m.index)
   const lineStart = before.lastIndexOf('\n') + 1
-  return { line: firstLine + (before.match(/\n/g)?.length ?? 0), column: m.index - lineStart + 1, character: named(m[0]) }
+  return {
+    line: firstLine + (before.match(/\n/g)?.length ?? 0),
+    column: m.index - lineStart + 1,
+    character: named(m[0]),
+  }
 }
 
 /** The issue of a zone text with a hidden character, as a code and its parameters (words in the catalogue). */
-export function hiddenCharacterIssue(text: string, firstLine = 1): { code: typeof HIDDEN_CHARACTER_CODE; params: { line: number; column: number; character: string } } | undefined {
+export function hiddenCharacterIssue(
+  text: string,
+  firstLine = 1,
+): { code: typeof HIDDEN_CHARACTER_CODE; params: { line: number; column: number; character: string } } | undefined {
   const found = hiddenCharacterIn(text, firstLine)
   return found ? { code: HIDDEN_CHARACTER_CODE, params: { ...found } } : undefined
 }

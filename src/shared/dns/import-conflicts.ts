@@ -40,7 +40,9 @@ export function importConflicts(rows: Row[], incoming: RecordRow[]): ImportConfl
       if (!sameSet(mine, theirs)) out.push({ host, existing: mine, imported: theirs })
       continue
     }
-    const types = new Set(theirs.map((r) => r.type).filter((type) => ONE_SET_TYPES.has(type) && mine.some((r) => r.type === type)))
+    const types = new Set(
+      theirs.map((r) => r.type).filter((type) => ONE_SET_TYPES.has(type) && mine.some((r) => r.type === type)),
+    )
     const existing = mine.filter((r) => types.has(r.type))
     const imported = theirs.filter((r) => types.has(r.type))
     if (existing.length && !sameSet(existing, imported)) out.push({ host, existing, imported })

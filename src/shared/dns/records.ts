@@ -77,9 +77,11 @@ function mxRow(line: string, words: string[]): Row {
 function parseLine(line: string): Row {
   const body = line.replace(/\r$/, '').trim()
   if (body === '') return { kind: 'raw', text: line, reason: 'blank' }
-  if (body.startsWith('#') || body.startsWith(';') || body.startsWith('//')) return { kind: 'raw', text: line, reason: 'comment' }
+  if (body.startsWith('#') || body.startsWith(';') || body.startsWith('//'))
+    return { kind: 'raw', text: line, reason: 'comment' }
   const [, typeWord, host, value] = /^(\S+)\s+(\S+)\s+(\S.*)$/.exec(body) ?? []
-  if (typeWord === undefined || host === undefined || value === undefined) return { kind: 'raw', text: line, reason: 'unknown' }
+  if (typeWord === undefined || host === undefined || value === undefined)
+    return { kind: 'raw', text: line, reason: 'unknown' }
   const type = typeWord.toLowerCase()
   if (!isKnownType(type)) return { kind: 'raw', text: line, reason: 'unknown' }
   if (type === 'mx') return mxRow(line, body.split(/\s+/).slice(1))
@@ -116,7 +118,10 @@ const sameParts = (a: ValueFields | undefined, b: ValueFields | undefined) =>
  * An edited copy of a record: it loses its source text, so it is written canonically. Its
  * value's parts are kept only while the type and value are those they were typed for.
  */
-export function editRecord(r: RecordRow, change: Partial<Pick<RecordRow, 'type' | 'host' | 'value' | 'parts'>>): RecordRow {
+export function editRecord(
+  r: RecordRow,
+  change: Partial<Pick<RecordRow, 'type' | 'host' | 'value' | 'parts'>>,
+): RecordRow {
   const type = change.type ?? r.type
   const value = change.value ?? r.value
   const parts = change.parts ?? (type === r.type && value === r.value ? r.parts : undefined)
@@ -215,7 +220,8 @@ export function joinValue(type: KnownType, f: ValueFields): string {
 export function placeLine(r: RawRow): RecordRow | undefined {
   const w = words(r.text).slice(1)
   if (r.unplaced === 'mx.priorityFirst') return { kind: 'record', type: 'mx', host: '@', value: `${w[1]} ${w[0]}` }
-  if (r.unplaced === 'mx.withHost' && w[0] === '@') return { kind: 'record', type: 'mx', host: '@', value: `${w[1]} ${w[2]}` }
+  if (r.unplaced === 'mx.withHost' && w[0] === '@')
+    return { kind: 'record', type: 'mx', host: '@', value: `${w[1]} ${w[2]}` }
   return undefined
 }
 

@@ -10,7 +10,18 @@
 import { HOSTNAME, isIPv4, isIPv6, type Finding } from '../service/validation'
 import { asciiName } from './ascii-name'
 import { hiddenCharacterIssue } from './hidden-characters'
-import { isKnownType, placeLine, serialiseRow, splitValue, txtText, type KnownType, type RecordRow, type Row, type ValueField, type ValueFields } from './records'
+import {
+  isKnownType,
+  placeLine,
+  serialiseRow,
+  splitValue,
+  txtText,
+  type KnownType,
+  type RecordRow,
+  type Row,
+  type ValueField,
+  type ValueFields,
+} from './records'
 
 export const DNS_CODES = [
   'dns.host.invalid',
@@ -120,7 +131,8 @@ export function fieldIssues(type: KnownType, host: string, f: ValueFields): Valu
       break
     case 'ns':
     case 'ptr':
-      if (!isDataName(v)) out.push({ code: 'dns.hostValue', params: { type: type.toUpperCase(), value: v }, field: 'value' })
+      if (!isDataName(v))
+        out.push({ code: 'dns.hostValue', params: { type: type.toUpperCase(), value: v }, field: 'value' })
       break
     case 'mx':
       // The service's form has no host: an MX is always the zone's own.
@@ -133,7 +145,8 @@ export function fieldIssues(type: KnownType, host: string, f: ValueFields): Valu
       if (!uint(f.priority, 65535)) out.push({ code: 'dns.srv.priority', field: 'priority' })
       if (!uint(f.weight, 65535)) out.push({ code: 'dns.srv.weight', field: 'weight' })
       if (!uint(f.port, 65535)) out.push({ code: 'dns.srv.port', field: 'port' })
-      if (!f.target || !(f.target === '.' || isDataName(f.target))) out.push({ code: 'dns.srv.target', field: 'target' })
+      if (!f.target || !(f.target === '.' || isDataName(f.target)))
+        out.push({ code: 'dns.srv.target', field: 'target' })
       break
     case 'caa':
       if (!uint(f.flags, 255)) out.push({ code: 'dns.caa.flags', field: 'flags' })
@@ -172,7 +185,8 @@ export function valueIssues(type: string, host: string, value: string, parts?: V
 export function recordIssues(r: Pick<RecordRow, 'type' | 'host' | 'value' | 'parts'>): ValueIssue[] {
   // An IDN host is served as its punycode (xn--...), which is what must be a valid name.
   const host = asciiName(r.host)
-  if (!HOST_FIELD.test(host) || host.length > 253) return [{ code: 'dns.host.invalid', params: { host: r.host }, field: 'host' }]
+  if (!HOST_FIELD.test(host) || host.length > 253)
+    return [{ code: 'dns.host.invalid', params: { host: r.host }, field: 'host' }]
   return valueIssues(r.type, r.host, r.value, r.parts)
 }
 
@@ -203,11 +217,21 @@ export function validateRows(rows: Row[], opts: RowCheckOptions = {}): RowIssue[
     }
     if (r.kind === 'raw') {
       if (r.reason === 'unplaced' && r.unplaced && !isHeld(opts.kept, r.text)) {
-        issues.push({ index, code: UNPLACED_ISSUE[r.unplaced], params: { line: r.text.trim() }, ...(placeLine(r) ? { fix: 'place' as const } : {}) })
+        issues.push({
+          index,
+          code: UNPLACED_ISSUE[r.unplaced],
+          params: { line: r.text.trim() },
+          ...(placeLine(r) ? { fix: 'place' as const } : {}),
+        })
       }
       // A known type with a host but no value (`txt @`): a record without data, which the service refuses.
       const words = r.text.trim().split(/\s+/)
-      if (r.reason === 'unknown' && isKnownType((words[0] ?? '').toLowerCase()) && words.length < 3 && !isHeld(opts.kept, r.text)) {
+      if (
+        r.reason === 'unknown' &&
+        isKnownType((words[0] ?? '').toLowerCase()) &&
+        words.length < 3 &&
+        !isHeld(opts.kept, r.text)
+      ) {
         issues.push({ index, code: 'dns.valueMissing', params: { line: r.text.trim() } })
       }
       return
@@ -226,7 +250,8 @@ export function validateRows(rows: Row[], opts: RowCheckOptions = {}): RowIssue[
   // A CNAME must be the only record at its host: not beside other types, nor a second CNAME.
   rows.forEach((r, index) => {
     if (r.kind !== 'record' || r.type !== 'cname' || !touched.has(r.host.toLowerCase())) return
-    if ((atHost.get(r.host.toLowerCase())?.size ?? 0) > 1) issues.push({ index, code: 'dns.cname.exclusive', params: { host: r.host } })
+    if ((atHost.get(r.host.toLowerCase())?.size ?? 0) > 1)
+      issues.push({ index, code: 'dns.cname.exclusive', params: { host: r.host } })
   })
   return issues
 }
@@ -234,7 +259,12 @@ export function validateRows(rows: Row[], opts: RowCheckOptions = {}): RowIssue[
 const isSpf = (value: string) => /^v=spf1(\s|$)/i.test(txtText(value.trim()))
 
 /** The part of a record's value that names a host, where a type has one that is not MX's. */
-const TARGET_FIELD: Partial<Record<KnownType, ValueField>> = { cname: 'value', ns: 'value', ptr: 'value', srv: 'target' }
+const TARGET_FIELD: Partial<Record<KnownType, ValueField>> = {
+  cname: 'value',
+  ns: 'value',
+  ptr: 'value',
+  srv: 'target',
+}
 
 /**
  * A new CNAME, NS, PTR or SRV target written `@` or as a single label: a zone file reads it
@@ -247,7 +277,8 @@ function zoneNameWarning(r: RecordRow): ValueIssue | undefined {
   const target = (field === 'value' ? r.value : (splitValue(r.type, r.value)[field] ?? '')).trim()
   const type = r.type.toUpperCase()
   if (target === '@') return { code: 'dns.target.apex', params: { type }, field }
-  if (target !== '' && target !== '.' && !target.includes('.') && isDataName(target)) return { code: 'dns.target.label', params: { type, target }, field }
+  if (target !== '' && target !== '.' && !target.includes('.') && isDataName(target))
+    return { code: 'dns.target.label', params: { type, target }, field }
   return undefined
 }
 
@@ -269,12 +300,18 @@ export function warnRows(rows: Row[], opts: RowCheckOptions = {}): RowIssue[] {
   rows.forEach((r, index) => {
     if (r.kind === 'raw') {
       if (r.reason === 'unplaced' && r.unplaced && isHeld(opts.kept, r.text)) {
-        warnings.push({ index, code: 'dns.unplacedKept', params: { line: r.text.trim() }, ...(placeLine(r) ? { fix: 'place' as const } : {}) })
+        warnings.push({
+          index,
+          code: 'dns.unplacedKept',
+          params: { line: r.text.trim() },
+          ...(placeLine(r) ? { fix: 'place' as const } : {}),
+        })
       }
       return
     }
     if (isHeld(opts.kept, serialiseRow(r))) {
-      if (recordIssues(r).length > 0) warnings.push({ index, code: 'dns.unplacedKept', params: { line: serialiseRow(r).trim() } })
+      if (recordIssues(r).length > 0)
+        warnings.push({ index, code: 'dns.unplacedKept', params: { line: serialiseRow(r).trim() } })
     } else {
       const zoneName = zoneNameWarning(r)
       if (zoneName) warnings.push({ index, ...zoneName })
@@ -285,9 +322,11 @@ export function warnRows(rows: Row[], opts: RowCheckOptions = {}): RowIssue[] {
     else seen.set(key, index)
     if (r.type === 'mx') {
       const target = splitValue('mx', r.value).target ?? ''
-      if (isZoneRelativeName(target)) warnings.push({ index, code: 'dns.mx.relative', params: { target }, field: 'target' })
+      if (isZoneRelativeName(target))
+        warnings.push({ index, code: 'dns.mx.relative', params: { target }, field: 'target' })
     }
-    if (r.type === 'cname' && isZoneRelativeName(r.value.trim())) warnings.push({ index, code: 'dns.cname.relative', params: { target: r.value.trim() }, field: 'value' })
+    if (r.type === 'cname' && isZoneRelativeName(r.value.trim()))
+      warnings.push({ index, code: 'dns.cname.relative', params: { target: r.value.trim() }, field: 'value' })
     if (r.type !== 'txt' || !isSpf(r.value)) return
     const host = r.host.toLowerCase()
     const firstAt = firstSpf.get(host)

@@ -47,7 +47,9 @@ export function safetyOfPlan(p: Plan, before: readonly Row[], zone?: string): Zo
   const deleted = p.removed.length
   const changed = updated + deleted
   const over = (n: number) => n * SAFETY_RULE.outOf > total * SAFETY_RULE.changed
-  const apexNs = [...p.added, ...p.removed, ...p.changed.flatMap((c) => [c.from, c.to])].some((r: RecordRow) => r.type === 'ns' && isApexOf(r.host, zone))
+  const apexNs = [...p.added, ...p.removed, ...p.changed.flatMap((c) => [c.from, c.to])].some(
+    (r: RecordRow) => r.type === 'ns' && isApexOf(r.host, zone),
+  )
   const overThreshold = total >= SAFETY_RULE.minRecords && (over(updated) || over(deleted))
   return { changed, added: p.added.length, total, apexNs, overThreshold, needsOwnConfirmation: apexNs || overThreshold }
 }

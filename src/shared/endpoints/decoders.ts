@@ -14,7 +14,15 @@ export { RESOURCE_FIELDS, SVCIP_REGIONS, CONTACT_FIELDS } from '../service/const
 export type { ResourceField, SvcipRegion, ContactRole } from '../service/constants'
 
 /** An integer that may come as a number or a numeric string. */
-const intLike = z.union([z.number(), z.string().trim().regex(/^-?\d+$/)]).transform((v) => Number(v))
+const intLike = z
+  .union([
+    z.number(),
+    z
+      .string()
+      .trim()
+      .regex(/^-?\d+$/),
+  ])
+  .transform((v) => Number(v))
 
 /** A string that may come as a number (ids, flags the service stringifies). */
 const strLike = z.union([z.string(), z.number()]).transform((v) => String(v))
@@ -58,11 +66,8 @@ export const serverAutorenewSchema = z.object({
 })
 export type ServerAutorenew = z.output<typeof serverAutorenewSchema>
 
-
 /** An allocation is the text "default" or a number (a number once it was changed). */
-const allocationSchema = z
-  .union([z.literal('default'), intLike])
-  .optional()
+const allocationSchema = z.union([z.literal('default'), intLike]).optional()
 
 export const serverResourceSchema = z.object({
   webid: strLike,
@@ -83,7 +88,6 @@ export type ServerResource = z.output<typeof serverResourceSchema>
 
 // ---------------------------------------------------------------- svcips
 
-
 export const svcipSchema = z.object({
   vipid: strLike,
   vipname: text,
@@ -97,7 +101,9 @@ export const svcipSchema = z.object({
 export type Svcip = z.output<typeof svcipSchema>
 
 /** POST /svcips answers one Svcip, or an array when several servers were registered. */
-export const svcipOneOrManySchema = z.union([z.array(svcipSchema), svcipSchema]).transform((v) => (Array.isArray(v) ? v : [v]))
+export const svcipOneOrManySchema = z
+  .union([z.array(svcipSchema), svcipSchema])
+  .transform((v) => (Array.isArray(v) ? v : [v]))
 
 export const svcipExpirationSchema = z.object({ vipid: strLike, vipname: text, expirationdate: date })
 export type SvcipExpiration = z.output<typeof svcipExpirationSchema>
@@ -182,13 +188,17 @@ export const domainAutorenewSchema = z.object({
 })
 export type DomainAutorenew = z.output<typeof domainAutorenewSchema>
 
-export const transferLockSchema = z.object({ domainid: intLike, domainname: text, transfer_lock: intLike, authcode: text })
+export const transferLockSchema = z.object({
+  domainid: intLike,
+  domainname: text,
+  transfer_lock: intLike,
+  authcode: text,
+})
 
 export const whoisSchema = z.object({ domainid: intLike, domainname: text, whoisproxy: text, contact: contactSchema })
 export type Whois = z.output<typeof whoisSchema>
 
 export const nameserverSchema = z.object({ domainid: intLike, domainname: text, ns: nsList })
-
 
 /** ttl is text on GET and a number after PUT; both become a number. */
 const ttl = z
@@ -212,18 +222,35 @@ export type DsRecord = z.output<typeof dsRecordSchema>
  * Decode either (or nothing) into an array so the editor has one shape.
  */
 const dsRecordsInResponse = z
-  .union([z.array(dsRecordSchema), dsRecordSchema.transform((one) => [one]), z.null(), z.literal(''), z.object({}).strict()])
+  .union([
+    z.array(dsRecordSchema),
+    dsRecordSchema.transform((one) => [one]),
+    z.null(),
+    z.literal(''),
+    z.object({}).strict(),
+  ])
   .optional()
   .transform((v): DsRecord[] => (Array.isArray(v) ? v : []))
 
 export const dnssecSchema = z.object({ domainid: intLike, domainname: text, ds_records: dsRecordsInResponse })
 
-export const privateNameserverSchema = z.object({ domainid: intLike, domainname: text, hostname: text, ipv4: text, ipv6: text })
+export const privateNameserverSchema = z.object({
+  domainid: intLike,
+  domainname: text,
+  hostname: text,
+  ipv4: text,
+  ipv6: text,
+})
 export type PrivateNameserver = z.output<typeof privateNameserverSchema>
 
 export const privateNameserverRefSchema = z.object({ domainid: intLike, domainname: text, hostname: text })
 
-export const ownershipSchema = z.object({ domainid: intLike, domainname: text, username: text, message: text.optional() })
+export const ownershipSchema = z.object({
+  domainid: intLike,
+  domainname: text,
+  username: text,
+  message: text.optional(),
+})
 export type Ownership = z.output<typeof ownershipSchema>
 
 export const availabilitySchema = z.object({ domainname: text, sld: text, tld: text, status: text })

@@ -58,10 +58,28 @@ import { MAX_NAMESERVERS, SERVER_KINDS } from '../service/constants'
 import { parseWith, type Parsed } from '../errors/field-issues'
 import { HOSTNAME } from '../service/validation'
 import { SERVER_REF_PATTERN, isServerId } from '../service/server-ref'
-import { ENDPOINT_NAMES, PAGED_ENDPOINT_NAMES, WRITE_ENDPOINT_NAMES, isWriteEndpoint, type EndpointName, type PagedEndpointName, type ReadEndpointName, type WriteEndpointName } from './names'
+import {
+  ENDPOINT_NAMES,
+  PAGED_ENDPOINT_NAMES,
+  WRITE_ENDPOINT_NAMES,
+  isWriteEndpoint,
+  type EndpointName,
+  type PagedEndpointName,
+  type ReadEndpointName,
+  type WriteEndpointName,
+} from './names'
 export { SERVER_KINDS } from '../service/constants'
 export type { ServerKind } from '../service/constants'
-export { ENDPOINT_NAMES, PAGED_ENDPOINT_NAMES, WRITE_ENDPOINT_NAMES, isWriteEndpoint, type EndpointName, type PagedEndpointName, type ReadEndpointName, type WriteEndpointName }
+export {
+  ENDPOINT_NAMES,
+  PAGED_ENDPOINT_NAMES,
+  WRITE_ENDPOINT_NAMES,
+  isWriteEndpoint,
+  type EndpointName,
+  type PagedEndpointName,
+  type ReadEndpointName,
+  type WriteEndpointName,
+}
 
 export interface EndpointDef<P extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
   method: HttpMethod
@@ -119,11 +137,16 @@ const hostName = z
   .regex(HOSTNAME, 'field.hostName')
   .refine((v) => !v.endsWith('.') && isSafePathSegment(v), 'field.hostName')
 /** {domain} accepts the numeric id or the name. */
-const domainRef = z.union([positiveInt, z.string().regex(/^\d+$/, 'field.number'), hostName]).transform((v) => String(v))
+const domainRef = z
+  .union([positiveInt, z.string().regex(/^\d+$/, 'field.number'), hostName])
+  .transform((v) => String(v))
 /** A transfer order: registrar prefix, hyphen, alphanumerics (API-SPEC.md, Transfer request). */
 const transferOrderId = z.string().regex(/^[A-Za-z0-9]{1,32}-[A-Za-z0-9]{1,64}$/, 'field.transferOrderId')
 /** A request ID as the service makes them: letters, digits, and - _ . : inside, never "." or "..". */
-const requestIdSchema = z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/, 'field.requestId')
+const requestIdSchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/, 'field.requestId')
 const kind = z.enum(SERVER_KINDS)
 const flag = z.union([z.literal(0), z.literal(1)])
 /**
@@ -163,7 +186,10 @@ const dsRecordInput = z.object({
   keytag: z.number().int().min(0).max(65535),
   alg: z.number().int().min(0).max(255),
   digesttype: z.number().int().min(0).max(255),
-  digest: z.string().regex(/^[0-9a-fA-F]*$/, 'field.hex').max(256),
+  digest: z
+    .string()
+    .regex(/^[0-9a-fA-F]*$/, 'field.hex')
+    .max(256),
 })
 
 // ------------------------------------------------------------ builders
@@ -246,7 +272,12 @@ export const endpoints = {
   'servers.autorenew.set': write(
     'PUT',
     '/{kind}/{webid}/autorenew',
-    { kind, webid: serverRef, autorenew_all: autorenewSetting.optional(), autorenew_server: autorenewSetting.optional() },
+    {
+      kind,
+      webid: serverRef,
+      autorenew_all: autorenewSetting.optional(),
+      autorenew_server: autorenewSetting.optional(),
+    },
     serverAutorenewSchema,
   ),
   'servers.resource.get': read('/{kind}/{webid}/resource', { kind, webid: serverRef }, serverResourceSchema),
@@ -406,7 +437,10 @@ export const endpoints = {
       domain: domainRef,
       // A product word, not a fixed list: each account names its own (AccountProfile.nsTypes),
       // and a word the service itself returned is always sent back as it was.
-      ns_type: z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$/, 'field.nsType'),
+      ns_type: z
+        .string()
+        .trim()
+        .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$/, 'field.nsType'),
       records: z.string().max(1_000_000),
       ttl: z.number().int().min(0).optional(),
     },
@@ -481,7 +515,11 @@ export const endpoints = {
   'freedns.register': write(
     'POST',
     '/freedns',
-    { sld: z.string().trim().min(1).max(63), tld: z.string().trim().min(1).max(63), auth: z.string().trim().min(1).max(32) },
+    {
+      sld: z.string().trim().min(1).max(63),
+      tld: z.string().trim().min(1).max(63),
+      auth: z.string().trim().min(1).max(32),
+    },
     freeDnsSettingSchema,
   ),
   'freedns.set': write(

@@ -57,10 +57,13 @@ function issueOf(i: z.core.$ZodIssue, input: unknown): Issue {
   if (OWN_CODE.test(i.message)) return { path, code: i.message }
   switch (i.code) {
     case 'invalid_type':
-      return valueAt(input, i.path) === undefined ? { path, code: 'field.required' } : { path, code: 'field.wrongType', params: { expected: i.expected } }
+      return valueAt(input, i.path) === undefined
+        ? { path, code: 'field.required' }
+        : { path, code: 'field.wrongType', params: { expected: i.expected } }
     case 'too_small': {
       const min = Number(i.minimum)
-      if (i.origin === 'string') return min <= 1 ? { path, code: 'field.required' } : { path, code: 'field.tooShort', params: { min } }
+      if (i.origin === 'string')
+        return min <= 1 ? { path, code: 'field.required' } : { path, code: 'field.tooShort', params: { min } }
       if (i.origin === 'array' || i.origin === 'set') return { path, code: 'field.tooFew', params: { min } }
       return { path, code: 'field.tooSmall', params: { min } }
     }

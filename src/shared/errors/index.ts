@@ -26,7 +26,18 @@ export type ApiErrorKind = (typeof API_ERROR_KINDS)[number]
  * Kinds raised on our side of the boundary, before or around an API call. The team-* kinds are
  * team mode's database (issue 50): away or frozen, its TLS failing, or refusing otherwise.
  */
-export const APP_ERROR_KINDS = ['validation', 'keychain-unavailable', 'no-key', 'no-account', 'internal', 'outcome-unknown', 'busy', 'team-unreachable', 'team-tls', 'team-database'] as const
+export const APP_ERROR_KINDS = [
+  'validation',
+  'keychain-unavailable',
+  'no-key',
+  'no-account',
+  'internal',
+  'outcome-unknown',
+  'busy',
+  'team-unreachable',
+  'team-tls',
+  'team-database',
+] as const
 
 export const ERROR_KINDS = [...API_ERROR_KINDS, ...APP_ERROR_KINDS] as const
 export type ErrorKind = (typeof ERROR_KINDS)[number]

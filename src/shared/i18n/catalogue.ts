@@ -23,7 +23,18 @@ export type Catalogue = Record<MessageKey, string>
 type OperationCode = `operation.${WriteEndpointName}` | `history.aspect.${HistoryAspect}`
 
 /** Every code that can reach the renderer from outside it. */
-export type MessageCode = ErrorCode | FieldCode | BaseUrlCode | ContactCode | DsCode | DnsCode | BindCode | ServiceKeptCode | ThresholdsCode | BulkCode | OperationCode
+export type MessageCode =
+  | ErrorCode
+  | FieldCode
+  | BaseUrlCode
+  | ContactCode
+  | DsCode
+  | DnsCode
+  | BindCode
+  | ServiceKeptCode
+  | ThresholdsCode
+  | BulkCode
+  | OperationCode
 
 // A code without an English text fails here, at compile time.
 const everyCodeHasText: Record<MessageCode, string> = en

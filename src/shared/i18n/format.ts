@@ -43,7 +43,10 @@ function plural(name: string, cases: string, params: Params, locale: string): st
     options.set(m[1] ?? '', cases.slice(open + 1, close))
     i = close + 1
   }
-  const chosen = options.get(`=${value}`) ?? options.get(Number.isFinite(value) ? pluralRules(locale).select(value) : 'other') ?? options.get('other')
+  const chosen =
+    options.get(`=${value}`) ??
+    options.get(Number.isFinite(value) ? pluralRules(locale).select(value) : 'other') ??
+    options.get('other')
   if (chosen === undefined) return `{${name}}`
   const number = Number.isFinite(value) ? numberFormat(locale).format(value) : String(params[name] ?? '')
   return formatMessage(chosen.replace(/#/g, number), params, locale)

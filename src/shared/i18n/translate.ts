@@ -37,7 +37,9 @@ export function describeError(catalogue: Catalogue, locale: Locale, error: Error
     text: translateCode(catalogue, locale, error.code, error.params),
     serviceMessage: error.serviceMessage,
     serviceMeaning: serviceMeaning(catalogue, error.serviceMessage),
-    issues: (error.issues ?? []).map((i) => `${i.path ? `${i.path}: ` : ''}${translateCode(catalogue, locale, i.code, i.params)}`),
+    issues: (error.issues ?? []).map(
+      (i) => `${i.path ? `${i.path}: ` : ''}${translateCode(catalogue, locale, i.code, i.params)}`,
+    ),
   }
 }
 
@@ -48,5 +50,7 @@ function serviceMeaning(catalogue: Catalogue, message: string | undefined): stri
 
 /** An error in one line (a table cell, a CSV field): what happened, what the service's words mean, and its words. */
 export function errorLine(e: ErrorText, serviceSaid: string): string {
-  return [e.text, e.serviceMeaning, e.serviceMessage ? `${serviceSaid} ${e.serviceMessage}` : undefined].filter(Boolean).join(' ')
+  return [e.text, e.serviceMeaning, e.serviceMessage ? `${serviceSaid} ${e.serviceMessage}` : undefined]
+    .filter(Boolean)
+    .join(' ')
 }

@@ -17,7 +17,10 @@ export function buildApi(transport: Transport): WindowApi {
     // reaches it, and is answered as main would answer it.
     invoke: (channel, payload) => {
       if (typeof channel === 'string' && contract.has(channel)) return transport.invoke(channel, payload)
-      const refused: Result<never> = { ok: false, error: { kind: 'validation', code: 'ipc.unknownChannel', params: { channel: String(channel).slice(0, 80) } } }
+      const refused: Result<never> = {
+        ok: false,
+        error: { kind: 'validation', code: 'ipc.unknownChannel', params: { channel: String(channel).slice(0, 80) } },
+      }
       return Promise.resolve(refused)
     },
     onProgress: (listener) => transport.onProgress(listener),

@@ -9,6 +9,10 @@ import type { ChannelName } from './channels'
 import type { Call, Progress, Result } from './contract'
 
 /** A transport's call: any contract channel, its payload, progress of an `all.*` read. */
-export type Send = (channel: ChannelName, payload: unknown, onProgress?: (p: Progress) => void) => Promise<Result<unknown>>
+export type Send = (
+  channel: ChannelName,
+  payload: unknown,
+  onProgress?: (p: Progress) => void,
+) => Promise<Result<unknown>>
 
 export const callOver = (send: Send): Call => send as Call

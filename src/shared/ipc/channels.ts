@@ -10,7 +10,12 @@
  *   writes have no channel of their own: they go through the jobs channels;
  * - one `all.<list>` channel per paged list, which reads every page and reports progress.
  */
-import { PAGED_ENDPOINT_NAMES, READ_ENDPOINT_NAMES, type PagedEndpointName, type ReadEndpointName } from '../endpoints/names'
+import {
+  PAGED_ENDPOINT_NAMES,
+  READ_ENDPOINT_NAMES,
+  type PagedEndpointName,
+  type ReadEndpointName,
+} from '../endpoints/names'
 
 export const LOCAL_CHANNELS = [
   'accounts.list',

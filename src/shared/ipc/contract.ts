@@ -29,7 +29,14 @@ import type { ChannelName, LocalChannel } from './channels'
 import type { WhoisPrivacyList } from './whois-privacy'
 import type { LocalPayloads } from './payloads'
 import type { HistoryEntry, Snapshot, SnapshotSummary } from '../portfolio/history'
-import type { DueReminder, ExpiringItem, OpenReminder, ReminderHandled, ReminderSettings, ReminderTarget } from '../portfolio/reminders'
+import type {
+  DueReminder,
+  ExpiringItem,
+  OpenReminder,
+  ReminderHandled,
+  ReminderSettings,
+  ReminderTarget,
+} from '../portfolio/reminders'
 import type { HealthOverview, SearchHit, StoredList, StoredListName, ZoneFile, ZoneSummary } from '../portfolio'
 import type { TeamStatusView, TeamTestResult } from '../team'
 
@@ -206,7 +213,11 @@ export type ResultOf<C extends ChannelName> = C extends LocalChannel
  * tests' helpers. `onProgress` follows an `all.*` read (by the payload's callId); the other
  * channels report none.
  */
-export type Call = <C extends ChannelName>(channel: C, payload: PayloadOf<C>, onProgress?: (p: Progress) => void) => Promise<Result<ResultOf<C>>>
+export type Call = <C extends ChannelName>(
+  channel: C,
+  payload: PayloadOf<C>,
+  onProgress?: (p: Progress) => void,
+) => Promise<Result<ResultOf<C>>>
 
 /**
  * What the preload exposes as `window.api`: one flat `invoke` for the contract's channels (it

@@ -13,7 +13,12 @@ export const CLI_ORIGIN = 'cli://hosting-admin'
 /** What the command sends: first its token, then calls of the contract. */
 export const toAppSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('hello'), token: z.string().max(200) }),
-  z.object({ t: z.literal('call'), id: z.number().int().nonnegative(), channel: z.string().max(100), payload: z.unknown() }),
+  z.object({
+    t: z.literal('call'),
+    id: z.number().int().nonnegative(),
+    channel: z.string().max(100),
+    payload: z.unknown(),
+  }),
 ])
 export type ToApp = z.infer<typeof toAppSchema>
 

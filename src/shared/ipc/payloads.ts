@@ -18,7 +18,12 @@ const accountIdSchema = z.string().regex(/^[a-z0-9-]{1,64}$/, 'field.accountId')
 /** A read's own id (to cancel it, to follow its progress): not a write job's. */
 const callIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'field.callId')
 /** A key goes into the Authorization header: visible ASCII only, nothing a header cannot carry. */
-const keySchema = z.string().trim().min(1, 'field.required').max(4096).regex(/^[\x21-\x7e]+$/, 'field.apiKeyChars')
+const keySchema = z
+  .string()
+  .trim()
+  .min(1, 'field.required')
+  .max(4096)
+  .regex(/^[\x21-\x7e]+$/, 'field.apiKeyChars')
 const storageSchema = z.enum(['keychain', 'session'])
 const writeJobIdSchema = z.string().regex(/^w-[0-9a-f-]{36}$/, 'field.jobId')
 
@@ -32,7 +37,13 @@ function jobRequestSchema() {
         z.object({
           params: z.record(z.string(), z.unknown()),
           label: z.string().max(300).optional(),
-          guard: z.object({ records: z.string().max(1_000_000), ttl: z.number().int().min(0).optional(), ns_type: z.string().max(100).optional() }).optional(),
+          guard: z
+            .object({
+              records: z.string().max(1_000_000),
+              ttl: z.number().int().min(0).optional(),
+              ns_type: z.string().max(100).optional(),
+            })
+            .optional(),
           overRule: z.boolean().optional(),
         }),
       )
@@ -65,7 +76,11 @@ const teamFormSchema = z.object({
 export const localPayloads = {
   'accounts.list': z.object({}),
   'accounts.create': z.object({ fields: profileFieldsSchema, apiKey: keySchema, storage: storageSchema }),
-  'accounts.update': z.object({ id: accountIdSchema, fields: profileFieldsSchema, typedName: z.string().max(200).optional() }),
+  'accounts.update': z.object({
+    id: accountIdSchema,
+    fields: profileFieldsSchema,
+    typedName: z.string().max(200).optional(),
+  }),
   'accounts.remove': z.object({ id: accountIdSchema }),
   'accounts.setActive': z.object({ id: accountIdSchema }),
   'accounts.replaceKey': z.object({ id: accountIdSchema, apiKey: keySchema, storage: storageSchema }),
@@ -76,7 +91,11 @@ export const localPayloads = {
   'reads.cancel': z.object({ callId: callIdSchema }),
   // Only a prepared job can leave held targets out: its answer says which (a submit would not).
   'jobs.prepare': jobRequestSchema().extend({ skipBusy: z.boolean().optional() }),
-  'jobs.start': z.object({ jobId: writeJobIdSchema, token: z.string().max(128).optional(), accountName: z.string().max(200).optional() }),
+  'jobs.start': z.object({
+    jobId: writeJobIdSchema,
+    token: z.string().max(128).optional(),
+    accountName: z.string().max(200).optional(),
+  }),
   'jobs.submit': jobRequestSchema(),
   'jobs.discard': z.object({ jobId: writeJobIdSchema }),
   'jobs.list': z.object({}),
@@ -114,7 +133,11 @@ export const localPayloads = {
     subjectKind: z.enum(SUBJECT_KINDS).optional(),
     subject: z.string().max(300).optional(),
   }),
-  'history.snapshots': z.object({ accountId: accountIdSchema, kind: z.enum(ZONE_KINDS), domain: z.string().min(1).max(253) }),
+  'history.snapshots': z.object({
+    accountId: accountIdSchema,
+    kind: z.enum(ZONE_KINDS),
+    domain: z.string().min(1).max(253),
+  }),
   'history.snapshot': z.object({ accountId: accountIdSchema, id: z.number().int().min(1) }),
   'history.settings': z.object({}),
   'history.setRetention': z.object({ days: z.number().int().min(1).max(MAX_HISTORY_RETENTION_DAYS) }),
@@ -127,7 +150,11 @@ export const localPayloads = {
   }),
   'store.refreshAccount': z.object({ accountId: accountIdSchema, callId: callIdSchema }),
   /** From the portfolio store (instant start) or read afresh from the service (and kept). */
-  'details.whoisPrivacy': z.object({ accountId: accountIdSchema, callId: callIdSchema, from: z.enum(['store', 'service']) }),
+  'details.whoisPrivacy': z.object({
+    accountId: accountIdSchema,
+    callId: callIdSchema,
+    from: z.enum(['store', 'service']),
+  }),
   // reminders
   'reminders.settings': z.object({}),
   'reminders.saveSettings': reminderSettingsSchema,
@@ -137,15 +164,24 @@ export const localPayloads = {
   'reminders.open': z.object({}),
   'reminders.handle': reminderHandleSchema,
   // bulk DNS change
-  'store.zones': z.object({ accountId: accountIdSchema.optional(), containing: z.string().trim().min(1).max(1000).optional() }),
+  'store.zones': z.object({
+    accountId: accountIdSchema.optional(),
+    containing: z.string().trim().min(1).max(1000).optional(),
+  }),
   // zone health
   'store.health': z.object({ accountIds: z.array(accountIdSchema).max(1000) }),
   'store.served': z.object({ accountId: accountIdSchema.optional() }),
-  'dns.health': z.object({ zone: z.string().min(1).max(253), before: z.string().max(1_000_000), after: z.string().max(1_000_000) }),
+  'dns.health': z.object({
+    zone: z.string().min(1).max(253),
+    before: z.string().max(1_000_000),
+    after: z.string().max(1_000_000),
+  }),
   'dns.served': z.object({ accountId: accountIdSchema, domain: z.string().min(1).max(253), callId: callIdSchema }),
   'dns.servedRecord': z.object({
     accountId: accountIdSchema,
-    zones: z.array(z.object({ domain: z.string().min(1).max(253), findings: z.array(servedFindingSchema).max(10_000) })).max(100_000),
+    zones: z
+      .array(z.object({ domain: z.string().min(1).max(253), findings: z.array(servedFindingSchema).max(10_000) }))
+      .max(100_000),
   }),
   'store.status': z.object({}),
   'store.restart': z.object({}),

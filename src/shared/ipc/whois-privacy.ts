@@ -23,7 +23,12 @@ export interface WhoisPrivacyList {
 export function whoisPrivacyOf(items: readonly object[]): WhoisPrivacyItem[] {
   const out: WhoisPrivacyItem[] = []
   for (const item of items) {
-    if ('domainname' in item && 'whoisproxy' in item && typeof item.domainname === 'string' && typeof item.whoisproxy === 'string') {
+    if (
+      'domainname' in item &&
+      'whoisproxy' in item &&
+      typeof item.domainname === 'string' &&
+      typeof item.whoisproxy === 'string'
+    ) {
       out.push({ domainname: item.domainname, whoisproxy: item.whoisproxy })
     }
   }

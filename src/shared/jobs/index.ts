@@ -138,11 +138,25 @@ type RateLimitWaits = {
  * done elsewhere, which a summary counts apart from failures.
  */
 export const isDoneElsewhere = (it: Pick<JobItemView, 'state' | 'error'>): boolean =>
-  it.state === 'skipped' && it.error !== undefined && (it.error.code.startsWith('job.already') || it.error.code === 'job.changedSinceConfirmed')
+  it.state === 'skipped' &&
+  it.error !== undefined &&
+  (it.error.code.startsWith('job.already') || it.error.code === 'job.changedSinceConfirmed')
 
 /** The counts a progress bar and a summary need; `doneElsewhere` are among the skipped. */
-export function jobCounts(job: Pick<JobView, 'items'>): Record<ItemState, number> & { total: number; finished: number; doneElsewhere: number } {
-  const counts = { pending: 0, sending: 0, done: 0, failed: 0, unknown: 0, skipped: 0, total: job.items.length, finished: 0, doneElsewhere: 0 }
+export function jobCounts(
+  job: Pick<JobView, 'items'>,
+): Record<ItemState, number> & { total: number; finished: number; doneElsewhere: number } {
+  const counts = {
+    pending: 0,
+    sending: 0,
+    done: 0,
+    failed: 0,
+    unknown: 0,
+    skipped: 0,
+    total: job.items.length,
+    finished: 0,
+    doneElsewhere: 0,
+  }
   for (const item of job.items) {
     counts[item.state]++
     if (isDoneElsewhere(item)) counts.doneElsewhere++
@@ -154,7 +168,8 @@ export function jobCounts(job: Pick<JobView, 'items'>): Record<ItemState, number
 export const isJobRunning = (job: Pick<JobView, 'status'>): boolean => RUNNING_JOB_STATUSES.includes(job.status)
 
 /** Items whose outcome is still unknown: the user must look before anything is sent again for them. */
-export const unknownItemCount = (job: Pick<JobView, 'items'>): number => job.items.filter((it) => it.state === 'unknown').length
+export const unknownItemCount = (job: Pick<JobView, 'items'>): number =>
+  job.items.filter((it) => it.state === 'unknown').length
 
 /** The zone a save was planned from: main sends nothing if the service holds anything else when it is sent. */
 export interface ZoneGuard {

@@ -17,7 +17,19 @@ export type SubjectKind = (typeof SUBJECT_KINDS)[number]
  * Which part of a subject changed. Drift is watched for the first six; `write` is any other
  * write made from this app (a registration, a transfer, a server setting).
  */
-export const HISTORY_ASPECTS = ['dns', 'nameservers', 'whois', 'transferlock', 'autorenew', 'expiration', 'dnssec', 'dynamicdns', 'write', 'health', 'served'] as const
+export const HISTORY_ASPECTS = [
+  'dns',
+  'nameservers',
+  'whois',
+  'transferlock',
+  'autorenew',
+  'expiration',
+  'dnssec',
+  'dynamicdns',
+  'write',
+  'health',
+  'served',
+] as const
 export type HistoryAspect = (typeof HISTORY_ASPECTS)[number]
 
 export const HISTORY_ORIGINS = ['app', 'outside'] as const
@@ -32,7 +44,10 @@ export type HistoryOrigin = (typeof HISTORY_ORIGINS)[number]
 export const HISTORY_KINDS = ['mine', 'team', 'outside', 'check'] as const
 export type HistoryKind = (typeof HISTORY_KINDS)[number]
 
-export function historyKind(e: Pick<HistoryEntry, 'origin' | 'aspect' | 'member'>, me: string | undefined): HistoryKind {
+export function historyKind(
+  e: Pick<HistoryEntry, 'origin' | 'aspect' | 'member'>,
+  me: string | undefined,
+): HistoryKind {
   if (e.aspect === 'served' || e.aspect === 'health') return 'check'
   if (e.origin === 'outside') return 'outside'
   return e.member !== undefined && me !== undefined && e.member !== me ? 'team' : 'mine'
@@ -90,5 +105,3 @@ export interface Snapshot extends SnapshotSummary, ZoneValue {}
 /** Two years, as the issue asks, unless the user chooses otherwise. */
 export const DEFAULT_HISTORY_RETENTION_DAYS = 730
 export const MAX_HISTORY_RETENTION_DAYS = 3650
-
-

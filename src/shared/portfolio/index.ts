@@ -148,4 +148,5 @@ export interface ZoneFile {
 }
 
 /** The names the store keeps, for checking a name that crosses a boundary. */
-export const isStoredList = (v: unknown): v is StoredListName => typeof v === 'string' && v !== 'logs.list' && PAGED_NAMES.some((n) => n === v)
+export const isStoredList = (v: unknown): v is StoredListName =>
+  typeof v === 'string' && v !== 'logs.list' && PAGED_NAMES.some((n) => n === v)

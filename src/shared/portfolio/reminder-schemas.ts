@@ -6,7 +6,13 @@
  */
 import { z } from 'zod'
 import { SERVER_KINDS } from '../service/constants'
-import { MAX_THRESHOLDS, MAX_THRESHOLD_DAYS, REMINDER_HANDLINGS, REMINDER_ITEM_KINDS, normaliseThresholds } from './reminders'
+import {
+  MAX_THRESHOLDS,
+  MAX_THRESHOLD_DAYS,
+  REMINDER_HANDLINGS,
+  REMINDER_ITEM_KINDS,
+  normaliseThresholds,
+} from './reminders'
 
 export const reminderSettingsSchema = z.object({
   enabled: z.boolean(),

@@ -45,15 +45,24 @@ export interface ReminderSettings {
 
 export const MAX_THRESHOLDS = 8
 export const MAX_THRESHOLD_DAYS = 365
-export const DEFAULT_REMINDER_SETTINGS: ReminderSettings = { enabled: true, thresholds: [60, 30, 7, 1], includeAutorenewing: false }
+export const DEFAULT_REMINDER_SETTINGS: ReminderSettings = {
+  enabled: true,
+  thresholds: [60, 30, 7, 1],
+  includeAutorenewing: false,
+}
 
 /** Thresholds as they are kept: each once, largest first. */
 export const normaliseThresholds = (days: readonly number[]): number[] => [...new Set(days)].sort((a, b) => b - a)
 
 /** What can be wrong with thresholds typed by the user (the renderer words each). */
-export type ThresholdsCode = 'reminders.thresholdNotNumber' | 'reminders.thresholdRange' | 'reminders.thresholdsTooMany' | 'reminders.thresholdsNone'
+export type ThresholdsCode =
+  | 'reminders.thresholdNotNumber'
+  | 'reminders.thresholdRange'
+  | 'reminders.thresholdsTooMany'
+  | 'reminders.thresholdsNone'
 
-export type ParsedThresholds = { ok: true; value: number[] } | { ok: false; code: ThresholdsCode; params?: Record<string, string | number> }
+export type ParsedThresholds =
+  { ok: true; value: number[] } | { ok: false; code: ThresholdsCode; params?: Record<string, string | number> }
 
 /**
  * Thresholds as the user types them: whole numbers of days separated by commas, spaces or the
@@ -64,13 +73,20 @@ export function parseThresholds(text: string): ParsedThresholds {
   if (parts.length === 0) return { ok: false, code: 'reminders.thresholdsNone' }
   const days: number[] = []
   for (const part of parts) {
-    if (!/^\d+$/.test(part)) return { ok: false, code: 'reminders.thresholdNotNumber', params: { value: part.slice(0, 20) } }
+    if (!/^\d+$/.test(part))
+      return { ok: false, code: 'reminders.thresholdNotNumber', params: { value: part.slice(0, 20) } }
     const n = Number(part)
-    if (n > MAX_THRESHOLD_DAYS) return { ok: false, code: 'reminders.thresholdRange', params: { value: part.slice(0, 20), max: MAX_THRESHOLD_DAYS } }
+    if (n > MAX_THRESHOLD_DAYS)
+      return {
+        ok: false,
+        code: 'reminders.thresholdRange',
+        params: { value: part.slice(0, 20), max: MAX_THRESHOLD_DAYS },
+      }
     days.push(n)
   }
   const value = normaliseThresholds(days)
-  if (value.length > MAX_THRESHOLDS) return { ok: false, code: 'reminders.thresholdsTooMany', params: { max: MAX_THRESHOLDS } }
+  if (value.length > MAX_THRESHOLDS)
+    return { ok: false, code: 'reminders.thresholdsTooMany', params: { max: MAX_THRESHOLDS } }
   return { ok: true, value }
 }
 
@@ -79,11 +95,11 @@ export function parseThresholds(text: string): ParsedThresholds {
  * reminders at once, the "Expiring soon" overview.
  */
 export type ReminderTarget =
-  | { kind: ReminderItemKind; accountId: string; id: string; serverKind?: ServerKind | undefined }
-  | { kind: 'overview' }
+  { kind: ReminderItemKind; accountId: string; id: string; serverKind?: ServerKind | undefined } | { kind: 'overview' }
 
 /** The item's identity in the reminders-sent record: servers of different kinds may share a webid. */
-export const reminderItemKey = (item: Pick<ExpiringItem, 'id' | 'serverKind'>): string => (item.serverKind ? `${item.serverKind}/${item.id}` : item.id)
+export const reminderItemKey = (item: Pick<ExpiringItem, 'id' | 'serverKind'>): string =>
+  item.serverKind ? `${item.serverKind}/${item.id}` : item.id
 
 /** How a reminder (or a change from outside) was handled: once, for everyone who sees it (issue 37 point 7). */
 export const REMINDER_HANDLINGS = ['acknowledged', 'snoozed', 'calendar'] as const
@@ -106,7 +122,10 @@ export interface OpenReminder extends DueReminder {
 }
 
 /** One reminder's identity across workstations: the item, its expiry date and the threshold reached. */
-export const reminderKey = (r: Pick<DueReminder, 'item' | 'threshold'>): string => [r.item.kind, reminderItemKey(r.item), r.item.expires, String(r.threshold)].join('/')
+export const reminderKey = (r: Pick<DueReminder, 'item' | 'threshold'>): string =>
+  [r.item.kind, reminderItemKey(r.item), r.item.expires, String(r.threshold)].join('/')
 
 /** A snooze still running at `now`, or a handling that is not a snooze: the reminder is not open. */
-export const isHandled = (h: ReminderHandled | undefined, now: Date): boolean => h !== undefined && (h.how !== 'snoozed' || (h.snoozedUntil !== undefined && Date.parse(h.snoozedUntil) > now.getTime()))
+export const isHandled = (h: ReminderHandled | undefined, now: Date): boolean =>
+  h !== undefined &&
+  (h.how !== 'snoozed' || (h.snoozedUntil !== undefined && Date.parse(h.snoozedUntil) > now.getTime()))

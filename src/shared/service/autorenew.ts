@@ -33,7 +33,11 @@ const flag = (v: number | undefined): boolean | undefined => (v === undefined ? 
 /** Whether one auto-renewal setting is on, as the service writes it (any non-zero number). */
 export const settingOn = (v: number | undefined): boolean => flag(v) === true
 
-export function autorenewInForce(r: { autorenew?: number | undefined; autorenew_all?: number | undefined; own?: number | undefined }): AutorenewInForce {
+export function autorenewInForce(r: {
+  autorenew?: number | undefined
+  autorenew_all?: number | undefined
+  own?: number | undefined
+}): AutorenewInForce {
   const reported = flag(r.autorenew)
   const all = flag(r.autorenew_all)
   const own = flag(r.own)
@@ -47,8 +51,14 @@ export function autorenewInForce(r: { autorenew?: number | undefined; autorenew_
   return { on: computed, reason: all && own ? 'both' : all ? 'account' : own ? 'own' : 'none' }
 }
 
-export const domainAutorenew = (d: { autorenew?: number | undefined; autorenew_all?: number | undefined; autorenew_domain?: number | undefined }) =>
-  autorenewInForce({ autorenew: d.autorenew, autorenew_all: d.autorenew_all, own: d.autorenew_domain })
+export const domainAutorenew = (d: {
+  autorenew?: number | undefined
+  autorenew_all?: number | undefined
+  autorenew_domain?: number | undefined
+}) => autorenewInForce({ autorenew: d.autorenew, autorenew_all: d.autorenew_all, own: d.autorenew_domain })
 
-export const serverAutorenew = (s: { autorenew?: number | undefined; autorenew_all?: number | undefined; autorenew_server?: number | undefined }) =>
-  autorenewInForce({ autorenew: s.autorenew, autorenew_all: s.autorenew_all, own: s.autorenew_server })
+export const serverAutorenew = (s: {
+  autorenew?: number | undefined
+  autorenew_all?: number | undefined
+  autorenew_server?: number | undefined
+}) => autorenewInForce({ autorenew: s.autorenew, autorenew_all: s.autorenew_all, own: s.autorenew_server })

@@ -21,7 +21,10 @@ export type DdnsSent = { ok: true; status: 0 } | { ok: false; status?: number | 
 /** The codes the catalogue words (ddns.status.N); any other is "another error" with its number. */
 export const DDNS_KNOWN_STATUSES = [0, 1, 2, 3, 4, 5, 8, 9, 503] as const
 
-export function ddnsUpdateUrl(base: string, q: { domain: string; password: string; host?: string | undefined; ip?: string | undefined }): string {
+export function ddnsUpdateUrl(
+  base: string,
+  q: { domain: string; password: string; host?: string | undefined; ip?: string | undefined },
+): string {
   const url = new URL(base)
   url.searchParams.set('d', q.domain)
   url.searchParams.set('p', q.password)

@@ -43,8 +43,18 @@ type Finding =
   | { code: 'serviceKept.commentsDropped'; params: { count: number } }
   | { code: 'serviceKept.linesDropped' | 'serviceKept.linesAdded'; params: { count: number; lines: string } }
   | { code: 'serviceKept.ttlChanged'; params: { sent: number; kept: number } }
-  | { code: 'serviceKept.valueChanged' | 'serviceKept.listChanged'; params: { field: ServiceKeptField; sent: string; kept: string } }
-  | { code: 'serviceKept.passwordChanged' | 'serviceKept.linesReordered' | 'serviceKept.notReadBack' | 'serviceKept.answerNotKept'; params: Record<string, never> }
+  | {
+      code: 'serviceKept.valueChanged' | 'serviceKept.listChanged'
+      params: { field: ServiceKeptField; sent: string; kept: string }
+    }
+  | {
+      code:
+        | 'serviceKept.passwordChanged'
+        | 'serviceKept.linesReordered'
+        | 'serviceKept.notReadBack'
+        | 'serviceKept.answerNotKept'
+      params: Record<string, never>
+    }
 
 /** A finding as an item carries it (and the journal keeps it): a code and its text and number parameters. */
 export type ServiceKeptFinding = { code: ServiceKeptCode; params: Record<string, string | number> }
@@ -60,7 +70,8 @@ const field = (o: Bag, key: string): unknown => (Object.prototype.hasOwnProperty
 /** A flag or a number as the service writes it ("1", 1); undefined when absent. */
 const numberOf = (v: unknown): number | undefined =>
   typeof v === 'number' ? v : typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v.trim()) : undefined
-const textOf = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined)
+const textOf = (v: unknown): string | undefined =>
+  typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined
 
 /** The save went through, but what the service kept could not be read back to compare. */
 export const notReadBack = (): ServiceKeptFinding => ({ code: 'serviceKept.notReadBack', params: {} })
@@ -81,7 +92,11 @@ export type ServiceKeptComparison =
   | 'none'
 
 /** Compares what was sent with what the service answered it kept; [] when they agree or the answer says nothing. */
-export function serviceKeptFindings(comparison: ServiceKeptComparison, sent: unknown, answer: unknown): ServiceKeptFinding[] {
+export function serviceKeptFindings(
+  comparison: ServiceKeptComparison,
+  sent: unknown,
+  answer: unknown,
+): ServiceKeptFinding[] {
   if (!isBag(sent) || !isBag(answer)) return []
   return compare(comparison, sent, answer)
     .slice(0, MAX_FINDINGS)
@@ -91,7 +106,10 @@ export function serviceKeptFindings(comparison: ServiceKeptComparison, sent: unk
 function compare(comparison: ServiceKeptComparison, sent: Bag, answer: Bag): Finding[] {
   switch (comparison) {
     case 'dnsZone':
-      return [...compareRecords(sent, answer), ...compareValue('ns_type', textOf(field(sent, 'ns_type')), textOf(field(answer, 'ns_type')))]
+      return [
+        ...compareRecords(sent, answer),
+        ...compareValue('ns_type', textOf(field(sent, 'ns_type')), textOf(field(answer, 'ns_type'))),
+      ]
     case 'freeDnsZone':
       return compareRecords(sent, answer)
     case 'nameservers':
@@ -126,7 +144,11 @@ function compare(comparison: ServiceKeptComparison, sent: Bag, answer: Bag): Fin
 const isComment = (line: string) => /^\s*(#|;|\/\/)/.test(line)
 /** A record line as the service may rewrite it: surrounding and repeated blanks do not count. */
 const normalLine = (line: string) => line.trim().replace(/\s+/g, ' ')
-const linesOf = (records: string) => records.split(/\r?\n/).map(normalLine).filter((l) => l !== '')
+const linesOf = (records: string) =>
+  records
+    .split(/\r?\n/)
+    .map(normalLine)
+    .filter((l) => l !== '')
 
 /** Lines of `a` not matched one for one in `b` (a multiset difference, in the order of `a`). */
 function missingFrom(a: string[], b: string[]): string[] {
@@ -149,14 +171,24 @@ function compareRecords(sent: Bag, answer: Bag): Finding[] {
     const sentLines = linesOf(sentRecords)
     const keptLines = linesOf(keptRecords)
     const commentsDropped = missingFrom(sentLines.filter(isComment), keptLines.filter(isComment))
-    if (commentsDropped.length > 0) out.push({ code: 'serviceKept.commentsDropped', params: { count: commentsDropped.length } })
-    const dropped = missingFrom(sentLines.filter((l) => !isComment(l)), keptLines.filter((l) => !isComment(l)))
-    const added = missingFrom(keptLines.filter((l) => !isComment(l)), sentLines.filter((l) => !isComment(l)))
-    if (dropped.length > 0) out.push({ code: 'serviceKept.linesDropped', params: { count: dropped.length, lines: quote(dropped) } })
-    if (added.length > 0) out.push({ code: 'serviceKept.linesAdded', params: { count: added.length, lines: quote(added) } })
+    if (commentsDropped.length > 0)
+      out.push({ code: 'serviceKept.commentsDropped', params: { count: commentsDropped.length } })
+    const dropped = missingFrom(
+      sentLines.filter((l) => !isComment(l)),
+      keptLines.filter((l) => !isComment(l)),
+    )
+    const added = missingFrom(
+      keptLines.filter((l) => !isComment(l)),
+      sentLines.filter((l) => !isComment(l)),
+    )
+    if (dropped.length > 0)
+      out.push({ code: 'serviceKept.linesDropped', params: { count: dropped.length, lines: quote(dropped) } })
+    if (added.length > 0)
+      out.push({ code: 'serviceKept.linesAdded', params: { count: added.length, lines: quote(added) } })
     // The same lines in another order: the service sorts some zones its own way.
     const records = (lines: string[]) => lines.filter((l) => !isComment(l)).join('\n')
-    if (dropped.length === 0 && added.length === 0 && records(sentLines) !== records(keptLines)) out.push({ code: 'serviceKept.linesReordered', params: {} })
+    if (dropped.length === 0 && added.length === 0 && records(sentLines) !== records(keptLines))
+      out.push({ code: 'serviceKept.linesReordered', params: {} })
   }
   const sentTtl = numberOf(field(sent, 'ttl'))
   const keptTtl = numberOf(field(answer, 'ttl'))
@@ -179,12 +211,17 @@ function compareValue(name: ServiceKeptField, sent: string | undefined, kept: st
  * Flags, compared as on or off (the service writes 10 for an auto-renewal setting that is on, and
  * 1 elsewhere): only those that were sent are compared (a PUT may change one of two).
  */
-function compareFlags(sent: Bag, answer: Bag, names: ('autorenew_all' | 'autorenew_domain' | 'autorenew_server' | 'transfer_lock' | 'dynamicdns')[]): Finding[] {
+function compareFlags(
+  sent: Bag,
+  answer: Bag,
+  names: ('autorenew_all' | 'autorenew_domain' | 'autorenew_server' | 'transfer_lock' | 'dynamicdns')[],
+): Finding[] {
   const out: Finding[] = []
   for (const name of names) {
     const s = numberOf(field(sent, name))
     const k = numberOf(field(answer, name))
-    if (s !== undefined && k !== undefined && (s !== 0) !== (k !== 0)) out.push({ code: 'serviceKept.valueChanged', params: { field: name, sent: String(s), kept: String(k) } })
+    if (s !== undefined && k !== undefined && (s !== 0) !== (k !== 0))
+      out.push({ code: 'serviceKept.valueChanged', params: { field: name, sent: String(s), kept: String(k) } })
   }
   return out
 }
@@ -208,7 +245,10 @@ function compareWhois(sent: Bag, answer: Bag): Finding[] {
   const proxy = numberOf(field(sent, 'whois_proxy'))
   const keptProxy = numberOf(field(answer, 'whoisproxy'))
   if (proxy !== undefined && keptProxy !== undefined && proxy !== keptProxy) {
-    out.push({ code: 'serviceKept.valueChanged', params: { field: 'whoisproxy', sent: String(proxy), kept: String(keptProxy) } })
+    out.push({
+      code: 'serviceKept.valueChanged',
+      params: { field: 'whoisproxy', sent: String(proxy), kept: String(keptProxy) },
+    })
   }
   const contact = field(sent, 'contact')
   const keptContact = field(answer, 'contact')
@@ -222,7 +262,11 @@ function compareWhois(sent: Bag, answer: Bag): Finding[] {
       // A field that was not sent, or sent empty, is not something the service changed.
       if (s === undefined || s === '') continue
       const k = textOf(field(kept, name))?.trim() ?? ''
-      if (k !== s) out.push({ code: 'serviceKept.valueChanged', params: { field: `contact.${role}.${name}`, sent: s, kept: k || '—' } })
+      if (k !== s)
+        out.push({
+          code: 'serviceKept.valueChanged',
+          params: { field: `contact.${role}.${name}`, sent: s, kept: k || '—' },
+        })
     }
   }
   return out
@@ -236,10 +280,22 @@ function compareWhois(sent: Bag, answer: Bag): Finding[] {
 function compareDs(sent: unknown, answer: unknown): Finding[] {
   if (!Array.isArray(sent) || !Array.isArray(answer)) return []
   const key = (v: unknown) =>
-    isBag(v) ? [numberOf(field(v, 'keytag')), numberOf(field(v, 'alg')), numberOf(field(v, 'digesttype')), (textOf(field(v, 'digest')) ?? '').toUpperCase()].join(' ') : ''
+    isBag(v)
+      ? [
+          numberOf(field(v, 'keytag')),
+          numberOf(field(v, 'alg')),
+          numberOf(field(v, 'digesttype')),
+          (textOf(field(v, 'digest')) ?? '').toUpperCase(),
+        ].join(' ')
+      : ''
   const a = sent.map(key)
   const b = answer.map(key)
   const foreign = b.filter((k) => !a.includes(k))
   if (foreign.length === 0 && (a.length === 0 || b.length > 0)) return []
-  return [{ code: 'serviceKept.listChanged', params: { field: 'ds_records', sent: a.join(', ') || '—', kept: b.join(', ') || '—' } }]
+  return [
+    {
+      code: 'serviceKept.listChanged',
+      params: { field: 'ds_records', sent: a.join(', ') || '—', kept: b.join(', ') || '—' },
+    },
+  ]
 }

@@ -80,18 +80,27 @@ export function splitDomain(name: string): { sld: string; tld: string } | undefi
 }
 
 /** A contact as forms and requests hold it: four roles of optional text fields. */
-export type ContactLike = Record<(typeof CONTACT_ROLES)[number], Partial<Record<(typeof CONTACT_FIELDS)[number], string | undefined>>>
+export type ContactLike = Record<
+  (typeof CONTACT_ROLES)[number],
+  Partial<Record<(typeof CONTACT_FIELDS)[number], string | undefined>>
+>
 
 /** Hex digest length for each DS digest type (1 SHA-1, 2 SHA-256, 4 SHA-384). */
 const DS_DIGEST_LENGTHS: Record<number, number> = { 1: 40, 2: 64, 4: 96 }
 
-export function checkDsRecord(r: { keytag: number; alg: number; digesttype: number; digest: string }): Finding<DsCode> | undefined {
+export function checkDsRecord(r: {
+  keytag: number
+  alg: number
+  digesttype: number
+  digest: string
+}): Finding<DsCode> | undefined {
   if (!Number.isInteger(r.keytag) || r.keytag < 0 || r.keytag > 65535) return { code: 'ds.keytag' }
   if (!Number.isInteger(r.alg) || r.alg < 1 || r.alg > 255) return { code: 'ds.alg' }
   const want = DS_DIGEST_LENGTHS[r.digesttype]
   if (want === undefined) return { code: 'ds.digestType' }
   if (!/^[0-9a-f]*$/i.test(r.digest)) return { code: 'ds.digestHex' }
-  if (r.digest.length !== want) return { code: 'ds.digestLength', params: { type: r.digesttype, want, have: r.digest.length } }
+  if (r.digest.length !== want)
+    return { code: 'ds.digestLength', params: { type: r.digesttype, want, have: r.digest.length } }
   return undefined
 }
 

@@ -13,7 +13,10 @@ const IPV6_LOOPBACK = /^(0{0,4}:){2,7}0{0,3}1$/
 
 /** Whether `host` is this machine without a network between: 127.0.0.0/8, ::1, localhost, or a unix socket folder. */
 export function isLoopbackHost(host: string): boolean {
-  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1')
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
   if (h.startsWith('/')) return true
   // localhost only: a name under .localhost is loopback by RFC 6761, but not every resolver says so.
   if (h === 'localhost' || h === 'localhost.') return true
@@ -27,7 +30,8 @@ export function defaultSslMode(host: string, caFile: string | undefined): TeamSs
   return isLoopbackHost(host) ? 'disable' : 'require'
 }
 
-export type SslChoice = { ok: true; mode: TeamSslMode } | { ok: false; problem: 'unencryptedWithTls' | 'caFileNeedsVerifyFull' }
+export type SslChoice =
+  { ok: true; mode: TeamSslMode } | { ok: false; problem: 'unencryptedWithTls' | 'caFileNeedsVerifyFull' }
 
 /**
  * The mode the command line asked for: `--unencrypted` (clear text, by name), `--sslmode
@@ -35,8 +39,14 @@ export type SslChoice = { ok: true; mode: TeamSslMode } | { ok: false; problem: 
  * with a CA file or a TLS mode is a contradiction, and a CA file with `require` would be ignored
  * (require checks no certificate): both refused rather than guessed.
  */
-export function chooseSslMode(o: { host: string; caFile?: string | undefined; sslmode?: 'require' | 'verify-full' | undefined; unencrypted?: boolean | undefined }): SslChoice {
-  if (o.unencrypted) return o.caFile || o.sslmode ? { ok: false, problem: 'unencryptedWithTls' } : { ok: true, mode: 'disable' }
+export function chooseSslMode(o: {
+  host: string
+  caFile?: string | undefined
+  sslmode?: 'require' | 'verify-full' | undefined
+  unencrypted?: boolean | undefined
+}): SslChoice {
+  if (o.unencrypted)
+    return o.caFile || o.sslmode ? { ok: false, problem: 'unencryptedWithTls' } : { ok: true, mode: 'disable' }
   if (o.sslmode === 'require' && o.caFile) return { ok: false, problem: 'caFileNeedsVerifyFull' }
   return { ok: true, mode: o.sslmode ?? defaultSslMode(o.host, o.caFile) }
 }

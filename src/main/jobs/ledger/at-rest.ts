@@ -22,11 +22,18 @@ const NOT_JOURNALED: ReadonlySet<string> = new Set([...SECRET_MEMBERS, 'contact'
 export function withoutSecrets(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutSecrets)
   if (typeof value !== 'object' || value === null) return value
-  return Object.fromEntries(Object.entries(value).filter(([k]) => !SECRET_MEMBERS.has(k)).map(([k, v]) => [k, withoutSecrets(v)]))
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k]) => !SECRET_MEMBERS.has(k))
+      .map(([k, v]) => [k, withoutSecrets(v)]),
+  )
 }
 
 /** A write's parameters as a journal line keeps them, and whether anything was left out. */
-export function journaledParams(params: Readonly<Record<string, unknown>>): { params: Record<string, unknown>; complete: boolean } {
+export function journaledParams(params: Readonly<Record<string, unknown>>): {
+  params: Record<string, unknown>
+  complete: boolean
+} {
   const kept = Object.fromEntries(Object.entries(params).filter(([k]) => !NOT_JOURNALED.has(k)))
   return { params: kept, complete: Object.keys(kept).length === Object.keys(params).length }
 }
@@ -49,7 +56,11 @@ export function loggedTextWithoutSecrets(text: string, secrets: readonly string[
 function canonical(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(canonical)
   if (typeof v !== 'object' || v === null) return v
-  return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical(Reflect.get(v, k))]))
+  return Object.fromEntries(
+    Object.keys(v)
+      .sort()
+      .map((k) => [k, canonical(Reflect.get(v, k))]),
+  )
 }
 
 /** A request body's canonical digest: what body-mac.ts keeps a MAC of (an older journal kept it as it is). */
@@ -67,7 +78,11 @@ export function bodyDigest(body: string | undefined): string {
 
 /** A write's parameters without the user's secrets, at any depth (what leaves main for another process). */
 export function paramsWithoutSecrets(params: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(params).filter(([k]) => !SECRET_MEMBERS.has(k)).map(([k, v]) => [k, withoutSecrets(v)]))
+  return Object.fromEntries(
+    Object.entries(params)
+      .filter(([k]) => !SECRET_MEMBERS.has(k))
+      .map(([k, v]) => [k, withoutSecrets(v)]),
+  )
 }
 
 /** Every secret a job's parameters carry (transfer codes, passwords), at any depth: what no text kept may repeat. */
@@ -76,7 +91,13 @@ export function secretsOf(params: ReadonlyArray<Readonly<Record<string, unknown>
   const visit = (v: unknown, key?: string): void => {
     if (Array.isArray(v)) v.forEach((x) => visit(x))
     else if (typeof v === 'object' && v !== null) for (const [k, x] of Object.entries(v)) visit(x, k)
-    else if (key !== undefined && SECRET_MEMBERS.has(key) && (typeof v === 'string' || typeof v === 'number') && String(v).trim()) out.add(String(v))
+    else if (
+      key !== undefined &&
+      SECRET_MEMBERS.has(key) &&
+      (typeof v === 'string' || typeof v === 'number') &&
+      String(v).trim()
+    )
+      out.add(String(v))
   }
   params.forEach((p) => visit(p))
   return [...out]
@@ -128,7 +149,8 @@ export function journaledResult(value: unknown, secrets: readonly string[], key?
 /** An error as the journal keeps it: its kind, code and ids; the service's words and every text parameter checked against the job's secrets. */
 export function journaledError(error: ErrorData, secrets: readonly string[]): ErrorData {
   const text = (v: string | number): string | number => (typeof v === 'string' ? withoutJobSecrets(v, secrets) : v)
-  const params = (p: Readonly<Record<string, string | number>> | undefined) => (p ? Object.fromEntries(Object.entries(p).map(([k, v]) => [k, text(v)])) : undefined)
+  const params = (p: Readonly<Record<string, string | number>> | undefined) =>
+    p ? Object.fromEntries(Object.entries(p).map(([k, v]) => [k, text(v)])) : undefined
   const out: ErrorData = { ...error }
   if (error.params) out.params = params(error.params)
   if (error.serviceMessage !== undefined) out.serviceMessage = withoutJobSecrets(error.serviceMessage, secrets)
@@ -154,7 +176,10 @@ export function journaledLoggedText(text: string, secrets: readonly string[]): s
     if (k === 'errors' && typeof v === 'object' && v !== null) {
       const code: unknown = Reflect.get(v, 'code')
       const message: unknown = Reflect.get(v, 'message')
-      out.errors = { ...(typeof code === 'number' || typeof code === 'string' ? { code } : {}), ...(typeof message === 'string' ? { message: withoutJobSecrets(message, secrets) } : {}) }
+      out.errors = {
+        ...(typeof code === 'number' || typeof code === 'string' ? { code } : {}),
+        ...(typeof message === 'string' ? { message: withoutJobSecrets(message, secrets) } : {}),
+      }
     } else if (k === 'results') out.results = journaledResult(v, secrets)
     else if (k === 'request_id' && typeof v === 'string') out.request_id = v
   }

@@ -62,7 +62,9 @@ export class BodyMac {
    * MAC of one kind never passes for the other.
    */
   async chainKeys(): Promise<Buffer[]> {
-    return (await this.loaded()).map((key) => createHmac('sha256', key).update('hosting-admin journal chain v1').digest())
+    return (await this.loaded()).map((key) =>
+      createHmac('sha256', key).update('hosting-admin journal chain v1').digest(),
+    )
   }
 
   private loaded(): Promise<Buffer[]> {
@@ -123,7 +125,10 @@ async function createKeyFile(file: string): Promise<Buffer> {
     }
     return key
   } catch (err) {
-    const other = typeof err === 'object' && err !== null && 'code' in err && err.code === 'EEXIST' ? await readKeyFile(file) : undefined
+    const other =
+      typeof err === 'object' && err !== null && 'code' in err && err.code === 'EEXIST'
+        ? await readKeyFile(file)
+        : undefined
     if (other) return other
     throw err
   }

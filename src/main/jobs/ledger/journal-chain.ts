@@ -23,7 +23,12 @@ export interface JournalTip {
   /** The MAC of the whole file as written (a start that finds it so reads it without checking each line). */
   fileMac?: string | undefined
 }
-const tipSchema = z.object({ epoch: z.string(), count: z.number().int().min(0), mac: z.string(), fileMac: z.string().optional() })
+const tipSchema = z.object({
+  epoch: z.string(),
+  count: z.number().int().min(0),
+  mac: z.string(),
+  fileMac: z.string().optional(),
+})
 export const journalTipState = z.object({ tip: tipSchema, previous: tipSchema.optional() })
 export type JournalTipState = z.infer<typeof journalTipState>
 
@@ -110,7 +115,16 @@ export function readChain(lines: readonly string[], keys: readonly Buffer[]): Ch
     vouched++
   }
   const written = { macs: writtenMacs, epoch: bodies[0] !== undefined ? headEpoch(bodies[0]) : undefined }
-  return { count: lines.length, vouched: anyMac ? vouched : 0, lastMac: anyMac ? previous : '', epoch, unchained: !anyMac, bodies, macs, written }
+  return {
+    count: lines.length,
+    vouched: anyMac ? vouched : 0,
+    lastMac: anyMac ? previous : '',
+    epoch,
+    unchained: !anyMac,
+    bodies,
+    macs,
+    written,
+  }
 }
 
 function headEpoch(body: string): string | undefined {
@@ -139,7 +153,8 @@ export function firstUnvouchedLine(reading: ChainReading, tip: JournalTipState |
   if (reading.vouched < reading.count) return reading.vouched + 1
   if (!tip) return undefined
   // Lines past the tip are this installation's own (a crash before the tip was written), chained to it.
-  const matches = (t: JournalTip) => t.count === 0 || (t.epoch === reading.epoch && reading.count >= t.count && reading.macs[t.count - 1] === t.mac)
+  const matches = (t: JournalTip) =>
+    t.count === 0 || (t.epoch === reading.epoch && reading.count >= t.count && reading.macs[t.count - 1] === t.mac)
   if (matches(tip.tip) || (tip.previous && matches(tip.previous))) return undefined
   // Whole but not the file the tip ends: cut at a line boundary, or an older copy put in its place.
   // What it holds was written here; what came after it is missing.
@@ -153,7 +168,8 @@ export function firstUnvouchedLine(reading: ChainReading, tip: JournalTipState |
  */
 export function keyChanged(reading: ChainReading, tip: JournalTipState | undefined): boolean {
   if (!tip || reading.unchained) return false
-  const matches = (t: JournalTip) => t.epoch === reading.written.epoch && reading.count === t.count && reading.written.macs[t.count - 1] === t.mac
+  const matches = (t: JournalTip) =>
+    t.epoch === reading.written.epoch && reading.count === t.count && reading.written.macs[t.count - 1] === t.mac
   return matches(tip.tip) || (tip.previous !== undefined && matches(tip.previous))
 }
 

@@ -10,8 +10,25 @@ import { createHash, createHmac, type Hash } from 'node:crypto'
 import { chmod, copyFile, mkdir, open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type { ItemState, JobView } from '@shared/jobs'
-import { firstUnvouchedLine, headRecord, journalTipState, keyChanged, newEpoch, readChain, sealed, type JournalTip, type JournalTipState, type JournalTipStore } from './journal-chain'
-import { applyJournalRecord, journaledJob, journalRecordSchema, withTodaysNames, type JournalRecord } from './journal-record'
+import {
+  firstUnvouchedLine,
+  headRecord,
+  journalTipState,
+  keyChanged,
+  newEpoch,
+  readChain,
+  sealed,
+  type JournalTip,
+  type JournalTipState,
+  type JournalTipStore,
+} from './journal-chain'
+import {
+  applyJournalRecord,
+  journaledJob,
+  journalRecordSchema,
+  withTodaysNames,
+  type JournalRecord,
+} from './journal-record'
 
 /**
  * Who may write a journal: the services that hold its data folder's lock (data-lock.ts), and
@@ -94,7 +111,8 @@ export class Journal {
     const outside = await this.readTip()
     // The file exactly as this installation last wrote it (its whole content's MAC is the one kept
     // outside): vouched for without checking each line (a start then costs one hash of the file).
-    const whole = outside?.tip.fileMac !== undefined && keys.some((key) => fileMacOf(key, running) === outside.tip.fileMac)
+    const whole =
+      outside?.tip.fileMac !== undefined && keys.some((key) => fileMacOf(key, running) === outside.tip.fileMac)
     if (whole && outside) {
       this.tip = outside.tip.count > 0 ? outside.tip : undefined
       return [...this.fold(lines, lines.length).all.values()]
@@ -103,20 +121,29 @@ export class Journal {
     let from = firstUnvouchedLine(reading, outside)
     // A last line torn by a crash while it was written (not JSON, past the end the outside copy
     // knows): that record never completed, so nothing it would have said happened; read as before.
-    const torn = from === lines.length && outside !== undefined && outside.tip.count < lines.length && !isJson(reading.bodies.at(-1) ?? '')
+    const torn =
+      from === lines.length &&
+      outside !== undefined &&
+      outside.tip.count < lines.length &&
+      !isJson(reading.bodies.at(-1) ?? '')
     if (torn) from = undefined
     const vouched = from === undefined ? (torn ? lines.length - 1 : lines.length) : from - 1
     const folded = this.fold(reading.bodies, vouched)
     // Written under a key no longer held, and the file the outside copy ends: read as it is, and
     // chained again from a fresh start at the rewrite that follows a load.
     this.keyChanged = keyChanged(reading, outside)
-    this.tip = reading.unchained || this.keyChanged ? undefined : { epoch: reading.epoch ?? '', count: vouched, mac: reading.macs[vouched - 1] ?? '' }
+    this.tip =
+      reading.unchained || this.keyChanged
+        ? undefined
+        : { epoch: reading.epoch ?? '', count: vouched, mac: reading.macs[vouched - 1] ?? '' }
     if (from === undefined) return [...folded.all.values()]
     this.changedOutside = { line: from }
     // What the chain vouches for stands; anything said after it (or cut off) is not: an item that had not ended is unknown.
     const cutOff = from > lines.length
     const unvouched = new Set(folded.laterJobs)
-    if (cutOff) for (const job of folded.vouched.values()) if (job.status !== 'done' && job.status !== 'stopped') unvouched.add(job.id)
+    if (cutOff)
+      for (const job of folded.vouched.values())
+        if (job.status !== 'done' && job.status !== 'stopped') unvouched.add(job.id)
     const out: JobView[] = []
     for (const [id, shown] of folded.all) {
       if (!unvouched.has(id)) {
@@ -128,7 +155,15 @@ export class Journal {
       out.push({
         ...base,
         status: base.status === 'done' || base.status === 'stopped' ? base.status : 'interrupted',
-        items: base.items.map((it) => (SETTLED.includes(it.state) ? it : { ...it, state: 'unknown', error: { kind: 'internal', code: 'job.journalChangedOutside', params: { line: from } } })),
+        items: base.items.map((it) =>
+          SETTLED.includes(it.state)
+            ? it
+            : {
+                ...it,
+                state: 'unknown',
+                error: { kind: 'internal', code: 'job.journalChangedOutside', params: { line: from } },
+              },
+        ),
       })
     }
     return out
@@ -138,7 +173,10 @@ export class Journal {
    * The lines folded into jobs: all of them, the first `vouched` alone, and the jobs the others
    * name. A whole journal (every line vouched for) is folded once: the two are the same.
    */
-  private fold(bodies: readonly string[], vouched: number): { all: Map<string, JobView>; vouched: Map<string, JobView>; laterJobs: Set<string> } {
+  private fold(
+    bodies: readonly string[],
+    vouched: number,
+  ): { all: Map<string, JobView>; vouched: Map<string, JobView>; laterJobs: Set<string> } {
     const all = new Map<string, JobView>()
     const early = vouched >= bodies.length ? all : new Map<string, JobView>()
     const laterJobs = new Set<string>()
@@ -325,7 +363,8 @@ export class Journal {
 }
 
 /** The MAC of a file's whole content, from its running hash (left running). */
-const fileMacOf = (key: Buffer, running: Hash): string => createHmac('sha256', key).update(running.copy().digest()).digest('hex')
+const fileMacOf = (key: Buffer, running: Hash): string =>
+  createHmac('sha256', key).update(running.copy().digest()).digest('hex')
 
 const isHead = (v: unknown): boolean => typeof v === 'object' && v !== null && 't' in v && v.t === 'head'
 

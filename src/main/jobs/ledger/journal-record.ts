@@ -10,8 +10,22 @@ import { z } from 'zod'
 import { API_ERROR_KINDS, APP_ERROR_KINDS } from '@shared/errors'
 import { WRITE_ENDPOINT_NAMES } from '@shared/endpoints/names'
 import { SERVICE_KEPT_CODES } from '@shared/service/service-kept'
-import { JOB_PURPOSES, LOG_UNDECIDED, type ItemState, type JobItemView, type JobView, type LogCheck } from '@shared/jobs'
-import { journaledError, journaledLoggedText, journaledParams, journaledResult, secretsOf, withoutJobSecrets } from './at-rest'
+import {
+  JOB_PURPOSES,
+  LOG_UNDECIDED,
+  type ItemState,
+  type JobItemView,
+  type JobView,
+  type LogCheck,
+} from '@shared/jobs'
+import {
+  journaledError,
+  journaledLoggedText,
+  journaledParams,
+  journaledResult,
+  secretsOf,
+  withoutJobSecrets,
+} from './at-rest'
 
 const params = z.record(z.string(), z.union([z.string(), z.number()])).optional()
 const errorData = z.object({
@@ -34,13 +48,18 @@ const logCheck = z.object({
 })
 // The findings as journaled: their parameters are plain text and numbers; the field names are
 // checked where they are shown (an unknown one is shown as it is).
-const serviceKeptFinding = z.object({ code: z.enum(SERVICE_KEPT_CODES), params: z.record(z.string(), z.union([z.string(), z.number()])) })
+const serviceKeptFinding = z.object({
+  code: z.enum(SERVICE_KEPT_CODES),
+  params: z.record(z.string(), z.union([z.string(), z.number()])),
+})
 const item = z.object({
   target: z.string(),
   label: z.string(),
   params: z.record(z.string(), z.unknown()),
   state: itemState,
-  effect: z.object({ from: z.string().optional(), to: z.string().optional(), unreadable: z.boolean().optional() }).optional(),
+  effect: z
+    .object({ from: z.string().optional(), to: z.string().optional(), unreadable: z.boolean().optional() })
+    .optional(),
   basis: z.string().optional(),
   result: z.unknown().optional(),
   serviceKept: z.array(serviceKeptFinding).optional(),
@@ -103,7 +122,8 @@ const isBag = (v: unknown): v is Bag => typeof v === 'object' && v !== null && !
 export function withTodaysNames(line: unknown): unknown {
   if (!isBag(line)) return line
   if (line.t === 'item') return renamedItem(line)
-  if (line.t === 'job' && isBag(line.job) && Array.isArray(line.job.items)) return { ...line, job: { ...line.job, items: line.job.items.map(renamedItem) } }
+  if (line.t === 'job' && isBag(line.job) && Array.isArray(line.job.items))
+    return { ...line, job: { ...line.job, items: line.job.items.map(renamedItem) } }
   return line
 }
 
@@ -115,7 +135,10 @@ function renamedItem(item: unknown): unknown {
 
 function renamedFinding(finding: unknown): unknown {
   if (!isBag(finding)) return finding
-  const code = typeof finding.code === 'string' && finding.code.startsWith('stored.') ? `serviceKept.${finding.code.slice('stored.'.length)}` : finding.code
+  const code =
+    typeof finding.code === 'string' && finding.code.startsWith('stored.')
+      ? `serviceKept.${finding.code.slice('stored.'.length)}`
+      : finding.code
   if (!isBag(finding.params) || !('stored' in finding.params) || 'kept' in finding.params) return { ...finding, code }
   const { stored, ...params } = finding.params
   return { ...finding, code, params: { ...params, kept: stored } }
@@ -129,7 +152,10 @@ const journaledLog = (log: LogCheck, secrets: readonly string[]): LogCheck => ({
 })
 
 /** What the service kept, as the journal keeps it: a contact's values left out (personal data), other text checked against the job's secrets. */
-function journaledFindings(findings: NonNullable<JobItemView['serviceKept']>, secrets: readonly string[]): NonNullable<JobItemView['serviceKept']> {
+function journaledFindings(
+  findings: NonNullable<JobItemView['serviceKept']>,
+  secrets: readonly string[],
+): NonNullable<JobItemView['serviceKept']> {
   return findings.map((f) => {
     const contact = String(f.params.field ?? '').startsWith('contact.')
     const params = Object.entries(f.params).flatMap(([k, v]): [string, string | number][] => {
@@ -148,7 +174,12 @@ export const jobSecrets = (job: Pick<JobView, 'items'>): string[] => secretsOf(j
  * record needs, and checked against the secrets of the job (by default the item's own; the
  * runner gives the whole job's).
  */
-export function itemRecord(jobId: string, i: number, it: JobItemView, secrets: readonly string[] = secretsOf([it.params])): JournalRecord {
+export function itemRecord(
+  jobId: string,
+  i: number,
+  it: JobItemView,
+  secrets: readonly string[] = secretsOf([it.params]),
+): JournalRecord {
   const r: JournalRecord = { t: 'item', job: jobId, i, state: it.state }
   if (it.sentAt) r.sentAt = it.sentAt
   if (it.sent) r.sent = it.sent
@@ -181,7 +212,6 @@ export function journaledJob(job: JobView): JobView {
   }
 }
 
-
 /** Item states no later record takes back: the service answered (or the log settled it). */
 const SETTLED: readonly ItemState[] = ['done', 'failed']
 const movesBack = (from: ItemState, to: ItemState) => SETTLED.includes(from) && !SETTLED.includes(to)
@@ -194,7 +224,18 @@ const movesBack = (from: ItemState, to: ItemState) => SETTLED.includes(from) && 
 export function applyJournalRecord(jobs: Map<string, JobView>, r: JournalRecord): void {
   if (r.t === 'job') {
     const known = jobs.get(r.job.id)
-    jobs.set(r.job.id, known ? { ...r.job, items: r.job.items.map((it, i) => { const was = known.items[i]; return was && movesBack(was.state, it.state) ? was : it }) } : r.job)
+    jobs.set(
+      r.job.id,
+      known
+        ? {
+            ...r.job,
+            items: r.job.items.map((it, i) => {
+              const was = known.items[i]
+              return was && movesBack(was.state, it.state) ? was : it
+            }),
+          }
+        : r.job,
+    )
     return
   }
   const j = jobs.get(r.job)
@@ -208,5 +249,15 @@ export function applyJournalRecord(jobs: Map<string, JobView>, r: JournalRecord)
   if (!it || movesBack(it.state, r.state)) return
   const state: ItemState = r.state
   Object.assign(it, { state })
-  for (const key of ['sentAt', 'sent', 'requestId', 'error', 'result', 'serviceKept', 'log', 'resolvedFromLog'] as const) if (r[key] !== undefined) Object.assign(it, { [key]: r[key] })
+  for (const key of [
+    'sentAt',
+    'sent',
+    'requestId',
+    'error',
+    'result',
+    'serviceKept',
+    'log',
+    'resolvedFromLog',
+  ] as const)
+    if (r[key] !== undefined) Object.assign(it, { [key]: r[key] })
 }

@@ -12,7 +12,20 @@
 import { isJobRunning, type JobView } from '@shared/jobs'
 import type { Journal } from './journal-file'
 import type { JournalRecord } from './journal-record'
-import type { BeginSend, ClaimResult, EarlierSend, LedgerMark, PreconditionVerdict, SendEnd, SendPrecondition, SettleEvidence, TargetHolder, TargetLease, TargetRef, WriteLedger } from './write-ledger'
+import type {
+  BeginSend,
+  ClaimResult,
+  EarlierSend,
+  LedgerMark,
+  PreconditionVerdict,
+  SendEnd,
+  SendPrecondition,
+  SettleEvidence,
+  TargetHolder,
+  TargetLease,
+  TargetRef,
+  WriteLedger,
+} from './write-ledger'
 
 /** The runner keeps the last 300 jobs; holds of older ones are not rebuilt (as before the ledger). */
 const JOBS_KEPT = 300
@@ -73,7 +86,14 @@ export class LocalLedger implements WriteLedger {
         }
         if (it.state === 'done' || it.state === 'failed') {
           const at = it.log?.checkedAt ?? job.endedAt ?? job.startedAt ?? job.createdAt
-          this.remember(ref, { seq: 0, how: it.state, basis: it.basis, requestId: it.requestId, at, send: { jobId: job.id, index, at, fromCommandLine: job.purpose === 'cli' } })
+          this.remember(ref, {
+            seq: 0,
+            how: it.state,
+            basis: it.basis,
+            requestId: it.requestId,
+            at,
+            send: { jobId: job.id, index, at, fromCommandLine: job.purpose === 'cli' },
+          })
         }
       })
     }
@@ -96,12 +116,21 @@ export class LocalLedger implements WriteLedger {
     return this.journal.close()
   }
 
-  claim(ref: TargetRef, owner: { jobId: string; index: number }, opts?: { overUnknown?: boolean; precondition?: SendPrecondition | undefined }): Promise<ClaimResult> {
+  claim(
+    ref: TargetRef,
+    owner: { jobId: string; index: number },
+    opts?: { overUnknown?: boolean; precondition?: SendPrecondition | undefined },
+  ): Promise<ClaimResult> {
     const held = this.holds.get(keyOf(ref))
-    if (held && (held.holder.state === 'sending' || opts?.overUnknown !== true)) return Promise.resolve({ ok: false, heldBy: { ...held.holder } })
+    if (held && (held.holder.state === 'sending' || opts?.overUnknown !== true))
+      return Promise.resolve({ ok: false, heldBy: { ...held.holder } })
     // Sent again over an unknown outcome: whether the earlier one was done, nobody can tell.
     if (held) this.remember(ref, this.endOf(held, 'unsure'))
-    this.holds.set(keyOf(ref), { ref, holder: { ...owner, state: 'sending', since: this.now().toISOString() }, basis: opts?.precondition?.basis })
+    this.holds.set(keyOf(ref), {
+      ref,
+      holder: { ...owner, state: 'sending', since: this.now().toISOString() },
+      basis: opts?.precondition?.basis,
+    })
     return Promise.resolve({ ok: true, lease: { ref, ...owner, fence: 0 } })
   }
 
@@ -112,8 +141,12 @@ export class LocalLedger implements WriteLedger {
   private verdict(lease: TargetLease, p: SendPrecondition): PreconditionVerdict {
     if (p.since === undefined) return { holds: false, unsure: 'noMark' }
     const since = Number(p.since)
-    const others = (this.ended.get(keyOf(lease.ref)) ?? []).filter((e) => e.send.jobId !== lease.jobId || e.send.index !== lease.index)
-    const moved = others.filter((e) => e.how === 'done' && (e.seq > since || (p.basis !== undefined && e.basis === p.basis))).at(-1)
+    const others = (this.ended.get(keyOf(lease.ref)) ?? []).filter(
+      (e) => e.send.jobId !== lease.jobId || e.send.index !== lease.index,
+    )
+    const moved = others
+      .filter((e) => e.how === 'done' && (e.seq > since || (p.basis !== undefined && e.basis === p.basis)))
+      .at(-1)
     if (moved) return { holds: false, moved: { ...moved.send } }
     if (others.some((e) => e.how === 'unsure' && e.seq > since)) return { holds: false, unsure: 'unsettled' }
     if (this.unvouched.has(keyOf(lease.ref))) return { holds: false, unsure: 'journalChanged' }
@@ -136,7 +169,12 @@ export class LocalLedger implements WriteLedger {
     const key = keyOf(lease.ref)
     const basis = this.holds.get(key)?.basis
     if (outcome === 'free') this.holds.delete(key)
-    else this.holds.set(key, { ref: lease.ref, holder: { jobId: lease.jobId, index: lease.index, state: 'unknown', since: this.now().toISOString() }, basis })
+    else
+      this.holds.set(key, {
+        ref: lease.ref,
+        holder: { jobId: lease.jobId, index: lease.index, state: 'unknown', since: this.now().toISOString() },
+        basis,
+      })
     return Promise.resolve()
   }
 
@@ -167,7 +205,13 @@ export class LocalLedger implements WriteLedger {
 
   private endOf(held: { holder: TargetHolder; basis?: string | undefined }, how: SendEnd | 'unsure'): Ended {
     const at = this.now().toISOString()
-    return { seq: ++this.seq, how, basis: held.basis, at, send: { jobId: held.holder.jobId, index: held.holder.index, at } }
+    return {
+      seq: ++this.seq,
+      how,
+      basis: held.basis,
+      at,
+      send: { jobId: held.holder.jobId, index: held.holder.index, at },
+    }
   }
 
   private remember(ref: TargetRef, e: Ended): void {
@@ -187,18 +231,32 @@ export class LocalLedger implements WriteLedger {
   }
 
   unknownTargets(): Promise<Array<{ ref: TargetRef; holder: TargetHolder }>> {
-    return Promise.resolve([...this.holds.values()].filter((h) => h.holder.state === 'unknown').map((h) => ({ ref: h.ref, holder: { ...h.holder } })))
+    return Promise.resolve(
+      [...this.holds.values()]
+        .filter((h) => h.holder.state === 'unknown')
+        .map((h) => ({ ref: h.ref, holder: { ...h.holder } })),
+    )
   }
 
   mark(): Promise<LedgerMark> {
     return Promise.resolve(String(this.seq))
   }
 
-  otherSends(ref: TargetRef, owner: { jobId: string; index: number }, sinceIso: string): Promise<{ requestIds: string[]; withoutId: number }> {
-    const others = (this.ended.get(keyOf(ref)) ?? []).filter((e) => (e.send.jobId !== owner.jobId || e.send.index !== owner.index) && e.at >= sinceIso)
+  otherSends(
+    ref: TargetRef,
+    owner: { jobId: string; index: number },
+    sinceIso: string,
+  ): Promise<{ requestIds: string[]; withoutId: number }> {
+    const others = (this.ended.get(keyOf(ref)) ?? []).filter(
+      (e) => (e.send.jobId !== owner.jobId || e.send.index !== owner.index) && e.at >= sinceIso,
+    )
     const held = this.holds.get(keyOf(ref))
-    const heldByOther = held !== undefined && (held.holder.jobId !== owner.jobId || held.holder.index !== owner.index) ? 1 : 0
-    return Promise.resolve({ requestIds: others.flatMap((e) => e.requestId ?? []), withoutId: others.filter((e) => e.requestId === undefined).length + heldByOther })
+    const heldByOther =
+      held !== undefined && (held.holder.jobId !== owner.jobId || held.holder.index !== owner.index) ? 1 : 0
+    return Promise.resolve({
+      requestIds: others.flatMap((e) => e.requestId ?? []),
+      withoutId: others.filter((e) => e.requestId === undefined).length + heldByOther,
+    })
   }
 }
 

@@ -79,7 +79,8 @@ export interface EarlierSend {
  */
 export type UnsureWhy = 'noMark' | 'journalChanged' | 'unsettled'
 
-export type PreconditionVerdict = { holds: true } | { holds: false; moved: EarlierSend } | { holds: false; unsure: UnsureWhy }
+export type PreconditionVerdict =
+  { holds: true } | { holds: false; moved: EarlierSend } | { holds: false; unsure: UnsureWhy }
 
 /** Right before the send: sent (journaled, lease current, precondition holding), or why nothing is. */
 export type BeginSend = { ok: true } | { ok: false; lost: true } | { ok: false; moved: EarlierSend }
@@ -133,7 +134,11 @@ export interface WriteLedger {
    * send's precondition: its basis is kept with the hold (for the preconditions of later sends); a shared ledger may
    * check it in the same step (precondition() then answers from it).
    */
-  claim(ref: TargetRef, owner: { jobId: string; index: number }, opts?: { overUnknown?: boolean; precondition?: SendPrecondition | undefined }): Promise<ClaimResult>
+  claim(
+    ref: TargetRef,
+    owner: { jobId: string; index: number },
+    opts?: { overUnknown?: boolean; precondition?: SendPrecondition | undefined },
+  ): Promise<ClaimResult>
   /** Whether what the item was confirmed against still holds (asked under its lease, before history is told of the send). */
   precondition(lease: TargetLease, p: SendPrecondition): Promise<PreconditionVerdict>
   /**
@@ -180,5 +185,9 @@ export interface WriteLedger {
    * another item's request, a colleague's, for this item's): the request ids of those that got an
    * answer, and how many left with none known (on their way, unknown, sent again over an unknown).
    */
-  otherSends(ref: TargetRef, owner: { jobId: string; index: number }, sinceIso: string): Promise<{ requestIds: string[]; withoutId: number }>
+  otherSends(
+    ref: TargetRef,
+    owner: { jobId: string; index: number },
+    sinceIso: string,
+  ): Promise<{ requestIds: string[]; withoutId: number }>
 }

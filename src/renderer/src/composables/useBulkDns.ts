@@ -54,7 +54,9 @@ export function useBulkDns(chosenAccounts: Ref<readonly string[]>) {
     const api = accountApi(zone.accountId)
     if (zone.kind === 'dns') {
       const r = await api.call('domains.dns.get', { domain: zone.domain }, { signal })
-      return r.ok ? { ok: true, value: { kind: 'dns', records: r.value.records, ttl: r.value.ttl, ns_type: r.value.ns_type } } : r
+      return r.ok
+        ? { ok: true, value: { kind: 'dns', records: r.value.records, ttl: r.value.ttl, ns_type: r.value.ns_type } }
+        : r
     }
     const r = await api.call('freedns.get', { domain: zone.domain }, { signal })
     return r.ok ? { ok: true, value: { kind: 'freedns', records: r.value.records, ttl: r.value.ttl } } : r

@@ -11,10 +11,16 @@ import { useList } from './useList'
 import { useAccountApi } from './useAccountApi'
 import { useListsStore } from '../stores/lists'
 
-const DETAIL_LISTS = ['domains.nameserver.list', 'domains.transferlock.list', 'domains.whois.list', 'domains.dnssec.list'] as const
+const DETAIL_LISTS = [
+  'domains.nameserver.list',
+  'domains.transferlock.list',
+  'domains.whois.list',
+  'domains.dnssec.list',
+] as const
 type DetailList = (typeof DETAIL_LISTS)[number]
 
-const onOff = (v: number | string | undefined) => (v === undefined ? '' : String(v) === '1' ? t('common.on') : String(v) === '0' ? t('common.off') : String(v))
+const onOff = (v: number | string | undefined) =>
+  v === undefined ? '' : String(v) === '1' ? t('common.on') : String(v) === '0' ? t('common.off') : String(v)
 
 /**
  * A list's items as the table uses them, taken over in a task of its own after they arrive: the
@@ -42,7 +48,8 @@ export function useDomainDetails() {
   // Built from the raw items: through the reactive proxy every one of 10,000 items would be
   // wrapped on the way, in the same task as the list's arrival (a long task while scrolling).
   // Each list is replaced whole when read, which the shallow ref of its items still tracks.
-  const byName = <T extends { domainname: string }>(items: readonly T[] | undefined) => new Map((toRaw(items) ?? []).map((i) => [i.domainname, i]))
+  const byName = <T extends { domainname: string }>(items: readonly T[] | undefined) =>
+    new Map((toRaw(items) ?? []).map((i) => [i.domainname, i]))
   const shown = {
     'domains.nameserver.list': takenOverAfterArrival(() => lists['domains.nameserver.list'].state.data),
     'domains.transferlock.list': takenOverAfterArrival(() => lists['domains.transferlock.list'].state.data),
@@ -66,7 +73,12 @@ export function useDomainDetails() {
   /** Changes whenever a detail list arrives or the language changes: what the table's rows are redrawn for. */
   const version = computed(() => [locale.value, ...DETAIL_LISTS.map((n) => shown[n].value)])
   /** Each domain's nameservers in lower case, made once per nameserver list, not once per row and keystroke. */
-  const search = computed(() => new Map((toRaw(shown['domains.nameserver.list'].value) ?? []).map((i) => [i.domainname, i.ns.join(', ').toLowerCase()])))
+  const search = computed(
+    () =>
+      new Map(
+        (toRaw(shown['domains.nameserver.list'].value) ?? []).map((i) => [i.domainname, i.ns.join(', ').toLowerCase()]),
+      ),
+  )
 
   return {
     total: DETAIL_LISTS.length,

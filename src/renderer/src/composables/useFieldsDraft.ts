@@ -23,23 +23,35 @@ export interface FieldsDraftOptions<K extends string> {
   applied?: () => void
 }
 
-const pick = <K extends string>(from: Readonly<Record<K, Field>>, fields: readonly K[]): FieldValues => Object.fromEntries(fields.map((k) => [k, from[k]]))
+const pick = <K extends string>(from: Readonly<Record<K, Field>>, fields: readonly K[]): FieldValues =>
+  Object.fromEntries(fields.map((k) => [k, from[k]]))
 const norm = (v: Field | undefined) => (typeof v === 'string' ? v.trim() : v)
 
-export function useFieldsDraft<K extends string>(key: string, form: FieldsForm, target: Record<K, Field>, opts: FieldsDraftOptions<K>) {
+export function useFieldsDraft<K extends string>(
+  key: string,
+  form: FieldsForm,
+  target: Record<K, Field>,
+  opts: FieldsDraftOptions<K>,
+) {
   type V = { form: FieldsForm; fields: FieldValues; contact?: ContactForm }
   const contact = opts.contact
   // A plain copy: the kept value must not follow the form's later edits.
-  const withContact = (fields: FieldValues, c: ContactForm | undefined): V => (contact && c ? { form, fields, contact: structuredClone(c) } : { form, fields })
+  const withContact = (fields: FieldValues, c: ContactForm | undefined): V =>
+    contact && c ? { form, fields, contact: structuredClone(c) } : { form, fields }
   return useFormDraft<V>(key, {
     narrow: (v: FormDraftValue) => (v.form === form && 'fields' in v ? v : undefined),
     loaded: () => {
       const start = opts.loaded()
       return start ? withContact(pick(start, opts.fields), contact?.loaded()) : undefined
     },
-    current: () => (opts.loaded() ? withContact(pick(target, opts.fields), contact ? toRaw(contact.current.value) : undefined) : undefined),
+    current: () =>
+      opts.loaded()
+        ? withContact(pick(target, opts.fields), contact ? toRaw(contact.current.value) : undefined)
+        : undefined,
     track: () => [opts.fields.map((k) => target[k]), contact?.current.value],
-    same: (a, b) => opts.fields.every((k) => norm(a.fields[k]) === norm(b.fields[k])) && JSON.stringify(a.contact) === JSON.stringify(b.contact),
+    same: (a, b) =>
+      opts.fields.every((k) => norm(a.fields[k]) === norm(b.fields[k])) &&
+      JSON.stringify(a.contact) === JSON.stringify(b.contact),
     apply: (v) => {
       // A kept value of another type than the field's (a form changed since) is left out.
       for (const k of opts.fields) {

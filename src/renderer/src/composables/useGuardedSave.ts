@@ -60,5 +60,13 @@ export function useGuardedSave<V>(loaded: Ref<V | undefined>, opts: GuardedSaveO
     return theirs
   }
 
-  return { save, keepMine: () => save(true), takeTheirs, conflict, checkError, saveError: sending.error, busy: sending.busy }
+  return {
+    save,
+    keepMine: () => save(true),
+    takeTheirs,
+    conflict,
+    checkError,
+    saveError: sending.error,
+    busy: sending.busy,
+  }
 }

@@ -21,7 +21,8 @@ const listKey = (accountId: string, kind: ServerKind) => `${accountId}\n${kind}`
 export function useJobTargetWords(jobs: Ref<readonly Pick<JobView, 'accountId' | 'items'>[]>) {
   const accounts = useAccountsStore()
   const lists = useListsStore()
-  const serverList = (accountId: string, kind: ServerKind) => lists.list(accountApi(accountId), 'servers.list', { kind })
+  const serverList = (accountId: string, kind: ServerKind) =>
+    lists.list(accountApi(accountId), 'servers.list', { kind })
 
   const wanted = computed(() => {
     const out = new Set<string>()
@@ -50,7 +51,11 @@ export function useJobTargetWords(jobs: Ref<readonly Pick<JobView, 'accountId' |
 
   return computed<JobTargetWords>(() => ({
     t,
-    kindLabel: (accountId, kind) => kindLabel(accounts.accounts.find((a) => a.id === accountId), kind),
+    kindLabel: (accountId, kind) =>
+      kindLabel(
+        accounts.accounts.find((a) => a.id === accountId),
+        kind,
+      ),
     serverOf: (accountId, kind, ref) => {
       if (!accounts.accounts.some((a) => a.id === accountId)) return undefined
       const found = serverList(accountId, kind).state.data?.find((s) => s.webid === ref || s.webname === ref)

@@ -12,7 +12,13 @@ import type { ErrorData } from '../data/bridge'
  * Kinds whose cause is the same for every read of an account: its key, or the way to its service
  * (a service that is down refuses every read of the screen alike).
  */
-const SHARED_CAUSES = new Set<ErrorData['kind']>(['keychain-unavailable', 'no-key', 'unauthorized', 'network', 'timeout'])
+const SHARED_CAUSES = new Set<ErrorData['kind']>([
+  'keychain-unavailable',
+  'no-key',
+  'unauthorized',
+  'network',
+  'timeout',
+])
 
 interface Entry {
   id: number

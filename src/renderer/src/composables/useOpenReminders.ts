@@ -6,7 +6,12 @@
  */
 import { shallowRef } from 'vue'
 import { invoke, type ErrorData } from '../data/bridge'
-import { reminderKey, type OpenReminder, type ReminderHandlingKind, type ReminderItemKind } from '@shared/portfolio/reminders'
+import {
+  reminderKey,
+  type OpenReminder,
+  type ReminderHandlingKind,
+  type ReminderItemKind,
+} from '@shared/portfolio/reminders'
 
 /** An item as a screen row knows it: its account, its kind, its id (a server's webid with its kind). */
 export interface ReminderItemRef {
@@ -26,14 +31,28 @@ export function useOpenReminders() {
     const r = await invoke('reminders.open', {})
     if (!r.ok) return void (error.value = r.error)
     error.value = undefined
-    byItem.value = new Map(r.value.map((o) => [itemRefKey({ accountId: o.item.accountId, kind: o.item.kind, id: o.item.id, serverKind: o.item.serverKind }), o]))
+    byItem.value = new Map(
+      r.value.map((o) => [
+        itemRefKey({ accountId: o.item.accountId, kind: o.item.kind, id: o.item.id, serverKind: o.item.serverKind }),
+        o,
+      ]),
+    )
   }
 
   const of = (item: ReminderItemRef): OpenReminder | undefined => byItem.value.get(itemRefKey(item))
 
   /** Handles one; `mine: false` means someone else had handled it first (the list then shows theirs). */
-  async function handle(o: OpenReminder, how: ReminderHandlingKind, snoozeDays?: number): Promise<{ mine: boolean } | undefined> {
-    const r = await invoke('reminders.handle', { accountId: o.item.accountId, key: reminderKey(o), how, ...(snoozeDays ? { snoozeDays } : {}) })
+  async function handle(
+    o: OpenReminder,
+    how: ReminderHandlingKind,
+    snoozeDays?: number,
+  ): Promise<{ mine: boolean } | undefined> {
+    const r = await invoke('reminders.handle', {
+      accountId: o.item.accountId,
+      key: reminderKey(o),
+      how,
+      ...(snoozeDays ? { snoozeDays } : {}),
+    })
     if (!r.ok) return void (error.value = r.error)
     error.value = undefined
     await load()

@@ -9,7 +9,10 @@ import { cancelCall, invoke, newCallId, type ErrorData } from '../data/bridge'
 import type { ServedResult } from '@shared/dns/health/served'
 
 /** A zone's state: being asked (with its last comparison, if any), its comparison, or why it could not be asked. */
-export type ServedState = { state: 'checking'; last?: ServedResult | undefined } | { state: 'done'; result: ServedResult } | { state: 'failed'; error: ErrorData }
+export type ServedState =
+  | { state: 'checking'; last?: ServedResult | undefined }
+  | { state: 'done'; result: ServedResult }
+  | { state: 'failed'; error: ErrorData }
 
 /** Zones compared at once: each asks its nameservers in parallel already (as the command line does). */
 const ZONES_AT_ONCE = 3
@@ -19,7 +22,8 @@ const known = reactive(new Map<string, Map<string, ServedState>>())
 const loaded = new Set<string>()
 
 /** The last comparison of a state: the one done, or the one before a comparison under way. */
-export const lastResult = (s: ServedState | undefined): ServedResult | undefined => (s?.state === 'done' ? s.result : s?.state === 'checking' ? s.last : undefined)
+export const lastResult = (s: ServedState | undefined): ServedResult | undefined =>
+  s?.state === 'done' ? s.result : s?.state === 'checking' ? s.last : undefined
 
 export function useServedCheck(accountId: () => string) {
   const byDomainOf = (id: string) => {

@@ -8,7 +8,9 @@ import { useList } from './useList'
  */
 export function useServerLists() {
   const lists = SERVER_KINDS.map((kind) => useList('servers.list', { kind }))
-  const ready = Promise.all(lists.map((l) => (l.state.status === 'done' ? Promise.resolve(l.state.data) : l.loadFirst())))
+  const ready = Promise.all(
+    lists.map((l) => (l.state.status === 'done' ? Promise.resolve(l.state.data) : l.loadFirst())),
+  )
   const all = computed(() => lists.flatMap((l) => l.state.data ?? []))
   return { all, ready }
 }

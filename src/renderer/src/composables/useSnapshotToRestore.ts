@@ -19,12 +19,13 @@ export function useSnapshotToRestore(kind: ZoneKind, domain: string) {
   const ready = ref(id === undefined)
   if (id !== undefined) {
     void invoke('history.snapshot', { accountId, id }).then((r) => {
-        if (!r.ok) error.value = r.error
-        // A snapshot of another zone is not this editor's to restore.
-        else if (r.value && r.value.kind === kind && r.value.domain === domain) snapshot.value = { records: r.value.records, ttl: r.value.ttl, at: r.value.at }
-        else error.value = { kind: 'validation', code: 'history.snapshotNotFound' }
-        ready.value = true
-      })
+      if (!r.ok) error.value = r.error
+      // A snapshot of another zone is not this editor's to restore.
+      else if (r.value && r.value.kind === kind && r.value.domain === domain)
+        snapshot.value = { records: r.value.records, ttl: r.value.ttl, at: r.value.at }
+      else error.value = { kind: 'validation', code: 'history.snapshotNotFound' }
+      ready.value = true
+    })
   }
   return { snapshot, error, ready }
 }

@@ -8,7 +8,16 @@ import type { RecordRow, Row } from '@shared/dns/records'
 import type { RowIssue } from '@shared/dns/validate'
 import type { RowChange } from '../components/dns/editor-types'
 
-const ALL_FIELDS: ReadonlySet<string> = new Set(['host', 'value', 'priority', 'weight', 'port', 'target', 'flags', 'tag'])
+const ALL_FIELDS: ReadonlySet<string> = new Set([
+  'host',
+  'value',
+  'priority',
+  'weight',
+  'port',
+  'target',
+  'flags',
+  'tag',
+])
 
 export function useUntouchedFields(rows: Ref<Row[]>) {
   const untouched = shallowRef<ReadonlyMap<RecordRow, ReadonlySet<string>>>(new Map())
@@ -18,7 +27,8 @@ export function useUntouchedFields(rows: Ref<Row[]>) {
     if (change.field === 'new') next.set(change.to, ALL_FIELDS)
     else {
       const left = change.from && next.get(change.from)
-      if (left) next.set(change.to, change.field === 'type' ? left : new Set([...left].filter((f) => f !== change.field)))
+      if (left)
+        next.set(change.to, change.field === 'type' ? left : new Set([...left].filter((f) => f !== change.field)))
     }
     untouched.value = next
   }

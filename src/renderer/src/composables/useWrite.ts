@@ -29,14 +29,19 @@ export type ItemOptions = JobOptions & { guard?: ZoneGuard | undefined; overRule
 
 /** The confirmation of a write that is confirmed only because its account confirms every write. */
 function writeConfirmation(operation: WriteEndpointName, count: number): Confirmation {
-  return { title: t('confirm.writeTitle', { operation: t(`operation.${operation}`) }), lines: [t('confirm.writeLine', { count })], confirmLabel: t('confirm.writeSend') }
+  return {
+    title: t('confirm.writeTitle', { operation: t(`operation.${operation}`) }),
+    lines: [t('confirm.writeLine', { count })],
+    confirmLabel: t('confirm.writeSend'),
+  }
 }
 
 /** An item's effect in words: "1 Jan 2027 → 1 Jan 2029". */
 export function effectText(effect: ItemEffect | undefined): string | undefined {
   if (!effect) return undefined
   if (effect.unreadable) return t('jobs.effectUnreadable')
-  if (effect.from && effect.to) return t('jobs.effectMove', { from: formatDate(effect.from), to: formatDate(effect.to) })
+  if (effect.from && effect.to)
+    return t('jobs.effectMove', { from: formatDate(effect.from), to: formatDate(effect.to) })
   if (effect.to) return t('jobs.effectUntil', { to: formatDate(effect.to) })
   return undefined
 }
@@ -44,9 +49,16 @@ export function effectText(effect: ItemEffect | undefined): string | undefined {
 /** What went wrong with an item, as error data (an unknown outcome is its own kind). */
 function itemError(item: JobItemView): ErrorData | undefined {
   if (item.state === 'unknown') {
-    return { kind: 'outcome-unknown', code: 'job.outcomeUnknown', params: { label: item.label }, requestId: item.requestId, serviceMessage: item.error?.serviceMessage }
+    return {
+      kind: 'outcome-unknown',
+      code: 'job.outcomeUnknown',
+      params: { label: item.label },
+      requestId: item.requestId,
+      serviceMessage: item.error?.serviceMessage,
+    }
   }
-  if (item.state === 'failed' || item.state === 'skipped') return item.error ?? { kind: 'internal', code: 'error.internal' }
+  if (item.state === 'failed' || item.state === 'skipped')
+    return item.error ?? { kind: 'internal', code: 'error.internal' }
   return undefined
 }
 
@@ -93,13 +105,19 @@ export function useWrite<N extends WriteEndpointName>(operation: N, forAccount?:
   async function runJob(
     items: JobItems<N>,
     confirmation?: Confirmation,
-    opts: JobOptions & { /** Called once the user confirmed, before the job runs. */ onStarted?: (job: JobView) => void } = {},
+    opts: JobOptions & {
+      /** Called once the user confirmed, before the job runs. */ onStarted?: (job: JobView) => void
+    } = {},
   ): Promise<JobView | undefined> {
     if (busy.value) return undefined
     busy.value = true
     error.value = undefined
     try {
-      const prepared = await api.prepare(operation, items, { concurrency: opts.concurrency, secondSend: opts.secondSend, purpose: opts.purpose })
+      const prepared = await api.prepare(operation, items, {
+        concurrency: opts.concurrency,
+        secondSend: opts.secondSend,
+        purpose: opts.purpose,
+      })
       if (!prepared.ok) return void (error.value = prepared.error)
       const pending = prepared.value.job
       // Asked when the screen asks (a bulk change), and whenever main says the job waits for a
@@ -130,7 +148,12 @@ export function useWrite<N extends WriteEndpointName>(operation: N, forAccount?:
   }
 
   /** One item: resolves with what the service kept, or undefined (the error says why). */
-  async function run(params: ApiParams<N>, confirmation?: Confirmation, label?: string, opts: ItemOptions = {}): Promise<EndpointResult<N> | undefined> {
+  async function run(
+    params: ApiParams<N>,
+    confirmation?: Confirmation,
+    label?: string,
+    opts: ItemOptions = {},
+  ): Promise<EndpointResult<N> | undefined> {
     serviceKept.value = []
     const { guard, overRule, ...jobOpts } = opts
     const done = await runJob([{ params, label, guard, overRule }], confirmation, jobOpts)
@@ -150,9 +173,15 @@ export function useWrite<N extends WriteEndpointName>(operation: N, forAccount?:
   }
 
   /** One item as a Result (for code built on Results, such as the guarded save). */
-  async function send(params: ApiParams<N>, label?: string, opts: ItemOptions = {}): Promise<Result<EndpointResult<N>>> {
+  async function send(
+    params: ApiParams<N>,
+    label?: string,
+    opts: ItemOptions = {},
+  ): Promise<Result<EndpointResult<N>>> {
     const value = await run(params, undefined, label, opts)
-    return value !== undefined ? { ok: true, value } : { ok: false, error: error.value ?? { kind: 'internal', code: 'error.internal' } }
+    return value !== undefined
+      ? { ok: true, value }
+      : { ok: false, error: error.value ?? { kind: 'internal', code: 'error.internal' } }
   }
 
   const onSettled = (listener: (item: JobItemView) => void) => void settledListeners.push(listener)

@@ -46,7 +46,10 @@ export function useZoneDraft(input: ZoneDraftInputs) {
   function offerAgainst(z: { records: string; ttl: number | undefined; ns_type?: string | undefined }) {
     const key = input.key()
     const draft = key ? drafts.get(key) : undefined
-    offered.value = draft && (draft.records !== z.records || draft.ttl !== z.ttl || (draft.nsType ?? '') !== (z.ns_type ?? '')) ? draft : undefined
+    offered.value =
+      draft && (draft.records !== z.records || draft.ttl !== z.ttl || (draft.nsType ?? '') !== (z.ns_type ?? ''))
+        ? draft
+        : undefined
   }
   watch(input.track, () => {
     const key = input.key()

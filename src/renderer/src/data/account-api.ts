@@ -3,7 +3,14 @@
  * AccountApi is made, never read from the active account when a request is sent, so a call
  * started on one account cannot land on another after a switch.
  */
-import type { EndpointResult, PagedEndpointName, PagedInput, PagedItem, ReadEndpointName, WriteEndpointName } from '@shared/endpoints/table'
+import type {
+  EndpointResult,
+  PagedEndpointName,
+  PagedInput,
+  PagedItem,
+  ReadEndpointName,
+  WriteEndpointName,
+} from '@shared/endpoints/table'
 import type { ApiParams, ChannelName } from '@shared/ipc/contract'
 import type { JobPurpose, JobRequest, JobView, ZoneGuard } from '@shared/jobs'
 import type { WhoisPrivacyList } from '@shared/ipc/whois-privacy'
@@ -19,7 +26,12 @@ export interface ListAllOptions extends CallOptions {
 }
 
 /** A write job's items as the renderer asks for them. */
-export type JobItems<N extends WriteEndpointName> = { params: ApiParams<N>; label?: string | undefined; guard?: ZoneGuard | undefined; overRule?: boolean | undefined }[]
+export type JobItems<N extends WriteEndpointName> = {
+  params: ApiParams<N>
+  label?: string | undefined
+  guard?: ZoneGuard | undefined
+  overRule?: boolean | undefined
+}[]
 export interface JobOptions {
   concurrency?: number | undefined
   secondSend?: boolean | undefined
@@ -30,15 +42,32 @@ export interface JobOptions {
 export interface AccountApi {
   readonly accountId: string
   /** A read. Writes have no call of their own: they are jobs (prepare / start, or submit). */
-  call<N extends ReadEndpointName>(name: N, params: ApiParams<N>, opts?: CallOptions): Promise<Result<EndpointResult<N>>>
+  call<N extends ReadEndpointName>(
+    name: N,
+    params: ApiParams<N>,
+    opts?: CallOptions,
+  ): Promise<Result<EndpointResult<N>>>
   /** Freezes a write job in main and reads what each item will change; a `confirm` operation also gets its token. */
-  prepare<N extends WriteEndpointName>(operation: N, items: JobItems<N>, opts?: JobOptions): Promise<Result<{ job: JobView; token?: string | undefined }>>
+  prepare<N extends WriteEndpointName>(
+    operation: N,
+    items: JobItems<N>,
+    opts?: JobOptions,
+  ): Promise<Result<{ job: JobView; token?: string | undefined }>>
   /** Prepares and sends a write that needs no confirmation; resolves when it has ended. */
   submit<N extends WriteEndpointName>(operation: N, items: JobItems<N>, opts?: JobOptions): Promise<Result<JobView>>
   /** The first page of a paged list (the rest may follow with listAll). */
-  firstPage<N extends PagedEndpointName>(name: N, params: PagedInput<N>, limit: number, opts?: CallOptions): Promise<Result<PagedItem<N>[]>>
+  firstPage<N extends PagedEndpointName>(
+    name: N,
+    params: PagedInput<N>,
+    limit: number,
+    opts?: CallOptions,
+  ): Promise<Result<PagedItem<N>[]>>
   /** Every item of a paged list, page by page in main, with progress. */
-  listAll<N extends PagedEndpointName>(name: N, params: PagedInput<N>, opts?: ListAllOptions): Promise<Result<PagedItem<N>[]>>
+  listAll<N extends PagedEndpointName>(
+    name: N,
+    params: PagedInput<N>,
+    opts?: ListAllOptions,
+  ): Promise<Result<PagedItem<N>[]>>
   /** The list as last stored in the portfolio store (null when never read in full). */
   stored<N extends PagedEndpointName>(name: N, params: PagedInput<N>): Promise<Result<StoredItems<N> | null>>
   /**
@@ -49,7 +78,11 @@ export interface AccountApi {
 }
 
 /** Runs a call that the signal, when aborted, cancels in main by its job id. */
-async function followed<T>(callId: string | undefined, signal: AbortSignal | undefined, run: () => Promise<T>): Promise<T> {
+async function followed<T>(
+  callId: string | undefined,
+  signal: AbortSignal | undefined,
+  run: () => Promise<T>,
+): Promise<T> {
   if (!callId || !signal) return run()
   const onAbort = () => void cancelCall(callId)
   signal.addEventListener('abort', onAbort, { once: true })
@@ -68,13 +101,22 @@ async function followed<T>(callId: string | undefined, signal: AbortSignal | und
  * it is typed by the same contract). Every caller of AccountApi names its list, and is checked.
  */
 // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- stated once, as said above
-const invokeNamed = invoke as <T>(channel: ChannelName, payload: object, onProgress?: (p: Progress) => void) => Promise<Result<T>>
+const invokeNamed = invoke as <T>(
+  channel: ChannelName,
+  payload: object,
+  onProgress?: (p: Progress) => void,
+) => Promise<Result<T>>
 
 export function accountApi(accountId: string): AccountApi {
   const request = <N extends WriteEndpointName>(operation: N, items: JobItems<N>, opts: JobOptions): JobRequest => ({
     accountId,
     operation,
-    items: items.map((i) => ({ params: Object.fromEntries(Object.entries(i.params)), ...(i.label ? { label: i.label } : {}), ...(i.guard ? { guard: i.guard } : {}), ...(i.overRule ? { overRule: true } : {}) })),
+    items: items.map((i) => ({
+      params: Object.fromEntries(Object.entries(i.params)),
+      ...(i.label ? { label: i.label } : {}),
+      ...(i.guard ? { guard: i.guard } : {}),
+      ...(i.overRule ? { overRule: true } : {}),
+    })),
     ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
     ...(opts.purpose ? { purpose: opts.purpose } : {}),
     ...(opts.secondSend ? { secondSend: true } : {}),
@@ -104,7 +146,9 @@ export function accountApi(accountId: string): AccountApi {
     },
     whoisPrivacy(from: 'store' | 'service', opts: ListAllOptions = {}) {
       const callId = newCallId()
-      return followed(callId, opts.signal, () => invoke('details.whoisPrivacy', { accountId, callId, from }, opts.onProgress))
+      return followed(callId, opts.signal, () =>
+        invoke('details.whoisPrivacy', { accountId, callId, from }, opts.onProgress),
+      )
     },
   }
 }

@@ -33,14 +33,20 @@ function isObject(v: unknown): v is Record<string, unknown> {
 
 /** Every channel answers a Result (main's router makes it so); anything else is a broken bridge. */
 function isResult(answer: unknown): answer is Result<unknown> {
-  return isObject(answer) && ((answer.ok === true && 'value' in answer) || (answer.ok === false && isObject(answer.error)))
+  return (
+    isObject(answer) && ((answer.ok === true && 'value' in answer) || (answer.ok === false && isObject(answer.error)))
+  )
 }
 
 /** Progress listeners of the `all.*` reads in flight, by call id; one subscription serves them all. */
 const progressListeners = new Map<string, (p: Progress) => void>()
 let progressSubscribed = false
 
-async function send(channel: ChannelName, payload: unknown, onProgress?: (p: Progress) => void): Promise<Result<unknown>> {
+async function send(
+  channel: ChannelName,
+  payload: unknown,
+  onProgress?: (p: Progress) => void,
+): Promise<Result<unknown>> {
   const callId = isObject(payload) && typeof payload.callId === 'string' ? payload.callId : undefined
   if (callId && onProgress) {
     if (!progressSubscribed) {
@@ -68,7 +74,8 @@ export const invoke: Call = callOver(send)
 export const onJobUpdate = (listener: (job: JobView) => void): (() => void) => window.api.onJob(listener)
 export const onQuitRequest = (listener: () => void): (() => void) => window.api.onQuitRequest(listener)
 export const onReloadRequest = (listener: () => void): (() => void) => window.api.onReloadRequest(listener)
-export const onReminderOpen = (listener: (target: ReminderTarget) => void): (() => void) => window.api.onReminderOpen(listener)
+export const onReminderOpen = (listener: (target: ReminderTarget) => void): (() => void) =>
+  window.api.onReminderOpen(listener)
 
 /** The one way a read's call ids are made: a listAll or a cancellable call is followed and cancelled by it. */
 export function newCallId(): string {
@@ -93,5 +100,9 @@ export async function copyText(text: string): Promise<boolean> {
 export function reportError(source: 'error' | 'rejection' | 'vue', error: unknown): void {
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
   const stack = error instanceof Error ? error.stack : undefined
-  void invoke('app.reportError', { source, message: message.slice(0, 2000), ...(stack ? { stack: stack.slice(0, 8000) } : {}) }).catch(() => undefined)
+  void invoke('app.reportError', {
+    source,
+    message: message.slice(0, 2000),
+    ...(stack ? { stack: stack.slice(0, 8000) } : {}),
+  }).catch(() => undefined)
 }

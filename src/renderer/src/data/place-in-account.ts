@@ -19,7 +19,10 @@ const LIST_OF_ITEM: Record<string, string> = {
 const param = (v: string | string[] | undefined) => (Array.isArray(v) ? (v[0] ?? '') : (v ?? ''))
 
 /** The path to show in account `accountId` instead of `route`, or undefined to stay. */
-export async function placeInAccount(route: Pick<RouteLocationResolved, 'matched' | 'params'>, accountId: string): Promise<string | undefined> {
+export async function placeInAccount(
+  route: Pick<RouteLocationResolved, 'matched' | 'params'>,
+  accountId: string,
+): Promise<string | undefined> {
   const pattern = route.matched.at(-1)?.path ?? ''
   const params = Object.fromEntries(Object.entries(route.params).map(([k, v]) => [k, param(v)]))
   if (pattern.startsWith('/servers/:kind') && params.webid) return `/servers/${params.kind}`

@@ -31,10 +31,15 @@ export async function discardJobs(prepared: readonly PreparedJob[]): Promise<voi
 }
 
 /** The name typed for a job's account: in its own field for a write to several accounts. */
-function typedNameFor(job: JobView, question: StartQuestion | undefined, typed: TypedNames | undefined): string | undefined {
+function typedNameFor(
+  job: JobView,
+  question: StartQuestion | undefined,
+  typed: TypedNames | undefined,
+): string | undefined {
   if (!job.confirmByName) return undefined
   if (!question || !typed) return ''
-  if (question.accounts) return typed.accountNames[question.accounts.findIndex((a) => a.accountId === job.accountId)] ?? ''
+  if (question.accounts)
+    return typed.accountNames[question.accounts.findIndex((a) => a.accountId === job.accountId)] ?? ''
   return typed.accountName
 }
 
@@ -43,7 +48,11 @@ function typedNameFor(job: JobView, question: StartQuestion | undefined, typed: 
  * jobs are discarded), else with each job's start. `beforeStart` runs once, after the yes and
  * before anything is started: the screen freezes what it shows there.
  */
-export async function confirmAndStart(prepared: readonly PreparedJob[], question: StartQuestion | undefined, beforeStart?: () => void): Promise<StartedJob[] | undefined> {
+export async function confirmAndStart(
+  prepared: readonly PreparedJob[],
+  question: StartQuestion | undefined,
+  beforeStart?: () => void,
+): Promise<StartedJob[] | undefined> {
   let typed: TypedNames | undefined
   if (question) {
     const answer = await confirmTyped(question)
@@ -58,7 +67,11 @@ export async function confirmAndStart(prepared: readonly PreparedJob[], question
   return Promise.all(
     prepared.map(async (p): Promise<StartedJob> => {
       const accountName = typedNameFor(p.job, question, typed)
-      const result = await invoke('jobs.start', { jobId: p.job.id, ...(p.token ? { token: p.token } : {}), ...(accountName !== undefined ? { accountName } : {}) })
+      const result = await invoke('jobs.start', {
+        jobId: p.job.id,
+        ...(p.token ? { token: p.token } : {}),
+        ...(accountName !== undefined ? { accountName } : {}),
+      })
       if (result.ok) jobs.put(result.value)
       // Refused before anything was sent (the account made read-only meanwhile, the preparation expired).
       else await invoke('jobs.discard', { jobId: p.job.id })

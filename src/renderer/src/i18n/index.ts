@@ -40,7 +40,10 @@ function formatter(style: 'date' | 'dateTime'): Intl.DateTimeFormat {
   const key = `${intlLocale()}:${style}`
   let f = formatters.get(key)
   if (!f) {
-    f = new Intl.DateTimeFormat(intlLocale(), style === 'date' ? { dateStyle: 'medium' } : { dateStyle: 'medium', timeStyle: 'short' })
+    f = new Intl.DateTimeFormat(
+      intlLocale(),
+      style === 'date' ? { dateStyle: 'medium' } : { dateStyle: 'medium', timeStyle: 'short' },
+    )
     formatters.set(key, f)
   }
   return f
@@ -84,7 +87,11 @@ export function formatAgo(value: string, now: number = Date.now()): string {
   if (Number.isNaN(then)) return value
   const seconds = Math.round((then - now) / 1000)
   const f = new Intl.RelativeTimeFormat(intlLocale(), { numeric: 'auto' })
-  const units: [Intl.RelativeTimeFormatUnit, number][] = [['day', 86_400], ['hour', 3600], ['minute', 60]]
+  const units: [Intl.RelativeTimeFormatUnit, number][] = [
+    ['day', 86_400],
+    ['hour', 3600],
+    ['minute', 60],
+  ]
   for (const [unit, size] of units) if (Math.abs(seconds) >= size) return f.format(Math.round(seconds / size), unit)
   return f.format(seconds, 'second')
 }

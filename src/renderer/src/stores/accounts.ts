@@ -14,10 +14,20 @@ interface AccountsState {
 }
 
 export const useAccountsStore = defineStore('accounts', {
-  state: (): AccountsState => ({ accounts: [], activeId: '', problem: undefined, loading: false, error: undefined, keychain: undefined }),
+  state: (): AccountsState => ({
+    accounts: [],
+    activeId: '',
+    problem: undefined,
+    loading: false,
+    error: undefined,
+    keychain: undefined,
+  }),
   getters: {
     active: (s): AccountView | undefined => s.accounts.find((a) => a.id === s.activeId),
-    byId: (s) => (id: string): AccountView | undefined => s.accounts.find((a) => a.id === id),
+    byId:
+      (s) =>
+      (id: string): AccountView | undefined =>
+        s.accounts.find((a) => a.id === id),
   },
   actions: {
     async load() {

@@ -19,7 +19,8 @@ export interface ZoneDraft {
   at: string
 }
 
-export const draftKeyOf = (accountId: string, kind: 'dns' | 'freedns', zone: string) => `${accountId}|${kind}|${zone.toLowerCase()}`
+export const draftKeyOf = (accountId: string, kind: 'dns' | 'freedns', zone: string) =>
+  `${accountId}|${kind}|${zone.toLowerCase()}`
 
 /** The forms of plain fields (text, numbers, flags) kept by composables/useFieldsDraft.ts. */
 export type FieldsForm =
@@ -48,7 +49,8 @@ export interface FormDraft {
   /** When it was last changed (ISO). */
   at: string
 }
-export const formDraftKeyOf = (accountId: string, form: FormDraftValue['form'], target: string) => `${accountId}|${form}|${target.toLowerCase()}`
+export const formDraftKeyOf = (accountId: string, form: FormDraftValue['form'], target: string) =>
+  `${accountId}|${form}|${target.toLowerCase()}`
 
 /** Drafts by key, replaced as a whole map on each change (a shallow ref: screens react to keep and drop). */
 function draftMap<T>() {

@@ -14,7 +14,9 @@ export const useJobsStore = defineStore('jobs', () => {
 
   function put(job: JobView) {
     const others = jobs.value.filter((j) => j.id !== job.id)
-    jobs.value = [markRaw(job), ...others].sort((a, b) => (b.startedAt ?? b.createdAt).localeCompare(a.startedAt ?? a.createdAt))
+    jobs.value = [markRaw(job), ...others].sort((a, b) =>
+      (b.startedAt ?? b.createdAt).localeCompare(a.startedAt ?? a.createdAt),
+    )
   }
 
   /** Reads the jobs and follows their changes; once per window. */

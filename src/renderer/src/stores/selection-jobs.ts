@@ -6,4 +6,6 @@
 import { defineStore } from 'pinia'
 import { reactive } from 'vue'
 
-export const useSelectionJobsStore = defineStore('selection-jobs', () => ({ domainJobs: reactive<Record<string, string>>({}) }))
+export const useSelectionJobsStore = defineStore('selection-jobs', () => ({
+  domainJobs: reactive<Record<string, string>>({}),
+}))

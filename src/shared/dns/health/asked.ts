@@ -9,7 +9,17 @@
  */
 import { txtText, type Row } from '../records'
 import { inZone } from './names'
-import { indexZone, planFindings, SEVERITY, spfAt, targetOf, zoneFindings, type HealthFinding, type HealthRule, type ZoneIndex } from './rules'
+import {
+  indexZone,
+  planFindings,
+  SEVERITY,
+  spfAt,
+  targetOf,
+  zoneFindings,
+  type HealthFinding,
+  type HealthRule,
+  type ZoneIndex,
+} from './rules'
 import { isSpf, readSpf } from './syntax'
 
 /** An answer: the values (none: the name or type does not exist), or why DNS could not be asked. */
@@ -33,7 +43,12 @@ const SPF_LOOKUP_LIMIT = 10
  */
 const SPF_DEPTH_LIMIT = 10
 
-const make = (rule: HealthRule, record: HealthFinding['record'], params: HealthFinding['params']): HealthFinding => ({ rule, severity: SEVERITY[rule], record, params })
+const make = (rule: HealthRule, record: HealthFinding['record'], params: HealthFinding['params']): HealthFinding => ({
+  rule,
+  severity: SEVERITY[rule],
+  record,
+  params,
+})
 
 interface Count {
   lookups: number
@@ -92,7 +107,8 @@ async function askedFindings(index: ZoneIndex, ask: DnsAsker, concurrency = 8): 
       if (!isSpf(text)) continue
       jobs.push(async () => {
         const counted = await countSpf(text, index, ask, 0)
-        if (counted.lookups > SPF_LOOKUP_LIMIT) return [make('spf.lookups', record, { count: counted.lookups, limit: SPF_LOOKUP_LIMIT })]
+        if (counted.lookups > SPF_LOOKUP_LIMIT)
+          return [make('spf.lookups', record, { count: counted.lookups, limit: SPF_LOOKUP_LIMIT })]
         if (counted.unasked) return [make('dns.unasked', record, { check: 'spf.lookups', ...counted.unasked })]
         return []
       })
@@ -103,18 +119,22 @@ async function askedFindings(index: ZoneIndex, ask: DnsAsker, concurrency = 8): 
     if (inZone(target, index.zone)) {
       // Inside the zone the rows say it: a name with no record at all is dangling (a delegated name's NS aside).
       const here = index.byName.get(target) ?? []
-      if (here.length === 0 && !isDelegatedBelow(index, target)) jobs.push(() => Promise.resolve([make('target.dangling', record, { target })]))
+      if (here.length === 0 && !isDelegatedBelow(index, target))
+        jobs.push(() => Promise.resolve([make('target.dangling', record, { target })]))
       continue
     }
     jobs.push(async () => {
       const found: HealthFinding[] = []
       const addresses = await ask.addresses(target)
-      if (!addresses.ok) return [make('dns.unasked', record, { check: 'target.dangling', name: target, reason: addresses.reason })]
+      if (!addresses.ok)
+        return [make('dns.unasked', record, { check: 'target.dangling', name: target, reason: addresses.reason })]
       if (addresses.values.length === 0) found.push(make('target.dangling', record, { target }))
       if (r.type === 'mx' || r.type === 'ns') {
         const cname = await ask.cname(target)
-        if (!cname.ok) found.push(make('dns.unasked', record, { check: `${r.type}.cname`, name: target, reason: cname.reason }))
-        else if (cname.values.length > 0) found.push(make(r.type === 'mx' ? 'mx.cname' : 'ns.cname', record, { target }))
+        if (!cname.ok)
+          found.push(make('dns.unasked', record, { check: `${r.type}.cname`, name: target, reason: cname.reason }))
+        else if (cname.values.length > 0)
+          found.push(make(r.type === 'mx' ? 'mx.cname' : 'ns.cname', record, { target }))
       }
       return found
     })
@@ -141,7 +161,12 @@ export async function zoneHealth(rows: readonly Row[], zone: string, ask?: DnsAs
  * The health of a plan: the findings of the zone as it would be after the save, the ones the
  * save introduces first. The same asker (one cache) serves both versions.
  */
-export async function planHealth(before: readonly Row[], after: readonly Row[], zone: string, ask?: DnsAsker): Promise<HealthFinding[]> {
+export async function planHealth(
+  before: readonly Row[],
+  after: readonly Row[],
+  zone: string,
+  ask?: DnsAsker,
+): Promise<HealthFinding[]> {
   const [was, will] = await Promise.all([zoneHealth(before, zone, ask), zoneHealth(after, zone, ask)])
   return planFindings(was, will)
 }

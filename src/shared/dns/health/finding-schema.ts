@@ -18,7 +18,14 @@ const healthFindingSchema = z.object({
 export const healthChangeSchema = z.object({ findings: z.array(healthFindingSchema) })
 
 export const servedFindingSchema = z.object({
-  code: z.enum(['served.delegatedElsewhere', 'served.unresolved', 'served.unreachable', 'served.missing', 'served.extra', 'served.rewritten']),
+  code: z.enum([
+    'served.delegatedElsewhere',
+    'served.unresolved',
+    'served.unreachable',
+    'served.missing',
+    'served.extra',
+    'served.rewritten',
+  ]),
   params: z.record(z.string(), z.union([z.string(), z.number()])),
 }) satisfies z.ZodType<ServedFinding>
 

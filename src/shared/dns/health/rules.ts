@@ -58,7 +58,12 @@ export interface HealthFinding {
 }
 
 const recordOf = (r: RecordRow): HealthRecord => ({ type: r.type, host: r.host, value: r.value })
-const finding = (rule: HealthRule, r: RecordRow, params: Record<string, string | number> = {}): HealthFinding => ({ rule, severity: SEVERITY[rule], record: recordOf(r), params })
+const finding = (rule: HealthRule, r: RecordRow, params: Record<string, string | number> = {}): HealthFinding => ({
+  rule,
+  severity: SEVERITY[rule],
+  record: recordOf(r),
+  params,
+})
 
 /** A record's full owner name; an MX belongs to the apex in the service's form. */
 const ownerOf = (r: RecordRow, zone: string): string => hostName(r.type === 'mx' ? '@' : r.host, zone)
@@ -95,7 +100,10 @@ export function indexZone(rows: readonly Row[], zone: string): ZoneIndex {
 
 /** SPF texts at a name of the zone itself (for include chains that stay inside it). */
 export function spfAt(index: ZoneIndex, name: string): string[] {
-  return (index.byName.get(name) ?? []).filter((r) => r.type === 'txt').map((r) => txtText(r.value.trim())).filter(isSpf)
+  return (index.byName.get(name) ?? [])
+    .filter((r) => r.type === 'txt')
+    .map((r) => txtText(r.value.trim()))
+    .filter(isSpf)
 }
 
 /** Every offline finding of a zone, in the zone's order. */
@@ -150,7 +158,15 @@ export function zoneFindings(index: ZoneIndex): HealthFinding[] {
 
 /** What identifies a finding across two versions of a zone (rule, record, parameters). */
 const findingKey = (f: HealthFinding): string =>
-  [f.rule, f.record.type, f.record.host.toLowerCase(), f.record.value, ...Object.keys(f.params).sort().map((k) => `${k}=${f.params[k]}`)].join('\u0000')
+  [
+    f.rule,
+    f.record.type,
+    f.record.host.toLowerCase(),
+    f.record.value,
+    ...Object.keys(f.params)
+      .sort()
+      .map((k) => `${k}=${f.params[k]}`),
+  ].join('\u0000')
 
 /**
  * The findings of the zone after a save, the ones the save introduces first (marked), then the

@@ -42,9 +42,11 @@ export function readSpf(text: string): { problem: SyntaxProblem } | { terms: Spf
     if (modifier) {
       const name = (modifier[1] ?? '').toLowerCase()
       const value = modifier[2] ?? ''
-      if ((name === 'redirect' || name === 'exp') && seen.has(name)) return { problem: { problem: 'spfModifierTwice', part: word } }
+      if ((name === 'redirect' || name === 'exp') && seen.has(name))
+        return { problem: { problem: 'spfModifierTwice', part: word } }
       seen.add(name)
-      if ((name === 'redirect' || name === 'exp') && !DOMAIN_SPEC.test(value)) return { problem: { problem: 'spfTerm', part: word } }
+      if ((name === 'redirect' || name === 'exp') && !DOMAIN_SPEC.test(value))
+        return { problem: { problem: 'spfTerm', part: word } }
       if (name === 'redirect') {
         terms.redirect = value
         terms.lookups++
@@ -68,7 +70,10 @@ export function readSpf(text: string): { problem: SyntaxProblem } | { terms: Spf
         break
       case 'a':
       case 'mx':
-        if ((arg !== undefined && !DOMAIN_SPEC.test(arg)) || (cidr !== undefined && !/^\/\d{1,2}(\/\/\d{1,3})?$|^\/\/\d{1,3}$/.test(cidr))) {
+        if (
+          (arg !== undefined && !DOMAIN_SPEC.test(arg)) ||
+          (cidr !== undefined && !/^\/\d{1,2}(\/\/\d{1,3})?$|^\/\/\d{1,3}$/.test(cidr))
+        ) {
           return { problem: { problem: 'spfTerm', part: word } }
         }
         terms.lookups++
@@ -78,10 +83,12 @@ export function readSpf(text: string): { problem: SyntaxProblem } | { terms: Spf
         terms.lookups++
         break
       case 'ip4':
-        if (!arg || !ipWithPrefix(`${arg}${cidr ?? ''}`, IPV4, 32)) return { problem: { problem: 'spfAddress', part: word } }
+        if (!arg || !ipWithPrefix(`${arg}${cidr ?? ''}`, IPV4, 32))
+          return { problem: { problem: 'spfAddress', part: word } }
         break
       case 'ip6':
-        if (!arg || !ipWithPrefix(`${arg}${cidr ?? ''}`, IPV6, 128)) return { problem: { problem: 'spfAddress', part: word } }
+        if (!arg || !ipWithPrefix(`${arg}${cidr ?? ''}`, IPV6, 128))
+          return { problem: { problem: 'spfAddress', part: word } }
         break
       default:
         return { problem: { problem: 'spfUnknownMechanism', part: word } }
@@ -110,7 +117,8 @@ export function dmarcProblem(text: string): SyntaxProblem | undefined {
   const { tags, bad } = tagList(text)
   if (bad !== undefined) return { problem: 'tagNotPair', part: bad }
   const first = tags[0]
-  if (!first || first[0] !== 'v' || first[1] !== 'DMARC1') return { problem: 'dmarcVersion', part: first ? `${first[0]}=${first[1]}` : text }
+  if (!first || first[0] !== 'v' || first[1] !== 'DMARC1')
+    return { problem: 'dmarcVersion', part: first ? `${first[0]}=${first[1]}` : text }
   const map = new Map(tags)
   const p = map.get('p')
   if (p === undefined || tags[1]?.[0] !== 'p') return { problem: 'dmarcPolicyMissing', part: 'p' }
@@ -119,14 +127,18 @@ export function dmarcProblem(text: string): SyntaxProblem | undefined {
     if (v !== undefined && !POLICIES.has(v.toLowerCase())) return { problem: 'dmarcPolicy', part: `${name}=${v}` }
   }
   const pct = map.get('pct')
-  if (pct !== undefined && !(/^\d{1,3}$/.test(pct) && Number(pct) <= 100)) return { problem: 'dmarcValue', part: `pct=${pct}` }
+  if (pct !== undefined && !(/^\d{1,3}$/.test(pct) && Number(pct) <= 100))
+    return { problem: 'dmarcValue', part: `pct=${pct}` }
   for (const name of ['adkim', 'aspf'] as const) {
     const v = map.get(name)
     if (v !== undefined && !/^[rs]$/i.test(v)) return { problem: 'dmarcValue', part: `${name}=${v}` }
   }
   for (const name of ['rua', 'ruf'] as const) {
     const v = map.get(name)
-    if (v !== undefined && !v.split(',').every((u) => /^mailto:[^@\s]+@[^@\s]+$/i.test(u.trim().replace(/!\d+[kmgt]?$/i, '')))) {
+    if (
+      v !== undefined &&
+      !v.split(',').every((u) => /^mailto:[^@\s]+@[^@\s]+$/i.test(u.trim().replace(/!\d+[kmgt]?$/i, '')))
+    ) {
       return { problem: 'dmarcAddress', part: `${name}=${v}` }
     }
   }
@@ -168,9 +180,13 @@ export function caaProblem(value: string): SyntaxProblem | undefined {
   if (t === 'issue' || t === 'issuewild' || t === 'issuemail') {
     const [issuer, ...params] = text.split(';')
     const name = (issuer ?? '').trim()
-    if (name !== '' && !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/i.test(name)) return { problem: 'caaIssuer', part: name }
-    for (const p of params) if (p.trim() !== '' && !/^\s*[a-z0-9]+\s*=\s*[!-:<-~]*\s*$/i.test(p)) return { problem: 'caaParameter', part: p.trim() }
+    if (name !== '' && !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/i.test(name))
+      return { problem: 'caaIssuer', part: name }
+    for (const p of params)
+      if (p.trim() !== '' && !/^\s*[a-z0-9]+\s*=\s*[!-:<-~]*\s*$/i.test(p))
+        return { problem: 'caaParameter', part: p.trim() }
   }
-  if (t === 'iodef' && !/^(mailto:[^@\s]+@[^@\s]+|https?:\/\/\S+)$/i.test(text)) return { problem: 'caaIodef', part: text }
+  if (t === 'iodef' && !/^(mailto:[^@\s]+@[^@\s]+|https?:\/\/\S+)$/i.test(text))
+    return { problem: 'caaIodef', part: text }
   return undefined
 }

@@ -13,7 +13,8 @@ export const en = {
   'palette.placeholder': 'A domain, server, service IP, record value or screen…',
   'palette.results': 'Results',
   'palette.none': 'Nothing found in what the app has read of any account.',
-  'palette.help': 'Every account, from what the app last read. ↑↓ to move, Enter to open (switching to its account), Esc to close.',
+  'palette.help':
+    'Every account, from what the app last read. ↑↓ to move, Enter to open (switching to its account), Esc to close.',
   'palette.screen': 'Screen',
   'palette.kind.domain': 'Domain',
   'palette.kind.server': 'Server',
@@ -95,10 +96,11 @@ export const en = {
   'error.kind.internal': 'Unexpected error',
   'error.replaceKeyButton': 'Replace the key…',
   'replaceKey.title': 'Replace the API key of “{name}”',
-  'replaceKey.keychain': 'The new key goes to the system keychain in place of the old one. This screen stays as it is and reads again once the key is replaced.',
-  'replaceKey.session': 'The new key is kept for this session only (the keychain is not available, or the account keeps its key that way). This screen stays as it is and reads again once the key is replaced.',
+  'replaceKey.keychain':
+    'The new key goes to the system keychain in place of the old one. This screen stays as it is and reads again once the key is replaced.',
+  'replaceKey.session':
+    'The new key is kept for this session only (the keychain is not available, or the account keeps its key that way). This screen stays as it is and reads again once the key is replaced.',
   'error.replaceKeyLink': 'Go to Accounts to replace the key',
-
 
   'settings.title': 'Settings',
   'settings.language': 'Language',
@@ -107,21 +109,26 @@ export const en = {
   'domainName.ascii': 'A name in other scripts is checked and registered in its ASCII (xn--) form: {ascii}.',
   'domainName.length': 'A domain name has at most 253 characters; this one has {length}.',
   'domainName.noTld': 'Add the top-level domain, as in {name}.com.',
-  'domainName.emptyLabel': 'Each part between dots needs at least one character (no two dots in a row, no dot at the start).',
+  'domainName.emptyLabel':
+    'Each part between dots needs at least one character (no two dots in a row, no dot at the start).',
   'domainName.labelLength': 'Each part between dots has at most 63 characters; “{label}” has {length}.',
   'domainName.characters': 'Only letters a–z, digits, hyphens and dots can be used; remove “{chars}”.',
   'domainName.hyphen': 'A part cannot start or end with a hyphen: “{label}”.',
   'domainName.tld': '“{tld}” is not a top-level domain: those are letters only, such as com or jp.',
-  'domainSearch.invalidNames': '{count, plural, one {This name is not valid, so it is not checked:} other {These # names are not valid, so they are not checked:}}',
+  'domainSearch.invalidNames':
+    '{count, plural, one {This name is not valid, so it is not checked:} other {These # names are not valid, so they are not checked:}}',
   'copyFrom.copying': 'Copying…',
   'register.copyNsFrom': 'Copy from domain',
-  'register.nsMissing': 'The nameservers are missing: enter at least two host names, one per line, or copy them from a domain of this account above.',
+  'register.nsMissing':
+    'The nameservers are missing: enter at least two host names, one per line, or copy them from a domain of this account above.',
   'register.checkingAvailability': 'Asking the service whether {name} is available…',
   'register.taken': '{name} is already registered: choose another name.',
-  'register.availabilityUncertain': 'The service did not say {name} is available (its answer: {answer}). Check the name, or press Next again to go on; the registration will say if it cannot be had.',
+  'register.availabilityUncertain':
+    'The service did not say {name} is available (its answer: {answer}). Check the name, or press Next again to go on; the registration will say if it cannot be had.',
   'register.availabilityUnread': 'the availability could not be read',
   'register.availabilityNotSaid': 'the name was not in its answer',
-  'register.nsUsual': 'Filled with the nameservers {count} of this account’s {total} domains use; change them or copy another domain’s.',
+  'register.nsUsual':
+    'Filled with the nameservers {count} of this account’s {total} domains use; change them or copy another domain’s.',
   'register.nsCopied': '{count, plural, one {# nameserver} other {# nameservers}} copied from {domain}.',
   'register.contactsCopied': 'Contacts copied from {domain}.',
   'register.another': 'Register another domain with these nameservers and contacts',
@@ -129,16 +136,21 @@ export const en = {
   'dnssec.adviceMustNot': 'must not be used',
   'dnssec.adviceNotRecommended': 'not recommended',
   'dnssec.unlisted': 'not a listed algorithm',
-  'dnssec.algMustNot': 'RFC 8624: {name} must not be used for DNSSEC signing. 13 (ECDSAP256SHA256) and 8 (RSASHA256) are the usual choices.',
-  'dnssec.algNotRecommended': 'RFC 8624: {name} is not recommended for DNSSEC signing. 13 (ECDSAP256SHA256) and 8 (RSASHA256) are the usual choices.',
+  'dnssec.algMustNot':
+    'RFC 8624: {name} must not be used for DNSSEC signing. 13 (ECDSAP256SHA256) and 8 (RSASHA256) are the usual choices.',
+  'dnssec.algNotRecommended':
+    'RFC 8624: {name} is not recommended for DNSSEC signing. 13 (ECDSAP256SHA256) and 8 (RSASHA256) are the usual choices.',
   'dnssec.digestMustNot': 'RFC 8624: {name} must not be used for new DS records; use 2 (SHA-256).',
   'dnssec.line': 'Whole DS line',
-  'dnssec.lineHelp': 'To fill a record, paste its whole DS line as your DNS operator gives it (key tag, algorithm, digest type, digest) into its first field; several lines add several records.',
-  'dnssec.lineInvalid': 'This is not a DS record: it needs a key tag, an algorithm, a digest type and a hexadecimal digest, as in 12345 13 2 49FD46E6….',
+  'dnssec.lineHelp':
+    'To fill a record, paste its whole DS line as your DNS operator gives it (key tag, algorithm, digest type, digest) into its first field; several lines add several records.',
+  'dnssec.lineInvalid':
+    'This is not a DS record: it needs a key tag, an algorithm, a digest type and a hexadecimal digest, as in 12345 13 2 49FD46E6….',
   'dnssec.filledOne': 'DS record {n} filled from the pasted line.',
   'dnssec.filledMany': '{count} DS records filled from the pasted lines.',
   'accounts.switchQuestion': 'Switch to “{name}” now?',
-  'accounts.switchNow': 'You are working in “{current}”. The screens show the data of the account in use; you can switch at any time with the Account menu.',
+  'accounts.switchNow':
+    'You are working in “{current}”. The screens show the data of the account in use; you can switch at any time with the Account menu.',
   'accounts.switchTo': 'Switch to {name}',
   'accounts.stayIn': 'Stay in {current}',
   'accounts.switchedTo': 'Now working in “{name}”.',
@@ -170,12 +182,14 @@ export const en = {
   'logs.searchStopped': 'Stopped after page {page}.',
   'logs.searchOn': 'Search on from page {page}',
   'settings.portfolio': 'Portfolio',
-  'settings.portfolioHelp': 'Every account at once, from what the app last read: each list read in full and each DNS zone opened.',
+  'settings.portfolioHelp':
+    'Every account at once, from what the app last read: each list read in full and each DNS zone opened.',
   'settings.exportDomains': 'Export every domain (CSV)',
   'settings.exportZones': 'Export every DNS zone (BIND files, .tar)',
   'settings.zonesExported': '{count, plural, one {# zone file} other {# zone files}} exported.',
   'settings.logs': 'Log and diagnostics',
-  'settings.logsHelp': 'The app writes a log of what it does (never an API key, a password or a WHOIS field). Attach the diagnostics when you report a problem.',
+  'settings.logsHelp':
+    'The app writes a log of what it does (never an API key, a password or a WHOIS field). Attach the diagnostics when you report a problem.',
   'settings.openLogFolder': 'Open log folder',
   'settings.copyDiagnostics': 'Copy diagnostics',
   'settings.diagnosticsCopied': 'Diagnostics copied to the clipboard ({count} log lines).',
@@ -188,8 +202,10 @@ export const en = {
   'accounts.name': 'Name',
   'accounts.baseUrl': 'Base URL',
   'accounts.ddnsUrl': 'Dynamic DNS update address (optional)',
-  'accounts.ddnsUrlHelp': 'Where routers and hosting-admin ddns send dynamic DNS updates. Empty: the live service’s address.',
-  'accounts.baseUrlHelp': 'The API address, ending in /v1. It must use https; plain http is accepted only to this computer, for local testing: localhost, 127.0.0.1 (or any 127.x.x.x) and [::1].',
+  'accounts.ddnsUrlHelp':
+    'Where routers and hosting-admin ddns send dynamic DNS updates. Empty: the live service’s address.',
+  'accounts.baseUrlHelp':
+    'The API address, ending in /v1. It must use https; plain http is accepted only to this computer, for local testing: localhost, 127.0.0.1 (or any 127.x.x.x) and [::1].',
   'accounts.apiKey': 'API key',
   'accounts.apiKeyHelp': 'Stored in the system keychain; never shown again.',
   'accounts.serverKinds': 'Server kinds',
@@ -197,7 +213,8 @@ export const en = {
   'accounts.kindPath': 'Path word for kind {kind}',
   'accounts.kindLabel': 'Label for kind {kind}',
   'accounts.nsTypes': 'DNS product words',
-  'accounts.nsTypesHelp': 'The word the service uses in ns_type for each of its two DNS services (the API description writes svc1 and svc11), and the name to show for it. A word the service sends that is not here is still shown and kept.',
+  'accounts.nsTypesHelp':
+    'The word the service uses in ns_type for each of its two DNS services (the API description writes svc1 and svc11), and the name to show for it. A word the service sends that is not here is still shown and kept.',
   'accounts.nsTypeWord': 'Word for {flavour}',
   'accounts.nsTypeLabel': 'Label for {flavour}',
   'accounts.timeout': 'Time-out (seconds)',
@@ -212,13 +229,15 @@ export const en = {
   'accounts.keyStorage.unreachable': 'Key in keychain, which cannot be reached (no Secret Service)',
   'accounts.demoNote': 'A local sandbox of the API with sample data, for trying the app. It cannot be edited.',
   // Account marks: colour, environment tag, typed confirmation by name, read-only.
-  'account.readOnly': 'This account is read-only: the app sends no change to it. Turn off “Read-only” for it in Accounts to make changes.',
+  'account.readOnly':
+    'This account is read-only: the app sends no change to it. Turn off “Read-only” for it in Accounts to make changes.',
   'account.readOnlyBanner': '{account} is read-only: the app sends no change to it, whatever its API key allows.',
   'account.readOnlyBannerHow': 'Change this in Accounts.',
   'account.windowTitle': '{app} — {account}',
   'account.windowTitleTagged': '{app} — {account} [{tag}]',
   'accounts.colour': 'Colour',
-  'accounts.colourHelp': 'Shown with the account’s name and tag in the sidebar, the window title, every confirmation and every job result.',
+  'accounts.colourHelp':
+    'Shown with the account’s name and tag in the sidebar, the window title, every confirmation and every job result.',
   'accounts.colour.slate': 'Slate',
   'accounts.colour.blue': 'Blue',
   'accounts.colour.teal': 'Teal',
@@ -238,16 +257,19 @@ export const en = {
   'accounts.writeSafety.name': 'Confirm every write by typing the account’s name',
   'accounts.writeSafetyHelp.none': 'DNS saves and settings are sent as soon as you save them.',
   'accounts.writeSafetyHelp.confirm': 'Every save asks first, naming this account.',
-  'accounts.writeSafetyHelp.name': 'Every save asks for this account’s name, exactly as saved. The default for production accounts.',
+  'accounts.writeSafetyHelp.name':
+    'Every save asks for this account’s name, exactly as saved. The default for production accounts.',
   'accounts.lowerSafetyTitle': 'Guard the writes of {name} less?',
-  'accounts.lowerSafetyLine': 'This lowers how this account’s writes are confirmed (or lets it write again). Type its name to go on.',
+  'accounts.lowerSafetyLine':
+    'This lowers how this account’s writes are confirmed (or lets it write again). Type its name to go on.',
   'accounts.lowerSafetyConfirm': 'Lower and save',
   'accounts.readOnlyOption': 'Read-only: send no changes to this account',
   'accounts.readOnlyHelp': 'Every write is refused by the app, whatever the API key allows. Reading still works.',
   'accounts.readOnlyBadge': 'read-only',
   'accounts.marks': 'Colour: {colour}. Tag: {tag}.',
   'confirm.writeTitle': '{operation}?',
-  'confirm.writeLine': 'This account confirms every write: {count, plural, one {the # item below will be sent as listed} other {the # items below will be sent as listed}}.',
+  'confirm.writeLine':
+    'This account confirms every write: {count, plural, one {the # item below will be sent as listed} other {the # items below will be sent as listed}}.',
   'confirm.writeSend': 'Send',
   'confirm.typeAccountName': 'This account asks for its name: type {name} to confirm.',
   'confirm.accountNameLabel': 'Account name',
@@ -262,12 +284,14 @@ export const en = {
   'accounts.newKey': 'New API key',
   'accounts.keyReplaced': 'The key of “{name}” was replaced.',
   'accounts.remove': 'Remove',
-  'accounts.removeConfirm': 'Remove the account “{name}” from this app? Its API key is deleted from the keychain. Nothing changes at the service.',
+  'accounts.removeConfirm':
+    'Remove the account “{name}” from this app? Its API key is deleted from the keychain. Nothing changes at the service.',
   'accounts.removed': 'Account “{name}” removed.',
   'accounts.active': 'Active',
   'accounts.makeActive': 'Use this account',
   'accounts.keychainUnavailable': 'The system keychain is not available',
-  'accounts.keychainChooseSession': 'You can keep a key for this session only: it is held in memory and forgotten when the app quits.',
+  'accounts.keychainChooseSession':
+    'You can keep a key for this session only: it is held in memory and forgotten when the app quits.',
   'accounts.problem': 'Accounts file problem',
 
   'servers.title': '{label}',
@@ -285,7 +309,8 @@ export const en = {
   'servers.currentExpiration': 'Current expiration date: {date}',
   'servers.extendMonths': 'Extend by (months)',
   'servers.extend': 'Extend…',
-  'servers.extendConfirm': 'Extend server {name} by {months} months. Its expiration date moves from {from} to about {to}.',
+  'servers.extendConfirm':
+    'Extend server {name} by {months} months. Its expiration date moves from {from} to about {to}.',
   'servers.extended': 'Extended. The new expiration date is {date}.',
   'servers.autorenewSaved': 'Auto-renewal saved.',
   'servers.resources': 'Resources',
@@ -337,11 +362,13 @@ export const en = {
   'svcips.region.JP': 'Japan (JP)',
   'svcips.region.WR': 'Worldwide (WR)',
   'svcips.registerSubmit': 'Register…',
-  'svcips.registerConfirm': 'Register {count, plural, one {# service IP} other {# service IPs}} in region {region} for: {servers}.',
+  'svcips.registerConfirm':
+    'Register {count, plural, one {# service IP} other {# service IPs}} in region {region} for: {servers}.',
   'svcips.registerResults': 'Registration results',
   'svcips.registeredFor': '{vipname} for {webname}',
   'svcips.extend': 'Extend…',
-  'svcips.extendConfirm': 'Extend service IP {name} by {months} months. Its expiration date moves from {from} to about {to}.',
+  'svcips.extendConfirm':
+    'Extend service IP {name} by {months} months. Its expiration date moves from {from} to about {to}.',
   'svcips.extended': 'Extended. The new expiration date is {date}.',
   'svcips.settings': 'Settings',
   'svcips.settingsServer': 'Server',
@@ -350,7 +377,8 @@ export const en = {
   'svcips.settingsCert': 'Certificate ID',
   'svcips.settingsSaved': 'Settings saved.',
   'svcips.deleteCache': 'Delete cache…',
-  'svcips.deleteCacheConfirm': 'Delete the cache of service IP {name}? Cached content is fetched again from the server; this cannot be undone.',
+  'svcips.deleteCacheConfirm':
+    'Delete the cache of service IP {name}? Cached content is fetched again from the server; this cannot be undone.',
   'svcips.cacheDeleted': 'The cache of {name} was deleted.',
 
   'domains.title': 'Domains',
@@ -361,7 +389,8 @@ export const en = {
   'domains.expired': 'Expired',
   'domains.expiresIn': 'Expires in {days, plural, one {# day} other {# days}}',
   'domains.filterPlaceholder': 'Name or registrar (ns: nameservers)',
-  'domains.filterHelp': 'Matches the domain name or the registrar. To search one field, start with its name: ns: for the nameservers, registrar: or name:.',
+  'domains.filterHelp':
+    'Matches the domain name or the registrar. To search one field, start with its name: ns: for the nameservers, registrar: or name:.',
   'domains.onlyAttention': 'Only expired or expiring within {days} days ({count})',
   'domains.onlyAttentionBefore': 'Only expired or expiring within',
   'domains.onlyAttentionAfter': 'days ({count})',
@@ -370,22 +399,26 @@ export const en = {
   'domains.whoisPrivacy': 'WHOIS privacy',
   'domains.dnssec': 'DNSSEC',
   'domains.dnssecOn': 'On ({count} DS)',
-  'domains.detailsLoading': 'Loading nameservers, transfer lock, WHOIS privacy and DNSSEC of every domain ({done} of {total} lists)…',
+  'domains.detailsLoading':
+    'Loading nameservers, transfer lock, WHOIS privacy and DNSSEC of every domain ({done} of {total} lists)…',
   'domains.exportCsv': 'Export CSV',
   'domains.selectionHint': 'Tick domains to renew them or set their auto-renewal.',
   'domains.selectionTitle': 'Bulk actions ({count} selected)',
   'domains.years': 'Years',
   'domains.selectionRenewButton': 'Renew {count, plural, one {# domain} other {# domains}}',
   'domains.selectionRenewTitle': 'Renew domains',
-  'domains.selectionRenewConfirm': 'Renew {count, plural, one {# domain} other {# domains}} by {years, plural, one {# year} other {# years}} each:',
+  'domains.selectionRenewConfirm':
+    'Renew {count, plural, one {# domain} other {# domains}} by {years, plural, one {# year} other {# years}} each:',
   'domains.andMore': ' and {count} more',
   'domains.noRetry': 'Each renewal is sent once; a failed one is reported, never retried by itself.',
   'domains.renewedTo': 'Renewed; now expires {date}',
   'domains.autorenewOnLabel': 'Turn auto-renewal on (off when unchecked)',
   'domains.selectionAutorenewButton': 'Set auto-renewal',
   'domains.selectionAutorenewTitle': 'Set auto-renewal',
-  'domains.selectionAutorenewOnConfirm': 'Turn on the own auto-renewal setting of {count, plural, one {# domain} other {# domains}}.',
-  'domains.selectionAutorenewOffConfirm': 'Turn off the own auto-renewal setting of {count, plural, one {# domain} other {# domains}}. Unless the account-wide setting is on, {count, plural, one {it} other {they}} will expire unless renewed by hand.',
+  'domains.selectionAutorenewOnConfirm':
+    'Turn on the own auto-renewal setting of {count, plural, one {# domain} other {# domains}}.',
+  'domains.selectionAutorenewOffConfirm':
+    'Turn off the own auto-renewal setting of {count, plural, one {# domain} other {# domains}}. Unless the account-wide setting is on, {count, plural, one {it} other {they}} will expire unless renewed by hand.',
   'domains.clearSelection': 'Clear selection',
   'jobs.progressLabel': 'Bulk progress',
   'jobs.progressText': '{done} of {total} done',
@@ -423,7 +456,8 @@ export const en = {
   'domain.nameservers': 'Nameservers',
   'domain.whoisProxy': 'WHOIS privacy proxy',
   'domain.renewTitle': 'Renew domain',
-  'domain.renewConfirm': 'Renew {domain} by {years, plural, one {# year} other {# years}}. Its expiration date moves from {from} to about {to}.',
+  'domain.renewConfirm':
+    'Renew {domain} by {years, plural, one {# year} other {# years}}. Its expiration date moves from {from} to about {to}.',
   'domain.renewButton': 'Renew for {years, plural, one {# year} other {# years}}',
   'domain.renewed': '{domain} renewed; it now expires {date}.',
   'domain.lock': 'Lock transfers',
@@ -439,9 +473,11 @@ export const en = {
   'domain.copy': 'Copy',
   'domain.copied': 'Copied to the clipboard.',
   'domain.whoisProxyLabel': 'Hide the contacts behind the WHOIS privacy proxy',
-  'domain.contactHelp': 'Enter contact data in alphabetic characters. Phone and fax as +<country code>.<number>; country as a two-letter code.',
+  'domain.contactHelp':
+    'Enter contact data in alphabetic characters. Phone and fax as +<country code>.<number>; country as a two-letter code.',
   'domain.sameAsRegistrant': 'Same as registrant',
-  'domain.fixFields': '{count, plural, one {# field needs attention; it is marked above.} other {# fields need attention; they are marked above.}}',
+  'domain.fixFields':
+    '{count, plural, one {# field needs attention; it is marked above.} other {# fields need attention; they are marked above.}}',
   'domain.whoisSaved': 'WHOIS saved.',
   'domain.role.registrant': 'Registrant',
   'domain.role.admin': 'Administrative contact',
@@ -459,7 +495,8 @@ export const en = {
   'domain.field.phone': 'Phone',
   'domain.field.fax': 'Fax',
   'domain.conflictTitle': 'Changed since you opened it',
-  'domain.conflictExplain': 'Someone changed this setting after you loaded it. Compare both versions and choose which one to keep.',
+  'domain.conflictExplain':
+    'Someone changed this setting after you loaded it. Compare both versions and choose which one to keep.',
   'domain.conflictField': 'Field',
   'domain.conflictTheirs': 'Current (theirs)',
   'domain.conflictMine': 'Yours',
@@ -497,13 +534,15 @@ export const en = {
   'domain.reveal': 'Show password',
   'domain.hide': 'Hide password',
   'domain.ddnsUrlTitle': 'Update address for a router or an updater',
-  'domain.ddnsUrlHelp': 'A router or a script calls this address to point a host at its current address. It holds the password: copy it into the router, do not share it. The command line does the same: hosting-admin ddns update.',
+  'domain.ddnsUrlHelp':
+    'A router or a script calls this address to point a host at its current address. It holds the password: copy it into the router, do not share it. The command line does the same: hosting-admin ddns update.',
   'domain.ddnsHost': 'Host (empty: the domain itself; * for every name)',
   'domain.ddnsHostPlaceholder': 'www',
   'domain.ddnsCopyUrl': 'Copy the address with its password',
   'domain.ddnsOn': 'Dynamic DNS is on.',
   'domain.ddnsOff': 'Dynamic DNS is off.',
-  'domain.dsHelp': 'DS records as given by your DNS operator. The digest length must match the digest type (SHA-1: 40, SHA-256: 64, SHA-384: 96 hexadecimal characters).',
+  'domain.dsHelp':
+    'DS records as given by your DNS operator. The digest length must match the digest type (SHA-1: 40, SHA-256: 64, SHA-384: 96 hexadecimal characters).',
   'domain.dsRecord': 'DS record {n}',
   'domain.dsKeytag': 'Key tag',
   'domain.dsAlg': 'Algorithm',
@@ -529,11 +568,13 @@ export const en = {
   'domain.typeToConfirm': 'Type {text} to confirm.',
   'domain.ownerChanged': '{domain} is being handed to {user}.',
   'domain.removeTitle': 'Remove from account',
-  'domain.removeExplain': 'Removing {domain} takes it out of this account only. The domain itself stays registered until it expires.',
+  'domain.removeExplain':
+    'Removing {domain} takes it out of this account only. The domain itself stays registered until it expires.',
   'domain.removeButton': 'Remove from account',
   'domain.removed': '{domain} removed from the account.',
   'domainSearch.names': 'Domain names',
-  'domainSearch.help': 'Separate names with commas, spaces or new lines. Up to 50 are checked per request; more are checked in turn.',
+  'domainSearch.help':
+    'Separate names with commas, spaces or new lines. Up to 50 are checked per request; more are checked in turn.',
   'domainSearch.check': 'Check {count, plural, one {# name} other {# names}}',
   'domainSearch.results': 'Availability',
   'domainSearch.availability': 'Availability',
@@ -556,7 +597,8 @@ export const en = {
   'register.next': 'Next',
   'register.registerButton': 'Register',
   'register.confirm': 'Register {name} for {years, plural, one {# year} other {# years}}.',
-  'register.noRetry': 'The request is sent once and never retried automatically; if it fails, check the domain list before trying again.',
+  'register.noRetry':
+    'The request is sent once and never retried automatically; if it fails, check the domain list before trying again.',
   'register.done': 'Registered',
   'register.domainid': 'Domain ID',
   'register.open': 'Open {name}',
@@ -578,17 +620,20 @@ export const en = {
   'accounts.keyCheck.unreached': 'The key of “{name}” was not tested: the service could not be reached.',
   'accounts.keyCheck.failed': 'The key of “{name}” could not be tested.',
   'accounts.keyCheck.address': 'The service refused requests of “{name}” from this computer’s internet address.',
-  'accounts.keyCheck.addressNext': 'On the service’s API settings page, add this computer’s internet address to the token’s allowed addresses, then test again. Replace the key only if it is the wrong one.',
+  'accounts.keyCheck.addressNext':
+    'On the service’s API settings page, add this computer’s internet address to the token’s allowed addresses, then test again. Replace the key only if it is the wrong one.',
   'accounts.keyCheck.replace': 'Replace the key',
   'accounts.keyCheck.again': 'Test again',
   'transferIn.failed.title': 'Failed transfers',
-  'transferIn.failed.explain': 'The transfer did not go through, and the domain stays with the registrar that holds it now. At that registrar, turn off the domain’s transfer lock and get a current transfer code (auth code), then request the transfer again.',
+  'transferIn.failed.explain':
+    'The transfer did not go through, and the domain stays with the registrar that holds it now. At that registrar, turn off the domain’s transfer lock and get a current transfer code (auth code), then request the transfer again.',
   'transferIn.failed.order': 'Order {id}, requested {time}',
   'transferIn.failed.noMessage': 'The service sent no message with it.',
   'transferIn.failed.again': 'Request {domain} again',
   'transferIn.failed.seeBelow': 'See below',
   'expiring.title': 'Expiring soon',
-  'expiring.help': 'Domains, servers and service IPs of every account, by expiration date. A row of another account opens after switching to that account.',
+  'expiring.help':
+    'Domains, servers and service IPs of every account, by expiration date. A row of another account opens after switching to that account.',
   'expiring.within': 'Expiring within (days)',
   'expiring.filterAccount': 'Account to show',
   'expiring.filterType': 'Type to show',
@@ -598,9 +643,11 @@ export const en = {
   'expiring.switched': 'Switched to the account “{account}”.',
   'expiring.opensOther': 'Opens in the account “{account}” (switches to it)',
   'expiring.renewTitle': 'Renew',
-  'expiring.renewConfirm': 'Renew {count, plural, one {# item} other {# items}} of the account “{account}” by {years, plural, one {# year} other {# years}} (servers and service IPs by {years, plural, one {# year} other {# years}} in months).',
+  'expiring.renewConfirm':
+    'Renew {count, plural, one {# item} other {# items}} of the account “{account}” by {years, plural, one {# year} other {# years}} (servers and service IPs by {years, plural, one {# year} other {# years}} in months).',
   'expiring.renewButton': 'Renew {count} selected',
-  'expiring.renewHelp': 'Domains are renewed by years; servers and service IPs are extended by the same length in months. Each account is confirmed on its own.',
+  'expiring.renewHelp':
+    'Domains are renewed by years; servers and service IPs are extended by the same length in months. Each account is confirmed on its own.',
   'expiring.renewed': '{count, plural, one {# item renewed} other {# items renewed}}.',
   'expiring.when': 'When',
   'expiring.what': 'Type',
@@ -629,7 +676,8 @@ export const en = {
   'freeDns.help': 'Free DNS keeps DNS records here for domains registered elsewhere.',
   'freeDns.recordCount': 'Records',
   'freeDns.registerTitle': 'Add a domain held elsewhere',
-  'freeDns.provisional': 'This makes a provisional registration only: the domain is added once you prove you own it, with the method chosen below, and complete the final registration.',
+  'freeDns.provisional':
+    'This makes a provisional registration only: the domain is added once you prove you own it, with the method chosen below, and complete the final registration.',
   'freeDns.auth': 'How you will prove ownership',
   'freeDns.auth.txt': 'A TXT record at the domain',
   'freeDns.auth.email': 'An e-mail to the domain’s contact',
@@ -644,8 +692,10 @@ export const en = {
   'freeDns.removed': '{domain} was removed from free DNS.',
   'freeDns.removeExplain': 'Its records stop being served by this service.',
   'dnsEditor.nsType': 'DNS flavour (ns_type)',
-  'dnsEditor.nsTypeHelp': 'The DNS flavour says which of the service’s two DNS services these records are saved to, and so which nameservers answer with them:',
-  'dnsEditor.currentNs': 'This domain’s nameservers now: {ns}. Records saved here are served only while the domain uses this service’s nameservers.',
+  'dnsEditor.nsTypeHelp':
+    'The DNS flavour says which of the service’s two DNS services these records are saved to, and so which nameservers answer with them:',
+  'dnsEditor.currentNs':
+    'This domain’s nameservers now: {ns}. Records saved here are served only while the domain uses this service’s nameservers.',
   'dnsEditor.mode': 'Editing mode',
   'dnsEditor.tableMode': 'Table',
   'dnsEditor.rawMode': 'Raw text',
@@ -668,7 +718,8 @@ export const en = {
   'dnsEditor.fixPlace': 'Write row {n} in the service’s form',
   'dnsEditor.page': 'Page {page} of {pages}',
   'dnsEditor.rawLabel': 'Records, one per line: type host value',
-  'dnsEditor.rawHelp': 'Lines this app does not understand are kept exactly as they are. An MX line is the mail server, then the priority, always for the domain itself: mx mail.example.com. 10 (mx @ 10: the domain is its own mail server).',
+  'dnsEditor.rawHelp':
+    'Lines this app does not understand are kept exactly as they are. An MX line is the mail server, then the priority, always for the domain itself: mx mail.example.com. 10 (mx @ 10: the domain is its own mail server).',
   'dnsEditor.line': 'Line {n}',
   'dnsEditor.fixFirst': '{count, plural, one {# problem} other {# problems}} to fix before saving; they are marked.',
   'dnsEditor.review': 'Review changes…',
@@ -677,7 +728,8 @@ export const en = {
   'dnsEditor.planNothing': 'Nothing changes: the records and the settings are as the service holds them.',
   'dnsEditor.planTtl': 'TTL of the whole zone: {from} → {to}',
   'dnsEditor.planNsType': 'DNS service (ns_type): {from} → {to}',
-  'dnsEditor.overThreshold': 'This changes {changed} of the zone’s {total} records: more than {percent} % of a zone of {min} records or more.',
+  'dnsEditor.overThreshold':
+    'This changes {changed} of the zone’s {total} records: more than {percent} % of a zone of {min} records or more.',
   'dnsEditor.overRuleConfirm': 'I have checked this plan: apply this zone anyway',
   'dnsEditor.planSettingsOnly': 'No record changes; only the settings (TTL or flavour) change.',
   'dnsEditor.planAdd': 'add',
@@ -694,15 +746,19 @@ export const en = {
   'dnsEditor.bindPaste': 'Paste a zone file to import (nothing is sent until you review and apply)',
   'dnsEditor.bindImport': 'Import',
   'dnsEditor.bindExport': 'Export as a zone file',
-  'dnsEditor.imported': '{count, plural, one {# record} other {# records}} imported into the editor. Review and apply to save them.',
+  'dnsEditor.imported':
+    '{count, plural, one {# record} other {# records}} imported into the editor. Review and apply to save them.',
   'dnsEditor.saved': 'The records of {zone} were saved.',
   'dnsEditor.overviewHelp': 'Every domain’s DNS setting. Open one to edit its records.',
   'dnsEditor.zoneTitle': 'DNS records of {zone}',
-  'dnsEditor.draftOffered': 'Your unsaved changes to this zone from {time} were kept. The zone below is as the service holds it now.',
+  'dnsEditor.draftOffered':
+    'Your unsaved changes to this zone from {time} were kept. The zone below is as the service holds it now.',
   'dnsEditor.draftRestore': 'Restore my changes',
   'dnsEditor.draftDiscard': 'Discard them',
-  'draft.offered': 'Your unsaved changes to this form from {time} were kept. The form below is as the service holds it now.',
-  'draft.offeredNew': 'What you typed into this form at {time} and did not send was kept. The form below starts afresh. Secrets (an API key, a transfer code, a password) are never kept: type them again.',
+  'draft.offered':
+    'Your unsaved changes to this form from {time} were kept. The form below is as the service holds it now.',
+  'draft.offeredNew':
+    'What you typed into this form at {time} and did not send was kept. The form below starts afresh. Secrets (an API key, a transfer code, a password) are never kept: type them again.',
   'dnsEditor.domainSettings': 'Domain settings',
   'dnsEditor.historyLink': 'History and snapshots (restore an earlier zone)',
   'dnsEditor.editRecords': 'Edit DNS records',
@@ -713,7 +769,8 @@ export const en = {
   // bulk DNS change
   'nav.dnsBulk': 'Bulk DNS change',
   'bulkDns.title': 'Bulk DNS change',
-  'bulkDns.help': 'Change records in many zones of several accounts at once: replace a value (a server moving to a new address), add a record, or remove records. Each zone is read afresh and planned first; nothing is sent until you apply and confirm.',
+  'bulkDns.help':
+    'Change records in many zones of several accounts at once: replace a value (a server moving to a new address), add a record, or remove records. Each zone is read afresh and planned first; nothing is sent until you apply and confirm.',
   'bulkDns.step.accounts': '1. Accounts',
   'bulkDns.step.zones': '2. Zones',
   'bulkDns.step.change': '3. Change',
@@ -721,13 +778,16 @@ export const en = {
   'bulkDns.step.results': '5. Results',
   'bulkDns.accountsLegend': 'Accounts whose zones to change',
   'bulkDns.readOnlyNote': 'Read-only: its zones can be planned, but nothing is sent to it.',
-  'bulkDns.zonesHelp': 'The DNS and free DNS zones the app has read of these accounts. A zone it has not read yet is not listed: read the zone lists to add it.',
+  'bulkDns.zonesHelp':
+    'The DNS and free DNS zones the app has read of these accounts. A zone it has not read yet is not listed: read the zone lists to add it.',
   'bulkDns.filter': 'Filter zones',
   'bulkDns.selectNone': 'Select none',
   'bulkDns.containing': 'Zones containing',
-  'bulkDns.containingHelp': 'A value of a record (an address, a name) as the store last read it: selects exactly the zones of the chosen accounts that hold it. Read the lists first if the store is old.',
+  'bulkDns.containingHelp':
+    'A value of a record (an address, a name) as the store last read it: selects exactly the zones of the chosen accounts that hold it. Read the lists first if the store is old.',
   'bulkDns.selectContaining': 'Select zones containing it',
-  'bulkDns.containingFound': '{count, plural, =0 {No zone holds {value}} one {# zone holds {value}: selected} other {# zones hold {value}: selected}}',
+  'bulkDns.containingFound':
+    '{count, plural, =0 {No zone holds {value}} one {# zone holds {value}: selected} other {# zones hold {value}: selected}}',
   'bulkDns.readLists': 'Read the zone lists from the service',
   'bulkDns.readingLists': 'Reading the zone lists…',
   'bulkDns.zonesSelected': '{count, plural, one {# zone} other {# zones}} selected',
@@ -749,7 +809,8 @@ export const en = {
   'bulkDns.to': 'New value',
   'bulkDns.onlyType': 'Only records of type',
   'bulkDns.anyType': 'Any type',
-  'bulkDns.replaceHelp': 'Only a record whose whole value is this changes (for MX, SRV and CAA, also its mail server, target or issuer): 192.0.2.1 does not match 192.0.2.10, nor an address inside a TXT record.',
+  'bulkDns.replaceHelp':
+    'Only a record whose whole value is this changes (for MX, SRV and CAA, also its mail server, target or issuer): 192.0.2.1 does not match 192.0.2.10, nor an address inside a TXT record.',
   'bulkDns.hostHelpAdd': '@ or empty: the zone itself (the apex).',
   'bulkDns.hostHelpRemove': 'Empty: any host. @: the zone itself (the apex).',
   'bulkDns.valueHelpRemove': 'Empty: any value.',
@@ -762,11 +823,13 @@ export const en = {
   'bulkDns.build': 'Build plans',
   'bulkDns.building': 'Reading and planning zones… {done} of {total}',
   'bulkDns.planSummary': 'To change: {change}. Nothing to change: {same}. Not read: {failed}.',
-  'bulkDns.safetyRule': 'A zone of {min} records or more where more than {percent} % of the records would change, or a zone whose apex NS records would change, is applied only if you tick it yourself.',
+  'bulkDns.safetyRule':
+    'A zone of {min} records or more where more than {percent} % of the records would change, or a zone whose apex NS records would change, is applied only if you tick it yourself.',
   'bulkDns.counts': '{changed} of {total} records change ({percent} %).',
   'bulkDns.countsEmptyZone': '{count, plural, one {# record} other {# records}} added to a zone with no records.',
   'bulkDns.planOf': 'Plan of {zone}',
-  'bulkDns.mentions': 'Left as {count, plural, one {it is: the value appears inside this record} other {they are: the value appears inside these records}}:',
+  'bulkDns.mentions':
+    'Left as {count, plural, one {it is: the value appears inside this record} other {they are: the value appears inside these records}}:',
   'bulkDns.invalid': 'Not sent: after this change the zone would not be valid.',
   'bulkDns.readOnlyZone': 'Not sent: {account} is read-only.',
   'bulkDns.overThreshold': 'More than {percent} % of this zone’s records change.',
@@ -777,17 +840,21 @@ export const en = {
   'bulkDns.failedTitle': 'Could not be read',
   'bulkDns.notReadTitle': 'Not read (stopped)',
   'bulkDns.apply': 'Apply to {count, plural, one {# zone} other {# zones}}',
-  'bulkDns.applyWhat': 'Apply changes the records of {zones} in {accounts, plural, one {# account} other {# accounts}}.',
+  'bulkDns.applyWhat':
+    'Apply changes the records of {zones} in {accounts, plural, one {# account} other {# accounts}}.',
   'bulkDns.applyNothing': 'No zone to apply.',
   'bulkDns.used': 'These plans were applied. Build the plans again for another change: each zone is read again.',
   'bulkDns.zoneCount': '{count, plural, one {# zone} other {# zones}}',
   'bulkDns.applyTitle': 'Apply the bulk DNS change',
   'bulkDns.applyLine': 'Change the records of {zones} in {accounts, plural, one {# account} other {# accounts}}:',
-  'bulkDns.applyOnce': 'Each zone is sent once and never retried automatically. A zone changed at the service since its plan was made is not sent.',
+  'bulkDns.applyOnce':
+    'Each zone is sent once and never retried automatically. A zone changed at the service since its plan was made is not sent.',
   'bulkDns.applyConfirm': 'Apply to {count, plural, one {# zone} other {# zones}}',
   'bulkDns.resultsSummary': 'Done: {done}. Failed or not sent: {failed}. Outcome unknown: {unknown}. Left out: {left}.',
-  'bulkDns.noRetry': 'Nothing is retried automatically. To try again, {count, plural, one {plan the change again: the zone is read afresh} other {build the plans again: each zone is read afresh}}.',
-  'bulkDns.changedSincePlan': 'Not sent: the zone changed at the service after its plan was made. Build the plans again.',
+  'bulkDns.noRetry':
+    'Nothing is retried automatically. To try again, {count, plural, one {plan the change again: the zone is read afresh} other {build the plans again: each zone is read afresh}}.',
+  'bulkDns.changedSincePlan':
+    'Not sent: the zone changed at the service after its plan was made. Build the plans again.',
   'bulkDns.leftOut.readFailed': 'Not sent: it could not be read.',
   'bulkDns.leftOut.notRead': 'Not sent: it was not read (stopped).',
   'bulkDns.leftOut.noChange': 'Nothing to change.',
@@ -807,44 +874,60 @@ export const en = {
   'logs.request': 'Request body',
   'logs.response': 'Response body',
 
-
   // What the other processes and the shared rules send: codes with parameters.
   'error.bad-request': 'The service rejected the request as invalid.',
-  'error.unauthorized': 'The service did not accept this request. Check two things on the service’s API settings page: that the key is still valid (replace it for this account in Accounts if not), and that this computer’s internet address is in the token’s list of allowed addresses.',
-  'error.forbidden': 'The service refused this request. Check on the service’s API settings page that the key may do this (a key with write access) and that this computer’s internet address is in the token’s list of allowed addresses.',
-  'error.forbiddenRead': 'The service refused to let this key read ({request}). Check on the service’s API settings page that this computer’s internet address is in the token’s list of allowed addresses, and that the token may use this part of the API.',
-  'error.forbiddenAddress': 'The service does not accept requests from this computer’s internet address with this token ({request}). The key itself may be right: add this computer’s address to the token’s allowed addresses on the service’s API settings page.',
-  'error.forbiddenWrite': 'The service refused this change ({request}). Check on the service’s API settings page that the key may make changes (a key with write access) and that this computer’s internet address is in the token’s list of allowed addresses.',
+  'error.unauthorized':
+    'The service did not accept this request. Check two things on the service’s API settings page: that the key is still valid (replace it for this account in Accounts if not), and that this computer’s internet address is in the token’s list of allowed addresses.',
+  'error.forbidden':
+    'The service refused this request. Check on the service’s API settings page that the key may do this (a key with write access) and that this computer’s internet address is in the token’s list of allowed addresses.',
+  'error.forbiddenRead':
+    'The service refused to let this key read ({request}). Check on the service’s API settings page that this computer’s internet address is in the token’s list of allowed addresses, and that the token may use this part of the API.',
+  'error.forbiddenAddress':
+    'The service does not accept requests from this computer’s internet address with this token ({request}). The key itself may be right: add this computer’s address to the token’s allowed addresses on the service’s API settings page.',
+  'error.forbiddenWrite':
+    'The service refused this change ({request}). Check on the service’s API settings page that the key may make changes (a key with write access) and that this computer’s internet address is in the token’s list of allowed addresses.',
   'error.not-found': 'The service has no such item. It may have been removed; refresh the list.',
-  'error.server-error': 'The service had an internal error. Try again later; if it persists, contact the provider with the request ID.',
+  'error.server-error':
+    'The service had an internal error. Try again later; if it persists, contact the provider with the request ID.',
   'error.unavailable': 'The service is temporarily unavailable. Try again in a moment.',
   'error.gateway-timeout': 'The service did not answer in time (gateway time-out). Try again in a moment.',
-  'error.timeout': 'No answer from the service within the time limit. Check the connection or raise the account’s time-out.',
+  'error.timeout':
+    'No answer from the service within the time limit. Check the connection or raise the account’s time-out.',
   'error.network': 'Could not reach the service. Check the network connection and the account’s base URL.',
   'error.malformed-response': 'The service answered with something this app cannot read.',
   'error.cancelled': 'The request was cancelled.',
   'error.validation': 'Some values need attention; they are listed below.',
-  'error.keychain-unavailable': 'The system keychain is not available. On Linux, install and unlock a Secret Service (GNOME Keyring or KWallet) and make sure a D-Bus session is running; on macOS and Windows, allow this app to use the keychain / Credential Manager. Or keep the key for this session only: it is held in memory and forgotten when the app quits.',
+  'error.keychain-unavailable':
+    'The system keychain is not available. On Linux, install and unlock a Secret Service (GNOME Keyring or KWallet) and make sure a D-Bus session is running; on macOS and Windows, allow this app to use the keychain / Credential Manager. Or keep the key for this session only: it is held in memory and forgotten when the app quits.',
   'error.no-key': 'No API key is stored for this account. Enter the key in Accounts (Replace key).',
   'error.no-account': 'That account no longer exists. Choose another account.',
   'error.internal': 'Something went wrong inside the app. Try again; if it keeps happening, restart the app.',
   'error.serviceSaid': 'The service said:',
-  'serviceMessage.domainnameInvalid': 'The service does not know this domain in this account: check the name, and whether another account holds it.',
+  'serviceMessage.domainnameInvalid':
+    'The service does not know this domain in this account: check the name, and whether another account holds it.',
   'serviceMessage.transferLocked': 'The domain is locked against transfer: unlock it on its Transfer lock tab first.',
-  'serviceMessage.tooManyRequests': 'The service refused more requests for a moment (its rate limit): wait a little and try again.',
+  'serviceMessage.tooManyRequests':
+    'The service refused more requests for a moment (its rate limit): wait a little and try again.',
   'http.notJson': 'The service answered with something this app cannot read (the body is not JSON).',
   'http.noResults': 'The service answered with something this app cannot read (the answer has no results).',
   'http.badField': 'The service answered with something this app cannot read: an unexpected value in {field}.',
   'http.notAList': 'The service answered with something this app cannot read: page {page} of the list is not a list.',
-  'http.pagingPastClaim': 'The service’s list went on past what its first page said (max {max}): {pages} pages were read and it had not ended, so the list was not used.',
-  'http.listDeadline': 'The service’s list had not ended after {seconds} seconds ({pages} pages read), so the list was not used.',
-  'http.listClaimTooLong': 'The service’s list claims a size of {max, plural, other {#}} on its first page (max), more than the {items, plural, other {#}} items the app reads in one list, so it was not read further and not used.',
-  'http.listTooLong': 'The service’s list went on past {items, plural, other {#}} items, the most the app reads in one list ({pages} pages read), so the list was not used.',
-  'http.listTooLarge': 'The service’s list came to more than {megabytes} MB, the most the app reads for one list ({pages} pages read), so the list was not used.',
+  'http.pagingPastClaim':
+    'The service’s list went on past what its first page said (max {max}): {pages} pages were read and it had not ended, so the list was not used.',
+  'http.listDeadline':
+    'The service’s list had not ended after {seconds} seconds ({pages} pages read), so the list was not used.',
+  'http.listClaimTooLong':
+    'The service’s list claims a size of {max, plural, other {#}} on its first page (max), more than the {items, plural, other {#}} items the app reads in one list, so it was not read further and not used.',
+  'http.listTooLong':
+    'The service’s list went on past {items, plural, other {#}} items, the most the app reads in one list ({pages} pages read), so the list was not used.',
+  'http.listTooLarge':
+    'The service’s list came to more than {megabytes} MB, the most the app reads for one list ({pages} pages read), so the list was not used.',
   'http.tooLarge': 'The service’s answer was larger than {bytes} bytes, so it was not read.',
   'http.answerNotKept': 'The service answered success, with an answer larger than {bytes} bytes, which was not read.',
-  'http.timeout': 'No answer from the service within {seconds} seconds. Check the connection or raise the account’s time-out.',
-  'http.refused': 'The service at {address} refused the connection: nothing is listening there now. Check that the service is up and the account’s base URL. ({detail})',
+  'http.timeout':
+    'No answer from the service within {seconds} seconds. Check the connection or raise the account’s time-out.',
+  'http.refused':
+    'The service at {address} refused the connection: nothing is listening there now. Check that the service is up and the account’s base URL. ({detail})',
   'http.network': 'Could not reach the service ({detail}). Check the network connection and the account’s base URL.',
   'ipc.foreignSender': 'This request did not come from the app’s own page and was refused.',
   'ipc.unknownChannel': 'The app asked its main process for something it does not offer ({channel}).',
@@ -855,42 +938,61 @@ export const en = {
   'account.keyEmpty': 'The API key is empty.',
   'account.demoReadOnly': 'The demo account cannot be changed or removed.',
   'account.invalidBaseUrl': 'The account’s base URL cannot be used; see below.',
-  'accountsFile.unreadable': 'The accounts file could not be read, so the app started without accounts. The file was kept as {movedTo}; API keys in the keychain are untouched. To get the accounts back, quit the app and put that file back as accounts.json if it can be repaired, or add the accounts again in Accounts & settings (their keys are still in the keychain).',
-  'accountsFile.someUnreadable': '{count, plural, one {One account} other {# accounts}} in the accounts file could not be read or repeated an id already used, and {count, plural, one {was} other {were}} left out: {accounts}. The other accounts loaded. The whole file was copied to {movedTo} before anything changes it; API keys in the keychain are untouched. Add the account again in Accounts & settings, or repair it in that copy.',
-  'startup.dataInUse': 'Another process (process {pid}: the app or the hosting-admin command) is using the data folder {path}: its writes and their journal are one process’s at a time. Start the app again when it has ended.',
-  'startup.accountsFile': 'The accounts file {path} could not be read ({reason}). Check that it is a file you may read and write, or move it away to start without accounts; API keys in the keychain are untouched.',
-  'startup.journalFile': 'The record of write jobs {path} could not be read ({reason}). Check that it is a file you may read and write, or move it away; the service keeps its own request log.',
+  'accountsFile.unreadable':
+    'The accounts file could not be read, so the app started without accounts. The file was kept as {movedTo}; API keys in the keychain are untouched. To get the accounts back, quit the app and put that file back as accounts.json if it can be repaired, or add the accounts again in Accounts & settings (their keys are still in the keychain).',
+  'accountsFile.someUnreadable':
+    '{count, plural, one {One account} other {# accounts}} in the accounts file could not be read or repeated an id already used, and {count, plural, one {was} other {were}} left out: {accounts}. The other accounts loaded. The whole file was copied to {movedTo} before anything changes it; API keys in the keychain are untouched. Add the account again in Accounts & settings, or repair it in that copy.',
+  'startup.dataInUse':
+    'Another process (process {pid}: the app or the hosting-admin command) is using the data folder {path}: its writes and their journal are one process’s at a time. Start the app again when it has ended.',
+  'startup.accountsFile':
+    'The accounts file {path} could not be read ({reason}). Check that it is a file you may read and write, or move it away to start without accounts; API keys in the keychain are untouched.',
+  'startup.journalFile':
+    'The record of write jobs {path} could not be read ({reason}). Check that it is a file you may read and write, or move it away; the service keeps its own request log.',
   'startup.failed': 'The app could not start ({reason}). The log folder holds the details.',
   'startup.unavailable': 'This cannot be done: the app did not start.',
   'app.noDesktop': 'There is no desktop here to open the folder in.',
   'app.copyFailed': 'The text could not be put on the clipboard. Select it and copy it by hand.',
-  'store.movedAside': 'The saved portfolio ({movedTo}) could not be used ({reason}); it was kept aside and the app started with an empty one. Lists fill again as they are read.',
-  'store.newerSchema': 'The saved portfolio was written by a newer version of the app (version {version}; this one reads {supported}). It was left alone; this run keeps its lists in memory.',
+  'store.movedAside':
+    'The saved portfolio ({movedTo}) could not be used ({reason}); it was kept aside and the app started with an empty one. Lists fill again as they are read.',
+  'store.newerSchema':
+    'The saved portfolio was written by a newer version of the app (version {version}; this one reads {supported}). It was left alone; this run keeps its lists in memory.',
   'store.unavailable': 'The portfolio could not be saved in {path} ({reason}); this run keeps its lists in memory.',
   'store.rowSkipped': 'A saved item of {list} could not be read back and was left out.',
   'store.invalidInput': 'The app could not save this in its portfolio.',
   'store.invalidParams': 'The app could not save this list in its portfolio.',
   'store.closed': 'The portfolio is closed.',
-  'store.workerStopped': 'The portfolio stopped working ({reason}) and is being started again; what this asked for may not have been kept. What the service holds is not affected.',
-  'store.snapshotNotKept': 'Not saved: the app could not keep a snapshot of {domain} before the save ({reason}), and every save from this app keeps one so that it can be restored. Nothing was sent. Retry once the portfolio works again.',
-  'store.down': 'The portfolio stopped working ({reason}) and is being started again. Until it is back, zone saves are refused (no snapshot could be kept first); other changes are recorded in history once it is back.',
-  'store.gaveUp': 'The portfolio stopped working ({reason}) and could not be started again{restarts, plural, =0 {} one { (# try)} other { (# tries)}}. Until it is back, zone saves are refused; other changes are recorded in history once it is back. Retry, or restart the app.',
-  'store.historyNotWritten': 'Changes made while the portfolio was stopped could not be recorded in history ({reason}). The app tries again when it next starts. What the service holds is not affected.',
+  'store.workerStopped':
+    'The portfolio stopped working ({reason}) and is being started again; what this asked for may not have been kept. What the service holds is not affected.',
+  'store.snapshotNotKept':
+    'Not saved: the app could not keep a snapshot of {domain} before the save ({reason}), and every save from this app keeps one so that it can be restored. Nothing was sent. Retry once the portfolio works again.',
+  'store.down':
+    'The portfolio stopped working ({reason}) and is being started again. Until it is back, zone saves are refused (no snapshot could be kept first); other changes are recorded in history once it is back.',
+  'store.gaveUp':
+    'The portfolio stopped working ({reason}) and could not be started again{restarts, plural, =0 {} one { (# try)} other { (# tries)}}. Until it is back, zone saves are refused; other changes are recorded in history once it is back. Retry, or restart the app.',
+  'store.historyNotWritten':
+    'Changes made while the portfolio was stopped could not be recorded in history ({reason}). The app tries again when it next starts. What the service holds is not affected.',
   'storeStatus.retry': 'Retry',
   'storeStatus.retrying': 'Starting the portfolio again…',
-  'store.notSent': 'This could not be handed to the portfolio ({reason}); nothing was kept. Try again; if it happens again, restart the app. What the service holds is not affected.',
+  'store.notSent':
+    'This could not be handed to the portfolio ({reason}); nothing was kept. Try again; if it happens again, restart the app. What the service holds is not affected.',
   'store.listNotWritten': 'The list could not be saved in the portfolio.',
   'store.unknownIndex': 'The portfolio’s search index could not be updated.',
   'startup.title': 'Hosting Admin could not start',
   'startup.help': 'Nothing was sent to the service. Fix the cause above, then start the app again.',
   'startup.quit': 'Quit',
   'accounts.demoStopped': 'Starts when this account is used, and stops when another account is chosen.',
-  'keychain.noSecretService': 'No Secret Service is reachable on D-Bus. The system keychain is not available, so the API key cannot be stored safely. On Linux, install and unlock a Secret Service (GNOME Keyring or KWallet) and make sure a D-Bus session is running; on macOS and Windows, allow this app to use the keychain / Credential Manager. Or keep the key for this session only: it is held in memory and forgotten when the app quits.',
-  'keychain.keyNotGiven': 'This account’s key was put in the system keychain, but the keychain gave nothing back, and it could not be asked whether it is locked. If your keyring is locked, unlock it (on Linux, GNOME Keyring or KWallet; logging in again unlocks it) and try again; if the key was removed from it, replace the key.',
-  'keychain.keyLocked': 'The system keychain is locked: this account’s key is in it, but the keychain keeps it locked. Unlock your keyring (on Linux, GNOME Keyring or KWallet asks for its password; logging in again unlocks it), then try again. The key is not lost: do not replace it.',
-  'keychain.keyAbsent': 'This account’s key is no longer in the system keychain: the keychain says it holds no entry for it (another program or a clean-up removed it). Replace the key to go on.',
-  'keychain.locked': 'The keychain is locked or access was denied. The system keychain is not available, so the API key cannot be stored safely. On Linux, install and unlock a Secret Service (GNOME Keyring or KWallet) and make sure a D-Bus session is running; on macOS and Windows, allow this app to use the keychain / Credential Manager. Or keep the key for this session only: it is held in memory and forgotten when the app quits.',
-  'keychain.refused': 'The keychain refused the request. The system keychain is not available, so the API key cannot be stored safely. On Linux, install and unlock a Secret Service (GNOME Keyring or KWallet) and make sure a D-Bus session is running; on macOS and Windows, allow this app to use the keychain / Credential Manager. Or keep the key for this session only: it is held in memory and forgotten when the app quits.',
+  'keychain.noSecretService':
+    'No Secret Service is reachable on D-Bus. The system keychain is not available, so the API key cannot be stored safely. On Linux, install and unlock a Secret Service (GNOME Keyring or KWallet) and make sure a D-Bus session is running; on macOS and Windows, allow this app to use the keychain / Credential Manager. Or keep the key for this session only: it is held in memory and forgotten when the app quits.',
+  'keychain.keyNotGiven':
+    'This account’s key was put in the system keychain, but the keychain gave nothing back, and it could not be asked whether it is locked. If your keyring is locked, unlock it (on Linux, GNOME Keyring or KWallet; logging in again unlocks it) and try again; if the key was removed from it, replace the key.',
+  'keychain.keyLocked':
+    'The system keychain is locked: this account’s key is in it, but the keychain keeps it locked. Unlock your keyring (on Linux, GNOME Keyring or KWallet asks for its password; logging in again unlocks it), then try again. The key is not lost: do not replace it.',
+  'keychain.keyAbsent':
+    'This account’s key is no longer in the system keychain: the keychain says it holds no entry for it (another program or a clean-up removed it). Replace the key to go on.',
+  'keychain.locked':
+    'The keychain is locked or access was denied. The system keychain is not available, so the API key cannot be stored safely. On Linux, install and unlock a Secret Service (GNOME Keyring or KWallet) and make sure a D-Bus session is running; on macOS and Windows, allow this app to use the keychain / Credential Manager. Or keep the key for this session only: it is held in memory and forgotten when the app quits.',
+  'keychain.refused':
+    'The keychain refused the request. The system keychain is not available, so the API key cannot be stored safely. On Linux, install and unlock a Secret Service (GNOME Keyring or KWallet) and make sure a D-Bus session is running; on macOS and Windows, allow this app to use the keychain / Credential Manager. Or keep the key for this session only: it is held in memory and forgotten when the app quits.',
   'field.required': 'This field is required.',
   'field.wrongType': 'Has the wrong type (expected {expected}).',
   'field.tooShort': 'Use at least {min} characters.',
@@ -911,18 +1013,24 @@ export const en = {
   'field.listName': 'Is not a list the app keeps.',
   'field.pathWord': 'Must be one path word: letters, digits, hyphens or underscores.',
   'field.hostName': 'Must be a host name such as ns1.example.com.',
-  'field.transferOrderId': 'Must be a transfer order ID: the registrar prefix, a hyphen, then letters and digits (such as REG1-2B9R).',
+  'field.transferOrderId':
+    'Must be a transfer order ID: the registrar prefix, a hyphen, then letters and digits (such as REG1-2B9R).',
   'field.requestId': 'Must be a request ID as the service gives them (letters, digits and - _ . :).',
   'field.nsType': 'Must be one word: letters, digits, dots, hyphens or underscores.',
-  'field.serverRef': 'Must be the server’s ID or its name: letters, digits, hyphens or underscores, starting with a letter or digit.',
-  'field.domainIdUnknown': 'The domain with ID {id} is not in this account’s lists as last read: name it by its name, or refresh the domain list first.',
-  'field.apiKeyChars': 'Holds characters that cannot be sent in a request header (spaces, line breaks or non-ASCII characters). Paste the key again exactly as the provider gave it.',
-  'account.keyInBaseUrl': 'The base URL contains the API key. Remove the key from the address: the app sends the key only in the request header, never in a URL.',
+  'field.serverRef':
+    'Must be the server’s ID or its name: letters, digits, hyphens or underscores, starting with a letter or digit.',
+  'field.domainIdUnknown':
+    'The domain with ID {id} is not in this account’s lists as last read: name it by its name, or refresh the domain list first.',
+  'field.apiKeyChars':
+    'Holds characters that cannot be sent in a request header (spaces, line breaks or non-ASCII characters). Paste the key again exactly as the provider gave it.',
+  'account.keyInBaseUrl':
+    'The base URL contains the API key. Remove the key from the address: the app sends the key only in the request header, never in a URL.',
   'field.pathSegment': 'Cannot be used in an address: it is empty, a dot, or holds a slash or a control character.',
   'baseUrl.notUrl': 'Is not a valid URL (example: https://api.example.com/v1).',
   'baseUrl.credentials': 'Must not contain a user name or password.',
   'baseUrl.queryOrFragment': 'Must not contain a query or fragment.',
-  'baseUrl.httpsOnly': 'Must use https (plain http is accepted only to this computer, for local testing: localhost, 127.x.x.x or [::1]).',
+  'baseUrl.httpsOnly':
+    'Must use https (plain http is accepted only to this computer, for local testing: localhost, 127.x.x.x or [::1]).',
   'baseUrl.scheme': 'Must start with https://.',
   'contact.alphabetic': 'Use alphabetic characters only (A-Z, digits and punctuation), no other scripts.',
   'contact.required': 'This field is required.',
@@ -933,20 +1041,24 @@ export const en = {
   'ds.digestType': 'The digest type must be 1 (SHA-1), 2 (SHA-256) or 4 (SHA-384).',
   'ds.digestHex': 'The digest must be hexadecimal (0-9, A-F).',
   'ds.digestLength': 'A digest of type {type} has {want} hexadecimal characters; this one has {have}.',
-  'dns.host.invalid': '“{host}” is not a valid host: use @ for the domain itself, * for a wildcard, or a name such as www.',
+  'dns.host.invalid':
+    '“{host}” is not a valid host: use @ for the domain itself, * for a wildcard, or a name such as www.',
   'dns.a.value': 'An A record needs an IPv4 address such as 192.0.2.10; “{value}” is not one.',
   'dns.aaaa.value': 'An AAAA record needs an IPv6 address such as 2001:db8::10; “{value}” is not one.',
   'dns.cname.apex': 'A CNAME cannot be at the apex (@): use A/AAAA records there.',
   'dns.cname.value': 'A CNAME points to a host name such as www.example.com.; “{value}” is not one.',
   'dns.cname.exclusive': '“{host}” has a CNAME and other records; a CNAME must be the only record at its host.',
   'dns.hostValue': '{type} needs a host name; “{value}” is not one.',
-  'dns.mx.value': 'An MX record needs a mail server host name and a priority from 0 to 65535, such as “mail.example.com. 10”.',
+  'dns.mx.value':
+    'An MX record needs a mail server host name and a priority from 0 to 65535, such as “mail.example.com. 10”.',
   'dns.srv.host': 'An SRV host looks like _service._tcp (or _udp), such as _sip._tcp.',
   'dns.srv.value': 'An SRV value is “priority weight port target”, such as “10 5 5060 sip.example.com.”.',
   'dns.txt.tooLong': 'A TXT value can hold at most 4000 characters; this one has {length}.',
   'dns.txt.quote': 'The TXT value has an unmatched quotation mark.',
-  'dns.duplicate': 'The same record as row {row}. The service keeps and serves both; remove one unless you mean to keep it.',
-  'bind.keptAsComment': 'Kept as a comment, as the service holds it (BIND would refuse it as a record; an import reads it back): {line}',
+  'dns.duplicate':
+    'The same record as row {row}. The service keeps and serves both; remove one unless you mean to keep it.',
+  'bind.keptAsComment':
+    'Kept as a comment, as the service holds it (BIND would refuse it as a record; an import reads it back): {line}',
   'bind.notExported': 'Not exported (not understood): {line}',
   'bind.directive': 'Directive not supported: {line}',
   'bind.outsideZone': 'Outside the zone {origin}, not imported: {line}',
@@ -959,58 +1071,93 @@ export const en = {
   'error.kind.team-unreachable': 'Team database unreachable',
   'error.kind.team-tls': 'Team database: encrypted connection (TLS) failed',
   'error.kind.team-database': 'Team database refused',
-  'error.outcome-unknown': 'The request was sent, but its answer was lost: it may have been done. The app is checking the service’s log.',
+  'error.outcome-unknown':
+    'The request was sent, but its answer was lost: it may have been done. The app is checking the service’s log.',
   'error.busy': 'Another write to the same item is in progress or its outcome is unknown.',
   'error.team-unreachable': 'The team database cannot be reached: nothing is sent in team mode until it is back.',
   'error.team-tls': 'The encrypted connection (TLS) to the team database failed: nothing is sent in team mode.',
   'error.team-database': 'The team database refused this step: nothing is sent in team mode.',
-  'job.outcomeUnknown': '{label}: the request was sent, but its answer was lost, so it may have been done. See Writes for what the service’s log says; it is not sent again unless you ask.',
-  'job.journalKeyUnavailable': 'Not sent: the key the journal records sent requests under could not be read from the keychain or the data folder.',
+  'job.outcomeUnknown':
+    '{label}: the request was sent, but its answer was lost, so it may have been done. See Writes for what the service’s log says; it is not sent again unless you ask.',
+  'job.journalKeyUnavailable':
+    'Not sent: the key the journal records sent requests under could not be read from the keychain or the data folder.',
   'job.targetBusy': 'A write to {targets} is already on its way. Wait for it to finish.',
-  'job.targetUnknown': 'An earlier write to {targets} has an unknown outcome: it may have been done. Check it in Writes; to send it again anyway, use “Send again” there.',
-  'job.targetBusyBy': 'A write to {targets} is already on its way: by {member} on {workstation} since {since}. Wait for it to finish.',
-  'job.targetUnknownBy': 'An earlier write to {targets} by {member} on {workstation} (since {since}) has an unknown outcome: it may have been done. It blocks the target for the whole team until it is settled from the service’s log in Writes.',
-  'job.holdLost': 'Not sent: this workstation’s hold on {targets} ran out while it was paused or cut off (a suspended computer, a lost connection), and another member may have taken it since. Look at the target, then write again.',
-  'job.alreadyRenewedBy': '{target}: already renewed by {member} on {workstation} at {at}; not sent (it would have been charged twice).',
-  'job.alreadyRenewedHere': '{target}: already renewed at {at} by another write from this data folder (the app or the command line); not sent (it would have been charged twice).',
-  'job.alreadyChangedBy': '{target}: already changed by {member} on {workstation} at {at}, after this change was confirmed; not sent. Look at it as it is now, then change it again if you still want to.',
-  'job.alreadyChangedHere': '{target}: already changed at {at} by another write from this data folder (the app or the command line), after this change was confirmed; not sent. Look at it as it is now, then change it again if you still want to.',
+  'job.targetUnknown':
+    'An earlier write to {targets} has an unknown outcome: it may have been done. Check it in Writes; to send it again anyway, use “Send again” there.',
+  'job.targetBusyBy':
+    'A write to {targets} is already on its way: by {member} on {workstation} since {since}. Wait for it to finish.',
+  'job.targetUnknownBy':
+    'An earlier write to {targets} by {member} on {workstation} (since {since}) has an unknown outcome: it may have been done. It blocks the target for the whole team until it is settled from the service’s log in Writes.',
+  'job.holdLost':
+    'Not sent: this workstation’s hold on {targets} ran out while it was paused or cut off (a suspended computer, a lost connection), and another member may have taken it since. Look at the target, then write again.',
+  'job.alreadyRenewedBy':
+    '{target}: already renewed by {member} on {workstation} at {at}; not sent (it would have been charged twice).',
+  'job.alreadyRenewedHere':
+    '{target}: already renewed at {at} by another write from this data folder (the app or the command line); not sent (it would have been charged twice).',
+  'job.alreadyChangedBy':
+    '{target}: already changed by {member} on {workstation} at {at}, after this change was confirmed; not sent. Look at it as it is now, then change it again if you still want to.',
+  'job.alreadyChangedHere':
+    '{target}: already changed at {at} by another write from this data folder (the app or the command line), after this change was confirmed; not sent. Look at it as it is now, then change it again if you still want to.',
   'job.alreadyTransferredBy': '{target}: its owner was already changed by {member} on {workstation} at {at}; not sent.',
-  'job.alreadyTransferredHere': '{target}: its owner was already changed at {at} by another write from this data folder (the app or the command line); not sent.',
-  'job.alreadyCreatedBy': '{target}: already registered or requested by {member} on {workstation} at {at}; not sent (it would have been charged twice).',
-  'job.alreadyCreatedHere': '{target}: already registered or requested at {at} by another write from this data folder (the app or the command line); not sent (it would have been charged twice).',
+  'job.alreadyTransferredHere':
+    '{target}: its owner was already changed at {at} by another write from this data folder (the app or the command line); not sent.',
+  'job.alreadyCreatedBy':
+    '{target}: already registered or requested by {member} on {workstation} at {at}; not sent (it would have been charged twice).',
+  'job.alreadyCreatedHere':
+    '{target}: already registered or requested at {at} by another write from this data folder (the app or the command line); not sent (it would have been charged twice).',
   'job.alreadyRemovedBy': '{target}: already removed or cancelled by {member} on {workstation} at {at}; not sent.',
-  'job.alreadyRemovedHere': '{target}: already removed or cancelled at {at} by another write from this data folder (the app or the command line); not sent.',
-  'job.changedSinceConfirmed': '{target}: the service now shows {now}, not the {confirmed} this was confirmed against, so it was already done elsewhere; not sent. Look at it, then confirm again if it is still wanted.',
-  'job.preconditionUnsure.noMark': '{target}: not sent, because the app could not tell whether someone acted on it since it was confirmed (the write ledger gave no mark). Prepare it again.',
-  'job.preconditionUnsure.journalChanged': '{target}: not sent, because the write journal was changed outside the app and can no longer tell whether it was already done. Check it on the service, then prepare it again.',
-  'job.preconditionUnsure.unsettled': '{target}: not sent, because an earlier write to it was sent again over an unknown outcome, so whether it was already done cannot be told. Check it on the service, then prepare it again.',
-  'job.journalChangedOutside': 'Outcome unknown: the write journal was changed outside the app (from line {line}), so what it said of this item can no longer be trusted. It is checked against the service\'s log; nothing is sent again by itself.',
-  'startup.journalChanged': 'The write journal {path} was changed outside the app at line {line} (a line edited, moved or removed, the file cut or replaced with an older copy). The file as it was is kept at {movedTo}. Every write it can no longer vouch for is shown as outcome unknown and is checked against the service\'s log; nothing is sent again by itself.',
-  'jobs.undecided.others': 'Answer lost, and another send to the same target (a colleague\'s, or another write\'s) left without a known request ID, so the service\'s log cannot tell which request was this one. Check the item on the service before sending it again.',
+  'job.alreadyRemovedHere':
+    '{target}: already removed or cancelled at {at} by another write from this data folder (the app or the command line); not sent.',
+  'job.changedSinceConfirmed':
+    '{target}: the service now shows {now}, not the {confirmed} this was confirmed against, so it was already done elsewhere; not sent. Look at it, then confirm again if it is still wanted.',
+  'job.preconditionUnsure.noMark':
+    '{target}: not sent, because the app could not tell whether someone acted on it since it was confirmed (the write ledger gave no mark). Prepare it again.',
+  'job.preconditionUnsure.journalChanged':
+    '{target}: not sent, because the write journal was changed outside the app and can no longer tell whether it was already done. Check it on the service, then prepare it again.',
+  'job.preconditionUnsure.unsettled':
+    '{target}: not sent, because an earlier write to it was sent again over an unknown outcome, so whether it was already done cannot be told. Check it on the service, then prepare it again.',
+  'job.journalChangedOutside':
+    "Outcome unknown: the write journal was changed outside the app (from line {line}), so what it said of this item can no longer be trusted. It is checked against the service's log; nothing is sent again by itself.",
+  'startup.journalChanged':
+    "The write journal {path} was changed outside the app at line {line} (a line edited, moved or removed, the file cut or replaced with an older copy). The file as it was is kept at {movedTo}. Every write it can no longer vouch for is shown as outcome unknown and is checked against the service's log; nothing is sent again by itself.",
+  'jobs.undecided.others':
+    "Answer lost, and another send to the same target (a colleague's, or another write's) left without a known request ID, so the service's log cannot tell which request was this one. Check the item on the service before sending it again.",
   'job.confirmationRequired': 'This operation needs your confirmation first; nothing was sent.',
-  'job.accountNameRequired': 'Not sent: this account asks for its name, {name}, to be typed before each write, and it was not.',
+  'job.accountNameRequired':
+    'Not sent: this account asks for its name, {name}, to be typed before each write, and it was not.',
   'job.notFound': 'That write is no longer known to the app.',
   'job.notPrepared': 'That write was already started or discarded; nothing was sent again.',
   'job.expired': 'The confirmation waited too long and expired; nothing was sent. Start again.',
   'job.stopped': 'Not sent: the job was stopped.',
   'job.interrupted': 'Not sent: the app was closed while the job ran.',
-  'job.duplicateTarget': 'Not prepared: the same item is named more than once ({targets}), which would send it twice. Name each once.',
-  'job.journalUnwritable': 'Not sent: the record of writes {path} cannot be written ({reason}). The app sends a write only once it is recorded, so that a crash can never hide one. Free the disk or make the data folder writable, then start the app again.',
-  'startup.logNotKept': 'The log cannot be written in {path} ({reason}): this run keeps it in memory only (Copy diagnostics still shows it).',
-  'startup.journalDamaged': '{lines} line(s) of the write journal {path} could not be read (a torn write or a damaged disk). The file as it was is kept at {movedTo}: it may be the only record of a write whose outcome is unknown, so check those targets on the service before you retry anything.',
-  'startup.journalNotKept': 'Writes cannot be recorded in {path} ({reason}), so none will be sent this run: the app sends a write only once it is recorded. Reading works as usual.',
-  'dns.guardRequired': 'Not sent: a zone save must say which records it was planned from, so that nothing changed elsewhere is overwritten unseen. Load the zone again and make the change from it.',
-  'dns.overSafetyRule': 'Not sent: the save of {zones} changes more than {percent} % of a zone of {min} records or more, or the zone’s own NS records. Confirm that zone on its own to send it.',
-  'account.lowerSafetyNeedsName': 'Not saved: lowering how this account’s writes are guarded (its level, or read-only turned off) needs its name, {name}, typed in full.',
-  'dns.changedSincePlan': 'Not sent: the zone {domain} changed since its plan was made. Build the plan again from the zone as it is now.',
-  'dns.changedSincePlanBy': 'Not sent: the zone {domain} changed since its plan was made: {member} on {workstation} saved it at {at}. Build the plan again from the zone as it is now.',
-  'dns.guardUnreadable': 'Not sent: the zone {domain} could not be read again just before saving, so the app could not check it had not changed since the plan. Try again.',
+  'job.duplicateTarget':
+    'Not prepared: the same item is named more than once ({targets}), which would send it twice. Name each once.',
+  'job.journalUnwritable':
+    'Not sent: the record of writes {path} cannot be written ({reason}). The app sends a write only once it is recorded, so that a crash can never hide one. Free the disk or make the data folder writable, then start the app again.',
+  'startup.logNotKept':
+    'The log cannot be written in {path} ({reason}): this run keeps it in memory only (Copy diagnostics still shows it).',
+  'startup.journalDamaged':
+    '{lines} line(s) of the write journal {path} could not be read (a torn write or a damaged disk). The file as it was is kept at {movedTo}: it may be the only record of a write whose outcome is unknown, so check those targets on the service before you retry anything.',
+  'startup.journalNotKept':
+    'Writes cannot be recorded in {path} ({reason}), so none will be sent this run: the app sends a write only once it is recorded. Reading works as usual.',
+  'dns.guardRequired':
+    'Not sent: a zone save must say which records it was planned from, so that nothing changed elsewhere is overwritten unseen. Load the zone again and make the change from it.',
+  'dns.overSafetyRule':
+    'Not sent: the save of {zones} changes more than {percent} % of a zone of {min} records or more, or the zone’s own NS records. Confirm that zone on its own to send it.',
+  'account.lowerSafetyNeedsName':
+    'Not saved: lowering how this account’s writes are guarded (its level, or read-only turned off) needs its name, {name}, typed in full.',
+  'dns.changedSincePlan':
+    'Not sent: the zone {domain} changed since its plan was made. Build the plan again from the zone as it is now.',
+  'dns.changedSincePlanBy':
+    'Not sent: the zone {domain} changed since its plan was made: {member} on {workstation} saved it at {at}. Build the plan again from the zone as it is now.',
+  'dns.guardUnreadable':
+    'Not sent: the zone {domain} could not be read again just before saving, so the app could not check it had not changed since the plan. Try again.',
   // History, snapshots and drift (issue 17)
   'nav.activity': 'Activity',
   'domain.tab.history': 'History',
   'history.title': 'History',
-  'history.help': 'Every change made from this app, and every change a refresh found that this app did not make. DNS changes are shown as plans.',
+  'history.help':
+    'Every change made from this app, and every change a refresh found that this app did not make. DNS changes are shown as plans.',
   'history.empty': 'Nothing recorded yet.',
   'history.new': 'New',
   'history.requestId': 'request ID {id}',
@@ -1047,156 +1194,236 @@ export const en = {
   'history.purpose.bulk-dns': 'bulk DNS change',
   'history.purpose.cli': 'from the command line',
   // The hosting-admin command (src/cli): its own lines; errors are the app's codes.
-  'cli.usage': 'Usage: hosting-admin <command> [options]\n\n  accounts                                   the accounts (* the active one)\n  accounts add <name> --base-url <url> [--key-file f | --key-stdin | --key-credential n] [--keychain]\n  accounts test|remove <name> | accounts rename <old> <new>\n  dns export <domain> [--bind]               the zone as the service holds it\n  dns plan <domain> <file>                   what applying the file would change\n  dns check <domain> <file>                  exit 4 when the live zone differs from the file\n  dns apply <domain> <file> [--force] [--yes] [--confirm-account <name>]\n  dns plan|check|apply <folder or zones.json>  every zone of a folder or a configuration, in one run\n  dns served <domain>|--all                  exit 4 when a nameserver serves other than what is saved\n  acme auth | acme cleanup                   certbot’s manual hooks (CERTBOT_DOMAIN, CERTBOT_VALIDATION)\n  acme present|cleanup <fqdn> <value>        lego’s exec provider\n                                             [--zone <domain>] [--timeout 5m] [--poll-every 5s]\n  renew --expiring-within 30d [--years 1]    lists; renews only with --yes [--confirm-account <name>] [--skip-busy]\n  ddns update <domain> [--host h] [--ip a.b.c.d | --detect] [--every 5m]\n  team init|status|migrate                   team mode: the team database (team init --help)\n  team settle [--timeout 60s]                writes of unknown outcome settled from the service’s log\n\nOptions: --account <name or id> (else the app’s active account), --json, --format records|bind,\n--data-dir <folder> (else the app’s own), --demo (the built-in demo sandbox; only when asked),\n--offline (dns plan|check|apply: health checks without asking DNS).\nThe key without a keychain (cron, systemd): --key-file <file>, HOSTING_ADMIN_KEY_FILE=<file>, --key-stdin, or the systemd\ncredential hosting-admin-api-key (--key-credential <name> for another); no option takes the key itself.\nExit: 0 done, 1 failed, 2 bad input, 3 outcome unknown, 4 differs, 5 done but for targets left out (--skip-busy).',
-  'cli.help.common': 'Options of every command: --account <name or id> (else the app’s active account), --json (one JSON object on stdout, a refusal’s included), --data-dir <folder> (else the app’s own), --demo (the built-in demo sandbox; only when asked), --key-file <file>, --key-stdin or --key-credential <name> (the key without a keychain; no option takes the key itself), --help.\nExit: 0 done, 1 failed, 2 bad input, 3 outcome unknown, 4 differs (dns check), 5 done but for targets another write held, left out (--skip-busy).',
-  'cli.help.accounts': 'Usage: hosting-admin accounts\n\nLists the app’s accounts: name, environment, read-only, id; * marks the active one. To set them up: accounts add, test, remove and rename (hosting-admin accounts add --help).',
-  'cli.help.accountsAdd': 'Usage: hosting-admin accounts add <name> --base-url <url> [--key-file <file> | --key-stdin | --key-credential <name>] [--keychain]\n    [--environment production|staging|test|none] [--safety none|confirm|name] [--colour <colour>] [--read-only]\n\nAdds an account, as the app’s add form does (the same accounts file and keychain), once the service has accepted its key; a key it refuses keeps nothing (exit 1). The key is never an argument:\n  --key-file <file>, --key-credential <name>, --key-stdin (piped): the key stays there; the account keeps none of its own, and each command for it is given the same source again (works with no desktop session: cron, systemd, env -i). Add --keychain to put it in the keychain instead.\n  none of these, at a terminal: the key is asked for (not shown as typed) and put in the keychain.\n--environment tags the account (production asks for its name before every write unless --safety says otherwise); --colour: slate, blue, teal, green, purple, pink, orange or red. Server kinds, DNS words and the time-out are the app’s defaults (the app edits them).',
-  'cli.help.accountsTest': 'Usage: hosting-admin accounts test <name>\n\nTries the account’s key with the service, as the app’s Test connection does, with the key its commands use (the keychain, or the key source given): exit 0 when the service accepts it, 1 when it refuses it or cannot be reached.',
-  'cli.help.accountsRemove': 'Usage: hosting-admin accounts remove <name> [--yes]\n\nRemoves the account from the app, with its key in the keychain; a key file or credential is yours and stays. Asked for at a terminal; from a script, --yes confirms it.',
-  'cli.help.accountsRename': 'Usage: hosting-admin accounts rename <old name> <new name>\n\nRenames the account; its key, history and settings stay as they are.',
+  'cli.usage':
+    'Usage: hosting-admin <command> [options]\n\n  accounts                                   the accounts (* the active one)\n  accounts add <name> --base-url <url> [--key-file f | --key-stdin | --key-credential n] [--keychain]\n  accounts test|remove <name> | accounts rename <old> <new>\n  dns export <domain> [--bind]               the zone as the service holds it\n  dns plan <domain> <file>                   what applying the file would change\n  dns check <domain> <file>                  exit 4 when the live zone differs from the file\n  dns apply <domain> <file> [--force] [--yes] [--confirm-account <name>]\n  dns plan|check|apply <folder or zones.json>  every zone of a folder or a configuration, in one run\n  dns served <domain>|--all                  exit 4 when a nameserver serves other than what is saved\n  acme auth | acme cleanup                   certbot’s manual hooks (CERTBOT_DOMAIN, CERTBOT_VALIDATION)\n  acme present|cleanup <fqdn> <value>        lego’s exec provider\n                                             [--zone <domain>] [--timeout 5m] [--poll-every 5s]\n  renew --expiring-within 30d [--years 1]    lists; renews only with --yes [--confirm-account <name>] [--skip-busy]\n  ddns update <domain> [--host h] [--ip a.b.c.d | --detect] [--every 5m]\n  team init|status|migrate                   team mode: the team database (team init --help)\n  team settle [--timeout 60s]                writes of unknown outcome settled from the service’s log\n\nOptions: --account <name or id> (else the app’s active account), --json, --format records|bind,\n--data-dir <folder> (else the app’s own), --demo (the built-in demo sandbox; only when asked),\n--offline (dns plan|check|apply: health checks without asking DNS).\nThe key without a keychain (cron, systemd): --key-file <file>, HOSTING_ADMIN_KEY_FILE=<file>, --key-stdin, or the systemd\ncredential hosting-admin-api-key (--key-credential <name> for another); no option takes the key itself.\nExit: 0 done, 1 failed, 2 bad input, 3 outcome unknown, 4 differs, 5 done but for targets left out (--skip-busy).',
+  'cli.help.common':
+    'Options of every command: --account <name or id> (else the app’s active account), --json (one JSON object on stdout, a refusal’s included), --data-dir <folder> (else the app’s own), --demo (the built-in demo sandbox; only when asked), --key-file <file>, --key-stdin or --key-credential <name> (the key without a keychain; no option takes the key itself), --help.\nExit: 0 done, 1 failed, 2 bad input, 3 outcome unknown, 4 differs (dns check), 5 done but for targets another write held, left out (--skip-busy).',
+  'cli.help.accounts':
+    'Usage: hosting-admin accounts\n\nLists the app’s accounts: name, environment, read-only, id; * marks the active one. To set them up: accounts add, test, remove and rename (hosting-admin accounts add --help).',
+  'cli.help.accountsAdd':
+    'Usage: hosting-admin accounts add <name> --base-url <url> [--key-file <file> | --key-stdin | --key-credential <name>] [--keychain]\n    [--environment production|staging|test|none] [--safety none|confirm|name] [--colour <colour>] [--read-only]\n\nAdds an account, as the app’s add form does (the same accounts file and keychain), once the service has accepted its key; a key it refuses keeps nothing (exit 1). The key is never an argument:\n  --key-file <file>, --key-credential <name>, --key-stdin (piped): the key stays there; the account keeps none of its own, and each command for it is given the same source again (works with no desktop session: cron, systemd, env -i). Add --keychain to put it in the keychain instead.\n  none of these, at a terminal: the key is asked for (not shown as typed) and put in the keychain.\n--environment tags the account (production asks for its name before every write unless --safety says otherwise); --colour: slate, blue, teal, green, purple, pink, orange or red. Server kinds, DNS words and the time-out are the app’s defaults (the app edits them).',
+  'cli.help.accountsTest':
+    'Usage: hosting-admin accounts test <name>\n\nTries the account’s key with the service, as the app’s Test connection does, with the key its commands use (the keychain, or the key source given): exit 0 when the service accepts it, 1 when it refuses it or cannot be reached.',
+  'cli.help.accountsRemove':
+    'Usage: hosting-admin accounts remove <name> [--yes]\n\nRemoves the account from the app, with its key in the keychain; a key file or credential is yours and stays. Asked for at a terminal; from a script, --yes confirms it.',
+  'cli.help.accountsRename':
+    'Usage: hosting-admin accounts rename <old name> <new name>\n\nRenames the account; its key, history and settings stay as they are.',
   'cli.accounts.needsName': 'Name the account.',
   'cli.accounts.needsNames': 'Name the account and its new name: hosting-admin accounts rename <old name> <new name>.',
   'cli.accounts.needsBaseUrl': 'Give the service’s address with --base-url <url>.',
   'cli.accounts.badChoice': '{option} takes one of {choices}, not "{value}".',
-  'cli.accounts.nameTaken': 'An account named "{name}" exists already: give another name (hosting-admin accounts lists them). Nothing was kept.',
-  'cli.accounts.needsKey': 'Give the account’s key: --key-file <file> (a file holding the key alone, chmod 600), --key-stdin (piped), or --key-credential <name> (a systemd credential); at a terminal it is asked for. No option takes the key itself. Nothing was kept.',
+  'cli.accounts.nameTaken':
+    'An account named "{name}" exists already: give another name (hosting-admin accounts lists them). Nothing was kept.',
+  'cli.accounts.needsKey':
+    'Give the account’s key: --key-file <file> (a file holding the key alone, chmod 600), --key-stdin (piped), or --key-credential <name> (a systemd credential); at a terminal it is asked for. No option takes the key itself. Nothing was kept.',
   'cli.accounts.keyPrompt': 'API key of “{name}” (not shown as you type): ',
   'cli.accounts.noKeyTyped': 'No key was typed. Nothing was kept.',
-  'cli.accounts.noKeychain': 'No keychain is reachable to keep the key (no Secret Service: there is no desktop session). Keep the key in a file readable by you only (chmod 600) and add the account with --key-file <file>, without --keychain. Nothing was kept.',
+  'cli.accounts.noKeychain':
+    'No keychain is reachable to keep the key (no Secret Service: there is no desktop session). Keep the key in a file readable by you only (chmod 600) and add the account with --key-file <file>, without --keychain. Nothing was kept.',
   'cli.accounts.added': 'Added the account {name} ({id}); the service accepted its key.',
   'cli.accounts.keyInKeychain': 'Its key is in the keychain: commands for it need no key source.',
-  'cli.accounts.keyInFile': 'Its key stays in {file}: give --key-file {file} (or HOSTING_ADMIN_KEY_FILE) to commands for it.',
-  'cli.accounts.keyInCredential': 'Its key stays in the systemd credential {credential}: run its commands from a unit that loads it (LoadCredential=).',
-  'cli.accounts.keyNotKept': 'Its key was kept nowhere: give it to each command for it (--key-stdin, --key-file or a systemd credential).',
+  'cli.accounts.keyInFile':
+    'Its key stays in {file}: give --key-file {file} (or HOSTING_ADMIN_KEY_FILE) to commands for it.',
+  'cli.accounts.keyInCredential':
+    'Its key stays in the systemd credential {credential}: run its commands from a unit that loads it (LoadCredential=).',
+  'cli.accounts.keyNotKept':
+    'Its key was kept nowhere: give it to each command for it (--key-stdin, --key-file or a systemd credential).',
   'cli.accounts.removeNeedsYes': 'Removing the account {name} is confirmed with --yes. Nothing was removed.',
   'cli.accounts.yesNo': '[y/N]',
   'cli.accounts.yesWords': 'y|yes',
   'cli.accounts.notRemoved': 'The account {name} was not removed.',
   'cli.accounts.removed': 'Removed the account {name}.',
   'cli.accounts.renamed': 'Renamed the account {was} to {name}.',
-  'cli.key.stdinTerminal': '--key-stdin reads the key from a pipe, not from a terminal, where it would show as typed: pipe it in (… | hosting-admin …), or leave --key-stdin out of accounts add to be asked for it. Nothing was sent.',
+  'cli.key.stdinTerminal':
+    '--key-stdin reads the key from a pipe, not from a terminal, where it would show as typed: pipe it in (… | hosting-admin …), or leave --key-stdin out of accounts add to be asked for it. Nothing was sent.',
   'cli.key.stdinEmpty': 'Standard input held no key (--key-stdin). Nothing was sent.',
-  'cli.key.stdinNotAKey': 'Standard input does not hold one key (--key-stdin): pipe the API key alone, on one line. Nothing was sent.',
-  'cli.help.dnsExport': 'Usage: hosting-admin dns export <domain> [--bind | --format records|bind]\n\nPrints the zone as the service holds it: in the service’s records form, or with --bind as a BIND zone file.',
-  'cli.help.dnsPlan': 'Usage: hosting-admin dns plan <domain> <file> [--format records|bind]\n       hosting-admin dns plan <folder or zones.json> [--format records|bind]\n\nShows what applying the file would change in the live zone (+ added, ~ changed, - removed). Nothing is sent. The format is guessed unless --format names it.\nGiven a folder (each file named by its domain, e.g. example.com.zone; a subfolder named by an account holds that account’s zones) or a zones configuration (JSON: "zones", each with "domain", "file" and maybe "account", "format"): one plan of every zone, each with its health findings, and a count; with --json one object a CI can post.',
-  'cli.help.dnsCheck': 'Usage: hosting-admin dns check <domain> <file> [--format records|bind]\n       hosting-admin dns check <folder or zones.json> [--format records|bind]\n\nCompares the live zone with the file: exit 0 when they agree, exit 4 (with the plan on stdout) when they differ. Nothing is sent.\nOver a folder or a zones configuration (as for dns plan): exit 4 when any zone differs, naming them; 2 or 1 when a zone could not be planned.',
-  'cli.help.dnsApply': 'Usage: hosting-admin dns apply <domain> <file> [--format records|bind] [--force] [--yes] [--confirm-account <name>]\n\nMakes the live zone what the file says (records the file leaves out are removed), guarded by the zone the plan was made from.\n  --force                     apply a plan over the safety rule (more than 30 % of the zone, or its own NS records)\n  --yes                       for an account that confirms every write\n  --confirm-account <name>    a production account’s name, checked by the app as the typed name is (once per production account)\n\nhosting-admin dns apply <folder or zones.json>: one plan of every zone (as for dns plan), then, only if every zone was planned and the flags confirm every account, the zones that differ are saved, a few at a time within each account’s rate limit, then each zone’s result is said. Ctrl-C stops before the next zone and says which were saved and which not started.',
-  'cli.help.dnsServed': 'Usage: hosting-admin dns served <domain> | --all\n\nAsks each of the domain\u2019s delegated nameservers directly and compares what they serve with what the service holds: exit 0 when they agree, 4 when the domain is delegated elsewhere, a nameserver is behind or answers differently, or the service rewrote a record (each named on stdout).\n  --all                       every zone of the account, four at a time',
-  'cli.help.acmeAuth': 'Usage: hosting-admin acme auth [--zone <domain>] [--timeout 5m] [--poll-every 5s]\n\ncertbot’s --manual-auth-hook: adds the TXT value CERTBOT_VALIDATION at _acme-challenge.CERTBOT_DOMAIN, then waits until every nameserver of the zone serves it. Progress goes to stdout.\n  --zone <domain>             the account’s domain holding the name (else the longest one that does)\n  --timeout 5m                how long to wait for the nameservers (and for a zone or data folder in use)\n  --poll-every 5s             how often each nameserver is asked\n  --force, --yes, --confirm-account <name>   as for dns apply',
-  'cli.help.acmePresent': 'Usage: hosting-admin acme present <fqdn> <value> [--zone <domain>] [--timeout 5m] [--poll-every 5s]\n       hosting-admin acme present -- <domain> <token> <key authorization>   (lego’s raw mode)\n\nlego’s exec provider: adds the TXT value at the name, then waits until every nameserver of the zone serves it.\n  --zone, --timeout, --poll-every, --force, --yes, --confirm-account   as for acme auth',
-  'cli.help.acmeCleanup': 'Usage: hosting-admin acme cleanup                      (certbot’s --manual-cleanup-hook)\n       hosting-admin acme cleanup <fqdn> <value>      (lego’s exec provider)\n\nRemoves the TXT value an acme auth or acme present added; a value it did not add is left in place.\n  --zone, --timeout, --force, --yes, --confirm-account   as for acme auth',
-  'cli.help.renew': 'Usage: hosting-admin renew --expiring-within 30d [--years 1] [--yes] [--confirm-account <name>] [--skip-busy]\n\nLists the domains whose registration ends within the period. Renews them (each renewal is charged) only with --yes, or for a production account with --confirm-account and its name. A renewal is never sent twice: an outcome unknown is exit 3. A domain another write holds (on its way, or of unknown outcome; in team mode a colleague’s) refuses them all (exit 1), unless --skip-busy.\n  --expiring-within 30d       the period (s, m, h, d)\n  --years 1                   years each renewal adds, 1 to 9\n  --skip-busy                 leave out the domains another write holds, each listed with who holds it and since when, and renew the rest: exit 5 when the rest was renewed',
-  'cli.help.ddnsUpdate': 'Usage: hosting-admin ddns update <domain> [--host <name>] [--ip a.b.c.d | --detect] [--every 5m]\n\nSets a host’s address through the service’s dynamic DNS update address (the domain’s dynamic DNS must be on), and records it in the app’s history.\n  --host <name>               the host (www, * or @ for the domain itself; else the domain)\n  --ip a.b.c.d                the address to send (else the caller’s, as the service sees it)\n  --detect                    the caller’s address, as the service sees it\n  --every 5m                  keep running: look the address up each period (at least 1m) and send it when it changed',
-  'cli.help.teamInit': 'Usage: hosting-admin team init --host <host> --database <name> --user <user> [--port 5432] [--ca-file <file> | --sslmode require | --unencrypted] [--member <name>] [--workstation <name>]\n\nConnects this data folder to a team database (PostgreSQL 15 or later): records the connection in team.json (never the password), creates or migrates the team schema and registers this workstation. The password comes from the keychain entry the app\'s Team section keeps, else PGPASSWORD or ~/.pgpass (PGPASSFILE); never from the command line.\nEncryption: with --ca-file, TLS with the server\'s certificate and name checked (verify-full); without it, TLS without a certificate check (require) to any host but this machine, and clear text to this machine (loopback) only. Clear text across a network only with --unencrypted.\n  --host, --port, --database, --user   where the team database is\n  --ca-file <file>            the CA that signed the server\'s certificate (TLS with sslmode=verify-full)\n  --sslmode <mode>            require (TLS, certificate not checked) or verify-full (against this system\'s CAs, or --ca-file)\n  --unencrypted               clear text: the password and the team\'s data readable on the network\n  --member <name>             who you are in the team\'s history (else your user name)\n  --workstation <name>        this machine\'s name in the team (else its host name)',
-  'cli.help.teamStatus': 'Usage: hosting-admin team status\n\nSays the team database\'s schema version and the workstations connected to it (exit 1 when the schema is missing, older or newer than this app\'s).',
-  'cli.help.teamMigrate': 'Usage: hosting-admin team migrate\n\nBrings an older team schema to this app\'s version (in one transaction; several workstations starting at once migrate once).',
-  'cli.help.teamSettle': 'Usage: hosting-admin team settle [--timeout 60s]\n\nLooks up every write of unknown outcome this data folder can read (its own, other processes’, in team mode colleagues’) in the service’s request log, as the app does when it starts, and says what each look settled: done, failed, or still unknown and why. No other command does this at its start: run it (or open the app) to settle them. Exit 0 when none is left unknown, 3 when some are.\n  --timeout 60s               how long to look (an item the log does not show yet is looked at again after 1 s, 5 s and 20 s)\n  --account <name>            only that account’s writes (else every account’s but the demo)',
+  'cli.key.stdinNotAKey':
+    'Standard input does not hold one key (--key-stdin): pipe the API key alone, on one line. Nothing was sent.',
+  'cli.help.dnsExport':
+    'Usage: hosting-admin dns export <domain> [--bind | --format records|bind]\n\nPrints the zone as the service holds it: in the service’s records form, or with --bind as a BIND zone file.',
+  'cli.help.dnsPlan':
+    'Usage: hosting-admin dns plan <domain> <file> [--format records|bind]\n       hosting-admin dns plan <folder or zones.json> [--format records|bind]\n\nShows what applying the file would change in the live zone (+ added, ~ changed, - removed). Nothing is sent. The format is guessed unless --format names it.\nGiven a folder (each file named by its domain, e.g. example.com.zone; a subfolder named by an account holds that account’s zones) or a zones configuration (JSON: "zones", each with "domain", "file" and maybe "account", "format"): one plan of every zone, each with its health findings, and a count; with --json one object a CI can post.',
+  'cli.help.dnsCheck':
+    'Usage: hosting-admin dns check <domain> <file> [--format records|bind]\n       hosting-admin dns check <folder or zones.json> [--format records|bind]\n\nCompares the live zone with the file: exit 0 when they agree, exit 4 (with the plan on stdout) when they differ. Nothing is sent.\nOver a folder or a zones configuration (as for dns plan): exit 4 when any zone differs, naming them; 2 or 1 when a zone could not be planned.',
+  'cli.help.dnsApply':
+    'Usage: hosting-admin dns apply <domain> <file> [--format records|bind] [--force] [--yes] [--confirm-account <name>]\n\nMakes the live zone what the file says (records the file leaves out are removed), guarded by the zone the plan was made from.\n  --force                     apply a plan over the safety rule (more than 30 % of the zone, or its own NS records)\n  --yes                       for an account that confirms every write\n  --confirm-account <name>    a production account’s name, checked by the app as the typed name is (once per production account)\n\nhosting-admin dns apply <folder or zones.json>: one plan of every zone (as for dns plan), then, only if every zone was planned and the flags confirm every account, the zones that differ are saved, a few at a time within each account’s rate limit, then each zone’s result is said. Ctrl-C stops before the next zone and says which were saved and which not started.',
+  'cli.help.dnsServed':
+    'Usage: hosting-admin dns served <domain> | --all\n\nAsks each of the domain\u2019s delegated nameservers directly and compares what they serve with what the service holds: exit 0 when they agree, 4 when the domain is delegated elsewhere, a nameserver is behind or answers differently, or the service rewrote a record (each named on stdout).\n  --all                       every zone of the account, four at a time',
+  'cli.help.acmeAuth':
+    'Usage: hosting-admin acme auth [--zone <domain>] [--timeout 5m] [--poll-every 5s]\n\ncertbot’s --manual-auth-hook: adds the TXT value CERTBOT_VALIDATION at _acme-challenge.CERTBOT_DOMAIN, then waits until every nameserver of the zone serves it. Progress goes to stdout.\n  --zone <domain>             the account’s domain holding the name (else the longest one that does)\n  --timeout 5m                how long to wait for the nameservers (and for a zone or data folder in use)\n  --poll-every 5s             how often each nameserver is asked\n  --force, --yes, --confirm-account <name>   as for dns apply',
+  'cli.help.acmePresent':
+    'Usage: hosting-admin acme present <fqdn> <value> [--zone <domain>] [--timeout 5m] [--poll-every 5s]\n       hosting-admin acme present -- <domain> <token> <key authorization>   (lego’s raw mode)\n\nlego’s exec provider: adds the TXT value at the name, then waits until every nameserver of the zone serves it.\n  --zone, --timeout, --poll-every, --force, --yes, --confirm-account   as for acme auth',
+  'cli.help.acmeCleanup':
+    'Usage: hosting-admin acme cleanup                      (certbot’s --manual-cleanup-hook)\n       hosting-admin acme cleanup <fqdn> <value>      (lego’s exec provider)\n\nRemoves the TXT value an acme auth or acme present added; a value it did not add is left in place.\n  --zone, --timeout, --force, --yes, --confirm-account   as for acme auth',
+  'cli.help.renew':
+    'Usage: hosting-admin renew --expiring-within 30d [--years 1] [--yes] [--confirm-account <name>] [--skip-busy]\n\nLists the domains whose registration ends within the period. Renews them (each renewal is charged) only with --yes, or for a production account with --confirm-account and its name. A renewal is never sent twice: an outcome unknown is exit 3. A domain another write holds (on its way, or of unknown outcome; in team mode a colleague’s) refuses them all (exit 1), unless --skip-busy.\n  --expiring-within 30d       the period (s, m, h, d)\n  --years 1                   years each renewal adds, 1 to 9\n  --skip-busy                 leave out the domains another write holds, each listed with who holds it and since when, and renew the rest: exit 5 when the rest was renewed',
+  'cli.help.ddnsUpdate':
+    'Usage: hosting-admin ddns update <domain> [--host <name>] [--ip a.b.c.d | --detect] [--every 5m]\n\nSets a host’s address through the service’s dynamic DNS update address (the domain’s dynamic DNS must be on), and records it in the app’s history.\n  --host <name>               the host (www, * or @ for the domain itself; else the domain)\n  --ip a.b.c.d                the address to send (else the caller’s, as the service sees it)\n  --detect                    the caller’s address, as the service sees it\n  --every 5m                  keep running: look the address up each period (at least 1m) and send it when it changed',
+  'cli.help.teamInit':
+    "Usage: hosting-admin team init --host <host> --database <name> --user <user> [--port 5432] [--ca-file <file> | --sslmode require | --unencrypted] [--member <name>] [--workstation <name>]\n\nConnects this data folder to a team database (PostgreSQL 15 or later): records the connection in team.json (never the password), creates or migrates the team schema and registers this workstation. The password comes from the keychain entry the app's Team section keeps, else PGPASSWORD or ~/.pgpass (PGPASSFILE); never from the command line.\nEncryption: with --ca-file, TLS with the server's certificate and name checked (verify-full); without it, TLS without a certificate check (require) to any host but this machine, and clear text to this machine (loopback) only. Clear text across a network only with --unencrypted.\n  --host, --port, --database, --user   where the team database is\n  --ca-file <file>            the CA that signed the server's certificate (TLS with sslmode=verify-full)\n  --sslmode <mode>            require (TLS, certificate not checked) or verify-full (against this system's CAs, or --ca-file)\n  --unencrypted               clear text: the password and the team's data readable on the network\n  --member <name>             who you are in the team's history (else your user name)\n  --workstation <name>        this machine's name in the team (else its host name)",
+  'cli.help.teamStatus':
+    "Usage: hosting-admin team status\n\nSays the team database's schema version and the workstations connected to it (exit 1 when the schema is missing, older or newer than this app's).",
+  'cli.help.teamMigrate':
+    "Usage: hosting-admin team migrate\n\nBrings an older team schema to this app's version (in one transaction; several workstations starting at once migrate once).",
+  'cli.help.teamSettle':
+    'Usage: hosting-admin team settle [--timeout 60s]\n\nLooks up every write of unknown outcome this data folder can read (its own, other processes’, in team mode colleagues’) in the service’s request log, as the app does when it starts, and says what each look settled: done, failed, or still unknown and why. No other command does this at its start: run it (or open the app) to settle them. Exit 0 when none is left unknown, 3 when some are.\n  --timeout 60s               how long to look (an item the log does not show yet is looked at again after 1 s, 5 s and 20 s)\n  --account <name>            only that account’s writes (else every account’s but the demo)',
   'cli.needsCommand': 'Name a command: hosting-admin --help lists them.',
   'cli.badInput': 'The command line was refused.',
-  'cli.wrongName': '"{given}" is not the name of the account {account}: give its name exactly with --confirm-account. Nothing was sent.',
+  'cli.wrongName':
+    '"{given}" is not the name of the account {account}: give its name exactly with --confirm-account. Nothing was sent.',
   'cli.flag.otherCommands': 'hosting-admin {command} takes no {option}: it is an option of {commands}.',
   'cli.flag.unknown': 'No command of hosting-admin has an option {option}.',
   'cli.flag.needsValue': '{option} takes a value: write {option} <value>.',
-  'cli.flag.valueLikeOption': '{option} takes a value, and what follows it ({value}) reads as an option: give {option} its value, or write {option}={value} if that is the value.',
+  'cli.flag.valueLikeOption':
+    '{option} takes a value, and what follows it ({value}) reads as an option: give {option} its value, or write {option}={value} if that is the value.',
   'cli.flag.takesNoValue': '{option} takes no value: give it alone, without "=".',
   'cli.badFormat': 'Unknown format "{format}": use records or bind.',
   'cli.unknownCommand': 'Unknown command "{command}".',
   'cli.needsDomain': 'Name the domain: hosting-admin dns <command> <domain>.',
   'cli.needsFile': 'Name the zone file: hosting-admin dns <command> <domain> <file>.',
   'cli.noAccount': 'No account is named "{name}". The accounts: {names}.',
-  'cli.noAccountYet': 'The data folder {folder} has no account: add one in the app (Accounts) or with hosting-admin accounts add, or name the folder that holds yours with --data-dir or HOSTING_ADMIN_DATA_DIR. To try the command on the built-in demo instead (a sandbox inside this command; nothing saved there is kept), add --demo. Nothing was sent.',
-  'cli.demoActive': 'The app’s active account is the built-in demo: name the account to act on with --account (the accounts: {names}), or add --demo to act on the demo (nothing saved there is kept). Nothing was sent.',
+  'cli.noAccountYet':
+    'The data folder {folder} has no account: add one in the app (Accounts) or with hosting-admin accounts add, or name the folder that holds yours with --data-dir or HOSTING_ADMIN_DATA_DIR. To try the command on the built-in demo instead (a sandbox inside this command; nothing saved there is kept), add --demo. Nothing was sent.',
+  'cli.demoActive':
+    'The app’s active account is the built-in demo: name the account to act on with --account (the accounts: {names}), or add --demo to act on the demo (nothing saved there is kept). Nothing was sent.',
   'cli.demoAndAccount': '--demo acts on the built-in demo: it cannot be given with --account naming another account.',
-  'cli.noKeySource': 'No Secret Service is reachable (there is no desktop session: cron, a systemd timer, certbot renew…), so the account’s key cannot be read from the keychain. Give it another way: --key-file <file> or HOSTING_ADMIN_KEY_FILE=<file> (a file holding the key alone, readable by you only: chmod 600 <file>), or a systemd credential named hosting-admin-api-key (LoadCredential= or LoadCredentialEncrypted=). Nothing was sent.',
+  'cli.noKeySource':
+    'No Secret Service is reachable (there is no desktop session: cron, a systemd timer, certbot renew…), so the account’s key cannot be read from the keychain. Give it another way: --key-file <file> or HOSTING_ADMIN_KEY_FILE=<file> (a file holding the key alone, readable by you only: chmod 600 <file>), or a systemd credential named hosting-admin-api-key (LoadCredential= or LoadCredentialEncrypted=). Nothing was sent.',
   'cli.key.unreadable': 'Cannot read the key file {file} ({reason}). Nothing was sent.',
-  'cli.key.notFile': '{file} is not a regular file: the key is read only from a file that holds it alone. Nothing was sent.',
-  'cli.key.openToOthers': 'The key file {file} can be read by other users (mode {mode}), so the key was not used. Make it readable by you only (chmod 600 {file}), and consider replacing the key, since others may have read it. Nothing was sent.',
-  'cli.key.writableByOthers': 'The key file {file} can be written by other users (mode {mode}), so the key was not used: another user could have put a key of their own in it. Make it writable by you only (chmod 600 {file}) and check that it holds your key. Nothing was sent.',
-  'cli.key.openMode': 'The key file {file} gives other users permissions on it (mode {mode}), so the key was not used. Make it yours alone (chmod 600 {file}). Nothing was sent.',
-  'cli.key.notOwner': 'The key file {file} belongs to user id {owner}, not to the user running the command (id {me}), so the key was not used. Make it yours (chown) or run the command as its owner. Nothing was sent.',
+  'cli.key.notFile':
+    '{file} is not a regular file: the key is read only from a file that holds it alone. Nothing was sent.',
+  'cli.key.openToOthers':
+    'The key file {file} can be read by other users (mode {mode}), so the key was not used. Make it readable by you only (chmod 600 {file}), and consider replacing the key, since others may have read it. Nothing was sent.',
+  'cli.key.writableByOthers':
+    'The key file {file} can be written by other users (mode {mode}), so the key was not used: another user could have put a key of their own in it. Make it writable by you only (chmod 600 {file}) and check that it holds your key. Nothing was sent.',
+  'cli.key.openMode':
+    'The key file {file} gives other users permissions on it (mode {mode}), so the key was not used. Make it yours alone (chmod 600 {file}). Nothing was sent.',
+  'cli.key.notOwner':
+    'The key file {file} belongs to user id {owner}, not to the user running the command (id {me}), so the key was not used. Make it yours (chown) or run the command as its owner. Nothing was sent.',
   'cli.key.empty': 'The key file {file} is empty. Nothing was sent.',
-  'cli.key.notAKey': 'The key file {file} does not hold one key: put the API key alone in it, on one line. Nothing was sent.',
+  'cli.key.notAKey':
+    'The key file {file} does not hold one key: put the API key alone in it, on one line. Nothing was sent.',
   'cli.key.twoSources': 'Give only one of --key-file, --key-stdin and --key-credential.',
-  'cli.key.badCredentialName': '"{name}" is not a credential name: give the name of a file of $CREDENTIALS_DIRECTORY, without "/".',
-  'cli.key.noCredentialsDirectory': '--key-credential {name} reads a systemd credential, but CREDENTIALS_DIRECTORY is not set: run the command from a unit with LoadCredential={name}:<file> (or LoadCredentialEncrypted=).',
-  'cli.key.credentialMissing': 'systemd gave no credential named {name} (in {dir}): add LoadCredential={name}:<file> or LoadCredentialEncrypted={name}:<file> to the unit.',
-  'cli.key.credentialsDirUnreadable': 'Cannot use the credentials directory {dir} ($CREDENTIALS_DIRECTORY) ({reason}). Nothing was sent.',
-  'cli.key.credentialsDirNotOwner': 'The credentials directory {dir} ($CREDENTIALS_DIRECTORY) belongs to user id {owner}, neither to the user running the command (id {me}) nor to root: systemd makes it for the service’s user, so no credential was read from this one. Nothing was sent.',
-  'cli.key.credentialsDirWritable': 'The credentials directory {dir} ($CREDENTIALS_DIRECTORY) can be written by other users (mode {mode}): systemd makes it read-only, and anyone could have put a credential in this one, so none was read from it. Nothing was sent.',
-  'cli.key.credentialOutside': 'The credential {name} in {dir} is a link to {target}, outside the directory: systemd writes each credential as a file of its own, so it was not read. Nothing was sent.',
-  'cli.formatUnsure': 'Cannot tell whether {file} is a BIND zone file or in the service’s records format; name it with --format bind or --format records. Nothing was sent.',
-  'bind.apexNsSame': 'The file’s apex NS records ({file}) are the domain’s nameservers; they are set apart from the records and not imported.',
-  'bind.apexNsDiffers': 'The file’s apex NS records ({file}) are not the domain’s nameservers ({domain}); they are not imported as records: change the nameservers themselves if that is what you mean.',
+  'cli.key.badCredentialName':
+    '"{name}" is not a credential name: give the name of a file of $CREDENTIALS_DIRECTORY, without "/".',
+  'cli.key.noCredentialsDirectory':
+    '--key-credential {name} reads a systemd credential, but CREDENTIALS_DIRECTORY is not set: run the command from a unit with LoadCredential={name}:<file> (or LoadCredentialEncrypted=).',
+  'cli.key.credentialMissing':
+    'systemd gave no credential named {name} (in {dir}): add LoadCredential={name}:<file> or LoadCredentialEncrypted={name}:<file> to the unit.',
+  'cli.key.credentialsDirUnreadable':
+    'Cannot use the credentials directory {dir} ($CREDENTIALS_DIRECTORY) ({reason}). Nothing was sent.',
+  'cli.key.credentialsDirNotOwner':
+    'The credentials directory {dir} ($CREDENTIALS_DIRECTORY) belongs to user id {owner}, neither to the user running the command (id {me}) nor to root: systemd makes it for the service’s user, so no credential was read from this one. Nothing was sent.',
+  'cli.key.credentialsDirWritable':
+    'The credentials directory {dir} ($CREDENTIALS_DIRECTORY) can be written by other users (mode {mode}): systemd makes it read-only, and anyone could have put a credential in this one, so none was read from it. Nothing was sent.',
+  'cli.key.credentialOutside':
+    'The credential {name} in {dir} is a link to {target}, outside the directory: systemd writes each credential as a file of its own, so it was not read. Nothing was sent.',
+  'cli.formatUnsure':
+    'Cannot tell whether {file} is a BIND zone file or in the service’s records format; name it with --format bind or --format records. Nothing was sent.',
+  'bind.apexNsSame':
+    'The file’s apex NS records ({file}) are the domain’s nameservers; they are set apart from the records and not imported.',
+  'bind.apexNsDiffers':
+    'The file’s apex NS records ({file}) are not the domain’s nameservers ({domain}); they are not imported as records: change the nameservers themselves if that is what you mean.',
   'cli.fileUnreadable': 'Cannot read {file} ({reason}).',
   'cli.invalidRecords': '{file} holds records the service would refuse; nothing was sent:',
   'cli.recordIssue': '  record {line}: {text}',
   'cli.planTtl': 'TTL of the zone: {from} → {to}',
   'cli.noChange': '{domain}: the live zone is as the file says; nothing to change.',
-  'cli.overRule': 'This plan changes {changed} of {total} records (more than 30 %) or the zone’s own NS records: read it, then add --force to apply it. Nothing was sent.',
+  'cli.overRule':
+    'This plan changes {changed} of {total} records (more than 30 %) or the zone’s own NS records: read it, then add --force to apply it. Nothing was sent.',
   'cli.needsYes': 'The account {account} confirms every write: read the plan, then add --yes. Nothing was sent.',
-  'cli.needsName': 'The account {account} asks for its name before every write: add --confirm-account with its name. Nothing was sent.',
+  'cli.needsName':
+    'The account {account} asks for its name before every write: add --confirm-account with its name. Nothing was sent.',
   'cli.saved': 'Saved: {count, plural, one {# change} other {# changes}} to {domain}.',
   // dns plan|check|apply over many zones (src/cli/zones.ts, zone-set.ts): a folder of zone files or a configuration.
-  'cli.zones.none': '{path} holds no zone file: name each file by its domain (example.com, or example.com.zone, .bind, .db, .txt, .records), or give a zones configuration (JSON). Nothing was sent.',
-  'cli.zones.badFileName': '{file}: a zone file is named by its domain (example.com, or example.com.zone, .bind, .db, .txt, .records), and this name is not a domain. Rename it, or move it out of the folder. Nothing was sent.',
+  'cli.zones.none':
+    '{path} holds no zone file: name each file by its domain (example.com, or example.com.zone, .bind, .db, .txt, .records), or give a zones configuration (JSON). Nothing was sent.',
+  'cli.zones.badFileName':
+    '{file}: a zone file is named by its domain (example.com, or example.com.zone, .bind, .db, .txt, .records), and this name is not a domain. Rename it, or move it out of the folder. Nothing was sent.',
   'cli.zones.twice': 'The zone {domain} of {account} is named twice ({files}): keep one file for it. Nothing was sent.',
-  'cli.zones.badConfig': '{file} is not a zones configuration ({where}): it is a JSON object whose "zones" lists each zone with its "domain" and its "file" (relative to the configuration’s folder), and if need be its "account" and its "format" (records or bind). Nothing was sent.',
+  'cli.zones.badConfig':
+    '{file} is not a zones configuration ({where}): it is a JSON object whose "zones" lists each zone with its "domain" and its "file" (relative to the configuration’s folder), and if need be its "account" and its "format" (records or bind). Nothing was sent.',
   'cli.zones.leftOut': 'Not zone files, left out: {names}.',
-  'cli.zones.oneAccountPerKey': 'A key given with --key-file or --key-credential serves one account, and these zones are of several ({names}): run once per account, each with its own key. Nothing was sent.',
+  'cli.zones.oneAccountPerKey':
+    'A key given with --key-file or --key-credential serves one account, and these zones are of several ({names}): run once per account, each with its own key. Nothing was sent.',
   'cli.zones.header': '== {domain} ({account}, {file}) ==',
-  'cli.zones.summary': '{zones, plural, one {# zone} other {# zones}}: {changing} to change, {same} as their files say, {refused} refused, {failed} failed.',
+  'cli.zones.summary':
+    '{zones, plural, one {# zone} other {# zones}}: {changing} to change, {same} as their files say, {refused} refused, {failed} failed.',
   'cli.zones.differ': 'Zones that differ from their files: {names}.',
-  'cli.zones.notPlanned': 'Not every zone could be planned ({names}): nothing was sent. Correct them, or leave them out of the set, and run again.',
-  'cli.zones.overRule': 'The plans of {names} change more than 30 % of their records or their own NS records: read them, then add --force to apply them. Nothing was sent.',
-  'cli.zones.needsName': 'The account {account} asks for its name before every write: add --confirm-account with its name (once for each such account). Nothing was sent.',
-  'cli.zones.wrongName': 'None of the names given with --confirm-account ({given}) is the name of the account {account}: give its name exactly. Nothing was sent.',
+  'cli.zones.notPlanned':
+    'Not every zone could be planned ({names}): nothing was sent. Correct them, or leave them out of the set, and run again.',
+  'cli.zones.overRule':
+    'The plans of {names} change more than 30 % of their records or their own NS records: read them, then add --force to apply them. Nothing was sent.',
+  'cli.zones.needsName':
+    'The account {account} asks for its name before every write: add --confirm-account with its name (once for each such account). Nothing was sent.',
+  'cli.zones.wrongName':
+    'None of the names given with --confirm-account ({given}) is the name of the account {account}: give its name exactly. Nothing was sent.',
   'cli.zones.stopping': 'Stopping: the zones being saved now finish; no other zone is started…',
   'cli.zones.notStarted': '{domain}: not started (stopped).',
   'cli.zones.stoppedBeforeSend': 'Stopped before anything was sent: no zone was saved.',
   'cli.zones.stopped': 'Stopped. Saved: {saved}. Not started: {notStarted}.',
-  'cli.zones.done': '{saved, plural, one {# zone} other {# zones}} saved, {same} as their files say, {failed} not saved.',
+  'cli.zones.done':
+    '{saved, plural, one {# zone} other {# zones}} saved, {same} as their files say, {failed} not saved.',
   'cli.progress': '{done} of {total}…',
   'cli.badDuration': '{option} takes a duration such as 90s, 5m, 2h or 30d, not "{value}".',
   'cli.badYears': '--years takes a whole number from 1 to 9, not "{value}".',
   // The installed command's launcher (scripts/stage-command.ts writes these into it): it runs before any of the command's code.
-  'cli.nodeMissing': 'hosting-admin runs with Node.js {minimum} or later, and no `node` command is on PATH. Install Node.js (from nodejs.org or your package manager), then run this again.',
-  'cli.nodeTooOld': 'hosting-admin runs with Node.js {minimum} or later; this is Node.js {have}. Install a newer Node.js (from nodejs.org or your package manager), then run this again.',
-  'cli.acme.needsValue': 'Name the record and its value: certbot sets CERTBOT_DOMAIN and CERTBOT_VALIDATION for its hooks; lego passes them as "acme present <fqdn> <value>".',
-  'cli.acme.noZone': 'None of the domains of {account} holds {name}: name the zone with --zone <domain>. Nothing was sent.',
+  'cli.nodeMissing':
+    'hosting-admin runs with Node.js {minimum} or later, and no `node` command is on PATH. Install Node.js (from nodejs.org or your package manager), then run this again.',
+  'cli.nodeTooOld':
+    'hosting-admin runs with Node.js {minimum} or later; this is Node.js {have}. Install a newer Node.js (from nodejs.org or your package manager), then run this again.',
+  'cli.acme.needsValue':
+    'Name the record and its value: certbot sets CERTBOT_DOMAIN and CERTBOT_VALIDATION for its hooks; lego passes them as "acme present <fqdn> <value>".',
+  'cli.acme.noZone':
+    'None of the domains of {account} holds {name}: name the zone with --zone <domain>. Nothing was sent.',
   'cli.acme.alreadyThere': '{name} already holds this value; nothing to add (a cleanup will leave it in place).',
   'cli.acme.added': 'Added the TXT value at {name} to the zone {domain}.',
   'cli.acme.removed': 'Removed the TXT value at {name} from the zone {domain}.',
   'cli.acme.notOurs': 'This TXT value at {name} was not added by "acme auth"; it is left in place.',
   'cli.acme.alreadyGone': 'This TXT value at {name} is no longer in the zone; nothing to remove.',
   'cli.acme.nsUnresolved': 'The address of the nameserver {ns} could not be found ({reason}).',
-  'cli.acme.noNameservers': 'The service names no nameserver for {domain} that could be asked; the value is in the zone, but whether it is served is not known.',
+  'cli.acme.noNameservers':
+    'The service names no nameserver for {domain} that could be asked; the value is in the zone, but whether it is served is not known.',
   'cli.acme.waiting': '{ns}: waiting until it serves {name}…',
   'cli.acme.served': '{ns}: serves it (after {seconds} s).',
-  'cli.acme.timedOut': 'Not served after {seconds} s by: {names}. The value stays in the zone; run the hook again or raise --timeout.',
-  'cli.acme.badName': 'Not a host name: {name} (dot-separated labels of letters, digits, hyphens and underscores). Nothing was sent.',
-  'cli.acme.badValue': 'The value given is not a DNS-01 validation value (43 characters of A–Z, a–z, 0–9, “-” and “_”). Nothing was sent.',
-  'cli.acme.badKeyAuthorization': 'lego’s raw mode passes a domain, a token and a key authorization (the token, a dot and 43 characters of A–Z, a–z, 0–9, “-” and “_”); what was given is not that. Nothing was sent.',
-  'cli.acme.ledgerUnwritable': 'Not sent: {path} cannot be written ({reason}), and the cleanup needs it to know what this hook added. Free the disk or make the data folder writable, then run the hook again.',
-  'cli.acme.waitingTurn': 'Another write to the zone {domain} is on its way: waiting for it to end, then adding to the zone as it is then…',
+  'cli.acme.timedOut':
+    'Not served after {seconds} s by: {names}. The value stays in the zone; run the hook again or raise --timeout.',
+  'cli.acme.badName':
+    'Not a host name: {name} (dot-separated labels of letters, digits, hyphens and underscores). Nothing was sent.',
+  'cli.acme.badValue':
+    'The value given is not a DNS-01 validation value (43 characters of A–Z, a–z, 0–9, “-” and “_”). Nothing was sent.',
+  'cli.acme.badKeyAuthorization':
+    'lego’s raw mode passes a domain, a token and a key authorization (the token, a dot and 43 characters of A–Z, a–z, 0–9, “-” and “_”); what was given is not that. Nothing was sent.',
+  'cli.acme.ledgerUnwritable':
+    'Not sent: {path} cannot be written ({reason}), and the cleanup needs it to know what this hook added. Free the disk or make the data folder writable, then run the hook again.',
+  'cli.acme.waitingTurn':
+    'Another write to the zone {domain} is on its way: waiting for it to end, then adding to the zone as it is then…',
   'cli.acme.zoneMoved': 'The zone {domain} changed while this hook read it (nothing was sent): reading it again…',
-  'cli.acme.waitingFolder': 'Another hosting-admin command (process {pid}) is using the data folder: waiting for it to end…',
-  'cli.viaApp': 'The app is open on this data folder: the command runs through it (its writes show in the app’s Writes as they run).',
-  'cli.appDoorUnreachable': 'The app (process {pid}) has the data folder {path} open, and its door for the command cannot be reached (the app’s log says why): nothing was sent. Close the app and run the command again, or start the app again.',
-  'cli.appClosed': 'The app was closed while it carried out this command’s write: look at Writes in the app for how it ended before trying again.',
+  'cli.acme.waitingFolder':
+    'Another hosting-admin command (process {pid}) is using the data folder: waiting for it to end…',
+  'cli.viaApp':
+    'The app is open on this data folder: the command runs through it (its writes show in the app’s Writes as they run).',
+  'cli.appDoorUnreachable':
+    'The app (process {pid}) has the data folder {path} open, and its door for the command cannot be reached (the app’s log says why): nothing was sent. Close the app and run the command again, or start the app again.',
+  'cli.appClosed':
+    'The app was closed while it carried out this command’s write: look at Writes in the app for how it ended before trying again.',
   'cli.appAnswer': 'The app answered something the command cannot read.',
-  'cli.ddns.off': 'Dynamic DNS is off for {domain}, or it has no password: turn it on in the app (the domain’s Dynamic DNS tab) first.',
+  'cli.ddns.off':
+    'Dynamic DNS is off for {domain}, or it has no password: turn it on in the app (the domain’s Dynamic DNS tab) first.',
   'cli.ddns.noAddress': 'The address to send could not be found out ({reason}): give it with --ip.',
   'cli.ddns.noAddressYet': 'The address could not be found out ({reason}); trying again at the next period.',
   'cli.ddns.unchanged': '{name}: the address is still {ip}; nothing sent.',
   'cli.ddns.updated': '{name} now points at {ip}.',
   'cli.ddns.notSent': '{name} was not updated: the update address did not answer ({reason}).',
-  'cli.ddns.refusedReason': '{name} was not updated: the service answered status {status} ({meaning}), saying “{reason}”.',
+  'cli.ddns.refusedReason':
+    '{name} was not updated: the service answered status {status} ({meaning}), saying “{reason}”.',
   'cli.ddns.refused': '{name} was not updated: the service answered status {status} ({meaning}).',
   'cli.ddns.notInHistory': 'This update is not in the app’s history: the app has the data folder open.',
   'cli.ddns.tooOften': '--every takes a period of at least 1m: the update address serves every user of the service.',
   'cli.ddns.ipOrDetect': 'Give either --ip or --detect, not both.',
   'cli.ddns.badIp': '"{ip}" is not an IPv4 address (four numbers 0-255 separated by dots).',
-  'cli.ddns.badHost': '"{host}" is not a host name of the zone: a name such as www, * for every name, or @ for the domain itself.',
+  'cli.ddns.badHost':
+    '"{host}" is not a host name of the zone: a name such as www, * for every name, or @ for the domain itself.',
   'ddns.status.0': 'done',
   'ddns.status.1': 'a bad request',
   'ddns.status.2': 'the domain or the password is not valid, or dynamic DNS is off',
@@ -1211,39 +1438,69 @@ export const en = {
   'history.member.ip': 'Address',
   'cli.renew.needsWithin': 'Say which domains: renew --expiring-within 30d.',
   'cli.renew.none': 'No domain expires within {days} days.',
-  'team.unreachable': 'The team database cannot be reached: nothing is sent in team mode until it is back. Reading from the service goes on.',
-  'team.refused': 'The team database refused the login ({reason}): check the user, its password and the server’s pg_hba.conf.',
-  'team.schemaOlder': 'The team database has an older schema (version {found}; this app writes version {supported}). Nothing is written to it until the team’s owner runs {command}; what it holds is read as far as it can be.',
-  'team.schemaNewer': 'The team database was set up by a newer version of the app (schema {found}; this app knows up to {supported}): update the app. Nothing is written to it meanwhile.',
-  'team.notInitialised': 'The team database has no team schema yet: connect from Accounts & settings, or run hosting-admin team init.',
-  'team.accountUnreachable': 'Not sent: the team cannot yet tell which account of the service this key reaches, because the service could not be asked (its request log is how the team tells two keys of one account apart). Nothing is written in team mode with it until it can; try again when the service can be reached.',
-  'team.accountUnproven': 'Not sent: the team cannot tell whether this key reaches an account it already knows, because the requests it keeps as proof are too old to be in the service’s log still. Ask a member whose key of that account the team knows to open the app (or run hosting-admin team status) to renew its proof, then write again.',
+  'team.unreachable':
+    'The team database cannot be reached: nothing is sent in team mode until it is back. Reading from the service goes on.',
+  'team.refused':
+    'The team database refused the login ({reason}): check the user, its password and the server’s pg_hba.conf.',
+  'team.schemaOlder':
+    'The team database has an older schema (version {found}; this app writes version {supported}). Nothing is written to it until the team’s owner runs {command}; what it holds is read as far as it can be.',
+  'team.schemaNewer':
+    'The team database was set up by a newer version of the app (schema {found}; this app knows up to {supported}): update the app. Nothing is written to it meanwhile.',
+  'team.notInitialised':
+    'The team database has no team schema yet: connect from Accounts & settings, or run hosting-admin team init.',
+  'team.accountUnreachable':
+    'Not sent: the team cannot yet tell which account of the service this key reaches, because the service could not be asked (its request log is how the team tells two keys of one account apart). Nothing is written in team mode with it until it can; try again when the service can be reached.',
+  'team.accountUnproven':
+    'Not sent: the team cannot tell whether this key reaches an account it already knows, because the requests it keeps as proof are too old to be in the service’s log still. Ask a member whose key of that account the team knows to open the app (or run hosting-admin team status) to renew its proof, then write again.',
   'team.failed': 'The team database could not complete this step.',
-  'cli.team.needsConnection': 'Say which database: team init --host <host> --database <name> --user <user> [--port 5432] [--ca-file <file> | --sslmode require | --unencrypted] (the password comes from the keychain, PGPASSWORD or ~/.pgpass, never from the command line).',
-  'cli.team.badMemberName': '{name} is not a member\'s name: letters, digits, _, - and . (63 at most), starting with a letter.',
+  'cli.team.needsConnection':
+    'Say which database: team init --host <host> --database <name> --user <user> [--port 5432] [--ca-file <file> | --sslmode require | --unencrypted] (the password comes from the keychain, PGPASSWORD or ~/.pgpass, never from the command line).',
+  'cli.team.badMemberName':
+    "{name} is not a member's name: letters, digits, _, - and . (63 at most), starting with a letter.",
   'cli.team.needsMemberName': 'Say whose: hosting-admin team add-member <name>.',
   'cli.team.passwordShort': 'The password given on standard input is too short: at least {min} characters.',
-  'cli.team.memberAdded': '{member} is a member of the team now, with a login of their own on {database} at {host}:{port}. Their app connects as {member}; the database takes every change from them in their name, and refuses what a member may not do.',
-  'cli.team.memberPassword': 'Their password (said this once; give it to them, and they keep it in their keychain): {password}',
-  'cli.team.memberRemoved': '{member} can no longer log in to the team\'s database; every row they wrote keeps their name.',
-  'cli.help.teamAddMember': 'hosting-admin team add-member <name> [--password-stdin]\nThe team\'s owner gives a member a login of their own (a PostgreSQL role in the team\'s group). The password is read from standard input with --password-stdin, otherwise made and printed once. Needs the owner\'s connection (the login that ran team init, with PostgreSQL\'s CREATEROLE).',
-  'cli.help.teamRemoveMember': 'hosting-admin team remove-member <name>\nThe team\'s owner closes a member\'s login; every row they wrote keeps their name.',
-  'cli.team.badRetention': 'Say how many days settled jobs stay beside the open ones before the archive: a whole number from 1 to 3650 ({days} is not).',
-  'cli.team.retentionSet': 'Settled jobs older than {days} days move to the archive (history and audits still read it); the next app to start moves them.',
-  'cli.help.teamRetention': 'hosting-admin team retention <days>\nThe team\'s owner sets how long settled jobs stay beside the open ones (default 90 days); older ones move to the archive, which history and audits still read, so a start reads only what is open and recent.',
-  'team.hung': 'The team database accepted the connection but did not answer in time (the server may be frozen or overloaded): nothing is sent in team mode until it answers. Reading from the service goes on.',
-  'team.passwordRefused': 'The team database did not accept the password of user {user}: correct the password kept for it (the Team section, PGPASSWORD or ~/.pgpass).',
-  'team.loginRefused': 'The team database does not let user {user} in from this machine: the user may not exist there, or the server’s pg_hba.conf has no line for this address and user (ask its administrator).',
-  'team.noPassword': 'The team database asks for the password of user {user}, and there is none: not in the keychain, not in PGPASSWORD, and no line for this database in {passfile}. Give it in the Team section, or add the line host:port:database:user:password to {passfile} (readable by you only: chmod 600).',
-  'team.passfileInsecure': 'The password file {passfile} was not read: others may read it (or it is not a plain file), and PostgreSQL ignores such a file too. Run chmod 600 {passfile}.',
-  'team.unknownDatabase': 'The team database server has no database named {database}: check the name, or have it created (createdb -O <user> {database}).',
-  'team.noRight': 'The team database refused this step for lack of a right ({right}): the team’s user must own the team database (createdb -O) or be granted that right by its administrator.',
-  'team.tlsRequired': 'The team database at {host} lets user {user} in over TLS only, and this connection was not encrypted: connect with TLS (verify-full with the CA file, or at least require).',
-  'team.tlsUnsupported': 'The team database at {host} does not offer TLS, so no encrypted connection was made: turn on ssl in its postgresql.conf (with a certificate) or, on a network you trust, ask for clear text by name (--unencrypted, or “No encryption” in the Team section).',
-  'team.tlsWrongCa': 'The team database’s certificate at {host} is not signed by the CA in {file}: give the CA file that signed the server’s certificate.',
-  'team.tlsUntrusted': 'The team database’s certificate at {host} is not signed by a CA this system trusts: give the CA file that signed it (--ca-file, or the CA certificate file in the Team section).',
-  'team.tlsHostMismatch': 'The team database’s certificate does not name {host}: connect with the name or address the certificate was made for, or have a certificate made that names {host}.',
-  'team.tlsExpired': 'The team database’s certificate at {host} has expired or is not valid yet: the server needs a new certificate (check this machine’s clock too).',
+  'cli.team.memberAdded':
+    '{member} is a member of the team now, with a login of their own on {database} at {host}:{port}. Their app connects as {member}; the database takes every change from them in their name, and refuses what a member may not do.',
+  'cli.team.memberPassword':
+    'Their password (said this once; give it to them, and they keep it in their keychain): {password}',
+  'cli.team.memberRemoved':
+    "{member} can no longer log in to the team's database; every row they wrote keeps their name.",
+  'cli.help.teamAddMember':
+    "hosting-admin team add-member <name> [--password-stdin]\nThe team's owner gives a member a login of their own (a PostgreSQL role in the team's group). The password is read from standard input with --password-stdin, otherwise made and printed once. Needs the owner's connection (the login that ran team init, with PostgreSQL's CREATEROLE).",
+  'cli.help.teamRemoveMember':
+    "hosting-admin team remove-member <name>\nThe team's owner closes a member's login; every row they wrote keeps their name.",
+  'cli.team.badRetention':
+    'Say how many days settled jobs stay beside the open ones before the archive: a whole number from 1 to 3650 ({days} is not).',
+  'cli.team.retentionSet':
+    'Settled jobs older than {days} days move to the archive (history and audits still read it); the next app to start moves them.',
+  'cli.help.teamRetention':
+    "hosting-admin team retention <days>\nThe team's owner sets how long settled jobs stay beside the open ones (default 90 days); older ones move to the archive, which history and audits still read, so a start reads only what is open and recent.",
+  'team.hung':
+    'The team database accepted the connection but did not answer in time (the server may be frozen or overloaded): nothing is sent in team mode until it answers. Reading from the service goes on.',
+  'team.passwordRefused':
+    'The team database did not accept the password of user {user}: correct the password kept for it (the Team section, PGPASSWORD or ~/.pgpass).',
+  'team.loginRefused':
+    'The team database does not let user {user} in from this machine: the user may not exist there, or the server’s pg_hba.conf has no line for this address and user (ask its administrator).',
+  'team.noPassword':
+    'The team database asks for the password of user {user}, and there is none: not in the keychain, not in PGPASSWORD, and no line for this database in {passfile}. Give it in the Team section, or add the line host:port:database:user:password to {passfile} (readable by you only: chmod 600).',
+  'team.passfileInsecure':
+    'The password file {passfile} was not read: others may read it (or it is not a plain file), and PostgreSQL ignores such a file too. Run chmod 600 {passfile}.',
+  'team.unknownDatabase':
+    'The team database server has no database named {database}: check the name, or have it created (createdb -O <user> {database}).',
+  'team.noRight':
+    'The team database refused this step for lack of a right ({right}): the team’s user must own the team database (createdb -O) or be granted that right by its administrator.',
+  'team.tlsRequired':
+    'The team database at {host} lets user {user} in over TLS only, and this connection was not encrypted: connect with TLS (verify-full with the CA file, or at least require).',
+  'team.tlsUnsupported':
+    'The team database at {host} does not offer TLS, so no encrypted connection was made: turn on ssl in its postgresql.conf (with a certificate) or, on a network you trust, ask for clear text by name (--unencrypted, or “No encryption” in the Team section).',
+  'team.tlsWrongCa':
+    'The team database’s certificate at {host} is not signed by the CA in {file}: give the CA file that signed the server’s certificate.',
+  'team.tlsUntrusted':
+    'The team database’s certificate at {host} is not signed by a CA this system trusts: give the CA file that signed it (--ca-file, or the CA certificate file in the Team section).',
+  'team.tlsHostMismatch':
+    'The team database’s certificate does not name {host}: connect with the name or address the certificate was made for, or have a certificate made that names {host}.',
+  'team.tlsExpired':
+    'The team database’s certificate at {host} has expired or is not valid yet: the server needs a new certificate (check this machine’s clock too).',
   'team.tlsFailed': 'The encrypted connection (TLS) to the team database failed ({reason}).',
   'team.caFileUnreadable': 'The CA file {file} cannot be read ({reason}): check its path and that you may read it.',
   'cli.team.notConfigured': 'Team mode is not set up for this data folder: run hosting-admin team init first.',
@@ -1252,37 +1509,51 @@ export const en = {
   'cli.team.migrated': 'Team database {where} is ready: schema migrated from version {from} to {version}.',
   'cli.team.current': 'Team database {where} is ready: schema version {version}, already current.',
   'cli.team.status': 'Team database {where}: schema version {version}. This workstation: {workstation} ({member}).',
-  'cli.team.older': 'Team database {where}: schema version {version}, older than this app’s {supported}: run hosting-admin team migrate.',
+  'cli.team.older':
+    'Team database {where}: schema version {version}, older than this app’s {supported}: run hosting-admin team migrate.',
   'cli.team.absent': 'Team database {where} has no team schema yet: run hosting-admin team init.',
   'cli.team.workstation': '  {member} on {workstation}, last seen {lastSeen}',
-  'cli.team.connection.verifyFull': 'Connection: TLS, the server’s certificate checked against {caFile} and its name against {host}.',
-  'cli.team.connection.verifyFullSystem': 'Connection: TLS, the server’s certificate checked against this system’s CAs and its name against {host}.',
+  'cli.team.connection.verifyFull':
+    'Connection: TLS, the server’s certificate checked against {caFile} and its name against {host}.',
+  'cli.team.connection.verifyFullSystem':
+    'Connection: TLS, the server’s certificate checked against this system’s CAs and its name against {host}.',
   'cli.team.connection.require': 'Connection: TLS, the server’s certificate not checked (give --ca-file to check it).',
   'cli.team.connection.loopback': 'Connection: not encrypted, to this machine only (loopback).',
-  'cli.team.connection.unencrypted': 'Connection: NOT encrypted (--unencrypted): the password and the team’s data cross the network in clear text.',
+  'cli.team.connection.unencrypted':
+    'Connection: NOT encrypted (--unencrypted): the password and the team’s data cross the network in clear text.',
   'cli.team.unencryptedWithTls': '--unencrypted asks for clear text: give it without --ca-file and --sslmode.',
-  'cli.team.caFileNeedsVerifyFull': '--ca-file checks the server’s certificate, which --sslmode require does not: use --sslmode verify-full (the default with --ca-file), or leave out --ca-file.',
+  'cli.team.caFileNeedsVerifyFull':
+    '--ca-file checks the server’s certificate, which --sslmode require does not: use --sslmode verify-full (the default with --ca-file), or leave out --ca-file.',
   'cli.team.badSslmode': '--sslmode takes require or verify-full (clear text is --unencrypted).',
-  'cli.renew.wouldRenew': 'Would renew {count, plural, one {# domain} other {# domains}} of {account} for {years, plural, one {# year} other {# years}} each; each renewal is charged. Nothing was sent: add --yes to renew them.',
-  'cli.renew.summary': 'Renewed: {done}. Already renewed by someone else since listed (not sent): {elsewhere}. Failed or not sent: {failed}. Outcome unknown: {unknown} (look at Writes in the app before trying again).',
+  'cli.renew.wouldRenew':
+    'Would renew {count, plural, one {# domain} other {# domains}} of {account} for {years, plural, one {# year} other {# years}} each; each renewal is charged. Nothing was sent: add --yes to renew them.',
+  'cli.renew.summary':
+    'Renewed: {done}. Already renewed by someone else since listed (not sent): {elsewhere}. Failed or not sent: {failed}. Outcome unknown: {unknown} (look at Writes in the app before trying again).',
   'cli.leftOut.busy': '{target}: left out: another write to it is on its way. Nothing was sent for it.',
-  'cli.leftOut.busyBy': '{target}: left out: being written by {member} on {workstation} since {since}. Nothing was sent for it.',
-  'cli.leftOut.unknown': '{target}: left out: an earlier write to it has an unknown outcome (settle it with hosting-admin team settle, or in the app’s Writes). Nothing was sent for it.',
-  'cli.leftOut.unknownBy': '{target}: left out: an earlier write to it by {member} on {workstation} (since {since}) has an unknown outcome (settle it with hosting-admin team settle, or in the app’s Writes). Nothing was sent for it.',
-  'cli.renew.leftOut': 'Left out because another write holds them (--skip-busy; not sent): {count}. Renew them once that write has ended or been settled.',
+  'cli.leftOut.busyBy':
+    '{target}: left out: being written by {member} on {workstation} since {since}. Nothing was sent for it.',
+  'cli.leftOut.unknown':
+    '{target}: left out: an earlier write to it has an unknown outcome (settle it with hosting-admin team settle, or in the app’s Writes). Nothing was sent for it.',
+  'cli.leftOut.unknownBy':
+    '{target}: left out: an earlier write to it by {member} on {workstation} (since {since}) has an unknown outcome (settle it with hosting-admin team settle, or in the app’s Writes). Nothing was sent for it.',
+  'cli.renew.leftOut':
+    'Left out because another write holds them (--skip-busy; not sent): {count}. Renew them once that write has ended or been settled.',
   'cli.settle.none': 'No write of unknown outcome to settle.',
-  'cli.settle.looking': 'Looking up {count, plural, one {# write} other {# writes}} of unknown outcome in the service’s log…',
+  'cli.settle.looking':
+    'Looking up {count, plural, one {# write} other {# writes}} of unknown outcome in the service’s log…',
   'cli.settle.by': 'by {member} on {workstation}',
   'cli.settle.here': 'from this data folder',
   'cli.settle.done': 'settled from the service’s log: done',
   'cli.settle.failed': 'settled from the service’s log: failed (the service refused it)',
-  'cli.settle.notFound': 'not in the service’s log: still unknown (the log may be late: look again later, or check the item on the service)',
+  'cli.settle.notFound':
+    'not in the service’s log: still unknown (the log may be late: look again later, or check the item on the service)',
   'cli.settle.unread': 'the service’s log could not be read ({reason}): still unknown',
   'cli.settle.notLooked': 'not looked at within --timeout: still unknown',
   'cli.settle.summary': 'Settled from the service’s log: {settled}. Still unknown: {unknown}.',
   'history.memberChange': '{member}: {before} → {after}',
   'history.snapshotsTitle': 'Zone snapshots',
-  'history.noSnapshots': 'No snapshot yet: one is taken before each save from this app and before each change found from outside.',
+  'history.noSnapshots':
+    'No snapshot yet: one is taken before each save from this app and before each change found from outside.',
   'history.snapshotTaken': 'The zone as it was at',
   'history.snapshotReason': 'Why',
   'history.snapshotRecords': 'Records',
@@ -1291,16 +1562,20 @@ export const en = {
   'history.reason.before-save': 'Kept before a save from this app',
   'history.reason.before-outside-change': 'Kept before a change from outside',
   'history.activityTitle': 'Activity',
-  'history.activityHelp': 'What happened in this account: writes made from this app and changes a refresh found that this app did not make, newest first.',
+  'history.activityHelp':
+    'What happened in this account: writes made from this app and changes a refresh found that this app did not make, newest first.',
   'history.outsideOnly': 'Only changes from outside this app',
   'history.retentionLabel': 'Keep history for (days)',
   'history.retentionHelp': 'From 1 to {max} days. Older history and snapshots are deleted.',
   'history.retentionSaved': 'History is kept for {days} days.',
-  'history.unseenCount': '{count, plural, one {# change from outside not looked at yet} other {# changes from outside not looked at yet}}',
+  'history.unseenCount':
+    '{count, plural, one {# change from outside not looked at yet} other {# changes from outside not looked at yet}}',
   'history.domainChangedOutside': 'Changed outside this app since you last looked: {aspects}.',
   'history.show': 'Show the history',
-  'history.restoring': 'Restoring the zone as it was at {time}. Review the plan below: nothing is sent until you apply it.',
-  'history.snapshotNotFound': 'That snapshot is not in this account’s history (it may have been deleted after the retention time).',
+  'history.restoring':
+    'Restoring the zone as it was at {time}. Review the plan below: nothing is sent until you apply it.',
+  'history.snapshotNotFound':
+    'That snapshot is not in this account’s history (it may have been deleted after the retention time).',
   'history.on': 'on',
   'history.off': 'off',
   // Issue 39 point 4: history rows in words (values, units, and whom a row is about).
@@ -1358,12 +1633,14 @@ export const en = {
   'history.member.ns_type': 'DNS service',
   'history.checkNow': 'Check this account for changes now',
   'history.checking': 'Reading this account’s lists again…',
-  'history.checked': '{read, plural, one {# list read again} other {# lists read again}}: {drift, plural, =0 {no change from outside this app} one {# change from outside this app} other {# changes from outside this app}}.',
+  'history.checked':
+    '{read, plural, one {# list read again} other {# lists read again}}: {drift, plural, =0 {no change from outside this app} one {# change from outside this app} other {# changes from outside this app}}.',
   'history.checkFailed': '{list} could not be read: {reason}',
   'history.checkAll': 'Check every account now',
   'history.stopCheckingAll': 'Stop checking',
   'history.checkAllTitle': 'Every account checked for changes',
-  'history.checkingAll': 'Reading every account’s lists again, each at its own service’s pace: {done} of {total} accounts done…',
+  'history.checkingAll':
+    'Reading every account’s lists again, each at its own service’s pace: {done} of {total} accounts done…',
   'history.checkedAll': 'Every account read again ({total}).',
   'history.checkingOne': 'reading…',
   'history.list.domains.list': 'Domains',
@@ -1389,16 +1666,24 @@ export const en = {
   'jobs.checkLog': 'Check the log',
   'jobs.doneFromLog': 'Done (the service’s log shows it was received and carried out)',
   'jobs.unknownChecking': 'Answer lost; checking the service’s log',
-  'jobs.unknownNotInLog': 'Answer lost, and the service’s log does not show it (yet): probably not received. Not sent again unless you ask.',
+  'jobs.unknownNotInLog':
+    'Answer lost, and the service’s log does not show it (yet): probably not received. Not sent again unless you ask.',
   'jobs.unknownLogUnreadable': 'Answer lost, and the service’s log could not be read. Check the log again later.',
-  'jobs.undecided.noBaseline': 'Answer lost, and the service’s log cannot settle it: its newest entry could not be read when the job started, so an earlier identical request could not be told apart. Check the item on the service before sending it again.',
-  'jobs.undecided.several': 'Answer lost, and the service’s log shows this request more than once since the job started, so which one this was cannot be told. Check the item on the service before sending it again.',
-  'jobs.undecided.baselineNotReached': 'Answer lost, and the service’s log has too many entries since the job started to be read through. Check the item on the service before sending it again.',
-  'jobs.undecided.order': 'Answer lost, and the service’s log did not come newest first, so it cannot settle this. Check the item on the service before sending it again.',
-  'jobs.unknownExplain': '{count, plural, one {# item was} other {# items were}} sent but the answer was lost: it may have been done. Nothing is sent again unless you ask.',
+  'jobs.undecided.noBaseline':
+    'Answer lost, and the service’s log cannot settle it: its newest entry could not be read when the job started, so an earlier identical request could not be told apart. Check the item on the service before sending it again.',
+  'jobs.undecided.several':
+    'Answer lost, and the service’s log shows this request more than once since the job started, so which one this was cannot be told. Check the item on the service before sending it again.',
+  'jobs.undecided.baselineNotReached':
+    'Answer lost, and the service’s log has too many entries since the job started to be read through. Check the item on the service before sending it again.',
+  'jobs.undecided.order':
+    'Answer lost, and the service’s log did not come newest first, so it cannot settle this. Check the item on the service before sending it again.',
+  'jobs.unknownExplain':
+    '{count, plural, one {# item was} other {# items were}} sent but the answer was lost: it may have been done. Nothing is sent again unless you ask.',
   'jobs.rateLimitWaiting': 'Waiting for the service’s rate limit (about {seconds} s).',
-  'jobs.rateLimitSummary': 'Waited for the service’s rate limit {count, plural, one {once} other {# times}}, {seconds, plural, one {# second} other {# seconds}} in all.',
-  'jobs.doneElsewhere': 'Already done by someone else after this was confirmed, so not sent: {count, plural, one {# item} other {# items}} (each says who and when).',
+  'jobs.rateLimitSummary':
+    'Waited for the service’s rate limit {count, plural, one {once} other {# times}}, {seconds, plural, one {# second} other {# seconds}} in all.',
+  'jobs.doneElsewhere':
+    'Already done by someone else after this was confirmed, so not sent: {count, plural, one {# item} other {# items}} (each says who and when).',
   'jobs.summaryMore': 'Outcome unknown: {unknown}; not sent: {skipped}.',
   'jobs.pause': 'Pause',
   'jobs.resume': 'Resume',
@@ -1407,7 +1692,8 @@ export const en = {
   'jobs.retryConfirm': '{operation} again for {count, plural, one {# item} other {# items}}, exactly those below.',
   'jobs.sendAgain': 'Send again, knowing it may have been done',
   'jobs.sendAgainTitle': 'Send again?',
-  'jobs.sendAgainWarning': 'The outcome of {count, plural, one {this write is} other {these # writes are}} unknown: the service may already have carried {count, plural, one {it} other {them}} out. Sending again may do it twice, and charge twice.',
+  'jobs.sendAgainWarning':
+    'The outcome of {count, plural, one {this write is} other {these # writes are}} unknown: the service may already have carried {count, plural, one {it} other {them}} out. Sending again may do it twice, and charge twice.',
   'jobs.state.pending': 'Waiting',
   'jobs.state.sending': 'Sending',
   'jobs.state.done': 'Done',
@@ -1422,16 +1708,20 @@ export const en = {
   'jobs.status.done': 'Finished',
   'jobs.status.interrupted': 'Interrupted: the app was closed',
   'jobs.title': 'Writes',
-  'jobs.help': 'Every change sent to the service, from every account, with the result of each item. Kept across restarts.',
+  'jobs.help':
+    'Every change sent to the service, from every account, with the result of each item. Kept across restarts.',
   'jobs.none': 'No writes yet.',
   'jobs.status.attention': 'Needs attention: {count, plural, one {# outcome unknown} other {# outcomes unknown}}',
-  'jobs.attentionCount': '{count, plural, one {# write needs attention (outcome unknown)} other {# writes need attention (outcome unknown)}}',
+  'jobs.attentionCount':
+    '{count, plural, one {# write needs attention (outcome unknown)} other {# writes need attention (outcome unknown)}}',
   'jobs.settledDone': '{label}: the service’s log shows it was received after all.',
   'jobs.settledFailed': '{label}: the service’s log shows it was refused.',
-  'jobs.expiryMoved': '{label}: a later read of the domain list shows it expiring {to} (it was {from} when this renewal was sent), so the service most likely received it. Check the log to settle it before sending anything again.',
+  'jobs.expiryMoved':
+    '{label}: a later read of the domain list shows it expiring {to} (it was {from} when this renewal was sent), so the service most likely received it. Check the log to settle it before sending anything again.',
   'jobs.runningCount': '{count, plural, one {# write running} other {# writes running}}',
   'jobs.quitTitle': 'Writes are still running',
-  'jobs.quitConfirm': '{count, plural, one {# write is} other {# writes are}} still running: {jobs}. Quitting now stops {count, plural, one {it} other {them}}: what is on its way may be done or not, and the app checks the service’s log when it starts again.',
+  'jobs.quitConfirm':
+    '{count, plural, one {# write is} other {# writes are}} still running: {jobs}. Quitting now stops {count, plural, one {it} other {them}}: what is on its way may be done or not, and the app checks the service’s log when it starts again.',
   'jobs.quitAnyway': 'Quit anyway',
   // Issue 39 (6): what each write touched, on the Writes screen.
   'jobs.targets': 'Touched',
@@ -1445,10 +1735,12 @@ export const en = {
   'jobs.target.more': 'and {count} more',
   'domains.nsMore': '+{count}',
   'unsaved.quitTitle': 'Unsaved edits',
-  'unsaved.quitConfirm': '{count, plural, one {# edit is} other {# edits are}} not saved (records or a form left without saving). Closing the window drops {count, plural, one {it} other {them}}; Cancel keeps the window, and each edit is offered back on its screen.',
+  'unsaved.quitConfirm':
+    '{count, plural, one {# edit is} other {# edits are}} not saved (records or a form left without saving). Closing the window drops {count, plural, one {it} other {them}}; Cancel keeps the window, and each edit is offered back on its screen.',
   'unsaved.quitAnyway': 'Close without saving',
   'unsaved.reloadTitle': 'Unsaved edits',
-  'unsaved.reloadConfirm': '{count, plural, one {# edit is} other {# edits are}} not saved (records or a form left without saving). Reloading the window drops {count, plural, one {it} other {them}}; Cancel keeps the window as it is, and each edit is offered back on its screen.',
+  'unsaved.reloadConfirm':
+    '{count, plural, one {# edit is} other {# edits are}} not saved (records or a form left without saving). Reloading the window drops {count, plural, one {it} other {them}}; Cancel keeps the window as it is, and each edit is offered back on its screen.',
   'unsaved.reloadAnyway': 'Reload without saving',
   'operation.servers.create': 'Create a server',
   'operation.servers.expiration.extend': 'Extend a server',
@@ -1479,22 +1771,30 @@ export const en = {
   'operation.freedns.localtransfer.set': 'Change a free DNS entry’s owner',
   'error.kind.rate-limited': 'The service asks to slow down',
   'error.kind.redirect': 'The base URL redirects',
-  'error.rate-limited': 'The service asks to slow down (too many requests). The app waited and tried again until the time limit; try again in a moment.',
+  'error.rate-limited':
+    'The service asks to slow down (too many requests). The app waited and tried again until the time limit; try again in a moment.',
   'error.redirect': 'The base URL redirects somewhere else. Update the account’s base URL.',
-  'http.redirect': 'The base URL redirects to {location}: update the account’s base URL (the app never follows a redirect with your key).',
+  'http.redirect':
+    'The base URL redirects to {location}: update the account’s base URL (the app never follows a redirect with your key).',
   'serviceKept.title': 'The service changed this',
-  'serviceKept.help': 'Read back right after the save, the service holds something other than what the app sent. What it holds now is what counts, and it is not a change from outside; edit again if this is not what you want.',
-  'serviceKept.commentsDropped': 'The service did not keep {count, plural, one {# comment line} other {# comment lines}}.',
+  'serviceKept.help':
+    'Read back right after the save, the service holds something other than what the app sent. What it holds now is what counts, and it is not a change from outside; edit again if this is not what you want.',
+  'serviceKept.commentsDropped':
+    'The service did not keep {count, plural, one {# comment line} other {# comment lines}}.',
   'serviceKept.linesDropped': 'The service did not keep {count, plural, one {# line} other {# lines}}: {lines}',
-  'serviceKept.linesAdded': 'The service holds {count, plural, one {# line that was} other {# lines that were}} not sent: {lines}',
+  'serviceKept.linesAdded':
+    'The service holds {count, plural, one {# line that was} other {# lines that were}} not sent: {lines}',
   'serviceKept.ttlChanged': 'TTL {sent} was stored as {kept}.',
-  'serviceKept.valueChangedNotKept': '{field}: the service stored something other than what was sent (the values are personal data, which the journal does not keep).',
+  'serviceKept.valueChangedNotKept':
+    '{field}: the service stored something other than what was sent (the values are personal data, which the journal does not keep).',
   'serviceKept.valueChanged': '{field}: {sent} was sent; the service stored {kept}.',
   'serviceKept.listChanged': '{field}: {sent} was sent; the service stored {kept}.',
   'serviceKept.passwordChanged': 'The service stored another dynamic DNS password than the one sent.',
   'serviceKept.linesReordered': 'The service keeps the records in another order than they were sent.',
-  'serviceKept.notReadBack': 'Saved, but the value could not be read back to check what the service kept. Open it again to see.',
-  'serviceKept.answerNotKept': 'Done: the service answered success, with an answer too large to keep, so what it said is not shown.',
+  'serviceKept.notReadBack':
+    'Saved, but the value could not be read back to check what the service kept. Open it again to see.',
+  'serviceKept.answerNotKept':
+    'Done: the service answered success, with an answer too large to keep, so what it said is not shown.',
   'serviceKept.field.ns_type': 'DNS service (ns_type)',
   'serviceKept.field.ns': 'Nameservers',
   'serviceKept.field.ds_records': 'DS records',
@@ -1504,14 +1804,19 @@ export const en = {
   'serviceKept.field.autorenew_server': 'This server’s own auto-renewal',
   'serviceKept.field.transfer_lock': 'Transfer lock',
   'serviceKept.field.dynamicdns': 'Dynamic DNS',
-  'dnsEditor.lowTtlWarning': 'A TTL under 120 seconds is known to be stored by the service as 3600. Use 120 or more to get what you set.',
-  'dnsEditor.commentsWarning': '{count, plural, one {# comment line} other {# comment lines}} may not be kept by the service: it is known to drop comment lines from records.',
+  'dnsEditor.lowTtlWarning':
+    'A TTL under 120 seconds is known to be stored by the service as 3600. Use 120 or more to get what you set.',
+  'dnsEditor.commentsWarning':
+    '{count, plural, one {# comment line} other {# comment lines}} may not be kept by the service: it is known to drop comment lines from records.',
   'dnsEditor.nsTypeUnknown': '{word} (a word this account does not list)',
   'dnsEditor.nsTypeHelpShow': 'What the DNS flavour means (which nameservers answer with these records)',
   'dnsEditor.nsTypeHelpFirst': '{first}: answered by the {first} nameservers.',
-  'dnsEditor.nsTypeHelpSecond': '{second}: answered by the {second} nameservers. When the domain uses another company’s nameservers, these are the records shown here.',
-  'dnsEditor.nsTypeHelpRegistrar': 'While the domain uses the nameservers of the company it is registered with (the registrar), its records cannot be changed here.',
-  'dnsEditor.freeDnsHelp': 'These records are answered by the {first} nameservers, the only ones free DNS uses. They take effect once the domain, registered with another company, uses those nameservers.',
+  'dnsEditor.nsTypeHelpSecond':
+    '{second}: answered by the {second} nameservers. When the domain uses another company’s nameservers, these are the records shown here.',
+  'dnsEditor.nsTypeHelpRegistrar':
+    'While the domain uses the nameservers of the company it is registered with (the registrar), its records cannot be changed here.',
+  'dnsEditor.freeDnsHelp':
+    'These records are answered by the {first} nameservers, the only ones free DNS uses. They take effect once the domain, registered with another company, uses those nameservers.',
   'dnsEditor.part.priority': 'Priority',
   'dnsEditor.part.weight': 'Weight',
   'dnsEditor.part.port': 'Port',
@@ -1520,7 +1825,8 @@ export const en = {
   'dnsEditor.part.flags': 'Flags',
   'dnsEditor.part.tag': 'Tag',
   'dnsEditor.partOf': '{part} of row {n}',
-  'dnsEditor.txtHelp': 'No quotation marks needed: type the text as it is. Any you type are sent as they are, so they must come in pairs.',
+  'dnsEditor.txtHelp':
+    'No quotation marks needed: type the text as it is. Any you type are sent as they are, so they must come in pairs.',
   'dnsEditor.rowN': 'Row {n}',
   'dnsEditor.moreProblems': 'and {count} more',
   'dnsEditor.warningsTitle': 'Before you save, check:',
@@ -1528,59 +1834,87 @@ export const en = {
   'dnsEditor.bindMerge': 'Keep them, and add the file’s records that are not there yet',
   'dnsEditor.bindReplace': 'Replace them with the file’s records',
   'dnsEditor.bindReplaceTtl': 'The zone then takes the file’s TTL too.',
-  'dnsEditor.importedMerged': '{added, plural, one {# record} other {# records}} added to the editor ({skipped} already there). Review and apply to save them.',
-  'dnsEditor.importedConflicts': '{count, plural, one {# name} other {# names}} in the file differ from the zone; the zone’s records are kept until you choose otherwise.',
-  'dnsEditor.importAllKept': 'Nothing to review: every name keeps the zone’s records. Choose the file’s for a name below to change it.',
+  'dnsEditor.importedMerged':
+    '{added, plural, one {# record} other {# records}} added to the editor ({skipped} already there). Review and apply to save them.',
+  'dnsEditor.importedConflicts':
+    '{count, plural, one {# name} other {# names}} in the file differ from the zone; the zone’s records are kept until you choose otherwise.',
+  'dnsEditor.importAllKept':
+    'Nothing to review: every name keeps the zone’s records. Choose the file’s for a name below to change it.',
   'dnsEditor.importConflictsTitle': 'The file differs from the zone for {count, plural, one {# name} other {# names}}',
-  'dnsEditor.importConflictsHelp': 'A name cannot have a CNAME beside other records, and its addresses are one set. Choose for each name which records the plan keeps.',
+  'dnsEditor.importConflictsHelp':
+    'A name cannot have a CNAME beside other records, and its addresses are one set. Choose for each name which records the plan keeps.',
   'dnsEditor.importConflictApex': '@ (the domain itself)',
   'dnsEditor.importKeepExisting': 'Keep the zone’s: {records}',
   'dnsEditor.importTakeImported': 'Take the file’s: {records}',
-  'dns.mx.order': 'The priority goes after the mail server: the service reads “mx mail.example.com. 10”, and would take “{line}” as a mail server named by the number.',
-  'dns.mx.apexOnly': 'An MX here is always for the domain itself: the service’s form, “mx <mail server> <priority>”, has no host, so an MX for “{host}” cannot be written. Use @ as the host.',
-  'dns.cname.relative': '“{target}” has no final dot, so the service adds the domain to it (the name would point to {target}.<your domain>). Write “{target}.” if it is the full name.',
-  'dns.hiddenCharacter': 'Line {line}, column {column} holds a control character ({character}) that hides or splits the line where it cannot be seen: remove it.',
+  'dns.mx.order':
+    'The priority goes after the mail server: the service reads “mx mail.example.com. 10”, and would take “{line}” as a mail server named by the number.',
+  'dns.mx.apexOnly':
+    'An MX here is always for the domain itself: the service’s form, “mx <mail server> <priority>”, has no host, so an MX for “{host}” cannot be written. Use @ as the host.',
+  'dns.cname.relative':
+    '“{target}” has no final dot, so the service adds the domain to it (the name would point to {target}.<your domain>). Write “{target}.” if it is the full name.',
+  'dns.hiddenCharacter':
+    'Line {line}, column {column} holds a control character ({character}) that hides or splits the line where it cannot be seen: remove it.',
   'dns.valueMissing': 'A record without a value, which the service refuses: {line}',
   'dns.txt.empty': 'A TXT record needs some text; the service refuses an empty one.',
-  'dns.mx.relative': '“{target}” has no final dot, so the service adds the domain to it (mail would go to {target}.<your domain>). Write “{target}.” if it is the full name.',
-  'dns.mx.withHost': '“{line}” is not the service’s MX form (“mx <mail server> <priority>”, always for the domain itself). Write it that way, or remove it.',
-  'dns.mx.shape': '“{line}” is not the service’s MX form, “mx <mail server> <priority>” (such as “mx mail.example.com. 10”).',
-  'dns.target.apex': 'The {type} target “@” is your domain itself as a zone file reads it, but the service documents “@” as a target for MX only, not how it reads it in a {type} record. Write your domain in full with its final dot (such as example.com.) to be sure.',
-  'dns.target.label': 'The {type} target “{target}” is {target}.<your domain> as a zone file reads it, but the service does not document how it reads a name without a dot in a {type} record. Write the full name with its final dot ({target}.<your domain>.) to be sure.',
+  'dns.mx.relative':
+    '“{target}” has no final dot, so the service adds the domain to it (mail would go to {target}.<your domain>). Write “{target}.” if it is the full name.',
+  'dns.mx.withHost':
+    '“{line}” is not the service’s MX form (“mx <mail server> <priority>”, always for the domain itself). Write it that way, or remove it.',
+  'dns.mx.shape':
+    '“{line}” is not the service’s MX form, “mx <mail server> <priority>” (such as “mx mail.example.com. 10”).',
+  'dns.target.apex':
+    'The {type} target “@” is your domain itself as a zone file reads it, but the service documents “@” as a target for MX only, not how it reads it in a {type} record. Write your domain in full with its final dot (such as example.com.) to be sure.',
+  'dns.target.label':
+    'The {type} target “{target}” is {target}.<your domain> as a zone file reads it, but the service does not document how it reads a name without a dot in a {type} record. Write the full name with its final dot ({target}.<your domain>.) to be sure.',
   'dns.unplacedKept': 'The service holds “{line}”, which is not in a form it documents; it is kept exactly as it is.',
-  'dns.mx.priority': 'An MX record needs a priority: a whole number from 0 to 65535, such as 10. Lower numbers are tried first.',
+  'dns.mx.priority':
+    'An MX record needs a priority: a whole number from 0 to 65535, such as 10. Lower numbers are tried first.',
   'dns.mx.target': 'An MX record needs the mail server’s host name, such as mail.example.com.',
   'dns.srv.priority': 'An SRV priority is a whole number from 0 to 65535, such as 10. Lower numbers are tried first.',
-  'dns.srv.weight': 'An SRV weight is a whole number from 0 to 65535, such as 5. Among equal priorities, a higher weight gets more of the traffic.',
+  'dns.srv.weight':
+    'An SRV weight is a whole number from 0 to 65535, such as 5. Among equal priorities, a higher weight gets more of the traffic.',
   'dns.srv.port': 'An SRV port is a number from 0 to 65535, such as 5060.',
-  'dns.srv.target': 'An SRV target is a host name such as sip.example.com., or a single dot (.) when the service is not offered.',
+  'dns.srv.target':
+    'An SRV target is a host name such as sip.example.com., or a single dot (.) when the service is not offered.',
   'dns.caa.flags': 'CAA flags are a number from 0 to 255; 0 is usual.',
   'dns.caa.tag': 'A CAA tag is issue, issuewild or iodef.',
-  'dns.caa.content': 'A CAA record needs a value: the certificate authority’s domain, such as letsencrypt.org (for iodef, an address such as mailto:security@example.com).',
-  'dns.spf.multiple': '“{host}” already has an SPF record (v=spf1) in row {row}. With two, mail receivers fail the SPF check of every message: merge them into one.',
-  'bind.mxNotApex': 'Not imported: an MX for “{host}”. The service’s MX form has no host (an MX is always for the domain itself): {line}',
-  'bind.ttlDiffers': 'TTL {ttl} differs from the zone’s TTL {zoneTtl}; the service keeps one TTL for the whole zone, so this record gets {zoneTtl}: {line}',
+  'dns.caa.content':
+    'A CAA record needs a value: the certificate authority’s domain, such as letsencrypt.org (for iodef, an address such as mailto:security@example.com).',
+  'dns.spf.multiple':
+    '“{host}” already has an SPF record (v=spf1) in row {row}. With two, mail receivers fail the SPF check of every message: merge them into one.',
+  'bind.mxNotApex':
+    'Not imported: an MX for “{host}”. The service’s MX form has no host (an MX is always for the domain itself): {line}',
+  'bind.ttlDiffers':
+    'TTL {ttl} differs from the zone’s TTL {zoneTtl}; the service keeps one TTL for the whole zone, so this record gets {zoneTtl}: {line}',
   'autorenew.inForce': 'Auto-renewal in force',
-  'autorenew.rule': 'Auto-renewal is in force when the account-wide setting or the item’s own setting is on. The account-wide setting covers every domain of the account (for servers: every server of this kind).',
+  'autorenew.rule':
+    'Auto-renewal is in force when the account-wide setting or the item’s own setting is on. The account-wide setting covers every domain of the account (for servers: every server of this kind).',
   'autorenew.short.account': 'On (account-wide)',
   'autorenew.short.own': 'On (own setting)',
   'autorenew.short.both': 'On (account-wide and own)',
   'autorenew.short.disagreesOn': 'On (its settings say off)',
   'autorenew.short.disagreesOff': 'Off (its settings say on)',
-  'autorenew.long.account': 'On, because the account-wide setting is on. Its own setting is off: turning the account-wide setting off would stop it.',
+  'autorenew.long.account':
+    'On, because the account-wide setting is on. Its own setting is off: turning the account-wide setting off would stop it.',
   'autorenew.long.own': 'On, because its own setting is on. The account-wide setting is off.',
-  'autorenew.long.both': 'On: both the account-wide setting and its own setting are on. It stays on unless both are turned off.',
-  'autorenew.long.none': 'Off: neither the account-wide setting nor its own setting is on. It expires unless renewed by hand.',
+  'autorenew.long.both':
+    'On: both the account-wide setting and its own setting are on. It stays on unless both are turned off.',
+  'autorenew.long.none':
+    'Off: neither the account-wide setting nor its own setting is on. It expires unless renewed by hand.',
   'autorenew.long.reportedOn': 'On, as the service reports it (this answer does not say which setting).',
   'autorenew.long.reportedOff': 'Off, as the service reports it (this answer does not say which setting).',
-  'autorenew.long.disagreesOn': 'The service reports it on, although both its settings are off. Check with the service before relying on it.',
-  'autorenew.long.disagreesOff': 'The service reports it off, although one of its settings is on. Check with the service before relying on it.',
+  'autorenew.long.disagreesOn':
+    'The service reports it on, although both its settings are off. Check with the service before relying on it.',
+  'autorenew.long.disagreesOff':
+    'The service reports it off, although one of its settings is on. Check with the service before relying on it.',
   'autorenew.long.unknown': 'The service’s answer does not say.',
   'autorenew.accountWideTitle': 'Change the account-wide setting',
   'autorenew.accountWideOn': 'Turn on auto-renewal for every domain of the account, not only {name}?',
-  'autorenew.accountWideOff': 'Turn off the account-wide auto-renewal? Every domain of the account without its own setting on stops renewing automatically, not only {name}.',
+  'autorenew.accountWideOff':
+    'Turn off the account-wide auto-renewal? Every domain of the account without its own setting on stops renewing automatically, not only {name}.',
   'autorenew.accountWideServersOn': 'Turn on auto-renewal for every server of this kind, not only {name}?',
-  'autorenew.accountWideServersOff': 'Turn off the account-wide auto-renewal for this kind of server? Every one without its own setting on stops renewing automatically, not only {name}.',
+  'autorenew.accountWideServersOff':
+    'Turn off the account-wide auto-renewal for this kind of server? Every one without its own setting on stops renewing automatically, not only {name}.',
   'autorenew.accountWideConfirm': 'Change the account-wide setting',
   'serviceValue.domainStatus.TRANSFER_LOCK': 'Transfer locked',
   'serviceValue.transferStatus.STAY': 'In progress',
@@ -1589,13 +1923,16 @@ export const en = {
   'serviceValue.availability.211': 'Not available',
   'serviceValue.rawTitle': 'As the service sent it: {raw}',
   'jobs.autorenewNow': 'Auto-renewal now: {state}',
-  'domains.selectionAutorenewStillOn': '{count, plural, one {# of them stays} other {# of them stay}} on through the account-wide setting, which this does not change.',
+  'domains.selectionAutorenewStillOn':
+    '{count, plural, one {# of them stays} other {# of them stay}} on through the account-wide setting, which this does not change.',
   // reminders: desktop notifications before items expire, their settings, and the calendar export
   'reminders.heading': 'Expiry reminders',
-  'reminders.help': 'Desktop notifications when a domain, server or service IP of any account comes within a number of days of its expiry date, from what the app last read. Each number reminds once per expiry date; a renewal starts them again.',
+  'reminders.help':
+    'Desktop notifications when a domain, server or service IP of any account comes within a number of days of its expiry date, from what the app last read. Each number reminds once per expiry date; a renewal starts them again.',
   'reminders.enabled': 'Show desktop notifications before items expire',
   'reminders.thresholds': 'Days before expiry',
-  'reminders.thresholdsHelp': 'Up to {max} whole numbers from 0 to {days}, separated by commas (0 is the expiry day itself).',
+  'reminders.thresholdsHelp':
+    'Up to {max} whole numbers from 0 to {days}, separated by commas (0 is the expiry day itself).',
   'reminders.includeAutorenewing': 'Also remind of items that renew automatically',
   'reminders.save': 'Save reminder settings',
   'reminders.column': 'Reminder',
@@ -1609,7 +1946,8 @@ export const en = {
   'reminders.handledBy': '{what}, by {member} on {workstation}',
   'reminders.handledByOther': '{member} on {workstation} had already handled the reminder of {name}.',
   'teamSettings.heading': 'Team',
-  'teamSettings.help': 'Work with the other workstations of your team on one PostgreSQL database (15 or later): one write per target across the team, one write journal, one history and reminders handled once. Off until you connect: this workstation then keeps everything to itself, as before.',
+  'teamSettings.help':
+    'Work with the other workstations of your team on one PostgreSQL database (15 or later): one write per target across the team, one write journal, one history and reminders handled once. Off until you connect: this workstation then keeps everything to itself, as before.',
   'teamSettings.off': 'Team mode is off: this workstation works on its own.',
   'teamSettings.checking': 'Checking the team connection…',
   'teamSettings.host': 'Host',
@@ -1617,15 +1955,19 @@ export const en = {
   'teamSettings.databaseName': 'Database name',
   'teamSettings.user': 'User',
   'teamSettings.password': 'Password',
-  'teamSettings.passwordHelp': 'Kept in the system keychain, never in a file. Leave it empty when the server asks for none (or PGPASSWORD / ~/.pgpass gives it).',
+  'teamSettings.passwordHelp':
+    'Kept in the system keychain, never in a file. Leave it empty when the server asks for none (or PGPASSWORD / ~/.pgpass gives it).',
   'teamSettings.sslmode': 'Encryption (TLS)',
-  'teamSettings.sslmode.disable': 'No encryption: the password and data in clear text (this machine or a network you trust only)',
+  'teamSettings.sslmode.disable':
+    'No encryption: the password and data in clear text (this machine or a network you trust only)',
   'teamSettings.sslmode.require': 'TLS, certificate not checked (require)',
   'teamSettings.sslmode.verify-full': 'TLS, certificate and host name checked (verify-full)',
   'teamSettings.caFile': 'CA certificate file',
-  'teamSettings.caFileHelp': 'The path of the CA that signed the server’s certificate: with it, the certificate and the host name are checked (verify-full).',
+  'teamSettings.caFileHelp':
+    'The path of the CA that signed the server’s certificate: with it, the certificate and the host name are checked (verify-full).',
   'teamSettings.member': 'Member',
-  'teamSettings.memberHelp': 'Your name in the team: shown beside your jobs, your changes and the targets you are writing.',
+  'teamSettings.memberHelp':
+    'Your name in the team: shown beside your jobs, your changes and the targets you are writing.',
   'teamSettings.workstation': 'Workstation',
   'teamSettings.test': 'Test connection',
   'teamSettings.connect': 'Connect',
@@ -1635,16 +1977,21 @@ export const en = {
   'teamSettings.needed': 'Fill in the host, the database name, the user, the member and the workstation.',
   'teamSettings.schemaAbsent': 'The database answers. It has no team schema yet: Connect creates it.',
   'teamSettings.schemaCurrent': 'The database answers. Its team schema (version {version}) is current.',
-  'teamSettings.schemaOlder': 'The database answers. Its team schema (version {version}) is older than this app’s: Connect migrates it.',
-  'teamSettings.schemaNewer': 'The database answers, but its team schema (version {version}) was made by a newer version of the app: update the app before connecting.',
+  'teamSettings.schemaOlder':
+    'The database answers. Its team schema (version {version}) is older than this app’s: Connect migrates it.',
+  'teamSettings.schemaNewer':
+    'The database answers, but its team schema (version {version}) was made by a newer version of the app: update the app before connecting.',
   'teamSettings.confirmTitle': 'Connect this workstation to the team database?',
   'teamSettings.confirmWhere': 'Database {where}, as {member} on {workstation}.',
-  'teamSettings.confirmShared': 'Shared with the team: account names, colours, tags and write safety levels (matched by a keyed fingerprint of each API key, useless without the key), write leases, the write journal, history and zone snapshots with the member who made each change, drift findings, reminders and who handled them.',
-  'teamSettings.confirmNeverShared': 'Never shared: API keys, transfer codes, dynamic DNS passwords, WHOIS contact details beyond what history keeps, and the database password. Each workstation keeps its own keys in its own keychain.',
+  'teamSettings.confirmShared':
+    'Shared with the team: account names, colours, tags and write safety levels (matched by a keyed fingerprint of each API key, useless without the key), write leases, the write journal, history and zone snapshots with the member who made each change, drift findings, reminders and who handled them.',
+  'teamSettings.confirmNeverShared':
+    'Never shared: API keys, transfer codes, dynamic DNS passwords, WHOIS contact details beyond what history keeps, and the database password. Each workstation keeps its own keys in its own keychain.',
   'teamSettings.confirmSchema': 'The team schema is created or migrated on first use.',
   'teamSettings.connected': 'Connected to the team database {where}.',
   'teamSettings.disconnectTitle': 'Disconnect this workstation from the team?',
-  'teamSettings.disconnectText': 'This workstation goes back to working on its own: its connection and the password in the keychain are removed. The team’s data stays in the database for the others.',
+  'teamSettings.disconnectText':
+    'This workstation goes back to working on its own: its connection and the password in the keychain are removed. The team’s data stays in the database for the others.',
   'teamSettings.disconnected': 'Disconnected from the team database.',
   'teamSettings.errorTitle': 'The team database cannot be used',
   'teamSettings.thisWorkstation': 'This workstation',
@@ -1669,7 +2016,8 @@ export const en = {
   'reminders.moreTitle': '{count, plural, one {# more item expires} other {# more items expire}} soon',
   'reminders.moreBody': 'Open “Expiring soon” to see every one of them.',
   'calendar.legend': 'Expiration dates as a calendar (.ics)',
-  'calendar.help': 'One all-day event per domain, server and service IP on its expiry date, for a team calendar. Importing a newer export updates the same events.',
+  'calendar.help':
+    'One all-day event per domain, server and service IP on its expiry date, for a team calendar. Importing a newer export updates the same events.',
   'calendar.account': 'Account to export',
   'calendar.export': 'Export expiration dates (.ics)',
   'calendar.exported': '{count, plural, one {# expiration date} other {# expiration dates}} exported.',
@@ -1677,14 +2025,17 @@ export const en = {
   'calendar.summary': '{item} expires ({what}, “{account}”)',
   'calendar.autorenewOn': 'Auto-renewal is on.',
   'health.title': 'Health',
-  'health.screenHelp': 'Every zone of every account, as the app last read it: what is valid to the service but broken for mail or certificates. Choose a zone to open it with the record in view.',
+  'health.screenHelp':
+    'Every zone of every account, as the app last read it: what is valid to the service but broken for mail or certificates. Choose a zone to open it with the record in view.',
   'health.filterRule': 'Rule',
   'health.filterSeverity': 'Severity',
   'health.all': 'All',
   'health.none': 'No findings in the zones the app has read.',
-  'health.coverage': 'Checked {read} of {known, plural, one {# zone} other {# zones}} of {accounts, plural, one {# account} other {# accounts}}',
+  'health.coverage':
+    'Checked {read} of {known, plural, one {# zone} other {# zones}} of {accounts, plural, one {# account} other {# accounts}}',
   'health.coverageOldest': '; the oldest read {ago}',
-  'health.coverageNone': 'No zone has been read yet: Health knows nothing of {accounts, plural, one {this account} other {these # accounts}}.',
+  'health.coverageNone':
+    'No zone has been read yet: Health knows nothing of {accounts, plural, one {this account} other {these # accounts}}.',
   'health.readAll': 'Read every zone now',
   'health.reading': 'Reading the zones of {done} of {total, plural, one {# account} other {# accounts}}…',
   'health.readFailed': '{account}: {reason}',
@@ -1719,40 +2070,56 @@ export const en = {
   'health.already': 'Already in the zone',
   'health.neverBlocks': 'Findings never block a save; they say what the world will see.',
   'health.rule.spf.multiple.title': 'More than one SPF record at this name ({count})',
-  'health.rule.spf.multiple.why': 'A receiver that finds two SPF records stops with a permanent error (RFC 7208 §4.5): mail from this name fails SPF.',
+  'health.rule.spf.multiple.why':
+    'A receiver that finds two SPF records stops with a permanent error (RFC 7208 §4.5): mail from this name fails SPF.',
   'health.rule.spf.multiple.fix': 'Merge the records into one “v=spf1 …” record and remove the others.',
   'health.rule.spf.syntax.title': 'The SPF record does not parse: {problem} “{part}”',
-  'health.rule.spf.syntax.why': 'A receiver stops at a term it cannot read with a permanent error: mail from this name fails SPF.',
-  'health.rule.spf.syntax.fix': 'Write the term as RFC 7208 says (ip4:192.0.2.0/24, include:example.net, ~all) or remove it.',
+  'health.rule.spf.syntax.why':
+    'A receiver stops at a term it cannot read with a permanent error: mail from this name fails SPF.',
+  'health.rule.spf.syntax.fix':
+    'Write the term as RFC 7208 says (ip4:192.0.2.0/24, include:example.net, ~all) or remove it.',
   'health.rule.spf.lookups.title': 'The SPF record needs {count} DNS lookups (at most {limit})',
-  'health.rule.spf.lookups.why': 'Counted through include: and redirect=, more than 10 lookups is a permanent error (RFC 7208 §4.6.4): mail fails SPF at receivers that count.',
-  'health.rule.spf.lookups.fix': 'Remove includes no longer sent through, or replace some with the ip4:/ip6: ranges they stand for.',
+  'health.rule.spf.lookups.why':
+    'Counted through include: and redirect=, more than 10 lookups is a permanent error (RFC 7208 §4.6.4): mail fails SPF at receivers that count.',
+  'health.rule.spf.lookups.fix':
+    'Remove includes no longer sent through, or replace some with the ip4:/ip6: ranges they stand for.',
   'health.rule.dmarc.syntax.title': 'The DMARC record does not parse: {problem} “{part}”',
-  'health.rule.dmarc.syntax.why': 'Receivers ignore a DMARC record they cannot read: the domain has no DMARC policy and no reports come.',
-  'health.rule.dmarc.syntax.fix': 'Start with “v=DMARC1; p=none;” (then quarantine or reject), tags separated by semicolons, report addresses as mailto:.',
+  'health.rule.dmarc.syntax.why':
+    'Receivers ignore a DMARC record they cannot read: the domain has no DMARC policy and no reports come.',
+  'health.rule.dmarc.syntax.fix':
+    'Start with “v=DMARC1; p=none;” (then quarantine or reject), tags separated by semicolons, report addresses as mailto:.',
   'health.rule.dkim.syntax.title': 'The DKIM key record does not parse: {problem} “{part}”',
   'health.rule.dkim.syntax.why': 'Receivers cannot check signatures made with this selector: signed mail fails DKIM.',
   'health.rule.dkim.syntax.fix': 'Copy the record again from the mail service (v=DKIM1; k=rsa; p=<the key in base64>).',
-  'health.rule.cname.beside.title': 'A CNAME beside {count, plural, one {# other record} other {# other records}} at the same name',
-  'health.rule.cname.beside.why': 'A CNAME must be the only record at its name (RFC 1034 §3.6.2): resolvers answer one or the other, unpredictably.',
-  'health.rule.cname.beside.fix': 'Keep either the CNAME or the other records at this name, or move one to another name.',
+  'health.rule.cname.beside.title':
+    'A CNAME beside {count, plural, one {# other record} other {# other records}} at the same name',
+  'health.rule.cname.beside.why':
+    'A CNAME must be the only record at its name (RFC 1034 §3.6.2): resolvers answer one or the other, unpredictably.',
+  'health.rule.cname.beside.fix':
+    'Keep either the CNAME or the other records at this name, or move one to another name.',
   'health.rule.cname.apex.title': 'A CNAME at the zone’s apex',
-  'health.rule.cname.apex.why': 'The apex holds the zone’s NS and SOA records, so a CNAME there breaks mail (MX) and delegation.',
+  'health.rule.cname.apex.why':
+    'The apex holds the zone’s NS and SOA records, so a CNAME there breaks mail (MX) and delegation.',
   'health.rule.cname.apex.fix': 'Replace it with A and AAAA records of the addresses it points at.',
   'health.rule.mx.cname.title': 'The mail server {target} is a CNAME',
-  'health.rule.mx.cname.why': 'An MX must name a host with addresses, not an alias (RFC 2181 §10.3): some senders refuse or delay the mail.',
+  'health.rule.mx.cname.why':
+    'An MX must name a host with addresses, not an alias (RFC 2181 §10.3): some senders refuse or delay the mail.',
   'health.rule.mx.cname.fix': 'Point the MX at the name the CNAME points to, or give the name A/AAAA records.',
   'health.rule.ns.cname.title': 'The nameserver {target} is a CNAME',
-  'health.rule.ns.cname.why': 'An NS must name a host with addresses, not an alias (RFC 2181 §10.3): resolvers may fail to reach the zone.',
+  'health.rule.ns.cname.why':
+    'An NS must name a host with addresses, not an alias (RFC 2181 §10.3): resolvers may fail to reach the zone.',
   'health.rule.ns.cname.fix': 'Name the nameserver by its real host name.',
   'health.rule.target.dangling.title': '{target} has no address',
-  'health.rule.target.dangling.why': 'The record points at a name with no A or AAAA record: mail, the alias or the service cannot be reached, and a dangling alias can be taken over.',
+  'health.rule.target.dangling.why':
+    'The record points at a name with no A or AAAA record: mail, the alias or the service cannot be reached, and a dangling alias can be taken over.',
   'health.rule.target.dangling.fix': 'Add the missing address at the target, point the record elsewhere, or remove it.',
   'health.rule.caa.syntax.title': 'The CAA record does not parse: {problem} “{part}”',
-  'health.rule.caa.syntax.why': 'A CA that cannot read the domain’s CAA records must refuse to issue (RFC 8659): certificate renewals fail.',
+  'health.rule.caa.syntax.why':
+    'A CA that cannot read the domain’s CAA records must refuse to issue (RFC 8659): certificate renewals fail.',
   'health.rule.caa.syntax.fix': 'Write it as 0 issue "letsencrypt.org" (or issuewild, iodef "mailto:…").',
   'health.rule.dns.unasked.title': 'Could not ask DNS about {name} ({reason}): {check} was not checked',
-  'health.rule.dns.unasked.why': 'This check needs an answer from DNS, and none came in time; the record is neither passed nor failed.',
+  'health.rule.dns.unasked.why':
+    'This check needs an answer from DNS, and none came in time; the record is neither passed nor failed.',
   'health.rule.dns.unasked.fix': 'Check the network or the resolver, then plan again.',
   'health.problem.spfTerm': 'a term that is not SPF',
   'health.problem.spfAddress': 'an address that is not valid',
@@ -1779,7 +2146,8 @@ export const en = {
   'cli.health.introduced': 'new',
   'cli.health.fix': 'fix:',
   'served.title': 'What the world sees',
-  'served.help': 'Each of the domain’s nameservers is asked directly, and what it serves is held against what the service holds: a delegation elsewhere, a nameserver that is behind, or a record the service rewrote.',
+  'served.help':
+    'Each of the domain’s nameservers is asked directly, and what it serves is held against what the service holds: a delegation elsewhere, a nameserver that is behind, or a record the service rewrote.',
   'served.check': 'Compare with the nameservers',
   'served.checking': 'Asking the domain’s nameservers…',
   'served.column': 'Served',
@@ -1792,7 +2160,8 @@ export const en = {
   'served.outcome.unknown': 'Could not compare',
   'served.outcome.none': 'Not compared',
   'served.state.same': 'Served as saved, checked {time}',
-  'served.state.differs': 'Served differently: {count, plural, one {# difference} other {# differences}}, checked {time}',
+  'served.state.differs':
+    'Served differently: {count, plural, one {# difference} other {# differences}}, checked {time}',
   'served.state.delegated': 'Delegated elsewhere ({ns}): changes here are not served, checked {time}',
   'served.state.unknown': 'Could not compare: {why}, checked {time}',
   'served.state.none': 'Not yet compared with its nameservers',
@@ -1810,37 +2179,51 @@ export const en = {
   'served.rewritten': '{ns} serves {type} {name} as {served}; the service holds {value} (rewritten).',
   'cli.served.same': '{domain}: every nameserver serves what the service holds.',
   'cli.served.notInHistory': 'These comparisons are not in the app’s history.',
-  'cli.served.differs': '{domain}: {count, plural, one {# difference} other {# differences}} between what is served and what is saved.',
+  'cli.served.differs':
+    '{domain}: {count, plural, one {# difference} other {# differences}} between what is served and what is saved.',
   'cli.served.delegated': '{domain}: delegated to other nameservers; changes here are not served.',
   'cli.served.unknown': '{domain}: the nameservers could not be asked; not compared.',
   // The setup scripts' words (scripts/*.mjs run before anything is installed: they read these
   // from scripts/setup-words.json, written from here by scripts/setup-words-write.ts).
-  'setup.node.whoApp': 'npm start (Electron {version}\'s installer declares it)',
+  'setup.node.whoApp': "npm start (Electron {version}'s installer declares it)",
   'setup.node.whoTest': 'the test suite (package.json "engines")',
   'setup.node.tooOld': 'setup: {who} needs Node.js {wanted} or later; this machine has {have}.',
-  'setup.node.install': '       Install Node.js {wanted} or later{refused}: from nodejs.org, your package manager, or nvm (`nvm install {major}` gives the newest {major}), then run this again.',
+  'setup.node.install':
+    '       Install Node.js {wanted} or later{refused}: from nodejs.org, your package manager, or nvm (`nvm install {major}` gives the newest {major}), then run this again.',
   'setup.node.refused': ' ({range} are too old)',
-  'setup.node.uiInstead': '       Without a newer Node.js, `bash scripts/setup.sh --test && npm run ui` opens the app in Chromium instead.',
+  'setup.node.uiInstead':
+    '       Without a newer Node.js, `bash scripts/setup.sh --test && npm run ui` opens the app in Chromium instead.',
   'setup.node.ok': 'setup: Node.js {have} meets {who}: {range}.',
   'setup.electron.fetching': '{who}: fetching Electron {version} ({file}, about 100 MB, once) from {from}',
-  'setup.electron.failed': '{who}: could not fetch Electron {version} ({file}) from {from}: the installer said “{said}”.',
-  'setup.electron.mirror': '  - From a mirror (offline networks often have one): ELECTRON_MIRROR=https://npmmirror.com/mirrors/electron/ npm start',
-  'setup.electron.proxy': '  - Through a proxy: HTTPS_PROXY=http://proxy.example:3128 ELECTRON_GET_USE_PROXY=1 npm start',
-  'setup.electron.withoutElectron': '  - Or without Electron: bash scripts/setup.sh --test && npm run ui opens the same app in a Chromium window.',
-  'setup.start.execPathMissing': 'npm start: {variable} names {path}, which does not exist: point it at Electron\'s executable, or unset it to use the one in node_modules.',
-  'setup.start.notFetched': 'npm start: Electron is not installed here, and ELECTRON_SKIP_BINARY_DOWNLOAD is set, so it is not fetched: unset it and run `npm start` again (or `bash scripts/setup.sh --test && npm run ui` opens the same app in a Chromium window).',
-  'setup.start.noExecutable': 'npm start: Electron\'s installer ended without error, but its executable is not in node_modules/electron/dist: run `bash scripts/setup.sh`, then `npm start` again.',
+  'setup.electron.failed':
+    '{who}: could not fetch Electron {version} ({file}) from {from}: the installer said “{said}”.',
+  'setup.electron.mirror':
+    '  - From a mirror (offline networks often have one): ELECTRON_MIRROR=https://npmmirror.com/mirrors/electron/ npm start',
+  'setup.electron.proxy':
+    '  - Through a proxy: HTTPS_PROXY=http://proxy.example:3128 ELECTRON_GET_USE_PROXY=1 npm start',
+  'setup.electron.withoutElectron':
+    '  - Or without Electron: bash scripts/setup.sh --test && npm run ui opens the same app in a Chromium window.',
+  'setup.start.execPathMissing':
+    "npm start: {variable} names {path}, which does not exist: point it at Electron's executable, or unset it to use the one in node_modules.",
+  'setup.start.notFetched':
+    'npm start: Electron is not installed here, and ELECTRON_SKIP_BINARY_DOWNLOAD is set, so it is not fetched: unset it and run `npm start` again (or `bash scripts/setup.sh --test && npm run ui` opens the same app in a Chromium window).',
+  'setup.start.noExecutable':
+    "npm start: Electron's installer ended without error, but its executable is not in node_modules/electron/dist: run `bash scripts/setup.sh`, then `npm start` again.",
   // The Debian package (scripts/build-deb.ts): its man page, and what its window launcher says.
-  'deb.man.summary': 'the Hosting Admin app\'s accounts, DNS zones, ACME hooks, renewals and dynamic DNS from a script',
+  'deb.man.summary': "the Hosting Admin app's accounts, DNS zones, ACME hooks, renewals and dynamic DNS from a script",
   'deb.man.synopsis': 'hosting-admin <command> [options]\nhosting-admin <command> --help',
-  'deb.man.description': 'hosting-admin works on the same accounts, keys, safety levels, write journal and history as the Hosting Admin window, in the same data folder. While the window runs, the command goes through it; otherwise it opens the data folder itself. Progress and messages go to standard error, results to standard output; with --json, standard output is one JSON object. It runs on the Node.js runtime installed with it (/usr/lib/hosting-admin/node), never on a node command of PATH.',
+  'deb.man.description':
+    'hosting-admin works on the same accounts, keys, safety levels, write journal and history as the Hosting Admin window, in the same data folder. While the window runs, the command goes through it; otherwise it opens the data folder itself. Progress and messages go to standard error, results to standard output; with --json, standard output is one JSON object. It runs on the Node.js runtime installed with it (/usr/lib/hosting-admin/node), never on a node command of PATH.',
   'deb.man.commands': 'COMMANDS',
   'deb.man.options': 'OPTIONS',
   'deb.man.environment': 'ENVIRONMENT',
-  'deb.man.environmentText': 'HOSTING_ADMIN_DATA_DIR   the data folder (else ~/.config/Hosting Admin, or --data-dir)\nHOSTING_ADMIN_KEY_FILE   a file holding the account\'s API key alone (as --key-file)\nCREDENTIALS_DIRECTORY    systemd\'s credentials: hosting-admin-api-key is read there (--key-credential names another)\nLC_ALL, LC_MESSAGES, LANG   Japanese when the first one set starts with "ja", else English',
+  'deb.man.environmentText':
+    'HOSTING_ADMIN_DATA_DIR   the data folder (else ~/.config/Hosting Admin, or --data-dir)\nHOSTING_ADMIN_KEY_FILE   a file holding the account\'s API key alone (as --key-file)\nCREDENTIALS_DIRECTORY    systemd\'s credentials: hosting-admin-api-key is read there (--key-credential names another)\nLC_ALL, LC_MESSAGES, LANG   Japanese when the first one set starts with "ja", else English',
   'deb.man.files': 'FILES',
-  'deb.man.filesText': '~/.config/Hosting Admin/   the data folder the window and the command share\n/usr/lib/systemd/system/hosting-admin-ddns@.service, hosting-admin-ddns@.timer, hosting-admin-ddns-watch@.service\n                         dynamic DNS updates under systemd (not enabled by the package)\n/usr/share/doc/hosting-admin/   this package\'s documents',
+  'deb.man.filesText':
+    "~/.config/Hosting Admin/   the data folder the window and the command share\n/usr/lib/systemd/system/hosting-admin-ddns@.service, hosting-admin-ddns@.timer, hosting-admin-ddns-watch@.service\n                         dynamic DNS updates under systemd (not enabled by the package)\n/usr/share/doc/hosting-admin/   this package's documents",
   'deb.man.seeAlso': 'SEE ALSO',
   'deb.desktop.comment': 'Servers, domains and DNS of your hosting accounts',
-  'deb.windowNotBuilt': 'This hosting-admin package holds the window\'s code but not its runtime (Electron): it was built where Electron could not be fetched. The command works: run `hosting-admin --help`. For the window, install a package built with Electron (npm run dist:linux).',
+  'deb.windowNotBuilt':
+    "This hosting-admin package holds the window's code but not its runtime (Electron): it was built where Electron could not be fetched. The command works: run `hosting-admin --help`. For the window, install a package built with Electron (npm run dist:linux).",
 } as const

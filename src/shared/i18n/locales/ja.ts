@@ -13,7 +13,8 @@ export const ja: Catalogue = {
   'palette.placeholder': 'ドメイン、サーバー、サービスIP、レコードの値、画面…',
   'palette.results': '結果',
   'palette.none': 'どのアカウントについても、アプリが読み込んだ内容には見つかりません。',
-  'palette.help': '全アカウントの、アプリが最後に読み込んだ内容から探します。↑↓で移動、Enterで開く（そのアカウントに切り替えます）、Escで閉じる。',
+  'palette.help':
+    '全アカウントの、アプリが最後に読み込んだ内容から探します。↑↓で移動、Enterで開く（そのアカウントに切り替えます）、Escで閉じる。',
   'palette.screen': '画面',
   'palette.kind.domain': 'ドメイン',
   'palette.kind.server': 'サーバー',
@@ -95,10 +96,11 @@ export const ja: Catalogue = {
   'error.kind.internal': '予期しないエラー',
   'error.replaceKeyButton': 'キーを置き換える…',
   'replaceKey.title': '「{name}」の API キーを置き換える',
-  'replaceKey.keychain': '新しいキーは古いキーの代わりにシステムのキーチェーンに保存されます。この画面はそのままで、置き換え後に読み直します。',
-  'replaceKey.session': '新しいキーはこのセッションの間だけ保持されます (キーチェーンが使えないか、アカウントがそのように保持しています)。この画面はそのままで、置き換え後に読み直します。',
+  'replaceKey.keychain':
+    '新しいキーは古いキーの代わりにシステムのキーチェーンに保存されます。この画面はそのままで、置き換え後に読み直します。',
+  'replaceKey.session':
+    '新しいキーはこのセッションの間だけ保持されます (キーチェーンが使えないか、アカウントがそのように保持しています)。この画面はそのままで、置き換え後に読み直します。',
   'error.replaceKeyLink': 'アカウント画面でキーを置き換える',
-
 
   'settings.title': '設定',
   'settings.language': '言語',
@@ -115,13 +117,16 @@ export const ja: Catalogue = {
   'domainSearch.invalidNames': '次の {count} 件は正しいドメイン名ではないため、確認しません:',
   'copyFrom.copying': 'コピー中…',
   'register.copyNsFrom': 'ドメインからコピー',
-  'register.nsMissing': 'ネームサーバーが入力されていません。1行に1つ、2つ以上のホスト名を入力するか、上でこのアカウントのドメインからコピーしてください。',
+  'register.nsMissing':
+    'ネームサーバーが入力されていません。1行に1つ、2つ以上のホスト名を入力するか、上でこのアカウントのドメインからコピーしてください。',
   'register.checkingAvailability': '{name} が取得可能かサービスに確認しています…',
   'register.taken': '{name} はすでに登録されています。別の名前を選んでください。',
-  'register.availabilityUncertain': 'サービスは {name} を取得可能とは答えませんでした (応答: {answer})。名前を確認するか、もう一度「次へ」を押して進んでください。取得できない場合は登録時に表示されます。',
+  'register.availabilityUncertain':
+    'サービスは {name} を取得可能とは答えませんでした (応答: {answer})。名前を確認するか、もう一度「次へ」を押して進んでください。取得できない場合は登録時に表示されます。',
   'register.availabilityUnread': '取得可能かどうかを読み取れませんでした',
   'register.availabilityNotSaid': '応答にこの名前がありませんでした',
-  'register.nsUsual': 'このアカウントの {total} 件のドメインのうち {count} 件が使っているネームサーバーを入れました。変更するか、別のドメインからコピーしてください。',
+  'register.nsUsual':
+    'このアカウントの {total} 件のドメインのうち {count} 件が使っているネームサーバーを入れました。変更するか、別のドメインからコピーしてください。',
   'register.nsCopied': '{domain} からネームサーバーを {count} 件コピーしました。',
   'register.contactsCopied': '{domain} から連絡先をコピーしました。',
   'register.another': '同じネームサーバーと連絡先で別のドメインを登録',
@@ -129,16 +134,21 @@ export const ja: Catalogue = {
   'dnssec.adviceMustNot': '使用禁止',
   'dnssec.adviceNotRecommended': '非推奨',
   'dnssec.unlisted': '一覧にないアルゴリズム',
-  'dnssec.algMustNot': 'RFC 8624: {name} はDNSSECの署名に使ってはいけません。通常は 13(ECDSAP256SHA256)か 8(RSASHA256)を使います。',
-  'dnssec.algNotRecommended': 'RFC 8624: {name} はDNSSECの署名には推奨されません。通常は 13(ECDSAP256SHA256)か 8(RSASHA256)を使います。',
+  'dnssec.algMustNot':
+    'RFC 8624: {name} はDNSSECの署名に使ってはいけません。通常は 13(ECDSAP256SHA256)か 8(RSASHA256)を使います。',
+  'dnssec.algNotRecommended':
+    'RFC 8624: {name} はDNSSECの署名には推奨されません。通常は 13(ECDSAP256SHA256)か 8(RSASHA256)を使います。',
   'dnssec.digestMustNot': 'RFC 8624: {name} は新しいDSレコードに使ってはいけません。2(SHA-256)を使ってください。',
   'dnssec.line': 'DSレコード1行分',
-  'dnssec.lineHelp': 'DNS事業者から提供されたDSレコード1行分(キータグ、アルゴリズム、ダイジェストタイプ、ダイジェスト)を各レコードの最初の欄に貼り付けると、各項目に入力されます。複数行なら複数のレコードを追加します。',
-  'dnssec.lineInvalid': 'DSレコードとして読めません。12345 13 2 49FD46E6… のように、キータグ、アルゴリズム、ダイジェストタイプ、16進数のダイジェストが必要です。',
+  'dnssec.lineHelp':
+    'DNS事業者から提供されたDSレコード1行分(キータグ、アルゴリズム、ダイジェストタイプ、ダイジェスト)を各レコードの最初の欄に貼り付けると、各項目に入力されます。複数行なら複数のレコードを追加します。',
+  'dnssec.lineInvalid':
+    'DSレコードとして読めません。12345 13 2 49FD46E6… のように、キータグ、アルゴリズム、ダイジェストタイプ、16進数のダイジェストが必要です。',
   'dnssec.filledOne': '貼り付けた行から DSレコード {n} に入力しました。',
   'dnssec.filledMany': '貼り付けた行から {count} 件のDSレコードに入力しました。',
   'accounts.switchQuestion': '「{name}」に今すぐ切り替えますか?',
-  'accounts.switchNow': '現在は「{current}」を使用中です。画面には使用中のアカウントのデータが表示されます。アカウントメニューからいつでも切り替えられます。',
+  'accounts.switchNow':
+    '現在は「{current}」を使用中です。画面には使用中のアカウントのデータが表示されます。アカウントメニューからいつでも切り替えられます。',
   'accounts.switchTo': '{name} に切り替える',
   'accounts.stayIn': '{current} のままにする',
   'accounts.switchedTo': '「{name}」に切り替えました。',
@@ -157,7 +167,8 @@ export const ja: Catalogue = {
   'logs.statusErrorUnknown': 'エラー(ステータス不明)',
   'logs.statusFromError': '記録されたレスポンスのエラーコードから読み取りました。',
   'logs.statusFromResults': '記録されたレスポンスに結果があります。サービスは成功(200)を返しました。',
-  'logs.statusNotShown': '記録されたレスポンスからはステータスがわかりません(途中で切れている、空、またはJSONではありません)。',
+  'logs.statusNotShown':
+    '記録されたレスポンスからはステータスがわかりません(途中で切れている、空、またはJSONではありません)。',
   'logs.searchedInfo': '{from}〜{to} ページ: {loaded} 件中 {shown} 件が一致',
   'logs.searchFurther': '次のページ以降も検索',
   'logs.searchFurtherHelp': '絞り込みは読み込んだページにだけ適用されます。これで以降のページも検索します。',
@@ -170,12 +181,14 @@ export const ja: Catalogue = {
   'logs.searchStopped': '{page} ページで中止しました。',
   'logs.searchOn': '{page} ページから検索を続ける',
   'settings.portfolio': 'ポートフォリオ',
-  'settings.portfolioHelp': '全アカウントを一度に。アプリが最後に読み込んだ内容（全件読み込んだリストと開いたDNSゾーン）から書き出します。',
+  'settings.portfolioHelp':
+    '全アカウントを一度に。アプリが最後に読み込んだ内容（全件読み込んだリストと開いたDNSゾーン）から書き出します。',
   'settings.exportDomains': '全ドメインを書き出す（CSV）',
   'settings.exportZones': '全DNSゾーンを書き出す（BINDファイル、.tar）',
   'settings.zonesExported': 'ゾーンファイルを {count} 件書き出しました。',
   'settings.logs': 'ログと診断情報',
-  'settings.logsHelp': 'アプリは動作のログを記録します（APIキー、パスワード、WHOIS項目は記録しません）。問題を報告するときは診断情報を添えてください。',
+  'settings.logsHelp':
+    'アプリは動作のログを記録します（APIキー、パスワード、WHOIS項目は記録しません）。問題を報告するときは診断情報を添えてください。',
   'settings.openLogFolder': 'ログのフォルダーを開く',
   'settings.copyDiagnostics': '診断情報をコピー',
   'settings.diagnosticsCopied': '診断情報をクリップボードにコピーしました（ログ {count} 行）。',
@@ -188,8 +201,10 @@ export const ja: Catalogue = {
   'accounts.name': '名前',
   'accounts.baseUrl': 'ベースURL',
   'accounts.ddnsUrl': 'ダイナミック DNS の更新アドレス (省略可)',
-  'accounts.ddnsUrlHelp': 'ルーターや hosting-admin ddns がダイナミック DNS の更新を送る先です。空欄ならサービス本番のアドレスです。',
-  'accounts.baseUrlHelp': '/v1 で終わるAPIのアドレス。https を使います。http はローカルでのテスト用に、このコンピューター(localhost、127.0.0.1 などの 127.x.x.x、[::1])宛てにだけ使えます。',
+  'accounts.ddnsUrlHelp':
+    'ルーターや hosting-admin ddns がダイナミック DNS の更新を送る先です。空欄ならサービス本番のアドレスです。',
+  'accounts.baseUrlHelp':
+    '/v1 で終わるAPIのアドレス。https を使います。http はローカルでのテスト用に、このコンピューター(localhost、127.0.0.1 などの 127.x.x.x、[::1])宛てにだけ使えます。',
   'accounts.apiKey': 'APIキー',
   'accounts.apiKeyHelp': 'システムのキーチェーンに保存され、再表示されません。',
   'accounts.serverKinds': 'サーバーの種類',
@@ -197,7 +212,8 @@ export const ja: Catalogue = {
   'accounts.kindPath': '種類 {kind} のパス',
   'accounts.kindLabel': '種類 {kind} の表示名',
   'accounts.nsTypes': 'DNS の製品名',
-  'accounts.nsTypesHelp': '2 つの DNS サービスそれぞれについて、サービスが ns_type で使う語（API の説明では svc1 と svc11）と表示名を指定します。ここにない語がサービスから届いても、そのまま表示して保存時に維持します。',
+  'accounts.nsTypesHelp':
+    '2 つの DNS サービスそれぞれについて、サービスが ns_type で使う語（API の説明では svc1 と svc11）と表示名を指定します。ここにない語がサービスから届いても、そのまま表示して保存時に維持します。',
   'accounts.nsTypeWord': '{flavour} の語',
   'accounts.nsTypeLabel': '{flavour} の表示名',
   'accounts.timeout': 'タイムアウト(秒)',
@@ -212,13 +228,15 @@ export const ja: Catalogue = {
   'accounts.keyStorage.unreachable': 'キーはキーチェーンにありますが、接続できません (Secret Service がありません)',
   'accounts.demoNote': 'サンプルデータ入りのローカルのAPIサンドボックスです。編集はできません。',
   // Account marks: colour, environment tag, typed confirmation by name, read-only.
-  'account.readOnly': 'このアカウントは読み取り専用のため、変更は送信しません。変更するには「アカウント」でこのアカウントの「読み取り専用」をオフにしてください。',
+  'account.readOnly':
+    'このアカウントは読み取り専用のため、変更は送信しません。変更するには「アカウント」でこのアカウントの「読み取り専用」をオフにしてください。',
   'account.readOnlyBanner': '{account} は読み取り専用です。APIキーの権限にかかわらず、変更は送信しません。',
   'account.readOnlyBannerHow': '「アカウント」で変更できます。',
   'account.windowTitle': '{app} — {account}',
   'account.windowTitleTagged': '{app} — {account} [{tag}]',
   'accounts.colour': '色',
-  'accounts.colourHelp': 'サイドバー、ウィンドウのタイトル、すべての確認、すべてのジョブ結果に、アカウント名とタグと一緒に表示されます。',
+  'accounts.colourHelp':
+    'サイドバー、ウィンドウのタイトル、すべての確認、すべてのジョブ結果に、アカウント名とタグと一緒に表示されます。',
   'accounts.colour.slate': 'スレート',
   'accounts.colour.blue': '青',
   'accounts.colour.teal': '青緑',
@@ -238,9 +256,11 @@ export const ja: Catalogue = {
   'accounts.writeSafety.name': 'すべての書き込みでアカウント名の入力を求める',
   'accounts.writeSafetyHelp.none': 'DNSや設定の保存はすぐに送信されます。',
   'accounts.writeSafetyHelp.confirm': '保存のたびに、このアカウント名を示して確認します。',
-  'accounts.writeSafetyHelp.name': '保存のたびに、保存したとおりのアカウント名の入力を求めます。本番のアカウントの既定です。',
+  'accounts.writeSafetyHelp.name':
+    '保存のたびに、保存したとおりのアカウント名の入力を求めます。本番のアカウントの既定です。',
   'accounts.lowerSafetyTitle': '{name} の書き込みの保護を下げますか?',
-  'accounts.lowerSafetyLine': 'このアカウントの書き込みの確認を弱めます(または書き込みを再び許可します)。続けるにはアカウント名を入力してください。',
+  'accounts.lowerSafetyLine':
+    'このアカウントの書き込みの確認を弱めます(または書き込みを再び許可します)。続けるにはアカウント名を入力してください。',
   'accounts.lowerSafetyConfirm': '下げて保存',
   'accounts.readOnlyOption': '読み取り専用: このアカウントには変更を送信しない',
   'accounts.readOnlyHelp': 'APIキーの権限にかかわらず、アプリがすべての書き込みを拒否します。読み取りはできます。',
@@ -262,12 +282,14 @@ export const ja: Catalogue = {
   'accounts.newKey': '新しいAPIキー',
   'accounts.keyReplaced': '「{name}」のキーを置き換えました。',
   'accounts.remove': '削除',
-  'accounts.removeConfirm': 'アカウント「{name}」をこのアプリから削除しますか?APIキーはキーチェーンから削除されます。サービス側には変更はありません。',
+  'accounts.removeConfirm':
+    'アカウント「{name}」をこのアプリから削除しますか?APIキーはキーチェーンから削除されます。サービス側には変更はありません。',
   'accounts.removed': 'アカウント「{name}」を削除しました。',
   'accounts.active': '使用中',
   'accounts.makeActive': 'このアカウントを使う',
   'accounts.keychainUnavailable': 'システムのキーチェーンを利用できません',
-  'accounts.keychainChooseSession': 'キーをこのセッションのみ保持することもできます。メモリ上に置かれ、アプリ終了時に破棄されます。',
+  'accounts.keychainChooseSession':
+    'キーをこのセッションのみ保持することもできます。メモリ上に置かれ、アプリ終了時に破棄されます。',
   'accounts.problem': 'アカウントファイルの問題',
 
   'servers.title': '{label}',
@@ -341,7 +363,8 @@ export const ja: Catalogue = {
   'svcips.registerResults': '登録結果',
   'svcips.registeredFor': '{webname} に {vipname}',
   'svcips.extend': '延長…',
-  'svcips.extendConfirm': 'サービスIP {name} を {months} か月延長します。有効期限は {from} からおよそ {to} になります。',
+  'svcips.extendConfirm':
+    'サービスIP {name} を {months} か月延長します。有効期限は {from} からおよそ {to} になります。',
   'svcips.extended': '延長しました。新しい有効期限は {date} です。',
   'svcips.settings': '設定',
   'svcips.settingsServer': 'サーバー',
@@ -350,7 +373,8 @@ export const ja: Catalogue = {
   'svcips.settingsCert': '証明書ID',
   'svcips.settingsSaved': '設定を保存しました。',
   'svcips.deleteCache': 'キャッシュを削除…',
-  'svcips.deleteCacheConfirm': 'サービスIP {name} のキャッシュを削除しますか?キャッシュはサーバーから再取得されます。元に戻せません。',
+  'svcips.deleteCacheConfirm':
+    'サービスIP {name} のキャッシュを削除しますか?キャッシュはサーバーから再取得されます。元に戻せません。',
   'svcips.cacheDeleted': '{name} のキャッシュを削除しました。',
 
   'domains.title': 'ドメイン',
@@ -361,7 +385,8 @@ export const ja: Catalogue = {
   'domains.expired': '期限切れ',
   'domains.expiresIn': 'あと {days} 日で期限',
   'domains.filterPlaceholder': '名前・レジストラ（ns: でネームサーバー）',
-  'domains.filterHelp': 'ドメイン名またはレジストラで絞り込みます。項目を指定するときは先頭に項目名を付けます（ネームサーバーは ns:、レジストラは registrar:、名前は name:）。',
+  'domains.filterHelp':
+    'ドメイン名またはレジストラで絞り込みます。項目を指定するときは先頭に項目名を付けます（ネームサーバーは ns:、レジストラは registrar:、名前は name:）。',
   'domains.onlyAttention': '期限切れ・{days}日以内に期限のもののみ（{count}）',
   'domains.onlyAttentionBefore': '期限切れ・',
   'domains.onlyAttentionAfter': '日以内に期限のもののみ（{count}）',
@@ -370,7 +395,8 @@ export const ja: Catalogue = {
   'domains.whoisPrivacy': 'WHOIS代理公開',
   'domains.dnssec': 'DNSSEC',
   'domains.dnssecOn': '有効（DS {count} 件）',
-  'domains.detailsLoading': '全ドメインのネームサーバー、移管ロック、WHOIS代理公開、DNSSECを読み込んでいます（{total} 件中 {done} 件のリスト）…',
+  'domains.detailsLoading':
+    '全ドメインのネームサーバー、移管ロック、WHOIS代理公開、DNSSECを読み込んでいます（{total} 件中 {done} 件のリスト）…',
   'domains.exportCsv': 'CSVに書き出す',
   'domains.selectionHint': 'チェックしたドメインをまとめて更新、自動更新の設定ができます。',
   'domains.selectionTitle': '一括操作({count} 件選択中)',
@@ -385,7 +411,8 @@ export const ja: Catalogue = {
   'domains.selectionAutorenewButton': '自動更新を設定',
   'domains.selectionAutorenewTitle': '自動更新の設定',
   'domains.selectionAutorenewOnConfirm': '{count} 件のドメインの個別の自動更新設定をオンにします。',
-  'domains.selectionAutorenewOffConfirm': '{count} 件のドメインの個別の自動更新設定をオフにします。アカウント全体の設定がオンでない限り、手動で更新しなければ期限切れになります。',
+  'domains.selectionAutorenewOffConfirm':
+    '{count} 件のドメインの個別の自動更新設定をオフにします。アカウント全体の設定がオンでない限り、手動で更新しなければ期限切れになります。',
   'domains.clearSelection': '選択を解除',
   'jobs.progressLabel': '一括処理の進行状況',
   'jobs.progressText': '{total} 件中 {done} 件完了',
@@ -484,7 +511,8 @@ export const ja: Catalogue = {
   'domain.pnsCreateButton': '追加',
   'domain.pnsCreated': '{host} を追加しました。',
   'domain.pnsDeleteTitle': 'プライベートネームサーバーの削除',
-  'domain.pnsDeleteConfirm': 'プライベートネームサーバー {host} を削除しますか?これを使うドメインは名前解決できなくなります。',
+  'domain.pnsDeleteConfirm':
+    'プライベートネームサーバー {host} を削除しますか?これを使うドメインは名前解決できなくなります。',
   'domain.pnsDeleted': '{host} を削除しました。',
   'domain.delete': '削除',
   'domain.deleteHost': '{host} を削除',
@@ -497,13 +525,15 @@ export const ja: Catalogue = {
   'domain.reveal': 'パスワードを表示',
   'domain.hide': 'パスワードを隠す',
   'domain.ddnsUrlTitle': 'ルーターや更新スクリプト用の更新アドレス',
-  'domain.ddnsUrlHelp': 'ルーターやスクリプトがこのアドレスを呼び出して、ホストを現在のアドレスに向けます。パスワードを含むので、ルーターに貼り付け、他人には渡さないでください。コマンドラインでも同じことができます: hosting-admin ddns update。',
+  'domain.ddnsUrlHelp':
+    'ルーターやスクリプトがこのアドレスを呼び出して、ホストを現在のアドレスに向けます。パスワードを含むので、ルーターに貼り付け、他人には渡さないでください。コマンドラインでも同じことができます: hosting-admin ddns update。',
   'domain.ddnsHost': 'ホスト (空欄: ドメイン自体、*: すべての名前)',
   'domain.ddnsHostPlaceholder': 'www',
   'domain.ddnsCopyUrl': 'パスワードを含めてアドレスをコピー',
   'domain.ddnsOn': 'ダイナミックDNSを有効にしました。',
   'domain.ddnsOff': 'ダイナミックDNSを無効にしました。',
-  'domain.dsHelp': 'DNS事業者から提供されたDSレコード。ダイジェストの長さはタイプに合わせてください(SHA-1: 40、SHA-256: 64、SHA-384: 96桁の16進数)。',
+  'domain.dsHelp':
+    'DNS事業者から提供されたDSレコード。ダイジェストの長さはタイプに合わせてください(SHA-1: 40、SHA-256: 64、SHA-384: 96桁の16進数)。',
   'domain.dsRecord': 'DSレコード {n}',
   'domain.dsKeytag': 'キータグ',
   'domain.dsAlg': 'アルゴリズム',
@@ -533,7 +563,8 @@ export const ja: Catalogue = {
   'domain.removeButton': 'アカウントから削除',
   'domain.removed': '{domain} をアカウントから削除しました。',
   'domainSearch.names': 'ドメイン名',
-  'domainSearch.help': 'カンマ、空白、改行で区切って入力します。1回のリクエストで50件まで確認し、それ以上は順に確認します。',
+  'domainSearch.help':
+    'カンマ、空白、改行で区切って入力します。1回のリクエストで50件まで確認し、それ以上は順に確認します。',
   'domainSearch.check': '{count} 件を確認',
   'domainSearch.results': '空き状況',
   'domainSearch.availability': '空き状況',
@@ -556,7 +587,8 @@ export const ja: Catalogue = {
   'register.next': '次へ',
   'register.registerButton': '登録',
   'register.confirm': '{name} を {years} 年登録します。',
-  'register.noRetry': 'リクエストは1回だけ送信し、自動で再試行しません。失敗した場合は、ドメイン一覧を確認してからやり直してください。',
+  'register.noRetry':
+    'リクエストは1回だけ送信し、自動で再試行しません。失敗した場合は、ドメイン一覧を確認してからやり直してください。',
   'register.done': '登録しました',
   'register.domainid': 'ドメインID',
   'register.open': '{name} を開く',
@@ -577,18 +609,22 @@ export const ja: Catalogue = {
   'accounts.keyCheck.refusedNext': 'このアカウントで作業する前に、サービスが受け付けるキーに置き換えてください。',
   'accounts.keyCheck.unreached': 'サービスに接続できなかったため、「{name}」のキーはまだ確認できていません。',
   'accounts.keyCheck.failed': '「{name}」のキーを確認できませんでした。',
-  'accounts.keyCheck.address': 'このコンピューターのインターネットアドレスからの「{name}」のリクエストをサービスが拒否しました。',
-  'accounts.keyCheck.addressNext': 'サービスのAPI設定ページで、このコンピューターのインターネットアドレスをトークンの接続許可アドレスに追加してから、もう一度確認してください。キーを置き換えるのは、キーそのものが違う場合だけです。',
+  'accounts.keyCheck.address':
+    'このコンピューターのインターネットアドレスからの「{name}」のリクエストをサービスが拒否しました。',
+  'accounts.keyCheck.addressNext':
+    'サービスのAPI設定ページで、このコンピューターのインターネットアドレスをトークンの接続許可アドレスに追加してから、もう一度確認してください。キーを置き換えるのは、キーそのものが違う場合だけです。',
   'accounts.keyCheck.replace': 'キーを置き換える',
   'accounts.keyCheck.again': 'もう一度確認',
   'transferIn.failed.title': '失敗した移管',
-  'transferIn.failed.explain': '移管は完了せず、ドメインは今の管理事業者(レジストラ)に残っています。その事業者でドメインの移管ロックを解除し、最新の認証コード(AuthCode)を受け取ってから、もう一度移管を申請してください。',
+  'transferIn.failed.explain':
+    '移管は完了せず、ドメインは今の管理事業者(レジストラ)に残っています。その事業者でドメインの移管ロックを解除し、最新の認証コード(AuthCode)を受け取ってから、もう一度移管を申請してください。',
   'transferIn.failed.order': 'オーダー {id}、{time} に申請',
   'transferIn.failed.noMessage': 'サービスからのメッセージはありませんでした。',
   'transferIn.failed.again': '{domain} をもう一度申請',
   'transferIn.failed.seeBelow': '下記を参照',
   'expiring.title': '期限が近いもの',
-  'expiring.help': 'すべてのアカウントのドメイン、サーバー、サービスIPを期限の近い順に表示します。別のアカウントの行は、そのアカウントに切り替えてから開きます。',
+  'expiring.help':
+    'すべてのアカウントのドメイン、サーバー、サービスIPを期限の近い順に表示します。別のアカウントの行は、そのアカウントに切り替えてから開きます。',
   'expiring.within': '期限までの日数',
   'expiring.filterAccount': '表示するアカウント',
   'expiring.filterType': '表示する種類',
@@ -598,9 +634,11 @@ export const ja: Catalogue = {
   'expiring.switched': 'アカウント「{account}」に切り替えました。',
   'expiring.opensOther': 'アカウント「{account}」に切り替えて開きます',
   'expiring.renewTitle': '更新',
-  'expiring.renewConfirm': 'アカウント「{account}」の {count} 件を {years} 年更新します（サーバーとサービスIPは同じ長さを月数で延長します）。',
+  'expiring.renewConfirm':
+    'アカウント「{account}」の {count} 件を {years} 年更新します（サーバーとサービスIPは同じ長さを月数で延長します）。',
   'expiring.renewButton': '選択した {count} 件を更新',
-  'expiring.renewHelp': 'ドメインは年単位で更新し、サーバーとサービスIPは同じ長さを月単位で延長します。アカウントごとに確認します。',
+  'expiring.renewHelp':
+    'ドメインは年単位で更新し、サーバーとサービスIPは同じ長さを月単位で延長します。アカウントごとに確認します。',
   'expiring.renewed': '{count} 件を更新しました。',
   'expiring.when': 'いつ',
   'expiring.what': '種類',
@@ -644,8 +682,10 @@ export const ja: Catalogue = {
   'freeDns.removed': '{domain} を無料DNSから削除しました。',
   'freeDns.removeExplain': 'レコードはこのサービスから配信されなくなります。',
   'dnsEditor.nsType': 'DNSの種類(ns_type)',
-  'dnsEditor.nsTypeHelp': 'DNSの種類では、レコードをこのサービスの2つのDNSサービスのどちらに保存するか、つまりどのネームサーバーがそのレコードを返すかを選びます。',
-  'dnsEditor.currentNs': 'このドメインの現在のネームサーバー: {ns}。ここで保存したレコードは、ドメインがこのサービスのネームサーバーを使っている間だけ有効です。',
+  'dnsEditor.nsTypeHelp':
+    'DNSの種類では、レコードをこのサービスの2つのDNSサービスのどちらに保存するか、つまりどのネームサーバーがそのレコードを返すかを選びます。',
+  'dnsEditor.currentNs':
+    'このドメインの現在のネームサーバー: {ns}。ここで保存したレコードは、ドメインがこのサービスのネームサーバーを使っている間だけ有効です。',
   'dnsEditor.mode': '編集モード',
   'dnsEditor.tableMode': '表',
   'dnsEditor.rawMode': 'テキスト',
@@ -668,7 +708,8 @@ export const ja: Catalogue = {
   'dnsEditor.fixPlace': '{n} 行目をサービスの形式に書き直す',
   'dnsEditor.page': '{pages} ページ中 {page} ページ',
   'dnsEditor.rawLabel': '1行に1レコード: 種類 ホスト 値',
-  'dnsEditor.rawHelp': 'このアプリが解釈できない行もそのまま保持されます。MXの行はメールサーバー、優先度の順で、常にドメイン自身のものです:mx mail.example.com. 10(mx @ 10 はドメイン自身がメールサーバー)。',
+  'dnsEditor.rawHelp':
+    'このアプリが解釈できない行もそのまま保持されます。MXの行はメールサーバー、優先度の順で、常にドメイン自身のものです:mx mail.example.com. 10(mx @ 10 はドメイン自身がメールサーバー)。',
   'dnsEditor.line': '{n} 行目',
   'dnsEditor.fixFirst': '保存前に {count} 件の問題を直してください(表示あり)。',
   'dnsEditor.review': '変更を確認…',
@@ -677,7 +718,8 @@ export const ja: Catalogue = {
   'dnsEditor.planNothing': '変更はありません: レコードも設定もサービス上のとおりです。',
   'dnsEditor.planTtl': 'ゾーン全体のTTL: {from} → {to}',
   'dnsEditor.planNsType': 'DNSサービス(ns_type): {from} → {to}',
-  'dnsEditor.overThreshold': 'ゾーンの {total} 件のレコードのうち {changed} 件を変更します。{min} 件以上のゾーンで {percent} % を超えます。',
+  'dnsEditor.overThreshold':
+    'ゾーンの {total} 件のレコードのうち {changed} 件を変更します。{min} 件以上のゾーンで {percent} % を超えます。',
   'dnsEditor.overRuleConfirm': 'この計画を確認しました: このゾーンに適用します',
   'dnsEditor.planSettingsOnly': 'レコードの変更はありません。設定(TTLまたは種類)のみ変わります。',
   'dnsEditor.planAdd': '追加',
@@ -698,11 +740,14 @@ export const ja: Catalogue = {
   'dnsEditor.saved': '{zone} のレコードを保存しました。',
   'dnsEditor.overviewHelp': '全ドメインのDNS設定です。開くとレコードを編集できます。',
   'dnsEditor.zoneTitle': '{zone} のDNSレコード',
-  'dnsEditor.draftOffered': '{time} の、このゾーンへの未保存の変更を保持しています。下のゾーンは現在サービスにある内容です。',
+  'dnsEditor.draftOffered':
+    '{time} の、このゾーンへの未保存の変更を保持しています。下のゾーンは現在サービスにある内容です。',
   'dnsEditor.draftRestore': '保持していた変更を復元する',
   'dnsEditor.draftDiscard': '変更を破棄する',
-  'draft.offered': '{time} の、このフォームへの未保存の変更を保持しています。下のフォームは現在サービスにある内容です。',
-  'draft.offeredNew': '{time} にこのフォームへ入力して送信していない内容を保持しています。下のフォームは最初の状態です。秘密の値（API キー、移管コード、パスワード）は保持しないため、もう一度入力してください。',
+  'draft.offered':
+    '{time} の、このフォームへの未保存の変更を保持しています。下のフォームは現在サービスにある内容です。',
+  'draft.offeredNew':
+    '{time} にこのフォームへ入力して送信していない内容を保持しています。下のフォームは最初の状態です。秘密の値（API キー、移管コード、パスワード）は保持しないため、もう一度入力してください。',
   'dnsEditor.domainSettings': 'ドメインの設定',
   'dnsEditor.historyLink': '履歴とスナップショット (以前のゾーンに戻す)',
   'dnsEditor.editRecords': 'DNSレコードを編集',
@@ -713,7 +758,8 @@ export const ja: Catalogue = {
   // bulk DNS change
   'nav.dnsBulk': 'DNS一括変更',
   'bulkDns.title': 'DNS一括変更',
-  'bulkDns.help': '複数アカウントの多数のゾーンのレコードをまとめて変更します。値の置き換え(サーバーの新しいアドレスへの移行など)、レコードの追加、レコードの削除ができます。各ゾーンを改めて読み込んで先に計画を作ります。適用して確認するまで何も送信されません。',
+  'bulkDns.help':
+    '複数アカウントの多数のゾーンのレコードをまとめて変更します。値の置き換え(サーバーの新しいアドレスへの移行など)、レコードの追加、レコードの削除ができます。各ゾーンを改めて読み込んで先に計画を作ります。適用して確認するまで何も送信されません。',
   'bulkDns.step.accounts': '1. アカウント',
   'bulkDns.step.zones': '2. ゾーン',
   'bulkDns.step.change': '3. 変更内容',
@@ -721,13 +767,16 @@ export const ja: Catalogue = {
   'bulkDns.step.results': '5. 結果',
   'bulkDns.accountsLegend': 'ゾーンを変更するアカウント',
   'bulkDns.readOnlyNote': '読み取り専用: ゾーンの計画は作れますが、何も送信されません。',
-  'bulkDns.zonesHelp': 'これらのアカウントについてアプリが読み込んだDNSゾーンと無料DNSゾーンです。まだ読み込んでいないゾーンは表示されません。追加するにはゾーン一覧を読み込んでください。',
+  'bulkDns.zonesHelp':
+    'これらのアカウントについてアプリが読み込んだDNSゾーンと無料DNSゾーンです。まだ読み込んでいないゾーンは表示されません。追加するにはゾーン一覧を読み込んでください。',
   'bulkDns.filter': 'ゾーンを絞り込む',
   'bulkDns.selectNone': '選択をすべて解除',
   'bulkDns.containing': '値を含むゾーン',
-  'bulkDns.containingHelp': 'レコードの値 (アドレスや名前) を、ストアが最後に読んだ内容から探し、選択したアカウントのゾーンのうちそれを含むものだけを選択します。ストアが古い場合は先に一覧を読み込んでください。',
+  'bulkDns.containingHelp':
+    'レコードの値 (アドレスや名前) を、ストアが最後に読んだ内容から探し、選択したアカウントのゾーンのうちそれを含むものだけを選択します。ストアが古い場合は先に一覧を読み込んでください。',
   'bulkDns.selectContaining': '含むゾーンを選択',
-  'bulkDns.containingFound': '{count, plural, =0 {{value} を含むゾーンはありません} other {{value} を含むゾーン {count} 件を選択しました}}',
+  'bulkDns.containingFound':
+    '{count, plural, =0 {{value} を含むゾーンはありません} other {{value} を含むゾーン {count} 件を選択しました}}',
   'bulkDns.readLists': 'サービスからゾーン一覧を読み込む',
   'bulkDns.readingLists': 'ゾーン一覧を読み込んでいます…',
   'bulkDns.zonesSelected': '{count} 件のゾーンを選択中',
@@ -749,20 +798,23 @@ export const ja: Catalogue = {
   'bulkDns.to': '新しい値',
   'bulkDns.onlyType': '対象のレコードの種類',
   'bulkDns.anyType': 'すべての種類',
-  'bulkDns.replaceHelp': '値全体がこの値と一致するレコードだけが変わります(MX・SRV・CAAではメールサーバー・ターゲット・発行者も対象)。192.0.2.1 は 192.0.2.10 にも、TXTレコード内のアドレスにも一致しません。',
+  'bulkDns.replaceHelp':
+    '値全体がこの値と一致するレコードだけが変わります(MX・SRV・CAAではメールサーバー・ターゲット・発行者も対象)。192.0.2.1 は 192.0.2.10 にも、TXTレコード内のアドレスにも一致しません。',
   'bulkDns.hostHelpAdd': '@ または空欄: ゾーン自体(頂点)。',
   'bulkDns.hostHelpRemove': '空欄: すべてのホスト。@: ゾーン自体(頂点)。',
   'bulkDns.valueHelpRemove': '空欄: すべての値。',
   'bulkDns.fromRequired': '置き換える値を入力してください。',
   'bulkDns.toRequired': '新しい値を入力してください。',
   'bulkDns.sameValue': '新しい値が置き換える値と同じです。',
-  'bulkDns.removeCriteria': '種類・ホスト・値のいずれかを指定してください。すべてのレコードを削除することはできません。',
+  'bulkDns.removeCriteria':
+    '種類・ホスト・値のいずれかを指定してください。すべてのレコードを削除することはできません。',
   'bulkDns.noZonesSelected': 'ゾーンを1つ以上選んでください。',
   'bulkDns.fixChange': '先に変更内容を直してください。問題は各項目に表示されています。',
   'bulkDns.build': '計画を作成',
   'bulkDns.building': 'ゾーンを読み込んで計画しています… {done} / {total}',
   'bulkDns.planSummary': '変更あり: {change}。変更なし: {same}。読み込めず: {failed}。',
-  'bulkDns.safetyRule': '{min} 件以上のレコードがあり、その {percent} % を超えて変わるゾーン、または頂点のNSレコードが変わるゾーンは、個別にチェックを入れた場合にだけ適用されます。',
+  'bulkDns.safetyRule':
+    '{min} 件以上のレコードがあり、その {percent} % を超えて変わるゾーン、または頂点のNSレコードが変わるゾーンは、個別にチェックを入れた場合にだけ適用されます。',
   'bulkDns.counts': '{total} 件中 {changed} 件のレコードが変わります({percent} %)。',
   'bulkDns.countsEmptyZone': 'レコードのないゾーンに {count} 件のレコードを追加します。',
   'bulkDns.planOf': '{zone} の計画',
@@ -783,11 +835,14 @@ export const ja: Catalogue = {
   'bulkDns.zoneCount': '{count} 件のゾーン',
   'bulkDns.applyTitle': 'DNS一括変更を適用',
   'bulkDns.applyLine': '{accounts} アカウントの{zones}のレコードを変更します:',
-  'bulkDns.applyOnce': '各ゾーンは1回だけ送信され、自動で再試行されることはありません。計画の作成後にサービス側で変更されたゾーンは送信されません。',
+  'bulkDns.applyOnce':
+    '各ゾーンは1回だけ送信され、自動で再試行されることはありません。計画の作成後にサービス側で変更されたゾーンは送信されません。',
   'bulkDns.applyConfirm': '{count} 件のゾーンに適用',
   'bulkDns.resultsSummary': '完了: {done}。失敗または未送信: {failed}。結果不明: {unknown}。対象外: {left}。',
-  'bulkDns.noRetry': '自動での再試行はありません。やり直すには計画を作り直してください({count, plural, =1 {ゾーンを} other {各ゾーンを}}改めて読み込みます)。',
-  'bulkDns.changedSincePlan': '送信しませんでした: 計画の作成後にサービス側でゾーンが変更されました。計画を作り直してください。',
+  'bulkDns.noRetry':
+    '自動での再試行はありません。やり直すには計画を作り直してください({count, plural, =1 {ゾーンを} other {各ゾーンを}}改めて読み込みます)。',
+  'bulkDns.changedSincePlan':
+    '送信しませんでした: 計画の作成後にサービス側でゾーンが変更されました。計画を作り直してください。',
   'bulkDns.leftOut.readFailed': '送信しません: 読み込めませんでした。',
   'bulkDns.leftOut.notRead': '送信しません: 読み込んでいません(中止)。',
   'bulkDns.leftOut.noChange': '変更はありません。',
@@ -807,90 +862,130 @@ export const ja: Catalogue = {
   'logs.request': 'リクエスト本文',
   'logs.response': 'レスポンス本文',
 
-
   // What the other processes and the shared rules send: codes with parameters.
   'error.bad-request': 'サービスがリクエストを不正として拒否しました。',
-  'error.unauthorized': 'サービスがこのリクエストを受け付けませんでした。サービスのAPI設定ページで2点を確認してください:キーがまだ有効か(無効なら「アカウント」でこのアカウントのキーを置き換えてください)、そしてこのコンピューターのインターネットアドレスがトークンの接続許可アドレスに入っているか。',
-  'error.forbidden': 'サービスがこのリクエストを拒否しました。サービスのAPI設定ページで、キーにこの操作の権限(書き込み権限)があるか、そしてこのコンピューターのインターネットアドレスがトークンの接続許可アドレスに入っているかを確認してください。',
-  'error.forbiddenRead': 'サービスがこのキーでの読み取り ({request}) を拒否しました。サービスのAPI設定ページで、このコンピューターのインターネットアドレスがトークンの接続許可アドレスに入っているか、そしてトークンがAPIのこの部分を使えるかを確認してください。',
-  'error.forbiddenAddress': 'このトークンでは、このコンピューターのインターネットアドレスからのリクエストをサービスが受け付けていません ({request})。キー自体は正しい可能性があります。サービスのAPI設定ページで、このコンピューターのアドレスをトークンの接続許可アドレスに追加してください。',
-  'error.forbiddenWrite': 'サービスがこの変更 ({request}) を拒否しました。サービスのAPI設定ページで、キーに変更の権限(書き込み権限)があるか、そしてこのコンピューターのインターネットアドレスがトークンの接続許可アドレスに入っているかを確認してください。',
+  'error.unauthorized':
+    'サービスがこのリクエストを受け付けませんでした。サービスのAPI設定ページで2点を確認してください:キーがまだ有効か(無効なら「アカウント」でこのアカウントのキーを置き換えてください)、そしてこのコンピューターのインターネットアドレスがトークンの接続許可アドレスに入っているか。',
+  'error.forbidden':
+    'サービスがこのリクエストを拒否しました。サービスのAPI設定ページで、キーにこの操作の権限(書き込み権限)があるか、そしてこのコンピューターのインターネットアドレスがトークンの接続許可アドレスに入っているかを確認してください。',
+  'error.forbiddenRead':
+    'サービスがこのキーでの読み取り ({request}) を拒否しました。サービスのAPI設定ページで、このコンピューターのインターネットアドレスがトークンの接続許可アドレスに入っているか、そしてトークンがAPIのこの部分を使えるかを確認してください。',
+  'error.forbiddenAddress':
+    'このトークンでは、このコンピューターのインターネットアドレスからのリクエストをサービスが受け付けていません ({request})。キー自体は正しい可能性があります。サービスのAPI設定ページで、このコンピューターのアドレスをトークンの接続許可アドレスに追加してください。',
+  'error.forbiddenWrite':
+    'サービスがこの変更 ({request}) を拒否しました。サービスのAPI設定ページで、キーに変更の権限(書き込み権限)があるか、そしてこのコンピューターのインターネットアドレスがトークンの接続許可アドレスに入っているかを確認してください。',
   'error.not-found': 'サービスにその項目がありません。削除された可能性があります。一覧を再読み込みしてください。',
-  'error.server-error': 'サービス内部でエラーが発生しました。時間をおいて再試行し、続く場合はリクエストIDを添えて提供元に問い合わせてください。',
+  'error.server-error':
+    'サービス内部でエラーが発生しました。時間をおいて再試行し、続く場合はリクエストIDを添えて提供元に問い合わせてください。',
   'error.unavailable': 'サービスが一時的に利用できません。少し待ってから再試行してください。',
-  'error.gateway-timeout': 'サービスが時間内に応答しませんでした(ゲートウェイタイムアウト)。少し待ってから再試行してください。',
-  'error.timeout': '制限時間内にサービスから応答がありませんでした。接続を確認するか、アカウントのタイムアウトを延ばしてください。',
+  'error.gateway-timeout':
+    'サービスが時間内に応答しませんでした(ゲートウェイタイムアウト)。少し待ってから再試行してください。',
+  'error.timeout':
+    '制限時間内にサービスから応答がありませんでした。接続を確認するか、アカウントのタイムアウトを延ばしてください。',
   'error.network': 'サービスに接続できませんでした。ネットワーク接続とアカウントのベースURLを確認してください。',
   'error.malformed-response': 'サービスの応答をこのアプリで読み取れませんでした。',
   'error.cancelled': 'リクエストを取り消しました。',
   'error.validation': '確認が必要な値があります(下に一覧があります)。',
-  'error.keychain-unavailable': 'システムのキーチェーンを利用できません。Linuxでは Secret Service(GNOME Keyring または KWallet)をインストールしてロックを解除し、D-Busセッションが動いていることを確認してください。macOSとWindowsでは、このアプリにキーチェーン/資格情報マネージャーの使用を許可してください。または、キーをこのセッションの間だけ保持することもできます(メモリ上に置き、アプリ終了時に消去します)。',
-  'error.no-key': 'このアカウントのAPIキーが保存されていません。「アカウント」の「キーを置き換え」から入力してください。',
+  'error.keychain-unavailable':
+    'システムのキーチェーンを利用できません。Linuxでは Secret Service(GNOME Keyring または KWallet)をインストールしてロックを解除し、D-Busセッションが動いていることを確認してください。macOSとWindowsでは、このアプリにキーチェーン/資格情報マネージャーの使用を許可してください。または、キーをこのセッションの間だけ保持することもできます(メモリ上に置き、アプリ終了時に消去します)。',
+  'error.no-key':
+    'このアカウントのAPIキーが保存されていません。「アカウント」の「キーを置き換え」から入力してください。',
   'error.no-account': 'そのアカウントはもう存在しません。別のアカウントを選んでください。',
   'error.internal': 'アプリ内部で問題が発生しました。再試行し、続く場合はアプリを再起動してください。',
   'error.serviceSaid': 'サービスからのメッセージ:',
-  'serviceMessage.domainnameInvalid': 'このアカウントではサービスがこのドメインを見つけられません。名前の綴りと、別のアカウントで管理していないかを確認してください。',
-  'serviceMessage.transferLocked': 'このドメインには移管ロックがかかっています。先にドメインの「移管ロック」タブでロックを解除してください。',
-  'serviceMessage.tooManyRequests': 'リクエストが短時間に多すぎたため、サービスが一時的に受け付けませんでした(レート制限)。少し待ってからもう一度お試しください。',
+  'serviceMessage.domainnameInvalid':
+    'このアカウントではサービスがこのドメインを見つけられません。名前の綴りと、別のアカウントで管理していないかを確認してください。',
+  'serviceMessage.transferLocked':
+    'このドメインには移管ロックがかかっています。先にドメインの「移管ロック」タブでロックを解除してください。',
+  'serviceMessage.tooManyRequests':
+    'リクエストが短時間に多すぎたため、サービスが一時的に受け付けませんでした(レート制限)。少し待ってからもう一度お試しください。',
   'http.notJson': 'サービスの応答を読み取れませんでした(本文がJSONではありません)。',
   'http.noResults': 'サービスの応答を読み取れませんでした(results がありません)。',
   'http.badField': 'サービスの応答を読み取れませんでした: {field} の値が想定外です。',
   'http.notAList': 'サービスの応答を読み取れませんでした: 一覧の {page} ページ目がリストになっていません。',
-  'http.pagingPastClaim': 'サービスの一覧が最初のページの申告(max {max})を超えて続きました。{pages} ページ読んでも終わらなかったため、この一覧は使いませんでした。',
-  'http.listDeadline': 'サービスの一覧が {seconds} 秒たっても終わりませんでした({pages} ページ読み込み済み)。この一覧は使いませんでした。',
-  'http.listClaimTooLong': 'サービスの一覧は最初のページで大きさを {max, plural, other {#}}(max)と申告しました。アプリが一つの一覧で読む上限 {items, plural, other {#}} 件を超えるため、それ以上読まず、この一覧は使いませんでした。',
-  'http.listTooLong': 'サービスの一覧が、アプリが一つの一覧で読む上限 {items, plural, other {#}} 件を超えて続きました({pages} ページ読み込み済み)。この一覧は使いませんでした。',
-  'http.listTooLarge': 'サービスの一覧が、アプリが一つの一覧で読む上限 {megabytes} MB を超えました({pages} ページ読み込み済み)。この一覧は使いませんでした。',
+  'http.pagingPastClaim':
+    'サービスの一覧が最初のページの申告(max {max})を超えて続きました。{pages} ページ読んでも終わらなかったため、この一覧は使いませんでした。',
+  'http.listDeadline':
+    'サービスの一覧が {seconds} 秒たっても終わりませんでした({pages} ページ読み込み済み)。この一覧は使いませんでした。',
+  'http.listClaimTooLong':
+    'サービスの一覧は最初のページで大きさを {max, plural, other {#}}(max)と申告しました。アプリが一つの一覧で読む上限 {items, plural, other {#}} 件を超えるため、それ以上読まず、この一覧は使いませんでした。',
+  'http.listTooLong':
+    'サービスの一覧が、アプリが一つの一覧で読む上限 {items, plural, other {#}} 件を超えて続きました({pages} ページ読み込み済み)。この一覧は使いませんでした。',
+  'http.listTooLarge':
+    'サービスの一覧が、アプリが一つの一覧で読む上限 {megabytes} MB を超えました({pages} ページ読み込み済み)。この一覧は使いませんでした。',
   'http.tooLarge': 'サービスの応答が {bytes} バイトを超えたため、読み込みませんでした。',
   'http.answerNotKept': 'サービスは成功と応答しましたが、応答が {bytes} バイトを超えるため読み込みませんでした。',
-  'http.timeout': '{seconds} 秒以内にサービスから応答がありませんでした。接続を確認するか、アカウントのタイムアウトを延ばしてください。',
-  'http.refused': '{address} のサービスが接続を拒否しました。いまそこで待ち受けているものがありません。サービスが動いているか、アカウントのベースURLを確認してください。({detail})',
-  'http.network': 'サービスに接続できませんでした({detail})。ネットワーク接続とアカウントのベースURLを確認してください。',
+  'http.timeout':
+    '{seconds} 秒以内にサービスから応答がありませんでした。接続を確認するか、アカウントのタイムアウトを延ばしてください。',
+  'http.refused':
+    '{address} のサービスが接続を拒否しました。いまそこで待ち受けているものがありません。サービスが動いているか、アカウントのベースURLを確認してください。({detail})',
+  'http.network':
+    'サービスに接続できませんでした({detail})。ネットワーク接続とアカウントのベースURLを確認してください。',
   'ipc.foreignSender': 'このリクエストはアプリ自身の画面から送られたものではないため、拒否しました。',
   'ipc.unknownChannel': 'アプリのメインプロセスにない機能が要求されました({channel})。',
   'ipc.invalidPayload': 'リクエストの内容が正しくありません。該当する値を下に示します。',
   'request.invalid': 'リクエスト {operation} の内容が正しくありません。該当する値を下に示します。',
   'account.notFound': 'そのアカウントはもう存在しません。別のアカウントを選んでください。',
-  'account.noKey': 'このアカウントのAPIキーが保存されていません。「アカウント」の「キーを置き換え」から入力してください。',
+  'account.noKey':
+    'このアカウントのAPIキーが保存されていません。「アカウント」の「キーを置き換え」から入力してください。',
   'account.keyEmpty': 'APIキーが空です。',
   'account.demoReadOnly': 'デモアカウントは変更も削除もできません。',
   'account.invalidBaseUrl': 'アカウントのベースURLを使えません(下記参照)。',
-  'accountsFile.unreadable': 'アカウントファイルを読み込めなかったため、アカウントなしで起動しました。ファイルは {movedTo} として保存してあります。キーチェーン内のAPIキーはそのままです。アカウントを戻すには、アプリを終了し、修復できる場合はそのファイルを accounts.json として戻すか、「アカウントと設定」でアカウントを追加し直してください(キーはキーチェーンに残っています)。',
-  'accountsFile.someUnreadable': 'アカウントファイル内の {count} 件のアカウントを読み込めないか、すでに使われている ID と重複していたため、読み込みませんでした: {accounts}。ほかのアカウントは読み込みました。ファイル全体は変更される前に {movedTo} へコピーしてあります。キーチェーン内のAPIキーはそのままです。「アカウントと設定」でアカウントを追加し直すか、そのコピーで修復してください。',
-  'startup.dataInUse': '別のプロセス（プロセス {pid}: このアプリまたは hosting-admin コマンド）がデータフォルダー {path} を使用中です。書き込みとそのジャーナルは一度に一つのプロセスだけが扱います。終了してからアプリを起動し直してください。',
-  'startup.accountsFile': 'アカウントファイル {path} を読み込めませんでした（{reason}）。読み書きできるファイルか確認するか、別の場所へ移してアカウントなしで起動してください。キーチェーン内のAPIキーはそのままです。',
-  'startup.journalFile': '書き込みジョブの記録 {path} を読み込めませんでした（{reason}）。読み書きできるファイルか確認するか、別の場所へ移してください。サービス側のリクエストログは残っています。',
+  'accountsFile.unreadable':
+    'アカウントファイルを読み込めなかったため、アカウントなしで起動しました。ファイルは {movedTo} として保存してあります。キーチェーン内のAPIキーはそのままです。アカウントを戻すには、アプリを終了し、修復できる場合はそのファイルを accounts.json として戻すか、「アカウントと設定」でアカウントを追加し直してください(キーはキーチェーンに残っています)。',
+  'accountsFile.someUnreadable':
+    'アカウントファイル内の {count} 件のアカウントを読み込めないか、すでに使われている ID と重複していたため、読み込みませんでした: {accounts}。ほかのアカウントは読み込みました。ファイル全体は変更される前に {movedTo} へコピーしてあります。キーチェーン内のAPIキーはそのままです。「アカウントと設定」でアカウントを追加し直すか、そのコピーで修復してください。',
+  'startup.dataInUse':
+    '別のプロセス（プロセス {pid}: このアプリまたは hosting-admin コマンド）がデータフォルダー {path} を使用中です。書き込みとそのジャーナルは一度に一つのプロセスだけが扱います。終了してからアプリを起動し直してください。',
+  'startup.accountsFile':
+    'アカウントファイル {path} を読み込めませんでした（{reason}）。読み書きできるファイルか確認するか、別の場所へ移してアカウントなしで起動してください。キーチェーン内のAPIキーはそのままです。',
+  'startup.journalFile':
+    '書き込みジョブの記録 {path} を読み込めませんでした（{reason}）。読み書きできるファイルか確認するか、別の場所へ移してください。サービス側のリクエストログは残っています。',
   'startup.failed': 'アプリを起動できませんでした（{reason}）。詳しくはログのフォルダーを見てください。',
   'startup.unavailable': 'アプリが起動していないため、この操作はできません。',
   'app.noDesktop': 'フォルダーを開くデスクトップ環境がありません。',
   'app.copyFailed': 'テキストをクリップボードに入れられませんでした。選択して手動でコピーしてください。',
-  'store.movedAside': '保存されたポートフォリオ（{movedTo}）を使えなかったため（{reason}）、別の場所に保存し、空の状態で起動しました。リストは読み込むたびに戻ります。',
-  'store.newerSchema': '保存されたポートフォリオは新しいバージョンのアプリで書かれています（バージョン {version}、このアプリは {supported} まで）。そのままにして、今回はメモリ上で扱います。',
+  'store.movedAside':
+    '保存されたポートフォリオ（{movedTo}）を使えなかったため（{reason}）、別の場所に保存し、空の状態で起動しました。リストは読み込むたびに戻ります。',
+  'store.newerSchema':
+    '保存されたポートフォリオは新しいバージョンのアプリで書かれています（バージョン {version}、このアプリは {supported} まで）。そのままにして、今回はメモリ上で扱います。',
   'store.unavailable': 'ポートフォリオを {path} に保存できませんでした（{reason}）。今回はメモリ上で扱います。',
   'store.rowSkipped': '{list} の保存済み項目を読み戻せなかったため、除外しました。',
   'store.invalidInput': 'この内容をポートフォリオに保存できませんでした。',
   'store.invalidParams': 'このリストをポートフォリオに保存できませんでした。',
   'store.closed': 'ポートフォリオは閉じられています。',
-  'store.workerStopped': 'ポートフォリオが動作を停止したため({reason})、再起動しています。この操作の内容は保存されていない可能性があります。サービス上のデータには影響しません。',
-  'store.snapshotNotKept': '保存していません: 保存の前に {domain} のスナップショットを残せませんでした({reason})。このアプリからの保存では、元に戻せるよう必ずスナップショットを残します。何も送信していません。ポートフォリオが復旧してから再試行してください。',
-  'store.down': 'ポートフォリオが動作を停止したため({reason})、再起動しています。復旧するまでゾーンの保存はお断りし(先にスナップショットを残せないため)、ほかの変更は復旧後に履歴に記録されます。',
-  'store.gaveUp': 'ポートフォリオが動作を停止し({reason})、再起動できませんでした{restarts, plural, =0 {} other {({restarts} 回試行)}}。復旧するまでゾーンの保存はお断りし、ほかの変更は復旧後に履歴に記録されます。再試行するか、アプリを再起動してください。',
-  'store.historyNotWritten': 'ポートフォリオの停止中に行った変更を履歴に記録できませんでした({reason})。次回アプリの起動時に再度記録を試みます。サービス上のデータには影響しません。',
+  'store.workerStopped':
+    'ポートフォリオが動作を停止したため({reason})、再起動しています。この操作の内容は保存されていない可能性があります。サービス上のデータには影響しません。',
+  'store.snapshotNotKept':
+    '保存していません: 保存の前に {domain} のスナップショットを残せませんでした({reason})。このアプリからの保存では、元に戻せるよう必ずスナップショットを残します。何も送信していません。ポートフォリオが復旧してから再試行してください。',
+  'store.down':
+    'ポートフォリオが動作を停止したため({reason})、再起動しています。復旧するまでゾーンの保存はお断りし(先にスナップショットを残せないため)、ほかの変更は復旧後に履歴に記録されます。',
+  'store.gaveUp':
+    'ポートフォリオが動作を停止し({reason})、再起動できませんでした{restarts, plural, =0 {} other {({restarts} 回試行)}}。復旧するまでゾーンの保存はお断りし、ほかの変更は復旧後に履歴に記録されます。再試行するか、アプリを再起動してください。',
+  'store.historyNotWritten':
+    'ポートフォリオの停止中に行った変更を履歴に記録できませんでした({reason})。次回アプリの起動時に再度記録を試みます。サービス上のデータには影響しません。',
   'storeStatus.retry': '再試行',
   'storeStatus.retrying': 'ポートフォリオを再起動しています…',
-  'store.notSent': 'ポートフォリオに渡せませんでした({reason})。何も保存されていません。もう一度お試しください。繰り返す場合はアプリを再起動してください。サービス上のデータには影響しません。',
+  'store.notSent':
+    'ポートフォリオに渡せませんでした({reason})。何も保存されていません。もう一度お試しください。繰り返す場合はアプリを再起動してください。サービス上のデータには影響しません。',
   'store.listNotWritten': 'リストをポートフォリオに保存できませんでした。',
   'store.unknownIndex': 'ポートフォリオの検索索引を更新できませんでした。',
   'startup.title': 'Hosting Admin を起動できませんでした',
   'startup.help': 'サービスには何も送信していません。上の原因を解決してから、アプリをもう一度起動してください。',
   'startup.quit': '終了',
   'accounts.demoStopped': 'このアカウントを使うときに起動し、別のアカウントを選ぶと停止します。',
-  'keychain.noSecretService': 'D-Bus上にSecret Serviceが見つかりません。システムのキーチェーンを利用できないため、APIキーを安全に保存できません。Linuxでは Secret Service(GNOME Keyring または KWallet)をインストールしてロックを解除し、D-Busセッションが動いていることを確認してください。macOSとWindowsでは、このアプリにキーチェーン/資格情報マネージャーの使用を許可してください。または、キーをこのセッションの間だけ保持することもできます(メモリ上に置き、アプリ終了時に消去します)。',
-  'keychain.keyNotGiven': 'このアカウントのキーはシステムのキーチェーンに保存しましたが、キーチェーンから返されませんでした。キーチェーンがロックされているかどうかも確認できませんでした。キーリングがロックされている場合はロックを解除して (Linux では GNOME Keyring または KWallet。ログインし直すと解除されます) もう一度お試しください。キーが削除されている場合はキーを置き換えてください。',
-  'keychain.keyLocked': 'システムのキーチェーンがロックされています。このアカウントのキーはキーチェーンにありますが、ロックされたままです。キーリングのロックを解除してから (Linux では GNOME Keyring または KWallet がパスワードを求めます。ログインし直すと解除されます) もう一度お試しください。キーは失われていないので、置き換える必要はありません。',
-  'keychain.keyAbsent': 'このアカウントのキーはシステムのキーチェーンにもうありません。キーチェーンにはこのアカウントの項目がないと返されました (別のプログラムや後片付けで削除されています)。続けるにはキーを置き換えてください。',
-  'keychain.locked': 'キーチェーンがロックされているか、アクセスが拒否されました。システムのキーチェーンを利用できないため、APIキーを安全に保存できません。Linuxでは Secret Service(GNOME Keyring または KWallet)をインストールしてロックを解除し、D-Busセッションが動いていることを確認してください。macOSとWindowsでは、このアプリにキーチェーン/資格情報マネージャーの使用を許可してください。または、キーをこのセッションの間だけ保持することもできます(メモリ上に置き、アプリ終了時に消去します)。',
-  'keychain.refused': 'キーチェーンが要求を拒否しました。システムのキーチェーンを利用できないため、APIキーを安全に保存できません。Linuxでは Secret Service(GNOME Keyring または KWallet)をインストールしてロックを解除し、D-Busセッションが動いていることを確認してください。macOSとWindowsでは、このアプリにキーチェーン/資格情報マネージャーの使用を許可してください。または、キーをこのセッションの間だけ保持することもできます(メモリ上に置き、アプリ終了時に消去します)。',
+  'keychain.noSecretService':
+    'D-Bus上にSecret Serviceが見つかりません。システムのキーチェーンを利用できないため、APIキーを安全に保存できません。Linuxでは Secret Service(GNOME Keyring または KWallet)をインストールしてロックを解除し、D-Busセッションが動いていることを確認してください。macOSとWindowsでは、このアプリにキーチェーン/資格情報マネージャーの使用を許可してください。または、キーをこのセッションの間だけ保持することもできます(メモリ上に置き、アプリ終了時に消去します)。',
+  'keychain.keyNotGiven':
+    'このアカウントのキーはシステムのキーチェーンに保存しましたが、キーチェーンから返されませんでした。キーチェーンがロックされているかどうかも確認できませんでした。キーリングがロックされている場合はロックを解除して (Linux では GNOME Keyring または KWallet。ログインし直すと解除されます) もう一度お試しください。キーが削除されている場合はキーを置き換えてください。',
+  'keychain.keyLocked':
+    'システムのキーチェーンがロックされています。このアカウントのキーはキーチェーンにありますが、ロックされたままです。キーリングのロックを解除してから (Linux では GNOME Keyring または KWallet がパスワードを求めます。ログインし直すと解除されます) もう一度お試しください。キーは失われていないので、置き換える必要はありません。',
+  'keychain.keyAbsent':
+    'このアカウントのキーはシステムのキーチェーンにもうありません。キーチェーンにはこのアカウントの項目がないと返されました (別のプログラムや後片付けで削除されています)。続けるにはキーを置き換えてください。',
+  'keychain.locked':
+    'キーチェーンがロックされているか、アクセスが拒否されました。システムのキーチェーンを利用できないため、APIキーを安全に保存できません。Linuxでは Secret Service(GNOME Keyring または KWallet)をインストールしてロックを解除し、D-Busセッションが動いていることを確認してください。macOSとWindowsでは、このアプリにキーチェーン/資格情報マネージャーの使用を許可してください。または、キーをこのセッションの間だけ保持することもできます(メモリ上に置き、アプリ終了時に消去します)。',
+  'keychain.refused':
+    'キーチェーンが要求を拒否しました。システムのキーチェーンを利用できないため、APIキーを安全に保存できません。Linuxでは Secret Service(GNOME Keyring または KWallet)をインストールしてロックを解除し、D-Busセッションが動いていることを確認してください。macOSとWindowsでは、このアプリにキーチェーン/資格情報マネージャーの使用を許可してください。または、キーをこのセッションの間だけ保持することもできます(メモリ上に置き、アプリ終了時に消去します)。',
   'field.required': 'この項目は必須です。',
   'field.wrongType': '型が違います({expected} が必要です)。',
   'field.tooShort': '{min} 文字以上で入力してください。',
@@ -915,14 +1010,18 @@ export const ja: Catalogue = {
   'field.requestId': 'サービスが付けるリクエストIDの形にしてください(英数字と - _ . :)。',
   'field.nsType': '英数字・ドット・ハイフン・アンダースコアからなる1語にしてください。',
   'field.serverRef': 'サーバーのIDか名前にしてください(英数字・ハイフン・アンダースコア。先頭は英数字)。',
-  'field.domainIdUnknown': 'ID {id} のドメインは、最後に読み込んだこのアカウントの一覧にありません。名前で指定するか、先にドメイン一覧を更新してください。',
-  'field.apiKeyChars': 'リクエストヘッダーで送れない文字(空白、改行、ASCII以外の文字)を含んでいます。提供元から受け取ったとおりにキーを貼り付け直してください。',
-  'account.keyInBaseUrl': 'ベースURLにAPIキーが含まれています。アドレスからキーを取り除いてください。キーはリクエストヘッダーでのみ送信し、URLには含めません。',
+  'field.domainIdUnknown':
+    'ID {id} のドメインは、最後に読み込んだこのアカウントの一覧にありません。名前で指定するか、先にドメイン一覧を更新してください。',
+  'field.apiKeyChars':
+    'リクエストヘッダーで送れない文字(空白、改行、ASCII以外の文字)を含んでいます。提供元から受け取ったとおりにキーを貼り付け直してください。',
+  'account.keyInBaseUrl':
+    'ベースURLにAPIキーが含まれています。アドレスからキーを取り除いてください。キーはリクエストヘッダーでのみ送信し、URLには含めません。',
   'field.pathSegment': 'アドレスに使えない値です(空、ドット、スラッシュや制御文字を含む)。',
   'baseUrl.notUrl': '有効なURLではありません(例: https://api.example.com/v1)。',
   'baseUrl.credentials': 'ユーザー名やパスワードを含めないでください。',
   'baseUrl.queryOrFragment': 'クエリやフラグメント(? や # 以降)を含めないでください。',
-  'baseUrl.httpsOnly': 'httpsを使ってください(http はローカルでのテスト用に、このコンピューター(localhost、127.x.x.x、[::1])宛てにだけ使えます)。',
+  'baseUrl.httpsOnly':
+    'httpsを使ってください(http はローカルでのテスト用に、このコンピューター(localhost、127.x.x.x、[::1])宛てにだけ使えます)。',
   'baseUrl.scheme': 'https:// で始めてください。',
   'contact.alphabetic': '半角の英字・数字・記号だけで入力してください(他の文字は使えません)。',
   'contact.required': 'この項目は必須です。',
@@ -933,20 +1032,25 @@ export const ja: Catalogue = {
   'ds.digestType': 'ダイジェストタイプは1(SHA-1)、2(SHA-256)、4(SHA-384)のいずれかにしてください。',
   'ds.digestHex': 'ダイジェストは16進数(0-9、A-F)で入力してください。',
   'ds.digestLength': 'タイプ {type} のダイジェストは16進数 {want} 文字です。入力された値は {have} 文字です。',
-  'dns.host.invalid': '「{host}」はホストとして正しくありません。ドメイン自身は @、ワイルドカードは *、それ以外は www のような名前を使ってください。',
+  'dns.host.invalid':
+    '「{host}」はホストとして正しくありません。ドメイン自身は @、ワイルドカードは *、それ以外は www のような名前を使ってください。',
   'dns.a.value': 'Aレコードには 192.0.2.10 のようなIPv4アドレスが必要です。「{value}」はIPv4アドレスではありません。',
-  'dns.aaaa.value': 'AAAAレコードには 2001:db8::10 のようなIPv6アドレスが必要です。「{value}」はIPv6アドレスではありません。',
+  'dns.aaaa.value':
+    'AAAAレコードには 2001:db8::10 のようなIPv6アドレスが必要です。「{value}」はIPv6アドレスではありません。',
   'dns.cname.apex': 'CNAMEはドメイン自身(@)には置けません。A/AAAAレコードを使ってください。',
   'dns.cname.value': 'CNAMEの値は www.example.com. のようなホスト名です。「{value}」はホスト名ではありません。',
-  'dns.cname.exclusive': '「{host}」にCNAMEと他のレコードがあります。CNAMEはそのホストの唯一のレコードでなければなりません。',
+  'dns.cname.exclusive':
+    '「{host}」にCNAMEと他のレコードがあります。CNAMEはそのホストの唯一のレコードでなければなりません。',
   'dns.hostValue': '{type} にはホスト名が必要です。「{value}」はホスト名ではありません。',
   'dns.mx.value': 'MXレコードにはメールサーバーのホスト名と0〜65535の優先度が必要です(例:「mail.example.com. 10」)。',
   'dns.srv.host': 'SRVのホストは _sip._tcp のように「_サービス._tcp」(または _udp)の形です。',
   'dns.srv.value': 'SRVの値は「優先度 重み ポート ターゲット」の形です(例:「10 5 5060 sip.example.com.」)。',
   'dns.txt.tooLong': 'TXTの値は4000文字までです。この値は {length} 文字あります。',
   'dns.txt.quote': 'TXTの値の引用符(")の対応がとれていません。',
-  'dns.duplicate': '{row} 行目と同じレコードです。サービスは両方を保存して応答します。意図したものでなければ片方を削除してください。',
-  'bind.keptAsComment': 'サービスに保存されているとおりコメントとして残しました(レコードとしてはBINDが受け付けません。読み込むと元に戻ります): {line}',
+  'dns.duplicate':
+    '{row} 行目と同じレコードです。サービスは両方を保存して応答します。意図したものでなければ片方を削除してください。',
+  'bind.keptAsComment':
+    'サービスに保存されているとおりコメントとして残しました(レコードとしてはBINDが受け付けません。読み込むと元に戻ります): {line}',
   'bind.notExported': '書き出していません(解釈できない行): {line}',
   'bind.directive': '対応していないディレクティブです: {line}',
   'bind.outsideZone': 'ゾーン {origin} の外にあるため読み込んでいません: {line}',
@@ -959,58 +1063,95 @@ export const ja: Catalogue = {
   'error.kind.team-unreachable': 'チームのデータベースに接続できません',
   'error.kind.team-tls': 'チームのデータベース: 暗号化接続 (TLS) に失敗しました',
   'error.kind.team-database': 'チームのデータベースが拒否しました',
-  'error.outcome-unknown': 'リクエストは送信されましたが応答が失われました。処理された可能性があります。サービスのログを確認しています。',
+  'error.outcome-unknown':
+    'リクエストは送信されましたが応答が失われました。処理された可能性があります。サービスのログを確認しています。',
   'error.busy': '同じ項目への別の書き込みが進行中か、結果が不明です。',
   'error.team-unreachable': 'チームのデータベースに接続できません。接続が戻るまで、チームモードでは何も送信しません。',
   'error.team-tls': 'チームのデータベースへの暗号化接続 (TLS) に失敗しました。チームモードでは何も送信しません。',
   'error.team-database': 'チームのデータベースがこの処理を拒否しました。チームモードでは何も送信しません。',
-  'job.outcomeUnknown': '{label}: リクエストは送信されましたが応答が失われたため、処理された可能性があります。サービスのログの確認結果は「書き込み」画面で見られます。指示しない限り再送しません。',
-  'job.journalKeyUnavailable': '送信していません: ジャーナルが送信内容の記録に使う鍵を、キーチェーンからもデータフォルダーからも読み込めませんでした。',
+  'job.outcomeUnknown':
+    '{label}: リクエストは送信されましたが応答が失われたため、処理された可能性があります。サービスのログの確認結果は「書き込み」画面で見られます。指示しない限り再送しません。',
+  'job.journalKeyUnavailable':
+    '送信していません: ジャーナルが送信内容の記録に使う鍵を、キーチェーンからもデータフォルダーからも読み込めませんでした。',
   'job.targetBusy': '{targets} への書き込みがすでに進行中です。完了を待ってください。',
-  'job.targetUnknown': '{targets} への以前の書き込みは結果が不明で、処理された可能性があります。「書き込み」画面で確認してください。それでも再送する場合は同画面の「もう一度送る」を使ってください。',
-  'job.targetBusyBy': '{targets} への書き込みはすでに進行中です（{workstation} の {member} が {since} から実行中）。完了を待ってください。',
-  'job.targetUnknownBy': '{workstation} の {member} が {since} に行った {targets} への書き込みは結果が不明で、処理された可能性があります。「書き込み」画面でサービスのログから確定するまで、チーム全員に対してこの対象への書き込みは止められます。',
-  'job.holdLost': '送信していません: 一時停止や接続の途絶（スリープなど）の間に、このワークステーションが持っていた {targets} への書き込み権の期限が切れ、その後ほかのメンバーが取得した可能性があります。対象を確認してから、もう一度書き込んでください。',
-  'job.alreadyRenewedBy': '{target}: {workstation} の {member} が {at} にすでに更新済みのため、送信していません(二重に課金されるところでした)。',
-  'job.alreadyRenewedHere': '{target}: このデータフォルダーからの別の書き込み(アプリまたはコマンドライン)が {at} にすでに更新済みのため、送信していません(二重に課金されるところでした)。',
-  'job.alreadyChangedBy': '{target}: この変更を確認した後、{workstation} の {member} が {at} にすでに変更したため、送信していません。現在の状態を確認し、必要ならもう一度変更してください。',
-  'job.alreadyChangedHere': '{target}: この変更を確認した後、このデータフォルダーからの別の書き込み(アプリまたはコマンドライン)が {at} にすでに変更したため、送信していません。現在の状態を確認し、必要ならもう一度変更してください。',
-  'job.alreadyTransferredBy': '{target}: {workstation} の {member} が {at} にすでに所有者を変更したため、送信していません。',
-  'job.alreadyTransferredHere': '{target}: このデータフォルダーからの別の書き込み(アプリまたはコマンドライン)が {at} にすでに所有者を変更したため、送信していません。',
-  'job.alreadyCreatedBy': '{target}: {workstation} の {member} が {at} にすでに登録または申請したため、送信していません(二重に課金されるところでした)。',
-  'job.alreadyCreatedHere': '{target}: このデータフォルダーからの別の書き込み(アプリまたはコマンドライン)が {at} にすでに登録または申請したため、送信していません(二重に課金されるところでした)。',
-  'job.alreadyRemovedBy': '{target}: {workstation} の {member} が {at} にすでに削除または取り消したため、送信していません。',
-  'job.alreadyRemovedHere': '{target}: このデータフォルダーからの別の書き込み(アプリまたはコマンドライン)が {at} にすでに削除または取り消したため、送信していません。',
-  'job.changedSinceConfirmed': '{target}: サービス上の値が、確認したときの {confirmed} ではなく {now} になっており、すでに別の場所で実行されています。送信していません。確認のうえ、必要ならもう一度確認してください。',
-  'job.preconditionUnsure.noMark': '{target}: 確認後にだれかが操作したかどうかをアプリが判断できなかったため(書き込み台帳が基準点を返しませんでした)、送信していません。もう一度準備してください。',
-  'job.preconditionUnsure.journalChanged': '{target}: 書き込みの記録がアプリの外で変更され、すでに実行済みかどうかを判断できないため、送信していません。サービス上で確認してから、もう一度準備してください。',
-  'job.preconditionUnsure.unsettled': '{target}: 以前の書き込みが結果不明のまま再送されており、すでに実行済みかどうかを判断できないため、送信していません。サービス上で確認してから、もう一度準備してください。',
-  'job.journalChangedOutside': '結果不明: 書き込みの記録がアプリの外で変更されたため({line} 行目から)、この項目についての記録は信頼できません。サービスのログと照合します。自動で再送することはありません。',
-  'startup.journalChanged': '書き込みの記録 {path} が {line} 行目でアプリの外から変更されました(行の編集・移動・削除、ファイルの切り詰め、古いコピーへの置き換え)。元のファイルは {movedTo} に保管しました。記録が保証できなくなった書き込みはすべて「結果不明」と表示し、サービスのログと照合します。自動で再送することはありません。',
-  'jobs.undecided.others': '応答が失われ、同じ対象への別の送信(同僚や別の書き込み)がリクエスト ID の分からないまま送られているため、サービスのログからどれがこの送信か判断できません。再送の前にサービス上で確認してください。',
+  'job.targetUnknown':
+    '{targets} への以前の書き込みは結果が不明で、処理された可能性があります。「書き込み」画面で確認してください。それでも再送する場合は同画面の「もう一度送る」を使ってください。',
+  'job.targetBusyBy':
+    '{targets} への書き込みはすでに進行中です（{workstation} の {member} が {since} から実行中）。完了を待ってください。',
+  'job.targetUnknownBy':
+    '{workstation} の {member} が {since} に行った {targets} への書き込みは結果が不明で、処理された可能性があります。「書き込み」画面でサービスのログから確定するまで、チーム全員に対してこの対象への書き込みは止められます。',
+  'job.holdLost':
+    '送信していません: 一時停止や接続の途絶（スリープなど）の間に、このワークステーションが持っていた {targets} への書き込み権の期限が切れ、その後ほかのメンバーが取得した可能性があります。対象を確認してから、もう一度書き込んでください。',
+  'job.alreadyRenewedBy':
+    '{target}: {workstation} の {member} が {at} にすでに更新済みのため、送信していません(二重に課金されるところでした)。',
+  'job.alreadyRenewedHere':
+    '{target}: このデータフォルダーからの別の書き込み(アプリまたはコマンドライン)が {at} にすでに更新済みのため、送信していません(二重に課金されるところでした)。',
+  'job.alreadyChangedBy':
+    '{target}: この変更を確認した後、{workstation} の {member} が {at} にすでに変更したため、送信していません。現在の状態を確認し、必要ならもう一度変更してください。',
+  'job.alreadyChangedHere':
+    '{target}: この変更を確認した後、このデータフォルダーからの別の書き込み(アプリまたはコマンドライン)が {at} にすでに変更したため、送信していません。現在の状態を確認し、必要ならもう一度変更してください。',
+  'job.alreadyTransferredBy':
+    '{target}: {workstation} の {member} が {at} にすでに所有者を変更したため、送信していません。',
+  'job.alreadyTransferredHere':
+    '{target}: このデータフォルダーからの別の書き込み(アプリまたはコマンドライン)が {at} にすでに所有者を変更したため、送信していません。',
+  'job.alreadyCreatedBy':
+    '{target}: {workstation} の {member} が {at} にすでに登録または申請したため、送信していません(二重に課金されるところでした)。',
+  'job.alreadyCreatedHere':
+    '{target}: このデータフォルダーからの別の書き込み(アプリまたはコマンドライン)が {at} にすでに登録または申請したため、送信していません(二重に課金されるところでした)。',
+  'job.alreadyRemovedBy':
+    '{target}: {workstation} の {member} が {at} にすでに削除または取り消したため、送信していません。',
+  'job.alreadyRemovedHere':
+    '{target}: このデータフォルダーからの別の書き込み(アプリまたはコマンドライン)が {at} にすでに削除または取り消したため、送信していません。',
+  'job.changedSinceConfirmed':
+    '{target}: サービス上の値が、確認したときの {confirmed} ではなく {now} になっており、すでに別の場所で実行されています。送信していません。確認のうえ、必要ならもう一度確認してください。',
+  'job.preconditionUnsure.noMark':
+    '{target}: 確認後にだれかが操作したかどうかをアプリが判断できなかったため(書き込み台帳が基準点を返しませんでした)、送信していません。もう一度準備してください。',
+  'job.preconditionUnsure.journalChanged':
+    '{target}: 書き込みの記録がアプリの外で変更され、すでに実行済みかどうかを判断できないため、送信していません。サービス上で確認してから、もう一度準備してください。',
+  'job.preconditionUnsure.unsettled':
+    '{target}: 以前の書き込みが結果不明のまま再送されており、すでに実行済みかどうかを判断できないため、送信していません。サービス上で確認してから、もう一度準備してください。',
+  'job.journalChangedOutside':
+    '結果不明: 書き込みの記録がアプリの外で変更されたため({line} 行目から)、この項目についての記録は信頼できません。サービスのログと照合します。自動で再送することはありません。',
+  'startup.journalChanged':
+    '書き込みの記録 {path} が {line} 行目でアプリの外から変更されました(行の編集・移動・削除、ファイルの切り詰め、古いコピーへの置き換え)。元のファイルは {movedTo} に保管しました。記録が保証できなくなった書き込みはすべて「結果不明」と表示し、サービスのログと照合します。自動で再送することはありません。',
+  'jobs.undecided.others':
+    '応答が失われ、同じ対象への別の送信(同僚や別の書き込み)がリクエスト ID の分からないまま送られているため、サービスのログからどれがこの送信か判断できません。再送の前にサービス上で確認してください。',
   'job.confirmationRequired': 'この操作には事前の確認が必要です。何も送信していません。',
-  'job.accountNameRequired': '送信していません: このアカウントでは書き込みのたびにアカウント名 {name} の入力が必要ですが、入力されていません。',
+  'job.accountNameRequired':
+    '送信していません: このアカウントでは書き込みのたびにアカウント名 {name} の入力が必要ですが、入力されていません。',
   'job.notFound': 'その書き込みはアプリにもうありません。',
   'job.notPrepared': 'その書き込みはすでに開始されたか破棄されています。再送はしていません。',
   'job.expired': '確認の待ち時間が長すぎたため期限切れになりました。何も送信していません。やり直してください。',
   'job.stopped': '未送信: ジョブが停止されました。',
   'job.interrupted': '未送信: ジョブの実行中にアプリが終了しました。',
-  'job.duplicateTarget': '準備しませんでした: 同じ対象が複数回指定されています({targets})。2回送信されてしまうため、それぞれ1回だけ指定してください。',
-  'job.journalUnwritable': '未送信: 書き込みの記録 {path} に書き込めません({reason})。クラッシュで書き込みが分からなくならないよう、記録してから送信します。ディスクの空きを作るか、データフォルダーを書き込み可能にして、アプリを再起動してください。',
-  'startup.logNotKept': 'ログを {path} に書き込めません({reason})。この実行ではメモリーにのみ保持します(「診断情報をコピー」では表示されます)。',
-  'startup.journalDamaged': '書き込みの記録 {path} の {lines} 行を読めませんでした(書き込みの途中終了かディスクの損傷)。元のファイルは {movedTo} に保管しました。結果不明の書き込みの唯一の記録かもしれないため、再試行の前にサービス上で対象を確認してください。',
-  'startup.journalNotKept': '書き込みを {path} に記録できません({reason})。記録してから送信するため、この実行では書き込みを送信しません。読み取りは通常どおりです。',
-  'dns.guardRequired': '送信していません: ゾーンの保存には、どのレコードから計画したかが必要です(他所での変更を気づかずに上書きしないため)。ゾーンを読み込み直してから変更してください。',
-  'dns.overSafetyRule': '送信していません: {zones} の保存は、{min} 件以上のゾーンのレコードの {percent} % を超えて、またはゾーン自身のNSレコードを変更します。送信するには、そのゾーンを個別に確認してください。',
-  'account.lowerSafetyNeedsName': '保存していません: このアカウントの書き込みの保護を下げる(レベルを下げる、読み取り専用を解除する)には、アカウント名 {name} を正確に入力する必要があります。',
-  'dns.changedSincePlan': '送信していません: 計画を作成した後にゾーン {domain} が変更されました。現在のゾーンから計画を作り直してください。',
-  'dns.changedSincePlanBy': '送信していません: 計画を作った後にゾーン {domain} が変更されました（{workstation} の {member} が {at} に保存）。現在のゾーンから計画を作り直してください。',
-  'dns.guardUnreadable': '送信していません: 保存の直前にゾーン {domain} を読み直せなかったため、計画の作成後に変更がないことを確認できませんでした。もう一度お試しください。',
+  'job.duplicateTarget':
+    '準備しませんでした: 同じ対象が複数回指定されています({targets})。2回送信されてしまうため、それぞれ1回だけ指定してください。',
+  'job.journalUnwritable':
+    '未送信: 書き込みの記録 {path} に書き込めません({reason})。クラッシュで書き込みが分からなくならないよう、記録してから送信します。ディスクの空きを作るか、データフォルダーを書き込み可能にして、アプリを再起動してください。',
+  'startup.logNotKept':
+    'ログを {path} に書き込めません({reason})。この実行ではメモリーにのみ保持します(「診断情報をコピー」では表示されます)。',
+  'startup.journalDamaged':
+    '書き込みの記録 {path} の {lines} 行を読めませんでした(書き込みの途中終了かディスクの損傷)。元のファイルは {movedTo} に保管しました。結果不明の書き込みの唯一の記録かもしれないため、再試行の前にサービス上で対象を確認してください。',
+  'startup.journalNotKept':
+    '書き込みを {path} に記録できません({reason})。記録してから送信するため、この実行では書き込みを送信しません。読み取りは通常どおりです。',
+  'dns.guardRequired':
+    '送信していません: ゾーンの保存には、どのレコードから計画したかが必要です(他所での変更を気づかずに上書きしないため)。ゾーンを読み込み直してから変更してください。',
+  'dns.overSafetyRule':
+    '送信していません: {zones} の保存は、{min} 件以上のゾーンのレコードの {percent} % を超えて、またはゾーン自身のNSレコードを変更します。送信するには、そのゾーンを個別に確認してください。',
+  'account.lowerSafetyNeedsName':
+    '保存していません: このアカウントの書き込みの保護を下げる(レベルを下げる、読み取り専用を解除する)には、アカウント名 {name} を正確に入力する必要があります。',
+  'dns.changedSincePlan':
+    '送信していません: 計画を作成した後にゾーン {domain} が変更されました。現在のゾーンから計画を作り直してください。',
+  'dns.changedSincePlanBy':
+    '送信していません: 計画を作った後にゾーン {domain} が変更されました（{workstation} の {member} が {at} に保存）。現在のゾーンから計画を作り直してください。',
+  'dns.guardUnreadable':
+    '送信していません: 保存の直前にゾーン {domain} を読み直せなかったため、計画の作成後に変更がないことを確認できませんでした。もう一度お試しください。',
   // History, snapshots and drift (issue 17)
   'nav.activity': 'アクティビティ',
   'domain.tab.history': '履歴',
   'history.title': '履歴',
-  'history.help': 'このアプリから行ったすべての変更と、このアプリ以外で行われ更新時に見つかったすべての変更です。DNS の変更は計画として表示します。',
+  'history.help':
+    'このアプリから行ったすべての変更と、このアプリ以外で行われ更新時に見つかったすべての変更です。DNS の変更は計画として表示します。',
   'history.empty': 'まだ記録はありません。',
   'history.new': '新着',
   'history.requestId': 'リクエスト ID {id}',
@@ -1046,109 +1187,175 @@ export const ja: Catalogue = {
   'history.purpose.restore': 'スナップショットから復元',
   'history.purpose.bulk-dns': 'DNS 一括変更',
   'history.purpose.cli': 'コマンドラインから',
-  'cli.usage': '使い方: hosting-admin <コマンド> [オプション]\n\n  accounts                                   アカウントの一覧 (* は使用中のアカウント)\n  accounts add <名前> --base-url <URL> [--key-file f | --key-stdin | --key-credential n] [--keychain]\n  accounts test|remove <名前> | accounts rename <旧名> <新名>\n  dns export <ドメイン> [--bind]              サービス上のゾーン\n  dns plan <ドメイン> <ファイル>               ファイルを適用すると何が変わるか\n  dns check <ドメイン> <ファイル>              サービス上のゾーンがファイルと違えば終了コード 4\n  dns apply <ドメイン> <ファイル> [--force] [--yes] [--confirm-account <名前>]\n  dns plan|check|apply <フォルダーまたは zones.json>  フォルダーまたは設定ファイルの全ゾーンを1回で\n  dns served <ドメイン>|--all                 ネームサーバーの配信内容が保存内容と違えば終了コード 4\n  acme auth | acme cleanup                   certbot の手動フック (CERTBOT_DOMAIN、CERTBOT_VALIDATION)\n  acme present|cleanup <FQDN> <値>            lego の exec プロバイダー\n                                             [--zone <ドメイン>] [--timeout 5m] [--poll-every 5s]\n  renew --expiring-within 30d [--years 1]    一覧のみ。--yes で更新 [--confirm-account <名前>] [--skip-busy]\n  ddns update <ドメイン> [--host h] [--ip a.b.c.d | --detect] [--every 5m]\n  team init|status|migrate                   チームモード: チームのデータベース（team init --help）\n  team settle [--timeout 60s]                結果不明の書き込みをサービスのログから確定\n\nオプション: --account <名前または ID> (省略時はアプリで使用中のアカウント)、--json、--format records|bind、\n--data-dir <フォルダー> (省略時はアプリのもの)、--demo (組み込みのデモ用サンドボックス。指定したときだけ使用)、\n--offline (dns plan|check|apply: DNS に問い合わせずにヘルスを確認)。\nキーチェーンなしでキーを渡す (cron、systemd): --key-file <ファイル>、HOSTING_ADMIN_KEY_FILE=<ファイル>、--key-stdin、または systemd の\n資格情報 hosting-admin-api-key (別の名前は --key-credential <名前>)。キーそのものを受け取るオプションはありません。\n終了コード: 0 完了、1 失敗、2 入力の誤り、3 結果不明、4 相違あり、5 除外した対象を除いて完了 (--skip-busy)。',
-  'cli.help.common': 'すべてのコマンドのオプション: --account <名前または ID> (指定がなければアプリで使用中のアカウント)、--json (標準出力に JSON オブジェクトを1つ出力。拒否した場合も同様)、--data-dir <フォルダー> (指定がなければアプリのフォルダー)、--demo (組み込みのデモ用サンドボックス。指定したときだけ)、--key-file <ファイル>、--key-stdin または --key-credential <名前> (キーチェーンを使わずにキーを渡す方法。キーそのものを受け取るオプションはありません)、--help。\n終了コード: 0 完了、1 失敗、2 入力の誤り、3 結果不明、4 差分あり (dns check)、5 ほかの書き込みが保持していた対象を除外して完了 (--skip-busy)。',
-  'cli.help.accounts': '使い方: hosting-admin accounts\n\nアプリのアカウントを一覧表示します (名前、環境、読み取り専用かどうか、ID)。* は使用中のアカウントです。設定には accounts add、test、remove、rename を使います (hosting-admin accounts add --help)。',
-  'cli.help.accountsAdd': '使い方: hosting-admin accounts add <名前> --base-url <URL> [--key-file <ファイル> | --key-stdin | --key-credential <名前>] [--keychain]\n    [--environment production|staging|test|none] [--safety none|confirm|name] [--colour <色>] [--read-only]\n\nアプリの追加フォームと同じように(同じアカウントファイルとキーチェーンに)アカウントを追加します。追加するのは、サービスがキーを受け付けたときだけです。拒否されたキーでは何も保存しません(終了コード 1)。キーを引数で受け取ることはありません:\n  --key-file <ファイル>、--key-credential <名前>、--key-stdin (パイプ): キーはその場所に残ります。アカウントは自分のキーを持たず、そのアカウントのコマンドには毎回同じ渡し方でキーを渡します(cron、systemd、env -i などデスクトップのセッションがなくても動きます)。キーチェーンに入れるには --keychain を付けます。\n  どれも指定せずに端末から実行した場合: キーを尋ね(入力は表示しません)、キーチェーンに入れます。\n--environment はアカウントのタグです(production は、--safety で別の指定をしない限り、書き込みのたびに名前の入力を求めます)。--colour: slate、blue、teal、green、purple、pink、orange、red。サーバーの種類、DNS の語、タイムアウトはアプリの既定値です(アプリで編集できます)。',
-  'cli.help.accountsTest': '使い方: hosting-admin accounts test <名前>\n\nアプリの「接続テスト」と同じように、そのアカウントのコマンドが使うキー(キーチェーン、または指定したキーの渡し方)をサービスで試します。受け付けられれば終了コード 0、拒否されたか接続できなければ 1 です。',
-  'cli.help.accountsRemove': '使い方: hosting-admin accounts remove <名前> [--yes]\n\nアカウントをアプリから削除します。キーチェーンにあるキーも削除します。キーファイルや資格情報はあなたのものなので残ります。端末では確認を求めます。スクリプトからは --yes で確認します。',
-  'cli.help.accountsRename': '使い方: hosting-admin accounts rename <旧名> <新名>\n\nアカウントの名前を変えます。キー、履歴、設定はそのままです。',
+  'cli.usage':
+    '使い方: hosting-admin <コマンド> [オプション]\n\n  accounts                                   アカウントの一覧 (* は使用中のアカウント)\n  accounts add <名前> --base-url <URL> [--key-file f | --key-stdin | --key-credential n] [--keychain]\n  accounts test|remove <名前> | accounts rename <旧名> <新名>\n  dns export <ドメイン> [--bind]              サービス上のゾーン\n  dns plan <ドメイン> <ファイル>               ファイルを適用すると何が変わるか\n  dns check <ドメイン> <ファイル>              サービス上のゾーンがファイルと違えば終了コード 4\n  dns apply <ドメイン> <ファイル> [--force] [--yes] [--confirm-account <名前>]\n  dns plan|check|apply <フォルダーまたは zones.json>  フォルダーまたは設定ファイルの全ゾーンを1回で\n  dns served <ドメイン>|--all                 ネームサーバーの配信内容が保存内容と違えば終了コード 4\n  acme auth | acme cleanup                   certbot の手動フック (CERTBOT_DOMAIN、CERTBOT_VALIDATION)\n  acme present|cleanup <FQDN> <値>            lego の exec プロバイダー\n                                             [--zone <ドメイン>] [--timeout 5m] [--poll-every 5s]\n  renew --expiring-within 30d [--years 1]    一覧のみ。--yes で更新 [--confirm-account <名前>] [--skip-busy]\n  ddns update <ドメイン> [--host h] [--ip a.b.c.d | --detect] [--every 5m]\n  team init|status|migrate                   チームモード: チームのデータベース（team init --help）\n  team settle [--timeout 60s]                結果不明の書き込みをサービスのログから確定\n\nオプション: --account <名前または ID> (省略時はアプリで使用中のアカウント)、--json、--format records|bind、\n--data-dir <フォルダー> (省略時はアプリのもの)、--demo (組み込みのデモ用サンドボックス。指定したときだけ使用)、\n--offline (dns plan|check|apply: DNS に問い合わせずにヘルスを確認)。\nキーチェーンなしでキーを渡す (cron、systemd): --key-file <ファイル>、HOSTING_ADMIN_KEY_FILE=<ファイル>、--key-stdin、または systemd の\n資格情報 hosting-admin-api-key (別の名前は --key-credential <名前>)。キーそのものを受け取るオプションはありません。\n終了コード: 0 完了、1 失敗、2 入力の誤り、3 結果不明、4 相違あり、5 除外した対象を除いて完了 (--skip-busy)。',
+  'cli.help.common':
+    'すべてのコマンドのオプション: --account <名前または ID> (指定がなければアプリで使用中のアカウント)、--json (標準出力に JSON オブジェクトを1つ出力。拒否した場合も同様)、--data-dir <フォルダー> (指定がなければアプリのフォルダー)、--demo (組み込みのデモ用サンドボックス。指定したときだけ)、--key-file <ファイル>、--key-stdin または --key-credential <名前> (キーチェーンを使わずにキーを渡す方法。キーそのものを受け取るオプションはありません)、--help。\n終了コード: 0 完了、1 失敗、2 入力の誤り、3 結果不明、4 差分あり (dns check)、5 ほかの書き込みが保持していた対象を除外して完了 (--skip-busy)。',
+  'cli.help.accounts':
+    '使い方: hosting-admin accounts\n\nアプリのアカウントを一覧表示します (名前、環境、読み取り専用かどうか、ID)。* は使用中のアカウントです。設定には accounts add、test、remove、rename を使います (hosting-admin accounts add --help)。',
+  'cli.help.accountsAdd':
+    '使い方: hosting-admin accounts add <名前> --base-url <URL> [--key-file <ファイル> | --key-stdin | --key-credential <名前>] [--keychain]\n    [--environment production|staging|test|none] [--safety none|confirm|name] [--colour <色>] [--read-only]\n\nアプリの追加フォームと同じように(同じアカウントファイルとキーチェーンに)アカウントを追加します。追加するのは、サービスがキーを受け付けたときだけです。拒否されたキーでは何も保存しません(終了コード 1)。キーを引数で受け取ることはありません:\n  --key-file <ファイル>、--key-credential <名前>、--key-stdin (パイプ): キーはその場所に残ります。アカウントは自分のキーを持たず、そのアカウントのコマンドには毎回同じ渡し方でキーを渡します(cron、systemd、env -i などデスクトップのセッションがなくても動きます)。キーチェーンに入れるには --keychain を付けます。\n  どれも指定せずに端末から実行した場合: キーを尋ね(入力は表示しません)、キーチェーンに入れます。\n--environment はアカウントのタグです(production は、--safety で別の指定をしない限り、書き込みのたびに名前の入力を求めます)。--colour: slate、blue、teal、green、purple、pink、orange、red。サーバーの種類、DNS の語、タイムアウトはアプリの既定値です(アプリで編集できます)。',
+  'cli.help.accountsTest':
+    '使い方: hosting-admin accounts test <名前>\n\nアプリの「接続テスト」と同じように、そのアカウントのコマンドが使うキー(キーチェーン、または指定したキーの渡し方)をサービスで試します。受け付けられれば終了コード 0、拒否されたか接続できなければ 1 です。',
+  'cli.help.accountsRemove':
+    '使い方: hosting-admin accounts remove <名前> [--yes]\n\nアカウントをアプリから削除します。キーチェーンにあるキーも削除します。キーファイルや資格情報はあなたのものなので残ります。端末では確認を求めます。スクリプトからは --yes で確認します。',
+  'cli.help.accountsRename':
+    '使い方: hosting-admin accounts rename <旧名> <新名>\n\nアカウントの名前を変えます。キー、履歴、設定はそのままです。',
   'cli.accounts.needsName': 'アカウントの名前を指定してください。',
-  'cli.accounts.needsNames': 'アカウントの名前と新しい名前を指定してください: hosting-admin accounts rename <旧名> <新名>。',
+  'cli.accounts.needsNames':
+    'アカウントの名前と新しい名前を指定してください: hosting-admin accounts rename <旧名> <新名>。',
   'cli.accounts.needsBaseUrl': 'サービスのアドレスを --base-url <URL> で指定してください。',
   'cli.accounts.badChoice': '{option} には {choices} のいずれかを指定してください(「{value}」は指定できません)。',
-  'cli.accounts.nameTaken': '「{name}」という名前のアカウントはすでにあります。別の名前を指定してください(一覧は hosting-admin accounts)。何も保存していません。',
-  'cli.accounts.needsKey': 'アカウントのキーを渡してください: --key-file <ファイル>(キーだけを書いたファイル。chmod 600)、--key-stdin(パイプ)、または --key-credential <名前>(systemd の資格情報)。端末から実行すればキーを尋ねます。キーそのものを受け取るオプションはありません。何も保存していません。',
+  'cli.accounts.nameTaken':
+    '「{name}」という名前のアカウントはすでにあります。別の名前を指定してください(一覧は hosting-admin accounts)。何も保存していません。',
+  'cli.accounts.needsKey':
+    'アカウントのキーを渡してください: --key-file <ファイル>(キーだけを書いたファイル。chmod 600)、--key-stdin(パイプ)、または --key-credential <名前>(systemd の資格情報)。端末から実行すればキーを尋ねます。キーそのものを受け取るオプションはありません。何も保存していません。',
   'cli.accounts.keyPrompt': '「{name}」の API キー(入力は表示されません): ',
   'cli.accounts.noKeyTyped': 'キーが入力されませんでした。何も保存していません。',
-  'cli.accounts.noKeychain': 'キーを保管するキーチェーンに接続できません(Secret Service がありません。デスクトップのセッションがない環境です)。キーを自分だけが読めるファイル(chmod 600)に置き、--keychain を付けずに --key-file <ファイル> でアカウントを追加してください。何も保存していません。',
+  'cli.accounts.noKeychain':
+    'キーを保管するキーチェーンに接続できません(Secret Service がありません。デスクトップのセッションがない環境です)。キーを自分だけが読めるファイル(chmod 600)に置き、--keychain を付けずに --key-file <ファイル> でアカウントを追加してください。何も保存していません。',
   'cli.accounts.added': 'アカウント {name}({id})を追加しました。サービスはキーを受け付けました。',
   'cli.accounts.keyInKeychain': 'キーはキーチェーンにあります。このアカウントのコマンドにキーを渡す必要はありません。',
-  'cli.accounts.keyInFile': 'キーは {file} に残ります。このアカウントのコマンドには --key-file {file}(または HOSTING_ADMIN_KEY_FILE)を付けてください。',
-  'cli.accounts.keyInCredential': 'キーは systemd の資格情報 {credential} に残ります。このアカウントのコマンドは、それを読み込むユニット(LoadCredential=)から実行してください。',
-  'cli.accounts.keyNotKept': 'キーはどこにも保存していません。このアカウントのコマンドには毎回キーを渡してください(--key-stdin、--key-file、または systemd の資格情報)。',
+  'cli.accounts.keyInFile':
+    'キーは {file} に残ります。このアカウントのコマンドには --key-file {file}(または HOSTING_ADMIN_KEY_FILE)を付けてください。',
+  'cli.accounts.keyInCredential':
+    'キーは systemd の資格情報 {credential} に残ります。このアカウントのコマンドは、それを読み込むユニット(LoadCredential=)から実行してください。',
+  'cli.accounts.keyNotKept':
+    'キーはどこにも保存していません。このアカウントのコマンドには毎回キーを渡してください(--key-stdin、--key-file、または systemd の資格情報)。',
   'cli.accounts.removeNeedsYes': 'アカウント {name} の削除は --yes で確認してください。何も削除していません。',
   'cli.accounts.yesNo': '[y/N]',
   'cli.accounts.yesWords': 'y|yes|はい',
   'cli.accounts.notRemoved': 'アカウント {name} は削除しませんでした。',
   'cli.accounts.removed': 'アカウント {name} を削除しました。',
   'cli.accounts.renamed': 'アカウント {was} の名前を {name} に変えました。',
-  'cli.key.stdinTerminal': '--key-stdin はキーをパイプから読みます。端末からは読みません(入力が表示されてしまうためです)。パイプで渡すか(… | hosting-admin …)、accounts add では --key-stdin を付けずに実行してキーの入力を求めさせてください。何も送信していません。',
+  'cli.key.stdinTerminal':
+    '--key-stdin はキーをパイプから読みます。端末からは読みません(入力が表示されてしまうためです)。パイプで渡すか(… | hosting-admin …)、accounts add では --key-stdin を付けずに実行してキーの入力を求めさせてください。何も送信していません。',
   'cli.key.stdinEmpty': '標準入力にキーがありませんでした(--key-stdin)。何も送信していません。',
-  'cli.key.stdinNotAKey': '標準入力の内容はキー1つではありません(--key-stdin)。API キーだけを1行でパイプしてください。何も送信していません。',
-  'cli.help.dnsExport': '使い方: hosting-admin dns export <ドメイン> [--bind | --format records|bind]\n\nサービスが保持しているゾーンを出力します。サービスのレコード形式で、--bind を付けると BIND のゾーンファイルとして出力します。',
-  'cli.help.dnsPlan': '使い方: hosting-admin dns plan <ドメイン> <ファイル> [--format records|bind]\n\nファイルを適用するとサービス上のゾーンがどう変わるかを表示します (+ 追加、~ 変更、- 削除)。何も送信しません。--format で指定しなければ形式は内容から判断します。\nフォルダー (各ファイルの名前はドメイン名。例: example.com.zone。アカウント名のサブフォルダーにはそのアカウントのゾーン) またはゾーン設定ファイル (JSON: "zones" に "domain"、"file"、必要なら "account"、"format") を指定すると、全ゾーンの計画を各ゾーンのヘルスの指摘と件数付きで1つにまとめて表示します。--json では CI が投稿できる JSON オブジェクト1つです。',
-  'cli.help.dnsCheck': '使い方: hosting-admin dns check <ドメイン> <ファイル> [--format records|bind]\n\nサービス上のゾーンとファイルを比べます。一致すれば終了コード 0、異なれば終了コード 4 (計画を標準出力に表示) です。何も送信しません。\nフォルダーまたはゾーン設定ファイルを指定すると (dns plan と同じ)、異なるゾーンが1つでもあれば終了コード 4 で、そのゾーンを挙げます。計画を作れないゾーンがあれば 2 または 1 です。',
-  'cli.help.dnsApply': '使い方: hosting-admin dns apply <ドメイン> <ファイル> [--format records|bind] [--force] [--yes] [--confirm-account <名前>]\n\nサービス上のゾーンをファイルのとおりにします (ファイルにないレコードは削除されます)。計画を作ったときのゾーンから変わっていた場合は送信しません。\n  --force                     安全ルールを超える計画 (ゾーンの 30 % 超、またはゾーン自身の NS レコードの変更) を適用する\n  --yes                       すべての書き込みに確認を求めるアカウントの場合\n  --confirm-account <名前>    本番アカウントの名前 (画面で入力する名前と同じくアプリが照合します。本番アカウントごとに1回)\n\nhosting-admin dns apply <フォルダーまたは zones.json>: 全ゾーンの計画を1つにまとめて表示し (dns plan と同じ)、すべてのゾーンの計画ができ、オプションですべてのアカウントの確認が済んでいる場合だけ、異なるゾーンを保存します。各アカウントのレート制限の範囲で数件ずつ送り、最後にゾーンごとの結果を表示します。Ctrl-C で次のゾーンの前に停止し、保存したゾーンと開始していないゾーンを表示します。',
-  'cli.help.dnsServed': '使い方: hosting-admin dns served <ドメイン> | --all\n\nドメインの委任先ネームサーバーそれぞれに直接問い合わせ、配信している内容とサービスが保存している内容を比べます。一致すれば終了コード 0、別の場所に委任されている・遅れているか異なる応答のネームサーバーがある・サービスがレコードを書き換えた場合は 4（それぞれ標準出力に示します）。\n  --all                       アカウントのすべてのゾーン（4 つずつ）',
-  'cli.help.acmeAuth': '使い方: hosting-admin acme auth [--zone <ドメイン>] [--timeout 5m] [--poll-every 5s]\n\ncertbot の --manual-auth-hook です。_acme-challenge.CERTBOT_DOMAIN に TXT 値 CERTBOT_VALIDATION を追加し、ゾーンのすべてのネームサーバーが応答するまで待ちます。進行状況は標準出力に表示します。\n  --zone <ドメイン>           その名前を含むアカウントのドメイン (指定がなければ、含むもののうち最も長いもの)\n  --timeout 5m                ネームサーバーを待つ時間 (使用中のゾーンやデータフォルダーを待つ時間も兼ねます)\n  --poll-every 5s             各ネームサーバーに問い合わせる間隔\n  --force、--yes、--confirm-account <名前>   dns apply と同じ',
-  'cli.help.acmePresent': '使い方: hosting-admin acme present <FQDN> <値> [--zone <ドメイン>] [--timeout 5m] [--poll-every 5s]\n       hosting-admin acme present -- <ドメイン> <トークン> <キー認証>   (lego の RAW モード)\n\nlego の exec プロバイダーです。その名前に TXT 値を追加し、ゾーンのすべてのネームサーバーが応答するまで待ちます。\n  --zone、--timeout、--poll-every、--force、--yes、--confirm-account   acme auth と同じ',
-  'cli.help.acmeCleanup': '使い方: hosting-admin acme cleanup                      (certbot の --manual-cleanup-hook)\n       hosting-admin acme cleanup <FQDN> <値>         (lego の exec プロバイダー)\n\nacme auth または acme present が追加した TXT 値を削除します。それ以外の値はそのまま残します。\n  --zone、--timeout、--force、--yes、--confirm-account   acme auth と同じ',
-  'cli.help.renew': '使い方: hosting-admin renew --expiring-within 30d [--years 1] [--yes] [--confirm-account <名前>] [--skip-busy]\n\n指定した期間内に登録期限が切れるドメインを一覧表示します。更新 (1件ごとに料金がかかります) は --yes を付けたとき、本番アカウントでは --confirm-account にその名前を指定したときだけ行います。更新は二度送信しません。結果不明は終了コード 3 です。ほかの書き込み (進行中、または結果不明。チームモードでは同僚のものも) が保持しているドメインが1つでもあると、--skip-busy を付けない限りすべて拒否します (終了コード 1)。\n  --expiring-within 30d       期間 (s、m、h、d)\n  --years 1                   1回の更新で延長する年数 (1 から 9)\n  --skip-busy                 ほかの書き込みが保持しているドメインを除外し (それぞれ保持している人と開始時刻を表示)、残りを更新します。残りがすべて更新できれば終了コード 5',
-  'cli.help.ddnsUpdate': '使い方: hosting-admin ddns update <ドメイン> [--host <名前>] [--ip a.b.c.d | --detect] [--every 5m]\n\nサービスのダイナミック DNS 更新アドレスを通じてホストのアドレスを設定し、アプリの履歴に記録します (ドメインのダイナミック DNS が有効である必要があります)。\n  --host <名前>               ホスト (www、すべての名前には *、ドメイン自体には @。指定がなければドメイン自体)\n  --ip a.b.c.d                送信するアドレス (指定がなければ、サービスから見た呼び出し元のアドレス)\n  --detect                    サービスから見た呼び出し元のアドレスを使う\n  --every 5m                  実行を続け、期間ごと (1m 以上) にアドレスを調べ、変わったときだけ送信する',
-  'cli.help.teamInit': '使い方: hosting-admin team init --host <ホスト> --database <名前> --user <ユーザー> [--port 5432] [--ca-file <ファイル> | --sslmode require | --unencrypted] [--member <名前>] [--workstation <名前>]\n\nこのデータフォルダーをチームのデータベース（PostgreSQL 15 以降）につなぎます。接続先を team.json に記録し（パスワードは記録しません）、チームのスキーマを作成または移行して、このワークステーションを登録します。パスワードはアプリの「チーム」欄がキーチェーンに保存したもの、なければ PGPASSWORD か ~/.pgpass（PGPASSFILE）から読みます。コマンドラインでは受け取りません。\n暗号化: --ca-file を指定するとサーバー証明書と名前を検証する TLS（verify-full）。指定しないときは、このマシン以外のホストには証明書を検証しない TLS（require）、このマシン（ループバック）にだけ平文で接続します。ネットワーク越しの平文は --unencrypted を指定したときだけです。\n  --host, --port, --database, --user   チームのデータベースの場所\n  --ca-file <ファイル>        サーバー証明書に署名した CA（sslmode=verify-full の TLS）\n  --sslmode <モード>          require（TLS、証明書は検証しない）または verify-full（このシステムの CA か --ca-file で検証）\n  --unencrypted               平文: パスワードとチームのデータがネットワーク上で読める状態になります\n  --member <名前>             チームの履歴に記録されるあなたの名前（省略時はユーザー名）\n  --workstation <名前>        チーム内でのこのマシンの名前（省略時はホスト名）',
-  'cli.help.teamStatus': '使い方: hosting-admin team status\n\nチームのデータベースのスキーマのバージョンと、つながっているワークステーションを表示します（スキーマがない、またはこのアプリのものより古い・新しいときは終了コード 1）。',
-  'cli.help.teamMigrate': '使い方: hosting-admin team migrate\n\n古いチームのスキーマをこのアプリのバージョンに移行します（1 つのトランザクションで行い、複数のワークステーションが同時に始めても移行は 1 回だけです）。',
-  'cli.help.teamSettle': '使い方: hosting-admin team settle [--timeout 60s]\n\nこのデータフォルダーから読める結果不明の書き込み (自分のもの、ほかのプロセスのもの、チームモードでは同僚のもの) を、アプリが起動時に行うのと同じようにサービスのリクエストログで確認し、それぞれの結果 (完了、失敗、または結果不明のままとその理由) を表示します。ほかのコマンドは起動時にこれを行いません。確定するにはこのコマンドを実行するか、アプリを開いてください。結果不明が残らなければ終了コード 0、残れば 3 です。\n  --timeout 60s               確認する時間 (ログにまだ現れない項目は 1 秒、5 秒、20 秒後にもう一度確認します)\n  --account <名前>            そのアカウントの書き込みだけ (省略時はデモ以外のすべてのアカウント)',
+  'cli.key.stdinNotAKey':
+    '標準入力の内容はキー1つではありません(--key-stdin)。API キーだけを1行でパイプしてください。何も送信していません。',
+  'cli.help.dnsExport':
+    '使い方: hosting-admin dns export <ドメイン> [--bind | --format records|bind]\n\nサービスが保持しているゾーンを出力します。サービスのレコード形式で、--bind を付けると BIND のゾーンファイルとして出力します。',
+  'cli.help.dnsPlan':
+    '使い方: hosting-admin dns plan <ドメイン> <ファイル> [--format records|bind]\n\nファイルを適用するとサービス上のゾーンがどう変わるかを表示します (+ 追加、~ 変更、- 削除)。何も送信しません。--format で指定しなければ形式は内容から判断します。\nフォルダー (各ファイルの名前はドメイン名。例: example.com.zone。アカウント名のサブフォルダーにはそのアカウントのゾーン) またはゾーン設定ファイル (JSON: "zones" に "domain"、"file"、必要なら "account"、"format") を指定すると、全ゾーンの計画を各ゾーンのヘルスの指摘と件数付きで1つにまとめて表示します。--json では CI が投稿できる JSON オブジェクト1つです。',
+  'cli.help.dnsCheck':
+    '使い方: hosting-admin dns check <ドメイン> <ファイル> [--format records|bind]\n\nサービス上のゾーンとファイルを比べます。一致すれば終了コード 0、異なれば終了コード 4 (計画を標準出力に表示) です。何も送信しません。\nフォルダーまたはゾーン設定ファイルを指定すると (dns plan と同じ)、異なるゾーンが1つでもあれば終了コード 4 で、そのゾーンを挙げます。計画を作れないゾーンがあれば 2 または 1 です。',
+  'cli.help.dnsApply':
+    '使い方: hosting-admin dns apply <ドメイン> <ファイル> [--format records|bind] [--force] [--yes] [--confirm-account <名前>]\n\nサービス上のゾーンをファイルのとおりにします (ファイルにないレコードは削除されます)。計画を作ったときのゾーンから変わっていた場合は送信しません。\n  --force                     安全ルールを超える計画 (ゾーンの 30 % 超、またはゾーン自身の NS レコードの変更) を適用する\n  --yes                       すべての書き込みに確認を求めるアカウントの場合\n  --confirm-account <名前>    本番アカウントの名前 (画面で入力する名前と同じくアプリが照合します。本番アカウントごとに1回)\n\nhosting-admin dns apply <フォルダーまたは zones.json>: 全ゾーンの計画を1つにまとめて表示し (dns plan と同じ)、すべてのゾーンの計画ができ、オプションですべてのアカウントの確認が済んでいる場合だけ、異なるゾーンを保存します。各アカウントのレート制限の範囲で数件ずつ送り、最後にゾーンごとの結果を表示します。Ctrl-C で次のゾーンの前に停止し、保存したゾーンと開始していないゾーンを表示します。',
+  'cli.help.dnsServed':
+    '使い方: hosting-admin dns served <ドメイン> | --all\n\nドメインの委任先ネームサーバーそれぞれに直接問い合わせ、配信している内容とサービスが保存している内容を比べます。一致すれば終了コード 0、別の場所に委任されている・遅れているか異なる応答のネームサーバーがある・サービスがレコードを書き換えた場合は 4（それぞれ標準出力に示します）。\n  --all                       アカウントのすべてのゾーン（4 つずつ）',
+  'cli.help.acmeAuth':
+    '使い方: hosting-admin acme auth [--zone <ドメイン>] [--timeout 5m] [--poll-every 5s]\n\ncertbot の --manual-auth-hook です。_acme-challenge.CERTBOT_DOMAIN に TXT 値 CERTBOT_VALIDATION を追加し、ゾーンのすべてのネームサーバーが応答するまで待ちます。進行状況は標準出力に表示します。\n  --zone <ドメイン>           その名前を含むアカウントのドメイン (指定がなければ、含むもののうち最も長いもの)\n  --timeout 5m                ネームサーバーを待つ時間 (使用中のゾーンやデータフォルダーを待つ時間も兼ねます)\n  --poll-every 5s             各ネームサーバーに問い合わせる間隔\n  --force、--yes、--confirm-account <名前>   dns apply と同じ',
+  'cli.help.acmePresent':
+    '使い方: hosting-admin acme present <FQDN> <値> [--zone <ドメイン>] [--timeout 5m] [--poll-every 5s]\n       hosting-admin acme present -- <ドメイン> <トークン> <キー認証>   (lego の RAW モード)\n\nlego の exec プロバイダーです。その名前に TXT 値を追加し、ゾーンのすべてのネームサーバーが応答するまで待ちます。\n  --zone、--timeout、--poll-every、--force、--yes、--confirm-account   acme auth と同じ',
+  'cli.help.acmeCleanup':
+    '使い方: hosting-admin acme cleanup                      (certbot の --manual-cleanup-hook)\n       hosting-admin acme cleanup <FQDN> <値>         (lego の exec プロバイダー)\n\nacme auth または acme present が追加した TXT 値を削除します。それ以外の値はそのまま残します。\n  --zone、--timeout、--force、--yes、--confirm-account   acme auth と同じ',
+  'cli.help.renew':
+    '使い方: hosting-admin renew --expiring-within 30d [--years 1] [--yes] [--confirm-account <名前>] [--skip-busy]\n\n指定した期間内に登録期限が切れるドメインを一覧表示します。更新 (1件ごとに料金がかかります) は --yes を付けたとき、本番アカウントでは --confirm-account にその名前を指定したときだけ行います。更新は二度送信しません。結果不明は終了コード 3 です。ほかの書き込み (進行中、または結果不明。チームモードでは同僚のものも) が保持しているドメインが1つでもあると、--skip-busy を付けない限りすべて拒否します (終了コード 1)。\n  --expiring-within 30d       期間 (s、m、h、d)\n  --years 1                   1回の更新で延長する年数 (1 から 9)\n  --skip-busy                 ほかの書き込みが保持しているドメインを除外し (それぞれ保持している人と開始時刻を表示)、残りを更新します。残りがすべて更新できれば終了コード 5',
+  'cli.help.ddnsUpdate':
+    '使い方: hosting-admin ddns update <ドメイン> [--host <名前>] [--ip a.b.c.d | --detect] [--every 5m]\n\nサービスのダイナミック DNS 更新アドレスを通じてホストのアドレスを設定し、アプリの履歴に記録します (ドメインのダイナミック DNS が有効である必要があります)。\n  --host <名前>               ホスト (www、すべての名前には *、ドメイン自体には @。指定がなければドメイン自体)\n  --ip a.b.c.d                送信するアドレス (指定がなければ、サービスから見た呼び出し元のアドレス)\n  --detect                    サービスから見た呼び出し元のアドレスを使う\n  --every 5m                  実行を続け、期間ごと (1m 以上) にアドレスを調べ、変わったときだけ送信する',
+  'cli.help.teamInit':
+    '使い方: hosting-admin team init --host <ホスト> --database <名前> --user <ユーザー> [--port 5432] [--ca-file <ファイル> | --sslmode require | --unencrypted] [--member <名前>] [--workstation <名前>]\n\nこのデータフォルダーをチームのデータベース（PostgreSQL 15 以降）につなぎます。接続先を team.json に記録し（パスワードは記録しません）、チームのスキーマを作成または移行して、このワークステーションを登録します。パスワードはアプリの「チーム」欄がキーチェーンに保存したもの、なければ PGPASSWORD か ~/.pgpass（PGPASSFILE）から読みます。コマンドラインでは受け取りません。\n暗号化: --ca-file を指定するとサーバー証明書と名前を検証する TLS（verify-full）。指定しないときは、このマシン以外のホストには証明書を検証しない TLS（require）、このマシン（ループバック）にだけ平文で接続します。ネットワーク越しの平文は --unencrypted を指定したときだけです。\n  --host, --port, --database, --user   チームのデータベースの場所\n  --ca-file <ファイル>        サーバー証明書に署名した CA（sslmode=verify-full の TLS）\n  --sslmode <モード>          require（TLS、証明書は検証しない）または verify-full（このシステムの CA か --ca-file で検証）\n  --unencrypted               平文: パスワードとチームのデータがネットワーク上で読める状態になります\n  --member <名前>             チームの履歴に記録されるあなたの名前（省略時はユーザー名）\n  --workstation <名前>        チーム内でのこのマシンの名前（省略時はホスト名）',
+  'cli.help.teamStatus':
+    '使い方: hosting-admin team status\n\nチームのデータベースのスキーマのバージョンと、つながっているワークステーションを表示します（スキーマがない、またはこのアプリのものより古い・新しいときは終了コード 1）。',
+  'cli.help.teamMigrate':
+    '使い方: hosting-admin team migrate\n\n古いチームのスキーマをこのアプリのバージョンに移行します（1 つのトランザクションで行い、複数のワークステーションが同時に始めても移行は 1 回だけです）。',
+  'cli.help.teamSettle':
+    '使い方: hosting-admin team settle [--timeout 60s]\n\nこのデータフォルダーから読める結果不明の書き込み (自分のもの、ほかのプロセスのもの、チームモードでは同僚のもの) を、アプリが起動時に行うのと同じようにサービスのリクエストログで確認し、それぞれの結果 (完了、失敗、または結果不明のままとその理由) を表示します。ほかのコマンドは起動時にこれを行いません。確定するにはこのコマンドを実行するか、アプリを開いてください。結果不明が残らなければ終了コード 0、残れば 3 です。\n  --timeout 60s               確認する時間 (ログにまだ現れない項目は 1 秒、5 秒、20 秒後にもう一度確認します)\n  --account <名前>            そのアカウントの書き込みだけ (省略時はデモ以外のすべてのアカウント)',
   'cli.needsCommand': 'コマンドを指定してください。hosting-admin --help でコマンドの一覧を表示します。',
   'cli.badInput': 'コマンドラインを受け付けませんでした。',
-  'cli.wrongName': '「{given}」はアカウント {account} の名前ではありません。--confirm-account に名前を正確に指定してください。何も送信していません。',
-  'cli.flag.otherCommands': 'hosting-admin {command} には {option} オプションはありません ({option} は {commands} のオプションです)。',
+  'cli.wrongName':
+    '「{given}」はアカウント {account} の名前ではありません。--confirm-account に名前を正確に指定してください。何も送信していません。',
+  'cli.flag.otherCommands':
+    'hosting-admin {command} には {option} オプションはありません ({option} は {commands} のオプションです)。',
   'cli.flag.unknown': 'hosting-admin のどのコマンドにも {option} というオプションはありません。',
   'cli.flag.needsValue': '{option} には値を指定してください ({option} <値>)。',
-  'cli.flag.valueLikeOption': '{option} には値が必要ですが、その後の「{value}」はオプションとして読み取られます。{option} の値を指定してください。「{value}」が値であれば {option}={value} と書いてください。',
+  'cli.flag.valueLikeOption':
+    '{option} には値が必要ですが、その後の「{value}」はオプションとして読み取られます。{option} の値を指定してください。「{value}」が値であれば {option}={value} と書いてください。',
   'cli.flag.takesNoValue': '{option} は値を取りません。「=」を付けずに指定してください。',
   'cli.badFormat': '形式「{format}」は使えません。records または bind を指定してください。',
   'cli.unknownCommand': 'コマンド「{command}」はありません。',
   'cli.needsDomain': 'ドメインを指定してください: hosting-admin dns <コマンド> <ドメイン>',
   'cli.needsFile': 'ゾーンファイルを指定してください: hosting-admin dns <コマンド> <ドメイン> <ファイル>',
   'cli.noAccount': '「{name}」という名前のアカウントはありません。アカウント: {names}',
-  'cli.noAccountYet': 'データフォルダー {folder} にはアカウントがありません。アプリ(アカウント画面)または hosting-admin accounts add でアカウントを追加するか、アカウントのあるフォルダーを --data-dir または HOSTING_ADMIN_DATA_DIR で指定してください。代わりに組み込みのデモ(このコマンド内で動くサンドボックス。保存した内容は残りません)で試すには、--demo を付けてください。何も送信していません。',
-  'cli.demoActive': 'アプリで使用中のアカウントは組み込みのデモです。操作するアカウントを --account で指定するか(アカウント: {names})、デモを操作する場合は --demo を付けてください(保存した内容は残りません)。何も送信していません。',
-  'cli.demoAndAccount': '--demo は組み込みのデモを操作します。別のアカウントを指す --account と一緒には指定できません。',
-  'cli.noKeySource': 'Secret Service に接続できません(cron、systemd タイマー、certbot renew など、デスクトップのセッションがない環境です)。そのため、アカウントのキーをキーチェーンから読み取れません。別の方法でキーを渡してください: --key-file <ファイル> または HOSTING_ADMIN_KEY_FILE=<ファイル>(キーだけを書いた、自分だけが読めるファイル。chmod 600 <ファイル>)、または hosting-admin-api-key という名前の systemd の資格情報(LoadCredential= または LoadCredentialEncrypted=)。何も送信していません。',
+  'cli.noAccountYet':
+    'データフォルダー {folder} にはアカウントがありません。アプリ(アカウント画面)または hosting-admin accounts add でアカウントを追加するか、アカウントのあるフォルダーを --data-dir または HOSTING_ADMIN_DATA_DIR で指定してください。代わりに組み込みのデモ(このコマンド内で動くサンドボックス。保存した内容は残りません)で試すには、--demo を付けてください。何も送信していません。',
+  'cli.demoActive':
+    'アプリで使用中のアカウントは組み込みのデモです。操作するアカウントを --account で指定するか(アカウント: {names})、デモを操作する場合は --demo を付けてください(保存した内容は残りません)。何も送信していません。',
+  'cli.demoAndAccount':
+    '--demo は組み込みのデモを操作します。別のアカウントを指す --account と一緒には指定できません。',
+  'cli.noKeySource':
+    'Secret Service に接続できません(cron、systemd タイマー、certbot renew など、デスクトップのセッションがない環境です)。そのため、アカウントのキーをキーチェーンから読み取れません。別の方法でキーを渡してください: --key-file <ファイル> または HOSTING_ADMIN_KEY_FILE=<ファイル>(キーだけを書いた、自分だけが読めるファイル。chmod 600 <ファイル>)、または hosting-admin-api-key という名前の systemd の資格情報(LoadCredential= または LoadCredentialEncrypted=)。何も送信していません。',
   'cli.key.unreadable': 'キーファイル {file} を読み取れません ({reason})。何も送信していません。',
-  'cli.key.notFile': '{file} は通常のファイルではありません。キーは、キーだけを書いたファイルからのみ読み取ります。何も送信していません。',
-  'cli.key.openToOthers': 'キーファイル {file} は他のユーザーも読み取れる状態のため (モード {mode})、キーを使用しませんでした。自分だけが読めるようにしてください (chmod 600 {file})。他の人に読まれた可能性があるため、キーの再発行も検討してください。何も送信していません。',
-  'cli.key.writableByOthers': 'キーファイル {file} は他のユーザーも書き込める状態のため (モード {mode})、キーを使用しませんでした。他のユーザーが別のキーに書き換えた可能性があります。自分だけが書き込めるようにし (chmod 600 {file})、自分のキーが書かれていることを確認してください。何も送信していません。',
-  'cli.key.openMode': 'キーファイル {file} には他のユーザーへの権限が設定されているため (モード {mode})、キーを使用しませんでした。自分だけのファイルにしてください (chmod 600 {file})。何も送信していません。',
-  'cli.key.notOwner': 'キーファイル {file} の所有者はユーザー ID {owner} で、コマンドを実行しているユーザー (ID {me}) ではないため、キーを使用しませんでした。ファイルの所有者を自分にする (chown) か、所有者のユーザーとしてコマンドを実行してください。何も送信していません。',
+  'cli.key.notFile':
+    '{file} は通常のファイルではありません。キーは、キーだけを書いたファイルからのみ読み取ります。何も送信していません。',
+  'cli.key.openToOthers':
+    'キーファイル {file} は他のユーザーも読み取れる状態のため (モード {mode})、キーを使用しませんでした。自分だけが読めるようにしてください (chmod 600 {file})。他の人に読まれた可能性があるため、キーの再発行も検討してください。何も送信していません。',
+  'cli.key.writableByOthers':
+    'キーファイル {file} は他のユーザーも書き込める状態のため (モード {mode})、キーを使用しませんでした。他のユーザーが別のキーに書き換えた可能性があります。自分だけが書き込めるようにし (chmod 600 {file})、自分のキーが書かれていることを確認してください。何も送信していません。',
+  'cli.key.openMode':
+    'キーファイル {file} には他のユーザーへの権限が設定されているため (モード {mode})、キーを使用しませんでした。自分だけのファイルにしてください (chmod 600 {file})。何も送信していません。',
+  'cli.key.notOwner':
+    'キーファイル {file} の所有者はユーザー ID {owner} で、コマンドを実行しているユーザー (ID {me}) ではないため、キーを使用しませんでした。ファイルの所有者を自分にする (chown) か、所有者のユーザーとしてコマンドを実行してください。何も送信していません。',
   'cli.key.empty': 'キーファイル {file} は空です。何も送信していません。',
-  'cli.key.notAKey': 'キーファイル {file} の内容はキー1つではありません。API キーだけを1行で書いてください。何も送信していません。',
+  'cli.key.notAKey':
+    'キーファイル {file} の内容はキー1つではありません。API キーだけを1行で書いてください。何も送信していません。',
   'cli.key.twoSources': '--key-file、--key-stdin、--key-credential は、どれか1つだけを指定してください。',
-  'cli.key.badCredentialName': '「{name}」は資格情報の名前として使えません。$CREDENTIALS_DIRECTORY 内のファイル名を「/」を含めずに指定してください。',
-  'cli.key.noCredentialsDirectory': '--key-credential {name} は systemd の資格情報を読み取りますが、CREDENTIALS_DIRECTORY が設定されていません。LoadCredential={name}:<ファイル>(または LoadCredentialEncrypted=)を設定したユニットから実行してください。',
-  'cli.key.credentialMissing': 'systemd から {name} という名前の資格情報が渡されていません ({dir})。ユニットに LoadCredential={name}:<ファイル> または LoadCredentialEncrypted={name}:<ファイル> を追加してください。',
-  'cli.key.credentialsDirUnreadable': '資格情報ディレクトリ {dir} ($CREDENTIALS_DIRECTORY) を使用できません ({reason})。何も送信していません。',
-  'cli.key.credentialsDirNotOwner': '資格情報ディレクトリ {dir} ($CREDENTIALS_DIRECTORY) の所有者はユーザー ID {owner} で、コマンドを実行しているユーザー (ID {me}) でも root でもありません。systemd はサービスのユーザーのために作成するため、このディレクトリからは資格情報を読み取りませんでした。何も送信していません。',
-  'cli.key.credentialsDirWritable': '資格情報ディレクトリ {dir} ($CREDENTIALS_DIRECTORY) は他のユーザーも書き込める状態です (モード {mode})。systemd は読み取り専用で作成します。誰でも資格情報を置けたため、このディレクトリからは読み取りませんでした。何も送信していません。',
-  'cli.key.credentialOutside': '{dir} 内の資格情報 {name} は、ディレクトリの外にある {target} へのリンクです。systemd は資格情報をそれぞれ独立したファイルとして書き込むため、読み取りませんでした。何も送信していません。',
-  'cli.formatUnsure': '{file} がBINDのゾーンファイルかサービスのレコード形式か判別できません。--format bind または --format records で指定してください。何も送信していません。',
-  'bind.apexNsSame': 'ファイルのゾーン頂点のNSレコード（{file}）はドメインのネームサーバーと同じです。レコードとは別のものとして扱い、取り込んでいません。',
-  'bind.apexNsDiffers': 'ファイルのゾーン頂点のNSレコード（{file}）はドメインのネームサーバー（{domain}）と異なります。レコードとしては取り込んでいません。変更したい場合はネームサーバーの設定そのものを変更してください。',
+  'cli.key.badCredentialName':
+    '「{name}」は資格情報の名前として使えません。$CREDENTIALS_DIRECTORY 内のファイル名を「/」を含めずに指定してください。',
+  'cli.key.noCredentialsDirectory':
+    '--key-credential {name} は systemd の資格情報を読み取りますが、CREDENTIALS_DIRECTORY が設定されていません。LoadCredential={name}:<ファイル>(または LoadCredentialEncrypted=)を設定したユニットから実行してください。',
+  'cli.key.credentialMissing':
+    'systemd から {name} という名前の資格情報が渡されていません ({dir})。ユニットに LoadCredential={name}:<ファイル> または LoadCredentialEncrypted={name}:<ファイル> を追加してください。',
+  'cli.key.credentialsDirUnreadable':
+    '資格情報ディレクトリ {dir} ($CREDENTIALS_DIRECTORY) を使用できません ({reason})。何も送信していません。',
+  'cli.key.credentialsDirNotOwner':
+    '資格情報ディレクトリ {dir} ($CREDENTIALS_DIRECTORY) の所有者はユーザー ID {owner} で、コマンドを実行しているユーザー (ID {me}) でも root でもありません。systemd はサービスのユーザーのために作成するため、このディレクトリからは資格情報を読み取りませんでした。何も送信していません。',
+  'cli.key.credentialsDirWritable':
+    '資格情報ディレクトリ {dir} ($CREDENTIALS_DIRECTORY) は他のユーザーも書き込める状態です (モード {mode})。systemd は読み取り専用で作成します。誰でも資格情報を置けたため、このディレクトリからは読み取りませんでした。何も送信していません。',
+  'cli.key.credentialOutside':
+    '{dir} 内の資格情報 {name} は、ディレクトリの外にある {target} へのリンクです。systemd は資格情報をそれぞれ独立したファイルとして書き込むため、読み取りませんでした。何も送信していません。',
+  'cli.formatUnsure':
+    '{file} がBINDのゾーンファイルかサービスのレコード形式か判別できません。--format bind または --format records で指定してください。何も送信していません。',
+  'bind.apexNsSame':
+    'ファイルのゾーン頂点のNSレコード（{file}）はドメインのネームサーバーと同じです。レコードとは別のものとして扱い、取り込んでいません。',
+  'bind.apexNsDiffers':
+    'ファイルのゾーン頂点のNSレコード（{file}）はドメインのネームサーバー（{domain}）と異なります。レコードとしては取り込んでいません。変更したい場合はネームサーバーの設定そのものを変更してください。',
   'cli.fileUnreadable': '{file} を読み込めません（{reason}）。',
   'cli.invalidRecords': '{file} にはサービスが受け付けないレコードがあります。何も送信していません:',
   'cli.recordIssue': '  レコード {line}: {text}',
   'cli.planTtl': 'ゾーンの TTL: {from} → {to}',
   'cli.noChange': '{domain}: サービス上のゾーンはファイルのとおりです。変更はありません。',
-  'cli.overRule': 'この計画は {total} 件中 {changed} 件のレコード (30 % 超) またはゾーン自身の NS レコードを変更します。内容を確認してから --force を付けて適用してください。何も送信していません。',
-  'cli.needsYes': 'アカウント {account} はすべての書き込みに確認を求めます。計画を確認してから --yes を付けてください。何も送信していません。',
-  'cli.needsName': 'アカウント {account} は書き込みのたびに名前の入力を求めます。--confirm-account にその名前を指定してください。何も送信していません。',
+  'cli.overRule':
+    'この計画は {total} 件中 {changed} 件のレコード (30 % 超) またはゾーン自身の NS レコードを変更します。内容を確認してから --force を付けて適用してください。何も送信していません。',
+  'cli.needsYes':
+    'アカウント {account} はすべての書き込みに確認を求めます。計画を確認してから --yes を付けてください。何も送信していません。',
+  'cli.needsName':
+    'アカウント {account} は書き込みのたびに名前の入力を求めます。--confirm-account にその名前を指定してください。何も送信していません。',
   'cli.saved': '保存しました: {domain} への変更 {count} 件。',
   // 複数ゾーンの dns plan|check|apply (src/cli/zones.ts、zone-set.ts)
-  'cli.zones.none': '{path} にはゾーンファイルがありません。各ファイルにドメイン名を付けるか (example.com、または example.com.zone、.bind、.db、.txt、.records)、ゾーン設定ファイル (JSON) を指定してください。何も送信していません。',
-  'cli.zones.badFileName': '{file}: ゾーンファイルの名前はドメイン名です (example.com、または example.com.zone、.bind、.db、.txt、.records)。この名前はドメイン名ではありません。名前を変えるか、フォルダーの外に移してください。何も送信していません。',
-  'cli.zones.twice': '{account} のゾーン {domain} が二度指定されています ({files})。ファイルを1つにしてください。何も送信していません。',
-  'cli.zones.badConfig': '{file} はゾーン設定ファイルではありません ({where})。JSON オブジェクトで、"zones" に各ゾーンの "domain" と "file" (設定ファイルのフォルダーからの相対パス)、必要なら "account" と "format" (records または bind) を並べます。何も送信していません。',
+  'cli.zones.none':
+    '{path} にはゾーンファイルがありません。各ファイルにドメイン名を付けるか (example.com、または example.com.zone、.bind、.db、.txt、.records)、ゾーン設定ファイル (JSON) を指定してください。何も送信していません。',
+  'cli.zones.badFileName':
+    '{file}: ゾーンファイルの名前はドメイン名です (example.com、または example.com.zone、.bind、.db、.txt、.records)。この名前はドメイン名ではありません。名前を変えるか、フォルダーの外に移してください。何も送信していません。',
+  'cli.zones.twice':
+    '{account} のゾーン {domain} が二度指定されています ({files})。ファイルを1つにしてください。何も送信していません。',
+  'cli.zones.badConfig':
+    '{file} はゾーン設定ファイルではありません ({where})。JSON オブジェクトで、"zones" に各ゾーンの "domain" と "file" (設定ファイルのフォルダーからの相対パス)、必要なら "account" と "format" (records または bind) を並べます。何も送信していません。',
   'cli.zones.leftOut': 'ゾーンファイルではないため除外: {names}',
-  'cli.zones.oneAccountPerKey': '--key-file または --key-credential で渡したキーは1つのアカウント用ですが、これらのゾーンは複数のアカウントのものです ({names})。アカウントごとに、それぞれのキーで実行してください。何も送信していません。',
+  'cli.zones.oneAccountPerKey':
+    '--key-file または --key-credential で渡したキーは1つのアカウント用ですが、これらのゾーンは複数のアカウントのものです ({names})。アカウントごとに、それぞれのキーで実行してください。何も送信していません。',
   'cli.zones.header': '== {domain} ({account}、{file}) ==',
-  'cli.zones.summary': 'ゾーン {zones} 件: 変更あり {changing}、ファイルのとおり {same}、拒否 {refused}、失敗 {failed}。',
+  'cli.zones.summary':
+    'ゾーン {zones} 件: 変更あり {changing}、ファイルのとおり {same}、拒否 {refused}、失敗 {failed}。',
   'cli.zones.differ': 'ファイルと異なるゾーン: {names}',
-  'cli.zones.notPlanned': '計画を作れなかったゾーンがあります ({names})。何も送信していません。修正するか対象から外して、もう一度実行してください。',
-  'cli.zones.overRule': '{names} の計画は、レコードの 30 % 超またはゾーン自身の NS レコードを変更します。内容を確認してから --force を付けて適用してください。何も送信していません。',
-  'cli.zones.needsName': 'アカウント {account} は書き込みのたびに名前の入力を求めます。--confirm-account にその名前を指定してください (該当するアカウントごとに1回)。何も送信していません。',
-  'cli.zones.wrongName': '--confirm-account で指定した名前 ({given}) のどれもアカウント {account} の名前ではありません。正確に指定してください。何も送信していません。',
+  'cli.zones.notPlanned':
+    '計画を作れなかったゾーンがあります ({names})。何も送信していません。修正するか対象から外して、もう一度実行してください。',
+  'cli.zones.overRule':
+    '{names} の計画は、レコードの 30 % 超またはゾーン自身の NS レコードを変更します。内容を確認してから --force を付けて適用してください。何も送信していません。',
+  'cli.zones.needsName':
+    'アカウント {account} は書き込みのたびに名前の入力を求めます。--confirm-account にその名前を指定してください (該当するアカウントごとに1回)。何も送信していません。',
+  'cli.zones.wrongName':
+    '--confirm-account で指定した名前 ({given}) のどれもアカウント {account} の名前ではありません。正確に指定してください。何も送信していません。',
   'cli.zones.stopping': '停止します: 保存中のゾーンは最後まで処理し、ほかのゾーンは開始しません…',
   'cli.zones.notStarted': '{domain}: 開始していません (停止)。',
   'cli.zones.stoppedBeforeSend': '何も送信する前に停止しました。保存したゾーンはありません。',
@@ -1157,44 +1364,64 @@ export const ja: Catalogue = {
   'cli.progress': '{done} / {total}…',
   'cli.badDuration': '{option} には 90s、5m、2h、30d のような期間を指定してください (「{value}」は使えません)。',
   'cli.badYears': '--years には 1 から 9 の整数を指定してください (「{value}」は使えません)。',
-  'cli.nodeMissing': 'hosting-admin の実行には Node.js {minimum} 以降が必要ですが、PATH に `node` コマンドが見つかりません。Node.js をインストールしてから (nodejs.org またはパッケージマネージャーから)、もう一度実行してください。',
-  'cli.nodeTooOld': 'hosting-admin の実行には Node.js {minimum} 以降が必要です (この Node.js は {have} です)。新しい Node.js をインストールしてから (nodejs.org またはパッケージマネージャーから)、もう一度実行してください。',
-  'cli.acme.needsValue': 'レコード名と値を指定してください。certbot はフックに CERTBOT_DOMAIN と CERTBOT_VALIDATION を渡し、lego は「acme present <FQDN> <値>」として渡します。',
-  'cli.acme.noZone': '{account} のどのドメインも {name} を含みません。--zone <ドメイン> でゾーンを指定してください。何も送信していません。',
+  'cli.nodeMissing':
+    'hosting-admin の実行には Node.js {minimum} 以降が必要ですが、PATH に `node` コマンドが見つかりません。Node.js をインストールしてから (nodejs.org またはパッケージマネージャーから)、もう一度実行してください。',
+  'cli.nodeTooOld':
+    'hosting-admin の実行には Node.js {minimum} 以降が必要です (この Node.js は {have} です)。新しい Node.js をインストールしてから (nodejs.org またはパッケージマネージャーから)、もう一度実行してください。',
+  'cli.acme.needsValue':
+    'レコード名と値を指定してください。certbot はフックに CERTBOT_DOMAIN と CERTBOT_VALIDATION を渡し、lego は「acme present <FQDN> <値>」として渡します。',
+  'cli.acme.noZone':
+    '{account} のどのドメインも {name} を含みません。--zone <ドメイン> でゾーンを指定してください。何も送信していません。',
   'cli.acme.alreadyThere': '{name} にはこの値がすでにあります。追加するものはありません (cleanup でも削除しません)。',
   'cli.acme.added': '{name} の TXT 値をゾーン {domain} に追加しました。',
   'cli.acme.removed': '{name} の TXT 値をゾーン {domain} から削除しました。',
   'cli.acme.notOurs': '{name} のこの TXT 値は「acme auth」が追加したものではないため、そのまま残します。',
   'cli.acme.alreadyGone': '{name} のこの TXT 値はもうゾーンにありません。削除するものはありません。',
   'cli.acme.nsUnresolved': 'ネームサーバー {ns} のアドレスが見つかりませんでした ({reason})。',
-  'cli.acme.noNameservers': '{domain} について問い合わせできるネームサーバーがサービスから得られません。値はゾーンにありますが、配信されているかは不明です。',
+  'cli.acme.noNameservers':
+    '{domain} について問い合わせできるネームサーバーがサービスから得られません。値はゾーンにありますが、配信されているかは不明です。',
   'cli.acme.waiting': '{ns}: {name} を配信するまで待っています…',
   'cli.acme.served': '{ns}: 配信しています ({seconds} 秒後)。',
-  'cli.acme.timedOut': '{seconds} 秒たっても次のネームサーバーが配信していません: {names}。値はゾーンに残っています。フックをもう一度実行するか、--timeout を延ばしてください。',
-  'cli.acme.badName': 'ホスト名ではありません: {name} (英数字・ハイフン・アンダースコアからなるラベルをドットで区切ったもの)。何も送信していません。',
-  'cli.acme.badValue': '指定された値は DNS-01 の検証値ではありません (A–Z、a–z、0–9、「-」「_」からなる 43 文字)。何も送信していません。',
-  'cli.acme.badKeyAuthorization': 'lego の RAW モードはドメイン、トークン、キー認証 (トークン、ドット、A–Z・a–z・0–9・「-」「_」からなる 43 文字) を渡しますが、渡された値はその形ではありません。何も送信していません。',
-  'cli.acme.ledgerUnwritable': '送信していません: {path} に書き込めません ({reason})。このフックが追加したものをクリーンアップが知るために必要です。ディスクの空きを作るかデータフォルダーを書き込み可能にしてから、フックをもう一度実行してください。',
-  'cli.acme.waitingTurn': 'ゾーン {domain} への別の書き込みが進行中です。それが終わるのを待ち、その時点のゾーンに追加します…',
-  'cli.acme.zoneMoved': 'このフックが読み取る間にゾーン {domain} が変更されました (何も送信していません)。もう一度読み取ります…',
-  'cli.acme.waitingFolder': '別の hosting-admin コマンド (プロセス {pid}) がデータフォルダーを使用中です。終わるのを待っています…',
-  'cli.viaApp': 'このデータフォルダーでアプリが開いているため、コマンドはアプリを通して実行します (書き込みはアプリの「書き込み」に実行中から表示されます)。',
-  'cli.appDoorUnreachable': 'アプリ（プロセス {pid}）がデータフォルダー {path} を使用中ですが、コマンド用の入口に接続できません（理由はアプリのログにあります）。何も送信していません。アプリを閉じてからコマンドを実行し直すか、アプリを再起動してください。',
-  'cli.appClosed': 'このコマンドの書き込みを実行中にアプリが閉じられました。もう一度試す前に、アプリの「書き込み」で結果を確認してください。',
+  'cli.acme.timedOut':
+    '{seconds} 秒たっても次のネームサーバーが配信していません: {names}。値はゾーンに残っています。フックをもう一度実行するか、--timeout を延ばしてください。',
+  'cli.acme.badName':
+    'ホスト名ではありません: {name} (英数字・ハイフン・アンダースコアからなるラベルをドットで区切ったもの)。何も送信していません。',
+  'cli.acme.badValue':
+    '指定された値は DNS-01 の検証値ではありません (A–Z、a–z、0–9、「-」「_」からなる 43 文字)。何も送信していません。',
+  'cli.acme.badKeyAuthorization':
+    'lego の RAW モードはドメイン、トークン、キー認証 (トークン、ドット、A–Z・a–z・0–9・「-」「_」からなる 43 文字) を渡しますが、渡された値はその形ではありません。何も送信していません。',
+  'cli.acme.ledgerUnwritable':
+    '送信していません: {path} に書き込めません ({reason})。このフックが追加したものをクリーンアップが知るために必要です。ディスクの空きを作るかデータフォルダーを書き込み可能にしてから、フックをもう一度実行してください。',
+  'cli.acme.waitingTurn':
+    'ゾーン {domain} への別の書き込みが進行中です。それが終わるのを待ち、その時点のゾーンに追加します…',
+  'cli.acme.zoneMoved':
+    'このフックが読み取る間にゾーン {domain} が変更されました (何も送信していません)。もう一度読み取ります…',
+  'cli.acme.waitingFolder':
+    '別の hosting-admin コマンド (プロセス {pid}) がデータフォルダーを使用中です。終わるのを待っています…',
+  'cli.viaApp':
+    'このデータフォルダーでアプリが開いているため、コマンドはアプリを通して実行します (書き込みはアプリの「書き込み」に実行中から表示されます)。',
+  'cli.appDoorUnreachable':
+    'アプリ（プロセス {pid}）がデータフォルダー {path} を使用中ですが、コマンド用の入口に接続できません（理由はアプリのログにあります）。何も送信していません。アプリを閉じてからコマンドを実行し直すか、アプリを再起動してください。',
+  'cli.appClosed':
+    'このコマンドの書き込みを実行中にアプリが閉じられました。もう一度試す前に、アプリの「書き込み」で結果を確認してください。',
   'cli.appAnswer': 'アプリの応答をコマンドが読み取れませんでした。',
-  'cli.ddns.off': '{domain} のダイナミック DNS がオフか、パスワードがありません。先にアプリ (ドメインの「ダイナミック DNS」タブ) でオンにしてください。',
+  'cli.ddns.off':
+    '{domain} のダイナミック DNS がオフか、パスワードがありません。先にアプリ (ドメインの「ダイナミック DNS」タブ) でオンにしてください。',
   'cli.ddns.noAddress': '送信するアドレスがわかりませんでした ({reason})。--ip で指定してください。',
   'cli.ddns.noAddressYet': 'アドレスがわかりませんでした ({reason})。次の周期にもう一度試します。',
   'cli.ddns.unchanged': '{name}: アドレスは {ip} のままです。送信していません。',
   'cli.ddns.updated': '{name} は {ip} を指すようになりました。',
   'cli.ddns.notSent': '{name} を更新できませんでした。更新用アドレスが応答しません ({reason})。',
-  'cli.ddns.refusedReason': '{name} を更新できませんでした。サービスの応答は status {status} ({meaning})、理由は「{reason}」です。',
+  'cli.ddns.refusedReason':
+    '{name} を更新できませんでした。サービスの応答は status {status} ({meaning})、理由は「{reason}」です。',
   'cli.ddns.refused': '{name} を更新できませんでした。サービスの応答は status {status} ({meaning}) です。',
   'cli.ddns.notInHistory': 'この更新はアプリの履歴に入っていません。アプリがデータフォルダーを開いています。',
-  'cli.ddns.tooOften': '--every には 1m 以上の周期を指定してください。更新用アドレスはサービスの全利用者が使っています。',
+  'cli.ddns.tooOften':
+    '--every には 1m 以上の周期を指定してください。更新用アドレスはサービスの全利用者が使っています。',
   'cli.ddns.ipOrDetect': '--ip と --detect はどちらか一方だけ指定してください。',
   'cli.ddns.badIp': '「{ip}」は IPv4 アドレスではありません (0〜255 の数 4 つをドットで区切ったもの)。',
-  'cli.ddns.badHost': '「{host}」はゾーンのホスト名ではありません。www のような名前、すべての名前なら *、ドメイン自体なら @ を指定してください。',
+  'cli.ddns.badHost':
+    '「{host}」はゾーンのホスト名ではありません。www のような名前、すべての名前なら *、ドメイン自体なら @ を指定してください。',
   'ddns.status.0': '完了',
   'ddns.status.1': '不正なリクエスト',
   'ddns.status.2': 'ドメインまたはパスワードが正しくないか、ダイナミック DNS がオフです',
@@ -1209,78 +1436,125 @@ export const ja: Catalogue = {
   'history.member.ip': 'アドレス',
   'cli.renew.needsWithin': '対象を指定してください: renew --expiring-within 30d。',
   'cli.renew.none': '{days} 日以内に期限が切れるドメインはありません。',
-  'team.unreachable': 'チームのデータベースに接続できません。接続が戻るまで、チームモードでは何も送信しません。サービスからの読み込みは続けます。',
-  'team.refused': 'チームのデータベースがログインを拒否しました ({reason})。ユーザー、パスワード、サーバーの pg_hba.conf を確認してください。',
-  'team.schemaOlder': 'チームのデータベースのスキーマが古いバージョンです (バージョン {found}、このアプリは {supported} を書き込みます)。チームの所有者が {command} を実行するまで何も書き込みません。読める内容は読み込みます。',
-  'team.schemaNewer': 'チームのデータベースは新しいバージョンのアプリで設定されています (スキーマ {found}、このアプリは {supported} まで対応)。アプリを更新してください。それまでは何も書き込みません。',
-  'team.notInitialised': 'チームのデータベースにまだチーム用のスキーマがありません。「アカウントと設定」から接続するか、hosting-admin team init を実行してください。',
-  'team.accountUnreachable': '送信していません: このキーがサービスのどのアカウントに届くかをチームがまだ判断できません(同じアカウントの 2 つのキーは、サービスのリクエストログで見分けます)。サービスに問い合わせられなかったため、判断できるまでチームモードではこのキーで書き込みません。サービスに接続できるときにもう一度試してください。',
-  'team.accountUnproven': '送信していません: チームが証拠として保持するリクエストが古く、サービスのログにもう残っていない可能性があるため、このキーがチームの既知のアカウントに届くかを判断できません。そのアカウントのキーがチームに登録済みのメンバーにアプリを開いてもらう(または hosting-admin team status を実行してもらう)と証拠が更新されます。その後もう一度書き込んでください。',
+  'team.unreachable':
+    'チームのデータベースに接続できません。接続が戻るまで、チームモードでは何も送信しません。サービスからの読み込みは続けます。',
+  'team.refused':
+    'チームのデータベースがログインを拒否しました ({reason})。ユーザー、パスワード、サーバーの pg_hba.conf を確認してください。',
+  'team.schemaOlder':
+    'チームのデータベースのスキーマが古いバージョンです (バージョン {found}、このアプリは {supported} を書き込みます)。チームの所有者が {command} を実行するまで何も書き込みません。読める内容は読み込みます。',
+  'team.schemaNewer':
+    'チームのデータベースは新しいバージョンのアプリで設定されています (スキーマ {found}、このアプリは {supported} まで対応)。アプリを更新してください。それまでは何も書き込みません。',
+  'team.notInitialised':
+    'チームのデータベースにまだチーム用のスキーマがありません。「アカウントと設定」から接続するか、hosting-admin team init を実行してください。',
+  'team.accountUnreachable':
+    '送信していません: このキーがサービスのどのアカウントに届くかをチームがまだ判断できません(同じアカウントの 2 つのキーは、サービスのリクエストログで見分けます)。サービスに問い合わせられなかったため、判断できるまでチームモードではこのキーで書き込みません。サービスに接続できるときにもう一度試してください。',
+  'team.accountUnproven':
+    '送信していません: チームが証拠として保持するリクエストが古く、サービスのログにもう残っていない可能性があるため、このキーがチームの既知のアカウントに届くかを判断できません。そのアカウントのキーがチームに登録済みのメンバーにアプリを開いてもらう(または hosting-admin team status を実行してもらう)と証拠が更新されます。その後もう一度書き込んでください。',
   'team.failed': 'チームのデータベースでこの処理を完了できませんでした。',
-  'cli.team.needsConnection': '接続先を指定してください: team init --host <ホスト> --database <名前> --user <ユーザー> [--port 5432] [--ca-file <ファイル> | --sslmode require | --unencrypted] (パスワードはキーチェーン、PGPASSWORD または ~/.pgpass から読み、コマンドラインでは受け取りません)。',
-  'cli.team.badMemberName': '{name} はメンバー名に使えません。英字で始まる、英数字・_・-・. の 63 文字以内にしてください。',
+  'cli.team.needsConnection':
+    '接続先を指定してください: team init --host <ホスト> --database <名前> --user <ユーザー> [--port 5432] [--ca-file <ファイル> | --sslmode require | --unencrypted] (パスワードはキーチェーン、PGPASSWORD または ~/.pgpass から読み、コマンドラインでは受け取りません)。',
+  'cli.team.badMemberName':
+    '{name} はメンバー名に使えません。英字で始まる、英数字・_・-・. の 63 文字以内にしてください。',
   'cli.team.needsMemberName': 'だれを追加するか指定してください: hosting-admin team add-member <名前>。',
   'cli.team.passwordShort': '標準入力から渡されたパスワードが短すぎます。{min} 文字以上にしてください。',
-  'cli.team.memberAdded': '{member} をチームのメンバーにしました。{host}:{port} の {database} に専用のログインがあります。そのアプリは {member} として接続し、データベースはすべての変更を本人の名前で受け付け、メンバーに許されないことは拒否します。',
-  'cli.team.memberPassword': 'パスワード(表示はこの一度だけです。本人に渡し、本人のキーチェーンに保管してもらってください): {password}',
-  'cli.team.memberRemoved': '{member} はチームのデータベースにログインできなくなりました。本人が書いた行にはその名前が残ります。',
-  'cli.help.teamAddMember': 'hosting-admin team add-member <名前> [--password-stdin]\nチームの所有者がメンバーに専用のログイン(チームのグループに属する PostgreSQL のロール)を与えます。--password-stdin でパスワードを標準入力から読み、指定しなければここで作って一度だけ表示します。所有者の接続(team init を実行した、PostgreSQL の CREATEROLE を持つログイン)が必要です。',
-  'cli.help.teamRemoveMember': 'hosting-admin team remove-member <名前>\nチームの所有者がメンバーのログインを閉じます。本人が書いた行にはその名前が残ります。',
-  'cli.team.badRetention': '完了したジョブをアーカイブへ移すまでの日数を 1 から 3650 の整数で指定してください({days} は使えません)。',
-  'cli.team.retentionSet': '{days} 日より古い完了済みのジョブはアーカイブへ移ります(履歴と監査は引き続き読めます)。次に起動したアプリが移します。',
-  'cli.help.teamRetention': 'hosting-admin team retention <日数>\nチームの所有者が、完了したジョブを未完了のジョブと並べて残す日数を設定します(既定 90 日)。古いものはアーカイブへ移り、履歴と監査からは読めます。起動時には未完了と最近のものだけを読みます。',
-  'team.hung': 'チームのデータベースは接続を受け付けましたが、時間内に応答しませんでした (サーバーが停止しているか過負荷の可能性があります)。応答が戻るまで、チームモードでは何も送信しません。サービスからの読み込みは続けます。',
-  'team.passwordRefused': 'チームのデータベースがユーザー {user} のパスワードを受け付けませんでした。保存しているパスワード (「チーム」欄、PGPASSWORD または ~/.pgpass) を直してください。',
-  'team.loginRefused': 'チームのデータベースは、このマシンからのユーザー {user} の接続を許可していません。ユーザーが存在しないか、サーバーの pg_hba.conf にこのアドレスとユーザーの行がありません (管理者に確認してください)。',
-  'team.noPassword': 'チームのデータベースがユーザー {user} のパスワードを求めていますが、どこにもありません (キーチェーンにも PGPASSWORD にもなく、{passfile} にもこのデータベースの行がありません)。「チーム」欄で入力するか、{passfile} に host:port:database:user:password の行を追加してください (本人だけが読めるように: chmod 600)。',
-  'team.passfileInsecure': 'パスワードファイル {passfile} は読みませんでした。他のユーザーが読める (または通常のファイルではない) ためで、PostgreSQL 自身もこのようなファイルは無視します。chmod 600 {passfile} を実行してください。',
-  'team.unknownDatabase': 'チームのデータベースサーバーに {database} という名前のデータベースはありません。名前を確認するか、作成してもらってください (createdb -O <ユーザー> {database})。',
-  'team.noRight': 'チームのデータベースが権限不足でこの処理を拒否しました ({right})。チームのユーザーをチームのデータベースの所有者にする (createdb -O) か、管理者にその権限を付与してもらってください。',
-  'team.tlsRequired': '{host} のチームのデータベースはユーザー {user} を TLS でのみ受け付けますが、この接続は暗号化されていませんでした。TLS で接続してください (CA ファイルを指定した verify-full、少なくとも require)。',
-  'team.tlsUnsupported': '{host} のチームのデータベースは TLS に対応していないため、暗号化接続できませんでした。postgresql.conf で ssl を有効にする (証明書が必要です) か、信頼できるネットワークでは平文を明示して指定してください (--unencrypted、または「チーム」欄の「暗号化なし」)。',
-  'team.tlsWrongCa': '{host} のチームのデータベースの証明書は {file} の CA で署名されていません。サーバー証明書に署名した CA のファイルを指定してください。',
-  'team.tlsUntrusted': '{host} のチームのデータベースの証明書は、このシステムが信頼する CA で署名されていません。署名した CA のファイルを指定してください (--ca-file、または「チーム」欄の CA 証明書ファイル)。',
-  'team.tlsHostMismatch': 'チームのデータベースの証明書には {host} が含まれていません。証明書に記載された名前またはアドレスで接続するか、{host} を含む証明書を作成してもらってください。',
-  'team.tlsExpired': '{host} のチームのデータベースの証明書は有効期限が切れているか、まだ有効ではありません。サーバーに新しい証明書が必要です (このマシンの時計も確認してください)。',
+  'cli.team.memberAdded':
+    '{member} をチームのメンバーにしました。{host}:{port} の {database} に専用のログインがあります。そのアプリは {member} として接続し、データベースはすべての変更を本人の名前で受け付け、メンバーに許されないことは拒否します。',
+  'cli.team.memberPassword':
+    'パスワード(表示はこの一度だけです。本人に渡し、本人のキーチェーンに保管してもらってください): {password}',
+  'cli.team.memberRemoved':
+    '{member} はチームのデータベースにログインできなくなりました。本人が書いた行にはその名前が残ります。',
+  'cli.help.teamAddMember':
+    'hosting-admin team add-member <名前> [--password-stdin]\nチームの所有者がメンバーに専用のログイン(チームのグループに属する PostgreSQL のロール)を与えます。--password-stdin でパスワードを標準入力から読み、指定しなければここで作って一度だけ表示します。所有者の接続(team init を実行した、PostgreSQL の CREATEROLE を持つログイン)が必要です。',
+  'cli.help.teamRemoveMember':
+    'hosting-admin team remove-member <名前>\nチームの所有者がメンバーのログインを閉じます。本人が書いた行にはその名前が残ります。',
+  'cli.team.badRetention':
+    '完了したジョブをアーカイブへ移すまでの日数を 1 から 3650 の整数で指定してください({days} は使えません)。',
+  'cli.team.retentionSet':
+    '{days} 日より古い完了済みのジョブはアーカイブへ移ります(履歴と監査は引き続き読めます)。次に起動したアプリが移します。',
+  'cli.help.teamRetention':
+    'hosting-admin team retention <日数>\nチームの所有者が、完了したジョブを未完了のジョブと並べて残す日数を設定します(既定 90 日)。古いものはアーカイブへ移り、履歴と監査からは読めます。起動時には未完了と最近のものだけを読みます。',
+  'team.hung':
+    'チームのデータベースは接続を受け付けましたが、時間内に応答しませんでした (サーバーが停止しているか過負荷の可能性があります)。応答が戻るまで、チームモードでは何も送信しません。サービスからの読み込みは続けます。',
+  'team.passwordRefused':
+    'チームのデータベースがユーザー {user} のパスワードを受け付けませんでした。保存しているパスワード (「チーム」欄、PGPASSWORD または ~/.pgpass) を直してください。',
+  'team.loginRefused':
+    'チームのデータベースは、このマシンからのユーザー {user} の接続を許可していません。ユーザーが存在しないか、サーバーの pg_hba.conf にこのアドレスとユーザーの行がありません (管理者に確認してください)。',
+  'team.noPassword':
+    'チームのデータベースがユーザー {user} のパスワードを求めていますが、どこにもありません (キーチェーンにも PGPASSWORD にもなく、{passfile} にもこのデータベースの行がありません)。「チーム」欄で入力するか、{passfile} に host:port:database:user:password の行を追加してください (本人だけが読めるように: chmod 600)。',
+  'team.passfileInsecure':
+    'パスワードファイル {passfile} は読みませんでした。他のユーザーが読める (または通常のファイルではない) ためで、PostgreSQL 自身もこのようなファイルは無視します。chmod 600 {passfile} を実行してください。',
+  'team.unknownDatabase':
+    'チームのデータベースサーバーに {database} という名前のデータベースはありません。名前を確認するか、作成してもらってください (createdb -O <ユーザー> {database})。',
+  'team.noRight':
+    'チームのデータベースが権限不足でこの処理を拒否しました ({right})。チームのユーザーをチームのデータベースの所有者にする (createdb -O) か、管理者にその権限を付与してもらってください。',
+  'team.tlsRequired':
+    '{host} のチームのデータベースはユーザー {user} を TLS でのみ受け付けますが、この接続は暗号化されていませんでした。TLS で接続してください (CA ファイルを指定した verify-full、少なくとも require)。',
+  'team.tlsUnsupported':
+    '{host} のチームのデータベースは TLS に対応していないため、暗号化接続できませんでした。postgresql.conf で ssl を有効にする (証明書が必要です) か、信頼できるネットワークでは平文を明示して指定してください (--unencrypted、または「チーム」欄の「暗号化なし」)。',
+  'team.tlsWrongCa':
+    '{host} のチームのデータベースの証明書は {file} の CA で署名されていません。サーバー証明書に署名した CA のファイルを指定してください。',
+  'team.tlsUntrusted':
+    '{host} のチームのデータベースの証明書は、このシステムが信頼する CA で署名されていません。署名した CA のファイルを指定してください (--ca-file、または「チーム」欄の CA 証明書ファイル)。',
+  'team.tlsHostMismatch':
+    'チームのデータベースの証明書には {host} が含まれていません。証明書に記載された名前またはアドレスで接続するか、{host} を含む証明書を作成してもらってください。',
+  'team.tlsExpired':
+    '{host} のチームのデータベースの証明書は有効期限が切れているか、まだ有効ではありません。サーバーに新しい証明書が必要です (このマシンの時計も確認してください)。',
   'team.tlsFailed': 'チームのデータベースへの暗号化接続 (TLS) に失敗しました ({reason})。',
   'team.caFileUnreadable': 'CA ファイル {file} を読めません ({reason})。パスと読み取り権限を確認してください。',
-  'cli.team.notConfigured': 'このデータフォルダーではチームモードが設定されていません。先に hosting-admin team init を実行してください。',
+  'cli.team.notConfigured':
+    'このデータフォルダーではチームモードが設定されていません。先に hosting-admin team init を実行してください。',
   'cli.team.unknownVerb': 'team には init、status、migrate のいずれかを指定してください。',
   'cli.team.created': 'チームのデータベース {where} の準備ができました: スキーマ バージョン {version} を作成しました。',
-  'cli.team.migrated': 'チームのデータベース {where} の準備ができました: スキーマをバージョン {from} から {version} に移行しました。',
+  'cli.team.migrated':
+    'チームのデータベース {where} の準備ができました: スキーマをバージョン {from} から {version} に移行しました。',
   'cli.team.current': 'チームのデータベース {where} の準備ができました: スキーマ バージョン {version} は最新です。',
-  'cli.team.status': 'チームのデータベース {where}: スキーマ バージョン {version}。このワークステーション: {workstation} ({member})。',
-  'cli.team.older': 'チームのデータベース {where}: スキーマ バージョン {version} はこのアプリの {supported} より古いため、hosting-admin team migrate を実行してください。',
-  'cli.team.absent': 'チームのデータベース {where} にまだチーム用のスキーマがありません。hosting-admin team init を実行してください。',
+  'cli.team.status':
+    'チームのデータベース {where}: スキーマ バージョン {version}。このワークステーション: {workstation} ({member})。',
+  'cli.team.older':
+    'チームのデータベース {where}: スキーマ バージョン {version} はこのアプリの {supported} より古いため、hosting-admin team migrate を実行してください。',
+  'cli.team.absent':
+    'チームのデータベース {where} にまだチーム用のスキーマがありません。hosting-admin team init を実行してください。',
   'cli.team.workstation': '  {member} ({workstation})、最終接続 {lastSeen}',
   'cli.team.connection.verifyFull': '接続: TLS。サーバー証明書を {caFile} で検証し、名前を {host} と照合しています。',
-  'cli.team.connection.verifyFullSystem': '接続: TLS。サーバー証明書をこのシステムの CA で検証し、名前を {host} と照合しています。',
-  'cli.team.connection.require': '接続: TLS。サーバー証明書は検証していません (検証するには --ca-file を指定してください)。',
+  'cli.team.connection.verifyFullSystem':
+    '接続: TLS。サーバー証明書をこのシステムの CA で検証し、名前を {host} と照合しています。',
+  'cli.team.connection.require':
+    '接続: TLS。サーバー証明書は検証していません (検証するには --ca-file を指定してください)。',
   'cli.team.connection.loopback': '接続: 暗号化なし。このマシン内 (ループバック) のみです。',
-  'cli.team.connection.unencrypted': '接続: 暗号化なし (--unencrypted)。パスワードとチームのデータが平文でネットワークを通ります。',
+  'cli.team.connection.unencrypted':
+    '接続: 暗号化なし (--unencrypted)。パスワードとチームのデータが平文でネットワークを通ります。',
   'cli.team.unencryptedWithTls': '--unencrypted は平文での接続です。--ca-file や --sslmode と一緒には指定できません。',
-  'cli.team.caFileNeedsVerifyFull': '--ca-file はサーバー証明書を検証しますが、--sslmode require は検証しません。--sslmode verify-full (--ca-file 指定時の既定) にするか、--ca-file を外してください。',
+  'cli.team.caFileNeedsVerifyFull':
+    '--ca-file はサーバー証明書を検証しますが、--sslmode require は検証しません。--sslmode verify-full (--ca-file 指定時の既定) にするか、--ca-file を外してください。',
   'cli.team.badSslmode': '--sslmode には require か verify-full を指定してください (平文は --unencrypted)。',
-  'cli.renew.wouldRenew': '{account} の {count} 件のドメインをそれぞれ {years} 年更新します。更新ごとに料金がかかります。何も送信していません。更新するには --yes を付けてください。',
-  'cli.renew.summary': '更新済み: {done}。一覧の取得後にほかの人が更新済み(未送信): {elsewhere}。失敗または未送信: {failed}。結果不明: {unknown} (もう一度試す前にアプリの「書き込み」を確認してください)。',
+  'cli.renew.wouldRenew':
+    '{account} の {count} 件のドメインをそれぞれ {years} 年更新します。更新ごとに料金がかかります。何も送信していません。更新するには --yes を付けてください。',
+  'cli.renew.summary':
+    '更新済み: {done}。一覧の取得後にほかの人が更新済み(未送信): {elsewhere}。失敗または未送信: {failed}。結果不明: {unknown} (もう一度試す前にアプリの「書き込み」を確認してください)。',
   'cli.leftOut.busy': '{target}: 除外しました。この対象への別の書き込みが進行中です。これには何も送信していません。',
-  'cli.leftOut.busyBy': '{target}: 除外しました。{workstation} の {member} が {since} から書き込み中です。これには何も送信していません。',
-  'cli.leftOut.unknown': '{target}: 除外しました。この対象への以前の書き込みの結果が不明です (hosting-admin team settle またはアプリの「書き込み」で確定してください)。これには何も送信していません。',
-  'cli.leftOut.unknownBy': '{target}: 除外しました。{workstation} の {member} が {since} に行った書き込みの結果が不明です (hosting-admin team settle またはアプリの「書き込み」で確定してください)。これには何も送信していません。',
-  'cli.renew.leftOut': 'ほかの書き込みが対象を保持しているため除外 (--skip-busy、未送信): {count}。その書き込みが終わるか確定してから更新してください。',
+  'cli.leftOut.busyBy':
+    '{target}: 除外しました。{workstation} の {member} が {since} から書き込み中です。これには何も送信していません。',
+  'cli.leftOut.unknown':
+    '{target}: 除外しました。この対象への以前の書き込みの結果が不明です (hosting-admin team settle またはアプリの「書き込み」で確定してください)。これには何も送信していません。',
+  'cli.leftOut.unknownBy':
+    '{target}: 除外しました。{workstation} の {member} が {since} に行った書き込みの結果が不明です (hosting-admin team settle またはアプリの「書き込み」で確定してください)。これには何も送信していません。',
+  'cli.renew.leftOut':
+    'ほかの書き込みが対象を保持しているため除外 (--skip-busy、未送信): {count}。その書き込みが終わるか確定してから更新してください。',
   'cli.settle.none': '確定が必要な結果不明の書き込みはありません。',
   'cli.settle.looking': '結果不明の書き込み {count} 件をサービスのログで確認しています…',
   'cli.settle.by': '{workstation} の {member}',
   'cli.settle.here': 'このデータフォルダー',
   'cli.settle.done': 'サービスのログから確定: 完了',
   'cli.settle.failed': 'サービスのログから確定: 失敗 (サービスが拒否しました)',
-  'cli.settle.notFound': 'サービスのログにありません: 結果不明のままです (ログが遅れている可能性があります。後でもう一度確認するか、サービス上で確認してください)',
+  'cli.settle.notFound':
+    'サービスのログにありません: 結果不明のままです (ログが遅れている可能性があります。後でもう一度確認するか、サービス上で確認してください)',
   'cli.settle.unread': 'サービスのログを読めませんでした ({reason}): 結果不明のままです',
   'cli.settle.notLooked': '--timeout の時間内に確認できませんでした: 結果不明のままです',
   'cli.settle.summary': 'サービスのログから確定: {settled}。結果不明のまま: {unknown}。',
   'history.memberChange': '{member}: {before} → {after}',
   'history.snapshotsTitle': 'ゾーンのスナップショット',
-  'history.noSnapshots': 'スナップショットはまだありません。このアプリから保存する前と、外部での変更が見つかる前に作成されます。',
+  'history.noSnapshots':
+    'スナップショットはまだありません。このアプリから保存する前と、外部での変更が見つかる前に作成されます。',
   'history.snapshotTaken': 'この日時のゾーン',
   'history.snapshotReason': '理由',
   'history.snapshotRecords': 'レコード数',
@@ -1289,7 +1563,8 @@ export const ja: Catalogue = {
   'history.reason.before-save': 'このアプリからの保存の前に記録',
   'history.reason.before-outside-change': '外部での変更の前に記録',
   'history.activityTitle': 'アクティビティ',
-  'history.activityHelp': 'このアカウントで起きたこと: このアプリから行った書き込みと、このアプリ以外で行われ更新時に見つかった変更を新しい順に表示します。',
+  'history.activityHelp':
+    'このアカウントで起きたこと: このアプリから行った書き込みと、このアプリ以外で行われ更新時に見つかった変更を新しい順に表示します。',
   'history.outsideOnly': 'このアプリ以外での変更のみ',
   'history.retentionLabel': '履歴の保存期間(日)',
   'history.retentionHelp': '1〜{max} 日。これより古い履歴とスナップショットは削除されます。',
@@ -1298,7 +1573,8 @@ export const ja: Catalogue = {
   'history.domainChangedOutside': '前回の確認以降、このアプリ以外で変更されました: {aspects}。',
   'history.show': '履歴を表示',
   'history.restoring': '{time} 時点のゾーンに戻します。下の計画を確認してください。適用するまで何も送信しません。',
-  'history.snapshotNotFound': 'そのスナップショットはこのアカウントの履歴にありません(保存期間を過ぎて削除された可能性があります)。',
+  'history.snapshotNotFound':
+    'そのスナップショットはこのアカウントの履歴にありません(保存期間を過ぎて削除された可能性があります)。',
   'history.on': 'オン',
   'history.off': 'オフ',
   // Issue 39 point 4: history rows in words (values, units, and whom a row is about).
@@ -1361,7 +1637,8 @@ export const ja: Catalogue = {
   'history.checkAll': 'すべてのアカウントを今すぐ確認',
   'history.stopCheckingAll': '確認を中止',
   'history.checkAllTitle': 'すべてのアカウントの変更確認',
-  'history.checkingAll': 'すべてのアカウントの一覧を、それぞれのサービスのペースで読み直しています: {total} 件中 {done} 件完了…',
+  'history.checkingAll':
+    'すべてのアカウントの一覧を、それぞれのサービスのペースで読み直しています: {total} 件中 {done} 件完了…',
   'history.checkedAll': 'すべてのアカウント（{total} 件）を読み直しました。',
   'history.checkingOne': '読み込み中…',
   'history.list.domains.list': 'ドメイン',
@@ -1387,16 +1664,24 @@ export const ja: Catalogue = {
   'jobs.checkLog': 'ログを確認',
   'jobs.doneFromLog': '完了(サービスのログで受信・処理を確認)',
   'jobs.unknownChecking': '応答が失われました。サービスのログを確認中',
-  'jobs.unknownNotInLog': '応答が失われ、サービスのログにも(まだ)記録がありません。受信されていない可能性が高いですが、指示しない限り再送しません。',
-  'jobs.unknownLogUnreadable': '応答が失われ、サービスのログも読み込めませんでした。後でもう一度ログを確認してください。',
-  'jobs.undecided.noBaseline': '応答が失われ、サービスのログでも判断できません。ジョブ開始時にログの最新エントリーを読めなかったため、以前の同じリクエストと区別できません。再送の前にサービス上で確認してください。',
-  'jobs.undecided.several': '応答が失われ、ジョブ開始後のサービスのログにこのリクエストが複数あるため、どれがこの送信か判断できません。再送の前にサービス上で確認してください。',
-  'jobs.undecided.baselineNotReached': '応答が失われ、ジョブ開始後のサービスのログが多すぎて読み切れません。再送の前にサービス上で確認してください。',
-  'jobs.undecided.order': '応答が失われ、サービスのログが新しい順に返らなかったため判断できません。再送の前にサービス上で確認してください。',
-  'jobs.unknownExplain': '{count} 件は送信後に応答が失われました。処理された可能性があります。指示しない限り再送しません。',
+  'jobs.unknownNotInLog':
+    '応答が失われ、サービスのログにも(まだ)記録がありません。受信されていない可能性が高いですが、指示しない限り再送しません。',
+  'jobs.unknownLogUnreadable':
+    '応答が失われ、サービスのログも読み込めませんでした。後でもう一度ログを確認してください。',
+  'jobs.undecided.noBaseline':
+    '応答が失われ、サービスのログでも判断できません。ジョブ開始時にログの最新エントリーを読めなかったため、以前の同じリクエストと区別できません。再送の前にサービス上で確認してください。',
+  'jobs.undecided.several':
+    '応答が失われ、ジョブ開始後のサービスのログにこのリクエストが複数あるため、どれがこの送信か判断できません。再送の前にサービス上で確認してください。',
+  'jobs.undecided.baselineNotReached':
+    '応答が失われ、ジョブ開始後のサービスのログが多すぎて読み切れません。再送の前にサービス上で確認してください。',
+  'jobs.undecided.order':
+    '応答が失われ、サービスのログが新しい順に返らなかったため判断できません。再送の前にサービス上で確認してください。',
+  'jobs.unknownExplain':
+    '{count} 件は送信後に応答が失われました。処理された可能性があります。指示しない限り再送しません。',
   'jobs.rateLimitWaiting': 'サービスのレート制限の解除を待っています(あと約 {seconds} 秒)。',
   'jobs.rateLimitSummary': 'サービスのレート制限で {count} 回待ちました(合計 {seconds} 秒)。',
-  'jobs.doneElsewhere': '確認後にほかの人がすでに実行したため送信しなかった項目: {count} 件(それぞれにだれがいつ実行したかを表示)。',
+  'jobs.doneElsewhere':
+    '確認後にほかの人がすでに実行したため送信しなかった項目: {count} 件(それぞれにだれがいつ実行したかを表示)。',
   'jobs.summaryMore': '結果不明: {unknown} 件、未送信: {skipped} 件。',
   'jobs.pause': '一時停止',
   'jobs.resume': '再開',
@@ -1405,7 +1690,8 @@ export const ja: Catalogue = {
   'jobs.retryConfirm': '以下の {count} 件について、{operation} をもう一度行います。',
   'jobs.sendAgain': '処理済みの可能性を承知で再送',
   'jobs.sendAgainTitle': '再送しますか?',
-  'jobs.sendAgainWarning': '{count} 件の書き込みは結果が不明で、サービスがすでに処理した可能性があります。再送すると二重に処理され、二重に課金されることがあります。',
+  'jobs.sendAgainWarning':
+    '{count} 件の書き込みは結果が不明で、サービスがすでに処理した可能性があります。再送すると二重に処理され、二重に課金されることがあります。',
   'jobs.state.pending': '待機中',
   'jobs.state.sending': '送信中',
   'jobs.state.done': '完了',
@@ -1426,10 +1712,12 @@ export const ja: Catalogue = {
   'jobs.attentionCount': '確認が必要な書き込み {count} 件 (結果不明)',
   'jobs.settledDone': '{label}: サービスのログによると、受け付けられていました。',
   'jobs.settledFailed': '{label}: サービスのログによると、拒否されていました。',
-  'jobs.expiryMoved': '{label}: その後に読んだドメイン一覧では有効期限が {to} です (この更新を送ったときは {from})。サービスは受け付けた可能性が高いです。もう一度送る前に「ログを確認」で確かめてください。',
+  'jobs.expiryMoved':
+    '{label}: その後に読んだドメイン一覧では有効期限が {to} です (この更新を送ったときは {from})。サービスは受け付けた可能性が高いです。もう一度送る前に「ログを確認」で確かめてください。',
   'jobs.runningCount': '{count} 件の書き込みを実行中',
   'jobs.quitTitle': '書き込みを実行中です',
-  'jobs.quitConfirm': '今終了すると、実行中の {count} 件の書き込みが止まります: {jobs}。送信中のものは処理されたかどうか不明になり、次回起動時にサービスのログで確認します。',
+  'jobs.quitConfirm':
+    '今終了すると、実行中の {count} 件の書き込みが止まります: {jobs}。送信中のものは処理されたかどうか不明になり、次回起動時にサービスのログで確認します。',
   'jobs.quitAnyway': 'それでも終了',
   // Issue 39 (6): 書き込み画面で、各書き込みが何に対するものか。
   'jobs.targets': '対象',
@@ -1443,10 +1731,12 @@ export const ja: Catalogue = {
   'jobs.target.more': 'ほか {count} 件',
   'domains.nsMore': 'ほか{count}件',
   'unsaved.quitTitle': '保存していない編集があります',
-  'unsaved.quitConfirm': '保存していない編集が {count} 件あります(レコードや、保存せずに離れたフォーム)。ウィンドウを閉じると失われます。キャンセルするとウィンドウはそのままで、各画面で編集を再開できます。',
+  'unsaved.quitConfirm':
+    '保存していない編集が {count} 件あります(レコードや、保存せずに離れたフォーム)。ウィンドウを閉じると失われます。キャンセルするとウィンドウはそのままで、各画面で編集を再開できます。',
   'unsaved.quitAnyway': '保存せずに閉じる',
   'unsaved.reloadTitle': '保存していない編集があります',
-  'unsaved.reloadConfirm': '保存していない編集が {count} 件あります(レコードや、保存せずに離れたフォーム)。ウィンドウを再読み込みすると失われます。キャンセルするとウィンドウはそのままで、各画面で編集を再開できます。',
+  'unsaved.reloadConfirm':
+    '保存していない編集が {count} 件あります(レコードや、保存せずに離れたフォーム)。ウィンドウを再読み込みすると失われます。キャンセルするとウィンドウはそのままで、各画面で編集を再開できます。',
   'unsaved.reloadAnyway': '保存せずに再読み込み',
   'operation.servers.create': 'サーバーの作成',
   'operation.servers.expiration.extend': 'サーバーの期限延長',
@@ -1477,22 +1767,28 @@ export const ja: Catalogue = {
   'operation.freedns.localtransfer.set': '無料DNSの所有者変更',
   'error.kind.rate-limited': 'サービスから速度を落とすよう求められました',
   'error.kind.redirect': 'ベースURLが転送されます',
-  'error.rate-limited': 'サービスから速度を落とすよう求められました(リクエストが多すぎます)。制限時間まで待って再試行しました。少し待ってからもう一度試してください。',
+  'error.rate-limited':
+    'サービスから速度を落とすよう求められました(リクエストが多すぎます)。制限時間まで待って再試行しました。少し待ってからもう一度試してください。',
   'error.redirect': 'ベースURLが別の場所へ転送されます。アカウントのベースURLを更新してください。',
-  'http.redirect': 'ベースURLが {location} へ転送されます。アカウントのベースURLを更新してください(キーを付けたまま転送先へ送ることはしません)。',
+  'http.redirect':
+    'ベースURLが {location} へ転送されます。アカウントのベースURLを更新してください(キーを付けたまま転送先へ送ることはしません)。',
   'serviceKept.title': 'サービスが内容を変更しました',
-  'serviceKept.help': '保存直後に読み直すと、サービスはアプリが送信した内容と異なる内容を保持しています。有効なのはサービスが今保持している内容で、外部からの変更ではありません。意図と違う場合はもう一度編集してください。',
+  'serviceKept.help':
+    '保存直後に読み直すと、サービスはアプリが送信した内容と異なる内容を保持しています。有効なのはサービスが今保持している内容で、外部からの変更ではありません。意図と違う場合はもう一度編集してください。',
   'serviceKept.commentsDropped': 'サービスはコメント行を {count} 行保存しませんでした。',
   'serviceKept.linesDropped': 'サービスは {count} 行を保存しませんでした: {lines}',
   'serviceKept.linesAdded': 'サービスは送信していない {count} 行を保持しています: {lines}',
   'serviceKept.ttlChanged': 'TTL {sent} は {kept} として保存されました。',
-  'serviceKept.valueChangedNotKept': '{field}: 送信した値とは異なる値をサービスが保存しました(個人情報のため、値はジャーナルに残していません)。',
+  'serviceKept.valueChangedNotKept':
+    '{field}: 送信した値とは異なる値をサービスが保存しました(個人情報のため、値はジャーナルに残していません)。',
   'serviceKept.valueChanged': '{field}: {sent} を送信しましたが、サービスは {kept} を保存しました。',
   'serviceKept.listChanged': '{field}: {sent} を送信しましたが、サービスは {kept} を保存しました。',
   'serviceKept.passwordChanged': 'サービスは送信したものとは別のダイナミックDNSパスワードを保存しました。',
   'serviceKept.linesReordered': 'サービスはレコードを送信とは別の順序で保存しています。',
-  'serviceKept.notReadBack': '保存しましたが、サービスが保存した内容を読み直して確認できませんでした。もう一度開いて確認してください。',
-  'serviceKept.answerNotKept': '完了: サービスは成功と応答しましたが、応答が大きすぎて保持できないため、内容は表示しません。',
+  'serviceKept.notReadBack':
+    '保存しましたが、サービスが保存した内容を読み直して確認できませんでした。もう一度開いて確認してください。',
+  'serviceKept.answerNotKept':
+    '完了: サービスは成功と応答しましたが、応答が大きすぎて保持できないため、内容は表示しません。',
   'serviceKept.field.ns_type': 'DNSサービス (ns_type)',
   'serviceKept.field.ns': 'ネームサーバー',
   'serviceKept.field.ds_records': 'DSレコード',
@@ -1502,14 +1798,19 @@ export const ja: Catalogue = {
   'serviceKept.field.autorenew_server': 'このサーバー個別の自動更新',
   'serviceKept.field.transfer_lock': '移管ロック',
   'serviceKept.field.dynamicdns': 'ダイナミックDNS',
-  'dnsEditor.lowTtlWarning': 'サービスは 120 秒未満の TTL を 3600 として保存することが知られています。設定どおりにするには 120 以上を指定してください。',
-  'dnsEditor.commentsWarning': 'コメント行 {count} 行はサービスに保存されない可能性があります。サービスはレコードのコメント行を削除することが知られています。',
+  'dnsEditor.lowTtlWarning':
+    'サービスは 120 秒未満の TTL を 3600 として保存することが知られています。設定どおりにするには 120 以上を指定してください。',
+  'dnsEditor.commentsWarning':
+    'コメント行 {count} 行はサービスに保存されない可能性があります。サービスはレコードのコメント行を削除することが知られています。',
   'dnsEditor.nsTypeUnknown': '{word}(このアカウントに登録されていない語)',
   'dnsEditor.nsTypeHelpShow': 'DNSの種類の意味(どのネームサーバーがこのレコードを返すか)',
   'dnsEditor.nsTypeHelpFirst': '{first}:{first} のネームサーバーが返します。',
-  'dnsEditor.nsTypeHelpSecond': '{second}:{second} のネームサーバーが返します。ドメインが他社のネームサーバーを使っているときにここに表示されるのも、こちらのレコードです。',
-  'dnsEditor.nsTypeHelpRegistrar': 'ドメインを登録している会社(レジストラ)のネームサーバーを使っている間は、ここでレコードを変更できません。',
-  'dnsEditor.freeDnsHelp': 'これらのレコードは {first} のネームサーバーが返します(無料DNSが使うのはこのネームサーバーだけです)。他社で登録しているドメインがこのネームサーバーを使うようになると有効になります。',
+  'dnsEditor.nsTypeHelpSecond':
+    '{second}:{second} のネームサーバーが返します。ドメインが他社のネームサーバーを使っているときにここに表示されるのも、こちらのレコードです。',
+  'dnsEditor.nsTypeHelpRegistrar':
+    'ドメインを登録している会社(レジストラ)のネームサーバーを使っている間は、ここでレコードを変更できません。',
+  'dnsEditor.freeDnsHelp':
+    'これらのレコードは {first} のネームサーバーが返します(無料DNSが使うのはこのネームサーバーだけです)。他社で登録しているドメインがこのネームサーバーを使うようになると有効になります。',
   'dnsEditor.part.priority': '優先度',
   'dnsEditor.part.weight': '重み',
   'dnsEditor.part.port': 'ポート',
@@ -1518,7 +1819,8 @@ export const ja: Catalogue = {
   'dnsEditor.part.flags': 'フラグ',
   'dnsEditor.part.tag': 'タグ',
   'dnsEditor.partOf': '{n} 行目の{part}',
-  'dnsEditor.txtHelp': '引用符(")は不要です。テキストをそのまま入力してください。入力した引用符はそのまま送られるため、対にしてください。',
+  'dnsEditor.txtHelp':
+    '引用符(")は不要です。テキストをそのまま入力してください。入力した引用符はそのまま送られるため、対にしてください。',
   'dnsEditor.rowN': '{n} 行目',
   'dnsEditor.moreProblems': 'ほか {count} 件',
   'dnsEditor.warningsTitle': '保存する前に確認してください:',
@@ -1526,59 +1828,84 @@ export const ja: Catalogue = {
   'dnsEditor.bindMerge': '残して、ファイルのレコードのうちまだないものを追加する',
   'dnsEditor.bindReplace': 'ファイルのレコードで置き換える',
   'dnsEditor.bindReplaceTtl': 'ゾーンのTTLもファイルのものになります。',
-  'dnsEditor.importedMerged': '{added} 件のレコードをエディタに追加しました(すでにあった {skipped} 件はそのままです)。確認して適用すると保存されます。',
-  'dnsEditor.importedConflicts': 'ファイルとゾーンで内容が異なる名前が {count} 件あります。選ぶまではゾーンのレコードを残します。',
-  'dnsEditor.importAllKept': '確認する変更はありません: どの名前もゾーンのレコードのままです。変えるには、下で名前ごとに「ファイルのものにする」を選んでください。',
+  'dnsEditor.importedMerged':
+    '{added} 件のレコードをエディタに追加しました(すでにあった {skipped} 件はそのままです)。確認して適用すると保存されます。',
+  'dnsEditor.importedConflicts':
+    'ファイルとゾーンで内容が異なる名前が {count} 件あります。選ぶまではゾーンのレコードを残します。',
+  'dnsEditor.importAllKept':
+    '確認する変更はありません: どの名前もゾーンのレコードのままです。変えるには、下で名前ごとに「ファイルのものにする」を選んでください。',
   'dnsEditor.importConflictsTitle': 'ファイルとゾーンで内容が異なる名前: {count} 件',
-  'dnsEditor.importConflictsHelp': 'CNAME は同じ名前の他のレコードと並べられず、アドレスは名前ごとに一組です。名前ごとに、計画で残すレコードを選んでください。',
+  'dnsEditor.importConflictsHelp':
+    'CNAME は同じ名前の他のレコードと並べられず、アドレスは名前ごとに一組です。名前ごとに、計画で残すレコードを選んでください。',
   'dnsEditor.importConflictApex': '@(ドメインそのもの)',
   'dnsEditor.importKeepExisting': 'ゾーンのものを残す: {records}',
   'dnsEditor.importTakeImported': 'ファイルのものにする: {records}',
-  'dns.mx.order': '優先度はメールサーバーの後に書きます。サービスは「mx mail.example.com. 10」の形で読むため、「{line}」では数字がメールサーバー名として扱われます。',
-  'dns.mx.apexOnly': 'ここでのMXは常にドメイン自身のものです。サービスの形式「mx <メールサーバー> <優先度>」にはホストがないため、「{host}」のMXは書けません。ホストには @ を使ってください。',
-  'dns.cname.relative': '「{target}」は末尾にドットがないため、サービスがドメイン名を付け足します({target}.<ドメイン> を指すことになります)。完全な名前なら「{target}.」と書いてください。',
-  'dns.hiddenCharacter': '{line} 行目の {column} 文字目に、行を隠したり見えないところで分けたりする制御文字 ({character}) があります。削除してください。',
+  'dns.mx.order':
+    '優先度はメールサーバーの後に書きます。サービスは「mx mail.example.com. 10」の形で読むため、「{line}」では数字がメールサーバー名として扱われます。',
+  'dns.mx.apexOnly':
+    'ここでのMXは常にドメイン自身のものです。サービスの形式「mx <メールサーバー> <優先度>」にはホストがないため、「{host}」のMXは書けません。ホストには @ を使ってください。',
+  'dns.cname.relative':
+    '「{target}」は末尾にドットがないため、サービスがドメイン名を付け足します({target}.<ドメイン> を指すことになります)。完全な名前なら「{target}.」と書いてください。',
+  'dns.hiddenCharacter':
+    '{line} 行目の {column} 文字目に、行を隠したり見えないところで分けたりする制御文字 ({character}) があります。削除してください。',
   'dns.valueMissing': '値のないレコードです。サービスは受け付けません:{line}',
   'dns.txt.empty': 'TXTレコードには文字列が必要です。空のTXTはサービスが受け付けません。',
-  'dns.mx.relative': '「{target}」は末尾にドットがないため、サービスがドメイン名を付け足します(メールは {target}.<ドメイン> に届きます)。完全な名前なら「{target}.」と書いてください。',
-  'dns.mx.withHost': '「{line}」はサービスのMX形式(「mx <メールサーバー> <優先度>」、常にドメイン自身)ではありません。その形で書くか、削除してください。',
-  'dns.mx.shape': '「{line}」はサービスのMX形式「mx <メールサーバー> <優先度>」(例:「mx mail.example.com. 10」)ではありません。',
-  'dns.target.apex': '{type} のターゲット「@」は、ゾーンファイルではドメイン自身と読まれますが、サービスが「@」をターゲットとして文書化しているのはMXだけで、{type} レコードでどう読むかは書かれていません。確実にするには、ドメイン名を末尾のドット付きで(例:example.com.)書いてください。',
-  'dns.target.label': '{type} のターゲット「{target}」は、ゾーンファイルでは {target}.<ドメイン> と読まれますが、ドットのない名前を {type} レコードでサービスがどう読むかは文書化されていません。確実にするには、完全な名前を末尾のドット付きで({target}.<ドメイン>.)書いてください。',
+  'dns.mx.relative':
+    '「{target}」は末尾にドットがないため、サービスがドメイン名を付け足します(メールは {target}.<ドメイン> に届きます)。完全な名前なら「{target}.」と書いてください。',
+  'dns.mx.withHost':
+    '「{line}」はサービスのMX形式(「mx <メールサーバー> <優先度>」、常にドメイン自身)ではありません。その形で書くか、削除してください。',
+  'dns.mx.shape':
+    '「{line}」はサービスのMX形式「mx <メールサーバー> <優先度>」(例:「mx mail.example.com. 10」)ではありません。',
+  'dns.target.apex':
+    '{type} のターゲット「@」は、ゾーンファイルではドメイン自身と読まれますが、サービスが「@」をターゲットとして文書化しているのはMXだけで、{type} レコードでどう読むかは書かれていません。確実にするには、ドメイン名を末尾のドット付きで(例:example.com.)書いてください。',
+  'dns.target.label':
+    '{type} のターゲット「{target}」は、ゾーンファイルでは {target}.<ドメイン> と読まれますが、ドットのない名前を {type} レコードでサービスがどう読むかは文書化されていません。確実にするには、完全な名前を末尾のドット付きで({target}.<ドメイン>.)書いてください。',
   'dns.unplacedKept': 'サービスには文書化されていない形式の「{line}」が保存されています。そのまま残します。',
   'dns.mx.priority': 'MXレコードには優先度(0〜65535の整数、例:10)が必要です。数字の小さいほうが先に使われます。',
   'dns.mx.target': 'MXレコードには mail.example.com. のようなメールサーバーのホスト名が必要です。',
   'dns.srv.priority': 'SRVの優先度は0〜65535の整数です(例:10)。数字の小さいほうが先に使われます。',
-  'dns.srv.weight': 'SRVの重みは0〜65535の整数です(例:5)。優先度が同じもの同士では、重みの大きいほうに多く振り分けられます。',
+  'dns.srv.weight':
+    'SRVの重みは0〜65535の整数です(例:5)。優先度が同じもの同士では、重みの大きいほうに多く振り分けられます。',
   'dns.srv.port': 'SRVのポートは0〜65535の数です(例:5060)。',
-  'dns.srv.target': 'SRVのターゲットは sip.example.com. のようなホスト名です。サービスを提供しない場合はドット1つ(.)にします。',
+  'dns.srv.target':
+    'SRVのターゲットは sip.example.com. のようなホスト名です。サービスを提供しない場合はドット1つ(.)にします。',
   'dns.caa.flags': 'CAAのフラグは0〜255の数です。通常は0です。',
   'dns.caa.tag': 'CAAのタグは issue、issuewild、iodef のいずれかです。',
-  'dns.caa.content': 'CAAレコードには値が必要です。letsencrypt.org のような認証局のドメインです(iodef では mailto:security@example.com のような連絡先)。',
-  'dns.spf.multiple': '「{host}」には {row} 行目にもSPFレコード(v=spf1)があります。2つあると、受信側はすべてのメールのSPF検査を失敗とします。1つにまとめてください。',
-  'bind.mxNotApex': '取り込みませんでした:「{host}」のMX。サービスのMX形式にはホストがありません(MXは常にドメイン自身のものです):{line}',
-  'bind.ttlDiffers': 'TTL {ttl} はゾーンのTTL {zoneTtl} と異なります。このサービスではゾーン全体でTTLが1つのため、このレコードは {zoneTtl} になります:{line}',
+  'dns.caa.content':
+    'CAAレコードには値が必要です。letsencrypt.org のような認証局のドメインです(iodef では mailto:security@example.com のような連絡先)。',
+  'dns.spf.multiple':
+    '「{host}」には {row} 行目にもSPFレコード(v=spf1)があります。2つあると、受信側はすべてのメールのSPF検査を失敗とします。1つにまとめてください。',
+  'bind.mxNotApex':
+    '取り込みませんでした:「{host}」のMX。サービスのMX形式にはホストがありません(MXは常にドメイン自身のものです):{line}',
+  'bind.ttlDiffers':
+    'TTL {ttl} はゾーンのTTL {zoneTtl} と異なります。このサービスではゾーン全体でTTLが1つのため、このレコードは {zoneTtl} になります:{line}',
   'autorenew.inForce': '有効な自動更新',
-  'autorenew.rule': 'アカウント全体の設定か個別の設定のどちらかがオンなら自動更新は有効です。アカウント全体の設定はアカウントのすべてのドメイン(サーバーではこの種類のすべてのサーバー)に及びます。',
+  'autorenew.rule':
+    'アカウント全体の設定か個別の設定のどちらかがオンなら自動更新は有効です。アカウント全体の設定はアカウントのすべてのドメイン(サーバーではこの種類のすべてのサーバー)に及びます。',
   'autorenew.short.account': 'オン(アカウント全体)',
   'autorenew.short.own': 'オン(個別設定)',
   'autorenew.short.both': 'オン(全体と個別)',
   'autorenew.short.disagreesOn': 'オン(設定はオフ)',
   'autorenew.short.disagreesOff': 'オフ(設定はオン)',
-  'autorenew.long.account': 'アカウント全体の設定がオンのため有効です。個別の設定はオフなので、全体の設定をオフにすると自動更新されなくなります。',
+  'autorenew.long.account':
+    'アカウント全体の設定がオンのため有効です。個別の設定はオフなので、全体の設定をオフにすると自動更新されなくなります。',
   'autorenew.long.own': '個別の設定がオンのため有効です。アカウント全体の設定はオフです。',
   'autorenew.long.both': 'アカウント全体の設定と個別の設定の両方がオンです。両方をオフにしない限り有効です。',
   'autorenew.long.none': 'オフ: アカウント全体の設定も個別の設定もオフです。手動で更新しない限り期限切れになります。',
   'autorenew.long.reportedOn': 'サービスの報告ではオンです(この応答にはどの設定によるかが含まれていません)。',
   'autorenew.long.reportedOff': 'サービスの報告ではオフです(この応答にはどの設定によるかが含まれていません)。',
-  'autorenew.long.disagreesOn': '両方の設定がオフですが、サービスはオンと報告しています。頼る前にサービスに確認してください。',
-  'autorenew.long.disagreesOff': 'どちらかの設定がオンですが、サービスはオフと報告しています。頼る前にサービスに確認してください。',
+  'autorenew.long.disagreesOn':
+    '両方の設定がオフですが、サービスはオンと報告しています。頼る前にサービスに確認してください。',
+  'autorenew.long.disagreesOff':
+    'どちらかの設定がオンですが、サービスはオフと報告しています。頼る前にサービスに確認してください。',
   'autorenew.long.unknown': 'サービスの応答からは分かりません。',
   'autorenew.accountWideTitle': 'アカウント全体の設定を変更',
   'autorenew.accountWideOn': '{name} だけでなく、アカウントのすべてのドメインで自動更新をオンにしますか?',
-  'autorenew.accountWideOff': 'アカウント全体の自動更新をオフにしますか? {name} だけでなく、個別の設定がオンでないすべてのドメインが自動更新されなくなります。',
+  'autorenew.accountWideOff':
+    'アカウント全体の自動更新をオフにしますか? {name} だけでなく、個別の設定がオンでないすべてのドメインが自動更新されなくなります。',
   'autorenew.accountWideServersOn': '{name} だけでなく、この種類のすべてのサーバーで自動更新をオンにしますか?',
-  'autorenew.accountWideServersOff': 'この種類のサーバーの全体の自動更新をオフにしますか? {name} だけでなく、個別の設定がオンでないすべてのサーバーが自動更新されなくなります。',
+  'autorenew.accountWideServersOff':
+    'この種類のサーバーの全体の自動更新をオフにしますか? {name} だけでなく、個別の設定がオンでないすべてのサーバーが自動更新されなくなります。',
   'autorenew.accountWideConfirm': 'アカウント全体の設定を変更',
   'serviceValue.domainStatus.TRANSFER_LOCK': '移管ロック中',
   'serviceValue.transferStatus.STAY': '処理中',
@@ -1587,10 +1914,12 @@ export const ja: Catalogue = {
   'serviceValue.availability.211': '取得不可',
   'serviceValue.rawTitle': 'サービスから届いた値: {raw}',
   'jobs.autorenewNow': '現在の自動更新: {state}',
-  'domains.selectionAutorenewStillOn': 'うち {count} 件はアカウント全体の設定により自動更新が続きます(この操作では変わりません)。',
+  'domains.selectionAutorenewStillOn':
+    'うち {count} 件はアカウント全体の設定により自動更新が続きます(この操作では変わりません)。',
   // reminders: desktop notifications before items expire, their settings, and the calendar export
   'reminders.heading': '有効期限のリマインダー',
-  'reminders.help': 'どのアカウントのドメイン、サーバー、サービスIPでも、有効期限まで指定の日数になったらデスクトップ通知でお知らせします（アプリが最後に読み込んだ内容から）。それぞれの日数は有効期限ごとに1回だけ通知し、更新されると改めて通知します。',
+  'reminders.help':
+    'どのアカウントのドメイン、サーバー、サービスIPでも、有効期限まで指定の日数になったらデスクトップ通知でお知らせします（アプリが最後に読み込んだ内容から）。それぞれの日数は有効期限ごとに1回だけ通知し、更新されると改めて通知します。',
   'reminders.enabled': '有効期限の前にデスクトップ通知を表示する',
   'reminders.thresholds': '有効期限の何日前',
   'reminders.thresholdsHelp': '0〜{days} の整数を {max} 個まで、カンマで区切って入力します（0 は有効期限の当日）。',
@@ -1607,7 +1936,8 @@ export const ja: Catalogue = {
   'reminders.handledBy': '{what}（{member}、{workstation}）',
   'reminders.handledByOther': '{name} のリマインダーは、{member}（{workstation}）がすでに対応しています。',
   'teamSettings.heading': 'チーム',
-  'teamSettings.help': 'チームのほかのワークステーションと 1 つの PostgreSQL データベース (15 以降) を使って作業します。対象ごとの書き込みはチーム全体で 1 件ずつ、書き込みの記録と履歴は共通、リマインダーの対応はチームで 1 回です。接続するまではオフで、このワークステーションはこれまでどおり単独で動きます。',
+  'teamSettings.help':
+    'チームのほかのワークステーションと 1 つの PostgreSQL データベース (15 以降) を使って作業します。対象ごとの書き込みはチーム全体で 1 件ずつ、書き込みの記録と履歴は共通、リマインダーの対応はチームで 1 回です。接続するまではオフで、このワークステーションはこれまでどおり単独で動きます。',
   'teamSettings.off': 'チームモードはオフです。このワークステーションは単独で動いています。',
   'teamSettings.checking': 'チームへの接続を確認しています…',
   'teamSettings.host': 'ホスト',
@@ -1615,13 +1945,15 @@ export const ja: Catalogue = {
   'teamSettings.databaseName': 'データベース名',
   'teamSettings.user': 'ユーザー',
   'teamSettings.password': 'パスワード',
-  'teamSettings.passwordHelp': 'システムのキーチェーンに保存し、ファイルには書きません。サーバーがパスワードを求めない場合 (または PGPASSWORD や ~/.pgpass で渡す場合) は空欄のままにしてください。',
+  'teamSettings.passwordHelp':
+    'システムのキーチェーンに保存し、ファイルには書きません。サーバーがパスワードを求めない場合 (または PGPASSWORD や ~/.pgpass で渡す場合) は空欄のままにしてください。',
   'teamSettings.sslmode': '暗号化 (TLS)',
   'teamSettings.sslmode.disable': '暗号化なし: パスワードとデータが平文 (このマシンか信頼できるネットワークのみ)',
   'teamSettings.sslmode.require': 'TLS、証明書は検証しない (require)',
   'teamSettings.sslmode.verify-full': 'TLS、証明書とホスト名を検証する (verify-full)',
   'teamSettings.caFile': 'CA 証明書ファイル',
-  'teamSettings.caFileHelp': 'サーバー証明書に署名した CA のファイルのパスです。指定すると証明書とホスト名を検証します (verify-full)。',
+  'teamSettings.caFileHelp':
+    'サーバー証明書に署名した CA のファイルのパスです。指定すると証明書とホスト名を検証します (verify-full)。',
   'teamSettings.member': 'メンバー',
   'teamSettings.memberHelp': 'チーム内でのあなたの名前です。あなたのジョブ、変更、書き込み中の対象の横に表示されます。',
   'teamSettings.workstation': 'ワークステーション',
@@ -1631,18 +1963,24 @@ export const ja: Catalogue = {
   'teamSettings.checkAgain': 'もう一度確認',
   'teamSettings.portInvalid': 'ポートは 1 から 65535 までの数値で入力してください。',
   'teamSettings.needed': 'ホスト、データベース名、ユーザー、メンバー、ワークステーションを入力してください。',
-  'teamSettings.schemaAbsent': 'データベースに接続できました。チーム用のスキーマはまだありません。「接続」で作成します。',
+  'teamSettings.schemaAbsent':
+    'データベースに接続できました。チーム用のスキーマはまだありません。「接続」で作成します。',
   'teamSettings.schemaCurrent': 'データベースに接続できました。チーム用のスキーマ (バージョン {version}) は最新です。',
-  'teamSettings.schemaOlder': 'データベースに接続できました。チーム用のスキーマ (バージョン {version}) はこのアプリより古いため、「接続」で移行します。',
-  'teamSettings.schemaNewer': 'データベースに接続できましたが、チーム用のスキーマ (バージョン {version}) は新しいバージョンのアプリで作成されています。接続する前にアプリを更新してください。',
+  'teamSettings.schemaOlder':
+    'データベースに接続できました。チーム用のスキーマ (バージョン {version}) はこのアプリより古いため、「接続」で移行します。',
+  'teamSettings.schemaNewer':
+    'データベースに接続できましたが、チーム用のスキーマ (バージョン {version}) は新しいバージョンのアプリで作成されています。接続する前にアプリを更新してください。',
   'teamSettings.confirmTitle': 'このワークステーションをチームのデータベースに接続しますか?',
   'teamSettings.confirmWhere': 'データベース {where} に、{workstation} の {member} として接続します。',
-  'teamSettings.confirmShared': 'チームで共有するもの: アカウントの名前、色、タグ、書き込みの安全レベル (各 API キーの鍵付きフィンガープリントで照合します。キーがなければ役に立ちません)、書き込みのリース、書き込みの記録、変更したメンバー付きの履歴とゾーンのスナップショット、外部での変更の検出結果、リマインダーとその対応者。',
-  'teamSettings.confirmNeverShared': '共有しないもの: API キー、トランスファーコード、ダイナミック DNS のパスワード、履歴に残る以上の WHOIS 連絡先情報、データベースのパスワード。キーは各ワークステーションが自分のキーチェーンに保存します。',
+  'teamSettings.confirmShared':
+    'チームで共有するもの: アカウントの名前、色、タグ、書き込みの安全レベル (各 API キーの鍵付きフィンガープリントで照合します。キーがなければ役に立ちません)、書き込みのリース、書き込みの記録、変更したメンバー付きの履歴とゾーンのスナップショット、外部での変更の検出結果、リマインダーとその対応者。',
+  'teamSettings.confirmNeverShared':
+    '共有しないもの: API キー、トランスファーコード、ダイナミック DNS のパスワード、履歴に残る以上の WHOIS 連絡先情報、データベースのパスワード。キーは各ワークステーションが自分のキーチェーンに保存します。',
   'teamSettings.confirmSchema': 'チーム用のスキーマは、初回の使用時に作成または移行されます。',
   'teamSettings.connected': 'チームのデータベース {where} に接続しました。',
   'teamSettings.disconnectTitle': 'このワークステーションをチームから切断しますか?',
-  'teamSettings.disconnectText': 'このワークステーションは単独での作業に戻ります。接続設定とキーチェーンのパスワードは削除されます。チームのデータはほかのメンバーのためにデータベースに残ります。',
+  'teamSettings.disconnectText':
+    'このワークステーションは単独での作業に戻ります。接続設定とキーチェーンのパスワードは削除されます。チームのデータはほかのメンバーのためにデータベースに残ります。',
   'teamSettings.disconnected': 'チームのデータベースから切断しました。',
   'teamSettings.errorTitle': 'チームのデータベースを使えません',
   'teamSettings.thisWorkstation': 'このワークステーション',
@@ -1667,7 +2005,8 @@ export const ja: Catalogue = {
   'reminders.moreTitle': 'ほかに {count} 件がまもなく有効期限です',
   'reminders.moreBody': '「期限が近いもの」を開くとすべて表示されます。',
   'calendar.legend': '有効期限をカレンダーとして（.ics）',
-  'calendar.help': 'ドメイン、サーバー、サービスIPごとに、有効期限の日に終日の予定を1件ずつ作ります。チームのカレンダー向けです。新しく書き出したものを取り込むと同じ予定が更新されます。',
+  'calendar.help':
+    'ドメイン、サーバー、サービスIPごとに、有効期限の日に終日の予定を1件ずつ作ります。チームのカレンダー向けです。新しく書き出したものを取り込むと同じ予定が更新されます。',
   'calendar.account': '書き出すアカウント',
   'calendar.export': '有効期限を書き出す（.ics）',
   'calendar.exported': '有効期限を {count} 件書き出しました。',
@@ -1675,7 +2014,8 @@ export const ja: Catalogue = {
   'calendar.summary': '{item} の有効期限（{what}、「{account}」）',
   'calendar.autorenewOn': '自動更新は有効です。',
   'health.title': 'ゾーン点検',
-  'health.screenHelp': '全アカウントの全ゾーンを、アプリが最後に読み込んだ内容で確認します。サービス上は有効でも、メールや証明書で問題になるものを示します。ゾーンを選ぶと、そのレコードを表示して開きます。',
+  'health.screenHelp':
+    '全アカウントの全ゾーンを、アプリが最後に読み込んだ内容で確認します。サービス上は有効でも、メールや証明書で問題になるものを示します。ゾーンを選ぶと、そのレコードを表示して開きます。',
   'health.filterRule': 'ルール',
   'health.filterSeverity': '重要度',
   'health.all': 'すべて',
@@ -1717,40 +2057,55 @@ export const ja: Catalogue = {
   'health.already': '既にゾーンにある',
   'health.neverBlocks': '指摘が保存を止めることはありません。外から見えるゾーンの状態を示します。',
   'health.rule.spf.multiple.title': 'この名前に SPF レコードが複数あります ({count} 件)',
-  'health.rule.spf.multiple.why': 'SPF レコードが 2 つ見つかると、受信側は恒久エラーで検査を止めます (RFC 7208 §4.5)。この名前からのメールは SPF に失敗します。',
+  'health.rule.spf.multiple.why':
+    'SPF レコードが 2 つ見つかると、受信側は恒久エラーで検査を止めます (RFC 7208 §4.5)。この名前からのメールは SPF に失敗します。',
   'health.rule.spf.multiple.fix': 'レコードを 1 つの「v=spf1 …」にまとめ、残りを削除してください。',
   'health.rule.spf.syntax.title': 'SPF レコードを解釈できません: {problem}「{part}」',
-  'health.rule.spf.syntax.why': '受信側は読めない項目で恒久エラーとして止まります。この名前からのメールは SPF に失敗します。',
-  'health.rule.spf.syntax.fix': 'RFC 7208 の書式 (ip4:192.0.2.0/24、include:example.net、~all など) で書き直すか、削除してください。',
+  'health.rule.spf.syntax.why':
+    '受信側は読めない項目で恒久エラーとして止まります。この名前からのメールは SPF に失敗します。',
+  'health.rule.spf.syntax.fix':
+    'RFC 7208 の書式 (ip4:192.0.2.0/24、include:example.net、~all など) で書き直すか、削除してください。',
   'health.rule.spf.lookups.title': 'SPF レコードに {count} 回の DNS 参照が必要です (上限 {limit} 回)',
-  'health.rule.spf.lookups.why': 'include: と redirect= をたどって 10 回を超える参照は恒久エラーです (RFC 7208 §4.6.4)。数える受信側ではメールが SPF に失敗します。',
+  'health.rule.spf.lookups.why':
+    'include: と redirect= をたどって 10 回を超える参照は恒久エラーです (RFC 7208 §4.6.4)。数える受信側ではメールが SPF に失敗します。',
   'health.rule.spf.lookups.fix': '使っていない include を削除するか、一部をその ip4:/ip6: の範囲に置き換えてください。',
   'health.rule.dmarc.syntax.title': 'DMARC レコードを解釈できません: {problem}「{part}」',
-  'health.rule.dmarc.syntax.why': '受信側は読めない DMARC レコードを無視します。ドメインに DMARC ポリシーがない状態になり、レポートも届きません。',
-  'health.rule.dmarc.syntax.fix': '「v=DMARC1; p=none;」で始め (その後 quarantine や reject へ)、タグはセミコロンで区切り、レポート先は mailto: で書いてください。',
+  'health.rule.dmarc.syntax.why':
+    '受信側は読めない DMARC レコードを無視します。ドメインに DMARC ポリシーがない状態になり、レポートも届きません。',
+  'health.rule.dmarc.syntax.fix':
+    '「v=DMARC1; p=none;」で始め (その後 quarantine や reject へ)、タグはセミコロンで区切り、レポート先は mailto: で書いてください。',
   'health.rule.dkim.syntax.title': 'DKIM 公開鍵レコードを解釈できません: {problem}「{part}」',
   'health.rule.dkim.syntax.why': 'このセレクターで付けた署名を受信側が検証できず、署名したメールが DKIM に失敗します。',
-  'health.rule.dkim.syntax.fix': 'メールサービスからレコードをもう一度コピーしてください (v=DKIM1; k=rsa; p=<base64 の鍵>)。',
+  'health.rule.dkim.syntax.fix':
+    'メールサービスからレコードをもう一度コピーしてください (v=DKIM1; k=rsa; p=<base64 の鍵>)。',
   'health.rule.cname.beside.title': '同じ名前に CNAME と他のレコード {count} 件があります',
-  'health.rule.cname.beside.why': 'CNAME はその名前の唯一のレコードでなければなりません (RFC 1034 §3.6.2)。リゾルバーはどちらか一方を予測できない形で返します。',
-  'health.rule.cname.beside.fix': 'この名前には CNAME か他のレコードのどちらかだけを残し、もう一方は別の名前に移してください。',
+  'health.rule.cname.beside.why':
+    'CNAME はその名前の唯一のレコードでなければなりません (RFC 1034 §3.6.2)。リゾルバーはどちらか一方を予測できない形で返します。',
+  'health.rule.cname.beside.fix':
+    'この名前には CNAME か他のレコードのどちらかだけを残し、もう一方は別の名前に移してください。',
   'health.rule.cname.apex.title': 'ゾーンの頂点 (@) に CNAME があります',
   'health.rule.cname.apex.why': '頂点にはゾーンの NS と SOA があるため、CNAME を置くとメール (MX) や委任が壊れます。',
   'health.rule.cname.apex.fix': '参照先のアドレスの A / AAAA レコードに置き換えてください。',
   'health.rule.mx.cname.title': 'メールサーバー {target} は CNAME です',
-  'health.rule.mx.cname.why': 'MX は別名ではなくアドレスを持つホストを指す必要があります (RFC 2181 §10.3)。送信側によってはメールを拒否したり遅らせたりします。',
+  'health.rule.mx.cname.why':
+    'MX は別名ではなくアドレスを持つホストを指す必要があります (RFC 2181 §10.3)。送信側によってはメールを拒否したり遅らせたりします。',
   'health.rule.mx.cname.fix': 'MX を CNAME の参照先の名前に向けるか、その名前に A / AAAA レコードを設定してください。',
   'health.rule.ns.cname.title': 'ネームサーバー {target} は CNAME です',
-  'health.rule.ns.cname.why': 'NS は別名ではなくアドレスを持つホストを指す必要があります (RFC 2181 §10.3)。リゾルバーがゾーンに到達できないことがあります。',
+  'health.rule.ns.cname.why':
+    'NS は別名ではなくアドレスを持つホストを指す必要があります (RFC 2181 §10.3)。リゾルバーがゾーンに到達できないことがあります。',
   'health.rule.ns.cname.fix': 'ネームサーバーは本来のホスト名で指定してください。',
   'health.rule.target.dangling.title': '{target} にアドレスがありません',
-  'health.rule.target.dangling.why': 'A / AAAA レコードのない名前を指しています。メールや別名、サービスに到達できず、宙に浮いた別名は第三者に乗っ取られるおそれがあります。',
+  'health.rule.target.dangling.why':
+    'A / AAAA レコードのない名前を指しています。メールや別名、サービスに到達できず、宙に浮いた別名は第三者に乗っ取られるおそれがあります。',
   'health.rule.target.dangling.fix': '参照先にアドレスを追加するか、別の名前に向けるか、レコードを削除してください。',
   'health.rule.caa.syntax.title': 'CAA レコードを解釈できません: {problem}「{part}」',
-  'health.rule.caa.syntax.why': 'ドメインの CAA レコードを読めない認証局は発行を拒否しなければなりません (RFC 8659)。証明書の更新が失敗します。',
-  'health.rule.caa.syntax.fix': '0 issue "letsencrypt.org" のように書いてください (issuewild、iodef "mailto:…" も同様)。',
+  'health.rule.caa.syntax.why':
+    'ドメインの CAA レコードを読めない認証局は発行を拒否しなければなりません (RFC 8659)。証明書の更新が失敗します。',
+  'health.rule.caa.syntax.fix':
+    '0 issue "letsencrypt.org" のように書いてください (issuewild、iodef "mailto:…" も同様)。',
   'health.rule.dns.unasked.title': '{name} について DNS に問い合わせできませんでした ({reason})。{check} は未確認です',
-  'health.rule.dns.unasked.why': 'この確認には DNS の応答が必要ですが、時間内に届きませんでした。このレコードは合格とも不合格ともしていません。',
+  'health.rule.dns.unasked.why':
+    'この確認には DNS の応答が必要ですが、時間内に届きませんでした。このレコードは合格とも不合格ともしていません。',
   'health.rule.dns.unasked.fix': 'ネットワークかリゾルバーを確認してから、もう一度計画を作ってください。',
   'health.problem.spfTerm': 'SPF ではない項目',
   'health.problem.spfAddress': '正しくないアドレス',
@@ -1777,7 +2132,8 @@ export const ja: Catalogue = {
   'cli.health.introduced': '新規',
   'cli.health.fix': '対処:',
   'served.title': '外部から見えている内容',
-  'served.help': 'ドメインの各ネームサーバーに直接問い合わせ、配信している内容をサービスが保持している内容と照合します。委任先が別の場所、遅れているネームサーバー、サービスが書き換えたレコードを見つけます。',
+  'served.help':
+    'ドメインの各ネームサーバーに直接問い合わせ、配信している内容をサービスが保持している内容と照合します。委任先が別の場所、遅れているネームサーバー、サービスが書き換えたレコードを見つけます。',
   'served.check': 'ネームサーバーと照合',
   'served.checking': 'ドメインのネームサーバーに問い合わせています…',
   'served.column': '配信',
@@ -1799,7 +2155,8 @@ export const ja: Catalogue = {
   'served.filterOutcome': '配信',
   'served.filterAll': 'すべて',
   'health.asking': 'DNS への問い合わせが必要なチェック(SPF の参照回数、アドレスのない宛先)を実行しています…',
-  'health.askFailed': 'DNS への問い合わせが必要なチェックを実行できませんでした({reason})。以下はオフラインのチェック結果です。',
+  'health.askFailed':
+    'DNS への問い合わせが必要なチェックを実行できませんでした({reason})。以下はオフラインのチェック結果です。',
   'served.delegatedElsewhere': 'ドメインのネームサーバーは {ns} です。ここでの変更は配信されません。',
   'served.unresolved': 'ネームサーバー {ns} のアドレスがわかりません ({reason})。問い合わせていません。',
   'served.unreachable': 'ネームサーバー {ns} が応答しませんでした ({reason})。',
@@ -1814,29 +2171,43 @@ export const ja: Catalogue = {
   'setup.node.whoApp': 'npm start (Electron {version} のインストーラーが求める版)',
   'setup.node.whoTest': 'テスト一式 (package.json の "engines")',
   'setup.node.tooOld': 'setup: {who} には Node.js {wanted} 以降が必要です。このマシンは {have} です。',
-  'setup.node.install': '       Node.js {wanted} 以降をインストールしてください{refused}。nodejs.org、パッケージマネージャー、または nvm (`nvm install {major}` で {major} の最新版) から入れ、もう一度実行してください。',
+  'setup.node.install':
+    '       Node.js {wanted} 以降をインストールしてください{refused}。nodejs.org、パッケージマネージャー、または nvm (`nvm install {major}` で {major} の最新版) から入れ、もう一度実行してください。',
   'setup.node.refused': ' ({range} は古すぎます)',
-  'setup.node.uiInstead': '       新しい Node.js がなくても、`bash scripts/setup.sh --test && npm run ui` で同じアプリを Chromium で開けます。',
+  'setup.node.uiInstead':
+    '       新しい Node.js がなくても、`bash scripts/setup.sh --test && npm run ui` で同じアプリを Chromium で開けます。',
   'setup.node.ok': 'setup: Node.js {have} は {who} の条件 {range} を満たしています。',
   'setup.electron.fetching': '{who}: Electron {version} ({file}、約 100 MB、初回のみ) を {from} から取得しています',
-  'setup.electron.failed': '{who}: Electron {version} ({file}) を {from} から取得できませんでした。インストーラーのメッセージ: 「{said}」',
-  'setup.electron.mirror': '  - ミラーから取得する (オフラインのネットワークにはよくあります): ELECTRON_MIRROR=https://npmmirror.com/mirrors/electron/ npm start',
-  'setup.electron.proxy': '  - プロキシを通す: HTTPS_PROXY=http://proxy.example:3128 ELECTRON_GET_USE_PROXY=1 npm start',
-  'setup.electron.withoutElectron': '  - Electron を使わない: bash scripts/setup.sh --test && npm run ui で同じアプリを Chromium のウィンドウで開けます。',
-  'setup.start.execPathMissing': 'npm start: {variable} が指す {path} は存在しません。Electron の実行ファイルを指定するか、この変数を外して node_modules のものを使ってください。',
-  'setup.start.notFetched': 'npm start: Electron がインストールされておらず、ELECTRON_SKIP_BINARY_DOWNLOAD が設定されているため取得しません。この変数を外して `npm start` をもう一度実行してください (または `bash scripts/setup.sh --test && npm run ui` で同じアプリを Chromium のウィンドウで開けます)。',
-  'setup.start.noExecutable': 'npm start: Electron のインストーラーはエラーなく終わりましたが、実行ファイルが node_modules/electron/dist にありません。`bash scripts/setup.sh` を実行してから、もう一度 `npm start` を実行してください。',
+  'setup.electron.failed':
+    '{who}: Electron {version} ({file}) を {from} から取得できませんでした。インストーラーのメッセージ: 「{said}」',
+  'setup.electron.mirror':
+    '  - ミラーから取得する (オフラインのネットワークにはよくあります): ELECTRON_MIRROR=https://npmmirror.com/mirrors/electron/ npm start',
+  'setup.electron.proxy':
+    '  - プロキシを通す: HTTPS_PROXY=http://proxy.example:3128 ELECTRON_GET_USE_PROXY=1 npm start',
+  'setup.electron.withoutElectron':
+    '  - Electron を使わない: bash scripts/setup.sh --test && npm run ui で同じアプリを Chromium のウィンドウで開けます。',
+  'setup.start.execPathMissing':
+    'npm start: {variable} が指す {path} は存在しません。Electron の実行ファイルを指定するか、この変数を外して node_modules のものを使ってください。',
+  'setup.start.notFetched':
+    'npm start: Electron がインストールされておらず、ELECTRON_SKIP_BINARY_DOWNLOAD が設定されているため取得しません。この変数を外して `npm start` をもう一度実行してください (または `bash scripts/setup.sh --test && npm run ui` で同じアプリを Chromium のウィンドウで開けます)。',
+  'setup.start.noExecutable':
+    'npm start: Electron のインストーラーはエラーなく終わりましたが、実行ファイルが node_modules/electron/dist にありません。`bash scripts/setup.sh` を実行してから、もう一度 `npm start` を実行してください。',
   // The Debian package (scripts/build-deb.ts): its man page, and what its window launcher says.
-  'deb.man.summary': 'Hosting Admin アプリのアカウント、DNS ゾーン、ACME フック、更新、ダイナミック DNS をスクリプトから扱うコマンド',
+  'deb.man.summary':
+    'Hosting Admin アプリのアカウント、DNS ゾーン、ACME フック、更新、ダイナミック DNS をスクリプトから扱うコマンド',
   'deb.man.synopsis': 'hosting-admin <コマンド> [オプション]\nhosting-admin <コマンド> --help',
-  'deb.man.description': 'hosting-admin は Hosting Admin のウィンドウと同じアカウント、キー、安全レベル、書き込みジャーナル、履歴を、同じデータフォルダーで扱います。ウィンドウの実行中はウィンドウを通し、それ以外はデータフォルダーを自ら開きます。進行とメッセージは標準エラー出力に、結果は標準出力に出します。--json を付けると標準出力は 1 つの JSON オブジェクトです。一緒にインストールされた Node.js ランタイム (/usr/lib/hosting-admin/node) で動き、PATH の node コマンドは使いません。',
+  'deb.man.description':
+    'hosting-admin は Hosting Admin のウィンドウと同じアカウント、キー、安全レベル、書き込みジャーナル、履歴を、同じデータフォルダーで扱います。ウィンドウの実行中はウィンドウを通し、それ以外はデータフォルダーを自ら開きます。進行とメッセージは標準エラー出力に、結果は標準出力に出します。--json を付けると標準出力は 1 つの JSON オブジェクトです。一緒にインストールされた Node.js ランタイム (/usr/lib/hosting-admin/node) で動き、PATH の node コマンドは使いません。',
   'deb.man.commands': 'コマンド',
   'deb.man.options': 'オプション',
   'deb.man.environment': '環境変数',
-  'deb.man.environmentText': 'HOSTING_ADMIN_DATA_DIR   データフォルダー (指定がなければ ~/.config/Hosting Admin、または --data-dir)\nHOSTING_ADMIN_KEY_FILE   アカウントの API キーだけを入れたファイル (--key-file と同じ)\nCREDENTIALS_DIRECTORY    systemd の資格情報: ここの hosting-admin-api-key を読みます (別の名前は --key-credential)\nLC_ALL, LC_MESSAGES, LANG   最初に設定されているものが "ja" で始まれば日本語、それ以外は英語',
+  'deb.man.environmentText':
+    'HOSTING_ADMIN_DATA_DIR   データフォルダー (指定がなければ ~/.config/Hosting Admin、または --data-dir)\nHOSTING_ADMIN_KEY_FILE   アカウントの API キーだけを入れたファイル (--key-file と同じ)\nCREDENTIALS_DIRECTORY    systemd の資格情報: ここの hosting-admin-api-key を読みます (別の名前は --key-credential)\nLC_ALL, LC_MESSAGES, LANG   最初に設定されているものが "ja" で始まれば日本語、それ以外は英語',
   'deb.man.files': 'ファイル',
-  'deb.man.filesText': '~/.config/Hosting Admin/   ウィンドウとコマンドが共有するデータフォルダー\n/usr/lib/systemd/system/hosting-admin-ddns@.service, hosting-admin-ddns@.timer, hosting-admin-ddns-watch@.service\n                         systemd によるダイナミック DNS 更新 (パッケージは有効にしません)\n/usr/share/doc/hosting-admin/   このパッケージの文書',
+  'deb.man.filesText':
+    '~/.config/Hosting Admin/   ウィンドウとコマンドが共有するデータフォルダー\n/usr/lib/systemd/system/hosting-admin-ddns@.service, hosting-admin-ddns@.timer, hosting-admin-ddns-watch@.service\n                         systemd によるダイナミック DNS 更新 (パッケージは有効にしません)\n/usr/share/doc/hosting-admin/   このパッケージの文書',
   'deb.man.seeAlso': '関連項目',
   'deb.desktop.comment': 'ホスティングアカウントのサーバー、ドメイン、DNS',
-  'deb.windowNotBuilt': 'この hosting-admin パッケージにはウィンドウのコードはありますが、その実行環境 (Electron) は含まれていません。Electron を取得できない場所でビルドされたためです。コマンドは使えます: `hosting-admin --help` を実行してください。ウィンドウを使うには、Electron 入りでビルドしたパッケージ (npm run dist:linux) をインストールしてください。',
+  'deb.windowNotBuilt':
+    'この hosting-admin パッケージにはウィンドウのコードはありますが、その実行環境 (Electron) は含まれていません。Electron を取得できない場所でビルドされたためです。コマンドは使えます: `hosting-admin --help` を実行してください。ウィンドウを使うには、Electron 入りでビルドしたパッケージ (npm run dist:linux) をインストールしてください。',
 }

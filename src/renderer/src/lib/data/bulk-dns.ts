@@ -47,7 +47,9 @@ export function draftChange(d: ChangeDraft): BulkChange {
     case 'replace':
       return { kind: 'replace', from: d.from, to: d.to, ...(d.replaceType ? { type: d.replaceType } : {}) }
     case 'add': {
-      const parts: ValueFields = Object.fromEntries(VALUE_FIELDS[d.addType].map((f) => [f, (d.addParts[f] ?? '').trim()]))
+      const parts: ValueFields = Object.fromEntries(
+        VALUE_FIELDS[d.addType].map((f) => [f, (d.addParts[f] ?? '').trim()]),
+      )
       return { kind: 'add', type: d.addType, host: d.addHost, value: joinValue(d.addType, parts), parts }
     }
     case 'remove':
@@ -102,7 +104,12 @@ export interface BuildOptions {
 export type ReadZone = (ref: ZoneRef, signal: AbortSignal | undefined) => Promise<Result<ZoneRead>>
 
 /** Reads every zone (a few at a time) and plans the change for each; in the zones' order. */
-export async function buildPlans(refs: readonly ZoneRef[], change: BulkChange, read: ReadZone, opts: BuildOptions = {}): Promise<ZonePlan[]> {
+export async function buildPlans(
+  refs: readonly ZoneRef[],
+  change: BulkChange,
+  read: ReadZone,
+  opts: BuildOptions = {},
+): Promise<ZonePlan[]> {
   const plans: (ZonePlan | undefined)[] = refs.map(() => undefined)
   let next = 0
   const worker = async () => {
@@ -114,7 +121,8 @@ export async function buildPlans(refs: readonly ZoneRef[], change: BulkChange, r
       if (opts.signal?.aborted) plan = { ref, status: 'cancelled' }
       else {
         const r = await read(ref, opts.signal)
-        if (r.ok) plan = { ref, status: 'planned', read: r.value, change: applyBulkChange(r.value.records, change, ref.domain) }
+        if (r.ok)
+          plan = { ref, status: 'planned', read: r.value, change: applyBulkChange(r.value.records, change, ref.domain) }
         else plan = opts.signal?.aborted ? { ref, status: 'cancelled' } : { ref, status: 'failed', error: r.error }
       }
       plans[i] = plan
@@ -138,26 +146,38 @@ export interface Decision {
  * Whether each zone is sent: only a zone read, with something to change, valid after the
  * change, of an account that takes writes, and, when it needs its own confirmation, given it.
  */
-export function decide(plans: readonly ZonePlan[], ownConfirmations: ReadonlySet<string>, isReadOnly: (accountId: string) => boolean): Decision[] {
+export function decide(
+  plans: readonly ZonePlan[],
+  ownConfirmations: ReadonlySet<string>,
+  isReadOnly: (accountId: string) => boolean,
+): Decision[] {
   return plans.map((plan): Decision => {
     if (plan.status === 'failed') return { plan, leftOut: 'readFailed' }
     if (plan.status === 'cancelled') return { plan, leftOut: 'notRead' }
     if (plan.change.empty) return { plan, leftOut: 'noChange' }
     if (plan.change.issues.length > 0) return { plan, leftOut: 'invalid' }
     if (isReadOnly(plan.ref.accountId)) return { plan, leftOut: 'readOnly' }
-    if (plan.change.needsOwnConfirmation && !ownConfirmations.has(zoneKey(plan.ref))) return { plan, leftOut: 'notConfirmed' }
+    if (plan.change.needsOwnConfirmation && !ownConfirmations.has(zoneKey(plan.ref)))
+      return { plan, leftOut: 'notConfirmed' }
     return { plan }
   })
 }
 
 /** Whether a zone waits for its own tick (over the safety rule or changing apex NS) and may have it. */
 function awaitsOwnTick(d: Decision): boolean {
-  return d.plan.status === 'planned' && d.plan.change.needsOwnConfirmation && (d.leftOut === undefined || d.leftOut === 'notConfirmed')
+  return (
+    d.plan.status === 'planned' &&
+    d.plan.change.needsOwnConfirmation &&
+    (d.leftOut === undefined || d.leftOut === 'notConfirmed')
+  )
 }
 
 /** The plans to read, flagged zones (their own tick needed) first, each group in its order. */
 export function flaggedFirst(decisions: readonly Decision[]): Decision[] {
-  return [...decisions.filter((d) => d.plan.status === 'planned' && d.plan.change.needsOwnConfirmation), ...decisions.filter((d) => !(d.plan.status === 'planned' && d.plan.change.needsOwnConfirmation))]
+  return [
+    ...decisions.filter((d) => d.plan.status === 'planned' && d.plan.change.needsOwnConfirmation),
+    ...decisions.filter((d) => !(d.plan.status === 'planned' && d.plan.change.needsOwnConfirmation)),
+  ]
 }
 
 /** "Tick all flagged": the keys of every flagged zone that may be sent once ticked (not an invalid or read-only one). */
@@ -166,7 +186,12 @@ export function flaggedKeys(decisions: readonly Decision[]): string[] {
 }
 
 /** A job's items as AccountApi.prepare takes them (data/account-api's JobItems, which needs the window). */
-type Items<N extends 'domains.dns.set' | 'freedns.set'> = { params: ApiParams<N>; label: string; guard: ZoneGuard; overRule?: boolean }[]
+type Items<N extends 'domains.dns.set' | 'freedns.set'> = {
+  params: ApiParams<N>
+  label: string
+  guard: ZoneGuard
+  overRule?: boolean
+}[]
 
 /** What one account is sent: its DNS zones in one job, its free DNS zones in another. */
 export interface AccountJobs {
@@ -188,10 +213,18 @@ export function jobItems(decisions: readonly Decision[]): AccountJobs[] {
     const { ref, read, change } = d.plan
     const jobs = out.get(ref.accountId) ?? { accountId: ref.accountId, dns: [], freedns: [] }
     const ttl = read.ttl !== undefined ? { ttl: read.ttl } : {}
-    const guard: ZoneGuard = { records: read.records, ...ttl, ...(read.kind === 'dns' && read.ns_type !== undefined ? { ns_type: read.ns_type } : {}) }
+    const guard: ZoneGuard = {
+      records: read.records,
+      ...ttl,
+      ...(read.kind === 'dns' && read.ns_type !== undefined ? { ns_type: read.ns_type } : {}),
+    }
     // Only a zone the user ticked on its own gets this far (see decide).
     const common = { label: ref.domain, guard, ...(change.needsOwnConfirmation ? { overRule: true } : {}) }
-    if (read.kind === 'dns') jobs.dns.push({ params: { domain: ref.domain, records: change.records, ns_type: read.ns_type, ...ttl }, ...common })
+    if (read.kind === 'dns')
+      jobs.dns.push({
+        params: { domain: ref.domain, records: change.records, ns_type: read.ns_type, ...ttl },
+        ...common,
+      })
     else jobs.freedns.push({ params: { domain: ref.domain, records: change.records, ...ttl }, ...common })
     out.set(ref.accountId, jobs)
   }

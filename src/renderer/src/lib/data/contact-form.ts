@@ -25,7 +25,8 @@ export function emptyContact(): ContactForm {
 
 /** Roles that hold exactly the registrant's data start as "same as registrant". */
 export function sameAsRegistrantOf(c: ContactForm): SameAsRegistrant {
-  const same = (role: (typeof COPY_ROLES)[number]) => CONTACT_FIELDS.every((f) => (c[role][f] ?? '') === (c.registrant[f] ?? ''))
+  const same = (role: (typeof COPY_ROLES)[number]) =>
+    CONTACT_FIELDS.every((f) => (c[role][f] ?? '') === (c.registrant[f] ?? ''))
   return { admin: same('admin'), tech: same('tech'), billing: same('billing') }
 }
 
@@ -37,10 +38,12 @@ export function sameAsRegistrantOf(c: ContactForm): SameAsRegistrant {
 export function shownContactIssues(c: ContactForm, sameAs?: SameAsRegistrant): Record<string, ContactCode> {
   const all = contactFieldIssues(c)
   if (!sameAs) return all
-  return Object.fromEntries(Object.entries(all).filter(([path]) => {
-    const role = path.slice(0, path.indexOf('.'))
-    return !(role === 'admin' || role === 'tech' || role === 'billing') || !sameAs[role]
-  }))
+  return Object.fromEntries(
+    Object.entries(all).filter(([path]) => {
+      const role = path.slice(0, path.indexOf('.'))
+      return !(role === 'admin' || role === 'tech' || role === 'billing') || !sameAs[role]
+    }),
+  )
 }
 
 /** How many fields need attention: those on screen when `sameAs` is given, else every role's. */

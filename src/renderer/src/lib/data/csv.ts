@@ -6,7 +6,11 @@ export function toCsv(header: string[], rows: unknown[][]): string {
 }
 
 /** Offers a text as a file download. */
-export function download(filename: string, content: string | Uint8Array<ArrayBuffer>, type = 'text/csv;charset=utf-8'): void {
+export function download(
+  filename: string,
+  content: string | Uint8Array<ArrayBuffer>,
+  type = 'text/csv;charset=utf-8',
+): void {
   // Text gets a byte-order mark, so spreadsheet programs read it as UTF-8; bytes go as they are.
   const url = URL.createObjectURL(new Blob(typeof content === 'string' ? ['\ufeff', content] : [content], { type }))
   const a = document.createElement('a')

@@ -1,8 +1,21 @@
-import { checkDomainName, normalDomainName, splitDomain, type DomainNameCode, type Finding } from '@shared/service/validation'
+import {
+  checkDomainName,
+  normalDomainName,
+  splitDomain,
+  type DomainNameCode,
+  type Finding,
+} from '@shared/service/validation'
 
 /** Names typed in any mix of commas, spaces and new lines, lower-cased and without duplicates. */
 export function parseNames(text: string): string[] {
-  return [...new Set(text.split(/[\s,]+/).map(normalDomainName).filter(Boolean))]
+  return [
+    ...new Set(
+      text
+        .split(/[\s,]+/)
+        .map(normalDomainName)
+        .filter(Boolean),
+    ),
+  ]
 }
 
 /**
@@ -14,7 +27,10 @@ export function splitName(name: string): { sld: string; tld: string } | undefine
 }
 
 /** Names split into those the rule accepts and those it refuses, each with its problem. */
-export function sortNames(names: readonly string[]): { valid: string[]; invalid: { name: string; problem: Finding<DomainNameCode> }[] } {
+export function sortNames(names: readonly string[]): {
+  valid: string[]
+  invalid: { name: string; problem: Finding<DomainNameCode> }[]
+} {
   const valid: string[] = []
   const invalid: { name: string; problem: Finding<DomainNameCode> }[] = []
   for (const name of names) {

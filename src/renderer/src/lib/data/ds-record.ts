@@ -71,7 +71,8 @@ export function parseDsLine(line: string): DsInput | undefined {
   const algNumber = algorithmNumber(alg)
   const digesttype = /^\d{1,3}$/.test(type) ? Number(type) : undefined
   const digest = digestParts.join('')
-  if (keytag === undefined || algNumber === undefined || digesttype === undefined || !/^[0-9a-f]+$/i.test(digest)) return undefined
+  if (keytag === undefined || algNumber === undefined || digesttype === undefined || !/^[0-9a-f]+$/i.test(digest))
+    return undefined
   return { keytag, alg: algNumber, digesttype, digest }
 }
 

@@ -27,6 +27,15 @@ function calendarEvents(w: ReminderWords, items: readonly ExpiringItem[]): Calen
 }
 
 /** The .ics text of these items; `accounts` names which accounts it holds, for the calendar's name. */
-export function expiryCalendar(w: ReminderWords, items: readonly ExpiringItem[], accounts: string, stamp = new Date()): string {
-  return icsCalendar(calendarEvents(w, items), { prodId: CALENDAR_PROD_ID, stamp, name: w.t('calendar.name', { accounts }) })
+export function expiryCalendar(
+  w: ReminderWords,
+  items: readonly ExpiringItem[],
+  accounts: string,
+  stamp = new Date(),
+): string {
+  return icsCalendar(calendarEvents(w, items), {
+    prodId: CALENDAR_PROD_ID,
+    stamp,
+    name: w.t('calendar.name', { accounts }),
+  })
 }

@@ -12,7 +12,10 @@ export interface ExpiryMoved {
   to: string
 }
 
-export function expiryMoved(items: readonly JobItemView[], read: { readAt: string; expiryOf: (domain: string) => string | undefined }): ExpiryMoved[] {
+export function expiryMoved(
+  items: readonly JobItemView[],
+  read: { readAt: string; expiryOf: (domain: string) => string | undefined },
+): ExpiryMoved[] {
   const out: ExpiryMoved[] = []
   items.forEach((it, index) => {
     const from = it.effect?.from

@@ -24,7 +24,11 @@ export interface CalendarOptions {
 
 /** A TEXT value: backslash, semicolon, comma and line breaks escaped (RFC 5545 3.3.11). */
 export function escapeText(value: string): string {
-  return value.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r\n|\r|\n/g, '\\n')
+  return value
+    .replace(/\\/g, '\\\\')
+    .replace(/;/g, '\\;')
+    .replace(/,/g, '\\,')
+    .replace(/\r\n|\r|\n/g, '\\n')
 }
 
 const encoder = new TextEncoder()
@@ -66,11 +70,21 @@ function dateValues(date: string): { start: string; end: string } | undefined {
 }
 
 /** A UTC DATE-TIME: 20300101T090000Z. */
-const utcStamp = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '')
+const utcStamp = (d: Date) =>
+  d
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '')
 
 /** The calendar, every line ending in CRLF. Events whose date is not YYYY-MM-DD are left out. */
 export function icsCalendar(events: readonly CalendarEvent[], opts: CalendarOptions): string {
-  const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', `PRODID:${escapeText(opts.prodId)}`, 'CALSCALE:GREGORIAN', 'METHOD:PUBLISH']
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    `PRODID:${escapeText(opts.prodId)}`,
+    'CALSCALE:GREGORIAN',
+    'METHOD:PUBLISH',
+  ]
   if (opts.name) lines.push(`X-WR-CALNAME:${escapeText(opts.name)}`)
   const stamp = utcStamp(opts.stamp)
   for (const e of events) {

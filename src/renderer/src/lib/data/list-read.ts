@@ -30,7 +30,11 @@ export function createListRead<N extends PagedEndpointName>(
   onFullRead?: () => void,
 ): ListRead<PagedItem<N>> {
   const read = createRead<PagedItem<N>[]>(({ signal }) => api.firstPage(name, params, FIRST_PAGE_SIZE, { signal }))
-  const initial: { complete: boolean; mode: 'first' | 'all'; asOf: string | undefined } = { complete: false, mode: 'first', asOf: undefined }
+  const initial: { complete: boolean; mode: 'first' | 'all'; asOf: string | undefined } = {
+    complete: false,
+    mode: 'first',
+    asOf: undefined,
+  }
   const extra = reactive(initial)
   /**
    * The list as stored at its last full read, shown at once (instant start); the refresh that

@@ -54,7 +54,13 @@ export type LogRow = {
 }
 
 export function logRow(e: LogEntry): LogRow {
-  return { request_id: e.request_id, datetime: e.datetime, method: e.method, path: e.path, status: logStatus(e.response) }
+  return {
+    request_id: e.request_id,
+    datetime: e.datetime,
+    method: e.method,
+    path: e.path,
+    status: logStatus(e.response),
+  }
 }
 
 export interface LogFilter {

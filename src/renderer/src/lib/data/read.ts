@@ -42,9 +42,18 @@ export interface Read<T> {
 
 const SLOW_AFTER_MS = 3000
 
-export function createRead<T>(loader: Loader<T>, opts: { slowAfterMs?: number } = {}): Read<T> & { loadWith(l: Loader<T>): Promise<T | undefined> } {
+export function createRead<T>(
+  loader: Loader<T>,
+  opts: { slowAfterMs?: number } = {},
+): Read<T> & { loadWith(l: Loader<T>): Promise<T | undefined> } {
   // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- reactive() types its object as refs unwrapped, which for an open T the compiler cannot equate with T
-  const state = reactive({ status: 'idle', data: undefined, error: undefined, progress: undefined, slow: false }) as ReadState<T>
+  const state = reactive({
+    status: 'idle',
+    data: undefined,
+    error: undefined,
+    progress: undefined,
+    slow: false,
+  }) as ReadState<T>
   let generation = 0
   let controller: AbortController | undefined
   let last = loader
@@ -112,7 +121,9 @@ export function createRead<T>(loader: Loader<T>, opts: { slowAfterMs?: number } 
 }
 
 /** Several reads as one: all their values, or the first error. */
-export async function allOk<T extends readonly unknown[]>(reads: { [K in keyof T]: Promise<Result<T[K]>> }): Promise<Result<T>> {
+export async function allOk<T extends readonly unknown[]>(reads: { [K in keyof T]: Promise<Result<T[K]>> }): Promise<
+  Result<T>
+> {
   const results: Result<unknown>[] = await Promise.all(reads)
   const failed = results.find((r) => !r.ok)
   if (failed && !failed.ok) return failed

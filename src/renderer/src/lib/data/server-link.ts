@@ -6,4 +6,5 @@
 import { serverRefOf } from '@shared/service/server-ref'
 import type { ServerKind } from '@shared/service/constants'
 
-export const serverLink = (kind: ServerKind, s: { webid: string; webname: string }): string => `/servers/${kind}/${encodeURIComponent(serverRefOf(s))}`
+export const serverLink = (kind: ServerKind, s: { webid: string; webname: string }): string =>
+  `/servers/${kind}/${encodeURIComponent(serverRefOf(s))}`

@@ -35,7 +35,10 @@ function header(path: string, size: number, mtime: number): Uint8Array<ArrayBuff
   return h
 }
 
-export function tarArchive(files: readonly { path: string; text: string }[], mtime = Date.now()): Uint8Array<ArrayBuffer> {
+export function tarArchive(
+  files: readonly { path: string; text: string }[],
+  mtime = Date.now(),
+): Uint8Array<ArrayBuffer> {
   const enc = new TextEncoder()
   const parts: Uint8Array<ArrayBuffer>[] = []
   for (const f of files) {

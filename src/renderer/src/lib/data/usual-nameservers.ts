@@ -3,7 +3,9 @@
  * compared without case or final dot, order kept from the first domain that uses it), with how
  * many use it. None when no set is shared by at least two domains.
  */
-export function usualNameservers(domains: readonly { ns: readonly string[] }[]): { ns: string[]; count: number; total: number } | undefined {
+export function usualNameservers(
+  domains: readonly { ns: readonly string[] }[],
+): { ns: string[]; count: number; total: number } | undefined {
   const counts = new Map<string, { ns: string[]; count: number }>()
   for (const d of domains) {
     const ns = d.ns.map((h) => h.trim().toLowerCase().replace(/\.$/, '')).filter(Boolean)

@@ -20,7 +20,11 @@ export type HealthRow =
   | (RowBase & { source: 'rule'; rule: HealthRule; host: string; findings: HealthFinding[] })
   | (RowBase & { source: 'served'; outcome: Exclude<ServedOutcome, 'same'>; result: ServedResult })
 
-const SERVED_SEVERITY: Record<Exclude<ServedOutcome, 'same'>, Severity> = { differs: 'error', delegated: 'warning', unknown: 'info' }
+const SERVED_SEVERITY: Record<Exclude<ServedOutcome, 'same'>, Severity> = {
+  differs: 'error',
+  delegated: 'warning',
+  unknown: 'info',
+}
 const SEVERITY_ORDER: readonly Severity[] = ['error', 'warning', 'info']
 
 export function healthRows(o: Pick<HealthOverview, 'zones' | 'served'>): HealthRow[] {
@@ -31,14 +35,37 @@ export function healthRows(o: Pick<HealthOverview, 'zones' | 'served'>): HealthR
       const key = `${z.accountId}\u0000${z.kind}\u0000${z.domain}\u0000${f.rule}\u0000${host}`
       const row = rows.get(key)
       if (row?.source === 'rule') row.findings.push(f)
-      else rows.set(key, { key, source: 'rule', accountId: z.accountId, kind: z.kind, domain: z.domain, severity: f.severity, rule: f.rule, host, findings: [f] })
+      else
+        rows.set(key, {
+          key,
+          source: 'rule',
+          accountId: z.accountId,
+          kind: z.kind,
+          domain: z.domain,
+          severity: f.severity,
+          rule: f.rule,
+          host,
+          findings: [f],
+        })
     }
   for (const r of o.served) {
     if (r.outcome === 'same') continue
     const key = `${r.accountId}\u0000dns\u0000${r.domain}\u0000served`
-    rows.set(key, { key, source: 'served', accountId: r.accountId, kind: 'dns', domain: r.domain, severity: SERVED_SEVERITY[r.outcome], outcome: r.outcome, result: r })
+    rows.set(key, {
+      key,
+      source: 'served',
+      accountId: r.accountId,
+      kind: 'dns',
+      domain: r.domain,
+      severity: SERVED_SEVERITY[r.outcome],
+      outcome: r.outcome,
+      result: r,
+    })
   }
-  return [...rows.values()].sort((a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) || a.domain.localeCompare(b.domain))
+  return [...rows.values()].sort(
+    (a, b) =>
+      SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) || a.domain.localeCompare(b.domain),
+  )
 }
 
 /** How many rows each value of a facet has, for its filter chips. */

@@ -83,4 +83,3 @@ export function nameToType(a: AccountView | undefined): string | undefined {
   if (!a || a.demo || !confirmsByName(a)) return undefined
   return a.name
 }
-

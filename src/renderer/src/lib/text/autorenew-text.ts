@@ -36,7 +36,11 @@ export function autorenewLong(a: AutorenewInForce): string {
 }
 
 /** The service's three flags as they came, for a tooltip. */
-export function autorenewRaw(r: { autorenew?: number | undefined; autorenew_all?: number | undefined }, ownName: string, own: number | undefined): string {
+export function autorenewRaw(
+  r: { autorenew?: number | undefined; autorenew_all?: number | undefined },
+  ownName: string,
+  own: number | undefined,
+): string {
   const v = (x: number | undefined) => (x === undefined ? '—' : String(x))
   return `autorenew=${v(r.autorenew)} autorenew_all=${v(r.autorenew_all)} ${ownName}=${v(own)}`
 }

@@ -2,4 +2,5 @@
 import type { ZoneRef } from '../data/bulk-dns'
 import { t } from '../../i18n'
 
-export const zoneKindText = (z: Pick<ZoneRef, 'kind'>) => t(z.kind === 'dns' ? 'bulkDns.kindDns' : 'bulkDns.kindFreeDns')
+export const zoneKindText = (z: Pick<ZoneRef, 'kind'>) =>
+  t(z.kind === 'dns' ? 'bulkDns.kindDns' : 'bulkDns.kindFreeDns')

@@ -13,4 +13,5 @@ const PART_LABEL: Record<ValueField, MessageKey> = {
 }
 
 /** An MX record's target is its mail server. */
-export const partLabel = (type: KnownType, f: ValueField): string => t(type === 'mx' && f === 'target' ? 'dnsEditor.part.mailServer' : PART_LABEL[f])
+export const partLabel = (type: KnownType, f: ValueField): string =>
+  t(type === 'mx' && f === 'target' ? 'dnsEditor.part.mailServer' : PART_LABEL[f])

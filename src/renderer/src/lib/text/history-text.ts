@@ -62,12 +62,20 @@ const SWITCHES: ReadonlySet<string> = new Set([
   'wp_flg',
 ])
 /** Members that name the subject itself, by its kind: the row's subject already says them (a service IP's webid is its server, a setting). */
-const SUBJECT_MEMBERS: Record<HistoryEntry['subjectKind'], readonly string[]> = { domain: ['domain'], freedns: ['domain'], server: ['kind', 'webid'], svcip: ['vipid'], account: [] }
+const SUBJECT_MEMBERS: Record<HistoryEntry['subjectKind'], readonly string[]> = {
+  domain: ['domain'],
+  freedns: ['domain'],
+  server: ['kind', 'webid'],
+  svcip: ['vipid'],
+  account: [],
+}
 const CONTACT_ROLES = ['registrant', 'admin', 'tech', 'billing'] as const
 
-const wholeNumber = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : undefined)
+const wholeNumber = (v: unknown): number | undefined =>
+  typeof v === 'number' && Number.isInteger(v) ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : undefined
 const isEmpty = (v: unknown) => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0)
-const objectOf = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? Object.fromEntries(Object.entries(v)) : {})
+const objectOf = (v: unknown): Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? Object.fromEntries(Object.entries(v)) : {}
 const textOf = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' ? String(v) : '')
 
 /** A DS record in words (key tag, algorithm, digest type), from the service's numbers. */
@@ -102,7 +110,10 @@ function memberValue(member: string, v: unknown, names: HistoryNames): string {
 function valueText(v: unknown): string {
   if (isEmpty(v)) return t('history.none')
   if (Array.isArray(v)) return v.map(valueText).join(', ')
-  if (typeof v === 'object') return Object.entries(objectOf(v)).map(([k, x]) => `${k}: ${valueText(x)}`).join('; ')
+  if (typeof v === 'object')
+    return Object.entries(objectOf(v))
+      .map(([k, x]) => `${k}: ${valueText(x)}`)
+      .join('; ')
   return String(v)
 }
 
@@ -113,7 +124,11 @@ function contactChanges(before: unknown, after: unknown): string[] {
   const b = objectOf(before)
   const a = objectOf(after)
   return CONTACT_ROLES.filter((role) => JSON.stringify(b[role]) !== JSON.stringify(a[role])).map((role) =>
-    t('history.memberChange', { member: tCode(`domain.role.${role}`), before: personText(b[role]), after: personText(a[role]) }),
+    t('history.memberChange', {
+      member: tCode(`domain.role.${role}`),
+      before: personText(b[role]),
+      after: personText(a[role]),
+    }),
   )
 }
 
@@ -127,10 +142,19 @@ function memberChanges(
 ): string[] {
   const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after)])].filter((k) => !subject.includes(k))
   return keys.flatMap((k) => {
-    if (before === undefined) return isEmpty(after[k]) ? [] : [t('history.memberSet', { member: label(k), value: memberValue(k, after[k], names) })]
+    if (before === undefined)
+      return isEmpty(after[k])
+        ? []
+        : [t('history.memberSet', { member: label(k), value: memberValue(k, after[k], names) })]
     if (JSON.stringify(before[k]) === JSON.stringify(after[k])) return []
     if (k === 'contact') return contactChanges(before[k], after[k])
-    return [t('history.memberChange', { member: label(k), before: memberValue(k, before[k], names), after: memberValue(k, after[k], names) })]
+    return [
+      t('history.memberChange', {
+        member: label(k),
+        before: memberValue(k, before[k], names),
+        after: memberValue(k, after[k], names),
+      }),
+    ]
   })
 }
 
@@ -159,7 +183,10 @@ function healthChanges(e: HistoryEntry): string[] {
     const text = healthText({ tCode }, f)
     return t(key, { finding: text.title, record: text.record })
   }
-  return [...findings(e.after).map(line('history.healthAppeared')), ...findings(e.before).map(line('history.healthCleared'))]
+  return [
+    ...findings(e.after).map(line('history.healthAppeared')),
+    ...findings(e.before).map(line('history.healthCleared')),
+  ]
 }
 
 /** A served entry: each finding of this comparison not in the one before, then each that went away. */
@@ -171,7 +198,10 @@ function servedChanges(e: HistoryEntry): string[] {
   const text = (f: ServedFinding) => tCode(f.code, f.params)
   const before = findings(e.before).map(text)
   const after = findings(e.after).map(text)
-  return [...after.filter((f) => !before.includes(f)).map((finding) => t('history.servedAppeared', { finding })), ...before.filter((f) => !after.includes(f)).map((finding) => t('history.servedCleared', { finding }))]
+  return [
+    ...after.filter((f) => !before.includes(f)).map((finding) => t('history.servedAppeared', { finding })),
+    ...before.filter((f) => !after.includes(f)).map((finding) => t('history.servedCleared', { finding })),
+  ]
 }
 
 /**
@@ -217,7 +247,9 @@ export function subjectLink(e: HistoryEntry): string | undefined {
     case 'server': {
       const server = serverOf(e)
       // A reference that cannot stand in an address (a row from before names were kept) has no link.
-      return server && (isServerId(server.ref) || serverRefOf({ webid: '', webname: server.ref }) === server.ref) ? serverLink(server.kind, { webid: server.ref, webname: server.ref }) : undefined
+      return server && (isServerId(server.ref) || serverRefOf({ webid: '', webname: server.ref }) === server.ref)
+        ? serverLink(server.kind, { webid: server.ref, webname: server.ref })
+        : undefined
     }
     case 'account':
       return undefined

@@ -33,7 +33,8 @@ interface JobTarget {
   to?: string | undefined
 }
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : typeof v === 'number' ? String(v) : undefined)
+const str = (v: unknown): string | undefined =>
+  typeof v === 'string' && v ? v : typeof v === 'number' ? String(v) : undefined
 const isServerKind = (v: unknown): v is ServerKind => typeof v === 'string' && SERVER_KINDS.some((k) => k === v)
 
 /** The domain an item names: `domain`, or a registration's `sld` and `tld`. */
@@ -46,12 +47,26 @@ function domainOf(params: Record<string, unknown>): string | undefined {
 }
 
 /** The target of one item; undefined for a write of the whole account. */
-export function itemTarget(w: JobTargetWords, job: Pick<JobView, 'accountId' | 'operation'>, item: Pick<JobItemView, 'params' | 'label'>): JobTarget | undefined {
+export function itemTarget(
+  w: JobTargetWords,
+  job: Pick<JobView, 'accountId' | 'operation'>,
+  item: Pick<JobItemView, 'params' | 'label'>,
+): JobTarget | undefined {
   const p = item.params
   const op = job.operation
   const domain = domainOf(p)
-  if (op.startsWith('freedns.') && domain) return { key: `freedns:${domain}`, text: w.t('jobs.target.freedns', { name: domain }), to: `/freedns/${encodeURIComponent(domain)}` }
-  if (op === 'domains.dns.set' && domain) return { key: `zone:${domain}`, text: w.t('jobs.target.zone', { name: domain }), to: `/dns/${encodeURIComponent(domain)}` }
+  if (op.startsWith('freedns.') && domain)
+    return {
+      key: `freedns:${domain}`,
+      text: w.t('jobs.target.freedns', { name: domain }),
+      to: `/freedns/${encodeURIComponent(domain)}`,
+    }
+  if (op === 'domains.dns.set' && domain)
+    return {
+      key: `zone:${domain}`,
+      text: w.t('jobs.target.zone', { name: domain }),
+      to: `/dns/${encodeURIComponent(domain)}`,
+    }
   if (domain) return { key: `domain:${domain}`, text: domain, to: `/domains/${encodeURIComponent(domain)}` }
   const ref = str(p.webid)
   if (isServerKind(p.kind) && ref) {
@@ -65,9 +80,18 @@ export function itemTarget(w: JobTargetWords, job: Pick<JobView, 'accountId' | '
     }
   }
   const webname = str(p.webname)
-  if (isServerKind(p.kind) && webname) return { key: `server:${p.kind}:${webname}`, text: w.t('jobs.target.server', { name: webname, kind: w.kindLabel(job.accountId, p.kind) }) }
+  if (isServerKind(p.kind) && webname)
+    return {
+      key: `server:${p.kind}:${webname}`,
+      text: w.t('jobs.target.server', { name: webname, kind: w.kindLabel(job.accountId, p.kind) }),
+    }
   const vipid = str(p.vipid)
-  if (vipid) return { key: `svcip:${vipid}`, text: w.t('jobs.target.svcip', { name: item.label || vipid }), to: `/svcips/${vipid}` }
+  if (vipid)
+    return {
+      key: `svcip:${vipid}`,
+      text: w.t('jobs.target.svcip', { name: item.label || vipid }),
+      to: `/svcips/${vipid}`,
+    }
   return item.label && item.label !== 'account' ? { key: `label:${item.label}`, text: item.label } : undefined
 }
 
@@ -85,14 +109,21 @@ export function jobTargets(w: JobTargetWords, job: Pick<JobView, 'accountId' | '
 const TARGETS_SHOWN = 2
 
 /** The targets a row names, and how many it leaves for the job's own panel. */
-export function targetsSummary(targets: readonly JobTarget[], shown = TARGETS_SHOWN): { shown: JobTarget[]; more: number } {
+export function targetsSummary(
+  targets: readonly JobTarget[],
+  shown = TARGETS_SHOWN,
+): { shown: JobTarget[]; more: number } {
   // "a, b and 1 more" says no more than "a, b, c": three are named where three are all.
   const n = targets.length <= shown + 1 ? targets.length : shown
   return { shown: targets.slice(0, n), more: targets.length - n }
 }
 
 /** The summary as one line of text (for sorting, filtering and the CSV). */
-export function targetsText(w: Pick<JobTargetWords, 't'>, targets: readonly JobTarget[], shown = TARGETS_SHOWN): string {
+export function targetsText(
+  w: Pick<JobTargetWords, 't'>,
+  targets: readonly JobTarget[],
+  shown = TARGETS_SHOWN,
+): string {
   const s = targetsSummary(targets, shown)
   if (s.shown.length === 0) return w.t('jobs.target.account')
   const names = s.shown.map((x) => x.text).join(w.t('jobs.target.separator'))

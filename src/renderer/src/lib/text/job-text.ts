@@ -19,12 +19,17 @@ const flagOf = (v: unknown): number | undefined => (typeof v === 'number' ? v : 
 /** Auto-renewal as it stands after the write: which setting is in force. */
 function autorenewAfter(job: Pick<JobView, 'operation'>, result: unknown): string {
   const own = job.operation === 'domains.autorenew.set' ? 'autorenew_domain' : 'autorenew_server'
-  const inForce = autorenewInForce({ autorenew: flagOf(field(result, 'autorenew')), autorenew_all: flagOf(field(result, 'autorenew_all')), own: flagOf(field(result, own)) })
+  const inForce = autorenewInForce({
+    autorenew: flagOf(field(result, 'autorenew')),
+    autorenew_all: flagOf(field(result, 'autorenew_all')),
+    own: flagOf(field(result, own)),
+  })
   return t('jobs.autorenewNow', { state: autorenewShort(inForce) })
 }
 
 /** What the service changed on the way, appended to a done item's message. */
-const serviceKeptSuffix = (it: JobItemView) => (it.serviceKept?.length ? ` ${it.serviceKept.map((f) => serviceKeptText({ t, tCode }, f)).join(' ')}` : '')
+const serviceKeptSuffix = (it: JobItemView) =>
+  it.serviceKept?.length ? ` ${it.serviceKept.map((f) => serviceKeptText({ t, tCode }, f)).join(' ')}` : ''
 
 /** What happened to one item, in a sentence. */
 export function itemMessage(job: Pick<JobView, 'operation'>, it: JobItemView): string {
@@ -32,7 +37,8 @@ export function itemMessage(job: Pick<JobView, 'operation'>, it: JobItemView): s
     const fromLog = it.resolvedFromLog ? ` ${t('jobs.fromLog')}` : ''
     const date = field(it.result, 'expirationdate')
     if (typeof date === 'string' && date) return `${t('domains.renewedTo', { date: formatDate(date) })}${fromLog}`
-    if (job.operation === 'domains.autorenew.set' || job.operation === 'servers.autorenew.set') return `${autorenewAfter(job, it.result)}${fromLog}${serviceKeptSuffix(it)}`
+    if (job.operation === 'domains.autorenew.set' || job.operation === 'servers.autorenew.set')
+      return `${autorenewAfter(job, it.result)}${fromLog}${serviceKeptSuffix(it)}`
     return `${it.resolvedFromLog ? t('jobs.doneFromLog') : t('common.done')}${serviceKeptSuffix(it)}`
   }
   if (it.state === 'unknown') {
@@ -49,6 +55,12 @@ export function itemMessage(job: Pick<JobView, 'operation'>, it: JobItemView): s
 export function jobCsv(job: JobView): string {
   return toCsv(
     [t('jobs.item'), t('domains.result'), t('domains.message'), t('common.requestId'), t('jobs.logEntry')],
-    job.items.map((it) => [it.label, itemStateLabel(it), it.error?.serviceMessage ?? itemMessage(job, it), it.requestId ?? '', it.log?.entry?.request_id ?? '']),
+    job.items.map((it) => [
+      it.label,
+      itemStateLabel(it),
+      it.error?.serviceMessage ?? itemMessage(job, it),
+      it.requestId ?? '',
+      it.log?.entry?.request_id ?? '',
+    ]),
   )
 }

@@ -34,8 +34,15 @@ function itemKindText(w: ReminderWords, item: ExpiringItem): string {
 export function reminderText(w: ReminderWords, r: DueReminder): NotificationText {
   const { item } = r
   return {
-    title: r.daysLeft === 0 ? w.t('reminders.expiresToday', { item: item.label }) : w.t('reminders.expiresIn', { item: item.label, days: r.daysLeft }),
-    body: w.t(item.autorenew ? 'reminders.bodyAutorenew' : 'reminders.body', { what: itemKindText(w, item), account: w.accountName(item.accountId), date: w.formatDate(item.expires) }),
+    title:
+      r.daysLeft === 0
+        ? w.t('reminders.expiresToday', { item: item.label })
+        : w.t('reminders.expiresIn', { item: item.label, days: r.daysLeft }),
+    body: w.t(item.autorenew ? 'reminders.bodyAutorenew' : 'reminders.body', {
+      what: itemKindText(w, item),
+      account: w.accountName(item.accountId),
+      date: w.formatDate(item.expires),
+    }),
   }
 }
 
@@ -46,5 +53,9 @@ export function moreRemindersText(w: ReminderWords, count: number): Notification
 
 /** A calendar event's title: the item, what it is and whose. */
 export function calendarSummary(w: ReminderWords, item: ExpiringItem): string {
-  return w.t('calendar.summary', { item: item.label, what: itemKindText(w, item), account: w.accountName(item.accountId) })
+  return w.t('calendar.summary', {
+    item: item.label,
+    what: itemKindText(w, item),
+    account: w.accountName(item.accountId),
+  })
 }

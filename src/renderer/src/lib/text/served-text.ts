@@ -33,4 +33,8 @@ export function servedStateLine(r: ServedResult | undefined): string {
 
 /** The "type name" keys of the records a nameserver serves differently, as the editor's rows name them. */
 export const differingRecords = (r: ServedResult | undefined): ReadonlySet<string> =>
-  new Set((r?.findings ?? []).filter(isServedDifference).map((f) => `${String(f.params.type).toLowerCase()} ${String(f.params.name).toLowerCase()}`))
+  new Set(
+    (r?.findings ?? [])
+      .filter(isServedDifference)
+      .map((f) => `${String(f.params.type).toLowerCase()} ${String(f.params.name).toLowerCase()}`),
+  )

@@ -27,7 +27,10 @@ const DOMAIN_STATUS: Record<string, MessageKey> = { TRANSFER_LOCK: 'serviceValue
 export const domainStatusText = (raw: string) => lookup(raw, DOMAIN_STATUS)
 
 /** STAY (in progress) and FAILED (with a failure reason) are the values the spec shows. */
-const TRANSFER_STATUS: Record<string, MessageKey> = { STAY: 'serviceValue.transferStatus.STAY', FAILED: 'serviceValue.transferStatus.FAILED' }
+const TRANSFER_STATUS: Record<string, MessageKey> = {
+  STAY: 'serviceValue.transferStatus.STAY',
+  FAILED: 'serviceValue.transferStatus.FAILED',
+}
 export const transferStatusText = (raw: string) => lookup(raw, TRANSFER_STATUS)
 
 /** A failed transfer's reason: free text from the service, in the user's words where the app knows the message. */
