@@ -30,6 +30,12 @@ export interface Context {
   io: Io
   json: boolean
   dataDir: string
+  /**
+   * Where the built store worker is (beside out/main/cli.js): a session a command opens later for
+   * itself (dns served, ddns update recording in history) takes it from here, since the session's
+   * module is a lazily loaded chunk in another folder. Unset in process (the tests' own sessions).
+   */
+  storeWorkerUrl?: URL
 }
 
 /**

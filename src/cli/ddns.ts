@@ -129,7 +129,7 @@ async function sendWhenFree(
   update: PayloadOf<'ddns.send'>,
   signal: AbortSignal | undefined,
 ): Promise<DdnsSent> {
-  const opened = await openSession(c.dataDir)
+  const opened = await openSession(c.dataDir, c.storeWorkerUrl ? { storeWorkerUrl: c.storeWorkerUrl } : {})
   if (!opened.ok) {
     const sent = await sendDdnsUpdate(t, update.host, update.ip, signal)
     c.io.err(c.say.t('cli.ddns.notInHistory'))

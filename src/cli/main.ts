@@ -116,12 +116,13 @@ export async function run(argv: string[], given: Io): Promise<number> {
   // A command that keeps the key it is given into the keychain (accounts add --keychain) needs the keychain itself.
   const toKeychain = command.keepsKey === true && flags.on('keychain')
   const secrets = keySource && !toKeychain ? new KeySourceStore(keySource.key) : undefined
+  // Beside the built command (out/main/cli.js): the session's module is a chunk of its own now, in chunks/.
+  const storeWorkerUrl = new URL('./store-worker.js', import.meta.url)
   const opened = await openSession(dataDir, {
     onProgress: (p) => io.err(say.t('cli.progress', { done: p.loadedItems, total: p.expectedItems ?? '?' })),
     ...(secrets ? { secrets } : {}),
     ...(command.hook ? { lockWait: acmeLockWait(io, say, flags.ms('timeout') ?? ACME_TIMEOUT_MS, json) } : {}),
-    // Beside the built command (out/main/cli.js): the session's module is a chunk of its own now, in chunks/.
-    storeWorkerUrl: new URL('./store-worker.js', import.meta.url),
+    storeWorkerUrl,
   })
   if (!opened.ok) {
     const { kind, code, params } = opened.error
@@ -129,7 +130,7 @@ export async function run(argv: string[], given: Io): Promise<number> {
     io.err(say.error(opened.error))
     return EXIT.failed
   }
-  const c: Context = { session: opened.session, say, io, json, dataDir }
+  const c: Context = { session: opened.session, say, io, json, dataDir, storeWorkerUrl }
   // The ACME hooks say it on stdout: certbot shows a successful hook's stderr as an error.
   if (opened.session.viaApp && !command.hook) io.err(say.t('cli.viaApp'))
   let served: AccountView | undefined

@@ -47,7 +47,7 @@ async function everyZone(c: Context, account: AccountView): Promise<Zone[]> {
  * are; when none can be opened (or it refuses), said on stderr: the outcome and exit code stand.
  */
 async function recordInHistory(c: Context, account: AccountView, reports: readonly ServedReport[]): Promise<void> {
-  const opened = await openSession(c.dataDir)
+  const opened = await openSession(c.dataDir, c.storeWorkerUrl ? { storeWorkerUrl: c.storeWorkerUrl } : {})
   if (!opened.ok) {
     c.io.err(`${c.say.error(opened.error)}\n${c.say.t('cli.served.notInHistory')}`)
     return
