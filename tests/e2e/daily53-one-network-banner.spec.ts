@@ -7,6 +7,7 @@
  */
 import { expect, reloadApp, reloadInLanguage, test } from './fixtures'
 import { expectNoAxeViolationsIn } from './axe'
+import { DEMO_ACCOUNT_ID } from '@shared/accounts'
 
 const WORDS = {
   en: {
@@ -38,6 +39,11 @@ for (const lang of ['en', 'ja'] as const) {
     await expect(table.getByRole('row').filter({ hasText: sb.state.domains[0]!.domainname })).toBeVisible()
     // Read once; then the service goes away and the window opens again on Domains.
     await expect(app.locator('.read-status')).toHaveCount(0)
+    // Main keeps the list in its store's worker after it answered the window: kept before the
+    // service goes, so the window has a stored list (and its time) to show beside the banner.
+    await expect
+      .poll(async () => (await harness.services.store.getList(DEMO_ACCOUNT_ID, 'domains.list', {})) !== undefined)
+      .toBe(true)
     const address = new URL(sb.url).host
     await sb.close()
     await reloadApp(app)

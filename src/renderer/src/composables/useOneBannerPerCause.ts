@@ -2,8 +2,9 @@
  * One banner per cause on a screen: where several parts of a screen fail for one reason about an
  * account's key (the keychain locked, the key gone from it, the key refused) or its service (not
  * reached: a list and each of its detail reads alike, issue 53), the first banner
- * mounted says it and the others stay hidden; its Retry retries every part that failed so. Any
- * other error is each part's own and shows where it happened.
+ * mounted says it and the others stay hidden; its Retry retries every part that failed so, and it
+ * says the time of the list still shown whichever part's banner that time came with (the parts
+ * fail in no fixed order: a detail read may speak first). Any other error is each part's own.
  */
 import { computed, markRaw, onBeforeUnmount, reactive, watch } from 'vue'
 import type { ErrorData } from '../data/bridge'
@@ -23,6 +24,7 @@ const SHARED_CAUSES = new Set<ErrorData['kind']>([
 interface Entry {
   id: number
   retry: () => (() => void) | undefined
+  asOf: () => string | undefined
 }
 
 const byCause = reactive(new Map<string, Entry[]>())
@@ -33,8 +35,12 @@ export function causeOf(error: ErrorData, accountId: string | undefined): string
   return SHARED_CAUSES.has(error.kind) ? `${accountId ?? ''}\u0000${error.kind}\u0000${error.code}` : undefined
 }
 
-export function useOneBannerPerCause(cause: () => string | undefined, retry: () => (() => void) | undefined) {
-  const entry: Entry = markRaw({ id: nextId++, retry })
+export function useOneBannerPerCause(
+  cause: () => string | undefined,
+  retry: () => (() => void) | undefined,
+  asOf: () => string | undefined = () => undefined,
+) {
+  const entry: Entry = markRaw({ id: nextId++, retry, asOf })
   let joined: string | undefined
   const leave = () => {
     if (joined === undefined) return
@@ -67,5 +73,11 @@ export function useOneBannerPerCause(cause: () => string | undefined, retry: () 
       .filter((f): f is () => void => f !== undefined)
     return fns.length > 0 ? () => fns.forEach((f) => f()) : undefined
   })
-  return { shown, retryAll }
+  /** When the list still shown was read, as any part failing for this cause knows it. */
+  const asOfAny = computed(() =>
+    others()
+      .map((e) => e.asOf())
+      .find((t) => t !== undefined),
+  )
+  return { shown, retryAll, asOfAny }
 }
