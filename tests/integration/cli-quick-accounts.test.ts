@@ -1,13 +1,15 @@
 /**
  * `hosting-admin accounts` with no app holding the folder answers from the accounts file alone
  * (issue 52 point 7, src/cli/accounts-list.ts): the same rows as the app's accounts.list, and no
- * store, journal or log made in the folder to say them. The built command, as installed.
+ * store, journal, log or lock made in the folder to say them; a folder another command holds is
+ * read at once, one the app holds is the app's to answer. The built command, as installed.
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
+import { startLockChild, type LockChild } from '../helpers/child-processes'
 
 const CLI = 'out/main/cli.js'
 const accounts = (dataDir: string, ...more: string[]) =>
@@ -17,14 +19,44 @@ const accounts = (dataDir: string, ...more: string[]) =>
     env: { PATH: process.env.PATH, HOME: dataDir, LANG: 'C.UTF-8' },
   })
 
+const holders: LockChild[] = []
+const holding = async (dir: string, who: 'app' | 'cli') => {
+  const child = await startLockChild(dir, who)
+  holders.push(child)
+  expect(await child.ask('take', 'took')).toMatchObject({ ok: true })
+}
+afterEach(async () => {
+  await Promise.all(holders.splice(0).map((c) => c.kill9()))
+})
+
 describe.skipIf(!existsSync(CLI))("accounts without the app's services", () => {
-  it('lists the demo of an empty folder and opens nothing else there', () => {
+  it('lists the demo of an empty folder and makes nothing there, not even the lock', () => {
     const dir = mkdtempSync(join(tmpdir(), 'quick-accounts-'))
     const r = accounts(dir)
     expect(r.status).toBe(0)
     expect(r.stdout).toBe('* Demo (local sandbox)\ttest\tdemo\n')
-    // The folder's lock only: no portfolio store, journal or log was opened to list it.
-    expect(readdirSync(dir).filter((f) => f !== 'in-use.db')).toEqual([])
+    // A read takes no lock (every writer replaces the accounts file whole): no portfolio store,
+    // journal, log or lock file was made to list it.
+    expect(readdirSync(dir)).toEqual([])
+  })
+
+  it('reads a folder another command holds at once, without waiting for it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'quick-accounts-'))
+    await holding(dir, 'cli')
+    const r = accounts(dir, '--json')
+    expect(r.stderr).toBe('')
+    expect(r.status).toBe(0)
+    expect(JSON.parse(r.stdout)).toEqual({
+      accounts: [{ id: 'demo', name: 'Demo (local sandbox)', environment: 'test', readOnly: false, active: true }],
+    })
+  })
+
+  it("leaves a folder the app holds to the app's door (none here: it says the app cannot be reached)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'quick-accounts-'))
+    await holding(dir, 'app')
+    const r = accounts(dir, '--json')
+    expect(r.status).toBe(1)
+    expect(JSON.parse(r.stdout)).toMatchObject({ ok: false, error: { code: 'cli.appDoorUnreachable' } })
   })
 
   it("lists the file's accounts as the app does, the active one marked, in JSON too", () => {

@@ -44,6 +44,24 @@ export function activeIdIn({ activeId, accounts }: AccountsFile): string {
   return accounts[0]?.id ?? DEMO_ACCOUNT_ID
 }
 
+/**
+ * The file's profiles when every account reads, each id once: what load() returns without moving
+ * or copying anything aside. Undefined when load() would have a problem to keep and report
+ * (unreadable, an account left out), which only the app's services do, under the folder's lock.
+ */
+export function cleanAccountsIn(text: string): AccountsFile | undefined {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    return undefined
+  }
+  const parsed = fileSchema.safeParse(json)
+  if (!parsed.success) return undefined
+  const { accounts } = parsed.data
+  return new Set(accounts.map((a) => a.id)).size === accounts.length ? parsed.data : undefined
+}
+
 export class ProfileStore {
   private data: AccountsFile = { version: 1, activeId: null, accounts: [] }
   private writes: Promise<void> = Promise.resolve()

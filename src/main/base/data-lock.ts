@@ -21,31 +21,13 @@
  * descriptors open while it holds a lock), never by plain fs calls.
  */
 import { existsSync } from 'node:fs'
-import { chmod, open, readFile, realpath, rename, unlink } from 'node:fs/promises'
+import { chmod, open, realpath, rename, unlink } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { join, resolve } from 'node:path'
 import Database from 'libsql'
-import { z } from 'zod'
+import { codeOf, holderOf, lockFileOf, runs, type LockHolder } from './lock-holder'
 
-/** The app also writes where the command reaches it (cli-server.ts) and the token it asks for. */
-export type LockHolder = {
-  pid: number
-  host: string
-  who: 'app' | 'cli'
-  since: string
-  socket?: string | undefined
-  token?: string | undefined
-}
-const holderSchema = z.object({
-  pid: z.number().int().positive(),
-  host: z.string(),
-  who: z.enum(['app', 'cli']),
-  since: z.string(),
-  socket: z.string().max(500).optional(),
-  token: z.string().max(200).optional(),
-})
-
-export const lockFileOf = (dir: string) => join(dir, 'in-use.lock')
+export { lockFileOf, type LockHolder }
 /** The file whose OS lock is the folder's lock (empty: only its lock matters). */
 export const lockDatabaseOf = (dir: string) => join(dir, 'in-use.db')
 
@@ -69,20 +51,6 @@ export type LockAttempt =
 /** The locks this process holds, by folder: the OS lock cannot tell this process's takings apart. */
 type HeldHere = { db: Database.Database; holder: LockHolder; holderFile: string; released: boolean }
 const heldHere = new Map<string, HeldHere>()
-
-/** Whether a process of this machine runs (EPERM: it runs as another user). */
-function runs(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return codeOf(err) === 'EPERM'
-  }
-}
-
-function codeOf(err: unknown): string {
-  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : 'unknown'
-}
 
 /** One key per folder whatever path names it (a link, a trailing slash). */
 async function keyOf(dir: string): Promise<string> {
@@ -117,15 +85,6 @@ export async function currentHolder(dir: string): Promise<LockHolder | undefined
   // Held, and the file names a process that runs: the holder (a file older than the lock, of a
   // crashed holder whose pid was reused, lasts only until the new holder writes its own).
   return holder && holder.host === hostname() && runs(holder.pid) ? holder : undefined
-}
-
-async function holderOf(file: string): Promise<LockHolder | undefined> {
-  try {
-    const parsed = holderSchema.safeParse(JSON.parse(await readFile(file, 'utf8')))
-    return parsed.success ? parsed.data : undefined
-  } catch {
-    return undefined
-  }
 }
 
 export interface LockWaitOptions {

@@ -62,15 +62,7 @@ export type AccountColour = (typeof ACCOUNT_COLOURS)[number]
 export const ACCOUNT_ENVIRONMENTS = ['production', 'staging', 'test', 'none'] as const
 export type AccountEnvironment = (typeof ACCOUNT_ENVIRONMENTS)[number]
 
-/** The built-in demo's name, as the accounts list gives it (the renderer words it in the user's language). */
-export const DEMO_ACCOUNT_NAME = 'Demo (local sandbox)'
-
-/** The demo's marks, fixed: a neutral colour and the "test" tag (it is a sandbox with sample data). */
-export const DEMO_MARKS = { colour: 'slate', environment: 'test', readOnly: false } as const satisfies {
-  colour: AccountColour
-  environment: AccountEnvironment
-  readOnly: boolean
-}
+export { DEMO_ACCOUNT_NAME, DEMO_MARKS } from './demo'
 
 /** The editable part of a profile. */
 export const profileFieldsSchema = z.object({
