@@ -28,7 +28,7 @@ import { keyCheckOutcome } from '@shared/accounts/key-check'
 import { WRITE_SAFETY, writeSafetyOf } from '@shared/accounts/write-safety'
 import type { ConnectionResult } from '@shared/ipc/contract'
 import { SERVER_KIND_PLACEHOLDERS, type ServerKind } from '@shared/service/constants'
-import { BadInput, EXIT, Failed, type Context } from './context'
+import { BadInput, EXIT, Failed, failed, type Context } from './context'
 import type { Flags } from './flags'
 import type { KeySource } from './key-source'
 import { askHidden, askYes, canAsk } from './key-prompt'
@@ -191,6 +191,7 @@ export async function testAccount(c: Context, account: AccountView): Promise<num
 /**
  * accounts remove <name>: confirmed as the window confirms it (asked at a terminal; --yes from a
  * script). The account's keychain entry goes with it; a key file or credential is the user's and stays.
+ * Where the keychain cannot be reached, neither goes (main's accounts.remove: keychain.keyStays).
  */
 export async function removeAccount(c: Context, account: AccountView, yes: boolean): Promise<number> {
   if (!yes) {
@@ -202,6 +203,13 @@ export async function removeAccount(c: Context, account: AccountView, yes: boole
     }
   }
   const r = await c.session.call('accounts.remove', { id: account.id })
+  if (!r.ok && r.error.code === 'keychain.keyStays') {
+    // Nothing removed (exit 1): the keychain is out of reach here (env -i, cron, ssh), so the
+    // command says where the key is and where it can be taken out with the account.
+    const code = failed(c, r.error)
+    c.io.err(c.say.t('cli.accounts.keyStaysHow', { name: account.name }))
+    return code
+  }
   if (!r.ok) throw new Failed(r.error)
   if (c.json) c.io.out(JSON.stringify({ ok: true, removed: { id: account.id, name: account.name } }))
   else c.io.out(c.say.t('cli.accounts.removed', { name: account.name }))

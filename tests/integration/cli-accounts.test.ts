@@ -268,6 +268,47 @@ commands need no key source, and remove takes it out',
     120_000,
   )
 
+  it.skipIf(!hasSecretService)(
+    'under env -i, remove of an account whose key is in the keychain removes neither and says how to (exit 1)',
+    async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'cli-accounts-key-stays-'))
+      const { DBUS_SESSION_BUS_ADDRESS, HOME, PATH } = process.env
+      const desktop = { DBUS_SESSION_BUS_ADDRESS, HOME, PATH }
+      const added = await cli([...add('Kept'), '--key-stdin', '--keychain'], {
+        dataDir,
+        env: desktop,
+        stdin: sb.keys.full,
+      })
+      expect(added).toMatchObject({ code: 0 })
+      const [account] = accountsIn(dataDir)
+      const keychain = new KeytarSecretStore(await loadKeytar())
+      expect(await keychain.get(account?.id ?? '')).toBe(sb.keys.full)
+
+      // No D-Bus session (ssh, cron): the keychain cannot be reached to take the key out.
+      const bare = await cli(['accounts', 'remove', 'Kept', '--yes'], { dataDir })
+      expect(bare.code).toBe(1)
+      expect(bare.out).toBe('')
+      expect(bare.err).toContain('The account was not removed: its key is in the system keychain')
+      expect(bare.err).toContain('The key of Kept stays in the keychain, and the account with it.')
+      expect(bare.err).toContain('run hosting-admin accounts remove again from a desktop session')
+      const ja = await cli(['accounts', 'remove', 'Kept', '--yes', '--json'], { dataDir, env: { LANG: 'ja_JP.UTF-8' } })
+      expect(ja.code).toBe(1)
+      expect(JSON.parse(ja.out)).toMatchObject({ ok: false, error: { code: 'keychain.keyStays' } })
+      expect(ja.err).toContain('Kept のキーはキーチェーンに残り')
+      // Nothing went: the account is listed still, its key still in the keychain.
+      expect(accountsIn(dataDir)).toMatchObject([{ name: 'Kept', keyKept: 'keychain' }])
+      expect(await keychain.get(account?.id ?? '')).toBe(sb.keys.full)
+
+      // From the desktop session, as it says: both go.
+      expect(await cli(['accounts', 'remove', 'Kept', '--yes'], { dataDir, env: desktop })).toMatchObject({ code: 0 })
+      expect(accountsIn(dataDir)).toEqual([])
+      expect(await keychain.get(account?.id ?? '')).toBeUndefined()
+      keyNowhereIn(every, sb.keys.full)
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+    120_000,
+  )
+
   const terminalCase =
     'at a terminal with no key source: the key is asked for, not shown as typed, and put in the keychain; \
 remove asks before it removes'

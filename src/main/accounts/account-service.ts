@@ -278,7 +278,16 @@ export class AccountService {
 
   async remove(id: string): Promise<void> {
     this.assertNotDemo(id)
-    this.profile(id)
+    // A key this app put in the keychain goes first: with the keychain out of reach (no D-Bus
+    // session, a locked keyring, a command given a key file) the account stays as it was, rather
+    // than its key staying behind in the keychain with no account left to name it.
+    if (this.profile(id).keyKept === 'keychain') {
+      try {
+        await (await this.opts.keychain()).delete(id)
+      } catch {
+        throw AppError.of('keychain-unavailable', { code: 'keychain.keyStays' })
+      }
+    }
     await this.opts.profiles.update((d) => {
       d.accounts = d.accounts.filter((a) => a.id !== id)
       if (d.activeId === id) d.activeId = null

@@ -991,6 +991,8 @@ export const en = {
     'This account’s key is no longer in the system keychain: the keychain says it holds no entry for it (another program or a clean-up removed it). Replace the key to go on.',
   'keychain.locked':
     'The keychain is locked or access was denied. The system keychain is not available, so the API key cannot be stored safely. On Linux, install and unlock a Secret Service (GNOME Keyring or KWallet) and make sure a D-Bus session is running; on macOS and Windows, allow this app to use the keychain / Credential Manager. Or keep the key for this session only: it is held in memory and forgotten when the app quits.',
+  'keychain.keyStays':
+    'The account was not removed: its key is in the system keychain, which could not be reached to take it out (no desktop session, or the keyring is locked). Removed now, the account would leave its key behind there. Unlock your keyring (on Linux, GNOME Keyring or KWallet) and remove the account again.',
   'keychain.refused':
     'The keychain refused the request. The system keychain is not available, so the API key cannot be stored safely. On Linux, install and unlock a Secret Service (GNOME Keyring or KWallet) and make sure a D-Bus session is running; on macOS and Windows, allow this app to use the keychain / Credential Manager. Or keep the key for this session only: it is held in memory and forgotten when the app quits.',
   'field.required': 'This field is required.',
@@ -1232,6 +1234,8 @@ export const en = {
   'cli.accounts.yesNo': '[y/N]',
   'cli.accounts.yesWords': 'y|yes',
   'cli.accounts.notRemoved': 'The account {name} was not removed.',
+  'cli.accounts.keyStaysHow':
+    'The key of {name} stays in the keychain, and the account with it. To remove both, run hosting-admin accounts remove again from a desktop session (where the keychain is reached and unlocked), or remove the account in the app’s window.',
   'cli.accounts.removed': 'Removed the account {name}.',
   'cli.accounts.renamed': 'Renamed the account {was} to {name}.',
   'cli.key.stdinTerminal':

@@ -984,6 +984,8 @@ export const ja: Catalogue = {
     'このアカウントのキーはシステムのキーチェーンにもうありません。キーチェーンにはこのアカウントの項目がないと返されました (別のプログラムや後片付けで削除されています)。続けるにはキーを置き換えてください。',
   'keychain.locked':
     'キーチェーンがロックされているか、アクセスが拒否されました。システムのキーチェーンを利用できないため、APIキーを安全に保存できません。Linuxでは Secret Service(GNOME Keyring または KWallet)をインストールしてロックを解除し、D-Busセッションが動いていることを確認してください。macOSとWindowsでは、このアプリにキーチェーン/資格情報マネージャーの使用を許可してください。または、キーをこのセッションの間だけ保持することもできます(メモリ上に置き、アプリ終了時に消去します)。',
+  'keychain.keyStays':
+    'アカウントを削除しませんでした。キーがシステムのキーチェーンにありますが、キーチェーンに接続できず取り出せませんでした(デスクトップのセッションがないか、キーリングがロックされています)。いま削除すると、キーだけがキーチェーンに残ります。キーリングのロックを解除して (Linux では GNOME Keyring または KWallet) もう一度アカウントを削除してください。',
   'keychain.refused':
     'キーチェーンが要求を拒否しました。システムのキーチェーンを利用できないため、APIキーを安全に保存できません。Linuxでは Secret Service(GNOME Keyring または KWallet)をインストールしてロックを解除し、D-Busセッションが動いていることを確認してください。macOSとWindowsでは、このアプリにキーチェーン/資格情報マネージャーの使用を許可してください。または、キーをこのセッションの間だけ保持することもできます(メモリ上に置き、アプリ終了時に消去します)。',
   'field.required': 'この項目は必須です。',
@@ -1226,6 +1228,8 @@ export const ja: Catalogue = {
   'cli.accounts.yesNo': '[y/N]',
   'cli.accounts.yesWords': 'y|yes|はい',
   'cli.accounts.notRemoved': 'アカウント {name} は削除しませんでした。',
+  'cli.accounts.keyStaysHow':
+    '{name} のキーはキーチェーンに残り、アカウントもそのまま残っています。両方を削除するには、デスクトップのセッション(キーチェーンに接続でき、ロックが解除されている環境)で hosting-admin accounts remove をもう一度実行するか、アプリのウィンドウでアカウントを削除してください。',
   'cli.accounts.removed': 'アカウント {name} を削除しました。',
   'cli.accounts.renamed': 'アカウント {was} の名前を {name} に変えました。',
   'cli.key.stdinTerminal':
