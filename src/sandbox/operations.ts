@@ -21,7 +21,7 @@
  */
 import { z } from 'zod'
 import { SERVER_KINDS } from '@shared/service/constants'
-import { CONTACT_FIELDS, CONTACT_ROLES, RESOURCE_FIELDS, SVCIP_REGIONS } from './spec-words'
+import { CONTACT_FIELDS, CONTACT_ROLES, RESOURCE_FIELDS, SVCIP_REGIONS } from '@shared/service/spec-words'
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
 export type ParamPlace = 'path' | 'query' | 'body'
