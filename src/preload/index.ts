@@ -17,33 +17,20 @@ import type { Progress } from '@shared/ipc/contract'
 import type { JobView } from '@shared/jobs'
 import type { ReminderTarget } from '@shared/portfolio/reminders'
 
+/** Follows one of main's events, giving its values to `listener`; answers the function that stops it. */
+function follow<T extends unknown[]>(channel: string, listener: (...values: T) => void): () => void {
+  const handler = (_event: Electron.IpcRendererEvent, ...values: T) => listener(...values)
+  ipcRenderer.on(channel, handler)
+  return () => ipcRenderer.removeListener(channel, handler)
+}
+
 const api = buildApi({
   invoke: (channel, payload) => ipcRenderer.invoke(ipcChannel(channel), payload),
-  onProgress: (listener) => {
-    const handler = (_event: Electron.IpcRendererEvent, p: Progress) => listener(p)
-    ipcRenderer.on(PROGRESS_CHANNEL, handler)
-    return () => ipcRenderer.removeListener(PROGRESS_CHANNEL, handler)
-  },
-  onJob: (listener) => {
-    const handler = (_event: Electron.IpcRendererEvent, job: JobView) => listener(job)
-    ipcRenderer.on(JOB_CHANNEL, handler)
-    return () => ipcRenderer.removeListener(JOB_CHANNEL, handler)
-  },
-  onQuitRequest: (listener) => {
-    const handler = () => listener()
-    ipcRenderer.on(QUIT_CHANNEL, handler)
-    return () => ipcRenderer.removeListener(QUIT_CHANNEL, handler)
-  },
-  onReloadRequest: (listener) => {
-    const handler = () => listener()
-    ipcRenderer.on(RELOAD_CHANNEL, handler)
-    return () => ipcRenderer.removeListener(RELOAD_CHANNEL, handler)
-  },
-  onReminderOpen: (listener) => {
-    const handler = (_event: Electron.IpcRendererEvent, target: ReminderTarget) => listener(target)
-    ipcRenderer.on(REMINDER_OPEN_CHANNEL, handler)
-    return () => ipcRenderer.removeListener(REMINDER_OPEN_CHANNEL, handler)
-  },
+  onProgress: (listener) => follow<[Progress]>(PROGRESS_CHANNEL, listener),
+  onJob: (listener) => follow<[JobView]>(JOB_CHANNEL, listener),
+  onQuitRequest: (listener) => follow(QUIT_CHANNEL, () => listener()),
+  onReloadRequest: (listener) => follow(RELOAD_CHANNEL, () => listener()),
+  onReminderOpen: (listener) => follow<[ReminderTarget]>(REMINDER_OPEN_CHANNEL, listener),
 })
 
 contextBridge.exposeInMainWorld('api', api)

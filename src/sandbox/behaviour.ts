@@ -4,7 +4,7 @@
  * minimum raised), and a rate limit per API key. Every behaviour is off, or the spec's, unless a
  * test, a benchmark or the command line turns it on; tests may change it while the sandbox runs.
  */
-import type { NsType } from './spec-words'
+import type { NsType } from '@shared/service/spec-words'
 
 export interface ServiceBehaviour {
   /** The word the service uses for each DNS flavour in ns_type (the spec writes svc1 / svc11). */

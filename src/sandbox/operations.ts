@@ -21,7 +21,7 @@
  */
 import { z } from 'zod'
 import { SERVER_KINDS } from '@shared/service/constants'
-import { CONTACT_FIELDS, CONTACT_ROLES, RESOURCE_FIELDS, SVCIP_REGIONS } from './spec-words'
+import { CONTACT_FIELDS, CONTACT_ROLES, RESOURCE_FIELDS, SVCIP_REGIONS } from '@shared/service/spec-words'
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
 export type ParamPlace = 'path' | 'query' | 'body'
@@ -83,6 +83,14 @@ const contact = z.object(
   >,
 )
 const nameservers = z.array(nonEmpty)
+
+// What several operations name alike: a server's and a domain's path, the places under a domain,
+// and the handing of a domain or a free DNS zone to another user.
+const serverPath = { kind, webid: serverRef }
+const domainPath = { domain: domainRef }
+const transferOrderPath = { ...domainPath, transferorderid: nonEmpty }
+const privateNameserverPath = { ...domainPath, hostname: nonEmpty }
+const ownershipChange = { ...domainPath, username: nonEmpty, message: text.optional() }
 const dsRecord = z.object({ keytag: nonNegative, alg: nonNegative, digesttype: nonNegative, digest: text })
 
 // ------------------------------------------------------------ the operations
@@ -109,22 +117,20 @@ export const OPERATIONS = {
     www_flg: flag.optional(),
     wp_flg: flag.optional(),
   }),
-  'servers.get': op('GET', '/{kind}/{webid}', { kind, webid: serverRef }),
+  'servers.get': op('GET', '/{kind}/{webid}', serverPath),
   'servers.expiration.list': op('GET', '/{kind}/expiration', { kind, ...paging }),
-  'servers.expiration.get': op('GET', '/{kind}/{webid}/expiration', { kind, webid: serverRef }),
-  'servers.expiration.extend': op('PUT', '/{kind}/{webid}/expiration', { kind, webid: serverRef, months: positive }),
+  'servers.expiration.get': op('GET', '/{kind}/{webid}/expiration', serverPath),
+  'servers.expiration.extend': op('PUT', '/{kind}/{webid}/expiration', { ...serverPath, months: positive }),
   'servers.autorenew.list': op('GET', '/{kind}/autorenew', { kind, ...paging }),
-  'servers.autorenew.get': op('GET', '/{kind}/{webid}/autorenew', { kind, webid: serverRef }),
+  'servers.autorenew.get': op('GET', '/{kind}/{webid}/autorenew', serverPath),
   'servers.autorenew.set': op('PUT', '/{kind}/{webid}/autorenew', {
-    kind,
-    webid: serverRef,
+    ...serverPath,
     autorenew_all: autorenewSetting.optional(),
     autorenew_server: autorenewSetting.optional(),
   }),
-  'servers.resource.get': op('GET', '/{kind}/{webid}/resource', { kind, webid: serverRef }),
+  'servers.resource.get': op('GET', '/{kind}/{webid}/resource', serverPath),
   'servers.resource.set': op('PUT', '/{kind}/{webid}/resource', {
-    kind,
-    webid: serverRef,
+    ...serverPath,
     type: z.enum(RESOURCE_FIELDS),
     num: nonNegative,
   }),
@@ -157,120 +163,103 @@ export const OPERATIONS = {
     whois_proxy: flag.optional(),
     contact,
   }),
-  'domains.get': op('GET', '/domains/{domain}', { domain: domainRef }),
-  'domains.remove': op('DELETE', '/domains/{domain}', { domain: domainRef }),
+  'domains.get': op('GET', '/domains/{domain}', domainPath),
+  'domains.remove': op('DELETE', '/domains/{domain}', domainPath),
   'domains.transfer.list': op('GET', '/domains/transfer', orderedPaging),
-  'domains.transfer.listForDomain': op('GET', '/domains/{domain}/transfer', { domain: domainRef, ...orderedPaging }),
+  'domains.transfer.listForDomain': op('GET', '/domains/{domain}/transfer', { ...domainPath, ...orderedPaging }),
   'domains.transfer.request': op('POST', '/domains/{domain}/transfer', {
-    domain: domainRef,
+    ...domainPath,
     registrar: text.optional(),
     authcode: nonEmpty,
     ns: nameservers.optional(),
     whois_proxy: flag.optional(),
     contact: contact.optional(),
   }),
-  'domains.transfer.get': op('GET', '/domains/{domain}/transfer/{transferorderid}', {
-    domain: domainRef,
-    transferorderid: nonEmpty,
-  }),
-  'domains.transfer.cancel': op('DELETE', '/domains/{domain}/transfer/{transferorderid}', {
-    domain: domainRef,
-    transferorderid: nonEmpty,
-  }),
+  'domains.transfer.get': op('GET', '/domains/{domain}/transfer/{transferorderid}', transferOrderPath),
+  'domains.transfer.cancel': op('DELETE', '/domains/{domain}/transfer/{transferorderid}', transferOrderPath),
   'domains.expiration.list': op('GET', '/domains/expiration', orderedPaging),
-  'domains.expiration.get': op('GET', '/domains/{domain}/expiration', { domain: domainRef }),
+  'domains.expiration.get': op('GET', '/domains/{domain}/expiration', domainPath),
   // Years: "1 to 9 inclusive" (API-SPEC.md section 8).
   'domains.expiration.renew': op(
     'PUT',
     '/domains/expiration',
-    { domain: domainRef, years: int.refine((n) => n >= 1 && n <= 9, '1 to 9') },
+    { ...domainPath, years: int.refine((n) => n >= 1 && n <= 9, '1 to 9') },
     { domain: 'body' },
   ),
   'domains.autorenew.list': op('GET', '/domains/autorenew', orderedPaging),
-  'domains.autorenew.get': op('GET', '/domains/{domain}/autorenew', { domain: domainRef }),
+  'domains.autorenew.get': op('GET', '/domains/{domain}/autorenew', domainPath),
   'domains.autorenew.set': op('PUT', '/domains/{domain}/autorenew', {
-    domain: domainRef,
+    ...domainPath,
     autorenew_all: autorenewSetting.optional(),
     autorenew_domain: autorenewSetting.optional(),
   }),
   // The spec does not show this list's path; the other lists' pattern.
   'domains.transferlock.list': op('GET', '/domains/transferlock', orderedPaging),
-  'domains.transferlock.get': op('GET', '/domains/{domain}/transferlock', { domain: domainRef }),
-  'domains.transferlock.set': op('PUT', '/domains/{domain}/transferlock', { domain: domainRef, transfer_lock: flag }),
+  'domains.transferlock.get': op('GET', '/domains/{domain}/transferlock', domainPath),
+  'domains.transferlock.set': op('PUT', '/domains/{domain}/transferlock', { ...domainPath, transfer_lock: flag }),
   'domains.whois.list': op('GET', '/domains/whois', orderedPaging),
-  'domains.whois.get': op('GET', '/domains/{domain}/whois', { domain: domainRef }),
+  'domains.whois.get': op('GET', '/domains/{domain}/whois', domainPath),
   'domains.whois.set': op(
     'PUT',
     '/domains/whois',
-    { domain: domainRef, whois_proxy: flag.optional(), contact: contact.optional() },
+    { ...domainPath, whois_proxy: flag.optional(), contact: contact.optional() },
     { domain: 'body' },
   ),
   'domains.nameserver.list': op('GET', '/domains/nameserver', orderedPaging),
-  'domains.nameserver.get': op('GET', '/domains/{domain}/nameserver', { domain: domainRef }),
-  'domains.nameserver.set': op('PUT', '/domains/{domain}/nameserver', { domain: domainRef, ns: nameservers }),
+  'domains.nameserver.get': op('GET', '/domains/{domain}/nameserver', domainPath),
+  'domains.nameserver.set': op('PUT', '/domains/{domain}/nameserver', { ...domainPath, ns: nameservers }),
   'domains.dns.list': op('GET', '/domains/dns', orderedPaging),
-  'domains.dns.get': op('GET', '/domains/{domain}/dns', { domain: domainRef }),
+  'domains.dns.get': op('GET', '/domains/{domain}/dns', domainPath),
   /**
    * ns_type is optional: a published certbot hook saves `records` alone (with the domain's
    * name beside it, which the service ignores), and the hook relies on it working; the zone
    * keeps its current DNS service then. The words themselves are judged by the handler.
    */
   'domains.dns.set': op('PUT', '/domains/{domain}/dns', {
-    domain: domainRef,
+    ...domainPath,
     ns_type: text.optional(),
     records: text,
     ttl: nonNegative.optional(),
   }),
   'domains.dynamicdns.list': op('GET', '/domains/dynamicdns', orderedPaging),
-  'domains.dynamicdns.get': op('GET', '/domains/{domain}/dynamicdns', { domain: domainRef }),
+  'domains.dynamicdns.get': op('GET', '/domains/{domain}/dynamicdns', domainPath),
   'domains.dynamicdns.set': op('PUT', '/domains/{domain}/dynamicdns', {
-    domain: domainRef,
+    ...domainPath,
     dynamicdns: flag,
     password: text.optional(),
   }),
   'domains.dnssec.list': op('GET', '/domains/dnssec', orderedPaging),
-  'domains.dnssec.get': op('GET', '/domains/{domain}/dnssec', { domain: domainRef }),
-  'domains.dnssec.set': op('PUT', '/domains/{domain}/dnssec', { domain: domainRef, ds_records: z.array(dsRecord) }),
+  'domains.dnssec.get': op('GET', '/domains/{domain}/dnssec', domainPath),
+  'domains.dnssec.set': op('PUT', '/domains/{domain}/dnssec', { ...domainPath, ds_records: z.array(dsRecord) }),
   'domains.privatenameserver.list': op('GET', '/domains/{domain}/privatenameserver', {
-    domain: domainRef,
+    ...domainPath,
     ...orderedPaging,
   }),
   'domains.privatenameserver.create': op('POST', '/domains/{domain}/privatenameserver', {
-    domain: domainRef,
-    hostname: nonEmpty,
+    ...privateNameserverPath,
     ipv4: text.optional(),
     ipv6: text.optional(),
   }),
-  'domains.privatenameserver.get': op('GET', '/domains/{domain}/privatenameserver/{hostname}', {
-    domain: domainRef,
-    hostname: nonEmpty,
-  }),
-  'domains.privatenameserver.delete': op('DELETE', '/domains/{domain}/privatenameserver/{hostname}', {
-    domain: domainRef,
-    hostname: nonEmpty,
-  }),
+  'domains.privatenameserver.get': op('GET', '/domains/{domain}/privatenameserver/{hostname}', privateNameserverPath),
+  'domains.privatenameserver.delete': op(
+    'DELETE',
+    '/domains/{domain}/privatenameserver/{hostname}',
+    privateNameserverPath,
+  ),
   'domains.localtransfer.list': op('GET', '/domains/localtransfer', orderedPaging),
-  'domains.localtransfer.get': op('GET', '/domains/{domain}/localtransfer', { domain: domainRef }),
-  'domains.localtransfer.set': op('PUT', '/domains/{domain}/localtransfer', {
-    domain: domainRef,
-    username: nonEmpty,
-    message: text.optional(),
-  }),
+  'domains.localtransfer.get': op('GET', '/domains/{domain}/localtransfer', domainPath),
+  'domains.localtransfer.set': op('PUT', '/domains/{domain}/localtransfer', ownershipChange),
 
   'domainsearch.check': op('GET', '/domainsearch', { domainnames: nonEmpty }),
 
   'freedns.list': op('GET', '/freedns', orderedPaging),
-  'freedns.get': op('GET', '/freedns/{domain}', { domain: domainRef }),
+  'freedns.get': op('GET', '/freedns/{domain}', domainPath),
   'freedns.register': op('POST', '/freedns', { sld: nonEmpty, tld: nonEmpty, auth: nonEmpty }),
-  'freedns.set': op('PUT', '/freedns/{domain}', { domain: domainRef, records: text, ttl: nonNegative.optional() }),
-  'freedns.remove': op('DELETE', '/freedns/{domain}', { domain: domainRef }),
+  'freedns.set': op('PUT', '/freedns/{domain}', { ...domainPath, records: text, ttl: nonNegative.optional() }),
+  'freedns.remove': op('DELETE', '/freedns/{domain}', domainPath),
   'freedns.localtransfer.list': op('GET', '/freedns/localtransfer', orderedPaging),
-  'freedns.localtransfer.get': op('GET', '/freedns/{domain}/localtransfer', { domain: domainRef }),
-  'freedns.localtransfer.set': op('PUT', '/freedns/{domain}/localtransfer', {
-    domain: domainRef,
-    username: nonEmpty,
-    message: text.optional(),
-  }),
+  'freedns.localtransfer.get': op('GET', '/freedns/{domain}/localtransfer', domainPath),
+  'freedns.localtransfer.set': op('PUT', '/freedns/{domain}/localtransfer', ownershipChange),
 
   'logs.list': op('GET', '/logs', orderedPaging),
   'logs.get': op('GET', '/logs/{request_id}', { request_id: nonEmpty }),

@@ -4,7 +4,7 @@
  */
 import { AUTORENEW_ON, effectiveAutorenew } from './autorenew'
 import { SERVER_KINDS, type ServerKind } from '@shared/service/constants'
-import { RESOURCE_FIELDS } from './spec-words'
+import { RESOURCE_FIELDS } from '@shared/service/spec-words'
 import { addDays, isoDate } from './dates'
 import { fromKeys } from './from-keys'
 import { SERVICE_NAMESERVERS } from './nameservers'

@@ -3,7 +3,13 @@
  * the service would store them; the wire shapes (wire.ts) are derived from them per answer.
  */
 import type { ServerKind } from '@shared/service/constants'
-import { CONTACT_FIELDS, type ContactRole, type NsType, type ResourceField, type SvcipRegion } from './spec-words'
+import {
+  CONTACT_FIELDS,
+  type ContactRole,
+  type NsType,
+  type ResourceField,
+  type SvcipRegion,
+} from '@shared/service/spec-words'
 import { fromKeys } from './from-keys'
 
 export interface ServerRec {

@@ -9,7 +9,7 @@
  * messages, which the app shows as they come. Records are checked in records.ts.
  */
 import { isIPv4 as netIsIPv4, isIPv6 as netIsIPv6 } from 'node:net'
-import type { ContactRole } from './spec-words'
+import type { ContactRole } from '@shared/service/spec-words'
 
 /**
  * A host name as DNS carries it (RFC 1123 section 2.1, RFC 1035 section 2.3.4): labels of

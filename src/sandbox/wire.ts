@@ -5,7 +5,7 @@
  */
 import { nsFlavour } from './nameservers'
 import type { ServiceBehaviour } from './behaviour'
-import type { NsType } from './spec-words'
+import type { NsType } from '@shared/service/spec-words'
 import type { DomainRec, FreeDnsRec, ServerRec, SvcipRec } from './state'
 
 // ------------------------------------------------------------ servers

@@ -48,83 +48,56 @@ export interface WriteFacts<N extends WriteEndpointName> {
   precondition: PreconditionKind
 }
 
+// The targets and subjects the writes share, and the plain write: a change whose history is just
+// "a write" and whose answer is not compared with what was sent.
+const SERVER = { target: ['kind', 'webid'], subject: 'server' } as const
+const SVCIP = { target: ['vipid'], subject: 'svcip' } as const
 const DOMAIN = { target: ['domain'], subject: 'domain' } as const
+const FREEDNS = { target: ['domain'], subject: 'freedns' } as const
+const NEW_NAME = { target: ['sld', 'tld'] } as const
+const PRIVATE_NAMESERVER = { target: ['domain', 'hostname'], subject: 'domain' } as const
+const PLAIN_WRITE = { aspect: 'write', serviceKept: 'none' } as const
 
 export const WRITE_FACTS: { readonly [N in WriteEndpointName]: WriteFacts<N> } = {
-  'servers.create': {
-    target: ['kind', 'webname'],
-    subject: 'server',
-    aspect: 'write',
-    serviceKept: 'none',
-    precondition: 'absent',
-  },
+  'servers.create': { target: ['kind', 'webname'], subject: 'server', ...PLAIN_WRITE, precondition: 'absent' },
   'servers.expiration.extend': {
-    target: ['kind', 'webid'],
-    subject: 'server',
+    ...SERVER,
     aspect: 'expiration',
     serviceKept: 'none',
     effect: 'serverExtension',
     precondition: 'expiry',
   },
   'servers.autorenew.set': {
-    target: ['kind', 'webid'],
-    subject: 'server',
+    ...SERVER,
     aspect: 'autorenew',
     serviceKept: 'serverAutorenew',
     autorenew: ['autorenew_all', 'autorenew_server'],
     precondition: 'setting',
   },
-  'servers.resource.set': {
-    target: ['kind', 'webid'],
-    subject: 'server',
-    aspect: 'write',
-    serviceKept: 'none',
-    precondition: 'setting',
-  },
-  'svcips.register': {
-    target: ['servers'],
-    subject: 'svcip',
-    aspect: 'write',
-    serviceKept: 'none',
-    precondition: 'absent',
-  },
+  'servers.resource.set': { ...SERVER, ...PLAIN_WRITE, precondition: 'setting' },
+  'svcips.register': { target: ['servers'], subject: 'svcip', ...PLAIN_WRITE, precondition: 'absent' },
   'svcips.expiration.extend': {
-    target: ['vipid'],
-    subject: 'svcip',
+    ...SVCIP,
     aspect: 'expiration',
     serviceKept: 'none',
     effect: 'svcipExtension',
     precondition: 'expiry',
   },
-  'svcips.setting.set': {
-    target: ['vipid'],
-    subject: 'svcip',
-    aspect: 'write',
-    serviceKept: 'none',
-    precondition: 'setting',
-  },
-  'svcips.cache.delete': {
-    target: ['vipid'],
-    subject: 'svcip',
-    aspect: 'write',
-    serviceKept: 'none',
-    precondition: 'present',
-  },
+  'svcips.setting.set': { ...SVCIP, ...PLAIN_WRITE, precondition: 'setting' },
+  'svcips.cache.delete': { ...SVCIP, ...PLAIN_WRITE, precondition: 'present' },
   'domains.register': {
-    target: ['sld', 'tld'],
+    ...NEW_NAME,
     subject: 'domain',
-    aspect: 'write',
-    serviceKept: 'none',
+    ...PLAIN_WRITE,
     effect: 'registration',
     precondition: 'absent',
   },
-  'domains.remove': { ...DOMAIN, aspect: 'write', serviceKept: 'none', precondition: 'present' },
-  'domains.transfer.request': { ...DOMAIN, aspect: 'write', serviceKept: 'none', precondition: 'absent' },
+  'domains.remove': { ...DOMAIN, ...PLAIN_WRITE, precondition: 'present' },
+  'domains.transfer.request': { ...DOMAIN, ...PLAIN_WRITE, precondition: 'absent' },
   'domains.transfer.cancel': {
     target: ['domain', 'transferorderid'],
     subject: 'domain',
-    aspect: 'write',
-    serviceKept: 'none',
+    ...PLAIN_WRITE,
     precondition: 'present',
   },
   'domains.expiration.renew': {
@@ -175,51 +148,20 @@ export const WRITE_FACTS: { readonly [N in WriteEndpointName]: WriteFacts<N> } =
   },
   'domains.dynamicdns.set': { ...DOMAIN, aspect: 'dynamicdns', serviceKept: 'dynamicDns', precondition: 'setting' },
   'domains.dnssec.set': { ...DOMAIN, aspect: 'dnssec', serviceKept: 'dnssec', precondition: 'setting' },
-  'domains.privatenameserver.create': {
-    target: ['domain', 'hostname'],
-    subject: 'domain',
-    aspect: 'write',
-    serviceKept: 'none',
-    precondition: 'absent',
-  },
-  'domains.privatenameserver.delete': {
-    target: ['domain', 'hostname'],
-    subject: 'domain',
-    aspect: 'write',
-    serviceKept: 'none',
-    precondition: 'present',
-  },
-  'domains.localtransfer.set': { ...DOMAIN, aspect: 'write', serviceKept: 'none', precondition: 'owner' },
-  'freedns.register': {
-    target: ['sld', 'tld'],
-    subject: 'freedns',
-    aspect: 'write',
-    serviceKept: 'none',
-    precondition: 'absent',
-  },
+  'domains.privatenameserver.create': { ...PRIVATE_NAMESERVER, ...PLAIN_WRITE, precondition: 'absent' },
+  'domains.privatenameserver.delete': { ...PRIVATE_NAMESERVER, ...PLAIN_WRITE, precondition: 'present' },
+  'domains.localtransfer.set': { ...DOMAIN, ...PLAIN_WRITE, precondition: 'owner' },
+  'freedns.register': { ...NEW_NAME, subject: 'freedns', ...PLAIN_WRITE, precondition: 'absent' },
   'freedns.set': {
-    target: ['domain'],
-    subject: 'freedns',
+    ...FREEDNS,
     aspect: 'dns',
     zone: 'freedns',
     readBack: 'freedns.get',
     serviceKept: 'freeDnsZone',
     precondition: 'zone',
   },
-  'freedns.remove': {
-    target: ['domain'],
-    subject: 'freedns',
-    aspect: 'write',
-    serviceKept: 'none',
-    precondition: 'present',
-  },
-  'freedns.localtransfer.set': {
-    target: ['domain'],
-    subject: 'freedns',
-    aspect: 'write',
-    serviceKept: 'none',
-    precondition: 'owner',
-  },
+  'freedns.remove': { ...FREEDNS, ...PLAIN_WRITE, precondition: 'present' },
+  'freedns.localtransfer.set': { ...FREEDNS, ...PLAIN_WRITE, precondition: 'owner' },
 }
 
 /** The facts of one operation (the record's entry, typed for any write). */

@@ -18,6 +18,7 @@ import { AppError } from '../base/app-error'
 import { exportCsv, exportZones } from './export'
 import { getList, keepList, putList, readList, readListItem } from './inventory'
 import { openStoreFile } from './open-file'
+import type { Connection } from './database'
 import { ListCache } from './list-cache'
 import { removeAccount } from './remove-account'
 import { search, DEFAULT_SEARCH_LIMIT } from './search'
@@ -124,35 +125,27 @@ export function openPortfolioStore(file: string, opts: OpenOptions = {}): Portfo
     if (!open) throw AppError.of('internal', { code: 'store.closed' })
     return conn
   }
+  /** A write of a list's rows: account and time checked, then `write` on the open file (see `changed`). */
+  const writeList = <N extends StoredListName, T>(
+    account: string,
+    name: N,
+    params: Readonly<Record<string, unknown>>,
+    at: string,
+    write: (conn: Connection, accountId: string, name: N, readAt: string) => T,
+  ): T =>
+    changed(account, name, params, () =>
+      write(live(), check(accountId, account, 'accountId'), listName(name), check(readAt, at, 'readAt')),
+    )
 
   return {
     file: opened.file,
     problem: opened.problem,
     putList: (account, name, params, items, at, o) =>
-      changed(account, name, params, () =>
-        putList(
-          live(),
-          check(accountId, account, 'accountId'),
-          listName(name),
-          params,
-          items,
-          check(readAt, at, 'readAt'),
-          o?.complete ?? true,
-        ),
-      ),
+      writeList(account, name, params, at, (c, id, n, t) => putList(c, id, n, params, items, t, o?.complete ?? true)),
     getList: (account, name, params) =>
       getList(live(), check(accountId, account, 'accountId'), listName(name), params, report),
     keepList: (account, name, params, items, at) =>
-      changed(account, name, params, () =>
-        keepList(
-          live(),
-          check(accountId, account, 'accountId'),
-          listName(name),
-          params,
-          items,
-          check(readAt, at, 'readAt'),
-        ),
-      ),
+      writeList(account, name, params, at, (c, id, n, t) => keepList(c, id, n, params, items, t)),
     readList: (account, name, params) => {
       const id = check(accountId, account, 'accountId')
       const cached = cache.get(id, listName(name), params)

@@ -4,9 +4,8 @@
  * The methods are PortfolioStore's, one for one; `inThread` wraps a store opened on this thread
  * (the bench's side-by-side figure, and code that runs without a worker).
  */
-import type { PagedItem } from '@shared/endpoints/table'
 import type { ListChange, ListParams, StoredList, StoredListName } from '@shared/portfolio'
-import type { HistoryStore, PortfolioStore, StoreProblem } from './types'
+import type { HistoryStore, PortfolioStore, PutListArgs, StoreProblem } from './types'
 
 type Promised<F> = F extends (...args: infer A) => infer R ? (...args: A) => Promise<R> : never
 /** Every method of T, answering a promise of what it answered. */
@@ -25,14 +24,7 @@ export interface PortfolioStoreAsync extends PlainMethods {
   /** What went wrong when it was opened, if anything. */
   readonly problem: StoreProblem | undefined
   readonly history: HistoryStoreAsync
-  putList<N extends StoredListName>(
-    accountId: string,
-    name: N,
-    params: ListParams<N>,
-    items: readonly PagedItem<N>[],
-    readAt: string,
-    opts?: { complete?: boolean },
-  ): Promise<ListChange>
+  putList<N extends StoredListName>(...args: PutListArgs<N>): Promise<ListChange>
   getList<N extends StoredListName>(
     accountId: string,
     name: N,

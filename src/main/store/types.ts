@@ -133,6 +133,16 @@ export interface OpenOptions {
   integrityCheck?: boolean
 }
 
+/** What putList takes, in the store and in its asynchronous twin (store-async.ts). */
+export type PutListArgs<N extends StoredListName> = [
+  accountId: string,
+  name: N,
+  params: ListParams<N>,
+  items: readonly PagedItem<N>[],
+  readAt: string,
+  opts?: { complete?: boolean },
+]
+
 export interface PortfolioStore {
   /** The database file (':memory:' when the data folder could not be used). */
   readonly file: string
@@ -140,14 +150,7 @@ export interface PortfolioStore {
   readonly problem: StoreProblem | undefined
 
   /** Replaces a list's rows in one transaction. */
-  putList<N extends StoredListName>(
-    accountId: string,
-    name: N,
-    params: ListParams<N>,
-    items: readonly PagedItem<N>[],
-    readAt: string,
-    opts?: { complete?: boolean },
-  ): ListChange
+  putList<N extends StoredListName>(...args: PutListArgs<N>): ListChange
   getList<N extends StoredListName>(accountId: string, name: N, params: ListParams<N>): StoredList<N> | undefined
   /** The same, for what crosses the IPC boundary: parameters and items checked here. */
   keepList(

@@ -52,20 +52,21 @@ export function zoneIds(conn: Connection, accountId: string, kind: ZoneKind): Ma
   return new Map(rows.map((r) => [r.domain, r.id]))
 }
 
-/** Removes a zone's search entries, before the zone is written again. */
+/** Removes a zone's search entries, before the zone is written again or deleted; gives its id if it was there. */
 function removeZoneEntries(
   conn: Connection,
   index: SearchWriter,
   accountId: string,
   kind: ZoneKind,
   domain: string,
-): void {
+): number | undefined {
   const row = conn.get(idRow, 'SELECT id FROM zones WHERE account_id = ? AND kind = ? AND domain = ?', [
     accountId,
     kind,
     domain,
   ])
   if (row) index.remove({ zone: row.id })
+  return row?.id
 }
 
 /**
@@ -108,14 +109,8 @@ export function deleteZone(
   kind: ZoneKind,
   domain: string,
 ): void {
-  const row = conn.get(idRow, 'SELECT id FROM zones WHERE account_id = ? AND kind = ? AND domain = ?', [
-    accountId,
-    kind,
-    domain,
-  ])
-  if (!row) return
-  index.remove({ zone: row.id })
-  conn.run('DELETE FROM zones WHERE id = ?', [row.id])
+  const id = removeZoneEntries(conn, index, accountId, kind, domain)
+  if (id !== undefined) conn.run('DELETE FROM zones WHERE id = ?', [id])
 }
 
 /** The zone's value as drift compares it: the same members as its list's items. */

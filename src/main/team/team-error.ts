@@ -6,6 +6,26 @@
 import type { ErrorKind } from '@shared/errors'
 import { LedgerUnavailable } from '../jobs/ledger/ledger-error'
 
+/** The TLS failures: the window titles each as one (teamErrorKind). */
+const TLS_ERROR_CODES = [
+  /** The server accepts `user` from this machine over TLS only, and the connection was in clear text. */
+  'team.tlsRequired',
+  /** TLS was asked for and the server `host` does not speak it. */
+  'team.tlsUnsupported',
+  /** The server's certificate is not signed by the CA in `file`. */
+  'team.tlsWrongCa',
+  /** verify-full without a CA file: the server's certificate is not signed by a CA this system trusts. */
+  'team.tlsUntrusted',
+  /** The server's certificate does not name `host`. */
+  'team.tlsHostMismatch',
+  /** The server's certificate has expired (or is not valid yet). */
+  'team.tlsExpired',
+  /** Any other TLS failure (`reason`: node's code). */
+  'team.tlsFailed',
+  /** The CA file `file` could not be read (`reason`: the system's code). */
+  'team.caFileUnreadable',
+] as const
+
 export const TEAM_ERROR_CODES = [
   /** The database cannot be reached (down, refused, timed out, connection lost): nothing is sent in team mode. No parameters (some producers have none to give). */
   'team.unreachable',
@@ -25,22 +45,7 @@ export const TEAM_ERROR_CODES = [
   'team.unknownDatabase',
   /** 42501: the team's user lacks a right the step needs; `right` is what PostgreSQL named (e.g. "permission denied for schema public"). */
   'team.noRight',
-  /** The server accepts `user` from this machine over TLS only, and the connection was in clear text. */
-  'team.tlsRequired',
-  /** TLS was asked for and the server `host` does not speak it. */
-  'team.tlsUnsupported',
-  /** The server's certificate is not signed by the CA in `file`. */
-  'team.tlsWrongCa',
-  /** verify-full without a CA file: the server's certificate is not signed by a CA this system trusts. */
-  'team.tlsUntrusted',
-  /** The server's certificate does not name `host`. */
-  'team.tlsHostMismatch',
-  /** The server's certificate has expired (or is not valid yet). */
-  'team.tlsExpired',
-  /** Any other TLS failure (`reason`: node's code). */
-  'team.tlsFailed',
-  /** The CA file `file` could not be read (`reason`: the system's code). */
-  'team.caFileUnreadable',
+  ...TLS_ERROR_CODES,
   /** The schema was made by a newer app: this one reads what it can and writes nothing until updated. */
   'team.schemaNewer',
   /** The schema is older than this app's: it reads what it can and writes nothing until the owner runs `hosting-admin team migrate`. */
@@ -56,16 +61,7 @@ export const TEAM_ERROR_CODES = [
 ] as const
 export type TeamErrorCode = (typeof TEAM_ERROR_CODES)[number]
 
-const TLS_CODES = new Set<TeamErrorCode>([
-  'team.tlsRequired',
-  'team.tlsUnsupported',
-  'team.tlsWrongCa',
-  'team.tlsUntrusted',
-  'team.tlsHostMismatch',
-  'team.tlsExpired',
-  'team.tlsFailed',
-  'team.caFileUnreadable',
-])
+const TLS_CODES = new Set<TeamErrorCode>(TLS_ERROR_CODES)
 
 /**
  * The kind of a team failure, whose title the window shows above its sentence (error.kind.*):

@@ -466,19 +466,7 @@ export class TeamLedger implements WriteLedger {
   async beginSend(record: JournalRecord, lease: TargetLease, p: SendPrecondition): Promise<BeginSend> {
     if (record.t !== 'item') throw new Error('beginSend takes an item record')
     const kept = keptItem(record)
-    const values = [
-      lease.fence,
-      this.ttl(),
-      randomUUID(),
-      kept.job,
-      kept.i,
-      kept.state,
-      JSON.stringify(kept),
-      this.o.workstation,
-      sinceOf(p),
-      p.basis ?? null,
-      this.o.member,
-    ]
+    const values = [lease.fence, this.ttl(), ...this.itemRecordValues(kept), sinceOf(p), p.basis ?? null, this.o.member]
     const out = await this.step(
       (db) =>
         db.query(
@@ -495,6 +483,11 @@ export class TeamLedger implements WriteLedger {
     const verdict = verdictOf(movedRow.safeParse(row).success ? row : undefined)
     if (!verdict.holds && 'moved' in verdict) return { ok: false, moved: verdict.moved }
     return { ok: false, lost: true }
+  }
+
+  /** An item's journal record as team_begin_send and team_end take it ($3 to $8 of both). */
+  private itemRecordValues(kept: ItemRecord): unknown[] {
+    return [randomUUID(), kept.job, kept.i, kept.state, JSON.stringify(kept), this.o.workstation]
   }
 
   /**
@@ -518,12 +511,7 @@ export class TeamLedger implements WriteLedger {
     const values = [
       lease.fence,
       outcome,
-      randomUUID(),
-      kept.job,
-      kept.i,
-      kept.state,
-      JSON.stringify(kept),
-      this.o.workstation,
+      ...this.itemRecordValues(kept),
       kept.requestId ?? null,
       changed ? this.accounts.toTeam(job.accountId) : null,
       changed ? changed.domain : null,

@@ -6,7 +6,7 @@ import { findDomain } from '../lookup'
 import { nsFlavour } from '../nameservers'
 import { keptRecords, keptTtl, refusedRecords } from '../records'
 import { dnsFlavourOf, dnsOut, ref } from '../wire'
-import { NS_TYPES, type NsType } from '../spec-words'
+import { NS_TYPES, type NsType } from '@shared/service/spec-words'
 
 export const dnsHandlers: HandlersFor<EndpointsUnder<'domains.dns'>> = {
   'domains.dns.list': ({ p, state, paging, service }) =>

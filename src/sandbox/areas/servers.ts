@@ -1,5 +1,5 @@
 /** Hosting servers: the same operations for each of the three kinds. */
-import { RESOURCE_FIELDS } from '../spec-words'
+import { RESOURCE_FIELDS } from '@shared/service/spec-words'
 import { addMonths, isoDate } from '../dates'
 import { fromKeys } from '../from-keys'
 import { effectiveAutorenew } from '../autorenew'

@@ -39,39 +39,37 @@ const optInt = intLike.optional()
 /** YYYY-MM-DD, or empty. Kept as text: the views format dates in the user's locale. */
 const date = text
 
+// Each resource answers with its key pair first (an id and a name) and the auto-renewal answers
+// with the same three flags; these pieces name them once.
+const serverKey = { webid: strLike, webname: text }
+const svcipKey = { vipid: strLike, vipname: text }
+const domainKey = { domainid: intLike, domainname: text }
+const autorenewFlags = { autorenew: optInt, autorenew_all: optInt }
+
 // ---------------------------------------------------------------- servers
 
 export const serverSchema = z.object({
-  webid: strLike,
-  webname: text,
+  ...serverKey,
   paid: text,
   starttime: date,
   expirationdate: date,
-  autorenew: optInt,
-  autorenew_all: optInt,
+  ...autorenewFlags,
   autorenew_server: optInt,
   plan: text,
 })
 export type Server = z.output<typeof serverSchema>
 
-export const serverExpirationSchema = z.object({ webid: strLike, webname: text, expirationdate: date })
+export const serverExpirationSchema = z.object({ ...serverKey, expirationdate: date })
 export type ServerExpiration = z.output<typeof serverExpirationSchema>
 
-export const serverAutorenewSchema = z.object({
-  webid: strLike,
-  webname: text,
-  autorenew: optInt,
-  autorenew_all: optInt,
-  autorenew_server: optInt,
-})
+export const serverAutorenewSchema = z.object({ ...serverKey, ...autorenewFlags, autorenew_server: optInt })
 export type ServerAutorenew = z.output<typeof serverAutorenewSchema>
 
 /** An allocation is the text "default" or a number (a number once it was changed). */
 const allocationSchema = z.union([z.literal('default'), intLike]).optional()
 
 export const serverResourceSchema = z.object({
-  webid: strLike,
-  webname: text,
+  ...serverKey,
   disk_quota: allocationSchema,
   domainweb_num: allocationSchema,
   db_num: allocationSchema,
@@ -89,8 +87,7 @@ export type ServerResource = z.output<typeof serverResourceSchema>
 // ---------------------------------------------------------------- svcips
 
 export const svcipSchema = z.object({
-  vipid: strLike,
-  vipname: text,
+  ...svcipKey,
   webname: text,
   domainname: text,
   paid: text,
@@ -105,10 +102,10 @@ export const svcipOneOrManySchema = z
   .union([z.array(svcipSchema), svcipSchema])
   .transform((v) => (Array.isArray(v) ? v : [v]))
 
-export const svcipExpirationSchema = z.object({ vipid: strLike, vipname: text, expirationdate: date })
+export const svcipExpirationSchema = z.object({ ...svcipKey, expirationdate: date })
 export type SvcipExpiration = z.output<typeof svcipExpirationSchema>
 
-export const svcipCacheResultSchema = z.object({ vipid: strLike, vipname: text })
+export const svcipCacheResultSchema = z.object(svcipKey)
 
 // ---------------------------------------------------------------- domains
 
@@ -128,12 +125,9 @@ const contactPersonSchema = z.object({
 export type ContactPerson = z.output<typeof contactPersonSchema>
 
 const emptyPerson = (): ContactPerson => contactPersonSchema.parse({})
-const contactSchema = z.object({
-  registrant: contactPersonSchema.optional().transform((v) => v ?? emptyPerson()),
-  admin: contactPersonSchema.optional().transform((v) => v ?? emptyPerson()),
-  tech: contactPersonSchema.optional().transform((v) => v ?? emptyPerson()),
-  billing: contactPersonSchema.optional().transform((v) => v ?? emptyPerson()),
-})
+/** A role the answer leaves out reads as an empty person. */
+const contactRole = contactPersonSchema.optional().transform((v) => v ?? emptyPerson())
+const contactSchema = z.object({ registrant: contactRole, admin: contactRole, tech: contactRole, billing: contactRole })
 
 const nsList = z
   .union([z.array(z.string()), z.null()])
@@ -141,12 +135,10 @@ const nsList = z
   .transform((v) => v ?? [])
 
 export const domainListItemSchema = z.object({
-  domainid: intLike,
-  domainname: text,
+  ...domainKey,
   registrar: text,
   expirationdate: date,
-  autorenew: optInt,
-  autorenew_all: optInt,
+  ...autorenewFlags,
   autorenew_domain: optInt,
 })
 export type DomainListItem = z.output<typeof domainListItemSchema>
@@ -159,14 +151,13 @@ export const domainSchema = domainListItemSchema.extend({
   contact: contactSchema.optional(),
 })
 
-export const domainRegistrationSchema = z.object({ domainid: intLike, domainname: text, sld: text, tld: text })
+export const domainRegistrationSchema = z.object({ ...domainKey, sld: text, tld: text })
 export type DomainRegistration = z.output<typeof domainRegistrationSchema>
 
-export const domainRefSchema = z.object({ domainid: intLike, domainname: text })
+export const domainRefSchema = z.object(domainKey)
 
 export const transferRequestSchema = z.object({
-  domainid: intLike,
-  domainname: text,
+  ...domainKey,
   transferorderid: text,
   status: text,
   expirationdate: date,
@@ -175,30 +166,23 @@ export const transferRequestSchema = z.object({
 })
 export type TransferRequest = z.output<typeof transferRequestSchema>
 
-export const transferRefSchema = z.object({ domainid: intLike, domainname: text, transferorderid: text })
+export const transferRefSchema = z.object({ ...domainKey, transferorderid: text })
 
-export const domainExpirationSchema = z.object({ domainid: intLike, domainname: text, expirationdate: date })
+export const domainExpirationSchema = z.object({ ...domainKey, expirationdate: date })
 
-export const domainAutorenewSchema = z.object({
-  domainid: intLike,
-  domainname: text,
-  autorenew: optInt,
-  autorenew_all: optInt,
-  autorenew_domain: optInt,
-})
+export const domainAutorenewSchema = z.object({ ...domainKey, ...autorenewFlags, autorenew_domain: optInt })
 export type DomainAutorenew = z.output<typeof domainAutorenewSchema>
 
 export const transferLockSchema = z.object({
-  domainid: intLike,
-  domainname: text,
+  ...domainKey,
   transfer_lock: intLike,
   authcode: text,
 })
 
-export const whoisSchema = z.object({ domainid: intLike, domainname: text, whoisproxy: text, contact: contactSchema })
+export const whoisSchema = z.object({ ...domainKey, whoisproxy: text, contact: contactSchema })
 export type Whois = z.output<typeof whoisSchema>
 
-export const nameserverSchema = z.object({ domainid: intLike, domainname: text, ns: nsList })
+export const nameserverSchema = z.object({ ...domainKey, ns: nsList })
 
 /** ttl is text on GET and a number after PUT; both become a number. */
 const ttl = z
@@ -206,13 +190,13 @@ const ttl = z
   .optional()
   .transform((v) => (typeof v === 'number' ? v : undefined))
 
-export const dnsSettingSchema = z.object({ domainid: intLike, domainname: text, ns_type: text, records: text, ttl })
+export const dnsSettingSchema = z.object({ ...domainKey, ns_type: text, records: text, ttl })
 export type DnsSetting = z.output<typeof dnsSettingSchema>
 
-export const freeDnsSettingSchema = z.object({ domainid: intLike, domainname: text, records: text, ttl })
+export const freeDnsSettingSchema = z.object({ ...domainKey, records: text, ttl })
 export type FreeDnsSetting = z.output<typeof freeDnsSettingSchema>
 
-export const dynamicDnsSchema = z.object({ domainid: intLike, domainname: text, dynamicdns: intLike, password: text })
+export const dynamicDnsSchema = z.object({ ...domainKey, dynamicdns: intLike, password: text })
 
 const dsRecordSchema = z.object({ keytag: intLike, alg: intLike, digesttype: intLike, digest: text })
 export type DsRecord = z.output<typeof dsRecordSchema>
@@ -232,22 +216,20 @@ const dsRecordsInResponse = z
   .optional()
   .transform((v): DsRecord[] => (Array.isArray(v) ? v : []))
 
-export const dnssecSchema = z.object({ domainid: intLike, domainname: text, ds_records: dsRecordsInResponse })
+export const dnssecSchema = z.object({ ...domainKey, ds_records: dsRecordsInResponse })
 
 export const privateNameserverSchema = z.object({
-  domainid: intLike,
-  domainname: text,
+  ...domainKey,
   hostname: text,
   ipv4: text,
   ipv6: text,
 })
 export type PrivateNameserver = z.output<typeof privateNameserverSchema>
 
-export const privateNameserverRefSchema = z.object({ domainid: intLike, domainname: text, hostname: text })
+export const privateNameserverRefSchema = z.object({ ...domainKey, hostname: text })
 
 export const ownershipSchema = z.object({
-  domainid: intLike,
-  domainname: text,
+  ...domainKey,
   username: text,
   message: text.optional(),
 })

@@ -58,16 +58,7 @@ import { MAX_NAMESERVERS, SERVER_KINDS } from '../service/constants'
 import { parseWith, type Parsed } from '../errors/field-issues'
 import { HOSTNAME } from '../service/validation'
 import { SERVER_REF_PATTERN, isServerId } from '../service/server-ref'
-import {
-  ENDPOINT_NAMES,
-  PAGED_ENDPOINT_NAMES,
-  WRITE_ENDPOINT_NAMES,
-  isWriteEndpoint,
-  type EndpointName,
-  type PagedEndpointName,
-  type ReadEndpointName,
-  type WriteEndpointName,
-} from './names'
+import type { EndpointName, PagedEndpointName, WriteEndpointName } from './names'
 export { SERVER_KINDS } from '../service/constants'
 export type { ServerKind } from '../service/constants'
 export {
@@ -79,7 +70,7 @@ export {
   type PagedEndpointName,
   type ReadEndpointName,
   type WriteEndpointName,
-}
+} from './names'
 
 export interface EndpointDef<P extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
   method: HttpMethod
@@ -180,6 +171,21 @@ const contactInput = z.object({
   billing: contactPersonInput,
 })
 
+// Parameters that several operations take alike.
+/** The path of one server, and of one domain or free DNS zone. */
+const serverPath = { kind, webid: serverRef }
+const domainPath = { domain: domainRef }
+/** A name to register, domain or free DNS zone: its label and its top-level domain. */
+const nameParts = { sld: z.string().trim().min(1).max(63), tld: z.string().trim().min(1).max(63) }
+/** A zone's records and default TTL, for a domain's DNS and a free DNS zone alike. */
+const zoneRecords = { records: z.string().max(1_000_000), ttl: z.number().int().min(0).optional() }
+/** Hands a domain or a free DNS zone to another user of the service. */
+const ownershipChange = {
+  ...domainPath,
+  username: z.string().trim().min(1).max(64),
+  message: z.string().max(1000).optional(),
+}
+
 const nsInput = z.array(z.string().trim().min(1).max(253)).max(MAX_NAMESERVERS)
 
 const dsRecordInput = z.object({
@@ -256,36 +262,35 @@ export const endpoints = {
     serverSchema,
     { confirm: true },
   ),
-  'servers.get': read('/{kind}/{webid}', { kind, webid: serverRef }, serverSchema),
+  'servers.get': read('/{kind}/{webid}', serverPath, serverSchema),
   'servers.expiration.list': readPaged('/{kind}/expiration', { kind, ...pageQuery }, serverExpirationSchema),
-  'servers.expiration.get': read('/{kind}/{webid}/expiration', { kind, webid: serverRef }, serverExpirationSchema),
+  'servers.expiration.get': read('/{kind}/{webid}/expiration', serverPath, serverExpirationSchema),
   // Bounds of months are not in the spec; 1 to 120 is enforced here.
   'servers.expiration.extend': write(
     'PUT',
     '/{kind}/{webid}/expiration',
-    { kind, webid: serverRef, months: positiveInt.max(120) },
+    { ...serverPath, months: positiveInt.max(120) },
     serverExpirationSchema,
     { confirm: true },
   ),
   'servers.autorenew.list': readPaged('/{kind}/autorenew', { kind, ...pageQuery }, serverAutorenewSchema),
-  'servers.autorenew.get': read('/{kind}/{webid}/autorenew', { kind, webid: serverRef }, serverAutorenewSchema),
+  'servers.autorenew.get': read('/{kind}/{webid}/autorenew', serverPath, serverAutorenewSchema),
   'servers.autorenew.set': write(
     'PUT',
     '/{kind}/{webid}/autorenew',
     {
-      kind,
-      webid: serverRef,
+      ...serverPath,
       autorenew_all: autorenewSetting.optional(),
       autorenew_server: autorenewSetting.optional(),
     },
     serverAutorenewSchema,
   ),
-  'servers.resource.get': read('/{kind}/{webid}/resource', { kind, webid: serverRef }, serverResourceSchema),
+  'servers.resource.get': read('/{kind}/{webid}/resource', serverPath, serverResourceSchema),
   // The answer carries webid, webname and only the changed allocation field.
   'servers.resource.set': write(
     'PUT',
     '/{kind}/{webid}/resource',
-    { kind, webid: serverRef, type: z.enum(RESOURCE_FIELDS), num: z.number().int().min(0) },
+    { ...serverPath, type: z.enum(RESOURCE_FIELDS), num: z.number().int().min(0) },
     serverResourceSchema.partial().required({ webid: true }),
   ),
 
@@ -336,8 +341,7 @@ export const endpoints = {
     '/domains',
     {
       registrar: z.string().max(64).optional(),
-      sld: z.string().trim().min(1).max(63),
-      tld: z.string().trim().min(1).max(63),
+      ...nameParts,
       years: z.number().int().min(1).max(9).optional(),
       ns: nsInput,
       whois_proxy: flag.optional(),
@@ -346,22 +350,22 @@ export const endpoints = {
     domainRegistrationSchema,
     { confirm: true },
   ),
-  'domains.get': read('/domains/{domain}', { domain: domainRef }, domainSchema),
+  'domains.get': read('/domains/{domain}', domainPath, domainSchema),
   // Removes the domain from the account only; it stays registered until it expires.
-  'domains.remove': write('DELETE', '/domains/{domain}', { domain: domainRef }, domainRefSchema, {
+  'domains.remove': write('DELETE', '/domains/{domain}', domainPath, domainRefSchema, {
     confirm: true,
   }),
   'domains.transfer.list': readPaged('/domains/transfer', orderedPageQuery, transferRequestSchema),
   'domains.transfer.listForDomain': readPaged(
     '/domains/{domain}/transfer',
-    { domain: domainRef, ...orderedPageQuery },
+    { ...domainPath, ...orderedPageQuery },
     transferRequestSchema,
   ),
   'domains.transfer.request': write(
     'POST',
     '/domains/{domain}/transfer',
     {
-      domain: domainRef,
+      ...domainPath,
       registrar: z.string().max(64).optional(),
       authcode: z.string().min(1).max(128),
       ns: nsInput.optional(),
@@ -373,105 +377,104 @@ export const endpoints = {
   ),
   'domains.transfer.get': read(
     '/domains/{domain}/transfer/{transferorderid}',
-    { domain: domainRef, transferorderid: transferOrderId },
+    { ...domainPath, transferorderid: transferOrderId },
     transferRefSchema,
   ),
   'domains.transfer.cancel': write(
     'DELETE',
     '/domains/{domain}/transfer/{transferorderid}',
-    { domain: domainRef, transferorderid: transferOrderId },
+    { ...domainPath, transferorderid: transferOrderId },
     transferRefSchema,
     { confirm: true },
   ),
   'domains.expiration.list': readPaged('/domains/expiration', orderedPageQuery, domainExpirationSchema),
-  'domains.expiration.get': read('/domains/{domain}/expiration', { domain: domainRef }, domainExpirationSchema),
+  'domains.expiration.get': read('/domains/{domain}/expiration', domainPath, domainExpirationSchema),
   // The spec does not show where `domain` goes; this table sends it in the JSON body.
   'domains.expiration.renew': write(
     'PUT',
     '/domains/expiration',
-    { domain: domainRef, years: z.number().int().min(1).max(9) },
+    { ...domainPath, years: z.number().int().min(1).max(9) },
     domainExpirationSchema,
     { confirm: true, where: { domain: 'body' } },
   ),
   'domains.autorenew.list': readPaged('/domains/autorenew', orderedPageQuery, domainAutorenewSchema),
-  'domains.autorenew.get': read('/domains/{domain}/autorenew', { domain: domainRef }, domainAutorenewSchema),
+  'domains.autorenew.get': read('/domains/{domain}/autorenew', domainPath, domainAutorenewSchema),
   'domains.autorenew.set': write(
     'PUT',
     '/domains/{domain}/autorenew',
-    { domain: domainRef, autorenew_all: autorenewSetting.optional(), autorenew_domain: autorenewSetting.optional() },
+    { ...domainPath, autorenew_all: autorenewSetting.optional(), autorenew_domain: autorenewSetting.optional() },
     domainAutorenewSchema,
   ),
   // The spec does not show this list’s method and path; GET /domains/transferlock follows the other lists.
   'domains.transferlock.list': readPaged('/domains/transferlock', orderedPageQuery, transferLockSchema),
-  'domains.transferlock.get': read('/domains/{domain}/transferlock', { domain: domainRef }, transferLockSchema),
+  'domains.transferlock.get': read('/domains/{domain}/transferlock', domainPath, transferLockSchema),
   'domains.transferlock.set': write(
     'PUT',
     '/domains/{domain}/transferlock',
-    { domain: domainRef, transfer_lock: flag },
+    { ...domainPath, transfer_lock: flag },
     transferLockSchema,
   ),
   'domains.whois.list': readPaged('/domains/whois', orderedPageQuery, whoisSchema),
-  'domains.whois.get': read('/domains/{domain}/whois', { domain: domainRef }, whoisSchema),
+  'domains.whois.get': read('/domains/{domain}/whois', domainPath, whoisSchema),
   // The spec does not show where `domain` goes; this table sends it in the JSON body.
   'domains.whois.set': write(
     'PUT',
     '/domains/whois',
-    { domain: domainRef, whois_proxy: flag.optional(), contact: contactInput.optional() },
+    { ...domainPath, whois_proxy: flag.optional(), contact: contactInput.optional() },
     whoisSchema,
     { where: { domain: 'body' } },
   ),
   'domains.nameserver.list': readPaged('/domains/nameserver', orderedPageQuery, nameserverSchema),
-  'domains.nameserver.get': read('/domains/{domain}/nameserver', { domain: domainRef }, nameserverSchema),
+  'domains.nameserver.get': read('/domains/{domain}/nameserver', domainPath, nameserverSchema),
   'domains.nameserver.set': write(
     'PUT',
     '/domains/{domain}/nameserver',
-    { domain: domainRef, ns: nsInput },
+    { ...domainPath, ns: nsInput },
     nameserverSchema,
   ),
   'domains.dns.list': readPaged('/domains/dns', orderedPageQuery, dnsSettingSchema),
-  'domains.dns.get': read('/domains/{domain}/dns', { domain: domainRef }, dnsSettingSchema),
+  'domains.dns.get': read('/domains/{domain}/dns', domainPath, dnsSettingSchema),
   'domains.dns.set': write(
     'PUT',
     '/domains/{domain}/dns',
     {
-      domain: domainRef,
+      ...domainPath,
       // A product word, not a fixed list: each account names its own (AccountProfile.nsTypes),
       // and a word the service itself returned is always sent back as it was.
       ns_type: z
         .string()
         .trim()
         .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$/, 'field.nsType'),
-      records: z.string().max(1_000_000),
-      ttl: z.number().int().min(0).optional(),
+      ...zoneRecords,
     },
     dnsSettingSchema,
   ),
   'domains.dynamicdns.list': readPaged('/domains/dynamicdns', orderedPageQuery, dynamicDnsSchema),
-  'domains.dynamicdns.get': read('/domains/{domain}/dynamicdns', { domain: domainRef }, dynamicDnsSchema),
+  'domains.dynamicdns.get': read('/domains/{domain}/dynamicdns', domainPath, dynamicDnsSchema),
   'domains.dynamicdns.set': write(
     'PUT',
     '/domains/{domain}/dynamicdns',
-    { domain: domainRef, dynamicdns: flag, password: z.string().max(128).optional() },
+    { ...domainPath, dynamicdns: flag, password: z.string().max(128).optional() },
     dynamicDnsSchema,
   ),
   'domains.dnssec.list': readPaged('/domains/dnssec', orderedPageQuery, dnssecSchema),
-  'domains.dnssec.get': read('/domains/{domain}/dnssec', { domain: domainRef }, dnssecSchema),
+  'domains.dnssec.get': read('/domains/{domain}/dnssec', domainPath, dnssecSchema),
   'domains.dnssec.set': write(
     'PUT',
     '/domains/{domain}/dnssec',
-    { domain: domainRef, ds_records: z.array(dsRecordInput).max(16) },
+    { ...domainPath, ds_records: z.array(dsRecordInput).max(16) },
     dnssecSchema,
   ),
   'domains.privatenameserver.list': readPaged(
     '/domains/{domain}/privatenameserver',
-    { domain: domainRef, ...orderedPageQuery },
+    { ...domainPath, ...orderedPageQuery },
     privateNameserverSchema,
   ),
   'domains.privatenameserver.create': write(
     'POST',
     '/domains/{domain}/privatenameserver',
     {
-      domain: domainRef,
+      ...domainPath,
       hostname: hostName,
       ipv4: z.string().max(15).optional(),
       ipv6: z.string().max(45).optional(),
@@ -480,25 +483,21 @@ export const endpoints = {
   ),
   'domains.privatenameserver.get': read(
     '/domains/{domain}/privatenameserver/{hostname}',
-    { domain: domainRef, hostname: hostName },
+    { ...domainPath, hostname: hostName },
     privateNameserverSchema,
   ),
   'domains.privatenameserver.delete': write(
     'DELETE',
     '/domains/{domain}/privatenameserver/{hostname}',
-    { domain: domainRef, hostname: hostName },
+    { ...domainPath, hostname: hostName },
     privateNameserverRefSchema,
     { confirm: true },
   ),
   'domains.localtransfer.list': readPaged('/domains/localtransfer', orderedPageQuery, ownershipSchema),
-  'domains.localtransfer.get': read('/domains/{domain}/localtransfer', { domain: domainRef }, ownershipSchema),
-  'domains.localtransfer.set': write(
-    'PUT',
-    '/domains/{domain}/localtransfer',
-    { domain: domainRef, username: z.string().trim().min(1).max(64), message: z.string().max(1000).optional() },
-    ownershipSchema,
-    { confirm: true },
-  ),
+  'domains.localtransfer.get': read('/domains/{domain}/localtransfer', domainPath, ownershipSchema),
+  'domains.localtransfer.set': write('PUT', '/domains/{domain}/localtransfer', ownershipChange, ownershipSchema, {
+    confirm: true,
+  }),
 
   // Domain search
   // domainnames is a comma-separated list.
@@ -510,34 +509,24 @@ export const endpoints = {
 
   // Free DNS
   'freedns.list': readPaged('/freedns', orderedPageQuery, freeDnsSettingSchema),
-  'freedns.get': read('/freedns/{domain}', { domain: domainRef }, freeDnsSettingSchema),
+  'freedns.get': read('/freedns/{domain}', domainPath, freeDnsSettingSchema),
   // A provisional registration; a final registration is required afterwards. Allowed auth values are not shown.
   'freedns.register': write(
     'POST',
     '/freedns',
     {
-      sld: z.string().trim().min(1).max(63),
-      tld: z.string().trim().min(1).max(63),
+      ...nameParts,
       auth: z.string().trim().min(1).max(32),
     },
     freeDnsSettingSchema,
   ),
-  'freedns.set': write(
-    'PUT',
-    '/freedns/{domain}',
-    { domain: domainRef, records: z.string().max(1_000_000), ttl: z.number().int().min(0).optional() },
-    freeDnsSettingSchema,
-  ),
-  'freedns.remove': write('DELETE', '/freedns/{domain}', { domain: domainRef }, domainRefSchema, { confirm: true }),
+  'freedns.set': write('PUT', '/freedns/{domain}', { ...domainPath, ...zoneRecords }, freeDnsSettingSchema),
+  'freedns.remove': write('DELETE', '/freedns/{domain}', domainPath, domainRefSchema, { confirm: true }),
   'freedns.localtransfer.list': readPaged('/freedns/localtransfer', orderedPageQuery, ownershipSchema),
-  'freedns.localtransfer.get': read('/freedns/{domain}/localtransfer', { domain: domainRef }, ownershipSchema),
-  'freedns.localtransfer.set': write(
-    'PUT',
-    '/freedns/{domain}/localtransfer',
-    { domain: domainRef, username: z.string().trim().min(1).max(64), message: z.string().max(1000).optional() },
-    ownershipSchema,
-    { confirm: true },
-  ),
+  'freedns.localtransfer.get': read('/freedns/{domain}/localtransfer', domainPath, ownershipSchema),
+  'freedns.localtransfer.set': write('PUT', '/freedns/{domain}/localtransfer', ownershipChange, ownershipSchema, {
+    confirm: true,
+  }),
 
   // Logs
   'logs.list': readPaged('/logs', orderedPageQuery, logEntrySchema),

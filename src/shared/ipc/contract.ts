@@ -182,29 +182,21 @@ export interface ListAllParsed<N extends PagedEndpointName> {
   params: PagedParams<N>
 }
 
-export type PayloadOf<C extends ChannelName> = C extends LocalChannel
-  ? z.input<LocalPayloads[C]>
+/**
+ * A channel's payload (as sent, and as main's handler receives it validated) and its answer, by
+ * the kind of channel it is: a local one, an API read, or an `all.*` list.
+ */
+type ChannelTypes<C extends ChannelName> = C extends LocalChannel
+  ? { payload: z.input<LocalPayloads[C]>; parsed: z.output<LocalPayloads[C]>; result: LocalResults[C] }
   : C extends ReadEndpointName
-    ? ApiPayload<C>
+    ? { payload: ApiPayload<C>; parsed: ApiParsed<C>; result: EndpointResult<C> }
     : C extends `all.${infer N extends PagedEndpointName}`
-      ? ListAllPayload<N>
+      ? { payload: ListAllPayload<N>; parsed: ListAllParsed<N>; result: PagedItem<N>[] }
       : never
 
-export type ParsedPayloadOf<C extends ChannelName> = C extends LocalChannel
-  ? z.output<LocalPayloads[C]>
-  : C extends ReadEndpointName
-    ? ApiParsed<C>
-    : C extends `all.${infer N extends PagedEndpointName}`
-      ? ListAllParsed<N>
-      : never
-
-export type ResultOf<C extends ChannelName> = C extends LocalChannel
-  ? LocalResults[C]
-  : C extends ReadEndpointName
-    ? EndpointResult<C>
-    : C extends `all.${infer N extends PagedEndpointName}`
-      ? PagedItem<N>[]
-      : never
+export type PayloadOf<C extends ChannelName> = ChannelTypes<C>['payload']
+export type ParsedPayloadOf<C extends ChannelName> = ChannelTypes<C>['parsed']
+export type ResultOf<C extends ChannelName> = ChannelTypes<C>['result']
 
 /**
  * The one typed client of the contract: a channel's name, its payload, and the Result of what it

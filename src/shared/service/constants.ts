@@ -7,42 +7,16 @@
 export const SERVER_KINDS = ['a', 'b', 'c'] as const
 export type ServerKind = (typeof SERVER_KINDS)[number]
 
-/** The 11 allocation fields of a server resource, in the spec's order. */
-export const RESOURCE_FIELDS = [
-  'disk_quota',
-  'domainweb_num',
-  'db_num',
-  'ftp_num',
-  'maillist_num',
-  'mailmaga_num',
-  'domainmail_num',
-  'server_copy_num',
-  'backupsv_setting',
-  'backupsv_max_num',
-  'maxfile_quota',
-] as const
-export type ResourceField = (typeof RESOURCE_FIELDS)[number]
-
-export const SVCIP_REGIONS = ['JP', 'WR'] as const
-export type SvcipRegion = (typeof SVCIP_REGIONS)[number]
-
-export const NS_TYPES = ['svc1', 'svc11'] as const
-
-export const CONTACT_ROLES = ['registrant', 'admin', 'tech', 'billing'] as const
-export type ContactRole = (typeof CONTACT_ROLES)[number]
-export const CONTACT_FIELDS = [
-  'firstname',
-  'lastname',
-  'organization',
-  'country',
-  'postalcode',
-  'state',
-  'city',
-  'address1',
-  'address2',
-  'phone',
-  'fax',
-] as const
+export {
+  CONTACT_FIELDS,
+  CONTACT_ROLES,
+  NS_TYPES,
+  RESOURCE_FIELDS,
+  SVCIP_REGIONS,
+  type ContactRole,
+  type ResourceField,
+  type SvcipRegion,
+} from './spec-words'
 
 export const DEMO_ACCOUNT_ID = 'demo'
 export const DEFAULT_TIMEOUT_MS = 120_000

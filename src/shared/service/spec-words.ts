@@ -1,7 +1,7 @@
 /**
- * The words the service's documentation (API-SPEC.md) gives for the values a request may name,
- * written here from the spec rather than taken from the app's constants: the sandbox's request
- * model accepts exactly these, so an app that changed its own list would be told by the sandbox.
+ * The words the service's documentation (API-SPEC.md) gives for the values a request may name.
+ * Facts of the spec, not rules of the app: the app's constants and the sandbox's request model
+ * both take them from here, and each keeps its own checks of what a request may be.
  */
 
 /** "Contact": an object with four members, each of these strings. */
