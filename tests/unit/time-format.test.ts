@@ -54,4 +54,15 @@ describe.each([
     expect(shown[2]).toBe(formatDateTime(c))
     expect(shown[2]).not.toContain(':00')
   })
+
+  it('times in the same second get their thousandths; the same time reads the same', () => {
+    useCatalogue(lang, catalogue)
+    const a = new Date(2026, 10, 29, 9, 41, 5, 120).toISOString()
+    const b = new Date(2026, 10, 29, 9, 41, 5, 870).toISOString()
+    const shown = distinctTimes([a, b, a])
+    expect(shown[0]).toContain('9:41:05.120')
+    expect(shown[1]).toContain('9:41:05.870')
+    expect(shown[2]).toBe(shown[0])
+    expect(distinctTimes([a, a])).toEqual([formatDateTime(a), formatDateTime(a)])
+  })
 })

@@ -73,37 +73,47 @@ export function formatDate(value: string | undefined): string {
 /** A time with no zone, as the service writes it ("2026-11-20 10:11:00", its own clock). */
 const WALL_CLOCK = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/
 
+/** How finely a time is shown: to the minute, unless two times of a list would then read the same. */
+export type TimePrecision = 'minute' | 'second' | 'millisecond'
+
 /**
  * The window's one format of a time (issue 53): the date in the user's locale, the hour and
- * minute (and the second when asked, where two times would otherwise read the same). An ISO time
- * with its zone (when a list was read, a snapshot, a hold) is shown in the user's time zone; a
- * time the service wrote with no zone is shown as it came, never moved to another zone.
+ * minute (the second, and its thousandths, where asked: where two times would otherwise read the
+ * same). An ISO time with its zone (when a list was read, a snapshot, a hold) is shown in the
+ * user's time zone; a time the service wrote with no zone is shown as it came, never moved.
  */
-export function formatDateTime(value: string | undefined, opts: { seconds?: boolean } = {}): string {
+export function formatDateTime(value: string | undefined, precision: TimePrecision = 'minute'): string {
   if (!value) return '—'
   if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return formatDate(value)
-  const style = opts.seconds ? 'second' : 'minute'
   const wall = WALL_CLOCK.exec(value)
-  if (wall) {
-    const [y, mo, d, h, mi, sec] = wall.slice(1).map(Number)
-    const at = Date.UTC(y ?? 0, (mo ?? 1) - 1, d ?? 1, h ?? 0, mi ?? 0, sec || 0)
-    return formatter(style, 'UTC').format(at)
-  }
-  const d = new Date(value)
-  return Number.isNaN(d.getTime()) ? value : formatter(style).format(d)
+  const [y, mo, d, h, mi, sec] = (wall?.slice(1) ?? []).map(Number)
+  const at = wall ? Date.UTC(y ?? 0, (mo ?? 1) - 1, d ?? 1, h ?? 0, mi ?? 0, sec || 0) : new Date(value).getTime()
+  if (Number.isNaN(at)) return value
+  const f = formatter(precision === 'minute' ? 'minute' : 'second', wall ? 'UTC' : undefined)
+  if (precision !== 'millisecond') return f.format(at)
+  // The thousandths after the seconds, in the locale's own order of the rest ("10:10:05.123 AM").
+  const ms = `.${String(new Date(at).getUTCMilliseconds()).padStart(3, '0')}`
+  return f
+    .formatToParts(at)
+    .map((p) => (p.type === 'second' ? `${p.value}${ms}` : p.value))
+    .join('')
 }
 
 /**
- * Times of a list (history entries, snapshots) in the one format: with seconds where two would
- * otherwise read the same, so that snapshots a minute apart can be told apart.
+ * Times of a list (history entries, snapshots) in the one format: to the minute, with seconds
+ * where two would otherwise read the same (and thousandths where even those are the same), so
+ * that two snapshots a minute apart can be told apart. Equal times read the same.
  */
 export function distinctTimes(values: readonly string[]): string[] {
-  const minutes = values.map((v) => formatDateTime(v))
-  const count = new Map<string, number>()
-  for (const m of minutes) count.set(m, (count.get(m) ?? 0) + 1)
-  return values.map((v, i) =>
-    (count.get(minutes[i] ?? '') ?? 0) > 1 ? formatDateTime(v, { seconds: true }) : (minutes[i] ?? v),
-  )
+  const shown = values.map((v) => formatDateTime(v))
+  for (const precision of ['second', 'millisecond'] as const) {
+    const times = new Map<string, Set<string>>()
+    values.forEach((v, i) => times.set(shown[i] ?? '', (times.get(shown[i] ?? '') ?? new Set()).add(v)))
+    values.forEach((v, i) => {
+      if ((times.get(shown[i] ?? '')?.size ?? 0) > 1) shown[i] = formatDateTime(v, precision)
+    })
+  }
+  return shown
 }
 
 /** Adds months to a YYYY-MM-DD date (for "about" previews in confirmations). */
