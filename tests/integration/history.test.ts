@@ -300,6 +300,25 @@ describe('drift', () => {
     expect(job.items[0]!.serviceKept).toBeUndefined()
   })
 
+  it('a write of the domain’s auto-renewal keeps no value before of the settings it did not touch (issue 53)', async () => {
+    const domain = editable()[8]!
+    Object.assign(
+      sb.state.domains.find((d) => d.domainname === domain)!,
+      {
+        autorenew_all: 10,
+        autorenew_domain: 0,
+        autorenew: 1,
+      },
+    )
+    await readAll('domains.autorenew.list')
+    const job = await write('domains.autorenew.set', [{ params: { domain, autorenew_domain: 1 } }])
+    expect(job.items[0]!.state).toBe('done')
+    const row = (await history({ subjectKind: 'domain', subject: domain })).find((h) => h.jobId === job.id)
+    // Only the member the write set: the account's and the effective setting were not read after, so not "on → none".
+    expect(row).toMatchObject({ before: { autorenew_domain: 0 }, after: { autorenew_domain: 10 } })
+    expect(Object.keys(row?.before ?? {})).toEqual(['autorenew_domain'])
+  })
+
   it('history older than the retention goes', async () => {
     expect(await ok('history.settings', {})).toEqual({ retentionDays: 730 })
     expect(await ok('history.setRetention', { days: 30 })).toEqual({ retentionDays: 30 })

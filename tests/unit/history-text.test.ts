@@ -103,6 +103,29 @@ describe('history rows in words, in English', () => {
     ])
   })
 
+  it('a setting one side did not read is not a change to "none" (issue 53 point 5)', () => {
+    // A row kept before the fix: the domain's auto-renewal set, the account's and the effective one not read after.
+    const set = row({
+      aspect: 'autorenew',
+      operation: 'domains.autorenew.set',
+      params: { domain: 'a.example', autorenew_domain: 10 },
+      before: { autorenew: 1, autorenew_all: 10, autorenew_domain: 0 },
+      after: { autorenew_domain: 10 },
+    })
+    expect(entryChanges(set, names)).toEqual(['Auto-renewal (this domain): off → on'])
+    // A member first read after: what it is, not "none → on".
+    const firstRead = row({
+      origin: 'outside',
+      aspect: 'autorenew',
+      before: { autorenew_domain: 0 },
+      after: { autorenew_all: 10, autorenew_domain: 10 },
+    })
+    expect(entryChanges(firstRead, names)).toEqual([
+      'Auto-renewal (this domain): off → on',
+      'Auto-renewal (all domains): on',
+    ])
+  })
+
   it('nameservers, WHOIS contacts and DS records in words', () => {
     const ns = row({
       aspect: 'nameservers',

@@ -287,6 +287,7 @@ export function createWriteHistory(
     at: string,
   ): Promise<WriteRecord> {
     const was = before.get(itemKey(job, i))
+    const after = afterValue(job.operation, it)
     const { kind: subjectKind, subject: sent } = subjectOf(job.operation, it.params)
     const subject = subjectKind === 'server' ? await serverSubject(job.accountId, it.params, it.result) : sent
     return {
@@ -302,14 +303,28 @@ export function createWriteHistory(
       jobId: job.id,
       itemIndex: i,
       // A renewal's date before is in the journal's item too (a row written after the app's restart has it).
-      before:
+      before: knownAfter(
         was?.value ?? (factsOf(job.operation).zone || factsOf(job.operation).before ? undefined : effectBefore(it)),
-      after: afterValue(job.operation, it),
+        after,
+      ),
+      after,
       at,
       snapshotId: was?.snapshotId,
       ...(job.by ?? writer()),
     }
   }
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/**
+ * The value before, of the members the value after holds: a member the write neither sent nor got
+ * back (the account's auto-renewal beside the domain's, when only the domain's was set) is unknown
+ * after, not "none", and a row that kept it before would read as turned off (issue 53).
+ */
+function knownAfter(before: unknown, after: unknown): unknown {
+  if (!isRecord(before) || !isRecord(after) || 'records' in before) return before
+  return Object.fromEntries(Object.entries(before).filter(([k]) => k in after))
 }
 
 /** A renewal's or an extension's value before: the expiry date its confirmation read. */

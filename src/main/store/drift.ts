@@ -45,6 +45,19 @@ function aspectValue(json: string, fields: readonly string[]): Record<string, un
 }
 
 /**
+ * The members both readings hold: a member one reading lacks was not read (unknown), and unknown
+ * against a value is no change (it read as "on → none", an auto-renewal turned off, issue 53).
+ */
+function knownOnBoth(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): [Record<string, unknown>, Record<string, unknown>] {
+  const keep = (v: Record<string, unknown>, other: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(v).filter(([k]) => k in other))
+  return [keep(before, after), keep(after, before)]
+}
+
+/**
  * The subjects whose aspect changed between two readings of a list (key -> stored text). Items
  * new to the list or gone from it are not drift: a registration or a transfer out is its own
  * event, and a first read has nothing to compare with.
@@ -58,8 +71,7 @@ export function changedAspects(
   for (const [key, json] of after) {
     const old = before.get(key)
     if (old === undefined || old === json) continue
-    const a = aspectValue(old, fields)
-    const b = aspectValue(json, fields)
+    const [a, b] = knownOnBoth(aspectValue(old, fields), aspectValue(json, fields))
     if (storedJson(a) !== storedJson(b)) changes.push({ subject: key, before: a, after: b })
   }
   return changes

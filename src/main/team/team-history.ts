@@ -115,6 +115,8 @@ function namedBy(refused: ErrorData, maker: TeamHistoryEntry): ErrorData {
       member: maker.by.member,
       workstation: maker.by.workstation,
       at: `${maker.at.slice(0, 16).replace('T', ' ')} UTC`,
+      // For the window, which shows it in its one local format (issue 53).
+      atIso: maker.at,
     },
   }
 }

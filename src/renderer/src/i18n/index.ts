@@ -24,7 +24,19 @@ export function tCode(code: string, params?: Params): string {
 }
 
 export function errorText(error: ErrorData): ErrorText {
-  return describeError(current(), locale.value, error)
+  return describeError(current(), locale.value, { ...error, params: localTimes(error.params) })
+}
+
+/**
+ * A refusal's times in the window's one format, local (issue 53): main gives each as words the
+ * command line shows (`since`, "2026-11-29 07:05 UTC") and as an ISO time beside it (`sinceIso`).
+ */
+function localTimes(params: ErrorData['params']): ErrorData['params'] {
+  if (!params) return params
+  const out = { ...params }
+  for (const [k, v] of Object.entries(params))
+    if (k.endsWith('Iso') && typeof v === 'string' && k.slice(0, -3) in params) out[k.slice(0, -3)] = formatDateTime(v)
+  return out
 }
 
 /** An error in one line, in the user's language, with the service's own words where it gave some. */
@@ -34,16 +46,16 @@ export function errorLineOf(error: ErrorData): string {
 
 const intlLocale = () => (locale.value === 'ja' ? 'ja-JP' : 'en')
 
-/** One formatter per language and style: making one per cell cost frames on a fast scroll of 10,000 rows. */
+type Style = 'date' | 'minute' | 'second'
+/** One formatter per language, style and zone: making one per cell cost frames on a fast scroll of 10,000 rows. */
 const formatters = new Map<string, Intl.DateTimeFormat>()
-function formatter(style: 'date' | 'dateTime'): Intl.DateTimeFormat {
-  const key = `${intlLocale()}:${style}`
+function formatter(style: Style, timeZone?: 'UTC'): Intl.DateTimeFormat {
+  const key = `${intlLocale()}:${style}:${timeZone ?? ''}`
   let f = formatters.get(key)
   if (!f) {
-    f = new Intl.DateTimeFormat(
-      intlLocale(),
-      style === 'date' ? { dateStyle: 'medium' } : { dateStyle: 'medium', timeStyle: 'short' },
-    )
+    const time: Intl.DateTimeFormatOptions =
+      style === 'date' ? {} : { timeStyle: style === 'second' ? 'medium' : 'short' }
+    f = new Intl.DateTimeFormat(intlLocale(), { dateStyle: 'medium', ...time, ...(timeZone ? { timeZone } : {}) })
     formatters.set(key, f)
   }
   return f
@@ -58,19 +70,50 @@ export function formatDate(value: string | undefined): string {
   return formatter('date').format(d)
 }
 
-/** An ISO time (such as when a list was read), in the user's locale and time zone. */
-export function formatDateTime(value: string): string {
-  const d = new Date(value)
-  return Number.isNaN(d.getTime()) ? value : formatter('dateTime').format(d)
+/** A time with no zone, as the service writes it ("2026-11-20 10:11:00", its own clock). */
+const WALL_CLOCK = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/
+
+/** How finely a time is shown: to the minute, unless two times of a list would then read the same. */
+export type TimePrecision = 'minute' | 'second' | 'millisecond'
+
+/**
+ * The window's one format of a time (issue 53): the date in the user's locale, the hour and
+ * minute (the second, and its thousandths, where asked: where two times would otherwise read the
+ * same). An ISO time with its zone (when a list was read, a snapshot, a hold) is shown in the
+ * user's time zone; a time the service wrote with no zone is shown as it came, never moved.
+ */
+export function formatDateTime(value: string | undefined, precision: TimePrecision = 'minute'): string {
+  if (!value) return '—'
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return formatDate(value)
+  const wall = WALL_CLOCK.exec(value)
+  const [y, mo, d, h, mi, sec] = (wall?.slice(1) ?? []).map(Number)
+  const at = wall ? Date.UTC(y ?? 0, (mo ?? 1) - 1, d ?? 1, h ?? 0, mi ?? 0, sec || 0) : new Date(value).getTime()
+  if (Number.isNaN(at)) return value
+  const f = formatter(precision === 'minute' ? 'minute' : 'second', wall ? 'UTC' : undefined)
+  if (precision !== 'millisecond') return f.format(at)
+  // The thousandths after the seconds, in the locale's own order of the rest ("10:10:05.123 AM").
+  const ms = `.${String(new Date(at).getUTCMilliseconds()).padStart(3, '0')}`
+  return f
+    .formatToParts(at)
+    .map((p) => (p.type === 'second' ? `${p.value}${ms}` : p.value))
+    .join('')
 }
 
 /**
- * A time as the service writes it ("2026-11-20 10:11:00", its own clock, no zone): the date in
- * the user's locale and the hour and minute as they came, never moved to another zone.
+ * Times of a list (history entries, snapshots) in the one format: to the minute, with seconds
+ * where two would otherwise read the same (and thousandths where even those are the same), so
+ * that two snapshots a minute apart can be told apart. Equal times read the same.
  */
-export function formatServiceTime(value: string | undefined): string {
-  const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2})/.exec(value ?? '')
-  return m ? `${formatDate(m[1])} ${m[2] ?? ''}` : formatDate(value)
+export function distinctTimes(values: readonly string[]): string[] {
+  const shown = values.map((v) => formatDateTime(v))
+  for (const precision of ['second', 'millisecond'] as const) {
+    const times = new Map<string, Set<string>>()
+    values.forEach((v, i) => times.set(shown[i] ?? '', (times.get(shown[i] ?? '') ?? new Set()).add(v)))
+    values.forEach((v, i) => {
+      if ((times.get(shown[i] ?? '')?.size ?? 0) > 1) shown[i] = formatDateTime(v, precision)
+    })
+  }
+  return shown
 }
 
 /** Adds months to a YYYY-MM-DD date (for "about" previews in confirmations). */

@@ -141,11 +141,14 @@ function memberChanges(
   label = (k: string) => tCode(`history.member.${k}`),
 ): string[] {
   const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after)])].filter((k) => !subject.includes(k))
+  const set = (k: string) =>
+    isEmpty(after[k]) ? [] : [t('history.memberSet', { member: label(k), value: memberValue(k, after[k], names) })]
   return keys.flatMap((k) => {
-    if (before === undefined)
-      return isEmpty(after[k])
-        ? []
-        : [t('history.memberSet', { member: label(k), value: memberValue(k, after[k], names) })]
+    if (before === undefined) return set(k)
+    // A member one side does not hold was not read there (a row kept before issue 53): unknown is
+    // not "none". Unknown after: no line; unknown before: what it was set to, as for a new thing.
+    if (!(k in after)) return []
+    if (!(k in before)) return set(k)
     if (JSON.stringify(before[k]) === JSON.stringify(after[k])) return []
     if (k === 'contact') return contactChanges(before[k], after[k])
     return [
