@@ -26,6 +26,7 @@ import { SCHEMA_VERSION, APPLICATION_ID, migrate } from '../../src/main/store/mi
 import { openConnection } from '../../src/main/store/database'
 import { TRIGRAM_INDEXES } from '../../src/main/store/search-index'
 import type { PagedItem } from '@shared/endpoints/table'
+import type { StoredList } from '@shared/portfolio'
 import { startSandbox } from '../../src/sandbox'
 import { accountLists, putAccount } from '../../support/portfolio-data'
 import { match } from '../helpers/matchers'
@@ -488,6 +489,29 @@ describe('lists', () => {
     // The next read of the list writes them again.
     expect(store.putList('acct', 'domains.list', {}, domains(10), T2)).toMatchObject({ changed: 2 })
     expect(store.getList('acct', 'domains.list', {})?.skipped).toBe(0)
+  })
+
+  it('names a row that is two values in one, or JSON but not an item, when the rest of the list reads', () => {
+    const problems: StoreProblem[] = []
+    const store = open(file, { onProblem: (p) => problems.push(p) })
+    const five = domains(5)
+    store.putList('acct', 'domains.list', {}, five, T1)
+    const names = (list: StoredList<'domains.list'> | undefined) => list?.items.map((d) => d.domainname)
+    const db = raw()
+    const [, second, third, fourth, fifth] = five.map((d) => d.domainname)
+    db.prepare('UPDATE list_items SET json = ? WHERE item_key = ?').run([
+      `${JSON.stringify(five[3])},${JSON.stringify(five[4])}`,
+      third,
+    ])
+    const twoInOne = store.getList('acct', 'domains.list', {})
+    expect(names(twoInOne)).toEqual(five.map((d) => d.domainname).filter((n) => n !== third))
+    expect(twoInOne?.skipped).toBe(1)
+    db.prepare('UPDATE list_items SET json = \'{"domainid": "not a number"}\' WHERE item_key = ?').run([second])
+    db.close()
+    const notAnItem = store.getList('acct', 'domains.list', {})
+    expect(names(notAnItem)).toEqual([five[0]?.domainname, fourth, fifth])
+    expect(notAnItem?.skipped).toBe(2)
+    expect(problems.map((p) => ('key' in p.params ? p.params.key : undefined))).toEqual([third, second, third])
   })
 
   it('a read of the DNS list is a read of each zone; a zone read alone updates the list', () => {

@@ -104,6 +104,28 @@ describe('the store in a worker thread', () => {
     expect(b).toEqual(expected)
   })
 
+  it('a stored list of more than one part comes back whole, with its time and whether it was whole', async () => {
+    const worker = await openStoreInWorker(join(dir, 'stored-parts.db'))
+    const local = inThread(openPortfolioStore(join(dir, 'stored-parts-local.db')))
+    open.push(worker, local)
+    // 2,000 domains: two parts of 1,000 (store-worker.ts); 500 servers: one answer, as before.
+    for (const s of [worker, local]) {
+      await s.putList('acct', 'domains.list', {}, lists.domains, T1, { complete: false })
+      await s.putList('acct', 'domains.dnssec.list', {}, lists.dnssec.slice(0, 500), T2)
+    }
+    const [read, got, short] = await Promise.all([
+      worker.readList('acct', 'domains.list', {}),
+      worker.getList('acct', 'domains.list', {}),
+      worker.readList('acct', 'domains.dnssec.list', {}),
+    ])
+    expect(read).toEqual(await local.readList('acct', 'domains.list', {}))
+    expect(read).toMatchObject({ readAt: T1, complete: false, skipped: 0 })
+    expect(read?.items).toEqual(lists.domains)
+    expect(got).toEqual(read)
+    expect(short).toEqual(await local.readList('acct', 'domains.dnssec.list', {}))
+    expect(short).toMatchObject({ readAt: T2, complete: true })
+  })
+
   it('a long list that cannot be handed over fails alone; the calls behind it go on', async () => {
     const worker = await openStoreInWorker(join(dir, 'not-sent.db'))
     open.push(worker)

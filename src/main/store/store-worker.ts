@@ -155,7 +155,7 @@ export function openStoreInWorker(file: string, opts: WorkerStoreOptions = {}): 
             answerParts.delete(m.id)
             const p = pending.get(m.id)
             pending.delete(m.id)
-            p?.resolve(got)
+            p?.resolve(m.rest ? { ...m.rest, items: got } : got)
             return
           }
           case 'answer': {

@@ -14,6 +14,20 @@ const post = (m: StoreReply) => port.postMessage(m)
 /** A list answered beyond this many items goes back in parts of this many (worker-protocol.ts). */
 const ANSWER_PART_ITEMS = 1_000
 
+/**
+ * The items of an answer long enough to go in parts: a long list, or a stored list's items (a
+ * 100,000-domain list taken in by main in one clone held its thread for hundreds of ms), with
+ * the stored list's other members (when it was read, whether whole) sent with the last part.
+ */
+function longItems(value: unknown): { items: unknown[]; rest: Record<string, unknown> | undefined } | undefined {
+  if (Array.isArray(value)) return value.length > ANSWER_PART_ITEMS ? { items: value, rest: undefined } : undefined
+  if (typeof value !== 'object' || value === null || !('items' in value) || !Array.isArray(value.items))
+    return undefined
+  if (value.items.length <= ANSWER_PART_ITEMS) return undefined
+  const { items, ...rest } = value
+  return { items, rest }
+}
+
 function start(data: StoreWorkerData): void {
   let store: ReturnType<typeof openPortfolioStore>
   try {
@@ -38,7 +52,7 @@ function start(data: StoreWorkerData): void {
     return items
   }
   // Long answers still to go, by call: their next part goes when main asks for it.
-  const answering = new Map<number, { items: unknown[]; at: number }>()
+  const answering = new Map<number, { items: unknown[]; at: number; rest: Record<string, unknown> | undefined }>()
   const sendPart = (id: number) => {
     const a = answering.get(id)
     if (!a) return
@@ -46,7 +60,7 @@ function start(data: StoreWorkerData): void {
     a.at += ANSWER_PART_ITEMS
     const last = a.at >= a.items.length
     if (last) answering.delete(id)
-    post({ kind: 'answerPart', id, items, last })
+    post({ kind: 'answerPart', id, items, last, ...(last && a.rest ? { rest: a.rest } : {}) })
   }
   port.on('message', (m: StoreMessage) => {
     if ('kind' in m && m.kind === 'nextPart') {
@@ -66,8 +80,9 @@ function start(data: StoreWorkerData): void {
       const method: unknown = Reflect.get(owner, req.method)
       if (typeof method !== 'function') throw new Error(`no store method ${req.method}`)
       const value: unknown = Reflect.apply(method, owner, req.args.map(withItems))
-      if (Array.isArray(value) && value.length > ANSWER_PART_ITEMS) {
-        answering.set(req.id, { items: value, at: 0 })
+      const long = longItems(value)
+      if (long) {
+        answering.set(req.id, { ...long, at: 0 })
         sendPart(req.id)
       } else post({ kind: 'answer', id: req.id, ok: true, value })
     } catch (err) {

@@ -49,6 +49,13 @@ export type StoreReply =
    * for it, so main's thread takes in one part a turn, not the whole list in one (Node hands a
    * port's queued messages over in one go, so parts sent all at once would hold it as long).
    */
-  | { kind: 'answerPart'; id: number; items: unknown[]; last: boolean }
+  | {
+      kind: 'answerPart'
+      id: number
+      items: unknown[]
+      last: boolean
+      /** With the last part of a stored list's items: its other members (the answer is them with `items`). */
+      rest?: Record<string, unknown>
+    }
   /** A problem met while working (a row skipped), for main's log. */
   | { kind: 'problem'; problem: StoreProblem }
