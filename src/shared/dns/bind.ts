@@ -4,6 +4,7 @@
  * dropped silently.
  */
 import type { Finding } from '../service/validation'
+import { piecesByBytes } from '../formats/byte-pieces'
 import { asciiName } from './ascii-name'
 import { isKnownType, parse, serialiseRow, splitValue, txtText, type RecordRow, type Row } from './records'
 import { recordIssues } from './validate'
@@ -92,32 +93,15 @@ function unquote(token: string): string {
 /** A DNS character-string holds at most 255 bytes (RFC 1035 3.3). */
 const MAX_STRING_BYTES = 255
 
-/** Text cut into pieces of at most 255 bytes, never inside a character. */
-function byteChunks(text: string): string[] {
-  const out: string[] = []
-  let piece = ''
-  let bytes = 0
-  for (const ch of text) {
-    const n = utf8.encode(ch).length
-    if (bytes + n > MAX_STRING_BYTES) {
-      out.push(piece)
-      piece = ''
-      bytes = 0
-    }
-    piece += ch
-    bytes += n
-  }
-  if (piece !== '' || out.length === 0) out.push(piece)
-  return out
-}
-
 /**
  * A TXT value as a zone file writes it: one quoted string, or, over 255 bytes (a 2048-bit
  * DKIM key), several quoted strings of at most 255 each, as the service itself serves a long
  * one-line value; resolvers join them again.
  */
 function txtData(value: string): string {
-  return byteChunks(txtText(value)).map(quoted).join(' ')
+  return piecesByBytes(txtText(value), () => MAX_STRING_BYTES)
+    .map(quoted)
+    .join(' ')
 }
 
 /**

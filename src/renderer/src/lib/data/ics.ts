@@ -3,6 +3,7 @@
  * to: CRLF line endings, lines folded at 75 octets (never inside a UTF-8 character), and the
  * text values escaped. Pure: the caller words the events and gives the time of writing.
  */
+import { piecesByBytes } from '@shared/formats/byte-pieces'
 
 export interface CalendarEvent {
   /** The same for the same event in every export, so a calendar updates it instead of adding a copy. */
@@ -40,22 +41,7 @@ const octets = (s: string) => encoder.encode(s).length
  */
 export function foldLine(line: string): string {
   if (octets(line) <= 75) return line
-  const out: string[] = []
-  let current = ''
-  let size = 0
-  for (const ch of line) {
-    const n = octets(ch)
-    const limit = out.length === 0 ? 75 : 74
-    if (size + n > limit) {
-      out.push(current)
-      current = ''
-      size = 0
-    }
-    current += ch
-    size += n
-  }
-  out.push(current)
-  return out.join('\r\n ')
+  return piecesByBytes(line, (index) => (index === 0 ? 75 : 74)).join('\r\n ')
 }
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/
