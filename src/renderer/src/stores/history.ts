@@ -5,6 +5,7 @@
  */
 import { defineStore } from 'pinia'
 import { invoke } from '../data/bridge'
+import type { PayloadOf } from '@shared/ipc/contract'
 import type { SubjectKind } from '@shared/portfolio/history'
 
 export const useHistoryStore = defineStore('history', {
@@ -19,6 +20,21 @@ export const useHistoryStore = defineStore('history', {
       const r = await invoke('history.markSeen', { accountId, ...opts })
       await this.refresh()
       return r
+    },
+    /** An account's history, newest first: all of it, only what changed outside the app, or one subject's. */
+    list(query: PayloadOf<'history.list'>) {
+      return invoke('history.list', query)
+    },
+    /** The snapshots kept of one zone, each restorable. */
+    snapshots(query: PayloadOf<'history.snapshots'>) {
+      return invoke('history.snapshots', query)
+    },
+    /** How long history is kept (main prunes what is older). */
+    settings() {
+      return invoke('history.settings', {})
+    },
+    setRetention(days: number) {
+      return invoke('history.setRetention', { days })
     },
   },
 })
