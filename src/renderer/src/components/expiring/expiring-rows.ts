@@ -16,11 +16,11 @@ import type { PagedInput, PagedItem } from '@shared/endpoints/table'
 
 export type Part = 'domains' | 'svcips' | `servers.${ServerKind}`
 /** The server kind a servers part is of ('a' for a part that is not one, which no caller passes). */
-export const kindOfPart = (part: Part): ServerKind => SERVER_KINDS.find((k) => part === `servers.${k}`) ?? 'a'
+const kindOfPart = (part: Part): ServerKind => SERVER_KINDS.find((k) => part === `servers.${k}`) ?? 'a'
 export const PARTS: readonly Part[] = ['domains', 'svcips', ...SERVER_KINDS.map((k) => `servers.${k}` as const)]
 
 /** What renewing a row sends: a domain by years, a server or service IP by months. */
-export type Renewal =
+type Renewal =
   { op: 'domain'; domain: string } | { op: 'server'; kind: ServerKind; webid: number } | { op: 'svcip'; vipid: number }
 
 export type Row = {
