@@ -17,7 +17,7 @@ const WORDS = {
   en: {
     domains: 'Domains',
     showing: (n: number) => `Showing ${n} of ${n}`,
-    columns: (hidden: number) => `Columns · ${hidden} ${hidden === 1 ? 'column' : 'columns'} hidden`,
+    columns: (hidden: number) => `${hidden} ${hidden === 1 ? 'column' : 'columns'} hidden`,
     legend: 'Columns shown in the list',
     registrar: 'Registrar',
     sortByRegistrar: 'Sort by Registrar',
@@ -34,7 +34,7 @@ const WORDS = {
   ja: {
     domains: 'ドメイン',
     showing: (n: number) => `${n} 件中 ${n} 件を表示`,
-    columns: (hidden: number) => `表示する列 · ${hidden} 列を非表示`,
+    columns: (hidden: number) => `${hidden} 列を非表示`,
     legend: '一覧に表示する列',
     registrar: 'レジストラ',
     sortByRegistrar: 'レジストラで並べ替え',
