@@ -289,7 +289,6 @@ export default tseslint.config(
     files: [
       'src/renderer/src/components/CalendarExport.vue',
       'src/renderer/src/components/CommandPalette.vue',
-      'src/renderer/src/components/JobPanel.vue',
       'src/renderer/src/components/ReminderSettings.vue',
       'src/renderer/src/components/SettingsPanel.vue',
       'src/renderer/src/components/TeamSettings.vue',

@@ -1711,6 +1711,11 @@ export const en = {
   'jobs.help':
     'Every change sent to the service, from every account, with the result of each item. Kept across restarts.',
   'jobs.none': 'No writes yet.',
+  'jobs.teamInFlight.title': 'On their way from other workstations',
+  'jobs.teamInFlight.help':
+    'Writes your colleagues are sending now, as the team’s journal says; a target they hold waits for them. Every write, yours included, is listed below.',
+  'jobs.teamInFlight.by': 'by {member} on {workstation} since {since}',
+  'jobs.teamInFlight.separator': ' · ',
   'jobs.status.attention': 'Needs attention: {count, plural, one {# outcome unknown} other {# outcomes unknown}}',
   'jobs.attentionCount':
     '{count, plural, one {# write needs attention (outcome unknown)} other {# writes need attention (outcome unknown)}}',

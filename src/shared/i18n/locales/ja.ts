@@ -1708,6 +1708,11 @@ export const ja: Catalogue = {
   'jobs.title': '書き込み',
   'jobs.help': '全アカウントからサービスに送ったすべての変更と、項目ごとの結果です。再起動後も残ります。',
   'jobs.none': 'まだ書き込みはありません。',
+  'jobs.teamInFlight.title': '他のワークステーションから送信中',
+  'jobs.teamInFlight.help':
+    'チームのジャーナルによると、同僚がいま送信している書き込みです。同僚が押さえている対象は、その完了を待ちます。自分の分も含むすべての書き込みは下の一覧にあります。',
+  'jobs.teamInFlight.by': '{workstation} の {member} が {since} から送信中',
+  'jobs.teamInFlight.separator': ' · ',
   'jobs.status.attention': '要確認: 結果不明 {count} 件',
   'jobs.attentionCount': '確認が必要な書き込み {count} 件 (結果不明)',
   'jobs.settledDone': '{label}: サービスのログによると、受け付けられていました。',
