@@ -6,6 +6,8 @@
  *  - a zone save refused because Bob's save of the zone is on its way leads to Writes, which lists
  *    Bob's write on its way with who and since when (it said "No writes yet");
  *  - History shows the plan lines of Bob's zone save, as of one's own;
+ *  - Alice's save of the zone after Bob saved another record of it names him and when, and offers
+ *    Keep both: the plan of her change over his zone, then saved with both;
  *  - the team database away, met acknowledging a reminder, is titled "Team database unreachable"
  *    with its cause (it was "Unexpected error").
  */
@@ -111,6 +113,9 @@ const WORDS = {
     unreachableTitle: 'Team database unreachable',
     unreachable: /The team database cannot be reached/,
     unexpected: 'Unexpected error',
+    savedBy:
+      /bob on host-b saved this zone at .*, after you loaded it\. Their changes and yours touch different records/,
+    keepBoth: 'Keep both',
   },
   ja: {
     dns: 'DNS',
@@ -132,6 +137,8 @@ const WORDS = {
     unreachableTitle: 'チームのデータベースに接続できません',
     unreachable: /チームのデータベースに接続できません。/,
     unexpected: '予期しないエラー',
+    savedBy: /に host-b の bob がこのゾーンを保存しました。相手の変更とあなたの変更は別々のレコード/,
+    keepBoth: '両方を残す',
   },
 } as const
 type Words = (typeof WORDS)[keyof typeof WORDS]
@@ -228,6 +235,28 @@ async function walk(
     await expect(entry.first()).toBeVisible()
     await expect(entry.first().locator('.plan-changes, .plan')).toContainText(`bob-${lang}`)
     await expectNoAxeViolationsIn(app, '.history-list', `a colleague's zone save with its plan lines (${lang})`)
+
+    // (b) Bob saves the zone again while Alice edits another record of it: the conflict names him
+    // and when, and Keep both shows the plan of her change over his zone, which is then saved.
+    await openZone(app, w, domain)
+    await addLine(app, w, `txt alice-${lang} both`)
+    const again = await bobSaves(bob, domain, `txt bob-${lang} apart`)
+    expect(await again.ended).toMatchObject({ ok: true, value: { status: 'done' } })
+    await app.getByRole('button', { name: w.apply }).click()
+    const conflict = app.locator('.conflict')
+    await expect(conflict).toContainText(w.savedBy)
+    await expectNoAxeViolationsIn(app, '.conflict', `a colleague's save named, Keep both offered (${lang})`)
+    await snap(app, `daily53-team-keep-both-1024x700-${lang}`)
+    await conflict.getByRole('button', { name: w.keepBoth }).click()
+    const planBox = app.locator('.plan-review, .plan').first()
+    await expect(planBox).toContainText(`alice-${lang}`)
+    await expect(planBox).not.toContainText(`bob-${lang} apart`)
+    await app.getByRole('button', { name: w.apply }).click()
+    await expect
+      .poll(async () => (await routerCalls(() => bob).ok('domains.dns.get', { accountId: 'demo', domain })).records, {
+        timeout: 10_000,
+      })
+      .toMatch(new RegExp(`bob-${lang} apart[\\s\\S]*alice-${lang} both|alice-${lang} both[\\s\\S]*bob-${lang} apart`))
 
     // (d) The team database away, met acknowledging a reminder: titled as such, with its cause.
     const alice = routerCalls(() => harness.services, appSender({ url: harness.url }))

@@ -742,6 +742,13 @@ export const en = {
   'dnsEditor.versionTheirs': 'Now at the service (theirs)',
   'dnsEditor.versionMine': 'Yours',
   'dnsEditor.keepMine': 'Save mine (replaces theirs)',
+  'dnsEditor.keepBoth': 'Keep both',
+  'dnsEditor.conflictSavedBy': '{member} on {workstation} saved this zone at {at}, after you loaded it.',
+  'dnsEditor.conflictSavedByMember': '{member} saved this zone at {at}, after you loaded it.',
+  /** Between two sentences said as one: a space in English, none in Japanese. */
+  'dnsEditor.sentenceGap': ' ',
+  'dnsEditor.conflictApart':
+    'Their changes and yours touch different records: Keep both applies yours over the zone as it is now, and shows that plan before anything is sent.',
   'dnsEditor.bind': 'BIND zone file: import or export',
   'dnsEditor.bindPaste': 'Paste a zone file to import (nothing is sent until you review and apply)',
   'dnsEditor.bindImport': 'Import',

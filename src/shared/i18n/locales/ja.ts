@@ -732,6 +732,13 @@ export const ja: Catalogue = {
   'dnsEditor.versionTheirs': '現在のサービス側(他の人)',
   'dnsEditor.versionMine': 'あなたの値',
   'dnsEditor.keepMine': '自分の値で保存(他の人の変更を置き換え)',
+  'dnsEditor.keepBoth': '両方を残す',
+  'dnsEditor.conflictSavedBy': 'あなたが読み込んだ後、{at} に {workstation} の {member} がこのゾーンを保存しました。',
+  'dnsEditor.conflictSavedByMember': 'あなたが読み込んだ後、{at} に {member} がこのゾーンを保存しました。',
+  /** Between two sentences said as one: a space in English, none in Japanese. */
+  'dnsEditor.sentenceGap': '',
+  'dnsEditor.conflictApart':
+    '相手の変更とあなたの変更は別々のレコードに関するものです。「両方を残す」は現在のゾーンにあなたの変更を重ねて適用し、送信する前にその計画を表示します。',
   'dnsEditor.bind': 'BINDゾーンファイル: 読み込み・書き出し',
   'dnsEditor.bindPaste': '読み込むゾーンファイルを貼り付け(確認して適用するまで送信されません)',
   'dnsEditor.bindImport': '読み込む',
