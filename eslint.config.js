@@ -288,7 +288,6 @@ export default tseslint.config(
     // to a store action or a composable, and leaves this list.
     files: [
       'src/renderer/src/components/CommandPalette.vue',
-      'src/renderer/src/components/JobPanel.vue',
       'src/renderer/src/views/DomainDetailView.vue',
       'src/renderer/src/views/HealthView.vue',
     ],

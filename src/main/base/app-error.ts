@@ -54,8 +54,16 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * An error of a part above this floor that carries its own words (a ledger's store away: the team
+ * database unreachable), so it reaches the window with its kind and code, not as "Unexpected error".
+ */
+export abstract class WordedError extends Error {
+  abstract toData(): ErrorData
+}
+
 /** Any thrown value as plain error data. Unknown errors say only that something went wrong: their text may hold anything. */
 export function toErrorData(err: unknown): ErrorData {
-  if (err instanceof AppError) return err.toData()
+  if (err instanceof AppError || err instanceof WordedError) return err.toData()
   return { kind: 'internal', code: 'error.internal' }
 }

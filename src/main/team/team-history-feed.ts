@@ -96,6 +96,10 @@ export function createTeamHistoryFeed(o: {
       member: row.by.member,
       workstation: row.by.workstation,
       fromTeam: true,
+      // A zone save's records before and after: its plan lines, as for this workstation's own saves.
+      ...(c.recordsBefore !== undefined && c.records !== undefined
+        ? { before: { records: c.recordsBefore }, after: { records: c.records } }
+        : {}),
     })
   }
 

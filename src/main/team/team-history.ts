@@ -20,7 +20,7 @@ export interface TeamHistoryPlace {
   changesOf(accountId: string, domain: string): Promise<TeamHistoryEntry[]>
 }
 
-/** What the team's history keeps of a write: no parameters (they may hold a transfer code or a password). */
+/** What the team's history keeps of a write: no parameters (they may hold a transfer code or a password); a zone's records. */
 export const teamChangeSchema = z.object({
   operation: z.string(),
   /** Whose history it is and which part of it (write-history.ts subjectOf; absent in rows of earlier versions: the domain). */
@@ -32,6 +32,12 @@ export const teamChangeSchema = z.object({
   requestId: z.string().optional(),
   /** A zone save: a hash of the records the service kept, to tell whose save made the zone as it is. */
   recordsHash: z.string().optional(),
+  /**
+   * A zone save: the records it was planned from (the zone just before it, as checked) and those
+   * the service kept, so every member's History shows its plan lines. A zone holds no secret.
+   */
+  recordsBefore: z.string().optional(),
+  records: z.string().optional(),
 })
 type TeamChange = z.infer<typeof teamChangeSchema>
 
@@ -40,6 +46,16 @@ const recordsHashOf = (records: string) =>
 
 const recordsOf = (v: unknown): string | undefined =>
   typeof v === 'object' && v !== null && 'records' in v && typeof v.records === 'string' ? v.records : undefined
+
+/** A zone's records kept in a team row at most this long, before and after each (a larger one keeps its hash only). */
+const MAX_ZONE_CHARS = 128 * 1024
+
+/**
+ * Per zone save item on its way: the records it was planned from (its guard, found unchanged just
+ * before the send). Keyed by the runner's own job object, which the observer and the ledger's end
+ * are both given, so nothing outlives the job.
+ */
+const plannedFrom = new WeakMap<JobView, Map<number, string>>()
 
 /**
  * The local history observer, with the team's history naming who made a zone as it is when a save
@@ -53,6 +69,10 @@ export function withTeamHistory(
   return {
     async beforeSend(job, i, params, client, guard) {
       const refused = await local.beforeSend(job, i, params, client, guard)
+      if (!refused && guard && factsOf(job.operation).zone) {
+        const items = plannedFrom.get(job) ?? new Map<number, string>()
+        plannedFrom.set(job, items.set(i, guard.records))
+      }
       if (refused?.code !== 'dns.changedSincePlan') return refused
       const domain = String(refused.params?.domain ?? '')
       const kind = factsOf(job.operation).zone
@@ -89,6 +109,12 @@ export function teamChangeOf(job: JobView, i: number): { domain: string; change:
   const p: Record<string, unknown> = it.params
   const domain = typeof p.domain === 'string' || typeof p.domain === 'number' ? String(p.domain) : it.target
   const saved = factsOf(job.operation).zone && it.state === 'done' ? recordsOf(it.result) : undefined
+  const before = plannedFrom.get(job)?.get(i)
+  plannedFrom.get(job)?.delete(i)
+  const lines =
+    saved !== undefined && before !== undefined && saved.length + before.length <= MAX_ZONE_CHARS
+      ? { recordsBefore: before, records: saved }
+      : {}
   const { kind: subjectKind, subject } = subjectOf(job.operation, p)
   return {
     domain,
@@ -101,6 +127,7 @@ export function teamChangeOf(job: JobView, i: number): { domain: string; change:
       index: i,
       ...(it.requestId ? { requestId: it.requestId } : {}),
       ...(saved !== undefined ? { recordsHash: recordsHashOf(saved) } : {}),
+      ...lines,
     },
   }
 }

@@ -5,8 +5,10 @@
  * catalogue's sentence, and the title of its kind: "Team database unreachable", not "Unexpected error").
  */
 import type { ErrorData, ErrorKind } from '@shared/errors'
+import { WordedError } from '../../base/app-error'
 
-export class LedgerUnavailable extends Error {
+/** Wherever it is thrown to (a channel's answer, an item's log check), said in its own words. */
+export class LedgerUnavailable extends WordedError {
   constructor(
     readonly code: string,
     readonly params: Record<string, string | number> = {},
@@ -15,9 +17,13 @@ export class LedgerUnavailable extends Error {
     super(`${code}${Object.keys(params).length ? ` ${JSON.stringify(params)}` : ''}`)
     this.name = 'LedgerUnavailable'
   }
+
+  toData(): ErrorData {
+    return { kind: this.kind, code: this.code, params: { ...this.params } }
+  }
 }
 
 /** A ledger's failure as the error a job or a refusal shows; undefined for any other failure. */
 export function ledgerErrorData(err: unknown): ErrorData | undefined {
-  return err instanceof LedgerUnavailable ? { kind: err.kind, code: err.code, params: { ...err.params } } : undefined
+  return err instanceof LedgerUnavailable ? err.toData() : undefined
 }

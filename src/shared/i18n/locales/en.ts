@@ -751,6 +751,13 @@ export const en = {
   'dnsEditor.versionTheirs': 'Now at the service (theirs)',
   'dnsEditor.versionMine': 'Yours',
   'dnsEditor.keepMine': 'Save mine (replaces theirs)',
+  'dnsEditor.keepBoth': 'Keep both',
+  'dnsEditor.conflictSavedBy': '{member} on {workstation} saved this zone at {at}, after you loaded it.',
+  'dnsEditor.conflictSavedByMember': '{member} saved this zone at {at}, after you loaded it.',
+  /** Between two sentences said as one: a space in English, none in Japanese. */
+  'dnsEditor.sentenceGap': ' ',
+  'dnsEditor.conflictApart':
+    'Their changes and yours touch different records: Keep both applies yours over the zone as it is now, and shows that plan before anything is sent.',
   'dnsEditor.bind': 'BIND zone file: import or export',
   'dnsEditor.bindPaste': 'Paste a zone file to import (nothing is sent until you review and apply)',
   'dnsEditor.bindImport': 'Import',
@@ -1724,6 +1731,11 @@ export const en = {
   'jobs.help':
     'Every change sent to the service, from every account, with the result of each item. Kept across restarts.',
   'jobs.none': 'No writes yet.',
+  'jobs.teamInFlight.title': 'On their way from other workstations',
+  'jobs.teamInFlight.help':
+    'Writes your colleagues are sending now, as the team’s journal says; a target they hold waits for them. Every write, yours included, is listed below.',
+  'jobs.teamInFlight.by': 'by {member} on {workstation} since {since}',
+  'jobs.teamInFlight.separator': ' · ',
   'jobs.status.attention': 'Needs attention: {count, plural, one {# outcome unknown} other {# outcomes unknown}}',
   'jobs.attentionCount':
     '{count, plural, one {# write needs attention (outcome unknown)} other {# writes need attention (outcome unknown)}}',

@@ -741,6 +741,13 @@ export const ja: Catalogue = {
   'dnsEditor.versionTheirs': '現在のサービス側(他の人)',
   'dnsEditor.versionMine': 'あなたの値',
   'dnsEditor.keepMine': '自分の値で保存(他の人の変更を置き換え)',
+  'dnsEditor.keepBoth': '両方を残す',
+  'dnsEditor.conflictSavedBy': 'あなたが読み込んだ後、{at} に {workstation} の {member} がこのゾーンを保存しました。',
+  'dnsEditor.conflictSavedByMember': 'あなたが読み込んだ後、{at} に {member} がこのゾーンを保存しました。',
+  /** Between two sentences said as one: a space in English, none in Japanese. */
+  'dnsEditor.sentenceGap': '',
+  'dnsEditor.conflictApart':
+    '相手の変更とあなたの変更は別々のレコードに関するものです。「両方を残す」は現在のゾーンにあなたの変更を重ねて適用し、送信する前にその計画を表示します。',
   'dnsEditor.bind': 'BINDゾーンファイル: 読み込み・書き出し',
   'dnsEditor.bindPaste': '読み込むゾーンファイルを貼り付け(確認して適用するまで送信されません)',
   'dnsEditor.bindImport': '読み込む',
@@ -1721,6 +1728,11 @@ export const ja: Catalogue = {
   'jobs.title': '書き込み',
   'jobs.help': '全アカウントからサービスに送ったすべての変更と、項目ごとの結果です。再起動後も残ります。',
   'jobs.none': 'まだ書き込みはありません。',
+  'jobs.teamInFlight.title': '他のワークステーションから送信中',
+  'jobs.teamInFlight.help':
+    'チームのジャーナルによると、同僚がいま送信している書き込みです。同僚が押さえている対象は、その完了を待ちます。自分の分も含むすべての書き込みは下の一覧にあります。',
+  'jobs.teamInFlight.by': '{workstation} の {member} が {since} から送信中',
+  'jobs.teamInFlight.separator': ' · ',
   'jobs.status.attention': '要確認: 結果不明 {count} 件',
   'jobs.attentionCount': '確認が必要な書き込み {count} 件 (結果不明)',
   'jobs.settledDone': '{label}: サービスのログによると、受け付けられていました。',
