@@ -288,15 +288,12 @@ export default tseslint.config(
     // to a store action or a composable, and leaves this list.
     files: [
       'src/renderer/src/components/CalendarExport.vue',
-      'src/renderer/src/components/CommandPalette.vue',
       'src/renderer/src/components/JobPanel.vue',
       'src/renderer/src/components/ReminderSettings.vue',
       'src/renderer/src/components/SettingsPanel.vue',
       'src/renderer/src/components/TeamSettings.vue',
       'src/renderer/src/components/history/SubjectHistory.vue',
       'src/renderer/src/views/ActivityView.vue',
-      'src/renderer/src/views/DomainDetailView.vue',
-      'src/renderer/src/views/HealthView.vue',
       'src/renderer/src/views/StartupFailure.vue',
     ],
     rules: { '@typescript-eslint/no-restricted-imports': 'off' },
