@@ -409,7 +409,6 @@ export const en = {
   'domains.selectionRenewTitle': 'Renew domains',
   'domains.selectionRenewConfirm':
     'Renew {count, plural, one {# domain} other {# domains}} by {years, plural, one {# year} other {# years}} each:',
-  'domains.andMore': ' and {count} more',
   'domains.noRetry': 'Each renewal is sent once; a failed one is reported, never retried by itself.',
   'domains.renewedTo': 'Renewed; now expires {date}',
   'domains.autorenewOnLabel': 'Turn auto-renewal on (off when unchecked)',

@@ -404,7 +404,6 @@ export const ja: Catalogue = {
   'domains.selectionRenewButton': '{count} 件のドメインを更新',
   'domains.selectionRenewTitle': 'ドメインの更新',
   'domains.selectionRenewConfirm': '{count} 件のドメインをそれぞれ {years} 年更新します:',
-  'domains.andMore': ' ほか {count} 件',
   'domains.noRetry': '更新は1件につき1回だけ送信します。失敗したものは報告され、自動で再試行はしません。',
   'domains.renewedTo': '更新済み。新しい有効期限は {date}',
   'domains.autorenewOnLabel': '自動更新をオンにする(チェックなしでオフ)',
