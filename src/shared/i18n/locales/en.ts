@@ -208,6 +208,9 @@ export const en = {
     'The API address, ending in /v1. It must use https; plain http is accepted only to this computer, for local testing: localhost, 127.0.0.1 (or any 127.x.x.x) and [::1].',
   'accounts.apiKey': 'API key',
   'accounts.apiKeyHelp': 'Stored in the system keychain; never shown again.',
+  'accounts.advanced': 'Advanced',
+  'accounts.advancedHelp':
+    'Dynamic DNS address, server kinds, DNS services, colour, environment, write guard, read-only and time-out. A new account works with the defaults.',
   'accounts.serverKinds': 'Server kinds',
   'accounts.serverKindsHelp': 'The path word the API uses for each kind of server, and the name to show for it.',
   'accounts.kindPath': 'Path word for kind {kind}',

@@ -207,6 +207,9 @@ export const ja: Catalogue = {
     '/v1 で終わるAPIのアドレス。https を使います。http はローカルでのテスト用に、このコンピューター(localhost、127.0.0.1 などの 127.x.x.x、[::1])宛てにだけ使えます。',
   'accounts.apiKey': 'APIキー',
   'accounts.apiKeyHelp': 'システムのキーチェーンに保存され、再表示されません。',
+  'accounts.advanced': '詳細設定',
+  'accounts.advancedHelp':
+    'ダイナミック DNS のアドレス、サーバーの種類、DNS サービス、色、環境、書き込みの保護、読み取り専用、タイムアウト。新しいアカウントは既定値のままで使えます。',
   'accounts.serverKinds': 'サーバーの種類',
   'accounts.serverKindsHelp': '種類ごとにAPIが使うパスの語と、表示名を指定します。',
   'accounts.kindPath': '種類 {kind} のパス',
