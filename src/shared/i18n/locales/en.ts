@@ -445,7 +445,7 @@ export const en = {
   'domain.tab.dnssec': 'DNSSEC',
   'domain.tab.transfers': 'Transfers',
   'domain.tab.owner': 'Owner change',
-  'domain.tab.remove': 'Remove',
+  'domain.dangerZone': 'Danger zone',
   'domain.status': 'Status',
   'domain.renewNow': 'Renew…',
   'domain.dnsRecords': 'DNS records',

@@ -439,7 +439,7 @@ export const ja: Catalogue = {
   'domain.tab.dnssec': 'DNSSEC',
   'domain.tab.transfers': '移管',
   'domain.tab.owner': '所有者変更',
-  'domain.tab.remove': '削除',
+  'domain.dangerZone': '危険な操作',
   'domain.status': '状態',
   'domain.renewNow': '更新…',
   'domain.dnsRecords': 'DNSレコード',
