@@ -1882,8 +1882,6 @@ export const en = {
   'dns.caa.tag': 'A CAA tag is issue, issuewild or iodef.',
   'dns.caa.content':
     'A CAA record needs a value: the certificate authority’s domain, such as letsencrypt.org (for iodef, an address such as mailto:security@example.com).',
-  'dns.spf.multiple':
-    '“{host}” already has an SPF record (v=spf1) in row {row}. With two, mail receivers fail the SPF check of every message: merge them into one.',
   'bind.mxNotApex':
     'Not imported: an MX for “{host}”. The service’s MX form has no host (an MX is always for the domain itself): {line}',
   'bind.ttlDiffers':

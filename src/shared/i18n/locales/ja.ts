@@ -1875,8 +1875,6 @@ export const ja: Catalogue = {
   'dns.caa.tag': 'CAAのタグは issue、issuewild、iodef のいずれかです。',
   'dns.caa.content':
     'CAAレコードには値が必要です。letsencrypt.org のような認証局のドメインです(iodef では mailto:security@example.com のような連絡先)。',
-  'dns.spf.multiple':
-    '「{host}」には {row} 行目にもSPFレコード(v=spf1)があります。2つあると、受信側はすべてのメールのSPF検査を失敗とします。1つにまとめてください。',
   'bind.mxNotApex':
     '取り込みませんでした:「{host}」のMX。サービスのMX形式にはホストがありません(MXは常にドメイン自身のものです):{line}',
   'bind.ttlDiffers':
