@@ -709,6 +709,8 @@ export const en = {
   'dnsEditor.type': 'Type',
   'dnsEditor.host': 'Host',
   'dnsEditor.value': 'Value',
+  'dnsEditor.storedZone':
+    'The records of {zone} as last read ({time}), read-only: nothing can be changed until the service answers again.',
   'dnsEditor.actions': 'Actions',
   'dnsEditor.typeOf': 'Type of row {n}',
   'dnsEditor.hostOf': 'Host of row {n}',

@@ -699,6 +699,8 @@ export const ja: Catalogue = {
   'dnsEditor.type': '種類',
   'dnsEditor.host': 'ホスト',
   'dnsEditor.value': '値',
+  'dnsEditor.storedZone':
+    '最後に読み込んだ {zone} のレコード ({time}) を読み取り専用で表示しています。サービスが再び応答するまで変更できません。',
   'dnsEditor.actions': '操作',
   'dnsEditor.typeOf': '{n} 行目の種類',
   'dnsEditor.hostOf': '{n} 行目のホスト',
