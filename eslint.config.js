@@ -284,16 +284,6 @@ export default tseslint.config(
     },
   },
   {
-    // Not moved yet (issue 51 point 3, left open): these still call invoke themselves; each goes
-    // to a store action or a composable, and leaves this list.
-    files: [
-      'src/renderer/src/components/CommandPalette.vue',
-      'src/renderer/src/views/DomainDetailView.vue',
-      'src/renderer/src/views/HealthView.vue',
-    ],
-    rules: { '@typescript-eslint/no-restricted-imports': 'off' },
-  },
-  {
     // The floors of src/main (scripts/eslint-layers.mjs): each room imports only rooms below it.
     files: ['src/main/**/*.ts'],
     plugins: { layers: layersPlugin },

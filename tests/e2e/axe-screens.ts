@@ -87,7 +87,7 @@ export const AXE_SCREENS = {
   'domain tab DNSSEC': domainDetail('dynamic DNS with a generated password, and DNSSEC with digest checks'),
   'domain tab Transfers': domainDetail('transfers: status with the failure reason, and cancel'),
   'domain tab Owner change': domainDetail(OWNER_TEST),
-  'domain tab Remove': domainDetail(OWNER_TEST),
+  'domain danger zone': domainDetail(OWNER_TEST),
   'domain tab History': {
     route: '/domains/:name',
     spec: 'history.spec.ts',

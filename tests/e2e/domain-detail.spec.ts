@@ -288,10 +288,11 @@ test('owner change and removal are confirmed by typing the domain name', async (
   ).toBeVisible()
   expect(last(sb, 'domains.localtransfer.set')?.body).toEqual({ username: 'new-owner', message: 'Please accept' })
 
-  await app.getByRole('tab', { name: 'Remove' }).click()
-  const remove = app.getByRole('tabpanel', { name: 'Remove' })
+  // Removing is in the danger zone at the foot of the overview, not a tab.
+  await app.getByRole('tab', { name: 'Overview' }).click()
+  const remove = app.getByRole('region', { name: 'Danger zone' })
   await expect(remove).toContainText('The domain itself stays registered until it expires.')
-  await expectNoAxeViolations(app, 'domain tab Remove')
+  await expectNoAxeViolations(app, 'domain danger zone')
   await remove.getByRole('button', { name: 'Remove from account…' }).click()
   await app.getByRole('dialog').getByRole('textbox').fill('wrong.example')
   await expect(app.getByRole('dialog').getByRole('button', { name: 'Remove from account' })).toBeDisabled()
@@ -310,7 +311,7 @@ test('tabs work by keyboard', async ({ app, harness }) => {
   await expect(app.getByRole('tab', { name: 'Expiration' })).toBeFocused()
   await expect(app.getByRole('tab', { name: 'Expiration' })).toHaveAttribute('aria-selected', 'true')
   await app.keyboard.press('End')
-  await expect(app.getByRole('tab', { name: 'Remove' })).toBeFocused()
+  await expect(app.getByRole('tab', { name: 'History' })).toBeFocused()
 })
 
 test('typed work is kept: nameservers, WHOIS and DNSSEC left unsaved for another screen are offered back, until saved or discarded', async ({

@@ -44,6 +44,8 @@ test('add a second account with its own sandbox and key, switch between accounts
     await form.getByLabel('Name', { exact: true }).fill('Reseller')
     await form.getByLabel('Base URL').fill(other.url)
     await form.getByLabel('API key').fill(other.keys.full)
+    // The server kinds are among the advanced settings, folded until asked for.
+    await form.getByText('Advanced', { exact: true }).click()
     await form.getByLabel('Path word for kind A').fill('shared')
     await form.getByLabel('Label for kind A').fill('Shared hosting')
     await form.getByLabel('Path word for kind B').fill('business')

@@ -54,7 +54,9 @@ export const DNS_CODES = [
   'dns.txt.quote',
   'dns.txt.empty',
   'dns.duplicate',
-  'dns.spf.multiple',
+  // The same rule as the zone health's (shared/dns/health/rules.ts), said in its words: one voice
+  // for it in the editor's checks and in the plan's and the dashboard's health (issue 53 point 12.5).
+  'health.rule.spf.multiple.title',
   'dns.unplacedKept',
   'dns.hiddenCharacter',
   'dns.target.apex',
@@ -296,6 +298,10 @@ function zoneNameWarning(r: RecordRow): ValueIssue | undefined {
 export function warnRows(rows: Row[], opts: RowCheckOptions = {}): RowIssue[] {
   const warnings: RowIssue[] = []
   const firstSpf = new Map<string, number>()
+  const spfCount = new Map<string, number>()
+  for (const r of rows)
+    if (r.kind === 'record' && r.type === 'txt' && isSpf(r.value))
+      spfCount.set(r.host.toLowerCase(), (spfCount.get(r.host.toLowerCase()) ?? 0) + 1)
   const seen = new Map<string, number>()
   rows.forEach((r, index) => {
     if (r.kind === 'raw') {
@@ -331,7 +337,7 @@ export function warnRows(rows: Row[], opts: RowCheckOptions = {}): RowIssue[] {
     const host = r.host.toLowerCase()
     const firstAt = firstSpf.get(host)
     if (firstAt === undefined) firstSpf.set(host, index)
-    else warnings.push({ index, code: 'dns.spf.multiple', params: { host: r.host, row: firstAt + 1 } })
+    else warnings.push({ index, code: 'health.rule.spf.multiple.title', params: { count: spfCount.get(host) ?? 2 } })
   })
   return warnings
 }

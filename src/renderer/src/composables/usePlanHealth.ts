@@ -10,7 +10,7 @@ import { computed, ref, shallowRef, watch, type Ref } from 'vue'
 import type { Plan } from '@shared/dns/plan'
 import type { Row } from '@shared/dns/records'
 import { indexZone, planFindings, zoneFindings, type HealthFinding } from '@shared/dns/health/rules'
-import { invoke } from '../data/bridge'
+import { invoke, type ErrorData } from '../data/bridge'
 import { whenIdleAfterPaint } from '../lib/after-next-paint'
 
 export interface PlanHealthInputs {
@@ -30,7 +30,8 @@ export function usePlanHealth(input: PlanHealthInputs) {
   const planHealth = shallowRef<HealthFinding[]>()
   const askedHealth = shallowRef<HealthFinding[]>()
   const askingHealth = ref(false)
-  const healthAskFailed = ref<string>()
+  /** Why main could not ask DNS: said in words, the system's code after them (never the code alone). */
+  const healthAskFailed = ref<ErrorData>()
   let healthAsk = 0
   watch(input.pendingPlan, async (p) => {
     const asking = ++healthAsk
@@ -48,7 +49,7 @@ export function usePlanHealth(input: PlanHealthInputs) {
     if (asking !== healthAsk) return
     askingHealth.value = false
     if (r.ok) askedHealth.value = r.value
-    else healthAskFailed.value = r.error.code
+    else healthAskFailed.value = r.error
   })
   const shownHealth = computed(() => askedHealth.value ?? planHealth.value)
   return { shownHealth, askingHealth, healthAskFailed }

@@ -36,5 +36,10 @@ export const useHistoryStore = defineStore('history', {
     setRetention(days: number) {
       return invoke('history.setRetention', { days })
     },
+    /** What changed outside this app in one subject that the user has not looked at yet (the detail's note). */
+    async unseenOutside(accountId: string, subjectKind: SubjectKind, subject: string) {
+      const r = await invoke('history.list', { accountId, subjectKind, subject, outsideOnly: true, limit: 50 })
+      return r.ok ? r.value.filter((e) => !e.seen) : []
+    },
   },
 })

@@ -208,6 +208,9 @@ export const en = {
     'The API address, ending in /v1. It must use https; plain http is accepted only to this computer, for local testing: localhost, 127.0.0.1 (or any 127.x.x.x) and [::1].',
   'accounts.apiKey': 'API key',
   'accounts.apiKeyHelp': 'Stored in the system keychain; never shown again.',
+  'accounts.advanced': 'Advanced',
+  'accounts.advancedHelp':
+    'Dynamic DNS address, server kinds, DNS services, colour, environment, write guard, read-only and time-out. A new account works with the defaults.',
   'accounts.serverKinds': 'Server kinds',
   'accounts.serverKindsHelp': 'The path word the API uses for each kind of server, and the name to show for it.',
   'accounts.kindPath': 'Path word for kind {kind}',
@@ -418,7 +421,6 @@ export const en = {
   'domains.selectionRenewTitle': 'Renew domains',
   'domains.selectionRenewConfirm':
     'Renew {count, plural, one {# domain} other {# domains}} by {years, plural, one {# year} other {# years}} each:',
-  'domains.andMore': ' and {count} more',
   'domains.noRetry': 'Each renewal is sent once; a failed one is reported, never retried by itself.',
   'domains.renewedTo': 'Renewed; now expires {date}',
   'domains.autorenewOnLabel': 'Turn auto-renewal on (off when unchecked)',
@@ -452,7 +454,7 @@ export const en = {
   'domain.tab.dnssec': 'DNSSEC',
   'domain.tab.transfers': 'Transfers',
   'domain.tab.owner': 'Owner change',
-  'domain.tab.remove': 'Remove',
+  'domain.dangerZone': 'Danger zone',
   'domain.status': 'Status',
   'domain.renewNow': 'Renew…',
   'domain.dnsRecords': 'DNS records',
@@ -716,6 +718,8 @@ export const en = {
   'dnsEditor.type': 'Type',
   'dnsEditor.host': 'Host',
   'dnsEditor.value': 'Value',
+  'dnsEditor.storedZone':
+    'The records of {zone} as last read ({time}), read-only: nothing can be changed until the service answers again.',
   'dnsEditor.actions': 'Actions',
   'dnsEditor.typeOf': 'Type of row {n}',
   'dnsEditor.hostOf': 'Host of row {n}',
@@ -1905,8 +1909,6 @@ export const en = {
   'dns.caa.tag': 'A CAA tag is issue, issuewild or iodef.',
   'dns.caa.content':
     'A CAA record needs a value: the certificate authority’s domain, such as letsencrypt.org (for iodef, an address such as mailto:security@example.com).',
-  'dns.spf.multiple':
-    '“{host}” already has an SPF record (v=spf1) in row {row}. With two, mail receivers fail the SPF check of every message: merge them into one.',
   'bind.mxNotApex':
     'Not imported: an MX for “{host}”. The service’s MX form has no host (an MX is always for the domain itself): {line}',
   'bind.ttlDiffers':

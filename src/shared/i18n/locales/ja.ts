@@ -207,6 +207,9 @@ export const ja: Catalogue = {
     '/v1 で終わるAPIのアドレス。https を使います。http はローカルでのテスト用に、このコンピューター(localhost、127.0.0.1 などの 127.x.x.x、[::1])宛てにだけ使えます。',
   'accounts.apiKey': 'APIキー',
   'accounts.apiKeyHelp': 'システムのキーチェーンに保存され、再表示されません。',
+  'accounts.advanced': '詳細設定',
+  'accounts.advancedHelp':
+    'ダイナミック DNS のアドレス、サーバーの種類、DNS サービス、色、環境、書き込みの保護、読み取り専用、タイムアウト。新しいアカウントは既定値のままで使えます。',
   'accounts.serverKinds': 'サーバーの種類',
   'accounts.serverKindsHelp': '種類ごとにAPIが使うパスの語と、表示名を指定します。',
   'accounts.kindPath': '種類 {kind} のパス',
@@ -413,7 +416,6 @@ export const ja: Catalogue = {
   'domains.selectionRenewButton': '{count} 件のドメインを更新',
   'domains.selectionRenewTitle': 'ドメインの更新',
   'domains.selectionRenewConfirm': '{count} 件のドメインをそれぞれ {years} 年更新します:',
-  'domains.andMore': ' ほか {count} 件',
   'domains.noRetry': '更新は1件につき1回だけ送信します。失敗したものは報告され、自動で再試行はしません。',
   'domains.renewedTo': '更新済み。新しい有効期限は {date}',
   'domains.autorenewOnLabel': '自動更新をオンにする(チェックなしでオフ)',
@@ -446,7 +448,7 @@ export const ja: Catalogue = {
   'domain.tab.dnssec': 'DNSSEC',
   'domain.tab.transfers': '移管',
   'domain.tab.owner': '所有者変更',
-  'domain.tab.remove': '削除',
+  'domain.dangerZone': '危険な操作',
   'domain.status': '状態',
   'domain.renewNow': '更新…',
   'domain.dnsRecords': 'DNSレコード',
@@ -706,6 +708,8 @@ export const ja: Catalogue = {
   'dnsEditor.type': '種類',
   'dnsEditor.host': 'ホスト',
   'dnsEditor.value': '値',
+  'dnsEditor.storedZone':
+    '最後に読み込んだ {zone} のレコード ({time}) を読み取り専用で表示しています。サービスが再び応答するまで変更できません。',
   'dnsEditor.actions': '操作',
   'dnsEditor.typeOf': '{n} 行目の種類',
   'dnsEditor.hostOf': '{n} 行目のホスト',
@@ -1206,7 +1210,7 @@ export const ja: Catalogue = {
   'history.purpose.bulk-dns': 'DNS 一括変更',
   'history.purpose.cli': 'コマンドラインから',
   'cli.usage':
-    '使い方: hosting-admin <コマンド> [オプション]\n\n  accounts                                   アカウントの一覧 (* は使用中のアカウント)\n  accounts add <名前> --base-url <URL> [--key-file f | --key-stdin | --key-credential n] [--keychain]\n  accounts test|remove <名前> | accounts rename <旧名> <新名>\n  dns export <ドメイン> [--bind]              サービス上のゾーン\n  dns plan <ドメイン> <ファイル>               ファイルを適用すると何が変わるか\n  dns check <ドメイン> <ファイル>              サービス上のゾーンがファイルと違えば終了コード 4\n  dns apply <ドメイン> <ファイル> [--force] [--yes] [--confirm-account <名前>]\n  dns plan|check|apply <フォルダーまたは zones.json>  フォルダーまたは設定ファイルの全ゾーンを1回で\n  dns served <ドメイン>|--all                 ネームサーバーの配信内容が保存内容と違えば終了コード 4\n  acme auth | acme cleanup                   certbot の手動フック (CERTBOT_DOMAIN、CERTBOT_VALIDATION)\n  acme present|cleanup <FQDN> <値>            lego の exec プロバイダー\n                                             [--zone <ドメイン>] [--timeout 5m] [--poll-every 5s]\n  renew --expiring-within 30d [--years 1]    一覧のみ。--yes で更新 [--confirm-account <名前>] [--skip-busy]\n  ddns update <ドメイン> [--host h] [--ip a.b.c.d | --detect] [--every 5m]\n  team init|status|migrate                   チームモード: チームのデータベース（team init --help）\n  team settle [--timeout 60s]                結果不明の書き込みをサービスのログから確定\n\nオプション: --account <名前または ID> (省略時はアプリで使用中のアカウント)、--json、--format records|bind、\n--data-dir <フォルダー> (省略時はアプリのもの)、--demo (組み込みのデモ用サンドボックス。指定したときだけ使用)、\n--offline (dns plan|check|apply: DNS に問い合わせずにヘルスを確認)。\nキーチェーンなしでキーを渡す (cron、systemd): --key-file <ファイル>、HOSTING_ADMIN_KEY_FILE=<ファイル>、--key-stdin、または systemd の\n資格情報 hosting-admin-api-key (別の名前は --key-credential <名前>)。キーそのものを受け取るオプションはありません。\n終了コード: 0 完了、1 失敗、2 入力の誤り、3 結果不明、4 相違あり、5 除外した対象を除いて完了 (--skip-busy)。',
+    '使い方: hosting-admin <コマンド> [オプション]\n\n  accounts                                   アカウントの一覧 (* は使用中のアカウント)\n  accounts add <名前> --base-url <URL> [--key-file f | --key-stdin | --key-credential n] [--keychain]\n  accounts test|remove <名前> | accounts rename <旧名> <新名>\n  dns export <ドメイン> [--bind]              サービス上のゾーン\n  dns plan <ドメイン> <ファイル>               ファイルを適用すると何が変わるか\n  dns check <ドメイン> <ファイル>              サービス上のゾーンがファイルと違えば終了コード 4\n  dns apply <ドメイン> <ファイル> [--force] [--yes] [--confirm-account <名前>]\n  dns plan|check|apply <フォルダーまたは zones.json>  フォルダーまたは設定ファイルの全ゾーンを1回で\n  dns served <ドメイン>|--all                 ネームサーバーの配信内容が保存内容と違えば終了コード 4\n  acme auth | acme cleanup                   certbot の手動フック (CERTBOT_DOMAIN、CERTBOT_VALIDATION)\n  acme present|cleanup <FQDN> <値>            lego の exec プロバイダー\n                                             [--zone <ドメイン>] [--timeout 5m] [--poll-every 5s]\n  renew --expiring-within 30d [--years 1]    一覧のみ。--yes で更新 [--confirm-account <名前>] [--skip-busy]\n  ddns update <ドメイン> [--host h] [--ip a.b.c.d | --detect] [--every 5m]\n  team init|status|migrate                   チームモード: チームのデータベース（team init --help）\n  team settle [--timeout 60s]                結果不明の書き込みをサービスのログから確定\n\nオプション: --account <名前または ID> (省略時はアプリで使用中のアカウント)、--json、--format records|bind、\n--data-dir <フォルダー> (省略時はアプリのもの)、--demo (組み込みのデモ用サンドボックス。指定したときだけ使用)、\n--offline (dns plan|check|apply: DNS に問い合わせずにゾーン点検)。\nキーチェーンなしでキーを渡す (cron、systemd): --key-file <ファイル>、HOSTING_ADMIN_KEY_FILE=<ファイル>、--key-stdin、または systemd の\n資格情報 hosting-admin-api-key (別の名前は --key-credential <名前>)。キーそのものを受け取るオプションはありません。\n終了コード: 0 完了、1 失敗、2 入力の誤り、3 結果不明、4 相違あり、5 除外した対象を除いて完了 (--skip-busy)。',
   'cli.help.common':
     'すべてのコマンドのオプション: --account <名前または ID> (指定がなければアプリで使用中のアカウント)、--json (標準出力に JSON オブジェクトを1つ出力。拒否した場合も同様)、--data-dir <フォルダー> (指定がなければアプリのフォルダー)、--demo (組み込みのデモ用サンドボックス。指定したときだけ)、--key-file <ファイル>、--key-stdin または --key-credential <名前> (キーチェーンを使わずにキーを渡す方法。キーそのものを受け取るオプションはありません)、--help。\n終了コード: 0 完了、1 失敗、2 入力の誤り、3 結果不明、4 差分あり (dns check)、5 ほかの書き込みが保持していた対象を除外して完了 (--skip-busy)。',
   'cli.help.accounts':
@@ -1256,7 +1260,7 @@ export const ja: Catalogue = {
   'cli.help.dnsExport':
     '使い方: hosting-admin dns export <ドメイン> [--bind | --format records|bind]\n\nサービスが保持しているゾーンを出力します。サービスのレコード形式で、--bind を付けると BIND のゾーンファイルとして出力します。',
   'cli.help.dnsPlan':
-    '使い方: hosting-admin dns plan <ドメイン> <ファイル> [--format records|bind]\n\nファイルを適用するとサービス上のゾーンがどう変わるかを表示します (+ 追加、~ 変更、- 削除)。何も送信しません。--format で指定しなければ形式は内容から判断します。\nフォルダー (各ファイルの名前はドメイン名。例: example.com.zone。アカウント名のサブフォルダーにはそのアカウントのゾーン) またはゾーン設定ファイル (JSON: "zones" に "domain"、"file"、必要なら "account"、"format") を指定すると、全ゾーンの計画を各ゾーンのヘルスの指摘と件数付きで1つにまとめて表示します。--json では CI が投稿できる JSON オブジェクト1つです。',
+    '使い方: hosting-admin dns plan <ドメイン> <ファイル> [--format records|bind]\n\nファイルを適用するとサービス上のゾーンがどう変わるかを表示します (+ 追加、~ 変更、- 削除)。何も送信しません。--format で指定しなければ形式は内容から判断します。\nフォルダー (各ファイルの名前はドメイン名。例: example.com.zone。アカウント名のサブフォルダーにはそのアカウントのゾーン) またはゾーン設定ファイル (JSON: "zones" に "domain"、"file"、必要なら "account"、"format") を指定すると、全ゾーンの計画を各ゾーンのゾーン点検の指摘と件数付きで1つにまとめて表示します。--json では CI が投稿できる JSON オブジェクト1つです。',
   'cli.help.dnsCheck':
     '使い方: hosting-admin dns check <ドメイン> <ファイル> [--format records|bind]\n\nサービス上のゾーンとファイルを比べます。一致すれば終了コード 0、異なれば終了コード 4 (計画を標準出力に表示) です。何も送信しません。\nフォルダーまたはゾーン設定ファイルを指定すると (dns plan と同じ)、異なるゾーンが1つでもあれば終了コード 4 で、そのゾーンを挙げます。計画を作れないゾーンがあれば 2 または 1 です。',
   'cli.help.dnsApply':
@@ -1898,8 +1902,6 @@ export const ja: Catalogue = {
   'dns.caa.tag': 'CAAのタグは issue、issuewild、iodef のいずれかです。',
   'dns.caa.content':
     'CAAレコードには値が必要です。letsencrypt.org のような認証局のドメインです(iodef では mailto:security@example.com のような連絡先)。',
-  'dns.spf.multiple':
-    '「{host}」には {row} 行目にもSPFレコード(v=spf1)があります。2つあると、受信側はすべてのメールのSPF検査を失敗とします。1つにまとめてください。',
   'bind.mxNotApex':
     '取り込みませんでした:「{host}」のMX。サービスのMX形式にはホストがありません(MXは常にドメイン自身のものです):{line}',
   'bind.ttlDiffers':
