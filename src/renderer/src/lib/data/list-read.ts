@@ -22,6 +22,58 @@ export interface ListRead<T> extends Read<T[]> {
   ensureAll(): void
 }
 
+/** What a list read knows besides its rows: whether they are the whole list, and when a stored copy was read. */
+interface ListReadMarks {
+  complete: boolean
+  asOf: string | undefined
+}
+type OwnSteps<T> = Pick<ListRead<T>, 'load' | 'loadFirst' | 'loadAll' | 'retry' | 'ensureFirst' | 'ensureAll'>
+
+/**
+ * What every list read does the same whatever it reads (a paged list, the WHOIS privacy flags): it shows a
+ * stored copy with its time, marks a fresh read in full as whole, and answers as a ListRead around its own
+ * steps for reading.
+ */
+export function listReadParts<T>(read: Read<T[]>, onFullRead: (() => void) | undefined) {
+  const initial: ListReadMarks = { complete: false, asOf: undefined }
+  const marks = reactive(initial)
+  return {
+    marks,
+    showStored(stored: { items: T[]; complete: boolean; readAt?: string | null }) {
+      read.replace(stored.items)
+      marks.complete = stored.complete
+      marks.asOf = stored.readAt ?? undefined
+    },
+    /** After a fresh read of every row (main kept it, and noted what changed outside this app). */
+    readWhole(items: T[] | undefined) {
+      if (items) {
+        marks.complete = true
+        marks.asOf = undefined
+        onFullRead?.()
+      }
+      return items
+    },
+    listRead(own: OwnSteps<T>): ListRead<T> {
+      return {
+        state: read.state,
+        get complete() {
+          return marks.complete
+        },
+        get asOf() {
+          return marks.asOf
+        },
+        ...own,
+        cancel: read.cancel,
+        reset() {
+          marks.complete = false
+          read.reset()
+        },
+        replace: read.replace,
+      }
+    },
+  }
+}
+
 export function createListRead<N extends PagedEndpointName>(
   api: AccountApi,
   name: N,
@@ -30,12 +82,9 @@ export function createListRead<N extends PagedEndpointName>(
   onFullRead?: () => void,
 ): ListRead<PagedItem<N>> {
   const read = createRead<PagedItem<N>[]>(({ signal }) => api.firstPage(name, params, FIRST_PAGE_SIZE, { signal }))
-  const initial: { complete: boolean; mode: 'first' | 'all'; asOf: string | undefined } = {
-    complete: false,
-    mode: 'first',
-    asOf: undefined,
-  }
-  const extra = reactive(initial)
+  const { marks, showStored, readWhole, listRead } = listReadParts(read, onFullRead)
+  // Which read a retry repeats: the first page, or every page.
+  let mode: 'first' | 'all' = 'first'
   /**
    * The list as stored at its last full read, shown at once (instant start); the refresh that
    * follows replaces it, and a refresh that fails leaves it on screen, marked with its time.
@@ -46,57 +95,36 @@ export function createListRead<N extends PagedEndpointName>(
     storeTried = true
     const r = await api.stored(name, params)
     if (!r.ok || !r.value || read.state.data) return false
-    read.replace(r.value.items)
-    extra.complete = r.value.complete
-    extra.asOf = r.value.readAt
+    showStored(r.value)
     return true
   }
   const loadFirst = async () => {
-    extra.mode = 'first'
+    mode = 'first'
     const items = await read.load()
     if (items) {
-      extra.complete = items.length < FIRST_PAGE_SIZE
-      extra.asOf = undefined
+      marks.complete = items.length < FIRST_PAGE_SIZE
+      marks.asOf = undefined
     }
     return items
   }
   const loadAll = async () => {
-    extra.mode = 'all'
-    const items = await read.loadWith(({ signal, onProgress }) => api.listAll(name, params, { signal, onProgress }))
-    if (items) {
-      extra.complete = true
-      extra.asOf = undefined
-      onFullRead?.()
-    }
-    return items
+    mode = 'all'
+    return readWhole(await read.loadWith(({ signal, onProgress }) => api.listAll(name, params, { signal, onProgress })))
   }
-  return {
-    state: read.state,
-    get complete() {
-      return extra.complete
-    },
-    get asOf() {
-      return extra.asOf
-    },
+  return listRead({
     load: loadFirst,
     loadFirst,
     loadAll,
-    retry: () => (extra.mode === 'all' ? loadAll() : loadFirst()),
+    retry: () => (mode === 'all' ? loadAll() : loadFirst()),
     ensureFirst() {
-      if (read.state.status === 'loading' || (read.state.status === 'done' && !extra.asOf)) return
+      if (read.state.status === 'loading' || (read.state.status === 'done' && !marks.asOf)) return
       // Stored first, then afresh: the whole list again when the stored one was whole.
-      void fromStore().then((shown) => (shown && extra.complete ? loadAll() : loadFirst()))
+      void fromStore().then((shown) => (shown && marks.complete ? loadAll() : loadFirst()))
     },
     ensureAll() {
-      if (read.state.status === 'loading' && extra.mode === 'all') return
-      if (read.state.status === 'done' && extra.complete && !extra.asOf) return
+      if (read.state.status === 'loading' && mode === 'all') return
+      if (read.state.status === 'done' && marks.complete && !marks.asOf) return
       void fromStore().then(() => loadAll())
     },
-    cancel: read.cancel,
-    reset() {
-      extra.complete = false
-      read.reset()
-    },
-    replace: read.replace,
-  }
+  })
 }
