@@ -2068,7 +2068,6 @@ export const en = {
   'health.readFailed': '{account}: {reason}',
   'health.noneRead': 'No findings in the {count, plural, one {# zone} other {# zones}} read.',
   'health.count': '{count, plural, one {# finding} other {# findings}}',
-  'health.chipCount': '{label} ({count})',
   'health.col.count': 'Count',
   'health.col.kind': 'Kind',
   'health.kind.rule': 'Zone rule',

@@ -2055,7 +2055,6 @@ export const ja: Catalogue = {
   'health.readFailed': '{account}: {reason}',
   'health.noneRead': '読み込んだ {count} 件のゾーンに指摘はありません。',
   'health.count': '{count} 件',
-  'health.chipCount': '{label} ({count})',
   'health.col.count': '件数',
   'health.col.kind': '種類',
   'health.kind.rule': 'ゾーンの規則',
