@@ -41,17 +41,43 @@ export function createListRead<N extends PagedEndpointName>(
    * follows replaces it, and a refresh that fails leaves it on screen, marked with its time.
    */
   let storeTried = false
-  const fromStore = async (): Promise<boolean> => {
-    if (storeTried || name === 'logs.list') return false
+  /** The stored list's carriage in parts: stopped by a fresh read, a cancel (the account was left), a reset. */
+  let carriage: AbortController | undefined
+  const stopCarriage = () => {
+    carriage?.abort()
+    carriage = undefined
+  }
+  const showStored = (list: { items: PagedItem<N>[]; readAt: string; complete: boolean }, whole: boolean) => {
+    read.replace(list.items)
+    // Until its last part came, what is shown is not the whole list.
+    extra.complete = whole && list.complete
+    extra.asOf = list.readAt
+  }
+  /** 'shown': the stored list is on screen; 'none': there is none; 'stopped': its carriage was stopped. */
+  const fromStore = async (): Promise<'shown' | 'none' | 'stopped'> => {
+    if (storeTried || name === 'logs.list') return 'none'
     storeTried = true
-    const r = await api.stored(name, params)
-    if (!r.ok || !r.value || read.state.data) return false
-    read.replace(r.value.items)
-    extra.complete = r.value.complete
-    extra.asOf = r.value.readAt
-    return true
+    const own = new AbortController()
+    carriage = own
+    let superseded = false
+    // The first screen paints from the first part; the whole list replaces it once every part came.
+    const onFirst = (first: { items: PagedItem<N>[]; readAt: string; complete: boolean }) => {
+      // Data that came another way meanwhile (a write's answer) is newer than the stored list.
+      superseded = Boolean(read.state.data)
+      if (superseded) own.abort()
+      else showStored(first, false)
+    }
+    const r = await api.stored(name, params, { signal: own.signal, onFirst })
+    if (carriage === own) carriage = undefined
+    if (superseded) return 'none'
+    if (own.signal.aborted) return 'stopped'
+    if (!r.ok || !r.value) return 'none'
+    if (read.state.data && extra.asOf !== r.value.readAt) return 'none'
+    showStored(r.value, true)
+    return 'shown'
   }
   const loadFirst = async () => {
+    stopCarriage()
     extra.mode = 'first'
     const items = await read.load()
     if (items) {
@@ -61,6 +87,7 @@ export function createListRead<N extends PagedEndpointName>(
     return items
   }
   const loadAll = async () => {
+    stopCarriage()
     extra.mode = 'all'
     const items = await read.loadWith(({ signal, onProgress }) => api.listAll(name, params, { signal, onProgress }))
     if (items) {
@@ -85,18 +112,29 @@ export function createListRead<N extends PagedEndpointName>(
     ensureFirst() {
       if (read.state.status === 'loading' || (read.state.status === 'done' && !extra.asOf)) return
       // Stored first, then afresh: the whole list again when the stored one was whole.
-      void fromStore().then((shown) => (shown && extra.complete ? loadAll() : loadFirst()))
+      void fromStore().then((stored) => {
+        if (stored !== 'stopped') void (stored === 'shown' && extra.complete ? loadAll() : loadFirst())
+      })
     },
     ensureAll() {
       if (read.state.status === 'loading' && extra.mode === 'all') return
       if (read.state.status === 'done' && extra.complete && !extra.asOf) return
-      void fromStore().then(() => loadAll())
+      void fromStore().then((stored) => {
+        if (stored !== 'stopped') void loadAll()
+      })
     },
-    cancel: read.cancel,
+    cancel() {
+      stopCarriage()
+      read.cancel()
+    },
     reset() {
+      stopCarriage()
       extra.complete = false
       read.reset()
     },
-    replace: read.replace,
+    replace(data) {
+      stopCarriage()
+      read.replace(data)
+    },
   }
 }
