@@ -43,6 +43,8 @@ export function createListRead<N extends PagedEndpointName>(
   let storeTried = false
   /** The stored list's carriage in parts: stopped by a fresh read, a cancel (the account was left), a reset. */
   let carriage: AbortController | undefined
+  /** Every page was asked for while the stored list came: the read afresh after it reads them all. */
+  let allAsked = false
   const stopCarriage = () => {
     carriage?.abort()
     carriage = undefined
@@ -110,13 +112,18 @@ export function createListRead<N extends PagedEndpointName>(
     loadAll,
     retry: () => (extra.mode === 'all' ? loadAll() : loadFirst()),
     ensureFirst() {
+      // While the stored list comes in parts, the read afresh waits for its end (below).
+      if (carriage) return
       if (read.state.status === 'loading' || (read.state.status === 'done' && !extra.asOf)) return
-      // Stored first, then afresh: the whole list again when the stored one was whole.
+      // Stored first, then afresh: the whole list again when the stored one was whole (or every page was asked).
       void fromStore().then((stored) => {
-        if (stored !== 'stopped') void (stored === 'shown' && extra.complete ? loadAll() : loadFirst())
+        if (stored === 'stopped') return
+        void (allAsked || (stored === 'shown' && extra.complete) ? loadAll() : loadFirst())
       })
     },
     ensureAll() {
+      allAsked = Boolean(carriage)
+      if (carriage) return
       if (read.state.status === 'loading' && extra.mode === 'all') return
       if (read.state.status === 'done' && extra.complete && !extra.asOf) return
       void fromStore().then((stored) => {
