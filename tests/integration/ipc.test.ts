@@ -27,6 +27,8 @@ import { ERROR_KINDS } from '@shared/errors'
 import { english } from '../helpers/english'
 import { makeFixture, sampleOf, type Fixture } from '../helpers/operation-samples'
 import { asGuardedItem } from '../helpers/zone-guard'
+import { carryInParts } from '../../src/renderer/src/data/stored-parts'
+import { STORED_PART_SIZE } from '@shared/portfolio'
 import { profileFor } from '../../support/profile'
 
 const APP = 'app://app'
@@ -404,6 +406,55 @@ describe('a full run over every channel', () => {
       expect([...stored.value.items].sort(byName)).toEqual(expected)
       expect(stored.value.complete).toBe(true)
       expect(stored.value.readAt).toMatch(/^\d{4}-\d\d-\d\dT/)
+      await call('accounts.remove', { id: accountId })
+    } finally {
+      await many.close()
+    }
+  })
+
+  it('a stored list of 4,500 domains comes to the window in parts of 2,000, the whole of them the list (issue 54)', async () => {
+    const many = await startSandbox({ domains: 4500 })
+    try {
+      const call = services.router.client(appSender([]))
+      const created = await call('accounts.create', {
+        fields: profileFor(many, 'Parts'),
+        apiKey: many.keys.full,
+        storage: 'session',
+      })
+      if (!created.ok) throw new Error(english(created.error))
+      const accountId = created.value.id
+      expect((await call('all.domains.list', { accountId, callId: 'parts-read' })).ok).toBe(true)
+      const whole = await call('store.list', { accountId, name: 'domains.list', params: {} })
+      if (!whole.ok || !whole.value) throw new Error('the domain list was not kept')
+      expect(whole.value).toMatchObject({ part: 0, parts: 1 })
+      expect(whole.value.items).toHaveLength(4500)
+
+      // Each message holds one part; the window hands the first on at once and the whole at the end.
+      const asked: number[] = []
+      const ask = (part: number) => {
+        asked.push(part)
+        return call('store.list', { accountId, name: 'domains.list', params: {}, part })
+      }
+      const firsts: number[] = []
+      const carried = await carryInParts(ask, { onFirst: (first) => firsts.push(first.items.length) })
+      if (!carried.ok || !carried.value) throw new Error('the parts were not carried')
+      expect(asked).toEqual([0, 1, 2])
+      expect(firsts).toEqual([STORED_PART_SIZE])
+      expect(carried.value.items).toEqual(whole.value.items)
+      expect(carried.value).toMatchObject({ readAt: whole.value.readAt, complete: true })
+      const last = await call('store.list', { accountId, name: 'domains.list', params: {}, part: 2 })
+      expect(last.ok && last.value?.items.length).toBe(500)
+
+      // A carriage stopped after its first part (the account was left) asks for no other part.
+      const stop = new AbortController()
+      asked.length = 0
+      const stopped = await carryInParts(ask, { signal: stop.signal, onFirst: () => stop.abort() })
+      expect(stopped).toEqual({ ok: true, value: null })
+      expect(asked).toEqual([0])
+
+      // A part is a bounded whole number, checked at the boundary.
+      const refused = await call('store.list', { accountId, name: 'domains.list', params: {}, part: -1 })
+      expect(refused.ok).toBe(false)
       await call('accounts.remove', { id: accountId })
     } finally {
       await many.close()

@@ -22,6 +22,7 @@ import { whoisPrivacyOf, type WhoisPrivacyList } from '@shared/ipc/whois-privacy
 import type { RunningCalls } from '../reads/running-calls'
 import { DEFAULT_HISTORY_RETENTION_DAYS } from '@shared/portfolio/history'
 import { createAccountReads, type TeamCatchUp } from '../reads/account-reads'
+import { createStoredParts } from '../reads/stored-parts'
 import { createHistoryReads } from '../reads/history-reads'
 import { sendAccountDdns } from '../ddns/ddns-send'
 import type { StoreStatus } from '@shared/portfolio/store-status'
@@ -70,6 +71,7 @@ const MAX_TEAM_JOBS_SHOWN = 300
 export function createChannelHandlers(deps: HandlerDeps): ChannelHandlers {
   const { accounts, calls, jobs, jobEvents, app, store, accountNames, reminders, storeLife, teamJobs } = deps
   const reads = createAccountReads(deps)
+  const storedPart = createStoredParts((name, accountId, params) => reads.storedList(name, accountId, params))
   const history = createHistoryReads(store, deps.teamHistory)
   const now = () => new Date().toISOString()
   const retention = async () => ({
@@ -109,7 +111,7 @@ export function createChannelHandlers(deps: HandlerDeps): ChannelHandlers {
     'jobs.stop': localDone('jobs.stop', (p) => jobs.stop(p.jobId)),
     'jobs.checkLog': local('jobs.checkLog', (p) => jobs.checkLog(p.jobId, p.index)),
     ...createAppHandlers(app, deps.quitConfirmed),
-    'store.list': local('store.list', (p) => reads.storedList(p.name, p.accountId, p.params)),
+    'store.list': local('store.list', (p) => storedPart(p)),
     'store.search': local('store.search', async (p) => (store ? store.search(p.query) : [])),
     'store.exportZones': local('store.exportZones', async () => (store ? store.exportZones() : [])),
     'store.exportCsv': local('store.exportCsv', async () =>

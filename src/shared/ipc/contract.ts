@@ -37,7 +37,7 @@ import type {
   ReminderSettings,
   ReminderTarget,
 } from '../portfolio/reminders'
-import type { HealthOverview, SearchHit, StoredList, StoredListName, ZoneFile, ZoneSummary } from '../portfolio'
+import type { HealthOverview, SearchHit, StoredListName, StoredListPart, ZoneFile, ZoneSummary } from '../portfolio'
 import type { TeamStatusView, TeamTestResult } from '../team'
 
 export type { ChannelName, LocalChannel, ListAllChannel } from './channels'
@@ -103,8 +103,11 @@ export interface LocalResults {
   'app.openLogFolder': null
   'app.copyText': null
   'app.reportError': null
-  /** A list as last stored (items of the list's own type: see AccountApi.stored), or null when never read. */
-  'store.list': StoredList<StoredListName> | null
+  /**
+   * A list as last stored (items of the list's own type: see AccountApi.stored), or null when never read:
+   * the part asked for, or the whole list as its only part when none was asked for.
+   */
+  'store.list': StoredListPart<StoredListName> | null
   'store.search': SearchHit[]
   'store.exportCsv': string
   'store.exportZones': ZoneFile[]

@@ -8,7 +8,7 @@ import { profileFieldsSchema } from '../accounts'
 import { WRITE_ENDPOINT_NAMES } from '../endpoints/names'
 import { JOB_PURPOSES } from '../jobs'
 import type { LocalChannel } from './channels'
-import { isStoredList, ZONE_KINDS, type StoredListName } from '../portfolio'
+import { isStoredList, STORED_PARTS_MAX, ZONE_KINDS, type StoredListName } from '../portfolio'
 import { MAX_HISTORY_RETENTION_DAYS, SUBJECT_KINDS } from '../portfolio/history'
 import { reminderHandleSchema, reminderNotificationSchema, reminderSettingsSchema } from '../portfolio/reminder-schemas'
 import { TEAM_SSL_MODES } from '../team'
@@ -114,6 +114,8 @@ export const localPayloads = {
     accountId: accountIdSchema,
     name: z.custom<StoredListName>(isStoredList, 'field.listName'),
     params: z.record(z.string(), z.unknown()).default({}),
+    /** Which part of STORED_PART_SIZE items; absent: the whole list in one message. */
+    part: z.number().int().min(0).max(STORED_PARTS_MAX).optional(),
   }),
   'store.search': z.object({ query: z.string().trim().max(200) }),
   'store.exportCsv': z.object({}),

@@ -52,6 +52,20 @@ export interface StoredList<N extends StoredListName> {
   skipped: number
 }
 
+/**
+ * Items a stored list is carried to the window in: one IPC message of 100,000 rows blocks the
+ * window's main thread for its copy and its first processing (issue 54), a part of this many does not.
+ */
+export const STORED_PART_SIZE = 2_000
+/** A stored list's parts are bounded, as the rows a list holds are. */
+export const STORED_PARTS_MAX = 1_000
+
+/** One part of a stored list: its items from `part * STORED_PART_SIZE`, and how many parts the list has. */
+export interface StoredListPart<N extends StoredListName> extends StoredList<N> {
+  part: number
+  parts: number
+}
+
 export const ZONE_KINDS = ['dns', 'freedns'] as const
 export type ZoneKind = (typeof ZONE_KINDS)[number]
 

@@ -16,6 +16,7 @@ import type { JobPurpose, JobRequest, JobView, ZoneGuard } from '@shared/jobs'
 import type { WhoisPrivacyList } from '@shared/ipc/whois-privacy'
 import { cancelCall, invoke, newCallId, type Progress, type Result, type StoredItems } from './bridge'
 export type { StoredItems } from './bridge'
+import { carryInParts, type CarriedPart, type CarryOptions } from './stored-parts'
 
 export interface CallOptions {
   /** Aborting it cancels the call in main. */
@@ -68,8 +69,15 @@ export interface AccountApi {
     params: PagedInput<N>,
     opts?: ListAllOptions,
   ): Promise<Result<PagedItem<N>[]>>
-  /** The list as last stored in the portfolio store (null when never read in full). */
-  stored<N extends PagedEndpointName>(name: N, params: PagedInput<N>): Promise<Result<StoredItems<N> | null>>
+  /**
+   * The list as last stored in the portfolio store (null when never read in full), carried in parts
+   * (stored-parts.ts): the first handed to onFirst at once, the whole list resolved at the end.
+   */
+  stored<N extends PagedEndpointName>(
+    name: N,
+    params: PagedInput<N>,
+    opts?: CarryOptions<PagedItem<N>>,
+  ): Promise<Result<StoredItems<N> | null>>
   /**
    * Each domain's WHOIS privacy flag, as stored (null when never read in full) or read afresh in
    * full with progress: the WHOIS list without its contacts (issue 40).
@@ -140,9 +148,11 @@ export function accountApi(accountId: string): AccountApi {
       const payload = { ...params, accountId, callId }
       return followed(callId, opts.signal, () => invokeNamed<PagedItem<N>[]>(`all.${name}`, payload, opts.onProgress))
     },
-    stored<N extends PagedEndpointName>(name: N, params: PagedInput<N>) {
+    stored<N extends PagedEndpointName>(name: N, params: PagedInput<N>, opts: CarryOptions<PagedItem<N>> = {}) {
       // Main read the rows back with the list's own item schema: they are items of this list.
-      return invokeNamed<StoredItems<N> | null>('store.list', { accountId, name, params })
+      const ask = (part: number) =>
+        invokeNamed<CarriedPart<PagedItem<N>> | null>('store.list', { accountId, name, params, part })
+      return carryInParts(ask, opts)
     },
     whoisPrivacy(from: 'store' | 'service', opts: ListAllOptions = {}) {
       const callId = newCallId()

@@ -53,7 +53,8 @@ export function listReadParts<T>(read: Read<T[]>, onFullRead: (() => void) | und
       }
       return items
     },
-    listRead(own: OwnSteps<T>): ListRead<T> {
+    /** `stop` ends any work of the read's own (a stored list still coming) before a cancel, reset or replace. */
+    listRead(own: OwnSteps<T>, stop: () => void = () => {}): ListRead<T> {
       return {
         state: read.state,
         get complete() {
@@ -63,12 +64,19 @@ export function listReadParts<T>(read: Read<T[]>, onFullRead: (() => void) | und
           return marks.asOf
         },
         ...own,
-        cancel: read.cancel,
+        cancel() {
+          stop()
+          read.cancel()
+        },
         reset() {
+          stop()
           marks.complete = false
           read.reset()
         },
-        replace: read.replace,
+        replace(data) {
+          stop()
+          read.replace(data)
+        },
       }
     },
   }
@@ -90,15 +98,40 @@ export function createListRead<N extends PagedEndpointName>(
    * follows replaces it, and a refresh that fails leaves it on screen, marked with its time.
    */
   let storeTried = false
-  const fromStore = async (): Promise<boolean> => {
-    if (storeTried || name === 'logs.list') return false
+  /** The stored list's carriage in parts: stopped by a fresh read, a cancel (the account was left), a reset. */
+  let carriage: AbortController | undefined
+  /** Every page was asked for while the stored list came: the read afresh after it reads them all. */
+  let allAsked = false
+  const stopCarriage = () => {
+    carriage?.abort()
+    carriage = undefined
+  }
+  /** 'shown': the stored list is on screen; 'none': there is none; 'stopped': its carriage was stopped. */
+  const fromStore = async (): Promise<'shown' | 'none' | 'stopped'> => {
+    if (storeTried || name === 'logs.list') return 'none'
     storeTried = true
-    const r = await api.stored(name, params)
-    if (!r.ok || !r.value || read.state.data) return false
+    const own = new AbortController()
+    carriage = own
+    let superseded = false
+    // The first screen paints from the first part; the whole list replaces it once every part came.
+    const onFirst = (first: { items: PagedItem<N>[]; readAt: string; complete: boolean }) => {
+      // Data that came another way meanwhile (a write's answer) is newer than the stored list.
+      superseded = Boolean(read.state.data)
+      if (superseded) own.abort()
+      // Until its last part came, what is shown is not the whole list.
+      else showStored({ ...first, complete: false })
+    }
+    const r = await api.stored(name, params, { signal: own.signal, onFirst })
+    if (carriage === own) carriage = undefined
+    if (superseded) return 'none'
+    if (own.signal.aborted) return 'stopped'
+    if (!r.ok || !r.value) return 'none'
+    if (read.state.data && marks.asOf !== r.value.readAt) return 'none'
     showStored(r.value)
-    return true
+    return 'shown'
   }
   const loadFirst = async () => {
+    stopCarriage()
     mode = 'first'
     const items = await read.load()
     if (items) {
@@ -108,23 +141,36 @@ export function createListRead<N extends PagedEndpointName>(
     return items
   }
   const loadAll = async () => {
+    stopCarriage()
     mode = 'all'
     return readWhole(await read.loadWith(({ signal, onProgress }) => api.listAll(name, params, { signal, onProgress })))
   }
-  return listRead({
-    load: loadFirst,
-    loadFirst,
-    loadAll,
-    retry: () => (mode === 'all' ? loadAll() : loadFirst()),
-    ensureFirst() {
-      if (read.state.status === 'loading' || (read.state.status === 'done' && !marks.asOf)) return
-      // Stored first, then afresh: the whole list again when the stored one was whole.
-      void fromStore().then((shown) => (shown && marks.complete ? loadAll() : loadFirst()))
+  return listRead(
+    {
+      load: loadFirst,
+      loadFirst,
+      loadAll,
+      retry: () => (mode === 'all' ? loadAll() : loadFirst()),
+      ensureFirst() {
+        // While the stored list comes in parts, the read afresh waits for its end (below).
+        if (carriage) return
+        if (read.state.status === 'loading' || (read.state.status === 'done' && !marks.asOf)) return
+        // Stored first, then afresh: the whole list again when the stored one was whole (or every page was asked).
+        void fromStore().then((stored) => {
+          if (stored === 'stopped') return
+          void (allAsked || (stored === 'shown' && marks.complete) ? loadAll() : loadFirst())
+        })
+      },
+      ensureAll() {
+        allAsked = Boolean(carriage)
+        if (carriage) return
+        if (read.state.status === 'loading' && mode === 'all') return
+        if (read.state.status === 'done' && marks.complete && !marks.asOf) return
+        void fromStore().then((stored) => {
+          if (stored !== 'stopped') void loadAll()
+        })
+      },
     },
-    ensureAll() {
-      if (read.state.status === 'loading' && mode === 'all') return
-      if (read.state.status === 'done' && marks.complete && !marks.asOf) return
-      void fromStore().then(() => loadAll())
-    },
-  })
+    stopCarriage,
+  )
 }

@@ -1,0 +1,69 @@
+/**
+ * A stored list carried to the window in parts (issue 54): one message of 100,000 rows blocks the
+ * window's main thread for its copy, parts of STORED_PART_SIZE do not. The first part reads the list
+ * from the store and keeps it here; later parts slice what is kept, so every part of one carriage is
+ * of the same list, read from the store's worker once. A part whose list is no longer kept reads it
+ * again: its readAt then tells the window whether it still belongs with the parts it has.
+ */
+import {
+  STORED_PART_SIZE,
+  STORED_PARTS_MAX,
+  type StoredList,
+  type StoredListName,
+  type StoredListPart,
+} from '@shared/portfolio'
+
+/** Lists kept between parts: a few windows' carriages at once, never every list of every account. */
+const KEPT_MAX = 4
+
+type ReadList = (
+  name: StoredListName,
+  accountId: string,
+  params: Readonly<Record<string, unknown>>,
+) => Promise<StoredList<StoredListName> | null>
+
+export interface StoredPartAsk {
+  name: StoredListName
+  accountId: string
+  params: Readonly<Record<string, unknown>>
+  /** Absent: the whole list as its only part. */
+  part?: number | undefined
+}
+
+export type StoredPartReader = (ask: StoredPartAsk) => Promise<StoredListPart<StoredListName> | null>
+
+export function createStoredParts(read: ReadList): StoredPartReader {
+  const kept = new Map<string, StoredList<StoredListName>>()
+  const keep = (key: string, list: StoredList<StoredListName>) => {
+    kept.delete(key)
+    kept.set(key, list)
+    for (const oldest of kept.keys()) {
+      if (kept.size <= KEPT_MAX) break
+      kept.delete(oldest)
+    }
+  }
+  return async ({ name, accountId, params, part }) => {
+    if (part === undefined) {
+      const whole = await read(name, accountId, params)
+      return whole ? { ...whole, part: 0, parts: 1 } : null
+    }
+    const { limit: _l, page: _p, ...own } = params
+    const key = JSON.stringify([accountId, name, own])
+    let list = part === 0 ? undefined : kept.get(key)
+    if (!list) {
+      const fresh = await read(name, accountId, params)
+      if (!fresh) {
+        kept.delete(key)
+        return null
+      }
+      list = fresh
+      keep(key, list)
+    }
+    const parts = Math.min(STORED_PARTS_MAX, Math.max(1, Math.ceil(list.items.length / STORED_PART_SIZE)))
+    // The last part of the list (or the last the window can ask for) holds all that is left.
+    const end = part >= parts - 1 ? list.items.length : (part + 1) * STORED_PART_SIZE
+    const items = list.items.slice(part * STORED_PART_SIZE, end)
+    if (part >= parts - 1) kept.delete(key)
+    return { readAt: list.readAt, complete: list.complete, skipped: list.skipped, items, part, parts }
+  }
+}

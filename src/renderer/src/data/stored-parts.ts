@@ -1,0 +1,73 @@
+/**
+ * A stored list carried from main in parts (issue 54): one message of 100,000 rows blocks the
+ * window's main thread for its copy, a part of STORED_PART_SIZE does not. The first part is handed
+ * over at once (the first screen paints from it); the rest follow one message at a time, the event
+ * loop free between them (a paint, a key), and the whole list is handed back once at the end.
+ */
+import { STORED_PARTS_MAX } from '@shared/portfolio'
+import { z } from 'zod'
+import type { Result } from '@shared/ipc/contract'
+
+/** A list as carried: its items, when they were read, whether every page of it was read. */
+export interface CarriedList<T> {
+  items: T[]
+  readAt: string
+  complete: boolean
+}
+export interface CarriedPart<T> extends CarriedList<T> {
+  part: number
+  parts: number
+}
+
+export interface CarryOptions<T> {
+  /** Aborted: the carriage stops before its next part (the account was left, a fresh read came). */
+  signal?: AbortSignal | undefined
+  /** The first part, before the others are asked for (only when the list has more than one part). */
+  onFirst?: ((first: CarriedList<T>) => void) | undefined
+}
+
+/** What main says of a part besides its items (checked at the boundary; the items are main's, read with their schema). */
+const partHead = z.object({
+  part: z.number().int().min(0).max(STORED_PARTS_MAX),
+  parts: z.number().int().min(1).max(STORED_PARTS_MAX),
+  readAt: z.string(),
+  complete: z.boolean(),
+  items: z.custom<unknown[]>((v) => Array.isArray(v)),
+})
+
+/** A list whose parts are of different lists (it was kept again while carried) is carried again, this often. */
+const RESTARTS_MAX = 2
+
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
+
+export async function carryInParts<T>(
+  ask: (part: number) => Promise<Result<CarriedPart<T> | null>>,
+  opts: CarryOptions<T> = {},
+): Promise<Result<CarriedList<T> | null>> {
+  const none: Result<CarriedList<T> | null> = { ok: true, value: null }
+  for (let attempt = 0; attempt <= RESTARTS_MAX; attempt++) {
+    const first = await ask(0)
+    if (!first.ok || !first.value) return first
+    if (opts.signal?.aborted) return none
+    // A part that does not say what it is: as if nothing were stored (the fresh read follows).
+    if (!partHead.safeParse(first.value).success || first.value.part !== 0) return none
+    const { readAt, complete, parts } = first.value
+    if (parts === 1) return { ok: true, value: { items: first.value.items, readAt, complete } }
+    opts.onFirst?.({ items: first.value.items, readAt, complete })
+    const items = first.value.items.slice()
+    let same = true
+    // Bounded by the part count main gave (itself bounded by the payload's schema).
+    for (let part = 1; part < parts && same; part++) {
+      await nextTask()
+      if (opts.signal?.aborted) return none
+      const r = await ask(part)
+      if (!r.ok) return r
+      if (opts.signal?.aborted) return none
+      if (!r.value || !partHead.safeParse(r.value).success || r.value.part !== part) return none
+      same = r.value.readAt === readAt && r.value.parts === parts
+      if (same) for (const item of r.value.items) items.push(item)
+    }
+    if (same) return { ok: true, value: { items, readAt, complete } }
+  }
+  return none
+}
