@@ -100,6 +100,8 @@ test('an account’s server kinds left at their defaults, and the add-account fo
   await expect(nav.getByRole('link', { name: 'Hosting', exact: true })).toBeVisible()
   await nav.getByRole('link', { name: 'アカウントと設定' }).click()
   const form = app.locator('form').filter({ has: app.locator('#account-name') })
+  // The server kinds are among the advanced settings, folded until asked for.
+  await form.getByText('詳細設定', { exact: true }).click()
   const labelFields = form.getByRole('textbox', { name: /表示名/ })
   await expect(labelFields.first()).toHaveAttribute('placeholder', 'Webサーバー')
 })
