@@ -5,7 +5,6 @@
  * loop free between them (a paint, a key), and the whole list is handed back once at the end.
  */
 import { STORED_PARTS_MAX } from '@shared/portfolio'
-import { z } from 'zod'
 import type { Result } from '@shared/ipc/contract'
 
 /** A list as carried: its items, when they were read, whether every page of it was read. */
@@ -26,14 +25,23 @@ export interface CarryOptions<T> {
   onFirst?: ((first: CarriedList<T>) => void) | undefined
 }
 
-/** What main says of a part besides its items (checked at the boundary; the items are main's, read with their schema). */
-const partHead = z.object({
-  part: z.number().int().min(0).max(STORED_PARTS_MAX),
-  parts: z.number().int().min(1).max(STORED_PARTS_MAX),
-  readAt: z.string(),
-  complete: z.boolean(),
-  items: z.custom<unknown[]>((v) => Array.isArray(v)),
-})
+/**
+ * What main says of a part besides its items, checked at the boundary (the items are main's, read with
+ * their schema). By hand, not with zod: this module is in the window's first script, which holds no
+ * validation library (its size; tests/integration/first-script.test.ts).
+ */
+const isPartNumber = (v: number, min: number) => Number.isInteger(v) && v >= min && v <= STORED_PARTS_MAX
+function partHeadOk(p: { part: unknown; parts: unknown; readAt: unknown; complete: unknown; items: unknown }) {
+  return (
+    typeof p.part === 'number' &&
+    isPartNumber(p.part, 0) &&
+    typeof p.parts === 'number' &&
+    isPartNumber(p.parts, 1) &&
+    typeof p.readAt === 'string' &&
+    typeof p.complete === 'boolean' &&
+    Array.isArray(p.items)
+  )
+}
 
 /** A list whose parts are of different lists (it was kept again while carried) is carried again, this often. */
 const RESTARTS_MAX = 2
@@ -50,7 +58,7 @@ export async function carryInParts<T>(
     if (!first.ok || !first.value) return first
     if (opts.signal?.aborted) return none
     // A part that does not say what it is: as if nothing were stored (the fresh read follows).
-    if (!partHead.safeParse(first.value).success || first.value.part !== 0) return none
+    if (!partHeadOk(first.value) || first.value.part !== 0) return none
     const { readAt, complete, parts } = first.value
     if (parts === 1) return { ok: true, value: { items: first.value.items, readAt, complete } }
     opts.onFirst?.({ items: first.value.items, readAt, complete })
@@ -63,7 +71,7 @@ export async function carryInParts<T>(
       const r = await ask(part)
       if (!r.ok) return r
       if (opts.signal?.aborted) return none
-      if (!r.value || !partHead.safeParse(r.value).success || r.value.part !== part) return none
+      if (!r.value || !partHeadOk(r.value) || r.value.part !== part) return none
       same = r.value.readAt === readAt && r.value.parts === parts
       if (same) for (const item of r.value.items) items.push(item)
     }
