@@ -200,6 +200,9 @@ export async function prepareTree(
   return dir
 }
 
+/** Both sides run the measuring code with the @shared/* alias mapped to their own src/shared (bench/ is copied). */
+const AGAINST_TSCONFIG = 'bench/tsconfig.against.json'
+
 /** Where a tree from before support/ kept what is now a support module (208016f, 67dc050). */
 const SUPPORT_ONCE_IN = ['tests/e2e', 'tests/helpers']
 
@@ -306,7 +309,9 @@ export async function compareCommits(
       for (const side of order) {
         runner.log(`round ${round + 1} of ${args.rounds}: ${args.name} on ${side.label}`)
         const file = join(resultsDir, `${round}-${side === ours ? 'this' : 'other'}.json`)
-        await runner.run('npx', ['tsx', 'bench/run.ts', args.name, '--json', file], { cwd: side.dir })
+        await runner.run('npx', ['tsx', '--tsconfig', AGAINST_TSCONFIG, 'bench/run.ts', args.name, '--json', file], {
+          cwd: side.dir,
+        })
         results.get(side)!.push(await runner.readResult(file))
       }
     }
