@@ -221,7 +221,8 @@ export async function benchDomainList(): Promise<BenchResult> {
         const part = typeof payload === 'object' && payload !== null && 'part' in payload ? payload.part : 0
         if (typeof part === 'number' && !storedParts.has(part)) storedParts.set(part, r)
         const value: unknown = typeof r === 'object' && r !== null && 'value' in r ? r.value : undefined
-        const parts = typeof value === 'object' && value !== null && 'parts' in value ? value.parts : undefined
+        // A tree from before the parts (an --against commit) answers the whole list in one message.
+        const parts = typeof value === 'object' && value !== null && 'parts' in value ? value.parts : 1
         if (typeof parts === 'number' && storedParts.size >= parts) allParts()
       }
       return r
