@@ -6,8 +6,9 @@ import { z } from 'zod'
 import { parse, records } from '@shared/dns/records'
 import type { Connection } from './database'
 import { SNAPSHOT_REASONS, type Snapshot, type SnapshotReason, type SnapshotSummary } from '@shared/portfolio/history'
-import { ZONE_KINDS, type ZoneInput, type ZoneKind } from '@shared/portfolio'
+import { type ZoneInput, type ZoneKind } from '@shared/portfolio'
 import { type StoreProblem } from './types'
+import { zoneKeyColumns, zoneKeyOf, zoneSettingColumns, zoneSettingsOf } from './zone-row'
 
 export interface NewSnapshot {
   accountId: string
@@ -38,12 +39,9 @@ export function addSnapshot(conn: Connection, s: NewSnapshot): number {
 
 const snapshotRow = z.object({
   id: z.number().int(),
-  account_id: z.string(),
-  kind: z.enum(ZONE_KINDS),
-  domain: z.string(),
+  ...zoneKeyColumns,
   records: z.string(),
-  ttl: z.number().int().nullable(),
-  ns_type: z.string().nullable(),
+  ...zoneSettingColumns,
   reason: z.enum(SNAPSHOT_REASONS),
   at: z.string(),
 })
@@ -51,15 +49,12 @@ const snapshotRow = z.object({
 function toSnapshot(r: z.output<typeof snapshotRow>): Snapshot {
   return {
     id: r.id,
-    accountId: r.account_id,
-    kind: r.kind,
-    domain: r.domain,
+    ...zoneKeyOf(r),
     reason: r.reason,
     at: r.at,
     recordCount: records(parse(r.records)).length,
     records: r.records,
-    ttl: r.ttl ?? undefined,
-    ns_type: r.ns_type ?? undefined,
+    ...zoneSettingsOf(r),
   }
 }
 

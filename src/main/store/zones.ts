@@ -14,8 +14,9 @@ import { SearchWriter, recordTexts } from './search-index'
 import { ZONE_SUBJECT } from './drift'
 import { recordSubjectDrift } from './history'
 import { recordHealthChange } from './health-history'
-import { ZONE_KINDS, type StoredZone, type ZoneInput, type ZoneKind, type ZoneSummary } from '@shared/portfolio'
+import { type StoredZone, type ZoneInput, type ZoneKind, type ZoneSummary } from '@shared/portfolio'
 import { type StoreProblem } from './types'
+import { zoneKeyColumns, zoneKeyOf, zoneSettingColumns, zoneSettingsOf } from './zone-row'
 
 type Report = (p: StoreProblem) => void
 const skipped = (report: Report, accountId: string, kind: string, key: string) => () =>
@@ -24,18 +25,10 @@ const skipped = (report: Report, accountId: string, kind: string, key: string) =
 /** The list whose items are the zones of this kind. */
 const LIST_OF_ZONE = { dns: 'domains.dns.list', freedns: 'freedns.list' } as const satisfies Record<ZoneKind, string>
 
-const zoneRowSchema = z.object({
-  records: z.string(),
-  ttl: z.number().int().nullable(),
-  ns_type: z.string().nullable(),
-  read_at: z.string(),
-})
+const zoneRowSchema = z.object({ records: z.string(), ...zoneSettingColumns, read_at: z.string() })
 const summaryRowSchema = z.object({
-  account_id: z.string(),
-  kind: z.enum(ZONE_KINDS),
-  domain: z.string(),
-  ttl: z.number().int().nullable(),
-  ns_type: z.string().nullable(),
+  ...zoneKeyColumns,
+  ...zoneSettingColumns,
   record_count: z.number().int(),
   read_at: z.string(),
 })
@@ -204,7 +197,7 @@ export function getZone(
     skipped(report, accountId, kind, domain),
   )
   if (!row) return undefined
-  return { records: row.records, ttl: row.ttl ?? undefined, ns_type: row.ns_type ?? undefined, readAt: row.read_at }
+  return { records: row.records, ...zoneSettingsOf(row), readAt: row.read_at }
 }
 
 export function listZones(conn: Connection, report: Report, accountId?: string, containing?: string): ZoneSummary[] {
@@ -244,15 +237,7 @@ function recordsHoldValue(records: string, value: string): boolean {
 
 /** A zones row as the store's callers see it. */
 function toSummary(r: z.output<typeof summaryRowSchema>): ZoneSummary {
-  return {
-    accountId: r.account_id,
-    kind: r.kind,
-    domain: r.domain,
-    recordCount: r.record_count,
-    ttl: r.ttl ?? undefined,
-    ns_type: r.ns_type ?? undefined,
-    readAt: r.read_at,
-  }
+  return { ...zoneKeyOf(r), recordCount: r.record_count, ...zoneSettingsOf(r), readAt: r.read_at }
 }
 
 /** Every zone with its records, for exportZones. */
