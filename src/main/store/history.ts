@@ -15,11 +15,12 @@ import {
   HISTORY_ASPECTS,
   HISTORY_ORIGINS,
   SUBJECT_KINDS,
+  WRITE_OUTCOMES,
   type HistoryAspect,
   type HistoryEntry,
   type SubjectKind,
 } from '@shared/portfolio/history'
-import { WRITE_OUTCOMES, type HistoryQuery, type KeptWrite, type WriteRecord } from './types'
+import type { HistoryQuery, KeptWrite, WriteRecord } from './types'
 import type { ZoneKind, DriftFinding } from '@shared/portfolio'
 import { StoreProblem } from './types'
 

@@ -5,8 +5,7 @@
  */
 import type { ServedFinding, ServedResult } from '@shared/dns/health/served'
 import type { PagedItem } from '@shared/endpoints/table'
-import type { JobPurpose } from '@shared/jobs'
-import type { HistoryAspect, HistoryEntry, Snapshot, SnapshotSummary, SubjectKind } from '@shared/portfolio/history'
+import type { HistoryEntry, Snapshot, SnapshotSummary, SubjectKind, WriteOutcome } from '@shared/portfolio/history'
 import type { ReminderItemKind } from '@shared/portfolio/reminders'
 import type {
   ListChange,
@@ -30,30 +29,32 @@ export interface HistoryQuery {
   limit?: number | undefined
 }
 
-export const WRITE_OUTCOMES = ['done', 'failed', 'unknown'] as const
-export type WriteOutcome = (typeof WRITE_OUTCOMES)[number]
-
-/** A write made from this app, as the job runner's observer records it when the item ends. */
-export interface WriteRecord {
-  accountId: string
-  subjectKind: SubjectKind
-  subject: string
-  aspect: HistoryAspect
+/**
+ * A write made from this app, as the job runner's observer records it when the item ends: the
+ * history entry it becomes, with what a write always has (the operation, what was sent, how it
+ * ended, its job item). `snapshotId` is the snapshot taken just before it was sent (zone saves);
+ * `member` and `workstation`, in team mode, who made it and where.
+ */
+export interface WriteRecord extends Pick<
+  HistoryEntry,
+  | 'accountId'
+  | 'subjectKind'
+  | 'subject'
+  | 'aspect'
+  | 'purpose'
+  | 'requestId'
+  | 'before'
+  | 'after'
+  | 'at'
+  | 'snapshotId'
+  | 'member'
+  | 'workstation'
+> {
   operation: string
-  purpose?: JobPurpose | undefined
   params: Record<string, unknown>
   outcome: WriteOutcome
-  requestId?: string | undefined
   jobId: string
   itemIndex: number
-  before?: unknown
-  after?: unknown
-  at: string
-  /** The snapshot taken just before it was sent (zone saves). */
-  snapshotId?: number | undefined
-  /** Team mode: the member who made it, on which workstation. */
-  member?: string | undefined
-  workstation?: string | undefined
   /** A colleague's write, read from the team's history: kept once however often it is read (by job and item). */
   fromTeam?: boolean | undefined
 }

@@ -60,6 +60,10 @@ export interface ZoneValue {
   ns_type?: string | undefined
 }
 
+/** How a write from this app ended: an unknown outcome is one the service may or may not have acted on. */
+export const WRITE_OUTCOMES = ['done', 'failed', 'unknown'] as const
+export type WriteOutcome = (typeof WRITE_OUTCOMES)[number]
+
 export interface HistoryEntry {
   id: number
   accountId: string
@@ -71,7 +75,7 @@ export interface HistoryEntry {
   operation?: string | undefined
   purpose?: JobPurpose | undefined
   params?: Record<string, unknown> | undefined
-  outcome?: 'done' | 'failed' | 'unknown' | undefined
+  outcome?: WriteOutcome | undefined
   requestId?: string | undefined
   jobId?: string | undefined
   /** The aspect's value before and after (for `dns`, a ZoneValue), when known. */
