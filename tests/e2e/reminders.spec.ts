@@ -197,6 +197,8 @@ test('reminders of two accounts as desktop notifications; a click opens the doma
     await days.fill('200, 400')
     await expect(remindersJa.getByText('400 日は先すぎます。最大 365 日です。')).toBeVisible()
     await expect(days).toHaveAttribute('aria-invalid', 'true')
+    // The problem is read with the field, after its help.
+    await expect(days).toHaveAccessibleDescription(/^0〜365 の整数を.*400 日は先すぎます。最大 365 日です。$/)
     await remindersJa.getByRole('button', { name: 'リマインダーの設定を保存' }).click()
     expect((await ok(harness, 'reminders.settings', {})).thresholds).toEqual([60, 30, 7, 1])
     await days.fill('7, 200, 1, 7')
