@@ -2,8 +2,9 @@
  * What opening team mode costs before its first work (issue 54 point 4: the command's start in
  * team mode within 1.2x of single-workstation mode), on a real PostgreSQL: the keychain is asked
  * for the team's password only when the server asks for one (a trust login never loads it), once
- * however many connections follow, and the schema is read once per open, not once by the caller
- * and again by the ledger.
+ * however many connections follow; the schema is read once per open, not once by the caller
+ * and again by the ledger; and the daily upkeep runs after the start's journal read, on its
+ * connection, rather than beside it on a second one.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -11,6 +12,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openTeamPool } from '../../src/main/team/connection'
 import { openConfiguredTeamLedger } from '../../src/main/team/open-team'
+import { openTeamMode } from '../../src/main/team/team-mode'
 import { ensureSchema } from '../../src/main/team/schema'
 import { writeTeamSettings } from '../../src/main/team/team-settings'
 import { startTestPostgres, type TestPostgres } from '../../support/postgres'
@@ -25,8 +27,8 @@ afterEach(() => {
 })
 
 /** A cluster with the team's schema, and a data folder joined to it. */
-async function joined(password?: string): Promise<{ db: TestPostgres; dir: string }> {
-  const db = await startTestPostgres(password ? { password } : {})
+async function joined(password?: string, logConnections = false): Promise<{ db: TestPostgres; dir: string }> {
+  const db = await startTestPostgres({ ...(password ? { password } : {}), logConnections })
   dbs.push(db)
   const connection = { host: db.host, port: db.port, user: db.user, database: db.database, sslmode: 'disable' as const }
   const pool = openTeamPool(connection, { password })
@@ -94,5 +96,42 @@ describe('opening team mode', () => {
   it('a password login asks the keychain once, however many connections, and connects with its answer', async () => {
     const { dir } = await joined(PASSWORD)
     expect(await openAndUse(dir, PASSWORD)).toBe(1)
+  }, 60_000)
+
+  it("a start opens one connection: the upkeep runs after the journal's read, and still runs", async () => {
+    const { db, dir } = await joined(undefined, true)
+    const logins = () => db.serverLog().split('application_name=hosting-admin').length - 1
+    const before = logins()
+    const team = await openTeamMode(dir, {
+      accountIds: [],
+      keyOf: async () => undefined,
+      passwordOf: async () => undefined,
+    })
+    if (!team) throw new Error('team mode not opened')
+    const pool = openTeamPool({
+      host: db.host,
+      port: db.port,
+      user: db.user,
+      database: db.database,
+      sslmode: 'disable',
+    })
+    try {
+      await team.load()
+      // Bounded: the upkeep is not awaited by the read; it marks the archive's last run when it has run.
+      const archived = await until(
+        async () =>
+          (await pool.query<{ done: boolean }>('SELECT archived_at IS NOT NULL AS done FROM team_settings')).rows[0]
+            ?.done,
+        (done) => done === true,
+        100,
+        50,
+      )
+      expect(archived).toBe(true)
+      // The test's own pool logs in too: counted apart.
+      expect(logins() - before - 1).toBe(1)
+    } finally {
+      await pool.end()
+      await team.close()
+    }
   }, 60_000)
 })
