@@ -6,6 +6,7 @@
  * workstations at once beside one; the archive's cost at a start (team-start.ts); the command's
  * start in team mode beside single-workstation mode (team-command-start.ts).
  */
+import { loadavg } from 'node:os'
 import { startTestPostgres } from '../support/postgres'
 import { openWorkstation, poolFor } from '../support/team-ledgers'
 import type { BenchResult } from './report'
@@ -17,7 +18,14 @@ import { teamCommandStartFigures } from './team-command-start'
 const ROUNDS = 300
 const TARGET_MS = 5
 
+/** The machine's load now (1, 5 and 15 minutes): its ratios are side by side, but a loaded machine widens their spread. */
+const loadNow = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')
+
 export async function benchTeam(): Promise<BenchResult> {
+  const loadAtStart = loadNow()
   const db = await startTestPostgres()
   try {
     const ledger = await openWorkstation(db, 'bench', 'bench-host')
@@ -73,6 +81,7 @@ export async function benchTeam(): Promise<BenchResult> {
           ...renewals.lines,
           ...command.lines,
           ...starts.lines,
+          `load average at the start ${loadAtStart}, at the end ${loadNow()} (2 cores: above 2 the figures are not idle)`,
         ],
         ok: m <= TARGET_MS && renewals.ok && starts.ok && command.ok,
       }

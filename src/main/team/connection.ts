@@ -36,8 +36,11 @@ export type TeamConnection = z.infer<typeof teamConnectionSchema>
 export const sslModeOf = (c: TeamConnection): TeamSslMode => c.sslmode ?? defaultSslMode(c.host, c.caFile)
 
 export interface PoolOptions {
-  /** From the OS keychain; never written to a file. Else PGPASSWORD, else the password file. */
-  password?: string | undefined
+  /**
+   * From the OS keychain; never written to a file. Else PGPASSWORD, else the password file. As a
+   * function, asked only when the server asks for a password (trust, peer or certificate logins never open the keychain).
+   */
+  password?: string | (() => Promise<string | undefined>) | undefined
   /** How long to wait for a connection before saying the database is away. */
   connectTimeoutMs?: number
   max?: number
@@ -71,7 +74,8 @@ function sslOf(c: TeamConnection): pg.ClientConfig['ssl'] {
  */
 function passwordFinder(c: TeamConnection, o: PoolOptions): () => Promise<string> {
   return async () => {
-    if (o.password) return o.password
+    const given = typeof o.password === 'function' ? await o.password() : o.password
+    if (given) return given
     const env = o.env ?? process.env
     if (env.PGPASSWORD) return env.PGPASSWORD
     const fromFile = await passwordFromPassfile({ host: c.host, port: c.port, database: c.database, user: c.user }, env)

@@ -26,7 +26,9 @@ export async function openConfiguredTeamLedger(
   const settings = await readTeamSettings(dataDir)
   if (!settings) return undefined
   const c = settings.connection
-  const pool = openTeamPool(c, { password: await keys.passwordOf(teamPasswordKey(c)) })
+  // The keychain asked once, when the server first asks for a password (never, for a trust or certificate login).
+  let password: Promise<string | undefined> | undefined
+  const pool = openTeamPool(c, { password: () => (password ??= keys.passwordOf(teamPasswordKey(c))) })
   try {
     // Never changed here (issue 50 point 4): only the owner's `team init` creates it and `team
     // migrate` changes it. A schema of another version is read as far as it can be; no write is sent.
@@ -40,6 +42,7 @@ export async function openConfiguredTeamLedger(
       workstation: settings.workstation,
       where: `${c.database}@${c.host}:${c.port}`,
       accounts: identities,
+      schema,
       ownsPool: true,
       ...(settings.leaseMs !== undefined ? { leaseMs: settings.leaseMs } : {}),
     })

@@ -44,7 +44,7 @@ import type {
   TargetRef,
   WriteLedger,
 } from '../jobs/ledger/write-ledger'
-import { ensureSchema, schemaStatus, SCHEMA_VERSION } from './schema'
+import { ensureSchema, schemaStatus, SCHEMA_VERSION, type SchemaStatus } from './schema'
 import { registerProcess } from './team-directory'
 import { teamChangeOf } from './team-history'
 import {
@@ -103,6 +103,8 @@ export interface TeamLedgerOptions {
   accounts?: TeamAccountMap
   /** Creates or migrates the schema first (the owner's `team init` and tests); otherwise a schema that is not current is refused. */
   createSchema?: boolean
+  /** The schema as the caller has just read it (open-team.ts): not read again at open. */
+  schema?: SchemaStatus
   /** A schema of another version (team.schemaOlder / team.schemaNewer): read what can be, refuse every write with this. */
   refuseWrites?: TeamError
   /** Whether close() ends the pool (the ledger opened it for itself). */
@@ -241,8 +243,7 @@ const sinceOf = (p: SendPrecondition | undefined): string | null =>
  * read as far as it can be, never written (issue 50 point 4: only the owner's `team migrate`
  * changes it). No schema at all is refused at once.
  */
-async function schemaRefusal(pool: pg.Pool): Promise<TeamError | undefined> {
-  const schema = await schemaStatus(pool)
+function schemaRefusal(schema: SchemaStatus): TeamError | undefined {
   if (schema.state === 'absent') throw new TeamError('team.notInitialised', { command: 'hosting-admin team init' })
   if (schema.state === 'current') return undefined
   return new TeamError(schema.state === 'older' ? 'team.schemaOlder' : 'team.schemaNewer', {
@@ -283,7 +284,12 @@ export class TeamLedger implements WriteLedger {
   /** Opens the ledger: the schema checked (created or migrated on first use; a newer one refused), this member and workstation recorded. */
   static async open(opened: TeamLedgerOptions): Promise<TeamLedger> {
     if (opened.createSchema === true) await ensureSchema(opened.pool, { create: true })
-    const o = { ...opened, refuseWrites: opened.refuseWrites ?? (await schemaRefusal(opened.pool)) }
+    // Read once per start: the caller's reading stands unless the schema was just created or migrated here.
+    const known = opened.createSchema === true ? undefined : opened.schema
+    const o = {
+      ...opened,
+      refuseWrites: opened.refuseWrites ?? schemaRefusal(known ?? (await schemaStatus(opened.pool))),
+    }
     const processId = randomUUID()
     // The member as the team knows it: a member's own login is its name, whatever team.json says.
     if (!o.refuseWrites)

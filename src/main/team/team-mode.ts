@@ -136,6 +136,20 @@ class ReconnectingTeamLedger implements WriteLedger {
   }
   private announced = false
 
+  /** The ledger opened whose upkeep has not run yet. */
+  private upkeepOwed: TeamLedger | undefined
+
+  /**
+   * Upkeep, at most daily: old settled jobs to the archive, never holding up the start. Run after
+   * the start's journal read, not beside it: beside it, it took the pool's one connection and the
+   * read opened a second (a server process of its own) at every start, the command line's too.
+   */
+  private upkeep(): void {
+    const l = this.upkeepOwed
+    this.upkeepOwed = undefined
+    if (l && l === this.inner) void l.archiveIfDue().catch(() => undefined)
+  }
+
   /** The open ledger, or team.unreachable (tried again once `retryMs` has passed since the last failure). */
   private async ledger(): Promise<TeamLedger> {
     if (this.closed) throw new TeamError('team.unreachable', { reason: 'closed' })
@@ -152,8 +166,7 @@ class ReconnectingTeamLedger implements WriteLedger {
         const l = await this.open()
         if (!l) throw new TeamError('team.notInitialised')
         this.inner = l
-        // Upkeep, at most daily: old settled jobs to the archive (never holding up the start).
-        void l.archiveIfDue().catch(() => undefined)
+        this.upkeepOwed = l
         this.setStatus({ mode: 'team', connected: true, ...this.names })
         return l
       } catch (err) {
@@ -235,7 +248,9 @@ class ReconnectingTeamLedger implements WriteLedger {
    */
   async load(): Promise<JobView[]> {
     try {
-      return await this.step((l) => l.load())
+      const jobs = await this.step((l) => l.load())
+      this.upkeep()
+      return jobs
     } catch (err) {
       if (err instanceof TeamError) return []
       throw err
