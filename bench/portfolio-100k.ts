@@ -21,6 +21,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Page } from '@playwright/test'
+import { z } from 'zod'
 import { DEMO_ACCOUNT_ID } from '@shared/accounts'
 import { openPortfolioStore, portfolioFileOf, type PortfolioStore } from '../src/main/store'
 import { SessionSecretStore } from '../src/main/accounts/secret-store'
@@ -67,6 +68,7 @@ interface Figures {
   sortMs: number
   scrollLong: number
   longestTaskMs: number
+  longestTaskCpuMs: number
   windowHeapMB: number
 }
 
@@ -101,6 +103,7 @@ type WindowFigures = Pick<
   | 'sortMs'
   | 'scrollLong'
   | 'longestTaskMs'
+  | 'longestTaskCpuMs'
   | 'windowHeapMB'
 >
 
@@ -190,6 +193,33 @@ async function timedInPage(page: Page, fn: string): Promise<number> {
   return ms
 }
 
+const traceEvent = z.object({
+  name: z.string(),
+  pid: z.number(),
+  tid: z.number(),
+  tdur: z.number().optional(),
+  args: z.object({ name: z.string().optional() }).optional(),
+})
+const traceFile = z.object({ traceEvents: z.array(z.unknown()) })
+
+/** The longest task on the window's main thread (CrRendererMain) by its thread's CPU time, in ms. */
+function longestTaskCpu(trace: Buffer): number {
+  const events = traceFile.parse(JSON.parse(trace.toString())).traceEvents.flatMap((e) => {
+    const parsed = traceEvent.safeParse(e)
+    return parsed.success ? [parsed.data] : []
+  })
+  const main = new Set(
+    events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`),
+  )
+  if (main.size === 0) throw new Error("the trace named no window's main thread")
+  let longest = 0
+  for (const e of events) {
+    if (e.name !== 'ThreadControllerImpl::RunTask' && e.name !== 'RunTask') continue
+    if (main.has(`${e.pid}:${e.tid}`)) longest = Math.max(longest, (e.tdur ?? 0) / 1000)
+  }
+  return longest
+}
+
 /** The window in Chromium on the folder, the service never answering: everything it shows is the store's. */
 async function windowFigures(dir: string, domains: number): Promise<WindowFigures> {
   const harness = await startHarness({ userDataDir: dir, keychain: new SessionSecretStore(), demo: { domains: 10 } })
@@ -215,6 +245,9 @@ async function windowFigures(dir: string, domains: number): Promise<WindowFigure
       const observer = new PerformanceObserver((list) => list.getEntries().forEach((e) => tasks.push(e.duration)))
       observer.observe({ type: 'longtask', buffered: true })
     })
+    // The window's tasks as Chromium traces them, each with its thread's own CPU time: on a shared
+    // machine a task's wall time counts the time its thread waited for a core.
+    await browser.startTracing(page, { categories: ['toplevel', '__metadata'] })
     await page.goto(`${harness.url}#/domains`)
     const isPainted = () => performance.getEntriesByName('domains:painted').length > 0
     await page.waitForFunction(isPainted, undefined, { timeout: 120_000 })
@@ -264,6 +297,7 @@ async function windowFigures(dir: string, domains: number): Promise<WindowFigure
       },
       { step: SCROLL_PX, frames: SCROLL_FRAMES, over: LONG_TASK_MS },
     )
+    const longestTaskCpuMs = longestTaskCpu(await browser.stopTracing())
     const longestTaskMs = await page.evaluate(() => {
       const tasks: unknown = Reflect.get(window, '__benchTasks')
       return Array.isArray(tasks) ? Math.max(0, ...tasks.filter((d): d is number => typeof d === 'number')) : Number.NaN
@@ -280,6 +314,7 @@ async function windowFigures(dir: string, domains: number): Promise<WindowFigure
       sortMs: median(sorts),
       scrollLong,
       longestTaskMs,
+      longestTaskCpuMs,
       windowHeapMB,
     }
   } finally {
@@ -346,6 +381,9 @@ export async function benchPortfolio100k(): Promise<BenchResult> {
         max: 0,
       }),
       line('window: longest task on its main thread, start to end', (f) => f.longestTaskMs, 'ms', {
+        max: LONG_TASK_MS,
+      }),
+      line("  the same by its thread's CPU time (the machine's load left out)", (f) => f.longestTaskCpuMs, 'ms', {
         max: LONG_TASK_MS,
       }),
       line('window: JS heap', (f) => f.windowHeapMB, 'MB', G),
