@@ -5,6 +5,8 @@
  * worked out again on every call (what a column shows may change without the rows changing: a
  * detail list arriving) and compared with the remembered ones; only equal keys reuse an order.
  */
+import { runNow, STEP, type Sliced } from './sliced'
+
 export type SortKey = string | number
 
 /** Numbers before text, then ascending; equal keys are equal. */
@@ -13,39 +15,92 @@ function compare(a: SortKey, b: SortKey): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
 
-function sameKeys(a: readonly SortKey[], b: readonly SortKey[]): boolean {
+function* sameKeys(a: readonly SortKey[], b: readonly SortKey[]): Sliced<boolean> {
+  if (a === b) return true
   if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] !== b[i]) return false
+    if (i % STEP === STEP - 1) yield
+  }
   return true
+}
+
+/** Rows sorted apart before their runs are merged: short enough for the native sort to take a few milliseconds. */
+const RUN = 2048
+
+/**
+ * The rows' positions in the ascending order of their keys, stable (equal keys keep the rows'
+ * order): the order of one Array.prototype.sort, worked out as a merge sort whose runs and merges
+ * pause every STEP rows.
+ */
+function* ascendingOrder(keys: readonly SortKey[]): Sliced<number[]> {
+  const n = keys.length
+  let from: number[] = Array.from({ length: n }, (_v, i) => i)
+  // Each run by the native sort, the position breaking ties: stable whatever the engine's sort is.
+  const byKey = (a: number, b: number) => compare(keys[a]!, keys[b]!) || a - b
+  for (let start = 0; start < n; start += RUN) {
+    const run = from.slice(start, start + RUN).sort(byKey)
+    for (let i = 0; i < run.length; i++) from[start + i] = run[i]!
+    yield
+  }
+  let to: number[] = new Array<number>(n)
+  let moved = 0
+  for (let width = RUN; width < n; width *= 2) {
+    for (let left = 0; left < n; left += 2 * width) {
+      const mid = Math.min(left + width, n)
+      const end = Math.min(left + 2 * width, n)
+      let i = left
+      let j = mid
+      let k = left
+      // The left run's row first on equal keys: the merge keeps the order stable.
+      while (i < mid && j < end) {
+        to[k++] = compare(keys[from[j]!]!, keys[from[i]!]!) < 0 ? from[j++]! : from[i++]!
+        if (++moved % STEP === 0) yield
+      }
+      while (i < mid) to[k++] = from[i++]!
+      while (j < end) to[k++] = from[j++]!
+    }
+    ;[from, to] = [to, from]
+    yield
+  }
+  return from
 }
 
 /**
  * The descending order from the ascending one: its runs of equal keys last to first, each run's
  * rows kept in their order (as a stable sort the other way round leaves them).
  */
-function descending<Row>(rows: readonly Row[], keys: readonly SortKey[]): Row[] {
+function* descending<Row>(rows: readonly Row[], keys: readonly SortKey[]): Sliced<Row[]> {
   const out: Row[] = []
   let end = rows.length - 1
+  let sincePause = 0
   while (end >= 0) {
     let start = end
     while (start > 0 && compare(keys[start - 1]!, keys[end]!) === 0) start--
     for (let i = start; i <= end; i++) out.push(rows[i]!)
+    sincePause += end - start + 1
     end = start - 1
+    if (sincePause >= STEP) {
+      sincePause = 0
+      yield
+    }
   }
   return out
+}
+
+/** A table's sorter: the rows in a column's order, at once or as work in slices (the same order). */
+export interface TableOrder<Row> {
+  (rows: readonly Row[], column: string, keys: readonly SortKey[], dir: 1 | -1): readonly Row[]
+  work(rows: readonly Row[], column: string, keys: readonly SortKey[], dir: 1 | -1): Sliced<readonly Row[]>
 }
 
 /**
  * A sorter for one table: the rows in a column's order (ascending when `dir` is 1), stable (equal
  * keys keep the rows' order), numbers before text ascending and after it descending. The array
- * answered is the sorter's: not to be changed.
+ * answered is the sorter's: not to be changed. Work left unfinished (newer work replaced it)
+ * remembers nothing.
  */
-export function createTableOrder<Row>(): (
-  rows: readonly Row[],
-  column: string,
-  keys: readonly SortKey[],
-  dir: 1 | -1,
-) => readonly Row[] {
+export function createTableOrder<Row>(): TableOrder<Row> {
   let rowsOf: readonly Row[] | undefined
   interface Known {
     keys: readonly SortKey[]
@@ -55,19 +110,24 @@ export function createTableOrder<Row>(): (
     descending?: Row[]
   }
   const byColumn = new Map<string, Known>()
-  return (rows, column, keys, dir) => {
+  function* work(rows: readonly Row[], column: string, keys: readonly SortKey[], dir: 1 | -1): Sliced<readonly Row[]> {
     if (rows !== rowsOf) {
       rowsOf = rows
       byColumn.clear()
     }
     let known = byColumn.get(column)
-    if (!known || !sameKeys(known.keys, keys)) {
-      // Array.prototype.sort is stable: equal keys keep the rows' order.
-      const keyed = rows.map((row, i) => ({ row, k: keys[i]! }))
-      keyed.sort((a, b) => compare(a.k, b.k))
-      known = { keys, ascending: keyed.map((x) => x.row), ascendingKeys: keyed.map((x) => x.k) }
+    if (!known || !(yield* sameKeys(known.keys, keys))) {
+      const order = yield* ascendingOrder(keys)
+      known = { keys, ascending: order.map((i) => rows[i]!), ascendingKeys: order.map((i) => keys[i]!) }
       byColumn.set(column, known)
     }
-    return dir === 1 ? known.ascending : (known.descending ??= descending(known.ascending, known.ascendingKeys))
+    if (dir === 1) return known.ascending
+    known.descending ??= yield* descending(known.ascending, known.ascendingKeys)
+    return known.descending
   }
+  return Object.assign(
+    (rows: readonly Row[], column: string, keys: readonly SortKey[], dir: 1 | -1) =>
+      runNow(work(rows, column, keys, dir)),
+    { work },
+  )
 }

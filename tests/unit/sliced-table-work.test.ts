@@ -1,0 +1,99 @@
+/**
+ * A long table's order and filter worked out in slices (src/renderer/src/lib/sliced.ts, the
+ * table's sorter's `work`): on a few thousand rows, more than one of the sorter's runs, the
+ * same rows in the same order as one stable sort and one filter of them, however the work is cut,
+ * and a newer piece of work replaces an older one whose result is then never shown.
+ */
+import { describe, expect, it } from 'vitest'
+import { createTableOrder, type SortKey } from '../../src/renderer/src/lib/table-order'
+import { filterSliced, runNow, slicedRunner, type Sliced } from '../../src/renderer/src/lib/sliced'
+
+interface Row {
+  id: number
+  key: SortKey
+  name: string
+}
+
+/** The plain order: one stable sort of the rows, numbers before text ascending. */
+function sortedOnce(rows: readonly Row[], dir: 1 | -1): Row[] {
+  return [...rows].sort((a, b) => {
+    if (typeof a.key !== typeof b.key) return (typeof a.key === 'number' ? -1 : 1) * dir
+    return a.key < b.key ? -dir : a.key > b.key ? dir : 0
+  })
+}
+
+/** Rows with many equal keys, numbers and text mixed (seeded: the same rows each run). */
+function rowsOf(n: number, seed: number): Row[] {
+  let s = seed
+  const next = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648
+  const word = () => ['aurora', 'jade', 'zen', 'b', 'a', 'c', ''][Math.floor(next() * 7)]!
+  return Array.from({ length: n }, (_v, id) => ({
+    id,
+    key: next() < 0.3 ? Math.floor(next() * 50) : `${word()}${Math.floor(next() * 30)}`,
+    name: `${word()}-${id}.com`,
+  }))
+}
+
+const ids = (rows: readonly Row[]) => rows.map((r) => r.id)
+
+/** Runs work through a runner one step a slice, each slice its own task; resolves with the result and the slice count. */
+function inSlices<T>(work: Sliced<T>): Promise<{ value: T; busySeen: boolean }> {
+  return new Promise((resolve) => {
+    let busySeen = false
+    const runner = slicedRunner((busy) => (busySeen ||= busy), 0)
+    runner.run(work, (value) => resolve({ value, busySeen }))
+  })
+}
+
+describe('a long table worked out in slices', () => {
+  const rows = rowsOf(9000, 5)
+  const keys = rows.map((r) => r.key)
+
+  it('orders the rows as one stable sort does, in either direction, cut into slices or not', async () => {
+    for (const dir of [1, -1] as const) {
+      const plain = ids(sortedOnce(rows, dir))
+      expect(ids(createTableOrder<Row>()(rows, 'key', keys, dir)), `at once ${dir}`).toEqual(plain)
+      const sliced = await inSlices(createTableOrder<Row>().work(rows, 'key', keys, dir))
+      expect(sliced.busySeen, 'the work went on past its first slice').toBe(true)
+      expect(ids(sliced.value), `in slices ${dir}`).toEqual(plain)
+    }
+  })
+
+  it('gives the remembered order for the other direction and after another column, sliced', async () => {
+    const order = createTableOrder<Row>()
+    const names = rows.map((r) => r.name)
+    await inSlices(order.work(rows, 'key', keys, 1))
+    await inSlices(order.work(rows, 'name', names, -1))
+    const down = await inSlices(order.work(rows, 'key', keys, -1))
+    expect(ids(down.value)).toEqual(ids(sortedOnce(rows, -1)))
+  })
+
+  it('filters the ordered rows as one filter does', async () => {
+    const ordered = createTableOrder<Row>()(rows, 'key', keys, 1)
+    const match = (r: Row) => r.name.includes('zen') || r.key === 7
+    const plain = ordered.filter(match)
+    expect(plain.length).toBeGreaterThan(100)
+    expect(ids(runNow(filterSliced(ordered, match)))).toEqual(ids(plain))
+    expect(ids((await inSlices(filterSliced(ordered, match))).value)).toEqual(ids(plain))
+  })
+
+  it('never shows the result of work a newer one replaced', async () => {
+    const shown: string[] = []
+    const runner = slicedRunner(() => {}, 0)
+    const order = createTableOrder<Row>()
+    const done = new Promise<void>((resolve) => {
+      runner.run(order.work(rows, 'key', keys, 1), () => shown.push('older'))
+      runner.run(
+        filterSliced(rows, (r) => r.id % 2 === 0),
+        (v) => {
+          shown.push(`newer ${v.length}`)
+          resolve()
+        },
+      )
+    })
+    await done
+    // The older work's slices stopped when the newer came: a task more for it to have shown anything.
+    await new Promise((r) => setTimeout(r, 0))
+    expect(shown).toEqual([`newer ${rows.length / 2}`])
+  })
+})
