@@ -61,6 +61,15 @@ function formatter(style: Style, timeZone?: 'UTC'): Intl.DateTimeFormat {
   return f
 }
 
+/**
+ * Makes the date formatter of the language in use and formats once with it, ahead of a list with
+ * a date in every row: the first one costs milliseconds, which fell between a long list's arrival
+ * and its first paint (issue 54).
+ */
+export function prepareDateFormat(): void {
+  formatter('date').format(0)
+}
+
 /** YYYY-MM-DD from the service, shown in the user's locale; other text is shown as it is. */
 export function formatDate(value: string | undefined): string {
   if (!value) return '—'
