@@ -28,6 +28,7 @@ import { english } from '../helpers/english'
 import { makeFixture, sampleOf, type Fixture } from '../helpers/operation-samples'
 import { asGuardedItem } from '../helpers/zone-guard'
 import { carryInParts } from '../../src/renderer/src/data/stored-parts'
+import { storedWhoisPrivacy } from '../../src/renderer/src/data/stored-whois-privacy'
 import { STORED_PART_SIZE } from '@shared/portfolio'
 import { profileFor } from '../../support/profile'
 
@@ -455,6 +456,44 @@ describe('a full run over every channel', () => {
       // A part is a bounded whole number, checked at the boundary.
       const refused = await call('store.list', { accountId, name: 'domains.list', params: {}, part: -1 })
       expect(refused.ok).toBe(false)
+      await call('accounts.remove', { id: accountId })
+    } finally {
+      await many.close()
+    }
+  })
+
+  it('the stored WHOIS privacy flags of 4,500 domains come to the window in parts of 2,000 (issue 54)', async () => {
+    const many = await startSandbox({ domains: 4500 })
+    try {
+      const call = services.router.client(appSender([]))
+      const created = await call('accounts.create', {
+        fields: profileFor(many, 'Whois parts'),
+        apiKey: many.keys.full,
+        storage: 'session',
+      })
+      if (!created.ok) throw new Error(english(created.error))
+      const accountId = created.value.id
+      const read = await call('details.whoisPrivacy', { accountId, callId: 'whois-parts-read', from: 'service' })
+      if (!read.ok || !read.value) throw new Error('the WHOIS privacy read failed')
+      const whole = await call('details.whoisPrivacy', { accountId, callId: 'whois-parts-whole', from: 'store' })
+      if (!whole.ok || !whole.value) throw new Error('the WHOIS flags were not kept')
+      expect(whole.value.items).toHaveLength(4500)
+
+      // Each message holds one part of only the flags; the parts together are the whole, in its order.
+      const parts: number[] = []
+      const counted: typeof call = (channel, payload, onProgress) => {
+        if (channel === 'details.whoisPrivacy' && 'part' in payload && payload.part !== undefined)
+          parts.push(payload.part)
+        return call(channel, payload, onProgress)
+      }
+      const carried = await storedWhoisPrivacy(accountId, counted, () => `whois-${parts.length}`)
+      if (!carried.ok || !carried.value) throw new Error('the parts were not carried')
+      expect(parts).toEqual([0, 1, 2])
+      expect(carried.value.items).toEqual(whole.value.items)
+      expect(carried.value.items.every((i) => Object.keys(i).join() === 'domainname,whoisproxy')).toBe(true)
+      expect(carried.value).toMatchObject({ readAt: whole.value.readAt, complete: true })
+      const last = await call('details.whoisPrivacy', { accountId, callId: 'whois-last', from: 'store', part: 2 })
+      expect(last.ok && last.value?.items.length).toBe(500)
       await call('accounts.remove', { id: accountId })
     } finally {
       await many.close()

@@ -18,7 +18,7 @@ import type { Reminders } from '../reminders'
 import type { PortfolioStoreAsync } from '../store/store-async'
 import type { JobEvents } from './job-events'
 import { local, localDone, type ChannelHandler } from './channel'
-import { whoisPrivacyOf, type WhoisPrivacyList } from '@shared/ipc/whois-privacy'
+import { whoisPrivacyOf, type WhoisPrivacyList, type WhoisPrivacyPart } from '@shared/ipc/whois-privacy'
 import type { RunningCalls } from '../reads/running-calls'
 import { DEFAULT_HISTORY_RETENTION_DAYS } from '@shared/portfolio/history'
 import { createAccountReads, type TeamCatchUp } from '../reads/account-reads'
@@ -72,6 +72,11 @@ export function createChannelHandlers(deps: HandlerDeps): ChannelHandlers {
   const { accounts, calls, jobs, jobEvents, app, store, accountNames, reminders, storeLife, teamJobs } = deps
   const reads = createAccountReads(deps)
   const storedPart = createStoredParts((name, accountId, params) => reads.storedList(name, accountId, params))
+  // The stored WHOIS list's flags, carried in parts like any stored list (issue 54).
+  const storedPrivacyPart = createStoredParts(async (_whois, accountId, params) => {
+    const stored = await reads.storedList('domains.whois.list', accountId, params)
+    return stored && { ...stored, items: whoisPrivacyOf(stored.items) }
+  })
   const history = createHistoryReads(store, deps.teamHistory)
   const now = () => new Date().toISOString()
   const retention = async () => ({
@@ -130,17 +135,19 @@ export function createChannelHandlers(deps: HandlerDeps): ChannelHandlers {
     'history.settings': local('history.settings', retention),
     // The WHOIS list read (or stored) whole, as all.domains.whois.list reads it, and only each
     // domain's privacy flag sent: the domain list's column needs no contacts (issue 40).
-    'details.whoisPrivacy': local('details.whoisPrivacy', async (p, sender): Promise<WhoisPrivacyList | null> => {
-      if (p.from === 'store') {
-        const stored = await reads.storedList('domains.whois.list', p.accountId, {})
-        return stored ? { items: whoisPrivacyOf(stored.items), readAt: stored.readAt, complete: stored.complete } : null
-      }
-      // The very payload all.domains.whois.list would get: the list is kept under the same parameters.
-      const asListAll = parseListAllPayload('domains.whois.list', { accountId: p.accountId, callId: p.callId })
-      if (!asListAll.ok) throw new Error('the WHOIS list takes no parameters')
-      const items = await reads.listAll('domains.whois.list', asListAll.value, (pr) => sender.sendProgress(pr))
-      return { items: whoisPrivacyOf(items), readAt: null, complete: true }
-    }),
+    'details.whoisPrivacy': local(
+      'details.whoisPrivacy',
+      async (p, sender): Promise<WhoisPrivacyList | WhoisPrivacyPart | null> => {
+        // In parts when a part is asked for (issue 54), else the whole as its only part.
+        const { accountId, part } = p
+        if (p.from === 'store') return storedPrivacyPart({ name: 'domains.whois.list', accountId, params: {}, part })
+        // The very payload all.domains.whois.list would get: the list is kept under the same parameters.
+        const asListAll = parseListAllPayload('domains.whois.list', { accountId: p.accountId, callId: p.callId })
+        if (!asListAll.ok) throw new Error('the WHOIS list takes no parameters')
+        const items = await reads.listAll('domains.whois.list', asListAll.value, (pr) => sender.sendProgress(pr))
+        return { items: whoisPrivacyOf(items), readAt: null, complete: true }
+      },
+    ),
     'store.refreshAccount': local('store.refreshAccount', (p, sender) =>
       reads.refresh(p, (done, total) =>
         sender.sendProgress({ callId: p.callId, loadedItems: done, expectedItems: total }),

@@ -5,22 +5,23 @@
  * of the same list, read from the store's worker once. A part whose list is no longer kept reads it
  * again: its readAt then tells the window whether it still belongs with the parts it has.
  */
-import {
-  STORED_PART_SIZE,
-  STORED_PARTS_MAX,
-  type StoredList,
-  type StoredListName,
-  type StoredListPart,
-} from '@shared/portfolio'
+import { STORED_PART_SIZE, STORED_PARTS_MAX, type StoredListName } from '@shared/portfolio'
 
 /** Lists kept between parts: a few windows' carriages at once, never every list of every account. */
 const KEPT_MAX = 4
 
-type ReadList = (
+/** A list as kept, whatever its items are (a stored list's rows, or what main sends of them: the WHOIS flags). */
+interface KeptList<T> {
+  items: T[]
+  readAt: string
+  complete: boolean
+  skipped: number
+}
+type ReadList<T> = (
   name: StoredListName,
   accountId: string,
   params: Readonly<Record<string, unknown>>,
-) => Promise<StoredList<StoredListName> | null>
+) => Promise<KeptList<T> | null>
 
 export interface StoredPartAsk {
   name: StoredListName
@@ -30,11 +31,13 @@ export interface StoredPartAsk {
   part?: number | undefined
 }
 
-export type StoredPartReader = (ask: StoredPartAsk) => Promise<StoredListPart<StoredListName> | null>
+export type StoredPartReader<T> = (
+  ask: StoredPartAsk,
+) => Promise<(KeptList<T> & { part: number; parts: number }) | null>
 
-export function createStoredParts(read: ReadList): StoredPartReader {
-  const kept = new Map<string, StoredList<StoredListName>>()
-  const keep = (key: string, list: StoredList<StoredListName>) => {
+export function createStoredParts<T>(read: ReadList<T>): StoredPartReader<T> {
+  const kept = new Map<string, KeptList<T>>()
+  const keep = (key: string, list: KeptList<T>) => {
     kept.delete(key)
     kept.set(key, list)
     for (const oldest of kept.keys()) {

@@ -26,7 +26,7 @@ import type {
   PagedParams,
 } from '../endpoints/table'
 import type { ChannelName, LocalChannel } from './channels'
-import type { WhoisPrivacyList } from './whois-privacy'
+import type { WhoisPrivacyList, WhoisPrivacyPart } from './whois-privacy'
 import type { LocalPayloads } from './payloads'
 import type { HistoryEntry, Snapshot, SnapshotSummary } from '../portfolio/history'
 import type {
@@ -126,7 +126,8 @@ export interface LocalResults {
   /** Lists read and kept, changes from outside recorded, lists that failed (by name, with why). */
   'store.refreshAccount': { read: number; drift: number; failed: { list: string; error: ErrorData }[] }
   /** Null: asked from the store, which has never kept the account's WHOIS list. */
-  'details.whoisPrivacy': WhoisPrivacyList | null
+  /** A part when one was asked for (the stored flags), else the whole list. */
+  'details.whoisPrivacy': WhoisPrivacyList | WhoisPrivacyPart | null
   // reminders
   'reminders.settings': ReminderSettings
   /** The settings as kept (thresholds each once, largest first). */

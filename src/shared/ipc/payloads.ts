@@ -156,6 +156,8 @@ export const localPayloads = {
     accountId: accountIdSchema,
     callId: callIdSchema,
     from: z.enum(['store', 'service']),
+    /** The stored flags: which part of STORED_PART_SIZE (as store.list's parts); absent: all of them at once. */
+    part: z.number().int().min(0).max(STORED_PARTS_MAX).optional(),
   }),
   // reminders
   'reminders.settings': z.object({}),

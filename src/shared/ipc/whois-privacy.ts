@@ -19,6 +19,16 @@ export interface WhoisPrivacyList {
   complete: boolean
 }
 
+/**
+ * The stored flags carried in parts of STORED_PART_SIZE, as any stored list (issue 54): at 100,000
+ * domains one message of them is copied into the window in one task.
+ */
+export interface WhoisPrivacyPart extends WhoisPrivacyList {
+  readAt: string
+  part: number
+  parts: number
+}
+
 /** The two fields of each item of a WHOIS list (items of another shape are left out). */
 export function whoisPrivacyOf(items: readonly object[]): WhoisPrivacyItem[] {
   const out: WhoisPrivacyItem[] = []

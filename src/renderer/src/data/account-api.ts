@@ -155,6 +155,9 @@ export function accountApi(accountId: string): AccountApi {
       return carryInParts(ask, opts)
     },
     whoisPrivacy(from: 'store' | 'service', opts: ListAllOptions = {}) {
+      // The stored flags in parts, by a module loaded then (the first script's size).
+      if (from === 'store')
+        return import('./stored-whois-privacy').then((m) => m.storedWhoisPrivacy(accountId, invoke, newCallId))
       const callId = newCallId()
       return followed(callId, opts.signal, () =>
         invoke('details.whoisPrivacy', { accountId, callId, from }, opts.onProgress),
