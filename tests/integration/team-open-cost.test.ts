@@ -26,6 +26,11 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
 })
 
+/** A pool of the cluster's owner (a trust login), to set the server up and to look at its tables. */
+function ownerPool(db: TestPostgres): ReturnType<typeof openTeamPool> {
+  return openTeamPool({ host: db.host, port: db.port, user: db.user, database: db.database, sslmode: 'disable' })
+}
+
 /** A cluster with the team's schema, and a data folder joined to it. */
 async function joined(password?: string, logConnections = false): Promise<{ db: TestPostgres; dir: string }> {
   const db = await startTestPostgres({ ...(password ? { password } : {}), logConnections })
@@ -67,13 +72,7 @@ async function openAndUse(dir: string, password?: string): Promise<number> {
 describe('opening team mode', () => {
   it('a trust login never asks the keychain, and the schema is read once', async () => {
     const { db, dir } = await joined()
-    const pool = openTeamPool({
-      host: db.host,
-      port: db.port,
-      user: db.user,
-      database: db.database,
-      sslmode: 'disable',
-    })
+    const pool = ownerPool(db)
     try {
       await pool.query(`ALTER SYSTEM SET log_statement = 'all'`)
       await pool.query('SELECT pg_reload_conf()')
@@ -108,13 +107,7 @@ describe('opening team mode', () => {
       passwordOf: async () => undefined,
     })
     if (!team) throw new Error('team mode not opened')
-    const pool = openTeamPool({
-      host: db.host,
-      port: db.port,
-      user: db.user,
-      database: db.database,
-      sslmode: 'disable',
-    })
+    const pool = ownerPool(db)
     try {
       await team.load()
       // Bounded: the upkeep is not awaited by the read; it marks the archive's last run when it has run.
