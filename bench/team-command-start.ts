@@ -17,6 +17,7 @@ import { z } from 'zod'
 import type { TestPostgres } from '../support/postgres'
 import { poolFor } from '../support/team-ledgers'
 import { median } from './stats'
+import { freshDatabase } from './team-start'
 
 const CLI_BIN = resolve('bin/hosting-admin.mjs')
 const ROUNDS = 11
@@ -37,17 +38,6 @@ function timedRun(args: readonly string[]): Promise<number> {
       else done(performance.now() - t0)
     })
   })
-}
-
-/** A database of its own on the cluster, with nothing of the other benches' jobs: a team that has sent nothing yet. */
-async function freshDatabase(db: TestPostgres, name: string): Promise<void> {
-  const admin = poolFor(db)
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${name}`)
-    await admin.query(`CREATE DATABASE ${name}`)
-  } finally {
-    await admin.end()
-  }
 }
 
 /** How many records the team's journal holds (the jobs the renewal benches left in it). */

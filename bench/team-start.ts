@@ -32,8 +32,8 @@ const jobRecords = (table: string, jobs: string, from: number, count: number) =>
     UNION ALL SELECT jsonb_build_object('t', 'status', 'job', ${jobs} || g, 'status', 'done', 'at', '2026-01-01T00:01:00.000Z')
   ) AS r`
 
-async function databaseWith(db: TestPostgres, archived: number): Promise<string> {
-  const name = `start_${archived}`
+/** A database of its own on the cluster, with nothing of the other benches' jobs: a team that has sent nothing yet. */
+export async function freshDatabase(db: TestPostgres, name: string): Promise<void> {
   const admin = poolFor(db)
   try {
     await admin.query(`DROP DATABASE IF EXISTS ${name}`)
@@ -41,6 +41,11 @@ async function databaseWith(db: TestPostgres, archived: number): Promise<string>
   } finally {
     await admin.end()
   }
+}
+
+async function databaseWith(db: TestPostgres, archived: number): Promise<string> {
+  const name = `start_${archived}`
+  await freshDatabase(db, name)
   const pool = poolFor({ ...db, database: name })
   try {
     await ensureSchema(pool, { create: true })
