@@ -85,6 +85,12 @@ test('a change made outside the app is flagged after a refresh, and a saved zone
   const rows = app.locator('.history-list > li')
   await expect(rows.first()).toContainText('restored from a snapshot')
   await expect(rows).toHaveCount(3)
+  // The kind chips count the entries of each kind: the save and the restore are this user's writes.
+  await expect(app.getByRole('group', { name: 'Show', exact: true }).getByRole('button')).toHaveText([
+    'Everything (3)',
+    'My writes (2)',
+    'Outside changes (1)',
+  ])
   await expectNoAxeViolations(app, 'activity')
   await expect(activity.locator('.badge')).toHaveCount(0)
 

@@ -67,10 +67,3 @@ export function healthRows(o: Pick<HealthOverview, 'zones' | 'served'>): HealthR
       SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) || a.domain.localeCompare(b.domain),
   )
 }
-
-/** How many rows each value of a facet has, for its filter chips. */
-export function countsBy<K extends string>(rows: readonly HealthRow[], of: (row: HealthRow) => K): Map<K, number> {
-  const counts = new Map<K, number>()
-  for (const row of rows) counts.set(of(row), (counts.get(of(row)) ?? 0) + 1)
-  return counts
-}
