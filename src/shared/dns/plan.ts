@@ -16,26 +16,32 @@ export interface Plan {
 
 /** a minus b, as multisets by key; keeps a's order. */
 function minus<T>(a: T[], b: T[], key: (x: T) => string): T[] {
+  return minusKeyed(a, a.map(key), b.map(key))
+}
+
+/** minus() with the keys of a and of b given (in their order): a plan takes each side's keys once for both ways. */
+function minusKeyed<T>(a: T[], aKeys: readonly string[], bKeys: readonly string[]): T[] {
   const counts = new Map<string, number>()
-  for (const x of b) {
-    const k = key(x)
-    counts.set(k, (counts.get(k) ?? 0) + 1)
-  }
+  for (const k of bKeys) counts.set(k, (counts.get(k) ?? 0) + 1)
   const out: T[] = []
-  for (const x of a) {
-    const k = key(x)
+  a.forEach((x, i) => {
+    const k = aKeys[i] ?? ''
     const n = counts.get(k) ?? 0
     if (n > 0) counts.set(k, n - 1)
     else out.push(x)
-  }
+  })
   return out
 }
 
 const slot = (r: RecordRow) => `${r.type}\u0000${r.host.toLowerCase()}`
 
 export function plan(before: Row[], after: Row[]): Plan {
-  const removedAll = minus(records(before), records(after), recordKey)
-  const addedAll = minus(records(after), records(before), recordKey)
+  const was = records(before)
+  const is = records(after)
+  const wasKeys = was.map(recordKey)
+  const isKeys = is.map(recordKey)
+  const removedAll = minusKeyed(was, wasKeys, isKeys)
+  const addedAll = minusKeyed(is, isKeys, wasKeys)
   // A removal and an addition at the same type and host read as one change of value.
   const changed: Plan['changed'] = []
   const added: RecordRow[] = []
