@@ -104,7 +104,7 @@ function isHeld(kept: ReadonlySet<string> | undefined, line: string): boolean {
   return kept.has(line) || kept.has(bare) || kept.has(`${bare}\r`)
 }
 
-export const HOST_FIELD = /^(@|\*|(\*\.)?[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*)$/i
+const HOST_FIELD = /^(@|\*|(\*\.)?[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*)$/i
 /**
  * A name in a record's data (a CNAME, NS or PTR value, an MX mail server, an SRV target) as a
  * zone reads it: `@` (the domain itself), a full name with its final dot, or a name relative to
