@@ -53,18 +53,31 @@ export function plan(before: Row[], after: Row[]): Plan {
     else added.push(r)
   }
   const removed = [...pool.values()].flat()
-  const raw = (rows: Row[]) => rows.flatMap((r) => (r.kind === 'raw' && r.reason !== 'blank' ? [r.text] : []))
-  // A CRLF line end is the line's end, not part of it: a zone held with CRLF line ends read
-  // against a file with LF ones has the same lines.
-  const line = (text: string) => text.replace(/\r$/, '')
+  const rawWas = rawLines(before)
+  const rawIs = rawLines(after)
+  const rawWasKeys = rawWas.map(lineKey)
+  const rawIsKeys = rawIs.map(lineKey)
   return {
     added,
     removed,
     changed,
-    rawAdded: minus(raw(after), raw(before), line),
-    rawRemoved: minus(raw(before), raw(after), line),
+    rawAdded: minusKeyed(rawIs, rawIsKeys, rawWasKeys),
+    rawRemoved: minusKeyed(rawWas, rawWasKeys, rawIsKeys),
   }
 }
+
+/** The lines kept raw, blank lines left out. */
+function rawLines(rows: Row[]): string[] {
+  const lines: string[] = []
+  for (const r of rows) if (r.kind === 'raw' && r.reason !== 'blank') lines.push(r.text)
+  return lines
+}
+
+/**
+ * A raw line as compared: a CRLF line end is the line's end, not part of it (a zone held with
+ * CRLF line ends read against a file with LF ones has the same lines).
+ */
+const lineKey = (text: string) => (text.endsWith('\r') ? text.slice(0, -1) : text)
 
 export function isEmptyPlan(p: Plan): boolean {
   return p.added.length + p.removed.length + p.changed.length + p.rawAdded.length + p.rawRemoved.length === 0
