@@ -17,15 +17,7 @@ import { processVersions, type Desktop } from './base/desktop'
 import { APP_USER_MODEL_ID } from './base/app-version'
 import { AppError } from './base/app-error'
 import type { IpcRouter } from './ipc/router'
-import {
-  CHANNEL_NAMES,
-  JOB_CHANNEL,
-  PROGRESS_CHANNEL,
-  QUIT_CHANNEL,
-  RELOAD_CHANNEL,
-  REMINDER_OPEN_CHANNEL,
-  ipcChannel,
-} from '@shared/ipc/channels'
+import { CHANNEL_NAMES, EVENT_CHANNELS, ipcChannel } from '@shared/ipc/channels'
 
 /** How long the window may take to paint before it is shown and the services start anyway. */
 const READY_TO_SHOW_WAIT_MS = 3000
@@ -111,16 +103,16 @@ function startShell(): void {
           url: event.senderFrame?.url ?? '',
           key: String(event.sender.id),
           sendProgress: (p) => {
-            if (!event.sender.isDestroyed()) event.sender.send(PROGRESS_CHANNEL, p)
+            if (!event.sender.isDestroyed()) event.sender.send(EVENT_CHANNELS.progress, p)
           },
           sendJob: (job) => {
             if (event.sender.isDestroyed()) return false
-            event.sender.send(JOB_CHANNEL, job)
+            event.sender.send(EVENT_CHANNELS.job, job)
             return true
           },
           sendReminderOpen: (target) => {
             if (event.sender.isDestroyed()) return false
-            event.sender.send(REMINDER_OPEN_CHANNEL, target)
+            event.sender.send(EVENT_CHANNELS.reminderOpen, target)
             return true
           },
         }),
@@ -153,13 +145,13 @@ function startShell(): void {
     window.on('close', (event) => {
       if (quitConfirmed || !services || (services.jobs.running().length === 0 && unsavedWork === 0)) return
       event.preventDefault()
-      window.webContents.send(QUIT_CHANNEL)
+      window.webContents.send(EVENT_CHANNELS.quitRequest)
     })
     // A reload (View › Reload in a development build) that the page's unsaved edits hold back
     // through beforeunload: Electron cancels it and asks nothing, so the window is asked, as for
     // a close, and reloads itself once the user says so. (A close is asked above, before any
     // beforeunload.)
-    window.webContents.on('will-prevent-unload', () => window.webContents.send(RELOAD_CHANNEL))
+    window.webContents.on('will-prevent-unload', () => window.webContents.send(EVENT_CHANNELS.reloadRequest))
     window.on('closed', () => {
       if (mainWindow === window) mainWindow = undefined
     })

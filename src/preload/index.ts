@@ -5,14 +5,7 @@
  */
 import { contextBridge, ipcRenderer } from 'electron'
 import { buildApi } from '@shared/ipc/build-api'
-import {
-  JOB_CHANNEL,
-  PROGRESS_CHANNEL,
-  QUIT_CHANNEL,
-  RELOAD_CHANNEL,
-  REMINDER_OPEN_CHANNEL,
-  ipcChannel,
-} from '@shared/ipc/channels'
+import { EVENT_CHANNELS, ipcChannel } from '@shared/ipc/channels'
 import type { Progress } from '@shared/ipc/contract'
 import type { JobView } from '@shared/jobs'
 import type { ReminderTarget } from '@shared/portfolio/reminders'
@@ -26,11 +19,11 @@ function follow<T extends unknown[]>(channel: string, listener: (...values: T) =
 
 const api = buildApi({
   invoke: (channel, payload) => ipcRenderer.invoke(ipcChannel(channel), payload),
-  onProgress: (listener) => follow<[Progress]>(PROGRESS_CHANNEL, listener),
-  onJob: (listener) => follow<[JobView]>(JOB_CHANNEL, listener),
-  onQuitRequest: (listener) => follow(QUIT_CHANNEL, () => listener()),
-  onReloadRequest: (listener) => follow(RELOAD_CHANNEL, () => listener()),
-  onReminderOpen: (listener) => follow<[ReminderTarget]>(REMINDER_OPEN_CHANNEL, listener),
+  onProgress: (listener) => follow<[Progress]>(EVENT_CHANNELS.progress, listener),
+  onJob: (listener) => follow<[JobView]>(EVENT_CHANNELS.job, listener),
+  onQuitRequest: (listener) => follow(EVENT_CHANNELS.quitRequest, () => listener()),
+  onReloadRequest: (listener) => follow(EVENT_CHANNELS.reloadRequest, () => listener()),
+  onReminderOpen: (listener) => follow<[ReminderTarget]>(EVENT_CHANNELS.reminderOpen, listener),
 })
 
 contextBridge.exposeInMainWorld('api', api)

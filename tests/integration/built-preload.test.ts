@@ -9,15 +9,7 @@ import { createRequire } from 'node:module'
 import { runInNewContext } from 'node:vm'
 import { z } from 'zod'
 import { assertBuilt, BUILT_PRELOAD } from '../../support/built-shell'
-import {
-  CHANNEL_NAMES,
-  JOB_CHANNEL,
-  PROGRESS_CHANNEL,
-  QUIT_CHANNEL,
-  RELOAD_CHANNEL,
-  REMINDER_OPEN_CHANNEL,
-  ipcChannel,
-} from '@shared/ipc/channels'
+import { CHANNEL_NAMES, EVENT_CHANNELS, ipcChannel } from '@shared/ipc/channels'
 
 const fn = z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function')
 
@@ -122,12 +114,13 @@ describe('the built preload', () => {
     const stopReload = fn.parse(member('onReloadRequest')(() => seen.push('reload')))
     const stopReminders = fn.parse(member('onReminderOpen')((target: unknown) => seen.push(target)))
     const stopProgress = fn.parse(member('onProgress')((p: unknown) => seen.push(p)))
-    for (const l of state().rendererListeners.get(JOB_CHANNEL) ?? []) l({}, { id: 'w-1' })
-    for (const l of state().rendererListeners.get(QUIT_CHANNEL) ?? []) l({})
-    for (const l of state().rendererListeners.get(RELOAD_CHANNEL) ?? []) l({})
-    for (const l of state().rendererListeners.get(REMINDER_OPEN_CHANNEL) ?? [])
+    for (const l of state().rendererListeners.get(EVENT_CHANNELS.job) ?? []) l({}, { id: 'w-1' })
+    for (const l of state().rendererListeners.get(EVENT_CHANNELS.quitRequest) ?? []) l({})
+    for (const l of state().rendererListeners.get(EVENT_CHANNELS.reloadRequest) ?? []) l({})
+    for (const l of state().rendererListeners.get(EVENT_CHANNELS.reminderOpen) ?? [])
       l({}, { kind: 'domain', accountId: 'main', id: 'a.example' })
-    for (const l of state().rendererListeners.get(PROGRESS_CHANNEL) ?? []) l({}, { callId: 'c-1', loadedItems: 100 })
+    for (const l of state().rendererListeners.get(EVENT_CHANNELS.progress) ?? [])
+      l({}, { callId: 'c-1', loadedItems: 100 })
     expect(seen).toEqual([
       { id: 'w-1' },
       'quit',
@@ -139,10 +132,10 @@ describe('the built preload', () => {
     stopReminders()
     stopProgress()
     stopReload()
-    expect(state().rendererListeners.get(RELOAD_CHANNEL)).toEqual([])
-    expect(state().rendererListeners.get(JOB_CHANNEL)).toEqual([])
-    expect(state().rendererListeners.get(REMINDER_OPEN_CHANNEL)).toEqual([])
-    expect(state().rendererListeners.get(PROGRESS_CHANNEL)).toEqual([])
+    expect(state().rendererListeners.get(EVENT_CHANNELS.reloadRequest)).toEqual([])
+    expect(state().rendererListeners.get(EVENT_CHANNELS.job)).toEqual([])
+    expect(state().rendererListeners.get(EVENT_CHANNELS.reminderOpen)).toEqual([])
+    expect(state().rendererListeners.get(EVENT_CHANNELS.progress)).toEqual([])
   })
 
   it('stays small: at most 12 KB', () => {

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFil
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { assertBuilt, startBuiltShell, type BuiltShell, type ShellState } from '../../support/built-shell'
-import { CHANNEL_NAMES, QUIT_CHANNEL, RELOAD_CHANNEL, REMINDER_OPEN_CHANNEL, ipcChannel } from '@shared/ipc/channels'
+import { CHANNEL_NAMES, EVENT_CHANNELS, ipcChannel } from '@shared/ipc/channels'
 import { CONTENT_SECURITY_POLICY, REQUIRED_FUSES } from '../../src/main/shell/security'
 import { DEFAULT_SERVER_PATHS } from '../../src/sandbox'
 import { SERVER_KINDS } from '@shared/service/constants'
@@ -215,7 +215,7 @@ describe('the built main bundle', () => {
     expect(await shell.invoke(ipcChannel('accounts.list'), {})).toMatchObject({ ok: true })
     expect(await shell.invoke(ipcChannel('app.unsavedWork'), { count: 2 })).toMatchObject({ ok: true })
     expect(await shell.closeWindow()).toBe(false)
-    expect((await shell.state()).sent.filter((m) => m.channel === QUIT_CHANNEL)).toHaveLength(1)
+    expect((await shell.state()).sent.filter((m) => m.channel === EVENT_CHANNELS.quitRequest)).toHaveLength(1)
     expect(await shell.invoke(ipcChannel('app.unsavedWork'), { count: -1 })).toMatchObject({
       ok: false,
       error: { code: 'ipc.invalidPayload' },
@@ -223,7 +223,7 @@ describe('the built main bundle', () => {
     expect(await shell.invoke(ipcChannel('app.unsavedWork'), { count: 0 })).toMatchObject({ ok: true })
     expect(await shell.closeWindow()).toBe(true)
     const s = await shell.state()
-    expect(s.sent.filter((m) => m.channel === QUIT_CHANNEL)).toHaveLength(1)
+    expect(s.sent.filter((m) => m.channel === EVENT_CHANNELS.quitRequest)).toHaveLength(1)
     expect(s.windows).toEqual([])
   })
 
@@ -232,10 +232,10 @@ describe('the built main bundle', () => {
     expect(await shell.ready()).toBe(true)
     // Nothing held back: the reload happens and nothing is asked.
     expect(await shell.reloadWindow(false)).toBe(true)
-    expect((await shell.state()).sent.filter((m) => m.channel === RELOAD_CHANNEL)).toHaveLength(0)
+    expect((await shell.state()).sent.filter((m) => m.channel === EVENT_CHANNELS.reloadRequest)).toHaveLength(0)
     // The page's beforeunload holds it back: the window is asked once; the reload is its to do.
     expect(await shell.reloadWindow(true)).toBe(false)
-    expect((await shell.state()).sent.filter((m) => m.channel === RELOAD_CHANNEL)).toHaveLength(1)
+    expect((await shell.state()).sent.filter((m) => m.channel === EVENT_CHANNELS.reloadRequest)).toHaveLength(1)
   })
 
   it('a second instance quits before it starts anything', async () => {
@@ -403,12 +403,12 @@ describe('the built main bundle', () => {
       { title: 'example.com expires in 7 days', body: 'Domain of “Demo”', shown: true },
     ])
     const focusedBefore = shown.focused
-    expect(shown.sent.filter((m) => m.channel === REMINDER_OPEN_CHANNEL)).toEqual([])
+    expect(shown.sent.filter((m) => m.channel === EVENT_CHANNELS.reminderOpen)).toEqual([])
     expect(await shell.clickNotification(0)).toBe(true)
     const clicked = await shell.state()
     expect(clicked.focused).toBe(focusedBefore + 1)
-    expect(clicked.sent.filter((m) => m.channel === REMINDER_OPEN_CHANNEL)).toEqual([
-      { channel: REMINDER_OPEN_CHANNEL, args: [target] },
+    expect(clicked.sent.filter((m) => m.channel === EVENT_CHANNELS.reminderOpen)).toEqual([
+      { channel: EVENT_CHANNELS.reminderOpen, args: [target] },
     ])
     // A target main cannot check is refused before anything is shown.
     expect(

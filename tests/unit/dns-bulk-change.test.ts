@@ -307,6 +307,11 @@ describe('checking a change before any zone is read', () => {
       }),
     ).toEqual([{ code: 'dns.mx.priority', field: 'priority' }])
     expect(checkChange({ kind: 'add', type: 'a', host: '', value: '192.0.2.1' })).toEqual([])
+    // An IDN host is a name as its punycode, as in the editor and in the zone's own check.
+    expect(checkChange({ kind: 'add', type: 'a', host: 'bücher', value: '192.0.2.1' })).toEqual([])
+    expect(checkChange({ kind: 'add', type: 'a', host: 'bü cher', value: '192.0.2.1' }).map((i) => i.code)).toEqual([
+      'dns.host.invalid',
+    ])
   })
 
   it('compares values per type', () => {

@@ -156,3 +156,15 @@ describe('one-part types', () => {
     ])
   })
 })
+
+describe('hosts', () => {
+  it('takes an IDN host as its punycode, and refuses one with a character a name cannot hold instead of reading part of it', () => {
+    const issues = (host: string) =>
+      validateRows([{ kind: 'record', type: 'a', host, value: '192.0.2.1' }]).map((i) => i.code)
+    expect(issues('bücher')).toEqual([])
+    expect(issues('www.Bücher')).toEqual([])
+    // URL would read these as another host (`x`, or `bü` without its port), or throw.
+    for (const host of ['bü/x', 'bü@x', 'bü:80', 'bü cher', 'ｂü／x'])
+      expect(issues(host)).toEqual(['dns.host.invalid'])
+  })
+})

@@ -34,7 +34,7 @@ import {
 import { safetyOfPlan } from './zone-safety'
 import { planHealthOffline, type HealthFinding } from './health/rules'
 import { HIDDEN_CHARACTER_CODE, hiddenCharacterIssue } from './hidden-characters'
-import { HOST_FIELD, validateRows, valueIssues, warnRows, type DnsCode, type RowIssue } from './validate'
+import { recordIssues, validateRows, valueIssues, warnRows, type DnsCode, type RowIssue } from './validate'
 
 /** Replace every record whose value is `from` (whole) by the same record with value `to`; optionally of one type only. */
 export interface ReplaceChange {
@@ -195,10 +195,9 @@ export function checkChange(c: BulkChange): ChangeIssue[] {
       return []
     }
     case 'add': {
+      // The record's own checks, the editor's and the zone's: its host (an IDN one as its punycode), else its value.
       const host = c.host.trim() === '' ? '@' : c.host.trim()
-      if (!HOST_FIELD.test(host) || host.length > 253)
-        return [{ code: 'dns.host.invalid', params: { host }, field: 'host' }]
-      return valueIssues(c.type, host, c.value, c.parts).map((i) => ({
+      return recordIssues({ type: c.type, host, value: c.value, parts: c.parts }).map((i) => ({
         code: i.code,
         params: i.params,
         field: i.field ?? 'value',

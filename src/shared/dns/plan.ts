@@ -16,26 +16,32 @@ export interface Plan {
 
 /** a minus b, as multisets by key; keeps a's order. */
 function minus<T>(a: T[], b: T[], key: (x: T) => string): T[] {
+  return minusKeyed(a, a.map(key), b.map(key))
+}
+
+/** minus() with the keys of a and of b given (in their order): a plan takes each side's keys once for both ways. */
+function minusKeyed<T>(a: T[], aKeys: readonly string[], bKeys: readonly string[]): T[] {
   const counts = new Map<string, number>()
-  for (const x of b) {
-    const k = key(x)
-    counts.set(k, (counts.get(k) ?? 0) + 1)
-  }
+  for (const k of bKeys) counts.set(k, (counts.get(k) ?? 0) + 1)
   const out: T[] = []
-  for (const x of a) {
-    const k = key(x)
+  a.forEach((x, i) => {
+    const k = aKeys[i] ?? ''
     const n = counts.get(k) ?? 0
     if (n > 0) counts.set(k, n - 1)
     else out.push(x)
-  }
+  })
   return out
 }
 
 const slot = (r: RecordRow) => `${r.type}\u0000${r.host.toLowerCase()}`
 
 export function plan(before: Row[], after: Row[]): Plan {
-  const removedAll = minus(records(before), records(after), recordKey)
-  const addedAll = minus(records(after), records(before), recordKey)
+  const was = records(before)
+  const is = records(after)
+  const wasKeys = was.map(recordKey)
+  const isKeys = is.map(recordKey)
+  const removedAll = minusKeyed(was, wasKeys, isKeys)
+  const addedAll = minusKeyed(is, isKeys, wasKeys)
   // A removal and an addition at the same type and host read as one change of value.
   const changed: Plan['changed'] = []
   const added: RecordRow[] = []
@@ -47,18 +53,31 @@ export function plan(before: Row[], after: Row[]): Plan {
     else added.push(r)
   }
   const removed = [...pool.values()].flat()
-  const raw = (rows: Row[]) => rows.flatMap((r) => (r.kind === 'raw' && r.reason !== 'blank' ? [r.text] : []))
-  // A CRLF line end is the line's end, not part of it: a zone held with CRLF line ends read
-  // against a file with LF ones has the same lines.
-  const line = (text: string) => text.replace(/\r$/, '')
+  const rawWas = rawLines(before)
+  const rawIs = rawLines(after)
+  const rawWasKeys = rawWas.map(lineKey)
+  const rawIsKeys = rawIs.map(lineKey)
   return {
     added,
     removed,
     changed,
-    rawAdded: minus(raw(after), raw(before), line),
-    rawRemoved: minus(raw(before), raw(after), line),
+    rawAdded: minusKeyed(rawIs, rawIsKeys, rawWasKeys),
+    rawRemoved: minusKeyed(rawWas, rawWasKeys, rawIsKeys),
   }
 }
+
+/** The lines kept raw, blank lines left out. */
+function rawLines(rows: Row[]): string[] {
+  const lines: string[] = []
+  for (const r of rows) if (r.kind === 'raw' && r.reason !== 'blank') lines.push(r.text)
+  return lines
+}
+
+/**
+ * A raw line as compared: a CRLF line end is the line's end, not part of it (a zone held with
+ * CRLF line ends read against a file with LF ones has the same lines).
+ */
+const lineKey = (text: string) => (text.endsWith('\r') ? text.slice(0, -1) : text)
 
 export function isEmptyPlan(p: Plan): boolean {
   return p.added.length + p.removed.length + p.changed.length + p.rawAdded.length + p.rawRemoved.length === 0

@@ -94,14 +94,17 @@ export interface RowCheckOptions {
   kept?: ReadonlySet<string> | undefined
 }
 
+/** A line without its CR line end, if it has one (as `.replace(/\r$/, '')`, without a regex per row). */
+const withoutCr = (line: string) => (line.endsWith('\r') ? line.slice(0, -1) : line)
+
 /** Whether the zone holds this line: compared as lines, a CRLF line end the same as a LF one. */
 function isHeld(kept: ReadonlySet<string> | undefined, line: string): boolean {
   if (!kept) return false
-  const bare = line.replace(/\r$/, '')
+  const bare = withoutCr(line)
   return kept.has(line) || kept.has(bare) || kept.has(`${bare}\r`)
 }
 
-export const HOST_FIELD = /^(@|\*|(\*\.)?[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*)$/i
+const HOST_FIELD = /^(@|\*|(\*\.)?[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*)$/i
 /**
  * A name in a record's data (a CNAME, NS or PTR value, an MX mail server, an SRV target) as a
  * zone reads it: `@` (the domain itself), a full name with its final dot, or a name relative to
@@ -115,6 +118,8 @@ const isDataName = (s: string) => s === '@' || (HOSTNAME.test(s) && s.length <= 
 const isZoneRelativeName = (s: string) => s !== '@' && s.includes('.') && !s.endsWith('.')
 const uint = (s: string | undefined, max: number) => s !== undefined && /^\d+$/.test(s) && Number(s) <= max
 const CAA_TAGS = /^(issue|issuewild|iodef)$/i
+
+const valueWords = (value: string) => value.trim().split(/\s+/).filter(Boolean)
 
 /** What is wrong with each part of a value, given part by part (as a form holds it). */
 export function fieldIssues(type: KnownType, host: string, f: ValueFields): ValueIssue[] {
@@ -173,13 +178,13 @@ export function fieldIssues(type: KnownType, host: string, f: ValueFields): Valu
 export function valueIssues(type: string, host: string, value: string, parts?: ValueFields): ValueIssue[] {
   if (!isKnownType(type)) return []
   if (parts) return fieldIssues(type, host, parts)
-  const words = value.trim().split(/\s+/).filter(Boolean)
   // The shape first: a part too many, or an MX written priority first (the service's order is server, priority).
   if (type === 'mx') {
+    const words = valueWords(value)
     if (words.length > 2) return [{ code: 'dns.mx.value' }]
     if (words.length === 2 && uint(words[0], 65535) && !uint(words[1], 65535)) return [{ code: 'dns.mx.order' }]
   }
-  if (type === 'srv' && words.length > 4) return [{ code: 'dns.srv.value' }]
+  if (type === 'srv' && valueWords(value).length > 4) return [{ code: 'dns.srv.value' }]
   return fieldIssues(type, host, splitValue(type, value))
 }
 
@@ -210,51 +215,53 @@ export function validateRows(rows: Row[], opts: RowCheckOptions = {}): RowIssue[
   const atHost = new Map<string, Set<string>>()
   /** Hosts with a record the zone does not hold yet: only there can a CNAME's company be new. */
   const touched = new Set<string>()
+  /** The CNAMEs and their indexes: whether each is alone is known once every row is seen. */
+  const cnames: [number, RecordRow][] = []
   rows.forEach((r, index) => {
+    // Every CNAME, whatever else is wrong with it (the check is the same as a second pass over the rows).
+    if (r.kind === 'record' && r.type === 'cname') cnames.push([index, r])
+    const line = serialiseRow(r)
     // A character that hides the line or splits it unseen: whatever the line, nothing else of it counts.
-    const hidden = hiddenCharacterIssue(serialiseRow(r).replace(/\r$/, ''), index + 1)
+    const hidden = hiddenCharacterIssue(withoutCr(line), index + 1)
     if (hidden) {
       issues.push({ index, ...hidden })
       return
     }
     if (r.kind === 'raw') {
-      if (r.reason === 'unplaced' && r.unplaced && !isHeld(opts.kept, r.text)) {
+      if (r.reason === 'unplaced' && r.unplaced && !isHeld(opts.kept, line)) {
         issues.push({
           index,
           code: UNPLACED_ISSUE[r.unplaced],
-          params: { line: r.text.trim() },
+          params: { line: line.trim() },
           ...(placeLine(r) ? { fix: 'place' as const } : {}),
         })
       }
       // A known type with a host but no value (`txt @`): a record without data, which the service refuses.
-      const words = r.text.trim().split(/\s+/)
-      if (
-        r.reason === 'unknown' &&
-        isKnownType((words[0] ?? '').toLowerCase()) &&
-        words.length < 3 &&
-        !isHeld(opts.kept, r.text)
-      ) {
-        issues.push({ index, code: 'dns.valueMissing', params: { line: r.text.trim() } })
+      if (r.reason === 'unknown') {
+        const words = line.trim().split(/\s+/)
+        if (isKnownType((words[0] ?? '').toLowerCase()) && words.length < 3 && !isHeld(opts.kept, line))
+          issues.push({ index, code: 'dns.valueMissing', params: { line: line.trim() } })
       }
       return
     }
-    if (!isHeld(opts.kept, serialiseRow(r))) {
+    const host = r.host.toLowerCase()
+    if (!isHeld(opts.kept, line)) {
       const problems = recordIssues(r)
       for (const problem of problems) issues.push({ index, ...problem })
       if (problems.some((p) => p.code === 'dns.host.invalid')) return
-      touched.add(r.host.toLowerCase())
+      touched.add(host)
     }
     // Records, not lines: the same record twice at a host (which the service stores) is one record there.
-    const here = atHost.get(r.host.toLowerCase()) ?? new Set<string>()
+    let here = atHost.get(host)
+    if (!here) atHost.set(host, (here = new Set<string>()))
     here.add(`${r.type}\u0000${r.value}`)
-    atHost.set(r.host.toLowerCase(), here)
   })
   // A CNAME must be the only record at its host: not beside other types, nor a second CNAME.
-  rows.forEach((r, index) => {
-    if (r.kind !== 'record' || r.type !== 'cname' || !touched.has(r.host.toLowerCase())) return
-    if ((atHost.get(r.host.toLowerCase())?.size ?? 0) > 1)
+  for (const [index, r] of cnames) {
+    const host = r.host.toLowerCase()
+    if (touched.has(host) && (atHost.get(host)?.size ?? 0) > 1)
       issues.push({ index, code: 'dns.cname.exclusive', params: { host: r.host } })
-  })
+  }
   return issues
 }
 

@@ -128,12 +128,19 @@ export const CHANNEL_NAMES: readonly ChannelName[] = [...LOCAL_CHANNELS, ...READ
 /** The Electron IPC channel string for a contract channel. */
 export const ipcChannel = (name: ChannelName): string => `ha:${name}`
 
-/** Events main -> renderer: progress of a list read, and a write job that changed. */
-export const PROGRESS_CHANNEL = 'ha:progress'
-export const JOB_CHANNEL = 'ha:job'
-/** Main asks the window to confirm quitting while writes are running. */
-export const QUIT_CHANNEL = 'ha:quit-request'
-/** Main asks the window to confirm a reload its unsaved edits held back (Electron asks nothing itself). */
-export const RELOAD_CHANNEL = 'ha:reload-request'
-/** The user clicked a reminder's notification: the window opens its item (a ReminderTarget). */
-export const REMINDER_OPEN_CHANNEL = 'ha:reminder-open'
+/**
+ * Main's events to the window, one channel each: the one list of what main sends (main/index.ts)
+ * and the preload follows (preload/index.ts), named as window.api's `on...` functions are.
+ */
+export const EVENT_CHANNELS = {
+  /** Progress of a list read. */
+  progress: 'ha:progress',
+  /** A write job that changed. */
+  job: 'ha:job',
+  /** Main asks the window to confirm quitting while writes are running. */
+  quitRequest: 'ha:quit-request',
+  /** Main asks the window to confirm a reload its unsaved edits held back (Electron asks nothing itself). */
+  reloadRequest: 'ha:reload-request',
+  /** The user clicked a reminder's notification: the window opens its item (a ReminderTarget). */
+  reminderOpen: 'ha:reminder-open',
+} as const
