@@ -74,6 +74,13 @@ export default defineConfig({
     plugins: [vue({ features: { optionsAPI: false } }), preloadEnglish()],
     resolve: { alias },
     // Minified: electron-vite leaves it off, and the page loads every byte before it shows.
-    build: { minify: 'esbuild', rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } } },
+    build: {
+      minify: 'esbuild',
+      // One stylesheet, linked by the page: a screen's own styles in a file of its own were fetched
+      // with its chunk, and a stylesheet added while the page loads holds its load event and the
+      // screen's module until it has come (issue 51: the domain list's, window opened -> first row).
+      cssCodeSplit: false,
+      rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
+    },
   },
 })
