@@ -33,7 +33,7 @@ const RUN = 2048
  * code is cold in a window that just opened, and ran two to four times as long as the native sort
  * of 10,000 rows before the domain list's first paint (issue 54).
  */
-const ONE_SORT_UP_TO = 16_384
+export const ONE_SORT_UP_TO = 16_384
 
 /**
  * The rows' positions in the ascending order of their keys, stable (equal keys keep the rows'
