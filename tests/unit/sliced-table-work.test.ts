@@ -59,6 +59,15 @@ describe('a long table worked out in slices', () => {
     }
   })
 
+  it('orders a list too long for one native sort (its runs merged) as one stable sort does, cut into slices', async () => {
+    const long = rowsOf(40_000, 9)
+    const longKeys = long.map((r) => r.key)
+    for (const dir of [1, -1] as const) {
+      const sliced = await inSlices(createTableOrder<Row>().work(long, 'key', longKeys, dir))
+      expect(ids(sliced.value), `in slices ${dir}`).toEqual(ids(sortedOnce(long, dir)))
+    }
+  })
+
   it('gives the remembered order for the other direction and after another column, sliced', async () => {
     const order = createTableOrder<Row>()
     const names = rows.map((r) => r.name)
