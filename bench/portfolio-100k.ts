@@ -14,10 +14,13 @@
  *   stored list's first paint (data -> painted; window loaded -> painted), filter, sort, a
  *   1,000-frame scroll at 600 px a frame, the window's JS heap, and the longest task on the
  *   window's main thread through all of it (target: none over 50 ms);
- * - a full refresh of the account from a sandbox under the live rate limit (60 requests a minute
- *   per key, an 18 s block), at a hundredth of its durations: about 9,000 requests at 100,000
- *   domains would take two and a half hours at the live rate, 15 minutes at the tenth the other
- *   rate-limited benches use. Its target is the issue's: within 1.15x of requests / rate.
+ * - a full refresh of the account from a sandbox under the live rate limit's shape (a quota a
+ *   window, then an 18 s block, no Retry-After), its durations at a tenth as in the other
+ *   rate-limited benches and its quota five times the live 60: 50 requests a second, so that the
+ *   9,000 requests of 100,000 domains take 3 minutes, not 15 at a tenth (two and a half hours at
+ *   the live rate). A hundredth of the durations instead (600 ms windows) measured the timers'
+ *   jitter under load more than the pacing. Its target is the issue's: within 1.15x of
+ *   requests / rate.
  */
 import { mkdtemp, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -55,10 +58,12 @@ const RUNS = 5
 const SEARCHES = ['aurora', 'jade.com', 'zen', 'ns1.']
 const FILTER_TERMS = ['aurora', 'ze', 'jade.com', 'x', '']
 const SORT_LABELS = ['Sort by Expiration date', 'Sort by Expiration date', 'Sort by Domain', 'Sort by Domain']
-/** The live rate limit's durations scaled down, and the client's first back-off and a round trip with them. */
-const RATE_SCALE = 0.01
-const RATE_LIMIT = scaledRateLimit(LIVE_RATE_LIMIT, RATE_SCALE)
+/** The live rate limit's durations at a tenth, its quota five times: 50 requests a second (see above). */
+const RATE_SCALE = 0.1
+const QUOTA_SCALE = 5
+const RATE_LIMIT = { ...scaledRateLimit(LIVE_RATE_LIMIT, RATE_SCALE), limit: LIVE_RATE_LIMIT.limit * QUOTA_SCALE }
 const PER_SECOND = (RATE_LIMIT.limit * 1000) / RATE_LIMIT.windowMs
+/** The client's first back-off (300 ms) and a round trip to the live service (200 ms), scaled like the durations. */
 const FIRST_BACKOFF_MS = 300 * RATE_SCALE
 const LATENCY_MS = 100 * RATE_SCALE
 const REFRESH_TARGET = 1.15
@@ -451,14 +456,14 @@ export async function benchPortfolio100k(): Promise<BenchResult> {
         max: LONG_TASK_MS,
       }),
       line('window: JS heap', (f) => f.windowHeapMB, 'MB', G),
-      `refresh under the live rate limit at ${RATE_SCALE} of its durations: window ${RATE_LIMIT.windowMs} ms, ` +
-        `block ${RATE_LIMIT.blockMs} ms (${PER_SECOND} requests/s), latency ${LATENCY_MS} ms`,
+      `refresh under the live rate limit's shape: window ${RATE_LIMIT.windowMs} ms, block ${RATE_LIMIT.blockMs} ms, ` +
+        `${RATE_LIMIT.limit} a window (${PER_SECOND} requests/s), latency ${LATENCY_MS} ms`,
       line('refresh: the whole account read and kept', (f) => f.refreshMs, 'ms', G),
       line('  requests answered', (f) => f.refreshRequests, 'requests', G),
       line('  requests refused (429)', (f) => f.refreshRefused, 'requests', {}),
       line('  lists failed', (f) => f.refreshFailed, 'lists', { max: 0 }),
       line('  time / (requests / rate)', refreshRatio, 'x', { max: REFRESH_TARGET }),
-      `  at the live rate: ${(large.refreshRequests / (LIVE_RATE_LIMIT.limit / 60) / 3600).toFixed(1)} h of requests for ${LARGE} domains`,
+      `  at the live rate: ${((large.refreshRequests * LIVE_RATE_LIMIT.windowMs) / LIVE_RATE_LIMIT.limit / 3_600_000).toFixed(1)} h of requests for ${LARGE} domains`,
     ],
     ok,
   }
