@@ -4,7 +4,7 @@
  * same rows in the same order as one stable sort and one filter of them, however the work is cut,
  * and a newer piece of work replaces an older one whose result is then never shown.
  */
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createTableOrder, type SortKey } from '../../src/renderer/src/lib/table-order'
 import { filterSliced, runNow, slicedRunner, STEP, type Sliced } from '../../src/renderer/src/lib/sliced'
 
@@ -131,5 +131,36 @@ describe('slices that stay short', () => {
     }
     // A pause every STEP rows, at least: the run's rows are looked at and then taken.
     expect(steps).toBeGreaterThan(rows.length / STEP)
+  })
+})
+
+describe('the first slice, in the caller’s task', () => {
+  it('runs half as long as the slices after it', async () => {
+    // A clock that moves 1 ms at each step of the work: the slices' lengths in steps, whatever the machine.
+    let clock = 0
+    const now = vi.spyOn(performance, 'now').mockImplementation(() => clock)
+    try {
+      // A slice's steps run in one go: a microtask queued at its first step runs once it is over.
+      const slices: number[] = []
+      let inSlice = false
+      function* work(): Sliced<number> {
+        for (let i = 0; i < 60; i++) {
+          if (!inSlice) {
+            inSlice = true
+            slices.push(0)
+            queueMicrotask(() => (inSlice = false))
+          }
+          clock += 1
+          slices[slices.length - 1]!++
+          yield
+        }
+        return slices.length
+      }
+      await new Promise<number>((resolve) => slicedRunner(() => {}, 12).run(work(), resolve))
+      expect(slices[0]).toBe(6)
+      expect(slices.slice(1, 3)).toEqual([12, 12])
+    } finally {
+      now.mockRestore()
+    }
   })
 })
