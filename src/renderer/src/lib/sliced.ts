@@ -45,11 +45,11 @@ function runFor<T>(work: Sliced<T>, ms: number): { value: T } | undefined {
 function nextTask(): Promise<void> {
   return new Promise((resolve) => {
     const { port1, port2 } = new MessageChannel()
-    // Setting onmessage starts the port.
-    port1.onmessage = () => {
+    port1.addEventListener('message', () => {
       port1.close()
       resolve()
-    }
+    })
+    port1.start()
     port2.postMessage(null)
   })
 }
