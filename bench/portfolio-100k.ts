@@ -13,9 +13,14 @@
  * - the window in Chromium (the test bridge) on that store, the service never answering: the
  *   stored list's first paint (data -> painted; window loaded -> painted), filter, sort, a
  *   1,000-frame scroll at 600 px a frame, the window's JS heap, and the longest task on the
- *   window's main thread through all of it (target: none over 50 ms).
- *
- * Not measured here (said in the report): a full refresh under the live rate limit.
+ *   window's main thread through all of it (target: none over 50 ms);
+ * - a full refresh of the account from a sandbox under the live rate limit's shape (a quota a
+ *   window, then an 18 s block, no Retry-After), its durations at a tenth as in the other
+ *   rate-limited benches and its quota five times the live 60: 50 requests a second, so that the
+ *   9,000 requests of 100,000 domains take 3 minutes, not 15 at a tenth (two and a half hours at
+ *   the live rate). A hundredth of the durations instead (600 ms windows) measured the timers'
+ *   jitter under load more than the pacing. Its target is the issue's: within 1.15x of
+ *   requests / rate.
  */
 import { mkdtemp, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -33,6 +38,12 @@ import { CHROMIUM_PATH } from '../playwright.config'
 import type { BenchResult } from './report'
 import { median } from './stats'
 import { startTimes } from './startup'
+import { createApiClient } from '../src/main/http'
+import { Pacer } from '../src/main/http/pacer'
+import { refreshAccount } from '../src/main/reads/refresh-account'
+import { openStoreInWorker } from '../src/main/store/store-worker'
+import { LIVE_RATE_LIMIT, scaledRateLimit } from '../src/sandbox'
+import { startRemoteSandbox } from './remote-sandbox'
 
 const SMALL = 10_000
 const LARGE = 100_000
@@ -47,6 +58,15 @@ const RUNS = 5
 const SEARCHES = ['aurora', 'jade.com', 'zen', 'ns1.']
 const FILTER_TERMS = ['aurora', 'ze', 'jade.com', 'x', '']
 const SORT_LABELS = ['Sort by Expiration date', 'Sort by Expiration date', 'Sort by Domain', 'Sort by Domain']
+/** The live rate limit's durations at a tenth, its quota five times: 50 requests a second (see above). */
+const RATE_SCALE = 0.1
+const QUOTA_SCALE = 5
+const RATE_LIMIT = { ...scaledRateLimit(LIVE_RATE_LIMIT, RATE_SCALE), limit: LIVE_RATE_LIMIT.limit * QUOTA_SCALE }
+const PER_SECOND = (RATE_LIMIT.limit * 1000) / RATE_LIMIT.windowMs
+/** The client's first back-off (300 ms) and a round trip to the live service (200 ms), scaled like the durations. */
+const FIRST_BACKOFF_MS = 300 * RATE_SCALE
+const LATENCY_MS = 100 * RATE_SCALE
+const REFRESH_TARGET = 1.15
 
 interface Figures {
   fillMs: number
@@ -70,6 +90,11 @@ interface Figures {
   longestTaskMs: number
   longestTaskCpuMs: number
   windowHeapMB: number
+  refreshMs: number
+  /** Requests the service answered (not 429) during the refresh. */
+  refreshRequests: number
+  refreshRefused: number
+  refreshFailed: number
 }
 
 async function fileSize(file: string): Promise<number> {
@@ -323,6 +348,48 @@ async function windowFigures(dir: string, domains: number): Promise<WindowFigure
   }
 }
 
+type RefreshFigures = Pick<Figures, 'refreshMs' | 'refreshRequests' | 'refreshRefused' | 'refreshFailed'>
+
+const answers = (o: Record<string, number>, refused: boolean) =>
+  Object.entries(o).reduce((n, [k, v]) => n + (k.endsWith(' 429') === refused ? v : 0), 0)
+
+/**
+ * A full refresh of an account of `domains` from a sandbox under the scaled rate limit, into a
+ * store in its worker, with a client and pacer as the app makes an account's.
+ */
+async function refreshFigures(domains: number): Promise<RefreshFigures> {
+  const sb = await startRemoteSandbox({ domains, latencyMs: LATENCY_MS, service: { rateLimit: RATE_LIMIT } })
+  const dir = await mkdtemp(join(tmpdir(), `portfolio-100k-refresh-${domains}-`))
+  const store = await openStoreInWorker(portfolioFileOf(dir))
+  try {
+    const client = createApiClient({
+      baseUrl: sb.url,
+      apiKey: sb.keys.full,
+      serverPaths: sb.serverPaths,
+      pacer: new Pacer({ firstProbeMs: FIRST_BACKOFF_MS }),
+      retry: { attempts: 2, baseDelayMs: FIRST_BACKOFF_MS },
+    })
+    const before = await sb.answers()
+    const t0 = performance.now()
+    const r = await refreshAccount(client, store, DEMO_ACCOUNT_ID)
+    const refreshMs = performance.now() - t0
+    const after = await sb.answers()
+    return {
+      refreshMs,
+      refreshRequests: answers(after, false) - answers(before, false),
+      refreshRefused: answers(after, true) - answers(before, true),
+      refreshFailed: r.failed.length,
+    }
+  } finally {
+    await store.close()
+    await sb.close()
+    await rm(dir, { recursive: true, force: true })
+  }
+}
+
+/** The refresh beside its bound: the time its answered requests take at the key's rate. */
+const refreshRatio = (f: Figures) => f.refreshMs / ((f.refreshRequests / PER_SECOND) * 1000)
+
 export async function benchPortfolio100k(): Promise<BenchResult> {
   const others = accountLists({ seed: 21, domains: SMALL })
   const results: Figures[] = []
@@ -332,7 +399,8 @@ export async function benchPortfolio100k(): Promise<BenchResult> {
       const store = await storeFigures(dir, others, accountLists({ seed: 31 + n, domains }))
       const main = await mainFigures(dir)
       const shown = await windowFigures(dir, domains)
-      results.push({ ...store, ...main, ...shown })
+      const refresh = await refreshFigures(domains)
+      results.push({ ...store, ...main, ...shown, ...refresh })
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
@@ -352,9 +420,10 @@ export async function benchPortfolio100k(): Promise<BenchResult> {
       target.max !== undefined ? `<= ${target.max} ${unit}` : '',
       target.growth !== undefined ? `ratio <= ${target.growth}x` : '',
     ]
-    const digits = unit === 'MB' ? 1 : 0
+    const digits = unit === 'MB' ? 1 : unit === 'x' ? 2 : 0
     const beside = `${SMALL}: ${pick(small).toFixed(digits)} ${unit}, ratio ${ratio.toFixed(2)}x`
-    return `${label}: ${v.toFixed(digits)} ${unit}  (target ${targets.filter(Boolean).join(', ')}; ${beside})`
+    const named = targets.filter(Boolean).join(', ')
+    return `${label}: ${v.toFixed(digits)} ${unit}  (${named ? `target ${named}; ` : ''}${beside})`
   }
   const G = { growth: GROWTH_TARGET }
   return {
@@ -387,7 +456,14 @@ export async function benchPortfolio100k(): Promise<BenchResult> {
         max: LONG_TASK_MS,
       }),
       line('window: JS heap', (f) => f.windowHeapMB, 'MB', G),
-      `not measured: a full refresh of ${LARGE} domains under the live rate limit`,
+      `refresh under the live rate limit's shape: window ${RATE_LIMIT.windowMs} ms, block ${RATE_LIMIT.blockMs} ms, ` +
+        `${RATE_LIMIT.limit} a window (${PER_SECOND} requests/s), latency ${LATENCY_MS} ms`,
+      line('refresh: the whole account read and kept', (f) => f.refreshMs, 'ms', G),
+      line('  requests answered', (f) => f.refreshRequests, 'requests', G),
+      line('  requests refused (429)', (f) => f.refreshRefused, 'requests', {}),
+      line('  lists failed', (f) => f.refreshFailed, 'lists', { max: 0 }),
+      line('  time / (requests / rate)', refreshRatio, 'x', { max: REFRESH_TARGET }),
+      `  at the live rate: ${((large.refreshRequests * LIVE_RATE_LIMIT.windowMs) / LIVE_RATE_LIMIT.limit / 3_600_000).toFixed(1)} h of requests for ${LARGE} domains`,
     ],
     ok,
   }

@@ -491,6 +491,40 @@ describe('lists', () => {
     expect(store.getList('acct', 'domains.list', {})?.skipped).toBe(0)
   })
 
+  it("reads a list in its order whether its rows lie together, among another list's, or far apart", () => {
+    const store = open()
+    const names = (account: string) => store.getList(account, 'domains.list', {})?.items.map((d) => d.domainname)
+    // Written at once, then another account's rows, then two more of the first list's after them:
+    // its rows span the other list's, which are not part of it.
+    store.putList('near', 'domains.list', {}, domains(10), T1)
+    store.putList('other', 'domains.list', {}, domains(3, 'other'), T1)
+    const near = [domain('new1.example'), ...domains(10).reverse(), domain('new2.example')]
+    store.putList('near', 'domains.list', {}, near, T2)
+    expect(names('near')).toEqual(near.map((d) => d.domainname))
+    expect(names('other')).toEqual(['other0.example', 'other1.example', 'other2.example'])
+    // Two rows, then many of another list, then one more: its rows lie far apart.
+    store.putList('far', 'domains.list', {}, domains(2, 'far'), T1)
+    store.putList('other', 'domains.list', {}, domains(30, 'other'), T2)
+    const far = [domain('last.example'), ...domains(2, 'far')]
+    store.putList('far', 'domains.list', {}, far, T2)
+    expect(names('far')).toEqual(far.map((d) => d.domainname))
+    expect(store.getList('far', 'domains.list', {})?.items).toEqual(far)
+  })
+
+  it('reads a domain stored with a member this version does not know without that member', () => {
+    const store = open()
+    store.putList('acct', 'domains.list', {}, domains(3), T1)
+    const db = raw()
+    db.prepare("UPDATE list_items SET json = json_set(json, '$.retired', 1) WHERE item_key = ?").run(['site1.example'])
+    db.close()
+    expect(store.getList('acct', 'domains.list', {})).toEqual({
+      items: domains(3),
+      readAt: T1,
+      complete: true,
+      skipped: 0,
+    })
+  })
+
   it('names a row that is two values in one, or JSON but not an item, when the rest of the list reads', () => {
     const problems: StoreProblem[] = []
     const store = open(file, { onProblem: (p) => problems.push(p) })

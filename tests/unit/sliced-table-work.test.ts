@@ -4,9 +4,9 @@
  * same rows in the same order as one stable sort and one filter of them, however the work is cut,
  * and a newer piece of work replaces an older one whose result is then never shown.
  */
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createTableOrder, type SortKey } from '../../src/renderer/src/lib/table-order'
-import { filterSliced, runNow, slicedRunner, type Sliced } from '../../src/renderer/src/lib/sliced'
+import { filterSliced, runNow, slicedRunner, STEP, type Sliced } from '../../src/renderer/src/lib/sliced'
 
 interface Row {
   id: number
@@ -104,5 +104,72 @@ describe('a long table worked out in slices', () => {
     // The older work's slices stopped when the newer came: a task more for it to have shown anything.
     await new Promise((r) => setTimeout(r, 0))
     expect(shown).toEqual([`newer ${rows.length / 2}`])
+  })
+})
+
+describe('slices that stay short', () => {
+  it("applies a long work's result in a task after its last slice, not on top of it", async () => {
+    let afterLastStep = false
+    function* work(): Sliced<string> {
+      for (let i = 0; i < 3; i++) yield
+      // Runs once the task of the last step is over: before `apply` only if that is another task.
+      queueMicrotask(() => (afterLastStep = true))
+      return 'done'
+    }
+    const applied = await new Promise<boolean>((resolve) =>
+      slicedRunner(() => {}, 0).run(work(), () => resolve(afterLastStep)),
+    )
+    expect(applied).toBe(true)
+  })
+
+  it('pauses inside a run of equal keys when ordering the other way', () => {
+    const rows = rowsOf(20_000, 7)
+    // A column whose rows all show the same value: one run of equal keys.
+    const same: SortKey[] = rows.map(() => 'registrar')
+    const order = createTableOrder<Row>()
+    order(rows, 'key', same, 1)
+    // The ascending order is remembered: the work is the descending one alone.
+    const work = order.work(rows, 'key', same, -1)
+    let steps = 0
+    for (let i = 0; i < 1000; i++) {
+      steps++
+      const step = work.next()
+      if (!step.done) continue
+      expect(ids(step.value)).toEqual(ids(rows))
+      break
+    }
+    // A pause every STEP rows, at least: the run's rows are looked at and then taken.
+    expect(steps).toBeGreaterThan(rows.length / STEP)
+  })
+})
+
+describe('the first slice, in the caller’s task', () => {
+  it('runs half as long as the slices after it', async () => {
+    // A clock that moves 1 ms at each step of the work: the slices' lengths in steps, whatever the machine.
+    let clock = 0
+    const now = vi.spyOn(performance, 'now').mockImplementation(() => clock)
+    try {
+      // A slice's steps run in one go: a microtask queued at its first step runs once it is over.
+      const slices: number[] = []
+      let inSlice = false
+      function* work(): Sliced<number> {
+        for (let i = 0; i < 60; i++) {
+          if (!inSlice) {
+            inSlice = true
+            slices.push(0)
+            queueMicrotask(() => (inSlice = false))
+          }
+          clock += 1
+          slices[slices.length - 1]!++
+          yield
+        }
+        return slices.length
+      }
+      await new Promise<number>((resolve) => slicedRunner(() => {}, 12).run(work(), resolve))
+      expect(slices[0]).toBe(6)
+      expect(slices.slice(1, 3)).toEqual([12, 12])
+    } finally {
+      now.mockRestore()
+    }
   })
 })

@@ -80,22 +80,24 @@ function* ascendingOrder(keys: readonly SortKey[]): Sliced<number[]> {
 
 /**
  * The descending order from the ascending one: its runs of equal keys last to first, each run's
- * rows kept in their order (as a stable sort the other way round leaves them).
+ * rows kept in their order (as a stable sort the other way round leaves them). It pauses every
+ * STEP rows, inside a run too: a column whose rows all show the same value is one run.
  */
 function* descending<Row>(rows: readonly Row[], keys: readonly SortKey[]): Sliced<Row[]> {
   const out: Row[] = []
   let end = rows.length - 1
-  let sincePause = 0
+  let steps = 0
   while (end >= 0) {
     let start = end
-    while (start > 0 && compare(keys[start - 1]!, keys[end]!) === 0) start--
-    for (let i = start; i <= end; i++) out.push(rows[i]!)
-    sincePause += end - start + 1
-    end = start - 1
-    if (sincePause >= STEP) {
-      sincePause = 0
-      yield
+    while (start > 0 && compare(keys[start - 1]!, keys[end]!) === 0) {
+      start--
+      if (++steps % STEP === 0) yield
     }
+    for (let i = start; i <= end; i++) {
+      out.push(rows[i]!)
+      if (++steps % STEP === 0) yield
+    }
+    end = start - 1
   }
   return out
 }
