@@ -83,6 +83,29 @@ test('raw mode edits the same records; validation explains; undo and redo', asyn
   await expect(app.getByRole('button', { name: 'Review changes…' })).toBeDisabled()
 })
 
+test('an edit in one row marks another row it now repeats; undo puts back a field typed in and not left', async ({
+  app,
+  harness,
+}) => {
+  // The table draws again only the row an edit changed, and the rows whose messages it changed
+  // (issue 51); any other change of the rows, such as undo, draws every row.
+  const sb = await harness.demo()
+  const d = svc1Domain(sb)
+  d.dns.svc1.records = 'a www 192.0.2.1\na mail 192.0.2.2\na www 192.0.2.3'
+  await openZone(app, d.domainname)
+  await app.getByLabel('Value of row 1', { exact: true }).fill('192.0.2.3')
+  await app.getByLabel('Value of row 1', { exact: true }).press('Tab')
+  const row3 = app.locator('table.records tr[data-index="2"]')
+  await expect(row3).toContainText('The same record as row 1.')
+  await expect(app.getByLabel('Value of row 3', { exact: true })).toHaveAttribute('aria-invalid', 'false')
+
+  await app.getByLabel('Value of row 2', { exact: true }).fill('10.0.0.9')
+  await app.getByLabel('Value of row 2', { exact: true }).press('Control+z')
+  await expect(app.getByLabel('Value of row 1', { exact: true })).toHaveValue('192.0.2.1')
+  await expect(app.getByLabel('Value of row 2', { exact: true })).toHaveValue('192.0.2.2')
+  await expect(row3).not.toContainText('The same record as row 1.')
+})
+
 test('no line hides a record: a line separator, NEL or ESC in the raw text, a NEL in a BIND file, refused where it is (issue 41)', async ({
   app,
   harness,
