@@ -38,12 +38,10 @@ import { CHROMIUM_PATH } from '../playwright.config'
 import type { BenchResult } from './report'
 import { median } from './stats'
 import { startTimes } from './startup'
-import { createApiClient } from '../src/main/http'
-import { Pacer } from '../src/main/http/pacer'
-import { refreshAccount } from '../src/main/reads/refresh-account'
 import { openStoreInWorker } from '../src/main/store/store-worker'
 import { LIVE_RATE_LIMIT, scaledRateLimit } from '../src/sandbox'
 import { startRemoteSandbox } from './remote-sandbox'
+import { refreshOne } from './ten-accounts-refresh'
 
 const SMALL = 10_000
 const LARGE = 100_000
@@ -350,9 +348,6 @@ async function windowFigures(dir: string, domains: number): Promise<WindowFigure
 
 type RefreshFigures = Pick<Figures, 'refreshMs' | 'refreshRequests' | 'refreshRefused' | 'refreshFailed'>
 
-const answers = (o: Record<string, number>, refused: boolean) =>
-  Object.entries(o).reduce((n, [k, v]) => n + (k.endsWith(' 429') === refused ? v : 0), 0)
-
 /**
  * A full refresh of an account of `domains` from a sandbox under the scaled rate limit, into a
  * store in its worker, with a client and pacer as the app makes an account's.
@@ -362,23 +357,12 @@ async function refreshFigures(domains: number): Promise<RefreshFigures> {
   const dir = await mkdtemp(join(tmpdir(), `portfolio-100k-refresh-${domains}-`))
   const store = await openStoreInWorker(portfolioFileOf(dir))
   try {
-    const client = createApiClient({
-      baseUrl: sb.url,
-      apiKey: sb.keys.full,
-      serverPaths: sb.serverPaths,
-      pacer: new Pacer({ firstProbeMs: FIRST_BACKOFF_MS }),
-      retry: { attempts: 2, baseDelayMs: FIRST_BACKOFF_MS },
-    })
-    const before = await sb.answers()
-    const t0 = performance.now()
-    const r = await refreshAccount(client, store, DEMO_ACCOUNT_ID)
-    const refreshMs = performance.now() - t0
-    const after = await sb.answers()
+    const run = await refreshOne(sb, store, DEMO_ACCOUNT_ID, { firstBackoffMs: FIRST_BACKOFF_MS })
     return {
-      refreshMs,
-      refreshRequests: answers(after, false) - answers(before, false),
-      refreshRefused: answers(after, true) - answers(before, true),
-      refreshFailed: r.failed.length,
+      refreshMs: run.elapsedMs,
+      refreshRequests: run.answered,
+      refreshRefused: run.refused,
+      refreshFailed: run.failed,
     }
   } finally {
     await store.close()
