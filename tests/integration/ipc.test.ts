@@ -446,6 +446,20 @@ describe('a full run over every channel', () => {
       const last = await call('store.list', { accountId, name: 'domains.list', params: {}, part: 2 })
       expect(last.ok && last.value?.items.length).toBe(500)
 
+      // The window asks for the next part only once the first is painted (afterFirst): its carriage holds no frame.
+      asked.length = 0
+      const askedWhilePainting: number[][] = []
+      const afterPaint = await carryInParts(ask, {
+        afterFirst: async () => {
+          askedWhilePainting.push([...asked])
+          await new Promise<void>((resolve) => setTimeout(resolve, 0))
+          askedWhilePainting.push([...asked])
+        },
+      })
+      expect(askedWhilePainting).toEqual([[0], [0]])
+      expect(asked).toEqual([0, 1, 2])
+      expect(afterPaint.ok && afterPaint.value?.items).toEqual(whole.value.items)
+
       // A carriage stopped after its first part (the account was left) asks for no other part.
       const stop = new AbortController()
       asked.length = 0

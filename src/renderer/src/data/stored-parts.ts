@@ -23,6 +23,11 @@ export interface CarryOptions<T> {
   signal?: AbortSignal | undefined
   /** The first part, before the others are asked for (only when the list has more than one part). */
   onFirst?: ((first: CarriedList<T>) => void) | undefined
+  /**
+   * Waited for after the first part was handed over, before the next is asked for (a task when not given): in
+   * the window, the paint of the first part's rows, so that the next part's carriage does not hold that frame.
+   */
+  afterFirst?: (() => Promise<void>) | undefined
 }
 
 /**
@@ -66,7 +71,7 @@ export async function carryInParts<T>(
     let same = true
     // Bounded by the part count main gave (itself bounded by the payload's schema).
     for (let part = 1; part < parts && same; part++) {
-      await nextTask()
+      await (part === 1 && opts.afterFirst ? opts.afterFirst() : nextTask())
       if (opts.signal?.aborted) return none
       const r = await ask(part)
       if (!r.ok) return r

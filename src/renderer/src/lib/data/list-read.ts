@@ -6,6 +6,7 @@ import { reactive } from 'vue'
 import type { PagedEndpointName, PagedInput, PagedItem } from '@shared/endpoints/table'
 import type { AccountApi } from '../../data/account-api'
 import { createRead, type Read } from './read'
+import { afterNextPaint } from '../after-next-paint'
 
 const FIRST_PAGE_SIZE = 100
 
@@ -121,7 +122,8 @@ export function createListRead<N extends PagedEndpointName>(
       // Until its last part came, what is shown is not the whole list.
       else showStored({ ...first, complete: false })
     }
-    const r = await api.stored(name, params, { signal: own.signal, onFirst })
+    // The next part is asked for once the first part's rows are painted: its carriage does not hold that frame.
+    const r = await api.stored(name, params, { signal: own.signal, onFirst, afterFirst: afterNextPaint })
     if (carriage === own) carriage = undefined
     if (superseded) return 'none'
     if (own.signal.aborted) return 'stopped'
