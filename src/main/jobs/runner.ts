@@ -37,7 +37,7 @@ import { checkItemLog, LogCheckSchedule, type LogCheckStatus } from './item-log-
 import { prepareJob } from './prepare'
 import { checkConfirmation } from './confirmation'
 import { RateLimitWaits } from './rate-limit-waits'
-import { sendItem, type ItemInternals, type ItemSteps, type LetGo } from './send-item'
+import { sendItem, type ItemInternals, type ItemSteps, type LetGo, type SendTrail } from './send-item'
 import { keepJournalAtStart, systemReason } from './ledger/journal-start'
 import type { JobRunnerOptions } from './runner-options'
 import type { WriteObserver } from './write-history'
@@ -323,6 +323,8 @@ export class JobRunner {
     const pass = async (queue: readonly number[], lastTry: boolean) => {
       let next = 0
       const worker = async () => {
+        // This worker's last send's end, journaled while its next item is claimed (send-item.ts SendTrail).
+        const trail: SendTrail = {}
         while (next < queue.length && !this.closed) {
           if (job.status === 'paused') await new Promise<void>((resolve) => (int.resume = resolve))
           if (int.stopRequested || this.closed) break
@@ -335,8 +337,9 @@ export class JobRunner {
           }
           const i = queue[next++]
           if (i === undefined) break
-          if ((await sendItem(this.steps, client, job, int, i, { lastTry })) === 'busy') later.push(i)
+          if ((await sendItem(this.steps, client, job, int, i, { lastTry, trail })) === 'busy') later.push(i)
         }
+        await trail.ending
       }
       await Promise.all(Array.from({ length: Math.min(job.concurrency, queue.length) }, worker))
     }

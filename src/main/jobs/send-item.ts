@@ -13,7 +13,9 @@
  *                 and a hold lost meanwhile (a process frozen past its lease) sends nothing
  *   send          the request, never repeated (the client repeats only a 429 the service did not act on)
  *   read back     what the service kept, while the target is still held
- *   end           the outcome journaled and the hold let go in one step; history told
+ *   end           the outcome journaled and the hold let go in one step; history told. It trails: the
+ *                 worker's next item is claimed (and its history told) meanwhile, and waits for it only
+ *                 right before its own journal step (see SendTrail)
  *
  * The runner keeps the job's view and its internals and hands its own steps over as `ItemSteps`.
  */
@@ -47,6 +49,19 @@ export interface ItemInternals {
 }
 
 export type LetGo = { lease: TargetLease; outcome: 'free' | 'unknown' }
+
+/**
+ * One worker's last send's end, still being journaled (true once journaled, false when it could
+ * not be). A worker's next item does not wait for it to be claimed, its precondition read and
+ * its history told: in team mode the claim is a round trip of its own, which then rides beside
+ * the end's durable commit instead of after it. It waits for it right before its own journal
+ * step, so nothing leaves while an earlier end of the worker is unwritten (a journal that could
+ * not be written stops the job before its next send, as when the end was waited for at once).
+ * The end itself is unchanged: record and release in one durable step, the lease held until then.
+ */
+export interface SendTrail {
+  ending?: Promise<boolean> | undefined
+}
 
 /** The runner's own steps, as one item's send uses them. */
 export interface ItemSteps {
@@ -86,7 +101,7 @@ export async function sendItem(
   job: JobView,
   int: ItemInternals,
   i: number,
-  opts: { lastTry: boolean } = { lastTry: true },
+  opts: { lastTry: boolean; trail?: SendTrail } = { lastTry: true },
 ): Promise<'busy' | undefined> {
   const it = job.items[i]
   const params = int.params[i]
@@ -161,6 +176,12 @@ export async function sendItem(
     return
   }
   const sent = { method: request.method, path: request.path, bodyHash }
+  // The worker's last send's end, journaled first: one that could not be stops the job before this send.
+  const trail = opts.trail ?? {}
+  if (trail.ending && !(await trail.ending)) {
+    await letGo()
+    return
+  }
   const begun = await beginSend(
     steps,
     job,
@@ -172,7 +193,14 @@ export async function sendItem(
   )
   if (begun !== 'sent') return
 
-  // 5. The send, the read-back and the end.
+  // 5. The send, the read-back and the end (which trails: see SendTrail).
+  const ended = (change: Partial<JobItemView> & { state: ItemState }, outcome: LetGo['outcome']) =>
+    steps.settle(job, i, change, undefined, { lease, outcome })
+  const thenHistory = async (journaled: Promise<boolean>) => {
+    const ok = await journaled
+    await steps.observe((o) => o.ended(job, i, { fromLog: false }))
+    return ok
+  }
   try {
     const env = await client.sendParsed(job.operation, params, {
       signal: int.controller.signal,
@@ -185,43 +213,30 @@ export async function sendItem(
     // Done as of now (settle sets it at once, then journals its end with the hold let go, in one
     // step); history is told meanwhile: it reads the item, set here, and nothing the journal
     // writes, so neither waits for the other.
-    const ended = steps.settle(
-      job,
-      i,
+    const journaled = ended(
       { state: 'done', result, requestId: env.requestId, ...(serviceKept.length > 0 ? { serviceKept } : {}) },
-      undefined,
-      { lease, outcome: 'free' },
+      'free',
     )
-    await Promise.all([ended, steps.observe((o) => o.ended(job, i, { fromLog: false }))])
+    trail.ending = Promise.all([journaled, steps.observe((o) => o.ended(job, i, { fromLog: false }))]).then(
+      ([ok]) => ok,
+    )
   } catch (err) {
     const error = toErrorData(err)
     if (error.code === 'http.answerNotKept') {
       // The service answered success with more than can be kept: done, its answer not kept.
-      await steps.settle(
-        job,
-        i,
-        { state: 'done', requestId: error.requestId, serviceKept: [answerNotKept()] },
-        undefined,
-        { lease, outcome: 'free' },
+      trail.ending = thenHistory(
+        ended({ state: 'done', requestId: error.requestId, serviceKept: [answerNotKept()] }, 'free'),
       )
-      await steps.observe((o) => o.ended(job, i, { fromLog: false }))
-      return
-    }
-    if (isOutcomeUnknown(error)) {
-      await steps.settle(job, i, { state: 'unknown', error, requestId: error.requestId }, undefined, {
-        lease,
-        outcome: 'unknown',
+    } else if (isOutcomeUnknown(error)) {
+      const journaled = ended({ state: 'unknown', error, requestId: error.requestId }, 'unknown')
+      trail.ending = thenHistory(journaled).then((ok) => {
+        if (!steps.closed()) steps.scheduleLogChecks(job, i)
+        return ok
       })
-      await steps.observe((o) => o.ended(job, i, { fromLog: false }))
-      if (!steps.closed()) steps.scheduleLogChecks(job, i)
-    } else {
-      await steps.settle(job, i, { state: 'failed', error, requestId: error.requestId }, undefined, {
-        lease,
-        outcome: 'free',
-      })
-      await steps.observe((o) => o.ended(job, i, { fromLog: false }))
-    }
+    } else trail.ending = thenHistory(ended({ state: 'failed', error, requestId: error.requestId }, 'free'))
   }
+  // Without a worker's trail (a caller sending one item), the end is waited for here.
+  if (!opts.trail) await trail.ending
 }
 
 /**
