@@ -31,6 +31,47 @@ function preloadEnglish(): Plugin {
   }
 }
 
+/**
+ * Chunks of a few hundred bytes are merged into others (Rollup's experimentalMinChunkSize): the
+ * screens split into their sections (issue 51 point 3) left many tiny modules shared by a few
+ * screens, each a file of its own. Rollup merges a small chunk where it adds the fewest bytes
+ * loaded without need, and it counts a byte of the window's first script like any other, so it
+ * would put there some modules only screens use. Those are kept out by marking them as having
+ * side effects (their code is all used anyway): Rollup never merges such a module into a chunk
+ * that is loaded where it would not run. The build fails if another one ends up there. Larger
+ * sizes merged more (49 files at 2,000 bytes) but had screens load up to 50 KB they do not use.
+ */
+const MIN_CHUNK_BYTES = 300
+const LATER_ONLY = [
+  'src/renderer/src/data/stored-whois-privacy.ts',
+  'src/renderer/src/composables/useAccountApi.ts',
+  'src/renderer/src/composables/useList.ts',
+  'src/renderer/src/composables/useRead.ts',
+].map((m) => resolve(__dirname, m))
+function firstScriptKept(): Plugin {
+  return {
+    name: 'first-script-kept',
+    apply: 'build',
+    transform(_code, id) {
+      return LATER_ONLY.includes(id) ? { moduleSideEffects: 'no-treeshake' } : null
+    },
+    generateBundle(_options, bundle) {
+      const entry = Object.values(bundle).find((c) => c.type === 'chunk' && c.isEntry)
+      if (entry?.type !== 'chunk' || !entry.facadeModuleId) return
+      // The first script is the page's module and what it imports statically, nothing else.
+      const imported = new Set<string>()
+      const walk = (id: string) => {
+        if (imported.has(id)) return
+        imported.add(id)
+        for (const next of this.getModuleInfo(id)?.importedIds ?? []) walk(next)
+      }
+      walk(entry.facadeModuleId)
+      const merged = Object.keys(entry.modules).filter((id) => !imported.has(id))
+      if (merged.length) this.error(`merged into the first script (add to LATER_ONLY): ${merged.join(', ')}`)
+    },
+  }
+}
+
 /** `@shared/…` is src/shared for every process (tsconfig.json's paths): no import climbs folders to reach it. */
 const alias = { '@shared': resolve(__dirname, 'src/shared') }
 
@@ -71,7 +112,7 @@ export default defineConfig({
     root: resolve(__dirname, 'src/renderer'),
     // Every component is a <script setup>: Vue's Options API support (data(), methods, mixins)
     // is left out of the bundle, which gives the window's first script room to grow.
-    plugins: [vue({ features: { optionsAPI: false } }), preloadEnglish()],
+    plugins: [vue({ features: { optionsAPI: false } }), preloadEnglish(), firstScriptKept()],
     resolve: { alias },
     // Minified: electron-vite leaves it off, and the page loads every byte before it shows.
     build: {
@@ -80,7 +121,10 @@ export default defineConfig({
       // with its chunk, and a stylesheet added while the page loads holds its load event and the
       // screen's module until it has come (issue 51: the domain list's, window opened -> first row).
       cssCodeSplit: false,
-      rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'src/renderer/index.html') },
+        output: { experimentalMinChunkSize: MIN_CHUNK_BYTES },
+      },
     },
   },
 })
