@@ -88,7 +88,8 @@ test('an edit in one row marks another row it now repeats; undo puts back a fiel
   harness,
 }) => {
   // The table draws again only the row an edit changed, and the rows whose messages it changed
-  // (issue 51); any other change of the rows, such as undo, draws every row.
+  // (issue 51); any other change of the rows, such as undo, draws again the rows it changed and
+  // the row of the focused field, which holds the only text typed and not yet committed.
   const sb = await harness.demo()
   const d = svc1Domain(sb)
   d.dns.svc1.records = 'a www 192.0.2.1\na mail 192.0.2.2\na www 192.0.2.3'
