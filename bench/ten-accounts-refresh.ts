@@ -11,7 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createApiClient } from '../src/main/http'
-import { Pacer } from '../src/main/http/pacer'
+import { Pacer, type Slot } from '../src/main/http/pacer'
 import { refreshAccount } from '../src/main/reads/refresh-account'
 import { REFRESHED_LISTS } from '../src/main/store/lists'
 import { openStoreInWorker } from '../src/main/store/store-worker'
@@ -37,6 +37,23 @@ interface AccountRun {
   refused: number
   failed: number
   read: number
+  /**
+   * The refresh after its first block ended (from the probe that ended it), when one did: the
+   * part paced at what the pacer learned, without the first window's quota, which goes at once.
+   */
+  paced: { ms: number; answered: number } | undefined
+}
+
+/** An account's pacer that notes when its first block ended and the answers from then on. */
+class FirstBlockPacer extends Pacer {
+  firstBlockEndAt: number | undefined
+  answeredSince = 0
+
+  override passed(slot: Slot): void {
+    super.passed(slot)
+    if (this.firstBlockEndAt !== undefined) this.answeredSince++
+    else if (this.stats.blocks > 0) [this.firstBlockEndAt, this.answeredSince] = [slot.sentAt, 1]
+  }
 }
 
 const sum = (o: Record<string, number>, refused: boolean) =>
@@ -53,17 +70,19 @@ export async function refreshOne(
   opts: { firstBackoffMs: number; pageSize?: number },
 ): Promise<AccountRun> {
   // As the accounts service makes an account's client: its own pacer, learning its own key's pace.
+  const pacer = new FirstBlockPacer({ firstProbeMs: opts.firstBackoffMs })
   const client = createApiClient({
     baseUrl: sb.url,
     apiKey: sb.keys.full,
     serverPaths: sb.serverPaths,
-    pacer: new Pacer({ firstProbeMs: opts.firstBackoffMs }),
+    pacer,
     retry: { attempts: 2, baseDelayMs: opts.firstBackoffMs },
   })
   const before = await sb.answers()
   const t = performance.now()
   const r = await refreshAccount(client, store, accountId, opts.pageSize ? { pageSize: opts.pageSize } : {})
-  const elapsedMs = performance.now() - t
+  const end = performance.now()
+  const elapsedMs = end - t
   const after = await sb.answers()
   return {
     elapsedMs,
@@ -71,6 +90,10 @@ export async function refreshOne(
     refused: sum(after, true) - sum(before, true),
     failed: r.failed.length,
     read: r.read,
+    paced:
+      pacer.firstBlockEndAt === undefined
+        ? undefined
+        : { ms: end - pacer.firstBlockEndAt, answered: pacer.answeredSince },
   }
 }
 

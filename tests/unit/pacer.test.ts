@@ -104,6 +104,20 @@ describe('the pacer against the recorded rate limit', () => {
     expect(pacer.requestsPerSecond).toBeLessThan(1)
   })
 
+  it('a block learned from probes a long round trip away is not lengthened by their round trips', async () => {
+    // 200 to 300 ms each way: six probes' round trips were 3 s more of an 18 s block, and the
+    // pace learned from it a tenth slower than the block's own length gives.
+    const clock = new SimulatedClock()
+    const service = simulatedService(clock, () => LIVE_RATE_LIMIT, { min: 200, max: 300 })
+    const pacer = new Pacer({ clock, firstProbeMs: 300 })
+    await run(pacer, service, 300, 4, clock)
+    expect(service.blocks()).toBe(1)
+    // The probes go 0.3, 0.6, 1.2 ... s after the last one left: the one that goes through left
+    // 18.9 s after the first refused request, 5% over the block, whatever the round trips.
+    expect(pacer.requestsPerSecond).toBeGreaterThan(0.88)
+    expect(pacer.requestsPerSecond).toBeLessThan(1)
+  })
+
   it('requests leave evenly spaced once paced', async () => {
     const { pacer, service, clock } = setUp()
     const { sentAt } = await run(pacer, service, 300, 4, clock)

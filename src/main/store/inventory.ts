@@ -195,7 +195,7 @@ export function getList<N extends StoredListName>(
   const skip = (key: string, table = 'list_items') =>
     report({ code: 'store.rowSkipped', params: { table, accountId, list: name, key } })
   let skipped = 0
-  const schema = spec.stored ?? spec.item
+  const check = spec.stored ?? itemOf(spec.item)
   // One read transaction: the list's time and its rows come from the same committed state.
   const found = conn.read(() => {
     const meta = conn.get(
@@ -206,8 +206,8 @@ export function getList<N extends StoredListName>(
     )
     if (!meta) return undefined
     const items =
-      wholeList(conn, meta.id, schema) ??
-      rowByRow(conn, meta.id, schema, (key) => {
+      wholeList(conn, meta.id, check) ??
+      rowByRow(conn, meta.id, check, (key) => {
         skipped++
         skip(key)
       })
@@ -216,6 +216,14 @@ export function getList<N extends StoredListName>(
   if (!found) return undefined
   return { items: found.items, readAt: found.meta.read_at, complete: found.meta.complete === 1, skipped }
 }
+
+/** A schema's check as a function: the item it gives, undefined when the value is not one. */
+const itemOf =
+  <T>(schema: z.ZodType<T>) =>
+  (value: unknown): T | undefined => {
+    const parsed = schema.safeParse(value)
+    return parsed.success ? parsed.data : undefined
+  }
 
 const listSpan = z.object({ lo: z.number().int().nullable(), hi: z.number().int().nullable(), count: z.number().int() })
 const listTextRow = z.object({ text: z.string(), positions: z.string(), count: z.number().int() })
@@ -238,7 +246,7 @@ const DENSE_SPAN = 2
  * the list of its ids. Undefined when any row is not a valid item (damaged in the file): the
  * rows are then read one by one to say which (rowByRow).
  */
-function wholeList<T>(conn: Connection, listId: number, schema: z.ZodType<T>): T[] | undefined {
+function wholeList<T>(conn: Connection, listId: number, check: (value: unknown) => T | undefined): T[] | undefined {
   const span = conn.get(
     listSpan,
     'SELECT min(id) AS lo, max(id) AS hi, count(*) AS count FROM list_items WHERE list_id = ?',
@@ -259,9 +267,9 @@ function wholeList<T>(conn: Connection, listId: number, schema: z.ZodType<T>): T
   if (!isPositions(positions) || positions.length !== all.length) return undefined
   const items: T[] = []
   for (const value of all) {
-    const item = schema.safeParse(value)
-    if (!item.success) return undefined
-    items.push(item.data)
+    const item = check(value)
+    if (item === undefined) return undefined
+    items.push(item)
   }
   return inPositionOrder(items, positions)
 }
@@ -281,7 +289,12 @@ function inPositionOrder<T>(items: T[], positions: readonly number[]): T[] {
 }
 
 /** The list's items row by row, in their order, leaving out (and naming by key) each row that is not a valid item. */
-function rowByRow<T>(conn: Connection, listId: number, schema: z.ZodType<T>, skipped: (key: string) => void): T[] {
+function rowByRow<T>(
+  conn: Connection,
+  listId: number,
+  check: (value: unknown) => T | undefined,
+  skipped: (key: string) => void,
+): T[] {
   const rows = conn.all(
     itemRowSchema,
     `SELECT item_key, pos, json FROM list_items WHERE id IN ${IDS_OF_LIST}`,
@@ -291,8 +304,8 @@ function rowByRow<T>(conn: Connection, listId: number, schema: z.ZodType<T>, ski
   rows.sort((a, b) => a.pos - b.pos)
   const items: T[] = []
   for (const row of rows) {
-    const item = schema.safeParse(parseJson(row.json))
-    if (item.success) items.push(item.data)
+    const item = check(parseJson(row.json))
+    if (item !== undefined) items.push(item)
     else skipped(row.item_key)
   }
   return items
