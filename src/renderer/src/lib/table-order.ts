@@ -145,3 +145,41 @@ export function createTableOrder<Row>(): TableOrder<Row> {
     { work },
   )
 }
+
+/** A long table's sort keys, worked out in slices and remembered (see createSortKeys). */
+export type SortKeysWork<Row> = (
+  rows: readonly Row[],
+  column: object,
+  keyOf: (row: Row) => SortKey,
+  version: unknown,
+) => Sliced<readonly SortKey[]>
+
+/**
+ * Each row's key in a column, as work that pauses every STEP rows, remembered per column (the
+ * column's own object) while the rows and `version` (whatever else the keys depend on) stay the
+ * same. At 100,000 rows the keys were worked out all at once in the task that brought the list
+ * or the click that sorted it, 8 to 15 ms of it, which with the sort's first slice and the
+ * table's drawing made that task the window's longest, over 50 ms (issue 54); and sorting by a
+ * column again worked its keys out again. Work left unfinished remembers nothing.
+ */
+export function createSortKeys<Row>(): SortKeysWork<Row> {
+  let rowsOf: readonly Row[] | undefined
+  let versionOf: unknown
+  const byColumn = new Map<object, readonly SortKey[]>()
+  return function* keys(rows, column, keyOf, version) {
+    if (rows !== rowsOf || !Object.is(version, versionOf)) {
+      rowsOf = rows
+      versionOf = version
+      byColumn.clear()
+    }
+    const known = byColumn.get(column)
+    if (known) return known
+    const out: SortKey[] = []
+    for (let i = 0; i < rows.length; i++) {
+      out.push(keyOf(rows[i]!))
+      if (i % STEP === STEP - 1) yield
+    }
+    byColumn.set(column, out)
+    return out
+  }
+}
