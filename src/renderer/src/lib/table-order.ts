@@ -173,9 +173,9 @@ export type SortKeysWork<Row> = (
  * Each row's key in a column, as work that pauses every STEP rows, remembered per column (the
  * column's own object) while the rows and `version` (whatever else the keys depend on) stay the
  * same. At 100,000 rows the keys were worked out all at once in the task that brought the list
- * or the click that sorted it, 8 to 15 ms of it, which with the sort's first slice and the
- * table's drawing made that task the window's longest, over 50 ms (issue 54); and sorting by a
- * column again worked its keys out again. Work left unfinished remembers nothing.
+ * or the click that sorted it, some 8 to 15 ms of it before the sort's first slice: the click's
+ * task was about twice as long as in slices (issue 54); and sorting by a column again worked its
+ * keys out again. Work left unfinished remembers nothing.
  */
 export function createSortKeys<Row>(): SortKeysWork<Row> {
   let rowsOf: readonly Row[] | undefined
