@@ -122,6 +122,34 @@ describe('slices that stay short', () => {
     expect(applied).toBe(true)
   })
 
+  it('takes the rows in their new order a few thousand at a time', () => {
+    const plain = rowsOf(40_000, 11)
+    // The rows as the sorter sees them, each row it takes counted.
+    let taken = 0
+    const rows = new Proxy(plain, {
+      get: (target, p, receiver): unknown => {
+        if (typeof p === 'string' && /^\d+$/.test(p)) taken++
+        return Reflect.get(target, p, receiver)
+      },
+    })
+    const work = createTableOrder<Row>().work(
+      rows,
+      'key',
+      plain.map((r) => r.key),
+      1,
+    )
+    let most = 0
+    for (let i = 0; i < 10_000; i++) {
+      taken = 0
+      const step = work.next()
+      most = Math.max(most, taken)
+      if (!step.done) continue
+      expect(ids(step.value)).toEqual(ids(sortedOnce(plain, 1)))
+      break
+    }
+    expect(most).toBeLessThanOrEqual(STEP)
+  })
+
   it('pauses inside a run of equal keys when ordering the other way', () => {
     const rows = rowsOf(20_000, 7)
     // A column whose rows all show the same value: one run of equal keys.
