@@ -107,9 +107,9 @@ test('reminders of two accounts as desktop notifications; a click opens the doma
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
     // The reloaded window's own check, answered: nothing due, so it shows nothing.
     await expect.poll(() => dueAsked().filter((c) => c.answered).length, { timeout: 15_000 }).toBe(askedBefore + 1)
-    expect(dueAsked().at(-1)?.answer).toEqual({ ok: true, value: [] })
+    expect(dueAsked().at(-1)?.answer).toEqual({ ok: true, value: { mostUrgent: [], count: 0 } })
     expect(harness.desktop.notifications).toHaveLength(4)
-    expect(await ok(harness, 'reminders.due', {})).toEqual([])
+    expect(await ok(harness, 'reminders.due', {})).toEqual({ mostUrgent: [], count: 0 })
 
     // A click on the other account's reminder: the window switches to that account and opens the domain.
     await expect(page.getByLabel('Account', { exact: true })).toHaveValue(mainAccount.id)

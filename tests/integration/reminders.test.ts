@@ -15,7 +15,7 @@ import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { headlessDesktop, type HeadlessDesktop } from '../../src/main/base/desktop'
 import { DEFAULT_SERVER_PATHS } from '../../src/sandbox'
 import type { PagedItem } from '@shared/endpoints/table'
-import { reminderKey, type ReminderTarget } from '@shared/portfolio/reminders'
+import { reminderKey, SEPARATE_REMINDERS, type ReminderTarget } from '@shared/portfolio/reminders'
 import { profileFor } from '../../support/profile'
 import { APP, appSender, routerCalls } from '../helpers/router-calls'
 
@@ -40,8 +40,12 @@ async function start(): Promise<AppServices> {
 }
 const { call, ok, send } = routerCalls(() => services, sender)
 /** What is due, as "account item threshold/days left". */
-const due = async () =>
-  (await ok('reminders.due', {})).map((d) => `${d.item.accountId} ${d.item.label} ${d.threshold}/${d.daysLeft}`)
+const due = async () => {
+  const { mostUrgent, count } = await ok('reminders.due', {})
+  // No test here has more due than the window shows one by one: the answer holds every one.
+  expect(count).toBe(mostUrgent.length)
+  return mostUrgent.map((d) => `${d.item.accountId} ${d.item.label} ${d.threshold}/${d.daysLeft}`)
+}
 
 const domain = (name: string, expirationdate: string, autorenew = 0): PagedItem<'domains.list'> => ({
   domainid: name.length,
@@ -177,6 +181,24 @@ describe('reminders of every account, from the store', () => {
       'domain soon.example 2030-01-06 60',
       'domain soon.example 2030-02-20 60',
     ])
+  })
+
+  it('more due at once than are shown one by one: the window is told the most urgent and how many, and every one is recorded', async () => {
+    const app = await start()
+    // Nine domains, expiring one day after another from 2030-01-02: the soonest is the most urgent.
+    const names = Array.from({ length: 9 }, (_, n) => `d${n + 1}.example`)
+    await app.store.putList(
+      'demo',
+      'domains.list',
+      {},
+      names.map((name, n) => domain(name, `2030-01-${String(n + 2).padStart(2, '0')}`)),
+      READ,
+    )
+    const { mostUrgent, count } = await ok('reminders.due', {})
+    expect(count).toBe(9)
+    expect(mostUrgent.map((d) => d.item.label)).toEqual(names.slice(0, SEPARATE_REMINDERS))
+    // The rest were recorded as sent with them: asked again, none is due.
+    expect(await ok('reminders.due', {})).toEqual({ mostUrgent: [], count: 0 })
   })
 
   it('include auto-renewing items only when the setting says so; settings are kept in the store and checked at the boundary', async () => {

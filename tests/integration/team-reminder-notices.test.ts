@@ -25,9 +25,10 @@ let refreshes = 0
 const refresh = (w: TeamWorkstation) =>
   w.calls.ok('store.refreshAccount', { accountId: w.accountId, callId: `refresh-${++refreshes}` })
 
-/** A window's check, as the renderer's reminders.ts makes it: what is due, each shown on the desktop (its key as the body, to count). */
+/** A window's check as main answers it: every reminder due, claimed for the team, each shown on the desktop (its key as the body, to count). */
 async function check(w: TeamWorkstation): Promise<DueReminder[]> {
-  const due = await w.calls.ok('reminders.due', {})
+  // Every one main finds due and claims (the window is told only the most urgent and how many).
+  const due = await w.services.reminders.due()
   for (const d of due)
     await w.calls.ok('reminders.notify', {
       title: d.item.label,

@@ -38,7 +38,7 @@ import type { PortfolioStoreAsync } from '../store/store-async'
 import { createWriteHistory } from '../jobs/write-history'
 import { createHistoryOwed, type HistoryOwed } from '../jobs/history-owed'
 import { storedServerIds } from '../jobs/server-ids'
-import { createReminders } from '../reminders'
+import { createReminders, type Reminders } from '../reminders'
 import { openTeamMode, type TeamStatus } from '../team/team-mode'
 import { withTeamHistory } from '../team/team-history'
 import { createTeamHistoryFeed } from '../team/team-history-feed'
@@ -94,6 +94,8 @@ export interface AppServices {
   jobs: JobRunner
   log: AppLog
   store: PortfolioStoreAsync
+  /** Expiry reminders: every one due (the window is told only the most urgent and how many). */
+  reminders: Reminders
   /**
    * Team mode (issue 37): `status()` says whether it is on, connected, and who this workstation is
    * (team-mode.ts TeamStatus); `onStatus` hears each change (the database gone, back). Off when
@@ -456,6 +458,7 @@ export async function createAppServices(opts: AppServicesOptions): Promise<AppSe
     jobs,
     log,
     store,
+    reminders,
     team: {
       status: () => teamLedger?.status ?? { mode: 'off' },
       onStatus: (listener) => {

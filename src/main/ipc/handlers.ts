@@ -21,6 +21,7 @@ import { local, localDone, type ChannelHandler } from './channel'
 import { whoisPrivacyOf, type WhoisPrivacyList, type WhoisPrivacyPart } from '@shared/ipc/whois-privacy'
 import type { RunningCalls } from '../reads/running-calls'
 import { DEFAULT_HISTORY_RETENTION_DAYS } from '@shared/portfolio/history'
+import { dueRemindersOf } from '@shared/portfolio/reminders'
 import { createAccountReads, type TeamCatchUp } from '../reads/account-reads'
 import { createStoredParts } from '../reads/stored-parts'
 import { createHistoryReads } from '../reads/history-reads'
@@ -163,7 +164,7 @@ export function createChannelHandlers(deps: HandlerDeps): ChannelHandlers {
     // reminders
     'reminders.settings': local('reminders.settings', async () => reminders.settings()),
     'reminders.saveSettings': local('reminders.saveSettings', async (p) => reminders.saveSettings(p)),
-    'reminders.due': local('reminders.due', async () => reminders.due()),
+    'reminders.due': local('reminders.due', async () => dueRemindersOf(await reminders.due())),
     // The click goes back to the page that asked: it knows the accounts and the routes.
     'reminders.notify': localDone('reminders.notify', (p, sender) =>
       reminders.show({ title: p.title, body: p.body }, () => void sender.sendReminderOpen?.(p.target)),

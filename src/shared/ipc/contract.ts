@@ -30,7 +30,7 @@ import type { WhoisPrivacyList, WhoisPrivacyPart } from './whois-privacy'
 import type { LocalPayloads } from './payloads'
 import type { HistoryEntry, Snapshot, SnapshotSummary } from '../portfolio/history'
 import type {
-  DueReminder,
+  DueReminders,
   ExpiringItem,
   OpenReminder,
   ReminderHandled,
@@ -132,8 +132,8 @@ export interface LocalResults {
   'reminders.settings': ReminderSettings
   /** The settings as kept (thresholds each once, largest first). */
   'reminders.saveSettings': ReminderSettings
-  /** Due now, most urgent first; main records them as sent when it answers. */
-  'reminders.due': DueReminder[]
+  /** Due now: the most urgent, first, and how many in all; main records every one as sent when it answers. */
+  'reminders.due': DueReminders
   'reminders.notify': null
   'reminders.expirations': ExpiringItem[]
   /** Every reminder whose threshold is reached, each with how it was handled (in team mode: by whom). */

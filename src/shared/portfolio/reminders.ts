@@ -116,6 +116,30 @@ export interface ReminderHandled {
   snoozedUntil?: string | undefined
 }
 
+/**
+ * More reminders due at once than this (a first run on a large portfolio) are not shown one by
+ * one: the most urgent are, and the rest summed up in one notification.
+ */
+export const SEPARATE_REMINDERS = 5
+
+/**
+ * What the window is told of the reminders due now: no more of them than it may show one by one,
+ * and how many are due in all. Main records every one of them as sent; the window has no use
+ * for the others, and a first run on 100,000 domains would carry megabytes in one message.
+ */
+export interface DueReminders {
+  /** The most urgent first, at most SEPARATE_REMINDERS. */
+  mostUrgent: DueReminder[]
+  /** How many are due in all. */
+  count: number
+}
+
+/** `due` (most urgent first) as the window is told of it. */
+export const dueRemindersOf = (due: readonly DueReminder[]): DueReminders => ({
+  mostUrgent: due.slice(0, SEPARATE_REMINDERS),
+  count: due.length,
+})
+
 /** A reminder whose threshold the item has reached, open or handled: the list every member sees. */
 export interface OpenReminder extends DueReminder {
   handled?: ReminderHandled | undefined

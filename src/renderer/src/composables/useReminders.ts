@@ -13,11 +13,9 @@ import { moreRemindersText, reminderText } from '../lib/text/reminder-text'
 import { reminderWords } from '../lib/text/reminder-words'
 import { reminderTarget, targetRoute } from '../lib/data/reminder-target'
 import { notify } from '../lib/notify'
-import type { DueReminder, ReminderTarget } from '@shared/portfolio/reminders'
+import { SEPARATE_REMINDERS, type DueReminders, type ReminderTarget } from '@shared/portfolio/reminders'
 
 const HOUR_MS = 3_600_000
-/** More reminders than this at once (a first run on a large portfolio) are summed up after the most urgent ones. */
-const MAX_SEPARATE = 5
 
 let checking: Promise<void> | undefined
 
@@ -34,14 +32,15 @@ async function showDue(): Promise<void> {
   await show(r.value)
 }
 
-async function show(due: DueReminder[]): Promise<void> {
+async function show({ mostUrgent, count }: DueReminders): Promise<void> {
   const words = reminderWords(useAccountsStore().accounts)
-  const separate = due.length > MAX_SEPARATE ? due.slice(0, MAX_SEPARATE - 1) : due
+  // More than can be shown one by one: the last place goes to the sum of the rest.
+  const separate = count > SEPARATE_REMINDERS ? mostUrgent.slice(0, SEPARATE_REMINDERS - 1) : mostUrgent
   for (const d of separate) {
     const text = reminderText(words, d)
     await invoke('reminders.notify', { ...text, target: reminderTarget(d.item) })
   }
-  const rest = due.length - separate.length
+  const rest = count - separate.length
   if (rest > 0) await invoke('reminders.notify', { ...moreRemindersText(words, rest), target: { kind: 'overview' } })
 }
 
