@@ -9,15 +9,12 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { z } from 'zod'
-import { createApiClient } from '../../src/main/http'
 import { Journal } from '../../src/main/jobs/ledger/journal-file'
 import { LocalLedger } from '../../src/main/jobs/ledger/local-ledger'
 import { JobRunner } from '../../src/main/jobs/runner'
-import type { JobAccounts } from '../../src/main/jobs/runner-options'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { holdFolderOf } from '../helpers/held-folder'
-import { sentBody } from '../helpers/sent-body'
+import { renewedDomains, sandboxJobAccounts } from '../helpers/sandbox-renewals'
 
 let sb: Sandbox
 beforeAll(async () => {
@@ -25,15 +22,8 @@ beforeAll(async () => {
 })
 afterAll(() => sb.close())
 
-const accounts = (): JobAccounts => ({
-  client: async () => createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths }),
-  nameOf: () => 'Main',
-  readOnly: () => false,
-})
-const renewals = () =>
-  sb.received
-    .filter((r) => r.endpoint === 'domains.expiration.renew' && r.status === 200)
-    .map((r) => String(sentBody(r, z.object({ domain: z.string() })).domain))
+const accounts = () => sandboxJobAccounts(sb)
+const renewals = () => renewedDomains(sb)
 
 describe('a job stopped while its start is on its way', () => {
   it('sends nothing: every item is skipped as stopped', async () => {

@@ -9,18 +9,15 @@ import { appendFileSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createApiClient } from '../../src/main/http'
 import { Journal } from '../../src/main/jobs/ledger/journal-file'
 import type { JournalRecord } from '../../src/main/jobs/ledger/journal-record'
 import { LocalLedger } from '../../src/main/jobs/ledger/local-ledger'
 import { JobRunner } from '../../src/main/jobs/runner'
-import type { JobAccounts } from '../../src/main/jobs/runner-options'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import type { DataLock } from '../../src/main/base/data-lock'
 import { holdFolderOf } from '../helpers/held-folder'
 import type { JobView } from '@shared/jobs'
-import { z } from 'zod'
-import { sentBody } from '../helpers/sent-body'
+import { renewedDomains, sandboxJobAccounts } from '../helpers/sandbox-renewals'
 
 /** A journal on a disk that fills: the first `lines` lines are written, then every write fails with ENOSPC. */
 class FillingJournal extends Journal {
@@ -45,15 +42,8 @@ beforeAll(async () => {
 })
 afterAll(() => sb.close())
 
-const accounts = (): JobAccounts => ({
-  client: async () => createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths }),
-  nameOf: () => 'Main',
-  readOnly: () => false,
-})
-const renewals = () =>
-  sb.received
-    .filter((r) => r.endpoint === 'domains.expiration.renew' && r.status === 200)
-    .map((r) => String(sentBody(r, z.object({ domain: z.string() })).domain))
+const accounts = () => sandboxJobAccounts(sb)
+const renewals = () => renewedDomains(sb)
 
 async function renew(runner: JobRunner, names: string[]): Promise<JobView> {
   const { job, token } = await runner.prepare({

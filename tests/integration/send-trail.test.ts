@@ -10,9 +10,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { z } from 'zod'
 import type { JobView } from '@shared/jobs'
-import { createApiClient } from '../../src/main/http'
 import { Journal } from '../../src/main/jobs/ledger/journal-file'
 import type { JournalRecord } from '../../src/main/jobs/ledger/journal-record'
 import { LocalLedger } from '../../src/main/jobs/ledger/local-ledger'
@@ -24,10 +22,9 @@ import type {
   TargetRef,
 } from '../../src/main/jobs/ledger/write-ledger'
 import { JobRunner } from '../../src/main/jobs/runner'
-import type { JobAccounts } from '../../src/main/jobs/runner-options'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { holdFolderOf } from '../helpers/held-folder'
-import { sentBody } from '../helpers/sent-body'
+import { renewedDomains, sandboxJobAccounts } from '../helpers/sandbox-renewals'
 
 /** How long the first end waits for the next item's claim at most: without the trail, the claim never comes first. */
 const WAIT_FOR_CLAIM_MS = 5_000
@@ -84,15 +81,8 @@ beforeAll(async () => {
 })
 afterAll(() => sb.close())
 
-const accounts = (): JobAccounts => ({
-  client: async () => createApiClient({ baseUrl: sb.url, apiKey: sb.keys.full, serverPaths: sb.serverPaths }),
-  nameOf: () => 'Main',
-  readOnly: () => false,
-})
-const renewals = () =>
-  sb.received
-    .filter((r) => r.endpoint === 'domains.expiration.renew' && r.status === 200)
-    .map((r) => String(sentBody(r, z.object({ domain: z.string() })).domain))
+const accounts = () => sandboxJobAccounts(sb)
+const renewals = () => renewedDomains(sb)
 
 async function renewWith(ledger: (journal: Journal) => OrderedLedger, names: string[]) {
   const file = join(mkdtempSync(join(tmpdir(), 'send-trail-')), 'journal.jsonl')

@@ -5,14 +5,11 @@
  * and a newer piece of work replaces an older one whose result is then never shown.
  */
 import { describe, expect, it, vi } from 'vitest'
+import { keyedRows, type KeyedRow } from '../helpers/keyed-rows'
 import { createTableOrder, type SortKey } from '../../src/renderer/src/lib/table-order'
 import { filterSliced, runNow, slicedRunner, STEP, type Sliced } from '../../src/renderer/src/lib/sliced'
 
-interface Row {
-  id: number
-  key: SortKey
-  name: string
-}
+type Row = KeyedRow
 
 /** The plain order: one stable sort of the rows, numbers before text ascending. */
 function sortedOnce(rows: readonly Row[], dir: 1 | -1): Row[] {
@@ -20,18 +17,6 @@ function sortedOnce(rows: readonly Row[], dir: 1 | -1): Row[] {
     if (typeof a.key !== typeof b.key) return (typeof a.key === 'number' ? -1 : 1) * dir
     return a.key < b.key ? -dir : a.key > b.key ? dir : 0
   })
-}
-
-/** Rows with many equal keys, numbers and text mixed (seeded: the same rows each run). */
-function rowsOf(n: number, seed: number): Row[] {
-  let s = seed
-  const next = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648
-  const word = () => ['aurora', 'jade', 'zen', 'b', 'a', 'c', ''][Math.floor(next() * 7)]!
-  return Array.from({ length: n }, (_v, id) => ({
-    id,
-    key: next() < 0.3 ? Math.floor(next() * 50) : `${word()}${Math.floor(next() * 30)}`,
-    name: `${word()}-${id}.com`,
-  }))
 }
 
 const ids = (rows: readonly Row[]) => rows.map((r) => r.id)
@@ -46,7 +31,7 @@ function inSlices<T>(work: Sliced<T>): Promise<{ value: T; busySeen: boolean }> 
 }
 
 describe('a long table worked out in slices', () => {
-  const rows = rowsOf(9000, 5)
+  const rows = keyedRows(9000, 5)
   const keys = rows.map((r) => r.key)
 
   it('orders the rows as one stable sort does, in either direction, cut into slices or not', async () => {
@@ -60,7 +45,7 @@ describe('a long table worked out in slices', () => {
   })
 
   it('orders a list too long for one native sort (its runs merged) as one stable sort does, cut into slices', async () => {
-    const long = rowsOf(40_000, 9)
+    const long = keyedRows(40_000, 9)
     const longKeys = long.map((r) => r.key)
     for (const dir of [1, -1] as const) {
       const sliced = await inSlices(createTableOrder<Row>().work(long, 'key', longKeys, dir))
@@ -123,7 +108,7 @@ describe('slices that stay short', () => {
   })
 
   it('takes the rows in their new order a few thousand at a time', () => {
-    const plain = rowsOf(40_000, 11)
+    const plain = keyedRows(40_000, 11)
     // The rows as the sorter sees them, each row it takes counted.
     let taken = 0
     const rows = new Proxy(plain, {
@@ -151,7 +136,7 @@ describe('slices that stay short', () => {
   })
 
   it('pauses inside a run of equal keys when ordering the other way', () => {
-    const rows = rowsOf(20_000, 7)
+    const rows = keyedRows(20_000, 7)
     // A column whose rows all show the same value: one run of equal keys.
     const same: SortKey[] = rows.map(() => 'registrar')
     const order = createTableOrder<Row>()

@@ -5,26 +5,11 @@
  * worked out once while the rows and what the keys depend on stay the same.
  */
 import { describe, expect, it, vi } from 'vitest'
-import { createSortKeys, createTableOrder, type SortKey } from '../../src/renderer/src/lib/table-order'
+import { keyedRows, type KeyedRow } from '../helpers/keyed-rows'
+import { createSortKeys, createTableOrder } from '../../src/renderer/src/lib/table-order'
 import { runNow, slicedRunner, STEP, type Sliced } from '../../src/renderer/src/lib/sliced'
 
-interface Row {
-  id: number
-  key: SortKey
-  name: string
-}
-
-/** Rows with many equal keys, numbers and text mixed (seeded: the same rows each run). */
-function rowsOf(n: number, seed: number): Row[] {
-  let s = seed
-  const next = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648
-  const word = () => ['aurora', 'jade', 'zen', 'b', 'a', 'c', ''][Math.floor(next() * 7)]!
-  return Array.from({ length: n }, (_v, id) => ({
-    id,
-    key: next() < 0.3 ? Math.floor(next() * 50) : `${word()}${Math.floor(next() * 30)}`,
-    name: `${word()}-${id}.com`,
-  }))
-}
+type Row = KeyedRow
 
 /** The columns as the table has them: one object each, its key worked out by a function that counts its calls. */
 function counted() {
@@ -37,7 +22,7 @@ function counted() {
 }
 
 describe("a long table's sort keys", () => {
-  const rows = rowsOf(40_000, 3)
+  const rows = keyedRows(40_000, 3)
 
   it('are the keys worked out at once, with a pause every STEP rows', () => {
     const { key } = counted()
@@ -98,7 +83,7 @@ describe("a long table's sort keys", () => {
     // What the keys depend on besides the rows changed (a detail list came): worked out again.
     expect(runNow(keys(rows, key.column, key.keyOf, 2))).toEqual(first)
     expect(calls.key).toBe(2 * rows.length)
-    const more = [...rows, ...rowsOf(10, 4)]
+    const more = [...rows, ...keyedRows(10, 4)]
     expect(runNow(keys(more, key.column, key.keyOf, 2))).toHaveLength(more.length)
     expect(calls.key).toBe(3 * rows.length + 10)
     // Another object for the same column (the columns made again): its own keys.
