@@ -65,6 +65,8 @@ const PER_SECOND = (RATE_LIMIT.limit * 1000) / RATE_LIMIT.windowMs
 const FIRST_BACKOFF_MS = 300 * RATE_SCALE
 const LATENCY_MS = 100 * RATE_SCALE
 const REFRESH_TARGET = 1.15
+/** After the first block, a request takes no longer in the large case than in the small one (within 5 %). */
+const PACE_GROWTH_TARGET = 1.05
 
 interface Figures {
   fillMs: number
@@ -457,14 +459,21 @@ export async function benchPortfolio100k(): Promise<BenchResult> {
       line('window: JS heap', (f) => f.windowHeapMB, 'MB', G),
       `refresh under the live rate limit's shape: window ${RATE_LIMIT.windowMs} ms, block ${RATE_LIMIT.blockMs} ms, ` +
         `${RATE_LIMIT.limit} a window (${PER_SECOND} requests/s), latency ${LATENCY_MS} ms`,
-      line('refresh: the whole account read and kept', (f) => f.refreshMs, 'ms', G),
+      // Not held to the growth target: the first window's quota goes at once in both cases, a fixed
+      // free part that is a third of the 10,000 case's requests and a thirtieth of this one's, so
+      // the whole times grow faster than the requests however well the pace holds. The pace's own
+      // growth is the last figure below.
+      line('refresh: the whole account read and kept', (f) => f.refreshMs, 'ms', {}),
       line('  requests answered', (f) => f.refreshRequests, 'requests', G),
       line('  requests refused (429)', (f) => f.refreshRefused, 'requests', {}),
       line('  lists failed', (f) => f.refreshFailed, 'lists', { max: 0 }),
       line('  time / (requests / rate)', refreshRatio, 'x', { max: REFRESH_TARGET }),
       line('  after its first block (at the learned pace)', (f) => f.refreshPacedMs, 'ms', {}),
       line('    requests answered after it', (f) => f.refreshPacedRequests, 'requests', {}),
-      line('    its time / (its requests / rate): the pace held as the account grew', pacedRatio, 'x', {}),
+      line('    its time / (its requests / rate): the pace held as the account grew', pacedRatio, 'x', {
+        max: REFRESH_TARGET,
+        growth: PACE_GROWTH_TARGET,
+      }),
       `  at the live rate: ${((large.refreshRequests * LIVE_RATE_LIMIT.windowMs) / LIVE_RATE_LIMIT.limit / 3_600_000).toFixed(1)} h of requests for ${LARGE} domains`,
     ],
     ok,
