@@ -31,19 +31,7 @@ import {
   journalRecordSchema,
   type JournalRecord,
 } from '../jobs/ledger/journal-record'
-import type {
-  BeginSend,
-  ClaimResult,
-  EarlierSend,
-  LedgerMark,
-  PreconditionVerdict,
-  SendPrecondition,
-  SettleEvidence,
-  TargetHolder,
-  TargetLease,
-  TargetRef,
-  WriteLedger,
-} from '../jobs/ledger/write-ledger'
+import type * as L from '../jobs/ledger/write-ledger'
 import { ensureSchema, schemaStatus, SCHEMA_VERSION, type SchemaStatus } from './schema'
 import { registerProcess } from './team-directory'
 import { teamChangeOf } from './team-history'
@@ -125,7 +113,7 @@ const holderRow = z.object({
   since: z.date(),
 })
 /** A lease row as the holder the runner and the screens see. */
-const holderFrom = (r: z.infer<typeof holderRow>): TargetHolder => ({
+const holderFrom = (r: z.infer<typeof holderRow>): L.TargetHolder => ({
   jobId: r.job_id,
   index: r.idx,
   state: r.state,
@@ -218,13 +206,13 @@ const movedSql = (
   ORDER BY (outcome = 'done') DESC, end_seq DESC LIMIT 1`
 
 /** A moved row (or none) as the verdict the runner acts on. */
-function verdictOf(raw: unknown): PreconditionVerdict {
+function verdictOf(raw: unknown): L.PreconditionVerdict {
   if (raw === undefined || raw === null) return { holds: true }
   const parsed = movedRow.safeParse(raw)
   if (!parsed.success) return { holds: true }
   const r = parsed.data
   if (r.outcome === 'unsure') return { holds: false, unsure: 'unsettled' }
-  const moved: EarlierSend = {
+  const moved: L.EarlierSend = {
     jobId: r.job_id,
     index: r.idx,
     at: (r.ended_at ?? new Date()).toISOString(),
@@ -235,7 +223,7 @@ function verdictOf(raw: unknown): PreconditionVerdict {
 }
 
 /** A mark as the database's sequence reads it; anything else (a local ledger's, a damaged one) as no mark. */
-const sinceOf = (p: SendPrecondition | undefined): string | null =>
+const sinceOf = (p: L.SendPrecondition | undefined): string | null =>
   p?.since !== undefined && /^\d+$/.test(p.since) ? p.since : null
 
 /**
@@ -253,7 +241,7 @@ function schemaRefusal(schema: SchemaStatus): TeamError | undefined {
   })
 }
 
-export class TeamLedger implements WriteLedger {
+export class TeamLedger implements L.WriteLedger {
   readonly kind = 'team'
   readonly where: string
   unreadableLines = 0
@@ -262,9 +250,9 @@ export class TeamLedger implements WriteLedger {
   private readonly pool: pg.Pool
   private readonly leaseMs: number
   private readonly accounts: TeamAccountMap
-  private readonly held = new Map<number, TargetLease>()
+  private readonly held = new Map<number, L.TargetLease>()
   /** Preconditions checked with a lease's claim, by fence, until precondition() takes the answer. */
-  private readonly verdicts = new Map<number, PreconditionVerdict>()
+  private readonly verdicts = new Map<number, L.PreconditionVerdict>()
   private heartbeat: NodeJS.Timeout | undefined
   /** This ledger's process as the team knows it (team_processes): the jobs it starts carry it. */
   private readonly processId: string
@@ -469,7 +457,7 @@ export class TeamLedger implements WriteLedger {
    * fails, so nothing leaves unjournaled, and a lease checked is one whose send may have left (it
    * turns unknown, never free, if it runs out).
    */
-  async beginSend(record: JournalRecord, lease: TargetLease, p: SendPrecondition): Promise<BeginSend> {
+  async beginSend(record: JournalRecord, lease: L.TargetLease, p: L.SendPrecondition): Promise<L.BeginSend> {
     if (record.t !== 'item') throw new Error('beginSend takes an item record')
     const kept = keptItem(record)
     const values = [lease.fence, this.ttl(), ...this.itemRecordValues(kept), sinceOf(p), p.basis ?? null, this.o.member]
@@ -505,7 +493,7 @@ export class TeamLedger implements WriteLedger {
    * its lease, whose item a colleague settled meanwhile, writes nothing. Idempotent: a retry after a
    * lost connection whose first commit landed finds the lease let go, and writes nothing again.
    */
-  async end(record: JournalRecord, lease: TargetLease, outcome: 'free' | 'unknown', job: JobView): Promise<void> {
+  async end(record: JournalRecord, lease: L.TargetLease, outcome: 'free' | 'unknown', job: JobView): Promise<void> {
     if (record.t !== 'item') {
       await Promise.all([this.release(lease, outcome), this.append(record)])
       return
@@ -690,7 +678,7 @@ export class TeamLedger implements WriteLedger {
 
   // --- the per-target holds ---
 
-  private holder(raw: unknown): { ref: TargetRef; holder: TargetHolder } | undefined {
+  private holder(raw: unknown): { ref: L.TargetRef; holder: L.TargetHolder } | undefined {
     const r = holderRow.parse(raw)
     const accountId = this.accounts.toLocal(r.account)
     if (accountId === undefined) return undefined
@@ -700,15 +688,15 @@ export class TeamLedger implements WriteLedger {
     }
   }
 
-  private key(ref: TargetRef): [string, string, string] {
+  private key(ref: L.TargetRef): [string, string, string] {
     return [this.accounts.toTeam(ref.accountId), ref.operation, ref.target]
   }
 
   async claim(
-    ref: TargetRef,
+    ref: L.TargetRef,
     owner: { jobId: string; index: number },
-    opts: { overUnknown?: boolean; precondition?: SendPrecondition | undefined } = {},
-  ): Promise<ClaimResult> {
+    opts: { overUnknown?: boolean; precondition?: L.SendPrecondition | undefined } = {},
+  ): Promise<L.ClaimResult> {
     const p = opts.precondition
     // One call (team_claim): expired leases made what they mean, the target taken in this member's
     // name, and with a mark what moved the precondition since (precondition() answers from it;
@@ -772,7 +760,7 @@ export class TeamLedger implements WriteLedger {
     throw new TeamError('team.failed', { step: 'claim' })
   }
 
-  async precondition(lease: TargetLease, p: SendPrecondition): Promise<PreconditionVerdict> {
+  async precondition(lease: L.TargetLease, p: L.SendPrecondition): Promise<L.PreconditionVerdict> {
     if (p.since === undefined) return { holds: false, unsure: 'noMark' }
     const known = this.verdicts.get(lease.fence)
     this.verdicts.delete(lease.fence)
@@ -788,7 +776,7 @@ export class TeamLedger implements WriteLedger {
     return verdictOf(rows.rows[0])
   }
 
-  async mark(): Promise<LedgerMark> {
+  async mark(): Promise<L.LedgerMark> {
     const r = await this.step(
       (db) =>
         db.query(
@@ -800,7 +788,7 @@ export class TeamLedger implements WriteLedger {
   }
 
   async otherSends(
-    ref: TargetRef,
+    ref: L.TargetRef,
     owner: { jobId: string; index: number },
     sinceIso: string,
   ): Promise<{ requestIds: string[]; withoutId: number }> {
@@ -823,14 +811,14 @@ export class TeamLedger implements WriteLedger {
     }
   }
 
-  private took(ref: TargetRef, owner: { jobId: string; index: number }, fence: number): ClaimResult {
-    const lease: TargetLease = { ref, jobId: owner.jobId, index: owner.index, fence }
+  private took(ref: L.TargetRef, owner: { jobId: string; index: number }, fence: number): L.ClaimResult {
+    const lease: L.TargetLease = { ref, jobId: owner.jobId, index: owner.index, fence }
     this.held.set(fence, lease)
     return { ok: true, lease }
   }
 
   /** The committed check before a send made on its own (team_still_held): this member's lease, current and unexpired, marked checked. */
-  async stillHeld(lease: TargetLease): Promise<boolean> {
+  async stillHeld(lease: L.TargetLease): Promise<boolean> {
     const r = await this.step(
       (db) =>
         db.query(
@@ -845,7 +833,7 @@ export class TeamLedger implements WriteLedger {
     return z.object({ held: z.boolean() }).parse(r.rows[0]).held
   }
 
-  async release(lease: TargetLease, outcome: 'free' | 'unknown'): Promise<void> {
+  async release(lease: L.TargetLease, outcome: 'free' | 'unknown'): Promise<void> {
     this.held.delete(lease.fence)
     this.verdicts.delete(lease.fence)
     await this.step(
@@ -862,7 +850,7 @@ export class TeamLedger implements WriteLedger {
    * request, who settled it recorded. Without evidence (an account removed on this workstation)
    * nothing: the team's unknown outcome stays until someone settles it from the log.
    */
-  async settle(ref: TargetRef, evidence?: SettleEvidence): Promise<void> {
+  async settle(ref: L.TargetRef, evidence?: L.SettleEvidence): Promise<void> {
     if (!evidence) return
     const entry = {
       request_id: evidence.requestId,
@@ -881,7 +869,7 @@ export class TeamLedger implements WriteLedger {
     )
   }
 
-  async holderOf(ref: TargetRef): Promise<TargetHolder | undefined> {
+  async holderOf(ref: L.TargetRef): Promise<L.TargetHolder | undefined> {
     const rows = await this.step(
       async (db) => {
         const rows: unknown[] = (
@@ -896,7 +884,7 @@ export class TeamLedger implements WriteLedger {
     return holderFrom(r)
   }
 
-  async holdersOf(refs: readonly TargetRef[]): Promise<Array<TargetHolder | undefined>> {
+  async holdersOf(refs: readonly L.TargetRef[]): Promise<Array<L.TargetHolder | undefined>> {
     if (refs.length === 0) return []
     const keys = refs.map((ref) => this.key(ref))
     const rows = await this.step(
@@ -913,7 +901,7 @@ export class TeamLedger implements WriteLedger {
       },
       { retryOnLoss: true },
     )
-    const byKey = new Map<string, TargetHolder>()
+    const byKey = new Map<string, L.TargetHolder>()
     for (const raw of rows) {
       const r = holderRow.parse(raw)
       byKey.set(JSON.stringify([r.account, r.operation, r.target]), holderFrom(r))
@@ -921,7 +909,7 @@ export class TeamLedger implements WriteLedger {
     return keys.map((k) => byKey.get(JSON.stringify(k)))
   }
 
-  async unknownTargets(): Promise<Array<{ ref: TargetRef; holder: TargetHolder }>> {
+  async unknownTargets(): Promise<Array<{ ref: L.TargetRef; holder: L.TargetHolder }>> {
     const rows = await this.step(
       async (db) => {
         const rows: unknown[] = (

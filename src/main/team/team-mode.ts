@@ -8,18 +8,7 @@
  */
 import type { JobView } from '@shared/jobs'
 import type { JournalRecord } from '../jobs/ledger/journal-record'
-import type {
-  BeginSend,
-  ClaimResult,
-  LedgerMark,
-  PreconditionVerdict,
-  SendPrecondition,
-  SettleEvidence,
-  TargetHolder,
-  TargetLease,
-  TargetRef,
-  WriteLedger,
-} from '../jobs/ledger/write-ledger'
+import type * as L from '../jobs/ledger/write-ledger'
 import { TeamAccountIdentities } from './account-identity'
 import { openConfiguredTeamLedger, type TeamKeys } from './open-team'
 import { TeamError, teamErrorOf, type TeamErrorCode } from './team-error'
@@ -76,7 +65,7 @@ export interface TeamModeOptions {
 }
 
 /** The team ledger as this process keeps it: opened lazily, reopened after the database was away. */
-class ReconnectingTeamLedger implements WriteLedger {
+class ReconnectingTeamLedger implements L.WriteLedger {
   readonly kind = 'team'
   readonly where: string
   private inner: TeamLedger | undefined
@@ -280,27 +269,27 @@ class ReconnectingTeamLedger implements WriteLedger {
     return this.inner ? this.step((l) => l.compact(jobs)) : Promise.resolve()
   }
   claim(
-    ref: TargetRef,
+    ref: L.TargetRef,
     owner: { jobId: string; index: number },
-    opts?: { overUnknown?: boolean; precondition?: SendPrecondition | undefined },
-  ): Promise<ClaimResult> {
+    opts?: { overUnknown?: boolean; precondition?: L.SendPrecondition | undefined },
+  ): Promise<L.ClaimResult> {
     return this.step(async (l) => {
       await this.learn(ref.accountId)
       return l.claim(ref, owner, opts)
     })
   }
-  precondition(lease: TargetLease, p: SendPrecondition): Promise<PreconditionVerdict> {
+  precondition(lease: L.TargetLease, p: L.SendPrecondition): Promise<L.PreconditionVerdict> {
     return this.step((l) => l.precondition(lease, p))
   }
   /** Before the send: never owed (nothing is sent when it cannot be written). */
-  beginSend(record: JournalRecord, lease: TargetLease, p: SendPrecondition): Promise<BeginSend> {
+  beginSend(record: JournalRecord, lease: L.TargetLease, p: L.SendPrecondition): Promise<L.BeginSend> {
     return this.step((l) => l.beginSend(record, lease, p))
   }
-  mark(): Promise<LedgerMark> {
+  mark(): Promise<L.LedgerMark> {
     return this.step((l) => l.mark())
   }
   otherSends(
-    ref: TargetRef,
+    ref: L.TargetRef,
     owner: { jobId: string; index: number },
     sinceIso: string,
   ): Promise<{ requestIds: string[]; withoutId: number }> {
@@ -309,10 +298,10 @@ class ReconnectingTeamLedger implements WriteLedger {
       return l.otherSends(ref, owner, sinceIso)
     })
   }
-  stillHeld(lease: TargetLease): Promise<boolean> {
+  stillHeld(lease: L.TargetLease): Promise<boolean> {
     return this.step((l) => l.stillHeld(lease))
   }
-  async release(lease: TargetLease, outcome: 'free' | 'unknown'): Promise<void> {
+  async release(lease: L.TargetLease, outcome: 'free' | 'unknown'): Promise<void> {
     try {
       await this.step((l) => l.release(lease, outcome))
     } catch (err) {
@@ -321,7 +310,7 @@ class ReconnectingTeamLedger implements WriteLedger {
       throw err
     }
   }
-  async end(record: JournalRecord, lease: TargetLease, outcome: 'free' | 'unknown', job: JobView): Promise<void> {
+  async end(record: JournalRecord, lease: L.TargetLease, outcome: 'free' | 'unknown', job: JobView): Promise<void> {
     try {
       await this.step(async (l) => {
         await this.learn(job.accountId)
@@ -334,19 +323,19 @@ class ReconnectingTeamLedger implements WriteLedger {
       throw err
     }
   }
-  settle(ref: TargetRef, evidence?: SettleEvidence): Promise<void> {
+  settle(ref: L.TargetRef, evidence?: L.SettleEvidence): Promise<void> {
     return this.step(async (l) => {
       await this.learn(ref.accountId)
       return l.settle(ref, evidence)
     })
   }
-  holderOf(ref: TargetRef): Promise<TargetHolder | undefined> {
+  holderOf(ref: L.TargetRef): Promise<L.TargetHolder | undefined> {
     return this.step(async (l) => {
       await this.learn(ref.accountId)
       return l.holderOf(ref)
     })
   }
-  holdersOf(refs: readonly TargetRef[]): Promise<Array<TargetHolder | undefined>> {
+  holdersOf(refs: readonly L.TargetRef[]): Promise<Array<L.TargetHolder | undefined>> {
     return this.step(async (l) => {
       for (const accountId of new Set(refs.map((r) => r.accountId))) {
         await this.learn(accountId)
@@ -455,7 +444,7 @@ class ReconnectingTeamLedger implements WriteLedger {
     })
   }
 
-  async unknownTargets(): Promise<Array<{ ref: TargetRef; holder: TargetHolder }>> {
+  async unknownTargets(): Promise<Array<{ ref: L.TargetRef; holder: L.TargetHolder }>> {
     try {
       return await this.step((l) => l.unknownTargets())
     } catch (err) {

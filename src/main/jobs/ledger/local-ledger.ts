@@ -12,20 +12,7 @@
 import { isJobRunning, type JobView } from '@shared/jobs'
 import type { Journal } from './journal-file'
 import type { JournalRecord } from './journal-record'
-import type {
-  BeginSend,
-  ClaimResult,
-  EarlierSend,
-  LedgerMark,
-  PreconditionVerdict,
-  SendEnd,
-  SendPrecondition,
-  SettleEvidence,
-  TargetHolder,
-  TargetLease,
-  TargetRef,
-  WriteLedger,
-} from './write-ledger'
+import type * as L from './write-ledger'
 
 /** The runner keeps the last 300 jobs; holds of older ones are not rebuilt (as before the ledger). */
 const JOBS_KEPT = 300
@@ -34,18 +21,18 @@ const JOBS_KEPT = 300
 interface Ended {
   /** Its place among this process's ends (0: read from the journal, before every mark). */
   seq: number
-  how: SendEnd | 'unsure'
+  how: L.SendEnd | 'unsure'
   basis?: string | undefined
   requestId?: string | undefined
   /** ISO time it ended (the journal's: the job's end, where the item has none). */
   at: string
-  send: EarlierSend
+  send: L.EarlierSend
 }
 
-export class LocalLedger implements WriteLedger {
+export class LocalLedger implements L.WriteLedger {
   readonly kind = 'local' as const
   /** account / operation / target -> the send that holds it. */
-  private readonly holds = new Map<string, { ref: TargetRef; holder: TargetHolder; basis?: string | undefined }>()
+  private readonly holds = new Map<string, { ref: L.TargetRef; holder: L.TargetHolder; basis?: string | undefined }>()
   /** account / operation / target -> the sends of it that ended, oldest first. */
   private readonly ended = new Map<string, Ended[]>()
   /** Targets the journal named after the line where it was changed outside the app: nothing said of them is vouched for. */
@@ -117,10 +104,10 @@ export class LocalLedger implements WriteLedger {
   }
 
   claim(
-    ref: TargetRef,
+    ref: L.TargetRef,
     owner: { jobId: string; index: number },
-    opts?: { overUnknown?: boolean; precondition?: SendPrecondition | undefined },
-  ): Promise<ClaimResult> {
+    opts?: { overUnknown?: boolean; precondition?: L.SendPrecondition | undefined },
+  ): Promise<L.ClaimResult> {
     const held = this.holds.get(keyOf(ref))
     if (held && (held.holder.state === 'sending' || opts?.overUnknown !== true))
       return Promise.resolve({ ok: false, heldBy: { ...held.holder } })
@@ -134,11 +121,11 @@ export class LocalLedger implements WriteLedger {
     return Promise.resolve({ ok: true, lease: { ref, ...owner, fence: 0 } })
   }
 
-  precondition(lease: TargetLease, p: SendPrecondition): Promise<PreconditionVerdict> {
+  precondition(lease: L.TargetLease, p: L.SendPrecondition): Promise<L.PreconditionVerdict> {
     return Promise.resolve(this.verdict(lease, p))
   }
 
-  private verdict(lease: TargetLease, p: SendPrecondition): PreconditionVerdict {
+  private verdict(lease: L.TargetLease, p: L.SendPrecondition): L.PreconditionVerdict {
     if (p.since === undefined) return { holds: false, unsure: 'noMark' }
     const since = Number(p.since)
     const others = (this.ended.get(keyOf(lease.ref)) ?? []).filter(
@@ -154,7 +141,7 @@ export class LocalLedger implements WriteLedger {
   }
 
   /** Nothing else takes a local hold away, and nothing else ends a send of its target, while this process holds it. */
-  async beginSend(record: JournalRecord, lease: TargetLease, p: SendPrecondition): Promise<BeginSend> {
+  async beginSend(record: JournalRecord, lease: L.TargetLease, p: L.SendPrecondition): Promise<L.BeginSend> {
     const v = this.verdict(lease, p)
     if (!v.holds && 'moved' in v) return { ok: false, moved: v.moved }
     await this.append(record)
@@ -165,7 +152,7 @@ export class LocalLedger implements WriteLedger {
     return Promise.resolve(true)
   }
 
-  release(lease: TargetLease, outcome: 'free' | 'unknown'): Promise<void> {
+  release(lease: L.TargetLease, outcome: 'free' | 'unknown'): Promise<void> {
     const key = keyOf(lease.ref)
     const basis = this.holds.get(key)?.basis
     if (outcome === 'free') this.holds.delete(key)
@@ -179,7 +166,7 @@ export class LocalLedger implements WriteLedger {
   }
 
   /** The hold let go at once (in memory), the end remembered, the record journaled (the local history is the observer's). */
-  async end(record: JournalRecord, lease: TargetLease, outcome: 'free' | 'unknown', job: JobView): Promise<void> {
+  async end(record: JournalRecord, lease: L.TargetLease, outcome: 'free' | 'unknown', job: JobView): Promise<void> {
     const held = this.holds.get(keyOf(lease.ref))
     await this.release(lease, outcome)
     if (record.t === 'item' && (record.state === 'done' || record.state === 'failed')) {
@@ -196,14 +183,14 @@ export class LocalLedger implements WriteLedger {
     await this.append(record)
   }
 
-  settle(ref: TargetRef, evidence?: SettleEvidence): Promise<void> {
+  settle(ref: L.TargetRef, evidence?: L.SettleEvidence): Promise<void> {
     const held = this.holds.get(keyOf(ref))
     this.holds.delete(keyOf(ref))
     if (held && evidence) this.remember(ref, { ...this.endOf(held, evidence.how), requestId: evidence.requestId })
     return Promise.resolve()
   }
 
-  private endOf(held: { holder: TargetHolder; basis?: string | undefined }, how: SendEnd | 'unsure'): Ended {
+  private endOf(held: { holder: L.TargetHolder; basis?: string | undefined }, how: L.SendEnd | 'unsure'): Ended {
     const at = this.now().toISOString()
     return {
       seq: ++this.seq,
@@ -214,23 +201,23 @@ export class LocalLedger implements WriteLedger {
     }
   }
 
-  private remember(ref: TargetRef, e: Ended): void {
+  private remember(ref: L.TargetRef, e: Ended): void {
     const key = keyOf(ref)
     const list = this.ended.get(key)
     if (list) list.push(e)
     else this.ended.set(key, [e])
   }
 
-  holderOf(ref: TargetRef): Promise<TargetHolder | undefined> {
+  holderOf(ref: L.TargetRef): Promise<L.TargetHolder | undefined> {
     const held = this.holds.get(keyOf(ref))
     return Promise.resolve(held ? { ...held.holder } : undefined)
   }
 
-  holdersOf(refs: readonly TargetRef[]): Promise<Array<TargetHolder | undefined>> {
+  holdersOf(refs: readonly L.TargetRef[]): Promise<Array<L.TargetHolder | undefined>> {
     return Promise.all(refs.map((ref) => this.holderOf(ref)))
   }
 
-  unknownTargets(): Promise<Array<{ ref: TargetRef; holder: TargetHolder }>> {
+  unknownTargets(): Promise<Array<{ ref: L.TargetRef; holder: L.TargetHolder }>> {
     return Promise.resolve(
       [...this.holds.values()]
         .filter((h) => h.holder.state === 'unknown')
@@ -238,12 +225,12 @@ export class LocalLedger implements WriteLedger {
     )
   }
 
-  mark(): Promise<LedgerMark> {
+  mark(): Promise<L.LedgerMark> {
     return Promise.resolve(String(this.seq))
   }
 
   otherSends(
-    ref: TargetRef,
+    ref: L.TargetRef,
     owner: { jobId: string; index: number },
     sinceIso: string,
   ): Promise<{ requestIds: string[]; withoutId: number }> {
@@ -260,6 +247,6 @@ export class LocalLedger implements WriteLedger {
   }
 }
 
-function keyOf(ref: TargetRef): string {
+function keyOf(ref: L.TargetRef): string {
   return `${ref.accountId}\u0000${ref.operation}\u0000${ref.target}`
 }
