@@ -38,6 +38,9 @@ import { listAllPages, type ListAllOptions } from './paging'
 import type { Envelope } from './envelope'
 export type { Envelope } from './envelope'
 
+/** The whole decoded answer to operation N: its results with paging and request_id. */
+type EnvelopeOf<N extends EndpointName> = Envelope<EndpointResult<N>>
+
 /**
  * The service's words when a token is used from an address outside its allowed list (as users
  * met it: "access from this IP address is not permitted for this token"); no recording has it.
@@ -91,21 +94,13 @@ export interface ApiClient {
   /** One operation; resolves to its decoded `results`. */
   call<N extends EndpointName>(name: N, input: EndpointInput<N>, opts?: CallOptions): Promise<EndpointResult<N>>
   /** One operation; resolves to the whole decoded envelope (results, paging, request_id). */
-  send<N extends EndpointName>(
-    name: N,
-    input: EndpointInput<N>,
-    opts?: CallOptions,
-  ): Promise<Envelope<EndpointResult<N>>>
+  send<N extends EndpointName>(name: N, input: EndpointInput<N>, opts?: CallOptions): Promise<EnvelopeOf<N>>
   /** Every item of a paged list. */
   listAll<N extends PagedEndpointName>(name: N, input: PagedInput<N>, opts?: ListAllOptions): Promise<PagedItem<N>[]>
   /** One operation with parameters validated already (at the IPC boundary). */
   callParsed<N extends EndpointName>(name: N, params: EndpointParams<N>, opts?: CallOptions): Promise<EndpointResult<N>>
   /** The same, answering the whole envelope (results and request_id). */
-  sendParsed<N extends EndpointName>(
-    name: N,
-    params: EndpointParams<N>,
-    opts?: CallOptions,
-  ): Promise<Envelope<EndpointResult<N>>>
+  sendParsed<N extends EndpointName>(name: N, params: EndpointParams<N>, opts?: CallOptions): Promise<EnvelopeOf<N>>
   /** The method, path (as the service's log records it) and JSON body a call would send. */
   describeRequest<N extends EndpointName>(
     name: N,
@@ -342,7 +337,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     name: N,
     input: EndpointInput<N>,
     opts: CallOptions = {},
-  ): Promise<Envelope<EndpointResult<N>>> {
+  ): Promise<EnvelopeOf<N>> {
     const params = parseEndpointParams(name, input)
     if (!params.ok) throw AppError.invalid('request.invalid', params.issues, { operation: name })
     return sendParsed(name, params.value, opts)
@@ -352,7 +347,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     name: N,
     params: EndpointParams<N>,
     opts: CallOptions = {},
-  ): Promise<Envelope<EndpointResult<N>>> {
+  ): Promise<EnvelopeOf<N>> {
     const def: EndpointDef = endpoints[name]
     const { url, json } = buildRequest(def, params)
 
@@ -387,7 +382,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         try {
           if (controller.signal.aborted) throw transportError(null, controller.signal)
           // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- decodeEnvelope checked the results with this operation's schema; only the generic name's link to its type is stated
-          const envelope = (await attempt(def, url, json, controller.signal)) as Envelope<EndpointResult<N>>
+          const envelope = (await attempt(def, url, json, controller.signal)) as EnvelopeOf<N>
           pacer.passed(slot)
           return envelope
         } catch (err) {
