@@ -20,6 +20,16 @@ function numberFormat(locale: string): Intl.NumberFormat {
   return f
 }
 
+/**
+ * Fills a plural message once, ahead of a screen that fills some in its first frame: the first
+ * costs milliseconds (the language's plural rules and number format, the number format the most,
+ * and the patterns' first use), which fell between the domain list's arrival and its first paint,
+ * in its first expiry flag (issue 54).
+ */
+export function prepareMessageFormats(locale: string): void {
+  formatMessage('{n, plural, =0 {} one {# {n}} other {#}}', { n: 1 }, locale)
+}
+
 /** Index of the brace that closes the one at `open`, or -1. */
 function closing(text: string, open: number): number {
   let depth = 0
