@@ -133,9 +133,9 @@ export function createTableOrder<Row>(): TableOrder<Row> {
   let rowsOf: readonly Row[] | undefined
   interface Known {
     keys: readonly SortKey[]
+    /** The rows' positions in the ascending order. */
+    order: number[]
     ascending: Row[]
-    /** The keys in the ascending order, for the descending one. */
-    ascendingKeys: SortKey[]
     descending?: Row[]
   }
   const byColumn = new Map<string, Known>()
@@ -147,11 +147,13 @@ export function createTableOrder<Row>(): TableOrder<Row> {
     let known = byColumn.get(column)
     if (!known || !(yield* sameKeys(known.keys, keys))) {
       const order = yield* ascendingOrder(keys)
-      known = { keys, ascending: yield* pick(rows, order), ascendingKeys: yield* pick(keys, order) }
+      known = { keys, order, ascending: yield* pick(rows, order) }
       byColumn.set(column, known)
     }
     if (dir === 1) return known.ascending
-    known.descending ??= yield* descending(known.ascending, known.ascendingKeys)
+    // The keys in the ascending order only for the descending one, when first asked for: a pass over
+    // every row less before a long list's first paint, which is in the ascending order (issue 54).
+    known.descending ??= yield* descending(known.ascending, yield* pick(known.keys, known.order))
     return known.descending
   }
   return Object.assign(
