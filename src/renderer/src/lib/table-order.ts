@@ -1,7 +1,7 @@
 /**
  * The order of a table's rows by one column, remembered per column while the rows stay the same:
  * sorting 100,000 rows again for each click held the window's thread for 60 to 90 ms (issue 54),
- * where the other direction, or a column sorted before, is one pass over the rows. The keys are
+ * where the other direction, or a column sorted before, is a pass or two over the rows. The keys are
  * worked out again on every call (what a column shows may change without the rows changing: a
  * detail list arriving) and compared with the remembered ones; only equal keys reuse an order.
  */
