@@ -6,7 +6,10 @@
  * workstations at once beside one; the archive's cost at a start (team-start.ts); the command's
  * start in team mode beside single-workstation mode (team-command-start.ts).
  */
-import { loadavg } from 'node:os'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { open } from 'node:fs/promises'
+import { loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { startTestPostgres } from '../support/postgres'
 import { openWorkstation, poolFor } from '../support/team-ledgers'
 import type { BenchResult } from './report'
@@ -46,10 +49,16 @@ export async function benchTeam(): Promise<BenchResult> {
         await ledger.release(b.lease, 'free')
         takeCheckRelease.push(performance.now() - t)
       }
-      // What the machine gives: one round trip, and one durable commit (its WAL flushed to disk).
+      // What the machine gives: one round trip, one durable commit (its WAL flushed to disk), and
+      // beside it a single workstation's journal line (appended and flushed). An item sent waits in
+      // turn for two durable steps, its worker's last end and its own journal step: in team mode two
+      // commits, each a round trip of its own; in single-workstation mode two flushed lines.
       const roundTrip: number[] = []
       const commit: number[] = []
+      const line: number[] = []
       const pool = poolFor(db)
+      const dir = mkdtempSync(join(tmpdir(), 'bench-team-line-'))
+      const journal = await open(join(dir, 'journal.jsonl'), 'a', 0o600)
       try {
         await pool.query('CREATE TABLE IF NOT EXISTS bench_commit (n int)')
         for (let i = 0; i < 100; i++) {
@@ -59,8 +68,14 @@ export async function benchTeam(): Promise<BenchResult> {
           t = performance.now()
           await pool.query('INSERT INTO bench_commit VALUES (1)')
           commit.push(performance.now() - t)
+          t = performance.now()
+          await journal.write(`${JSON.stringify({ t: 'item', job: 'bench', i, state: 'done' })}\n`)
+          await journal.datasync()
+          line.push(performance.now() - t)
         }
       } finally {
+        await journal.close()
+        rmSync(dir, { recursive: true, force: true })
         await pool.end()
       }
       const m = median(takeRelease)
@@ -77,7 +92,8 @@ export async function benchTeam(): Promise<BenchResult> {
         lines: [
           `claim + release median ${m.toFixed(2)} ms (target <= ${TARGET_MS} ms)`,
           `claim + stillHeld + release median ${median(takeCheckRelease).toFixed(2)} ms`,
-          `for scale: one round trip ${median(roundTrip).toFixed(2)} ms, one durable commit ${median(commit).toFixed(2)} ms (median)`,
+          `for scale: one round trip ${median(roundTrip).toFixed(2)} ms, one durable commit ${median(commit).toFixed(2)} ms,` +
+            ` a local journal line appended and flushed ${median(line).toFixed(2)} ms (median)`,
           ...renewals.lines,
           ...command.lines,
           ...starts.lines,
