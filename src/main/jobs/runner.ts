@@ -326,7 +326,11 @@ export class JobRunner {
         // This worker's last send's end, journaled while its next item is claimed (send-item.ts SendTrail).
         const trail: SendTrail = {}
         while (next < queue.length && !this.closed) {
-          if (job.status === 'paused') await new Promise<void>((resolve) => (int.resume = resolve))
+          if (job.status === 'paused') {
+            // The last end carried to a next journal step is written now: none comes while paused.
+            trail.carry?.alone()
+            await new Promise<void>((resolve) => (int.resume = resolve))
+          }
           if (int.stopRequested || this.closed) break
           // Made read-only or removed while the job ran: nothing more is sent for it.
           const halt = this.accountHalt(job.accountId)
@@ -339,6 +343,8 @@ export class JobRunner {
           if (i === undefined) break
           if ((await sendItem(this.steps, client, job, int, i, { lastTry, trail })) === 'busy') later.push(i)
         }
+        // No next journal step: the last end carried to one is written alone.
+        trail.carry?.alone()
         await trail.ending
       }
       await Promise.all(Array.from({ length: Math.min(job.concurrency, queue.length) }, worker))
@@ -413,7 +419,9 @@ export class JobRunner {
     let journaled = true
     try {
       const record = itemRecord(job.id, i, it, jobSecrets(job))
-      await (letGo ? this.opts.ledger.end(record, letGo.lease, letGo.outcome, job) : this.opts.ledger.append(record))
+      await (letGo
+        ? (letGo.journal?.(record) ?? this.opts.ledger.end(record, letGo.lease, letGo.outcome, job))
+        : this.opts.ledger.append(record))
     } catch (err) {
       journaled = false
       const own = int ?? this.internals.get(job.id)

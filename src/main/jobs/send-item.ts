@@ -27,7 +27,7 @@ import { toErrorData } from '../base/app-error'
 import type { ApiClient } from '../http'
 import { heldError } from './held-by'
 import type { BodyMac } from './ledger/body-mac'
-import { itemRecord, jobSecrets } from './ledger/journal-record'
+import { itemRecord, jobSecrets, type JournalRecord } from './ledger/journal-record'
 import { ledgerErrorData } from './ledger/ledger-error'
 import { systemReason } from './ledger/journal-start'
 import type { ClaimResult, SendPrecondition, TargetLease, TargetRef, WriteLedger } from './ledger/write-ledger'
@@ -36,6 +36,7 @@ import { isOutcomeUnknown } from './outcome'
 import { alreadyDoneError, checkedByLedger, preconditionOf, unsureError, verifyAtService } from './preconditions'
 import { readBack } from './read-back'
 import type { WriteObserver } from './write-history'
+import { CarriedEnd, type EndStep } from './carried-end'
 
 /** What the runner keeps of a job beside its view, as far as sending an item needs it. */
 export interface ItemInternals {
@@ -48,7 +49,12 @@ export interface ItemInternals {
   controller: AbortController
 }
 
-export type LetGo = { lease: TargetLease; outcome: 'free' | 'unknown' }
+export type LetGo = {
+  lease: TargetLease
+  outcome: 'free' | 'unknown'
+  /** Journals the end's record instead of the ledger's end (a CarriedEnd's). */
+  journal?: ((record: JournalRecord) => Promise<void>) | undefined
+}
 
 /**
  * One worker's last send's end, still being journaled (true once journaled, false when it could
@@ -61,6 +67,12 @@ export type LetGo = { lease: TargetLease; outcome: 'free' | 'unknown' }
  */
 export interface SendTrail {
   ending?: Promise<boolean> | undefined
+  /**
+   * On a ledger that writes an end and a journal step in one (endThenBeginSend), the end itself,
+   * carried to the next item's journal step (carried-end.ts): one durable step where there were
+   * two in turn. `ending` still settles when it is written.
+   */
+  carry?: CarriedEnd | undefined
 }
 
 /** The runner's own steps, as one item's send uses them. */
@@ -176,9 +188,13 @@ export async function sendItem(
     return
   }
   const sent = { method: request.method, path: request.path, bodyHash }
-  // The worker's last send's end, journaled first: one that could not be stops the job before this send.
+  // The worker's last send's end, journaled first (or in the same step, carried): one that could
+  // not be stops the job before this send.
   const trail = opts.trail ?? {}
-  if (trail.ending && !(await trail.ending)) {
+  const carry = trail.carry
+  trail.carry = undefined
+  const carried = carry?.take()
+  if (!carried && trail.ending && !(await trail.ending)) {
     await letGo()
     return
   }
@@ -190,12 +206,22 @@ export async function sendItem(
     lease,
     { state: 'sending', sentAt: steps.now().toISOString(), sent },
     precondition,
+    carry && carried ? { carry, end: carried } : undefined,
   )
   if (begun !== 'sent') return
 
-  // 5. The send, the read-back and the end (which trails: see SendTrail).
-  const ended = (change: Partial<JobItemView> & { state: ItemState }, outcome: LetGo['outcome']) =>
-    steps.settle(job, i, change, undefined, { lease, outcome })
+  // 5. The send, the read-back and the end (which trails: see SendTrail; a send let go free is
+  // carried to the worker's next journal step where the ledger writes both in one).
+  const ended = (change: Partial<JobItemView> & { state: ItemState }, outcome: LetGo['outcome']) => {
+    const carry =
+      outcome === 'free' && opts.trail && ledger.endThenBeginSend ? new CarriedEnd(ledger, lease, job) : undefined
+    if (carry) trail.carry = carry
+    return steps.settle(job, i, change, undefined, {
+      lease,
+      outcome,
+      journal: carry ? (record) => carry.journal(record) : undefined,
+    })
+  }
   const thenHistory = async (journaled: Promise<boolean>) => {
     const ok = await journaled
     await steps.observe((o) => o.ended(job, i, { fromLog: false }))
@@ -284,12 +310,23 @@ async function beginSend(
   lease: TargetLease,
   change: Partial<JobItemView> & { state: 'sending' },
   precondition: SendPrecondition,
+  carried?: { carry: CarriedEnd; end: EndStep },
 ): Promise<'sent' | 'not-sent'> {
   const it = job.items[i]
-  if (!it) return 'not-sent'
+  if (!it) {
+    carried?.carry.putBack()
+    return 'not-sent'
+  }
   Object.assign(it, change)
   const record = itemRecord(job.id, i, it, jobSecrets(job))
-  const begun = await steps.ledger.beginSend(record, lease, precondition).catch((err: unknown) => ({ failed: err }))
+  const { ledger } = steps
+  const step =
+    carried && ledger.endThenBeginSend
+      ? ledger.endThenBeginSend(carried.end, record, lease, precondition)
+      : ledger.beginSend(record, lease, precondition)
+  const begun = await step.catch((err: unknown) => ({ failed: err }))
+  // The worker's last end was written with this step (or not, with it): its own settle is told.
+  carried?.carry.taken('failed' in begun ? { err: begun.failed } : undefined)
   if ('failed' in begun) {
     // Not journaled (the journal file or the ledger's store away): never sent; the job sends nothing more.
     int.journalFailure ??= { reason: systemReason(begun.failed), ledger: ledgerErrorData(begun.failed) }

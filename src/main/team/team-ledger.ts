@@ -122,6 +122,9 @@ const holderFrom = (r: z.infer<typeof holderRow>): L.TargetHolder => ({
   workstation: r.workstation,
 })
 const heldRow = z.object({ held: count })
+/** team_begin_send's answer as beginSend reads it. */
+const BEGUN =
+  'held, m_member AS member, m_workstation AS workstation, m_job AS job_id, m_idx AS idx, m_at AS ended_at, m_outcome AS outcome'
 const liveJobRows = z.array(
   z.object({ id: z.string(), workstation: z.string().nullable(), pid: z.number().int().nullable() }),
 )
@@ -220,6 +223,14 @@ function verdictOf(raw: unknown): L.PreconditionVerdict {
     workstation: r.workstation,
   }
   return { holds: false, moved }
+}
+
+/** The journal step's answer: journaled and checked; or what moved the precondition; or the lease lost. */
+function begunOf(row: unknown): L.BeginSend {
+  if (heldRow.parse(row).held === 1) return { ok: true }
+  const verdict = verdictOf(movedRow.safeParse(row).success ? row : undefined)
+  if (!verdict.holds && 'moved' in verdict) return { ok: false, moved: verdict.moved }
+  return { ok: false, lost: true }
 }
 
 /** A mark as the database's sequence reads it; anything else (a local ledger's, a damaged one) as no mark. */
@@ -458,25 +469,63 @@ export class TeamLedger implements L.WriteLedger {
    * turns unknown, never free, if it runs out).
    */
   async beginSend(record: JournalRecord, lease: L.TargetLease, p: L.SendPrecondition): Promise<L.BeginSend> {
-    if (record.t !== 'item') throw new Error('beginSend takes an item record')
-    const kept = keptItem(record)
-    const values = [lease.fence, this.ttl(), ...this.itemRecordValues(kept), sinceOf(p), p.basis ?? null, this.o.member]
+    const values = this.beginSendValues(record, lease, p)
     const out = await this.step(
       (db) =>
         db.query(
           prepared(
             'begin-send',
-            'SELECT held, m_member AS member, m_workstation AS workstation, m_job AS job_id, m_idx AS idx, m_at AS ended_at, m_outcome AS outcome FROM team_begin_send($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11)',
+            `SELECT ${BEGUN} FROM team_begin_send($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11)`,
             values,
           ),
         ),
       { retryOnLoss: true, writes: true },
     )
-    const row: unknown = out.rows[0]
-    if (heldRow.parse(row).held === 1) return { ok: true }
-    const verdict = verdictOf(movedRow.safeParse(row).success ? row : undefined)
-    if (!verdict.holds && 'moved' in verdict) return { ok: false, moved: verdict.moved }
-    return { ok: false, lost: true }
+    return begunOf(out.rows[0])
+  }
+
+  /**
+   * A worker's last send's end (let go free) and its next item's journal step in one statement
+   * (team_end and team_begin_send, as apart): one round trip and one durable commit, where apart
+   * the end's commit and then the journal step's are waited for in turn. Both idempotent, so
+   * retried once on a lost connection as each is alone. When the statement fails otherwise
+   * (nothing of either written), the end is tried alone before the failure is thrown on.
+   */
+  async endThenBeginSend(
+    last: { record: JournalRecord; lease: L.TargetLease; job: JobView },
+    record: JournalRecord,
+    lease: L.TargetLease,
+    p: L.SendPrecondition,
+  ): Promise<L.BeginSend> {
+    const begin = this.beginSendValues(record, lease, p)
+    const end = this.endValues(last.record, last.lease, 'free', last.job)
+    try {
+      const out = await this.step(
+        (db) =>
+          db.query(
+            prepared(
+              'end-then-begin-send',
+              `SELECT ${BEGUN} FROM (SELECT team_end($12, $13, $14, $15, $16, $17, $18::jsonb, $19, $20, $21, $22, $23::jsonb, $24) OFFSET 0) AS ended
+                 LEFT JOIN LATERAL team_begin_send($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11) ON true`,
+              [...begin, ...end],
+            ),
+          ),
+        { retryOnLoss: true, writes: true },
+      )
+      return begunOf(out.rows[0])
+    } catch (err) {
+      // Refused as a whole (not a lost connection, where it may have landed): the end alone, then the failure.
+      if (!(err instanceof TeamError && err.code === 'team.unreachable'))
+        await this.end(last.record, last.lease, 'free', last.job).catch(() => undefined)
+      throw err
+    }
+  }
+
+  /** team_begin_send's arguments ($1 to $11). */
+  private beginSendValues(record: JournalRecord, lease: L.TargetLease, p: L.SendPrecondition): unknown[] {
+    if (record.t !== 'item') throw new Error('beginSend takes an item record')
+    const kept = keptItem(record)
+    return [lease.fence, this.ttl(), ...this.itemRecordValues(kept), sinceOf(p), p.basis ?? null, this.o.member]
   }
 
   /** An item's journal record as team_begin_send and team_end take it ($3 to $8 of both). */
@@ -498,20 +547,7 @@ export class TeamLedger implements L.WriteLedger {
       await Promise.all([this.release(lease, outcome), this.append(record)])
       return
     }
-    this.held.delete(lease.fence)
-    this.verdicts.delete(lease.fence)
-    const kept = keptItem(record)
-    const changed = teamChangeOf(job, kept.i)
-    const values = [
-      lease.fence,
-      outcome,
-      ...this.itemRecordValues(kept),
-      kept.requestId ?? null,
-      changed ? this.accounts.toTeam(job.accountId) : null,
-      changed ? changed.domain : null,
-      changed ? JSON.stringify(changed.change) : null,
-      this.o.member,
-    ]
+    const values = this.endValues(record, lease, outcome, job)
     await this.step(
       (db) =>
         db.query(
@@ -523,6 +559,25 @@ export class TeamLedger implements L.WriteLedger {
         ),
       { retryOnLoss: true, writes: true },
     )
+  }
+
+  /** team_end's arguments (13), the lease let go from this ledger's own holds. */
+  private endValues(record: JournalRecord, lease: L.TargetLease, outcome: 'free' | 'unknown', job: JobView): unknown[] {
+    if (record.t !== 'item') throw new Error('an end takes an item record')
+    this.held.delete(lease.fence)
+    this.verdicts.delete(lease.fence)
+    const kept = keptItem(record)
+    const changed = teamChangeOf(job, kept.i)
+    return [
+      lease.fence,
+      outcome,
+      ...this.itemRecordValues(kept),
+      kept.requestId ?? null,
+      changed ? this.accounts.toTeam(job.accountId) : null,
+      changed ? changed.domain : null,
+      changed ? JSON.stringify(changed.change) : null,
+      this.o.member,
+    ]
   }
 
   /** The team's journal is never rewritten: other members' jobs live in it too. */

@@ -323,6 +323,24 @@ class ReconnectingTeamLedger implements L.WriteLedger {
       throw err
     }
   }
+  /** A worker's last end with its next journal step (TeamLedger.endThenBeginSend); the database away, the end is owed as end's is. */
+  async endThenBeginSend(
+    last: { record: JournalRecord; lease: L.TargetLease; job: JobView },
+    record: JournalRecord,
+    lease: L.TargetLease,
+    p: L.SendPrecondition,
+  ): Promise<L.BeginSend> {
+    try {
+      return await this.step(async (l) => {
+        await this.learn(last.job.accountId)
+        return l.endThenBeginSend(last, record, lease, p)
+      })
+    } catch (err) {
+      if (err instanceof TeamError && err.code === 'team.unreachable')
+        this.owed.push((l) => l.end(last.record, last.lease, 'free', last.job))
+      throw err
+    }
+  }
   settle(ref: L.TargetRef, evidence?: L.SettleEvidence): Promise<void> {
     return this.step(async (l) => {
       await this.learn(ref.accountId)

@@ -164,6 +164,18 @@ export interface WriteLedger {
    */
   end(record: JournalRecord, lease: TargetLease, outcome: 'free' | 'unknown', job: JobView): Promise<void>
   /**
+   * A shared ledger's one step for a worker's last send's end (as end, its hold let go 'free') and
+   * its next item's journal step (as beginSend), committed together: one round trip and one durable
+   * commit where the two apart take two in turn. The end is written whatever the journal step
+   * answers; nothing of either when it throws. Absent: end and beginSend apart (send-item.ts SendTrail).
+   */
+  endThenBeginSend?(
+    last: { record: JournalRecord; lease: TargetLease; job: JobView },
+    record: JournalRecord,
+    lease: TargetLease,
+    p: SendPrecondition,
+  ): Promise<BeginSend>
+  /**
    * An unknown outcome was settled from the service's log: the target is free again, the send
    * recorded as the log entry shows it (done or failed, with that entry's request id). Without the
    * evidence (an account removed here) only this process's own hold goes: a shared ledger keeps
