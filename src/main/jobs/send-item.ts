@@ -15,7 +15,8 @@
  *   read back     what the service kept, while the target is still held
  *   end           the outcome journaled and the hold let go in one step; history told. It trails: the
  *                 worker's next item is claimed (and its history told) meanwhile, and waits for it only
- *                 right before its own journal step (see SendTrail)
+ *                 right before its own journal step (see SendTrail); where the ledger writes both
+ *                 in one step (team mode), the end is written with that journal step
  *
  * The runner keeps the job's view and its internals and hands its own steps over as `ItemSteps`.
  */
