@@ -36,7 +36,7 @@ const leaseRows = z.array(z.object({ idx: z.number(), state: z.string(), outcome
 
 /** A renewal of these domains, one at a time; `prepared` runs between its preparation and its start. */
 async function renew(ledger: TeamLedger, names: string[], prepared: () => Promise<void> = async () => undefined) {
-  const runner = new JobRunner({ accounts: accounts(), ledger, logCheckDelaysMs: [60_000] })
+  const runner = new JobRunner({ accounts: accounts(), ledger, logCheckDelaysMs: [60_000], endCarryMs: 60_000 })
   try {
     await runner.init()
     const { job, token } = await runner.prepare({

@@ -33,6 +33,7 @@ export class CarriedEnd {
     private readonly ledger: WriteLedger,
     private readonly lease: TargetLease,
     private readonly job: JobView,
+    private readonly carryMs: number = CARRY_MS,
   ) {
     this.written = new Promise<void>((resolve, reject) => {
       this.done = (failure) => (failure ? reject(failure.err) : resolve())
@@ -43,7 +44,7 @@ export class CarriedEnd {
   journal(record: JournalRecord): Promise<void> {
     this.step = { record, lease: this.lease, job: this.job }
     if (this.aloneAsked) this.alone()
-    else this.timer = setTimeout(() => this.alone(), CARRY_MS)
+    else this.timer = setTimeout(() => this.alone(), this.carryMs)
     return this.written
   }
 

@@ -36,6 +36,11 @@ export interface JobRunnerOptions {
   onChange?: (job: JobView) => void
   /** When the log is read after an unknown outcome (the log may lag behind the request). */
   logCheckDelaysMs?: number[]
+  /**
+   * How long a send's end waits for its worker's next journal step to carry it (carried-end.ts)
+   * before it is written alone; a test that checks what rides together sets it past its run.
+   */
+  endCarryMs?: number
   /** How long a prepared job waits for its confirmation. */
   preparedForMs?: number
   now?: () => Date

@@ -324,7 +324,7 @@ export class JobRunner {
       let next = 0
       const worker = async () => {
         // This worker's last send's end, journaled while its next item is claimed (send-item.ts SendTrail).
-        const trail: SendTrail = {}
+        const trail: SendTrail = { carryMs: this.opts.endCarryMs }
         while (next < queue.length && !this.closed) {
           if (job.status === 'paused') {
             // The last end carried to a next journal step is written now: none comes while paused.

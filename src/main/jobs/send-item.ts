@@ -74,6 +74,8 @@ export interface SendTrail {
    * two in turn. `ending` still settles when it is written.
    */
   carry?: CarriedEnd | undefined
+  /** How long an end waits to be carried (CarriedEnd's default where undefined). */
+  carryMs?: number | undefined
 }
 
 /** The runner's own steps, as one item's send uses them. */
@@ -215,7 +217,9 @@ export async function sendItem(
   // carried to the worker's next journal step where the ledger writes both in one).
   const ended = (change: Partial<JobItemView> & { state: ItemState }, outcome: LetGo['outcome']) => {
     const carry =
-      outcome === 'free' && opts.trail && ledger.endThenBeginSend ? new CarriedEnd(ledger, lease, job) : undefined
+      outcome === 'free' && opts.trail && ledger.endThenBeginSend
+        ? new CarriedEnd(ledger, lease, job, trail.carryMs)
+        : undefined
     if (carry) trail.carry = carry
     return steps.settle(job, i, change, undefined, {
       lease,
