@@ -4,7 +4,8 @@
  * the five most urgent and that nine are due; the window shows five notifications at most: the
  * four most urgent one by one, most urgent first, and in the last place "5 more items expire
  * soon", whose click opens "Expiring soon". There the nine are listed, most urgent first, each
- * with its Acknowledge reachable by keyboard; one acknowledged by keyboard reads so. A second
+ * with its Acknowledge reachable by keyboard; one acknowledged by keyboard reads so, and the next
+ * one snoozed by keyboard too: focus stays in each row, on its status, not on the body. A second
  * check (the window reloaded) finds none due: every one of the nine was recorded as sent, and no
  * notification comes again. In English and in Japanese, at 1024 x 700, axe finding nothing.
  */
@@ -37,6 +38,8 @@ const WORDS = {
     accountToShow: 'Account to show',
     acknowledge: (name: string) => `Acknowledge: ${name}`,
     acknowledged: 'Acknowledged',
+    snooze: (name: string) => `Snooze 7 days: ${name}`,
+    snoozed: 'Snoozed until',
   },
   ja: {
     reminder: (name: string, days: number) =>
@@ -48,6 +51,8 @@ const WORDS = {
     accountToShow: '表示するアカウント',
     acknowledge: (name: string) => `確認済みにする: ${name}`,
     acknowledged: '確認済み',
+    snooze: (name: string) => `保留して 7 日後に再通知: ${name}`,
+    snoozed: 'まで保留中',
   },
 } as const
 
@@ -161,8 +166,19 @@ for (const lang of ['en', 'ja'] as const) {
       await page.keyboard.press('Enter')
       const rowOf = (name: string) => table.locator('tbody tr').filter({ hasText: name })
       await expect(rowOf(first)).toContainText(w.acknowledged)
-      await expect(acknowledges).toHaveCount(DAYS_LEFT.length - 1)
-      await expectNoAxeViolationsIn(page, '#app', `nine reminders, one acknowledged, ${lang}`)
+      // The keyboard's place is kept: focus is on the row's status, which a screen reader reads out, not on the body.
+      const statusOf = (name: string) => rowOf(name).locator('.reminder-handled')
+      await expect(statusOf(first)).toBeFocused()
+      await expect(statusOf(first)).toHaveText(w.acknowledged)
+      // The next one snoozed by keyboard: the same for its status.
+      const second = byUrgency[1]!
+      await page.getByRole('button', { name: w.snooze(second), exact: true }).focus()
+      await page.keyboard.press('Enter')
+      await expect(statusOf(second)).toBeFocused()
+      await expect(statusOf(second)).toContainText(w.snoozed)
+      expect(await page.evaluate(() => document.activeElement === document.body)).toBe(false)
+      await expect(acknowledges).toHaveCount(DAYS_LEFT.length - 2)
+      await expectNoAxeViolationsIn(page, '#app', `nine reminders, one acknowledged and one snoozed, ${lang}`)
 
       // A second check (the window reloaded): all nine were recorded as sent, none is due, nothing shown again.
       await reloadApp(page)
@@ -173,7 +189,8 @@ for (const lang of ['en', 'ja'] as const) {
       await expect(page.locator('.read-status')).toHaveCount(0)
       await page.getByLabel(w.accountToShow).selectOption(account.id)
       await expect(rowOf(first)).toContainText(w.acknowledged)
-      await expect(acknowledges).toHaveCount(DAYS_LEFT.length - 1)
+      await expect(rowOf(second)).toContainText(w.snoozed)
+      await expect(acknowledges).toHaveCount(DAYS_LEFT.length - 2)
     } finally {
       await harness.close()
       await sandbox.close()
