@@ -19,7 +19,7 @@ import { Worker } from 'node:worker_threads'
 import { z } from 'zod'
 import { startRemoteSandbox } from './remote-sandbox'
 import type { BenchResult } from './report'
-import { median } from './stats'
+import { mainThreadCpuMs, median } from './stats'
 
 const RECORDS = 5000
 const OFFLINE_TARGET_MS = 100
@@ -53,12 +53,6 @@ function bigZone(n: number): string {
   return lines.join('\n')
 }
 
-/** The process's CPU time so far (ms): before the served part starts, the findings' thread is its only busy one. */
-function cpuMs(): number {
-  const u = process.cpuUsage()
-  return (u.user + u.system) / 1000
-}
-
 function offline(): { zoneMs: number; zoneCpuMs: number; planMs: number; findings: number } {
   const text = bigZone(RECORDS)
   const before = parse(text)
@@ -68,10 +62,10 @@ function offline(): { zoneMs: number; zoneCpuMs: number; planMs: number; finding
     const cpu: number[] = []
     for (let i = 0; i < 7; i++) {
       const t = performance.now()
-      const c = cpuMs()
+      const c = mainThreadCpuMs()
       run()
       times.push(performance.now() - t)
-      cpu.push(cpuMs() - c)
+      cpu.push(mainThreadCpuMs() - c)
     }
     return { ms: median(times), cpuMs: median(cpu) }
   }
@@ -219,9 +213,9 @@ export async function benchHealth(): Promise<BenchResult> {
     name: 'Zone health: findings offline, and served against saved under the rate limit',
     lines: [
       `findings of a ${RECORDS}-record zone:      ${o.zoneMs.toFixed(1)} ms (median of 7), ${o.findings} found; a plan over it (both versions): ${o.planMs.toFixed(1)} ms  (target <= ${OFFLINE_TARGET_MS} ms)`,
-      // CPU time beside it: on a loaded machine the time is partly waiting for a core (--against read
+      // The main thread's CPU time beside it: on a loaded machine the time is partly waiting for a core (--against read
       // 1.56x against 898b2ac, whose findings code differs from this one in layout only).
-      `findings of a ${RECORDS}-record zone, CPU time: ${o.zoneCpuMs.toFixed(1)} ms (median of 7)`,
+      `findings of a ${RECORDS}-record zone, main-thread CPU: ${o.zoneCpuMs.toFixed(1)} ms (median of 7)`,
       `served against saved, ${ZONES} zones (time scale ${SCALE}: ${perSecond} requests/s, latency ${LATENCY_MS} ms):`,
       `  requests, 429s:             ${s.answered} answered, ${s.refused} answered 429; ${s.questions} DNS questions to the nameservers on loopback`,
       `  questions not answered:     ${unanswered}${unanswered > 0 ? ` (${[...s.unanswered].map(([reason, n]) => `${n} ${reason}`).join(', ')})` : ''} (expected 0: a question not answered is compared as nothing)`,
