@@ -18,6 +18,15 @@ import { CHROMIUM_PATH } from '../playwright.config'
 import type { BenchResult } from './report'
 import { median } from './stats'
 import { bareCells, openBarePage, showBare } from './domain-list-baseline'
+import { loadavg } from 'node:os'
+import {
+  classifyScrollTasks,
+  countByKind,
+  SCROLL_END_MARK,
+  SCROLL_START_MARK,
+  SCROLL_TRACE_CATEGORIES,
+  type TracedTask,
+} from './scroll-tasks'
 
 const DOMAINS = 10_000
 /** How far each frame scrolls (issue 40: a fast scroll of a walkthrough, 600 px a frame). */
@@ -31,7 +40,7 @@ const ROUNDS = 3
 const RATIO_TARGET = 1.3
 
 /** Long tasks while scrolling a list's `.table-scroll` top to bottom, `step` px a frame. In the page. */
-async function scrollAll({ step, maxFrames }: { step: number; maxFrames: number }) {
+async function scrollAll({ step, maxFrames, marks }: { step: number; maxFrames: number; marks: [string, string] }) {
   const tasks: { start: number; duration: number }[] = []
   const obs = new PerformanceObserver((list) =>
     list.getEntries().forEach((e) => tasks.push({ start: e.startTime, duration: e.duration })),
@@ -39,11 +48,13 @@ async function scrollAll({ step, maxFrames }: { step: number; maxFrames: number 
   obs.observe({ type: 'longtask', buffered: false })
   const body = document.querySelector<HTMLElement>('.table-scroll')!
   const detailsLoading = document.querySelector('.read-status') !== null
+  performance.mark(marks[0])
   for (let i = 0; i < maxFrames && body.scrollTop + body.clientHeight < body.scrollHeight; i++) {
     body.scrollTop += step
     await new Promise((r) => requestAnimationFrame(() => r(undefined)))
   }
   await new Promise((r) => setTimeout(r, 100))
+  performance.mark(marks[1])
   obs.disconnect()
   const arrivals: unknown = Reflect.get(window, '__benchArrivals')
   const arrivedAt = Array.isArray(arrivals) ? arrivals.filter((t): t is number => typeof t === 'number') : []
@@ -84,6 +95,10 @@ const SORT_LABELS = [
 interface ListFigures {
   firstPaint: number
   scroll: Awaited<ReturnType<typeof scrollAll>>
+  /** The scroll's tasks as traced, each by the clock and by its thread's CPU time (bench/scroll-tasks.ts). */
+  traced: TracedTask[]
+  /** The machine's load average (1 minute) when the scroll ended. */
+  load: number
   filter: number[]
   sort: number[]
 }
@@ -102,7 +117,11 @@ async function filterAndSort(page: Page): Promise<Pick<ListFigures, 'filter' | '
   return { filter, sort }
 }
 
-const SCROLL_ARGS = { step: SCROLL_PX, maxFrames: Math.ceil((DOMAINS * 40) / SCROLL_PX) }
+const SCROLL_ARGS = {
+  step: SCROLL_PX,
+  maxFrames: Math.ceil((DOMAINS * 40) / SCROLL_PX),
+  marks: [SCROLL_START_MARK, SCROLL_END_MARK] satisfies [string, string],
+}
 
 export async function benchDomainList(): Promise<BenchResult> {
   const harness = await startHarness({ keychain: new SessionSecretStore(), demo: { domains: DOMAINS } })
@@ -137,6 +156,9 @@ export async function benchDomainList(): Promise<BenchResult> {
       await page.addInitScript(() => localStorage.setItem('hosting-admin.locale', 'en'))
       await page.goto(`${harness.url}#/accounts`)
       await page.getByRole('heading', { level: 1 }).waitFor()
+      // Traced from before the list opens, as the baseline is from before its rows are drawn: the
+      // scroll still starts at the first paint.
+      await browser.startTracing(page, { categories: SCROLL_TRACE_CATEGORIES })
       await page.goto(`${harness.url}#/domains`)
       const isPainted = () => performance.getEntriesByName('domains:painted').length > 0
       await page.waitForFunction(isPainted, undefined, { timeout: 120_000 })
@@ -149,6 +171,8 @@ export async function benchDomainList(): Promise<BenchResult> {
       // as they do when a user scrolls at once.
       const detailsStart = Date.now()
       const scroll = await page.evaluate(scrollAll, SCROLL_ARGS)
+      const load = loadavg()[0]!
+      const traced = classifyScrollTasks(await browser.stopTracing())
       if (!scroll.reachedEnd) throw new Error('scrolling did not reach the end of the list')
       // The interactions below are measured once the detail columns are in, on the full table.
       await page.waitForFunction(() => !document.querySelector('.read-status'), undefined, { timeout: 120_000 })
@@ -166,16 +190,20 @@ export async function benchDomainList(): Promise<BenchResult> {
             return sortLabel ?? th.textContent?.trim() ?? ''
           }),
       )
-      return { page, figures: { firstPaint, scroll, ...(await filterAndSort(page)) }, detailsMs, labels }
+      const figures = { firstPaint, scroll, traced, load, ...(await filterAndSort(page)) }
+      return { page, figures, detailsMs, labels }
     }
     /** The bare table with the same rows and the app's shown columns, timed the same way. */
     const bareRound = async (labels: readonly string[], rows: readonly string[][]): Promise<ListFigures> => {
       const page = await openBarePage(browser)
       try {
+        await browser.startTracing(page, { categories: SCROLL_TRACE_CATEGORIES })
         const firstPaint = await showBare(page, labels, rows)
         const scroll = await page.evaluate(scrollAll, SCROLL_ARGS)
+        const load = loadavg()[0]!
+        const traced = classifyScrollTasks(await browser.stopTracing())
         if (!scroll.reachedEnd) throw new Error('scrolling did not reach the end of the bare list')
-        return { firstPaint, scroll, ...(await filterAndSort(page)) }
+        return { firstPaint, scroll, traced, load, ...(await filterAndSort(page)) }
       } finally {
         await page.close()
       }
@@ -318,6 +346,14 @@ export async function benchDomainList(): Promise<BenchResult> {
     const ratio = (a: number, b: number) => (b > 0 ? a / b : Number.NaN)
     const perRound = (pick: (x: ListFigures) => number, of: readonly ListFigures[]) =>
       of.map((x) => pick(x).toFixed(0)).join('/')
+    // Every round's traced scroll tasks over 50 ms, by their thread's CPU time and by the clock.
+    const overByCpu = (of: readonly ListFigures[]) => of.flatMap((x) => x.traced.filter((t) => t.cpuMs > LONG_TASK_MS))
+    const overByClock = (of: readonly ListFigures[]) =>
+      of.flatMap((x) => x.traced.filter((t) => t.wallMs > LONG_TASK_MS))
+    const longestCpu = (of: readonly ListFigures[]) => Math.max(0, ...of.flatMap((x) => x.traced.map((t) => t.cpuMs)))
+    const scrollCpu = (of: readonly ListFigures[]) =>
+      median(of.map((x) => x.traced.reduce((sum, t) => sum + t.cpuMs, 0)))
+    const loads = (of: readonly ListFigures[]) => of.map((x) => x.load.toFixed(1)).join('/')
     return {
       name: `domain list, ${DOMAINS} rows, in Chromium: the app's list and a bare virtual table, ${ROUNDS} rounds`,
       lines: [
@@ -339,6 +375,12 @@ export async function benchDomainList(): Promise<BenchResult> {
           `ms, longest ${longest(apps).toFixed(1)} ms (baseline ${bareLong}, longest ` +
           `${longest(bares).toFixed(1)} ms; rounds ${perRound((x) => x.scroll.count, apps)} ` +
           `against ${perRound((x) => x.scroll.count, bares)})`,
+        `scroll tasks over ${LONG_TASK_MS} ms of CPU:      app ${countByKind(overByCpu(apps))}, baseline ` +
+          `${countByKind(overByCpu(bares))} (all ${ROUNDS} rounds, traced; devtools-message: the test bridge's ` +
+          `carriage); longest ${longestCpu(apps).toFixed(1)} ms against ${longestCpu(bares).toFixed(1)} ms`,
+        `  by the clock in the same traces:   app ${countByKind(overByClock(apps))}, baseline ` +
+          `${countByKind(overByClock(bares))}; the thread's CPU over the scroll: ${scrollCpu(apps).toFixed(0)} ms ` +
+          `against ${scrollCpu(bares).toFixed(0)} ms (medians); load average ${loads(apps)} against ${loads(bares)}`,
         `painted from the store, Electron's carriage: ${electronCarried.toFixed(0)} ` +
           `ms after the window loaded  (target <= ${FROM_STORE_MS} ms; the bridge's ` +
           `JSON carriage taken out, V8 serialisation put in)`,

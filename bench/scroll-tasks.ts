@@ -1,0 +1,111 @@
+/**
+ * The tasks of a page's main thread while it was scrolled, read from a Chromium trace, each by the
+ * clock and by its thread's own CPU time, and what it spent its time on (issue 54). On a shared
+ * machine a frame of 20 ms of work can last 80 ms by the clock, its thread waiting for a core: the
+ * CPU time says which long tasks are the page's own doing and which are the machine's.
+ */
+import { z } from 'zod'
+
+/** The trace categories `classifyScrollTasks` reads: tasks with their CPU time, and what ran in them. */
+export const SCROLL_TRACE_CATEGORIES = ['toplevel', '__metadata', 'devtools.timeline', 'v8.gc', 'blink.user_timing']
+
+/** The user-timing marks a scroll is traced between (performance.mark in the page). */
+export const SCROLL_START_MARK = 'bench:scroll-start'
+export const SCROLL_END_MARK = 'bench:scroll-end'
+
+/** What a task spent most of its time on. */
+export type TaskKind = 'gc' | 'style-layout' | 'paint' | 'script' | 'devtools-message' | 'other'
+
+export interface TracedTask {
+  wallMs: number
+  cpuMs: number
+  kind: TaskKind
+}
+
+const traceEvent = z.object({
+  name: z.string(),
+  ph: z.string().optional(),
+  pid: z.number(),
+  tid: z.number(),
+  ts: z.number().optional(),
+  dur: z.number().optional(),
+  tdur: z.number().optional(),
+  args: z.object({ name: z.string().optional() }).passthrough().optional(),
+})
+type TraceEvent = z.infer<typeof traceEvent>
+const traceFile = z.object({ traceEvents: z.array(z.unknown()) })
+
+const KIND_OF: Record<string, TaskKind> = {
+  MajorGC: 'gc',
+  MinorGC: 'gc',
+  'BlinkGC.AtomicPhase': 'gc',
+  UpdateLayoutTree: 'style-layout',
+  Layout: 'style-layout',
+  PrePaint: 'paint',
+  Paint: 'paint',
+  Layerize: 'paint',
+  Commit: 'paint',
+}
+
+/** A DevTools protocol message: the test bridge's carriage of an answer (Electron's IPC carries it otherwise). */
+const isDevToolsMessage = (e: TraceEvent) =>
+  e.name === 'Receive mojo message' && JSON.stringify(e.args ?? {}).includes('DevToolsSession')
+
+/**
+ * The tasks of the busiest page main thread (CrRendererMain) between the scroll's two marks.
+ * Style, layout, paint and GC are timed by their own events; the rest of a task is script (Vue's
+ * patch, the app's handlers) unless it is a DevTools message.
+ */
+export function classifyScrollTasks(trace: Buffer): TracedTask[] {
+  const events = traceFile.parse(JSON.parse(trace.toString())).traceEvents.flatMap((e) => {
+    const parsed = traceEvent.safeParse(e)
+    return parsed.success ? [parsed.data] : []
+  })
+  const mains = new Set(
+    events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`),
+  )
+  const perThread = new Map<string, TraceEvent[]>()
+  for (const e of events) {
+    const thread = `${e.pid}:${e.tid}`
+    if (!mains.has(thread) || e.ts === undefined) continue
+    const list = perThread.get(thread)
+    if (list) list.push(e)
+    else perThread.set(thread, [e])
+  }
+  const mark = (name: string) => events.find((e) => e.name === name && e.ts !== undefined)?.ts
+  const from = mark(SCROLL_START_MARK)
+  const to = mark(SCROLL_END_MARK)
+  if (from === undefined || to === undefined) throw new Error('the trace holds no scroll marks')
+  const busiest = [...perThread.values()].sort((a, b) => b.length - a.length)[0] ?? []
+  const spans = busiest
+    .filter((e) => e.ph === 'X' && e.dur !== undefined && e.ts! >= from && e.ts! <= to)
+    .sort((a, b) => a.ts! - b.ts!)
+  const tasks = spans.filter((e) => e.name === 'ThreadControllerImpl::RunTask')
+  return tasks.map((task) => {
+    const start = task.ts!
+    const end = start + task.dur!
+    const inside = spans.filter((e) => e !== task && e.ts! >= start && e.ts! < end)
+    const spent = new Map<TaskKind, number>()
+    // Outermost events of each kind only: a Layout inside a Layout (or a GC in a GC) is counted once.
+    let coveredUntil = new Map<TaskKind, number>()
+    for (const e of inside) {
+      const kind = KIND_OF[e.name]
+      if (!kind || e.ts! < (coveredUntil.get(kind) ?? 0)) continue
+      spent.set(kind, (spent.get(kind) ?? 0) + e.dur!)
+      coveredUntil = new Map(coveredUntil).set(kind, e.ts! + e.dur!)
+    }
+    const known = [...spent.values()].reduce((a, b) => a + b, 0)
+    const devtools = inside.some(isDevToolsMessage)
+    spent.set(devtools ? 'devtools-message' : 'script', Math.max(0, task.dur! - known))
+    const kind = [...spent.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'other'
+    return { wallMs: task.dur! / 1000, cpuMs: (task.tdur ?? 0) / 1000, kind }
+  })
+}
+
+/** "3 (gc 1, script 2)": how many tasks, and of which kinds. */
+export function countByKind(tasks: readonly TracedTask[]): string {
+  const kinds = new Map<TaskKind, number>()
+  for (const t of tasks) kinds.set(t.kind, (kinds.get(t.kind) ?? 0) + 1)
+  const named = [...kinds.entries()].map(([k, n]) => `${k} ${n}`).join(', ')
+  return named ? `${tasks.length} (${named})` : '0'
+}
