@@ -9,18 +9,18 @@
  * check (the window reloaded) finds none due: every one of the nine was recorded as sent, and no
  * notification comes again. In English and in Japanese, at 1024 x 700, axe finding nothing.
  */
-import { startSandbox, type Sandbox } from '../../src/sandbox'
+import { startSandbox } from '../../src/sandbox'
 import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import { installBridge, startHarness } from '../../support/harness'
 import { profileFor } from '../../support/profile'
 import { expectNoAxeViolationsIn } from './axe'
+import { farAway } from './far-away'
 import { expect, reloadApp, screenshotPath, test } from './fixtures'
 import { SEPARATE_REMINDERS } from '@shared/portfolio/reminders'
 import type { Page } from '@playwright/test'
 
 /** Main's "now" and the window's: 2030-01-01, 09:00 in this machine's time zone. */
 const NOW = new Date(2030, 0, 1, 9, 0)
-const FAR = '2033-01-01'
 
 /** Days left of the nine due domains, most urgent first: thresholds 1 and 7 (four of them) and 30 (four). */
 const DAYS_LEFT = [1, 2, 4, 6, 7, 12, 20, 25, 30]
@@ -55,15 +55,6 @@ const WORDS = {
     snoozed: 'まで保留中',
   },
 } as const
-
-/** Every item of the sandbox years away and renewing by hand; the test then picks the dates. */
-function farAway(sb: Sandbox): void {
-  for (const d of sb.state.domains)
-    Object.assign(d, { expirationdate: FAR, autorenew: 0, autorenew_all: 0, autorenew_domain: 0 })
-  for (const list of Object.values(sb.state.servers))
-    for (const s of list) Object.assign(s, { expirationdate: FAR, autorenew: 0, autorenew_all: 0, autorenew_server: 0 })
-  for (const v of sb.state.svcips) v.expirationdate = FAR
-}
 
 /** The aria-label of what has the keyboard focus after each Tab from `start`, at most `presses` of them. */
 async function tabOrder(page: Page, start: string, presses: number): Promise<string[]> {

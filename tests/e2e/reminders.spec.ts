@@ -7,27 +7,18 @@
  * here) and edits the thresholds, in English and in Japanese.
  */
 import { readFileSync } from 'node:fs'
-import { startSandbox, type Sandbox } from '../../src/sandbox'
+import { startSandbox } from '../../src/sandbox'
 import { SessionSecretStore } from '../../src/main/accounts/secret-store'
 import type { Harness } from '../../support/harness'
 import { installBridge, startHarness } from '../../support/harness'
 import { profileFor } from '../../support/profile'
 import { icsValue, readIcs } from '../helpers/ics-reader'
+import { farAway } from './far-away'
 import { expect, reloadApp, screenshotPath, test } from './fixtures'
 import type { ChannelName, PayloadOf, Result, ResultOf } from '@shared/ipc/contract'
 
 /** Main's "now": 2030-01-01, 09:00 in this machine's time zone (the window's too). */
 const NOW = new Date(2030, 0, 1, 9, 0)
-const FAR = '2033-01-01'
-
-/** Every item of the sandbox years away and renewing by hand; the test then picks a few dates. */
-function farAway(sb: Sandbox): void {
-  for (const d of sb.state.domains)
-    Object.assign(d, { expirationdate: FAR, autorenew: 0, autorenew_all: 0, autorenew_domain: 0 })
-  for (const list of Object.values(sb.state.servers))
-    for (const s of list) Object.assign(s, { expirationdate: FAR, autorenew: 0, autorenew_all: 0, autorenew_server: 0 })
-  for (const v of sb.state.svcips) v.expirationdate = FAR
-}
 
 function call<C extends ChannelName>(
   harness: Harness,

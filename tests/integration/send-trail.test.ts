@@ -24,7 +24,7 @@ import type {
 import { JobRunner } from '../../src/main/jobs/runner'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { holdFolderOf } from '../helpers/held-folder'
-import { renewedDomains, sandboxJobAccounts } from '../helpers/sandbox-renewals'
+import { renewalOf, renewedDomains, sandboxJobAccounts } from '../helpers/sandbox-renewals'
 
 /** How long the first end waits for the next item's claim at most: without the trail, the claim never comes first. */
 const WAIT_FOR_CLAIM_MS = 5_000
@@ -91,12 +91,7 @@ async function renewWith(ledger: (journal: Journal) => OrderedLedger, names: str
   const runner = new JobRunner({ accounts: accounts(), ledger: l, logCheckDelaysMs: [60_000] })
   try {
     await runner.init()
-    const { job, token } = await runner.prepare({
-      accountId: 'main',
-      operation: 'domains.expiration.renew',
-      items: names.map((domain) => ({ params: { domain, years: 1 } })),
-      concurrency: 1,
-    })
+    const { job, token } = await runner.prepare(renewalOf(names))
     const ended = await runner.start(job.id, token)
     const held = await Promise.all(
       names.map((target) => l.holderOf({ accountId: 'main', operation: 'domains.expiration.renew', target })),

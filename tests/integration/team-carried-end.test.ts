@@ -14,7 +14,7 @@ import type { TargetLease } from '../../src/main/jobs/ledger/write-ledger'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { startTestPostgres, type TestPostgres } from '../../support/postgres'
 import { openWorkstation, poolFor } from '../../support/team-ledgers'
-import { renewedDomains, sandboxJobAccounts } from '../helpers/sandbox-renewals'
+import { renewalOf, renewedDomains, sandboxJobAccounts } from '../helpers/sandbox-renewals'
 
 let db: TestPostgres
 let sb: Sandbox
@@ -39,12 +39,7 @@ async function renew(ledger: TeamLedger, names: string[], prepared: () => Promis
   const runner = new JobRunner({ accounts: accounts(), ledger, logCheckDelaysMs: [60_000], endCarryMs: 60_000 })
   try {
     await runner.init()
-    const { job, token } = await runner.prepare({
-      accountId: 'main',
-      operation: 'domains.expiration.renew',
-      items: names.map((domain) => ({ params: { domain, years: 1 } })),
-      concurrency: 1,
-    })
+    const { job, token } = await runner.prepare(renewalOf(names))
     await prepared()
     return await runner.start(job.id, token)
   } finally {

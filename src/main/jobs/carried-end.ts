@@ -9,16 +9,10 @@
  */
 import type { JobView } from '@shared/jobs'
 import type { JournalRecord } from './ledger/journal-record'
-import type { TargetLease, WriteLedger } from './ledger/write-ledger'
+import type { EndStep, TargetLease, WriteLedger } from './ledger/write-ledger'
 
 /** How long an end waits for its worker's next journal step (a claim and a history step away) before it is written alone. */
 const CARRY_MS = 50
-
-export interface EndStep {
-  record: JournalRecord
-  lease: TargetLease
-  job: JobView
-}
 
 export class CarriedEnd {
   private step: EndStep | undefined

@@ -31,13 +31,13 @@ import type { BodyMac } from './ledger/body-mac'
 import { itemRecord, jobSecrets, type JournalRecord } from './ledger/journal-record'
 import { ledgerErrorData } from './ledger/ledger-error'
 import { systemReason } from './ledger/journal-start'
-import type { ClaimResult, SendPrecondition, TargetLease, TargetRef, WriteLedger } from './ledger/write-ledger'
+import type { ClaimResult, EndStep, SendPrecondition, TargetLease, TargetRef, WriteLedger } from './ledger/write-ledger'
 import { serviceKeptFindingsOf } from './operations'
 import { isOutcomeUnknown } from './outcome'
 import { alreadyDoneError, checkedByLedger, preconditionOf, unsureError, verifyAtService } from './preconditions'
 import { readBack } from './read-back'
 import type { WriteObserver } from './write-history'
-import { CarriedEnd, type EndStep } from './carried-end'
+import { CarriedEnd } from './carried-end'
 
 /** What the runner keeps of a job beside its view, as far as sending an item needs it. */
 export interface ItemInternals {

@@ -492,7 +492,7 @@ export class TeamLedger implements L.WriteLedger {
    * (nothing of either written), the end is tried alone before the failure is thrown on.
    */
   async endThenBeginSend(
-    last: { record: JournalRecord; lease: L.TargetLease; job: JobView },
+    last: L.EndStep,
     record: JournalRecord,
     lease: L.TargetLease,
     p: L.SendPrecondition,

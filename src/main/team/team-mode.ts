@@ -325,7 +325,7 @@ class ReconnectingTeamLedger implements L.WriteLedger {
   }
   /** A worker's last end with its next journal step (TeamLedger.endThenBeginSend); the database away, the end is owed as end's is. */
   async endThenBeginSend(
-    last: { record: JournalRecord; lease: L.TargetLease; job: JobView },
+    last: L.EndStep,
     record: JournalRecord,
     lease: L.TargetLease,
     p: L.SendPrecondition,

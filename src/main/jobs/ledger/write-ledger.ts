@@ -85,6 +85,13 @@ export type PreconditionVerdict =
 /** Right before the send: sent (journaled, lease current, precondition holding), or why nothing is. */
 export type BeginSend = { ok: true } | { ok: false; lost: true } | { ok: false; moved: EarlierSend }
 
+/** A send's end as it waits to be written: its item record, the lease it lets go, its job. */
+export interface EndStep {
+  record: JournalRecord
+  lease: TargetLease
+  job: JobView
+}
+
 /** How a send ended, as the record of ended sends keeps it (only `done` moves a precondition). */
 export type SendEnd = 'done' | 'failed' | 'not-sent'
 
@@ -169,12 +176,7 @@ export interface WriteLedger {
    * commit where the two apart take two in turn. The end is written whatever the journal step
    * answers; nothing of either when it throws. Absent: end and beginSend apart (send-item.ts SendTrail).
    */
-  endThenBeginSend?(
-    last: { record: JournalRecord; lease: TargetLease; job: JobView },
-    record: JournalRecord,
-    lease: TargetLease,
-    p: SendPrecondition,
-  ): Promise<BeginSend>
+  endThenBeginSend?(last: EndStep, record: JournalRecord, lease: TargetLease, p: SendPrecondition): Promise<BeginSend>
   /**
    * An unknown outcome was settled from the service's log: the target is free again, the send
    * recorded as the log entry shows it (done or failed, with that entry's request id). Without the
