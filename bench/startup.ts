@@ -4,7 +4,8 @@
  * lists) in the portfolio store. The window paints before the store is opened and checked, so
  * the paint must not grow with the store. Printed beside it: when the services answered the
  * window's first call (the store opened, checked and its active list warmed), which does grow.
- * Target: first paint <= 300 ms at every size.
+ * Target: first paint <= 300 ms at every size. Each size is started STARTS times and the medians printed:
+ * a paint of a few milliseconds is decided by one descheduling of a single start (3 against 4 ms).
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -15,10 +16,13 @@ import { accountLists, putAccount } from '../support/portfolio-data'
 import { startBuiltShell, type BuiltShell } from '../support/built-shell'
 import { ipcChannel } from '@shared/ipc/channels'
 import type { BenchResult } from './report'
+import { median } from './stats'
 
 const PAINT_TARGET_MS = 300
 const SIZES = [0, 10_000, 30_000]
 const ACCOUNT_DOMAINS = 10_000
+/** Starts of each size, one after another on the same data folder. */
+const STARTS = 5
 
 async function filledDataDir(domains: number): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'startup-bench-'))
@@ -59,18 +63,28 @@ export async function benchStartup(): Promise<BenchResult> {
   let ok = true
   for (const domains of SIZES) {
     const dir = await filledDataDir(domains)
-    const shell = await startBuiltShell({ userDataDir: dir })
+    const paints: number[] = []
+    const answers: number[] = []
     try {
-      const { paintMs, answeredMs } = await startTimes(shell)
-      const met = paintMs <= PAINT_TARGET_MS
-      ok &&= met
-      lines.push(
-        `${String(domains).padStart(6)} domains in the store: first paint ${paintMs.toFixed(0)} ms after app ready (target <= ${PAINT_TARGET_MS} ms${met ? '' : ', NOT met'}); services answered the first call after ${answeredMs.toFixed(0)} ms (before this change the window waited for that)`,
-      )
+      for (let start = 0; start < STARTS; start++) {
+        const shell = await startBuiltShell({ userDataDir: dir })
+        try {
+          const { paintMs, answeredMs } = await startTimes(shell)
+          paints.push(paintMs)
+          answers.push(answeredMs)
+        } finally {
+          await shell.quit()
+        }
+      }
     } finally {
-      await shell.quit()
       await rm(dir, { recursive: true, force: true })
     }
+    const paintMs = median(paints)
+    const met = paintMs <= PAINT_TARGET_MS
+    ok &&= met
+    lines.push(
+      `${String(domains).padStart(6)} domains in the store: first paint ${paintMs.toFixed(0)} ms after app ready (target <= ${PAINT_TARGET_MS} ms${met ? '' : ', NOT met'}; median of ${STARTS} starts); services answered the first call after ${median(answers).toFixed(0)} ms (before this change the window waited for that)`,
+    )
   }
   return { name: 'A window at once: app ready to first paint, through the electron double', lines, ok }
 }
