@@ -27,7 +27,7 @@ import { ERROR_KINDS } from '@shared/errors'
 import { english } from '../helpers/english'
 import { makeFixture, sampleOf, type Fixture } from '../helpers/operation-samples'
 import { asGuardedItem } from '../helpers/zone-guard'
-import { carryInParts } from '../../src/renderer/src/data/stored-parts'
+import { carryInParts, readInParts } from '../../src/renderer/src/data/stored-parts'
 import { storedWhoisPrivacy } from '../../src/renderer/src/data/stored-whois-privacy'
 import { STORED_PART_SIZE } from '@shared/portfolio'
 import { profileFor } from '../../support/profile'
@@ -508,6 +508,62 @@ describe('a full run over every channel', () => {
       expect(carried.value).toMatchObject({ readAt: whole.value.readAt, complete: true })
       const last = await call('details.whoisPrivacy', { accountId, callId: 'whois-last', from: 'store', part: 2 })
       expect(last.ok && last.value?.items.length).toBe(500)
+      await call('accounts.remove', { id: accountId })
+    } finally {
+      await many.close()
+    }
+  })
+
+  it('a detail list of 4,500 domains read afresh comes to the window in parts, the same as read whole (issue 54)', async () => {
+    const many = await startSandbox({ domains: 4500 })
+    try {
+      const progress: Progress[] = []
+      const call = services.router.client(appSender(progress))
+      const created = await call('accounts.create', {
+        fields: profileFor(many, 'Fresh parts'),
+        apiKey: many.keys.full,
+        storage: 'session',
+      })
+      if (!created.ok) throw new Error(english(created.error))
+      const accountId = created.value.id
+      const whole = await call('all.domains.nameserver.list', { accountId, callId: 'ns-whole' })
+      if (!whole.ok) throw new Error(english(whole.error))
+      expect(whole.value).toHaveLength(4500)
+
+      // The first part's ask reads the list afresh (progress by its call id); the others slice what it kept.
+      const asked: number[] = []
+      const ask = async (part: number) => {
+        const payload = { accountId, name: 'domains.nameserver.list' as const, params: {}, part }
+        const r = await call('store.list', part === 0 ? { ...payload, from: 'service', callId: 'ns-parts' } : payload)
+        asked.push(r.ok ? (r.value?.items.length ?? 0) : -1)
+        return r
+      }
+      const wholeAgain = () => Promise.resolve({ ok: false as const, error: { kind: 'internal' as const, code: 'x' } })
+      const carried = await readInParts(ask, wholeAgain)
+      if (!carried.ok) throw new Error(english(carried.error))
+      expect(asked).toEqual([STORED_PART_SIZE, STORED_PART_SIZE, 500])
+      expect(carried.value).toEqual(whole.value)
+      expect(progress.some((p) => p.callId === 'ns-parts' && p.loadedItems === 4500)).toBe(true)
+
+      // The WHOIS privacy flags read afresh: in parts too, the same flags as in one answer.
+      const flags = await call('details.whoisPrivacy', { accountId, callId: 'whois-fresh-whole', from: 'service' })
+      if (!flags.ok || !flags.value) throw new Error('the WHOIS privacy read failed')
+      const whoisParts: number[] = []
+      const askFlags = async (part: number) => {
+        const r = await call('details.whoisPrivacy', {
+          accountId,
+          callId: `whois-fresh-${part}`,
+          from: part === 0 ? 'service' : 'store',
+          part,
+        })
+        whoisParts.push(r.ok ? (r.value?.items.length ?? 0) : -1)
+        if (!r.ok || !r.value || !('parts' in r.value)) return { ok: true as const, value: null }
+        return { ok: true as const, value: r.value }
+      }
+      const carriedFlags = await readInParts(askFlags, wholeAgain)
+      if (!carriedFlags.ok) throw new Error(english(carriedFlags.error))
+      expect(whoisParts).toEqual([STORED_PART_SIZE, STORED_PART_SIZE, 500])
+      expect(carriedFlags.value).toEqual(flags.value.items)
       await call('accounts.remove', { id: accountId })
     } finally {
       await many.close()

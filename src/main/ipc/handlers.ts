@@ -117,7 +117,17 @@ export function createChannelHandlers(deps: HandlerDeps): ChannelHandlers {
     'jobs.stop': localDone('jobs.stop', (p) => jobs.stop(p.jobId)),
     'jobs.checkLog': local('jobs.checkLog', (p) => jobs.checkLog(p.jobId, p.index)),
     ...createAppHandlers(app, deps.quitConfirmed),
-    'store.list': local('store.list', (p) => storedPart(p)),
+    // A list read afresh comes to the window in parts as a stored list does (issue 54): its read answers the first.
+    'store.list': local('store.list', (p, sender) => {
+      if (p.from === 'store' || (p.part ?? 0) > 0) return storedPart(p)
+      // The very payload all.<name> would get: the list is kept under the same parameters.
+      const asListAll = parseListAllPayload(p.name, { ...p.params, accountId: p.accountId, callId: p.callId })
+      if (!asListAll.ok) throw new Error("a list read afresh needs a call id and the list's own parameters")
+      return storedPart(p, async () => {
+        const read = await reads.listAllRead(p.name, asListAll.value, (pr) => sender.sendProgress(pr))
+        return { ...read, complete: true, skipped: 0 }
+      })
+    }),
     'store.search': local('store.search', async (p) => (store ? store.search(p.query) : [])),
     'store.exportZones': local('store.exportZones', async () => (store ? store.exportZones() : [])),
     'store.exportCsv': local('store.exportCsv', async () =>
@@ -141,12 +151,20 @@ export function createChannelHandlers(deps: HandlerDeps): ChannelHandlers {
       async (p, sender): Promise<WhoisPrivacyList | WhoisPrivacyPart | null> => {
         // In parts when a part is asked for (issue 54), else the whole as its only part.
         const { accountId, part } = p
-        if (p.from === 'store') return storedPrivacyPart({ name: 'domains.whois.list', accountId, params: {}, part })
+        const ask = { name: 'domains.whois.list' as const, accountId, params: {}, part }
+        if (p.from === 'store') return storedPrivacyPart(ask)
         // The very payload all.domains.whois.list would get: the list is kept under the same parameters.
         const asListAll = parseListAllPayload('domains.whois.list', { accountId: p.accountId, callId: p.callId })
         if (!asListAll.ok) throw new Error('the WHOIS list takes no parameters')
-        const items = await reads.listAll('domains.whois.list', asListAll.value, (pr) => sender.sendProgress(pr))
-        return { items: whoisPrivacyOf(items), readAt: null, complete: true }
+        const read = () => reads.listAllRead('domains.whois.list', asListAll.value, (pr) => sender.sendProgress(pr))
+        // Read afresh and carried in parts: the first part is this read's, the others are asked from the store.
+        if (part !== undefined) {
+          return storedPrivacyPart(ask, async () => {
+            const { items, readAt } = await read()
+            return { items: whoisPrivacyOf(items), readAt, complete: true, skipped: 0 }
+          })
+        }
+        return { items: whoisPrivacyOf((await read()).items), readAt: null, complete: true }
       },
     ),
     'store.refreshAccount': local('store.refreshAccount', (p, sender) =>

@@ -52,6 +52,12 @@ export interface AccountReads {
     p: ListAllParsed<N>,
     onProgress: (p: Progress) => void,
   ): Promise<PagedItem<N>[]>
+  /** As listAll, with the time the list was kept under (a stored list's parts are told apart by it). */
+  listAllRead<N extends PagedEndpointName>(
+    name: N,
+    p: ListAllParsed<N>,
+    onProgress: (p: Progress) => void,
+  ): Promise<{ items: PagedItem<N>[]; readAt: string }>
   /** A list as last kept, whatever page was asked (paging is not part of which list it is); null when none. */
   storedList<N extends StoredListName>(
     name: N,
@@ -78,6 +84,23 @@ export function createAccountReads(deps: AccountReadsDeps): AccountReads {
       onStoreError?.(err)
     }
   }
+  const listAllRead: AccountReads['listAllRead'] = (name, p, onProgress) =>
+    calls.run(p.callId, async (signal) => {
+      // Team mode: a colleague's writes known before the list is compared, meanwhile (never a change from outside).
+      const caughtUp = isStoredList(name) ? teamHistory?.catchUp(p.accountId) : undefined
+      const client = await accounts.client(p.accountId)
+      const items = await client.listAllParsed(name, p.params, {
+        signal,
+        onProgress: (pr) =>
+          onProgress({ callId: p.callId, loadedItems: pr.loadedItems, expectedItems: pr.expectedItems }),
+      })
+      await caughtUp
+      // Every list read in full is kept: the next start paints from it.
+      const readAt = now()
+      if (isStoredList(name)) await keep((s) => s.keepList(p.accountId, name, p.params, items, readAt))
+      autorenewOn?.learn(p.accountId, items)
+      return { items, readAt }
+    })
   return {
     keep,
     endpoint: (name, p) =>
@@ -96,25 +119,8 @@ export function createAccountReads(deps: AccountReadsDeps): AccountReads {
         await keep((s) => s.putZone(p.accountId, ZONE_KIND[name], zone.domainname, kept, now()))
         return zone
       }),
-    listAll: (name, p, onProgress) =>
-      calls.run(p.callId, async (signal) => {
-        // Team mode: a colleague's writes known before the list is compared, meanwhile (never a change from outside).
-        const caughtUp = isStoredList(name) ? teamHistory?.catchUp(p.accountId) : undefined
-        const client = await accounts.client(p.accountId)
-        return client
-          .listAllParsed(name, p.params, {
-            signal,
-            onProgress: (pr) =>
-              onProgress({ callId: p.callId, loadedItems: pr.loadedItems, expectedItems: pr.expectedItems }),
-          })
-          .then(async (items) => {
-            await caughtUp
-            // Every list read in full is kept: the next start paints from it.
-            if (isStoredList(name)) await keep((s) => s.keepList(p.accountId, name, p.params, items, now()))
-            autorenewOn?.learn(p.accountId, items)
-            return items
-          })
-      }),
+    listAll: (name, p, onProgress) => listAllRead(name, p, onProgress).then((read) => read.items),
+    listAllRead,
     storedList: async (name, accountId, params) => {
       const { limit: _l, page: _p, ...own } = params
       return store ? ((await store.readList(accountId, name, own)) ?? null) : null

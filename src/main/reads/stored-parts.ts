@@ -7,8 +7,11 @@
  */
 import { STORED_PART_SIZE, STORED_PARTS_MAX, type StoredListName } from '@shared/portfolio'
 
-/** Lists kept between parts: a few windows' carriages at once, never every list of every account. */
-const KEPT_MAX = 4
+/**
+ * Lists kept between parts: a few windows' carriages at once (the domain list and its four detail
+ * lists read together, issue 54), never every list of every account.
+ */
+const KEPT_MAX = 8
 
 /** A list as kept, whatever its items are (a stored list's rows, or what main sends of them: the WHOIS flags). */
 interface KeptList<T> {
@@ -31,8 +34,16 @@ export interface StoredPartAsk {
   part?: number | undefined
 }
 
+/**
+ * A list read afresh (from the service, and stored by that read): its first part is of that read,
+ * its later parts are asked as a stored list's are and sliced from what is kept here. Should it be
+ * gone from here, they read what that read stored, whose readAt is the same.
+ */
+export type FreshRead<T> = () => Promise<KeptList<T>>
+
 export type StoredPartReader<T> = (
   ask: StoredPartAsk,
+  fresh?: FreshRead<T>,
 ) => Promise<(KeptList<T> & { part: number; parts: number }) | null>
 
 export function createStoredParts<T>(read: ReadList<T>): StoredPartReader<T> {
@@ -45,21 +56,21 @@ export function createStoredParts<T>(read: ReadList<T>): StoredPartReader<T> {
       kept.delete(oldest)
     }
   }
-  return async ({ name, accountId, params, part }) => {
+  return async ({ name, accountId, params, part }, fresh) => {
     if (part === undefined) {
-      const whole = await read(name, accountId, params)
+      const whole = await (fresh ? fresh() : read(name, accountId, params))
       return whole ? { ...whole, part: 0, parts: 1 } : null
     }
     const { limit: _l, page: _p, ...own } = params
     const key = JSON.stringify([accountId, name, own])
     let list = part === 0 ? undefined : kept.get(key)
     if (!list) {
-      const fresh = await read(name, accountId, params)
-      if (!fresh) {
+      const readNow = await (fresh && part === 0 ? fresh() : read(name, accountId, params))
+      if (!readNow) {
         kept.delete(key)
         return null
       }
-      list = fresh
+      list = readNow
       keep(key, list)
     }
     const parts = Math.min(STORED_PARTS_MAX, Math.max(1, Math.ceil(list.items.length / STORED_PART_SIZE)))

@@ -116,6 +116,12 @@ export const localPayloads = {
     params: z.record(z.string(), z.unknown()).default({}),
     /** Which part of STORED_PART_SIZE items; absent: the whole list in one message. */
     part: z.number().int().min(0).max(STORED_PARTS_MAX).optional(),
+    /**
+     * 'service': the list read afresh in full first (as all.<name> reads and keeps it, with progress and
+     * cancel by callId), its first part answered; its other parts are the stored list's (issue 54).
+     */
+    from: z.enum(['store', 'service']).default('store'),
+    callId: callIdSchema.optional(),
   }),
   'store.search': z.object({ query: z.string().trim().max(200) }),
   'store.exportCsv': z.object({}),

@@ -13,10 +13,11 @@ import type {
 } from '@shared/endpoints/table'
 import type { ApiParams, ChannelName } from '@shared/ipc/contract'
 import type { JobPurpose, JobRequest, JobView, ZoneGuard } from '@shared/jobs'
-import type { WhoisPrivacyList } from '@shared/ipc/whois-privacy'
+import type { WhoisPrivacyItem, WhoisPrivacyList } from '@shared/ipc/whois-privacy'
+import { isStoredList } from '@shared/portfolio'
 import { cancelCall, invoke, newCallId, type Progress, type Result, type StoredItems } from './bridge'
 export type { StoredItems } from './bridge'
-import { carryInParts, type CarriedPart, type CarryOptions } from './stored-parts'
+import { carryInParts, readInParts, type CarriedPart, type CarryOptions } from './stored-parts'
 
 export interface CallOptions {
   /** Aborting it cancels the call in main. */
@@ -144,9 +145,21 @@ export function accountApi(accountId: string): AccountApi {
       return followed(callId, opts.signal, () => invokeNamed<PagedItem<N>[]>(name, payload))
     },
     listAll<N extends PagedEndpointName>(name: N, params: PagedInput<N>, opts: ListAllOptions = {}) {
+      const whole = () => {
+        const callId = newCallId()
+        const payload = { ...params, accountId, callId }
+        return followed(callId, opts.signal, () => invokeNamed<PagedItem<N>[]>(`all.${name}`, payload, opts.onProgress))
+      }
+      // A list main stores comes in parts (issue 54): read afresh by the first part's ask, and kept for the others.
+      if (!isStoredList(name)) return whole()
       const callId = newCallId()
-      const payload = { ...params, accountId, callId }
-      return followed(callId, opts.signal, () => invokeNamed<PagedItem<N>[]>(`all.${name}`, payload, opts.onProgress))
+      const ask = (part: number) =>
+        invokeNamed<CarriedPart<PagedItem<N>> | null>(
+          'store.list',
+          part === 0 ? { accountId, name, params, part, from: 'service', callId } : { accountId, name, params, part },
+          opts.onProgress,
+        )
+      return followed(callId, opts.signal, () => readInParts(ask, whole, opts.signal))
     },
     stored<N extends PagedEndpointName>(name: N, params: PagedInput<N>, opts: CarryOptions<PagedItem<N>> = {}) {
       // Main read the rows back with the list's own item schema: they are items of this list.
@@ -158,10 +171,28 @@ export function accountApi(accountId: string): AccountApi {
       // The stored flags in parts, by a module loaded then (the first script's size).
       if (from === 'store')
         return import('./stored-whois-privacy').then((m) => m.storedWhoisPrivacy(accountId, invoke, newCallId))
+      const whole = () => {
+        const callId = newCallId()
+        return followed(callId, opts.signal, () =>
+          invoke('details.whoisPrivacy', { accountId, callId, from }, opts.onProgress),
+        )
+      }
+      // Read afresh by the first part's ask, and carried in parts as the stored flags are (issue 54).
       const callId = newCallId()
-      return followed(callId, opts.signal, () =>
-        invoke('details.whoisPrivacy', { accountId, callId, from }, opts.onProgress),
-      )
+      const ask = async (part: number): Promise<Result<CarriedPart<WhoisPrivacyItem> | null>> => {
+        const r = await invoke(
+          'details.whoisPrivacy',
+          { accountId, callId: part === 0 ? callId : newCallId(), from: part === 0 ? from : 'store', part },
+          opts.onProgress,
+        )
+        return r.ok ? { ok: true, value: r.value && 'parts' in r.value && r.value.readAt !== null ? r.value : null } : r
+      }
+      const items = () =>
+        whole().then((r): Result<WhoisPrivacyItem[]> => (r.ok ? { ok: true, value: r.value?.items ?? [] } : r))
+      return followed(callId, opts.signal, async (): Promise<Result<WhoisPrivacyList | null>> => {
+        const r = await readInParts(ask, items, opts.signal)
+        return r.ok ? { ok: true, value: { items: r.value, readAt: null, complete: true } } : r
+      })
     },
   }
 }

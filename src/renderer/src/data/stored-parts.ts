@@ -84,3 +84,22 @@ export async function carryInParts<T>(
   }
   return none
 }
+
+/**
+ * A list read afresh in main, carried in parts as a stored list is (issue 54: a detail list of 10,000
+ * rows in one message was the window's longest task while the domain list scrolled). The first part's
+ * ask has main read the list (with progress, cancelled in main by the caller's signal); the others
+ * slice what that read kept. A carriage that could not end (its parts gone from main) reads it whole.
+ */
+export async function readInParts<T>(
+  ask: (part: number) => Promise<Result<CarriedPart<T> | null>>,
+  whole: () => Promise<Result<T[]>>,
+  signal?: AbortSignal,
+): Promise<Result<T[]>> {
+  const r = await carryInParts(ask, { signal })
+  if (!r.ok) return r
+  if (r.value) return { ok: true, value: r.value.items }
+  // Stopped between parts: as a read stopped in main answers.
+  if (signal?.aborted) return { ok: false, error: { kind: 'cancelled', code: 'error.cancelled' } }
+  return whole()
+}
