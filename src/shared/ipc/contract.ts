@@ -105,7 +105,8 @@ export interface LocalResults {
   'app.reportError': null
   /**
    * A list as last stored (items of the list's own type: see AccountApi.stored), or null when never read:
-   * the part asked for, or the whole list as its only part when none was asked for.
+   * the part asked for, or the whole list as its only part when none was asked for. From 'service': the
+   * list read afresh first (AccountApi.listAll), its first part; its other parts are then the stored ones.
    */
   'store.list': StoredListPart<StoredListName> | null
   'store.search': SearchHit[]
