@@ -117,10 +117,55 @@ function* pick<T>(from: readonly T[], positions: readonly number[]): Sliced<T[]>
   return out
 }
 
+/**
+ * A row's own value of the column sorted by, when the column shows a field of the row: given, a
+ * short list whose keys are those values as they are, all text or all numbers, is sorted as rows
+ * by them, as one stable native sort, not as positions by their keys (issue 54: the positions'
+ * sort, its comparisons of mixed kinds and the rows picked after it took some 20% longer over
+ * 10,000 domain names in a fresh V8, 9.5 against 7.9 ms keys included, between the list's arrival
+ * and its first paint). Same order either way.
+ */
+export type FieldOf<Row> = (row: Row) => SortKey | undefined
+
 /** A table's sorter: the rows in a column's order, at once or as work in slices (the same order). */
 export interface TableOrder<Row> {
-  (rows: readonly Row[], column: string, keys: readonly SortKey[], dir: 1 | -1): readonly Row[]
-  work(rows: readonly Row[], column: string, keys: readonly SortKey[], dir: 1 | -1): Sliced<readonly Row[]>
+  (rows: readonly Row[], column: string, keys: readonly SortKey[], dir: 1 | -1, fieldOf?: FieldOf<Row>): readonly Row[]
+  work(
+    rows: readonly Row[],
+    column: string,
+    keys: readonly SortKey[],
+    dir: 1 | -1,
+    fieldOf?: FieldOf<Row>,
+  ): Sliced<readonly Row[]>
+}
+
+/**
+ * The rows in the ascending order of their keys, sorted as rows by `fieldOf` when each key is its
+ * row's value as it is and the keys are all text or all numbers (no NaN): numbers before text then
+ * never applies, and the native sort is stable, as the positions' order breaks ties. Undefined
+ * when the keys are not so (the positions' sort then orders them).
+ */
+function ascendingRows<Row>(rows: readonly Row[], keys: readonly SortKey[], fieldOf: FieldOf<Row>): Row[] | undefined {
+  const kind = typeof keys[0]
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]
+    if (typeof key !== kind || key !== fieldOf(rows[i]!)) return undefined
+  }
+  return [...rows].sort((a, b) => {
+    const x = fieldOf(a)!
+    const y = fieldOf(b)!
+    return x < y ? -1 : x > y ? 1 : 0
+  })
+}
+
+/** The rows' values (each verified to be its key: see ascendingRows), pausing every STEP rows. */
+function* valuesOf<Row>(rows: readonly Row[], fieldOf: FieldOf<Row>): Sliced<SortKey[]> {
+  const out: SortKey[] = []
+  for (let i = 0; i < rows.length; i++) {
+    out.push(fieldOf(rows[i]!) ?? '')
+    if (i % STEP === STEP - 1) yield
+  }
+  return out
 }
 
 /**
@@ -133,32 +178,45 @@ export function createTableOrder<Row>(): TableOrder<Row> {
   let rowsOf: readonly Row[] | undefined
   interface Known {
     keys: readonly SortKey[]
-    /** The rows' positions in the ascending order. */
-    order: number[]
     ascending: Row[]
+    /** The keys in the ascending order, worked out when the descending order is first asked for. */
+    keysInOrder: () => Sliced<readonly SortKey[]>
     descending?: Row[]
   }
   const byColumn = new Map<string, Known>()
-  function* work(rows: readonly Row[], column: string, keys: readonly SortKey[], dir: 1 | -1): Sliced<readonly Row[]> {
+  function* work(
+    rows: readonly Row[],
+    column: string,
+    keys: readonly SortKey[],
+    dir: 1 | -1,
+    fieldOf?: FieldOf<Row>,
+  ): Sliced<readonly Row[]> {
     if (rows !== rowsOf) {
       rowsOf = rows
       byColumn.clear()
     }
     let known = byColumn.get(column)
     if (!known || !(yield* sameKeys(known.keys, keys))) {
-      const order = yield* ascendingOrder(keys)
-      known = { keys, order, ascending: yield* pick(rows, order) }
+      const direct = fieldOf && keys.length <= ONE_SORT_UP_TO ? ascendingRows(rows, keys, fieldOf) : undefined
+      if (direct && fieldOf) {
+        yield
+        // Each key is its row's value: the rows' values in their order are the keys in it.
+        known = { keys, ascending: direct, keysInOrder: () => valuesOf(direct, fieldOf) }
+      } else {
+        const order = yield* ascendingOrder(keys)
+        known = { keys, ascending: yield* pick(rows, order), keysInOrder: () => pick(keys, order) }
+      }
       byColumn.set(column, known)
     }
     if (dir === 1) return known.ascending
     // The keys in the ascending order only for the descending one, when first asked for: a pass over
     // every row less before a long list's first paint, which is in the ascending order (issue 54).
-    known.descending ??= yield* descending(known.ascending, yield* pick(known.keys, known.order))
+    known.descending ??= yield* descending(known.ascending, yield* known.keysInOrder())
     return known.descending
   }
   return Object.assign(
-    (rows: readonly Row[], column: string, keys: readonly SortKey[], dir: 1 | -1) =>
-      runNow(work(rows, column, keys, dir)),
+    (rows: readonly Row[], column: string, keys: readonly SortKey[], dir: 1 | -1, fieldOf?: FieldOf<Row>) =>
+      runNow(work(rows, column, keys, dir, fieldOf)),
     { work },
   )
 }
