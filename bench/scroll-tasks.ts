@@ -56,11 +56,15 @@ const isDevToolsMessage = (e: TraceEvent) =>
  * Style, layout, paint and GC are timed by their own events; the rest of a task is script (Vue's
  * patch, the app's handlers) unless it is a DevTools message.
  */
-export function classifyScrollTasks(trace: Buffer): TracedTask[] {
-  const events = traceFile.parse(JSON.parse(trace.toString())).traceEvents.flatMap((e) => {
+function eventsOf(trace: Buffer): TraceEvent[] {
+  return traceFile.parse(JSON.parse(trace.toString())).traceEvents.flatMap((e) => {
     const parsed = traceEvent.safeParse(e)
     return parsed.success ? [parsed.data] : []
   })
+}
+
+export function classifyScrollTasks(trace: Buffer): TracedTask[] {
+  const events = eventsOf(trace)
   const mains = new Set(
     events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`),
   )
@@ -108,4 +112,24 @@ export function countByKind(tasks: readonly TracedTask[]): string {
   for (const t of tasks) kinds.set(t.kind, (kinds.get(t.kind) ?? 0) + 1)
   const named = [...kinds.entries()].map(([k, n]) => `${k} ${n}`).join(', ')
   return named ? `${tasks.length} (${named})` : '0'
+}
+
+/**
+ * The CPU time of the thread that made two user-timing marks, between them: its tasks' thread
+ * time (tdur), each task counted for the part of it between the marks. On a shared machine the
+ * time by the clock between the marks holds the thread's waits for a core; this does not.
+ */
+export function cpuBetweenMarks(trace: Buffer, from: string, to: string): number {
+  const events = eventsOf(trace)
+  const start = events.find((e) => e.name === from && e.ts !== undefined)
+  const end = events.find((e) => e.name === to && e.ts !== undefined)?.ts
+  if (!start || end === undefined) throw new Error(`the trace holds no marks ${from} and ${to}`)
+  let cpu = 0
+  for (const e of events) {
+    if (e.pid !== start.pid || e.tid !== start.tid || e.name !== 'ThreadControllerImpl::RunTask') continue
+    if (e.ts === undefined || e.dur === undefined || e.tdur === undefined || e.dur <= 0) continue
+    const overlap = Math.min(e.ts + e.dur, end) - Math.max(e.ts, start.ts!)
+    if (overlap > 0) cpu += (e.tdur * overlap) / e.dur
+  }
+  return cpu / 1000
 }

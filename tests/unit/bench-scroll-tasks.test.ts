@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { classifyScrollTasks, countByKind, SCROLL_END_MARK, SCROLL_START_MARK } from '../../bench/scroll-tasks'
+import {
+  classifyScrollTasks,
+  countByKind,
+  cpuBetweenMarks,
+  SCROLL_END_MARK,
+  SCROLL_START_MARK,
+} from '../../bench/scroll-tasks'
 
 const PID = 7
 const MAIN = 1
@@ -59,5 +65,30 @@ describe("the scroll's tasks read from a trace", () => {
 
   it('says so when the scroll was not marked', () => {
     expect(() => classifyScrollTasks(trace([meta(MAIN, 'CrRendererMain'), task(1, 1, 1)]))).toThrow(/no scroll marks/)
+  })
+})
+
+describe("the CPU time between two marks read from a trace (the domain list's first paint)", () => {
+  it("sums the marking thread's tasks' CPU time, each for its part between the marks", () => {
+    const cpu = cpuBetweenMarks(
+      trace([
+        task(0, 10, 10), // before: left out
+        task(15, 10, 8), // half of it after the first mark: 4 ms
+        mark('a', 20_000),
+        task(22, 5, 5),
+        task(30, 20, 6), // waiting for a core: 20 ms by the clock, 6 of CPU
+        { ...task(30, 20, 20), tid: OTHER }, // another thread: left out
+        task(55, 10, 10), // half of it before the second mark: 5 ms
+        mark('b', 60_000),
+        task(70, 10, 10), // after: left out
+      ]),
+      'a',
+      'b',
+    )
+    expect(cpu).toBeCloseTo(4 + 5 + 6 + 5, 6)
+  })
+
+  it('says so when a mark is missing', () => {
+    expect(() => cpuBetweenMarks(trace([mark('a', 1), task(1, 1, 1)]), 'a', 'b')).toThrow(/no marks a and b/)
   })
 })
