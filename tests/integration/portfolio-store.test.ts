@@ -22,7 +22,7 @@ import {
   type StoreProblem,
   type StoredListName,
 } from '../../src/main/store'
-import { SCHEMA_VERSION, APPLICATION_ID, migrate } from '../../src/main/store/migrations'
+import { SCHEMA_VERSION, APPLICATION_ID, TRIGRAM_HASH_BYTES, migrate } from '../../src/main/store/migrations'
 import { openConnection } from '../../src/main/store/database'
 import { TRIGRAM_INDEXES } from '../../src/main/store/search-index'
 import type { PagedItem } from '@shared/endpoints/table'
@@ -232,6 +232,19 @@ describe('opening and migrating', () => {
     expect(count(db, 'SELECT count(*) AS n FROM search')).toBe(0)
     expect(count(db, 'SELECT count(*) AS n FROM zone_search')).toBe(1)
     for (const t of TRIGRAM_INDEXES) db.exec(`INSERT INTO ${t} (${t}, rank) VALUES ('integrity-check', 1)`)
+    db.close()
+  })
+
+  it('gives every trigram index a 16 MB store of pending changes, a file of version 6 too (migration 7)', () => {
+    const conn = openConnection(file)
+    migrate(conn, 6)
+    conn.close()
+    open().close()
+    const db = raw()
+    for (const t of TRIGRAM_INDEXES) {
+      const row = db.prepare(`SELECT v FROM ${t}_config WHERE k = 'hashsize'`).get([])
+      expect(z.object({ v: z.number() }).parse(row).v, t).toBe(TRIGRAM_HASH_BYTES)
+    }
     db.close()
   })
 
