@@ -249,11 +249,11 @@ export const TRIGRAM_HASH_BYTES = 16 * 1024 * 1024
 
 /**
  * The trigram indexes take a list's entries in larger pieces (issue 54 point 3). FTS5 writes its
- * pending changes as a new segment each time they reach this size and merges every four segments
- * of a level into one of the next: at 1 MB the 100,000 zones of one account's DNS list made some
- * hundred segments and four levels of merges, so that writing their index cost fifteen times what
- * it did at 10,000 (a tenth as many segments, two levels). The size is kept in each index's
- * config table, read by every connection.
+ * pending changes as a new segment each time they reach this size and merges segments of a level
+ * into one of the next (automerge): at 1 MB, indexing the 100,000 zones of one account's DNS list
+ * cost fifteen times what the 10,000 did (a profile of the flush: 2.2 s against 0.15 s), at 16 MB
+ * twelve times, and half the time. The size is kept in each index's config table, read by every
+ * connection.
  */
 function migration7(): string {
   return TRIGRAM_INDEXES.map((t) => `INSERT INTO ${t} (${t}, rank) VALUES ('hashsize', ${TRIGRAM_HASH_BYTES});`).join(
