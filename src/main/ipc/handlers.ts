@@ -72,7 +72,10 @@ const MAX_TEAM_JOBS_SHOWN = 300
 export function createChannelHandlers(deps: HandlerDeps): ChannelHandlers {
   const { accounts, calls, jobs, jobEvents, app, store, accountNames, reminders, storeLife, teamJobs } = deps
   const reads = createAccountReads(deps)
-  const storedPart = createStoredParts((name, accountId, params) => reads.storedList(name, accountId, params))
+  const storedPart = createStoredParts(
+    (name, accountId, params) => reads.storedList(name, accountId, params),
+    (name, accountId, params, part) => reads.storedListPart(name, accountId, params, part),
+  )
   // The stored WHOIS list's flags, carried in parts like any stored list (issue 54).
   const storedPrivacyPart = createStoredParts(async (_whois, accountId, params) => {
     const stored = await reads.storedList('domains.whois.list', accountId, params)

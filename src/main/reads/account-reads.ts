@@ -8,7 +8,7 @@
  */
 import type { EndpointResult, PagedEndpointName, PagedItem, ReadEndpointName } from '@shared/endpoints/table'
 import type { ApiParsed, ListAllParsed, Progress } from '@shared/ipc/contract'
-import { isStoredList, type StoredList, type StoredListName } from '@shared/portfolio'
+import { isStoredList, type StoredList, type StoredListName, type StoredListPart } from '@shared/portfolio'
 import type { HistoryEntry } from '@shared/portfolio/history'
 import type { AccountService } from '../accounts/account-service'
 import type { PortfolioStoreAsync } from '../store/store-async'
@@ -64,6 +64,13 @@ export interface AccountReads {
     accountId: string,
     params: Readonly<Record<string, unknown>>,
   ): Promise<StoredList<N> | null>
+  /** One part of a list as last kept, cut in the store's thread (main takes in the part only); null when none. */
+  storedListPart(
+    name: StoredListName,
+    accountId: string,
+    params: Readonly<Record<string, unknown>>,
+    part: number,
+  ): Promise<StoredListPart<StoredListName> | null>
   /** Every account-wide list read and kept (refresh-account.ts). */
   refresh(
     p: { accountId: string; callId?: string | undefined },
@@ -124,6 +131,10 @@ export function createAccountReads(deps: AccountReadsDeps): AccountReads {
     storedList: async (name, accountId, params) => {
       const { limit: _l, page: _p, ...own } = params
       return store ? ((await store.readList(accountId, name, own)) ?? null) : null
+    },
+    storedListPart: async (name, accountId, params, part) => {
+      const { limit: _l, page: _p, ...own } = params
+      return store ? ((await store.readListPart(accountId, name, own, part)) ?? null) : null
     },
     refresh: async (p, onList) => {
       if (!store) return { read: 0, drift: 0, failed: [] }

@@ -20,6 +20,7 @@ import { getList, keepList, putList, readList, readListItem } from './inventory'
 import { openStoreFile } from './open-file'
 import type { Connection } from './database'
 import { ListCache } from './list-cache'
+import { createListParts } from './list-parts'
 import { removeAccount } from './remove-account'
 import { search, DEFAULT_SEARCH_LIMIT } from './search'
 import { getZone, listZones, putZone } from './zones'
@@ -40,7 +41,8 @@ import { getSetting, putSetting } from './settings'
 import { autorenewOnValue } from './autorenew-on-value'
 import { recordReminders, remindersSent } from './reminders-sent'
 import { REMINDER_ITEM_KINDS } from '@shared/portfolio/reminders'
-import { isStoredList, ZONE_KINDS, type StoredListName } from '@shared/portfolio'
+import { isStoredList, STORED_PARTS_MAX, ZONE_KINDS, type StoredListName } from '@shared/portfolio'
+import type { PagedItem } from '@shared/endpoints/table'
 import { type OpenOptions, type PortfolioStore, type StoreProblem } from './types'
 
 export * from '@shared/portfolio'
@@ -58,6 +60,8 @@ const domain = z.string().min(1).max(253).refine(isSafePathSegment, 'field.hostN
 const servedFindings = z.array(servedFindingSchema).max(10_000)
 const zoneKind = z.enum(ZONE_KINDS)
 const searchQuery = z.string().max(500)
+/** A part of a stored list: at most STORED_PARTS_MAX of them. */
+const partIndex = z.number().int().min(0).max(STORED_PARTS_MAX)
 const retention = z.number().int().min(1).max(MAX_HISTORY_RETENTION_DAYS)
 const settingKey = z.string().regex(/^[a-z][a-zA-Z0-9.]{0,63}$/)
 const settingValue = z.string().max(100_000)
@@ -125,6 +129,16 @@ export function openPortfolioStore(file: string, opts: OpenOptions = {}): Portfo
     if (!open) throw AppError.of('internal', { code: 'store.closed' })
     return conn
   }
+  /** A list as the screens read it: its parsed copy if there is one, else from the file (and copied, if kept so). */
+  const readKept = (id: string, name: StoredListName, params: Readonly<Record<string, unknown>>) => {
+    const cached = cache.get(id, name, params)
+    if (cached) return cached
+    const list = readList(live(), id, name, params, report)
+    cache.set(id, name, params, list)
+    return list
+  }
+  /** The lists being carried to the window in parts, each kept from its first part to its last. */
+  const carried = createListParts<PagedItem<StoredListName>>()
   /** A write of a list's rows: account and time checked, then `write` on the open file (see `changed`). */
   const writeList = <N extends StoredListName, T>(
     account: string,
@@ -146,13 +160,12 @@ export function openPortfolioStore(file: string, opts: OpenOptions = {}): Portfo
       getList(live(), check(accountId, account, 'accountId'), listName(name), params, report),
     keepList: (account, name, params, items, at) =>
       writeList(account, name, params, at, (c, id, n, t) => keepList(c, id, n, params, items, t)),
-    readList: (account, name, params) => {
+    readList: (account, name, params) => readKept(check(accountId, account, 'accountId'), listName(name), params),
+    readListPart: (account, name, params, part) => {
       const id = check(accountId, account, 'accountId')
-      const cached = cache.get(id, listName(name), params)
-      if (cached) return cached
-      const list = readList(live(), id, name, params, report)
-      cache.set(id, name, params, list)
-      return list
+      const key = JSON.stringify([id, listName(name), params])
+      const answer = carried.part(key, check(partIndex, part, 'part'), () => readKept(id, name, params))
+      return answer ?? undefined
     },
     readListItem: (account, name, key) =>
       readListItem(live(), check(accountId, account, 'accountId'), listName(name), key),
@@ -171,6 +184,7 @@ export function openPortfolioStore(file: string, opts: OpenOptions = {}): Portfo
     removeAccount: (account) => {
       const id = check(accountId, account, 'accountId')
       cache.dropAccount(id)
+      carried.dropAll()
       removeAccount(live(), id)
     },
     search: (query, limit = DEFAULT_SEARCH_LIMIT) => search(live(), check(searchQuery, query, 'query'), limit),

@@ -12,6 +12,7 @@ import type {
   ListParams,
   SearchHit,
   StoredList,
+  StoredListPart,
   StoredListName,
   StoredZone,
   ZoneFile,
@@ -166,6 +167,16 @@ export interface PortfolioStore {
     name: StoredListName,
     params: Readonly<Record<string, unknown>>,
   ): StoredList<StoredListName> | undefined
+  /**
+   * One part of a stored list as the window is carried it (list-parts.ts): cut here, where the list
+   * is kept, so the caller takes in one part, never the whole list; undefined when it was never read.
+   */
+  readListPart(
+    accountId: string,
+    name: StoredListName,
+    params: Readonly<Record<string, unknown>>,
+    part: number,
+  ): StoredListPart<StoredListName> | undefined
   /** One item of an account-wide list by its identity (a domain name), when the list is stored. */
   readListItem(accountId: string, name: StoredListName, key: string): PagedItem<StoredListName> | undefined
   /** Reads a list the screens open on into main's parsed copy ahead of the window asking (at start). */
