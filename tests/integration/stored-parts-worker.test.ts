@@ -94,7 +94,7 @@ describe('a stored list carried in parts', () => {
     expect(once.ok && once.value?.items).toEqual(whole.items)
   })
 
-  it('is of one list from its first part to its last; a part of a list kept again after tells so by its readAt', async () => {
+  it('is of one list from first part to last; a part of the list kept again after says so by its readAt', async () => {
     const call = services.router.client(sender)
     const ask = async (part: number) => {
       const r = await call('store.list', { accountId: 'acct', name: 'domains.list', params: {}, part })

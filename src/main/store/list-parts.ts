@@ -23,7 +23,7 @@ export type ListPart<T> = WholeList<T> & { part: number; parts: number }
  */
 const KEPT_MAX = 8
 
-/** Part `part` of a list: STORED_PART_SIZE items, the last part (or the last the window can ask for) all that is left. */
+/** Part `part` of a list: STORED_PART_SIZE items; the last (or the last the window can ask for) all that is left. */
 function partOf<T>(list: WholeList<T>, part: number): ListPart<T> {
   const parts = Math.min(STORED_PARTS_MAX, Math.max(1, Math.ceil(list.items.length / STORED_PART_SIZE)))
   const end = part >= parts - 1 ? list.items.length : (part + 1) * STORED_PART_SIZE
