@@ -12,6 +12,21 @@ async function openDomains(app: Page) {
   await expect(app.getByRole('heading', { level: 1, name: 'Domains' })).toBeVisible()
 }
 
+/**
+ * Filters the list to one domain and opens it once its row has settled: the account-wide lists
+ * arriving make its nameservers two lines, the row grows and its link moves under a click aimed a
+ * moment before (seen on a loaded CI machine).
+ */
+async function openDomain(app: Page, d: { domainname: string; ns: string[] }) {
+  await app.getByLabel('Filter', { exact: true }).fill(d.domainname)
+  const row = app
+    .getByRole('table', { name: 'Domains' })
+    .getByRole('row', { name: new RegExp(d.domainname.replace(/\./g, '\\.')) })
+  await expect(row).toContainText(d.ns[0]!)
+  await expect(app.getByText(/of every domain \(\d+ of \d+ lists\)/)).toHaveCount(0)
+  await app.getByRole('link', { name: d.domainname, exact: true }).click()
+}
+
 test('a notice belongs to its screen: it goes when the user moves on, by itself after a while, or when closed', async ({
   app,
   harness,
@@ -177,15 +192,7 @@ test('a domain’s overview is a summary: status in words, days to expiry with R
   const soon = new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10)
   const d = sb.state.domains.find((x) => x.expirationdate > today && x.expirationdate <= soon)!
   await openDomains(app)
-  await app.getByLabel('Filter', { exact: true }).fill(d.domainname)
-  // Clicked once the row has settled: the account-wide lists arriving make its nameservers two lines,
-  // the row grows and its link moves under a click aimed a moment before (seen on a loaded CI machine).
-  const row = app
-    .getByRole('table', { name: 'Domains' })
-    .getByRole('row', { name: new RegExp(d.domainname.replace(/\./g, '\\.')) })
-  await expect(row).toContainText(d.ns[0]!)
-  await expect(app.getByText(/of every domain \(\d+ of \d+ lists\)/)).toHaveCount(0)
-  await app.getByRole('link', { name: d.domainname, exact: true }).click()
+  await openDomain(app, d)
   const panel = app.getByRole('tabpanel', { name: 'Overview' })
   await expect(panel).toContainText(/Expires in \d+ days/)
   await expect(panel).toContainText('DNSSEC')
@@ -234,8 +241,7 @@ test('a tab whose read hangs says it is loading, then that it is slow; it can be
   const sb = await harness.demo()
   const d = sb.state.domains[4]!
   await openDomains(app)
-  await app.getByLabel('Filter', { exact: true }).fill(d.domainname)
-  await app.getByRole('link', { name: d.domainname, exact: true }).click()
+  await openDomain(app, d)
   // The overview reads DNSSEC too: hang the tab's own read, after the overview has its answer.
   await expect(app.getByRole('tabpanel', { name: 'Overview' })).toContainText(
     /DNS records\s*\d+ record|DNS records\s*none/,
@@ -278,8 +284,7 @@ test('a tab filled from its read is filled by a retry too: nameservers after a c
   const sb = await harness.demo()
   const d = sb.state.domains[5]!
   await openDomains(app)
-  await app.getByLabel('Filter', { exact: true }).fill(d.domainname)
-  await app.getByRole('link', { name: d.domainname, exact: true }).click()
+  await openDomain(app, d)
   await expect(app.getByRole('tabpanel', { name: 'Overview' })).toContainText(d.ns[0]!)
   sb.faults.inject('domains.nameserver.get', { hang: true, times: 1 })
   await app.getByRole('tab', { name: 'Nameservers', exact: true }).click()
