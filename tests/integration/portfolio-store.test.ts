@@ -524,6 +524,45 @@ describe('lists', () => {
     expect(store.getList('far', 'domains.list', {})?.items).toEqual(far)
   })
 
+  it("reads a list longer than one stretch of the table, across another list's rows, in its order", () => {
+    const problems: StoreProblem[] = []
+    const store = open(file, { onProblem: (p) => problems.push(p) })
+    const names = (list: StoredList<'domains.list'> | undefined) => list?.items.map((d) => d.domainname)
+    // 10,000 rows, another account's 10,000, then 10,000 more of the first list's put before its
+    // own: the list's rows span three stretches of 10,000 ids (wholeList), the middle one none of
+    // its own, and their positions are not in the table's order.
+    const first = domains(10_000, 'first')
+    store.putList('acct', 'domains.list', {}, first, T1)
+    store.putList('other', 'domains.list', {}, domains(10_000, 'other'), T1)
+    const both = [...domains(10_000, 'late'), ...first]
+    store.putList('acct', 'domains.list', {}, both, T2)
+    const db = raw()
+    const span = z
+      .object({ lo: z.number(), hi: z.number(), n: z.number() })
+      .parse(
+        db
+          .prepare(
+            "SELECT min(i.id) AS lo, max(i.id) AS hi, count(*) AS n FROM list_items i JOIN lists l ON l.id = i.list_id WHERE l.account_id = 'acct'",
+          )
+          .get([]),
+      )
+    expect(span.n).toBe(20_000)
+    expect(span.hi - span.lo + 1).toBe(30_000)
+    expect(store.getList('acct', 'domains.list', {})).toEqual({ items: both, readAt: T2, complete: true, skipped: 0 })
+    // A row damaged in the last stretch: that row is named and left out, the rest read.
+    db.prepare("UPDATE list_items SET json = 'not json at all' WHERE item_key = ?").run(['late9999.example'])
+    db.close()
+    const damaged = store.getList('acct', 'domains.list', {})
+    expect(names(damaged)).toEqual(both.map((d) => d.domainname).filter((n) => n !== 'late9999.example'))
+    expect(damaged?.skipped).toBe(1)
+    expect(problems).toEqual([
+      {
+        code: 'store.rowSkipped',
+        params: { table: 'list_items', accountId: 'acct', list: 'domains.list', key: 'late9999.example' },
+      },
+    ])
+  })
+
   it('reads a domain stored with a member this version does not know without that member', () => {
     const store = open()
     store.putList('acct', 'domains.list', {}, domains(3), T1)

@@ -226,7 +226,8 @@ const itemOf =
   }
 
 const listSpan = z.object({ lo: z.number().int().nullable(), hi: z.number().int().nullable(), count: z.number().int() })
-const listTextRow = z.object({ text: z.string(), positions: z.string(), count: z.number().int() })
+/** A stretch of a list's rows as one text; none when the stretch holds none of the list's rows (group_concat of nothing). */
+const listTextRow = z.object({ text: z.string().nullable(), positions: z.string().nullable(), count: z.number().int() })
 /** The positions as read: numbers, each checked without a schema's cost per number (100,000 of them). */
 const isPositions = (v: unknown): v is number[] => Array.isArray(v) && v.every((p) => typeof p === 'number')
 
@@ -237,14 +238,23 @@ const isPositions = (v: unknown): v is number[] => Array.isArray(v) && v.every((
 const DENSE_SPAN = 2
 
 /**
- * The list's items as one JSON text made by SQLite, parsed at once: a row per item (an object
- * each from the driver, a JSON.parse each) cost a 100,000-item read twice as much. The rows are
- * read in the table's order with their positions beside them and put in order here: SQLite
- * ordering 100,000 rows of text by position (a temporary B-tree of the whole list, and the list
- * of ids the rows were found by, a second) cost more than ten times what it did at 10,000. A
- * list written at once (its rows together in the table) is read by a scan of its span, without
- * the list of its ids. Undefined when any row is not a valid item (damaged in the file): the
- * rows are then read one by one to say which (rowByRow).
+ * How many row ids of a dense list's span are read as one text. The whole of a 100,000-item list
+ * as one text (15 MB) cost more than ten times the 10,000-item list's 1.5 MB: SQLite's
+ * concatenation, the driver's copy into a JS string and JSON.parse each went through memory
+ * anew (freshly mapped buffers, out of the processor's caches). A stretch of this many rows is
+ * the size a 10,000-item list reads at once, so a longer list costs that per stretch.
+ */
+const STRETCH_IDS = 10_000
+
+/**
+ * The list's items as JSON text made by SQLite, parsed a stretch at a time: a row per item (an
+ * object each from the driver, a JSON.parse each) cost a 100,000-item read twice as much. The
+ * rows are read in the table's order with their positions beside them and put in order here:
+ * SQLite ordering 100,000 rows of text by position (a temporary B-tree of the whole list, and the
+ * list of ids the rows were found by, a second) cost more than ten times what it did at 10,000. A
+ * list written at once (its rows together in the table) is read by a scan of its span, stretch
+ * by stretch, without the list of its ids. Undefined when any row is not a valid item (damaged in
+ * the file): the rows are then read one by one to say which (rowByRow).
  */
 function wholeList<T>(conn: Connection, listId: number, check: (value: unknown) => T | undefined): T[] | undefined {
   const span = conn.get(
@@ -255,23 +265,45 @@ function wholeList<T>(conn: Connection, listId: number, check: (value: unknown) 
   if (!span || span.count === 0 || span.lo === null || span.hi === null) return []
   const columns = `SELECT '[' || group_concat(json, ',') || ']' AS text, '[' || group_concat(pos, ',') || ']' AS positions,
      count(*) AS count FROM list_items`
-  // `+list_id`: the span is scanned by id, not looked up again in the (list_id, item_key) index.
-  const row =
-    span.hi - span.lo + 1 <= DENSE_SPAN * span.count
-      ? conn.get(listTextRow, `${columns} WHERE id BETWEEN ? AND ? AND +list_id = ?`, [span.lo, span.hi, listId])
-      : conn.get(listTextRow, `${columns} WHERE id IN ${IDS_OF_LIST}`, [listId])
-  const all = row ? parseJson(row.text) : undefined
-  const positions: unknown = row ? parseJson(row.positions) : undefined
-  // A row's text that is not one JSON value could still join into valid JSON ("1,2"): the count tells.
-  if (!row || !Array.isArray(all) || all.length !== row.count) return undefined
-  if (!isPositions(positions) || positions.length !== all.length) return undefined
   const items: T[] = []
+  const positions: number[] = []
+  if (span.hi - span.lo + 1 > DENSE_SPAN * span.count) {
+    const row = conn.get(listTextRow, `${columns} WHERE id IN ${IDS_OF_LIST}`, [listId])
+    if (!row || !addStretch(row, check, items, positions)) return undefined
+  } else {
+    for (let from = span.lo; from <= span.hi; from += STRETCH_IDS) {
+      // `+list_id`: the span is scanned by id, not looked up again in the (list_id, item_key) index.
+      const to = Math.min(span.hi, from + STRETCH_IDS - 1)
+      const row = conn.get(listTextRow, `${columns} WHERE id BETWEEN ? AND ? AND +list_id = ?`, [from, to, listId])
+      if (!row || !addStretch(row, check, items, positions)) return undefined
+    }
+  }
+  // Every row read, in the same read transaction as the span's count.
+  if (items.length !== span.count) return undefined
+  return inPositionOrder(items, positions)
+}
+
+/** A stretch's items and positions added to the list's; false when any row is not a valid item. */
+function addStretch<T>(
+  row: z.infer<typeof listTextRow>,
+  check: (value: unknown) => T | undefined,
+  items: T[],
+  positions: number[],
+): boolean {
+  if (row.count === 0) return true
+  if (row.text === null || row.positions === null) return false
+  const all = parseJson(row.text)
+  const at: unknown = parseJson(row.positions)
+  // A row's text that is not one JSON value could still join into valid JSON ("1,2"): the count tells.
+  if (!Array.isArray(all) || all.length !== row.count) return false
+  if (!isPositions(at) || at.length !== all.length) return false
   for (const value of all) {
     const item = check(value)
-    if (item === undefined) return undefined
+    if (item === undefined) return false
     items.push(item)
   }
-  return inPositionOrder(items, positions)
+  for (const p of at) positions.push(p)
+  return true
 }
 
 /** The items in the order of their positions (as read, when they already are: a list written at once). */
