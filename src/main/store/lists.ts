@@ -71,31 +71,34 @@ export type ListSpec<N extends StoredListName> = ListReach & {
   }
 }
 
-const DOMAIN_TEXTS = ['domainname', 'registrar', 'expirationdate'] as const
-const DOMAIN_FLAGS = ['autorenew', 'autorenew_all', 'autorenew_domain'] as const
-
 /**
  * A domain as this store wrote it, checked where it lies: an object schema's answer is a copy,
  * and 100,000 copies beside the 100,000 parsed objects made the read of that many domains spend
- * much of its time collecting them.
+ * much of its time collecting them. Each member is named where it is read: read by a name from
+ * a list of names (Reflect.get), each took a lookup of its own, five times the check's time.
  */
 function isStoredDomain(v: unknown): v is PagedItem<'domains.list'> {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false
-  if (typeof Reflect.get(v, 'domainid') !== 'number') return false
-  for (const k of DOMAIN_TEXTS) if (typeof Reflect.get(v, k) !== 'string') return false
-  for (const k of DOMAIN_FLAGS) {
-    const flag: unknown = Reflect.get(v, k)
-    if (flag !== undefined && typeof flag !== 'number') return false
-  }
-  return true
+  return (
+    'domainid' in v &&
+    typeof v.domainid === 'number' &&
+    'domainname' in v &&
+    typeof v.domainname === 'string' &&
+    'registrar' in v &&
+    typeof v.registrar === 'string' &&
+    'expirationdate' in v &&
+    typeof v.expirationdate === 'string' &&
+    (!('autorenew' in v) || v.autorenew === undefined || typeof v.autorenew === 'number') &&
+    (!('autorenew_all' in v) || v.autorenew_all === undefined || typeof v.autorenew_all === 'number') &&
+    (!('autorenew_domain' in v) || v.autorenew_domain === undefined || typeof v.autorenew_domain === 'number')
+  )
 }
 
 /** The domain with its own members only: a member an earlier version stored (and this one no longer knows) is left out. */
 function onlyDomainMembers(d: PagedItem<'domains.list'>): PagedItem<'domains.list'> {
   let members = 0
   for (const _ in d) members++
-  let known = 1 + DOMAIN_TEXTS.length
-  for (const k of DOMAIN_FLAGS) if (k in d) known++
+  const known = 4 + ('autorenew' in d ? 1 : 0) + ('autorenew_all' in d ? 1 : 0) + ('autorenew_domain' in d ? 1 : 0)
   if (members === known) return d
   const { domainid, domainname, registrar, expirationdate, autorenew, autorenew_all, autorenew_domain } = d
   return {
