@@ -7,12 +7,12 @@
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { app, BrowserWindow, clipboard, ipcMain, Menu, Notification, protocol, session, shell } from 'electron'
-import { logDirOf, startAppServices, type AppServices } from './app/app-services'
+import type { AppServices } from './app/app-services'
 import { createAppProtocolHandler } from './shell/app-protocol'
 import { guardContents, guardSession } from './shell/guards'
 import { applicationMenu } from './shell/menu'
 import { APP_ORIGIN, APP_SCHEME, CONTENT_SECURITY_POLICY, windowOptions } from './shell/security'
-import { createAppLog, type AppLog } from './base/app-log'
+import { createAppLog, logDirOf, type AppLog } from './base/app-log'
 import { processVersions, type Desktop } from './base/desktop'
 import { APP_USER_MODEL_ID } from './base/app-version'
 import { AppError } from './base/app-error'
@@ -161,6 +161,11 @@ function startShell(): void {
 
   /** The services, or, when they cannot start, the router that tells the start-up screen why. */
   async function startServices(log: AppLog): Promise<IpcRouter> {
+    // Loaded here, after the first paint, not with this file: evaluating the services' modules
+    // (the store, the journal, the team's database client, every handler and schema) left a
+    // major garbage collection due at app ready, which then ran between ready and the window's
+    // page being served.
+    const { startAppServices } = await import('./app/app-services')
     const started = await startAppServices({
       userDataDir: app.getPath('userData'),
       allowedOrigins: [APP_ORIGIN],

@@ -28,7 +28,7 @@ import { LocalLedger } from '../jobs/ledger/local-ledger'
 import { AutorenewOnValues } from '../reads/learned-autorenew'
 import { storedDomainNames } from '../jobs/domain-names'
 import { JobRunner } from '../jobs/runner'
-import { createAppLog, type AppLog } from '../base/app-log'
+import { createAppLog, logDirOf, type AppLog } from '../base/app-log'
 import { createAppControl } from '../ipc/app-control'
 import { headlessDesktop, type Desktop } from '../base/desktop'
 import { AppError } from '../base/app-error'
@@ -111,9 +111,6 @@ const writerOf = (s: TeamStatus) => (s.mode === 'team' ? { member: s.member, wor
 /** Whether a team job was made here (the runner has it) or by another member or workstation. */
 const isThisWorkstation = (s: TeamStatus, by: { member: string; workstation: string }) =>
   s.mode === 'team' && s.member === by.member && s.workstation === by.workstation
-
-/** The app's log in its usual place under the user-data folder. */
-export const logDirOf = (userDataDir: string) => join(userDataDir, 'logs')
 
 /** A file the app cannot start without, as a code the start-up screen words (with the path and the system's reason). */
 function startupProblem(code: 'startup.accountsFile' | 'startup.journalFile', path: string) {

@@ -43,6 +43,9 @@ export interface AppLogOptions {
   redactor?: Redactor
 }
 
+/** The app's log in its usual place under the user-data folder. */
+export const logDirOf = (userDataDir: string) => join(userDataDir, 'logs')
+
 const MAX_FIELD_CHARS = 2000
 /** Lines kept in memory when the file cannot be written (what diagnostics show). */
 const MEMORY_LINES = 500

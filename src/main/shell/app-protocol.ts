@@ -6,6 +6,11 @@ import { readFile } from 'node:fs/promises'
 import { extname, resolve, sep } from 'node:path'
 import { APP_ORIGIN } from './security'
 
+// Node loads its fetch classes, Response among them, on their first use: 10-20 ms on a busy
+// machine. Taken here, as main's modules load before app ready, rather than when the window's
+// first page is served.
+const { Response } = globalThis
+
 export const MIME_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
