@@ -11,10 +11,11 @@
  * answer, timed in that start, taken out and V8's serialisation of the same answer put in.
  */
 import { deserialize, serialize } from 'node:v8'
-import { chromium, type Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { installBridge, startHarness } from '../support/harness'
 import { SessionSecretStore } from '../src/main/accounts/secret-store'
-import { CHROMIUM_PATH } from '../playwright.config'
+import { launchBenchChromium } from './bench-chromium'
+import { shownColumnLabels } from './domain-list-window'
 import type { BenchResult } from './report'
 import { median } from './stats'
 import { bareCells, openBarePage, showBare } from './domain-list-baseline'
@@ -128,16 +129,7 @@ const SCROLL_ARGS = {
 
 export async function benchDomainList(): Promise<BenchResult> {
   const harness = await startHarness({ keychain: new SessionSecretStore(), demo: { domains: DOMAINS } })
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  })
+  const browser = await launchBenchChromium()
   try {
     /** A new window of the app on the domain list: the page, its figures, the labels of its shown columns. */
     const appRound = async (): Promise<{ page: Page; figures: ListFigures; detailsMs: number; labels: string[] }> => {
@@ -184,17 +176,7 @@ export async function benchDomainList(): Promise<BenchResult> {
       const detailsMs = Date.now() - detailsStart
       const rows = await page.getByText(`Showing ${DOMAINS} of ${DOMAINS}`).count()
       if (rows !== 1) throw new Error('the list did not load all 10,000 domains')
-      const labels = await page.evaluate(() =>
-        Array.from(document.querySelectorAll('.table-scroll thead th'))
-          .filter((th) => !th.classList.contains('check'))
-          .map((th) => {
-            const sortLabel = th
-              .querySelector('button')
-              ?.getAttribute('aria-label')
-              ?.replace(/^Sort by /, '')
-            return sortLabel ?? th.textContent?.trim() ?? ''
-          }),
-      )
+      const labels = await shownColumnLabels(page)
       const figures = { firstPaint, firstPaintCpu, scroll, traced, load, ...(await filterAndSort(page)) }
       return { page, figures, detailsMs, labels }
     }

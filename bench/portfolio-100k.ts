@@ -25,7 +25,7 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium, type Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { z } from 'zod'
 import { DEMO_ACCOUNT_ID } from '@shared/accounts'
 import { openPortfolioStore, portfolioFileOf, type PortfolioStore } from '../src/main/store'
@@ -34,7 +34,7 @@ import { accountLists, putAccount, type AccountLists } from '../support/portfoli
 import { startBuiltShell } from '../support/built-shell'
 import { installBridge, startHarness } from '../support/harness'
 import { ipcChannel } from '@shared/ipc/channels'
-import { CHROMIUM_PATH } from '../playwright.config'
+import { launchBenchChromium } from './bench-chromium'
 import type { BenchResult } from './report'
 import { median } from './stats'
 import { startTimes } from './startup'
@@ -270,16 +270,7 @@ function longestTaskCpu(trace: Buffer): number {
 /** The window in Chromium on the folder, the service never answering: everything it shows is the store's. */
 async function windowFigures(dir: string, domains: number): Promise<WindowFigures> {
   const harness = await startHarness({ userDataDir: dir, keychain: new SessionSecretStore(), demo: { domains: 10 } })
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  })
+  const browser = await launchBenchChromium()
   try {
     ;(await harness.demo()).faults.inject('*', { hang: true })
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })

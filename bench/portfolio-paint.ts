@@ -8,12 +8,11 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium } from '@playwright/test'
 import { startSandbox } from '../src/sandbox'
 import { SessionSecretStore } from '../src/main/accounts/secret-store'
 import { installBridge, startHarness } from '../support/harness'
 import { profileFor } from '../support/profile'
-import { CHROMIUM_PATH } from '../playwright.config'
+import { launchBenchChromium } from './bench-chromium'
 import type { BenchResult } from './report'
 
 const SERVICE_MS = 2000
@@ -24,16 +23,7 @@ export async function benchPortfolioPaint(): Promise<BenchResult> {
   const keychain = new SessionSecretStore()
   const main = await startSandbox({ seed: 3 })
   const other = await startSandbox({ seed: 4 })
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  })
+  const browser = await launchBenchChromium()
   try {
     // First run: both accounts, their lists read once into the store.
     const first = await startHarness({ userDataDir, keychain })

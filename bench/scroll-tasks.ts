@@ -24,15 +24,17 @@ export interface TracedTask {
 
 const traceEvent = z.object({
   name: z.string(),
+  cat: z.string().optional(),
   ph: z.string().optional(),
   pid: z.number(),
   tid: z.number(),
   ts: z.number().optional(),
   dur: z.number().optional(),
   tdur: z.number().optional(),
+  id: z.string().optional(),
   args: z.object({ name: z.string().optional() }).passthrough().optional(),
 })
-type TraceEvent = z.infer<typeof traceEvent>
+export type TraceEvent = z.infer<typeof traceEvent>
 const traceFile = z.object({ traceEvents: z.array(z.unknown()) })
 
 const KIND_OF: Record<string, TaskKind> = {
@@ -51,20 +53,21 @@ const KIND_OF: Record<string, TaskKind> = {
 const isDevToolsMessage = (e: TraceEvent) =>
   e.name === 'Receive mojo message' && JSON.stringify(e.args ?? {}).includes('DevToolsSession')
 
-/**
- * The tasks of the busiest page main thread (CrRendererMain) between the scroll's two marks.
- * Style, layout, paint and GC are timed by their own events; the rest of a task is script (Vue's
- * patch, the app's handlers) unless it is a DevTools message.
- */
-function eventsOf(trace: Buffer): TraceEvent[] {
+/** A Chromium trace's events, each checked; those of other shapes (metadata of other kinds) left out. */
+export function traceEventsOf(trace: Buffer): TraceEvent[] {
   return traceFile.parse(JSON.parse(trace.toString())).traceEvents.flatMap((e) => {
     const parsed = traceEvent.safeParse(e)
     return parsed.success ? [parsed.data] : []
   })
 }
 
+/**
+ * The tasks of the busiest page main thread (CrRendererMain) between the scroll's two marks.
+ * Style, layout, paint and GC are timed by their own events; the rest of a task is script (Vue's
+ * patch, the app's handlers) unless it is a DevTools message.
+ */
 export function classifyScrollTasks(trace: Buffer): TracedTask[] {
-  const events = eventsOf(trace)
+  const events = traceEventsOf(trace)
   const mains = new Set(
     events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`),
   )
@@ -120,7 +123,11 @@ export function countByKind(tasks: readonly TracedTask[]): string {
  * time by the clock between the marks holds the thread's waits for a core; this does not.
  */
 export function cpuBetweenMarks(trace: Buffer, from: string, to: string): number {
-  const events = eventsOf(trace)
+  return cpuBetweenMarksOf(traceEventsOf(trace), from, to)
+}
+
+/** cpuBetweenMarks of a trace already read. */
+export function cpuBetweenMarksOf(events: readonly TraceEvent[], from: string, to: string): number {
   const start = events.find((e) => e.name === from && e.ts !== undefined)
   const end = events.find((e) => e.name === to && e.ts !== undefined)?.ts
   if (!start || end === undefined) throw new Error(`the trace holds no marks ${from} and ${to}`)
