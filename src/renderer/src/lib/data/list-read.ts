@@ -6,7 +6,7 @@ import { reactive } from 'vue'
 import type { PagedEndpointName, PagedInput, PagedItem } from '@shared/endpoints/table'
 import type { AccountApi } from '../../data/account-api'
 import { createRead, type Read } from './read'
-import { afterNextPaint } from '../after-next-paint'
+import { whenIdleAfterPaint } from '../after-next-paint'
 
 const FIRST_PAGE_SIZE = 100
 
@@ -122,8 +122,11 @@ export function createListRead<N extends PagedEndpointName>(
       // Until its last part came, what is shown is not the whole list.
       else showStored({ ...first, complete: false })
     }
-    // The next part is asked for once the first part's rows are painted: its carriage does not hold that frame.
-    const r = await api.stored(name, params, { signal: own.signal, onFirst, afterFirst: afterNextPaint })
+    // The next part is asked for once the first part's rows are painted and the window is idle: its carriage does
+    // not hold that frame. Asked right after the frame's task (afterNextPaint), the ask ran ahead of the frame's
+    // other work (the list's own "painted" moment came after it), and main and the store's worker cut and sent
+    // the part while that frame was still being drawn, on a machine of two cores.
+    const r = await api.stored(name, params, { signal: own.signal, onFirst, afterFirst: whenIdleAfterPaint })
     if (carriage === own) carriage = undefined
     if (superseded) return 'none'
     if (own.signal.aborted) return 'stopped'
