@@ -58,3 +58,32 @@ for (const locale of ['en', 'ja'] as const) {
     expect(rows).toBeLessThanOrEqual(2)
   })
 }
+
+for (const locale of ['en', 'ja'] as const) {
+  test(`1024 x 700 (${locale}): the domain rows stay where they are when the detail lists end loading`, async ({
+    app,
+    harness,
+  }) => {
+    await app.setViewportSize({ width: 1024, height: 700 })
+    const sb = await harness.demo()
+    // The DNSSEC list held: the detail lists' progress stays on screen until it is let go.
+    sb.faults.inject('domains.dnssec.list', { hold: true })
+    await reloadInLanguage(app, locale)
+    await app.evaluate(() => (location.hash = '#/domains'))
+    await expect(app.locator('.read-status')).toBeVisible()
+    await expect.poll(() => wholeRowsInView(app)).toBeGreaterThanOrEqual(12)
+    const firstRowTop = () =>
+      app
+        .locator('table tbody tr:not(.spacer)')
+        .first()
+        .evaluate((tr) => tr.getBoundingClientRect().top)
+    const whileLoading = await firstRowTop()
+    sb.faults.release()
+    await expect(app.locator('.read-status')).toHaveCount(0)
+    // The first row as drawn now, its nameservers in.
+    const first = app.locator('table tbody tr:not(.spacer)').first()
+    const name = await first.getByRole('link').first().innerText()
+    await expect(first).toContainText(sb.state.domains.find((d) => d.domainname === name)!.ns[0]!)
+    expect(await firstRowTop()).toBe(whileLoading)
+  })
+}
