@@ -6,6 +6,7 @@
 import type { Browser, Page } from '@playwright/test'
 import { installBridge, type Harness } from '../support/harness'
 import { PROFILE_CATEGORIES } from './trace-breakdown'
+import { bareCells, openBarePage } from './domain-list-baseline'
 
 /**
  * A new window on the accounts screen, then traced (PROFILE_CATEGORIES) from its move to the
@@ -38,4 +39,23 @@ export function shownColumnLabels(page: Page): Promise<string[]> {
         return sortLabel ?? th.textContent?.trim() ?? ''
       }),
   )
+}
+
+/**
+ * The app's window closed once its list is whole (the stored list's parts, the fresh read: each
+ * part marks domains:data again), then a bare table's page opened beside it with the sandbox's
+ * domains cut to the columns the app showed: the page, and its rows for showBare.
+ */
+export async function bareAfterApp(
+  browser: Browser,
+  harness: Harness,
+  page: Page,
+  domains: number,
+): Promise<{ bare: Page; labels: string[]; rows: string[][] }> {
+  const labels = await shownColumnLabels(page)
+  await page.getByText(`Showing ${domains} of ${domains}`).waitFor({ timeout: 120_000 })
+  await page.close()
+  const sandbox = await harness.demo()
+  const rows = sandbox.state.domains.map((d) => bareCells(labels, d))
+  return { bare: await openBarePage(browser), labels, rows }
 }

@@ -13,10 +13,9 @@
 import { startHarness } from '../support/harness'
 import { SessionSecretStore } from '../src/main/accounts/secret-store'
 import { launchBenchChromium } from './bench-chromium'
-import { addMean, topLines, traceBreakdown } from './trace-breakdown'
-import { openTracedDomainList, shownColumnLabels } from './domain-list-window'
-import { median } from './stats'
-import { bareCells, openBarePage, showBare } from './domain-list-baseline'
+import { printMeans, RoundMeans, traceBreakdown } from './trace-breakdown'
+import { bareAfterApp, openTracedDomainList } from './domain-list-window'
+import { showBare } from './domain-list-baseline'
 
 const DOMAINS = 10_000
 const ROUNDS = Number(process.argv[2] ?? 4)
@@ -24,13 +23,8 @@ const ROUNDS = Number(process.argv[2] ?? 4)
 async function main() {
   const harness = await startHarness({ keychain: new SessionSecretStore(), demo: { domains: DOMAINS } })
   const browser = await launchBenchChromium()
-  const events = new Map<string, number>()
-  const self = new Map<string, number>()
-  const total = new Map<string, number>()
-  const cpus: number[] = []
-  const bareCpus: number[] = []
-  const bareEvents = new Map<string, number>()
-  const add = (to: Map<string, number>, from: Map<string, number>) => addMean(to, from, ROUNDS)
+  const app = new RoundMeans(ROUNDS)
+  const bareMeans = new RoundMeans(ROUNDS)
   try {
     for (let round = 0; round < ROUNDS; round++) {
       const page = await openTracedDomainList(browser, harness)
@@ -41,42 +35,18 @@ async function main() {
         `round ${round + 1}: data -> painted ${b.ms.toFixed(1)} ms (thread CPU ${b.cpu.toFixed(1)} ms), ` +
           `${b.samples} samples, ${rows} rows drawn, load ${b.load.toFixed(1)}`,
       )
-      add(events, b.events)
-      add(self, b.self)
-      add(total, b.total)
-      cpus.push(b.cpu)
-      const labels = await shownColumnLabels(page)
-      // The app's list whole first (the stored list's parts, the fresh read): each part marks domains:data again.
-      await page.getByText(`Showing ${DOMAINS} of ${DOMAINS}`).waitFor({ timeout: 120_000 })
-      await page.close()
-      const sandbox = await harness.demo()
-      const bare = await openBarePage(browser)
+      app.add(b)
+      const { bare, labels, rows: bareRows } = await bareAfterApp(browser, harness, page, DOMAINS)
       await browser.startTracing(bare, {
         categories: ['toplevel', 'blink.user_timing', 'devtools.timeline', 'v8', 'disabled-by-default-v8.compile'],
       })
-      await showBare(
-        bare,
-        labels,
-        sandbox.state.domains.map((d) => bareCells(labels, d)),
-      )
+      await showBare(bare, labels, bareRows)
       const bb = traceBreakdown(await browser.stopTracing(), ['domains:data', 'domains:painted'])
-      bareCpus.push(bb.cpu)
-      add(bareEvents, bb.events)
+      bareMeans.add(bb)
       console.log(`  bare: data -> painted ${bb.ms.toFixed(1)} ms (thread CPU ${bb.cpu.toFixed(1)} ms)`)
       await bare.close()
     }
-    console.log(
-      `thread CPU data -> painted, app ${cpus.map((x) => x.toFixed(0)).join('/')} (median ${median(cpus).toFixed(1)}),`,
-    )
-    console.log(`  bare ${bareCpus.map((x) => x.toFixed(0)).join('/')} (median ${median(bareCpus).toFixed(1)})`)
-    console.log('main thread by event, mean per round (outermost of each name, ms):')
-    console.log(topLines(events, 30))
-    console.log('bare: main thread by event, mean per round (ms):')
-    console.log(topLines(bareEvents, 14))
-    console.log('self time by function, mean per round (ms):')
-    console.log(topLines(self, 40))
-    console.log('total time by function, mean per round (ms):')
-    console.log(topLines(total, 60))
+    printMeans('data -> painted', app, bareMeans)
   } finally {
     await browser.close()
     await harness.close()

@@ -13,10 +13,9 @@
 import { startHarness } from '../support/harness'
 import { SessionSecretStore } from '../src/main/accounts/secret-store'
 import { launchBenchChromium } from './bench-chromium'
-import { addMean, topLines, traceBreakdown } from './trace-breakdown'
-import { openTracedDomainList, shownColumnLabels } from './domain-list-window'
-import { median } from './stats'
-import { bareCells, openBarePage, showBare } from './domain-list-baseline'
+import { printMeans, RoundMeans, traceBreakdown } from './trace-breakdown'
+import { bareAfterApp, openTracedDomainList } from './domain-list-window'
+import { showBare } from './domain-list-baseline'
 import { SCROLL_END_MARK, SCROLL_START_MARK } from './scroll-tasks'
 
 const DOMAINS = 10_000
@@ -41,14 +40,8 @@ const MARKS: [string, string] = [SCROLL_START_MARK, SCROLL_END_MARK]
 async function main() {
   const harness = await startHarness({ keychain: new SessionSecretStore(), demo: { domains: DOMAINS } })
   const browser = await launchBenchChromium()
-  const events = new Map<string, number>()
-  const self = new Map<string, number>()
-  const total = new Map<string, number>()
-  const cpus: number[] = []
-  const bareCpus: number[] = []
-  const bareEvents = new Map<string, number>()
-  const bareSelf = new Map<string, number>()
-  const add = (to: Map<string, number>, from: Map<string, number>) => addMean(to, from, ROUNDS)
+  const app = new RoundMeans(ROUNDS)
+  const bareMeans = new RoundMeans(ROUNDS)
   try {
     for (let round = 0; round < ROUNDS; round++) {
       const page = await openTracedDomainList(browser, harness)
@@ -69,21 +62,9 @@ async function main() {
         `round ${round + 1}: scroll ${b.ms.toFixed(1)} ms (thread CPU ${b.cpu.toFixed(1)} ms), ` +
           `${b.samples} samples, ${rows} frames, load ${b.load.toFixed(1)}`,
       )
-      add(events, b.events)
-      add(self, b.self)
-      add(total, b.total)
-      cpus.push(b.cpu)
-      const labels = await shownColumnLabels(page)
-      // The app's list whole first (the stored list's parts, the fresh read): each part marks domains:data again.
-      await page.getByText(`Showing ${DOMAINS} of ${DOMAINS}`).waitFor({ timeout: 120_000 })
-      await page.close()
-      const sandbox = await harness.demo()
-      const bare = await openBarePage(browser)
-      await showBare(
-        bare,
-        labels,
-        sandbox.state.domains.map((d) => bareCells(labels, d)),
-      )
+      app.add(b)
+      const { bare, labels, rows: bareRows } = await bareAfterApp(browser, harness, page, DOMAINS)
+      await showBare(bare, labels, bareRows)
       await browser.startTracing(bare, {
         categories: [
           'toplevel',
@@ -97,26 +78,11 @@ async function main() {
       })
       await bare.evaluate(scroll, MARKS)
       const bb = traceBreakdown(await browser.stopTracing(), MARKS)
-      bareCpus.push(bb.cpu)
-      add(bareEvents, bb.events)
-      add(bareSelf, bb.self)
+      bareMeans.add(bb)
       console.log(`  bare: scroll ${bb.ms.toFixed(1)} ms (thread CPU ${bb.cpu.toFixed(1)} ms)`)
       await bare.close()
     }
-    console.log(
-      `thread CPU over the scroll, app ${cpus.map((x) => x.toFixed(0)).join('/')} (median ${median(cpus).toFixed(1)}),`,
-    )
-    console.log(`  bare ${bareCpus.map((x) => x.toFixed(0)).join('/')} (median ${median(bareCpus).toFixed(1)})`)
-    console.log('main thread by event, mean per round (outermost of each name, ms):')
-    console.log(topLines(events, 30))
-    console.log('bare: main thread by event, mean per round (ms):')
-    console.log(topLines(bareEvents, 16))
-    console.log('bare: self time by function, mean per round (ms):')
-    console.log(topLines(bareSelf, 20))
-    console.log('self time by function, mean per round (ms):')
-    console.log(topLines(self, 40))
-    console.log('total time by function, mean per round (ms):')
-    console.log(topLines(total, 60))
+    printMeans('over the scroll', app, bareMeans)
   } finally {
     await browser.close()
     await harness.close()

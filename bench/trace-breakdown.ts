@@ -7,6 +7,7 @@
 import { loadavg } from 'node:os'
 import { z } from 'zod'
 import { cpuBetweenMarksOf, traceEventsOf } from './scroll-tasks'
+import { median } from './stats'
 
 /** The categories a breakdown reads: user timing, the timeline, V8's execution, GC, compiling and sampling profiler. */
 export const PROFILE_CATEGORIES = [
@@ -135,14 +136,46 @@ export function traceBreakdown(trace: Buffer, [fromMark, toMark]: readonly [stri
 }
 
 /** The n largest of a breakdown's map, a line each. */
-export const topLines = (m: Map<string, number>, n: number) =>
+const topLines = (m: Map<string, number>, n: number) =>
   [...m.entries()]
     .sort((a, b) => b[1] - a[1])
     .slice(0, n)
     .map(([k, v]) => `    ${v.toFixed(1).padStart(6)}  ${k}`)
     .join('\n')
 
-/** Adds a round's map into the mean over `rounds` rounds. */
-export function addMean(to: Map<string, number>, from: Map<string, number>, rounds: number): void {
-  for (const [k, v] of from) to.set(k, (to.get(k) ?? 0) + v / rounds)
+/** Breakdowns of several rounds of one side (the app's, the bare table's): means per round, and each round's CPU time. */
+export class RoundMeans {
+  readonly events = new Map<string, number>()
+  readonly self = new Map<string, number>()
+  readonly total = new Map<string, number>()
+  readonly cpus: number[] = []
+  constructor(private readonly rounds: number) {}
+  add(b: Breakdown): void {
+    const pairs: [Map<string, number>, Map<string, number>][] = [
+      [this.events, b.events],
+      [this.self, b.self],
+      [this.total, b.total],
+    ]
+    for (const [to, from] of pairs) for (const [k, v] of from) to.set(k, (to.get(k) ?? 0) + v / this.rounds)
+    this.cpus.push(b.cpu)
+  }
+}
+
+/** The app's rounds beside the bare table's: CPU time of each round and its median, then the breakdowns. */
+export function printMeans(window: string, app: RoundMeans, bare: RoundMeans): void {
+  const cpus = (m: RoundMeans) => `${m.cpus.map((x) => x.toFixed(0)).join('/')} (median ${median(m.cpus).toFixed(1)})`
+  console.log(`thread CPU ${window}, app ${cpus(app)},`)
+  console.log(`  bare ${cpus(bare)}`)
+  console.log('main thread by event, mean per round (outermost of each name, ms):')
+  console.log(topLines(app.events, 30))
+  console.log('bare: main thread by event, mean per round (ms):')
+  console.log(topLines(bare.events, 16))
+  if (bare.self.size > 0) {
+    console.log('bare: self time by function, mean per round (ms):')
+    console.log(topLines(bare.self, 20))
+  }
+  console.log('self time by function, mean per round (ms):')
+  console.log(topLines(app.self, 40))
+  console.log('total time by function, mean per round (ms):')
+  console.log(topLines(app.total, 60))
 }
