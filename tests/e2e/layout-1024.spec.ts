@@ -87,3 +87,61 @@ for (const locale of ['en', 'ja'] as const) {
     expect(await firstRowTop()).toBe(whileLoading)
   })
 }
+
+/** The lines each header's text takes, by header. */
+function headerLines(app: Page): Promise<Record<string, number>> {
+  return app.evaluate(() =>
+    Object.fromEntries(
+      Array.from(document.querySelectorAll<HTMLElement>('table thead th'))
+        .filter((th) => (th.textContent ?? '').trim() !== '')
+        .map((th) => {
+          const range = document.createRange()
+          range.selectNodeContents(th)
+          const tops = new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top)))
+          return [(th.textContent ?? '').replace(/[▲▼]/g, '').trim(), tops.size]
+        }),
+    ),
+  )
+}
+
+/** Whether the table fits its scroll region's width (no sideways scroll). */
+const tableFits = (app: Page) =>
+  app.evaluate(() => {
+    const scroll = document.querySelector<HTMLElement>('.table-scroll')!
+    return scroll.scrollWidth <= scroll.clientWidth
+  })
+
+for (const locale of ['en', 'ja'] as const) {
+  test(`1024 x 700 (${locale}): every column the user turns on has a width of its own, and the columns the width decides fit the window as before`, async ({
+    app,
+    harness,
+  }) => {
+    await harness.demo()
+    await reloadInLanguage(app, locale)
+    await app.evaluate(() => (location.hash = '#/domains'))
+    const table = app.getByRole('table')
+    await expect(table.locator('tbody tr:not(.spacer)').first()).toBeVisible()
+    // The columns the width decides, at 1280 and at 1024: the table fits the window, no header on more than two lines.
+    for (const width of [1280, 1024]) {
+      await app.setViewportSize({ width, height: 700 })
+      await expect.poll(() => tableFits(app), { message: `${width}` }).toBe(true)
+      expect(Math.max(...Object.values(await headerLines(app))), `${width}`).toBeLessThanOrEqual(2)
+    }
+    // Every column turned on in the Columns menu, three of them below the width they give way at.
+    await app.getByRole('button', { name: locale === 'en' ? /columns hidden/ : /列を非表示/ }).click()
+    const boxes = app
+      .getByRole('group', { name: locale === 'en' ? 'Columns shown in the list' : '一覧に表示する列' })
+      .getByRole('checkbox')
+    for (const box of await boxes.all()) await box.check()
+    await app.keyboard.press('Escape')
+    await expect(table.locator('thead th')).toHaveCount(9)
+    await expect(
+      table.getByRole('button', { name: locale === 'en' ? 'Sort by Registrar' : /レジストラ/ }),
+    ).toBeVisible()
+    // Each header whole on two lines at most (one letter a line before, the header row 206 px tall); the table
+    // scrolls sideways instead.
+    await expect.poll(() => headerLines(app).then((lines) => Math.max(...Object.values(lines)))).toBeLessThanOrEqual(2)
+    expect(await tableFits(app)).toBe(false)
+    await snap(app, `domains-every-column-1024x700-${locale}`)
+  })
+}

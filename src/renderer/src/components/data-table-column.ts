@@ -22,4 +22,10 @@ export interface Column<R> {
   title?: (row: R) => string | undefined
   /** The column gives way when the table is narrower than this many pixels (a narrow window). */
   hideBelow?: number
+  /**
+   * The `hideBelow` of a column the user chose to show at any width: below it the column has been
+   * kept on against the window's width, and one without a `width` keeps a least width of its own
+   * (the table scrolls sideways) instead of sharing what the sized columns leave, nothing at 1024 px.
+   */
+  keptBelow?: number
 }

@@ -32,7 +32,7 @@ export function useColumnChoice(storageKey: string) {
       return columns.flatMap((c) => {
         const shown = choice.value[c.key]
         if (shown === undefined) return [c]
-        return shown ? [{ ...c, hideBelow: 0 }] : []
+        return shown ? [{ ...c, hideBelow: 0, keptBelow: c.hideBelow }] : []
       })
     },
     set(key: string, shown: boolean) {
