@@ -4,6 +4,7 @@
  */
 import type { Page } from '@playwright/test'
 import { expect, reloadInLanguage, snap, test } from './fixtures'
+import { expectNoAxeViolationsIn } from './axe'
 
 /** Rows of the table wholly inside the window, without scrolling. */
 async function wholeRowsInView(app: Page): Promise<number> {
@@ -173,5 +174,47 @@ for (const locale of ['en', 'ja'] as const) {
     await expect.poll(() => headerLines(app).then((lines) => Math.max(...Object.values(lines)))).toBeLessThanOrEqual(2)
     expect(await tableFits(app)).toBe(false)
     await snap(app, `domains-every-column-1024x700-${locale}`)
+  })
+}
+
+for (const locale of ['en', 'ja'] as const) {
+  test(`1024 x 700 (${locale}): a detail list that fails says so beside the filter, the rows where they were, its Retry a Tab away`, async ({
+    app,
+    harness,
+  }) => {
+    await app.setViewportSize({ width: 1024, height: 700 })
+    const sb = await harness.demo()
+    // The DNSSEC list held, then refused once (a 400: the service's own refusal, not the way to it).
+    sb.faults.inject('domains.dnssec.list', { hold: true, status: 400, times: 1 })
+    await reloadInLanguage(app, locale)
+    await app.evaluate(() => (location.hash = '#/domains'))
+    await expect(app.locator('.read-status')).toBeVisible()
+    await expect.poll(() => wholeRowsInView(app)).toBeGreaterThanOrEqual(12)
+    const first = app.locator('table tbody tr:not(.spacer)').first()
+    const firstRowTop = () => first.evaluate((tr) => tr.getBoundingClientRect().top)
+    const whileLoading = await firstRowTop()
+    sb.faults.release()
+    const alert = app.getByRole('alert')
+    await expect(alert).toHaveCount(1)
+    await expect(app.locator('.read-status')).toHaveCount(0)
+    // The first row as drawn now, the other lists' values in, where it was while the lists loaded (160 px lower
+    // under a banner above the table before).
+    const name = await first.getByRole('link').first().innerText()
+    await expect(first).toContainText(sb.state.domains.find((d) => d.domainname === name)!.ns[0]!)
+    expect(await firstRowTop()).toBe(whileLoading)
+    await expect(alert).toContainText(locale === 'en' ? 'Could not read the DNSSEC' : 'DNSSECを読み込めませんでした')
+    await expectNoAxeViolationsIn(app, 'main', 'the domain list with a detail list that failed')
+    expect(await wholeRowsInView(app)).toBeGreaterThanOrEqual(12)
+    await snap(app, `domains-detail-failed-1024x700-${locale}`)
+    // Its Retry is the next stop after the filter; Enter reads the list again, and it comes.
+    await app.getByRole('searchbox').first().focus()
+    await app.keyboard.press('Tab')
+    const retry = app.getByRole('button', { name: locale === 'en' ? 'Retry' : '再試行' })
+    await expect(retry).toBeFocused()
+    await app.keyboard.press('Enter')
+    await expect(alert).toHaveCount(0)
+    await expect(app.locator('.read-status')).toHaveCount(0)
+    await expect(alert).toHaveCount(0)
+    expect(await firstRowTop()).toBe(whileLoading)
   })
 }

@@ -407,6 +407,7 @@ export const en = {
   'domains.detailsLoadingWhat': 'Loading the {columns} of every domain…',
   'domains.detailsLoadingWhatHidden': 'Loading the details of every domain…',
   'domains.detailsLoadingCount': '{done} of {total} lists',
+  'domains.detailsFailed': 'Could not read the {columns}: {reason}',
   'domains.detailsPart.ns': 'nameservers',
   'domains.detailsPart.transfer_lock': 'transfer lock',
   'domains.detailsPart.whoisproxy': 'WHOIS privacy',

@@ -403,6 +403,7 @@ export const ja: Catalogue = {
   'domains.detailsLoadingWhat': '全ドメインの{columns}を読み込んでいます…',
   'domains.detailsLoadingWhatHidden': '全ドメインの詳細を読み込んでいます…',
   'domains.detailsLoadingCount': '{total} 件中 {done} 件',
+  'domains.detailsFailed': '{columns}を読み込めませんでした：{reason}',
   'domains.detailsPart.ns': 'ネームサーバー',
   'domains.detailsPart.transfer_lock': '移管ロック',
   'domains.detailsPart.whoisproxy': 'WHOIS代理公開',

@@ -17,12 +17,15 @@ interface DetailReader {
   dnssec(domain: string): string | undefined
 }
 
-/** The columns whose values the detail lists bring, with their names inside the loading line's sentence. */
-export const DETAIL_COLUMNS: readonly { key: string; part: MessageKey }[] = [
-  { key: 'ns', part: 'domains.detailsPart.ns' },
-  { key: 'transfer_lock', part: 'domains.detailsPart.transfer_lock' },
-  { key: 'whoisproxy', part: 'domains.detailsPart.whoisproxy' },
-  { key: 'dnssec', part: 'domains.detailsPart.dnssec' },
+/**
+ * The columns whose values the detail lists bring, with their names inside the loading line's sentence
+ * (and the failure's), and the list each is read from.
+ */
+export const DETAIL_COLUMNS: readonly { key: string; part: MessageKey; list: string }[] = [
+  { key: 'ns', part: 'domains.detailsPart.ns', list: 'domains.nameserver.list' },
+  { key: 'transfer_lock', part: 'domains.detailsPart.transfer_lock', list: 'domains.transferlock.list' },
+  { key: 'whoisproxy', part: 'domains.detailsPart.whoisproxy', list: 'domains.whois.list' },
+  { key: 'dnssec', part: 'domains.detailsPart.dnssec', list: 'domains.dnssec.list' },
 ]
 
 /** The one column that never hides: a row is its domain. */
