@@ -128,3 +128,6 @@ export function useDomainDetails() {
     searchText: (name: string) => ns.value.get(name)?.search ?? '',
   }
 }
+
+/** The detail lists of the domain list as the view and its parts hold them. */
+export type DomainDetails = ReturnType<typeof useDomainDetails>
