@@ -1,10 +1,10 @@
 /**
  * The domain list: all pages, filter, sort, expiry highlighting, bulk renew and
- * auto-renewal with per-domain results, and CSV export.
+ * auto-renewal with per-domain results, and CSV export; its detail lists read once the stored list came whole.
  */
 import { readFileSync } from 'node:fs'
 import type { Page } from '@playwright/test'
-import { expect, snap, test } from './fixtures'
+import { expect, reloadApp, snap, test } from './fixtures'
 import { expectNoAxeViolations } from './axe'
 import { z } from 'zod'
 import { sentBody } from '../helpers/sent-body'
@@ -124,4 +124,45 @@ test('bulk auto-renewal and CSV export of the list', async ({ app, harness }) =>
   expect(lines[0]).toBe('domainid,domainname,registrar,expirationdate,autorenew,autorenew_all,autorenew_domain')
   expect(lines).toHaveLength(2)
   expect(lines[1]).toContain(names[0]!)
+})
+
+test.describe('a stored domain list of several parts', () => {
+  // 4,500 domains: three parts of the stored list (STORED_PART_SIZE 2,000).
+  test.use({ harnessOptions: { demo: { domains: 4500 } } })
+
+  test('its detail lists are asked for once its last part came, not between its parts', async ({ app, harness }) => {
+    const sb = await harness.demo()
+    const count = `Showing ${sb.state.domains.length} of ${sb.state.domains.length}`
+    const named = z.object({ name: z.string(), part: z.number().optional(), from: z.string().optional() })
+    const details = ['domains.nameserver.list', 'domains.transferlock.list', 'domains.dnssec.list']
+    const isDetail = (c: { channel: string; payload: unknown }) =>
+      c.channel === 'details.whoisPrivacy' ||
+      (c.channel === 'store.list' && details.includes(named.safeParse(c.payload).data?.name ?? ''))
+    // Read afresh in full, which stores the domain list and its detail lists.
+    await openDomains(app)
+    await expect(app.getByText(count)).toBeVisible()
+    await expect
+      .poll(() => harness.windowCalls.filter((c) => isDetail(c) && c.answered).length, { timeout: 30_000 })
+      .toBeGreaterThanOrEqual(details.length + 1)
+    await expect.poll(() => harness.windowCalls.every((c) => c.answered), { timeout: 30_000 }).toBe(true)
+
+    const since = harness.windowCalls.length
+    await reloadApp(app)
+    await openDomains(app)
+    await expect(app.getByText(count)).toBeVisible()
+    const calls = () => harness.windowCalls.slice(since)
+    await expect
+      .poll(() => calls().filter(isDetail).length, { timeout: 30_000 })
+      .toBeGreaterThanOrEqual(details.length + 1)
+    // The stored list's parts, each asked once the one before it came.
+    const storedParts = calls().flatMap((c, i) => {
+      const p = named.safeParse(c.payload).data
+      return c.channel === 'store.list' && p?.name === 'domains.list' && p.from === undefined
+        ? [{ i, part: p.part }]
+        : []
+    })
+    expect(storedParts.map((p) => p.part)).toEqual([0, 1, 2])
+    const firstDetail = calls().findIndex(isDetail)
+    expect(firstDetail).toBeGreaterThan(storedParts.at(-1)!.i)
+  })
 })

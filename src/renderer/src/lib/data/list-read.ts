@@ -21,6 +21,11 @@ export interface ListRead<T> extends Read<T[]> {
   ensureFirst(): void
   /** Reads every page unless they are read or being read. */
   ensureAll(): void
+  /**
+   * Resolves once the stored list's parts have stopped coming (the last came, or the carriage was
+   * stopped); at once when none are coming.
+   */
+  carried(): Promise<void>
 }
 
 /** What a list read knows besides its rows: whether they are the whole list, and when a stored copy was read. */
@@ -28,7 +33,8 @@ interface ListReadMarks {
   complete: boolean
   asOf: string | undefined
 }
-type OwnSteps<T> = Pick<ListRead<T>, 'load' | 'loadFirst' | 'loadAll' | 'retry' | 'ensureFirst' | 'ensureAll'>
+type OwnSteps<T> = Pick<ListRead<T>, 'load' | 'loadFirst' | 'loadAll' | 'retry' | 'ensureFirst' | 'ensureAll'> &
+  Partial<Pick<ListRead<T>, 'carried'>>
 
 /**
  * What every list read does the same whatever it reads (a paged list, the WHOIS privacy flags): it shows a
@@ -64,6 +70,8 @@ export function listReadParts<T>(read: Read<T[]>, onFullRead: (() => void) | und
         get asOf() {
           return marks.asOf
         },
+        // A read whose stored copy comes whole: nothing to wait for.
+        carried: () => Promise.resolve(),
         ...own,
         cancel() {
           stop()
@@ -107,10 +115,17 @@ export function createListRead<N extends PagedEndpointName>(
     carriage?.abort()
     carriage = undefined
   }
+  /** The stored list's carriage ended (whatever its outcome): what `carried` waits for. */
+  let carriageEnd: Promise<unknown> = Promise.resolve()
   /** 'shown': the stored list is on screen; 'none': there is none; 'stopped': its carriage was stopped. */
-  const fromStore = async (): Promise<'shown' | 'none' | 'stopped'> => {
-    if (storeTried || name === 'logs.list') return 'none'
+  const fromStore = (): Promise<'shown' | 'none' | 'stopped'> => {
+    if (storeTried || name === 'logs.list') return Promise.resolve('none')
     storeTried = true
+    const carried = carryStored()
+    carriageEnd = carried.catch(() => undefined)
+    return carried
+  }
+  const carryStored = async (): Promise<'shown' | 'none' | 'stopped'> => {
     const own = new AbortController()
     carriage = own
     let superseded = false
@@ -166,6 +181,7 @@ export function createListRead<N extends PagedEndpointName>(
           void (allAsked || (stored === 'shown' && marks.complete) ? loadAll() : loadFirst())
         })
       },
+      carried: () => carriageEnd.then(() => undefined),
       ensureAll() {
         allAsked = Boolean(carriage)
         if (carriage) return
