@@ -18,7 +18,12 @@ import type { Reminders } from '../reminders'
 import type { PortfolioStoreAsync } from '../store/store-async'
 import type { JobEvents } from './job-events'
 import { local, localDone, type ChannelHandler } from './channel'
-import { whoisPrivacyOf, type WhoisPrivacyList, type WhoisPrivacyPart } from '@shared/ipc/whois-privacy'
+import {
+  whoisPrivacyOf,
+  type WhoisPrivacyItem,
+  type WhoisPrivacyList,
+  type WhoisPrivacyPart,
+} from '@shared/ipc/whois-privacy'
 import type { RunningCalls } from '../reads/running-calls'
 import { DEFAULT_HISTORY_RETENTION_DAYS } from '@shared/portfolio/history'
 import { dueRemindersOf } from '@shared/portfolio/reminders'
@@ -76,11 +81,13 @@ export function createChannelHandlers(deps: HandlerDeps): ChannelHandlers {
     (name, accountId, params) => reads.storedList(name, accountId, params),
     (name, accountId, params, part) => reads.storedListPart(name, accountId, params, part),
   )
-  // The stored WHOIS list's flags, carried in parts like any stored list (issue 54).
-  const storedPrivacyPart = createStoredParts(async (_whois, accountId, params) => {
-    const stored = await reads.storedList('domains.whois.list', accountId, params)
-    return stored && { ...stored, items: whoisPrivacyOf(stored.items) }
-  })
+  // The stored WHOIS list's flags, carried in parts like any stored list (issue 54). The store reads
+  // them and cuts their parts, so main takes in the flags only, never the list's contacts.
+  const storedPrivacyPart = createStoredParts<WhoisPrivacyItem>(
+    async (_whois, accountId) => (store ? ((await store.readWhoisPrivacy(accountId)) ?? null) : null),
+    async (_whois, accountId, _params, part) =>
+      store ? ((await store.readWhoisPrivacyPart(accountId, part)) ?? null) : null,
+  )
   const history = createHistoryReads(store, deps.teamHistory)
   const now = () => new Date().toISOString()
   const retention = async () => ({
@@ -147,8 +154,8 @@ export function createChannelHandlers(deps: HandlerDeps): ChannelHandlers {
       store ? ((await store.history.snapshot(p.accountId, p.id)) ?? null) : null,
     ),
     'history.settings': local('history.settings', retention),
-    // The WHOIS list read (or stored) whole, as all.domains.whois.list reads it, and only each
-    // domain's privacy flag sent: the domain list's column needs no contacts (issue 40).
+    // The WHOIS list read whole, as all.domains.whois.list reads it (or its flags read by the store),
+    // and only each domain's privacy flag sent: the domain list's column needs no contacts (issue 40).
     'details.whoisPrivacy': local(
       'details.whoisPrivacy',
       async (p, sender): Promise<WhoisPrivacyList | WhoisPrivacyPart | null> => {

@@ -38,8 +38,8 @@ type FreshRead<T> = () => Promise<WholeList<T>>
 type StoredPartReader<T> = (ask: StoredPartAsk, fresh?: FreshRead<T>) => Promise<ListPart<T> | null>
 
 /**
- * `readPart`: a stored list's part as the store cuts it. Without it (a list main changes before
- * the window has it: the WHOIS flags), the whole list is read here and its parts cut here.
+ * `readPart`: a stored list's part as the store cuts it. Without it (bench/stored-parts-main.ts's
+ * side of before), the whole list is read here and its parts cut here.
  */
 export function createStoredParts<T>(read: ReadList<T>, readPart?: ReadPart<T>): StoredPartReader<T> {
   const kept = createListParts<T>()

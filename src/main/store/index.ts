@@ -21,6 +21,8 @@ import { openStoreFile } from './open-file'
 import type { Connection } from './database'
 import { ListCache } from './list-cache'
 import { createListParts } from './list-parts'
+import { whoisFlags } from './whois-flags'
+import type { WhoisPrivacyItem } from '@shared/ipc/whois-privacy'
 import { removeAccount } from './remove-account'
 import { search, DEFAULT_SEARCH_LIMIT } from './search'
 import { getZone, listZones, putZone } from './zones'
@@ -139,6 +141,8 @@ export function openPortfolioStore(file: string, opts: OpenOptions = {}): Portfo
   }
   /** The lists being carried to the window in parts, each kept from its first part to its last. */
   const carried = createListParts<PagedItem<StoredListName>>()
+  /** The same of the WHOIS list's privacy flags (whois-flags.ts), by account. */
+  const carriedFlags = createListParts<WhoisPrivacyItem>()
   /** A write of a list's rows: account and time checked, then `write` on the open file (see `changed`). */
   const writeList = <N extends StoredListName, T>(
     account: string,
@@ -167,6 +171,12 @@ export function openPortfolioStore(file: string, opts: OpenOptions = {}): Portfo
       const answer = carried.part(key, check(partIndex, part, 'part'), () => readKept(id, name, params))
       return answer ?? undefined
     },
+    readWhoisPrivacy: (account) => whoisFlags(live(), check(accountId, account, 'accountId'), report),
+    readWhoisPrivacyPart: (account, part) => {
+      const id = check(accountId, account, 'accountId')
+      const answer = carriedFlags.part(id, check(partIndex, part, 'part'), () => whoisFlags(live(), id, report))
+      return answer ?? undefined
+    },
     readListItem: (account, name, key) =>
       readListItem(live(), check(accountId, account, 'accountId'), listName(name), key),
     warm: (account, name, params) => warm(check(accountId, account, 'accountId'), listName(name), params),
@@ -185,6 +195,7 @@ export function openPortfolioStore(file: string, opts: OpenOptions = {}): Portfo
       const id = check(accountId, account, 'accountId')
       cache.dropAccount(id)
       carried.dropAll()
+      carriedFlags.dropAll()
       removeAccount(live(), id)
     },
     search: (query, limit = DEFAULT_SEARCH_LIMIT) => search(live(), check(searchQuery, query, 'query'), limit),

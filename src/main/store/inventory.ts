@@ -32,7 +32,7 @@ const itemRowSchema = z.object({ item_key: z.string(), pos: z.number().int(), js
  * list outgrows SQLite's page cache (100,000 domains) nearly every row is a read from the file,
  * which made a read ten times the size cost twenty times as much.
  */
-const IDS_OF_LIST = '(SELECT id FROM list_items WHERE list_id = ? ORDER BY id)'
+export const IDS_OF_LIST = '(SELECT id FROM list_items WHERE list_id = ? ORDER BY id)'
 
 interface NewRow<N extends StoredListName> {
   item: PagedItem<N>
@@ -192,18 +192,12 @@ export function getList<N extends StoredListName>(
 ): StoredList<N> | undefined {
   const spec: ListSpec<N> = LIST_SPECS[name]
   const { key: paramsKey } = listIdentity(name, params)
-  const skip = (key: string, table = 'list_items') =>
-    report({ code: 'store.rowSkipped', params: { table, accountId, list: name, key } })
+  const skip = rowSkipped(accountId, name, report)
   let skipped = 0
   const check = spec.stored ?? itemOf(spec.item)
   // One read transaction: the list's time and its rows come from the same committed state.
   const found = conn.read(() => {
-    const meta = conn.get(
-      metaSchema,
-      'SELECT id, read_at, complete FROM lists WHERE account_id = ? AND list = ? AND params_key = ?',
-      [accountId, name, paramsKey],
-      () => skip(paramsKey, 'lists'),
-    )
+    const meta = listMeta(conn, accountId, name, paramsKey, skip)
     if (!meta) return undefined
     const items =
       wholeList(conn, meta.id, check) ??
@@ -217,8 +211,30 @@ export function getList<N extends StoredListName>(
   return { items: found.items, readAt: found.meta.read_at, complete: found.meta.complete === 1, skipped }
 }
 
+/** Reports a row left out of a list as read: its table and its key ('' when the row could not be read at all). */
+export const rowSkipped =
+  (accountId: string, list: StoredListName, report: (p: StoreProblem) => void) =>
+  (key: string, table = 'list_items'): void =>
+    report({ code: 'store.rowSkipped', params: { table, accountId, list, key } })
+
+/** A stored list's row in `lists` (its id, time and completeness); undefined when none, or reported when not valid. */
+export function listMeta(
+  conn: Connection,
+  accountId: string,
+  name: StoredListName,
+  paramsKey: string,
+  skip: (key: string, table: string) => void,
+): z.infer<typeof metaSchema> | undefined {
+  return conn.get(
+    metaSchema,
+    'SELECT id, read_at, complete FROM lists WHERE account_id = ? AND list = ? AND params_key = ?',
+    [accountId, name, paramsKey],
+    () => skip(paramsKey, 'lists'),
+  )
+}
+
 /** A schema's check as a function: the item it gives, undefined when the value is not one. */
-const itemOf =
+export const itemOf =
   <T>(schema: z.ZodType<T>) =>
   (value: unknown): T | undefined => {
     const parsed = schema.safeParse(value)

@@ -7,6 +7,8 @@ import type { ServedFinding, ServedResult } from '@shared/dns/health/served'
 import type { PagedItem } from '@shared/endpoints/table'
 import type { HistoryEntry, Snapshot, SnapshotSummary, SubjectKind, WriteOutcome } from '@shared/portfolio/history'
 import type { ReminderItemKind } from '@shared/portfolio/reminders'
+import type { WhoisPrivacyItem } from '@shared/ipc/whois-privacy'
+import type { ListPart, WholeList } from './list-parts'
 import type {
   ListChange,
   ListParams,
@@ -177,6 +179,13 @@ export interface PortfolioStore {
     params: Readonly<Record<string, unknown>>,
     part: number,
   ): StoredListPart<StoredListName> | undefined
+  /**
+   * The stored WHOIS list's privacy flags (whois-flags.ts): whoisPrivacyOf of its items, read
+   * without its contacts; undefined when it was never read.
+   */
+  readWhoisPrivacy(accountId: string): WholeList<WhoisPrivacyItem> | undefined
+  /** One part of them, cut as a stored list's parts are (readListPart). */
+  readWhoisPrivacyPart(accountId: string, part: number): ListPart<WhoisPrivacyItem> | undefined
   /** One item of an account-wide list by its identity (a domain name), when the list is stored. */
   readListItem(accountId: string, name: StoredListName, key: string): PagedItem<StoredListName> | undefined
   /** Reads a list the screens open on into main's parsed copy ahead of the window asking (at start). */
