@@ -9,7 +9,7 @@
  *   file's size;
  * - the built main bundle on that store (the electron double): the window's first paint after app
  *   ready (an instant start, <= 300 ms, with the store open), main's answer to the window's stored
- *   list and to the palette's search, main's memory;
+ *   list, to the domain list's stored WHOIS privacy flags and to the palette's search, main's memory;
  * - the window in Chromium (the test bridge) on that store, the service never answering: the
  *   stored list's first paint (data -> painted; window loaded -> painted), filter, sort, a
  *   1,000-frame scroll at 600 px a frame, the window's JS heap, and the longest task on the
@@ -84,6 +84,8 @@ interface Figures {
   mainListMs: number
   /** Every part of the stored list asked in turn, as the window carries it (stored-parts.ts). */
   mainPartsMs: number
+  /** Every part of the stored WHOIS privacy flags asked in turn, as the domain list's column carries them. */
+  mainFlagsMs: number
   mainSearchMs: number
   mainRssMB: number
   mainHeapMB: number
@@ -137,7 +139,14 @@ type StoreFigures = Pick<
 >
 type MainFigures = Pick<
   Figures,
-  'startPaintMs' | 'servicesMs' | 'mainListMs' | 'mainPartsMs' | 'mainSearchMs' | 'mainRssMB' | 'mainHeapMB'
+  | 'startPaintMs'
+  | 'servicesMs'
+  | 'mainListMs'
+  | 'mainPartsMs'
+  | 'mainFlagsMs'
+  | 'mainSearchMs'
+  | 'mainRssMB'
+  | 'mainHeapMB'
 >
 type WindowFigures = Pick<
   Figures,
@@ -227,6 +236,19 @@ async function mainFigures(dir: string): Promise<MainFigures> {
       }
       carriages.push(performance.now() - t0)
     }
+    // The domain list's WHOIS privacy column: the stored flags in parts (src/renderer/src/data/stored-whois-privacy.ts).
+    const flags: number[] = []
+    for (let i = 0; i < RUNS; i++) {
+      const t0 = performance.now()
+      let parts = 1
+      for (let part = 0; part < parts; part++) {
+        const payload = { accountId: DEMO_ACCOUNT_ID, callId: `bench-flags-${i}-${part}`, from: 'store', part }
+        const answer = storedPartAnswer.safeParse(await shell.invoke(ipcChannel('details.whoisPrivacy'), payload))
+        if (!answer.success) throw new Error(`main did not answer part ${part} of the stored WHOIS flags`)
+        parts = answer.data.value.parts
+      }
+      flags.push(performance.now() - t0)
+    }
     const searches: number[] = []
     for (const query of SEARCHES) {
       const t0 = performance.now()
@@ -239,6 +261,7 @@ async function mainFigures(dir: string): Promise<MainFigures> {
       servicesMs: answeredMs,
       mainListMs: median(lists),
       mainPartsMs: median(carriages),
+      mainFlagsMs: median(flags),
       mainSearchMs: median(searches),
       mainRssMB: memory.rss / 1e6,
       mainHeapMB: memory.heapUsed / 1e6,
@@ -503,6 +526,7 @@ export async function benchPortfolio100k(): Promise<BenchResult> {
       line('instant start: app ready -> first paint', (f) => f.startPaintMs, 'ms', { max: START_PAINT_MS }),
       line('  services answered the first call', (f) => f.servicesMs, 'ms', G),
       line('main: the stored list carried in parts, as the window asks (median of 5)', (f) => f.mainPartsMs, 'ms', G),
+      line('main: the stored WHOIS privacy flags carried in parts (median of 5)', (f) => f.mainFlagsMs, 'ms', G),
       // No caller asks for the whole list since the window carries it in parts: printed as before, not held.
       line('main: the stored list answered whole, no caller asks so (median of 5)', (f) => f.mainListMs, 'ms', {}),
       line("main: the palette's search answered (median of 4)", (f) => f.mainSearchMs, 'ms', G),
