@@ -7,7 +7,8 @@ export const median = (xs: readonly number[]): number =>
 /**
  * The CPU time (ms) of this process's main thread so far: where Linux says it (schedstat, in ns),
  * that thread's alone, without the collector's and compilers' helper threads that a larger module
- * graph keeps busy beside it; elsewhere the whole process's (process.cpuUsage).
+ * graph keeps busy beside it; elsewhere the whole process's (process.cpuUsage). Read while the thread runs, the
+ * figure moves at the scheduler's tick (4 ms on this kind of machine): time a span of many ticks, or a batch of runs.
  */
 export function mainThreadCpuMs(): number {
   try {
