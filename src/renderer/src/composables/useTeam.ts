@@ -5,7 +5,7 @@
  * was refused. The form goes to main as is: the password in it is read from its field just before.
  */
 import { ref } from 'vue'
-import { invoke, type ErrorData } from '../data/bridge'
+import { invoke, type ErrorData, type Result } from '../data/bridge'
 import type { PayloadOf } from '@shared/ipc/contract'
 import type { TeamStatusView, TeamTestResult } from '@shared/team'
 
@@ -29,22 +29,21 @@ export function useTeam() {
     return show(r.value)
   }
 
-  async function test(form: TeamForm): Promise<TeamTestResult | undefined> {
+  /** A test or a connection of the form: busy while it runs, its refusal the form's error. */
+  async function sendForm<T>(call: () => Promise<Result<T>>): Promise<T | undefined> {
     busy.value = true
     formError.value = undefined
-    const r = await invoke('team.test', form)
+    const r = await call()
     busy.value = false
     if (!r.ok) return void (formError.value = r.error)
     return r.value
   }
 
+  const test = (form: TeamForm): Promise<TeamTestResult | undefined> => sendForm(() => invoke('team.test', form))
+
   async function connect(form: TeamForm): Promise<TeamStatusView | undefined> {
-    busy.value = true
-    formError.value = undefined
-    const r = await invoke('team.connect', form)
-    busy.value = false
-    if (!r.ok) return void (formError.value = r.error)
-    return show(r.value)
+    const s = await sendForm(() => invoke('team.connect', form))
+    return s && show(s)
   }
 
   async function disconnect(): Promise<TeamStatusView | undefined> {
