@@ -563,6 +563,23 @@ describe('lists', () => {
     ])
   })
 
+  it('reads back the text it wrote whether it is ASCII or not, in a stretch of any length', () => {
+    const store = open()
+    // Over 1 MB of text in one stretch (Node keeps a string that long outside V8's heap), and a
+    // few rows; each as ASCII, and with characters of two, three and four bytes in UTF-8.
+    const ascii = domains(12_000, 'long')
+    const other = domains(12_000, 'ドメイン', { registrar: 'Registrar GmbH ü — 株式会社 🌐' })
+    const lists: [string, DomainItem[]][] = [
+      ['ascii', ascii],
+      ['other', other],
+      ['ascii-few', ascii.slice(0, 3)],
+      ['other-few', other.slice(0, 3)],
+    ]
+    for (const [account, items] of lists) store.putList(account, 'domains.list', {}, items, T1)
+    for (const [account, items] of lists)
+      expect(store.getList(account, 'domains.list', {})).toEqual({ items, readAt: T1, complete: true, skipped: 0 })
+  })
+
   it('reads a domain stored with a member this version does not know without that member', () => {
     const store = open()
     store.putList('acct', 'domains.list', {}, domains(3), T1)
