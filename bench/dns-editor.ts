@@ -54,10 +54,25 @@ export async function benchDnsEditor(): Promise<BenchResult> {
         type: 'longtask',
       })
     })
-    const t0 = Date.now()
-    await page.evaluate((name) => (location.hash = `#/dns/${encodeURIComponent(name)}`), d.domainname)
-    await page.getByLabel('Value of row 1', { exact: true }).waitFor({ timeout: 60_000 })
-    const open = Date.now() - t0
+    // Timed in the page, to the frame the first row is in: waited for from here, Playwright's polls (20, 50, then 100 ms
+    // apart) rounded the figure up to the next poll, so it came in two bands (about 195 and 250-285 ms) on either side
+    // of a comparison, and which band a round fell in moved the median.
+    const open = await page.evaluate(async (name) => {
+      const t0 = performance.now()
+      location.hash = `#/dns/${encodeURIComponent(name)}`
+      await new Promise<void>((resolve, reject) => {
+        const limit = setTimeout(() => reject(new Error('the zone did not open within 60 s')), 60_000)
+        const check = () => {
+          if (document.querySelector('[aria-label="Value of row 1"]') === null) requestAnimationFrame(check)
+          else {
+            clearTimeout(limit)
+            resolve()
+          }
+        }
+        check()
+      })
+      return Math.round(performance.now() - t0)
+    }, d.domainname)
 
     // The step is page code written as text (it names the page's own elements); the whole
     // timing runs in the page as one expression, whose answer is checked to be a number.
