@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 
 # The type check, the lint, the build, the unused-code check (knip: exports, files and
 # exported types nobody imports) and the formatter's check (Prettier: an unformatted file fails) side by side (each is mostly one core's work; none reads what
-# another writes), each said once all are done; any failing stops the run.
+# another writes: the bundled config the build writes for a moment is ignored by the lint and the format check), each
+# said once all are done; any failing stops the run.
 checks=$(mktemp -d)
 npm run --silent typecheck >"$checks/typecheck" 2>&1 & typecheck=$!
 npm run --silent lint >"$checks/lint" 2>&1 & lint=$!
