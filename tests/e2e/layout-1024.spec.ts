@@ -109,6 +109,8 @@ for (const locale of ['en', 'ja'] as const) {
     // filled them at 1024 px).
     const count = locale === 'en' ? '3 of 4 lists' : '4 件中 3 件'
     await expect.poll(() => countShown(app, count)).toBe(true)
+    // Let go only once the request is at the service: released before it arrives, it would be held for good.
+    await expect.poll(() => sb.faults.held('domains.dnssec.list')).toBe(1)
     sb.faults.release()
     await expect(app.locator('.read-status')).toHaveCount(0)
     // The first row as drawn now, its nameservers in.
@@ -193,6 +195,9 @@ for (const locale of ['en', 'ja'] as const) {
     const first = app.locator('table tbody tr:not(.spacer)').first()
     const firstRowTop = () => first.evaluate((tr) => tr.getBoundingClientRect().top)
     const whileLoading = await firstRowTop()
+    // Let go only once the request is at the service: released before it arrived, it was held for good and no
+    // failure ever came (CI at 3c35813).
+    await expect.poll(() => sb.faults.held('domains.dnssec.list')).toBe(1)
     sb.faults.release()
     const alert = app.getByRole('alert')
     await expect(alert).toHaveCount(1)
