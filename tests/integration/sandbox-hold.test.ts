@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 
 let sb: Sandbox
+/** How long a request may take to reach the sandbox over the loopback (vi.waitFor's default, 1 s, is short on a loaded machine). */
+const HELD_WAIT = { timeout: 10_000 }
 const get = (path: string) => fetch(`${sb.url}${path}`, { headers: { authorization: `Bearer ${sb.keys.full}` } })
 const renew = (domain: string) =>
   fetch(`${sb.url}/domains/expiration`, {
@@ -29,9 +31,9 @@ describe('a held request', () => {
     sb.faults.inject('domains.expiration.renew', { hold: true, times: 2 })
     let answered = 0
     const first = renew(d1!.domainname).then((r) => (answered++, r))
-    await vi.waitFor(() => expect(sb.faults.held()).toBe(1))
+    await vi.waitFor(() => expect(sb.faults.held()).toBe(1), HELD_WAIT)
     const second = renew(d2!.domainname).then((r) => (answered++, r))
-    await vi.waitFor(() => expect(sb.faults.held('domains.expiration.renew')).toBe(2))
+    await vi.waitFor(() => expect(sb.faults.held('domains.expiration.renew')).toBe(2), HELD_WAIT)
     expect(sb.faults.held('domains.get')).toBe(0)
     // Received, with no answer and no effect.
     const renewals = () => sb.received.filter((r) => r.endpoint === 'domains.expiration.renew')
@@ -60,7 +62,7 @@ describe('a held request', () => {
   it('keeps the spec’s other effect for when it is released', async () => {
     sb.faults.inject('svcips.list', { hold: true, status: 503, times: 1 })
     const answer = get('/svcips')
-    await vi.waitFor(() => expect(sb.faults.held()).toBe(1))
+    await vi.waitFor(() => expect(sb.faults.held()).toBe(1), HELD_WAIT)
     sb.faults.release()
     expect((await answer).status).toBe(503)
   })
