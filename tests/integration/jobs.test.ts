@@ -34,6 +34,8 @@ async function boot(opts: { logCheckDelaysMs?: number[] } = {}) {
 }
 const { call, ok, send } = routerCalls(() => services)
 const puts = (endpoint: EndpointName) => sb.received.filter((r) => r.endpoint === endpoint)
+/** How long a job's first write may take to reach the sandbox (journal, then the loopback): vi.waitFor's 1 s default is short on a loaded machine. */
+const HELD_WAIT = { timeout: 10_000 }
 
 beforeAll(async () => {
   sb = await startSandbox({ domains: 30 })
@@ -214,7 +216,7 @@ describe('one write per target at a time', () => {
       operation: 'domains.autorenew.set',
       items: [{ params: { domain: d.domainname, autorenew_domain: 1 } }],
     })
-    await vi.waitFor(() => expect(sb.faults.held()).toBe(1))
+    await vi.waitFor(() => expect(sb.faults.held()).toBe(1), HELD_WAIT)
     const second = await call('jobs.submit', {
       accountId,
       operation: 'domains.autorenew.set',
@@ -243,7 +245,7 @@ describe('going on around held targets (issue 50)', () => {
       operation: 'domains.autorenew.set',
       items: [{ params: { domain: held.domainname, autorenew_domain: 1 } }],
     })
-    await vi.waitFor(() => expect(sb.faults.held()).toBe(1))
+    await vi.waitFor(() => expect(sb.faults.held()).toBe(1), HELD_WAIT)
     try {
       const n = puts('domains.autorenew.set').length
       const request = {
@@ -383,7 +385,7 @@ describe('a server named by its id or by its name is one target (issue 22)', () 
         operation: 'servers.autorenew.set',
         items: [{ params: { kind: 'a', webid: firstRef, autorenew_server: 1 } }],
       })
-      await vi.waitFor(() => expect(sb.faults.held()).toBe(1))
+      await vi.waitFor(() => expect(sb.faults.held()).toBe(1), HELD_WAIT)
       const second = await call('jobs.submit', {
         accountId,
         operation: 'servers.autorenew.set',
