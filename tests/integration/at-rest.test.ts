@@ -294,7 +294,9 @@ describe('what the app writes to disk', () => {
   })
 
   it('a job stops before its next send when its account is made read-only while it runs', async () => {
-    sb.faults.inject('domains.transferlock.set', { latencyMs: 200 })
+    // The first held at the sandbox until the account is read-only: with 200 ms a send, the update (slow on a loaded
+    // machine) came after the last of the five had gone.
+    sb.faults.inject('domains.transferlock.set', { hold: true, times: 1 })
     const names = sb.state.domains.slice(4, 9).map((d) => d.domainname)
     const { job } = await ok('jobs.prepare', {
       accountId,
@@ -312,10 +314,13 @@ describe('what the app writes to disk', () => {
               r.endpoint === 'domains.transferlock.set' &&
               sentBody(r, z.object({ transfer_lock: z.number().optional() })).transfer_lock === 1,
           ).length,
+        { timeout: 10_000 },
       )
       .toBeGreaterThan(0)
+    await expect.poll(() => sb.faults.held('domains.transferlock.set'), { timeout: 10_000 }).toBe(1)
     const fields = { ...profileFor(sb, 'Main', 1500), readOnly: true }
     await ok('accounts.update', { id: accountId, fields })
+    sb.faults.release()
     const ended = await running
     const states = ended.items.map((it) => it.state)
     expect(states.filter((s) => s === 'done').length).toBeLessThan(names.length)
