@@ -286,8 +286,13 @@ describe('what the app writes to disk', () => {
       await ok('jobs.start', { jobId: job.id })
       expect(readFileSync(join(dir, 'journal.jsonl'), 'utf8')).toContain(job.id)
       await ok('accounts.remove', { id })
-      await expect.poll(async () => (await ok('jobs.list', {})).some((j) => j.id === job.id)).toBe(false)
-      await expect.poll(() => readFileSync(join(dir, 'journal.jsonl'), 'utf8').includes(job.id)).toBe(false)
+      // The journal is written again after the removal: expect.poll's 1 s default is short on a loaded machine.
+      await expect
+        .poll(async () => (await ok('jobs.list', {})).some((j) => j.id === job.id), { timeout: 10_000 })
+        .toBe(false)
+      await expect
+        .poll(() => readFileSync(join(dir, 'journal.jsonl'), 'utf8').includes(job.id), { timeout: 10_000 })
+        .toBe(false)
     } finally {
       await other.close()
     }

@@ -400,7 +400,8 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))(
             },
           ],
         })
-        await expect.poll(() => sb.faults.held()).toBe(1)
+        // Journaled, then across the loopback: expect.poll's 1 s default is short on a loaded machine.
+        await expect.poll(() => sb.faults.held(), { timeout: 10_000 }).toBe(1)
         const file = join(mkdtempSync(join(tmpdir(), 'cli-files-')), 'zone.txt')
         writeFileSync(file, `${zone.records}\ntxt cli-side from-a-script`)
         const busy = await cli('dns', 'apply', domain, file)

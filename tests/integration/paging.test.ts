@@ -103,7 +103,8 @@ describe('listAll details', () => {
       )
       await expect(p).rejects.toMatchObject({ kind: 'cancelled' })
       // Every page it asked for has ended at the sandbox (answered or dropped), and no other came.
-      await vi.waitFor(() => expect(sb.load.inFlight).toBe(0))
+      // Pages of 20 ms each on their way: vi.waitFor's 1 s default is short on a loaded machine.
+      await vi.waitFor(() => expect(sb.load.inFlight).toBe(0), { timeout: 10_000 })
       const sent = sb.received.length
       await new Promise((r) => setImmediate(r))
       expect(sb.received.length).toBe(sent)
