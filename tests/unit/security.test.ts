@@ -174,11 +174,13 @@ describe('Electron security checklist', () => {
     expect(Number(/\d+/.exec(pkg.devDependencies.electron ?? '')?.[0])).toBeGreaterThanOrEqual(38)
   })
   it('18. a custom protocol instead of file://, serving only the renderer folder, with the CSP and nosniff', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'renderer-'))
-    mkdirSync(join(dir, 'assets'))
+    // The file outside in a folder of this run's own: one name in the shared temporary folder was every run's at once.
+    const outside = mkdtempSync(join(tmpdir(), 'renderer-parent-'))
+    const dir = join(outside, 'renderer')
+    mkdirSync(join(dir, 'assets'), { recursive: true })
     writeFileSync(join(dir, 'index.html'), '<!doctype html><title>app</title>')
     writeFileSync(join(dir, 'assets', 'index-1.js'), 'console.log(1)')
-    writeFileSync(join(tmpdir(), 'outside.js'), 'secret')
+    writeFileSync(join(outside, 'outside.js'), 'secret')
     const serve = createAppProtocolHandler(dir, CONTENT_SECURITY_POLICY)
     const page = await serve({ url: `${APP_ORIGIN}/` })
     expect(page.status).toBe(200)
