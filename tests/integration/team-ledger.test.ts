@@ -215,14 +215,15 @@ describe('team ledger on PostgreSQL', () => {
   })
 
   it("the heartbeat keeps a live holder's lease beyond its life", async () => {
-    const a = await workstation('alice', 'host-a', { leaseMs: 400, heartbeatMs: 100 })
+    // A life of 1 s: with 0.4 s, a heartbeat late by 0.3 s (this process starved on a loaded machine) let it go.
+    const a = await workstation('alice', 'host-a', { leaseMs: 1_000, heartbeatMs: 100 })
     const b = await workstation('bob', 'host-b')
     const r = await a.claim(ref('alive.example'), { jobId: 'jl', index: 0 })
     if (!r.ok) throw new Error('claim refused')
     // Three lives later it is still held, by alice.
     const pool = poolFor(db)
     try {
-      await pool.query('SELECT pg_sleep(1.2)')
+      await pool.query('SELECT pg_sleep(3)')
     } finally {
       await pool.end()
     }
