@@ -18,12 +18,13 @@
 import { chmod, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium, type Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { CHROMIUM_PATH } from '../playwright.config'
 import { installBridge, startHarness } from '../support/harness'
 import { SessionSecretStore } from '../src/main/accounts/secret-store'
 import { bareAfterApp } from './domain-list-window'
 import { showBare } from './domain-list-baseline'
+import { launchBenchChromium } from './bench-chromium'
 
 const DOMAINS = 10_000
 const ROUNDS = Number(process.argv[2] ?? 3)
@@ -155,14 +156,9 @@ async function main() {
   await writeFile(launcher, `#!/bin/sh\nexec '${CHROMIUM_PATH}' "$@" >>'${output}' 2>/dev/null\n`)
   await chmod(launcher, 0o755)
   const harness = await startHarness({ keychain: new SessionSecretStore(), demo: { domains: DOMAINS } })
-  const browser = await chromium.launch({
+  const browser = await launchBenchChromium({
     executablePath: launcher,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
+    extraArgs: [
       `--js-flags=--trace-opt --trace-deopt --allow-natives-syntax --log-code --log-function-events --logfile=${join(dir, 'v8-%p.log')}`,
     ],
   })
