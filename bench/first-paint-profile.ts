@@ -7,7 +7,7 @@
  * `npx tsx bench/first-paint-profile.ts [rounds]` after a build; TASKS=1 lists each round's tasks.
  * Function names are the bundle's: readable with a renderer build that keeps its identifiers
  * (esbuild's minifyIdentifiers off). Round 1 paints the list read afresh (10,000 rows), later
- * rounds the stored list's first part (2,000); with the profiler on, V8 compiles code that a
+ * rounds the stored list's first part (STORED_FIRST_PART_SIZE); with the profiler on, V8 compiles code that a
  * later round would otherwise take from Chromium's code cache, so compiling shows in every round.
  */
 import { startHarness } from '../support/harness'

@@ -127,7 +127,7 @@ test('bulk auto-renewal and CSV export of the list', async ({ app, harness }) =>
 })
 
 test.describe('a stored domain list of several parts', () => {
-  // 4,500 domains: three parts of the stored list (STORED_PART_SIZE 2,000).
+  // 4,500 domains: three parts of the stored list (STORED_FIRST_PART_SIZE 500, then STORED_PART_SIZE 2,000).
   test.use({ harnessOptions: { demo: { domains: 4500 } } })
 
   test('its detail lists are asked for once its last part came, not between its parts', async ({ app, harness }) => {

@@ -29,7 +29,7 @@ import { makeFixture, sampleOf, type Fixture } from '../helpers/operation-sample
 import { asGuardedItem } from '../helpers/zone-guard'
 import { carryInParts, readInParts } from '../../src/renderer/src/data/stored-parts'
 import { storedWhoisPrivacy } from '../../src/renderer/src/data/stored-whois-privacy'
-import { STORED_PART_SIZE } from '@shared/portfolio'
+import { STORED_FIRST_PART_SIZE, STORED_PART_SIZE } from '@shared/portfolio'
 import { profileFor } from '../../support/profile'
 
 const APP = 'app://app'
@@ -413,7 +413,7 @@ describe('a full run over every channel', () => {
     }
   })
 
-  it('a stored list of 4,500 domains comes to the window in parts of 2,000, the whole of them the list (issue 54)', async () => {
+  it('a stored list of 4,500 domains comes to the window in a first part of 500 and parts of 2,000, the whole of them the list (issue 54)', async () => {
     const many = await startSandbox({ domains: 4500 })
     try {
       const call = services.router.client(appSender([]))
@@ -440,11 +440,11 @@ describe('a full run over every channel', () => {
       const carried = await carryInParts(ask, { onFirst: (first) => firsts.push(first.items.length) })
       if (!carried.ok || !carried.value) throw new Error('the parts were not carried')
       expect(asked).toEqual([0, 1, 2])
-      expect(firsts).toEqual([STORED_PART_SIZE])
+      expect(firsts).toEqual([STORED_FIRST_PART_SIZE])
       expect(carried.value.items).toEqual(whole.value.items)
       expect(carried.value).toMatchObject({ readAt: whole.value.readAt, complete: true })
       const last = await call('store.list', { accountId, name: 'domains.list', params: {}, part: 2 })
-      expect(last.ok && last.value?.items.length).toBe(500)
+      expect(last.ok && last.value?.items.length).toBe(4500 - STORED_FIRST_PART_SIZE - STORED_PART_SIZE)
 
       // The window asks for the next part only once the first is painted (afterFirst): its carriage holds no frame.
       asked.length = 0
@@ -476,7 +476,7 @@ describe('a full run over every channel', () => {
     }
   })
 
-  it('the stored WHOIS privacy flags of 4,500 domains come to the window in parts of 2,000 (issue 54)', async () => {
+  it('the stored WHOIS privacy flags of 4,500 domains come to the window in parts, as a stored list (issue 54)', async () => {
     const many = await startSandbox({ domains: 4500 })
     try {
       const call = services.router.client(appSender([]))
@@ -507,7 +507,7 @@ describe('a full run over every channel', () => {
       expect(carried.value.items.every((i) => Object.keys(i).join() === 'domainname,whoisproxy')).toBe(true)
       expect(carried.value).toMatchObject({ readAt: whole.value.readAt, complete: true })
       const last = await call('details.whoisPrivacy', { accountId, callId: 'whois-last', from: 'store', part: 2 })
-      expect(last.ok && last.value?.items.length).toBe(500)
+      expect(last.ok && last.value?.items.length).toBe(4500 - STORED_FIRST_PART_SIZE - STORED_PART_SIZE)
       await call('accounts.remove', { id: accountId })
     } finally {
       await many.close()
@@ -541,7 +541,11 @@ describe('a full run over every channel', () => {
       const wholeAgain = () => Promise.resolve({ ok: false as const, error: { kind: 'internal' as const, code: 'x' } })
       const carried = await readInParts(ask, wholeAgain)
       if (!carried.ok) throw new Error(english(carried.error))
-      expect(asked).toEqual([STORED_PART_SIZE, STORED_PART_SIZE, 500])
+      expect(asked).toEqual([
+        STORED_FIRST_PART_SIZE,
+        STORED_PART_SIZE,
+        4500 - STORED_FIRST_PART_SIZE - STORED_PART_SIZE,
+      ])
       expect(carried.value).toEqual(whole.value)
       expect(progress.some((p) => p.callId === 'ns-parts' && p.loadedItems === 4500)).toBe(true)
 
@@ -562,7 +566,11 @@ describe('a full run over every channel', () => {
       }
       const carriedFlags = await readInParts(askFlags, wholeAgain)
       if (!carriedFlags.ok) throw new Error(english(carriedFlags.error))
-      expect(whoisParts).toEqual([STORED_PART_SIZE, STORED_PART_SIZE, 500])
+      expect(whoisParts).toEqual([
+        STORED_FIRST_PART_SIZE,
+        STORED_PART_SIZE,
+        4500 - STORED_FIRST_PART_SIZE - STORED_PART_SIZE,
+      ])
       expect(carriedFlags.value).toEqual(flags.value.items)
       await call('accounts.remove', { id: accountId })
     } finally {

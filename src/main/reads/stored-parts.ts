@@ -1,6 +1,6 @@
 /**
  * A stored list carried to the window in parts (issue 54): one message of 100,000 rows blocks the
- * window's main thread for its copy, parts of STORED_PART_SIZE do not. A stored list's parts are
+ * window's main thread for its copy, parts (store/list-parts.ts) do not. A stored list's parts are
  * cut where it is kept, in the store's worker (store/list-parts.ts), so main takes in only a part;
  * a list read afresh from the service is in main already, and its later parts are cut from it here.
  */

@@ -6,7 +6,7 @@
  * is asked, so every part of one carriage is of the same list; a part whose list is no longer
  * kept reads it again, and its readAt tells the window whether it still belongs with the others.
  */
-import { STORED_PART_SIZE, STORED_PARTS_MAX } from '@shared/portfolio'
+import { STORED_FIRST_PART_SIZE, STORED_PART_SIZE, STORED_PARTS_MAX } from '@shared/portfolio'
 
 /** A list as kept, whatever its items are. */
 export interface WholeList<T> {
@@ -23,11 +23,25 @@ export type ListPart<T> = WholeList<T> & { part: number; parts: number }
  */
 const KEPT_MAX = 8
 
-/** Part `part` of a list: STORED_PART_SIZE items; the last (or the last the window can ask for) all that is left. */
+/**
+ * How many parts a list of `length` items comes in: one when it is STORED_PART_SIZE or shorter, otherwise a
+ * first part of STORED_FIRST_PART_SIZE, then parts of STORED_PART_SIZE (at most STORED_PARTS_MAX in all).
+ */
+function partCount(length: number): number {
+  if (length <= STORED_PART_SIZE) return 1
+  return Math.min(STORED_PARTS_MAX, 1 + Math.ceil((length - STORED_FIRST_PART_SIZE) / STORED_PART_SIZE))
+}
+
+/** Where part `part` starts in a list of more than one part. */
+const partStart = (part: number) => (part === 0 ? 0 : STORED_FIRST_PART_SIZE + (part - 1) * STORED_PART_SIZE)
+
+/** Part `part` of a list (see partCount); the last (or the last the window can ask for) all that is left. */
 function partOf<T>(list: WholeList<T>, part: number): ListPart<T> {
-  const parts = Math.min(STORED_PARTS_MAX, Math.max(1, Math.ceil(list.items.length / STORED_PART_SIZE)))
-  const end = part >= parts - 1 ? list.items.length : (part + 1) * STORED_PART_SIZE
-  const items = list.items.slice(part * STORED_PART_SIZE, end)
+  const parts = partCount(list.items.length)
+  // A part past the last of a list of one part is empty, as a part past the end of a longer list is.
+  const start = part === 0 ? 0 : parts === 1 ? list.items.length : partStart(part)
+  const end = part >= parts - 1 ? list.items.length : partStart(part + 1)
+  const items = list.items.slice(start, end)
   return { readAt: list.readAt, complete: list.complete, skipped: list.skipped, items, part, parts }
 }
 

@@ -114,7 +114,7 @@ export const localPayloads = {
     accountId: accountIdSchema,
     name: z.custom<StoredListName>(isStoredList, 'field.listName'),
     params: z.record(z.string(), z.unknown()).default({}),
-    /** Which part of STORED_PART_SIZE items; absent: the whole list in one message. */
+    /** Which part (store/list-parts.ts cuts them); absent: the whole list in one message. */
     part: z.number().int().min(0).max(STORED_PARTS_MAX).optional(),
     /**
      * 'service': the list read afresh in full first (as all.<name> reads and keeps it, with progress and
@@ -162,7 +162,7 @@ export const localPayloads = {
     accountId: accountIdSchema,
     callId: callIdSchema,
     from: z.enum(['store', 'service']),
-    /** The stored flags: which part of STORED_PART_SIZE (as store.list's parts); absent: all of them at once. */
+    /** The stored flags: which part (as store.list's parts); absent: all of them at once. */
     part: z.number().int().min(0).max(STORED_PARTS_MAX).optional(),
   }),
   // reminders

@@ -20,7 +20,7 @@ export interface WhoisPrivacyList {
 }
 
 /**
- * The stored flags carried in parts of STORED_PART_SIZE, as any stored list (issue 54): at 100,000
+ * The stored flags carried in parts, as any stored list (issue 54): at 100,000
  * domains one message of them is copied into the window in one task.
  */
 export interface WhoisPrivacyPart extends WhoisPrivacyList {

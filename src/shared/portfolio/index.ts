@@ -57,10 +57,18 @@ export interface StoredList<N extends StoredListName> {
  * window's main thread for its copy and its first processing (issue 54), a part of this many does not.
  */
 export const STORED_PART_SIZE = 2_000
+/**
+ * A longer list's first part: a few screens of rows, what the first paint draws from. The window
+ * paints the list as it is so far from the first part (and the rest as it comes): its arrival, sort
+ * and counts were the task of the domain list's first paint, some 4 ms less of its main thread at 500
+ * rows than at 2,000 (issue 54: bench/first-paint-profile.ts, 10.5-13.1 against 15.5-17.3 ms). A list
+ * of STORED_PART_SIZE or fewer still comes whole in one part: it is never drawn twice.
+ */
+export const STORED_FIRST_PART_SIZE = 500
 /** A stored list's parts are bounded, as the rows a list holds are. */
 export const STORED_PARTS_MAX = 1_000
 
-/** One part of a stored list: its items from `part * STORED_PART_SIZE`, and how many parts the list has. */
+/** One part of a stored list (see STORED_FIRST_PART_SIZE and STORED_PART_SIZE), and how many parts the list has. */
 export interface StoredListPart<N extends StoredListName> extends StoredList<N> {
   part: number
   parts: number

@@ -1,6 +1,6 @@
 /**
  * A stored list carried from main in parts (issue 54): one message of 100,000 rows blocks the
- * window's main thread for its copy, a part of STORED_PART_SIZE does not. The first part is handed
+ * window's main thread for its copy, a part (store/list-parts.ts) does not. The first part is handed
  * over at once (the first screen paints from it); the rest follow one message at a time, the event
  * loop free between them (a paint, a key), and the whole list is handed back once at the end.
  */
