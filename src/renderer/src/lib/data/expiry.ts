@@ -1,3 +1,5 @@
+import { STEP, type Sliced } from '../sliced'
+
 /** How far away an expiration date is, for highlighting what needs attention. */
 export type ExpiryState = 'expired' | 'soon' | 'ok' | 'unknown'
 
@@ -45,4 +47,30 @@ export function expiryStateOf(
     if (date.slice(8) > '28' || date.slice(5, 7) > '12') return expiryState(date, today, soonDays)
     return date < first ? 'expired' : date <= lastSoon ? 'soon' : 'ok'
   }
+}
+
+/** Adds each row's expiry date from `from` to `to` to `tally`: a small function of its own for V8 to compile. */
+function tallyDates(rows: readonly { expirationdate: string }[], from: number, to: number, tally: Map<string, number>) {
+  for (let i = from; i < to; i++) {
+    const date = rows[i]!.expirationdate
+    tally.set(date, (tally.get(date) ?? 0) + 1)
+  }
+}
+
+/**
+ * How many rows are expired or expiring (not 'ok'), pausing every STEP rows (sliced.ts): the rows are
+ * counted per date, then each date's state is asked once (a few hundred dates among 100,000 rows).
+ */
+export function* attentionCountWork(
+  rows: readonly { expirationdate: string }[],
+  stateOf: (date: string) => ExpiryState,
+): Sliced<number> {
+  const tally = new Map<string, number>()
+  for (let from = 0; from < rows.length; from += STEP) {
+    tallyDates(rows, from, Math.min(rows.length, from + STEP), tally)
+    if (from + STEP < rows.length) yield
+  }
+  let n = 0
+  for (const [date, count] of tally) if (stateOf(date) !== 'ok') n += count
+  return n
 }
