@@ -167,3 +167,31 @@ test.describe('a stored domain list of several parts', () => {
     expect(firstDetail).toBeGreaterThan(storedParts.at(-1)!.i)
   })
 })
+
+test.describe('a domain list longer than one sort step', () => {
+  // Over ONE_SORT_UP_TO (16,384) rows: the table sorts in slices and the count of what needs attention is worked
+  // out in slices once the list has painted.
+  test.use({ harnessOptions: { demo: { domains: 17_000 } } })
+
+  test('says how many need attention among the whole list, read afresh and painted from the store', async ({
+    app,
+    harness,
+  }) => {
+    const sb = await harness.demo()
+    const total = sb.state.domains.length
+    const today = Date.parse(new Date().toISOString().slice(0, 10))
+    const attention = sb.state.domains.filter((d) => (Date.parse(d.expirationdate) - today) / 86_400_000 <= 30).length
+    expect(attention).toBeGreaterThan(0)
+    const label = `Only expired or expiring within 30 days (${attention})`
+    await openDomains(app)
+    await expect(app.getByText(`Showing ${total} of ${total}`)).toBeVisible({ timeout: 60_000 })
+    await expect(app.getByRole('checkbox', { name: label })).toBeVisible()
+
+    await reloadApp(app)
+    await openDomains(app)
+    await expect(app.getByText(`Showing ${total} of ${total}`)).toBeVisible({ timeout: 60_000 })
+    await expect(app.getByRole('checkbox', { name: label })).toBeVisible()
+    await app.getByRole('checkbox', { name: label }).check()
+    await expect(app.getByText(`Showing ${attention} of ${total}`)).toBeVisible()
+  })
+})
