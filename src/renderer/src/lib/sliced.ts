@@ -41,8 +41,11 @@ function runFor<T>(work: Sliced<T>, ms: number): { value: T } | undefined {
   }
 }
 
-/** The next task of the event loop: a message, not a timer (timers set from timers wait 4 ms each). */
-function nextTask(): Promise<void> {
+/**
+ * The next task of the event loop: a message, not a timer (timers set from timers wait 4 ms each, and a
+ * test's clock holds timers, not messages).
+ */
+export function nextTask(): Promise<void> {
   return new Promise((resolve) => {
     const { port1, port2 } = new MessageChannel()
     port1.addEventListener('message', () => {
