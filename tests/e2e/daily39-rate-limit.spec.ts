@@ -52,14 +52,18 @@ for (const lang of ['en', 'ja'] as const) {
     await app.getByRole('button', { name: w.renew }).click()
     const dialog = app.getByRole('dialog')
     await expect(dialog).toBeVisible()
-    // From now on the service answers two requests, then refuses every request for 2 s (its 429s,
-    // as the live service was recorded doing, scaled down): the renewals must wait.
-    sb.service.rateLimit = { limit: 2, windowMs: 6_000, blockMs: 2_000 }
+    // From now on the service answers two requests, then refuses every request (its 429s, as the
+    // live service was recorded doing) until the test lifts the limit: the renewals must wait. A
+    // block of its own length (2 s) could begin and end while a loaded machine's window did not
+    // paint, and the test never saw the wait; this one lasts until the test has seen it.
+    sb.service.rateLimit = { limit: 2, windowMs: 6_000, blockMs: 3_600_000 }
     await dialog.getByRole('button', { name: w.renew }).click()
     await expect(app.getByRole('status').filter({ hasText: w.waiting })).toBeVisible({ timeout: 20_000 })
     await expectNoAxeViolationsIn(app, 'main', 'the domain list while a job waits for the rate limit')
-    await expect(app.getByRole('heading', { name: w.results })).toBeVisible({ timeout: 60_000 })
+    // The block ends: the app's next probe goes through (at most its longest wait between
+    // probes, 19.2 s, later) and the renewals go on.
     sb.service.rateLimit = undefined
+    await expect(app.getByRole('heading', { name: w.results })).toBeVisible({ timeout: 60_000 })
     await expect(app.getByText(w.summary)).toBeVisible()
     expect(sb.received.some((r) => r.status === 429)).toBe(true)
     expect(sb.received.filter((r) => r.endpoint === 'domains.expiration.renew' && r.status === 200)).toHaveLength(4)
