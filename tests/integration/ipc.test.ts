@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { z } from 'zod'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createAppServices, type AppServices } from '../../src/main/app/app-services'
 import {
   KeytarSecretStore,
@@ -579,7 +579,7 @@ describe('a full run over every channel', () => {
   })
 
   it('a listAll read reports progress and can be cancelled from the renderer side', async () => {
-    const big = await startSandbox({ domains: 3000, latencyMs: 15 })
+    const big = await startSandbox({ domains: 3000 })
     try {
       const fields = profileFor(big, 'Big')
       const created = await services.router.dispatch(
@@ -589,13 +589,21 @@ describe('a full run over every channel', () => {
       )
       if (!created.ok) throw new Error(english(created.error))
       const { id } = madeAccount.parse(created.value)
+      // Every page waits for the test: three are let go, the cancel is sent while the others are
+      // held, and only then may they answer. With pages of 15 ms each, a test whose cancel came
+      // late on a loaded machine saw the whole list read (300 ms late: it always did).
+      big.faults.inject('domains.list', { hold: true })
       const progress: Progress[] = []
       const job = services.router.dispatch(
         'all.domains.list',
         { accountId: id, callId: 'big-read' },
         appSender(progress),
       )
-      while (progress.length < 3) await new Promise((r) => setTimeout(r, 5))
+      for (let answered = 0; answered < 3; answered++) {
+        await vi.waitFor(() => expect(big.faults.held('domains.list')).toBeGreaterThan(0), { timeout: 10_000 })
+        big.faults.release(1)
+        await vi.waitFor(() => expect(progress).toHaveLength(answered + 1), { timeout: 10_000 })
+      }
       expect(services.router.activeJobs).toBe(1)
       await services.router.dispatch('reads.cancel', { callId: 'big-read' }, appSender())
       expect(await job).toMatchObject({ ok: false, error: { kind: 'cancelled' } })
@@ -603,6 +611,7 @@ describe('a full run over every channel', () => {
       expect(progress.at(-1)!.loadedItems).toBeLessThan(3000)
       await services.router.dispatch('accounts.remove', { id }, appSender())
     } finally {
+      big.faults.clear()
       await big.close()
     }
   })
