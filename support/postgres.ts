@@ -1,10 +1,11 @@
 /**
  * A throwaway PostgreSQL cluster for the tests of team mode (issue 37): initdb in a temporary
- * folder, a free loopback port, its unix socket in the same folder, stopped (immediate) and removed
- * at the end. PostgreSQL refuses to run as root, so as root the cluster runs as an unprivileged
- * system user (`pgtest`, created if missing); otherwise as the current user. Every wait is bounded
- * (pg_ctl -w -t). On request (issue 50) it speaks TLS with a throwaway CA made by openssl, may
- * refuse clear text (hostssl lines only), and listens on more addresses than loopback.
+ * folder, a free loopback port (support/free-port.ts), its unix socket in the same folder, stopped
+ * (immediate) and removed at the end. PostgreSQL refuses to run as root, so as root the cluster
+ * runs as an unprivileged system user (`pgtest`, created if missing); otherwise as the current
+ * user. Every wait is bounded (pg_ctl -w -t). On request (issue 50) it speaks TLS with a throwaway
+ * CA made by openssl, may refuse clear text (hostssl lines only), and listens on more addresses
+ * than loopback.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
 import {
@@ -18,9 +19,9 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { startOnFreePorts } from './free-port'
 
 const PG_USER = 'pgtest'
 const WAIT_SECONDS = '30'
@@ -46,19 +47,6 @@ function systemUser(): { uid: number; gid: number } | undefined {
   const uid = Number(execFileSync('id', ['-u', PG_USER], { encoding: 'utf8' }).trim())
   const gid = Number(execFileSync('id', ['-g', PG_USER], { encoding: 'utf8' }).trim())
   return { uid, gid }
-}
-
-/** A port free on loopback now (taken by the cluster right after). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer()
-    s.once('error', reject)
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address()
-      const port = typeof a === 'object' && a !== null ? a.port : 0
-      s.close(() => resolve(port))
-    })
-  })
 }
 
 /** The throwaway CAs of a cluster started with `tls`. */
@@ -180,7 +168,8 @@ export async function startTestPostgres(opts: TestPostgresOptions = {}): Promise
     chmodSync(dir, 0o700)
   }
   const data = join(dir, 'data')
-  const port = await freePort()
+  const logFile = join(dir, 'server.log')
+  const serverLog = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '')
   const run = (tool: string, args: string[]) => {
     const cmd = owner ? 'runuser' : join(bin, tool)
     const argv = owner ? ['-u', PG_USER, '--', join(bin, tool), ...args] : args
@@ -210,7 +199,7 @@ export async function startTestPostgres(opts: TestPostgresOptions = {}): Promise
     rmSync(pwfile)
   } else run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C'])
   const addresses = ['127.0.0.1', ...(opts.listen ?? [])]
-  let options = `-p ${port} -k ${dir} -c listen_addresses=${addresses.join(',')}`
+  let options = `-k ${dir} -c listen_addresses=${addresses.join(',')}`
   let tls: TestPostgresTls | undefined
   if (opts.tls || opts.listen?.length) {
     // Who may connect from where, and whether in clear text (host) or TLS only (hostssl).
@@ -227,10 +216,28 @@ export async function startTestPostgres(opts: TestPostgresOptions = {}): Promise
     tls = { caFile: made.caFile, otherCaFile: made.otherCaFile }
     options += ` -c ssl=on -c ssl_cert_file=${made.certFile} -c ssl_key_file=${made.keyFile}`
   }
-  const startServer = () =>
-    void run('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-t', WAIT_SECONDS, '-o', options, 'start'])
+  const startOn = (port: number) =>
+    void run('pg_ctl', ['-D', data, '-l', logFile, '-w', '-t', WAIT_SECONDS, '-o', `-p ${port} ${options}`, 'start'])
   const stopServer = () => void run('pg_ctl', ['-D', data, '-w', '-t', WAIT_SECONDS, '-m', 'immediate', 'stop'])
-  startServer()
+  const port = await startOnFreePorts(async (free) => {
+    const tried = await free()
+    const from = serverLog().length
+    // The server's log says it (its messages are in English: initdb --locale=C).
+    const taken = () => serverLog().slice(from).includes('Address already in use')
+    try {
+      startOn(tried)
+    } catch (err) {
+      if (taken()) return undefined
+      throw err
+    }
+    // Listening on another of its addresses, it runs without the loopback one: not this server's port.
+    if (taken()) {
+      stopServer()
+      return undefined
+    }
+    return tried
+  })
+  const startServer = () => startOn(port)
   let removed = false
   return {
     host: '127.0.0.1',
@@ -244,7 +251,7 @@ export async function startTestPostgres(opts: TestPostgresOptions = {}): Promise
       stopServer()
       startServer()
     },
-    serverLog: () => (existsSync(join(dir, 'server.log')) ? readFileSync(join(dir, 'server.log'), 'utf8') : ''),
+    serverLog,
     dump: () => run('pg_dump', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '--inserts', 'postgres']),
     remove() {
       if (removed) return
