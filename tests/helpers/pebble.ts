@@ -8,10 +8,11 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { get } from 'node:https'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { promisify } from 'node:util'
+import { startOnFreePorts } from '../../support/free-port'
 
 const run = promisify(execFile)
 
@@ -28,19 +29,6 @@ export function onPath(program: string): string | undefined {
     }
   }
   return undefined
-}
-
-/** A loopback port free at this moment (the system picks it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
 }
 
 export interface Pebble {
@@ -126,7 +114,10 @@ async function makeListenerCertificate(dir: string): Promise<{ caFile: string; c
 }
 
 /**
- * Starts pebble and resolves once it says its directory is available (at most `readyWithinMs`).
+ * Starts pebble and resolves once both its listeners answer (at most `readyWithinMs`): pebble says
+ * its directory is available before it binds its ports, and a port taken meanwhile by another
+ * process ends it a moment after that (then it is started again on new ports, support/free-port.ts).
+ * An answer over TLS from the throwaway CA's certificate is pebble's own, not another process's.
  * No random sleeps before validating, no rejected nonces, no authorization reused from an earlier
  * order (each run proves its names itself), a chain of root and one intermediate.
  */
@@ -134,74 +125,89 @@ export async function startPebble(opts: { dnsServer: string; readyWithinMs?: num
   const binary = onPath('pebble')
   if (!binary) throw new Error('pebble is not installed (Debian package "pebble")')
   const dir = mkdtempSync(join(tmpdir(), 'pebble-'))
-  const { caFile, certFile, keyFile } = await makeListenerCertificate(dir)
-  const [listen, management, http, tls] = [await freePort(), await freePort(), await freePort(), await freePort()]
-  const configFile = join(dir, 'pebble-config.json')
-  writeFileSync(
-    configFile,
-    JSON.stringify({
-      pebble: {
-        listenAddress: `127.0.0.1:${listen}`,
-        managementListenAddress: `127.0.0.1:${management}`,
-        certificate: certFile,
-        privateKey: keyFile,
-        // Used only by HTTP-01 and TLS-ALPN-01, which these tests do not ask for.
-        httpPort: http,
-        tlsPort: tls,
-        ocspResponderURL: '',
-        externalAccountBindingRequired: false,
-      },
-    }),
-  )
-  const child: ChildProcess = spawn(binary, ['-config', configFile, '-dnsserver', opts.dnsServer], {
-    env: {
-      ...process.env,
-      PEBBLE_VA_NOSLEEP: '1',
-      PEBBLE_WFE_NONCEREJECT: '0',
-      PEBBLE_AUTHZREUSE: '0',
-      PEBBLE_CHAIN_LENGTH: '2',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let output = ''
-  const ca = readFileSync(caFile, 'utf8')
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  const close = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGKILL')
-      await exited
-    }
-    rmSync(dir, { recursive: true, force: true })
-  }
+  const readyWithinMs = opts.readyWithinMs ?? 20_000
   try {
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`pebble was not ready in ${opts.readyWithinMs ?? 20_000} ms:\n${output}`)),
-        opts.readyWithinMs ?? 20_000,
+    const { caFile, certFile, keyFile } = await makeListenerCertificate(dir)
+    const ca = readFileSync(caFile, 'utf8')
+    const configFile = join(dir, 'pebble-config.json')
+    const started = await startOnFreePorts(async (free) => {
+      const [listen, management, http, tls] = [await free(), await free(), await free(), await free()]
+      writeFileSync(
+        configFile,
+        JSON.stringify({
+          pebble: {
+            listenAddress: `127.0.0.1:${listen}`,
+            managementListenAddress: `127.0.0.1:${management}`,
+            certificate: certFile,
+            privateKey: keyFile,
+            // Used only by HTTP-01 and TLS-ALPN-01, which these tests do not ask for.
+            httpPort: http,
+            tlsPort: tls,
+            ocspResponderURL: '',
+            externalAccountBindingRequired: false,
+          },
+        }),
       )
-      const onData = (chunk: Buffer) => {
-        output += chunk.toString('utf8')
-        if (output.includes('ACME directory available at')) {
-          clearTimeout(timer)
-          resolve()
-        }
-      }
+      const child: ChildProcess = spawn(binary, ['-config', configFile, '-dnsserver', opts.dnsServer], {
+        env: {
+          ...process.env,
+          PEBBLE_VA_NOSLEEP: '1',
+          PEBBLE_WFE_NONCEREJECT: '0',
+          PEBBLE_AUTHZREUSE: '0',
+          PEBBLE_CHAIN_LENGTH: '2',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+      let output = ''
+      const onData = (chunk: Buffer) => (output += chunk.toString('utf8'))
       child.stdout?.on('data', onData)
       child.stderr?.on('data', onData)
-      child.once('exit', (code, signal) => {
-        clearTimeout(timer)
-        reject(new Error(`pebble ended (${code ?? signal}) before it was ready:\n${output}`))
-      })
+      /** Its exit code or signal once it has ended and all it printed is read. */
+      let ended: string | undefined
+      const closed = new Promise<void>((resolve) =>
+        child.once('close', (code, signal) => {
+          ended = String(code ?? signal)
+          resolve()
+        }),
+      )
+      const stop = async () => {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+        await closed
+      }
+      const directory = `https://127.0.0.1:${listen}/dir`
+      const managed = `https://127.0.0.1:${management}/intermediates/0`
+      const answers = () =>
+        Promise.all([fetchText(directory, ca, 2_000), fetchText(managed, ca, 2_000)]).then(
+          () => true,
+          () => false,
+        )
+      const deadline = Date.now() + readyWithinMs
+      for (;;) {
+        if (ended !== undefined) {
+          if (output.includes('address already in use')) return undefined
+          throw new Error(`pebble ended (${ended}) before it was ready:\n${output}`)
+        }
+        if (output.includes('ACME directory available at') && (await answers())) break
+        if (Date.now() > deadline) {
+          await stop()
+          throw new Error(`pebble was not ready in ${readyWithinMs} ms:\n${output}`)
+        }
+        await sleep(50)
+      }
+      return { directory, managed, output: () => output, stop }
     })
+    return {
+      directory: started.directory,
+      caFile,
+      intermediate: () => fetchText(started.managed, ca, 10_000),
+      output: started.output,
+      close: async () => {
+        await started.stop()
+        rmSync(dir, { recursive: true, force: true })
+      },
+    }
   } catch (err) {
-    await close()
+    rmSync(dir, { recursive: true, force: true })
     throw err
-  }
-  return {
-    directory: `https://127.0.0.1:${listen}/dir`,
-    caFile,
-    intermediate: () => fetchText(`https://127.0.0.1:${management}/intermediates/0`, ca, 10_000),
-    output: () => output,
-    close,
   }
 }
