@@ -37,6 +37,31 @@ export async function openWorkstation(
   })
 }
 
+/**
+ * Lets `ms` pass on the database's clock for a workstation that can no longer act (stopped by
+ * SIGSTOP, or killed): its live leases run out that much sooner and its heartbeats are that much
+ * older, as if it had stopped that long before. Tests that need a holder's lease to run out use it
+ * instead of waiting for a short lease to: every lease can then live long enough that a process
+ * starved on a loaded machine never loses one (a lease of 1 s, renewed every 0.33 s, was lost to a
+ * stall of 1.5 s). A renewal the workstation sent before it stopped may still land after it: ask
+ * again (`until`) for what the test waits for.
+ */
+export async function ageWorkstation(pool: pg.Pool, workstation: string, ms: number): Promise<void> {
+  const by = [workstation, ms]
+  await pool.query(
+    `UPDATE team_leases SET expires_at = expires_at - $2::bigint * interval '1 millisecond' WHERE workstation = $1 AND state = 'sending'`,
+    by,
+  )
+  await pool.query(
+    `UPDATE team_processes SET last_seen = last_seen - $2::bigint * interval '1 millisecond' WHERE workstation = $1`,
+    by,
+  )
+  await pool.query(
+    `UPDATE team_workstations SET last_seen = last_seen - $2::bigint * interval '1 millisecond' WHERE name = $1`,
+    by,
+  )
+}
+
 /** Waits for a condition, asking at most `tries` times `everyMs` apart (bounded in count and time). */
 export async function until<T>(ask: () => Promise<T>, ok: (v: T) => boolean, tries = 200, everyMs = 50): Promise<T> {
   let last: T = await ask()
