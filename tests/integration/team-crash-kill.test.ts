@@ -15,14 +15,18 @@ import { createAppServices, type AppServices } from '../../src/main/app/app-serv
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { profileFor } from '../../support/profile'
 import { startTestPostgres, type TestPostgres } from '../../support/postgres'
-import { poolFor, teamDataFolder, until } from '../../support/team-ledgers'
+import { ageWorkstation, poolFor, teamDataFolder, until } from '../../support/team-ledgers'
 import { CLI_BIN } from '../helpers/cli-process'
 import { APP, routerCalls } from '../helpers/router-calls'
 
 const hasSecretService = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS)
 const WORKER = new URL('../../out/main/store-worker.js', import.meta.url)
-/** Short leases, so that the killed holder's runs out within the test. */
-const LEASE_MS = 1000
+/**
+ * Leases long enough that no stall of a loaded machine loses one: with 1 s leases, Alice's command
+ * stopped for 1.5 s between taking its lease and checking it lost it and never sent. The killed
+ * holder's lease's life is let pass on the database's clock (ageWorkstation), not waited for.
+ */
+const LEASE_MS = 60_000
 
 let db: TestPostgres
 let sb: Sandbox
@@ -101,14 +105,16 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))(
       const pool = poolFor(db)
       try {
         const lease = await until(
-          async () =>
-            leaseRow.parse(
+          async () => {
+            await ageWorkstation(pool, 'host-a', LEASE_MS)
+            return leaseRow.parse(
               (
                 await pool.query(
                   `SELECT member, workstation, checked_at IS NOT NULL AS checked, expires_at <= now() AS expired FROM team_leases WHERE state IN ('sending', 'unknown')`,
                 )
               ).rows[0],
-            ),
+            )
+          },
           (r) => r.expired,
           100,
           100,
