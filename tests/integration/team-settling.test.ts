@@ -13,7 +13,7 @@ import { createAppServices } from '../../src/main/app/app-services'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { profileFor } from '../../support/profile'
 import { startTestPostgres, type TestPostgres } from '../../support/postgres'
-import { poolFor, teamDataFolder } from '../../support/team-ledgers'
+import { ageWorkstation, poolFor, teamDataFolder } from '../../support/team-ledgers'
 import { CLI_BIN, runCli } from '../helpers/cli-process'
 import { match } from '../helpers/matchers'
 import { APP, routerCalls } from '../helpers/router-calls'
@@ -21,6 +21,12 @@ import { closeTeamWorkstations, openTeamWorkstation, type TeamWorkstation } from
 
 const hasSecretService = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS)
 const WORKER = new URL('../../out/main/store-worker.js', import.meta.url)
+/**
+ * The command's and Carol's leases: long enough that no stall of a loaded machine loses one (with
+ * 1 s, the command stopped 1.5 s between taking its lease and checking it never sent). Dave's
+ * lease's life is let pass on the database's clock (ageWorkstation) while he is frozen.
+ */
+const LEASE_MS = 60_000
 
 let db: TestPostgres
 let sb: Sandbox
@@ -112,7 +118,7 @@ describe('settling an unknown outcome in a team', () => {
     'a process woken past its lease writes no state over an item a colleague settled from the log while it was frozen (skipped: no D-Bus session or not built)',
     async () => {
       // Its requests time out after 3 s: woken, its renewal's answer (lost) makes its outcome unknown.
-      const dir = await folderWithAccount('dave', 'host-d', 1000, 3_000)
+      const dir = await folderWithAccount('dave', 'host-d', LEASE_MS, 3_000)
       const domain = sb.state.domains[3]!.domainname
       sb.state.domains[3]!.expirationdate = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10)
       for (const d of sb.state.domains.slice(0, 3)) d.expirationdate = '2099-01-01'
@@ -137,10 +143,11 @@ describe('settling an unknown outcome in a team', () => {
       let jobId = ''
       let index = 0
       try {
-        // The renewal carried out and logged while Dave is frozen; his lease runs out, checked: unknown for the team.
+        // The renewal carried out and logged while Dave is frozen; his lease's life passes, checked: unknown for the team.
         sb.faults.release()
         await vi.waitFor(
           async () => {
+            await ageWorkstation(pool, 'host-d', LEASE_MS)
             const r = await pool.query(
               `SELECT count(*)::int AS n FROM team_leases WHERE target = $1 AND state = 'sending' AND expires_at < now()`,
               [`domain=${domain}`],
@@ -156,9 +163,9 @@ describe('settling an unknown outcome in a team', () => {
         )
         // Carol starts meanwhile: Dave's job, its process silent past a lease, is one a stop cut off;
         // her app settles its unknown item from the service's log (done), as any member's would.
-        // (Her leases' life, 1 s, is how long a silent process counts as alive to her.)
-        await new Promise((r) => setTimeout(r, 1_500))
-        const carolDir = await folderWithAccount('carol', 'host-c', 1000)
+        // (Her leases' life is how long a silent process counts as alive to her: Dave's heartbeat was
+        // made that much older with his lease.)
+        const carolDir = await folderWithAccount('carol', 'host-c', LEASE_MS)
         const carolServices = await createAppServices({
           userDataDir: carolDir,
           allowedOrigins: [APP],
