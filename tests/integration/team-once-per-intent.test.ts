@@ -15,7 +15,7 @@ import { createAppServices } from '../../src/main/app/app-services'
 import { LIVE_RATE_LIMIT } from '../../src/sandbox/behaviour'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { profileFor } from '../../support/profile'
-import { poolFor, teamDataFolder } from '../../support/team-ledgers'
+import { ageWorkstation, poolFor, teamDataFolder, until } from '../../support/team-ledgers'
 import { startTestPostgres, type TestPostgres } from '../../support/postgres'
 import { CLI_BIN, runCli, type Ran } from '../helpers/cli-process'
 import { APP, routerCalls } from '../helpers/router-calls'
@@ -24,6 +24,12 @@ import { sentBody } from '../helpers/sent-body'
 const hasSecretService = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS)
 const WORKER = new URL('../../out/main/store-worker.js', import.meta.url)
 const DOMAINS = 100
+/**
+ * The frozen command's leases: long enough that no stall of a loaded machine loses one while it
+ * renews (with 1.5 s, the command stopped 2 s between taking a lease and checking it failed its
+ * run); their life is let pass on the database's clock once it is frozen (ageWorkstation).
+ */
+const FROZEN_LEASE_MS = 60_000
 const MEMBER_KEY = `sbx_member_${'e'.repeat(32)}`
 
 let db: TestPostgres
@@ -213,7 +219,7 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))(
     }, 600_000)
 
     it('a renewal frozen past its lease while a colleague renews what is still due: woken, it sends nothing a colleague did, and says who did', async () => {
-      const frozen = await workstation('dave', 'ws-d', sb.keys.full, { leaseMs: 1500 })
+      const frozen = await workstation('dave', 'ws-d', sb.keys.full, { leaseMs: FROZEN_LEASE_MS })
       const colleague = dirs.get('alice@ws-a') ?? (await workstation('alice', 'ws-a', sb.keys.full))
       // Every domain due within 60 days: a domain renewed (a year on) is no longer listed as due.
       const soon = new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10)
@@ -242,8 +248,33 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))(
       sb.faults.release()
       try {
         const stoppedAt = renewalsSince(from).length
-        // Past its lease (1.5 s, no heartbeat while frozen): the colleague renews what is still due.
-        await new Promise((r) => setTimeout(r, 3_000))
+        // The held renewals done at the service (their answers sent into the frozen process's sockets).
+        await vi.waitFor(
+          () =>
+            expect(
+              sb.received.slice(from).filter((r) => r.endpoint === 'domains.expiration.renew' && r.status === 0),
+            ).toEqual([]),
+          { timeout: 30_000, interval: 20 },
+        )
+        // Past its lease (no heartbeat while frozen), its life let pass on the database's clock: none
+        // of its leases is live any more. Then the colleague renews what is still due.
+        const pool = poolFor(db)
+        try {
+          await until(
+            async () => {
+              await ageWorkstation(pool, 'ws-d', FROZEN_LEASE_MS)
+              const live = await pool.query(
+                `SELECT count(*)::int AS n FROM team_leases WHERE workstation = 'ws-d' AND state = 'sending' AND expires_at > now()`,
+              )
+              return z.object({ n: z.number() }).parse(live.rows[0]).n
+            },
+            (n) => n === 0,
+            100,
+            100,
+          )
+        } finally {
+          await pool.end()
+        }
         const colleagues = await runCli(['renew', '--expiring-within', '60d', '--yes', '--json'], {
           dataDir: colleague,
           timeoutMs: 240_000,
