@@ -74,6 +74,29 @@ export async function until<T>(ask: () => Promise<T>, ok: (v: T) => boolean, tri
 }
 
 /**
+ * Asks until `ok` (as `until`), letting `ms` of `workstation`'s life pass on the database's clock
+ * before each ask (ageWorkstation): for a test waiting for the leases of a workstation that cannot
+ * act to run out.
+ */
+export function untilAged<T>(
+  pool: pg.Pool,
+  workstation: string,
+  ms: number,
+  ask: () => Promise<T>,
+  ok: (v: T) => boolean,
+): Promise<T> {
+  return until(
+    async () => {
+      await ageWorkstation(pool, workstation, ms)
+      return ask()
+    },
+    ok,
+    100,
+    100,
+  )
+}
+
+/**
  * A workstation's data folder in team mode on the test cluster: a new temporary folder holding
  * its team.json (this member and workstation, the lease's life when a test shortens it). The
  * caller removes it.

@@ -3,6 +3,7 @@
  * workstations on one database, the partial unique index, unknown outcomes, the journal shared
  * and kept across a restart, the database away, the schema's version, nothing secret stored.
  */
+import type pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import type { JobView } from '@shared/jobs'
@@ -12,9 +13,19 @@ import { TeamLedger } from '../../src/main/team/team-ledger'
 import { TeamError } from '../../src/main/team/team-error'
 import type { TargetRef } from '../../src/main/jobs/ledger/write-ledger'
 import { startTestPostgres, type TestPostgres } from '../../support/postgres'
-import { openWorkstation, poolFor, until } from '../../support/team-ledgers'
+import { openWorkstation, poolFor, untilAged } from '../../support/team-ledgers'
+
+/**
+ * The life of the leases the tests let run out: no heartbeat renews them (heartbeatMs of an hour),
+ * and their life is let pass on the database's clock (untilAged). With a life of 0.3 s, a claim and
+ * the send's check more than 0.3 s apart (a loaded machine) found the lease already gone.
+ */
+const LEASE_MS = 60_000
+const NO_HEARTBEAT = { leaseMs: LEASE_MS, heartbeatMs: 3_600_000 }
 
 let db: TestPostgres
+/** The test's own connection, for letting a lease's life pass. */
+let clock: pg.Pool
 const open: TeamLedger[] = []
 const workstation = async (member: string, name: string, more: Parameters<typeof openWorkstation>[3] = {}) => {
   const l = await openWorkstation(db, member, name, more)
@@ -24,9 +35,11 @@ const workstation = async (member: string, name: string, more: Parameters<typeof
 
 beforeAll(async () => {
   db = await startTestPostgres()
+  clock = poolFor(db)
 }, 60_000)
 afterAll(async () => {
   for (const l of open) await l.close()
+  await clock?.end()
   db?.remove()
 })
 
@@ -122,11 +135,14 @@ describe('team ledger on PostgreSQL', () => {
 
   it('a lease that ran out fails stillHeld, and a colleague may take the target (fenced by a newer number)', async () => {
     // No heartbeat within the test: the lease's life is all it has.
-    const a = await workstation('alice', 'host-a', { leaseMs: 300, heartbeatMs: 3_600_000 })
+    const a = await workstation('alice', 'host-a', NO_HEARTBEAT)
     const b = await workstation('bob', 'host-b')
     const r = await a.claim(ref('expiry.example'), { jobId: 'je', index: 0 })
     if (!r.ok) throw new Error('claim refused')
-    await until(
+    await untilAged(
+      clock,
+      'host-a',
+      LEASE_MS,
       () => b.holderOf(ref('expiry.example')),
       (h) => h === undefined,
     )
@@ -150,7 +166,7 @@ describe('team ledger on PostgreSQL', () => {
         await pool.end()
       }
     }
-    const a = await workstation('alice', 'host-a', { leaseMs: 300, heartbeatMs: 3_600_000 })
+    const a = await workstation('alice', 'host-a', NO_HEARTBEAT)
     const b = await workstation('bob', 'host-b')
     await a.append({ t: 'job', job: job('checked-1', ['held.example', 'lost.example']) })
     // Held: the record "sending" committed means the lease is checked (the send may leave).
@@ -170,7 +186,10 @@ describe('team ledger on PostgreSQL', () => {
     // Lost: run out and taken by a colleague before the record; not journaled, never checked, not held.
     const lost = await a.claim(ref('lost.example'), { jobId: 'checked-1', index: 1 })
     if (!lost.ok) throw new Error('claim refused')
-    await until(
+    await untilAged(
+      clock,
+      'host-a',
+      LEASE_MS,
       () => b.holderOf(ref('lost.example')),
       (h) => h === undefined,
     )
@@ -193,7 +212,7 @@ describe('team ledger on PostgreSQL', () => {
   })
 
   it('a lease checked at the send that runs out afterwards (a laptop suspended between the record and the send) is unknown for everyone and no longer held', async () => {
-    const a = await workstation('alice', 'host-a', { leaseMs: 300, heartbeatMs: 3_600_000 })
+    const a = await workstation('alice', 'host-a', NO_HEARTBEAT)
     const b = await workstation('bob', 'host-b')
     await a.append({ t: 'job', job: job('stale-1', ['stale.example']) })
     const r = await a.claim(ref('stale.example'), { jobId: 'stale-1', index: 0 })
@@ -206,7 +225,10 @@ describe('team ledger on PostgreSQL', () => {
       ),
     ).toEqual({ ok: true })
     // As a laptop suspended between the record and the send: its checked lease runs out (unknown for everyone).
-    await until(
+    await untilAged(
+      clock,
+      'host-a',
+      LEASE_MS,
       () => b.holderOf(ref('stale.example')),
       (h) => h?.state === 'unknown',
     )
