@@ -21,7 +21,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { nsFlavour } from '../../src/sandbox/nameservers'
 import { profileFor } from '../../support/profile'
 import { startTestPostgres, type TestPostgres } from '../../support/postgres'
-import { ageWorkstation, poolFor, teamDataFolder, until } from '../../support/team-ledgers'
+import { poolFor, teamDataFolder, untilAged } from '../../support/team-ledgers'
 import { CLI_BIN } from '../helpers/cli-process'
 import { APP, routerCalls } from '../helpers/router-calls'
 
@@ -29,7 +29,7 @@ const hasSecretService = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS)
 const WORKER = new URL('../../out/main/store-worker.js', import.meta.url)
 /**
  * Leases long enough that no stall of a loaded machine loses one (a lease of 1 s was lost to a
- * stall of 1.5 s); the test that needs one to run out lets its life pass (ageWorkstation).
+ * stall of 1.5 s); the test that needs one to run out lets its life pass (untilAged).
  */
 const LEASE_MS = 60_000
 
@@ -222,10 +222,12 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))(
           frozen = true
           // The read answered into the frozen process's socket; its lease's life passes unrenewed.
           sb.faults.release()
-          await until(
-            async () => {
-              await ageWorkstation(pool, 'host-a', LEASE_MS)
-              return z
+          await untilAged(
+            pool,
+            'host-a',
+            LEASE_MS,
+            async () =>
+              z
                 .object({ n: z.number() })
                 .parse(
                   (
@@ -234,11 +236,8 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))(
                       [`domain=${domain}`],
                     )
                   ).rows[0],
-                ).n
-            },
+                ).n,
             (n) => n === 0,
-            100,
-            100,
           )
         } finally {
           await pool.end()

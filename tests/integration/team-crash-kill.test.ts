@@ -15,7 +15,7 @@ import { createAppServices, type AppServices } from '../../src/main/app/app-serv
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { profileFor } from '../../support/profile'
 import { startTestPostgres, type TestPostgres } from '../../support/postgres'
-import { ageWorkstation, poolFor, teamDataFolder, until } from '../../support/team-ledgers'
+import { poolFor, teamDataFolder, untilAged } from '../../support/team-ledgers'
 import { CLI_BIN } from '../helpers/cli-process'
 import { APP, routerCalls } from '../helpers/router-calls'
 
@@ -24,7 +24,7 @@ const WORKER = new URL('../../out/main/store-worker.js', import.meta.url)
 /**
  * Leases long enough that no stall of a loaded machine loses one: with 1 s leases, Alice's command
  * stopped for 1.5 s between taking its lease and checking it lost it and never sent. The killed
- * holder's lease's life is let pass on the database's clock (ageWorkstation), not waited for.
+ * holder's lease's life is let pass on the database's clock (untilAged), not waited for.
  */
 const LEASE_MS = 60_000
 
@@ -104,20 +104,19 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))(
       // Its lease, checked before the send, runs out unrenewed: an unknown outcome for the team.
       const pool = poolFor(db)
       try {
-        const lease = await until(
-          async () => {
-            await ageWorkstation(pool, 'host-a', LEASE_MS)
-            return leaseRow.parse(
+        const lease = await untilAged(
+          pool,
+          'host-a',
+          LEASE_MS,
+          async () =>
+            leaseRow.parse(
               (
                 await pool.query(
                   `SELECT member, workstation, checked_at IS NOT NULL AS checked, expires_at <= now() AS expired FROM team_leases WHERE state IN ('sending', 'unknown')`,
                 )
               ).rows[0],
-            )
-          },
+            ),
           (r) => r.expired,
-          100,
-          100,
         )
         expect(lease).toEqual({ member: 'alice', workstation: 'host-a', checked: true, expired: true })
       } finally {

@@ -15,7 +15,7 @@ import { createAppServices } from '../../src/main/app/app-services'
 import { LIVE_RATE_LIMIT } from '../../src/sandbox/behaviour'
 import { startSandbox, type Sandbox } from '../../src/sandbox'
 import { profileFor } from '../../support/profile'
-import { ageWorkstation, poolFor, teamDataFolder, until } from '../../support/team-ledgers'
+import { poolFor, teamDataFolder, untilAged } from '../../support/team-ledgers'
 import { startTestPostgres, type TestPostgres } from '../../support/postgres'
 import { CLI_BIN, runCli, type Ran } from '../helpers/cli-process'
 import { APP, routerCalls } from '../helpers/router-calls'
@@ -27,7 +27,7 @@ const DOMAINS = 100
 /**
  * The frozen command's leases: long enough that no stall of a loaded machine loses one while it
  * renews (with 1.5 s, the command stopped 2 s between taking a lease and checking it failed its
- * run); their life is let pass on the database's clock once it is frozen (ageWorkstation).
+ * run); their life is let pass on the database's clock once it is frozen (untilAged).
  */
 const FROZEN_LEASE_MS = 60_000
 const MEMBER_KEY = `sbx_member_${'e'.repeat(32)}`
@@ -260,17 +260,21 @@ describe.skipIf(!hasSecretService || !existsSync(CLI_BIN))(
         // of its leases is live any more. Then the colleague renews what is still due.
         const pool = poolFor(db)
         try {
-          await until(
-            async () => {
-              await ageWorkstation(pool, 'ws-d', FROZEN_LEASE_MS)
-              const live = await pool.query(
-                `SELECT count(*)::int AS n FROM team_leases WHERE workstation = 'ws-d' AND state = 'sending' AND expires_at > now()`,
-              )
-              return z.object({ n: z.number() }).parse(live.rows[0]).n
-            },
+          await untilAged(
+            pool,
+            'ws-d',
+            FROZEN_LEASE_MS,
+            async () =>
+              z
+                .object({ n: z.number() })
+                .parse(
+                  (
+                    await pool.query(
+                      `SELECT count(*)::int AS n FROM team_leases WHERE workstation = 'ws-d' AND state = 'sending' AND expires_at > now()`,
+                    )
+                  ).rows[0],
+                ).n,
             (n) => n === 0,
-            100,
-            100,
           )
         } finally {
           await pool.end()

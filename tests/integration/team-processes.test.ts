@@ -13,12 +13,12 @@ import type { TargetRef } from '../../src/main/jobs/ledger/write-ledger'
 import type { TeamLedger } from '../../src/main/team/team-ledger'
 import { startTestPostgres, type TestPostgres } from '../../support/postgres'
 import { startTeamChild, type TeamChild } from '../helpers/child-processes'
-import { ageWorkstation, openWorkstation, poolFor, until } from '../../support/team-ledgers'
+import { openWorkstation, poolFor, untilAged } from '../../support/team-ledgers'
 
 /**
  * The holders' leases: long enough that no stall of a loaded machine loses one (with 1 s and
  * 0.5 s, a holder stopped 1.5 s after its claim had lost it). Where a test needs one to run out,
- * its life is let pass on the database's clock (ageWorkstation) while the holder cannot act.
+ * its life is let pass on the database's clock (untilAged) while the holder cannot act.
  */
 const LEASE_MS = 60_000
 
@@ -55,13 +55,6 @@ async function child(member: string, workstation: string, sentFile: string): Pro
   children.push(c)
   return c
 }
-/** What `other` says of `target` once the holder's lease's life has passed (it cannot act: killed or stopped). */
-function pastLease(other: TeamLedger, target: string, ok: (h: Awaited<ReturnType<TeamLedger['holderOf']>>) => boolean) {
-  return until(async () => {
-    await ageWorkstation(clock, 'host-a', LEASE_MS)
-    return other.holderOf(ref(target))
-  }, ok)
-}
 async function colleague(): Promise<TeamLedger> {
   const l = await openWorkstation(db, 'bob', 'host-b')
   ledgers.push(l)
@@ -77,7 +70,13 @@ describe('team leases held by real processes', () => {
     expect(await holder.ask('send killed.example', 'send')).toMatchObject({ sent: true })
     await holder.kill9()
     // Its lease runs out unrenewed; the send had left: an unknown outcome, for everyone.
-    const held = await pastLease(other, 'killed.example', (h) => h?.state === 'unknown')
+    const held = await untilAged(
+      clock,
+      'host-a',
+      LEASE_MS,
+      () => other.holderOf(ref('killed.example')),
+      (h) => h?.state === 'unknown',
+    )
     expect(held).toMatchObject({ member: 'alice', workstation: 'host-a', state: 'unknown' })
     expect(await other.claim(ref('killed.example'), { jobId: 'jb', index: 0 })).toMatchObject({
       ok: false,
@@ -99,7 +98,13 @@ describe('team leases held by real processes', () => {
     expect(await holder.ask('claim early.example', 'claim')).toMatchObject({ ok: true })
     expect(await other.holderOf(ref('early.example'))).toMatchObject({ member: 'alice', state: 'sending' })
     await holder.kill9()
-    await pastLease(other, 'early.example', (h) => h === undefined)
+    await untilAged(
+      clock,
+      'host-a',
+      LEASE_MS,
+      () => other.holderOf(ref('early.example')),
+      (h) => h === undefined,
+    )
     const r = await other.claim(ref('early.example'), { jobId: 'jb', index: 0 })
     expect(r.ok).toBe(true)
     if (r.ok) await other.release(r.lease, 'free')
@@ -127,7 +132,13 @@ describe('team leases held by real processes', () => {
     expect(await holder.ask('claim frozen.example', 'claim')).toMatchObject({ ok: true })
     holder.process.kill('SIGSTOP')
     // Frozen: its heartbeat cannot renew; the lease runs out and the colleague takes the target.
-    await pastLease(other, 'frozen.example', (h) => h === undefined)
+    await untilAged(
+      clock,
+      'host-a',
+      LEASE_MS,
+      () => other.holderOf(ref('frozen.example')),
+      (h) => h === undefined,
+    )
     const taken = await other.claim(ref('frozen.example'), { jobId: 'jb', index: 0 })
     if (!taken.ok) throw new Error('colleague refused')
     holder.process.kill('SIGCONT')
@@ -144,7 +155,13 @@ describe('team leases held by real processes', () => {
     const other = await colleague()
     expect(await holder.ask('claim alone.example', 'claim')).toMatchObject({ ok: true })
     holder.process.kill('SIGSTOP')
-    await pastLease(other, 'alone.example', (h) => h === undefined)
+    await untilAged(
+      clock,
+      'host-a',
+      LEASE_MS,
+      () => other.holderOf(ref('alone.example')),
+      (h) => h === undefined,
+    )
     holder.process.kill('SIGCONT')
     expect(await holder.ask('send alone.example', 'send')).toMatchObject({ sent: false })
     expect(sends(sent)).toEqual([])
