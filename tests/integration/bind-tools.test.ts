@@ -7,7 +7,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { chmodSync, chownSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { connect, createServer } from 'node:net'
+import { connect } from 'node:net'
 import dnsPacket, { type Answer } from 'dns-packet'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -19,6 +19,7 @@ import { parse, serialiseRow } from '@shared/dns/records'
 import { inServiceSpelling } from '@shared/dns/service-spelling'
 import { SERVICE_NAMESERVERS } from '../../src/sandbox/nameservers'
 import { seedState } from '../../src/sandbox/seed'
+import { startOnFreePorts } from '../../support/free-port'
 
 const has = (cmd: string) => spawnSync(cmd, ['-v']).error === undefined
 const NAMED = ['/usr/sbin/named', 'named'].find(has)
@@ -141,50 +142,58 @@ describe('zones exported as BIND, read by a zone file reader and by named', () =
     beforeAll(async () => {
       chmodSync(dir, 0o755)
       for (const z of exported) writeFileSync(join(dir, `${asciiZone(z.name)}.zone`), z.file)
-      port = await new Promise<number>((resolve, reject) => {
-        const srv = createServer()
-        srv.once('error', reject)
-        srv.listen(0, '127.0.0.1', () => {
-          const a = srv.address()
-          srv.close(() => resolve(typeof a === 'object' && a ? a.port : 0))
-        })
-      })
-      const conf = [
-        'options {',
-        `  directory "${dir}";`,
-        `  pid-file "${join(dir, 'named.pid')}";`,
-        `  session-keyfile "${join(dir, 'session.key')}";`,
-        `  managed-keys-directory "${dir}";`,
-        `  listen-on port ${port} { 127.0.0.1; };`,
-        '  listen-on-v6 { none; };',
-        '  recursion no;',
-        '  allow-transfer { 127.0.0.1; };',
-        '};',
-        ...exported.map((z) => `zone "${asciiZone(z.name)}" { type primary; file "${asciiZone(z.name)}.zone"; };`),
-      ].join('\n')
-      writeFileSync(join(dir, 'named.conf'), conf)
       // As root, named drops to the bind user (-u), which must own its working directory.
       const bindUid =
         process.getuid?.() === 0 ? Number(spawnSync('id', ['-u', 'bind'], { encoding: 'utf8' }).stdout.trim()) : NaN
       const user = Number.isInteger(bindUid) ? ['-u', 'bind'] : []
-      if (Number.isInteger(bindUid))
-        for (const f of [dir, ...readdirSync(dir).map((n) => join(dir, n))]) chownSync(f, bindUid, -1)
-      if (NAMED === undefined) throw new Error('named is not installed')
-      named = spawn(NAMED, ['-g', '-c', join(dir, 'named.conf'), ...user], { stdio: ['ignore', 'ignore', 'pipe'] })
-      // Started when it says so; bounded by time, and by its exit.
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`named did not start:\n${log}`)), 20_000)
-        named?.stderr?.on('data', (b: Buffer) => {
-          log += b.toString()
-          if (/all zones loaded[\s\S]*running/.test(log)) {
+      // named binds the port it is told: one taken since it was found free (by another process) it
+      // says is in use and runs on without it, so the test would ask another server. Then it is
+      // started again on a new port (support/free-port.ts).
+      port = await startOnFreePorts(async (free) => {
+        const tried = await free()
+        const conf = [
+          'options {',
+          `  directory "${dir}";`,
+          `  pid-file "${join(dir, 'named.pid')}";`,
+          `  session-keyfile "${join(dir, 'session.key')}";`,
+          `  managed-keys-directory "${dir}";`,
+          `  listen-on port ${tried} { 127.0.0.1; };`,
+          '  listen-on-v6 { none; };',
+          '  recursion no;',
+          '  allow-transfer { 127.0.0.1; };',
+          '};',
+          ...exported.map((z) => `zone "${asciiZone(z.name)}" { type primary; file "${asciiZone(z.name)}.zone"; };`),
+        ].join('\n')
+        writeFileSync(join(dir, 'named.conf'), conf)
+        if (Number.isInteger(bindUid))
+          for (const f of [dir, ...readdirSync(dir).map((n) => join(dir, n))]) chownSync(f, bindUid, -1)
+        if (NAMED === undefined) throw new Error('named is not installed')
+        log = ''
+        const child = spawn(NAMED, ['-g', '-c', join(dir, 'named.conf'), ...user], {
+          stdio: ['ignore', 'ignore', 'pipe'],
+        })
+        named = child
+        // Started when it says so; bounded by time, and by its exit.
+        await new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(`named did not start:\n${log}`)), 20_000)
+          child.stderr?.on('data', (b: Buffer) => {
+            log += b.toString()
+            if (/all zones loaded[\s\S]*running/.test(log)) {
+              clearTimeout(timer)
+              resolve()
+            }
+          })
+          child.once('exit', (code) => {
             clearTimeout(timer)
-            resolve()
-          }
+            reject(new Error(`named exited (${code}):\n${log}`))
+          })
         })
-        named?.once('exit', (code) => {
-          clearTimeout(timer)
-          reject(new Error(`named exited (${code}):\n${log}`))
-        })
+        if (!/creating TCP socket: address in use/.test(log)) return tried
+        // All it printed read before the next start's log begins.
+        const exited = new Promise((resolve) => child.once('close', resolve))
+        child.kill('SIGKILL')
+        await exited
+        return undefined
       })
     }, 30_000)
 
