@@ -62,6 +62,15 @@ async function freeLoopbackPort(not: ReadonlySet<number>): Promise<number> {
 }
 
 /**
+ * A loopback port where nothing listens, for a connection that must be refused: free a moment ago
+ * and left unbound, picked below the ephemeral range where no listen(0) or outgoing connection on
+ * the machine can take it in the meantime.
+ */
+export function closedLoopbackPort(): Promise<number> {
+  return freeLoopbackPort(new Set())
+}
+
+/**
  * Starts a server that binds ports it is told: `start` takes as many free ports as it needs from
  * `port()` (each one new) and answers undefined when the server could not bind one of them,
  * having stopped whatever it started; it is then called again with new ports, STARTS times at most.

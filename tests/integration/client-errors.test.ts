@@ -3,6 +3,7 @@
  * retry of reads only, and that the API key never shows up in an error.
  */
 import { createServer, type Server } from 'node:http'
+import { closedLoopbackPort } from '../../support/free-port'
 import { listeningPort } from '../../support/listening-port'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createApiClient, type ApiClient } from '../../src/main/http'
@@ -173,10 +174,7 @@ describe('error kinds', () => {
     const err = await caught(client.call('servers.get', { kind: 'a', webid: s.webid }))
     expect(err.kind).toBe('network')
 
-    const closed = createServer()
-    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r))
-    const port = listeningPort(closed)
-    await new Promise<void>((r) => closed.close(() => r()))
+    const port = await closedLoopbackPort()
     const nowhere = createApiClient({
       baseUrl: `http://127.0.0.1:${port}/v1`,
       apiKey: sb.keys.full,

@@ -7,30 +7,18 @@
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { listeningPort } from '../../support/listening-port'
+import { closedLoopbackPort } from '../../support/free-port'
 
 const root = join(__dirname, '../..')
-
-/** A loopback port that was free a moment ago: connecting to it is refused, as offline. */
-function closedPort(): Promise<number> {
-  return new Promise((done) => {
-    const server = createServer()
-    server.listen(0, '127.0.0.1', () => {
-      const port = listeningPort(server)
-      server.close(() => done(port))
-    })
-  })
-}
 
 describe('the setup’s last step, offline', () => {
   it.skipIf(existsSync(join(root, 'node_modules/electron/path.txt')))(
     'says what it fetched, from where, and what to try, without a stack',
     async () => {
-      const mirror = `http://127.0.0.1:${await closedPort()}/`
+      const mirror = `http://127.0.0.1:${await closedLoopbackPort()}/`
       const env = Object.fromEntries(
         Object.entries(process.env).filter(([k]) => !k.startsWith('ELECTRON_') && !k.startsWith('LC_')),
       )
@@ -64,7 +52,7 @@ describe('the setup’s last step, offline', () => {
   it.skipIf(existsSync(join(root, 'node_modules/electron/path.txt')))(
     'says it in Japanese where the user’s language is Japanese',
     async () => {
-      const mirror = `http://127.0.0.1:${await closedPort()}/`
+      const mirror = `http://127.0.0.1:${await closedLoopbackPort()}/`
       const env = Object.fromEntries(
         Object.entries(process.env).filter(([k]) => !k.startsWith('ELECTRON_') && !k.startsWith('LC_')),
       )

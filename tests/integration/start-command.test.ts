@@ -6,13 +6,12 @@
  * electron-vite (ELECTRON_EXEC_PATH) read; it writes down how it was started.
  */
 import { spawnSync } from 'node:child_process'
-import { createServer } from 'node:net'
 import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { z } from 'zod'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { listeningPort } from '../../support/listening-port'
+import { closedLoopbackPort } from '../../support/free-port'
 
 const root = join(__dirname, '../..')
 const start = (env: Record<string, string>, args: string[] = []) => {
@@ -89,13 +88,7 @@ describe('npm start', () => {
   it.skipIf(existsSync(join(root, 'node_modules/electron/path.txt')))(
     'offline, without Electron: says what it fetched and from where, a mirror, a proxy and npm run ui; no stack',
     async () => {
-      const closed = await new Promise<number>((done) => {
-        const server = createServer()
-        server.listen(0, '127.0.0.1', () => {
-          const port = listeningPort(server)
-          server.close(() => done(port))
-        })
-      })
+      const closed = await closedLoopbackPort()
       const mirror = `http://127.0.0.1:${closed}/`
       const r = start({ ELECTRON_MIRROR: mirror })
       expect(r.status).toBe(1)

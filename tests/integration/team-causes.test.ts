@@ -29,6 +29,7 @@ import { en } from '@shared/i18n/locales/en'
 import { ja } from '@shared/i18n/locales/ja'
 import { describeError, translateCode } from '@shared/i18n/translate'
 import type { TeamSslMode } from '@shared/team'
+import { closedLoopbackPort } from '../../support/free-port'
 import { startTestPostgres, type TestPostgres } from '../../support/postgres'
 import { CLI_BIN, runCli } from '../helpers/cli-process'
 import { APP, routerCalls } from '../helpers/router-calls'
@@ -42,19 +43,6 @@ type Params = Record<string, string | number>
 const ownAddress = Object.values(networkInterfaces())
   .flat()
   .find((a) => a !== undefined && a.family === 'IPv4' && !a.internal)?.address
-
-/** A port where nothing listens (taken, then let go). */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer()
-    s.once('error', reject)
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address()
-      const port = typeof a === 'object' && a !== null ? a.port : 0
-      s.close(() => resolve(port))
-    })
-  })
-}
 
 /**
  * A server that lets every login in (AuthenticationOk, ReadyForQuery) and then answers no
@@ -109,7 +97,7 @@ beforeAll(async () => {
   if (!tlsDb.tls) throw new Error('the TLS cluster has no CA')
   ;({ caFile, otherCaFile } = tlsDb.tls)
   hung = await hungServer()
-  deadPort = await closedPort()
+  deadPort = await closedLoopbackPort()
   work = mkdtempSync(join(tmpdir(), 'team-causes-'))
   emptyHome = join(work, 'home-empty')
   openHome = join(work, 'home-open')
