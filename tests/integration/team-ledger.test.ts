@@ -13,12 +13,13 @@ import { TeamLedger } from '../../src/main/team/team-ledger'
 import { TeamError } from '../../src/main/team/team-error'
 import type { TargetRef } from '../../src/main/jobs/ledger/write-ledger'
 import { startTestPostgres, type TestPostgres } from '../../support/postgres'
-import { openWorkstation, poolFor, untilAged } from '../../support/team-ledgers'
+import { openWorkstation, poolFor, until, untilAged } from '../../support/team-ledgers'
 
 /**
- * The life of the leases the tests let run out: no heartbeat renews them (heartbeatMs of an hour),
- * and their life is let pass on the database's clock (untilAged). With a life of 0.3 s, a claim and
- * the send's check more than 0.3 s apart (a loaded machine) found the lease already gone.
+ * The life of the leases these tests give out: long, so that no stall of a loaded machine lets one
+ * run out. Those the tests let run out have no heartbeat (heartbeatMs of an hour), and their life
+ * is let pass on the database's clock (untilAged): with a life of 0.3 s, a claim and the send's
+ * check more than 0.3 s apart found the lease already gone.
  */
 const LEASE_MS = 60_000
 const NO_HEARTBEAT = { leaseMs: LEASE_MS, heartbeatMs: 3_600_000 }
@@ -237,18 +238,26 @@ describe('team ledger on PostgreSQL', () => {
   })
 
   it("the heartbeat keeps a live holder's lease beyond its life", async () => {
-    // A life of 1 s: with 0.4 s, a heartbeat late by 0.3 s (this process starved on a loaded machine) let it go.
-    const a = await workstation('alice', 'host-a', { leaseMs: 1_000, heartbeatMs: 100 })
+    // Renewed every 0.1 s, the lease's end moves 3 s past the end of the life it was claimed with.
+    // Its life is long so that this does not hang on the machine's speed: with a life of 1 s (and
+    // 3 s waited), this process stalled 1.2 s let the lease run out between two heartbeats.
+    const a = await workstation('alice', 'host-a', { leaseMs: LEASE_MS, heartbeatMs: 100 })
     const b = await workstation('bob', 'host-b')
     const r = await a.claim(ref('alive.example'), { jobId: 'jl', index: 0 })
     if (!r.ok) throw new Error('claim refused')
-    // Three lives later it is still held, by alice.
-    const pool = poolFor(db)
-    try {
-      await pool.query('SELECT pg_sleep(3)')
-    } finally {
-      await pool.end()
-    }
+    const endOf = async () =>
+      z
+        .object({ end: z.number() })
+        .parse(
+          (
+            await clock.query(
+              'SELECT (extract(epoch FROM expires_at) * 1000)::float8 AS end FROM team_leases WHERE fence = $1',
+              [r.lease.fence],
+            )
+          ).rows[0],
+        ).end
+    const claimedEnd = await endOf()
+    await until(endOf, (end) => end >= claimedEnd + 3_000)
     expect(await b.holderOf(ref('alive.example'))).toMatchObject({ member: 'alice', state: 'sending' })
     expect(await a.stillHeld(r.lease)).toBe(true)
     await a.release(r.lease, 'free')
