@@ -89,6 +89,8 @@ export interface Figure {
 
 /** A number on its own, not one inside a word ("p99", "ipv6"), and its unit. */
 const NUMBER = '(?<![\\w.])(-?\\d+(?:\\.\\d+)?)\\s*(ms|s|x|×|KB|MB|%|)'
+/** A number right at the start of a text, after white space. */
+const NUMBER_FIRST = new RegExp(`^\\s*${NUMBER}`)
 /** A line's worst case, said after its first figure: "…, max 24 ms", "…, longest 210.0 ms". */
 const WORST = new RegExp(`\\b(max|longest) ${NUMBER}`)
 
@@ -102,8 +104,11 @@ export function figuresOf(lines: readonly string[]): Figure[] {
   const seen = new Map<string, number>()
   for (const line of lines) {
     const depth = (at: number) => [...line.slice(0, at)].reduce((d, c) => d + (c === '(' ? 1 : c === ')' ? -1 : 0), 0)
-    // A label ends at a colon outside parentheses ("... (as before: 43 ms)" is a figure's aside).
-    const first = [...line.matchAll(/:/g)].map((c) => c.index).find((at) => depth(at) === 0) ?? -1
+    // A label ends at a colon outside parentheses ("... (as before: 43 ms)" is a figure's aside): the
+    // first one a number follows at once, else the first ("window: tasks over 50 ms scrolling 1000
+    // frames: 0 tasks" is the figure 0, its label's numbers the label's).
+    const colons = [...line.matchAll(/:/g)].map((c) => c.index).filter((at) => depth(at) === 0)
+    const first = colons.find((at) => NUMBER_FIRST.test(line.slice(at + 1))) ?? colons[0] ?? -1
     if (first <= 0) continue
     // The figure is the first number after that colon outside parentheses (the 3 of "a
     // keystroke (max of 3): 3.0 ms" is the label's), else the first one; the label runs to the

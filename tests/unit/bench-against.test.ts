@@ -75,6 +75,7 @@ describe('figures of printed lines', () => {
         'raw text: a keystroke (max of 3): 3.5 ms  (target <= 100 ms)',
         "store on main's thread (before): event-loop delay p99 415.2 ms, max 2284 ms (during: export CSV; all the work: 7.5 s)",
         "rows with their row check 19 ms (without it 22 ms), JSON.parse 7 ms (against the service's item schema, as before: 43 ms)",
+        'window: tasks over 50 ms scrolling 1000 frames: 0 tasks  (target <= 0 tasks; 10000: 0 tasks, ratio NaNx)',
       ]),
     ).toEqual([
       { label: 'data -> first paint', value: 79.1, unit: 'ms', target: '<= 100 ms' },
@@ -92,6 +93,13 @@ describe('figures of printed lines', () => {
       { label: "store on main's thread (before)", value: 415.2, unit: 'ms' },
       { label: "store on main's thread (before), max", value: 2284, unit: 'ms' },
       // The breakdown line has no label of its own: its only colon is inside parentheses.
+      // The figure is the number right after a colon: the label's own numbers (50 ms, 1000 frames) are the label's.
+      {
+        label: 'window: tasks over 50 ms scrolling 1000 frames',
+        value: 0,
+        unit: '',
+        target: '<= 0 tasks; 10000: 0 tasks, ratio NaNx',
+      },
     ])
   })
 })
