@@ -37,7 +37,16 @@ import { checkItemLog, LogCheckSchedule, type LogCheckStatus } from './item-log-
 import { prepareJob } from './prepare'
 import { checkConfirmation } from './confirmation'
 import { RateLimitWaits } from './rate-limit-waits'
-import { sendItem, type ItemInternals, type ItemSteps, type LetGo, type SendTrail } from './send-item'
+import {
+  claimItem,
+  letAheadGo,
+  sendItem,
+  type ItemClaim,
+  type ItemInternals,
+  type ItemSteps,
+  type LetGo,
+  type SendTrail,
+} from './send-item'
 import { keepJournalAtStart, systemReason } from './ledger/journal-start'
 import type { JobRunnerOptions } from './runner-options'
 import type { WriteObserver } from './write-history'
@@ -325,27 +334,52 @@ export class JobRunner {
       const worker = async () => {
         // This worker's last send's end, journaled while its next item is claimed (send-item.ts SendTrail).
         const trail: SendTrail = { carryMs: this.opts.endCarryMs }
-        while (next < queue.length && !this.closed) {
-          if (job.status === 'paused') {
-            // The last end carried to a next journal step is written now: none comes while paused.
-            trail.carry?.alone()
-            await new Promise<void>((resolve) => (int.resume = resolve))
-          }
-          if (int.stopRequested || this.closed) break
-          // Made read-only or removed while the job ran: nothing more is sent for it.
-          const halt = this.accountHalt(job.accountId)
-          if (halt) {
-            int.stopRequested = true
-            int.halted ??= halt
-            break
-          }
+        // The worker's next item, taken from the queue and claimed while its last one was sent.
+        let ahead: { i: number; claimed: ItemClaim | undefined } | undefined
+        trail.claimNext = () => {
+          if (ahead || next >= queue.length || int.stopRequested || this.closed || job.status === 'paused') return
           const i = queue[next++]
-          if (i === undefined) break
-          if ((await sendItem(this.steps, client, job, int, i, { lastTry, trail })) === 'busy') later.push(i)
+          if (i === undefined) return
+          const claimed = claimItem(this.steps, job, int, i, lastTry)
+          // Awaited once the send in flight is through; a failure meanwhile is not unhandled (it is thrown there).
+          claimed.catch(() => undefined)
+          ahead = { i, claimed }
         }
-        // No next journal step: the last end carried to one is written alone.
-        trail.carry?.alone()
-        await trail.ending
+        // A hold claimed ahead for an item not sent now: let go (the item is sent later or said not sent, as any other).
+        const dropAheadClaim = async () => {
+          const claimed = ahead?.claimed
+          if (ahead) ahead.claimed = undefined
+          await letAheadGo(this.steps, int, claimed)
+        }
+        try {
+          while ((ahead || next < queue.length) && !this.closed) {
+            if (job.status === 'paused') {
+              // The last end carried to a next journal step is written now: none comes while paused;
+              // nor is a target held through a pause.
+              trail.carry?.alone()
+              await dropAheadClaim()
+              await new Promise<void>((resolve) => (int.resume = resolve))
+            }
+            if (int.stopRequested || this.closed) break
+            // Made read-only or removed while the job ran: nothing more is sent for it.
+            const halt = this.accountHalt(job.accountId)
+            if (halt) {
+              int.stopRequested = true
+              int.halted ??= halt
+              break
+            }
+            const taken = ahead ?? { i: queue[next++], claimed: undefined }
+            ahead = undefined
+            if (taken.i === undefined) break
+            const opts = { lastTry, trail, claimed: taken.claimed }
+            if ((await sendItem(this.steps, client, job, int, taken.i, opts)) === 'busy') later.push(taken.i)
+          }
+        } finally {
+          // No next journal step: the last end carried to one is written alone.
+          trail.carry?.alone()
+          await dropAheadClaim()
+          await trail.ending
+        }
       }
       await Promise.all(Array.from({ length: Math.min(job.concurrency, queue.length) }, worker))
     }

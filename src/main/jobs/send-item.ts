@@ -18,6 +18,12 @@
  *                 right before its own journal step (see SendTrail); where the ledger writes both
  *                 in one step (team mode), the end is written with that journal step
  *
+ * A worker claims its next item while this one's request is on its way (SendTrail.claimNext): in
+ * team mode a claim is a round trip and a durable commit of its own, which then rides beside the
+ * service's answer instead of before the next journal step. The claim is only the hold and a first
+ * reading of the precondition; the precondition is checked again under it in the journal step,
+ * right before that item's send, as ever.
+ *
  * The runner keeps the job's view and its internals and hands its own steps over as `ItemSteps`.
  */
 import type { EndpointParams, WriteEndpointName } from '@shared/endpoints/table'
@@ -76,7 +82,12 @@ export interface SendTrail {
   carry?: CarriedEnd | undefined
   /** How long an end waits to be carried (CarriedEnd's default where undefined). */
   carryMs?: number | undefined
+  /** Told once this item's request may leave (journaled as sending): the worker claims its next item meanwhile. */
+  claimNext?: (() => void) | undefined
 }
+
+/** The hold of item i's target, claimed (ClaimResult), or undefined: the ledger is away (the job stops). */
+export type ItemClaim = Promise<ClaimResult | undefined>
 
 /** The runner's own steps, as one item's send uses them. */
 export interface ItemSteps {
@@ -116,26 +127,21 @@ export async function sendItem(
   job: JobView,
   int: ItemInternals,
   i: number,
-  opts: { lastTry: boolean; trail?: SendTrail } = { lastTry: true },
+  opts: { lastTry: boolean; trail?: SendTrail; claimed?: ItemClaim } = { lastTry: true },
 ): Promise<'busy' | undefined> {
   const it = job.items[i]
   const params = int.params[i]
-  if (!it || !params) return undefined
+  if (!it || !params) {
+    await letAheadGo(steps, int, opts.claimed)
+    return undefined
+  }
   const { ledger } = steps
-  const ref: TargetRef = { accountId: job.accountId, operation: job.operation, target: it.target }
-  // A zone save's precondition is its guard (read afresh by history, step 3), not the ledger's record.
-  const precondition = checkedByLedger(job.operation) ? preconditionOf(job, it) : { since: undefined }
+  const precondition = preconditionFor(job, it)
 
-  // 1. The hold. Another send of the target on its way may be the one that does this item's work
-  // (which the precondition then says): tried again later, once. An unknown outcome refuses at once.
-  const claim = await claimOnce(
-    steps,
-    int,
-    ref,
-    { jobId: job.id, index: i },
-    { overUnknown: int.secondSend, precondition },
-    opts.lastTry,
-  )
+  // 1. The hold (claimed ahead by the worker, or now). Another send of the target on its way may be
+  // the one that does this item's work (which the precondition then says): tried again later, once.
+  // An unknown outcome refuses at once.
+  const claim = await (opts.claimed ?? claimItem(steps, job, int, i, opts.lastTry))
   if (!claim) return undefined
   if (!claim.ok) {
     if (claim.heldBy.state === 'sending' && !opts.lastTry) return 'busy'
@@ -212,6 +218,7 @@ export async function sendItem(
     carry && carried ? { carry, end: carried } : undefined,
   )
   if (begun !== 'sent') return
+  trail.claimNext?.()
 
   // 5. The send, the read-back and the end (which trails: see SendTrail; a send let go free is
   // carried to the worker's next journal step where the ledger writes both in one).
@@ -277,6 +284,31 @@ export async function sendItem(
  */
 const LAST_TRY_WAIT_MS = 3_000
 const LOOK_MS = 100
+
+/** What item i was confirmed against: a zone save's precondition is its guard (read afresh by history, step 3), not the ledger's record. */
+const preconditionFor = (job: JobView, it: JobItemView): SendPrecondition =>
+  checkedByLedger(job.operation) ? preconditionOf(job, it) : { since: undefined }
+
+/** Claims item i's target (step 1 of sendItem), on its own: a worker claims its next item while its last one is sent. */
+export function claimItem(steps: ItemSteps, job: JobView, int: ItemInternals, i: number, lastTry: boolean): ItemClaim {
+  const it = job.items[i]
+  if (!it) return Promise.resolve(undefined)
+  const ref: TargetRef = { accountId: job.accountId, operation: job.operation, target: it.target }
+  return claimOnce(
+    steps,
+    int,
+    ref,
+    { jobId: job.id, index: i },
+    { overUnknown: int.secondSend, precondition: preconditionFor(job, it) },
+    lastTry,
+  )
+}
+
+/** A hold claimed ahead for an item that is not sent after all (the job paused, stopped or closed): let go free, nothing done. */
+export async function letAheadGo(steps: ItemSteps, int: ItemInternals, claimed: ItemClaim | undefined): Promise<void> {
+  const claim = await claimed
+  if (claim?.ok) await steps.ledger.release(claim.lease, 'free').catch((err: unknown) => steps.ledgerLost(int, err))
+}
 
 /** Claims the target; on the last try, a send on its way is waited for a moment (LAST_TRY_WAIT_MS). Undefined: the ledger is away. */
 async function claimOnce(
