@@ -199,3 +199,66 @@ test.describe('a domain list longer than one sort step', () => {
     await expect(app.getByText(`Showing ${attention} of ${total}`)).toBeVisible()
   })
 })
+
+test.describe('a domain list longer than the rows it draws', () => {
+  // Over DataTable's RENDER_ALL_UP_TO (200): only the rows in view are drawn, each one kept while it stays in view
+  // and what it shows stays the same (issue 54), drawn again when that changes.
+  test.use({ harnessOptions: { demo: { domains: 1000 } } })
+
+  test('a row scrolled out of view and back is drawn as its own: its selection, its flag, its detail columns', async ({
+    app,
+    harness,
+  }) => {
+    const sb = await harness.demo()
+    const total = sb.state.domains.length
+    await openDomains(app)
+    await expect(app.getByText(`Showing ${total} of ${total}`)).toBeVisible()
+    const table = app.getByRole('table', { name: 'Domains' })
+    const first = (await table.getByRole('row').nth(1).getByRole('link').textContent()) ?? ''
+    const firstDomain = sb.state.domains.find((d) => d.domainname === first)
+    expect(firstDomain).toBeDefined()
+    // Drawn before the detail lists came, and drawn again when they did.
+    const firstRow = table.getByRole('row').filter({ has: app.getByRole('link', { name: first, exact: true }) })
+    await expect(firstRow).toContainText(firstDomain!.ns[0]!, { timeout: 30_000 })
+
+    const select = app.getByRole('checkbox', { name: `Select ${first}`, exact: true })
+    await select.check()
+    const scroller = table.locator('xpath=..')
+    await scroller.evaluate((el) => (el.scrollTop = el.scrollHeight))
+    await expect(select).toHaveCount(0)
+    await expect(table.getByRole('row').last()).toHaveAttribute('aria-rowindex', String(total + 1))
+
+    /** Each drawn row's domain, its checkbox's name and state, and its text. */
+    const drawnRows = () =>
+      table.locator('tbody tr:not(.spacer)').evaluateAll((trs) =>
+        trs.map((tr) => ({
+          name: tr.querySelector('a')?.textContent ?? '',
+          label: tr.querySelector('input')?.getAttribute('aria-label') ?? '',
+          checked: tr.querySelector('input')?.checked ?? false,
+          text: tr.textContent ?? '',
+        })),
+      )
+    const today = new Date().toISOString().slice(0, 10)
+    const inAMonth = new Date(Date.now() + 32 * 86_400_000).toISOString().slice(0, 10)
+    const expectOwn = (drawn: Awaited<ReturnType<typeof drawnRows>>, selected: string | undefined) => {
+      expect(drawn.length).toBeGreaterThan(5)
+      for (const row of drawn) {
+        const domain = sb.state.domains.find((d) => d.domainname === row.name)
+        expect(domain, row.name).toBeDefined()
+        expect(row.label).toBe(`Select ${row.name}`)
+        expect(row.checked, row.name).toBe(row.name === selected)
+        expect(row.text).toContain(domain!.ns[0]!)
+        if (domain!.expirationdate < today) expect(row.text, row.name).toContain('Expired')
+        if (domain!.expirationdate > inAMonth) expect(row.text, row.name).not.toMatch(/Expired|Expires in/)
+      }
+    }
+    expectOwn(await drawnRows(), first)
+
+    await scroller.evaluate((el) => (el.scrollTop = 0))
+    await expect(select).toBeChecked()
+    expectOwn(await drawnRows(), first)
+    await select.uncheck()
+    await expect(select).not.toBeChecked()
+    expectOwn(await drawnRows(), undefined)
+  })
+})
