@@ -18,6 +18,8 @@ export interface Column<R> {
   link?: (row: R) => RouteLocationRaw
   /** A CSS width for the column (for example '30%' or '8rem'); the rest share what is left. */
   width?: string
+  /** A class for the column's cells, when its text is laid out its own way (the domain list's nameservers, two lines). */
+  cellClass?: string
   /** The cell's tooltip, such as the service's raw value behind a label (worked out for rows on screen only). */
   title?: (row: R) => string | undefined
   /** The column gives way when the table is narrower than this many pixels (a narrow window). */

@@ -59,6 +59,10 @@ export function domainColumns(details: DetailReader): Column<DomainListItem>[] {
       label: t('domains.nameservers'),
       sortable: true,
       value: (d) => details.nameservers(d.domainname),
+      // One to a line, two lines to a row: whole in a row of one height. The cell's own text, not a span in it
+      // (one element fewer in every row a scroll brings in and takes out, issue 54).
+      format: (d) => nsLines(details.nameservers(d.domainname)),
+      cellClass: 'ns-lines',
       hideBelow: 700,
       width: '13.5rem',
     },
@@ -88,7 +92,7 @@ export function domainColumns(details: DetailReader): Column<DomainListItem>[] {
 }
 
 /** The nameservers as two lines, and how many more there are: "ns1…\nns2… +2". */
-export function nsLines(joined: string | undefined): string {
+function nsLines(joined: string | undefined): string {
   const names = (joined ?? '').split(', ').filter(Boolean)
   if (names.length === 0) return joined ?? ''
   const more = names.length - 2
