@@ -15,8 +15,10 @@ import { whoisPrivacyOf } from '@shared/ipc/whois-privacy'
 import { STORED_PART_SIZE } from '@shared/portfolio'
 import { openPortfolioStore, type PortfolioStore, type StoreProblem } from '../../src/main/store'
 import { openStoreInWorker } from '../../src/main/store/store-worker'
-import { ROW_IS_ITEM } from '../../src/main/store/whois-flags'
+import { ROW_IS_ITEM, keepWhoisFlags } from '../../src/main/store/whois-flags'
 import { LIST_SPECS } from '../../src/main/store/lists'
+import { SCHEMA_VERSION, migrate } from '../../src/main/store/migrations'
+import { openConnection } from '../../src/main/store/database'
 
 let dir: string
 let file: string
@@ -85,6 +87,69 @@ const RAW_ROWS: Record<string, string | Buffer> = {
   'site13.example': `{"domainid":13.5,"domainname":"site13.example","contact":{"tech":{"phone":81300000000}}}`,
   'site14.example': `{"domainid":"14","domainname":"site14.example","whoisproxy":null,"contact":{},"extra":[1]}`,
   'site15.example': `{"domainid":15,"domainname":"renamed.example","whoisproxy":"0","contact":{"admin":[]},"contact":{}}`,
+}
+
+const countRow = z.object({ n: z.number() })
+const count = (db: Database.Database, sql: string, ...params: (string | number)[]): number =>
+  countRow.parse(db.prepare(sql).get(params)).n
+const WHOIS_ROWS = "list_id IN (SELECT id FROM lists WHERE list = 'domains.whois.list')"
+/**
+ * The WHOIS rows whose kept flags are not what ROW_IS_ITEM and the two members say of the row's text now (a row
+ * without kept flags among them): none, when the triggers kept up with every write.
+ */
+const staleFlags = (db: Database.Database): number =>
+  count(
+    db,
+    `SELECT count(*) AS n FROM list_items AS li LEFT JOIN whois_flags AS wf ON wf.item_id = li.id
+     WHERE li.${WHOIS_ROWS} AND (wf.item_id IS NULL
+       OR wf.flags IS NOT (CASE WHEN ${ROW_IS_ITEM} THEN json_extract(li.json, '$.domainname', '$.whoisproxy') END))`,
+  )
+const idOf = (db: Database.Database, key: string, list = 'domains.whois.list'): number =>
+  z
+    .object({ id: z.number() })
+    .parse(
+      db
+        .prepare(
+          'SELECT li.id FROM list_items li JOIN lists l ON l.id = li.list_id WHERE l.list = ? AND li.item_key = ?',
+        )
+        .get([list, key]),
+    ).id
+const keptFlags = (db: Database.Database, itemId: number): unknown =>
+  z
+    .object({ flags: z.string().nullable() })
+    .parse(db.prepare('SELECT flags FROM whois_flags WHERE item_id = ?').get([itemId])).flags
+/** The flags answered, with the problems reported reading them, beside what getList's items give of the same file. */
+function flagsAndList(store: PortfolioStore, problems: StoreProblem[]) {
+  problems.splice(0)
+  const list = store.getList('acct', 'domains.whois.list', {})
+  const listProblems = problems.splice(0)
+  const flags = store.readWhoisPrivacy('acct')
+  return {
+    flags: { answer: flags, problems: problems.splice(0) },
+    list: {
+      answer: {
+        items: whoisPrivacyOf(list?.items ?? []),
+        readAt: list?.readAt,
+        complete: list?.complete,
+        skipped: list?.skipped,
+      },
+      problems: listProblems,
+    },
+  }
+}
+/** A WHOIS item's text as this app writes it. */
+const itemText = (domainid: number, domainname: string, whoisproxy: string): string =>
+  JSON.stringify({
+    domainid,
+    domainname,
+    whoisproxy,
+    contact: { registrant: person('r'), admin: person('a'), tech: person('t'), billing: person('b') },
+  })
+/** A row of RAW_ROWS that is text. */
+function rawText(key: string): string {
+  const text = RAW_ROWS[key]
+  if (typeof text !== 'string') throw new Error(`no text row ${key}`)
+  return text
 }
 
 describe('the stored WHOIS privacy flags', () => {
@@ -199,6 +264,305 @@ describe('the stored WHOIS privacy flags', () => {
     } finally {
       await inWorker.close()
     }
+  })
+
+  it('follow every SQL write to the rows after the list was written: changed, damaged, moved, added, replaced, deleted', () => {
+    const problems: StoreProblem[] = []
+    const store = open((p) => problems.push(p))
+    store.putList('acct', 'domains.whois.list', {}, whois(12), T1)
+    store.putList('acct', 'domains.list', {}, [], T1)
+    const db = new Database(file)
+    try {
+      const whoisList = idOf(db, 'site0.example')
+      const whoisListId = z
+        .object({ list_id: z.number() })
+        .parse(db.prepare('SELECT list_id FROM list_items WHERE id = ?').get([whoisList])).list_id
+      const domainsListId = z
+        .object({ id: z.number() })
+        .parse(db.prepare("SELECT id FROM lists WHERE list = 'domains.list'").get([])).id
+      // Another item's flag: site1 was '0', now '1'.
+      db.prepare('UPDATE list_items SET json = ? WHERE item_key = ?').run([
+        itemText(7001, 'site1.example', '1'),
+        'site1.example',
+      ])
+      // Damaged: no longer an item.
+      db.prepare('UPDATE list_items SET json = ? WHERE item_key = ?').run([rawText('site5.example'), 'site2.example'])
+      // Replaced whole under its id: site3 was '1', now '' and named anew.
+      db.prepare('INSERT OR REPLACE INTO list_items (id, list_id, item_key, pos, json) VALUES (?, ?, ?, ?, ?)').run([
+        idOf(db, 'site3.example'),
+        whoisListId,
+        'site3.example',
+        3,
+        itemText(7003, 'site3-new.example', ''),
+      ])
+      // Replaced by its key: the row's old id goes without a delete trigger, and comes back as another row
+      // inserted by a statement that ignores conflicts, whose own would then be the trigger's too.
+      const site4 = idOf(db, 'site4.example')
+      db.prepare('INSERT OR REPLACE INTO list_items (list_id, item_key, pos, json) VALUES (?, ?, ?, ?)').run([
+        whoisListId,
+        'site4.example',
+        4,
+        itemText(7004, 'site4.example', '0'),
+      ])
+      db.prepare('INSERT OR IGNORE INTO list_items (id, list_id, item_key, pos, json) VALUES (?, ?, ?, ?, ?)').run([
+        site4,
+        whoisListId,
+        'site40.example',
+        40,
+        itemText(7040, 'site40.example', '1'),
+      ])
+      // Given another id.
+      db.prepare('UPDATE list_items SET id = 90000 WHERE item_key = ?').run(['site5.example'])
+      // Added, and deleted.
+      db.prepare('INSERT INTO list_items (list_id, item_key, pos, json) VALUES (?, ?, ?, ?)').run([
+        whoisListId,
+        'site41.example',
+        41,
+        itemText(7041, 'site41.example', '0'),
+      ])
+      db.prepare('DELETE FROM list_items WHERE item_key = ?').run(['site6.example'])
+      // Moved in from another list, and out to it.
+      db.prepare('INSERT INTO list_items (list_id, item_key, pos, json) VALUES (?, ?, ?, ?)').run([
+        domainsListId,
+        'site42.example',
+        42,
+        itemText(7042, 'site42.example', '1'),
+      ])
+      db.prepare('UPDATE list_items SET list_id = ? WHERE item_key = ?').run([whoisListId, 'site42.example'])
+      db.prepare('UPDATE list_items SET list_id = ? WHERE item_key = ?').run([domainsListId, 'site7.example'])
+
+      // Every WHOIS row's flags kept, as ROW_IS_ITEM says of its text now, and none of a row gone or moved out.
+      expect(staleFlags(db)).toBe(0)
+      expect(keptFlags(db, idOf(db, 'site42.example'))).toBe('["site42.example","1"]')
+      expect(keptFlags(db, idOf(db, 'site2.example'))).toBeNull()
+      expect(count(db, 'SELECT count(*) AS n FROM whois_flags')).toBe(
+        count(db, `SELECT count(*) AS n FROM list_items WHERE ${WHOIS_ROWS}`),
+      )
+    } finally {
+      db.close()
+    }
+
+    const { flags, list } = flagsAndList(store, problems)
+    expect(flags).toEqual(list)
+    const byName = new Map(flags.answer?.items.map((f) => [f.domainname, f.whoisproxy]))
+    expect(flags.answer?.skipped).toBe(1)
+    expect(flags.problems).toEqual([
+      {
+        code: 'store.rowSkipped',
+        params: { table: 'list_items', accountId: 'acct', list: 'domains.whois.list', key: 'site2.example' },
+      },
+    ])
+    expect(Object.fromEntries(byName)).toMatchObject({
+      'site1.example': '1',
+      'site3-new.example': '',
+      'site4.example': '0',
+      'site40.example': '1',
+      'site5.example': '',
+      'site41.example': '0',
+      'site42.example': '1',
+    })
+    expect([byName.has('site3.example'), byName.has('site6.example'), byName.has('site7.example')]).toEqual([
+      false,
+      false,
+      false,
+    ])
+  })
+
+  it('are kept for the WHOIS rows a store of version 7 already holds, once it is opened', () => {
+    const conn = openConnection(file)
+    migrate(conn, 7)
+    conn.write(() => {
+      conn.run(
+        "INSERT INTO lists (id, account_id, list, params_key, read_at, complete) VALUES (1, 'acct', 'domains.whois.list', '', ?, 1)",
+        [T1],
+      )
+      conn.run(
+        "INSERT INTO lists (id, account_id, list, params_key, read_at, complete) VALUES (2, 'acct', 'domains.list', '', ?, 1)",
+        [T1],
+      )
+      whois(6).forEach((w, i) =>
+        conn.run('INSERT INTO list_items (list_id, item_key, pos, json) VALUES (1, ?, ?, ?)', [
+          w.domainname,
+          i,
+          JSON.stringify(w),
+        ]),
+      )
+      conn.run(
+        "INSERT INTO list_items (list_id, item_key, pos, json) VALUES (1, 'site1.example', 1, ?) ON CONFLICT DO UPDATE SET json = excluded.json",
+        [rawText('site5.example')],
+      )
+      conn.run("INSERT INTO list_items (list_id, item_key, pos, json) VALUES (2, 'other.example', 0, ?)", [
+        itemText(1, 'other.example', '1'),
+      ])
+    })
+    conn.close()
+
+    const problems: StoreProblem[] = []
+    const store = open((p) => problems.push(p))
+    expect(store.problem).toBeUndefined()
+    const db = new Database(file)
+    try {
+      expect(z.object({ user_version: z.number() }).parse(db.prepare('PRAGMA user_version').get([])).user_version).toBe(
+        SCHEMA_VERSION,
+      )
+      expect(staleFlags(db)).toBe(0)
+      expect(count(db, 'SELECT count(*) AS n FROM whois_flags')).toBe(6)
+      expect(count(db, 'SELECT count(*) AS n FROM whois_flags WHERE flags IS NULL')).toBe(1)
+      expect(keptFlags(db, idOf(db, 'site0.example'))).toBe('["site0.example","1"]')
+    } finally {
+      db.close()
+    }
+    const { flags, list } = flagsAndList(store, problems)
+    expect(flags).toEqual(list)
+    expect(flags.answer).toMatchObject({ skipped: 1, readAt: T1 })
+    expect(flags.answer?.items).toEqual(whoisPrivacyOf(whois(6).filter((w) => w.domainname !== 'site1.example')))
+  })
+
+  describe('kept by a check the file no longer has', () => {
+    /** The file's triggers of whois_flags, as SQLite keeps their text. */
+    const triggersOf = (db: Database.Database): { name: string; sql: string }[] =>
+      z
+        .array(z.object({ name: z.string(), sql: z.string() }))
+        .parse(
+          db
+            .prepare(
+              "SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND name LIKE 'whois_flags_%' ORDER BY name",
+            )
+            .all([]),
+        )
+    /** The file's triggers replaced by `edit` of their text: what another version of the app would have made. */
+    const remake = (db: Database.Database, edit: (sql: string) => string): void => {
+      const triggers = triggersOf(db)
+      expect(triggers).toHaveLength(3)
+      for (const t of triggers) db.exec(`DROP TRIGGER ${t.name}`)
+      for (const t of triggers) db.exec(edit(t.sql))
+    }
+
+    it('are made again by this check: flags a laxer check kept of a row that is not an item are never read', () => {
+      const problems: StoreProblem[] = []
+      const store = open((p) => problems.push(p))
+      store.putList('acct', 'domains.whois.list', {}, whois(6), T1)
+      store.close()
+      opened.splice(0)
+      const db = new Database(file)
+      try {
+        // A version whose check took any JSON text: it keeps the members of a row whose contact is not the schema's.
+        remake(db, (sql) => sql.replace(ROW_IS_ITEM, 'json_valid(li.json)'))
+        db.prepare('UPDATE list_items SET json = ? WHERE item_key = ?').run([rawText('site6.example'), 'site2.example'])
+        expect(keptFlags(db, idOf(db, 'site2.example'))).toBe('["site6.example","1"]')
+        expect(staleFlags(db)).toBe(1)
+      } finally {
+        db.close()
+      }
+      const reopened = open((p) => problems.push(p))
+      const { flags, list } = flagsAndList(reopened, problems)
+      expect(flags).toEqual(list)
+      expect(flags.answer?.skipped).toBe(1)
+      expect(flags.answer?.items.map((f) => f.domainname)).not.toContain('site6.example')
+      reopened.close()
+      opened.splice(0)
+      const after = new Database(file)
+      try {
+        expect(staleFlags(after)).toBe(0)
+        expect(triggersOf(after).filter((t) => t.sql.includes(ROW_IS_ITEM))).toHaveLength(2)
+      } finally {
+        after.close()
+      }
+    })
+
+    it("are made again by this SQLite's JSON functions when another SQLite made them", () => {
+      const problems: StoreProblem[] = []
+      const store = open((p) => problems.push(p))
+      store.putList('acct', 'domains.whois.list', {}, whois(6), T1)
+      store.close()
+      opened.splice(0)
+      const db = new Database(file)
+      try {
+        const version = z.object({ v: z.string() }).parse(db.prepare('SELECT sqlite_version() AS v').get([])).v
+        expect(triggersOf(db).filter((t) => t.sql.includes(`SQLite ${version} `))).toHaveLength(2)
+        remake(db, (sql) => sql.replace(`SQLite ${version} `, 'SQLite 3.0.0 '))
+        // What that SQLite's functions might have said of a row: not what this one reads in it.
+        db.prepare('UPDATE whois_flags SET flags = ? WHERE item_id = ?').run([
+          '["site1.example","1"]',
+          idOf(db, 'site1.example'),
+        ])
+      } finally {
+        db.close()
+      }
+      const reopened = open((p) => problems.push(p))
+      const { flags, list } = flagsAndList(reopened, problems)
+      expect(flags).toEqual(list)
+      expect(flags.answer?.items).toEqual(whoisPrivacyOf(whois(6)))
+    })
+
+    it('are made again, with their triggers, when the triggers were dropped', () => {
+      const problems: StoreProblem[] = []
+      const store = open((p) => problems.push(p))
+      store.putList('acct', 'domains.whois.list', {}, whois(6), T1)
+      store.close()
+      opened.splice(0)
+      const db = new Database(file)
+      try {
+        db.exec('DROP TRIGGER whois_flags_ai; DROP TRIGGER whois_flags_au; DROP TRIGGER whois_flags_ad')
+        db.prepare('UPDATE list_items SET json = ? WHERE item_key = ?').run([
+          itemText(7001, 'site1.example', '1'),
+          'site1.example',
+        ])
+        expect(staleFlags(db)).toBe(1)
+      } finally {
+        db.close()
+      }
+      const reopened = open((p) => problems.push(p))
+      const { flags, list } = flagsAndList(reopened, problems)
+      expect(flags).toEqual(list)
+      expect(flags.answer?.items[1]).toEqual({ domainname: 'site1.example', whoisproxy: '1' })
+      const after = new Database(file)
+      try {
+        after
+          .prepare('UPDATE list_items SET json = ? WHERE item_key = ?')
+          .run([itemText(7002, 'site2.example', '1'), 'site2.example'])
+        expect(staleFlags(after)).toBe(0)
+      } finally {
+        after.close()
+      }
+    })
+
+    it('are made again, with their table, when the table was dropped', () => {
+      open().putList('acct', 'domains.whois.list', {}, whois(6), T1)
+      for (const s of opened.splice(0)) s.close()
+      const db = new Database(file)
+      try {
+        db.exec('DROP TABLE whois_flags')
+      } finally {
+        db.close()
+      }
+      const problems: StoreProblem[] = []
+      const reopened = open((p) => problems.push(p))
+      expect(reopened.problem).toBeUndefined()
+      reopened.putList('acct', 'domains.whois.list', {}, whois(7), T2)
+      const { flags, list } = flagsAndList(reopened, problems)
+      expect(flags).toEqual(list)
+      expect(flags.answer?.items).toEqual(whoisPrivacyOf(whois(7)))
+      const after = new Database(file)
+      try {
+        expect(staleFlags(after)).toBe(0)
+      } finally {
+        after.close()
+      }
+    })
+
+    it("are left as they are by an opening that finds this version's triggers", () => {
+      open().putList('acct', 'domains.whois.list', {}, whois(3), T1)
+      for (const s of opened.splice(0)) s.close()
+      open().close()
+      opened.splice(0)
+      const conn = openConnection(file)
+      try {
+        expect(keepWhoisFlags(conn)).toBe(false)
+      } finally {
+        conn.close()
+      }
+    })
   })
 
   // ROW_IS_ITEM restates the WHOIS schema in SQL, stricter wherever they differ; the cases above hold it to

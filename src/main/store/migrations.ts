@@ -8,6 +8,7 @@ import { z } from 'zod'
 import type { Connection } from './database'
 import { SEARCH_KINDS } from '@shared/portfolio'
 import { TRIGRAM_INDEXES, ZONE_FTS, ftsTableOf, indexEveryZone } from './search-index'
+import { keepWhoisFlags } from './whois-flags'
 
 /** Written into the file's header by migration 1: a SQLite file without it is not ours. */
 export const APPLICATION_ID = 0x48415046 // "HAPF": Hosting Admin portfolio
@@ -261,6 +262,18 @@ function migration7(): string {
   )
 }
 
+/**
+ * The WHOIS list's privacy flags kept as each row is written (whois-flags.ts): the table whois_flags, the triggers on
+ * list_items that keep it, and the flags of the rows already stored. They are made by keepWhoisFlags, here and again
+ * at any later opening of a file whose table or triggers are not that version's: what they hold is made from the
+ * rows, by the check of the version that opens the file, never kept from an older one.
+ */
+function migration8(conn: Connection): void {
+  keepWhoisFlags(conn)
+}
+/** The first version whose file keeps whois_flags. */
+const WHOIS_FLAGS_SINCE = 8
+
 const sql = (text: () => string) => (conn: Connection) => conn.exec(text())
 const MIGRATIONS: readonly ((conn: Connection) => void)[] = [
   sql(migration1),
@@ -270,6 +283,7 @@ const MIGRATIONS: readonly ((conn: Connection) => void)[] = [
   sql(migration5),
   sql(migration6),
   sql(migration7),
+  migration8,
 ]
 export const SCHEMA_VERSION = MIGRATIONS.length
 
@@ -292,7 +306,10 @@ export function isOurs(conn: Connection): boolean {
   return schemaVersion(conn) === 0 && (conn.get(countRow, 'SELECT count(*) AS n FROM sqlite_schema')?.n ?? 0) === 0
 }
 
-/** Runs the migrations the file has not had yet (up to `version`: a test's file of an older version). */
+/**
+ * Runs the migrations the file has not had yet (up to `version`: a test's file of an older version), then makes the
+ * WHOIS flags this version's when the file's were made by another check (keepWhoisFlags).
+ */
 export function migrate(conn: Connection, version = MIGRATIONS.length): void {
   for (let v = schemaVersion(conn); v < Math.min(version, MIGRATIONS.length); v++) {
     const up = MIGRATIONS[v]
@@ -302,4 +319,5 @@ export function migrate(conn: Connection, version = MIGRATIONS.length): void {
       conn.exec(`PRAGMA user_version = ${v + 1}`)
     })
   }
+  if (schemaVersion(conn) >= WHOIS_FLAGS_SINCE) keepWhoisFlags(conn)
 }

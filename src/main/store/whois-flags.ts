@@ -10,6 +10,15 @@
  * when its text is surely an item of the WHOIS list's schema (ROW_IS_ITEM); any other row is
  * parsed and checked by that schema as getList checks it, and left out and reported when it is
  * not an item.
+ *
+ * That check is made when a row is written, not when the list is read: triggers on list_items keep
+ * each WHOIS row's two members, or NULL where ROW_IS_ITEM does not take the row, in whois_flags
+ * (keepWhoisFlags), and the read joins them to the list's rows. Made on every read, the check cost
+ * about 1.3 s at 100,000 domains (70 % of the read) each time the domain list was opened; made on
+ * the write, it is paid once per row written, inside the refresh that writes it. The triggers
+ * fire for any SQL that writes list_items (this app's, another program's, a test's), so a row
+ * changed in the file is checked again as it changes. A row without its flags kept (NULL, or no
+ * row in whois_flags) is read by the schema, as any row ROW_IS_ITEM does not take.
  */
 import { z } from 'zod'
 import { whoisPrivacyOf, type WhoisPrivacyItem } from '@shared/ipc/whois-privacy'
@@ -32,8 +41,10 @@ const WHOIS = 'domains.whois.list'
  * differ, which the store's tests hold it to (whois-flags.test.ts). Of a row of list_items as `li`
  * (unqualified, `json` in json_each's or json_tree's query is their own column of that name); the
  * text is known to be JSON before any function that fails on other text reads it. Its check of
- * the contacts is most of the read's time (at 100,000 domains about 1.3 s with it, 0.45 s without,
- * in one thread on a loaded machine): what it costs to answer exactly what getList's items give.
+ * the contacts is most of its cost (about 9 µs a row): made on each read, it was 70 % of the read's
+ * time at any size, so it is made once, as each row is written (keepWhoisFlags). Its text is thus
+ * kept in the file, in the triggers that make the flags: a change of it is a change of the
+ * triggers' text, which keepWhoisFlags sees on the next opening of the file.
  */
 export const ROW_IS_ITEM = `CASE WHEN typeof(li.json) = 'text' AND json_valid(li.json) THEN (
     json_type(li.json) = 'object'
@@ -45,6 +56,92 @@ export const ROW_IS_ITEM = `CASE WHEN typeof(li.json) = 'text' AND json_valid(li
       WHERE (t.path = '$.contact' AND t.type <> 'object')
         OR (t.path <> '$' AND t.path <> '$.contact' AND t.type NOT IN ('text', 'null')))
   ) ELSE 0 END`
+
+/** Whether the list of row id `listId` (an SQL expression) is a WHOIS list: one look-up by the lists' row id. */
+const isWhoisList = (listId: string) => `(SELECT list FROM lists WHERE id = ${listId}) = '${WHOIS}'`
+
+/**
+ * Puts in whois_flags the flags of the rows of list_items (as `li`) that `where` takes: their two members as SQLite
+ * reads them (a JSON array) when ROW_IS_ITEM takes the row, else NULL (the schema's to read). The triggers and the
+ * fill of the rows already stored are this one statement, so a row's flags are the same however they came to be kept.
+ */
+const keepFlagsOf = (where: string) => `INSERT INTO whois_flags (item_id, flags)
+      SELECT li.id, CASE WHEN ${ROW_IS_ITEM} THEN json_extract(li.json, '$.domainname', '$.whoisproxy') END
+      FROM list_items AS li WHERE ${where}`
+
+/**
+ * whois_flags and the triggers that keep it as list_items changes, by name, in the order they are made. The table
+ * holds a row's id and its flags: its two members as SQLite read them, or NULL when the schema is to read the row. A
+ * row's old flags are deleted before its new ones
+ * are put, never replaced: a statement that fires a trigger imposes its own conflict policy on the trigger's (an
+ * INSERT OR IGNORE into list_items would make a replace an ignore), and rows deleted by a REPLACE fire no delete
+ * trigger, so a row's id may come back with flags left from a row that was. A row moved to another list, or given
+ * another id, loses its flags and gets them anew when it is a WHOIS list's. The flags are what SQLite's JSON
+ * functions said of the row: the SQLite that made them is named in the triggers' text, so another SQLite opening the
+ * file makes them again (keepWhoisFlags).
+ */
+function flagsKept(sqliteVersion: string): Record<string, string> {
+  const madeBy = `/* flags made by ROW_IS_ITEM with the JSON functions of SQLite ${sqliteVersion} */`
+  return {
+    whois_flags: 'CREATE TABLE whois_flags (item_id INTEGER PRIMARY KEY, flags TEXT)',
+    whois_flags_ai: `CREATE TRIGGER whois_flags_ai AFTER INSERT ON list_items WHEN ${isWhoisList('new.list_id')} ${madeBy}
+    BEGIN
+      DELETE FROM whois_flags WHERE item_id = new.id;
+      ${keepFlagsOf('li.id = new.id')};
+    END`,
+    whois_flags_au: `CREATE TRIGGER whois_flags_au AFTER UPDATE OF id, list_id, json ON list_items ${madeBy}
+    BEGIN
+      DELETE FROM whois_flags WHERE item_id IN (old.id, new.id);
+      ${keepFlagsOf(`li.id = new.id AND ${isWhoisList('li.list_id')}`)};
+    END`,
+    whois_flags_ad: `CREATE TRIGGER whois_flags_ad AFTER DELETE ON list_items
+    BEGIN
+      DELETE FROM whois_flags WHERE item_id = old.id;
+    END`,
+  }
+}
+
+const sqliteVersionRow = z.object({ version: z.string() })
+const schemaRow = z.object({ name: z.string(), sql: z.string() })
+
+/** Whether the file's whois_flags and its triggers are `wanted`, word for word. */
+function keptAs(conn: Connection, wanted: Record<string, string>): boolean {
+  const names = Object.keys(wanted)
+  const kept = new Map(
+    conn
+      .all(schemaRow, `SELECT name, sql FROM sqlite_schema WHERE name IN (${names.map(() => '?').join(', ')})`, names)
+      .map((r) => [r.name, r.sql]),
+  )
+  return names.every((name) => kept.get(name) === wanted[name])
+}
+
+/**
+ * Makes whois_flags this version's, at each opening of the file (migration 8 first made it): unless the file's table
+ * and triggers are word for word the ones this version makes, they are made anew and every WHOIS row's flags made
+ * again, in one transaction. True when it made them.
+ *
+ * Their text is the fingerprint of the kept flags: it holds ROW_IS_ITEM, the members kept, which rows are kept, and
+ * the SQLite whose JSON functions judged them, so a version of the app whose check differs in any of these (stricter,
+ * laxer, or only another SQLite) makes every row's flags again by its own check before it reads one. A fingerprint
+ * kept beside them (a hash in store_settings) could say one check while the triggers, dropped or replaced by another
+ * program, do another; the triggers cannot disagree with themselves. Flags made by a check the file no longer has
+ * are thus never read, and a file whose table or triggers were dropped gets them back.
+ */
+export function keepWhoisFlags(conn: Connection): boolean {
+  const version = conn.get(sqliteVersionRow, 'SELECT sqlite_version() AS version')?.version ?? ''
+  const wanted = flagsKept(version)
+  // Looked at first without the write lock: nearly every opening finds them as they are.
+  if (keptAs(conn, wanted)) return false
+  return conn.write(() => {
+    if (keptAs(conn, wanted)) return false
+    for (const name of Object.keys(wanted)) if (name !== 'whois_flags') conn.exec(`DROP TRIGGER IF EXISTS ${name}`)
+    conn.exec('DROP TABLE IF EXISTS whois_flags')
+    for (const sql of Object.values(wanted)) conn.exec(sql)
+    // The WHOIS lists' rows found through list_items' (list_id, item_key) index, not by a scan of every list's rows.
+    conn.run(keepFlagsOf(`li.list_id IN (SELECT id FROM lists WHERE list = '${WHOIS}')`))
+    return true
+  })
+}
 
 /** A row: its two members as SQLite read them (a JSON array), or null when the schema is to read it. */
 const flagRow = z.object({
@@ -78,13 +175,12 @@ export function whoisFlags(
   const found = conn.read(() => {
     const meta = listMeta(conn, accountId, WHOIS, '', skip)
     if (!meta) return undefined
-    // One column made by the test, once per row; the few rows it does not take are read whole
-    // after, each by its id.
+    // Each row's flags as its write kept them; the few rows ROW_IS_ITEM did not take (or without
+    // flags kept) are read whole after, each by its id.
     const read = conn.all(
       flagRow,
-      `SELECT id, item_key, pos,
-         CASE WHEN ${ROW_IS_ITEM} THEN json_extract(li.json, '$.domainname', '$.whoisproxy') END AS flags
-       FROM list_items AS li WHERE id IN ${IDS_OF_LIST}`,
+      `SELECT li.id, li.item_key, li.pos, wf.flags
+       FROM list_items AS li LEFT JOIN whois_flags AS wf ON wf.item_id = li.id WHERE li.id IN ${IDS_OF_LIST}`,
       [meta.id],
       () => leftOut(''),
     )
