@@ -368,6 +368,21 @@ describe('the stored WHOIS privacy flags', () => {
     ])
   })
 
+  it("go with the account's rows when the account is removed", () => {
+    const store = open()
+    store.putList('acct', 'domains.whois.list', {}, whois(4), T1)
+    store.putList('other', 'domains.whois.list', {}, whois(3), T1)
+    store.removeAccount('acct')
+    const db = new Database(file)
+    try {
+      expect(count(db, 'SELECT count(*) AS n FROM whois_flags')).toBe(3)
+      expect(staleFlags(db)).toBe(0)
+    } finally {
+      db.close()
+    }
+    expect(store.readWhoisPrivacy('other')?.items).toEqual(whoisPrivacyOf(whois(3)))
+  })
+
   it('are kept for the WHOIS rows a store of version 7 already holds, once it is opened', () => {
     const conn = openConnection(file)
     migrate(conn, 7)
