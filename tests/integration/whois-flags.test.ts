@@ -1,7 +1,10 @@
 /**
  * The stored WHOIS list's privacy flags as the store reads them (store/whois-flags.ts): each
  * row's two members read by SQLite, the contacts never parsed, yet exactly whoisPrivacyOf of the
- * items getList answers for the same stored list, damaged rows and all.
+ * items getList answers for the same stored list, damaged rows and all. The members are kept in
+ * whois_flags by triggers as rows are written, so they follow any SQL write to the rows, a file
+ * of an older version gets them for the rows it holds, and flags kept by another check (another
+ * ROW_IS_ITEM, another SQLite) are made again before any is read.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
