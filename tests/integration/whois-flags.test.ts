@@ -225,6 +225,50 @@ describe('the stored WHOIS privacy flags', () => {
     expect(flags).toMatchObject({ readAt: T1, complete: true, skipped: 0 })
   })
 
+  it('are read alike over more than one stretch of rows, and from rows that lie apart', () => {
+    const store = open()
+    // 10,005 rows written at once: read a stretch of 10,000 ids at a time, the last stretch 5 rows.
+    store.putList('acct', 'domains.whois.list', {}, whois(10_005), T1)
+    expect(store.readWhoisPrivacy('acct')).toEqual({
+      items: whoisPrivacyOf(whois(10_005)),
+      readAt: T1,
+      complete: true,
+      skipped: 0,
+    })
+    // Five rows kept from a first reading, the rest written after another account's list: apart in the table.
+    store.putList('acct', 'domains.whois.list', {}, whois(5), T1)
+    store.putList('other', 'domains.whois.list', {}, whois(50), T1)
+    store.putList('acct', 'domains.whois.list', {}, whois(30).reverse(), T2)
+    expect(store.readWhoisPrivacy('acct')).toEqual({
+      items: whoisPrivacyOf(whois(30).reverse()),
+      readAt: T2,
+      complete: true,
+      skipped: 0,
+    })
+  })
+
+  it('leave out and report the rows whose key, position or kept flags are not as this app writes them', () => {
+    const problems: StoreProblem[] = []
+    const store = open((p) => problems.push(p))
+    store.putList('acct', 'domains.whois.list', {}, whois(30), T1)
+    const db = new Database(file)
+    db.prepare("UPDATE list_items SET item_key = CAST(item_key AS BLOB) WHERE item_key = 'site3.example'").run([])
+    db.prepare("UPDATE list_items SET pos = 2.5 WHERE item_key = 'site4.example'").run([])
+    db.prepare("UPDATE list_items SET pos = 1152921504606846976 WHERE item_key = 'site5.example'").run([])
+    db.prepare('UPDATE whois_flags SET flags = CAST(flags AS BLOB) WHERE item_id = ?').run([idOf(db, 'site6.example')])
+    db.close()
+    problems.splice(0)
+    const flags = store.readWhoisPrivacy('acct')
+    const left = new Set(['site3.example', 'site4.example', 'site5.example', 'site6.example'])
+    expect(flags).toEqual({
+      items: whoisPrivacyOf(whois(30).filter((w) => !left.has(w.domainname))),
+      readAt: T1,
+      complete: true,
+      skipped: 4,
+    })
+    expect(problems.map((p) => (p.code === 'store.rowSkipped' ? p.params.key : p.code))).toEqual(['', '', '', ''])
+  })
+
   it('answer nothing for an account whose WHOIS list was never stored', () => {
     const store = open()
     store.putList('acct', 'domains.whois.list', {}, whois(3), T1)

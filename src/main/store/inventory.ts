@@ -263,9 +263,9 @@ const listTextRow = z.object({
  * the allocator hands out again: ~7,500 and ~900 faults, and a fifth less CPU for either read.
  * Any other text is decoded from UTF-8 as the driver did.
  */
-const textOf = (bytes: Buffer): string => bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8')
+export const textOf = (bytes: Buffer): string => bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8')
 /** The positions as read: numbers, each checked without a schema's cost per number (100,000 of them). */
-const isPositions = (v: unknown): v is number[] => Array.isArray(v) && v.every((p) => typeof p === 'number')
+export const isPositions = (v: unknown): v is number[] => Array.isArray(v) && v.every((p) => typeof p === 'number')
 
 /**
  * A list whose rows lie this close together (its row ids' span at most this many times its
@@ -283,39 +283,55 @@ const DENSE_SPAN = 2
 const STRETCH_IDS = 10_000
 
 /**
- * The list's items as JSON text made by SQLite, parsed a stretch at a time: a row per item (an
- * object each from the driver, a JSON.parse each) cost a 100,000-item read twice as much. The
- * rows are read in the table's order with their positions beside them and put in order here:
- * SQLite ordering 100,000 rows of text by position (a temporary B-tree of the whole list, and the
- * list of ids the rows were found by, a second) cost more than ten times what it did at 10,000. A
- * list written at once (its rows together in the table) is read by a scan of its span, stretch
- * by stretch, without the list of its ids. Undefined when any row is not a valid item (damaged in
- * the file): the rows are then read one by one to say which (rowByRow).
+ * A list's rows read a stretch at a time, each stretch one aggregate row that SQLite makes (`select`: a SELECT of
+ * aggregates over list_items, its WHERE left to this function, which names list_items' own id and list_id), handed
+ * to `take` in the table's order. A list written at once (its rows together in the table) is read by a scan of its
+ * span, stretch by stretch, without the list of its ids; a list whose rows lie apart in one go through its ids.
+ * Answers how many rows the list has (read in the same read transaction as the stretches), or undefined as soon as
+ * `take` refuses a stretch.
  */
-function wholeList<T>(conn: Connection, listId: number, check: (value: unknown) => T | undefined): T[] | undefined {
+export function eachStretch<R>(
+  conn: Connection,
+  listId: number,
+  schema: z.ZodType<R>,
+  select: string,
+  take: (stretch: R) => boolean,
+): number | undefined {
   const span = conn.get(
     listSpan,
     'SELECT min(id) AS lo, max(id) AS hi, count(*) AS count FROM list_items WHERE list_id = ?',
     [listId],
   )
-  if (!span || span.count === 0 || span.lo === null || span.hi === null) return []
+  if (!span || span.count === 0 || span.lo === null || span.hi === null) return 0
+  if (span.hi - span.lo + 1 > DENSE_SPAN * span.count) {
+    const row = conn.get(schema, `${select} WHERE id IN ${IDS_OF_LIST}`, [listId])
+    return row !== undefined && take(row) ? span.count : undefined
+  }
+  for (let from = span.lo; from <= span.hi; from += STRETCH_IDS) {
+    // `+list_id`: the span is scanned by id, not looked up again in the (list_id, item_key) index.
+    const to = Math.min(span.hi, from + STRETCH_IDS - 1)
+    const row = conn.get(schema, `${select} WHERE id BETWEEN ? AND ? AND +list_id = ?`, [from, to, listId])
+    if (row === undefined || !take(row)) return undefined
+  }
+  return span.count
+}
+
+/**
+ * The list's items as JSON text made by SQLite, parsed a stretch at a time (eachStretch): a row per item (an object
+ * each from the driver, a JSON.parse each) cost a 100,000-item read twice as much. The rows are read in the table's
+ * order with their positions beside them and put in order here: SQLite ordering 100,000 rows of text by position (a
+ * temporary B-tree of the whole list, and the list of ids the rows were found by, a second) cost more than ten times
+ * what it did at 10,000. Undefined when any row is not a valid item (damaged in the file): the rows are then read one
+ * by one to say which (rowByRow).
+ */
+function wholeList<T>(conn: Connection, listId: number, check: (value: unknown) => T | undefined): T[] | undefined {
   const columns = `SELECT CAST('[' || group_concat(json, ',') || ']' AS BLOB) AS text, '[' || group_concat(pos, ',') || ']' AS positions,
      count(*) AS count FROM list_items`
   const items: T[] = []
   const positions: number[] = []
-  if (span.hi - span.lo + 1 > DENSE_SPAN * span.count) {
-    const row = conn.get(listTextRow, `${columns} WHERE id IN ${IDS_OF_LIST}`, [listId])
-    if (!row || !addStretch(row, check, items, positions)) return undefined
-  } else {
-    for (let from = span.lo; from <= span.hi; from += STRETCH_IDS) {
-      // `+list_id`: the span is scanned by id, not looked up again in the (list_id, item_key) index.
-      const to = Math.min(span.hi, from + STRETCH_IDS - 1)
-      const row = conn.get(listTextRow, `${columns} WHERE id BETWEEN ? AND ? AND +list_id = ?`, [from, to, listId])
-      if (!row || !addStretch(row, check, items, positions)) return undefined
-    }
-  }
+  const count = eachStretch(conn, listId, listTextRow, columns, (row) => addStretch(row, check, items, positions))
   // Every row read, in the same read transaction as the span's count.
-  if (items.length !== span.count) return undefined
+  if (count === undefined || items.length !== count) return undefined
   return inPositionOrder(items, positions)
 }
 
@@ -342,8 +358,11 @@ function addStretch<T>(
   return true
 }
 
-/** The items in the order of their positions (as read, when they already are: a list written at once). */
-function inPositionOrder<T>(items: T[], positions: readonly number[]): T[] {
+/**
+ * The items in the order of their positions (as read, when they already are: a list written at once), items of one
+ * position in the order read.
+ */
+export function inPositionOrder<T>(items: T[], positions: readonly number[]): T[] {
   let ordered = true
   for (let i = 1; i < positions.length && ordered; i++) ordered = (positions[i - 1] ?? 0) <= (positions[i] ?? 0)
   if (ordered) return items
