@@ -97,26 +97,29 @@ const count = (db: Database.Database, sql: string, ...params: (string | number)[
   countRow.parse(db.prepare(sql).get(params)).n
 const WHOIS_ROWS = "list_id IN (SELECT id FROM lists WHERE list = 'domains.whois.list')"
 /**
- * The WHOIS rows whose kept flags are not what ROW_IS_ITEM and the two members say of the row's text now (a row
- * without kept flags among them): none, when the triggers kept up with every write.
+ * The WHOIS rows whose kept flags are not what ROW_IS_ITEM and the two members say of the row's text and key now, or
+ * whose kept list or position are not the row's, a position kept only when a safe integer (a row without kept flags
+ * among them): none, when the triggers kept
+ * up with every write.
  */
 const staleFlags = (db: Database.Database): number =>
   count(
     db,
     `SELECT count(*) AS n FROM list_items AS li LEFT JOIN whois_flags AS wf ON wf.item_id = li.id
-     WHERE li.${WHOIS_ROWS} AND (wf.item_id IS NULL
-       OR wf.flags IS NOT (CASE WHEN ${ROW_IS_ITEM} THEN json_extract(li.json, '$.domainname', '$.whoisproxy') END))`,
+     WHERE li.${WHOIS_ROWS} AND (wf.item_id IS NULL OR wf.list_id IS NOT li.list_id
+       OR wf.pos IS NOT (CASE WHEN typeof(li.pos) = 'integer' AND abs(li.pos) <= 9007199254740991 THEN li.pos END)
+       OR wf.flags IS NOT (CASE WHEN typeof(li.item_key) = 'text' AND ${ROW_IS_ITEM}
+         THEN json_extract(li.json, '$.domainname', '$.whoisproxy') END))`,
   )
 const idOf = (db: Database.Database, key: string, list = 'domains.whois.list'): number =>
-  z
-    .object({ id: z.number() })
-    .parse(
-      db
-        .prepare(
-          'SELECT li.id FROM list_items li JOIN lists l ON l.id = li.list_id WHERE l.list = ? AND li.item_key = ?',
-        )
-        .get([list, key]),
-    ).id
+  z.object({ id: z.number() }).parse(
+    db
+      .prepare(
+        `SELECT li.id FROM list_items li JOIN lists l ON l.id = li.list_id
+           WHERE l.list = ? AND li.item_key = ? AND l.account_id = 'acct'`,
+      )
+      .get([list, key]),
+  ).id
 const keptFlags = (db: Database.Database, itemId: number): unknown =>
   z
     .object({ flags: z.string().nullable() })
@@ -415,6 +418,93 @@ describe('the stored WHOIS privacy flags', () => {
     ])
   })
 
+  it("follow a change of the list's order made by SQL alone, and of a key", () => {
+    const problems: StoreProblem[] = []
+    const store = open((p) => problems.push(p))
+    store.putList('acct', 'domains.whois.list', {}, whois(8), T1)
+    const db = new Database(file)
+    try {
+      db.prepare(`UPDATE list_items SET pos = 100 - pos WHERE ${WHOIS_ROWS}`).run([])
+      db.prepare("UPDATE list_items SET item_key = CAST(item_key AS BLOB) WHERE item_key = 'site3.example'").run([])
+      expect(staleFlags(db)).toBe(0)
+    } finally {
+      db.close()
+    }
+    // A key that is not text is left out and reported, as the rows read one by one always were.
+    const { flags } = flagsAndList(store, problems)
+    expect(flags.answer?.items).toEqual(
+      whoisPrivacyOf(whois(8).reverse()).filter((f) => f.domainname !== 'site3.example'),
+    )
+    expect(flags.answer?.skipped).toBe(1)
+    expect(flags.problems.map((p) => (p.code === 'store.rowSkipped' ? p.params.key : p.code))).toEqual([''])
+  })
+
+  it.each([
+    ['written at once', (store: PortfolioStore) => store.putList('acct', 'domains.whois.list', {}, whois(8), T1)],
+    [
+      'whose rows lie apart',
+      (store: PortfolioStore) => {
+        store.putList('acct', 'domains.whois.list', {}, whois(3), T1)
+        store.putList('other', 'domains.whois.list', {}, whois(40), T1)
+        store.putList('acct', 'domains.whois.list', {}, whois(8), T1)
+      },
+    ],
+  ])('are read from the rows themselves when whois_flags holds a row more or one fewer than a list %s', (_, write) => {
+    const problems: StoreProblem[] = []
+    const store = open((p) => problems.push(p))
+    write(store)
+    const kept = (db: Database.Database, listId: number) =>
+      count(db, 'SELECT count(*) AS n FROM whois_flags WHERE list_id = ?', listId)
+    let listId = 0
+    const db = new Database(file)
+    try {
+      listId = z
+        .object({ list_id: z.number() })
+        .parse(db.prepare('SELECT list_id FROM list_items WHERE id = ?').get([idOf(db, 'site0.example')])).list_id
+      // Replaced by its key: the old row goes without its delete trigger, its kept flags stay behind.
+      db.prepare('INSERT OR REPLACE INTO list_items (list_id, item_key, pos, json) VALUES (?, ?, ?, ?)').run([
+        listId,
+        'site2.example',
+        2,
+        itemText(7002, 'site2.example', '1'),
+      ])
+      expect(kept(db, listId)).toBe(9)
+    } finally {
+      db.close()
+    }
+    const more = flagsAndList(store, problems)
+    expect(more.flags).toEqual(more.list)
+    expect(more.flags.answer?.items).toHaveLength(8)
+    expect(more.flags.answer?.items[2]).toEqual({ domainname: 'site2.example', whoisproxy: '1' })
+
+    const again = new Database(file)
+    try {
+      // One row's kept flags gone beside the row left behind: as many rows as the list's, one of them not its.
+      again.prepare('DELETE FROM whois_flags WHERE item_id = ?').run([idOf(again, 'site5.example')])
+      expect(kept(again, listId)).toBe(8)
+    } finally {
+      again.close()
+    }
+    const fewer = flagsAndList(store, problems)
+    expect(fewer.flags).toEqual(fewer.list)
+    expect(fewer.flags.answer?.items.map((f) => f.domainname)).toEqual(whois(8).map((w) => w.domainname))
+
+    const last = new Database(file)
+    try {
+      // The row left behind gone, as many rows as the list's again, and one's kept flags not JSON.
+      last.exec(`DELETE FROM whois_flags WHERE item_id NOT IN (SELECT id FROM list_items)`)
+      last
+        .prepare('UPDATE whois_flags SET flags = \'["site6.example",\' WHERE item_id = ?')
+        .run([idOf(last, 'site6.example')])
+      expect(kept(last, listId)).toBe(7)
+    } finally {
+      last.close()
+    }
+    const notJson = flagsAndList(store, problems)
+    expect(notJson.flags).toEqual(notJson.list)
+    expect(notJson.flags.answer?.items.map((f) => f.domainname)).toEqual(whois(8).map((w) => w.domainname))
+  })
+
   it("go with the account's rows when the account is removed", () => {
     const store = open()
     store.putList('acct', 'domains.whois.list', {}, whois(4), T1)
@@ -495,7 +585,7 @@ describe('the stored WHOIS privacy flags', () => {
     /** The file's triggers replaced by `edit` of their text: what another version of the app would have made. */
     const remake = (db: Database.Database, edit: (sql: string) => string): void => {
       const triggers = triggersOf(db)
-      expect(triggers).toHaveLength(3)
+      expect(triggers).toHaveLength(4)
       for (const t of triggers) db.exec(`DROP TRIGGER ${t.name}`)
       for (const t of triggers) db.exec(edit(t.sql))
     }
@@ -565,7 +655,8 @@ describe('the stored WHOIS privacy flags', () => {
       opened.splice(0)
       const db = new Database(file)
       try {
-        db.exec('DROP TRIGGER whois_flags_ai; DROP TRIGGER whois_flags_au; DROP TRIGGER whois_flags_ad')
+        for (const trigger of ['whois_flags_ai', 'whois_flags_au', 'whois_flags_ap', 'whois_flags_ad'])
+          db.exec(`DROP TRIGGER ${trigger}`)
         db.prepare('UPDATE list_items SET json = ? WHERE item_key = ?').run([
           itemText(7001, 'site1.example', '1'),
           'site1.example',

@@ -13,12 +13,14 @@
  *
  * That check is made when a row is written, not when the list is read: triggers on list_items keep
  * each WHOIS row's two members, or NULL where ROW_IS_ITEM does not take the row, in whois_flags
- * (keepWhoisFlags), and the read joins them to the list's rows. Made on every read, the check cost
- * about 1.3 s at 100,000 domains (70 % of the read) each time the domain list was opened; made on
- * the write, it is paid once per row written, inside the refresh that writes it. The triggers
- * fire for any SQL that writes list_items (this app's, another program's, a test's), so a row
- * changed in the file is checked again as it changes. A row without its flags kept (NULL, or no
- * row in whois_flags) is read by the schema, as any row ROW_IS_ITEM does not take.
+ * (keepWhoisFlags) with each row's list and position, and the read takes them from there alone, the
+ * rows' texts never read, when whois_flags holds exactly the list's rows (else it joins them to the
+ * list's rows). Made on every read, the check cost about 1.3 s at 100,000 domains (70 % of the
+ * read) each time the domain list was opened; made on the write, it is paid once per row written,
+ * inside the refresh that writes it. The triggers fire for any SQL that writes list_items (this
+ * app's, another program's, a test's), so a row changed in the file is checked again as it changes.
+ * A row without its flags kept (NULL, or no row in whois_flags) is read by the schema, as any row
+ * ROW_IS_ITEM does not take.
  */
 import { z } from 'zod'
 import { whoisPrivacyOf, type WhoisPrivacyItem } from '@shared/ipc/whois-privacy'
@@ -70,38 +72,55 @@ export const ROW_IS_ITEM = `CASE WHEN typeof(li.json) = 'text' AND json_valid(li
 const isWhoisList = (listId: string) => `(SELECT list FROM lists WHERE id = ${listId}) = '${WHOIS}'`
 
 /**
- * Puts in whois_flags the flags of the rows of list_items (as `li`) that `where` takes: their two members as SQLite
- * reads them (a JSON array) when ROW_IS_ITEM takes the row, else NULL (the schema's to read). The triggers and the
- * fill of the rows already stored are this one statement, so a row's flags are the same however they came to be kept.
+ * What whois_flags keeps of a row of list_items (as `li`) as its flags: its two members as SQLite reads them (a JSON
+ * array) when ROW_IS_ITEM takes the row and its key is text, as flagRow takes keys, else NULL (the schema's to read).
  */
-const keepFlagsOf = (where: string) => `INSERT INTO whois_flags (item_id, flags)
-      SELECT li.id, CASE WHEN ${ROW_IS_ITEM} THEN json_extract(li.json, '$.domainname', '$.whoisproxy') END
+const FLAGS_OF_ROW = `CASE WHEN typeof(li.item_key) = 'text' AND ${ROW_IS_ITEM}
+      THEN json_extract(li.json, '$.domainname', '$.whoisproxy') END`
+
+/** A row's position as whois_flags keeps it: NULL unless a safe integer, as flagRow takes positions. */
+const safePosition = (pos: string) =>
+  `CASE WHEN typeof(${pos}) = 'integer' AND abs(${pos}) <= 9007199254740991 THEN ${pos} END`
+
+/**
+ * Puts in whois_flags the rows of list_items (as `li`) that `where` takes: each one's list, position (safePosition)
+ * and flags (FLAGS_OF_ROW). The triggers and the fill of the rows already stored are this one statement, so a row's
+ * flags are the same however they came to be kept.
+ */
+const keepFlagsOf = (where: string) => `INSERT INTO whois_flags (item_id, list_id, pos, flags)
+      SELECT li.id, li.list_id, ${safePosition('li.pos')}, ${FLAGS_OF_ROW}
       FROM list_items AS li WHERE ${where}`
 
 /**
  * whois_flags and the triggers that keep it as list_items changes, by name, in the order they are made. The table
- * holds a row's id and its flags: its two members as SQLite read them, or NULL when the schema is to read the row. A
- * row's old flags are deleted before its new ones
- * are put, never replaced: a statement that fires a trigger imposes its own conflict policy on the trigger's (an
- * INSERT OR IGNORE into list_items would make a replace an ignore), and rows deleted by a REPLACE fire no delete
- * trigger, so a row's id may come back with flags left from a row that was. A row moved to another list, or given
- * another id, loses its flags and gets them anew when it is a WHOIS list's. The flags are what SQLite's JSON
- * functions said of the row: the SQLite that made them is named in the triggers' text, so another SQLite opening the
- * file makes them again (keepWhoisFlags).
+ * holds a row's id, list and position, as list_items has them, and its flags (FLAGS_OF_ROW), so that the flags of a
+ * list are read from whois_flags alone (whoisFlags), never from the rows' texts of about 1 KB each. A position changes
+ * alone when a list's order does (putList), for many rows at once: its trigger copies it and checks nothing again. A
+ * row's old flags are deleted before its new ones are put, never replaced: a statement that fires a trigger imposes
+ * its own conflict policy on the trigger's (an INSERT OR IGNORE into list_items would make a replace an ignore), and
+ * rows deleted by a REPLACE fire no delete trigger, so a row's id may come back with flags left from a row that was.
+ * A row moved to another list, or given another id, loses its flags and gets them anew when it is a WHOIS list's. The
+ * flags are what SQLite's JSON functions said of the row: the SQLite that made them is named in the triggers' text, so
+ * another SQLite opening the file makes them again (keepWhoisFlags).
  */
 function flagsKept(sqliteVersion: string): Record<string, string> {
   const madeBy = `/* flags made by ROW_IS_ITEM with the JSON functions of SQLite ${sqliteVersion} */`
   return {
-    whois_flags: 'CREATE TABLE whois_flags (item_id INTEGER PRIMARY KEY, flags TEXT)',
+    whois_flags: `CREATE TABLE whois_flags (item_id INTEGER PRIMARY KEY, list_id INTEGER, pos INTEGER,
+      flags TEXT)`,
     whois_flags_ai: `CREATE TRIGGER whois_flags_ai AFTER INSERT ON list_items WHEN ${isWhoisList('new.list_id')} ${madeBy}
     BEGIN
       DELETE FROM whois_flags WHERE item_id = new.id;
       ${keepFlagsOf('li.id = new.id')};
     END`,
-    whois_flags_au: `CREATE TRIGGER whois_flags_au AFTER UPDATE OF id, list_id, json ON list_items ${madeBy}
+    whois_flags_au: `CREATE TRIGGER whois_flags_au AFTER UPDATE OF id, list_id, item_key, json ON list_items ${madeBy}
     BEGIN
       DELETE FROM whois_flags WHERE item_id IN (old.id, new.id);
       ${keepFlagsOf(`li.id = new.id AND ${isWhoisList('li.list_id')}`)};
+    END`,
+    whois_flags_ap: `CREATE TRIGGER whois_flags_ap AFTER UPDATE OF pos ON list_items
+    BEGIN
+      UPDATE whois_flags SET pos = ${safePosition('new.pos')} WHERE item_id = new.id;
     END`,
     whois_flags_ad: `CREATE TRIGGER whois_flags_ad AFTER DELETE ON list_items
     BEGIN
@@ -190,26 +209,50 @@ const flagsStretch = z.object({
   count: z.number().int(),
   odd: z.number().int().nullable(),
 })
-const FLAGS_STRETCH = `SELECT
-    CAST('[' || group_concat(CASE WHEN json_valid(wf.flags) THEN wf.flags ELSE 'null' END, ',') || ']' AS BLOB) AS flags,
-    '[' || group_concat(li.pos, ',') || ']' AS positions, '[' || group_concat(li.id, ',') || ']' AS ids, count(*) AS count,
-    sum(typeof(li.item_key) <> 'text' OR typeof(li.pos) <> 'integer' OR abs(li.pos) > 9007199254740991
-      OR typeof(wf.flags) NOT IN ('text', 'null')) AS odd
-  FROM list_items AS li LEFT JOIN whois_flags AS wf ON wf.item_id = li.id`
+/**
+ * The rows of whois_flags alone: what the triggers copied of each row of list_items, its list and position, and its
+ * flags (FLAGS_OF_ROW). About 40 bytes a row, where list_items' rows hold about 1 KB of text each: at 100,000 domains,
+ * joined to list_items, SQLite's part of the read took 75 ms (6 ms at 10,000), and 15 ms of whois_flags alone (1.4 ms;
+ * a scratch script, median of 7). What is kept there is as the triggers make it, so only what they cannot make is
+ * looked at row by row: flags not text, which only a write to whois_flags itself puts there. A position that is not
+ * a safe integer is kept as NULL, which group_concat leaves out, and flags that are not JSON spoil the stretch's
+ * array: either way the arrays are not as long as the stretch, and the list is read from its rows (JOINED_STRETCH).
+ */
+const KEPT_STRETCH = `SELECT
+    CAST('[' || group_concat(ifnull(flags, 'null'), ',') || ']' AS BLOB) AS flags,
+    '[' || group_concat(pos, ',') || ']' AS positions, '[' || group_concat(id, ',') || ']' AS ids, count(*) AS count,
+    sum(typeof(flags) NOT IN ('text', 'null')) AS odd
+  FROM (SELECT item_id AS id, list_id, pos, flags FROM whois_flags)`
+/** The rows of list_items, each with its kept flags if any. */
+const JOINED_STRETCH = `SELECT
+    CAST('[' || group_concat(CASE WHEN json_valid(flags) THEN flags ELSE 'null' END, ',') || ']' AS BLOB) AS flags,
+    '[' || group_concat(pos, ',') || ']' AS positions, '[' || group_concat(id, ',') || ']' AS ids, count(*) AS count,
+    sum(typeof(item_key) <> 'text' OR typeof(pos) <> 'integer' OR abs(pos) > 9007199254740991
+      OR typeof(flags) NOT IN ('text', 'null')) AS odd
+  FROM (SELECT li.id, li.list_id, li.item_key, li.pos, wf.flags
+    FROM list_items AS li LEFT JOIN whois_flags AS wf ON wf.item_id = li.id)`
 
 /**
- * The list's rows with their kept flags read a stretch at a time, as getList reads the items (wholeList). Read a row
- * at a time (flagsRowByRow: an object each from the driver, checked by a schema, its flags parsed on their own), the
- * read took twice as long: 20 against 10 ms at 10,000 domains, 216-227 against 111-120 ms at 100,000 (a scratch
- * script, median of 9 reads). A row without a pair kept is read whole by its id, for the schema to read. Undefined
- * when a stretch is not as SQLite makes it (the arrays' lengths), or holds a row flagRow would not take: the rows are
- * then read one by one, as before.
+ * The list's rows with their kept flags read a stretch at a time, as getList reads the items (wholeList), from the
+ * rows of `stretch` (KEPT_STRETCH or JOINED_STRETCH). Read a row at a time (flagsRowByRow: an object each from the
+ * driver, checked by a schema, its flags parsed on their own), the read took twice as long: 20 against 10 ms at 10,000
+ * domains, 216-227 against 111-120 ms at 100,000 (a scratch script, median of 9 reads). A row without a pair kept is
+ * read whole by its id, for the schema to read. Undefined when a stretch is not as SQLite makes it (the arrays'
+ * lengths), holds a row flagRow would not take, or the rows read are not the list's (`areTheList`): the list is then
+ * read another way (whoisFlags).
  */
-function flagsByStretch(conn: Connection, listId: number, leftOut: (key: string) => void): ReadRows | undefined {
+function flagsByStretch(
+  conn: Connection,
+  listId: number,
+  stretchSql: string,
+  leftOut: (key: string) => void,
+  areTheList: (ids: readonly number[]) => boolean = () => true,
+): ReadRows | undefined {
   const read: ReadRows = { rows: [], positions: [] }
   // Where a row without a pair kept stands, and its id: read whole once every stretch is read.
   const unkept: { at: number; id: number }[] = []
-  const count = eachStretch(conn, listId, flagsStretch, FLAGS_STRETCH, (stretch) => {
+  const allIds: number[] = []
+  const count = eachStretch(conn, listId, flagsStretch, stretchSql, (stretch) => {
     if (stretch.count === 0) return true
     if (stretch.odd !== 0 || stretch.flags === null || stretch.positions === null || stretch.ids === null) return false
     const flags = parseJson(textOf(stretch.flags))
@@ -223,15 +266,50 @@ function flagsByStretch(conn: Connection, listId: number, leftOut: (key: string)
       if (!isPair(pair)) unkept.push({ at: read.rows.length, id: ids[i] ?? 0 })
       read.rows.push(isPair(pair) ? { domainname: pair[0], whoisproxy: pair[1] } : undefined)
       read.positions.push(positions[i] ?? 0)
+      allIds.push(ids[i] ?? 0)
     }
     return true
   })
-  if (count === undefined || read.rows.length !== count) return undefined
+  if (count === undefined || read.rows.length !== count || !areTheList(allIds)) return undefined
   for (const { at, id } of unkept)
     read.rows[at] = conn.get(keyedJsonRow, 'SELECT item_key, json FROM list_items WHERE id = ?', [id], () =>
       leftOut(''),
     )
   return read
+}
+
+const listIds = z.object({ ids: z.string().nullable() })
+/** How many times longer than the list the span of its ids may be before areTheListsRows marks them in a Set. */
+const SPARSE_IDS = 4
+/**
+ * Whether `ids`, of rows read from whois_flags, are the ids of the list's rows in list_items, as its (list_id,
+ * item_key) index has them (3 ms at 100,000 domains; the rows' texts are never read). As many of them is not enough:
+ * a row a REPLACE deleted without the delete trigger leaves its kept row behind, which may stand where a row the list
+ * has lacks its own.
+ */
+function areTheListsRows(conn: Connection, listId: number, ids: readonly number[]): boolean {
+  const row = conn.get(listIds, "SELECT '[' || group_concat(id, ',') || ']' AS ids FROM list_items WHERE list_id = ?", [
+    listId,
+  ])
+  const listed = row?.ids ? parseJson(row.ids) : []
+  if (!isPositions(listed) || listed.length !== ids.length) return false
+  // Each side's ids are row ids, each once: as many of them, all of the list's among those read is all of them. Read
+  // ids are marked in a bitmap of their span, which is at most about twice the list's when eachStretch reads the list
+  // by spans of ids; a list whose ids lie farther apart is read by its ids (so none but the list's is read), and its
+  // ids go in a Set, never a bitmap as long as the gaps. Sorting both sides cost ~10 ms at 100,000 domains.
+  let lo = Infinity
+  let hi = -Infinity
+  for (const id of ids) {
+    if (id < lo) lo = id
+    if (id > hi) hi = id
+  }
+  if (hi - lo >= SPARSE_IDS * ids.length) {
+    const read = new Set(ids)
+    return listed.every((id) => read.has(id))
+  }
+  const read = new Uint8Array(hi - lo + 1)
+  for (const id of ids) read[id - lo] = 1
+  return listed.every((id) => read[id - lo] === 1)
 }
 
 /** The list's rows with their kept flags, one by one: a row that is not as read is left out and reported. */
@@ -278,8 +356,14 @@ export function whoisFlags(
     const meta = listMeta(conn, accountId, WHOIS, '', skip)
     if (!meta) return undefined
     // Each row's flags as its write kept them; the few rows ROW_IS_ITEM did not take (or without
-    // flags kept) are read whole after, each by its id.
-    const rows = flagsByStretch(conn, meta.id, leftOut) ?? flagsRowByRow(conn, meta.id, leftOut)
+    // flags kept) are read whole after, each by its id. From whois_flags alone when it holds a row for each of the
+    // list's rows and for no other: the triggers keep it so, but a file written while they were dropped, or a row a
+    // REPLACE deleted without its delete trigger, is not. The rows are then read from list_items, and one by one
+    // where a stretch is not as SQLite makes it.
+    const rows =
+      flagsByStretch(conn, meta.id, KEPT_STRETCH, leftOut, (ids) => areTheListsRows(conn, meta.id, ids)) ??
+      flagsByStretch(conn, meta.id, JOINED_STRETCH, leftOut) ??
+      flagsRowByRow(conn, meta.id, leftOut)
     return { meta, rows }
   })
   if (!found) return undefined
