@@ -453,14 +453,31 @@ describe('the stored WHOIS privacy flags', () => {
     const problems: StoreProblem[] = []
     const store = open((p) => problems.push(p))
     write(store)
-    const kept = (db: Database.Database, listId: number) =>
-      count(db, 'SELECT count(*) AS n FROM whois_flags WHERE list_id = ?', listId)
-    let listId = 0
-    const db = new Database(file)
-    try {
-      listId = z
-        .object({ list_id: z.number() })
-        .parse(db.prepare('SELECT list_id FROM list_items WHERE id = ?').get([idOf(db, 'site0.example')])).list_id
+    /** `edit` made to the file by another connection, as another program would. */
+    const inFile = <T>(edit: (db: Database.Database) => T): T => {
+      const db = new Database(file)
+      try {
+        return edit(db)
+      } finally {
+        db.close()
+      }
+    }
+    /** The flags answered, held to be whoisPrivacyOf getList's items, problems alike. */
+    const readAlike = () => {
+      const { flags, list } = flagsAndList(store, problems)
+      expect(flags).toEqual(list)
+      return flags.answer?.items
+    }
+    const listId = inFile(
+      (db) =>
+        z
+          .object({ list_id: z.number() })
+          .parse(db.prepare('SELECT list_id FROM list_items WHERE id = ?').get([idOf(db, 'site0.example')])).list_id,
+    )
+    const kept = (db: Database.Database) => count(db, 'SELECT count(*) AS n FROM whois_flags WHERE list_id = ?', listId)
+    const names = whois(8).map((w) => w.domainname)
+
+    inFile((db) => {
       // Replaced by its key: the old row goes without its delete trigger, its kept flags stay behind.
       db.prepare('INSERT OR REPLACE INTO list_items (list_id, item_key, pos, json) VALUES (?, ?, ?, ?)').run([
         listId,
@@ -468,41 +485,28 @@ describe('the stored WHOIS privacy flags', () => {
         2,
         itemText(7002, 'site2.example', '1'),
       ])
-      expect(kept(db, listId)).toBe(9)
-    } finally {
-      db.close()
-    }
-    const more = flagsAndList(store, problems)
-    expect(more.flags).toEqual(more.list)
-    expect(more.flags.answer?.items).toHaveLength(8)
-    expect(more.flags.answer?.items[2]).toEqual({ domainname: 'site2.example', whoisproxy: '1' })
+      expect(kept(db)).toBe(9)
+    })
+    const more = readAlike()
+    expect(more?.map((f) => f.domainname)).toEqual(names)
+    expect(more?.[2]).toEqual({ domainname: 'site2.example', whoisproxy: '1' })
 
-    const again = new Database(file)
-    try {
+    inFile((db) => {
       // One row's kept flags gone beside the row left behind: as many rows as the list's, one of them not its.
-      again.prepare('DELETE FROM whois_flags WHERE item_id = ?').run([idOf(again, 'site5.example')])
-      expect(kept(again, listId)).toBe(8)
-    } finally {
-      again.close()
-    }
-    const fewer = flagsAndList(store, problems)
-    expect(fewer.flags).toEqual(fewer.list)
-    expect(fewer.flags.answer?.items.map((f) => f.domainname)).toEqual(whois(8).map((w) => w.domainname))
+      db.prepare('DELETE FROM whois_flags WHERE item_id = ?').run([idOf(db, 'site5.example')])
+      expect(kept(db)).toBe(8)
+    })
+    expect(readAlike()?.map((f) => f.domainname)).toEqual(names)
 
-    const last = new Database(file)
-    try {
+    inFile((db) => {
       // The row left behind gone, as many rows as the list's again, and one's kept flags not JSON.
-      last.exec(`DELETE FROM whois_flags WHERE item_id NOT IN (SELECT id FROM list_items)`)
-      last
-        .prepare('UPDATE whois_flags SET flags = \'["site6.example",\' WHERE item_id = ?')
-        .run([idOf(last, 'site6.example')])
-      expect(kept(last, listId)).toBe(7)
-    } finally {
-      last.close()
-    }
-    const notJson = flagsAndList(store, problems)
-    expect(notJson.flags).toEqual(notJson.list)
-    expect(notJson.flags.answer?.items.map((f) => f.domainname)).toEqual(whois(8).map((w) => w.domainname))
+      db.exec(`DELETE FROM whois_flags WHERE item_id NOT IN (SELECT id FROM list_items)`)
+      db.prepare('UPDATE whois_flags SET flags = \'["site6.example",\' WHERE item_id = ?').run([
+        idOf(db, 'site6.example'),
+      ])
+      expect(kept(db)).toBe(7)
+    })
+    expect(readAlike()?.map((f) => f.domainname)).toEqual(names)
   })
 
   it("go with the account's rows when the account is removed", () => {
