@@ -272,6 +272,13 @@ describe('the stored WHOIS privacy flags', () => {
     expect(problems.map((p) => (p.code === 'store.rowSkipped' ? p.params.key : p.code))).toEqual(['', '', '', ''])
   })
 
+  it('answer no flags for a WHOIS list stored empty, with its time', () => {
+    const store = open()
+    store.putList('acct', 'domains.whois.list', {}, [], T1)
+    expect(store.readWhoisPrivacy('acct')).toEqual({ items: [], readAt: T1, complete: true, skipped: 0 })
+    expect(store.readWhoisPrivacyPart('acct', 0)).toMatchObject({ items: [], readAt: T1, part: 0, parts: 1 })
+  })
+
   it('answer nothing for an account whose WHOIS list was never stored', () => {
     const store = open()
     store.putList('acct', 'domains.whois.list', {}, whois(3), T1)

@@ -293,6 +293,8 @@ function areTheListsRows(conn: Connection, listId: number, ids: readonly number[
   ])
   const listed = row?.ids ? parseJson(row.ids) : []
   if (!isPositions(listed) || listed.length !== ids.length) return false
+  // A list stored empty: no ids on either side, and no span to mark them in.
+  if (ids.length === 0) return true
   // Each side's ids are row ids, each once: as many of them, all of the list's among those read is all of them. Read
   // ids are marked in a bitmap of their span, which is at most about twice the list's when eachStretch reads the list
   // by spans of ids; a list whose ids lie farther apart is read by its ids (so none but the list's is read), and its
