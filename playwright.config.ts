@@ -22,6 +22,8 @@ export default defineConfig({
     { name: 'e2e', testMatch: '**/*.spec.ts', dependencies: ['clear logs'], teardown: 'no keys in logs' },
     { name: 'no keys in logs', testMatch: /no-keys-in-logs\.teardown\.ts$/ },
   ],
+  // The list, then where each failed test's time went (read in CI's log, which is all there is there).
+  reporter: [['list'], ['./support/slow-steps-reporter.ts']],
   timeout: 60_000,
   expect: { timeout: 10_000 },
   // Every test has its own harness, data folder, sandboxes, keychain entries and log folder

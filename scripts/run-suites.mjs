@@ -40,7 +40,9 @@ if (existsSync(vitestJson)) {
 const hasE2e = existsSync('tests/e2e') && readdirSync('tests/e2e').some((f) => f.endsWith('.spec.ts'))
 if (hasE2e) {
   const pwJson = join(out, 'playwright.json')
-  const pwStatus = run('npx', ['playwright', 'test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson })
+  const pwStatus = run('npx', ['playwright', 'test', '--reporter=list,json,./support/slow-steps-reporter.ts'], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson,
+  })
   if (existsSync(pwJson)) {
     const s = JSON.parse(readFileSync(pwJson, 'utf8')).stats
     totals.passed += s.expected + (s.flaky ?? 0)

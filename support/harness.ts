@@ -53,6 +53,9 @@ export interface WindowCall {
   answered: boolean
   /** Main's answer (a Result), once answered. */
   answer?: unknown
+  /** When the window called, and when main answered (Date.now()): where a slow test's time went. */
+  calledAt: number
+  answeredAt?: number
 }
 
 export interface Harness {
@@ -225,7 +228,7 @@ export async function installBridge(
   // The answer crosses as JSON text, as fast as Electron's IPC carries it: a binding's own
   // serialisation of 10,000 items took a second, which the app would never pay.
   await page.exposeBinding('__haInvoke', async (source, channel: ChannelName, payload: unknown) => {
-    const call: WindowCall = { channel, payload, answered: false }
+    const call: WindowCall = { channel, payload, answered: false, calledAt: Date.now() }
     harness.windowCalls.push(call)
     await hold?.(channel)
     const answer = await harness.router.dispatch(channel, payload, {
@@ -264,7 +267,7 @@ export async function installBridge(
         return true
       },
     })
-    Object.assign(call, { answered: true, answer })
+    Object.assign(call, { answered: true, answer, answeredAt: Date.now() })
     return JSON.stringify(answer)
   })
   await page.addInitScript({ content: await bundleBridge() })

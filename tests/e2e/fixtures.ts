@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test as base, type Page } from '@playwright/test'
 import { installBridge, startHarness, type Harness, type HarnessOptions } from '../../support/harness'
+import { WINDOW_CALLS_ATTACHMENT } from '../../support/slow-steps-reporter'
 
 export const SCREENSHOT_DIR = 'test-results/screenshots'
 
@@ -19,7 +20,7 @@ export const test = base.extend<{
 }>({
   harnessOptions: [{}, { option: true }],
   userDataFiles: [undefined, { option: true }],
-  harness: async ({ harnessOptions, userDataFiles }, use) => {
+  harness: async ({ harnessOptions, userDataFiles }, use, testInfo) => {
     let options = harnessOptions
     let madeDir: string | undefined
     if (userDataFiles) {
@@ -33,6 +34,12 @@ export const test = base.extend<{
     }
     const h = await startHarness(options)
     await use(h)
+    // A test that failed leaves its window calls, timed, for the report to say where its time went
+    // (support/slow-steps-reporter.ts): CI's log is all there is of a run there.
+    if (testInfo.status !== testInfo.expectedStatus) {
+      const calls = h.windowCalls.map(({ channel, calledAt, answeredAt }) => ({ channel, calledAt, answeredAt }))
+      await testInfo.attach(WINDOW_CALLS_ATTACHMENT, { body: JSON.stringify(calls), contentType: 'application/json' })
+    }
     await h.close()
     if (madeDir) rmSync(madeDir, { recursive: true, force: true })
   },
