@@ -42,10 +42,18 @@ function slowSteps(result: TestResult, start: number): Timed[] {
     }))
 }
 
+function jsonOf(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
 function slowCalls(result: TestResult, start: number, end: number): Timed[] {
   const attached = result.attachments.find((a) => a.name === WINDOW_CALLS_ATTACHMENT)?.body
   if (!attached) return []
-  const calls = windowCallsSchema.safeParse(JSON.parse(attached.toString('utf8')))
+  const calls = windowCallsSchema.safeParse(jsonOf(attached.toString('utf8')))
   if (!calls.success) return [{ at: 0, took: 0, what: 'window calls: the attachment did not read' }]
   return calls.data
     .filter((c) => (c.answeredAt ?? end) - c.calledAt >= SLOW_MS)
