@@ -21,12 +21,20 @@ interface Held {
 
 export function keepPressedButtonsSteady(doc: Document): void {
   let held: Held | undefined
-  const observer = new MutationObserver(() => hold())
+  const observer = new MutationObserver((records) => {
+    // The translation this sets is a mutation too: measured again for it alone, a button whose box
+    // does not follow its translation (hidden, a dialog closed by its own click before the
+    // release) was moved further each time, a mutation each time, and the window hung (CI, the key
+    // replaced in its dialog over the DNS editor).
+    if (records.every((m) => m.target === held?.button && m.attributeName === 'style')) return
+    hold()
+  })
 
   /** Measures the button where the layout puts it now and moves it back under the pointer. */
   function hold() {
     if (!held) return
-    if (!held.button.isConnected) return release()
+    // Gone, or no longer drawn (its dialog closed): nothing is under the pointer to keep.
+    if (!held.button.isConnected || held.button.getClientRects().length === 0) return release()
     const r = held.button.getBoundingClientRect()
     const dy = held.top - (r.top - held.dy)
     const dx = held.left - (r.left - held.dx)
