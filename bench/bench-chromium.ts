@@ -1,4 +1,8 @@
-/** Debian's Chromium as the page benches launch it: no sandbox (root), no GPU, nothing of its own on the network. */
+/**
+ * Debian's Chromium as the page benches launch it: no sandbox (root), no GPU, nothing of its own on the network, and
+ * no omnibox popup: Chromium 156 starts a renderer of its own for it at launch (a WebUI page, about 170 ms of CPU as
+ * the window loads), a process an Electron window never has, taking one of the two cores from the window measured.
+ */
 import { chromium, type Browser } from '@playwright/test'
 import { CHROMIUM_PATH } from '../playwright.config'
 
@@ -18,6 +22,7 @@ export function launchBenchChromium(
       '--disable-background-networking',
       '--disable-component-update',
       '--no-first-run',
+      '--disable-features=WebUIOmniboxPopup',
       ...(options.extraArgs ?? []),
     ],
   })

@@ -8,10 +8,9 @@
  * TaskDuration in thread time): on a loaded machine the times are mostly waiting for a core, and
  * `--against` read them as a slow-down (1.1x to 1.3x) where the CPU time was the same.
  */
-import { chromium } from '@playwright/test'
 import { installBridge, startHarness } from '../support/harness'
 import { SessionSecretStore } from '../src/main/accounts/secret-store'
-import { CHROMIUM_PATH } from '../playwright.config'
+import { launchBenchChromium } from './bench-chromium'
 import type { BenchResult } from './report'
 import { median } from './stats'
 
@@ -26,10 +25,7 @@ declare global {
 
 export async function benchDnsEditor(): Promise<BenchResult> {
   const harness = await startHarness({ keychain: new SessionSecretStore() })
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-  })
+  const browser = await launchBenchChromium()
   try {
     const sb = await harness.demo()
     const d = sb.state.domains.find((x) => x.ns[0] === 'ns1.svc1.example.net')!

@@ -39,6 +39,7 @@ import { ipcChannel } from '@shared/ipc/channels'
 import { launchBenchChromium } from './bench-chromium'
 import type { BenchResult } from './report'
 import { median } from './stats'
+import { longestPageTaskCpu } from './scroll-tasks'
 import { startTimes } from './startup'
 import { openStoreInWorker } from '../src/main/store/store-worker'
 import { LIVE_RATE_LIMIT, scaledRateLimit } from '../src/sandbox'
@@ -311,33 +312,6 @@ async function timedInPage(page: Page, fn: string): Promise<number> {
   return ms
 }
 
-const traceEvent = z.object({
-  name: z.string(),
-  pid: z.number(),
-  tid: z.number(),
-  tdur: z.number().optional(),
-  args: z.object({ name: z.string().optional() }).optional(),
-})
-const traceFile = z.object({ traceEvents: z.array(z.unknown()) })
-
-/** The longest task on the window's main thread (CrRendererMain) by its thread's CPU time, in ms. */
-function longestTaskCpu(trace: Buffer): number {
-  const events = traceFile.parse(JSON.parse(trace.toString())).traceEvents.flatMap((e) => {
-    const parsed = traceEvent.safeParse(e)
-    return parsed.success ? [parsed.data] : []
-  })
-  const main = new Set(
-    events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`),
-  )
-  if (main.size === 0) throw new Error("the trace named no window's main thread")
-  let longest = 0
-  for (const e of events) {
-    if (e.name !== 'ThreadControllerImpl::RunTask' && e.name !== 'RunTask') continue
-    if (main.has(`${e.pid}:${e.tid}`)) longest = Math.max(longest, (e.tdur ?? 0) / 1000)
-  }
-  return longest
-}
-
 /** The stored list's first paint of the page's load: from its data, and from the page loaded. */
 async function firstPaint(page: Page): Promise<{ paintMs: number; loadedToPaintMs: number }> {
   const isPainted = () => performance.getEntriesByName('domains:painted').length > 0
@@ -465,7 +439,7 @@ async function windowFigures(dir: string, domains: number): Promise<WindowFigure
         // are read after it is shown (2 s of the store's thread at 100,000), and the next list waited behind them.
         await storeReadsAnswered(harness)
         earlierTasks.push(...(await windowLongTasks(shown.page)))
-        earlierCpu.push(longestTaskCpu(await shown.browser.stopTracing()))
+        earlierCpu.push(longestPageTaskCpu(await shown.browser.stopTracing()))
         await shown.browser.close()
         shown = undefined
         // The harness keeps each call with main's answer for the tests that look at them: at 100,000 domains a
@@ -504,7 +478,7 @@ async function windowFigures(dir: string, domains: number): Promise<WindowFigure
       },
       { step: SCROLL_PX, frames: SCROLL_FRAMES, over: LONG_TASK_MS },
     )
-    const longestTaskCpuMs = Math.max(...earlierCpu, longestTaskCpu(await browser.stopTracing()))
+    const longestTaskCpuMs = Math.max(...earlierCpu, longestPageTaskCpu(await browser.stopTracing()))
     const longestTaskMs = Math.max(0, ...earlierTasks, ...(await windowLongTasks(page)))
     const cdp = await page.context().newCDPSession(page)
     await cdp.send('HeapProfiler.collectGarbage')

@@ -118,6 +118,31 @@ export function countByKind(tasks: readonly TracedTask[]): string {
 }
 
 /**
+ * The longest task of a web page's main thread in a trace, by its thread's CPU time, in ms. Only the main threads
+ * (CrRendererMain) of processes Chromium names 'Renderer' are a page's: Chromium 156 also starts at launch a
+ * 'WebUI Top Renderer' for its own omnibox popup, whose first task (its own pages' scripts, 170 ms of CPU) was
+ * counted as the window's when every CrRendererMain was.
+ */
+export function longestPageTaskCpu(trace: Buffer): number {
+  const events = traceEventsOf(trace)
+  const pages = new Set(
+    events.filter((e) => e.name === 'process_name' && e.args?.name === 'Renderer').map((e) => e.pid),
+  )
+  const mains = new Set(
+    events
+      .filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && pages.has(e.pid))
+      .map((e) => `${e.pid}:${e.tid}`),
+  )
+  if (mains.size === 0) throw new Error("the trace named no page's main thread")
+  let longest = 0
+  for (const e of events) {
+    if (e.name !== 'ThreadControllerImpl::RunTask' && e.name !== 'RunTask') continue
+    if (mains.has(`${e.pid}:${e.tid}`)) longest = Math.max(longest, (e.tdur ?? 0) / 1000)
+  }
+  return longest
+}
+
+/**
  * The CPU time of the thread that made two user-timing marks, between them: its tasks' thread
  * time (tdur), each task counted for the part of it between the marks. On a shared machine the
  * time by the clock between the marks holds the thread's waits for a core; this does not.

@@ -3,6 +3,7 @@ import {
   classifyScrollTasks,
   countByKind,
   cpuBetweenMarks,
+  longestPageTaskCpu,
   SCROLL_END_MARK,
   SCROLL_START_MARK,
 } from '../../bench/scroll-tasks'
@@ -90,5 +91,33 @@ describe("the CPU time between two marks read from a trace (the domain list's fi
 
   it('says so when a mark is missing', () => {
     expect(() => cpuBetweenMarks(trace([mark('a', 1), task(1, 1, 1)]), 'a', 'b')).toThrow(/no marks a and b/)
+  })
+})
+
+describe("the longest task of a page's main thread read from a trace (the 100,000-domain window)", () => {
+  const process = (pid: number, name: string) => ({ name: 'process_name', ph: 'M', pid, tid: 0, args: { name } })
+  const WEBUI = 9
+
+  it("takes the longest by CPU of the pages' main threads, not Chromium's own omnibox popup nor another thread", () => {
+    const longest = longestPageTaskCpu(
+      trace([
+        process(PID, 'Renderer'),
+        meta(MAIN, 'CrRendererMain'),
+        meta(OTHER, 'Compositor'),
+        task(0, 90, 30), // waiting for a core: 30 ms of CPU
+        task(100, 45, 42),
+        { ...task(200, 80, 80), tid: OTHER }, // not the main thread: left out
+        process(WEBUI, 'WebUI Top Renderer'),
+        { ...meta(MAIN, 'CrRendererMain'), pid: WEBUI },
+        { ...task(0, 300, 170), pid: WEBUI }, // the omnibox popup's scripts: left out
+      ]),
+    )
+    expect(longest).toBe(42)
+  })
+
+  it('says so when no page was traced', () => {
+    expect(() =>
+      longestPageTaskCpu(trace([process(PID, 'WebUI Top Renderer'), meta(MAIN, 'CrRendererMain'), task(0, 1, 1)])),
+    ).toThrow(/no page's main thread/)
   })
 })
