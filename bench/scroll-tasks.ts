@@ -117,14 +117,89 @@ export function countByKind(tasks: readonly TracedTask[]): string {
   return named ? `${tasks.length} (${named})` : '0'
 }
 
+/** A task's length by the clock and by its thread's CPU time, in ms. */
+export interface TaskLength {
+  wallMs: number
+  cpuMs: number
+}
+
+/** The longest tasks of a page's main thread: the window's own, and the test bridge's carriage of answers apart. */
+export interface LongestPageTasks {
+  window: TaskLength
+  bridge: TaskLength
+}
+
 /**
- * The longest task of a web page's main thread in a trace, by its thread's CPU time, in ms. Only the main threads
- * (CrRendererMain) of processes Chromium names 'Renderer' are a page's: Chromium 156 also starts at launch a
- * 'WebUI Top Renderer' for its own omnibox popup, whose first task (its own pages' scripts, 170 ms of CPU) was
- * counted as the window's when every CrRendererMain was.
+ * A DevTools message this large carries an answer's text to the page (the test bridge's binding result; the
+ * first part of the domain list, 500 rows, is 75 KB). Playwright's own calls, an evaluate of the bench's or a
+ * progress pushed to the page, are a few hundred bytes: they run the app's handlers in their task, the window's.
  */
-export function longestPageTaskCpu(trace: Buffer): number {
+export const CARRIAGE_BYTES = 16 * 1024
+
+const mojoInfo = z.object({
+  chrome_mojo_event_info: z.object({ mojo_interface_tag: z.string(), data_num_bytes: z.number() }),
+})
+const isCarriage = (e: TraceEvent) => {
+  if (e.name !== 'Receive mojo message') return false
+  const info = mojoInfo.safeParse(e.args)
+  return (
+    info.success &&
+    info.data.chrome_mojo_event_info.mojo_interface_tag === 'blink.mojom.DevToolsSession' &&
+    info.data.chrome_mojo_event_info.data_num_bytes >= CARRIAGE_BYTES
+  )
+}
+
+/**
+ * The longest tasks of a web page's main thread in a trace, by the clock and by its thread's CPU time. Only the
+ * main threads (CrRendererMain) of processes Chromium names 'Renderer' are a page's: Chromium 156 also starts at
+ * launch a 'WebUI Top Renderer' for its own omnibox popup, whose first task (its own pages' scripts, 170 ms of
+ * CPU) was counted as the window's when every CrRendererMain was. A task that received an answer's text over the
+ * DevTools protocol is the test bridge's carriage, which an Electron window never has (its IPC carries a
+ * structured clone): counted apart. The bridge hands the answer to the app in a task of its own when asked to
+ * (BridgeOptions.answerInOwnTask), so that such a task holds nothing of the app's.
+ */
+export function longestPageTasks(trace: Buffer): LongestPageTasks {
+  const longest: LongestPageTasks = { window: { wallMs: 0, cpuMs: 0 }, bridge: { wallMs: 0, cpuMs: 0 } }
+  for (const task of pageTasks(traceEventsOf(trace))) {
+    const whose = task.bridge ? longest.bridge : longest.window
+    whose.wallMs = Math.max(whose.wallMs, task.wallMs)
+    whose.cpuMs = Math.max(whose.cpuMs, task.cpuMs)
+  }
+  return longest
+}
+
+/**
+ * How many tasks of a page's main thread lasted over `overMs` by the clock between two user-timing marks (a
+ * scroll's): the window's own and the test bridge's carriages apart, told apart as longestPageTasks does.
+ */
+export function longPageTasksBetween(
+  trace: Buffer,
+  from: string,
+  to: string,
+  overMs: number,
+): { window: number; bridge: number } {
   const events = traceEventsOf(trace)
+  const mark = (name: string) => events.find((e) => e.name === name && e.ts !== undefined)?.ts
+  const start = mark(from)
+  const end = mark(to)
+  if (start === undefined || end === undefined) throw new Error(`the trace holds no marks ${from} and ${to}`)
+  const counts = { window: 0, bridge: 0 }
+  for (const task of pageTasks(events)) {
+    if (task.ts < start || task.ts > end || task.wallMs <= overMs) continue
+    if (task.bridge) counts.bridge++
+    else counts.window++
+  }
+  return counts
+}
+
+interface PageTask extends TaskLength {
+  ts: number
+  /** The test bridge's carriage of an answer's text. */
+  bridge: boolean
+}
+
+/** The tasks of the pages' main threads (see longestPageTasks), each said to be the bridge's carriage or not. */
+function pageTasks(events: readonly TraceEvent[]): PageTask[] {
   const pages = new Set(
     events.filter((e) => e.name === 'process_name' && e.args?.name === 'Renderer').map((e) => e.pid),
   )
@@ -134,12 +209,15 @@ export function longestPageTaskCpu(trace: Buffer): number {
       .map((e) => `${e.pid}:${e.tid}`),
   )
   if (mains.size === 0) throw new Error("the trace named no page's main thread")
-  let longest = 0
-  for (const e of events) {
-    if (e.name !== 'ThreadControllerImpl::RunTask' && e.name !== 'RunTask') continue
-    if (mains.has(`${e.pid}:${e.tid}`)) longest = Math.max(longest, (e.tdur ?? 0) / 1000)
-  }
-  return longest
+  const onMain = (e: TraceEvent) => mains.has(`${e.pid}:${e.tid}`) && e.ts !== undefined
+  const carriages = events.filter((e) => onMain(e) && isCarriage(e))
+  return events.flatMap((e): PageTask[] => {
+    if ((e.name !== 'ThreadControllerImpl::RunTask' && e.name !== 'RunTask') || !onMain(e)) return []
+    const ts = e.ts ?? 0
+    const end = ts + (e.dur ?? 0)
+    const bridge = carriages.some((c) => c.pid === e.pid && c.tid === e.tid && c.ts! >= ts && c.ts! < end)
+    return [{ ts, wallMs: (e.dur ?? 0) / 1000, cpuMs: (e.tdur ?? 0) / 1000, bridge }]
+  })
 }
 
 /**

@@ -216,6 +216,15 @@ function bundleBridge(): Promise<string> {
   return bridgeScript
 }
 
+export interface BridgeOptions {
+  /**
+   * Each answer handed to the app in a task of its own, after the one that carried it (a bench's window):
+   * the DevTools protocol's carriage of the answer's text, which an Electron window never has, is then a
+   * task apart from the app's own work on the answer (support/bridge-entry.ts), and a bench can tell them apart.
+   */
+  answerInOwnTask?: boolean
+}
+
 /**
  * Installs window.api in the page, bridged to the harness's real IPC router. `hold`: a test's
  * gate before a call reaches main (what the window shows while main has not answered yet).
@@ -224,6 +233,7 @@ export async function installBridge(
   page: Page,
   harness: Harness,
   hold?: (channel: ChannelName) => Promise<void> | undefined,
+  options: BridgeOptions = {},
 ): Promise<void> {
   // The answer crosses as JSON text, as fast as Electron's IPC carries it: a binding's own
   // serialisation of 10,000 items took a second, which the app would never pay.
@@ -270,5 +280,6 @@ export async function installBridge(
     Object.assign(call, { answered: true, answer, answeredAt: Date.now() })
     return JSON.stringify(answer)
   })
-  await page.addInitScript({ content: await bundleBridge() })
+  const flags = options.answerInOwnTask ? 'window.__haAnswerInOwnTask = true;\n' : ''
+  await page.addInitScript({ content: flags + (await bundleBridge()) })
 }

@@ -3,7 +3,9 @@ import {
   classifyScrollTasks,
   countByKind,
   cpuBetweenMarks,
-  longestPageTaskCpu,
+  CARRIAGE_BYTES,
+  longestPageTasks,
+  longPageTasksBetween,
   SCROLL_END_MARK,
   SCROLL_START_MARK,
 } from '../../bench/scroll-tasks'
@@ -99,7 +101,7 @@ describe("the longest task of a page's main thread read from a trace (the 100,00
   const WEBUI = 9
 
   it("takes the longest by CPU of the pages' main threads, not Chromium's own omnibox popup nor another thread", () => {
-    const longest = longestPageTaskCpu(
+    const longest = longestPageTasks(
       trace([
         process(PID, 'Renderer'),
         meta(MAIN, 'CrRendererMain'),
@@ -112,12 +114,57 @@ describe("the longest task of a page's main thread read from a trace (the 100,00
         { ...task(0, 300, 170), pid: WEBUI }, // the omnibox popup's scripts: left out
       ]),
     )
-    expect(longest).toBe(42)
+    expect(longest.window).toEqual({ wallMs: 90, cpuMs: 42 })
+  })
+
+  it("counts a task that received an answer's text over the DevTools protocol as the test bridge's, apart", () => {
+    const received = (startMs: number, tag: string, bytes: number) =>
+      span('Receive mojo message', startMs, 1, {
+        args: { chrome_mojo_event_info: { mojo_interface_tag: tag, data_num_bytes: bytes } },
+      })
+    const longest = longestPageTasks(
+      trace([
+        process(PID, 'Renderer'),
+        meta(MAIN, 'CrRendererMain'),
+        task(0, 80, 56), // a 300 KB answer's carriage
+        received(1, 'blink.mojom.DevToolsSession', 300_000),
+        task(100, 60, 48), // a bench's evaluate, a few hundred bytes: the app's handler ran in it
+        received(101, 'blink.mojom.DevToolsSession', 400),
+        task(200, 70, 52), // a large message of another interface
+        received(201, 'blink.mojom.WidgetInputHandler', CARRIAGE_BYTES * 2),
+        task(300, 30, 20),
+      ]),
+    )
+    expect(longest.bridge).toEqual({ wallMs: 80, cpuMs: 56 })
+    expect(longest.window).toEqual({ wallMs: 70, cpuMs: 52 })
+  })
+
+  it("counts the long tasks between a scroll's marks, the window's and the bridge's carriages apart", () => {
+    const carried = (startMs: number) =>
+      span('Receive mojo message', startMs, 1, {
+        args: {
+          chrome_mojo_event_info: { mojo_interface_tag: 'blink.mojom.DevToolsSession', data_num_bytes: 300_000 },
+        },
+      })
+    const tasks = trace([
+      process(PID, 'Renderer'),
+      meta(MAIN, 'CrRendererMain'),
+      task(0, 90, 60), // before the scroll: left out
+      mark(SCROLL_START_MARK, 100_000),
+      task(100, 70, 40), // a frame over 50 ms by the clock
+      task(200, 40, 40), // not over
+      task(300, 80, 56),
+      carried(301),
+      mark(SCROLL_END_MARK, 400_000),
+      task(500, 90, 60), // after: left out
+    ])
+    expect(longPageTasksBetween(tasks, SCROLL_START_MARK, SCROLL_END_MARK, 50)).toEqual({ window: 1, bridge: 1 })
+    expect(() => longPageTasksBetween(tasks, SCROLL_START_MARK, 'no such mark', 50)).toThrow(/no marks/)
   })
 
   it('says so when no page was traced', () => {
     expect(() =>
-      longestPageTaskCpu(trace([process(PID, 'WebUI Top Renderer'), meta(MAIN, 'CrRendererMain'), task(0, 1, 1)])),
+      longestPageTasks(trace([process(PID, 'WebUI Top Renderer'), meta(MAIN, 'CrRendererMain'), task(0, 1, 1)])),
     ).toThrow(/no page's main thread/)
   })
 })
