@@ -49,7 +49,11 @@ describe('the built main bundle', () => {
     const s = await shell.state()
     expect(s.sandboxEnabled).toBe(true)
     expect(s.privilegedSchemes).toEqual([
-      { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false } },
+      {
+        scheme: 'app',
+        // codeCache: the window's scripts compiled once, not at every start (Electron caches a custom scheme's only so).
+        privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false, codeCache: true },
+      },
     ])
     expect(s.windows).toHaveLength(1)
     const [win] = s.windows
