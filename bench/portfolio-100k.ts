@@ -426,8 +426,8 @@ async function openListWindow(harness: Harness): Promise<ListWindow> {
 }
 
 /**
- * A window's trace, kept as `<domains>-<load>.json` in the folder PORTFOLIO_100K_TRACES names (for a look at what
- * its long tasks were: Perfetto opens it; the last load's holds the scroll between its marks).
+ * A window's trace, kept as `<domains>-<n>.json` (the n-th window, from 1) in the folder PORTFOLIO_100K_TRACES names,
+ * for a look at what its long tasks were (Perfetto opens it; the last window's holds the scroll between its marks).
  */
 async function keptTrace(trace: Buffer, domains: number, load: number): Promise<Buffer> {
   const dir = process.env.PORTFOLIO_100K_TRACES

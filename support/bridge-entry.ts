@@ -6,6 +6,7 @@ import { buildApi } from '@shared/ipc/build-api'
 import type { ChannelName, Progress, WindowApi } from '@shared/ipc/contract'
 import type { JobView } from '@shared/jobs'
 import type { ReminderTarget } from '@shared/portfolio/reminders'
+import { nextTask } from '../src/renderer/src/lib/sliced'
 
 declare global {
   /**
@@ -35,27 +36,18 @@ const reminderListeners = new Set<(target: ReminderTarget) => void>()
 const reloadListeners = new Set<() => void>()
 
 /**
- * A task of its own: the answer's text arrives in the task of the DevTools message that carried it (its
+ * Asked for by a bench: the answer's text arrives in the task of the DevTools message that carried it (its
  * parse there is the protocol's, tens of ms for a 300 KB part); the app's read of it, JSON.parse standing in
- * for Electron's deserialisation, and its work on it then run in a task apart. A message port's task, as
- * a timer's could be throttled.
+ * for Electron's deserialisation, and its work on it then run in the next task (the window's own message-port
+ * hop: a timer's could be throttled).
  */
-const ownTask = () =>
-  new Promise<void>((resolve) => {
-    const { port1, port2 } = new MessageChannel()
-    port1.onmessage = () => {
-      port1.close()
-      resolve()
-    }
-    port2.postMessage(null)
-  })
 const answerInOwnTask = w.__haAnswerInOwnTask === true
 
 w.api = Object.freeze(
   buildApi({
     invoke: async (channel, payload): Promise<unknown> => {
       const text = await w.__haInvoke(channel, payload)
-      if (answerInOwnTask) await ownTask()
+      if (answerInOwnTask) await nextTask()
       return JSON.parse(text)
     },
     onProgress: (l) => {
