@@ -13,6 +13,18 @@ import { keepWhoisFlags } from './whois-flags'
 /** Written into the file's header by migration 1: a SQLite file without it is not ours. */
 export const APPLICATION_ID = 0x48415046 // "HAPF": Hosting Admin portfolio
 
+/**
+ * A zone's records text as the service answered it: the columns a kept zone (migration 1) and a snapshot of one
+ * (migration 2) have in common, so that a snapshot is the zone as it was. Part of those two migrations: never edited.
+ */
+const ZONE_TEXT_COLUMNS = `id INTEGER PRIMARY KEY,
+      account_id TEXT NOT NULL,
+      kind TEXT NOT NULL CHECK (kind IN ('dns', 'freedns')),
+      domain TEXT NOT NULL,
+      records TEXT NOT NULL,
+      ttl INTEGER,
+      ns_type TEXT,`
+
 const migration1 = (): string => {
   const fts = SEARCH_KINDS.map((_, kind) => {
     const t = ftsTableOf(kind)
@@ -53,13 +65,7 @@ const migration1 = (): string => {
 
     -- DNS and free DNS zones: the records text as the service answered it.
     CREATE TABLE zones (
-      id INTEGER PRIMARY KEY,
-      account_id TEXT NOT NULL,
-      kind TEXT NOT NULL CHECK (kind IN ('dns', 'freedns')),
-      domain TEXT NOT NULL,
-      records TEXT NOT NULL,
-      ttl INTEGER,
-      ns_type TEXT,
+      ${ZONE_TEXT_COLUMNS}
       record_count INTEGER NOT NULL,
       read_at TEXT NOT NULL,
       UNIQUE (account_id, kind, domain)
@@ -132,13 +138,7 @@ function migration2(): string {
     -- A zone as it was before a change: before each save from this app, and before a change a
     -- refresh found. Restoring one goes through the normal plan and guarded save.
     CREATE TABLE zone_snapshots (
-      id INTEGER PRIMARY KEY,
-      account_id TEXT NOT NULL,
-      kind TEXT NOT NULL CHECK (kind IN ('dns', 'freedns')),
-      domain TEXT NOT NULL,
-      records TEXT NOT NULL,
-      ttl INTEGER,
-      ns_type TEXT,
+      ${ZONE_TEXT_COLUMNS}
       reason TEXT NOT NULL CHECK (reason IN ('before-save', 'before-outside-change')),
       history_id INTEGER,
       at TEXT NOT NULL

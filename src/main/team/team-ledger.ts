@@ -491,12 +491,7 @@ export class TeamLedger implements L.WriteLedger {
    * retried once on a lost connection as each is alone. When the statement fails otherwise
    * (nothing of either written), the end is tried alone before the failure is thrown on.
    */
-  async endThenBeginSend(
-    last: L.EndStep,
-    record: JournalRecord,
-    lease: L.TargetLease,
-    p: L.SendPrecondition,
-  ): Promise<L.BeginSend> {
+  async endThenBeginSend(...[last, record, lease, p]: L.EndThenBeginSend): Promise<L.BeginSend> {
     const begin = this.beginSendValues(record, lease, p)
     const end = this.endValues(last.record, last.lease, 'free', last.job)
     try {

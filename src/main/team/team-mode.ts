@@ -324,12 +324,7 @@ class ReconnectingTeamLedger implements L.WriteLedger {
     }
   }
   /** A worker's last end with its next journal step (TeamLedger.endThenBeginSend); the database away, the end is owed as end's is. */
-  async endThenBeginSend(
-    last: L.EndStep,
-    record: JournalRecord,
-    lease: L.TargetLease,
-    p: L.SendPrecondition,
-  ): Promise<L.BeginSend> {
+  async endThenBeginSend(...[last, record, lease, p]: L.EndThenBeginSend): Promise<L.BeginSend> {
     try {
       return await this.step(async (l) => {
         await this.learn(last.job.accountId)

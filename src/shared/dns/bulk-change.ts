@@ -16,21 +16,8 @@
  */
 import type { Finding } from '../service/validation'
 import { isEmptyPlan, plan as makePlan, type Plan } from './plan'
-import {
-  editRecord,
-  joinValue,
-  mergeRecords,
-  parse,
-  serialise,
-  serialiseRow,
-  splitValue,
-  txtText,
-  type KnownType,
-  type RecordRow,
-  type Row,
-  type ValueField,
-  type ValueFields,
-} from './records'
+import { editRecord, joinValue, mergeRecords, parse, serialise, serialiseRow, splitValue, txtText } from './records'
+import type { KnownType, RecordRow, Row, ValueField, ValueFields } from './records'
 import { safetyOfPlan } from './zone-safety'
 import { planHealthOffline, type HealthFinding } from './health/rules'
 import { HIDDEN_CHARACTER_CODE, hiddenCharacterIssue } from './hidden-characters'

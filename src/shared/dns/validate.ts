@@ -10,18 +10,8 @@
 import { HOSTNAME, isIPv4, isIPv6, type Finding } from '../service/validation'
 import { asciiName } from './ascii-name'
 import { hiddenCharacterIssue } from './hidden-characters'
-import {
-  isKnownType,
-  placeLine,
-  serialiseRow,
-  splitValue,
-  txtText,
-  type KnownType,
-  type RecordRow,
-  type Row,
-  type ValueField,
-  type ValueFields,
-} from './records'
+import { isKnownType, placeLine, serialiseRow, splitValue, txtText } from './records'
+import type { KnownType, RecordRow, Row, ValueField, ValueFields } from './records'
 
 export const DNS_CODES = [
   'dns.host.invalid',

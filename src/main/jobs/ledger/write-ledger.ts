@@ -103,6 +103,9 @@ export interface SettleEvidence {
   datetime?: string | undefined
 }
 
+/** A worker's last send's end, then its next item's journal step: WriteLedger.endThenBeginSend's arguments. */
+export type EndThenBeginSend = [last: EndStep, record: JournalRecord, lease: TargetLease, p: SendPrecondition]
+
 export interface WriteLedger {
   readonly kind: 'local' | 'team'
   /** Where the journal is, for messages (job.journalUnwritable's `path`): a file, or the shared database's name. */
@@ -176,7 +179,7 @@ export interface WriteLedger {
    * commit where the two apart take two in turn. The end is written whatever the journal step
    * answers; nothing of either when it throws. Absent: end and beginSend apart (send-item.ts SendTrail).
    */
-  endThenBeginSend?(last: EndStep, record: JournalRecord, lease: TargetLease, p: SendPrecondition): Promise<BeginSend>
+  endThenBeginSend?(...step: EndThenBeginSend): Promise<BeginSend>
   /**
    * An unknown outcome was settled from the service's log: the target is free again, the send
    * recorded as the log entry shows it (done or failed, with that entry's request id). Without the
