@@ -155,10 +155,29 @@ describe("the longest task of a page's main thread read from a trace (the 100,00
       task(200, 40, 40), // not over
       task(300, 80, 56),
       carried(301),
+      task(350, 48, 48), // not over by the clock, nor by CPU
       mark(SCROLL_END_MARK, 400_000),
       task(500, 90, 60), // after: left out
     ])
-    expect(longPageTasksBetween(tasks, SCROLL_START_MARK, SCROLL_END_MARK, 50)).toEqual({ window: 1, bridge: 1 })
+    expect(longPageTasksBetween(tasks, SCROLL_START_MARK, SCROLL_END_MARK, 50)).toEqual({
+      window: 1,
+      bridge: 1,
+      windowByCpu: 0,
+    })
+    // The frame's 70 ms by the clock of which 40 of CPU is the machine's; one of 60 ms of CPU is the window's.
+    const busy = trace([
+      process(PID, 'Renderer'),
+      meta(MAIN, 'CrRendererMain'),
+      mark(SCROLL_START_MARK, 100_000),
+      task(100, 70, 40),
+      task(200, 80, 60),
+      mark(SCROLL_END_MARK, 400_000),
+    ])
+    expect(longPageTasksBetween(busy, SCROLL_START_MARK, SCROLL_END_MARK, 50)).toEqual({
+      window: 2,
+      bridge: 0,
+      windowByCpu: 1,
+    })
     expect(() => longPageTasksBetween(tasks, SCROLL_START_MARK, 'no such mark', 50)).toThrow(/no marks/)
   })
 
