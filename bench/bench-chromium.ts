@@ -1,10 +1,12 @@
 /**
  * Debian's Chromium as the page benches launch it: no sandbox (root), no GPU, nothing of its own on the network, and
  * no omnibox popup: Chromium 156 starts a renderer of its own for it at launch (a WebUI page, about 170 ms of CPU as
- * the window loads), a process an Electron window never has, taking one of the two cores from the window measured.
+ * the window loads), a process an Electron window never has, taking one of the two cores from the window measured;
+ * and the window's V8 flags (src/main/shell/window-v8.ts), as Electron's renderers have them.
  */
 import { chromium, type Browser } from '@playwright/test'
 import { CHROMIUM_PATH } from '../playwright.config'
+import { WINDOW_JS_FLAGS } from '../src/main/shell/window-v8'
 
 export function launchBenchChromium(
   options: {
@@ -23,6 +25,8 @@ export function launchBenchChromium(
       '--disable-component-update',
       '--no-first-run',
       '--disable-features=WebUIOmniboxPopup',
+      // The window's own V8 flags, as main passes them to Electron's renderers.
+      `--js-flags=${WINDOW_JS_FLAGS}`,
       ...(options.extraArgs ?? []),
     ],
   })

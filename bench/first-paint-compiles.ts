@@ -25,6 +25,7 @@ import { SessionSecretStore } from '../src/main/accounts/secret-store'
 import { bareAfterApp } from './domain-list-window'
 import { showBare } from './domain-list-baseline'
 import { launchBenchChromium } from './bench-chromium'
+import { WINDOW_JS_FLAGS } from '../src/main/shell/window-v8'
 
 const DOMAINS = 10_000
 const ROUNDS = Number(process.argv[2] ?? 3)
@@ -159,7 +160,8 @@ async function main() {
   const browser = await launchBenchChromium({
     executablePath: launcher,
     extraArgs: [
-      `--js-flags=--trace-opt --trace-deopt --allow-natives-syntax --log-code --log-function-events --logfile=${join(dir, 'v8-%p.log')}`,
+      // One --js-flags switch holds them all (Chromium keeps the last): the window's own with the tracing's.
+      `--js-flags=${WINDOW_JS_FLAGS} --trace-opt --trace-deopt --allow-natives-syntax --log-code --log-function-events --logfile=${join(dir, 'v8-%p.log')}`,
     ],
   })
   try {

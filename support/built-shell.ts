@@ -37,6 +37,8 @@ export const shellState = z.object({
   calls: z.array(z.string()),
   quit: z.boolean(),
   sandboxEnabled: z.boolean(),
+  /** Command-line switches main appended, by name (what Electron starts the renderers with). */
+  switches: z.record(z.string(), z.string()),
   privilegedSchemes: z.array(z.object({ scheme: z.string(), privileges: z.record(z.string(), z.boolean()) })),
   protocols: z.array(z.string()),
   ipcChannels: z.array(z.string()),

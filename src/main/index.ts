@@ -12,6 +12,7 @@ import { createAppProtocolHandler } from './shell/app-protocol'
 import { guardContents, guardSession } from './shell/guards'
 import { applicationMenu } from './shell/menu'
 import { APP_ORIGIN, APP_SCHEME, CONTENT_SECURITY_POLICY, windowOptions } from './shell/security'
+import { WINDOW_JS_FLAGS } from './shell/window-v8'
 import { createAppLog, logDirOf, type AppLog } from './base/app-log'
 import { processVersions, type Desktop } from './base/desktop'
 import { APP_USER_MODEL_ID } from './base/app-version'
@@ -31,6 +32,8 @@ function startShell(): void {
   // Every renderer is sandboxed, whatever a window's options say.
   app.enableSandbox()
   if (process.platform === 'win32') app.setAppUserModelId(APP_USER_MODEL_ID)
+  // Before the app is ready, as Electron's command-line switches must be: every renderer starts with them.
+  app.commandLine.appendSwitch('js-flags', WINDOW_JS_FLAGS)
   // codeCache: V8 keeps the window's compiled scripts between starts, as it does for http(s) pages, and not for a
   // custom scheme unless told (Electron's CustomScheme). Compiling them was a third to a half of the window's
   // longest tasks at its start (40-76 ms of V8.CompileCode in the 100,000-domain bench's traces, issue 54).

@@ -25,6 +25,8 @@ function createElectronDouble(env) {
     calls,
     quit: false,
     sandboxEnabled: false,
+    /** Command-line switches appended (app.commandLine.appendSwitch), by name: what the renderers start with. */
+    switches: {},
     privilegedSchemes: [],
     protocolHandlers: new Map(),
     ipcHandlers: new Map(),
@@ -85,6 +87,19 @@ function createElectronDouble(env) {
     }
   }
   const app = new App()
+  /** As Electron's: a switch's value is a string, '' when none is given. */
+  app.commandLine = {
+    appendSwitch(name, value) {
+      note('app.commandLine.appendSwitch')
+      state.switches[name] = value === undefined ? '' : String(value)
+    },
+    hasSwitch(name) {
+      return Object.hasOwn(state.switches, name)
+    },
+    getSwitchValue(name) {
+      return state.switches[name] ?? ''
+    },
+  }
 
   let nextId = 1
   function makeWebContents() {

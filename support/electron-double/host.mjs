@@ -60,6 +60,7 @@ const commands = {
       calls: double.calls,
       quit: double.quit,
       sandboxEnabled: double.sandboxEnabled,
+      switches: double.switches,
       privilegedSchemes: double.privilegedSchemes,
       protocols: [...double.protocolHandlers.keys()],
       ipcChannels: [...double.ipcHandlers.keys()],

@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { assertBuilt, startBuiltShell, type BuiltShell, type ShellState } from '../../support/built-shell'
 import { CHANNEL_NAMES, EVENT_CHANNELS, ipcChannel } from '@shared/ipc/channels'
 import { CONTENT_SECURITY_POLICY, REQUIRED_FUSES } from '../../src/main/shell/security'
+import { WINDOW_JS_FLAGS } from '../../src/main/shell/window-v8'
 import { DEFAULT_SERVER_PATHS } from '../../src/sandbox'
 import { SERVER_KINDS } from '@shared/service/constants'
 
@@ -55,6 +56,9 @@ describe('the built main bundle', () => {
         privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false, codeCache: true },
       },
     ])
+    // The window's V8 flags (shell/window-v8.ts) appended before app ready, when the renderers take them.
+    expect(s.switches).toEqual({ 'js-flags': WINDOW_JS_FLAGS })
+    expect(s.calls.indexOf('app.commandLine.appendSwitch')).toBeLessThan(s.calls.indexOf('app.whenReady'))
     expect(s.windows).toHaveLength(1)
     const [win] = s.windows
     expect(win?.url).toBe(APP)
