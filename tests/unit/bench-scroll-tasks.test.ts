@@ -164,7 +164,7 @@ describe("the longest task of a page's main thread read from a trace (the 100,00
       bridge: 1,
       windowByCpu: 0,
     })
-    // The frame's 70 ms by the clock of which 40 of CPU is the machine's; one of 60 ms of CPU is the window's.
+    // A frame of 70 ms by the clock but 40 of CPU: it waited for a core. One of 60 ms of CPU is the window's own.
     const busy = trace([
       process(PID, 'Renderer'),
       meta(MAIN, 'CrRendererMain'),

@@ -27,8 +27,9 @@ const quickCheckRow = z.object({ quick_check: z.string() })
  * The connection's page cache, in KiB (SQLite's default is 2,000). A list of 100,000 domains written in one
  * transaction touches its rows, their key index and the search indexes far beyond 2 MB of pages, spilled and read
  * back within the write: at 64 MB the longest write of the 100,000-domain bench took 8.6-9.6 s against 11.3-11.4 s
- * (two pairs, alternately; issue 54), the 10,000-domain case's 1.09-1.14 s against 0.80-1.20 s. SQLite takes pages
- * as they are read, so a small portfolio's connection stays small.
+ * (two pairs, alternately; issue 54), the 10,000-domain case's 1.09-1.14 s against 0.80-1.20 s. Single runs swing with
+ * the machine's disk and load (7.4-13.3 s at 64 MB over ten later runs), so judge a change here by alternate pairs.
+ * SQLite takes pages as they are read, so a small portfolio's connection stays small.
  */
 const CACHE_KIB = 65536
 
