@@ -16,6 +16,7 @@ import type { AppLog } from '../base/app-log'
 import { CHANNEL_NAMES, CLI_ONLY_CHANNELS, WINDOW_ONLY_CHANNELS } from '@shared/ipc/channels'
 import { CLI_ORIGIN } from '@shared/ipc/door-messages'
 import { callOver } from '@shared/ipc/call-over'
+import { paceProgress } from './progress-pacer'
 
 export type { Sender } from './channel'
 
@@ -77,8 +78,10 @@ export function createIpcRouter(opts: RouterOptions): IpcRouter {
       if (opts.unavailable && contract.has(channel)) return fail(opts.unavailable)
       return fail({ kind: 'validation', code: 'ipc.unknownChannel', params: { channel: channel.slice(0, 80) } })
     }
+    // The call's progress paced (progress-pacer.ts), its last count sent before its answer.
+    const progress = paceProgress((p) => sender.sendProgress(p))
     try {
-      return { ok: true, value: await handler.invoke(payload, sender) }
+      return { ok: true, value: await handler.invoke(payload, { ...sender, sendProgress: progress.send }) }
     } catch (err) {
       const error = toErrorData(err)
       opts.log?.info('ipc.failed', {
@@ -89,6 +92,8 @@ export function createIpcRouter(opts: RouterOptions): IpcRouter {
         requestId: error.requestId,
       })
       return fail(error)
+    } finally {
+      progress.flush()
     }
   }
   /** A call with its own progress listener: the sender's progress of that call goes to it too. */
