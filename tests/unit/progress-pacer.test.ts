@@ -23,13 +23,18 @@ function testTimers(): PacerTimers & { advance(ms: number): void; pending(): num
   }
 }
 
+/** A pacer on test timers, and what it sent. */
+function pacedOnTestTimers() {
+  const timers = testTimers()
+  const sent: Progress[] = []
+  return { timers, sent, pacer: paceProgress((p) => sent.push(p), timers) }
+}
+
 const progress = (callId: string, loadedItems: number): Progress => ({ callId, loadedItems, expectedItems: 1000 })
 
 describe("a read's progress as the page is sent it (issue 54)", () => {
   it('sends the first count at once, holds the ones that follow within the interval, and sends the latest when it ends', () => {
-    const timers = testTimers()
-    const sent: Progress[] = []
-    const pacer = paceProgress((p) => sent.push(p), timers)
+    const { timers, sent, pacer } = pacedOnTestTimers()
     pacer.send(progress('a', 100))
     expect(sent).toEqual([progress('a', 100)])
     timers.advance(10)
@@ -45,9 +50,7 @@ describe("a read's progress as the page is sent it (issue 54)", () => {
   })
 
   it('sends at once a count that comes a whole interval after the last one sent', () => {
-    const timers = testTimers()
-    const sent: Progress[] = []
-    const pacer = paceProgress((p) => sent.push(p), timers)
+    const { timers, sent, pacer } = pacedOnTestTimers()
     pacer.send(progress('a', 100))
     timers.advance(PROGRESS_EVERY_MS)
     pacer.send(progress('a', 200))
@@ -56,9 +59,7 @@ describe("a read's progress as the page is sent it (issue 54)", () => {
   })
 
   it('paces each call apart: a second read is not held for the first one', () => {
-    const timers = testTimers()
-    const sent: Progress[] = []
-    const pacer = paceProgress((p) => sent.push(p), timers)
+    const { timers, sent, pacer } = pacedOnTestTimers()
     pacer.send(progress('a', 100))
     pacer.send(progress('b', 5))
     pacer.send(progress('a', 200))
@@ -68,9 +69,7 @@ describe("a read's progress as the page is sent it (issue 54)", () => {
   })
 
   it('sends what it holds when the call answers, so the last count comes before the answer and no timer is left', () => {
-    const timers = testTimers()
-    const sent: Progress[] = []
-    const pacer = paceProgress((p) => sent.push(p), timers)
+    const { timers, sent, pacer } = pacedOnTestTimers()
     pacer.send(progress('a', 100))
     pacer.send(progress('a', 1000))
     pacer.flush()
