@@ -4,7 +4,7 @@ import App from './App.vue'
 import StartupFailure from './views/StartupFailure.vue'
 import { loadRouteLocation } from 'vue-router'
 import { router } from './router'
-import { screenChanged } from './lib/notify'
+import { screenChanged, screenChanging } from './lib/notify'
 import { t } from './i18n'
 import { loadSavedLocale, setLocale } from './i18n/page-locale'
 import { invoke, reportError } from './data/bridge'
@@ -41,6 +41,7 @@ async function start() {
   startupWarnings.value = startup.ok ? (startup.value.warnings ?? []) : []
   const app = createApp(App)
   app.config.errorHandler = (err) => reportError('vue', err)
+  router.beforeEach(() => screenChanging())
   router.afterEach((to, from) => screenChanged(to.path, from.path))
   app.use(pinia).use(router).mount('#app')
   await accountsLoaded

@@ -15,11 +15,13 @@ export const currentNotice = ref<Notice>()
 
 /** How long a notice stays up. */
 const NOTICE_MS = 8000
-/** A screen change this soon after a notice is the action's own navigation. */
+/** A screen change that starts this soon after a notice is the action's own navigation. */
 const FOLLOWS_ACTION_MS = 1500
 
 let nextId = 1
 let raisedAt = 0
+/** When the screen change now under way started: it ends only once the new screen's code is loaded. */
+let navigationStartedAt = 0
 let timer: ReturnType<typeof setTimeout> | undefined
 
 export function notify(text: string): void {
@@ -35,11 +37,20 @@ export function dismissNotice(id?: number): void {
 }
 
 /**
+ * Called by the router before each screen change (main.ts wires it). Whether the change is the
+ * action's own is judged from its start: the screen's code may take seconds to load on a busy
+ * machine, and a notice raised just before the change must not go for that.
+ */
+export function screenChanging(): void {
+  navigationStartedAt = Date.now()
+}
+
+/**
  * Called by the router after each screen change (main.ts wires it): the notice goes unless the
  * change is the action's own. The router calls this module, not the other way round: views
  * import notify, and the router imports the views.
  */
 export function screenChanged(toPath: string, fromPath: string): void {
   if (toPath === fromPath || !currentNotice.value) return
-  if (Date.now() - raisedAt > FOLLOWS_ACTION_MS) dismissNotice()
+  if (navigationStartedAt - raisedAt > FOLLOWS_ACTION_MS) dismissNotice()
 }
