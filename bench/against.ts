@@ -179,6 +179,7 @@ export async function prepareTree(
   // Our measuring code over theirs: both sides measured the same way.
   await runner.copyDir(join(repo, 'bench'), join(dir, 'bench'))
   await bridgeSupport(runner, repo, dir, commit)
+  await bridgeWindowFlags(runner, dir, commit)
   const sameLock = await runner.sameFile(join(repo, 'package-lock.json'), join(dir, 'package-lock.json'))
   if (sameLock || linkModules) {
     runner.log(
@@ -233,6 +234,20 @@ async function bridgeSupport(runner: Runner, repo: string, dir: string, commit: 
       runner.log(`${commit}: no support/${name}.ts anywhere: this checkout's copied`)
     }
   }
+}
+
+/** The window's V8 flags, which the page benches' Chromium takes from the tree measured (bench/bench-chromium.ts). */
+const WINDOW_FLAGS_MODULE = 'src/main/shell/window-v8.ts'
+
+/**
+ * The window's V8 flags are the app's, not measuring code: a tree from before them (af721c8) ran its window on V8's
+ * defaults, so it gets a module that gives none, and its own where it has one.
+ */
+async function bridgeWindowFlags(runner: Runner, dir: string, commit: string): Promise<void> {
+  const target = join(dir, WINDOW_FLAGS_MODULE)
+  if (await runner.exists(target)) return
+  await runner.writeIfMissing(target, "export const WINDOW_JS_FLAGS = ''\n")
+  runner.log(`${commit}: no ${WINDOW_FLAGS_MODULE}: its window had V8's defaults, so none are passed`)
 }
 
 /** Removes what prepareTree made: the worktree (git's record of it too) and its parent folder. */

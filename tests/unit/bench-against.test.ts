@@ -153,7 +153,7 @@ describe('comparing with another commit', () => {
       linkModules: false,
     })
     const tree = '/tmp/hosting-admin-bench-1/tree'
-    expect(steps.slice(0, 7)).toEqual([
+    expect(steps.slice(0, 8)).toEqual([
       `run git worktree add --detach ${tree} 208016f @/repo`,
       `copy /repo/bench -> ${tree}/bench`,
       // A tree from before support/ (208016f's) gets support modules pointing at its own helpers
@@ -161,6 +161,8 @@ describe('comparing with another commit', () => {
       `write ${tree}/support/harness.ts if missing: export * from '../tests/e2e/harness'`,
       `write ${tree}/support/listening-port.ts if missing: // this checkout's /repo/support/listening-port.ts`,
       `write ${tree}/support/portfolio-data.ts if missing: export * from '../tests/helpers/portfolio-data'`,
+      // A tree from before the window's V8 flags: its window had V8's defaults.
+      `write ${tree}/src/main/shell/window-v8.ts if missing: export const WINDOW_JS_FLAGS = ''`,
       `link /repo/node_modules -> ${tree}/node_modules`,
       `run npx electron-vite build @${tree}`,
     ])
@@ -181,9 +183,10 @@ describe('comparing with another commit', () => {
     ])
   })
 
-  it('leaves a tree its own support modules', async () => {
+  it('leaves a tree its own support modules and window flags', async () => {
     const { runner, steps } = fakeRunner()
-    runner.exists = async (path) => path.includes('/tree/support/')
+    runner.exists = async (path) =>
+      path.includes('/tree/support/') || path.endsWith('/tree/src/main/shell/window-v8.ts')
     await compareCommits(runner, '/repo', { name: 'domain-list', against: 'cc5205a', rounds: 3, linkModules: false })
     expect(steps.filter((s) => s.startsWith('write '))).toEqual([])
   })
