@@ -6,7 +6,7 @@
  * never a crash.
  */
 import Database from 'libsql'
-import type { z } from 'zod'
+import { z } from 'zod'
 
 /** What a statement binds: libsql also takes bigint and buffers, this store never needs them. */
 export type SqlValue = string | number | null
@@ -40,7 +40,21 @@ export interface Connection {
 /** How long a statement waits for another connection's write lock before it fails. */
 const BUSY_TIMEOUT_MS = 5000
 
-export function openConnection(file: string): Connection {
+export interface ConnectionOptions {
+  /**
+   * The page cache, in KiB, while a write transaction runs; SQLite's own size the rest of the time, the pages beyond it
+   * let go as the write ends. A large write needs its pages at hand; reads stream theirs.
+   */
+  writeCacheKib?: number
+}
+
+const BEGIN_WRITE = 'BEGIN IMMEDIATE'
+const BEGIN_READ = 'BEGIN DEFERRED'
+/** SQLite's own page cache size (2,000 KiB), should the connection not say its own. */
+const SQLITE_CACHE_SIZE = -2000
+const cacheSizeRow = z.object({ cache_size: z.number().int() })
+
+export function openConnection(file: string, options: ConnectionOptions = {}): Connection {
   const db = new Database(file)
   // Prepared once per SQL text: putList runs the same few statements thousands of times.
   const statements = new Map<string, Database.Statement>()
@@ -57,7 +71,7 @@ export function openConnection(file: string): Connection {
   const args = (params: readonly SqlValue[] | undefined): SqlValue[] => [...(params ?? [])]
 
   let depth = 0
-  const transaction = <T>(begin: string, fn: () => T): T => {
+  const transaction = <T>(begin: typeof BEGIN_WRITE | typeof BEGIN_READ, fn: () => T): T => {
     if (depth > 0) {
       depth++
       try {
@@ -66,9 +80,11 @@ export function openConnection(file: string): Connection {
         depth--
       }
     }
-    db.exec(begin)
-    depth = 1
+    const writeCache = begin === BEGIN_WRITE ? options.writeCacheKib : undefined
+    if (writeCache !== undefined) db.exec(`PRAGMA cache_size = -${writeCache}`)
     try {
+      db.exec(begin)
+      depth = 1
       const result = fn()
       db.exec('COMMIT')
       return result
@@ -77,6 +93,8 @@ export function openConnection(file: string): Connection {
       throw err
     } finally {
       depth = 0
+      // Back to SQLite's own size: the pages beyond it are freed (their memory was main's resident size).
+      if (writeCache !== undefined) db.exec(`PRAGMA cache_size = ${ownCacheSize}`)
     }
   }
 
@@ -103,8 +121,8 @@ export function openConnection(file: string): Connection {
     exec: (sql) => {
       db.exec(sql)
     },
-    write: (fn) => transaction('BEGIN IMMEDIATE', fn),
-    read: (fn) => transaction('BEGIN DEFERRED', fn),
+    write: (fn) => transaction(BEGIN_WRITE, fn),
+    read: (fn) => transaction(BEGIN_READ, fn),
     close: () => {
       if (!db.open) return
       // libsql cannot finalise a prepared statement: SQLite keeps the connection until they are
@@ -120,8 +138,10 @@ export function openConnection(file: string): Connection {
       db.close()
     },
   }
+  let ownCacheSize = SQLITE_CACHE_SIZE
   try {
     conn.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
+    ownCacheSize = conn.get(cacheSizeRow, 'PRAGMA cache_size')?.cache_size ?? SQLITE_CACHE_SIZE
   } catch (err) {
     conn.close()
     throw err

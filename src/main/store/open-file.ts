@@ -24,14 +24,17 @@ type Attempt =
 const quickCheckRow = z.object({ quick_check: z.string() })
 
 /**
- * The connection's page cache, in KiB (SQLite's default is 2,000). A list of 100,000 domains written in one
- * transaction touches its rows, their key index and the search indexes far beyond 2 MB of pages, spilled and read
+ * The connection's page cache while it writes, in KiB (SQLite's default is 2,000). A list of 100,000 domains written in
+ * one transaction touches its rows, their key index and the search indexes far beyond 2 MB of pages, spilled and read
  * back within the write: at 64 MB the longest write of the 100,000-domain bench took 8.6-9.6 s against 11.3-11.4 s
  * (two pairs, alternately; issue 54), the 10,000-domain case's 1.09-1.14 s against 0.80-1.20 s. Single runs swing with
  * the machine's disk and load (7.4-13.3 s at 64 MB over ten later runs), so judge a change here by alternate pairs.
- * SQLite takes pages as they are read, so a small portfolio's connection stays small.
+ * Only while it writes (database.ts gives SQLite's own size back as each write ends): kept at 64 MB for reads too, the
+ * pages read from ten accounts of 10,000 stayed in main's memory, 269-318 MB resident after the ten-accounts bench's
+ * rounds against 204-248 MB now, and 303-308 against 241-264 MB at 100,000 domains, the longest write unchanged within
+ * its swing (7.9 and 5.9 s against 7.8 and 6.7 s; two pairs, alternately).
  */
-const CACHE_KIB = 65536
+const WRITE_CACHE_KIB = 65536
 
 /** SQLite's word for what went wrong, from a libsql error (a code, or an open failure's numeric one). */
 function sqliteCode(err: unknown): string {
@@ -69,7 +72,7 @@ function attempt(file: string, integrityCheck: boolean): Attempt {
   let conn: Connection
   try {
     userOnly(file)
-    conn = openConnection(file)
+    conn = openConnection(file, { writeCacheKib: WRITE_CACHE_KIB })
   } catch (err) {
     return failure(err)
   }
@@ -93,7 +96,6 @@ function attempt(file: string, integrityCheck: boolean): Attempt {
     migrate(conn)
     // A cache of the service: a power cut may lose the last list written, never corrupt the file.
     conn.exec('PRAGMA synchronous = NORMAL')
-    conn.exec(`PRAGMA cache_size = -${CACHE_KIB}`)
     return { ok: true, conn }
   } catch (err) {
     return fail(failure(err))
