@@ -17,7 +17,7 @@
 import { spawn } from 'node:child_process'
 import { access, cp, mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { dirname, join, posix } from 'node:path'
 import { median } from './stats'
 
 export class BenchArgsError extends Error {}
@@ -180,6 +180,7 @@ export async function prepareTree(
   await runner.copyDir(join(repo, 'bench'), join(dir, 'bench'))
   await bridgeSupport(runner, repo, dir, commit)
   await bridgeWindowFlags(runner, dir, commit)
+  await bridgeMovedModules(runner, dir, commit)
   const sameLock = await runner.sameFile(join(repo, 'package-lock.json'), join(dir, 'package-lock.json'))
   if (sameLock || linkModules) {
     runner.log(
@@ -248,6 +249,24 @@ async function bridgeWindowFlags(runner: Runner, dir: string, commit: string): P
   if (await runner.exists(target)) return
   await runner.writeIfMissing(target, "export const WINDOW_JS_FLAGS = ''\n")
   runner.log(`${commit}: no ${WINDOW_FLAGS_MODULE}: its window had V8's defaults, so none are passed`)
+}
+
+/**
+ * App modules the benches import that moved since (issue 51 gave reads a folder of their own), each where it stands now
+ * and where it stood before, with the same exports: a tree from before the move gets a module at the new place that
+ * re-exports its own from the old, so its own code is what is measured.
+ */
+const MOVED_MODULES: readonly { now: string; before: string }[] = [
+  { now: 'src/main/reads/refresh-account.ts', before: 'src/main/store/refresh-account.ts' },
+]
+
+async function bridgeMovedModules(runner: Runner, dir: string, commit: string): Promise<void> {
+  for (const { now, before } of MOVED_MODULES) {
+    if ((await runner.exists(join(dir, now))) || !(await runner.exists(join(dir, before)))) continue
+    const from = posix.relative(posix.dirname(now), before).replace(/\.ts$/, '')
+    await runner.writeIfMissing(join(dir, now), `export * from '${from}'\n`)
+    runner.log(`${commit}: no ${now}: one that re-exports its ${before}`)
+  }
 }
 
 /** Removes what prepareTree made: the worktree (git's record of it too) and its parent folder. */

@@ -191,6 +191,31 @@ describe('comparing with another commit', () => {
     expect(steps.filter((s) => s.startsWith('write '))).toEqual([])
   })
 
+  it('gives a tree from before a module moved one at the new place that re-exports its own', async () => {
+    const { runner, steps } = fakeRunner()
+    runner.exists = async (path) => path.endsWith('/tree/src/main/store/refresh-account.ts')
+    await compareCommits(runner, '/repo', {
+      name: 'portfolio-refresh',
+      against: '898b2ac',
+      rounds: 3,
+      linkModules: false,
+    })
+    const tree = '/tmp/hosting-admin-bench-1/tree'
+    expect(steps).toContain(
+      `write ${tree}/src/main/reads/refresh-account.ts if missing: export * from '../store/refresh-account'`,
+    )
+    // A tree that has it where it stands now keeps its own.
+    const own = fakeRunner()
+    own.runner.exists = async (path) => path.includes('refresh-account.ts')
+    await compareCommits(own.runner, '/repo', {
+      name: 'portfolio-refresh',
+      against: 'abc',
+      rounds: 3,
+      linkModules: false,
+    })
+    expect(own.steps.filter((s) => s.includes('refresh-account'))).toEqual([])
+  })
+
   it('installs from the lock when it differs, and removes the worktree when the build fails', async () => {
     const { runner, steps } = fakeRunner((command, args) => command === 'npx' && args[0] === 'electron-vite', false)
     await expect(
