@@ -106,9 +106,19 @@ export async function benchDnsEditor(): Promise<BenchResult> {
         ),
       )
     }
-    const pageTurn = await timed(
-      `[...document.querySelectorAll('.records-editor button')].find((b) => b.textContent.trim() === 'Next page').click()`,
-    )
+    // Five turns, the median: one turn (13-19 ms) moved by a few ms from run to run, and against 898b2ac that read as
+    // 1.51x with no other figure of the table moving.
+    const pageTurns: number[] = []
+    const pageTurnsCpu: number[] = []
+    for (let turn = 0; turn < 5; turn++) {
+      pageTurns.push(
+        await timed(
+          `[...document.querySelectorAll('.records-editor button')].find((b) => b.textContent.trim() === 'Next page').click()`,
+        ),
+      )
+      pageTurnsCpu.push(lastCpu())
+    }
+    const pageTurn = median(pageTurns)
     const click = (label: string) =>
       `[...document.querySelectorAll('.records-editor button')].find((b) => b.textContent.trim() === ${JSON.stringify(label)}).click()`
     const undo = await timed(click('Undo'))
@@ -142,7 +152,7 @@ export async function benchDnsEditor(): Promise<BenchResult> {
         `open the zone (request + parse + first page): ${open} ms`,
         `edit a value (median of 3, max):  ${median(edits).toFixed(1)} ms, ${Math.max(...edits).toFixed(1)} ms  (target <= 100 ms)`,
         `filter (median of 5, max):        ${median(filters).toFixed(1)} ms, ${Math.max(...filters).toFixed(1)} ms  (target <= 100 ms)`,
-        `next page:                        ${pageTurn.toFixed(1)} ms  (target <= 100 ms)`,
+        `next page (median of 5, max):     ${pageTurn.toFixed(1)} ms, ${Math.max(...pageTurns).toFixed(1)} ms  (target <= 100 ms)`,
         `undo:                             ${undo.toFixed(1)} ms  (target <= 100 ms)`,
         `review the plan:                  ${review.toFixed(1)} ms  (target <= 100 ms)`,
         `tasks over 50 ms in the above:    ${long.length}, longest ${max.toFixed(1)} ms  (target: none over 100 ms)`,
@@ -150,11 +160,13 @@ export async function benchDnsEditor(): Promise<BenchResult> {
         `raw text: a keystroke (max of 3): ${Math.max(...keys).toFixed(1)} ms  (target <= 100 ms)`,
         `back to the table (parse + page): ${toTable.toFixed(1)} ms  (a load: target <= 500 ms)`,
         `main-thread CPU: edit a value (median of 3): ${median(editsCpu).toFixed(1)} ms`,
+        `main-thread CPU: next page (median of 5):    ${median(pageTurnsCpu).toFixed(1)} ms`,
         `main-thread CPU: raw text, switch to it:     ${toRawCpu.toFixed(1)} ms`,
         `main-thread CPU: back to the table:          ${toTableCpu.toFixed(1)} ms`,
       ],
       ok:
-        Math.max(...edits, ...filters, pageTurn, undo, review, max, ...keys) <= 100 && Math.max(toRaw, toTable) <= 500,
+        Math.max(...edits, ...filters, ...pageTurns, undo, review, max, ...keys) <= 100 &&
+        Math.max(toRaw, toTable) <= 500,
     }
   } finally {
     await browser.close()
