@@ -25,8 +25,6 @@
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { setFlagsFromString } from 'node:v8'
-import { runInNewContext } from 'node:vm'
 import type { Browser, Page } from '@playwright/test'
 import { z } from 'zod'
 import { DEMO_ACCOUNT_ID } from '@shared/accounts'
@@ -38,7 +36,7 @@ import { installBridge, startHarness, type Harness, type WindowCall } from '../s
 import { ipcChannel } from '@shared/ipc/channels'
 import { launchBenchChromium } from './bench-chromium'
 import type { BenchResult } from './report'
-import { median } from './stats'
+import { collectGarbage, median } from './stats'
 import {
   longestPageTasks,
   longPageTasksBetween,
@@ -133,19 +131,6 @@ async function fileSize(file: string): Promise<number> {
       () => 0,
     )
   return total
-}
-
-/** V8's gc function, as --expose-gc gives it, asked for once here so the bench needs no flag of its own. */
-let exposedGc: unknown
-/** A full collection. */
-function collectGarbage(): void {
-  if (exposedGc === undefined) {
-    setFlagsFromString('--expose-gc')
-    // A new context each time would be a new global, made on every call: the function is kept.
-    exposedGc = runInNewContext('gc')
-  }
-  if (typeof exposedGc !== 'function') throw new Error('V8 gave no gc function')
-  Reflect.apply(exposedGc, undefined, [])
 }
 
 const timedMs = (fn: () => unknown): number => {

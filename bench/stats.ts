@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 
 /** The middle of the sorted figures (the upper middle of an even count); NaN for none, so a report shows the gap. */
 export const median = (xs: readonly number[]): number =>
@@ -19,4 +21,17 @@ export function mainThreadCpuMs(): number {
   }
   const u = process.cpuUsage()
   return (u.user + u.system) / 1000
+}
+
+/** V8's gc function, as --expose-gc gives it, asked for once here so the bench needs no flag of its own. */
+let exposedGc: unknown
+/** A full collection. */
+export function collectGarbage(): void {
+  if (exposedGc === undefined) {
+    setFlagsFromString('--expose-gc')
+    // A new context each time would be a new global, made on every call: the function is kept.
+    exposedGc = runInNewContext('gc')
+  }
+  if (typeof exposedGc !== 'function') throw new Error('V8 gave no gc function')
+  Reflect.apply(exposedGc, undefined, [])
 }
