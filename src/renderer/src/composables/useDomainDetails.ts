@@ -11,6 +11,7 @@ import { useList } from './useList'
 import { useAccountApi } from './useAccountApi'
 import { useListsStore } from '../stores/lists'
 import { slicedRunner, STEP, type Sliced } from '../lib/sliced'
+import { nameserverTexts } from '../lib/text/nameserver-text'
 
 const DETAIL_LISTS = [
   'domains.nameserver.list',
@@ -32,12 +33,14 @@ const onOff = (v: number | string | undefined) =>
  */
 function takenOverAfterArrival<T extends { domainname: string }, V>(
   items: () => readonly T[] | undefined,
-  valueOf: (item: T) => V,
+  valuesOf: () => (item: T) => V,
 ): ShallowRef<ReadonlyMap<string, V>> {
   // Made from the raw items: through the reactive proxy every one of them would be wrapped on the
   // way. Each list is replaced whole when read, which the shallow ref of its items still tracks.
   function* byName(list: readonly T[] | undefined): Sliced<Map<string, V>> {
     const map = new Map<string, V>()
+    // A mapper of this list's own: what it shares between items goes with the list.
+    const valueOf = valuesOf()
     const raw = toRaw(list) ?? []
     for (let i = 0; i < raw.length; i++) {
       map.set(raw[i]!.domainname, valueOf(raw[i]!))
@@ -57,6 +60,9 @@ function takenOverAfterArrival<T extends { domainname: string }, V>(
   return taken
 }
 
+/** An item as it is: what the lists the rows show a member of keep by name. */
+const itself = <T>(item: T): T => item
+
 export function useDomainDetails() {
   const lists = {
     'domains.nameserver.list': useList('domains.nameserver.list', {}),
@@ -66,25 +72,25 @@ export function useDomainDetails() {
     'domains.whois.list': useListsStore().whoisPrivacy(useAccountApi()),
     'domains.dnssec.list': useList('domains.dnssec.list', {}),
   }
+  // In lower case for the filter too: made once per list taken over, not once per row and keystroke.
   const ns = takenOverAfterArrival(
     () => lists['domains.nameserver.list'].state.data,
-    (i) => {
-      const text = i.ns.join(', ')
-      // In lower case for the filter: made once per nameserver list, not once per row and keystroke.
-      return { text, search: text.toLowerCase() }
+    () => {
+      const textOf = nameserverTexts()
+      return (i) => textOf(i.ns)
     },
   )
   const lock = takenOverAfterArrival(
     () => lists['domains.transferlock.list'].state.data,
-    (i) => i,
+    () => itself,
   )
   const whois = takenOverAfterArrival(
     () => lists['domains.whois.list'].state.data,
-    (i) => i,
+    () => itself,
   )
   const dnssec = takenOverAfterArrival(
     () => lists['domains.dnssec.list'].state.data,
-    (i) => i,
+    () => itself,
   )
 
   const nameservers = (name: string) => ns.value.get(name)?.text ?? ''
