@@ -29,7 +29,8 @@ const onOff = (v: number | string | undefined) =>
  * WHOIS list is 10 MB, parsed as it crosses from main) is one task, and the map by name is made in
  * the tasks after it, in slices (100,000 domains: 40 ms a map made at once, issue 54), the rows in
  * view drawn again once it is whole, instead of all in one task of over 50 ms while the user
- * scrolls (issue 40).
+ * scrolls (issue 40). `valuesOf` gives each list taken over a mapper of its own, so what a mapper shares
+ * between items (nameserverTexts) goes with its list.
  */
 function takenOverAfterArrival<T extends { domainname: string }, V>(
   items: () => readonly T[] | undefined,
@@ -39,7 +40,6 @@ function takenOverAfterArrival<T extends { domainname: string }, V>(
   // way. Each list is replaced whole when read, which the shallow ref of its items still tracks.
   function* byName(list: readonly T[] | undefined): Sliced<Map<string, V>> {
     const map = new Map<string, V>()
-    // A mapper of this list's own: what it shares between items goes with the list.
     const valueOf = valuesOf()
     const raw = toRaw(list) ?? []
     for (let i = 0; i < raw.length; i++) {
@@ -60,7 +60,7 @@ function takenOverAfterArrival<T extends { domainname: string }, V>(
   return taken
 }
 
-/** An item as it is: what the lists the rows show a member of keep by name. */
+/** The item as it came: what the transfer lock, WHOIS and DNSSEC columns look up by name. */
 const itself = <T>(item: T): T => item
 
 export function useDomainDetails() {
@@ -72,7 +72,7 @@ export function useDomainDetails() {
     'domains.whois.list': useListsStore().whoisPrivacy(useAccountApi()),
     'domains.dnssec.list': useList('domains.dnssec.list', {}),
   }
-  // In lower case for the filter too: made once per list taken over, not once per row and keystroke.
+  // The text shown and its lower case for the filter: one pair per distinct set of nameservers, not per row and keystroke.
   const ns = takenOverAfterArrival(
     () => lists['domains.nameserver.list'].state.data,
     () => {
