@@ -6,6 +6,7 @@
  */
 import { shallowRef } from 'vue'
 import { invoke, type ErrorData } from '../data/bridge'
+import { latestAnswer } from '../lib/latest-answer'
 import {
   reminderKey,
   type OpenReminder,
@@ -27,8 +28,13 @@ export function useOpenReminders() {
   const byItem = shallowRef(new Map<string, OpenReminder>())
   const error = shallowRef<ErrorData>()
 
+  // The Expiring screen asks on opening and again once every part is read, and main may answer the first last (in team
+  // mode, with nothing stored yet, it also asks what colleagues noticed): its older answer is not taken.
+  const latest = latestAnswer()
+
   async function load(): Promise<void> {
-    const r = await invoke('reminders.open', {})
+    const r = await latest(invoke('reminders.open', {}))
+    if (r === undefined) return
     if (!r.ok) return void (error.value = r.error)
     error.value = undefined
     byItem.value = new Map(
